@@ -1,0 +1,107 @@
+"""What every scoring command shares: output options, rendering, errors and exit codes.
+
+Exit status (cli.md): 0 scored; 2 bad usage or bad input, with a one-line message on stderr naming
+file and line; 1 an internal error (set ``ANNOSCORE_DEBUG=1`` to see the traceback).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, ParamSpec, TypeVar
+
+import typer
+
+from annoscore.errors import InputError
+from annoscore.report.generic import TextRenderer, render
+from annoscore.result import Result
+
+
+class OutputFormat(str, Enum):
+    text = "text"
+    json = "json"
+    csv = "csv"
+    markdown = "markdown"
+
+
+FormatOption = Annotated[
+    OutputFormat,
+    typer.Option(
+        "--format",
+        "-f",
+        help="text (the official layout where there is one), json, csv or markdown.",
+        case_sensitive=False,
+    ),
+]
+OutputOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--output", "-o", help="Write the output to this file instead of stdout.", dir_okay=False
+    ),
+]
+PerDocOption = Annotated[
+    bool, typer.Option("--per-doc", help="Add per-document scores and counts.")
+]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def fail(message: str, status: int = 2) -> typer.Exit:
+    """Print ``annoscore: error: message`` on stderr and return the Exit to raise."""
+    print(f"annoscore: error: {message}", file=sys.stderr)
+    return typer.Exit(status)
+
+
+def guarded(command: Callable[P, R]) -> Callable[P, R]:
+    """Map :class:`InputError` to exit 2 and any other exception to exit 1, without tracebacks."""
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except (typer.Exit, typer.Abort, SystemExit):
+            raise
+        except InputError as error:
+            raise fail(str(error), 2) from None
+        except KeyboardInterrupt:
+            raise fail("interrupted", 130) from None
+        except Exception as error:
+            if os.environ.get("ANNOSCORE_DEBUG"):
+                raise
+            message = (
+                f"internal error: {type(error).__name__}: {error} "
+                "(set ANNOSCORE_DEBUG=1 for the traceback)"
+            )
+            raise fail(message, 1) from None
+
+    return wrapper
+
+
+def emit(
+    result: Result,
+    fmt: OutputFormat,
+    output: Path | None,
+    text: TextRenderer | None = None,
+) -> None:
+    """Render ``result`` and write it to ``output`` or stdout.
+
+    JSON and Markdown carry the warnings inside; for text and CSV they go to stderr, so the
+    official layout on stdout stays byte-for-byte comparable with the official script's.
+    """
+    rendered = render(result, fmt.value, text)
+    if output is None:
+        sys.stdout.write(rendered)
+        sys.stdout.flush()
+    else:
+        try:
+            output.write_text(rendered, encoding="utf-8")
+        except OSError as error:
+            raise InputError(f"cannot write the output: {error.strerror}", output) from None
+    if fmt in (OutputFormat.text, OutputFormat.csv):
+        for warning in result.warnings:
+            print(f"annoscore: warning: {warning}", file=sys.stderr)

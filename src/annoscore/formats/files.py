@@ -1,0 +1,49 @@
+"""Reading text files and folders with errors a user can act on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from annoscore.errors import InputError
+
+
+def read_text(path: Path) -> str:
+    """The file's text, decoded as UTF-8 with line endings kept as they are (offsets count them).
+
+    A missing file, a folder, an unreadable file and bytes that are not UTF-8 are
+    :class:`InputError` (the last one names the line and byte).
+    """
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except IsADirectoryError:
+        raise InputError("is a folder, expected a file", path) from None
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", path) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise InputError(
+            f"not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}); "
+            "convert the file to UTF-8",
+            path,
+            line,
+        ) from None
+
+
+def list_folder(folder: Path, suffixes: tuple[str, ...], what: str) -> list[Path]:
+    """The files in ``folder`` (not recursive) ending in one of ``suffixes``, sorted by name.
+
+    A missing path, a file where a folder was expected and a folder with no such file are
+    :class:`InputError`.
+    """
+    if not folder.exists():
+        raise InputError("no such file or folder", folder)
+    if not folder.is_dir():
+        raise InputError("expected a folder", folder)
+    found = sorted(p for p in folder.iterdir() if p.suffix in suffixes and p.is_file())
+    if not found:
+        raise InputError(f"the folder has no {what} ({' or '.join(suffixes)} files)", folder)
+    return found

@@ -1,0 +1,148 @@
+"""The formats every task shares: JSON (the contract), CSV, Markdown and a plain text table.
+
+The table has one row for the corpus (``all``), then one per type (``type:NAME``) and one per
+document (``doc:ID``) when the result carries them, and one column per score and per count.
+Scores print as fractions with 4 decimals; undefined scores print as ``-`` (``null`` in JSON, an
+empty cell in CSV).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Callable, Iterator
+
+from annoscore.counts import Counts, Number
+from annoscore.result import Result, Scores
+
+FORMATS = ("text", "json", "csv", "markdown")
+
+
+def _json_safe(value: object) -> object:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    return value
+
+
+def render_json(result: Result) -> str:
+    """One JSON object (cli.md): scores as unrounded fractions, ``null`` where undefined."""
+    return json.dumps(_json_safe(result.to_json_dict()), indent=2, ensure_ascii=False) + "\n"
+
+
+def _rows(result: Result) -> Iterator[tuple[str, str, Scores, Counts]]:
+    yield "corpus", "all", result.scores, result.counts
+    for name, scores in result.averages.items():
+        yield "average", name, scores, Counts()
+    if result.types is not None:
+        for name, unit in result.types.items():
+            yield "type", name, unit.scores, unit.counts
+    if result.documents is not None:
+        for name, unit in result.documents.items():
+            yield "document", name, unit.scores, unit.counts
+
+
+def _columns(result: Result) -> tuple[list[str], list[str]]:
+    score_keys: list[str] = []
+    count_keys: list[str] = []
+    for _, _, scores, counts in _rows(result):
+        score_keys.extend(k for k in scores if k not in score_keys)
+        count_keys.extend(k for k in counts if k not in count_keys)
+    return score_keys, count_keys
+
+
+def _fmt_score(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def _fmt_count(value: Number) -> str:
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.4f}"
+    return str(int(value))
+
+
+def _grid(result: Result, blank: str) -> tuple[list[str], list[list[str]]]:
+    score_keys, count_keys = _columns(result)
+    header = ["scope", "name", *score_keys, *count_keys]
+    body = []
+    for scope, name, scores, counts in _rows(result):
+        row = [scope, name]
+        row += [
+            blank if scores.get(k) is None and blank else _fmt_score(scores.get(k))
+            for k in score_keys
+        ]
+        row += [_fmt_count(counts[k]) if k in counts else blank for k in count_keys]
+        body.append(row)
+    return header, body
+
+
+def render_table(result: Result) -> str:
+    """A plain, aligned text table, the warnings below it."""
+    header, body = _grid(result, "")
+    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+    lines = [f"{result.task}  ({result.signature})", ""]
+    for row in [header, *body]:
+        cells = [
+            c.ljust(w) if i < 2 else c.rjust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+        if row is header:
+            lines.append("  ".join("-" * w for w in widths))
+    lines.extend(_warning_lines(result))
+    return "\n".join(lines) + "\n"
+
+
+def _warning_lines(result: Result) -> list[str]:
+    if not result.warnings:
+        return []
+    return ["", "warnings:", *(f"  - {w}" for w in result.warnings)]
+
+
+def render_csv(result: Result) -> str:
+    """One row per scope (corpus, averages, types, documents); undefined scores are empty cells."""
+    score_keys, count_keys = _columns(result)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["scope", "name", *score_keys, *count_keys])
+    for scope, name, scores, counts in _rows(result):
+        writer.writerow(
+            [scope, name]
+            + ["" if scores.get(k) is None else repr(scores.get(k)) for k in score_keys]
+            + [_fmt_count(counts[k]) if k in counts else "" for k in count_keys]
+        )
+    return buffer.getvalue()
+
+
+def render_markdown(result: Result) -> str:
+    """A GitHub-flavoured Markdown table with the signature and warnings."""
+    header, body = _grid(result, "")
+    lines = [f"**{result.task}** `{result.signature}`", ""]
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "|".join("---" if i < 2 else "---:" for i in range(len(header))) + "|")
+    lines.extend("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in body)
+    if result.warnings:
+        lines.append("")
+        lines.extend(f"- {w}" for w in result.warnings)
+    return "\n".join(lines) + "\n"
+
+
+TextRenderer = Callable[[Result], str]
+
+
+def render(result: Result, fmt: str, text: TextRenderer | None = None) -> str:
+    """Render ``result`` in ``fmt``; ``text`` is the task's official layout, else the table."""
+    if fmt == "json":
+        return render_json(result)
+    if fmt == "csv":
+        return render_csv(result)
+    if fmt == "markdown":
+        return render_markdown(result)
+    if fmt == "text":
+        return (text or render_table)(result)
+    raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")

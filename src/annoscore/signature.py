@@ -1,0 +1,39 @@
+"""A signature string records every setting that moves a number.
+
+Two results with the same signature were computed the same way; a result quoted with its signature
+can be reproduced.  Format: ``annoscore:VERSION|task:NAME|key:value|...`` with keys in the order the
+task declares them, e.g. ``annoscore:0.1.0|task:pharmaconer-ner|codalab:no|missing-docs:ignore``.
+Booleans print as ``yes``/``no``; ``None`` prints as ``none``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """The task name and its settings, in declaration order."""
+
+    task: str
+    settings: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, task: str, **settings: object) -> Signature:
+        """Build a signature; keyword names use ``_`` and print with ``-``."""
+        return cls(task, tuple((k.replace("_", "-"), _text(v)) for k, v in settings.items()))
+
+    def __str__(self) -> str:
+        from annoscore import __version__
+
+        parts = [f"annoscore:{__version__}", f"task:{self.task}"]
+        parts.extend(f"{k}:{v}" for k, v in self.settings)
+        return "|".join(parts)

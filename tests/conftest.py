@@ -1,0 +1,44 @@
+"""Shared fixtures: where the conformance data lives, and a CLI runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from annoscore.cli import app
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+SHARED_DATA = SHARED / "data"
+
+
+def shared_data(*parts: str) -> Path:
+    """A path under ../shared/data; skips the test (with the reason) when it is absent."""
+    path = SHARED_DATA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"conformance data not found at {path} (../shared beside the checkout)")
+    return path
+
+
+class Cli:
+    """Run ``annoscore`` in-process; ``.json(...)`` parses the JSON output."""
+
+    def __init__(self) -> None:
+        self.runner = CliRunner()
+
+    def __call__(self, *args: object) -> Any:
+        return self.runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
+
+    def json(self, *args: object) -> dict[str, Any]:
+        result = self(*args, "--format", "json")
+        assert result.exit_code == 0, result.output
+        data: dict[str, Any] = json.loads(result.stdout)
+        return data
+
+
+@pytest.fixture
+def cli() -> Cli:
+    return Cli()
