@@ -2,9 +2,10 @@
 
 Scoring problems give sparse bipartite graphs: a gold span overlaps one or two predicted
 spans, a key entity shares mentions with a few response entities.  :func:`max_weight_matching`
-splits the graph into connected components; a component with one edge is solved directly, a small one by an exact Hungarian algorithm in pure Python, and only a large one by
-``scipy.optimize.linear_sum_assignment`` (imported on first use: the import alone costs about half
-a second).
+splits the graph into connected components; a component with one edge is solved directly, a
+small one by an exact Hungarian algorithm in pure Python, and only a large one by
+``scipy.optimize.linear_sum_assignment`` (imported on first use: the import alone costs about
+half a second).
 
 Order invariance: the result is a maximum-weight matching; among several optimal matchings the one
 returned is fixed by the *keys* of the items (``(row_key, col_key)`` in sorted order), never by the
