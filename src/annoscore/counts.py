@@ -55,9 +55,10 @@ class Counts(Mapping[str, Number]):
     __radd__ = __add__
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, Counts):
-            keys = self._data.keys() | other._data.keys()
-            return all(self[k] == other[k] for k in keys)
+        """Equal when every statistic is, reading absent keys as 0 (also against a plain dict)."""
+        if isinstance(other, Mapping):
+            keys = self._data.keys() | other.keys()
+            return all(self[k] == other.get(k, 0) for k in keys)
         return NotImplemented
 
     def __hash__(self) -> int:

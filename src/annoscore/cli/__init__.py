@@ -41,9 +41,9 @@ def _root(
 
 
 def _register_all() -> None:
-    from annoscore.cli import demo
+    from annoscore.cli import demo, pharmaconer
 
-    for module in (demo,):
+    for module in (pharmaconer, demo):
         module.register(app)
 
 

@@ -11,14 +11,17 @@ One annotation per line, fields separated by tabs::
     #1<TAB>AnnotatorNotes T1<TAB>387458008                 note
 
 Blank lines are skipped.  Any other malformed line is an :class:`InputError` naming file and
-line.  When the document's ``.txt`` is beside the ``.ann`` (or given), each entity's text is
-checked against the text at its offsets (fragments joined by one space, brat's convention) and a
-mismatch is a warning naming file, line, expected and found text.  Offsets count characters of
-the ``.txt`` exactly as stored (``\\r\\n`` counts two).
+line.  One leniency, because official submissions rely on it: an entity line whose text follows the
+offsets after a space instead of a tab (``T1<TAB>Drug 10 17 aspirin``) is read, with one warning per
+file saying how many lines do this.  When the document's ``.txt`` is beside the ``.ann`` (or
+given), each entity's text is checked against the text at its offsets (fragments joined by one
+space, brat's convention) and a mismatch is a warning naming file, line, expected and found text.
+Offsets count characters of the ``.txt`` exactly as stored (``\\r\\n`` counts two).
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from annoscore.errors import InputError
@@ -33,6 +36,9 @@ from annoscore.model import (
     Relation,
     Span,
 )
+
+_OFFSETS = re.compile(r"(\d+[ \t]+\d+(?:[ \t]*;[ \t]*\d+[ \t]+\d+)*)(?:[ \t]+(.*))?$")
+"""Offsets ``START END(;START END)*`` and, leniently, text after them on the same field."""
 
 
 def _fragments(offsets: str, path: Path, line: int) -> Span:
@@ -79,6 +85,8 @@ def parse_ann(
     notes: list[Note] = []
     warnings: list[str] = []
     seen_ids: dict[str, int] = {}
+    space_separated_text = 0
+    first_space_separated = 0
 
     for number, raw in enumerate(content.splitlines(), start=1):
         line = raw.rstrip("\r\n")
@@ -107,8 +115,18 @@ def parse_ann(
                 raise InputError(
                     f"entity line needs 'TYPE START END', found {fields[1]!r}", path, number
                 )
-            span = _fragments(fields[1][len(body[0]) :].strip(), path, number)
+            after_type = fields[1][len(body[0]) :].strip()
+            matched = _OFFSETS.match(after_type)
+            if matched is None:
+                _fragments(after_type, path, number)  # raises, saying what is wrong
+                raise InputError(f"bad offsets {after_type!r}", path, number)
+            span = _fragments(matched.group(1), path, number)
             mention_text = "\t".join(fields[2:])
+            if matched.group(2) is not None:
+                if not space_separated_text:
+                    first_space_separated = number
+                space_separated_text += 1
+                mention_text = matched.group(2) + ("\t" + mention_text if mention_text else "")
             mentions.append(Mention(span, body[0], ann_id, mention_text, number))
             if text is not None:
                 warning = _check_text(text, span, mention_text, path, number)
@@ -160,6 +178,11 @@ def parse_ann(
                 )
             notes.append(Note(ann_id, body[0], body[1], "\t".join(fields[2:])))
 
+    if space_separated_text:
+        warnings.append(
+            f"{path}:{first_space_separated}: {space_separated_text} entity line(s) separate the "
+            "text from the offsets with a space instead of a tab; read as text"
+        )
     return AnnotatedDocument(
         id=doc_id if doc_id is not None else path.stem,
         mentions=tuple(mentions),

@@ -1,0 +1,138 @@
+"""``annoscore pharmaconer ner|indexing GOLD SYSTEM``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from annoscore.align.documents import MissingDocs
+from annoscore.cli.common import (
+    FormatOption,
+    OutputFormat,
+    OutputOption,
+    PerDocOption,
+    emit,
+    guarded,
+)
+from annoscore.report.pharmaconer import render_codalab, render_official
+from annoscore.result import Result
+from annoscore.tasks.pharmaconer import Undefined, score_indexing, score_ner
+
+Gold = Annotated[Path, typer.Argument(help="Gold .ann/.tsv file, or a folder of them.")]
+System = Annotated[Path, typer.Argument(help="System file or folder (same kind as GOLD).")]
+Codalab = Annotated[
+    bool,
+    typer.Option(
+        "--codalab",
+        help="Test-phase CodaLab rules (UNCLEAR removed) and its scores.txt layout.",
+    ),
+]
+Missing = Annotated[
+    MissingDocs,
+    typer.Option(
+        "--missing-docs",
+        help="ignore: score only documents on both sides (official); count: an unpaired "
+        "document counts all its items as missed or spurious.",
+        case_sensitive=False,
+    ),
+]
+Verbose = Annotated[
+    bool, typer.Option("--verbose", "-v", help="Add the per-document blocks to the text report.")
+]
+UndefinedOption = Annotated[
+    Undefined,
+    typer.Option(
+        "--undefined",
+        help="A score with a zero denominator reads 'zero' (official: 0.0) or 'null'.",
+        case_sensitive=False,
+    ),
+]
+
+pharmaconer_app = typer.Typer(
+    help="PharmaCoNER (BioNLP OST 2019): sub-track 1 NER offsets, sub-track 2 concept indexing.",
+    no_args_is_help=True,
+)
+
+
+def _emit(
+    result: Result, fmt: OutputFormat, output: Path | None, codalab: bool, verbose: bool
+) -> None:
+    def text(r: Result) -> str:
+        return render_codalab(r) if codalab else render_official(r, verbose)
+
+    emit(result, fmt, output, text)
+
+
+@pharmaconer_app.command(
+    "ner",
+    epilog="Example: annoscore pharmaconer ner gold/subtrack1 system/subtrack1 --per-type",
+)
+@guarded
+def ner(
+    gold: Gold,
+    system: System,
+    codalab: Codalab = False,
+    missing_docs: Missing = MissingDocs.ignore,
+    per_type: Annotated[
+        bool, typer.Option("--per-type", help="Add per-type scores and macro averages.")
+    ] = False,
+    per_doc: PerDocOption = False,
+    verbose: Verbose = False,
+    undefined: UndefinedOption = Undefined.zero,
+    fmt: FormatOption = OutputFormat.text,
+    output: OutputOption = None,
+) -> None:
+    """Sub-track 1: exact (type, start, end) entity matching over brat files, micro P/R/F1."""
+    result = score_ner(
+        gold,
+        system,
+        codalab=codalab,
+        missing_docs=missing_docs,
+        undefined=undefined,
+        per_type=per_type,
+        per_doc=per_doc,
+    )
+    _emit(result, fmt, output, codalab, verbose)
+
+
+@pharmaconer_app.command(
+    "indexing",
+    epilog="Example: annoscore pharmaconer indexing ref/subtask2 res/subtask2 --codalab "
+    "--gold-ann ref/subtask1",
+)
+@guarded
+def indexing(
+    gold: Gold,
+    system: System,
+    codalab: Codalab = False,
+    gold_ann: Annotated[
+        Path | None,
+        typer.Option(
+            "--gold-ann",
+            help="With --codalab: the gold sub-track 1 .ann folder linking codes to mentions.",
+        ),
+    ] = None,
+    missing_docs: Missing = MissingDocs.ignore,
+    per_doc: PerDocOption = False,
+    verbose: Verbose = False,
+    undefined: UndefinedOption = Undefined.zero,
+    fmt: FormatOption = OutputFormat.text,
+    output: OutputOption = None,
+) -> None:
+    """Sub-track 2: the set of SNOMED-CT codes per document (TSV), micro P/R/F1."""
+    result = score_indexing(
+        gold,
+        system,
+        codalab=codalab,
+        gold_ann=gold_ann,
+        missing_docs=missing_docs,
+        undefined=undefined,
+        per_doc=per_doc,
+    )
+    _emit(result, fmt, output, codalab, verbose)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(pharmaconer_app, name="pharmaconer")

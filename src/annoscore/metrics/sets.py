@@ -1,0 +1,42 @@
+"""Set agreement: the counts behind micro P/R/F when items either match exactly or not at all.
+
+For one document with gold set G and predicted set S::
+
+    tp = |G & S|     fp = |S - G|     fn = |G - S|
+
+Duplicates collapse (these are sets).  With types, each item is counted under its own type: a
+predicted item of type A that is absent from gold is a false positive of A, a gold item of type B
+that was not predicted a false negative of B; ``tp`` of a type counts items of that type found on
+both sides.  Per-type counts sum to the overall counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from typing import TypeVar
+
+from annoscore.counts import Counts
+
+T = TypeVar("T", bound=Hashable)
+
+
+def set_counts(gold: Iterable[T], predicted: Iterable[T]) -> Counts:
+    """``tp``, ``fp``, ``fn`` of two sets."""
+    g, s = set(gold), set(predicted)
+    tp = len(g & s)
+    return Counts(tp=tp, fp=len(s) - tp, fn=len(g) - tp)
+
+
+def typed_set_counts(
+    gold: Iterable[T], predicted: Iterable[T], type_of: Callable[[T], str]
+) -> tuple[Counts, dict[str, Counts]]:
+    """Overall ``tp``/``fp``/``fn`` and the same per type (``type_of(item)`` names the type)."""
+    g, s = set(gold), set(predicted)
+    per_type: dict[str, dict[str, int]] = {}
+    for item in g | s:
+        key = "tp" if item in g and item in s else ("fn" if item in g else "fp")
+        bucket = per_type.setdefault(type_of(item), {"tp": 0, "fp": 0, "fn": 0})
+        bucket[key] += 1
+    tp = len(g & s)
+    overall = Counts(tp=tp, fp=len(s) - tp, fn=len(g) - tp)
+    return overall, {name: Counts(values) for name, values in sorted(per_type.items())}

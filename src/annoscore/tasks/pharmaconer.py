@@ -1,0 +1,257 @@
+"""PharmaCoNER (BioNLP OST 2019): sub-track 1 (NER offsets) and sub-track 2 (concept indexing).
+
+Official rules (``spec/pharmaconer.md``), all defaults here:
+
+- NER: a document is the set of its (type, fragments) entities; duplicates collapse, the text is
+  ignored, the type must match exactly.  Indexing: a document is the set of its codes.
+- tp/fp/fn per document (:mod:`annoscore.metrics.sets`), micro P/R/F1 over the documents.
+- Only documents present on both sides are scored (``missing_docs=ignore``).
+- A zero denominator gives 0.0, not undefined (``undefined=zero``).
+
+Quirks of the test-phase CodaLab scorer (``codalab=True``): NER drops ``UNCLEAR`` entities from
+gold and system; indexing drops gold codes that normalise only ``UNCLEAR`` mentions (linked through
+the ``#... AnnotatorNotes T<n><TAB>CODE`` lines of the gold ``.ann`` files, ``gold_ann``) and keeps
+system codes as they are.
+
+Beyond the official: per-type scores with macro averages, per-document scores, and discontinuous
+entities (the official script crashes on them; here they match only identical fragments).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from annoscore.align.documents import MissingDocs, pair_documents
+from annoscore.counts import Counts
+from annoscore.errors import InputError
+from annoscore.formats.brat import read_brat
+from annoscore.formats.pharmaconer import read_code_tsv
+from annoscore.metrics.average import macro_average
+from annoscore.metrics.prf import prf_of
+from annoscore.metrics.sets import set_counts, typed_set_counts
+from annoscore.model import AnnotatedDocument, Mention
+from annoscore.result import Result, ScoredUnit, Scores
+from annoscore.signature import Signature
+
+UNCLEAR = "UNCLEAR"
+
+
+class Undefined(str, Enum):
+    """What a score with a zero denominator reads as."""
+
+    zero = "zero"  # the official scripts' 0.0
+    null = "null"  # undefined: JSON null, '-' in tables
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """What the official text layout needs to know beyond the scores."""
+
+    subtrack: int
+    run: str
+    file_mode: bool
+    document_scores: dict[str, Scores]
+
+
+def _scores(counts: Counts, undefined: Undefined) -> Scores:
+    zero = 0.0 if undefined is Undefined.zero else None
+    return prf_of(counts, zero_division=zero).as_dict()
+
+
+def _run_name(system: Path) -> str:
+    """The official run id: the name of the folder holding the system files."""
+    folder = system if system.is_dir() else system.parent
+    return folder.resolve().name
+
+
+def _check_modes(gold: Path, system: Path) -> bool:
+    """True for file mode; both paths must be files or both folders."""
+    for path in (gold, system):
+        if not path.exists():
+            raise InputError("no such file or folder", path)
+    if gold.is_file() != system.is_file():
+        raise InputError(
+            "GOLD and SYSTEM must both be files or both be folders",
+            system if gold.is_dir() else gold,
+        )
+    return gold.is_file()
+
+
+def _collect_warnings(docs: Mapping[str, AnnotatedDocument], limit: int = 3) -> list[str]:
+    """The readers' warnings, the first ``limit`` in full and a count of the rest."""
+    found = [w for doc in docs.values() for w in doc.warnings]
+    if len(found) > limit:
+        return [*found[:limit], f"... and {len(found) - limit} more such reader warnings"]
+    return found
+
+
+def _entities(doc: AnnotatedDocument | None, drop_unclear: bool) -> set[Mention]:
+    if doc is None:
+        return set()
+    return {m for m in doc.mentions if not (drop_unclear and m.type == UNCLEAR)}
+
+
+def _assemble(
+    task: str,
+    signature: Signature,
+    per_doc: dict[str, Counts],
+    per_type: dict[str, Counts] | None,
+    undefined: Undefined,
+    warnings: list[str],
+    layout: Layout,
+    with_documents: bool,
+) -> Result:
+    total = Counts.total(per_doc.values())
+    document_scores = {doc: _scores(c, undefined) for doc, c in per_doc.items()}
+    result = Result(
+        task=task,
+        signature=signature,
+        scores=_scores(total, undefined),
+        counts=total + Counts(documents=len(per_doc)),
+        warnings=warnings,
+        details=Layout(layout.subtrack, layout.run, layout.file_mode, document_scores),
+    )
+    if with_documents:
+        result.documents = {
+            doc: ScoredUnit(document_scores[doc], per_doc[doc]) for doc in sorted(per_doc)
+        }
+    if per_type is not None:
+        result.types = {t: ScoredUnit(_scores(c, undefined), c) for t, c in per_type.items()}
+        result.averages["macro_type"] = macro_average(u.scores for u in result.types.values())[0]
+        result.averages["macro_document"] = macro_average(document_scores.values())[0]
+    return result
+
+
+def score_ner(
+    gold: Path,
+    system: Path,
+    *,
+    codalab: bool = False,
+    missing_docs: MissingDocs = MissingDocs.ignore,
+    undefined: Undefined = Undefined.zero,
+    per_type: bool = False,
+    per_doc: bool = False,
+) -> Result:
+    """Sub-track 1: entity offsets in brat files (or folders of them)."""
+    file_mode = _check_modes(gold, system)
+    gold_docs = read_brat(gold)
+    system_docs = read_brat(system, check_text=False)
+    if file_mode:  # the official script pairs two files whatever their names
+        (g,), (s,) = gold_docs.values(), system_docs.values()
+        gold_docs, system_docs = {g.id: g}, {g.id: s}
+    pairing = pair_documents(gold_docs, system_docs, missing_docs)
+    per_doc_counts: dict[str, Counts] = {}
+    type_counts: dict[str, Counts] = {}
+    dropped = 0
+    for doc_id in pairing.scored:
+        g_doc, s_doc = gold_docs.get(doc_id), system_docs.get(doc_id)
+        g_set, s_set = _entities(g_doc, codalab), _entities(s_doc, codalab)
+        if codalab:
+            dropped += len(_entities(g_doc, False) - g_set) + len(_entities(s_doc, False) - s_set)
+        counts, by_type = typed_set_counts(g_set, s_set, lambda m: m.type)
+        per_doc_counts[doc_id] = counts
+        for name, c in by_type.items():
+            type_counts[name] = type_counts.get(name, Counts()) + c
+
+    warnings = pairing.warnings(missing_docs) + _collect_warnings(gold_docs)
+    warnings += _collect_warnings(system_docs)
+    if dropped:
+        warnings.append(f"{dropped} UNCLEAR entities removed from gold and system (CodaLab rule)")
+    signature = Signature.of(
+        "pharmaconer-ner",
+        codalab=codalab,
+        missing_docs=missing_docs.value,
+        undefined=undefined.value,
+    )
+    layout = Layout(1, _run_name(system), file_mode, {})
+    return _assemble(
+        "pharmaconer-ner",
+        signature,
+        per_doc_counts,
+        dict(sorted(type_counts.items())) if per_type else None,
+        undefined,
+        warnings,
+        layout,
+        per_doc,
+    )
+
+
+def codes_of_clear_mentions(doc: AnnotatedDocument) -> set[str]:
+    """Codes in the ``AnnotatorNotes`` of at least one mention whose type is not ``UNCLEAR``."""
+    types = {m.id: m.type for m in doc.mentions}
+    return {
+        n.text.strip()
+        for n in doc.notes
+        if n.type == "AnnotatorNotes" and types.get(n.target, UNCLEAR) != UNCLEAR
+    }
+
+
+def score_indexing(
+    gold: Path,
+    system: Path,
+    *,
+    codalab: bool = False,
+    gold_ann: Path | None = None,
+    missing_docs: MissingDocs = MissingDocs.ignore,
+    undefined: Undefined = Undefined.zero,
+    per_doc: bool = False,
+) -> Result:
+    """Sub-track 2: the set of concept codes of each document (TSV files or folders)."""
+    if codalab and gold_ann is None:
+        raise InputError("--codalab indexing needs --gold-ann, the gold sub-track 1 .ann folder")
+    file_mode = _check_modes(gold, system)
+    gold_docs = read_code_tsv(gold)
+    system_docs = read_code_tsv(system)
+    if file_mode:
+        (g,), (s,) = gold_docs.values(), system_docs.values()
+        gold_docs, system_docs = {g.id: g}, {g.id: s}
+    allowed: dict[str, set[str]] = {}
+    if gold_ann is not None:
+        ann_docs = read_brat(gold_ann, check_text=False)
+        missing = sorted(set(gold_docs) - set(ann_docs))
+        if missing:
+            raise InputError(
+                f"{len(missing)} gold document(s) have no .ann file here (first: {missing[0]})",
+                gold_ann,
+            )
+        allowed = {doc_id: codes_of_clear_mentions(ann_docs[doc_id]) for doc_id in gold_docs}
+
+    pairing = pair_documents(gold_docs, system_docs, missing_docs)
+    per_doc_counts: dict[str, Counts] = {}
+    dropped = 0
+    for doc_id in pairing.scored:
+        g_doc, s_doc = gold_docs.get(doc_id), system_docs.get(doc_id)
+        g_codes = set(g_doc.codes) if g_doc else set()
+        if codalab and doc_id in allowed:
+            kept = g_codes & allowed[doc_id]
+            dropped += len(g_codes) - len(kept)
+            g_codes = kept
+        per_doc_counts[doc_id] = set_counts(g_codes, s_doc.codes if s_doc else ())
+
+    warnings = pairing.warnings(missing_docs)
+    warnings += [w for d in (*gold_docs.values(), *system_docs.values()) for w in d.warnings]
+    if dropped:
+        warnings.append(
+            f"{dropped} gold code(s) normalise only UNCLEAR mentions and were dropped "
+            "(CodaLab rule)"
+        )
+    signature = Signature.of(
+        "pharmaconer-indexing",
+        codalab=codalab,
+        missing_docs=missing_docs.value,
+        undefined=undefined.value,
+    )
+    layout = Layout(2, _run_name(system), file_mode, {})
+    return _assemble(
+        "pharmaconer-indexing",
+        signature,
+        per_doc_counts,
+        None,
+        undefined,
+        warnings,
+        layout,
+        per_doc,
+    )

@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from annoscore.samples import sample_path
+from tests.conftest import Cli, shared_data
+
+GOLD = sample_path("pharmaconer", "gold", "subtrack1", "sample")
+SYSTEM = sample_path("pharmaconer", "system", "subtrack1", "sample")
+
+
+def test_json_contract(cli: Cli) -> None:
+    data = cli.json("pharmaconer", "ner", GOLD, SYSTEM)
+    assert data["task"] == "pharmaconer-ner"
+    assert (
+        data["signature"].startswith("annoscore:") and "|task:pharmaconer-ner|" in data["signature"]
+    )
+    assert set(data["scores"]) == {"precision", "recall", "f1"}
+    assert {data["counts"][k] for k in ("tp", "fp", "fn")} == {54, 1, 2}
+    assert data["warnings"] == []
+    assert "documents" not in data
+
+
+def test_per_doc_and_per_type_in_json(cli: Cli) -> None:
+    data = cli.json("pharmaconer", "ner", GOLD, SYSTEM, "--per-doc", "--per-type")
+    assert len(data["documents"]) == 15
+    assert set(data["types"]) == {"NORMALIZABLES", "PROTEINAS", "UNCLEAR"}
+    assert set(data["averages"]) == {"macro_type", "macro_document"}
+    assert sum(d["counts"]["tp"] for d in data["documents"].values()) == 54
+
+
+def test_text_layout_and_verbose_blocks(cli: Cli) -> None:
+    plain = cli("pharmaconer", "ner", GOLD, SYSTEM)
+    assert plain.exit_code == 0
+    assert plain.stdout.splitlines()[:2] == [" " * 70, "Report (SYSTEM: sample):"]
+    verbose = cli("pharmaconer", "ner", GOLD, SYSTEM, "-v")
+    assert verbose.stdout.count("Precision") == 16
+
+
+def test_csv_markdown_and_output_file(cli: Cli, tmp_path: Path) -> None:
+    csv_out = cli("pharmaconer", "ner", GOLD, SYSTEM, "--format", "csv", "--per-doc")
+    assert csv_out.stdout.splitlines()[0] == "scope,name,precision,recall,f1,tp,fp,fn,documents"
+    assert len(csv_out.stdout.splitlines()) == 17
+    md = cli("pharmaconer", "ner", GOLD, SYSTEM, "--format", "markdown")
+    assert "| corpus | all |" in md.stdout
+    target = tmp_path / "out.json"
+    written = cli("pharmaconer", "ner", GOLD, SYSTEM, "--format", "json", "-o", target)
+    assert written.exit_code == 0 and written.stdout == ""
+    assert json.loads(target.read_text())["counts"]["tp"] == 54
+
+
+def test_codalab_indexing_from_the_command_line(cli: Cli) -> None:
+    base = shared_data("pharmaconer", "codalab", "subtask2", "input")
+    result = cli(
+        "pharmaconer",
+        "indexing",
+        base / "ref" / "subtask2",
+        base / "res" / "subtask2",
+        "--codalab",
+        "--gold-ann",
+        base / "ref" / "subtask1",
+    )
+    expected = shared_data("pharmaconer", "codalab", "subtask2", "output", "scores.txt")
+    assert result.exit_code == 0 and result.stdout == expected.read_text()
+    assert "68 gold code(s)" in result.stderr
+
+
+def test_bad_input_exits_2_with_file_and_line(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "g").mkdir()
+    (tmp_path / "s").mkdir()
+    (tmp_path / "g" / "a.ann").write_text("T1\tDRUG 0 x\tbad\n")
+    (tmp_path / "s" / "a.ann").write_text("")
+    result = cli("pharmaconer", "ner", tmp_path / "g", tmp_path / "s")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("annoscore: error: ") and "a.ann:1:" in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_missing_and_empty_folders_exit_2(cli: Cli, tmp_path: Path) -> None:
+    missing = cli("pharmaconer", "ner", tmp_path / "nope", tmp_path)
+    assert missing.exit_code == 2 and "no such file or folder" in missing.stderr
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty2").mkdir()
+    empty = cli("pharmaconer", "ner", tmp_path / "empty", tmp_path / "empty2")
+    assert empty.exit_code == 2 and "has no brat annotations" in empty.stderr
+
+
+def test_bad_option_value_is_a_usage_error(cli: Cli) -> None:
+    assert cli("pharmaconer", "ner", GOLD, SYSTEM, "--missing-docs", "maybe").exit_code == 2
+    assert cli("pharmaconer", "ner", GOLD, SYSTEM, "--format", "xml").exit_code == 2
+
+
+def test_demo_runs_every_registered_demo(cli: Cli) -> None:
+    result = cli("demo", "--only", "pharmaconer")
+    assert result.exit_code == 0
+    assert result.stdout.count("=== PharmaCoNER") == 2
+    assert cli("demo", "--only", "nothing").exit_code == 2
+
+
+def test_version(cli: Cli) -> None:
+    assert cli("--version").stdout.startswith("annoscore ")

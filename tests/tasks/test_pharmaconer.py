@@ -1,0 +1,197 @@
+"""PharmaCoNER conformance: every official number of shared/README.md, to the last digit."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from annoscore.align.documents import MissingDocs
+from annoscore.errors import InputError
+from annoscore.report.pharmaconer import render_codalab, render_official
+from annoscore.tasks.pharmaconer import Undefined, score_indexing, score_ner
+from tests.conftest import shared_data
+
+
+def _sample(track: str, side: str) -> Path:
+    return shared_data("pharmaconer", "sample", side, track, "sample")
+
+
+def _codalab(task: str, side: str, track: str) -> Path:
+    return shared_data("pharmaconer", "codalab", task, "input", side, track)
+
+
+def test_sample_ner_official_numbers() -> None:
+    result = score_ner(_sample("subtrack1", "gold"), _sample("subtrack1", "system"))
+    assert (result.counts["tp"], result.counts["fp"], result.counts["fn"]) == (54, 1, 2)
+    text = render_official(result)
+    assert "Total (15 docs)                    Precision      0.9818" in text
+    assert "Recall         0.9643" in text and "F1             0.973 " in text
+
+
+def test_sample_indexing_is_perfect() -> None:
+    result = score_indexing(_sample("subtrack2", "gold"), _sample("subtrack2", "system"))
+    assert result.scores == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
+
+
+def test_sample_verbose_first_document() -> None:
+    result = score_ner(_sample("subtrack1", "gold"), _sample("subtrack1", "system"))
+    first = min(result.details.document_scores)
+    scores = result.details.document_scores[first]
+    assert [f"{scores[k]:.4}" for k in ("precision", "recall", "f1")] == ["0.5", "0.3333", "0.4"]
+
+
+def test_codalab_subtask1_without_codalab_rules_keeps_unclear() -> None:
+    result = score_ner(
+        _codalab("subtask1", "ref", "subtask1"), _codalab("subtask1", "res", "subtask1")
+    )
+    assert (result.counts["tp"], result.counts["fp"], result.counts["fn"]) == (1582, 233, 294)
+    assert [f"{result.scores[k]:.4}" for k in ("precision", "recall", "f1")] == [
+        "0.8716",
+        "0.8433",
+        "0.8572",
+    ]
+
+
+def test_codalab_removes_unclear_from_gold_and_system() -> None:
+    result = score_ner(
+        _codalab("subtask1", "ref", "subtask1"),
+        _codalab("subtask1", "res", "subtask1"),
+        codalab=True,
+    )
+    expected = shared_data("pharmaconer", "codalab", "subtask1", "output", "scores.txt")
+    assert render_codalab(result) == expected.read_text()
+    assert result.scores["f1"] == 0.8575365114356572
+    assert (result.counts["tp"], result.counts["fp"], result.counts["fn"]) == (1556, 231, 286)
+    assert any("UNCLEAR entities removed" in w for w in result.warnings)
+
+
+def test_codalab_indexing_drops_gold_codes_of_unclear_only_mentions() -> None:
+    gold, system = _codalab("subtask2", "ref", "subtask2"), _codalab("subtask2", "res", "subtask2")
+    plain = score_indexing(gold, system)
+    assert plain.scores == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
+    result = score_indexing(
+        gold, system, codalab=True, gold_ann=_codalab("subtask2", "ref", "subtask1")
+    )
+    expected = shared_data("pharmaconer", "codalab", "subtask2", "output", "scores.txt")
+    assert render_codalab(result) == expected.read_text()
+    assert (result.counts["tp"], result.counts["fp"], result.counts["fn"]) == (2775, 68, 0)
+    assert any("68 gold code(s)" in w for w in result.warnings)
+
+
+def test_codalab_indexing_needs_gold_ann(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="--gold-ann"):
+        score_indexing(tmp_path, tmp_path, codalab=True)
+
+
+def _write(folder: Path, name: str, content: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(content)
+
+
+def test_missing_docs_ignore_is_official_and_count_is_named(tmp_path: Path) -> None:
+    gold, system = tmp_path / "gold", tmp_path / "run"
+    _write(gold, "a.ann", "T1\tDRUG 0 5\tx\n")
+    _write(gold, "b.ann", "T1\tDRUG 0 5\tx\nT2\tDRUG 6 9\ty\n")
+    _write(system, "a.ann", "T1\tDRUG 0 5\tx\n")
+    _write(system, "c.ann", "T1\tDRUG 0 5\tx\n")
+    ignored = score_ner(gold, system)
+    assert ignored.scores["recall"] == 1.0 and ignored.counts["documents"] == 1
+    assert any("1 gold document(s) have no system file" in w for w in ignored.warnings)
+    counted = score_ner(gold, system, missing_docs=MissingDocs.count)
+    assert (counted.counts["tp"], counted.counts["fp"], counted.counts["fn"]) == (1, 1, 2)
+    assert str(counted.signature).endswith("|missing-docs:count|undefined:zero")
+
+
+def test_discontinuous_entities_match_only_identical_fragments(tmp_path: Path) -> None:
+    gold, system = tmp_path / "gold", tmp_path / "run"
+    _write(gold, "a.ann", "T1\tDRUG 0 5;10 15\tx\nT2\tDRUG 20 25;30 35\tx\n")
+    _write(system, "a.ann", "T1\tDRUG 0 5;10 15\tx\nT2\tDRUG 20 35\tx\n")
+    result = score_ner(gold, system)
+    assert (result.counts["tp"], result.counts["fp"], result.counts["fn"]) == (1, 1, 1)
+
+
+def test_undefined_zero_is_official_and_null_is_honest(tmp_path: Path) -> None:
+    gold, system = tmp_path / "gold", tmp_path / "run"
+    _write(gold, "a.ann", "")
+    _write(system, "a.ann", "")
+    assert score_ner(gold, system).scores == {"precision": 0.0, "recall": 0.0, "f1": 0.0}
+    nulls = score_ner(gold, system, undefined=Undefined.null).scores
+    assert nulls == {"precision": None, "recall": None, "f1": None}
+
+
+def test_per_type_counts_sum_to_total_and_macro_averages(tmp_path: Path) -> None:
+    gold, system = tmp_path / "gold", tmp_path / "run"
+    _write(gold, "a.ann", "T1\tDRUG 0 5\tx\nT2\tPROT 6 9\ty\n")
+    _write(system, "a.ann", "T1\tDRUG 0 5\tx\nT2\tDRUG 6 9\ty\n")
+    result = score_ner(gold, system, per_type=True)
+    assert result.types is not None
+    assert result.types["DRUG"].counts == {"tp": 1, "fp": 1, "fn": 0}
+    assert result.types["PROT"].counts == {"tp": 0, "fp": 0, "fn": 1}
+    assert result.averages["macro_type"]["recall"] == pytest.approx(0.5)
+
+
+def test_file_mode_pairs_the_two_files_whatever_their_names(tmp_path: Path) -> None:
+    _write(tmp_path, "gold.ann", "T1\tDRUG 0 5\tx\n")
+    _write(tmp_path / "run1", "other.ann", "T1\tDRUG 0 5\tx\n")
+    result = score_ner(tmp_path / "gold.ann", tmp_path / "run1" / "other.ann")
+    assert result.scores["f1"] == 1.0
+    assert render_official(result).startswith("\n\nReport (SYSTEM: run1):\n")
+
+
+def test_file_and_folder_cannot_be_mixed(tmp_path: Path) -> None:
+    _write(tmp_path, "gold.ann", "")
+    with pytest.raises(InputError, match="both be files or both be folders"):
+        score_ner(tmp_path / "gold.ann", tmp_path)
+
+
+def test_blank_lines_in_indexing_tsv_are_ignored_and_bad_columns_are_errors(tmp_path: Path) -> None:
+    _write(tmp_path / "g", "a.tsv", "a\t1\n\na\t2\n\n")
+    _write(tmp_path / "s", "a.tsv", "a\t1\n")
+    assert score_indexing(tmp_path / "g", tmp_path / "s").counts["fn"] == 1
+    _write(tmp_path / "s", "a.tsv", "a\t1\textra\n")
+    with pytest.raises(InputError, match=r"a.tsv:1: expected 2 tab-separated columns"):
+        score_indexing(tmp_path / "g", tmp_path / "s")
+
+
+def test_indexing_docid_mismatch_is_kept_with_a_warning(tmp_path: Path) -> None:
+    _write(tmp_path / "g", "a.tsv", "a\t1\n")
+    _write(tmp_path / "s", "a.tsv", "zzz\t1\n")
+    result = score_indexing(tmp_path / "g", tmp_path / "s")
+    assert result.scores["f1"] == 1.0
+    assert any("name another document" in w for w in result.warnings)
+
+
+entity = st.tuples(st.sampled_from(["DRUG", "PROT"]), st.integers(0, 30), st.integers(1, 5))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.lists(entity, max_size=6), min_size=1, max_size=4), st.randoms())
+def test_properties_perfect_shuffled_and_additive(
+    tmp_path_factory: pytest.TempPathFactory,
+    docs: list[list[tuple[str, int, int]]],
+    rnd: random.Random,
+) -> None:
+    root = tmp_path_factory.mktemp("prop")
+    for i, doc in enumerate(docs):
+        lines = [f"T{j}\t{t} {s} {s + n}\tx\n" for j, (t, s, n) in enumerate(doc)]
+        predicted = [*lines[: max(0, len(lines) - 1)], "T99\tDRUG 100 104\tz\n"]
+        _write(root / "gold", f"d{i}.ann", "".join(lines))
+        _write(root / "same", f"d{i}.ann", "".join(lines))
+        _write(root / "pred", f"d{i}.ann", "".join(predicted))
+        rnd.shuffle(predicted)
+        _write(root / "shuf", f"d{i}.ann", "".join(predicted))
+    perfect = score_ner(root / "gold", root / "same")
+    if perfect.counts["tp"]:
+        assert perfect.scores == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
+    result = score_ner(root / "gold", root / "pred", per_doc=True)
+    shuffled = score_ner(root / "gold", root / "shuf", per_doc=True)
+    assert result.scores == shuffled.scores and result.counts == shuffled.counts
+    assert result.documents is not None
+    summed = {k: sum(u.counts[k] for u in result.documents.values()) for k in ("tp", "fp", "fn")}
+    assert summed == {k: result.counts[k] for k in ("tp", "fp", "fn")}
+    for value in result.scores.values():
+        assert value is not None and 0.0 <= value <= 1.0
