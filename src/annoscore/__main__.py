@@ -1,0 +1,5 @@
+"""``python -m annoscore``: the same as the ``annoscore`` command."""
+
+from annoscore.cli import main
+
+main()
