@@ -39,8 +39,6 @@ def register(app: typer.Typer) -> None:
             typer.Option(help="Run only the demos whose command starts with this word."),
         ] = None,
     ) -> None:
-        import click
-
         command = typer.main.get_command(app)
         ran = 0
         for title, line in DEMOS:
@@ -49,10 +47,12 @@ def register(app: typer.Typer) -> None:
                 continue
             print(f"=== {title}\n$ annoscore {line.format(samples='<samples>')}", flush=True)
             try:
-                command.main(args=args, prog_name="annoscore", standalone_mode=False)
-            except click.exceptions.Exit as done:
-                if done.exit_code:
-                    raise
+                status = command.main(args=args, prog_name="annoscore", standalone_mode=False)
+            except typer.Exit as done:
+                status = done.exit_code
+            if status:
+                print(f"annoscore: error: demo {title!r} failed", file=sys.stderr)
+                raise typer.Exit(status if isinstance(status, int) else 1)
             sys.stdout.flush()
             print()
             ran += 1
