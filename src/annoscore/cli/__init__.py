@@ -41,9 +41,9 @@ def _root(
 
 
 def _register_all() -> None:
-    from annoscore.cli import demo, pharmaconer
+    from annoscore.cli import demo, pharmaconer, spans
 
-    for module in (pharmaconer, demo):
+    for module in (pharmaconer, spans, demo):
         module.register(app)
 
 

@@ -24,6 +24,11 @@ DEMOS: list[tuple[str, str]] = [
         "pharmaconer indexing {samples}/pharmaconer/gold/subtrack2/sample "
         "{samples}/pharmaconer/system/subtrack2/sample",
     ),
+    (
+        "Generic span scoring, SemEval-2013 schemes, on the PharmaCoNER sample",
+        "spans {samples}/pharmaconer/gold/subtrack1/sample "
+        "{samples}/pharmaconer/system/subtrack1/sample --mode semeval --per-type",
+    ),
 ]
 
 

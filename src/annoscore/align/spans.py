@@ -1,0 +1,524 @@
+"""Which gold span goes with which predicted span: the matching modes of generic span scoring.
+
+Two paths give the same answer:
+
+- the **mention path** (:func:`align_mentions`, :func:`token_units`) works on the
+  :class:`~annoscore.model.Mention` lists of one document and is the reference;
+- the **array path** (:class:`SpanArrays`, :func:`candidate_pairs`, :func:`match_pairs`) works on
+  the continuous mentions of a whole corpus at once, as numpy columns, and is what the task uses
+  for speed.  A property test checks that both give identical counts.
+
+Modes (``mode``)
+----------------
+``strict``   same fragments and same type.
+``exact``    same fragments, any type.
+``overlap``  same type, at least one shared character, and ``shared / basis >= min_overlap``.
+``relaxed``  same type, ``|start_g - start_p| <= tolerance`` and ``|end_g - end_p| <= tolerance``
+             (overall start and end: a discontinuous span is compared by its outer bounds; the
+             spans need not overlap).
+``token``    each mention becomes the whitespace tokens of the text it touches (see
+             :func:`token_units`); a token of a type counts once per document.
+SemEval-2013 (``semeval_strict`` ... ``semeval_type``): candidate pairs are pairs of any type with
+an overlap as in ``overlap`` mode; see :func:`pair_credit` for what each scheme rewards.
+
+Overlap fraction (``min_overlap``, ``overlap_basis``)
+-----------------------------------------------------
+``shared`` is the number of characters both spans cover (``Span.overlap``; gaps of a
+discontinuous span cover nothing).  The fraction is ``shared`` divided by the ``basis``: the gold
+span's length (``gold``, the default, as nervaluate does), the predicted span's (``predicted``),
+the shorter or longer of the two, or the union (``union``: the Jaccard index).  A pair that
+shares no character is never a candidate, whatever ``min_overlap``, except identical spans
+(which matters only for zero-length spans), whose fraction is 1.
+
+One-to-one, optimal, order-invariant
+------------------------------------
+Among the candidate pairs of a document, a one-to-one matching is chosen that maximises, in this
+order: the credit of the pairs (only the SemEval schemes give credit, see :func:`pair_credit`),
+then the number of pairs, then the sum of their *closeness* (the overlap fraction, or
+``1 / (1 + |start diff| + |end diff|)`` in relaxed mode).  This is one maximum-weight matching
+with the weight ``n(n+1) * credit + n + closeness`` where ``n = max(#gold, #predicted) + 1`` in the
+document (:func:`pair_weight`): the terms cannot trade against each other.  Mentions are put in
+canonical order (start, end, fragments, type) first and the remaining ties are broken by that
+order (:func:`~annoscore.align.assignment.max_weight_matching`), so the result never depends on
+the input order.  In ``strict`` and ``exact`` mode the candidates of a group of identical spans
+form a complete bipartite graph and the matching is given in closed form: same-type pairs first,
+then the leftover gold and predicted mentions of the group in canonical (type) order.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from annoscore.align.assignment import max_weight_matching
+from annoscore.model import Mention, Span
+
+Array = npt.NDArray[Any]
+
+SpanMode = Literal["strict", "exact", "overlap", "relaxed", "token"]
+SemevalScheme = Literal["strict", "exact", "partial", "type"]
+OverlapBasis = Literal["gold", "predicted", "shorter", "longer", "union"]
+MatchKind = Literal[
+    "strict",
+    "exact",
+    "overlap",
+    "relaxed",
+    "semeval_strict",
+    "semeval_exact",
+    "semeval_partial",
+    "semeval_type",
+]
+
+MODES: tuple[SpanMode, ...] = ("strict", "exact", "overlap", "relaxed", "token")
+SCHEMES: tuple[SemevalScheme, ...] = ("strict", "exact", "partial", "type")
+OVERLAP_BASES: tuple[OverlapBasis, ...] = ("gold", "predicted", "shorter", "longer", "union")
+
+WHITESPACE_CODEPOINTS: tuple[int, ...] = (
+    *range(0x09, 0x0E),
+    *range(0x1C, 0x21),
+    0x85,
+    0xA0,
+    0x1680,
+    *range(0x2000, 0x200B),
+    0x2028,
+    0x2029,
+    0x202F,
+    0x205F,
+    0x3000,
+)
+"""The characters ``str.isspace()`` (and so ``str.split()``) treats as whitespace."""
+
+_TOKEN = re.compile(r"\S+")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOptions:
+    """The parameters of the matching modes (see the module doc for their meaning).
+
+    ``min_overlap`` is a fraction in [0, 1] of the ``overlap_basis`` length; ``tolerance`` is the
+    number of characters start and end may each be off in relaxed mode.
+    """
+
+    min_overlap: float = 0.0
+    overlap_basis: OverlapBasis = "gold"
+    tolerance: int = 0
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.min_overlap <= 1.0:
+            raise ValueError(f"min_overlap must be a fraction in [0, 1], not {self.min_overlap}")
+        if self.overlap_basis not in OVERLAP_BASES:
+            raise ValueError(
+                f"overlap_basis must be one of {', '.join(OVERLAP_BASES)}, "
+                f"not {self.overlap_basis!r}"
+            )
+        if self.tolerance < 0:
+            raise ValueError(f"tolerance must be >= 0, not {self.tolerance}")
+
+
+# --------------------------------------------------------------------------- the mention path
+
+
+def canonical_key(mention: Mention) -> tuple[int, int, tuple[tuple[int, int], ...], str]:
+    """The canonical order of mentions: start, end, fragments, type."""
+    span = mention.span
+    return (span.start, span.end, span.fragments, mention.type)
+
+
+def canonical(mentions: Iterable[Mention]) -> tuple[Mention, ...]:
+    """``mentions`` in canonical order (the order ties are broken in)."""
+    return tuple(sorted(mentions, key=canonical_key))
+
+
+def _basis_length(gold: int, pred: int, shared: int, basis: OverlapBasis) -> int:
+    if basis == "gold":
+        return gold
+    if basis == "predicted":
+        return pred
+    if basis == "shorter":
+        return min(gold, pred)
+    if basis == "longer":
+        return max(gold, pred)
+    return gold + pred - shared
+
+
+def overlap_fraction(gold: Span, pred: Span, basis: OverlapBasis = "gold") -> float:
+    """``shared / basis`` (see the module doc); 1.0 for identical spans, 0.0 if none shared."""
+    if gold.fragments == pred.fragments:
+        return 1.0
+    shared = gold.overlap(pred)
+    if shared == 0:
+        return 0.0
+    return shared / _basis_length(gold.length, pred.length, shared, basis)
+
+
+def relaxed_closeness(gold: Span, pred: Span) -> float:
+    """``1 / (1 + |start diff| + |end diff|)``: 1.0 for the same bounds."""
+    return 1 / (1 + abs(gold.start - pred.start) + abs(gold.end - pred.end))
+
+
+def pair_credit(kind: MatchKind, same_bounds: bool, same_type: bool) -> int:
+    """Credit of a candidate pair, in half points (0, 1 or 2), for the SemEval schemes.
+
+    ============  ====================================  =====================================
+    scheme        COR (credit 2)                        otherwise
+    ============  ====================================  =====================================
+    strict        same fragments and same type          INC (0)
+    exact         same fragments, any type              INC (0)
+    partial       same fragments, any type              PAR (1: half credit)
+    type          same type (the pair overlaps)         INC (0)
+    ============  ====================================  =====================================
+
+    The tp/fp/fn modes give no credit (0): only the number of pairs and closeness count.
+    """
+    if kind == "semeval_strict":
+        return 2 if same_bounds and same_type else 0
+    if kind == "semeval_exact":
+        return 2 if same_bounds else 0
+    if kind == "semeval_partial":
+        return 2 if same_bounds else 1
+    if kind == "semeval_type":
+        return 2 if same_type else 0
+    return 0
+
+
+def pair_weight(credit: int, closeness: float, n: int) -> float:
+    """``n(n+1) * credit + n + closeness``: credit first, then the number of pairs, then closeness.
+
+    With ``n = max(#gold, #predicted) + 1`` a matching has at most ``n - 1`` pairs, so the sum of
+    the ``n + closeness`` terms stays below ``n(n+1)`` and the sum of closeness below ``n``.
+    """
+    return n * (n + 1) * credit + n + closeness
+
+
+@dataclass(frozen=True, slots=True)
+class Alignment:
+    """The matched pairs of one document: indices into ``gold`` and ``pred`` (canonical order)."""
+
+    gold: tuple[Mention, ...]
+    pred: tuple[Mention, ...]
+    pairs: tuple[tuple[int, int], ...]
+
+    def unmatched_gold(self) -> list[Mention]:
+        matched = {i for i, _ in self.pairs}
+        return [m for i, m in enumerate(self.gold) if i not in matched]
+
+    def unmatched_pred(self) -> list[Mention]:
+        matched = {j for _, j in self.pairs}
+        return [m for j, m in enumerate(self.pred) if j not in matched]
+
+
+def _closed_form_pairs(
+    gold: Sequence[Mention], pred: Sequence[Mention], typed: bool
+) -> list[tuple[int, int]]:
+    """strict/exact: pair identical spans, same type first, then leftovers in canonical order."""
+    gold_groups: dict[tuple[tuple[int, int], ...], list[int]] = defaultdict(list)
+    pred_groups: dict[tuple[tuple[int, int], ...], list[int]] = defaultdict(list)
+    for i, m in enumerate(gold):
+        gold_groups[m.span.fragments].append(i)
+    for j, m in enumerate(pred):
+        pred_groups[m.span.fragments].append(j)
+    pairs: list[tuple[int, int]] = []
+    for fragments, gold_ids in gold_groups.items():
+        pred_ids = pred_groups.get(fragments, [])
+        free_gold: list[int] = []
+        free_pred = list(pred_ids)
+        for i in gold_ids:  # canonical order: by type
+            partner = next((j for j in free_pred if pred[j].type == gold[i].type), None)
+            if partner is None:
+                free_gold.append(i)
+            else:
+                free_pred.remove(partner)
+                pairs.append((i, partner))
+        if not typed:
+            pairs.extend(zip(free_gold, free_pred, strict=False))
+    return sorted(pairs)
+
+
+def align_mentions(
+    gold: Iterable[Mention],
+    pred: Iterable[Mention],
+    kind: MatchKind,
+    options: MatchOptions | None = None,
+) -> Alignment:
+    """Align one document's gold and predicted mentions (see the module doc for ``kind``)."""
+    options = options or MatchOptions()
+    gold_c = canonical(gold)
+    pred_c = canonical(pred)
+    if kind in ("strict", "exact"):
+        return Alignment(
+            gold_c, pred_c, tuple(_closed_form_pairs(gold_c, pred_c, kind == "strict"))
+        )
+    n = max(len(gold_c), len(pred_c)) + 1
+    edges: list[tuple[int, int, float]] = []
+    for i, g in enumerate(gold_c):
+        for j, p in enumerate(pred_c):
+            same_type = g.type == p.type
+            if kind in ("overlap", "relaxed") and not same_type:
+                continue
+            if kind == "relaxed":
+                tol = options.tolerance
+                if abs(g.span.start - p.span.start) > tol or abs(g.span.end - p.span.end) > tol:
+                    continue
+                closeness = relaxed_closeness(g.span, p.span)
+            else:
+                closeness = overlap_fraction(g.span, p.span, options.overlap_basis)
+                if closeness == 0.0 or closeness < options.min_overlap:
+                    continue
+            credit = pair_credit(kind, g.span.fragments == p.span.fragments, same_type)
+            edges.append((i, j, pair_weight(credit, closeness, n)))
+    return Alignment(gold_c, pred_c, tuple(max_weight_matching(edges)))
+
+
+def whitespace_tokens(text: str) -> list[tuple[int, int]]:
+    """The ``[start, end)`` of every maximal run of non-whitespace characters (``str.split``)."""
+    return [m.span() for m in _TOKEN.finditer(text)]
+
+
+def token_units(
+    mentions: Iterable[Mention], text: str, tokens: Sequence[tuple[int, int]] | None = None
+) -> set[tuple[int, int, str]]:
+    """The typed tokens ``(start, end, type)`` the mentions touch.
+
+    A token belongs to a mention when they share at least one character (a fragment that cuts a
+    token in half claims the whole token; a zero-length fragment claims nothing); text beyond the end of the document is ignored.
+    Several mentions of one type touching a token give one unit.
+    """
+    tokens = whitespace_tokens(text) if tokens is None else tokens
+    starts = [s for s, _ in tokens]
+    ends = [e for _, e in tokens]
+    units: set[tuple[int, int, str]] = set()
+    for mention in mentions:
+        for start, end in mention.span.fragments:
+            if start >= end:
+                continue
+            first = bisect.bisect_right(ends, start)
+            last = bisect.bisect_left(starts, end)
+            for k in range(first, last):
+                units.add((starts[k], ends[k], mention.type))
+    return units
+
+
+# ---------------------------------------------------------------------------- the array path
+
+
+@dataclass(frozen=True, slots=True)
+class SpanArrays:
+    """Continuous mentions of many documents as int64 columns, sorted by (doc, start, end, type).
+
+    ``doc`` indexes the caller's document list and ``type`` its (sorted) type list, so sorting by
+    type id is sorting by type name, the canonical order of the mention path.
+    """
+
+    doc: Array
+    start: Array
+    end: Array
+    type: Array
+
+    @classmethod
+    def build(
+        cls,
+        doc: Sequence[int] | Array,
+        start: Sequence[int] | Array,
+        end: Sequence[int] | Array,
+        type_: Sequence[int] | Array,
+    ) -> SpanArrays:
+        columns = [np.asarray(c, dtype=np.int64) for c in (doc, start, end, type_)]
+        order = np.lexsort((columns[3], columns[2], columns[1], columns[0]))
+        return cls(*(c[order] for c in columns))
+
+    def __len__(self) -> int:
+        return int(self.doc.shape[0])
+
+    def take(self, mask: Array) -> SpanArrays:
+        """The rows where ``mask`` is true (order kept)."""
+        return SpanArrays(self.doc[mask], self.start[mask], self.end[mask], self.type[mask])
+
+    def unique(self) -> tuple[SpanArrays, int]:
+        """Identical rows collapsed; and how many rows were dropped."""
+        if len(self) == 0:
+            return self, 0
+        keep = np.ones(len(self), dtype=bool)
+        keep[1:] = (
+            (np.diff(self.doc) != 0)
+            | (np.diff(self.start) != 0)
+            | (np.diff(self.end) != 0)
+            | (np.diff(self.type) != 0)
+        )
+        return self.take(keep), int((~keep).sum())
+
+
+def _expand(low: Array, high: Array) -> tuple[Array, Array]:
+    """For every row r, the positions ``low[r] .. high[r]-1``: (row ids, positions)."""
+    sizes = np.maximum(high - low, 0)
+    total = int(sizes.sum())
+    rows = np.repeat(np.arange(low.shape[0], dtype=np.int64), sizes)
+    first = np.cumsum(sizes) - sizes
+    positions = np.arange(total, dtype=np.int64) - np.repeat(first - low, sizes)
+    return rows, positions
+
+
+@dataclass(frozen=True, slots=True)
+class CandidatePairs:
+    """Candidate pairs of the array path: row indices into gold and pred, and pair attributes."""
+
+    gold: Array
+    pred: Array
+    closeness: Array
+    same_bounds: Array
+    same_type: Array
+
+
+def candidate_pairs(
+    gold: SpanArrays,
+    pred: SpanArrays,
+    kind: Literal["overlap", "relaxed", "semeval"],
+    options: MatchOptions,
+) -> CandidatePairs:
+    """Every candidate pair of the corpus for ``kind`` (``semeval``: any type, overlap rules).
+
+    Predicted rows are sorted by a (document, [type], start) key; for each gold row the window of
+    predicted starts that can qualify is found with ``searchsorted`` and then filtered.
+    """
+    typed = kind != "semeval"
+    n_types = int(max(gold.type.max(initial=0), pred.type.max(initial=0))) + 1 if typed else 1
+    tol = options.tolerance
+    pred_len = pred.end - pred.start
+    max_len = int(pred_len.max(initial=0))
+    scale = int(max(gold.end.max(initial=0), pred.end.max(initial=0))) + max_len + tol + 2
+    group_p = pred.doc * n_types + (pred.type if typed else 0)
+    group_g = gold.doc * n_types + (gold.type if typed else 0)
+    key_p = group_p * scale + pred.start
+    order = np.argsort(key_p, kind="stable")
+    sorted_key = key_p[order]
+    if kind == "relaxed":
+        low_value = group_g * scale + np.maximum(gold.start - tol, 0)
+        high_value = group_g * scale + gold.start + tol
+    else:
+        low_value = group_g * scale + np.maximum(gold.start - max_len, 0)
+        high_value = group_g * scale + gold.end
+    low = np.searchsorted(sorted_key, low_value, side="left")
+    high = np.searchsorted(sorted_key, high_value, side="right")
+    g_idx, positions = _expand(low, high)
+    p_idx = order[positions]
+    gs, ge = gold.start[g_idx], gold.end[g_idx]
+    ps, pe = pred.start[p_idx], pred.end[p_idx]
+    same_bounds = (gs == ps) & (ge == pe)
+    if kind == "relaxed":
+        keep = np.abs(ge - pe) <= tol
+        closeness = 1 / (1 + np.abs(gs - ps) + np.abs(ge - pe))
+    else:
+        shared = np.minimum(ge, pe) - np.maximum(gs, ps)
+        g_len, p_len = ge - gs, pe - ps
+        basis = options.overlap_basis
+        if basis == "gold":
+            denominator = g_len
+        elif basis == "predicted":
+            denominator = p_len
+        elif basis == "shorter":
+            denominator = np.minimum(g_len, p_len)
+        elif basis == "longer":
+            denominator = np.maximum(g_len, p_len)
+        else:
+            denominator = g_len + p_len - shared
+        positive = shared > 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            fraction = np.where(positive, shared / np.where(positive, denominator, 1), 0.0)
+        closeness = np.where(same_bounds, 1.0, fraction)
+        keep = (same_bounds | positive) & (closeness >= options.min_overlap)
+    g_idx, p_idx = g_idx[keep], p_idx[keep]
+    return CandidatePairs(
+        g_idx,
+        p_idx,
+        closeness[keep],
+        same_bounds[keep],
+        gold.type[g_idx] == pred.type[p_idx],
+    )
+
+
+def pair_weights(
+    pairs: CandidatePairs, kind: MatchKind, gold: SpanArrays, pred: SpanArrays, n_docs: int
+) -> Array:
+    """:func:`pair_weight` of every candidate pair (``n`` per document, as the mention path)."""
+    gold_per_doc = np.bincount(gold.doc, minlength=n_docs)
+    pred_per_doc = np.bincount(pred.doc, minlength=n_docs)
+    n = (np.maximum(gold_per_doc, pred_per_doc) + 1)[gold.doc[pairs.gold]]
+    sb, st = pairs.same_bounds, pairs.same_type
+    if kind == "semeval_strict":
+        credit = np.where(sb & st, 2, 0)
+    elif kind == "semeval_exact":
+        credit = np.where(sb, 2, 0)
+    elif kind == "semeval_partial":
+        credit = np.where(sb, 2, 1)
+    elif kind == "semeval_type":
+        credit = np.where(st, 2, 0)
+    else:
+        credit = np.zeros(sb.shape[0], dtype=np.int64)
+    weights: Array = n * (n + 1) * credit + n + pairs.closeness
+    return weights
+
+
+def match_pairs(
+    pairs: CandidatePairs, weights: Array, n_gold: int, n_pred: int
+) -> tuple[Array, Array]:
+    """The one-to-one optimal matching: indices into ``pairs`` of the chosen pairs.
+
+    A pair whose gold and predicted rows have no other candidate is taken as is; the rest (the
+    ambiguous components) go to :func:`~annoscore.align.assignment.max_weight_matching`, keyed by
+    row index, which is the canonical order.  Returns (gold rows, pred rows) of the matched pairs.
+    """
+    gold_degree = np.bincount(pairs.gold, minlength=n_gold)
+    pred_degree = np.bincount(pairs.pred, minlength=n_pred)
+    isolated = (gold_degree[pairs.gold] == 1) & (pred_degree[pairs.pred] == 1)
+    matched_gold = [pairs.gold[isolated]]
+    matched_pred = [pairs.pred[isolated]]
+    rest = ~isolated
+    if rest.any():
+        edges = zip(
+            pairs.gold[rest].tolist(),
+            pairs.pred[rest].tolist(),
+            weights[rest].tolist(),
+            strict=True,
+        )
+        chosen = max_weight_matching(edges)
+        if chosen:
+            rows, cols = zip(*chosen, strict=True)
+            matched_gold.append(np.asarray(rows, dtype=np.int64))
+            matched_pred.append(np.asarray(cols, dtype=np.int64))
+    return np.concatenate(matched_gold), np.concatenate(matched_pred)
+
+
+def pair_index(pairs: CandidatePairs, gold_rows: Array, pred_rows: Array, n_pred: int) -> Array:
+    """Positions in ``pairs`` of the (gold row, pred row) pairs given (each must be a candidate)."""
+    keys = pairs.gold * n_pred + pairs.pred
+    order = np.argsort(keys, kind="stable")
+    found = np.searchsorted(keys[order], gold_rows * n_pred + pred_rows)
+    result: Array = order[found]
+    return result
+
+
+def token_spans(texts: Sequence[str]) -> tuple[Array, Array, Array]:
+    """Whitespace tokens of many texts, as if joined by one separator: (starts, ends, offsets).
+
+    ``offsets[d]`` is where text ``d`` begins in the joined text; token bounds are in joined
+    coordinates.  Whitespace is what ``str.isspace`` says (:data:`WHITESPACE_CODEPOINTS`).
+    """
+    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    if texts:
+        offsets[1:] = np.cumsum([len(t) + 1 for t in texts])
+    joined = "\n".join(texts)
+    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+    table = np.zeros(0x3002, dtype=bool)
+    table[list(WHITESPACE_CODEPOINTS)] = True
+    space = table[np.minimum(codes, 0x3001)]
+    padded = np.concatenate(([True], space, [True]))
+    change = np.flatnonzero(padded[1:] != padded[:-1])
+    starts = change[0::2].astype(np.int64)
+    ends = change[1::2].astype(np.int64)
+    return starts, ends, offsets
