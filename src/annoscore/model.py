@@ -144,3 +144,104 @@ class AnnotatedDocument:
 
     def mention_by_id(self) -> dict[str, Mention]:
         return {m.id: m for m in self.mentions}
+
+
+TokenSpan = tuple[int, int]
+"""A coreference mention in a CoNLL file: (first token, last token), counted over the document."""
+
+
+@dataclass(frozen=True, slots=True)
+class CorefDocument:
+    """One ``#begin document`` ... ``#end document`` block of a CoNLL-2011/2012 file.
+
+    ``entities`` is the coreference partition: each entity is a frozenset of mentions, every
+    mention in at most one entity (duplicates were removed by the reader and counted in
+    ``duplicates``).  ``tokens`` is the number of non-blank token lines, ``line`` the line of the
+    ``#begin document`` line.
+    """
+
+    name: str
+    entities: tuple[frozenset[TokenSpan], ...]
+    tokens: int
+    line: int
+    path: str = ""
+    duplicates: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateFill:
+    """One MUC single fill: a set fill (``COMPANY``), a string fill or a pointer ``<CLASS-DOC-N>``.
+
+    ``text`` is the fill as written with its enclosing quotes removed (and, in keys, the brackets
+    of a minimum string removed); a pointer's ``text`` is the target id without angle brackets.
+    ``minimum`` is the bracketed part of a key string (``"a [maker] of widgets"`` -> ``maker``):
+    the shortest response string accepted.  Whether a fill is a set or a string fill is decided by
+    its slot's definition, not by its quotes.
+    """
+
+    text: str
+    is_pointer: bool = False
+    minimum: str | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateSlot:
+    """A named slot of a template object: one multi-fill, or in keys several alternative ones.
+
+    ``alternatives[0]`` is the main multi-fill; each further entry is an alternative introduced by
+    a ``/`` line.  A response slot has exactly one.  ``optional`` is the key's ``/`` before the
+    first fill (the slot may be left empty).  An empty slot has one empty multi-fill.
+    """
+
+    name: str
+    alternatives: tuple[tuple[TemplateFill, ...], ...] = ((),)
+    optional: bool = False
+    line: int = 0
+
+    @property
+    def fills(self) -> tuple[TemplateFill, ...]:
+        """Every single fill of every alternative, in file order."""
+        return tuple(fill for alternative in self.alternatives for fill in alternative)
+
+    @property
+    def is_empty(self) -> bool:
+        return not any(self.alternatives)
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateObject:
+    """A MUC top-level object: ``<CLASS-DOCNUM-N> :=`` and its slots (one model for every task).
+
+    Template files give ``id`` (``ORGANIZATION-9303020074-1``), ``class_name``, ``document`` and
+    the one-up ``number``.  SGML tasks (named entity, coreference) build the same object from a
+    tag: they add where it is (``span`` in the document text, ``section`` such as ``TEXT``).
+    ``optional`` is the key's ``OBJ_STATUS: OPTIONAL`` (or an SGML ``STATUS="OPT"``).
+    """
+
+    id: str
+    class_name: str
+    document: str
+    number: str
+    slots: tuple[TemplateSlot, ...]
+    optional: bool = False
+    line: int = 0
+    span: Span | None = None
+    section: str = ""
+
+    def slot(self, name: str) -> TemplateSlot | None:
+        """The slot called ``name`` (case-insensitive), or None."""
+        wanted = name.lower()
+        for slot in self.slots:
+            if slot.name.lower() == wanted:
+                return slot
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateDocument:
+    """The template objects of one document of a key or response file, in file order."""
+
+    id: str
+    objects: tuple[TemplateObject, ...]
+    path: str = ""

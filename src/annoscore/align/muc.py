@@ -1,0 +1,535 @@
+"""MUC object alignment ("mapping"): the seed manual's "Calculation of Scores", for TE, TR and ST.
+
+Per document, classes are aligned in ``:class_defs`` order.  Within a class:
+
+1. every (key, response) pair is compared slot by slot (below); its F-score is
+   ``F = 2 * (COR + PAR/2) / (POS + ACT)`` over the single fills of its scored slots (the P&R F,
+   0 when nothing agrees), and its weighted score is ``sum(weight(slot) * 100 * F(slot))``;
+2. pairs whose weighted score strictly exceeds the class's map threshold are sorted by F,
+   descending, ties by key order then response order (exact and stable, decision 2), and taken
+   greedily while both objects are still free;
+3. leftovers: an unaligned optional key object is non-committal (all its fills NON), another
+   unaligned key object is missing (MIS), an unaligned response object spurious (SPU).
+
+The ``:template_name`` class (``TEMPLATE``) is not searched: the document's key and response
+template objects are paired directly; its object row counts NON (the manual's ST report).
+
+Slot comparison (decision 11): the response multi-fill is compared with every key alternative and
+the best F wins (ties: fewer key fills, then the earlier alternative); other alternatives' fills
+are NON.  Two multi-fills pair their single fills greedily by F (COR 100, PAR 50, INC 0), ties by
+key then response order; leftovers are MIS and SPU.  A scored slot empty on both sides, or optional
+in the key and empty in the response, counts one NON.  An unscored slot counts NON per key fill.
+A pointer fill is correct when its key target is aligned with its response target (with
+``:equatable_objects``, any object identical to the target will do); a key pointer to an optional
+key object left unaligned is *removed* (``rem``: it counts nothing).
+
+Implicit optional key objects: TR, an object pointing to an optional object; ST, an object all of
+whose incoming pointers sit in optional slots, in one alternative but not another of their slot,
+or in optional objects (the manual, "TR and ST scoring").
+
+Cost: the pair comparison is quadratic in the objects of one class in one document, linear in
+documents; each string is normalized once (cached).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from annoscore.align.muc_strings import StringRules
+from annoscore.errors import InputError
+from annoscore.formats.muc_config import ClassDef, MucConfig, SlotDef
+from annoscore.model import TemplateDocument, TemplateFill, TemplateObject, TemplateSlot
+
+COUNTED = ("cor", "par", "inc", "mis", "spu", "non")
+"""Fill statuses that are tallies; ``uns`` counts as NON; ``opt`` and ``rem`` count nothing."""
+
+_RANK = {"cor": 0, "par": 1, "inc": 2}
+_CREDIT = {"cor": 2, "par": 1, "inc": 0}
+
+
+@dataclass(slots=True)
+class FillPair:
+    """The fate of one key and/or response single fill."""
+
+    status: str
+    key: TemplateFill | None = None
+    response: TemplateFill | None = None
+
+
+@dataclass(slots=True)
+class SlotPair:
+    """How one slot of a key/response object pair (or of a leftover object) was scored."""
+
+    definition: SlotDef
+    key: TemplateSlot | None
+    response: TemplateSlot | None
+    fills: list[FillPair] = field(default_factory=list)
+    slot_non: int = 0
+    key_alternative: int = 0
+    response_alternative: int = 0
+
+    def tally(self) -> tuple[int, int, int, int, int, int]:
+        """(COR, PAR, INC, MIS, SPU, NON) of this slot."""
+        c = {"cor": 0, "par": 0, "inc": 0, "mis": 0, "spu": 0, "non": self.slot_non}
+        for pair in self.fills:
+            status = "non" if pair.status == "uns" else pair.status
+            if status in c:
+                c[status] += 1
+        return c["cor"], c["par"], c["inc"], c["mis"], c["spu"], c["non"]
+
+    @property
+    def removed(self) -> int:
+        return sum(1 for pair in self.fills if pair.status == "rem")
+
+
+@dataclass(slots=True)
+class ObjectPair:
+    """An aligned pair (status ``cor``; ``non`` for templates) or a leftover (``mis``/``spu``/
+    ``non`` for an optional key object)."""
+
+    status: str
+    key: TemplateObject | None
+    response: TemplateObject | None
+    slots: list[SlotPair]
+    f_score: float | None = None
+    weighted: float | None = None
+
+
+@dataclass(slots=True)
+class ClassAlignment:
+    definition: ClassDef
+    pairs: list[ObjectPair]
+
+
+@dataclass(slots=True)
+class DocumentAlignment:
+    """Everything the reports need about one document: the map history."""
+
+    document: str
+    classes: list[ClassAlignment]
+    text_filter: str | None = None
+    in_key: bool = True
+    in_response: bool = True
+
+
+def _fraction(credit: int, denominator: int) -> float:
+    return credit / denominator if denominator else 0.0
+
+
+class _DocumentContext:
+    """Per-document state: objects by id, alignments so far, optional keys, equivalences."""
+
+    __slots__ = (
+        "k2r",
+        "key_ids",
+        "key_rep",
+        "optional",
+        "r2k",
+        "rsp_ids",
+        "rsp_members",
+        "rsp_rep",
+    )
+
+    def __init__(self) -> None:
+        self.key_ids: dict[str, TemplateObject] = {}
+        self.rsp_ids: dict[str, TemplateObject] = {}
+        self.k2r: dict[str, str] = {}
+        self.r2k: dict[str, str] = {}
+        self.optional: set[str] = set()
+        self.key_rep: dict[str, str] = {}
+        self.rsp_rep: dict[str, str] = {}
+        self.rsp_members: dict[str, list[str]] = {}
+
+
+class MucAligner:
+    """Aligns and compares the objects of one document at a time (see the module docstring)."""
+
+    def __init__(self, config: MucConfig, text_filter: str = "agreement") -> None:
+        self.config = config
+        self.rules = StringRules(
+            config.items("premodifiers"),
+            config.items("postmodifiers"),
+            config.items("corporate_designators"),
+            config.value("stringfill_correct_comparison"),
+            config.value("stringfill_partial_comparison"),
+        )
+        self.classes = config.class_defs
+        self.order = {c.name.lower(): i for i, c in enumerate(self.classes)}
+        self.slot_defs = {c.name.lower(): config.slots_of(c.name) for c in self.classes}
+        self.slot_names = {
+            name: {s.name.lower() for s in slots} for name, slots in self.slot_defs.items()
+        }
+        self.template = config.value("template_name").lower()
+        self.content = config.value("content_name").lower()
+        self.task = config.scoring_task
+        self.key2key = config.key2key
+        self.equatable = {name.lower() for name in config.items("equatable_objects")}
+        self.text_filter_mode = text_filter
+        self.warnings: list[str] = []
+
+    # ----------------------------------------------------------------- validation
+    def validate(self, document: TemplateDocument) -> None:
+        """Classes and slots must be defined; pointers must point to earlier classes."""
+        path = document.path
+        for obj in document.objects:
+            cls = obj.class_name.lower()
+            if cls not in self.order:
+                raise InputError(
+                    f"class {obj.class_name} of <{obj.id}> is not in :class_defs", path, obj.line
+                )
+            for slot in obj.slots:
+                if slot.name.lower() not in self.slot_names[cls]:
+                    raise InputError(
+                        f"slot {slot.name} of class {obj.class_name} is not in :slot_defs",
+                        path,
+                        slot.line,
+                    )
+                for fill in slot.fills:
+                    if not fill.is_pointer:
+                        continue
+                    target = fill.text.split("-", 1)[0].lower()
+                    if target in self.order and self.order[target] >= self.order[cls]:
+                        raise InputError(
+                            f"<{fill.text}> points to class {target}, which :class_defs lists "
+                            f"at or after {obj.class_name}; list pointed-to classes first",
+                            path,
+                            fill.line,
+                        )
+
+    # ----------------------------------------------------------------- optional keys
+    def _optional_keys(
+        self, objects: Sequence[TemplateObject], ids: dict[str, TemplateObject]
+    ) -> set[str]:
+        optional = {o.id for o in objects if o.optional}
+        if self.task == "template_relation":
+            changed = True
+            while changed:
+                changed = False
+                for obj in objects:
+                    if obj.id in optional:
+                        continue
+                    if any(f.is_pointer and f.text in optional for s in obj.slots for f in s.fills):
+                        optional.add(obj.id)
+                        changed = True
+        elif self.task == "scenario_template":
+            incoming: dict[str, list[tuple[str, bool]]] = {}
+            for obj in objects:
+                for slot in obj.slots:
+                    for fill in {f.text for f in slot.fills if f.is_pointer}:
+                        weak = slot.optional or any(
+                            all(f.text != fill for f in alt) for alt in slot.alternatives
+                        )
+                        incoming.setdefault(fill, []).append((obj.id, weak))
+            changed = True
+            while changed:
+                changed = False
+                for target, refs in incoming.items():
+                    if target in optional or target not in ids:
+                        continue
+                    if all(weak or source in optional for source, weak in refs):
+                        optional.add(target)
+                        changed = True
+        return optional
+
+    def _representatives(self, objects: Sequence[TemplateObject]) -> dict[str, str]:
+        reps: dict[str, str] = {}
+        seen: dict[tuple[object, ...], str] = {}
+        for obj in objects:
+            if obj.class_name.lower() not in self.equatable:
+                continue
+            content = tuple(
+                sorted(
+                    (
+                        s.name.lower(),
+                        tuple(tuple(f.text.lower() for f in a) for a in s.alternatives),
+                    )
+                    for s in obj.slots
+                )
+            )
+            signature = (obj.class_name.lower(), content)
+            reps[obj.id] = seen.setdefault(signature, obj.id)
+        return reps
+
+    # ----------------------------------------------------------------- fill comparison
+    def _status(
+        self, kind: str, key: TemplateFill, rsp: TemplateFill, ctx: _DocumentContext
+    ) -> str:
+        if key.is_pointer or rsp.is_pointer:
+            if not (key.is_pointer and rsp.is_pointer):
+                return "inc"
+            key_rep = ctx.key_rep.get(key.text, key.text)
+            members = ctx.rsp_members.get(ctx.rsp_rep.get(rsp.text, rsp.text), [rsp.text])
+            for member in members:
+                aligned = ctx.r2k.get(member)
+                if aligned is not None and ctx.key_rep.get(aligned, aligned) == key_rep:
+                    return "cor"
+            return "inc"
+        if kind == "string":
+            return self.rules.compare_strings(key, rsp)
+        return self.rules.compare_sets(key, rsp)
+
+    def _multi(
+        self,
+        kind: str,
+        key: Sequence[TemplateFill],
+        rsp: Sequence[TemplateFill],
+        ctx: _DocumentContext,
+    ) -> tuple[list[FillPair], int]:
+        """Pair two multi-fills greedily by F; returns the pairs and 2*COR + PAR."""
+        if len(key) == 1 and len(rsp) == 1:
+            status = self._status(kind, key[0], rsp[0], ctx)
+            return [FillPair(status, key[0], rsp[0])], _CREDIT[status]
+        if not key or not rsp:
+            return [FillPair("mis", k, None) for k in key] + [
+                FillPair("spu", None, r) for r in rsp
+            ], 0
+        candidates = sorted(
+            (_RANK[self._status(kind, k, r, ctx)], i, j)
+            for i, k in enumerate(key)
+            for j, r in enumerate(rsp)
+        )
+        used_k: dict[int, tuple[int, str]] = {}
+        used_r: set[int] = set()
+        statuses = ("cor", "par", "inc")
+        for rank, i, j in candidates:
+            if i in used_k or j in used_r:
+                continue
+            used_k[i] = (j, statuses[rank])
+            used_r.add(j)
+        pairs: list[FillPair] = []
+        credit = 0
+        for i, k in enumerate(key):
+            if i in used_k:
+                j, status = used_k[i]
+                pairs.append(FillPair(status, k, rsp[j]))
+                credit += _CREDIT[status]
+        pairs.extend(FillPair("mis", k, None) for i, k in enumerate(key) if i not in used_k)
+        pairs.extend(FillPair("spu", None, r) for j, r in enumerate(rsp) if j not in used_r)
+        return pairs, credit
+
+    def _key_alternatives(
+        self, slot: TemplateSlot | None, ctx: _DocumentContext
+    ) -> tuple[list[list[TemplateFill]], list[FillPair]]:
+        """The slot's alternatives without removed pointers, and the removed ones."""
+        if slot is None:
+            return [[]], []
+        removed: list[FillPair] = []
+        alternatives: list[list[TemplateFill]] = []
+        for alternative in slot.alternatives:
+            kept = []
+            for fill in alternative:
+                if fill.is_pointer and fill.text in ctx.optional and fill.text not in ctx.k2r:
+                    removed.append(FillPair("rem", fill, None))
+                else:
+                    kept.append(fill)
+            alternatives.append(kept)
+        return alternatives, removed
+
+    def compare_slot(
+        self,
+        definition: SlotDef,
+        key: TemplateSlot | None,
+        rsp: TemplateSlot | None,
+        ctx: _DocumentContext,
+    ) -> SlotPair:
+        """Compare one slot of an aligned (or candidate) pair (see the module docstring)."""
+        result = SlotPair(definition, key, rsp)
+        key_alts, removed = self._key_alternatives(key, ctx)
+        if not definition.scored:
+            result.fills = [FillPair("uns", f, None) for alt in key_alts for f in alt] + removed
+            return result
+        rsp_alts: list[list[TemplateFill]] = [list(a) for a in rsp.alternatives] if rsp else [[]]
+        key_empty = not any(key_alts)
+        rsp_empty = not any(rsp_alts)
+        if rsp_empty and (key_empty or (key is not None and key.optional)):
+            result.fills = [FillPair("opt", f, None) for alt in key_alts for f in alt] + removed
+            result.slot_non = 1
+            return result
+        if key_empty and rsp is not None and rsp.optional:
+            result.fills = [FillPair("opt", None, f) for alt in rsp_alts for f in alt] + removed
+            result.slot_non = 1
+            return result
+        best: tuple[tuple[float, int, int, int, int], list[FillPair]] | None = None
+        for ki, ka in enumerate(key_alts):
+            for ri, ra in enumerate(rsp_alts):
+                pairs, credit = self._multi(definition.kind, ka, ra, ctx)
+                rank = (-_fraction(credit, len(ka) + len(ra)), len(ka), len(ra), ki, ri)
+                if best is None or rank < best[0]:
+                    best = (rank, pairs)
+        assert best is not None
+        (_, _, _, ki, ri), fills = best
+        result.key_alternative, result.response_alternative = ki, ri
+        for i, alt in enumerate(key_alts):
+            if i != ki:
+                fills.extend(FillPair("non", f, None) for f in alt)
+        for i, alt in enumerate(rsp_alts):
+            if i != ri:
+                fills.extend(FillPair("non", None, f) for f in alt)
+        result.fills = fills + removed
+        return result
+
+    def compare_objects(
+        self, key: TemplateObject, rsp: TemplateObject, ctx: _DocumentContext
+    ) -> ObjectPair:
+        """All slots of a key/response pair, with the pair's F and weighted score."""
+        slots: list[SlotPair] = []
+        credit = total = 0
+        weighted = 0.0
+        for definition in self.slot_defs[key.class_name.lower()]:
+            pair = self.compare_slot(
+                definition, key.slot(definition.name), rsp.slot(definition.name), ctx
+            )
+            slots.append(pair)
+            if not definition.scored:
+                continue
+            cor, par, inc, mis, spu, _ = pair.tally()
+            slot_credit = 2 * cor + par
+            slot_total = 2 * (cor + par + inc) + mis + spu
+            credit += slot_credit
+            total += slot_total
+            if definition.weight:
+                weighted += definition.weight * 100.0 * _fraction(slot_credit, slot_total)
+        return ObjectPair("cor", key, rsp, slots, 100.0 * _fraction(credit, total), weighted)
+
+    def leftover(self, obj: TemplateObject, is_key: bool, ctx: _DocumentContext) -> ObjectPair:
+        """An object left unaligned: MIS (key), SPU (response) or NON (optional)."""
+        if is_key:
+            status = "non" if obj.id in ctx.optional else "mis"
+        else:
+            status = "non" if obj.optional else "spu"
+        slots: list[SlotPair] = []
+        for definition in self.slot_defs[obj.class_name.lower()]:
+            slot = obj.slot(definition.name)
+            pair = SlotPair(definition, slot if is_key else None, None if is_key else slot)
+            slots.append(pair)
+            if slot is None:
+                continue
+            if is_key:
+                alternatives, removed = self._key_alternatives(slot, ctx)
+            else:
+                alternatives, removed = [list(a) for a in slot.alternatives], []
+            fills: list[FillPair] = []
+            if not definition.scored:
+                if is_key:
+                    fills = [FillPair("uns", f, None) for alt in alternatives for f in alt]
+            else:
+                chosen = min(range(len(alternatives)), key=lambda i: (len(alternatives[i]), i))
+                for i, alt in enumerate(alternatives):
+                    own = status if i == chosen and not slot.optional else "non"
+                    fills.extend(
+                        FillPair(own, f, None) if is_key else FillPair(own, None, f) for f in alt
+                    )
+                if is_key:
+                    pair.key_alternative = chosen
+                else:
+                    pair.response_alternative = chosen
+            pair.fills = fills + removed
+        return ObjectPair(status, obj if is_key else None, None if is_key else obj, slots)
+
+    # ----------------------------------------------------------------- documents
+    def align(
+        self, document: str, key: TemplateDocument | None, rsp: TemplateDocument | None
+    ) -> DocumentAlignment:
+        """Align one document's key and response objects, class by class."""
+        key_objects = key.objects if key is not None else ()
+        rsp_objects = rsp.objects if rsp is not None else ()
+        ctx = _DocumentContext()
+        ctx.key_ids = {o.id: o for o in key_objects}
+        ctx.rsp_ids = {o.id: o for o in rsp_objects}
+        ctx.optional = self._optional_keys(key_objects, ctx.key_ids)
+        ctx.key_rep = self._representatives(key_objects)
+        ctx.rsp_rep = self._representatives(rsp_objects)
+        for member, rep in ctx.rsp_rep.items():
+            ctx.rsp_members.setdefault(rep, []).append(member)
+        by_class_k: dict[str, list[TemplateObject]] = {}
+        by_class_r: dict[str, list[TemplateObject]] = {}
+        for obj in key_objects:
+            by_class_k.setdefault(obj.class_name.lower(), []).append(obj)
+        for obj in rsp_objects:
+            by_class_r.setdefault(obj.class_name.lower(), []).append(obj)
+        classes: list[ClassAlignment] = []
+        text_filter: str | None = None
+        for definition in self.classes:
+            name = definition.name.lower()
+            keys = by_class_k.get(name, [])
+            rsps = by_class_r.get(name, [])
+            if name == self.template:
+                pairs = self._align_templates(keys, rsps, ctx, document)
+                if self.task == "scenario_template":
+                    text_filter = self._text_filter(keys, rsps)
+            else:
+                pairs = self._align_class(definition, keys, rsps, ctx)
+            classes.append(ClassAlignment(definition, pairs))
+        return DocumentAlignment(document, classes, text_filter, key is not None, rsp is not None)
+
+    def _align_class(
+        self,
+        definition: ClassDef,
+        keys: list[TemplateObject],
+        rsps: list[TemplateObject],
+        ctx: _DocumentContext,
+    ) -> list[ObjectPair]:
+        candidates: list[tuple[float, int, int, ObjectPair]] = []
+        for i, k in enumerate(keys):
+            for j, r in enumerate(rsps):
+                pair = self.compare_objects(k, r, ctx)
+                assert pair.weighted is not None and pair.f_score is not None
+                if pair.weighted > definition.threshold:
+                    candidates.append((-pair.f_score, i, j, pair))
+        candidates.sort(key=lambda c: (c[0], c[1], c[2]))
+        chosen: dict[int, ObjectPair] = {}
+        used: set[int] = set()
+        for _, i, j, pair in candidates:
+            if i in chosen or j in used:
+                continue
+            chosen[i] = pair
+            used.add(j)
+            ctx.k2r[keys[i].id] = rsps[j].id
+            ctx.r2k[rsps[j].id] = keys[i].id
+        pairs = [chosen[i] for i in range(len(keys)) if i in chosen]
+        pairs.extend(self.leftover(k, True, ctx) for i, k in enumerate(keys) if i not in chosen)
+        pairs.extend(self.leftover(r, False, ctx) for j, r in enumerate(rsps) if j not in used)
+        return pairs
+
+    def _align_templates(
+        self,
+        keys: list[TemplateObject],
+        rsps: list[TemplateObject],
+        ctx: _DocumentContext,
+        document: str,
+    ) -> list[ObjectPair]:
+        pairs: list[ObjectPair] = []
+        if keys and rsps:
+            pair = self.compare_objects(keys[0], rsps[0], ctx)
+            pair.status = "non"
+            ctx.k2r[keys[0].id] = rsps[0].id
+            ctx.r2k[rsps[0].id] = keys[0].id
+            pairs.append(pair)
+            keys, rsps = keys[1:], rsps[1:]
+        if keys or rsps:
+            self.warnings.append(
+                f"document {document}: more than one {self.template.upper()} object; the first "
+                "of each side are paired, the others scored as missing or spurious"
+            )
+        pairs.extend(self.leftover(k, True, ctx) for k in keys)
+        pairs.extend(self.leftover(r, False, ctx) for r in rsps)
+        return pairs
+
+    def _text_filter(self, keys: list[TemplateObject], rsps: list[TemplateObject]) -> str:
+        """ST relevance of the document: the first template's content slot filled or not."""
+
+        def relevant(objects: list[TemplateObject]) -> bool:
+            if not objects:
+                return False
+            slot = objects[0].slot(self.content)
+            return slot is not None and not slot.is_empty
+
+        in_key, in_rsp = relevant(keys), relevant(rsps)
+        if self.text_filter_mode == "agreement":
+            return "cor" if in_key == in_rsp else "inc"
+        if in_key and in_rsp:
+            return "cor"
+        if in_key:
+            return "mis"
+        return "spu" if in_rsp else "non"

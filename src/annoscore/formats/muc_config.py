@@ -1,0 +1,378 @@
+"""The MUC scorer's main configuration file (the seed manual, "Main Configuration File Format").
+
+Format: an option is a line starting with ``:`` and its name (``:scoring_task``); its values follow
+on the same line and on the next lines until the next option, separated by blanks; a value with
+blanks is quoted with ``"`` or ``'``.  Blank lines and lines starting with ``;`` or ``#`` are
+ignored.  Option names match case-insensitively.  Example::
+
+    :scoring_task template_element
+    :class_defs
+        "organization   organization  scored  0"
+        "person         person        scored  0"
+    :slot_defs
+        "organization  org_name  name  scored  100  string"
+    :key_file keys.tpl
+
+Decisions (../shared/spec/muc.md, decision 1 and 14): an unknown option, a missing value, a
+malformed ``:class_defs``/``:slot_defs`` entry or a bad choice is an :class:`InputError` naming the
+line; an option given twice keeps the later value with a warning; relative file names resolve
+against ``:muc_base_directory`` when given, else against the configuration file's folder.
+Defaults are the manual's; the manual gives no default for ``:optional_status_slot``, annoscore
+uses ``OBJ_STATUS`` (the slot of the manual's key example).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from annoscore.errors import InputError
+from annoscore.formats.files import read_text
+
+TASKS = (
+    "template_element",
+    "template_relation",
+    "scenario_template",
+    "named_entity",
+    "coreference",
+)
+"""The manual's ``:scoring_task`` values (``-`` is accepted for ``_``)."""
+
+COMPARISONS = ("ORIG", "STRAIGHTENED", "CLEAN")
+"""``:stringfill_correct_comparison`` values; the partial one also accepts ``NONE``."""
+
+_SINGLE = {
+    "content_name": "content",
+    "dump_map_history": "no",
+    "key_file": "keys",
+    "map_history_file": "map_history",
+    "muc_base_directory": "",
+    "optional_status_slot": "OBJ_STATUS",
+    "partition_file": "partitions",
+    "report_field_separator": "|",
+    "report_summary_file": "report_summary",
+    "response_file": "responses",
+    "score_report_file": "scores",
+    "scoring_method": "key2response",
+    "scoring_task": "",
+    "sgml_alt_slot": "ALT",
+    "sgml_docnum_gid": "DOCNO",
+    "sgml_doc_gid": "DOC",
+    "sgml_id_slot": "ID",
+    "sgml_min_slot": "MIN",
+    "sgml_ref_slot": "REF",
+    "sgml_text_slot": "TEXT",
+    "sgml_type_slot": "TYPE",
+    "sgml_alternative_separator": "|",
+    "sgml_attribute_quote_char": "*",
+    "stringfill_correct_comparison": "CLEAN",
+    "stringfill_partial_comparison": "NONE",
+    "template_name": "TEMPLATE",
+    "text_file": "texts",
+    "use_ie_report_summary": "no",
+}
+"""Options taking one value, with the manual's defaults."""
+
+_LISTS = (
+    "class_defs",
+    "slot_defs",
+    "premodifiers",
+    "postmodifiers",
+    "corporate_designators",
+    "equatable_objects",
+    "doc_sections",
+    "doc_section_groups",
+    "ne_subtask_names",
+)
+"""Options taking a list of values (an empty list is allowed for all but the first two)."""
+
+FILE_OPTIONS = (
+    "key_file",
+    "response_file",
+    "text_file",
+    "score_report_file",
+    "report_summary_file",
+    "map_history_file",
+    "partition_file",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ClassDef:
+    """One ``:class_defs`` entry: ``"name  report-name  scored|unscored  map-threshold"``."""
+
+    name: str
+    report_name: str
+    scored: bool
+    threshold: float
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SlotDef:
+    """One ``:slot_defs`` entry: ``"class  slot  report-name  scored|unscored  weight  type"``.
+
+    ``kind`` is ``set``, ``string`` or ``pointer`` (the manual: anything but set/string is a
+    pointer slot).
+    """
+
+    class_name: str
+    name: str
+    report_name: str
+    scored: bool
+    weight: float
+    kind: str
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MucConfig:
+    """A parsed configuration; names of classes and slots are kept as written."""
+
+    path: Path
+    scoring_task: str
+    class_defs: tuple[ClassDef, ...]
+    slot_defs: tuple[SlotDef, ...]
+    values: dict[str, str] = field(default_factory=dict)
+    lists: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    given: frozenset[str] = frozenset()
+    warnings: tuple[str, ...] = ()
+
+    def value(self, option: str) -> str:
+        """A single-valued option (its default when not given)."""
+        return self.values.get(option, _SINGLE[option])
+
+    def items(self, option: str) -> tuple[str, ...]:
+        """A list-valued option (empty when not given)."""
+        return self.lists.get(option, ())
+
+    def flag(self, option: str) -> bool:
+        """The manual's yes/no options: "no" (any case) is off, anything else on."""
+        return self.value(option).lower() != "no"
+
+    @property
+    def scoring_method(self) -> str:
+        return self.value("scoring_method").lower()
+
+    @property
+    def key2key(self) -> bool:
+        return self.scoring_method == "key2key"
+
+    def file(self, option: str) -> Path:
+        """A file option resolved against ``:muc_base_directory`` or the configuration's folder."""
+        name = Path(self.value(option))
+        if name.is_absolute():
+            return name
+        base = self.value("muc_base_directory")
+        folder = self.path.parent
+        if base:
+            base_path = Path(base)
+            folder = base_path if base_path.is_absolute() else folder / base_path
+        return folder / name
+
+    def slots_of(self, class_name: str) -> tuple[SlotDef, ...]:
+        wanted = class_name.lower()
+        return tuple(s for s in self.slot_defs if s.class_name.lower() == wanted)
+
+
+def _tokenize(text: str, path: Path, line: int) -> list[str]:
+    """Blank-separated values; quoted ones keep their blanks; an unclosed quote is an error."""
+    values: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        char = text[i]
+        if char.isspace():
+            i += 1
+        elif char in "\"'":
+            end = text.find(char, i + 1)
+            if end < 0:
+                raise InputError(f"unclosed {char} quote; close it on the same line", path, line)
+            values.append(text[i + 1 : end])
+            i = end + 1
+        else:
+            j = i
+            while j < n and not text[j].isspace():
+                j += 1
+            values.append(text[i:j])
+            i = j
+    return values
+
+
+def _number(token: str, what: str, path: Path, line: int) -> float:
+    try:
+        return float(token)
+    except ValueError:
+        raise InputError(f"{what} must be a number, got {token!r}", path, line) from None
+
+
+def _scored(token: str, path: Path, line: int) -> bool:
+    lowered = token.lower()
+    if lowered not in ("scored", "unscored"):
+        raise InputError(f"expected 'scored' or 'unscored', got {token!r}", path, line)
+    return lowered == "scored"
+
+
+def _class_def(value: str, path: Path, line: int) -> ClassDef:
+    tokens = value.split()
+    if len(tokens) != 4:
+        raise InputError(
+            f"a :class_defs entry has 4 tokens (name, report name, scored|unscored, map "
+            f"threshold), got {len(tokens)} in {value!r}",
+            path,
+            line,
+        )
+    name, report, scored, threshold = tokens
+    return ClassDef(
+        name,
+        report,
+        _scored(scored, path, line),
+        _number(threshold, "the map threshold", path, line),
+        line,
+    )
+
+
+def _slot_def(value: str, path: Path, line: int) -> SlotDef:
+    tokens = value.split()
+    if len(tokens) != 6:
+        raise InputError(
+            f"a :slot_defs entry has 6 tokens (class, slot, report name, scored|unscored, map "
+            f"weight, set|string|pointer), got {len(tokens)} in {value!r}",
+            path,
+            line,
+        )
+    class_name, name, report, scored, weight, kind = tokens
+    kind = kind.lower()
+    if kind not in ("set", "string"):
+        kind = "pointer"
+    return SlotDef(
+        class_name,
+        name,
+        report,
+        _scored(scored, path, line),
+        _number(weight, "the map weight", path, line),
+        kind,
+        line,
+    )
+
+
+def parse_muc_config(text: str, path: Path) -> MucConfig:
+    """Parse the text of a configuration file (see the module docstring)."""
+    entries: list[tuple[str, int, list[tuple[str, int]]]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped[0] in ";#":
+            continue
+        if raw.startswith(":"):
+            head = raw[1:].split(maxsplit=1)
+            name = head[0].lower() if head and not raw[1].isspace() else ""
+            rest = head[1] if len(head) > 1 else ""
+            if not name:
+                raise InputError("an option name must follow ':' immediately", path, number)
+            tokens = [(v, number) for v in _tokenize(rest, path, number)]
+            entries.append((name, number, tokens))
+        elif not entries:
+            raise InputError(
+                f"expected an option line starting with ':', got {stripped[:40]!r}", path, number
+            )
+        else:
+            entries[-1][2].extend((v, number) for v in _tokenize(raw, path, number))
+
+    values: dict[str, str] = {}
+    lists: dict[str, list[tuple[str, int]]] = {}
+    given: set[str] = set()
+    warnings: list[str] = []
+    for name, number, items in entries:
+        if name in _SINGLE:
+            if len(items) != 1:
+                raise InputError(
+                    f":{name} takes exactly one value, got {len(items)}"
+                    + (" (quote a value that contains blanks)" if items else ""),
+                    path,
+                    number,
+                )
+            if name in values:
+                warnings.append(f"{path}:{number}: :{name} given again; the later value is used")
+            values[name] = items[0][0]
+        elif name in _LISTS:
+            lists.setdefault(name, []).extend(items)
+        else:
+            known = ", ".join(sorted([*_SINGLE, *_LISTS]))
+            raise InputError(f"unknown option :{name} (known options: {known})", path, number)
+        given.add(name)
+
+    task = values.get("scoring_task", "").lower().replace("-", "_")
+    if not task:
+        raise InputError(":scoring_task is required (one of " + ", ".join(TASKS) + ")", path)
+    if task not in TASKS:
+        raise InputError(
+            f":scoring_task {task!r} is not one of {', '.join(TASKS)}",
+            path,
+            next(n for name, n, _ in entries if name == "scoring_task"),
+        )
+    values["scoring_task"] = task
+    _check_choice(values, entries, "scoring_method", ("key2response", "key2key"), path)
+    _check_choice(values, entries, "stringfill_correct_comparison", COMPARISONS, path)
+    _check_choice(values, entries, "stringfill_partial_comparison", (*COMPARISONS, "NONE"), path)
+
+    if "class_defs" not in lists or not lists["class_defs"]:
+        raise InputError(':class_defs is required (one "name report scored threshold" each)', path)
+    if "slot_defs" not in lists or not lists["slot_defs"]:
+        raise InputError(":slot_defs is required (one entry of 6 tokens per slot)", path)
+    class_defs = tuple(_class_def(v, path, n) for v, n in lists["class_defs"])
+    seen: dict[str, int] = {}
+    for cdef in class_defs:
+        if cdef.name.lower() in seen:
+            raise InputError(
+                f"class {cdef.name!r} is defined twice (first on line {seen[cdef.name.lower()]})",
+                path,
+                cdef.line,
+            )
+        seen[cdef.name.lower()] = cdef.line
+    slot_defs = tuple(_slot_def(v, path, n) for v, n in lists["slot_defs"])
+    seen_slots: set[tuple[str, str]] = set()
+    for sdef in slot_defs:
+        if sdef.class_name.lower() not in seen:
+            raise InputError(
+                f"slot {sdef.name!r} belongs to class {sdef.class_name!r}, which :class_defs "
+                "does not define",
+                path,
+                sdef.line,
+            )
+        pair = (sdef.class_name.lower(), sdef.name.lower())
+        if pair in seen_slots:
+            raise InputError(
+                f"slot {sdef.name!r} of {sdef.class_name!r} is defined twice", path, sdef.line
+            )
+        seen_slots.add(pair)
+    return MucConfig(
+        path=path,
+        scoring_task=task,
+        class_defs=class_defs,
+        slot_defs=slot_defs,
+        values=values,
+        lists={k: tuple(v for v, _ in items) for k, items in lists.items()},
+        given=frozenset(given),
+        warnings=tuple(warnings),
+    )
+
+
+def _check_choice(
+    values: dict[str, str],
+    entries: list[tuple[str, int, list[tuple[str, int]]]],
+    option: str,
+    choices: tuple[str, ...],
+    path: Path,
+) -> None:
+    if option not in values:
+        return
+    value = values[option]
+    matched = next((c for c in choices if c.lower() == value.lower()), None)
+    if matched is None:
+        line = next(n for name, n, _ in reversed(entries) if name == option)
+        raise InputError(f":{option} {value!r} is not one of {', '.join(choices)}", path, line)
+    values[option] = matched
+
+
+def read_muc_config(path: Path) -> MucConfig:
+    """Read and parse a configuration file."""
+    return parse_muc_config(read_text(path), path)

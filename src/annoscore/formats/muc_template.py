@@ -1,0 +1,249 @@
+"""MUC template files: the key and response records of the TE, TR and ST tasks.
+
+A record is a header line ``<CLASS-DOCNUM-N> :=`` and slot lines ``NAME: fill fill ...``; fills
+continue on the following (indented) lines.  A fill is a quoted string (``"..."`` or ``'...'``,
+the quotes removed and nothing else), a pointer ``<CLASS-DOCNUM-N>`` or one blank-free word
+(``COMPANY``); a fill with blanks must be quoted (decision 14 of ../shared/spec/muc.md).  In keys:
+
+- a ``/`` at the start of a continuation line (or after fills on a line) starts an alternative
+  multi-fill: every fill after it, up to the next ``/`` or slot, belongs to that alternative;
+- a ``/`` before the first fill on the slot's own line marks the slot optional
+  (``ORG_TYPE: /COMPANY``);
+- ``OBJ_STATUS: OPTIONAL`` (or ``OPT``; the slot named by ``:optional_status_slot``) marks the
+  object optional; the status slot itself is not kept as a slot;
+- one ``[...]`` part in a string fill is its minimum string (brackets removed from the text).
+
+Responses may not use ``/`` or the status slot (the manual: a response slot holds one
+multi-fill), unless ``keys_syntax`` is on (key2key scoring compares two keys).  Whole-line comments
+start with ``;`` or ``#``.  The document of an object is the middle part of its id.  Objects of one
+document must be contiguous (the manual's caveat); every error names the file and line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from annoscore.errors import InputError
+from annoscore.formats.files import read_text
+from annoscore.model import TemplateDocument, TemplateFill, TemplateObject, TemplateSlot
+
+_ID = re.compile(r"([^\s<>\-]+)-([^\s<>]+)-([^\s<>\-]+)")
+_HEADER = re.compile(r"\s*<([^<>]*)>\s*:=\s*$")
+_SLOT = re.compile(r"\s*([A-Za-z][\w.\-]*):(?=[\s/\"'<]|$)")
+
+
+def parse_object_id(text: str, path: Path, line: int) -> tuple[str, str, str]:
+    """``ORGANIZATION-9303020074-1`` -> (class, document, one-up number)."""
+    match = _ID.fullmatch(text)
+    if match is None:
+        raise InputError(
+            f"bad object id <{text}>: expected <CLASS-DOCNUM-N>, e.g. <PERSON-9303020074-57>",
+            path,
+            line,
+        )
+    return match.group(1), match.group(2), match.group(3)
+
+
+@dataclass(slots=True)
+class _SlotBuilder:
+    name: str
+    line: int
+    optional: bool = False
+    alternatives: list[list[TemplateFill]] = field(default_factory=lambda: [[]])
+
+    def build(self) -> TemplateSlot:
+        return TemplateSlot(
+            self.name, tuple(tuple(a) for a in self.alternatives), self.optional, self.line
+        )
+
+
+@dataclass(slots=True)
+class _ObjectBuilder:
+    id: str
+    class_name: str
+    document: str
+    number: str
+    line: int
+    slots: list[_SlotBuilder] = field(default_factory=list)
+    optional: bool = False
+
+
+class _Reader:
+    def __init__(self, path: Path, keys_syntax: bool, status_slot: str) -> None:
+        self.path = path
+        self.keys_syntax = keys_syntax
+        self.status_slot = status_slot.lower()
+        self.objects: list[_ObjectBuilder] = []
+        self.slot: _SlotBuilder | None = None
+
+    def error(self, message: str, line: int) -> InputError:
+        return InputError(message, self.path, line)
+
+    def fill(self, token: str, quoted: bool, line: int) -> TemplateFill:
+        if not quoted and token.startswith("<"):
+            parse_object_id(token[1:-1], self.path, line)
+            return TemplateFill(token[1:-1], is_pointer=True, line=line)
+        if self.keys_syntax and "[" in token:
+            opens, closes = token.count("["), token.count("]")
+            start, end = token.find("["), token.find("]")
+            if opens != 1 or closes != 1 or end < start:
+                raise self.error(f"a key fill may hold one [minimum] part, got {token!r}", line)
+            minimum = token[start + 1 : end]
+            return TemplateFill(
+                token[:start] + minimum + token[end + 1 :], minimum=minimum, line=line
+            )
+        return TemplateFill(token, line=line)
+
+    def fills(self, text: str, line: int, on_slot_line: bool) -> None:
+        slot = self.slot
+        assert slot is not None
+        i, n = 0, len(text)
+        first = on_slot_line
+        while i < n:
+            char = text[i]
+            if char.isspace():
+                i += 1
+                continue
+            if char == "/":
+                if not self.keys_syntax:
+                    raise self.error(
+                        "'/' (optional slot or alternative) is only allowed in keys; use "
+                        ":scoring_method key2key to compare two keys",
+                        line,
+                    )
+                if first and not any(slot.alternatives):
+                    slot.optional = True
+                else:
+                    slot.alternatives.append([])
+                first = False
+                i += 1
+                continue
+            first = False
+            if char in "\"'":
+                end = text.find(char, i + 1)
+                if end < 0:
+                    raise self.error(f"unclosed {char} quote; a fill must end on its line", line)
+                slot.alternatives[-1].append(self.fill(text[i + 1 : end], True, line))
+                i = end + 1
+            elif char == "<":
+                end = text.find(">", i)
+                if end < 0:
+                    raise self.error("unclosed '<' in a pointer fill", line)
+                slot.alternatives[-1].append(self.fill(text[i : end + 1], False, line))
+                i = end + 1
+            else:
+                j = i
+                while j < n and not text[j].isspace() and text[j] not in "\"'<":
+                    j += 1
+                slot.alternatives[-1].append(self.fill(text[i:j], False, line))
+                i = j
+
+    def read(self, text: str) -> list[TemplateDocument]:
+        for number, raw in enumerate(text.splitlines(), start=1):
+            stripped = raw.strip()
+            if not stripped or stripped[0] in ";#":
+                continue
+            header = _HEADER.match(raw)
+            if header is not None:
+                cls, doc, one_up = parse_object_id(header.group(1), self.path, number)
+                self.objects.append(_ObjectBuilder(header.group(1), cls, doc, one_up, number))
+                self.slot = None
+                continue
+            if stripped.startswith("<") and ":=" not in stripped and self.slot is None:
+                raise self.error("an object header is '<CLASS-DOCNUM-N> :=' on one line", number)
+            slot_match = _SLOT.match(raw)
+            if slot_match is not None:
+                if not self.objects:
+                    raise self.error("a slot before the first object header", number)
+                obj = self.objects[-1]
+                name = slot_match.group(1)
+                if any(s.name.lower() == name.lower() for s in obj.slots):
+                    raise self.error(f"slot {name} appears twice in <{obj.id}>", number)
+                self.slot = _SlotBuilder(name, number)
+                obj.slots.append(self.slot)
+                self.fills(raw[slot_match.end() :], number, on_slot_line=True)
+                continue
+            if self.slot is None:
+                raise self.error(
+                    f"expected an object header '<CLASS-DOCNUM-N> :=' or a slot 'NAME: fill', "
+                    f"got {stripped[:40]!r}",
+                    number,
+                )
+            if not raw[:1].isspace():
+                raise self.error(
+                    "expected 'NAME: fill' or an indented continuation line, "
+                    f"got {stripped[:40]!r}",
+                    number,
+                )
+            self.fills(raw, number, on_slot_line=False)
+        return self.documents()
+
+    def documents(self) -> list[TemplateDocument]:
+        order: list[str] = []
+        grouped: dict[str, list[TemplateObject]] = {}
+        seen_ids: dict[str, int] = {}
+        for obj in self.objects:
+            if obj.id in seen_ids:
+                raise self.error(
+                    f"object <{obj.id}> is defined twice (first on line {seen_ids[obj.id]})",
+                    obj.line,
+                )
+            seen_ids[obj.id] = obj.line
+            if obj.document not in grouped:
+                order.append(obj.document)
+                grouped[obj.document] = []
+            elif order[-1] != obj.document:
+                raise self.error(
+                    f"the objects of document {obj.document} must be contiguous in the file "
+                    "(the MUC manual's caveat)",
+                    obj.line,
+                )
+            grouped[obj.document].append(self.finish(obj))
+        return [TemplateDocument(doc, tuple(grouped[doc]), str(self.path)) for doc in order]
+
+    def finish(self, obj: _ObjectBuilder) -> TemplateObject:
+        slots: list[TemplateSlot] = []
+        optional = False
+        for builder in obj.slots:
+            if builder.name.lower() != self.status_slot:
+                slots.append(builder.build())
+                continue
+            values = [f.text.upper() for f in builder.alternatives[0]]
+            if len(builder.alternatives) > 1 or builder.optional or len(values) > 1:
+                raise self.error(f"{builder.name} takes one fill, OPTIONAL or OPT", builder.line)
+            if values and values[0] not in ("OPTIONAL", "OPT"):
+                raise self.error(
+                    f"{builder.name} takes OPTIONAL or OPT, got {values[0]!r}", builder.line
+                )
+            if values and not self.keys_syntax:
+                raise self.error(
+                    f"{builder.name}: only keys mark objects optional; use :scoring_method "
+                    "key2key to compare two keys",
+                    builder.line,
+                )
+            optional = bool(values)
+        return TemplateObject(
+            obj.id,
+            obj.class_name,
+            obj.document,
+            obj.number,
+            tuple(slots),
+            optional=optional,
+            line=obj.line,
+        )
+
+
+def parse_templates(
+    text: str, path: Path, *, keys_syntax: bool, status_slot: str = "OBJ_STATUS"
+) -> list[TemplateDocument]:
+    """Parse a template file's text into documents (in file order) of objects (in file order)."""
+    return _Reader(path, keys_syntax, status_slot).read(text)
+
+
+def read_templates(
+    path: Path, *, keys_syntax: bool, status_slot: str = "OBJ_STATUS"
+) -> list[TemplateDocument]:
+    """Read a key (``keys_syntax=True``) or response template file."""
+    return parse_templates(read_text(path), path, keys_syntax=keys_syntax, status_slot=status_slot)

@@ -1,0 +1,350 @@
+"""The MUC scorer's reports, in the seed manual's layouts.
+
+- :func:`score_report`: one page per document and a totals page, each with TEXT FILTERING (ST),
+  OBJ SCORES, SLOT SCORES, ALL SLOTS and F-MEASURES (P&R, 2P&R, P&2R).  Columns
+  ``POS ACT| COR PAR INC | MIS SPU NON| REC PRE UND OVG SUB ERR``: a 12-character name, POS and
+  ACT ``%6d``, COR ``%4d`` PAR ``%4d`` INC ``%5d``, MIS ``%4d`` SPU ``%5d`` NON ``%5d``, then six
+  percentages ``%4d`` rounded half up (exactly, from the integer tallies).  An undefined
+  percentage prints ``*`` (decision 5); ``undefined="0"`` prints 0 as the manual's pages do.
+  Pages are separated by a form feed.
+- :func:`report_summary`: the information-extraction report summary: an upper-case line per
+  object pair (``COR``/``MIS``/``SPU``/``OPT``), a lower-case line per single fill (``cor inc
+  par mis spu opt uns rem non``), four fields separated by ``:report_field_separator``.
+- :func:`map_history` / :func:`map_history_tcl`: the manual's nested attribute/value list
+  (``-docnum``, ``-class_pairs``, ``-obj_pairs``, ``-slot_pairs``, ``-single_fill_pairs`` ...),
+  as Python data (JSON) and as a Tcl-style list.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from annoscore.align.muc import DocumentAlignment, FillPair, ObjectPair, SlotPair
+from annoscore.counts import Counts
+from annoscore.metrics.muc import tally_of
+from annoscore.metrics.tallies import Tally
+from annoscore.result import Result
+from annoscore.tasks.muc import MucDetails
+
+RULE = "-" * 78
+HEADER = "               POS   ACT| COR PAR INC | MIS  SPU  NON| REC PRE UND OVG SUB ERR"
+SPLIT = "-" * 24 + "+" + "-" * 13 + "+" + "-" * 14 + "+" + "-" * 24
+_BLANK = " " * 13 + "|" + " " * 14 + "|"
+
+
+def _percent(twice_num: int, twice_den: int, undefined: str) -> str:
+    """``round_half_up(100 * num / den)`` computed exactly, as ``%4d``."""
+    if twice_den == 0:
+        return f"{undefined:>4}"
+    return f"{(200 * twice_num + twice_den) // (2 * twice_den):4d}"
+
+
+def score_row(label: str, t: Tally, undefined: str = "*") -> str:
+    """One score report row (see the module docstring)."""
+    counted = t.cor + t.par + t.inc
+    ratios = (
+        (2 * t.cor + t.par, 2 * t.pos),
+        (2 * t.cor + t.par, 2 * t.act),
+        (2 * t.mis, 2 * t.pos),
+        (2 * t.spu, 2 * t.act),
+        (2 * t.inc + t.par, 2 * counted),
+        (2 * t.inc + t.par + 2 * t.mis + 2 * t.spu, 2 * (counted + t.mis + t.spu)),
+    )
+    return (
+        f"{label[:12]:<12}{t.pos:6d}{t.act:6d}|{t.cor:4d}{t.par:4d}{t.inc:5d}|"
+        f"{t.mis:4d}{t.spu:5d}{t.non:5d}|" + "".join(_percent(n, d, undefined) for n, d in ratios)
+    )
+
+
+def f_measure_lines(t: Tally) -> list[str]:
+    """The two F-MEASURES lines (P&R, 2P&R, P&2R, in percent with 2 decimals)."""
+    if t.precision is None or t.recall is None:
+        return ["F-MEASURES not available - Recall or Precision invalid."]
+    values = [100 * (t.f_measure(beta) or 0.0) for beta in (1.0, 0.5, 2.0)]
+    return [
+        " " * 52 + "P&R" + f"{'2P&R':>10}{'P&2R':>10}",
+        f"F-MEASURES{values[0]:45.2f}{values[1]:10.2f}{values[2]:10.2f}",
+    ]
+
+
+def _section(title: str) -> str:
+    return f"{title:<24}|" + _BLANK
+
+
+def score_page(details: MucDetails, counts: Counts, undefined: str = "*") -> list[str]:
+    """One page of the score report for ``counts`` (a document's or the corpus's)."""
+    config = details.config
+    lines = [RULE, HEADER, SPLIT]
+    if config.scoring_task == "scenario_template":
+        lines.append(score_row("TEXT FILTERING", tally_of(counts, "text_filter:"), undefined))
+        lines.append(SPLIT)
+    lines.append(_section("OBJ SCORES"))
+    for cdef in config.class_defs:
+        if cdef.scored:
+            lines.append(
+                score_row(
+                    cdef.report_name, tally_of(counts, f"obj:{cdef.name.lower()}:"), undefined
+                )
+            )
+    lines.append(SPLIT)
+    lines.append(_section("SLOT SCORES"))
+    for cdef in config.class_defs:
+        lines.append(_section(cdef.report_name[:24]))
+        for sdef in config.slots_of(cdef.name):
+            prefix = f"slot:{cdef.name.lower()}:{sdef.name.lower()}:"
+            lines.append(score_row(" " + sdef.report_name, tally_of(counts, prefix), undefined))
+    lines.append(SPLIT)
+    total = tally_of(counts)
+    lines.append(score_row("ALL SLOTS", total, undefined))
+    lines.extend(f_measure_lines(total))
+    return lines
+
+
+def score_report(result: Result, undefined: str = "*", document_pages: bool = True) -> str:
+    """The score report: a page per document (unless ``document_pages`` is off) and the totals."""
+    details = result.details
+    assert isinstance(details, MucDetails)
+    pages: list[list[str]] = []
+    if document_pages:
+        for doc, counts in details.document_counts.items():
+            pages.append([f"Document {doc}", *score_page(details, counts, undefined)])
+    title = f"TOTAL SCORES ({len(details.document_counts)} documents)"
+    pages.append([title, *score_page(details, result.counts, undefined)])
+    return "\f\n".join("\n".join(page) + "\n" for page in pages)
+
+
+# ------------------------------------------------------------------ report summary
+def _shown(text: str) -> str:
+    return text if len(text) <= 34 else text[:31] + "..."
+
+
+def _fill_text(pair: FillPair, key: bool) -> str:
+    fill = pair.key if key else pair.response
+    if fill is None:
+        return ""
+    return f"<{fill.text}>" if fill.is_pointer else fill.text
+
+
+def _slot_order(pair: ObjectPair) -> list[SlotPair]:
+    def group(slot: SlotPair) -> int:
+        has_key = any(f.key is not None for f in slot.fills)
+        has_rsp = any(f.response is not None for f in slot.fills)
+        if not slot.definition.scored:
+            return 0
+        if has_key and has_rsp:
+            return 1
+        return 2 if has_key else 3
+
+    shown = [s for s in pair.slots if s.fills]
+    return sorted(shown, key=group)
+
+
+def summary_lines(alignment: DocumentAlignment, separator: str = "|") -> list[str]:
+    """The information-extraction report summary lines of one document."""
+    lines: list[str] = []
+    sep = separator
+    for cls in alignment.classes:
+        for pair in cls.pairs:
+            if pair.key is not None and pair.response is not None:
+                status = "COR"
+            elif pair.key is not None:
+                status = "OPT" if pair.status == "non" else "MIS"
+            else:
+                status = "OPT" if pair.status == "non" else "SPU"
+            key_id = f" <{pair.key.id}>" if pair.key else ""
+            rsp_id = f" <{pair.response.id}>" if pair.response else ""
+            lines.append(f"{status} {sep}{'':17}{sep}{key_id:<44}{sep}{rsp_id}")
+            for slot in _slot_order(pair):
+                name = (slot.key or slot.response or slot.definition).name + ":"
+                for i, fill in enumerate(slot.fills):
+                    fill_status = fill.status
+                    if fill_status == "non" and pair.status == "non":
+                        fill_status = "opt"
+                    label = f" {name:<16}" if i == 0 else " " * 17
+                    key_text = "      " + _shown(_fill_text(fill, True)) if fill.key else ""
+                    uns = fill_status == "uns"
+                    rsp_text = "" if uns else "      " + _fill_text(fill, False)
+                    lines.append(f"{fill_status} {sep}{label}{sep}{key_text:<44}{sep}{rsp_text}")
+    return lines
+
+
+def report_summary(result: Result) -> str:
+    """The information-extraction report summary of every document."""
+    details = result.details
+    assert isinstance(details, MucDetails)
+    separator = details.config.value("report_field_separator")
+    lines: list[str] = []
+    for alignment in details.documents:
+        lines.extend(summary_lines(alignment, separator))
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+# ------------------------------------------------------------------ map history
+Node = list[tuple[str, Any]]
+
+
+def _tallies(t: Tally) -> list[int]:
+    """possible, actual, correct, partial, incorrect, missing, spurious, noncommittal."""
+    return [t.pos, t.act, t.cor, t.par, t.inc, t.mis, t.spu, t.non]
+
+
+def _slot_tally(slot: SlotPair) -> Tally:
+    return Tally(*slot.tally())
+
+
+def _single(fill: Any, kind: str, clean: str | None) -> Node:
+    node: Node = [("type", "pointer" if fill.is_pointer else kind), ("fill", fill.text)]
+    if clean is not None:
+        node.append(("clean_fill", clean))
+    return node
+
+
+def map_history(details: MucDetails) -> list[Node]:
+    """The map history as nested attribute/value lists (one node per document)."""
+    from annoscore.align.muc_strings import StringRules
+
+    config = details.config
+    rules = StringRules(
+        config.items("premodifiers"),
+        config.items("postmodifiers"),
+        config.items("corporate_designators"),
+    )
+    mode = config.value("stringfill_correct_comparison")
+    out: list[Node] = []
+    for alignment in details.documents:
+        class_nodes: list[Node] = []
+        doc_total = Tally()
+        for cls in alignment.classes:
+            obj_nodes: list[Node] = []
+            class_total = Tally()
+            for pair in cls.pairs:
+                slot_nodes: list[Node] = []
+                pair_total = Tally()
+                for slot in pair.slots:
+                    tally = _slot_tally(slot)
+                    pair_total = pair_total + tally
+                    kind = slot.definition.kind
+                    fills: list[Node] = []
+                    for fill in slot.fills:
+                        node: Node = [("single_fill_pair_status", fill.status)]
+                        single = (
+                            Tally(**{fill.status: 1})
+                            if fill.status in Tally.__dataclass_fields__
+                            else Tally()
+                        )
+                        node.append(("single_fill_pair_tallies", _tallies(single)))
+                        for side, value in (("key", fill.key), ("rsp", fill.response)):
+                            if value is not None:
+                                clean = (
+                                    rules.normalize(value.text, mode)
+                                    if kind == "string" and not value.is_pointer
+                                    else None
+                                )
+                                node.append((f"{side}_single_fill", _single(value, kind, clean)))
+                        fills.append(node)
+                    slot_node: Node = [
+                        ("slot_name", slot.definition.name),
+                        ("slot_tallies", _tallies(tally)),
+                    ]
+                    if slot.key is not None and slot.key.optional:
+                        slot_node.append(("key_slot_optional", None))
+                    slot_node.append(
+                        (
+                            "multi_fill_pairs",
+                            [
+                                [
+                                    ("key_alternative", slot.key_alternative),
+                                    ("rsp_alternative", slot.response_alternative),
+                                    ("multi_fill_tallies", _tallies(tally)),
+                                    ("single_fill_pairs", fills),
+                                ]
+                            ],
+                        )
+                    )
+                    slot_nodes.append(slot_node)
+                class_total = class_total + pair_total
+                obj_node: Node = []
+                if pair.key is not None:
+                    obj_node.append(("key_obj_id", pair.key.id))
+                    if pair.key.optional or pair.status == "non":
+                        obj_node.append(("key_obj_optional", None))
+                if pair.response is not None:
+                    obj_node.append(("rsp_obj_id", pair.response.id))
+                obj_node.append(("obj_pair_status", pair.status))
+                if pair.f_score is not None:
+                    obj_node.append(("f_score", f"{pair.f_score:.2f}"))
+                obj_node.append(("obj_pair_tallies", _tallies(pair_total)))
+                obj_node.append(("slot_pairs", slot_nodes))
+                obj_nodes.append(obj_node)
+            doc_total = doc_total + class_total
+            class_nodes.append(
+                [
+                    ("class_name", cls.definition.name),
+                    ("class_tallies", _tallies(class_total)),
+                    ("obj_pairs", obj_nodes),
+                ]
+            )
+        doc_node: Node = [("docnum", alignment.document), ("doctallies", _tallies(doc_total))]
+        if alignment.text_filter is not None:
+            doc_node.append(("text_filter", alignment.text_filter))
+        doc_node.append(("class_pairs", class_nodes))
+        out.append(doc_node)
+    return out
+
+
+def _is_node(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and all(
+            isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)
+            for item in value
+        )
+        and bool(value)
+    )
+
+
+def to_json(value: Any) -> Any:
+    """Nodes become objects (a flag attribute is ``true``), lists stay lists."""
+    if _is_node(value):
+        return {name: True if v is None else to_json(v) for name, v in value}
+    if isinstance(value, list):
+        return [to_json(v) for v in value]
+    return value
+
+
+_PLAIN = re.compile(r"[^\s{}\[\]$\"\\;]+")
+
+
+def _tcl_word(text: str) -> str:
+    if _PLAIN.fullmatch(text):
+        return text
+    depth = 0
+    balanced = True
+    for char in text:
+        depth += char == "{"
+        depth -= char == "}"
+        if depth < 0:
+            balanced = False
+    if balanced and depth == 0 and not text.endswith("\\"):
+        return "{" + text + "}"
+    return re.sub(r"([\s{}\[\]$\"\\;])", r"\\\1", text) or "{}"
+
+
+def _tcl(value: Any) -> str:
+    if _is_node(value):
+        parts: list[str] = []
+        for name, v in value:
+            parts.append("-" + name)
+            if v is not None:
+                parts.append(_tcl(v))
+        return "{" + " ".join(parts) + "}"
+    if isinstance(value, list):
+        return "{" + " ".join(_tcl(v) for v in value) + "}"
+    return _tcl_word(str(value))
+
+
+def map_history_tcl(details: MucDetails) -> str:
+    """The map history as one Tcl-style list, one document per line."""
+    documents = map_history(details)
+    return "{\n" + "\n".join(_tcl(doc) for doc in documents) + "\n}\n"
