@@ -42,8 +42,9 @@ def _root(
 
 def _register_all() -> None:
     from annoscore.cli import demo, pharmaconer, spans
+    from annoscore.cli import muc
 
-    for module in (pharmaconer, spans, demo):
+    for module in (pharmaconer, spans, muc, demo):
         module.register(app)
 
 
