@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, Literal
 
 import numpy as np
@@ -53,6 +54,7 @@ from annoscore.align.spans import (
     pair_weights,
     token_spans,
     token_units,
+    unique_counts,
     whitespace_tokens,
 )
 from annoscore.counts import Counts
@@ -264,14 +266,14 @@ def exact_table(
         key: Array = ((rows.doc * scale + rows.start) * scale + (rows.end - rows.start)) * t
         return key + rows.type
 
-    gold_keys, gold_n = np.unique(packed(gold), return_counts=True)
-    pred_keys, pred_n = np.unique(packed(pred), return_counts=True)
+    gold_keys, gold_n = unique_counts(packed(gold))
+    pred_keys, pred_n = unique_counts(packed(pred))
     gold_used = np.minimum(gold_n, _lookup(gold_keys, pred_keys, pred_n))
     pred_used = np.minimum(pred_n, _lookup(pred_keys, gold_keys, gold_n))
     if not typed:
         gold_left, pred_left = gold_n - gold_used, pred_n - pred_used
         gold_span, pred_span = gold_keys // t, pred_keys // t
-        spans = np.unique(np.concatenate((gold_span, pred_span)))
+        spans = unique_counts(np.concatenate((gold_span, pred_span)))[0]
         gold_group = np.searchsorted(spans, gold_span)
         pred_group = np.searchsorted(spans, pred_span)
         budget = np.minimum(
@@ -370,8 +372,7 @@ def token_table(gold: SpanArrays, pred: SpanArrays, texts: Sequence[str], n_type
         token = np.arange(int(sizes.sum()), dtype=np.int64) - np.repeat(
             np.cumsum(sizes) - sizes - first, sizes
         )
-        unique: Array = np.unique(token * t + rows.type[owner])
-        return unique
+        return unique_counts(token * t + rows.type[owner])[0]
 
     gold_units, pred_units = units(gold), units(pred)
     both = np.intersect1d(gold_units, pred_units, assume_unique=True)
@@ -454,17 +455,22 @@ class SpanCorpus:
         """
         if len(gold) != len(pred):
             raise ValueError("gold and pred need the same number of documents")
-        labels = sorted({str(e["label"]) for side in (gold, pred) for doc in side for e in doc})
+        flats = [[e for doc in side for e in doc] for side in (gold, pred)]
+        labels = sorted({*map(itemgetter("label"), flats[0]), *map(itemgetter("label"), flats[1])})
         type_id = {name: i for i, name in enumerate(labels)}
         arrays = []
-        for side in (gold, pred):
-            flat = [e for doc in side for e in doc]
+        for side, flat in zip((gold, pred), flats, strict=True):
+            n = len(flat)
             arrays.append(
                 SpanArrays.build(
                     np.repeat(np.arange(len(side), dtype=np.int64), [len(doc) for doc in side]),
-                    [e["start"] for e in flat],
-                    [e["end"] for e in flat],
-                    [type_id[e["label"]] for e in flat],
+                    np.fromiter(map(itemgetter("start"), flat), dtype=np.int64, count=n),
+                    np.fromiter(map(itemgetter("end"), flat), dtype=np.int64, count=n),
+                    np.fromiter(
+                        map(type_id.__getitem__, map(itemgetter("label"), flat)),
+                        dtype=np.int64,
+                        count=n,
+                    ),
                 )
             )
         starts = np.concatenate([arrays[0].start, arrays[1].start])

@@ -1,0 +1,210 @@
+"""Span counts: attribution to types, the SemEval tallies, and the array path == mention path."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from annoscore.align.spans import MatchOptions
+from annoscore.counts import Counts
+from annoscore.metrics.spans import (
+    SpanCorpus,
+    mode_counts,
+    prf_scores,
+    semeval_counts,
+    semeval_scores,
+    type_key,
+)
+from annoscore.model import Mention, Span
+
+MODES = ("strict", "exact", "overlap", "relaxed", "token", "semeval")
+
+
+def m(start: int, end: int, type_: str = "X") -> Mention:
+    return Mention(Span.of(start, end), type_)
+
+
+def counts_of(
+    gold: list[Mention], pred: list[Mention], mode: str, text: str, **kw: object
+) -> Counts:
+    options = MatchOptions(**kw)  # type: ignore[arg-type]
+    if mode == "semeval":
+        return semeval_counts(gold, pred, options)
+    return mode_counts(gold, pred, mode, options, text)  # type: ignore[arg-type]
+
+
+def test_semeval_four_schemes_worked_example() -> None:
+    # 1 exact; 2 wrong type, same bounds; 3 same type, overlapping; 4 wrong type, overlapping;
+    # 5 missing; 6 spurious (the SemEval-2013 table of outcomes)
+    gold = [m(0, 5, "PER"), m(10, 15, "PER"), m(20, 30, "LOC"), m(40, 50, "ORG"), m(60, 65, "PER")]
+    pred = [m(0, 5, "PER"), m(10, 15, "LOC"), m(22, 30, "LOC"), m(40, 45, "PER"), m(70, 75, "ORG")]
+    c = semeval_counts(gold, pred)
+    row = {
+        s: tuple(c[f"{s}_{k}"] for k in ("cor", "inc", "par", "mis", "spu"))
+        for s in ("strict", "exact", "partial", "type")
+    }
+    assert row == {
+        "strict": (1, 3, 0, 1, 1),
+        "exact": (2, 2, 0, 1, 1),
+        "partial": (2, 0, 2, 1, 1),
+        "type": (2, 2, 0, 1, 1),
+    }
+    scores = semeval_scores(c)
+    assert scores["partial_precision"] == pytest.approx(3 / 5)  # (COR + PAR/2) / ACT
+    assert scores["strict_recall"] == pytest.approx(1 / 5)
+    # matched pairs count under the gold type, spurious under the predicted type
+    assert c[type_key("ORG", "type_inc")] == 1 and c[type_key("ORG", "type_spu")] == 1
+    assert c[type_key("PER", "strict_mis")] == 1
+
+
+def test_overlap_wrong_type_is_fn_of_gold_type_and_fp_of_predicted_type() -> None:
+    c = mode_counts([m(0, 5, "A")], [m(0, 5, "B")], "overlap")
+    assert c == Counts({"tp": 0, "fp": 1, "fn": 1, "type:A:fn": 1, "type:B:fp": 1})
+
+
+def test_exact_mode_credits_a_wrong_type_pair_to_the_gold_type() -> None:
+    c = mode_counts([m(0, 5, "A")], [m(0, 5, "B")], "exact")
+    assert c == Counts({"tp": 1, "type:A:tp": 1})
+
+
+def test_token_mode_counts_each_typed_token_once() -> None:
+    text = "the acute renal failure"
+    gold = [m(4, 23, "D")]
+    pred = [m(4, 9, "D"), m(4, 15, "D"), m(16, 23, "S")]
+    c = mode_counts(gold, pred, "token", text=text)
+    assert (c["tp"], c["fp"], c["fn"]) == (2, 1, 1)
+    with pytest.raises(ValueError, match="text"):
+        mode_counts(gold, pred, "token")
+
+
+def test_prf_scores_undefined_is_none() -> None:
+    assert prf_scores(Counts()) == {"precision": None, "recall": None, "f1": None}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_perfect_prediction_scores_one(mode: str) -> None:
+    gold = [m(0, 3, "A"), m(4, 9, "B"), Mention(Span(((10, 12), (14, 16))), "A")]
+    text = "abc defgh ij kl mn"
+    c = counts_of(gold, list(reversed(gold)), mode, text)
+    scores = semeval_scores(c) if mode == "semeval" else prf_scores(c)
+    assert set(scores.values()) == {1.0}
+
+
+def _mentions(draw: st.DrawFn, n_max: int, discontinuous: bool) -> list[Mention]:
+    out = []
+    for _ in range(draw(st.integers(0, n_max))):
+        start = draw(st.integers(0, 30))
+        end = start + draw(st.integers(0, 6))
+        fragments = [(start, end)]
+        if discontinuous and draw(st.integers(0, 9)) == 0:
+            fragments.append((end + 2, end + 2 + draw(st.integers(1, 4))))
+        out.append(Mention(Span(tuple(fragments)), draw(st.sampled_from("AB"))))
+    return out
+
+
+@st.composite
+def corpora(draw: st.DrawFn) -> tuple[list[list[Mention]], list[list[Mention]], list[str]]:
+    n_docs = draw(st.integers(1, 4))
+    discontinuous = draw(st.booleans())
+    gold = [_mentions(draw, 7, discontinuous) for _ in range(n_docs)]
+    pred = [_mentions(draw, 7, discontinuous) for _ in range(n_docs)]
+    texts = [draw(st.text(alphabet="ab \n\u00a0", min_size=0, max_size=45)) for _ in gold]
+    return gold, pred, texts
+
+
+options_strategy = st.builds(
+    MatchOptions,
+    min_overlap=st.sampled_from([0.0, 0.3, 0.5, 1.0]),
+    overlap_basis=st.sampled_from(["gold", "predicted", "shorter", "longer", "union"]),
+    tolerance=st.integers(0, 3),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(corpora(), options_strategy)
+def test_array_path_equals_mention_path(
+    corpus: tuple[list[list[Mention]], list[list[Mention]], list[str]], options: MatchOptions
+) -> None:
+    gold, pred, texts = corpus
+    span_corpus = SpanCorpus.from_mentions([str(i) for i in range(len(gold))], gold, pred, texts)
+    for mode in MODES:
+        table = span_corpus.table(mode, options)  # type: ignore[arg-type]
+        for d in range(len(gold)):
+            expected = (
+                semeval_counts(gold[d], pred[d], options)
+                if mode == "semeval"
+                else mode_counts(gold[d], pred[d], mode, options, texts[d])  # type: ignore[arg-type]
+            )
+            assert table.document(d) == expected, (mode, d)
+        # the sum of per-document counts is the corpus count
+        assert (
+            Counts.total(
+                Counts({k: v for k, v in table.document(d).items() if ":" not in k})
+                for d in range(len(gold))
+            )
+            == table.corpus()
+        )
+
+
+@settings(max_examples=80, deadline=None)
+@given(corpora(), options_strategy, st.randoms(use_true_random=False))
+def test_shuffling_mentions_changes_nothing(
+    corpus: tuple[list[list[Mention]], list[list[Mention]], list[str]],
+    options: MatchOptions,
+    rnd: random.Random,
+) -> None:
+    gold, pred, texts = corpus
+    for mode in MODES:
+        before = [
+            counts_of(g, p, mode, t, **_kw(options))
+            for g, p, t in zip(gold, pred, texts, strict=True)
+        ]
+        for g, p in zip(gold, pred, strict=True):
+            rnd.shuffle(g)
+            rnd.shuffle(p)
+        after = [
+            counts_of(g, p, mode, t, **_kw(options))
+            for g, p, t in zip(gold, pred, texts, strict=True)
+        ]
+        assert before == after
+
+
+def _kw(options: MatchOptions) -> dict[str, object]:
+    return {
+        "min_overlap": options.min_overlap,
+        "overlap_basis": options.overlap_basis,
+        "tolerance": options.tolerance,
+    }
+
+
+@settings(max_examples=80, deadline=None)
+@given(corpora())
+def test_scores_stay_between_zero_and_one(
+    corpus: tuple[list[list[Mention]], list[list[Mention]], list[str]],
+) -> None:
+    gold, pred, texts = corpus
+    for mode in MODES:
+        for g, p, t in zip(gold, pred, texts, strict=True):
+            c = counts_of(g, p, mode, t)
+            scores = semeval_scores(c) if mode == "semeval" else prf_scores(c)
+            assert all(v is None or 0.0 <= v <= 1.0 for v in scores.values())
+
+
+def test_documents_with_discontinuous_mentions_take_the_mention_path() -> None:
+    gap = Mention(Span(((0, 2), (4, 6))), "A")
+    corpus = SpanCorpus.from_mentions(["a", "b"], [[gap], [m(0, 3)]], [[gap], [m(0, 3)]])
+    assert set(corpus.by_mentions) == {0}
+    assert len(corpus.gold) == 1
+    assert corpus.table("strict").corpus() == Counts(tp=2, fp=0, fn=0)
+
+
+def test_from_dicts_uses_half_open_ends_and_checks_them() -> None:
+    corpus = SpanCorpus.from_dicts(
+        [[{"label": "A", "start": 0, "end": 4}]], [[{"label": "A", "start": 0, "end": 4}]]
+    )
+    assert corpus.table("strict").corpus() == Counts(tp=1, fp=0, fn=0)
+    with pytest.raises(ValueError, match="start <= end"):
+        SpanCorpus.from_dicts([[{"label": "A", "start": 5, "end": 4}]], [[]])
