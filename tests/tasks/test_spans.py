@@ -1,0 +1,132 @@
+"""score_spans: conformance on the PharmaCoNER data, document policies, averages, properties."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from annoscore.counts import Counts
+from annoscore.errors import InputError
+from annoscore.formats.brat import read_brat
+from annoscore.model import AnnotatedDocument, Mention, Span
+from annoscore.tasks.spans import SPAN_MODES, score_spans
+from tests.conftest import shared_data
+
+
+def doc(doc_id: str, *spans: tuple[int, int, str], text: str | None = None) -> AnnotatedDocument:
+    return AnnotatedDocument(doc_id, tuple(Mention(Span.of(s, e), t) for s, e, t in spans), text)
+
+
+def test_pharmaconer_sample_strict_is_the_official_count() -> None:
+    gold = read_brat(shared_data("pharmaconer", "sample", "gold", "subtrack1", "sample"))
+    pred = read_brat(shared_data("pharmaconer", "sample", "system", "subtrack1", "sample"))
+    result = score_spans(gold, pred, mode="strict", missing_docs="ignore")
+    assert result.counts == Counts(tp=54, fp=1, fn=2)
+    assert round(result.scores["precision"] or 0, 4) == 0.9818
+    assert round(result.scores["f1"] or 0, 3) == 0.973
+    # the off-by-one span (907-921 against 907-920) matches in overlap and relaxed modes
+    assert score_spans(gold, pred, mode="overlap").counts == Counts(tp=55, fp=0, fn=1)
+    assert score_spans(gold, pred, mode="relaxed", tolerance=1).counts == Counts(tp=55, fp=0, fn=1)
+
+
+def test_pharmaconer_codalab_strict_without_unclear_removal() -> None:
+    base = shared_data("pharmaconer", "codalab", "subtask1", "input")
+    gold = read_brat(base / "ref" / "subtask1", check_text=False)
+    pred = read_brat(base / "res" / "subtask1", check_text=False)
+    result = score_spans(gold, pred, mode="strict", missing_docs="ignore", duplicates="collapse")
+    assert result.counts == Counts(tp=1582, fp=233, fn=294)
+
+
+def test_missing_docs_count_or_ignore_with_a_warning() -> None:
+    gold = {"a": doc("a", (0, 3, "X")), "b": doc("b", (0, 3, "X"))}
+    pred = {"a": doc("a", (0, 3, "X")), "c": doc("c", (5, 9, "X"))}
+    counted = score_spans(gold, pred)
+    assert counted.counts == Counts(tp=1, fp=1, fn=1)
+    assert any("1 gold document(s)" in w for w in counted.warnings)
+    assert any("1 system document(s)" in w for w in counted.warnings)
+    ignored = score_spans(gold, pred, missing_docs="ignore")
+    assert ignored.counts == Counts(tp=1, fp=0, fn=0)
+    assert "missing-docs:ignore" in str(ignored.signature)
+
+
+def test_duplicates_count_or_collapse_with_a_warning() -> None:
+    gold = {"a": doc("a", (0, 3, "X"), (0, 3, "X"))}
+    pred = {"a": doc("a", (0, 3, "X"))}
+    counted = score_spans(gold, pred)
+    assert counted.counts == Counts(tp=1, fp=0, fn=1)
+    assert any("1 mention(s) repeat" in w for w in counted.warnings)
+    collapsed = score_spans(gold, pred, duplicates="collapse")
+    assert collapsed.counts == Counts(tp=1, fp=0, fn=0)
+
+
+def test_token_mode_without_text_is_an_input_error_naming_the_document() -> None:
+    with pytest.raises(InputError, match="document a: token mode needs the document text"):
+        score_spans({"a": doc("a", (0, 3, "X"))}, {"a": doc("a")}, mode="token")
+
+
+def test_unknown_mode_is_rejected() -> None:
+    with pytest.raises(ValueError, match="unknown mode"):
+        score_spans({}, {}, mode="fuzzy")  # type: ignore[arg-type]
+
+
+def test_per_type_per_doc_and_macro_averages() -> None:
+    gold = {"a": doc("a", (0, 3, "X"), (5, 8, "Y")), "b": doc("b", (0, 3, "X"))}
+    pred = {"a": doc("a", (0, 3, "X")), "b": doc("b", (0, 3, "X"), (4, 6, "Y"))}
+    result = score_spans(gold, pred, per_type=True, per_doc=True)
+    assert result.types is not None and result.documents is not None
+    assert result.types["X"].scores["f1"] == 1.0
+    assert result.types["Y"].counts == Counts(tp=0, fp=1, fn=1)
+    assert result.averages["macro_type"]["f1"] == pytest.approx(0.5)
+    doc_f1 = [result.documents[d].scores["f1"] for d in ("a", "b")]
+    assert result.averages["macro_doc"]["f1"] == pytest.approx(sum(doc_f1) / 2)  # type: ignore[arg-type]
+    assert Counts.total(u.counts for u in result.documents.values()) == result.counts
+
+
+def test_semeval_keys_follow_the_contract() -> None:
+    result = score_spans({"a": doc("a", (0, 3, "X"))}, {"a": doc("a", (0, 2, "Y"))}, mode="semeval")
+    assert set(result.scores) == {
+        f"{s}_{k}"
+        for s in ("strict", "exact", "partial", "type")
+        for k in ("precision", "recall", "f1")
+    }
+    assert set(result.counts) == {
+        f"{s}_{k}"
+        for s in ("strict", "exact", "partial", "type")
+        for k in ("cor", "inc", "par", "mis", "spu")
+    }
+    assert result.scores["partial_f1"] == 0.5
+
+
+@st.composite
+def corpus(draw: st.DrawFn) -> dict[str, AnnotatedDocument]:
+    docs = {}
+    for d in range(draw(st.integers(1, 4))):
+        spans = []
+        for _ in range(draw(st.integers(0, 6))):
+            start = draw(st.integers(0, 30))
+            spans.append((start, start + draw(st.integers(1, 5)), draw(st.sampled_from("AB"))))
+        docs[f"d{d}"] = doc(f"d{d}", *spans, text="w " * 20)
+    return docs
+
+
+@settings(max_examples=40, deadline=None)
+@given(corpus(), corpus(), st.randoms(use_true_random=False))
+def test_properties_of_every_mode(
+    gold: dict[str, AnnotatedDocument], pred: dict[str, AnnotatedDocument], rnd: random.Random
+) -> None:
+    for mode in SPAN_MODES:
+        result = score_spans(gold, pred, mode=mode, tolerance=1, per_doc=True)
+        assert all(v is None or 0.0 <= v <= 1.0 for v in result.scores.values())
+        assert result.documents is not None
+        assert Counts.total(u.counts for u in result.documents.values()) == result.counts
+        perfect = score_spans(gold, gold, mode=mode)
+        assert all(v in (None, 1.0) for v in perfect.scores.values())
+        shuffled = {}
+        for key in rnd.sample(list(pred), len(pred)):
+            mentions = list(pred[key].mentions)
+            rnd.shuffle(mentions)
+            shuffled[key] = AnnotatedDocument(key, tuple(mentions), pred[key].text)
+        assert score_spans(gold, shuffled, mode=mode, tolerance=1).counts == result.counts
