@@ -41,10 +41,10 @@ def _root(
 
 
 def _register_all() -> None:
-    from annoscore.cli import demo, pharmaconer, spans
+    from annoscore.cli import coref, demo, pharmaconer, spans
     from annoscore.cli import muc
 
-    for module in (pharmaconer, spans, muc, demo):
+    for module in (pharmaconer, coref, spans, muc, demo):
         module.register(app)
 
 

@@ -29,6 +29,7 @@ DEMOS: list[tuple[str, str]] = [
         "spans {samples}/pharmaconer/gold/subtrack1/sample "
         "{samples}/pharmaconer/system/subtrack1/sample --mode semeval --per-type",
     ),
+    ("CoNLL coreference", "coref {samples}/coref/key.conll {samples}/coref/response.conll"),
 ]
 
 

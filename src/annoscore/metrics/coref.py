@@ -1,0 +1,350 @@
+"""The CoNLL coreference metrics on plain partitions: MUC, B³, CEAFm, CEAFe, BLANC, LEA.
+
+Inputs are two partitions of mention ids, ``key`` and ``response``: sequences of entities, each a
+set of hashable mention ids (CoNLL token spans, MUC markable ids, ARE anaphor ids ...).  A mention
+may appear in at most one entity of a side (readers remove duplicates); the two sides may mention
+different things (predicted mentions).  Every function returns additive per-document
+:class:`~annoscore.counts.Counts`; a corpus score is computed from the *sum* of the document counts
+(micro average), exactly as the CoNLL reference scorer v8.01 does.
+
+Everything is computed from one *overlap table*: the sizes of the entities and, for every key
+entity k and response entity r that share mentions, ``n = |k ∩ r|`` (:class:`EntityOverlap`).
+Notation below: K key entities, R response entities, M_K / M_R the mention sets, C(x) = x(x-1)/2.
+
+Counts of a metric are ``recall_num``, ``recall_den``, ``precision_num``, ``precision_den``:
+
+* ``mentions`` (identification): num = |M_K ∩ M_R|, recall den |M_K|, precision den |M_R|.
+* ``muc`` (Vilain et al. 1995): num = Σ_k (|k| - |p(k, R)|) = Σ n - #{(k, r): n > 0}, the same for
+  recall and precision; recall den Σ_k (|k| - 1), precision den Σ_r (|r| - 1).  Singletons and
+  twinless mentions add nothing to the numerator.
+* ``bcub`` (B³, no mention manipulation): recall num Σ n²/|k|, den |M_K|; precision num Σ n²/|r|,
+  den |M_R|.
+* ``ceafm`` / ``ceafe``: g = the one-to-one entity alignment maximising Σ φ(k, g(k));
+  φ3 = n (CEAFm: dens |M_K|, |M_R|), φ4 = 2n/(|k|+|r|) (CEAFe: dens |K|, |R|).
+* ``lea`` (Moosavi & Strube 2016): links(e) = C(|e|), 1 for a singleton; resolved(k) =
+  Σ_r C(n), for a singleton 1 if its mention is a singleton entity of the other side; recall num
+  Σ_k |k|·resolved(k)/links(k), den |M_K|; precision symmetric.
+* ``blanc`` (Luo et al. 2014, predicted mentions) has two sets of counts, ``coref_*`` and
+  ``noncoref_*``: coreference links C_K = Σ C(|k|), C_R = Σ C(|r|), common Σ C(n); non-coreference
+  links N_K = C(|M_K|) - C_K, N_R = C(|M_R|) - C_R, common = C(c) - Σ_k C(a_k) - Σ_r C(b_r) + Σ C(n)
+  with c = |M_K ∩ M_R|, a_k = Σ_r n, b_r = Σ_k n (pairs of shared mentions in different entities
+  on both sides, by inclusion-exclusion).  Linear in the number of mentions: no pair is enumerated.
+
+Scores (:func:`coref_scores`) follow the reference: R = num/den and P = num/den are 0 when the
+denominator is 0, F1 = 2PR/(P+R) is 0 when P+R = 0 (so MUC is 0 on an all-singleton key even for
+a perfect response).  BLANC: with the corpus link counts, if the *key* has no link at all the score
+is 0; if it has no coreference link, BLANC is the non-coreference R/P/F; if it has no
+non-coreference link, the coreference R/P/F; otherwise R and P are the means of the two R's and P's
+and **F is the mean of the two F's** (not the harmonic mean of R and P).  ``conll_f1`` is the
+mean of the MUC, B³ and CEAFe F1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from annoscore.align.assignment import max_weight_matching
+from annoscore.counts import Counts, Number
+
+M = TypeVar("M", bound=Hashable)
+Partition = Sequence[Collection[M]]
+"""A coreference partition: entities, each a collection of mention ids."""
+
+METRICS: tuple[str, ...] = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+"""Every metric name, in the order the reports show them."""
+
+CONLL_METRICS: tuple[str, ...] = ("muc", "bcub", "ceafe")
+"""The three metrics whose F1 the CoNLL score averages."""
+
+
+def _sum(terms: list[float]) -> float:
+    """Float terms added smallest first: a fixed order, so the last bits never depend on the
+    order of the input (the reference adds in Perl hash order, which varies between runs)."""
+    terms.sort()
+    total = 0.0
+    for term in terms:
+        total += term
+    return total
+
+
+def _pairs(n: int) -> int:
+    return n * (n - 1) // 2
+
+
+@dataclass(frozen=True, slots=True)
+class EntityOverlap:
+    """The key x response overlap table of one document: all any metric needs.
+
+    ``key_sizes[i]`` = |k_i|, ``response_sizes[j]`` = |r_j| and ``shared[(i, j)]`` = |k_i ∩ r_j|
+    for the pairs that share at least one mention.  Empty entities are dropped.
+    """
+
+    key_sizes: tuple[int, ...]
+    response_sizes: tuple[int, ...]
+    shared: dict[tuple[int, int], int]
+
+    @classmethod
+    def of(cls, key: Partition[M], response: Partition[M]) -> EntityOverlap:
+        """Build the table in one pass over the mentions.
+
+        Raises ``ValueError`` if a mention appears twice on one side (remove duplicates first).
+        """
+        owner: dict[M, int] = {}
+        key_sizes: list[int] = []
+        for entity in key:
+            if not entity:
+                continue
+            index = len(key_sizes)
+            for mention in entity:
+                if owner.setdefault(mention, index) != index:
+                    raise ValueError(f"mention {mention!r} is in two key entities")
+            key_sizes.append(len(entity))
+        if sum(key_sizes) != len(owner):
+            raise ValueError("a key entity lists a mention twice")
+        response_sizes: list[int] = []
+        shared: dict[tuple[int, int], int] = {}
+        seen: set[M] = set()
+        for entity in response:
+            if not entity:
+                continue
+            index = len(response_sizes)
+            size = 0
+            for mention in entity:
+                if mention in seen:
+                    raise ValueError(f"mention {mention!r} is twice in the response")
+                seen.add(mention)
+                size += 1
+                k = owner.get(mention)
+                if k is not None:
+                    shared[(k, index)] = shared.get((k, index), 0) + 1
+            response_sizes.append(size)
+        return cls(tuple(key_sizes), tuple(response_sizes), shared)
+
+    @property
+    def common(self) -> int:
+        """|M_K ∩ M_R|, the mentions present on both sides."""
+        return sum(self.shared.values())
+
+
+def _counts(r_num: Number, r_den: Number, p_num: Number, p_den: Number) -> Counts:
+    return Counts(recall_num=r_num, recall_den=r_den, precision_num=p_num, precision_den=p_den)
+
+
+def mentions_of(table: EntityOverlap) -> Counts:
+    """Mention identification: exact matches over key mentions and over response mentions."""
+    common = table.common
+    return _counts(common, sum(table.key_sizes), common, sum(table.response_sizes))
+
+
+def muc_of(table: EntityOverlap) -> Counts:
+    """MUC link counts (see the module doc)."""
+    num = table.common - len(table.shared)
+    return _counts(
+        num,
+        sum(table.key_sizes) - len(table.key_sizes),
+        num,
+        sum(table.response_sizes) - len(table.response_sizes),
+    )
+
+
+def bcub_of(table: EntityOverlap) -> Counts:
+    """B³ counts: per mention credit summed (float numerators)."""
+    ks, rs = table.key_sizes, table.response_sizes
+    r_terms = []
+    p_terms = []
+    for (k, r), n in table.shared.items():
+        square = n * n
+        r_terms.append(square / ks[k])
+        p_terms.append(square / rs[r])
+    return _counts(_sum(r_terms), sum(ks), _sum(p_terms), sum(rs))
+
+
+def _ceaf_num(table: EntityOverlap, entity_based: bool) -> float:
+    ks, rs = table.key_sizes, table.response_sizes
+    if entity_based:
+        edges = [(k, r, 2 * n / (ks[k] + rs[r])) for (k, r), n in table.shared.items()]
+    else:
+        edges = [(k, r, float(n)) for (k, r), n in table.shared.items()]
+    weight = {(k, r): w for k, r, w in edges}
+    return _sum([weight[pair] for pair in max_weight_matching(edges)])
+
+
+def ceafm_of(table: EntityOverlap) -> Counts:
+    """Mention-based CEAF (φ3): aligned overlap over key and response mention counts."""
+    num = _ceaf_num(table, entity_based=False)
+    return _counts(num, sum(table.key_sizes), num, sum(table.response_sizes))
+
+
+def ceafe_of(table: EntityOverlap) -> Counts:
+    """Entity-based CEAF (φ4): aligned similarity over key and response entity counts."""
+    num = _ceaf_num(table, entity_based=True)
+    return _counts(num, len(table.key_sizes), num, len(table.response_sizes))
+
+
+def blanc_of(table: EntityOverlap) -> Counts:
+    """BLANC link counts: ``coref_*`` and ``noncoref_*`` numerators and denominators."""
+    ks, rs = table.key_sizes, table.response_sizes
+    key_coref = sum(_pairs(s) for s in ks)
+    response_coref = sum(_pairs(s) for s in rs)
+    common_coref = 0
+    key_common: dict[int, int] = {}
+    response_common: dict[int, int] = {}
+    for (k, r), n in table.shared.items():
+        common_coref += _pairs(n)
+        key_common[k] = key_common.get(k, 0) + n
+        response_common[r] = response_common.get(r, 0) + n
+    common_noncoref = (
+        _pairs(sum(key_common.values()))
+        - sum(_pairs(a) for a in key_common.values())
+        - sum(_pairs(b) for b in response_common.values())
+        + common_coref
+    )
+    key_noncoref = _pairs(sum(ks)) - key_coref
+    response_noncoref = _pairs(sum(rs)) - response_coref
+    return _counts(common_coref, key_coref, common_coref, response_coref).prefixed(
+        "coref_"
+    ) + _counts(common_noncoref, key_noncoref, common_noncoref, response_noncoref).prefixed(
+        "noncoref_"
+    )
+
+
+def _lea_side(
+    sizes: tuple[int, ...], other: tuple[int, ...], shared: Iterable[tuple[int, int, int]]
+) -> float:
+    """Σ_e |e|·resolved(e)/links(e) for the entities ``sizes`` against the ``other`` side."""
+    resolved: dict[int, int] = {}
+    for e, o, n in shared:
+        if sizes[e] == 1:
+            if other[o] == 1:
+                resolved[e] = 1
+        else:
+            resolved[e] = resolved.get(e, 0) + _pairs(n)
+    terms = []
+    for e, links_resolved in resolved.items():
+        size = sizes[e]
+        terms.append(size * (links_resolved / (_pairs(size) if size > 1 else 1)))
+    return _sum(terms)
+
+
+def lea_of(table: EntityOverlap) -> Counts:
+    """LEA counts (link-based entity-aware; float numerators)."""
+    ks, rs = table.key_sizes, table.response_sizes
+    triples = [(k, r, n) for (k, r), n in table.shared.items()]
+    r_num = _lea_side(ks, rs, triples)
+    p_num = _lea_side(rs, ks, [(r, k, n) for k, r, n in triples])
+    return _counts(r_num, sum(ks), p_num, sum(rs))
+
+
+_OF = {
+    "mentions": mentions_of,
+    "muc": muc_of,
+    "bcub": bcub_of,
+    "ceafm": ceafm_of,
+    "ceafe": ceafe_of,
+    "blanc": blanc_of,
+    "lea": lea_of,
+}
+
+
+def mentions(key: Partition[M], response: Partition[M]) -> Counts:
+    """Mention identification counts of one document."""
+    return mentions_of(EntityOverlap.of(key, response))
+
+
+def muc(key: Partition[M], response: Partition[M]) -> Counts:
+    """MUC counts of one document."""
+    return muc_of(EntityOverlap.of(key, response))
+
+
+def bcub(key: Partition[M], response: Partition[M]) -> Counts:
+    """B³ counts of one document."""
+    return bcub_of(EntityOverlap.of(key, response))
+
+
+def ceafm(key: Partition[M], response: Partition[M]) -> Counts:
+    """CEAFm counts of one document."""
+    return ceafm_of(EntityOverlap.of(key, response))
+
+
+def ceafe(key: Partition[M], response: Partition[M]) -> Counts:
+    """CEAFe counts of one document."""
+    return ceafe_of(EntityOverlap.of(key, response))
+
+
+def blanc(key: Partition[M], response: Partition[M]) -> Counts:
+    """BLANC link counts of one document."""
+    return blanc_of(EntityOverlap.of(key, response))
+
+
+def lea(key: Partition[M], response: Partition[M]) -> Counts:
+    """LEA counts of one document."""
+    return lea_of(EntityOverlap.of(key, response))
+
+
+def coref_counts(
+    key: Partition[M], response: Partition[M], metrics: Iterable[str] = METRICS
+) -> Counts:
+    """The counts of several metrics for one document, keys prefixed ``{metric}_``.
+
+    The overlap table is built once.  Unknown metric names raise ``ValueError``.
+    """
+    table = EntityOverlap.of(key, response)
+    total = Counts()
+    for name in metrics:
+        if name not in _OF:
+            raise ValueError(f"unknown coreference metric {name!r}; expected one of {METRICS}")
+        total = total + _OF[name](table).prefixed(name + "_")
+    return total
+
+
+def _ratio(num: Number, den: Number) -> float:
+    return num / den if den else 0.0
+
+
+def _f1(recall: float, precision: float) -> float:
+    return 2 * recall * precision / (recall + precision) if recall + precision else 0.0
+
+
+def rpf(counts: Counts, prefix: str = "") -> tuple[float, float, float]:
+    """Recall, precision and F1 from ``{prefix}recall_num`` ... with the reference's zero rule."""
+    recall = _ratio(counts[prefix + "recall_num"], counts[prefix + "recall_den"])
+    precision = _ratio(counts[prefix + "precision_num"], counts[prefix + "precision_den"])
+    return recall, precision, _f1(recall, precision)
+
+
+def blanc_rpf(counts: Counts, prefix: str = "") -> tuple[float, float, float]:
+    """BLANC R, P, F from (summed) link counts, with the edge rule keyed on the key's links."""
+    coref = rpf(counts, prefix + "coref_")
+    noncoref = rpf(counts, prefix + "noncoref_")
+    has_coref = counts[prefix + "coref_recall_den"] > 0
+    has_noncoref = counts[prefix + "noncoref_recall_den"] > 0
+    if not has_coref and not has_noncoref:
+        return 0.0, 0.0, 0.0
+    if not has_coref:
+        return noncoref
+    if not has_noncoref:
+        return coref
+    return tuple((a + b) / 2 for a, b in zip(coref, noncoref, strict=True))  # type: ignore[return-value]
+
+
+def coref_scores(counts: Counts, metrics: Iterable[str] = METRICS) -> dict[str, float | None]:
+    """``{metric}_{recall,precision,f1}`` from ``{metric}_``-prefixed counts, and ``conll_f1``.
+
+    ``conll_f1`` is present when MUC, B³ and CEAFe are all among ``metrics``.
+    """
+    chosen = list(metrics)
+    scores: dict[str, float | None] = {}
+    for name in chosen:
+        values = blanc_rpf(counts, "blanc_") if name == "blanc" else rpf(counts, name + "_")
+        for part, value in zip(("recall", "precision", "f1"), values, strict=True):
+            scores[f"{name}_{part}"] = value
+    if all(name in chosen for name in CONLL_METRICS):
+        scores["conll_f1"] = conll_f1(*(scores[f"{name}_f1"] or 0.0 for name in CONLL_METRICS))
+    return scores
+
+
+def conll_f1(muc_f1: float, bcub_f1: float, ceafe_f1: float) -> float:
+    """The CoNLL-2011/2012 score: the plain mean of the MUC, B³ and CEAFe F1."""
+    return (muc_f1 + bcub_f1 + ceafe_f1) / 3

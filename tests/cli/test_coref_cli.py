@@ -1,0 +1,109 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from annoscore.samples import sample_path
+from tests.conftest import Cli, shared_data
+
+KEY = sample_path("coref", "key.conll")
+RESPONSE = sample_path("coref", "response.conll")
+SCORE_KEYS = {
+    f"{m}_{p}"
+    for m in ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+    for p in ("recall", "precision", "f1")
+} | {"conll_f1"}
+
+
+def test_json_contract(cli: Cli) -> None:
+    data = cli.json("coref", KEY, RESPONSE)
+    assert data["task"] == "coref" and "|task:coref|" in data["signature"]
+    assert set(data["scores"]) == SCORE_KEYS
+    assert all(0.0 <= v <= 1.0 for v in data["scores"].values())
+    assert data["counts"]["muc_recall_den"] > 0
+    assert isinstance(data["warnings"], list) and "documents" not in data
+
+
+def test_reference_case_a4_json(cli: Cli) -> None:
+    base = shared_data("coref", "reference")
+    data = cli.json("coref", base / "TC-A.key", base / "TC-A-4.response", "-m", "muc", "-m", "bcub")
+    assert data["scores"]["muc_f1"] == pytest.approx(1 / 3)
+    assert data["scores"]["bcub_recall"] == pytest.approx(5 / 9)
+    assert "blanc_f1" not in data["scores"] and "conll_f1" not in data["scores"]
+
+
+def test_a9_repeats_are_scored_with_a_warning(cli: Cli) -> None:
+    base = shared_data("coref", "reference")
+    data = cli.json("coref", base / "TC-A.key", base / "TC-A-9.response")
+    assert data["scores"]["muc_f1"] == pytest.approx(1 / 3)
+    assert any("10 repeated mention(s) in the response" in w for w in data["warnings"])
+
+
+def test_per_doc(cli: Cli) -> None:
+    data = cli.json("coref", KEY, RESPONSE, "--per-doc", "--metric", "conll")
+    assert len(data["documents"]) == 2
+    total = sum(d["counts"]["muc_recall_num"] for d in data["documents"].values())
+    assert total == data["counts"]["muc_recall_num"]
+
+
+def test_text_reference_csv_markdown_and_output_file(cli: Cli, tmp_path: Path) -> None:
+    text = cli("coref", KEY, RESPONSE)
+    assert text.exit_code == 0 and "CoNLL score" in text.stdout
+    reference = cli("coref", KEY, RESPONSE, "--format", "reference", "-m", "all")
+    assert reference.exit_code == 0 and reference.stdout.count("METRIC ") == 6
+    assert "Identification of Mentions: Recall: (" in reference.stdout
+    for fmt in ("csv", "markdown"):
+        assert cli("coref", KEY, RESPONSE, "-f", fmt).exit_code == 0
+    out = tmp_path / "out.json"
+    assert cli("coref", KEY, RESPONSE, "-f", "json", "-o", out).exit_code == 0
+    assert set(json.loads(out.read_text())["scores"]) == SCORE_KEYS
+
+
+def test_remove_singletons_option(cli: Cli) -> None:
+    data = cli.json("coref", KEY, RESPONSE, "--remove-singletons")
+    assert "singletons:removed" in data["signature"]
+
+
+def _write(path: Path, body: str) -> Path:
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        ("#begin document d\nx (1\nx -\n#end document\n", ":2: document d: opening bracket"),
+        ("#begin document d\nx -\nx 1)\n#end document\n", ":3: document d: closing bracket"),
+        ("just text\n", "no '#begin document' line"),
+    ],
+)
+def test_bad_response_exits_2_with_file_line_document(
+    cli: Cli, tmp_path: Path, body: str, where: str
+) -> None:
+    key = _write(tmp_path / "key.conll", "#begin document d\nx (1)\nx -\n#end document\n")
+    bad = _write(tmp_path / "bad.conll", body)
+    result = cli("coref", key, bad)
+    assert result.exit_code == 2
+    assert f"{bad}" in result.stderr and where in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_token_count_mismatch_exits_2(cli: Cli, tmp_path: Path) -> None:
+    key = _write(tmp_path / "key.conll", "#begin document d\nx (1)\nx -\n#end document\n")
+    response = _write(tmp_path / "r.conll", "#begin document d\nx (1)\n#end document\n")
+    result = cli("coref", key, response)
+    assert result.exit_code == 2
+    assert f"{response}:1: document d: 1 token lines in the response but 2" in result.stderr
+
+
+def test_bad_usage_exits_2(cli: Cli, tmp_path: Path) -> None:
+    assert cli("coref", KEY, RESPONSE, "-m", "nope").exit_code == 2
+    assert cli("coref", KEY, tmp_path / "missing.conll").exit_code == 2
+    assert cli("coref", KEY).exit_code == 2
+
+
+def test_help_has_an_example(cli: Cli) -> None:
+    result = cli("coref", "--help")
+    assert result.exit_code == 0 and "annoscore coref key.conll response.conll" in result.stdout

@@ -1,0 +1,295 @@
+from __future__ import annotations
+
+import csv
+import itertools
+import math
+import random
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from annoscore.counts import Counts
+from annoscore.formats.conll import read_conll
+from annoscore.metrics.coref import (
+    METRICS,
+    EntityOverlap,
+    bcub,
+    blanc,
+    ceafe,
+    ceafm,
+    coref_counts,
+    coref_scores,
+    lea,
+    mentions,
+    muc,
+)
+from tests.conftest import SHARED_DATA, shared_data
+
+REFERENCE = SHARED_DATA / "coref" / "reference"
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    if not path.exists():
+        return [{"case": "absent"}]
+    with path.open(encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def case_files(pair: str) -> tuple[Path, Path]:
+    """The key and response of a reference case (``A8``) or a LEA-extra pair (``merge/2-2``)."""
+    if "/" in pair:
+        folder = shared_data("coref", "reference", "lea-extra", pair.split("/")[0])
+        return folder / "key", folder.parent / pair
+    match = re.fullmatch(r"([A-Z])(\d+)", pair)
+    assert match, pair
+    family, number = match.groups()
+    base = shared_data("coref", "reference")
+    return base / f"TC-{family}.key", base / f"TC-{family}-{number}.response"
+
+
+def partitions(pair: str) -> tuple[tuple[frozenset[tuple[int, int]], ...], ...]:
+    key, response = case_files(pair)
+    return read_conll(key).documents[0].entities, read_conll(response).documents[0].entities
+
+
+# --- conformance with the reference scorer --------------------------------------------------
+
+EXPECTED = _rows(REFERENCE / "expected_testconfig.csv")
+
+
+@pytest.mark.parametrize(
+    "row", EXPECTED, ids=[f"{r.get('case')}-{r.get('metric')}" for r in EXPECTED]
+)
+def test_reference_expected_triples(row: dict[str, str]) -> None:
+    if row["case"] == "absent":
+        shared_data("coref", "reference", "expected_testconfig.csv")
+    key, response = partitions(row["case"])
+    metric = row["metric"]
+    scores = coref_scores(coref_counts(key, response, [metric]), [metric])
+    delta = sum(
+        abs((scores[f"{metric}_{part}"] or 0.0) - float(row[part]))
+        for part in ("recall", "precision", "f1")
+    )
+    assert delta < 1e-4  # the reference harness's own pass rule
+
+
+def test_all_125_expected_triples_are_present() -> None:
+    shared_data("coref", "reference", "expected_testconfig.csv")
+    assert len(EXPECTED) == 125
+    assert {r["case"] for r in EXPECTED} >= {"A8", "A9", "M3", "M6", "N3", "N6"}
+
+
+ACTUAL = [
+    row
+    for path in (REFERENCE / "actual_values.csv", REFERENCE / "lea-extra" / "actual_values.csv")
+    for row in _rows(path)
+    if row.get("case") == "absent" or row["tool"].startswith("scorer.pl")
+]
+
+
+def _same(ours: float, theirs: float) -> bool:
+    """Equal as printed by Perl (15 significant digits): integers exactly, floats to 1e-12."""
+    if float(theirs).is_integer() and float(ours).is_integer():
+        return ours == theirs
+    return math.isclose(ours, theirs, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("row", ACTUAL, ids=[f"{r.get('pair')}-{r.get('metric')}" for r in ACTUAL])
+def test_reference_raw_counts(row: dict[str, str]) -> None:
+    if row.get("case") == "absent":
+        shared_data("coref", "reference", "actual_values.csv")
+    key, response = partitions(row["pair"])
+    metric = row["metric"]
+    counts = coref_counts(key, response, [metric])
+    prefixes = {"r_num": "recall_num", "r_den": "recall_den"}
+    prefixes.update(p_num="precision_num", p_den="precision_den")
+    if metric == "blanc":
+        sides = [("", f"{metric}_coref_"), ("n_", f"{metric}_noncoref_")]
+    else:
+        sides = [("", f"{metric}_")]
+    for column_prefix, key_prefix in sides:
+        for column, name in prefixes.items():
+            assert _same(counts[key_prefix + name], float(row[column_prefix + column])), column
+
+
+def test_reference_raw_counts_cover_scorer_pl_and_lea_rows() -> None:
+    shared_data("coref", "reference", "actual_values.csv")
+    tools = {r["tool"] for r in ACTUAL}
+    assert len(ACTUAL) == 216 + 36 + 462 + 77 and len(tools) == 2
+
+
+# --- the metrics on hand examples ------------------------------------------------------------
+
+
+def test_muc_paper_example() -> None:
+    # Vilain et al.: key {ABCD}, response {AB}{CD}: recall 2/3, precision 2/2
+    counts = muc([{"A", "B", "C", "D"}], [{"A", "B"}, {"C", "D"}])
+    assert counts == Counts(recall_num=2, recall_den=3, precision_num=2, precision_den=2)
+
+
+def test_zero_denominator_scores_zero_like_reference() -> None:
+    # TC-N1: an all-singleton key scores MUC 0 even for a perfect response; B3 gives 1
+    key = [{1}, {2}, {3}]
+    scores = coref_scores(coref_counts(key, key))
+    assert scores["muc_recall"] == scores["muc_f1"] == 0.0
+    assert scores["bcub_f1"] == scores["ceafe_f1"] == scores["lea_f1"] == 1.0
+
+
+def test_blanc_edge_rule_keyed_on_key() -> None:
+    # TC-M3: the key is one entity (no non-coreference links), the response has both kinds;
+    # the reference scores only the coreference links (corefud halves them).
+    key = [set("abcdef")]
+    response = [set("ab"), set("cde"), set("f")]
+    counts = blanc(key, response)
+    assert counts["noncoref_recall_den"] == 0 and counts["noncoref_precision_den"] > 0
+    scores = coref_scores(counts.prefixed("blanc_"), ["blanc"])
+    assert scores["blanc_recall"] == pytest.approx(4 / 15)
+    assert scores["blanc_precision"] == 1.0
+
+
+def test_blanc_f_is_mean_of_the_two_f() -> None:
+    key = [{1, 2}, {3}]
+    response = [{1}, {2, 3}]
+    scores = coref_scores(coref_counts(key, response, ["blanc"]), ["blanc"])
+    # coreference: 0 of 1 key link found (F 0); non-coreference: key {1-3, 2-3}, response
+    # {1-2, 1-3}: 1 common -> R 1/2, P 1/2, F 1/2; BLANC F = (0 + 1/2) / 2
+    assert scores["blanc_f1"] == pytest.approx(0.25)
+    assert scores["blanc_recall"] == pytest.approx(0.25)
+
+
+def test_lea_singleton_self_link() -> None:
+    counts = lea([{1}, {2, 3}], [{1}, {2}, {3}])
+    # key {1} resolved (its mention is a response singleton), {2,3} not: recall 1/3
+    assert counts["recall_num"] == 1 and counts["recall_den"] == 3
+    # response singletons {1} resolved, {2}, {3} are not singletons in the key: precision 1/3
+    assert counts["precision_num"] == 1 and counts["precision_den"] == 3
+
+
+def test_ceaf_uses_the_optimal_alignment() -> None:
+    key = [{1, 2, 3}, {4, 5}]
+    response = [{1, 2, 4, 5}, {3}]
+    assert ceafm(key, response)["recall_num"] == 3  # {45}->{1245} (2) + {123}->{3} (1)
+    assert ceafe(key, response)["recall_num"] == pytest.approx(2 * 2 / 6 + 2 * 1 / 4)
+
+
+def test_mentions_and_bcub_with_twinless_mentions() -> None:
+    key = [{1, 2}]
+    response = [{2, 9}]
+    assert mentions(key, response) == Counts(
+        recall_num=1, recall_den=2, precision_num=1, precision_den=2
+    )
+    assert bcub(key, response)["recall_num"] == pytest.approx(0.5)
+
+
+def test_duplicate_mentions_are_rejected() -> None:
+    with pytest.raises(ValueError, match="two key entities"):
+        EntityOverlap.of([{1}, {1, 2}], [])
+    with pytest.raises(ValueError, match="twice in the response"):
+        EntityOverlap.of([], [{1}, {1}])
+    with pytest.raises(ValueError, match="twice"):
+        EntityOverlap.of([[1, 1]], [])
+    with pytest.raises(ValueError, match="unknown coreference metric"):
+        coref_counts([], [], ["nope"])
+
+
+# --- properties ------------------------------------------------------------------------------
+
+mention_ids = st.integers(0, 30)
+partitions_st = st.lists(st.frozensets(mention_ids, min_size=1, max_size=6), max_size=8).map(
+    lambda entities: _disjoint(entities)
+)
+
+
+def _disjoint(entities: list[frozenset[int]]) -> list[frozenset[int]]:
+    seen: set[int] = set()
+    out = []
+    for entity in entities:
+        kept = entity - seen
+        seen |= kept
+        if kept:
+            out.append(frozenset(kept))
+    return out
+
+
+def _brute_force_blanc(key: list[frozenset[int]], response: list[frozenset[int]]) -> Counts:
+    def links(partition: list[frozenset[int]]) -> tuple[set[frozenset[int]], set[frozenset[int]]]:
+        owner = {m: i for i, e in enumerate(partition) for m in e}
+        coref, noncoref = set(), set()
+        for a, b in itertools.combinations(sorted(owner), 2):
+            (coref if owner[a] == owner[b] else noncoref).add(frozenset((a, b)))
+        return coref, noncoref
+
+    kc, kn = links(key)
+    rc, rn = links(response)
+    return Counts(
+        coref_recall_num=len(kc & rc),
+        coref_recall_den=len(kc),
+        coref_precision_num=len(kc & rc),
+        coref_precision_den=len(rc),
+        noncoref_recall_num=len(kn & rn),
+        noncoref_recall_den=len(kn),
+        noncoref_precision_num=len(kn & rn),
+        noncoref_precision_den=len(rn),
+    )
+
+
+@given(partitions_st, partitions_st)
+def test_blanc_link_arithmetic_equals_pair_enumeration(
+    key: list[frozenset[int]], response: list[frozenset[int]]
+) -> None:
+    assert blanc(key, response) == _brute_force_blanc(key, response)
+
+
+@given(partitions_st)
+def test_perfect_response_scores_one(key: list[frozenset[int]]) -> None:
+    counts = coref_counts(key, key)
+    scores = coref_scores(counts)
+    for name in METRICS:
+        denominators = [v for k, v in counts.items() if k.startswith(name) and k.endswith("_den")]
+        if denominators and all(denominators) and name != "blanc":
+            assert scores[f"{name}_f1"] == pytest.approx(1.0)
+    if counts["blanc_coref_recall_den"] or counts["blanc_noncoref_recall_den"]:
+        assert scores["blanc_f1"] == pytest.approx(1.0)
+
+
+@given(partitions_st, partitions_st)
+def test_scores_stay_in_unit_interval(
+    key: list[frozenset[int]], response: list[frozenset[int]]
+) -> None:
+    for value in coref_scores(coref_counts(key, response)).values():
+        assert value is not None and -1e-12 <= value <= 1 + 1e-12
+
+
+@given(partitions_st, partitions_st, st.randoms(use_true_random=False))
+def test_shuffling_entities_and_mentions_changes_nothing(
+    key: list[frozenset[int]], response: list[frozenset[int]], rnd: random.Random
+) -> None:
+    def shuffled(partition: list[frozenset[int]]) -> list[list[int]]:
+        out = [rnd.sample(sorted(e), len(e)) for e in partition]
+        rnd.shuffle(out)
+        return out
+
+    assert coref_counts(shuffled(key), shuffled(response)) == coref_counts(key, response)
+
+
+@settings(max_examples=50)
+@given(st.lists(st.tuples(partitions_st, partitions_st), min_size=1, max_size=5))
+def test_corpus_counts_are_the_sum_of_document_counts(
+    documents: list[tuple[list[frozenset[int]], list[frozenset[int]]]],
+) -> None:
+    # documents are disjoint: tag each mention with its document number
+    def tagged(i: int, partition: list[frozenset[int]]) -> list[frozenset[tuple[int, int]]]:
+        return [frozenset((i, m) for m in e) for e in partition]
+
+    per_document = [coref_counts(tagged(i, k), tagged(i, r)) for i, (k, r) in enumerate(documents)]
+    # MUC, B3, CEAF, LEA and mentions decompose over disjoint documents; BLANC's
+    # non-coreference links do not (pairs across documents), hence scored per document.
+    whole_key = [e for i, (k, _) in enumerate(documents) for e in tagged(i, k)]
+    whole_response = [e for i, (_, r) in enumerate(documents) for e in tagged(i, r)]
+    whole = coref_counts(whole_key, whole_response, [m for m in METRICS if m != "blanc"])
+    summed = Counts.total(per_document)
+    for name, value in whole.items():
+        assert summed[name] == pytest.approx(value)

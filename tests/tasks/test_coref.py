@@ -1,0 +1,161 @@
+from __future__ import annotations
+
+import csv
+import re
+
+import pytest
+
+from annoscore.counts import Counts
+from annoscore.errors import InputError
+from annoscore.formats.conll import parse_conll, read_conll
+from annoscore.metrics.coref import METRICS
+from annoscore.report.coref import (
+    blanc_lines,
+    perl_number,
+    reference_line,
+    render_reference,
+    render_table,
+    truncated_percent,
+)
+from annoscore.tasks.coref import parse_metrics, score_conll, score_coref
+from tests.conftest import shared_data
+from tests.metrics.test_coref import case_files
+
+
+def conll(*documents: tuple[str, list[str]]) -> str:
+    out = []
+    for name, cells in documents:
+        out.append(f"#begin document {name}")
+        out += [f"d 0 {i} w {c}" for i, c in enumerate(cells)]
+        out.append("#end document")
+    return "\n".join(out) + "\n"
+
+
+def test_parse_metrics() -> None:
+    assert parse_metrics(["all"]) == METRICS
+    assert parse_metrics([]) == METRICS
+    assert parse_metrics(["muc+bcub", "ceafe"]) == ("mentions", "muc", "bcub", "ceafe")
+    assert parse_metrics(["conll"]) == ("mentions", "muc", "bcub", "ceafe")
+    assert parse_metrics(["BLANC"]) == ("mentions", "blanc")
+    with pytest.raises(ValueError, match="unknown metric 'x'"):
+        parse_metrics(["muc,x"])
+
+
+def test_documents_paired_by_name_missing_and_extra() -> None:
+    key = parse_conll(conll(("a", ["(1", "1)", "(1)"]), ("b", ["(2)", "(2)"])), "key")
+    response = parse_conll(conll(("a", ["(1", "1)", "(1)"]), ("c", ["(3)"])), "response")
+    result = score_conll(key, response, per_doc=True)
+    assert result.documents is not None and set(result.documents) == {"a", "b"}
+    assert any("1 key document(s) missing from the response" in w for w in result.warnings)
+    assert any("1 response document(s) not in the key ignored: 'c'" in w for w in result.warnings)
+    # b is scored against an empty response: it adds to the recall denominators
+    assert result.counts["muc_recall_den"] == 2 and result.counts["muc_recall_num"] == 1
+    assert result.documents["b"].scores["muc_recall"] == 0.0
+
+
+def test_per_document_counts_sum_to_corpus_counts() -> None:
+    key = parse_conll(conll(("a", ["(1", "1)", "(1)"]), ("b", ["(2)", "(3)", "(2)"])))
+    response = parse_conll(conll(("a", ["(1)", "-", "(1)"]), ("b", ["(2)", "(2)", "(2)"])))
+    result = score_conll(key, response, per_doc=True)
+    assert result.documents is not None
+    assert Counts.total(u.counts for u in result.documents.values()) == result.counts
+
+
+def test_token_count_mismatch_is_input_error() -> None:
+    key = parse_conll(conll(("a", ["(1)", "-"])), "key.conll")
+    response = parse_conll(conll(("a", ["(1)"])), "response.conll")
+    with pytest.raises(InputError) as caught:
+        score_conll(key, response)
+    error = caught.value
+    assert error.path == "response.conll" and error.line == 1 and error.document == "a"
+    assert "1 token lines in the response but 2 in the key (key.conll:1)" in error.message
+
+
+def test_remove_singletons_coval_semantics() -> None:
+    key = parse_conll(conll(("a", ["(1", "1)", "(1)", "(2)"])))
+    response = parse_conll(conll(("a", ["(1", "1)", "(1)", "-"])))
+    kept = score_conll(key, response)
+    removed = score_conll(key, response, remove_singletons=True)
+    assert kept.scores["mentions_recall"] == pytest.approx(2 / 3)
+    assert removed.scores["mentions_recall"] == 1.0 and removed.scores["bcub_f1"] == 1.0
+    assert "singletons:removed" in str(removed.signature)
+
+
+def test_zero_denominator_warning() -> None:
+    key = parse_conll(conll(("a", ["(1)", "(2)"])))
+    result = score_conll(key, key, metrics=("mentions", "muc"))
+    assert result.scores["muc_f1"] == 0.0
+    assert any(w.startswith("muc recall has a 0 denominator") for w in result.warnings)
+
+
+def test_conll_f1_needs_muc_bcub_ceafe() -> None:
+    key = parse_conll(conll(("a", ["(1", "1)", "(1)"])))
+    assert "conll_f1" in score_conll(key, key).scores
+    assert "conll_f1" not in score_conll(key, key, metrics=("mentions", "muc")).scores
+
+
+def test_perl_number_and_truncated_percent() -> None:
+    assert perl_number(6.0) == "6" and perl_number(1.8) == "1.8"
+    assert perl_number(7 / 3) == "2.33333333333333"
+    assert truncated_percent(0.698963) == "69.89"  # truncated, not rounded (coval prints 69.90)
+    assert truncated_percent(0.749898) == "74.98"
+    assert truncated_percent(1.0) == "100" and truncated_percent(0.0) == "0"
+
+
+# Lines where Perl's sum of B3 terms (in hash order, which varies between runs) differs from ours
+# in the 15th significant digit; the numbers are still compared to 1e-12 (raw counts test).
+FLOAT_ORDER_ROWS = {
+    ("boundary_with_singletons/single_entity", "bcub"),
+    ("boundary_with_singletons/single_entity+extra_mentions", "bcub"),
+    ("boundary_with_singletons/single_entity+missed_mentions", "bcub"),
+    ("correct_links/80-incorrect_links_included.response", "bcub"),
+}
+
+
+def test_reference_layout_reproduces_printed_lines() -> None:
+    base = shared_data("coref", "reference")
+    checked = 0
+    results = {}
+    for path in (base / "actual_values.csv", base / "lea-extra" / "actual_values.csv"):
+        with path.open(encoding="utf-8") as handle:
+            for row in csv.DictReader(handle):
+                if not row["tool"].startswith("scorer.pl"):
+                    continue
+                pair, metric = row["pair"], row["metric"]
+                if pair not in results:
+                    key, response = case_files(pair)
+                    results[pair] = score_conll(read_conll(key), read_conll(response)).counts
+                counts = results[pair]
+                if metric == "blanc":
+                    line = " || ".join(blanc_lines(counts))
+                elif metric == "mentions":
+                    line = reference_line("Identification of Mentions", counts, "mentions_")
+                else:
+                    line = reference_line("Coreference", counts, f"{metric}_")
+                if (pair, metric) in FLOAT_ORDER_ROWS:
+                    ours = [float(x) for x in re.findall(r"[\d.]+", line)]
+                    theirs = [float(x) for x in re.findall(r"[\d.]+", row["printed_line"])]
+                    assert ours == pytest.approx(theirs, rel=1e-12, abs=0.011)
+                else:
+                    assert line == row["printed_line"], pair
+                checked += 1
+    assert checked == 216 + 36 + 462 + 77
+
+
+def test_reference_layout_blocks() -> None:
+    key, response = case_files("A4")
+    result = score_coref(key, response, metrics=parse_metrics(["muc", "blanc"]))
+    text = render_reference(result)
+    assert text.count("====== TOTALS =======") == 2
+    assert "METRIC muc:" in text and "METRIC blanc:" in text and "METRIC bcub:" not in text
+    assert "Coreference: Recall: (1 / 3) 33.33%\tPrecision: (1 / 3) 33.33%\tF1: 33.33%" in text
+    assert "BLANC: Recall: (0.352272727272727 / 1) 35.22%" in text
+
+
+def test_table_layout() -> None:
+    key, response = case_files("A4")
+    result = score_coref(key, response, per_doc=True)
+    text = render_table(result)
+    assert "CoNLL score (mean of MUC, B3, CEAFe F1): 47.67" in text
+    assert re.search(r"MUC\s+33\.33\s+33\.33\s+33\.33", text)
+    assert "(LuoTestCase); " in text  # the per-document table
