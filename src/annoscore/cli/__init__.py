@@ -41,8 +41,7 @@ def _root(
 
 
 def _register_all() -> None:
-    from annoscore.cli import coref, demo, pharmaconer, spans
-    from annoscore.cli import muc
+    from annoscore.cli import coref, demo, muc, pharmaconer, spans
 
     for module in (pharmaconer, coref, spans, muc, demo):
         module.register(app)

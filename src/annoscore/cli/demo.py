@@ -30,6 +30,10 @@ DEMOS: list[tuple[str, str]] = [
         "{samples}/pharmaconer/system/subtrack1/sample --mode semeval --per-type",
     ),
     ("CoNLL coreference", "coref {samples}/coref/key.conll {samples}/coref/response.conll"),
+    (
+        "MUC template element (TE), totals page",
+        "muc {samples}/muc/te.config --totals-only --no-files",
+    ),
 ]
 
 

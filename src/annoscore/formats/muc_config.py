@@ -270,9 +270,12 @@ def parse_muc_config(text: str, path: Path) -> MucConfig:
                 raise InputError("an option name must follow ':' immediately", path, number)
             tokens = [(v, number) for v in _tokenize(rest, path, number)]
             entries.append((name, number, tokens))
-        elif not entries:
+        elif not entries or not raw[:1].isspace():
             raise InputError(
-                f"expected an option line starting with ':', got {stripped[:40]!r}", path, number
+                f"expected an option line starting with ':' (or an indented value line), "
+                f"got {stripped[:40]!r}",
+                path,
+                number,
             )
         else:
             entries[-1][2].extend((v, number) for v in _tokenize(raw, path, number))
@@ -316,9 +319,9 @@ def parse_muc_config(text: str, path: Path) -> MucConfig:
 
     if "class_defs" not in lists or not lists["class_defs"]:
         raise InputError(':class_defs is required (one "name report scored threshold" each)', path)
+    class_defs = tuple(_class_def(v, path, n) for v, n in lists["class_defs"])
     if "slot_defs" not in lists or not lists["slot_defs"]:
         raise InputError(":slot_defs is required (one entry of 6 tokens per slot)", path)
-    class_defs = tuple(_class_def(v, path, n) for v, n in lists["class_defs"])
     seen: dict[str, int] = {}
     for cdef in class_defs:
         if cdef.name.lower() in seen:
