@@ -47,6 +47,7 @@ _SINGLE = re.compile(r"\((\d+)\)")
 _OPEN = re.compile(r"\((\d+)")
 _CLOSE = re.compile(r"(\d+)\)")
 _NOTHING = frozenset("-_|")
+_NO_MENTION_ENDINGS = frozenset({"\t-", " -", "\t_", " _"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,8 +141,12 @@ def parse_conll(text: str, path: str = "<string>") -> ConllFile:
     first_line: dict[str, int] = {}
     current: _DocumentBuilder | None = None
     ignored = split_antecedents = unreadable = 0
-    for number, raw in enumerate(text.split("\n"), start=1):
-        line = raw[:-1] if raw.endswith("\r") else raw
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    for number, line in enumerate(text.split("\n"), start=1):
+        if current is not None and line[-2:] in _NO_MENTION_ENDINGS and "#" not in line:
+            current.tokens += 1  # fast path: the usual token line without a mention
+            continue
         if "#" in line and line.lstrip().startswith("#"):
             begin = _BEGIN.match(line.lstrip())
             if begin:
