@@ -41,9 +41,9 @@ def _root(
 
 
 def _register_all() -> None:
-    from annoscore.cli import coref, demo, muc, pharmaconer, spans
+    from annoscore.cli import codiesp, coref, demo, muc, pharmaconer, spans
 
-    for module in (pharmaconer, coref, spans, muc, demo):
+    for module in (pharmaconer, coref, spans, muc, codiesp, demo):
         module.register(app)
 
 

@@ -34,6 +34,11 @@ DEMOS: list[tuple[str, str]] = [
         "MUC template element (TE), totals page",
         "muc {samples}/muc/te.config --totals-only --no-files",
     ),
+    (
+        "CodiEsp-D (ranked ICD-10 codes: MAP and P/R/F1), official layout",
+        "codiesp D --gold {samples}/codiesp/gs_D.tsv --pred {samples}/codiesp/pred_D.tsv "
+        "--codes {samples}/codiesp/codes-D.tsv",
+    ),
 ]
 
 

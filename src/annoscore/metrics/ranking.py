@@ -1,0 +1,146 @@
+"""Average precision and MAP over ranked lists, vectorised, additive per query.
+
+A run is given as flat arrays in rank order: ``query[i]`` (the query, i.e. CodiEsp document, of
+row ``i``; rows of one query are contiguous and in rank order) and ``relevant[i]`` (whether the
+item at that rank is relevant), plus ``num_relevant[q]``, the number of relevant items of each
+query in the gold standard (retrieved or not).
+
+Formulas (trec_eval's ``map``, trectools' ``get_map``)::
+
+    rank(i)        = 1 + position of row i within its query, counting only rows kept
+    P@k            = (relevant rows at ranks 1..k) / k
+    AP(q)          = (sum of P@rank(i) over the relevant rows i of q within the depth)
+                     / num_relevant(q)
+    MAP            = sum of AP(q) over the queries that count / number of queries that count
+
+Edge cases: ``AP(q) = 0`` when ``num_relevant(q) == 0`` (trec_eval's convention; trectools gives
+NaN and then sums it as 0); a query with no retrieved row has AP 0; ``depth`` keeps only ranks
+``1..depth`` (``None`` keeps all); MAP of no query is undefined (``None``).
+
+The additive counts per query are ``ap_sum`` (its AP, a float), ``queries`` (1 if it counts in
+MAP), ``relevant``, ``retrieved`` and ``relevant_retrieved``; MAP of a corpus is
+``ap_sum / queries`` of the summed counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from annoscore.counts import Counts
+from annoscore.metrics.prf import ratio
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    FloatArray = npt.NDArray[np.float64]
+    BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True, slots=True)
+class RankingStats:
+    """Per-query statistics of one run, as arrays indexed by query."""
+
+    precision_sum: FloatArray
+    """Sum of P@k over the relevant ranks k within the depth."""
+    num_relevant: IntArray
+    retrieved: IntArray
+    """Rows kept within the depth."""
+    relevant_retrieved: IntArray
+    ranked_beyond_depth: IntArray
+    """Rows dropped by the depth cut-off."""
+
+    @property
+    def average_precision(self) -> FloatArray:
+        """AP per query; 0 where the query has no relevant item."""
+        import numpy as np
+
+        out = np.zeros(len(self.precision_sum), dtype=np.float64)
+        has = self.num_relevant > 0
+        out[has] = self.precision_sum[has] / self.num_relevant[has]
+        return out
+
+    def counts(self, query: int, counted: bool = True) -> Counts:
+        """The additive counts of one query (``queries`` 0 and ``ap_sum`` 0 if not counted)."""
+        ap = float(self.average_precision[query]) if counted else 0.0
+        return Counts(
+            ap_sum=ap,
+            queries=1 if counted else 0,
+            relevant=int(self.num_relevant[query]),
+            retrieved=int(self.retrieved[query]),
+            relevant_retrieved=int(self.relevant_retrieved[query]),
+        )
+
+
+def ranking_stats(
+    query: IntArray,
+    relevant: BoolArray,
+    num_relevant: IntArray,
+    depth: int | None = None,
+) -> RankingStats:
+    """Per-query AP statistics of rows grouped by query, in rank order within each query.
+
+    ``query`` must be non-decreasing (use :func:`group_rows` first if it is not).
+
+    >>> import numpy as np
+    >>> s = ranking_stats(np.array([0, 0, 0]), np.array([False, True, True]), np.array([2]))
+    >>> float(s.average_precision[0])  # (1/2 + 2/3) / 2
+    0.5833333333333333
+    """
+    import numpy as np
+
+    n_queries = len(num_relevant)
+    n = len(query)
+    sizes = np.bincount(query, minlength=n_queries).astype(np.int64)
+    starts = np.cumsum(sizes) - sizes
+    rank = np.arange(1, n + 1, dtype=np.int64) - starts[query]
+    if depth is not None:
+        within = rank <= depth
+        rel = relevant & within
+        beyond = np.bincount(query, weights=~within, minlength=n_queries).astype(np.int64)
+    else:
+        within = None
+        rel = relevant
+        beyond = np.zeros(n_queries, dtype=np.int64)
+    rel_int = rel.astype(np.int64)
+    cum = np.cumsum(rel_int)
+    before = np.zeros(n_queries, dtype=np.int64)
+    nonempty = sizes > 0
+    first = starts[nonempty]
+    before[nonempty] = cum[first] - rel_int[first]
+    cum -= before[query]
+    precision = np.where(rel, cum / rank, 0.0)
+    precision_sum = np.bincount(query, weights=precision, minlength=n_queries).astype(np.float64)
+    relevant_retrieved = np.bincount(query, weights=rel_int, minlength=n_queries).astype(np.int64)
+    return RankingStats(
+        precision_sum=precision_sum,
+        num_relevant=np.asarray(num_relevant, dtype=np.int64),
+        retrieved=sizes - beyond,
+        relevant_retrieved=relevant_retrieved,
+        ranked_beyond_depth=beyond,
+    )
+
+
+def group_rows(query: IntArray) -> IntArray | None:
+    """The stable order that makes ``query`` contiguous, or ``None`` if it already is sorted."""
+    import numpy as np
+
+    if len(query) < 2 or bool(np.all(query[1:] >= query[:-1])):
+        return None
+    order: IntArray = np.argsort(query, kind="stable")
+    return order
+
+
+def mean_average_precision(counts: Counts) -> float | None:
+    """MAP of summed counts: ``ap_sum / queries``, ``None`` if no query counts."""
+    return ratio(counts["ap_sum"], counts["queries"])
+
+
+def sequential_sum(values: FloatArray) -> float:
+    """The left-to-right float sum (as a Python loop or a pandas ``sum`` of few values gives)."""
+    total = 0.0
+    for value in values.tolist():
+        total += value
+    return total

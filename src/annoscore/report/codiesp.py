@@ -1,0 +1,54 @@
+"""The official CodiEsp text layouts.
+
+D/P: the MAP script's ``MAP estimate: x`` line (an empty line before and after), then the F1
+script's per-document tables (Precision, Recall, F-score, one block each, documents sorted), a
+``MICRO-AVERAGE STATISTICS`` block and the final ``P|R|F1`` line.  X: the same tables without the
+MAP line and without the ``P|R|F1`` line.  Values are Python's ``round(v, 3)``.
+
+Where the official scripts print ``nan`` for a defined value (a document with predictions but no
+true positive, F1 when P+R = 0) the value is printed; a truly undefined value (0/0) prints ``-``.
+"""
+
+from __future__ import annotations
+
+from annoscore.result import Result
+
+RULE = "-" * 53
+_BLOCKS = (("precision", "Precision"), ("recall", "Recall"), ("f1", "F-score"))
+
+
+def _value(value: float | None) -> str:
+    return "-" if value is None else str(round(value, 3))
+
+
+def _tables(result: Result) -> list[str]:
+    documents = result.documents or {}
+    gold = result.details.get("gold_documents", []) if isinstance(result.details, dict) else []
+    lines: list[str] = []
+    for key, title in _BLOCKS:
+        lines += [RULE, f"Clinical case name\t\t\t{title}", RULE]
+        for doc in sorted(gold):
+            unit = documents.get(doc)
+            value = unit.scores.get(key) if unit is not None else None
+            lines += [f"{doc}\t\t{_value(value)}", RULE]
+        name = "F-score" if key == "f1" else title.lower()
+        lines += ["", f"Micro-average {name} = {_value(result.scores.get(key))}", ""]
+    lines += [RULE, "MICRO-AVERAGE STATISTICS:", RULE]
+    lines += [f"Micro-average precision = {_value(result.scores.get('precision'))}", ""]
+    lines += [f"Micro-average recall = {_value(result.scores.get('recall'))}", ""]
+    lines += [f"Micro-average F-score = {_value(result.scores.get('f1'))}", ""]
+    return lines
+
+
+def render_ranked(result: Result) -> str:
+    """CodiEsp D/P: the MAP line, then the F1 script's tables and ``P|R|F1``."""
+    s = result.scores
+    lines = ["", f"MAP estimate: {_value(s.get('map')).replace('-', 'nan')}", ""]
+    lines += _tables(result)
+    lines.append("|".join(_value(s.get(k)) for k in ("precision", "recall", "f1")))
+    return "\n".join(lines) + "\n"
+
+
+def render_explainable(result: Result) -> str:
+    """CodiEsp X: the per-document tables and the micro-average block."""
+    return "\n".join(_tables(result)) + "\n"

@@ -1,0 +1,632 @@
+"""CodiEsp (CLEF eHealth 2020): D and P (ranked codes: MAP, and micro P/R/F1), X (explainable).
+
+Official rules (``spec/codiesp.md``), all defaults here:
+
+- Codes are lower-cased on both sides (``lowercase``); predictions whose code is not in the
+  valid-code list are dropped **before** ranking, so they leave no gap; gold codes are **not**
+  filtered (``filter_gold=False``).  Duplicate (document, code) lines keep the first.
+- D/P MAP: line order is the rank; ranks beyond ``depth`` (1000) are cut after filtering;
+  AP(doc) = sum of P@k over the relevant ranks / distinct gold codes of the doc.  A gold
+  document with no valid prediction is left out of MAP (``missing_docs="ignore"``); a predicted
+  document absent from the gold counts AP 0 (``extra_docs="zero"``).
+- D/P P/R/F1 (the later F1 script): micro over all (document, code) pairs, no depth cut;
+  predicted documents absent from the gold count against precision.
+- X: a (document, code) pair is a true positive when any predicted position matches any gold
+  reference of that code (:mod:`annoscore.align.references`: one-sided 10-character tolerance
+  ``contain``); the label column is ignored (``check_label=False``).
+- F1 = 2PR/(P+R) as the official scripts compute it; where they print ``nan`` or crash
+  (no valid prediction, per-document P/R of a document without true positive) annoscore gives
+  0 for a zero count over a positive denominator and ``None`` (JSON null) for 0/0.
+
+Every quirk that moves a number is reported in ``warnings`` with the number it would give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from annoscore.align.references import any_position_matches
+from annoscore.counts import Counts
+from annoscore.formats.codiesp import (
+    CodeReference,
+    CodeRows,
+    read_code_rows,
+    read_gold_references,
+    read_predicted_references,
+    read_valid_codes,
+)
+from annoscore.metrics.prf import ratio
+from annoscore.metrics.ranking import group_rows, ranking_stats
+from annoscore.result import Result, ScoredUnit, Scores
+from annoscore.signature import Signature
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    FloatArray = npt.NDArray[np.float64]
+    BoolArray = npt.NDArray[np.bool_]
+
+OFFICIAL_DEPTH = 1000
+
+
+class MissingDocs(str, Enum):
+    """A gold document with no valid prediction: left out of MAP (official) or AP 0."""
+
+    ignore = "ignore"
+    zero = "zero"
+
+
+class ExtraDocs(str, Enum):
+    """A predicted document absent from the gold: AP 0 in MAP (official) or left out."""
+
+    zero = "zero"
+    ignore = "ignore"
+
+
+class ToleranceMode(str, Enum):
+    contain = "contain"
+    symmetric = "symmetric"
+
+
+@dataclass(frozen=True, slots=True)
+class RankedOptions:
+    """The settings of CodiEsp D/P that move a number (official defaults)."""
+
+    missing_docs: MissingDocs = MissingDocs.ignore
+    extra_docs: ExtraDocs = ExtraDocs.zero
+    filter_gold: bool = False
+    depth: int | None = OFFICIAL_DEPTH
+    lowercase: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainableOptions:
+    """The settings of CodiEsp X that move a number (official defaults)."""
+
+    tolerance: int = 10
+    tolerance_mode: ToleranceMode = ToleranceMode.contain
+    check_label: bool = False
+    filter_gold: bool = False
+    lowercase: bool = True
+
+
+def f1_official(
+    precision: float | None, recall: float | None, tp: float, fp: float, fn: float
+) -> float | None:
+    """2PR/(P+R) as the official scripts compute it; 2tp/(2tp+fp+fn) where that is undefined.
+
+    The fallback is 0 when there are no true positives but something was predicted or missed,
+    and ``None`` only when there is nothing at all.
+    """
+    if precision is not None and recall is not None and precision + recall > 0:
+        return 2 * precision * recall / (precision + recall)
+    return ratio(2 * tp, 2 * tp + fp + fn)
+
+
+def set_scores(counts: Counts) -> Scores:
+    """Micro precision, recall and F1 of ``tp``, ``fp``, ``fn`` counts."""
+    tp, fp, fn = counts["tp"], counts["fp"], counts["fn"]
+    precision = ratio(tp, tp + fp)
+    recall = ratio(tp, tp + fn)
+    return {
+        "precision": precision,
+        "recall": recall,
+        "f1": f1_official(precision, recall, tp, fp, fn),
+    }
+
+
+def _fmt(value: float | None) -> str:
+    return "undefined" if value is None else f"{value:.4f}"
+
+
+# --- D and P ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _RankedInput:
+    gold: CodeRows
+    pred: CodeRows
+    documents: list[str]
+    """Gold documents, then predicted documents absent from the gold."""
+    pred_global: IntArray
+    """Global document index of each predicted document."""
+    code_valid: BoolArray
+    """Per vocabulary code: in the valid-code list."""
+    invalid_gold_rows: int
+    invalid_pred_rows: int
+    invalid_pred_examples: list[str]
+
+
+@dataclass(slots=True)
+class _RankedOutcome:
+    ap: FloatArray
+    """Per global document: AP (0 where not counted)."""
+    counted: BoolArray
+    tp: IntArray
+    predicted: IntArray
+    gold: IntArray
+    gold_has_predictions: BoolArray
+    beyond_depth_docs: int
+    duplicate_pred: int
+    duplicate_gold: int
+
+
+def _prepare(
+    gold_path: Path, pred_path: Path, valid: frozenset[str], lowercase: bool
+) -> _RankedInput:
+    import numpy as np
+
+    gold = read_code_rows(gold_path, "gold", lowercase=lowercase)
+    known = set(gold.codes)
+    vocabulary = list(gold.codes) + sorted(valid - known)
+    code_valid = np.fromiter((c in valid for c in vocabulary), dtype=bool, count=len(vocabulary))
+    pred = read_code_rows(pred_path, "predictions", lowercase=lowercase, vocabulary=vocabulary)
+    gold_doc_index = {d: i for i, d in enumerate(gold.documents)}
+    documents = list(gold.documents)
+    pred_global = np.empty(len(pred.documents), dtype=np.int64)
+    for i, doc in enumerate(pred.documents):
+        at = gold_doc_index.get(doc)
+        if at is None:
+            at = len(documents)
+            documents.append(doc)
+        pred_global[i] = at
+    pred_code = pred.code
+    known_invalid = (pred_code >= 0) & ~code_valid[np.maximum(pred_code, 0)]
+    examples = list(pred.unknown_examples)
+    for code in np.unique(pred_code[known_invalid]).tolist():
+        if len(examples) < 5:
+            examples.append(vocabulary[code])
+    return _RankedInput(
+        gold=gold,
+        pred=pred,
+        documents=documents,
+        pred_global=pred_global,
+        code_valid=code_valid,
+        invalid_gold_rows=int((~code_valid[gold.code]).sum()),
+        invalid_pred_rows=pred.unknown + int(known_invalid.sum()),
+        invalid_pred_examples=examples,
+    )
+
+
+def _rank(data: _RankedInput, options: RankedOptions) -> _RankedOutcome:
+    import numpy as np
+
+    n_docs = len(data.documents)
+    n_codes = len(data.code_valid)
+    gold, pred = data.gold, data.pred
+    # gold: distinct (doc, code) pairs (gold documents keep their own index)
+    gold_key = gold.doc.astype(np.int64) * n_codes + gold.code
+    if options.filter_gold:
+        gold_key = gold_key[data.code_valid[gold.code]]
+    gold_unique = np.unique(gold_key)
+    duplicate_gold = len(gold_key) - len(gold_unique)
+    gold_count = np.bincount(gold_unique // n_codes, minlength=n_docs).astype(np.int64)
+
+    # predictions: valid codes only, grouped by document in file order, first of duplicates
+    code = pred.code
+    keep = np.flatnonzero((code >= 0) & data.code_valid[np.maximum(code, 0)])
+    order = group_rows(pred.doc[keep].astype(np.int64))
+    if order is not None:
+        keep = keep[order]
+    query = pred.doc[keep].astype(np.int64)
+    pred_key = query * n_codes + code[keep]
+    by_key = np.argsort(pred_key, kind="stable")
+    sorted_key = pred_key[by_key]
+    first = np.ones(len(sorted_key), dtype=bool)
+    first[1:] = sorted_key[1:] != sorted_key[:-1]
+    duplicate_pred = int(len(first) - first.sum())
+    if duplicate_pred:
+        unique_rows = np.sort(by_key[first])
+        query, pred_key = query[unique_rows], pred_key[unique_rows]
+    del by_key, sorted_key, first
+    global_doc = data.pred_global[query]
+    global_key = global_doc * n_codes + (pred_key - query * n_codes)
+    at = np.searchsorted(gold_unique, global_key)
+    np.minimum(at, max(len(gold_unique) - 1, 0), out=at)
+    relevant = gold_unique[at] == global_key if len(gold_unique) else np.zeros(len(at), bool)
+
+    n_pred_docs = len(pred.documents)
+    num_relevant = gold_count[data.pred_global]
+    stats = ranking_stats(query, relevant, num_relevant, options.depth)
+    predicted_per_pred_doc = np.bincount(query, minlength=n_pred_docs).astype(np.int64)
+    tp_per_pred_doc = np.bincount(query, weights=relevant, minlength=n_pred_docs).astype(np.int64)
+
+    ap = np.zeros(n_docs, dtype=np.float64)
+    ap[data.pred_global] = stats.average_precision
+    predicted = np.zeros(n_docs, dtype=np.int64)
+    predicted[data.pred_global] = predicted_per_pred_doc
+    tp = np.zeros(n_docs, dtype=np.int64)
+    tp[data.pred_global] = tp_per_pred_doc
+    in_gold = np.zeros(n_docs, dtype=bool)
+    in_gold[: len(gold.documents)] = True
+    if options.filter_gold:
+        in_gold &= gold_count > 0
+    has_pred = predicted > 0
+    counted = has_pred & in_gold
+    if options.extra_docs is ExtraDocs.zero:
+        counted |= has_pred & ~in_gold
+    if options.missing_docs is MissingDocs.zero:
+        counted |= in_gold & ~has_pred
+    ap[~counted] = 0.0
+    ap[~in_gold] = 0.0
+    return _RankedOutcome(
+        ap=ap,
+        counted=counted,
+        tp=tp,
+        predicted=predicted,
+        gold=gold_count,
+        gold_has_predictions=in_gold & has_pred,
+        beyond_depth_docs=int((stats.ranked_beyond_depth > 0).sum()),
+        duplicate_pred=duplicate_pred,
+        duplicate_gold=duplicate_gold,
+    )
+
+
+def _corpus_counts(outcome: _RankedOutcome) -> Counts:
+    import numpy as np
+
+    tp = int(outcome.tp.sum())
+    return Counts(
+        tp=tp,
+        fp=int(outcome.predicted.sum()) - tp,
+        fn=int(outcome.gold.sum()) - tp,
+        ap_sum=float(np.sum(outcome.ap[outcome.counted])),
+        queries=int(outcome.counted.sum()),
+    )
+
+
+def _ranked_scores(counts: Counts) -> Scores:
+    return {"map": ratio(counts["ap_sum"], counts["queries"]), **set_scores(counts)}
+
+
+def _doc_counts(outcome: _RankedOutcome, i: int) -> Counts:
+    tp = int(outcome.tp[i])
+    counted = bool(outcome.counted[i])
+    return Counts(
+        tp=tp,
+        fp=int(outcome.predicted[i]) - tp,
+        fn=int(outcome.gold[i]) - tp,
+        ap_sum=float(outcome.ap[i]) if counted else 0.0,
+        queries=int(counted),
+    )
+
+
+def _doc_scores(counts: Counts) -> Scores:
+    scores = _ranked_scores(counts)
+    scores["ap"] = scores.pop("map")
+    return scores
+
+
+def score_ranked(
+    subtask: str,
+    gold_path: Path,
+    pred_path: Path,
+    codes_path: Path,
+    options: RankedOptions | None = None,
+    *,
+    per_doc: bool = False,
+) -> Result:
+    """Score CodiEsp D or P: MAP (``codiespD_P_evaluation.py``) and micro P/R/F1
+    (``comp_f1_diag_proc.py``) in one run.
+
+    ``scores``: ``map``, ``precision``, ``recall``, ``f1``; ``counts``: ``tp``, ``fp``, ``fn``,
+    ``ap_sum`` and ``queries`` (documents in MAP).  With ``per_doc``, ``documents`` maps every
+    gold and predicted document to its ``ap`` (None when left out of MAP), P, R and F1.
+    """
+    options = options or RankedOptions()
+    valid = read_valid_codes(codes_path)
+    data = _prepare(gold_path, pred_path, valid, options.lowercase)
+    outcome = _rank(data, options)
+    counts = _corpus_counts(outcome)
+    scores = _ranked_scores(counts)
+    warnings = _ranked_warnings(data, outcome, options, counts, scores)
+    documents = None
+    if per_doc:
+        documents = {}
+        for i, name in enumerate(data.documents):
+            doc_counts = _doc_counts(outcome, i)
+            doc_scores = _doc_scores(doc_counts)
+            if not outcome.counted[i]:
+                doc_scores["ap"] = None
+            documents[name] = ScoredUnit(doc_scores, doc_counts)
+    task = f"codiesp-{subtask.lower()}"
+    signature = Signature.of(
+        task,
+        missing_docs=options.missing_docs.value,
+        extra_docs=options.extra_docs.value,
+        filter_gold=options.filter_gold,
+        depth=options.depth,
+        lowercase=options.lowercase,
+    )
+    gold_docs = len(data.gold.documents)
+    return Result(
+        task=task,
+        signature=signature,
+        scores=scores,
+        counts=counts,
+        warnings=warnings,
+        documents=documents,
+        details={"gold_documents": data.documents[:gold_docs]},
+    )
+
+
+def _ranked_warnings(
+    data: _RankedInput,
+    outcome: _RankedOutcome,
+    options: RankedOptions,
+    counts: Counts,
+    scores: Scores,
+) -> list[str]:
+    out: list[str] = []
+    gold_docs = len(data.gold.documents)
+    has_pred = outcome.predicted > 0
+    missing = int((~has_pred[:gold_docs]).sum())
+    extra_docs = len(data.documents) - gold_docs
+    extra_with_pred = int(has_pred[gold_docs:].sum())
+    if missing:
+        if options.missing_docs is MissingDocs.ignore:
+            alt = ratio(counts["ap_sum"], counts["queries"] + missing)
+            out.append(
+                f"{missing} gold documents have no valid prediction and are left out of MAP, "
+                f"as the official script does; MAP would be {_fmt(alt)} if they counted as 0 "
+                "(--missing-docs zero)"
+            )
+        else:
+            alt = ratio(counts["ap_sum"], counts["queries"] - missing)
+            out.append(
+                f"{missing} gold documents have no valid prediction and count as AP 0 "
+                f"(--missing-docs zero); the official script leaves them out: MAP {_fmt(alt)}"
+            )
+    if extra_docs:
+        text = (
+            f"{extra_docs} predicted documents are not in the gold standard; their predictions "
+            "count as false positives"
+        )
+        if extra_with_pred and options.extra_docs is ExtraDocs.zero:
+            alt = ratio(counts["ap_sum"], counts["queries"] - extra_with_pred)
+            text += (
+                f", and {extra_with_pred} of them count as AP 0 in MAP as the official script "
+                f"does (MAP would be {_fmt(alt)} with --extra-docs ignore)"
+            )
+        elif extra_with_pred:
+            alt = ratio(counts["ap_sum"], counts["queries"] + extra_with_pred)
+            text += (
+                f"; {extra_with_pred} of them are left out of MAP (--extra-docs ignore); the "
+                f"official script counts them as AP 0: MAP {_fmt(alt)}"
+            )
+        out.append(text)
+    if data.invalid_pred_rows:
+        out.append(
+            f"{data.invalid_pred_rows} predicted codes are not in the valid-code list and were "
+            "dropped before ranking, as the official script does (e.g. "
+            f"{', '.join(data.invalid_pred_examples)})"
+        )
+    if data.invalid_gold_rows:
+        flipped = replace(options, filter_gold=not options.filter_gold)
+        alt_counts = _corpus_counts(_rank(data, flipped))
+        alt_scores = _ranked_scores(alt_counts)
+        state = (
+            "still count as relevant, as the official script does"
+            if not options.filter_gold
+            else "were dropped (--filter-gold); the official script keeps them"
+        )
+        out.append(
+            f"{data.invalid_gold_rows} gold lines have a code that is not in the valid-code list "
+            f"and {state}; {'with' if not options.filter_gold else 'without'} --filter-gold MAP "
+            f"would be {_fmt(alt_scores['map'])} and F1 {_fmt(alt_scores['f1'])}"
+        )
+    if outcome.beyond_depth_docs:
+        alt_counts = _corpus_counts(_rank(data, replace(options, depth=None)))
+        out.append(
+            f"{outcome.beyond_depth_docs} documents have more than {options.depth} valid "
+            "predictions; MAP ignores the ranks beyond (the official trectools depth); without "
+            f"the cut-off MAP would be {_fmt(ratio(alt_counts['ap_sum'], alt_counts['queries']))}"
+        )
+    if outcome.duplicate_pred:
+        out.append(
+            f"{outcome.duplicate_pred} duplicate predictions (same document and code) were "
+            "dropped, keeping the first, as the official script does"
+        )
+    if data.pred.uppercase and options.lowercase:
+        out.append(
+            f"{data.pred.uppercase} predicted codes had upper-case letters and were lower-cased, "
+            "as the official script does since 2020-09-30 (--no-lowercase: the 2020 campaign)"
+        )
+    if scores["map"] is None:
+        out.append("no document counts in MAP: MAP is undefined (the official script prints nan)")
+    return out
+
+
+# --- X ---------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _ExplainableInput:
+    gold: list[CodeReference]
+    pred: list[CodeReference]
+    invalid_gold: int
+    invalid_pred: int
+    invalid_pred_examples: list[str]
+    documents: list[str]
+
+
+def _match(
+    gold: Iterable[CodeReference], pred: Iterable[CodeReference], options: ExplainableOptions
+) -> dict[str, Counts]:
+    """Per document: ``tp``, ``fp``, ``fn`` over distinct (document, code) pairs."""
+    references: dict[tuple[str, str], list[CodeReference]] = {}
+    for ref in gold:
+        references.setdefault((ref.document, ref.code), []).append(ref)
+    positions: dict[tuple[str, str], list[CodeReference]] = {}
+    for ref in pred:
+        positions.setdefault((ref.document, ref.code), []).append(ref)
+    tp: dict[str, int] = {}
+    predicted: dict[str, int] = {}
+    gold_count: dict[str, int] = {}
+    for doc, _ in references:
+        gold_count[doc] = gold_count.get(doc, 0) + 1
+    for key, preds in positions.items():
+        doc = key[0]
+        predicted[doc] = predicted.get(doc, 0) + 1
+        refs = references.get(key)
+        if not refs:
+            continue
+        if options.check_label:
+            found = any(
+                any_position_matches(
+                    [(g.start, g.end)],
+                    [(p.start, p.end) for p in preds if p.label == g.label],
+                    options.tolerance,
+                    options.tolerance_mode.value,
+                )
+                for g in refs
+            )
+        else:
+            found = any_position_matches(
+                [(g.start, g.end) for g in refs],
+                [(p.start, p.end) for p in preds],
+                options.tolerance,
+                options.tolerance_mode.value,
+            )
+        tp[doc] = tp.get(doc, 0) + int(found)
+    out: dict[str, Counts] = {}
+    for doc in dict.fromkeys([*gold_count, *predicted]):
+        t = tp.get(doc, 0)
+        out[doc] = Counts(tp=t, fp=predicted.get(doc, 0) - t, fn=gold_count.get(doc, 0) - t)
+    return out
+
+
+def _filter_x(
+    data: _ExplainableInput, valid: frozenset[str], filter_gold: bool
+) -> list[CodeReference]:
+    return [g for g in data.gold if g.code in valid] if filter_gold else data.gold
+
+
+def score_explainable(
+    gold_path: Path,
+    pred_path: Path,
+    codes_d_path: Path,
+    codes_p_path: Path,
+    options: ExplainableOptions | None = None,
+    *,
+    per_doc: bool = False,
+) -> Result:
+    """Score CodiEsp X (``codiespX_evaluation.py``): micro P/R/F1 over (document, code) pairs
+    whose predicted position matches a gold reference.
+
+    The valid codes are the union of the D and P lists, so the label is never checked against
+    them.  ``counts``: ``tp``, ``fp``, ``fn``.
+    """
+    options = options or ExplainableOptions()
+    valid = read_valid_codes(codes_d_path) | read_valid_codes(codes_p_path)
+    gold = read_gold_references(gold_path, lowercase=options.lowercase)
+    pred_all = read_predicted_references(pred_path, lowercase=options.lowercase)
+    pred = [p for p in pred_all if p.code in valid]
+    invalid = [p.code for p in pred_all if p.code not in valid]
+    data = _ExplainableInput(
+        gold=gold,
+        pred=pred,
+        invalid_gold=sum(g.code not in valid for g in gold),
+        invalid_pred=len(invalid),
+        invalid_pred_examples=list(dict.fromkeys(invalid))[:5],
+        documents=list(
+            dict.fromkeys([*(g.document for g in gold), *(p.document for p in pred_all)])
+        ),
+    )
+    per_document = _match(_filter_x(data, valid, options.filter_gold), pred, options)
+    counts = Counts.total(per_document.values())
+    scores = set_scores(counts)
+    warnings = _explainable_warnings(data, valid, options, scores, pred_all)
+    documents = None
+    if per_doc:
+        documents = {}
+        for doc in data.documents:
+            doc_counts = per_document.get(doc, Counts(tp=0, fp=0, fn=0))
+            documents[doc] = ScoredUnit(set_scores(doc_counts), doc_counts)
+    signature = Signature.of(
+        "codiesp-x",
+        tolerance=options.tolerance,
+        tolerance_mode=options.tolerance_mode.value,
+        check_label=options.check_label,
+        filter_gold=options.filter_gold,
+        lowercase=options.lowercase,
+    )
+    gold_docs = list(dict.fromkeys(g.document for g in gold))
+    return Result(
+        task="codiesp-x",
+        signature=signature,
+        scores=scores,
+        counts=counts,
+        warnings=warnings,
+        documents=documents,
+        details={"gold_documents": gold_docs},
+    )
+
+
+def _explainable_warnings(
+    data: _ExplainableInput,
+    valid: frozenset[str],
+    options: ExplainableOptions,
+    scores: Scores,
+    pred_all: list[CodeReference],
+) -> list[str]:
+    out: list[str] = []
+
+    def f1_with(**changes: object) -> float | None:
+        alt = replace(options, **changes)  # type: ignore[arg-type]
+        per_doc = _match(_filter_x(data, valid, alt.filter_gold), data.pred, alt)
+        return set_scores(Counts.total(per_doc.values()))["f1"]
+
+    if data.invalid_pred:
+        out.append(
+            f"{data.invalid_pred} predicted codes are not in the valid-code lists and were "
+            f"dropped, as the official script does (e.g. {', '.join(data.invalid_pred_examples)})"
+        )
+    if data.invalid_gold:
+        state = (
+            "still count, as the official script does"
+            if not options.filter_gold
+            else ("were dropped (--filter-gold); the official script keeps them")
+        )
+        out.append(
+            f"{data.invalid_gold} gold references have a code that is not in the valid-code lists "
+            f"and {state}; F1 would be {_fmt(f1_with(filter_gold=not options.filter_gold))}"
+        )
+    if options.tolerance_mode is ToleranceMode.contain:
+        symmetric = f1_with(tolerance_mode=ToleranceMode.symmetric)
+        if symmetric != scores["f1"]:
+            out.append(
+                "some predictions start late or end early within the tolerance and are not "
+                "credited (the official one-sided rule); --tolerance-mode symmetric would give "
+                f"F1 {_fmt(symmetric)}"
+            )
+    exact = f1_with(tolerance=0)
+    if options.tolerance and exact != scores["f1"]:
+        out.append(
+            f"some true positives rely on the {options.tolerance}-character tolerance; exact "
+            f"positions (--tolerance 0) would give F1 {_fmt(exact)}"
+        )
+    labelled = f1_with(check_label=not options.check_label)
+    if labelled != scores["f1"]:
+        out.append(
+            "some true positives have a label that differs from the gold reference; "
+            + (
+                "the label is ignored as the official script does "
+                f"(--check-label: F1 {_fmt(labelled)})"
+                if not options.check_label
+                else "--check-label requires it; the official script ignores it: "
+                f"F1 {_fmt(labelled)}"
+            )
+        )
+    if scores["precision"] is None:
+        out.append(
+            "no valid prediction: precision is undefined (the official script crashes with "
+            "'not enough values to unpack')"
+        )
+    return out

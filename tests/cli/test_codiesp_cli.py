@@ -1,0 +1,165 @@
+"""``annoscore codiesp``: the cli.md JSON keys, the official text layout, exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import shared_data
+
+
+def toy() -> tuple[Path, Path, Path]:
+    return (
+        shared_data("codiesp", "toy"),
+        shared_data("codiesp", "codes-D.tsv"),
+        shared_data("codiesp", "codes-P.tsv"),
+    )
+
+
+def test_d_json_contract(cli: Any) -> None:
+    folder, codes_d, _ = toy()
+    out = cli.json(
+        "codiesp",
+        "D",
+        "--gold",
+        folder / "gs_D.tsv",
+        "--pred",
+        folder / "pred_D.tsv",
+        "--codes",
+        codes_d,
+    )
+    assert out["task"] == "codiesp-d"
+    assert set(out["scores"]) == {"map", "precision", "recall", "f1"}
+    assert round(out["scores"]["map"], 3) == 0.444
+    assert {"tp", "fp", "fn"} <= set(out["counts"])
+    assert out["signature"].startswith("annoscore:") and "missing-docs:ignore" in out["signature"]
+    assert any("left out of MAP" in w for w in out["warnings"])
+    assert "documents" not in out
+
+
+def test_d_per_doc_and_options(cli: Any) -> None:
+    folder, codes_d, _ = toy()
+    out = cli.json(
+        "codiesp",
+        "D",
+        "-g",
+        folder / "gs_D.tsv",
+        "-p",
+        folder / "pred_D.tsv",
+        "-c",
+        codes_d,
+        "--per-doc",
+        "--missing-docs",
+        "zero",
+        "--depth",
+        "0",
+        "--filter-gold",
+    )
+    assert round(out["scores"]["map"], 4) == round((5 / 9 + 1 / 3) / 3, 4)
+    assert set(out["documents"]) == {
+        "S0004-06142006000900013-1",
+        "S0210-48062005000700013-1",
+        "S1130-05582003000600004-2",
+    }
+    assert "depth:none" in out["signature"] and "filter-gold:yes" in out["signature"]
+
+
+def test_d_text_is_the_official_layout(cli: Any) -> None:
+    folder, codes_d, _ = toy()
+    result = cli(
+        "codiesp",
+        "D",
+        "--gold",
+        folder / "gs_D.tsv",
+        "--pred",
+        folder / "pred_D.tsv",
+        "--codes",
+        codes_d,
+    )
+    assert result.exit_code == 0
+    lines = result.stdout.split("\n")
+    assert lines[:3] == ["", "MAP estimate: 0.444", ""]
+    assert "-" * 53 in lines and "Clinical case name\t\t\tPrecision" in lines
+    assert "S0004-06142006000900013-1\t\t0.4" in lines
+    assert lines[-2] == "0.444|0.4|0.421"
+    assert "annoscore: warning:" in result.stderr
+
+
+def test_p_command(cli: Any, tmp_path: Path) -> None:
+    gold = tmp_path / "g.tsv"
+    gold.write_text("D1\tbw40zzz\nD1\tbw03zzz\n")
+    pred = tmp_path / "p.tsv"
+    pred.write_text("D1\tbw03zzz\n")
+    _, _, codes_p = toy()
+    out = cli.json("codiesp", "P", "--gold", gold, "--pred", pred, "--codes", codes_p)
+    assert out["task"] == "codiesp-p" and out["scores"]["map"] == 0.5
+
+
+def test_x_json_and_text(cli: Any, tmp_path: Path) -> None:
+    folder, codes_d, codes_p = toy()
+    args = [
+        "codiesp",
+        "X",
+        "--gold",
+        folder / "gs_X.tsv",
+        "--pred",
+        folder / "pred_X.tsv",
+        "--codes-d",
+        codes_d,
+        "--codes-p",
+        codes_p,
+    ]
+    out = cli.json(*args)
+    assert set(out["scores"]) == {"precision", "recall", "f1"}
+    assert out["counts"] == {"tp": 7, "fp": 6, "fn": 6}
+    text = cli(*args, "--tolerance-mode", "symmetric", "--check-label")
+    assert text.exit_code == 0 and "Micro-average F-score" in text.stdout
+    target = tmp_path / "out.json"
+    assert cli(*args, "-f", "json", "-o", target).exit_code == 0
+    assert json.loads(target.read_text())["task"] == "codiesp-x"
+
+
+def test_bad_input_exits_2_with_file_and_line(cli: Any, tmp_path: Path) -> None:
+    folder, codes_d, codes_p = toy()
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("D1\ta\nD1\ta\tb\n")
+    result = cli("codiesp", "D", "--gold", bad, "--pred", folder / "pred_D.tsv", "--codes", codes_d)
+    assert result.exit_code == 2
+    assert f"{bad}:2:" in result.stderr and "Traceback" not in result.stderr
+    empty = tmp_path / "empty.tsv"
+    empty.write_text("")
+    result = cli("codiesp", "D", "--gold", folder / "gs_D.tsv", "--pred", empty, "--codes", codes_d)
+    assert result.exit_code == 2 and "empty" in result.stderr
+    result = cli(
+        "codiesp",
+        "D",
+        "--gold",
+        folder / "gs_D.tsv",
+        "--pred",
+        folder / "pred_D.tsv",
+        "--codes",
+        tmp_path / "nope.tsv",
+    )
+    assert result.exit_code == 2 and "nope.tsv" in result.stderr
+    position = tmp_path / "pos.tsv"
+    position.write_text("D1\t10-20\tDIAGNOSTICO\ta\n")
+    result = cli(
+        "codiesp",
+        "X",
+        "--gold",
+        folder / "gs_X.tsv",
+        "--pred",
+        position,
+        "--codes-d",
+        codes_d,
+        "--codes-p",
+        codes_p,
+    )
+    assert result.exit_code == 2 and f"{position}:1:" in result.stderr
+
+
+def test_help_has_examples(cli: Any) -> None:
+    for sub in ("D", "P", "X"):
+        result = cli("codiesp", sub, "--help")
+        assert result.exit_code == 0 and "Example: annoscore codiesp" in result.stdout

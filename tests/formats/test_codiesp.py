@@ -1,0 +1,175 @@
+"""CodiEsp readers: the vectorised path agrees with the line path; bad input is an InputError."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from annoscore.errors import InputError
+from annoscore.formats import codiesp
+from annoscore.formats.codiesp import (
+    _fast_code_rows,
+    _slow_code_rows,
+    parse_position,
+    read_code_rows,
+    read_gold_references,
+    read_predicted_references,
+    read_valid_codes,
+)
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+def decoded(rows: codiesp.CodeRows) -> list[tuple[str, str | None]]:
+    return [
+        (rows.documents[d], rows.codes[c] if c >= 0 else None)
+        for d, c in zip(rows.doc.tolist(), rows.code.tolist(), strict=True)
+    ]
+
+
+def test_reads_two_columns_and_lowercases(tmp_path: Path) -> None:
+    path = write(tmp_path, "p.tsv", "D1\tA00.1\nD1\tb20\nD2\tA00.1\n")
+    rows = read_code_rows(path, "predictions")
+    assert decoded(rows) == [("D1", "a00.1"), ("D1", "b20"), ("D2", "a00.1")]
+    assert rows.uppercase == 2
+
+
+def test_no_lowercase_keeps_case(tmp_path: Path) -> None:
+    rows = read_code_rows(write(tmp_path, "p.tsv", "D1\tA00.1\n"), "gold", lowercase=False)
+    assert decoded(rows) == [("D1", "A00.1")]
+
+
+def test_vocabulary_marks_unknown_codes(tmp_path: Path) -> None:
+    path = write(tmp_path, "p.tsv", "D1\tx1\nD1\tb20\nD2\tx2\nD2\tx1\n")
+    rows = read_code_rows(path, "predictions", vocabulary=["b20", "c30"])
+    assert decoded(rows) == [("D1", None), ("D1", "b20"), ("D2", None), ("D2", None)]
+    assert (rows.unknown, rows.unknown_distinct, rows.unknown_examples) == (3, 2, ("x1", "x2"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "D1\ta\r\nD2\tb\r\n",  # CRLF
+        "D1\ta\n\nD2\tb\n",  # blank line
+        "D1\ta\nD2\tb",  # no final newline
+        "Dé\ta\nD2\tb\n",  # non-ASCII document
+        "D1\tlongcode.123\nD2\tb\n",  # code longer than 8 bytes
+    ],
+)
+def test_unusual_files_read_the_same(tmp_path: Path, text: str) -> None:
+    rows = read_code_rows(write(tmp_path, "p.tsv", text), "predictions")
+    expected = [tuple(line.split("\t")) for line in text.replace("\r", "").split("\n") if line]
+    assert decoded(rows) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("D1\ta\nD2\tb\tc\n", 2, "expected 2 tab-separated columns"),
+        ("D1\ta\nD2\n", 2, "found 1"),
+        ("D1\ta\n\tb\n", 2, "empty clinical case"),
+        ("D1\t\n", 1, "empty code"),
+    ],
+)
+def test_bad_lines_name_file_and_line(tmp_path: Path, text: str, line: int, message: str) -> None:
+    path = write(tmp_path, "p.tsv", text)
+    with pytest.raises(InputError) as error:
+        read_code_rows(path, "predictions")
+    assert error.value.line == line and message in error.value.message
+    assert str(error.value).startswith(f"{path}:{line}:")
+
+
+def test_empty_and_missing_files(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="empty"):
+        read_code_rows(write(tmp_path, "e.tsv", ""), "gold")
+    with pytest.raises(InputError, match="empty"):
+        read_code_rows(write(tmp_path, "b.tsv", "\n\n"), "gold")
+    with pytest.raises(InputError, match="no such file"):
+        read_code_rows(tmp_path / "absent.tsv", "gold")
+    with pytest.raises(InputError, match="no such file"):
+        read_valid_codes(tmp_path / "absent.tsv")
+    with pytest.raises(InputError, match="valid-code list is empty"):
+        read_valid_codes(write(tmp_path, "c.tsv", "\n"))
+    bad = tmp_path / "bad.tsv"
+    bad.write_bytes(b"D1\ta\nD2\t\xff\n")
+    with pytest.raises(InputError, match="not UTF-8") as error:
+        read_code_rows(bad, "gold")
+    assert error.value.line == 2
+
+
+def test_valid_codes_first_column_lowercased(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.tsv", "code\tes\ten\nA00.1\tx\ty\r\nb20\n")
+    assert read_valid_codes(path) == {"code", "a00.1", "b20"}
+
+
+def test_chunk_boundaries_do_not_matter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = [f"DOC{i // 7:03d}\tc{i % 13}.{i % 5}\n" for i in range(500)]
+    path = write(tmp_path, "p.tsv", "".join(lines))
+    whole = decoded(read_code_rows(path, "predictions"))
+    monkeypatch.setattr(codiesp, "_CHUNK", 64)
+    assert decoded(read_code_rows(path, "predictions")) == whole
+    assert decoded(read_code_rows(path, "predictions", vocabulary=["c1.1", "c2.2"])) == [
+        (d, c if c in ("c1.1", "c2.2") else None) for d, c in whole
+    ]
+
+
+field = st.text(alphabet="abcdefghijABC0123456789.-_ ", min_size=1, max_size=12).filter(
+    lambda s: s.strip() != ""
+)
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(field, field), min_size=1, max_size=30), st.booleans())
+def test_fast_path_equals_line_path(
+    tmp_path: Path, pairs: list[tuple[str, str]], with_vocabulary: bool
+) -> None:
+    path = write(tmp_path, "h.tsv", "".join(f"{d}\t{c}\n" for d, c in pairs))
+    vocabulary = sorted({c.lower() for _, c in pairs[::2]}) if with_vocabulary else None
+    fast = _fast_code_rows(path, True, vocabulary)
+    slow = _slow_code_rows(path, "predictions", True, vocabulary)
+    if fast is not None:
+        assert decoded(fast) == decoded(slow)
+        assert fast.documents == slow.documents
+        assert (fast.unknown, fast.unknown_distinct, fast.uppercase) == (
+            slow.unknown,
+            slow.unknown_distinct,
+            slow.uppercase,
+        )
+
+
+def test_positions() -> None:
+    assert parse_position("385 397;405 411", Path("g"), 1) == (385, 411)
+    assert parse_position("10 20", Path("g"), 1) == (10, 20)
+    for bad in ("10", "a b", "10 20;", "-1 5", "1 2 3"):
+        with pytest.raises(InputError, match="bad position"):
+            parse_position(bad, Path("g"), 4)
+
+
+def test_x_readers(tmp_path: Path) -> None:
+    gold = write(tmp_path, "g.tsv", "D1\tDIAGNOSTICO\tS43.40\thombro\t405 411;572 581\n")
+    [ref] = read_gold_references(gold)
+    assert (ref.document, ref.label, ref.code, ref.start, ref.end, ref.line) == (
+        "D1",
+        "DIAGNOSTICO",
+        "s43.40",
+        405,
+        581,
+        1,
+    )
+    pred = write(tmp_path, "p.tsv", "\nD1\t1 5;8 9\tDIAGNOSTICO\tA\n")
+    [p] = read_predicted_references(pred)
+    assert (p.code, p.start, p.end, p.line) == ("a", 1, 9, 2)
+    with pytest.raises(InputError, match="expected 5 tab-separated columns") as error:
+        read_gold_references(pred)
+    assert error.value.line == 2
+    with pytest.raises(InputError, match="bad position"):
+        read_predicted_references(write(tmp_path, "q.tsv", "D1\tx y\tL\tc\n"))
+    with pytest.raises(InputError, match="empty"):
+        read_predicted_references(write(tmp_path, "r.tsv", "\n"))

@@ -1,0 +1,318 @@
+"""CodiEsp D/P and X: official numbers, the spec's verified edge cases, each quirk, properties."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from annoscore.counts import Counts
+from annoscore.tasks.codiesp import (
+    ExplainableOptions,
+    ExtraDocs,
+    MissingDocs,
+    RankedOptions,
+    ToleranceMode,
+    score_explainable,
+    score_ranked,
+)
+from tests.conftest import shared_data
+
+
+def write(tmp_path: Path, name: str, lines: list[str]) -> Path:
+    path = tmp_path / name
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def abc(tmp_path: Path) -> tuple[Path, Path]:
+    """Gold {D1: a, b; D2: c} and valid codes a, b, c, d (the spec's edge cases)."""
+    gold = write(tmp_path, "gold.tsv", ["D1\ta", "D1\tb", "D2\tc"])
+    codes = write(tmp_path, "codes.tsv", ["a", "b", "c", "d"])
+    return gold, codes
+
+
+def ranked(tmp_path: Path, abc: tuple[Path, Path], pred: list[str], **options: object):  # type: ignore[no-untyped-def]
+    gold, codes = abc
+    path = write(tmp_path, "pred.tsv", pred)
+    return score_ranked("D", gold, path, codes, RankedOptions(**options), per_doc=True)  # type: ignore[arg-type]
+
+
+# --- conformance -----------------------------------------------------------------------------
+
+
+def test_toy_d_official_numbers() -> None:
+    toy = shared_data("codiesp", "toy")
+    codes = shared_data("codiesp", "codes-D.tsv")
+    result = score_ranked("D", toy / "gs_D.tsv", toy / "pred_D.tsv", codes, per_doc=True)
+    assert round(result.scores["map"] or 0, 3) == 0.444
+    assert result.scores["map"] == pytest.approx((5 / 9 + 1 / 3) / 2)
+    assert [round(result.scores[k] or 0, 3) for k in ("precision", "recall", "f1")] == [
+        0.444,
+        0.4,
+        0.421,
+    ]
+    docs = result.documents
+    assert docs is not None
+    assert docs["S0004-06142006000900013-1"].scores["ap"] == pytest.approx(5 / 9)
+    assert docs["S1130-05582003000600004-2"].scores["ap"] == pytest.approx(1 / 3)
+    assert docs["S0210-48062005000700013-1"].scores["ap"] is None  # left out of MAP
+    s0004 = docs["S0004-06142006000900013-1"].scores
+    assert [round(s0004[k] or 0, 3) for k in ("precision", "recall", "f1")] == [0.4, 0.667, 0.5]
+    assert any("left out of MAP" in w for w in result.warnings)
+
+
+def test_toy_x_official_numbers() -> None:
+    toy = shared_data("codiesp", "toy")
+    d, p = shared_data("codiesp", "codes-D.tsv"), shared_data("codiesp", "codes-P.tsv")
+    result = score_explainable(toy / "gs_X.tsv", toy / "pred_X.tsv", d, p, per_doc=True)
+    assert result.counts["tp"] == 7
+    assert [result.scores[k] for k in ("precision", "recall", "f1")] == pytest.approx([7 / 13] * 3)
+    assert result.documents is not None
+    doc = result.documents["S1889-836X2016000100006-1"].scores
+    assert doc["precision"] == pytest.approx(7 / 11) and doc["recall"] == pytest.approx(7 / 11)
+
+
+def test_lowercase_quirk_reproduces_the_2020_readme() -> None:
+    toy = shared_data("codiesp", "toy")
+    d, p = shared_data("codiesp", "codes-D.tsv"), shared_data("codiesp", "codes-P.tsv")
+    options = ExplainableOptions(lowercase=False)
+    result = score_explainable(toy / "gs_X.tsv", toy / "pred_X.tsv", d, p, options)
+    assert [round(result.scores[k] or 0, 3) for k in ("precision", "recall", "f1")] == [
+        0.636,
+        0.538,
+        0.583,
+    ]
+
+
+def test_sample_gold_against_itself_scores_one() -> None:
+    sample = shared_data("codiesp", "sample")
+    gold = sample / "sample_annotations_D.tsv"
+    codes = write_codes_from(gold)
+    result = score_ranked("D", gold, gold, codes)
+    assert result.scores == {"map": 1.0, "precision": 1.0, "recall": 1.0, "f1": 1.0}
+
+
+def write_codes_from(gold: Path) -> Path:
+    import tempfile
+
+    codes = {line.split("\t")[1].strip().lower() for line in gold.read_text().splitlines()}
+    path = Path(tempfile.mkdtemp()) / "codes.tsv"
+    path.write_text("\n".join(sorted(codes)) + "\n")
+    return path
+
+
+# --- the spec's verified edge cases ----------------------------------------------------------
+
+
+def test_edge_case_map_0_292(tmp_path: Path, abc: tuple[Path, Path]) -> None:
+    result = ranked(tmp_path, abc, ["D1\td", "D3\ta", "D1\tA", "D1\tb", "D1\ta"])
+    assert round(result.scores["map"], 3) == 0.292
+    assert result.documents["D1"].scores["ap"] == pytest.approx((1 / 2 + 2 / 3) / 2)
+    assert result.documents["D3"].scores["ap"] == 0.0
+    assert result.counts["queries"] == 2
+
+
+def test_edge_case_map_0_583(tmp_path: Path, abc: tuple[Path, Path]) -> None:
+    result = ranked(tmp_path, abc, ["D1\td", "D1\tA", "D1\tb"])
+    assert round(result.scores["map"], 3) == 0.583
+
+
+def test_every_prediction_invalid_gives_null_not_a_crash(
+    tmp_path: Path, abc: tuple[Path, Path]
+) -> None:
+    result = ranked(tmp_path, abc, ["D1\tzz", "D2\tyy"])
+    assert result.scores["map"] is None and result.scores["precision"] is None
+    assert result.scores["recall"] == 0.0 and result.scores["f1"] == 0.0
+    assert any("prints nan" in w for w in result.warnings)
+    assert any("2 predicted codes are not in the valid-code list" in w for w in result.warnings)
+
+
+def test_x_edge_case(tmp_path: Path) -> None:
+    gold = write(tmp_path, "g.tsv", ["D1\tDIAGNOSTICO\ta\tx\t10 20", "D2\tDIAGNOSTICO\tb\ty\t5 9"])
+    pred = write(
+        tmp_path,
+        "p.tsv",
+        ["D1\t11 20\tDIAGNOSTICO\ta", "D2\t0 19\tDIAGNOSTICO\tb", "D2\t0 19\tDIAGNOSTICO\tc"],
+    )
+    codes = write(tmp_path, "c.tsv", ["a", "b", "c"])
+    result = score_explainable(gold, pred, codes, codes, per_doc=True)
+    assert [round(result.scores[k] or 0, 3) for k in ("precision", "recall", "f1")] == [
+        0.333,
+        0.5,
+        0.4,
+    ]
+    docs = result.documents
+    assert docs is not None
+    # the official prints nan for D1 (a bug); the right values are 0
+    assert docs["D1"].scores == {"precision": 0.0, "recall": 0.0, "f1": 0.0}
+    d2 = docs["D2"].scores
+    assert [round(d2[k] or 0, 3) for k in ("precision", "recall", "f1")] == [0.5, 1.0, 0.667]
+    assert any("symmetric would give F1" in w for w in result.warnings)
+
+
+# --- quirks, each a named option -------------------------------------------------------------
+
+
+def test_missing_docs_zero(tmp_path: Path, abc: tuple[Path, Path]) -> None:
+    official = ranked(tmp_path, abc, ["D1\td", "D1\tA", "D1\tb"])
+    zero = ranked(tmp_path, abc, ["D1\td", "D1\tA", "D1\tb"], missing_docs=MissingDocs.zero)
+    assert zero.scores["map"] == pytest.approx(official.scores["map"] / 2)
+    assert any(f"{zero.scores['map']:.4f}" in w for w in official.warnings)
+
+
+def test_extra_docs_ignore(tmp_path: Path, abc: tuple[Path, Path]) -> None:
+    pred = ["D1\td", "D3\ta", "D1\tA", "D1\tb", "D1\ta"]
+    official = ranked(tmp_path, abc, pred)
+    ignore = ranked(tmp_path, abc, pred, extra_docs=ExtraDocs.ignore)
+    assert ignore.scores["map"] == pytest.approx(0.5833333333)
+    assert ignore.scores["precision"] == official.scores["precision"]  # still false positives
+    assert any(f"{ignore.scores['map']:.4f}" in w for w in official.warnings)
+
+
+def test_filter_gold(tmp_path: Path, abc: tuple[Path, Path]) -> None:
+    gold, codes = abc
+    gold = write(tmp_path, "gold2.tsv", ["D1\ta", "D1\tb", "D1\tq99", "D2\tc"])
+    pred = write(tmp_path, "pred.tsv", ["D1\ta", "D2\tc"])
+    official = score_ranked("D", gold, pred, codes)
+    filtered = score_ranked("D", gold, pred, codes, RankedOptions(filter_gold=True))
+    assert official.scores["map"] == pytest.approx((1 / 3 + 1) / 2)
+    assert filtered.scores["map"] == pytest.approx((1 / 2 + 1) / 2)
+    assert official.counts["fn"] == 2 and filtered.counts["fn"] == 1
+    assert any(f"{filtered.scores['map']:.4f}" in w for w in official.warnings)
+
+
+def test_depth_cutoff_1000(tmp_path: Path, abc: tuple[Path, Path]) -> None:
+    gold, _ = abc
+    many = [f"x{i}" for i in range(1000)]
+    codes = write(tmp_path, "codes2.tsv", ["a", "b", "c", *many])
+    pred = write(tmp_path, "pred.tsv", [f"D1\t{c}" for c in [*many, "a"]])
+    official = score_ranked("D", gold, pred, codes)
+    assert official.scores["map"] == 0.0  # 'a' is at rank 1001
+    assert official.scores["recall"] == pytest.approx(1 / 3)  # the F1 script has no cut-off
+    everything = score_ranked("D", gold, pred, codes, RankedOptions(depth=None))
+    assert everything.scores["map"] == pytest.approx(1 / 1001 / 2)
+    assert any("more than 1000 valid predictions" in w for w in official.warnings)
+
+
+def test_duplicates_keep_the_first_and_leave_no_gap(tmp_path: Path, abc: tuple[Path, Path]) -> None:
+    result = ranked(tmp_path, abc, ["D1\ta", "D1\tA", "D1\tzz", "D1\tb"])
+    assert result.scores["map"] == 1.0
+    assert any("1 duplicate predictions" in w for w in result.warnings)
+
+
+def test_interleaved_documents_keep_file_order(tmp_path: Path, abc: tuple[Path, Path]) -> None:
+    result = ranked(tmp_path, abc, ["D1\td", "D2\tc", "D1\tb", "D2\td", "D1\ta"])
+    assert result.documents["D1"].scores["ap"] == pytest.approx((1 / 2 + 2 / 3) / 2)
+    assert result.documents["D2"].scores["ap"] == 1.0
+
+
+def test_tolerance_modes_and_check_label(tmp_path: Path) -> None:
+    gold = write(tmp_path, "g.tsv", ["D1\tDIAGNOSTICO\ta\tx\t10 20"])
+    codes = write(tmp_path, "c.tsv", ["a"])
+
+    def f1(pred_line: str, **options: object) -> float | None:
+        pred = write(tmp_path, "p.tsv", [pred_line])
+        opts = ExplainableOptions(**options)  # type: ignore[arg-type]
+        return score_explainable(gold, pred, codes, codes, opts).scores["f1"]
+
+    assert f1("D1\t0 30\tDIAGNOSTICO\ta") == 1.0  # overhang 10 on both sides
+    assert f1("D1\t0 31\tDIAGNOSTICO\ta") == 0.0
+    assert f1("D1\t11 20\tDIAGNOSTICO\ta") == 0.0  # one-sided: starts late
+    assert f1("D1\t11 20\tDIAGNOSTICO\ta", tolerance_mode=ToleranceMode.symmetric) == 1.0
+    assert f1("D1\t9 20\tDIAGNOSTICO\ta", tolerance=0) == 0.0
+    assert f1("D1\t10 20\tPROCEDIMIENTO\ta") == 1.0  # label ignored
+    assert f1("D1\t10 20\tPROCEDIMIENTO\ta", check_label=True) == 0.0
+
+
+def test_one_reference_is_enough(tmp_path: Path) -> None:
+    gold = write(tmp_path, "g.tsv", ["D1\tL\ta\tx\t10 20", "D1\tL\ta\ty\t100 120"])
+    pred = write(tmp_path, "p.tsv", ["D1\t100 120\tL\ta", "D1\t500 501\tL\ta"])
+    codes = write(tmp_path, "c.tsv", ["a"])
+    result = score_explainable(gold, pred, codes, codes)
+    assert result.counts == Counts(tp=1, fp=0, fn=0)
+
+
+# --- properties ------------------------------------------------------------------------------
+
+documents = st.dictionaries(
+    st.sampled_from([f"S{i:03d}" for i in range(8)]),
+    st.tuples(
+        st.lists(st.sampled_from("abcdefgh"), min_size=1, max_size=5, unique=True),
+        st.lists(st.sampled_from("abcdefghij"), min_size=1, max_size=8),
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(documents, st.randoms(use_true_random=False))
+def test_ranked_properties(
+    tmp_path: Path, docs: dict[str, tuple[list[str], list[str]]], rnd: random.Random
+) -> None:
+    codes = write(tmp_path, "codes.tsv", list("abcdefgh"))
+    gold_lines = [f"{d}\t{c}" for d, (g, _) in docs.items() for c in g]
+    gold = write(tmp_path, "gold.tsv", gold_lines)
+    perfect = score_ranked("D", gold, gold, codes)
+    assert perfect.scores == {"map": 1.0, "precision": 1.0, "recall": 1.0, "f1": 1.0}
+
+    blocks = [[f"{d}\t{c}" for c in p] for d, (_, p) in docs.items()]
+    pred = write(tmp_path, "pred.tsv", [line for block in blocks for line in block])
+    result = score_ranked("D", gold, pred, codes, per_doc=True)
+    for value in result.scores.values():
+        assert value is None or 0.0 <= value <= 1.0
+    assert result.documents is not None
+    total = Counts.total(unit.counts for unit in result.documents.values())
+    assert set(total) == set(result.counts)
+    assert all(total[k] == pytest.approx(result.counts[k]) for k in result.counts)
+    rnd.shuffle(blocks)
+    shuffled_gold = gold_lines[:]
+    rnd.shuffle(shuffled_gold)
+    gold2 = write(tmp_path, "gold2.tsv", shuffled_gold)
+    pred2 = write(tmp_path, "pred2.tsv", [line for block in blocks for line in block])
+    again = score_ranked("D", gold2, pred2, codes)
+    assert again.scores == pytest.approx(result.scores)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(documents, st.randoms(use_true_random=False))
+def test_explainable_properties(
+    tmp_path: Path, docs: dict[str, tuple[list[str], list[str]]], rnd: random.Random
+) -> None:
+    codes = write(tmp_path, "codes.tsv", list("abcdefghij"))
+    gold_lines = [
+        f"{d}\tL\t{c}\tt\t{10 * i} {10 * i + 5}"
+        for d, (g, _) in docs.items()
+        for i, c in enumerate(g)
+    ]
+    gold = write(tmp_path, "gold.tsv", gold_lines)
+    perfect_lines = [
+        f"{d}\t{10 * i} {10 * i + 5}\tL\t{c}" for d, (g, _) in docs.items() for i, c in enumerate(g)
+    ]
+    perfect = score_explainable(gold, write(tmp_path, "p.tsv", perfect_lines), codes, codes)
+    assert perfect.scores == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
+    pred_lines = [
+        f"{d}\t{3 * i} {3 * i + 12}\tL\t{c}" for d, (_, p) in docs.items() for i, c in enumerate(p)
+    ]
+    result = score_explainable(
+        gold, write(tmp_path, "q.tsv", pred_lines), codes, codes, per_doc=True
+    )
+    for value in result.scores.values():
+        assert value is None or 0.0 <= value <= 1.0
+    assert result.documents is not None
+    assert Counts.total(u.counts for u in result.documents.values()) == result.counts
+    rnd.shuffle(pred_lines)
+    rnd.shuffle(gold_lines)
+    again = score_explainable(
+        write(tmp_path, "g2.tsv", gold_lines), write(tmp_path, "q2.tsv", pred_lines), codes, codes
+    )
+    assert again.scores == result.scores
