@@ -5,6 +5,7 @@ import itertools
 import math
 import random
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -293,3 +294,14 @@ def test_corpus_counts_are_the_sum_of_document_counts(
     summed = Counts.total(per_document)
     for name, value in whole.items():
         assert summed[name] == pytest.approx(value)
+
+
+def test_blanc_is_linear_in_mentions() -> None:
+    # 60,000 mentions: enumerating the 1.8e9 mention pairs would take minutes
+    key = [frozenset(range(i, i + 6)) for i in range(0, 60_000, 6)]
+    response = [frozenset(range(i, i + 4)) for i in range(2, 60_002, 4)]
+    started = time.perf_counter()
+    counts = blanc(key, response)
+    assert time.perf_counter() - started < 5.0
+    assert counts["coref_recall_den"] == 10_000 * 15
+    assert counts["noncoref_recall_den"] == 60_000 * 59_999 // 2 - 10_000 * 15

@@ -159,3 +159,11 @@ def test_table_layout() -> None:
     assert "CoNLL score (mean of MUC, B3, CEAFe F1): 47.67" in text
     assert re.search(r"MUC\s+33\.33\s+33\.33\s+33\.33", text)
     assert "(LuoTestCase); " in text  # the per-document table
+
+
+def test_document_order_in_the_files_changes_nothing() -> None:
+    a, b = ("a", ["(1", "1)", "(1)", "(2)"]), ("b", ["(2)", "(3)", "(2)", "-"])
+    a_response, b_response = ("a", ["(1", "1)", "(5)", "(5)"]), ("b", ["(2)", "(2)", "(2)", "-"])
+    one = score_conll(parse_conll(conll(a, b)), parse_conll(conll(a_response, b_response)))
+    two = score_conll(parse_conll(conll(b, a)), parse_conll(conll(b_response, a_response)))
+    assert one.counts == two.counts and one.scores == two.scores
