@@ -7,6 +7,9 @@ import sys
 
 
 def test_cli_import_does_not_load_scipy() -> None:
-    code = "import sys, annoscore.cli; print(sorted(m for m in sys.modules if m.startswith('scipy')))"
+    code = (
+        "import sys, annoscore.cli; "
+        "print(sorted(m for m in sys.modules if m.startswith('scipy')))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]", "scipy is imported at start-up; import it lazily"
