@@ -100,3 +100,9 @@ def test_demo_runs_every_registered_demo(cli: Cli) -> None:
 
 def test_version(cli: Cli) -> None:
     assert cli("--version").stdout.startswith("annoscore ")
+
+
+def test_mode_options(cli: Cli) -> None:
+    data = cli.json("pharmaconer", "ner", GOLD, SYSTEM, "--mode", "relaxed", "--tolerance", "1")
+    assert data["counts"]["tp"] == 55 and "|tolerance:1|" in data["signature"]
+    assert cli("pharmaconer", "ner", GOLD, SYSTEM, "--min-overlap", "2").exit_code == 2

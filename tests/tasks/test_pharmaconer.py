@@ -103,7 +103,7 @@ def test_missing_docs_ignore_is_official_and_count_is_named(tmp_path: Path) -> N
     assert any("1 gold document(s) have no system file" in w for w in ignored.warnings)
     counted = score_ner(gold, system, missing_docs=MissingDocs.count)
     assert (counted.counts["tp"], counted.counts["fp"], counted.counts["fn"]) == (1, 1, 2)
-    assert str(counted.signature).endswith("|missing-docs:count|undefined:zero")
+    assert str(counted.signature).endswith("|mode:strict|missing-docs:count|undefined:zero")
 
 
 def test_discontinuous_entities_match_only_identical_fragments(tmp_path: Path) -> None:
@@ -195,3 +195,33 @@ def test_properties_perfect_shuffled_and_additive(
     assert summed == {k: result.counts[k] for k in ("tp", "fp", "fn")}
     for value in result.scores.values():
         assert value is not None and 0.0 <= value <= 1.0
+
+
+def test_span_modes_on_pharmaconer_input() -> None:
+    gold, system = _sample("subtrack1", "gold"), _sample("subtrack1", "system")
+    strict = score_ner(gold, system)
+    assert "|mode:strict|" in str(strict.signature)
+    exact = score_ner(gold, system, mode="exact")
+    assert exact.counts == strict.counts  # no wrong-type entity in the sample
+    # the one span off by one character at its end (907-921 vs 907-920) matches when relaxed
+    for relaxed in (
+        score_ner(gold, system, mode="overlap"),
+        score_ner(gold, system, mode="relaxed", tolerance=1),
+    ):
+        assert (relaxed.counts["tp"], relaxed.counts["fp"], relaxed.counts["fn"]) == (55, 0, 1)
+        assert "|codalab:no|mode:" in str(relaxed.signature)
+        assert str(relaxed.signature).endswith("|undefined:zero")
+    assert score_ner(gold, system, mode="relaxed", tolerance=0).counts["tp"] == 54
+
+
+def test_span_modes_keep_codalab_rules_and_verbose_layout() -> None:
+    gold, system = _codalab("subtask1", "ref", "subtask1"), _codalab("subtask1", "res", "subtask1")
+    strict = score_ner(gold, system, codalab=True, mode="exact")
+    assert strict.counts["tp"] >= 1556 and strict.counts["documents"] == 250
+    assert len(strict.details.document_scores) == 250 and strict.documents is None
+    assert render_official(strict).count("Total (250 docs)") == 1
+
+
+def test_unknown_mode_is_an_input_error(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="unknown mode"):
+        score_ner(tmp_path, tmp_path, mode="fuzzy")

@@ -18,7 +18,7 @@ from annoscore.cli.common import (
 )
 from annoscore.report.pharmaconer import render_codalab, render_official
 from annoscore.result import Result
-from annoscore.tasks.pharmaconer import Undefined, score_indexing, score_ner
+from annoscore.tasks.pharmaconer import NerMode, Undefined, score_indexing, score_ner
 
 Gold = Annotated[Path, typer.Argument(help="Gold .ann/.tsv file, or a folder of them.")]
 System = Annotated[Path, typer.Argument(help="System file or folder (same kind as GOLD).")]
@@ -81,6 +81,25 @@ def ner(
     per_doc: PerDocOption = False,
     verbose: Verbose = False,
     undefined: UndefinedOption = Undefined.zero,
+    mode: Annotated[
+        NerMode,
+        typer.Option(
+            "--mode",
+            help="strict (official): same type and offsets; exact: same offsets, any type; "
+            "overlap: same type, overlapping; relaxed: same type, start and end within "
+            "--tolerance.",
+            case_sensitive=False,
+        ),
+    ] = NerMode.strict,
+    min_overlap: Annotated[
+        float,
+        typer.Option(
+            "--min-overlap", min=0.0, max=1.0, help="overlap: shared fraction of the gold span."
+        ),
+    ] = 0.0,
+    tolerance: Annotated[
+        int, typer.Option("--tolerance", min=0, help="relaxed: characters off at each end.")
+    ] = 0,
     fmt: FormatOption = OutputFormat.text,
     output: OutputOption = None,
 ) -> None:
@@ -93,6 +112,9 @@ def ner(
         undefined=undefined,
         per_type=per_type,
         per_doc=per_doc,
+        mode=mode.value,
+        min_overlap=min_overlap,
+        tolerance=tolerance,
     )
     _emit(result, fmt, output, codalab, verbose)
 

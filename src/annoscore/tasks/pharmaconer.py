@@ -13,14 +13,18 @@ gold and system; indexing drops gold codes that normalise only ``UNCLEAR`` menti
 the ``#... AnnotatorNotes T<n><TAB>CODE`` lines of the gold ``.ann`` files, ``gold_ann``) and keeps
 system codes as they are.
 
-Beyond the official: per-type scores with macro averages, per-document scores, and discontinuous
-entities (the official script crashes on them; here they match only identical fragments).
+Beyond the official: per-type scores with macro averages, per-document scores, discontinuous
+entities (the official script crashes on them; here they match only identical fragments), and the
+generic span matching modes on the same inputs (``mode``: ``exact`` ignores the type, ``overlap``
+with ``min_overlap``, ``relaxed`` with ``tolerance``; see
+:func:`annoscore.tasks.spans.score_spans`),
+scored with PharmaCoNER's rules: documents paired as ``missing_docs`` says, duplicates collapsed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 
@@ -35,6 +39,7 @@ from annoscore.metrics.sets import set_counts, typed_set_counts
 from annoscore.model import AnnotatedDocument, Mention
 from annoscore.result import Result, ScoredUnit, Scores
 from annoscore.signature import Signature
+from annoscore.tasks.spans import score_spans
 
 UNCLEAR = "UNCLEAR"
 
@@ -125,6 +130,73 @@ def _assemble(
     return result
 
 
+class NerMode(str, Enum):
+    """Matching modes offered on PharmaCoNER input; ``strict`` is the official one."""
+
+    strict = "strict"
+    exact = "exact"
+    overlap = "overlap"
+    relaxed = "relaxed"
+
+
+def _zero_for_undefined(scores: Scores) -> Scores:
+    return {k: (0.0 if v is None else v) for k, v in scores.items()}
+
+
+def _score_ner_by_spans(
+    gold_docs: dict[str, AnnotatedDocument],
+    system_docs: dict[str, AnnotatedDocument],
+    layout: Layout,
+    *,
+    mode: str,
+    min_overlap: float,
+    tolerance: int,
+    codalab: bool,
+    missing_docs: MissingDocs,
+    undefined: Undefined,
+    per_type: bool,
+    per_doc: bool,
+    warnings: list[str],
+) -> Result:
+    if codalab:
+        gold_docs, system_docs = (
+            {k: replace(d, mentions=tuple(_entities(d, True))) for k, d in docs.items()}
+            for docs in (gold_docs, system_docs)
+        )
+    result = score_spans(
+        gold_docs,
+        system_docs,
+        mode=mode,  # type: ignore[arg-type]
+        min_overlap=min_overlap,
+        tolerance=tolerance,
+        per_doc=True,
+        per_type=per_type,
+        missing_docs=missing_docs,
+        duplicates="collapse",
+        task="pharmaconer-ner",
+    )
+    units = [*(result.documents or {}).values(), *(result.types or {}).values()]
+    if undefined is Undefined.zero:
+        result.scores = _zero_for_undefined(result.scores)
+        for unit in units:
+            unit.scores = _zero_for_undefined(unit.scores)
+    document_scores = {k: u.scores for k, u in (result.documents or {}).items()}
+    result.details = replace(layout, document_scores=document_scores)
+    result.counts = result.counts + Counts(documents=len(document_scores))
+    result.signature = Signature(
+        result.signature.task,
+        (
+            ("codalab", "yes" if codalab else "no"),
+            *result.signature.settings,
+            ("undefined", undefined.value),
+        ),
+    )
+    result.warnings = warnings + [w for w in result.warnings if w not in warnings]
+    if not per_doc:
+        result.documents = None
+    return result
+
+
 def score_ner(
     gold: Path,
     system: Path,
@@ -134,14 +206,42 @@ def score_ner(
     undefined: Undefined = Undefined.zero,
     per_type: bool = False,
     per_doc: bool = False,
+    mode: str = "strict",
+    min_overlap: float = 0.0,
+    tolerance: int = 0,
 ) -> Result:
-    """Sub-track 1: entity offsets in brat files (or folders of them)."""
+    """Sub-track 1: entity offsets in brat files (or folders of them).
+
+    ``mode`` other than ``strict`` scores the same input with a generic span matching mode.
+    """
+    if mode not in NerMode.__members__:
+        raise InputError(f"unknown mode {mode!r}; expected one of {', '.join(NerMode.__members__)}")
     file_mode = _check_modes(gold, system)
     gold_docs = read_brat(gold)
     system_docs = read_brat(system, check_text=False)
     if file_mode:  # the official script pairs two files whatever their names
         (g,), (s,) = gold_docs.values(), system_docs.values()
-        gold_docs, system_docs = {g.id: g}, {g.id: s}
+        gold_docs, system_docs = {g.id: g}, {g.id: replace(s, id=g.id)}
+    if mode != "strict":
+        reader_warnings = _collect_warnings(gold_docs) + _collect_warnings(system_docs)
+        stripped = [
+            {k: replace(d, warnings=()) for k, d in docs.items()}
+            for docs in (gold_docs, system_docs)
+        ]
+        return _score_ner_by_spans(
+            stripped[0],
+            stripped[1],
+            Layout(1, _run_name(system), file_mode, {}),
+            mode=mode,
+            min_overlap=min_overlap,
+            tolerance=tolerance,
+            codalab=codalab,
+            missing_docs=missing_docs,
+            undefined=undefined,
+            per_type=per_type,
+            per_doc=per_doc,
+            warnings=reader_warnings,
+        )
     pairing = pair_documents(gold_docs, system_docs, missing_docs)
     per_doc_counts: dict[str, Counts] = {}
     type_counts: dict[str, Counts] = {}
@@ -163,6 +263,7 @@ def score_ner(
     signature = Signature.of(
         "pharmaconer-ner",
         codalab=codalab,
+        mode="strict",
         missing_docs=missing_docs.value,
         undefined=undefined.value,
     )
