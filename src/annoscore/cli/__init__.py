@@ -41,9 +41,9 @@ def _root(
 
 
 def _register_all() -> None:
-    from annoscore.cli import codiesp, coref, demo, muc, pharmaconer, spans
+    from annoscore.cli import codiesp, coref, demo, muc, pharmaconer, spans, trec
 
-    for module in (pharmaconer, coref, spans, muc, codiesp, demo):
+    for module in (pharmaconer, coref, spans, muc, codiesp, trec, demo):
         module.register(app)
 
 

@@ -25,7 +25,7 @@ MAP), ``relevant``, ``retrieved`` and ``relevant_retrieved``; MAP of a corpus is
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from annoscore.counts import Counts
 from annoscore.metrics.prf import ratio
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     IntArray = npt.NDArray[np.int64]
+    AnyIntArray = npt.NDArray[np.signedinteger[Any]]
     FloatArray = npt.NDArray[np.float64]
     BoolArray = npt.NDArray[np.bool_]
 
@@ -75,7 +76,7 @@ class RankingStats:
 
 
 def ranking_stats(
-    query: IntArray,
+    query: AnyIntArray,
     relevant: BoolArray,
     num_relevant: IntArray,
     depth: int | None = None,
@@ -92,38 +93,34 @@ def ranking_stats(
     import numpy as np
 
     n_queries = len(num_relevant)
-    n = len(query)
     sizes = np.bincount(query, minlength=n_queries).astype(np.int64)
     starts = np.cumsum(sizes) - sizes
-    rank = np.arange(1, n + 1, dtype=np.int64) - starts[query]
+    # only the relevant rows matter: their rank, and how many relevant rows precede them
+    hits = np.flatnonzero(relevant)
+    hit_query = query[hits].astype(np.int64, copy=False)
+    rank = hits - starts[hit_query] + 1
     if depth is not None:
-        within = rank <= depth
-        rel = relevant & within
-        beyond = np.bincount(query, weights=~within, minlength=n_queries).astype(np.int64)
+        keep = rank <= depth
+        hits, hit_query, rank = hits[keep], hit_query[keep], rank[keep]
+        beyond = np.maximum(sizes - depth, 0)
     else:
-        within = None
-        rel = relevant
         beyond = np.zeros(n_queries, dtype=np.int64)
-    rel_int = rel.astype(np.int64)
-    cum = np.cumsum(rel_int)
-    before = np.zeros(n_queries, dtype=np.int64)
-    nonempty = sizes > 0
-    first = starts[nonempty]
-    before[nonempty] = cum[first] - rel_int[first]
-    cum -= before[query]
-    precision = np.where(rel, cum / rank, 0.0)
-    precision_sum = np.bincount(query, weights=precision, minlength=n_queries).astype(np.float64)
-    relevant_retrieved = np.bincount(query, weights=rel_int, minlength=n_queries).astype(np.int64)
+    hit_count = np.bincount(hit_query, minlength=n_queries).astype(np.int64)
+    hit_start = np.cumsum(hit_count) - hit_count
+    hits_so_far = np.arange(1, len(hits) + 1, dtype=np.int64) - hit_start[hit_query]
+    precision_sum = np.bincount(hit_query, weights=hits_so_far / rank, minlength=n_queries).astype(
+        np.float64
+    )
     return RankingStats(
         precision_sum=precision_sum,
         num_relevant=np.asarray(num_relevant, dtype=np.int64),
         retrieved=sizes - beyond,
-        relevant_retrieved=relevant_retrieved,
+        relevant_retrieved=hit_count,
         ranked_beyond_depth=beyond,
     )
 
 
-def group_rows(query: IntArray) -> IntArray | None:
+def group_rows(query: AnyIntArray) -> IntArray | None:
     """The stable order that makes ``query`` contiguous, or ``None`` if it already is sorted."""
     import numpy as np
 

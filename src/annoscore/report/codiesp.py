@@ -1,4 +1,4 @@
-"""The official CodiEsp text layouts.
+"""The official CodiEsp text layouts, and trec_eval's summary lines for ``annoscore trec``.
 
 D/P: the MAP script's ``MAP estimate: x`` line (an empty line before and after), then the F1
 script's per-document tables (Precision, Recall, F-score, one block each, documents sorted), a
@@ -52,3 +52,18 @@ def render_ranked(result: Result) -> str:
 def render_explainable(result: Result) -> str:
     """CodiEsp X: the per-document tables and the micro-average block."""
     return "\n".join(_tables(result)) + "\n"
+
+
+def render_trec_eval(result: Result) -> str:
+    """trec_eval's summary lines: ``measure<TAB>all<TAB>value``."""
+    c = result.counts
+    value = result.scores["map"]
+    rows = [
+        ("runid", str(result.details.get("runid", "")) if isinstance(result.details, dict) else ""),
+        ("num_q", str(c["queries"])),
+        ("num_ret", str(c["retrieved"])),
+        ("num_rel", str(c["relevant"])),
+        ("num_rel_ret", str(c["relevant_retrieved"])),
+        ("map", "-" if value is None else f"{value:.4f}"),
+    ]
+    return "".join(f"{name:<22}\tall\t{text}\n" for name, text in rows)

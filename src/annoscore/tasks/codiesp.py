@@ -209,33 +209,56 @@ def _rank(data: _RankedInput, options: RankedOptions) -> _RankedOutcome:
     gold_count = np.bincount(gold_unique // n_codes, minlength=n_docs).astype(np.int64)
 
     # predictions: valid codes only, grouped by document in file order, first of duplicates
-    code = pred.code
-    keep = np.flatnonzero((code >= 0) & data.code_valid[np.maximum(code, 0)])
-    order = group_rows(pred.doc[keep].astype(np.int64))
+    valid_or_not = np.append(data.code_valid, False)  # code -1 (unknown) reads the last entry
+    valid_row = valid_or_not[pred.code]
+    if bool(valid_row.all()):
+        query, code = pred.doc, pred.code
+    else:
+        keep = np.flatnonzero(valid_row)
+        query, code = pred.doc[keep], pred.code[keep]
+    del valid_row
+    order = group_rows(query)
     if order is not None:
-        keep = keep[order]
-    query = pred.doc[keep].astype(np.int64)
-    pred_key = query * n_codes + code[keep]
+        query, code = query[order], code[order]
+    query = query.astype(np.int64)
+    pred_key = query * n_codes + code
     by_key = np.argsort(pred_key, kind="stable")
     sorted_key = pred_key[by_key]
+    del pred_key
     first = np.ones(len(sorted_key), dtype=bool)
-    first[1:] = sorted_key[1:] != sorted_key[:-1]
-    duplicate_pred = int(len(first) - first.sum())
+    np.not_equal(sorted_key[1:], sorted_key[:-1], out=first[1:])
+    duplicate_pred = int(len(first) - np.count_nonzero(first))
     if duplicate_pred:
-        unique_rows = np.sort(by_key[first])
-        query, pred_key = query[unique_rows], pred_key[unique_rows]
-    del by_key, sorted_key, first
-    global_doc = data.pred_global[query]
-    global_key = global_doc * n_codes + (pred_key - query * n_codes)
-    at = np.searchsorted(gold_unique, global_key)
-    np.minimum(at, max(len(gold_unique) - 1, 0), out=at)
-    relevant = gold_unique[at] == global_key if len(gold_unique) else np.zeros(len(at), bool)
+        kept_rows = np.zeros(len(first), dtype=bool)
+        kept_rows[by_key[first]] = True
+        new_index = np.cumsum(kept_rows) - 1
+        query = query[kept_rows]
+        by_key = new_index[by_key[first]]
+        sorted_key = sorted_key[first]
+    del first
+
+    # relevance: look the gold pairs up among the sorted predicted pairs (1 search per gold pair)
+    n_gold_docs = len(gold.documents)
+    pred_of_gold = np.full(n_gold_docs, -1, dtype=np.int64)
+    in_both = data.pred_global < n_gold_docs
+    pred_of_gold[data.pred_global[in_both]] = np.flatnonzero(in_both)
+    gold_pred_doc = pred_of_gold[gold_unique // n_codes]
+    wanted = np.sort((gold_pred_doc * n_codes + gold_unique % n_codes)[gold_pred_doc >= 0])
+    relevant = np.zeros(len(query), dtype=bool)
+    if len(sorted_key) and len(wanted):
+        at = np.searchsorted(sorted_key, wanted)
+        np.minimum(at, len(sorted_key) - 1, out=at)
+        found = sorted_key[at] == wanted
+        relevant[by_key[at[found]]] = True
+    del by_key, sorted_key
 
     n_pred_docs = len(pred.documents)
     num_relevant = gold_count[data.pred_global]
     stats = ranking_stats(query, relevant, num_relevant, options.depth)
-    predicted_per_pred_doc = np.bincount(query, minlength=n_pred_docs).astype(np.int64)
-    tp_per_pred_doc = np.bincount(query, weights=relevant, minlength=n_pred_docs).astype(np.int64)
+    predicted_per_pred_doc = stats.retrieved + stats.ranked_beyond_depth
+    tp_per_pred_doc = np.bincount(
+        query[np.flatnonzero(relevant)], minlength=n_pred_docs
+    ).astype(np.int64)
 
     ap = np.zeros(n_docs, dtype=np.float64)
     ap[data.pred_global] = stats.average_precision

@@ -1,0 +1,53 @@
+"""``annoscore trec QRELS RUN``: trec_eval-style MAP."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from annoscore.cli.common import (
+    FormatOption,
+    OutputFormat,
+    OutputOption,
+    PerDocOption,
+    emit,
+    guarded,
+)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command(
+        "trec",
+        help="MAP of a TREC run against qrels with trec_eval's rules (rank by score, ties by "
+        "document id descending; judged queries missing from the run ignored unless -c).",
+        epilog="Example: annoscore trec qrels.txt run.txt -c --format json",
+    )
+    @guarded
+    def trec(
+        qrels: Annotated[
+            Path, typer.Argument(help="qrels: query iteration document relevance", dir_okay=False)
+        ],
+        run: Annotated[
+            Path, typer.Argument(help="run: query Q0 document rank score tag", dir_okay=False)
+        ],
+        complete: Annotated[
+            bool,
+            typer.Option("-c", "--complete", help="Judged queries missing from the run count 0."),
+        ] = False,
+        relevance_level: Annotated[
+            int,
+            typer.Option("-l", "--relevance-level", help="Minimum relevance that counts (1)."),
+        ] = 1,
+        per_doc: PerDocOption = False,
+        fmt: FormatOption = OutputFormat.text,
+        output: OutputOption = None,
+    ) -> None:
+        from annoscore.report.codiesp import render_trec_eval
+        from annoscore.tasks.trec import score_trec
+
+        result = score_trec(
+            qrels, run, complete=complete, relevance_level=relevance_level, per_query=per_doc
+        )
+        emit(result, fmt, output, render_trec_eval)

@@ -1,0 +1,127 @@
+"""trec_eval rules, checked against pytrec-eval-terrier on generated data."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from annoscore.counts import Counts
+from annoscore.errors import InputError
+from annoscore.tasks.trec import score_trec
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+
+def write_files(
+    tmp_path: Path, qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]]
+) -> tuple[Path, Path]:
+    q = tmp_path / "qrels.txt"
+    q.write_text(
+        "".join(f"{qid} 0 {d} {r}\n" for qid, docs in qrels.items() for d, r in docs.items())
+    )
+    r = tmp_path / "run.txt"
+    r.write_text(
+        "".join(
+            f"{qid} Q0 {d} {i} {s!r} tag\n"
+            for qid, docs in run.items()
+            for i, (d, s) in enumerate(docs.items(), start=1)
+        )
+    )
+    return q, r
+
+
+def peer_map(
+    qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]], level: int, complete: bool
+) -> float | None:
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"map"}, relevance_level=level)
+    per_query = evaluator.evaluate(run)
+    values = [v["map"] for v in per_query.values()]
+    if complete:
+        values += [0.0] * sum(1 for q in qrels if q not in per_query)
+    return sum(values) / len(values) if values else None
+
+
+def generated(rng: random.Random) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, float]]]:
+    docs = [f"d{i:03d}" for i in range(40)]
+    qrels = {}
+    for q in range(rng.randint(1, 12)):
+        judged = rng.sample(docs, rng.randint(1, 15))
+        qrels[f"q{q}"] = {d: rng.choice([-1, 0, 0, 1, 1, 2]) for d in judged}
+    run = {}
+    for q in range(rng.randint(1, 14)):
+        retrieved = rng.sample(docs, rng.randint(1, 25))
+        # coarse scores so that ties (broken by document id, descending) are common
+        run[f"q{q}"] = {d: float(rng.randint(0, 4)) for d in retrieved}
+    return qrels, run
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.randoms(use_true_random=False), st.sampled_from([1, 2]), st.booleans())
+def test_agrees_with_pytrec_eval(
+    tmp_path: Path, rng: random.Random, level: int, complete: bool
+) -> None:
+    qrels, run = generated(rng)
+    q, r = write_files(tmp_path, qrels, run)
+    result = score_trec(q, r, complete=complete, relevance_level=level, per_query=True)
+    expected = peer_map(qrels, run, level, complete)
+    if expected is None:
+        assert result.scores["map"] is None
+    else:
+        assert result.scores["map"] == pytest.approx(expected, abs=1e-12)
+    assert result.documents is not None
+    total = Counts.total(u.counts for u in result.documents.values())
+    assert all(total[k] == pytest.approx(result.counts[k]) for k in result.counts)
+
+
+def test_ties_broken_by_document_id_descending(tmp_path: Path) -> None:
+    q, r = write_files(tmp_path, {"q": {"a": 1}}, {"q": {"a": 1.0, "b": 1.0}})
+    assert score_trec(q, r).scores["map"] == 0.5  # b ranks before a
+
+
+def test_rank_column_is_ignored(tmp_path: Path) -> None:
+    q = tmp_path / "q"
+    q.write_text("q 0 a 1\n")
+    r = tmp_path / "r"
+    r.write_text("q Q0 b 1 1.0 t\nq Q0 a 2 5.0 t\n")
+    assert score_trec(q, r).scores["map"] == 1.0
+
+
+def test_missing_queries_ignored_unless_complete(tmp_path: Path) -> None:
+    q, r = write_files(
+        tmp_path, {"q1": {"a": 1}, "q2": {"b": 1}}, {"q1": {"a": 1.0}, "q3": {"a": 1.0}}
+    )
+    plain = score_trec(q, r)
+    assert plain.scores["map"] == 1.0
+    assert any("with -c MAP would be 0.5000" in w for w in plain.warnings)
+    assert any("no judgments" in w for w in plain.warnings)
+    assert score_trec(q, r, complete=True).scores["map"] == 0.5
+
+
+def test_duplicate_document_is_an_error(tmp_path: Path) -> None:
+    q = tmp_path / "q"
+    q.write_text("q 0 a 1\n")
+    r = tmp_path / "r"
+    r.write_text("q Q0 a 1 1.0 t\nq Q0 a 2 0.5 t\n")
+    with pytest.raises(InputError, match="twice") as error:
+        score_trec(q, r)
+    assert error.value.line == 2
+
+
+def test_cli(cli: Any, tmp_path: Path) -> None:
+    q, r = write_files(tmp_path, {"q1": {"a": 1}, "q2": {"b": 1}}, {"q1": {"a": 1.0, "b": 2.0}})
+    out = cli.json("trec", q, r, "-c")
+    assert out["task"] == "trec" and set(out["scores"]) == {"map"}
+    assert out["scores"]["map"] == 0.25
+    text = cli("trec", q, r)
+    assert text.exit_code == 0 and "map                   \tall\t0.5000" in text.stdout
+    bad = tmp_path / "bad"
+    bad.write_text("q1 Q0 a\n")
+    result = cli("trec", q, bad)
+    assert result.exit_code == 2 and f"{bad}:1:" in result.stderr
