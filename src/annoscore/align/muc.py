@@ -157,6 +157,9 @@ class MucAligner:
         self.classes = config.class_defs
         self.order = {c.name.lower(): i for i, c in enumerate(self.classes)}
         self.slot_defs = {c.name.lower(): config.slots_of(c.name) for c in self.classes}
+        self.scored_defs = {
+            name: tuple(s for s in slots if s.scored) for name, slots in self.slot_defs.items()
+        }
         self.slot_names = {
             name: {s.name.lower() for s in slots} for name, slots in self.slot_defs.items()
         }
@@ -392,6 +395,62 @@ class MucAligner:
                 weighted += definition.weight * 100.0 * _fraction(slot_credit, slot_total)
         return ObjectPair("cor", key, rsp, slots, 100.0 * _fraction(credit, total), weighted)
 
+    def pair_numbers(
+        self,
+        key: TemplateObject,
+        rsp: TemplateObject,
+        key_slots: dict[str, TemplateSlot],
+        rsp_slots: dict[str, TemplateSlot],
+        ctx: _DocumentContext,
+    ) -> tuple[float, float]:
+        """(F, weighted score) of a candidate pair, as :meth:`compare_objects` computes them.
+
+        Slots of at most one fill on each side, without alternatives, optional marks or removed
+        pointers (the common case) are scored directly; any other slot goes through
+        :meth:`compare_slot`.  No record is built: records are made for aligned pairs only.
+        """
+        credit = total = 0
+        weighted = 0.0
+        for definition in self.scored_defs[key.class_name.lower()]:
+            name = definition.name.lower()
+            kslot = key_slots.get(name)
+            rslot = rsp_slots.get(name)
+            kf: TemplateFill | None = None
+            rf: TemplateFill | None = None
+            simple = True
+            if kslot is not None:
+                alts = kslot.alternatives
+                if len(alts) != 1 or kslot.optional or len(alts[0]) > 1:
+                    simple = False
+                elif alts[0]:
+                    kf = alts[0][0]
+                    if kf.is_pointer and kf.text in ctx.optional and kf.text not in ctx.k2r:
+                        simple = False
+            if rslot is not None:
+                alts = rslot.alternatives
+                if len(alts) != 1 or rslot.optional or len(alts[0]) > 1:
+                    simple = False
+                elif alts[0]:
+                    rf = alts[0][0]
+            if simple:
+                if kf is None and rf is None:
+                    continue
+                if kf is None or rf is None:
+                    slot_credit, slot_total = 0, 1
+                else:
+                    slot_credit, slot_total = _CREDIT[self._status(definition.kind, kf, rf, ctx)], 2
+            else:
+                cor, par, inc, mis, spu, _ = self.compare_slot(
+                    definition, kslot, rslot, ctx
+                ).tally()
+                slot_credit = 2 * cor + par
+                slot_total = 2 * (cor + par + inc) + mis + spu
+            credit += slot_credit
+            total += slot_total
+            if definition.weight and slot_credit:
+                weighted += definition.weight * 100.0 * slot_credit / slot_total
+        return 100.0 * _fraction(credit, total), weighted
+
     def leftover(self, obj: TemplateObject, is_key: bool, ctx: _DocumentContext) -> ObjectPair:
         """An object left unaligned: MIS (key), SPU (response) or NON (optional)."""
         if is_key:
@@ -470,20 +529,22 @@ class MucAligner:
         rsps: list[TemplateObject],
         ctx: _DocumentContext,
     ) -> list[ObjectPair]:
-        candidates: list[tuple[float, int, int, ObjectPair]] = []
+        candidates: list[tuple[float, int, int]] = []
+        threshold = definition.threshold
+        rsp_slots = [{s.name.lower(): s for s in r.slots} for r in rsps]
         for i, k in enumerate(keys):
+            key_slots = {s.name.lower(): s for s in k.slots}
             for j, r in enumerate(rsps):
-                pair = self.compare_objects(k, r, ctx)
-                assert pair.weighted is not None and pair.f_score is not None
-                if pair.weighted > definition.threshold:
-                    candidates.append((-pair.f_score, i, j, pair))
-        candidates.sort(key=lambda c: (c[0], c[1], c[2]))
+                f_score, weighted = self.pair_numbers(k, r, key_slots, rsp_slots[j], ctx)
+                if weighted > threshold:
+                    candidates.append((-f_score, i, j))
+        candidates.sort()
         chosen: dict[int, ObjectPair] = {}
         used: set[int] = set()
-        for _, i, j, pair in candidates:
+        for _, i, j in candidates:
             if i in chosen or j in used:
                 continue
-            chosen[i] = pair
+            chosen[i] = self.compare_objects(keys[i], rsps[j], ctx)
             used.add(j)
             ctx.k2r[keys[i].id] = rsps[j].id
             ctx.r2k[rsps[j].id] = keys[i].id

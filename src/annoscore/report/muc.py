@@ -181,7 +181,8 @@ def report_summary(result: Result) -> str:
 
 
 # ------------------------------------------------------------------ map history
-Node = list[tuple[str, Any]]
+Node = dict[str, Any]
+"""One level of the map history: attribute -> value (``None`` for a flag attribute)."""
 
 
 def _tallies(t: Tally) -> list[int]:
@@ -189,19 +190,14 @@ def _tallies(t: Tally) -> list[int]:
     return [t.pos, t.act, t.cor, t.par, t.inc, t.mis, t.spu, t.non]
 
 
-def _slot_tally(slot: SlotPair) -> Tally:
-    return Tally(*slot.tally())
-
-
-def _single(fill: Any, kind: str, clean: str | None) -> Node:
-    node: Node = [("type", "pointer" if fill.is_pointer else kind), ("fill", fill.text)]
-    if clean is not None:
-        node.append(("clean_fill", clean))
-    return node
+_SINGLE_TALLIES = {
+    name: _tallies(Tally(**{name: 1})) for name in ("cor", "par", "inc", "mis", "spu", "non")
+}
+_NO_TALLY = _tallies(Tally())
 
 
 def map_history(details: MucDetails) -> list[Node]:
-    """The map history as nested attribute/value lists (one node per document)."""
+    """The map history as nested attribute/value mappings (one per document)."""
     from annoscore.align.muc_strings import StringRules
 
     config = details.config
@@ -222,98 +218,84 @@ def map_history(details: MucDetails) -> list[Node]:
                 slot_nodes: list[Node] = []
                 pair_total = Tally()
                 for slot in pair.slots:
-                    tally = _slot_tally(slot)
+                    tally = Tally(*slot.tally())
                     pair_total = pair_total + tally
                     kind = slot.definition.kind
                     fills: list[Node] = []
                     for fill in slot.fills:
-                        node: Node = [("single_fill_pair_status", fill.status)]
-                        single = (
-                            Tally(**{fill.status: 1})
-                            if fill.status in Tally.__dataclass_fields__
-                            else Tally()
-                        )
-                        node.append(("single_fill_pair_tallies", _tallies(single)))
+                        node: Node = {
+                            "single_fill_pair_status": fill.status,
+                            "single_fill_pair_tallies": _SINGLE_TALLIES.get(
+                                "non" if fill.status == "uns" else fill.status, _NO_TALLY
+                            ),
+                        }
                         for side, value in (("key", fill.key), ("rsp", fill.response)):
-                            if value is not None:
-                                clean = (
-                                    rules.normalize(value.text, mode)
-                                    if kind == "string" and not value.is_pointer
-                                    else None
-                                )
-                                node.append((f"{side}_single_fill", _single(value, kind, clean)))
+                            if value is None:
+                                continue
+                            single: Node = {
+                                "type": "pointer" if value.is_pointer else kind,
+                                "fill": value.text,
+                            }
+                            if kind == "string" and not value.is_pointer:
+                                single["clean_fill"] = rules.normalize(value.text, mode)
+                            node[f"{side}_single_fill"] = single
                         fills.append(node)
-                    slot_node: Node = [
-                        ("slot_name", slot.definition.name),
-                        ("slot_tallies", _tallies(tally)),
-                    ]
+                    slot_node: Node = {
+                        "slot_name": slot.definition.name,
+                        "slot_tallies": _tallies(tally),
+                    }
                     if slot.key is not None and slot.key.optional:
-                        slot_node.append(("key_slot_optional", None))
-                    slot_node.append(
-                        (
-                            "multi_fill_pairs",
-                            [
-                                [
-                                    ("key_alternative", slot.key_alternative),
-                                    ("rsp_alternative", slot.response_alternative),
-                                    ("multi_fill_tallies", _tallies(tally)),
-                                    ("single_fill_pairs", fills),
-                                ]
-                            ],
-                        )
-                    )
+                        slot_node["key_slot_optional"] = None
+                    slot_node["multi_fill_pairs"] = [
+                        {
+                            "key_alternative": slot.key_alternative,
+                            "rsp_alternative": slot.response_alternative,
+                            "multi_fill_tallies": _tallies(tally),
+                            "single_fill_pairs": fills,
+                        }
+                    ]
                     slot_nodes.append(slot_node)
                 class_total = class_total + pair_total
-                obj_node: Node = []
+                obj_node: Node = {}
                 if pair.key is not None:
-                    obj_node.append(("key_obj_id", pair.key.id))
+                    obj_node["key_obj_id"] = pair.key.id
                     if pair.key.optional or pair.status == "non":
-                        obj_node.append(("key_obj_optional", None))
+                        obj_node["key_obj_optional"] = None
                 if pair.response is not None:
-                    obj_node.append(("rsp_obj_id", pair.response.id))
-                obj_node.append(("obj_pair_status", pair.status))
+                    obj_node["rsp_obj_id"] = pair.response.id
+                obj_node["obj_pair_status"] = pair.status
                 if pair.f_score is not None:
-                    obj_node.append(("f_score", f"{pair.f_score:.2f}"))
-                obj_node.append(("obj_pair_tallies", _tallies(pair_total)))
-                obj_node.append(("slot_pairs", slot_nodes))
+                    obj_node["f_score"] = f"{pair.f_score:.2f}"
+                obj_node["obj_pair_tallies"] = _tallies(pair_total)
+                obj_node["slot_pairs"] = slot_nodes
                 obj_nodes.append(obj_node)
             doc_total = doc_total + class_total
             class_nodes.append(
-                [
-                    ("class_name", cls.definition.name),
-                    ("class_tallies", _tallies(class_total)),
-                    ("obj_pairs", obj_nodes),
-                ]
+                {
+                    "class_name": cls.definition.name,
+                    "class_tallies": _tallies(class_total),
+                    "obj_pairs": obj_nodes,
+                }
             )
-        doc_node: Node = [("docnum", alignment.document), ("doctallies", _tallies(doc_total))]
+        doc_node: Node = {"docnum": alignment.document, "doctallies": _tallies(doc_total)}
         if alignment.text_filter is not None:
-            doc_node.append(("text_filter", alignment.text_filter))
-        doc_node.append(("class_pairs", class_nodes))
+            doc_node["text_filter"] = alignment.text_filter
+        doc_node["class_pairs"] = class_nodes
         out.append(doc_node)
     return out
 
 
-def _is_node(value: Any) -> bool:
-    return (
-        isinstance(value, list)
-        and all(
-            isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)
-            for item in value
-        )
-        and bool(value)
-    )
-
-
 def to_json(value: Any) -> Any:
-    """Nodes become objects (a flag attribute is ``true``), lists stay lists."""
-    if _is_node(value):
-        return {name: True if v is None else to_json(v) for name, v in value}
+    """Mappings stay objects (a flag attribute becomes ``true``), lists stay lists."""
+    if isinstance(value, dict):
+        return {name: True if v is None else to_json(v) for name, v in value.items()}
     if isinstance(value, list):
         return [to_json(v) for v in value]
     return value
 
 
 _PLAIN = re.compile(r"[^\s{}\[\]$\"\\;]+")
+_SPECIAL = re.compile(r"([\s{}\[\]$\"\\;])")
 
 
 def _tcl_word(text: str) -> str:
@@ -328,23 +310,46 @@ def _tcl_word(text: str) -> str:
             balanced = False
     if balanced and depth == 0 and not text.endswith("\\"):
         return "{" + text + "}"
-    return re.sub(r"([\s{}\[\]$\"\\;])", r"\\\1", text) or "{}"
+    return _SPECIAL.sub(r"\\\1", text)
 
 
-def _tcl(value: Any) -> str:
-    if _is_node(value):
-        parts: list[str] = []
-        for name, v in value:
-            parts.append("-" + name)
+def _tcl(value: Any, out: list[str]) -> None:
+    """Append the Tcl words of ``value`` to ``out`` (one pass, no intermediate strings)."""
+    if isinstance(value, dict):
+        out.append("{")
+        first = True
+        for name, v in value.items():
+            out.append("-" + name if first else " -" + name)
+            first = False
             if v is not None:
-                parts.append(_tcl(v))
-        return "{" + " ".join(parts) + "}"
-    if isinstance(value, list):
-        return "{" + " ".join(_tcl(v) for v in value) + "}"
-    return _tcl_word(str(value))
+                out.append(" ")
+                _tcl(v, out)
+        out.append("}")
+    elif isinstance(value, list):
+        out.append("{")
+        for index, v in enumerate(value):
+            if index:
+                out.append(" ")
+            _tcl(v, out)
+        out.append("}")
+    elif isinstance(value, int):
+        out.append(str(value))
+    else:
+        out.append(_tcl_word(str(value)))
 
 
 def map_history_tcl(details: MucDetails) -> str:
     """The map history as one Tcl-style list, one document per line."""
-    documents = map_history(details)
-    return "{\n" + "\n".join(_tcl(doc) for doc in documents) + "\n}\n"
+    out: list[str] = ["{\n"]
+    for doc in map_history(details):
+        _tcl(doc, out)
+        out.append("\n")
+    out.append("}\n")
+    return "".join(out)
+
+
+def render_json_result(result: Result) -> str:
+    """The cli.md JSON of ``result`` (with the map history when ``extra`` carries it)."""
+    from annoscore.report.generic import render_json
+
+    return render_json(result)
