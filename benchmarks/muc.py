@@ -136,7 +136,8 @@ def main() -> None:
             elapsed, _ = run(folder, docs, per_doc)
             per_object = 1e6 * elapsed / (docs * per_doc)
             print(
-                f"  {per_doc:4d} objects/doc x {docs:4d} docs: {elapsed:6.2f} s, {per_object:6.1f} us/object"
+                f"  {per_doc:4d} objects/doc x {docs:4d} docs: {elapsed:6.2f} s, "
+                f"{per_object:6.1f} us/object"
             )
 
 
