@@ -179,9 +179,10 @@ def _prepare(
     pred_code = pred.code
     known_invalid = (pred_code >= 0) & ~code_valid[np.maximum(pred_code, 0)]
     examples = list(pred.unknown_examples)
-    for code in np.unique(pred_code[known_invalid]).tolist():
-        if len(examples) < 5:
-            examples.append(vocabulary[code])
+    if len(examples) < 5 and bool(known_invalid.any()):
+        for code in dict.fromkeys(pred_code[known_invalid][:1000].tolist()):
+            if len(examples) < 5:
+                examples.append(vocabulary[code])
     return _RankedInput(
         gold=gold,
         pred=pred,
@@ -204,7 +205,9 @@ def _rank(data: _RankedInput, options: RankedOptions) -> _RankedOutcome:
     gold_key = gold.doc.astype(np.int64) * n_codes + gold.code
     if options.filter_gold:
         gold_key = gold_key[data.code_valid[gold.code]]
-    gold_unique = np.unique(gold_key)
+    gold_unique = np.sort(gold_key)  # np.unique is several times slower on this
+    if len(gold_unique) > 1:
+        gold_unique = gold_unique[np.append(True, gold_unique[1:] != gold_unique[:-1])]
     duplicate_gold = len(gold_key) - len(gold_unique)
     gold_count = np.bincount(gold_unique // n_codes, minlength=n_docs).astype(np.int64)
 
@@ -256,9 +259,9 @@ def _rank(data: _RankedInput, options: RankedOptions) -> _RankedOutcome:
     num_relevant = gold_count[data.pred_global]
     stats = ranking_stats(query, relevant, num_relevant, options.depth)
     predicted_per_pred_doc = stats.retrieved + stats.ranked_beyond_depth
-    tp_per_pred_doc = np.bincount(
-        query[np.flatnonzero(relevant)], minlength=n_pred_docs
-    ).astype(np.int64)
+    tp_per_pred_doc = np.bincount(query[np.flatnonzero(relevant)], minlength=n_pred_docs).astype(
+        np.int64
+    )
 
     ap = np.zeros(n_docs, dtype=np.float64)
     ap[data.pred_global] = stats.average_precision
