@@ -81,11 +81,13 @@ def _grid(result: Result, blank: str) -> tuple[list[str], list[list[str]]]:
     return header, body
 
 
-def render_table(result: Result) -> str:
-    """A plain, aligned text table, the warnings below it."""
-    header, body = _grid(result, "")
+MAX_TABLE_WIDTH = 120
+"""A wider table is split into one block per column family (see :func:`render_table`)."""
+
+
+def _aligned(header: list[str], body: list[list[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
-    lines = [f"{result.task}  ({result.signature})", ""]
+    lines = []
     for row in [header, *body]:
         cells = [
             c.ljust(w) if i < 2 else c.rjust(w)
@@ -94,14 +96,39 @@ def render_table(result: Result) -> str:
         lines.append("  ".join(cells).rstrip())
         if row is header:
             lines.append("  ".join("-" * w for w in widths))
-    lines.extend(_warning_lines(result))
-    return "\n".join(lines) + "\n"
+    return lines
 
 
-def _warning_lines(result: Result) -> list[str]:
-    if not result.warnings:
-        return []
-    return ["", "warnings:", *(f"  - {w}" for w in result.warnings)]
+def _families(columns: list[str]) -> dict[str, list[int]]:
+    """Column positions grouped by name prefix (``strict_f1`` -> ``strict``), in first-seen order.
+
+    A prefix that only one column has is no family; such columns go to the ``""`` family.
+    """
+    prefix = [c.split("_", 1)[0] if "_" in c else "" for c in columns]
+    families: dict[str, list[int]] = {}
+    for i, p in enumerate(prefix):
+        families.setdefault(p if prefix.count(p) > 1 else "", []).append(i)
+    return families
+
+
+def render_table(result: Result) -> str:
+    """A plain, aligned text table under the task name and signature (warnings go to stderr).
+
+    When it would be wider than :data:`MAX_TABLE_WIDTH` characters, the score and count columns
+    are split into one block per family of names (``strict_*``, ``exact_*``, ...), each block
+    repeating the scope and name columns, so it reads on a terminal.
+    """
+    header, body = _grid(result, "")
+    lines = [f"{result.task}  ({result.signature})", ""]
+    table = _aligned(header, body)
+    if max(len(line) for line in table) <= MAX_TABLE_WIDTH:
+        return "\n".join(lines + table) + "\n"
+    for name, positions in _families(header[2:]).items():
+        keep = [0, 1, *(2 + p for p in positions)]
+        lines.append(f"[{name or 'other'}]")
+        lines.extend(_aligned([header[i] for i in keep], [[r[i] for i in keep] for r in body]))
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def render_csv(result: Result) -> str:

@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+import json
+
+from annoscore.counts import Counts
+from annoscore.report.generic import MAX_TABLE_WIDTH, render, render_table
+from annoscore.result import Result, ScoredUnit
+from annoscore.signature import Signature
+
+
+def _result(**scores: float | None) -> Result:
+    return Result("t", Signature.of("t", mode="x"), dict(scores), Counts(tp=1, fp=2), ["careful"])
+
+
+def test_json_is_one_object_with_null_for_undefined() -> None:
+    data = json.loads(render(_result(precision=0.5, recall=None), "json"))
+    assert data == {
+        "task": "t",
+        "signature": "annoscore:0.1.0|task:t|mode:x",
+        "scores": {"precision": 0.5, "recall": None},
+        "counts": {"fp": 2, "tp": 1},
+        "warnings": ["careful"],
+    }
+
+
+def test_json_turns_nan_into_null() -> None:
+    assert json.loads(render(_result(f1=float("nan")), "json"))["scores"] == {"f1": None}
+
+
+def test_csv_leaves_undefined_cells_empty_and_lists_documents() -> None:
+    result = _result(precision=0.25, recall=None)
+    result.documents = {"d1": ScoredUnit({"precision": None, "recall": 1.0}, Counts(tp=1))}
+    lines = render(result, "csv").splitlines()
+    assert lines == [
+        "scope,name,precision,recall,tp,fp",
+        "corpus,all,0.25,,1,2",
+        "document,d1,,1.0,1,",
+    ]
+
+
+def test_markdown_has_the_warnings() -> None:
+    text = render(_result(precision=1.0), "markdown")
+    assert "| corpus | all | 1.0000 | 1 | 2 |" in text and "- careful" in text
+
+
+def test_narrow_table_is_one_block_and_wide_table_splits_by_family() -> None:
+    narrow = render_table(_result(precision=1.0, recall=None))
+    assert "[other]" not in narrow and "corpus  all      1.0000       -   1   2" in narrow
+    wide_scores = {f"{s}_{m}": 0.5 for s in ("alpha", "beta", "gamma") for m in ("p", "r", "f")}
+    wide_scores.update({f"extra{i}_x": 0.1 for i in range(12)})
+    text = render_table(_result(**wide_scores))
+    assert "[alpha]" in text and "[beta]" in text and "[gamma]" in text and "[other]" in text
+    assert all(len(line) <= MAX_TABLE_WIDTH for line in text.splitlines()[2:])
