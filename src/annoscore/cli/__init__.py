@@ -14,9 +14,11 @@ from annoscore import __version__
 app = typer.Typer(
     name="annoscore",
     help=(
-        "Score NLP annotation output against a gold standard: official numbers of CodiEsp, "
-        "PharmaCoNER, NLP Sandbox, MUC and ARE reproduced exactly, plus coreference and generic "
-        "span metrics.\n\nRun 'annoscore demo' to see every task on built-in sample data."
+        "Score NLP annotation output against a gold standard, reproducing the official numbers "
+        "of PharmaCoNER, CodiEsp, the MUC scorer (TE/TR/ST) and the CoNLL coreference reference "
+        "scorer, plus generic span scoring and trec_eval-style MAP.\n\n"
+        "Every command takes --format text|json|csv|markdown and -o FILE. "
+        "Run 'annoscore demo' to see every task on built-in sample data."
     ),
     no_args_is_help=True,
     add_completion=False,
