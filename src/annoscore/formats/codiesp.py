@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from annoscore.errors import InputError
-from annoscore.formats.files import read_text
+from annoscore.formats.files import read_text, reading
 
 if TYPE_CHECKING:
     import numpy as np
@@ -460,34 +460,27 @@ def _fast_code_rows(
     buffer = bytearray(_CHUNK + 16)
     view = memoryview(buffer)
     carry = 0
-    try:
-        with path.open("rb") as handle:
-            while True:
-                got = handle.readinto(view[carry:_CHUNK])
-                end = carry + got
-                if got == 0:
-                    if carry == 0:
-                        break
-                    buffer[carry] = 10  # the last line had no newline
-                    end = carry + 1
-                if not buffer.isascii():
-                    return None
-                last = buffer.rfind(b"\n", 0, end)
-                if last < 0:
-                    return None  # a line longer than the buffer
-                size = last + 1
-                if not fast.chunk(buffer, size):
-                    return None
-                carry = end - size
-                buffer[:carry] = buffer[size:end]
-                if got == 0:
+    with reading(path), path.open("rb") as handle:
+        while True:
+            got = handle.readinto(view[carry:_CHUNK])
+            end = carry + got
+            if got == 0:
+                if carry == 0:
                     break
-    except FileNotFoundError:
-        raise InputError("no such file", path) from None
-    except IsADirectoryError:
-        raise InputError("is a folder, expected a file", path) from None
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", path) from None
+                buffer[carry] = 10  # the last line had no newline
+                end = carry + 1
+            if not buffer.isascii():
+                return None
+            last = buffer.rfind(b"\n", 0, end)
+            if last < 0:
+                return None  # a line longer than the buffer
+            size = last + 1
+            if not fast.chunk(buffer, size):
+                return None
+            carry = end - size
+            buffer[:carry] = buffer[size:end]
+            if got == 0:
+                break
     if not fast.doc_parts:
         return None
     return fast.rows(path)

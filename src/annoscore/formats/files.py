@@ -2,9 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from annoscore.errors import InputError
+
+
+@contextmanager
+def reading(path: Path) -> Iterator[None]:
+    """Turn the operating system's errors while reading ``path`` into :class:`InputError`.
+
+    >>> with reading(path), path.open("rb") as handle:  # doctest: +SKIP
+    ...     data = handle.read()
+    """
+    try:
+        yield
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except IsADirectoryError:
+        raise InputError("is a folder, expected a file", path) from None
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", path) from None
 
 
 def read_text(path: Path) -> str:
@@ -13,14 +32,8 @@ def read_text(path: Path) -> str:
     A missing file, a folder, an unreadable file and bytes that are not UTF-8 are
     :class:`InputError` (the last one names the line and byte).
     """
-    try:
+    with reading(path):
         data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such file", path) from None
-    except IsADirectoryError:
-        raise InputError("is a folder, expected a file", path) from None
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", path) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
