@@ -208,3 +208,45 @@ def test_from_dicts_uses_half_open_ends_and_checks_them() -> None:
     assert corpus.table("strict").corpus() == Counts(tp=1, fp=0, fn=0)
     with pytest.raises(ValueError, match="start <= end"):
         SpanCorpus.from_dicts([[{"label": "A", "start": 5, "end": 4}]], [[]])
+
+
+@settings(max_examples=60, deadline=None)
+@given(corpora(), options_strategy)
+def test_from_dicts_equals_from_mentions(
+    corpus: tuple[list[list[Mention]], list[list[Mention]], list[str]], options: MatchOptions
+) -> None:
+    gold, pred, texts = corpus
+
+    def continuous(side: list[list[Mention]]) -> list[list[Mention]]:
+        return [[x for x in doc if not x.span.is_discontinuous] for doc in side]
+
+    def dicts(side: list[list[Mention]]) -> list[list[dict[str, object]]]:
+        return [
+            [{"label": x.type, "start": x.span.start, "end": x.span.end} for x in doc]
+            for doc in side
+        ]
+
+    gold, pred = continuous(gold), continuous(pred)
+    ids = [str(i) for i in range(len(gold))]
+    from_mentions = SpanCorpus.from_mentions(ids, gold, pred, texts)
+    from_dicts = SpanCorpus.from_dicts(dicts(gold), dicts(pred), texts)
+    assert from_dicts.types == from_mentions.types
+    for mode in MODES:
+        expected = from_mentions.table(mode, options)  # type: ignore[arg-type]
+        assert (from_dicts.table(mode, options).values == expected.values).all(), mode  # type: ignore[arg-type]
+
+
+def test_from_dicts_numbers_types_by_name_not_by_first_appearance() -> None:
+    corpus = SpanCorpus.from_dicts(
+        [[{"label": "Zeta", "start": 0, "end": 2}, {"label": "Alpha", "start": 3, "end": 5}]],
+        [[{"label": "Mu", "start": 3, "end": 5}]],
+    )
+    assert corpus.types == ("Alpha", "Mu", "Zeta")
+    assert corpus.gold.type.tolist() == [2, 0]
+    counts = corpus.table("exact").document(0)
+    assert counts[type_key("Alpha", "tp")] == 1 and counts[type_key("Zeta", "fn")] == 1
+
+
+def test_from_dicts_rejects_labels_that_are_not_strings() -> None:
+    with pytest.raises(ValueError, match="label"):
+        SpanCorpus.from_dicts([[{"label": 3, "start": 0, "end": 4}]], [[]])

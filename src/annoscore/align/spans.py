@@ -375,7 +375,7 @@ def unique_counts(values: Array) -> tuple[Array, Array]:
     return ordered[first], counts
 
 
-def _expand(low: Array, high: Array) -> tuple[Array, Array]:
+def expand_ranges(low: Array, high: Array) -> tuple[Array, Array]:
     """For every row r, the positions ``low[r] .. high[r]-1``: (row ids, positions)."""
     sizes = np.maximum(high - low, 0)
     total = int(sizes.sum())
@@ -426,7 +426,7 @@ def candidate_pairs(
         high_value = group_g * scale + gold.end
     low = np.searchsorted(sorted_key, low_value, side="left")
     high = np.searchsorted(sorted_key, high_value, side="right")
-    g_idx, positions = _expand(low, high)
+    g_idx, positions = expand_ranges(low, high)
     p_idx = order[positions]
     gs, ge = gold.start[g_idx], gold.end[g_idx]
     ps, pe = pred.start[p_idx], pred.end[p_idx]
@@ -485,43 +485,77 @@ def pair_weights(
     return weights
 
 
-def match_pairs(
-    pairs: CandidatePairs, weights: Array, n_gold: int, n_pred: int
-) -> tuple[Array, Array]:
-    """The one-to-one optimal matching: indices into ``pairs`` of the chosen pairs.
-
-    A pair whose gold and predicted rows have no other candidate is taken as is; the rest (the
-    ambiguous components) go to :func:`~annoscore.align.assignment.max_weight_matching`, keyed by
-    row index, which is the canonical order.  Returns (gold rows, pred rows) of the matched pairs.
-    """
+def isolated_pairs(pairs: CandidatePairs, n_gold: int, n_pred: int) -> Array:
+    """Whether each pair's gold and predicted rows have no other candidate (such a pair is in
+    every maximum-weight matching, whatever the weights)."""
     gold_degree = np.bincount(pairs.gold, minlength=n_gold)
     pred_degree = np.bincount(pairs.pred, minlength=n_pred)
-    isolated = (gold_degree[pairs.gold] == 1) & (pred_degree[pairs.pred] == 1)
-    matched_gold = [pairs.gold[isolated]]
-    matched_pred = [pairs.pred[isolated]]
-    rest = ~isolated
-    if rest.any():
-        edges = zip(
-            pairs.gold[rest].tolist(),
-            pairs.pred[rest].tolist(),
-            weights[rest].tolist(),
-            strict=True,
-        )
-        chosen = max_weight_matching(edges)
-        if chosen:
-            rows, cols = zip(*chosen, strict=True)
-            matched_gold.append(np.asarray(rows, dtype=np.int64))
-            matched_pred.append(np.asarray(cols, dtype=np.int64))
-    return np.concatenate(matched_gold), np.concatenate(matched_pred)
-
-
-def pair_index(pairs: CandidatePairs, gold_rows: Array, pred_rows: Array, n_pred: int) -> Array:
-    """Positions in ``pairs`` of the (gold row, pred row) pairs given (each must be a candidate)."""
-    keys = pairs.gold * n_pred + pairs.pred
-    order = np.argsort(keys, kind="stable")
-    found = np.searchsorted(keys[order], gold_rows * n_pred + pred_rows)
-    result: Array = order[found]
+    result: Array = (gold_degree[pairs.gold] == 1) & (pred_degree[pairs.pred] == 1)
     return result
+
+
+def match_ambiguous(
+    pairs: CandidatePairs,
+    ambiguous: Array,
+    kind: MatchKind,
+    gold: SpanArrays,
+    pred: SpanArrays,
+    n_docs: int,
+) -> Array:
+    """Positions (sorted) among ``ambiguous`` (positions in ``pairs``) of the optimal matching of
+    those pairs, by :func:`~annoscore.align.assignment.max_weight_matching` keyed by row index
+    (the canonical order)."""
+    if ambiguous.shape[0] == 0:
+        return ambiguous
+    subset = CandidatePairs(
+        pairs.gold[ambiguous],
+        pairs.pred[ambiguous],
+        pairs.closeness[ambiguous],
+        pairs.same_bounds[ambiguous],
+        pairs.same_type[ambiguous],
+    )
+    weights = pair_weights(subset, kind, gold, pred, n_docs)
+    rows, cols = subset.gold.tolist(), subset.pred.tolist()
+    position = {edge: k for k, edge in enumerate(zip(rows, cols, strict=True))}
+    chosen = max_weight_matching(zip(rows, cols, weights.tolist(), strict=True))
+    picked = np.fromiter((position[edge] for edge in chosen), dtype=np.int64, count=len(chosen))
+    result: Array = np.sort(ambiguous[picked])
+    return result
+
+
+def match_pairs(
+    pairs: CandidatePairs, kind: MatchKind, gold: SpanArrays, pred: SpanArrays, n_docs: int
+) -> Array:
+    """The one-to-one optimal matching: positions in ``pairs`` of the chosen pairs.
+
+    A pair whose gold and predicted rows have no other candidate is taken as is; the rest (the
+    ambiguous components) go to :func:`match_ambiguous`.
+    """
+    isolated = isolated_pairs(pairs, len(gold), len(pred))
+    chosen = match_ambiguous(pairs, np.flatnonzero(~isolated), kind, gold, pred, n_docs)
+    result: Array = np.concatenate((np.flatnonzero(isolated), chosen))
+    return result
+
+
+def _joined_space(texts: Sequence[str]) -> tuple[Array, Array]:
+    """Whether each character of the texts joined by ``"\\n"`` is whitespace, and the offsets.
+
+    ``offsets[d]`` is where text ``d`` begins in the joined text; ``offsets[-1]`` is the joined
+    length + 1.  Whitespace is what ``str.isspace`` says (:data:`WHITESPACE_CODEPOINTS`).
+    """
+    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    if texts:
+        offsets[1:] = np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)))
+        offsets[1:] += np.arange(1, len(texts) + 1, dtype=np.int64)
+    joined = "\n".join(texts)
+    table = np.zeros(0x3002, dtype=bool)
+    table[list(WHITESPACE_CODEPOINTS)] = True
+    if joined.isascii():  # one byte per character: a quarter of the memory traffic
+        space: Array = table[:128][np.frombuffer(joined.encode("ascii"), dtype=np.uint8)]
+    else:
+        codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+        space = table[np.minimum(codes, 0x3001)]
+    return space, offsets
 
 
 def token_spans(texts: Sequence[str]) -> tuple[Array, Array, Array]:
@@ -530,19 +564,60 @@ def token_spans(texts: Sequence[str]) -> tuple[Array, Array, Array]:
     ``offsets[d]`` is where text ``d`` begins in the joined text; token bounds are in joined
     coordinates.  Whitespace is what ``str.isspace`` says (:data:`WHITESPACE_CODEPOINTS`).
     """
-    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
-    if texts:
-        offsets[1:] = np.cumsum([len(t) + 1 for t in texts])
-    joined = "\n".join(texts)
-    table = np.zeros(0x3002, dtype=bool)
-    table[list(WHITESPACE_CODEPOINTS)] = True
-    if joined.isascii():  # one byte per character: a quarter of the memory traffic
-        space = table[np.frombuffer(joined.encode("ascii"), dtype=np.uint8)]
-    else:
-        codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-        space = table[np.minimum(codes, 0x3001)]
+    space, offsets = _joined_space(texts)
     padded = np.concatenate(([True], space, [True]))
     change = np.flatnonzero(padded[1:] != padded[:-1])
     starts = change[0::2].astype(np.int64)
     ends = change[1::2].astype(np.int64)
     return starts, ends, offsets
+
+
+@dataclass(frozen=True, slots=True)
+class TokenIndex:
+    """The whitespace tokens of many texts joined by ``"\\n"``, indexed by character.
+
+    ``started[p]`` is the number of tokens that start at or before joined position ``p`` and
+    ``inside[p]`` whether ``p`` is part of a token; whitespace positions are added at the end
+    so that ``offsets[-1]`` (one past the final separator) is a valid position.
+    Tokens are numbered in joined order, so the tokens of document ``d`` are the numbers from
+    ``first_token[d]`` to ``first_token[d + 1] - 1``.
+    """
+
+    offsets: Array
+    started: Array
+    inside: Array
+    first_token: Array
+
+    @classmethod
+    def of(cls, texts: Sequence[str]) -> TokenIndex:
+        space, offsets = _joined_space(texts)
+        inside = np.zeros(space.shape[0] + 2, dtype=np.int8)
+        np.logical_not(space, out=inside[: space.shape[0]], casting="unsafe")
+        begins = np.empty_like(inside)
+        begins[0] = inside[0]
+        np.greater(inside[1:], inside[:-1], out=begins[1:], casting="unsafe")
+        wide = np.int32 if inside.shape[0] < 2**31 else np.int64
+        started = np.cumsum(begins, dtype=wide)
+        first_token = (started[offsets] - inside[offsets]).astype(np.int64)
+        return cls(offsets, started, inside, first_token)
+
+    def touched(self, rows: SpanArrays) -> tuple[Array, Array]:
+        """``[first, last)``: the numbers of the tokens each row shares a character with.
+
+        A row's offsets are clipped to its document's text; an empty row touches nothing.
+        """
+        base = self.offsets[rows.doc]
+        length = self.offsets[rows.doc + 1] - 1 - base
+        low = base + np.minimum(rows.start, length)
+        high = base + np.minimum(rows.end, length)
+        # tokens ending at or before ``low`` / starting before ``high``
+        first = self.started[low] - self.inside[low]
+        last = np.where(high > low, self.started[np.maximum(high - 1, 0)], first)
+        return first.astype(np.int64), last.astype(np.int64)
+
+    def document_of(self, tokens: Array) -> Array:
+        """The document of each token number of a **sorted** array."""
+        bounds = np.searchsorted(tokens, self.first_token[:-1], side="left")
+        sizes = np.diff(bounds, append=tokens.shape[0])
+        result: Array = np.repeat(np.arange(sizes.shape[0], dtype=np.int64), sizes)
+        return result

@@ -30,9 +30,10 @@ integer array (:class:`CountTable`).
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from operator import itemgetter
 from typing import Any, Literal
 
@@ -41,18 +42,18 @@ import numpy as np
 from annoscore.align.spans import (
     SCHEMES,
     Array,
-    CandidatePairs,
     MatchOptions,
     SpanArrays,
     SpanMode,
+    TokenIndex,
     align_mentions,
     candidate_pairs,
     canonical,
+    expand_ranges,
+    isolated_pairs,
+    match_ambiguous,
     match_pairs,
     pair_credit,
-    pair_index,
-    pair_weights,
-    token_spans,
     token_units,
     unique_counts,
     whitespace_tokens,
@@ -226,29 +227,30 @@ def _bincount(cells: Array, size: int, weights: Array | None = None) -> Array:
     return result
 
 
-def _fill_first(leftover: Array, group: Array, budget: Array) -> Array:
-    """Hand ``budget[g]`` out to the rows of group ``g`` in row order, each at most ``leftover``."""
-    if leftover.shape[0] == 0:
-        return leftover
-    running = np.cumsum(leftover) - leftover
-    first = np.searchsorted(group, group, side="left")
-    before = running - running[first]
-    result: Array = np.clip(budget[group] - before, 0, leftover)
-    return result
-
-
-def _lookup(keys: Array, table_keys: Array, table_values: Array) -> Array:
-    """``table_values`` at ``keys`` (0 where the key is absent); ``table_keys`` sorted."""
-    if table_keys.shape[0] == 0:
-        return np.zeros(keys.shape[0], dtype=np.int64)
-    position = np.minimum(np.searchsorted(table_keys, keys), table_keys.shape[0] - 1)
-    result: Array = np.where(table_keys[position] == keys, table_values[position], 0)
-    return result
-
-
 def keys_fit(n_docs: int, max_end: int, n_types: int) -> bool:
-    """Whether the packed (document, start, length, type) keys of the array path fit in int64."""
+    """Whether the packed (document, start, length, type) keys of the array path fit in 62 bits
+    (so that a key doubled plus a side bit still fits in int64)."""
     return n_docs * (max_end + 1) * (max_end + 1) * max(n_types, 1) < 2**62
+
+
+def merged_runs(gold_keys: Array, pred_keys: Array) -> tuple[Array, Array, Array]:
+    """The distinct keys of two sorted int64 arrays (keys < 2**62) and how often each side has
+    each: ``(keys, gold_n, pred_n)``.
+
+    The keys are doubled with a side bit and sorted: two sorted runs, which timsort merges in
+    linear time.
+    """
+    both = np.concatenate((gold_keys * 2, pred_keys * 2 + 1))
+    both.sort(kind="stable")
+    keys = both >> 1
+    if keys.shape[0] == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    first = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    pred_seen = np.concatenate(([0], np.cumsum(both & 1)))
+    ends = np.append(first[1:], keys.shape[0])
+    pred_n = pred_seen[ends] - pred_seen[first]
+    return keys[first], ends - first - pred_n, pred_n
 
 
 def exact_table(
@@ -256,8 +258,12 @@ def exact_table(
 ) -> Array:
     """tp/fp/fn of ``strict`` (``typed``) or ``exact`` mode, in closed form (no matching).
 
-    Rows are packed into one int64 key per (document, start, length, type); the pairs of a group
-    of identical spans are the same-type pairs, then (exact mode) the leftovers in type order.
+    Rows are packed into one int64 key per (document, start, length, type), already in sorted
+    order.  For each distinct key with ``G`` gold and ``P`` predicted rows, ``min(G, P)``
+    same-type pairs are made.  In exact mode the leftovers of a span (all keys that differ only
+    in type) are then paired too, ``min(sum of gold leftovers, sum of predicted leftovers)``
+    of them, taken from the leftovers in type order on each side; a pair counts under its gold
+    type.
     """
     scale = int(max(gold.end.max(initial=0), pred.end.max(initial=0))) + 1
     t = max(n_types, 1)
@@ -266,28 +272,31 @@ def exact_table(
         key: Array = ((rows.doc * scale + rows.start) * scale + (rows.end - rows.start)) * t
         return key + rows.type
 
-    gold_keys, gold_n = unique_counts(packed(gold))
-    pred_keys, pred_n = unique_counts(packed(pred))
-    gold_used = np.minimum(gold_n, _lookup(gold_keys, pred_keys, pred_n))
-    pred_used = np.minimum(pred_n, _lookup(pred_keys, gold_keys, gold_n))
-    if not typed:
+    keys, gold_n, pred_n = merged_runs(packed(gold), packed(pred))
+    gold_used = pred_used = np.minimum(gold_n, pred_n)
+    if not typed and keys.shape[0]:
         gold_left, pred_left = gold_n - gold_used, pred_n - pred_used
-        gold_span, pred_span = gold_keys // t, pred_keys // t
-        spans = unique_counts(np.concatenate((gold_span, pred_span)))[0]
-        gold_group = np.searchsorted(spans, gold_span)
-        pred_group = np.searchsorted(spans, pred_span)
+        span = keys // t
+        span_first = np.flatnonzero(np.concatenate(([True], span[1:] != span[:-1])))
+        span_of = np.cumsum(np.concatenate(([0], (span[1:] != span[:-1]).astype(np.int64))))
         budget = np.minimum(
-            _bincount(gold_group, spans.shape[0], gold_left.astype(np.float64)),
-            _bincount(pred_group, spans.shape[0], pred_left.astype(np.float64)),
-        )
-        gold_used = gold_used + _fill_first(gold_left, gold_group, budget)
-        pred_used = pred_used + _fill_first(pred_left, pred_group, budget)
+            np.add.reduceat(gold_left, span_first), np.add.reduceat(pred_left, span_first)
+        )[span_of]
+        first_of = span_first[span_of]
+
+        def fill(left: Array) -> Array:
+            """Hand the span's budget out to its keys in type order, each at most ``left``."""
+            before = np.cumsum(left) - left
+            result: Array = np.clip(budget - (before - before[first_of]), 0, left)
+            return result
+
+        gold_used = gold_used + fill(gold_left)
+        pred_used = pred_used + fill(pred_left)
     size = n_docs * t
-    gold_cell = (gold_keys // (t * scale * scale)) * t + gold_keys % t
-    pred_cell = (pred_keys // (t * scale * scale)) * t + pred_keys % t
-    tp = _bincount(gold_cell, size, gold_used.astype(np.float64))
-    fn = _bincount(gold_cell, size, (gold_n - gold_used).astype(np.float64))
-    fp = _bincount(pred_cell, size, (pred_n - pred_used).astype(np.float64))
+    cells = (keys // (t * scale * scale)) * t + keys % t
+    tp = _bincount(cells, size, gold_used.astype(np.float64))
+    fn = _bincount(cells, size, (gold_n - gold_used).astype(np.float64))
+    fp = _bincount(cells, size, (pred_n - pred_used).astype(np.float64))
     return np.stack((tp, fp, fn), axis=1).reshape(n_docs, t, 3)
 
 
@@ -306,80 +315,94 @@ def matched_table(
 ) -> Array:
     """tp/fp/fn of ``overlap`` or ``relaxed`` mode: candidate pairs, then the optimal matching."""
     pairs = candidate_pairs(gold, pred, mode, options)
-    weights = pair_weights(pairs, mode, gold, pred, n_docs)
-    matched_gold, matched_pred = match_pairs(pairs, weights, len(gold), len(pred))
+    chosen = match_pairs(pairs, mode, gold, pred, n_docs)
     size = n_docs * max(n_types, 1)
     gold_cells, pred_cells = _cells(gold, n_types), _cells(pred, n_types)
-    tp = _bincount(gold_cells[matched_gold], size)
+    tp = _bincount(gold_cells[pairs.gold[chosen]], size)
     fn = _bincount(gold_cells, size) - tp
-    fp = _bincount(pred_cells, size) - _bincount(pred_cells[matched_pred], size)
+    fp = _bincount(pred_cells, size) - _bincount(pred_cells[pairs.pred[chosen]], size)
     return np.stack((tp, fp, fn), axis=1).reshape(n_docs, max(n_types, 1), 3)
 
 
-def _scheme_credit(pairs: CandidatePairs, scheme: str, chosen: Array) -> Array:
-    sb, st = pairs.same_bounds[chosen], pairs.same_type[chosen]
-    if scheme == "strict":
-        credit: Array = np.where(sb & st, 2, 0)
-    elif scheme == "exact":
-        credit = np.where(sb, 2, 0)
-    elif scheme == "partial":
-        credit = np.where(sb, 2, 1)
-    else:
-        credit = np.where(st, 2, 0)
-    return credit
+_OUTCOMES = 4
+"""Pair outcomes: ``2 * same_bounds + same_type`` (0 neither, 1 type, 2 bounds, 3 both)."""
+
+_SCHEME_CREDIT: dict[str, tuple[int, int, int, int]] = {
+    # credit in half points (0 INC, 1 PAR, 2 COR) of each outcome, as pair_credit gives it
+    "strict": (0, 0, 0, 2),
+    "exact": (0, 0, 2, 2),
+    "partial": (1, 1, 2, 2),
+    "type": (0, 2, 0, 2),
+}
 
 
 def semeval_table(
     gold: SpanArrays, pred: SpanArrays, options: MatchOptions, n_docs: int, n_types: int
 ) -> Array:
-    """The SemEval tallies (:data:`SEMEVAL_NAMES` order) of the corpus, one matching per scheme."""
+    """The SemEval tallies (:data:`SEMEVAL_NAMES` order) of the corpus, one matching per scheme.
+
+    The candidate pairs are found once.  A pair whose rows have no other candidate is matched
+    in every scheme; its outcome (same bounds? same type?) is counted once per cell, and each
+    scheme reads its COR/INC/PAR from those outcome counts.  Only the ambiguous pairs are
+    matched again for each scheme.
+    """
     pairs = candidate_pairs(gold, pred, "semeval", options)
-    size = n_docs * max(n_types, 1)
+    t = max(n_types, 1)
+    size = n_docs * t
     gold_cells, pred_cells = _cells(gold, n_types), _cells(pred, n_types)
     gold_total, pred_total = _bincount(gold_cells, size), _bincount(pred_cells, size)
+    outcome = 2 * pairs.same_bounds.astype(np.int64) + pairs.same_type
+    isolated = isolated_pairs(pairs, len(gold), len(pred))
+    ambiguous = np.flatnonzero(~isolated)
+
+    def tallies(positions: Array) -> tuple[Array, Array]:
+        """(cells x outcomes) counts under the gold cell, and matched pred rows per cell."""
+        by_outcome = _bincount(
+            gold_cells[pairs.gold[positions]] * _OUTCOMES + outcome[positions],
+            size * _OUTCOMES,
+        ).reshape(size, _OUTCOMES)
+        return by_outcome, _bincount(pred_cells[pairs.pred[positions]], size)
+
+    common, common_pred = tallies(np.flatnonzero(isolated))
     columns: list[Array] = []
     for scheme in SCHEMES:
         kind = f"semeval_{scheme}"
-        weights = pair_weights(pairs, kind, gold, pred, n_docs)  # type: ignore[arg-type]
-        matched_gold, matched_pred = match_pairs(pairs, weights, len(gold), len(pred))
-        chosen = pair_index(pairs, matched_gold, matched_pred, len(pred))
-        credit = _scheme_credit(pairs, scheme, chosen)
-        cells = gold_cells[matched_gold]
-        cor = _bincount(cells[credit == 2], size)
-        par = _bincount(cells[credit == 1], size)
-        inc = _bincount(cells[credit == 0], size)
-        mis = gold_total - _bincount(cells, size)
-        spu = pred_total - _bincount(pred_cells[matched_pred], size)
+        chosen = match_ambiguous(pairs, ambiguous, kind, gold, pred, n_docs)  # type: ignore[arg-type]
+        extra, extra_pred = tallies(chosen)
+        by_outcome = common + extra
+        credit = np.asarray(_SCHEME_CREDIT[scheme])
+        cor = by_outcome[:, credit == 2].sum(axis=1)
+        par = by_outcome[:, credit == 1].sum(axis=1)
+        inc = by_outcome[:, credit == 0].sum(axis=1)
+        mis = gold_total - by_outcome.sum(axis=1)
+        spu = pred_total - common_pred - extra_pred
         columns.extend((cor, inc, par, mis, spu))
-    return np.stack(columns, axis=1).reshape(n_docs, max(n_types, 1), len(SEMEVAL_NAMES))
+    return np.stack(columns, axis=1).reshape(n_docs, t, len(SEMEVAL_NAMES))
 
 
 def token_table(gold: SpanArrays, pred: SpanArrays, texts: Sequence[str], n_types: int) -> Array:
-    """tp/fp/fn of ``token`` mode; ``texts[d]`` is document ``d``'s text."""
-    starts, ends, offsets = token_spans(texts)
+    """tp/fp/fn of ``token`` mode; ``texts[d]`` is document ``d``'s text.
+
+    Each row becomes the typed token units ``token * types + type`` it touches (found by two
+    look-ups in a per-character token count, :class:`~annoscore.align.spans.TokenIndex`); the
+    units of a side are made distinct, and the units of both sides are the repeats of the merged
+    sorted list.
+    """
+    index = TokenIndex.of(texts)
     t = max(n_types, 1)
     n_docs = len(texts)
 
     def units(rows: SpanArrays) -> Array:
-        base = offsets[rows.doc]
-        length = offsets[rows.doc + 1] - 1 - base
-        low = base + np.minimum(rows.start, length)
-        high = base + np.minimum(rows.end, length)
-        first = np.searchsorted(ends, low, side="right")
-        last = np.where(high > low, np.searchsorted(starts, high, side="left"), first)
-        owner = np.repeat(np.arange(len(rows), dtype=np.int64), np.maximum(last - first, 0))
-        sizes = np.maximum(last - first, 0)
-        token = np.arange(int(sizes.sum()), dtype=np.int64) - np.repeat(
-            np.cumsum(sizes) - sizes - first, sizes
-        )
+        first, last = index.touched(rows)
+        owner, token = expand_ranges(first, last)
         return unique_counts(token * t + rows.type[owner])[0]
 
     gold_units, pred_units = units(gold), units(pred)
-    both = gold_units[_lookup(gold_units, pred_units, np.ones_like(pred_units)) == 1]
-    token_doc = np.searchsorted(offsets, starts, side="right") - 1
+    merged = np.sort(np.concatenate((gold_units, pred_units)), kind="stable")
+    both = merged[1:][merged[1:] == merged[:-1]]
 
     def cells(unit: Array) -> Array:
-        result: Array = token_doc[unit // t] * t + unit % t
+        result: Array = index.document_of(unit // t) * t + unit % t
         return result
 
     size = n_docs * t
@@ -390,6 +413,9 @@ def token_table(gold: SpanArrays, pred: SpanArrays, texts: Sequence[str], n_type
 
 
 # ------------------------------------------------------------------------------- the corpus
+
+_START_END_LABEL = itemgetter("start", "end", "label")
+_DICT_ROW = np.dtype([("start", np.int64), ("end", np.int64), ("label", object)])
 
 CorpusMode = Literal["strict", "exact", "overlap", "relaxed", "token", "semeval"]
 
@@ -455,34 +481,39 @@ class SpanCorpus:
         """
         if len(gold) != len(pred):
             raise ValueError("gold and pred need the same number of documents")
-        flats = [[e for doc in side for e in doc] for side in (gold, pred)]
-        labels = sorted({*map(itemgetter("label"), flats[0]), *map(itemgetter("label"), flats[1])})
-        type_id = {name: i for i, name in enumerate(labels)}
-        arrays = []
-        for side, flat in zip((gold, pred), flats, strict=True):
-            n = len(flat)
-            arrays.append(
-                SpanArrays.build(
-                    np.repeat(np.arange(len(side), dtype=np.int64), [len(doc) for doc in side]),
-                    np.fromiter(map(itemgetter("start"), flat), dtype=np.int64, count=n),
-                    np.fromiter(map(itemgetter("end"), flat), dtype=np.int64, count=n),
-                    np.fromiter(
-                        map(type_id.__getitem__, map(itemgetter("label"), flat)),
-                        dtype=np.int64,
-                        count=n,
-                    ),
-                )
+        type_number: defaultdict[Any, int] = defaultdict()
+        type_number.default_factory = type_number.__len__  # first-seen numbering, one pass
+        columns = []
+        for side in (gold, pred):
+            sizes = np.fromiter(map(len, side), dtype=np.int64, count=len(side))
+            n = int(sizes.sum())
+            # one pass over the dicts (they are scattered in memory: each visit is a cache miss)
+            rows = np.fromiter(
+                map(_START_END_LABEL, chain.from_iterable(side)), dtype=_DICT_ROW, count=n
             )
-        starts = np.concatenate([arrays[0].start, arrays[1].start])
-        ends = np.concatenate([arrays[0].end, arrays[1].end])
-        if starts.size and (starts.min() < 0 or (ends < starts).any()):
-            raise ValueError("every span needs 0 <= start <= end")
-        max_end = int(ends.max(initial=0))
+            first_seen = np.fromiter(
+                map(type_number.__getitem__, rows["label"]), dtype=np.int64, count=n
+            )
+            columns.append((sizes, rows["start"], rows["end"], first_seen))
+        labels = list(type_number)
+        if not all(isinstance(label, str) for label in labels):
+            raise ValueError("every label must be a string")
+        by_name = sorted(range(len(labels)), key=labels.__getitem__)
+        rank = np.empty(len(labels), dtype=np.int64)
+        rank[by_name] = np.arange(len(labels), dtype=np.int64)
+        arrays = []
+        for sizes, starts, ends, first_seen in columns:
+            if starts.size and (starts.min() < 0 or (ends < starts).any()):
+                raise ValueError("every span needs 0 <= start <= end")
+            doc = np.repeat(np.arange(sizes.shape[0], dtype=np.int64), sizes)
+            arrays.append(SpanArrays.build(doc, starts, ends, rank[first_seen]))
+        max_end = max(int(arrays[0].end.max(initial=0)), int(arrays[1].end.max(initial=0)))
         if not keys_fit(len(gold), max_end, len(labels)):
             raise ValueError("offsets too large for the array path; use from_mentions")
         text_list = tuple(texts) if texts is not None else (None,) * len(gold)
         ids = tuple(str(d) for d in range(len(gold)))
-        return cls(ids, tuple(labels), arrays[0], arrays[1], {}, text_list)
+        types = tuple(labels[i] for i in by_name)
+        return cls(ids, types, arrays[0], arrays[1], {}, text_list)
 
     def deduplicated(self) -> tuple[SpanCorpus, int]:
         """The corpus with identical mentions (same fragments and type) collapsed per document
