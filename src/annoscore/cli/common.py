@@ -6,13 +6,15 @@ file and line; 1 an internal error (set ``ANNOSCORE_DEBUG=1`` to see the traceba
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
@@ -57,13 +59,60 @@ def fail(message: str, status: int = 2) -> typer.Exit:
     return typer.Exit(status)
 
 
+_indicator: contextvars.ContextVar[Any] = contextvars.ContextVar(
+    "annoscore_indicator", default=None
+)
+
+
+@contextlib.contextmanager
+def working_indicator(name: str) -> Iterator[None]:
+    """A transient spinner with the elapsed time on stderr while a command works.
+
+    Shown only when stderr is a terminal and ``CI`` is not set, so pipes, files and CI logs get
+    nothing.  :func:`emit` stops it before writing, so it never mixes with the output; stdout is
+    not redirected.  Rich is imported only when the spinner is shown.
+    """
+    if os.environ.get("CI") or not sys.stderr.isatty():
+        yield
+        return
+    from rich.console import Console
+    from rich.live import Live
+    from rich.spinner import Spinner
+
+    live = Live(
+        Spinner("dots", text=f"annoscore {name}: working..."),
+        console=Console(stderr=True),
+        transient=True,
+        redirect_stdout=False,
+        redirect_stderr=False,
+    )
+    token = _indicator.set(live)
+    live.start()
+    try:
+        yield
+    finally:
+        live.stop()
+        _indicator.reset(token)
+
+
+def stop_working_indicator() -> None:
+    """Clear the spinner of :func:`working_indicator`, if one is shown (before writing output)."""
+    live = _indicator.get()
+    if live is not None:
+        live.stop()
+
+
 def guarded(command: Callable[P, R]) -> Callable[P, R]:
-    """Map :class:`InputError` to exit 2 and any other exception to exit 1, without tracebacks."""
+    """Map :class:`InputError` to exit 2 and any other exception to exit 1, without tracebacks.
+
+    While the command runs, :func:`working_indicator` shows that it is working.
+    """
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
-            return command(*args, **kwargs)
+            with working_indicator(command.__name__):
+                return command(*args, **kwargs)
         except (typer.Exit, typer.Abort, SystemExit):
             raise
         except InputError as error:
@@ -94,6 +143,7 @@ def emit(
     official layout on stdout stays byte-for-byte comparable with the official script's.
     """
     rendered = render(result, fmt.value, text)
+    stop_working_indicator()
     if output is None:
         sys.stdout.write(rendered)
         sys.stdout.flush()
