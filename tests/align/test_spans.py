@@ -6,15 +6,19 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from annoscore.align.spans import (
     WHITESPACE_CODEPOINTS,
     MatchOptions,
     SpanArrays,
+    TokenIndex,
     align_mentions,
     overlap_fraction,
     pair_credit,
     pair_weight,
+    sorted_rank,
     token_spans,
     token_units,
     unique_counts,
@@ -191,3 +195,55 @@ def test_unique_counts() -> None:
     values, counts = unique_counts(np.array([5, 1, 5, 5, 2], dtype=np.int64))
     assert values.tolist() == [1, 2, 5] and counts.tolist() == [1, 1, 3]
     assert unique_counts(np.array([], dtype=np.int64))[0].size == 0
+
+
+def test_ascii_fast_path_splits_like_str_split() -> None:
+    every_ascii = "".join(map(chr, range(128)))
+    texts = [every_ascii, "a\x1cb\x1fc\x0bd", every_ascii[::-1] + " tail"]
+    starts, ends, _ = token_spans(texts)
+    joined = "\n".join(texts)
+    assert [joined[s:e] for s, e in zip(starts, ends, strict=True)] == joined.split()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 40), max_size=30),
+    st.lists(st.integers(-5, 45), max_size=30),
+    st.booleans(),
+)
+def test_sorted_rank_is_searchsorted(keys: list[int], queries: list[int], ordered: bool) -> None:
+    key_array = np.sort(np.array(keys, dtype=np.int64))
+    query_array = np.array(sorted(queries) if ordered else queries, dtype=np.int64)
+    for side in ("left", "right"):
+        expected = np.searchsorted(key_array, query_array, side=side)  # type: ignore[call-overload]
+        assert sorted_rank(key_array, query_array, side).tolist() == expected.tolist()  # type: ignore[arg-type]
+
+
+def test_token_index_finds_the_tokens_a_span_touches() -> None:
+    texts = ["ab  cd e", "", "xyz"]
+    index = TokenIndex.of(texts)
+    # tokens in joined order: ab(0) cd(1) e(2) | xyz(3)
+    rows = SpanArrays.build(
+        [0, 0, 0, 0, 0, 1, 2, 2],
+        [0, 1, 2, 3, 6, 0, 1, 2],
+        [1, 5, 4, 3, 99, 5, 2, 2],
+        [0] * 8,
+    )
+    first, last = index.touched(rows)
+    found = list(
+        zip(
+            rows.doc.tolist(), rows.start.tolist(), rows.end.tolist(), first.tolist(), last.tolist()
+        )
+    )
+    assert found == [
+        (0, 0, 1, 0, 1),  # inside "ab"
+        (0, 1, 5, 0, 2),  # cuts "ab" and "cd": claims both
+        (0, 2, 4, 1, 1),  # only whitespace: nothing
+        (0, 3, 3, 1, 1),  # empty: nothing
+        (0, 6, 99, 2, 3),  # beyond the text: clipped to it, "e"
+        (1, 0, 5, 3, 3),  # empty text: nothing
+        (2, 1, 2, 3, 4),  # inside "xyz"
+        (2, 2, 2, 3, 3),  # empty: nothing
+    ]
+    assert index.first_token.tolist() == [0, 3, 3, 4]
+    assert index.document_of(np.array([0, 2, 3], dtype=np.int64)).tolist() == [0, 0, 2]

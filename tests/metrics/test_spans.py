@@ -250,3 +250,13 @@ def test_from_dicts_numbers_types_by_name_not_by_first_appearance() -> None:
 def test_from_dicts_rejects_labels_that_are_not_strings() -> None:
     with pytest.raises(ValueError, match="label"):
         SpanCorpus.from_dicts([[{"label": 3, "start": 0, "end": 4}]], [[]])
+
+
+def test_offsets_too_large_for_packed_keys_take_the_mention_path() -> None:
+    far = 3 * 10**9
+    gold = [[m(far, far + 5, "A")], [m(0, 2, "B")]]
+    pred = [[m(far, far + 5, "A"), m(far + 1, far + 5, "A")], [m(0, 2, "A")]]
+    corpus = SpanCorpus.from_mentions(["a", "b"], gold, pred)
+    assert set(corpus.by_mentions) == {0, 1} and len(corpus.gold) == 0
+    assert corpus.table("strict").corpus() == Counts(tp=1, fp=2, fn=1)
+    assert corpus.table("semeval").corpus()["type_inc"] == 1

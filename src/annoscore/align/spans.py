@@ -385,15 +385,82 @@ def expand_ranges(low: Array, high: Array) -> tuple[Array, Array]:
     return rows, positions
 
 
+def sorted_rank(keys: Array, queries: Array, side: Literal["left", "right"]) -> Array:
+    """``np.searchsorted(keys, queries, side)`` for sorted ``keys`` (int64, below 2**62).
+
+    Keys and queries are doubled with a tie-breaking bit and sorted together (timsort merges the
+    two sorted runs in linear time); the rank of the k-th smallest query is its position in the
+    merged order minus k.  Queries that are not sorted are sorted first (an argsort, fast on the
+    nearly sorted queries of span data).
+    """
+    if queries.shape[0] > 1 and not bool((queries[1:] >= queries[:-1]).all()):
+        order = np.argsort(queries, kind="stable")
+        ranks = np.empty(queries.shape[0], dtype=np.int64)
+        ranks[order] = sorted_rank(keys, queries[order], side)
+        return ranks
+    key_bit, query_bit = (1, 0) if side == "left" else (0, 1)
+    both = np.concatenate((keys * 2 + key_bit, queries * 2 + query_bit))
+    both.sort(kind="stable")
+    position = np.flatnonzero((both & 1) == query_bit)
+    result: Array = position - np.arange(queries.shape[0], dtype=np.int64)
+    return result
+
+
 @dataclass(frozen=True, slots=True)
 class CandidatePairs:
     """Candidate pairs of the array path: row indices into gold and pred, and pair attributes."""
 
     gold: Array
     pred: Array
-    closeness: Array
     same_bounds: Array
     same_type: Array
+
+    def take(self, positions: Array) -> CandidatePairs:
+        """The pairs at ``positions``."""
+        return CandidatePairs(
+            self.gold[positions],
+            self.pred[positions],
+            self.same_bounds[positions],
+            self.same_type[positions],
+        )
+
+
+def _overlap_closeness(gs: Array, ge: Array, ps: Array, pe: Array, basis: OverlapBasis) -> Array:
+    """:func:`overlap_fraction` of continuous spans, elementwise."""
+    shared = np.minimum(ge, pe) - np.maximum(gs, ps)
+    g_len, p_len = ge - gs, pe - ps
+    if basis == "gold":
+        denominator = g_len
+    elif basis == "predicted":
+        denominator = p_len
+    elif basis == "shorter":
+        denominator = np.minimum(g_len, p_len)
+    elif basis == "longer":
+        denominator = np.maximum(g_len, p_len)
+    else:
+        denominator = g_len + p_len - shared
+    positive = shared > 0
+    fraction = np.where(positive, shared / np.where(positive, denominator, 1), 0.0)
+    same_bounds = (gs == ps) & (ge == pe)
+    result: Array = np.where(same_bounds, 1.0, fraction)
+    return result
+
+
+def pair_closeness(
+    pairs: CandidatePairs,
+    kind: MatchKind,
+    gold: SpanArrays,
+    pred: SpanArrays,
+    options: MatchOptions,
+) -> Array:
+    """The closeness of each pair: :func:`relaxed_closeness` in relaxed mode, else
+    :func:`overlap_fraction` with ``options.overlap_basis``."""
+    gs, ge = gold.start[pairs.gold], gold.end[pairs.gold]
+    ps, pe = pred.start[pairs.pred], pred.end[pairs.pred]
+    if kind == "relaxed":
+        result: Array = 1 / (1 + np.abs(gs - ps) + np.abs(ge - pe))
+        return result
+    return _overlap_closeness(gs, ge, ps, pe, options.overlap_basis)
 
 
 def candidate_pairs(
@@ -404,72 +471,47 @@ def candidate_pairs(
 ) -> CandidatePairs:
     """Every candidate pair of the corpus for ``kind`` (``semeval``: any type, overlap rules).
 
-    Predicted rows are sorted by a (document, [type], start) key; for each gold row the window of
-    predicted starts that can qualify is found with ``searchsorted`` and then filtered.
+    Both sides are sorted by (document, start), so one (document, start) key per predicted row
+    is sorted too; for each gold row the window of predicted starts that can qualify
+    (``start +- tolerance`` in relaxed mode; from ``start - longest predicted span`` to ``end``
+    otherwise) is found by :func:`sorted_rank` and then filtered: same type (except SemEval),
+    end within the tolerance (relaxed), a shared character or identical bounds and
+    ``min_overlap`` (overlap, SemEval).
     """
-    typed = kind != "semeval"
-    n_types = int(max(gold.type.max(initial=0), pred.type.max(initial=0))) + 1 if typed else 1
     tol = options.tolerance
-    pred_len = pred.end - pred.start
-    max_len = int(pred_len.max(initial=0))
-    scale = int(max(gold.end.max(initial=0), pred.end.max(initial=0))) + max_len + tol + 2
-    group_p = pred.doc * n_types + (pred.type if typed else 0)
-    group_g = gold.doc * n_types + (gold.type if typed else 0)
-    key_p = group_p * scale + pred.start
-    order = np.argsort(key_p, kind="stable")
-    sorted_key = key_p[order]
+    max_len = int((pred.end - pred.start).max(initial=0))
+    max_end = int(max(gold.end.max(initial=0), pred.end.max(initial=0)))
+    scale = max_end + max_len + tol + 2
+    key_p = pred.doc * scale + pred.start
+    base_g = gold.doc * scale
     if kind == "relaxed":
-        low_value = group_g * scale + np.maximum(gold.start - tol, 0)
-        high_value = group_g * scale + gold.start + tol
+        low_value = base_g + np.maximum(gold.start - tol, 0)
+        high_value = base_g + gold.start + tol
     else:
-        low_value = group_g * scale + np.maximum(gold.start - max_len, 0)
-        high_value = group_g * scale + gold.end
-    low = np.searchsorted(sorted_key, low_value, side="left")
-    high = np.searchsorted(sorted_key, high_value, side="right")
-    g_idx, positions = expand_ranges(low, high)
-    p_idx = order[positions]
+        low_value = base_g + np.maximum(gold.start - max_len, 0)
+        high_value = base_g + gold.end
+    low = sorted_rank(key_p, low_value, "left")
+    high = sorted_rank(key_p, high_value, "right")
+    g_idx, p_idx = expand_ranges(low, high)
+    same_type = gold.type[g_idx] == pred.type[p_idx]
+    if kind != "semeval":
+        g_idx, p_idx, same_type = g_idx[same_type], p_idx[same_type], same_type[same_type]
     gs, ge = gold.start[g_idx], gold.end[g_idx]
     ps, pe = pred.start[p_idx], pred.end[p_idx]
     same_bounds = (gs == ps) & (ge == pe)
     if kind == "relaxed":
         keep = np.abs(ge - pe) <= tol
-        closeness = 1 / (1 + np.abs(gs - ps) + np.abs(ge - pe))
     else:
-        shared = np.minimum(ge, pe) - np.maximum(gs, ps)
-        g_len, p_len = ge - gs, pe - ps
-        basis = options.overlap_basis
-        if basis == "gold":
-            denominator = g_len
-        elif basis == "predicted":
-            denominator = p_len
-        elif basis == "shorter":
-            denominator = np.minimum(g_len, p_len)
-        elif basis == "longer":
-            denominator = np.maximum(g_len, p_len)
-        else:
-            denominator = g_len + p_len - shared
-        positive = shared > 0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            fraction = np.where(positive, shared / np.where(positive, denominator, 1), 0.0)
-        closeness = np.where(same_bounds, 1.0, fraction)
-        keep = (same_bounds | positive) & (closeness >= options.min_overlap)
-    g_idx, p_idx = g_idx[keep], p_idx[keep]
-    return CandidatePairs(
-        g_idx,
-        p_idx,
-        closeness[keep],
-        same_bounds[keep],
-        gold.type[g_idx] == pred.type[p_idx],
-    )
+        keep = same_bounds | (np.minimum(ge, pe) > np.maximum(gs, ps))
+        if options.min_overlap > 0:
+            closeness = _overlap_closeness(gs, ge, ps, pe, options.overlap_basis)
+            keep &= closeness >= options.min_overlap
+    return CandidatePairs(g_idx[keep], p_idx[keep], same_bounds[keep], same_type[keep])
 
 
-def pair_weights(
-    pairs: CandidatePairs, kind: MatchKind, gold: SpanArrays, pred: SpanArrays, n_docs: int
-) -> Array:
-    """:func:`pair_weight` of every candidate pair (``n`` per document, as the mention path)."""
-    gold_per_doc = np.bincount(gold.doc, minlength=n_docs)
-    pred_per_doc = np.bincount(pred.doc, minlength=n_docs)
-    n = (np.maximum(gold_per_doc, pred_per_doc) + 1)[gold.doc[pairs.gold]]
+def pair_weights(pairs: CandidatePairs, kind: MatchKind, closeness: Array, n: Array) -> Array:
+    """:func:`pair_weight` of every candidate pair, given its closeness and its document's
+    ``n = max(#gold, #predicted) + 1`` (as the mention path)."""
     sb, st = pairs.same_bounds, pairs.same_type
     if kind == "semeval_strict":
         credit = np.where(sb & st, 2, 0)
@@ -481,7 +523,7 @@ def pair_weights(
         credit = np.where(st, 2, 0)
     else:
         credit = np.zeros(sb.shape[0], dtype=np.int64)
-    weights: Array = n * (n + 1) * credit + n + pairs.closeness
+    weights: Array = n * (n + 1) * credit + n + closeness
     return weights
 
 
@@ -500,31 +542,37 @@ def match_ambiguous(
     kind: MatchKind,
     gold: SpanArrays,
     pred: SpanArrays,
-    n_docs: int,
+    options: MatchOptions,
 ) -> Array:
-    """Positions (sorted) among ``ambiguous`` (positions in ``pairs``) of the optimal matching of
-    those pairs, by :func:`~annoscore.align.assignment.max_weight_matching` keyed by row index
-    (the canonical order)."""
+    """Positions among ``ambiguous`` (positions in ``pairs``) of the optimal matching of those
+    pairs, by :func:`~annoscore.align.assignment.max_weight_matching` keyed by row index (the
+    canonical order), with the weights of :func:`pair_weight`."""
     if ambiguous.shape[0] == 0:
         return ambiguous
-    subset = CandidatePairs(
-        pairs.gold[ambiguous],
-        pairs.pred[ambiguous],
-        pairs.closeness[ambiguous],
-        pairs.same_bounds[ambiguous],
-        pairs.same_type[ambiguous],
+    subset = pairs.take(ambiguous)
+    docs = gold.doc[subset.gold]
+    # n = max(#gold, #predicted) + 1 of each pair's document, counted in the sorted doc columns
+    gold_rows = np.searchsorted(gold.doc, docs, "right") - np.searchsorted(gold.doc, docs, "left")
+    pred_rows = np.searchsorted(pred.doc, docs, "right") - np.searchsorted(pred.doc, docs, "left")
+    n = np.maximum(gold_rows, pred_rows) + 1
+    closeness = pair_closeness(
+        subset, "relaxed" if kind == "relaxed" else "overlap", gold, pred, options
     )
-    weights = pair_weights(subset, kind, gold, pred, n_docs)
+    weights = pair_weights(subset, kind, closeness, n)
     rows, cols = subset.gold.tolist(), subset.pred.tolist()
     position = {edge: k for k, edge in enumerate(zip(rows, cols, strict=True))}
     chosen = max_weight_matching(zip(rows, cols, weights.tolist(), strict=True))
     picked = np.fromiter((position[edge] for edge in chosen), dtype=np.int64, count=len(chosen))
-    result: Array = np.sort(ambiguous[picked])
+    result: Array = ambiguous[picked]
     return result
 
 
 def match_pairs(
-    pairs: CandidatePairs, kind: MatchKind, gold: SpanArrays, pred: SpanArrays, n_docs: int
+    pairs: CandidatePairs,
+    kind: MatchKind,
+    gold: SpanArrays,
+    pred: SpanArrays,
+    options: MatchOptions,
 ) -> Array:
     """The one-to-one optimal matching: positions in ``pairs`` of the chosen pairs.
 
@@ -532,7 +580,7 @@ def match_pairs(
     ambiguous components) go to :func:`match_ambiguous`.
     """
     isolated = isolated_pairs(pairs, len(gold), len(pred))
-    chosen = match_ambiguous(pairs, np.flatnonzero(~isolated), kind, gold, pred, n_docs)
+    chosen = match_ambiguous(pairs, np.flatnonzero(~isolated), kind, gold, pred, options)
     result: Array = np.concatenate((np.flatnonzero(isolated), chosen))
     return result
 
@@ -548,14 +596,15 @@ def _joined_space(texts: Sequence[str]) -> tuple[Array, Array]:
         offsets[1:] = np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)))
         offsets[1:] += np.arange(1, len(texts) + 1, dtype=np.int64)
     joined = "\n".join(texts)
+    if joined.isascii():  # one byte per character; ASCII whitespace is 9-13 and 28-32
+        codes = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+        low = codes <= 32
+        space: Array = low & ((codes >= 28) | ((codes >= 9) & (codes <= 13)))
+        return space, offsets
     table = np.zeros(0x3002, dtype=bool)
     table[list(WHITESPACE_CODEPOINTS)] = True
-    if joined.isascii():  # one byte per character: a quarter of the memory traffic
-        space: Array = table[:128][np.frombuffer(joined.encode("ascii"), dtype=np.uint8)]
-    else:
-        codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-        space = table[np.minimum(codes, 0x3001)]
-    return space, offsets
+    wide = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+    return table[np.minimum(wide, 0x3001)], offsets
 
 
 def token_spans(texts: Sequence[str]) -> tuple[Array, Array, Array]:
@@ -606,10 +655,10 @@ class TokenIndex:
 
         A row's offsets are clipped to its document's text; an empty row touches nothing.
         """
+        limit = self.offsets[rows.doc + 1] - 1  # the separator after the document's text
         base = self.offsets[rows.doc]
-        length = self.offsets[rows.doc + 1] - 1 - base
-        low = base + np.minimum(rows.start, length)
-        high = base + np.minimum(rows.end, length)
+        low = np.minimum(base + rows.start, limit)
+        high = np.minimum(base + rows.end, limit)
         # tokens ending at or before ``low`` / starting before ``high``
         first = self.started[low] - self.inside[low]
         last = np.where(high > low, self.started[np.maximum(high - 1, 0)], first)

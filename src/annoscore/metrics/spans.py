@@ -34,7 +34,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Literal
 
 import numpy as np
@@ -315,7 +315,7 @@ def matched_table(
 ) -> Array:
     """tp/fp/fn of ``overlap`` or ``relaxed`` mode: candidate pairs, then the optimal matching."""
     pairs = candidate_pairs(gold, pred, mode, options)
-    chosen = match_pairs(pairs, mode, gold, pred, n_docs)
+    chosen = match_pairs(pairs, mode, gold, pred, options)
     size = n_docs * max(n_types, 1)
     gold_cells, pred_cells = _cells(gold, n_types), _cells(pred, n_types)
     tp = _bincount(gold_cells[pairs.gold[chosen]], size)
@@ -367,7 +367,7 @@ def semeval_table(
     columns: list[Array] = []
     for scheme in SCHEMES:
         kind = f"semeval_{scheme}"
-        chosen = match_ambiguous(pairs, ambiguous, kind, gold, pred, n_docs)  # type: ignore[arg-type]
+        chosen = match_ambiguous(pairs, ambiguous, kind, gold, pred, options)  # type: ignore[arg-type]
         extra, extra_pred = tallies(chosen)
         by_outcome = common + extra
         credit = np.asarray(_SCHEME_CREDIT[scheme])
@@ -415,6 +415,9 @@ def token_table(gold: SpanArrays, pred: SpanArrays, texts: Sequence[str], n_type
 # ------------------------------------------------------------------------------- the corpus
 
 _START_END_LABEL = itemgetter("start", "end", "label")
+_FRAGMENTS = attrgetter("span.fragments")
+_TYPE = attrgetter("type")
+_FIRST, _SECOND, _LAST = itemgetter(0), itemgetter(1), itemgetter(-1)
 _DICT_ROW = np.dtype([("start", np.int64), ("end", np.int64), ("label", object)])
 
 CorpusMode = Literal["strict", "exact", "overlap", "relaxed", "token", "semeval"]
@@ -445,28 +448,51 @@ class SpanCorpus:
         texts: Sequence[str | None] | None = None,
     ) -> SpanCorpus:
         """``gold[d]`` and ``pred[d]`` are document ``doc_ids[d]``'s mentions."""
-        types = tuple(sorted({m.type for side in (gold, pred) for doc in side for m in doc}))
-        type_id = {name: i for i, name in enumerate(types)}
-        max_end = max((m.span.end for side in (gold, pred) for doc in side for m in doc), default=0)
-        fits = keys_fit(len(doc_ids), max_end, len(types))
-        by_mentions: dict[int, tuple[tuple[Mention, ...], tuple[Mention, ...]]] = {}
-        columns: list[tuple[list[int], list[int], list[int], list[int]]] = [
-            ([], [], [], []),
-            ([], [], [], []),
-        ]
-        for d in range(len(doc_ids)):
-            if not fits or any(m.span.is_discontinuous for m in (*gold[d], *pred[d])):
-                by_mentions[d] = (tuple(gold[d]), tuple(pred[d]))
-                continue
-            for side, (docs, starts, ends, type_ids) in zip((gold, pred), columns, strict=True):
-                for m in side[d]:
-                    docs.append(d)
-                    starts.append(m.span.start)
-                    ends.append(m.span.end)
-                    type_ids.append(type_id[m.type])
-        gold_arrays, pred_arrays = (SpanArrays.build(*c) for c in columns)
-        text_list = tuple(texts) if texts is not None else (None,) * len(doc_ids)
-        return cls(tuple(doc_ids), types, gold_arrays, pred_arrays, by_mentions, text_list)
+        n_docs = len(doc_ids)
+        type_number: defaultdict[str, int] = defaultdict()
+        type_number.default_factory = type_number.__len__  # first-seen numbering, one pass
+        columns = []
+        on_mention_path = np.zeros(n_docs, dtype=bool)
+        max_end = 0
+        for side in (gold, pred):
+            sizes = np.fromiter(map(len, side), dtype=np.int64, count=n_docs)
+            mentions = list(chain.from_iterable(side))
+            n = len(mentions)
+            fragments = list(map(_FRAGMENTS, mentions))
+            doc = np.repeat(np.arange(n_docs, dtype=np.int64), sizes)
+            first_seen = np.fromiter(
+                map(type_number.__getitem__, map(_TYPE, mentions)), dtype=np.int64, count=n
+            )
+            pieces = np.fromiter(map(len, fragments), dtype=np.int64, count=n)
+            if n and int(pieces.max()) == 1:
+                bounds = np.fromiter(
+                    chain.from_iterable(chain.from_iterable(fragments)), dtype=np.int64, count=2 * n
+                )
+                starts, ends = bounds[0::2], bounds[1::2]
+            else:
+                starts = np.fromiter(map(_FIRST, map(_FIRST, fragments)), dtype=np.int64, count=n)
+                ends = np.fromiter(map(_SECOND, map(_LAST, fragments)), dtype=np.int64, count=n)
+                on_mention_path[doc[pieces > 1]] = True
+            max_end = max(max_end, int(ends.max(initial=0)))
+            columns.append((doc, starts, ends, first_seen))
+        labels = list(type_number)
+        by_name = sorted(range(len(labels)), key=labels.__getitem__)
+        rank = np.empty(len(labels), dtype=np.int64)
+        rank[by_name] = np.arange(len(labels), dtype=np.int64)
+        types = tuple(labels[i] for i in by_name)
+        if not keys_fit(n_docs, max_end, len(types)):
+            on_mention_path[:] = True
+        by_mentions = {
+            d: (tuple(gold[d]), tuple(pred[d])) for d in np.flatnonzero(on_mention_path).tolist()
+        }
+        arrays = []
+        for doc, starts, ends, first_seen in columns:
+            keep = ~on_mention_path[doc]
+            arrays.append(
+                SpanArrays.build(doc[keep], starts[keep], ends[keep], rank[first_seen[keep]])
+            )
+        text_list = tuple(texts) if texts is not None else (None,) * n_docs
+        return cls(tuple(doc_ids), types, arrays[0], arrays[1], by_mentions, text_list)
 
     @classmethod
     def from_dicts(
