@@ -232,7 +232,12 @@ def test_token_index_finds_the_tokens_a_span_touches() -> None:
     first, last = index.touched(rows)
     found = list(
         zip(
-            rows.doc.tolist(), rows.start.tolist(), rows.end.tolist(), first.tolist(), last.tolist()
+            rows.doc.tolist(),
+            rows.start.tolist(),
+            rows.end.tolist(),
+            first.tolist(),
+            last.tolist(),
+            strict=True,
         )
     )
     assert found == [
