@@ -55,7 +55,6 @@ from annoscore.align.spans import (
     match_pairs,
     pair_credit,
     token_units,
-    unique_counts,
     whitespace_tokens,
 )
 from annoscore.counts import Counts
