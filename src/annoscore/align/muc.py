@@ -47,6 +47,11 @@ COUNTED = ("cor", "par", "inc", "mis", "spu", "non")
 _RANK = {"cor": 0, "par": 1, "inc": 2}
 _CREDIT = {"cor": 2, "par": 1, "inc": 0}
 
+_Code = tuple[str, str | None]
+"""Equality codes ``(correct, partial)`` of a single fill (:meth:`MucAligner._fill_code`)."""
+_SlotCode = _Code | tuple[()] | None
+"""A scored slot of a candidate object (:meth:`MucAligner._object_codes`)."""
+
 
 @dataclass(slots=True)
 class FillPair:
@@ -162,6 +167,12 @@ class MucAligner:
         }
         self.slot_names = {
             name: {s.name.lower() for s in slots} for name, slots in self.slot_defs.items()
+        }
+        self.slot_names_in_order = {
+            name: [s.name.lower() for s in slots] for name, slots in self.slot_defs.items()
+        }
+        self.scored_names = {
+            name: [s.name.lower() for s in slots] for name, slots in self.scored_defs.items()
         }
         self.template = config.value("template_name").lower()
         self.content = config.value("content_name").lower()
@@ -395,61 +406,274 @@ class MucAligner:
                 weighted += definition.weight * 100.0 * _fraction(slot_credit, slot_total)
         return ObjectPair("cor", key, rsp, slots, 100.0 * _fraction(credit, total), weighted)
 
-    def pair_numbers(
+    # ----------------------------------------------------------------- candidate pairs
+    def _pointer_targets(self, target: str, ctx: _DocumentContext) -> list[str]:
+        """The key representatives a response pointer to ``target`` is correct for: those
+        aligned with ``target`` or an object equatable with it (see :meth:`_status`)."""
+        members = ctx.rsp_members.get(ctx.rsp_rep.get(target, target), [target])
+        found: list[str] = []
+        for member in members:
+            aligned = ctx.r2k.get(member)
+            if aligned is not None:
+                rep = ctx.key_rep.get(aligned, aligned)
+                if rep not in found:
+                    found.append(rep)
+        return found
+
+    def _fill_code(
+        self, kind: str, fill: TemplateFill, is_key: bool, ctx: _DocumentContext
+    ) -> _Code | None:
+        """Equality codes ``(correct, partial)`` of one fill, or None when only :meth:`_status`
+        can compare it (a ``[minimum]`` string, a response pointer equatable with several).
+
+        Two single fills are COR exactly when their correct codes are equal, else PAR exactly
+        when their partial codes are (``None`` when there is no partial comparison).  The
+        first letter keeps the kinds apart: ``p`` a pointer (the key representative it stands
+        for, given the classes aligned before), ``u`` a response pointer to an unaligned
+        object (equal to no key code), ``s`` a string, ``t`` a set fill.
+        """
+        if fill.is_pointer:
+            if is_key:
+                return "p" + ctx.key_rep.get(fill.text, fill.text), None
+            targets = self._pointer_targets(fill.text, ctx)
+            if len(targets) > 1:
+                return None
+            return ("p" + targets[0] if targets else "u"), None
+        if kind != "string":
+            return "t" + fill.text.lower(), None
+        if fill.minimum is not None:
+            return None
+        rules = self.rules
+        correct = "s" + rules.normalize(fill.text, rules.correct)
+        if rules.partial == "NONE":
+            return correct, None
+        return correct, "s" + rules.normalize(fill.text, rules.partial)
+
+    def _slot_tokens(
+        self, kind: str, slot: TemplateSlot, is_key: bool, ctx: _DocumentContext
+    ) -> list[str] | None:
+        """Every code of every fill of a slot (all alternatives), or None (may match anything).
+
+        A slot pair earns credit only through a COR or PAR single-fill pair, and two such
+        fills share a code."""
+        tokens: list[str] = []
+        for alternative in slot.alternatives:
+            for fill in alternative:
+                if fill.is_pointer and not is_key:
+                    tokens.extend("p" + rep for rep in self._pointer_targets(fill.text, ctx))
+                    continue
+                code = self._fill_code(kind, fill, is_key, ctx)
+                if code is None:
+                    return None
+                tokens.append(code[0])
+                if code[1] is not None:
+                    tokens.append(code[1])
+        return tokens
+
+    def _object_codes(
+        self,
+        scored: Sequence[SlotDef],
+        names: Sequence[str],
+        indexed: Sequence[bool],
+        slots: dict[str, TemplateSlot],
+        is_key: bool,
+        ctx: _DocumentContext,
+    ) -> tuple[list[_SlotCode], list[list[str]] | None]:
+        """Codes of an object's scored slots and the tokens of its ``indexed`` slots.
+
+        A slot's code is ``None`` when it is empty, the codes of its fill when it has one
+        plain fill, ``()`` when :meth:`compare_slot` must score it (alternatives, several
+        fills, an optional mark, a removed key pointer, a fill without codes).  The tokens
+        (:meth:`_slot_tokens`) are None when the object may match anything.
+        """
+        codes: list[_SlotCode] = []
+        tokens: list[list[str]] | None = []
+        for definition, name, index in zip(scored, names, indexed, strict=True):
+            slot = slots.get(name)
+            if slot is None:
+                codes.append(None)
+                if index and tokens is not None:
+                    tokens.append([])
+                continue
+            alternatives = slot.alternatives
+            code: _SlotCode = ()
+            if len(alternatives) == 1 and not slot.optional and len(alternatives[0]) <= 1:
+                if not alternatives[0]:
+                    code = None
+                else:
+                    fill = alternatives[0][0]
+                    fill_code = self._fill_code(definition.kind, fill, is_key, ctx)
+                    removed = (
+                        is_key
+                        and fill.is_pointer
+                        and fill.text in ctx.optional
+                        and fill.text not in ctx.k2r
+                    )
+                    if fill_code is not None and not removed:
+                        code = fill_code
+            codes.append(code)
+            if index and tokens is not None:
+                if code is None:
+                    tokens.append([])
+                elif code:
+                    tokens.append([code[0]] if code[1] is None else [code[0], code[1]])
+                else:
+                    slot_tokens = self._slot_tokens(definition.kind, slot, is_key, ctx)
+                    if slot_tokens is None:
+                        tokens = None
+                    else:
+                        tokens.append(slot_tokens)
+        return codes, tokens
+
+    @staticmethod
+    def _sharing_pairs(
+        key_tokens: Sequence[list[list[str]] | None],
+        rsp_tokens: Sequence[list[list[str]] | None],
+    ) -> list[list[int]]:
+        """For each key object, the response objects (ascending) sharing a token with it in
+        the same slot; an object whose tokens are None pairs with every object."""
+        everyone = list(range(len(rsp_tokens)))
+        indexes: dict[tuple[int, str], list[int]] = {}
+        wild: list[int] = []
+        for j, tokens in enumerate(rsp_tokens):
+            if tokens is None:
+                wild.append(j)
+                continue
+            for position, slot_tokens in enumerate(tokens):
+                for token in slot_tokens:
+                    indexes.setdefault((position, token), []).append(j)
+        out: list[list[int]] = []
+        for tokens in key_tokens:
+            if tokens is None:
+                out.append(everyone)
+                continue
+            found: set[int] = set(wild)
+            for position, slot_tokens in enumerate(tokens):
+                for token in slot_tokens:
+                    found.update(indexes.get((position, token), ()))
+            out.append(sorted(found))
+        return out
+
+    def _candidates(
+        self,
+        definition: ClassDef,
+        partners: Sequence[Sequence[int]],
+        key_slots: list[dict[str, TemplateSlot]],
+        rsp_slots: list[dict[str, TemplateSlot]],
+        key_codes: list[list[_SlotCode]],
+        rsp_codes: list[list[_SlotCode]],
+        ctx: _DocumentContext,
+    ) -> list[tuple[float, int, int]]:
+        """``(-F, key index, response index)`` of every pair of ``partners`` whose weighted
+        score exceeds the class threshold, F and weighted score as :meth:`compare_objects`
+        has them.  Plain slots compare codes; the others go through :meth:`compare_slot`."""
+        scored = self.scored_defs[definition.name.lower()]
+        names = self.scored_names[definition.name.lower()]
+        weights = [d.weight for d in scored]
+        threshold = definition.threshold
+        positions = range(len(scored))
+        candidates: list[tuple[float, int, int]] = []
+        for i, js in enumerate(partners):
+            kcodes = key_codes[i]
+            for j in js:
+                rcodes = rsp_codes[j]
+                credit = total = 0
+                weighted = 0.0
+                for s in positions:
+                    a = kcodes[s]
+                    b = rcodes[s]
+                    if a is None and b is None:
+                        continue
+                    if (a is None and b) or (b is None and a):
+                        total += 1
+                        continue
+                    if a and b:
+                        if a[0] == b[0]:
+                            slot_credit = 2
+                        elif a[1] is not None and a[1] == b[1]:
+                            slot_credit = 1
+                        else:
+                            total += 2
+                            continue
+                        slot_total = 2
+                    else:
+                        name = names[s]
+                        cor, par, inc, mis, spu, _ = self.compare_slot(
+                            scored[s], key_slots[i].get(name), rsp_slots[j].get(name), ctx
+                        ).tally()
+                        slot_credit = 2 * cor + par
+                        slot_total = 2 * (cor + par + inc) + mis + spu
+                    credit += slot_credit
+                    total += slot_total
+                    weight = weights[s]
+                    if weight and slot_credit:
+                        weighted += weight * 100.0 * slot_credit / slot_total
+                if weighted > threshold:
+                    candidates.append((-100.0 * _fraction(credit, total), i, j))
+        return candidates
+
+    def _aligned_pair(
         self,
         key: TemplateObject,
         rsp: TemplateObject,
         key_slots: dict[str, TemplateSlot],
         rsp_slots: dict[str, TemplateSlot],
+        key_codes: list[_SlotCode],
+        rsp_codes: list[_SlotCode],
         ctx: _DocumentContext,
-    ) -> tuple[float, float]:
-        """(F, weighted score) of a candidate pair, as :meth:`compare_objects` computes them.
-
-        Slots of at most one fill on each side, without alternatives, optional marks or removed
-        pointers (the common case) are scored directly; any other slot goes through
-        :meth:`compare_slot`.  No record is built: records are made for aligned pairs only.
-        """
+    ) -> ObjectPair:
+        """:meth:`compare_objects` of an aligned pair, plain slots recorded from their codes."""
+        cls = key.class_name.lower()
+        slots: list[SlotPair] = []
         credit = total = 0
         weighted = 0.0
-        for definition in self.scored_defs[key.class_name.lower()]:
-            name = definition.name.lower()
+        position = 0
+        for definition, name in zip(
+            self.slot_defs[cls], self.slot_names_in_order[cls], strict=True
+        ):
             kslot = key_slots.get(name)
             rslot = rsp_slots.get(name)
-            kf: TemplateFill | None = None
-            rf: TemplateFill | None = None
-            simple = True
-            if kslot is not None:
-                alts = kslot.alternatives
-                if len(alts) != 1 or kslot.optional or len(alts[0]) > 1:
-                    simple = False
-                elif alts[0]:
-                    kf = alts[0][0]
-                    if kf.is_pointer and kf.text in ctx.optional and kf.text not in ctx.k2r:
-                        simple = False
-            if rslot is not None:
-                alts = rslot.alternatives
-                if len(alts) != 1 or rslot.optional or len(alts[0]) > 1:
-                    simple = False
-                elif alts[0]:
-                    rf = alts[0][0]
-            if simple:
-                if kf is None and rf is None:
-                    continue
-                if kf is None or rf is None:
-                    slot_credit, slot_total = 0, 1
+            if not definition.scored:
+                slots.append(self.compare_slot(definition, kslot, rslot, ctx))
+                continue
+            a = key_codes[position]
+            b = rsp_codes[position]
+            position += 1
+            if a is None and b is None:
+                slots.append(SlotPair(definition, kslot, rslot, [], 1))
+                continue
+            if a is None and b:
+                assert rslot is not None
+                fill = FillPair("spu", None, rslot.alternatives[0][0])
+                slot_credit, slot_total = 0, 1
+            elif b is None and a:
+                assert kslot is not None
+                fill = FillPair("mis", kslot.alternatives[0][0], None)
+                slot_credit, slot_total = 0, 1
+            elif a and b:
+                assert kslot is not None and rslot is not None
+                if a[0] == b[0]:
+                    status, slot_credit = "cor", 2
+                elif a[1] is not None and a[1] == b[1]:
+                    status, slot_credit = "par", 1
                 else:
-                    slot_credit, slot_total = _CREDIT[self._status(definition.kind, kf, rf, ctx)], 2
+                    status, slot_credit = "inc", 0
+                fill = FillPair(status, kslot.alternatives[0][0], rslot.alternatives[0][0])
+                slot_total = 2
             else:
-                cor, par, inc, mis, spu, _ = self.compare_slot(
-                    definition, kslot, rslot, ctx
-                ).tally()
+                pair = self.compare_slot(definition, kslot, rslot, ctx)
+                slots.append(pair)
+                cor, par, inc, mis, spu, _ = pair.tally()
                 slot_credit = 2 * cor + par
                 slot_total = 2 * (cor + par + inc) + mis + spu
+                fill = None
+            if fill is not None:
+                slots.append(SlotPair(definition, kslot, rslot, [fill]))
             credit += slot_credit
             total += slot_total
-            if definition.weight and slot_credit:
-                weighted += definition.weight * 100.0 * slot_credit / slot_total
-        return 100.0 * _fraction(credit, total), weighted
+            if definition.weight:
+                weighted += definition.weight * 100.0 * _fraction(slot_credit, slot_total)
+        return ObjectPair("cor", key, rsp, slots, 100.0 * _fraction(credit, total), weighted)
 
     def leftover(self, obj: TemplateObject, is_key: bool, ctx: _DocumentContext) -> ObjectPair:
         """An object left unaligned: MIS (key), SPU (response) or NON (optional)."""
@@ -529,22 +753,50 @@ class MucAligner:
         rsps: list[TemplateObject],
         ctx: _DocumentContext,
     ) -> list[ObjectPair]:
-        candidates: list[tuple[float, int, int]] = []
-        threshold = definition.threshold
+        """Greedy alignment by F of one class (see the module docstring).
+
+        When the class threshold and every weight are >= 0, only pairs sharing a fill code in
+        a slot of positive weight are scored (:meth:`_sharing_pairs`): any other pair has
+        weighted score 0, which does not exceed the threshold.  Otherwise every pair is
+        scored.  Either way the work is at most quadratic in the objects of the class in the
+        document, and the pairs found, their F and their order are those of scoring all.
+        """
+        name = definition.name.lower()
+        scored = self.scored_defs[name]
+        names = self.scored_names[name]
+        prune = definition.threshold >= 0 and all(d.weight >= 0 for d in scored)
+        indexed = [prune and d.weight > 0 for d in scored]
+        key_slots = [{s.name.lower(): s for s in k.slots} for k in keys]
         rsp_slots = [{s.name.lower(): s for s in r.slots} for r in rsps]
-        for i, k in enumerate(keys):
-            key_slots = {s.name.lower(): s for s in k.slots}
-            for j, r in enumerate(rsps):
-                f_score, weighted = self.pair_numbers(k, r, key_slots, rsp_slots[j], ctx)
-                if weighted > threshold:
-                    candidates.append((-f_score, i, j))
+        key_codes: list[list[_SlotCode]] = []
+        key_tokens: list[list[list[str]] | None] = []
+        for slots in key_slots:
+            codes, tokens = self._object_codes(scored, names, indexed, slots, True, ctx)
+            key_codes.append(codes)
+            key_tokens.append(tokens)
+        rsp_codes: list[list[_SlotCode]] = []
+        rsp_tokens: list[list[list[str]] | None] = []
+        for slots in rsp_slots:
+            codes, tokens = self._object_codes(scored, names, indexed, slots, False, ctx)
+            rsp_codes.append(codes)
+            rsp_tokens.append(tokens)
+        partners: Sequence[Sequence[int]]
+        if prune:
+            partners = self._sharing_pairs(key_tokens, rsp_tokens)
+        else:
+            partners = [range(len(rsps))] * len(keys)
+        candidates = self._candidates(
+            definition, partners, key_slots, rsp_slots, key_codes, rsp_codes, ctx
+        )
         candidates.sort()
         chosen: dict[int, ObjectPair] = {}
         used: set[int] = set()
         for _, i, j in candidates:
             if i in chosen or j in used:
                 continue
-            chosen[i] = self.compare_objects(keys[i], rsps[j], ctx)
+            chosen[i] = self._aligned_pair(
+                keys[i], rsps[j], key_slots[i], rsp_slots[j], key_codes[i], rsp_codes[j], ctx
+            )
             used.add(j)
             ctx.k2r[keys[i].id] = rsps[j].id
             ctx.r2k[rsps[j].id] = keys[i].id

@@ -32,6 +32,12 @@ from annoscore.model import TemplateDocument, TemplateFill, TemplateObject, Temp
 _ID = re.compile(r"([^\s<>\-]+)-([^\s<>]+)-([^\s<>\-]+)")
 _HEADER = re.compile(r"\s*<([^<>]*)>\s*:=\s*$")
 _SLOT = re.compile(r"\s*([A-Za-z][\w.\-]*):(?=[\s/\"'<]|$)")
+_PLAIN_SLOT = re.compile(
+    r"[ \t]*([A-Za-z][\w.\-]*):"
+    r"(?:[ \t]*(?:\"([^\"\[]*)\"|'([^'\[]*)'|<([^\s<>]*)>)|[ \t]+([^\s\"'<\[/][^\s\"'<\[]*))?"
+    r"[ \t]*$"
+)
+"""A slot line with at most one fill and no ``/`` or ``[``: the fast path of the reader."""
 
 
 def parse_object_id(text: str, path: Path, line: int) -> tuple[str, str, str]:
@@ -46,16 +52,21 @@ def parse_object_id(text: str, path: Path, line: int) -> tuple[str, str, str]:
     return match.group(1), match.group(2), match.group(3)
 
 
-@dataclass(slots=True)
 class _SlotBuilder:
-    name: str
-    line: int
-    optional: bool = False
-    alternatives: list[list[TemplateFill]] = field(default_factory=lambda: [[]])
+    __slots__ = ("alternatives", "line", "name", "optional")
+
+    def __init__(self, name: str, line: int, fills: list[TemplateFill] | None = None) -> None:
+        self.name = name
+        self.line = line
+        self.optional = False
+        self.alternatives: list[list[TemplateFill]] = [fills if fills is not None else []]
 
     def build(self) -> TemplateSlot:
+        alternatives = self.alternatives
+        if len(alternatives) == 1:
+            return TemplateSlot(self.name, (tuple(alternatives[0]),), self.optional, self.line)
         return TemplateSlot(
-            self.name, tuple(tuple(a) for a in self.alternatives), self.optional, self.line
+            self.name, tuple(tuple(a) for a in alternatives), self.optional, self.line
         )
 
 
@@ -67,6 +78,7 @@ class _ObjectBuilder:
     number: str
     line: int
     slots: list[_SlotBuilder] = field(default_factory=list)
+    names: set[str] = field(default_factory=set)
     optional: bool = False
 
 
@@ -140,8 +152,36 @@ class _Reader:
                 slot.alternatives[-1].append(self.fill(text[i:j], False, line))
                 i = j
 
+    def new_slot(self, name: str, line: int, fills: list[TemplateFill] | None) -> _SlotBuilder:
+        obj = self.objects[-1]
+        lowered = name.lower()
+        if lowered in obj.names:
+            raise self.error(f"slot {name} appears twice in <{obj.id}>", line)
+        obj.names.add(lowered)
+        slot = _SlotBuilder(name, line, fills)
+        obj.slots.append(slot)
+        return slot
+
     def read(self, text: str) -> list[TemplateDocument]:
+        plain_slot = _PLAIN_SLOT.match
+        valid_id = _ID.fullmatch
         for number, raw in enumerate(text.splitlines(), start=1):
+            plain = plain_slot(raw)
+            if plain is not None and self.objects:
+                # the common line, ``NAME: fill`` with one plain fill or none, read at once;
+                # anything else (and any error) takes the general path below
+                name, double, single, pointer, word = plain.groups()
+                fill: TemplateFill | None
+                if pointer is not None and valid_id(pointer) is not None:
+                    fill = TemplateFill(pointer, is_pointer=True, line=number)
+                elif pointer is not None:
+                    plain = None
+                else:
+                    value = double if double is not None else single if single is not None else word
+                    fill = None if value is None else TemplateFill(value, line=number)
+                if plain is not None:
+                    self.slot = self.new_slot(name, number, None if fill is None else [fill])
+                    continue
             stripped = raw.strip()
             if not stripped or stripped[0] in ";#":
                 continue
@@ -157,12 +197,7 @@ class _Reader:
             if slot_match is not None:
                 if not self.objects:
                     raise self.error("a slot before the first object header", number)
-                obj = self.objects[-1]
-                name = slot_match.group(1)
-                if any(s.name.lower() == name.lower() for s in obj.slots):
-                    raise self.error(f"slot {name} appears twice in <{obj.id}>", number)
-                self.slot = _SlotBuilder(name, number)
-                obj.slots.append(self.slot)
+                self.slot = self.new_slot(slot_match.group(1), number, None)
                 self.fills(raw[slot_match.end() :], number, on_slot_line=True)
                 continue
             if self.slot is None:

@@ -18,12 +18,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
-from annoscore.align.muc import DocumentAlignment, FillPair, ObjectPair, SlotPair
+from annoscore.align.muc import COUNTED, DocumentAlignment, FillPair, ObjectPair, SlotPair
 from annoscore.counts import Counts
 from annoscore.metrics.muc import tally_of
 from annoscore.metrics.tallies import Tally
+from annoscore.model import TemplateFill
 from annoscore.result import Result
 from annoscore.tasks.muc import MucDetails
 
@@ -338,11 +340,140 @@ def _tcl(value: Any, out: list[str]) -> None:
         out.append(_tcl_word(str(value)))
 
 
+def to_tcl(value: Any) -> str:
+    """The Tcl words of a map history node (mappings as ``{-name value ...}``, lists as
+    ``{item ...}``, a ``None`` value as a flag attribute)."""
+    out: list[str] = []
+    _tcl(value, out)
+    return "".join(out)
+
+
+def _tcl_tallies(t: Sequence[int]) -> str:
+    """``{possible actual correct partial incorrect missing spurious noncommittal}`` of a
+    ``(cor, par, inc, mis, spu, non)`` tally."""
+    cor, par, inc, mis, spu, non = t
+    counted = cor + par + inc
+    return f"{{{counted + mis} {counted + spu} {cor} {par} {inc} {mis} {spu} {non}}}"
+
+
+_TCL_SINGLE_TALLIES = {
+    status: _tcl_tallies(tuple(int(name == status) for name in COUNTED))
+    for status in ("cor", "par", "inc", "mis", "spu", "non")
+}
+_TCL_NO_TALLY = _tcl_tallies((0, 0, 0, 0, 0, 0))
+
+
+class _TclHistoryWriter:
+    """Writes :func:`map_history` as Tcl straight from the alignment records, with the same
+    text as :func:`to_tcl` of the nested mappings (a test holds them equal); each distinct
+    single fill is written once and reused."""
+
+    def __init__(self, details: MucDetails) -> None:
+        from annoscore.align.muc_strings import StringRules
+
+        config = details.config
+        self.rules = StringRules(
+            config.items("premodifiers"),
+            config.items("postmodifiers"),
+            config.items("corporate_designators"),
+        )
+        self.mode = config.value("stringfill_correct_comparison")
+        self.fills: dict[tuple[str, bool, str], str] = {}
+
+    def single_fill(self, kind: str, fill: TemplateFill) -> str:
+        key = (kind, fill.is_pointer, fill.text)
+        text = self.fills.get(key)
+        if text is None:
+            word = _tcl_word(fill.text)
+            if fill.is_pointer:
+                text = f"{{-type pointer -fill {word}}}"
+            elif kind == "string":
+                clean = _tcl_word(self.rules.normalize(fill.text, self.mode))
+                text = f"{{-type string -fill {word} -clean_fill {clean}}}"
+            else:
+                text = f"{{-type {_tcl_word(kind)} -fill {word}}}"
+            self.fills[key] = text
+        return text
+
+    def slot(self, slot: SlotPair, tally: tuple[int, int, int, int, int, int]) -> str:
+        kind = slot.definition.kind
+        fills: list[str] = []
+        for fill in slot.fills:
+            status = fill.status
+            text = (
+                f"{{-single_fill_pair_status {_tcl_word(status)} -single_fill_pair_tallies "
+                + _TCL_SINGLE_TALLIES.get("non" if status == "uns" else status, _TCL_NO_TALLY)
+            )
+            if fill.key is not None:
+                text += " -key_single_fill " + self.single_fill(kind, fill.key)
+            if fill.response is not None:
+                text += " -rsp_single_fill " + self.single_fill(kind, fill.response)
+            fills.append(text + "}")
+        tallies = _tcl_tallies(tally)
+        optional = " -key_slot_optional" if slot.key is not None and slot.key.optional else ""
+        return (
+            f"{{-slot_name {_tcl_word(slot.definition.name)} -slot_tallies {tallies}{optional}"
+            f" -multi_fill_pairs {{{{-key_alternative {slot.key_alternative}"
+            f" -rsp_alternative {slot.response_alternative} -multi_fill_tallies {tallies}"
+            f" -single_fill_pairs {{{' '.join(fills)}}}}}}}}}"
+        )
+
+    def document(self, alignment: DocumentAlignment) -> str:
+        classes: list[str] = []
+        doc_total = [0] * 6
+        for cls in alignment.classes:
+            objects: list[str] = []
+            class_total = [0] * 6
+            for pair in cls.pairs:
+                slots: list[str] = []
+                pair_total = [0] * 6
+                for slot in pair.slots:
+                    tally = slot.tally()
+                    for i in range(6):
+                        pair_total[i] += tally[i]
+                    slots.append(self.slot(slot, tally))
+                for i in range(6):
+                    class_total[i] += pair_total[i]
+                text = "{"
+                if pair.key is not None:
+                    text += "-key_obj_id " + _tcl_word(pair.key.id)
+                    if pair.key.optional or pair.status == "non":
+                        text += " -key_obj_optional"
+                if pair.response is not None:
+                    text += (" -rsp_obj_id " if pair.key is not None else "-rsp_obj_id ") + (
+                        _tcl_word(pair.response.id)
+                    )
+                text += (" -obj_pair_status " if len(text) > 1 else "-obj_pair_status ") + (
+                    _tcl_word(pair.status)
+                )
+                if pair.f_score is not None:
+                    text += f" -f_score {pair.f_score:.2f}"
+                objects.append(
+                    f"{text} -obj_pair_tallies {_tcl_tallies(pair_total)}"
+                    f" -slot_pairs {{{' '.join(slots)}}}}}"
+                )
+            for i in range(6):
+                doc_total[i] += class_total[i]
+            classes.append(
+                f"{{-class_name {_tcl_word(cls.definition.name)} -class_tallies "
+                f"{_tcl_tallies(class_total)} -obj_pairs {{{' '.join(objects)}}}}}"
+            )
+        text_filter = ""
+        if alignment.text_filter is not None:
+            text_filter = " -text_filter " + _tcl_word(alignment.text_filter)
+        return (
+            f"{{-docnum {_tcl_word(alignment.document)} -doctallies {_tcl_tallies(doc_total)}"
+            f"{text_filter} -class_pairs {{{' '.join(classes)}}}}}"
+        )
+
+
 def map_history_tcl(details: MucDetails) -> str:
-    """The map history as one Tcl-style list, one document per line."""
+    """The map history as one Tcl-style list, one document per line (the text of
+    :func:`to_tcl` of each :func:`map_history` document, written straight from the records)."""
+    writer = _TclHistoryWriter(details)
     out: list[str] = ["{\n"]
-    for doc in map_history(details):
-        _tcl(doc, out)
+    for alignment in details.documents:
+        out.append(writer.document(alignment))
         out.append("\n")
     out.append("}\n")
     return "".join(out)

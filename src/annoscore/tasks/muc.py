@@ -19,6 +19,9 @@ A document in only one of the files is scored (all MIS or all SPU) with a warnin
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -94,6 +97,25 @@ def _pair_documents(
     return out
 
 
+@contextmanager
+def cyclic_gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while reading and aligning.
+
+    Reading and aligning build millions of small objects (fills, slots, objects, alignment
+    records) that hold no reference cycles, so reference counting frees every one of them; the
+    cyclic collector finds nothing, yet each of its full passes walks every live object again
+    (measured on ``benchmarks/muc.py``: reading takes twice as long with it running).  Memory
+    is unchanged.  The collector's previous state is restored on exit, even on an error.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def score_muc(
     config: MucConfig,
     key_path: Path | None = None,
@@ -103,6 +125,17 @@ def score_muc(
     per_doc: bool = False,
 ) -> Result:
     """Score a response template file against a key template file (TE, TR, ST)."""
+    with cyclic_gc_paused():
+        return _score_muc(config, key_path, response_path, text_filter, per_doc)
+
+
+def _score_muc(
+    config: MucConfig,
+    key_path: Path | None,
+    response_path: Path | None,
+    text_filter: str,
+    per_doc: bool,
+) -> Result:
     if text_filter not in TEXT_FILTER_MODES:
         raise InputError(f"text filter {text_filter!r}: expected one of {TEXT_FILTER_MODES}")
     key_path = key_path or config.file("key_file")
