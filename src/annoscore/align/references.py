@@ -22,6 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from annoscore.counts import Counts
+from annoscore.formats.codiesp import CodeReference
+
 TOLERANCE_MODES = ("contain", "symmetric")
 
 
@@ -55,3 +58,59 @@ def any_position_matches(
     """Whether some predicted position matches some gold reference ("one is enough")."""
     pred = list(pred)
     return any(position_matches(g, p, tolerance, mode) for g in gold for p in pred)
+
+
+def match_code_references(
+    gold: Iterable[CodeReference],
+    pred: Iterable[CodeReference],
+    *,
+    tolerance: int,
+    mode: str,
+    check_label: bool,
+) -> dict[str, Counts]:
+    """Per document: ``tp``, ``fp``, ``fn`` over distinct (document, code) pairs.
+
+    A pair is a true positive when any predicted position of that code matches any gold
+    reference of it (:func:`any_position_matches`); with ``check_label`` only positions with
+    the reference's label count.  Documents appear in first-seen order, gold first.
+    """
+    references: dict[tuple[str, str], list[CodeReference]] = {}
+    for ref in gold:
+        references.setdefault((ref.document, ref.code), []).append(ref)
+    positions: dict[tuple[str, str], list[CodeReference]] = {}
+    for ref in pred:
+        positions.setdefault((ref.document, ref.code), []).append(ref)
+    tp: dict[str, int] = {}
+    predicted: dict[str, int] = {}
+    gold_count: dict[str, int] = {}
+    for doc, _ in references:
+        gold_count[doc] = gold_count.get(doc, 0) + 1
+    for key, preds in positions.items():
+        doc = key[0]
+        predicted[doc] = predicted.get(doc, 0) + 1
+        refs = references.get(key)
+        if not refs:
+            continue
+        if check_label:
+            found = any(
+                any_position_matches(
+                    [(g.start, g.end)],
+                    [(p.start, p.end) for p in preds if p.label == g.label],
+                    tolerance,
+                    mode,
+                )
+                for g in refs
+            )
+        else:
+            found = any_position_matches(
+                [(g.start, g.end) for g in refs],
+                [(p.start, p.end) for p in preds],
+                tolerance,
+                mode,
+            )
+        tp[doc] = tp.get(doc, 0) + int(found)
+    out: dict[str, Counts] = {}
+    for doc in dict.fromkeys([*gold_count, *predicted]):
+        t = tp.get(doc, 0)
+        out[doc] = Counts(tp=t, fp=predicted.get(doc, 0) - t, fn=gold_count.get(doc, 0) - t)
+    return out

@@ -23,24 +23,28 @@ Every quirk that moves a number is reported in ``warnings`` with the number it w
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from annoscore.align.references import any_position_matches
+from annoscore.align.references import match_code_references
 from annoscore.counts import Counts
 from annoscore.formats.codiesp import (
     CodeReference,
-    CodeRows,
     read_code_rows,
     read_gold_references,
     read_predicted_references,
     read_valid_codes,
 )
 from annoscore.metrics.prf import ratio
-from annoscore.metrics.ranking import group_rows, ranking_stats
+from annoscore.metrics.ranked_codes import (
+    RankedCodes,
+    RankedCodeStats,
+    corpus_counts,
+    document_counts,
+    rank_codes,
+)
 from annoscore.result import Result, ScoredUnit, Scores
 from annoscore.signature import Signature
 
@@ -128,38 +132,9 @@ def _fmt(value: float | None) -> str:
 # --- D and P ---------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class _RankedInput:
-    gold: CodeRows
-    pred: CodeRows
-    documents: list[str]
-    """Gold documents, then predicted documents absent from the gold."""
-    pred_global: IntArray
-    """Global document index of each predicted document."""
-    code_valid: BoolArray
-    """Per vocabulary code: in the valid-code list."""
-    invalid_gold_rows: int
-    invalid_pred_rows: int
-    invalid_pred_examples: list[str]
-
-
-@dataclass(slots=True)
-class _RankedOutcome:
-    ap: FloatArray
-    """Per global document: AP (0 where not counted)."""
-    counted: BoolArray
-    tp: IntArray
-    predicted: IntArray
-    gold: IntArray
-    gold_has_predictions: BoolArray
-    beyond_depth_docs: int
-    duplicate_pred: int
-    duplicate_gold: int
-
-
 def _prepare(
     gold_path: Path, pred_path: Path, valid: frozenset[str], lowercase: bool
-) -> _RankedInput:
+) -> RankedCodes:
     import numpy as np
 
     gold = read_code_rows(gold_path, "gold", lowercase=lowercase)
@@ -183,7 +158,7 @@ def _prepare(
         for code in dict.fromkeys(pred_code[known_invalid][:1000].tolist()):
             if len(examples) < 5:
                 examples.append(vocabulary[code])
-    return _RankedInput(
+    return RankedCodes(
         gold=gold,
         pred=pred,
         documents=documents,
@@ -195,132 +170,18 @@ def _prepare(
     )
 
 
-def _rank(data: _RankedInput, options: RankedOptions) -> _RankedOutcome:
-    import numpy as np
-
-    n_docs = len(data.documents)
-    n_codes = len(data.code_valid)
-    gold, pred = data.gold, data.pred
-    # gold: distinct (doc, code) pairs (gold documents keep their own index)
-    gold_key = gold.doc.astype(np.int64) * n_codes + gold.code
-    if options.filter_gold:
-        gold_key = gold_key[data.code_valid[gold.code]]
-    gold_unique = np.sort(gold_key)  # np.unique is several times slower on this
-    if len(gold_unique) > 1:
-        gold_unique = gold_unique[np.append(True, gold_unique[1:] != gold_unique[:-1])]
-    duplicate_gold = len(gold_key) - len(gold_unique)
-    gold_count = np.bincount(gold_unique // n_codes, minlength=n_docs).astype(np.int64)
-
-    # predictions: valid codes only, grouped by document in file order, first of duplicates
-    valid_or_not = np.append(data.code_valid, False)  # code -1 (unknown) reads the last entry
-    valid_row = valid_or_not[pred.code]
-    if bool(valid_row.all()):
-        query, code = pred.doc, pred.code
-    else:
-        keep = np.flatnonzero(valid_row)
-        query, code = pred.doc[keep], pred.code[keep]
-    del valid_row
-    order = group_rows(query)
-    if order is not None:
-        query, code = query[order], code[order]
-    query = query.astype(np.int64)
-    pred_key = query * n_codes + code
-    by_key = np.argsort(pred_key, kind="stable")
-    sorted_key = pred_key[by_key]
-    del pred_key
-    first = np.ones(len(sorted_key), dtype=bool)
-    np.not_equal(sorted_key[1:], sorted_key[:-1], out=first[1:])
-    duplicate_pred = int(len(first) - np.count_nonzero(first))
-    if duplicate_pred:
-        kept_rows = np.zeros(len(first), dtype=bool)
-        kept_rows[by_key[first]] = True
-        new_index = np.cumsum(kept_rows) - 1
-        query = query[kept_rows]
-        by_key = new_index[by_key[first]]
-        sorted_key = sorted_key[first]
-    del first
-
-    # relevance: look the gold pairs up among the sorted predicted pairs (1 search per gold pair)
-    n_gold_docs = len(gold.documents)
-    pred_of_gold = np.full(n_gold_docs, -1, dtype=np.int64)
-    in_both = data.pred_global < n_gold_docs
-    pred_of_gold[data.pred_global[in_both]] = np.flatnonzero(in_both)
-    gold_pred_doc = pred_of_gold[gold_unique // n_codes]
-    wanted = np.sort((gold_pred_doc * n_codes + gold_unique % n_codes)[gold_pred_doc >= 0])
-    relevant = np.zeros(len(query), dtype=bool)
-    if len(sorted_key) and len(wanted):
-        at = np.searchsorted(sorted_key, wanted)
-        np.minimum(at, len(sorted_key) - 1, out=at)
-        found = sorted_key[at] == wanted
-        relevant[by_key[at[found]]] = True
-    del by_key, sorted_key
-
-    n_pred_docs = len(pred.documents)
-    num_relevant = gold_count[data.pred_global]
-    stats = ranking_stats(query, relevant, num_relevant, options.depth)
-    predicted_per_pred_doc = stats.retrieved + stats.ranked_beyond_depth
-    tp_per_pred_doc = np.bincount(query[np.flatnonzero(relevant)], minlength=n_pred_docs).astype(
-        np.int64
-    )
-
-    ap = np.zeros(n_docs, dtype=np.float64)
-    ap[data.pred_global] = stats.average_precision
-    predicted = np.zeros(n_docs, dtype=np.int64)
-    predicted[data.pred_global] = predicted_per_pred_doc
-    tp = np.zeros(n_docs, dtype=np.int64)
-    tp[data.pred_global] = tp_per_pred_doc
-    in_gold = np.zeros(n_docs, dtype=bool)
-    in_gold[: len(gold.documents)] = True
-    if options.filter_gold:
-        in_gold &= gold_count > 0
-    has_pred = predicted > 0
-    counted = has_pred & in_gold
-    if options.extra_docs is ExtraDocs.zero:
-        counted |= has_pred & ~in_gold
-    if options.missing_docs is MissingDocs.zero:
-        counted |= in_gold & ~has_pred
-    ap[~counted] = 0.0
-    ap[~in_gold] = 0.0
-    return _RankedOutcome(
-        ap=ap,
-        counted=counted,
-        tp=tp,
-        predicted=predicted,
-        gold=gold_count,
-        gold_has_predictions=in_gold & has_pred,
-        beyond_depth_docs=int((stats.ranked_beyond_depth > 0).sum()),
-        duplicate_pred=duplicate_pred,
-        duplicate_gold=duplicate_gold,
-    )
-
-
-def _corpus_counts(outcome: _RankedOutcome) -> Counts:
-    import numpy as np
-
-    tp = int(outcome.tp.sum())
-    return Counts(
-        tp=tp,
-        fp=int(outcome.predicted.sum()) - tp,
-        fn=int(outcome.gold.sum()) - tp,
-        ap_sum=float(np.sum(outcome.ap[outcome.counted])),
-        queries=int(outcome.counted.sum()),
+def _rank(data: RankedCodes, options: RankedOptions) -> RankedCodeStats:
+    return rank_codes(
+        data,
+        depth=options.depth,
+        filter_gold=options.filter_gold,
+        count_extra_docs=options.extra_docs is ExtraDocs.zero,
+        count_missing_docs=options.missing_docs is MissingDocs.zero,
     )
 
 
 def _ranked_scores(counts: Counts) -> Scores:
     return {"map": ratio(counts["ap_sum"], counts["queries"]), **set_scores(counts)}
-
-
-def _doc_counts(outcome: _RankedOutcome, i: int) -> Counts:
-    tp = int(outcome.tp[i])
-    counted = bool(outcome.counted[i])
-    return Counts(
-        tp=tp,
-        fp=int(outcome.predicted[i]) - tp,
-        fn=int(outcome.gold[i]) - tp,
-        ap_sum=float(outcome.ap[i]) if counted else 0.0,
-        queries=int(counted),
-    )
 
 
 def _doc_scores(counts: Counts) -> Scores:
@@ -349,14 +210,14 @@ def score_ranked(
     valid = read_valid_codes(codes_path)
     data = _prepare(gold_path, pred_path, valid, options.lowercase)
     outcome = _rank(data, options)
-    counts = _corpus_counts(outcome)
+    counts = corpus_counts(outcome)
     scores = _ranked_scores(counts)
     warnings = _ranked_warnings(data, outcome, options, counts, scores)
     documents = None
     if per_doc:
         documents = {}
         for i, name in enumerate(data.documents):
-            doc_counts = _doc_counts(outcome, i)
+            doc_counts = document_counts(outcome, i)
             doc_scores = _doc_scores(doc_counts)
             if not outcome.counted[i]:
                 doc_scores["ap"] = None
@@ -383,8 +244,8 @@ def score_ranked(
 
 
 def _ranked_warnings(
-    data: _RankedInput,
-    outcome: _RankedOutcome,
+    data: RankedCodes,
+    outcome: RankedCodeStats,
     options: RankedOptions,
     counts: Counts,
     scores: Scores,
@@ -435,7 +296,7 @@ def _ranked_warnings(
         )
     if data.invalid_gold_rows:
         flipped = replace(options, filter_gold=not options.filter_gold)
-        alt_counts = _corpus_counts(_rank(data, flipped))
+        alt_counts = corpus_counts(_rank(data, flipped))
         alt_scores = _ranked_scores(alt_counts)
         state = (
             "still count as relevant, as the official script does"
@@ -448,7 +309,7 @@ def _ranked_warnings(
             f"would be {_fmt(alt_scores['map'])} and F1 {_fmt(alt_scores['f1'])}"
         )
     if outcome.beyond_depth_docs:
-        alt_counts = _corpus_counts(_rank(data, replace(options, depth=None)))
+        alt_counts = corpus_counts(_rank(data, replace(options, depth=None)))
         out.append(
             f"{outcome.beyond_depth_docs} documents have more than {options.depth} valid "
             "predictions; MAP ignores the ranks beyond (the official trectools depth); without "
@@ -480,52 +341,6 @@ class _ExplainableInput:
     invalid_pred: int
     invalid_pred_examples: list[str]
     documents: list[str]
-
-
-def _match(
-    gold: Iterable[CodeReference], pred: Iterable[CodeReference], options: ExplainableOptions
-) -> dict[str, Counts]:
-    """Per document: ``tp``, ``fp``, ``fn`` over distinct (document, code) pairs."""
-    references: dict[tuple[str, str], list[CodeReference]] = {}
-    for ref in gold:
-        references.setdefault((ref.document, ref.code), []).append(ref)
-    positions: dict[tuple[str, str], list[CodeReference]] = {}
-    for ref in pred:
-        positions.setdefault((ref.document, ref.code), []).append(ref)
-    tp: dict[str, int] = {}
-    predicted: dict[str, int] = {}
-    gold_count: dict[str, int] = {}
-    for doc, _ in references:
-        gold_count[doc] = gold_count.get(doc, 0) + 1
-    for key, preds in positions.items():
-        doc = key[0]
-        predicted[doc] = predicted.get(doc, 0) + 1
-        refs = references.get(key)
-        if not refs:
-            continue
-        if options.check_label:
-            found = any(
-                any_position_matches(
-                    [(g.start, g.end)],
-                    [(p.start, p.end) for p in preds if p.label == g.label],
-                    options.tolerance,
-                    options.tolerance_mode.value,
-                )
-                for g in refs
-            )
-        else:
-            found = any_position_matches(
-                [(g.start, g.end) for g in refs],
-                [(p.start, p.end) for p in preds],
-                options.tolerance,
-                options.tolerance_mode.value,
-            )
-        tp[doc] = tp.get(doc, 0) + int(found)
-    out: dict[str, Counts] = {}
-    for doc in dict.fromkeys([*gold_count, *predicted]):
-        t = tp.get(doc, 0)
-        out[doc] = Counts(tp=t, fp=predicted.get(doc, 0) - t, fn=gold_count.get(doc, 0) - t)
-    return out
 
 
 def _filter_x(
@@ -565,7 +380,13 @@ def score_explainable(
             dict.fromkeys([*(g.document for g in gold), *(p.document for p in pred_all)])
         ),
     )
-    per_document = _match(_filter_x(data, valid, options.filter_gold), pred, options)
+    per_document = match_code_references(
+        _filter_x(data, valid, options.filter_gold),
+        pred,
+        tolerance=options.tolerance,
+        mode=options.tolerance_mode.value,
+        check_label=options.check_label,
+    )
     counts = Counts.total(per_document.values())
     scores = set_scores(counts)
     warnings = _explainable_warnings(data, valid, options, scores, pred_all)
@@ -606,7 +427,13 @@ def _explainable_warnings(
 
     def f1_with(**changes: object) -> float | None:
         alt = replace(options, **changes)  # type: ignore[arg-type]
-        per_doc = _match(_filter_x(data, valid, alt.filter_gold), data.pred, alt)
+        per_doc = match_code_references(
+            _filter_x(data, valid, alt.filter_gold),
+            data.pred,
+            tolerance=alt.tolerance,
+            mode=alt.tolerance_mode.value,
+            check_label=alt.check_label,
+        )
         return set_scores(Counts.total(per_doc.values()))["f1"]
 
     if data.invalid_pred:

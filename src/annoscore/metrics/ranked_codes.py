@@ -1,0 +1,202 @@
+"""Ranked code predictions against gold code sets: the counts behind CodiEsp D/P MAP and P/R/F1.
+
+One vectorised pass over the whole corpus (numpy arrays of document and code ids, as read by
+:func:`annoscore.formats.codiesp.read_code_rows`) marks each predicted row relevant or not, then
+:func:`annoscore.metrics.ranking.ranking_stats` gives the average precision of each document.
+The per-document results add up: ``ap_sum`` / ``queries`` is MAP, ``tp``/``fp``/``fn`` give
+micro P/R/F1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from annoscore.counts import Counts
+from annoscore.formats.codiesp import CodeRows
+from annoscore.metrics.ranking import group_rows, ranking_stats
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    FloatArray = npt.NDArray[np.float64]
+    BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(slots=True)
+class RankedCodes:
+    """Gold and predicted code rows of a corpus, indexed for :func:`rank_codes`."""
+
+    gold: CodeRows
+    pred: CodeRows
+    documents: list[str]
+    """Gold documents, then predicted documents absent from the gold."""
+    pred_global: IntArray
+    """Global document index of each predicted document."""
+    code_valid: BoolArray
+    """Per vocabulary code: in the valid-code list."""
+    invalid_gold_rows: int
+    invalid_pred_rows: int
+    invalid_pred_examples: list[str]
+
+
+@dataclass(slots=True)
+class RankedCodeStats:
+    """What :func:`rank_codes` found, per global document index."""
+
+    ap: FloatArray
+    """Per global document: AP (0 where not counted)."""
+    counted: BoolArray
+    tp: IntArray
+    predicted: IntArray
+    gold: IntArray
+    gold_has_predictions: BoolArray
+    beyond_depth_docs: int
+    duplicate_pred: int
+    duplicate_gold: int
+
+
+def rank_codes(
+    data: RankedCodes,
+    *,
+    depth: int | None,
+    filter_gold: bool,
+    count_extra_docs: bool,
+    count_missing_docs: bool,
+) -> RankedCodeStats:
+    """Per-document AP, true positives, predicted and gold counts of ranked code predictions.
+
+    - Gold: distinct (document, code) pairs; with ``filter_gold`` only codes of the valid list.
+    - Predictions: codes outside the valid list are dropped **before** ranking (no gap left);
+      line order within a document is the rank; a repeated (document, code) keeps its first
+      line.  AP is computed on the first ``depth`` ranks (``None``: all), see
+      :func:`annoscore.metrics.ranking.ranking_stats`; tp/predicted count every rank.
+    - A document enters MAP (``counted``) when it is in the gold and has a valid prediction;
+      also, with ``count_extra_docs``, a predicted document absent from the gold (AP 0), and
+      with ``count_missing_docs``, a gold document without prediction (AP 0).
+    """
+    import numpy as np
+
+    n_docs = len(data.documents)
+    n_codes = len(data.code_valid)
+    gold, pred = data.gold, data.pred
+    # gold: distinct (doc, code) pairs (gold documents keep their own index)
+    gold_key = gold.doc.astype(np.int64) * n_codes + gold.code
+    if filter_gold:
+        gold_key = gold_key[data.code_valid[gold.code]]
+    gold_unique = np.sort(gold_key)  # np.unique is several times slower on this
+    if len(gold_unique) > 1:
+        gold_unique = gold_unique[np.append(True, gold_unique[1:] != gold_unique[:-1])]
+    duplicate_gold = len(gold_key) - len(gold_unique)
+    gold_count = np.bincount(gold_unique // n_codes, minlength=n_docs).astype(np.int64)
+
+    # predictions: valid codes only, grouped by document in file order, first of duplicates
+    valid_or_not = np.append(data.code_valid, False)  # code -1 (unknown) reads the last entry
+    valid_row = valid_or_not[pred.code]
+    if bool(valid_row.all()):
+        query, code = pred.doc, pred.code
+    else:
+        keep = np.flatnonzero(valid_row)
+        query, code = pred.doc[keep], pred.code[keep]
+    del valid_row
+    order = group_rows(query)
+    if order is not None:
+        query, code = query[order], code[order]
+    query = query.astype(np.int64)
+    pred_key = query * n_codes + code
+    by_key = np.argsort(pred_key, kind="stable")
+    sorted_key = pred_key[by_key]
+    del pred_key
+    first = np.ones(len(sorted_key), dtype=bool)
+    np.not_equal(sorted_key[1:], sorted_key[:-1], out=first[1:])
+    duplicate_pred = int(len(first) - np.count_nonzero(first))
+    if duplicate_pred:
+        kept_rows = np.zeros(len(first), dtype=bool)
+        kept_rows[by_key[first]] = True
+        new_index = np.cumsum(kept_rows) - 1
+        query = query[kept_rows]
+        by_key = new_index[by_key[first]]
+        sorted_key = sorted_key[first]
+    del first
+
+    # relevance: look the gold pairs up among the sorted predicted pairs (1 search per gold pair)
+    n_gold_docs = len(gold.documents)
+    pred_of_gold = np.full(n_gold_docs, -1, dtype=np.int64)
+    in_both = data.pred_global < n_gold_docs
+    pred_of_gold[data.pred_global[in_both]] = np.flatnonzero(in_both)
+    gold_pred_doc = pred_of_gold[gold_unique // n_codes]
+    wanted = np.sort((gold_pred_doc * n_codes + gold_unique % n_codes)[gold_pred_doc >= 0])
+    relevant = np.zeros(len(query), dtype=bool)
+    if len(sorted_key) and len(wanted):
+        at = np.searchsorted(sorted_key, wanted)
+        np.minimum(at, len(sorted_key) - 1, out=at)
+        found = sorted_key[at] == wanted
+        relevant[by_key[at[found]]] = True
+    del by_key, sorted_key
+
+    n_pred_docs = len(pred.documents)
+    num_relevant = gold_count[data.pred_global]
+    stats = ranking_stats(query, relevant, num_relevant, depth)
+    predicted_per_pred_doc = stats.retrieved + stats.ranked_beyond_depth
+    tp_per_pred_doc = np.bincount(query[np.flatnonzero(relevant)], minlength=n_pred_docs).astype(
+        np.int64
+    )
+
+    ap = np.zeros(n_docs, dtype=np.float64)
+    ap[data.pred_global] = stats.average_precision
+    predicted = np.zeros(n_docs, dtype=np.int64)
+    predicted[data.pred_global] = predicted_per_pred_doc
+    tp = np.zeros(n_docs, dtype=np.int64)
+    tp[data.pred_global] = tp_per_pred_doc
+    in_gold = np.zeros(n_docs, dtype=bool)
+    in_gold[: len(gold.documents)] = True
+    if filter_gold:
+        in_gold &= gold_count > 0
+    has_pred = predicted > 0
+    counted = has_pred & in_gold
+    if count_extra_docs:
+        counted |= has_pred & ~in_gold
+    if count_missing_docs:
+        counted |= in_gold & ~has_pred
+    ap[~counted] = 0.0
+    ap[~in_gold] = 0.0
+    return RankedCodeStats(
+        ap=ap,
+        counted=counted,
+        tp=tp,
+        predicted=predicted,
+        gold=gold_count,
+        gold_has_predictions=in_gold & has_pred,
+        beyond_depth_docs=int((stats.ranked_beyond_depth > 0).sum()),
+        duplicate_pred=duplicate_pred,
+        duplicate_gold=duplicate_gold,
+    )
+
+
+def corpus_counts(outcome: RankedCodeStats) -> Counts:
+    """``tp``, ``fp``, ``fn``, ``ap_sum`` and ``queries`` (documents in MAP) of the corpus."""
+    import numpy as np
+
+    tp = int(outcome.tp.sum())
+    return Counts(
+        tp=tp,
+        fp=int(outcome.predicted.sum()) - tp,
+        fn=int(outcome.gold.sum()) - tp,
+        ap_sum=float(np.sum(outcome.ap[outcome.counted])),
+        queries=int(outcome.counted.sum()),
+    )
+
+
+def document_counts(outcome: RankedCodeStats, i: int) -> Counts:
+    """The same counts for document ``i`` alone (they add up to :func:`corpus_counts`)."""
+    tp = int(outcome.tp[i])
+    counted = bool(outcome.counted[i])
+    return Counts(
+        tp=tp,
+        fp=int(outcome.predicted[i]) - tp,
+        fn=int(outcome.gold[i]) - tp,
+        ap_sum=float(outcome.ap[i]) if counted else 0.0,
+        queries=int(counted),
+    )
