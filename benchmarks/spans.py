@@ -34,6 +34,8 @@ Run: ``python benchmarks/spans.py [--docs 10000] [--spans 50] [--seed 13]``.
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import random
 import sys
 import time
@@ -99,22 +101,27 @@ def inclusive(docs: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
 
 def time_annoscore_arrays(
     gold: list[list[dict[str, Any]]], pred: list[list[dict[str, Any]]], texts: list[str]
-) -> tuple[float, dict[str, Any]]:
+) -> tuple[float, dict[str, Any], dict[str, float]]:
+    """Total seconds (conversion included), the results, and the seconds of each stage."""
     from annoscore.align.spans import MatchOptions
     from annoscore.metrics.spans import SpanCorpus
     from annoscore.signature import Signature
     from annoscore.tasks.spans import SPAN_MODES, result_from_table
 
+    stages: dict[str, float] = {}
     began = time.perf_counter()
     corpus = SpanCorpus.from_dicts(gold, pred, texts)
+    stages["from_dicts"] = time.perf_counter() - began
     options = MatchOptions(tolerance=2)
     results = {}
     for mode in SPAN_MODES:
+        mode_began = time.perf_counter()
         table = corpus.table(mode, options)
         results[mode] = result_from_table(
             table, mode, corpus.doc_ids, Signature.of("spans", mode=mode), [], per_type=True
         )
-    return time.perf_counter() - began, results
+        stages[mode] = time.perf_counter() - mode_began
+    return time.perf_counter() - began, results, stages
 
 
 def time_annoscore_documents(
@@ -196,9 +203,9 @@ def main() -> int:
         f"data: {args.docs} documents, {args.docs * args.spans} gold spans, {n_pred} predicted "
         f"(seed {args.seed})"
     )
-    import numpy  # noqa: F401  (imported before timing, as in any program using annoscore)
+    import numpy  # imported before timing, as in any program using annoscore
 
-    arrays_time, ours = time_annoscore_arrays(gold, pred, texts)
+    arrays_time, ours, stages = time_annoscore_arrays(gold, pred, texts)
     documents_time, ours_docs = time_annoscore_documents(gold, pred, texts)
     for mode, result in ours.items():
         if result.counts != ours_docs[mode].counts:
@@ -209,6 +216,15 @@ def main() -> int:
     print(
         "  micro F1: "
         + ", ".join(f"{m} {ours[m].scores.get('f1')}" for m in ours if m != "semeval")
+    )
+    print(
+        "  annoscore arrays, seconds per stage: "
+        + ", ".join(f"{k} {v:.3f}" for k, v in stages.items())
+    )
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"  python {platform.python_version()}, numpy {numpy.__version__}, "
+        f"{os.cpu_count()} CPUs, load average {load:.2f} at the end"
     )
     print()
     print("| tool | what | seconds | nervaluate / tool |")

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from annoscore.align.spans import MatchOptions
 from annoscore.counts import Counts
+from annoscore.metrics import spans as metrics_spans
 from annoscore.metrics.spans import (
     SpanCorpus,
     mode_counts,
@@ -260,3 +261,20 @@ def test_offsets_too_large_for_packed_keys_take_the_mention_path() -> None:
     assert set(corpus.by_mentions) == {0, 1} and len(corpus.gold) == 0
     assert corpus.table("strict").corpus() == Counts(tp=1, fp=2, fn=1)
     assert corpus.table("semeval").corpus()["type_inc"] == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(corpora(), st.integers(1, 60))
+def test_token_mode_in_small_chunks_equals_one_chunk(
+    corpus: tuple[list[list[Mention]], list[list[Mention]], list[str]], chunk: int
+) -> None:
+    gold, pred, texts = corpus
+    span_corpus = SpanCorpus.from_mentions([str(i) for i in range(len(gold))], gold, pred, texts)
+    whole = span_corpus.table("token").values
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(metrics_spans, "TOKEN_CHUNK_CHARS", chunk)
+        assert (span_corpus.table("token").values == whole).all()
+    for d in range(len(gold)):
+        assert span_corpus.table("token").document(d) == mode_counts(
+            gold[d], pred[d], "token", text=texts[d]
+        )

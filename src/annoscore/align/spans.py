@@ -346,6 +346,16 @@ class SpanArrays:
     def __len__(self) -> int:
         return int(self.doc.shape[0])
 
+    def documents(self, first: int, last: int) -> SpanArrays:
+        """The rows of documents ``first`` to ``last - 1``, renumbered from 0 (views)."""
+        low, high = np.searchsorted(self.doc, (first, last), side="left").tolist()
+        return SpanArrays(
+            self.doc[low:high] - first,
+            self.start[low:high],
+            self.end[low:high],
+            self.type[low:high],
+        )
+
     def take(self, mask: Array) -> SpanArrays:
         """The rows where ``mask`` is true (order kept)."""
         return SpanArrays(self.doc[mask], self.start[mask], self.end[mask], self.type[mask])
