@@ -264,17 +264,17 @@ def test_offsets_too_large_for_packed_keys_take_the_mention_path() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(corpora(), st.integers(1, 60))
-def test_token_mode_in_small_chunks_equals_one_chunk(
-    corpus: tuple[list[list[Mention]], list[list[Mention]], list[str]], chunk: int
+@given(corpora(), options_strategy, st.integers(1, 60))
+def test_counting_in_small_runs_of_documents_equals_one_run(
+    corpus: tuple[list[list[Mention]], list[list[Mention]], list[str]],
+    options: MatchOptions,
+    chunk: int,
 ) -> None:
     gold, pred, texts = corpus
     span_corpus = SpanCorpus.from_mentions([str(i) for i in range(len(gold))], gold, pred, texts)
-    whole = span_corpus.table("token").values
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(metrics_spans, "TOKEN_CHUNK_CHARS", chunk)
-        assert (span_corpus.table("token").values == whole).all()
-    for d in range(len(gold)):
-        assert span_corpus.table("token").document(d) == mode_counts(
-            gold[d], pred[d], "token", text=texts[d]
-        )
+    for mode in MODES:
+        whole = span_corpus.table(mode, options).values  # type: ignore[arg-type]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(metrics_spans, "TOKEN_CHUNK_CHARS", chunk)
+            patch.setattr(metrics_spans, "ROW_CHUNK", max(chunk // 4, 1))
+            assert (span_corpus.table(mode, options).values == whole).all(), mode  # type: ignore[arg-type]
