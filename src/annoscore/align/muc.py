@@ -44,6 +44,8 @@ from annoscore.model import TemplateDocument, TemplateFill, TemplateObject, Temp
 COUNTED = ("cor", "par", "inc", "mis", "spu", "non")
 """Fill statuses that are tallies; ``uns`` counts as NON; ``opt`` and ``rem`` count nothing."""
 
+_TALLY_INDEX = {"cor": 0, "par": 1, "inc": 2, "mis": 3, "spu": 4, "non": 5, "uns": 5}
+"""Position of a fill status in a (COR, PAR, INC, MIS, SPU, NON) tally."""
 _RANK = {"cor": 0, "par": 1, "inc": 2}
 _CREDIT = {"cor": 2, "par": 1, "inc": 0}
 
@@ -76,16 +78,12 @@ class SlotPair:
 
     def tally(self) -> tuple[int, int, int, int, int, int]:
         """(COR, PAR, INC, MIS, SPU, NON) of this slot."""
-        c = {"cor": 0, "par": 0, "inc": 0, "mis": 0, "spu": 0, "non": self.slot_non}
+        c = [0, 0, 0, 0, 0, self.slot_non]
         for pair in self.fills:
-            status = "non" if pair.status == "uns" else pair.status
-            if status in c:
-                c[status] += 1
-        return c["cor"], c["par"], c["inc"], c["mis"], c["spu"], c["non"]
-
-    @property
-    def removed(self) -> int:
-        return sum(1 for pair in self.fills if pair.status == "rem")
+            index = _TALLY_INDEX.get(pair.status)
+            if index is not None:
+                c[index] += 1
+        return c[0], c[1], c[2], c[3], c[4], c[5]
 
 
 @dataclass(slots=True)
@@ -192,14 +190,15 @@ class MucAligner:
                 raise InputError(
                     f"class {obj.class_name} of <{obj.id}> is not in :class_defs", path, obj.line
                 )
+            names = self.slot_names[cls]
             for slot in obj.slots:
-                if slot.name.lower() not in self.slot_names[cls]:
+                if slot.name.lower() not in names:
                     raise InputError(
                         f"slot {slot.name} of class {obj.class_name} is not in :slot_defs",
                         path,
                         slot.line,
                     )
-                for fill in slot.fills:
+                for fill in (f for alternative in slot.alternatives for f in alternative):
                     if not fill.is_pointer:
                         continue
                     target = fill.text.split("-", 1)[0].lower()
@@ -216,7 +215,7 @@ class MucAligner:
         self, objects: Sequence[TemplateObject], ids: dict[str, TemplateObject]
     ) -> set[str]:
         optional = {o.id for o in objects if o.optional}
-        if self.task == "template_relation":
+        if self.task == "template_relation" and optional:
             changed = True
             while changed:
                 changed = False

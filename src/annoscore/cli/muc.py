@@ -92,27 +92,63 @@ def register(app: typer.Typer) -> None:
         output: OutputOption = None,
         per_doc: PerDocOption = False,
     ) -> None:
-        from annoscore.report import muc as report
-        from annoscore.tasks.muc import MucDetails, load_config, score_muc
+        from annoscore.tasks.muc import cyclic_gc_paused
 
-        if undefined not in ("*", "0"):
-            raise InputError(f"--undefined {undefined!r}: expected '*' or '0'")
-        cfg = load_config(config, task)
-        result = score_muc(cfg, key, response, text_filter=text_filter, per_doc=per_doc)
-        details = result.details
-        assert isinstance(details, MucDetails)
-        dump_history = cfg.flag("dump_map_history")
-        if not no_files:
-            if summary is not None or "report_summary_file" in cfg.given:
-                _write(summary or cfg.file("report_summary_file"), report.report_summary(result))
-            if history is not None or dump_history:
-                _write(history or cfg.file("map_history_file"), report.map_history_tcl(details))
-            if "score_report_file" in cfg.given:
-                _write(cfg.file("score_report_file"), report.score_report(result, undefined))
-        if fmt is OutputFormat.json and (dump_history or history is not None):
-            result.extra["map_history"] = report.to_json(report.map_history(details))
+        with cyclic_gc_paused():  # see its docstring; lifted once everything is written
+            _run(
+                config=config,
+                key=key,
+                response=response,
+                task=task,
+                summary=summary,
+                history=history,
+                no_files=no_files,
+                text_filter=text_filter,
+                undefined=undefined,
+                totals_only=totals_only,
+                fmt=fmt,
+                output=output,
+                per_doc=per_doc,
+            )
 
-        def text(res: object) -> str:
-            return report.score_report(result, undefined, document_pages=not totals_only)
 
-        emit(result, fmt, output, text=text)
+def _run(
+    *,
+    config: Path,
+    key: Path | None,
+    response: Path | None,
+    task: str | None,
+    summary: Path | None,
+    history: Path | None,
+    no_files: bool,
+    text_filter: str,
+    undefined: str,
+    totals_only: bool,
+    fmt: OutputFormat,
+    output: Path | None,
+    per_doc: bool,
+) -> None:
+    from annoscore.report import muc as report
+    from annoscore.tasks.muc import MucDetails, load_config, score_muc
+
+    if undefined not in ("*", "0"):
+        raise InputError(f"--undefined {undefined!r}: expected '*' or '0'")
+    cfg = load_config(config, task)
+    result = score_muc(cfg, key, response, text_filter=text_filter, per_doc=per_doc)
+    details = result.details
+    assert isinstance(details, MucDetails)
+    dump_history = cfg.flag("dump_map_history")
+    if not no_files:
+        if summary is not None or "report_summary_file" in cfg.given:
+            _write(summary or cfg.file("report_summary_file"), report.report_summary(result))
+        if history is not None or dump_history:
+            _write(history or cfg.file("map_history_file"), report.map_history_tcl(details))
+        if "score_report_file" in cfg.given:
+            _write(cfg.file("score_report_file"), report.score_report(result, undefined))
+    if fmt is OutputFormat.json and (dump_history or history is not None):
+        result.extra["map_history"] = report.to_json(report.map_history(details))
+
+    def text(res: object) -> str:
+        return report.score_report(result, undefined, document_pages=not totals_only)
+
+    emit(result, fmt, output, text=text)

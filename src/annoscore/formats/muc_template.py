@@ -22,7 +22,6 @@ document must be contiguous (the manual's caveat); every error names the file an
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from annoscore.errors import InputError
@@ -32,6 +31,8 @@ from annoscore.model import TemplateDocument, TemplateFill, TemplateObject, Temp
 _ID = re.compile(r"([^\s<>\-]+)-([^\s<>]+)-([^\s<>\-]+)")
 _HEADER = re.compile(r"\s*<([^<>]*)>\s*:=\s*$")
 _SLOT = re.compile(r"\s*([A-Za-z][\w.\-]*):(?=[\s/\"'<]|$)")
+_PLAIN_HEADER = re.compile(r"[ \t]*<(([^\s<>\-]+)-([^\s<>]+)-([^\s<>\-]+))>[ \t]*:=[ \t]*$")
+"""A header line with a well-formed id (groups: id, class, document, number)."""
 _PLAIN_SLOT = re.compile(
     r"[ \t]*([A-Za-z][\w.\-]*):"
     r"(?:[ \t]*(?:\"([^\"\[]*)\"|'([^'\[]*)'|<([^\s<>]*)>)|[ \t]+([^\s\"'<\[/][^\s\"'<\[]*))?"
@@ -70,16 +71,17 @@ class _SlotBuilder:
         )
 
 
-@dataclass(slots=True)
 class _ObjectBuilder:
-    id: str
-    class_name: str
-    document: str
-    number: str
-    line: int
-    slots: list[_SlotBuilder] = field(default_factory=list)
-    names: set[str] = field(default_factory=set)
-    optional: bool = False
+    __slots__ = ("class_name", "document", "id", "line", "names", "number", "slots")
+
+    def __init__(self, id: str, class_name: str, document: str, number: str, line: int) -> None:
+        self.id = id
+        self.class_name = class_name
+        self.document = document
+        self.number = number
+        self.line = line
+        self.slots: list[_SlotBuilder | TemplateSlot] = []
+        self.names: set[str] = set()
 
 
 class _Reader:
@@ -152,35 +154,66 @@ class _Reader:
                 slot.alternatives[-1].append(self.fill(text[i:j], False, line))
                 i = j
 
-    def new_slot(self, name: str, line: int, fills: list[TemplateFill] | None) -> _SlotBuilder:
+    def new_slot(self, name: str, line: int) -> _SlotBuilder:
         obj = self.objects[-1]
         lowered = name.lower()
         if lowered in obj.names:
             raise self.error(f"slot {name} appears twice in <{obj.id}>", line)
         obj.names.add(lowered)
-        slot = _SlotBuilder(name, line, fills)
+        slot = _SlotBuilder(name, line)
         obj.slots.append(slot)
         return slot
+
+    def reopen(self) -> _SlotBuilder | None:
+        """The slot a continuation line adds to: the last one, made a builder again if it was
+        read whole by the fast path."""
+        if self.slot is None and self.objects:
+            obj = self.objects[-1]
+            if obj.slots and isinstance(obj.slots[-1], TemplateSlot):
+                last = obj.slots[-1]
+                self.slot = _SlotBuilder(last.name, last.line, list(last.alternatives[0]))
+                obj.slots[-1] = self.slot
+        return self.slot
 
     def read(self, text: str) -> list[TemplateDocument]:
         plain_slot = _PLAIN_SLOT.match
         valid_id = _ID.fullmatch
+        header_line = _PLAIN_HEADER.match
+        status_slot = self.status_slot
+        obj: _ObjectBuilder | None = None
         for number, raw in enumerate(text.splitlines(), start=1):
             plain = plain_slot(raw)
-            if plain is not None and self.objects:
-                # the common line, ``NAME: fill`` with one plain fill or none, read at once;
-                # anything else (and any error) takes the general path below
+            if plain is not None and obj is not None:
+                # the common line, ``NAME: fill`` with one plain fill or none, read whole into
+                # a slot; anything else (and any error) takes the general path below
                 name, double, single, pointer, word = plain.groups()
-                fill: TemplateFill | None
-                if pointer is not None and valid_id(pointer) is not None:
-                    fill = TemplateFill(pointer, is_pointer=True, line=number)
+                lowered = name.lower()
+                fills: tuple[TemplateFill, ...] | None = None
+                if lowered in obj.names or lowered == status_slot:
+                    pass  # a repeated slot (an error) or the status slot: general path
                 elif pointer is not None:
-                    plain = None
+                    if valid_id(pointer) is not None:  # else the general path says why
+                        fills = (TemplateFill(pointer, True, None, number),)
+                elif double is not None:
+                    fills = (TemplateFill(double, False, None, number),)
+                elif word is not None:
+                    fills = (TemplateFill(word, False, None, number),)
+                elif single is not None:
+                    fills = (TemplateFill(single, False, None, number),)
                 else:
-                    value = double if double is not None else single if single is not None else word
-                    fill = None if value is None else TemplateFill(value, line=number)
-                if plain is not None:
-                    self.slot = self.new_slot(name, number, None if fill is None else [fill])
+                    fills = ()
+                if fills is not None:
+                    obj.names.add(lowered)
+                    obj.slots.append(TemplateSlot(name, (fills,), False, number))
+                    self.slot = None
+                    continue
+            elif plain is None:
+                plain_header = header_line(raw)
+                if plain_header is not None:
+                    whole, cls, doc, one_up = plain_header.groups()
+                    obj = _ObjectBuilder(whole, cls, doc, one_up, number)
+                    self.objects.append(obj)
+                    self.slot = None
                     continue
             stripped = raw.strip()
             if not stripped or stripped[0] in ";#":
@@ -188,19 +221,21 @@ class _Reader:
             header = _HEADER.match(raw)
             if header is not None:
                 cls, doc, one_up = parse_object_id(header.group(1), self.path, number)
-                self.objects.append(_ObjectBuilder(header.group(1), cls, doc, one_up, number))
+                obj = _ObjectBuilder(header.group(1), cls, doc, one_up, number)
+                self.objects.append(obj)
                 self.slot = None
                 continue
-            if stripped.startswith("<") and ":=" not in stripped and self.slot is None:
+            open_slot = self.reopen()
+            if stripped.startswith("<") and ":=" not in stripped and open_slot is None:
                 raise self.error("an object header is '<CLASS-DOCNUM-N> :=' on one line", number)
             slot_match = _SLOT.match(raw)
             if slot_match is not None:
                 if not self.objects:
                     raise self.error("a slot before the first object header", number)
-                self.slot = self.new_slot(slot_match.group(1), number, None)
+                self.slot = self.new_slot(slot_match.group(1), number)
                 self.fills(raw[slot_match.end() :], number, on_slot_line=True)
                 continue
-            if self.slot is None:
+            if open_slot is None:
                 raise self.error(
                     f"expected an object header '<CLASS-DOCNUM-N> :=' or a slot 'NAME: fill', "
                     f"got {stripped[:40]!r}",
@@ -219,6 +254,8 @@ class _Reader:
         order: list[str] = []
         grouped: dict[str, list[TemplateObject]] = {}
         seen_ids: dict[str, int] = {}
+        current: list[TemplateObject] = []
+        current_doc: str | None = None
         for obj in self.objects:
             if obj.id in seen_ids:
                 raise self.error(
@@ -226,22 +263,26 @@ class _Reader:
                     obj.line,
                 )
             seen_ids[obj.id] = obj.line
-            if obj.document not in grouped:
-                order.append(obj.document)
-                grouped[obj.document] = []
-            elif order[-1] != obj.document:
-                raise self.error(
-                    f"the objects of document {obj.document} must be contiguous in the file "
-                    "(the MUC manual's caveat)",
-                    obj.line,
-                )
-            grouped[obj.document].append(self.finish(obj))
+            if obj.document != current_doc:
+                if obj.document in grouped:
+                    raise self.error(
+                        f"the objects of document {obj.document} must be contiguous in the "
+                        "file (the MUC manual's caveat)",
+                        obj.line,
+                    )
+                current_doc = obj.document
+                order.append(current_doc)
+                current = grouped[current_doc] = []
+            current.append(self.finish(obj))
         return [TemplateDocument(doc, tuple(grouped[doc]), str(self.path)) for doc in order]
 
     def finish(self, obj: _ObjectBuilder) -> TemplateObject:
         slots: list[TemplateSlot] = []
         optional = False
         for builder in obj.slots:
+            if isinstance(builder, TemplateSlot):
+                slots.append(builder)
+                continue
             if builder.name.lower() != self.status_slot:
                 slots.append(builder.build())
                 continue
@@ -260,13 +301,7 @@ class _Reader:
                 )
             optional = bool(values)
         return TemplateObject(
-            obj.id,
-            obj.class_name,
-            obj.document,
-            obj.number,
-            tuple(slots),
-            optional=optional,
-            line=obj.line,
+            obj.id, obj.class_name, obj.document, obj.number, tuple(slots), optional, obj.line
         )
 
 

@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from annoscore.align.muc import COUNTED, DocumentAlignment, FillPair, ObjectPair, SlotPair
+from annoscore.align.muc import COUNTED, DocumentAlignment, ObjectPair, SlotPair
 from annoscore.counts import Counts
 from annoscore.metrics.muc import tally_of
 from annoscore.metrics.tallies import Tally
@@ -117,35 +117,32 @@ def score_report(result: Result, undefined: str = "*", document_pages: bool = Tr
 
 
 # ------------------------------------------------------------------ report summary
-def _shown(text: str) -> str:
-    return text if len(text) <= 34 else text[:31] + "..."
-
-
-def _fill_text(pair: FillPair, key: bool) -> str:
-    fill = pair.key if key else pair.response
-    if fill is None:
-        return ""
-    return f"<{fill.text}>" if fill.is_pointer else fill.text
-
-
 def _slot_order(pair: ObjectPair) -> list[SlotPair]:
-    def group(slot: SlotPair) -> int:
-        has_key = any(f.key is not None for f in slot.fills)
-        has_rsp = any(f.response is not None for f in slot.fills)
+    """The slots of a pair that have fills: unscored first, then those filled on both
+    sides, in the key only, in the response only (each group in definition order)."""
+    groups: tuple[list[SlotPair], ...] = ([], [], [], [])
+    for slot in pair.slots:
+        if not slot.fills:
+            continue
         if not slot.definition.scored:
-            return 0
-        if has_key and has_rsp:
-            return 1
-        return 2 if has_key else 3
-
-    shown = [s for s in pair.slots if s.fills]
-    return sorted(shown, key=group)
+            groups[0].append(slot)
+            continue
+        has_key = has_rsp = False
+        for fill in slot.fills:
+            if fill.key is not None:
+                has_key = True
+            if fill.response is not None:
+                has_rsp = True
+        groups[1 if has_key and has_rsp else 2 if has_key else 3].append(slot)
+    return [*groups[0], *groups[1], *groups[2], *groups[3]]
 
 
 def summary_lines(alignment: DocumentAlignment, separator: str = "|") -> list[str]:
     """The information-extraction report summary lines of one document."""
     lines: list[str] = []
     sep = separator
+    continued = f" {sep}{' ' * 17}{sep}"
+    empty_key = " " * 44
     for cls in alignment.classes:
         for pair in cls.pairs:
             if pair.key is not None and pair.response is not None:
@@ -157,17 +154,32 @@ def summary_lines(alignment: DocumentAlignment, separator: str = "|") -> list[st
             key_id = f" <{pair.key.id}>" if pair.key else ""
             rsp_id = f" <{pair.response.id}>" if pair.response else ""
             lines.append(f"{status} {sep}{'':17}{sep}{key_id:<44}{sep}{rsp_id}")
+            optional_pair = pair.status == "non"
             for slot in _slot_order(pair):
                 name = (slot.key or slot.response or slot.definition).name + ":"
+                first = f" {sep} {name:<16}{sep}"
                 for i, fill in enumerate(slot.fills):
                     fill_status = fill.status
-                    if fill_status == "non" and pair.status == "non":
+                    if fill_status == "non" and optional_pair:
                         fill_status = "opt"
-                    label = f" {name:<16}" if i == 0 else " " * 17
-                    key_text = "      " + _shown(_fill_text(fill, True)) if fill.key else ""
-                    uns = fill_status == "uns"
-                    rsp_text = "" if uns else "      " + _fill_text(fill, False)
-                    lines.append(f"{fill_status} {sep}{label}{sep}{key_text:<44}{sep}{rsp_text}")
+                    key = fill.key
+                    if key is None:
+                        key_text = empty_key
+                    else:
+                        shown = f"<{key.text}>" if key.is_pointer else key.text
+                        if len(shown) > 34:
+                            shown = shown[:31] + "..."
+                        key_text = f"{'      ' + shown:<44}"
+                    rsp = fill.response
+                    if fill_status == "uns":
+                        rsp_text = ""
+                    elif rsp is None:
+                        rsp_text = "      "
+                    else:
+                        rsp_text = "      " + (f"<{rsp.text}>" if rsp.is_pointer else rsp.text)
+                    lines.append(
+                        f"{fill_status}{first if i == 0 else continued}{key_text}{sep}{rsp_text}"
+                    )
     return lines
 
 
@@ -356,11 +368,13 @@ def _tcl_tallies(t: Sequence[int]) -> str:
     return f"{{{counted + mis} {counted + spu} {cor} {par} {inc} {mis} {spu} {non}}}"
 
 
-_TCL_SINGLE_TALLIES = {
-    status: _tcl_tallies(tuple(int(name == status) for name in COUNTED))
-    for status in ("cor", "par", "inc", "mis", "spu", "non")
+_TCL_FILL_HEADS = {
+    status: f"{{-single_fill_pair_status {status} -single_fill_pair_tallies "
+    + _tcl_tallies(tuple(int(name == ("non" if status == "uns" else status)) for name in COUNTED))
+    for status in ("cor", "par", "inc", "mis", "spu", "non", "uns", "opt", "rem")
 }
-_TCL_NO_TALLY = _tcl_tallies((0, 0, 0, 0, 0, 0))
+"""The start of a single fill pair node for each status (``uns`` tallies as NON; ``opt`` and
+``rem`` tally nothing)."""
 
 
 class _TclHistoryWriter:
@@ -379,6 +393,8 @@ class _TclHistoryWriter:
         )
         self.mode = config.value("stringfill_correct_comparison")
         self.fills: dict[tuple[str, bool, str], str] = {}
+        self.tallies: dict[tuple[int, ...], str] = {}
+        self.names: dict[str, str] = {}
 
     def single_fill(self, kind: str, fill: TemplateFill) -> str:
         key = (kind, fill.is_pointer, fill.text)
@@ -400,19 +416,26 @@ class _TclHistoryWriter:
         fills: list[str] = []
         for fill in slot.fills:
             status = fill.status
-            text = (
-                f"{{-single_fill_pair_status {_tcl_word(status)} -single_fill_pair_tallies "
-                + _TCL_SINGLE_TALLIES.get("non" if status == "uns" else status, _TCL_NO_TALLY)
-            )
+            head = _TCL_FILL_HEADS.get(status)
+            if head is None:
+                head = (
+                    f"{{-single_fill_pair_status {_tcl_word(status)} -single_fill_pair_tallies "
+                    + _tcl_tallies((0, 0, 0, 0, 0, 0))
+                )
             if fill.key is not None:
-                text += " -key_single_fill " + self.single_fill(kind, fill.key)
+                head += " -key_single_fill " + self.single_fill(kind, fill.key)
             if fill.response is not None:
-                text += " -rsp_single_fill " + self.single_fill(kind, fill.response)
-            fills.append(text + "}")
-        tallies = _tcl_tallies(tally)
+                head += " -rsp_single_fill " + self.single_fill(kind, fill.response)
+            fills.append(head + "}")
+        tallies = self.tallies.get(tally)
+        if tallies is None:
+            tallies = self.tallies[tally] = _tcl_tallies(tally)
+        name = self.names.get(slot.definition.name)
+        if name is None:
+            name = self.names[slot.definition.name] = _tcl_word(slot.definition.name)
         optional = " -key_slot_optional" if slot.key is not None and slot.key.optional else ""
         return (
-            f"{{-slot_name {_tcl_word(slot.definition.name)} -slot_tallies {tallies}{optional}"
+            f"{{-slot_name {name} -slot_tallies {tallies}{optional}"
             f" -multi_fill_pairs {{{{-key_alternative {slot.key_alternative}"
             f" -rsp_alternative {slot.response_alternative} -multi_fill_tallies {tallies}"
             f" -single_fill_pairs {{{' '.join(fills)}}}}}}}}}"
