@@ -28,15 +28,17 @@ Timed, from the same Python lists of ``{"label", "start", "end"}`` dicts:
   objects (the path the command uses after reading brat files; building the objects is not
   timed).
 
-Run: ``python benchmarks/spans.py [--docs 10000] [--spans 50] [--seed 13]``.
+Run: ``python benchmarks/spans.py [--docs 10000] [--spans 50] [--seed 13] [--rounds 3]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import platform
 import random
+import statistics
 import sys
 import time
 from typing import Any
@@ -113,7 +115,7 @@ def time_annoscore_arrays(
     corpus = SpanCorpus.from_dicts(gold, pred, texts)
     stages["from_dicts"] = time.perf_counter() - began
     options = MatchOptions(tolerance=2)
-    results = {}
+    results: dict[str, Any] = {}
     for mode in SPAN_MODES:
         mode_began = time.perf_counter()
         table = corpus.table(mode, options)
@@ -142,7 +144,7 @@ def time_annoscore_documents(
 
     gold_docs, pred_docs = documents(gold), documents(pred)
     began = time.perf_counter()
-    results = {
+    results: dict[str, Any] = {
         mode: score_spans(gold_docs, pred_docs, mode=mode, tolerance=2, per_type=True)
         for mode in SPAN_MODES
     }
@@ -195,49 +197,70 @@ def main() -> int:
     parser.add_argument("--docs", type=int, default=10_000)
     parser.add_argument("--spans", type=int, default=50)
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="rounds of (annoscore, nervaluate); medians shown"
+    )
     args = parser.parse_args()
 
     gold, pred, texts = generate(args.docs, args.spans, args.seed)
     n_pred = sum(len(d) for d in pred)
     print(
         f"data: {args.docs} documents, {args.docs * args.spans} gold spans, {n_pred} predicted "
-        f"(seed {args.seed})"
+        f"(seed {args.seed}); {args.rounds} round(s), each timing every tool once"
     )
     import numpy  # imported before timing, as in any program using annoscore
 
-    arrays_time, ours, stages = time_annoscore_arrays(gold, pred, texts)
-    documents_time, ours_docs = time_annoscore_documents(gold, pred, texts)
-    for mode, result in ours.items():
-        if result.counts != ours_docs[mode].counts:
-            raise AssertionError(f"{mode}: arrays and documents paths differ")
-    peer_time, theirs = time_nervaluate(gold, pred)
-    for line in check_agreement(ours, theirs):
-        print(line)
-    print(
-        "  micro F1: "
-        + ", ".join(f"{m} {ours[m].scores.get('f1')}" for m in ours if m != "semeval")
-    )
-    print(
-        "  annoscore arrays, seconds per stage: "
-        + ", ".join(f"{k} {v:.3f}" for k, v in stages.items())
-    )
+    arrays_times: list[float] = []
+    documents_times: list[float] = []
+    peer_times: list[float] = []
+    for round_number in range(args.rounds):
+        gc.collect()  # every tool starts from the same heap: only the data is alive
+        arrays_time, ours, stages = time_annoscore_arrays(gold, pred, texts)
+        gc.collect()
+        documents_time, ours_docs = time_annoscore_documents(gold, pred, texts)
+        for mode, result in ours.items():
+            if result.counts != ours_docs[mode].counts:
+                raise AssertionError(f"{mode}: arrays and documents paths differ")
+        del ours_docs
+        gc.collect()
+        peer_time, theirs = time_nervaluate(gold, pred)
+        lines = check_agreement(ours, theirs)  # every round: raises on a difference
+        if round_number == 0:
+            for line in lines:
+                print(line)
+            print(
+                "  micro F1: "
+                + ", ".join(f"{m} {ours[m].scores.get('f1')}" for m in ours if m != "semeval")
+            )
+        del ours, theirs
+        arrays_times.append(arrays_time)
+        documents_times.append(documents_time)
+        peer_times.append(peer_time)
+        print(
+            f"  round {round_number + 1}: nervaluate {peer_time:.2f} s, annoscore arrays "
+            f"{arrays_time:.2f} s ({peer_time / arrays_time:.1f}x; "
+            + ", ".join(f"{k} {v:.3f}" for k, v in stages.items())
+            + f"), score_spans {documents_time:.2f} s"
+        )
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"  python {platform.python_version()}, numpy {numpy.__version__}, "
         f"{os.cpu_count()} CPUs, load average {load:.2f} at the end"
     )
+    peer, arrays, documents = (
+        statistics.median(times) for times in (peer_times, arrays_times, documents_times)
+    )
     print()
-    print("| tool | what | seconds | nervaluate / tool |")
+    print("| tool | what | seconds (median) | nervaluate / tool |")
     print("|---|---|---:|---:|")
-    print(f"| nervaluate 1.2 | 4 schemes, overall + per type | {peer_time:.2f} | 1.0 |")
+    print(f"| nervaluate 1.2 | 4 schemes, overall + per type | {peer:.2f} | 1.0 |")
     print(
         f"| annoscore (arrays from the same dicts) | 6 modes (strict, exact, overlap, relaxed, "
-        f"token, semeval), micro + macro + per type | {arrays_time:.2f} | "
-        f"{peer_time / arrays_time:.1f}x |"
+        f"token, semeval), micro + macro + per type | {arrays:.2f} | {peer / arrays:.1f}x |"
     )
     print(
-        f"| annoscore `score_spans` (AnnotatedDocuments) | same 6 modes | {documents_time:.2f} | "
-        f"{peer_time / documents_time:.1f}x |"
+        f"| annoscore `score_spans` (AnnotatedDocuments) | same 6 modes | {documents:.2f} | "
+        f"{peer / documents:.1f}x |"
     )
     return 0
 

@@ -520,13 +520,12 @@ class SpanCorpus:
             first_seen = np.fromiter(
                 map(type_number.__getitem__, map(_TYPE, mentions)), dtype=np.int64, count=n
             )
-            pieces = np.fromiter(map(len, fragments), dtype=np.int64, count=n)
-            if n and int(pieces.max()) == 1:
-                bounds = np.fromiter(
-                    chain.from_iterable(chain.from_iterable(fragments)), dtype=np.int64, count=2 * n
-                )
-                starts, ends = bounds[0::2], bounds[1::2]
+            # two numbers per fragment: exactly 2n when every mention is continuous
+            bounds = np.fromiter(chain.from_iterable(chain.from_iterable(fragments)), np.int64)
+            if bounds.shape[0] == 2 * n:
+                starts, ends = bounds[0::2].copy(), bounds[1::2].copy()
             else:
+                pieces = np.fromiter(map(len, fragments), dtype=np.int64, count=n)
                 starts = np.fromiter(map(_FIRST, map(_FIRST, fragments)), dtype=np.int64, count=n)
                 ends = np.fromiter(map(_SECOND, map(_LAST, fragments)), dtype=np.int64, count=n)
                 on_mention_path[doc[pieces > 1]] = True
