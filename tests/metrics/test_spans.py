@@ -278,3 +278,30 @@ def test_counting_in_small_runs_of_documents_equals_one_run(
             patch.setattr(metrics_spans, "TOKEN_CHUNK_CHARS", chunk)
             patch.setattr(metrics_spans, "ROW_CHUNK", max(chunk // 4, 1))
             assert (span_corpus.table(mode, options).values == whole).all(), mode  # type: ignore[arg-type]
+
+
+@settings(max_examples=60, deadline=None)
+@given(corpora(), options_strategy)
+def test_hopcroft_karp_counts_equal_the_optimal_matching_counts(
+    corpus: tuple[list[list[Mention]], list[list[Mention]], list[str]], options: MatchOptions
+) -> None:
+    gold, pred, texts = corpus
+    span_corpus = SpanCorpus.from_mentions([str(i) for i in range(len(gold))], gold, pred, texts)
+    for mode in ("overlap", "relaxed"):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(metrics_spans, "CARDINALITY_THRESHOLD", -1)
+            table = span_corpus.table(mode, options)  # type: ignore[arg-type]
+        for d in range(len(gold)):
+            expected = mode_counts(gold[d], pred[d], mode, options)  # type: ignore[arg-type]
+            assert table.document(d) == expected, (mode, d)
+
+
+def test_a_dense_chain_of_overlaps_is_counted_by_cardinality() -> None:
+    # every prediction overlaps two gold spans: one long ambiguous component per document
+    gold = [[m(10 * k, 10 * k + 8) for k in range(40)] for _ in range(3)]
+    pred = [[m(10 * k + 5, 10 * k + 13) for k in range(40)] for _ in range(3)]
+    span_corpus = SpanCorpus.from_mentions(["a", "b", "c"], gold, pred)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(metrics_spans, "CARDINALITY_THRESHOLD", 10)
+        fast = span_corpus.table("overlap").corpus()
+    assert fast == span_corpus.table("overlap").corpus() == Counts(tp=120, fp=0, fn=0)

@@ -595,6 +595,32 @@ def match_pairs(
     return result
 
 
+def maximum_cardinality(pairs: CandidatePairs, positions: Array) -> Array:
+    """Positions among ``positions`` (in ``pairs``) of *a* maximum-cardinality matching of those
+    pairs (Hopcroft-Karp, ``scipy.sparse.csgraph.maximum_bipartite_matching``, imported here).
+
+    Which pairs are chosen among matchings of equal size is scipy's choice, not the closeness
+    order: use it only where the counts depend on the number of pairs alone.
+    """
+    if positions.shape[0] == 0:
+        return positions
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    rows, row_of = np.unique(pairs.gold[positions], return_inverse=True)
+    cols, col_of = np.unique(pairs.pred[positions], return_inverse=True)
+    graph = csr_matrix(
+        (np.ones(positions.shape[0]), (row_of, col_of)), shape=(rows.shape[0], cols.shape[0])
+    )
+    partner = np.asarray(maximum_bipartite_matching(graph, perm_type="column"))
+    matched = np.flatnonzero(partner >= 0)
+    keys = row_of * cols.shape[0] + col_of
+    order = np.argsort(keys, kind="stable")
+    found = np.searchsorted(keys[order], matched * cols.shape[0] + partner[matched])
+    result: Array = positions[order[found]]
+    return result
+
+
 def _joined_space(texts: Sequence[str]) -> tuple[Array, Array]:
     """Whether each character of the texts joined by ``"\\n"`` is whitespace, and the offsets.
 
