@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from annoscore.errors import InputError
 from annoscore.formats.muc_template import parse_templates, read_templates
@@ -121,6 +123,10 @@ def test_synthetic_shared_key_reads() -> None:
         ("<A-1-1> :=\nS x\n", True, 2, "expected"),
         ('<A-1-1> :=\n  S: "a [b] [c]"\n', True, 2, "one [minimum]"),
         ("<A-1-1> :=\n  S: <B-1-1\n", True, 2, "unclosed '<'"),
+        ("<A-1-1> :=\n  S: <B-1>\n", True, 2, "bad object id"),
+        ("<A-1-1> :=\n  S:x\n", True, 2, "expected"),
+        ("<A-1-1> :=\n  S: x\n  s: y\n", False, 3, "twice"),
+        ("<A-1-1> :=\n  S: x\nT y\n", True, 3, "expected"),
     ],
 )
 def test_errors_name_file_and_line(text: str, keys_syntax: bool, line: int, message: str) -> None:
@@ -128,3 +134,34 @@ def test_errors_name_file_and_line(text: str, keys_syntax: bool, line: int, mess
         parse_templates(text, Path("f.tpl"), keys_syntax=keys_syntax)
     assert (caught.value.path, caught.value.line) == ("f.tpl", line)
     assert message in caught.value.message
+
+
+fill_texts = st.one_of(
+    st.text(alphabet="aZ .,'[]/<>-", max_size=10).map(lambda s: f'"{s}"'),
+    st.text(alphabet='aZ .,"[]/<>-', max_size=10).map(lambda s: f"'{s}'"),
+    st.text(alphabet="aZ.,[]/>-1", min_size=1, max_size=8).filter(lambda s: s[0].isalpha()),
+    st.text(alphabet="AB-1 ", max_size=8).map(lambda s: f"<{s}>"),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(fill=fill_texts, keys_syntax=st.booleans(), indent=st.sampled_from(["", " ", "\t  "]))
+def test_a_fill_on_the_slot_line_reads_as_on_a_continuation_line(
+    fill: str, keys_syntax: bool, indent: str
+) -> None:
+    """The reader's fast path (one plain fill on the slot line) and its general path (fills on
+    continuation lines) agree on every fill, and on errors."""
+
+    def read(text: str) -> list[tuple[str, bool, str | None]] | str:
+        try:
+            [document] = parse_templates(text, Path("f.tpl"), keys_syntax=keys_syntax)
+        except InputError as error:
+            return error.message
+        [obj] = document.objects
+        [slot] = obj.slots
+        assert not slot.optional and len(slot.alternatives) == 1
+        return [(f.text, f.is_pointer, f.minimum) for f in slot.alternatives[0]]
+
+    same_line = read(f"<A-1-1> :=\n{indent}S: {fill}\n")
+    next_line = read(f"<A-1-1> :=\n{indent}S:\n   {fill}\n")
+    assert same_line == next_line

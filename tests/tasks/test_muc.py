@@ -5,18 +5,32 @@ alignment order, TR/ST optional objects, text filtering, and properties.
 
 from __future__ import annotations
 
+import gc
+import importlib.util
 import random
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from annoscore.align.muc import MucAligner
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.metrics.muc import tally_of
-from annoscore.report.muc import map_history, map_history_tcl, report_summary, score_report, to_json
-from annoscore.tasks.muc import MucDetails, load_config, score_muc
+from annoscore.formats.muc_config import parse_muc_config
+from annoscore.formats.muc_template import parse_templates
+from annoscore.metrics.muc import document_counts, tally_of
+from annoscore.report.muc import (
+    map_history,
+    map_history_tcl,
+    report_summary,
+    score_report,
+    summary_lines,
+    to_json,
+    to_tcl,
+)
+from annoscore.tasks.muc import MucDetails, cyclic_gc_paused, load_config, score_muc
 from tests.conftest import shared_data
 
 MANUAL_SUMMARY = [
@@ -400,3 +414,177 @@ def test_properties_perfect_bounded_additive_and_order_free(
     rng.shuffle(doc_order)
     again = _score(tmp, key, "".join(b for d in doc_order for b in blocks[d]))
     assert again == counts
+
+
+# ------------------------------------------------------------------ speed without change
+def test_map_history_tcl_is_to_tcl_of_the_map_history_mappings(tmp_path: Path) -> None:
+    """The Tcl map history is written straight from the records: the same text as the
+    generic writer of the nested mappings."""
+    for config, key, response in (
+        (SUMMARY_CONFIG, SUMMARY_KEY, SUMMARY_RESPONSE),
+        (
+            TEMPLATE_CONFIG,
+            "<TEMPLATE-1-1> :=\n CONTENT: <A-1-1>\n<A-1-1> :=\n NAME: / x\n   / 'y z'\n",
+            "<TEMPLATE-1-1> :=\n CONTENT: <A-1-2>\n<A-1-2> :=\n NAME: {y}\n",
+        ),
+    ):
+        result = score_muc(load_config(write(tmp_path, config, key, response)))
+        assert isinstance(result.details, MucDetails)
+        documents = "".join(to_tcl(doc) + "\n" for doc in map_history(result.details))
+        assert map_history_tcl(result.details) == "{\n" + documents + "}\n"
+
+
+def test_cyclic_gc_paused_restores_the_collector_state() -> None:
+    was_enabled = gc.isenabled()
+    try:
+        gc.enable()
+        with pytest.raises(RuntimeError), cyclic_gc_paused():
+            assert not gc.isenabled()
+            raise RuntimeError
+        assert gc.isenabled()
+        gc.disable()
+        with cyclic_gc_paused():
+            pass
+        assert not gc.isenabled()  # a caller's own pause is left alone
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+PRUNE_CONFIG = """:scoring_task template_relation
+:class_defs
+    "A  a  scored  {threshold}"
+    "R  r  scored  0"
+:slot_defs
+    "A  NAME  name  scored  {weight}  string"
+    "A  TYPE  type  scored  1  set"
+    "A  NOTE  note  unscored  0  string"
+    "R  ARG   arg   scored  1  pointer"
+    "R  KIND  kind  scored  1  set"
+:premodifiers the
+:postmodifiers "."
+:corporate_designators inc "s a"
+:stringfill_partial_comparison {partial}
+:equatable_objects {equatable}
+"""
+
+_WORDS = ["acme", "Acme Inc.", "the acme", "beta", "s a beta", "[acme] inc", "beta co"]
+
+
+def _fills(rng: random.Random, kind: str, count: int, keys: bool) -> str:
+    out = []
+    for _ in range(count):
+        if kind == "ARG":
+            out.append(f"<A-1-{rng.randint(1, 4)}>")
+        elif kind in ("TYPE", "KIND"):
+            out.append(rng.choice(["x", "X", "y"]))
+        else:
+            word = rng.choice(_WORDS if keys else [w.strip("[]") for w in _WORDS])
+            out.append('"' + (word if keys else word.replace("[", "").replace("]", "")) + '"')
+    return " ".join(out)
+
+
+def _objects(rng: random.Random, keys: bool) -> str:
+    out = []
+    for cls, slots, count in (("A", ("NAME", "TYPE", "NOTE"), 4), ("R", ("ARG", "KIND"), 3)):
+        for n in range(1, rng.randint(0, count) + 1):
+            out.append(f"<{cls}-1-{n}> :=\n")
+            for slot in slots:
+                if rng.random() < 0.2:
+                    continue
+                optional = "/ " if keys and rng.random() < 0.15 else ""
+                out.append(
+                    f"  {slot}: {optional}{_fills(rng, slot, rng.choice([0, 1, 1, 2]), keys)}\n"
+                )
+                if keys and rng.random() < 0.2:
+                    out.append(f"     / {_fills(rng, slot, rng.choice([1, 2]), keys)}\n")
+            if keys and rng.random() < 0.1:
+                out.append("  OBJ_STATUS: OPTIONAL\n")
+    return "".join(out)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    threshold=st.sampled_from(["0", "40", "-1"]),
+    weight=st.sampled_from(["100", "0", "-5"]),
+    partial=st.sampled_from(["NONE", "STRAIGHTENED"]),
+    equatable=st.sampled_from(["", "A"]),
+)
+def test_scoring_only_pairs_sharing_a_fill_changes_nothing(
+    seed: int, threshold: str, weight: str, partial: str, equatable: str
+) -> None:
+    """Pruned alignment (the default) gives the alignment of scoring every pair."""
+    rng = random.Random(seed)
+    key_text, response_text = _objects(rng, True), _objects(rng, False)
+    config = parse_muc_config(
+        PRUNE_CONFIG.format(
+            threshold=threshold, weight=weight, partial=partial, equatable=equatable
+        ),
+        Path("muc.config"),
+    )
+    keys = parse_templates(key_text, Path("key.tpl"), keys_syntax=True)
+    rsps = parse_templates(response_text, Path("response.tpl"), keys_syntax=False)
+    key, rsp = (keys[0] if keys else None), (rsps[0] if rsps else None)
+    pruned, every = MucAligner(config), MucAligner(config, prune=False)
+    fast, slow = pruned.align("1", key, rsp), every.align("1", key, rsp)
+    assert document_counts(fast) == document_counts(slow)
+    assert summary_lines(fast) == summary_lines(slow)
+    assert [(p.status, p.f_score, p.weighted) for c in fast.classes for p in c.pairs] == [
+        (p.status, p.f_score, p.weighted) for c in slow.classes for p in c.pairs
+    ]
+    assert pruned.pairs_scored <= every.pairs_scored
+
+
+def test_pairs_sharing_no_fill_are_not_scored_unless_a_weight_or_threshold_is_negative() -> None:
+    key = parse_templates('<A-1-1> :=\n NAME: "a"\n TYPE: x\n', Path("k"), keys_syntax=True)[0]
+    rsp = parse_templates('<A-1-2> :=\n NAME: "b"\n TYPE: y\n', Path("r"), keys_syntax=False)[0]
+    for threshold, weight, scored, aligned in (
+        ("0", "1", 0, 0),
+        ("-1", "1", 1, 1),
+        ("0", "-5", 1, 0),
+    ):
+        config = parse_muc_config(
+            PRUNE_CONFIG.format(threshold=threshold, weight=weight, partial="NONE", equatable=""),
+            Path("muc.config"),
+        )
+        aligner = MucAligner(config)
+        alignment = aligner.align("1", key, rsp)
+        assert aligner.pairs_scored == scored
+        [a_class, _] = alignment.classes
+        assert sum(p.status == "cor" for p in a_class.pairs) == aligned
+
+
+def _benchmark() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "muc.py"
+    spec = importlib.util.spec_from_file_location("muc_benchmark", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("docs", "per_doc", "tallies", "objects_cor", "f_pr"),
+    [
+        (20, 50, (1844, 0, 108, 448, 22, 0), (388, 389, 199), 0.8431641518),
+        (3, 400, (2217, 0, 117, 546, 9, 0), (467, 463, 237), 0.8489373923),
+    ],
+)
+def test_benchmark_data_totals_are_those_of_scoring_every_pair(
+    tmp_path: Path,
+    docs: int,
+    per_doc: int,
+    tallies: tuple[int, ...],
+    objects_cor: tuple[int, ...],
+    f_pr: float,
+) -> None:
+    """Totals of benchmarks/muc.py's data, pinned from the scorer before it was made fast."""
+    bench = _benchmark()
+    key, response = bench.generate(docs, per_doc)
+    result = score_muc(load_config(write(tmp_path, bench.CONFIG, key, response)))
+    counts = result.counts
+    assert tuple(counts[k] for k in ("cor", "par", "inc", "mis", "spu", "non")) == tallies
+    classes = ("person", "organization", "employee_of")
+    assert tuple(counts[f"obj:{c}:cor"] for c in classes) == objects_cor
+    assert result.scores["f_pr"] == pytest.approx(f_pr, abs=1e-10)

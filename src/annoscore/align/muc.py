@@ -148,8 +148,14 @@ class _DocumentContext:
 class MucAligner:
     """Aligns and compares the objects of one document at a time (see the module docstring)."""
 
-    def __init__(self, config: MucConfig, text_filter: str = "agreement") -> None:
+    def __init__(
+        self, config: MucConfig, text_filter: str = "agreement", *, prune: bool = True
+    ) -> None:
+        """``prune=False`` scores every key/response pair of a class, as the manual describes
+        it; the default scores only the pairs that can exceed the threshold (same result,
+        see :meth:`_align_class`)."""
         self.config = config
+        self.prune = prune
         self.rules = StringRules(
             config.items("premodifiers"),
             config.items("postmodifiers"),
@@ -179,6 +185,8 @@ class MucAligner:
         self.equatable = {name.lower() for name in config.items("equatable_objects")}
         self.text_filter_mode = text_filter
         self.warnings: list[str] = []
+        self.pairs_scored = 0
+        """Key/response pairs whose F was computed (the quadratic part of the work)."""
 
     # ----------------------------------------------------------------- validation
     def validate(self, document: TemplateDocument) -> None:
@@ -763,7 +771,7 @@ class MucAligner:
         name = definition.name.lower()
         scored = self.scored_defs[name]
         names = self.scored_names[name]
-        prune = definition.threshold >= 0 and all(d.weight >= 0 for d in scored)
+        prune = self.prune and definition.threshold >= 0 and all(d.weight >= 0 for d in scored)
         indexed = [prune and d.weight > 0 for d in scored]
         key_slots = [{s.name.lower(): s for s in k.slots} for k in keys]
         rsp_slots = [{s.name.lower(): s for s in r.slots} for r in rsps]
@@ -784,6 +792,7 @@ class MucAligner:
             partners = self._sharing_pairs(key_tokens, rsp_tokens)
         else:
             partners = [range(len(rsps))] * len(keys)
+        self.pairs_scored += sum(len(js) for js in partners)
         candidates = self._candidates(
             definition, partners, key_slots, rsp_slots, key_codes, rsp_codes, ctx
         )

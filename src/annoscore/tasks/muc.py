@@ -49,6 +49,8 @@ class MucDetails:
     key_path: Path
     response_path: Path
     outputs: dict[str, Path] = field(default_factory=dict)
+    pairs_scored: int = 0
+    """Candidate key/response pairs scored during alignment (see :mod:`annoscore.align.muc`)."""
 
 
 def load_config(path: Path, task: str | None = None) -> MucConfig:
@@ -176,7 +178,14 @@ def _score_muc(
     documents = None
     if per_doc:
         documents = {doc: ScoredUnit(tally_of(c).scores(), c) for doc, c in per_document.items()}
-    details = MucDetails(config, alignments, per_document, key_path, response_path)
+    details = MucDetails(
+        config,
+        alignments,
+        per_document,
+        key_path,
+        response_path,
+        pairs_scored=aligner.pairs_scored,
+    )
     return Result(
         task=signature.task,
         signature=signature,
