@@ -4,9 +4,9 @@ Two paths give the same answer:
 
 - the **mention path** (:func:`align_mentions`, :func:`token_units`) works on the
   :class:`~annoscore.model.Mention` lists of one document and is the reference;
-- the **array path** (:class:`SpanArrays`, :func:`candidate_pairs`, :func:`match_pairs`) works on
-  the continuous mentions of a whole corpus at once, as numpy columns, and is what the task uses
-  for speed.  A property test checks that both give identical counts.
+- the **array path** (:class:`SpanArrays`, :func:`candidate_pairs`, :func:`match_ambiguous`)
+  works on the continuous mentions of a whole corpus at once, as numpy columns, and is what the
+  task uses for speed.  A property test checks that both give identical counts.
 
 Modes (``mode``)
 ----------------
@@ -574,24 +574,6 @@ def match_ambiguous(
     chosen = max_weight_matching(zip(rows, cols, weights.tolist(), strict=True))
     picked = np.fromiter((position[edge] for edge in chosen), dtype=np.int64, count=len(chosen))
     result: Array = ambiguous[picked]
-    return result
-
-
-def match_pairs(
-    pairs: CandidatePairs,
-    kind: MatchKind,
-    gold: SpanArrays,
-    pred: SpanArrays,
-    options: MatchOptions,
-) -> Array:
-    """The one-to-one optimal matching: positions in ``pairs`` of the chosen pairs.
-
-    A pair whose gold and predicted rows have no other candidate is taken as is; the rest (the
-    ambiguous components) go to :func:`match_ambiguous`.
-    """
-    isolated = isolated_pairs(pairs, len(gold), len(pred))
-    chosen = match_ambiguous(pairs, np.flatnonzero(~isolated), kind, gold, pred, options)
-    result: Array = np.concatenate((np.flatnonzero(isolated), chosen))
     return result
 
 

@@ -22,6 +22,7 @@ Offsets count characters of the ``.txt`` exactly as stored (``\\r\\n`` counts tw
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from annoscore.errors import InputError
@@ -232,3 +233,15 @@ def read_brat(path: Path, *, check_text: bool = True) -> dict[str, AnnotatedDocu
     else:
         files = list_folder(path, (".ann",), "brat annotations")
     return {f.stem: read_ann(f, check_text=check_text) for f in files}
+
+
+def reader_warnings(documents: Iterable[AnnotatedDocument], limit: int = 3) -> list[str]:
+    """The readers' warnings of many documents: the first ``limit`` in full, then their count.
+
+    A corpus with a systematic oddity (every file of a submission separating the text with a
+    space, say) would otherwise bury the other warnings under hundreds of lines.
+    """
+    found = [w for doc in documents for w in doc.warnings]
+    if len(found) > limit:
+        return [*found[:limit], f"... and {len(found) - limit} more such reader warnings"]
+    return found

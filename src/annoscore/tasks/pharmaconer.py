@@ -23,7 +23,6 @@ scored with PharmaCoNER's rules: documents paired as ``missing_docs`` says, dupl
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
@@ -31,7 +30,7 @@ from pathlib import Path
 from annoscore.align.documents import MissingDocs, pair_documents
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.formats.brat import read_brat
+from annoscore.formats.brat import read_brat, reader_warnings
 from annoscore.formats.pharmaconer import read_code_tsv
 from annoscore.metrics.average import macro_average
 from annoscore.metrics.prf import prf_of
@@ -83,14 +82,6 @@ def _check_modes(gold: Path, system: Path) -> bool:
             system if gold.is_dir() else gold,
         )
     return gold.is_file()
-
-
-def _collect_warnings(docs: Mapping[str, AnnotatedDocument], limit: int = 3) -> list[str]:
-    """The readers' warnings, the first ``limit`` in full and a count of the rest."""
-    found = [w for doc in docs.values() for w in doc.warnings]
-    if len(found) > limit:
-        return [*found[:limit], f"... and {len(found) - limit} more such reader warnings"]
-    return found
 
 
 def _entities(doc: AnnotatedDocument | None, drop_unclear: bool) -> set[Mention]:
@@ -223,7 +214,7 @@ def score_ner(
         (g,), (s,) = gold_docs.values(), system_docs.values()
         gold_docs, system_docs = {g.id: g}, {g.id: replace(s, id=g.id)}
     if mode != "strict":
-        reader_warnings = _collect_warnings(gold_docs) + _collect_warnings(system_docs)
+        found = reader_warnings(gold_docs.values()) + reader_warnings(system_docs.values())
         stripped = [
             {k: replace(d, warnings=()) for k, d in docs.items()}
             for docs in (gold_docs, system_docs)
@@ -240,7 +231,7 @@ def score_ner(
             undefined=undefined,
             per_type=per_type,
             per_doc=per_doc,
-            warnings=reader_warnings,
+            warnings=found,
         )
     pairing = pair_documents(gold_docs, system_docs, missing_docs)
     per_doc_counts: dict[str, Counts] = {}
@@ -256,8 +247,8 @@ def score_ner(
         for name, c in by_type.items():
             type_counts[name] = type_counts.get(name, Counts()) + c
 
-    warnings = pairing.warnings(missing_docs) + _collect_warnings(gold_docs)
-    warnings += _collect_warnings(system_docs)
+    warnings = pairing.warnings(missing_docs) + reader_warnings(gold_docs.values())
+    warnings += reader_warnings(system_docs.values())
     if dropped:
         warnings.append(f"{dropped} UNCLEAR entities removed from gold and system (CodaLab rule)")
     signature = Signature.of(

@@ -42,6 +42,7 @@ from annoscore.align.documents import MissingDocs, pair_documents
 from annoscore.align.spans import Array, MatchOptions, OverlapBasis
 from annoscore.counts import Counts
 from annoscore.errors import InputError
+from annoscore.formats.brat import reader_warnings
 from annoscore.metrics.spans import (
     PRF_NAMES,
     SEMEVAL_NAMES,
@@ -216,8 +217,7 @@ def score_spans(
                 document=doc_id,
             )
         texts.append(text)
-    for doc in (*gold_list, *pred_list):
-        warnings.extend(doc.warnings)
+    warnings.extend(reader_warnings([*gold_list, *pred_list]))
     corpus = SpanCorpus.from_mentions(
         doc_ids, [g.mentions for g in gold_list], [p.mentions for p in pred_list], texts
     )
