@@ -118,3 +118,12 @@ def test_folder_is_keyed_by_file_stem(tmp_path: Path) -> None:
     (tmp_path / "b.ann").write_text("T1\tX 0 1\ta\n")
     (tmp_path / "a.ann").write_text("")
     assert list(read_brat(tmp_path)) == ["a", "b"]
+
+
+def test_reader_warnings_are_capped_with_a_count() -> None:
+    from annoscore.formats.brat import reader_warnings
+    from annoscore.model import AnnotatedDocument
+
+    docs = [AnnotatedDocument(str(i), (), warnings=(f"w{i}",)) for i in range(5)]
+    assert reader_warnings(docs) == ["w0", "w1", "w2", "... and 2 more such reader warnings"]
+    assert reader_warnings(docs[:3]) == ["w0", "w1", "w2"]
