@@ -27,8 +27,14 @@ Implicit optional key objects: TR, an object pointing to an optional object; ST,
 whose incoming pointers sit in optional slots, in one alternative but not another of their slot,
 or in optional objects (the manual, "TR and ST scoring").
 
-Cost: the pair comparison is quadratic in the objects of one class in one document, linear in
-documents; each string is normalized once (cached).
+Cost: linear in documents; within a document and class, at most quadratic in its objects.  With
+a threshold and weights >= 0 (the usual case) only the pairs that share a fill code in a slot of
+positive weight are scored (an index from code to response objects finds them); any other pair
+has weighted score 0 and could not align.  Plain slots (one fill or none on each side) compare
+precomputed codes (the cleaned string, the set value, the aligned pointer target); only slots with
+alternatives, several fills, optional marks or ``[minimum]`` strings go through the full
+comparison.  Each string is normalized once (cached).  ``MucAligner(prune=False)`` scores every
+pair, as the manual describes it; a property test holds both equal.
 """
 
 from __future__ import annotations
@@ -185,6 +191,8 @@ class MucAligner:
         self.equatable = {name.lower() for name in config.items("equatable_objects")}
         self.text_filter_mode = text_filter
         self.warnings: list[str] = []
+        self._string_codes: dict[str, _Code] = {}
+        self._set_codes: dict[str, _Code] = {}
         self.pairs_scored = 0
         """Key/response pairs whose F was computed (the quadratic part of the work)."""
 
@@ -446,15 +454,24 @@ class MucAligner:
             if len(targets) > 1:
                 return None
             return ("p" + targets[0] if targets else "u"), None
-        if kind != "string":
-            return "t" + fill.text.lower(), None
-        if fill.minimum is not None:
+        if kind == "string" and fill.minimum is not None:
             return None
-        rules = self.rules
-        correct = "s" + rules.normalize(fill.text, rules.correct)
-        if rules.partial == "NONE":
-            return correct, None
-        return correct, "s" + rules.normalize(fill.text, rules.partial)
+        cache = self._set_codes if kind != "string" else self._string_codes
+        code = cache.get(fill.text)
+        if code is None:
+            text = fill.text
+            rules = self.rules
+            if kind != "string":
+                code = "t" + text.lower(), None
+            elif rules.partial == "NONE":
+                code = "s" + rules.normalize(text, rules.correct), None
+            else:
+                code = (
+                    "s" + rules.normalize(text, rules.correct),
+                    "s" + rules.normalize(text, rules.partial),
+                )
+            cache[text] = code
+        return code
 
     def _slot_tokens(
         self, kind: str, slot: TemplateSlot, is_key: bool, ctx: _DocumentContext

@@ -392,13 +392,16 @@ class _TclHistoryWriter:
             config.items("corporate_designators"),
         )
         self.mode = config.value("stringfill_correct_comparison")
-        self.fills: dict[tuple[str, bool, str], str] = {}
+        self.fills: dict[tuple[str, bool], dict[str, str]] = {}
+        """Each single fill written, by (slot kind, pointer or not) and text."""
         self.tallies: dict[tuple[int, ...], str] = {}
         self.names: dict[str, str] = {}
 
     def single_fill(self, kind: str, fill: TemplateFill) -> str:
-        key = (kind, fill.is_pointer, fill.text)
-        text = self.fills.get(key)
+        written = self.fills.get((kind, fill.is_pointer))
+        if written is None:
+            written = self.fills[kind, fill.is_pointer] = {}
+        text = written.get(fill.text)
         if text is None:
             word = _tcl_word(fill.text)
             if fill.is_pointer:
@@ -408,7 +411,7 @@ class _TclHistoryWriter:
                 text = f"{{-type string -fill {word} -clean_fill {clean}}}"
             else:
                 text = f"{{-type {_tcl_word(kind)} -fill {word}}}"
-            self.fills[key] = text
+            written[fill.text] = text
         return text
 
     def slot(self, slot: SlotPair, tally: tuple[int, int, int, int, int, int]) -> str:
