@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from annoscore.counts import Counts
 from annoscore.report.generic import MAX_TABLE_WIDTH, render, render_table
 from annoscore.result import Result, ScoredUnit
@@ -53,3 +55,12 @@ def test_narrow_table_is_one_block_and_wide_table_splits_by_family() -> None:
     for family in ("[alpha]", "[beta]", "[gamma]", "[long]", "[other]"):
         assert family in text
     assert all(len(line) <= MAX_TABLE_WIDTH for line in text.splitlines()[2:])
+
+
+def test_large_json_is_compact_and_small_json_is_indented(monkeypatch: pytest.MonkeyPatch) -> None:
+    from annoscore.report import generic
+
+    assert render(_result(precision=1.0), "json").startswith("{\n  ")
+    monkeypatch.setattr(generic, "PRETTY_JSON_LIMIT", 10)
+    text = render(_result(precision=1.0), "json")
+    assert text.count("\n") == 1 and json.loads(text)["scores"] == {"precision": 1.0}

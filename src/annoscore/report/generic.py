@@ -30,9 +30,22 @@ def _json_safe(value: object) -> object:
     return value
 
 
+PRETTY_JSON_LIMIT = 1_000_000
+"""JSON up to this many characters is indented for people; larger output stays on one line."""
+
+
 def render_json(result: Result) -> str:
-    """One JSON object (cli.md): scores as unrounded fractions, ``null`` where undefined."""
-    return json.dumps(_json_safe(result.to_json_dict()), indent=2, ensure_ascii=False) + "\n"
+    """One JSON object (cli.md): scores as unrounded fractions, ``null`` where undefined.
+
+    Indented when small; a large object (per-document tables of a big corpus, a MUC map
+    history) is written compact, because Python's fast C encoder does not indent (an indented
+    dump of a few hundred megabytes takes tens of seconds).
+    """
+    data = _json_safe(result.to_json_dict())
+    compact = json.dumps(data, ensure_ascii=False)
+    if len(compact) > PRETTY_JSON_LIMIT:
+        return compact + "\n"
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def _rows(result: Result) -> Iterator[tuple[str, str, Scores, Counts]]:
