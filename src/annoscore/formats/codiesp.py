@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from annoscore.errors import InputError
-from annoscore.formats.files import read_text, reading
+from annoscore.formats.files import column_lines, read_text, reading
 
 if TYPE_CHECKING:
     import numpy as np
@@ -121,7 +121,7 @@ def read_code_rows(
 def read_gold_references(path: Path, *, lowercase: bool = True) -> list[CodeReference]:
     """CodiEsp-X gold: ``clinical_case, label, code, reference text, position`` per line."""
     out: list[CodeReference] = []
-    for number, fields in _tsv_lines(path, 5, "clinical_case, label, code, reference, position"):
+    for number, fields in column_lines(path, 5, "clinical_case, label, code, reference, position"):
         document, label, code, text, position = fields
         _need(document, "clinical case", path, number)
         _need(code, "code", path, number)
@@ -136,7 +136,7 @@ def read_gold_references(path: Path, *, lowercase: bool = True) -> list[CodeRefe
 def read_predicted_references(path: Path, *, lowercase: bool = True) -> list[CodeReference]:
     """CodiEsp-X predictions: ``clinical_case, position, label, code`` per line."""
     out: list[CodeReference] = []
-    for number, fields in _tsv_lines(path, 4, "clinical_case, position, label, code"):
+    for number, fields in column_lines(path, 4, "clinical_case, position, label, code"):
         document, position, label, code = fields
         _need(document, "clinical case", path, number)
         _need(code, "code", path, number)
@@ -173,23 +173,6 @@ def _need(value: str, name: str, path: Path, line: int) -> None:
         raise InputError(f"empty {name}", path, line)
 
 
-def _tsv_lines(path: Path, columns: int, names: str) -> list[tuple[int, list[str]]]:
-    out = []
-    for number, line in enumerate(read_text(path).split("\n"), start=1):
-        line = line.rstrip("\r")
-        if not line.strip():
-            continue
-        fields = line.split("\t")
-        if len(fields) != columns:
-            raise InputError(
-                f"expected {columns} tab-separated columns ({names}), found {len(fields)}",
-                path,
-                number,
-            )
-        out.append((number, fields))
-    return out
-
-
 # --- the line-by-line path -------------------------------------------------------------------
 
 
@@ -208,7 +191,7 @@ def _slow_code_rows(
     unknown: dict[str, int] = {}
     unknown_rows = 0
     uppercase = 0
-    for number, (document, code) in _tsv_lines(path, 2, "clinical_case, code"):
+    for number, (document, code) in column_lines(path, 2, "clinical_case, code"):
         _need(document, "clinical case", path, number)
         _need(code, "code", path, number)
         if lowercase:

@@ -60,3 +60,27 @@ def list_folder(folder: Path, suffixes: tuple[str, ...], what: str) -> list[Path
     if not found:
         raise InputError(f"the folder has no {what} ({' or '.join(suffixes)} files)", folder)
     return found
+
+
+def column_lines(
+    path: Path, columns: int, names: str, separator: str | None = "\t"
+) -> list[tuple[int, list[str]]]:
+    """The non-blank lines of a file as ``(line number, fields)``, each with ``columns`` fields.
+
+    ``separator`` is a tab by default; ``None`` splits on any run of whitespace (trec_eval's
+    files).  A line with another number of fields is an :class:`InputError` naming file, line,
+    the count found and the expected ``names``.  A trailing ``\\r`` is ignored.
+    """
+    kind = "tab-separated" if separator == "\t" else "whitespace-separated"
+    out = []
+    for number, line in enumerate(read_text(path).split("\n"), start=1):
+        line = line.rstrip("\r")
+        if not line.strip():
+            continue
+        fields = line.split(separator)
+        if len(fields) != columns:
+            raise InputError(
+                f"expected {columns} {kind} columns ({names}), found {len(fields)}", path, number
+            )
+        out.append((number, fields))
+    return out

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from annoscore.errors import InputError
-from annoscore.formats.files import read_text
+from annoscore.formats.files import column_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,21 +40,10 @@ class Retrieved:
 
 
 def _lines(path: Path, columns: int, names: str) -> list[tuple[int, list[str]]]:
-    out = []
-    for number, line in enumerate(read_text(path).split("\n"), start=1):
-        fields = line.split()
-        if not fields:
-            continue
-        if len(fields) != columns:
-            raise InputError(
-                f"expected {columns} whitespace-separated columns ({names}), found {len(fields)}",
-                path,
-                number,
-            )
-        out.append((number, fields))
-    if not out:
+    lines = column_lines(path, columns, names, separator=None)
+    if not lines:
         raise InputError(f"the file is empty: expected lines of {names}", path)
-    return out
+    return lines
 
 
 def read_qrels(path: Path) -> list[Judgment]:
