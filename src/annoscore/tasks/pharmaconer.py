@@ -108,7 +108,7 @@ def _assemble(
         scores=_scores(total, undefined),
         counts=total + Counts(documents=len(per_doc)),
         warnings=warnings,
-        details=Layout(layout.subtrack, layout.run, layout.file_mode, document_scores),
+        details=replace(layout, document_scores=document_scores),
     )
     if with_documents:
         result.documents = {
@@ -182,7 +182,7 @@ def _score_ner_by_spans(
             ("undefined", undefined.value),
         ),
     )
-    result.warnings = warnings + [w for w in result.warnings if w not in warnings]
+    result.warnings = warnings + result.warnings  # reader warnings were stripped before
     if not per_doc:
         result.documents = None
     return result
