@@ -38,7 +38,6 @@ from annoscore.metrics.sets import set_counts, typed_set_counts
 from annoscore.model import AnnotatedDocument, Mention
 from annoscore.result import Result, ScoredUnit, Scores
 from annoscore.signature import Signature
-from annoscore.tasks.spans import score_spans
 
 UNCLEAR = "UNCLEAR"
 
@@ -149,6 +148,8 @@ def _score_ner_by_spans(
     per_doc: bool,
     warnings: list[str],
 ) -> Result:
+    from annoscore.tasks.spans import score_spans  # numpy: only the span modes need it
+
     if codalab:
         gold_docs, system_docs = (
             {k: replace(d, mentions=tuple(_entities(d, True))) for k, d in docs.items()}
