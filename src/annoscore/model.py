@@ -142,9 +142,6 @@ class AnnotatedDocument:
     path: str = ""
     warnings: tuple[str, ...] = ()
 
-    def mention_by_id(self) -> dict[str, Mention]:
-        return {m.id: m for m in self.mentions}
-
 
 TokenSpan = tuple[int, int]
 """A coreference mention in a CoNLL file: (first token, last token), counted over the document."""

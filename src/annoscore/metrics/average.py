@@ -1,7 +1,8 @@
 """Averaging named and explained.
 
-- **micro**: add the counts of every unit (document, type), then score the sum.  This is what
-  every official scorer here reports unless it says otherwise.
+- **micro**: add the counts of every unit (document, type), then score the sum
+  (``scorer(Counts.total(units))``).  This is what every official scorer here reports unless it
+  says otherwise.
 - **macro**: score every unit on its own, then take the plain mean of the scores.  By type
   (``macro_type``) it weighs rare types as much as frequent ones; by document (``macro_doc``) it
   weighs short documents as much as long ones (the i2b2 style).
@@ -13,12 +14,9 @@ many units entered each mean.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-
-from annoscore.counts import Counts
+from collections.abc import Iterable, Mapping
 
 Scores = dict[str, float | None]
-Scorer = Callable[[Counts], Scores]
 
 
 def macro_average(per_unit: Iterable[Mapping[str, float | None]]) -> tuple[Scores, dict[str, int]]:
@@ -37,8 +35,3 @@ def macro_average(per_unit: Iterable[Mapping[str, float | None]]) -> tuple[Score
                 defined[key] += 1
     means: Scores = {k: (totals[k] / defined[k] if defined[k] else None) for k in keys}
     return means, defined
-
-
-def micro_average(per_unit: Iterable[Counts], scorer: Scorer) -> Scores:
-    """Score the sum of the units' counts."""
-    return scorer(Counts.total(per_unit))
