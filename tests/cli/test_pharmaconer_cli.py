@@ -26,7 +26,7 @@ def test_per_doc_and_per_type_in_json(cli: Cli) -> None:
     data = cli.json("pharmaconer", "ner", GOLD, SYSTEM, "--per-doc", "--per-type")
     assert len(data["documents"]) == 15
     assert set(data["types"]) == {"NORMALIZABLES", "PROTEINAS", "UNCLEAR"}
-    assert set(data["averages"]) == {"macro_type", "macro_document"}
+    assert set(data["averages"]) == {"macro_type", "macro_doc"}
     assert sum(d["counts"]["tp"] for d in data["documents"].values()) == 54
 
 

@@ -8,8 +8,8 @@
   weighs short documents as much as long ones (the i2b2 style).
 
 A unit whose score is undefined (a document with no gold and no prediction has no recall) is left
-out of that score's mean, and the mean of nothing is undefined (``None``).  ``n_units`` tells how
-many units entered each mean.
+out of that score's mean, and the mean of nothing is undefined (``None``).
+:func:`macro_average` also returns how many units entered each mean.
 """
 
 from __future__ import annotations

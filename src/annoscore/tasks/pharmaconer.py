@@ -116,7 +116,7 @@ def _assemble(
     if per_type is not None:
         result.types = {t: ScoredUnit(_scores(c, undefined), c) for t, c in per_type.items()}
         result.averages["macro_type"] = macro_average(u.scores for u in result.types.values())[0]
-        result.averages["macro_document"] = macro_average(document_scores.values())[0]
+        result.averages["macro_doc"] = macro_average(document_scores.values())[0]
     return result
 
 
