@@ -1,24 +1,224 @@
-"""What every task returns: scores, the counts behind them, warnings and optional detail tables.
+"""What every task returns: one shape, built by one constructor from per-document counts.
 
-The JSON contract (``docs``: ../shared/spec/cli.md) is :meth:`Result.to_json_dict`:
-``task``, ``signature``, ``scores`` (flat name -> fraction or ``null``), ``counts`` (flat name ->
-integer statistic), ``warnings`` and, when asked for, ``documents`` (per-document scores and
-counts) and ``types`` (per-type scores and counts).  ``details`` carries whatever a task's official
-text layout needs beyond that; it is not part of the JSON unless the task puts it in ``extra``.
+A task counts each document (:class:`~annoscore.counts.Counts`), names the pure function that turns
+counts into scores (its *scorer*), and calls :meth:`Result.from_counts`.  The result keeps
+
+- ``matrix``: a dense :class:`CountMatrix`, documents x named additive statistics (per-type
+  columns ``type:NAME:stat`` included), always present whatever is rendered;
+- ``counts``: the corpus counts, which are the column sums of the matrix (per-type columns left
+  out: they are in :attr:`Result.types`);
+- ``scores``: ``scorer(counts)``, the micro scores;
+- ``warnings``: structured :class:`ScoreWarning` items, rendered to sentences by ``report/``.
+
+Everything else is derived from the matrix: per-document scores, per-type scores, macro averages,
+bootstrap intervals and paired tests (:mod:`annoscore.significance`).  ``per_doc`` and
+``per_type`` only decide what is rendered.
+
+The JSON contract (``../shared/spec/cli.md``) is rendered by
+:func:`annoscore.report.generic.json_dict`: ``task``,
+``signature``, ``scores`` (flat name -> fraction or ``null``), ``counts`` (flat name -> number),
+``warnings`` (sentences) and, when asked for, ``documents``, ``types``, ``averages`` and
+``intervals``.  ``details`` carries what a task's official text layout needs beyond that.
+
+>>> from annoscore.metrics.prf import prf_scores
+>>> r = Result.from_counts("demo", Signature.of("demo"),
+...                        {"d1": Counts(tp=2, fp=1), "d2": Counts(tp=1, fn=3)}, prf_scores)
+>>> r.counts.as_dict()
+{'fn': 3, 'fp': 1, 'tp': 3}
+>>> r.scores["f1"]
+0.6
+>>> r.documents["d2"].scores["recall"]
+0.25
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
-from annoscore.counts import Counts
+from annoscore.counts import Counts, Number
 from annoscore.signature import Signature
 
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    Array = npt.NDArray[np.float64]
+
 Scores = dict[str, float | None]
+Scorer = Callable[[Counts], Scores]
+"""A pure function from additive counts to named scores (``None`` where undefined)."""
+
+TYPE_PREFIX = "type:"
+"""Per-type statistics are named ``type:NAME:stat`` (``type:Drug:tp``)."""
+
+EXAMPLES_SHOWN = 5
+"""How many examples a warning quotes at most."""
+
+EXAMPLE_LENGTH = 80
+"""How many characters of one example a warning quotes at most."""
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
+class ScoreWarning:
+    """Something the scorer dropped, changed, tolerated or could not define, counted.
+
+    ``message`` is a sentence; ``{count}`` in it stands for ``count``, so two warnings with the
+    same ``code`` (from two parts of a corpus) add up (:meth:`merged`).  ``examples`` are a few
+    of the items concerned; ``alternative`` the scores without the quirk, where known.
+    ``report/`` turns a warning into text (:func:`annoscore.report.generic.warning_text`).
+    """
+
+    code: str
+    message: str
+    count: int = 1
+    examples: tuple[str, ...] = ()
+    alternative: Mapping[str, float | None] | None = None
+
+    def merged(self, other: ScoreWarning) -> ScoreWarning:
+        """The two warnings of one ``code`` as one: counts added, examples pooled (capped)."""
+        examples = tuple(dict.fromkeys((*self.examples, *other.examples)))[:EXAMPLES_SHOWN]
+        return replace(self, count=self.count + other.count, examples=examples, alternative=None)
+
+
+def note(message: str, code: str = "note") -> ScoreWarning:
+    """A warning that is one finished sentence (no count to add up)."""
+    return ScoreWarning(code, message)
+
+
+def merge_warnings(items: Iterable[ScoreWarning]) -> tuple[ScoreWarning, ...]:
+    """Warnings with the same code and message template merged, in first-seen order."""
+    merged: dict[tuple[str, str], ScoreWarning] = {}
+    for item in items:
+        key = (item.code, item.message)
+        merged[key] = merged[key].merged(item) if key in merged else item
+    return tuple(merged.values())
+
+
+@dataclass(frozen=True, slots=True)
+class CountMatrix:
+    """Documents x named additive statistics: ``values[d, k]`` is ``names[k]`` of ``documents[d]``.
+
+    ``integer[k]`` says whether column ``k`` holds whole numbers (counts of items, read back as
+    ``int``) or sums of fractions (average precision, B3 numerators: ``float``).  Values are
+    float64, exact for whole numbers below 2^53.
+    """
+
+    documents: tuple[str, ...]
+    names: tuple[str, ...]
+    values: Array
+    integer: tuple[bool, ...]
+
+    @classmethod
+    def of(cls, per_document: Mapping[str, Counts]) -> CountMatrix:
+        """The matrix of a mapping document id -> counts (columns in first-seen order)."""
+        import numpy as np
+
+        names: dict[str, bool] = {}
+        for counts in per_document.values():
+            for key, value in counts.items():
+                if key not in names:
+                    names[key] = True
+                if names[key] and not isinstance(value, int):
+                    names[key] = False
+        column = {name: k for k, name in enumerate(names)}
+        values = np.zeros((len(per_document), len(names)), dtype=np.float64)
+        for d, counts in enumerate(per_document.values()):
+            row = values[d]
+            for key, value in counts.items():
+                row[column[key]] = value
+        return cls(tuple(per_document), tuple(names), values, tuple(names.values()))
+
+    @classmethod
+    def from_columns(
+        cls,
+        documents: Sequence[str],
+        columns: Mapping[str, Any],
+        integer: Iterable[str] = (),
+    ) -> CountMatrix:
+        """A matrix from one array per statistic (each of length ``len(documents)``)."""
+        import numpy as np
+
+        whole = set(integer)
+        values = np.empty((len(documents), len(columns)), dtype=np.float64)
+        for k, column in enumerate(columns.values()):
+            values[:, k] = column
+        return cls(tuple(documents), tuple(columns), values, tuple(n in whole for n in columns))
+
+    def _counts(self, row: Any, keep: Callable[[str], bool] | None = None) -> Counts:
+        data: dict[str, Number] = {}
+        for name, whole, value in zip(self.names, self.integer, row.tolist(), strict=True):
+            if keep is None or keep(name):
+                data[name] = int(value) if whole else value
+        return Counts(data)
+
+    def row(self, d: int) -> Counts:
+        """Document ``d``'s counts (every column)."""
+        return self._counts(self.values[d])
+
+    def total(self) -> Counts:
+        """The column sums (every column), summed document by document in order."""
+        import numpy as np
+
+        sums = np.zeros(len(self.names), dtype=np.float64)
+        for row in self.values:  # left to right, as the official scorers add
+            sums += row
+        return self._counts(sums)
+
+    def select(self, rows: Any) -> CountMatrix:
+        """The matrix of the documents at positions ``rows`` (an index array or list)."""
+        import numpy as np
+
+        index = np.asarray(rows, dtype=np.int64)
+        documents = tuple(self.documents[i] for i in index.tolist())
+        return CountMatrix(documents, self.names, self.values[index], self.integer)
+
+    def aligned(self, documents: Sequence[str]) -> CountMatrix:
+        """The rows of ``documents`` in that order (a document this matrix lacks reads 0)."""
+        import numpy as np
+
+        position = {doc: d for d, doc in enumerate(self.documents)}
+        values = np.zeros((len(documents), len(self.names)), dtype=np.float64)
+        for d, doc in enumerate(documents):
+            at = position.get(doc)
+            if at is not None:
+                values[d] = self.values[at]
+        return CountMatrix(tuple(documents), self.names, values, self.integer)
+
+    def with_column(self, name: str, value: float) -> CountMatrix:
+        """The matrix with one more whole-number column holding ``value`` for every document
+        (``documents`` = 1, say)."""
+        import numpy as np
+
+        column = np.full((len(self.documents), 1), value, dtype=np.float64)
+        values = np.hstack([self.values, column])
+        return CountMatrix(self.documents, (*self.names, name), values, (*self.integer, True))
+
+    def counts(self, sums: Any) -> Counts:
+        """Counts of a vector of column sums (one resample's, say)."""
+        return self._counts(sums)
+
+
+def _is_type_key(name: str) -> bool:
+    return name.startswith(TYPE_PREFIX)
+
+
+def _plain(counts: Counts) -> Counts:
+    return Counts({k: v for k, v in counts.items() if not _is_type_key(k)})
+
+
+def type_counts(counts: Counts) -> dict[str, Counts]:
+    """Per-type counts of ``type:NAME:stat`` keys, keyed by type name (sorted)."""
+    out: dict[str, dict[str, Number]] = {}
+    for key, value in counts.items():
+        if _is_type_key(key):
+            name, _, stat = key[len(TYPE_PREFIX) :].rpartition(":")
+            out.setdefault(name, {})[stat] = value
+    return {name: Counts(out[name]) for name in sorted(out)}
+
+
+@dataclass(frozen=True, slots=True)
 class ScoredUnit:
     """Scores and counts of one document or one type."""
 
@@ -29,34 +229,131 @@ class ScoredUnit:
         return {"scores": dict(self.scores), "counts": self.counts.as_dict()}
 
 
-@dataclass(slots=True)
+def macro_average(per_unit: Iterable[Mapping[str, float | None]]) -> Scores:
+    """Mean of each score over the units where it is defined (``None`` if it is nowhere).
+
+    - **micro** (``Result.scores``): add the counts of every unit, then score the sum.
+    - **macro**: score every unit on its own, then take the plain mean.  By type
+      (``macro_type``) rare types weigh as much as frequent ones; by document (``macro_doc``)
+      short documents as much as long ones.  A unit whose score is undefined is left out of that
+      score's mean.
+
+    >>> macro_average([{"f1": 1.0}, {"f1": 0.0}, {"f1": None}])
+    {'f1': 0.5}
+    """
+    totals: dict[str, float] = {}
+    defined: dict[str, int] = {}
+    for scores in per_unit:
+        for key, value in scores.items():
+            totals.setdefault(key, 0.0)
+            defined.setdefault(key, 0)
+            if value is not None:
+                totals[key] += value
+                defined[key] += 1
+    return {k: (totals[k] / defined[k] if defined[k] else None) for k in totals}
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What a rendering shows beyond the corpus row (output switches, not in the signature)."""
+
+    documents: bool = False
+    types: bool = False
+    averages: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Result:
-    """The outcome of scoring one system against one gold standard."""
+    """The outcome of scoring one system against one gold standard (see the module doc).
+
+    Build it with :meth:`from_counts`; ``counts`` and ``scores`` are then the column sums of
+    ``matrix`` and ``scorer`` of them, for every task.
+    """
 
     task: str
     signature: Signature
+    matrix: CountMatrix
+    scorer: Scorer
     scores: Scores
     counts: Counts
-    warnings: list[str] = field(default_factory=list)
-    documents: dict[str, ScoredUnit] | None = None
-    types: dict[str, ScoredUnit] | None = None
-    averages: dict[str, Scores] = field(default_factory=dict)
-    extra: dict[str, Any] = field(default_factory=dict)
+    warnings: tuple[ScoreWarning, ...] = ()
+    view: View = View()
     details: Any = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    intervals: Mapping[str, tuple[float, float] | None] | None = None
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
-    def to_json_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "task": self.task,
-            "signature": str(self.signature),
-            "scores": dict(self.scores),
-            "counts": self.counts.as_dict(),
-            "warnings": list(self.warnings),
-        }
-        if self.averages:
-            out["averages"] = {name: dict(s) for name, s in self.averages.items()}
-        if self.types is not None:
-            out["types"] = {k: v.to_json_dict() for k, v in self.types.items()}
-        if self.documents is not None:
-            out["documents"] = {k: v.to_json_dict() for k, v in self.documents.items()}
-        out.update(self.extra)
+    @classmethod
+    def from_counts(
+        cls,
+        task: str,
+        signature: Signature,
+        per_document: Mapping[str, Counts] | CountMatrix,
+        scorer: Scorer,
+        *,
+        warnings: Iterable[ScoreWarning | str] = (),
+        view: View = View(),
+        details: Any = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> Result:
+        """The one constructor: per-document counts (or their matrix) and the task's scorer."""
+        matrix = (
+            per_document if isinstance(per_document, CountMatrix) else CountMatrix.of(per_document)
+        )
+        counts = _plain(matrix.total())
+        return cls(
+            task=task,
+            signature=signature,
+            matrix=matrix,
+            scorer=scorer,
+            scores=scorer(counts),
+            counts=counts,
+            warnings=tuple(w if isinstance(w, ScoreWarning) else note(w) for w in warnings),
+            view=view,
+            details=details,
+            extra=dict(extra or {}),
+        )
+
+    def shown(self, **switches: bool) -> Result:
+        """The same result rendered with other :class:`View` switches (``documents=True``...)."""
+        return replace(self, view=replace(self.view, **switches), _cache={})
+
+    def with_extra(self, **items: Any) -> Result:
+        """The same result with more JSON fields (a MUC map history, say)."""
+        return replace(self, extra={**self.extra, **items}, _cache={})
+
+    @property
+    def documents(self) -> dict[str, ScoredUnit]:
+        """Every document's scores and counts (per-type columns left out), in matrix order."""
+        if "documents" not in self._cache:
+            units = {}
+            for d, doc in enumerate(self.matrix.documents):
+                counts = _plain(self.matrix.row(d))
+                units[doc] = ScoredUnit(self.scorer(counts), counts)
+            self._cache["documents"] = units
+        documents: dict[str, ScoredUnit] = self._cache["documents"]
+        return documents
+
+    def document_counts(self) -> dict[str, Counts]:
+        """Every document's counts (all columns, per-type ones included)."""
+        return {doc: self.matrix.row(d) for d, doc in enumerate(self.matrix.documents)}
+
+    @property
+    def types(self) -> dict[str, ScoredUnit]:
+        """Each type's corpus scores and counts (from the ``type:NAME:stat`` columns)."""
+        if "types" not in self._cache:
+            self._cache["types"] = {
+                name: ScoredUnit(self.scorer(counts), counts)
+                for name, counts in type_counts(self.matrix.total()).items()
+            }
+        types: dict[str, ScoredUnit] = self._cache["types"]
+        return types
+
+    @property
+    def averages(self) -> dict[str, Scores]:
+        """``macro_type`` (when the task counts types) and ``macro_doc``."""
+        out: dict[str, Scores] = {}
+        if self.types:
+            out["macro_type"] = macro_average(u.scores for u in self.types.values())
+        out["macro_doc"] = macro_average(u.scores for u in self.documents.values())
         return out

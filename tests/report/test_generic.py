@@ -5,13 +5,21 @@ import json
 import pytest
 
 from annoscore.counts import Counts
+from annoscore.metrics.prf import prf_scores
 from annoscore.report.generic import MAX_TABLE_WIDTH, render, render_table
-from annoscore.result import Result, ScoredUnit
+from annoscore.result import Result
 from annoscore.signature import Signature
 
 
 def _result(**scores: float | None) -> Result:
-    return Result("t", Signature.of("t", mode="x"), dict(scores), Counts(tp=1, fp=2), ["careful"])
+    """A result whose scorer gives ``scores`` whatever the counts."""
+    return Result.from_counts(
+        "t",
+        Signature.of("t", mode="x"),
+        {"d1": Counts(tp=1, fp=2)},
+        lambda counts: dict(scores),
+        warnings=["careful"],
+    )
 
 
 def test_json_is_one_object_with_null_for_undefined() -> None:
@@ -30,13 +38,17 @@ def test_json_turns_nan_into_null() -> None:
 
 
 def test_csv_leaves_undefined_cells_empty_and_lists_documents() -> None:
-    result = _result(precision=0.25, recall=None)
-    result.documents = {"d1": ScoredUnit({"precision": None, "recall": 1.0}, Counts(tp=1))}
-    lines = render(result, "csv").splitlines()
-    assert lines == [
-        "scope,name,precision,recall,tp,fp",
-        "corpus,all,0.25,,1,2",
-        "document,d1,,1.0,1,",
+    result = Result.from_counts(
+        "t", Signature.of("t"), {"d1": Counts(tp=1), "d2": Counts(fp=3, fn=1)}, prf_scores
+    )
+    assert render(result, "csv").splitlines() == [
+        "scope,name,precision,recall,f1,tp,fp,fn",
+        "corpus,all,0.25,0.5,0.3333333333333333,1,3,1",
+    ]
+    lines = render(result.shown(documents=True), "csv").splitlines()
+    assert lines[2:] == [
+        "document,d1,1.0,1.0,1.0,1,0,0",
+        "document,d2,0.0,0.0,0.0,0,3,1",
     ]
 
 

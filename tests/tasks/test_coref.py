@@ -19,6 +19,7 @@ from annoscore.report.coref import (
 )
 from annoscore.tasks.coref import parse_metrics, score_conll, score_coref
 from tests.conftest import shared_data
+from tests.helpers import texts
 from tests.metrics.test_coref import case_files
 
 
@@ -44,10 +45,16 @@ def test_parse_metrics() -> None:
 def test_documents_paired_by_name_missing_and_extra() -> None:
     key = parse_conll(conll(("a", ["(1", "1)", "(1)"]), ("b", ["(2)", "(2)"])), "key")
     response = parse_conll(conll(("a", ["(1", "1)", "(1)"]), ("c", ["(3)"])), "response")
-    result = score_conll(key, response, per_doc=True)
-    assert result.documents is not None and set(result.documents) == {"a", "b"}
-    assert any("1 key document(s) missing from the response" in w for w in result.warnings)
-    assert any("1 response document(s) not in the key ignored: 'c'" in w for w in result.warnings)
+    result = score_conll(key, response)
+    assert set(result.documents) == {"a", "b"}
+    assert (
+        "1 key document(s) are missing from the response and are scored as if the other side "
+        "were empty (e.g. b)" in texts(result)
+    )
+    assert (
+        "1 response document(s) are not in the key and are left out of the score (e.g. c)"
+        in texts(result)
+    )
     # b is scored against an empty response: it adds to the recall denominators
     assert result.counts["muc_recall_den"] == 2 and result.counts["muc_recall_num"] == 1
     assert result.documents["b"].scores["muc_recall"] == 0.0
@@ -56,8 +63,7 @@ def test_documents_paired_by_name_missing_and_extra() -> None:
 def test_per_document_counts_sum_to_corpus_counts() -> None:
     key = parse_conll(conll(("a", ["(1", "1)", "(1)"]), ("b", ["(2)", "(3)", "(2)"])))
     response = parse_conll(conll(("a", ["(1)", "-", "(1)"]), ("b", ["(2)", "(2)", "(2)"])))
-    result = score_conll(key, response, per_doc=True)
-    assert result.documents is not None
+    result = score_conll(key, response)
     assert Counts.total(u.counts for u in result.documents.values()) == result.counts
 
 
@@ -85,7 +91,7 @@ def test_zero_denominator_warning() -> None:
     key = parse_conll(conll(("a", ["(1)", "(2)"])))
     result = score_conll(key, key, metrics=("mentions", "muc"))
     assert result.scores["muc_f1"] == 0.0
-    assert any(w.startswith("muc recall has a 0 denominator") for w in result.warnings)
+    assert any(w.startswith("muc recall has a 0 denominator") for w in texts(result))
 
 
 def test_conll_f1_needs_muc_bcub_ceafe() -> None:
@@ -154,8 +160,9 @@ def test_reference_layout_blocks() -> None:
 
 def test_table_layout() -> None:
     key, response = case_files("A4")
-    result = score_coref(key, response, per_doc=True)
-    text = render_table(result)
+    result = score_coref(key, response)
+    text = render_table(result.shown(documents=True))
+    assert "(LuoTestCase); " not in render_table(result)
     assert "CoNLL score (mean of MUC, B3, CEAFe F1): 47.67" in text
     assert re.search(r"MUC\s+33\.33\s+33\.33\s+33\.33", text)
     assert "(LuoTestCase); " in text  # the per-document table

@@ -14,6 +14,7 @@ from annoscore.errors import InputError
 from annoscore.report.pharmaconer import render_codalab, render_official
 from annoscore.tasks.pharmaconer import Undefined, score_indexing, score_ner
 from tests.conftest import shared_data
+from tests.helpers import texts
 
 
 def _sample(track: str, side: str) -> Path:
@@ -39,8 +40,8 @@ def test_sample_indexing_is_perfect() -> None:
 
 def test_sample_verbose_first_document() -> None:
     result = score_ner(_sample("subtrack1", "gold"), _sample("subtrack1", "system"))
-    first = min(result.details.document_scores)
-    scores = result.details.document_scores[first]
+    first = min(result.documents)
+    scores = result.documents[first].scores
     assert [f"{scores[k]:.4}" for k in ("precision", "recall", "f1")] == ["0.5", "0.3333", "0.4"]
 
 
@@ -66,7 +67,7 @@ def test_codalab_removes_unclear_from_gold_and_system() -> None:
     assert render_codalab(result) == expected.read_text()
     assert result.scores["f1"] == 0.8575365114356572
     assert (result.counts["tp"], result.counts["fp"], result.counts["fn"]) == (1556, 231, 286)
-    assert any("UNCLEAR entities removed" in w for w in result.warnings)
+    assert any("UNCLEAR entities removed" in w for w in texts(result))
 
 
 def test_codalab_indexing_drops_gold_codes_of_unclear_only_mentions() -> None:
@@ -79,7 +80,7 @@ def test_codalab_indexing_drops_gold_codes_of_unclear_only_mentions() -> None:
     expected = shared_data("pharmaconer", "codalab", "subtask2", "output", "scores.txt")
     assert render_codalab(result) == expected.read_text()
     assert (result.counts["tp"], result.counts["fp"], result.counts["fn"]) == (2775, 68, 0)
-    assert any("68 gold code(s)" in w for w in result.warnings)
+    assert any("68 gold code(s)" in w for w in texts(result))
 
 
 def test_codalab_indexing_needs_gold_ann(tmp_path: Path) -> None:
@@ -100,7 +101,7 @@ def test_missing_docs_ignore_is_official_and_count_is_named(tmp_path: Path) -> N
     _write(system, "c.ann", "T1\tDRUG 0 5\tx\n")
     ignored = score_ner(gold, system)
     assert ignored.scores["recall"] == 1.0 and ignored.counts["documents"] == 1
-    assert any("1 gold document(s) have no system file" in w for w in ignored.warnings)
+    assert any("1 gold document(s) have no system file" in w for w in texts(ignored))
     counted = score_ner(gold, system, missing_docs=MissingDocs.count)
     assert (counted.counts["tp"], counted.counts["fp"], counted.counts["fn"]) == (1, 1, 2)
     assert str(counted.signature).endswith("|mode:strict|missing-docs:count|undefined:zero")
@@ -127,8 +128,7 @@ def test_per_type_counts_sum_to_total_and_macro_averages(tmp_path: Path) -> None
     gold, system = tmp_path / "gold", tmp_path / "run"
     _write(gold, "a.ann", "T1\tDRUG 0 5\tx\nT2\tPROT 6 9\ty\n")
     _write(system, "a.ann", "T1\tDRUG 0 5\tx\nT2\tDRUG 6 9\ty\n")
-    result = score_ner(gold, system, per_type=True)
-    assert result.types is not None
+    result = score_ner(gold, system)
     assert result.types["DRUG"].counts == {"tp": 1, "fp": 1, "fn": 0}
     assert result.types["PROT"].counts == {"tp": 0, "fp": 0, "fn": 1}
     assert result.averages["macro_type"]["recall"] == pytest.approx(0.5)
@@ -162,7 +162,7 @@ def test_indexing_docid_mismatch_is_kept_with_a_warning(tmp_path: Path) -> None:
     _write(tmp_path / "s", "a.tsv", "zzz\t1\n")
     result = score_indexing(tmp_path / "g", tmp_path / "s")
     assert result.scores["f1"] == 1.0
-    assert any("name another document" in w for w in result.warnings)
+    assert any("name another document" in w for w in texts(result))
 
 
 entity = st.tuples(st.sampled_from(["DRUG", "PROT"]), st.integers(0, 30), st.integers(1, 5))
@@ -187,10 +187,9 @@ def test_properties_perfect_shuffled_and_additive(
     perfect = score_ner(root / "gold", root / "same")
     if perfect.counts["tp"]:
         assert perfect.scores == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
-    result = score_ner(root / "gold", root / "pred", per_doc=True)
-    shuffled = score_ner(root / "gold", root / "shuf", per_doc=True)
+    result = score_ner(root / "gold", root / "pred")
+    shuffled = score_ner(root / "gold", root / "shuf")
     assert result.scores == shuffled.scores and result.counts == shuffled.counts
-    assert result.documents is not None
     summed = {k: sum(u.counts[k] for u in result.documents.values()) for k in ("tp", "fp", "fn")}
     assert summed == {k: result.counts[k] for k in ("tp", "fp", "fn")}
     for value in result.scores.values():
@@ -218,7 +217,7 @@ def test_span_modes_keep_codalab_rules_and_verbose_layout() -> None:
     gold, system = _codalab("subtask1", "ref", "subtask1"), _codalab("subtask1", "res", "subtask1")
     strict = score_ner(gold, system, codalab=True, mode="exact")
     assert strict.counts["tp"] >= 1556 and strict.counts["documents"] == 250
-    assert len(strict.details.document_scores) == 250 and strict.documents is None
+    assert len(strict.documents) == 250 and not strict.view.documents
     assert render_official(strict).count("Total (250 docs)") == 1
 
 

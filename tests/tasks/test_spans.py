@@ -8,12 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from annoscore.align.span_modes import CORPUS_MODES as SPAN_MODES
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.brat import read_brat
 from annoscore.model import AnnotatedDocument, Mention, Span
-from annoscore.tasks.spans import SPAN_MODES, score_spans
+from annoscore.tasks.spans import score_spans
 from tests.conftest import shared_data
+from tests.helpers import texts
 
 
 def doc(doc_id: str, *spans: tuple[int, int, str], text: str | None = None) -> AnnotatedDocument:
@@ -45,8 +47,8 @@ def test_missing_docs_count_or_ignore_with_a_warning() -> None:
     pred = {"a": doc("a", (0, 3, "X")), "c": doc("c", (5, 9, "X"))}
     counted = score_spans(gold, pred)
     assert counted.counts == Counts(tp=1, fp=1, fn=1)
-    assert any("1 gold document(s)" in w for w in counted.warnings)
-    assert any("1 system document(s)" in w for w in counted.warnings)
+    assert any("1 gold document(s)" in w for w in texts(counted))
+    assert any("1 system document(s)" in w for w in texts(counted))
     ignored = score_spans(gold, pred, missing_docs="ignore")
     assert ignored.counts == Counts(tp=1, fp=0, fn=0)
     assert "missing-docs:ignore" in str(ignored.signature)
@@ -57,7 +59,7 @@ def test_duplicates_count_or_collapse_with_a_warning() -> None:
     pred = {"a": doc("a", (0, 3, "X"))}
     counted = score_spans(gold, pred)
     assert counted.counts == Counts(tp=1, fp=0, fn=1)
-    assert any("1 mention(s) repeat" in w for w in counted.warnings)
+    assert any("1 mention(s) repeat" in w for w in texts(counted))
     collapsed = score_spans(gold, pred, duplicates="collapse")
     assert collapsed.counts == Counts(tp=1, fp=0, fn=0)
 
@@ -75,14 +77,25 @@ def test_unknown_mode_is_rejected() -> None:
 def test_per_type_per_doc_and_macro_averages() -> None:
     gold = {"a": doc("a", (0, 3, "X"), (5, 8, "Y")), "b": doc("b", (0, 3, "X"))}
     pred = {"a": doc("a", (0, 3, "X")), "b": doc("b", (0, 3, "X"), (4, 6, "Y"))}
-    result = score_spans(gold, pred, per_type=True, per_doc=True)
-    assert result.types is not None and result.documents is not None
+    result = score_spans(gold, pred)
     assert result.types["X"].scores["f1"] == 1.0
     assert result.types["Y"].counts == Counts(tp=0, fp=1, fn=1)
     assert result.averages["macro_type"]["f1"] == pytest.approx(0.5)
     doc_f1 = [result.documents[d].scores["f1"] for d in ("a", "b")]
     assert result.averages["macro_doc"]["f1"] == pytest.approx(sum(doc_f1) / 2)  # type: ignore[arg-type]
     assert Counts.total(u.counts for u in result.documents.values()) == result.counts
+
+
+def test_macro_doc_counts_a_document_with_nothing_predicted_as_f1_zero() -> None:
+    """design.md: F is undefined only when tp+fp+fn = 0, so a document with gold mentions and
+    no prediction scores F 0 and pulls macro_doc down (it used to drop out of the mean)."""
+    gold = {"a": doc("a", (0, 3, "X")), "b": doc("b", *[(i * 4, i * 4 + 3, "X") for i in range(5)])}
+    pred = {"a": doc("a", (0, 3, "X")), "b": doc("b")}
+    result = score_spans(gold, pred)
+    assert result.documents["b"].scores == {"precision": None, "recall": 0.0, "f1": 0.0}
+    assert result.averages["macro_doc"]["recall"] == 0.5
+    assert result.averages["macro_doc"]["f1"] == 0.5
+    assert result.averages["macro_doc"]["precision"] == 1.0  # b has no precision: left out
 
 
 def test_semeval_keys_follow_the_contract() -> None:
@@ -118,9 +131,8 @@ def test_properties_of_every_mode(
     gold: dict[str, AnnotatedDocument], pred: dict[str, AnnotatedDocument], rnd: random.Random
 ) -> None:
     for mode in SPAN_MODES:
-        result = score_spans(gold, pred, mode=mode, tolerance=1, per_doc=True)
+        result = score_spans(gold, pred, mode=mode, tolerance=1)
         assert all(v is None or 0.0 <= v <= 1.0 for v in result.scores.values())
-        assert result.documents is not None
         assert Counts.total(u.counts for u in result.documents.values()) == result.counts
         perfect = score_spans(gold, gold, mode=mode)
         assert all(v in (None, 1.0) for v in perfect.scores.values())

@@ -1,65 +1,129 @@
-"""Pairing gold documents with system documents by id.
+"""Pairing gold documents with system documents by id: the one function every task uses.
 
-Official scorers differ on documents present on one side only; :func:`pair_documents` makes the
-policy explicit:
+Official scorers differ on documents present on one side only, so each side has its own rule:
 
-- ``ignore``: score only documents present on both sides (PharmaCoNER's official rule); the
-  others contribute nothing.
-- ``count``: also score a gold document without a system file (everything in it is missed) and a
-  system document without gold (everything in it is spurious).
+- ``"empty"``: score the document against an empty other side (everything in a gold-only
+  document is missed, everything in a system-only document is spurious);
+- ``"ignore"``: leave it out of the score.
 
-Either way the unpaired documents are listed, so the caller can warn with their number.
+=================  ==========  ============
+task               gold only   system only
+=================  ==========  ============
+pharmaconer        ignore      ignore        (``--missing-docs count``: empty, empty)
+spans, muc         empty       empty         (``--missing-docs ignore``: ignore, ignore)
+coref              empty       ignore
+trec               ignore      ignore        (``-c``: empty, ignore)
+codiesp MAP        ``--missing-docs``        ``--extra-docs``
+=================  ==========  ============
+
+Either way the unpaired documents are listed, so the caller warns with their number.
+
+>>> p = pair_documents(["a", "b"], ["b", "c"], gold_only="empty", system_only="ignore")
+>>> p.scored, p.gold_only, p.system_only
+(('a', 'b'), ('a',), ('c',))
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from enum import Enum
+from pathlib import Path
+from typing import Literal, TypeVar
+
+from annoscore.result import ScoreWarning
+
+Rule = Literal["empty", "ignore"]
 
 
 class MissingDocs(Enum):
-    """What to do with a document that only one side has."""
+    """The ``--missing-docs`` choice: what a document that one side lacks counts for.
+
+    ``count`` and ``zero`` both score it against an empty other side (``zero`` is CodiEsp's name:
+    AP 0); ``ignore`` leaves it out.  Each command offers the members that make sense for it.
+    """
 
     ignore = "ignore"
     count = "count"
+    zero = "zero"
+
+    @property
+    def rule(self) -> Rule:
+        return "ignore" if self is MissingDocs.ignore else "empty"
 
 
 @dataclass(frozen=True, slots=True)
 class DocumentPairing:
-    """Which document ids to score, and which were found on one side only (all sorted)."""
+    """Which document ids to score, and which were found on one side only.
+
+    ``scored``: gold ids in gold order, then the system-only ids that are scored, in system
+    order (``sort=True`` sorts all three tuples).
+    """
 
     scored: tuple[str, ...]
     gold_only: tuple[str, ...]
     system_only: tuple[str, ...]
+    gold_rule: Rule
+    system_rule: Rule
 
-    def warnings(self, policy: MissingDocs) -> list[str]:
-        """Sentences naming how many documents were unpaired and what was done with them."""
-        out = []
+    def warnings(
+        self,
+        gold: str = "gold document(s) have no system file",
+        system: str = "system document(s) have no gold file",
+    ) -> list[ScoreWarning]:
+        """Warnings naming how many documents were unpaired and what was done with them;
+        ``gold`` and ``system`` say what an unpaired document of each side lacks."""
         effect = {
-            MissingDocs.ignore: "left out of the score, as the official rule does",
-            MissingDocs.count: "scored as if the other side were empty",
-        }[policy]
-        if self.gold_only:
-            out.append(
-                f"{len(self.gold_only)} gold document(s) have no system file and are {effect} "
-                f"(first: {self.gold_only[0]})"
-            )
-        if self.system_only:
-            out.append(
-                f"{len(self.system_only)} system document(s) have no gold file and are {effect} "
-                f"(first: {self.system_only[0]})"
-            )
+            "ignore": "are left out of the score",
+            "empty": "are scored as if the other side were empty",
+        }
+        out = []
+        for code, what, ids, rule in (
+            ("documents.gold-only", gold, self.gold_only, self.gold_rule),
+            ("documents.system-only", system, self.system_only, self.system_rule),
+        ):
+            if ids:
+                out.append(
+                    ScoreWarning(code, f"{{count}} {what} and {effect[rule]}", len(ids), ids[:5])
+                )
         return out
 
 
 def pair_documents(
-    gold_ids: Iterable[str], system_ids: Iterable[str], policy: MissingDocs
+    gold_ids: Iterable[str],
+    system_ids: Iterable[str],
+    *,
+    gold_only: Rule = "empty",
+    system_only: Rule = "empty",
+    sort: bool = False,
 ) -> DocumentPairing:
-    """Pair documents by id under ``policy``."""
-    gold, system = set(gold_ids), set(system_ids)
-    both = gold & system
-    gold_only = tuple(sorted(gold - system))
-    system_only = tuple(sorted(system - gold))
-    scored = both if policy is MissingDocs.ignore else gold | system
-    return DocumentPairing(tuple(sorted(scored)), gold_only, system_only)
+    """Pair documents by id: every id on both sides, plus the one-sided ids a rule keeps."""
+    gold = list(dict.fromkeys(gold_ids))
+    system = list(dict.fromkeys(system_ids))
+    gold_set, system_set = set(gold), set(system)
+    only_gold = [d for d in gold if d not in system_set]
+    only_system = [d for d in system if d not in gold_set]
+    scored = [d for d in gold if gold_only == "empty" or d in system_set]
+    if system_only == "empty":
+        scored += only_system
+    if sort:
+        scored, only_gold, only_system = sorted(scored), sorted(only_gold), sorted(only_system)
+    return DocumentPairing(
+        tuple(scored), tuple(only_gold), tuple(only_system), gold_only, system_only
+    )
+
+
+D = TypeVar("D")
+
+
+def paired_files(
+    gold: Path, system: Path, gold_docs: Mapping[str, D], system_docs: Mapping[str, D]
+) -> tuple[dict[str, D], dict[str, D]]:
+    """The official rule for two files (not folders): they are one document, whatever their
+    names, so the system document takes the gold document's id.  Folders pair by id as read."""
+    if not (gold.is_file() and system.is_file()) or len(gold_docs) != 1 or len(system_docs) != 1:
+        return dict(gold_docs), dict(system_docs)
+    (doc_id, gold_doc), (system_doc,) = next(iter(gold_docs.items())), system_docs.values()
+    if hasattr(system_doc, "id"):
+        system_doc = replace(system_doc, id=doc_id)  # type: ignore[type-var]
+    return {doc_id: gold_doc}, {doc_id: system_doc}

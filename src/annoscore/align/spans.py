@@ -58,13 +58,14 @@ import numpy as np
 import numpy.typing as npt
 
 from annoscore.align.assignment import max_weight_matching
+from annoscore.align.span_modes import (
+    OVERLAP_BASES,
+    OverlapBasis,
+)
 from annoscore.model import Mention, Span
 
 Array = npt.NDArray[Any]
 
-SpanMode = Literal["strict", "exact", "overlap", "relaxed", "token"]
-SemevalScheme = Literal["strict", "exact", "partial", "type"]
-OverlapBasis = Literal["gold", "predicted", "shorter", "longer", "union"]
 MatchKind = Literal[
     "strict",
     "exact",
@@ -76,9 +77,6 @@ MatchKind = Literal[
     "semeval_type",
 ]
 
-MODES: tuple[SpanMode, ...] = ("strict", "exact", "overlap", "relaxed", "token")
-SCHEMES: tuple[SemevalScheme, ...] = ("strict", "exact", "partial", "type")
-OVERLAP_BASES: tuple[OverlapBasis, ...] = ("gold", "predicted", "shorter", "longer", "union")
 
 WHITESPACE_CODEPOINTS: tuple[int, ...] = (
     *range(0x09, 0x0E),

@@ -9,14 +9,18 @@ from typing import Annotated
 import typer
 
 from annoscore.cli.common import (
+    BootstrapOption,
+    ConfidenceOption,
     FormatOption,
     OutputFormat,
     OutputOption,
     PerDocOption,
+    SeedOption,
+    choice,
     emit,
     guarded,
 )
-from annoscore.tasks.codiesp import ExtraDocs, MissingDocs, ToleranceMode
+from annoscore.tasks.codiesp import ToleranceMode
 
 codiesp_app = typer.Typer(
     help="CodiEsp (CLEF eHealth 2020): D and P ranked codes (MAP and P/R/F1), X explainable "
@@ -69,23 +73,23 @@ def _ranked(subtask: str) -> Callable[..., None]:
             ),
         ],
         missing_docs: Annotated[
-            MissingDocs,
+            str,
             typer.Option(
                 "--missing-docs",
                 help="A gold document with no valid prediction: ignore = left out of MAP "
                 "(official), zero = AP 0.",
-                case_sensitive=False,
+                **choice(("ignore", "zero")),
             ),
-        ] = MissingDocs.ignore,
+        ] = "ignore",
         extra_docs: Annotated[
-            ExtraDocs,
+            str,
             typer.Option(
                 "--extra-docs",
                 help="A predicted document absent from the gold: zero = AP 0 in MAP (official), "
                 "ignore = left out of MAP.",
-                case_sensitive=False,
+                **choice(("zero", "ignore")),
             ),
-        ] = ExtraDocs.zero,
+        ] = "zero",
         filter_gold: FilterGold = False,
         depth: Annotated[
             int,
@@ -97,22 +101,32 @@ def _ranked(subtask: str) -> Callable[..., None]:
         per_doc: PerDocOption = False,
         fmt: FormatOption = OutputFormat.text,
         output: OutputOption = None,
+        bootstrap: BootstrapOption = 0,
+        confidence: ConfidenceOption = 0.95,
+        seed: SeedOption = 12345,
     ) -> None:
+        from annoscore.align.documents import MissingDocs
         from annoscore.report.codiesp import render_ranked
         from annoscore.tasks.codiesp import RankedOptions, score_ranked
 
         options = RankedOptions(
-            missing_docs=missing_docs,
-            extra_docs=extra_docs,
+            missing_docs=MissingDocs(missing_docs),
+            extra_docs=MissingDocs(extra_docs),
             filter_gold=filter_gold,
             depth=depth or None,
             lowercase=lowercase,
         )
-        need_docs = per_doc or fmt is OutputFormat.text
-        result = score_ranked(subtask, gold, pred, codes, options, per_doc=need_docs)
-        if fmt is not OutputFormat.text and not per_doc:
-            result.documents = None
-        emit(result, fmt, output, render_ranked)
+        result = score_ranked(subtask, gold, pred, codes, options)
+        emit(
+            result,
+            fmt,
+            output,
+            render_ranked,
+            per_doc=per_doc,
+            bootstrap=bootstrap,
+            confidence=confidence,
+            seed=seed,
+        )
 
     command.__doc__ = (
         f"CodiEsp-{subtask}: MAP of the ranked codes (official MAP script) and micro "
@@ -155,6 +169,9 @@ def _explainable() -> Callable[..., None]:
         per_doc: PerDocOption = False,
         fmt: FormatOption = OutputFormat.text,
         output: OutputOption = None,
+        bootstrap: BootstrapOption = 0,
+        confidence: ConfidenceOption = 0.95,
+        seed: SeedOption = 12345,
     ) -> None:
         """CodiEsp-X: micro P/R/F1 of codes whose predicted position matches a reference."""
         from annoscore.report.codiesp import render_explainable
@@ -167,11 +184,17 @@ def _explainable() -> Callable[..., None]:
             filter_gold=filter_gold,
             lowercase=lowercase,
         )
-        need_docs = per_doc or fmt is OutputFormat.text
-        result = score_explainable(gold, pred, codes_d, codes_p, options, per_doc=need_docs)
-        if fmt is not OutputFormat.text and not per_doc:
-            result.documents = None
-        emit(result, fmt, output, render_explainable)
+        result = score_explainable(gold, pred, codes_d, codes_p, options)
+        emit(
+            result,
+            fmt,
+            output,
+            render_explainable,
+            per_doc=per_doc,
+            bootstrap=bootstrap,
+            confidence=confidence,
+            seed=seed,
+        )
 
     return command
 

@@ -19,7 +19,7 @@ from typing import Annotated, Any, ParamSpec, TypeVar
 import typer
 
 from annoscore.errors import InputError
-from annoscore.report.generic import TextRenderer, render
+from annoscore.report.generic import TextRenderer, render, warning_text
 from annoscore.result import Result
 
 
@@ -48,6 +48,48 @@ OutputOption = Annotated[
 PerDocOption = Annotated[
     bool, typer.Option("--per-doc", help="Add per-document scores and counts.")
 ]
+BootstrapOption = Annotated[
+    int,
+    typer.Option(
+        "--bootstrap",
+        min=0,
+        help="Add percentile confidence intervals for every score from N bootstrap resamples "
+        "of the documents (0: none).",
+        rich_help_panel="Confidence intervals",
+    ),
+]
+ConfidenceOption = Annotated[
+    float,
+    typer.Option(
+        "--confidence",
+        min=0.5,
+        max=0.999,
+        help="With --bootstrap: the interval's confidence level.",
+        rich_help_panel="Confidence intervals",
+    ),
+]
+SeedOption = Annotated[
+    int,
+    typer.Option(
+        "--seed",
+        help="With --bootstrap: the random seed (recorded in the signature).",
+        rich_help_panel="Confidence intervals",
+    ),
+]
+
+
+def choice(values: tuple[str, ...] | list[str]) -> dict[str, Any]:
+    """``typer.Option`` arguments for a choice generated from the one list a lower layer
+    declares: the choices shown in the help, a value outside them a usage error (exit 2)."""
+    allowed = {v.lower(): v for v in values}
+
+    def parse(value: str) -> str:
+        if isinstance(value, str) and value.lower() in allowed:
+            return allowed[value.lower()]
+        raise ValueError(f"{value!r} is not one of {', '.join(values)}")
+
+    return {"parser": parse, "metavar": "[" + "|".join(values) + "]"}
+
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -136,12 +178,25 @@ def emit(
     fmt: OutputFormat,
     output: Path | None,
     text: TextRenderer | None = None,
+    *,
+    per_doc: bool = False,
+    bootstrap: int = 0,
+    confidence: float = 0.95,
+    seed: int = 12345,
 ) -> None:
     """Render ``result`` and write it to ``output`` or stdout.
 
+    ``per_doc`` adds the per-document rows; ``bootstrap`` resamples the documents of the count
+    matrix that many times and adds percentile intervals (:mod:`annoscore.significance`).
     JSON and Markdown carry the warnings inside; for text and CSV they go to stderr, so the
     official layout on stdout stays byte-for-byte comparable with the official script's.
     """
+    if per_doc:
+        result = result.shown(documents=True)
+    if bootstrap:
+        from annoscore.significance import with_intervals
+
+        result = with_intervals(result, samples=bootstrap, confidence=confidence, seed=seed)
     rendered = render(result, fmt.value, text)
     stop_working_indicator()
     if output is None:
@@ -154,4 +209,4 @@ def emit(
             raise InputError(f"cannot write the output: {error.strerror}", output) from None
     if fmt in (OutputFormat.text, OutputFormat.csv):
         for warning in result.warnings:
-            print(f"annoscore: warning: {warning}", file=sys.stderr)
+            print(f"annoscore: warning: {warning_text(warning)}", file=sys.stderr)

@@ -8,7 +8,17 @@ from typing import Annotated
 
 import typer
 
-from annoscore.cli.common import OutputFormat, OutputOption, PerDocOption, emit, fail, guarded
+from annoscore.cli.common import (
+    BootstrapOption,
+    ConfidenceOption,
+    OutputFormat,
+    OutputOption,
+    PerDocOption,
+    SeedOption,
+    emit,
+    fail,
+    guarded,
+)
 
 EPILOG = (
     "Examples:\n\n"
@@ -78,6 +88,9 @@ def register(app: typer.Typer) -> None:
             ),
         ] = CorefFormat.text,
         output: OutputOption = None,
+        bootstrap: BootstrapOption = 0,
+        confidence: ConfidenceOption = 0.95,
+        seed: SeedOption = 12345,
     ) -> None:
         from annoscore.report.coref import render_reference, render_table
         from annoscore.tasks.coref import parse_metrics, score_coref
@@ -86,10 +99,15 @@ def register(app: typer.Typer) -> None:
             metrics = parse_metrics(metric or ["all"])
         except ValueError as error:
             raise fail(str(error)) from None
-        result = score_coref(
-            key, response, metrics=metrics, remove_singletons=remove_singletons, per_doc=per_doc
+        result = score_coref(key, response, metrics=metrics, remove_singletons=remove_singletons)
+        reference = fmt is CorefFormat.reference
+        emit(
+            result,
+            OutputFormat.text if reference else OutputFormat(fmt.value),
+            output,
+            render_reference if reference else render_table,
+            per_doc=per_doc,
+            bootstrap=bootstrap,
+            confidence=confidence,
+            seed=seed,
         )
-        if fmt is CorefFormat.reference:
-            emit(result, OutputFormat.text, output, text=render_reference)
-        else:
-            emit(result, OutputFormat(fmt.value), output, text=render_table)

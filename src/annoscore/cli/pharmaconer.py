@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from annoscore.align.documents import MissingDocs
 from annoscore.cli.common import (
+    BootstrapOption,
+    ConfidenceOption,
     FormatOption,
     OutputFormat,
     OutputOption,
     PerDocOption,
+    SeedOption,
+    choice,
     emit,
     guarded,
 )
 from annoscore.report.pharmaconer import render_codalab, render_official
 from annoscore.result import Result
-from annoscore.tasks.pharmaconer import NerMode, Undefined, score_indexing, score_ner
+from annoscore.tasks.pharmaconer import NER_MODES, Undefined, score_indexing, score_ner
 
 Gold = Annotated[Path, typer.Argument(help="Gold .ann/.tsv file, or a folder of them.")]
 System = Annotated[Path, typer.Argument(help="System file or folder (same kind as GOLD).")]
@@ -30,12 +33,12 @@ Codalab = Annotated[
     ),
 ]
 Missing = Annotated[
-    MissingDocs,
+    str,
     typer.Option(
         "--missing-docs",
         help="ignore: score only documents on both sides (official); count: an unpaired "
         "document counts all its items as missed or spurious.",
-        case_sensitive=False,
+        **choice(("ignore", "count")),
     ),
 ]
 Verbose = Annotated[
@@ -57,12 +60,17 @@ pharmaconer_app = typer.Typer(
 
 
 def _emit(
-    result: Result, fmt: OutputFormat, output: Path | None, codalab: bool, verbose: bool
+    result: Result,
+    fmt: OutputFormat,
+    output: Path | None,
+    codalab: bool,
+    verbose: bool,
+    **switches: Any,
 ) -> None:
     def text(r: Result) -> str:
         return render_codalab(r) if codalab else render_official(r, verbose)
 
-    emit(result, fmt, output, text)
+    emit(result, fmt, output, text, **switches)
 
 
 @pharmaconer_app.command(
@@ -74,7 +82,7 @@ def ner(
     gold: Gold,
     system: System,
     codalab: Codalab = False,
-    missing_docs: Missing = MissingDocs.ignore,
+    missing_docs: Missing = "ignore",
     per_type: Annotated[
         bool, typer.Option("--per-type", help="Add per-type scores and macro averages.")
     ] = False,
@@ -82,15 +90,15 @@ def ner(
     verbose: Verbose = False,
     undefined: UndefinedOption = Undefined.zero,
     mode: Annotated[
-        NerMode,
+        str,
         typer.Option(
             "--mode",
             help="strict (official): same type and offsets; exact: same offsets, any type; "
             "overlap: same type, overlapping; relaxed: same type, start and end within "
             "--tolerance.",
-            case_sensitive=False,
+            **choice(NER_MODES),
         ),
-    ] = NerMode.strict,
+    ] = "strict",
     min_overlap: Annotated[
         float,
         typer.Option(
@@ -102,6 +110,9 @@ def ner(
     ] = 0,
     fmt: FormatOption = OutputFormat.text,
     output: OutputOption = None,
+    bootstrap: BootstrapOption = 0,
+    confidence: ConfidenceOption = 0.95,
+    seed: SeedOption = 12345,
 ) -> None:
     """Sub-track 1: exact (type, start, end) entity matching over brat files, micro P/R/F1."""
     result = score_ner(
@@ -110,13 +121,21 @@ def ner(
         codalab=codalab,
         missing_docs=missing_docs,
         undefined=undefined,
-        per_type=per_type,
-        per_doc=per_doc,
-        mode=mode.value,
+        mode=mode,
         min_overlap=min_overlap,
         tolerance=tolerance,
     )
-    _emit(result, fmt, output, codalab, verbose)
+    _emit(
+        result.shown(types=per_type, averages=per_type),
+        fmt,
+        output,
+        codalab,
+        verbose,
+        per_doc=per_doc,
+        bootstrap=bootstrap,
+        confidence=confidence,
+        seed=seed,
+    )
 
 
 @pharmaconer_app.command(
@@ -136,12 +155,15 @@ def indexing(
             help="With --codalab: the gold sub-track 1 .ann folder linking codes to mentions.",
         ),
     ] = None,
-    missing_docs: Missing = MissingDocs.ignore,
+    missing_docs: Missing = "ignore",
     per_doc: PerDocOption = False,
     verbose: Verbose = False,
     undefined: UndefinedOption = Undefined.zero,
     fmt: FormatOption = OutputFormat.text,
     output: OutputOption = None,
+    bootstrap: BootstrapOption = 0,
+    confidence: ConfidenceOption = 0.95,
+    seed: SeedOption = 12345,
 ) -> None:
     """Sub-track 2: the set of SNOMED-CT codes per document (TSV), micro P/R/F1."""
     result = score_indexing(
@@ -151,9 +173,18 @@ def indexing(
         gold_ann=gold_ann,
         missing_docs=missing_docs,
         undefined=undefined,
-        per_doc=per_doc,
     )
-    _emit(result, fmt, output, codalab, verbose)
+    _emit(
+        result,
+        fmt,
+        output,
+        codalab,
+        verbose,
+        per_doc=per_doc,
+        bootstrap=bootstrap,
+        confidence=confidence,
+        seed=seed,
+    )
 
 
 def register(app: typer.Typer) -> None:

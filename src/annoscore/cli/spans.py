@@ -2,44 +2,24 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from annoscore.align.documents import MissingDocs
+from annoscore.align.span_modes import CORPUS_MODES, DUPLICATE_POLICIES, OVERLAP_BASES
 from annoscore.cli.common import (
+    BootstrapOption,
+    ConfidenceOption,
     FormatOption,
     OutputFormat,
     OutputOption,
     PerDocOption,
+    SeedOption,
+    choice,
     emit,
     guarded,
 )
-
-
-class Mode(str, Enum):
-    strict = "strict"
-    exact = "exact"
-    overlap = "overlap"
-    relaxed = "relaxed"
-    token = "token"
-    semeval = "semeval"
-
-
-class Basis(str, Enum):
-    gold = "gold"
-    predicted = "predicted"
-    shorter = "shorter"
-    longer = "longer"
-    union = "union"
-
-
-class DuplicatesPolicy(Enum):
-    count = "count"
-    collapse = "collapse"
-
 
 HELP = """Score predicted spans against gold spans (brat .ann files, or folders of them).
 
@@ -63,8 +43,8 @@ def register(app: typer.Typer) -> None:
         gold: Annotated[Path, typer.Argument(help="Gold brat .ann file, or a folder of them.")],
         system: Annotated[Path, typer.Argument(help="System brat .ann file, or a folder of them.")],
         mode: Annotated[
-            Mode, typer.Option("--mode", "-m", help="How spans match.", case_sensitive=False)
-        ] = Mode.strict,
+            str, typer.Option("--mode", "-m", help="How spans match.", **choice(CORPUS_MODES))
+        ] = "strict",
         min_overlap: Annotated[
             float,
             typer.Option(
@@ -76,14 +56,14 @@ def register(app: typer.Typer) -> None:
             ),
         ] = 0.0,
         overlap_of: Annotated[
-            Basis,
+            str,
             typer.Option(
                 "--overlap-of",
                 help="What --min-overlap is a fraction of: the gold span, the predicted one, "
                 "the shorter, the longer, or their union (Jaccard).",
-                case_sensitive=False,
+                **choice(OVERLAP_BASES),
             ),
-        ] = Basis.gold,
+        ] = "gold",
         tolerance: Annotated[
             int,
             typer.Option(
@@ -97,43 +77,47 @@ def register(app: typer.Typer) -> None:
         ] = False,
         per_doc: PerDocOption = False,
         missing_docs: Annotated[
-            MissingDocs,
+            str,
             typer.Option(
                 "--missing-docs",
                 help="count: a document on one side only is scored against nothing (its "
                 "mentions are missed or spurious); ignore: score only documents on both sides.",
-                case_sensitive=False,
+                **choice(("count", "ignore")),
             ),
-        ] = MissingDocs.count,
+        ] = "count",
         duplicates: Annotated[
-            DuplicatesPolicy,
+            str,
             typer.Option(
                 "--duplicates",
                 help="count: identical mentions (same span and type) each count; "
                 "collapse: keep one.",
-                case_sensitive=False,
+                **choice(DUPLICATE_POLICIES),
             ),
-        ] = DuplicatesPolicy.count,
+        ] = "count",
         fmt: FormatOption = OutputFormat.text,
         output: OutputOption = None,
+        bootstrap: BootstrapOption = 0,
+        confidence: ConfidenceOption = 0.95,
+        seed: SeedOption = 12345,
     ) -> None:
-        from annoscore.formats.brat import read_brat
-        from annoscore.tasks.spans import score_spans
+        from annoscore.tasks.spans import score_span_files
 
-        gold_docs = read_brat(gold)
-        system_docs = read_brat(system)
-        if gold.is_file() and system.is_file():  # two files: one document, whatever their names
-            system_docs = {next(iter(gold_docs)): next(iter(system_docs.values()))}
-        result = score_spans(
-            gold_docs,
-            system_docs,
-            mode=mode.value,
+        result = score_span_files(
+            gold,
+            system,
+            mode=mode,  # type: ignore[arg-type]
             min_overlap=min_overlap,
-            overlap_basis=overlap_of.value,
+            overlap_basis=overlap_of,  # type: ignore[arg-type]
             tolerance=tolerance,
-            per_doc=per_doc,
-            per_type=per_type,
             missing_docs=missing_docs,
-            duplicates=duplicates.value,
+            duplicates=duplicates,  # type: ignore[arg-type]
         )
-        emit(result, fmt, output)
+        emit(
+            result.shown(types=per_type),
+            fmt,
+            output,
+            per_doc=per_doc,
+            bootstrap=bootstrap,
+            confidence=confidence,
+            seed=seed,
+        )

@@ -8,10 +8,13 @@ from typing import Annotated
 import typer
 
 from annoscore.cli.common import (
+    BootstrapOption,
+    ConfidenceOption,
     FormatOption,
     OutputFormat,
     OutputOption,
     PerDocOption,
+    SeedOption,
     emit,
     guarded,
 )
@@ -43,11 +46,21 @@ def register(app: typer.Typer) -> None:
         per_doc: PerDocOption = False,
         fmt: FormatOption = OutputFormat.text,
         output: OutputOption = None,
+        bootstrap: BootstrapOption = 0,
+        confidence: ConfidenceOption = 0.95,
+        seed: SeedOption = 12345,
     ) -> None:
         from annoscore.report.codiesp import render_trec_eval
         from annoscore.tasks.trec import score_trec
 
-        result = score_trec(
-            qrels, run, complete=complete, relevance_level=relevance_level, per_query=per_doc
+        result = score_trec(qrels, run, complete=complete, relevance_level=relevance_level)
+        emit(
+            result,
+            fmt,
+            output,
+            render_trec_eval,
+            per_doc=per_doc,
+            bootstrap=bootstrap,
+            confidence=confidence,
+            seed=seed,
         )
-        emit(result, fmt, output, render_trec_eval)

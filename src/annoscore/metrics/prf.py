@@ -1,27 +1,50 @@
-"""Precision, recall and F over sets: the counts ``tp``, ``fp``, ``fn``.
+"""Precision, recall and F: the one place where annoscore divides.
 
-Formulas::
+For true positives ``tp``, false positives ``fp`` and false negatives ``fn``::
 
-    precision = tp / (tp + fp)
-    recall    = tp / (tp + fn)
-    F_beta    = (1 + beta^2) * P * R / (beta^2 * P + R)
+    precision = tp / (tp + fp)                      undefined when tp + fp = 0
+    recall    = tp / (tp + fn)                      undefined when tp + fn = 0
+    F_beta    = (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)
+                                                    undefined only when tp + fp + fn = 0
 
-Edge cases, as in scikit-learn: a zero denominator makes P or R undefined, returned as
-``zero_division`` (``None`` by default, i.e. JSON ``null``; official scripts that print 0.0 pass
-``zero_division=0.0``).  F is undefined when P or R is; when both are defined and both 0, F is 0.
+F comes from the counts, as in scikit-learn: a document with gold items and no prediction has
+precision undefined, recall 0 and **F 0** (so it pulls a macro average down); only a unit with
+nothing on either side has no F.  Where P and R are both defined, F is computed as the harmonic
+mean ``(1 + b^2) P R / (b^2 P + R)`` (the official scripts' arithmetic, so their digits are kept;
+it equals the count formula).
+
+Undefined is ``None`` (JSON ``null``, ``-`` in tables).  Official scripts that print a number
+instead keep their rule as a named ``zero_division`` value: PharmaCoNER's 0.0 (``prf(...,
+zero_division=0.0)``), the coreference reference scorer's 0 (:mod:`annoscore.metrics.coref`),
+MUC's ``*`` (a rendering of ``None`` in :mod:`annoscore.report.muc`).
+
+:func:`prf_arrays` is the numpy twin of :func:`prf` for many units at once (NaN where undefined);
+a property test checks that the two agree.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from annoscore.counts import Counts, Number
+from annoscore.counts import Number
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    Array = npt.NDArray[np.float64]
 
 
 def ratio(
     numerator: Number, denominator: Number, zero_division: float | None = None
 ) -> float | None:
-    """``numerator / denominator`` as a float, or ``zero_division`` when the denominator is 0."""
+    """``numerator / denominator`` as a float, or ``zero_division`` when the denominator is 0.
+
+    >>> ratio(1, 4), ratio(0, 0), ratio(0, 0, 0.0)
+    (0.25, None, 0.0)
+    """
     if denominator == 0:
         return zero_division
     return numerator / denominator
@@ -35,7 +58,8 @@ def f_beta(
 ) -> float | None:
     """The weighted harmonic mean of P and R; beta > 1 favours recall, beta < 1 precision.
 
-    ``None`` (or ``zero_division``) if either input is undefined; 0.0 if both are 0.
+    ``zero_division`` if either input is undefined; 0.0 if both are 0.  (:func:`prf` decides
+    from the counts instead, which also defines F when only one of P and R is.)
     """
     if precision is None or recall is None:
         return zero_division
@@ -69,6 +93,8 @@ def prf(
 
     >>> prf(54, 1, 2).f1
     0.972972972972973
+    >>> prf(0, 0, 5)               # gold items, no prediction: F is 0, not undefined
+    PRF(precision=None, recall=0.0, f1=0.0)
     >>> prf(0, 0, 0)
     PRF(precision=None, recall=None, f1=None)
     >>> prf(0, 0, 0, zero_division=0.0)
@@ -76,16 +102,53 @@ def prf(
     """
     precision = ratio(tp, tp + fp, zero_division)
     recall = ratio(tp, tp + fn, zero_division)
-    return PRF(precision, recall, f_beta(precision, recall, beta, zero_division))
+    if tp + fp == 0 or tp + fn == 0:  # then tp = 0: F is 0 unless there is nothing at all
+        f = zero_division if tp + fp + fn == 0 else 0.0
+    else:
+        f = f_beta(precision, recall, beta)
+    return PRF(precision, recall, f)
 
 
-def prf_of(counts: Counts, prefix: str = "", **options: float | None) -> PRF:
+def prf_of(counts: Mapping[str, Number], prefix: str = "", **options: float | None) -> PRF:
     """:func:`prf` of the ``{prefix}tp``, ``{prefix}fp``, ``{prefix}fn`` entries of ``counts``."""
     beta = options.get("beta")
     return prf(
-        counts[prefix + "tp"],
-        counts[prefix + "fp"],
-        counts[prefix + "fn"],
+        counts.get(prefix + "tp", 0),
+        counts.get(prefix + "fp", 0),
+        counts.get(prefix + "fn", 0),
         beta=1.0 if beta is None else beta,
         zero_division=options.get("zero_division"),
     )
+
+
+def prf_scores(counts: Mapping[str, Number]) -> dict[str, float | None]:
+    """The scorer of ``tp``/``fp``/``fn`` counts: ``precision``, ``recall``, ``f1``.
+
+    >>> prf_scores({"tp": 1, "fn": 1})
+    {'precision': 1.0, 'recall': 0.5, 'f1': 0.6666666666666666}
+    """
+    return prf_of(counts).as_dict()
+
+
+def prf_zero_scores(counts: Mapping[str, Number]) -> dict[str, float | None]:
+    """:func:`prf_scores` with the official PharmaCoNER rule: 0.0 where undefined.
+
+    >>> prf_zero_scores({})
+    {'precision': 0.0, 'recall': 0.0, 'f1': 0.0}
+    """
+    return prf_of(counts, zero_division=0.0).as_dict()
+
+
+def prf_arrays(tp: Array, fp: Array, fn: Array, beta: float = 1.0) -> dict[str, Array]:
+    """:func:`prf` of many units at once: arrays of P, R and F, NaN where undefined."""
+    import numpy as np
+
+    tp, fp, fn = (np.asarray(a, dtype=np.float64) for a in (tp, fp, fn))
+    b2 = beta * beta
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = np.where(tp + fp > 0, tp / (tp + fp), np.nan)
+        recall = np.where(tp + fn > 0, tp / (tp + fn), np.nan)
+        denominator = b2 * precision + recall
+        harmonic = np.where(denominator > 0, (1 + b2) * precision * recall / denominator, 0.0)
+        f = np.where(np.isnan(denominator), np.where(tp + fp + fn > 0, 0.0, np.nan), harmonic)
+    return {"precision": precision, "recall": recall, "f1": f}

@@ -189,6 +189,24 @@ def corpus_counts(outcome: RankedCodeStats) -> Counts:
     )
 
 
+def count_columns(outcome: RankedCodeStats) -> dict[str, FloatArray]:
+    """The counts of every document as columns (they add up to :func:`corpus_counts`)."""
+    import numpy as np
+
+    counted = outcome.counted
+    return {
+        "tp": outcome.tp,
+        "fp": outcome.predicted - outcome.tp,
+        "fn": outcome.gold - outcome.tp,
+        "ap_sum": np.where(counted, outcome.ap, 0.0),
+        "queries": counted.astype(np.float64),
+    }
+
+
+INTEGER_COLUMNS = ("tp", "fp", "fn", "queries")
+"""The columns of :func:`count_columns` that count items (the others sum fractions)."""
+
+
 def document_counts(outcome: RankedCodeStats, i: int) -> Counts:
     """The same counts for document ``i`` alone (they add up to :func:`corpus_counts`)."""
     tp = int(outcome.tp[i])

@@ -63,6 +63,18 @@ class RankingStats:
         out[has] = self.precision_sum[has] / self.num_relevant[has]
         return out
 
+    def columns(self) -> dict[str, npt.NDArray[Any]]:
+        """The additive counts of every query as columns (``ap_sum``, ``queries`` = 1, ...)."""
+        import numpy as np
+
+        return {
+            "ap_sum": self.average_precision,
+            "queries": np.ones(len(self.num_relevant), dtype=np.float64),
+            "relevant": self.num_relevant,
+            "retrieved": self.retrieved,
+            "relevant_retrieved": self.relevant_retrieved,
+        }
+
     def counts(self, query: int, counted: bool = True) -> Counts:
         """The additive counts of one query (``queries`` 0 and ``ap_sum`` 0 if not counted)."""
         ap = float(self.average_precision[query]) if counted else 0.0
@@ -133,6 +145,15 @@ def group_rows(query: AnyIntArray) -> IntArray | None:
 def mean_average_precision(counts: Counts) -> float | None:
     """MAP of summed counts: ``ap_sum / queries``, ``None`` if no query counts."""
     return ratio(counts["ap_sum"], counts["queries"])
+
+
+def map_scores(counts: Counts) -> dict[str, float | None]:
+    """The scorer of a trec result: ``map`` = ``ap_sum / queries`` (``None`` if no query).
+
+    >>> map_scores(Counts(ap_sum=1.5, queries=2))
+    {'map': 0.75}
+    """
+    return {"map": mean_average_precision(counts)}
 
 
 def sequential_sum(values: FloatArray) -> float:

@@ -39,12 +39,11 @@ from typing import Any, Literal
 
 import numpy as np
 
+from annoscore.align.span_modes import SCHEMES, CorpusMode, SpanMode
 from annoscore.align.spans import (
-    SCHEMES,
     Array,
     MatchOptions,
     SpanArrays,
-    SpanMode,
     TokenIndex,
     align_mentions,
     candidate_pairs,
@@ -61,6 +60,7 @@ from annoscore.counts import Counts
 from annoscore.metrics.prf import prf
 from annoscore.metrics.tallies import Tally
 from annoscore.model import Mention
+from annoscore.result import CountMatrix
 
 PRF_NAMES = ("tp", "fp", "fn")
 """The statistics of the tp/fp/fn modes."""
@@ -176,7 +176,10 @@ def semeval_scores(counts: Counts, prefix: str = "") -> dict[str, float | None]:
         )
         out[f"{scheme}_precision"] = tally.precision
         out[f"{scheme}_recall"] = tally.recall
-        out[f"{scheme}_f1"] = tally.f_measure(1.0)
+        f1 = tally.f_measure(1.0)
+        if f1 is None and tally.pos + tally.act > 0:  # one side empty: F is 0 (metrics.prf)
+            f1 = 0.0
+        out[f"{scheme}_f1"] = f1
     return out
 
 
@@ -218,6 +221,16 @@ class CountTable:
         """``(documents, statistics)``: each document's overall counts."""
         result: Array = self.values.sum(axis=1)
         return result
+
+    def matrix(self, doc_ids: Sequence[str]) -> CountMatrix:
+        """The documents x statistics matrix: the overall columns, then ``type:NAME:stat``
+        columns for every type that has a count."""
+        columns: dict[str, Array] = dict(zip(self.names, self.by_document().T, strict=True))
+        seen = self.values.any(axis=(0, 2))
+        for t in np.flatnonzero(seen).tolist():
+            for k, name in enumerate(self.names):
+                columns[type_key(self.types[t], name)] = self.values[:, t, k]
+        return CountMatrix.from_columns(doc_ids, columns, integer=columns)
 
 
 def _bincount(cells: Array, size: int, weights: Array | None = None) -> Array:
@@ -495,7 +508,10 @@ _TYPE = attrgetter("type")
 _FIRST, _SECOND, _LAST = itemgetter(0), itemgetter(1), itemgetter(-1)
 _DICT_ROW = np.dtype([("start", np.int64), ("end", np.int64), ("label", object)])
 
-CorpusMode = Literal["strict", "exact", "overlap", "relaxed", "token", "semeval"]
+
+def scorer_of(mode: CorpusMode) -> Callable[[Counts], dict[str, float | None]]:
+    """The scorer of a mode's counts: :func:`semeval_scores` or :func:`prf_scores`."""
+    return semeval_scores if mode == "semeval" else prf_scores
 
 
 @dataclass(frozen=True, slots=True)

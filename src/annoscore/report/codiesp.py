@@ -22,7 +22,7 @@ def _value(value: float | None) -> str:
 
 
 def _tables(result: Result) -> list[str]:
-    documents = result.documents or {}
+    documents = result.documents
     gold = result.details.get("gold_documents", []) if isinstance(result.details, dict) else []
     lines: list[str] = []
     for key, title in _BLOCKS:

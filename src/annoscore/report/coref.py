@@ -12,6 +12,7 @@ import math
 
 from annoscore.counts import Counts, Number
 from annoscore.metrics.coref import METRICS, blanc_rpf, rpf
+from annoscore.report.generic import warning_text
 from annoscore.result import Result
 
 RULE = "-" * 74
@@ -106,7 +107,7 @@ def render_table(result: Result) -> str:
             "",
             f"CoNLL score (mean of MUC, B3, CEAFe F1): {_cell(result.scores['conll_f1'])}",
         ]
-    if result.documents:
+    if result.view.documents:
         names = [name for name in _metrics(result)]
         doc_header = ["document", *(f"{_TITLES[n]} F1" for n in names)]
         doc_rows = [
@@ -115,7 +116,7 @@ def render_table(result: Result) -> str:
         ]
         lines += ["", *_aligned(doc_header, doc_rows)]
     if result.warnings:
-        lines += ["", "warnings:", *(f"  - {w}" for w in result.warnings)]
+        lines += ["", "warnings:", *(f"  - {warning_text(w)}" for w in result.warnings)]
     return "\n".join(lines) + "\n"
 
 

@@ -13,11 +13,52 @@ import io
 import json
 import math
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from annoscore.counts import Counts, Number
-from annoscore.result import Result, Scores
+from annoscore.result import EXAMPLE_LENGTH, Result, Scores, ScoreWarning
 
 FORMATS = ("text", "json", "csv", "markdown")
+
+
+def _example(text: str) -> str:
+    return text if len(text) <= EXAMPLE_LENGTH else text[: EXAMPLE_LENGTH - 3] + "..."
+
+
+def warning_text(warning: ScoreWarning) -> str:
+    """A warning as one sentence: its message with the count, then a few (capped) examples.
+
+    >>> warning_text(ScoreWarning("x", "{count} lines were skipped", 3, ("a.ann:4", "b.ann:9")))
+    '3 lines were skipped (e.g. a.ann:4, b.ann:9)'
+    """
+    text = warning.message.replace("{count}", str(warning.count))
+    if warning.examples:
+        text += f" (e.g. {', '.join(_example(e) for e in warning.examples)})"
+    return text
+
+
+def json_dict(result: Result) -> dict[str, Any]:
+    """The cli.md object: ``task``, ``signature``, ``scores``, ``counts``, ``warnings``, and
+    ``intervals``, ``averages``, ``types``, ``documents`` when the result's view asks."""
+    out: dict[str, Any] = {
+        "task": result.task,
+        "signature": str(result.signature),
+        "scores": dict(result.scores),
+        "counts": result.counts.as_dict(),
+        "warnings": [warning_text(w) for w in result.warnings],
+    }
+    if result.intervals is not None:
+        out["intervals"] = {
+            k: (None if v is None else list(v)) for k, v in result.intervals.items()
+        }
+    if result.view.averages:
+        out["averages"] = result.averages
+    if result.view.types:
+        out["types"] = {k: v.to_json_dict() for k, v in result.types.items()}
+    if result.view.documents:
+        out["documents"] = {k: v.to_json_dict() for k, v in result.documents.items()}
+    out.update(result.extra)
+    return out
 
 
 def _json_safe(value: object) -> object:
@@ -41,7 +82,7 @@ def render_json(result: Result) -> str:
     history) is written compact, because Python's fast C encoder does not indent (an indented
     dump of a few hundred megabytes takes tens of seconds).
     """
-    data = _json_safe(result.to_json_dict())
+    data = _json_safe(json_dict(result))
     compact = json.dumps(data, ensure_ascii=False)
     if len(compact) > PRETTY_JSON_LIMIT:
         return compact + "\n"
@@ -50,12 +91,13 @@ def render_json(result: Result) -> str:
 
 def _rows(result: Result) -> Iterator[tuple[str, str, Scores, Counts]]:
     yield "corpus", "all", result.scores, result.counts
-    for name, scores in result.averages.items():
-        yield "average", name, scores, Counts()
-    if result.types is not None:
+    if result.view.averages:
+        for name, scores in result.averages.items():
+            yield "average", name, scores, Counts()
+    if result.view.types:
         for name, unit in result.types.items():
             yield "type", name, unit.scores, unit.counts
-    if result.documents is not None:
+    if result.view.documents:
         for name, unit in result.documents.items():
             yield "document", name, unit.scores, unit.counts
 
@@ -135,13 +177,46 @@ def render_table(result: Result) -> str:
     lines = [f"{result.task}  ({result.signature})", ""]
     table = _aligned(header, body)
     if max(len(line) for line in table) <= MAX_TABLE_WIDTH:
-        return "\n".join(lines + table) + "\n"
+        return "\n".join(lines + table) + "\n" + interval_table(result)
     for name, positions in _families(header[2:]).items():
         keep = [0, 1, *(2 + p for p in positions)]
         lines.append(f"[{name or 'other'}]")
         lines.extend(_aligned([header[i] for i in keep], [[r[i] for i in keep] for r in body]))
         lines.append("")
-    return "\n".join(lines).rstrip("\n") + "\n"
+    return "\n".join(lines).rstrip("\n") + "\n" + interval_table(result)
+
+
+def _interval_rows(result: Result) -> list[list[str]]:
+    intervals = result.intervals or {}
+    rows = []
+    for key, value in result.scores.items():
+        if key in intervals:
+            bounds = intervals[key]
+            low, high = ("-", "-") if bounds is None else (f"{bounds[0]:.4f}", f"{bounds[1]:.4f}")
+            rows.append([key, _fmt_score(value), low, high])
+    return rows
+
+
+def _interval_title(result: Result) -> str:
+    settings = dict(result.signature.settings)
+    return (
+        f"{float(settings.get('confidence', '0.95')):.0%} bootstrap confidence intervals "
+        f"({settings.get('bootstrap', '?')} resamples of the documents, seed "
+        f"{settings.get('seed', '?')})"
+    )
+
+
+def interval_table(result: Result) -> str:
+    """The confidence intervals of ``result`` as a text table ("" when it has none).
+
+    Printed under every text report (after the official layout, which stays untouched above
+    it): one row per score with its value and the interval's low and high ends.
+    """
+    if not result.intervals:
+        return ""
+    header = ["score", "value", "low", "high"]
+    lines = ["", _interval_title(result), *_aligned(header, _interval_rows(result))]
+    return "\n".join(lines) + "\n"
 
 
 def render_csv(result: Result) -> str:
@@ -166,9 +241,13 @@ def render_markdown(result: Result) -> str:
     lines.append("| " + " | ".join(header) + " |")
     lines.append("|" + "|".join("---" if i < 2 else "---:" for i in range(len(header))) + "|")
     lines.extend("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in body)
+    if result.intervals:
+        lines += ["", _interval_title(result), "", "| score | value | low | high |"]
+        lines.append("|---|---:|---:|---:|")
+        lines.extend("| " + " | ".join(row) + " |" for row in _interval_rows(result))
     if result.warnings:
         lines.append("")
-        lines.extend(f"- {w}" for w in result.warnings)
+        lines.extend(f"- {warning_text(w)}" for w in result.warnings)
     return "\n".join(lines) + "\n"
 
 
@@ -184,5 +263,5 @@ def render(result: Result, fmt: str, text: TextRenderer | None = None) -> str:
     if fmt == "markdown":
         return render_markdown(result)
     if fmt == "text":
-        return (text or render_table)(result)
+        return render_table(result) if text is None else text(result) + interval_table(result)
     raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")

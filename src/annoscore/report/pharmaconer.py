@@ -26,8 +26,19 @@ CodaLab scorer (``--codalab``): ``scores.txt``'s three lines ``F1 : <repr>``, ``
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from annoscore.result import Result, Scores
-from annoscore.tasks.pharmaconer import Layout
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """What the official text layout needs to know beyond the scores (filled by the preset)."""
+
+    subtrack: int
+    run: str
+    file_mode: bool
+
 
 _ROW = "{:<35}{:<15}{:<20}"
 _RULE = "-" * 60
@@ -51,13 +62,14 @@ def render_official(result: Result, verbose: bool = False) -> str:
     layout: Layout = result.details
     title = f"Report (SYSTEM: {layout.run}):"
     lines: list[str] = []
+    documents = result.documents
     if verbose or layout.file_mode:
         lines += ["", "", title, _RULE, _ROW.format("Document ID", "Measure", "Micro"), _RULE]
-        for doc_id in sorted(layout.document_scores):
-            lines += _block(doc_id, layout.document_scores[doc_id])
+        for doc_id in sorted(documents):
+            lines += _block(doc_id, documents[doc_id].scores)
             lines.append(_RULE)
     if not layout.file_mode:
-        n_docs = len(layout.document_scores)
+        n_docs = len(documents)
         lines += [_ROW.format("", "", ""), title, _RULE]
         lines += [_ROW.format(_HEADERS[layout.subtrack], "Measure", "Micro"), _RULE]
         lines += _block(f"Total ({n_docs} docs)", result.scores)

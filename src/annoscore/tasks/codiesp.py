@@ -28,6 +28,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from annoscore.align.documents import MissingDocs
 from annoscore.align.references import match_code_references
 from annoscore.counts import Counts
 from annoscore.formats.codiesp import (
@@ -39,13 +40,14 @@ from annoscore.formats.codiesp import (
 )
 from annoscore.metrics.prf import ratio
 from annoscore.metrics.ranked_codes import (
+    INTEGER_COLUMNS,
     RankedCodes,
     RankedCodeStats,
     corpus_counts,
-    document_counts,
+    count_columns,
     rank_codes,
 )
-from annoscore.result import Result, ScoredUnit, Scores
+from annoscore.result import CountMatrix, Result, Scores
 from annoscore.signature import Signature
 
 if TYPE_CHECKING:
@@ -59,20 +61,6 @@ if TYPE_CHECKING:
 OFFICIAL_DEPTH = 1000
 
 
-class MissingDocs(str, Enum):
-    """A gold document with no valid prediction: left out of MAP (official) or AP 0."""
-
-    ignore = "ignore"
-    zero = "zero"
-
-
-class ExtraDocs(str, Enum):
-    """A predicted document absent from the gold: AP 0 in MAP (official) or left out."""
-
-    zero = "zero"
-    ignore = "ignore"
-
-
 class ToleranceMode(str, Enum):
     contain = "contain"
     symmetric = "symmetric"
@@ -83,7 +71,9 @@ class RankedOptions:
     """The settings of CodiEsp D/P that move a number (official defaults)."""
 
     missing_docs: MissingDocs = MissingDocs.ignore
-    extra_docs: ExtraDocs = ExtraDocs.zero
+    """A gold document with no valid prediction: left out of MAP (official) or AP 0 (zero)."""
+    extra_docs: MissingDocs = MissingDocs.zero
+    """A predicted document absent from the gold: AP 0 in MAP (official) or left out."""
     filter_gold: bool = False
     depth: int | None = OFFICIAL_DEPTH
     lowercase: bool = True
@@ -175,19 +165,15 @@ def _rank(data: RankedCodes, options: RankedOptions) -> RankedCodeStats:
         data,
         depth=options.depth,
         filter_gold=options.filter_gold,
-        count_extra_docs=options.extra_docs is ExtraDocs.zero,
-        count_missing_docs=options.missing_docs is MissingDocs.zero,
+        count_extra_docs=options.extra_docs.rule == "empty",
+        count_missing_docs=options.missing_docs.rule == "empty",
     )
 
 
-def _ranked_scores(counts: Counts) -> Scores:
+def ranked_scores(counts: Counts) -> Scores:
+    """The scorer of D and P: ``map`` = ``ap_sum / queries`` (of one document: its AP, ``None``
+    when it is left out of MAP) and :func:`set_scores`."""
     return {"map": ratio(counts["ap_sum"], counts["queries"]), **set_scores(counts)}
-
-
-def _doc_scores(counts: Counts) -> Scores:
-    scores = _ranked_scores(counts)
-    scores["ap"] = scores.pop("map")
-    return scores
 
 
 def score_ranked(
@@ -196,32 +182,23 @@ def score_ranked(
     pred_path: Path,
     codes_path: Path,
     options: RankedOptions | None = None,
-    *,
-    per_doc: bool = False,
 ) -> Result:
     """Score CodiEsp D or P: MAP (``codiespD_P_evaluation.py``) and micro P/R/F1
     (``comp_f1_diag_proc.py``) in one run.
 
     ``scores``: ``map``, ``precision``, ``recall``, ``f1``; ``counts``: ``tp``, ``fp``, ``fn``,
-    ``ap_sum`` and ``queries`` (documents in MAP).  With ``per_doc``, ``documents`` maps every
-    gold and predicted document to its ``ap`` (None when left out of MAP), P, R and F1.
+    ``ap_sum`` and ``queries`` (documents in MAP).  Every gold and predicted document is a row of
+    the count matrix (its ``map`` is its AP, ``None`` when it is left out of MAP).
     """
     options = options or RankedOptions()
     valid = read_valid_codes(codes_path)
     data = _prepare(gold_path, pred_path, valid, options.lowercase)
     outcome = _rank(data, options)
+    matrix = CountMatrix.from_columns(
+        data.documents, count_columns(outcome), integer=INTEGER_COLUMNS
+    )
     counts = corpus_counts(outcome)
-    scores = _ranked_scores(counts)
-    warnings = _ranked_warnings(data, outcome, options, counts, scores)
-    documents = None
-    if per_doc:
-        documents = {}
-        for i, name in enumerate(data.documents):
-            doc_counts = document_counts(outcome, i)
-            doc_scores = _doc_scores(doc_counts)
-            if not outcome.counted[i]:
-                doc_scores["ap"] = None
-            documents[name] = ScoredUnit(doc_scores, doc_counts)
+    warnings = _ranked_warnings(data, outcome, options, counts, ranked_scores(counts))
     task = f"codiesp-{subtask.lower()}"
     signature = Signature.of(
         task,
@@ -232,15 +209,57 @@ def score_ranked(
         lowercase=options.lowercase,
     )
     gold_docs = len(data.gold.documents)
-    return Result(
-        task=task,
-        signature=signature,
-        scores=scores,
-        counts=counts,
+    return Result.from_counts(
+        task,
+        signature,
+        matrix,
+        ranked_scores,
         warnings=warnings,
-        documents=documents,
         details={"gold_documents": data.documents[:gold_docs]},
     )
+
+
+def score_codiesp_d(
+    gold: Path,
+    pred: Path,
+    *,
+    codes: Path,
+    missing_docs: MissingDocs | str = MissingDocs.ignore,
+    extra_docs: MissingDocs | str = MissingDocs.zero,
+    filter_gold: bool = False,
+    depth: int | None = OFFICIAL_DEPTH,
+    lowercase: bool = True,
+) -> Result:
+    """CodiEsp-D from paths (:func:`score_ranked`; the options of :class:`RankedOptions`).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> c = SAMPLES / "codiesp"
+    >>> r = score_codiesp_d(c / "gs_D.tsv", c / "pred_D.tsv", codes=c / "codes-D.tsv")
+    >>> [round(r.scores[k], 3) for k in ("map", "precision", "recall", "f1")]
+    [0.444, 0.444, 0.4, 0.421]
+    """
+    options = RankedOptions(
+        MissingDocs(missing_docs), MissingDocs(extra_docs), filter_gold, depth or None, lowercase
+    )
+    return score_ranked("D", gold, pred, codes, options)
+
+
+def score_codiesp_p(
+    gold: Path,
+    pred: Path,
+    *,
+    codes: Path,
+    missing_docs: MissingDocs | str = MissingDocs.ignore,
+    extra_docs: MissingDocs | str = MissingDocs.zero,
+    filter_gold: bool = False,
+    depth: int | None = OFFICIAL_DEPTH,
+    lowercase: bool = True,
+) -> Result:
+    """CodiEsp-P from paths (:func:`score_ranked`; the options of :class:`RankedOptions`)."""
+    options = RankedOptions(
+        MissingDocs(missing_docs), MissingDocs(extra_docs), filter_gold, depth or None, lowercase
+    )
+    return score_ranked("P", gold, pred, codes, options)
 
 
 def _ranked_warnings(
@@ -257,7 +276,7 @@ def _ranked_warnings(
     extra_docs = len(data.documents) - gold_docs
     extra_with_pred = int(has_pred[gold_docs:].sum())
     if missing:
-        if options.missing_docs is MissingDocs.ignore:
+        if options.missing_docs.rule == "ignore":
             alt = ratio(counts["ap_sum"], counts["queries"] + missing)
             out.append(
                 f"{missing} gold documents have no valid prediction and are left out of MAP, "
@@ -275,7 +294,7 @@ def _ranked_warnings(
             f"{extra_docs} predicted documents are not in the gold standard; their predictions "
             "count as false positives"
         )
-        if extra_with_pred and options.extra_docs is ExtraDocs.zero:
+        if extra_with_pred and options.extra_docs.rule == "empty":
             alt = ratio(counts["ap_sum"], counts["queries"] - extra_with_pred)
             text += (
                 f", and {extra_with_pred} of them count as AP 0 in MAP as the official script "
@@ -297,7 +316,7 @@ def _ranked_warnings(
     if data.invalid_gold_rows:
         flipped = replace(options, filter_gold=not options.filter_gold)
         alt_counts = corpus_counts(_rank(data, flipped))
-        alt_scores = _ranked_scores(alt_counts)
+        alt_scores = ranked_scores(alt_counts)
         state = (
             "still count as relevant, as the official script does"
             if not options.filter_gold
@@ -355,8 +374,6 @@ def score_explainable(
     codes_d_path: Path,
     codes_p_path: Path,
     options: ExplainableOptions | None = None,
-    *,
-    per_doc: bool = False,
 ) -> Result:
     """Score CodiEsp X (``codiespX_evaluation.py``): micro P/R/F1 over (document, code) pairs
     whose predicted position matches a gold reference.
@@ -387,15 +404,9 @@ def score_explainable(
         mode=options.tolerance_mode.value,
         check_label=options.check_label,
     )
-    counts = Counts.total(per_document.values())
-    scores = set_scores(counts)
+    every = {doc: per_document.get(doc, Counts(tp=0, fp=0, fn=0)) for doc in data.documents}
+    scores = set_scores(Counts.total(every.values()))
     warnings = _explainable_warnings(data, valid, options, scores, pred_all)
-    documents = None
-    if per_doc:
-        documents = {}
-        for doc in data.documents:
-            doc_counts = per_document.get(doc, Counts(tp=0, fp=0, fn=0))
-            documents[doc] = ScoredUnit(set_scores(doc_counts), doc_counts)
     signature = Signature.of(
         "codiesp-x",
         tolerance=options.tolerance,
@@ -405,15 +416,42 @@ def score_explainable(
         lowercase=options.lowercase,
     )
     gold_docs = list(dict.fromkeys(g.document for g in gold))
-    return Result(
-        task="codiesp-x",
-        signature=signature,
-        scores=scores,
-        counts=counts,
+    return Result.from_counts(
+        "codiesp-x",
+        signature,
+        every,
+        set_scores,
         warnings=warnings,
-        documents=documents,
         details={"gold_documents": gold_docs},
     )
+
+
+def score_codiesp_x(
+    gold: Path,
+    pred: Path,
+    *,
+    codes_d: Path,
+    codes_p: Path,
+    tolerance: int = 10,
+    tolerance_mode: ToleranceMode | str = ToleranceMode.contain,
+    check_label: bool = False,
+    filter_gold: bool = False,
+    lowercase: bool = True,
+) -> Result:
+    """CodiEsp-X from paths (:func:`score_explainable`; the options of
+    :class:`ExplainableOptions`).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> c = SAMPLES / "codiesp"
+    >>> r = score_codiesp_x(c / "gs_X.tsv", c / "pred_X.tsv", codes_d=c / "codes-D.tsv",
+    ...                     codes_p=c / "codes-P.tsv")
+    >>> [round(r.scores[k], 4) for k in ("precision", "recall", "f1")]
+    [0.5385, 0.5385, 0.5385]
+    """
+    options = ExplainableOptions(
+        tolerance, ToleranceMode(tolerance_mode), check_label, filter_gold, lowercase
+    )
+    return score_explainable(gold, pred, codes_d, codes_p, options)
 
 
 def _explainable_warnings(

@@ -16,14 +16,16 @@ Preset (../shared/spec/coref.md, "Decisions for annoscore"):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import partial
 from pathlib import Path
 
+from annoscore.align.documents import pair_documents
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.conll import ConllFile, read_conll
 from annoscore.metrics.coref import CONLL_METRICS, METRICS, coref_counts, coref_scores
 from annoscore.model import CorefDocument, TokenSpan
-from annoscore.result import Result, ScoredUnit
+from annoscore.result import Result, ScoreWarning
 from annoscore.signature import Signature
 
 TASK = "coref"
@@ -92,18 +94,24 @@ def score_conll(
     *,
     metrics: Sequence[str] = METRICS,
     remove_singletons: bool = False,
-    per_doc: bool = False,
 ) -> Result:
-    """Score parsed CoNLL files (see the module doc); ``metrics`` as :func:`parse_metrics` gives."""
+    """Score parsed CoNLL files (see the module doc); ``metrics`` as :func:`parse_metrics` gives.
+
+    Counts: ``{metric}_{recall,precision}_{num,den}`` per document (BLANC: its coreference and
+    non-coreference links), summed over documents; scores
+    :func:`~annoscore.metrics.coref.coref_scores` of the sums.
+    """
     responses = response.by_name()
-    warnings = key.warnings("key") + response.warnings("response")
+    keys = {document.name: document for document in key.documents}
+    pairing = pair_documents(keys, responses, gold_only="empty", system_only="ignore")
+    warnings: list[ScoreWarning | str] = [*key.warnings("key"), *response.warnings("response")]
+    warnings += pairing.warnings(
+        "key document(s) are missing from the response", "response document(s) are not in the key"
+    )
     per_document: dict[str, Counts] = {}
-    missing = []
-    for document in key.documents:
-        answer = responses.get(document.name)
-        if answer is None:
-            missing.append(document.name)
-        elif answer.tokens != document.tokens:
+    for name in pairing.scored:
+        document, answer = keys[name], responses.get(name)
+        if answer is not None and answer.tokens != document.tokens:
             raise InputError(
                 f"{answer.tokens} token lines in the response but {document.tokens} in the key "
                 f"({key.path}:{document.line}); key and response must have the same token lines",
@@ -111,32 +119,13 @@ def score_conll(
                 answer.line,
                 document=document.name,
             )
-        per_document[document.name] = coref_counts(
+        per_document[name] = coref_counts(
             _partition(document, remove_singletons),
             _partition(answer, remove_singletons),
             metrics,
         )
-    if missing:
-        warnings.append(
-            f"{len(missing)} key document(s) missing from the response, scored against an empty "
-            f"response: {', '.join(repr(name) for name in missing[:5])}"
-            + (" ..." if len(missing) > 5 else "")
-        )
-    names = {document.name for document in key.documents}
-    extra = [document.name for document in response.documents if document.name not in names]
-    if extra:
-        warnings.append(
-            f"{len(extra)} response document(s) not in the key ignored: "
-            f"{', '.join(repr(name) for name in extra[:5])}" + (" ..." if len(extra) > 5 else "")
-        )
     total = Counts.total(per_document.values())
     warnings.extend(_zero_denominator_warnings(total, metrics))
-    documents = None
-    if per_doc:
-        documents = {
-            name: ScoredUnit(coref_scores(counts, metrics), counts)
-            for name, counts in per_document.items()
-        }
     signature = Signature.of(
         TASK,
         reference=REFERENCE_VERSION,
@@ -145,14 +134,9 @@ def score_conll(
         duplicates="first-kept",
         blanc_edge="key",
     )
-    return Result(
-        task=TASK,
-        signature=signature,
-        scores=coref_scores(total, metrics),
-        counts=total,
-        warnings=warnings,
-        documents=documents,
-        details=tuple(metrics),
+    scorer = coref_scores if tuple(metrics) == METRICS else partial(coref_scores, metrics=metrics)
+    return Result.from_counts(
+        TASK, signature, per_document, scorer, warnings=warnings, details=tuple(metrics)
     )
 
 
@@ -162,13 +146,22 @@ def score_coref(
     *,
     metrics: Sequence[str] = METRICS,
     remove_singletons: bool = False,
-    per_doc: bool = False,
 ) -> Result:
-    """Read two CoNLL-2011/2012 files and score them (the ``annoscore coref`` command)."""
+    """Read two CoNLL-2011/2012 files and score them (the ``annoscore coref`` command).
+
+    ``metrics``: names or groups as :func:`parse_metrics` reads them (``"conll"``,
+    ``"muc,bcub"``...); ``remove_singletons`` drops one-mention entities first.
+
+    >>> from annoscore.samples import SAMPLES
+    >>> r = score_coref(SAMPLES / "coref/key.conll", SAMPLES / "coref/response.conll")
+    >>> sorted(r.scores)[:3], round(r.scores["conll_f1"], 4)
+    (['bcub_f1', 'bcub_precision', 'bcub_recall'], 0.5537)
+    """
+    if isinstance(metrics, str):
+        metrics = parse_metrics([metrics])
     return score_conll(
         read_conll(key),
         read_conll(response),
         metrics=metrics,
         remove_singletons=remove_singletons,
-        per_doc=per_doc,
     )

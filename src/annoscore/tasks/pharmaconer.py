@@ -23,23 +23,28 @@ scored with PharmaCoNER's rules: documents paired as ``missing_docs`` says, dupl
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 
-from annoscore.align.documents import MissingDocs, pair_documents
+from annoscore.align.documents import MissingDocs, pair_documents, paired_files
+from annoscore.align.span_modes import CORPUS_MODES
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.brat import read_brat, reader_warnings
 from annoscore.formats.pharmaconer import read_code_tsv
-from annoscore.metrics.average import macro_average
-from annoscore.metrics.prf import prf_of
+from annoscore.metrics.prf import prf_scores, prf_zero_scores
 from annoscore.metrics.sets import set_counts, typed_set_counts
 from annoscore.model import AnnotatedDocument, Mention
-from annoscore.result import Result, ScoredUnit, Scores
+from annoscore.report.pharmaconer import Layout
+from annoscore.result import CountMatrix, Result, Scorer, ScoreWarning
 from annoscore.signature import Signature
 
 UNCLEAR = "UNCLEAR"
+
+NER_MODES = tuple(m for m in CORPUS_MODES if m in ("strict", "exact", "overlap", "relaxed"))
+"""The span modes offered on PharmaCoNER input (a subset of the one list,
+:data:`~annoscore.align.span_modes.CORPUS_MODES`); ``strict`` is the official one."""
 
 
 class Undefined(str, Enum):
@@ -49,19 +54,8 @@ class Undefined(str, Enum):
     null = "null"  # undefined: JSON null, '-' in tables
 
 
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """What the official text layout needs to know beyond the scores."""
-
-    subtrack: int
-    run: str
-    file_mode: bool
-    document_scores: dict[str, Scores]
-
-
-def _scores(counts: Counts, undefined: Undefined) -> Scores:
-    zero = 0.0 if undefined is Undefined.zero else None
-    return prf_of(counts, zero_division=zero).as_dict()
+SCORERS: dict[Undefined, Scorer] = {Undefined.zero: prf_zero_scores, Undefined.null: prf_scores}
+"""The scorer of each ``undefined`` rule (:mod:`annoscore.metrics.prf`)."""
 
 
 def _run_name(system: Path) -> str:
@@ -89,104 +83,41 @@ def _entities(doc: AnnotatedDocument | None, drop_unclear: bool) -> set[Mention]
     return {m for m in doc.mentions if not (drop_unclear and m.type == UNCLEAR)}
 
 
-def _assemble(
-    task: str,
-    signature: Signature,
-    per_doc: dict[str, Counts],
-    per_type: dict[str, Counts] | None,
-    undefined: Undefined,
-    warnings: list[str],
-    layout: Layout,
-    with_documents: bool,
-) -> Result:
-    total = Counts.total(per_doc.values())
-    document_scores = {doc: _scores(c, undefined) for doc, c in per_doc.items()}
-    result = Result(
-        task=task,
-        signature=signature,
-        scores=_scores(total, undefined),
-        counts=total + Counts(documents=len(per_doc)),
-        warnings=warnings,
-        details=replace(layout, document_scores=document_scores),
-    )
-    if with_documents:
-        result.documents = {
-            doc: ScoredUnit(document_scores[doc], per_doc[doc]) for doc in sorted(per_doc)
-        }
-    if per_type is not None:
-        result.types = {t: ScoredUnit(_scores(c, undefined), c) for t, c in per_type.items()}
-        result.averages["macro_type"] = macro_average(u.scores for u in result.types.values())[0]
-        result.averages["macro_doc"] = macro_average(document_scores.values())[0]
-    return result
+def _without_unclear(docs: dict[str, AnnotatedDocument]) -> dict[str, AnnotatedDocument]:
+    return {k: replace(d, mentions=tuple(_entities(d, True))) for k, d in docs.items()}
 
 
-class NerMode(str, Enum):
-    """Matching modes offered on PharmaCoNER input; ``strict`` is the official one."""
+def _unclear_warning(dropped: int) -> list[ScoreWarning]:
+    if not dropped:
+        return []
+    return [
+        ScoreWarning(
+            "pharmaconer.unclear",
+            "{count} UNCLEAR entities removed from gold and system (CodaLab rule)",
+            dropped,
+        )
+    ]
 
-    strict = "strict"
-    exact = "exact"
-    overlap = "overlap"
-    relaxed = "relaxed"
 
-
-def _zero_for_undefined(scores: Scores) -> Scores:
-    return {k: (0.0 if v is None else v) for k, v in scores.items()}
-
-
-def _score_ner_by_spans(
+def _strict_counts(
     gold_docs: dict[str, AnnotatedDocument],
     system_docs: dict[str, AnnotatedDocument],
-    layout: Layout,
-    *,
-    mode: str,
-    min_overlap: float,
-    tolerance: int,
+    scored: tuple[str, ...],
     codalab: bool,
-    missing_docs: MissingDocs,
-    undefined: Undefined,
-    per_type: bool,
-    per_doc: bool,
-    warnings: list[str],
-) -> Result:
-    from annoscore.tasks.spans import score_spans  # numpy: only the span modes need it
-
-    if codalab:
-        gold_docs, system_docs = (
-            {k: replace(d, mentions=tuple(_entities(d, True))) for k, d in docs.items()}
-            for docs in (gold_docs, system_docs)
-        )
-    result = score_spans(
-        gold_docs,
-        system_docs,
-        mode=mode,  # type: ignore[arg-type]
-        min_overlap=min_overlap,
-        tolerance=tolerance,
-        per_doc=True,
-        per_type=per_type,
-        missing_docs=missing_docs,
-        duplicates="collapse",
-        task="pharmaconer-ner",
-    )
-    units = [*(result.documents or {}).values(), *(result.types or {}).values()]
-    if undefined is Undefined.zero:
-        result.scores = _zero_for_undefined(result.scores)
-        for unit in units:
-            unit.scores = _zero_for_undefined(unit.scores)
-    document_scores = {k: u.scores for k, u in (result.documents or {}).items()}
-    result.details = replace(layout, document_scores=document_scores)
-    result.counts = result.counts + Counts(documents=len(document_scores))
-    result.signature = Signature(
-        result.signature.task,
-        (
-            ("codalab", "yes" if codalab else "no"),
-            *result.signature.settings,
-            ("undefined", undefined.value),
-        ),
-    )
-    result.warnings = warnings + result.warnings  # reader warnings were stripped before
-    if not per_doc:
-        result.documents = None
-    return result
+) -> tuple[dict[str, Counts], int]:
+    """Per-document tp/fp/fn of the sets of (type, fragments), with ``type:NAME:stat`` columns
+    and ``documents`` = 1; and how many UNCLEAR entities the CodaLab rule dropped."""
+    per_document: dict[str, Counts] = {}
+    dropped = 0
+    for doc_id in scored:
+        g_doc, s_doc = gold_docs.get(doc_id), system_docs.get(doc_id)
+        g_set, s_set = _entities(g_doc, codalab), _entities(s_doc, codalab)
+        if codalab:
+            dropped += len(_entities(g_doc, False) - g_set) + len(_entities(s_doc, False) - s_set)
+        counts, by_type = typed_set_counts(g_set, s_set, lambda m: m.type)
+        typed = {f"type:{name}:{k}": v for name, c in by_type.items() for k, v in c.items()}
+        per_document[doc_id] = counts + Counts(typed, documents=1)
+    return per_document, dropped
 
 
 def score_ner(
@@ -194,81 +125,96 @@ def score_ner(
     system: Path,
     *,
     codalab: bool = False,
-    missing_docs: MissingDocs = MissingDocs.ignore,
-    undefined: Undefined = Undefined.zero,
-    per_type: bool = False,
-    per_doc: bool = False,
+    missing_docs: MissingDocs | str = MissingDocs.ignore,
+    undefined: Undefined | str = Undefined.zero,
     mode: str = "strict",
     min_overlap: float = 0.0,
     tolerance: int = 0,
 ) -> Result:
-    """Sub-track 1: entity offsets in brat files (or folders of them).
+    """Sub-track 1: entity offsets in brat files (or folders of them), micro P/R/F1.
 
-    ``mode`` other than ``strict`` scores the same input with a generic span matching mode.
+    - ``codalab``: the test-phase rules (``UNCLEAR`` entities removed from both sides).
+    - ``missing_docs``: ``ignore`` (official) scores only documents on both sides; ``count``
+      scores an unpaired document against nothing.
+    - ``undefined``: ``zero`` (official) reads a zero denominator as 0.0; ``null`` as undefined.
+    - ``mode``: ``strict`` (official: same type and fragments) or a generic span mode
+      (``exact``, ``overlap`` with ``min_overlap``, ``relaxed`` with ``tolerance``), scored with
+      PharmaCoNER's pairing, UNCLEAR and set (duplicates collapse) rules.
+
+    Counts: ``tp``, ``fp``, ``fn``, ``documents`` (1 per scored document) and per type.
+    P = tp/(tp+fp), R = tp/(tp+fn), F1 their harmonic mean (:mod:`annoscore.metrics.prf`).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> folder = SAMPLES / "pharmaconer"
+    >>> r = score_ner(folder / "gold/subtrack1/sample", folder / "system/subtrack1/sample")
+    >>> r.counts.as_dict(), round(r.scores["f1"], 4)
+    ({'documents': 15, 'fn': 2, 'fp': 1, 'tp': 54}, 0.973)
     """
-    if mode not in NerMode.__members__:
-        raise InputError(f"unknown mode {mode!r}; expected one of {', '.join(NerMode.__members__)}")
+    if mode not in NER_MODES:
+        raise InputError(f"unknown mode {mode!r}; expected one of {', '.join(NER_MODES)}")
+    missing_docs, undefined = MissingDocs(missing_docs), Undefined(undefined)
     file_mode = _check_modes(gold, system)
-    gold_docs = read_brat(gold)
-    system_docs = read_brat(system, check_text=False)
-    if file_mode:  # the official script pairs two files whatever their names
-        (g,), (s,) = gold_docs.values(), system_docs.values()
-        gold_docs, system_docs = {g.id: g}, {g.id: replace(s, id=g.id)}
-    if mode != "strict":
-        found = reader_warnings(gold_docs.values()) + reader_warnings(system_docs.values())
-        stripped = [
-            {k: replace(d, warnings=()) for k, d in docs.items()}
-            for docs in (gold_docs, system_docs)
-        ]
-        return _score_ner_by_spans(
-            stripped[0],
-            stripped[1],
-            Layout(1, _run_name(system), file_mode, {}),
-            mode=mode,
-            min_overlap=min_overlap,
-            tolerance=tolerance,
-            codalab=codalab,
-            missing_docs=missing_docs,
-            undefined=undefined,
-            per_type=per_type,
-            per_doc=per_doc,
-            warnings=found,
-        )
-    pairing = pair_documents(gold_docs, system_docs, missing_docs)
-    per_doc_counts: dict[str, Counts] = {}
-    type_counts: dict[str, Counts] = {}
-    dropped = 0
-    for doc_id in pairing.scored:
-        g_doc, s_doc = gold_docs.get(doc_id), system_docs.get(doc_id)
-        g_set, s_set = _entities(g_doc, codalab), _entities(s_doc, codalab)
-        if codalab:
-            dropped += len(_entities(g_doc, False) - g_set) + len(_entities(s_doc, False) - s_set)
-        counts, by_type = typed_set_counts(g_set, s_set, lambda m: m.type)
-        per_doc_counts[doc_id] = counts
-        for name, c in by_type.items():
-            type_counts[name] = type_counts.get(name, Counts()) + c
-
-    warnings = pairing.warnings(missing_docs) + reader_warnings(gold_docs.values())
-    warnings += reader_warnings(system_docs.values())
-    if dropped:
-        warnings.append(f"{dropped} UNCLEAR entities removed from gold and system (CodaLab rule)")
-    signature = Signature.of(
-        "pharmaconer-ner",
-        codalab=codalab,
-        mode="strict",
-        missing_docs=missing_docs.value,
-        undefined=undefined.value,
+    gold_docs, system_docs = paired_files(
+        gold, system, read_brat(gold), read_brat(system, check_text=False)
     )
-    layout = Layout(1, _run_name(system), file_mode, {})
-    return _assemble(
+    layout = Layout(1, _run_name(system), file_mode)
+    warnings: list[ScoreWarning | str] = []
+    if mode == "strict":
+        pairing = pair_documents(
+            gold_docs,
+            system_docs,
+            gold_only=missing_docs.rule,
+            system_only=missing_docs.rule,
+            sort=True,
+        )
+        per_document, dropped = _strict_counts(gold_docs, system_docs, pairing.scored, codalab)
+        warnings += [*pairing.warnings(), *reader_warnings(gold_docs.values())]
+        warnings += reader_warnings(system_docs.values())
+        matrix = CountMatrix.of(per_document)
+        signature = Signature.of(
+            "pharmaconer-ner",
+            codalab=codalab,
+            mode="strict",
+            missing_docs=missing_docs.value,
+            undefined=undefined.value,
+        )
+    else:
+        from annoscore.align.spans import MatchOptions  # numpy: only the span modes need it
+        from annoscore.tasks.spans import count_spans, span_signature
+
+        dropped = 0
+        if codalab:
+            dropped = sum(
+                len(d.mentions) - len(_entities(d, True))
+                for d in (*gold_docs.values(), *system_docs.values())
+            )
+            gold_docs, system_docs = _without_unclear(gold_docs), _without_unclear(system_docs)
+        options = MatchOptions(min_overlap, "gold", tolerance)
+        span_matrix, warnings = count_spans(
+            gold_docs,
+            system_docs,
+            mode=mode,
+            options=options,
+            missing_docs=missing_docs,
+            duplicates="collapse",
+        )
+        matrix = span_matrix.with_column("documents", 1)
+        signature = span_signature(
+            "pharmaconer-ner",
+            mode,
+            options,
+            "collapse",
+            missing_docs,
+            leading={"codalab": codalab},
+            trailing={"undefined": undefined.value},
+        )
+    return Result.from_counts(
         "pharmaconer-ner",
         signature,
-        per_doc_counts,
-        dict(sorted(type_counts.items())) if per_type else None,
-        undefined,
-        warnings,
-        layout,
-        per_doc,
+        matrix,
+        SCORERS[undefined],
+        warnings=[*warnings, *_unclear_warning(dropped)],
+        details=layout,
     )
 
 
@@ -288,19 +234,20 @@ def score_indexing(
     *,
     codalab: bool = False,
     gold_ann: Path | None = None,
-    missing_docs: MissingDocs = MissingDocs.ignore,
-    undefined: Undefined = Undefined.zero,
-    per_doc: bool = False,
+    missing_docs: MissingDocs | str = MissingDocs.ignore,
+    undefined: Undefined | str = Undefined.zero,
 ) -> Result:
-    """Sub-track 2: the set of concept codes of each document (TSV files or folders)."""
+    """Sub-track 2: the set of concept codes of each document (TSV files or folders).
+
+    ``codalab`` (with ``gold_ann``, the gold sub-track 1 ``.ann`` folder) drops gold codes that
+    normalise only UNCLEAR mentions; ``missing_docs`` and ``undefined`` as in :func:`score_ner`.
+    Counts: ``tp``, ``fp``, ``fn`` of the code sets, ``documents``.
+    """
     if codalab and gold_ann is None:
         raise InputError("--codalab indexing needs --gold-ann, the gold sub-track 1 .ann folder")
+    missing_docs, undefined = MissingDocs(missing_docs), Undefined(undefined)
     file_mode = _check_modes(gold, system)
-    gold_docs = read_code_tsv(gold)
-    system_docs = read_code_tsv(system)
-    if file_mode:
-        (g,), (s,) = gold_docs.values(), system_docs.values()
-        gold_docs, system_docs = {g.id: g}, {g.id: s}
+    gold_docs, system_docs = paired_files(gold, system, read_code_tsv(gold), read_code_tsv(system))
     allowed: dict[str, set[str]] = {}
     if gold_ann is not None:
         ann_docs = read_brat(gold_ann, check_text=False)
@@ -312,8 +259,14 @@ def score_indexing(
             )
         allowed = {doc_id: codes_of_clear_mentions(ann_docs[doc_id]) for doc_id in gold_docs}
 
-    pairing = pair_documents(gold_docs, system_docs, missing_docs)
-    per_doc_counts: dict[str, Counts] = {}
+    pairing = pair_documents(
+        gold_docs,
+        system_docs,
+        gold_only=missing_docs.rule,
+        system_only=missing_docs.rule,
+        sort=True,
+    )
+    per_document: dict[str, Counts] = {}
     dropped = 0
     for doc_id in pairing.scored:
         g_doc, s_doc = gold_docs.get(doc_id), system_docs.get(doc_id)
@@ -322,14 +275,20 @@ def score_indexing(
             kept = g_codes & allowed[doc_id]
             dropped += len(g_codes) - len(kept)
             g_codes = kept
-        per_doc_counts[doc_id] = set_counts(g_codes, s_doc.codes if s_doc else ())
+        per_document[doc_id] = set_counts(g_codes, s_doc.codes if s_doc else ()) + Counts(
+            documents=1
+        )
 
-    warnings = pairing.warnings(missing_docs)
+    warnings: list[ScoreWarning | str] = [*pairing.warnings()]
     warnings += [w for d in (*gold_docs.values(), *system_docs.values()) for w in d.warnings]
     if dropped:
         warnings.append(
-            f"{dropped} gold code(s) normalise only UNCLEAR mentions and were dropped "
-            "(CodaLab rule)"
+            ScoreWarning(
+                "pharmaconer.unclear-codes",
+                "{count} gold code(s) normalise only UNCLEAR mentions and were dropped "
+                "(CodaLab rule)",
+                dropped,
+            )
         )
     signature = Signature.of(
         "pharmaconer-indexing",
@@ -337,14 +296,11 @@ def score_indexing(
         missing_docs=missing_docs.value,
         undefined=undefined.value,
     )
-    layout = Layout(2, _run_name(system), file_mode, {})
-    return _assemble(
+    return Result.from_counts(
         "pharmaconer-indexing",
         signature,
-        per_doc_counts,
-        None,
-        undefined,
-        warnings,
-        layout,
-        per_doc,
+        per_document,
+        SCORERS[undefined],
+        warnings=warnings,
+        details=Layout(2, _run_name(system), file_mode),
     )

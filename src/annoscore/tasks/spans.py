@@ -15,10 +15,13 @@ semeval    SemEval-2013 strict / exact / partial / type schemes         ``{schem
 =========  ===========================================================  ======================
 
 Matching is one-to-one and optimal and never depends on the order of the input.  ``Result``
-carries the micro scores (``scores``, ``counts``), the macro averages by type and by document
+carries the micro scores (``scores``, ``counts``), the count matrix (documents x statistics,
+per-type columns ``type:NAME:stat`` included), and from it the per-type (``types``) and
+per-document (``documents``) tables and the macro averages by type and by document
 (``averages["macro_type"]``, ``averages["macro_doc"]``: plain means over the units where the
-score is defined), and on request the per-type (``types``) and per-document (``documents``)
-tables.  Undefined scores (nothing to divide by) are ``None``.
+score is defined).  Undefined scores (nothing to divide by) are ``None``; F is undefined only
+when a unit has no mention on either side, so a document whose mentions were all missed has
+F 0 and pulls ``macro_doc`` down (:mod:`annoscore.metrics.prf`).
 
 Choices that move a number, each an option recorded in the signature:
 
@@ -34,176 +37,69 @@ Choices that move a number, each an option recorded in the signature:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal
+from pathlib import Path
 
-import numpy as np
-
-from annoscore.align.documents import MissingDocs, pair_documents
-from annoscore.align.spans import Array, MatchOptions, OverlapBasis
-from annoscore.counts import Counts
-from annoscore.errors import InputError
-from annoscore.formats.brat import reader_warnings
-from annoscore.metrics.spans import (
-    PRF_NAMES,
-    SEMEVAL_NAMES,
+from annoscore.align.documents import MissingDocs, pair_documents, paired_files
+from annoscore.align.span_modes import (
+    CORPUS_MODES,
+    DUPLICATE_POLICIES,
     CorpusMode,
-    CountTable,
-    SpanCorpus,
-    prf_scores,
-    semeval_scores,
+    Duplicates,
+    OverlapBasis,
 )
+from annoscore.align.spans import MatchOptions
+from annoscore.errors import InputError
+from annoscore.formats.brat import read_brat, reader_warnings
+from annoscore.metrics.spans import SpanCorpus, scorer_of
 from annoscore.model import AnnotatedDocument
-from annoscore.result import Result, ScoredUnit, Scores
+from annoscore.result import CountMatrix, Result, ScoreWarning, View
 from annoscore.signature import Signature
 
-Duplicates = Literal["count", "collapse"]
 
-SPAN_MODES: tuple[CorpusMode, ...] = ("strict", "exact", "overlap", "relaxed", "token", "semeval")
-
-
-def _signature(
+def span_signature(
     task: str,
     mode: CorpusMode,
     options: MatchOptions,
     duplicates: Duplicates,
     missing_docs: MissingDocs,
+    leading: Mapping[str, object] | None = None,
+    trailing: Mapping[str, object] | None = None,
 ) -> Signature:
-    settings: dict[str, object] = {"mode": mode}
+    """The settings of a span mode that move a number, between a preset's own ``leading``
+    and ``trailing`` settings."""
+    values: dict[str, object] = {**(leading or {}), "mode": mode}
     if mode in ("overlap", "semeval"):
-        settings["min_overlap"] = options.min_overlap
-        settings["overlap_basis"] = options.overlap_basis
+        values["min_overlap"] = options.min_overlap
+        values["overlap_basis"] = options.overlap_basis
     if mode == "relaxed":
-        settings["tolerance"] = options.tolerance
-    settings["matching"] = "one-to-one-optimal"
-    settings["duplicates"] = duplicates
-    settings["missing_docs"] = missing_docs.value
-    return Signature.of(task, **settings)
+        values["tolerance"] = options.tolerance
+    values["matching"] = "one-to-one-optimal"
+    values["duplicates"] = duplicates
+    values["missing_docs"] = missing_docs.value
+    return Signature.of(task, **values, **(trailing or {}))
 
 
-def unit_scores(counts: Counts, mode: CorpusMode) -> Scores:
-    """The scores of one unit's (document, type or corpus) plain-keyed counts."""
-    return semeval_scores(counts) if mode == "semeval" else prf_scores(counts)
-
-
-def _vector_scores(values: Array, mode: CorpusMode) -> dict[str, Array]:
-    """Scores of many units at once (rows of ``values``), NaN where undefined."""
-    names = SEMEVAL_NAMES if mode == "semeval" else PRF_NAMES
-    column = {name: values[:, k].astype(np.float64) for k, name in enumerate(names)}
-    groups: list[tuple[str, Array, Array, Array]] = []
-    if mode == "semeval":
-        for scheme in ("strict", "exact", "partial", "type"):
-            cor, inc, par = (column[f"{scheme}_{k}"] for k in ("cor", "inc", "par"))
-            mis, spu = column[f"{scheme}_mis"], column[f"{scheme}_spu"]
-            credit = cor + 0.5 * par
-            groups.append((f"{scheme}_", credit, cor + inc + par + spu, cor + inc + par + mis))
-    else:
-        tp = column["tp"]
-        groups.append(("", tp, tp + column["fp"], tp + column["fn"]))
-    out: dict[str, Array] = {}
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for prefix, numerator, actual, possible in groups:
-            precision = np.where(actual > 0, numerator / actual, np.nan)
-            recall = np.where(possible > 0, numerator / possible, np.nan)
-            total = precision + recall
-            f1 = np.where(total > 0, 2 * precision * recall / total, 0.0)
-            f1 = np.where(np.isnan(total), np.nan, f1)
-            out[f"{prefix}precision"] = precision
-            out[f"{prefix}recall"] = recall
-            out[f"{prefix}f1"] = f1
-    return out
-
-
-def macro_scores(values: Array, mode: CorpusMode) -> Scores:
-    """Plain mean of each score over the units (rows) where it is defined; None if none is."""
-    means: Scores = {}
-    for name, column in _vector_scores(values, mode).items():
-        defined = column[~np.isnan(column)]
-        means[name] = float(defined.mean()) if defined.size else None
-    return means
-
-
-def result_from_table(
-    table: CountTable,
-    mode: CorpusMode,
-    doc_ids: tuple[str, ...],
-    signature: Signature,
-    warnings: list[str],
-    *,
-    per_doc: bool = False,
-    per_type: bool = False,
-    task: str = "spans",
-) -> Result:
-    """Micro scores, macro averages and optional per-type / per-document tables of ``table``."""
-    corpus = table.corpus()
-    type_sums = table.values.sum(axis=0)
-    seen = type_sums.any(axis=1)
-    averages = {
-        "macro_type": macro_scores(type_sums[seen], mode),
-        "macro_doc": macro_scores(table.by_document(), mode),
-    }
-    types = None
-    if per_type:
-        types = {
-            name: ScoredUnit(unit_scores(counts, mode), counts)
-            for name, counts in table.by_type().items()
-        }
-    documents = None
-    if per_doc:
-        documents = {}
-        for d, doc_id in enumerate(doc_ids):
-            counts = Counts(
-                dict(zip(table.names, table.values[d].sum(axis=0).tolist(), strict=True))
-            )
-            documents[doc_id] = ScoredUnit(unit_scores(counts, mode), counts)
-    return Result(
-        task=task,
-        signature=signature,
-        scores=unit_scores(corpus, mode),
-        counts=corpus,
-        warnings=warnings,
-        documents=documents,
-        types=types,
-        averages=averages,
-        extra={"mode": mode},
-    )
-
-
-def score_spans(
+def count_spans(
     gold_docs: Mapping[str, AnnotatedDocument],
     pred_docs: Mapping[str, AnnotatedDocument],
     *,
-    mode: CorpusMode = "strict",
-    min_overlap: float = 0.0,
-    overlap_basis: OverlapBasis = "gold",
-    tolerance: int = 0,
-    per_doc: bool = False,
-    per_type: bool = False,
-    missing_docs: MissingDocs | str = MissingDocs.count,
-    duplicates: Duplicates = "count",
-    task: str = "spans",
-) -> Result:
-    """Score predicted mentions against gold, document by document (keys are document ids).
-
-    ``mode`` is one of :data:`SPAN_MODES`; ``min_overlap`` (a fraction of the ``overlap_basis``
-    length: ``gold`` span, ``predicted``, ``shorter``, ``longer`` or ``union``) applies to
-    ``overlap`` and ``semeval``; ``tolerance`` (characters, start and end each) to ``relaxed``.
-    ``token`` mode needs each document's text (the gold document's, else the prediction's).
-    ``task`` names the result (a task preset reusing this function passes its own name).
-
-    >>> from annoscore.model import Mention, Span
-    >>> gold = {"d1": AnnotatedDocument("d1", (Mention(Span.of(0, 5), "Drug"),))}
-    >>> pred = {"d1": AnnotatedDocument("d1", (Mention(Span.of(0, 4), "Drug"),))}
-    >>> score_spans(gold, pred, mode="overlap").scores["f1"]
-    1.0
-    >>> score_spans(gold, pred, mode="strict").counts.as_dict()
-    {'fn': 1, 'fp': 1, 'tp': 0}
-    """
-    if mode not in SPAN_MODES:
-        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(SPAN_MODES)}")
-    options = MatchOptions(min_overlap, overlap_basis, tolerance)
-    policy = MissingDocs(missing_docs)
-    pairing = pair_documents(gold_docs, pred_docs, policy)
-    doc_ids, warnings = list(pairing.scored), pairing.warnings(policy)
+    mode: CorpusMode,
+    options: MatchOptions,
+    missing_docs: MissingDocs,
+    duplicates: Duplicates,
+) -> tuple[CountMatrix, list[ScoreWarning | str]]:
+    """The count matrix of a span corpus (documents x statistics, per-type columns included)
+    and the warnings of pairing, reading and duplicates: what :func:`score_spans` and the
+    PharmaCoNER preset's span modes both score."""
+    if mode not in CORPUS_MODES:
+        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(CORPUS_MODES)}")
+    if duplicates not in DUPLICATE_POLICIES:
+        raise ValueError(f"unknown duplicates policy {duplicates!r}")
+    pairing = pair_documents(
+        gold_docs, pred_docs, gold_only=missing_docs.rule, system_only=missing_docs.rule, sort=True
+    )
+    doc_ids = list(pairing.scored)
+    warnings: list[ScoreWarning | str] = [*pairing.warnings()]
     empty = AnnotatedDocument("", ())
     gold_list = [gold_docs.get(d, empty) for d in doc_ids]
     pred_list = [pred_docs.get(d, empty) for d in doc_ids]
@@ -227,20 +123,97 @@ def score_spans(
             "each scored" if duplicates == "count" else "collapsed to one (--duplicates collapse)"
         )
         warnings.append(
-            f"{repeated} mention(s) repeat another with the same span and type in the same "
-            f"document and side: {fate}"
+            ScoreWarning(
+                "spans.duplicates",
+                "{count} mention(s) repeat another with the same span and type in the same "
+                f"document and side: {fate}",
+                repeated,
+            )
         )
     if duplicates == "collapse":
         corpus = deduplicated
-    table = corpus.table(mode, options)
-    signature = _signature(task, mode, options, duplicates, policy)
-    return result_from_table(
-        table,
-        mode,
-        corpus.doc_ids,
-        signature,
-        warnings,
-        per_doc=per_doc,
-        per_type=per_type,
-        task=task,
+    return corpus.table(mode, options).matrix(corpus.doc_ids), warnings
+
+
+def score_spans(
+    gold_docs: Mapping[str, AnnotatedDocument],
+    pred_docs: Mapping[str, AnnotatedDocument],
+    *,
+    mode: CorpusMode = "strict",
+    min_overlap: float = 0.0,
+    overlap_basis: OverlapBasis = "gold",
+    tolerance: int = 0,
+    missing_docs: MissingDocs | str = MissingDocs.count,
+    duplicates: Duplicates = "count",
+) -> Result:
+    """Score predicted mentions against gold, document by document (keys are document ids).
+
+    ``mode`` is one of :data:`~annoscore.metrics.spans.CORPUS_MODES`; ``min_overlap`` (a
+    fraction of the ``overlap_basis`` length: ``gold`` span, ``predicted``, ``shorter``,
+    ``longer`` or ``union``) applies to ``overlap`` and ``semeval``; ``tolerance`` (characters,
+    start and end each) to ``relaxed``.  ``token`` mode needs each document's text (the gold
+    document's, else the prediction's).
+
+    Counts: ``tp``, ``fp``, ``fn`` (SemEval: ``{scheme}_{cor,inc,par,mis,spu}``) and the same
+    per type.  Undefined: P when nothing was predicted, R when nothing was to be found, F only
+    when both (then ``None``).
+
+    >>> from annoscore.model import Mention, Span
+    >>> gold = {"d1": AnnotatedDocument("d1", (Mention(Span.of(0, 5), "Drug"),))}
+    >>> pred = {"d1": AnnotatedDocument("d1", (Mention(Span.of(0, 4), "Drug"),))}
+    >>> score_spans(gold, pred, mode="overlap").scores["f1"]
+    1.0
+    >>> score_spans(gold, pred, mode="strict").counts.as_dict()
+    {'fn': 1, 'fp': 1, 'tp': 0}
+    """
+    options = MatchOptions(min_overlap, overlap_basis, tolerance)
+    policy = MissingDocs(missing_docs)
+    matrix, warnings = count_spans(
+        gold_docs,
+        pred_docs,
+        mode=mode,
+        options=options,
+        missing_docs=policy,
+        duplicates=duplicates,
+    )
+    return Result.from_counts(
+        "spans",
+        span_signature("spans", mode, options, duplicates, policy),
+        matrix,
+        scorer_of(mode),
+        warnings=warnings,
+        view=View(averages=True),
+        extra={"mode": mode},
+    )
+
+
+def score_span_files(
+    gold: Path,
+    system: Path,
+    *,
+    mode: CorpusMode = "strict",
+    min_overlap: float = 0.0,
+    overlap_basis: OverlapBasis = "gold",
+    tolerance: int = 0,
+    missing_docs: MissingDocs | str = MissingDocs.count,
+    duplicates: Duplicates = "count",
+) -> Result:
+    """:func:`score_spans` of two brat files (one document, whatever their names) or folders.
+
+    >>> from annoscore.samples import SAMPLES
+    >>> folder = SAMPLES / "pharmaconer"
+    >>> r = score_span_files(folder / "gold/subtrack1/sample", folder / "system/subtrack1/sample")
+    >>> r.counts.as_dict()
+    {'fn': 2, 'fp': 1, 'tp': 54}
+    """
+    gold_docs, system_docs = paired_files(gold, system, read_brat(gold), read_brat(system))
+    return score_spans(
+        gold_docs,
+        system_docs,
+        mode=mode,
+        min_overlap=min_overlap,
+        overlap_basis=overlap_basis,
+        tolerance=tolerance,
+        missing_docs=missing_docs,
+        duplicates=duplicates,
     )

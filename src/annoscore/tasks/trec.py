@@ -19,8 +19,8 @@ from pathlib import Path
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.trec import Retrieved, read_qrels, read_run
-from annoscore.metrics.ranking import mean_average_precision, ranking_stats
-from annoscore.result import Result, ScoredUnit
+from annoscore.metrics.ranking import map_scores, mean_average_precision, ranking_stats
+from annoscore.result import CountMatrix, Result
 from annoscore.signature import Signature
 
 
@@ -30,9 +30,15 @@ def score_trec(
     *,
     complete: bool = False,
     relevance_level: int = 1,
-    per_query: bool = False,
 ) -> Result:
-    """MAP of a run against qrels (trec_eval ``map``)."""
+    """MAP of a run against qrels (trec_eval ``map``); every query is a document of the count
+    matrix (``complete``: trec_eval ``-c``; ``relevance_level``: ``-l``).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> r = score_trec(SAMPLES / "trec/qrels.txt", SAMPLES / "trec/run.txt")
+    >>> r.counts["queries"], round(r.scores["map"], 4)
+    (3, 0.6389)
+    """
     import numpy as np
 
     judged: dict[str, dict[str, int]] = {}
@@ -69,8 +75,10 @@ def score_trec(
     stats = ranking_stats(
         np.array(query_rows, dtype=np.int64), np.array(relevant_rows, dtype=bool), num_relevant
     )
-    per_query_counts = {q: stats.counts(i) for i, q in enumerate(names)}
-    counts = Counts.total(per_query_counts.values())
+    matrix = CountMatrix.from_columns(
+        names, stats.columns(), integer=("queries", "relevant", "retrieved", "relevant_retrieved")
+    )
+    counts = matrix.total()
     warnings = []
     if unjudged:
         warnings.append(
@@ -98,19 +106,12 @@ def score_trec(
         warnings.append(
             f"{duplicate_judgments} duplicate judgments (same query and document): the last wins"
         )
-    documents: dict[str, ScoredUnit] | None = None
-    if per_query:
-        documents = {
-            q: ScoredUnit({"map": mean_average_precision(c)}, c)
-            for q, c in per_query_counts.items()
-        }
     tags = sorted({r.tag for rows in by_query.values() for r in rows.values()})
-    return Result(
-        task="trec",
-        signature=Signature.of("trec", complete=complete, relevance_level=relevance_level),
-        scores={"map": mean_average_precision(counts)},
-        counts=counts,
+    return Result.from_counts(
+        "trec",
+        Signature.of("trec", complete=complete, relevance_level=relevance_level),
+        matrix,
+        map_scores,
         warnings=warnings,
-        documents=documents,
         details={"runid": tags[0] if len(tags) == 1 else ",".join(tags)},
     )
