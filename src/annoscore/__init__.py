@@ -3,12 +3,87 @@
 Data flows one way: ``formats`` read files into ``model`` objects, ``align`` pairs gold with
 predicted items, ``metrics`` turn pairs into additive :class:`~annoscore.counts.Counts` per
 document, the counts are summed, and ``report`` renders the scores.  ``tasks`` hold one preset per
-official task and ``cli`` is the thin command line on top.
+official task (listed in :mod:`annoscore.tasks.registry`) and ``cli`` is the thin command line on
+top.
+
+The Python API is what the command line calls::
+
+    >>> import annoscore
+    >>> from annoscore.samples import SAMPLES
+    >>> folder = SAMPLES / "pharmaconer"
+    >>> r = annoscore.score("pharmaconer-ner", folder / "gold/subtrack1/sample",
+    ...                     folder / "system/subtrack1/sample")
+    >>> r.counts["tp"], round(r.scores["f1"], 4)
+    (54, 0.973)
+    >>> sorted(annoscore.list_tasks())[:3]
+    ['codiesp-d', 'codiesp-p', 'codiesp-x']
 """
+
+from __future__ import annotations
+
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from annoscore.counts import Counts
 from annoscore.errors import InputError
+from annoscore.version import __version__
 
-__version__ = "0.1.0"
+if TYPE_CHECKING:
+    from annoscore.result import Result
+    from annoscore.significance import Comparison
 
-__all__ = ["Counts", "InputError", "__version__"]
+
+__all__ = [
+    "Counts",
+    "InputError",
+    "__version__",
+    "bootstrap",
+    "list_tasks",
+    "paired_test",
+    "score",
+]
+
+
+def list_tasks() -> dict[str, str]:
+    """Every registered task name with its one-line summary."""
+    from annoscore.tasks.registry import TASKS
+
+    return {name: task.summary for name, task in TASKS.items()}
+
+
+def score(
+    task: str, gold: str | PathLike[str], system: str | PathLike[str], **options: Any
+) -> Result:
+    """Score ``system`` against ``gold`` with a registered ``task`` (see :func:`list_tasks`).
+
+    ``options`` are the task's keyword options (official defaults when left out), e.g.
+    ``codalab=True`` for ``pharmaconer-ner``, ``codes="codes-D.tsv"`` for ``codiesp-d``,
+    ``config="te.config"`` for ``muc``; a string option naming a path is read as one.
+    """
+    from annoscore.tasks.registry import get
+
+    entry = get(task)
+    resolved = {
+        key: Path(value) if key in entry.path_options and value is not None else value
+        for key, value in options.items()
+    }
+    return entry.score_function()(Path(gold), Path(system), **resolved)
+
+
+def bootstrap(
+    result: Result, *, samples: int = 1000, confidence: float = 0.95, seed: int | None = 12345
+) -> Result:
+    """``result`` with percentile confidence intervals of every score (``result.intervals``),
+    from ``samples`` bootstrap resamples of its documents (:mod:`annoscore.significance`)."""
+    from annoscore.significance import with_intervals
+
+    return with_intervals(result, samples=samples, confidence=confidence, seed=seed)
+
+
+def paired_test(baseline: Result, systems: dict[str, Result], **options: Any) -> Comparison:
+    """Paired significance tests of each system against ``baseline`` over their documents
+    (:func:`annoscore.significance.paired_test`: ``test="bootstrap"|"randomization"``)."""
+    from annoscore.significance import paired_test as run
+
+    return run(baseline, systems, **options)

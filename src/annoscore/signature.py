@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from annoscore.version import __version__
+
 
 def _text(value: object) -> str:
     if isinstance(value, bool):
@@ -32,8 +34,6 @@ class Signature:
         return cls(task, tuple((k.replace("_", "-"), _text(v)) for k, v in settings.items()))
 
     def __str__(self) -> str:
-        from annoscore import __version__
-
         parts = [f"annoscore:{__version__}", f"task:{self.task}"]
         parts.extend(f"{k}:{v}" for k, v in self.settings)
         return "|".join(parts)

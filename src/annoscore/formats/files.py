@@ -13,8 +13,10 @@ from annoscore.errors import InputError
 def reading(path: Path) -> Iterator[None]:
     """Turn the operating system's errors while reading ``path`` into :class:`InputError`.
 
-    >>> with reading(path), path.open("rb") as handle:  # doctest: +SKIP
+    >>> with reading(Path("no/such/file.tsv")), open("no/such/file.tsv", "rb") as handle:
     ...     data = handle.read()
+    Traceback (most recent call last):
+    annoscore.errors.InputError: no/such/file.tsv: no such file
     """
     try:
         yield
