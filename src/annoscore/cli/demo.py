@@ -37,13 +37,15 @@ def register(app: typer.Typer) -> None:
             if only and not name.startswith(only.lower()):
                 continue
             gold, system, options = sample_paths(task)
-            shown = ", ".join(
-                f"{k}={v.name if hasattr(v, 'name') else v!r}" for k, v in options.items()
-            )
-            call = f"annoscore.score({name!r}, <samples>/{task.sample.gold}, <samples>/{task.sample.system}"
+            arguments = [
+                repr(name),
+                f"<samples>/{task.sample.gold}",
+                f"<samples>/{task.sample.system}",
+                *(f"{k}={getattr(v, 'name', v)!r}" for k, v in options.items()),
+            ]
             print(f"=== {task.sample.title or task.summary}", flush=True)
             print(
-                f"$ annoscore {' '.join(task.command)} ...   # {call}{', ' + shown if shown else ''})"
+                f"$ annoscore {' '.join(task.command)} ...   # annoscore.score({', '.join(arguments)})"
             )
             try:
                 result = task.score_function()(gold, system, **options)
