@@ -44,9 +44,8 @@ def register(app: typer.Typer) -> None:
                 *(f"{k}={getattr(v, 'name', v)!r}" for k, v in options.items()),
             ]
             print(f"=== {task.sample.title or task.summary}", flush=True)
-            print(
-                f"$ annoscore {' '.join(task.command)} ...   # annoscore.score({', '.join(arguments)})"
-            )
+            command = " ".join(task.command)
+            print(f"$ annoscore {command} ...   # annoscore.score({', '.join(arguments)})")
             try:
                 result = task.score_function()(gold, system, **options)
             except InputError as error:
