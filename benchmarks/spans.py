@@ -120,10 +120,11 @@ def time_annoscore_arrays(
     gold: list[list[dict[str, Any]]], pred: list[list[dict[str, Any]]], texts: list[str]
 ) -> tuple[float, dict[str, Any], dict[str, float]]:
     """Total seconds (conversion included), the results, and the seconds of each stage."""
+    from annoscore.align.span_modes import CORPUS_MODES
     from annoscore.align.spans import MatchOptions
-    from annoscore.metrics.spans import SpanCorpus
+    from annoscore.metrics.spans import SpanCorpus, scorer_of
+    from annoscore.result import Result
     from annoscore.signature import Signature
-    from annoscore.tasks.spans import SPAN_MODES, result_from_table
 
     stages: dict[str, float] = {}
     began = time.perf_counter()
@@ -131,11 +132,11 @@ def time_annoscore_arrays(
     stages["from_dicts"] = time.perf_counter() - began
     options = MatchOptions(tolerance=2)
     results: dict[str, Any] = {}
-    for mode in SPAN_MODES:
+    for mode in CORPUS_MODES:
         mode_began = time.perf_counter()
         table = corpus.table(mode, options)
-        results[mode] = result_from_table(
-            table, mode, corpus.doc_ids, Signature.of("spans", mode=mode), [], per_type=True
+        results[mode] = Result.from_counts(
+            "spans", Signature.of("spans", mode=mode), table.matrix(corpus.doc_ids), scorer_of(mode)
         )
         stages[mode] = time.perf_counter() - mode_began
     return time.perf_counter() - began, results, stages
@@ -144,8 +145,9 @@ def time_annoscore_arrays(
 def time_annoscore_documents(
     gold: list[list[dict[str, Any]]], pred: list[list[dict[str, Any]]], texts: list[str]
 ) -> tuple[float, dict[str, Any]]:
+    from annoscore.align.span_modes import CORPUS_MODES
     from annoscore.model import AnnotatedDocument, Mention, Span
-    from annoscore.tasks.spans import SPAN_MODES, score_spans
+    from annoscore.tasks.spans import score_spans
 
     def documents(side: list[list[dict[str, Any]]]) -> dict[str, AnnotatedDocument]:
         return {
@@ -160,8 +162,7 @@ def time_annoscore_documents(
     gold_docs, pred_docs = documents(gold), documents(pred)
     began = time.perf_counter()
     results: dict[str, Any] = {
-        mode: score_spans(gold_docs, pred_docs, mode=mode, tolerance=2, per_type=True)
-        for mode in SPAN_MODES
+        mode: score_spans(gold_docs, pred_docs, mode=mode, tolerance=2) for mode in CORPUS_MODES
     }
     return time.perf_counter() - began, results
 

@@ -1,0 +1,240 @@
+"""``annoscore compare TASK GOLD SYS_A SYS_B [SYS_C ...]``: paired significance tests.
+
+The first system is the baseline; each other one is compared with it document by document
+(:func:`annoscore.significance.paired_test`).  TASK is a registered task name
+(``annoscore.tasks.registry``); ``--option NAME=VALUE`` passes its options.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from annoscore.cli.common import OutputOption, fail, guarded, stop_working_indicator
+from annoscore.errors import InputError
+
+
+class CompareFormat(str, Enum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+class TestChoice(str, Enum):
+    """The command-line face of :class:`annoscore.significance.PairedTestKind` (same values;
+    declared here so that ``annoscore --help`` imports no numpy)."""
+
+    __test__ = False  # not a pytest class
+
+    bootstrap = "bootstrap"
+    randomization = "randomization"
+
+
+_TRUE = {"true", "yes"}
+_FALSE = {"false", "no"}
+
+
+def system_names(paths: list[Path]) -> list[str]:
+    """Names of the systems: the file or folder names, with as many parent folders as it takes
+    to tell them apart (``gold/x/sample``, ``system/x/sample``); ``#2``... if paths repeat.
+
+    >>> system_names([Path("runs/a.tsv"), Path("runs/b.tsv")])
+    ['a.tsv', 'b.tsv']
+    >>> system_names([Path("gold/t1/sample"), Path("system/t1/sample")])
+    ['gold/t1/sample', 'system/t1/sample']
+    >>> system_names([Path("run"), Path("run")])
+    ['run', 'run#2']
+    """
+    parts = [p.parts or (str(p),) for p in paths]
+    for depth in range(1, max(len(x) for x in parts) + 1):
+        names = ["/".join(x[-depth:]) for x in parts]
+        if len(set(names)) == len(names):
+            return names
+    names = [p.name or str(p) for p in paths]
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return out
+
+
+def _guess(value: str) -> Any:
+    """A ``--option`` value: true/false, an int, a float, an existing path, else the string.
+
+    >>> _guess("true"), _guess("3"), _guess("0.5"), _guess("exact")
+    (True, 3, 0.5, 'exact')
+    """
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    if Path(value).exists():
+        return Path(value)
+    return value
+
+
+def _convert(name: str, value: str, parameter: inspect.Parameter) -> Any:
+    """Read ``value`` as the option's default tells: an enum member (by value, any case), a
+    bool (true/false, yes/no), a path, a tuple of names (comma-separated), ``none``; otherwise
+    :func:`_guess`."""
+    default = parameter.default
+    if isinstance(default, Enum):
+        choices = [str(member.value) for member in type(default)]
+        matches = [m for m in type(default) if str(m.value).lower() == value.lower()]
+        if not matches:
+            raise InputError(f"--option {name}: {value!r} is not one of {', '.join(choices)}")
+        return matches[0]
+    if isinstance(default, bool):
+        if value.lower() not in _TRUE | _FALSE:
+            raise InputError(f"--option {name}: expected true or false, not {value!r}")
+        return value.lower() in _TRUE
+    if isinstance(default, Path) or "path" in str(parameter.annotation).lower():
+        return Path(value)
+    if isinstance(default, tuple | list):  # a list of names: comma-separated
+        return tuple(part.strip() for part in value.split(",") if part.strip())
+    if value.lower() == "none" and default is None:
+        return None
+    return _guess(value)
+
+
+def parse_options(items: list[str], function: Any) -> dict[str, Any]:
+    """``NAME=VALUE`` items as keyword arguments of the task's score function (``-`` in NAME
+    reads ``_``), each checked against its parameters."""
+    parameters = {
+        name: p
+        for name, p in inspect.signature(function).parameters.items()
+        if p.kind is inspect.Parameter.KEYWORD_ONLY
+    }
+    options: dict[str, Any] = {}
+    for item in items:
+        name, equals, value = item.partition("=")
+        key = name.strip().replace("-", "_")
+        if not equals or not key:
+            raise InputError(f"--option {item!r}: expected NAME=VALUE")
+        if key not in parameters:
+            known = ", ".join(k.replace("_", "-") for k in parameters) or "none"
+            raise InputError(f"--option {name}: unknown option; this task takes {known}")
+        options[key] = _convert(name, value, parameters[key])
+    required = [
+        k
+        for k, p in parameters.items()
+        if p.default is inspect.Parameter.empty and k not in options
+    ]
+    if required:
+        needed = " ".join(f"--option {k.replace('_', '-')}=VALUE" for k in required)
+        raise InputError(f"this task needs {needed}")
+    return options
+
+
+def register(app: typer.Typer) -> None:
+    @app.command(
+        "compare",
+        epilog="Example: annoscore compare pharmaconer-ner gold/ run1/ run2/ --test randomization",
+    )
+    @guarded
+    def compare(
+        task: Annotated[str, typer.Argument(help="A task name (annoscore demo lists them).")],
+        gold: Annotated[Path, typer.Argument(help="The gold standard, as the task reads it.")],
+        systems: Annotated[
+            list[Path],
+            typer.Argument(help="Two or more system outputs; the first is the baseline."),
+        ],
+        test: Annotated[
+            TestChoice,
+            typer.Option(
+                "--test",
+                help="bootstrap: paired bootstrap resampling (Koehn 2004); randomization: "
+                "approximate randomization (Riezler and Maxwell 2005).",
+                case_sensitive=False,
+            ),
+        ] = TestChoice.bootstrap,
+        samples: Annotated[
+            int | None,
+            typer.Option(
+                "--samples",
+                min=1,
+                help="Resamples (bootstrap, default 1000) or trials (randomization, 10000).",
+            ),
+        ] = None,
+        seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 12345,
+        confidence: Annotated[
+            float,
+            typer.Option(
+                "--confidence", help="Confidence of the difference's interval (0 < C < 1)."
+            ),
+        ] = 0.95,
+        names: Annotated[
+            str | None,
+            typer.Option(
+                "--names", help="Comma-separated system names (default: file or folder names)."
+            ),
+        ] = None,
+        option: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--option",
+                help="A task option NAME=VALUE (repeat it), e.g. --option missing-docs=empty.",
+            ),
+        ] = None,
+        fmt: Annotated[
+            CompareFormat,
+            typer.Option("--format", "-f", help="text, json or markdown.", case_sensitive=False),
+        ] = CompareFormat.text,
+        output: OutputOption = None,
+    ) -> None:
+        """Paired significance tests of two or more systems on the same gold standard, per
+        score: the difference with the baseline (the first system), its bootstrap interval and
+        the p-value, on the documents every system scored."""
+        from annoscore.report.significance import render
+        from annoscore.significance import paired_test
+        from annoscore.tasks import registry
+
+        try:
+            entry = registry.get(task)
+        except KeyError as error:
+            raise fail(str(error.args[0])) from None
+        if len(systems) < 2:
+            raise fail("compare needs at least two systems (the first is the baseline)")
+        labels = system_names(systems) if names is None else [n.strip() for n in names.split(",")]
+        if len(labels) != len(systems):
+            raise fail(f"--names gives {len(labels)} names for {len(systems)} systems")
+        if len(set(labels)) != len(labels) or not all(labels):
+            raise fail("--names: every system needs its own non-empty name")
+        score = entry.score_function()
+        options = parse_options(option or [], score)
+        results = [score(gold, system, **options) for system in systems]
+        comparison = paired_test(
+            results[0],
+            dict(zip(labels[1:], results[1:], strict=True)),
+            test=test.value,
+            samples=samples,
+            seed=seed,
+            confidence=confidence,
+            baseline_name=labels[0],
+        )
+        rendered = render(comparison, fmt.value)
+        stop_working_indicator()
+        if output is None:
+            sys.stdout.write(rendered)
+            sys.stdout.flush()
+        else:
+            try:
+                output.write_text(rendered, encoding="utf-8")
+            except OSError as error:
+                raise InputError(f"cannot write the output: {error.strerror}", output) from None
+        if fmt is CompareFormat.text:
+            from annoscore.report.generic import warning_text
+
+            for warning in comparison.warnings:
+                print(f"annoscore: warning: {warning_text(warning)}", file=sys.stderr)
