@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from annoscore.counts import Counts
-from annoscore.formats.codiesp import CodeReference
+from annoscore.model import CodeReference
 
 TOLERANCE_MODES = ("contain", "symmetric")
 

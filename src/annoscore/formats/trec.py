@@ -11,32 +11,11 @@ that is not a number, is an :class:`InputError` naming the file and line.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 
 from annoscore.errors import InputError
 from annoscore.formats.files import column_lines
-
-
-@dataclass(frozen=True, slots=True)
-class Judgment:
-    """One qrels line."""
-
-    query: str
-    document: str
-    relevance: int
-    line: int
-
-
-@dataclass(frozen=True, slots=True)
-class Retrieved:
-    """One run line."""
-
-    query: str
-    document: str
-    score: float
-    tag: str
-    line: int
+from annoscore.model import Judgment, Retrieved
 
 
 def _lines(path: Path, columns: int, names: str) -> list[tuple[int, list[str]]]:

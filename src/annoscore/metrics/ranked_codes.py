@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from annoscore.counts import Counts
-from annoscore.formats.codiesp import CodeRows
 from annoscore.metrics.ranking import group_rows, ranking_stats
+from annoscore.model import CodeRows
 
 if TYPE_CHECKING:
     import numpy as np

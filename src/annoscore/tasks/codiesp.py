@@ -32,7 +32,6 @@ from annoscore.align.documents import MissingDocs
 from annoscore.align.references import match_code_references
 from annoscore.counts import Counts
 from annoscore.formats.codiesp import (
-    CodeReference,
     read_code_rows,
     read_gold_references,
     read_predicted_references,
@@ -47,6 +46,7 @@ from annoscore.metrics.ranked_codes import (
     count_columns,
     rank_codes,
 )
+from annoscore.model import CodeReference
 from annoscore.result import CountMatrix, Result, Scores
 from annoscore.signature import Signature
 

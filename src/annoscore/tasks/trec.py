@@ -18,8 +18,9 @@ from pathlib import Path
 
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.formats.trec import Retrieved, read_qrels, read_run
+from annoscore.formats.trec import read_qrels, read_run
 from annoscore.metrics.ranking import map_scores, mean_average_precision, ranking_stats
+from annoscore.model import Retrieved
 from annoscore.result import CountMatrix, Result
 from annoscore.signature import Signature
 
