@@ -12,8 +12,9 @@ Rows are ``"{:<25}{:<15}{:<15}{:<20}"`` (trailing spaces kept, as the official p
 type table's title is the category (``date``, ``location``, ...) and its mode ``strict``.
 Values are :func:`annoscore.metrics.phi.official_prf`: P and R rounded to 2 decimals, F1 from the
 rounded values, the int ``0`` for an empty denominator, so a leaderboard number can be compared
-by eye.  For locations a fifth table, ``hipaa``, follows (never computed officially).  The official
-reports the date and person type scores as NaN but prints their table: so do we.
+by eye.  The official prints the date and person type tables with ``nan``: so do we, and then add
+a fifth table with the computed value (``dateFormat``, ``personType``); for locations the fifth
+table is ``hipaa``.  Neither was ever computed officially.
 
 ``annoscore nlpsandbox all`` prints a ``[category]`` title line before each category's tables;
 ``--per-doc`` adds the generic per-note table after them.
@@ -31,15 +32,20 @@ _RULE = "-" * 75
 _CATEGORY_NAMES = {prefix: prefix.replace("_", "-") for prefix in CATEGORY_PREFIXES}
 
 
-def official_table(title: str, mode: str, tp: int, fp: int, fn: int) -> str:
+OFFICIAL_TYPE_TITLE = {"date": "dateFormat", "person": "personType"}
+"""Categories whose official type table prints ``nan``; annoscore adds its own table after."""
+
+
+def official_table(title: str, mode: str, tp: int, fp: int, fn: int, nan: bool = False) -> str:
     """One official table (header, rule, values, two blank lines).
 
-    >>> print(official_table("instance", "relax", 1, 12, 0), end="")  # doctest: +NORMALIZE_WHITESPACE
+    >>> table = official_table("instance", "relax", 1, 12, 0)
+    >>> print(table, end="")  # doctest: +NORMALIZE_WHITESPACE
     instance                 F1             Precision      Recall
     ---------------------------------------------------------------------------
     relax                    0.15           0.08           1.0
     """
-    f1, precision, recall = official_prf(tp, fp, fn)
+    f1, precision, recall = ("nan", "nan", "nan") if nan else official_prf(tp, fp, fn)
     lines = [
         _ROW.format(title, "F1", "Precision", "Recall"),
         _RULE,
@@ -60,9 +66,17 @@ def category_tables(counts: Counts, category: str, prefix: str = "") -> str:
     parts = [
         official_table("instance", "relax", *_stats(counts, f"{prefix}instance_relax_")),
         official_table("instance", "strict", *_stats(counts, f"{prefix}instance_strict_")),
-        official_table(category, "strict", *_stats(counts, f"{prefix}type_")),
+        official_table(
+            category,
+            "strict",
+            *_stats(counts, f"{prefix}type_"),
+            nan=category in OFFICIAL_TYPE_TITLE,
+        ),
         official_table("token", "strict", *_stats(counts, f"{prefix}token_strict_")),
     ]
+    if category in OFFICIAL_TYPE_TITLE:
+        title = OFFICIAL_TYPE_TITLE[category]
+        parts.append(official_table(title, "strict", *_stats(counts, f"{prefix}type_")))
     if f"{prefix}hipaa_tp" in counts:
         parts.append(official_table("hipaa", "strict", *_stats(counts, f"{prefix}hipaa_")))
     return "".join(parts)
