@@ -1,4 +1,17 @@
-"""Reading text files and folders with errors a user can act on."""
+"""Reading text files and folders with errors a user can act on, by the same rules everywhere.
+
+Rules every reader follows (issue: nothing lost, nothing silently changed):
+
+- Text is UTF-8.  A byte-order mark at the start is removed and reported
+  (:func:`without_bom`, the ``formats.bom`` warning); a reader never lets it rename the first
+  document or query.
+- Lines end at ``\n`` only (:func:`split_lines`); a trailing ``\r`` is dropped.  ``str.splitlines``
+  is never used: it also breaks at U+2028, U+0085, form feeds and other characters that are
+  ordinary text in these files, and then every line number after them is wrong.
+- Numbers are ASCII digits (:func:`ascii_int`): Python's ``int()`` accepts Arabic-Indic digits,
+  ``1_0`` and surrounding spaces, none of which any official script reads as a number.
+- A NUL byte is an error naming the line (:func:`check_no_nul`).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from annoscore.errors import InputError
+from annoscore.result import ScoreWarning
 
 
 @contextmanager
@@ -46,6 +60,60 @@ def read_text(path: Path) -> str:
             path,
             line,
         ) from None
+
+
+BOM = "\ufeff"
+
+
+def without_bom(text: str) -> tuple[str, bool]:
+    """``text`` without a leading byte-order mark, and whether there was one.
+
+    >>> without_bom("\ufeffS1\ti10")
+    ('S1\ti10', True)
+    """
+    if text.startswith(BOM):
+        return text[1:], True
+    return text, False
+
+
+def bom_warning(paths: list[str]) -> ScoreWarning:
+    """The warning for files whose byte-order mark was removed (a few named)."""
+    return ScoreWarning(
+        "formats.bom",
+        "{count} file(s) began with a UTF-8 byte-order mark, removed before reading",
+        len(paths),
+        tuple(paths[:5]),
+    )
+
+
+def split_lines(text: str) -> list[str]:
+    r"""The lines of ``text``, split at ``\n`` only, a trailing ``\r`` dropped from each.
+
+    >>> split_lines("a\u2028b\r\nc\x0cd")
+    ['a\u2028b', 'c\x0cd']
+    """
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def ascii_int(token: str) -> int | None:
+    """``token`` as a non-negative integer if it is made of ASCII digits only, else ``None``.
+
+    >>> ascii_int("42"), ascii_int("\u0664\u0662"), ascii_int("1_0"), ascii_int(" 4"), ascii_int("")
+    (42, None, None, None, None)
+    """
+    if token and token.isascii() and token.isdigit():
+        return int(token)
+    return None
+
+
+def check_no_nul(text: str, path: Path) -> None:
+    """:class:`InputError` naming the line of the first NUL character, if there is one."""
+    at = text.find("\x00")
+    if at >= 0:
+        raise InputError("NUL byte in the text (binary data?)", path, text.count("\n", 0, at) + 1)
 
 
 def list_folder(folder: Path, suffixes: tuple[str, ...], what: str) -> list[Path]:
