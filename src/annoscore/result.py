@@ -68,6 +68,10 @@ class ScoreWarning:
     same ``code`` (from two parts of a corpus) add up (:meth:`merged`).  ``examples`` are a few
     of the items concerned; ``alternative`` the scores without the quirk, where known.
     ``report/`` turns a warning into text (:func:`annoscore.report.generic.warning_text`).
+
+    ``tolerated`` marks input the scorer skipped, changed or tolerated to reproduce an official
+    number (a malformed line, a byte-order mark, a duplicate): ``--strict-input`` turns those
+    into exit 2.  Warnings about the data itself (unpaired documents, undefined scores) are not.
     """
 
     code: str
@@ -75,6 +79,7 @@ class ScoreWarning:
     count: int = 1
     examples: tuple[str, ...] = ()
     alternative: Mapping[str, float | None] | None = None
+    tolerated: bool = False
 
     def merged(self, other: ScoreWarning) -> ScoreWarning:
         """The two warnings of one ``code`` as one: counts added, examples pooled (capped)."""

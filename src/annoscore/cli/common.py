@@ -11,6 +11,7 @@ import contextvars
 import functools
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from enum import Enum
 from pathlib import Path
@@ -66,6 +67,14 @@ ConfidenceOption = Annotated[
         max=0.999,
         help="With --bootstrap: the interval's confidence level.",
         rich_help_panel="Confidence intervals",
+    ),
+]
+StrictInputOption = Annotated[
+    bool,
+    typer.Option(
+        "--strict-input",
+        help="Exit 2 instead of tolerating input the official script skips, changes or "
+        "tolerates (each such line is otherwise a warning naming file and line).",
     ),
 ]
 SeedOption = Annotated[
@@ -144,14 +153,71 @@ def stop_working_indicator() -> None:
         live.stop()
 
 
+_inputs: contextvars.ContextVar[tuple[Path, ...]] = contextvars.ContextVar(
+    "annoscore_inputs", default=()
+)
+OUTPUT_PARAMETERS = frozenset({"output", "summary", "history"})
+"""Parameters that name files a command writes: every other path parameter is an input."""
+
+
+def add_inputs(*paths: Path | None) -> None:
+    """Record more input paths (a configuration's key and response files, say): no output may
+    be written over them."""
+    _inputs.set(_inputs.get() + tuple(p for p in paths if p is not None))
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.expanduser().resolve()
+    except (OSError, RuntimeError):  # a looping link, an unreadable folder: compare as given
+        return path.expanduser().absolute()
+
+
+def check_output(path: Path) -> None:
+    """Refuse (exit 2, before anything is written) an output path that is an input file, the
+    configuration, or a file inside an input folder."""
+    target = _resolved(path)
+    for given in _inputs.get():
+        source = _resolved(given)
+        if target == source or (source.is_dir() and source in target.parents):
+            what = "is" if target == source else "is inside the input folder"
+            raise InputError(f"refusing to write the output: it {what} {given}", path)
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename, so a
+    failed run never leaves half a file, and never over an input (:func:`check_output`)."""
+    check_output(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=folder, prefix=f".{path.name}.", delete=False
+        ) as handle:
+            handle.write(text)
+        os.replace(handle.name, path)
+    except OSError as error:
+        with contextlib.suppress(OSError, UnboundLocalError):
+            os.unlink(handle.name)
+        raise InputError(f"cannot write the output: {error.strerror}", path) from None
+
+
 def guarded(command: Callable[P, R]) -> Callable[P, R]:
     """Map :class:`InputError` to exit 2 and any other exception to exit 1, without tracebacks.
 
+    Every path argument that is not an output is recorded as an input (:func:`check_output`
+    refuses to write over one).  An operating-system error on a named file (a path too long, a
+    permission) and a number too large for the machine are the user's input too: exit 2.
     While the command runs, :func:`working_indicator` shows that it is working.
     """
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        inputs = tuple(
+            value
+            for name, value in kwargs.items()
+            if isinstance(value, Path) and name not in OUTPUT_PARAMETERS
+        )
+        token = _inputs.set(inputs)
         try:
             with working_indicator(command.__name__):
                 return command(*args, **kwargs)
@@ -159,6 +225,12 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
             raise
         except InputError as error:
             raise fail(str(error), 2) from None
+        except OSError as error:
+            if error.filename is None:
+                raise fail(f"internal error: OSError: {error}", 1) from None
+            raise fail(f"{error.filename}: {error.strerror or error}", 2) from None
+        except OverflowError:
+            raise fail("a number in the input or the options is too large", 2) from None
         except KeyboardInterrupt:
             raise fail("interrupted", 130) from None
         except Exception as error:
@@ -169,6 +241,8 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
                 "(set ANNOSCORE_DEBUG=1 for the traceback)"
             )
             raise fail(message, 1) from None
+        finally:
+            _inputs.reset(token)
 
     return wrapper
 
@@ -183,14 +257,26 @@ def emit(
     bootstrap: int = 0,
     confidence: float = 0.95,
     seed: int = 12345,
+    strict_input: bool = False,
 ) -> None:
     """Render ``result`` and write it to ``output`` or stdout.
 
     ``per_doc`` adds the per-document rows; ``bootstrap`` resamples the documents of the count
     matrix that many times and adds percentile intervals (:mod:`annoscore.significance`).
+    ``strict_input`` refuses (exit 2) a result that needed tolerated input.
     JSON and Markdown carry the warnings inside; for text and CSV they go to stderr, so the
     official layout on stdout stays byte-for-byte comparable with the official script's.
+    An ``output`` that is an input is refused before anything is written.
     """
+    if output is not None:
+        check_output(output)
+    if strict_input:
+        tolerated = [w for w in result.warnings if w.tolerated]
+        if tolerated:
+            raise InputError(
+                f"--strict-input: {warning_text(tolerated[0])}"
+                + (f" (and {len(tolerated) - 1} more)" if len(tolerated) > 1 else "")
+            )
     if per_doc:
         result = result.shown(documents=True)
     if bootstrap:
@@ -203,10 +289,7 @@ def emit(
         sys.stdout.write(rendered)
         sys.stdout.flush()
     else:
-        try:
-            output.write_text(rendered, encoding="utf-8")
-        except OSError as error:
-            raise InputError(f"cannot write the output: {error.strerror}", output) from None
+        write_output(output, rendered)
     if fmt in (OutputFormat.text, OutputFormat.csv):
         for warning in result.warnings:
             print(f"annoscore: warning: {warning_text(warning)}", file=sys.stderr)

@@ -83,6 +83,7 @@ def bom_warning(paths: list[str]) -> ScoreWarning:
         "{count} file(s) began with a UTF-8 byte-order mark, removed before reading",
         len(paths),
         tuple(paths[:5]),
+        tolerated=True,
     )
 
 
