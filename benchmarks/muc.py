@@ -17,20 +17,44 @@ scored per object.  Alignment is quadratic per class and document: pairs scored 
 linearly with objects per document (about a third of the pairs of a class share a fill code in
 this data: 3 titles, 3 organization types), while reading and writing stay linear.
 
-    python benchmarks/muc.py [--docs 1000] [--objects 50] [--repeat 3]
+    python benchmarks/muc.py [--docs 1000] [--objects 50] [--repeat 3] [--tasks te,ne,co]
+
+Named entity and coreference (``--tasks ne,co``): 1,000 MUC-6 style SGML documents of 2,000 words
+(HL, TXT sections, ``<p>`` paragraphs) with 100 ENAMEX/TIMEX/NUMEX tags (NE) or 60 COREF
+markables in about 15 chains (CO) each, seeded errors in the response (NE: 5% wrong type, 3%
+shorter extent, 3% dropped, spurious tags; CO: 10% markables in another chain, 15% marked on
+their MIN only, 5% dropped, spurious markables).  Timed end to end as a separate process,
+``python -m annoscore muc CONFIG -o scores`` with the report summary, the map history and (CO)
+the partition file written as configured (median of ``--repeat`` runs); then the growth with
+documents (250, 500, 1,000) and with tags per document (50, 100, 200 on 250 documents).
+Peers, measured in the same run on the same data: nervaluate 1.2 (NE; its ``ent_type`` and
+``exact`` schemes equal the MUC TYPE and TEXT slot tallies on this data, where no overlapping
+pair disagrees in both type and extent) and scorch 0.2 (CO; its ``muc`` on the chains as the
+generator wrote them, per document), both in-process on pre-read spans; the numbers must
+agree.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from annoscore.report.muc import map_history_tcl, render_json_result, report_summary, score_report
-from annoscore.tasks.muc import MucDetails, cyclic_gc_paused, load_config, score_muc
+from annoscore.cli.muc import cyclic_gc_paused
+from annoscore.report.muc import (
+    MucDetails,
+    map_history_tcl,
+    render_json_result,
+    report_summary,
+    score_report,
+)
+from annoscore.tasks.muc import load_config, score_muc, score_muc_any
 
 CONFIG = """:scoring_task template_relation
 :key_file key.tpl
@@ -145,12 +169,280 @@ def run(folder: Path, docs: int, per_doc: int) -> Measure:
     return Measure(elapsed, scoring, f, pairs)
 
 
+# ------------------------------------------------------------------ named entity, coreference
+NE_TYPES = {
+    "ENAMEX": ("PERSON", "ORGANIZATION", "LOCATION"),
+    "TIMEX": ("DATE", "TIME"),
+    "NUMEX": ("MONEY", "PERCENT"),
+}
+NE_CONFIG = """:scoring_task named_entity
+:key_file key.sgml
+:response_file response.sgml
+:doc_sections HL TXT
+:report_summary_file summary
+:dump_map_history yes
+:map_history_file map_history
+"""
+CO_CONFIG = """:scoring_task coreference
+:key_file key.sgml
+:response_file response.sgml
+:doc_sections TXT
+:report_summary_file summary
+:partition_file partitions
+:dump_map_history yes
+:map_history_file map_history
+"""
+
+
+def generate_ne(docs: int, words: int, tags: int, seed: int = 7) -> tuple[str, str]:
+    """Key and response NE files (see the module docstring); tags never overlap each other."""
+    rng = random.Random(seed)
+    key: list[str] = []
+    rsp: list[str] = []
+    for d in range(docs):
+        head = f"<DOC>\n<DOCNO> {9300000000 + d} </DOCNO>\n<HL> Headline {d} </HL>\n<TXT>\n<p>\n"
+        key.append(head)
+        rsp.append(head)
+        starts = {3 * s: rng.randint(1, 2) for s in rng.sample(range(words // 3), tags)}
+        k_words: list[str] = []
+        r_words: list[str] = []
+        i = 0
+        while i < words:
+            n = starts.get(i)
+            if n is not None:
+                text = " ".join(rng.choice(WORDS).capitalize() for _ in range(n))
+                gid = rng.choice(("ENAMEX", "ENAMEX", "ENAMEX", "TIMEX", "NUMEX"))
+                kind = rng.choice(NE_TYPES[gid])
+                k_words.append(f'<{gid} TYPE="{kind}">{text}</{gid}>')
+                u = rng.random()
+                if u < 0.03:
+                    r_words.append(text)
+                elif u < 0.08:
+                    other = rng.choice([t for t in NE_TYPES[gid] if t != kind])
+                    r_words.append(f'<{gid} TYPE="{other}">{text}</{gid}>')
+                elif u < 0.11 and n == 2:
+                    first, second = text.split(" ")
+                    r_words.append(f'<{gid} TYPE="{kind}">{first}</{gid}> {second}')
+                else:
+                    r_words.append(f'<{gid} TYPE="{kind}">{text}</{gid}>')
+                i += n
+            else:
+                word = rng.choice(WORDS)
+                k_words.append(word)
+                spurious = rng.random() < 0.002
+                r_words.append(f'<ENAMEX TYPE="PERSON">{word}</ENAMEX>' if spurious else word)
+                i += 1
+            if i % 40 == 0:
+                k_words.append("\n</p>\n<p>\n")
+                r_words.append("\n</p>\n<p>\n")
+        key.append(" ".join(k_words))
+        rsp.append(" ".join(r_words))
+        key.append("\n</p>\n</TXT>\n</DOC>\n")
+        rsp.append("\n</p>\n</TXT>\n</DOC>\n")
+    return "".join(key), "".join(rsp)
+
+
+def generate_co(
+    docs: int, words: int, markables: int, seed: int = 11
+) -> tuple[str, str, list[tuple[list[set[str]], list[set[str]]]]]:
+    """Key and response CO files, and per document the key chains and the response chains in
+    key ids (a response markable stands for the key markable it was written for) for the peer."""
+    rng = random.Random(seed)
+    key: list[str] = []
+    rsp: list[str] = []
+    truth: list[tuple[list[set[str]], list[set[str]]]] = []
+    for d in range(docs):
+        head = f"<DOC>\n<DOCNO> {9400000000 + d} </DOCNO>\n<TXT>\n"
+        key.append(head)
+        rsp.append(head)
+        positions = {3 * s for s in rng.sample(range(words // 3 - 1), markables)}
+        chains = max(1, markables // 4)
+        last_key: dict[int, int] = {}
+        last_rsp: dict[int, str] = {}
+        key_chains: dict[int, set[str]] = {}
+        rsp_chains: dict[int, set[str]] = {}
+        k_words: list[str] = []
+        r_words: list[str] = []
+        ident = 0
+        i = 0
+        while i < words:
+            if i in positions:
+                ident += 1
+                chain = rng.randrange(chains)
+                r_chain = chain if rng.random() > 0.1 else rng.randrange(chains)
+                a, b = rng.choice(WORDS), rng.choice(WORDS)
+                ref = f' REF="{last_key[chain]}"' if chain in last_key else ""
+                last_key[chain] = ident
+                key_chains.setdefault(chain, set()).add(str(ident))
+                k_words.append(f'<COREF ID="{ident}" MIN="{b}"{ref}>the {a} {b}</COREF>')
+                u = rng.random()
+                rid = str(1000 + ident)
+                rref = f' REF="{last_rsp[r_chain]}"' if r_chain in last_rsp else ""
+                if u < 0.05:
+                    r_words.append(f"the {a} {b}")
+                else:
+                    last_rsp[r_chain] = rid
+                    rsp_chains.setdefault(r_chain, set()).add(str(ident))
+                    if u < 0.2:
+                        r_words.append(f'the {a} <COREF ID="{rid}"{rref}>{b}</COREF>')
+                    else:
+                        r_words.append(f'<COREF ID="{rid}"{rref}>the {a} {b}</COREF>')
+                i += 3
+            else:
+                word = rng.choice(WORDS)
+                k_words.append(word)
+                if rng.random() < 0.002:
+                    r_words.append(f'<COREF ID="s{i}">{word}</COREF>')
+                    rsp_chains[-i - 1] = {f"s{i}"}
+                else:
+                    r_words.append(word)
+                i += 1
+            if i % 40 == 0:
+                k_words.append("\n")
+                r_words.append("\n")
+        key.append(" ".join(k_words))
+        rsp.append(" ".join(r_words))
+        key.append("\n</TXT>\n</DOC>\n")
+        rsp.append("\n</TXT>\n</DOC>\n")
+        truth.append((list(key_chains.values()), list(rsp_chains.values())))
+    return "".join(key), "".join(rsp), truth
+
+
+def time_command(folder: Path, config: str, repeat: int) -> list[float]:
+    """Seconds of ``python -m annoscore muc CONFIG -o scores`` (files in, reports out)."""
+    command = [sys.executable, "-m", "annoscore", "muc", config, "-o", "scores"]
+    runs = []
+    for _ in range(max(1, repeat)):
+        started = time.perf_counter()
+        subprocess.run(command, cwd=folder, check=True, capture_output=True)
+        runs.append(time.perf_counter() - started)
+    return runs
+
+
+def write_sgml(folder: Path, task: str, docs: int, tags: int) -> Any:
+    if task == "ne":
+        key, rsp = generate_ne(docs, 2000, tags)
+        truth = None
+        config = NE_CONFIG
+    else:
+        key, rsp, truth = generate_co(docs, 2000, tags)
+        config = CO_CONFIG
+    (folder / "key.sgml").write_text(key, encoding="utf-8")
+    (folder / "response.sgml").write_text(rsp, encoding="utf-8")
+    (folder / "muc.config").write_text(config, encoding="utf-8")
+    return truth
+
+
+def check_ne_peer(folder: Path) -> str:
+    """nervaluate's ent_type and exact schemes against the TYPE and TEXT slot tallies."""
+    from nervaluate import Evaluator
+
+    from annoscore.formats.muc_sgml import read_sgml
+
+    def spans(path: Path) -> list[list[dict[str, Any]]]:
+        documents = read_sgml(path, NE_TYPES, sections=("HL", "TXT"))
+        return [
+            [{"label": t.attributes["TYPE"], "start": t.start, "end": t.end - 1} for t in d.tags]
+            for d in documents
+        ]
+
+    gold, pred = spans(folder / "key.sgml"), spans(folder / "response.sgml")
+    labels = sorted({t for types in NE_TYPES.values() for t in types})
+    started = time.perf_counter()
+    theirs = Evaluator(gold, pred, tags=labels, loader="dict").evaluate()["overall"]
+    peer_seconds = time.perf_counter() - started
+    result = score_muc_any(load_config(folder / "muc.config"))
+    counts = result.counts
+    for slot, scheme in (("type", "ent_type"), ("text", "exact")):
+        ours = tuple(
+            sum(int(counts[f"slot:{c}:{slot}:{t}"]) for c in ("enamex", "timex", "numex"))
+            for t in ("cor", "inc", "mis", "spu")
+        )
+        peer = theirs[scheme]
+        peer_row = (peer.correct, peer.incorrect, peer.missed, peer.spurious)
+        if ours != peer_row:
+            raise AssertionError(f"{slot} slot {ours} != nervaluate {scheme} {peer_row}")
+    return (
+        f"nervaluate 1.2 ent_type/exact (in-process, evaluate only): {peer_seconds:.2f} s; "
+        "TYPE and TEXT slot COR/INC/MIS/SPU agree"
+    )
+
+
+def check_co_peer(folder: Path, truth: list[tuple[list[set[str]], list[set[str]]]]) -> str:
+    """scorch's per-document MUC R and P against annoscore's, on the generator's chains."""
+    from scorch import scores
+
+    started = time.perf_counter()
+    theirs = [scores.muc(k, r) for k, r in truth]
+    peer_seconds = time.perf_counter() - started
+    result = score_muc_any(load_config(folder / "muc.config"))
+    ours = list(result.documents.values())
+    agree = 0
+    for unit, (recall, precision, _) in zip(ours, theirs, strict=True):
+        r, p = unit.scores["muc_recall"], unit.scores["muc_precision"]
+        if abs((r or 0.0) - recall) > 1e-12 or abs((p or 0.0) - precision) > 1e-12:
+            raise AssertionError(f"MUC R/P {r}/{p} != scorch {recall}/{precision}")
+        agree += 1
+    return (
+        f"scorch 0.2 muc (in-process, per document): {peer_seconds:.2f} s; MUC recall and "
+        f"precision agree on {agree}/{len(theirs)} documents"
+    )
+
+
+def bench_sgml(task: str, docs: int, tags: int, repeat: int) -> None:
+    name = {"ne": "named entity", "co": "coreference"}[task]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        truth = write_sgml(folder, task, docs, tags)
+        runs = time_command(folder, "muc.config", repeat)
+        best = statistics.median(runs)
+        times = ", ".join(f"{t:.2f}" for t in runs)
+        print(
+            f"annoscore muc ({name}): {docs} documents x 2,000 words x {tags} tags, end to end "
+            f"with all reports: {best:.2f} s median of {len(runs)} ({times})"
+        )
+        try:
+            print("  " + (check_ne_peer(folder) if task == "ne" else check_co_peer(folder, truth)))
+        except ImportError as error:
+            print(f"  peer not installed ({error.name}): comparison skipped")
+        print(f"  growth with documents ({tags} tags each, one run each):")
+        by_docs = []
+        for n in (docs // 4, docs // 2, docs):
+            write_sgml(folder, task, n, tags)
+            seconds = time_command(folder, "muc.config", 1)[0]
+            by_docs.append((n, seconds))
+            print(f"    {n:5d} documents: {seconds:6.2f} s, {1e3 * seconds / n:5.2f} ms/document")
+        print(f"  growth with tags per document ({docs // 4} documents, one run each):")
+        by_tags = []
+        for n in (tags // 2, tags, 2 * tags):
+            write_sgml(folder, task, docs // 4, n)
+            seconds = time_command(folder, "muc.config", 1)[0]
+            by_tags.append((n, seconds))
+            print(f"    {n:5d} tags/document: {seconds:6.2f} s")
+        print(
+            f"  documents x4: time x{by_docs[-1][1] / by_docs[0][1]:.2f} (linear: x4); "
+            f"tags x4: time x{by_tags[-1][1] / by_tags[0][1]:.2f} (linear: x4, quadratic: x16; "
+            "the 2,000 words per document are read whatever the number of tags)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--docs", type=int, default=1000)
     parser.add_argument("--objects", type=int, default=50)
     parser.add_argument("--repeat", type=int, default=3, help="runs of the main measurement")
+    parser.add_argument("--tasks", default="te,ne,co", help="te, ne, co (comma-separated)")
     args = parser.parse_args()
+    tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
+    if "ne" in tasks:
+        bench_sgml("ne", args.docs, 100, args.repeat)
+    if "co" in tasks:
+        bench_sgml("co", args.docs, 60, args.repeat)
+    if "te" in tasks:
+        main_template(args)
+
+
+def main_template(args: argparse.Namespace) -> None:
     total = args.docs * args.objects
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

@@ -88,3 +88,87 @@ def test_bad_input_exits_2_with_file_and_line(cli, tmp_path: Path) -> None:  # t
 def test_help_has_an_example(cli) -> None:  # type: ignore[no-untyped-def]
     result = cli("muc", "--help")
     assert result.exit_code == 0 and "Example: annoscore muc" in result.stdout
+
+
+# ------------------------------------------------------------------ named entity, coreference
+def sgml_copy(tmp_path: Path) -> Path:
+    for name in ("ne.config", "ne.key.sgml", "ne.response.sgml", "co.key.sgml", "co.response.sgml"):
+        shutil.copy(sample_path("muc", name), tmp_path / name)
+    return tmp_path / "ne.config"
+
+
+def test_named_entity_text_json_and_files(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    config = sgml_copy(tmp_path)
+    with config.open("a", encoding="utf-8") as handle:
+        handle.write(":report_summary_file ne.summary\n:dump_map_history yes\n")
+    result = cli("muc", config, "--totals-only")
+    assert result.exit_code == 0, result.output
+    assert "ALL SLOTS       38    36|  27   0    3|   8    6    5|  71  75  21  17  10  39" in (
+        result.stdout
+    )
+    assert "Body            30    30|  22   0    2|   6    6    5|" in result.stdout
+    summary = (tmp_path / "ne.summary").read_text()
+    assert 'ENAMEX     inc  cor  PERSON       ORGANIZATION "Jane Doe"' in summary
+    history = (tmp_path / "map_history").read_text()
+    assert "-key_obj_start_offset" in history and "-doc_section TXT" in history
+    data = cli.json("muc", config)
+    assert data["task"] == "muc-named-entity"
+    assert data["counts"]["subtask:enamex:type:person:inc"] == 1
+    assert data["counts"]["section:Header:pos"] == 8
+    csv = cli("muc", config, "--format", "csv")
+    assert csv.exit_code == 0 and "f_pr" in csv.stdout
+
+
+def test_coreference_without_configuration(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    sgml_copy(tmp_path)
+    key, rsp = tmp_path / "co.key.sgml", tmp_path / "co.response.sgml"
+    result = cli("muc", "--task", "co", "-k", key, "-r", rsp, "--partitions", tmp_path / "p.txt")
+    assert result.exit_code == 0, result.output
+    assert "TOTALS:             2     2       1 / 3      33.3%        1 / 3      33.3%  33.3%" in (
+        result.stdout
+    )
+    assert (tmp_path / "p.txt").read_text().startswith("Document 9901010002\n\n*****")
+    data = cli.json("muc", "--task", "co", "-k", key, "-r", rsp, "--metric", "muc,bcub,ceafe")
+    assert data["task"] == "muc-coreference"
+    assert set(data["scores"]) >= {"recall", "muc_f1", "bcub_f1", "ceafe_f1", "conll_f1"}
+    assert data["counts"]["muc_recall_den"] == 3
+    bad = cli("muc", "--task", "co", "-k", key, "-r", rsp, "--metric", "nope")
+    assert bad.exit_code == 2 and "--metric 'nope'" in bad.output
+
+
+def test_coreference_files_as_configured_never_over_an_input(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    sgml_copy(tmp_path)
+    config = tmp_path / "co.config"
+    config.write_text(
+        ":scoring_task coreference\n:key_file co.key.sgml\n:response_file co.response.sgml\n"
+        ":partition_file partitions\n:report_summary_file summary\n:score_report_file scores\n"
+    )
+    result = cli("muc", config)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "summary").read_text().splitlines()[1] == (
+        'COR "Acme Widget Corp. of Springfield" "Acme Widget Corp."'
+    )
+    assert "TOTALS:" in (tmp_path / "scores").read_text()
+    assert (tmp_path / "partitions").exists()
+    clash = cli("muc", config, "--summary", tmp_path / "co.key.sgml")
+    assert clash.exit_code == 2 and "refusing to overwrite an input file" in clash.output
+    assert (tmp_path / "co.key.sgml").read_text().startswith("<DOC>")
+
+
+def test_malformed_sgml_and_strict_text_exit_2(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    sgml_copy(tmp_path)
+    key = tmp_path / "co.key.sgml"
+    bad = tmp_path / "bad.sgml"
+    bad.write_text("<DOC>\n<DOCNO>1</DOCNO>\n<TEXT>\n<COREF ID=1>x\n</TEXT>\n</DOC>\n")
+    result = cli("muc", "--task", "co", "-k", key, "-r", bad)
+    assert result.exit_code == 2
+    assert "bad.sgml:5: column 1: <COREF> opened on line 4, column 1" in result.output
+    assert "Traceback" not in result.output
+    other = tmp_path / "other.sgml"
+    other.write_text(
+        (tmp_path / "co.response.sgml").read_text().replace("starts Monday", "starts Friday")
+    )
+    warned = cli("muc", "--task", "co", "-k", key, "-r", other)
+    assert warned.exit_code == 0 and "differs from the key's" in warned.output
+    strict = cli("muc", "--task", "co", "-k", key, "-r", other, "--strict-text")
+    assert strict.exit_code == 2 and "document 9901010002" in strict.output

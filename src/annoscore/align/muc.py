@@ -636,6 +636,21 @@ class MucAligner:
                     candidates.append((-100.0 * _fraction(credit, total), i, j))
         return candidates
 
+    def _partners(
+        self,
+        keys: Sequence[TemplateObject],
+        rsps: Sequence[TemplateObject],
+        prune: bool,
+        key_tokens: Sequence[list[list[str]] | None],
+        rsp_tokens: Sequence[list[list[str]] | None],
+    ) -> Sequence[Sequence[int]]:
+        """For each key object, the response objects (ascending) it may align with: those
+        sharing a token when ``prune``, else all.  A subclass may restrict them further (the
+        named entity task: objects whose spans overlap, :mod:`annoscore.align.muc_ne`)."""
+        if prune:
+            return self._sharing_pairs(key_tokens, rsp_tokens)
+        return [range(len(rsps))] * len(keys)
+
     def _aligned_pair(
         self,
         key: TemplateObject,
@@ -658,7 +673,10 @@ class MucAligner:
             kslot = key_slots.get(name)
             rslot = rsp_slots.get(name)
             if not definition.scored:
-                slots.append(self.compare_slot(definition, kslot, rslot, ctx))
+                if kslot is None:  # what compare_slot gives: no key fill, nothing to tally
+                    slots.append(SlotPair(definition, None, rslot))
+                else:
+                    slots.append(self.compare_slot(definition, kslot, rslot, ctx))
                 continue
             a = key_codes[position]
             b = rsp_codes[position]
@@ -804,11 +822,7 @@ class MucAligner:
             codes, tokens = self._object_codes(scored, names, indexed, slots, False, ctx)
             rsp_codes.append(codes)
             rsp_tokens.append(tokens)
-        partners: Sequence[Sequence[int]]
-        if prune:
-            partners = self._sharing_pairs(key_tokens, rsp_tokens)
-        else:
-            partners = [range(len(rsps))] * len(keys)
+        partners = self._partners(keys, rsps, prune, key_tokens, rsp_tokens)
         self.pairs_scored += sum(len(js) for js in partners)
         candidates = self._candidates(
             definition, partners, key_slots, rsp_slots, key_codes, rsp_codes, ctx

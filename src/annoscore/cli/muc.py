@@ -1,36 +1,73 @@
-"""``annoscore muc CONFIG``: the MUC scorer for TE, TR and ST template files."""
+"""``annoscore muc CONFIG``: the MUC scorer, its five tasks (TE, TR, ST templates; NE, CO SGML)."""
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from annoscore.cli.common import (
+    BootstrapOption,
+    ConfidenceOption,
     FormatOption,
     OutputFormat,
     OutputOption,
     PerDocOption,
+    SeedOption,
     emit,
     guarded,
 )
 from annoscore.errors import InputError
+from annoscore.result import Result
 
 HELP = (
-    "Score MUC template files (template element, template relation, scenario template) as the "
-    "MUC scoring software does, from its configuration file (:class_defs, :slot_defs, "
-    ":premodifiers, ...). Prints the score report (one page per document, then the totals); "
-    "writes the report summary and map history files the configuration asks for."
+    "Score MUC files as the MUC scoring software does, from its configuration file "
+    "(:scoring_task, :class_defs, :slot_defs, :premodifiers, :doc_sections, ...): template "
+    "files for template element, template relation and scenario template; SGML files for named "
+    "entity and coreference. Prints the score report (one page per document, then the totals; "
+    "for coreference one line per document and the TOTALS line); writes the report summary, map "
+    "history and (coreference) partition files the configuration asks for."
 )
 EPILOG = (
     "Example: annoscore muc te.config --key key.tpl --response response.tpl --format json\n\n"
+    "annoscore muc ne.config --summary ne.summary\n\n"
+    "annoscore muc --task co --key key.sgml --response rsp.sgml --metric muc,bcub,ceafe\n\n"
     "JSON scores are the ALL SLOTS row: recall, precision, f_pr, f_2pr, f_p2r; counts its "
-    "pos act cor par inc mis spu non, plus obj:CLASS:*, slot:CLASS:SLOT:* and text_filter:*."
+    "pos act cor par inc mis spu non, plus obj:CLASS:*, slot:CLASS:SLOT:*, text_filter:* (ST), "
+    "subtask:CLASS:SLOT:VALUE:* and section:NAME:* (NE). Coreference: recall, precision, f1 of "
+    "the first --metric and METRIC_recall, ... of each; counts METRIC_recall_num, ..., "
+    "key_classes, response_classes and markables:cor|mis|spu|opt."
 )
 
 
-def _write(path: Path, text: str) -> None:
+@contextmanager
+def cyclic_gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while ``annoscore muc`` reads, aligns and writes.
+
+    Reading and aligning build millions of small objects (fills, slots, objects, alignment
+    records) that hold no reference cycles, so reference counting frees every one of them; the
+    cyclic collector finds nothing, yet each of its full passes walks every live object again
+    (measured on ``benchmarks/muc.py``: reading takes twice as long with it running, and the
+    first collection after the pause walks every record again).  The command keeps it paused
+    until the reports are written and the records released.  Memory is unchanged.  The
+    collector's previous state is restored on exit, even on an error; a pause the caller already
+    made is left alone.  Only the command line does this: the library never touches the
+    collector.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _write_file(path: Path, text: str) -> None:
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as error:
@@ -41,7 +78,13 @@ def register(app: typer.Typer) -> None:
     @app.command("muc", help=HELP, epilog=EPILOG)
     @guarded
     def muc(
-        config: Annotated[Path, typer.Argument(help="The scorer's main configuration file.")],
+        config: Annotated[
+            Path | None,
+            typer.Argument(
+                help="The scorer's main configuration file (optional for --task ne or co: "
+                "the manual's defaults)."
+            ),
+        ] = None,
         key: Annotated[
             Path | None, typer.Option("--key", "-k", help="Key file (overrides :key_file).")
         ] = None,
@@ -53,8 +96,8 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option(
                 "--task",
-                help="template_element, template_relation or scenario_template (or te, tr, st); "
-                "overrides :scoring_task.",
+                help="template_element, template_relation, scenario_template, named_entity or "
+                "coreference (or te, tr, st, ne, co); overrides :scoring_task.",
             ),
         ] = None,
         summary: Annotated[
@@ -65,6 +108,29 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option("--map-history", help="Write the map history here (else as configured)."),
         ] = None,
+        partitions: Annotated[
+            Path | None,
+            typer.Option(
+                "--partitions",
+                help="Coreference: write the partition file here (else as :partition_file).",
+            ),
+        ] = None,
+        metric: Annotated[
+            str,
+            typer.Option(
+                "--metric",
+                help="Coreference: the metrics, comma-separated (muc, bcub, ceafe, ceafm, blanc, "
+                "lea, mentions or all); the first gives recall/precision/f1 and the text report.",
+            ),
+        ] = "muc",
+        strict_text: Annotated[
+            bool,
+            typer.Option(
+                "--strict-text",
+                help="NE and CO: a response whose text differs from the key's outside the tags "
+                "is an error (default: a warning naming the document and offset).",
+            ),
+        ] = False,
         no_files: Annotated[
             bool,
             typer.Option(
@@ -91,9 +157,10 @@ def register(app: typer.Typer) -> None:
         fmt: FormatOption = OutputFormat.text,
         output: OutputOption = None,
         per_doc: PerDocOption = False,
+        bootstrap: BootstrapOption = 0,
+        confidence: ConfidenceOption = 0.95,
+        seed: SeedOption = 12345,
     ) -> None:
-        from annoscore.tasks.muc import cyclic_gc_paused
-
         with cyclic_gc_paused():  # see its docstring; lifted once everything is written
             _run(
                 config=config,
@@ -102,6 +169,9 @@ def register(app: typer.Typer) -> None:
                 task=task,
                 summary=summary,
                 history=history,
+                partitions=partitions,
+                metric=metric,
+                strict_text=strict_text,
                 no_files=no_files,
                 text_filter=text_filter,
                 undefined=undefined,
@@ -109,17 +179,23 @@ def register(app: typer.Typer) -> None:
                 fmt=fmt,
                 output=output,
                 per_doc=per_doc,
+                bootstrap=bootstrap,
+                confidence=confidence,
+                seed=seed,
             )
 
 
 def _run(
     *,
-    config: Path,
+    config: Path | None,
     key: Path | None,
     response: Path | None,
     task: str | None,
     summary: Path | None,
     history: Path | None,
+    partitions: Path | None,
+    metric: str,
+    strict_text: bool,
     no_files: bool,
     text_filter: str,
     undefined: str,
@@ -127,18 +203,34 @@ def _run(
     fmt: OutputFormat,
     output: Path | None,
     per_doc: bool,
+    bootstrap: int,
+    confidence: float,
+    seed: int,
 ) -> None:
     from annoscore.report import muc as report
-    from annoscore.tasks.muc import MucDetails, load_config, score_muc
+    from annoscore.tasks.muc import load_config, score_muc_any
 
     if undefined not in ("*", "0"):
         raise InputError(f"--undefined {undefined!r}: expected '*' or '0'")
     cfg = load_config(config, task)
-    result = score_muc(cfg, key, response, text_filter=text_filter, per_doc=per_doc)
+    if config is None and (key is None or response is None):
+        raise InputError("without a configuration file give --key and --response")
+    result = score_muc_any(
+        cfg, key, response, text_filter=text_filter, metrics=metric, strict_text=strict_text
+    )
     details = result.details
-    assert isinstance(details, MucDetails)
+    assert isinstance(details, report.MucDetails)
     dump_history = cfg.flag("dump_map_history")
+    inputs = {p.resolve() for p in (details.key_path, details.response_path)}
+
+    def _write(path: Path, text: str) -> None:
+        if path.resolve() in inputs:
+            raise InputError("refusing to overwrite an input file with a report", path)
+        _write_file(path, text)
+
     if not no_files:
+        if details.coref is not None and (partitions is not None or "partition_file" in cfg.given):
+            _write(partitions or cfg.file("partition_file"), report.partition_file(details))
         if summary is not None or "report_summary_file" in cfg.given:
             _write(summary or cfg.file("report_summary_file"), report.report_summary(result))
         if history is not None or dump_history:
@@ -146,9 +238,18 @@ def _run(
         if "score_report_file" in cfg.given:
             _write(cfg.file("score_report_file"), report.score_report(result, undefined))
     if fmt is OutputFormat.json and (dump_history or history is not None):
-        result.extra["map_history"] = report.to_json(report.map_history(details))
+        result = result.with_extra(map_history=report.to_json(report.map_history(details)))
 
-    def text(res: object) -> str:
-        return report.score_report(result, undefined, document_pages=not totals_only)
+    def text(scored: Result) -> str:
+        return report.score_report(scored, undefined, document_pages=not totals_only)
 
-    emit(result, fmt, output, text=text)
+    emit(
+        result,
+        fmt,
+        output,
+        text,
+        per_doc=per_doc,
+        bootstrap=bootstrap,
+        confidence=confidence,
+        seed=seed,
+    )

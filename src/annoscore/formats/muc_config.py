@@ -18,7 +18,10 @@ malformed ``:class_defs``/``:slot_defs`` entry or a bad choice is an :class:`Inp
 line; an option given twice keeps the later value with a warning; relative file names resolve
 against ``:muc_base_directory`` when given, else against the configuration file's folder.
 Defaults are the manual's; the manual gives no default for ``:optional_status_slot``, annoscore
-uses ``OBJ_STATUS`` (the slot of the manual's key example).
+uses ``OBJ_STATUS`` (the slot of the manual's key example).  For ``named_entity`` and
+``coreference`` a configuration without ``:class_defs`` and ``:slot_defs`` gets
+:data:`DEFAULT_DEFS` (the manual's NE example); ``:ne_subtask_names`` defaults to
+:data:`NE_SUBTASK_NAMES`.
 """
 
 from __future__ import annotations
@@ -85,6 +88,40 @@ _LISTS = (
     "ne_subtask_names",
 )
 """Options taking a list of values (an empty list is allowed for all but the first two)."""
+
+NE_SUBTASK_NAMES = (
+    "enamex type organization",
+    "enamex type person",
+    "enamex type location",
+    "enamex type other",
+    "timex type date",
+    "timex type time",
+    "timex type other",
+    "numex type money",
+    "numex type percent",
+    "numex type other",
+)
+"""Default ``:ne_subtask_names`` ("object type, slot, fill value"): the rows of the manual's
+named entity score report (its option list lost the values; the report shows them)."""
+
+DEFAULT_DEFS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "named_entity": (
+        ("enamex enamex scored 0", "timex timex scored 0", "numex numex scored 0"),
+        tuple(
+            f"{cls} {slot} {slot} {scored} 4 {kind}"
+            for cls in ("enamex", "timex", "numex")
+            for slot, scored, kind in (
+                ("type", "scored", "set"),
+                ("text", "scored", "string"),
+                ("status", "unscored", "set"),
+                ("alt", "unscored", "string"),
+            )
+        ),
+    ),
+    "coreference": (("coref coref scored 0",), ("coref text text scored 4 string",)),
+}
+"""``:class_defs`` and ``:slot_defs`` used when an SGML task's configuration gives neither: the
+manual's named entity example (slots in the order of its score report) and one COREF class."""
 
 FILE_OPTIONS = (
     "key_file",
@@ -317,6 +354,10 @@ def parse_muc_config(text: str, path: Path) -> MucConfig:
     _check_choice(values, entries, "stringfill_correct_comparison", COMPARISONS, path)
     _check_choice(values, entries, "stringfill_partial_comparison", (*COMPARISONS, "NONE"), path)
 
+    if task in DEFAULT_DEFS and not lists.get("class_defs") and not lists.get("slot_defs"):
+        classes, slots = DEFAULT_DEFS[task]
+        lists["class_defs"] = [(v, 0) for v in classes]
+        lists["slot_defs"] = [(v, 0) for v in slots]
     if "class_defs" not in lists or not lists["class_defs"]:
         raise InputError(':class_defs is required (one "name report scored threshold" each)', path)
     class_defs = tuple(_class_def(v, path, n) for v, n in lists["class_defs"])

@@ -19,15 +19,37 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from annoscore.align.muc import COUNTED, DocumentAlignment, ObjectPair, SlotPair
+from annoscore.align.muc_coref import CorefAlignment
 from annoscore.counts import Counts
+from annoscore.formats.muc_config import MucConfig
 from annoscore.metrics.muc import tally_of
 from annoscore.metrics.tallies import Tally
 from annoscore.model import TemplateFill
 from annoscore.result import Result
-from annoscore.tasks.muc import MucDetails
+
+
+@dataclass(slots=True)
+class MucDetails:
+    """What the official layouts need beyond scores and counts (filled by the MUC preset)."""
+
+    config: MucConfig
+    documents: list[DocumentAlignment]
+    key_path: Path
+    response_path: Path
+    pairs_scored: int = 0
+    """Candidate key/response pairs scored during alignment (see :mod:`annoscore.align.muc`)."""
+    coref: list[CorefAlignment] | None = None
+    """Coreference: each document's markables, classes and alignment (else None)."""
+    section_rows: tuple[str, ...] = ()
+    """Named entity: the SECT SCORES row names (groups, else sections)."""
+    subtasks: tuple[tuple[str, str, str], ...] = ()
+    """Named entity: the SUBTASK SCORES rows ``(class, slot, value)``."""
+
 
 RULE = "-" * 78
 HEADER = "               POS   ACT| COR PAR INC | MIS  SPU  NON| REC PRE UND OVG SUB ERR"
@@ -81,6 +103,8 @@ def score_page(details: MucDetails, counts: Counts, undefined: str = "*") -> lis
     if config.scoring_task == "scenario_template":
         lines.append(score_row("TEXT FILTERING", tally_of(counts, "text_filter:"), undefined))
         lines.append(SPLIT)
+    if config.scoring_task == "named_entity":
+        lines.extend(ne_sections(details, counts, undefined))
     lines.append(_section("OBJ SCORES"))
     for cdef in config.class_defs:
         if cdef.scored:
@@ -103,17 +127,47 @@ def score_page(details: MucDetails, counts: Counts, undefined: str = "*") -> lis
     return lines
 
 
+def ne_sections(details: MucDetails, counts: Counts, undefined: str = "*") -> list[str]:
+    """The named entity page's SUBTASK SCORES and SECT SCORES parts (each ending in a rule)."""
+    from annoscore.metrics.muc_ne import subtask_key
+
+    lines = [f"{'SUBTASK SCORES':<24}|" + _BLANK + " " * 24]
+    report_names = {c.name.lower(): c.report_name for c in details.config.class_defs}
+    shown_class = None
+    for cls, slot, value in details.subtasks:
+        if cls.lower() != shown_class:
+            shown_class = cls.lower()
+            lines.append(_section(report_names.get(shown_class, cls)[:24]))
+        row = tally_of(counts, subtask_key(cls, slot, value))
+        lines.append(score_row(" " + value, row, undefined))
+    lines.append(SPLIT)
+    lines.append(_section("SECT SCORES"))
+    for name in details.section_rows:
+        lines.append(score_row(name, tally_of(counts, f"section:{name}:"), undefined))
+    lines.append(SPLIT)
+    return lines
+
+
 def score_report(result: Result, undefined: str = "*", document_pages: bool = True) -> str:
-    """The score report: a page per document (unless ``document_pages`` is off) and the totals."""
+    """The score report: a page per document (unless ``document_pages`` is off) and the totals.
+
+    Coreference has its own table (:func:`coref_score_report`)."""
     details = result.details
     assert isinstance(details, MucDetails)
+    if details.coref is not None:
+        return coref_score_report(result, document_rows=document_pages)
     pages: list[list[str]] = []
     if document_pages:
-        for doc, counts in details.document_counts.items():
+        for doc, counts in result.document_counts().items():
             pages.append([f"Document {doc}", *score_page(details, counts, undefined)])
-    title = f"TOTAL SCORES ({len(details.document_counts)} documents)"
+    title = f"TOTAL SCORES ({len(result.matrix.documents)} documents)"
     pages.append([title, *score_page(details, result.counts, undefined)])
     return "\f\n".join("\n".join(page) + "\n" for page in pages)
+
+
+def render_totals(result: Result) -> str:
+    """The totals page of the score report (what ``annoscore muc --totals-only`` prints)."""
+    return score_report(result, document_pages=False)
 
 
 # ------------------------------------------------------------------ report summary
@@ -184,9 +238,16 @@ def summary_lines(alignment: DocumentAlignment, separator: str = "|") -> list[st
 
 
 def report_summary(result: Result) -> str:
-    """The information-extraction report summary of every document."""
+    """The report summary of every document: the coreference one (:func:`coref_summary`), the
+    named entity one (:func:`ne_summary`), or the information-extraction one (TE, TR, ST, and
+    NE or CO with ``:use_IE_report_summary`` on)."""
     details = result.details
     assert isinstance(details, MucDetails)
+    if not details.config.flag("use_ie_report_summary"):
+        if details.coref is not None:
+            return coref_summary(details)
+        if details.config.scoring_task == "named_entity":
+            return ne_summary(details)
     separator = details.config.value("report_field_separator")
     lines: list[str] = []
     for alignment in details.documents:
@@ -208,6 +269,20 @@ _SINGLE_TALLIES = {
     name: _tallies(Tally(**{name: 1})) for name in ("cor", "par", "inc", "mis", "spu", "non")
 }
 _NO_TALLY = _tallies(Tally())
+
+
+def _sgml_attributes(pair: ObjectPair) -> Node:
+    """SGML tasks: ``key_obj_start_offset``, ``key_obj_end_offset`` (the key's, else the
+    response's ``rsp_obj_*``; document offsets, end exclusive) and ``doc_section``."""
+    out: Node = {}
+    for side, obj in (("key", pair.key), ("rsp", pair.response)):
+        if obj is not None and obj.span is not None:
+            out[f"{side}_obj_start_offset"] = obj.span.start
+            out[f"{side}_obj_end_offset"] = obj.span.end
+    owner = pair.key if pair.key is not None else pair.response
+    if owner is not None and owner.section:
+        out["doc_section"] = owner.section
+    return out
 
 
 def map_history(details: MucDetails) -> list[Node]:
@@ -277,6 +352,7 @@ def map_history(details: MucDetails) -> list[Node]:
                         obj_node["key_obj_optional"] = None
                 if pair.response is not None:
                     obj_node["rsp_obj_id"] = pair.response.id
+                obj_node.update(_sgml_attributes(pair))
                 obj_node["obj_pair_status"] = pair.status
                 if pair.f_score is not None:
                     obj_node["f_score"] = f"{pair.f_score:.2f}"
@@ -396,6 +472,8 @@ class _TclHistoryWriter:
         """Each single fill written, by (slot kind, pointer or not) and text."""
         self.tallies: dict[tuple[int, ...], str] = {}
         self.names: dict[str, str] = {}
+        self.empty_slots: dict[tuple[str, int, int, int, bool], str] = {}
+        """Each slot text without fills, by what it shows."""
 
     def single_fill(self, kind: str, fill: TemplateFill) -> str:
         written = self.fills.get((kind, fill.is_pointer))
@@ -450,14 +528,36 @@ class _TclHistoryWriter:
         for cls in alignment.classes:
             objects: list[str] = []
             class_total = [0] * 6
+            empty_slots = self.empty_slots
             for pair in cls.pairs:
                 slots: list[str] = []
-                pair_total = [0] * 6
+                c = p = n = m = u = o = 0
                 for slot in pair.slots:
+                    if not slot.fills:  # no single fill: only the slot's own NON, if any
+                        key_slot = slot.key
+                        signature = (
+                            slot.definition.name,
+                            slot.slot_non,
+                            slot.key_alternative,
+                            slot.response_alternative,
+                            key_slot is not None and key_slot.optional,
+                        )
+                        written = empty_slots.get(signature)
+                        if written is None:
+                            tally = (0, 0, 0, 0, 0, slot.slot_non)
+                            written = empty_slots[signature] = self.slot(slot, tally)
+                        o += slot.slot_non
+                        slots.append(written)
+                        continue
                     tally = slot.tally()
-                    for i in range(6):
-                        pair_total[i] += tally[i]
+                    c += tally[0]
+                    p += tally[1]
+                    n += tally[2]
+                    m += tally[3]
+                    u += tally[4]
+                    o += tally[5]
                     slots.append(self.slot(slot, tally))
+                pair_total = (c, p, n, m, u, o)
                 for i in range(6):
                     class_total[i] += pair_total[i]
                 text = "{"
@@ -469,6 +569,11 @@ class _TclHistoryWriter:
                     text += (" -rsp_obj_id " if pair.key is not None else "-rsp_obj_id ") + (
                         _tcl_word(pair.response.id)
                     )
+                if (pair.key or pair.response).span is not None:  # type: ignore[union-attr]
+                    for name, value in _sgml_attributes(pair).items():
+                        text += f" -{name} " + (
+                            str(value) if isinstance(value, int) else _tcl_word(value)
+                        )
                 text += (" -obj_pair_status " if len(text) > 1 else "-obj_pair_status ") + (
                     _tcl_word(pair.status)
                 )
@@ -510,3 +615,242 @@ def render_json_result(result: Result) -> str:
     from annoscore.report.generic import render_json
 
     return render_json(result)
+
+
+# ------------------------------------------------------------------ named entity summary
+NE_SUMMARY_RULE = "-" * 105
+NE_SUMMARY_HEADER = (
+    f"{'TAG':<11}{'TYPE':<5}{'TEXT':<5}{'KEY_TYPE':<13}{'RSP_TYPE':<13}{'KEY_TEXT':<50}RSP_TEXT"
+)
+
+
+def _ne_fill(slot: SlotPair | None, side: str) -> tuple[str, str]:
+    """(verdict, text) of a slot's chosen single fill on one side ("key" or "response"): the
+    first fill that is tallied, else the first one (an optional object's)."""
+    if slot is None:
+        return "", ""
+    fallback: tuple[str, str] = ("", "")
+    for fill in slot.fills:
+        value = fill.key if side == "key" else fill.response
+        if value is None:
+            continue
+        if fill.status != "non":
+            return fill.status, value.text
+        if not fallback[1]:
+            fallback = (fill.status, value.text)
+    return fallback
+
+
+def ne_summary_lines(alignment: DocumentAlignment, type_slot: str, text_slot: str) -> list[str]:
+    """One document of the named entity report summary: aligned pairs (class order), then
+    missing and optional key objects, then spurious responses.
+
+    Columns: tag (11), TYPE and TEXT verdicts (5 each, lower case), key and response TYPE (13
+    each), key TEXT (50, quoted) and response TEXT (quoted).  The key TEXT shown is the
+    alternative the response was compared with.  Verdicts are the scored ones (the scorer's
+    string comparison), ``opt`` for an optional key object left unaligned."""
+    groups: tuple[list[str], list[str], list[str]] = ([], [], [])
+    type_name, text_name = type_slot.lower(), text_slot.lower()
+    for cls in alignment.classes:
+        for pair in cls.pairs:
+            slots = {s.definition.name.lower(): s for s in pair.slots}
+            obj = pair.key if pair.key is not None else pair.response
+            assert obj is not None
+            type_pair, text_pair = slots.get(type_name), slots.get(text_name)
+            type_status, key_type = _ne_fill(type_pair, "key")
+            text_status, key_text = _ne_fill(text_pair, "key")
+            rsp_type_status, rsp_type = _ne_fill(type_pair, "response")
+            rsp_text_status, rsp_text = _ne_fill(text_pair, "response")
+            if pair.key is None:
+                type_status, text_status = rsp_type_status, rsp_text_status
+                group = 2
+            elif pair.response is None:
+                group = 1
+                if pair.status == "non":
+                    type_status = text_status = "opt"
+            else:
+                group = 0
+            tag = obj.class_name.upper()
+            groups[group].append(
+                f"{tag:<11}{type_status or 'non':<5}{text_status or 'non':<5}{key_type:<13}"
+                f'{rsp_type:<13}{chr(34) + key_text + chr(34):<50}"{rsp_text}"'
+            )
+    return [*groups[0], *groups[1], *groups[2]]
+
+
+def ne_summary(details: MucDetails) -> str:
+    """The named entity report summary (the manual's "Named Entity Report Summaries")."""
+    config = details.config
+    type_slot, text_slot = config.value("sgml_type_slot"), config.value("sgml_text_slot")
+    out: list[str] = []
+    for alignment in details.documents:
+        out.extend(
+            [
+                NE_SUMMARY_RULE,
+                f"Document {alignment.document}",
+                NE_SUMMARY_HEADER,
+                NE_SUMMARY_RULE,
+                *ne_summary_lines(alignment, type_slot, text_slot),
+            ]
+        )
+    return "\n".join(out) + "\n" if out else ""
+
+
+# ------------------------------------------------------------------ coreference
+def _tenths(numerator: float, denominator: float) -> int | None:
+    """``round_half_up(1000 * numerator / denominator)``: a percentage in tenths (exact for
+    whole numbers), None when the denominator is 0."""
+    if not denominator:
+        return None
+    if isinstance(numerator, int) and isinstance(denominator, int):
+        return (2000 * numerator + denominator) // (2 * denominator)
+    import math
+
+    return math.floor(1000 * numerator / denominator + 0.5)
+
+
+def _shown(tenths: int | None, width: int) -> str:
+    return f"{'*':>{width}}" if tenths is None else f"{tenths / 10:>{width}.1f}"
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
+def coref_row(label: str, counts: Counts, metric: str = "muc", totals: bool = False) -> str:
+    """One line of the coreference score report (a document's, or the TOTALS line).
+
+    Columns: document number (17), key and response classes (4 and 6), recall as
+    ``num / den`` and percent (one decimal, half up), precision likewise, F (equal weights).
+    F is ``2 num / (recall den + precision den)`` when the numerators are equal (MUC: exact);
+    ``*`` marks an undefined value.  The TOTALS line adds ``%`` after each percentage."""
+    r_num, r_den = counts[f"{metric}_recall_num"], counts[f"{metric}_recall_den"]
+    p_num, p_den = counts[f"{metric}_precision_num"], counts[f"{metric}_precision_den"]
+    recall, precision = _tenths(r_num, r_den), _tenths(p_num, p_den)
+    f: int | None
+    if recall is None or precision is None:
+        f = None
+    elif r_num == p_num and isinstance(r_num, int) and isinstance(r_den, int):
+        f = _tenths(2 * r_num, int(r_den) + int(p_den)) if r_num else 0
+    else:
+        r, p = r_num / r_den, p_num / p_den
+        f = _tenths(2 * r * p, r + p) if r + p else 0
+    pct = "%" if totals else ""
+    width = 6 if totals else 7
+    return (
+        f"{label:<17}{int(counts['key_classes']):>4}{int(counts['response_classes']):>6}"
+        f"{_number(r_num):>8} / {_number(r_den):<4}{_shown(recall, 7)}{pct}"
+        f"{_number(p_num):>{10 - len(pct)}} / {_number(p_den):<4}{_shown(precision, 7)}{pct}"
+        f"{_shown(f, width)}{pct}"
+    )
+
+
+COREF_HEADER = (
+    "                  Key   Rsp\n"
+    "Document No.      Cls   Cls           Recall                  Precision       f\n"
+)
+
+
+def coref_score_report(
+    result: Result, document_rows: bool = True, metric: str | None = None
+) -> str:
+    """The coreference score report: a line per document and the TOTALS line (the manual's
+    "Coreference Score Report"), for ``metric`` (default: the first scored, MUC unless
+    ``--metric`` says otherwise; BLANC, which has two sets of counts, has no such table; other
+    metrics' numerators are sums of fractions, printed with 2 decimals)."""
+    from annoscore.metrics.muc_coref import metrics_of
+
+    if metric is None:
+        metric = next((m for m in metrics_of(result.counts) if m != "blanc"), None)
+    if metric is None:
+        return "No coreference score table for BLANC alone (see --format json).\n"
+    lines = [COREF_HEADER]
+    if document_rows:
+        for doc, counts in result.document_counts().items():
+            lines.append(coref_row(doc, counts, metric))
+    lines.append("")
+    lines.append(coref_row("TOTALS:", result.matrix.total(), metric, totals=True))
+    return "\n".join(lines) + "\n"
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\n", " ") + '"'
+
+
+def coref_summary(details: MucDetails) -> str:
+    """The coreference report summary: per document, ``COR`` lines (aligned key and response
+    markables), then ``MIS`` (key only), ``SPU`` (response only) and ``OPT`` (optional key
+    markables left unaligned), each in text order, with the key and response text quoted."""
+    assert details.coref is not None
+    out: list[str] = []
+    for alignment in details.coref:
+        out.append(f"Document {alignment.document}")
+        by_id = {m.id: m for m in alignment.response}
+        removed = {m.id for m in alignment.removed}
+        mapped = set(alignment.key_to_response.values())
+        for m in alignment.key:
+            if m.id in alignment.key_to_response:
+                rsp = by_id[alignment.key_to_response[m.id]]
+                out.append(f"COR {_quoted(m.text)} {_quoted(rsp.text)}")
+        out.extend(
+            f'MIS {_quoted(m.text)} ""'
+            for m in alignment.key
+            if m.id not in alignment.key_to_response and m.id not in removed
+        )
+        out.extend(f'SPU "" {_quoted(m.text)}' for m in alignment.response if m.id not in mapped)
+        out.extend(f'OPT {_quoted(m.text)} ""' for m in alignment.removed)
+    return "\n".join(out) + "\n" if out else ""
+
+
+PARTITION_KEY_RULE = "*" * 52
+PARTITION_RESPONSE_RULE = "=" * 52
+
+
+def partition_blocks(alignment: CorefAlignment) -> list[str]:
+    """The partition file lines of one document (see :func:`partition_file`)."""
+    lines: list[str] = []
+    response_to_key = alignment.response_to_key
+    for side, classes, other, rule in (
+        ("key", alignment.key_classes, alignment.key_to_response, PARTITION_KEY_RULE),
+        ("response", alignment.response_classes, response_to_key, PARTITION_RESPONSE_RULE),
+    ):
+        owner: dict[str, int] = {}
+        for index, cls in enumerate(
+            alignment.response_classes if side == "key" else alignment.key_classes
+        ):
+            for m in cls:
+                owner[m.id] = index
+        for cls in classes:
+            parts: dict[int, list[str]] = {}
+            missing: list[list[str]] = []
+            for m in cls:
+                head = f"{m.start} {max(m.end - 1, m.start)} {m.id} {m.ref_shown}"
+                partner = other.get(m.id)
+                if partner is None or partner not in owner:
+                    missing.append([f"M {head} {_quoted(m.text)}"])
+                else:
+                    parts.setdefault(owner[partner], []).append(
+                        f"C {head} {partner} {_quoted(m.text)}"
+                    )
+            lines.append(rule)
+            for part in [*parts.values(), *missing]:
+                lines.append("")
+                lines.extend(part)
+            lines.extend(["", rule, ""])
+    return lines
+
+
+def partition_file(details: MucDetails) -> str:
+    """The coreference partition file: per document, each key class between lines of ``*``,
+    then each response class between lines of ``=``.  Within a class the markables are grouped
+    by the class of the other side they fall in ("breaks" are blank lines); a ``C`` line is
+    ``C start end id ref other-id "text"`` (``end`` is the offset of the last character, as on
+    the manual's page; ``ref`` is ``NULL`` when there is none), an ``M`` line (no partner on the
+    other side, each a part of its own, after the others) has no other id."""
+    assert details.coref is not None
+    out: list[str] = []
+    for alignment in details.coref:
+        out.append(f"Document {alignment.document}")
+        out.append("")
+        out.extend(partition_blocks(alignment))
+    return "\n".join(out) + "\n" if out else ""

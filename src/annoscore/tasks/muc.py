@@ -19,106 +19,61 @@ A document in only one of the files is scored (all MIS or all SPU) with a warnin
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
+from annoscore.align.documents import pair_documents
 from annoscore.align.muc import DocumentAlignment, MucAligner
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.formats.muc_config import MucConfig, read_muc_config
+from annoscore.formats.muc_config import TASKS, MucConfig, parse_muc_config, read_muc_config
 from annoscore.formats.muc_template import read_templates
-from annoscore.metrics.muc import document_counts, tally_of
-from annoscore.model import TemplateDocument
-from annoscore.result import Result, ScoredUnit
+from annoscore.metrics.muc import all_slots_scores, document_counts
+from annoscore.report.muc import MucDetails
+from annoscore.result import Result, ScoreWarning
 from annoscore.signature import Signature
 
 IE_TASKS = ("template_element", "template_relation", "scenario_template")
+SGML_TASKS = ("named_entity", "coreference")
 TEXT_FILTER_MODES = ("agreement", "relevance")
 
 
-@dataclass(slots=True)
-class MucDetails:
-    """What the official layouts need beyond scores and counts."""
-
-    config: MucConfig
-    documents: list[DocumentAlignment]
-    document_counts: dict[str, Counts]
-    key_path: Path
-    response_path: Path
-    outputs: dict[str, Path] = field(default_factory=dict)
-    pairs_scored: int = 0
-    """Candidate key/response pairs scored during alignment (see :mod:`annoscore.align.muc`)."""
+TASK_ALIASES = {
+    "te": "template_element",
+    "tr": "template_relation",
+    "st": "scenario_template",
+    "ne": "named_entity",
+    "co": "coreference",
+}
+"""Short ``--task`` names."""
 
 
-def load_config(path: Path, task: str | None = None) -> MucConfig:
-    """Read a configuration; ``task`` (``--task``) overrides ``:scoring_task``."""
-    config = read_muc_config(path)
+def load_config(path: Path | None, task: str | None = None) -> MucConfig:
+    """Read a configuration; ``task`` (``--task``) overrides ``:scoring_task``.
+
+    Without a file (``path`` None) the configuration is the manual's defaults for ``task``
+    (only the SGML tasks, named entity and coreference, can be scored so).
+    """
+    normalized = None
     if task is not None:
         normalized = task.lower().replace("-", "_")
-        aliases = {"te": "template_element", "tr": "template_relation", "st": "scenario_template"}
-        normalized = aliases.get(normalized, normalized)
-        if normalized not in IE_TASKS:
+        normalized = TASK_ALIASES.get(normalized, normalized)
+        if normalized not in TASKS:
             raise InputError(
-                f"--task {task!r}: expected one of {', '.join(IE_TASKS)} (or te, tr, st)"
+                f"--task {task!r}: expected one of {', '.join(TASKS)} (or te, tr, st, ne, co)"
             )
+    if path is None:
+        if normalized not in SGML_TASKS:
+            raise InputError(
+                "a configuration file is required (only named_entity and coreference have "
+                "defaults for every option)"
+            )
+        return parse_muc_config(f":scoring_task {normalized}\n", Path.cwd() / "(defaults)")
+    config = read_muc_config(path)
+    if normalized is not None:
         config = replace(config, scoring_task=normalized)
-    if config.scoring_task not in IE_TASKS:
-        raise InputError(
-            f":scoring_task {config.scoring_task} is scored from SGML files, which annoscore "
-            f"does not read yet; this command scores {', '.join(IE_TASKS)}",
-            path,
-        )
     return config
-
-
-def _pair_documents(
-    keys: list[TemplateDocument], rsps: list[TemplateDocument], warnings: list[str]
-) -> list[tuple[str, TemplateDocument | None, TemplateDocument | None]]:
-    by_id = {d.id: d for d in rsps}
-    key_ids = {d.id for d in keys}
-    out: list[tuple[str, TemplateDocument | None, TemplateDocument | None]] = [
-        (d.id, d, by_id.get(d.id)) for d in keys
-    ]
-    only_key = [d.id for d in keys if d.id not in by_id]
-    only_rsp = [d for d in rsps if d.id not in key_ids]
-    out.extend((d.id, None, d) for d in only_rsp)
-    if only_key:
-        warnings.append(
-            f"{len(only_key)} key document(s) have no response object and are scored as all "
-            f"missing: {', '.join(only_key[:5])}{' ...' if len(only_key) > 5 else ''}"
-        )
-    if only_rsp:
-        names = [d.id for d in only_rsp]
-        warnings.append(
-            f"{len(names)} response document(s) are not in the key and are scored as all "
-            f"spurious: {', '.join(names[:5])}{' ...' if len(names) > 5 else ''}"
-        )
-    return out
-
-
-@contextmanager
-def cyclic_gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while reading and aligning.
-
-    Reading and aligning build millions of small objects (fills, slots, objects, alignment
-    records) that hold no reference cycles, so reference counting frees every one of them; the
-    cyclic collector finds nothing, yet each of its full passes walks every live object again
-    (measured on ``benchmarks/muc.py``: reading takes twice as long with it running, and the
-    first collection after the pause walks every record again).  ``annoscore muc`` keeps it
-    paused until the reports are written and the records released, so the collector never
-    walks them.  Memory is unchanged.  The collector's previous state is restored on exit, even
-    on an error; a pause the caller already made is left alone.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def score_muc(
@@ -127,46 +82,56 @@ def score_muc(
     response_path: Path | None = None,
     *,
     text_filter: str = "agreement",
-    per_doc: bool = False,
 ) -> Result:
-    """Score a response template file against a key template file (TE, TR, ST)."""
-    with cyclic_gc_paused():
-        return _score_muc(config, key_path, response_path, text_filter, per_doc)
+    """Score a response template file against a key template file (TE, TR, ST).
 
-
-def _score_muc(
-    config: MucConfig,
-    key_path: Path | None,
-    response_path: Path | None,
-    text_filter: str,
-    per_doc: bool,
-) -> Result:
+    ``key_path`` and ``response_path`` default to the configuration's ``:key_file`` and
+    ``:response_file``.  Every document of either file is scored (a document on one side only
+    is all MIS or all SPU, with a warning); ``scores`` are the ALL SLOTS row
+    (:func:`annoscore.metrics.muc.all_slots_scores`), ``counts`` its tallies and every object,
+    slot and text-filter tally.
+    """
+    if config.scoring_task in SGML_TASKS:
+        raise InputError(
+            f":scoring_task {config.scoring_task} is scored from SGML files: use "
+            "annoscore.tasks.muc.score_muc_any (or score_muc_ne / score_muc_coref)",
+            config.path,
+        )
     if text_filter not in TEXT_FILTER_MODES:
         raise InputError(f"text filter {text_filter!r}: expected one of {TEXT_FILTER_MODES}")
     key_path = key_path or config.file("key_file")
     response_path = response_path or config.file("response_file")
     status_slot = config.value("optional_status_slot")
-    keys = read_templates(key_path, keys_syntax=True, status_slot=status_slot)
-    rsps = read_templates(response_path, keys_syntax=config.key2key, status_slot=status_slot)
+    keys = {d.id: d for d in read_templates(key_path, keys_syntax=True, status_slot=status_slot)}
+    rsps = {
+        d.id: d
+        for d in read_templates(response_path, keys_syntax=config.key2key, status_slot=status_slot)
+    }
     aligner = MucAligner(config, text_filter)
-    for document in (*keys, *rsps):
+    for document in (*keys.values(), *rsps.values()):
         aligner.validate(document)
-    warnings = list(config.warnings)
+    pairing = pair_documents(keys, rsps, gold_only="empty", system_only="empty")
+    warnings: list[ScoreWarning | str] = [*config.warnings]
+    warnings += pairing.warnings(
+        "key document(s) have no response object", "response document(s) are not in the key"
+    )
     alignments: list[DocumentAlignment] = []
     per_document: dict[str, Counts] = {}
-    for doc_id, key, rsp in _pair_documents(keys, rsps, warnings):
-        alignment = aligner.align(doc_id, key, rsp)
+    for doc_id in pairing.scored:
+        alignment = aligner.align(doc_id, keys.get(doc_id), rsps.get(doc_id))
         alignments.append(alignment)
         per_document[doc_id] = document_counts(alignment)
     warnings.extend(aligner.warnings)
-    total = Counts.total(per_document.values())
-    removed = sum(v for k, v in total.items() if k.endswith(":rem"))
+    removed = sum(v for c in per_document.values() for k, v in c.items() if k.endswith(":rem"))
     if removed:
         warnings.append(
-            f"{removed} key pointer fill(s) point to optional objects left unaligned and are "
-            "removed from scoring (rem)"
+            ScoreWarning(
+                "muc.removed-pointers",
+                "{count} key pointer fill(s) point to optional objects left unaligned and are "
+                "removed from scoring (rem)",
+                int(removed),
+            )
         )
-    all_slots = tally_of(total)
     signature = Signature.of(
         f"muc-{config.scoring_task.replace('_', '-')}",
         scoring_method=config.scoring_method,
@@ -178,23 +143,113 @@ def _score_muc(
         text_filter=text_filter if config.scoring_task == "scenario_template" else "none",
         alignment="greedy-f-stable",
     )
-    documents = None
-    if per_doc:
-        documents = {doc: ScoredUnit(tally_of(c).scores(), c) for doc, c in per_document.items()}
     details = MucDetails(
-        config,
-        alignments,
-        per_document,
-        key_path,
-        response_path,
-        pairs_scored=aligner.pairs_scored,
+        config, alignments, key_path, response_path, pairs_scored=aligner.pairs_scored
     )
-    return Result(
-        task=signature.task,
-        signature=signature,
-        scores=all_slots.scores(),
-        counts=total,
+    return Result.from_counts(
+        signature.task,
+        signature,
+        per_document,
+        all_slots_scores,
         warnings=warnings,
-        documents=documents,
         details=details,
     )
+
+
+def score_muc_files(
+    key: Path,
+    response: Path,
+    *,
+    config: Path,
+    task: str | None = None,
+    text_filter: str = "agreement",
+) -> Result:
+    """:func:`score_muc` from paths: the configuration file names the classes, slots and rules
+    (a named entity or coreference configuration is scored by :func:`score_muc_any`).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> muc = SAMPLES / "muc"
+    >>> r = score_muc_files(muc / "key.synthetic.tpl", muc / "response.synthetic.tpl",
+    ...                     config=muc / "te.config")
+    >>> r.counts["cor"], r.counts["pos"], round(r.scores["f_pr"], 4)
+    (12, 17, 0.7273)
+    """
+    return score_muc_any(load_config(config, task), key, response, text_filter=text_filter)
+
+
+def score_muc_any(
+    config: MucConfig,
+    key_path: Path | None = None,
+    response_path: Path | None = None,
+    *,
+    text_filter: str = "agreement",
+    metrics: str | Sequence[str] = "muc",
+    strict_text: bool = False,
+) -> Result:
+    """Score any of the five MUC tasks, as the configuration's ``:scoring_task`` says.
+
+    ``text_filter`` applies to ST, ``metrics`` to coreference, ``strict_text`` to the SGML tasks
+    (:mod:`annoscore.tasks.muc_sgml`).
+    """
+    if config.scoring_task == "named_entity":
+        from annoscore.tasks.muc_sgml import score_muc_ne
+
+        return score_muc_ne(config, key_path, response_path, strict_text=strict_text)
+    if config.scoring_task == "coreference":
+        from annoscore.tasks.muc_sgml import score_muc_coref
+
+        return score_muc_coref(
+            config, key_path, response_path, metrics=metrics, strict_text=strict_text
+        )
+    return score_muc(config, key_path, response_path, text_filter=text_filter)
+
+
+def score_muc_ne_files(
+    key: Path,
+    response: Path,
+    *,
+    config: Path | None = None,
+    strict_text: bool = False,
+) -> Result:
+    """Named entity scoring from paths; without ``config`` the manual's defaults (ENAMEX, TIMEX,
+    NUMEX with TYPE and TEXT scored).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> muc = SAMPLES / "muc"
+    >>> r = score_muc_ne_files(muc / "ne.key.sgml", muc / "ne.response.sgml",
+    ...                        config=muc / "ne.config")
+    >>> r.counts["pos"], r.counts["act"], r.counts["cor"]
+    (38, 36, 27)
+    """
+    cfg = load_config(config, None if config is not None else "named_entity")
+    if cfg.scoring_task != "named_entity":
+        raise InputError(f":scoring_task is {cfg.scoring_task}, not named_entity", cfg.path)
+    from annoscore.tasks.muc_sgml import score_muc_ne
+
+    return score_muc_ne(cfg, key, response, strict_text=strict_text)
+
+
+def score_muc_coref_files(
+    key: Path,
+    response: Path,
+    *,
+    config: Path | None = None,
+    metric: str = "muc",
+    strict_text: bool = False,
+) -> Result:
+    """Coreference scoring from paths; without ``config`` the manual's defaults (COREF tags with
+    ID, REF, MIN, STATUS).  ``metric``: ``muc`` (default) or a comma list of
+    :data:`annoscore.metrics.coref.METRICS`.
+
+    >>> from annoscore.samples import SAMPLES
+    >>> muc = SAMPLES / "muc"
+    >>> r = score_muc_coref_files(muc / "co.key.sgml", muc / "co.response.sgml")
+    >>> r.counts["muc_recall_num"], r.counts["muc_recall_den"], round(r.scores["f1"], 4)
+    (1, 3, 0.3333)
+    """
+    cfg = load_config(config, None if config is not None else "coreference")
+    if cfg.scoring_task != "coreference":
+        raise InputError(f":scoring_task is {cfg.scoring_task}, not coreference", cfg.path)
+    from annoscore.tasks.muc_sgml import score_muc_coref
+
+    return score_muc_coref(cfg, key, response, metrics=metric, strict_text=strict_text)

@@ -1,0 +1,95 @@
+"""``annoscore convert muc-sgml FILE --out DIR``: MUC SGML task files to brat standoff.
+
+So the same named entity (or coreference) files can be scored by the MUC scorer
+(``annoscore muc``) and by the generic span modes (``annoscore spans``, CoNLL-style strict,
+overlap, SemEval ...) in one run::
+
+    annoscore convert muc-sgml key.sgml --out gold/ --config ne.config
+    annoscore convert muc-sgml response.sgml --out system/ --config ne.config
+    annoscore spans gold/ system/ --mode strict
+
+One ``DOCNUM.txt`` (the document with the task's tags removed: the text the MUC offsets count)
+and one ``DOCNUM.ann`` per document.  Existing files are not overwritten unless ``--force``; an
+input file never is.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from annoscore.cli.common import guarded
+from annoscore.errors import InputError
+
+HELP = "Convert annotation files between formats (MUC SGML to brat standoff)."
+
+
+def register(app: typer.Typer) -> None:
+    convert = typer.Typer(help=HELP, no_args_is_help=True)
+    app.add_typer(convert, name="convert")
+
+    @convert.command(
+        "muc-sgml",
+        help="Write a brat .txt/.ann pair per document of a MUC SGML named entity (ENAMEX, "
+        "TIMEX, NUMEX) or coreference (COREF) file, offsets as the MUC scorer counts them.",
+    )
+    @guarded
+    def muc_sgml(
+        source: Annotated[Path, typer.Argument(help="The SGML key or response file.")],
+        out: Annotated[
+            Path, typer.Option("--out", help="Folder for the .txt and .ann files (created).")
+        ],
+        config: Annotated[
+            Path | None,
+            typer.Option(
+                "--config",
+                help="MUC configuration (:scoring_task, :class_defs, :doc_sections, :sgml_*); "
+                "default: the manual's named entity defaults.",
+            ),
+        ] = None,
+        task: Annotated[
+            str | None, typer.Option("--task", help="named_entity or coreference (ne, co).")
+        ] = None,
+        force: Annotated[
+            bool, typer.Option("--force", help="Overwrite existing output files.")
+        ] = False,
+    ) -> None:
+        from annoscore.formats.muc_sgml import brat_annotation
+        from annoscore.tasks.muc import load_config
+        from annoscore.tasks.muc_sgml import read_task_file, sgml_slots
+
+        if config is None and task is None:
+            task = "named_entity"
+        cfg = load_config(config, task)
+        if cfg.scoring_task not in ("named_entity", "coreference"):
+            raise InputError(f":scoring_task {cfg.scoring_task} is not an SGML task", cfg.path)
+        coreference = cfg.scoring_task == "coreference"
+        gids = [c.name.upper() for c in cfg.class_defs]
+        if coreference:
+            gids = gids[:1]
+        documents = read_task_file(cfg, source, gids)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError(f"cannot create the folder: {error.strerror}", out) from None
+        inputs = {source.resolve(), *(p.resolve() for p in ([config] if config else []))}
+        slots = sgml_slots(cfg)
+        planned: list[tuple[Path, str]] = []
+        for number, document in documents.items():
+            ann = brat_annotation(document, gids, slots=slots, coreference=coreference)
+            planned.append((out / f"{number}.txt", document.text))
+            planned.append((out / f"{number}.ann", ann))
+        for path, _ in planned:
+            if path.resolve() in inputs:
+                raise InputError("refusing to overwrite an input file", path)
+            if path.exists() and not force:
+                raise InputError("exists; use --force to overwrite", path)
+        for path, text in planned:
+            try:
+                with path.open("w", encoding="utf-8", newline="") as handle:
+                    handle.write(text)
+            except OSError as error:
+                raise InputError(f"cannot write: {error.strerror}", path) from None
+        typer.echo(f"{len(documents)} documents written to {out}", err=True)

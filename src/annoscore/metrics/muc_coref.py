@@ -1,0 +1,90 @@
+"""MUC coreference counts and scores: the coreference metrics on the MUC scorer's partitions.
+
+Per document (additive :class:`~annoscore.counts.Counts`):
+
+``{metric}_recall_num`` ...     :func:`annoscore.metrics.coref.coref_counts` of the key and
+                                response partitions (:meth:`CorefAlignment.partitions`), for
+                                each chosen metric (``muc`` by default; ``blanc`` has
+                                ``blanc_coref_*`` and ``blanc_noncoref_*``)
+``key_classes``                 key equivalence classes (after removing unaligned optional
+``response_classes``            markables), response classes: the score report's Cls columns
+``markables:cor``               key markables aligned with a response markable
+``markables:mis``               key markables left unaligned (not optional)
+``markables:spu``               response markables left unaligned
+``markables:opt``               optional key markables left unaligned (removed)
+
+Scores (:func:`coreference_scores`): ``recall``, ``precision``, ``f1`` of the first metric
+present in the order of :data:`annoscore.metrics.coref.METRICS` with MUC first (so MUC when it
+is chosen), each undefined (``None``, the report's ``*``) on a zero denominator, as the MUC
+scorer's percentages (../shared/spec/muc.md, decision 5); then ``{metric}_recall``,
+``{metric}_precision``, ``{metric}_f1`` of every metric present, by
+:func:`annoscore.metrics.coref.coref_scores` (the CoNLL reference's rule: 0 on a zero
+denominator), and ``conll_f1`` when MUC, B³ and CEAFe are all there.
+
+For MUC, R = Σ_S (|S| - |p(S)|) / Σ_S (|S| - 1) over key classes S, p(S) the partition of S by
+the response classes (an unaligned key markable is a part of its own); P is the same with the
+sides swapped.
+
+>>> c = Counts(muc_recall_num=1, muc_recall_den=3, muc_precision_num=1, muc_precision_den=3)
+>>> s = coreference_scores(c)
+>>> round(s["recall"], 4), round(s["f1"], 4), round(s["muc_f1"], 4)
+(0.3333, 0.3333, 0.3333)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from annoscore.align.muc_coref import CorefAlignment
+from annoscore.counts import Counts
+from annoscore.metrics.coref import METRICS, coref_counts, coref_scores
+from annoscore.metrics.prf import f_beta, ratio
+
+ORDER = ("muc", *(m for m in METRICS if m != "muc"))
+"""Metric names, MUC first: the first one present gives ``recall``/``precision``/``f1``."""
+
+
+def metrics_of(counts: Counts) -> list[str]:
+    """The metrics whose counts are in ``counts``, in :data:`ORDER`."""
+    present = []
+    for name in ORDER:
+        probe = "blanc_coref_recall_den" if name == "blanc" else f"{name}_recall_den"
+        if probe in counts:
+            present.append(name)
+    return present
+
+
+def coref_document_counts(alignment: CorefAlignment, metrics: Sequence[str] = ("muc",)) -> Counts:
+    """The counts of one document (see the module docstring)."""
+    key, response = alignment.partitions()
+    counts = coref_counts(key, response, metrics)
+    mis = sum(1 for m in alignment.key if m.id not in alignment.key_to_response) - len(
+        alignment.removed
+    )
+    extra = Counts(
+        {
+            "key_classes": len(alignment.key_classes),
+            "response_classes": len(alignment.response_classes),
+            "markables:cor": len(alignment.key_to_response),
+            "markables:mis": mis,
+            "markables:spu": len(alignment.response) - len(alignment.key_to_response),
+            "markables:opt": len(alignment.removed),
+        }
+    )
+    return counts + extra
+
+
+def coreference_scores(counts: Counts) -> dict[str, float | None]:
+    """The scorer of a MUC coreference result (see the module docstring)."""
+    present = metrics_of(counts)
+    scores: dict[str, float | None] = {}
+    if present and present[0] != "blanc":
+        first = present[0]
+        recall = ratio(counts[f"{first}_recall_num"], counts[f"{first}_recall_den"])
+        precision = ratio(counts[f"{first}_precision_num"], counts[f"{first}_precision_den"])
+        scores.update(recall=recall, precision=precision, f1=f_beta(precision, recall))
+    elif present:
+        recall, precision, f1 = coref_scores(counts, ["blanc"]).values()
+        scores.update(recall=recall, precision=precision, f1=f1)
+    scores.update(coref_scores(counts, present))
+    return scores
