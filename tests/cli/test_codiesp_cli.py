@@ -130,7 +130,8 @@ def test_bad_input_exits_2_with_file_and_line(cli: Any, tmp_path: Path) -> None:
     empty = tmp_path / "empty.tsv"
     empty.write_text("")
     result = cli("codiesp", "D", "--gold", folder / "gs_D.tsv", "--pred", empty, "--codes", codes_d)
-    assert result.exit_code == 2 and "empty" in result.stderr
+    assert result.exit_code == 0 and "MAP estimate: nan" in result.stdout
+    assert "prediction file has no line" in result.stderr
     result = cli(
         "codiesp",
         "D",
@@ -163,3 +164,24 @@ def test_help_has_examples(cli: Any) -> None:
     for sub in ("D", "P", "X"):
         result = cli("codiesp", sub, "--help")
         assert result.exit_code == 0 and "Example: annoscore codiesp" in result.stdout
+
+
+def test_strict_input_tie_order_and_huge_values(cli: Any, tmp_path: Path) -> None:
+    folder, codes_d, codes_p = toy()
+    bom = tmp_path / "bom.tsv"
+    bom.write_bytes(b"\xef\xbb\xbf" + (folder / "pred_D.tsv").read_bytes())
+    args = ["codiesp", "D", "--gold", folder / "gs_D.tsv", "--codes", codes_d]
+    plain = cli.json(*args, "--pred", folder / "pred_D.tsv")
+    tolerated = cli.json(*args, "--pred", bom)
+    assert tolerated["scores"] == plain["scores"]
+    assert any("byte-order mark" in w for w in tolerated["warnings"])
+    strict = cli(*args, "--pred", bom, "--strict-input")
+    assert strict.exit_code == 2 and "byte-order mark" in strict.stderr
+    assert len(strict.stderr.strip().splitlines()) == 1
+    by_code = cli.json(*args, "--pred", folder / "pred_D.tsv", "--tie-order", "code")
+    assert "tie-order:code" in by_code["signature"]
+    huge = cli(*args, "--pred", folder / "pred_D.tsv", "--depth", str(10**30))
+    assert huge.exit_code in (0, 2) and "Traceback" not in huge.stderr
+    x = ["codiesp", "X", "--gold", folder / "gs_X.tsv", "--pred", folder / "pred_X.tsv"]
+    x += ["--codes-d", codes_d, "--codes-p", codes_p, "--tolerance", str(10**30)]
+    assert cli(*x).exit_code in (0, 2)

@@ -133,7 +133,7 @@ def test_fast_path_equals_line_path(
     path = write(tmp_path, "h.tsv", "".join(f"{d}\t{c}\n" for d, c in pairs))
     vocabulary = sorted({c.lower() for _, c in pairs[::2]}) if with_vocabulary else None
     fast = _fast_code_rows(path, True, vocabulary)
-    slow = _slow_code_rows(path, "predictions", True, vocabulary)
+    slow = _slow_code_rows(path, "predictions", True, vocabulary, False).rows
     if fast is not None:
         assert decoded(fast) == decoded(slow)
         assert fast.documents == slow.documents
@@ -173,3 +173,29 @@ def test_x_readers(tmp_path: Path) -> None:
         read_predicted_references(write(tmp_path, "q.tsv", "D1\tx y\tL\tc\n"))
     with pytest.raises(InputError, match="empty"):
         read_predicted_references(write(tmp_path, "r.tsv", "\n"))
+
+
+def test_byte_order_mark_and_csv_quotes_are_removed_as_pandas_does(tmp_path: Path) -> None:
+    from annoscore.formats.codiesp import read_code_file
+
+    read = read_code_file(write(tmp_path, "p.tsv", '\ufeff"S1"\t"I10"\nS2\t"a""b"x\n'), "gold")
+    assert decoded(read.rows) == [("S1", "i10"), ("S2", 'a"bx')]
+    assert [w.code for w in read.warnings] == ["formats.bom", "codiesp.quotes"]
+    assert all(w.tolerated for w in read.warnings) and read.warnings[1].count == 2
+    with pytest.raises(InputError, match="not closed") as error:
+        read_code_file(write(tmp_path, "q.tsv", 'S1\ta\nS1\t"b\n'), "gold")
+    assert error.value.line == 2
+
+
+def test_nul_bytes_and_non_ascii_positions_are_errors(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="NUL") as error:
+        read_code_rows(write(tmp_path, "p.tsv", "D1\ta\nD\x002\tb\n"), "gold")
+    assert error.value.line == 2
+    with pytest.raises(InputError, match="bad position"):
+        parse_position("\u0661\u0660 20", Path("g"), 1)
+
+
+def test_empty_prediction_file_may_be_allowed(tmp_path: Path) -> None:
+    from annoscore.formats.codiesp import read_code_file
+
+    assert len(read_code_file(write(tmp_path, "e.tsv", ""), "p", allow_empty=True).rows) == 0

@@ -1,4 +1,4 @@
-"""TREC qrels and run readers."""
+"""TREC qrels and run readers: columns, line numbers in errors, the shared reader rules."""
 
 from __future__ import annotations
 
@@ -10,17 +10,26 @@ from annoscore.errors import InputError
 from annoscore.formats.trec import read_qrels, read_run
 
 
+def write(tmp_path: Path, text: str, name: str = "f") -> Path:
+    path = tmp_path / name
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
 def test_reads_qrels_and_run(tmp_path: Path) -> None:
-    qrels = tmp_path / "q"
-    qrels.write_text("q1 0 d1 1\n\nq1 0 d2 -1\n")
-    run = tmp_path / "r"
-    run.write_text("q1\tQ0\td1\t1\t2.5e0\ttag\n")
-    assert [(j.query, j.document, j.relevance, j.line) for j in read_qrels(qrels)] == [
-        ("q1", "d1", 1, 1),
-        ("q1", "d2", -1, 3),
-    ]
-    [r] = read_run(run)
-    assert (r.query, r.document, r.score, r.tag) == ("q1", "d1", 2.5, "tag")
+    qrels = read_qrels(write(tmp_path, "q1 0 d1 1\n\nq1 0 d2 -1\nq2\t0\td10\t+2\n"))
+    assert qrels.queries == ["q1", "q2"] and qrels.query.tolist() == [0, 0, 1]
+    assert [qrels.document(i) for i in range(3)] == ["d1", "d2", "d10"]
+    assert qrels.value.tolist() == [1, -1, 2] and qrels.line.tolist() == [1, 3, 4]
+    run = read_run(write(tmp_path, "q1\tQ0\td1\t1\t2.5e0\ttag\r\nq1 Q0 d2 2 -0.125 tag", "r"))
+    assert run.value.tolist() == [2.5, -0.125] and run.tags == ("tag",)
+    assert run.document(1) == "d2" and run.line.tolist() == [1, 2]
+
+
+def test_plain_decimals_parse_exactly_as_float(tmp_path: Path) -> None:
+    scores = ["0.1", "12.3456", "-7", "999999999999999", "0.000000000000001", "3.", ".5"]
+    text = "".join(f"q Q0 d{i} {i} {s} t\n" for i, s in enumerate(scores))
+    assert read_run(write(tmp_path, text)).value.tolist() == [float(s) for s in scores]
 
 
 @pytest.mark.parametrize(
@@ -28,21 +37,39 @@ def test_reads_qrels_and_run(tmp_path: Path) -> None:
     [
         (read_qrels, "q1 0 d1 1\nq1 0 d2\n", 2, "expected 4"),
         (read_qrels, "q1 0 d1 yes\n", 1, "not an integer"),
+        (read_qrels, "q1 0 d1 1_0\n", 1, "not an integer"),  # int() reads it as 10
+        (read_qrels, "q1 0 d1 \u0661\n", 1, "not an integer"),  # Arabic-Indic one
+        (read_qrels, "q1 0 d1 1.0\n", 1, "not an integer"),
         (read_run, "q1 Q0 d1 1 2.0\n", 1, "expected 6"),
-        (read_run, "q1 Q0 d1 1 high t\n", 1, "not a number"),
+        (read_run, "q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 high t\n", 2, "not a number"),
         (read_run, "q1 Q0 d1 1 nan t\n", 1, "NaN"),
+        (read_run, "q1 Q0 d1 1 1_0 t\n", 1, "ASCII digits"),
+        (read_run, "q1 Q0 d1 1 \u0661.5 t\n", 1, "ASCII digits"),
+        (read_run, "q1 Q0 d1 1 1.0 t\nq1 Q0 d\x002 2 1.0 t\n", 2, "NUL"),
     ],
 )
 def test_bad_lines(tmp_path: Path, reader, text: str, line: int, message: str) -> None:  # type: ignore[no-untyped-def]
-    path = tmp_path / "f"
-    path.write_text(text)
     with pytest.raises(InputError, match=message) as error:
-        reader(path)
+        reader(write(tmp_path, text))
     assert error.value.line == line
 
 
+def test_line_numbers_ignore_unicode_line_breaks(tmp_path: Path) -> None:
+    text = "q1 Q0 d\u2028x 1 1.0 t\nq1 Q0 dy\u0085 2 1.0 t\nq1 Q0 d3 3 bad t\n"
+    with pytest.raises(InputError, match="not a number") as error:
+        read_run(write(tmp_path, text))
+    assert error.value.line == 3
+
+
+def test_byte_order_mark_is_removed_with_a_warning(tmp_path: Path) -> None:
+    qrels = read_qrels(write(tmp_path, "\ufeffq1 0 d1 1\n"))
+    assert qrels.queries == ["q1"]
+    [warning] = qrels.warnings
+    assert warning.code == "formats.bom" and warning.tolerated
+
+
 def test_empty_file(tmp_path: Path) -> None:
-    path = tmp_path / "f"
-    path.write_text("\n")
     with pytest.raises(InputError, match="empty"):
-        read_run(path)
+        read_run(write(tmp_path, "\n"))
+    with pytest.raises(InputError, match="empty"):
+        read_qrels(write(tmp_path, "\ufeff"))

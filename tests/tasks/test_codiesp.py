@@ -14,6 +14,7 @@ from annoscore.counts import Counts
 from annoscore.tasks.codiesp import (
     ExplainableOptions,
     RankedOptions,
+    TieOrder,
     ToleranceMode,
     score_explainable,
     score_ranked,
@@ -126,7 +127,8 @@ def test_every_prediction_invalid_gives_null_not_a_crash(
 ) -> None:
     result = ranked(tmp_path, abc, ["D1\tzz", "D2\tyy"])
     assert result.scores["map"] is None and result.scores["precision"] is None
-    assert result.scores["recall"] == 0.0 and result.scores["f1"] == 0.0
+    # the official F1 script prints nan|0.0|nan: precision and F1 undefined, recall 0
+    assert result.scores["recall"] == 0.0 and result.scores["f1"] is None
     assert any("prints nan" in w for w in texts(result))
     assert any("2 predicted codes are not in the valid-code list" in w for w in texts(result))
 
@@ -311,3 +313,78 @@ def test_explainable_properties(
         write(tmp_path, "g2.tsv", gold_lines), write(tmp_path, "q2.tsv", pred_lines), codes, codes
     )
     assert again.scores == result.scores
+
+
+# --- issue 13 and 15: edge behaviours of the official scripts --------------------------------
+
+
+def test_byte_order_mark_and_quotes_do_not_rename(tmp_path: Path, abc: tuple[Path, Path]) -> None:
+    gold, codes = abc
+    pred = tmp_path / "pred.tsv"
+    pred.write_text('\ufeff"D1"\t"a"\nD1\tb\n', encoding="utf-8")
+    result = score_ranked("D", gold, pred, codes)
+    assert result.documents["D1"].scores["map"] == 1.0
+    assert {w.code for w in result.warnings} >= {"formats.bom", "codiesp.quotes"}
+
+
+def test_numeric_ids_each_script_its_own_number(tmp_path: Path) -> None:
+    gold = write(tmp_path, "g.tsv", ["0001\ta", "0001\tb"])
+    pred = write(tmp_path, "p.tsv", ["1\ta", "1\tb"])
+    codes = write(tmp_path, "c.tsv", ["a", "b"])
+    result = score_ranked("D", gold, pred, codes)
+    # MAP script: 0001 and 1 are the number 1, one document, AP 1
+    assert result.scores["map"] == 1.0
+    # F1 script: '0001' and '1' are different documents, nothing found
+    assert result.counts["tp"] == 0 and result.scores["recall"] == 0.0
+    [warning] = [w for w in result.warnings if w.code == "codiesp.numeric-ids"]
+    assert warning.tolerated and "MAP with the ids as text would be 0.0000" in warning.message
+    same = score_ranked("D", gold, gold, codes)  # the same ids on both sides: no disagreement
+    assert not [w for w in same.warnings if w.code == "codiesp.numeric-ids"]
+
+
+def test_empty_prediction_file(tmp_path: Path, abc: tuple[Path, Path]) -> None:
+    gold, codes = abc
+    empty = tmp_path / "empty.tsv"
+    empty.write_text("")
+    result = score_ranked("D", gold, empty, codes)
+    assert result.scores["map"] is None and result.scores["precision"] is None
+    assert result.scores["recall"] == 0.0 and result.scores["f1"] is None  # official nan|0.0|nan
+    assert [w.code for w in result.warnings if w.code == "codiesp.empty-predictions"]
+
+
+def test_tie_order_trectools_0_0_42_and_0_0_50(tmp_path: Path) -> None:
+    # observed: trectools 0.0.42 keeps file order (c, a, b: AP 1/2), 0.0.50 sorts by code
+    # (a, b, c: AP 1)
+    gold = write(tmp_path, "g.tsv", ["D1\ta"])
+    pred = write(tmp_path, "p.tsv", ["D1\tc", "D1\ta", "D1\tb"])
+    codes = write(tmp_path, "c.tsv", ["a", "b", "c"])
+    assert score_ranked("D", gold, pred, codes).scores["map"] == 0.5
+    by_code = score_ranked("D", gold, pred, codes, RankedOptions(tie_order=TieOrder.code))
+    assert by_code.scores["map"] == 1.0 and "tie-order:code" in str(by_code.signature)
+
+
+def test_duplicates_are_counted_with_lines(tmp_path: Path, abc: tuple[Path, Path]) -> None:
+    _, codes = abc
+    gold = write(tmp_path, "g2.tsv", ["D1\ta", "D1\tb", "D1\ta"])
+    pred = write(tmp_path, "p2.tsv", ["D1\ta", "D1\ta", "D1\tb"])
+    result = score_ranked("D", gold, pred, codes)
+    by_code = {w.code: w for w in result.warnings}
+    assert by_code["codiesp.duplicate-gold"].examples == (f"{gold}:3",)
+    assert by_code["codiesp.duplicate-predictions"].examples == (f"{pred}:2",)
+    assert by_code["codiesp.duplicate-predictions"].tolerated
+
+
+def test_x_collapsed_pairs_are_counted(tmp_path: Path) -> None:
+    gold = write(tmp_path, "g.tsv", ["D1\tL\ta\tx\t10 20", "D1\tL\ta\ty\t30 40"])
+    pred = write(tmp_path, "p.tsv", ["D1\t10 20\tL\ta", "D1\t30 40\tL\ta"])
+    codes = write(tmp_path, "c.tsv", ["a"])
+    result = score_explainable(gold, pred, codes, codes)
+    assert result.counts == Counts(tp=1, fp=0, fn=0)
+    codes_seen = {w.code: w for w in result.warnings}
+    assert codes_seen["codiesp.collapsed-references"].examples == (f"{gold}:2",)
+    assert codes_seen["codiesp.collapsed-predictions"].examples == (f"{pred}:2",)
+
+
+def test_huge_depth_is_no_overflow(tmp_path: Path, abc: tuple[Path, Path]) -> None:
+    result = ranked(tmp_path, abc, ["D1\ta"], depth=10**30)
+    assert result.scores["map"] == 0.5

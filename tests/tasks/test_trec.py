@@ -125,3 +125,58 @@ def test_cli(cli: Any, tmp_path: Path) -> None:
     bad.write_text("q1 Q0 a\n")
     result = cli("trec", q, bad)
     assert result.exit_code == 2 and f"{bad}:1:" in result.stderr
+
+
+def test_relevance_level_zero_never_counts_unjudged_documents(tmp_path: Path) -> None:
+    q = tmp_path / "q"
+    q.write_text("q 0 a 0\nq 0 b 1\n")
+    r = tmp_path / "r"
+    r.write_text("q Q0 x 1 3.0 t\nq Q0 y 2 2.5 t\nq Q0 a 3 2.0 t\nq Q0 b 4 1.0 t\n")
+    result = score_trec(q, r, relevance_level=0)
+    # relevant: a (judged 0) and b; unjudged x, y are not: AP = (1/3 + 2/4) / 2
+    assert result.scores["map"] == pytest.approx((1 / 3 + 2 / 4) / 2)
+    assert result.counts["relevant_retrieved"] == 2
+    assert score_trec(q, r).scores["map"] == pytest.approx(1 / 4)
+
+
+@given(st.randoms(use_true_random=False), st.integers(-2, 0))
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_map_never_above_one_at_any_level(tmp_path: Path, rng: random.Random, level: int) -> None:
+    qrels, run = generated(rng)
+    q, r = write_files(tmp_path, qrels, run)
+    value = score_trec(q, r, relevance_level=level).scores["map"]
+    assert value is None or 0.0 <= value <= 1.0
+
+
+def test_byte_order_mark_does_not_rename_the_first_query(tmp_path: Path) -> None:
+    q, r = write_files(tmp_path, {"q1": {"a": 1}}, {"q1": {"a": 1.0}})
+    q.write_bytes(b"\xef\xbb\xbf" + q.read_bytes())
+    r.write_bytes(b"\xef\xbb\xbf" + r.read_bytes())
+    result = score_trec(q, r)
+    assert result.scores["map"] == 1.0
+    assert [w.code for w in result.warnings] == ["formats.bom", "formats.bom"]
+
+
+def test_duplicate_judgments_last_wins_with_lines(tmp_path: Path) -> None:
+    q = tmp_path / "q"
+    q.write_text("q 0 a 1\nq 0 a 0\n")
+    r = tmp_path / "r"
+    r.write_text("q Q0 a 1 1.0 t\nq Q0 b 2 0.5 t\n")
+    result = score_trec(q, r)
+    assert result.scores["map"] == 0.0  # the last judgment (0) wins; no relevant document
+    assert any(f"{q}:2" in w for w in texts(result))
+
+
+def test_cli_strict_input_and_bad_numbers(cli: Any, tmp_path: Path) -> None:
+    q, r = write_files(tmp_path, {"q1": {"a": 1}}, {"q1": {"a": 1.0}})
+    q.write_bytes(b"\xef\xbb\xbf" + q.read_bytes())
+    assert cli("trec", q, r).exit_code == 0
+    strict = cli("trec", q, r, "--strict-input")
+    assert strict.exit_code == 2 and "byte-order mark" in strict.stderr
+    bad = tmp_path / "bad"
+    bad.write_text("q1 0 a 1_0\n")
+    result = cli("trec", bad, r)
+    assert result.exit_code == 2 and f"{bad}:1:" in result.stderr
+    assert cli("trec", q, r, "-l", str(10**30)).exit_code in (0, 2)

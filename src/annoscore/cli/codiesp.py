@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,11 +16,14 @@ from annoscore.cli.common import (
     OutputOption,
     PerDocOption,
     SeedOption,
+    StrictInputOption,
     choice,
     emit,
     guarded,
 )
-from annoscore.tasks.codiesp import ToleranceMode
+
+if TYPE_CHECKING:
+    pass
 
 codiesp_app = typer.Typer(
     help="CodiEsp (CLEF eHealth 2020): D and P ranked codes (MAP and P/R/F1), X explainable "
@@ -98,6 +101,17 @@ def _ranked(subtask: str) -> Callable[..., None]:
             ),
         ] = 1000,
         lowercase: Lowercase = True,
+        tie_order: Annotated[
+            str,
+            typer.Option(
+                "--tie-order",
+                help="Rank of a document's predictions in MAP: file = line order (trectools "
+                "0.0.42, which the official script pins); code = alphabetical by code "
+                "(trectools 0.0.50, other MAPs on the same files).",
+                **choice(("file", "code")),
+            ),
+        ] = "file",
+        strict_input: StrictInputOption = False,
         per_doc: PerDocOption = False,
         fmt: FormatOption = OutputFormat.text,
         output: OutputOption = None,
@@ -107,7 +121,7 @@ def _ranked(subtask: str) -> Callable[..., None]:
     ) -> None:
         from annoscore.align.documents import MissingDocs
         from annoscore.report.codiesp import render_ranked
-        from annoscore.tasks.codiesp import RankedOptions, score_ranked
+        from annoscore.tasks.codiesp import RankedOptions, TieOrder, score_ranked
 
         options = RankedOptions(
             missing_docs=MissingDocs(missing_docs),
@@ -115,6 +129,7 @@ def _ranked(subtask: str) -> Callable[..., None]:
             filter_gold=filter_gold,
             depth=depth or None,
             lowercase=lowercase,
+            tie_order=TieOrder(tie_order),
         )
         result = score_ranked(subtask, gold, pred, codes, options)
         emit(
@@ -126,6 +141,7 @@ def _ranked(subtask: str) -> Callable[..., None]:
             bootstrap=bootstrap,
             confidence=confidence,
             seed=seed,
+            strict_input=strict_input,
         )
 
     command.__doc__ = (
@@ -150,14 +166,14 @@ def _explainable() -> Callable[..., None]:
             int, typer.Option("--tolerance", min=0, help="Characters of tolerance (official 10).")
         ] = 10,
         tolerance_mode: Annotated[
-            ToleranceMode,
+            str,
             typer.Option(
                 "--tolerance-mode",
                 help="contain: the prediction contains the reference, overhanging at most "
                 "TOLERANCE per side (official); symmetric: each boundary within TOLERANCE.",
-                case_sensitive=False,
+                **choice(("contain", "symmetric")),
             ),
-        ] = ToleranceMode.contain,
+        ] = "contain",
         check_label: Annotated[
             bool,
             typer.Option(
@@ -166,6 +182,7 @@ def _explainable() -> Callable[..., None]:
         ] = False,
         filter_gold: FilterGold = False,
         lowercase: Lowercase = True,
+        strict_input: StrictInputOption = False,
         per_doc: PerDocOption = False,
         fmt: FormatOption = OutputFormat.text,
         output: OutputOption = None,
@@ -175,11 +192,15 @@ def _explainable() -> Callable[..., None]:
     ) -> None:
         """CodiEsp-X: micro P/R/F1 of codes whose predicted position matches a reference."""
         from annoscore.report.codiesp import render_explainable
-        from annoscore.tasks.codiesp import ExplainableOptions, score_explainable
+        from annoscore.tasks.codiesp import (
+            ExplainableOptions,
+            ToleranceMode,
+            score_explainable,
+        )
 
         options = ExplainableOptions(
             tolerance=tolerance,
-            tolerance_mode=tolerance_mode,
+            tolerance_mode=ToleranceMode(tolerance_mode),
             check_label=check_label,
             filter_gold=filter_gold,
             lowercase=lowercase,
@@ -194,6 +215,7 @@ def _explainable() -> Callable[..., None]:
             bootstrap=bootstrap,
             confidence=confidence,
             seed=seed,
+            strict_input=strict_input,
         )
 
     return command

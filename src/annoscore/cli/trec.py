@@ -15,6 +15,7 @@ from annoscore.cli.common import (
     OutputOption,
     PerDocOption,
     SeedOption,
+    StrictInputOption,
     emit,
     guarded,
 )
@@ -41,8 +42,14 @@ def register(app: typer.Typer) -> None:
         ] = False,
         relevance_level: Annotated[
             int,
-            typer.Option("-l", "--relevance-level", help="Minimum relevance that counts (1)."),
+            typer.Option(
+                "-l",
+                "--relevance-level",
+                help="Minimum relevance of a judged document that counts (1); unjudged "
+                "documents never count.",
+            ),
         ] = 1,
+        strict_input: StrictInputOption = False,
         per_doc: PerDocOption = False,
         fmt: FormatOption = OutputFormat.text,
         output: OutputOption = None,
@@ -63,4 +70,5 @@ def register(app: typer.Typer) -> None:
             bootstrap=bootstrap,
             confidence=confidence,
             seed=seed,
+            strict_input=strict_input,
         )

@@ -11,21 +11,40 @@ Formats (no header, tab-separated, one annotation per line; blank lines are skip
 - position: ``start end``, or ``s1 e1;s2 e2;...`` for a discontinuous reference, read as the first
   start to the last end (the official rule; annoscore accepts it on the prediction side as well).
 
-D/P files can be large (millions of lines), so :func:`read_code_rows` returns columns (NumPy
+The official scripts read these files with pandas, and so does annoscore's reading, where it
+matters for a number: a UTF-8 byte-order mark is removed, CSV quotes are removed
+(``"S1"<TAB>"i10"`` is ``S1``, ``i10``; :func:`pandas_fields`), each with a *tolerated* warning
+naming the file and lines (``--strict-input`` makes them errors).  Lines split at ``\\n`` only; a
+NUL byte, a missing column and an empty field are :class:`InputError` naming file and line.
+Positions are ASCII digits.
+
+D/P files can be large (millions of lines), so :func:`read_code_file` returns columns (NumPy
 arrays of document and code indexes) rather than one object per line, and has a vectorised path
 for plain ASCII files whose codes are at most 8 bytes long (every ICD-10 code is).  Anything else
-goes through the line-by-line path, which also gives the error messages.
+(a byte-order mark, quotes, ``\\r``, blank lines, long codes) goes through the line-by-line path,
+which also gives the error messages.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from annoscore.errors import InputError
-from annoscore.formats.files import column_lines, read_text, reading
+from annoscore.formats.files import (
+    ascii_int,
+    bom_warning,
+    check_no_nul,
+    read_text,
+    reading,
+    split_lines,
+    without_bom,
+)
+from annoscore.formats.words import WordReader
 from annoscore.model import CodeReference, CodeRows
+from annoscore.result import ScoreWarning
 
 if TYPE_CHECKING:
     import numpy as np
@@ -38,8 +57,152 @@ if TYPE_CHECKING:
 _EXAMPLES = 5
 
 
+@dataclass(frozen=True, slots=True)
+class CodeFile:
+    """A D/P file read: its rows, and what the reader tolerated to read it as pandas does."""
+
+    rows: CodeRows
+    warnings: tuple[ScoreWarning, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceFile:
+    """An X file read: its references, and what the reader tolerated."""
+
+    references: list[CodeReference]
+    warnings: tuple[ScoreWarning, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ValidCodes:
+    """A valid-code list read: the lower-cased codes, and what the reader tolerated."""
+
+    codes: frozenset[str]
+    warnings: tuple[ScoreWarning, ...] = ()
+
+
+def _text(path: Path) -> tuple[str, list[ScoreWarning]]:
+    """The file's text without a byte-order mark (pandas removes it: a tolerated warning);
+    a NUL byte is an :class:`InputError` naming the line."""
+    text, had_bom = without_bom(read_text(path))
+    check_no_nul(text, path)
+    return text, [replace(bom_warning([str(path)]), tolerated=True)] if had_bom else []
+
+
+def pandas_fields(line: str, path: Path, number: int) -> tuple[list[str], bool]:
+    r"""The tab-separated fields of ``line`` with CSV quotes removed as pandas removes them, and
+    whether there were any.
+
+    A field that begins with ``"`` is quoted: it runs to the next lone ``"`` (``""`` inside is
+    one ``"``, a tab inside is text) and anything after the closing quote is appended as it is.
+    A ``"`` inside an unquoted field is an ordinary character.  A quoted field that does not
+    close on its line is an :class:`InputError` (pandas would read on into the next line).
+
+    >>> pandas_fields('"S1"\t"i10"', Path("p.tsv"), 1)
+    (['S1', 'i10'], True)
+    >>> pandas_fields('"a\tb""c"\tc"d\t"x"y', Path("p.tsv"), 1)
+    (['a\tb"c', 'c"d', 'xy'], True)
+    """
+    if '"' not in line:
+        return line.split("\t"), False
+    fields: list[str] = []
+    at, size, quoted = 0, len(line), False
+    while True:
+        if line.startswith('"', at):
+            quoted = True
+            parts: list[str] = []
+            at += 1
+            while True:
+                close = line.find('"', at)
+                if close < 0:
+                    raise InputError(
+                        "a CSV-quoted field is not closed on its line (pandas would read on "
+                        "into the next line); close the quote or remove it",
+                        path,
+                        number,
+                    )
+                parts.append(line[at:close])
+                if line.startswith('"', close + 1):
+                    parts.append('"')
+                    at = close + 2
+                    continue
+                at = close + 1
+                break
+            tab = line.find("\t", at)
+            end = size if tab < 0 else tab
+            fields.append("".join(parts) + line[at:end])
+        else:
+            tab = line.find("\t", at)
+            end = size if tab < 0 else tab
+            fields.append(line[at:end])
+        if end == size:
+            return fields, quoted
+        at = end + 1
+
+
+def _quote_warning(path: Path, lines: list[int], count: int) -> ScoreWarning:
+    return ScoreWarning(
+        "codiesp.quotes",
+        "{count} line(s) had CSV-quoted fields; the quotes were removed, as pandas (the "
+        "official scripts' reader) removes them",
+        count,
+        tuple(f"{path}:{n}" for n in lines[:_EXAMPLES]),
+        tolerated=True,
+    )
+
+
+def _columns(
+    path: Path, columns: int, names: str
+) -> tuple[list[tuple[int, list[str]]], list[ScoreWarning]]:
+    """The non-blank lines as ``(line number, fields)`` with ``columns`` fields each, read as
+    pandas reads them (byte-order mark and CSV quotes removed, with warnings)."""
+    text, warnings = _text(path)
+    out = []
+    quoted_lines: list[int] = []
+    quoted = 0
+    for number, line in enumerate(split_lines(text), start=1):
+        if not line.strip():
+            continue
+        fields, had_quotes = pandas_fields(line, path, number)
+        if had_quotes:
+            quoted += 1
+            if len(quoted_lines) < _EXAMPLES:
+                quoted_lines.append(number)
+        if len(fields) != columns:
+            raise InputError(
+                f"expected {columns} tab-separated columns ({names}), found {len(fields)}",
+                path,
+                number,
+            )
+        out.append((number, fields))
+    if quoted:
+        warnings.append(_quote_warning(path, quoted_lines, quoted))
+    return out, warnings
+
+
+def read_valid_code_file(path: Path) -> ValidCodes:
+    """The lower-cased first column of every non-blank line of a valid-code TSV, with the
+    reader's warnings (a byte-order mark or CSV quotes removed, as pandas does)."""
+    text, warnings = _text(path)
+    codes: set[str] = set()
+    quoted: list[int] = []
+    for number, line in enumerate(split_lines(text), start=1):
+        code = line.split("\t", 1)[0]
+        if code.startswith('"'):
+            code = pandas_fields(line, path, number)[0][0]
+            quoted.append(number)
+        if code.strip():
+            codes.add(code.lower())
+    if not codes:
+        raise InputError("the valid-code list is empty: expected one code per line", path)
+    if quoted:
+        warnings.append(_quote_warning(path, quoted, len(quoted)))
+    return ValidCodes(frozenset(codes), tuple(warnings))
+
+
 def read_valid_codes(path: Path) -> frozenset[str]:
-    """The lower-cased first column of every non-blank line of a valid-code TSV.
+    """The lower-cased first column of every non-blank line of a valid-code TSV
+    (:func:`read_valid_code_file` without its warnings).
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "codes.tsv"
@@ -47,14 +210,29 @@ def read_valid_codes(path: Path) -> frozenset[str]:
     >>> sorted(read_valid_codes(p))
     ['a00.1', 'b20']
     """
-    codes: set[str] = set()
-    for line in read_text(path).split("\n"):
-        code = line.rstrip("\r").split("\t", 1)[0]
-        if code.strip():
-            codes.add(code.lower())
-    if not codes:
-        raise InputError("the valid-code list is empty: expected one code per line", path)
-    return frozenset(codes)
+    return read_valid_code_file(path).codes
+
+
+def read_code_file(
+    path: Path,
+    what: str,
+    *,
+    lowercase: bool = True,
+    vocabulary: Sequence[str] | None = None,
+    allow_empty: bool = False,
+) -> CodeFile:
+    """Read a 2-column ``clinical_case<TAB>code`` file (CodiEsp D or P, gold or predictions).
+
+    ``what`` names the file in error messages ("gold", "predictions").  Codes are lower-cased
+    unless ``lowercase`` is false.  With ``vocabulary``, codes are indexed into it (-1 when
+    absent); without, the file's own distinct codes form ``codes``.  A missing file, a line
+    without exactly 2 columns and an empty field are :class:`InputError`; so is a file with no
+    line unless ``allow_empty`` (then it has no rows).
+    """
+    rows = _fast_code_rows(path, lowercase, vocabulary)
+    if rows is not None:
+        return CodeFile(rows)
+    return _slow_code_rows(path, what, lowercase, vocabulary, allow_empty)
 
 
 def read_code_rows(
@@ -64,23 +242,15 @@ def read_code_rows(
     lowercase: bool = True,
     vocabulary: Sequence[str] | None = None,
 ) -> CodeRows:
-    """Read a 2-column ``clinical_case<TAB>code`` file (CodiEsp D or P, gold or predictions).
-
-    ``what`` names the file in error messages ("gold", "predictions").  Codes are lower-cased
-    unless ``lowercase`` is false.  With ``vocabulary``, codes are indexed into it (-1 when
-    absent); without, the file's own distinct codes form ``codes``.  A missing or empty file, a
-    line without exactly 2 columns and an empty field are :class:`InputError`.
-    """
-    rows = _fast_code_rows(path, lowercase, vocabulary)
-    if rows is None:
-        rows = _slow_code_rows(path, what, lowercase, vocabulary)
-    return rows
+    """The rows of :func:`read_code_file` (its warnings are left to the caller who asks)."""
+    return read_code_file(path, what, lowercase=lowercase, vocabulary=vocabulary).rows
 
 
-def read_gold_references(path: Path, *, lowercase: bool = True) -> list[CodeReference]:
+def read_gold_reference_file(path: Path, *, lowercase: bool = True) -> ReferenceFile:
     """CodiEsp-X gold: ``clinical_case, label, code, reference text, position`` per line."""
     out: list[CodeReference] = []
-    for number, fields in column_lines(path, 5, "clinical_case, label, code, reference, position"):
+    lines, warnings = _columns(path, 5, "clinical_case, label, code, reference, position")
+    for number, fields in lines:
         document, label, code, text, position = fields
         _need(document, "clinical case", path, number)
         _need(code, "code", path, number)
@@ -89,26 +259,40 @@ def read_gold_references(path: Path, *, lowercase: bool = True) -> list[CodeRefe
         out.append(CodeReference(document, label, code, start, end, number, text))
     if not out:
         raise InputError("the gold file is empty: expected 5 tab-separated columns", path)
-    return out
+    return ReferenceFile(out, tuple(warnings))
 
 
-def read_predicted_references(path: Path, *, lowercase: bool = True) -> list[CodeReference]:
-    """CodiEsp-X predictions: ``clinical_case, position, label, code`` per line."""
+def read_predicted_reference_file(
+    path: Path, *, lowercase: bool = True, allow_empty: bool = False
+) -> ReferenceFile:
+    """CodiEsp-X predictions: ``clinical_case, position, label, code`` per line (an empty file
+    is an :class:`InputError` unless ``allow_empty``)."""
     out: list[CodeReference] = []
-    for number, fields in column_lines(path, 4, "clinical_case, position, label, code"):
+    lines, warnings = _columns(path, 4, "clinical_case, position, label, code")
+    for number, fields in lines:
         document, position, label, code = fields
         _need(document, "clinical case", path, number)
         _need(code, "code", path, number)
         start, end = parse_position(position, path, number)
         code = code.lower() if lowercase else code
         out.append(CodeReference(document, label, code, start, end, number))
-    if not out:
+    if not out and not allow_empty:
         raise InputError("the prediction file is empty: expected 4 tab-separated columns", path)
-    return out
+    return ReferenceFile(out, tuple(warnings))
+
+
+def read_gold_references(path: Path, *, lowercase: bool = True) -> list[CodeReference]:
+    """The references of :func:`read_gold_reference_file`."""
+    return read_gold_reference_file(path, lowercase=lowercase).references
+
+
+def read_predicted_references(path: Path, *, lowercase: bool = True) -> list[CodeReference]:
+    """The references of :func:`read_predicted_reference_file`."""
+    return read_predicted_reference_file(path, lowercase=lowercase).references
 
 
 def parse_position(text: str, path: Path, line: int) -> tuple[int, int]:
-    """``"start end"`` or ``"s1 e1;s2 e2"`` -> (first start, last end).
+    """``"start end"`` or ``"s1 e1;s2 e2"`` -> (first start, last end); ASCII digits only.
 
     >>> parse_position("385 397;405 411", Path("g.tsv"), 1)
     (385, 411)
@@ -116,14 +300,15 @@ def parse_position(text: str, path: Path, line: int) -> tuple[int, int]:
     fragments = []
     for part in text.split(";"):
         pieces = part.split()
-        if len(pieces) != 2 or not all(p.isdigit() for p in pieces):
+        numbers = [ascii_int(p) for p in pieces]
+        if len(numbers) != 2 or numbers[0] is None or numbers[1] is None:
             raise InputError(
-                f"bad position {text!r}: expected 'start end' or 's1 e1;s2 e2' with "
-                "non-negative integers",
+                f"bad position {text[:40]!r}: expected 'start end' or 's1 e1;s2 e2' with "
+                "non-negative integers in ASCII digits",
                 path,
                 line,
             )
-        fragments.append((int(pieces[0]), int(pieces[1])))
+        fragments.append((numbers[0], numbers[1]))
     return fragments[0][0], fragments[-1][1]
 
 
@@ -132,12 +317,31 @@ def _need(value: str, name: str, path: Path, line: int) -> None:
         raise InputError(f"empty {name}", path, line)
 
 
+def integer_ids(documents: Sequence[str]) -> list[str] | None:
+    """The ids as pandas reads a column in which every id looks like an integer (optional
+    surrounding spaces and sign, ASCII digits: ``0001`` -> ``1``), else ``None`` (pandas then
+    keeps every id of the column as text).
+
+    >>> integer_ids(["0001", " 2", "+3", "-04"]), integer_ids(["0001", "S1"])
+    (['1', '2', '3', '-4'], None)
+    """
+    out = []
+    for doc in documents:
+        token = doc.strip(" ")
+        sign = token[:1] in ("+", "-")
+        value = ascii_int(token[1:] if sign else token)
+        if value is None:
+            return None
+        out.append(str(-value if token[:1] == "-" else value))
+    return out
+
+
 # --- the line-by-line path -------------------------------------------------------------------
 
 
 def _slow_code_rows(
-    path: Path, what: str, lowercase: bool, vocabulary: Sequence[str] | None
-) -> CodeRows:
+    path: Path, what: str, lowercase: bool, vocabulary: Sequence[str] | None, allow_empty: bool
+) -> CodeFile:
     import numpy as np
 
     doc_index: dict[str, int] = {}
@@ -150,7 +354,8 @@ def _slow_code_rows(
     unknown: dict[str, int] = {}
     unknown_rows = 0
     uppercase = 0
-    for number, (document, code) in column_lines(path, 2, "clinical_case, code"):
+    rows, warnings = _columns(path, 2, "clinical_case, code")
+    for number, (document, code) in rows:
         _need(document, "clinical case", path, number)
         _need(code, "code", path, number)
         if lowercase:
@@ -167,9 +372,9 @@ def _slow_code_rows(
                 unknown[code] = unknown.get(code, 0) + 1
             codes.append(found)
         lines.append(number)
-    if not docs:
+    if not docs and not allow_empty:
         raise InputError(f"the {what} file is empty: expected 'clinical_case<TAB>code' lines", path)
-    return CodeRows(
+    rows_read = CodeRows(
         path=path,
         documents=list(doc_index),
         codes=list(code_index) if vocabulary is None else list(vocabulary),
@@ -181,6 +386,7 @@ def _slow_code_rows(
         unknown_examples=tuple(list(unknown)[:_EXAMPLES]),
         uppercase=uppercase,
     )
+    return CodeFile(rows_read, tuple(warnings))
 
 
 # --- the vectorised path ---------------------------------------------------------------------
@@ -192,49 +398,6 @@ def _slow_code_rows(
 # only the first line of each run of equal documents goes through a Python dict.
 
 _CHUNK = 1 << 24
-
-
-def _masks() -> WordArray:
-    """``_masks()[k]`` keeps the low ``k`` bytes of a word (k = 0..8)."""
-    import numpy as np
-
-    return np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
-
-
-class _WordReader:
-    """Little-endian 8-byte words at arbitrary byte offsets of a zero-padded buffer."""
-
-    def __init__(self, words: WordArray, position: IntArray) -> None:
-        import numpy as np
-
-        self.words = words
-        self.base = position >> 3
-        shift = ((position & 7) * 8).astype(np.uint64)
-        self.low_shift = shift
-        self.high_shift = np.uint64(63) - shift
-        self.masks = _masks()
-        self.previous: WordArray | None = None
-
-    def word(self, k: int, remaining: IntArray | int) -> WordArray:
-        """The ``k``-th word after each position, masked to ``remaining`` bytes.
-
-        Call with k = 0, 1, 2, ... in turn: each aligned word is gathered once.
-        """
-        import numpy as np
-
-        low = self.previous if self.previous is not None else self.words[self.base + k]
-        high = self.words[self.base + (k + 1)]
-        self.previous = high
-        result: WordArray = low >> self.low_shift
-        shifted = high << self.high_shift
-        shifted <<= np.uint64(1)
-        result |= shifted
-        if isinstance(remaining, int):
-            if remaining < 8:
-                result &= self.masks[max(remaining, 0)]
-        else:
-            result &= self.masks[np.minimum(np.maximum(remaining, 0), 8)]
-        return result
 
 
 class _WordTable:
@@ -307,8 +470,9 @@ class _FastReader:
         """Add the complete lines in ``buffer[:size]``; False if they need the line path."""
         import numpy as np
 
-        if buffer.find(b"\r", 0, size) >= 0 or buffer.find(b"\0", 0, size) >= 0:
-            return False
+        for special in (b"\r", b"\0", b'"'):
+            if buffer.find(special, 0, size) >= 0:
+                return False
         raw = np.frombuffer(buffer, dtype=np.uint8, count=size)
         newline = np.flatnonzero(raw == 10)
         tab = np.flatnonzero(raw == 9)
@@ -324,7 +488,7 @@ class _FastReader:
         if int(code_length.max()) > 8:
             return False
         words = np.frombuffer(buffer, dtype="<u8")
-        code_word = _WordReader(words, code_start).word(0, code_length)
+        code_word = WordReader(words, code_start).word(0, code_length)
         as_bytes = code_word.view(np.uint8)
         upper = (as_bytes - np.uint8(65)) < 26
         uppercase = int(np.count_nonzero(upper.view(np.uint64)))
@@ -336,7 +500,7 @@ class _FastReader:
         changed = np.empty(len(tab), dtype=bool)
         changed[0] = True
         np.not_equal(doc_length[1:], doc_length[:-1], out=changed[1:])
-        reader = _WordReader(words, line_start)
+        reader = WordReader(words, line_start)
         longest = int(doc_length.max())
         same_length = longest == int(doc_length.min())
         for k in range((longest + 7) // 8):

@@ -1,55 +1,277 @@
-"""TREC qrels and run files (whitespace-separated, as trec_eval reads them).
+"""TREC qrels and run files (whitespace-separated, as trec_eval reads them), read as columns.
 
-- qrels: ``query iteration document relevance`` per line (4 columns; relevance an integer).
-- run: ``query Q0 document rank score tag`` per line (6 columns; the rank column is ignored,
-  trec_eval ranks by score).
+- qrels: ``query iteration document relevance`` per line (4 fields; relevance an integer, ASCII
+  digits with an optional ``-``).
+- run: ``query Q0 document rank score tag`` per line (6 fields; the rank field is ignored,
+  trec_eval ranks by score; a score is a decimal number, ``1_0``, non-ASCII digits and NaN are
+  refused).
 
-Blank lines are skipped; any other line without the right columns, or with a relevance or score
-that is not a number, is an :class:`InputError` naming the file and line.
+Fields are separated by ASCII whitespace (space, tab, ``\\r``, ``\\v``, ``\\f``, as trec_eval's
+C reading does); lines end at ``\\n``; blank lines are skipped.  A UTF-8 byte-order mark is
+removed with a warning; a NUL byte, a line with another number of fields and a bad number are
+an :class:`InputError` naming the file and line.
+
+The reading is vectorised (NumPy over the bytes: token boundaries, then each field as 64-bit
+words): a file becomes a :class:`TrecColumns`, document ids as exact words plus a hash, with no
+Python object per line; only the first line of each run of equal query ids, and numbers that
+are not plain decimals, go through Python.
 """
 
 from __future__ import annotations
 
-import math
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from annoscore.errors import InputError
-from annoscore.formats.files import column_lines
-from annoscore.model import Judgment, Retrieved
+from annoscore.formats.files import bom_warning, read_text, reading
+from annoscore.formats.words import WordReader
+from annoscore.result import ScoreWarning
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    FloatArray = npt.NDArray[np.float64]
+    WordArray = npt.NDArray[np.uint64]
+    BoolArray = npt.NDArray[np.bool_]
+
+_BOM = b"\xef\xbb\xbf"
+_SEPARATORS = (9, 10, 11, 12, 13, 32)
+QRELS_FIELDS = "query iteration document relevance"
+RUN_FIELDS = "query Q0 document rank score tag"
 
 
-def _lines(path: Path, columns: int, names: str) -> list[tuple[int, list[str]]]:
-    lines = column_lines(path, columns, names, separator=None)
-    if not lines:
+@dataclass(frozen=True, slots=True)
+class TrecColumns:
+    """A qrels or run file as columns, one entry per non-blank line, in file order.
+
+    ``query[i]`` indexes ``queries`` (distinct ids, first-seen order); the document id of row
+    ``i`` is ``doc_words[k][i]`` (its bytes as little-endian words, zero beyond
+    ``doc_length[i]``), hashed in ``doc_hash[i]``; ``value`` is the relevance (qrels) or the
+    score (run); ``line`` the 1-based line number; ``tags`` the run's distinct tags.
+    """
+
+    path: Path
+    queries: list[str]
+    query: IntArray
+    doc_hash: WordArray
+    doc_words: tuple[WordArray, ...]
+    doc_length: IntArray
+    value: FloatArray
+    line: IntArray
+    tags: tuple[str, ...]
+    warnings: tuple[ScoreWarning, ...]
+    data: bytes
+    doc_start: IntArray
+
+    def __len__(self) -> int:
+        return len(self.query)
+
+    def document(self, row: int) -> str:
+        """The document id of ``row``, decoded."""
+        start = int(self.doc_start[row])
+        return self.data[start : start + int(self.doc_length[row])].decode("utf-8", "replace")
+
+
+def read_qrels(path: Path) -> TrecColumns:
+    """The judgments of a qrels file (``value`` holds the integer relevance)."""
+    return _read(path, 4, QRELS_FIELDS)
+
+
+def read_run(path: Path) -> TrecColumns:
+    """The retrieved documents of a run file (``value`` holds the score)."""
+    return _read(path, 6, RUN_FIELDS)
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+def _read(path: Path, columns: int, names: str) -> TrecColumns:
+    import numpy as np
+
+    with reading(path):
+        data = path.read_bytes()
+    warnings: list[ScoreWarning] = []
+    begin = 0
+    if data.startswith(_BOM):
+        begin = len(_BOM)
+        warnings.append(replace(bom_warning([str(path)]), tolerated=True))
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise InputError("NUL byte in the text (binary data?)", path, _line_of(data, nul))
+    if not data.isascii():
+        read_text(path)  # an InputError naming the line if the bytes are not UTF-8
+    padding = b"\0" * (16 + (-len(data)) % 8)
+    buffer = data + padding
+    raw = np.frombuffer(buffer, dtype=np.uint8)
+    separator = np.zeros(256, dtype=bool)
+    separator[list(_SEPARATORS)] = True
+    in_token = ~separator[raw[: len(data)]]
+    in_token[:begin] = False
+    edges = np.diff(in_token.view(np.int8), prepend=np.int8(0), append=np.int8(0))
+    del in_token
+    is_start = edges[:-1] == 1
+    starts = np.flatnonzero(is_start)
+    ends = np.flatnonzero(edges == -1)
+    del edges
+    if not len(starts):
         raise InputError(f"the file is empty: expected lines of {names}", path)
-    return lines
+    newlines = np.flatnonzero(raw[: len(data)] == 10)
+    line_starts = np.concatenate(([0], newlines[newlines < len(data) - 1] + 1))
+    per_line_count = np.add.reduceat(is_start.view(np.int8), line_starts, dtype=np.int64)
+    del is_start
+    bad = np.flatnonzero((per_line_count != 0) & (per_line_count != columns))
+    if len(bad):
+        first = int(bad[0])
+        raise InputError(
+            f"expected {columns} whitespace-separated columns ({names}), "
+            f"found {int(per_line_count[first])}",
+            path,
+            first + 1,
+        )
+    per_line = np.flatnonzero(per_line_count)  # 0-based line of each row
+    field_start = [starts[k::columns] for k in range(columns)]
+    field_length = [ends[k::columns] - starts[k::columns] for k in range(columns)]
+    words = np.frombuffer(buffer, dtype="<u8")
+    line = per_line + 1
+
+    queries, query = _intern_runs(data, words, field_start[0], field_length[0])
+    doc_start, doc_length = field_start[2], field_length[2]
+    doc_words = _words(words, doc_start, doc_length)
+    value_field = columns - 1 if columns == 4 else 4
+    value = _numbers(
+        data, words, field_start[value_field], field_length[value_field], line, path, columns
+    )
+    tags: tuple[str, ...] = ()
+    if columns == 6:
+        tags = tuple(_intern_runs(data, words, field_start[5], field_length[5])[0])
+    return TrecColumns(
+        path=path,
+        queries=queries,
+        query=query,
+        doc_hash=hash_words(doc_words, doc_length),
+        doc_words=doc_words,
+        doc_length=doc_length,
+        value=value,
+        line=line,
+        tags=tags,
+        warnings=tuple(warnings),
+        data=data,
+        doc_start=doc_start,
+    )
 
 
-def read_qrels(path: Path) -> list[Judgment]:
-    """The judgments of a qrels file, in file order."""
-    out = []
-    for number, (query, _, document, relevance) in _lines(
-        path, 4, "query iteration document relevance"
-    ):
-        try:
-            value = int(relevance)
-        except ValueError:
-            raise InputError(f"relevance {relevance!r} is not an integer", path, number) from None
-        out.append(Judgment(query, document, value, number))
-    return out
+def _words(words: WordArray, start: IntArray, length: IntArray) -> tuple[WordArray, ...]:
+    reader = WordReader(words, start)
+    longest = int(length.max()) if len(length) else 0
+    return tuple(reader.word(k, length - 8 * k) for k in range(max(1, (longest + 7) // 8)))
 
 
-def read_run(path: Path) -> list[Retrieved]:
-    """The retrieved documents of a run file, in file order."""
-    out = []
-    for number, (query, _, document, _rank, score, tag) in _lines(
-        path, 6, "query Q0 document rank score tag"
-    ):
-        try:
-            value = float(score)
-        except ValueError:
-            raise InputError(f"score {score!r} is not a number", path, number) from None
-        if math.isnan(value):
-            raise InputError("score is NaN", path, number)
-        out.append(Retrieved(query, document, value, tag, number))
-    return out
+def hash_words(words: tuple[WordArray, ...], length: IntArray, seed: int = 0) -> WordArray:
+    """A 64-bit hash of each token from its words and length (equal tokens, equal hashes)."""
+    import numpy as np
+
+    multiplier = np.uint64(0x9E3779B97F4A7C15)
+    h: WordArray = (length.astype(np.uint64) + np.uint64(seed)) * multiplier
+    for word in words:
+        h ^= word
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+    return h
+
+
+def _intern_runs(
+    data: bytes, words: WordArray, start: IntArray, length: IntArray
+) -> tuple[list[str], IntArray]:
+    """Distinct tokens (first-seen order) and each row's index, decoding only the first row of
+    each run of equal tokens (query ids come grouped)."""
+    import numpy as np
+
+    changed = np.ones(len(start), dtype=bool)
+    np.not_equal(length[1:], length[:-1], out=changed[1:])
+    for word in _words(words, start, length):
+        changed[1:] |= word[1:] != word[:-1]
+    heads = np.flatnonzero(changed)
+    index: dict[str, int] = {}
+    head_ids = np.fromiter(
+        (
+            index.setdefault(data[s : s + n].decode("utf-8"), len(index))
+            for s, n in zip(start[heads].tolist(), length[heads].tolist(), strict=True)
+        ),
+        dtype=np.int64,
+        count=len(heads),
+    )
+    return list(index), head_ids[np.cumsum(changed) - 1]
+
+
+_POW10 = [10.0**k for k in range(23)]
+
+
+def _numbers(
+    data: bytes,
+    words: WordArray,
+    start: IntArray,
+    length: IntArray,
+    line: IntArray,
+    path: Path,
+    columns: int,
+) -> FloatArray:
+    """The numbers of one field: plain decimals (``-12.5``, at most 15 digits) vectorised and
+    exact (an integer over a power of ten, both exact doubles: one correctly rounded division,
+    as ``float()`` gives); anything else through :func:`_python_number`."""
+    import numpy as np
+
+    reader = WordReader(words, start)
+    low, high = reader.word(0, length), reader.word(1, length - 8)
+    grid = np.stack([low, high], axis=1).view(np.uint8)  # (rows, 16): the bytes in order
+    n = len(start)
+    mantissa = np.zeros(n, dtype=np.int64)
+    fraction = np.zeros(n, dtype=np.int64)
+    dots = np.zeros(n, dtype=np.int64)
+    digits = np.zeros(n, dtype=np.int64)
+    ok = length <= 16
+    negative = grid[:, 0] == 45
+    for j in range(min(16, int(length.max()))):
+        char = grid[:, j]
+        inside = length > j
+        digit = char - np.uint8(48)
+        is_digit = inside & (digit < 10)
+        is_dot = inside & (char == 46)
+        allowed = is_digit | is_dot | ~inside
+        if j == 0:
+            allowed |= (char == 45) | (char == 43)
+        ok &= allowed
+        fraction += is_digit & (dots > 0)
+        dots += is_dot
+        digits += is_digit
+        mantissa = np.where(is_digit, mantissa * 10 + digit, mantissa)
+    ok &= (dots <= 1) & (digits >= 1) & (digits <= 15)
+    if columns == 4:
+        ok &= dots == 0
+    value: FloatArray = mantissa / np.asarray(_POW10)[np.minimum(fraction, 22)]
+    value[negative] = -value[negative]
+    for row in np.flatnonzero(~ok).tolist():
+        token = data[int(start[row]) : int(start[row]) + int(length[row])].decode("utf-8")
+        value[row] = _python_number(token, columns, path, int(line[row]))
+    return value
+
+
+def _python_number(token: str, columns: int, path: Path, line: int) -> float:
+    shown = token[:40]
+    if columns == 4:
+        body = token[1:] if token.startswith("-") else token
+        if not (body.isascii() and body.isdigit()):
+            raise InputError(f"relevance {shown!r} is not an integer in ASCII digits", path, line)
+        return float(int(token))
+    if not token.isascii() or "_" in token:
+        raise InputError(f"score {shown!r} is not a number in ASCII digits", path, line)
+    try:
+        number = float(token)
+    except ValueError:
+        raise InputError(f"score {shown!r} is not a number", path, line) from None
+    if number != number:
+        raise InputError("score is NaN", path, line)
+    return number

@@ -25,6 +25,10 @@ if TYPE_CHECKING:
     BoolArray = npt.NDArray[np.bool_]
 
 
+EXAMPLE_ROWS = 5
+"""How many rows of dropped duplicates are kept as examples."""
+
+
 @dataclass(slots=True)
 class RankedCodes:
     """Gold and predicted code rows of a corpus, indexed for :func:`rank_codes`."""
@@ -56,6 +60,10 @@ class RankedCodeStats:
     beyond_depth_docs: int
     duplicate_pred: int
     duplicate_gold: int
+    duplicate_pred_rows: IntArray
+    """Rows (0-based, of the prediction file) of the first few duplicates dropped, in order."""
+    duplicate_gold_rows: IntArray
+    """Rows of the gold file of the first few duplicates collapsed, in order."""
 
 
 def rank_codes(
@@ -65,6 +73,7 @@ def rank_codes(
     filter_gold: bool,
     count_extra_docs: bool,
     count_missing_docs: bool,
+    code_rank: IntArray | None = None,
 ) -> RankedCodeStats:
     """Per-document AP, true positives, predicted and gold counts of ranked code predictions.
 
@@ -73,6 +82,10 @@ def rank_codes(
       line order within a document is the rank; a repeated (document, code) keeps its first
       line.  AP is computed on the first ``depth`` ranks (``None``: all), see
       :func:`annoscore.metrics.ranking.ranking_stats`; tp/predicted count every rank.
+    - ``code_rank`` (the position of each vocabulary code in code order) ranks the predictions
+      of a document by code instead of by line, after duplicates are dropped (trectools 0.0.50
+      sorts tied scores by document id; 0.0.42, which the official script pins, keeps file
+      order).
     - A document enters MAP (``counted``) when it is in the gold and has a valid prediction;
       also, with ``count_extra_docs``, a predicted document absent from the gold (AP 0), and
       with ``count_missing_docs``, a gold document without prediction (AP 0).
@@ -84,26 +97,37 @@ def rank_codes(
     gold, pred = data.gold, data.pred
     # gold: distinct (doc, code) pairs (gold documents keep their own index)
     gold_key = gold.doc.astype(np.int64) * n_codes + gold.code
+    gold_row = None
     if filter_gold:
-        gold_key = gold_key[data.code_valid[gold.code]]
+        gold_row = np.flatnonzero(data.code_valid[gold.code])
+        gold_key = gold_key[gold_row]
     gold_unique = np.sort(gold_key)  # np.unique is several times slower on this
     if len(gold_unique) > 1:
         gold_unique = gold_unique[np.append(True, gold_unique[1:] != gold_unique[:-1])]
     duplicate_gold = len(gold_key) - len(gold_unique)
+    duplicate_gold_rows = np.zeros(0, dtype=np.int64)
+    if duplicate_gold:
+        by_gold_key = np.argsort(gold_key, kind="stable")
+        repeated = gold_key[by_gold_key[1:]] == gold_key[by_gold_key[:-1]]
+        duplicate_gold_rows = np.sort(by_gold_key[1:][repeated])[:EXAMPLE_ROWS]
+        if gold_row is not None:
+            duplicate_gold_rows = gold_row[duplicate_gold_rows]
     gold_count = np.bincount(gold_unique // n_codes, minlength=n_docs).astype(np.int64)
 
     # predictions: valid codes only, grouped by document in file order, first of duplicates
     valid_or_not = np.append(data.code_valid, False)  # code -1 (unknown) reads the last entry
     valid_row = valid_or_not[pred.code]
+    row: IntArray | None = None  # the file row of each kept row (None: the same)
     if bool(valid_row.all()):
         query, code = pred.doc, pred.code
     else:
-        keep = np.flatnonzero(valid_row)
-        query, code = pred.doc[keep], pred.code[keep]
+        row = np.flatnonzero(valid_row)
+        query, code = pred.doc[row], pred.code[row]
     del valid_row
     order = group_rows(query)
     if order is not None:
         query, code = query[order], code[order]
+        row = order if row is None else row[order]
     query = query.astype(np.int64)
     pred_key = query * n_codes + code
     by_key = np.argsort(pred_key, kind="stable")
@@ -112,11 +136,14 @@ def rank_codes(
     first = np.ones(len(sorted_key), dtype=bool)
     np.not_equal(sorted_key[1:], sorted_key[:-1], out=first[1:])
     duplicate_pred = int(len(first) - np.count_nonzero(first))
+    duplicate_pred_rows = np.zeros(0, dtype=np.int64)
     if duplicate_pred:
+        dropped = by_key[~first]
+        duplicate_pred_rows = np.sort(dropped if row is None else row[dropped])[:EXAMPLE_ROWS]
         kept_rows = np.zeros(len(first), dtype=bool)
         kept_rows[by_key[first]] = True
         new_index = np.cumsum(kept_rows) - 1
-        query = query[kept_rows]
+        query, code = query[kept_rows], code[kept_rows]
         by_key = new_index[by_key[first]]
         sorted_key = sorted_key[first]
     del first
@@ -135,6 +162,9 @@ def rank_codes(
         found = sorted_key[at] == wanted
         relevant[by_key[at[found]]] = True
     del by_key, sorted_key
+    if code_rank is not None and len(query):
+        by_code = np.lexsort((code_rank[code], query))
+        query, relevant = query[by_code], relevant[by_code]
 
     n_pred_docs = len(pred.documents)
     num_relevant = gold_count[data.pred_global]
@@ -172,6 +202,8 @@ def rank_codes(
         beyond_depth_docs=int((stats.ranked_beyond_depth > 0).sum()),
         duplicate_pred=duplicate_pred,
         duplicate_gold=duplicate_gold,
+        duplicate_pred_rows=duplicate_pred_rows,
+        duplicate_gold_rows=duplicate_gold_rows,
     )
 
 

@@ -105,6 +105,8 @@ def ranking_stats(
     import numpy as np
 
     n_queries = len(num_relevant)
+    if depth is not None and depth >= len(relevant):
+        depth = None  # keeps every row (and a huge depth never reaches int64 arithmetic)
     sizes = np.bincount(query, minlength=n_queries).astype(np.int64)
     starts = np.cumsum(sizes) - sizes
     # only the relevant rows matter: their rank, and how many relevant rows precede them

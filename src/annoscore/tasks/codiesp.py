@@ -32,10 +32,11 @@ from annoscore.align.documents import MissingDocs
 from annoscore.align.references import match_code_references
 from annoscore.counts import Counts
 from annoscore.formats.codiesp import (
-    read_code_rows,
-    read_gold_references,
-    read_predicted_references,
-    read_valid_codes,
+    integer_ids,
+    read_code_file,
+    read_gold_reference_file,
+    read_predicted_reference_file,
+    read_valid_code_file,
 )
 from annoscore.metrics.prf import ratio
 from annoscore.metrics.ranked_codes import (
@@ -46,8 +47,8 @@ from annoscore.metrics.ranked_codes import (
     count_columns,
     rank_codes,
 )
-from annoscore.model import CodeReference
-from annoscore.result import CountMatrix, Result, Scores
+from annoscore.model import CodeReference, CodeRows
+from annoscore.result import CountMatrix, Result, Scores, ScoreWarning
 from annoscore.signature import Signature
 
 if TYPE_CHECKING:
@@ -66,6 +67,18 @@ class ToleranceMode(str, Enum):
     symmetric = "symmetric"
 
 
+class TieOrder(str, Enum):
+    """How the MAP script's trectools orders a document's predictions (all have score 10).
+
+    ``file``: line order (trectools 0.0.42, the version the official script pins: the official
+    number); ``code``: by code, alphabetically (trectools 0.0.50 breaks the tie by document id,
+    which gives other MAPs on the same files).
+    """
+
+    file = "file"
+    code = "code"
+
+
 @dataclass(frozen=True, slots=True)
 class RankedOptions:
     """The settings of CodiEsp D/P that move a number (official defaults)."""
@@ -77,6 +90,8 @@ class RankedOptions:
     filter_gold: bool = False
     depth: int | None = OFFICIAL_DEPTH
     lowercase: bool = True
+    tie_order: TieOrder = TieOrder.file
+    """The rank of tied predictions in MAP: file order (trectools 0.0.42, official) or code."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,14 +108,19 @@ class ExplainableOptions:
 def f1_official(
     precision: float | None, recall: float | None, tp: float, fp: float, fn: float
 ) -> float | None:
-    """2PR/(P+R) as the official scripts compute it; 2tp/(2tp+fp+fn) where that is undefined.
+    """F1 as the official scripts compute it: 2PR/(P+R).
 
-    The fallback is 0 when there are no true positives but something was predicted or missed,
-    and ``None`` only when there is nothing at all.
+    CodiEsp's named rule (design.md lets an official preset keep its own): F1 is undefined when
+    P or R is (nothing predicted, or nothing in the gold: the official script prints ``nan``),
+    and 0 when both are defined and P + R = 0 (the official ``nan`` of 0/0 there is a number).
+    The project rule would give F 0 for a document with gold codes and no prediction; CodiEsp's
+    F1 script never defines it, so neither does this preset.
     """
-    if precision is not None and recall is not None and precision + recall > 0:
+    if precision is None or recall is None:
+        return None
+    if precision + recall > 0:
         return 2 * precision * recall / (precision + recall)
-    return ratio(2 * tp, 2 * tp + fp + fn)
+    return 0.0
 
 
 def set_scores(counts: Counts) -> Scores:
@@ -122,16 +142,23 @@ def _fmt(value: float | None) -> str:
 # --- D and P ---------------------------------------------------------------------------------
 
 
-def _prepare(
-    gold_path: Path, pred_path: Path, valid: frozenset[str], lowercase: bool
+@dataclass(slots=True)
+class _RankedInput:
+    """What :func:`score_ranked` read: the corpus as the F1 script sees it (``data``), and as
+    the MAP script sees it when pandas reads numeric-looking ids as numbers (``numeric``)."""
+
+    data: RankedCodes
+    numeric: RankedCodes | None
+    vocabulary: list[str]
+    warnings: list[ScoreWarning]
+    empty_prediction_file: bool
+
+
+def _index(
+    gold: CodeRows, pred: CodeRows, vocabulary: list[str], code_valid: BoolArray
 ) -> RankedCodes:
     import numpy as np
 
-    gold = read_code_rows(gold_path, "gold", lowercase=lowercase)
-    known = set(gold.codes)
-    vocabulary = list(gold.codes) + sorted(valid - known)
-    code_valid = np.fromiter((c in valid for c in vocabulary), dtype=bool, count=len(vocabulary))
-    pred = read_code_rows(pred_path, "predictions", lowercase=lowercase, vocabulary=vocabulary)
     gold_doc_index = {d: i for i, d in enumerate(gold.documents)}
     documents = list(gold.documents)
     pred_global = np.empty(len(pred.documents), dtype=np.int64)
@@ -160,13 +187,68 @@ def _prepare(
     )
 
 
-def _rank(data: RankedCodes, options: RankedOptions) -> RankedCodeStats:
+def _as_numbers(rows: CodeRows) -> CodeRows | None:
+    """The rows with their document ids read as pandas reads a numeric column (``0001`` is
+    ``1``), or ``None`` when that changes nothing."""
+    import numpy as np
+
+    ids = integer_ids(rows.documents)
+    if ids is None or ids == rows.documents:
+        return None
+    merged: dict[str, int] = {}
+    remap = np.fromiter(
+        (merged.setdefault(i, len(merged)) for i in ids), dtype=np.int32, count=len(ids)
+    )
+    return replace(rows, documents=list(merged), doc=remap[rows.doc])
+
+
+def _read_ranked(
+    gold_path: Path, pred_path: Path, codes_path: Path, lowercase: bool
+) -> _RankedInput:
+    import numpy as np
+
+    valid_file = read_valid_code_file(codes_path)
+    valid = valid_file.codes
+    gold_file = read_code_file(gold_path, "gold", lowercase=lowercase)
+    gold = gold_file.rows
+    known = set(gold.codes)
+    vocabulary = list(gold.codes) + sorted(valid - known)
+    code_valid = np.fromiter((c in valid for c in vocabulary), dtype=bool, count=len(vocabulary))
+    pred_file = read_code_file(
+        pred_path, "predictions", lowercase=lowercase, vocabulary=vocabulary, allow_empty=True
+    )
+    pred = pred_file.rows
+    data = _index(gold, pred, vocabulary, code_valid)
+    numeric = None
+    gold_numbers, pred_numbers = _as_numbers(gold), _as_numbers(pred)
+    if gold_numbers is not None or pred_numbers is not None:
+        numeric = _index(gold_numbers or gold, pred_numbers or pred, vocabulary, code_valid)
+    warnings = [*valid_file.warnings, *gold_file.warnings, *pred_file.warnings]
+    return _RankedInput(data, numeric, vocabulary, warnings, len(pred) == 0)
+
+
+def _code_rank(vocabulary: list[str]) -> IntArray:
+    """The position of each vocabulary code in code (code point) order."""
+    import numpy as np
+
+    rank = np.empty(len(vocabulary), dtype=np.int64)
+    rank[sorted(range(len(vocabulary)), key=vocabulary.__getitem__)] = np.arange(len(vocabulary))
+    return rank
+
+
+def _rank(
+    data: RankedCodes, options: RankedOptions, vocabulary: list[str] | None = None
+) -> RankedCodeStats:
+    code_rank = None
+    if options.tie_order is TieOrder.code and vocabulary is not None:
+        code_rank = _code_rank(vocabulary)
     return rank_codes(
         data,
         depth=options.depth,
         filter_gold=options.filter_gold,
         count_extra_docs=options.extra_docs.rule == "empty",
         count_missing_docs=options.missing_docs.rule == "empty",
+        code_rank=code_rank,
     )
 
 
@@ -174,6 +256,32 @@ def ranked_scores(counts: Counts) -> Scores:
     """The scorer of D and P: ``map`` = ``ap_sum / queries`` (of one document: its AP, ``None``
     when it is left out of MAP) and :func:`set_scores`."""
     return {"map": ratio(counts["ap_sum"], counts["queries"]), **set_scores(counts)}
+
+
+def _map_columns_on(
+    data: RankedCodes, numeric: RankedCodes, outcome: RankedCodeStats
+) -> tuple[FloatArray, FloatArray]:
+    """``ap_sum`` and ``queries`` of the numeric-id view, each on the first document (of the
+    text-id view) that reads as that number, so the columns still add up to the MAP."""
+    import numpy as np
+
+    gold_ids = integer_ids(data.gold.documents)
+    pred_ids = integer_ids(data.pred.documents)
+    gold_count = len(data.gold.documents)
+    names = list(gold_ids or data.gold.documents)
+    pred_name = dict(zip(data.pred.documents, pred_ids or data.pred.documents, strict=True))
+    names += [pred_name[doc] for doc in data.documents[gold_count:]]
+    first: dict[str, int] = {}
+    for i, name in enumerate(names):
+        first.setdefault(name, i)
+    ap_sum = np.zeros(len(data.documents), dtype=np.float64)
+    queries = np.zeros(len(data.documents), dtype=np.float64)
+    counted = outcome.counted
+    for m, name in enumerate(numeric.documents):
+        at = first[name]
+        ap_sum[at] += outcome.ap[m] if counted[m] else 0.0
+        queries[at] += float(counted[m])
+    return ap_sum, queries
 
 
 def score_ranked(
@@ -189,16 +297,52 @@ def score_ranked(
     ``scores``: ``map``, ``precision``, ``recall``, ``f1``; ``counts``: ``tp``, ``fp``, ``fn``,
     ``ap_sum`` and ``queries`` (documents in MAP).  Every gold and predicted document is a row of
     the count matrix (its ``map`` is its AP, ``None`` when it is left out of MAP).
+
+    Document ids: the F1 script compares them as text; the MAP script reads a file whose ids all
+    look like integers as numbers (``0001`` and ``1`` are one document).  Each number follows its
+    own script: P/R/F1 from the ids as text, MAP from the ids as the MAP script reads them (its
+    ``ap_sum``/``queries`` on the first document of each number), with a warning when the two
+    readings give different MAPs.  An empty prediction file scores recall 0, precision and MAP
+    undefined, with a warning (the MAP script crashes on it, the F1 script prints
+    ``nan|0.0|nan``).
     """
     options = options or RankedOptions()
-    valid = read_valid_codes(codes_path)
-    data = _prepare(gold_path, pred_path, valid, options.lowercase)
-    outcome = _rank(data, options)
-    matrix = CountMatrix.from_columns(
-        data.documents, count_columns(outcome), integer=INTEGER_COLUMNS
-    )
+    read = _read_ranked(gold_path, pred_path, codes_path, options.lowercase)
+    data = read.data
+    outcome = _rank(data, options, read.vocabulary)
+    columns = count_columns(outcome)
     counts = corpus_counts(outcome)
-    warnings = _ranked_warnings(data, outcome, options, counts, ranked_scores(counts))
+    warnings: list[ScoreWarning | str] = list(read.warnings)
+    if read.numeric is not None:
+        numeric_outcome = _rank(read.numeric, options, read.vocabulary)
+        numeric_counts = corpus_counts(numeric_outcome)
+        as_text = ratio(counts["ap_sum"], counts["queries"])
+        as_numbers = ratio(numeric_counts["ap_sum"], numeric_counts["queries"])
+        columns["ap_sum"], columns["queries"] = _map_columns_on(data, read.numeric, numeric_outcome)
+        if as_text != as_numbers:
+            renamed = [
+                f"{doc} is {number}"
+                for rows in (data.gold, data.pred)
+                for doc, number in zip(
+                    rows.documents, integer_ids(rows.documents) or [], strict=False
+                )
+                if doc != number
+            ]
+            warnings.append(
+                ScoreWarning(
+                    "codiesp.numeric-ids",
+                    "{count} document id(s) look like integers and the MAP script (pandas) "
+                    "reads them as numbers, so ids such as 0001 and 1 are one document there; "
+                    "MAP follows it, P/R/F1 compare the ids as text as the F1 script does; "
+                    f"MAP with the ids as text would be {_fmt(as_text)}",
+                    len(renamed),
+                    tuple(renamed[:5]),
+                    tolerated=True,
+                )
+            )
+    matrix = CountMatrix.from_columns(data.documents, columns, integer=INTEGER_COLUMNS)
+    counts = matrix.total()
+    warnings += _ranked_warnings(read, outcome, options, counts, ranked_scores(counts))
     task = f"codiesp-{subtask.lower()}"
     signature = Signature.of(
         task,
@@ -207,6 +351,7 @@ def score_ranked(
         filter_gold=options.filter_gold,
         depth=options.depth,
         lowercase=options.lowercase,
+        tie_order=options.tie_order.value,
     )
     gold_docs = len(data.gold.documents)
     return Result.from_counts(
@@ -229,6 +374,7 @@ def score_codiesp_d(
     filter_gold: bool = False,
     depth: int | None = OFFICIAL_DEPTH,
     lowercase: bool = True,
+    tie_order: TieOrder | str = TieOrder.file,
 ) -> Result:
     """CodiEsp-D from paths (:func:`score_ranked`; the options of :class:`RankedOptions`).
 
@@ -239,7 +385,12 @@ def score_codiesp_d(
     [0.444, 0.444, 0.4, 0.421]
     """
     options = RankedOptions(
-        MissingDocs(missing_docs), MissingDocs(extra_docs), filter_gold, depth or None, lowercase
+        MissingDocs(missing_docs),
+        MissingDocs(extra_docs),
+        filter_gold,
+        depth or None,
+        lowercase,
+        TieOrder(tie_order),
     )
     return score_ranked("D", gold, pred, codes, options)
 
@@ -254,22 +405,43 @@ def score_codiesp_p(
     filter_gold: bool = False,
     depth: int | None = OFFICIAL_DEPTH,
     lowercase: bool = True,
+    tie_order: TieOrder | str = TieOrder.file,
 ) -> Result:
     """CodiEsp-P from paths (:func:`score_ranked`; the options of :class:`RankedOptions`)."""
     options = RankedOptions(
-        MissingDocs(missing_docs), MissingDocs(extra_docs), filter_gold, depth or None, lowercase
+        MissingDocs(missing_docs),
+        MissingDocs(extra_docs),
+        filter_gold,
+        depth or None,
+        lowercase,
+        TieOrder(tie_order),
     )
     return score_ranked("P", gold, pred, codes, options)
 
 
+def _line_examples(rows: CodeRows, row_indexes: IntArray) -> tuple[str, ...]:
+    lines = row_indexes + 1 if rows.lines is None else rows.lines[row_indexes]
+    return tuple(f"{rows.path}:{n}" for n in lines.tolist())
+
+
 def _ranked_warnings(
-    data: RankedCodes,
+    read: _RankedInput,
     outcome: RankedCodeStats,
     options: RankedOptions,
     counts: Counts,
     scores: Scores,
-) -> list[str]:
-    out: list[str] = []
+) -> list[ScoreWarning | str]:
+    data = read.data
+    out: list[ScoreWarning | str] = []
+    if read.empty_prediction_file:
+        out.append(
+            ScoreWarning(
+                "codiesp.empty-predictions",
+                "the prediction file has no line: recall 0, precision and MAP undefined (the "
+                "official MAP script crashes on it, the F1 script prints nan|0.0|nan)",
+                examples=(str(data.pred.path),),
+            )
+        )
     gold_docs = len(data.gold.documents)
     has_pred = outcome.predicted > 0
     missing = int((~has_pred[:gold_docs]).sum())
@@ -315,7 +487,7 @@ def _ranked_warnings(
         )
     if data.invalid_gold_rows:
         flipped = replace(options, filter_gold=not options.filter_gold)
-        alt_counts = corpus_counts(_rank(data, flipped))
+        alt_counts = corpus_counts(_rank(data, flipped, read.vocabulary))
         alt_scores = ranked_scores(alt_counts)
         state = (
             "still count as relevant, as the official script does"
@@ -328,7 +500,7 @@ def _ranked_warnings(
             f"would be {_fmt(alt_scores['map'])} and F1 {_fmt(alt_scores['f1'])}"
         )
     if outcome.beyond_depth_docs:
-        alt_counts = corpus_counts(_rank(data, replace(options, depth=None)))
+        alt_counts = corpus_counts(_rank(data, replace(options, depth=None), read.vocabulary))
         out.append(
             f"{outcome.beyond_depth_docs} documents have more than {options.depth} valid "
             "predictions; MAP ignores the ranks beyond (the official trectools depth); without "
@@ -336,15 +508,31 @@ def _ranked_warnings(
         )
     if outcome.duplicate_pred:
         out.append(
-            f"{outcome.duplicate_pred} duplicate predictions (same document and code) were "
-            "dropped, keeping the first, as the official script does"
+            ScoreWarning(
+                "codiesp.duplicate-predictions",
+                "{count} duplicate predictions (same document and code) were dropped, keeping "
+                "the first, as the official script does",
+                outcome.duplicate_pred,
+                _line_examples(data.pred, outcome.duplicate_pred_rows),
+                tolerated=True,
+            )
+        )
+    if outcome.duplicate_gold:
+        out.append(
+            ScoreWarning(
+                "codiesp.duplicate-gold",
+                "{count} gold lines repeat a (document, code) pair of an earlier line and count "
+                "once, as in the official scripts (a code with several references in the text)",
+                outcome.duplicate_gold,
+                _line_examples(data.gold, outcome.duplicate_gold_rows),
+            )
         )
     if data.pred.uppercase and options.lowercase:
         out.append(
             f"{data.pred.uppercase} predicted codes had upper-case letters and were lower-cased, "
             "as the official script does since 2020-09-30 (--no-lowercase: the 2020 campaign)"
         )
-    if scores["map"] is None:
+    if scores["map"] is None and not read.empty_prediction_file:
         out.append("no document counts in MAP: MAP is undefined (the official script prints nan)")
     return out
 
@@ -382,9 +570,13 @@ def score_explainable(
     them.  ``counts``: ``tp``, ``fp``, ``fn``.
     """
     options = options or ExplainableOptions()
-    valid = read_valid_codes(codes_d_path) | read_valid_codes(codes_p_path)
-    gold = read_gold_references(gold_path, lowercase=options.lowercase)
-    pred_all = read_predicted_references(pred_path, lowercase=options.lowercase)
+    codes_d, codes_p = read_valid_code_file(codes_d_path), read_valid_code_file(codes_p_path)
+    valid = codes_d.codes | codes_p.codes
+    gold_file = read_gold_reference_file(gold_path, lowercase=options.lowercase)
+    pred_file = read_predicted_reference_file(
+        pred_path, lowercase=options.lowercase, allow_empty=True
+    )
+    gold, pred_all = gold_file.references, pred_file.references
     pred = [p for p in pred_all if p.code in valid]
     invalid = [p.code for p in pred_all if p.code not in valid]
     data = _ExplainableInput(
@@ -406,7 +598,24 @@ def score_explainable(
     )
     every = {doc: per_document.get(doc, Counts(tp=0, fp=0, fn=0)) for doc in data.documents}
     scores = set_scores(Counts.total(every.values()))
-    warnings = _explainable_warnings(data, valid, options, scores, pred_all)
+    warnings: list[ScoreWarning | str] = [
+        *codes_d.warnings,
+        *codes_p.warnings,
+        *gold_file.warnings,
+        *pred_file.warnings,
+    ]
+    warnings += _collapsed(gold_path, gold, "gold references", "one reference is enough")
+    warnings += _collapsed(pred_path, pred, "valid predictions", "however many positions")
+    if not pred_all:
+        warnings.append(
+            ScoreWarning(
+                "codiesp.empty-predictions",
+                "the prediction file has no line: recall 0, precision undefined (the official "
+                "script crashes on it)",
+                examples=(str(pred_path),),
+            )
+        )
+    warnings += _explainable_warnings(data, valid, options, scores, pred_all)
     signature = Signature.of(
         "codiesp-x",
         tolerance=options.tolerance,
@@ -452,6 +661,35 @@ def score_codiesp_x(
         tolerance, ToleranceMode(tolerance_mode), check_label, filter_gold, lowercase
     )
     return score_explainable(gold, pred, codes_d, codes_p, options)
+
+
+def _collapsed(
+    path: Path, references: list[CodeReference], what: str, rule: str
+) -> list[ScoreWarning]:
+    """A warning counting the lines whose (document, code) pair an earlier line already has:
+    the pair counts once, as in the official script."""
+    seen: set[tuple[str, str]] = set()
+    lines: list[int] = []
+    count = 0
+    for ref in references:
+        key = (ref.document, ref.code)
+        if key in seen:
+            count += 1
+            if len(lines) < 5:
+                lines.append(ref.line)
+        else:
+            seen.add(key)
+    if not count:
+        return []
+    return [
+        ScoreWarning(
+            "codiesp.collapsed-" + what.split()[-1],
+            "{count} " + what + " repeat the (document, code) pair of an earlier line; the pair "
+            f"counts once, as in the official script ({rule})",
+            count,
+            tuple(f"{path}:{n}" for n in lines),
+        )
+    ]
 
 
 def _explainable_warnings(
@@ -515,7 +753,7 @@ def _explainable_warnings(
                 f"F1 {_fmt(labelled)}"
             )
         )
-    if scores["precision"] is None:
+    if scores["precision"] is None and pred_all:
         out.append(
             "no valid prediction: precision is undefined (the official script crashes with "
             "'not enough values to unpack')"

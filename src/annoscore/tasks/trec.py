@@ -15,14 +15,44 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.formats.trec import read_qrels, read_run
+from annoscore.formats.trec import TrecColumns, read_qrels, read_run
 from annoscore.metrics.ranking import map_scores, mean_average_precision, ranking_stats
-from annoscore.model import Retrieved
-from annoscore.result import CountMatrix, Result
+from annoscore.result import CountMatrix, Result, ScoreWarning
 from annoscore.signature import Signature
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    BoolArray = npt.NDArray[np.bool_]
+    WordArray = npt.NDArray[np.uint64]
+
+
+def _pair_keys(query: IntArray, doc_hash: WordArray) -> WordArray:
+    """One 64-bit key per (query, document) row."""
+    import numpy as np
+
+    mixed = (query.astype(np.uint64) + np.uint64(1)) * np.uint64(0xD6E8FEB86659FD93)
+    mixed ^= mixed >> np.uint64(32)
+    keys: WordArray = doc_hash ^ mixed
+    return keys
+
+
+def _same_document(a: TrecColumns, rows_a: IntArray, b: TrecColumns, rows_b: IntArray) -> BoolArray:
+    """Whether row ``rows_a[i]`` of ``a`` and row ``rows_b[i]`` of ``b`` have the same id."""
+    import numpy as np
+
+    same: BoolArray = a.doc_length[rows_a] == b.doc_length[rows_b]
+    for k in range(max(len(a.doc_words), len(b.doc_words))):
+        left = a.doc_words[k][rows_a] if k < len(a.doc_words) else np.uint64(0)
+        right = b.doc_words[k][rows_b] if k < len(b.doc_words) else np.uint64(0)
+        same &= left == right
+    return same
 
 
 def score_trec(
@@ -35,6 +65,10 @@ def score_trec(
     """MAP of a run against qrels (trec_eval ``map``); every query is a document of the count
     matrix (``complete``: trec_eval ``-c``; ``relevance_level``: ``-l``).
 
+    A retrieved document counts as relevant only when it is judged with a relevance of at least
+    ``relevance_level``: an unjudged document is never relevant, whatever the level (with
+    ``-l 0`` the judged-0 documents are relevant, so AP and MAP stay within [0, 1]).
+
     >>> from annoscore.samples import SAMPLES
     >>> r = score_trec(SAMPLES / "trec/qrels.txt", SAMPLES / "trec/run.txt")
     >>> r.counts["queries"], round(r.scores["map"], 4)
@@ -42,45 +76,70 @@ def score_trec(
     """
     import numpy as np
 
-    judged: dict[str, dict[str, int]] = {}
-    duplicate_judgments = 0
-    for j in read_qrels(qrels_path):
-        of_query = judged.setdefault(j.query, {})
-        duplicate_judgments += j.document in of_query
-        of_query[j.document] = j.relevance
-    by_query: dict[str, dict[str, Retrieved]] = {}
-    for r in read_run(run_path):
-        seen = by_query.setdefault(r.query, {})
-        if r.document in seen:
-            raise InputError(
-                f"document {r.document} is retrieved twice for query {r.query} (also on line "
-                f"{seen[r.document].line}); trec_eval refuses duplicates",
-                run_path,
-                r.line,
-            )
-        seen[r.document] = r
-    queries = [q for q in judged if q in by_query]
-    unjudged = [q for q in by_query if q not in judged]
-    missing = [q for q in judged if q not in by_query]
+    qrels = read_qrels(qrels_path)
+    run = read_run(run_path)
+    # judgments: (query, document) pairs, the last of duplicates wins
+    qrels_key = _pair_keys(qrels.query, qrels.doc_hash)
+    by_key = np.argsort(qrels_key, kind="stable")
+    sorted_key = qrels_key[by_key]
+    last = np.ones(len(by_key), dtype=bool)
+    np.not_equal(sorted_key[1:], sorted_key[:-1], out=last[:-1])
+    duplicate_judgments = int(len(last) - np.count_nonzero(last))
+    if duplicate_judgments:
+        repeated = np.flatnonzero(~last)
+        if not bool(_same_document(qrels, by_key[repeated], qrels, by_key[repeated + 1]).all()):
+            raise RuntimeError("two document ids of the qrels share a 64-bit hash")
+    judged_rows = by_key[last]
+    judged_key = sorted_key[last]
+    relevance = qrels.value[judged_rows]
+    judged_query = qrels.query[judged_rows]
+    relevant_per_query = np.bincount(
+        judged_query[relevance >= relevance_level], minlength=len(qrels.queries)
+    ).astype(np.int64)
+
+    # the run: queries mapped to the qrels' numbering (-1: not judged)
+    qrels_index = {q: i for i, q in enumerate(qrels.queries)}
+    run_to_qrels = np.array([qrels_index.get(q, -1) for q in run.queries], dtype=np.int64)
+    _refuse_duplicates(run)
+    row_query = run_to_qrels[run.query]
+    scored = np.flatnonzero(row_query >= 0)
+    key = _pair_keys(row_query[scored], run.doc_hash[scored])
+    relevant = np.zeros(len(scored), dtype=bool)
+    if len(judged_key) and len(scored):
+        at = np.minimum(np.searchsorted(judged_key, key), len(judged_key) - 1)
+        found = np.flatnonzero(judged_key[at] == key)
+        rows = judged_rows[at[found]]
+        exact = _same_document(run, scored[found], qrels, rows)
+        exact &= judged_query[at[found]] == row_query[scored[found]]
+        found, rows = found[exact], rows[exact]
+        relevant[found] = qrels.value[rows] >= relevance_level
+
+    # rank: by query (run order), score descending, document id descending
+    queries_in_run = [q for q in run.queries if q in qrels_index]
+    local = {q: i for i, q in enumerate(queries_in_run)}
+    run_local = np.array([local.get(q, -1) for q in run.queries], dtype=np.int64)
+    query = run_local[run.query[scored]]
+    order = _trec_order(run, scored, query)
+    query, relevant = query[order], relevant[order]
+
+    queries = [q for q in qrels.queries if q in local]
+    missing = [q for q in qrels.queries if q not in local]
+    unjudged = [q for q in run.queries if q not in qrels_index]
     names = queries + (missing if complete else [])
-    query_rows: list[int] = []
-    relevant_rows: list[bool] = []
-    for index, q in enumerate(queries):
-        ranked = sorted(by_query[q].values(), key=lambda r: (r.score, r.document), reverse=True)
-        relevance = judged[q]
-        query_rows.extend([index] * len(ranked))
-        relevant_rows.extend(relevance.get(r.document, 0) >= relevance_level for r in ranked)
-    num_relevant = np.array(
-        [sum(v >= relevance_level for v in judged[q].values()) for q in names], dtype=np.int64
-    )
-    stats = ranking_stats(
-        np.array(query_rows, dtype=np.int64), np.array(relevant_rows, dtype=bool), num_relevant
-    )
+    # rows are numbered by the run's query order; the matrix follows the qrels' order
+    position = np.array([local[q] for q in queries], dtype=np.int64)
+    renumber = np.empty(len(queries_in_run), dtype=np.int64)
+    renumber[position] = np.arange(len(queries))
+    query = renumber[query] if len(query) else query
+    regroup = np.argsort(query, kind="stable")
+    query, relevant = query[regroup], relevant[regroup]
+    num_relevant = relevant_per_query[[qrels_index[q] for q in names]]
+    stats = ranking_stats(query, relevant, np.asarray(num_relevant, dtype=np.int64))
     matrix = CountMatrix.from_columns(
         names, stats.columns(), integer=("queries", "relevant", "retrieved", "relevant_retrieved")
     )
     counts = matrix.total()
-    warnings = []
+    warnings: list[ScoreWarning | str] = [*qrels.warnings, *run.warnings]
     if unjudged:
         warnings.append(
             f"{len(unjudged)} queries of the run have no judgments and are ignored, as trec_eval "
@@ -104,10 +163,16 @@ def score_trec(
                 f"does without -c; with -c MAP would be {alt:.4f}"
             )
     if duplicate_judgments:
+        examples = np.sort(qrels.line[by_key[np.flatnonzero(~last) + 1]])[:5]
         warnings.append(
-            f"{duplicate_judgments} duplicate judgments (same query and document): the last wins"
+            ScoreWarning(
+                "trec.duplicate-judgments",
+                "{count} duplicate judgments (same query and document): the last wins",
+                duplicate_judgments,
+                tuple(f"{qrels_path}:{n}" for n in examples.tolist()),
+            )
         )
-    tags = sorted({r.tag for rows in by_query.values() for r in rows.values()})
+    tags = sorted(run.tags)
     return Result.from_counts(
         "trec",
         Signature.of("trec", complete=complete, relevance_level=relevance_level),
@@ -116,3 +181,58 @@ def score_trec(
         warnings=warnings,
         details={"runid": tags[0] if len(tags) == 1 else ",".join(tags)},
     )
+
+
+def _refuse_duplicates(run: TrecColumns) -> None:
+    """An :class:`InputError` at the second line retrieving a document again for a query."""
+    import numpy as np
+
+    key = _pair_keys(run.query, run.doc_hash)
+    ordered = np.sort(key)
+    if not bool((ordered[1:] == ordered[:-1]).any()):
+        return
+    by_key = np.argsort(key, kind="stable")
+    repeated = np.flatnonzero(key[by_key[1:]] == key[by_key[:-1]])
+    if not len(repeated):
+        return
+    first, second = by_key[repeated], by_key[repeated + 1]
+    same = _same_document(run, first, run, second) & (run.query[first] == run.query[second])
+    if not bool(same.any()):
+        return
+    at = int(np.argmin(np.where(same, run.line[second], np.iinfo(np.int64).max)))
+    a, b = int(first[at]), int(second[at])
+    raise InputError(
+        f"document {run.document(b)} is retrieved twice for query {run.queries[run.query[b]]} "
+        f"(also on line {int(run.line[a])}); trec_eval refuses duplicates",
+        run.path,
+        int(run.line[b]),
+    )
+
+
+def _trec_order(run: TrecColumns, rows: IntArray, query: IntArray) -> IntArray:
+    """The order of ``rows`` by query, score descending, then document id descending (byte
+    order, as ``strcmp``): vectorised, the id compared word by word in big-endian order."""
+    import numpy as np
+
+    score = run.value[rows]
+    n = len(rows)
+    if n < 2:
+        return np.arange(n)
+    grouped = bool((query[1:] >= query[:-1]).all())
+    descending = grouped and bool(((query[1:] != query[:-1]) | (score[1:] <= score[:-1])).all())
+    order = np.arange(n) if descending else np.lexsort((-score, query))
+    q, s = query[order], score[order]
+    tie = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    if not bool(tie.any()):
+        return order
+    in_tie = np.zeros(n, dtype=bool)
+    in_tie[1:] |= tie
+    in_tie[:-1] |= tie
+    group = np.cumsum(np.append(True, ~tie))  # one id per run of equal (query, score)
+    at = np.flatnonzero(in_tie)
+    keys = [
+        ~run.doc_words[k][rows[order[at]]].byteswap() for k in reversed(range(len(run.doc_words)))
+    ]
+    within = np.lexsort((*keys, group[at]))
+    order[at] = order[at][within]
+    return order

@@ -1,0 +1,102 @@
+"""``annoscore trec`` end to end from files against pytrec-eval-terrier (C++) on the same files.
+
+Writes (seeded) TOPICS topics x 100 retrieved documents and 50 judgments per topic, then times,
+in separate processes and alternating runs, ``annoscore trec QRELS RUN --format json`` and a
+script that reads the same files with ``pytrec_eval.parse_qrel``/``parse_run`` and evaluates
+``map``.  Checks the MAPs agree (1e-9) and prints wall time, peak memory and the ratio::
+
+    python benchmarks/trec.py                 # 10,000 topics (1,000,000 run lines)
+    python benchmarks/trec.py --docs 100000   # 10x
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PEER = r"""
+import sys, pytrec_eval
+with open(sys.argv[1]) as f: qrel = pytrec_eval.parse_qrel(f)
+with open(sys.argv[2]) as f: run = pytrec_eval.parse_run(f)
+per = pytrec_eval.RelevanceEvaluator(qrel, {"map"}).evaluate(run)
+print(sum(v["map"] for v in per.values()) / len(per))
+"""
+
+
+def generate(folder: Path, topics: int, per_topic: int = 100, judged: int = 50) -> None:
+    rng = random.Random(20201231)
+    with (folder / "qrels.txt").open("w") as q, (folder / "run.txt").open("w") as r:
+        for t in range(topics):
+            qid = str(301 + t)
+            docs = list(
+                dict.fromkeys(f"DOC-{rng.randrange(10**8):08d}" for _ in range(2 * per_topic))
+            )
+            retrieved = docs[:per_topic]
+            q.write(
+                "".join(
+                    f"{qid} 0 {d} {rng.choice((0, 0, 0, 1, 2))}\n" for d in rng.sample(docs, judged)
+                )
+            )
+            scores = sorted((round(rng.random() * 20, 2) for _ in retrieved), reverse=True)
+            r.write(
+                "".join(
+                    f"{qid} Q0 {d} {i} {s} runA\n"
+                    for i, (d, s) in enumerate(zip(retrieved, scores, strict=False), 1)
+                )
+            )
+
+
+def timed(command: list[str]) -> tuple[float, float, str]:
+    tool = "/usr/bin/time" if Path("/usr/bin/time").exists() else None
+    start = time.perf_counter()
+    done = subprocess.run(
+        [tool, "-v", *command] if tool else command, capture_output=True, text=True, check=False
+    )
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"failed: {' '.join(command)}\n{done.stderr}")
+    found = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
+    return seconds, int(found.group(1)) / 1024 if found else float("nan"), done.stdout
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--docs", type=int, default=10_000, help="topics")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="annoscore-trec-"))
+    generate(folder, args.docs)
+    qrels, run = str(folder / "qrels.txt"), str(folder / "run.txt")
+    ours_cmd = [sys.executable, "-m", "annoscore", "trec", qrels, run, "--format", "json"]
+    peer_cmd = [sys.executable, "-c", PEER, qrels, run]
+    ours, peer = [], []
+    for _ in range(args.repeat):  # alternating runs
+        ours.append(timed(ours_cmd))
+        peer.append(timed(peer_cmd))
+    o, p = min(ours), min(peer)
+    ours_map, peer_map = json.loads(o[2])["scores"]["map"], float(p[2])
+    agree = abs(ours_map - peer_map) < 1e-9
+    print(
+        f"data: {args.docs:,} topics x 100 retrieved ({Path(run).stat().st_size / 1e6:.0f} MB run)"
+    )
+    print(
+        f"annoscore trec        {o[0]:6.2f} s  {o[1]:6.0f} MB  MAP {ours_map:.10f}  "
+        f"(best of {args.repeat})"
+    )
+    print(f"pytrec-eval-terrier   {p[0]:6.2f} s  {p[1]:6.0f} MB  MAP {peer_map:.10f}")
+    print(f"MAPs agree: {agree}; annoscore is {p[0] / o[0]:.2f}x pytrec-eval-terrier end to end")
+    shutil.rmtree(folder)
+    if not agree:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()
