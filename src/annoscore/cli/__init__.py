@@ -1,28 +1,79 @@
 """The ``annoscore`` command: one sub-command per task family, each a thin shell over a task.
 
-Each module in this package has ``register(app)``; this module builds the app and adds them.
+Each module in this package has ``register(app)``.  The root group knows the sub-commands by name
+(:data:`COMMANDS`) and imports a module only when its command is run or its help is asked for, so
+``annoscore --help`` and every command start without importing the others (start-up is part of
+every timing a user feels).
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+import importlib
+import sys
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from annoscore import __version__
 
+COMMANDS: dict[str, tuple[str, str]] = {
+    "pharmaconer": ("pharmaconer", "PharmaCoNER: sub-track 1 NER offsets, sub-track 2 indexing."),
+    "codiesp": ("codiesp", "CodiEsp: D and P ranked codes (MAP, P/R/F1), X explainable coding."),
+    "nlpsandbox": ("nlpsandbox", "NLP Sandbox PHI annotation: instance, token, type, HIPAA."),
+    "muc": ("muc", "The MUC scorer: TE, TR, ST templates; named entity and coreference SGML."),
+    "are": ("are", "Anaphora Resolution Exercise 2007, tasks 1-4, from XML."),
+    "coref": ("coref", "CoNLL coreference: MUC, B3, CEAFm, CEAFe, BLANC, LEA, CoNLL score."),
+    "spans": ("spans", "Generic span scoring of brat files: six matching modes, SemEval."),
+    "trec": ("trec", "trec_eval-style MAP of a run against qrels."),
+    "compare": ("compare", "Paired significance tests of several systems on one gold standard."),
+    "convert": ("convert", "Convert between formats (MUC SGML to brat)."),
+    "demo": ("demo", "Score every registered task on the built-in sample data."),
+}
+"""Sub-command name -> (module in this package, one-line help for the root help)."""
+
+
+class LazyGroup(TyperGroup):
+    """The root command group: sub-commands are built from their module on first use."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        module = importlib.import_module(f"annoscore.cli.{entry[0]}")
+        holder = typer.Typer(
+            add_completion=False,
+            pretty_exceptions_enable=False,
+            rich_markup_mode=None,
+            context_settings={"help_option_names": ["-h", "--help"]},
+        )
+        module.register(holder)
+        return typer.main.get_group(holder).get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = [(name, text) for name, (_, text) in COMMANDS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
 app = typer.Typer(
     name="annoscore",
+    cls=LazyGroup,
     help=(
         "Score NLP annotation output against a gold standard, reproducing the official numbers "
-        "of PharmaCoNER, CodiEsp, the MUC scorer (TE/TR/ST) and the CoNLL coreference reference "
-        "scorer, plus generic span scoring and trec_eval-style MAP.\n\n"
-        "Every command takes --format text|json|csv|markdown and -o FILE. "
-        "Run 'annoscore demo' to see every task on built-in sample data."
+        "of CodiEsp, PharmaCoNER, NLP Sandbox, the MUC scorer and the Anaphora Resolution "
+        "Exercise, plus the CoNLL coreference metrics, generic span scoring, trec_eval-style MAP "
+        "and significance tests.\n\n"
+        "Every scoring command takes --format text|json|csv|markdown, -o FILE, --per-doc and "
+        "--bootstrap N. Run 'annoscore demo' to see every task on built-in sample data."
     ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -42,16 +93,29 @@ def _root(
     """annoscore: the official numbers, explained, fast."""
 
 
-def _register_all() -> None:
-    from annoscore.cli import codiesp, coref, demo, muc, pharmaconer, spans, trec
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point.
 
-    for module in (pharmaconer, coref, spans, muc, codiesp, trec, demo):
-        module.register(app)
-
-
-_register_all()
-
-
-def main() -> None:
-    """Console-script entry point."""
-    app()
+    Usage errors (an unknown option, a bad choice, a missing argument) are one line on stderr
+    naming what is wrong and where help is, with exit status 2, like every other bad input.
+    """
+    command = typer.main.get_command(app)
+    try:
+        status = command.main(args=argv, prog_name="annoscore", standalone_mode=False)
+    except typer.Exit as done:
+        status = done.exit_code
+    except typer.Abort:
+        print("annoscore: error: interrupted", file=sys.stderr)
+        status = 130
+    except typer.TyperException as error:  # the command line's usage errors
+        message = error.format_message()
+        if type(error).__name__ == "NoArgsIsHelpError":  # a bare group: its help, as asked
+            print(message)
+            status = 0
+        else:
+            ctx = getattr(error, "ctx", None)
+            where = ctx.command_path if ctx is not None else "annoscore"
+            text = " ".join(message.split()).replace("Value error, ", "")
+            print(f"annoscore: error: {text} (see '{where} --help')", file=sys.stderr)
+            status = getattr(error, "exit_code", 2)
+    sys.exit(status if isinstance(status, int) else 0)

@@ -41,7 +41,7 @@ mean of the MUC, B³ and CEAFe F1.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterable, Sequence
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -256,6 +256,69 @@ def mentions(key: Partition[M], response: Partition[M]) -> Counts:
 def muc(key: Partition[M], response: Partition[M]) -> Counts:
     """MUC counts of one document."""
     return muc_of(EntityOverlap.of(key, response))
+
+
+def weighted_muc(
+    key: Partition[M], response: Partition[M], weight: Mapping[M, float] | None = None
+) -> Counts:
+    """MUC with fractional credit: :func:`muc` where each shared mention weighs ``weight[m]``.
+
+    For a key entity k, the response entities cut k into parts P = k ∩ r (a mention the
+    response lacks is a part of its own); a part earns (|P| - 1) x mean of the weights over P
+    instead of |P| - 1.  So::
+
+        num = Σ_(k, r) (n - 1) · (Σ_{m ∈ k ∩ r} weight[m]) / n,    n = |k ∩ r| > 0
+
+    the same for recall and precision (a part is the same set seen from either side); the
+    denominators are MUC's, Σ_k (|k| - 1) and Σ_r (|r| - 1).  A mention missing from ``weight``
+    (or ``weight=None``) weighs 1, so with every weight 1 this *is* :func:`muc` (a property test
+    shows it on random partitions).  ARE task 4 (``../shared/spec/are.md``) uses it with
+    ``weight[m]`` = the overlap of a mention with its aligned counterpart.
+
+    Undefined: nothing here divides; scorers apply their own rule to a 0 denominator.
+
+    >>> key = [{"a", "b", "c"}]
+    >>> weighted_muc(key, [{"a", "b", "c"}], {"a": 1.0, "b": 0.5, "c": 0.75})["recall_num"]
+    1.5
+    >>> weighted_muc(key, [{"a", "b"}, {"c"}]) == muc(key, [{"a", "b"}, {"c"}])
+    True
+    """
+    owner: dict[M, int] = {}
+    key_sizes: list[int] = []
+    for entity in key:
+        if not entity:
+            continue
+        index = len(key_sizes)
+        for mention in entity:
+            if owner.setdefault(mention, index) != index:
+                raise ValueError(f"mention {mention!r} is in two key entities")
+        key_sizes.append(len(entity))
+    if sum(key_sizes) != len(owner):
+        raise ValueError("a key entity lists a mention twice")
+    response_sizes: list[int] = []
+    parts: dict[tuple[int, int], list[float]] = {}
+    seen: set[M] = set()
+    for entity in response:
+        if not entity:
+            continue
+        index = len(response_sizes)
+        for mention in entity:
+            if mention in seen:
+                raise ValueError(f"mention {mention!r} is twice in the response")
+            seen.add(mention)
+            k = owner.get(mention)
+            if k is not None:
+                w = 1.0 if weight is None else weight.get(mention, 1.0)
+                parts.setdefault((k, index), []).append(w)
+        response_sizes.append(len(entity))
+    terms = [(len(ws) - 1) * _sum(ws) / len(ws) for ws in parts.values() if len(ws) > 1]
+    num = _sum(terms)
+    return _counts(
+        num,
+        sum(key_sizes) - len(key_sizes),
+        num,
+        sum(response_sizes) - len(response_sizes),
+    )
 
 
 def bcub(key: Partition[M], response: Partition[M]) -> Counts:

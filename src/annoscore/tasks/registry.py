@@ -48,6 +48,7 @@ class Task:
     - ``text``: ``"module:function"``, ``Result -> str``: the official text layout, if any.
     - ``signature``: the setting keys its signature records, in order.
     - ``sample``: the built-in sample the demo and the registry test run.
+    - ``path_options``: the options that name files (``annoscore.score`` makes them paths).
     """
 
     name: str
@@ -59,6 +60,7 @@ class Task:
     signature: tuple[str, ...]
     sample: Sample
     text: str | None = None
+    path_options: tuple[str, ...] = ()
 
     def score_function(self) -> Callable[..., Result]:
         return cast("Callable[..., Result]", load(self.score))
@@ -148,6 +150,7 @@ register(
             title="PharmaCoNER sub-track 2 (concept indexing), official layout",
         ),
         text="annoscore.report.pharmaconer:render_official",
+        path_options=("gold_ann",),
     )
 )
 register(
@@ -200,12 +203,13 @@ register(
             "alignment",
         ),
         sample=Sample(
-            "muc/te.key",
-            "muc/te.response",
+            "muc/key.synthetic.tpl",
+            "muc/response.synthetic.tpl",
             {"config": "samples/muc/te.config"},
             title="MUC template element (TE), totals page",
         ),
         text="annoscore.report.muc:render_totals",
+        path_options=("config",),
     )
 )
 register(
@@ -216,7 +220,7 @@ register(
         score="annoscore.tasks.codiesp:score_codiesp_d",
         reader="annoscore.formats.codiesp:read_code_rows",
         scorer="annoscore.tasks.codiesp:ranked_scores",
-        signature=("missing-docs", "extra-docs", "filter-gold", "depth", "lowercase"),
+        signature=("missing-docs", "extra-docs", "filter-gold", "depth", "lowercase", "tie-order"),
         sample=Sample(
             "codiesp/gs_D.tsv",
             "codiesp/pred_D.tsv",
@@ -224,6 +228,7 @@ register(
             title="CodiEsp-D (ranked ICD-10 codes: MAP and P/R/F1), official layout",
         ),
         text="annoscore.report.codiesp:render_ranked",
+        path_options=("codes",),
     )
 )
 register(
@@ -234,7 +239,7 @@ register(
         score="annoscore.tasks.codiesp:score_codiesp_p",
         reader="annoscore.formats.codiesp:read_code_rows",
         scorer="annoscore.tasks.codiesp:ranked_scores",
-        signature=("missing-docs", "extra-docs", "filter-gold", "depth", "lowercase"),
+        signature=("missing-docs", "extra-docs", "filter-gold", "depth", "lowercase", "tie-order"),
         sample=Sample(
             "codiesp/gs_P.tsv",
             "codiesp/pred_P.tsv",
@@ -242,6 +247,7 @@ register(
             title="CodiEsp-P (ranked ICD-10 procedure codes)",
         ),
         text="annoscore.report.codiesp:render_ranked",
+        path_options=("codes",),
     )
 )
 register(
@@ -260,6 +266,7 @@ register(
             title="CodiEsp-X (codes with text references)",
         ),
         text="annoscore.report.codiesp:render_explainable",
+        path_options=("codes_d", "codes_p"),
     )
 )
 register(
@@ -275,3 +282,122 @@ register(
         text="annoscore.report.codiesp:render_trec_eval",
     )
 )
+for _category, _what in (
+    ("date", "dates (type: dateFormat)"),
+    ("person", "person names (type: personType)"),
+    ("location", "locations (type: locationType/addressType; HIPAA-PHI flag)"),
+    ("id", "ids (type: idType)"),
+    ("contact", "contacts (type: contactType)"),
+    ("covid-symptom", "COVID symptoms (type: condition)"),
+):
+    register(
+        Task(
+            name=f"nlpsandbox-{_category}",
+            summary=f"NLP Sandbox PHI {_what}: instance relax/strict, token strict, type",
+            command=("nlpsandbox", _category),
+            score=f"annoscore.tasks.nlpsandbox:score_{_category.replace('-', '_')}",
+            reader="annoscore.formats.nlpsandbox:read_sandbox",
+            scorer="annoscore.metrics.phi:phi_scores",
+            signature=("tokenizer", "quotes", "same-start", "relax-margin"),
+            sample=Sample(
+                "nlpsandbox/gold.json",
+                "nlpsandbox/pred.json",
+                title=f"NLP Sandbox {_category} (official four tables)",
+            ),
+            text="annoscore.report.nlpsandbox:render_official",
+        )
+    )
+register(
+    Task(
+        name="nlpsandbox-all",
+        summary="NLP Sandbox PHI, every category present, one read; leaderboard keys in JSON",
+        command=("nlpsandbox", "all"),
+        score="annoscore.tasks.nlpsandbox:score_all",
+        reader="annoscore.formats.nlpsandbox:read_sandbox",
+        scorer="annoscore.metrics.phi:all_scores",
+        signature=("tokenizer", "quotes", "same-start", "relax-margin"),
+        sample=Sample(
+            "nlpsandbox/gold.json",
+            "nlpsandbox/pred.json",
+            title="NLP Sandbox, every PHI category",
+        ),
+        text="annoscore.report.nlpsandbox:render_official",
+    )
+)
+register(
+    Task(
+        name="muc-named-entity",
+        summary="MUC scorer, named entity (ENAMEX/TIMEX/NUMEX in SGML), ALL SLOTS P/R/F",
+        command=("muc",),
+        score="annoscore.tasks.muc:score_muc_ne_files",
+        reader="annoscore.formats.muc_sgml:read_sgml",
+        scorer="annoscore.metrics.muc:all_slots_scores",
+        signature=(
+            "scoring-method",
+            "correct",
+            "partial",
+            "premodifiers",
+            "postmodifiers",
+            "designators",
+            "alignment",
+        ),
+        sample=Sample(
+            "muc/ne.key.sgml",
+            "muc/ne.response.sgml",
+            {"config": "samples/muc/ne.config"},
+            title="MUC named entity (NE), totals page",
+        ),
+        text="annoscore.report.muc:render_totals",
+    )
+)
+register(
+    Task(
+        name="muc-coreference",
+        summary="MUC scorer, coreference (COREF in SGML), Vilain et al. recall/precision",
+        command=("muc",),
+        score="annoscore.tasks.muc:score_muc_coref_files",
+        reader="annoscore.formats.muc_sgml:read_sgml",
+        scorer="annoscore.metrics.muc_coref:coreference_scores",
+        signature=("scoring-method", "metric", "alignment", "optional"),
+        sample=Sample(
+            "muc/co.key.sgml",
+            "muc/co.response.sgml",
+            title="MUC coreference (CO), score table",
+        ),
+        text="annoscore.report.muc:coref_score_report",
+    )
+)
+for _number, _summary, _system, _input, _scorer in (
+    ("1", "ARE 2007 task 1: pronoun resolution over entity ids, success rate",
+     "are/task1-system.xml", "samples/are/task1-input.xml", "success_scores"),
+    ("2", "ARE 2007 task 2: coreference chains over entity ids, MUC",
+     "are/task2-system.xml", "samples/are/task1-input.xml", "link_scores"),
+    ("3", "ARE 2007 task 3: pronoun resolution over token spans, overlap credit P/R/F1",
+     "are/task3-system.xml", "samples/are/task3-input.xml", "pair_scores"),
+    ("4", "ARE 2007 task 4: coreference chains over token spans, fractional-credit MUC",
+     "are/task4-system.xml", "samples/are/task3-input.xml", "link_scores"),
+):  # fmt: skip
+    register(
+        Task(
+            name=f"are-{_number}",
+            summary=_summary,
+            command=("are", _number),
+            score=f"annoscore.tasks.are:score_are_{_number}",
+            reader="annoscore.formats.are:read_are",
+            scorer=f"annoscore.metrics.anaphora:{_scorer}",
+            signature={
+                "1": ("credit",),
+                "2": ("metric",),
+                "3": ("credit", "overlap"),
+                "4": ("overlap", "alignment"),
+            }[_number],
+            sample=Sample(
+                "are/task1-gold.xml" if _number in "12" else "are/task3-gold.xml",
+                _system,
+                {"input_path": _input},
+                title=_summary,
+            ),
+            text="annoscore.report.are:render_report",
+            path_options=("input_path",),
+        )
+    )

@@ -1,0 +1,343 @@
+"""Benchmark: ``annoscore are 1|2|3|4`` end to end on 1,000 generated documents.
+
+Data (seeded, generated here): 1,000 documents of 1,000 tokens, each with 150 mentions in 40
+chains (every chain at least 2 mentions; a third of the mentions are one-token pronouns), in one
+XML file per side holding every ``<document id=...>``:
+
+- tasks 1-2 input: the text with ``<entity id>`` around every mention and the
+  ``<anaphoric_pronouns>`` list (about 50 per document); gold: chains of ``<node id>``;
+- tasks 3-4 input: ``<node id/>`` before each of the 1,000 tokens (1 million token nodes);
+  gold: chains of ``<mention start end>``;
+- system outputs: task 1 and 3 pairs (70% right noun phrase, 10% a pronoun of the chain, 15% a
+  wrong entity, 5% unresolved; task 3 also shifts 10% of the antecedent boundaries and adds 5%
+  non-referential pairs); task 2 and 4 chains (15% of the mentions moved to another chain; task 4
+  also shifts 10% of the boundaries).
+
+Timed: each ``annoscore are N --gold G --pred P --input I --format json`` as a separate process
+(start-up, reading the XML with defusedxml, scoring), median of 3 runs; the target is under 2 s
+for the four together.  Linearity: the same at 250 and 500 documents (seconds per document).
+
+Peer: no ARE scorer survives (the seed's organisers' script was never published), so no peer
+can be run for tasks 1, 3 and 4; task 2 is MUC, checked per document against scorch 0.2.0's
+``muc`` (PyPI, MIT) on the same chains, when it is installed (its time, without reading the
+XML, is printed beside ours).
+
+Run: ``python benchmarks/are.py`` (``--keep DIR`` keeps the files, ``--documents N`` changes the
+size).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+DOCUMENTS = 1000
+TOKENS = 1000
+MENTIONS = 150
+CHAINS = 40
+PRONOUNS = 50
+SEED = 2007
+
+Span = tuple[int, int]
+
+
+def _document(rnd: random.Random) -> tuple[list[Span], list[bool], list[list[int]]]:
+    """Mention spans (token positions), pronoun flags, and chains of mention indexes."""
+    pronoun = [False] * MENTIONS
+    for i in rnd.sample(range(MENTIONS), PRONOUNS):
+        pronoun[i] = True
+    spans = []
+    for k in range(MENTIONS):
+        first, end = k * TOKENS // MENTIONS, (k + 1) * TOKENS // MENTIONS
+        start = first + rnd.randrange(2)
+        length = 1 if pronoun[k] else 1 + rnd.randrange(4)
+        spans.append((start, min(end - 1, start + length - 1)))
+    order = list(range(MENTIONS))
+    rnd.shuffle(order)
+    chains: list[list[int]] = [order[2 * c : 2 * c + 2] for c in range(CHAINS)]
+    for m in order[2 * CHAINS :]:
+        chains[rnd.randrange(CHAINS)].append(m)
+    return spans, pronoun, [sorted(c) for c in chains]
+
+
+def _answers(
+    rnd: random.Random, pronoun: list[bool], chains: list[list[int]]
+) -> list[tuple[int, int | None]]:
+    """(pronoun mention, chosen antecedent mention or None) for every pronoun in a chain."""
+    chain_of = {m: c for c, chain in enumerate(chains) for m in chain}
+    out = []
+    for m in range(MENTIONS):
+        if not pronoun[m]:
+            continue
+        others = [x for x in chains[chain_of[m]] if x != m]
+        nouns = [x for x in others if not pronoun[x]]
+        pronouns = [x for x in others if pronoun[x]]
+        draw = rnd.random()
+        if draw < 0.70 and nouns:
+            out.append((m, rnd.choice(nouns)))
+        elif draw < 0.80 and pronouns:
+            out.append((m, rnd.choice(pronouns)))
+        elif draw < 0.95:
+            out.append((m, rnd.choice([x for x in range(MENTIONS) if x not in others])))
+        else:
+            out.append((m, None))
+    return out
+
+
+def _moved(rnd: random.Random, chains: list[list[int]]) -> list[list[int]]:
+    system: list[list[int]] = [[] for _ in chains]
+    for c, chain in enumerate(chains):
+        for m in chain:
+            system[c if rnd.random() >= 0.15 else rnd.randrange(len(chains))].append(m)
+    return [sorted(c) for c in system if c]
+
+
+def _shift(rnd: random.Random, span: Span, chance: float) -> Span:
+    if rnd.random() >= chance:
+        return span
+    start, end = span
+    if rnd.random() < 0.5:
+        return (max(0, start - 1), end)
+    return (start, min(TOKENS - 1, end + 1))
+
+
+def _typed(pronoun: bool) -> str:
+    return ' type="pronoun"' if pronoun else ""
+
+
+def mention(span: Span, pronoun: bool = False) -> str:
+    """A ``<mention>`` of token ids (1-based positions)."""
+    return f'<mention start="{span[0] + 1}" end="{span[1] + 1}"{_typed(pronoun)}/>'
+
+
+def generate(folder: Path, documents: int) -> dict[str, Path]:
+    """Write the seven files; returns their paths by role."""
+    rnd = random.Random(SEED)
+    parts: dict[str, list[str]] = {
+        k: ["<?xml version='1.0' encoding='UTF-8'?>\n<corpus>\n"]
+        for k in ("input12", "gold12", "sys1", "sys2", "input34", "gold34", "sys3", "sys4")
+    }
+    words = [f"w{t % 97}" for t in range(TOKENS)]
+    node_text = " ".join(f'<node id="{t + 1}"/>{words[t]}' for t in range(TOKENS))
+    for d in range(documents):
+        spans, pronoun, chains = _document(rnd)
+        head = f'<document id="d{d}">\n'
+        for k in parts:
+            parts[k].append(head)
+        # tasks 1-2 input: entities around the mentions
+        starts = {s: i for i, (s, _) in enumerate(spans)}
+        ends = {e: i for i, (_, e) in enumerate(spans)}
+        text = []
+        for t in range(TOKENS):
+            if t in starts:
+                text.append(f'<entity id="{starts[t] + 1}">')
+            text.append(words[t])
+            if t in ends:
+                text.append("</entity>")
+            text.append(" " if t % 17 else "\n")
+        listed = "".join(f'<pronoun id="{m + 1}"/>' for m in range(MENTIONS) if pronoun[m])
+        parts["input12"].append(
+            f"<text>{''.join(text)}</text>\n<anaphoric_pronouns>{listed}</anaphoric_pronouns>\n"
+        )
+        parts["input34"].append(f"<text>\n{node_text}\n</text>\n")
+
+        for c, chain in enumerate(chains):
+            nodes = "".join(
+                f'<node id="{m + 1}" value="{words[spans[m][0]]}"{_typed(pronoun[m])}/>'
+                for m in chain
+            )
+            parts["gold12"].append(f'<chain id="c{c}">{nodes}</chain>\n')
+            parts["gold34"].append(
+                f'<chain id="c{c}">'
+                + "".join(mention(spans[m], pronoun[m]) for m in chain)
+                + "</chain>\n"
+            )
+        for k, (m, a) in enumerate(_answers(rnd, pronoun, chains)):
+            if a is None:
+                continue
+            parts["sys1"].append(
+                f'<pair id="p{k}"><pronoun id="{m + 1}"/><antecedent id="{a + 1}"/></pair>\n'
+            )
+            shifted = _shift(rnd, spans[a], 0.10)
+            parts["sys3"].append(
+                f"<pair>{mention(spans[m]).replace('mention', 'pronoun')}"
+                f"{mention(shifted).replace('mention', 'antecedent')}</pair>\n"
+            )
+        for m in range(MENTIONS):
+            if not pronoun[m] and rnd.random() < 0.05 * 3:  # ~5% of all pairs, non-referential
+                loose = (spans[m][1], spans[m][1])
+                if loose != spans[m]:
+                    parts["sys3"].append(
+                        f"<pair>{mention(loose).replace('mention', 'pronoun')}"
+                        f"{mention(spans[m]).replace('mention', 'antecedent')}</pair>\n"
+                    )
+        for c, chain in enumerate(_moved(rnd, chains)):
+            nodes = "".join(f'<node id="{m + 1}"/>' for m in chain)
+            parts["sys2"].append(f'<chain id="s{c}">{nodes}</chain>\n')
+        used: set[Span] = set()
+        for c, chain in enumerate(_moved(rnd, chains)):
+            members = []
+            for m in chain:
+                span = _shift(rnd, spans[m], 0.10)
+                if span not in used:
+                    used.add(span)
+                    members.append(mention(span))
+            if members:
+                parts["sys4"].append(f'<chain id="s{c}">' + "".join(members) + "</chain>\n")
+        for k in parts:
+            parts[k].append("</document>\n")
+    paths = {}
+    for k, chunks in parts.items():
+        chunks.append("</corpus>\n")
+        paths[k] = folder / f"{k}.xml"
+        paths[k].write_text("".join(chunks), encoding="utf-8")
+    return paths
+
+
+RUNS = {
+    "1": ("gold12", "sys1", "input12"),
+    "2": ("gold12", "sys2", "input12"),
+    "3": ("gold34", "sys3", "input34"),
+    "4": ("gold34", "sys4", "input34"),
+}
+
+
+CPU: list[float] = []
+"""CPU seconds (user + system) of the last timed task's runs: steadier than wall time on a
+shared machine."""
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def time_task(paths: dict[str, Path], task: str, *extra: str) -> tuple[float, dict]:
+    """Median wall seconds of 3 runs (``CPU`` gets their median CPU seconds) and the JSON."""
+    gold, pred, source = RUNS[task]
+    command = [sys.executable, "-m", "annoscore", "are", task, "--gold", str(paths[gold])]
+    command += ["--pred", str(paths[pred]), "--input", str(paths[source]), "--format", "json"]
+    runs = []
+    cpu = []
+    output = ""
+    for _ in range(3):
+        started, cpu_started = time.perf_counter(), _children_cpu()
+        done = subprocess.run([*command, *extra], capture_output=True, text=True, check=True)
+        runs.append(time.perf_counter() - started)
+        cpu.append(_children_cpu() - cpu_started)
+        output = done.stdout
+    CPU[:] = [statistics.median(cpu)]
+    return statistics.median(runs), json.loads(output)
+
+
+def time_startup() -> float:
+    runs = []
+    for _ in range(3):
+        started = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "annoscore", "are", "--help"], capture_output=True, check=True
+        )
+        runs.append(time.perf_counter() - started)
+    return statistics.median(runs)
+
+
+def scorch_check(paths: dict[str, Path], per_doc: dict) -> None:
+    try:
+        from scorch import scores
+    except ImportError:
+        print("scorch not installed (pip install scorch): task 2 peer check skipped")
+        return
+    from annoscore.formats.are import read_are
+
+    gold = {d.key: d for d in read_are(paths["gold12"]).documents}
+    system = {d.key: d for d in read_are(paths["sys2"]).documents}
+    pairs = [
+        (
+            key,
+            [{m.id for m in c.members} for c in gold[key].chains],
+            [{m.id for m in c.members} for c in system[key].chains],
+        )
+        for key in gold
+    ]
+    started = time.perf_counter()
+    results = {key: scores.muc(k, r) for key, k, r in pairs}
+    seconds = time.perf_counter() - started
+    agree = sum(
+        all(
+            math.isclose(a, b, abs_tol=1e-9)
+            for a, b in zip(
+                (
+                    per_doc[key]["scores"]["recall"],
+                    per_doc[key]["scores"]["precision"],
+                    per_doc[key]["scores"]["f1"],
+                ),
+                result,
+                strict=True,
+            )
+        )
+        for key, result in results.items()
+    )
+    print(
+        f"task 2 vs scorch 0.2.0 muc (per document, XML reading not counted): {seconds:.2f} s; "
+        f"per-document R/P/F agreeing: {agree}/{len(results)}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--keep", type=Path, help="write the generated files here and keep them")
+    parser.add_argument("--documents", type=int, default=DOCUMENTS)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        base = args.keep or Path(scratch)
+        sizes = sorted({args.documents // 4, args.documents // 2, args.documents})
+        totals: dict[int, float] = {}
+        cpu_totals: dict[int, float] = {}
+        for size in sizes:
+            folder = base / str(size)
+            folder.mkdir(parents=True, exist_ok=True)
+            paths = generate(folder, size)
+            seconds = {}
+            cpu = {}
+            for task in RUNS:
+                seconds[task], data = time_task(paths, task)
+                cpu[task] = CPU[0]
+                if size == args.documents:
+                    shown = "  ".join(f"{k} {v:.4f}" for k, v in data["scores"].items())
+                    print(
+                        f"are {task} ({size} documents): {seconds[task]:.2f} s wall, "
+                        f"{cpu[task]:.2f} s CPU   {shown}"
+                    )
+            totals[size] = sum(seconds.values())
+            cpu_totals[size] = sum(cpu.values())
+            print(
+                f"{size} documents: all four tasks {totals[size]:.2f} s wall "
+                f"({', '.join(f'{t}: {s:.2f}' for t, s in seconds.items())}), "
+                f"{cpu_totals[size]:.2f} s CPU; {1000 * totals[size] / size:.2f} ms per document"
+            )
+            if size == args.documents:
+                _, data = time_task(paths, "2", "--per-doc")
+                scorch_check(paths, data["documents"])
+        small, large = sizes[0], sizes[-1]
+        print(
+            f"linearity: {large / small:.0f}x the documents took "
+            f"{totals[large] / totals[small]:.2f}x the wall time, "
+            f"{cpu_totals[large] / cpu_totals[small]:.2f}x the CPU time (start-up included)"
+        )
+        startup = time_startup()
+        print(f"start-up alone (annoscore are --help, median of 3): {startup:.2f} s per process")
+        target = "met" if totals[args.documents] < 2 else "NOT met"
+        print(f"target (four tasks under 2 s at {args.documents} documents): {target}")
+
+
+if __name__ == "__main__":
+    main()

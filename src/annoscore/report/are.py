@@ -1,0 +1,163 @@
+"""The text report of ``annoscore are``: for every pronoun or chain, what the system chose and
+what it earned, then the corpus scores.
+
+- Tasks 1 and 3: one line per pronoun (task 1: every pronoun of the input's list; task 3: every
+  system pair, then every gold pronoun left unresolved): the pronoun, the system's antecedent,
+  (task 3) the gold member m* it was scored against and their overlap, the credit and why.
+- Tasks 2 and 4: one line per chain of two or more mentions, gold chains (recall) then system
+  chains (precision): its members cut into parts by the other side's chains, (task 4) the mean
+  overlap weight of each part, and what it earned of |chain| - 1.
+
+Mentions (tasks 3, 4) print as their token ids, ``start..end`` (or one id for one token).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+
+from annoscore.metrics.anaphora import (
+    NO_CHAIN,
+    NO_OVERLAP,
+    NOT_GOLD_PRONOUN,
+    NOUN_PHRASE,
+    OUTSIDE_CHAIN,
+    PARTIAL_PRONOUN,
+    PRONOUN_NOT_RESOLVED,
+    PRONOUN_ONLY_CHAIN,
+    PRONOUN_RESOLVED,
+    REPEATED,
+    SELF,
+    UNLISTED,
+    UNRESOLVED,
+    ChainPartitions,
+    PronounCredit,
+)
+from annoscore.result import Result
+
+TITLES = {
+    1: "ARE 2007 task 1: pronoun resolution over entity ids, success rate",
+    2: "ARE 2007 task 2: coreference chains over entity ids, MUC",
+    3: "ARE 2007 task 3: pronoun resolution over token spans, overlap credit",
+    4: "ARE 2007 task 4: coreference chains over token spans, fractional-credit MUC",
+}
+
+REASONS = {
+    NOUN_PHRASE: "a noun phrase of the pronoun's gold chain",
+    PRONOUN_RESOLVED: "a pronoun of the chain that the system resolved to a noun phrase of it",
+    PRONOUN_NOT_RESOLVED: "a pronoun of the chain that the system did not resolve to a noun "
+    "phrase of it (half)",
+    PRONOUN_ONLY_CHAIN: "a pronoun of a chain with no noun phrase (half)",
+    OUTSIDE_CHAIN: "not in the pronoun's gold chain",
+    SELF: "the pronoun itself",
+    UNRESOLVED: "not resolved by the system",
+    NO_CHAIN: "the pronoun is in no gold chain or alone in one",
+    NO_OVERLAP: "overlaps no other mention of the pronoun's gold chain",
+    NOT_GOLD_PRONOUN: "the pronoun is not a gold pronoun (non-referential?)",
+    PARTIAL_PRONOUN: "the pronoun only partly matches a gold pronoun",
+    REPEATED: "a second answer for this pronoun, ignored (the first counts)",
+    UNLISTED: "the pronoun is not in the input's list; ignored",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentExplanation:
+    """One document's items: ``pronouns`` (tasks 1, 3) or ``chains`` (tasks 2, 4, made when
+    rendered); ``labels`` maps a mention (token positions) to its token ids for printing."""
+
+    key: str
+    pronouns: tuple[PronounCredit, ...]
+    chains: ChainPartitions | None
+    labels: Mapping[Hashable, str]
+
+
+@dataclass(frozen=True, slots=True)
+class AreDetails:
+    """What the text report needs beyond scores and counts (filled by the ARE preset)."""
+
+    task: int
+    documents: tuple[DocumentExplanation, ...]
+
+
+def _number(value: float) -> str:
+    return f"{value:.4f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+
+
+def _label(labels: Mapping[Hashable, str], item: Hashable | None) -> str:
+    if item is None:
+        return "-"
+    return labels.get(item, str(item))
+
+
+def _pronoun_lines(document: DocumentExplanation, task: int) -> list[str]:
+    labels = document.labels
+    lines = []
+    for item in document.pronouns:
+        pronoun = _label(labels, item.pronoun)
+        answer = _label(labels, item.answer)
+        against = ""
+        if task == 3 and item.target is not None and item.overlap is not None:
+            against = f"  vs {_label(labels, item.target)} (overlap {_number(item.overlap)})"
+        lines.append(
+            f"  pronoun {pronoun} -> {answer}{against}: credit {_number(item.credit)}, "
+            f"{REASONS.get(item.reason, item.reason)}"
+        )
+    return lines
+
+
+def _chain_lines(document: DocumentExplanation, task: int) -> list[str]:
+    labels = document.labels
+    lines = []
+    for item in document.chains.items() if document.chains is not None else ():
+        other = "system" if item.side == "gold" else "gold"
+        parts = []
+        for part, weight in zip(item.parts, item.part_weights, strict=True):
+            text = "{" + " ".join(_label(labels, m) for m in part) + "}"
+            if task == 4 and len(part) > 1:
+                text += f" w={_number(weight)}"
+            parts.append(text)
+        lines.append(
+            f"  {item.side} chain {item.chain + 1} ({len(item.members)} members) cut by the "
+            f"{other} chains: {' '.join(parts)}: earns {_number(item.earned)} of {item.possible}"
+        )
+    return lines
+
+
+def _score_lines(result: Result) -> list[str]:
+    counts = ", ".join(f"{name} {_number(value)}" for name, value in result.counts.items())
+    scores = "  ".join(
+        f"{name} {'-' if value is None else f'{value:.4f}'}"
+        for name, value in result.scores.items()
+    )
+    return [f"counts: {counts}", f"scores: {scores}"]
+
+
+def render_report(result: Result) -> str:
+    """The text report (see the module doc); warnings go to stderr as for every task."""
+    details = result.details
+    lines = [
+        f"{TITLES.get(details.task, result.task) if details else result.task}",
+        f"signature: {result.signature}",
+        "",
+    ]
+    if isinstance(details, AreDetails):
+        for document in details.documents:
+            lines.append(f"document {document.key}")
+            if details.task in (1, 3):
+                body = _pronoun_lines(document, details.task)
+                lines.extend(body or ["  (no pronoun to resolve and no system pair)"])
+            else:
+                body = _chain_lines(document, details.task)
+                lines.extend(body or ["  (no chain of two or more mentions on either side)"])
+            unit = result.documents.get(document.key)
+            if unit is not None and result.view.documents:
+                lines.append(
+                    "  "
+                    + "  ".join(
+                        f"{k} {'-' if v is None else f'{v:.4f}'}" for k, v in unit.scores.items()
+                    )
+                )
+            lines.append("")
+    lines.append("TOTAL")
+    lines.extend(_score_lines(result))
+    return "\n".join(lines) + "\n"

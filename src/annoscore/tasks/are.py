@@ -1,0 +1,699 @@
+"""``annoscore are 1|2|3|4``: the four tasks of the Anaphora Resolution Exercise (ARE 2007).
+
+The seed describes the scoring and no scorer survives, so annoscore is the reference; the
+definitions are ``../shared/spec/are.md``'s (binding), written out in
+:mod:`annoscore.metrics.anaphora`.  Presets:
+
+============  ===================================  ====================================
+task          counts per document                  scores
+============  ===================================  ====================================
+``are-1``     ``credit_sum``, ``pronouns``, ...    ``success_rate = credit_sum / pronouns``
+``are-2``     MUC ``recall_num``/``_den``, ...     ``recall``, ``precision``, ``f1``
+``are-3``     ``credit_sum``, ``pairs``,           recall = credit_sum / pronouns,
+              ``pronouns``, ...                    precision = credit_sum / pairs, ``f1``
+``are-4``     fractional MUC numerators, dens      ``recall``, ``precision``, ``f1``
+============  ===================================  ====================================
+
+Files (decision 5): ``gold``, ``system`` and ``input_path`` each name one XML file, or each a
+folder of ``*.xml`` files paired by file name; one file may hold several ``<document>``
+elements, paired across files by their ``id`` attribute when every one has one, else by
+position.  A gold document without a system document is scored against an empty output, a
+system document without a gold one against an empty gold standard (both named in warnings).
+Counts are summed over documents before dividing.  ``--input`` is required for tasks 1, 3 and 4
+(the pronouns to resolve; the token order), optional for task 2 (it lets unknown ids be
+reported).
+
+Ids, not values (decision 10): ``value`` attributes are never read.  Input errors (exit 2,
+naming file, line and element): a member, pronoun or antecedent without its id (tasks 1-2) or
+its start and end (tasks 3-4), an id that is not an entity of the input, a start or end that is
+not a token node of the input, a start after its end, an id or mention twice in one chain or in
+two chains of one side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from annoscore.align.documents import pair_documents
+from annoscore.counts import Counts
+from annoscore.errors import InputError
+from annoscore.formats.are import AreDocument, AreFile, Ref, read_are
+from annoscore.formats.files import list_folder
+from annoscore.metrics.anaphora import (
+    fractional_muc,
+    link_credits,
+    link_scores,
+    overlap_credits,
+    pair_scores,
+    success_credits,
+    success_scores,
+)
+from annoscore.report.are import AreDetails, DocumentExplanation
+from annoscore.result import Result, Scorer, ScoreWarning
+from annoscore.signature import Signature
+
+SIGNATURES = {
+    1: Signature.of("are-1", credit="walk"),
+    2: Signature.of("are-2", metric="muc"),
+    3: Signature.of("are-3", credit="walk", overlap="shared/max-length"),
+    4: Signature.of("are-4", overlap="shared/max-length", alignment="max-total-overlap"),
+}
+"""The signature of each task (every definition that moves a number is fixed by the spec)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """A document and the file it came from (for messages)."""
+
+    path: Path
+    document: AreDocument
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentSet:
+    """One scored document: its key and its gold, system and input documents (any may be
+    ``None``: a one-sided document is scored against an empty other side)."""
+
+    key: str
+    gold: Located | None
+    system: Located | None
+    input: Located | None
+
+
+# --- reading and pairing --------------------------------------------------------------------
+
+
+def _within_files(
+    files: Sequence[AreFile | None], prefix: str | None
+) -> list[tuple[str, list[Located | None]]]:
+    """Pair the documents of (gold, system, input) files: by id when every one has an id, else
+    by position (different counts: InputError)."""
+    present = [f for f in files if f is not None]
+    by_id = all(d.key is not None for f in present for d in f.documents)
+    sides: list[dict[str, Located]] = []
+    for f in files:
+        docs: dict[str, Located] = {}
+        if f is not None:
+            for position, document in enumerate(f.documents, start=1):
+                key = document.key if by_id and document.key is not None else str(position)
+                if key in docs:
+                    raise InputError(
+                        f'<document id="{key}"> appears twice in the file; document ids must be '
+                        "unique",
+                        f.path,
+                        document.line,
+                    )
+                docs[key] = Located(f.path, document)
+        sides.append(docs)
+    if not by_id:
+        counts = {f.path: len(f.documents) for f in present}
+        if len(set(counts.values())) > 1:
+            listed = ", ".join(f"{path}: {n}" for path, n in counts.items())
+            raise InputError(
+                "the files hold different numbers of documents and not every document has an "
+                f"id attribute to pair them by ({listed})",
+                present[0].path,
+            )
+    keys = list(dict.fromkeys(k for side in sides[:2] for k in side))
+    single = len(keys) == 1
+    out = []
+    for key in keys:
+        name = key if prefix is None else (prefix if single else f"{prefix}/{key}")
+        out.append((name, [side.get(key) for side in sides]))
+    return out
+
+
+def collect_documents(
+    gold: Path, system: Path, input_path: Path | None, *, needs_input: bool = False
+) -> tuple[list[DocumentSet], list[ScoreWarning]]:
+    """Read and pair the documents of the three sides (see the module doc).
+
+    With ``needs_input`` (tasks 1, 3, 4), a system document that has neither a gold nor an
+    input document cannot be scored and is left out (warning); a gold document without an
+    input document is an :class:`~annoscore.errors.InputError`.
+    """
+    warnings: list[ScoreWarning] = []
+    if gold.is_dir() or system.is_dir():
+        for path, what in ((gold, "--gold"), (system, "--pred"), (input_path, "--input")):
+            if path is not None and not path.is_dir():
+                raise InputError(
+                    f"{what} is not a folder; --gold, --pred and --input must all be files or "
+                    "all be folders",
+                    path,
+                )
+        gold_files = {p.name: p for p in list_folder(gold, (".xml",), "ARE XML files")}
+        system_files = {p.name: p for p in list_folder(system, (".xml",), "ARE XML files")}
+        input_files = (
+            {}
+            if input_path is None
+            else {p.name: p for p in list_folder(input_path, (".xml",), "ARE XML files")}
+        )
+        pairing = pair_documents(gold_files, system_files)
+        warnings += pairing.warnings(
+            "gold file(s) have no system file of the same name",
+            "system file(s) have no gold file of the same name",
+        )
+        unused = [name for name in input_files if name not in pairing.scored]
+        if unused:
+            warnings.append(
+                ScoreWarning(
+                    "are.input-only",
+                    "{count} input file(s) have no gold or system file and are not used",
+                    len(unused),
+                    tuple(unused[:5]),
+                )
+            )
+        triples: list[tuple[str | None, list[AreFile | None]]] = [
+            (
+                Path(name).stem,
+                [
+                    read_are(side[name]) if name in side else None
+                    for side in (gold_files, system_files, input_files)
+                ],
+            )
+            for name in pairing.scored
+        ]
+    else:
+        triples = [
+            (
+                None,
+                [
+                    read_are(gold),
+                    read_are(system),
+                    None if input_path is None else read_are(input_path),
+                ],
+            )
+        ]
+    documents: list[DocumentSet] = []
+    gold_only: list[str] = []
+    system_only: list[str] = []
+    unscorable: list[str] = []
+    for prefix, files in triples:
+        for key, (g, s, i) in _within_files(files, prefix):
+            if g is None and s is None:
+                continue
+            if needs_input and g is None and i is None:
+                unscorable.append(key)
+                continue
+            if g is not None and s is None and files[1] is not None:
+                gold_only.append(key)
+            if s is not None and g is None and files[0] is not None:
+                system_only.append(key)
+            documents.append(DocumentSet(key, g, s, i))
+    if gold_only:
+        warnings.append(
+            ScoreWarning(
+                "documents.gold-only",
+                "{count} gold document(s) have no system document and are scored as an empty "
+                "output",
+                len(gold_only),
+                tuple(gold_only[:5]),
+            )
+        )
+    if unscorable:
+        warnings.append(
+            ScoreWarning(
+                "are.system-only-no-input",
+                "{count} system document(s) have neither a gold nor an input document and are "
+                "left out",
+                len(unscorable),
+                tuple(unscorable[:5]),
+            )
+        )
+    if system_only:
+        warnings.append(
+            ScoreWarning(
+                "documents.system-only",
+                "{count} system document(s) have no gold document and are scored against an "
+                "empty gold standard",
+                len(system_only),
+                tuple(system_only[:5]),
+            )
+        )
+    return documents, warnings
+
+
+def _require_input(doc: DocumentSet, task: int) -> Located:
+    if doc.input is None:
+        where = doc.gold or doc.system
+        assert where is not None
+        raise InputError(
+            f"document {doc.key!r} has no counterpart in --input; task {task} needs the input "
+            "(the pronouns to resolve and the candidates)"
+            if task == 1
+            else f"document {doc.key!r} has no counterpart in --input; task {task} needs the "
+            "input's token <node> elements to count mention lengths",
+            where.path,
+            where.document.line,
+        )
+    return doc.input
+
+
+# --- references to ids (tasks 1, 2) and to mentions (tasks 3, 4) -----------------------------
+
+
+def _ref_id(path: Path, ref: Ref, what: str) -> str:
+    if ref.id is None:
+        raise InputError(
+            f"<{ref.element}> {what} has no id attribute (tasks 1 and 2 refer to entities by id)",
+            path,
+            ref.line,
+        )
+    return ref.id
+
+
+class _IdChecker:
+    """Checks that ids are entities of the input (when the input marks entities);
+    ``unchecked`` says the input was given but marks none."""
+
+    def __init__(self, input_doc: Located | None) -> None:
+        self.path = None if input_doc is None else input_doc.path
+        self.known: frozenset[str] | None = None
+        self.unchecked = input_doc is not None and not input_doc.document.entities
+        if input_doc is not None and input_doc.document.entities:
+            self.known = input_doc.document.entities | frozenset(
+                r.id for r in input_doc.document.listed if r.id is not None
+            )
+
+    def __call__(self, path: Path, ref: Ref, value: str) -> str:
+        if self.known is not None and value not in self.known:
+            raise InputError(
+                f'<{ref.element} id="{value}">: id {value} is not an <entity> of the input '
+                f"({self.path})",
+                path,
+                ref.line,
+            )
+        return value
+
+
+def _id_chains(located: Located | None, check: _IdChecker) -> tuple[list[list[str]], set[str]]:
+    """A side's chains as lists of ids, and the ids marked ``type="pronoun"``."""
+    if located is None:
+        return [], set()
+    chains: list[list[str]] = []
+    pronominal: set[str] = set()
+    seen: dict[str, int] = {}
+    known = check.known
+    for chain in located.document.chains:
+        members = []
+        for ref in chain.members:
+            value = ref.id
+            if value is None or (known is not None and value not in known):  # say why
+                value = check(located.path, ref, _ref_id(located.path, ref, "in a <chain>"))
+            if value in seen:
+                raise InputError(
+                    f'<{ref.element} id="{value}">: id {value} is already in the chain of line '
+                    f"{seen[value]}; an id may appear once in one chain and in one chain only",
+                    located.path,
+                    ref.line,
+                )
+            seen[value] = chain.line
+            members.append(value)
+            if ref.pronoun:
+                pronominal.add(value)
+        chains.append(members)
+    return chains, pronominal
+
+
+def _id_pairs(located: Located | None, check: _IdChecker) -> list[tuple[str, str]]:
+    if located is None:
+        return []
+    path = located.path
+    return [
+        (
+            check(path, pair.pronoun, _ref_id(path, pair.pronoun, "in a <pair>")),
+            check(path, pair.antecedent, _ref_id(path, pair.antecedent, "in a <pair>")),
+        )
+        for pair in located.document.pairs
+    ]
+
+
+Mention = tuple[int, int]
+
+
+class _Mentions:
+    """Turns ``start``/``end`` token ids into token positions of the input; keeps labels."""
+
+    def __init__(self, input_doc: Located) -> None:
+        self.input = input_doc
+        self.tokens = input_doc.document.tokens
+        self.labels: dict[Hashable, str] = {}
+
+    def __call__(self, path: Path, ref: Ref) -> Mention:
+        if ref.start is None or ref.end is None:
+            raise InputError(
+                f"<{ref.element}> needs start and end attributes (token node ids; tasks 3 and "
+                "4 refer to mentions by their first and last token)",
+                path,
+                ref.line,
+            )
+        first = self.tokens.get(ref.start)
+        last = self.tokens.get(ref.end)
+        for name, value, position in (("start", ref.start, first), ("end", ref.end, last)):
+            if position is None:
+                raise InputError(
+                    f'<{ref.element} {name}="{value}">: {value} is not a token <node> id of the '
+                    f"input ({self.input.path})",
+                    path,
+                    ref.line,
+                )
+        assert first is not None and last is not None
+        if first > last:
+            raise InputError(
+                f'<{ref.element} start="{ref.start}" end="{ref.end}">: the start comes after the '
+                "end in the input text",
+                path,
+                ref.line,
+            )
+        mention = (first, last)
+        if mention not in self.labels:
+            self.labels[mention] = ref.start if first == last else f"{ref.start}..{ref.end}"
+        return mention
+
+
+def _mention_chains(
+    located: Located | None, mentions: _Mentions
+) -> tuple[list[list[Mention]], set[Mention]]:
+    if located is None:
+        return [], set()
+    chains: list[list[Mention]] = []
+    pronominal: set[Mention] = set()
+    seen: dict[Mention, int] = {}
+    position = mentions.tokens.get
+    labels = mentions.labels
+    for chain in located.document.chains:
+        members = []
+        for ref in chain.members:
+            first = position(ref.start)  # type: ignore[arg-type]
+            last = position(ref.end)  # type: ignore[arg-type]
+            if first is None or last is None or first > last:
+                mention = mentions(located.path, ref)  # raises the error that says why
+            else:
+                mention = (first, last)
+                if mention not in labels:
+                    labels[mention] = f"{ref.start}" if first == last else f"{ref.start}..{ref.end}"
+            if mention in seen:
+                raise InputError(
+                    f'<{ref.element} start="{ref.start}" end="{ref.end}">: this mention is '
+                    f"already in the chain of line {seen[mention]}; a mention may appear once in "
+                    "one chain and in one chain only",
+                    located.path,
+                    ref.line,
+                )
+            seen[mention] = chain.line
+            members.append(mention)
+            if ref.pronoun:
+                pronominal.add(mention)
+        chains.append(members)
+    return chains, pronominal
+
+
+def _mention_pairs(located: Located | None, mentions: _Mentions) -> list[tuple[Mention, Mention]]:
+    if located is None:
+        return []
+    path = located.path
+    return [
+        (mentions(path, pair.pronoun), mentions(path, pair.antecedent))
+        for pair in located.document.pairs
+    ]
+
+
+# --- the four tasks ---------------------------------------------------------------------------
+
+
+T = TypeVar("T")
+
+
+TOLERATED = frozenset({"are.unlisted-pairs", "are.repeated-pairs"})
+"""Warnings about system pairs the spec ignores rather than refuses (``--strict-input``)."""
+
+
+def _count_warning(
+    total: Counts, key: str, code: str, message: str, warnings: list[ScoreWarning]
+) -> None:
+    count = int(total[key])
+    if count:
+        warnings.append(ScoreWarning(code, message, count, tolerated=code in TOLERATED))
+
+
+def _unchecked_warning(count: int, warnings: list[ScoreWarning]) -> None:
+    if count:
+        warnings.append(
+            ScoreWarning(
+                "are.ids-unchecked",
+                "{count} input document(s) mark no <entity>; the ids of their chains and pairs "
+                "were not checked against the input",
+                count,
+            )
+        )
+
+
+def _undefined_warnings(scores: dict[str, float | None]) -> list[ScoreWarning]:
+    return [
+        ScoreWarning(
+            f"are.undefined-{name}",
+            f"{name} is undefined (its denominator is 0) and reported as null",
+        )
+        for name, value in scores.items()
+        if value is None
+    ]
+
+
+def _result(
+    task: int,
+    per_document: dict[str, Counts],
+    scorer: Scorer,
+    warnings: list[ScoreWarning],
+    explanations: list[DocumentExplanation],
+) -> Result:
+    total = Counts.total(per_document.values())
+    warnings = warnings + _undefined_warnings(scorer(total))
+    return Result.from_counts(
+        f"are-{task}",
+        SIGNATURES[task],
+        per_document,
+        scorer,
+        warnings=warnings,
+        details=AreDetails(task, tuple(explanations)),
+    )
+
+
+def score_are_1(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
+    """Task 1: success rate of pronoun resolution over entity ids (see the module doc).
+
+    The pronouns to resolve are the input's ``<anaphoric_pronouns>``; without that list, the
+    gold's ``type="pronoun"`` nodes that share a chain with another node (warning).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> are = SAMPLES / "are"
+    >>> r = score_are_1(are / "task1-gold.xml", are / "task1-system.xml",
+    ...                 input_path=are / "task1-input.xml")
+    >>> r.scores["success_rate"], r.counts["credit_sum"], r.counts["pronouns"]
+    (0.625, 2.5, 4)
+    """
+    if input_path is None:
+        raise InputError("task 1 needs --input (the pronouns to resolve and the candidates)")
+    documents, warnings = collect_documents(gold, system, input_path, needs_input=True)
+    per_document: dict[str, Counts] = {}
+    explanations = []
+    derived = unchecked = 0
+    for doc in documents:
+        input_doc = _require_input(doc, 1)
+        check = _IdChecker(input_doc)
+        unchecked += check.unchecked
+        chains, marked = _id_chains(doc.gold, check)
+        _id_chains(doc.system, check)  # system chains are not scored in task 1; still checked
+        pairs = _id_pairs(doc.system, check)
+        if input_doc.document.has_list:
+            listed: list[str] = []
+            seen: set[str] = set()
+            for ref in input_doc.document.listed:
+                value = check(input_doc.path, ref, _ref_id(input_doc.path, ref, "in the list"))
+                if value in seen:
+                    raise InputError(
+                        f'<pronoun id="{value}"> is listed twice in <anaphoric_pronouns>',
+                        input_doc.path,
+                        ref.line,
+                    )
+                seen.add(value)
+                listed.append(value)
+        elif doc.gold is not None and any(
+            r.pronoun for c in doc.gold.document.chains for r in c.members
+        ):
+            listed = [m for chain in chains if len(chain) > 1 for m in chain if m in marked]
+            derived += 1
+        else:
+            raise InputError(
+                "task 1 needs the pronouns to resolve: the input has no <anaphoric_pronouns> "
+                'and the gold marks no <node type="pronoun">',
+                input_doc.path,
+                input_doc.document.line,
+            )
+        counts, items = success_credits(listed, chains, marked | set(listed), pairs)
+        per_document[doc.key] = counts
+        explanations.append(DocumentExplanation(doc.key, items, None, {}))
+    total = Counts.total(per_document.values())
+    if derived:
+        warnings.append(
+            ScoreWarning(
+                "are.list-from-gold",
+                "{count} input document(s) have no <anaphoric_pronouns>; the pronouns to resolve "
+                'are the gold\'s type="pronoun" nodes that share a chain with another node',
+                derived,
+            )
+        )
+    _count_warning(
+        total,
+        "unresolved",
+        "are.unresolved",
+        "{count} pronoun(s) to resolve have no answer in the output and earn 0",
+        warnings,
+    )
+    _count_warning(
+        total,
+        "unlisted_pairs",
+        "are.unlisted-pairs",
+        "{count} system pair(s) resolve a pronoun that is not in the input's list and are ignored",
+        warnings,
+    )
+    _count_warning(
+        total,
+        "repeated_pairs",
+        "are.repeated-pairs",
+        "{count} system pair(s) answer a pronoun a second time and are ignored (the first in "
+        "document order counts)",
+        warnings,
+    )
+    _count_warning(
+        total,
+        "chainless",
+        "are.chainless",
+        "{count} listed pronoun(s) are in no gold chain or alone in one; they count in the "
+        "denominator and can earn nothing",
+        warnings,
+    )
+    _unchecked_warning(unchecked, warnings)
+    return _result(1, per_document, success_scores, warnings, explanations)
+
+
+def score_are_2(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
+    """Task 2: MUC recall, precision and F1 of the system chains over entity ids.
+
+    The MUC function is :func:`annoscore.metrics.coref.muc` (``annoscore coref``'s); with
+    ``input_path``, every id must be an entity of the input.
+
+    >>> from annoscore.samples import SAMPLES
+    >>> are = SAMPLES / "are"
+    >>> r = score_are_2(are / "task1-gold.xml", are / "task2-system.xml")
+    >>> r.counts["recall_num"], r.counts["recall_den"], r.counts["precision_den"]
+    (3, 4, 5)
+    """
+    documents, warnings = collect_documents(gold, system, input_path)
+    per_document: dict[str, Counts] = {}
+    explanations = []
+    unchecked = 0
+    for doc in documents:
+        check = _IdChecker(doc.input)
+        unchecked += check.unchecked
+        gold_chains, _ = _id_chains(doc.gold, check)
+        system_chains, _ = _id_chains(doc.system, check)
+        counts, chains = link_credits(gold_chains, system_chains)
+        per_document[doc.key] = counts
+        explanations.append(DocumentExplanation(doc.key, (), chains, {}))
+    _unchecked_warning(unchecked, warnings)
+    return _result(2, per_document, link_scores, warnings, explanations)
+
+
+def score_are_3(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
+    """Task 3: pronoun resolution over token spans with overlap credit (see the module doc).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> are = SAMPLES / "are"
+    >>> r = score_are_3(are / "task3-gold.xml", are / "task3-system.xml",
+    ...                 input_path=are / "task3-input.xml")
+    >>> r.counts["credit_sum"], r.counts["pairs"], r.counts["pronouns"]
+    (2.5, 4, 3)
+    """
+    if input_path is None:
+        raise InputError("task 3 needs --input (the token <node> elements of the text)")
+    documents, warnings = collect_documents(gold, system, input_path, needs_input=True)
+    per_document: dict[str, Counts] = {}
+    explanations = []
+    for doc in documents:
+        mentions = _Mentions(_require_input(doc, 3))
+        chains, pronominal = _mention_chains(doc.gold, mentions)
+        _mention_chains(doc.system, mentions)
+        pairs = _mention_pairs(doc.system, mentions)
+        counts, items = overlap_credits(chains, pronominal, pairs)
+        per_document[doc.key] = counts
+        explanations.append(DocumentExplanation(doc.key, items, None, mentions.labels))
+    total = Counts.total(per_document.values())
+    _count_warning(
+        total,
+        "unresolved",
+        "are.unresolved",
+        "{count} gold pronoun(s) are not resolved by the output (recall counts them, credit 0)",
+        warnings,
+    )
+    _count_warning(
+        total,
+        "nonreferential_pairs",
+        "are.nonreferential-pairs",
+        "{count} system pair(s) resolve a pronoun the gold does not list (non-referential, or "
+        "not a pronoun): precision counts them, credit 0",
+        warnings,
+    )
+    _count_warning(
+        total,
+        "partial_pronoun_pairs",
+        "are.partial-pronoun-pairs",
+        "{count} system pair(s) have a pronoun that only partly matches a gold pronoun: "
+        "precision counts them, credit 0",
+        warnings,
+    )
+    _count_warning(
+        total,
+        "repeated_pairs",
+        "are.repeated-pairs",
+        "{count} system pair(s) answer a gold pronoun a second time: precision counts them, "
+        "credit 0 (the first in document order counts)",
+        warnings,
+    )
+    return _result(3, per_document, pair_scores, warnings, explanations)
+
+
+def score_are_4(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
+    """Task 4: MUC with fractional (overlap) credit over aligned token-span mentions.
+
+    >>> from annoscore.samples import SAMPLES
+    >>> are = SAMPLES / "are"
+    >>> r = score_are_4(are / "task3-gold.xml", are / "task4-system.xml",
+    ...                 input_path=are / "task3-input.xml")
+    >>> r.counts["recall_den"], r.counts["precision_den"], round(r.scores["recall"], 4)
+    (3, 4, 0.8889)
+    """
+    if input_path is None:
+        raise InputError("task 4 needs --input (the token <node> elements of the text)")
+    documents, warnings = collect_documents(gold, system, input_path, needs_input=True)
+    per_document: dict[str, Counts] = {}
+    explanations = []
+    for doc in documents:
+        mentions = _Mentions(_require_input(doc, 4))
+        gold_chains, _ = _mention_chains(doc.gold, mentions)
+        system_chains, _ = _mention_chains(doc.system, mentions)
+        counts, chains, _alignment = fractional_muc(gold_chains, system_chains)
+        per_document[doc.key] = counts
+        explanations.append(DocumentExplanation(doc.key, (), chains, mentions.labels))
+    return _result(4, per_document, link_scores, warnings, explanations)
+
+
+SCORE: dict[int, Callable[..., Result]] = {
+    1: score_are_1,
+    2: score_are_2,
+    3: score_are_3,
+    4: score_are_4,
+}
+"""The score function of each task number."""
