@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from annoscore.metrics.average import macro_average
-from annoscore.metrics.prf import f_beta, prf
+from annoscore.metrics.prf import f_beta, prf, prf_of
+from annoscore.result import macro_average
 
 
 def test_pharmaconer_sample_numbers() -> None:
@@ -38,6 +38,17 @@ def test_scores_stay_in_unit_interval(tp: int, fp: int, fn: int) -> None:
 
 
 def test_macro_average_skips_undefined() -> None:
-    means, n = macro_average([{"p": 1.0, "r": None}, {"p": 0.5, "r": 0.5}])
-    assert means == {"p": 0.75, "r": 0.5} and n == {"p": 2, "r": 1}
-    assert macro_average([{"p": None}])[0] == {"p": None}
+    assert macro_average([{"p": 1.0, "r": None}, {"p": 0.5, "r": 0.5}]) == {"p": 0.75, "r": 0.5}
+    assert macro_average([{"p": None}]) == {"p": None}
+
+
+@given(st.integers(0, 50), st.integers(0, 50), st.integers(0, 50))
+def test_f_is_undefined_only_when_nothing_is_on_either_side(tp: int, fp: int, fn: int) -> None:
+    """design.md: P undefined iff tp+fp = 0, R iff tp+fn = 0, F iff tp+fp+fn = 0; F equals the
+    count formula 2tp / (2tp + fp + fn) wherever it is defined."""
+    r = prf_of({"tp": tp, "fp": fp, "fn": fn})
+    assert (r.precision is None) == (tp + fp == 0)
+    assert (r.recall is None) == (tp + fn == 0)
+    assert (r.f1 is None) == (tp + fp + fn == 0)
+    if r.f1 is not None:
+        assert r.f1 == pytest.approx(2 * tp / (2 * tp + fp + fn))

@@ -18,23 +18,14 @@ instead keep their rule as a named ``zero_division`` value: PharmaCoNER's 0.0 (`
 zero_division=0.0)``), the coreference reference scorer's 0 (:mod:`annoscore.metrics.coref`),
 MUC's ``*`` (a rendering of ``None`` in :mod:`annoscore.report.muc`).
 
-:func:`prf_arrays` is the numpy twin of :func:`prf` for many units at once (NaN where undefined);
-a property test checks that the two agree.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from annoscore.counts import Number
-
-if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
-    Array = npt.NDArray[np.float64]
 
 
 def ratio(
@@ -137,18 +128,3 @@ def prf_zero_scores(counts: Mapping[str, Number]) -> dict[str, float | None]:
     {'precision': 0.0, 'recall': 0.0, 'f1': 0.0}
     """
     return prf_of(counts, zero_division=0.0).as_dict()
-
-
-def prf_arrays(tp: Array, fp: Array, fn: Array, beta: float = 1.0) -> dict[str, Array]:
-    """:func:`prf` of many units at once: arrays of P, R and F, NaN where undefined."""
-    import numpy as np
-
-    tp, fp, fn = (np.asarray(a, dtype=np.float64) for a in (tp, fp, fn))
-    b2 = beta * beta
-    with np.errstate(divide="ignore", invalid="ignore"):
-        precision = np.where(tp + fp > 0, tp / (tp + fp), np.nan)
-        recall = np.where(tp + fn > 0, tp / (tp + fn), np.nan)
-        denominator = b2 * precision + recall
-        harmonic = np.where(denominator > 0, (1 + b2) * precision * recall / denominator, 0.0)
-        f = np.where(np.isnan(denominator), np.where(tp + fp + fn > 0, 0.0, np.nan), harmonic)
-    return {"precision": precision, "recall": recall, "f1": f}

@@ -1,0 +1,56 @@
+"""The one result shape: counts are the column sums of the per-document matrix, scores the
+scorer of the counts, per-document and per-type views derived from the same rows."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from annoscore.counts import Counts
+from annoscore.metrics.prf import prf_scores
+from annoscore.result import CountMatrix, Result, ScoreWarning, View, merge_warnings
+from annoscore.signature import Signature
+
+stat = st.sampled_from(["tp", "fp", "fn", "type:A:tp", "type:A:fn", "type:B:fp"])
+document = st.dictionaries(stat, st.integers(0, 10**6), max_size=6).map(Counts)
+corpus = st.dictionaries(st.text("abc", min_size=1, max_size=4), document, max_size=8)
+
+
+@given(corpus)
+def test_counts_are_column_sums_and_scores_the_scorer_of_them(docs: dict[str, Counts]) -> None:
+    result = Result.from_counts("t", Signature.of("t"), docs, prf_scores)
+    plain = {k: v for k, v in Counts.total(docs.values()).items() if not k.startswith("type:")}
+    assert result.counts == plain
+    assert result.scores == prf_scores(result.counts)
+    assert list(result.documents) == list(docs)
+    assert Counts.total(u.counts for u in result.documents.values()) == result.counts
+    for name, unit in result.types.items():
+        assert unit.counts == Counts.total(docs.values()).select(f"type:{name}:")
+    assert all(isinstance(v, int) for v in result.counts.values())
+
+
+@given(corpus)
+def test_the_matrix_round_trips_and_selects_rows(docs: dict[str, Counts]) -> None:
+    matrix = CountMatrix.of(docs)
+    assert [matrix.row(d) for d in range(len(docs))] == list(docs.values())
+    ids = list(reversed(matrix.documents))
+    assert matrix.aligned(ids).documents == tuple(ids)
+    assert matrix.aligned([*ids, "missing"]).row(len(ids)) == Counts()
+
+
+def test_result_is_frozen_and_views_only_change_rendering() -> None:
+    result = Result.from_counts("t", Signature.of("t"), {"a": Counts(tp=1)}, prf_scores)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.scores = {}  # type: ignore[misc]
+    shown = result.shown(documents=True, types=True)
+    assert shown.view == View(documents=True, types=True) and shown.scores == result.scores
+
+
+def test_warnings_with_one_code_add_up_across_parts() -> None:
+    part = ScoreWarning("x", "{count} lines skipped", 2, ("a:1", "a:2"))
+    other = ScoreWarning("x", "{count} lines skipped", 3, ("b:7",))
+    (merged,) = merge_warnings([part, other])
+    assert merged.count == 5 and merged.examples == ("a:1", "a:2", "b:7")
