@@ -15,8 +15,8 @@ The Python API is what the command line calls::
     ...                     folder / "system/subtrack1/sample")
     >>> r.counts["tp"], round(r.scores["f1"], 4)
     (54, 0.973)
-    >>> sorted(annoscore.list_tasks())[:3]
-    ['codiesp-d', 'codiesp-p', 'codiesp-x']
+    >>> annoscore.list_tasks()["codiesp-d"]
+    'CodiEsp-D: ranked ICD-10 diagnosis codes, MAP and micro P/R/F1'
 """
 
 from __future__ import annotations
