@@ -8,6 +8,7 @@ import pytest
 
 from annoscore.errors import InputError
 from annoscore.formats.trec import read_qrels, read_run
+from annoscore.tasks.trec import score_trec
 
 
 def write(tmp_path: Path, text: str, name: str = "f") -> Path:
@@ -73,3 +74,14 @@ def test_empty_file(tmp_path: Path) -> None:
         read_run(write(tmp_path, "\n"))
     with pytest.raises(InputError, match="empty"):
         read_qrels(write(tmp_path, "\ufeff"))
+
+
+def test_a_long_token_beside_short_ones_at_the_end_of_the_file(tmp_path: Path) -> None:
+    """The column reader gathers as many words as the longest token has for every token: a short
+    token near the end of the buffer must read zeros there, not past the buffer."""
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("q1 0 d1 1\nq1 0 " + "d" * 41 + " 1\n", encoding="utf-8")
+    run = tmp_path / "r.txt"
+    run.write_text("q1 Q0 " + "d" * 41 + " 1 2.0 x\nq1 Q0 d1 2 1.0 x\n", encoding="utf-8")
+    result = score_trec(qrels, run)
+    assert result.scores["map"] == 1.0

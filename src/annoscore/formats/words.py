@@ -46,8 +46,12 @@ class WordReader:
         """
         import numpy as np
 
-        low = self.previous if self.previous is not None else self.words[self.base + k]
-        high = self.words[self.base + (k + 1)]
+        last = len(self.words) - 1  # a short token near the end has no word k: clip, then mask
+        if self.previous is not None:
+            low = self.previous
+        else:
+            low = self.words[np.minimum(self.base + k, last)]
+        high = self.words[np.minimum(self.base + (k + 1), last)]
         self.previous = high
         result: WordArray = low >> self.low_shift
         shifted = high << self.high_shift
