@@ -152,28 +152,6 @@ class AnnotatedDocument:
     warnings: tuple[str, ...] = ()
 
 
-TokenSpan = tuple[int, int]
-"""A coreference mention in a CoNLL file: (first token, last token), counted over the document."""
-
-
-@dataclass(frozen=True, slots=True)
-class CorefDocument:
-    """One ``#begin document`` ... ``#end document`` block of a CoNLL-2011/2012 file.
-
-    ``entities`` is the coreference partition: each entity is a frozenset of mentions, every
-    mention in at most one entity (duplicates were removed by the reader and counted in
-    ``duplicates``).  ``tokens`` is the number of non-blank token lines, ``line`` the line of the
-    ``#begin document`` line.
-    """
-
-    name: str
-    entities: tuple[frozenset[TokenSpan], ...]
-    tokens: int
-    line: int
-    path: str = ""
-    duplicates: int = 0
-
-
 @dataclass(frozen=True, slots=True)
 class TemplateFill:
     """One MUC single fill: a set fill (``COMPANY``), a string fill or a pointer ``<CLASS-DOC-N>``.

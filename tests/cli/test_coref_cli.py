@@ -38,7 +38,10 @@ def test_a9_repeats_are_scored_with_a_warning(cli: Cli) -> None:
     base = shared_data("coref", "reference")
     data = cli.json("coref", base / "TC-A.key", base / "TC-A-9.response")
     assert data["scores"]["muc_f1"] == pytest.approx(1 / 3)
-    assert any("10 repeated mention(s) in the response" in w for w in data["warnings"])
+    assert any(
+        w.startswith("10 repeated mention(s) in the response that match a key mention removed")
+        for w in data["warnings"]
+    )
 
 
 def test_per_doc(cli: Cli) -> None:
@@ -76,7 +79,7 @@ def _write(path: Path, body: str) -> Path:
     [
         ("#begin document d\nx (1\nx -\n#end document\n", ":2: document d: opening bracket"),
         ("#begin document d\nx -\nx 1)\n#end document\n", ":3: document d: closing bracket"),
-        ("just text\n", "no '#begin document' line"),
+        ("#begin document d\nx (1)\nx\x00 -\n#end document\n", ":3: NUL byte"),
     ],
 )
 def test_bad_response_exits_2_with_file_line_document(
@@ -107,3 +110,38 @@ def test_bad_usage_exits_2(cli: Cli, tmp_path: Path) -> None:
 def test_help_has_an_example(cli: Cli) -> None:
     result = cli("coref", "--help")
     assert result.exit_code == 0 and "annoscore coref key.conll response.conll" in result.stdout
+
+
+def test_key_without_documents_exits_2(cli: Cli, tmp_path: Path) -> None:
+    key = _write(tmp_path / "key.conll", "just text\n")
+    result = cli("coref", key, RESPONSE)
+    assert result.exit_code == 2 and f"{key}: no '#begin document' line" in result.stderr
+
+
+def test_tolerated_input_is_a_warning_and_strict_input_exits_2(cli: Cli, tmp_path: Path) -> None:
+    key = _write(tmp_path / "key.conll", "#begin document d\nx (1)\nx (1)\n#end document\n")
+    empty = _write(tmp_path / "empty.conll", "")
+    result = cli("coref", key, empty)
+    assert result.exit_code == 0
+    assert "each of the 1 key document(s) is scored against an empty response" in result.stderr
+    assert f"{empty}:1" in result.stderr
+    strict = cli("coref", key, empty, "--strict-input")
+    assert strict.exit_code == 2 and "--strict-input" in strict.stderr
+    assert len(strict.stderr.strip().splitlines()) == 1
+    # a repeated response mention matching no key mention: scored, or exit 2 when strict
+    repeat = _write(tmp_path / "r.conll", "#begin document d\nx (1)\nx (4)|(5)\n#end document\n")
+    single = _write(tmp_path / "single.conll", "#begin document d\nx (1)\nx -\n#end document\n")
+    data = cli.json("coref", single, repeat)
+    assert data["counts"]["mentions_precision_den"] == 3
+    assert any("match no key mention and are kept" in w for w in data["warnings"])
+    assert cli("coref", single, repeat, "--strict-input").exit_code == 2
+    assert cli("coref", key, key, "--strict-input").exit_code == 0
+
+
+def test_byte_order_mark_is_a_warning(cli: Cli, tmp_path: Path) -> None:
+    body = "#begin document d\nx (1)\nx (1)\n#end document\n"
+    key = _write(tmp_path / "key.conll", body)
+    response = _write(tmp_path / "r.conll", "\ufeff" + body)
+    data = cli.json("coref", key, response)
+    assert data["scores"]["muc_f1"] == 1.0
+    assert any("byte-order mark" in w and str(response) in w for w in data["warnings"])

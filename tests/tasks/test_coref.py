@@ -4,6 +4,8 @@ import csv
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from annoscore.counts import Counts
 from annoscore.errors import InputError
@@ -174,3 +176,122 @@ def test_document_order_in_the_files_changes_nothing() -> None:
     one = score_conll(parse_conll(conll(a, b)), parse_conll(conll(a_response, b_response)))
     two = score_conll(parse_conll(conll(b, a)), parse_conll(conll(b_response, a_response)))
     assert one.counts == two.counts and one.scores == two.scores
+
+
+# --- scorer.pl's behaviours on odd input (issue 13) ------------------------------------------
+
+
+def _codes(result: object) -> dict[str, object]:
+    return {w.code: w for w in result.warnings}  # type: ignore[attr-defined]
+
+
+def test_repeated_span_is_kept_in_the_entity_that_occurs_first() -> None:
+    key = parse_conll(conll(("a", ["(7)", "(7", "-", "7)"])), "k.conll")
+    # response entity 3 occurs first (token 0); on token 1 entity 1's bracket comes first
+    response = parse_conll(conll(("a", ["(3)", "(1(3", "-", "3)1)"])), "r.conll")
+    result = score_conll(key, response)
+    assert result.scores["muc_f1"] == 1.0 and result.scores["bcub_f1"] == 1.0
+    warning = _codes(result)["coref.response_repeat"]
+    assert warning.count == 1 and warning.examples == ("r.conll:3",)  # type: ignore[attr-defined]
+    # the bracket-first reading (entity 1 keeps the span) would give MUC recall 0
+    assert result.counts["muc_recall_num"] == 1
+
+
+def test_repeat_matching_no_key_mention_is_kept_and_counted() -> None:
+    key = parse_conll(conll(("a", ["(1)", "(1)", "-", "-"])), "k.conll")
+    # (2, 2) is twice in the response (entities 2 and 3) and not in the key: both stay;
+    # (0, 0) is repeated in entity 4 and is a key mention: removed
+    response = parse_conll(conll(("a", ["(1)|(4)", "(1)", "(2)|(3)", "-"])), "r.conll")
+    result = score_conll(key, response)
+    counts = result.counts
+    assert counts["mentions_precision_den"] == 4  # (0,0), (1,1), (2,2), (2,2) again
+    assert counts["bcub_precision_den"] == 4 and counts["ceafm_precision_den"] == 4
+    assert counts["lea_precision_den"] == 4 and counts["ceafe_precision_den"] == 3
+    assert counts["blanc_noncoref_precision_den"] == 6 - 1  # C(4, 2) pairs minus 1 coref link
+    assert counts["mentions_precision_num"] == 2 and result.scores["muc_f1"] == 1.0
+    warnings = _codes(result)
+    kept = warnings["coref.response_repeat_kept"]
+    assert kept.count == 1 and kept.examples == ("r.conll:4",)  # type: ignore[attr-defined]
+    assert warnings["coref.response_repeat"].examples == ("r.conll:2",)  # type: ignore[attr-defined]
+    assert all(w.tolerated for w in result.warnings if w.code.startswith("coref.response"))
+
+
+def test_key_repeats_are_removed_with_a_warning() -> None:
+    key = parse_conll(conll(("a", ["(1)|(2)", "(1)", "(2)"])), "k.conll")
+    result = score_conll(key, key)
+    assert result.counts["mentions_recall_den"] == 3 and result.scores["ceafm_f1"] == 1.0
+    warning = _codes(result)["coref.key_repeat"]
+    assert warning.examples == ("k.conll:2",)  # type: ignore[attr-defined]
+
+
+def test_two_key_documents_with_one_name_the_last_is_scored() -> None:
+    key = parse_conll(conll(("a", ["(1)", "(1)"]), ("a", ["(1)", "-"])), "k.conll")
+    response = parse_conll(conll(("a", ["(1)", "-"])), "r.conll")
+    result = score_conll(key, response)
+    assert list(result.documents) == ["a"]
+    assert result.counts["mentions_recall_den"] == 1 and result.scores["mentions_f1"] == 1.0
+    warning = _codes(result)["coref.repeated_document"]
+    assert warning.examples == ("k.conll:1",) and warning.tolerated  # type: ignore[attr-defined]
+
+
+def test_response_without_end_document_is_scored() -> None:
+    key = parse_conll(conll(("a", ["(1", "1)", "(1)"])), "k.conll")
+    text = conll(("a", ["(1", "1)", "(1)"])).replace("#end document\n", "")
+    result = score_conll(key, parse_conll(text, "r.conll"))
+    assert result.scores["muc_f1"] == 1.0
+    warning = _codes(result)["coref.unclosed_document"]
+    assert warning.examples == ("r.conll:1",)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("body", ["", "d 0 0 w (1)\n"])
+def test_response_without_documents_scores_every_key_document_against_nothing(
+    body: str,
+) -> None:
+    key = parse_conll(conll(("a", ["(1", "1)", "(1)"]), ("b", ["(2)", "(2)"])), "k.conll")
+    result = score_conll(key, parse_conll(body, "r.conll"))
+    assert list(result.documents) == ["a", "b"]
+    assert result.counts["mentions_recall_den"] == 4 and result.counts["mentions_recall_num"] == 0
+    assert result.counts["muc_recall_den"] == 2 and result.scores["conll_f1"] == 0.0
+    warning = _codes(result)["coref.empty_response"]
+    assert warning.count == 2 and warning.examples == ("r.conll:1",)  # type: ignore[attr-defined]
+    assert not any("missing from the response" in w for w in texts(result))
+
+
+def test_key_without_documents_is_an_error() -> None:
+    with pytest.raises(InputError, match="no '#begin document' line") as caught:
+        score_conll(parse_conll("x (1)\n", "k.conll"), parse_conll(conll(("a", ["(1)"]))))
+    assert caught.value.path == "k.conll"
+
+
+PIECES = [
+    "#begin document a\n",
+    "#end document\n",
+    "#begin document b\n",
+    "d 0 w ",
+    "(1",
+    "1)",
+    "(2)",
+    "|",
+    "-",
+    "_",
+    "\n",
+    " ",
+    "\t",
+    "(1+2)",
+    "\ufeff",
+    "\r\n",
+    "\u2028",
+    "x",
+    "(٣)",
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(PIECES), max_size=40), st.lists(st.sampled_from(PIECES), max_size=40)
+)
+def test_random_input_is_scored_or_an_input_error(key: list[str], response: list[str]) -> None:
+    try:
+        score_conll(parse_conll("".join(key), "k"), parse_conll("".join(response), "r"))
+    except InputError as error:
+        assert error.path in ("k", "r") and error.message

@@ -15,6 +15,7 @@ from annoscore.cli.common import (
     OutputOption,
     PerDocOption,
     SeedOption,
+    StrictInputOption,
     emit,
     fail,
     guarded,
@@ -74,6 +75,7 @@ def register(app: typer.Typer) -> None:
                 help="Drop one-mention entities from key and response first (coval semantics).",
             ),
         ] = False,
+        strict_input: StrictInputOption = False,
         per_doc: PerDocOption = False,
         fmt: Annotated[
             CorefFormat,
@@ -110,4 +112,5 @@ def register(app: typer.Typer) -> None:
             bootstrap=bootstrap,
             confidence=confidence,
             seed=seed,
+            strict_input=strict_input,
         )

@@ -8,87 +8,254 @@ Layout (one token per line, documents delimited by comment lines)::
     <blank line between sentences>
     #end document
 
-Rules (../shared/spec/coref.md, "Decisions for annoscore"):
+Rules (../shared/spec/coref.md, "Decisions for annoscore"; files.py for the shared ones):
 
-* A document starts at a line ``#begin document NAME`` (any spaces after ``#``); NAME is the rest
-  of the line, trailing spaces included (only the line ending is removed).  A line containing
-  ``#end document`` closes it.  Lines outside documents are ignored (counted in a warning).
-* Fields are split on any whitespace; the coreference field is the **last** one.  ``-`` and ``_``
-  mean "no mention".  Old SemEval split-antecedent cells ``(N+M)`` are discarded (counted).
-* Blank lines do not advance the token counter: a mention is ``(first token, last token)`` with
-  tokens numbered over the non-blank lines of the document.
+* UTF-8; a byte-order mark is removed with a warning; lines end at ``\\n`` only (a trailing
+  ``\\r`` is dropped), so U+2028, U+0085 or a form feed inside a word changes no line number; a
+  NUL byte is an error naming its line.
+* A document starts at a line ``#begin document NAME`` (spaces or tabs allowed after ``#``); NAME
+  is the rest of the line, trailing spaces included.  A line containing ``#end document`` closes
+  it.  Non-blank lines outside documents are ignored (counted, with their line numbers).
+* Fields are separated by spaces or tabs; the coreference field is the **last** one.  ``-`` and
+  ``_`` mean "no mention".  Old SemEval split-antecedent cells ``(N+M)`` are discarded (counted).
+* Blank lines (spaces and tabs only) do not advance the token counter: a mention is
+  ``(first token, last token)`` with tokens numbered over the non-blank lines of the document.
 * Brackets are read as the reference does, whatever the separators: first every single-token
-  ``(N)``, then every opening ``(N``, then every closing ``N)``.  Openings go on a stack per
-  entity id and a closing pops the latest opening of its id, so ``(1(3(3`` works and ``1)|(1``
-  is a one-token mention plus a longer one.
-* A closing without opening, an opening never closed, a document without ``#end document``, a
-  second ``#begin document`` inside a document, a repeated document name and a file without any
-  document are :class:`~annoscore.errors.InputError` naming file, line and document.
-* A mention (span) given twice in a document is kept once: the one whose bracket opens first
-  wins (``(1(3`` ... ``3)1)`` keeps the mention in entity 1, as the reference's expected values
-  for its cases A8 and A9 require); the others are counted in ``CorefDocument.duplicates``.
+  ``(N)``, then every opening ``(N``, then every closing ``N)``, with N made of ASCII digits (an
+  entity id is compared as written: ``(01)`` and ``(1)`` are two entities; ``(٤)`` is not a
+  bracket).  Openings go on a stack per entity id and a closing pops the latest opening of its
+  id, so ``(1(3(3`` works and ``1)|(1`` is a one-token mention plus a longer one.
 * Text in the coreference field that is none of the above (e.g. ``x``) is ignored and counted.
+
+What the reference tolerates, annoscore tolerates too, each with a warning naming file and line
+(``--strict-input`` makes them exit 2):
+
+* a document still open at the end of the file (no ``#end document``) is read up to the end;
+* a document name used twice in one file: the **last** document with that name is the one
+  scored (:meth:`ConllFile.by_name`), the earlier ones are ignored;
+* a file without any ``#begin document`` line reads as no documents (the task decides: a key
+  without documents is an error, a response without documents is an empty response).
+
+Errors (:class:`~annoscore.errors.InputError` naming file, line and document): a closing bracket
+without opening, an opening never closed, ``#end document`` outside a document, a second
+``#begin document`` inside an open document, NUL bytes, bytes that are not UTF-8.
+
+Repeated mentions (the same span twice in a document) are *kept* by the reader, in the order
+their brackets open (:attr:`ConllDocument.mentions`); which repeats are removed depends on the
+other side and is decided by :meth:`ConllDocument.partition`.
+
+Speed: the usual token line without a mention (last field ``-`` or ``_``) is recognised by
+``str.endswith`` mapped over the lines (no Python loop) and only counted; the Python loop runs over
+the other lines (mentions, blank lines, document delimiters) and over every line holding the word
+``document`` (found with ``str.find`` on the whole text), so a delimiter never passes for a token
+line.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Container, Iterator
+from dataclasses import dataclass, field
+from itertools import compress, count, repeat
+from operator import not_
 from pathlib import Path
 
 from annoscore.errors import InputError
-from annoscore.formats.files import read_text
-from annoscore.model import CorefDocument, TokenSpan
+from annoscore.formats.files import bom_warning, check_no_nul, read_text, without_bom
+from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
 
-_BEGIN = re.compile(r"#\s*begin document (.*)$")
-_END = re.compile(r"#\s*end document")
-_SPLIT_ANTECEDENT = re.compile(r"\(\d+\+\d+\)")
-_SINGLE = re.compile(r"\((\d+)\)")
-_OPEN = re.compile(r"\((\d+)")
-_CLOSE = re.compile(r"(\d+)\)")
+_BEGIN = re.compile(r"#[ \t]*begin document (.*)$")
+_END = re.compile(r"#[ \t]*end document")
+_SPLIT_ANTECEDENT = re.compile(r"\([0-9]+\+[0-9]+\)")
+_SINGLE = re.compile(r"\(([0-9]+)\)")
+_OPEN = re.compile(r"\(([0-9]+)")
+_CLOSE = re.compile(r"([0-9]+)\)")
 _NOTHING = frozenset("-_|")
-_NO_MENTION_ENDINGS = frozenset({"\t-", " -", "\t_", " _"})
+_NO_MENTION_ENDINGS = ("\t-", " -", "\t_", " _")
+_BLANK = " \t\r"
+
+Span = tuple[int, int]
+"""A mention as written: (first token, last token), counted over the document's token lines."""
+
+MentionId = tuple[int, ...]
+"""A mention in a partition: its span ``(start, end)``; a repeat kept as a mention of its own is
+``(start, end, k)`` for its k-th repeat (k >= 1)."""
+
+Partition = tuple[frozenset[MentionId], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """Repeated mentions that :meth:`ConllDocument.partition` removed or kept as extra mentions:
+    the file lines where their brackets open."""
+
+    removed: tuple[int, ...] = ()
+    kept: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ConllDocument:
+    """One ``#begin document`` block: its name, lines, token count and mentions.
+
+    ``mentions``: ``(entity id, start token, end token, line)`` for every bracket pair, in the
+    order the brackets open (single-token mentions of a line before its openings), repeats
+    included.  ``line`` is the line of ``#begin document``; ``closed`` says whether an
+    ``#end document`` line closed the block.
+    """
+
+    name: str
+    line: int
+    tokens: int
+    mentions: tuple[tuple[str, int, int, int], ...]
+    path: str = ""
+    closed: bool = True
+
+    def partition(self, removable: Container[Span] | None = None) -> tuple[Partition, Dropped]:
+        """The coreference partition of the document, and the repeats it dropped or kept.
+
+        Entities come in the order they first occur in the document (their first bracket), and
+        a span given again is kept in the entity that occurs first, as scorer.pl does (not in the
+        entity whose bracket comes first on the repeated span's token).  A repeat of a span in
+        ``removable`` (or of any span, if ``removable`` is ``None``) is removed; any other repeat
+        stays as a mention of its own, ``(start, end, k)`` (scorer.pl gives a response mention
+        that matches no key mention a new id each time it reads it).
+
+        >>> d = ConllDocument("d", 1, 9, (("3", 0, 0, 2), ("1", 5, 7, 7), ("3", 5, 7, 7)))
+        >>> entities, dropped = d.partition()
+        >>> [sorted(entity) for entity in entities], dropped
+        ([[(0, 0), (5, 7)]], Dropped(removed=(7,), kept=()))
+        >>> [sorted(entity) for entity in d.partition(removable=set())[0]]
+        [[(0, 0), (5, 7)], [(5, 7, 1)]]
+
+        (entity 3 occurs first, so it keeps (5, 7); entity 1, left with nothing, is dropped; when
+        (5, 7) is not removable the repeat stays as a mention of its own.)
+        """
+        mentions = self.mentions
+        if len({(start, end) for _, start, end, _ in mentions}) == len(mentions):
+            grouped: dict[str, list[MentionId]] = {}
+            for entity, start, end, _ in mentions:
+                grouped.setdefault(entity, []).append((start, end))
+            return tuple(frozenset(spans) for spans in grouped.values()), Dropped()
+        order = {
+            entity: index for index, entity in enumerate(dict.fromkeys(m[0] for m in mentions))
+        }
+        ranked = sorted(mentions, key=lambda m: order[m[0]])  # stable: opening order within
+        seen: dict[Span, int] = {}
+        removed: list[int] = []
+        kept: list[int] = []
+        grouped = {}
+        for entity, start, end, line in ranked:
+            span = (start, end)
+            repeats = seen.get(span)
+            if repeats is None:
+                seen[span] = 0
+                grouped.setdefault(entity, []).append(span)
+            elif removable is None or span in removable:
+                removed.append(line)
+            else:
+                seen[span] = repeats + 1
+                kept.append(line)
+                grouped.setdefault(entity, []).append((start, end, repeats + 1))
+        entities = tuple(frozenset(spans) for spans in grouped.values())
+        return entities, Dropped(tuple(sorted(removed)), tuple(sorted(kept)))
+
+    @property
+    def entities(self) -> Partition:
+        """The partition with every repeated mention removed (the entity occurring first keeps
+        it): the key's rule."""
+        return self.partition()[0]
+
+
+def _where(path: str, lines: list[int]) -> tuple[str, ...]:
+    return tuple(f"{path}:{line}" for line in lines[:EXAMPLES_SHOWN])
 
 
 @dataclass(frozen=True, slots=True)
 class ConllFile:
-    """The documents of one CoNLL file in file order, and what the reader ignored."""
+    """The documents of one CoNLL file in file order, and what the reader tolerated.
+
+    The ``*_lines`` fields hold line numbers (the first few are quoted in warnings; their
+    lengths are the counts).
+    """
 
     path: str
-    documents: tuple[CorefDocument, ...]
+    documents: tuple[ConllDocument, ...]
     ignored_lines: int = 0
-    split_antecedents: int = 0
-    unreadable_cells: int = 0
+    ignored_examples: tuple[int, ...] = ()
+    split_antecedent_lines: tuple[int, ...] = ()
+    unreadable_lines: tuple[int, ...] = ()
+    had_bom: bool = False
+    shadowed: tuple[ConllDocument, ...] = field(default=())
 
-    def by_name(self) -> dict[str, CorefDocument]:
+    def by_name(self) -> dict[str, ConllDocument]:
+        """Documents by name; of two documents with one name, the last one (scorer.pl's rule)."""
         return {document.name: document for document in self.documents}
 
     @property
-    def duplicates(self) -> int:
-        return sum(document.duplicates for document in self.documents)
+    def unclosed(self) -> tuple[ConllDocument, ...]:
+        return tuple(document for document in self.documents if not document.closed)
 
-    def warnings(self, side: str) -> list[str]:
-        """Sentences for the JSON ``warnings`` (``side`` is ``key`` or ``response``)."""
+    def warnings(self, side: str) -> list[ScoreWarning]:
+        """What the reader tolerated, as warnings (``side`` is ``key`` or ``response``)."""
+        path = self.path
         out = []
-        if self.duplicates:
-            out.append(
-                f"{self.duplicates} repeated mention(s) in the {side} removed (first occurrence "
-                f"kept) in {self.path}"
-            )
+        if self.had_bom:
+            out.append(bom_warning([path]))
         if self.ignored_lines:
             out.append(
-                f"{self.ignored_lines} non-blank line(s) outside any document ignored in "
-                f"{self.path}"
+                ScoreWarning(
+                    "coref.outside_document",
+                    f"{{count}} non-blank line(s) of the {side} outside any '#begin document' "
+                    "block ignored, as scorer.pl does",
+                    self.ignored_lines,
+                    _where(path, list(self.ignored_examples)),
+                    tolerated=True,
+                )
             )
-        if self.split_antecedents:
+        if self.split_antecedent_lines:
             out.append(
-                f"{self.split_antecedents} split-antecedent annotation(s) '(N+M)' discarded in "
-                f"{self.path}, as the reference scorer does"
+                ScoreWarning(
+                    "coref.split_antecedent",
+                    f"{{count}} split-antecedent annotation(s) '(N+M)' in the {side} discarded, "
+                    "as scorer.pl does",
+                    len(self.split_antecedent_lines),
+                    _where(path, list(self.split_antecedent_lines)),
+                    tolerated=True,
+                )
             )
-        if self.unreadable_cells:
+        if self.unreadable_lines:
             out.append(
-                f"{self.unreadable_cells} coreference cell(s) with text other than brackets, "
-                f"'-', '_' or '|' in {self.path}; that text was ignored"
+                ScoreWarning(
+                    "coref.unreadable_cell",
+                    f"{{count}} coreference cell(s) of the {side} hold text other than brackets "
+                    "(ASCII-digit ids), '-', '_' or '|'; that text was ignored, as scorer.pl "
+                    "ignores it",
+                    len(self.unreadable_lines),
+                    _where(path, list(self.unreadable_lines)),
+                    tolerated=True,
+                )
+            )
+        if self.unclosed:
+            out.append(
+                ScoreWarning(
+                    "coref.unclosed_document",
+                    f"{{count}} document(s) of the {side} not closed by '#end document' before "
+                    "the end of the file, read up to the end and scored, as scorer.pl does",
+                    len(self.unclosed),
+                    _where(path, [d.line for d in self.unclosed]),
+                    tolerated=True,
+                )
+            )
+        if self.shadowed:
+            out.append(
+                ScoreWarning(
+                    "coref.repeated_document",
+                    f"{{count}} document(s) of the {side} have the name of a later document in "
+                    "the same file and are ignored: the last one is scored, as scorer.pl does",
+                    len(self.shadowed),
+                    _where(path, [d.line for d in self.shadowed]),
+                    tolerated=True,
+                )
             )
         return out
 
@@ -102,127 +269,191 @@ class _DocumentBuilder:
         self.name = name
         self.line = line
         self.tokens = 0
-        self.mentions: list[tuple[int, str, TokenSpan]] = []  # (opening order, id, span)
+        self.mentions: list[tuple[int, str, int, int, int]] = []  # (order, id, start, end, line)
         self.open: dict[str, list[tuple[int, int, int]]] = {}  # id -> stack of (token, line, order)
         self.opened = 0  # brackets opened so far: the order in which mentions begin
 
-    def add(self, entity: str, span: TokenSpan, order: int) -> None:
-        self.mentions.append((order, entity, span))
+    def close(self, entity: str, token: int, path: str, number: int) -> None:
+        stack = self.open.get(entity)
+        if not stack:
+            raise InputError(
+                f"closing bracket '{entity})' without an opening bracket of entity {entity}",
+                path,
+                number,
+                document=self.name,
+            )
+        start, line, order = stack.pop()
+        self.mentions.append((order, entity, start, token, line))
 
-    def finish(self, path: str) -> CorefDocument:
+    def finish(self, path: str, closed: bool) -> ConllDocument:
         for entity, stack in self.open.items():
             if stack:
                 _, line, _ = stack[0]
                 raise InputError(
                     f"opening bracket '({entity}' is never closed", path, line, document=self.name
                 )
-        entities: dict[str, list[TokenSpan]] = {}
-        seen: set[TokenSpan] = set()
-        duplicates = 0
-        for _, entity, span in sorted(self.mentions):
-            if span in seen:
-                duplicates += 1
-            else:
-                seen.add(span)
-                entities.setdefault(entity, []).append(span)
-        return CorefDocument(
-            name=self.name,
-            entities=tuple(frozenset(spans) for spans in entities.values()),
-            tokens=self.tokens,
-            line=self.line,
-            path=path,
-            duplicates=duplicates,
-        )
+        self.mentions.sort()
+        mentions = tuple((e, s, t, line) for _, e, s, t, line in self.mentions)
+        return ConllDocument(self.name, self.line, self.tokens, mentions, path, closed)
+
+
+CHUNK = 1 << 20
+"""Characters read per chunk: lines are split a chunk at a time, so the list of lines of a large
+file never exists in full (peak memory: the text and one chunk's lines)."""
+
+
+def _chunks(text: str) -> Iterator[str]:
+    """``text`` in pieces of about :data:`CHUNK` characters that end at line ends: joining them
+    with ``\\n`` gives it back."""
+    size = CHUNK
+    start = 0
+    while start + size < len(text):
+        end = text.find("\n", start + size)
+        if end < 0:
+            break
+        yield text[start:end]
+        start = end + 1
+    yield text[start:]
+
+
+def _lines_holding(text: str, word: str) -> list[int]:
+    """The (0-based) numbers of the lines of ``text`` holding ``word``, without splitting it."""
+    numbers: list[int] = []
+    line = last = 0
+    at = text.find(word)
+    while at >= 0:
+        line += text.count("\n", last, at)
+        last = at
+        if not numbers or numbers[-1] != line:
+            numbers.append(line)
+        at = text.find(word, at + len(word))
+    return numbers
+
+
+def _is_id(text: str) -> bool:
+    return text.isdigit() and text.isascii()
 
 
 def parse_conll(text: str, path: str = "<string>") -> ConllFile:
     """Parse the text of a CoNLL-2011/2012 file (see the module doc for the rules)."""
-    documents: list[CorefDocument] = []
-    first_line: dict[str, int] = {}
-    current: _DocumentBuilder | None = None
-    ignored = split_antecedents = unreadable = 0
+    text, had_bom = without_bom(text)
+    check_no_nul(text, Path(path))
     if "\r" in text:
-        text = text.replace("\r\n", "\n")
-    for number, line in enumerate(text.split("\n"), start=1):
-        if current is not None and line[-2:] in _NO_MENTION_ENDINGS and "#" not in line:
-            current.tokens += 1  # fast path: the usual token line without a mention
-            continue
-        if "#" in line and line.lstrip().startswith("#"):
-            begin = _BEGIN.match(line.lstrip())
-            if begin:
-                name = begin.group(1)
+        text = text.replace("\r\n", "\n")  # and a lone '\r' before '\n' is stripped as blank
+    documents: list[ConllDocument] = []
+    current: _DocumentBuilder | None = None
+    ignored = 0
+    ignored_examples: list[int] = []
+    split_antecedents: list[int] = []
+    unreadable: list[int] = []
+    base = 0  # lines before the chunk
+    for chunk in _chunks(text):
+        lines = chunk.split("\n")
+        # The lines that need a look: those not ending in a no-mention cell, and every line
+        # holding the word "document" (a '#begin document x -' line ends like a token line).
+        # The others are token lines without a mention: only counted.
+        ending = map(str.endswith, lines, repeat(_NO_MENTION_ENDINGS))
+        special = list(compress(count(), map(not_, ending)))
+        delimiters = _lines_holding(chunk, "document")
+        if any(lines[number].endswith(_NO_MENTION_ENDINGS) for number in delimiters):
+            special = sorted(set(special).union(delimiters))
+        previous = -1
+        special.append(len(lines))  # a sentinel: the plain lines after the last special line
+        for index in special:
+            plain = index - previous - 1
+            previous = index
+            if plain:
                 if current is not None:
-                    raise InputError(
-                        "'#begin document' inside an open document (missing '#end document')",
-                        path,
-                        number,
-                        document=current.name,
-                    )
-                if name in first_line:
-                    raise InputError(
-                        f"document name repeated (first at line {first_line[name]})",
-                        path,
-                        number,
-                        document=name,
-                    )
-                first_line[name] = number
-                current = _DocumentBuilder(name, number)
+                    current.tokens += plain
+                else:
+                    ignored += plain
+                    if len(ignored_examples) < EXAMPLES_SHOWN:
+                        ignored_examples.append(base + index - plain + 1)
+            if index == len(lines):
+                break
+            line = lines[index]
+            number = base + index + 1
+            if "document" in line:
+                stripped = line.lstrip(_BLANK)
+                if stripped.startswith("#"):
+                    begin = _BEGIN.match(stripped)
+                    if begin:
+                        if current is not None:
+                            raise InputError(
+                                "'#begin document' inside an open document (no '#end document')",
+                                path,
+                                number,
+                                document=current.name,
+                            )
+                        current = _DocumentBuilder(begin.group(1), number)
+                        continue
+                if "end document" in line and _END.search(line):
+                    if current is None:
+                        raise InputError("'#end document' without '#begin document'", path, number)
+                    documents.append(current.finish(path, closed=True))
+                    current = None
+                    continue
+            body = line.rstrip(_BLANK)
+            if not body:
                 continue
-        if "end document" in line and _END.search(line):
             if current is None:
-                raise InputError("'#end document' without '#begin document'", path, number)
-            documents.append(current.finish(path))
-            current = None
-            continue
-        if not line or line.isspace():
-            continue
-        if current is None:
-            ignored += 1
-            continue
-        token = current.tokens
-        current.tokens += 1
-        cell = line.rsplit(None, 1)[-1]
-        if cell == "-" or cell == "_":
-            continue
-        if "+" in cell:
-            cell, found = _SPLIT_ANTECEDENT.subn("", cell)
-            split_antecedents += found
-        rest = cell
-        if "(" in cell:
-            for entity in _SINGLE.findall(cell):
-                current.add(entity, (token, token), current.opened)
-                current.opened += 1
-            rest = _SINGLE.sub("", cell)
-            for entity in _OPEN.findall(rest):
-                current.open.setdefault(entity, []).append((token, number, current.opened))
-                current.opened += 1
-            rest = _OPEN.sub("", rest)
-        if ")" in rest:
-            for entity in _CLOSE.findall(rest):
-                stack = current.open.get(entity)
-                if not stack:
-                    raise InputError(
-                        f"closing bracket '{entity})' without an opening bracket of entity "
-                        f"{entity}",
-                        path,
-                        number,
-                        document=current.name,
-                    )
-                start, _, order = stack.pop()
-                current.add(entity, (start, token), order)
-            rest = _CLOSE.sub("", rest)
-        if rest and not _NOTHING.issuperset(rest):
-            unreadable += 1
+                ignored += 1
+                if len(ignored_examples) < EXAMPLES_SHOWN:
+                    ignored_examples.append(number)
+                continue
+            token = current.tokens
+            current.tokens += 1
+            cell = body[max(body.rfind(" "), body.rfind("\t")) + 1 :]
+            if cell == "-" or cell == "_":
+                continue
+            # fast paths: one bracket alone in the cell
+            if cell[0] == "(":
+                if cell[-1] == ")" and _is_id(cell[1:-1]):
+                    current.mentions.append((current.opened, cell[1:-1], token, token, number))
+                    current.opened += 1
+                    continue
+                if _is_id(cell[1:]):
+                    current.open.setdefault(cell[1:], []).append((token, number, current.opened))
+                    current.opened += 1
+                    continue
+            elif cell[-1] == ")" and _is_id(cell[:-1]):
+                current.close(cell[:-1], token, path, number)
+                continue
+            if "+" in cell:
+                cell, found = _SPLIT_ANTECEDENT.subn("", cell)
+                if found:
+                    split_antecedents.extend([number] * found)
+            rest = cell
+            if "(" in cell:
+                for entity in _SINGLE.findall(cell):
+                    current.mentions.append((current.opened, entity, token, token, number))
+                    current.opened += 1
+                rest = _SINGLE.sub("", cell)
+                for entity in _OPEN.findall(rest):
+                    current.open.setdefault(entity, []).append((token, number, current.opened))
+                    current.opened += 1
+                rest = _OPEN.sub("", rest)
+            if ")" in rest:
+                for entity in _CLOSE.findall(rest):
+                    current.close(entity, token, path, number)
+                rest = _CLOSE.sub("", rest)
+            if rest and not _NOTHING.issuperset(rest):
+                unreadable.append(number)
+        base += len(lines)
     if current is not None:
-        raise InputError(
-            "document not closed by '#end document' before the end of the file",
-            path,
-            current.line,
-            document=current.name,
-        )
-    if not documents:
-        raise InputError("no '#begin document' line: not a CoNLL-2011/2012 coreference file", path)
-    return ConllFile(path, tuple(documents), ignored, split_antecedents, unreadable)
+        documents.append(current.finish(path, closed=False))
+    last = {document.name: document for document in documents}
+    shadowed = tuple(d for d in documents if last[d.name] is not d)
+    return ConllFile(
+        path,
+        tuple(documents),
+        ignored,
+        tuple(ignored_examples),
+        tuple(split_antecedents),
+        tuple(unreadable),
+        had_bom,
+        shadowed,
+    )
 
 
 def read_conll(path: Path) -> ConllFile:

@@ -12,7 +12,6 @@ import math
 
 from annoscore.counts import Counts, Number
 from annoscore.metrics.coref import METRICS, blanc_rpf, rpf
-from annoscore.report.generic import warning_text
 from annoscore.result import Result
 
 RULE = "-" * 74
@@ -93,7 +92,10 @@ def _cell(value: float | None) -> str:
 
 
 def render_table(result: Result) -> str:
-    """Recall, precision and F1 in percent per metric (then per document), and the CoNLL score."""
+    """Recall, precision and F1 in percent per metric (then per document), and the CoNLL score.
+
+    Warnings are not part of the table: the command prints them on stderr (JSON and Markdown
+    carry them inside)."""
     header = ["metric", "recall", "precision", "f1"]
     rows = []
     for name in _metrics(result):
@@ -115,8 +117,6 @@ def render_table(result: Result) -> str:
             for doc, unit in result.documents.items()
         ]
         lines += ["", *_aligned(doc_header, doc_rows)]
-    if result.warnings:
-        lines += ["", "warnings:", *(f"  - {warning_text(w)}" for w in result.warnings)]
     return "\n".join(lines) + "\n"
 
 

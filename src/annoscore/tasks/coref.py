@@ -1,12 +1,19 @@
 """``annoscore coref``: the CoNLL-2011/2012 coreference metrics as reference scorer v8.01 has them.
 
-Preset (../shared/spec/coref.md, "Decisions for annoscore"):
+Preset (../shared/spec/coref.md, "Decisions for annoscore", and scorer.pl's observed behaviour):
 
-* reader: :mod:`annoscore.formats.conll` (duplicates removed with a warning, first opening wins);
-* documents: paired by the exact ``#begin document`` name; every key document is scored, against
-  an empty response when the response lacks it (warning); response documents absent from the key
-  are ignored (warning); paired documents must have the same number of token lines (else
-  :class:`~annoscore.errors.InputError`);
+* reader: :mod:`annoscore.formats.conll`;
+* documents: paired by the exact ``#begin document`` name (of two documents with one name in a
+  file, the last one); every key document is scored, against an empty response when the response
+  lacks it (warning), and against an empty response when the response file has no document at all
+  (warning); response documents absent from the key are ignored (warning); paired documents must
+  have the same number of token lines (else :class:`~annoscore.errors.InputError`);
+* repeated mentions (:meth:`~annoscore.formats.conll.ConllDocument.partition`): a span given in
+  several entities stays in the entity that occurs first in the document.  In the response, a
+  repeat is removed only when its span is a key mention; a repeat that matches no key mention is
+  kept and counted as one more response mention (B3, CEAF, BLANC, LEA, MUC and mention
+  denominators), as scorer.pl does.  In the key every repeat is removed (scorer.pl keeps them and
+  can then score above 100%: the spec's decision).  Each case is a warning naming file and line;
 * metrics: :mod:`annoscore.metrics.coref` on the raw (de-duplicated) partitions; counts summed over
   documents (micro average); 0 for a 0 denominator, with a warning saying which;
 * ``remove_singletons`` (off by default, beyond the reference): drop one-mention entities from key
@@ -22,10 +29,9 @@ from pathlib import Path
 from annoscore.align.documents import pair_documents
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.formats.conll import ConllFile, read_conll
+from annoscore.formats.conll import ConllFile, Partition, read_conll
 from annoscore.metrics.coref import CONLL_METRICS, METRICS, coref_counts, coref_scores
-from annoscore.model import CorefDocument, TokenSpan
-from annoscore.result import Result, ScoreWarning
+from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning
 from annoscore.signature import Signature
 
 TASK = "coref"
@@ -63,14 +69,18 @@ def parse_metrics(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(name for name in METRICS if name in wanted)
 
 
-def _partition(
-    document: CorefDocument | None, remove_singletons: bool
-) -> tuple[frozenset[TokenSpan], ...]:
-    if document is None:
-        return ()
+def _without_singletons(partition: Partition, remove_singletons: bool) -> Partition:
     if remove_singletons:
-        return tuple(entity for entity in document.entities if len(entity) > 1)
-    return document.entities
+        return tuple(entity for entity in partition if len(entity) > 1)
+    return partition
+
+
+def _repeat_warning(code: str, message: str, path: str, lines: list[int]) -> list[ScoreWarning]:
+    if not lines:
+        return []
+    distinct = sorted(set(lines))[:EXAMPLES_SHOWN]
+    examples = tuple(f"{path}:{line}" for line in distinct)
+    return [ScoreWarning(code, message, len(lines), examples, tolerated=True)]
 
 
 def _zero_denominator_warnings(counts: Counts, metrics: Sequence[str]) -> list[str]:
@@ -101,29 +111,79 @@ def score_conll(
     non-coreference links), summed over documents; scores
     :func:`~annoscore.metrics.coref.coref_scores` of the sums.
     """
+    if not key.documents:
+        raise InputError(
+            "no '#begin document' line: not a CoNLL-2011/2012 coreference key", key.path
+        )
+    keys = key.by_name()
     responses = response.by_name()
-    keys = {document.name: document for document in key.documents}
     pairing = pair_documents(keys, responses, gold_only="empty", system_only="ignore")
     warnings: list[ScoreWarning | str] = [*key.warnings("key"), *response.warnings("response")]
-    warnings += pairing.warnings(
-        "key document(s) are missing from the response", "response document(s) are not in the key"
-    )
+    if response.documents:
+        warnings += pairing.warnings(
+            "key document(s) are missing from the response",
+            "response document(s) are not in the key",
+        )
+    else:
+        warnings.append(
+            ScoreWarning(
+                "coref.empty_response",
+                "the response has no '#begin document' line: each of the {count} key "
+                "document(s) is scored against an empty response, as scorer.pl does",
+                len(keys),
+                (f"{response.path}:1",),
+                tolerated=True,
+            )
+        )
+    key_removed: list[int] = []
+    response_removed: list[int] = []
+    response_kept: list[int] = []
     per_document: dict[str, Counts] = {}
     for name in pairing.scored:
         document, answer = keys[name], responses.get(name)
-        if answer is not None and answer.tokens != document.tokens:
-            raise InputError(
-                f"{answer.tokens} token lines in the response but {document.tokens} in the key "
-                f"({key.path}:{document.line}); key and response must have the same token lines",
-                response.path,
-                answer.line,
-                document=document.name,
-            )
+        key_partition, dropped = document.partition()
+        key_removed += dropped.removed
+        response_partition: Partition = ()
+        if answer is not None:
+            if answer.tokens != document.tokens:
+                raise InputError(
+                    f"{answer.tokens} token lines in the response but {document.tokens} in the "
+                    f"key ({key.path}:{document.line}); key and response must have the same "
+                    "token lines",
+                    response.path,
+                    answer.line,
+                    document=document.name,
+                )
+            key_spans = {(m[0], m[1]) for entity in key_partition for m in entity}
+            response_partition, dropped = answer.partition(key_spans)
+            response_removed += dropped.removed
+            response_kept += dropped.kept
         per_document[name] = coref_counts(
-            _partition(document, remove_singletons),
-            _partition(answer, remove_singletons),
+            _without_singletons(key_partition, remove_singletons),
+            _without_singletons(response_partition, remove_singletons),
             metrics,
         )
+    warnings += _repeat_warning(
+        "coref.key_repeat",
+        "{count} repeated mention(s) in the key removed, each kept in the entity that occurs "
+        "first in its document (scorer.pl keeps key repeats and can score above 100%)",
+        key.path,
+        key_removed,
+    )
+    warnings += _repeat_warning(
+        "coref.response_repeat",
+        "{count} repeated mention(s) in the response that match a key mention removed, each "
+        "kept in the entity that occurs first in its document, as scorer.pl does",
+        response.path,
+        response_removed,
+    )
+    warnings += _repeat_warning(
+        "coref.response_repeat_kept",
+        "{count} repeated mention(s) in the response match no key mention and are kept, each "
+        "counted as one more response mention, as scorer.pl does",
+        response.path,
+        response_kept,
+    )
     total = Counts.total(per_document.values())
     warnings.extend(_zero_denominator_warnings(total, metrics))
     signature = Signature.of(
@@ -131,7 +191,7 @@ def score_conll(
         reference=REFERENCE_VERSION,
         metrics="+".join(name for name in metrics if name != "mentions"),
         singletons="removed" if remove_singletons else "kept",
-        duplicates="first-kept",
+        duplicates="scorer.pl",
         blanc_edge="key",
     )
     scorer = coref_scores if tuple(metrics) == METRICS else partial(coref_scores, metrics=metrics)
