@@ -28,7 +28,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from annoscore.align.documents import MissingDocs
+from annoscore.align.documents import MissingDocs, pair_documents
 from annoscore.align.references import match_code_references
 from annoscore.counts import Counts
 from annoscore.formats.codiesp import (
@@ -159,15 +159,13 @@ def _index(
 ) -> RankedCodes:
     import numpy as np
 
-    gold_doc_index = {d: i for i, d in enumerate(gold.documents)}
-    documents = list(gold.documents)
-    pred_global = np.empty(len(pred.documents), dtype=np.int64)
-    for i, doc in enumerate(pred.documents):
-        at = gold_doc_index.get(doc)
-        if at is None:
-            at = len(documents)
-            documents.append(doc)
-        pred_global[i] = at
+    # every gold document, then the predicted ones the gold lacks: MAP's --missing-docs and
+    # --extra-docs rules then decide, per document, whether it counts (rank_codes)
+    documents = list(pair_documents(gold.documents, pred.documents).scored)
+    index = {d: i for i, d in enumerate(documents)}
+    pred_global = np.fromiter(
+        (index[doc] for doc in pred.documents), dtype=np.int64, count=len(pred.documents)
+    )
     pred_code = pred.code
     known_invalid = (pred_code >= 0) & ~code_valid[np.maximum(pred_code, 0)]
     examples = list(pred.unknown_examples)

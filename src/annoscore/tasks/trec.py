@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from annoscore.align.documents import pair_documents
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.trec import TrecColumns, read_qrels, read_run
@@ -122,9 +123,14 @@ def score_trec(
     order = _trec_order(run, scored, query)
     query, relevant = query[order], relevant[order]
 
-    queries = [q for q in qrels.queries if q in local]
-    missing = [q for q in qrels.queries if q not in local]
-    unjudged = [q for q in run.queries if q not in qrels_index]
+    pairing = pair_documents(
+        qrels.queries,
+        run.queries,
+        gold_only="empty" if complete else "ignore",
+        system_only="ignore",
+    )
+    queries = [q for q in pairing.scored if q in local]
+    missing, unjudged = list(pairing.gold_only), list(pairing.system_only)
     names = queries + (missing if complete else [])
     # rows are numbered by the run's query order; the matrix follows the qrels' order
     position = np.array([local[q] for q in queries], dtype=np.int64)
