@@ -40,7 +40,7 @@ def run(
         (["spans"], "Missing argument 'gold'"),
         (["nope"], "No such command 'nope'"),
         (["spans", GOLD, SYSTEM, "--bogus"], "No such option: --bogus"),
-        (["trec", "a", "b", "-l", "x"], "Input should be a valid integer"),
+        (["trec", "a", "b", "-l", "x"], "'x' is not a valid int"),
     ],
 )
 def test_usage_errors_are_one_line_with_exit_2(args: list[object], expected: str) -> None:

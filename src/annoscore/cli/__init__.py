@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> None:
         else:
             ctx = getattr(error, "ctx", None)
             where = ctx.command_path if ctx is not None else "annoscore"
-            text = " ".join(message.split()).replace("Value error, ", "")
+            text = " ".join(message.split())
             print(f"annoscore: error: {text} (see '{where} --help')", file=sys.stderr)
             status = getattr(error, "exit_code", 2)
     sys.exit(status if isinstance(status, int) else 0)

@@ -95,7 +95,7 @@ def choice(values: tuple[str, ...] | list[str]) -> dict[str, Any]:
     def parse(value: str) -> str:
         if isinstance(value, str) and value.lower() in allowed:
             return allowed[value.lower()]
-        raise ValueError(f"{value!r} is not one of {', '.join(values)}")
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(values)}")
 
     return {"parser": parse, "metavar": "[" + "|".join(values) + "]"}
 
