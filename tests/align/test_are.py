@@ -55,3 +55,16 @@ def test_alignment_is_optimal_one_to_one_and_order_invariant(gold, system, rnd) 
         for i, j in align_mentions(shuffled_gold, shuffled_system)
     }
     assert again == {(gold[i], system[j]) for i, j in pairs}
+
+
+@settings(max_examples=300, deadline=None)
+@given(spans, spans)
+def test_alignment_equals_the_plain_assignment_on_every_edge(gold, system) -> None:  # type: ignore[no-untyped-def]
+    """Pairs that touch only each other are matched before the assignment: the same result
+    as giving the assignment every edge."""
+    from annoscore.align.assignment import max_weight_matching
+
+    edges = overlapping_pairs(gold, system)
+    plain = max_weight_matching((gold[i], system[j], w) for i, j, w in edges)
+    expected = sorted((gold.index(g), system.index(s)) for g, s in plain)
+    assert align_mentions(gold, system) == expected

@@ -279,3 +279,130 @@ def test_fast_and_slow_parsing_agree(tmp_path: Path, seed: int) -> None:
     slow = parse_are(tmp_path / "x.xml", data, fast=False)
     assert shape(fast) == shape(slow)
     assert lines(fast) == lines(slow)
+
+
+# --- the fast way: pinned to the slow way (defusedxml's expat) --------------------------------
+
+
+def _plain_file(seed: int) -> str:
+    """A file of the benchmark's layout (what the fast way reads without falling back)."""
+    rnd = random.Random(seed)
+    parts = ["<?xml version='1.0' encoding='UTF-8'?>\n<corpus>\n"]
+    for d in range(rnd.randint(1, 3)):
+        parts.append(f'<document id="d{d}">\n<text>')
+        for t in range(rnd.randint(0, 12)):
+            word = rnd.choice(["w", "a > b", '"q"', "x\n"])
+            if rnd.random() < 0.3:
+                parts.append(f'<entity id="e{t}">{word}')
+                if rnd.random() < 0.3:
+                    parts.append(f'<entity id="f{t}">in</entity>')
+                parts.append("</entity> ")
+            else:
+                parts.append(f'<node id="{t + 1}"/>{word} ')
+        parts.append("</text>\n<anaphoric_pronouns>")
+        parts += [f'<pronoun id="e{i}"/>\n' for i in range(rnd.randint(0, 3))]
+        parts.append("</anaphoric_pronouns>\n")
+        for c in range(rnd.randint(0, 4)):
+            parts.append(f'<chain id="c{c}">')
+            for m in range(rnd.randint(1, 4)):
+                typed = ' type="pronoun"' if rnd.random() < 0.3 else ""
+                if rnd.random() < 0.5:
+                    parts.append(f'<node id="{c}.{m}" value="w"{typed}/>')
+                else:
+                    parts.append(f'<mention start="{m}" end="{m + 1}"{typed}/>')
+                parts.append(rnd.choice(["", "\n", " "]))
+            parts.append("</chain>\n")
+        for p in range(rnd.randint(0, 3)):
+            parts.append(
+                f'<pair id="p{p}"><pronoun start="{p}" end="{p}"/>'
+                f'{rnd.choice(["", chr(10)])}<antecedent id="{p + 1}"/></pair>\n'
+            )
+        parts.append("</document>\n")
+    parts.append("</corpus>\n")
+    return "".join(parts)
+
+
+MUTATIONS = [
+    "<",
+    ">",
+    "&",
+    "&foo;",
+    "&#0;",
+    "&#65;",
+    "\r",
+    "\x01",
+    "]]>",
+    "</chain>",
+    "<chain>",
+    "</entity>",
+    "<entity id='z'>",
+    '<node id="1" id="2"/>',
+    '<pair><pronoun id="1"/></pair>',
+    '<pronoun id="9"/>',
+    "<!DOCTYPE r>",
+    '<!ENTITY x "y">',
+    "<?pi x?>",
+    "<!-- c -->",
+    "<![CDATA[x]]>",
+    ' xmlns="u"',
+    "<a:b/>",
+    "<r/>",
+    "\u00e9",
+    "\ufffe",
+    '"',
+    "=",
+    " ",
+    "",
+]
+
+
+def _outcome(path: Path, data: bytes, fast: bool) -> object:
+    try:
+        parsed = parse_are(path, data, fast=fast)
+    except InputError as error:
+        return ("error", error.message, error.line)
+    return ("file", shape(parsed), lines(parsed))
+
+
+def test_the_fast_way_reads_plain_files_without_falling_back(tmp_path: Path) -> None:
+    from annoscore.formats.are import _Builder, _fast_text, _scan
+
+    for seed in range(20):
+        data = _plain_file(seed).encode()
+        text, body = _fast_text(data)
+        builder = _Builder(tmp_path / "x.xml")
+        _scan(text, body, builder)  # raises _NotFast if it had to fall back
+        assert _outcome(tmp_path / "x.xml", data, True) == _outcome(tmp_path / "x.xml", data, False)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_fast_and_slow_ways_agree_on_damaged_files(tmp_path: Path, seed: int) -> None:
+    """Random damage anywhere (malformed XML, unsafe declarations, structural errors): the fast
+    way gives exactly the slow way's result or error (message and line)."""
+    rnd = random.Random(seed)
+    text = _plain_file(seed)
+    for _ in range(15):
+        at = rnd.randrange(len(text) + 1)
+        cut = rnd.choice([0, 0, 1, 3])
+        damaged = text[:at] + rnd.choice(MUTATIONS) + text[at + cut :]
+        data = damaged.encode("utf-8", "surrogatepass")
+        path = tmp_path / "x.xml"
+        assert _outcome(path, data, True) == _outcome(path, data, False), damaged
+
+
+def test_declarations_are_never_read_the_fast_way() -> None:
+    """No DOCTYPE, hence no entity declaration, ever reaches the fast way: the only references
+    it accepts are the five predefined ones and character references, so nothing can expand
+    and nothing outside the file is read."""
+    from annoscore.formats.are import _fast_text, _NotFast
+
+    for text in (BILLION_LAUGHS, EXTERNAL_ENTITY, '<r a="&x;"/>', "<r>&#0;</r>"):
+        with pytest.raises(_NotFast):
+            _fast_text(text.encode())
+
+
+def test_numbered_token_ids_give_the_same_map_as_any_ids(tmp_path: Path) -> None:
+    numbered = read_are(write(tmp_path, '<r><text><node id="1"/>a <node id="2"/>b</text></r>'))
+    other = read_are(write(tmp_path, '<r><text><node id="2"/>a <node id="1"/>b</text></r>', "o"))
+    assert dict(numbered.documents[0].tokens) == {"1": 0, "2": 1}
+    assert dict(other.documents[0].tokens) == {"2": 0, "1": 1}

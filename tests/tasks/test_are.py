@@ -415,3 +415,53 @@ def test_input_without_entities_leaves_ids_unchecked_with_a_warning(tmp_path: Pa
     r = score_are_2(T1_GOLD, T2_SYSTEM, input_path=source)
     assert any(w.code == "are.ids-unchecked" for w in r.warnings)
     assert r.scores == score_are_2(T1_GOLD, T2_SYSTEM).scores
+
+
+# --- the one-pass readings of chains, pinned to the member-by-member ones ---------------------
+
+
+def test_one_pass_chains_equal_the_checked_ones_on_random_documents(tmp_path: Path) -> None:
+    from annoscore.formats.are import read_are
+    from annoscore.tasks.are import (
+        Located,
+        _checked_id_chains,
+        _checked_mention_chains,
+        _id_chains,
+        _IdChecker,
+        _mention_chains,
+        _Mentions,
+    )
+
+    rnd = random.Random(12)
+    for case in range(30):
+        size = rnd.randint(1, 30)
+        input_path = write(tmp_path, f"i{case}.xml", f"<r>{tokens(size)}</r>")
+        starts = rnd.sample(range(1, size + 1), rnd.randint(0, size))
+        spans = sorted({(a, min(size, a + rnd.randrange(3))) for a in starts})
+        rnd.shuffle(spans)
+        cut = rnd.randint(0, len(spans))
+        chains = [spans[:cut], spans[cut:]]
+        gold = "".join(
+            "<chain>" + "".join(mention(a, b, rnd.random() < 0.3) for a, b in chain) + "</chain>"
+            for chain in chains
+        )
+        gold_path = write(tmp_path, f"g{case}.xml", f"<r>{gold}</r>")
+        typed = [" type='pronoun'" if rnd.random() < 0.3 else "" for _ in spans]
+        marks = iter(typed)
+        ids = "".join(
+            "<chain>"
+            + "".join(f'<node id="e{a}-{b}"{next(marks)}/>' for a, b in chain)
+            + "</chain>"
+            for chain in chains
+        )
+        ids_path = write(tmp_path, f"n{case}.xml", f"<r>{ids}</r>")
+        source = Located(input_path, read_are(input_path).documents[0])
+        located = Located(gold_path, read_are(gold_path).documents[0])
+        mentions = _Mentions(source)
+        assert _mention_chains(located, mentions) == _checked_mention_chains(located, mentions)
+        by_id = Located(ids_path, read_are(ids_path).documents[0])
+        check = _IdChecker(None)
+        assert _id_chains(by_id, check) == _checked_id_chains(by_id, check)
+        labels = mentions.labels
+        for a, b in spans:
+            assert labels[(a - 1, b - 1)] == (str(a) if a == b else f"{a}..{b}")

@@ -21,6 +21,7 @@ whatever the words.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Sequence
 
 from annoscore.align.assignment import max_weight_matching
@@ -73,9 +74,19 @@ def align_mentions(gold: Sequence[Mention], system: Sequence[Mention]) -> list[t
     [(0, 0), (1, 1)]
     """
     edges = overlapping_pairs(gold, system)
+    row_edges = Counter([i for i, _, _ in edges])
+    column_edges = Counter([j for _, j, _ in edges])
+    # a pair of mentions that touch only each other is a component of its own, which the
+    # assignment would match as it is: match it here and give the assignment the rest
+    alone = [row_edges[i] == 1 and column_edges[j] == 1 for i, j, _ in edges]
+    direct = [(i, j) for (i, j, _), single in zip(edges, alone, strict=True) if single]
+    if len(direct) == len(edges):
+        return sorted(direct)
     matched = max_weight_matching(
-        ((gold[i], j_key, w) for i, j, w in edges for j_key in [system[j]])
+        (gold[i], system[j], w)
+        for (i, j, w), single in zip(edges, alone, strict=True)
+        if not single
     )
     gold_index = {mention: i for i, mention in enumerate(gold)}
     system_index = {mention: j for j, mention in enumerate(system)}
-    return sorted((gold_index[g], system_index[s]) for g, s in matched)
+    return sorted(direct + [(gold_index[g], system_index[s]) for g, s in matched])

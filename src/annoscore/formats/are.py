@@ -17,19 +17,27 @@ needs, found anywhere below the root in document order (``../shared/spec/are.md`
 Documents (decision 5): the children of the root named ``document`` (any case), or the root
 itself when it has none.  A document's ``key`` is its ``id`` attribute, if it has one.
 
-Safety: the XML is parsed by defusedxml's expat parser, which refuses entity declarations
-(billion laughs) and external entities; both, malformed XML, and every structural problem
-(a ``<pair>`` without a pronoun or antecedent, a ``<pronoun>`` outside a pair or the list, a
-chain inside a chain, a token node without an id, a token id twice) raise
-:class:`~annoscore.errors.InputError` naming the file, the line and the element.
+Safety: no user XML is ever read with entity expansion or external entities.  The fast way
+(below) reads only files that contain no ``<!`` but comments, so no DOCTYPE and no entity
+declaration: the only references it accepts are the five predefined ones and character
+references naming a character XML allows, which it replaces itself, so nothing can expand
+and nothing outside the file is read (as safe as defusedxml, which refuses the declarations
+themselves).  Every other file is read by defusedxml's expat parser, which refuses entity
+declarations (billion laughs) and external entities.  Both refusals, malformed XML, and every
+structural problem (a ``<pair>`` without a pronoun or antecedent, a ``<pronoun>`` outside a
+pair or the list, a chain inside a chain, a token node without an id, a token id twice)
+raise :class:`~annoscore.errors.InputError` naming the file, the line and the element.
 
-Speed: defusedxml's expat first checks the whole file at C speed (no Python call per
-element).  A UTF-8 file without a document type declaration is then read by a regular
-expression over its tags, which the check has proved well-formed (comments, CDATA sections and
-processing instructions are skipped; character references in attributes are replaced and
-whitespace normalised as XML prescribes); runs of plain ``<node id="N"/>`` token markers are
-read in bulk.  Any other file (a DOCTYPE, another encoding) is read by expat's own element
-callbacks.  Both ways give the same documents (a test compares them).
+Speed (the fast way, :func:`_fast_text` and :func:`_scan`): a UTF-8 file without a DOCTYPE,
+CDATA section, processing instruction or namespace declaration is read by one regular
+expression over its tags, which proves on the way that the file is well-formed: every ``<``
+opens a tag, a comment or a block the expression knows (a ``<text>`` of words, token nodes and
+nested entities, runs of chains, runs of pairs, a list of pronouns, a run of
+``<node id="N"/>`` tokens), tags nest, one root, no attribute twice, no character or reference
+XML forbids.  When it cannot prove that, or meets any problem, the file is read the slow way,
+whose error is the one reported; so both ways give the same documents and the same errors (a
+test compares them on randomly damaged files).  Token ids ``"1"``, ``"2"``, ... ``"n"`` in text
+order (checked one by one) share one token map per length.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -120,6 +128,27 @@ def _flag(attrs: Mapping[str, str]) -> bool:
     return kind is not None and (kind == "pronoun" or kind.strip().lower() == "pronoun")
 
 
+_NUMBERS: list[str] = []
+_NUMBERED: dict[int, Mapping[str, int]] = {}
+
+
+def _numbered(ids: list[str]) -> Mapping[str, int] | None:
+    """The token map of ids ``"1"``, ``"2"``, ... ``"n"`` in text order (the usual layout),
+    shared by every document of that length; ``None`` for other ids.  The ids are compared
+    one by one (positions still follow the order of the nodes, never id arithmetic)."""
+    size = len(ids)
+    if not size or ids[0] != "1" or ids[-1] != str(size):
+        return None
+    if len(_NUMBERS) < size:
+        _NUMBERS.extend(str(k) for k in range(len(_NUMBERS) + 1, size + 1))
+    if ids != _NUMBERS[:size]:
+        return None
+    tokens = _NUMBERED.get(size)
+    if tokens is None:
+        tokens = _NUMBERED[size] = dict(zip(_NUMBERS[:size], range(size), strict=True))
+    return tokens
+
+
 @dataclass(slots=True)
 class _DocumentBuilder:
     path: Path
@@ -144,7 +173,9 @@ class _DocumentBuilder:
         )
 
     def build(self, locate: Callable[[str, int], int]) -> AreDocument:
-        tokens = dict(zip(self.token_ids, range(len(self.token_ids)), strict=False))
+        tokens = _numbered(self.token_ids)
+        if tokens is None:
+            tokens = dict(zip(self.token_ids, range(len(self.token_ids)), strict=False))
         if len(tokens) != len(self.token_ids):
             seen: set[str] = set()
             for index, token in enumerate(self.token_ids):
@@ -404,29 +435,51 @@ def _safe_parse(path: Path, data: bytes, expat: Any) -> None:
         ) from None
 
 
-_ATTRIBUTE = r"""[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*')"""
-_MEMBER = r"<(?:node|mention)(?:\s+" + _ATTRIBUTE + r")*\s*/>"
-_PART = r"<(?:pronoun|antecedent)(?:\s+" + _ATTRIBUTE + r")*\s*/>"
+class _NotFast(Exception):
+    """The fast way cannot prove the file well-formed, or met a problem: read it the slow way."""
+
+
+_S = "[ \t\r\n]"
+_NAME = r"[A-Za-z_][A-Za-z0-9_.\-]*"
+_ATTRIBUTE = _NAME + _S + "*=" + _S + r"""*(?:"[^"<]*"|'[^'<]*')"""
+_ATTRS = "(?:" + _S + "+" + _ATTRIBUTE + ")*"
+_ID = r"""[^"<&\t\n\r]*"""
+_MEMBER = "<(?:node|mention)" + _ATTRS + _S + "*/>"
+_PART = "<(?:pronoun|antecedent)" + _ATTRS + _S + "*/>"
+_RUN = f'<node id="{_ID}"/>[^<]*'
+_CHAIN = f"<chain{_ATTRS}{_S}*>(?:[^<]*{_MEMBER})*[^<]*</chain{_S}*>"
+_PAIR = f"<pair{_ATTRS}{_S}*>[^<]*{_PART}[^<]*{_PART}[^<]*</pair{_S}*>"
 _TAG = re.compile(
-    r"<(?:"
-    r"""(?P<run>node\s+id="[^"&<\s]*"\s*/>[^<]*(?:<node\s+id="[^"&<\s]*"\s*/>[^<]*)*)"""
-    r"|(?P<block>chain(?P<head>(?:\s+" + _ATTRIBUTE + r")*)\s*>"
-    r"(?P<body>(?:\s*" + _MEMBER + r")*)\s*</chain\s*>)"
-    r"|(?P<pair>pair(?P<pair_head>(?:\s+" + _ATTRIBUTE + r")*)\s*>"
-    r"(?P<parts>\s*" + _PART + r"\s*" + _PART + r")\s*</pair\s*>)"
-    r"|(?P<close>/?)(?P<name>[^\s/>!?]+)"
-    r"(?P<attrs>(?:\s+" + _ATTRIBUTE + r")*)\s*(?P<empty>/?)>"
-    r"|!--.*?-->|\?.*?\?>|!\[CDATA\[.*?\]\]>"
-    r")",
-    re.S,
+    "<(?:"
+    f'(?P<run>node id="{_ID}"/>[^<]*(?:{_RUN})*)'
+    f"|(?P<text>text(?P<text_head>{_ATTRS}){_S}*>"
+    f'(?P<words>[^<]*(?:(?:<node id="{_ID}"/>|<entity{_ATTRS}{_S}*>|</entity{_S}*>)[^<]*)*)'
+    f"</text{_S}*>)"
+    f"|(?P<chains>chain{_ATTRS}{_S}*>(?:[^<]*{_MEMBER})*[^<]*</chain{_S}*>(?:[^<]*{_CHAIN})*)"
+    f"|(?P<pairs>pair{_ATTRS}{_S}*>[^<]*{_PART}[^<]*{_PART}[^<]*</pair{_S}*>(?:[^<]*{_PAIR})*)"
+    f"|(?P<list>anaphoric_pronouns(?P<list_head>{_ATTRS}){_S}*>"
+    f"(?P<listed>(?:{_S}*<pronoun{_ATTRS}{_S}*/>)*){_S}*</anaphoric_pronouns{_S}*>)"
+    f"|(?P<close>/?)(?P<name>{_NAME})(?P<attrs>{_ATTRS}){_S}*(?P<empty>/?)>"
+    r"|!--(?:[^-]|-(?!-))*-->"
+    ")"
 )
-_PARTS = re.compile(r"<(pronoun|antecedent)((?:\s+" + _ATTRIBUTE + r")*)\s*/>")
-_MEMBERS = re.compile(r"<(node|mention)((?:\s+" + _ATTRIBUTE + r")*)\s*/>")
-_RUN_ID = re.compile(r'<node\s+id="([^"]*)"')
-_ATTR = re.compile(r"""([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_CHAIN_ITEMS = re.compile(f"<chain({_ATTRS}){_S}*>|<(node|mention)({_ATTRS}){_S}*/>")
+_PAIR_ITEMS = re.compile(f"<pair({_ATTRS}){_S}*>|<(pronoun|antecedent)({_ATTRS}){_S}*/>")
+_LISTED = re.compile(f"<pronoun({_ATTRS}){_S}*/>")
+_RUN_ID = re.compile(f'<node id="({_ID})"')
+_ENTITY_ID = re.compile(f'<entity id="({_ID})">')
+_ENTITY_TAG = re.compile(f"<entity({_ATTRS}){_S}*>")
+_ENTITY_MARK = re.compile("<(/?e)ntity")
+_ATTR = re.compile(f"""({_NAME}){_S}*={_S}*(?:"([^"]*)"|'([^']*)')""")
+_DECLARATION = re.compile(
+    f"<\\?xml{_S}+version{_S}*={_S}*(?:\"1\\.0\"|'1\\.0')"
+    f"(?:{_S}+encoding{_S}*={_S}*(?:\"(?P<dq>[A-Za-z][A-Za-z0-9._\\-]*)\"|'(?P<sq>[A-Za-z][A-Za-z0-9._\\-]*)'))?"
+    f"(?:{_S}+standalone{_S}*={_S}*(?:\"(?:yes|no)\"|'(?:yes|no)'))?{_S}*\\?>"
+)
 _REFERENCE = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);")
 _NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
 _WHITESPACE = str.maketrans("\t\n\r", "   ")
+_CONTROL = bytes(range(9)) + b"\x0b\x0c" + bytes(range(14, 32))
 
 
 def _reference(match: re.Match[str]) -> str:
@@ -438,6 +491,16 @@ def _reference(match: re.Match[str]) -> str:
     return _NAMED[name]
 
 
+def _xml_char(code: int) -> bool:
+    """Whether a character reference names a character XML 1.0 allows."""
+    return (
+        code in (0x9, 0xA, 0xD)
+        or 0x20 <= code <= 0xD7FF
+        or 0xE000 <= code <= 0xFFFD
+        or 0x10000 <= code <= 0x10FFFF
+    )
+
+
 def _attribute_value(raw: str) -> str:
     """An attribute value as XML gives it: line ends and whitespace normalised, references."""
     if "\r" in raw:
@@ -447,14 +510,106 @@ def _attribute_value(raw: str) -> str:
 
 
 def _attributes(raw: str) -> dict[str, str]:
+    """The attributes of a tag (its text after the name); a name twice is not well-formed."""
     found = _ATTR.findall(raw)
     if "&" in raw or "\t" in raw or "\n" in raw or "\r" in raw:
-        return {name: _attribute_value(dq or sq) for name, dq, sq in found}
-    return {name: dq or sq for name, dq, sq in found}
+        attrs = {name: _attribute_value(dq or sq) for name, dq, sq in found}
+    else:
+        attrs = {name: dq or sq for name, dq, sq in found}
+    if len(attrs) != len(found):
+        raise _NotFast
+    return attrs
 
 
-def _scan(text: str, builder: _Builder) -> None:
-    """Feed the tags of well-formed, DTD-free ``text`` to ``builder`` (the fast way)."""
+def _fast_text(data: bytes) -> tuple[str, int]:
+    """The text of a file the fast way may read, and where its body starts (after the XML
+    declaration); raises :class:`_NotFast` for anything else.
+
+    The checks are the ones expat would make on the characters: UTF-8 (or ASCII when the
+    declaration says so), no character XML forbids, ``&`` only in a predefined or valid
+    character reference, no ``<!`` but a comment (so no DOCTYPE and no entity declaration:
+    nothing can expand), no processing instruction, no namespace declaration, no bare ``\\r``
+    (which expat counts as a line end).
+    """
+    if len(data.translate(None, _CONTROL)) != len(data):
+        raise _NotFast
+    if not data.isascii() and (b"\xef\xbf\xbe" in data or b"\xef\xbf\xbf" in data):
+        raise _NotFast
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise _NotFast from None
+    body = 0
+    if text.startswith("<?xml"):
+        declared = _DECLARATION.match(text)
+        if declared is None:
+            raise _NotFast
+        encoding = (declared.group("dq") or declared.group("sq") or "utf-8").lower()
+        if encoding not in ("utf-8", "us-ascii") or (encoding == "us-ascii" and not data.isascii()):
+            raise _NotFast
+        body = declared.end()
+    if data.count(b"?") > 2 * (body > 0) and "<?" in text[body:]:
+        raise _NotFast
+    if data.count(b"!") and text.count("<!") != text.count("<!--"):
+        raise _NotFast
+    if data.count(b"]") and "]]>" in text:
+        raise _NotFast
+    if data.count(b"\r") and text.count("\r") != text.count("\r\n"):
+        raise _NotFast
+    if b"xmlns" in data:
+        raise _NotFast
+    if data.count(b"&"):
+        references = _REFERENCE.findall(text)
+        if len(references) != text.count("&"):
+            raise _NotFast
+        for name in references:
+            if name.startswith("#") and not _xml_char(
+                int(name[2:], 16) if name.startswith("#x") else int(name[1:])
+            ):
+                raise _NotFast
+    return text, body
+
+
+def _balanced(marks: list[str]) -> bool:
+    """Whether ``<entity>`` (``e``) and ``</entity>`` (``/e``) marks nest properly."""
+    chain = "".join(marks)
+    while "e/e" in chain:
+        chain = chain.replace("e/e", "")
+    return not chain
+
+
+def _items(
+    pattern: re.Pattern[str], region: str, line: int, ends: int
+) -> list[tuple[int, str, str, str]]:
+    """``(line, head, kind, attributes)`` of the start tags and empty members of a region of
+    blocks (chains, pairs) that starts on ``line``, in order; ``ends`` = its end tags."""
+    if "\n" not in region:
+        return [(line, *found) for found in pattern.findall(region)]
+    items = [
+        (at, *found)
+        for at, text in enumerate(region.split("\n"), line)
+        for found in pattern.findall(text)
+    ]
+    if len(items) + ends != region.count("<"):  # a tag across lines: find each one's line
+        items = []
+        for match in pattern.finditer(region):
+            found = match.group(1, 2, 3)
+            items.append((line + region.count("\n", 0, match.start()), *found))
+    return items
+
+
+def _scan(text: str, body: int, builder: _Builder) -> None:
+    """Feed the tags of ``text`` (from offset ``body``) to ``builder``, proving on the way that
+    the file is well-formed XML (the fast way; see :func:`parse_are`).
+
+    Every ``<`` must open a tag, a comment or one of the blocks below (the count of ``<``
+    consumed is checked against the file's), start and end tags must nest (a stack of names),
+    there must be one root element with only white space and comments around it, and no tag
+    may repeat an attribute.  Blocks read at once, each proved well-formed by its pattern:
+    a ``<text>`` of words, token nodes and (nested) entities, a chain of empty members, a pair
+    of two empty parts, a list of empty pronouns, a run of ``<node id="N"/>`` tokens.  Anything
+    else raises :class:`_NotFast`.
+    """
     cache: dict[str, dict[str, str]] = {}
     bases: dict[str, tuple[str | None, str | None, str | None, bool]] = {}
     new = tuple.__new__
@@ -467,102 +622,162 @@ def _scan(text: str, builder: _Builder) -> None:
         base = bases[raw] = (attrs.get("id"), attrs.get("start"), attrs.get("end"), _flag(attrs))
         return base
 
-    line = 1
-    last = 0
+    def inside() -> bool:
+        """Whether a block may be read at once: below the root, outside chains and pairs."""
+        return builder.depth > 0 and builder.chain is None and builder.pair is None
+
+    stack: list[str] = []
+    rooted = False
+    line = 1 + text.count("\n", 0, body)
+    last = body
+    end = body
+    consumed = 0
     count = text.count
-    for match in _TAG.finditer(text):
+    for match in _TAG.finditer(text, body):
         offset = match.start()
+        if not stack and text[end:offset].strip(" \t\r\n"):
+            raise _NotFast  # outside the root: only white space between tags
         line += count("\n", last, offset)
         last = offset
-        run, block, pair, close, name, raw, empty = match.group(
-            "run", "block", "pair", "close", "name", "attrs", "empty"
-        )
-        if name == "entity" and not close and builder.depth > 0:
+        end = match.end()
+        run, chains, pairs, name = match.group("run", "chains", "pairs", "name")
+        if name is not None:
+            consumed += 1
+            close, raw, empty = match.group("close", "attrs", "empty")
+            if close:
+                if raw or empty or not stack or stack.pop() != name:
+                    raise _NotFast
+                builder.end(name, line)
+                continue
+            if not stack:
+                if rooted:
+                    raise _NotFast  # a second root element
+                rooted = True
+            if name == "entity" and builder.depth > 0:
+                attrs = cache.get(raw)
+                if attrs is None:
+                    attrs = cache[raw] = _attributes(raw)
+                entity = attrs.get("id")
+                if entity is not None:
+                    builder.current.entities.add(entity)
+                    if not empty:
+                        builder.depth += 1
+                        stack.append(name)
+                    continue
+            chain = builder.chain
+            if empty and chain is not None and (name == "node" or name == "mention"):
+                chain.append(new(Ref, (*(bases.get(raw) or base_of(raw)), line, name)))
+                continue
             attrs = cache.get(raw)
             if attrs is None:
                 attrs = cache[raw] = _attributes(raw)
-            entity = attrs.get("id")
-            if entity is not None:
-                builder.current.entities.add(entity)
-                builder.depth += 0 if empty else 1
-                continue
-        if pair is not None:  # a pair of two empty parts: read at once
-            builder.start("pair", _attributes(match.group("pair_head")), line)
-            parts = match.group("parts")
-            parts_line = line + count("\n", offset, match.start("parts"))
-            answer = builder.pair
-            multiline = "\n" in parts
-            for part in _PARTS.finditer(parts):
-                at = parts_line + parts.count("\n", 0, part.start()) if multiline else parts_line
-                kind, raw = part.group(1, 2)
-                if answer is None or kind in answer:  # the root is a pair, or a part twice
-                    builder.start(kind, _attributes(raw), at)
-                    builder.end(kind, at)
-                else:
-                    answer[kind] = new(Ref, (*(bases.get(raw) or base_of(raw)), at, kind))
-            builder.end("pair", line + count("\n", offset, match.end()))
-            continue
-        if block is not None:  # a chain of empty <node>/<mention> members: read at once
-            head = match.group("head")
-            body = match.group("body")
-            body_line = line + count("\n", offset, match.start("body"))
-            if builder.chain is None and builder.pair is None and builder.depth > 0:
-                members: list[Ref] = []
-                if "\n" in body:
-                    for member in _MEMBERS.finditer(body):
-                        kind, raw = member.group(1, 2)
-                        at = body_line + body.count("\n", 0, member.start())
-                        members.append(new(Ref, (*(bases.get(raw) or base_of(raw)), at, kind)))
-                else:
-                    members = [
-                        new(Ref, (*(bases.get(raw) or base_of(raw)), body_line, kind))
-                        for kind, raw in _MEMBERS.findall(body)
-                    ]
-                chain_id = (bases.get(head) or base_of(head))[0]
-                builder.current.chains.append(Chain(chain_id, tuple(members), line))
-                continue
-            builder.start("chain", _attributes(head), line)
-            chain = builder.chain
-            if chain is None:  # the root element is a chain: its members are what start() says
-                for member in _MEMBERS.finditer(body):
-                    at = body_line + body.count("\n", 0, member.start())
-                    builder.start(member.group(1), _attributes(member.group(2)), at)
-                    builder.end(member.group(1), at)
-            elif "\n" in body:
-                for member in _MEMBERS.finditer(body):
-                    kind, raw = member.group(1, 2)
-                    at = body_line + body.count("\n", 0, member.start())
-                    chain.append(new(Ref, (*(bases.get(raw) or base_of(raw)), at, kind)))
+            builder.start(name, attrs, line)
+            if empty:
+                builder.end(name, line)
             else:
-                for kind, raw in _MEMBERS.findall(body):
-                    chain.append(new(Ref, (*(bases.get(raw) or base_of(raw)), body_line, kind)))
-            builder.end("chain", line + count("\n", offset, match.end()))
+                stack.append(name)
             continue
+        whole = match.group(0)
+        consumed += whole.count("<")
+        if not stack:
+            if whole.startswith("<!--"):
+                continue
+            raise _NotFast  # a block as the root element: read the slow way
         if run is not None:
-            run = match.group(0)  # with its first "<"
-            if builder.chain is not None:  # chain members, one by one (with their lines)
-                for node in _RUN_ID.finditer(run):
-                    at = line + run.count("\n", 0, node.start())
-                    builder.start("node", {"id": node.group(1)}, at)
-                    builder.end("node", at)
-            else:
-                builder.tokens(_RUN_ID.findall(run), line)
+            if builder.chain is not None or builder.pair is not None:
+                raise _NotFast
+            builder.tokens(_RUN_ID.findall(whole), line)
             continue
-        if name is None:  # comment, processing instruction, CDATA
+        if chains is not None:  # chains of empty <node>/<mention> members
+            if not inside():
+                raise _NotFast
+            current_chains = builder.current.chains
+            members: list[Ref] | None = None
+            chain_id: str | None = None
+            chain_line = line
+            for at, head, kind, raw in _items(_CHAIN_ITEMS, whole, line, whole.count("</chain")):
+                if kind:
+                    members.append(new(Ref, (*(bases.get(raw) or base_of(raw)), at, kind)))  # type: ignore[union-attr]
+                    continue
+                if members is not None:
+                    current_chains.append(Chain(chain_id, tuple(members), chain_line))
+                chain_id, chain_line, members = (bases.get(head) or base_of(head))[0], at, []
+            if members is not None:
+                current_chains.append(Chain(chain_id, tuple(members), chain_line))
             continue
-        if close:
-            builder.end(name, line)
+        if pairs is not None:  # pairs of two empty parts
+            if not inside():
+                raise _NotFast
+            current_pairs = builder.current.pairs
+            answer: dict[str, Ref] = {}
+            pair_id: str | None = None
+            pair_line = line
+            for at, head, kind, raw in _items(_PAIR_ITEMS, whole, line, whole.count("</pair")):
+                if not kind:
+                    pair_id, pair_line = (bases.get(head) or base_of(head))[0], at
+                    answer = {}
+                    continue
+                if kind in answer:
+                    raise _NotFast  # a part twice: the slow way says where
+                answer[kind] = new(Ref, (*(bases.get(raw) or base_of(raw)), at, kind))
+                if len(answer) == 2:
+                    current_pairs.append(
+                        Pair(pair_id, answer["pronoun"], answer["antecedent"], pair_line)
+                    )
             continue
-        chain = builder.chain
-        if empty and chain is not None and (name == "node" or name == "mention"):
-            chain.append(new(Ref, (*(bases.get(raw) or base_of(raw)), line, name)))
+        if match.group("list") is not None:  # <anaphoric_pronouns> of empty pronouns
+            if not inside():
+                raise _NotFast
+            _attributes(match.group("list_head"))
+            listed_text = match.group("listed")
+            listed_line = line + count("\n", offset, match.start("listed"))
+            multiline = "\n" in listed_text
+            listed = builder.current.listed
+            for item in _LISTED.finditer(listed_text):
+                raw = item.group(1)
+                base = bases.get(raw) or base_of(raw)
+                if base[0] is None:
+                    raise _NotFast  # a pronoun without an id: the slow way says where
+                at = (
+                    listed_line + listed_text.count("\n", 0, item.start())
+                    if multiline
+                    else listed_line
+                )
+                listed.append(new(Ref, (*base, at, "pronoun")))
+            builder.current.has_list = True
             continue
-        attrs = cache.get(raw)
-        if attrs is None:
-            attrs = cache[raw] = _attributes(raw)
-        builder.start(name, attrs, line)
-        if empty:
-            builder.end(name, line)
+        if match.group("text") is not None:  # words, token nodes and entities
+            if not inside():
+                raise _NotFast
+            _attributes(match.group("text_head"))
+            words = match.group("words")
+            if "<" not in words:
+                continue
+            if "<node" in words:
+                first = words.index("<node")
+                builder.tokens(
+                    _RUN_ID.findall(words),
+                    line + count("\n", offset, match.start("words") + first),
+                )
+            if "<entity" in words:
+                ids = _ENTITY_ID.findall(words)
+                if len(ids) != words.count("<entity"):
+                    ids = []
+                    for raw in _ENTITY_TAG.findall(words):
+                        attrs = cache.get(raw)
+                        if attrs is None:
+                            attrs = cache[raw] = _attributes(raw)
+                        if "id" not in attrs:
+                            raise _NotFast  # an entity without an id: the slow way says where
+                        ids.append(attrs["id"])
+                if not _balanced(_ENTITY_MARK.findall(words)):
+                    raise _NotFast
+                builder.current.entities.update(ids)
+            elif "</entity" in words:
+                raise _NotFast
+            continue
+    if stack or not rooted or consumed != count("<", body) or text[end:].strip(" \t\r\n"):
+        raise _NotFast
 
 
 def _slow_parse(path: Path, data: bytes, builder: _Builder) -> None:
@@ -578,16 +793,6 @@ def _slow_parse(path: Path, data: bytes, builder: _Builder) -> None:
     expat.StartElementHandler = start
     expat.EndElementHandler = end
     _safe_parse(path, data, expat)
-
-
-def _fast_text(data: bytes, seen: Mapping[str, object]) -> str | None:
-    """The file as text when the fast way may read it (UTF-8, no DOCTYPE), else ``None``."""
-    if seen["doctype"] or seen["encoding"] not in (None, "utf-8", "us-ascii"):
-        return None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return None
 
 
 def _token_locator(text: str | None, data: bytes) -> Callable[[_DocumentBuilder, str, int], int]:
@@ -611,27 +816,29 @@ def _token_locator(text: str | None, data: bytes) -> Callable[[_DocumentBuilder,
 
 
 def parse_are(path: Path, data: bytes, *, fast: bool = True) -> AreFile:
-    """Parse the bytes of an ARE XML file (see the module doc); ``fast=False`` forces expat's
-    callbacks (the tests compare both ways)."""
+    """Parse the bytes of an ARE XML file (see the module doc); ``fast=False`` forces the slow
+    way (the tests compare both ways).
+
+    The fast way (:func:`_fast_text`, :func:`_scan`) reads the tags with regular expressions
+    while proving the file well-formed; when it cannot (a DOCTYPE, another encoding, a CDATA
+    section, a processing instruction, a layout it does not know) or meets any problem, the
+    file is read the slow way: defusedxml's expat checks the whole file (refusing entity
+    declarations and external references, and naming the first syntax error), then expat's
+    own callbacks feed the same builder, whose errors name the element and its line.
+    """
+    if fast:
+        try:
+            text, body = _fast_text(data)
+            builder = _Builder(path)
+            _scan(text, body, builder)
+            return builder.finish(_token_locator(text, data))
+        except (_NotFast, InputError):
+            pass
     checker = _expat(path)
-    seen: dict[str, object] = {"doctype": False, "encoding": None}
-
-    def doctype(*_: object) -> None:
-        seen["doctype"] = True
-
-    def declaration(version: str | None, encoding: str | None, standalone: int) -> None:
-        seen["encoding"] = encoding.lower() if encoding else None
-
-    checker.StartDoctypeDeclHandler = doctype
-    checker.XmlDeclHandler = declaration
     _safe_parse(path, data, checker)
     builder = _Builder(path)
-    text = _fast_text(data, seen) if fast else None
-    if text is not None:
-        _scan(text, builder)
-    else:
-        _slow_parse(path, data, builder)
-    return builder.finish(_token_locator(text, data))
+    _slow_parse(path, data, builder)
+    return builder.finish(_token_locator(None, data))
 
 
 def read_are(path: Path) -> AreFile:

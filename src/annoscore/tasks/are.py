@@ -32,10 +32,10 @@ two chains of one side.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from annoscore.align.documents import pair_documents
 from annoscore.counts import Counts
@@ -290,9 +290,36 @@ class _IdChecker:
 
 
 def _id_chains(located: Located | None, check: _IdChecker) -> tuple[list[list[str]], set[str]]:
-    """A side's chains as lists of ids, and the ids marked ``type="pronoun"``."""
+    """A side's chains as lists of ids, and the ids marked ``type="pronoun"``.
+
+    The usual case takes one pass per chain; any problem (a member without an id, an id the
+    input does not know, an id twice) is found again by :func:`_checked_id_chains`, which says
+    what and where.
+    """
     if located is None:
         return [], set()
+    chains = []
+    flat: list[str | None] = []
+    pronouns = []
+    for chain in located.document.chains:
+        refs = chain.members
+        ids = [r.id for r in refs]
+        chains.append(ids)
+        flat += ids
+        pronouns += [r.id for r in refs if r.pronoun]
+    distinct = set(flat)
+    known = check.known
+    if (
+        len(distinct) != len(flat)
+        or None in distinct
+        or (known is not None and not distinct.issubset(known))
+    ):
+        return _checked_id_chains(located, check)
+    return cast("list[list[str]]", chains), cast("set[str]", set(pronouns))
+
+
+def _checked_id_chains(located: Located, check: _IdChecker) -> tuple[list[list[str]], set[str]]:
+    """:func:`_id_chains` member by member: raises the error that says what and where."""
     chains: list[list[str]] = []
     pronominal: set[str] = set()
     seen: dict[str, int] = {}
@@ -334,13 +361,47 @@ def _id_pairs(located: Located | None, check: _IdChecker) -> list[tuple[str, str
 Mention = tuple[int, int]
 
 
+class MentionLabels(Mapping[Hashable, str]):
+    """How the report prints a mention (token positions ``(first, last)``): its start token id,
+    or ``start..end``; made from the input's tokens when first asked for (only the text report
+    asks).  Keys are the mentions of the document's input; anything else is not a key."""
+
+    def __init__(self, tokens: Mapping[str, int]) -> None:
+        self._tokens = tokens
+        self._ids: list[str] | None = None
+
+    def _names(self) -> list[str]:
+        if self._ids is None:
+            ids = [""] * len(self._tokens)
+            for token, position in self._tokens.items():
+                ids[position] = token
+            self._ids = ids
+        return self._ids
+
+    def __getitem__(self, key: Hashable) -> str:
+        ids = self._names()
+        if isinstance(key, tuple) and len(key) == 2:
+            first, last = key
+            if isinstance(first, int) and isinstance(last, int) and 0 <= first <= last < len(ids):
+                return ids[first] if first == last else f"{ids[first]}..{ids[last]}"
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[Hashable]:
+        size = len(self._tokens)
+        return ((first, last) for first in range(size) for last in range(first, size))
+
+    def __len__(self) -> int:
+        size = len(self._tokens)
+        return size * (size + 1) // 2
+
+
 class _Mentions:
     """Turns ``start``/``end`` token ids into token positions of the input; keeps labels."""
 
     def __init__(self, input_doc: Located) -> None:
         self.input = input_doc
         self.tokens = input_doc.document.tokens
-        self.labels: dict[Hashable, str] = {}
+        self.labels = MentionLabels(self.tokens)
 
     def __call__(self, path: Path, ref: Ref) -> Mention:
         if ref.start is None or ref.end is None:
@@ -368,33 +429,47 @@ class _Mentions:
                 path,
                 ref.line,
             )
-        mention = (first, last)
-        if mention not in self.labels:
-            self.labels[mention] = ref.start if first == last else f"{ref.start}..{ref.end}"
-        return mention
+        return (first, last)
 
 
 def _mention_chains(
     located: Located | None, mentions: _Mentions
 ) -> tuple[list[list[Mention]], set[Mention]]:
+    """A side's chains as lists of mentions, and the mentions marked ``type="pronoun"``.
+
+    The usual case takes one pass per chain; any problem (an unknown token, a start after its
+    end, a mention twice) is found again by :func:`_checked_mention_chains`, which says where.
+    """
     if located is None:
         return [], set()
+    position = mentions.tokens.get
+    chains = []
+    flat: list[tuple[int | None, int | None]] = []
+    pronouns = []
+    for chain in located.document.chains:
+        refs = chain.members
+        members = [(position(r.start), position(r.end)) for r in refs]  # type: ignore[arg-type]
+        chains.append(members)
+        flat += members
+        pronouns += [m for m, r in zip(members, refs, strict=True) if r.pronoun]
+    if len(set(flat)) != len(flat) or any(
+        first is None or last is None or first > last for first, last in flat
+    ):
+        return _checked_mention_chains(located, mentions)
+    return cast("list[list[Mention]]", chains), cast("set[Mention]", set(pronouns))
+
+
+def _checked_mention_chains(
+    located: Located, mentions: _Mentions
+) -> tuple[list[list[Mention]], set[Mention]]:
+    """:func:`_mention_chains` member by member: raises the error that says what and where."""
     chains: list[list[Mention]] = []
     pronominal: set[Mention] = set()
     seen: dict[Mention, int] = {}
-    position = mentions.tokens.get
-    labels = mentions.labels
     for chain in located.document.chains:
         members = []
         for ref in chain.members:
-            first = position(ref.start)  # type: ignore[arg-type]
-            last = position(ref.end)  # type: ignore[arg-type]
-            if first is None or last is None or first > last:
-                mention = mentions(located.path, ref)  # raises the error that says why
-            else:
-                mention = (first, last)
-                if mention not in labels:
-                    labels[mention] = f"{ref.start}" if first == last else f"{ref.start}..{ref.end}"
+            mention = mentions(located.path, ref)
             if mention in seen:
                 raise InputError(
                     f'<{ref.element} start="{ref.start}" end="{ref.end}">: this mention is '
