@@ -1,4 +1,18 @@
-"""Generic span scoring: annoscore (all modes in one run) against nervaluate on the same data.
+"""Generic span scoring: annoscore (all modes) against nervaluate, from files and in memory.
+
+Three parts (``--part files|dense|memory|all``):
+
+- **files** (end to end, what a user runs): the data below written as brat files (gold ``.ann``
+  with its ``.txt``, system ``.ann``; 4,000 documents by default), then whole processes, files
+  in, report out, alternating: ``python -m annoscore spans GOLD SYSTEM --mode M -f json -o OUT``
+  for every mode, against nervaluate fed by a plain brat reader (a loop that splits lines and
+  fields, in the same interpreter).  Seconds (median of the rounds), peak memory of each process
+  (``os.wait4``) and the ratio; the SemEval counts and strict tp/fp/fn are checked against
+  nervaluate's every round.
+- **dense** (issue 15, item 7): one document of 5,000 gold and 5,000 predicted spans that all
+  overlap each other (nested around one point), and a chain of sliding spans; every mode as a
+  whole process (goal: under 5 s and 1 GB each).
+- **memory** (in-memory figure, labelled as such): the comparison below from Python lists.
 
 Data (seeded, generated here): 10,000 documents x 50 gold spans of 4 types, spans 2-12
 characters long separated by gaps of 6-20 characters; each document has a text of random words
@@ -32,30 +46,39 @@ Each round times every tool once, after a garbage collection, on the same in-mem
 agreement checks run every round.  The table shows the medians over the rounds and each round's
 ratio is printed too.
 
-Run: ``python benchmarks/spans.py [--docs 10000] [--spans 50] [--seed 13] [--rounds 3]``
-(about 1.5 minutes with 3 rounds).
+Run: ``python benchmarks/spans.py [--part all] [--docs N] [--spans 50] [--seed 13]
+[--rounds 3] [--dense 5000]``; ``--docs`` x10 shows how time and memory grow.
 
-Latest figures (2 CPUs shared with other jobs, load average ~1-1.5; 3 rounds): nervaluate
-median 18.6 s, annoscore arrays 0.85 s (21.9x; rounds 19.8x-22.1x), ``score_spans`` 2.8 s
-(6.6x).  Where annoscore's time goes: about 60% is ``from_dicts`` reading the ~950,000 dicts
-(memory-bound: the predictions are shuffled within each document, so nearly every dict visit
-misses the cache); the six modes together take about 0.3 s (strict 0.02, exact 0.04,
-overlap 0.04, relaxed 0.03, token 0.09, semeval 0.05).  On this data no candidate pair is
-ambiguous; on data where predictions overlap several gold spans, overlap and relaxed mode count
-the ambiguous remainder with Hopcroft-Karp, while SemEval solves each ambiguous component
-exactly and is much slower (seconds per 100,000 ambiguous pairs).
+Latest figures (2 CPUs shared with other engineers' jobs, load average 2.5-5; see the README
+for the table):
+
+- files, 4,000 documents x 50 spans, 3 rounds: nervaluate + plain reader median 6.55 s (312 MB);
+  ``annoscore spans`` 1.2-1.3 s per mode (strict 1.31, exact 1.21, overlap 1.22, relaxed 1.22,
+  token 1.24 s; semeval 1.58 s), about 210 MB: 4.2x-5.4x.  Where a run's ~1.2 s goes: about
+  0.35 s interpreter and imports (typer and its pydantic, numpy), 0.6 s reading 8,000 ``.ann``
+  and 4,000 ``.txt`` files (``formats.brat.read_brat_corpus``, ~2.2x the reading floor of
+  ``benchmarks/readers.py``), 0.1 s scoring, 0.05 s macro averages and JSON.
+- dense: 5,000 + 5,000 spans nested around one point, every mode 0.9-1.1 s except token
+  2.75 s / 600 MB (each span touches up to 5,000 tokens); a chain of sliding spans 0.6-2.2 s;
+  all under 5 s and 1 GB.
+- memory, 10,000 documents, 1 round at load 5: nervaluate 57.5 s, annoscore arrays 1.09 s
+  (52.7x).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 TYPES = ("Chemical", "Disease", "Gene", "Species")
@@ -92,6 +115,7 @@ def generate(
                 e = end + rnd.choice((-1, 0, 1, 2))
                 if (s, e) == (start, end):
                     e += 1
+                e = max(e, s + 1)  # never a zero-length span (an input error in files)
                 pred.append({"label": label if fate < 0.86 else other, "start": s, "end": e})
             # else: missing
         for gap_start, gap_end in rnd.sample(gaps, 5):  # spurious, inside a gap, clear of shifts
@@ -208,16 +232,8 @@ def check_agreement(ours: dict[str, Any], theirs: dict[str, Any]) -> list[str]:
     return lines
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--docs", type=int, default=10_000)
-    parser.add_argument("--spans", type=int, default=50)
-    parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument(
-        "--rounds", type=int, default=3, help="rounds of (annoscore, nervaluate); medians shown"
-    )
-    args = parser.parse_args()
-
+def in_memory(args: argparse.Namespace) -> int:
+    """The in-memory comparison (see the module doc), on ``args.docs`` documents."""
     gold, pred, texts = generate(args.docs, args.spans, args.seed)
     n_pred = sum(len(d) for d in pred)
     print(
@@ -279,6 +295,223 @@ def main() -> int:
         f"{peer / documents:.1f}x |"
     )
     return 0
+
+
+# ------------------------------------------------------------------- end to end, from files
+
+PEER_SCRIPT = """
+import json, os, sys
+from nervaluate import Evaluator
+
+def read(folder):  # a plain brat reader: entity lines, tab fields, 'TYPE START END'
+    docs = {}
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".ann"):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as handle:
+            entities = []
+            for line in handle.read().split("\\n"):
+                if line.startswith("T"):
+                    label, start, end = line.split("\\t")[1].split(" ")
+                    entities.append({"label": label, "start": int(start), "end": int(end) - 1})
+        docs[name[:-4]] = entities
+    return docs
+
+gold, pred = read(sys.argv[1]), read(sys.argv[2])
+ids = sorted(set(gold) | set(pred))
+tags = sorted({e["label"] for d in (*gold.values(), *pred.values()) for e in d})
+overall = Evaluator(
+    [gold.get(i, []) for i in ids], [pred.get(i, []) for i in ids], tags=tags, loader="dict"
+).evaluate()["overall"]
+out = {k: [v.correct, v.incorrect, v.partial, v.missed, v.spurious] for k, v in overall.items()}
+with open(sys.argv[3], "w") as handle:
+    json.dump(out, handle)
+"""
+
+
+def write_brat(folder: Path, n_docs: int, n_spans: int, seed: int) -> tuple[Path, Path]:
+    """The generated corpus as brat files: ``gold/*.ann`` with their ``.txt``, ``system/*.ann``."""
+    gold_docs, pred_docs, texts = generate(n_docs, n_spans, seed)
+    for side, docs in (("gold", gold_docs), ("system", pred_docs)):
+        (folder / side).mkdir()
+        for d, doc in enumerate(docs):
+            text = texts[d]
+            lines = [
+                f"T{k}\t{e['label']} {e['start']} {e['end']}\t{text[e['start'] : e['end']]}\n"
+                for k, e in enumerate(doc, start=1)
+            ]
+            (folder / side / f"doc{d:06d}.ann").write_text("".join(lines), encoding="utf-8")
+            if side == "gold":
+                (folder / side / f"doc{d:06d}.txt").write_text(text, encoding="utf-8")
+    return folder / "gold", folder / "system"
+
+
+def run(command: list[str]) -> tuple[float, float]:
+    """Seconds and peak resident megabytes of one process (``os.wait4``: that process only)."""
+    began = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - began
+    stderr = process.stderr.read().decode() if process.stderr else ""
+    if status != 0:
+        raise RuntimeError(f"{' '.join(command)} failed: {stderr.strip()[:500]}")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def annoscore_command(gold: Path, system: Path, mode: str, out: Path) -> list[str]:
+    command = [sys.executable, "-m", "annoscore", "spans", str(gold), str(system)]
+    command += ["--mode", mode, "-f", "json", "-o", str(out)]
+    return command + (["--tolerance", "2"] if mode == "relaxed" else [])
+
+
+def end_to_end(args: argparse.Namespace) -> int:
+    """Whole processes from the same files: every mode of ``annoscore spans`` against
+    nervaluate fed by a plain brat reader, alternating, medians of ``args.rounds`` rounds."""
+    from annoscore.align.span_modes import CORPUS_MODES
+
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        gold, system = write_brat(folder, args.docs, args.spans, args.seed)
+        size = sum(p.stat().st_size for p in folder.rglob("*")) / 1e6
+        peer_script = folder / "peer.py"
+        peer_script.write_text(PEER_SCRIPT, encoding="utf-8")
+        print(
+            f"end to end: {args.docs} brat documents x {args.spans} gold spans ({size:.0f} MB: "
+            f"gold .ann + .txt, system .ann); {args.rounds} round(s), whole processes, "
+            "alternating; python started directly"
+        )
+        times: dict[str, list[float]] = {m: [] for m in (*CORPUS_MODES, "peer")}
+        memory: dict[str, float] = dict.fromkeys(times, 0.0)
+        for round_number in range(args.rounds):
+            order = ["peer", *CORPUS_MODES]
+            if round_number % 2:
+                order.reverse()
+            for name in order:
+                out = folder / f"{name}.json"
+                command = (
+                    [sys.executable, str(peer_script), str(gold), str(system), str(out)]
+                    if name == "peer"
+                    else annoscore_command(gold, system, name, out)
+                )
+                elapsed, peak = run(command)
+                times[name].append(elapsed)
+                memory[name] = max(memory[name], peak)
+            ours = json.loads((folder / "semeval.json").read_text())["counts"]
+            theirs = json.loads((folder / "peer.json").read_text())
+            names = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}
+            for scheme, peer_name in names.items():
+                row = [ours[f"{scheme}_{k}"] for k in ("cor", "inc", "par", "mis", "spu")]
+                if row != theirs[peer_name]:
+                    raise AssertionError(
+                        f"{scheme}: annoscore {row} != nervaluate {theirs[peer_name]}"
+                    )
+            strict = json.loads((folder / "strict.json").read_text())["counts"]
+            cor, inc, par, mis, spu = theirs["strict"]
+            if [strict["tp"], strict["fp"], strict["fn"]] != [
+                cor,
+                inc + par + spu,
+                inc + par + mis,
+            ]:
+                raise AssertionError("strict tp/fp/fn differ from nervaluate's strict scheme")
+            print(
+                f"  round {round_number + 1}: "
+                + ", ".join(f"{n} {times[n][-1]:.2f} s" for n in order)
+                + "; SemEval counts and strict tp/fp/fn agree with nervaluate"
+            )
+    peer = statistics.median(times["peer"])
+    print()
+    print(
+        f"| command ({args.docs} docs x {args.spans} spans, files in, report out) "
+        "| seconds (median) | peak MB | nervaluate + reader / annoscore |"
+    )
+    print("|---|---:|---:|---:|")
+    print(
+        f"| nervaluate 1.2 + plain brat reader (4 schemes) | {peer:.2f} | {memory['peer']:.0f} "
+        "| 1.0 |"
+    )
+    for mode in CORPUS_MODES:
+        ours_s = statistics.median(times[mode])
+        extra = " --tolerance 2" if mode == "relaxed" else ""
+        print(
+            f"| `annoscore spans --mode {mode}{extra} -f json` | {ours_s:.2f} | "
+            f"{memory[mode]:.0f} | {peer / ours_s:.1f}x |"
+        )
+    return 0
+
+
+# --------------------------------------------------------------------- dense overlaps
+
+
+def dense(args: argparse.Namespace) -> int:
+    """Issue 15, item 7: one document of ``args.dense`` gold and as many predicted spans, all
+    nested around one point (every gold span overlaps every prediction), two types; then a
+    chain of sliding spans (each overlapping ~200 others).  Every mode as a whole process:
+    seconds and peak memory (goal: under 5 s and 1 GB)."""
+    from annoscore.align.span_modes import CORPUS_MODES
+
+    n = args.dense
+    shapes = {
+        "nested": (
+            [(k, 2 * n + 1 - k, "AB"[k % 2]) for k in range(1, n + 1)],
+            [(k, 2 * n + 2 - k, "AB"[k % 3 % 2]) for k in range(1, n + 1)],
+        ),
+        "chain": (
+            [(k, k + 100, "AB"[k % 2]) for k in range(n)],
+            [(k + 1, k + 101, "AB"[k % 3 % 2]) for k in range(n)],
+        ),
+    }
+    worst = (0.0, 0.0)
+    print(f"dense overlaps: one document, {n} gold + {n} predicted spans (= {2 * n} spans)")
+    print("| shape | mode | seconds | peak MB |")
+    print("|---|---|---:|---:|")
+    for shape, (gold_rows, pred_rows) in shapes.items():
+        with tempfile.TemporaryDirectory() as scratch:
+            folder = Path(scratch)
+            text = "x " * (2 * n + 120)
+            for side, rows in (("gold", gold_rows), ("system", pred_rows)):
+                (folder / side).mkdir()
+                lines = [f"T{i}\t{t} {s} {e}\t{text[s:e]}\n" for i, (s, e, t) in enumerate(rows, 1)]
+                (folder / side / "d.ann").write_text("".join(lines), encoding="utf-8")
+            (folder / "gold" / "d.txt").write_text(text, encoding="utf-8")
+            for mode in CORPUS_MODES:
+                command = annoscore_command(
+                    folder / "gold", folder / "system", mode, folder / "out.json"
+                )
+                elapsed, peak = run(command)
+                worst = (max(worst[0], elapsed), max(worst[1], peak))
+                print(f"| {shape} | {mode} | {elapsed:.2f} | {peak:.0f} |")
+    print(f"slowest {worst[0]:.2f} s, largest {worst[1]:.0f} MB (goal: < 5 s and < 1 GB)")
+    return 0 if worst[0] < 5 and worst[1] < 1024 else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=("files", "memory", "dense", "all"), default="all")
+    parser.add_argument(
+        "--docs",
+        type=int,
+        default=None,
+        help="documents (default: files 4,000, memory 10,000); x10 to see how time and memory grow",
+    )
+    parser.add_argument("--spans", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument(
+        "--dense", type=int, default=5000, help="gold (and predicted) spans of the dense document"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="rounds of (annoscore, nervaluate); medians shown"
+    )
+    args = parser.parse_args()
+    status = 0
+    if args.part in ("files", "all"):
+        status |= end_to_end(argparse.Namespace(**{**vars(args), "docs": args.docs or 4000}))
+        print()
+    if args.part in ("dense", "all"):
+        status |= dense(args)
+        print()
+    if args.part in ("memory", "all"):
+        status |= in_memory(argparse.Namespace(**{**vars(args), "docs": args.docs or 10_000}))
+    return status
 
 
 if __name__ == "__main__":

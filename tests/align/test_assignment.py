@@ -51,3 +51,35 @@ def test_repeated_edge_keeps_largest_weight_and_nonpositive_edges_are_ignored() 
     assert max_weight_matching([("a", "x", 1), ("a", "x", 5), ("b", "x", 3), ("b", "y", 0)]) == [
         ("a", "x")
     ]
+
+
+@settings(max_examples=100, deadline=None)
+@given(weights, st.randoms(use_true_random=False))
+def test_the_sparse_solver_for_large_components_is_optimal_and_order_invariant(
+    matrix: list[list[float]], rnd: random.Random
+) -> None:
+    saved = assignment.DENSE_CELLS
+    assignment.DENSE_CELLS = 0  # every component takes the sparse path
+    try:
+        edges = _edges(matrix)
+        pairs = max_weight_matching(edges)
+        rnd.shuffle(edges)
+        assert max_weight_matching(edges) == pairs
+    finally:
+        assignment.DENSE_CELLS = saved
+    assert len({i for i, _ in pairs}) == len(pairs) == len({j for _, j in pairs})
+    rows, cols = linear_sum_assignment(np.asarray(matrix), maximize=True)
+    assert sum(matrix[i][j] for i, j in pairs) == np.asarray(matrix)[rows, cols].sum()
+    assert all(matrix[i][j] > 0 for i, j in pairs)
+
+
+def test_a_large_component_builds_no_dense_matrix() -> None:
+    import tracemalloc
+
+    n = 3000  # a chain: each row touches 3 columns; 9 million cells if written out
+    edges = [(i, j, 1.0 + (i + j) % 3) for i in range(n) for j in (i - 1, i, i + 1) if 0 <= j < n]
+    tracemalloc.start()
+    pairs = max_weight_matching(edges)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert len(pairs) == n and peak < 50_000_000

@@ -106,3 +106,51 @@ def test_mode_options(cli: Cli) -> None:
     data = cli.json("pharmaconer", "ner", GOLD, SYSTEM, "--mode", "relaxed", "--tolerance", "1")
     assert data["counts"]["tp"] == 55 and "|tolerance:1|" in data["signature"]
     assert cli("pharmaconer", "ner", GOLD, SYSTEM, "--min-overlap", "2").exit_code == 2
+
+
+def _folders(tmp_path: Path, gold: str, system: str, name: str = "a.ann") -> tuple[Path, Path]:
+    for side, content in (("g", gold), ("s", system)):
+        (tmp_path / side).mkdir(exist_ok=True)
+        (tmp_path / side / name).write_text(content, encoding="utf-8")
+    return tmp_path / "g", tmp_path / "s"
+
+
+def _one_line_error(result: object, *parts: str) -> None:
+    assert result.exit_code == 2  # type: ignore[attr-defined]
+    stderr: str = result.stderr  # type: ignore[attr-defined]
+    assert stderr.startswith("annoscore: error: ") and stderr.count("\n") == 1
+    for part in parts:
+        assert part in stderr
+
+
+def test_tolerated_line_is_a_warning_and_strict_input_exits_2(cli: Cli, tmp_path: Path) -> None:
+    gold, system = _folders(tmp_path, "T1\tDRUG 0 5\tx\n", "T1\tDRUG 0 5\tx\nT2 DRUG 6 9\ty\n")
+    scored = cli("pharmaconer", "ner", gold, system)
+    assert scored.exit_code == 0 and "Precision      1.0" in scored.stdout
+    assert "1 entity line(s) cannot be split" in scored.stderr and "a.ann:2" in scored.stderr
+    refused = cli("pharmaconer", "ner", gold, system, "--strict-input")
+    _one_line_error(refused, "a.ann:2:", "--strict-input")
+
+
+def test_json_with_no_paired_document_carries_zero_counts(cli: Cli, tmp_path: Path) -> None:
+    gold, _ = _folders(tmp_path, "T1\tDRUG 0 5\tx\n", "", "a.ann")
+    (tmp_path / "s" / "a.ann").rename(tmp_path / "s" / "b.ann")
+    data = cli.json("pharmaconer", "ner", gold, tmp_path / "s")
+    assert data["counts"] == {"documents": 0, "fn": 0, "fp": 0, "tp": 0}
+    assert data["scores"] == {"precision": 0.0, "recall": 0.0, "f1": 0.0}
+
+
+def test_options_with_no_effect_exit_2(cli: Cli, tmp_path: Path) -> None:
+    _one_line_error(cli("pharmaconer", "ner", GOLD, SYSTEM, "--tolerance", "1"), "--tolerance")
+    gold, system = _folders(tmp_path, "a\t1\n", "a\t1\n", "a.tsv")
+    result = cli("pharmaconer", "indexing", gold, system, "--gold-ann", GOLD)
+    _one_line_error(result, "--gold-ann has no effect without --codalab")
+
+
+def test_huge_offsets_exit_2_not_1(cli: Cli, tmp_path: Path) -> None:
+    gold, system = _folders(tmp_path, "T1\tDRUG 0 5\tx\n", "T1\tDRUG 0 1" + "0" * 40 + "\tx\n")
+    _one_line_error(cli("pharmaconer", "ner", gold, system), "a.ann:1:", "beyond any text")
+    _one_line_error(
+        cli("pharmaconer", "ner", gold, gold, "--mode", "relaxed", "--tolerance", "9" * 30),
+        "--tolerance",
+    )

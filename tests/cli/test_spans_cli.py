@@ -110,3 +110,72 @@ def test_missing_docs_warning_goes_to_stderr_in_text_mode(cli: Cli, tmp_path: Pa
 def test_help_has_an_example(cli: Cli) -> None:
     result = cli("spans", "--help")
     assert result.exit_code == 0 and "annoscore spans gold/ system/" in result.stdout
+
+
+def _pair(tmp_path: Path, gold: str, system: str) -> tuple[Path, Path]:
+    (tmp_path / "g.ann").write_text(gold, encoding="utf-8")
+    (tmp_path / "s.ann").write_text(system, encoding="utf-8")
+    return tmp_path / "g.ann", tmp_path / "s.ann"
+
+
+def _one_line_error(result: object, *parts: str) -> None:
+    assert result.exit_code == 2  # type: ignore[attr-defined]
+    stderr: str = result.stderr  # type: ignore[attr-defined]
+    assert stderr.count("\n") == 1 and "Traceback" not in stderr
+    for part in parts:
+        assert part in stderr
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("\tDrug 0 5\tabcde", "annotation id is empty"),
+        ("T1\tDrug 5 5\t", "zero-length"),
+        ("T1\tDrug 0 \u0665\tabcde", "ASCII digits"),
+        ("T1\tDrug 0 " + "9" * 30 + "\tx", "beyond any text"),
+    ],
+)
+def test_bad_values_exit_2_naming_file_and_line(
+    cli: Cli, tmp_path: Path, line: str, reason: str
+) -> None:
+    gold, system = _pair(tmp_path, "T1\tDrug 0 5\tabcde\n", "T9\tDrug 0 5\tabcde\n" + line + "\n")
+    _one_line_error(cli("spans", gold, system), "s.ann:2:", reason)
+
+
+def test_options_with_no_effect_in_the_mode_exit_2(cli: Cli) -> None:
+    _one_line_error(cli("spans", GOLD, SYSTEM, "--tolerance", "2"), "--tolerance has no effect")
+    _one_line_error(
+        cli("spans", GOLD, SYSTEM, "--mode", "relaxed", "--min-overlap", "0.5"), "--min-overlap"
+    )
+    _one_line_error(cli("spans", GOLD, SYSTEM, "--overlap-of", "union"), "--overlap-of")
+
+
+def test_byte_order_mark_is_a_warning_or_refused_with_strict_input(
+    cli: Cli, tmp_path: Path
+) -> None:
+    gold, system = _pair(tmp_path, "T1\tDrug 0 5\tabcde\n", "\ufeffT1\tDrug 0 5\tabcde\n")
+    data = cli.json("spans", gold, system)
+    assert data["counts"]["tp"] == 1
+    assert any("byte-order mark" in w for w in data["warnings"])
+    _one_line_error(cli("spans", gold, system, "--strict-input"), "s.ann:1:", "byte-order mark")
+
+
+def test_skipped_folder_entries_are_counted_in_a_warning(cli: Cli, tmp_path: Path) -> None:
+    for side in ("g", "s"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "a.ann").write_text("T1\tDrug 0 5\tabcde\n", encoding="utf-8")
+    (tmp_path / "s" / "b.ANN").write_text("T1\tDrug 0 5\tabcde\n", encoding="utf-8")
+    (tmp_path / "s" / "nested").mkdir()
+    data = cli.json("spans", tmp_path / "g", tmp_path / "s")
+    assert any(w.startswith("2 folder entr(ies) were not read") for w in data["warnings"])
+
+
+def test_dense_overlaps_stay_fast(cli: Cli, tmp_path: Path) -> None:
+    n = 2000  # nested spans: every gold span overlaps every prediction
+    gold = "".join(f"T{k}\tDrug {k} {2 * n + 1 - k}\t\n" for k in range(1, n + 1))
+    system = "".join(f"T{k}\tDrug {k} {2 * n + 2 - k}\t\n" for k in range(1, n + 1))
+    gold_path, system_path = _pair(tmp_path, gold, system)
+    for mode in ("overlap", "semeval"):
+        data = cli.json("spans", gold_path, system_path, "--mode", mode)
+        key = "tp" if mode == "overlap" else "type_cor"
+        assert data["counts"][key] == n

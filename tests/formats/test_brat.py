@@ -1,11 +1,21 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from annoscore.errors import InputError
-from annoscore.formats.brat import parse_ann, read_ann, read_brat
+from annoscore.formats.brat import (
+    AnnFile,
+    parse_ann,
+    parse_ann_file,
+    read_ann,
+    read_brat,
+    read_brat_corpus,
+)
 from annoscore.model import Span
 
 FULL = """T1\tDrug 0 7\taspirin
@@ -58,7 +68,14 @@ def test_text_past_the_end_is_a_warning(tmp_path: Path) -> None:
     [
         ("T1\tDrug 10\tx", "START END"),
         ("T1\tDrug ten 20\tx", "bad offsets"),
-        ("T1\tDrug 20 10\tx", "start <= end"),
+        ("T1\tDrug 20 10\tx", "end before start"),
+        ("T1\tDrug 10 10\tx", "zero-length"),
+        ("T1\tDrug \u0661 5\tx", "ASCII digits"),
+        ("T1\tDrug 1_0 20\tx", "ASCII digits"),
+        ("T1\tDrug 0 99999999999999999999999\tx", "beyond any text"),
+        ("\tDrug 0 5\tx", "annotation id is empty"),
+        (" \tDrug 0 5\tx", "annotation id is empty"),
+        ("T1\tDrug 0 5\x00\tx", "NUL byte"),
         ("X1\tfoo", "not a brat annotation line"),
         ("T1", "not a brat annotation line"),
         ("N1\tReference T1 nocolon\tx", "RESOURCE:ID"),
@@ -87,7 +104,8 @@ def test_space_separated_text_is_read_with_one_warning_per_file(tmp_path: Path) 
 
 def test_duplicate_id_is_a_warning(tmp_path: Path) -> None:
     doc = parse_ann("T1\tDrug 0 7\taspirin\nT1\tDrug 8 11\t100\n", tmp_path / "d.ann")
-    assert "already used on line 1" in doc.warnings[0]
+    (warning,) = doc.warnings
+    assert "d.ann:2 (id T1, first on line 1)" in warning and "already used" in warning
 
 
 def test_non_utf8_file_is_an_input_error_with_line(tmp_path: Path) -> None:
@@ -127,3 +145,156 @@ def test_reader_warnings_are_capped_with_a_count() -> None:
     docs = [AnnotatedDocument(str(i), (), warnings=(f"w{i}",)) for i in range(5)]
     assert reader_warnings(docs) == ["w0", "w1", "w2", "... and 2 more such reader warnings"]
     assert reader_warnings(docs[:3]) == ["w0", "w1", "w2"]
+
+
+# --- one rule for every reader (issue 15) ---------------------------------------------------
+
+
+def test_byte_order_mark_is_removed_with_a_warning_or_refused(tmp_path: Path) -> None:
+    path = tmp_path / "d.ann"
+    file = parse_ann_file("\ufeffT1\tDrug 0 7\taspirin\n", path)
+    assert (file.types, file.starts, file.ends) == (["Drug"], [0], [7])
+    (warning,) = file.warnings
+    assert warning.code == "formats.bom" and warning.tolerated
+    with pytest.raises(InputError, match=r"d.ann:1: .*byte-order mark"):
+        parse_ann_file("\ufeffT1\tDrug 0 7\taspirin\n", path, strict_input=True)
+
+
+def test_lines_split_at_newline_only(tmp_path: Path) -> None:
+    content = "T1\tDrug 0 3\ta\u2028b\nT2\tDrug 4 5\tc\x0cd\u0085\nT3\tDrug 20 10\tx\n"
+    with pytest.raises(InputError) as error:
+        parse_ann_file(content, tmp_path / "d.ann")
+    assert error.value.line == 3
+
+
+def test_space_separated_text_refused_with_strict_input(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"d.ann:2: .*--strict-input"):
+        parse_ann_file(
+            "T1\tDrug 0 7\ta\nT2\tDrug 0 7 aspirin\n", tmp_path / "d.ann", strict_input=True
+        )
+
+
+def _columns(file: AnnFile) -> tuple[object, ...]:
+    return (file.ids, file.types, file.starts, file.ends, file.texts, file.entity_fragments())
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["Drug", "Dose", "UNCLEAR"]),
+            st.integers(0, 40),
+            st.integers(1, 9),
+            st.sampled_from(["\t", " "]),
+        ),
+        max_size=8,
+    ),
+    st.booleans(),
+)
+def test_the_whole_file_path_and_the_line_path_read_the_same(
+    rows: list[tuple[str, int, int, str]], crlf: bool
+) -> None:
+    text = "abcdefghij" * 6
+    lines = [
+        f"T{k}\t{kind} {start} {start + length}{sep}{text[start : start + length]}"
+        for k, (kind, start, length, sep) in enumerate(rows, start=1)
+    ]
+    content = ("\r\n" if crlf else "\n").join(lines) + "\n"
+    path = Path("d.ann")
+    fast = parse_ann_file(content, path, text=text)
+    slow = parse_ann_file("\n" + content, path, text=text)  # a blank line: the line path
+    assert _columns(fast) == _columns(slow)
+    assert [fast.line_of(k) + 1 for k in range(len(fast))] == [
+        slow.line_of(k) for k in range(len(slow))
+    ]
+    assert [w.code for w in fast.warnings] == [w.code for w in slow.warnings]
+
+
+def test_entity_text_is_checked_against_the_txt_with_a_structured_warning(tmp_path: Path) -> None:
+    file = parse_ann_file(
+        "T1\tDrug 0 7\taspirin\nT2\tDrug 8 11\t999\n", tmp_path / "d.ann", text=TEXT
+    )
+    (warning,) = file.warnings
+    assert warning.code == "brat.text-mismatch" and warning.count == 1
+    assert warning.examples[0].startswith("d.ann:2: '999'")
+
+
+# --- the official PharmaCoNER reading (dialect "pharmaconer") --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "read"),
+    [
+        ("T1 Drug 0 5\tx", "pharmaconer.unsplittable", None),
+        ("T1\tDrug\t0 5\tx", "pharmaconer.unsplittable", None),
+        ("T1\tDrug 0\tx", "pharmaconer.unsplittable", None),
+        ("  T1\tDrug 0 5\tx", "pharmaconer.indented", ("Drug", ((0, 5),))),
+        ("\ufeffT1\tDrug 0 5\tx", "pharmaconer.bom-line", None),
+        ("T1\tDrug \u0661 5\tx", "pharmaconer.number", ("Drug", ((1, 5),))),
+        ("T1\tDrug +0 5\tx", "pharmaconer.number", ("Drug", ((0, 5),))),
+        ("T1\tDrug 10 8\tx", "pharmaconer.reversed", ("Drug", ((10, 8),))),
+        ("T1\tDrug 5 5\tx", "pharmaconer.empty-span", ("Drug", ((5, 5),))),
+        ("T1\tDrug 10 20;25 30\tx", "pharmaconer.discontinuous", ("Drug", ((10, 20), (25, 30)))),
+        ("R1\tRel Arg1:T1", "pharmaconer.ignored-line", None),
+        ("\tDrug 0 5\tx", "pharmaconer.ignored-line", None),
+    ],
+)
+def test_official_reading_tolerates_each_line_with_a_warning_naming_file_and_line(
+    tmp_path: Path, line: str, code: str, read: tuple[str, tuple[tuple[int, int], ...]] | None
+) -> None:
+    path = tmp_path / "d.ann"
+    content = "T9\tDose 40 41\ty\n" + line + "\n"
+    file = parse_ann_file(content, path, dialect="pharmaconer")
+    entities = list(zip(file.types, file.entity_fragments(), strict=True))
+    assert entities[0] == ("Dose", ((40, 41),))
+    assert entities[1:] == ([read] if read else [])
+    (warning,) = file.warnings
+    assert (warning.code, warning.count, warning.examples) == (code, 1, ("d.ann:2",))
+    assert warning.tolerated
+    with pytest.raises(InputError) as error:
+        parse_ann_file(content, path, dialect="pharmaconer", strict_input=True)
+    assert (error.value.path, error.value.line) == (str(path), 2)
+
+
+def test_official_reading_stops_where_the_script_crashes(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"d.ann:1: .*not a number"):
+        parse_ann_file("T1\tDrug zero 5\tx\n", tmp_path / "d.ann", dialect="pharmaconer")
+
+
+def test_official_reading_keeps_notes_for_the_codalab_links(tmp_path: Path) -> None:
+    file = parse_ann_file(FULL, tmp_path / "d.ann", dialect="pharmaconer")
+    assert [(n.target, n.text) for n in file.notes] == [("T1", "387458008")]
+    assert [(w.code, w.examples) for w in file.warnings] == [
+        ("pharmaconer.discontinuous", ("d.ann:2",))
+    ]
+
+
+# --- folders ------------------------------------------------------------------------------
+
+
+def test_folder_entries_that_are_not_read_are_counted_in_a_warning(tmp_path: Path) -> None:
+    (tmp_path / "a.ann").write_text("T1\tX 0 1\ta\n")
+    (tmp_path / "b.ANN").write_text("T1\tX 0 1\ta\n")
+    (tmp_path / "sub.ann").mkdir()
+    (tmp_path / "sub").mkdir()
+    os.mkfifo(tmp_path / "pipe.ann")
+    (tmp_path / "loop.ann").symlink_to(tmp_path / "loop.ann")
+    (tmp_path / "notes.json").write_text("{}")
+    corpus = read_brat_corpus(tmp_path)
+    assert list(corpus.files) == ["a"]
+    (warning,) = corpus.warnings
+    assert warning.code == "formats.skipped-entries" and warning.count == 5
+    assert any("b.ANN" in e and "case-sensitive" in e for e in warning.examples)
+    assert any("loop.ann" in e and "leads nowhere" in e for e in warning.examples)
+
+
+def test_every_file_reads_any_extension_and_merges_a_document(tmp_path: Path) -> None:
+    (tmp_path / "a.ann").write_text("T1\tX 0 1\ta\n")
+    (tmp_path / "a.txt").write_text("T2\tX 2 3\tb\nsome text\n")
+    (tmp_path / "b").write_text("T1\tY 0 1\ta\n")
+    corpus = read_brat_corpus(tmp_path, dialect="pharmaconer", every_file=True, check_text=False)
+    assert {k: f.types for k, f in corpus.files.items()} == {"a": ["X", "X"], "b": ["Y"]}
+    codes = {w.code: w.count for w in corpus.all_warnings()}
+    assert codes == {"pharmaconer.non-ann-files": 2, "pharmaconer.ignored-line": 1}
+    with pytest.raises(InputError, match=r"not a \.ann file"):
+        read_brat_corpus(tmp_path, dialect="pharmaconer", every_file=True, strict_input=True)

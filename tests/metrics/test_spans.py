@@ -305,3 +305,66 @@ def test_a_dense_chain_of_overlaps_is_counted_by_cardinality() -> None:
         patch.setattr(metrics_spans, "CARDINALITY_THRESHOLD", 10)
         fast = span_corpus.table("overlap").corpus()
     assert fast == span_corpus.table("overlap").corpus() == Counts(tp=120, fp=0, fn=0)
+
+
+# --- dense clusters (issue 15, item 7) -------------------------------------------------------
+
+
+@settings(max_examples=120, deadline=None)
+@given(corpora(), options_strategy)
+def test_dense_cluster_methods_give_the_ordinary_counts(
+    corpus: tuple[list[list[Mention]], list[list[Mention]], list[str]],
+    options: MatchOptions,
+) -> None:
+    """With the density thresholds at 0 every cluster takes the dense-cluster methods: overlap
+    and relaxed give the same counts (per type too); SemEval the same corpus counts (its
+    per-type split may differ only where closeness breaks a tie)."""
+    from annoscore.align import spans as align_spans
+
+    gold, pred, texts = corpus
+    gold = [[x for x in doc if not x.span.is_discontinuous] for doc in gold]
+    pred = [[x for x in doc if not x.span.is_discontinuous] for doc in pred]
+    span_corpus = SpanCorpus.from_mentions([str(i) for i in range(len(gold))], gold, pred, texts)
+    ordinary = {
+        mode: span_corpus.table(mode, options) for mode in ("overlap", "relaxed", "semeval")
+    }
+    saved = (align_spans.DENSE_DOC_PAIRS, align_spans.DENSE_CELLS)
+    align_spans.DENSE_DOC_PAIRS, align_spans.DENSE_CELLS = -1, 0
+    try:
+        dense = {mode: span_corpus.table(mode, options) for mode in ordinary}
+    finally:
+        align_spans.DENSE_DOC_PAIRS, align_spans.DENSE_CELLS = saved
+    for mode in ("overlap", "relaxed"):
+        assert (dense[mode].values == ordinary[mode].values).all(), mode
+    assert dense["semeval"].corpus() == ordinary["semeval"].corpus()
+
+
+def test_greedy_overlap_matching_is_maximum() -> None:
+    from annoscore.align.spans import greedy_overlap_matching
+
+    # gold [0,10) overlaps both predictions, gold [12,20) only the second: the greedy must
+    # leave the second prediction to the later gold
+    pairs = greedy_overlap_matching([0, 12], [10, 20], [2, 8], [5, 15])
+    assert sorted(pairs) == [(0, 0), (1, 1)]
+
+
+def test_ten_thousand_mutually_overlapping_spans_in_every_mode() -> None:
+    import time
+
+    n = 5000  # 5,000 gold and 5,000 predicted spans, all nested around one point
+    gold = [m(k, 2 * n + 1 - k, "AB"[k % 2]) for k in range(1, n + 1)]
+    pred = [m(k, 2 * n + 2 - k, "AB"[k % 3 % 2]) for k in range(1, n + 1)]
+    text = "x" * (2 * n + 2)
+    corpus = SpanCorpus.from_mentions(["d"], [gold], [pred], [text])
+    for mode in ("strict", "exact", "overlap", "relaxed", "token", "semeval"):
+        began = time.perf_counter()
+        table = corpus.table(mode, MatchOptions(tolerance=2))  # type: ignore[arg-type]
+        assert time.perf_counter() - began < 5.0, mode
+        counts = table.corpus()
+        if mode == "overlap":  # every gold overlaps every prediction: min(G, P) per type
+            types = ([x.type for x in gold], [x.type for x in pred])
+            assert counts["tp"] == sum(
+                min(g.count(t), p.count(t)) for t in "AB" for g, p in [types]
+            )
+        if mode == "semeval":
+            assert counts["type_cor"] + counts["type_inc"] == n  # everything pairs up

@@ -224,3 +224,169 @@ def test_span_modes_keep_codalab_rules_and_verbose_layout() -> None:
 def test_unknown_mode_is_an_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="unknown mode"):
         score_ner(tmp_path, tmp_path, mode="fuzzy")
+
+
+# --- the official script's edge behaviours (issue 13) and bad input (issue 15) ---------------
+
+
+def _counts(result: object) -> tuple[int, int, int]:
+    counts = result.counts  # type: ignore[attr-defined]
+    return (counts["tp"], counts["fp"], counts["fn"])
+
+
+def _codes(result: object) -> dict[str, int]:
+    return {w.code: w.count for w in result.warnings}  # type: ignore[attr-defined]
+
+
+def test_lines_the_script_cannot_split_are_skipped_with_a_warning(tmp_path: Path) -> None:
+    gold, system = tmp_path / "gold", tmp_path / "run"
+    _write(gold, "a.ann", "T1\tDRUG 0 5\tx\nT2\tDRUG 6 9\ty\nT3\tDRUG 10 12\tz\n")
+    _write(system, "a.ann", "T1\tDRUG 0 5\tx\nT2 DRUG 6 9\ty\nT3\tDRUG\t10 12\tz\n")
+    result = score_ner(gold, system)
+    assert _counts(result) == (1, 0, 2)
+    (warning,) = [w for w in result.warnings if w.code == "pharmaconer.unsplittable"]
+    assert warning.count == 2 and warning.examples == ("a.ann:2", "a.ann:3")
+    assert "skipped, as the official script skips them" in warning.message
+    with pytest.raises(InputError, match=r"a\.ann:2: "):
+        score_ner(gold, system, strict_input=True)
+
+
+def test_indented_lines_are_read_and_reversed_offsets_compared_as_written(tmp_path: Path) -> None:
+    gold, system = tmp_path / "gold", tmp_path / "run"
+    _write(gold, "a.ann", "T1\tDRUG 0 5\tx\nT2\tDRUG 10 8\ty\n")
+    _write(system, "a.ann", "   T1\tDRUG 0 5\tx\nT2\tDRUG 10 8\ty\n")
+    result = score_ner(gold, system)
+    assert _counts(result) == (2, 0, 0)
+    assert _codes(result) == {"pharmaconer.indented": 1, "pharmaconer.reversed": 2}
+    with pytest.raises(InputError, match=r"a\.ann:2: offsets 10 8 cannot be compared"):
+        score_ner(gold, system, mode="overlap")
+
+
+def test_an_entity_line_beginning_with_a_byte_order_mark_is_dropped(tmp_path: Path) -> None:
+    gold, system = tmp_path / "gold", tmp_path / "run"
+    _write(gold, "a.ann", "T1\tDRUG 0 5\tx\nT2\tDRUG 6 9\ty\n")
+    _write(system, "a.ann", "\ufeffT1\tDRUG 0 5\tx\nT2\tDRUG 6 9\ty\n")
+    result = score_ner(gold, system)
+    assert _counts(result) == (1, 0, 1)  # the official number drops it
+    assert _codes(result) == {"pharmaconer.bom-line": 1}
+
+
+def test_non_ascii_digits_are_read_as_int_reads_them_with_a_warning(tmp_path: Path) -> None:
+    gold, system = tmp_path / "gold", tmp_path / "run"
+    _write(gold, "a.ann", "T1\tDRUG 0 5\tx\n")
+    _write(system, "a.ann", "T1\tDRUG \u0660 \u0665\tx\n")
+    result = score_ner(gold, system)
+    assert _counts(result) == (1, 0, 0)
+    assert _codes(result) == {"pharmaconer.number": 1}
+
+
+def test_huge_offsets_are_an_input_error(tmp_path: Path) -> None:
+    gold, system = tmp_path / "gold", tmp_path / "run"
+    _write(gold, "a.ann", "T1\tDRUG 0 5\tx\n")
+    _write(system, "a.ann", "T1\tDRUG 0 " + "9" * 40 + "\tx\n")
+    with pytest.raises(InputError, match=r"a\.ann:1: offset 9+ is beyond any text"):
+        score_ner(gold, system)
+
+
+def test_discontinuous_entities_are_read_with_a_warning(tmp_path: Path) -> None:
+    gold, system = tmp_path / "gold", tmp_path / "run"
+    _write(gold, "a.ann", "T1\tDRUG 0 5;10 15\tx\n")
+    _write(system, "a.ann", "T1\tDRUG 0 5;10 15\tx\n")
+    result = score_ner(gold, system)
+    assert _counts(result) == (1, 0, 0)
+    assert _codes(result) == {"pharmaconer.discontinuous": 2}
+
+
+def test_repeated_entities_count_once_with_a_warning(tmp_path: Path) -> None:
+    gold, system = tmp_path / "gold", tmp_path / "run"
+    _write(gold, "a.ann", "T1\tDRUG 0 5\tx\nT2\tDRUG 0 5\tx\n")
+    _write(system, "a.ann", "T1\tDRUG 0 5\tx\nT2\tDRUG 0 5\tx\nT3\tDRUG 0 5\tx\n")
+    result = score_ner(gold, system)
+    assert _counts(result) == (1, 0, 0)
+    (warning,) = result.warnings
+    assert warning.code == "pharmaconer.duplicates" and warning.count == 3
+    with pytest.raises(InputError, match=r"a\.ann:2: entity repeats line 1"):
+        score_ner(gold, system, strict_input=True)
+
+
+def test_the_plain_script_reads_every_file_of_the_system_folder(tmp_path: Path) -> None:
+    gold, system = tmp_path / "gold", tmp_path / "run"
+    _write(gold, "a.ann", "T1\tDRUG 0 5\tx\n")
+    _write(gold, "b.ann", "T1\tDRUG 0 5\tx\n")
+    _write(system, "a.ANN", "T1\tDRUG 0 5\tx\n")
+    _write(system, "b", "T1\tDRUG 0 5\tx\n")
+    result = score_ner(gold, system)
+    assert _counts(result) == (2, 0, 0) and result.counts["documents"] == 2
+    assert _codes(result) == {"pharmaconer.non-ann-files": 2}
+
+
+def test_no_paired_document_still_reports_zero_counts(tmp_path: Path) -> None:
+    _write(tmp_path / "g", "a.ann", "T1\tDRUG 0 5\tx\n")
+    _write(tmp_path / "s", "b.ann", "T1\tDRUG 0 5\tx\n")
+    ner = score_ner(tmp_path / "g", tmp_path / "s")
+    assert ner.counts.as_dict() == {"documents": 0, "fn": 0, "fp": 0, "tp": 0}
+    _write(tmp_path / "gi", "a.tsv", "a\t1\n")
+    _write(tmp_path / "si", "b.tsv", "b\t1\n")
+    indexing = score_indexing(tmp_path / "gi", tmp_path / "si")
+    assert indexing.counts.as_dict() == {"documents": 0, "fn": 0, "fp": 0, "tp": 0}
+
+
+def test_options_with_no_effect_are_input_errors(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="--tolerance has no effect with --mode strict"):
+        score_ner(tmp_path, tmp_path, tolerance=2)
+    with pytest.raises(InputError, match="--min-overlap has no effect with --mode relaxed"):
+        score_ner(tmp_path, tmp_path, mode="relaxed", min_overlap=0.5)
+    with pytest.raises(InputError, match="--gold-ann has no effect without --codalab"):
+        score_indexing(tmp_path, tmp_path, gold_ann=tmp_path)
+
+
+def test_indexing_codes_are_compared_as_written(tmp_path: Path) -> None:
+    _write(tmp_path / "g", "a.tsv", "a\t111\na\t222\n")
+    _write(tmp_path / "s", "a.tsv", "a\t 111\na\t222\n")
+    result = score_indexing(tmp_path / "g", tmp_path / "s")
+    assert _counts(result) == (1, 1, 1)
+    assert _codes(result) == {"pharmaconer.code-whitespace": 1}
+
+
+def test_indexing_duplicates_and_blank_lines_are_warned_or_refused(tmp_path: Path) -> None:
+    _write(tmp_path / "g", "a.tsv", "a\t1\na\t1\n\na\t2\n")
+    _write(tmp_path / "s", "a.tsv", "a\t1\n")
+    result = score_indexing(tmp_path / "g", tmp_path / "s")
+    assert _counts(result) == (1, 0, 1)
+    assert _codes(result) == {"pharmaconer.duplicate-code": 1, "pharmaconer.blank-line": 1}
+    with pytest.raises(InputError, match=r"a\.tsv:2: code '1' repeats line 1"):
+        score_indexing(tmp_path / "g", tmp_path / "s", strict_input=True)
+
+
+def test_codalab_drops_a_code_only_when_all_its_mentions_are_unclear(tmp_path: Path) -> None:
+    ann = (
+        "T1\tUNCLEAR 0 5\tx\nT2\tNORMALIZABLES 6 9\ty\nT3\tUNCLEAR 10 12\tz\n"
+        "#1\tAnnotatorNotes T1\t111\n"  # 111: UNCLEAR only -> dropped
+        "#2\tAnnotatorNotes T2\t222\n#3\tAnnotatorNotes T3\t222\n"  # 222: one clear -> kept
+        "#4\tAnnotatorNotes T9\t444\n"  # 444: links no entity of the file
+    )
+    _write(tmp_path / "ann", "a.ann", ann)
+    _write(tmp_path / "g", "a.tsv", "a\t111\na\t222\na\t333\na\t444\n")  # 333: no link -> kept
+    _write(tmp_path / "s", "a.tsv", "a\t222\n")
+    result = score_indexing(tmp_path / "g", tmp_path / "s", codalab=True, gold_ann=tmp_path / "ann")
+    assert _counts(result) == (1, 0, 2)
+    assert _codes(result) == {"pharmaconer.unclear-codes": 1}
+
+
+def test_codalab_filter_applies_only_to_rows_naming_their_document(tmp_path: Path) -> None:
+    _write(tmp_path / "ann", "a.ann", "T1\tUNCLEAR 0 5\tx\n#1\tAnnotatorNotes T1\t111\n")
+    _write(tmp_path / "g", "a.tsv", "other\t111\n")
+    _write(tmp_path / "s", "a.tsv", "a\t999\n")
+    result = score_indexing(tmp_path / "g", tmp_path / "s", codalab=True, gold_ann=tmp_path / "ann")
+    assert _counts(result) == (0, 1, 1)  # the gold code is kept
+    assert _codes(result) == {"pharmaconer.other-document": 1}
+
+
+def test_indexing_byte_order_mark_is_part_of_the_first_document_id(tmp_path: Path) -> None:
+    _write(tmp_path / "ann", "a.ann", "T1\tUNCLEAR 0 5\tx\n#1\tAnnotatorNotes T1\t111\n")
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "a.tsv").write_text("\ufeffa\t111\n", encoding="utf-8")
+    _write(tmp_path / "s", "a.tsv", "a\t111\n")
+    result = score_indexing(tmp_path / "g", tmp_path / "s", codalab=True, gold_ann=tmp_path / "ann")
+    assert _counts(result) == (1, 0, 0)  # the row names '\ufeffa': the filter leaves it
+    assert _codes(result) == {"pharmaconer.bom": 1, "pharmaconer.other-document": 1}

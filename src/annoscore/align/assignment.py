@@ -3,9 +3,10 @@
 Scoring problems give sparse bipartite graphs: a gold span overlaps one or two predicted
 spans, a key entity shares mentions with a few response entities.  :func:`max_weight_matching`
 splits the graph into connected components; a component with one edge is solved directly, a
-small one by an exact Hungarian algorithm in pure Python, and only a large one by
+small one by an exact Hungarian algorithm in pure Python, a larger one by
 ``scipy.optimize.linear_sum_assignment`` (imported on first use: the import alone costs about
-half a second).
+half a second), and one above :data:`DENSE_CELLS` cells by scipy's sparse exact solver, so that
+no dense matrix is ever built for a large component (thousands of overlapping spans).
 
 Order invariance: the result is a maximum-weight matching; among several optimal matchings the one
 returned is fixed by the *keys* of the items (``(row_key, col_key)`` in sorted order), never by the
@@ -23,6 +24,12 @@ C = TypeVar("C", bound=Hashable)
 
 SCIPY_THRESHOLD = 60
 """Components with more rows and more columns than this go to scipy."""
+
+DENSE_CELLS = 40_000
+"""Components with more rows x columns than this are never written out as a matrix: they go
+to scipy's sparse exact solver (:func:`_sparse_solve`), whose time and memory follow the
+number of edges.  Among several optimal matchings it may return another one than the key
+order would pick (the total weight is the same)."""
 
 
 def _hungarian(weights: list[list[float]]) -> list[int]:
@@ -80,7 +87,44 @@ def _hungarian(weights: list[list[float]]) -> list[int]:
     return column
 
 
+def _sparse_solve(
+    n_rows: int, n_cols: int, edges: list[tuple[int, int, float]]
+) -> list[tuple[int, int]]:
+    """Exact maximum-weight matching of a large sparse component without a dense matrix:
+    ``scipy.sparse.csgraph.min_weight_full_bipartite_matching`` (LAPJVsp) on the costs
+    ``ceiling - weight``, with one dummy column per row at cost ``ceiling`` so that a full
+    matching always exists and a row may stay unmatched (a row matched to its dummy is
+    unmatched).  Minimising the total cost maximises the total weight."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+
+    row = np.fromiter((e[0] for e in edges), dtype=np.int64, count=len(edges))
+    col = np.fromiter((e[1] for e in edges), dtype=np.int64, count=len(edges))
+    weight = np.fromiter((e[2] for e in edges), dtype=np.float64, count=len(edges))
+    ceiling = float(weight.max()) + 1.0
+    graph = csr_matrix(
+        (
+            np.concatenate((ceiling - weight, np.full(n_rows, ceiling))),
+            (
+                np.concatenate((row, np.arange(n_rows))),
+                np.concatenate((col, n_cols + np.arange(n_rows))),
+            ),
+        ),
+        shape=(n_rows, n_cols + n_rows),
+    )
+    _, partner = min_weight_full_bipartite_matching(graph)
+    return [(i, j) for i, j in enumerate(partner.tolist()) if j < n_cols]
+
+
 def _solve(rows: list[R], cols: list[C], weight: dict[tuple[R, C], float]) -> list[tuple[R, C]]:
+    if len(rows) * len(cols) > DENSE_CELLS:
+        row_at = {r: i for i, r in enumerate(rows)}
+        col_at = {c: j for j, c in enumerate(cols)}
+        edges = [
+            (row_at[r], col_at[c], w) for (r, c), w in weight.items() if r in row_at and c in col_at
+        ]
+        return [(rows[i], cols[j]) for i, j in _sparse_solve(len(rows), len(cols), edges)]
     transpose = len(rows) > len(cols)
     if transpose:  # the Hungarian solver wants no more rows than columns
         matrix = [[weight.get((r, c), 0.0) for r in rows] for c in cols]

@@ -15,6 +15,7 @@ from annoscore.cli.common import (
     OutputOption,
     PerDocOption,
     SeedOption,
+    StrictInputOption,
     choice,
     emit,
     guarded,
@@ -66,7 +67,7 @@ def _emit(
     codalab: bool,
     verbose: bool,
     **switches: Any,
-) -> None:
+) -> None:  # switches: per_doc, bootstrap, confidence, seed, strict_input
     def text(r: Result) -> str:
         return render_codalab(r) if codalab else render_official(r, verbose)
 
@@ -102,12 +103,21 @@ def ner(
     min_overlap: Annotated[
         float,
         typer.Option(
-            "--min-overlap", min=0.0, max=1.0, help="overlap: shared fraction of the gold span."
+            "--min-overlap",
+            min=0.0,
+            max=1.0,
+            help="overlap: shared fraction of the gold span (other modes: exit 2).",
         ),
     ] = 0.0,
     tolerance: Annotated[
-        int, typer.Option("--tolerance", min=0, help="relaxed: characters off at each end.")
+        int,
+        typer.Option(
+            "--tolerance",
+            min=0,
+            help="relaxed: characters off at each end (other modes: exit 2, no effect).",
+        ),
     ] = 0,
+    strict_input: StrictInputOption = False,
     fmt: FormatOption = OutputFormat.text,
     output: OutputOption = None,
     bootstrap: BootstrapOption = 0,
@@ -124,6 +134,7 @@ def ner(
         mode=mode,
         min_overlap=min_overlap,
         tolerance=tolerance,
+        strict_input=strict_input,
     )
     _emit(
         result.shown(types=per_type, averages=per_type),
@@ -135,6 +146,7 @@ def ner(
         bootstrap=bootstrap,
         confidence=confidence,
         seed=seed,
+        strict_input=strict_input,
     )
 
 
@@ -152,13 +164,15 @@ def indexing(
         Path | None,
         typer.Option(
             "--gold-ann",
-            help="With --codalab: the gold sub-track 1 .ann folder linking codes to mentions.",
+            help="With --codalab: the gold sub-track 1 .ann folder linking codes to mentions "
+            "(without --codalab: exit 2, it would have no effect).",
         ),
     ] = None,
     missing_docs: Missing = "ignore",
     per_doc: PerDocOption = False,
     verbose: Verbose = False,
     undefined: UndefinedOption = Undefined.zero,
+    strict_input: StrictInputOption = False,
     fmt: FormatOption = OutputFormat.text,
     output: OutputOption = None,
     bootstrap: BootstrapOption = 0,
@@ -173,6 +187,7 @@ def indexing(
         gold_ann=gold_ann,
         missing_docs=missing_docs,
         undefined=undefined,
+        strict_input=strict_input,
     )
     _emit(
         result,
@@ -184,6 +199,7 @@ def indexing(
         bootstrap=bootstrap,
         confidence=confidence,
         seed=seed,
+        strict_input=strict_input,
     )
 
 

@@ -1,9 +1,18 @@
 """PharmaCoNER concept-indexing files: one TSV per document, lines ``DOCID<TAB>CODE``.
 
-Codes (SNOMED-CT ids) are kept as strings and form a set per document.  Blank lines are ignored
-(the official script crashes on them); a line without exactly two columns is an
-:class:`InputError`.  A first column that differs from the file name is counted and warned about
-but the code is kept, as the official script does.
+Read as the official script reads them, each tolerated line a warning naming file and line
+(``strict_input=True`` makes it an :class:`InputError`):
+
+- Codes (SNOMED-CT ids) are strings **compared as written**: ``" 111"`` and ``"111"`` are two
+  codes (a code with surrounding whitespace is warned about).  Only the line ending (``\\n``,
+  ``\\r\\n``) is removed.
+- A document is a **set** of codes: a code repeated in a file counts once (warned).
+- A first column that differs from the file name is counted and warned about but the code is
+  kept, as the official script does; such rows are kept apart (:attr:`CodeSet.foreign`) because
+  the CodaLab UNCLEAR filter does not apply to them.  A byte-order mark is part of the first
+  row's document id for the official script, so that row names another document.
+- A blank line is ignored (the official script crashes on it).
+- A line without exactly two columns is an :class:`InputError`.
 """
 
 from __future__ import annotations
@@ -12,28 +21,60 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from annoscore.errors import InputError
-from annoscore.formats.files import list_folder, read_text
+from annoscore.formats.brat import folder_files, place
+from annoscore.formats.files import BOM, check_no_nul, read_text, split_lines
+from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
+
+_TOLERATED: dict[str, str] = {
+    "pharmaconer.blank-line": "{count} blank line(s) in indexing files ignored "
+    "(the official script stops with an error on them)",
+    "pharmaconer.other-document": "{count} indexing line(s) name another document than their "
+    "file; their codes are kept, as the official script does (the CodaLab UNCLEAR filter "
+    "leaves them alone)",
+    "pharmaconer.duplicate-code": "{count} code(s) repeat an earlier line of the same file and "
+    "count once (a set, as the official script)",
+    "pharmaconer.code-whitespace": "{count} code(s) have whitespace around them and are "
+    "compared as written, as the official script does (' 111' is not '111')",
+    "pharmaconer.bom": "{count} indexing file(s) begin with a UTF-8 byte-order mark: read as "
+    "part of the first document id, as the official script reads it",
+}
 
 
 @dataclass(frozen=True, slots=True)
 class CodeSet:
-    """The concept codes of one document, and where they were read from."""
+    """The concept codes of one document, and where they were read from.
+
+    ``codes`` are every code of the file; ``foreign`` those that only rows naming another
+    document gave.
+    """
 
     id: str
     codes: frozenset[str]
     path: str = ""
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[ScoreWarning, ...] = ()
+    foreign: frozenset[str] = frozenset()
 
 
-def parse_code_tsv(content: str, path: Path, doc_id: str | None = None) -> CodeSet:
+def parse_code_tsv(
+    content: str, path: Path, doc_id: str | None = None, *, strict_input: bool = False
+) -> CodeSet:
     """Parse one indexing TSV; ``doc_id`` defaults to the file stem."""
     doc_id = doc_id if doc_id is not None else path.stem
-    codes: set[str] = set()
-    mismatched = 0
-    first_mismatch = ""
-    for number, raw in enumerate(content.splitlines(), start=1):
-        line = raw.rstrip("\r\n")
+    check_no_nul(content, path)
+    codes: dict[str, int] = {}
+    named_here: set[str] = set()
+    seen: dict[str, list[str]] = {}
+
+    def tolerate(code: str, number: int, what: str) -> None:
+        if strict_input:
+            raise InputError(f"{what} (--strict-input refuses it)", path, number)
+        seen.setdefault(code, []).append(place(path, number))
+
+    if content.startswith(BOM):
+        tolerate("pharmaconer.bom", 1, "the file begins with a UTF-8 byte-order mark")
+    for number, line in enumerate(split_lines(content), start=1):
         if not line.strip():
+            tolerate("pharmaconer.blank-line", number, "blank line")
             continue
         columns = line.split("\t")
         if len(columns) != 2 or not columns[1].strip():
@@ -43,21 +84,51 @@ def parse_code_tsv(content: str, path: Path, doc_id: str | None = None) -> CodeS
                 path,
                 number,
             )
-        if columns[0].strip() != doc_id:
-            if not mismatched:
-                first_mismatch = f"line {number} names {columns[0].strip()!r}"
-            mismatched += 1
-        codes.add(columns[1].strip())
-    warnings: tuple[str, ...] = ()
-    if mismatched:
-        warnings = (
-            f"{path}: {mismatched} line(s) name another document than {doc_id!r} "
-            f"({first_mismatch}); their codes are kept, as the official script does",
+        name, code = columns
+        if name != doc_id:
+            tolerate("pharmaconer.other-document", number, f"the line names {name[:30]!r}")
+        else:
+            named_here.add(code)
+        if code != code.strip():
+            tolerate("pharmaconer.code-whitespace", number, f"code {code!r} has whitespace")
+        if code in codes:
+            tolerate(
+                "pharmaconer.duplicate-code",
+                number,
+                f"code {code[:30]!r} repeats line {codes[code]}",
+            )
+        else:
+            codes[code] = number
+    warnings = tuple(
+        ScoreWarning(
+            code, _TOLERATED[code], len(places), tuple(places[:EXAMPLES_SHOWN]), tolerated=True
         )
-    return CodeSet(doc_id, frozenset(codes), str(path), warnings)
+        for code, places in seen.items()
+    )
+    return CodeSet(
+        doc_id, frozenset(codes), str(path), warnings, frozenset(codes) - frozenset(named_here)
+    )
 
 
-def read_code_tsv(path: Path) -> dict[str, CodeSet]:
+def read_code_tsvs(
+    path: Path, *, strict_input: bool = False
+) -> tuple[dict[str, CodeSet], list[ScoreWarning]]:
+    """One ``.tsv`` file, or every ``.tsv`` in a folder, keyed by document id (file stem); and
+    the warning of the folder entries skipped (:func:`~annoscore.formats.brat.folder_files`)."""
+    if not path.exists():
+        raise InputError("no such file or folder", path)
+    skipped = None
+    if path.is_dir():
+        names, skipped = folder_files(path, ".tsv")
+        if not names:
+            raise InputError("the folder has no concept-indexing files (.tsv files)", path)
+        files = [Path(name) for name in names]
+    else:
+        files = [path]
+    codes = {f.stem: parse_code_tsv(read_text(f), f, strict_input=strict_input) for f in files}
+    return codes, [skipped] if skipped else []
+
+
+def read_code_tsv(path: Path, *, strict_input: bool = False) -> dict[str, CodeSet]:
     """One ``.tsv`` file, or every ``.tsv`` in a folder, keyed by document id (file stem)."""
-    files = [path] if path.is_file() else list_folder(path, (".tsv",), "concept-indexing files")
-    return {f.stem: parse_code_tsv(read_text(f), f) for f in files}
+    return read_code_tsvs(path, strict_input=strict_input)[0]

@@ -35,32 +35,59 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter, itemgetter
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, cast
 
 import numpy as np
 
 from annoscore.align.span_modes import SCHEMES, CorpusMode, SpanMode
 from annoscore.align.spans import (
+    MAX_KEY_PAIRS,
     Array,
+    CandidatePairs,
+    MatchKind,
     MatchOptions,
     SpanArrays,
     TokenIndex,
     align_mentions,
     candidate_pairs,
     canonical,
+    dense_clusters,
     expand_ranges,
+    greedy_overlap_matching,
     isolated_pairs,
+    key_flows,
     match_ambiguous,
     maximum_cardinality,
     pair_credit,
     token_units,
     whitespace_tokens,
+    window_sizes,
 )
 from annoscore.counts import Counts
+from annoscore.errors import InputError
 from annoscore.metrics.prf import prf
 from annoscore.metrics.tallies import Tally
 from annoscore.model import Mention
 from annoscore.result import CountMatrix
+
+
+class EntityColumns(Protocol):
+    """One document side's entities as columns: what :meth:`SpanCorpus.from_columns` reads."""
+
+    @property
+    def types(self) -> Sequence[str]: ...
+
+    @property
+    def starts(self) -> Sequence[int]: ...
+
+    @property
+    def ends(self) -> Sequence[int]: ...
+
+    @property
+    def has_discontinuous(self) -> bool: ...
+
+    def mentions(self) -> Sequence[Mention]: ...
+
 
 PRF_NAMES = ("tp", "fp", "fn")
 """The statistics of the tp/fp/fn modes."""
@@ -338,20 +365,286 @@ def matched_table(
     than :data:`CARDINALITY_THRESHOLD` ambiguous pairs one is found by Hopcroft-Karp in scipy
     (``maximum_cardinality``), not by the exact closeness-ordered assignment.
     """
-    pairs = candidate_pairs(gold, pred, mode, options)
-    isolated = isolated_pairs(pairs, len(gold), len(pred))
+    size = n_docs * max(n_types, 1)
+    gold_cells, pred_cells = _cells(gold, n_types), _cells(pred, n_types)
+    tp = np.zeros(size, dtype=np.int64)
+    matched_pred = np.zeros(size, dtype=np.int64)
+    ordinary_gold, ordinary_pred = gold, pred
+    dense = dense_clusters(gold, pred, mode, options)
+    if dense:
+        keep_gold = np.ones(len(gold), dtype=bool)
+        keep_pred = np.ones(len(pred), dtype=bool)
+        for g_rows, p_rows in dense:
+            keep_gold[g_rows] = keep_pred[p_rows] = False
+            g_match, p_match = dense_matched(gold, pred, mode, options, g_rows, p_rows)
+            tp += _bincount(gold_cells[g_rows], size, g_match.astype(np.float64))
+            matched_pred += _bincount(pred_cells[p_rows], size, p_match.astype(np.float64))
+        ordinary_gold, ordinary_pred = gold.take(keep_gold), pred.take(keep_pred)
+    pairs = candidate_pairs(ordinary_gold, ordinary_pred, mode, options)
+    isolated = isolated_pairs(pairs, len(ordinary_gold), len(ordinary_pred))
     ambiguous = np.flatnonzero(~isolated)
     if ambiguous.shape[0] > CARDINALITY_THRESHOLD:
         extra = maximum_cardinality(pairs, ambiguous)
     else:
-        extra = match_ambiguous(pairs, ambiguous, mode, gold, pred, options)
+        extra = match_ambiguous(pairs, ambiguous, mode, ordinary_gold, ordinary_pred, options)
     chosen = np.concatenate((np.flatnonzero(isolated), extra))
-    size = n_docs * max(n_types, 1)
-    gold_cells, pred_cells = _cells(gold, n_types), _cells(pred, n_types)
-    tp = _bincount(gold_cells[pairs.gold[chosen]], size)
+    ordinary_gold_cells = _cells(ordinary_gold, n_types)
+    ordinary_pred_cells = _cells(ordinary_pred, n_types)
+    tp += _bincount(ordinary_gold_cells[pairs.gold[chosen]], size)
+    matched_pred += _bincount(ordinary_pred_cells[pairs.pred[chosen]], size)
     fn = _bincount(gold_cells, size) - tp
-    fp = _bincount(pred_cells, size) - _bincount(pred_cells[pairs.pred[chosen]], size)
+    fp = _bincount(pred_cells, size) - matched_pred
     return np.stack((tp, fp, fn), axis=1).reshape(n_docs, max(n_types, 1), 3)
+
+
+# ------------------------------------------------------------------ dense clusters (issue 15)
+
+
+def _sub(rows: SpanArrays, index: Array) -> SpanArrays:
+    """The rows at the (ascending) positions ``index``, still sorted."""
+    return SpanArrays(rows.doc[index], rows.start[index], rows.end[index], rows.type[index])
+
+
+def _enumerated(
+    gold: SpanArrays,
+    pred: SpanArrays,
+    g_rows: Array,
+    p_rows: Array,
+    kind: Any,
+    options: MatchOptions,
+) -> CandidatePairs:
+    """The candidate pairs of one dense cluster (row positions of the whole arrays), within the
+    :data:`~annoscore.align.spans.MAX_KEY_PAIRS` bound."""
+    g_sub, p_sub = _sub(gold, g_rows), _sub(pred, p_rows)
+    bound = int(window_sizes(g_sub, p_sub, kind, options).sum())
+    if bound > MAX_KEY_PAIRS:
+        raise InputError(
+            f"a document has {g_rows.shape[0]} gold and {p_rows.shape[0]} predicted spans "
+            f"overlapping each other ({bound} candidate pairs): more than an exact matching in "
+            f"this mode handles ({MAX_KEY_PAIRS}); --mode overlap and strict count any density"
+        )
+    pairs = candidate_pairs(g_sub, p_sub, kind, options)
+    return CandidatePairs(
+        g_rows[pairs.gold], p_rows[pairs.pred], pairs.same_bounds, pairs.same_type
+    )
+
+
+def _key_matching(
+    gold: SpanArrays,
+    pred: SpanArrays,
+    g_rows: Array,
+    p_rows: Array,
+    kind: Any,
+    options: MatchOptions,
+) -> tuple[Array, Array]:
+    """How many rows of each gold row and predicted row a maximum-cardinality matching uses
+    (0 or 1 each), found on the *distinct* spans of the cluster (identical spans are one node
+    with a multiplicity: :func:`~annoscore.align.spans.key_flows`)."""
+
+    def distinct(rows: SpanArrays, index: Array) -> tuple[Array, Array, Array]:
+        key = np.stack((rows.start[index], rows.end[index], rows.type[index]), axis=1)
+        _, first, inverse, mult = np.unique(
+            key, axis=0, return_index=True, return_inverse=True, return_counts=True
+        )
+        return index[first], inverse.ravel(), mult
+
+    g_first, g_inverse, g_mult = distinct(gold, g_rows)
+    p_first, p_inverse, p_mult = distinct(pred, p_rows)
+    order_g, order_p = np.argsort(g_first), np.argsort(p_first)
+    pairs = _enumerated(gold, pred, g_first[order_g], p_first[order_p], kind, options)
+    g_key = np.searchsorted(g_first[order_g], pairs.gold)
+    p_key = np.searchsorted(p_first[order_p], pairs.pred)
+    g_used, p_used = key_flows(g_mult[order_g], p_mult[order_p], g_key, p_key)
+    # hand each key's matched count to its rows in row order
+    g_take = np.zeros(g_rows.shape[0], dtype=np.int64)
+    p_take = np.zeros(p_rows.shape[0], dtype=np.int64)
+    for take, inverse, used, order in (
+        (g_take, g_inverse, g_used, order_g),
+        (p_take, p_inverse, p_used, order_p),
+    ):
+        rank_of_key = np.empty_like(order)
+        rank_of_key[order] = np.arange(order.shape[0])
+        key_of_row = rank_of_key[inverse]
+        seen = np.zeros(order.shape[0], dtype=np.int64)
+        for r, k in enumerate(key_of_row.tolist()):
+            if seen[k] < used[k]:
+                take[r] = 1
+                seen[k] += 1
+    return g_take, p_take
+
+
+def _no_empty(gold: SpanArrays, pred: SpanArrays, g_rows: Array, p_rows: Array) -> bool:
+    return bool(
+        (gold.end[g_rows] > gold.start[g_rows]).all()
+        and (pred.end[p_rows] > pred.start[p_rows]).all()
+    )
+
+
+def dense_matched(
+    gold: SpanArrays,
+    pred: SpanArrays,
+    mode: Literal["overlap", "relaxed"],
+    options: MatchOptions,
+    g_rows: Array,
+    p_rows: Array,
+) -> tuple[Array, Array]:
+    """Matched flags (0/1) of the gold rows ``g_rows`` and predicted rows ``p_rows`` of one
+    dense cluster, by a maximum-cardinality matching per type (the tp/fp/fn counts of overlap
+    and relaxed mode depend on nothing else, see :func:`matched_table`).
+
+    Overlap mode without ``min_overlap`` (and no zero-length span) uses
+    :func:`~annoscore.align.spans.greedy_overlap_matching`, whatever the density; otherwise the
+    distinct spans' candidate pairs go to a maximum flow."""
+    g_match = np.zeros(g_rows.shape[0], dtype=np.int64)
+    p_match = np.zeros(p_rows.shape[0], dtype=np.int64)
+    greedy = (
+        mode == "overlap" and options.min_overlap == 0 and _no_empty(gold, pred, g_rows, p_rows)
+    )
+    for t in np.intersect1d(gold.type[g_rows], pred.type[p_rows]).tolist():
+        g_at = np.flatnonzero(gold.type[g_rows] == t)
+        p_at = np.flatnonzero(pred.type[p_rows] == t)
+        g_idx, p_idx = g_rows[g_at], p_rows[p_at]
+        if greedy:
+            for i, j in greedy_overlap_matching(
+                gold.start[g_idx].tolist(),
+                gold.end[g_idx].tolist(),
+                pred.start[p_idx].tolist(),
+                pred.end[p_idx].tolist(),
+            ):
+                g_match[g_at[i]] = 1
+                p_match[p_at[j]] = 1
+        else:
+            g_take, p_take = _key_matching(gold, pred, g_idx, p_idx, mode, options)
+            g_match[g_at] = g_take
+            p_match[p_at] = p_take
+    return g_match, p_match
+
+
+def _lexicographic_pairs(pairs: CandidatePairs, credit: Array) -> Array:
+    """Positions in ``pairs`` of a matching with the most credit, then the most pairs (exact;
+    ties between such matchings broken by the solver), by
+    ``scipy.sparse.csgraph.min_weight_full_bipartite_matching`` with one dummy partner per
+    gold row (so that a full matching exists and a row may stay unmatched)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+
+    if pairs.gold.shape[0] == 0:
+        return np.zeros(0, dtype=np.int64)
+    rows, row_of = np.unique(pairs.gold, return_inverse=True)
+    cols, col_of = np.unique(pairs.pred, return_inverse=True)
+    n_rows, n_cols = rows.shape[0], cols.shape[0]
+    scale = min(n_rows, n_cols) + 1
+    weight = scale * credit.astype(np.float64) + 1.0
+    ceiling = float(weight.max()) + 1.0
+    graph = csr_matrix(
+        (
+            np.concatenate((ceiling - weight, np.full(n_rows, ceiling))),
+            (
+                np.concatenate((row_of, np.arange(n_rows))),
+                np.concatenate((col_of, n_cols + np.arange(n_rows))),
+            ),
+        ),
+        shape=(n_rows, n_cols + n_rows),
+    )
+    _, partner = min_weight_full_bipartite_matching(graph)
+    real = np.flatnonzero(partner < n_cols)
+    keys = row_of * n_cols + col_of
+    order = np.argsort(keys, kind="stable")
+    found = np.searchsorted(keys[order], real * n_cols + partner[real])
+    result: Array = order[found]
+    return result
+
+
+def _closed_form(
+    g_keys: Sequence[tuple[int, ...]], p_keys: Sequence[tuple[int, ...]]
+) -> list[tuple[int, int]]:
+    """Pairs of a complete bipartite cluster: rows with equal keys first, then the leftovers
+    of each side in row order."""
+    by_key: dict[tuple[int, ...], list[int]] = {}
+    for j, key in enumerate(p_keys):
+        by_key.setdefault(key, []).append(j)
+    pairs, free_gold = [], []
+    used = [False] * len(p_keys)
+    for i, key in enumerate(g_keys):
+        partners = by_key.get(key)
+        if partners:
+            j = partners.pop(0)
+            used[j] = True
+            pairs.append((i, j))
+        else:
+            free_gold.append(i)
+    free_pred = [j for j in range(len(p_keys)) if not used[j]]
+    pairs.extend(zip(free_gold, free_pred, strict=False))
+    return pairs
+
+
+def dense_semeval_pairs(
+    gold: SpanArrays,
+    pred: SpanArrays,
+    options: MatchOptions,
+    g_rows: Array,
+    p_rows: Array,
+) -> dict[str, tuple[Array, Array]]:
+    """Each SemEval scheme's matched (gold rows, predicted rows) in one dense cluster.
+
+    The matching maximises credit, then the number of pairs, exactly, as the ordinary path
+    does; closeness, which only breaks ties between such matchings, is not used here (ties go
+    to row order or to the solver), so in a dense cluster the per-type split of INC, PAR and MIS
+    may differ from the closeness rule while every corpus count is the same.
+
+    - Every gold span overlapping every prediction (spans that share a point, the
+      "mutually overlapping" case, ``min_overlap`` 0): closed form.  Strict and exact pair
+      identical spans (and types), type pairs the same types, partial identical spans first;
+      then the leftovers pair in row order.
+    - Otherwise strict and exact pair identical spans first, then the leftovers by
+      :func:`~annoscore.align.spans.greedy_overlap_matching`; type and partial (and anything
+      with ``min_overlap``) by :func:`_lexicographic_pairs` on the enumerated pairs.
+    """
+    gs, ge, gt = (a[g_rows].tolist() for a in (gold.start, gold.end, gold.type))
+    ps, pe, pt = (a[p_rows].tolist() for a in (pred.start, pred.end, pred.type))
+    plain = options.min_overlap == 0 and _no_empty(gold, pred, g_rows, p_rows)
+    complete = plain and max(max(gs), max(ps)) < min(min(ge), min(pe))
+    Keys = list[tuple[int, ...]]
+    bounds: tuple[Keys, Keys] = (list(zip(gs, ge, strict=True)), list(zip(ps, pe, strict=True)))
+    keys: dict[str, tuple[Keys, Keys]] = {
+        "strict": (list(zip(gs, ge, gt, strict=True)), list(zip(ps, pe, pt, strict=True))),
+        "exact": bounds,
+        "type": ([(k,) for k in gt], [(k,) for k in pt]),
+        "partial": bounds,
+    }
+    out: dict[str, tuple[Array, Array]] = {}
+    enumerated: CandidatePairs | None = None
+    for scheme in SCHEMES:
+        g_keys, p_keys = keys[scheme]
+        if complete:
+            chosen = _closed_form(g_keys, p_keys)
+        elif plain and scheme in ("strict", "exact"):
+            exact_pairs = [
+                (i, j) for i, j in _closed_form(g_keys, p_keys) if g_keys[i] == p_keys[j]
+            ]
+            used_g = {i for i, _ in exact_pairs}
+            used_p = {j for _, j in exact_pairs}
+            left_g = [i for i in range(len(gs)) if i not in used_g]
+            left_p = [j for j in range(len(ps)) if j not in used_p]
+            more = greedy_overlap_matching(
+                [gs[i] for i in left_g],
+                [ge[i] for i in left_g],
+                [ps[j] for j in left_p],
+                [pe[j] for j in left_p],
+            )
+            chosen = exact_pairs + [(left_g[a], left_p[b]) for a, b in more]
+        else:
+            if enumerated is None:
+                enumerated = _enumerated(gold, pred, g_rows, p_rows, "semeval", options)
+            credit = np.asarray(_SCHEME_CREDIT[scheme])[
+                2 * enumerated.same_bounds.astype(np.int64) + enumerated.same_type
+            ]
+            at = _lexicographic_pairs(enumerated, credit)
+            out[scheme] = (enumerated.gold[at], enumerated.pred[at])
+            continue
+        index = np.asarray(chosen, dtype=np.int64).reshape(-1, 2)
+        out[scheme] = (g_rows[index[:, 0]], p_rows[index[:, 1]])
+    return out
 
 
 _OUTCOMES = 4
@@ -376,29 +669,57 @@ def semeval_table(
     scheme reads its COR/INC/PAR from those outcome counts.  Only the ambiguous pairs are
     matched again for each scheme.
     """
-    pairs = candidate_pairs(gold, pred, "semeval", options)
     t = max(n_types, 1)
     size = n_docs * t
     gold_cells, pred_cells = _cells(gold, n_types), _cells(pred, n_types)
     gold_total, pred_total = _bincount(gold_cells, size), _bincount(pred_cells, size)
-    outcome = 2 * pairs.same_bounds.astype(np.int64) + pairs.same_type
-    isolated = isolated_pairs(pairs, len(gold), len(pred))
+
+    def pair_tallies(g_rows: Array, p_rows: Array) -> tuple[Array, Array]:
+        """(cells x outcomes) counts of matched rows under the gold cell, and matched pred
+        rows per cell (rows of the whole arrays)."""
+        same_bounds = (gold.start[g_rows] == pred.start[p_rows]) & (
+            gold.end[g_rows] == pred.end[p_rows]
+        )
+        outcome = 2 * same_bounds.astype(np.int64) + (gold.type[g_rows] == pred.type[p_rows])
+        by_outcome = _bincount(gold_cells[g_rows] * _OUTCOMES + outcome, size * _OUTCOMES).reshape(
+            size, _OUTCOMES
+        )
+        return by_outcome, _bincount(pred_cells[p_rows], size)
+
+    no_pairs = (np.zeros((size, _OUTCOMES), dtype=np.int64), np.zeros(size, dtype=np.int64))
+    dense_extra: dict[str, tuple[Array, Array]] = dict.fromkeys(SCHEMES, no_pairs)
+    ordinary_gold, ordinary_pred = gold, pred
+    gold_index = np.arange(len(gold), dtype=np.int64)
+    pred_index = np.arange(len(pred), dtype=np.int64)
+    dense = dense_clusters(gold, pred, "semeval", options)
+    if dense:
+        keep_gold = np.ones(len(gold), dtype=bool)
+        keep_pred = np.ones(len(pred), dtype=bool)
+        for g_rows, p_rows in dense:
+            keep_gold[g_rows] = keep_pred[p_rows] = False
+            for scheme, (g_pairs, p_pairs) in dense_semeval_pairs(
+                gold, pred, options, g_rows, p_rows
+            ).items():
+                by_outcome_d, pred_d = pair_tallies(g_pairs, p_pairs)
+                before = dense_extra[scheme]
+                dense_extra[scheme] = (before[0] + by_outcome_d, before[1] + pred_d)
+        ordinary_gold, ordinary_pred = gold.take(keep_gold), pred.take(keep_pred)
+        gold_index, pred_index = gold_index[keep_gold], pred_index[keep_pred]
+    pairs = candidate_pairs(ordinary_gold, ordinary_pred, "semeval", options)
+    isolated = isolated_pairs(pairs, len(ordinary_gold), len(ordinary_pred))
     ambiguous = np.flatnonzero(~isolated)
 
     def tallies(positions: Array) -> tuple[Array, Array]:
-        """(cells x outcomes) counts under the gold cell, and matched pred rows per cell."""
-        by_outcome = _bincount(
-            gold_cells[pairs.gold[positions]] * _OUTCOMES + outcome[positions],
-            size * _OUTCOMES,
-        ).reshape(size, _OUTCOMES)
-        return by_outcome, _bincount(pred_cells[pairs.pred[positions]], size)
+        return pair_tallies(gold_index[pairs.gold[positions]], pred_index[pairs.pred[positions]])
 
     common, common_pred = tallies(np.flatnonzero(isolated))
     columns: list[Array] = []
     for scheme in SCHEMES:
-        kind = f"semeval_{scheme}"
-        chosen = match_ambiguous(pairs, ambiguous, kind, gold, pred, options)  # type: ignore[arg-type]
+        kind = cast(MatchKind, f"semeval_{scheme}")
+        chosen = match_ambiguous(pairs, ambiguous, kind, ordinary_gold, ordinary_pred, options)
         extra, extra_pred = tallies(chosen)
+        extra = extra + dense_extra[scheme][0]
+        extra_pred = extra_pred + dense_extra[scheme][1]
         by_outcome = common + extra
         credit = np.asarray(_SCHEME_CREDIT[scheme])
         cor = by_outcome[:, credit == 2].sum(axis=1)
@@ -565,6 +886,72 @@ class SpanCorpus:
                 on_mention_path[doc[pieces > 1]] = True
             max_end = max(max_end, int(ends.max(initial=0)))
             columns.append((doc, starts, ends, first_seen))
+        return cls._of_columns(
+            doc_ids,
+            type_number,
+            columns,
+            on_mention_path,
+            max_end,
+            texts,
+            lambda d: (tuple(gold[d]), tuple(pred[d])),
+        )
+
+    @classmethod
+    def from_columns(
+        cls,
+        doc_ids: Sequence[str],
+        gold: Sequence[EntityColumns],
+        pred: Sequence[EntityColumns],
+        texts: Sequence[str | None] | None = None,
+    ) -> SpanCorpus:
+        """``gold[d]`` and ``pred[d]`` are document ``doc_ids[d]``'s entities as columns (a
+        reader's :class:`~annoscore.formats.brat.AnnFile`, say): the same corpus as
+        :meth:`from_mentions` without building a mention object per entity.  A document with
+        a discontinuous entity builds its mentions and takes the mention path."""
+        n_docs = len(doc_ids)
+        type_number: defaultdict[str, int] = defaultdict()
+        type_number.default_factory = type_number.__len__  # first-seen numbering, one pass
+        columns = []
+        on_mention_path = np.zeros(n_docs, dtype=bool)
+        max_end = 0
+        for side in (gold, pred):
+            sizes = np.fromiter((len(c.types) for c in side), dtype=np.int64, count=n_docs)
+            n = int(sizes.sum())
+            doc = np.repeat(np.arange(n_docs, dtype=np.int64), sizes)
+            first_seen = np.fromiter(
+                map(type_number.__getitem__, chain.from_iterable(c.types for c in side)),
+                dtype=np.int64,
+                count=n,
+            )
+            starts = np.fromiter(chain.from_iterable(c.starts for c in side), np.int64, n)
+            ends = np.fromiter(chain.from_iterable(c.ends for c in side), np.int64, n)
+            for d, c in enumerate(side):
+                if c.has_discontinuous:
+                    on_mention_path[d] = True
+            max_end = max(max_end, int(ends.max(initial=0)))
+            columns.append((doc, starts, ends, first_seen))
+        return cls._of_columns(
+            doc_ids,
+            type_number,
+            columns,
+            on_mention_path,
+            max_end,
+            texts,
+            lambda d: (tuple(gold[d].mentions()), tuple(pred[d].mentions())),
+        )
+
+    @classmethod
+    def _of_columns(
+        cls,
+        doc_ids: Sequence[str],
+        type_number: dict[str, int],
+        columns: list[tuple[Array, Array, Array, Array]],
+        on_mention_path: Array,
+        max_end: int,
+        texts: Sequence[str | None] | None,
+        mentions: Callable[[int], tuple[tuple[Mention, ...], tuple[Mention, ...]]],
+    ) -> SpanCorpus:
+        n_docs = len(doc_ids)
         labels = list(type_number)
         by_name = sorted(range(len(labels)), key=labels.__getitem__)
         rank = np.empty(len(labels), dtype=np.int64)
@@ -572,9 +959,7 @@ class SpanCorpus:
         types = tuple(labels[i] for i in by_name)
         if not keys_fit(n_docs, max_end, len(types)):
             on_mention_path[:] = True
-        by_mentions = {
-            d: (tuple(gold[d]), tuple(pred[d])) for d in np.flatnonzero(on_mention_path).tolist()
-        }
+        by_mentions = {d: mentions(d) for d in np.flatnonzero(on_mention_path).tolist()}
         arrays = []
         for doc, starts, ends, first_seen in columns:
             keep = ~on_mention_path[doc]

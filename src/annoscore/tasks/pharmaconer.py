@@ -13,6 +13,18 @@ gold and system; indexing drops gold codes that normalise only ``UNCLEAR`` menti
 the ``#... AnnotatorNotes T<n><TAB>CODE`` lines of the gold ``.ann`` files, ``gold_ann``) and keeps
 system codes as they are.
 
+Reading as the official scripts read (every tolerated line a warning naming file and line, or
+exit 2 with ``strict_input``): entity lines as the plain script splits them (lines it cannot
+split skipped, indented lines read, reversed offsets and ``int()`` digits compared as written,
+a line beginning with a byte-order mark dropped: :mod:`annoscore.formats.brat`, dialect
+``pharmaconer``); every file of a system folder read as brat, whatever its extension (plain
+script); indexing codes compared as written, repeated entities and codes counted once
+(:mod:`annoscore.formats.pharmaconer`).  The CodaLab indexing filter drops a gold code only
+when every mention it normalises is UNCLEAR (a code with no link is kept), and only from rows
+that name their own document.  With no paired document the counts are all 0.  Offsets above
+2^53 and options with no effect in the mode (``tolerance`` outside relaxed, ``min_overlap``
+outside overlap, ``gold_ann`` without ``codalab``) are input errors.
+
 Beyond the official: per-type scores with macro averages, per-document scores, discontinuous
 entities (the official script crashes on them; here they match only identical fragments), and the
 generic span matching modes on the same inputs (``mode``: ``exact`` ignores the type, ``overlap``
@@ -23,21 +35,22 @@ scored with PharmaCoNER's rules: documents paired as ``missing_docs`` says, dupl
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping
 from enum import Enum
+from operator import itemgetter
 from pathlib import Path
+from typing import cast
 
 from annoscore.align.documents import MissingDocs, pair_documents, paired_files
-from annoscore.align.span_modes import CORPUS_MODES
+from annoscore.align.span_modes import CORPUS_MODES, CorpusMode
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.formats.brat import read_brat, reader_warnings
-from annoscore.formats.pharmaconer import read_code_tsv
+from annoscore.formats.brat import MAX_OFFSET, AnnFile, place, read_brat_corpus
+from annoscore.formats.pharmaconer import CodeSet, read_code_tsvs
 from annoscore.metrics.prf import prf_scores, prf_zero_scores
 from annoscore.metrics.sets import set_counts, typed_set_counts
-from annoscore.model import AnnotatedDocument, Mention
 from annoscore.report.pharmaconer import Layout
-from annoscore.result import CountMatrix, Result, Scorer, ScoreWarning
+from annoscore.result import CountMatrix, Result, Scorer, ScoreWarning, merge_warnings
 from annoscore.signature import Signature
 
 UNCLEAR = "UNCLEAR"
@@ -77,14 +90,48 @@ def _check_modes(gold: Path, system: Path) -> bool:
     return gold.is_file()
 
 
-def _entities(doc: AnnotatedDocument | None, drop_unclear: bool) -> set[Mention]:
-    if doc is None:
+Entity = tuple[str, tuple[tuple[int, int], ...]]
+"""What the official script compares: (type, fragments), offsets as written."""
+
+
+def _entity_set(file: AnnFile | None, strict_input: bool, repeated: list[str]) -> set[Entity]:
+    """The file's entities as a set; each repeat of an entity is appended to ``repeated``
+    (``path:line``), or refused with ``strict_input``."""
+    if file is None:
         return set()
-    return {m for m in doc.mentions if not (drop_unclear and m.type == UNCLEAR)}
+    entities = list(zip(file.types, file.entity_fragments(), strict=True))
+    unique = set(entities)
+    if len(unique) != len(entities):
+        first: dict[Entity, int] = {}
+        for k, entity in enumerate(entities):
+            if entity not in first:
+                first[entity] = k
+                continue
+            where = place(file.path, file.line_of(k))
+            if strict_input:
+                raise InputError(
+                    f"entity repeats line {file.line_of(first[entity])} (same type and "
+                    "offsets; the official script counts it once; --strict-input refuses it)",
+                    file.path,
+                    file.line_of(k),
+                )
+            repeated.append(where)
+    return unique
 
 
-def _without_unclear(docs: dict[str, AnnotatedDocument]) -> dict[str, AnnotatedDocument]:
-    return {k: replace(d, mentions=tuple(_entities(d, True))) for k, d in docs.items()}
+def _duplicate_warning(repeated: list[str], what: str) -> list[ScoreWarning]:
+    if not repeated:
+        return []
+    return [
+        ScoreWarning(
+            "pharmaconer.duplicates",
+            "{count} " + what + " repeat an earlier one of the same document and count once "
+            "(a set, as the official script)",
+            len(repeated),
+            tuple(repeated[:5]),
+            tolerated=True,
+        )
+    ]
 
 
 def _unclear_warning(dropped: int) -> list[ScoreWarning]:
@@ -99,25 +146,75 @@ def _unclear_warning(dropped: int) -> list[ScoreWarning]:
     ]
 
 
-def _strict_counts(
-    gold_docs: dict[str, AnnotatedDocument],
-    system_docs: dict[str, AnnotatedDocument],
+def _without_unclear(files: dict[str, AnnFile]) -> tuple[dict[str, AnnFile], int]:
+    out, dropped = {}, 0
+    for doc_id, file in files.items():
+        out[doc_id], removed = file.without_type(UNCLEAR)
+        dropped += removed
+    return out, dropped
+
+
+PRF_DOCUMENTS = ("tp", "fp", "fn", "documents")
+
+
+def _file_warnings(
     scored: tuple[str, ...],
-    codalab: bool,
-) -> tuple[dict[str, Counts], int]:
+    gold_docs: Mapping[str, AnnFile | CodeSet],
+    system_docs: Mapping[str, AnnFile | CodeSet],
+) -> tuple[ScoreWarning, ...]:
+    """The reading warnings of the scored documents' files, merged by kind."""
+    files = [f for d in scored for f in (gold_docs.get(d), system_docs.get(d)) if f is not None]
+    return merge_warnings(w for f in files for w in f.warnings)
+
+
+def _empty_matrix(names: tuple[str, ...]) -> CountMatrix:
+    """The matrix of no document, with its columns (so the counts still read 0)."""
+    return CountMatrix.from_columns([], {name: [] for name in names}, integer=names)
+
+
+def _strict_counts(
+    gold_docs: dict[str, AnnFile],
+    system_docs: dict[str, AnnFile],
+    scored: tuple[str, ...],
+    strict_input: bool,
+    repeated: list[str],
+) -> dict[str, Counts]:
     """Per-document tp/fp/fn of the sets of (type, fragments), with ``type:NAME:stat`` columns
-    and ``documents`` = 1; and how many UNCLEAR entities the CodaLab rule dropped."""
+    and ``documents`` = 1."""
     per_document: dict[str, Counts] = {}
-    dropped = 0
     for doc_id in scored:
-        g_doc, s_doc = gold_docs.get(doc_id), system_docs.get(doc_id)
-        g_set, s_set = _entities(g_doc, codalab), _entities(s_doc, codalab)
-        if codalab:
-            dropped += len(_entities(g_doc, False) - g_set) + len(_entities(s_doc, False) - s_set)
-        counts, by_type = typed_set_counts(g_set, s_set, lambda m: m.type)
+        g_set = _entity_set(gold_docs.get(doc_id), strict_input, repeated)
+        s_set = _entity_set(system_docs.get(doc_id), strict_input, repeated)
+        counts, by_type = typed_set_counts(g_set, s_set, itemgetter(0))
         typed = {f"type:{name}:{k}": v for name, c in by_type.items() for k, v in c.items()}
         per_document[doc_id] = counts + Counts(typed, documents=1)
-    return per_document, dropped
+    return per_document
+
+
+def _check_ner_options(mode: str, min_overlap: float, tolerance: int) -> None:
+    if mode not in NER_MODES:
+        raise InputError(f"unknown mode {mode!r}; expected one of {', '.join(NER_MODES)}")
+    if tolerance and mode != "relaxed":
+        raise InputError(f"--tolerance has no effect with --mode {mode} (only with relaxed)")
+    if min_overlap and mode != "overlap":
+        raise InputError(f"--min-overlap has no effect with --mode {mode} (only with overlap)")
+    if tolerance > MAX_OFFSET:
+        raise InputError(f"--tolerance {tolerance} is beyond any text (above 2^53)")
+
+
+def _check_comparable(files: dict[str, AnnFile], mode: str) -> None:
+    """Span modes need ``0 <= start <= end``: reversed offsets (read as written for the
+    official strict mode) are an :class:`InputError` naming the line."""
+    for file in files.values():
+        for k, (start, end) in enumerate(zip(file.starts, file.ends, strict=True)):
+            if end < start or start < 0:
+                raise InputError(
+                    f"offsets {start} {end} cannot be compared in --mode {mode} (need "
+                    "0 <= start <= end; --mode strict compares them as written, as the official "
+                    "script)",
+                    file.path,
+                    file.line_of(k),
+                )
 
 
 def score_ner(
@@ -130,6 +227,7 @@ def score_ner(
     mode: str = "strict",
     min_overlap: float = 0.0,
     tolerance: int = 0,
+    strict_input: bool = False,
 ) -> Result:
     """Sub-track 1: entity offsets in brat files (or folders of them), micro P/R/F1.
 
@@ -139,7 +237,14 @@ def score_ner(
     - ``undefined``: ``zero`` (official) reads a zero denominator as 0.0; ``null`` as undefined.
     - ``mode``: ``strict`` (official: same type and fragments) or a generic span mode
       (``exact``, ``overlap`` with ``min_overlap``, ``relaxed`` with ``tolerance``), scored with
-      PharmaCoNER's pairing, UNCLEAR and set (duplicates collapse) rules.
+      PharmaCoNER's pairing, UNCLEAR and set (duplicates collapse) rules.  An option with no
+      effect in the mode is an :class:`InputError`.
+    - ``strict_input``: every line the official reading tolerates (see
+      :mod:`annoscore.formats.brat`, dialect ``pharmaconer``) and every repeated entity is an
+      :class:`InputError` instead of a warning.
+
+    The files are read as the official script reads them (``pharmaconer`` dialect); without
+    ``codalab``, every file of a system folder is read as brat, whatever its extension.
 
     Counts: ``tp``, ``fp``, ``fn``, ``documents`` (1 per scored document) and per type.
     P = tp/(tp+fp), R = tp/(tp+fn), F1 their harmonic mean (:mod:`annoscore.metrics.prf`).
@@ -150,15 +255,25 @@ def score_ner(
     >>> r.counts.as_dict(), round(r.scores["f1"], 4)
     ({'documents': 15, 'fn': 2, 'fp': 1, 'tp': 54}, 0.973)
     """
-    if mode not in NER_MODES:
-        raise InputError(f"unknown mode {mode!r}; expected one of {', '.join(NER_MODES)}")
+    _check_ner_options(mode, min_overlap, tolerance)
     missing_docs, undefined = MissingDocs(missing_docs), Undefined(undefined)
     file_mode = _check_modes(gold, system)
-    gold_docs, system_docs = paired_files(
-        gold, system, read_brat(gold), read_brat(system, check_text=False)
+    gold_corpus = read_brat_corpus(gold, dialect="pharmaconer", strict_input=strict_input)
+    system_corpus = read_brat_corpus(
+        system,
+        check_text=False,
+        dialect="pharmaconer",
+        strict_input=strict_input,
+        every_file=not codalab,
     )
+    gold_docs, system_docs = paired_files(gold, system, gold_corpus.files, system_corpus.files)
     layout = Layout(1, _run_name(system), file_mode)
-    warnings: list[ScoreWarning | str] = []
+    dropped = 0
+    if codalab:
+        gold_docs, dropped_gold = _without_unclear(gold_docs)
+        system_docs, dropped_system = _without_unclear(system_docs)
+        dropped = dropped_gold + dropped_system
+    warnings: list[ScoreWarning | str] = [*gold_corpus.warnings, *system_corpus.warnings]
     if mode == "strict":
         pairing = pair_documents(
             gold_docs,
@@ -167,10 +282,19 @@ def score_ner(
             system_only=missing_docs.rule,
             sort=True,
         )
-        per_document, dropped = _strict_counts(gold_docs, system_docs, pairing.scored, codalab)
-        warnings += [*pairing.warnings(), *reader_warnings(gold_docs.values())]
-        warnings += reader_warnings(system_docs.values())
-        matrix = CountMatrix.of(per_document)
+        repeated: list[str] = []
+        per_document = _strict_counts(
+            gold_docs, system_docs, pairing.scored, strict_input, repeated
+        )
+        scored = [
+            d
+            for doc_id in pairing.scored
+            for d in (gold_docs.get(doc_id), system_docs.get(doc_id))
+            if d
+        ]
+        warnings += [*pairing.warnings(), *merge_warnings(w for d in scored for w in d.warnings)]
+        warnings += _duplicate_warning(repeated, "entit(ies)")
+        matrix = CountMatrix.of(per_document) if per_document else _empty_matrix(PRF_DOCUMENTS)
         signature = Signature.of(
             "pharmaconer-ner",
             codalab=codalab,
@@ -182,26 +306,23 @@ def score_ner(
         from annoscore.align.spans import MatchOptions  # numpy: only the span modes need it
         from annoscore.tasks.spans import count_spans, span_signature
 
-        dropped = 0
-        if codalab:
-            dropped = sum(
-                len(d.mentions) - len(_entities(d, True))
-                for d in (*gold_docs.values(), *system_docs.values())
-            )
-            gold_docs, system_docs = _without_unclear(gold_docs), _without_unclear(system_docs)
+        span_mode = cast(CorpusMode, mode)
+        _check_comparable(gold_docs, mode)
+        _check_comparable(system_docs, mode)
         options = MatchOptions(min_overlap, "gold", tolerance)
-        span_matrix, warnings = count_spans(
+        span_matrix, span_warnings = count_spans(
             gold_docs,
             system_docs,
-            mode=mode,
+            mode=span_mode,
             options=options,
             missing_docs=missing_docs,
             duplicates="collapse",
         )
+        warnings += span_warnings
         matrix = span_matrix.with_column("documents", 1)
         signature = span_signature(
             "pharmaconer-ner",
-            mode,
+            span_mode,
             options,
             "collapse",
             missing_docs,
@@ -218,14 +339,16 @@ def score_ner(
     )
 
 
-def codes_of_clear_mentions(doc: AnnotatedDocument) -> set[str]:
-    """Codes in the ``AnnotatorNotes`` of at least one mention whose type is not ``UNCLEAR``."""
-    types = {m.id: m.type for m in doc.mentions}
-    return {
-        n.text.strip()
-        for n in doc.notes
-        if n.type == "AnnotatorNotes" and types.get(n.target, UNCLEAR) != UNCLEAR
-    }
+def unclear_only_codes(file: AnnFile) -> set[str]:
+    """Codes whose ``AnnotatorNotes`` all normalise ``UNCLEAR`` mentions (at least one link,
+    every linked mention UNCLEAR); a note whose target is not an entity of the file links
+    nothing."""
+    types = dict(zip(file.ids, file.types, strict=True))
+    linked: dict[str, set[str]] = {}
+    for note in file.notes:
+        if note.type == "AnnotatorNotes" and note.target in types:
+            linked.setdefault(note.text.strip(), set()).add(types[note.target])
+    return {code for code, kinds in linked.items() if kinds == {UNCLEAR}}
 
 
 def score_indexing(
@@ -236,28 +359,42 @@ def score_indexing(
     gold_ann: Path | None = None,
     missing_docs: MissingDocs | str = MissingDocs.ignore,
     undefined: Undefined | str = Undefined.zero,
+    strict_input: bool = False,
 ) -> Result:
     """Sub-track 2: the set of concept codes of each document (TSV files or folders).
 
-    ``codalab`` (with ``gold_ann``, the gold sub-track 1 ``.ann`` folder) drops gold codes that
-    normalise only UNCLEAR mentions; ``missing_docs`` and ``undefined`` as in :func:`score_ner`.
+    ``codalab`` (with ``gold_ann``, the gold sub-track 1 ``.ann`` folder) drops a gold code
+    only when every mention it normalises is UNCLEAR (a code with no ``AnnotatorNotes`` link
+    is kept), and only from rows that name their own document; system codes are kept.
+    ``gold_ann`` without ``codalab`` is an :class:`InputError` (it would have no effect).
+    ``missing_docs``, ``undefined`` and ``strict_input`` as in :func:`score_ner`.
+    Codes are compared as written (:mod:`annoscore.formats.pharmaconer`).
     Counts: ``tp``, ``fp``, ``fn`` of the code sets, ``documents``.
     """
     if codalab and gold_ann is None:
         raise InputError("--codalab indexing needs --gold-ann, the gold sub-track 1 .ann folder")
+    if gold_ann is not None and not codalab:
+        raise InputError("--gold-ann has no effect without --codalab", gold_ann)
     missing_docs, undefined = MissingDocs(missing_docs), Undefined(undefined)
     file_mode = _check_modes(gold, system)
-    gold_docs, system_docs = paired_files(gold, system, read_code_tsv(gold), read_code_tsv(system))
-    allowed: dict[str, set[str]] = {}
+    gold_read, gold_skipped = read_code_tsvs(gold, strict_input=strict_input)
+    system_read, system_skipped = read_code_tsvs(system, strict_input=strict_input)
+    gold_docs, system_docs = paired_files(gold, system, gold_read, system_read)
+    unclear: dict[str, set[str]] = {}
+    warnings: list[ScoreWarning | str] = [*gold_skipped, *system_skipped]
     if gold_ann is not None:
-        ann_docs = read_brat(gold_ann, check_text=False)
+        ann_corpus = read_brat_corpus(
+            gold_ann, check_text=False, dialect="pharmaconer", strict_input=strict_input
+        )
+        ann_docs = ann_corpus.files
         missing = sorted(set(gold_docs) - set(ann_docs))
         if missing:
             raise InputError(
                 f"{len(missing)} gold document(s) have no .ann file here (first: {missing[0]})",
                 gold_ann,
             )
-        allowed = {doc_id: codes_of_clear_mentions(ann_docs[doc_id]) for doc_id in gold_docs}
+        unclear = {doc_id: unclear_only_codes(ann_docs[doc_id]) for doc_id in gold_docs}
+        warnings += ann_corpus.all_warnings()
 
     pairing = pair_documents(
         gold_docs,
@@ -271,16 +408,23 @@ def score_indexing(
     for doc_id in pairing.scored:
         g_doc, s_doc = gold_docs.get(doc_id), system_docs.get(doc_id)
         g_codes = set(g_doc.codes) if g_doc else set()
-        if codalab and doc_id in allowed:
-            kept = g_codes & allowed[doc_id]
+        if codalab and g_doc is not None:
+            removable = unclear[doc_id] - g_doc.foreign
+            kept = g_codes - removable
             dropped += len(g_codes) - len(kept)
             g_codes = kept
         per_document[doc_id] = set_counts(g_codes, s_doc.codes if s_doc else ()) + Counts(
             documents=1
         )
 
-    warnings: list[ScoreWarning | str] = [*pairing.warnings()]
-    warnings += [w for d in (*gold_docs.values(), *system_docs.values()) for w in d.warnings]
+    warnings += pairing.warnings()
+    scored = [
+        d
+        for doc_id in pairing.scored
+        for d in (gold_docs.get(doc_id), system_docs.get(doc_id))
+        if d
+    ]
+    warnings += merge_warnings(w for d in scored for w in d.warnings)
     if dropped:
         warnings.append(
             ScoreWarning(
@@ -296,10 +440,15 @@ def score_indexing(
         missing_docs=missing_docs.value,
         undefined=undefined.value,
     )
+    matrix = (
+        CountMatrix.of(per_document)
+        if per_document
+        else _empty_matrix(("tp", "fp", "fn", "documents"))
+    )
     return Result.from_counts(
         "pharmaconer-indexing",
         signature,
-        per_document,
+        matrix,
         SCORERS[undefined],
         warnings=warnings,
         details=Layout(2, _run_name(system), file_mode),

@@ -32,11 +32,21 @@ Choices that move a number, each an option recorded in the signature:
 - ``duplicates``: ``count`` (default) scores identical mentions (same fragments and type, same
   side, same document) each on its own; ``collapse`` keeps one (set semantics, as PharmaCoNER).
   A warning names how many there were either way.
+
+In :func:`score_span_files` (the command), an option that has no effect in the chosen mode
+(``tolerance`` outside ``relaxed``, ``min_overlap`` or ``overlap_basis`` outside ``overlap`` and
+``semeval``) is an :class:`~annoscore.errors.InputError` (exit 2): it would otherwise be
+silently ignored.
+
+Input (:func:`score_span_files`): brat files read by the generic rules of
+:mod:`annoscore.formats.brat` (malformed lines are errors naming file and line; a byte-order mark
+and text separated from the offsets by a space are tolerated with a warning, refused with
+``strict_input``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from annoscore.align.documents import MissingDocs, pair_documents, paired_files
@@ -49,11 +59,47 @@ from annoscore.align.span_modes import (
 )
 from annoscore.align.spans import MatchOptions
 from annoscore.errors import InputError
-from annoscore.formats.brat import read_brat, reader_warnings
+from annoscore.formats.brat import MAX_OFFSET, AnnFile, read_brat_corpus, reader_warnings
 from annoscore.metrics.spans import SpanCorpus, scorer_of
-from annoscore.model import AnnotatedDocument
-from annoscore.result import CountMatrix, Result, ScoreWarning, View
+from annoscore.model import AnnotatedDocument, Mention
+from annoscore.result import CountMatrix, Result, ScoreWarning, View, merge_warnings
 from annoscore.signature import Signature
+
+SpanDocument = AnnotatedDocument | AnnFile
+"""A document side: the model object (Python callers) or a reader's columns (the command)."""
+
+
+class _MentionColumns:
+    """An :class:`~annoscore.model.AnnotatedDocument`'s mentions seen as entity columns."""
+
+    __slots__ = ("_mentions", "ends", "has_discontinuous", "starts", "types")
+
+    def __init__(self, mentions: tuple[Mention, ...]) -> None:
+        self._mentions = mentions
+        self.types = [m.type for m in mentions]
+        self.starts = [m.span.start for m in mentions]
+        self.ends = [m.span.end for m in mentions]
+        self.has_discontinuous = any(m.span.is_discontinuous for m in mentions)
+
+    def mentions(self) -> tuple[Mention, ...]:
+        return self._mentions
+
+
+def check_mode_options(mode: str, options: MatchOptions) -> None:
+    """An :class:`InputError` for an option with no effect in ``mode`` (a value other than its
+    default), and for a tolerance above :data:`~annoscore.formats.brat.MAX_OFFSET`."""
+    if options.tolerance and mode != "relaxed":
+        raise InputError(f"--tolerance has no effect with --mode {mode} (only with relaxed)")
+    if options.tolerance > MAX_OFFSET:
+        raise InputError(f"--tolerance {options.tolerance} is beyond any text (above 2^53)")
+    if options.min_overlap and mode not in ("overlap", "semeval"):
+        raise InputError(
+            f"--min-overlap has no effect with --mode {mode} (only with overlap and semeval)"
+        )
+    if options.overlap_basis != "gold" and mode not in ("overlap", "semeval"):
+        raise InputError(
+            f"--overlap-of has no effect with --mode {mode} (only with overlap and semeval)"
+        )
 
 
 def span_signature(
@@ -79,9 +125,13 @@ def span_signature(
     return Signature.of(task, **values, **(trailing or {}))
 
 
+def _columns(doc: SpanDocument) -> AnnFile | _MentionColumns:
+    return doc if isinstance(doc, AnnFile) else _MentionColumns(doc.mentions)
+
+
 def count_spans(
-    gold_docs: Mapping[str, AnnotatedDocument],
-    pred_docs: Mapping[str, AnnotatedDocument],
+    gold_docs: Mapping[str, SpanDocument],
+    pred_docs: Mapping[str, SpanDocument],
     *,
     mode: CorpusMode,
     options: MatchOptions,
@@ -113,10 +163,24 @@ def count_spans(
                 document=doc_id,
             )
         texts.append(text)
-    warnings.extend(reader_warnings([*gold_list, *pred_list]))
-    corpus = SpanCorpus.from_mentions(
-        doc_ids, [g.mentions for g in gold_list], [p.mentions for p in pred_list], texts
+    models = [d for d in (*gold_list, *pred_list) if isinstance(d, AnnotatedDocument)]
+    warnings.extend(reader_warnings(models))
+    warnings.extend(
+        merge_warnings(
+            w for d in (*gold_list, *pred_list) if isinstance(d, AnnFile) for w in d.warnings
+        )
     )
+    if len(models) == len(gold_list) + len(pred_list):  # model objects: the mention columns
+        corpus = SpanCorpus.from_mentions(
+            doc_ids,
+            [g.mentions for g in models[: len(gold_list)]],
+            [p.mentions for p in models[len(gold_list) :]],
+            texts,
+        )
+    else:  # a reader's columns: no mention object is built
+        corpus = SpanCorpus.from_columns(
+            doc_ids, [_columns(g) for g in gold_list], [_columns(p) for p in pred_list], texts
+        )
     deduplicated, repeated = corpus.deduplicated()
     if repeated:
         fate = (
@@ -136,8 +200,8 @@ def count_spans(
 
 
 def score_spans(
-    gold_docs: Mapping[str, AnnotatedDocument],
-    pred_docs: Mapping[str, AnnotatedDocument],
+    gold_docs: Mapping[str, SpanDocument],
+    pred_docs: Mapping[str, SpanDocument],
     *,
     mode: CorpusMode = "strict",
     min_overlap: float = 0.0,
@@ -145,6 +209,7 @@ def score_spans(
     tolerance: int = 0,
     missing_docs: MissingDocs | str = MissingDocs.count,
     duplicates: Duplicates = "count",
+    extra_warnings: Sequence[ScoreWarning] = (),
 ) -> Result:
     """Score predicted mentions against gold, document by document (keys are document ids).
 
@@ -181,7 +246,7 @@ def score_spans(
         span_signature("spans", mode, options, duplicates, policy),
         matrix,
         scorer_of(mode),
-        warnings=warnings,
+        warnings=[*extra_warnings, *warnings],
         view=View(averages=True),
         extra={"mode": mode},
     )
@@ -197,6 +262,7 @@ def score_span_files(
     tolerance: int = 0,
     missing_docs: MissingDocs | str = MissingDocs.count,
     duplicates: Duplicates = "count",
+    strict_input: bool = False,
 ) -> Result:
     """:func:`score_spans` of two brat files (one document, whatever their names) or folders.
 
@@ -206,7 +272,10 @@ def score_span_files(
     >>> r.counts.as_dict()
     {'fn': 2, 'fp': 1, 'tp': 54}
     """
-    gold_docs, system_docs = paired_files(gold, system, read_brat(gold), read_brat(system))
+    check_mode_options(mode, MatchOptions(min_overlap, overlap_basis, tolerance))
+    gold_corpus = read_brat_corpus(gold, strict_input=strict_input)
+    system_corpus = read_brat_corpus(system, strict_input=strict_input)
+    gold_docs, system_docs = paired_files(gold, system, gold_corpus.files, system_corpus.files)
     return score_spans(
         gold_docs,
         system_docs,
@@ -216,4 +285,5 @@ def score_span_files(
         tolerance=tolerance,
         missing_docs=missing_docs,
         duplicates=duplicates,
+        extra_warnings=[*gold_corpus.warnings, *system_corpus.warnings],
     )
