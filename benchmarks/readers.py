@@ -9,7 +9,7 @@ part of both sides for brat.  The readers are called through their public functi
 =================  =================================================  =========================
 reader             function                                           data (``--scale 1``)
 =================  =================================================  =========================
-brat               ``formats.brat.read_brat(folder)`` (text checked)  2,000 docs x 50 spans
+brat               ``formats.brat.read_brat_corpus(folder)`` (checked)  2,000 docs x 50 spans
 CodiEsp TSV        ``formats.codiesp.read_code_file`` gold + preds    10,000 docs x 100 codes
 trec               ``formats.trec.read_qrels`` + ``read_run``         2,000 topics x 100 docs
 CoNLL              ``formats.conll.read_conll`` key + response        348 docs, 170,000 tokens
@@ -66,7 +66,7 @@ def floor(paths: list[Path], fields: str | None) -> int:
 
 
 def brat_data(folder: Path, scale: int) -> tuple[list[Path], Reader, str | None]:
-    from annoscore.formats.brat import read_brat
+    from annoscore.formats.brat import read_brat_corpus
 
     rnd = random.Random(14)
     corpus = folder / "brat"
@@ -92,7 +92,7 @@ def brat_data(folder: Path, scale: int) -> tuple[list[Path], Reader, str | None]
     paths = sorted(corpus.iterdir())
 
     def read() -> Any:
-        return read_brat(corpus)
+        return read_brat_corpus(corpus)
 
     return paths, read, "\t"
 
