@@ -6,31 +6,42 @@ drawn from small vocabularies (names, cities, dates, ids, phone numbers, symptom
 as PHI does in real notes; the prediction keeps 80% of the gold (10% with the end moved, 5% with
 another type), and adds 10% spurious annotations.
 
-Timed, each as a separate process from the same JSON files, median of ``--runs``:
+Timed, each as a separate process from the same JSON files (wall time, the process's own CPU
+time, user + system, and its peak RSS, measured by a small parent process):
 
-- annoscore: ``annoscore nlpsandbox all --gold G --pred P --format json`` (every category,
-  files read once);
+- annoscore: ``annoscore nlpsandbox all --gold G --pred P --format json -o OUT`` (every
+  category, files read once);
 - official: ``nlpsandboxclient.evaluation``, one evaluator per category as its
   ``evaluate-prediction`` command runs it (each reads both files), all six in one process.
 
-The counts of every metric and category are checked equal (annoscore with ``--quotes official``;
-the generated texts have no double quotes, so both quote modes give the same counts), then the
-ratio is printed.
+The official evaluation at 20,000 notes takes a long time (tens of minutes), so by default it is
+timed on the first ``--official-notes`` notes of the same data (two sizes, files written as the
+first N objects of the gold and prediction lists): both commands run on each subset, their counts
+are checked equal, and the official time is extrapolated to ``--notes`` by the straight line
+through the two sizes, only if the CPU time per note at the two sizes differs by less than 15%
+(linear); the output says which figures are measured and which extrapolated.
+``--official-notes all`` runs the official on the full files instead (measured, counts checked).
 
-Run: ``python benchmarks/nlpsandbox.py`` (``--notes 2000`` for a quick run).
+The counts of every metric and category are checked equal (annoscore with ``--quotes official``;
+the generated texts have no double quotes, so both quote modes give the same counts).
+
+Run: ``python benchmarks/nlpsandbox.py`` (``--notes 2000 --official-notes all`` for a quick
+fully measured run; ``--data DIR`` keeps the generated files for the next run).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 SEED = 2021
 PER_CATEGORY = 30
@@ -64,7 +75,7 @@ def _text(category: str, rnd: random.Random) -> str:
     return rnd.choice(SYMPTOMS)
 
 
-def generate(notes: int, folder: Path) -> tuple[Path, Path]:
+def generate(notes: int) -> tuple[list[Any], list[Any]]:
     rnd = random.Random(SEED)
     gold, pred = [], []
     for n in range(notes):
@@ -75,7 +86,8 @@ def generate(notes: int, folder: Path) -> tuple[Path, Path]:
             starts = rnd.sample(range(0, 20 * PER_CATEGORY * 6), PER_CATEGORY)
             for start in starts:
                 text = _text(category, rnd)
-                item = {"start": start, "length": len(text), "text": text, "confidence": 95.0}
+                item: dict[str, Any] = {"start": start, "length": len(text), "text": text,
+                                        "confidence": 95.0}  # fmt: skip
                 item[field] = rnd.choice(types)
                 g_items.append(item)
                 roll = rnd.random()
@@ -94,6 +106,11 @@ def generate(notes: int, folder: Path) -> tuple[Path, Path]:
             g_obj[array], p_obj[array] = g_items, p_items
         gold.append(g_obj)
         pred.append(p_obj)
+    return gold, pred
+
+
+def write(folder: Path, gold: list[Any], pred: list[Any]) -> tuple[Path, Path]:
+    folder.mkdir(parents=True, exist_ok=True)
     g_path, p_path = folder / "gold.json", folder / "pred.json"
     g_path.write_text(json.dumps(gold))
     p_path.write_text(json.dumps(pred))
@@ -125,44 +142,161 @@ print(json.dumps(seen))
 """
 
 
-def _timed(command: list[str]) -> tuple[float, str]:
-    started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
-    return time.perf_counter() - started, done.stdout
+@dataclass(frozen=True)
+class Run:
+    wall: float
+    cpu: float
+    peak_mb: float
+    stdout: str
+
+
+MEASURE = """
+import os, resource, subprocess, sys, time
+started = time.perf_counter()
+with open(sys.argv[1], "w") as out:
+    code = subprocess.run(sys.argv[2:], stdout=out).returncode
+wall = time.perf_counter() - started
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, code)
+"""
+"""Runs a command from a small process, so that its peak RSS is its own (a child forked from
+this benchmark, which holds the generated data, would start with this process's RSS)."""
+
+
+def _timed(command: list[str]) -> Run:
+    """Run ``command``, timing it (wall, own CPU user + system) with its peak RSS."""
+    with tempfile.TemporaryDirectory() as scratch:
+        stdout = Path(scratch) / "stdout"
+        done = subprocess.run(
+            [sys.executable, "-c", MEASURE, str(stdout), *command],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        wall, cpu, peak_kb, code = done.stdout.split()
+        if int(code):
+            raise SystemExit(f"failed ({code}): {' '.join(command)}")
+        return Run(float(wall), float(cpu), int(peak_kb) / 1024, stdout.read_text())
+
+
+def _ours(gold: Path, pred: Path, output: Path) -> list[str]:
+    return [sys.executable, "-m", "annoscore", "nlpsandbox", "all", "--gold", str(gold),
+            "--pred", str(pred), "--format", "json", "--quotes", "official",
+            "-o", str(output)]  # fmt: skip
+
+
+def _check(ours: dict[str, Any], official: dict[str, list[int]]) -> int:
+    counts = ours["counts"]
+    for key, (tp, fp, fn) in official.items():
+        category, metric = key.split(":")
+        if category == "covid-symptom" and metric == "type":
+            continue  # 4.3.1 has no covid-symptom evaluator: no official type level
+        prefix = f"{category.replace('-', '_')}_{metric}_"
+        got = [counts[prefix + s] for s in ("tp", "fp", "fn")]
+        assert got == [tp, fp, fn], (key, got, [tp, fp, fn])
+    return len(official)
+
+
+def _median(runs: list[Run]) -> Run:
+    middle = sorted(runs, key=lambda r: r.wall)[len(runs) // 2]
+    return Run(
+        statistics.median(r.wall for r in runs),
+        statistics.median(r.cpu for r in runs),
+        max(r.peak_mb for r in runs),
+        middle.stdout,
+    )
+
+
+def _line(label: str, run: Run) -> str:
+    return f"{label:<44}{run.wall:9.2f} s wall {run.cpu:9.2f} s CPU {run.peak_mb:8.0f} MB peak"
+
+
+def _both(folder: Path, gold: Path, pred: Path, runs: int, label: str) -> tuple[Run, Run]:
+    """Both commands on one pair of files, counts checked equal; median of ``runs``."""
+    ours_runs, theirs_runs = [], []
+    for _ in range(runs):
+        ours_runs.append(_timed(_ours(gold, pred, folder / "ours.json")))
+        theirs_runs.append(_timed([sys.executable, "-c", OFFICIAL, str(gold), str(pred)]))
+    ours, theirs = _median(ours_runs), _median(theirs_runs)
+    checked = _check(json.loads((folder / "ours.json").read_text()), json.loads(theirs.stdout))
+    print(_line(f"annoscore nlpsandbox all, {label}", ours))
+    print(_line(f"nlpsandbox-client 4.3.1, {label}", theirs))
+    print(f"  counts equal: {checked} (category, metric) triples; ratio "
+          f"{theirs.wall / ours.wall:.1f}x wall, {theirs.cpu / ours.cpu:.1f}x CPU")  # fmt: skip
+    return ours, theirs
+
+
+def _extrapolated(root: Path, full: Path, notes: int, subsets: list[int], runs: int) -> None:
+    """Both commands on the two subsets (measured, counts checked), annoscore on the full files,
+    and the official extrapolated to the full size where its time per note is linear."""
+    timed = []
+    for n in subsets:
+        folder = root / f"{notes}-first-{n}"
+        if not (folder / "gold.json").exists():
+            gold_list, pred_list = generate(notes)
+            write(folder, gold_list[:n], pred_list[:n])
+            del gold_list, pred_list
+        timed.append(_both(folder, folder / "gold.json", folder / "pred.json", runs,
+                           f"first {n} notes")[1])  # fmt: skip
+    gold, pred = full / "gold.json", full / "pred.json"
+    ours = _median([_timed(_ours(gold, pred, full / "ours.json")) for _ in range(runs)])
+    print(_line(f"annoscore nlpsandbox all, {notes} notes", ours))
+    (a, small), (b, large) = zip(subsets, timed, strict=True)
+    estimate = {}
+    for what in ("cpu", "wall"):
+        t_a, t_b = getattr(small, what), getattr(large, what)
+        spread = abs(t_b / b - t_a / a) / max(t_b / b, t_a / a)
+        linear = spread < 0.15
+        print(f"official {what} per note: {t_a / a * 1e3:.1f} ms at {a}, "
+              f"{t_b / b * 1e3:.1f} ms at {b} notes: "
+              f"{'linear' if linear else 'NOT linear'} ({spread:.0%} apart)")  # fmt: skip
+        if linear:
+            estimate[what] = t_a + (t_b - t_a) / (b - a) * (notes - a)
+    if not estimate:
+        print("no extrapolation: run with --official-notes all")
+    for what, value in estimate.items():
+        measured = getattr(ours, what)
+        print(f"nlpsandbox-client 4.3.1, {notes} notes, EXTRAPOLATED {what}: {value:.0f} s "
+              f"(line through the two measured sizes); ratio {value / measured:.1f}x "
+              f"(annoscore measured: {measured:.2f} s)")  # fmt: skip
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notes", type=int, default=20_000)
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument(
+        "--official-notes",
+        default="1000,2000",
+        help="two subset sizes (first N notes) to time the official on and extrapolate, "
+        "or 'all' to run it on the full files",
+    )
+    parser.add_argument("--data", type=Path, help="keep the generated files in this folder")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        gold, pred = generate(args.notes, Path(tmp))
+    subsets = (
+        [] if args.official_notes == "all" else sorted(map(int, args.official_notes.split(",")))
+    )
+    if subsets and (len(subsets) != 2 or subsets[1] > args.notes or subsets[0] == subsets[1]):
+        parser.error("--official-notes: two different sizes up to --notes, or 'all'")
+    with tempfile.TemporaryDirectory() as scratch:
+        root = args.data or Path(scratch)
+        full = root / str(args.notes)
+        if not (full / "gold.json").exists() or not (full / "pred.json").exists():
+            gold_list, pred_list = generate(args.notes)
+            write(full, gold_list, pred_list)
+            for n in subsets:
+                write(root / f"{args.notes}-first-{n}", gold_list[:n], pred_list[:n])
+            del gold_list, pred_list
+        gold, pred = full / "gold.json", full / "pred.json"
         size = (gold.stat().st_size + pred.stat().st_size) / 1e6
-        print(f"{args.notes} notes x {PER_CATEGORY} annotations x 6 categories ({size:.0f} MB)")
-        ours_cmd = [sys.executable, "-m", "annoscore", "nlpsandbox", "all", "--gold", str(gold),
-                    "--pred", str(pred), "--format", "json", "--quotes", "official"]  # fmt: skip
-        theirs_cmd = [sys.executable, "-c", OFFICIAL, str(gold), str(pred)]
-        ours_times, theirs_times = [], []
-        for _ in range(args.runs):
-            t, ours_out = _timed(ours_cmd)
-            ours_times.append(t)
-            t, theirs_out = _timed(theirs_cmd)
-            theirs_times.append(t)
-        counts = json.loads(ours_out)["counts"]
-        official = json.loads(theirs_out)
-        for key, (tp, fp, fn) in official.items():
-            category, metric = key.split(":")
-            if category == "covid-symptom" and metric == "type":
-                continue  # 4.3.1 has no covid-symptom evaluator: no official type level
-            prefix = f"{category.replace('-', '_')}_{metric}_"
-            ours = [counts[prefix + s] for s in ("tp", "fp", "fn")]
-            assert ours == [tp, fp, fn], (key, ours, [tp, fp, fn])
-        a, b = statistics.median(ours_times), statistics.median(theirs_times)
-        print(f"counts equal: {len(official)} (category, metric) triples")
-        print(f"annoscore nlpsandbox all : {a:8.2f} s")
-        print(f"nlpsandbox-client 4.3.1  : {b:8.2f} s")
-        print(f"ratio                    : {b / a:8.1f}x faster")
+        print(f"{args.notes} notes x {PER_CATEGORY} annotations x 6 categories ({size:.0f} MB), "
+              f"median of {args.runs} run(s); CPU = the process's user + system time")  # fmt: skip
+        if subsets:
+            _extrapolated(root, full, args.notes, subsets, args.runs)
+        else:
+            _both(full, gold, pred, args.runs, f"{args.notes} notes")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} (2 cores: above ~1, wall times "
+          "include waiting for a core; CPU times do not)")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
+import pytest
+
 from annoscore.counts import Counts
 from annoscore.formats.nlpsandbox import PhiAnnotation as A
 from annoscore.metrics.phi import (
+    Columns,
     Quotes,
     SameStart,
     Tokenizer,
     TokenSpans,
     all_scores,
+    category_counts,
+    hipaa_flags,
     note_counts,
     official_prf,
     phi_scores,
+    span_table,
 )
 
 TREEBANK = TokenSpans(Tokenizer.treebank, Quotes.fixed)
@@ -105,3 +114,106 @@ def test_all_scores_prefix_by_category() -> None:
     scores = all_scores(Counts({"location_instance_relax_tp": 1, "location_hipaa_tp": 1}))
     assert scores["location_hipaa_f1"] == 1.0
     assert "date_instance_relax_f1" not in scores
+
+
+# --- the columnar counts: pinned to note_counts and TokenSpans -----------------------------------
+
+PIECES = ["Jon", "Smith", "David's", "Boston,", "(617)", "U.S.", "can't", '"Jon"', "''x''", "--"]
+
+
+def _random_text(rnd: random.Random) -> str:
+    words = [
+        rnd.choice(PIECES) if rnd.random() < 0.7 else f"{rnd.randrange(10 ** rnd.randint(1, 6))}"
+        for _ in range(rnd.randint(0, 4))
+    ]
+    text = "".join(word + rnd.choice([" ", "  ", "\t", "-", ""]) for word in words)
+    return rnd.choice(["", " "]) + text
+
+
+@pytest.mark.parametrize(
+    ("tokenizer", "quotes"),
+    [
+        (Tokenizer.treebank, Quotes.fixed),
+        (Tokenizer.treebank, Quotes.official),
+        (Tokenizer.whitespace, Quotes.fixed),
+    ],
+)
+def test_span_table_gives_every_texts_spans(tokenizer: Tokenizer, quotes: Quotes) -> None:
+    rnd = random.Random(5)
+    texts = list(dict.fromkeys(_random_text(rnd) for _ in range(600)))
+    table = span_table(texts, TokenSpans(tokenizer, quotes))
+    reference = TokenSpans(tokenizer, quotes)
+    for k, text in enumerate(texts):
+        e = table.entry[k]
+        rows = range(table.first[e], table.first[e] + table.size[e])
+        got = tuple((int(table.offset[r]), int(table.length[r])) for r in rows)
+        fixes = reference.quote_fixes
+        assert got == reference(text), text
+        assert table.fixed[e] == reference.quote_fixes - fixes
+    assert quotes is Quotes.official or tokenizer is Tokenizer.whitespace or table.fixed.any()
+
+
+def _random_side(rnd: random.Random, notes: int, texts: list[str], far: bool) -> list[Any]:
+    rows = []
+    for _ in range(rnd.randrange(80)):
+        start = rnd.randrange(40) + (rnd.choice([0, 2**53 - 99]) if far else 0)
+        rows.append((rnd.randrange(notes), start, rnd.randrange(8), rnd.randrange(len(texts))))
+    return [(*row, rnd.randrange(6)) for row in rows]  # kind 0: absent, 1: null
+
+
+KIND_VALUES = [None, None, "city", "zip", "room", "planet"]  # kind numbers 0..5
+
+
+def _annotations(rows: list[Any], texts: list[str]) -> dict[int, list[A]]:
+    notes: dict[int, list[A]] = {}
+    for note, start, length, text, kind in rows:
+        annotation = A(start, length, texts[text], KIND_VALUES[kind], kind != 0)
+        notes.setdefault(note, []).append(annotation)
+    return notes
+
+
+def _columns(rows: list[Any]) -> Columns:
+    import numpy as np
+
+    data = np.array(rows, dtype=np.int64).reshape(-1, 5)
+    return Columns(*(np.ascontiguousarray(data[:, k]) for k in range(5)))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_category_counts_are_note_counts_of_every_note(seed: int) -> None:
+    rnd = random.Random(seed)
+    texts = list(dict.fromkeys(_random_text(rnd) for _ in range(30)))
+    far = seed % 4 == 3  # starts near 2**53: keys that do not fit one int64 (the other paths)
+    notes = rnd.choice([100, 600]) if far else rnd.randint(1, 6)
+    gold, pred = _random_side(rnd, notes, texts, far), _random_side(rnd, notes, texts, far)
+    options = {
+        "relax_margin": rnd.choice([0, 2, 3]),
+        "same_start": rnd.choice(list(SameStart)),
+    }
+    quotes = rnd.choice(list(Quotes))
+    tokenizer = rnd.choice(list(Tokenizer))
+    table = span_table(texts, TokenSpans(tokenizer, quotes))
+    tally = category_counts(
+        _columns(gold),
+        _columns(pred),
+        table,
+        notes,
+        hipaa=hipaa_flags(KIND_VALUES),
+        **options,  # type: ignore[arg-type]
+    )
+    spans = TokenSpans(tokenizer, quotes)
+    g_notes, p_notes = _annotations(gold, texts), _annotations(pred, texts)
+    overwritten = [0, 0]
+    unknown = 0
+    for note in range(notes):
+        expected = note_counts(
+            g_notes.get(note, []), p_notes.get(note, []), spans, hipaa=True, **options
+        )
+        got = {name: int(column[note]) for name, column in tally.columns.items()}
+        assert got == dict(expected.counts), note
+        overwritten[0] += expected.overwritten_gold
+        overwritten[1] += expected.overwritten_pred
+        unknown += expected.unknown_hipaa
+    assert [tally.overwritten_gold, tally.overwritten_pred] == overwritten
+    assert tally.unknown_hipaa == unknown
+    assert tally.quote_fixes == spans.quote_fixes

@@ -20,17 +20,31 @@ and merges objects whose note ids (basenames) coincide, in file order, as the of
 does.  A missing category array is read as empty and counted (the official script stops with a
 ``KeyError``).  Anything else that is not the shape above raises :class:`InputError` naming the
 file and the JSON path of the item, e.g.
-``pred.json: [3].textDateAnnotations[7].length: expected a non-negative integer``.
+``pred.json: [3].textDateAnnotations[7].length: expected a non-negative integer``.  Offsets
+above :data:`MAX_OFFSET` (2**53 - 1) are refused the same way.
+
+Two readers give the same annotations: :func:`read_sandbox` builds one :class:`PhiAnnotation`
+per item, grouped by note (the reference, and handy for a few notes);
+:func:`read_columns` is the fast path the tasks use: the JSON list is decoded one object at a
+time by the C scanner (the file's objects are never all in memory at once), each category's
+items are checked and turned into integer columns a few hundred notes at a time with C-level
+passes (``map``/``set``, no Python code per item), and texts and type values are numbered
+(:class:`Numbering`).  When a quick check fails, the reference reader reads that stretch of the
+file, so the error (or the tolerated input) is exactly the reference's.
 """
 
 from __future__ import annotations
 
 import json
 import posixpath
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+import re
+from array import array
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import chain, count, filterfalse, repeat
+from operator import ne
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from annoscore.errors import InputError
 
@@ -107,6 +121,10 @@ class SandboxFile:
         return self.categories[category].missing_array < self.objects
 
 
+MAX_OFFSET: Final = 2**53 - 1
+"""The largest ``start`` or ``length`` read (a character offset; larger ones are refused)."""
+
+
 def _fail(path: Path, where: str, message: str) -> InputError:
     return InputError(f"{where}: {message}", path)
 
@@ -149,6 +167,9 @@ def _items(
             raise _fail(path, f"{where}[{k}].start", "expected a non-negative integer")
         if type(length) is not int or length < 0:
             raise _fail(path, f"{where}[{k}].length", "expected a non-negative integer")
+        if start > MAX_OFFSET or length > MAX_OFFSET:
+            name = "start" if start > MAX_OFFSET else "length"
+            raise _fail(path, f"{where}[{k}].{name}", f"expected an offset up to {MAX_OFFSET}")
         if not isinstance(text, str):
             raise _fail(path, f"{where}[{k}].text", "expected a string")
         kind: str | None = None
@@ -166,16 +187,22 @@ def _items(
     return mismatches
 
 
-def _load(path: Path) -> list[Any]:
+def _read_text(path: Path) -> str:
+    """The file decoded as ``json.load`` decodes it (UTF-8, -16 or -32, BOM allowed)."""
     try:
-        with open(path, "rb") as handle:
-            data = json.load(handle)
+        raw = path.read_bytes()
+        return raw.decode(json.detect_encoding(raw), "surrogatepass")
     except FileNotFoundError:
         raise InputError("no such file", path) from None
     except IsADirectoryError:
         raise InputError("expected a JSON file, found a folder", path) from None
     except UnicodeDecodeError as error:
         raise InputError(f"not UTF-8 text ({error.reason})", path) from None
+
+
+def _load(path: Path, text: str | None = None) -> list[Any]:
+    try:
+        data = json.loads(_read_text(path) if text is None else text)
     except json.JSONDecodeError as error:
         message = f"not valid JSON: {error.msg} (column {error.colno})"
         raise InputError(message, path, error.lineno) from None
@@ -239,3 +266,304 @@ def read_sandbox(path: Path | str, categories: Iterable[str] | None = None) -> S
         len(data),
         merged,
     )
+
+
+# --- the columnar reader (the fast path) -------------------------------------------------------
+
+
+class _Absent:
+    """The type value of an item without a type field (the official NaN)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT: Final = _Absent()
+"""Type value of an item that has no type field; numbered 0 in every type :class:`Numbering`."""
+
+
+class Numbering:
+    """Distinct values numbered 0, 1, 2, ...; ``values()`` lists them by number.
+
+    >>> texts = Numbering()
+    >>> texts.number(["Jon", "Ann", "Jon"]), texts.number(["May", "Ann"]), texts.values()
+    ([0, 1, 0], [2, 1], ['Jon', 'Ann', 'May'])
+    """
+
+    __slots__ = ("ids",)
+
+    def __init__(self, first: Iterable[Hashable] = ()) -> None:
+        self.ids: dict[Hashable, int] = {value: k for k, value in enumerate(first)}
+
+    def number(self, values: list[Any]) -> list[int]:
+        """The numbers of ``values``, numbering the new ones (C-level passes, no Python loop)."""
+        ids = self.ids
+        fresh = list(filterfalse(ids.__contains__, dict.fromkeys(values)))
+        ids.update(zip(fresh, count(len(ids))))
+        return list(map(ids.__getitem__, values))
+
+    def values(self) -> list[Any]:
+        """The values, in the order of their numbers."""
+        return list(self.ids)
+
+
+def type_numbering() -> Numbering:
+    """A numbering of type values with :data:`ABSENT` as 0 and JSON ``null`` as 1."""
+    return Numbering((ABSENT, None))
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryColumns:
+    """One category of one file, one entry per annotation in file order (``array('q')``).
+
+    ``note`` indexes :attr:`ColumnFile.note_ids`; ``text`` numbers the text in the shared text
+    :class:`Numbering`; ``kind`` numbers the type value in the category's type numbering
+    (0: no type field, 1: ``null``).  ``missing_array`` and ``length_mismatch`` are as in
+    :class:`CategoryNotes`.
+    """
+
+    note: array[int] = field(default_factory=lambda: array("q"))
+    start: array[int] = field(default_factory=lambda: array("q"))
+    length: array[int] = field(default_factory=lambda: array("q"))
+    text: array[int] = field(default_factory=lambda: array("q"))
+    kind: array[int] = field(default_factory=lambda: array("q"))
+    tally: list[int] = field(default_factory=lambda: [0, 0])
+
+    @property
+    def missing_array(self) -> int:
+        return self.tally[0]
+
+    @property
+    def length_mismatch(self) -> int:
+        return self.tally[1]
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnFile:
+    """A whole file as columns: note ids in file order (merged by basename), each category."""
+
+    path: Path
+    note_ids: tuple[str, ...]
+    categories: dict[str, CategoryColumns]
+    objects: int
+    merged_notes: int
+
+    def present(self, category: str) -> bool:
+        """Whether any object in the file has this category's array."""
+        return self.categories[category].missing_array < self.objects
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_CHUNK = 400
+"""Objects checked and turned into columns together."""
+
+
+def _objects(path: Path, text: str) -> Iterator[Any]:
+    """The items of the file's top-level JSON list, decoded one at a time.
+
+    Anything that is not a well-formed list is handed to ``json.loads`` for its own message.
+    """
+    scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+    def space(text: str, at: int) -> int:
+        matched = _SPACE.match(text, at)
+        return matched.end() if matched else at  # always matched (maybe empty)
+
+    at = space(text, 0)
+    if text[at : at + 1] != "[":
+        _load(path, text)  # raises: not JSON, or not a list
+        return
+    at = space(text, at + 1)
+    if text[at : at + 1] == "]":
+        at = space(text, at + 1)
+    else:
+        while True:
+            try:
+                item, at = scan(text, at)
+            except (StopIteration, json.JSONDecodeError):
+                break
+            yield item
+            at = space(text, at)
+            mark = text[at : at + 1]
+            if mark == ",":
+                at = space(text, at + 1)
+            elif mark == "]":
+                at = space(text, at + 1)
+                if at == len(text):
+                    return
+                break
+            else:
+                break
+    if at != len(text):
+        _load(path, text)  # raises with json's message, line and column
+        raise InputError("not valid JSON", path)  # pragma: no cover (json found no error)
+
+
+def _quick_columns(
+    items: list[Any], type_fields: Sequence[str], texts: Numbering, kinds: Numbering
+) -> tuple[list[int], list[int], list[int], list[int], int] | None:
+    """Columns of a category's items if all are well formed (else ``None``), no Python per item."""
+    if set(map(type, items)) != {dict}:
+        return None
+    get: Any = dict.get
+    starts = list(map(get, items, repeat("start")))
+    lengths = list(map(get, items, repeat("length")))
+    for offsets in (starts, lengths):
+        if set(map(type, offsets)) != {int} or min(offsets) < 0 or max(offsets) > MAX_OFFSET:
+            return None
+    text_values = list(map(get, items, repeat("text")))
+    if set(map(type, text_values)) != {str}:
+        return None
+    values = list(map(get, items, repeat(type_fields[0]), repeat(ABSENT)))
+    for other in type_fields[1:]:
+        if ABSENT in values:
+            later = map(get, items, repeat(other), repeat(ABSENT))
+            values = [v if v is not ABSENT else w for v, w in zip(values, later, strict=True)]
+    if not set(map(type, values)) <= {str, type(None), _Absent}:
+        return None
+    mismatched = sum(map(ne, map(len, text_values), lengths))
+    return starts, lengths, texts.number(text_values), kinds.number(values), mismatched
+
+
+def _add_chunk(
+    path: Path,
+    chunk: list[tuple[int, int, dict[str, Any]]],
+    wanted: Sequence[Category],
+    columns: dict[str, CategoryColumns],
+    texts: Numbering,
+    kinds: dict[str, Numbering],
+) -> None:
+    """Append the annotations of ``chunk`` (object index, note index, object) to ``columns``."""
+    built = []
+    for category in wanted:
+        arrays: list[Any] = []
+        owners: list[int] = []
+        missing = 0
+        for _, note, item in chunk:
+            found = False
+            for name in category.arrays:
+                if name in item:
+                    found = True
+                    arrays.append(item[name])
+                    owners.append(note)
+            missing += not found
+        if set(map(type, arrays)) - {list}:
+            break
+        items = list(chain.from_iterable(arrays))
+        quick = (
+            _quick_columns(items, category.type_fields, texts, kinds[category.name])
+            if items
+            else ([], [], [], [], 0)
+        )
+        if quick is None:
+            break
+        notes = chain.from_iterable(map(repeat, owners, map(len, arrays)))
+        built.append((category, notes, quick, missing))
+    else:
+        for category, notes, (starts, lengths, text_ids, kind_ids, mismatched), missing in built:
+            out = columns[category.name]
+            out.note.extend(notes)
+            out.start.extend(starts)
+            out.length.extend(lengths)
+            out.text.extend(text_ids)
+            out.kind.extend(kind_ids)
+            out.tally[0] += missing
+            out.tally[1] += mismatched
+        return
+    _add_chunk_slowly(path, chunk, wanted, columns, texts, kinds)
+
+
+def _add_chunk_slowly(
+    path: Path,
+    chunk: list[tuple[int, int, dict[str, Any]]],
+    wanted: Sequence[Category],
+    columns: dict[str, CategoryColumns],
+    texts: Numbering,
+    kinds: dict[str, Numbering],
+) -> None:
+    """The reference reader on ``chunk``, item by item: raises the reference's first error."""
+    read: dict[str, list[tuple[int, list[PhiAnnotation], int, int]]] = {c.name: [] for c in wanted}
+    for index, note, item in chunk:
+        for category in wanted:
+            found = [name for name in category.arrays if name in item]
+            annotations: list[PhiAnnotation] = []
+            mismatched = 0
+            for name in found:
+                mismatched += _items(
+                    path, item[name], f"[{index}].{name}", category.type_fields, annotations
+                )
+            read[category.name].append((note, annotations, mismatched, not found))
+    for category in wanted:
+        out = columns[category.name]
+        for note, annotations, mismatched, missing in read[category.name]:
+            out.note.extend(repeat(note, len(annotations)))
+            out.start.extend(a.start for a in annotations)
+            out.length.extend(a.length for a in annotations)
+            out.text.extend(texts.number([a.text for a in annotations]))
+            values = [a.type if a.typed else ABSENT for a in annotations]
+            out.kind.extend(kinds[category.name].number(values))
+            out.tally[0] += missing
+            out.tally[1] += mismatched
+
+
+def read_columns(
+    path: Path | str,
+    categories: Iterable[str] | None = None,
+    *,
+    texts: Numbering,
+    kinds: dict[str, Numbering],
+) -> ColumnFile:
+    """Read one file as columns (the same annotations as :func:`read_sandbox`).
+
+    ``texts`` numbers the annotation texts and ``kinds[category]`` (from :func:`type_numbering`)
+    the type values; pass the same numberings for the gold and the prediction file so that equal
+    texts and equal types get equal numbers.
+
+    >>> import json, tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "pred.json"
+    >>> _ = f.write_text(json.dumps([{"annotationSource": {"resourceSource": {"name": "a/n1"}},
+    ...     "textDateAnnotations": [{"start": 3, "length": 4, "text": "2/18"},
+    ...                             {"start": 9, "length": 3, "text": "May", "dateFormat": "M"}]}]))
+    >>> texts, kinds = Numbering(), {"date": type_numbering()}
+    >>> date = read_columns(f, ["date"], texts=texts, kinds=kinds).categories["date"]
+    >>> date.start.tolist(), date.length.tolist(), date.kind.tolist()
+    ([3, 9], [4, 3], [0, 2])
+    >>> [texts.values()[t] for t in date.text]
+    ['2/18', 'May']
+    """
+    path = Path(path)
+    wanted = [CATEGORIES[name] for name in (categories or CATEGORIES)]
+    for category in wanted:
+        kinds.setdefault(category.name, type_numbering())
+    columns = {category.name: CategoryColumns() for category in wanted}
+    note_ids: dict[str, int] = {}
+    merged = 0
+    objects = 0
+    chunk: list[tuple[int, int, dict[str, Any]]] = []
+    text = _read_text(path)
+    try:
+        for index, item in enumerate(_objects(path, text)):
+            objects += 1
+            try:
+                if not isinstance(item, dict):
+                    raise _fail(path, f"[{index}]", "expected an annotation object")
+                note_id = _note_id(path, item, index)
+            except InputError:
+                _add_chunk(path, chunk, wanted, columns, texts, kinds)  # an earlier error first
+                raise
+            note = note_ids.get(note_id)
+            if note is None:
+                note = note_ids[note_id] = len(note_ids)
+            else:
+                merged += 1
+            chunk.append((index, note, item))
+            if len(chunk) == _CHUNK:
+                _add_chunk(path, chunk, wanted, columns, texts, kinds)
+                chunk = []
+        _add_chunk(path, chunk, wanted, columns, texts, kinds)
+    except InputError:
+        _load(path, text)  # a JSON syntax error further on comes first, as in read_sandbox
+        raise
+    return ColumnFile(path, tuple(note_ids), columns, objects, merged)

@@ -4,7 +4,10 @@
 one category of a gold and a prediction file (:mod:`annoscore.formats.nlpsandbox`);
 ``nlpsandbox-all`` scores every category present in either file.  Counting is in
 :mod:`annoscore.metrics.phi`; each note is a document, so the corpus counts (the official pooled
-micro counts) are the sums of the note counts.
+micro counts) are the sums of the note counts.  The files are read as columns
+(:func:`~annoscore.formats.nlpsandbox.read_columns`), every distinct annotation text of the run
+is tokenized once, and each category is counted for all notes at once
+(:func:`~annoscore.metrics.phi.category_counts`).
 
 Keys (``scores``, exact fractions; ``counts``, their ``tp``/``fp``/``fn``):
 ``instance_relax_*``, ``instance_strict_*``, ``token_strict_*``, ``type_*`` and, for locations,
@@ -31,23 +34,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.formats.nlpsandbox import CATEGORIES, SandboxFile, read_sandbox
+from annoscore.formats.nlpsandbox import CATEGORIES, ColumnFile, Numbering, read_columns
 from annoscore.metrics.phi import (
+    Columns,
     Quotes,
     SameStart,
     Tokenizer,
     TokenSpans,
     all_scores,
+    category_counts,
+    hipaa_flags,
     leaderboard,
-    note_counts,
     phi_scores,
+    span_table,
 )
-from annoscore.result import Result, ScoreWarning, View
+from annoscore.result import CountMatrix, Result, ScoreWarning, View
 from annoscore.signature import Signature
+
+if TYPE_CHECKING:
+    from annoscore.metrics.phi import IntArray
 
 TASK_PREFIX = "nlpsandbox-"
 ALL_TASK = "nlpsandbox-all"
@@ -57,13 +65,13 @@ def _prefix(category: str) -> str:
     return category.replace("-", "_") + "_"
 
 
-def _documents(gold: SandboxFile, pred: SandboxFile) -> list[str]:
+def _documents(gold: ColumnFile, pred: ColumnFile) -> list[str]:
     return list(dict.fromkeys((*gold.note_ids, *pred.note_ids)))
 
 
 def _warnings(
-    gold: SandboxFile,
-    pred: SandboxFile,
+    gold: ColumnFile,
+    pred: ColumnFile,
     categories: Iterable[str],
     overwritten: dict[str, int],
     unknown_hipaa: int,
@@ -171,6 +179,18 @@ def _signature(
     )
 
 
+def _columns(file: ColumnFile, category: str, documents: dict[str, int]) -> Columns:
+    import numpy as np
+
+    read = file.categories[category]
+    where = np.array([documents[note] for note in file.note_ids], dtype=np.int64)
+    note, start, length, text, kind = (
+        np.frombuffer(column, dtype=np.int64) if len(column) else np.zeros(0, dtype=np.int64)
+        for column in (read.note, read.start, read.length, read.text, read.kind)
+    )
+    return Columns(where[note], start, length, text, kind)
+
+
 def _score(
     categories: list[str],
     gold_path: Path,
@@ -185,45 +205,48 @@ def _score(
 ) -> Result:
     if relax_margin < 0:
         raise InputError(f"the relax margin must be 0 or more, not {relax_margin}")
-    gold = read_sandbox(gold_path, categories)
-    pred = read_sandbox(pred_path, categories)
+    texts = Numbering()
+    kinds: dict[str, Numbering] = {}
+    gold = read_columns(gold_path, categories, texts=texts, kinds=kinds)
+    pred = read_columns(pred_path, categories, texts=texts, kinds=kinds)
     if all_categories:
         categories = [c for c in categories if gold.present(c) or pred.present(c)]
         if not categories:
             raise InputError("no PHI annotation array (textDateAnnotations, ...) in either file")
     documents = _documents(gold, pred)
+    position = {doc: d for d, doc in enumerate(documents)}
     spans = TokenSpans(Tokenizer(tokenizer), Quotes(quotes))
-    per_document: dict[str, Counts] = {doc: Counts() for doc in documents}
+    table = span_table(texts.values(), spans)
+    columns: dict[str, IntArray] = {}
     overwritten = {"gold": 0, "pred": 0}
     unknown_hipaa = 0
-    board: dict[str, dict[str, object]] = {}
     for category in categories:
-        g_notes = gold.categories[category].notes
-        p_notes = pred.categories[category].notes
         prefix = _prefix(category) if all_categories else ""
-        for doc in documents:
-            tally = note_counts(
-                g_notes.get(doc, ()),
-                p_notes.get(doc, ()),
-                spans,
-                relax_margin=relax_margin,
-                same_start=SameStart(same_start),
-                hipaa=category == "location",
-            )
-            per_document[doc] = per_document[doc] + tally.counts.prefixed(prefix)
-            overwritten["gold"] += tally.overwritten_gold
-            overwritten["pred"] += tally.overwritten_pred
-            unknown_hipaa += tally.unknown_hipaa
+        tally = category_counts(
+            _columns(gold, category, position),
+            _columns(pred, category, position),
+            table,
+            len(documents),
+            relax_margin=relax_margin,
+            same_start=SameStart(same_start),
+            hipaa=hipaa_flags(kinds[category].values()) if category == "location" else None,
+        )
+        columns.update((prefix + name, column) for name, column in tally.columns.items())
+        overwritten["gold"] += tally.overwritten_gold
+        overwritten["pred"] += tally.overwritten_pred
+        unknown_hipaa += tally.unknown_hipaa
+        spans.quote_fixes += tally.quote_fixes
     task = ALL_TASK if all_categories else TASK_PREFIX + categories[0]
     scorer = all_scores if all_categories else phi_scores
     result = Result.from_counts(
         task,
         _signature(task, tokenizer, quotes, same_start, relax_margin),
-        per_document,
+        CountMatrix.from_columns(documents, columns, integer=columns),
         scorer,
         warnings=_warnings(gold, pred, categories, overwritten, unknown_hipaa, spans),
         view=View(documents=per_doc),
     )
+    board: dict[str, dict[str, object]] = {}
     for category in categories:
         prefix = _prefix(category) if all_categories else ""
         board[category] = leaderboard(result.counts, category, prefix)
