@@ -36,6 +36,15 @@ COMMANDS = {
         "--codes-d", S / "codiesp/codes-D.tsv", "--codes-p", S / "codiesp/codes-P.tsv",
     ],
     "trec": ["trec", S / "trec/qrels.txt", S / "trec/run.txt"],
+    "nlpsandbox": [
+        "nlpsandbox", "location", "--gold", S / "nlpsandbox/gold.json",
+        "--pred", S / "nlpsandbox/pred.json",
+    ],
+    "are": [
+        "are", "3", "--gold", S / "are/task3-gold.xml", "--pred", S / "are/task3-system.xml",
+        "--input", S / "are/task3-input.xml",
+    ],
+    "muc ne": ["muc", S / "muc/ne.config", "--no-files"],
 }  # fmt: skip
 
 

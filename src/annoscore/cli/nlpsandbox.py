@@ -7,15 +7,19 @@ the choices are the enums of :mod:`annoscore.metrics.phi` (no heavy import there
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from annoscore.cli.common import (
+    BootstrapOption,
+    ConfidenceOption,
     FormatOption,
     OutputFormat,
     OutputOption,
     PerDocOption,
+    SeedOption,
+    StrictInputOption,
     emit,
     guarded,
 )
@@ -89,6 +93,7 @@ def _run(
     per_doc: bool,
     fmt: OutputFormat,
     output: Path | None,
+    **switches: Any,
 ) -> None:
     from annoscore.report.nlpsandbox import render_official
     from annoscore.tasks.nlpsandbox import score_all, score_category
@@ -114,7 +119,7 @@ def _run(
             relax_margin=relax_margin,
             per_doc=per_doc,
         )
-    emit(result, fmt, output, render_official)
+    emit(result, fmt, output, render_official, **switches)
 
 
 def _command(category: str) -> None:
@@ -142,9 +147,26 @@ def _command(category: str) -> None:
         per_doc: PerDocOption = False,
         fmt: FormatOption = OutputFormat.text,
         output: OutputOption = None,
+        bootstrap: BootstrapOption = 0,
+        confidence: ConfidenceOption = 0.95,
+        seed: SeedOption = 12345,
+        strict_input: StrictInputOption = False,
     ) -> None:
         _run(
-            category, gold, pred, tokenizer, quotes, same_start, relax_margin, per_doc, fmt, output
+            category,
+            gold,
+            pred,
+            tokenizer,
+            quotes,
+            same_start,
+            relax_margin,
+            per_doc,
+            fmt,
+            output,
+            bootstrap=bootstrap,
+            confidence=confidence,
+            seed=seed,
+            strict_input=strict_input,
         )
 
     command.__name__ = f"nlpsandbox_{category.replace('-', '_')}"
