@@ -193,6 +193,40 @@ class MucAligner:
         self.warnings: list[str] = []
         self._string_codes: dict[str, _Code] = {}
         self._set_codes: dict[str, _Code] = {}
+        self._slot_codes: dict[
+            tuple[int, str, bool], tuple[TemplateSlot, _SlotCode, list[str] | None]
+        ] = {}
+        """Code and tokens of each slot without pointers (:meth:`_object_codes`), by the
+        slot's identity (the entry holds the slot, so the identity is not reused), kind and
+        side, when :attr:`shared_slots` is on."""
+        self.shared_slots = False
+        """Whether the reader shares slot objects of equal content and makes no pointer fills
+        (the named entity reader: TYPE and TEXT), so that remembering each slot's codes and
+        each compared slot pair's record pays (a subclass turns it on; template files have one
+        slot object per slot, and pointers whose codes depend on the document)."""
+        self._object_entries: dict[
+            tuple[int, str, bool],
+            tuple[
+                tuple[TemplateSlot, ...],
+                dict[str, TemplateSlot],
+                list[_SlotCode],
+                list[list[str]] | None,
+            ],
+        ] = {}
+        """Slots by name, codes and tokens of each shared slots tuple, by its identity, class
+        and side (:meth:`_objects_codes`)."""
+        self._pair_records: dict[
+            tuple[int, int, str],
+            tuple[tuple[TemplateSlot, ...], tuple[TemplateSlot, ...], list[SlotPair], float, float],
+        ] = {}
+        """Slot records, F and weighted score of an aligned pair compared by codes alone, by
+        the identities of both slots tuples and the class (:meth:`_aligned_pair`)."""
+        self._slot_pairs: dict[
+            tuple[int, int, int],
+            tuple[TemplateSlot | None, TemplateSlot | None, SlotPair, int, int, float],
+        ] = {}
+        """Slot pair records compared by codes (:meth:`_aligned_pair`), by the identities of
+        the definition and both slots (the entry holds the slots)."""
         self.pairs_scored = 0
         """Key/response pairs whose F was computed (the quadratic part of the work)."""
 
@@ -512,12 +546,23 @@ class MucAligner:
         """
         codes: list[_SlotCode] = []
         tokens: list[list[str]] | None = []
+        known = self._slot_codes if self.shared_slots else None
         for definition, name, index in zip(scored, names, indexed, strict=True):
             slot = slots.get(name)
             if slot is None:
                 codes.append(None)
                 if index and tokens is not None:
                     tokens.append([])
+                continue
+            signature = (id(slot), definition.kind, is_key)
+            entry = known.get(signature) if known is not None else None
+            if entry is not None and entry[0] is slot:
+                codes.append(entry[1])
+                if index and tokens is not None:
+                    if entry[2] is None:
+                        tokens = None
+                    else:
+                        tokens.append(entry[2])
                 continue
             alternatives = slot.alternatives
             code: _SlotCode = ()
@@ -536,18 +581,58 @@ class MucAligner:
                     if fill_code is not None and not removed:
                         code = fill_code
             codes.append(code)
+            slot_tokens: list[str] | None
+            if code is None:
+                slot_tokens = []
+            elif code:
+                slot_tokens = [code[0]] if code[1] is None else [code[0], code[1]]
+            else:
+                slot_tokens = self._slot_tokens(definition.kind, slot, is_key, ctx)
             if index and tokens is not None:
-                if code is None:
-                    tokens.append([])
-                elif code:
-                    tokens.append([code[0]] if code[1] is None else [code[0], code[1]])
+                if slot_tokens is None:
+                    tokens = None
                 else:
-                    slot_tokens = self._slot_tokens(definition.kind, slot, is_key, ctx)
-                    if slot_tokens is None:
-                        tokens = None
-                    else:
-                        tokens.append(slot_tokens)
+                    tokens.append(slot_tokens)
+            if known is not None and not any(
+                f.is_pointer for alternative in alternatives for f in alternative
+            ):
+                known[signature] = (slot, code, slot_tokens)  # ctx-free: the same next time
         return codes, tokens
+
+    def _objects_codes(
+        self,
+        class_name: str,
+        objects: Sequence[TemplateObject],
+        scored: Sequence[SlotDef],
+        names: Sequence[str],
+        indexed: Sequence[bool],
+        is_key: bool,
+        ctx: _DocumentContext,
+    ) -> tuple[list[dict[str, TemplateSlot]], list[list[_SlotCode]], list[list[list[str]] | None]]:
+        """Each object's slots by lower-case name, codes and tokens (:meth:`_object_codes`).
+
+        With :attr:`shared_slots` on, objects holding the same slots tuple (the reader shares
+        the tuples of equal content) share one computation; the entry holds the tuple."""
+        all_slots: list[dict[str, TemplateSlot]] = []
+        all_codes: list[list[_SlotCode]] = []
+        all_tokens: list[list[list[str]] | None] = []
+        known = self._object_entries if self.shared_slots else None
+        for obj in objects:
+            held = obj.slots
+            signature = (id(held), class_name, is_key)
+            entry = known.get(signature) if known is not None else None
+            if entry is None or entry[0] is not held:
+                slots = {s.name.lower(): s for s in held}
+                codes, tokens = self._object_codes(scored, names, indexed, slots, is_key, ctx)
+                entry = (held, slots, codes, tokens)
+                if known is not None and not any(
+                    f.is_pointer for slot in held for alt in slot.alternatives for f in alt
+                ):
+                    known[signature] = entry
+            all_slots.append(entry[1])
+            all_codes.append(entry[2])
+            all_tokens.append(entry[3])
+        return all_slots, all_codes, all_tokens
 
     @staticmethod
     def _sharing_pairs(
@@ -661,28 +746,56 @@ class MucAligner:
         rsp_codes: list[_SlotCode],
         ctx: _DocumentContext,
     ) -> ObjectPair:
-        """:meth:`compare_objects` of an aligned pair, plain slots recorded from their codes."""
+        """:meth:`compare_objects` of an aligned pair, plain slots recorded from their codes.
+
+        With :attr:`shared_slots` on, the record of a slot compared by its codes is made once
+        per (definition, key slot, response slot) and shared by every pair with those slots
+        (the records are read-only once made)."""
         cls = key.class_name.lower()
+        known = self._slot_pairs if self.shared_slots else None
+        if known is not None:
+            whole = self._pair_records.get((id(key.slots), id(rsp.slots), cls))
+            if whole is not None and whole[0] is key.slots and whole[1] is rsp.slots:
+                return ObjectPair("cor", key, rsp, list(whole[2]), whole[3], whole[4])
         slots: list[SlotPair] = []
         credit = total = 0
         weighted = 0.0
         position = 0
+        by_codes = True  # every slot compared by its codes (else the pair is not remembered)
         for definition, name in zip(
             self.slot_defs[cls], self.slot_names_in_order[cls], strict=True
         ):
             kslot = key_slots.get(name)
             rslot = rsp_slots.get(name)
+            signature = (id(definition), id(kslot), id(rslot))
+            if known is not None:
+                hit = known.get(signature)
+                if hit is not None and hit[0] is kslot and hit[1] is rslot:
+                    slots.append(hit[2])
+                    if definition.scored:
+                        position += 1
+                        credit += hit[3]
+                        total += hit[4]
+                        weighted += hit[5]
+                    continue
             if not definition.scored:
                 if kslot is None:  # what compare_slot gives: no key fill, nothing to tally
-                    slots.append(SlotPair(definition, None, rslot))
+                    record = SlotPair(definition, None, rslot)
+                    slots.append(record)
+                    if known is not None:
+                        known[signature] = (kslot, rslot, record, 0, 0, 0.0)
                 else:
                     slots.append(self.compare_slot(definition, kslot, rslot, ctx))
+                    by_codes = False
                 continue
             a = key_codes[position]
             b = rsp_codes[position]
             position += 1
             if a is None and b is None:
-                slots.append(SlotPair(definition, kslot, rslot, [], 1))
+                record = SlotPair(definition, kslot, rslot, [], 1)
+                slots.append(record)
+                if known is not None:
+                    known[signature] = (kslot, rslot, record, 0, 0, 0.0)
                 continue
             if a is None and b:
                 assert rslot is not None
@@ -705,17 +818,32 @@ class MucAligner:
             else:
                 pair = self.compare_slot(definition, kslot, rslot, ctx)
                 slots.append(pair)
+                by_codes = False
                 cor, par, inc, mis, spu, _ = pair.tally()
                 slot_credit = 2 * cor + par
                 slot_total = 2 * (cor + par + inc) + mis + spu
                 fill = None
+            added = 0.0
+            if definition.weight:
+                added = definition.weight * 100.0 * _fraction(slot_credit, slot_total)
             if fill is not None:
-                slots.append(SlotPair(definition, kslot, rslot, [fill]))
+                record = SlotPair(definition, kslot, rslot, [fill])
+                slots.append(record)
+                if known is not None:
+                    known[signature] = (kslot, rslot, record, slot_credit, slot_total, added)
             credit += slot_credit
             total += slot_total
-            if definition.weight:
-                weighted += definition.weight * 100.0 * _fraction(slot_credit, slot_total)
-        return ObjectPair("cor", key, rsp, slots, 100.0 * _fraction(credit, total), weighted)
+            weighted += added
+        f_score = 100.0 * _fraction(credit, total)
+        if known is not None and by_codes:
+            self._pair_records[id(key.slots), id(rsp.slots), cls] = (
+                key.slots,
+                rsp.slots,
+                list(slots),
+                f_score,
+                weighted,
+            )
+        return ObjectPair("cor", key, rsp, slots, f_score, weighted)
 
     def leftover(self, obj: TemplateObject, is_key: bool, ctx: _DocumentContext) -> ObjectPair:
         """An object left unaligned: MIS (key), SPU (response) or NON (optional)."""
@@ -808,20 +936,12 @@ class MucAligner:
         names = self.scored_names[name]
         prune = self.prune and definition.threshold >= 0 and all(d.weight >= 0 for d in scored)
         indexed = [prune and d.weight > 0 for d in scored]
-        key_slots = [{s.name.lower(): s for s in k.slots} for k in keys]
-        rsp_slots = [{s.name.lower(): s for s in r.slots} for r in rsps]
-        key_codes: list[list[_SlotCode]] = []
-        key_tokens: list[list[list[str]] | None] = []
-        for slots in key_slots:
-            codes, tokens = self._object_codes(scored, names, indexed, slots, True, ctx)
-            key_codes.append(codes)
-            key_tokens.append(tokens)
-        rsp_codes: list[list[_SlotCode]] = []
-        rsp_tokens: list[list[list[str]] | None] = []
-        for slots in rsp_slots:
-            codes, tokens = self._object_codes(scored, names, indexed, slots, False, ctx)
-            rsp_codes.append(codes)
-            rsp_tokens.append(tokens)
+        key_slots, key_codes, key_tokens = self._objects_codes(
+            name, keys, scored, names, indexed, True, ctx
+        )
+        rsp_slots, rsp_codes, rsp_tokens = self._objects_codes(
+            name, rsps, scored, names, indexed, False, ctx
+        )
         partners = self._partners(keys, rsps, prune, key_tokens, rsp_tokens)
         self.pairs_scored += sum(len(js) for js in partners)
         candidates = self._candidates(

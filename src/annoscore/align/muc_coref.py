@@ -32,15 +32,19 @@ from dataclasses import dataclass, field
 from annoscore.align.muc import ClassAlignment, DocumentAlignment, ObjectPair
 from annoscore.formats.muc_config import ClassDef
 from annoscore.formats.muc_sgml import DEFAULT_SLOTS, SgmlSlots
-from annoscore.model import TemplateDocument, TemplateObject
+from annoscore.model import TemplateDocument, TemplateObject, TemplateSlot
 
 COREF_CLASS = ClassDef("COREF", "coref", True, 0.0)
 """The class of COREF objects in the alignment records (map history)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Markable:
-    """One COREF markable: its object and what alignment and reports read from it."""
+    """One COREF markable: its object and what alignment and reports read from it.
+
+    Read-only by convention, not frozen: a frozen dataclass's constructor sets each field
+    through ``object.__setattr__`` and costs about four times as much (a corpus has hundreds
+    of thousands of markables)."""
 
     object: TemplateObject
     id: str
@@ -75,25 +79,33 @@ def markables_of(
     out: list[Markable] = []
     extra = 0
     ref_name, min_name, text_name = slots.ref.upper(), slots.min.upper(), slots.text.upper()
+    names: dict[str, str] = {}  # slot name -> upper-case
+    mins_of: dict[int, tuple[TemplateSlot, tuple[str, ...]]] = {}  # by shared MIN slot
     for obj in document.objects:
         ref = None
         mins: tuple[str, ...] = ()
         text = ""
         for slot in obj.slots:
-            name = slot.name.upper()
+            name = names.get(slot.name)
+            if name is None:
+                name = names[slot.name] = slot.name.upper()
             if name == ref_name:
                 fills = slot.alternatives[0]
                 if fills:
                     ref = fills[0].text.rsplit("-", 1)[1]
                     extra += len(fills) - 1
             elif name == min_name:
-                mins = tuple(m for a in slot.alternatives for f in a if (m := _squeeze(f.text)))
+                known = mins_of.get(id(slot))
+                if known is None or known[0] is not slot:
+                    squeezed = (_squeeze(f.text) for a in slot.alternatives for f in a)
+                    known = mins_of[id(slot)] = (slot, tuple(m for m in squeezed if m))
+                mins = known[1]
             elif name == text_name and slot.alternatives[0]:
                 text = slot.alternatives[0][0].text
         span = obj.span
         start, end = (span.start, span.end) if span is not None else (0, 0)
         flat = _squeeze(text)
-        usable = tuple(m for m in mins if m in flat)
+        usable = tuple(m for m in mins if m in flat) if mins else ()
         out.append(
             Markable(obj, obj.number, ref, mins, start, end, text, obj.optional, flat, usable)
         )

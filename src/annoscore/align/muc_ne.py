@@ -64,6 +64,7 @@ class NeAligner(MucAligner):
 
     def __init__(self, config: MucConfig) -> None:
         super().__init__(config, prune=False)
+        self.shared_slots = True  # ne_objects shares equal TYPE and TEXT slots
 
     def _partners(
         self,

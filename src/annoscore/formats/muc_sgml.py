@@ -43,12 +43,14 @@ from typing import NamedTuple
 
 from annoscore.errors import InputError
 from annoscore.formats.files import read_text
-from annoscore.model import TemplateDocument
+from annoscore.model import TemplateDocument, TemplateSlot
 
 DEFAULT_SECTIONS = ("DOC", "DATELINE", "DD", "HEADLINE", "TEXT")
 """The manual's default ``:doc_sections``."""
 
-_NAME = re.compile(r"<(/?)([A-Za-z][\w.\-]*)")
+_TOKEN = re.compile(r"<(?:(/?)([A-Za-z][\w.\-]*+)|!--)")
+"""The start of a tag (``<``, an optional ``/``, the generic identifier) or of a comment; any
+other ``<`` is text."""
 _ATTRIBUTE_TEXT = r"([A-Za-z_][\w.:\-]*)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>\"']+)))?"
 _TAG_REST = re.compile(
     r"((?:\s+[A-Za-z_][\w.:\-]*(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>\"']+))?)*)\s*/?>"
@@ -102,18 +104,9 @@ class _Position:
         return line, offset - self.starts[line - 1] + 1
 
 
-class _OpenTag:
-    __slots__ = ("attributes", "column", "line", "name", "raw", "start")
-
-    def __init__(
-        self, name: str, attributes: dict[str, str], start: int, raw: int, line: int, col: int
-    ) -> None:
-        self.name = name
-        self.raw = raw
-        self.attributes = attributes
-        self.start = start
-        self.line = line
-        self.column = col
+_OpenTag = tuple[str, dict[str, str], int, int]
+"""An open task or section tag: (name, attributes, offset in the document text, offset in the
+file).  Its line and column are computed from the file offset only when needed."""
 
 
 def parse_sgml(
@@ -126,13 +119,23 @@ def parse_sgml(
     sections: Sequence[str] = DEFAULT_SECTIONS,
     quote_char: str = "*",
 ) -> list[SgmlDocument]:
-    """The documents of an SGML task file (see the module docstring)."""
+    """The documents of an SGML task file (see the module docstring).
+
+    Cost: one pass over the file's tags (:data:`_TOKEN` finds where each tag starts; the text in
+    between is skipped at C speed); a task tag's attributes are parsed once per distinct
+    attribute text (a corpus repeats ``TYPE="PERSON"`` thousands of times: the parsed mapping
+    is shared, read-only).
+    """
     position = _Position(source)
     where = str(path)
 
     def error(message: str, offset: int) -> InputError:
         line, column = position(offset)
         return InputError(f"column {column}: {message}", where, line)
+
+    def opened_at(tag: _OpenTag) -> str:
+        line, column = position(tag[3])
+        return f"line {line}, column {column}"
 
     tasks = {g.upper() for g in task_gids}
     doc_name = doc_gid.upper()
@@ -153,51 +156,69 @@ def parse_sgml(
     docnum_text: str | None = None
 
     find = source.find
-    match_name = _NAME.match
+    startswith = source.startswith
     match_tag = _TAG_REST.match
     find_attributes = _ATTRIBUTES.findall
     structural = {doc_name, docnum_name, *section_names}
-    i = find("<")
-    while i >= 0:
-        m = match_name(source, i)
-        if m is None:
-            if source.startswith("<!--", i):
-                close = find("-->", i + 4)
-                if close < 0:
-                    raise error("comment <!-- not closed by -->", i)
-                i = find("<", close + 3)
-            else:  # a lone '<' in the text
-                i = find("<", i + 1)
+    names: dict[str, str] = {}  # as written -> upper-case
+    parsed: dict[str, dict[str, str]] = {}  # attribute text -> attributes (shared)
+    resume = 0  # tokens before this offset are inside a tag or comment already read
+    for m in _TOKEN.finditer(source):
+        i = m.start()
+        if i < resume:
             continue
-        slash, written = m.groups()
+        written = m.group(2)
+        if written is None:  # <!--
+            close = find("-->", i + 4)
+            if close < 0:
+                raise error("comment <!-- not closed by -->", i)
+            resume = close + 3
+            continue
+        slash = m.group(1)
         closing = slash == "/"
-        name = written.upper()
-        is_task = name in tasks
+        name = names.get(written)
+        if name is None:
+            name = names[written] = written.upper()
         at = m.end()
-        if not is_task and name not in structural:
+        if name in tasks:
+            is_task = True
+        elif name in structural:
+            is_task = False
+        else:
             end = find(">", at)
             if end < 0:
                 raise error(f"tag <{slash}{written} not closed by '>'", i)
-            i = find("<", end + 1)
+            resume = end + 1
             continue
-        attributes: dict[str, str] = {}
-        t = match_tag(source, at)  # the attributes and the closing '>' of this one tag
-        if t is not None and not closing and t.group(1):
-            for key, double, single, bare in find_attributes(t.group(1)):
-                value = double or single or bare
-                if quote_char and quote_char in value:
-                    value = value.replace(quote_char, '"')
-                attributes[key.upper()] = value
-        elif t is not None and closing and t.group(1):
-            t = None
-        if t is None:
-            raise error(f"tag <{m.group(1)}{m.group(2)} not closed by '>' (bad attribute?)", i)
-        tag_end = t.end()
+        attributes: dict[str, str]
+        if startswith(">", at):  # no attribute: the common closing tag
+            attributes = {} if not closing else _NO_ATTRIBUTES
+            tag_end = at + 1
+        else:
+            t = match_tag(source, at)  # the attributes and the closing '>' of this one tag
+            if t is None or (closing and t.group(1)):
+                raise error(f"tag <{slash}{written} not closed by '>' (bad attribute?)", i)
+            tag_end = t.end()
+            raw = t.group(1)
+            if closing or not raw:
+                attributes = {} if not closing else _NO_ATTRIBUTES
+            else:
+                cached = parsed.get(raw)
+                if cached is None:
+                    cached = {}
+                    for key, double, single, bare in find_attributes(raw):
+                        value = double or single or bare
+                        if quote_char and quote_char in value:
+                            value = value.replace(quote_char, '"')
+                        cached[key.upper()] = value
+                    parsed[raw] = cached
+                attributes = cached
+        resume = tag_end
 
         if name == doc_name:
             if not closing:
                 if in_doc:
-                    raise error(f"<{m.group(2)}> inside an unclosed document", i)
+                    raise error(f"<{written}> inside an unclosed document", i)
                 in_doc = True
                 doc_offset = tag_end
                 doc_line = position(i)[0]
@@ -205,25 +226,24 @@ def parse_sgml(
                 open_sections, open_tasks, found = [], [], []
                 outside, docnum_start, docnum_text = 0, -1, None
                 if name in section_names:
-                    line, col = position(i)
-                    open_sections.append(_OpenTag(section_names[name], {}, tag_end, i, line, col))
+                    open_sections.append((section_names[name], {}, tag_end, i))
             else:
                 if not in_doc:
-                    raise error(f"</{m.group(2)}> without an open <{m.group(2)}>", i)
+                    raise error(f"</{written}> without an open <{written}>", i)
                 if open_tasks:
                     o = open_tasks[-1]
                     raise error(
-                        f"<{o.name}> opened on line {o.line}, column {o.column} is not closed "
-                        "before the end of its document",
+                        f"<{o[0]}> opened on {opened_at(o)} is not closed before the end of its "
+                        "document",
                         i,
                     )
-                if open_sections and open_sections[-1].name.upper() == name:
+                if open_sections and open_sections[-1][0].upper() == name:
                     open_sections.pop()
                 if open_sections:
                     o = open_sections[-1]
                     raise error(
-                        f"section <{o.name}> opened on line {o.line}, column {o.column} is not "
-                        "closed before the end of its document",
+                        f"section <{o[0]}> opened on {opened_at(o)} is not closed before the end "
+                        "of its document",
                         i,
                     )
                 pieces.append(source[piece_start:i])
@@ -240,29 +260,17 @@ def parse_sgml(
                         "has no digit",
                         docnum_start,
                     )
-                found.sort(key=lambda item: (item[0].start, -item[1]))
-                tags = tuple(
-                    SgmlTag(
-                        o.name,
-                        o.attributes,
-                        o.start,
-                        end,
-                        text[o.start : end],
-                        section,
-                        o.line,
-                        o.column,
+                documents.append(
+                    SgmlDocument(
+                        number, text, _tags(found, text, position), doc_line, where, outside
                     )
-                    for o, end, section in found
                 )
-                documents.append(SgmlDocument(number, text, tags, doc_line, where, outside))
                 in_doc = False
-            i = find("<", tag_end)
             continue
 
         if not in_doc:
             if is_task or name == docnum_name:
-                raise error(f"<{m.group(1)}{m.group(2)}> outside a <{doc_gid}> document", i)
-            i = find("<", tag_end)
+                raise error(f"<{slash}{written}> outside a <{doc_gid}> document", i)
             continue
 
         offset = i - doc_offset - removed
@@ -271,20 +279,18 @@ def parse_sgml(
             piece_start = tag_end
             removed += tag_end - i
             if not closing:
-                line, col = position(i)
-                open_tasks.append(_OpenTag(name, attributes, offset, i, line, col))
+                open_tasks.append((name, attributes, offset, i))
             else:
                 if not open_tasks:
-                    raise error(f"</{m.group(2)}> without an open <{m.group(2)}>", i)
+                    raise error(f"</{written}> without an open <{written}>", i)
                 o = open_tasks.pop()
-                if o.name != name:
+                if o[0] != name:
                     raise error(
-                        f"</{m.group(2)}> closes <{o.name}> opened on line {o.line}, column "
-                        f"{o.column}; tags must nest",
+                        f"</{written}> closes <{o[0]}> opened on {opened_at(o)}; tags must nest",
                         i,
                     )
                 if open_sections:
-                    found.append((o, offset, open_sections[-1].name))
+                    found.append((o, offset, open_sections[-1][0]))
                 else:
                     outside += 1
         else:
@@ -295,34 +301,62 @@ def parse_sgml(
                     docnum_text = source[docnum_start:i]
             if name in section_names:
                 if not closing:
-                    line, col = position(i)
-                    open_sections.append(_OpenTag(section_names[name], {}, tag_end, i, line, col))
+                    open_sections.append((section_names[name], {}, tag_end, i))
                 else:
-                    if not open_sections or open_sections[-1].name.upper() != name:
+                    if not open_sections or open_sections[-1][0].upper() != name:
                         raise error(
-                            f"</{m.group(2)}> without an open <{m.group(2)}>"
+                            f"</{written}> without an open <{written}>"
                             + (
-                                f" (the innermost open section is <{open_sections[-1].name}>)"
+                                f" (the innermost open section is <{open_sections[-1][0]}>)"
                                 if open_sections
                                 else ""
                             ),
                             i,
                         )
                     opened = open_sections.pop()
-                    inner = [o for o in open_tasks if o.raw > opened.raw]
+                    inner = [o for o in open_tasks if o[3] > opened[3]]
                     if inner:
                         o = inner[0]
                         raise error(
-                            f"<{o.name}> opened on line {o.line}, column {o.column} is not "
-                            f"closed before </{m.group(2)}>",
+                            f"<{o[0]}> opened on {opened_at(o)} is not closed before </{written}>",
                             i,
                         )
-        i = find("<", tag_end)
     if in_doc:
         raise error(
             f"document opened on line {doc_line} is not closed by </{doc_gid}>", len(source)
         )
     return documents
+
+
+_NO_ATTRIBUTES: dict[str, str] = {}
+"""The (shared, read-only) attributes of a closing tag."""
+
+
+def _tags(
+    found: list[tuple[_OpenTag, int, str]], text: str, position: _Position
+) -> tuple[SgmlTag, ...]:
+    """A document's task tags in open-tag order (ties: the longer first), as :class:`SgmlTag`
+    (line and column from the open tag's offset in the file)."""
+    found.sort(key=lambda item: (item[0][2], -item[1]))
+    starts = position.starts
+    out: list[SgmlTag] = []
+    append = out.append
+    bisect_right = bisect.bisect_right
+    for (name, attributes, start, raw), end, section in found:
+        line = bisect_right(starts, raw)
+        append(
+            SgmlTag(
+                name,
+                attributes,
+                start,
+                end,
+                text[start:end],
+                section,
+                line,
+                raw - starts[line - 1] + 1,
+            )
+        )
+    return tuple(out)
 
 
 def read_sgml(
@@ -404,6 +438,22 @@ DEFAULT_SLOTS = SgmlSlots()
 """The manual's defaults."""
 
 
+class SharedSlots:
+    """Slot objects shared by the tags of a corpus (pass one to every :func:`ne_objects` /
+    :func:`coref_objects` call of a key and response pair): equal slots are one immutable
+    object, and so are equal tuples of shared slots, which lets the aligner and the reports
+    do the work of equal content once.  A shared object's ``line`` is its first tag's."""
+
+    __slots__ = ("slots", "tuples")
+
+    def __init__(self) -> None:
+        self.slots: dict[tuple[str, str], TemplateSlot] = {}
+        """By (attribute, value); the TEXT slots by ("", text), COREF ones by ("\\0text", text)
+        and MIN ones by ("\\0min", value)."""
+        self.tuples: dict[tuple[int, ...], tuple[TemplateSlot, ...]] = {}
+        """By the identities of the slots (held by :attr:`slots`)."""
+
+
 def flat_text(text: str) -> str:
     """A tag's TEXT fill: its characters with each newline made one space (the manual)."""
     return text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
@@ -431,6 +481,7 @@ def ne_objects(
     *,
     slots: SgmlSlots = DEFAULT_SLOTS,
     keys_syntax: bool = True,
+    shared_slots: SharedSlots | None = None,
 ) -> tuple[TemplateDocument, int]:
     """The named-entity objects of a document, and how many attributes were ignored.
 
@@ -441,7 +492,10 @@ def ne_objects(
     ``STATUS="OPT"`` (or ``OPTIONAL``) makes the object optional.  Any other attribute becomes
     a slot when ``defined_slots[class]`` (lower-case slot names) lists it; otherwise it is
     ignored and counted.  In responses ``ALT`` and ``STATUS`` are ordinary attributes.  Slots
-    holding the same attribute value are one shared (immutable) object.
+    holding the same attribute value, TEXT slots of the same text without ``ALT``, and the
+    tuples of such slots are one shared (immutable) object (its ``line`` is the first tag's);
+    pass the same :class:`SharedSlots` for every document of a corpus to share them across
+    documents.
     """
     from annoscore.model import Span, TemplateFill, TemplateObject, TemplateSlot
 
@@ -449,9 +503,16 @@ def ne_objects(
     objects: list[TemplateObject] = []
     ignored = 0
     wanted = {c.upper() for c in classes}
-    shared: dict[tuple[str, str], TemplateSlot] = {}  # one slot object per attribute value
+    # one slot object per attribute value, one TEXT slot per text of tags without ALT, one
+    # tuple per combination of those (see SharedSlots)
+    sharing = shared_slots if shared_slots is not None else SharedSlots()
+    shared, tuples = sharing.slots, sharing.tuples
     alt, status, text_name = slots.alt, slots.status, slots.text.upper()
     defined_upper: dict[str, set[str]] = {}
+    # what a tag's attributes make, by class and attribute mapping (the reader shares the
+    # mapping of identical attribute texts): ALT values, optional, slots, ignored attributes
+    made: dict[tuple[str, int], tuple[list[str], bool, list[TemplateSlot], int]] = {}
+    keep_alive: list[dict[str, str]] = []  # the mappings whose id() keys ``made``
     separator = slots.separator
     number_text = document.number
     for tag in document.tags:
@@ -464,42 +525,69 @@ def ne_objects(
             lowered = defined_slots.get(name.lower(), set())
             defined = defined_upper[name] = {n.upper() for n in lowered}
         line = tag.line
-        alternatives: list[tuple[TemplateFill, ...]] = [
-            (TemplateFill(flat_text(tag.text), line=line),)
-        ]
-        optional = False
-        built: list[TemplateSlot] = []
-        for attribute, value in tag.attributes.items():
-            if keys_syntax and attribute == alt:
-                alternatives.extend(
-                    (TemplateFill(v, line=line),) for v in value.split(separator) if v.strip()
-                )
-                continue
-            if attribute == text_name:
-                continue
-            if keys_syntax and attribute == status and value.upper() in OPTIONAL_VALUES:
-                optional = True
-            if attribute in defined:
-                slot = shared.get((attribute, value))
-                if slot is None:
-                    slot = shared[attribute, value] = TemplateSlot(
-                        attribute, ((TemplateFill(value, line=line),),)
-                    )
-                built.append(slot)
-            else:
-                ignored += 1
+        attributes = tag.attributes
+        parts = made.get((name, id(attributes)))
+        if parts is None:
+            alt_values: list[str] = []
+            optional = False
+            built: list[TemplateSlot] = []
+            not_defined = 0
+            for attribute, value in attributes.items():
+                if keys_syntax and attribute == alt:
+                    alt_values.extend(v for v in value.split(separator) if v.strip())
+                    continue
+                if attribute == text_name:
+                    continue
+                if keys_syntax and attribute == status and value.upper() in OPTIONAL_VALUES:
+                    optional = True
+                if attribute in defined:
+                    slot = shared.get((attribute, value))
+                    if slot is None:
+                        slot = shared[attribute, value] = TemplateSlot(
+                            attribute, ((TemplateFill(value, line=line),),)
+                        )
+                    built.append(slot)
+                else:
+                    not_defined += 1
+            parts = made[name, id(attributes)] = (alt_values, optional, built, not_defined)
+            keep_alive.append(attributes)
+        alt_values, optional, built, not_defined = parts
+        ignored += not_defined
         if text_name in defined:
-            built.insert(0, TemplateSlot(text_name, tuple(alternatives), line=line))
+            text = flat_text(tag.text)
+            if alt_values:
+                alternatives = (
+                    (TemplateFill(text, line=line),),
+                    *((TemplateFill(v, line=line),) for v in alt_values),
+                )
+                text_slot = TemplateSlot(text_name, alternatives, line=line)
+            else:
+                known = shared.get(("", text))
+                if known is None:
+                    known = shared["", text] = TemplateSlot(
+                        text_name, ((TemplateFill(text, line=line),),), line=line
+                    )
+                text_slot = known
+            if alt_values:
+                object_slots = (text_slot, *built)
+            else:  # every slot is shared: so is the tuple of them
+                identities = (id(text_slot), *map(id, built))
+                together = tuples.get(identities)
+                if together is None:
+                    together = tuples[identities] = (text_slot, *built)
+                object_slots = together
+        else:
+            object_slots = tuple(built)
         objects.append(
             TemplateObject(
                 f"{name}-{number_text}-{number}",
                 name,
                 number_text,
                 str(number),
-                tuple(built),
+                object_slots,
                 optional,
                 line,
-                Span.of(tag.start, tag.end),
+                Span(((tag.start, tag.end),)),
                 tag.section,
             )
         )
@@ -512,95 +600,113 @@ def coref_objects(
     *,
     slots: SgmlSlots = DEFAULT_SLOTS,
     keys_syntax: bool = True,
+    shared_slots: SharedSlots | None = None,
 ) -> TemplateDocument:
     """The coreference markables of a document as objects ``<COREF-DOCNUM-ID>``.
 
     Slots: TEXT (the markable's text as :func:`display_text` shows it), MIN (key alternatives
     split on ``:sgml_alternative_separator``), REF (a pointer to ``<COREF-DOCNUM-REF>``), TYPE
     and any other attribute as written.  Errors (file, line, column): a markable without ID, an
-    ID used twice in the document, a REF to an ID the document does not have.
+    ID used twice in the document, a REF to an ID the document does not have.  Slots of equal
+    content other than REF are one shared (immutable) object (its ``line`` is the first
+    tag's); pass the same :class:`SharedSlots` for every document of a corpus to share them
+    across documents.
     """
-    from annoscore.model import Span, TemplateFill, TemplateObject, TemplateSlot
+    from annoscore.model import Span, TemplateFill, TemplateObject
 
     objects: list[TemplateObject] = []
     seen: dict[str, SgmlTag] = {}
-    shared: dict[tuple[str, str], TemplateSlot] = {}  # one slot object per attribute value
+    shared = (shared_slots if shared_slots is not None else SharedSlots()).slots
     name = gid.upper()
+    id_name, ref_name, min_name, text_name = slots.id, slots.ref, slots.min, slots.text
+    status_name, separator = slots.status, slots.separator
+    number = document.number
     markables = [t for t in document.tags if t.name == name]
     for tag in markables:
-        ident = tag.attributes.get(slots.id, "").strip()
+        ident = tag.attributes.get(id_name, "").strip()
         if not ident:
             raise InputError(
-                f"column {tag.column}: <{tag.name}> has no {slots.id} attribute",
+                f"column {tag.column}: <{tag.name}> has no {id_name} attribute",
                 document.path,
                 tag.line,
             )
         if ident in seen:
             first = seen[ident]
             raise InputError(
-                f"column {tag.column}: {slots.id}={ident!r} is used again in document "
-                f"{document.number} (first on line {first.line}, column {first.column})",
+                f"column {tag.column}: {id_name}={ident!r} is used again in document "
+                f"{number} (first on line {first.line}, column {first.column})",
                 document.path,
                 tag.line,
             )
         seen[ident] = tag
     for tag in markables:
-        ident = tag.attributes[slots.id].strip()
-        text = display_text(tag.text)
-        built = [TemplateSlot(slots.text, ((TemplateFill(text, line=tag.line),),))]
+        line = tag.line
+        attributes = tag.attributes
+        ident = attributes[id_name].strip()
+        text_slot = shared.get(("\0text", tag.text))
+        if text_slot is None:
+            text_slot = shared["\0text", tag.text] = TemplateSlot(
+                text_name, ((TemplateFill(display_text(tag.text), line=line),),)
+            )
+        built = [text_slot]
         optional = False
-        for attribute, value in tag.attributes.items():
-            if attribute in (slots.id, slots.text):
+        for attribute, value in attributes.items():
+            if attribute in (id_name, text_name):
                 continue
-            if attribute == slots.ref:
-                if slots.separator in value:
-                    refs = [v.strip() for v in value.split(slots.separator) if v.strip()]
+            if attribute == ref_name:
+                if separator in value:
+                    refs = [v.strip() for v in value.split(separator) if v.strip()]
                 else:
                     refs = [value.strip()] if value.strip() else []
                 for ref in refs:
                     if ref not in seen:
                         raise InputError(
-                            f"column {tag.column}: {slots.ref}={ref!r} names no markable "
-                            f"{slots.id} of document {document.number}",
+                            f"column {tag.column}: {ref_name}={ref!r} names no markable "
+                            f"{id_name} of document {number}",
                             document.path,
-                            tag.line,
+                            line,
                         )
                 fills = tuple(
-                    TemplateFill(f"{name}-{document.number}-{ref}", is_pointer=True, line=tag.line)
+                    TemplateFill(f"{name}-{number}-{ref}", is_pointer=True, line=line)
                     for ref in refs
                 )
-                built.append(TemplateSlot(attribute, (fills,), line=tag.line))
+                built.append(TemplateSlot(attribute, (fills,), line=line))
                 continue
-            if attribute == slots.min and keys_syntax:
-                alternatives = tuple(
-                    (TemplateFill(flat_text(v), line=tag.line),)
-                    for v in value.split(slots.separator)
-                    if v.strip()
-                )
-                built.append(TemplateSlot(attribute, alternatives or ((),), line=tag.line))
+            if attribute == min_name and keys_syntax:
+                slot = shared.get(("\0min", value))
+                if slot is None:
+                    alternatives = tuple(
+                        (TemplateFill(flat_text(v), line=line),)
+                        for v in value.split(separator)
+                        if v.strip()
+                    )
+                    slot = shared["\0min", value] = TemplateSlot(
+                        attribute, alternatives or ((),), line=line
+                    )
+                built.append(slot)
                 continue
-            if attribute == slots.status and keys_syntax and value.upper() in OPTIONAL_VALUES:
+            if attribute == status_name and keys_syntax and value.upper() in OPTIONAL_VALUES:
                 optional = True
             slot = shared.get((attribute, value))
             if slot is None:
                 slot = shared[attribute, value] = TemplateSlot(
-                    attribute, ((TemplateFill(flat_text(value), line=tag.line),),)
+                    attribute, ((TemplateFill(flat_text(value), line=line),),)
                 )
             built.append(slot)
         objects.append(
             TemplateObject(
-                f"{name}-{document.number}-{ident}",
+                f"{name}-{number}-{ident}",
                 name,
-                document.number,
+                number,
                 ident,
                 tuple(built),
                 optional,
-                tag.line,
-                Span.of(tag.start, tag.end),
+                line,
+                Span(((tag.start, tag.end),)),
                 tag.section,
             )
         )
-    return TemplateDocument(document.number, tuple(objects), document.path)
+    return TemplateDocument(number, tuple(objects), document.path)
 
 
 # ------------------------------------------------------------------ brat export

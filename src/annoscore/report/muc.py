@@ -269,6 +269,9 @@ _SINGLE_TALLIES = {
     name: _tallies(Tally(**{name: 1})) for name in ("cor", "par", "inc", "mis", "spu", "non")
 }
 _NO_TALLY = _tallies(Tally())
+_TALLY_INDEX = {"cor": 0, "par": 1, "inc": 2, "mis": 3, "spu": 4, "non": 5, "uns": 5}
+"""Position of a fill status in a (COR, PAR, INC, MIS, SPU, NON) tally (as
+:meth:`annoscore.align.muc.SlotPair.tally` counts)."""
 
 
 def _sgml_attributes(pair: ObjectPair) -> Node:
@@ -474,6 +477,16 @@ class _TclHistoryWriter:
         self.names: dict[str, str] = {}
         self.empty_slots: dict[tuple[str, int, int, int, bool], str] = {}
         """Each slot text without fills, by what it shows."""
+        self.single_slots: dict[
+            tuple[object, ...], tuple[str, tuple[int, int, int, int, int, int]]
+        ] = {}
+        """Each slot text with one single fill pair, and its tally, by what it shows."""
+        self.by_records: dict[
+            tuple[int, ...],
+            tuple[tuple[SlotPair, ...], str, tuple[int, int, int, int, int, int]],
+        ] = {}
+        """Each ``-slot_pairs`` list and tally written, by the identities of its slot records
+        (the named entity aligner shares the records of equal pairs; the entry holds them)."""
 
     def single_fill(self, kind: str, fill: TemplateFill) -> str:
         written = self.fills.get((kind, fill.is_pointer))
@@ -508,9 +521,7 @@ class _TclHistoryWriter:
             if fill.response is not None:
                 head += " -rsp_single_fill " + self.single_fill(kind, fill.response)
             fills.append(head + "}")
-        tallies = self.tallies.get(tally)
-        if tallies is None:
-            tallies = self.tallies[tally] = _tcl_tallies(tally)
+        tallies = self.tcl_tallies(tally)
         name = self.names.get(slot.definition.name)
         if name is None:
             name = self.names[slot.definition.name] = _tcl_word(slot.definition.name)
@@ -522,67 +533,125 @@ class _TclHistoryWriter:
             f" -single_fill_pairs {{{' '.join(fills)}}}}}}}}}"
         )
 
+    def single_fill_slot(self, slot: SlotPair) -> tuple[str, tuple[int, int, int, int, int, int]]:
+        """The text and tally of a slot with exactly one single fill pair, each distinct one
+        written once (most slots of a corpus: a named entity's TYPE and TEXT)."""
+        fill = slot.fills[0]
+        key, rsp = fill.key, fill.response
+        key_slot = slot.key
+        signature = (
+            slot.definition.name,
+            slot.definition.kind,
+            fill.status,
+            None if key is None else key.text,
+            key is not None and key.is_pointer,
+            None if rsp is None else rsp.text,
+            rsp is not None and rsp.is_pointer,
+            slot.key_alternative,
+            slot.response_alternative,
+            key_slot is not None and key_slot.optional,
+            slot.slot_non,
+        )
+        written = self.single_slots.get(signature)
+        if written is None:
+            tally = [0, 0, 0, 0, 0, slot.slot_non]
+            index = _TALLY_INDEX.get(fill.status)
+            if index is not None:
+                tally[index] += 1
+            counted = (tally[0], tally[1], tally[2], tally[3], tally[4], tally[5])
+            written = self.single_slots[signature] = (self.slot(slot, counted), counted)
+        return written
+
+    def slot_pairs(
+        self, records: Sequence[SlotPair]
+    ) -> tuple[str, tuple[int, int, int, int, int, int]]:
+        """The ``-slot_pairs`` list of an object pair's slot records and the pair's tally."""
+        empty_slots = self.empty_slots
+        single_fill_slot = self.single_fill_slot
+        slots: list[str] = []
+        c = p = n = m = u = o = 0
+        for slot in records:
+            fills = slot.fills
+            if not fills:  # no single fill: only the slot's own NON, if any
+                key_slot = slot.key
+                signature = (
+                    slot.definition.name,
+                    slot.slot_non,
+                    slot.key_alternative,
+                    slot.response_alternative,
+                    key_slot is not None and key_slot.optional,
+                )
+                written = empty_slots.get(signature)
+                if written is None:
+                    tally = (0, 0, 0, 0, 0, slot.slot_non)
+                    written = empty_slots[signature] = self.slot(slot, tally)
+                o += slot.slot_non
+                slots.append(written)
+                continue
+            if len(fills) == 1:
+                written, tally = single_fill_slot(slot)
+            else:
+                tally = slot.tally()
+                written = self.slot(slot, tally)
+            c += tally[0]
+            p += tally[1]
+            n += tally[2]
+            m += tally[3]
+            u += tally[4]
+            o += tally[5]
+            slots.append(written)
+        return " ".join(slots), (c, p, n, m, u, o)
+
     def document(self, alignment: DocumentAlignment) -> str:
         classes: list[str] = []
         doc_total = [0] * 6
+        tcl_tallies = self.tcl_tallies
+        by_records = self.by_records
         for cls in alignment.classes:
             objects: list[str] = []
             class_total = [0] * 6
-            empty_slots = self.empty_slots
             for pair in cls.pairs:
-                slots: list[str] = []
-                c = p = n = m = u = o = 0
-                for slot in pair.slots:
-                    if not slot.fills:  # no single fill: only the slot's own NON, if any
-                        key_slot = slot.key
-                        signature = (
-                            slot.definition.name,
-                            slot.slot_non,
-                            slot.key_alternative,
-                            slot.response_alternative,
-                            key_slot is not None and key_slot.optional,
+                records = pair.slots
+                identities = tuple(map(id, records))
+                known = by_records.get(identities)
+                if known is None:  # (the entry holds the records: their ids stay theirs)
+                    known = by_records[identities] = (tuple(records), *self.slot_pairs(records))
+                _, slots_text, (c, p, n, m, u, o) = known
+                class_total[0] += c
+                class_total[1] += p
+                class_total[2] += n
+                class_total[3] += m
+                class_total[4] += u
+                class_total[5] += o
+                key, rsp = pair.key, pair.response
+                words: list[str] = []
+                if key is not None:
+                    words.append("-key_obj_id " + _tcl_word(key.id))
+                    if key.optional or pair.status == "non":
+                        words.append("-key_obj_optional")
+                if rsp is not None:
+                    words.append("-rsp_obj_id " + _tcl_word(rsp.id))
+                owner = key if key is not None else rsp
+                if owner is not None and owner.span is not None:  # SGML tasks: where it is
+                    if key is not None and key.span is not None:
+                        fragments = key.span.fragments
+                        words.append(
+                            f"-key_obj_start_offset {fragments[0][0]} "
+                            f"-key_obj_end_offset {fragments[-1][1]}"
                         )
-                        written = empty_slots.get(signature)
-                        if written is None:
-                            tally = (0, 0, 0, 0, 0, slot.slot_non)
-                            written = empty_slots[signature] = self.slot(slot, tally)
-                        o += slot.slot_non
-                        slots.append(written)
-                        continue
-                    tally = slot.tally()
-                    c += tally[0]
-                    p += tally[1]
-                    n += tally[2]
-                    m += tally[3]
-                    u += tally[4]
-                    o += tally[5]
-                    slots.append(self.slot(slot, tally))
-                pair_total = (c, p, n, m, u, o)
-                for i in range(6):
-                    class_total[i] += pair_total[i]
-                text = "{"
-                if pair.key is not None:
-                    text += "-key_obj_id " + _tcl_word(pair.key.id)
-                    if pair.key.optional or pair.status == "non":
-                        text += " -key_obj_optional"
-                if pair.response is not None:
-                    text += (" -rsp_obj_id " if pair.key is not None else "-rsp_obj_id ") + (
-                        _tcl_word(pair.response.id)
-                    )
-                if (pair.key or pair.response).span is not None:  # type: ignore[union-attr]
-                    for name, value in _sgml_attributes(pair).items():
-                        text += f" -{name} " + (
-                            str(value) if isinstance(value, int) else _tcl_word(value)
+                    if rsp is not None and rsp.span is not None:
+                        fragments = rsp.span.fragments
+                        words.append(
+                            f"-rsp_obj_start_offset {fragments[0][0]} "
+                            f"-rsp_obj_end_offset {fragments[-1][1]}"
                         )
-                text += (" -obj_pair_status " if len(text) > 1 else "-obj_pair_status ") + (
-                    _tcl_word(pair.status)
-                )
+                    if owner.section:
+                        words.append("-doc_section " + _tcl_word(owner.section))
+                words.append("-obj_pair_status " + _tcl_word(pair.status))
                 if pair.f_score is not None:
-                    text += f" -f_score {pair.f_score:.2f}"
-                objects.append(
-                    f"{text} -obj_pair_tallies {_tcl_tallies(pair_total)}"
-                    f" -slot_pairs {{{' '.join(slots)}}}}}"
-                )
+                    words.append(f"-f_score {pair.f_score:.2f}")
+                words.append("-obj_pair_tallies " + tcl_tallies((c, p, n, m, u, o)))
+                objects.append(f"{{{' '.join(words)} -slot_pairs {{{slots_text}}}}}")
             for i in range(6):
                 doc_total[i] += class_total[i]
             classes.append(
@@ -596,6 +665,13 @@ class _TclHistoryWriter:
             f"{{-docnum {_tcl_word(alignment.document)} -doctallies {_tcl_tallies(doc_total)}"
             f"{text_filter} -class_pairs {{{' '.join(classes)}}}}}"
         )
+
+    def tcl_tallies(self, tally: tuple[int, int, int, int, int, int]) -> str:
+        """:func:`_tcl_tallies`, each distinct tally written once."""
+        written = self.tallies.get(tally)
+        if written is None:
+            written = self.tallies[tally] = _tcl_tallies(tally)
+        return written
 
 
 def map_history_tcl(details: MucDetails) -> str:

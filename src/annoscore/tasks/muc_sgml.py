@@ -190,7 +190,7 @@ def score_muc_ne(
     from annoscore.align.muc import DocumentAlignment
     from annoscore.align.muc_ne import NeAligner
     from annoscore.counts import Counts
-    from annoscore.formats.muc_sgml import ne_objects
+    from annoscore.formats.muc_sgml import SharedSlots, ne_objects
     from annoscore.metrics.muc import all_slots_scores
     from annoscore.metrics.muc_ne import ne_document_counts
     from annoscore.report.muc import MucDetails
@@ -205,14 +205,17 @@ def score_muc_ne(
         c.name.lower(): {s.name.lower() for s in config.slots_of(c.name)} for c in config.class_defs
     }
     ignored = 0
+    shared = SharedSlots()  # equal slots are one object (cheaper to align and report)
     key_objects = {}
     for doc, document in keys.items():
-        key_objects[doc], n = ne_objects(document, classes, defined, slots=slots)
+        key_objects[doc], n = ne_objects(
+            document, classes, defined, slots=slots, shared_slots=shared
+        )
         ignored += n
     rsp_objects = {}
     for doc, document in rsps.items():
         rsp_objects[doc], n = ne_objects(
-            document, classes, defined, slots=slots, keys_syntax=config.key2key
+            document, classes, defined, slots=slots, keys_syntax=config.key2key, shared_slots=shared
         )
         ignored += n
     pairing = pair_documents(keys, rsps, gold_only="empty", system_only="empty")
@@ -290,7 +293,7 @@ def score_muc_coref(
     """
     from annoscore.align.muc_coref import align_coref
     from annoscore.counts import Counts
-    from annoscore.formats.muc_sgml import coref_objects
+    from annoscore.formats.muc_sgml import SharedSlots, coref_objects
     from annoscore.metrics.muc_coref import coref_document_counts, coreference_scores
     from annoscore.report.muc import MucDetails
 
@@ -302,9 +305,12 @@ def score_muc_coref(
     keys = read_task_file(config, key_path, [gid])
     rsps = read_task_file(config, response_path, [gid])
     slots = sgml_slots(config)
-    key_objects = {d: coref_objects(doc, gid, slots=slots) for d, doc in keys.items()}
+    shared = SharedSlots()  # equal slots are one object (cheaper to align and report)
+    key_objects = {
+        d: coref_objects(doc, gid, slots=slots, shared_slots=shared) for d, doc in keys.items()
+    }
     rsp_objects = {
-        d: coref_objects(doc, gid, slots=slots, keys_syntax=config.key2key)
+        d: coref_objects(doc, gid, slots=slots, keys_syntax=config.key2key, shared_slots=shared)
         for d, doc in rsps.items()
     }
     pairing = pair_documents(keys, rsps, gold_only="empty", system_only="empty")
