@@ -15,6 +15,7 @@ Rules every reader follows (issue: nothing lost, nothing silently changed):
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -85,6 +86,24 @@ def bom_warning(paths: list[str]) -> ScoreWarning:
         tuple(paths[:5]),
         tolerated=True,
     )
+
+
+def bom_warnings(*paths: Path | None) -> list[ScoreWarning]:
+    """The byte-order-mark warning for the given files (a folder: its files) that start with
+    one, for readers whose parser accepts the mark itself (JSON, XML, SGML); ``[]`` if none.
+
+    Only the first three bytes of each file are read.
+    """
+    found = []
+    for path in paths:
+        if path is None:
+            continue
+        files = sorted(p for p in path.iterdir() if p.is_file()) if path.is_dir() else [path]
+        for file in files:
+            with contextlib.suppress(OSError), file.open("rb") as handle:
+                if handle.read(3) == b"\xef\xbb\xbf":
+                    found.append(str(file))
+    return [bom_warning(found)] if found else []
 
 
 def split_lines(text: str) -> list[str]:

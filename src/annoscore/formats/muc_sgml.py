@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from annoscore.errors import InputError
-from annoscore.formats.files import read_text
+from annoscore.formats.files import check_no_nul, read_text
 from annoscore.model import TemplateDocument, TemplateSlot
 
 DEFAULT_SECTIONS = ("DOC", "DATELINE", "DD", "HEADLINE", "TEXT")
@@ -368,9 +368,12 @@ def read_sgml(
     sections: Sequence[str] = DEFAULT_SECTIONS,
     quote_char: str = "*",
 ) -> list[SgmlDocument]:
-    """Read and parse an SGML task file; a document number used twice is an error."""
+    """Read and parse an SGML task file; a document number used twice is an error, and so is a
+    NUL byte anywhere in the file (:func:`~annoscore.formats.files.check_no_nul`)."""
+    text = read_text(path)
+    check_no_nul(text, path)
     documents = parse_sgml(
-        read_text(path),
+        text,
         path,
         set(task_gids),
         doc_gid=doc_gid,

@@ -25,7 +25,7 @@ import re
 from pathlib import Path
 
 from annoscore.errors import InputError
-from annoscore.formats.files import read_text
+from annoscore.formats.files import read_text, without_bom
 from annoscore.model import TemplateDocument, TemplateFill, TemplateObject, TemplateSlot
 
 _ID = re.compile(r"([^\s<>\-]+)-([^\s<>]+)-([^\s<>\-]+)")
@@ -316,4 +316,5 @@ def read_templates(
     path: Path, *, keys_syntax: bool, status_slot: str = "OBJ_STATUS"
 ) -> list[TemplateDocument]:
     """Read a key (``keys_syntax=True``) or response template file."""
-    return parse_templates(read_text(path), path, keys_syntax=keys_syntax, status_slot=status_slot)
+    text, _ = without_bom(read_text(path))  # reported by the task (files.bom_warnings)
+    return parse_templates(text, path, keys_syntax=keys_syntax, status_slot=status_slot)

@@ -41,7 +41,7 @@ from annoscore.align.documents import pair_documents
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.are import AreDocument, AreFile, Ref, read_are
-from annoscore.formats.files import list_folder
+from annoscore.formats.files import bom_warnings, list_folder
 from annoscore.metrics.anaphora import (
     fractional_muc,
     link_credits,
@@ -651,6 +651,7 @@ def score_are_1(gold: Path, system: Path, *, input_path: Path | None = None) -> 
         warnings,
     )
     _unchecked_warning(unchecked, warnings)
+    warnings.extend(bom_warnings(gold, system, input_path))
     return _result(1, per_document, success_scores, warnings, explanations)
 
 
@@ -679,6 +680,7 @@ def score_are_2(gold: Path, system: Path, *, input_path: Path | None = None) -> 
         per_document[doc.key] = counts
         explanations.append(DocumentExplanation(doc.key, (), chains, {}))
     _unchecked_warning(unchecked, warnings)
+    warnings.extend(bom_warnings(gold, system, input_path))
     return _result(2, per_document, link_scores, warnings, explanations)
 
 
@@ -737,6 +739,7 @@ def score_are_3(gold: Path, system: Path, *, input_path: Path | None = None) -> 
         "credit 0 (the first in document order counts)",
         warnings,
     )
+    warnings.extend(bom_warnings(gold, system, input_path))
     return _result(3, per_document, pair_scores, warnings, explanations)
 
 
@@ -762,6 +765,7 @@ def score_are_4(gold: Path, system: Path, *, input_path: Path | None = None) -> 
         counts, chains, _alignment = fractional_muc(gold_chains, system_chains)
         per_document[doc.key] = counts
         explanations.append(DocumentExplanation(doc.key, (), chains, mentions.labels))
+    warnings.extend(bom_warnings(gold, system, input_path))
     return _result(4, per_document, link_scores, warnings, explanations)
 
 

@@ -27,6 +27,7 @@ from annoscore.align.documents import pair_documents
 from annoscore.align.muc import DocumentAlignment, MucAligner
 from annoscore.counts import Counts
 from annoscore.errors import InputError
+from annoscore.formats.files import bom_warnings
 from annoscore.formats.muc_config import TASKS, MucConfig, parse_muc_config, read_muc_config
 from annoscore.formats.muc_template import read_templates
 from annoscore.metrics.muc import all_slots_scores, document_counts
@@ -121,6 +122,7 @@ def score_muc(
         alignment = aligner.align(doc_id, keys.get(doc_id), rsps.get(doc_id))
         alignments.append(alignment)
         per_document[doc_id] = document_counts(alignment)
+    warnings.extend(bom_warnings(key_path, response_path))
     warnings.extend(aligner.warnings)
     removed = sum(v for c in per_document.values() for k, v in c.items() if k.endswith(":rem"))
     if removed:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from annoscore.align.documents import pair_documents
 from annoscore.errors import InputError
+from annoscore.formats.files import bom_warnings
 from annoscore.formats.muc_config import NE_SUBTASK_NAMES, MucConfig
 from annoscore.formats.muc_sgml import (
     DEFAULT_SECTIONS,
@@ -250,6 +251,7 @@ def score_muc_ne(
         section_rows=tuple(groups),
         subtasks=subtasks,
     )
+    warnings.extend(bom_warnings(key_path, response_path))
     return Result.from_counts(
         NE_TASK, signature, per_document, all_slots_scores, warnings=warnings, details=details
     )
@@ -358,6 +360,7 @@ def score_muc_coref(
         response_path,
         coref=alignments,
     )
+    warnings.extend(bom_warnings(key_path, response_path))
     return Result.from_counts(
         CO_TASK, signature, per_document, coreference_scores, warnings=warnings, details=details
     )

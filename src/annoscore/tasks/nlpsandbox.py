@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from annoscore.errors import InputError
+from annoscore.formats.files import bom_warnings
 from annoscore.formats.nlpsandbox import CATEGORIES, ColumnFile, Numbering, read_columns
 from annoscore.metrics.phi import (
     Columns,
@@ -243,7 +244,10 @@ def _score(
         _signature(task, tokenizer, quotes, same_start, relax_margin),
         CountMatrix.from_columns(documents, columns, integer=columns),
         scorer,
-        warnings=_warnings(gold, pred, categories, overwritten, unknown_hipaa, spans),
+        warnings=[
+            *_warnings(gold, pred, categories, overwritten, unknown_hipaa, spans),
+            *bom_warnings(gold_path, pred_path),
+        ],
         view=View(documents=per_doc),
     )
     board: dict[str, dict[str, object]] = {}
