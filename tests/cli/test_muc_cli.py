@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 from annoscore.samples import sample_path
+from tests.conftest import Cli
 
 
 def sample_copy(tmp_path: Path) -> Path:
@@ -151,7 +152,7 @@ def test_coreference_files_as_configured_never_over_an_input(cli, tmp_path: Path
     assert "TOTALS:" in (tmp_path / "scores").read_text()
     assert (tmp_path / "partitions").exists()
     clash = cli("muc", config, "--summary", tmp_path / "co.key.sgml")
-    assert clash.exit_code == 2 and "refusing to overwrite an input file" in clash.output
+    assert clash.exit_code == 2 and "refusing to write the output: it is" in clash.output
     assert (tmp_path / "co.key.sgml").read_text().startswith("<DOC>")
 
 
@@ -172,3 +173,36 @@ def test_malformed_sgml_and_strict_text_exit_2(cli, tmp_path: Path) -> None:  # 
     assert warned.exit_code == 0 and "differs from the key's" in warned.output
     strict = cli("muc", "--task", "co", "-k", key, "-r", other, "--strict-text")
     assert strict.exit_code == 2 and "document 9901010002" in strict.output
+
+
+def test_a_report_file_over_the_configuration_is_refused(cli: Cli, tmp_path: Path) -> None:
+    """The configuration's own report-file options may not name the configuration (or an input)."""
+    from annoscore.samples import SAMPLES
+
+    for name in ("te.config", "key.synthetic.tpl", "response.synthetic.tpl"):
+        shutil.copy(SAMPLES / "muc" / name, tmp_path / name)
+    config = tmp_path / "te.config"
+    before = config.read_bytes()
+    config.write_bytes(before + b":report_summary_file te.config\n")
+    result = cli("muc", config)
+    assert result.exit_code == 2 and "refusing to write the output" in result.output
+    assert config.read_bytes() == before + b":report_summary_file te.config\n"
+
+
+def test_nan_and_infinite_weights_and_thresholds_are_refused(cli: Cli, tmp_path: Path) -> None:
+    from annoscore.samples import SAMPLES
+
+    for name in ("key.synthetic.tpl", "response.synthetic.tpl"):
+        shutil.copy(SAMPLES / "muc" / name, tmp_path / name)
+    text = (SAMPLES / "muc/te.config").read_text(encoding="utf-8")
+    threshold = '"PERSON        person        scored  0"'
+    weight = "PER_NAME        name        scored    100"
+    for old, new in (
+        (threshold, threshold.replace("scored  0", "scored  nan")),
+        (weight, weight.replace("100", "inf")),
+        (weight, weight.replace("100", "-inf")),
+    ):
+        assert old in text
+        (tmp_path / "te.config").write_text(text.replace(old, new), encoding="utf-8")
+        result = cli("muc", tmp_path / "te.config", "--no-files")
+        assert result.exit_code == 2 and "must be a finite number" in result.output, new

@@ -76,3 +76,12 @@ def test_large_json_is_compact_and_small_json_is_indented(monkeypatch: pytest.Mo
     monkeypatch.setattr(generic, "PRETTY_JSON_LIMIT", 10)
     text = render(_result(precision=1.0), "json")
     assert text.count("\n") == 1 and json.loads(text)["scores"] == {"precision": 1.0}
+
+
+def test_a_warning_never_copies_unbounded_input() -> None:
+    from annoscore.report.generic import MESSAGE_LENGTH, warning_text
+    from annoscore.result import ScoreWarning
+
+    huge = "x" * 5_000_000
+    text = warning_text(ScoreWarning("t", f"entity text {huge} differs", 1, (huge, huge + "y")))
+    assert len(text) < MESSAGE_LENGTH + 2 * 100

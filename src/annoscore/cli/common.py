@@ -156,7 +156,7 @@ def stop_working_indicator() -> None:
 _inputs: contextvars.ContextVar[tuple[Path, ...]] = contextvars.ContextVar(
     "annoscore_inputs", default=()
 )
-OUTPUT_PARAMETERS = frozenset({"output", "summary", "history"})
+OUTPUT_PARAMETERS = frozenset({"output", "summary", "history", "partitions", "out"})
 """Parameters that name files a command writes: every other path parameter is an input."""
 
 

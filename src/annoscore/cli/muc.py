@@ -18,8 +18,10 @@ from annoscore.cli.common import (
     OutputOption,
     PerDocOption,
     SeedOption,
+    add_inputs,
     emit,
     guarded,
+    write_output,
 )
 from annoscore.errors import InputError
 from annoscore.result import Result
@@ -65,13 +67,6 @@ def cyclic_gc_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
-
-
-def _write_file(path: Path, text: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"cannot write: {error.strerror}", path) from None
 
 
 def register(app: typer.Typer) -> None:
@@ -221,12 +216,8 @@ def _run(
     details = result.details
     assert isinstance(details, report.MucDetails)
     dump_history = cfg.flag("dump_map_history")
-    inputs = {p.resolve() for p in (details.key_path, details.response_path)}
-
-    def _write(path: Path, text: str) -> None:
-        if path.resolve() in inputs:
-            raise InputError("refusing to overwrite an input file with a report", path)
-        _write_file(path, text)
+    add_inputs(details.key_path, details.response_path)  # besides the configuration itself
+    _write = write_output
 
     if not no_files:
         if details.coref is not None and (partitions is not None or "partition_file" in cfg.given):

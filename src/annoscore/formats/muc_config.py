@@ -26,6 +26,7 @@ uses ``OBJ_STATUS`` (the slot of the manual's key example).  For ``named_entity`
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -236,10 +237,14 @@ def _tokenize(text: str, path: Path, line: int) -> list[str]:
 
 
 def _number(token: str, what: str, path: Path, line: int) -> float:
+    """A finite number (``nan`` and ``inf``, which ``float()`` accepts, are refused)."""
     try:
-        return float(token)
+        value = float(token)
     except ValueError:
         raise InputError(f"{what} must be a number, got {token!r}", path, line) from None
+    if not math.isfinite(value):
+        raise InputError(f"{what} must be a finite number, got {token!r}", path, line)
+    return value
 
 
 def _scored(token: str, path: Path, line: int) -> bool:

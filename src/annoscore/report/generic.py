@@ -25,6 +25,10 @@ def _example(text: str) -> str:
     return text if len(text) <= EXAMPLE_LENGTH else text[: EXAMPLE_LENGTH - 3] + "..."
 
 
+MESSAGE_LENGTH = 400
+"""How many characters of a warning's sentence are shown at most (examples are capped too)."""
+
+
 def warning_text(warning: ScoreWarning) -> str:
     """A warning as one sentence: its message with the count, then a few (capped) examples.
 
@@ -32,6 +36,8 @@ def warning_text(warning: ScoreWarning) -> str:
     '3 lines were skipped (e.g. a.ann:4, b.ann:9)'
     """
     text = warning.message.replace("{count}", str(warning.count))
+    if len(text) > MESSAGE_LENGTH:  # a message that quotes input never copies it whole
+        text = text[: MESSAGE_LENGTH - 3] + "..."
     if warning.examples:
         text += f" (e.g. {', '.join(_example(e) for e in warning.examples)})"
     return text
