@@ -313,7 +313,9 @@ class Result:
             scorer=scorer,
             scores=scorer(counts),
             counts=counts,
-            warnings=tuple(w if isinstance(w, ScoreWarning) else note(w) for w in warnings),
+            warnings=merge_warnings(
+                w if isinstance(w, ScoreWarning) else note(w) for w in warnings
+            ),
             view=view,
             details=details,
             extra=dict(extra or {}),

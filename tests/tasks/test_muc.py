@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import importlib.util
 import random
+import shutil
 from pathlib import Path
 from types import ModuleType
 
@@ -590,3 +591,26 @@ def test_benchmark_data_totals_are_those_of_scoring_every_pair(
     classes = ("person", "organization", "employee_of")
     assert tuple(counts[f"obj:{c}:cor"] for c in classes) == objects_cor
     assert result.scores["f_pr"] == pytest.approx(f_pr, abs=1e-10)
+
+
+def test_pointers_to_missing_objects_or_unknown_classes_are_counted_in_a_warning(
+    tmp_path: Path,
+) -> None:
+    from annoscore.samples import SAMPLES
+
+    for name in ("te.config", "key.synthetic.tpl", "response.synthetic.tpl"):
+        shutil.copy(SAMPLES / "muc" / name, tmp_path / name)
+    response = tmp_path / "response.synthetic.tpl"
+    text = response.read_text(encoding="utf-8")
+    old = "             <PERSON-9901010001-4>\n"
+    assert old in text
+    response.write_text(
+        text.replace(
+            old, "             <PERSON-9901010001-44>\n             <WIDGET-9901010001-1>\n"
+        ),
+        encoding="utf-8",
+    )
+    result = score_muc(load_config(tmp_path / "te.config"))
+    (warning,) = [w for w in result.warnings if w.code == "muc.dangling-pointers"]
+    assert warning.count == 2 and warning.tolerated
+    assert warning.examples[0].endswith(":5 <PERSON-9901010001-44>")

@@ -46,6 +46,7 @@ from annoscore.align.muc_strings import StringRules
 from annoscore.errors import InputError
 from annoscore.formats.muc_config import ClassDef, MucConfig, SlotDef
 from annoscore.model import TemplateDocument, TemplateFill, TemplateObject, TemplateSlot
+from annoscore.result import ScoreWarning
 
 COUNTED = ("cor", "par", "inc", "mis", "spu", "non")
 """Fill statuses that are tallies; ``uns`` counts as NON; ``opt`` and ``rem`` count nothing."""
@@ -190,7 +191,7 @@ class MucAligner:
         self.key2key = config.key2key
         self.equatable = {name.lower() for name in config.items("equatable_objects")}
         self.text_filter_mode = text_filter
-        self.warnings: list[str] = []
+        self.warnings: list[str | ScoreWarning] = []
         self._string_codes: dict[str, _Code] = {}
         self._set_codes: dict[str, _Code] = {}
         self._slot_codes: dict[
@@ -232,8 +233,15 @@ class MucAligner:
 
     # ----------------------------------------------------------------- validation
     def validate(self, document: TemplateDocument) -> None:
-        """Classes and slots must be defined; pointers must point to earlier classes."""
+        """Classes and slots must be defined; pointers must point to earlier classes.
+
+        A pointer to an object the file does not have, or to a class not in ``:class_defs``, is
+        scored as the manual's scorer scores it (a fill that matches nothing) and counted in a
+        warning naming file and line.
+        """
         path = document.path
+        ids = {obj.id for obj in document.objects}
+        dangling: list[str] = []
         for obj in document.objects:
             cls = obj.class_name.lower()
             if cls not in self.order:
@@ -252,6 +260,8 @@ class MucAligner:
                     if not fill.is_pointer:
                         continue
                     target = fill.text.split("-", 1)[0].lower()
+                    if fill.text not in ids:
+                        dangling.append(f"{path}:{fill.line} <{fill.text}>")
                     if target in self.order and self.order[target] >= self.order[cls]:
                         raise InputError(
                             f"<{fill.text}> points to class {target}, which :class_defs lists "
@@ -259,6 +269,17 @@ class MucAligner:
                             path,
                             fill.line,
                         )
+        if dangling:
+            self.warnings.append(
+                ScoreWarning(
+                    "muc.dangling-pointers",
+                    "{count} pointer fill(s) point to an object the file does not have (or of a "
+                    "class not in :class_defs); scored as fills that match nothing",
+                    len(dangling),
+                    tuple(dangling[:5]),
+                    tolerated=True,
+                )
+            )
 
     # ----------------------------------------------------------------- optional keys
     def _optional_keys(
