@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -465,3 +466,17 @@ def test_one_pass_chains_equal_the_checked_ones_on_random_documents(tmp_path: Pa
         labels = mentions.labels
         for a, b in spans:
             assert labels[(a - 1, b - 1)] == (str(a) if a == b else f"{a}..{b}")
+
+
+def test_folder_entries_that_are_not_xml_files_are_counted_in_a_warning(tmp_path: Path) -> None:
+    from annoscore.samples import SAMPLES
+    from annoscore.tasks.are import score_are_2
+
+    for side, name in (("gold", "task1-gold.xml"), ("system", "task2-system.xml")):
+        (tmp_path / side).mkdir()
+        shutil.copy(SAMPLES / "are" / name, tmp_path / side / "doc.xml")
+    (tmp_path / "system" / "sub").mkdir()
+    (tmp_path / "system" / "DOC2.XML").write_text("<chains/>", encoding="utf-8")
+    result = score_are_2(tmp_path / "gold", tmp_path / "system")
+    (warning,) = [w for w in result.warnings if w.code == "formats.skipped-entries"]
+    assert warning.count == 2

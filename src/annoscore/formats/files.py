@@ -136,8 +136,13 @@ def check_no_nul(text: str, path: Path) -> None:
         raise InputError("NUL byte in the text (binary data?)", path, text.count("\n", 0, at) + 1)
 
 
-def list_folder(folder: Path, suffixes: tuple[str, ...], what: str) -> list[Path]:
-    """The files in ``folder`` (not recursive) ending in one of ``suffixes``, sorted by name.
+def folder_files(
+    folder: Path, suffixes: tuple[str, ...], what: str
+) -> tuple[list[Path], list[ScoreWarning]]:
+    """The files in ``folder`` (not recursive) ending in one of ``suffixes``, sorted by name, and
+    a warning counting the entries passed over (sub-folders, other names, FIFOs and other special
+    files, links that lead nowhere or loop: a name that differs only in case, ``A.XML``, is
+    passed over too, since the readers match the extension exactly).
 
     A missing path, a file where a folder was expected and a folder with no such file are
     :class:`InputError`.
@@ -146,10 +151,36 @@ def list_folder(folder: Path, suffixes: tuple[str, ...], what: str) -> list[Path
         raise InputError("no such file or folder", folder)
     if not folder.is_dir():
         raise InputError("expected a folder", folder)
-    found = sorted(p for p in folder.iterdir() if p.suffix in suffixes and p.is_file())
+    found: list[Path] = []
+    skipped: list[str] = []
+    for entry in sorted(folder.iterdir()):
+        try:
+            regular = entry.is_file()
+        except OSError:  # a looping link
+            regular = False
+        if regular and entry.suffix in suffixes:
+            found.append(entry)
+        else:
+            skipped.append(str(entry))
     if not found:
         raise InputError(f"the folder has no {what} ({' or '.join(suffixes)} files)", folder)
-    return found
+    warnings = []
+    if skipped:
+        warnings.append(
+            ScoreWarning(
+                "formats.skipped-entries",
+                f"{{count}} folder entrie(s) are not {what} ({' or '.join(suffixes)} regular "
+                "files) and were passed over",
+                len(skipped),
+                tuple(skipped[:5]),
+            )
+        )
+    return found, warnings
+
+
+def list_folder(folder: Path, suffixes: tuple[str, ...], what: str) -> list[Path]:
+    """:func:`folder_files` without the warning about entries passed over."""
+    return folder_files(folder, suffixes, what)[0]
 
 
 def column_lines(

@@ -41,7 +41,7 @@ from annoscore.align.documents import pair_documents
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.are import AreDocument, AreFile, Ref, read_are
-from annoscore.formats.files import bom_warnings, list_folder
+from annoscore.formats.files import bom_warnings, folder_files
 from annoscore.metrics.anaphora import (
     fractional_muc,
     link_credits,
@@ -144,13 +144,15 @@ def collect_documents(
                     "all be folders",
                     path,
                 )
-        gold_files = {p.name: p for p in list_folder(gold, (".xml",), "ARE XML files")}
-        system_files = {p.name: p for p in list_folder(system, (".xml",), "ARE XML files")}
-        input_files = (
-            {}
-            if input_path is None
-            else {p.name: p for p in list_folder(input_path, (".xml",), "ARE XML files")}
-        )
+        sides: list[dict[str, Path]] = []
+        for folder in (gold, system, input_path):
+            if folder is None:
+                sides.append({})
+                continue
+            found, skipped = folder_files(folder, (".xml",), "ARE XML files")
+            sides.append({p.name: p for p in found})
+            warnings += skipped
+        gold_files, system_files, input_files = sides
         pairing = pair_documents(gold_files, system_files)
         warnings += pairing.warnings(
             "gold file(s) have no system file of the same name",
