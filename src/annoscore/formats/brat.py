@@ -63,7 +63,7 @@ from sys import intern
 from typing import Literal
 
 from annoscore.errors import InputError
-from annoscore.formats.files import BOM, check_no_nul, read_text
+from annoscore.formats.files import BOM, check_no_nul, folder_files, read_text
 from annoscore.model import (
     AnnotatedDocument,
     Attribute,
@@ -766,59 +766,6 @@ class BratCorpus:
         return list(
             merge_warnings([*self.warnings, *(w for f in self.files.values() for w in f.warnings)])
         )
-
-
-def folder_files(
-    folder: Path, suffix: str = ".ann", every_file: bool = False, texts: set[str] | None = None
-) -> tuple[list[str], ScoreWarning | None]:
-    """The files of ``folder`` to read (those ending in ``suffix``, or every regular file),
-    sorted by name, and a warning counting the entries skipped that look like them:
-    sub-folders, FIFOs and other special files, links that lead nowhere or loop, and names
-    ending in ``suffix`` in another case (``.ANN``).  Nothing is opened but the folder.
-    ``texts``, if given, receives the paths of the folder's ``.txt`` files."""
-    chosen: list[str] = []
-    skipped: list[str] = []
-    try:
-        entries = list(os.scandir(folder))
-    except OSError as error:
-        raise InputError(f"cannot read the folder: {error.strerror}", folder) from None
-    for entry in entries:
-        name = entry.name
-        wanted = name.endswith(suffix)
-        looks = wanted or every_file or name.lower().endswith(suffix)
-        try:
-            # the kind the folder listing gives (no system call), except for links
-            is_file = entry.is_file()
-            is_dir = not is_file and entry.is_dir()
-            if entry.is_symlink():
-                os.stat(entry.path)  # a link that leads nowhere or loops raises here
-        except OSError:
-            if looks:
-                skipped.append(f"{entry.path} (a link that leads nowhere)")
-            continue
-        if is_file:
-            if texts is not None and name.endswith(".txt"):
-                texts.add(entry.path)
-            if wanted or every_file:
-                chosen.append(entry.path)
-            elif looks:
-                skipped.append(f"{entry.path} (not '{suffix}': the extension is case-sensitive)")
-        elif is_dir:
-            skipped.append(f"{entry.path} (a sub-folder: folders are not read recursively)")
-        elif looks:
-            skipped.append(f"{entry.path} (not a regular file)")
-    chosen.sort()
-    warning = None
-    if skipped:
-        skipped.sort()
-        warning = ScoreWarning(
-            "formats.skipped-entries",
-            "{count} folder entr(ies) were not read: sub-folders, special files (FIFOs), "
-            f"links that lead nowhere or loop, names ending in {suffix.upper()}",
-            len(skipped),
-            tuple(skipped[:EXAMPLES_SHOWN]),
-        )
-    return chosen, warning
 
 
 def read_brat_corpus(

@@ -16,12 +16,13 @@ Rules every reader follows (issue: nothing lost, nothing silently changed):
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from annoscore.errors import InputError
-from annoscore.result import ScoreWarning
+from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
 
 
 @contextmanager
@@ -137,50 +138,85 @@ def check_no_nul(text: str, path: Path) -> None:
 
 
 def folder_files(
-    folder: Path, suffixes: tuple[str, ...], what: str
-) -> tuple[list[Path], list[ScoreWarning]]:
-    """The files in ``folder`` (not recursive) ending in one of ``suffixes``, sorted by name, and
-    a warning counting the entries passed over (sub-folders, other names, FIFOs and other special
-    files, links that lead nowhere or loop: a name that differs only in case, ``A.XML``, is
-    passed over too, since the readers match the extension exactly).
+    folder: Path, suffix: str = ".ann", every_file: bool = False, texts: set[str] | None = None
+) -> tuple[list[str], ScoreWarning | None]:
+    """The files of ``folder`` to read (those ending in ``suffix``, or every regular file),
+    sorted by name, and a warning counting the entries skipped that look like them:
+    sub-folders, FIFOs and other special files, links that lead nowhere or loop, and names
+    ending in ``suffix`` in another case (``.ANN``).  Nothing is opened but the folder.
+    ``texts``, if given, receives the paths of the folder's ``.txt`` files."""
+    chosen: list[str] = []
+    skipped: list[str] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError as error:
+        raise InputError(f"cannot read the folder: {error.strerror}", folder) from None
+    for entry in entries:
+        name = entry.name
+        wanted = name.endswith(suffix)
+        looks = wanted or every_file or name.lower().endswith(suffix)
+        try:
+            # the kind the folder listing gives (no system call), except for links
+            is_file = entry.is_file()
+            is_dir = not is_file and entry.is_dir()
+            if entry.is_symlink():
+                os.stat(entry.path)  # a link that leads nowhere or loops raises here
+        except OSError:
+            if looks:
+                skipped.append(f"{entry.path} (a link that leads nowhere)")
+            continue
+        if is_file:
+            if texts is not None and name.endswith(".txt"):
+                texts.add(entry.path)
+            if wanted or every_file:
+                chosen.append(entry.path)
+            elif looks:
+                skipped.append(f"{entry.path} (not '{suffix}': the extension is case-sensitive)")
+        elif is_dir:
+            skipped.append(f"{entry.path} (a sub-folder: folders are not read recursively)")
+        elif looks:
+            skipped.append(f"{entry.path} (not a regular file)")
+    chosen.sort()
+    warning = None
+    if skipped:
+        skipped.sort()
+        warning = ScoreWarning(
+            "formats.skipped-entries",
+            "{count} folder entr(ies) were not read: sub-folders, special files (FIFOs), "
+            f"links that lead nowhere or loop, names ending in {suffix.upper()}",
+            len(skipped),
+            tuple(skipped[:EXAMPLES_SHOWN]),
+        )
+    return chosen, warning
+
+
+def list_folder(folder: Path, suffixes: tuple[str, ...], what: str) -> list[Path]:
+    """The files in ``folder`` ending in one of ``suffixes``, sorted by name (entries passed
+    over: see :func:`folder_files`).
 
     A missing path, a file where a folder was expected and a folder with no such file are
     :class:`InputError`.
     """
+    return list_folder_with_warnings(folder, suffixes, what)[0]
+
+
+def list_folder_with_warnings(
+    folder: Path, suffixes: tuple[str, ...], what: str
+) -> tuple[list[Path], list[ScoreWarning]]:
+    """:func:`list_folder` and the warnings of :func:`folder_files` for each suffix."""
     if not folder.exists():
         raise InputError("no such file or folder", folder)
     if not folder.is_dir():
         raise InputError("expected a folder", folder)
     found: list[Path] = []
-    skipped: list[str] = []
-    for entry in sorted(folder.iterdir()):
-        try:
-            regular = entry.is_file()
-        except OSError:  # a looping link
-            regular = False
-        if regular and entry.suffix in suffixes:
-            found.append(entry)
-        else:
-            skipped.append(str(entry))
+    warnings: list[ScoreWarning] = []
+    for suffix in suffixes:
+        names, skipped = folder_files(folder, suffix)
+        found += [Path(name) for name in names]
+        warnings += [skipped] if skipped is not None else []
     if not found:
         raise InputError(f"the folder has no {what} ({' or '.join(suffixes)} files)", folder)
-    warnings = []
-    if skipped:
-        warnings.append(
-            ScoreWarning(
-                "formats.skipped-entries",
-                f"{{count}} folder entrie(s) are not {what} ({' or '.join(suffixes)} regular "
-                "files) and were passed over",
-                len(skipped),
-                tuple(skipped[:5]),
-            )
-        )
-    return found, warnings
-
-
-def list_folder(folder: Path, suffixes: tuple[str, ...], what: str) -> list[Path]:
-    """:func:`folder_files` without the warning about entries passed over."""
-    return folder_files(folder, suffixes, what)[0]
+    return sorted(found), warnings
 
 
 def column_lines(

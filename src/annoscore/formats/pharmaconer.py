@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from annoscore.errors import InputError
-from annoscore.formats.brat import folder_files, place
-from annoscore.formats.files import BOM, check_no_nul, read_text, split_lines
+from annoscore.formats.brat import place
+from annoscore.formats.files import BOM, check_no_nul, folder_files, read_text, split_lines
 from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
 
 _TOLERATED: dict[str, str] = {
@@ -114,7 +114,7 @@ def read_code_tsvs(
     path: Path, *, strict_input: bool = False
 ) -> tuple[dict[str, CodeSet], list[ScoreWarning]]:
     """One ``.tsv`` file, or every ``.tsv`` in a folder, keyed by document id (file stem); and
-    the warning of the folder entries skipped (:func:`~annoscore.formats.brat.folder_files`)."""
+    the warning of the folder entries skipped (:func:`~annoscore.formats.files.folder_files`)."""
     if not path.exists():
         raise InputError("no such file or folder", path)
     skipped = None

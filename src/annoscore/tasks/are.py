@@ -41,7 +41,7 @@ from annoscore.align.documents import pair_documents
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.are import AreDocument, AreFile, Ref, read_are
-from annoscore.formats.files import bom_warnings, folder_files
+from annoscore.formats.files import bom_warnings, list_folder_with_warnings
 from annoscore.metrics.anaphora import (
     fractional_muc,
     link_credits,
@@ -149,7 +149,7 @@ def collect_documents(
             if folder is None:
                 sides.append({})
                 continue
-            found, skipped = folder_files(folder, (".xml",), "ARE XML files")
+            found, skipped = list_folder_with_warnings(folder, (".xml",), "ARE XML files")
             sides.append({p.name: p for p in found})
             warnings += skipped
         gold_files, system_files, input_files = sides
