@@ -406,3 +406,11 @@ def test_numbered_token_ids_give_the_same_map_as_any_ids(tmp_path: Path) -> None
     other = read_are(write(tmp_path, '<r><text><node id="2"/>a <node id="1"/>b</text></r>', "o"))
     assert dict(numbered.documents[0].tokens) == {"1": 0, "2": 1}
     assert dict(other.documents[0].tokens) == {"2": 0, "1": 1}
+
+
+def test_an_unknown_encoding_in_the_declaration_is_bad_input(tmp_path: Path) -> None:
+    """Found by the fuzz test: ``encoding="TTF-8"`` made expat raise LookupError (exit 1)."""
+    path = tmp_path / "a.xml"
+    path.write_bytes(b'<?xml version="1.0" encoding="TTF-8"?>\n<chains></chains>\n')
+    with pytest.raises(InputError, match="cannot decode the XML"):
+        read_are(path)

@@ -427,6 +427,8 @@ def _safe_parse(path: Path, data: bytes, expat: Any) -> None:
         ) from None
     except DTDForbidden:  # pragma: no cover - forbid_dtd is off
         raise InputError("document type declarations are not allowed", path) from None
+    except (LookupError, UnicodeError) as error:  # an encoding expat does not know, or bad bytes
+        raise InputError(f"cannot decode the XML: {error}", path, expat.CurrentLineNumber) from None
     except DefusedXmlException as error:
         raise InputError(
             f"XML external reference refused ({error}): external entities are not allowed",
