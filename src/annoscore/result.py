@@ -171,14 +171,6 @@ class CountMatrix:
             sums += row
         return self._counts(sums)
 
-    def select(self, rows: Any) -> CountMatrix:
-        """The matrix of the documents at positions ``rows`` (an index array or list)."""
-        import numpy as np
-
-        index = np.asarray(rows, dtype=np.int64)
-        documents = tuple(self.documents[i] for i in index.tolist())
-        return CountMatrix(documents, self.names, self.values[index], self.integer)
-
     def aligned(self, documents: Sequence[str]) -> CountMatrix:
         """The rows of ``documents`` in that order (a document this matrix lacks reads 0)."""
         import numpy as np
