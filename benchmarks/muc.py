@@ -8,7 +8,7 @@ and the JSON.  No Python package implements the MUC template scorer (../shared/s
 section 12), so there is no peer to time against.
 
 The timed work runs as ``annoscore muc`` runs it: with Python's cyclic garbage collector paused
-until the records are released (``annoscore.tasks.muc.cyclic_gc_paused``).  The main line gives
+until the records are released (``annoscore.cli.common.cyclic_gc_paused``).  The main line gives
 the best of ``--repeat`` runs and every run's time (a shared machine is noisy).
 
 Also prints how the time grows with objects per document: the same total number of objects in
@@ -50,7 +50,7 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from annoscore.cli.muc import cyclic_gc_paused
+from annoscore.cli.common import cyclic_gc_paused
 from annoscore.report.muc import (
     MucDetails,
     map_history_tcl,
@@ -167,7 +167,7 @@ def run(folder: Path, docs: int, per_doc: int) -> Measure:
     (folder / "response.tpl").write_text(rsp, encoding="utf-8")
     (folder / "muc.config").write_text(CONFIG, encoding="utf-8")
     # the command runs with the cyclic collector paused until its records are released
-    # (annoscore.tasks.muc.cyclic_gc_paused); so does this measurement
+    # (annoscore.cli.common.cyclic_gc_paused); so does this measurement
     with cyclic_gc_paused():
         start, cpu = time.perf_counter(), time.process_time()
         scoring, f, pairs = score_and_write(folder)

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from annoscore.align.muc import MucAligner
-from annoscore.cli.muc import cyclic_gc_paused
+from annoscore.cli.common import cyclic_gc_paused
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.muc_config import parse_muc_config

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -20,6 +17,7 @@ from annoscore.cli.common import (
     PerDocOption,
     SeedOption,
     StrictInputOption,
+    cyclic_gc_paused,
     emit,
     guarded,
 )
@@ -64,24 +62,6 @@ EPILOG = (
     "  annoscore are 2 --gold gold/ --pred run1/ --per-doc --format json\n\n"
     "  annoscore are 4 --gold gold.xml --pred run1.xml --input input.xml"
 )
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while the command reads and scores.
-
-    Reading makes hundreds of thousands of small tuples and strings that hold no reference
-    cycles (reference counting frees them), yet every full pass of the cyclic collector walks
-    each live one again: about a quarter of the reading time of ``benchmarks/are.py``.  The
-    previous state is restored on exit, even on an error; only the command line does this.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 class TaskNumber(str, Enum):
@@ -140,7 +120,7 @@ def register(app: typer.Typer) -> None:
         from annoscore.report.are import render_report
         from annoscore.tasks.are import SCORE
 
-        with collector_paused():
+        with cyclic_gc_paused():
             result = SCORE[int(task.value)](gold, pred, input_path=input_path)
         emit(
             result,

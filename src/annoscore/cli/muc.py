@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -19,6 +16,7 @@ from annoscore.cli.common import (
     PerDocOption,
     SeedOption,
     add_inputs,
+    cyclic_gc_paused,
     emit,
     guarded,
     write_output,
@@ -44,29 +42,6 @@ EPILOG = (
     "the first --metric and METRIC_recall, ... of each; counts METRIC_recall_num, ..., "
     "key_classes, response_classes and markables:cor|mis|spu|opt."
 )
-
-
-@contextmanager
-def cyclic_gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while ``annoscore muc`` reads, aligns and writes.
-
-    Reading and aligning build millions of small objects (fills, slots, objects, alignment
-    records) that hold no reference cycles, so reference counting frees every one of them; the
-    cyclic collector finds nothing, yet each of its full passes walks every live object again
-    (measured on ``benchmarks/muc.py``: reading takes twice as long with it running, and the
-    first collection after the pause walks every record again).  The command keeps it paused
-    until the reports are written and the records released.  Memory is unchanged.  The
-    collector's previous state is restored on exit, even on an error; a pause the caller already
-    made is left alone.  Only the command line does this: the library never touches the
-    collector.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def register(app: typer.Typer) -> None:

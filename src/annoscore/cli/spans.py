@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -21,6 +18,7 @@ from annoscore.cli.common import (
     SeedOption,
     StrictInputOption,
     choice,
+    cyclic_gc_paused,
     emit,
     guarded,
 )
@@ -38,25 +36,6 @@ EPILOG = (
     "annoscore spans gold/ system/ --mode semeval --format json  |  "
     "annoscore spans gold.ann system.ann --mode relaxed --tolerance 2 --per-doc"
 )
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while the command reads and scores.
-
-    Reading a corpus makes hundreds of thousands of small strings and lists that hold no
-    reference cycles (reference counting frees them), yet each full pass of the cyclic collector
-    walks every live one again: about 10% of an end-to-end run of 4,000 documents
-    (``benchmarks/spans.py``).  The previous state is restored on exit, even on an error; only
-    the command line does this, the library never touches the collector.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def register(app: typer.Typer) -> None:
@@ -128,7 +107,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         from annoscore.tasks.spans import score_span_files
 
-        with collector_paused():
+        with cyclic_gc_paused():
             result = score_span_files(
                 gold,
                 system,
