@@ -119,19 +119,21 @@ def _ranked(subtask: str) -> Callable[..., None]:
         confidence: ConfidenceOption = 0.95,
         seed: SeedOption = 12345,
     ) -> None:
-        from annoscore.align.documents import MissingDocs
         from annoscore.report.codiesp import render_ranked
-        from annoscore.tasks.codiesp import RankedOptions, TieOrder, score_ranked
+        from annoscore.tasks.codiesp import score_codiesp_d, score_codiesp_p
 
-        options = RankedOptions(
-            missing_docs=MissingDocs(missing_docs),
-            extra_docs=MissingDocs(extra_docs),
+        score = score_codiesp_d if subtask == "D" else score_codiesp_p
+        result = score(
+            gold,
+            pred,
+            codes=codes,
+            missing_docs=missing_docs,
+            extra_docs=extra_docs,
             filter_gold=filter_gold,
-            depth=depth or None,
+            depth=depth,
             lowercase=lowercase,
-            tie_order=TieOrder(tie_order),
+            tie_order=tie_order,
         )
-        result = score_ranked(subtask, gold, pred, codes, options)
         emit(
             result,
             fmt,
@@ -192,20 +194,19 @@ def _explainable() -> Callable[..., None]:
     ) -> None:
         """CodiEsp-X: micro P/R/F1 of codes whose predicted position matches a reference."""
         from annoscore.report.codiesp import render_explainable
-        from annoscore.tasks.codiesp import (
-            ExplainableOptions,
-            ToleranceMode,
-            score_explainable,
-        )
+        from annoscore.tasks.codiesp import score_codiesp_x
 
-        options = ExplainableOptions(
+        result = score_codiesp_x(
+            gold,
+            pred,
+            codes_d=codes_d,
+            codes_p=codes_p,
             tolerance=tolerance,
-            tolerance_mode=ToleranceMode(tolerance_mode),
+            tolerance_mode=tolerance_mode,
             check_label=check_label,
             filter_gold=filter_gold,
             lowercase=lowercase,
         )
-        result = score_explainable(gold, pred, codes_d, codes_p, options)
         emit(
             result,
             fmt,

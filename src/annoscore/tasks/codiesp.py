@@ -362,6 +362,30 @@ def score_ranked(
     )
 
 
+def _score_ranked_files(
+    subtask: str,
+    gold: Path,
+    pred: Path,
+    codes: Path,
+    missing_docs: MissingDocs | str,
+    extra_docs: MissingDocs | str,
+    filter_gold: bool,
+    depth: int | None,
+    lowercase: bool,
+    tie_order: TieOrder | str,
+) -> Result:
+    """:func:`score_ranked` with its options given one by one (``depth`` 0 or None: no cut)."""
+    options = RankedOptions(
+        MissingDocs(missing_docs),
+        MissingDocs(extra_docs),
+        filter_gold,
+        depth or None,
+        lowercase,
+        TieOrder(tie_order),
+    )
+    return score_ranked(subtask, gold, pred, codes, options)
+
+
 def score_codiesp_d(
     gold: Path,
     pred: Path,
@@ -382,15 +406,9 @@ def score_codiesp_d(
     >>> [round(r.scores[k], 3) for k in ("map", "precision", "recall", "f1")]
     [0.444, 0.444, 0.4, 0.421]
     """
-    options = RankedOptions(
-        MissingDocs(missing_docs),
-        MissingDocs(extra_docs),
-        filter_gold,
-        depth or None,
-        lowercase,
-        TieOrder(tie_order),
+    return _score_ranked_files(
+        "D", gold, pred, codes, missing_docs, extra_docs, filter_gold, depth, lowercase, tie_order
     )
-    return score_ranked("D", gold, pred, codes, options)
 
 
 def score_codiesp_p(
@@ -406,15 +424,9 @@ def score_codiesp_p(
     tie_order: TieOrder | str = TieOrder.file,
 ) -> Result:
     """CodiEsp-P from paths (:func:`score_ranked`; the options of :class:`RankedOptions`)."""
-    options = RankedOptions(
-        MissingDocs(missing_docs),
-        MissingDocs(extra_docs),
-        filter_gold,
-        depth or None,
-        lowercase,
-        TieOrder(tie_order),
+    return _score_ranked_files(
+        "P", gold, pred, codes, missing_docs, extra_docs, filter_gold, depth, lowercase, tie_order
     )
-    return score_ranked("P", gold, pred, codes, options)
 
 
 def _line_examples(rows: CodeRows, row_indexes: IntArray) -> tuple[str, ...]:
