@@ -106,7 +106,6 @@ def _run(
             quotes=quotes,
             same_start=same_start,
             relax_margin=relax_margin,
-            per_doc=per_doc,
         )
     else:
         result = score_category(
@@ -117,9 +116,8 @@ def _run(
             quotes=quotes,
             same_start=same_start,
             relax_margin=relax_margin,
-            per_doc=per_doc,
         )
-    emit(result, fmt, output, render_official, **switches)
+    emit(result, fmt, output, render_official, per_doc=per_doc, **switches)
 
 
 def _command(category: str) -> None:

@@ -52,7 +52,7 @@ from annoscore.metrics.phi import (
     phi_scores,
     span_table,
 )
-from annoscore.result import CountMatrix, Result, ScoreWarning, View
+from annoscore.result import CountMatrix, Result, ScoreWarning
 from annoscore.signature import Signature
 
 if TYPE_CHECKING:
@@ -201,7 +201,6 @@ def _score(
     quotes: Quotes,
     same_start: SameStart,
     relax_margin: int,
-    per_doc: bool,
     all_categories: bool,
 ) -> Result:
     if relax_margin < 0:
@@ -248,7 +247,6 @@ def _score(
             *_warnings(gold, pred, categories, overwritten, unknown_hipaa, spans),
             *bom_warnings(gold_path, pred_path),
         ],
-        view=View(documents=per_doc),
     )
     board: dict[str, dict[str, object]] = {}
     for category in categories:
@@ -268,7 +266,6 @@ def score_category(
     quotes: Quotes = Quotes.fixed,
     same_start: SameStart = SameStart.last,
     relax_margin: int = 2,
-    per_doc: bool = False,
 ) -> Result:
     """One category (``date``, ``person``, ``location``, ``id``, ``contact``, ``covid-symptom``).
 
@@ -287,7 +284,6 @@ def score_category(
         quotes=quotes,
         same_start=same_start,
         relax_margin=relax_margin,
-        per_doc=per_doc,
         all_categories=False,
     )
 
@@ -300,7 +296,6 @@ def score_all(
     quotes: Quotes = Quotes.fixed,
     same_start: SameStart = SameStart.last,
     relax_margin: int = 2,
-    per_doc: bool = False,
 ) -> Result:
     """Every category whose array is in either file, read once; keys prefixed by category."""
     return _score(
@@ -311,7 +306,6 @@ def score_all(
         quotes=quotes,
         same_start=same_start,
         relax_margin=relax_margin,
-        per_doc=per_doc,
         all_categories=True,
     )
 
