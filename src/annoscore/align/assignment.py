@@ -17,7 +17,7 @@ matched to one it does not touch.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 R = TypeVar("R", bound=Hashable)
 C = TypeVar("C", bound=Hashable)
@@ -87,21 +87,20 @@ def _hungarian(weights: list[list[float]]) -> list[int]:
     return column
 
 
-def _sparse_solve(
-    n_rows: int, n_cols: int, edges: list[tuple[int, int, float]]
-) -> list[tuple[int, int]]:
-    """Exact maximum-weight matching of a large sparse component without a dense matrix:
+def sparse_max_weight_partners(row: Any, col: Any, weight: Any, n_rows: int, n_cols: int) -> Any:
+    """Exact maximum-weight matching of a sparse bipartite graph without a dense matrix.
+
+    ``row``, ``col``, ``weight`` (arrays) are the edges.  Returns each row's partner column, or
+    a value >= ``n_cols`` for a row left unmatched.  Solved by
     ``scipy.sparse.csgraph.min_weight_full_bipartite_matching`` (LAPJVsp) on the costs
     ``ceiling - weight``, with one dummy column per row at cost ``ceiling`` so that a full
     matching always exists and a row may stay unmatched (a row matched to its dummy is
-    unmatched).  Minimising the total cost maximises the total weight."""
+    unmatched).  Minimising the total cost maximises the total weight.
+    """
     import numpy as np
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import min_weight_full_bipartite_matching
 
-    row = np.fromiter((e[0] for e in edges), dtype=np.int64, count=len(edges))
-    col = np.fromiter((e[1] for e in edges), dtype=np.int64, count=len(edges))
-    weight = np.fromiter((e[2] for e in edges), dtype=np.float64, count=len(edges))
     ceiling = float(weight.max()) + 1.0
     graph = csr_matrix(
         (
@@ -113,7 +112,19 @@ def _sparse_solve(
         ),
         shape=(n_rows, n_cols + n_rows),
     )
-    _, partner = min_weight_full_bipartite_matching(graph)
+    return min_weight_full_bipartite_matching(graph)[1]
+
+
+def _sparse_solve(
+    n_rows: int, n_cols: int, edges: list[tuple[int, int, float]]
+) -> list[tuple[int, int]]:
+    """:func:`sparse_max_weight_partners` of a large component given as an edge list."""
+    import numpy as np
+
+    row = np.fromiter((e[0] for e in edges), dtype=np.int64, count=len(edges))
+    col = np.fromiter((e[1] for e in edges), dtype=np.int64, count=len(edges))
+    weight = np.fromiter((e[2] for e in edges), dtype=np.float64, count=len(edges))
+    partner = sparse_max_weight_partners(row, col, weight, n_rows, n_cols)
     return [(i, j) for i, j in enumerate(partner.tolist()) if j < n_cols]
 
 

@@ -39,6 +39,7 @@ from typing import Any, Literal, Protocol, cast
 
 import numpy as np
 
+from annoscore.align.assignment import sparse_max_weight_partners
 from annoscore.align.span_modes import SCHEMES, CorpusMode, SpanMode
 from annoscore.align.spans import (
     MAX_KEY_PAIRS,
@@ -523,11 +524,8 @@ def dense_matched(
 def _lexicographic_pairs(pairs: CandidatePairs, credit: Array) -> Array:
     """Positions in ``pairs`` of a matching with the most credit, then the most pairs (exact;
     ties between such matchings broken by the solver), by
-    ``scipy.sparse.csgraph.min_weight_full_bipartite_matching`` with one dummy partner per
-    gold row (so that a full matching exists and a row may stay unmatched)."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
-
+    :func:`~annoscore.align.assignment.sparse_max_weight_partners` (a pair's weight is its
+    credit scaled above any number of pairs, plus 1)."""
     if pairs.gold.shape[0] == 0:
         return np.zeros(0, dtype=np.int64)
     rows, row_of = np.unique(pairs.gold, return_inverse=True)
@@ -535,18 +533,7 @@ def _lexicographic_pairs(pairs: CandidatePairs, credit: Array) -> Array:
     n_rows, n_cols = rows.shape[0], cols.shape[0]
     scale = min(n_rows, n_cols) + 1
     weight = scale * credit.astype(np.float64) + 1.0
-    ceiling = float(weight.max()) + 1.0
-    graph = csr_matrix(
-        (
-            np.concatenate((ceiling - weight, np.full(n_rows, ceiling))),
-            (
-                np.concatenate((row_of, np.arange(n_rows))),
-                np.concatenate((col_of, n_cols + np.arange(n_rows))),
-            ),
-        ),
-        shape=(n_rows, n_cols + n_rows),
-    )
-    _, partner = min_weight_full_bipartite_matching(graph)
+    partner = sparse_max_weight_partners(row_of, col_of, weight, n_rows, n_cols)
     real = np.flatnonzero(partner < n_cols)
     keys = row_of * n_cols + col_of
     order = np.argsort(keys, kind="stable")
