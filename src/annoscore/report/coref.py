@@ -12,6 +12,7 @@ import math
 
 from annoscore.counts import Counts, Number
 from annoscore.metrics.coref import METRICS, blanc_rpf, rpf
+from annoscore.report.generic import aligned
 from annoscore.result import Result
 
 RULE = "-" * 74
@@ -103,7 +104,7 @@ def render_table(result: Result) -> str:
             [_TITLES[name]] + [_cell(result.scores.get(f"{name}_{part}")) for part in header[1:]]
         )
     lines = [f"{result.task}  ({result.signature})", ""]
-    lines += _aligned(header, rows)
+    lines += aligned(header, rows, left=1)
     if "conll_f1" in result.scores:
         lines += [
             "",
@@ -116,19 +117,5 @@ def render_table(result: Result) -> str:
             [doc, *(_cell(unit.scores.get(f"{n}_f1")) for n in names)]
             for doc, unit in result.documents.items()
         ]
-        lines += ["", *_aligned(doc_header, doc_rows)]
+        lines += ["", *aligned(doc_header, doc_rows, left=1)]
     return "\n".join(lines) + "\n"
-
-
-def _aligned(header: list[str], rows: list[list[str]]) -> list[str]:
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    out = []
-    for row in [header, *rows]:
-        cells = [
-            c.ljust(w) if i == 0 else c.rjust(w)
-            for i, (c, w) in enumerate(zip(row, widths, strict=True))
-        ]
-        out.append("  ".join(cells).rstrip())
-        if row is header:
-            out.append("  ".join("-" * w for w in widths))
-    return out

@@ -146,12 +146,18 @@ MAX_TABLE_WIDTH = 120
 """A wider table is split into one block per column family (see :func:`render_table`)."""
 
 
-def _aligned(header: list[str], body: list[list[str]]) -> list[str]:
+def aligned(header: list[str], body: list[list[str]], left: int = 2) -> list[str]:
+    """A plain text table: a header, a rule, the rows; the first ``left`` columns are
+    left-justified (names), the others right-justified (numbers).
+
+    >>> aligned(["name", "f1"], [["a", "1.0000"]], left=1)
+    ['name      f1', '----  ------', 'a     1.0000']
+    """
     widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
     lines = []
     for row in [header, *body]:
         cells = [
-            c.ljust(w) if i < 2 else c.rjust(w)
+            c.ljust(w) if i < left else c.rjust(w)
             for i, (c, w) in enumerate(zip(row, widths, strict=True))
         ]
         lines.append("  ".join(cells).rstrip())
@@ -181,13 +187,13 @@ def render_table(result: Result) -> str:
     """
     header, body = _grid(result, "")
     lines = [f"{result.task}  ({result.signature})", ""]
-    table = _aligned(header, body)
+    table = aligned(header, body)
     if max(len(line) for line in table) <= MAX_TABLE_WIDTH:
         return "\n".join(lines + table) + "\n" + interval_table(result)
     for name, positions in _families(header[2:]).items():
         keep = [0, 1, *(2 + p for p in positions)]
         lines.append(f"[{name or 'other'}]")
-        lines.extend(_aligned([header[i] for i in keep], [[r[i] for i in keep] for r in body]))
+        lines.extend(aligned([header[i] for i in keep], [[r[i] for i in keep] for r in body]))
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n" + interval_table(result)
 
@@ -221,7 +227,7 @@ def interval_table(result: Result) -> str:
     if not result.intervals:
         return ""
     header = ["score", "value", "low", "high"]
-    lines = ["", _interval_title(result), *_aligned(header, _interval_rows(result))]
+    lines = ["", _interval_title(result), *aligned(header, _interval_rows(result))]
     return "\n".join(lines) + "\n"
 
 

@@ -17,7 +17,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from annoscore.report.generic import warning_text
+from annoscore.report.generic import aligned, warning_text
 
 if TYPE_CHECKING:
     from annoscore.significance import Comparison
@@ -118,26 +118,12 @@ def _summary(comparison: Comparison) -> str:
     )
 
 
-def _aligned(header: list[str], body: list[list[str]]) -> list[str]:
-    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
-    lines = []
-    for row in [header, *body]:
-        cells = [
-            c.ljust(w) if i == 0 else c.rjust(w)
-            for i, (c, w) in enumerate(zip(row, widths, strict=True))
-        ]
-        lines.append("  ".join(cells).rstrip())
-        if row is header:
-            lines.append("  ".join("-" * w for w in widths))
-    return lines
-
-
 def render_text(comparison: Comparison) -> str:
     """Plain text: the signature, the test, then one table per score key (warnings go to
     stderr, as for every text report)."""
     lines = [f"{comparison.task}  ({comparison.signature})", _summary(comparison)]
     for key in comparison.keys:
-        lines += ["", key, *_aligned(_header(comparison), _rows(comparison, key))]
+        lines += ["", key, *aligned(_header(comparison), _rows(comparison, key), left=1)]
     return "\n".join(lines) + "\n"
 
 
