@@ -166,10 +166,11 @@ class CountMatrix:
         """The column sums (every column), summed document by document in order."""
         import numpy as np
 
-        sums = np.zeros(len(self.names), dtype=np.float64)
-        for row in self.values:  # left to right, as the official scorers add
-            sums += row
-        return self._counts(sums)
+        if not len(self.values):
+            return self._counts(np.zeros(len(self.names), dtype=np.float64))
+        # a running sum (cumsum is sequential; sum() is pairwise along a contiguous axis), so
+        # fractions add left to right, as the official scorers add them
+        return self._counts(np.cumsum(self.values, axis=0)[-1])
 
     def aligned(self, documents: Sequence[str]) -> CountMatrix:
         """The rows of ``documents`` in that order (a document this matrix lacks reads 0)."""
