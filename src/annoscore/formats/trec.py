@@ -36,9 +36,9 @@ if TYPE_CHECKING:
     FloatArray = npt.NDArray[np.float64]
     WordArray = npt.NDArray[np.uint64]
     BoolArray = npt.NDArray[np.bool_]
+    ByteArray = npt.NDArray[np.uint8]
 
 _BOM = b"\xef\xbb\xbf"
-_SEPARATORS = (9, 10, 11, 12, 13, 32)
 QRELS_FIELDS = "query iteration document relevance"
 RUN_FIELDS = "query Q0 document rank score tag"
 
@@ -104,50 +104,28 @@ def _read(path: Path, columns: int, names: str) -> TrecColumns:
         raise InputError("NUL byte in the text (binary data?)", path, _line_of(data, nul))
     if not data.isascii():
         read_text(path)  # an InputError naming the line if the bytes are not UTF-8
-    padding = b"\0" * (16 + (-len(data)) % 8)
-    buffer = data + padding
-    raw = np.frombuffer(buffer, dtype=np.uint8)
-    separator = np.zeros(256, dtype=bool)
-    separator[list(_SEPARATORS)] = True
-    in_token = ~separator[raw[: len(data)]]
-    in_token[:begin] = False
-    edges = np.diff(in_token.view(np.int8), prepend=np.int8(0), append=np.int8(0))
-    del in_token
-    is_start = edges[:-1] == 1
-    starts = np.flatnonzero(is_start)
-    ends = np.flatnonzero(edges == -1)
-    del edges
-    if not len(starts):
-        raise InputError(f"the file is empty: expected lines of {names}", path)
-    newlines = np.flatnonzero(raw[: len(data)] == 10)
-    line_starts = np.concatenate(([0], newlines[newlines < len(data) - 1] + 1))
-    per_line_count = np.add.reduceat(is_start.view(np.int8), line_starts, dtype=np.int64)
-    del is_start
-    bad = np.flatnonzero((per_line_count != 0) & (per_line_count != columns))
-    if len(bad):
-        first = int(bad[0])
-        raise InputError(
-            f"expected {columns} whitespace-separated columns ({names}), "
-            f"found {int(per_line_count[first])}",
-            path,
-            first + 1,
-        )
-    per_line = np.flatnonzero(per_line_count)  # 0-based line of each row
+    # one newline before and after the text (so every token has a separator on each side), the
+    # byte-order mark as spaces, and zero bytes up to whole 8-byte words plus one spare word
+    padding = b"\0" * (16 + (-(len(data) + 2)) % 8)
+    head = b"\n" + b" " * begin
+    buffer = b"".join((head, memoryview(data)[begin:], b"\n", padding))  # one copy
+    size = len(data) + 2
+    raw = np.frombuffer(buffer, dtype=np.uint8, count=size)
+    starts, ends, line = _token_bounds(raw, columns, names, path)
     field_start = [starts[k::columns] for k in range(columns)]
-    field_length = [ends[k::columns] - starts[k::columns] for k in range(columns)]
+    field_length = {k: ends[k::columns] - starts[k::columns] for k in (0, 2, columns - 1, 4)}
     words = np.frombuffer(buffer, dtype="<u8")
-    line = per_line + 1
 
-    queries, query = _intern_runs(data, words, field_start[0], field_length[0])
+    queries, query = _intern_runs(buffer, words, field_start[0], field_length[0])
     doc_start, doc_length = field_start[2], field_length[2]
     doc_words = _words(words, doc_start, doc_length)
     value_field = columns - 1 if columns == 4 else 4
     value = _numbers(
-        data, words, field_start[value_field], field_length[value_field], line, path, columns
+        buffer, words, field_start[value_field], field_length[value_field], line, path, columns
     )
     tags: tuple[str, ...] = ()
     if columns == 6:
-        tags = tuple(_intern_runs(data, words, field_start[5], field_length[5])[0])
+        tags = tuple(_intern_runs(buffer, words, field_start[5], field_length[5])[0])
     return TrecColumns(
         path=path,
         queries=queries,
@@ -159,9 +137,50 @@ def _read(path: Path, columns: int, names: str) -> TrecColumns:
         line=line,
         tags=tags,
         warnings=tuple(warnings),
-        data=data,
+        data=buffer,
         doc_start=doc_start,
     )
+
+
+def _token_bounds(
+    raw: ByteArray, columns: int, names: str, path: Path
+) -> tuple[IntArray, IntArray, IntArray]:
+    """Where the tokens start and end in ``raw`` (a text between two newlines), and the 1-based
+    line of each non-blank line; an :class:`InputError` at the first line with a number of
+    tokens other than 0 or ``columns``.
+
+    A byte is a separator when it is ASCII whitespace (9-13, 32); every other byte, including
+    the other control characters, belongs to a token, as in trec_eval.  Three passes over the
+    bytes find the boundaries: whether each byte is a separator, where that changes (a token
+    starts after a change at an even place and ends at the next), and the newlines; the tokens
+    of each line are counted by locating the newlines among the token starts.
+    """
+    import numpy as np
+
+    separator = raw <= 32
+    controls = np.count_nonzero(raw < 32)
+    newlines = np.flatnonzero(raw == 10)
+    if controls != len(newlines):  # tabs, \r, or control characters that are not whitespace
+        whitespace = np.subtract(raw, np.uint8(9), dtype=np.uint8) <= 4
+        if np.count_nonzero(whitespace) != controls:
+            separator = whitespace | (raw == 32)
+    changes = np.flatnonzero(separator[1:] != separator[:-1])
+    del separator
+    starts = changes[0::2] + 1
+    ends = changes[1::2] + 1
+    if not len(starts):
+        raise InputError(f"the file is empty: expected lines of {names}", path)
+    per_line_count = np.diff(np.searchsorted(starts, newlines))
+    bad = np.flatnonzero((per_line_count != 0) & (per_line_count != columns))
+    if len(bad):
+        first = int(bad[0])
+        raise InputError(
+            f"expected {columns} whitespace-separated columns ({names}), "
+            f"found {int(per_line_count[first])}",
+            path,
+            first + 1,
+        )
+    return starts, ends, np.flatnonzero(per_line_count) + 1
 
 
 def _words(words: WordArray, start: IntArray, length: IntArray) -> tuple[WordArray, ...]:
