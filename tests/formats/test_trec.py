@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from annoscore.errors import InputError
 from annoscore.formats.trec import read_qrels, read_run
@@ -85,3 +87,65 @@ def test_a_long_token_beside_short_ones_at_the_end_of_the_file(tmp_path: Path) -
     run.write_text("q1 Q0 " + "d" * 41 + " 1 2.0 x\nq1 Q0 d1 2 1.0 x\n", encoding="utf-8")
     result = score_trec(qrels, run)
     assert result.scores["map"] == 1.0
+
+
+def _reference_run(data: bytes) -> tuple[list[str], list[float], list[int]]:
+    """A plain reading of a run file: fields split at ASCII whitespace (9-13, 32)."""
+    documents, scores, lines = [], [], []
+    for number, line in enumerate(data.split(b"\n"), 1):
+        fields = _split(line)
+        if fields:
+            documents.append(fields[2].decode())
+            scores.append(float(fields[4]))
+            lines.append(number)
+    return documents, scores, lines
+
+
+def _split(line: bytes) -> list[bytes]:
+    fields, current = [], bytearray()
+    for byte in line:
+        if byte in (9, 10, 11, 12, 13, 32):
+            if current:
+                fields.append(bytes(current))
+            current = bytearray()
+        else:
+            current.append(byte)
+    if current:
+        fields.append(bytes(current))
+    return fields
+
+
+_token = st.text(alphabet="abcXYZ019-_.\x01\x1f\x7f", min_size=1, max_size=20)
+_score = st.one_of(
+    st.from_regex(r"\A[+-]?[0-9]{1,17}(\.[0-9]{0,6})?\Z"),
+    st.from_regex(r"\A[+-]?\.[0-9]{1,6}\Z"),
+    st.floats(allow_nan=False, allow_infinity=False).map(repr),
+)
+_gap = st.sampled_from([" ", "\t", "  ", " \t ", "\x0b", "\x0c", "\r "])
+
+
+@given(
+    st.lists(
+        st.tuples(_token, _token, _score, st.lists(_gap, min_size=6, max_size=6), st.booleans()),
+        min_size=1,
+        max_size=30,
+    )
+)
+@settings(max_examples=150, deadline=None, derandomize=True)
+def test_run_columns_equal_a_plain_reading(tmp_path_factory, rows) -> None:  # type: ignore[no-untyped-def]
+    """Any whitespace between fields, control characters inside tokens, blank lines, long and
+    short numbers: the vectorised reader gives what splitting each line gives."""
+    text = ""
+    for query, document, score, gaps, blank in rows:
+        if blank:
+            text += gaps[0] + "\n"
+        text += gaps[0].lstrip("\r") + query + gaps[1] + "Q0" + gaps[2] + document + gaps[3]
+        text += "1" + gaps[4] + score + gaps[5] + "tag\n"
+    data = text.encode()
+    path = tmp_path_factory.mktemp("run") / "run.txt"
+    path.write_bytes(data)
+    run = read_run(path)
+    documents, scores, lines = _reference_run(data)
+    assert [run.document(i) for i in range(len(run))] == documents
+    assert run.value.tolist() == scores
+    assert run.line.tolist() == lines

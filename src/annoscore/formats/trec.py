@@ -245,28 +245,30 @@ def _numbers(
 
     reader = WordReader(words, start)
     low, high = reader.word(0, length), reader.word(1, length - 8)
-    grid = np.stack([low, high], axis=1).view(np.uint8)  # (rows, 16): the bytes in order
+    width = min(16, int(length.max()))
+    # (width, rows): byte j of every token, contiguous; 0 beyond a token (no NUL in a file)
+    grid = np.stack([low, high], axis=1).view(np.uint8)[:, :width].T.copy()
     n = len(start)
     mantissa = np.zeros(n, dtype=np.int64)
-    fraction = np.zeros(n, dtype=np.int64)
-    dots = np.zeros(n, dtype=np.int64)
-    digits = np.zeros(n, dtype=np.int64)
+    fraction = np.zeros(n, dtype=np.int8)
+    dots = np.zeros(n, dtype=np.int8)
+    digits = np.zeros(n, dtype=np.int8)
     ok = length <= 16
-    negative = grid[:, 0] == 45
-    for j in range(min(16, int(length.max()))):
-        char = grid[:, j]
-        inside = length > j
+    negative = grid[0] == 45
+    for j in range(width):
+        char = grid[j]
         digit = char - np.uint8(48)
-        is_digit = inside & (digit < 10)
-        is_dot = inside & (char == 46)
-        allowed = is_digit | is_dot | ~inside
+        is_digit = digit < 10
+        is_dot = char == 46
+        allowed = is_digit | is_dot | (char == 0)
         if j == 0:
             allowed |= (char == 45) | (char == 43)
         ok &= allowed
         fraction += is_digit & (dots > 0)
         dots += is_dot
         digits += is_digit
-        mantissa = np.where(is_digit, mantissa * 10 + digit, mantissa)
+        np.multiply(mantissa, 10, out=mantissa, where=is_digit)
+        np.add(mantissa, digit, out=mantissa, where=is_digit)
     ok &= (dots <= 1) & (digits >= 1) & (digits <= 15)
     if columns == 4:
         ok &= dots == 0
