@@ -8,7 +8,7 @@ resampling and per-document tables all start from the same per-document counts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 
 Number = int | float
 
@@ -41,6 +41,16 @@ class Counts(Mapping[str, Number]):
 
     def __len__(self) -> int:
         return len(self._data)
+
+    # the stored statistics' views, at C speed (the Mapping defaults go through __getitem__)
+    def keys(self) -> KeysView[str]:
+        return self._data.keys()
+
+    def values(self) -> ValuesView[Number]:
+        return self._data.values()
+
+    def items(self) -> ItemsView[str, Number]:
+        return self._data.items()
 
     def __add__(self, other: object) -> Counts:
         if isinstance(other, int) and other == 0:  # the start value of sum()

@@ -117,23 +117,39 @@ class CountMatrix:
 
     @classmethod
     def of(cls, per_document: Mapping[str, Counts]) -> CountMatrix:
-        """The matrix of a mapping document id -> counts (columns in first-seen order)."""
+        """The matrix of a mapping document id -> counts (columns in first-seen order; a
+        document without a column reads 0 there).  A column is integer when every value in it
+        is an ``int``.
+
+        >>> m = CountMatrix.of({"a": Counts(tp=1, ap=0.5), "b": Counts(tp=2, fn=1)})
+        >>> m.names, m.integer, m.values.tolist()
+        (('tp', 'ap', 'fn'), (True, False, True), [[1.0, 0.5, 0.0], [2.0, 0.0, 1.0]])
+        """
         import numpy as np
 
-        names: dict[str, bool] = {}
-        for counts in per_document.values():
-            for key, value in counts.items():
-                if key not in names:
-                    names[key] = True
-                if names[key] and not isinstance(value, int):
-                    names[key] = False
-        column = {name: k for k, name in enumerate(names)}
-        values = np.zeros((len(per_document), len(names)), dtype=np.float64)
-        for d, counts in enumerate(per_document.values()):
-            row = values[d]
-            for key, value in counts.items():
-                row[column[key]] = value
-        return cls(tuple(per_document), tuple(names), values, tuple(names.values()))
+        rows = list(per_document.values())
+        names: dict[str, None] = {}
+        for counts in rows:
+            if len(names) != len(counts) or names.keys() != counts.keys():
+                names.update(dict.fromkeys(counts))
+        order = list(names)
+        whole = dict.fromkeys(order, True)
+        if all(list(counts) == order for counts in rows):  # the usual case: one layout
+            table = np.array([list(counts.values()) for counts in rows])
+            if table.dtype.kind not in "iu":  # some floats: which columns hold only ints
+                for kinds in {tuple(map(type, counts.values())) for counts in rows}:
+                    for name, kind in zip(order, kinds, strict=True):
+                        whole[name] = whole[name] and issubclass(kind, int)
+            values = table.astype(np.float64).reshape(len(rows), len(order))
+        else:
+            values = np.zeros((len(rows), len(order)), dtype=np.float64)
+            column = {name: k for k, name in enumerate(order)}
+            for d, counts in enumerate(rows):
+                values[d, [column[name] for name in counts]] = list(counts.values())
+                for name, value in counts.items():
+                    if not isinstance(value, int):
+                        whole[name] = False
+        return cls(tuple(per_document), tuple(order), values, tuple(whole.values()))
 
     @classmethod
     def from_columns(
