@@ -32,6 +32,38 @@ def test_counts_are_column_sums_and_scores_the_scorer_of_them(docs: dict[str, Co
     assert all(isinstance(v, int) for v in result.counts.values())
 
 
+number = st.one_of(st.integers(0, 10**6), st.floats(0, 1e6, allow_nan=False))
+mixed_corpus = st.one_of(
+    st.dictionaries(
+        st.text("abc", min_size=1, max_size=4),
+        st.dictionaries(stat, number, max_size=6).map(Counts),
+        max_size=8,
+    ),
+    # one layout for every document (the matrix's fast path), ints and floats mixed by column
+    st.tuples(st.lists(stat, unique=True, max_size=6), st.integers(0, 8)).flatmap(
+        lambda shape: st.lists(
+            st.tuples(*(number for _ in shape[0])), min_size=shape[1], max_size=shape[1]
+        ).map(
+            lambda rows: {
+                f"d{i}": Counts(dict(zip(shape[0], r, strict=True))) for i, r in enumerate(rows)
+            }
+        )
+    ),
+)
+
+
+@given(mixed_corpus)
+def test_the_matrix_of_counts_is_the_plain_table(docs: dict[str, Counts]) -> None:
+    """Columns in first-seen order, 0 where a document lacks one, integer when every value is
+    an int: the same as filling the table value by value."""
+    names = list(dict.fromkeys(k for c in docs.values() for k in c))
+    matrix = CountMatrix.of(docs)
+    assert matrix.names == tuple(names)
+    assert matrix.values.tolist() == [[float(c[n]) for n in names] for c in docs.values()]
+    whole = [all(isinstance(c._data.get(n, 0), int) for c in docs.values()) for n in names]
+    assert list(matrix.integer) == whole
+
+
 @given(corpus)
 def test_the_matrix_round_trips_and_selects_rows(docs: dict[str, Counts]) -> None:
     matrix = CountMatrix.of(docs)
