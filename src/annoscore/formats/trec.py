@@ -110,10 +110,13 @@ def _read(path: Path, columns: int, names: str) -> TrecColumns:
     head = b"\n" + b" " * begin
     buffer = b"".join((head, memoryview(data)[begin:], b"\n", padding))  # one copy
     size = len(data) + 2
+    del data
     raw = np.frombuffer(buffer, dtype=np.uint8, count=size)
     starts, ends, line = _token_bounds(raw, columns, names, path)
-    field_start = [starts[k::columns] for k in range(columns)]
-    field_length = {k: ends[k::columns] - starts[k::columns] for k in (0, 2, columns - 1, 4)}
+    used = (0, 2, columns - 1) if columns == 4 else (0, 2, 4, 5)
+    field_start = {k: np.ascontiguousarray(starts[k::columns]) for k in used}
+    field_length = {k: ends[k::columns] - field_start[k] for k in used}
+    del starts, ends  # views of every token's bounds: only the used fields' copies stay
     words = np.frombuffer(buffer, dtype="<u8")
 
     queries, query = _intern_runs(buffer, words, field_start[0], field_length[0])
@@ -153,7 +156,7 @@ def _token_bounds(
     the other control characters, belongs to a token, as in trec_eval.  Three passes over the
     bytes find the boundaries: whether each byte is a separator, where that changes (a token
     starts after a change at an even place and ends at the next), and the newlines; the tokens
-    of each line are counted by locating the newlines among the token starts.
+    of each line are counted by locating the newlines among the token bounds.
     """
     import numpy as np
 
@@ -164,13 +167,13 @@ def _token_bounds(
         whitespace = np.subtract(raw, np.uint8(9), dtype=np.uint8) <= 4
         if np.count_nonzero(whitespace) != controls:
             separator = whitespace | (raw == 32)
-    changes = np.flatnonzero(separator[1:] != separator[:-1])
+    bounds = np.flatnonzero(separator[1:] != separator[:-1])
     del separator
-    starts = changes[0::2] + 1
-    ends = changes[1::2] + 1
-    if not len(starts):
+    bounds += 1  # alternately where a token starts and where it ends (exclusive)
+    if not len(bounds):
         raise InputError(f"the file is empty: expected lines of {names}", path)
-    per_line_count = np.diff(np.searchsorted(starts, newlines))
+    # every token before a newline has both bounds at or before it
+    per_line_count = np.diff(np.searchsorted(bounds, newlines, side="right") // 2)
     bad = np.flatnonzero((per_line_count != 0) & (per_line_count != columns))
     if len(bad):
         first = int(bad[0])
@@ -180,7 +183,7 @@ def _token_bounds(
             path,
             first + 1,
         )
-    return starts, ends, np.flatnonzero(per_line_count) + 1
+    return bounds[0::2], bounds[1::2], np.flatnonzero(per_line_count) + 1
 
 
 def _words(words: WordArray, start: IntArray, length: IntArray) -> tuple[WordArray, ...]:
