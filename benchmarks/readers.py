@@ -195,12 +195,14 @@ def sandbox_data(folder: Path, scale: int) -> tuple[list[Path], Reader, str | No
 
 def are_data(folder: Path, scale: int) -> tuple[list[Path], Reader, str | None]:
     import are
-    from annoscore.formats.are import read_are
+    from annoscore.formats.are_columns import read_columns
 
     paths = sorted(set(are.generate(folder, 1000 * scale).values()))
 
-    def read() -> Any:
-        return [read_are(path) for path in paths]
+    def read() -> Any:  # the reader ``annoscore are`` uses on files of this layout
+        read = [read_columns(path) for path in paths]
+        assert all(columns is not None for columns in read)
+        return read
 
     return paths, read, "<"
 

@@ -221,6 +221,76 @@ def success_credits(
     return counts, (*items, *ignored)
 
 
+def success_counts(
+    listed: Sequence[I],
+    gold_chains: Sequence[Sequence[I]],
+    pronominal: Collection[I],
+    pairs: Sequence[tuple[I, I]],
+) -> Counts:
+    """The counts of :func:`success_credits` (same arguments, same definition), without the
+    items: what a corpus scored for its numbers only needs (a test pins the two equal).
+
+    >>> success_counts(["62", "70"], [["4", "62", "70"]], {"62", "70"}, [("70", "62")])["half"]
+    1
+    """
+    chain_of: dict[I, int] = {}
+    for index, gold_chain in enumerate(gold_chains):
+        chain_of.update(dict.fromkeys(gold_chain, index))
+    members = [set(chain) for chain in gold_chains]
+    sizes = [len(chain) for chain in members]
+    asked = set(listed)
+    answers: dict[I, I] = {}
+    unlisted = repeated = 0
+    for pronoun, antecedent in pairs:
+        if pronoun not in asked:
+            unlisted += 1
+        elif pronoun in answers:
+            repeated += 1
+        else:
+            answers[pronoun] = antecedent
+    full = half = zero = unresolved = chainless = 0
+    total = 0.0
+    for pronoun in listed:
+        index = chain_of.get(pronoun, -1)
+        answer = answers.get(pronoun)
+        alone = index < 0 or sizes[index] < 2
+        chainless += alone
+        if answer is None:
+            unresolved += 1
+            zero += 1
+            continue
+        if alone or answer == pronoun or answer not in members[index]:
+            zero += 1
+            continue
+        if answer not in pronominal:
+            full += 1
+            total += 1.0
+            continue
+        chain = members[index]
+        if all(member in pronominal for member in chain):
+            credit = 0.5
+        elif _walk_ok(answer, chain, pronominal, asked, answers, {pronoun, answer}):
+            credit = 1.0
+        else:
+            credit = 0.5
+        if credit == 1.0:
+            full += 1
+        else:
+            half += 1
+        total += credit
+    return Counts(
+        credit_sum=total,
+        pronouns=len(listed),
+        unlisted_pairs=unlisted,
+        repeated_pairs=repeated,
+        full=full,
+        half=half,
+        zero=zero,
+        unresolved=unresolved,
+        chainless=chainless,
+    )
+
+
 # --- task 3 -----------------------------------------------------------------------------------
 
 

@@ -13,7 +13,7 @@ Mentions (tasks 3, 4) print as their token ids, ``start..end`` (or one id for on
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 
 from annoscore.metrics.anaphora import (
@@ -73,10 +73,20 @@ class DocumentExplanation:
 
 @dataclass(frozen=True, slots=True)
 class AreDetails:
-    """What the text report needs beyond scores and counts (filled by the ARE preset)."""
+    """What the text report needs beyond scores and counts (filled by the ARE preset).
+
+    ``documents``: the items of every document; or, when the preset scored the corpus the
+    columnar way (which builds no item), ``explain``, which makes them when the text report
+    first asks (:meth:`explanations`).
+    """
 
     task: int
-    documents: tuple[DocumentExplanation, ...]
+    documents: tuple[DocumentExplanation, ...] = ()
+    explain: Callable[[], tuple[DocumentExplanation, ...]] | None = None
+
+    def explanations(self) -> tuple[DocumentExplanation, ...]:
+        """The items of every document (made by ``explain`` when given)."""
+        return self.explain() if self.explain is not None else self.documents
 
 
 def _number(value: float) -> str:
@@ -141,7 +151,7 @@ def render_report(result: Result) -> str:
         "",
     ]
     if isinstance(details, AreDetails):
-        for document in details.documents:
+        for document in details.explanations():
             lines.append(f"document {document.key}")
             if details.task in (1, 3):
                 body = _pronoun_lines(document, details.task)

@@ -34,13 +34,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import accumulate, compress, repeat
+from itertools import chain as chain_items
 from pathlib import Path
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
+from annoscore.align.assignment import max_weight_matching
 from annoscore.align.documents import pair_documents
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.formats.are import AreDocument, AreFile, Ref, read_are
+from annoscore.formats.are import _NUMBERS, AreDocument, AreFile, Ref, read_are
+from annoscore.formats.are_columns import ColumnFile, read_columns
 from annoscore.formats.files import bom_warnings, list_folder_with_warnings
 from annoscore.metrics.anaphora import (
     fractional_muc,
@@ -48,11 +52,12 @@ from annoscore.metrics.anaphora import (
     link_scores,
     overlap_credits,
     pair_scores,
+    success_counts,
     success_credits,
     success_scores,
 )
 from annoscore.report.are import AreDetails, DocumentExplanation
-from annoscore.result import Result, Scorer, ScoreWarning
+from annoscore.result import CountMatrix, Result, Scorer, ScoreWarning
 from annoscore.signature import Signature
 
 SIGNATURES = {
@@ -539,26 +544,108 @@ def _undefined_warnings(scores: dict[str, float | None]) -> list[ScoreWarning]:
     ]
 
 
-def _result(
-    task: int,
-    per_document: dict[str, Counts],
-    scorer: Scorer,
-    warnings: list[ScoreWarning],
-    explanations: list[DocumentExplanation],
-) -> Result:
-    total = Counts.total(per_document.values())
-    warnings = warnings + _undefined_warnings(scorer(total))
-    return Result.from_counts(
-        f"are-{task}",
-        SIGNATURES[task],
-        per_document,
-        scorer,
-        warnings=warnings,
-        details=AreDetails(task, tuple(explanations)),
+def _task1_warnings(total: Counts, derived: int, warnings: list[ScoreWarning]) -> None:
+    """Task 1's warnings from the corpus counts (both ways of scoring)."""
+    if derived:
+        warnings.append(
+            ScoreWarning(
+                "are.list-from-gold",
+                "{count} input document(s) have no <anaphoric_pronouns>; the pronouns to resolve "
+                'are the gold\'s type="pronoun" nodes that share a chain with another node',
+                derived,
+            )
+        )
+    _count_warning(
+        total,
+        "unresolved",
+        "are.unresolved",
+        "{count} pronoun(s) to resolve have no answer in the output and earn 0",
+        warnings,
+    )
+    _count_warning(
+        total,
+        "unlisted_pairs",
+        "are.unlisted-pairs",
+        "{count} system pair(s) resolve a pronoun that is not in the input's list and are ignored",
+        warnings,
+    )
+    _count_warning(
+        total,
+        "repeated_pairs",
+        "are.repeated-pairs",
+        "{count} system pair(s) answer a pronoun a second time and are ignored (the first in "
+        "document order counts)",
+        warnings,
+    )
+    _count_warning(
+        total,
+        "chainless",
+        "are.chainless",
+        "{count} listed pronoun(s) are in no gold chain or alone in one; they count in the "
+        "denominator and can earn nothing",
+        warnings,
     )
 
 
-def score_are_1(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
+def _task3_warnings(total: Counts, warnings: list[ScoreWarning]) -> None:
+    """Task 3's warnings from the corpus counts (both ways of scoring)."""
+    _count_warning(
+        total,
+        "unresolved",
+        "are.unresolved",
+        "{count} gold pronoun(s) are not resolved by the output (recall counts them, credit 0)",
+        warnings,
+    )
+    _count_warning(
+        total,
+        "nonreferential_pairs",
+        "are.nonreferential-pairs",
+        "{count} system pair(s) resolve a pronoun the gold does not list (non-referential, or "
+        "not a pronoun): precision counts them, credit 0",
+        warnings,
+    )
+    _count_warning(
+        total,
+        "partial_pronoun_pairs",
+        "are.partial-pronoun-pairs",
+        "{count} system pair(s) have a pronoun that only partly matches a gold pronoun: "
+        "precision counts them, credit 0",
+        warnings,
+    )
+    _count_warning(
+        total,
+        "repeated_pairs",
+        "are.repeated-pairs",
+        "{count} system pair(s) answer a gold pronoun a second time: precision counts them, "
+        "credit 0 (the first in document order counts)",
+        warnings,
+    )
+
+
+def _result(
+    task: int,
+    per_document: dict[str, Counts] | CountMatrix,
+    scorer: Scorer,
+    warnings: list[ScoreWarning],
+    explanations: list[DocumentExplanation] | Callable[[], tuple[DocumentExplanation, ...]],
+) -> Result:
+    total = (
+        per_document.total()
+        if isinstance(per_document, CountMatrix)
+        else Counts.total(per_document.values())
+    )
+    warnings = warnings + _undefined_warnings(scorer(total))
+    details = (
+        AreDetails(task, explain=explanations)
+        if callable(explanations)
+        else AreDetails(task, tuple(explanations))
+    )
+    return Result.from_counts(
+        f"are-{task}", SIGNATURES[task], per_document, scorer, warnings=warnings, details=details
+    )
+
+
+def _checked_are_1(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
     """Task 1: success rate of pronoun resolution over entity ids (see the module doc).
 
     The pronouns to resolve are the input's ``<anaphoric_pronouns>``; without that list, the
@@ -612,52 +699,13 @@ def score_are_1(gold: Path, system: Path, *, input_path: Path | None = None) -> 
         counts, items = success_credits(listed, chains, marked | set(listed), pairs)
         per_document[doc.key] = counts
         explanations.append(DocumentExplanation(doc.key, items, None, {}))
-    total = Counts.total(per_document.values())
-    if derived:
-        warnings.append(
-            ScoreWarning(
-                "are.list-from-gold",
-                "{count} input document(s) have no <anaphoric_pronouns>; the pronouns to resolve "
-                'are the gold\'s type="pronoun" nodes that share a chain with another node',
-                derived,
-            )
-        )
-    _count_warning(
-        total,
-        "unresolved",
-        "are.unresolved",
-        "{count} pronoun(s) to resolve have no answer in the output and earn 0",
-        warnings,
-    )
-    _count_warning(
-        total,
-        "unlisted_pairs",
-        "are.unlisted-pairs",
-        "{count} system pair(s) resolve a pronoun that is not in the input's list and are ignored",
-        warnings,
-    )
-    _count_warning(
-        total,
-        "repeated_pairs",
-        "are.repeated-pairs",
-        "{count} system pair(s) answer a pronoun a second time and are ignored (the first in "
-        "document order counts)",
-        warnings,
-    )
-    _count_warning(
-        total,
-        "chainless",
-        "are.chainless",
-        "{count} listed pronoun(s) are in no gold chain or alone in one; they count in the "
-        "denominator and can earn nothing",
-        warnings,
-    )
+    _task1_warnings(Counts.total(per_document.values()), derived, warnings)
     _unchecked_warning(unchecked, warnings)
     warnings.extend(bom_warnings(gold, system, input_path))
     return _result(1, per_document, success_scores, warnings, explanations)
 
 
-def score_are_2(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
+def _checked_are_2(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
     """Task 2: MUC recall, precision and F1 of the system chains over entity ids.
 
     The MUC function is :func:`annoscore.metrics.coref.muc` (``annoscore coref``'s); with
@@ -686,7 +734,7 @@ def score_are_2(gold: Path, system: Path, *, input_path: Path | None = None) -> 
     return _result(2, per_document, link_scores, warnings, explanations)
 
 
-def score_are_3(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
+def _checked_are_3(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
     """Task 3: pronoun resolution over token spans with overlap credit (see the module doc).
 
     >>> from annoscore.samples import SAMPLES
@@ -709,43 +757,12 @@ def score_are_3(gold: Path, system: Path, *, input_path: Path | None = None) -> 
         counts, items = overlap_credits(chains, pronominal, pairs)
         per_document[doc.key] = counts
         explanations.append(DocumentExplanation(doc.key, items, None, mentions.labels))
-    total = Counts.total(per_document.values())
-    _count_warning(
-        total,
-        "unresolved",
-        "are.unresolved",
-        "{count} gold pronoun(s) are not resolved by the output (recall counts them, credit 0)",
-        warnings,
-    )
-    _count_warning(
-        total,
-        "nonreferential_pairs",
-        "are.nonreferential-pairs",
-        "{count} system pair(s) resolve a pronoun the gold does not list (non-referential, or "
-        "not a pronoun): precision counts them, credit 0",
-        warnings,
-    )
-    _count_warning(
-        total,
-        "partial_pronoun_pairs",
-        "are.partial-pronoun-pairs",
-        "{count} system pair(s) have a pronoun that only partly matches a gold pronoun: "
-        "precision counts them, credit 0",
-        warnings,
-    )
-    _count_warning(
-        total,
-        "repeated_pairs",
-        "are.repeated-pairs",
-        "{count} system pair(s) answer a gold pronoun a second time: precision counts them, "
-        "credit 0 (the first in document order counts)",
-        warnings,
-    )
+    _task3_warnings(Counts.total(per_document.values()), warnings)
     warnings.extend(bom_warnings(gold, system, input_path))
     return _result(3, per_document, pair_scores, warnings, explanations)
 
 
-def score_are_4(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
+def _checked_are_4(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
     """Task 4: MUC with fractional (overlap) credit over aligned token-span mentions.
 
     >>> from annoscore.samples import SAMPLES
@@ -769,6 +786,473 @@ def score_are_4(gold: Path, system: Path, *, input_path: Path | None = None) -> 
         explanations.append(DocumentExplanation(doc.key, (), chains, mentions.labels))
     warnings.extend(bom_warnings(gold, system, input_path))
     return _result(4, per_document, link_scores, warnings, explanations)
+
+
+# --- the columnar way: whole corpora at once, for files of the usual layout -----------------
+#
+# Each task first tries :func:`_corpus`: the three sides each one file that
+# :func:`annoscore.formats.are_columns.read_columns` reads as columns, holding the same
+# documents in the same order.  It scores them with list, set and NumPy operations over the
+# corpus and makes no object per element; at the first thing it does not handle (another
+# layout, folders, documents to pair, any input error) it gives up and the task is scored the
+# checked way (:func:`_checked_are_1` ...), which says what is wrong, naming file and line.  So
+# both ways give the same numbers (tests compare them on random corpora); the text report's
+# items are made the checked way when it asks for them.
+
+_ID_CHAINS = ("id-chains", "empty")
+_SPAN_CHAINS = ("span-chains", "empty")
+_ID_PAIRS = ("id-pairs", "empty")
+_SPAN_PAIRS = ("span-pairs", "empty")
+
+
+@dataclass(frozen=True, slots=True)
+class _Corpus:
+    """The three files as columns, and the names of their documents (paired by position)."""
+
+    keys: list[str]
+    gold: ColumnFile
+    system: ColumnFile
+    input: ColumnFile | None
+
+
+def _corpus(
+    gold: Path, system: Path, input_path: Path | None, kinds: tuple[tuple[str, ...], ...]
+) -> _Corpus | None:
+    """The three files as columns when each is one file of the expected shape and they hold
+    the same documents (by id when every one has one, else by position), in the same order."""
+    paths = (gold, system, input_path)
+    if any(path is not None and path.is_dir() for path in paths):
+        return None
+    files: list[ColumnFile | None] = []
+    for path, allowed in zip(paths, kinds, strict=True):
+        if path is None:
+            files.append(None)
+            continue
+        columns = read_columns(path)
+        if columns is None or columns.kind not in allowed:
+            return None
+        files.append(columns)
+    present = [f for f in files if f is not None]
+    count = len(present[0].keys)
+    if not count or any(len(f.keys) != count for f in present):
+        return None
+    if all(key is not None for f in present for key in f.keys):
+        keys = cast("list[str]", present[0].keys)
+        if len(set(keys)) != count or any(f.keys != keys for f in present):
+            return None
+    else:
+        keys = [str(position) for position in range(1, count + 1)]
+    gold_columns, system_columns, input_columns = files
+    assert gold_columns is not None and system_columns is not None
+    return _Corpus(keys, gold_columns, system_columns, input_columns)
+
+
+def _at(sizes: Sequence[int]) -> list[int]:
+    """Where each document's items start, and the end: ``[0, s0, s0 + s1, ...]``."""
+    return [0, *accumulate(sizes)]
+
+
+def _chain_offsets(f: ColumnFile) -> tuple[list[int], list[int]]:
+    """Where each document's chains start (in ``chain_sizes``), and each chain's members."""
+    return _at(f.sizes), _at(f.chain_sizes)
+
+
+def _document_chains(
+    items: Sequence[T], chain_at: list[int], member_at: list[int], d: int
+) -> tuple[list[Sequence[T]], Sequence[T]]:
+    """Document ``d``'s chains (lists of items) and its items in order."""
+    first, last = chain_at[d], chain_at[d + 1]
+    chains = [items[member_at[c] : member_at[c + 1]] for c in range(first, last)]
+    return chains, items[member_at[first] : member_at[last]]
+
+
+def _numbered_tokens(f: ColumnFile) -> bool:
+    """Whether every document's token ids are ``"1"``, ``"2"``, ... in text order."""
+    expected: list[str] = []
+    longest = max(f.sizes, default=0)
+    if len(_NUMBERS) < longest:
+        _NUMBERS.extend(str(k) for k in range(len(_NUMBERS) + 1, longest + 1))
+    for size in f.sizes:
+        expected += _NUMBERS[:size]
+    return f.tokens == expected
+
+
+_POSITIONS: dict[str, int] = {}
+
+
+def _token_positions(written: Sequence[str], limits: Any) -> Any:
+    """The positions (0-based) of numbered token ids as written, or ``None`` when one is not a
+    token of its document (``limits``: each item's document's token count).  Only ``"1"``,
+    ``"2"``, ... are token ids: ``"01"`` or ``" 1"`` is none."""
+    import numpy as np
+
+    longest = int(limits.max(initial=0))
+    if len(_POSITIONS) < longest:
+        _NUMBERS.extend(str(k) for k in range(len(_NUMBERS) + 1, longest + 1))
+        _POSITIONS.update(zip(_NUMBERS[:longest], range(longest), strict=True))
+    positions = np.fromiter(
+        map(_POSITIONS.get, written, repeat(-1)), dtype=np.int64, count=len(written)
+    )
+    if len(positions) and ((positions < 0).any() or (positions >= limits).any()):
+        return None
+    return positions
+
+
+def _mention_columns(
+    starts: Sequence[str], ends: Sequence[str], limits: Any
+) -> tuple[Any, Any] | None:
+    """First and last token positions of mentions; ``None`` on any unknown token or a start
+    after its end."""
+    first = _token_positions(starts, limits)
+    last = _token_positions(ends, limits)
+    if first is None or last is None or (first > last).any():
+        return None
+    return first, last
+
+
+def _explainer(
+    checked: Callable[..., Result], gold: Path, system: Path, input_path: Path | None
+) -> Callable[[], tuple[DocumentExplanation, ...]]:
+    def explain() -> tuple[DocumentExplanation, ...]:
+        details: AreDetails = checked(gold, system, input_path=input_path).details
+        return details.explanations()
+
+    return explain
+
+
+def _fast_are_1(gold: Path, system: Path, input_path: Path) -> Result | None:
+    """Task 1 the columnar way (see above); ``None``: score it the checked way."""
+    corpus = _corpus(gold, system, input_path, (_ID_CHAINS, _ID_PAIRS, ("entities",)))
+    if corpus is None or corpus.input is None:
+        return None
+    source, g, s = corpus.input, corpus.gold, corpus.system
+    if not all(source.has_list) or 0 in source.sizes:
+        return None  # derived lists, unchecked ids: the checked way
+    entity_at, listed_at = _at(source.sizes), _at(source.listed_sizes)
+    chain_at, member_at = _chain_offsets(g)
+    pair_at = _at(s.sizes)
+    per_document: dict[str, Counts] = {}
+    for d, key in enumerate(corpus.keys):
+        listed = source.listed[listed_at[d] : listed_at[d + 1]]
+        asked = set(listed)
+        known = set(source.entities[entity_at[d] : entity_at[d + 1]]) | asked
+        chains, members = _document_chains(g.members, chain_at, member_at, d)
+        marks = g.marks[member_at[chain_at[d]] : member_at[chain_at[d + 1]]]
+        pairs = cast("list[tuple[str, str]]", s.pairs[pair_at[d] : pair_at[d + 1]])
+        if (
+            len(asked) != len(listed)
+            or len(set(members)) != len(members)
+            or not known.issuperset(members)
+            or not known.issuperset(chain_items.from_iterable(pairs))
+        ):
+            return None
+        pronominal = set(compress(members, marks)) | asked
+        per_document[key] = success_counts(listed, chains, pronominal, pairs)
+    warnings: list[ScoreWarning] = []
+    _task1_warnings(Counts.total(per_document.values()), 0, warnings)
+    warnings.extend(bom_warnings(gold, system, input_path))
+    explain = _explainer(_checked_are_1, gold, system, input_path)
+    return _result(1, per_document, success_scores, warnings, explain)
+
+
+def _fast_are_2(gold: Path, system: Path, input_path: Path | None) -> Result | None:
+    """Task 2 the columnar way: MUC over the corpus with NumPy (see above)."""
+    import numpy as np
+
+    corpus = _corpus(gold, system, input_path, (_ID_CHAINS, _ID_CHAINS, ("entities",)))
+    if corpus is None:
+        return None
+    documents = np.arange(len(corpus.keys))
+    sides = []
+    for f in (corpus.gold, corpus.system):
+        chain_document = np.repeat(documents, f.sizes)
+        sizes = np.array(f.chain_sizes, dtype=np.int64)
+        member_chain = np.repeat(np.arange(len(sizes)), sizes)
+        keys = list(zip(chain_document[member_chain].tolist(), f.members, strict=True))
+        if len(set(keys)) != len(keys):
+            return None
+        sides.append((chain_document, sizes, member_chain, keys))
+    if corpus.input is not None:
+        source = corpus.input
+        if 0 in source.sizes:
+            return None  # unchecked ids: the checked way
+        known = set(zip(np.repeat(documents, source.sizes).tolist(), source.entities, strict=True))
+        known.update(
+            zip(np.repeat(documents, source.listed_sizes).tolist(), source.listed, strict=True)
+        )
+        if not (known.issuperset(sides[0][3]) and known.issuperset(sides[1][3])):
+            return None
+    (gold_document, gold_sizes, gold_chain, gold_keys) = sides[0]
+    (system_document, system_sizes, system_chain, system_keys) = sides[1]
+    owner = dict(zip(gold_keys, gold_chain.tolist(), strict=True))
+    match = np.fromiter(
+        map(owner.get, system_keys, repeat(-1)), dtype=np.int64, count=len(system_keys)
+    )
+    hit = match >= 0
+    size = len(corpus.keys)
+    common = np.bincount(system_document[system_chain[hit]], minlength=size)
+    width = max(len(system_sizes), 1)
+    shared_pairs = np.unique(match[hit] * width + system_chain[hit])
+    shared = np.bincount(gold_document[shared_pairs // width], minlength=size)
+    numerator = common - shared
+    columns = {
+        "recall_num": numerator,
+        "recall_den": _links(gold_document, gold_sizes, size),
+        "precision_num": numerator,
+        "precision_den": _links(system_document, system_sizes, size),
+    }
+    matrix = CountMatrix.from_columns(corpus.keys, columns, integer=columns)
+    warnings = bom_warnings(gold, system, input_path)
+    explain = _explainer(_checked_are_2, gold, system, input_path)
+    return _result(2, matrix, link_scores, warnings, explain)
+
+
+def _links(chain_document: Any, sizes: Any, documents: int) -> Any:
+    """Σ (|chain| - 1) over each document's non-empty chains (MUC's denominators)."""
+    import numpy as np
+
+    return np.bincount(
+        chain_document, weights=np.maximum(sizes - 1, 0), minlength=documents
+    ).astype(np.int64)
+
+
+def _fast_are_3(gold: Path, system: Path, input_path: Path) -> Result | None:
+    """Task 3 the columnar way (see above)."""
+    import numpy as np
+
+    corpus = _corpus(gold, system, input_path, (_SPAN_CHAINS, _SPAN_PAIRS, ("tokens",)))
+    if corpus is None or corpus.input is None or not _numbered_tokens(corpus.input):
+        return None
+    tokens = np.array(corpus.input.sizes, dtype=np.int64)
+    documents = np.arange(len(corpus.keys))
+    g, s = corpus.gold, corpus.system
+    member_document = np.repeat(np.repeat(documents, g.sizes), g.chain_sizes)
+    mentions = _mention_columns(g.members, g.ends, tokens[member_document])
+    pair_limits = tokens[np.repeat(documents, s.sizes)]
+    columns = list(zip(*s.pairs, strict=True)) if s.pairs else [(), (), (), ()]
+    pronouns = _mention_columns(columns[0], columns[1], pair_limits)
+    antecedents = _mention_columns(columns[2], columns[3], pair_limits)
+    if mentions is None or pronouns is None or antecedents is None:
+        return None
+    spans = list(zip(mentions[0].tolist(), mentions[1].tolist(), strict=True))
+    pairs = list(
+        zip(
+            zip(pronouns[0].tolist(), pronouns[1].tolist(), strict=True),
+            zip(antecedents[0].tolist(), antecedents[1].tolist(), strict=True),
+            strict=True,
+        )
+    )
+    chain_at, member_at = _chain_offsets(g)
+    pair_at = _at(s.sizes)
+    per_document: dict[str, Counts] = {}
+    for d, key in enumerate(corpus.keys):
+        chains, members = _document_chains(spans, chain_at, member_at, d)
+        if len(set(members)) != len(members):
+            return None
+        marks = g.marks[member_at[chain_at[d]] : member_at[chain_at[d + 1]]]
+        counts, _ = overlap_credits(
+            chains, set(compress(members, marks)), pairs[pair_at[d] : pair_at[d + 1]]
+        )
+        per_document[key] = counts
+    warnings: list[ScoreWarning] = []
+    _task3_warnings(Counts.total(per_document.values()), warnings)
+    warnings.extend(bom_warnings(gold, system, input_path))
+    explain = _explainer(_checked_are_3, gold, system, input_path)
+    return _result(3, per_document, pair_scores, warnings, explain)
+
+
+def _fast_are_4(gold: Path, system: Path, input_path: Path) -> Result | None:
+    """Task 4 the columnar way: the alignment and the fractional MUC with NumPy (see above)."""
+    import numpy as np
+
+    corpus = _corpus(gold, system, input_path, (_SPAN_CHAINS, _SPAN_CHAINS, ("tokens",)))
+    if corpus is None or corpus.input is None or not _numbered_tokens(corpus.input):
+        return None
+    tokens = np.array(corpus.input.sizes, dtype=np.int64)
+    size = len(corpus.keys)
+    documents = np.arange(size)
+    sides = []
+    width = int(tokens.max(initial=0)) + 1
+    for f in (corpus.gold, corpus.system):
+        chain_document = np.repeat(documents, f.sizes)
+        sizes = np.array(f.chain_sizes, dtype=np.int64)
+        chain = np.repeat(np.arange(len(sizes)), sizes)
+        document = chain_document[chain]
+        mentions = _mention_columns(f.members, f.ends, tokens[document])
+        if mentions is None:
+            return None
+        first, last = mentions
+        code = (document * width + first) * width + last
+        if len(np.unique(code)) != len(code):
+            return None  # a mention twice on one side
+        sides.append((chain_document, sizes, chain, document, first, last))
+    gold_side, system_side = sides
+    rows, cols, weights = _overlapping_pairs(gold_side, system_side, width)
+    matched_rows, matched_cols, matched_weights = _alignment(
+        rows, cols, weights, gold_side, system_side
+    )
+    # parts: (gold chain, system chain) of the aligned pairs; each earns (n - 1) x mean w,
+    # with the sums in the order of the checked way (smallest first)
+    system_chains = max(len(system_side[1]), 1)
+    part = gold_side[2][matched_rows] * system_chains + system_side[2][matched_cols]
+    order = np.lexsort((matched_weights, part))
+    part_codes, part_index, part_sizes = np.unique(
+        part[order], return_inverse=True, return_counts=True
+    )
+    part_sums = np.bincount(part_index, weights=matched_weights[order])
+    several = part_sizes > 1
+    n = part_sizes[several].astype(np.float64)
+    terms = (n - 1) * part_sums[several] / n
+    term_document = gold_side[0][part_codes[several] // system_chains]
+    order = np.lexsort((terms, term_document))
+    numerator = np.bincount(term_document[order], weights=terms[order], minlength=size)
+    columns = {
+        "recall_num": numerator,
+        "recall_den": _links(gold_side[0], gold_side[1], size),
+        "precision_num": numerator,
+        "precision_den": _links(system_side[0], system_side[1], size),
+        "aligned": np.bincount(gold_side[3][matched_rows], minlength=size),
+        "gold_mentions": np.bincount(gold_side[3], minlength=size),
+        "system_mentions": np.bincount(system_side[3], minlength=size),
+    }
+    whole = ("recall_den", "precision_den", "aligned", "gold_mentions", "system_mentions")
+    matrix = CountMatrix.from_columns(corpus.keys, columns, integer=whole)
+    warnings = bom_warnings(gold, system, input_path)
+    explain = _explainer(_checked_are_4, gold, system, input_path)
+    return _result(4, matrix, link_scores, warnings, explain)
+
+
+def _overlapping_pairs(gold: tuple[Any, ...], system: tuple[Any, ...], width: int) -> Any:
+    """Every (gold mention, system mention, overlap) of one document with overlap > 0, over
+    the corpus: :func:`annoscore.align.are.overlapping_pairs`' sweep, with arrays."""
+    import numpy as np
+
+    _, _, _, gold_document, gold_first, gold_last = gold
+    _, _, _, system_document, system_first, system_last = system
+    order = np.lexsort((system_first, system_document))
+    sorted_keys = system_document[order] * width + system_first[order]
+    reach = int((system_last - system_first).max(initial=0))
+    low = np.searchsorted(sorted_keys, gold_document * width + gold_first - reach, "left")
+    high = np.searchsorted(sorted_keys, gold_document * width + gold_last, "right")
+    counts = high - low
+    rows = np.repeat(np.arange(len(gold_first)), counts)
+    steps = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    cols = order[np.repeat(low, counts) + steps]
+    keep = (system_document[cols] == gold_document[rows]) & (system_last[cols] >= gold_first[rows])
+    rows, cols = rows[keep], cols[keep]
+    shared = np.minimum(gold_last[rows], system_last[cols]) - np.maximum(
+        gold_first[rows], system_first[cols]
+    )
+    longest = np.maximum(gold_last[rows] - gold_first[rows], system_last[cols] - system_first[cols])
+    return rows, cols, (shared + 1) / (longest + 1)
+
+
+def _alignment(
+    rows: Any, cols: Any, weights: Any, gold: tuple[Any, ...], system: tuple[Any, ...]
+) -> tuple[Any, Any, Any]:
+    """:func:`annoscore.align.are.align_mentions` over the corpus: a pair of mentions that
+    overlap only each other is matched at once; each document's other pairs go to the
+    project's optimal assignment, keyed by the mentions (so the choice among optimal
+    alignments is the checked way's)."""
+    import numpy as np
+
+    gold_document, gold_first, gold_last = gold[3], gold[4], gold[5]
+    system_first, system_last = system[4], system[5]
+    alone = (np.bincount(rows, minlength=len(gold_first))[rows] == 1) & (
+        np.bincount(cols, minlength=len(system_first))[cols] == 1
+    )
+    matched_rows, matched_cols = [rows[alone]], [cols[alone]]
+    rest = ~alone
+    if rest.any():
+        rest_rows, rest_cols, rest_weights = rows[rest], cols[rest], weights[rest]
+        rest_documents = gold_document[rest_rows]
+        for d in np.unique(rest_documents).tolist():
+            inside = rest_documents == d
+            edge_rows, edge_cols = rest_rows[inside].tolist(), rest_cols[inside].tolist()
+            gold_of = {(gold_first[i], gold_last[i]): i for i in edge_rows}
+            system_of = {(system_first[j], system_last[j]): j for j in edge_cols}
+            chosen = max_weight_matching(
+                (
+                    (int(gold_first[i]), int(gold_last[i])),
+                    (int(system_first[j]), int(system_last[j])),
+                    w,
+                )
+                for i, j, w in zip(edge_rows, edge_cols, rest_weights[inside].tolist(), strict=True)
+            )
+            matched_rows.append(np.array([gold_of[g] for g, _ in chosen], dtype=np.int64))
+            matched_cols.append(np.array([system_of[s] for _, s in chosen], dtype=np.int64))
+    found_rows = np.concatenate(matched_rows)
+    found_cols = np.concatenate(matched_cols)
+    shared = np.minimum(gold_last[found_rows], system_last[found_cols]) - np.maximum(
+        gold_first[found_rows], system_first[found_cols]
+    )
+    longest = np.maximum(
+        gold_last[found_rows] - gold_first[found_rows],
+        system_last[found_cols] - system_first[found_cols],
+    )
+    return found_rows, found_cols, (shared + 1) / (longest + 1)
+
+
+def score_are_1(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
+    """Task 1: success rate of pronoun resolution over entity ids (see the module doc).
+
+    The pronouns to resolve are the input's ``<anaphoric_pronouns>``; without that list, the
+    gold's ``type="pronoun"`` nodes that share a chain with another node (warning).  Scored the
+    columnar way when the files allow it, else the checked way (:func:`_checked_are_1`).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> are = SAMPLES / "are"
+    >>> r = score_are_1(are / "task1-gold.xml", are / "task1-system.xml",
+    ...                 input_path=are / "task1-input.xml")
+    >>> r.scores["success_rate"], r.counts["credit_sum"], r.counts["pronouns"]
+    (0.625, 2.5, 4)
+    """
+    fast = None if input_path is None else _fast_are_1(gold, system, input_path)
+    return fast or _checked_are_1(gold, system, input_path=input_path)
+
+
+def score_are_2(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
+    """Task 2: MUC recall, precision and F1 of the system chains over entity ids.
+
+    The MUC function is :func:`annoscore.metrics.coref.muc` (``annoscore coref``'s); with
+    ``input_path``, every id must be an entity of the input.  Columnar when the files allow.
+
+    >>> from annoscore.samples import SAMPLES
+    >>> are = SAMPLES / "are"
+    >>> r = score_are_2(are / "task1-gold.xml", are / "task2-system.xml")
+    >>> r.counts["recall_num"], r.counts["recall_den"], r.counts["precision_den"]
+    (3, 4, 5)
+    """
+    fast = _fast_are_2(gold, system, input_path)
+    return fast or _checked_are_2(gold, system, input_path=input_path)
+
+
+def score_are_3(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
+    """Task 3: pronoun resolution over token spans with overlap credit (see the module doc).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> are = SAMPLES / "are"
+    >>> r = score_are_3(are / "task3-gold.xml", are / "task3-system.xml",
+    ...                 input_path=are / "task3-input.xml")
+    >>> r.counts["credit_sum"], r.counts["pairs"], r.counts["pronouns"]
+    (2.5, 4, 3)
+    """
+    fast = None if input_path is None else _fast_are_3(gold, system, input_path)
+    return fast or _checked_are_3(gold, system, input_path=input_path)
+
+
+def score_are_4(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
+    """Task 4: MUC with fractional (overlap) credit over aligned token-span mentions.
+
+    >>> from annoscore.samples import SAMPLES
+    >>> are = SAMPLES / "are"
+    >>> r = score_are_4(are / "task3-gold.xml", are / "task4-system.xml",
+    ...                 input_path=are / "task3-input.xml")
+    >>> r.counts["recall_den"], r.counts["precision_den"], round(r.scores["recall"], 4)
+    (3, 4, 0.8889)
+    """
+    fast = None if input_path is None else _fast_are_4(gold, system, input_path)
+    return fast or _checked_are_4(gold, system, input_path=input_path)
 
 
 SCORE: dict[int, Callable[..., Result]] = {
