@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from annoscore.errors import InputError
+from annoscore.formats import trec
 from annoscore.formats.trec import read_qrels, read_run
 from annoscore.tasks.trec import score_trec
 
@@ -129,12 +131,14 @@ _gap = st.sampled_from([" ", "\t", "  ", " \t ", "\x0b", "\x0c", "\r "])
         st.tuples(_token, _token, _score, st.lists(_gap, min_size=6, max_size=6), st.booleans()),
         min_size=1,
         max_size=30,
-    )
+    ),
+    st.sampled_from([1, 40, 200, 1 << 21]),
 )
 @settings(max_examples=150, deadline=None, derandomize=True)
-def test_run_columns_equal_a_plain_reading(tmp_path_factory, rows) -> None:  # type: ignore[no-untyped-def]
+def test_run_columns_equal_a_plain_reading(tmp_path_factory, rows, chunk) -> None:  # type: ignore[no-untyped-def]
     """Any whitespace between fields, control characters inside tokens, blank lines, long and
-    short numbers: the vectorised reader gives what splitting each line gives."""
+    short numbers, the file read in pieces of any size: the vectorised reader gives what
+    splitting each line gives."""
     text = ""
     for query, document, score, gaps, blank in rows:
         if blank:
@@ -144,8 +148,21 @@ def test_run_columns_equal_a_plain_reading(tmp_path_factory, rows) -> None:  # t
     data = text.encode()
     path = tmp_path_factory.mktemp("run") / "run.txt"
     path.write_bytes(data)
-    run = read_run(path)
+    with mock.patch.object(trec, "_CHUNK", chunk):
+        run = read_run(path)
     documents, scores, lines = _reference_run(data)
     assert [run.document(i) for i in range(len(run))] == documents
     assert run.value.tolist() == scores
     assert run.line.tolist() == lines
+    assert run.queries == list(dict.fromkeys(q for q, *_ in rows))
+    assert run.query.tolist() == [run.queries.index(q) for q, *_ in rows]
+
+
+@pytest.mark.parametrize("chunk", [1, 30, 1 << 21])
+def test_errors_name_the_first_bad_line_whatever_the_pieces(tmp_path: Path, chunk: int) -> None:
+    text = "q1 Q0 d1 1 1.0 t\n\nq1 Q0 d2 2 1.0 t\nq1 Q0 d3 3 x t\nq1 Q0 d4 4\n"
+    with mock.patch.object(trec, "_CHUNK", chunk), pytest.raises(InputError) as error:
+        read_run(write(tmp_path, text))
+    assert error.value.line == 4 and "not a number" in str(error.value)
+    with mock.patch.object(trec, "_CHUNK", chunk), pytest.raises(InputError, match="empty"):
+        read_run(write(tmp_path, "\n \n\t\n"))

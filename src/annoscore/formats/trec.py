@@ -19,6 +19,7 @@ are not plain decimals, go through Python.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -112,45 +113,143 @@ def _read(path: Path, columns: int, names: str) -> TrecColumns:
     size = len(data) + 2
     del data
     raw = np.frombuffer(buffer, dtype=np.uint8, count=size)
-    starts, ends, line = _token_bounds(raw, columns, names, path)
-    used = (0, 2, columns - 1) if columns == 4 else (0, 2, 4, 5)
-    field_start = {k: np.ascontiguousarray(starts[k::columns]) for k in used}
-    field_length = {k: ends[k::columns] - field_start[k] for k in used}
-    del starts, ends  # views of every token's bounds: only the used fields' copies stay
     words = np.frombuffer(buffer, dtype="<u8")
+    # the text in pieces of about _CHUNK bytes, each between two newlines: every temporary
+    # array stays small (in cache, its memory reused), so the time per line stays flat; two
+    # threads read the pieces (NumPy releases the GIL), line numbers are made absolute after
+    pieces: list[tuple[int, int]] = []
+    first = 0
+    while first < size - 1:
+        last = buffer.find(b"\n", min(first + _CHUNK, size - 1))
+        pieces.append((first, last + 1))
+        first = last
 
-    queries, query = _intern_runs(buffer, words, field_start[0], field_length[0])
-    doc_start, doc_length = field_start[2], field_length[2]
-    doc_words = _words(words, doc_start, doc_length)
-    value_field = columns - 1 if columns == 4 else 4
-    value = _numbers(
-        buffer, words, field_start[value_field], field_length[value_field], line, path, columns
+    def read_piece(piece: tuple[int, int]) -> _Chunk:
+        return _read_chunk(raw, words, buffer, piece[0], piece[1], columns, names, path)
+
+    chunks: list[_Chunk] = []
+    lines_before: list[int] = []
+    lines = 0
+    with ThreadPoolExecutor(2) as pool:
+        read = pool.map(read_piece, pieces) if len(pieces) > 1 else map(read_piece, pieces)
+        try:
+            for chunk in read:
+                chunks.append(chunk)
+                lines_before.append(lines)
+                lines += chunk.lines
+        except InputError as error:  # the first piece with an error: its line in the file
+            where = None if error.line is None else error.line + lines
+            raise InputError(error.message, error.path, where) from None
+    if not any(len(chunk.line) for chunk in chunks):
+        raise InputError(f"the file is empty: expected lines of {names}", path)
+    queries: dict[str, int] = {}
+    query = np.concatenate(
+        [
+            np.array([queries.setdefault(q, len(queries)) for q in chunk.heads], dtype=np.int64)[
+                chunk.head_of_row
+            ]
+            for chunk in chunks
+        ]
     )
-    tags: tuple[str, ...] = ()
-    if columns == 6:
-        tags = tuple(_intern_runs(buffer, words, field_start[5], field_length[5])[0])
+    tags = tuple(dict.fromkeys(tag for chunk in chunks for tag in chunk.tags))
+    width = max(len(chunk.doc_words) for chunk in chunks)
+    doc_words = tuple(
+        np.concatenate(
+            [
+                chunk.doc_words[k] if k < len(chunk.doc_words) else np.zeros(len(chunk.line), "<u8")
+                for chunk in chunks
+            ]
+        )
+        for k in range(width)
+    )
+    doc_length = np.concatenate([chunk.doc_length for chunk in chunks])
     return TrecColumns(
         path=path,
-        queries=queries,
+        queries=list(queries),
         query=query,
         doc_hash=hash_words(doc_words, doc_length),
         doc_words=doc_words,
         doc_length=doc_length,
+        value=np.concatenate([chunk.value for chunk in chunks]),
+        line=np.concatenate([c.line + n for c, n in zip(chunks, lines_before, strict=True)]),
+        tags=tags if columns == 6 else (),
+        warnings=tuple(warnings),
+        data=buffer,
+        doc_start=np.concatenate([chunk.doc_start for chunk in chunks]),
+    )
+
+
+_CHUNK = 1 << 21
+
+
+@dataclass(frozen=True, slots=True)
+class _Chunk:
+    """The rows of one piece of a file: query ids by run (``heads``, decoded, and each row's
+    head), document ids as words, values, 1-based lines, distinct tags."""
+
+    lines: int
+    heads: list[str]
+    head_of_row: IntArray
+    doc_start: IntArray
+    doc_words: tuple[WordArray, ...]
+    doc_length: IntArray
+    value: FloatArray
+    line: IntArray
+    tags: list[str]
+
+
+def _read_chunk(
+    raw: ByteArray,
+    words: WordArray,
+    buffer: bytes,
+    first: int,
+    stop: int,
+    columns: int,
+    names: str,
+    path: Path,
+) -> _Chunk:
+    """The rows of ``raw[first:stop]`` (which starts and ends with a newline), lines numbered
+    from 1 at ``first``."""
+    import numpy as np
+
+    piece = raw[first:stop]
+    starts, ends, line, lines, error = _token_bounds(piece, columns, names, path)
+    starts = starts + first
+    ends = ends + first
+    used = (0, 2, columns - 1) if columns == 4 else (0, 2, 4, 5)
+    field_start = {k: np.ascontiguousarray(starts[k::columns]) for k in used}
+    field_length = {k: ends[k::columns] - field_start[k] for k in used}
+    heads, head_of_row = _runs(buffer, words, field_start[0], field_length[0])
+    doc_start, doc_length = field_start[2], field_length[2]
+    value_field = columns - 1 if columns == 4 else 4
+    value = _numbers(
+        buffer, words, field_start[value_field], field_length[value_field], line, path, columns
+    )
+    if error is not None:
+        raise error  # after the numbers of the lines before it, which may hold an earlier error
+    tags: list[str] = []
+    if columns == 6:
+        tags = list(dict.fromkeys(_runs(buffer, words, field_start[5], field_length[5])[0]))
+    return _Chunk(
+        lines=lines,
+        heads=heads,
+        head_of_row=head_of_row,
+        doc_start=doc_start,
+        doc_words=_words(words, doc_start, doc_length),
+        doc_length=doc_length,
         value=value,
         line=line,
         tags=tags,
-        warnings=tuple(warnings),
-        data=buffer,
-        doc_start=doc_start,
     )
 
 
 def _token_bounds(
     raw: ByteArray, columns: int, names: str, path: Path
-) -> tuple[IntArray, IntArray, IntArray]:
-    """Where the tokens start and end in ``raw`` (a text between two newlines), and the 1-based
-    line of each non-blank line; an :class:`InputError` at the first line with a number of
-    tokens other than 0 or ``columns``.
+) -> tuple[IntArray, IntArray, IntArray, int, InputError | None]:
+    """Where the tokens start and end in ``raw`` (a text between two newlines), the 1-based
+    line of each non-blank line (counted in ``raw``), the number of lines, and an
+    :class:`InputError` for the first line with a number of tokens other than 0 or ``columns``
+    (then the tokens and lines are those before it).
 
     A byte is a separator when it is ASCII whitespace (9-13, 32); every other byte, including
     the other control characters, belongs to a token, as in trec_eval.  Three passes over the
@@ -170,20 +269,23 @@ def _token_bounds(
     bounds = np.flatnonzero(separator[1:] != separator[:-1])
     del separator
     bounds += 1  # alternately where a token starts and where it ends (exclusive)
-    if not len(bounds):
-        raise InputError(f"the file is empty: expected lines of {names}", path)
     # every token before a newline has both bounds at or before it
-    per_line_count = np.diff(np.searchsorted(bounds, newlines, side="right") // 2)
+    tokens_before = np.searchsorted(bounds, newlines, side="right") // 2
+    per_line_count = np.diff(tokens_before)
     bad = np.flatnonzero((per_line_count != 0) & (per_line_count != columns))
-    if len(bad):
+    error = None
+    if len(bad):  # the lines before the bad one are still read (one of them may be worse)
         first = int(bad[0])
-        raise InputError(
+        error = InputError(
             f"expected {columns} whitespace-separated columns ({names}), "
             f"found {int(per_line_count[first])}",
             path,
             first + 1,
         )
-    return bounds[0::2], bounds[1::2], np.flatnonzero(per_line_count) + 1
+        bounds = bounds[: 2 * int(tokens_before[first])]
+        per_line_count = per_line_count[:first]
+    line = np.flatnonzero(per_line_count) + 1
+    return bounds[0::2], bounds[1::2], line, len(newlines) - 1, error
 
 
 def _words(words: WordArray, start: IntArray, length: IntArray) -> tuple[WordArray, ...]:
@@ -205,11 +307,11 @@ def hash_words(words: tuple[WordArray, ...], length: IntArray, seed: int = 0) ->
     return h
 
 
-def _intern_runs(
+def _runs(
     data: bytes, words: WordArray, start: IntArray, length: IntArray
 ) -> tuple[list[str], IntArray]:
-    """Distinct tokens (first-seen order) and each row's index, decoding only the first row of
-    each run of equal tokens (query ids come grouped)."""
+    """The token of each run of equal tokens (decoded once per run: query ids come grouped)
+    and each row's run."""
     import numpy as np
 
     changed = np.ones(len(start), dtype=bool)
@@ -217,16 +319,11 @@ def _intern_runs(
     for word in _words(words, start, length):
         changed[1:] |= word[1:] != word[:-1]
     heads = np.flatnonzero(changed)
-    index: dict[str, int] = {}
-    head_ids = np.fromiter(
-        (
-            index.setdefault(data[s : s + n].decode("utf-8"), len(index))
-            for s, n in zip(start[heads].tolist(), length[heads].tolist(), strict=True)
-        ),
-        dtype=np.int64,
-        count=len(heads),
-    )
-    return list(index), head_ids[np.cumsum(changed) - 1]
+    decoded = [
+        data[s : s + n].decode("utf-8")
+        for s, n in zip(start[heads].tolist(), length[heads].tolist(), strict=True)
+    ]
+    return decoded, np.cumsum(changed) - 1
 
 
 _POW10 = [10.0**k for k in range(23)]
@@ -246,6 +343,8 @@ def _numbers(
     as ``float()`` gives); anything else through :func:`_python_number`."""
     import numpy as np
 
+    if not len(start):
+        return np.zeros(0, dtype=np.float64)
     reader = WordReader(words, start)
     low, high = reader.word(0, length), reader.word(1, length - 8)
     width = min(16, int(length.max()))
