@@ -422,16 +422,14 @@ def test_input_without_entities_leaves_ids_unchecked_with_a_warning(tmp_path: Pa
 
 
 def test_one_pass_chains_equal_the_checked_ones_on_random_documents(tmp_path: Path) -> None:
+    from annoscore.align.are_documents import IdChecker as _IdChecker
+    from annoscore.align.are_documents import Located
+    from annoscore.align.are_documents import Mentions as _Mentions
+    from annoscore.align.are_documents import checked_id_chains as _checked_id_chains
+    from annoscore.align.are_documents import checked_mention_chains as _checked_mention_chains
+    from annoscore.align.are_documents import id_chains as _id_chains
+    from annoscore.align.are_documents import mention_chains as _mention_chains
     from annoscore.formats.are import read_are
-    from annoscore.tasks.are import (
-        Located,
-        _checked_id_chains,
-        _checked_mention_chains,
-        _id_chains,
-        _IdChecker,
-        _mention_chains,
-        _Mentions,
-    )
 
     rnd = random.Random(12)
     for case in range(30):

@@ -5,6 +5,7 @@ last bit), scores and warnings; and it must not fall back on files of the usual 
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -127,6 +128,25 @@ def test_the_columnar_way_equals_the_checked_way_on_random_corpora(
         assert fast.details.explanations()
 
 
+def test_the_columnar_counts_equal_the_checked_ones_on_many_small_corpora(tmp_path: Path) -> None:
+    """Tasks 1 and 3 (the walk from pronoun to pronoun, cycles, chains of pronouns only,
+    repeated and non-referential pairs) on many small random corpora."""
+    for seed in range(300, 420):
+        rnd = random.Random(seed)
+        paths = _corpus(rnd, tmp_path, with_ids=True)
+        for name in ("s1", "s3"):  # answer some pronouns twice
+            pairs = paths[name].read_text().split("</pair>")
+            for k in rnd.sample(range(len(pairs) - 1), min(3, len(pairs) - 1)):
+                pairs[k] += "</pair>" + pairs[k][pairs[k].rindex("<pair>") :]
+            paths[name].write_text("</pair>".join(pairs))
+        for task in (1, 3):
+            gold, system, source = RUNS[task]
+            fast = getattr(tasks, f"_fast_are_{task}")(paths[gold], paths[system], paths[source])
+            assert fast is not None
+            checked_way = getattr(tasks, f"_checked_are_{task}")
+            _same(fast, checked_way(paths[gold], paths[system], input_path=paths[source]))
+
+
 @pytest.mark.parametrize("seed", range(10))
 def test_damaged_corpora_give_the_checked_result_or_error(tmp_path: Path, seed: int) -> None:
     """A random edit of a system file: the public function gives exactly what the checked way
@@ -207,3 +227,84 @@ def test_success_counts_equal_the_counts_of_success_credits(seed: int) -> None:
     counts, _ = success_credits(listed, chains, pronominal | set(listed), pairs)
     fast = success_counts(listed, chains, pronominal | set(listed), pairs)
     assert list(fast.items()) == list(counts.items())
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_files_of_tokens_are_read_only_when_their_grammar_accepts_them(
+    tmp_path: Path, seed: int
+) -> None:
+    """A file of tokens is proved with arrays, not with its regular expression: whatever the
+    arrays accept, the expression (the shape's definition) accepts too, damaged or not."""
+    from annoscore.align.are_columns import numbered_tokens
+    from annoscore.formats.are_columns import _BODIES, _S
+
+    rnd = random.Random(400 + seed)
+    paths = _corpus(rnd, tmp_path, with_ids=seed % 2 == 0)
+    text = paths["i34"].read_text()
+    assert parse_columns(paths["i34"], text.encode()) is not None
+    grammars = [
+        re.compile(
+            f'(?:{_S}<document(?: id="[^"<&\t\n\r]*+")?>{_BODIES["tokens"]}{_S}</document>)*+{_S}'
+        ),
+        re.compile(f"{_BODIES['tokens']}{_S}"),
+    ]
+    edits = [
+        "<",
+        '"',
+        " ",
+        "/>",
+        "<x/>",
+        '<node id="1"/>',
+        "</text>",
+        "<text>",
+        "\x01",
+        "0",
+        "<document>",
+        "</document>",
+        "<node id='1'/>",
+        '<node  id="1"/>',
+        "a",
+        ">",
+    ]
+    for _ in range(60):
+        at = rnd.randrange(len(text) + 1)
+        damaged = text[:at] + rnd.choice(edits) + text[at + rnd.randrange(3) :]
+        columns = parse_columns(paths["i34"], damaged.encode())
+        if columns is None:
+            continue
+        body = damaged[damaged.index(">") + 1 : damaged.rindex("</")]
+        assert any(g.fullmatch(body) for g in grammars), damaged
+        try:
+            parsed = parse_are(paths["i34"], damaged.encode(), fast=False)
+        except InputError:  # a token id twice: not numbered, so scored the checked way
+            assert numbered_tokens(columns) is None
+            continue
+        assert [t for d in parsed.documents for t in d.tokens] == columns.tokens
+
+
+@pytest.mark.parametrize("insert", ["\x01", "\x1f", "<!-- c -->", "<?pi x?>"])
+def test_control_characters_comments_and_instructions_go_to_the_checked_reader(
+    tmp_path: Path, insert: str
+) -> None:
+    rnd = random.Random(7)
+    paths = _corpus(rnd, tmp_path, with_ids=True)
+    for name, path in paths.items():
+        text = path.read_text()
+        at = text.index(">", text.index("<document")) + 1
+        assert parse_columns(path, (text[:at] + insert + text[at:]).encode()) is None, name
+    doctype = "<!DOCTYPE corpus>\n" + paths["i34"].read_text()
+    assert parse_columns(paths["i34"], doctype.encode()) is None
+
+
+def test_system_files_with_nothing_in_them_are_scored_the_columnar_way(tmp_path: Path) -> None:
+    """A system file whose documents hold no pair or chain at all (read as ``empty``)."""
+    paths = _corpus(random.Random(3), tmp_path, with_ids=True)
+    documents = paths["s1"].read_text().count("<document")
+    empty = tmp_path / "empty.xml"
+    body = "".join(f'<document id="d{d}"></document>' for d in range(documents))
+    empty.write_text(f"<corpus>{body}</corpus>")
+    for task, (gold, _, source) in RUNS.items():
+        fast = getattr(tasks, f"_fast_are_{task}")(paths[gold], empty, paths[source])
+        assert fast is not None, task
+        checked_way = getattr(tasks, f"_checked_are_{task}")
+        _same(fast, checked_way(paths[gold], empty, input_path=paths[source]))

@@ -1,44 +1,53 @@
-"""The columnar way to read ARE XML files: one file of the usual layout into flat columns.
+"""The columnar way to read ARE XML files: one file of the usual layout into flat arrays.
 
 :func:`read_columns` reads a file of one of the shapes the ARE tasks exchange (an input with
 token nodes, an input with entities and the pronoun list, chains of ids, chains of mentions,
 pairs of ids, pairs of mentions), each as one root element holding ``<document id="...">``
-elements (or being the only document itself), and returns its content as flat columns over
-the whole file (ids, starts, ends, pronoun marks as lists of strings) with the number of items
-of each document and each chain, so that the tasks score whole corpora with C-level list, set
-and NumPy operations and never build an object per element.
+elements (or being the only document itself), and returns its content as NumPy arrays over
+the whole file (ids, starts, ends as integers, pronoun marks as booleans) with the number of
+items of each document and each chain, so that the tasks score whole corpora with array
+operations and never build an object per element.
 
 It is a fast path beside the checked reader (:func:`annoscore.formats.are.read_are`), never a
 second definition: it reads only files it can prove well-formed and of a shape it knows, and
 returns ``None`` for anything else, so the caller reads that file the checked way (which
 produces the error message, naming file, line and element, for every problem).  How it proves
-well-formedness, for the whole file at C level:
+well-formedness, for the whole file at C level, on the bytes:
 
-- the characters, the encoding and the references are checked by
-  :func:`annoscore.formats.are._fast_text` (the same checks as the checked reader's fast way):
-  no DOCTYPE, no entity declaration, no ``<!`` at all here (not even a comment), no processing
-  instruction, no CDATA section, no namespace, only the five predefined and valid character
-  references, so nothing can expand and nothing outside the file is read;
-- the whole body between the root's start and end tags is matched at once by one regular
-  expression with possessive repeats (:data:`_GRAMMAR`) that accepts only well-formed XML of
-  the shape: every tag written ``<name attr="value" .../>`` with the attributes in a fixed
-  order, separated by one space, values in double quotes without ``<``; elements nested as the
-  shape says (chains of members, pairs of one pronoun and one antecedent, a ``<text>`` of words
-  and token nodes, or of words and non-nested entities, then the pronoun list); only white
-  space between elements;
-- the columns are then taken with ``re.findall`` and ``str.split``/``str.count`` over the same
-  text, which can only see what the grammar accepted.
+- the characters, the encoding and the references (:func:`_checked_bytes`, the checks of the
+  checked reader's fast way, :func:`annoscore.formats.are._fast_text`, with ``bytes`` methods):
+  UTF-8 (or ASCII when declared), no CDATA section end, no carriage return but before a line
+  feed, only the five predefined and valid character references, so nothing can expand and
+  nothing outside the file is read;
+- the root is a bare ``<name>`` and its end tag is followed by white space only, so there is
+  no DOCTYPE, comment, processing instruction or namespace before or after it;
+- the whole body between the root's start and end tags is what the shape's grammar
+  (:data:`_BODIES`) accepts: well-formed XML where every tag is written
+  ``<name attr="value" .../>`` with the attributes in a fixed order, separated by one space,
+  values in double quotes without ``<``; elements nested as the shape says (chains of members,
+  pairs of one pronoun and one antecedent, a ``<text>`` of words and token nodes, or of words
+  and non-nested entities, then the pronoun list); only white space between elements; no
+  control character XML forbids, no ``<!`` (not even a comment) and no ``<?`` anywhere.  One
+  regular expression with possessive repeats matches it at once (:func:`_grammar`), except for
+  a file of tokens (a million ``<node id="N"/>`` tags, which the expression would walk one by
+  one): that is proved with arrays (:func:`_proved_tokens`, a test pins it to the expression);
+- the columns are then taken from the positions of the ``<`` bytes (NumPy): each tag's kind is
+  its first bytes, its values start at a fixed offset and end at the next ``"``, which the
+  grammar has already proved.
 
-Attribute values used as ids contain no ``&``, tab or line end (which XML would rewrite), so
-every value is exactly as written.  ``value`` attributes are matched but never read.
+Ids, token ids, starts and ends are read as integers: every one must be written in canonical
+decimal (``"0"`` or digits not starting with ``0``, at most 18 of them), so that the integer
+and the text say the same thing (``"01"`` and ``"1"`` are different ids).  A file with any other
+id is not read this way (the checked way reads it).  ``value`` attributes are matched but never
+read.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "g.xml"
 >>> _ = path.write_text('<r><chain id="c1"><node id="4" value="x"/>'
 ...                     '<node id="62" type="pronoun"/></chain></r>')
 >>> columns = read_columns(path)
->>> columns.kind, columns.members, columns.marks, columns.chain_sizes
-('id-chains', ('4', '62'), ('', ' type="pronoun"'), [2])
+>>> columns.kind, columns.member_ids.tolist(), columns.pronoun.tolist(), columns.chain_sizes
+('id-chains', [4, 62], [False, True], [2])
 >>> read_columns(path.with_name("x.xml")) is None   # not readable this way: the checked way
 True
 """
@@ -46,23 +55,26 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-
-from annoscore.formats.are import _fast_text, _NotFast
+from typing import Any
 
 _S = "[ \t\r\n]*+"
-_I = '[^"<&\t\n\r]*+'
+_CONTROL = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f"
+"""The control characters XML forbids: no class below matches them, so the grammar refuses them
+anywhere in the body."""
+_I = f'[^"<&\t\n\r{_CONTROL}]*+'
 """An id as written: no quote, ``<``, reference, tab or line end (so XML keeps it as is)."""
-_V = '[^"<]*+'
+_V = f'[^"<{_CONTROL}]*+'
 """A ``value`` (never read)."""
+_W = f"[^<{_CONTROL}]*+"
+"""Words between tags."""
 _VALUE = f'(?: value="{_V}")?'
 _PRONOUN = '(?: type="pronoun")?'
 
-_TOKENS = f'{_S}<text>(?:[^<]*+<node id="{_I}"/>)*+[^<]*+</text>'
+_TOKENS = f'{_S}<text>(?:{_W}<node id="{_I}"/>)*+{_W}</text>'
 _ENTITIES = (
-    f'{_S}<text>(?:[^<]*+<entity id="{_I}">[^<]*+</entity>)*+[^<]*+</text>'
+    f'{_S}<text>(?:{_W}<entity id="{_I}">{_W}</entity>)*+{_W}</text>'
     f'(?:{_S}<anaphoric_pronouns>(?:{_S}<pronoun id="{_I}"{_VALUE}/>)*+{_S}</anaphoric_pronouns>)?'
 )
 _ID_MEMBER = f'<node id="{_I}"{_VALUE}{_PRONOUN}/>'
@@ -87,32 +99,40 @@ _BODIES = {
     "id-pairs": _pairs(_ID_PART),
     "span-pairs": _pairs(_SPAN_PART),
 }
-_GRAMMAR = {
-    kind: (
-        re.compile(f'(?:{_S}<document(?: id="{_I}")?>{body}{_S}</document>)*+{_S}'),
-        re.compile(f"{body}{_S}"),
-    )
-    for kind, body in _BODIES.items()
-}
-"""Per shape: the body of a root holding documents, and the body of a root that is the only
-document."""
 
-_ROOT = re.compile(f"{_S}<([A-Za-z_][A-Za-z0-9_.-]*+)>")
-_CLOSE = re.compile(f"</([A-Za-z_][A-Za-z0-9_.-]*+)>{_S}")
-_DOCUMENT_KEY = re.compile(f'<document( id="({_I})")?>')
-_TOKEN_ID = re.compile(f'<node id="({_I})"/>')
-_ENTITY_ID = re.compile(f'<entity id="({_I})">')
-_LISTED_ID = re.compile(f'<pronoun id="({_I})"{_VALUE}/>')
-_ID_MEMBERS = re.compile(f'<node id="({_I})"{_VALUE}( type="pronoun")?/>')
-_SPAN_MEMBERS = re.compile(f'<mention start="({_I})" end="({_I})"{_VALUE}( type="pronoun")?/>')
-_ID_PAIRS = re.compile(f'<pronoun id="({_I})"{_VALUE}/>{_S}<antecedent id="({_I})"{_VALUE}/>')
-_SPAN_PAIRS = re.compile(
-    f'<pronoun start="({_I})" end="({_I})"{_VALUE}/>{_S}'
-    f'<antecedent start="({_I})" end="({_I})"{_VALUE}/>'
+
+def _grammar(kind: str, documents: bool) -> re.Pattern[bytes]:
+    """The body of a root holding documents, or of a root that is the only document, for one
+    shape (compiled when first needed: a run reads two or three shapes of the six)."""
+    key = (kind, documents)
+    pattern = _COMPILED.get(key)
+    if pattern is None:
+        body = _BODIES[kind]
+        text = (
+            f'(?:{_S}<document(?: id="{_I}")?>{body}{_S}</document>)*+{_S}'
+            if documents
+            else f"{body}{_S}"
+        )
+        pattern = _COMPILED[key] = re.compile(text.encode())
+    return pattern
+
+
+_COMPILED: dict[tuple[str, bool], re.Pattern[bytes]] = {}
+
+_ROOT = re.compile(f"{_S}<([A-Za-z_][A-Za-z0-9_.-]*+)>".encode())
+_CLOSE = re.compile(f"</([A-Za-z_][A-Za-z0-9_.-]*+)>{_S}".encode())
+_DOCUMENT_KEY = re.compile(f'<document( id="({_I})")?>'.encode())
+_LEAF = re.compile(b"<(mention |node |pronoun start=|pronoun id=|entity |anaphoric_pronouns>)")
+_DECLARATION = re.compile(
+    b"<\\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(?:\"1\\.0\"|'1\\.0')"
+    b'(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(?:"([A-Za-z][A-Za-z0-9._\\-]*)"|'
+    b"'([A-Za-z][A-Za-z0-9._\\-]*)'))?"
+    b"(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(?:\"(?:yes|no)\"|'(?:yes|no)'))?[ \t\r\n]*\\?>"
 )
+_REFERENCE = re.compile(rb"&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);")
+_PRONOUN_MARK = b' type="pronoun"/>'
 
-PRONOUN_MARK = ' type="pronoun"'
-"""How :attr:`ColumnFile.marks` marks a pronominal chain member (else ``""``)."""
+_LT, _QUOTE, _SLASH = 60, 34, 47
 
 
 @dataclass(slots=True)
@@ -123,110 +143,403 @@ class ColumnFile:
     ``span-pairs``, or ``empty`` (documents with nothing in them).  ``keys``: each document's
     ``id`` attribute (``None`` when absent; the root's document has none).  ``sizes``: the
     number of items of each document (tokens, entities, chains or pairs).  Then, as the kind
-    has them, over the whole file in document order:
+    has them, as integer arrays over the whole file in document order:
 
-    - ``tokens``: the token ids (kind ``tokens``);
-    - ``entities``: the entity ids; ``listed``: the listed pronoun ids, ``listed_sizes`` per
-      document and ``has_list`` per document (kind ``entities``);
-    - ``chain_sizes``: the members of each chain; ``members`` (ids, or starts), ``ends``
-      (kind ``span-chains``) and ``marks`` (:data:`PRONOUN_MARK` or ``""``) per member;
-    - ``pairs``: ``(pronoun id, antecedent id)`` or ``(pronoun start, pronoun end, antecedent
-      start, antecedent end)`` per pair.
+    - ``token_ids`` (kind ``tokens``);
+    - ``entity_ids``; ``listed_ids``, with ``listed_sizes`` and ``has_list`` per document
+      (kind ``entities``);
+    - ``chain_sizes``: the members of each chain; ``member_ids`` (ids, or starts),
+      ``member_ends`` (kind ``span-chains``) and ``pronoun`` (marked ``type="pronoun"``) per
+      member;
+    - ``pair_columns``: ``(pronoun ids, antecedent ids)`` or ``(pronoun starts, pronoun ends,
+      antecedent starts, antecedent ends)``, one entry per pair.
+
+    ``members``, ``ends``, ``marks``, ``pairs``, ``tokens``, ``entities`` and ``listed`` give
+    the same columns as the text written in the file (lists of strings).
     """
 
     path: Path
     kind: str
     keys: list[str | None]
     sizes: list[int]
-    tokens: list[str]
-    entities: list[str]
-    listed: list[str]
-    listed_sizes: list[int]
-    has_list: list[bool]
-    chain_sizes: list[int]
-    members: Sequence[str]
-    ends: Sequence[str]
-    marks: Sequence[str]
-    pairs: list[tuple[str, ...]]
+    token_ids: Any = None
+    entity_ids: Any = None
+    listed_ids: Any = None
+    listed_sizes: list[int] = field(default_factory=list)
+    has_list: list[bool] = field(default_factory=list)
+    chain_sizes: list[int] = field(default_factory=list)
+    member_ids: Any = None
+    member_ends: Any = None
+    pronoun: Any = None
+    pair_columns: tuple[Any, ...] = ()
+
+    @property
+    def members(self) -> list[str]:
+        """The member ids (or starts) as written."""
+        return _written(self.member_ids)
+
+    @property
+    def ends(self) -> list[str]:
+        """The member ends as written (kind ``span-chains``)."""
+        return _written(self.member_ends)
+
+    @property
+    def marks(self) -> list[str]:
+        """:data:`PRONOUN_MARK` for a pronominal member, else ``""``."""
+        return [PRONOUN_MARK if marked else "" for marked in _listed(self.pronoun)]
+
+    @property
+    def pairs(self) -> list[tuple[str, ...]]:
+        """Each pair's ids (or starts and ends) as written."""
+        return list(zip(*(_written(column) for column in self.pair_columns), strict=True))
+
+    @property
+    def tokens(self) -> list[str]:
+        """The token ids as written."""
+        return _written(self.token_ids)
+
+    @property
+    def entities(self) -> list[str]:
+        """The entity ids as written."""
+        return _written(self.entity_ids)
+
+    @property
+    def listed(self) -> list[str]:
+        """The listed pronoun ids as written."""
+        return _written(self.listed_ids)
 
 
-_LEAF = re.compile("<(mention |node |pronoun start=|pronoun id=|entity |anaphoric_pronouns>)")
+PRONOUN_MARK = ' type="pronoun"'
+"""How :attr:`ColumnFile.marks` marks a pronominal member (else ``""``)."""
 
 
-def _kind(text: str, start: int, end: int) -> str:
+def _listed(column: Any) -> list[Any]:
+    return [] if column is None else column.tolist()
+
+
+def _written(column: Any) -> list[str]:
+    return [str(value) for value in _listed(column)]
+
+
+def _checked_bytes(data: bytes) -> int | None:
+    """Where the body starts (after a byte-order mark and the XML declaration) when the bytes
+    pass the checks of the module doc that the grammar does not make itself, else ``None``.
+
+    The grammar (every byte of the body is in one of its classes or literals, none of which
+    holds a control character, ``<!``, ``<?`` or an attribute but its own) and the root's and
+    the end's patterns (``<name>``, white space) refuse the rest: a DOCTYPE, a comment, a
+    processing instruction, a namespace declaration, a control character.
+    """
+    body = 0
+    if not data.isascii():
+        if b"\xef\xbf\xbe" in data or b"\xef\xbf\xbf" in data:
+            return None
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        if data.startswith(b"\xef\xbb\xbf"):
+            body = 3
+    if data.startswith(b"<?xml", body):
+        declared = _DECLARATION.match(data, body)
+        if declared is None:
+            return None
+        encoding = (declared.group(1) or declared.group(2) or b"utf-8").lower()
+        if encoding not in (b"utf-8", b"us-ascii") or (
+            encoding == b"us-ascii" and not data.isascii()
+        ):
+            return None
+        body = declared.end()
+    if (b"]" in data and b"]]>" in data) or (
+        b"\r" in data and data.count(b"\r") != data.count(b"\r\n")
+    ):
+        return None
+    if b"&" in data:
+        references = _REFERENCE.findall(data)
+        if len(references) != data.count(b"&"):
+            return None
+        for name in references:
+            if name.startswith(b"#"):
+                code = int(name[2:], 16) if name.startswith(b"#x") else int(name[1:])
+                if not (
+                    code in (0x9, 0xA, 0xD)
+                    or 0x20 <= code <= 0xD7FF
+                    or 0xE000 <= code <= 0xFFFD
+                    or 0x10000 <= code <= 0x10FFFF
+                ):
+                    return None
+    return body
+
+
+def _kind(data: bytes, start: int, end: int) -> str:
     """The shape, from the first element that tells (the grammar then checks every one)."""
-    leaf = _LEAF.search(text, start, end)
+    leaf = _LEAF.search(data, start, end)
     if leaf is None:
-        return "tokens" if text.find("<text>", start, end) >= 0 else "empty"
+        return "tokens" if data.find(b"<text>", start, end) >= 0 else "empty"
     found = leaf.group(1)
-    if found == "node ":
-        return "tokens" if text.find("<text>", start, leaf.start()) >= 0 else "id-chains"
+    if found == b"node ":
+        return "tokens" if data.find(b"<text>", start, leaf.start()) >= 0 else "id-chains"
     return {
-        "mention ": "span-chains",
-        "pronoun start=": "span-pairs",
-        "pronoun id=": "id-pairs",
+        b"mention ": "span-chains",
+        b"pronoun start=": "span-pairs",
+        b"pronoun id=": "id-pairs",
     }.get(found, "entities")
+
+
+def _numbers(array: Any, starts: Any) -> tuple[Any, Any] | None:
+    """The canonical decimal numbers starting at ``starts``, each ended by a ``"``: their
+    values and where each ends (at its quote); ``None`` when one is not canonical (empty, a
+    byte that is not a digit, a leading zero, more than 18 digits).
+
+    >>> import numpy as np
+    >>> array = np.frombuffer(b'"12" "0" "7"', dtype=np.uint8)
+    >>> [column.tolist() for column in _numbers(array, np.array([1, 6, 10]))]
+    [[12, 0, 7], [3, 7, 11]]
+    >>> _numbers(np.frombuffer(b'"01"', dtype=np.uint8), np.array([1])) is None
+    True
+    """
+    import numpy as np
+
+    count = len(starts)
+    values = np.zeros(count, dtype=np.int64)
+    ends = np.full(count, -1, dtype=np.int64)
+    going = np.ones(count, dtype=bool)
+    if not count:
+        return values, ends
+    last = len(array) - 1
+    clamp = int(starts.max()) + 19 > last  # an ended number reads on: past the end?
+    for digits in range(19):
+        found = array[np.minimum(starts + digits, last) if clamp else starts + digits]
+        stop = found == _QUOTE
+        stop &= going
+        if stop.any():
+            if digits == 0:
+                return None  # an empty id
+            ends[stop] = starts[stop] + digits
+            going &= ~stop
+            if not going.any():
+                return values, ends
+        digit = found - np.uint8(48)
+        digit[~going] = 0
+        if (digit > 9).any() or (digits == 1 and ((array[starts] == 48) & going).any()):
+            return None  # not a digit, or a leading zero
+        np.multiply(values, 10, out=values, where=going)
+        values += digit
+    return None  # too long
+
+
+class _Tags:
+    """The tags of a body: positions of their ``<``, and the byte after each."""
+
+    def __init__(self, array: Any, start: int, end: int) -> None:
+        import numpy as np
+
+        self.array = array
+        self.at = np.flatnonzero(array[start:end] == _LT) + start
+        self.first = array[self.at + 1]
+
+    def named(self, first: str, second: str | None = None) -> Any:
+        """Indexes (into ``at``) of the tags whose first bytes are ``<first[second]``."""
+        import numpy as np
+
+        chosen = np.flatnonzero(self.first == ord(first))
+        if second is not None:
+            chosen = chosen[self.array[self.at[chosen] + 2] == ord(second)]
+        return chosen
+
+    def closing(self, letter: str) -> Any:
+        """Positions of the closing tags ``</letter...``."""
+        return self.at[self.named("/", letter)]
+
+
+_NODE_HEAD = b'<node id="'
+_TEXT = "\x00"
+"""Stands for the content of a ``<text>`` in the skeleton of a file of tokens (no file byte is
+a NUL)."""
+_TOKEN_SKELETON = {
+    documents: re.compile(
+        (
+            f'(?:{_S}<document(?: id="{_I}")?>{_S}<text>{_TEXT}</text>{_S}</document>)*+{_S}'
+            if documents
+            else f"{_S}<text>{_TEXT}</text>{_S}"
+        ).encode()
+    )
+    for documents in (True, False)
+}
+
+
+def _proved_tokens(
+    data: bytes, array: Any, start: int, end: int, tags: _Tags, documents: bool
+) -> Any:
+    """The token ids of a file of tokens when its body is what the grammar of that shape
+    accepts, else ``None``: the same proof, with arrays (a file of tokens is mostly ``<node
+    id="N"/>`` tags, one per token, which a regular expression walks one by one).
+
+    - no control character XML forbids in the body (every byte below 32 is a tab or a line end);
+    - every tag whose name starts with ``n`` is ``<node id="N"/>``, N canonical decimal;
+    - the other tags, with what lies between them, make the skeleton the grammar allows
+      (documents of one ``<text>`` each, white space between), a ``<text>``'s content standing
+      for itself: words (no ``<``, no control character) and the node tags just proved.
+    """
+    import numpy as np
+
+    low = np.flatnonzero(array[start:end] < 32)
+    if len(low) and not np.isin(array[low + start], (9, 10, 13)).all():
+        return None
+    nodes = tags.at[tags.named("n")]
+    for offset in range(1, len(_NODE_HEAD)):
+        if (array[nodes + offset] != _NODE_HEAD[offset]).any():
+            return None
+    found = _numbers(array, nodes + len(_NODE_HEAD))
+    if found is None:
+        return None
+    values, quotes = found
+    if len(quotes) and (
+        (array[quotes + 1] != _SLASH).any() or (array[quotes + 2] != ord(">")).any()
+    ):
+        return None
+    skeleton = []
+    previous = start
+    inside_text = False
+    for at in tags.at[tags.first != ord("n")].tolist():
+        skeleton.append(_TEXT.encode() if inside_text else data[previous:at])
+        closing = data.find(b">", at, end)
+        if closing < 0:
+            return None
+        previous = closing + 1
+        skeleton.append(data[at:previous])
+        inside_text = data.startswith(b"<text>", at)
+    skeleton.append(data[previous:end])
+    if _TOKEN_SKELETON[documents].fullmatch(b"".join(skeleton)) is None:
+        return None
+    return values
+
+
+def _document_key(data: bytes, at: int) -> str | None:
+    """The ``id`` of the ``<document`` tag at ``at`` (the grammar has proved its form)."""
+    match = _DOCUMENT_KEY.match(data, at)
+    assert match is not None
+    return match.group(2).decode() if match.group(1) else None
 
 
 def parse_columns(path: Path, data: bytes) -> ColumnFile | None:
     """The columns of a file's bytes, or ``None`` when the file is not of a shape this reader
     proves well-formed (read it with :func:`annoscore.formats.are.parse_are`)."""
-    try:
-        text, body = _fast_text(data)
-    except _NotFast:
+    import numpy as np
+
+    body = _checked_bytes(data)
+    if body is None:
         return None
-    if "<!" in text:
-        return None
-    root = _ROOT.match(text, body)
+    root = _ROOT.match(data, body)
     if root is None:
         return None
     start = root.end()
-    end = text.rfind("</")
-    close = _CLOSE.fullmatch(text, end)
+    end = data.rfind(b"</")
+    close = _CLOSE.fullmatch(data, end)
     if end < start or close is None or close.group(1) != root.group(1):
         return None
-    kind = _kind(text, start, end)
-    documents = text.find("<document", start, end) >= 0
-    grammar = _GRAMMAR["id-chains" if kind == "empty" else kind][0 if documents else 1]
-    if grammar.fullmatch(text, start, end) is None:
+    kind = _kind(data, start, end)
+    documents = data.find(b"<document", start, end) >= 0
+    array = np.frombuffer(data, dtype=np.uint8)
+    if kind != "tokens" and (
+        _grammar("id-chains" if kind == "empty" else kind, documents).fullmatch(data, start, end)
+        is None
+    ):
         return None
+    tags = _Tags(array, start, end)
+    token_ids = None
+    if kind == "tokens":
+        token_ids = _proved_tokens(data, array, start, end, tags, documents)
+        if token_ids is None:
+            return None
     if documents:
-        found_keys = _DOCUMENT_KEY.findall(text, start, end)
-        keys = [key if present else None for present, key in found_keys]
-        pieces = text.split("</document>")[:-1]  # the root's tags hold no item
+        keys = [_document_key(data, at) for at in tags.at[tags.named("d")].tolist()]
+        document_closes = tags.closing("d")
     else:
         keys = [None]
-        pieces = [text]
-    columns = ColumnFile(path, kind, keys, [], [], [], [], [], [], [], [], [], [], [])
+        document_closes = np.array([end], dtype=np.int64)
+    count = len(keys)
+
+    def per_document(positions: Any) -> list[int]:
+        """The number of items (sorted positions) in each document."""
+        found: list[int] = np.diff(np.searchsorted(positions, document_closes), prepend=0).tolist()
+        return found
+
+    columns = ColumnFile(path, kind, keys, [0] * count)
     if kind == "tokens":
-        columns.tokens = _TOKEN_ID.findall(text, start, end)
-        columns.sizes = [piece.count("<node ") for piece in pieces]
+        columns.token_ids = token_ids
+        columns.sizes = per_document(tags.at[tags.named("n")])
     elif kind == "entities":
-        columns.entities = _ENTITY_ID.findall(text, start, end)
-        columns.sizes = [piece.count("<entity ") for piece in pieces]
-        columns.listed = _LISTED_ID.findall(text, start, end)
-        columns.listed_sizes = [piece.count("<pronoun ") for piece in pieces]
-        columns.has_list = ["<anaphoric_pronouns>" in piece for piece in pieces]
+        entities = tags.at[tags.named("e")]
+        listed = tags.at[tags.named("p")]
+        entity_ids = _numbers(array, entities + 12)  # <entity id="
+        listed_ids = _numbers(array, listed + 13)  # <pronoun id="
+        if entity_ids is None or listed_ids is None:
+            return None
+        columns.entity_ids, columns.listed_ids = entity_ids[0], listed_ids[0]
+        columns.sizes = per_document(entities)
+        columns.listed_sizes = per_document(listed)
+        columns.has_list = [n > 0 for n in per_document(tags.at[tags.named("a")])]
     elif kind in ("id-chains", "span-chains", "empty"):
-        tag = "<mention " if kind == "span-chains" else "<node "
-        columns.sizes = [piece.count("</chain>") for piece in pieces]
-        columns.chain_sizes = [chain.count(tag) for chain in text.split("</chain>")[:-1]]
+        chain_closes = tags.closing("c")
+        columns.sizes = per_document(chain_closes)
+        member_tags = tags.named("m" if kind == "span-chains" else "n")
+        members = tags.at[member_tags]
+        columns.chain_sizes = np.diff(np.searchsorted(members, chain_closes), prepend=0).tolist()
         if kind == "span-chains":
-            found = _SPAN_MEMBERS.findall(text, start, end)
-            if found:
-                starts, ends, marks = zip(*found, strict=True)
-                columns.members, columns.ends, columns.marks = starts, ends, marks
+            first = _numbers(array, members + 16)  # <mention start="
+            last = None if first is None else _numbers(array, first[1] + 7)  # " end="
+            if first is None or last is None:
+                return None
+            columns.member_ids, columns.member_ends = first[0], last[0]
         else:
-            found = _ID_MEMBERS.findall(text, start, end)
-            if found:
-                ids, marks = zip(*found, strict=True)
-                columns.members, columns.marks = ids, marks
+            ids = _numbers(array, members + 10)  # <node id="
+            if ids is None:
+                return None
+            columns.member_ids = ids[0]
+            columns.member_ends = ids[0][:0]  # an empty file read as chains of mentions
+        columns.pronoun = _marked(array, tags.at[member_tags + 1])
     else:
-        columns.pairs = (_SPAN_PAIRS if kind == "span-pairs" else _ID_PAIRS).findall(
-            text, start, end
-        )
-        columns.sizes = [piece.count("</pair>") for piece in pieces]
+        pronouns = tags.at[tags.named("p", "r")]
+        antecedents = tags.at[tags.named("a")]
+        columns.sizes = per_document(pronouns)
+        found_columns = []
+        if kind == "span-pairs":
+            for tag_at, offset in ((pronouns, 16), (antecedents, 19)):  # <pronoun start="
+                first = _numbers(array, tag_at + offset)
+                last = None if first is None else _numbers(array, first[1] + 7)
+                if first is None or last is None:
+                    return None
+                found_columns += [first[0], last[0]]
+        else:
+            for tag_at, offset in ((pronouns, 13), (antecedents, 16)):  # <pronoun id="
+                ids = _numbers(array, tag_at + offset)
+                if ids is None:
+                    return None
+                found_columns.append(ids[0])
+        columns.pair_columns = tuple(found_columns)
     return columns
+
+
+def _marked(array: Any, following: Any) -> Any:
+    """Whether each member tag (given the position of the tag after it) ends with
+    `` type="pronoun"/>``: its last bytes before the white space that precedes the next tag
+    (the grammar has proved that only white space, no other byte below 33, is there)."""
+    import numpy as np
+
+    last = following - 1
+    space = np.flatnonzero(array[last] <= 32)
+    while len(space):
+        last[space] -= 1
+        space = space[array[last[space]] <= 32]
+    width = len(_PRONOUN_MARK)
+    at = last - (width - 1)  # where the mark would start
+    marked = np.flatnonzero(array[at + 2] == _PRONOUN_MARK[2])  # its "y" first, then the rest
+    window = array[at[marked][:, None] + np.arange(width)]
+    marked = marked[(window == np.frombuffer(_PRONOUN_MARK, dtype=np.uint8)).all(axis=1)]
+    found = np.zeros(len(last), dtype=bool)
+    found[marked] = True
+    return found
 
 
 def read_columns(path: Path) -> ColumnFile | None:

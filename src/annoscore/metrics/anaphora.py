@@ -42,14 +42,15 @@ one of P and R is defined (nothing could earn credit), ``None`` only when both a
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from annoscore.align.are import Mention, align_mentions, overlap
 from annoscore.counts import Counts
-from annoscore.metrics.coref import muc, weighted_muc
 from annoscore.metrics.prf import ratio
+
+if TYPE_CHECKING:
+    from annoscore.align.are import Mention
 
 I = TypeVar("I", bound=Hashable)  # noqa: E741 - an entity id
 
@@ -295,7 +296,10 @@ def success_counts(
 
 
 def _best_member(
-    antecedent: Mention, candidates: Sequence[Mention], pronominal: Collection[Mention]
+    antecedent: Mention,
+    candidates: Sequence[Mention],
+    pronominal: Collection[Mention],
+    overlap: Callable[[Mention, Mention], float],
 ) -> tuple[Mention | None, float]:
     """m*: the candidate with the largest overlap (> 0) with ``antecedent`` (ties: see doc)."""
     best: Mention | None = None
@@ -330,6 +334,8 @@ def overlap_credits(
     >>> counts["credit_sum"], counts["pairs"], counts["pronouns"]
     (0.5, 1, 1)
     """
+    from annoscore.align.are import overlap
+
     chain_of: dict[Mention, int] = {}
     for index, chain in enumerate(gold_chains):
         for member in chain:
@@ -345,7 +351,7 @@ def overlap_credits(
     targets: dict[Mention, tuple[Mention | None, float]] = {}
     for pronoun, antecedent in first_pair.items():
         others = [m for m in gold_chains[chain_of[pronoun]] if m != pronoun]
-        targets[pronoun] = _best_member(antecedent, others, pronominal)
+        targets[pronoun] = _best_member(antecedent, others, pronominal, overlap)
     resolved_to = {p: target for p, (target, _) in targets.items() if target is not None}
 
     items: list[PronounCredit] = []
@@ -464,6 +470,8 @@ def link_credits(
     >>> counts["recall_num"], counts["recall_den"], counts["precision_den"]
     (1, 2, 1)
     """
+    from annoscore.metrics.coref import muc
+
     return muc(gold_chains, system_chains), ChainPartitions(gold_chains, system_chains)
 
 
@@ -488,6 +496,9 @@ def fractional_muc(
     >>> counts["recall_num"], counts["recall_den"]     # (2 - 1) x mean(0.5, 1)
     (0.75, 1)
     """
+    from annoscore.align.are import align_mentions, overlap
+    from annoscore.metrics.coref import weighted_muc
+
     gold = [m for chain in gold_chains for m in chain]
     system = [m for chain in system_chains for m in chain]
     matched = align_mentions(gold, system)
