@@ -56,6 +56,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import installed
+
 SEED = 2012
 MENTIONS_PER_TOKEN = 0.124
 Span = tuple[int, int]
@@ -379,7 +381,11 @@ def main() -> None:
     parser.add_argument("--scaling", action="store_true", help="also run 10x the documents")
     parser.add_argument("--generate", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--in-memory", nargs=2, type=Path, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--no-bytecode", action="store_true", help="annoscore without compiled bytecode"
+    )
     args = parser.parse_args()
+    installed.compile_package(bytecode=not args.no_bytecode)
     if args.generate:
         _, _, tokens, mentions = generate(Path(args.generate[0]), int(args.generate[1]))
         print(json.dumps([tokens, mentions]))

@@ -43,6 +43,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import installed
+
 SEED = 2021
 PER_CATEGORY = 30
 CATEGORIES = {
@@ -272,7 +274,11 @@ def main() -> None:
         "or 'all' to run it on the full files",
     )
     parser.add_argument("--data", type=Path, help="keep the generated files in this folder")
+    parser.add_argument(
+        "--no-bytecode", action="store_true", help="annoscore without compiled bytecode"
+    )
     args = parser.parse_args()
+    installed.compile_package(bytecode=not args.no_bytecode)
     subsets = (
         [] if args.official_notes == "all" else sorted(map(int, args.official_notes.split(",")))
     )

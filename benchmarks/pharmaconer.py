@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+import installed
+
 DATA = (
     Path(__file__).resolve().parents[2] / "shared" / "data" / "pharmaconer" / "codalab" / "subtask1"
 )
@@ -25,7 +27,11 @@ DATA = (
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--no-bytecode", action="store_true", help="annoscore without compiled bytecode"
+    )
     args = parser.parse_args()
+    installed.compile_package(bytecode=not args.no_bytecode)
     if not DATA.exists():
         print(f"conformance data not found at {DATA}", file=sys.stderr)
         return 2

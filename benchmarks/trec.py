@@ -5,7 +5,7 @@ in separate processes and alternating runs, ``annoscore trec QRELS RUN --format 
 script that reads the same files with ``pytrec_eval.parse_qrel``/``parse_run`` and evaluates
 ``map``.  Checks the MAPs agree (1e-9) and prints wall time, peak memory and the ratio; then,
 labelled, the same two in this process (start-up excluded).  annoscore runs from compiled bytecode
-as an installed package does (``installed.py``; ``--no-bytecode`` for the environment as given)::
+as an installed package does (``installed.py``; ``--no-bytecode``: the environment as given)::
 
     python benchmarks/trec.py                 # 10,000 topics (1,000,000 run lines)
     python benchmarks/trec.py --docs 100000   # 10x
@@ -59,7 +59,7 @@ def generate(folder: Path, topics: int, per_topic: int = 100, judged: int = 50) 
             )
 
 
-def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
+def timed(command: list[str]) -> tuple[float, float, str]:
     tool = "/usr/bin/time" if Path("/usr/bin/time").exists() else None
     start = time.perf_counter()
     done = subprocess.run(
@@ -67,7 +67,6 @@ def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float,
         capture_output=True,
         text=True,
         check=False,
-        env=env,
     )
     seconds = time.perf_counter() - start
     if done.returncode != 0:
@@ -108,7 +107,7 @@ def main() -> None:
         "--no-bytecode", action="store_true", help="annoscore without compiled bytecode"
     )
     args = parser.parse_args()
-    env = installed.environment(bytecode=not args.no_bytecode)
+    installed.compile_package(bytecode=not args.no_bytecode)
     folder = Path(tempfile.mkdtemp(prefix="annoscore-trec-"))
     generate(folder, args.docs)
     qrels, run = str(folder / "qrels.txt"), str(folder / "run.txt")
@@ -116,7 +115,7 @@ def main() -> None:
     peer_cmd = [sys.executable, "-c", PEER, qrels, run]
     ours, peer = [], []
     for _ in range(args.repeat):  # alternating runs
-        ours.append(timed(ours_cmd, env))
+        ours.append(timed(ours_cmd))
         peer.append(timed(peer_cmd))
     o, p = min(ours), min(peer)
     ours_map, peer_map = json.loads(o[2])["scores"]["map"], float(p[2])
