@@ -19,7 +19,6 @@ are not plain decimals, go through Python.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -115,8 +114,8 @@ def _read(path: Path, columns: int, names: str) -> TrecColumns:
     raw = np.frombuffer(buffer, dtype=np.uint8, count=size)
     words = np.frombuffer(buffer, dtype="<u8")
     # the text in pieces of about _CHUNK bytes, each between two newlines: every temporary
-    # array stays small (in cache, its memory reused), so the time per line stays flat; two
-    # threads read the pieces (NumPy releases the GIL), line numbers are made absolute after
+    # array stays small (in cache, its memory reused), so the time per line stays flat; a
+    # piece numbers its lines from 1, made absolute here
     pieces: list[tuple[int, int]] = []
     first = 0
     while first < size - 1:
@@ -130,16 +129,15 @@ def _read(path: Path, columns: int, names: str) -> TrecColumns:
     chunks: list[_Chunk] = []
     lines_before: list[int] = []
     lines = 0
-    with ThreadPoolExecutor(2) as pool:
-        read = pool.map(read_piece, pieces) if len(pieces) > 1 else map(read_piece, pieces)
-        try:
-            for chunk in read:
-                chunks.append(chunk)
-                lines_before.append(lines)
-                lines += chunk.lines
-        except InputError as error:  # the first piece with an error: its line in the file
-            where = None if error.line is None else error.line + lines
-            raise InputError(error.message, error.path, where) from None
+    try:
+        for piece in pieces:
+            chunk = read_piece(piece)
+            chunks.append(chunk)
+            lines_before.append(lines)
+            lines += chunk.lines
+    except InputError as error:  # the first piece with an error: its line in the file
+        where = None if error.line is None else error.line + lines
+        raise InputError(error.message, error.path, where) from None
     if not any(len(chunk.line) for chunk in chunks):
         raise InputError(f"the file is empty: expected lines of {names}", path)
     queries: dict[str, int] = {}
