@@ -152,7 +152,7 @@ class AnnotatedDocument:
     warnings: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class TemplateFill:
     """One MUC single fill: a set fill (``COMPANY``), a string fill or a pointer ``<CLASS-DOC-N>``.
 
@@ -161,6 +161,15 @@ class TemplateFill:
     ``minimum`` is the bracketed part of a key string (``"a [maker] of widgets"`` -> ``maker``):
     the shortest response string accepted.  Whether a fill is a set or a string fill is decided by
     its slot's definition, not by its quotes.
+
+    The MUC classes (this one, :class:`TemplateSlot`, :class:`TemplateObject`,
+    :class:`TemplateDocument`) are slotted dataclasses that are *not* frozen, unlike the other
+    model classes (design.md): a corpus builds hundreds of thousands of them (every named
+    entity tag is an object), and a frozen dataclass's ``__init__`` sets each field through
+    ``object.__setattr__``, about three times the cost.  They are immutable by convention
+    (nothing assigns to them after ``__init__``; the readers share equal slots and fills between
+    objects, which relies on it) and hash and compare by value like frozen ones
+    (``unsafe_hash``).
     """
 
     text: str
@@ -169,13 +178,14 @@ class TemplateFill:
     line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class TemplateSlot:
     """A named slot of a template object: one multi-fill, or in keys several alternative ones.
 
     ``alternatives[0]`` is the main multi-fill; each further entry is an alternative introduced by
     a ``/`` line.  A response slot has exactly one.  ``optional`` is the key's ``/`` before the
     first fill (the slot may be left empty).  An empty slot has one empty multi-fill.
+    Immutable by convention (see :class:`TemplateFill`).
     """
 
     name: str
@@ -193,14 +203,20 @@ class TemplateSlot:
         return not any(self.alternatives)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class TemplateObject:
     """A MUC top-level object: ``<CLASS-DOCNUM-N> :=`` and its slots (one model for every task).
 
     Template files give ``id`` (``ORGANIZATION-9303020074-1``), ``class_name``, ``document`` and
     the one-up ``number``.  SGML tasks (named entity, coreference) build the same object from a
-    tag: they add where it is (``span`` in the document text, ``section`` such as ``TEXT``).
-    ``optional`` is the key's ``OBJ_STATUS: OPTIONAL`` (or an SGML ``STATUS="OPT"``).
+    tag: they add where it is (``section`` such as ``TEXT``; ``start`` and ``end``, half-open
+    offsets in the document text, -1 for an object of a template file).  ``optional`` is the
+    key's ``OBJ_STATUS: OPTIONAL`` (or an SGML ``STATUS="OPT"``).  Immutable by convention (see
+    :class:`TemplateFill`).
+
+    >>> o = TemplateObject("ENAMEX-1-1", "ENAMEX", "1", "1", (), start=3, end=7)
+    >>> o.span, TemplateObject("A-1-1", "A", "1", "1", ()).span
+    (Span(fragments=((3, 7),)), None)
     """
 
     id: str
@@ -210,8 +226,14 @@ class TemplateObject:
     slots: tuple[TemplateSlot, ...]
     optional: bool = False
     line: int = 0
-    span: Span | None = None
     section: str = ""
+    start: int = -1
+    end: int = -1
+
+    @property
+    def span(self) -> Span | None:
+        """Where the object is in its document's text (None for a template file's object)."""
+        return Span(((self.start, self.end),)) if self.start >= 0 else None
 
     def slot(self, name: str) -> TemplateSlot | None:
         """The slot called ``name`` (case-insensitive), or None."""
@@ -222,9 +244,10 @@ class TemplateObject:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class TemplateDocument:
-    """The template objects of one document of a key or response file, in file order."""
+    """The template objects of one document of a key or response file, in file order.
+    Immutable by convention (see :class:`TemplateFill`)."""
 
     id: str
     objects: tuple[TemplateObject, ...]

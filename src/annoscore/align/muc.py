@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter, itemgetter
 
 from annoscore.align.muc_strings import StringRules
 from annoscore.errors import InputError
@@ -60,6 +61,14 @@ _Code = tuple[str, str | None]
 """Equality codes ``(correct, partial)`` of a single fill (:meth:`MucAligner._fill_code`)."""
 _SlotCode = _Code | tuple[()] | None
 """A scored slot of a candidate object (:meth:`MucAligner._object_codes`)."""
+_ObjectEntry = tuple[
+    tuple[TemplateSlot, ...], dict[str, TemplateSlot], list[_SlotCode], list[list[str]] | None
+]
+"""An object's slots tuple, slots by lower-case name, codes and tokens."""
+_slots_of = attrgetter("slots")
+_second = itemgetter(1)
+_third = itemgetter(2)
+_fourth = itemgetter(3)
 
 
 @dataclass(slots=True)
@@ -96,7 +105,11 @@ class SlotPair:
 @dataclass(slots=True)
 class ObjectPair:
     """An aligned pair (status ``cor``; ``non`` for templates) or a leftover (``mis``/``spu``/
-    ``non`` for an optional key object)."""
+    ``non`` for an optional key object).
+
+    With :attr:`MucAligner.shared_slots` on, pairs of equal slots share one ``slots`` list
+    (and its records): read-only once made, so that the reports can do the work of each list
+    once."""
 
     status: str
     key: TemplateObject | None
@@ -123,6 +136,22 @@ class DocumentAlignment:
     in_response: bool = True
 
 
+def _by_class(objects: Sequence[TemplateObject]) -> dict[str, list[TemplateObject]]:
+    """The objects of each class (lower-case name), in order."""
+    grouped: dict[str, list[TemplateObject]] = {}
+    for obj in objects:
+        members = grouped.get(obj.class_name)
+        if members is None:
+            members = grouped[obj.class_name] = []
+        members.append(obj)
+    out = {name.lower(): members for name, members in grouped.items()}
+    if len(out) < len(grouped):  # a class written in two cases: one list, in file order
+        out = {}
+        for obj in objects:
+            out.setdefault(obj.class_name.lower(), []).append(obj)
+    return out
+
+
 def _fraction(credit: int, denominator: int) -> float:
     return credit / denominator if denominator else 0.0
 
@@ -136,14 +165,12 @@ class _DocumentContext:
         "key_rep",
         "optional",
         "r2k",
-        "rsp_ids",
         "rsp_members",
         "rsp_rep",
     )
 
     def __init__(self) -> None:
         self.key_ids: dict[str, TemplateObject] = {}
-        self.rsp_ids: dict[str, TemplateObject] = {}
         self.k2r: dict[str, str] = {}
         self.r2k: dict[str, str] = {}
         self.optional: set[str] = set()
@@ -205,17 +232,18 @@ class MucAligner:
         (the named entity reader: TYPE and TEXT), so that remembering each slot's codes and
         each compared slot pair's record pays (a subclass turns it on; template files have one
         slot object per slot, and pointers whose codes depend on the document)."""
-        self._object_entries: dict[
-            tuple[int, str, bool],
-            tuple[
-                tuple[TemplateSlot, ...],
-                dict[str, TemplateSlot],
-                list[_SlotCode],
-                list[list[str]] | None,
-            ],
+        self._object_entries: dict[tuple[str, bool], dict[int, _ObjectEntry]] = {}
+        """Slots by name, codes and tokens of each shared slots tuple, by class and side, then
+        by the tuple's identity (:meth:`_objects_codes`)."""
+        self._pair_scores: dict[
+            str,
+            dict[tuple[int, int], tuple[list[_SlotCode], list[_SlotCode], float | None]],
         ] = {}
-        """Slots by name, codes and tokens of each shared slots tuple, by its identity, class
-        and side (:meth:`_objects_codes`)."""
+        """By class, then by the identities of two codes lists of plain objects (the entry
+        holds them): the pair's ``-F`` when it may align, else None (:meth:`_candidates`,
+        when :attr:`shared_slots` is on)."""
+        self.indexed: dict[str, list[bool]] = {}
+        """By class: whether each scored slot's tokens are indexed (:meth:`_align_class`)."""
         self._pair_records: dict[
             tuple[int, int, str],
             tuple[tuple[TemplateSlot, ...], tuple[TemplateSlot, ...], list[SlotPair], float, float],
@@ -230,6 +258,12 @@ class MucAligner:
         the definition and both slots (the entry holds the slots)."""
         self.pairs_scored = 0
         """Key/response pairs whose F was computed (the quadratic part of the work)."""
+        self._leftovers: dict[
+            tuple[int, str, bool, str], tuple[tuple[TemplateSlot, ...], list[SlotPair]]
+        ] = {}
+        """Slot records of leftover objects (:meth:`leftover`), by the identity of the
+        slots tuple (the entry holds it), class, side and status, when :attr:`shared_slots`
+        is on."""
 
     # ----------------------------------------------------------------- validation
     def validate(self, document: TemplateDocument) -> None:
@@ -318,6 +352,8 @@ class MucAligner:
 
     def _representatives(self, objects: Sequence[TemplateObject]) -> dict[str, str]:
         reps: dict[str, str] = {}
+        if not self.equatable:
+            return reps
         seen: dict[tuple[object, ...], str] = {}
         for obj in objects:
             if obj.class_name.lower() not in self.equatable:
@@ -624,9 +660,6 @@ class MucAligner:
         self,
         class_name: str,
         objects: Sequence[TemplateObject],
-        scored: Sequence[SlotDef],
-        names: Sequence[str],
-        indexed: Sequence[bool],
         is_key: bool,
         ctx: _DocumentContext,
     ) -> tuple[list[dict[str, TemplateSlot]], list[list[_SlotCode]], list[list[list[str]] | None]]:
@@ -634,26 +667,46 @@ class MucAligner:
 
         With :attr:`shared_slots` on, objects holding the same slots tuple (the reader shares
         the tuples of equal content) share one computation; the entry holds the tuple."""
-        all_slots: list[dict[str, TemplateSlot]] = []
-        all_codes: list[list[_SlotCode]] = []
-        all_tokens: list[list[list[str]] | None] = []
-        known = self._object_entries if self.shared_slots else None
-        for obj in objects:
-            held = obj.slots
-            signature = (id(held), class_name, is_key)
-            entry = known.get(signature) if known is not None else None
-            if entry is None or entry[0] is not held:
-                slots = {s.name.lower(): s for s in held}
-                codes, tokens = self._object_codes(scored, names, indexed, slots, is_key, ctx)
-                entry = (held, slots, codes, tokens)
-                if known is not None and not any(
-                    f.is_pointer for slot in held for alt in slot.alternatives for f in alt
-                ):
-                    known[signature] = entry
-            all_slots.append(entry[1])
-            all_codes.append(entry[2])
-            all_tokens.append(entry[3])
+        if not self.shared_slots:
+            entries = [self._object_entry(obj.slots, class_name, is_key, ctx) for obj in objects]
+        else:
+            # by the identity of the slots tuple: the entry holds the tuple, so an identity
+            # found is the tuple's own
+            known = self._object_entries.get((class_name, is_key))
+            if known is None:
+                known = self._object_entries[class_name, is_key] = {}
+            found: list[_ObjectEntry | None] = list(
+                map(known.get, map(id, map(_slots_of, objects)))
+            )
+            if None not in found:
+                entries = found  # type: ignore[assignment]
+            else:
+                entries = []
+                for obj, entry_found in zip(objects, found, strict=True):
+                    if entry_found is not None:
+                        entries.append(entry_found)
+                        continue
+                    entry = self._object_entry(obj.slots, class_name, is_key, ctx)
+                    if not any(
+                        f.is_pointer for slot in obj.slots for alt in slot.alternatives for f in alt
+                    ):
+                        known[id(obj.slots)] = entry
+                    entries.append(entry)
+        all_slots = list(map(_second, entries))
+        all_codes = list(map(_third, entries))
+        all_tokens = list(map(_fourth, entries))
         return all_slots, all_codes, all_tokens
+
+    def _object_entry(
+        self, held: tuple[TemplateSlot, ...], class_name: str, is_key: bool, ctx: _DocumentContext
+    ) -> _ObjectEntry:
+        """(slots tuple, slots by lower-case name, codes, tokens) of one object."""
+        slots = {s.name.lower(): s for s in held}
+        scored = self.scored_defs[class_name]
+        names = self.scored_names[class_name]
+        indexed = self.indexed[class_name]
+        codes, tokens = self._object_codes(scored, names, indexed, slots, is_key, ctx)
+        return held, slots, codes, tokens
 
     @staticmethod
     def _sharing_pairs(
@@ -703,12 +756,23 @@ class MucAligner:
         threshold = definition.threshold
         positions = range(len(scored))
         candidates: list[tuple[float, int, int]] = []
+        # with shared slots, a pair of plain objects scores by its two codes lists alone
+        # (each held by its object entry): remembered by their identities (the entry holds them)
+        known = self._pair_scores.setdefault(definition.name.lower(), {})
+        remember = self.shared_slots
         for i, js in enumerate(partners):
             kcodes = key_codes[i]
             for j in js:
                 rcodes = rsp_codes[j]
+                if remember:
+                    hit = known.get((id(kcodes), id(rcodes)))
+                    if hit is not None:
+                        if hit[2] is not None:
+                            candidates.append((hit[2], i, j))
+                        continue
                 credit = total = 0
                 weighted = 0.0
+                plain = True
                 for s in positions:
                     a = kcodes[s]
                     b = rcodes[s]
@@ -727,6 +791,7 @@ class MucAligner:
                             continue
                         slot_total = 2
                     else:
+                        plain = False
                         name = names[s]
                         cor, par, inc, mis, spu, _ = self.compare_slot(
                             scored[s], key_slots[i].get(name), rsp_slots[j].get(name), ctx
@@ -738,8 +803,11 @@ class MucAligner:
                     weight = weights[s]
                     if weight and slot_credit:
                         weighted += weight * 100.0 * slot_credit / slot_total
-                if weighted > threshold:
-                    candidates.append((-100.0 * _fraction(credit, total), i, j))
+                score = -100.0 * _fraction(credit, total) if weighted > threshold else None
+                if remember and plain:
+                    known[id(kcodes), id(rcodes)] = (kcodes, rcodes, score)
+                if score is not None:
+                    candidates.append((score, i, j))
         return candidates
 
     def _partners(
@@ -777,7 +845,7 @@ class MucAligner:
         if known is not None:
             whole = self._pair_records.get((id(key.slots), id(rsp.slots), cls))
             if whole is not None and whole[0] is key.slots and whole[1] is rsp.slots:
-                return ObjectPair("cor", key, rsp, list(whole[2]), whole[3], whole[4])
+                return ObjectPair("cor", key, rsp, whole[2], whole[3], whole[4])
         slots: list[SlotPair] = []
         credit = total = 0
         weighted = 0.0
@@ -860,18 +928,36 @@ class MucAligner:
             self._pair_records[id(key.slots), id(rsp.slots), cls] = (
                 key.slots,
                 rsp.slots,
-                list(slots),
+                slots,  # shared with every equal pair (read-only from here on)
                 f_score,
                 weighted,
             )
         return ObjectPair("cor", key, rsp, slots, f_score, weighted)
 
     def leftover(self, obj: TemplateObject, is_key: bool, ctx: _DocumentContext) -> ObjectPair:
-        """An object left unaligned: MIS (key), SPU (response) or NON (optional)."""
+        """An object left unaligned: MIS (key), SPU (response) or NON (optional).
+
+        With :attr:`shared_slots` on (no pointer fills: the records depend on the slots
+        alone), the records are made once per (slots tuple, class, side, status) and shared
+        (read-only)."""
         if is_key:
             status = "non" if obj.id in ctx.optional else "mis"
         else:
             status = "non" if obj.optional else "spu"
+        if self.shared_slots:
+            signature = (id(obj.slots), obj.class_name, is_key, status)
+            known = self._leftovers.get(signature)
+            if known is None or known[0] is not obj.slots:
+                records = self._leftover_slots(obj, is_key, status, ctx)
+                known = self._leftovers[signature] = (obj.slots, records)
+            return ObjectPair(status, obj if is_key else None, None if is_key else obj, known[1])
+        slots = self._leftover_slots(obj, is_key, status, ctx)
+        return ObjectPair(status, obj if is_key else None, None if is_key else obj, slots)
+
+    def _leftover_slots(
+        self, obj: TemplateObject, is_key: bool, status: str, ctx: _DocumentContext
+    ) -> list[SlotPair]:
+        """The slot records of :meth:`leftover`."""
         slots: list[SlotPair] = []
         for definition in self.slot_defs[obj.class_name.lower()]:
             slot = obj.slot(definition.name)
@@ -899,7 +985,7 @@ class MucAligner:
                 else:
                     pair.response_alternative = chosen
             pair.fills = fills + removed
-        return ObjectPair(status, obj if is_key else None, None if is_key else obj, slots)
+        return slots
 
     # ----------------------------------------------------------------- documents
     def align(
@@ -910,18 +996,13 @@ class MucAligner:
         rsp_objects = rsp.objects if rsp is not None else ()
         ctx = _DocumentContext()
         ctx.key_ids = {o.id: o for o in key_objects}
-        ctx.rsp_ids = {o.id: o for o in rsp_objects}
         ctx.optional = self._optional_keys(key_objects, ctx.key_ids)
         ctx.key_rep = self._representatives(key_objects)
         ctx.rsp_rep = self._representatives(rsp_objects)
         for member, rep in ctx.rsp_rep.items():
             ctx.rsp_members.setdefault(rep, []).append(member)
-        by_class_k: dict[str, list[TemplateObject]] = {}
-        by_class_r: dict[str, list[TemplateObject]] = {}
-        for obj in key_objects:
-            by_class_k.setdefault(obj.class_name.lower(), []).append(obj)
-        for obj in rsp_objects:
-            by_class_r.setdefault(obj.class_name.lower(), []).append(obj)
+        by_class_k = _by_class(key_objects)
+        by_class_r = _by_class(rsp_objects)
         classes: list[ClassAlignment] = []
         text_filter: str | None = None
         for definition in self.classes:
@@ -954,33 +1035,36 @@ class MucAligner:
         """
         name = definition.name.lower()
         scored = self.scored_defs[name]
-        names = self.scored_names[name]
         prune = self.prune and definition.threshold >= 0 and all(d.weight >= 0 for d in scored)
-        indexed = [prune and d.weight > 0 for d in scored]
-        key_slots, key_codes, key_tokens = self._objects_codes(
-            name, keys, scored, names, indexed, True, ctx
-        )
-        rsp_slots, rsp_codes, rsp_tokens = self._objects_codes(
-            name, rsps, scored, names, indexed, False, ctx
-        )
+        if name not in self.indexed:
+            self.indexed[name] = [prune and d.weight > 0 for d in scored]
+        key_slots, key_codes, key_tokens = self._objects_codes(name, keys, True, ctx)
+        rsp_slots, rsp_codes, rsp_tokens = self._objects_codes(name, rsps, False, ctx)
         partners = self._partners(keys, rsps, prune, key_tokens, rsp_tokens)
-        self.pairs_scored += sum(len(js) for js in partners)
+        self.pairs_scored += sum(map(len, partners))
         candidates = self._candidates(
             definition, partners, key_slots, rsp_slots, key_codes, rsp_codes, ctx
         )
         candidates.sort()
         chosen: dict[int, ObjectPair] = {}
         used: set[int] = set()
+        records = self._pair_records if self.shared_slots else None
         for _, i, j in candidates:
             if i in chosen or j in used:
                 continue
-            chosen[i] = self._aligned_pair(
-                keys[i], rsps[j], key_slots[i], rsp_slots[j], key_codes[i], rsp_codes[j], ctx
-            )
+            key, rsp = keys[i], rsps[j]
+            # a pair compared before (see _aligned_pair; the entry holds both slots tuples)
+            whole = None if records is None else records.get((id(key.slots), id(rsp.slots), name))
+            if whole is not None:
+                chosen[i] = ObjectPair("cor", key, rsp, whole[2], whole[3], whole[4])
+            else:
+                chosen[i] = self._aligned_pair(
+                    key, rsp, key_slots[i], rsp_slots[j], key_codes[i], rsp_codes[j], ctx
+                )
             used.add(j)
-            ctx.k2r[keys[i].id] = rsps[j].id
-            ctx.r2k[rsps[j].id] = keys[i].id
-        pairs = [chosen[i] for i in range(len(keys)) if i in chosen]
+            ctx.k2r[key.id] = rsp.id
+            ctx.r2k[rsp.id] = key.id
+        pairs = [chosen[i] for i in sorted(chosen)]
         pairs.extend(self.leftover(k, True, ctx) for i, k in enumerate(keys) if i not in chosen)
         pairs.extend(self.leftover(r, False, ctx) for j, r in enumerate(rsps) if j not in used)
         return pairs

@@ -102,8 +102,7 @@ def markables_of(
                 mins = known[1]
             elif name == text_name and slot.alternatives[0]:
                 text = slot.alternatives[0][0].text
-        span = obj.span
-        start, end = (span.start, span.end) if span is not None else (0, 0)
+        start, end = (obj.start, obj.end) if obj.start >= 0 else (0, 0)
         flat = _squeeze(text)
         usable = tuple(m for m in mins if m in flat) if mins else ()
         out.append(

@@ -11,9 +11,9 @@ weighted score 0 and does not align (decision 15a): the key tallies MIS, the res
 Candidates are found by a sweep over the responses sorted by start (bisection), so the work per
 document is about linear in its tags (quadratic only if every tag overlaps every other).
 
->>> from annoscore.model import Span, TemplateObject
+>>> from annoscore.model import TemplateObject
 >>> def tag(start: int, end: int) -> TemplateObject:
-...     return TemplateObject("X", "enamex", "1", "1", (), span=Span.of(start, end))
+...     return TemplateObject("X", "enamex", "1", "1", (), start=start, end=end)
 >>> overlapping_partners([tag(0, 5), tag(10, 12)], [tag(5, 8), tag(3, 11), tag(11, 20)])
 [[1], [1, 2]]
 """
@@ -28,25 +28,19 @@ from annoscore.formats.muc_config import MucConfig
 from annoscore.model import TemplateObject
 
 
-def _bounds(obj: TemplateObject) -> tuple[int, int]:
-    span = obj.span
-    if span is None:
-        return 0, 0
-    return span.start, span.end
-
-
 def overlapping_partners(
     keys: Sequence[TemplateObject], rsps: Sequence[TemplateObject]
 ) -> list[list[int]]:
-    """For each key object, the response objects (ascending index) whose span overlaps it."""
-    bounds = [_bounds(r) for r in rsps]
+    """For each key object, the response objects (ascending index) whose span overlaps it (an
+    object without a place in the text counts as the empty span at 0)."""
+    bounds = [(r.start, r.end) if r.start >= 0 else (0, 0) for r in rsps]
     order = sorted(range(len(rsps)), key=bounds.__getitem__)
     starts = [bounds[j][0] for j in order]
     longest = max((end - start for start, end in bounds), default=0)
     out: list[list[int]] = []
     left, right = bisect.bisect_right, bisect.bisect_left
     for key in keys:
-        start, end = _bounds(key)
+        start, end = (key.start, key.end) if key.start >= 0 else (0, 0)
         found = []
         for position in range(left(starts, start - longest), right(starts, end)):
             j = order[position]  # earlier starts end by `start`: skipped by the bisection

@@ -38,6 +38,9 @@ import bisect
 import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
+from itertools import accumulate, repeat
+from operator import sub
 from pathlib import Path
 from typing import NamedTuple
 
@@ -121,11 +124,281 @@ def parse_sgml(
 ) -> list[SgmlDocument]:
     """The documents of an SGML task file (see the module docstring).
 
-    Cost: one pass over the file's tags (:data:`_TOKEN` finds where each tag starts; the text in
-    between is skipped at C speed); a task tag's attributes are parsed once per distinct
-    attribute text (a corpus repeats ``TYPE="PERSON"`` thousands of times: the parsed mapping
-    is shared, read-only).
+    Two scanners give the same documents: :func:`_parse_fast` handles a well-formed file
+    without comments or ``<`` inside a tag (one regular expression finds only the task,
+    document and section tags; other tags and the text are skipped at C speed) and gives up on
+    anything else; then :func:`_parse_checked` (one step per ``<``) reads the file, names the
+    first error (file, line, column) or handles the comments and odd tags.  A property test
+    holds them equal.  A task tag's attributes are parsed once per distinct attribute text (a
+    corpus repeats ``TYPE="PERSON"`` thousands of times: the parsed mapping is shared,
+    read-only).
     """
+    options = (doc_gid, docnum_gid, tuple(sections), quote_char)
+    documents = _parse_fast(source, str(path), task_gids, *options)
+    if documents is None:
+        documents = _parse_checked(source, path, task_gids, *options)
+    return documents
+
+
+_NAME_TEXT = re.compile(r"[A-Za-z][\w.\-]*")
+_SCANNERS: dict[tuple[str, ...], re.Pattern[str]] = {}
+
+
+def _scanner(tasks: Collection[str], others: Collection[str]) -> re.Pattern[str]:
+    """The tags of the task names and the other names (upper-case; any case in the file).
+
+    Groups 1-3, a whole task element whose content has no ``<``, closed by a tag of the same
+    name: the name as written, the open tag's attribute text, the content.  Groups 4-7, one
+    opening or closing tag: ``/``, the name as written, the attribute text, ``>`` (None when
+    the rest of the tag is malformed).  Group 8, what only :func:`_parse_checked` reads as the
+    first implementation did: a comment, a ``<`` (or the end of the file) before the ``>`` of
+    another tag, a tag name with a non-ASCII letter."""
+    key = (
+        *sorted(tasks, key=lambda n: (-len(n), n)),
+        "",
+        *sorted(others, key=lambda n: (-len(n), n)),
+    )
+    pattern = _SCANNERS.get(key)
+    if pattern is None:
+
+        def alternatives(names: Collection[str]) -> str:
+            names = sorted(names, key=lambda n: (-len(n), n))
+            return "|".join(re.escape(n) for n in names if _NAME_TEXT.fullmatch(n)) or "(?!)"
+
+        attributes = (
+            r"((?:\s+[A-Za-z_][\w.:\-]*(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>\"']+))?)*)\s*/?"
+        )
+        pattern = _SCANNERS[key] = re.compile(
+            rf"<(?:((?ai:{alternatives(tasks)}))(?![\w.\-]){attributes}>([^<]*+)"
+            r"</(?ai:\1)\s*/?>"
+            rf"|(/?)((?ai:{alternatives({*tasks, *others})}))(?![\w.\-])(?:{attributes}(>))?"
+            r"|(!--|/?[A-Za-z][^<>]*+(?:<|\Z)|/?[A-Za-z][A-Za-z0-9_.\-]*+[^\W\x00-\x7f]))"
+        )
+    return pattern
+
+
+def _parse_fast(
+    source: str,
+    where: str,
+    task_gids: Collection[str],
+    doc_gid: str,
+    docnum_gid: str,
+    sections: Sequence[str],
+    quote_char: str,
+) -> list[SgmlDocument] | None:
+    """:func:`parse_sgml` of a well-formed file, or None (see :func:`parse_sgml`).
+
+    Only the task, document and section tags are visited; a document's text is the source
+    between its task tags, joined; the lines and columns of a document's task tags are counted
+    when the document closes (``str.count`` from one open tag to the next, ``str.rfind`` of
+    the line start, mapped over the offsets)."""
+    tasks = {g.upper() for g in task_gids}
+    doc_name = doc_gid.upper()
+    docnum_name = docnum_gid.upper()
+    section_names = {s.upper(): s for s in sections}
+    task_only = tasks - {doc_name}
+    documents: list[SgmlDocument] = []
+    names: dict[str, str] = {}  # as written -> upper-case
+    parsed: dict[str, dict[str, str]] = {}  # attribute text -> attributes (shared)
+    find_attributes = _ATTRIBUTES.findall
+    count = source.count
+    rfind = source.rfind
+    new_tag = partial(tuple.__new__, SgmlTag)
+
+    in_doc = False
+    doc_offset = doc_line = 0
+    pieces: list[str] = []
+    piece_start = removed = 0
+    section_stack: list[tuple[str, int]] = []  # (section as configured, file offset)
+    opened: list[int] = []  # file offsets of the document's open task tags
+    task_stack: list[tuple[str, dict[str, str], int, int]] = []  # name, attributes, start, k
+    found: list[tuple[int, int, str, dict[str, str], str, int]] = []  # start, end, ..., k
+    in_order = True  # found is already in (start, -end) order
+    last_start = last_end = 0
+    outside = 0
+    docnum_start = -1
+    docnum_text: str | None = None
+    line, counted_to = 1, 0  # the line of offset counted_to
+    scanner = _scanner(task_only, {doc_name, docnum_name, *section_names})
+    for m in scanner.finditer(source):
+        element, raw, content, slash, written, raw_, closer, _ = m.groups()
+        i, tag_end = m.span()
+        if element is not None:  # <NAME ...>content</NAME>: open and close in one step
+            if not in_doc:
+                return None
+            name = names.get(element)
+            if name is None:
+                name = names[element] = element.upper()
+            pieces.append(source[piece_start:i])
+            pieces.append(content)
+            piece_start = tag_end
+            start = i - doc_offset - removed
+            end = start + len(content)
+            removed += tag_end - i - len(content)
+            if not section_stack:
+                outside += 1
+                continue
+            if raw:
+                known_attributes = parsed.get(raw)
+                if known_attributes is not None:
+                    attributes = known_attributes
+                else:
+                    attributes = {}
+                    for key, double, single, bare in find_attributes(raw):
+                        value = double or single or bare
+                        if quote_char and quote_char in value:
+                            value = value.replace(quote_char, '"')
+                        attributes[key.upper()] = value
+                    parsed[raw] = attributes
+            else:
+                attributes = {}
+            if start < last_start or (start == last_start and end > last_end):
+                in_order = False
+            last_start, last_end = start, end
+            found.append((start, end, name, attributes, section_stack[-1][0], len(opened)))
+            opened.append(i)
+            continue
+        if closer is None:  # malformed, a comment, a '<' inside a tag
+            return None
+        raw = raw_
+        name = names.get(written)
+        if name is None:
+            name = names[written] = written.upper()
+        if name in task_only:
+            if not in_doc:
+                return None
+            pieces.append(source[piece_start:i])
+            piece_start = tag_end
+            if slash:
+                if raw or not task_stack:
+                    return None
+                tag_name, attributes, start, k = task_stack.pop()
+                if tag_name != name:
+                    return None
+                end = i - doc_offset - removed
+                removed += tag_end - i
+                if not section_stack:
+                    outside += 1
+                    continue
+                if start < last_start or (start == last_start and end > last_end):
+                    in_order = False
+                last_start, last_end = start, end
+                found.append((start, end, tag_name, attributes, section_stack[-1][0], k))
+                continue
+            if raw:
+                known_attributes = parsed.get(raw)
+                if known_attributes is not None:
+                    attributes = known_attributes
+                else:
+                    attributes = {}
+                    for key, double, single, bare in find_attributes(raw):
+                        value = double or single or bare
+                        if quote_char and quote_char in value:
+                            value = value.replace(quote_char, '"')
+                        attributes[key.upper()] = value
+                    parsed[raw] = attributes
+            else:
+                attributes = {}
+            task_stack.append((name, attributes, i - doc_offset - removed, len(opened)))
+            opened.append(i)
+            removed += tag_end - i
+            continue
+        closing = slash == "/"
+        if closing and raw:
+            return None
+        if name == doc_name:
+            if not closing:
+                if in_doc:
+                    return None
+                in_doc = True
+                line += count("\n", counted_to, i)
+                counted_to = i
+                doc_offset, doc_line = tag_end, line
+                pieces, piece_start, removed, opened = [], tag_end, 0, []
+                section_stack, task_stack, found = [], [], []
+                in_order, last_start, last_end = True, 0, 0
+                outside, docnum_start, docnum_text = 0, -1, None
+                if name in section_names:
+                    section_stack.append((section_names[name], i))
+                continue
+            if not in_doc or task_stack:
+                return None
+            if section_stack and section_stack[-1][0].upper() == name:
+                section_stack.pop()
+            if section_stack or docnum_text is None:
+                return None
+            number = "".join(c for c in docnum_text if c.isdigit())
+            if not number:
+                return None
+            pieces.append(source[piece_start:i])
+            text = "".join(pieces)
+            if not in_order:
+                found.sort(key=_start_longest_first)
+            tags: tuple[SgmlTag, ...] = ()
+            if opened:
+                # lines of the open tags, one after the other; columns from the line starts
+                steps = list(map(count, repeat("\n"), [counted_to, *opened[:-1]], opened))
+                lines = list(accumulate(steps, initial=line))[1:]
+                line, counted_to = lines[-1], opened[-1]
+                columns = list(map(sub, opened, map(rfind, repeat("\n"), repeat(0), opened)))
+                if found:  # the tags, column by column, at C speed
+                    starts, ends, gids, attributes_of, sections_of, ks = zip(*found, strict=True)
+                    tags = tuple(
+                        map(
+                            new_tag,
+                            zip(
+                                gids,
+                                attributes_of,
+                                starts,
+                                ends,
+                                map(text.__getitem__, map(slice, starts, ends)),
+                                sections_of,
+                                map(lines.__getitem__, ks),
+                                map(columns.__getitem__, ks),
+                                strict=True,
+                            ),
+                        )
+                    )
+            documents.append(SgmlDocument(number, text, tags, doc_line, where, outside))
+            in_doc = False
+            continue
+        if not in_doc:
+            if name == docnum_name:
+                return None
+            continue
+        if name == docnum_name:
+            if not closing:
+                docnum_start = tag_end
+            elif docnum_start >= 0:
+                docnum_text = source[docnum_start:i]
+        if name in section_names:
+            if not closing:
+                section_stack.append((section_names[name], i))
+                continue
+            if not section_stack or section_stack[-1][0].upper() != name:
+                return None
+            opened_at = section_stack.pop()[1]
+            if task_stack and opened[task_stack[-1][3]] > opened_at:
+                return None
+    if in_doc:
+        return None
+    return documents
+
+
+def _start_longest_first(tag: tuple[int, int, str, dict[str, str], str, int]) -> tuple[int, int]:
+    return tag[0], -tag[1]
+
+
+def _parse_checked(
+    source: str,
+    path: str | Path,
+    task_gids: Collection[str],
+    doc_gid: str,
+    docnum_gid: str,
+    sections: Sequence[str],
+    quote_char: str,
+) -> list[SgmlDocument]:
+    """:func:`parse_sgml` one ``<`` at a time: any file, every error (see :func:`parse_sgml`)."""
     position = _Position(source)
     where = str(path)
 
@@ -447,7 +720,7 @@ class SharedSlots:
     object, and so are equal tuples of shared slots, which lets the aligner and the reports
     do the work of equal content once.  A shared object's ``line`` is its first tag's."""
 
-    __slots__ = ("slots", "tuples")
+    __slots__ = ("combined", "slots", "texts", "tuples")
 
     def __init__(self) -> None:
         self.slots: dict[tuple[str, str], TemplateSlot] = {}
@@ -455,6 +728,12 @@ class SharedSlots:
         and MIN ones by ("\\0min", value)."""
         self.tuples: dict[tuple[int, ...], tuple[TemplateSlot, ...]] = {}
         """By the identities of the slots (held by :attr:`slots`)."""
+        self.texts: dict[str, TemplateSlot] = {}
+        """The named entity TEXT slot of a tag's text as written (newlines not yet made
+        spaces): the slot of :attr:`slots` for its flat text."""
+        self.combined: dict[tuple[int, int], tuple[TemplateSlot, ...]] = {}
+        """The tuple of :attr:`tuples` of a TEXT slot and a tuple of the other slots, by the
+        identities of both (held by :attr:`slots` and :attr:`tuples`)."""
 
 
 def flat_text(text: str) -> str:
@@ -500,7 +779,7 @@ def ne_objects(
     pass the same :class:`SharedSlots` for every document of a corpus to share them across
     documents.
     """
-    from annoscore.model import Span, TemplateFill, TemplateObject, TemplateSlot
+    from annoscore.model import TemplateFill, TemplateObject, TemplateSlot
 
     numbers: dict[str, int] = {}
     objects: list[TemplateObject] = []
@@ -514,23 +793,26 @@ def ne_objects(
     defined_upper: dict[str, set[str]] = {}
     # what a tag's attributes make, by class and attribute mapping (the reader shares the
     # mapping of identical attribute texts): ALT values, optional, slots, ignored attributes
-    made: dict[tuple[str, int], tuple[list[str], bool, list[TemplateSlot], int]] = {}
+    made: dict[tuple[str, int], tuple[list[str], bool, tuple[TemplateSlot, ...], int]] = {}
     keep_alive: list[dict[str, str]] = []  # the mappings whose id() keys ``made``
     separator = slots.separator
     number_text = document.number
-    for tag in document.tags:
-        name = tag.name
+    by_text = sharing.texts
+    combined = sharing.combined
+    text_wanted: dict[str, bool] = {}
+    prefixes: dict[str, str] = {}
+    for name, attributes, start, end, raw_text, section, line, _ in document.tags:
         if name not in wanted:
             continue
         numbers[name] = number = numbers.get(name, 0) + 1
-        defined = defined_upper.get(name)
-        if defined is None:
-            lowered = defined_slots.get(name.lower(), set())
-            defined = defined_upper[name] = {n.upper() for n in lowered}
-        line = tag.line
-        attributes = tag.attributes
         parts = made.get((name, id(attributes)))
         if parts is None:
+            defined = defined_upper.get(name)
+            if defined is None:
+                lowered = defined_slots.get(name.lower(), set())
+                defined = defined_upper[name] = {n.upper() for n in lowered}
+                text_wanted[name] = text_name in defined
+                prefixes[name] = f"{name}-{number_text}-"
             alt_values: list[str] = []
             optional = False
             built: list[TemplateSlot] = []
@@ -552,46 +834,54 @@ def ne_objects(
                     built.append(slot)
                 else:
                     not_defined += 1
-            parts = made[name, id(attributes)] = (alt_values, optional, built, not_defined)
+            identities = tuple(map(id, built))
+            shared_tuple = tuples.get(identities)
+            if shared_tuple is None:
+                shared_tuple = tuples[identities] = tuple(built)
+            parts = made[name, id(attributes)] = (alt_values, optional, shared_tuple, not_defined)
             keep_alive.append(attributes)
-        alt_values, optional, built, not_defined = parts
+        alt_values, optional, together, not_defined = parts
         ignored += not_defined
-        if text_name in defined:
-            text = flat_text(tag.text)
-            if alt_values:
-                alternatives = (
-                    (TemplateFill(text, line=line),),
-                    *((TemplateFill(v, line=line),) for v in alt_values),
-                )
-                text_slot = TemplateSlot(text_name, alternatives, line=line)
-            else:
-                known = shared.get(("", text))
-                if known is None:
-                    known = shared["", text] = TemplateSlot(
+        if not text_wanted[name]:
+            object_slots = together
+        elif alt_values:
+            text = flat_text(raw_text)
+            alternatives = (
+                (TemplateFill(text, line=line),),
+                *((TemplateFill(v, line=line),) for v in alt_values),
+            )
+            object_slots = (TemplateSlot(text_name, alternatives, line=line), *together)
+        else:  # every slot is shared: so is the tuple of them
+            text_slot = by_text.get(raw_text)
+            if text_slot is None:
+                text = flat_text(raw_text)
+                text_slot = shared.get(("", text))
+                if text_slot is None:
+                    text_slot = shared["", text] = TemplateSlot(
                         text_name, ((TemplateFill(text, line=line),),), line=line
                     )
-                text_slot = known
-            if alt_values:
-                object_slots = (text_slot, *built)
-            else:  # every slot is shared: so is the tuple of them
-                identities = (id(text_slot), *map(id, built))
-                together = tuples.get(identities)
-                if together is None:
-                    together = tuples[identities] = (text_slot, *built)
-                object_slots = together
-        else:
-            object_slots = tuple(built)
+                by_text[raw_text] = text_slot
+            known_slots = combined.get((id(text_slot), id(together)))
+            if known_slots is None:
+                identities = (id(text_slot), *map(id, together))
+                known_slots = tuples.get(identities)
+                if known_slots is None:
+                    known_slots = tuples[identities] = (text_slot, *together)
+                combined[id(text_slot), id(together)] = known_slots
+            object_slots = known_slots
+        one_up = str(number)
         objects.append(
             TemplateObject(
-                f"{name}-{number_text}-{number}",
+                prefixes[name] + one_up,
                 name,
                 number_text,
-                str(number),
+                one_up,
                 object_slots,
                 optional,
                 line,
-                Span(((tag.start, tag.end),)),
-                tag.section,
+                section,
+                start,
+                end,
             )
         )
     return TemplateDocument(document.number, tuple(objects), document.path), ignored
@@ -615,7 +905,7 @@ def coref_objects(
     tag's); pass the same :class:`SharedSlots` for every document of a corpus to share them
     across documents.
     """
-    from annoscore.model import Span, TemplateFill, TemplateObject
+    from annoscore.model import TemplateFill, TemplateObject
 
     objects: list[TemplateObject] = []
     seen: dict[str, SgmlTag] = {}
@@ -705,8 +995,9 @@ def coref_objects(
                 tuple(built),
                 optional,
                 line,
-                Span(((tag.start, tag.end),)),
                 tag.section,
+                tag.start,
+                tag.end,
             )
         )
     return TemplateDocument(number, tuple(objects), document.path)

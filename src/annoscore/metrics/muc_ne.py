@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from annoscore.align.muc import DocumentAlignment
 from annoscore.counts import Counts, Number
-from annoscore.metrics.muc import document_counts
+from annoscore.metrics.muc import _FILL_INDEX
 
 _INDEX = {"cor": 0, "par": 1, "inc": 2, "mis": 3, "spu": 4, "non": 5, "uns": 5}
 
@@ -32,17 +32,6 @@ def _put(values: dict[str, Number], prefix: str, row: Sequence[int]) -> None:
         values[prefix + name] = value
     values[prefix + "pos"] = cor + par + inc + mis
     values[prefix + "act"] = cor + par + inc + spu
-
-
-def _sections(alignment: DocumentAlignment) -> set[str]:
-    """Every section named by an object of the document."""
-    return {
-        obj.section
-        for cls in alignment.classes
-        for pair in cls.pairs
-        for obj in (pair.key, pair.response)
-        if obj is not None
-    }
 
 
 def subtask_key(cls: str, slot: str, value: str) -> str:
@@ -58,9 +47,10 @@ def ne_document_counts(
     """The tallies of one named entity document (see the module docstring).
 
     ``subtasks`` are ``(class, slot, value)`` triples; ``section_groups`` maps a row name to
-    the section names it sums (``{"TEXT": ["TEXT"]}`` without groups).
+    the section names it sums (``{"TEXT": ["TEXT"]}`` without groups).  One pass over the
+    single fills makes every row: the :func:`~annoscore.metrics.muc.document_counts` ones
+    (same keys, same order), then the SUBTASK and SECT ones.
     """
-    values: dict[str, Number] = dict(document_counts(alignment))
     wanted: dict[tuple[str, str], dict[str, list[int]]] = {}
     for class_name, slot_name, value in subtasks:
         wanted.setdefault((class_name.lower(), slot_name.lower()), {})[value.lower()] = [0] * 6
@@ -69,35 +59,72 @@ def ne_document_counts(
     for name, members in section_groups.items():
         for member in members:
             rows_of_section.setdefault(member.lower(), []).append(group_rows[name])
-    by_section = {name: rows_of_section.get(name.lower(), []) for name in _sections(alignment)}
-    index_of = _INDEX
+    by_section: dict[str, list[list[int]]] = {}
+    fill_index = _FILL_INDEX
+    values: dict[str, Number] = {}
+    all_slots = [0] * 6
     for cls in alignment.classes:
         class_name = cls.definition.name.lower()
+        obj = [0] * 6
+        rows: dict[str, list[int]] = {}  # by slot name as defined: COR ... NON, REM
         buckets_of: dict[str, dict[str, list[int]] | None] = {}
         for pair in cls.pairs:
+            obj[_INDEX[pair.status]] += 1
             owner = pair.key if pair.key is not None else pair.response
-            section_rows = by_section[owner.section] if owner is not None else []
+            section_rows: list[list[int]] = []
+            if owner is not None:
+                known_rows = by_section.get(owner.section)
+                if known_rows is None:
+                    known_rows = by_section[owner.section] = rows_of_section.get(
+                        owner.section.lower(), []
+                    )
+                section_rows = known_rows
             for slot in pair.slots:
                 slot_name = slot.definition.name
-                if slot_name in buckets_of:
-                    buckets = buckets_of[slot_name]
-                else:
-                    buckets = buckets_of[slot_name] = wanted.get((class_name, slot_name.lower()))
+                row = rows.get(slot_name)
+                if row is None:
+                    row = rows[slot_name] = [0] * 7
+                    buckets_of[slot_name] = wanted.get((class_name, slot_name.lower()))
+                buckets = buckets_of[slot_name]
                 if slot.slot_non:
-                    for row in section_rows:
-                        row[5] += slot.slot_non
+                    row[5] += slot.slot_non
+                    for target in section_rows:
+                        target[5] += slot.slot_non
                 for fill in slot.fills:
-                    index = index_of.get(fill.status)
+                    index = fill_index.get(fill.status)
                     if index is None:
                         continue
-                    for row in section_rows:
-                        row[index] += 1
+                    row[index] += 1
+                    if index == 6:  # a removed pointer: only its slot row counts it
+                        continue
+                    for target in section_rows:
+                        target[index] += 1
                     if buckets is not None:
                         shown = fill.key if fill.key is not None else fill.response
                         if shown is not None:
                             bucket = buckets.get(shown.text.lower())
                             if bucket is not None:
                                 bucket[index] += 1
+        _put(values, f"obj:{class_name}:", obj)
+        merged: dict[str, list[int]] = {}
+        for slot_name, row in rows.items():
+            lowered = slot_name.lower()
+            if lowered in merged:
+                merged[lowered] = [a + b for a, b in zip(merged[lowered], row, strict=True)]
+            else:
+                merged[lowered] = row
+        for slot_name, row in merged.items():
+            _put(values, f"slot:{class_name}:{slot_name}:", row[:6])
+            for i in range(6):
+                all_slots[i] += row[i]
+        for slot_name, row in merged.items():
+            if row[6]:
+                values[f"slot:{class_name}:{slot_name}:rem"] = row[6]
+    _put(values, "", all_slots)
+    if alignment.text_filter is not None:
+        text_filter = [0] * 6
+        text_filter[_INDEX[alignment.text_filter]] = 1
+        _put(values, "text_filter:", text_filter)
     for (cls_name, slot_name), buckets in wanted.items():
         for value, row in buckets.items():
             _put(values, subtask_key(cls_name, slot_name, value), row)

@@ -17,8 +17,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from annoscore.align.muc_coref import CorefAlignment
 from annoscore.counts import Counts
 from annoscore.formats.muc_config import MucConfig
 from annoscore.metrics.muc import tally_of
-from annoscore.metrics.tallies import Tally
+from annoscore.metrics.tallies import TALLY_NAMES, Tally
 from annoscore.model import TemplateFill
 from annoscore.result import Result
 
@@ -81,6 +82,22 @@ def score_row(label: str, t: Tally, undefined: str = "*") -> str:
     )
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _row_text(label: str, values: tuple[int, ...], undefined: str) -> str:
+    return score_row(label, Tally(*values), undefined)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _tally_keys(prefix: str) -> tuple[str, ...]:
+    return tuple(prefix + name for name in TALLY_NAMES)
+
+
+def _row(label: str, counts: Counts, prefix: str, undefined: str) -> str:
+    """:func:`score_row` of the tally under ``prefix`` (each distinct row formatted once)."""
+    values = tuple(map(int, map(counts.__getitem__, _tally_keys(prefix))))
+    return _row_text(label, values, undefined)
+
+
 def f_measure_lines(t: Tally) -> list[str]:
     """The two F-MEASURES lines (P&R, 2P&R, P&2R, in percent with 2 decimals)."""
     if t.precision is None or t.recall is None:
@@ -101,25 +118,21 @@ def score_page(details: MucDetails, counts: Counts, undefined: str = "*") -> lis
     config = details.config
     lines = [RULE, HEADER, SPLIT]
     if config.scoring_task == "scenario_template":
-        lines.append(score_row("TEXT FILTERING", tally_of(counts, "text_filter:"), undefined))
+        lines.append(_row("TEXT FILTERING", counts, "text_filter:", undefined))
         lines.append(SPLIT)
     if config.scoring_task == "named_entity":
         lines.extend(ne_sections(details, counts, undefined))
     lines.append(_section("OBJ SCORES"))
     for cdef in config.class_defs:
         if cdef.scored:
-            lines.append(
-                score_row(
-                    cdef.report_name, tally_of(counts, f"obj:{cdef.name.lower()}:"), undefined
-                )
-            )
+            lines.append(_row(cdef.report_name, counts, f"obj:{cdef.name.lower()}:", undefined))
     lines.append(SPLIT)
     lines.append(_section("SLOT SCORES"))
     for cdef in config.class_defs:
         lines.append(_section(cdef.report_name[:24]))
         for sdef in config.slots_of(cdef.name):
             prefix = f"slot:{cdef.name.lower()}:{sdef.name.lower()}:"
-            lines.append(score_row(" " + sdef.report_name, tally_of(counts, prefix), undefined))
+            lines.append(_row(" " + sdef.report_name, counts, prefix, undefined))
     lines.append(SPLIT)
     total = tally_of(counts)
     lines.append(score_row("ALL SLOTS", total, undefined))
@@ -138,12 +151,11 @@ def ne_sections(details: MucDetails, counts: Counts, undefined: str = "*") -> li
         if cls.lower() != shown_class:
             shown_class = cls.lower()
             lines.append(_section(report_names.get(shown_class, cls)[:24]))
-        row = tally_of(counts, subtask_key(cls, slot, value))
-        lines.append(score_row(" " + value, row, undefined))
+        lines.append(_row(" " + value, counts, subtask_key(cls, slot, value), undefined))
     lines.append(SPLIT)
     lines.append(_section("SECT SCORES"))
     for name in details.section_rows:
-        lines.append(score_row(name, tally_of(counts, f"section:{name}:"), undefined))
+        lines.append(_row(name, counts, f"section:{name}:", undefined))
     lines.append(SPLIT)
     return lines
 
@@ -279,9 +291,9 @@ def _sgml_attributes(pair: ObjectPair) -> Node:
     response's ``rsp_obj_*``; document offsets, end exclusive) and ``doc_section``."""
     out: Node = {}
     for side, obj in (("key", pair.key), ("rsp", pair.response)):
-        if obj is not None and obj.span is not None:
-            out[f"{side}_obj_start_offset"] = obj.span.start
-            out[f"{side}_obj_end_offset"] = obj.span.end
+        if obj is not None and obj.start >= 0:
+            out[f"{side}_obj_start_offset"] = obj.start
+            out[f"{side}_obj_end_offset"] = obj.end
     owner = pair.key if pair.key is not None else pair.response
     if owner is not None and owner.section:
         out["doc_section"] = owner.section
@@ -387,12 +399,19 @@ def to_json(value: Any) -> Any:
     return value
 
 
-_PLAIN = re.compile(r"[^\s{}\[\]$\"\\;]+")
 _SPECIAL = re.compile(r"([\s{}\[\]$\"\\;])")
 
 
+_TCL_SPECIAL = frozenset(
+    '{}[]$"\\;\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005'
+    "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+"""The characters a plain Tcl word (written as it is) may not hold: the specials and every
+whitespace character (``str.isspace``, what ``\\s`` matches)."""
+
+
 def _tcl_word(text: str) -> str:
-    if _PLAIN.fullmatch(text):
+    if text and _TCL_SPECIAL.isdisjoint(text):  # plain (a set test: C speed)
         return text
     depth = 0
     balanced = True
@@ -482,11 +501,17 @@ class _TclHistoryWriter:
         ] = {}
         """Each slot text with one single fill pair, and its tally, by what it shows."""
         self.by_records: dict[
-            tuple[int, ...],
-            tuple[tuple[SlotPair, ...], str, tuple[int, int, int, int, int, int]],
+            int, tuple[list[SlotPair], str, tuple[int, int, int, int, int, int], str]
         ] = {}
-        """Each ``-slot_pairs`` list and tally written, by the identities of its slot records
-        (the named entity aligner shares the records of equal pairs; the entry holds them)."""
+        """Each ``-slot_pairs`` list, tally and the end of a pair's node (``-obj_pair_tallies
+        ... -slot_pairs {...}}``) written, by the identity of the pair's list of slot records
+        (the named entity aligner shares the list of equal pairs; the entry holds it)."""
+        self.words: dict[str, str] = {}
+        """Sections and statuses as Tcl words."""
+        self.places: dict[str, str] = {}
+        """The ``-doc_section`` attribute of each section (none for no section)."""
+        self.scores: dict[float, str] = {}
+        """Each ``-f_score`` written, by its value."""
 
     def single_fill(self, kind: str, fill: TemplateFill) -> str:
         written = self.fills.get((kind, fill.is_pointer))
@@ -602,68 +627,135 @@ class _TclHistoryWriter:
             slots.append(written)
         return " ".join(slots), (c, p, n, m, u, o)
 
-    def document(self, alignment: DocumentAlignment) -> str:
-        classes: list[str] = []
-        doc_total = [0] * 6
+    def document(self, alignment: DocumentAlignment, out: list[str]) -> None:
+        """Append one document's node to ``out``, as pieces (the caller joins the whole file
+        once): a few pieces per object pair, the repeated parts (slot lists, tallies, F
+        scores, sections, statuses) each written once and reused."""
         tcl_tallies = self.tcl_tallies
         by_records = self.by_records
-        for cls in alignment.classes:
-            objects: list[str] = []
-            class_total = [0] * 6
+        plain = _TCL_SPECIAL.isdisjoint  # what _tcl_word writes as it is (with text)
+        words = self.words
+        places = self.places
+        scores = self.scores
+        append = out.append
+        doc_head = len(out)
+        append("")  # the document's head, once its tallies are known
+        doc_total = [0, 0, 0, 0, 0, 0]
+        for number, cls in enumerate(alignment.classes):
+            class_head = len(out)
+            append("")  # the class's head, once its tallies are known
+            c_total = p_total = n_total = m_total = u_total = o_total = 0
+            separator = "{"
             for pair in cls.pairs:
-                records = pair.slots
-                identities = tuple(map(id, records))
-                known = by_records.get(identities)
-                if known is None:  # (the entry holds the records: their ids stay theirs)
-                    known = by_records[identities] = (tuple(records), *self.slot_pairs(records))
-                _, slots_text, (c, p, n, m, u, o) = known
-                class_total[0] += c
-                class_total[1] += p
-                class_total[2] += n
-                class_total[3] += m
-                class_total[4] += u
-                class_total[5] += o
+                records = pair.slots  # a list shared by pairs of equal slots (ObjectPair)
+                known = by_records.get(id(records))
+                if known is None:  # (the entry holds the list: its id stays its own)
+                    slots_text, tally = self.slot_pairs(records)
+                    closing = (
+                        f" -obj_pair_tallies {tcl_tallies(tally)} -slot_pairs {{{slots_text}}}}}"
+                    )
+                    known = by_records[id(records)] = (records, slots_text, tally, closing)
+                _, slots_text, tally, closing = known
+                c, p, n, m, u, o = tally
+                c_total += c
+                p_total += p
+                n_total += n
+                m_total += m
+                u_total += u
+                o_total += o
                 key, rsp = pair.key, pair.response
-                words: list[str] = []
+                status = pair.status
+                if (
+                    key is not None
+                    and rsp is not None
+                    and key.start >= 0
+                    and rsp.start >= 0
+                    and pair.f_score is not None
+                ):  # an aligned pair of an SGML task (most pairs): one f-string
+                    place = places.get(key.section)
+                    if place is None:
+                        place = places[key.section] = (
+                            " -doc_section " + _tcl_word(key.section) if key.section else ""
+                        )
+                    shown = words.get(status)
+                    if shown is None:
+                        shown = words[status] = _tcl_word(status)
+                    score = scores.get(pair.f_score)
+                    if score is None:
+                        score = scores[pair.f_score] = f" -f_score {pair.f_score:.2f}"
+                    optional = " -key_obj_optional" if key.optional or status == "non" else ""
+                    key_id, rsp_id = key.id, rsp.id
+                    if not (key_id and plain(key_id)):
+                        key_id = _tcl_word(key_id)
+                    if not (rsp_id and plain(rsp_id)):
+                        rsp_id = _tcl_word(rsp_id)
+                    append(
+                        f"{separator}{{-key_obj_id {key_id}{optional} -rsp_obj_id {rsp_id} "
+                        f"-key_obj_start_offset {key.start} -key_obj_end_offset {key.end} "
+                        f"-rsp_obj_start_offset {rsp.start} -rsp_obj_end_offset {rsp.end}{place}"
+                        f" -obj_pair_status {shown}{score}"
+                    )
+                    append(closing)
+                    separator = " "
+                    continue
+                head = separator
                 if key is not None:
-                    words.append("-key_obj_id " + _tcl_word(key.id))
-                    if key.optional or pair.status == "non":
-                        words.append("-key_obj_optional")
-                if rsp is not None:
-                    words.append("-rsp_obj_id " + _tcl_word(rsp.id))
+                    head += "{-key_obj_id " + _tcl_word(key.id)
+                    if key.optional or status == "non":
+                        head += " -key_obj_optional"
+                    if rsp is not None:
+                        head += " -rsp_obj_id " + _tcl_word(rsp.id)
+                elif rsp is not None:
+                    head += "{-rsp_obj_id " + _tcl_word(rsp.id)
+                else:
+                    head += "{"
                 owner = key if key is not None else rsp
-                if owner is not None and owner.span is not None:  # SGML tasks: where it is
-                    if key is not None and key.span is not None:
-                        fragments = key.span.fragments
-                        words.append(
-                            f"-key_obj_start_offset {fragments[0][0]} "
-                            f"-key_obj_end_offset {fragments[-1][1]}"
-                        )
-                    if rsp is not None and rsp.span is not None:
-                        fragments = rsp.span.fragments
-                        words.append(
-                            f"-rsp_obj_start_offset {fragments[0][0]} "
-                            f"-rsp_obj_end_offset {fragments[-1][1]}"
-                        )
+                if owner is not None and owner.start >= 0:  # SGML tasks: where it is
+                    if key is not None and key.start >= 0:
+                        head += f" -key_obj_start_offset {key.start} -key_obj_end_offset {key.end}"
+                    if rsp is not None and rsp.start >= 0:
+                        head += f" -rsp_obj_start_offset {rsp.start} -rsp_obj_end_offset {rsp.end}"
                     if owner.section:
-                        words.append("-doc_section " + _tcl_word(owner.section))
-                words.append("-obj_pair_status " + _tcl_word(pair.status))
+                        section = words.get(owner.section)
+                        if section is None:
+                            section = words[owner.section] = _tcl_word(owner.section)
+                        head += " -doc_section " + section
+                shown = words.get(status)
+                if shown is None:
+                    shown = words[status] = _tcl_word(status)
+                score = ""
                 if pair.f_score is not None:
-                    words.append(f"-f_score {pair.f_score:.2f}")
-                words.append("-obj_pair_tallies " + tcl_tallies((c, p, n, m, u, o)))
-                objects.append(f"{{{' '.join(words)} -slot_pairs {{{slots_text}}}}}")
+                    score = scores.get(pair.f_score)
+                    if score is None:
+                        score = scores[pair.f_score] = f" -f_score {pair.f_score:.2f}"
+                if head[-1] != "{":
+                    head += " "
+                append(
+                    f"{head}-obj_pair_status {shown}{score} -obj_pair_tallies "
+                    f"{tcl_tallies(tally)} -slot_pairs {{"
+                )
+                append(slots_text)
+                append("}}")
+                separator = " "
+            if separator == "{":  # no pair
+                append("{")
+            append("}}")
+            class_total = (c_total, p_total, n_total, m_total, u_total, o_total)
             for i in range(6):
                 doc_total[i] += class_total[i]
-            classes.append(
-                f"{{-class_name {_tcl_word(cls.definition.name)} -class_tallies "
-                f"{_tcl_tallies(class_total)} -obj_pairs {{{' '.join(objects)}}}}}"
+            out[class_head] = (
+                f"{' ' if number else ''}{{-class_name {_tcl_word(cls.definition.name)} "
+                f"-class_tallies {_tcl_tallies(class_total)} -obj_pairs "
             )
+        if not alignment.classes:
+            append("{")
+        append("}}")
         text_filter = ""
         if alignment.text_filter is not None:
             text_filter = " -text_filter " + _tcl_word(alignment.text_filter)
-        return (
+        out[doc_head] = (
             f"{{-docnum {_tcl_word(alignment.document)} -doctallies {_tcl_tallies(doc_total)}"
-            f"{text_filter} -class_pairs {{{' '.join(classes)}}}}}"
+            f"{text_filter} -class_pairs " + ("{" if alignment.classes else "")
         )
 
     def tcl_tallies(self, tally: tuple[int, int, int, int, int, int]) -> str:
@@ -677,13 +769,22 @@ class _TclHistoryWriter:
 def map_history_tcl(details: MucDetails) -> str:
     """The map history as one Tcl-style list, one document per line (the text of
     :func:`to_tcl` of each :func:`map_history` document, written straight from the records)."""
+    return "".join(map_history_chunks(details))
+
+
+def map_history_chunks(details: MucDetails, documents: int = 50) -> Iterator[str]:
+    """:func:`map_history_tcl` in pieces of ``documents`` documents (a named entity corpus's
+    map history is some 130 MB: written piece by piece, it is never held whole)."""
     writer = _TclHistoryWriter(details)
     out: list[str] = ["{\n"]
-    for alignment in details.documents:
-        out.append(writer.document(alignment))
+    for number, alignment in enumerate(details.documents, 1):
+        writer.document(alignment, out)
         out.append("\n")
+        if number % documents == 0:
+            yield "".join(out)
+            out = []
     out.append("}\n")
-    return "".join(out)
+    yield "".join(out)
 
 
 def render_json_result(result: Result) -> str:
@@ -717,18 +818,41 @@ def _ne_fill(slot: SlotPair | None, side: str) -> tuple[str, str]:
     return fallback
 
 
-def ne_summary_lines(alignment: DocumentAlignment, type_slot: str, text_slot: str) -> list[str]:
+def ne_summary_lines(
+    alignment: DocumentAlignment,
+    type_slot: str,
+    text_slot: str,
+    written: dict[tuple[object, ...], tuple[int, str]] | None = None,
+) -> list[str]:
     """One document of the named entity report summary: aligned pairs (class order), then
     missing and optional key objects, then spurious responses.
 
     Columns: tag (11), TYPE and TEXT verdicts (5 each, lower case), key and response TYPE (13
     each), key TEXT (50, quoted) and response TEXT (quoted).  The key TEXT shown is the
     alternative the response was compared with.  Verdicts are the scored ones (the scorer's
-    string comparison), ``opt`` for an optional key object left unaligned."""
+    string comparison), ``opt`` for an optional key object left unaligned.
+
+    A line depends only on the pair's slot records, class, sides and status: ``written``
+    (pass one dict for every document of a corpus, while its alignments are alive: it is keyed
+    by the identity of the pair's list of records, which the aligner shares between equal
+    pairs) keeps each distinct line, made once."""
     groups: tuple[list[str], list[str], list[str]] = ([], [], [])
     type_name, text_name = type_slot.lower(), text_slot.lower()
+    if written is None:
+        written = {}
     for cls in alignment.classes:
         for pair in cls.pairs:
+            signature = (
+                id(pair.slots),  # a list shared by pairs of equal slots (ObjectPair)
+                (pair.key or pair.response).class_name,  # type: ignore[union-attr]
+                pair.key is None,
+                pair.response is None,
+                pair.status,
+            )
+            known = written.get(signature)
+            if known is not None:
+                groups[known[0]].append(known[1])
+                continue
             slots = {s.definition.name.lower(): s for s in pair.slots}
             obj = pair.key if pair.key is not None else pair.response
             assert obj is not None
@@ -747,10 +871,12 @@ def ne_summary_lines(alignment: DocumentAlignment, type_slot: str, text_slot: st
             else:
                 group = 0
             tag = obj.class_name.upper()
-            groups[group].append(
+            line = (
                 f"{tag:<11}{type_status or 'non':<5}{text_status or 'non':<5}{key_type:<13}"
                 f'{rsp_type:<13}{chr(34) + key_text + chr(34):<50}"{rsp_text}"'
             )
+            written[signature] = (group, line)
+            groups[group].append(line)
     return [*groups[0], *groups[1], *groups[2]]
 
 
@@ -759,6 +885,7 @@ def ne_summary(details: MucDetails) -> str:
     config = details.config
     type_slot, text_slot = config.value("sgml_type_slot"), config.value("sgml_text_slot")
     out: list[str] = []
+    written: dict[tuple[object, ...], tuple[int, str]] = {}
     for alignment in details.documents:
         out.extend(
             [
@@ -766,7 +893,7 @@ def ne_summary(details: MucDetails) -> str:
                 f"Document {alignment.document}",
                 NE_SUMMARY_HEADER,
                 NE_SUMMARY_RULE,
-                *ne_summary_lines(alignment, type_slot, text_slot),
+                *ne_summary_lines(alignment, type_slot, text_slot, written),
             ]
         )
     return "\n".join(out) + "\n" if out else ""

@@ -21,10 +21,11 @@ A document in one file only is scored (all MIS or all SPU) with a warning.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from annoscore.align.documents import pair_documents
+from annoscore.counts import Counts, Number
 from annoscore.errors import InputError
 from annoscore.formats.files import bom_warnings
 from annoscore.formats.muc_config import NE_SUBTASK_NAMES, MucConfig
@@ -36,7 +37,7 @@ from annoscore.formats.muc_sgml import (
     first_difference,
     read_sgml,
 )
-from annoscore.result import Result, ScoreWarning
+from annoscore.result import CountMatrix, Result, ScoreWarning
 from annoscore.signature import Signature
 
 NE_TASK = "muc-named-entity"
@@ -164,6 +165,37 @@ def _common_warnings(
     return warnings
 
 
+def count_matrix(per_document: Mapping[str, Counts]) -> CountMatrix:
+    """``CountMatrix.of(per_document)``, built a few rows at a time: the rows with the same
+    keys in the same order (most documents of a named entity corpus) become one array.
+
+    Columns in first-seen order, as :meth:`CountMatrix.of` has them; whole-number columns when
+    every row's values are ints (else, or for a bool or an int too large for int64, it is
+    :meth:`CountMatrix.of` itself).
+    """
+    import numpy as np
+
+    layouts: dict[tuple[str, ...], tuple[list[int], list[list[Number]]]] = {}
+    names: dict[str, int] = {}
+    for d, counts in enumerate(per_document.values()):
+        keys = tuple(counts.keys())
+        layout = layouts.get(keys)
+        if layout is None:
+            layout = layouts[keys] = ([], [])
+            for key in keys:
+                names.setdefault(key, len(names))
+        layout[0].append(d)
+        layout[1].append(list(counts.values()))
+    values = np.zeros((len(per_document), len(names)), dtype=np.float64)
+    for keys, (documents, rows) in layouts.items():
+        block = np.array(rows)
+        if block.dtype.kind not in "iu" or block.shape != (len(documents), len(keys)):
+            return CountMatrix.of(per_document)
+        columns = [names[key] for key in keys]
+        values[np.ix_(documents, columns)] = block
+    return CountMatrix(tuple(per_document), tuple(names), values, (True,) * len(names))
+
+
 def _signature_settings(config: MucConfig) -> dict[str, object]:
     return {
         "scoring_method": config.scoring_method,
@@ -190,7 +222,6 @@ def score_muc_ne(
     """
     from annoscore.align.muc import DocumentAlignment
     from annoscore.align.muc_ne import NeAligner
-    from annoscore.counts import Counts
     from annoscore.formats.muc_sgml import SharedSlots, ne_objects
     from annoscore.metrics.muc import all_slots_scores
     from annoscore.metrics.muc_ne import ne_document_counts
@@ -252,8 +283,9 @@ def score_muc_ne(
         subtasks=subtasks,
     )
     warnings.extend(bom_warnings(key_path, response_path))
+    matrix = count_matrix(per_document)
     return Result.from_counts(
-        NE_TASK, signature, per_document, all_slots_scores, warnings=warnings, details=details
+        NE_TASK, signature, matrix, all_slots_scores, warnings=warnings, details=details
     )
 
 
@@ -294,7 +326,6 @@ def score_muc_coref(
     where undefined) and ``{metric}_recall`` ... of each (:mod:`annoscore.metrics.muc_coref`).
     """
     from annoscore.align.muc_coref import align_coref
-    from annoscore.counts import Counts
     from annoscore.formats.muc_sgml import SharedSlots, coref_objects
     from annoscore.metrics.muc_coref import coref_document_counts, coreference_scores
     from annoscore.report.muc import MucDetails

@@ -1,0 +1,210 @@
+"""The named entity fast paths pinned to the straightforward ones, on random data.
+
+- :func:`ne_document_counts` makes every row in one pass; :func:`reference_ne_counts` is the
+  first implementation (:func:`document_counts`, then a second pass for the SUBTASK and SECT
+  rows): same keys, same order, same values.
+- :func:`count_matrix` builds the matrix a block of equal layouts at a time; it must equal
+  :meth:`CountMatrix.of`.
+- :func:`_tcl_word` tests plain words with a set of characters; it must equal the regular
+  expression it replaced.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pytest
+
+from annoscore.align.muc import DocumentAlignment
+from annoscore.align.muc_ne import NeAligner
+from annoscore.counts import Counts, Number
+from annoscore.formats.muc_sgml import SharedSlots, ne_objects, parse_sgml
+from annoscore.metrics.muc import document_counts
+from annoscore.metrics.muc_ne import ne_document_counts, subtask_key
+from annoscore.report.muc import _tcl_word
+from annoscore.result import CountMatrix
+from annoscore.tasks.muc import load_config
+from annoscore.tasks.muc_sgml import count_matrix, section_groups, sgml_slots, subtasks_of
+
+TYPES = {
+    "ENAMEX": ("PERSON", "ORGANIZATION", "LOCATION", "OTHER"),
+    "TIMEX": ("DATE", "TIME"),
+    "NUMEX": ("MONEY", "PERCENT"),
+}
+WORDS = ["Acme", "Bell", "Corp", "the", "of", "Paris", "May", "five"]
+
+
+def _files(rng: random.Random) -> tuple[str, str]:
+    key: list[str] = []
+    rsp: list[str] = []
+    for d in range(rng.randint(1, 6)):
+        head = f"<DOC>\n<DOCNO> {d} </DOCNO>\n"
+        key.append(head)
+        rsp.append(head)
+        for section in ("HL", "DD", "TXT"):
+            key.append(f"<{section}>")
+            rsp.append(f"<{section}>")
+            for _ in range(rng.randint(0, 15)):
+                words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 3)))
+                gid = rng.choice(sorted(TYPES))
+                kind = rng.choice(TYPES[gid])
+                extra = ' STATUS="OPT"' if rng.random() < 0.1 else ""
+                key.append(f'<{gid} TYPE="{kind}"{extra}>{words}</{gid}> ; ')
+                u = rng.random()
+                if u < 0.1:
+                    rsp.append(f"{words} ; ")
+                elif u < 0.3:
+                    rsp.append(f'<{gid} TYPE="{rng.choice(TYPES[gid])}">{words}</{gid}> ; ')
+                elif u < 0.4 and " " in words:
+                    first, rest = words.split(" ", 1)
+                    rsp.append(f'<{gid} TYPE="{kind}">{first}</{gid}> {rest} ; ')
+                elif u < 0.45:
+                    rsp.append(f'<ENAMEX TYPE="OTHER">{words}</ENAMEX> ; ')
+                else:
+                    rsp.append(f'<{gid} TYPE="{kind}">{words}</{gid}> ; ')
+            key.append(f"</{section}>\n")
+            rsp.append(f"</{section}>\n")
+        key.append("</DOC>\n")
+        rsp.append("</DOC>\n")
+    return "".join(key), "".join(rsp)
+
+
+_INDEX = {"cor": 0, "par": 1, "inc": 2, "mis": 3, "spu": 4, "non": 5, "uns": 5}
+
+
+def _put(values: dict[str, Number], prefix: str, row: Sequence[int]) -> None:
+    cor, par, inc, mis, spu, _ = row
+    for name, value in zip(("cor", "par", "inc", "mis", "spu", "non"), row, strict=True):
+        values[prefix + name] = value
+    values[prefix + "pos"] = cor + par + inc + mis
+    values[prefix + "act"] = cor + par + inc + spu
+
+
+def reference_ne_counts(
+    alignment: DocumentAlignment,
+    subtasks: Sequence[tuple[str, str, str]],
+    groups: Mapping[str, Sequence[str]],
+) -> Counts:
+    """The first implementation: the template tallies, then the SUBTASK and SECT rows."""
+    values: dict[str, Number] = dict(document_counts(alignment))
+    wanted: dict[tuple[str, str], dict[str, list[int]]] = {}
+    for class_name, slot_name, value in subtasks:
+        wanted.setdefault((class_name.lower(), slot_name.lower()), {})[value.lower()] = [0] * 6
+    group_rows = {name: [0] * 6 for name in groups}
+    for cls in alignment.classes:
+        class_name = cls.definition.name.lower()
+        for pair in cls.pairs:
+            owner = pair.key if pair.key is not None else pair.response
+            assert owner is not None
+            rows = [
+                group_rows[g]
+                for g, members in groups.items()
+                if owner.section.lower() in {m.lower() for m in members}
+            ]
+            for slot in pair.slots:
+                buckets = wanted.get((class_name, slot.definition.name.lower()))
+                for row in rows:
+                    row[5] += slot.slot_non
+                for fill in slot.fills:
+                    index = _INDEX.get(fill.status)
+                    if index is None:
+                        continue
+                    for row in rows:
+                        row[index] += 1
+                    shown = fill.key if fill.key is not None else fill.response
+                    if buckets is not None and shown is not None:
+                        bucket = buckets.get(shown.text.lower())
+                        if bucket is not None:
+                            bucket[index] += 1
+    for (cls_name, slot_name), buckets in wanted.items():
+        for value, row in buckets.items():
+            _put(values, subtask_key(cls_name, slot_name, value), row)
+    for name, row in group_rows.items():
+        _put(values, f"section:{name}:", row)
+    return Counts(values)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_one_pass_named_entity_counts_equal_the_first_implementation(seed: int) -> None:
+    rng = random.Random(seed)
+    config = load_config(None, "ne")
+    classes = [c.name.upper() for c in config.class_defs]
+    defined = {
+        c.name.lower(): {s.name.lower() for s in config.slots_of(c.name)} for c in config.class_defs
+    }
+    slots = sgml_slots(config)
+    key_text, rsp_text = _files(rng)
+    sections = ("HL", "DD", "TXT")
+    rsps = {d.number: d for d in parse_sgml(rsp_text, "r", classes, sections=sections)}
+    shared = SharedSlots()
+    aligner = NeAligner(config)
+    subtasks = subtasks_of(config)
+    groups_options = [section_groups(config), {"Head": ["HL", "DD"], "Body": ["TXT"]}]
+    for key in parse_sgml(key_text, "k", classes, sections=sections):
+        k, _ = ne_objects(key, classes, defined, slots=slots, shared_slots=shared)
+        r, _ = ne_objects(
+            rsps[key.number], classes, defined, slots=slots, keys_syntax=False, shared_slots=shared
+        )
+        alignment = aligner.align(key.number, k, r)
+        for groups in groups_options:
+            ours = ne_document_counts(alignment, subtasks, groups)
+            theirs = reference_ne_counts(alignment, subtasks, groups)
+            assert list(ours.items()) == list(theirs.items())
+
+
+def _random_counts(rng: random.Random) -> dict[str, Counts]:
+    layouts = [
+        [f"k{i}" for i in rng.sample(range(12), rng.randint(0, 8))]
+        for _ in range(rng.randint(1, 4))
+    ]
+    out: dict[str, Counts] = {}
+    for d in range(rng.randint(0, 12)):
+        values: dict[str, Number] = {}
+        for name in rng.choice(layouts):
+            u = rng.random()
+            values[name] = rng.randint(0, 9) if u < 0.9 else rng.random() if u < 0.95 else True
+        out[f"d{d}"] = Counts(values)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_count_matrix_equals_count_matrix_of(seed: int) -> None:
+    per_document = _random_counts(random.Random(seed))
+    ours, theirs = count_matrix(per_document), CountMatrix.of(per_document)
+    assert (ours.documents, ours.names, ours.integer) == (
+        theirs.documents,
+        theirs.names,
+        theirs.integer,
+    )
+    assert np.array_equal(ours.values, theirs.values)
+
+
+_PLAIN = re.compile(r"[^\s{}\[\]$\"\\;]+")
+_SPECIAL = re.compile(r"([\s{}\[\]$\"\\;])")
+
+
+def reference_tcl_word(text: str) -> str:
+    """The first implementation (a regular expression decides what is plain)."""
+    if _PLAIN.fullmatch(text):
+        return text
+    depth = 0
+    balanced = True
+    for char in text:
+        depth += char == "{"
+        depth -= char == "}"
+        if depth < 0:
+            balanced = False
+    if balanced and depth == 0 and not text.endswith("\\"):
+        return "{" + text + "}"
+    return _SPECIAL.sub(r"\\\1", text)
+
+
+def test_tcl_words_equal_the_first_implementation() -> None:
+    rng = random.Random(3)
+    alphabet = 'aZ9-_.{}[]$"\\;<> \t\n\x0b\x0c\r\x1c\x1f\x85\xa0\u2003\u3000\u200bé'
+    for _ in range(5000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 6)))
+        assert _tcl_word(text) == reference_tcl_word(text), repr(text)
