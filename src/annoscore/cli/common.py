@@ -11,12 +11,14 @@ import contextvars
 import functools
 import gc
 import os
+import queue
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import IO, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
@@ -208,20 +210,78 @@ def check_output(path: Path) -> None:
 
 
 def write_output(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename, so a
-    failed run never leaves half a file, and never over an input (:func:`check_output`)."""
-    check_output(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=folder, prefix=f".{path.name}.", delete=False
-        ) as handle:
-            handle.write(text)
-        os.replace(handle.name, path)
-    except OSError as error:
-        with contextlib.suppress(OSError, UnboundLocalError):
-            os.unlink(handle.name)
-        raise InputError(f"cannot write the output: {error.strerror}", path) from None
+    """Write ``text`` to ``path`` (one file of :class:`OutputFiles`)."""
+    with OutputFiles() as files:
+        files.write(path, [text])
+
+
+class OutputFiles:
+    """Writes output files, each through a temporary file in its folder and a rename (so a
+    failed run never leaves half a file), never over an input (:func:`check_output`), the
+    bytes in a background thread:
+    the caller makes the text (Python) while the thread's write system calls (which run
+    without the interpreter lock) put the previous pieces on disk.  A large report (a named
+    entity map history: some 130 MB) is given in pieces, never held whole.  Leaving the
+    ``with`` block waits for the thread; then the first error is an :class:`InputError`, and
+    after an error (or an exception in the block) no file is renamed into place and every
+    temporary file is removed."""
+
+    def __init__(self) -> None:
+        self.pieces: queue.Queue[tuple[Path, IO[bytes], bytes | None] | None] = queue.Queue(2)
+        self.failure: BaseException | None = None
+        self.stopped = False
+        self.pending: list[IO[bytes]] = []
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> OutputFiles:
+        self.thread.start()
+        return self
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        if kind is not None:
+            self.stopped = True
+        self.pieces.put(None)
+        self.thread.join()
+        for handle in self.pending:  # not renamed into place
+            handle.close()
+            with contextlib.suppress(OSError):
+                os.unlink(handle.name)
+        if self.failure is not None and kind is None:
+            raise self.failure
+
+    def write(self, path: Path, chunks: Iterable[str]) -> None:
+        """Write ``chunks`` to ``path`` (an :class:`InputError` now if ``path`` is an input)."""
+        check_output(path)
+        folder = path.parent if str(path.parent) else Path(".")
+        try:  # closed by the thread, or on leaving the block
+            handle = tempfile.NamedTemporaryFile(  # noqa: SIM115
+                "wb", dir=folder, prefix=f".{path.name}.", delete=False
+            )
+        except OSError as error:
+            raise InputError(f"cannot write the output: {error.strerror}", path) from None
+        self.pending.append(handle)
+        for chunk in chunks:
+            if self.failure is not None:
+                break
+            self.pieces.put((path, handle, chunk.encode("utf-8")))
+        self.pieces.put((path, handle, None))  # close and rename
+
+    def _run(self) -> None:
+        while (item := self.pieces.get()) is not None:
+            path, handle, data = item
+            if self.failure is not None or self.stopped:
+                continue
+            try:
+                if data is not None:
+                    handle.write(data)
+                    continue
+                handle.close()
+                os.replace(handle.name, path)
+                self.pending.remove(handle)
+            except OSError as error:
+                self.failure = InputError(f"cannot write the output: {error.strerror}", path)
+            except BaseException as error:  # re-raised by __exit__; the queue is still drained
+                self.failure = error
 
 
 def guarded(command: Callable[P, R]) -> Callable[P, R]:

@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import queue
-import tempfile
-import threading
-from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Annotated
+from typing import Annotated
 
 import typer
 
@@ -17,12 +11,12 @@ from annoscore.cli.common import (
     BootstrapOption,
     ConfidenceOption,
     FormatOption,
+    OutputFiles,
     OutputFormat,
     OutputOption,
     PerDocOption,
     SeedOption,
     add_inputs,
-    check_output,
     cyclic_gc_paused,
     emit,
     guarded,
@@ -199,7 +193,7 @@ def _run(
     dump_history = cfg.flag("dump_map_history")
     add_inputs(details.key_path, details.response_path)  # besides the configuration itself
     if not no_files:
-        with _FileWriter() as files:  # every file written (or the first error) on leaving
+        with OutputFiles() as files:  # every file written (or the first error) on leaving
             if details.coref is not None and (
                 partitions is not None or "partition_file" in cfg.given
             ):
@@ -232,71 +226,3 @@ def _run(
         confidence=confidence,
         seed=seed,
     )
-
-
-class _FileWriter:
-    """Writes report files as :func:`~annoscore.cli.common.write_output` does (refusing an
-    input, a temporary file in the same folder, a rename), the bytes in a background thread:
-    the caller makes the text (Python) while the thread's write system calls (which run
-    without the interpreter lock) put the previous pieces on disk.  A large report (a named
-    entity map history: some 130 MB) is given in pieces, never held whole.  Leaving the
-    ``with`` block waits for the thread; then the first error is an :class:`InputError`, and
-    after an error (or an exception in the block) no file is renamed into place and every
-    temporary file is removed."""
-
-    def __init__(self) -> None:
-        self.pieces: queue.Queue[tuple[Path, IO[bytes], bytes | None] | None] = queue.Queue(2)
-        self.failure: BaseException | None = None
-        self.stopped = False
-        self.pending: list[IO[bytes]] = []
-        self.thread = threading.Thread(target=self._run, daemon=True)
-
-    def __enter__(self) -> _FileWriter:
-        self.thread.start()
-        return self
-
-    def __exit__(self, kind: object, *_: object) -> None:
-        if kind is not None:
-            self.stopped = True
-        self.pieces.put(None)
-        self.thread.join()
-        for handle in self.pending:  # not renamed into place
-            handle.close()
-            with contextlib.suppress(OSError):
-                os.unlink(handle.name)
-        if self.failure is not None and kind is None:
-            raise self.failure
-
-    def write(self, path: Path, chunks: Iterable[str]) -> None:
-        """Write ``chunks`` to ``path`` (an :class:`InputError` now if ``path`` is an input)."""
-        check_output(path)
-        folder = path.parent if str(path.parent) else Path(".")
-        try:  # closed by the thread, or on leaving the block
-            handle = tempfile.NamedTemporaryFile(  # noqa: SIM115
-                "wb", dir=folder, prefix=f".{path.name}.", delete=False
-            )
-        except OSError as error:
-            raise InputError(f"cannot write the output: {error.strerror}", path) from None
-        self.pending.append(handle)
-        for chunk in chunks:
-            if self.failure is not None:
-                break
-            self.pieces.put((path, handle, chunk.encode("utf-8")))
-        self.pieces.put((path, handle, None))  # close and rename
-
-    def _run(self) -> None:
-        while (item := self.pieces.get()) is not None:
-            path, handle, data = item
-            if self.failure is not None or self.stopped:
-                continue
-            try:
-                if data is not None:
-                    handle.write(data)
-                    continue
-                handle.close()
-                os.replace(handle.name, path)
-                self.pending.remove(handle)
-            except OSError as error:
-                self.failure = InputError(f"cannot write the output: {error.strerror}", path)
-            except BaseException as error:  # re-raised by __exit__; the queue is still drained
-                self.failure = error
