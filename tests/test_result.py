@@ -32,7 +32,7 @@ def test_counts_are_column_sums_and_scores_the_scorer_of_them(docs: dict[str, Co
     assert all(isinstance(v, int) for v in result.counts.values())
 
 
-number = st.one_of(st.integers(0, 10**6), st.floats(0, 1e6, allow_nan=False))
+number = st.one_of(st.integers(0, 10**6), st.floats(0, 1e6, allow_nan=False), st.booleans())
 mixed_corpus = st.one_of(
     st.dictionaries(
         st.text("abc", min_size=1, max_size=4),

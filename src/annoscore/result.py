@@ -127,29 +127,32 @@ class CountMatrix:
         """
         import numpy as np
 
-        rows = list(per_document.values())
-        names: dict[str, None] = {}
-        for counts in rows:
-            if len(names) != len(counts) or names.keys() != counts.keys():
-                names.update(dict.fromkeys(counts))
-        order = list(names)
-        whole = dict.fromkeys(order, True)
-        if all(list(counts) == order for counts in rows):  # the usual case: one layout
-            table = np.array([list(counts.values()) for counts in rows])
-            if table.dtype.kind not in "iu":  # some floats: which columns hold only ints
-                for kinds in {tuple(map(type, counts.values())) for counts in rows}:
-                    for name, kind in zip(order, kinds, strict=True):
-                        whole[name] = whole[name] and issubclass(kind, int)
-            values = table.astype(np.float64).reshape(len(rows), len(order))
-        else:
-            values = np.zeros((len(rows), len(order)), dtype=np.float64)
-            column = {name: k for k, name in enumerate(order)}
-            for d, counts in enumerate(rows):
-                values[d, [column[name] for name in counts]] = list(counts.values())
-                for name, value in counts.items():
-                    if not isinstance(value, int):
-                        whole[name] = False
-        return cls(tuple(per_document), tuple(order), values, tuple(whole.values()))
+        # the rows grouped by layout (the same keys in the same order: most documents of a
+        # corpus share one or a few), each group one array conversion
+        layouts: dict[tuple[str, ...], tuple[list[int], list[list[Number]]]] = {}
+        column: dict[str, int] = {}
+        for d, counts in enumerate(per_document.values()):
+            keys = tuple(counts.keys())
+            layout = layouts.get(keys)
+            if layout is None:
+                layout = layouts[keys] = ([], [])
+                for key in keys:
+                    column.setdefault(key, len(column))
+            layout[0].append(d)
+            layout[1].append(list(counts.values()))
+        values = np.zeros((len(per_document), len(column)), dtype=np.float64)
+        whole = [True] * len(column)
+        for keys, (documents, rows) in layouts.items():
+            if not keys:
+                continue
+            block = np.array(rows)
+            if block.dtype.kind not in "iu":  # some floats: which columns hold only ints
+                for kinds in {tuple(map(type, row)) for row in rows}:
+                    for key, kind in zip(keys, kinds, strict=True):
+                        if not issubclass(kind, int):
+                            whole[column[key]] = False
+            values[np.ix_(documents, [column[key] for key in keys])] = block.astype(np.float64)
+        return cls(tuple(per_document), tuple(column), values, tuple(whole))
 
     @classmethod
     def from_columns(

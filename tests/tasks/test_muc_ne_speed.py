@@ -3,8 +3,6 @@
 - :func:`ne_document_counts` makes every row in one pass; :func:`reference_ne_counts` is the
   first implementation (:func:`document_counts`, then a second pass for the SUBTASK and SECT
   rows): same keys, same order, same values.
-- :func:`count_matrix` builds the matrix a block of equal layouts at a time; it must equal
-  :meth:`CountMatrix.of`.
 - :func:`_tcl_word` tests plain words with a set of characters; it must equal the regular
   expression it replaced.
 """
@@ -15,7 +13,6 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 
-import numpy as np
 import pytest
 
 from annoscore.align.muc import DocumentAlignment
@@ -25,9 +22,8 @@ from annoscore.formats.muc_sgml import SharedSlots, ne_objects, parse_sgml
 from annoscore.metrics.muc import document_counts
 from annoscore.metrics.muc_ne import ne_document_counts, subtask_key
 from annoscore.report.muc import _tcl_word
-from annoscore.result import CountMatrix
 from annoscore.tasks.muc import load_config
-from annoscore.tasks.muc_sgml import count_matrix, section_groups, sgml_slots, subtasks_of
+from annoscore.tasks.muc_sgml import section_groups, sgml_slots, subtasks_of
 
 TYPES = {
     "ENAMEX": ("PERSON", "ORGANIZATION", "LOCATION", "OTHER"),
@@ -153,33 +149,6 @@ def test_one_pass_named_entity_counts_equal_the_first_implementation(seed: int) 
             ours = ne_document_counts(alignment, subtasks, groups)
             theirs = reference_ne_counts(alignment, subtasks, groups)
             assert list(ours.items()) == list(theirs.items())
-
-
-def _random_counts(rng: random.Random) -> dict[str, Counts]:
-    layouts = [
-        [f"k{i}" for i in rng.sample(range(12), rng.randint(0, 8))]
-        for _ in range(rng.randint(1, 4))
-    ]
-    out: dict[str, Counts] = {}
-    for d in range(rng.randint(0, 12)):
-        values: dict[str, Number] = {}
-        for name in rng.choice(layouts):
-            u = rng.random()
-            values[name] = rng.randint(0, 9) if u < 0.9 else rng.random() if u < 0.95 else True
-        out[f"d{d}"] = Counts(values)
-    return out
-
-
-@pytest.mark.parametrize("seed", range(20))
-def test_count_matrix_equals_count_matrix_of(seed: int) -> None:
-    per_document = _random_counts(random.Random(seed))
-    ours, theirs = count_matrix(per_document), CountMatrix.of(per_document)
-    assert (ours.documents, ours.names, ours.integer) == (
-        theirs.documents,
-        theirs.names,
-        theirs.integer,
-    )
-    assert np.array_equal(ours.values, theirs.values)
 
 
 _PLAIN = re.compile(r"[^\s{}\[\]$\"\\;]+")

@@ -21,11 +21,11 @@ A document in one file only is scored (all MIS or all SPU) with a warning.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from annoscore.align.documents import pair_documents
-from annoscore.counts import Counts, Number
+from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.files import bom_warnings
 from annoscore.formats.muc_config import NE_SUBTASK_NAMES, MucConfig
@@ -165,37 +165,6 @@ def _common_warnings(
     return warnings
 
 
-def count_matrix(per_document: Mapping[str, Counts]) -> CountMatrix:
-    """``CountMatrix.of(per_document)``, built a few rows at a time: the rows with the same
-    keys in the same order (most documents of a named entity corpus) become one array.
-
-    Columns in first-seen order, as :meth:`CountMatrix.of` has them; whole-number columns when
-    every row's values are ints (else, or for a bool or an int too large for int64, it is
-    :meth:`CountMatrix.of` itself).
-    """
-    import numpy as np
-
-    layouts: dict[tuple[str, ...], tuple[list[int], list[list[Number]]]] = {}
-    names: dict[str, int] = {}
-    for d, counts in enumerate(per_document.values()):
-        keys = tuple(counts.keys())
-        layout = layouts.get(keys)
-        if layout is None:
-            layout = layouts[keys] = ([], [])
-            for key in keys:
-                names.setdefault(key, len(names))
-        layout[0].append(d)
-        layout[1].append(list(counts.values()))
-    values = np.zeros((len(per_document), len(names)), dtype=np.float64)
-    for keys, (documents, rows) in layouts.items():
-        block = np.array(rows)
-        if block.dtype.kind not in "iu" or block.shape != (len(documents), len(keys)):
-            return CountMatrix.of(per_document)
-        columns = [names[key] for key in keys]
-        values[np.ix_(documents, columns)] = block
-    return CountMatrix(tuple(per_document), tuple(names), values, (True,) * len(names))
-
-
 def _signature_settings(config: MucConfig) -> dict[str, object]:
     return {
         "scoring_method": config.scoring_method,
@@ -283,7 +252,7 @@ def score_muc_ne(
         subtasks=subtasks,
     )
     warnings.extend(bom_warnings(key_path, response_path))
-    matrix = count_matrix(per_document)
+    matrix = CountMatrix.of(per_document)
     return Result.from_counts(
         NE_TASK, signature, matrix, all_slots_scores, warnings=warnings, details=details
     )
