@@ -469,7 +469,13 @@ def main() -> None:
     parser.add_argument("--objects", type=int, default=50)
     parser.add_argument("--repeat", type=int, default=3, help="runs of the main measurement")
     parser.add_argument("--tasks", default="te,ne,co", help="te, ne, co (comma-separated)")
+    parser.add_argument(
+        "--no-bytecode", action="store_true", help="annoscore without compiled bytecode"
+    )
     args = parser.parse_args()
+    import installed  # beside this script (tests import this module by its path)
+
+    installed.compile_package(bytecode=not args.no_bytecode)
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
     if "ne" in tasks:
         bench_sgml("ne", args.docs, 100, args.repeat)
