@@ -183,12 +183,16 @@ def muc_sgml_data(folder: Path, scale: int) -> tuple[list[Path], Reader, str | N
 
 def sandbox_data(folder: Path, scale: int) -> tuple[list[Path], Reader, str | None]:
     import nlpsandbox
-    from annoscore.formats.nlpsandbox import read_sandbox
+    from annoscore.formats.nlpsandbox import CATEGORIES, Numbering, read_columns, type_numbering
 
-    gold, pred = nlpsandbox.generate(2000 * scale, folder)
+    gold, pred = nlpsandbox.write(folder, *nlpsandbox.generate(2000 * scale))
 
-    def read() -> Any:
-        return read_sandbox(gold), read_sandbox(pred)
+    def read() -> Any:  # the reader ``annoscore nlpsandbox`` uses (read_sandbox: the reference)
+        texts, kinds = Numbering(), {name: type_numbering() for name in CATEGORIES}
+        return (
+            read_columns(gold, texts=texts, kinds=kinds),
+            read_columns(pred, texts=texts, kinds=kinds),
+        )
 
     return [gold, pred], read, "json"
 

@@ -6,9 +6,9 @@ Three parts (``--part files|dense|memory|all``):
   with its ``.txt``, system ``.ann``; 4,000 documents by default), then whole processes, files
   in, report out, alternating: ``python -m annoscore spans GOLD SYSTEM --mode M -f json -o OUT``
   for every mode, against nervaluate fed by a plain brat reader (a loop that splits lines and
-  fields, in the same interpreter).  Seconds (median of the rounds), peak memory of each process
-  (``os.wait4``) and the ratio; the SemEval counts and strict tp/fp/fn are checked against
-  nervaluate's every round.
+  fields, in the same interpreter), after one warm-up run of each.  Wall and CPU seconds (user +
+  system; medians of the rounds), peak memory of each process (``os.wait4``) and the ratios;
+  the SemEval counts and strict tp/fp/fn are checked against nervaluate's every round.
 - **dense** (issue 15, item 7): one document of 5,000 gold and 5,000 predicted spans that all
   overlap each other (nested around one point), and a chain of sliding spans; every mode as a
   whole process (goal: under 5 s and 1 GB each).
@@ -49,17 +49,21 @@ ratio is printed too.
 Run: ``python benchmarks/spans.py [--part all] [--docs N] [--spans 50] [--seed 13]
 [--rounds 3] [--dense 5000]``; ``--docs`` x10 shows how time and memory grow.
 
-Latest figures (2 CPUs shared with other engineers' jobs, load average 2.5-5; see the README
-for the table):
+Latest figures (2 CPUs shared with other engineers' jobs; whole processes with bytecode caches,
+see :func:`child_environment`):
 
-- files, 4,000 documents x 50 spans, 3 rounds: nervaluate + plain reader median 6.55 s (312 MB);
-  ``annoscore spans`` 1.2-1.3 s per mode (strict 1.31, exact 1.21, overlap 1.22, relaxed 1.22,
-  token 1.24 s; semeval 1.58 s), about 210 MB: 4.2x-5.4x.  Where a run's ~1.2 s goes: about
-  0.35 s interpreter and imports (typer and its pydantic, numpy), 0.6 s reading 8,000 ``.ann``
-  and 4,000 ``.txt`` files (``formats.brat.read_brat_corpus``, ~2.2x the reading floor of
-  ``benchmarks/readers.py``), 0.1 s scoring, 0.05 s macro averages and JSON.
-- dense: 5,000 + 5,000 spans nested around one point, every mode 0.9-1.1 s except token
-  2.75 s / 600 MB (each span touches up to 5,000 tokens); a chain of sliding spans 0.6-2.2 s;
+- files, 4,000 documents x 50 spans, 3 rounds, medians (wall / CPU): nervaluate + plain reader
+  6.90 s / 6.63 s (312 MB); ``annoscore spans`` strict 0.53 / 0.51 s (13.1x / 12.9x), exact
+  0.53 / 0.52 (13.1x / 12.6x), overlap 0.55 / 0.55 (12.6x / 12.1x), relaxed 0.58 / 0.57
+  (11.9x / 11.6x), token 0.66 / 0.56 (10.4x / 11.9x), semeval 0.68 / 0.68 (10.1x / 9.7x);
+  110-116 MB.  Where a strict run's ~0.5 s goes (CPU): ~0.1 s interpreter and ``site``, ~0.1 s
+  imports (numpy, typer), ~0.23 s reading 8,000 ``.ann`` and 4,000 ``.txt`` files (about 0.06 s
+  of it system calls), ~0.06 s scoring, ~0.04 s averages and JSON (semeval: ~0.16 s, the
+  per-document rows of ``Result.documents``).
+- files, 40,000 documents (10x), 1 round: nervaluate 73.1 s / 2,979 MB; annoscore 5.1-7.0 s
+  (10.5x-14.3x wall, 11.8x-16.5x CPU), 943 MB: time and memory per document flat or better.
+- dense: 5,000 + 5,000 spans nested around one point, every mode 0.6-1.0 s except token
+  2.3 s / 585 MB (each span touches up to 5,000 tokens); a chain of sliding spans 0.2-0.7 s;
   all under 5 s and 1 GB.
 - memory, 10,000 documents, 1 round at load 5: nervaluate 57.5 s, annoscore arrays 1.09 s
   (52.7x).
@@ -346,16 +350,32 @@ def write_brat(folder: Path, n_docs: int, n_spans: int, seed: int) -> tuple[Path
     return folder / "gold", folder / "system"
 
 
-def run(command: list[str]) -> tuple[float, float]:
-    """Seconds and peak resident megabytes of one process (``os.wait4``: that process only)."""
+def child_environment(scratch: Path) -> dict[str, str]:
+    """The environment of the timed processes: compiled bytecode cached under ``scratch``
+    (``PYTHONPYCACHEPREFIX``), as after any ``pip install``, which compiles every module.
+    This sandbox sets ``PYTHONDONTWRITEBYTECODE`` and installs annoscore editable, so without
+    this every run of annoscore would compile its modules from source (~50 ms) while the
+    peer's site-packages are compiled; one warm-up run of each tool fills the cache."""
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    environment["PYTHONPYCACHEPREFIX"] = str(scratch / "pycache")
+    return environment
+
+
+def run(
+    command: list[str], environment: dict[str, str] | None = None
+) -> tuple[float, float, float]:
+    """Seconds (wall), CPU seconds (user + system) and peak resident megabytes of one process
+    (``os.wait4``: that process only)."""
     began = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment
+    )
     _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - began
     stderr = process.stderr.read().decode() if process.stderr else ""
     if status != 0:
         raise RuntimeError(f"{' '.join(command)} failed: {stderr.strip()[:500]}")
-    return elapsed, usage.ru_maxrss / 1024
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def annoscore_command(gold: Path, system: Path, mode: str, out: Path) -> list[str]:
@@ -381,20 +401,26 @@ def end_to_end(args: argparse.Namespace) -> int:
             "alternating; python started directly"
         )
         times: dict[str, list[float]] = {m: [] for m in (*CORPUS_MODES, "peer")}
+        cpu: dict[str, list[float]] = {m: [] for m in times}
         memory: dict[str, float] = dict.fromkeys(times, 0.0)
+        environment = child_environment(folder)
+
+        def command_of(name: str) -> list[str]:
+            out = folder / f"{name}.json"
+            if name == "peer":
+                return [sys.executable, str(peer_script), str(gold), str(system), str(out)]
+            return annoscore_command(gold, system, name, out)
+
+        for name in ("peer", "strict"):  # warm-up: bytecode caches, file system cache
+            run(command_of(name), environment)
         for round_number in range(args.rounds):
             order = ["peer", *CORPUS_MODES]
             if round_number % 2:
                 order.reverse()
             for name in order:
-                out = folder / f"{name}.json"
-                command = (
-                    [sys.executable, str(peer_script), str(gold), str(system), str(out)]
-                    if name == "peer"
-                    else annoscore_command(gold, system, name, out)
-                )
-                elapsed, peak = run(command)
+                elapsed, seconds, peak = run(command_of(name), environment)
                 times[name].append(elapsed)
+                cpu[name].append(seconds)
                 memory[name] = max(memory[name], peak)
             ours = json.loads((folder / "semeval.json").read_text())["counts"]
             theirs = json.loads((folder / "peer.json").read_text())
@@ -419,22 +445,25 @@ def end_to_end(args: argparse.Namespace) -> int:
                 + "; SemEval counts and strict tp/fp/fn agree with nervaluate"
             )
     peer = statistics.median(times["peer"])
+    peer_cpu = statistics.median(cpu["peer"])
     print()
     print(
         f"| command ({args.docs} docs x {args.spans} spans, files in, report out) "
-        "| seconds (median) | peak MB | nervaluate + reader / annoscore |"
+        "| wall s (median) | CPU s (median) | peak MB | nervaluate + reader / annoscore "
+        "(wall) | (CPU) |"
     )
-    print("|---|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|")
     print(
-        f"| nervaluate 1.2 + plain brat reader (4 schemes) | {peer:.2f} | {memory['peer']:.0f} "
-        "| 1.0 |"
+        f"| nervaluate 1.2 + plain brat reader (4 schemes) | {peer:.2f} | {peer_cpu:.2f} "
+        f"| {memory['peer']:.0f} | 1.0 | 1.0 |"
     )
     for mode in CORPUS_MODES:
         ours_s = statistics.median(times[mode])
+        ours_cpu = statistics.median(cpu[mode])
         extra = " --tolerance 2" if mode == "relaxed" else ""
         print(
-            f"| `annoscore spans --mode {mode}{extra} -f json` | {ours_s:.2f} | "
-            f"{memory[mode]:.0f} | {peer / ours_s:.1f}x |"
+            f"| `annoscore spans --mode {mode}{extra} -f json` | {ours_s:.2f} | {ours_cpu:.2f} | "
+            f"{memory[mode]:.0f} | {peer / ours_s:.1f}x | {peer_cpu / ours_cpu:.1f}x |"
         )
     return 0
 
@@ -477,7 +506,7 @@ def dense(args: argparse.Namespace) -> int:
                 command = annoscore_command(
                     folder / "gold", folder / "system", mode, folder / "out.json"
                 )
-                elapsed, peak = run(command)
+                elapsed, _, peak = run(command)
                 worst = (max(worst[0], elapsed), max(worst[1], peak))
                 print(f"| {shape} | {mode} | {elapsed:.2f} | {peak:.0f} |")
     print(f"slowest {worst[0]:.2f} s, largest {worst[1]:.0f} MB (goal: < 5 s and < 1 GB)")

@@ -13,6 +13,7 @@ from annoscore.formats.brat import (
     parse_ann,
     parse_ann_file,
     read_ann,
+    read_ann_file,
     read_brat,
     read_brat_corpus,
 )
@@ -298,3 +299,139 @@ def test_every_file_reads_any_extension_and_merges_a_document(tmp_path: Path) ->
     assert codes == {"pharmaconer.non-ann-files": 2, "pharmaconer.ignored-line": 1}
     with pytest.raises(InputError, match=r"not a \.ann file"):
         read_brat_corpus(tmp_path, dialect="pharmaconer", every_file=True, strict_input=True)
+
+
+# --- the whole-folder path (arrays over every file of a folder) ------------------------------
+
+_ODD_LINES = [
+    "",  # a blank line
+    "T7\tDrug 3 9\tdefghi",  # ids not increasing after T9 below
+    "T01\tDrug 0 2\tab",
+    "T1\tDrug 0 2\tab",  # repeated id
+    "T3\tDrug 0 2\tAB",  # text differs from the .txt
+    "T3\tDrug 0 2\tab\tx",  # a tab in the text
+    "T3\tDrug 0 2 ab",  # text after a space
+    "T3\tDrug 2 2\t",  # zero-length: an error
+    "T3\tDrug 0 2;4 6\tab ef",  # discontinuous
+    "T3\tDrüg 0 2\tab",  # a type beyond ASCII
+    "T3\tDrug 0 2\taé",  # text beyond ASCII
+    "T3\tDrug 0 99\tab",  # past the end of the .txt
+    "T3\tDrug 000000000000 000000000002\tab",  # long numbers
+    "T3\tDrug 0 2\tab\r",  # a carriage return
+    "T3\tDrug  0 2\tab",  # two spaces
+    "T123456789\tDrug 0 2\tab",  # a long id
+    "TX\tDrug 0 2\tab",
+    "T\tDrug 0 2\tab",
+    "N1\tReference T1 X:1\tab",
+    "#1\tAnnotatorNotes T1\tnote",
+    "T3\tA_very_long_type_name_that_goes_on_and_on_and_on_for_more_than_64_bytes 0 2\tab",
+]
+
+
+def _random_folder(folder: Path, rnd: object, n_files: int) -> dict[str, str]:
+    import random
+
+    assert isinstance(rnd, random.Random)
+    text = "abcdefghij klmnopqrs tuvwxyz" * 3
+    contents = {}
+    for f in range(n_files):
+        lines = []
+        for k in range(rnd.randint(0, 12)):
+            start = rnd.randint(0, len(text) - 12)
+            end = start + rnd.randint(1, 11)
+            kind = rnd.choice(["Drug", "Dose", "X", "Gene_or_protein", "Chemical123"])
+            lines.append(f"T{k + 1}\t{kind} {start} {end}\t{text[start:end]}")
+        if lines and rnd.random() < 0.4:
+            lines.insert(rnd.randrange(len(lines) + 1), rnd.choice(_ODD_LINES))
+        content = "".join(line + "\n" for line in lines)
+        if content and rnd.random() < 0.1:
+            content = content[:-1]  # no newline at the end
+        name = f"d{f:03d}"
+        (folder / f"{name}.ann").write_text(content, encoding="utf-8")
+        if rnd.random() < 0.9:
+            txt = text if rnd.random() < 0.9 else text.replace("a", "é")
+            (folder / f"{name}.txt").write_text(txt, encoding="utf-8")
+        contents[name] = content
+    return contents
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_whole_folder_path_reads_what_the_per_file_path_reads(
+    tmp_path: Path, seed: int
+) -> None:
+    import random
+
+    rnd = random.Random(seed)
+    _random_folder(tmp_path, rnd, 60)
+    try:
+        corpus = read_brat_corpus(tmp_path)
+    except InputError as error:  # the first bad file in name order, named with its line
+        first_error = None
+        for name in sorted(os.listdir(tmp_path)):
+            if name.endswith(".ann"):
+                try:
+                    read_ann(tmp_path / name)
+                except InputError as expected:
+                    first_error = expected
+                    break
+        assert first_error is not None and str(error) == str(first_error)
+        return
+    by_arrays = 0
+    for doc_id, file in corpus.files.items():
+        alone = read_ann_file(tmp_path / f"{doc_id}.ann")
+        assert _columns(file) == _columns(alone)
+        assert (file.text, file.warnings, file.lines is None) == (
+            alone.text,
+            alone.warnings,
+            alone.lines is None,
+        )
+        if file.rows is not None:
+            by_arrays += 1
+            rows, block = file.rows, file.rows.block
+            assert block.starts[rows.lo : rows.hi].tolist() == list(alone.starts)
+            assert block.ends[rows.lo : rows.hi].tolist() == list(alone.ends)
+            codes = block.type_codes[rows.lo : rows.hi].tolist()
+            assert [block.type_names[c] for c in codes] == list(alone.types)
+    assert by_arrays >= len(corpus.files) // 3  # the path under test is taken
+
+
+def test_the_whole_folder_path_names_file_and_line_of_an_error(tmp_path: Path) -> None:
+    for k in range(5):
+        (tmp_path / f"d{k}.ann").write_text("T1\tDrug 0 2\tab\nT2\tDrug 3 4\tc\n")
+    (tmp_path / "d3.ann").write_text("T1\tDrug 0 2\tab\nT2\tDrug 4 3\tc\n")
+    with pytest.raises(InputError) as error:
+        read_brat_corpus(tmp_path)
+    assert (error.value.path, error.value.line) == (str(tmp_path / "d3.ann"), 2)
+
+
+def test_the_whole_folder_path_shares_type_numbers_across_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from annoscore.formats import brat
+
+    monkeypatch.setattr(brat, "_CHUNK_BYTES", 64)  # a chunk per file or two
+    kinds = ["B", "A", "C", "A", "D"]
+    for k, kind in enumerate(kinds):
+        (tmp_path / f"d{k}.ann").write_text(f"T1\t{kind} 0 2\tab\nT2\tA 3 4\tc\n")
+    corpus = read_brat_corpus(tmp_path)
+    for k, kind in enumerate(kinds):
+        file = corpus.files[f"d{k}"]
+        assert file.rows is not None
+        block, lo, hi = file.rows.block, file.rows.lo, file.rows.hi
+        assert [block.type_names[c] for c in block.type_codes[lo:hi]] == [kind, "A"]
+        assert list(file.types) == [kind, "A"] and file.ids == ["T1", "T2"]
+
+
+def test_a_file_larger_than_a_chunk_is_read_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from annoscore.formats import brat
+
+    monkeypatch.setattr(brat, "_CHUNK_BYTES", 40)
+    (tmp_path / "small.ann").write_text("T1\tA 0 2\tab\n")
+    (tmp_path / "large.ann").write_text(
+        "T1\tA 0 2\tab\nT2\tB 3 4\tc\nT3\tA 5 7\tde\nT4\tA 8 9\tf\n"
+    )
+    corpus = read_brat_corpus(tmp_path, check_text=False)
+    assert corpus.files["small"].rows is not None and corpus.files["large"].rows is None
+    assert list(corpus.files["large"].types) == ["A", "B", "A", "A"]

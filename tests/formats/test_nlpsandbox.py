@@ -257,3 +257,41 @@ def test_columns_tolerate_what_the_reference_tolerates(tmp_path: Path) -> None:
         assert columns.categories["date"].start.tolist() == [1]
     path.write_bytes(json.dumps(data).encode("utf-16"))
     assert read_columns(path, ["date"], texts=Numbering(), kinds={}).objects == 1
+
+
+def _whole_file_reading(path: Path) -> object:
+    """The reading before objects were decoded one at a time: ``json.loads`` of the file."""
+    from annoscore.formats.nlpsandbox import _load, _read_objects
+
+    try:
+        return _read_objects(path, _load(path), None)
+    except InputError as error:
+        return str(error)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_objects_decoded_one_at_a_time_read_as_the_whole_file(tmp_path: Path, seed: int) -> None:
+    rnd = random.Random(seed)
+    objects = []
+    for n in range(rnd.randint(0, 6)):
+        item: dict[str, object] = {"annotationSource": {"resourceSource": {"name": f"a/{n % 4}"}}}
+        for array in ("textDateAnnotations", "textLocationAnnotations", "textIdAnnotations"):
+            if rnd.random() < 0.8:
+                item[array] = [
+                    {"start": rnd.randint(0, 50), "length": 3, "text": rnd.choice(["abc", "de"])}
+                    for _ in range(rnd.randint(0, 3))
+                ]
+        objects.append(item)
+    text = json.dumps(objects, indent=rnd.choice([None, 1]))
+    if rnd.random() < 0.3 and objects:  # a shape error
+        text = text.replace('"start": ', '"start": -', 1)
+    if rnd.random() < 0.3:  # a syntax error somewhere
+        at = rnd.randrange(len(text))
+        text = text[:at] + rnd.choice(["}", ",", "x", ""]) + text[at:]
+    path = tmp_path / "f.json"
+    path.write_text(text)
+    try:
+        streamed: object = read_sandbox(path)
+    except InputError as error:
+        streamed = str(error)
+    assert streamed == _whole_file_reading(path)

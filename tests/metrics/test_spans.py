@@ -368,3 +368,27 @@ def test_ten_thousand_mutually_overlapping_spans_in_every_mode() -> None:
             )
         if mode == "semeval":
             assert counts["type_cor"] + counts["type_inc"] == n  # everything pairs up
+
+
+def test_semeval_scores_are_the_tally_arithmetic() -> None:
+    from annoscore.metrics.prf import f_beta
+    from annoscore.metrics.tallies import Tally
+
+    rnd = random.Random(5)
+    for _ in range(2000):
+        values = {
+            f"{scheme}_{kind}": rnd.choice([0, 0, 1, 2, 3, 7, 40])
+            for scheme in ("strict", "exact", "partial", "type")
+            for kind in ("cor", "inc", "par", "mis", "spu")
+        }
+        prefix = rnd.choice(["", "type:Drug:"])
+        counts = Counts({prefix + k: v for k, v in values.items()})
+        scores = metrics_spans.semeval_scores(counts, prefix)
+        for scheme in ("strict", "exact", "partial", "type"):
+            tally = Tally(*(values[f"{scheme}_{k}"] for k in ("cor", "par", "inc", "mis", "spu")))
+            f1 = f_beta(tally.precision, tally.recall)
+            if f1 is None and tally.pos + tally.act > 0:
+                f1 = 0.0
+            expected = (tally.precision, tally.recall, f1)
+            got = tuple(scores[f"{scheme}_{k}"] for k in ("precision", "recall", "f1"))
+            assert got == expected

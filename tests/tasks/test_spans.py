@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -142,3 +143,44 @@ def test_properties_of_every_mode(
             rnd.shuffle(mentions)
             shuffled[key] = AnnotatedDocument(key, tuple(mentions), pred[key].text)
         assert score_spans(gold, shuffled, mode=mode, tolerance=1).counts == result.counts
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_files_read_as_arrays_score_as_the_mention_objects_do(tmp_path: Path, seed: int) -> None:
+    """The command's path (a folder read into one block of arrays, no mention object) against
+    the model objects of the same files, every mode, on random brat folders."""
+    from annoscore.formats.brat import read_brat_corpus
+    from annoscore.tasks.spans import score_span_files
+
+    rnd = random.Random(seed)
+    text = "alpha beta gamma delta epsilon zeta eta theta iota kappa " * 4
+    n_docs = rnd.randint(5, 30)
+    for side in ("gold", "system"):
+        (tmp_path / side).mkdir()
+        for d in range(n_docs):
+            lines = []
+            for k in range(rnd.randint(0, 15)):
+                start = rnd.randint(0, len(text) - 15)
+                end = start + rnd.randint(1, 14)
+                kind = rnd.choice(["Drug", "Dose", "Gene"])
+                if seed % 2 and rnd.random() < 0.05:  # odd seeds: some files take the line path
+                    lines.append(f"T{k + 1}\t{kind} {start} {end};{end + 1} {end + 3}\tx")
+                else:
+                    lines.append(f"T{k + 1}\t{kind} {start} {end}\t{text[start:end]}")
+            (tmp_path / side / f"d{d}.ann").write_text("".join(f"{x}\n" for x in lines))
+            if side == "gold":
+                (tmp_path / side / f"d{d}.txt").write_text(text)
+    gold = {k: f.document() for k, f in read_brat_corpus(tmp_path / "gold").files.items()}
+    system = {k: f.document() for k, f in read_brat_corpus(tmp_path / "system").files.items()}
+    for side in ("gold", "system"):
+        read = [f.rows is not None for f in read_brat_corpus(tmp_path / side).files.values()]
+        assert all(read) if seed % 2 == 0 else any(read)  # the arrays path is taken
+    for mode in SPAN_MODES:
+        tolerance = 2 if mode == "relaxed" else 0
+        by_arrays = score_span_files(
+            tmp_path / "gold", tmp_path / "system", mode=mode, tolerance=tolerance
+        )
+        by_objects = score_spans(gold, system, mode=mode, tolerance=tolerance)
+        assert by_arrays.counts == by_objects.counts
+        assert by_arrays.matrix.names == by_objects.matrix.names
+        assert (by_arrays.matrix.values == by_objects.matrix.values).all()

@@ -336,6 +336,8 @@ class SpanArrays:
         types = int(columns[3].max()) + 1
         if (int(columns[0].max()) + 1) * scale * scale * types < 2**62 and columns[1].min() >= 0:
             packed = ((columns[0] * scale + columns[1]) * scale + columns[2]) * types + columns[3]
+            if bool((packed[1:] >= packed[:-1]).all()):  # in order already (a sorted file)
+                return cls(*columns)
             order = np.argsort(packed, kind="stable")
         else:
             order = np.lexsort((columns[3], columns[2], columns[1], columns[0]))

@@ -397,7 +397,7 @@ def _slow_code_rows(
 # a hash table of the vocabulary; documents are compared word by word with the previous line, so
 # only the first line of each run of equal documents goes through a Python dict.
 
-_CHUNK = 1 << 24
+_CHUNK = 1 << 20
 
 
 class _WordTable:

@@ -233,14 +233,27 @@ def read_sandbox(path: Path | str, categories: Iterable[str] | None = None) -> S
     [0].textDateAnnotations[0].length: expected a non-negative integer
     """
     path = Path(path)
+    text = _read_text(path)
+    try:
+        return _read_objects(path, _objects(path, text), categories)
+    except InputError:
+        _load(path, text)  # a JSON syntax error anywhere in the file is reported first
+        raise
+
+
+def _read_objects(
+    path: Path, objects: Iterable[Any], categories: Iterable[str] | None
+) -> SandboxFile:
+    """:func:`read_sandbox` of the file's objects, decoded one at a time (fewer objects alive
+    at once: the garbage collector has less to walk, and memory is the size of one note)."""
     wanted = [CATEGORIES[name] for name in (categories or CATEGORIES)]
-    data = _load(path)
     notes: dict[str, dict[str, list[PhiAnnotation]]] = {c.name: {} for c in wanted}
     missing = dict.fromkeys(notes, 0)
     mismatched = dict.fromkeys(notes, 0)
     note_ids: dict[str, None] = {}
     merged = 0
-    for index, item in enumerate(data):
+    index = -1
+    for index, item in enumerate(objects):
         if not isinstance(item, dict):
             raise _fail(path, f"[{index}]", "expected an annotation object")
         note_id = _note_id(path, item, index)
@@ -263,7 +276,7 @@ def read_sandbox(path: Path | str, categories: Iterable[str] | None = None) -> S
             name: CategoryNotes(by_note, missing[name], mismatched[name])
             for name, by_note in notes.items()
         },
-        len(data),
+        index + 1,
         merged,
     )
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, repeat
 from operator import attrgetter, itemgetter
 from typing import Any, Literal, Protocol, cast
 
@@ -67,9 +67,52 @@ from annoscore.align.spans import (
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.metrics.prf import prf
-from annoscore.metrics.tallies import Tally
 from annoscore.model import Mention
 from annoscore.result import CountMatrix
+
+
+class EntityBlockArrays(Protocol):
+    """Entities of many documents as arrays (a reader's, say ``formats.brat.EntityBlock``):
+    ``starts``, ``ends``, ``type_codes`` (positions in ``type_names``), one row per entity."""
+
+    starts: Array
+    ends: Array
+    type_codes: Array
+    type_names: list[str]
+
+
+class BlockRows(Protocol):
+    """Rows ``lo:hi`` of a block: one document side's entities (continuous ones only)."""
+
+    block: EntityBlockArrays
+    lo: int
+    hi: int
+
+
+def _ranges(lo: Array, hi: Array) -> Array:
+    """The positions ``lo[k]:hi[k]`` of every ``k``, one after another.
+
+    >>> _ranges(np.array([5, 0, 9]), np.array([7, 0, 10])).tolist()
+    [5, 6, 9]
+    """
+    sizes = hi - lo
+    total = int(sizes.sum())
+    firsts = np.cumsum(sizes) - sizes
+    return np.repeat(lo - firsts, sizes) + np.arange(total, dtype=np.int64)
+
+
+def _block_columns(
+    all_rows: Sequence[BlockRows], type_number: defaultdict[str, int]
+) -> tuple[Array, Array, Array, Array]:
+    """Document, start, end and type-number columns of documents that are all rows of one
+    reader's block (no Python code per entity)."""
+    block = all_rows[0].block
+    lo = np.fromiter(map(attrgetter("lo"), all_rows), dtype=np.int64, count=len(all_rows))
+    hi = np.fromiter(map(attrgetter("hi"), all_rows), dtype=np.int64, count=len(all_rows))
+    source = _ranges(lo, hi)
+    doc = np.repeat(np.arange(len(all_rows), dtype=np.int64), hi - lo)
+    numbers = np.array([type_number[t] for t in block.type_names], dtype=np.int64)
+    return doc, block.starts[source], block.ends[source], numbers[block.type_codes[source]]
 
 
 class EntityColumns(Protocol):
@@ -191,22 +234,41 @@ def prf_scores(counts: Counts, prefix: str = "") -> dict[str, float | None]:
     return prf(counts[prefix + "tp"], counts[prefix + "fp"], counts[prefix + "fn"]).as_dict()
 
 
+_SEMEVAL_KEYS = tuple(
+    (scheme, tuple(f"{scheme}_{kind}" for kind in ("cor", "par", "inc", "mis", "spu")))
+    for scheme in SCHEMES
+)
+
+
 def semeval_scores(counts: Counts, prefix: str = "") -> dict[str, float | None]:
-    """``{scheme}_{precision,recall,f1}`` of the SemEval tallies."""
+    """``{scheme}_{precision,recall,f1}`` of the SemEval tallies
+    (:class:`~annoscore.metrics.tallies.Tally`: P = (COR + PAR/2) / ACT, R = (COR + PAR/2) /
+    POS, F their harmonic mean; F is 0 when one side is empty, ``None`` when both are).
+
+    The arithmetic of :class:`~annoscore.metrics.tallies.Tally` and
+    :func:`~annoscore.metrics.prf.f_beta`, written out: this runs once per document.
+
+    >>> semeval_scores(Counts(strict_cor=1, strict_par=1, strict_spu=2))["strict_precision"]
+    0.375
+    """
     out: dict[str, float | None] = {}
-    for scheme in SCHEMES:
-        tally = Tally(
-            cor=int(counts[f"{prefix}{scheme}_cor"]),
-            par=int(counts[f"{prefix}{scheme}_par"]),
-            inc=int(counts[f"{prefix}{scheme}_inc"]),
-            mis=int(counts[f"{prefix}{scheme}_mis"]),
-            spu=int(counts[f"{prefix}{scheme}_spu"]),
-        )
-        out[f"{scheme}_precision"] = tally.precision
-        out[f"{scheme}_recall"] = tally.recall
-        f1 = tally.f_measure(1.0)
-        if f1 is None and tally.pos + tally.act > 0:  # one side empty: F is 0 (metrics.prf)
-            f1 = 0.0
+    stored = dict(counts.items())  # plain dict lookups (a missing count is 0)
+    for scheme, keys in _SEMEVAL_KEYS:
+        if prefix:
+            keys = tuple(prefix + key for key in keys)
+        cor, par, inc, mis, spu = map(int, map(stored.get, keys, repeat(0)))
+        credit = cor + 0.5 * par
+        pos = cor + par + inc + mis
+        act = cor + par + inc + spu
+        precision = credit / act if act else None
+        recall = credit / pos if pos else None
+        f1: float | None
+        if precision is None or recall is None:
+            f1 = 0.0 if pos + act > 0 else None
+        else:
+            f1 = 0.0 if precision + recall == 0 else 2.0 * precision * recall / (precision + recall)
+        out[f"{scheme}_precision"] = precision
+        out[f"{scheme}_recall"] = recall
         out[f"{scheme}_f1"] = f1
     return out
 
@@ -902,19 +964,55 @@ class SpanCorpus:
         on_mention_path = np.zeros(n_docs, dtype=bool)
         max_end = 0
         for side in (gold, pred):
+            found: list[BlockRows | None] = [getattr(c, "rows", None) for c in side]
+            block_rows = [r for r in found if r is not None]
+            if n_docs and len(block_rows) == n_docs and len({id(r.block) for r in block_rows}) == 1:
+                columns.append(_block_columns(block_rows, type_number))  # one reader's block
+                max_end = max(max_end, int(columns[-1][2].max(initial=0)))
+                continue
             sizes = np.fromiter((len(c.types) for c in side), dtype=np.int64, count=n_docs)
             n = int(sizes.sum())
             doc = np.repeat(np.arange(n_docs, dtype=np.int64), sizes)
-            first_seen = np.fromiter(
-                map(type_number.__getitem__, chain.from_iterable(c.types for c in side)),
-                dtype=np.int64,
-                count=n,
-            )
-            starts = np.fromiter(chain.from_iterable(c.starts for c in side), np.int64, n)
-            ends = np.fromiter(chain.from_iterable(c.ends for c in side), np.int64, n)
+            firsts = np.cumsum(sizes) - sizes
+            starts = np.empty(n, dtype=np.int64)
+            ends = np.empty(n, dtype=np.int64)
+            first_seen = np.empty(n, dtype=np.int64)
+            in_block: dict[int, tuple[BlockRows, list[int]]] = {}
+            listed = []
             for d, c in enumerate(side):
-                if c.has_discontinuous:
-                    on_mention_path[d] = True
+                rows = getattr(c, "rows", None)
+                if rows is not None:
+                    in_block.setdefault(id(rows.block), (rows, []))[1].append(d)
+                else:
+                    listed.append(d)
+                    if c.has_discontinuous:
+                        on_mention_path[d] = True
+            for some_rows, docs in in_block.values():  # a reader's arrays: no Python per entity
+                block = some_rows.block
+                ranges = [side[d].rows for d in docs]  # type: ignore[attr-defined]
+                source = _ranges(np.array([r.lo for r in ranges]), np.array([r.hi for r in ranges]))
+                target = _ranges(firsts[docs], firsts[docs] + sizes[docs])
+                starts[target] = block.starts[source]
+                ends[target] = block.ends[source]
+                numbers = np.array([type_number[t] for t in block.type_names], dtype=np.int64)
+                first_seen[target] = numbers[block.type_codes[source]]
+            if listed:
+                target = _ranges(firsts[listed], firsts[listed] + sizes[listed])
+                count = target.shape[0]
+                starts[target] = np.fromiter(
+                    chain.from_iterable(side[d].starts for d in listed), np.int64, count
+                )
+                ends[target] = np.fromiter(
+                    chain.from_iterable(side[d].ends for d in listed), np.int64, count
+                )
+                first_seen[target] = np.fromiter(
+                    map(
+                        type_number.__getitem__,
+                        chain.from_iterable(side[d].types for d in listed),
+                    ),
+                    np.int64,
+                    count,
+                )
             max_end = max(max_end, int(ends.max(initial=0)))
             columns.append((doc, starts, ends, first_seen))
         return cls._of_columns(
