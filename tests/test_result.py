@@ -62,6 +62,11 @@ def test_the_matrix_of_counts_is_the_plain_table(docs: dict[str, Counts]) -> Non
     assert matrix.values.tolist() == [[float(c[n]) for n in names] for c in docs.values()]
     whole = [all(isinstance(c._data.get(n, 0), int) for c in docs.values()) for n in names]
     assert list(matrix.integer) == whole
+    rows = [matrix.row(d) for d in range(len(docs))]
+    assert matrix.rows() == rows
+    assert [list(r.items()) for r in matrix.rows()] == [list(r.items()) for r in rows]
+    plain = [{k: v for k, v in r.items() if not k.startswith("type:")} for r in rows]
+    assert [dict(r.items()) for r in matrix.rows(types=False)] == plain
 
 
 @given(corpus)

@@ -181,6 +181,25 @@ class CountMatrix:
         """Document ``d``'s counts (every column)."""
         return self._counts(self.values[d])
 
+    def rows(self, types: bool = True) -> list[Counts]:
+        """Every document's counts, in order (without the ``type:`` columns unless ``types``):
+        the same as :meth:`row` for each, converted in one pass.
+
+        >>> m = CountMatrix.of({"a": Counts(tp=1, **{"type:X:tp": 1}), "b": Counts(tp=2)})
+        >>> m.rows(types=False)
+        [Counts(tp=1), Counts(tp=2)]
+        """
+        kept = [k for k, name in enumerate(self.names) if types or not _is_type_key(name)]
+        names = [self.names[k] for k in kept]
+        whole = [self.integer[k] for k in kept]
+        table = self.values[:, kept].tolist()
+        if all(whole):
+            return [Counts(dict(zip(names, map(int, row), strict=True))) for row in table]
+        return [
+            Counts({n: int(v) if w else v for n, w, v in zip(names, whole, row, strict=True)})
+            for row in table
+        ]
+
     def total(self) -> Counts:
         """The column sums (every column), summed document by document in order."""
         import numpy as np
@@ -345,17 +364,17 @@ class Result:
     def documents(self) -> dict[str, ScoredUnit]:
         """Every document's scores and counts (per-type columns left out), in matrix order."""
         if "documents" not in self._cache:
-            units = {}
-            for d, doc in enumerate(self.matrix.documents):
-                counts = _plain(self.matrix.row(d))
-                units[doc] = ScoredUnit(self.scorer(counts), counts)
-            self._cache["documents"] = units
+            rows = self.matrix.rows(types=False)
+            self._cache["documents"] = {
+                doc: ScoredUnit(self.scorer(counts), counts)
+                for doc, counts in zip(self.matrix.documents, rows, strict=True)
+            }
         documents: dict[str, ScoredUnit] = self._cache["documents"]
         return documents
 
     def document_counts(self) -> dict[str, Counts]:
         """Every document's counts (all columns, per-type ones included)."""
-        return {doc: self.matrix.row(d) for d, doc in enumerate(self.matrix.documents)}
+        return dict(zip(self.matrix.documents, self.matrix.rows(), strict=True))
 
     @property
     def types(self) -> dict[str, ScoredUnit]:
