@@ -11,7 +11,7 @@ files and each including its start-up, parsing and dictionary building:
 
 It checks that both MAPs agree (to 1e-9) and prints the median wall and CPU time (user + system)
 of ``--rounds`` alternating rounds after one warm-up run each, the peak memory of each process
-(``os.wait4``), and the ratios.  Both run with bytecode caches (see :func:`child_environment`).
+(``os.wait4``), and the ratios.  Both run with bytecode caches (see ``installed.py``).
 Usage::
 
     python benchmarks/ranking.py            # 100,000 documents (about 340 MB of predictions)
@@ -93,17 +93,6 @@ def generate(folder: Path, docs: int, per_doc: int = 100, relevant: int = 10) ->
             pred.write("".join(f"{doc}\t{c}\n" for c in ranked))
 
 
-def child_environment(scratch: Path) -> dict[str, str]:
-    """The timed processes' environment: compiled bytecode cached under ``scratch``
-    (``PYTHONPYCACHEPREFIX``), as after any ``pip install``.  This sandbox sets
-    ``PYTHONDONTWRITEBYTECODE`` and installs annoscore editable, so each run would otherwise
-    compile annoscore's modules from source while the peer's site-packages are compiled; a
-    warm-up run of each tool fills the cache."""
-    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    environment["PYTHONPYCACHEPREFIX"] = str(scratch / "pycache")
-    return environment
-
-
 def timed(command: list[str], environment: dict[str, str]) -> tuple[float, float, float, str]:
     """(wall seconds, CPU seconds (user + system), peak MB, stdout) of a subprocess: its own
     resource usage, from ``os.wait4``; its output goes to a temporary file."""
@@ -118,6 +107,14 @@ def timed(command: list[str], environment: dict[str, str]) -> tuple[float, float
             raise SystemExit(f"failed: {' '.join(command)}\n{err.read().decode()}")
         text = out.read().decode()
     return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, text
+
+
+def installed_environment() -> dict[str, str]:
+    """The timed processes' environment, annoscore's bytecode compiled (``installed.py``)."""
+    import installed  # beside this script
+
+    installed.compile_package()
+    return dict(os.environ)
 
 
 def main() -> None:
@@ -148,7 +145,7 @@ def main() -> None:
         "json",
     ]
     peer_cmd = [sys.executable, "-c", PEER, gold, pred, codes]
-    environment = child_environment(folder)
+    environment = installed_environment()
     timed(ours_cmd, environment)  # warm-up: bytecode caches, file system cache
     timed(peer_cmd, environment)
     runs: dict[str, list[tuple[float, float, float, str]]] = {"ours": [], "peer": []}
