@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from annoscore.errors import InputError
 from annoscore.formats.files import bom_warning, read_text, reading
@@ -123,61 +123,62 @@ def _read(path: Path, columns: int, names: str) -> TrecColumns:
         pieces.append((first, last + 1))
         first = last
 
-    def read_piece(piece: tuple[int, int]) -> _Chunk:
-        return _read_chunk(raw, words, buffer, piece[0], piece[1], columns, names, path)
-
-    chunks: list[_Chunk] = []
-    lines_before: list[int] = []
+    # each piece's columns are kept as parts, one list per column, and each column is joined
+    # and its parts dropped in turn: at most one column is held twice
+    queries: dict[str, int] = {}
+    tags: dict[str, None] = {}
+    parts: dict[str, list[Any]] = {
+        name: [] for name in ("query", "doc_start", "doc_words", "doc_length", "value", "line")
+    }
     lines = 0
     try:
-        for piece in pieces:
-            chunk = read_piece(piece)
-            chunks.append(chunk)
-            lines_before.append(lines)
+        for first, stop in pieces:
+            chunk = _read_chunk(raw, words, buffer, first, stop, columns, names, path)
+            heads = [queries.setdefault(q, len(queries)) for q in chunk.heads]
+            parts["query"].append(np.array(heads, dtype=np.int64)[chunk.head_of_row])
+            parts["doc_start"].append(chunk.doc_start)
+            parts["doc_words"].append(chunk.doc_words)
+            parts["doc_length"].append(chunk.doc_length)
+            parts["value"].append(chunk.value)
+            parts["line"].append(chunk.line + lines)
+            tags.update(dict.fromkeys(chunk.tags))
             lines += chunk.lines
     except InputError as error:  # the first piece with an error: its line in the file
         where = None if error.line is None else error.line + lines
         raise InputError(error.message, error.path, where) from None
-    if not any(len(chunk.line) for chunk in chunks):
+    if not sum(len(part) for part in parts["line"]):
         raise InputError(f"the file is empty: expected lines of {names}", path)
-    queries: dict[str, int] = {}
-    query = np.concatenate(
-        [
-            np.array([queries.setdefault(q, len(queries)) for q in chunk.heads], dtype=np.int64)[
-                chunk.head_of_row
-            ]
-            for chunk in chunks
-        ]
-    )
-    tags = tuple(dict.fromkeys(tag for chunk in chunks for tag in chunk.tags))
-    width = max(len(chunk.doc_words) for chunk in chunks)
-    doc_words = tuple(
-        np.concatenate(
-            [
-                chunk.doc_words[k] if k < len(chunk.doc_words) else np.zeros(len(chunk.line), "<u8")
-                for chunk in chunks
-            ]
+
+    def joined(name: str) -> Any:
+        return np.concatenate(parts.pop(name))
+
+    word_parts: list[tuple[WordArray, ...]] = parts.pop("doc_words")
+    doc_words = []
+    for k in range(max(len(part) for part in word_parts)):
+        doc_words.append(
+            np.concatenate(
+                [part[k] if k < len(part) else np.zeros(len(part[0]), "<u8") for part in word_parts]
+            )
         )
-        for k in range(width)
-    )
-    doc_length = np.concatenate([chunk.doc_length for chunk in chunks])
+    del word_parts
+    doc_length = joined("doc_length")
     return TrecColumns(
         path=path,
         queries=list(queries),
-        query=query,
-        doc_hash=hash_words(doc_words, doc_length),
-        doc_words=doc_words,
+        query=joined("query"),
+        doc_hash=hash_words(tuple(doc_words), doc_length),
+        doc_words=tuple(doc_words),
         doc_length=doc_length,
-        value=np.concatenate([chunk.value for chunk in chunks]),
-        line=np.concatenate([c.line + n for c, n in zip(chunks, lines_before, strict=True)]),
-        tags=tags if columns == 6 else (),
+        value=joined("value"),
+        line=joined("line"),
+        tags=tuple(tags) if columns == 6 else (),
         warnings=tuple(warnings),
         data=buffer,
-        doc_start=np.concatenate([chunk.doc_start for chunk in chunks]),
+        doc_start=joined("doc_start"),
     )
 
 
-_CHUNK = 1 << 21
+_CHUNK = 1 << 19
 
 
 @dataclass(frozen=True, slots=True)
