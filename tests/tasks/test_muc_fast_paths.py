@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import fields, is_dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -134,3 +135,117 @@ def test_shared_coreference_slots_change_nothing(tmp_path: Path) -> None:
         sample_path("muc", "co.response.sgml"),
     )
     assert 0 < result.counts["muc_recall_num"] <= result.counts["muc_recall_den"]
+
+
+def _repetitive_ne_files(rng: random.Random) -> tuple[str, str]:
+    """Few words and types, so that most key/response pairs repeat an earlier pair exactly
+    (the aligner's short cut); some tags are longer, nest or split, so that some pairs are not
+    isolated."""
+    key: list[str] = []
+    rsp: list[str] = []
+    for d in range(rng.randint(5, 10)):
+        key.append(f"<DOC>\n<DOCNO> {d} </DOCNO>\n<TXT>\n")
+        rsp.append(f"<DOC>\n<DOCNO> {d} </DOCNO>\n<TXT>\n")
+        for _ in range(rng.randint(10, 25)):
+            words = " ".join(rng.choice(["Acme", "Bank", "of"]) for _ in range(rng.randint(1, 2)))
+            kind = rng.choice(["PERSON", "LOCATION"])
+            # each item's text is "{words} x"; the tags around it vary
+            exact = f'<ENAMEX TYPE="{kind}">{words}</ENAMEX> x'
+            k = rng.choice(
+                [
+                    *[exact] * 6,
+                    f'<ENAMEX TYPE="{kind}">{words} x</ENAMEX>',
+                    f'<ENAMEX TYPE="PERSON"><ENAMEX TYPE="{kind}">{words}</ENAMEX> x</ENAMEX>',
+                ]
+            )
+            r = rng.choice(
+                [
+                    k,
+                    k,
+                    k,
+                    f"{words} x",
+                    f'<ENAMEX TYPE="PERSON"><ENAMEX TYPE="{kind}">{words}</ENAMEX> x</ENAMEX>',
+                    f'<ENAMEX TYPE="LOCATION">{words}</ENAMEX> x',
+                    f'<ENAMEX TYPE="{kind}">{words}</ENAMEX> <ENAMEX TYPE="{kind}">x</ENAMEX>',
+                ]
+            )
+            key.append(k + " ; ")
+            rsp.append(r + " ; ")
+        key.append("\n</TXT>\n</DOC>\n")
+        rsp.append("\n</TXT>\n</DOC>\n")
+    return "".join(key), "".join(rsp)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_isolated_pair_short_cut_changes_nothing(seed: int) -> None:
+    """NeAligner reuses the record of an isolated pair of slots tuples aligned before; the
+    records, counts, pairs scored and map history must equal the general path's."""
+    rng = random.Random(seed)
+    config = load_config(None, "ne")
+    classes = [c.name.upper() for c in config.class_defs]
+    defined = {
+        c.name.lower(): {s.name.lower() for s in config.slots_of(c.name)} for c in config.class_defs
+    }
+    slots = sgml_slots(config)
+    key_text, rsp_text = _repetitive_ne_files(rng)
+    keys = parse_sgml(key_text, "k", classes, sections=("TXT",))
+    rsps = {d.number: d for d in parse_sgml(rsp_text, "r", classes, sections=("TXT",))}
+    assert [d.text for d in keys] == [rsps[d.number].text for d in keys]
+
+    class Counting(NeAligner):
+        general = 0
+
+        def _align_rest(self, *args: Any) -> None:
+            Counting.general += len(args[4])
+            super()._align_rest(*args)
+
+    shared = SharedSlots()
+    fast, plain = Counting(config), NeAligner(config)
+    plain.shared_slots = False  # the general path of MucAligner
+    fast_docs, plain_docs = [], []
+    total = 0
+    for key in keys:
+        rsp = rsps[key.number]
+        k1, _ = ne_objects(key, classes, defined, slots=slots, shared_slots=shared)
+        r1, _ = ne_objects(rsp, classes, defined, slots=slots, shared_slots=shared)
+        k2, _ = ne_objects(key, classes, defined, slots=slots)
+        r2, _ = ne_objects(rsp, classes, defined, slots=slots)
+        total += len(k1.objects)
+        fast_docs.append(fast.align(key.number, k1, r1))
+        plain_docs.append(plain.align(key.number, k2, r2))
+    assert _without_lines(fast_docs) == _without_lines(plain_docs)
+    subtasks, groups = subtasks_of(config), section_groups(config)
+    for a, b in zip(fast_docs, plain_docs, strict=True):
+        assert ne_document_counts(a, subtasks, groups) == ne_document_counts(b, subtasks, groups)
+    assert fast.pairs_scored == plain.pairs_scored
+    here = Path(".")
+    written = map_history_tcl(MucDetails(config, fast_docs, here, here))
+    assert written == map_history_tcl(MucDetails(config, plain_docs, here, here))
+    assert Counting.general < total  # the short cut was taken
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_overlapping_partners_are_every_overlapping_pair(seed: int) -> None:
+    from annoscore.align.muc_ne import overlapping_partners
+    from annoscore.model import TemplateObject
+
+    rng = random.Random(seed)
+
+    def tags(n: int) -> list[TemplateObject]:
+        out = []
+        for _ in range(n):
+            start = rng.randint(-1, 30)
+            end = start + rng.randint(0, 6) if start >= 0 else -1
+            out.append(TemplateObject("X", "enamex", "1", "1", (), start=start, end=end))
+        return out
+
+    keys, rsps = tags(rng.randint(0, 15)), tags(rng.randint(0, 15))
+
+    def place(o: TemplateObject) -> tuple[int, int]:
+        return (o.start, o.end) if o.start >= 0 else (0, 0)
+
+    expected = [
+        [j for j, r in enumerate(rsps) if place(r)[1] > place(k)[0] and place(r)[0] < place(k)[1]]
+        for k in keys
+    ]
+    assert overlapping_partners(keys, rsps) == expected

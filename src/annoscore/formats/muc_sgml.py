@@ -720,7 +720,7 @@ class SharedSlots:
     object, and so are equal tuples of shared slots, which lets the aligner and the reports
     do the work of equal content once.  A shared object's ``line`` is its first tag's."""
 
-    __slots__ = ("combined", "slots", "texts", "tuples")
+    __slots__ = ("combined", "slots", "tags", "texts", "tuples")
 
     def __init__(self) -> None:
         self.slots: dict[tuple[str, str], TemplateSlot] = {}
@@ -734,6 +734,14 @@ class SharedSlots:
         self.combined: dict[tuple[int, int], tuple[TemplateSlot, ...]] = {}
         """The tuple of :attr:`tuples` of a TEXT slot and a tuple of the other slots, by the
         identities of both (held by :attr:`slots` and :attr:`tuples`)."""
+        self.tags: dict[
+            tuple[int, str, str, bool],
+            tuple[dict[str, str], tuple[TemplateSlot, ...], bool, int],
+        ] = {}
+        """What :func:`ne_objects` makes of a tag without ``ALT`` (its slots tuple, optional
+        mark and ignored attributes), by the identity of its attribute mapping (the reader
+        shares equal ones; the entry holds it), its text as written, class and side (keys
+        syntax or not)."""
 
 
 def flat_text(text: str) -> str:
@@ -801,10 +809,34 @@ def ne_objects(
     combined = sharing.combined
     text_wanted: dict[str, bool] = {}
     prefixes: dict[str, str] = {}
+    plain = sharing.tags
     for name, attributes, start, end, raw_text, section, line, _ in document.tags:
         if name not in wanted:
             continue
         numbers[name] = number = numbers.get(name, 0) + 1
+        one_up = str(number)
+        prefix = prefixes.get(name)
+        if prefix is None:
+            prefix = prefixes[name] = f"{name}-{number_text}-"
+        known_plain = plain.get((id(attributes), raw_text, name, keys_syntax))
+        if known_plain is not None and known_plain[0] is attributes:  # a tag like one before
+            _, object_slots, optional, not_defined = known_plain
+            ignored += not_defined
+            objects.append(
+                TemplateObject(
+                    prefix + one_up,
+                    name,
+                    number_text,
+                    one_up,
+                    object_slots,
+                    optional,
+                    line,
+                    section,
+                    start,
+                    end,
+                )
+            )
+            continue
         parts = made.get((name, id(attributes)))
         if parts is None:
             defined = defined_upper.get(name)
@@ -812,7 +844,6 @@ def ne_objects(
                 lowered = defined_slots.get(name.lower(), set())
                 defined = defined_upper[name] = {n.upper() for n in lowered}
                 text_wanted[name] = text_name in defined
-                prefixes[name] = f"{name}-{number_text}-"
             alt_values: list[str] = []
             optional = False
             built: list[TemplateSlot] = []
@@ -869,10 +900,15 @@ def ne_objects(
                     known_slots = tuples[identities] = (text_slot, *together)
                 combined[id(text_slot), id(together)] = known_slots
             object_slots = known_slots
-        one_up = str(number)
+            plain[id(attributes), raw_text, name, keys_syntax] = (
+                attributes,
+                object_slots,
+                optional,
+                not_defined,
+            )
         objects.append(
             TemplateObject(
-                prefixes[name] + one_up,
+                prefix + one_up,
                 name,
                 number_text,
                 one_up,

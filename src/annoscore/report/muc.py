@@ -21,6 +21,7 @@ import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -92,12 +93,6 @@ def _tally_keys(prefix: str) -> tuple[str, ...]:
     return tuple(prefix + name for name in TALLY_NAMES)
 
 
-def _row(label: str, counts: Counts, prefix: str, undefined: str) -> str:
-    """:func:`score_row` of the tally under ``prefix`` (each distinct row formatted once)."""
-    values = tuple(map(int, map(counts.__getitem__, _tally_keys(prefix))))
-    return _row_text(label, values, undefined)
-
-
 def f_measure_lines(t: Tally) -> list[str]:
     """The two F-MEASURES lines (P&R, 2P&R, P&2R, in percent with 2 decimals)."""
     if t.precision is None or t.recall is None:
@@ -113,50 +108,67 @@ def _section(title: str) -> str:
     return f"{title:<24}|" + _BLANK
 
 
-def score_page(details: MucDetails, counts: Counts, undefined: str = "*") -> list[str]:
-    """One page of the score report for ``counts`` (a document's or the corpus's)."""
+_PagePlan = list[str | tuple[str, tuple[str, ...]]]
+"""A score page's lines before the counts: a fixed line, or a row's label and tally keys."""
+
+
+def _page_plan(details: MucDetails) -> _PagePlan:
+    """The lines of every score page up to the ALL SLOTS row (see :func:`score_page`)."""
     config = details.config
-    lines = [RULE, HEADER, SPLIT]
+    plan: _PagePlan = [RULE, HEADER, SPLIT]
     if config.scoring_task == "scenario_template":
-        lines.append(_row("TEXT FILTERING", counts, "text_filter:", undefined))
-        lines.append(SPLIT)
+        plan.append(("TEXT FILTERING", _tally_keys("text_filter:")))
+        plan.append(SPLIT)
     if config.scoring_task == "named_entity":
-        lines.extend(ne_sections(details, counts, undefined))
-    lines.append(_section("OBJ SCORES"))
+        from annoscore.metrics.muc_ne import subtask_key
+
+        plan.append(f"{'SUBTASK SCORES':<24}|" + _BLANK + " " * 24)
+        report_names = {c.name.lower(): c.report_name for c in config.class_defs}
+        shown_class = None
+        for cls, slot, value in details.subtasks:
+            if cls.lower() != shown_class:
+                shown_class = cls.lower()
+                plan.append(_section(report_names.get(shown_class, cls)[:24]))
+            plan.append((" " + value, _tally_keys(subtask_key(cls, slot, value))))
+        plan.append(SPLIT)
+        plan.append(_section("SECT SCORES"))
+        for name in details.section_rows:
+            plan.append((name, _tally_keys(f"section:{name}:")))
+        plan.append(SPLIT)
+    plan.append(_section("OBJ SCORES"))
     for cdef in config.class_defs:
         if cdef.scored:
-            lines.append(_row(cdef.report_name, counts, f"obj:{cdef.name.lower()}:", undefined))
-    lines.append(SPLIT)
-    lines.append(_section("SLOT SCORES"))
+            plan.append((cdef.report_name, _tally_keys(f"obj:{cdef.name.lower()}:")))
+    plan.append(SPLIT)
+    plan.append(_section("SLOT SCORES"))
     for cdef in config.class_defs:
-        lines.append(_section(cdef.report_name[:24]))
+        plan.append(_section(cdef.report_name[:24]))
         for sdef in config.slots_of(cdef.name):
             prefix = f"slot:{cdef.name.lower()}:{sdef.name.lower()}:"
-            lines.append(_row(" " + sdef.report_name, counts, prefix, undefined))
-    lines.append(SPLIT)
+            plan.append((" " + sdef.report_name, _tally_keys(prefix)))
+    plan.append(SPLIT)
+    return plan
+
+
+def score_page(
+    details: MucDetails, counts: Counts, undefined: str = "*", plan: _PagePlan | None = None
+) -> list[str]:
+    """One page of the score report for ``counts`` (a document's or the corpus's); ``plan``
+    is :func:`_page_plan` of ``details`` (made once for every page of a report)."""
+    if plan is None:
+        plan = _page_plan(details)
+    get = dict(counts.items()).get  # absent keys read as 0, as in Counts
+    zeros = repeat(0)
+    lines: list[str] = []
+    for entry in plan:
+        if isinstance(entry, str):
+            lines.append(entry)
+        else:
+            label, keys = entry
+            lines.append(_row_text(label, tuple(map(int, map(get, keys, zeros))), undefined))
     total = tally_of(counts)
     lines.append(score_row("ALL SLOTS", total, undefined))
     lines.extend(f_measure_lines(total))
-    return lines
-
-
-def ne_sections(details: MucDetails, counts: Counts, undefined: str = "*") -> list[str]:
-    """The named entity page's SUBTASK SCORES and SECT SCORES parts (each ending in a rule)."""
-    from annoscore.metrics.muc_ne import subtask_key
-
-    lines = [f"{'SUBTASK SCORES':<24}|" + _BLANK + " " * 24]
-    report_names = {c.name.lower(): c.report_name for c in details.config.class_defs}
-    shown_class = None
-    for cls, slot, value in details.subtasks:
-        if cls.lower() != shown_class:
-            shown_class = cls.lower()
-            lines.append(_section(report_names.get(shown_class, cls)[:24]))
-        lines.append(_row(" " + value, counts, subtask_key(cls, slot, value), undefined))
-    lines.append(SPLIT)
-    lines.append(_section("SECT SCORES"))
-    for name in details.section_rows:
-        lines.append(_row(name, counts, f"section:{name}:", undefined))
-    lines.append(SPLIT)
     return lines
 
 
@@ -169,11 +181,12 @@ def score_report(result: Result, undefined: str = "*", document_pages: bool = Tr
     if details.coref is not None:
         return coref_score_report(result, document_rows=document_pages)
     pages: list[list[str]] = []
+    plan = _page_plan(details)
     if document_pages:
         for doc, counts in result.document_counts().items():
-            pages.append([f"Document {doc}", *score_page(details, counts, undefined)])
+            pages.append([f"Document {doc}", *score_page(details, counts, undefined, plan)])
     title = f"TOTAL SCORES ({len(result.matrix.documents)} documents)"
-    pages.append([title, *score_page(details, result.counts, undefined)])
+    pages.append([title, *score_page(details, result.counts, undefined, plan)])
     return "\f\n".join("\n".join(page) + "\n" for page in pages)
 
 
