@@ -219,6 +219,19 @@ def _parse_fast(
     docnum_start = -1
     docnum_text: str | None = None
     line, counted_to = 1, 0  # the line of offset counted_to
+
+    def tag_attributes(raw: str) -> dict[str, str]:
+        """A tag's attributes from its attribute text, parsed once per distinct text."""
+        attributes = parsed.get(raw)
+        if attributes is None:
+            attributes = parsed[raw] = {}
+            for key, double, single, bare in find_attributes(raw):
+                value = double or single or bare
+                if quote_char and quote_char in value:
+                    value = value.replace(quote_char, '"')
+                attributes[key.upper()] = value
+        return attributes
+
     scanner = _scanner(task_only, {doc_name, docnum_name, *section_names})
     for m in scanner.finditer(source):
         element, raw, content, slash, written, raw_, closer, _ = m.groups()
@@ -238,20 +251,7 @@ def _parse_fast(
             if not section_stack:
                 outside += 1
                 continue
-            if raw:
-                known_attributes = parsed.get(raw)
-                if known_attributes is not None:
-                    attributes = known_attributes
-                else:
-                    attributes = {}
-                    for key, double, single, bare in find_attributes(raw):
-                        value = double or single or bare
-                        if quote_char and quote_char in value:
-                            value = value.replace(quote_char, '"')
-                        attributes[key.upper()] = value
-                    parsed[raw] = attributes
-            else:
-                attributes = {}
+            attributes = tag_attributes(raw) if raw else {}
             if start < last_start or (start == last_start and end > last_end):
                 in_order = False
             last_start, last_end = start, end
@@ -285,20 +285,7 @@ def _parse_fast(
                 last_start, last_end = start, end
                 found.append((start, end, tag_name, attributes, section_stack[-1][0], k))
                 continue
-            if raw:
-                known_attributes = parsed.get(raw)
-                if known_attributes is not None:
-                    attributes = known_attributes
-                else:
-                    attributes = {}
-                    for key, double, single, bare in find_attributes(raw):
-                        value = double or single or bare
-                        if quote_char and quote_char in value:
-                            value = value.replace(quote_char, '"')
-                        attributes[key.upper()] = value
-                    parsed[raw] = attributes
-            else:
-                attributes = {}
+            attributes = tag_attributes(raw) if raw else {}
             task_stack.append((name, attributes, i - doc_offset - removed, len(opened)))
             opened.append(i)
             removed += tag_end - i
