@@ -15,6 +15,8 @@ unfilled scored slot adds one NON (decision 11 of ../shared/spec/muc.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from annoscore.align.muc import DocumentAlignment
 from annoscore.counts import Counts, Number
 from annoscore.metrics.tallies import Tally
@@ -24,7 +26,7 @@ _FILL_INDEX = {**_INDEX, "uns": 5, "rem": 6}
 """A fill status's place in a slot row: the six tallies, then the removed pointers."""
 
 
-def _put(values: dict[str, Number], prefix: str, row: list[int]) -> None:
+def put_tallies(values: dict[str, Number], prefix: str, row: Sequence[int]) -> None:
     """``row``'s tallies, ``pos`` and ``act`` under ``prefix`` (as :meth:`Tally.as_counts`)."""
     cor, par, inc, mis, spu, non = row[:6]
     values[prefix + "cor"] = cor
@@ -35,6 +37,43 @@ def _put(values: dict[str, Number], prefix: str, row: list[int]) -> None:
     values[prefix + "non"] = non
     values[prefix + "pos"] = cor + par + inc + mis
     values[prefix + "act"] = cor + par + inc + spu
+
+
+def put_class_rows(
+    values: dict[str, Number],
+    class_name: str,
+    obj: Sequence[int],
+    rows: dict[str, list[int]],
+    all_slots: list[int],
+) -> None:
+    """A class's OBJ row and its SLOT rows (slots merged by lower-cased name; the seventh
+    place of a row, removed pointers, as ``rem``), each slot row added into ``all_slots``."""
+    put_tallies(values, f"obj:{class_name}:", obj)
+    merged: dict[str, list[int]] = {}
+    for slot_name, row in rows.items():
+        lowered = slot_name.lower()
+        if lowered in merged:
+            merged[lowered] = [a + b for a, b in zip(merged[lowered], row, strict=True)]
+        else:
+            merged[lowered] = row
+    for slot_name, row in merged.items():
+        put_tallies(values, f"slot:{class_name}:{slot_name}:", row)
+        for i in range(6):
+            all_slots[i] += row[i]
+    for slot_name, row in merged.items():
+        if row[6]:
+            values[f"slot:{class_name}:{slot_name}:rem"] = row[6]
+
+
+def put_document_rows(
+    values: dict[str, Number], all_slots: Sequence[int], text_filter: str | None
+) -> None:
+    """The ALL SLOTS row and, when the task filters texts, the document's TEXT FILTERING item."""
+    put_tallies(values, "", all_slots)
+    if text_filter is not None:
+        row = [0] * 6
+        row[_INDEX[text_filter]] = 1
+        put_tallies(values, "text_filter:", row)
 
 
 def document_counts(alignment: DocumentAlignment) -> Counts:
@@ -58,26 +97,8 @@ def document_counts(alignment: DocumentAlignment) -> Counts:
                     index = fill_index.get(fill.status)
                     if index is not None:
                         row[index] += 1
-        _put(values, f"obj:{name}:", obj)
-        merged: dict[str, list[int]] = {}
-        for slot_name, row in rows.items():
-            lowered = slot_name.lower()
-            if lowered in merged:
-                merged[lowered] = [a + b for a, b in zip(merged[lowered], row, strict=True)]
-            else:
-                merged[lowered] = row
-        for slot_name, row in merged.items():
-            _put(values, f"slot:{name}:{slot_name}:", row)
-            for i in range(6):
-                all_slots[i] += row[i]
-        for slot_name, row in merged.items():
-            if row[6]:
-                values[f"slot:{name}:{slot_name}:rem"] = row[6]
-    _put(values, "", all_slots)
-    if alignment.text_filter is not None:
-        text_filter = [0] * 6
-        text_filter[_INDEX[alignment.text_filter]] = 1
-        _put(values, "text_filter:", text_filter)
+        put_class_rows(values, name, obj, rows, all_slots)
+    put_document_rows(values, all_slots, alignment.text_filter)
     return Counts(values)
 
 

@@ -21,17 +21,9 @@ from collections.abc import Mapping, Sequence
 
 from annoscore.align.muc import DocumentAlignment
 from annoscore.counts import Counts, Number
-from annoscore.metrics.muc import _FILL_INDEX
+from annoscore.metrics.muc import _FILL_INDEX, put_class_rows, put_document_rows, put_tallies
 
 _INDEX = {"cor": 0, "par": 1, "inc": 2, "mis": 3, "spu": 4, "non": 5, "uns": 5}
-
-
-def _put(values: dict[str, Number], prefix: str, row: Sequence[int]) -> None:
-    cor, par, inc, mis, spu, _ = row
-    for name, value in zip(("cor", "par", "inc", "mis", "spu", "non"), row, strict=True):
-        values[prefix + name] = value
-    values[prefix + "pos"] = cor + par + inc + mis
-    values[prefix + "act"] = cor + par + inc + spu
 
 
 def subtask_key(cls: str, slot: str, value: str) -> str:
@@ -105,29 +97,11 @@ def ne_document_counts(
                             bucket = buckets.get(shown.text.lower())
                             if bucket is not None:
                                 bucket[index] += 1
-        _put(values, f"obj:{class_name}:", obj)
-        merged: dict[str, list[int]] = {}
-        for slot_name, row in rows.items():
-            lowered = slot_name.lower()
-            if lowered in merged:
-                merged[lowered] = [a + b for a, b in zip(merged[lowered], row, strict=True)]
-            else:
-                merged[lowered] = row
-        for slot_name, row in merged.items():
-            _put(values, f"slot:{class_name}:{slot_name}:", row[:6])
-            for i in range(6):
-                all_slots[i] += row[i]
-        for slot_name, row in merged.items():
-            if row[6]:
-                values[f"slot:{class_name}:{slot_name}:rem"] = row[6]
-    _put(values, "", all_slots)
-    if alignment.text_filter is not None:
-        text_filter = [0] * 6
-        text_filter[_INDEX[alignment.text_filter]] = 1
-        _put(values, "text_filter:", text_filter)
+        put_class_rows(values, class_name, obj, rows, all_slots)
+    put_document_rows(values, all_slots, alignment.text_filter)
     for (cls_name, slot_name), buckets in wanted.items():
         for value, row in buckets.items():
-            _put(values, subtask_key(cls_name, slot_name, value), row)
+            put_tallies(values, subtask_key(cls_name, slot_name, value), row)
     for name, row in group_rows.items():
-        _put(values, f"section:{name}:", row)
+        put_tallies(values, f"section:{name}:", row)
     return Counts(values)
