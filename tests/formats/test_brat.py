@@ -407,9 +407,9 @@ def test_the_whole_folder_path_names_file_and_line_of_an_error(tmp_path: Path) -
 def test_the_whole_folder_path_shares_type_numbers_across_chunks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from annoscore.formats import brat
+    from annoscore.formats import brat_columns
 
-    monkeypatch.setattr(brat, "_CHUNK_BYTES", 64)  # a chunk per file or two
+    monkeypatch.setattr(brat_columns, "_CHUNK_BYTES", 64)  # a chunk per file or two
     kinds = ["B", "A", "C", "A", "D"]
     for k, kind in enumerate(kinds):
         (tmp_path / f"d{k}.ann").write_text(f"T1\t{kind} 0 2\tab\nT2\tA 3 4\tc\n")
@@ -425,9 +425,9 @@ def test_the_whole_folder_path_shares_type_numbers_across_chunks(
 def test_a_file_larger_than_a_chunk_is_read_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from annoscore.formats import brat
+    from annoscore.formats import brat_columns
 
-    monkeypatch.setattr(brat, "_CHUNK_BYTES", 40)
+    monkeypatch.setattr(brat_columns, "_CHUNK_BYTES", 40)
     (tmp_path / "small.ann").write_text("T1\tA 0 2\tab\n")
     (tmp_path / "large.ann").write_text(
         "T1\tA 0 2\tab\nT2\tB 3 4\tc\nT3\tA 5 7\tde\nT4\tA 8 9\tf\n"

@@ -72,7 +72,7 @@ from annoscore.result import CountMatrix
 
 
 class EntityBlockArrays(Protocol):
-    """Entities of many documents as arrays (a reader's, say ``formats.brat.EntityBlock``):
+    """Entities of many documents as arrays (a reader's, say ``formats.brat_columns.EntityBlock``):
     ``starts``, ``ends``, ``type_codes`` (positions in ``type_names``), one row per entity."""
 
     starts: Array
