@@ -797,33 +797,11 @@ def ne_objects(
     text_wanted: dict[str, bool] = {}
     prefixes: dict[str, str] = {}
     plain = sharing.tags
-    for name, attributes, start, end, raw_text, section, line, _ in document.tags:
-        if name not in wanted:
-            continue
-        numbers[name] = number = numbers.get(name, 0) + 1
-        one_up = str(number)
-        prefix = prefixes.get(name)
-        if prefix is None:
-            prefix = prefixes[name] = f"{name}-{number_text}-"
-        known_plain = plain.get((id(attributes), raw_text, name, keys_syntax))
-        if known_plain is not None and known_plain[0] is attributes:  # a tag like one before
-            _, object_slots, optional, not_defined = known_plain
-            ignored += not_defined
-            objects.append(
-                TemplateObject(
-                    prefix + one_up,
-                    name,
-                    number_text,
-                    one_up,
-                    object_slots,
-                    optional,
-                    line,
-                    section,
-                    start,
-                    end,
-                )
-            )
-            continue
+
+    def slots_of(
+        name: str, attributes: dict[str, str], raw_text: str, line: int
+    ) -> tuple[tuple[TemplateSlot, ...], bool, int]:
+        """A tag's slots, whether it is optional, and how many attributes it ignores."""
         parts = made.get((name, id(attributes)))
         if parts is None:
             defined = defined_upper.get(name)
@@ -859,7 +837,6 @@ def ne_objects(
             parts = made[name, id(attributes)] = (alt_values, optional, shared_tuple, not_defined)
             keep_alive.append(attributes)
         alt_values, optional, together, not_defined = parts
-        ignored += not_defined
         if not text_wanted[name]:
             object_slots = together
         elif alt_values:
@@ -893,6 +870,22 @@ def ne_objects(
                 optional,
                 not_defined,
             )
+        return object_slots, optional, not_defined
+
+    for name, attributes, start, end, raw_text, section, line, _ in document.tags:
+        if name not in wanted:
+            continue
+        numbers[name] = number = numbers.get(name, 0) + 1
+        one_up = str(number)
+        prefix = prefixes.get(name)
+        if prefix is None:
+            prefix = prefixes[name] = f"{name}-{number_text}-"
+        known_plain = plain.get((id(attributes), raw_text, name, keys_syntax))
+        if known_plain is not None and known_plain[0] is attributes:  # a tag like one before
+            _, object_slots, optional, not_defined = known_plain
+        else:
+            object_slots, optional, not_defined = slots_of(name, attributes, raw_text, line)
+        ignored += not_defined
         objects.append(
             TemplateObject(
                 prefix + one_up,
