@@ -22,9 +22,8 @@ documents (seconds per document).
 
 Bytecode: an installed package runs from compiled bytecode; this checkout is installed editable
 and the environment may set ``PYTHONDONTWRITEBYTECODE`` (then every process compiles every
-annoscore module again, about 0.05 s).  The timed processes therefore run with bytecode cached in
-a scratch folder (``PYTHONPYCACHEPREFIX``, warmed once on the samples first; the checkout is not
-written to); the total without the cache is printed too.
+annoscore module again, about 0.05 s).  The timed processes therefore run with annoscore's
+bytecode compiled first (``installed.py``); the total without it is printed too.
 
 Peer: no ARE scorer survives (the seed's organisers' script was never published), so no peer
 can be run for tasks 1, 3 and 4; task 2 is MUC, checked per document against scorch 0.2.0's
@@ -238,9 +237,6 @@ FIRST_PASS_CPU = {"1": 0.70, "2": 0.94, "3": 1.30, "4": 1.17}
 """CPU seconds after the first speed pass (columns read with ``findall``, task 3 counted pronoun
 by pronoun), 4.11 s in all, measured by this script (without bytecode caching)."""
 
-ENVIRONMENT: dict[str, str] = {}
-"""The timed processes' environment (see the module doc: bytecode cached in a scratch folder)."""
-
 TARGET = 2.0
 """Seconds for the four tasks together at 1,000 documents (issue 12)."""
 
@@ -249,9 +245,7 @@ def _run(command: list[str]) -> tuple[float, float, float, str]:
     """Wall seconds, CPU seconds, peak RSS (MB) and standard output of one process."""
     with tempfile.TemporaryFile() as out:
         started = time.perf_counter()
-        process = subprocess.Popen(
-            command, stdout=out, stderr=subprocess.DEVNULL, env=ENVIRONMENT or None
-        )
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - started
         process.returncode = os.waitstatus_to_exitcode(status)
@@ -266,30 +260,6 @@ def _command(paths: dict[str, Path], task: str) -> list[str]:
     gold, pred, source = RUNS[task]
     command = [sys.executable, "-m", "annoscore", "are", task, "--gold", str(paths[gold])]
     return [*command, "--pred", str(paths[pred]), "--input", str(paths[source]), "--format", "json"]
-
-
-def cache_bytecode(folder: Path) -> None:
-    """Set the timed processes' environment (bytecode cached in ``folder``) and warm the cache:
-    each task once on the samples."""
-    from annoscore.samples import SAMPLES
-
-    ENVIRONMENT.clear()
-    ENVIRONMENT.update(os.environ)
-    ENVIRONMENT.pop("PYTHONDONTWRITEBYTECODE", None)
-    ENVIRONMENT["PYTHONPYCACHEPREFIX"] = str(folder)
-    are = SAMPLES / "are"
-    samples = {
-        "gold12": are / "task1-gold.xml",
-        "sys1": are / "task1-system.xml",
-        "sys2": are / "task2-system.xml",
-        "input12": are / "task1-input.xml",
-        "gold34": are / "task3-gold.xml",
-        "sys3": are / "task3-system.xml",
-        "sys4": are / "task4-system.xml",
-        "input34": are / "task3-input.xml",
-    }
-    for task in RUNS:
-        _run(_command(samples, task))
 
 
 def time_task(paths: dict[str, Path], task: str, *extra: str) -> tuple[float, dict]:
@@ -309,7 +279,6 @@ def time_startup() -> float:
             [sys.executable, "-m", "annoscore", "are", "--help"],
             capture_output=True,
             check=True,
-            env=ENVIRONMENT or None,
         )
         runs.append(time.perf_counter() - started)
     return statistics.median(runs)
@@ -380,7 +349,9 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as scratch:
         base = args.keep or Path(scratch)
-        cache_bytecode(Path(scratch) / "bytecode")
+        import installed  # beside this script
+
+        installed.compile_package()
         sizes = sorted({args.documents // 4, args.documents // 2, args.documents})
         totals: dict[int, float] = {}
         cpu_totals: dict[int, float] = {}
@@ -417,10 +388,9 @@ def main() -> None:
             if size == args.documents:
                 _, data = time_task(paths, "2", "--per-doc")
                 scorch_check(paths, data["documents"])
-                cached = dict(ENVIRONMENT)
-                ENVIRONMENT.clear()  # the same runs as the environment has them
+                installed.compile_package(bytecode=False)  # the runs as the environment has them
                 uncached = sum(_run(_command(paths, task))[1] for task in RUNS)
-                ENVIRONMENT.update(cached)
+                installed.compile_package()
         small, large = sizes[0], sizes[-1]
         further = 1000 * (cpu_totals[large] - cpu_totals[small]) / max(large - small, 1)
         print(
