@@ -85,9 +85,7 @@ def test_shared_slots_and_remembered_codes_change_nothing(seed: int) -> None:
     rng = random.Random(seed)
     config = load_config(None, "ne")
     classes = [c.name.upper() for c in config.class_defs]
-    defined = {
-        c.name.lower(): {s.name.lower() for s in config.slots_of(c.name)} for c in config.class_defs
-    }
+    defined = config.slot_names()
     slots = sgml_slots(config)
     key_text, rsp_text = _ne_files(rng)
     keys = parse_sgml(key_text, "k", classes, sections=("HL", "TXT"))
@@ -183,9 +181,7 @@ def test_the_isolated_pair_short_cut_changes_nothing(seed: int) -> None:
     rng = random.Random(seed)
     config = load_config(None, "ne")
     classes = [c.name.upper() for c in config.class_defs]
-    defined = {
-        c.name.lower(): {s.name.lower() for s in config.slots_of(c.name)} for c in config.class_defs
-    }
+    defined = config.slot_names()
     slots = sgml_slots(config)
     key_text, rsp_text = _repetitive_ne_files(rng)
     keys = parse_sgml(key_text, "k", classes, sections=("TXT",))

@@ -128,9 +128,7 @@ def test_one_pass_named_entity_counts_equal_the_first_implementation(seed: int) 
     rng = random.Random(seed)
     config = load_config(None, "ne")
     classes = [c.name.upper() for c in config.class_defs]
-    defined = {
-        c.name.lower(): {s.name.lower() for s in config.slots_of(c.name)} for c in config.class_defs
-    }
+    defined = config.slot_names()
     slots = sgml_slots(config)
     key_text, rsp_text = _files(rng)
     sections = ("HL", "DD", "TXT")

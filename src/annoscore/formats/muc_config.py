@@ -212,6 +212,12 @@ class MucConfig:
         wanted = class_name.lower()
         return tuple(s for s in self.slot_defs if s.class_name.lower() == wanted)
 
+    def slot_names(self) -> dict[str, set[str]]:
+        """Each class's slot names, lower-case, by lower-case class name."""
+        return {
+            c.name.lower(): {s.name.lower() for s in self.slots_of(c.name)} for c in self.class_defs
+        }
+
 
 def _tokenize(text: str, path: Path, line: int) -> list[str]:
     """Blank-separated values; quoted ones keep their blanks; an unclosed quote is an error."""

@@ -202,9 +202,7 @@ def score_muc_ne(
     keys = read_task_file(config, key_path, classes)
     rsps = read_task_file(config, response_path, classes)
     slots = sgml_slots(config)
-    defined = {
-        c.name.lower(): {s.name.lower() for s in config.slots_of(c.name)} for c in config.class_defs
-    }
+    defined = config.slot_names()
     ignored = 0
     shared = SharedSlots()  # equal slots are one object (cheaper to align and report)
     key_objects = {}
