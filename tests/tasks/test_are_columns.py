@@ -14,7 +14,6 @@ import pytest
 from annoscore.errors import InputError
 from annoscore.formats.are import parse_are
 from annoscore.formats.are_columns import PRONOUN_MARK, parse_columns
-from annoscore.metrics.anaphora import success_counts, success_credits
 from annoscore.result import Result
 from annoscore.tasks import are as tasks
 
@@ -212,21 +211,6 @@ def test_columns_agree_with_the_checked_reader(tmp_path: Path, seed: int) -> Non
         if columns.kind == "entities":
             assert [len(d.entities) for d in documents] == columns.sizes
             assert [r.id for d in documents for r in d.listed] == columns.listed
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_success_counts_equal_the_counts_of_success_credits(seed: int) -> None:
-    rnd = random.Random(seed)
-    ids = [str(k) for k in range(rnd.randint(1, 12))]
-    rnd.shuffle(ids)
-    cut = sorted(rnd.sample(range(len(ids) + 1), 2))
-    chains = [ids[: cut[0]], ids[cut[0] : cut[1]], ids[cut[1] :]]
-    pronominal = {i for i in ids if rnd.random() < 0.5}
-    listed = [i for i in ids if i in pronominal or rnd.random() < 0.1] + ["x"]
-    pairs = [(rnd.choice([*ids, "y"]), rnd.choice([*ids, "y"])) for _ in range(rnd.randint(0, 15))]
-    counts, _ = success_credits(listed, chains, pronominal | set(listed), pairs)
-    fast = success_counts(listed, chains, pronominal | set(listed), pairs)
-    assert list(fast.items()) == list(counts.items())
 
 
 @pytest.mark.parametrize("seed", range(20))

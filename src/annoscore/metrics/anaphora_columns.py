@@ -47,8 +47,8 @@ def _walk_status(successor: Any, status: Any) -> Any:
 
 
 def success_count_columns(ids: IdColumns, documents: int) -> dict[str, Any]:
-    """Task 1: :func:`annoscore.metrics.anaphora.success_counts` of every document at once,
-    with arrays (same definition, same counts).
+    """Task 1: the counts of :func:`annoscore.metrics.anaphora.success_credits` for every
+    document at once, with arrays (same definition, same counts).
 
     Per listed pronoun p (K its gold chain, a the antecedent of the first pair for p): 0 when
     unresolved, when K is missing or has one member (``chainless``), a = p or a is not in K; 1
