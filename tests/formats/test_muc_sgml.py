@@ -7,14 +7,8 @@ from pathlib import Path
 import pytest
 
 from annoscore.errors import InputError
-from annoscore.formats.muc_sgml import (
-    coref_objects,
-    display_text,
-    first_difference,
-    ne_objects,
-    parse_sgml,
-    read_sgml,
-)
+from annoscore.formats.muc_sgml import first_difference, parse_sgml, read_sgml
+from annoscore.formats.muc_sgml_objects import coref_objects, display_text, ne_objects
 
 NE = {"ENAMEX", "TIMEX", "NUMEX"}
 SECTIONS = ("HL", "DD", "TXT")

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from annoscore.align.muc_ne import NeAligner
-from annoscore.formats.muc_sgml import SharedSlots, coref_objects, ne_objects, parse_sgml
+from annoscore.formats.muc_sgml import parse_sgml
+from annoscore.formats.muc_sgml_objects import SharedSlots, coref_objects, ne_objects
 from annoscore.metrics.muc_ne import ne_document_counts
 from annoscore.report.muc import MucDetails, map_history, map_history_tcl, to_tcl
 from annoscore.tasks.muc import load_config

@@ -18,7 +18,8 @@ import pytest
 from annoscore.align.muc import DocumentAlignment
 from annoscore.align.muc_ne import NeAligner
 from annoscore.counts import Counts, Number
-from annoscore.formats.muc_sgml import SharedSlots, ne_objects, parse_sgml
+from annoscore.formats.muc_sgml import parse_sgml
+from annoscore.formats.muc_sgml_objects import SharedSlots, ne_objects
 from annoscore.metrics.muc import document_counts
 from annoscore.metrics.muc_ne import ne_document_counts, subtask_key
 from annoscore.report.muc import _tcl_word

@@ -1,7 +1,7 @@
 """MUC coreference alignment: markables, key and response classes, and the partitions to score.
 
 The COREF tags of a document are read as objects ``<COREF-DOCNUM-ID>`` (one object model, see
-:func:`annoscore.formats.muc_sgml.coref_objects`); this module turns them into scorable
+:func:`annoscore.formats.muc_sgml_objects.coref_objects`); this module turns them into scorable
 partitions (../shared/spec/muc.md, decisions 7 and 15):
 
 1. **Classes**: REF links are symmetric and transitive; the classes are the connected
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from annoscore.align.muc import ClassAlignment, DocumentAlignment, ObjectPair
 from annoscore.formats.muc_config import ClassDef
-from annoscore.formats.muc_sgml import DEFAULT_SLOTS, SgmlSlots
+from annoscore.formats.muc_sgml_objects import DEFAULT_SLOTS, SgmlSlots
 from annoscore.model import TemplateDocument, TemplateObject, TemplateSlot
 
 COREF_CLASS = ClassDef("COREF", "coref", True, 0.0)

@@ -56,7 +56,7 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--force", help="Overwrite existing output files.")
         ] = False,
     ) -> None:
-        from annoscore.formats.muc_sgml import brat_annotation
+        from annoscore.formats.muc_sgml_objects import brat_annotation
         from annoscore.tasks.muc import load_config
         from annoscore.tasks.muc_sgml import read_task_file, sgml_slots
 

@@ -32,11 +32,11 @@ from annoscore.formats.muc_config import NE_SUBTASK_NAMES, MucConfig
 from annoscore.formats.muc_sgml import (
     DEFAULT_SECTIONS,
     SgmlDocument,
-    SgmlSlots,
     excerpt,
     first_difference,
     read_sgml,
 )
+from annoscore.formats.muc_sgml_objects import SgmlSlots
 from annoscore.result import CountMatrix, Result, ScoreWarning
 from annoscore.signature import Signature
 
@@ -191,7 +191,7 @@ def score_muc_ne(
     """
     from annoscore.align.muc import DocumentAlignment
     from annoscore.align.muc_ne import NeAligner
-    from annoscore.formats.muc_sgml import SharedSlots, ne_objects
+    from annoscore.formats.muc_sgml_objects import SharedSlots, ne_objects
     from annoscore.metrics.muc import all_slots_scores
     from annoscore.metrics.muc_ne import ne_document_counts
     from annoscore.report.muc import MucDetails
@@ -293,7 +293,7 @@ def score_muc_coref(
     where undefined) and ``{metric}_recall`` ... of each (:mod:`annoscore.metrics.muc_coref`).
     """
     from annoscore.align.muc_coref import align_coref
-    from annoscore.formats.muc_sgml import SharedSlots, coref_objects
+    from annoscore.formats.muc_sgml_objects import SharedSlots, coref_objects
     from annoscore.metrics.muc_coref import coref_document_counts, coreference_scores
     from annoscore.report.muc import MucDetails
 
