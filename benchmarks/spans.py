@@ -150,7 +150,7 @@ def time_annoscore_arrays(
     """Total seconds (conversion included), the results, and the seconds of each stage."""
     from annoscore.align.span_modes import CORPUS_MODES
     from annoscore.align.spans import MatchOptions
-    from annoscore.metrics.spans import SpanCorpus, scorer_of
+    from annoscore.metrics.span_corpus import SpanCorpus, scorer_of
     from annoscore.result import Result
     from annoscore.signature import Signature
 

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from annoscore.align.spans import MatchOptions
 from annoscore.counts import Counts
+from annoscore.metrics import span_tables
 from annoscore.metrics import spans as metrics_spans
+from annoscore.metrics.span_corpus import SpanCorpus
 from annoscore.metrics.spans import (
-    SpanCorpus,
     mode_counts,
     prf_scores,
     semeval_counts,
@@ -275,8 +276,8 @@ def test_counting_in_small_runs_of_documents_equals_one_run(
     for mode in MODES:
         whole = span_corpus.table(mode, options).values  # type: ignore[arg-type]
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(metrics_spans, "TOKEN_CHUNK_CHARS", chunk)
-            patch.setattr(metrics_spans, "ROW_CHUNK", max(chunk // 4, 1))
+            patch.setattr(span_tables, "TOKEN_CHUNK_CHARS", chunk)
+            patch.setattr(span_tables, "ROW_CHUNK", max(chunk // 4, 1))
             assert (span_corpus.table(mode, options).values == whole).all(), mode  # type: ignore[arg-type]
 
 
@@ -289,7 +290,7 @@ def test_hopcroft_karp_counts_equal_the_optimal_matching_counts(
     span_corpus = SpanCorpus.from_mentions([str(i) for i in range(len(gold))], gold, pred, texts)
     for mode in ("overlap", "relaxed"):
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(metrics_spans, "CARDINALITY_THRESHOLD", -1)
+            patch.setattr(span_tables, "CARDINALITY_THRESHOLD", -1)
             table = span_corpus.table(mode, options)  # type: ignore[arg-type]
         for d in range(len(gold)):
             expected = mode_counts(gold[d], pred[d], mode, options)  # type: ignore[arg-type]
@@ -302,7 +303,7 @@ def test_a_dense_chain_of_overlaps_is_counted_by_cardinality() -> None:
     pred = [[m(10 * k + 5, 10 * k + 13) for k in range(40)] for _ in range(3)]
     span_corpus = SpanCorpus.from_mentions(["a", "b", "c"], gold, pred)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(metrics_spans, "CARDINALITY_THRESHOLD", 10)
+        patch.setattr(span_tables, "CARDINALITY_THRESHOLD", 10)
         fast = span_corpus.table("overlap").corpus()
     assert fast == span_corpus.table("overlap").corpus() == Counts(tp=120, fp=0, fn=0)
 

@@ -60,7 +60,7 @@ from annoscore.align.span_modes import (
 from annoscore.align.spans import MatchOptions
 from annoscore.errors import InputError
 from annoscore.formats.brat import MAX_OFFSET, AnnFile, read_brat_corpus, reader_warnings
-from annoscore.metrics.spans import SpanCorpus, scorer_of
+from annoscore.metrics.span_corpus import SpanCorpus, scorer_of
 from annoscore.model import AnnotatedDocument, Mention
 from annoscore.result import CountMatrix, Result, ScoreWarning, View, merge_warnings
 from annoscore.signature import Signature
@@ -213,7 +213,7 @@ def score_spans(
 ) -> Result:
     """Score predicted mentions against gold, document by document (keys are document ids).
 
-    ``mode`` is one of :data:`~annoscore.metrics.spans.CORPUS_MODES`; ``min_overlap`` (a
+    ``mode`` is one of :data:`~annoscore.align.span_modes.CORPUS_MODES`; ``min_overlap`` (a
     fraction of the ``overlap_basis`` length: ``gold`` span, ``predicted``, ``shorter``,
     ``longer`` or ``union``) applies to ``overlap`` and ``semeval``; ``tolerance`` (characters,
     start and end each) to ``relaxed``.  ``token`` mode needs each document's text (the gold
