@@ -73,6 +73,30 @@ def _pairs(n: int) -> int:
     return n * (n - 1) // 2
 
 
+def key_owners(key: Partition[M]) -> tuple[dict[M, int], list[int]]:
+    """Which key entity each mention is in (entities numbered in order, empty ones skipped) and
+    the size of each numbered entity.
+
+    Raises ``ValueError`` if a mention appears twice in the key.
+
+    >>> key_owners([{"a", "b"}, set(), {"c"}])[1]
+    [2, 1]
+    """
+    owner: dict[M, int] = {}
+    key_sizes: list[int] = []
+    for entity in key:
+        if not entity:
+            continue
+        index = len(key_sizes)
+        for mention in entity:
+            if owner.setdefault(mention, index) != index:
+                raise ValueError(f"mention {mention!r} is in two key entities")
+        key_sizes.append(len(entity))
+    if sum(key_sizes) != len(owner):
+        raise ValueError("a key entity lists a mention twice")
+    return owner, key_sizes
+
+
 @dataclass(frozen=True, slots=True)
 class EntityOverlap:
     """The key x response overlap table of one document: all any metric needs.
@@ -91,18 +115,7 @@ class EntityOverlap:
 
         Raises ``ValueError`` if a mention appears twice on one side (remove duplicates first).
         """
-        owner: dict[M, int] = {}
-        key_sizes: list[int] = []
-        for entity in key:
-            if not entity:
-                continue
-            index = len(key_sizes)
-            for mention in entity:
-                if owner.setdefault(mention, index) != index:
-                    raise ValueError(f"mention {mention!r} is in two key entities")
-            key_sizes.append(len(entity))
-        if sum(key_sizes) != len(owner):
-            raise ValueError("a key entity lists a mention twice")
+        owner, key_sizes = key_owners(key)
         response_sizes: list[int] = []
         shared: dict[tuple[int, int], int] = {}
         seen: set[M] = set()
@@ -283,18 +296,7 @@ def weighted_muc(
     >>> weighted_muc(key, [{"a", "b"}, {"c"}]) == muc(key, [{"a", "b"}, {"c"}])
     True
     """
-    owner: dict[M, int] = {}
-    key_sizes: list[int] = []
-    for entity in key:
-        if not entity:
-            continue
-        index = len(key_sizes)
-        for mention in entity:
-            if owner.setdefault(mention, index) != index:
-                raise ValueError(f"mention {mention!r} is in two key entities")
-        key_sizes.append(len(entity))
-    if sum(key_sizes) != len(owner):
-        raise ValueError("a key entity lists a mention twice")
+    owner, key_sizes = key_owners(key)
     response_sizes: list[int] = []
     parts: dict[tuple[int, int], list[float]] = {}
     seen: set[M] = set()
