@@ -65,6 +65,9 @@ _ObjectEntry = tuple[
     tuple[TemplateSlot, ...], dict[str, TemplateSlot], list[_SlotCode], list[list[str]] | None
 ]
 """An object's slots tuple, slots by lower-case name, codes and tokens."""
+_SlotPairEntry = tuple[TemplateSlot | None, TemplateSlot | None, "SlotPair", int, int, float]
+"""A slot record compared by codes: both slots, the record, credit, total and weighted score
+(:meth:`MucAligner._coded_slot_pair`)."""
 _slots_of = attrgetter("slots")
 _second = itemgetter(1)
 _third = itemgetter(2)
@@ -157,11 +160,10 @@ def _fraction(credit: int, denominator: int) -> float:
 
 
 class _DocumentContext:
-    """Per-document state: objects by id, alignments so far, optional keys, equivalences."""
+    """Per-document state: alignments so far, optional keys, equivalences."""
 
     __slots__ = (
         "k2r",
-        "key_ids",
         "key_rep",
         "optional",
         "r2k",
@@ -170,7 +172,6 @@ class _DocumentContext:
     )
 
     def __init__(self) -> None:
-        self.key_ids: dict[str, TemplateObject] = {}
         self.k2r: dict[str, str] = {}
         self.r2k: dict[str, str] = {}
         self.optional: set[str] = set()
@@ -250,10 +251,7 @@ class MucAligner:
         ] = {}
         """Slot records, F and weighted score of an aligned pair compared by codes alone, by
         the identities of both slots tuples and the class (:meth:`_aligned_pair`)."""
-        self._slot_pairs: dict[
-            tuple[int, int, int],
-            tuple[TemplateSlot | None, TemplateSlot | None, SlotPair, int, int, float],
-        ] = {}
+        self._slot_pairs: dict[tuple[int, int, int], _SlotPairEntry] = {}
         """Slot pair records compared by codes (:meth:`_aligned_pair`), by the identities of
         the definition and both slots (the entry holds the slots)."""
         self.pairs_scored = 0
@@ -316,9 +314,7 @@ class MucAligner:
             )
 
     # ----------------------------------------------------------------- optional keys
-    def _optional_keys(
-        self, objects: Sequence[TemplateObject], ids: dict[str, TemplateObject]
-    ) -> set[str]:
+    def _optional_keys(self, objects: Sequence[TemplateObject]) -> set[str]:
         optional = {o.id for o in objects if o.optional}
         if self.task == "template_relation" and optional:
             changed = True
@@ -331,6 +327,7 @@ class MucAligner:
                         optional.add(obj.id)
                         changed = True
         elif self.task == "scenario_template":
+            ids = {o.id for o in objects}
             incoming: dict[str, list[tuple[str, bool]]] = {}
             for obj in objects:
                 for slot in obj.slots:
@@ -880,49 +877,25 @@ class MucAligner:
             a = key_codes[position]
             b = rsp_codes[position]
             position += 1
-            if a is None and b is None:
-                record = SlotPair(definition, kslot, rslot, [], 1)
-                slots.append(record)
-                if known is not None:
-                    known[signature] = (kslot, rslot, record, 0, 0, 0.0)
-                continue
-            if a is None and b:
-                assert rslot is not None
-                fill = FillPair("spu", None, rslot.alternatives[0][0])
-                slot_credit, slot_total = 0, 1
-            elif b is None and a:
-                assert kslot is not None
-                fill = FillPair("mis", kslot.alternatives[0][0], None)
-                slot_credit, slot_total = 0, 1
-            elif a and b:
-                assert kslot is not None and rslot is not None
-                if a[0] == b[0]:
-                    status, slot_credit = "cor", 2
-                elif a[1] is not None and a[1] == b[1]:
-                    status, slot_credit = "par", 1
-                else:
-                    status, slot_credit = "inc", 0
-                fill = FillPair(status, kslot.alternatives[0][0], rslot.alternatives[0][0])
-                slot_total = 2
-            else:
+            entry = self._coded_slot_pair(definition, kslot, rslot, a, b)
+            if entry is None:  # a slot only compare_slot can score
                 pair = self.compare_slot(definition, kslot, rslot, ctx)
                 slots.append(pair)
                 by_codes = False
                 cor, par, inc, mis, spu, _ = pair.tally()
                 slot_credit = 2 * cor + par
                 slot_total = 2 * (cor + par + inc) + mis + spu
-                fill = None
-            added = 0.0
-            if definition.weight:
-                added = definition.weight * 100.0 * _fraction(slot_credit, slot_total)
-            if fill is not None:
-                record = SlotPair(definition, kslot, rslot, [fill])
-                slots.append(record)
-                if known is not None:
-                    known[signature] = (kslot, rslot, record, slot_credit, slot_total, added)
-            credit += slot_credit
-            total += slot_total
-            weighted += added
+                credit += slot_credit
+                total += slot_total
+                if definition.weight:
+                    weighted += definition.weight * 100.0 * _fraction(slot_credit, slot_total)
+                continue
+            if known is not None:
+                known[signature] = entry
+            slots.append(entry[2])
+            credit += entry[3]
+            total += entry[4]
+            weighted += entry[5]
         f_score = 100.0 * _fraction(credit, total)
         if known is not None and by_codes:
             self._pair_records[id(key.slots), id(rsp.slots), cls] = (
@@ -933,6 +906,45 @@ class MucAligner:
                 weighted,
             )
         return ObjectPair("cor", key, rsp, slots, f_score, weighted)
+
+    @staticmethod
+    def _coded_slot_pair(
+        definition: SlotDef,
+        kslot: TemplateSlot | None,
+        rslot: TemplateSlot | None,
+        a: _SlotCode,
+        b: _SlotCode,
+    ) -> _SlotPairEntry | None:
+        """The record of a scored slot whose two codes (:meth:`_object_codes`) decide it, with
+        its credit (2 * COR + PAR), total (2 * (COR + PAR + INC) + MIS + SPU) and weighted
+        score; None when a code is ``()`` (only :meth:`compare_slot` can score the slot)."""
+        if a is None and b is None:  # both empty: one NON
+            return kslot, rslot, SlotPair(definition, kslot, rslot, [], 1), 0, 0, 0.0
+        if a is None and b:
+            assert rslot is not None
+            fill = FillPair("spu", None, rslot.alternatives[0][0])
+            slot_credit, slot_total = 0, 1
+        elif b is None and a:
+            assert kslot is not None
+            fill = FillPair("mis", kslot.alternatives[0][0], None)
+            slot_credit, slot_total = 0, 1
+        elif a and b:
+            assert kslot is not None and rslot is not None
+            if a[0] == b[0]:
+                status, slot_credit = "cor", 2
+            elif a[1] is not None and a[1] == b[1]:
+                status, slot_credit = "par", 1
+            else:
+                status, slot_credit = "inc", 0
+            fill = FillPair(status, kslot.alternatives[0][0], rslot.alternatives[0][0])
+            slot_total = 2
+        else:
+            return None
+        added = 0.0
+        if definition.weight:
+            added = definition.weight * 100.0 * _fraction(slot_credit, slot_total)
+        record = SlotPair(definition, kslot, rslot, [fill])
+        return kslot, rslot, record, slot_credit, slot_total, added
 
     def leftover(self, obj: TemplateObject, is_key: bool, ctx: _DocumentContext) -> ObjectPair:
         """An object left unaligned: MIS (key), SPU (response) or NON (optional).
@@ -995,8 +1007,7 @@ class MucAligner:
         key_objects = key.objects if key is not None else ()
         rsp_objects = rsp.objects if rsp is not None else ()
         ctx = _DocumentContext()
-        ctx.key_ids = {o.id: o for o in key_objects}
-        ctx.optional = self._optional_keys(key_objects, ctx.key_ids)
+        ctx.optional = self._optional_keys(key_objects)
         ctx.key_rep = self._representatives(key_objects)
         ctx.rsp_rep = self._representatives(rsp_objects)
         for member, rep in ctx.rsp_rep.items():

@@ -1,0 +1,149 @@
+"""NeAligner's isolated-pair paths pinned to the general greedy path on random data.
+
+The fast paths (runs of overlapping responses found by bisection; isolated pairs seen before
+reusing their record; isolated pairs not seen before composed from their slots' records) must
+give the records, counts and pairs scored of ``MucAligner`` scoring every overlapping pair
+(``shared_slots`` off), including nested tags, empty spans and pairs below a threshold.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import fields, is_dataclass, replace
+from itertools import pairwise
+
+import pytest
+
+from annoscore.align.muc_ne import NeAligner, _overlap_runs, overlapping_partners
+from annoscore.formats.muc_sgml import parse_sgml
+from annoscore.formats.muc_sgml_objects import SharedSlots, ne_objects
+from annoscore.metrics.muc_ne import ne_document_counts
+from annoscore.model import TemplateObject
+from annoscore.tasks.muc import load_config
+from annoscore.tasks.muc_sgml import section_groups, sgml_slots, subtasks_of
+
+TYPES = {"ENAMEX": ("PERSON", "LOCATION"), "TIMEX": ("DATE",), "NUMEX": ("MONEY",)}
+WORDS = ["Acme", "Bank", "of", "May", "the"]
+
+
+def _files(rng: random.Random) -> tuple[str, str]:
+    key: list[str] = []
+    rsp: list[str] = []
+    for d in range(rng.randint(3, 8)):
+        key.append(f"<DOC>\n<DOCNO> {d} </DOCNO>\n<TXT>\n")
+        rsp.append(f"<DOC>\n<DOCNO> {d} </DOCNO>\n<TXT>\n")
+        for _ in range(rng.randint(0, 25)):
+            words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 2)))
+            gid = rng.choice(sorted(TYPES))
+            kind = rng.choice(TYPES[gid])
+            extra = ' STATUS="OPT"' if rng.random() < 0.1 else ""
+            if rng.random() < 0.1:
+                extra += f' ALT="{words.split()[0]}"'
+            exact = f'<{gid} TYPE="{kind}"{extra}>{words}</{gid}> x'
+            k = rng.choice(
+                [
+                    *[exact] * 5,
+                    f"<{gid}></{gid}>{words} x",  # an empty span
+                    f'<{gid} TYPE="{kind}">{words} x</{gid}>',
+                    f'<{gid} TYPE="{kind}"><{gid} TYPE="{kind}">{words}</{gid}> x</{gid}>',
+                ]
+            )
+            other = rng.choice(TYPES[gid])
+            r = rng.choice(
+                [
+                    exact.replace(extra, ""),
+                    exact.replace(extra, ""),
+                    f"{words} x",
+                    f'<{gid} TYPE="{other}">{words}</{gid}> x',
+                    f"<{gid}></{gid}>{words} x",
+                    f'<{gid} TYPE="{kind}">{words}</{gid}> <{gid} TYPE="{kind}">x</{gid}>',
+                    f'<{gid} TYPE="{kind}"><{gid} TYPE="{other}">{words}</{gid}> x</{gid}>',
+                ]
+            )
+            key.append(k + " ; ")
+            rsp.append(r + " ; ")
+        key.append("\n</TXT>\n</DOC>\n")
+        rsp.append("\n</TXT>\n</DOC>\n")
+    return "".join(key), "".join(rsp)
+
+
+def _without_lines(value: object) -> object:
+    if is_dataclass(value) and not isinstance(value, type):
+        return tuple(
+            (f.name, _without_lines(getattr(value, f.name)))
+            for f in fields(value)
+            if f.name != "line"
+        )
+    if isinstance(value, tuple | list):
+        return tuple(_without_lines(v) for v in value)
+    return value
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_isolated_pair_paths_equal_the_general_path(seed: int) -> None:
+    rng = random.Random(seed)
+    config = load_config(None, "ne")
+    if seed % 3 == 2:  # a threshold some overlapping pairs do not exceed
+        config = replace(
+            config, class_defs=tuple(replace(c, threshold=60.0) for c in config.class_defs)
+        )
+    classes = [c.name.upper() for c in config.class_defs]
+    defined = config.slot_names()
+    slots = sgml_slots(config)
+    key_text, rsp_text = _files(rng)
+    keys = parse_sgml(key_text, "k", classes, sections=("TXT",))
+    rsps = {d.number: d for d in parse_sgml(rsp_text, "r", classes, sections=("TXT",))}
+    shared = SharedSlots()
+    fast, plain = NeAligner(config), NeAligner(config)
+    plain.shared_slots = False  # the general path of MucAligner
+    subtasks, groups = subtasks_of(config), section_groups(config)
+    for _ in range(2):  # the second time, every isolated pair was seen before
+        for key in keys:
+            rsp = rsps[key.number]
+            k1, _ = ne_objects(key, classes, defined, slots=slots, shared_slots=shared)
+            r1, _ = ne_objects(rsp, classes, defined, slots=slots, shared_slots=shared)
+            k2, _ = ne_objects(key, classes, defined, slots=slots)
+            r2, _ = ne_objects(rsp, classes, defined, slots=slots)
+            a = fast.align(key.number, k1, r1)
+            b = plain.align(key.number, k2, r2)
+            assert _without_lines(a) == _without_lines(b)
+            ours = ne_document_counts(a, subtasks, groups)
+            assert list(ours.items()) == list(ne_document_counts(b, subtasks, groups).items())
+    assert fast.pairs_scored == plain.pairs_scored
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_overlap_runs_are_the_overlapping_partners(seed: int) -> None:
+    rng = random.Random(seed)
+
+    def tags(n: int) -> list[TemplateObject]:
+        out = []
+        start = 0
+        for _ in range(n):  # starts and ends that never decrease (some spans empty)
+            start += rng.randint(0, 4)
+            end = start + rng.randint(0, 3)
+            out.append(TemplateObject("X", "enamex", "1", "1", (), start=start, end=end))
+            start = end if rng.random() < 0.8 else start
+        return out
+
+    keys, rsps = tags(rng.randint(1, 12)), tags(rng.randint(1, 12))
+    runs = _overlap_runs(keys, rsps)
+    if any(a.end > b.end for a, b in pairwise(rsps)) or any(
+        a.end > b.end for a, b in pairwise(keys)
+    ):
+        assert runs is None
+        return
+    assert runs is not None
+    lows, highs = runs
+    assert [list(range(low, high)) for low, high in zip(lows, highs, strict=True)] == (
+        overlapping_partners(keys, rsps)
+    )
+
+
+def test_overlap_runs_leave_nested_or_placeless_tags_to_the_sweep() -> None:
+    def tag(start: int, end: int) -> TemplateObject:
+        return TemplateObject("X", "enamex", "1", "1", (), start=start, end=end)
+
+    assert _overlap_runs([tag(0, 9), tag(2, 4)], [tag(0, 1)]) is None  # nested keys
+    assert _overlap_runs([tag(0, 1)], [tag(-1, -1)]) is None  # no place in the text
+    assert _overlap_runs([tag(0, 5), tag(5, 5)], [tag(4, 6)]) == ([0, 0], [1, 1])
