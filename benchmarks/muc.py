@@ -51,13 +51,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from annoscore.cli.common import cyclic_gc_paused
-from annoscore.report.muc import (
-    MucDetails,
-    map_history_tcl,
-    render_json_result,
-    report_summary,
-    score_report,
-)
+from annoscore.report.muc import MucDetails, render_json_result, report_summary, score_report
+from annoscore.report.muc_history import map_history_tcl
 from annoscore.tasks.muc import load_config, score_muc, score_muc_any
 
 CONFIG = """:scoring_task template_relation

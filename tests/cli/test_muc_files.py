@@ -6,7 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from annoscore.report.muc import map_history_tcl, report_summary
+from annoscore.report.muc import report_summary
+from annoscore.report.muc_history import map_history_tcl
 from annoscore.samples import sample_path
 from annoscore.tasks.muc import load_config, score_muc_any
 from tests.conftest import Cli

@@ -23,16 +23,8 @@ from annoscore.errors import InputError
 from annoscore.formats.muc_config import parse_muc_config
 from annoscore.formats.muc_template import parse_templates
 from annoscore.metrics.muc import document_counts, tally_of
-from annoscore.report.muc import (
-    MucDetails,
-    map_history,
-    map_history_tcl,
-    report_summary,
-    score_report,
-    summary_lines,
-    to_json,
-    to_tcl,
-)
+from annoscore.report.muc import MucDetails, report_summary, score_report, summary_lines
+from annoscore.report.muc_history import map_history, map_history_tcl, to_json, to_tcl
 from annoscore.tasks.muc import load_config, score_muc
 from tests.conftest import shared_data
 from tests.helpers import texts

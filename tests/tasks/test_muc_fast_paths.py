@@ -22,7 +22,8 @@ from annoscore.align.muc_ne import NeAligner
 from annoscore.formats.muc_sgml import parse_sgml
 from annoscore.formats.muc_sgml_objects import SharedSlots, coref_objects, ne_objects
 from annoscore.metrics.muc_ne import ne_document_counts
-from annoscore.report.muc import MucDetails, map_history, map_history_tcl, to_tcl
+from annoscore.report.muc import MucDetails
+from annoscore.report.muc_history import map_history, map_history_tcl, to_tcl
 from annoscore.tasks.muc import load_config
 from annoscore.tasks.muc_sgml import score_muc_coref, section_groups, sgml_slots, subtasks_of
 

@@ -22,7 +22,7 @@ from annoscore.formats.muc_sgml import parse_sgml
 from annoscore.formats.muc_sgml_objects import SharedSlots, ne_objects
 from annoscore.metrics.muc import document_counts
 from annoscore.metrics.muc_ne import ne_document_counts, subtask_key
-from annoscore.report.muc import _tcl_word
+from annoscore.report.muc_history import _tcl_word
 from annoscore.tasks.muc import load_config
 from annoscore.tasks.muc_sgml import section_groups, sgml_slots, subtasks_of
 

@@ -178,6 +178,7 @@ def _run(
     seed: int,
 ) -> None:
     from annoscore.report import muc as report
+    from annoscore.report import muc_history as history_report
     from annoscore.tasks.muc import load_config, score_muc_any
 
     if undefined not in ("*", "0"):
@@ -192,6 +193,15 @@ def _run(
     assert isinstance(details, report.MucDetails)
     dump_history = cfg.flag("dump_map_history")
     add_inputs(details.key_path, details.response_path)  # besides the configuration itself
+    reports: dict[bool, str] = {}  # the score report (with document pages or not), made once
+
+    def score_text(scored: Result, document_pages: bool = True) -> str:
+        if scored.matrix is not result.matrix or scored.counts is not result.counts:
+            return report.score_report(scored, undefined, document_pages)
+        if document_pages not in reports:
+            reports[document_pages] = report.score_report(result, undefined, document_pages)
+        return reports[document_pages]
+
     if not no_files:
         with OutputFiles() as files:  # every file written (or the first error) on leaving
             if details.coref is not None and (
@@ -206,15 +216,18 @@ def _run(
                 )
             if history is not None or dump_history:
                 files.write(
-                    history or cfg.file("map_history_file"), report.map_history_chunks(details)
+                    history or cfg.file("map_history_file"),
+                    history_report.map_history_chunks(details),
                 )
             if "score_report_file" in cfg.given:
-                files.write(cfg.file("score_report_file"), [report.score_report(result, undefined)])
+                files.write(cfg.file("score_report_file"), [score_text(result)])
     if fmt is OutputFormat.json and (dump_history or history is not None):
-        result = result.with_extra(map_history=report.to_json(report.map_history(details)))
+        result = result.with_extra(
+            map_history=history_report.to_json(history_report.map_history(details))
+        )
 
-    def text(scored: Result) -> str:
-        return report.score_report(scored, undefined, document_pages=not totals_only)
+    def text(scored: Result) -> str:  # the score report file's text when it was written
+        return score_text(scored, document_pages=not totals_only)
 
     emit(
         result,
