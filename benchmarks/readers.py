@@ -25,7 +25,9 @@ The data come from the generators of the other benchmarks in this folder where t
 (``ranking``, ``coref``, ``muc``, ``nlpsandbox``, ``are``); brat and trec files are generated
 here.  In memory, in one process: each round runs the floor and the reader once each, alternating,
 after a garbage collection; the best of ``--rounds`` is kept for each (the least disturbed by
-other jobs) and their ratio printed.  A reader whose module or generator is missing or broken is
+other jobs) and their ratio printed, with the cyclic garbage collector running (Python's default);
+for the readers whose commands pause it (``spans``, ``muc``, ``are``: :data:`COLLECTOR_PAUSED`),
+a second ratio with it paused for both.  A reader whose module or generator is missing or broken is
 reported as not measured, with the reason.
 
 Run: ``python benchmarks/readers.py [--scale 1] [--rounds 5] [--only conll,trec]``;
@@ -225,16 +227,28 @@ READERS: dict[str, Callable[[Path, int], tuple[list[Path], Reader, str | None]]]
 }
 
 
-def best_of(rounds: int, floor_call: Reader, reader_call: Reader) -> tuple[float, float]:
+COLLECTOR_PAUSED = frozenset({"brat", "muc-templates", "muc-sgml", "are-xml"})
+"""The readers whose commands (``spans``, ``muc``, ``are``) run with the cyclic garbage collector
+paused (``cli.common.cyclic_gc_paused``)."""
+
+
+def best_of(
+    rounds: int, floor_call: Reader, reader_call: Reader, paused: bool = False
+) -> tuple[float, float]:
+    """Best seconds of the floor and of the reader, alternating, with the cyclic garbage
+    collector running (Python's default) or ``paused`` for both."""
     floor_call()  # warm-up: imports, caches
     reader_call()
     floor_best = reader_best = float("inf")
     for _ in range(rounds):
         for which in ("floor", "reader"):
             gc.collect()
+            if paused:
+                gc.disable()
             started = time.perf_counter()
             (floor_call if which == "floor" else reader_call)()
             elapsed = time.perf_counter() - started
+            gc.enable()
             if which == "floor":
                 floor_best = min(floor_best, elapsed)
             else:
@@ -251,7 +265,8 @@ def main() -> None:
     chosen = [n for n in args.only.split(",") if n] or list(READERS)
     print(
         f"{'reader':16} {'MB':>6} {'floor s':>8} {'reader s':>9} {'ratio':>6}"
-        f"   (best of {args.rounds})"
+        f"   (best of {args.rounds}; last column: both with the collector paused, as the "
+        "spans, muc and are commands run)"
     )
     worst = 0.0
     for name in chosen:
@@ -275,12 +290,16 @@ def main() -> None:
 
             try:
                 floor_s, reader_s = best_of(args.rounds, floor_call, read)
+                paused = ""
+                if name in COLLECTOR_PAUSED:
+                    floor_p, reader_p = best_of(args.rounds, floor_call, read, paused=True)
+                    paused = f"   paused: {reader_p / floor_p:5.2f}x"
             except Exception as error:
                 print(f"{name:16} not measured: reader failed: {type(error).__name__}: {error}")
                 continue
             ratio = reader_s / floor_s
             worst = max(worst, ratio)
-            print(f"{name:16} {size:6.1f} {floor_s:8.3f} {reader_s:9.3f} {ratio:5.2f}x")
+            print(f"{name:16} {size:6.1f} {floor_s:8.3f} {reader_s:9.3f} {ratio:5.2f}x{paused}")
     print(f"worst ratio: {worst:.2f}x (goal: <= 2x)")
 
 
