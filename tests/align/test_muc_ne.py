@@ -9,7 +9,7 @@ give the records, counts and pairs scored of ``MucAligner`` scoring every overla
 from __future__ import annotations
 
 import random
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import replace
 from itertools import pairwise
 
 import pytest
@@ -21,6 +21,7 @@ from annoscore.metrics.muc_ne import ne_document_counts
 from annoscore.model import TemplateObject
 from annoscore.tasks.muc import load_config
 from annoscore.tasks.muc_sgml import section_groups, sgml_slots, subtasks_of
+from tests.muc_random import without_lines
 
 TYPES = {"ENAMEX": ("PERSON", "LOCATION"), "TIMEX": ("DATE",), "NUMEX": ("MONEY",)}
 WORDS = ["Acme", "Bank", "of", "May", "the"]
@@ -67,18 +68,6 @@ def _files(rng: random.Random) -> tuple[str, str]:
     return "".join(key), "".join(rsp)
 
 
-def _without_lines(value: object) -> object:
-    if is_dataclass(value) and not isinstance(value, type):
-        return tuple(
-            (f.name, _without_lines(getattr(value, f.name)))
-            for f in fields(value)
-            if f.name != "line"
-        )
-    if isinstance(value, tuple | list):
-        return tuple(_without_lines(v) for v in value)
-    return value
-
-
 @pytest.mark.parametrize("seed", range(12))
 def test_isolated_pair_paths_equal_the_general_path(seed: int) -> None:
     rng = random.Random(seed)
@@ -106,7 +95,7 @@ def test_isolated_pair_paths_equal_the_general_path(seed: int) -> None:
             r2, _ = ne_objects(rsp, classes, defined, slots=slots)
             a = fast.align(key.number, k1, r1)
             b = plain.align(key.number, k2, r2)
-            assert _without_lines(a) == _without_lines(b)
+            assert without_lines(a) == without_lines(b)
             ours = ne_document_counts(a, subtasks, groups)
             assert list(ours.items()) == list(ne_document_counts(b, subtasks, groups).items())
     assert fast.pairs_scored == plain.pairs_scored

@@ -52,14 +52,7 @@ from annoscore.report.muc_history import (
 )
 from annoscore.result import Result
 from annoscore.tasks.muc import load_config, score_muc_any
-
-TYPES = {
-    "ENAMEX": ("PERSON", "ORGANIZATION", "LOCATION"),
-    "TIMEX": ("DATE", "TIME"),
-    "NUMEX": ("MONEY", "PERCENT"),
-}
-WORDS = ["Acme", "Bell", "Corp", "the", "of", "Paris", "May", "five", "{x}", "a$b"]
-DOCNOS = ["7", "9301", "12", "55", "880", "3"]
+from tests.muc_random import NeShape, ne_files
 
 CONFIG = """:scoring_task named_entity
 :key_file key.sgml
@@ -70,39 +63,15 @@ CONFIG = """:scoring_task named_entity
 
 def _corpus(rng: random.Random, folder: Path) -> Result:
     """Score a random named entity key and response written to ``folder``."""
-    key: list[str] = []
-    rsp: list[str] = []
-    for number in rng.sample(DOCNOS, rng.randint(1, 5)):
-        head = f"<DOC>\n<DOCNO> {number} </DOCNO>\n"
-        key.append(head)
-        rsp.append(head)
-        for section in ("HL", "TXT"):
-            key.append(f"<{section}>")
-            rsp.append(f"<{section}>")
-            for _ in range(rng.randint(0, 12)):
-                words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 3)))
-                gid = rng.choice(sorted(TYPES))
-                kind = rng.choice(TYPES[gid])
-                extra = ' STATUS="OPT"' if rng.random() < 0.1 else ""
-                key.append(f'<{gid} TYPE="{kind}"{extra}>{words}</{gid}> ; ')
-                u = rng.random()
-                if u < 0.15:
-                    rsp.append(f"{words} ; ")
-                elif u < 0.35:
-                    rsp.append(f'<{gid} TYPE="{rng.choice(TYPES[gid])}">{words}</{gid}> ; ')
-                elif u < 0.45 and " " in words:
-                    first, rest = words.split(" ", 1)
-                    rsp.append(f'<{gid} TYPE="{kind}">{first}</{gid}> {rest} ; ')
-                elif u < 0.5:
-                    rsp.append(f'<ENAMEX TYPE="PERSON">{words}</ENAMEX> ; ')
-                else:
-                    rsp.append(f'<{gid} TYPE="{kind}">{words}</{gid}> ; ')
-            key.append(f"</{section}>\n")
-            rsp.append(f"</{section}>\n")
-        key.append("</DOC>\n")
-        rsp.append("</DOC>\n")
-    (folder / "key.sgml").write_text("".join(key), encoding="utf-8")
-    (folder / "response.sgml").write_text("".join(rsp), encoding="utf-8")
+    shape = NeShape(
+        documents=(1, 5),
+        tags=(0, 12),
+        numbers=("7", "9301", "12", "55", "880", "3"),
+        added_tag='<ENAMEX TYPE="PERSON">',
+    )
+    key, rsp = ne_files(rng, shape)
+    (folder / "key.sgml").write_text(key, encoding="utf-8")
+    (folder / "response.sgml").write_text(rsp, encoding="utf-8")
     (folder / "muc.config").write_text(CONFIG, encoding="utf-8")
     return score_muc_any(load_config(folder / "muc.config"))
 

@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,60 +25,7 @@ from annoscore.report.muc import MucDetails
 from annoscore.report.muc_history import map_history, map_history_tcl, to_tcl
 from annoscore.tasks.muc import load_config
 from annoscore.tasks.muc_sgml import score_muc_coref, section_groups, sgml_slots, subtasks_of
-
-TYPES = {"ENAMEX": ("PERSON", "LOCATION"), "TIMEX": ("DATE",), "NUMEX": ("MONEY", "PERCENT")}
-WORDS = ["Acme", "Corp.", "the", "Bank", "1993", "$4", "of", "{x}", "a b"]
-
-
-def _ne_files(rng: random.Random) -> tuple[str, str]:
-    key: list[str] = []
-    rsp: list[str] = []
-    for d in range(rng.randint(1, 8)):
-        head = f"<DOC>\n<DOCNO> {d} </DOCNO>\n"
-        key.append(head)
-        rsp.append(head)
-        for section in ("HL", "TXT"):
-            key.append(f"<{section}>")
-            rsp.append(f"<{section}>")
-            for _ in range(rng.randint(0, 20)):
-                words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 3)))
-                gid = rng.choice(sorted(TYPES))
-                kind = rng.choice(TYPES[gid])
-                extra = ""
-                if rng.random() < 0.2:
-                    extra += f' ALT="{words.split()[0]}|{rng.choice(WORDS)}"'
-                if rng.random() < 0.15:
-                    extra += ' STATUS="OPT"'
-                key.append(f'<{gid} TYPE="{kind}"{extra}>{words}</{gid}> ; ')
-                u = rng.random()
-                if u < 0.1:
-                    rsp.append(f"{words} ; ")
-                elif u < 0.3:
-                    other = rng.choice(TYPES[gid])
-                    rsp.append(f'<{gid} TYPE="{other}">{words}</{gid}> ; ')
-                elif u < 0.4 and " " in words:
-                    first, rest = words.split(" ", 1)
-                    rsp.append(f'<{gid} TYPE="{kind}">{first}</{gid}> {rest} ; ')
-                else:
-                    rsp.append(f'<{gid} TYPE="{kind}">{words}</{gid}> ; ')
-            key.append(f"</{section}>\n")
-            rsp.append(f"</{section}>\n")
-        key.append("</DOC>\n")
-        rsp.append("</DOC>\n")
-    return "".join(key), "".join(rsp)
-
-
-def _without_lines(value: object) -> object:
-    """A dataclass tree as nested tuples, every ``line`` field left out."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return tuple(
-            (f.name, _without_lines(getattr(value, f.name)))
-            for f in fields(value)
-            if f.name != "line"
-        )
-    if isinstance(value, tuple | list):
-        return tuple(_without_lines(v) for v in value)
-    return value
+from tests.muc_random import NeShape, ne_files, without_lines
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -89,7 +35,7 @@ def test_shared_slots_and_remembered_codes_change_nothing(seed: int) -> None:
     classes = [c.name.upper() for c in config.class_defs]
     defined = config.slot_names()
     slots = sgml_slots(config)
-    key_text, rsp_text = _ne_files(rng)
+    key_text, rsp_text = ne_files(rng, NeShape(optional=0.15, alternatives=0.2))
     keys = parse_sgml(key_text, "k", classes, sections=("HL", "TXT"))
     rsps = {d.number: d for d in parse_sgml(rsp_text, "r", classes, sections=("HL", "TXT"))}
     shared = SharedSlots()
@@ -102,8 +48,8 @@ def test_shared_slots_and_remembered_codes_change_nothing(seed: int) -> None:
         r1, _ = ne_objects(rsp, classes, defined, slots=slots, shared_slots=shared)
         k2, _ = ne_objects(key, classes, defined, slots=slots)
         r2, _ = ne_objects(rsp, classes, defined, slots=slots)
-        assert _without_lines(k1) == _without_lines(k2)
-        assert _without_lines(r1) == _without_lines(r2)
+        assert without_lines(k1) == without_lines(k2)
+        assert without_lines(r1) == without_lines(r2)
         fast_docs.append(fast.align(key.number, k1, r1))
         plain_docs.append(plain.align(key.number, k2, r2))
     subtasks, groups = subtasks_of(config), section_groups(config)
@@ -125,7 +71,7 @@ def test_shared_coreference_slots_change_nothing(tmp_path: Path) -> None:
     documents = parse_sgml(text, "k", {"COREF"}, sections=("TEXT", "TXT"))
     shared = SharedSlots()
     for document in documents:
-        assert _without_lines(coref_objects(document, shared_slots=shared)) == _without_lines(
+        assert without_lines(coref_objects(document, shared_slots=shared)) == without_lines(
             coref_objects(document)
         )
     assert shared.slots  # something was shared
@@ -211,7 +157,7 @@ def test_the_isolated_pair_short_cut_changes_nothing(seed: int) -> None:
         total += len(k1.objects)
         fast_docs.append(fast.align(key.number, k1, r1))
         plain_docs.append(plain.align(key.number, k2, r2))
-    assert _without_lines(fast_docs) == _without_lines(plain_docs)
+    assert without_lines(fast_docs) == without_lines(plain_docs)
     subtasks, groups = subtasks_of(config), section_groups(config)
     for a, b in zip(fast_docs, plain_docs, strict=True):
         assert ne_document_counts(a, subtasks, groups) == ne_document_counts(b, subtasks, groups)

@@ -25,49 +25,7 @@ from annoscore.metrics.muc_ne import ne_document_counts, subtask_key
 from annoscore.report.muc_history import _tcl_word
 from annoscore.tasks.muc import load_config
 from annoscore.tasks.muc_sgml import section_groups, sgml_slots, subtasks_of
-
-TYPES = {
-    "ENAMEX": ("PERSON", "ORGANIZATION", "LOCATION", "OTHER"),
-    "TIMEX": ("DATE", "TIME"),
-    "NUMEX": ("MONEY", "PERCENT"),
-}
-WORDS = ["Acme", "Bell", "Corp", "the", "of", "Paris", "May", "five"]
-
-
-def _files(rng: random.Random) -> tuple[str, str]:
-    key: list[str] = []
-    rsp: list[str] = []
-    for d in range(rng.randint(1, 6)):
-        head = f"<DOC>\n<DOCNO> {d} </DOCNO>\n"
-        key.append(head)
-        rsp.append(head)
-        for section in ("HL", "DD", "TXT"):
-            key.append(f"<{section}>")
-            rsp.append(f"<{section}>")
-            for _ in range(rng.randint(0, 15)):
-                words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 3)))
-                gid = rng.choice(sorted(TYPES))
-                kind = rng.choice(TYPES[gid])
-                extra = ' STATUS="OPT"' if rng.random() < 0.1 else ""
-                key.append(f'<{gid} TYPE="{kind}"{extra}>{words}</{gid}> ; ')
-                u = rng.random()
-                if u < 0.1:
-                    rsp.append(f"{words} ; ")
-                elif u < 0.3:
-                    rsp.append(f'<{gid} TYPE="{rng.choice(TYPES[gid])}">{words}</{gid}> ; ')
-                elif u < 0.4 and " " in words:
-                    first, rest = words.split(" ", 1)
-                    rsp.append(f'<{gid} TYPE="{kind}">{first}</{gid}> {rest} ; ')
-                elif u < 0.45:
-                    rsp.append(f'<ENAMEX TYPE="OTHER">{words}</ENAMEX> ; ')
-                else:
-                    rsp.append(f'<{gid} TYPE="{kind}">{words}</{gid}> ; ')
-            key.append(f"</{section}>\n")
-            rsp.append(f"</{section}>\n")
-        key.append("</DOC>\n")
-        rsp.append("</DOC>\n")
-    return "".join(key), "".join(rsp)
-
+from tests.muc_random import NeShape, ne_files
 
 _INDEX = {"cor": 0, "par": 1, "inc": 2, "mis": 3, "spu": 4, "non": 5, "uns": 5}
 
@@ -131,7 +89,15 @@ def test_one_pass_named_entity_counts_equal_the_first_implementation(seed: int) 
     classes = [c.name.upper() for c in config.class_defs]
     defined = config.slot_names()
     slots = sgml_slots(config)
-    key_text, rsp_text = _files(rng)
+    key_text, rsp_text = ne_files(
+        rng,
+        NeShape(
+            sections=("HL", "DD", "TXT"),
+            documents=(1, 6),
+            tags=(0, 15),
+            added_tag='<ENAMEX TYPE="OTHER">',
+        ),
+    )
     sections = ("HL", "DD", "TXT")
     rsps = {d.number: d for d in parse_sgml(rsp_text, "r", classes, sections=sections)}
     shared = SharedSlots()
