@@ -478,3 +478,25 @@ def test_folder_entries_that_are_not_xml_files_are_counted_in_a_warning(tmp_path
     result = score_are_2(tmp_path / "gold", tmp_path / "system")
     (warning,) = [w for w in result.warnings if w.code == "formats.skipped-entries"]
     assert warning.count == 2
+
+
+def test_a_member_in_two_chains_is_an_error_naming_both_lines(tmp_path: Path) -> None:
+    are = SAMPLES / "are"
+    gold = tmp_path / "gold.xml"
+    text = (are / "task1-gold.xml").read_text(encoding="utf-8")
+    gold.write_text(text.replace('<node id="3" value="Israel"/>', '<node id="6"/>'), "utf-8")
+    with pytest.raises(InputError) as raised:
+        score_are_2(gold, are / "task2-system.xml")
+    assert str(raised.value) == (
+        f'{gold}:14: <node id="6">: id 6 is already in the chain of line 9; an id may appear '
+        "once in one chain and in one chain only"
+    )
+    gold3 = tmp_path / "gold3.xml"
+    text3 = (are / "task3-gold.xml").read_text(encoding="utf-8")
+    gold3.write_text(text3.replace('start="17" end="17"', 'start="6" end="6"'), "utf-8")
+    with pytest.raises(InputError) as raised:
+        score_are_3(gold3, are / "task3-system.xml", input_path=are / "task3-input.xml")
+    assert str(raised.value) == (
+        f'{gold3}:10: <mention start="6" end="6">: this mention is already in the chain of line '
+        "3; a mention may appear once in one chain and in one chain only"
+    )

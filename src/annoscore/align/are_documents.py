@@ -18,16 +18,19 @@ its end, an id or mention twice in one chain or in two chains of one side.  Ment
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import TypeVar, cast
 
 from annoscore.align.documents import pair_documents
 from annoscore.errors import InputError
 from annoscore.formats.are import AreDocument, AreFile, Ref, read_are
 from annoscore.formats.files import list_folder_with_warnings
 from annoscore.result import ScoreWarning
+
+M = TypeVar("M", bound=Hashable)
+"""A chain member: an id or a mention."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,29 +291,21 @@ def id_chains(located: Located | None, check: IdChecker) -> tuple[list[list[str]
 
 def checked_id_chains(located: Located, check: IdChecker) -> tuple[list[list[str]], set[str]]:
     """:func:`id_chains` member by member: raises the error that says what and where."""
-    chains: list[list[str]] = []
-    pronominal: set[str] = set()
-    seen: dict[str, int] = {}
     known = check.known
-    for chain in located.document.chains:
-        members = []
-        for ref in chain.members:
-            value = ref.id
-            if value is None or (known is not None and value not in known):  # say why
-                value = check(located.path, ref, ref_id(located.path, ref, "in a <chain>"))
-            if value in seen:
-                raise InputError(
-                    f'<{ref.element} id="{value}">: id {value} is already in the chain of line '
-                    f"{seen[value]}; an id may appear once in one chain and in one chain only",
-                    located.path,
-                    ref.line,
-                )
-            seen[value] = chain.line
-            members.append(value)
-            if ref.pronoun:
-                pronominal.add(value)
-        chains.append(members)
-    return chains, pronominal
+
+    def member(path: Path, ref: Ref) -> str:
+        value = ref.id
+        if value is None or (known is not None and value not in known):  # say why
+            value = check(path, ref, ref_id(path, ref, "in a <chain>"))
+        return value
+
+    def repeated(ref: Ref, value: str, line: int) -> str:
+        return (
+            f'<{ref.element} id="{value}">: id {value} is already in the chain of line {line}; '
+            "an id may appear once in one chain and in one chain only"
+        )
+
+    return _checked_chains(located, member, repeated)
 
 
 def id_pairs(located: Located | None, check: IdChecker) -> list[tuple[str, str]]:
@@ -431,25 +426,38 @@ def checked_mention_chains(
     located: Located, mentions: Mentions
 ) -> tuple[list[list[Mention]], set[Mention]]:
     """:func:`mention_chains` member by member: raises the error that says what and where."""
-    chains: list[list[Mention]] = []
-    pronominal: set[Mention] = set()
-    seen: dict[Mention, int] = {}
+
+    def repeated(ref: Ref, _: Mention, line: int) -> str:
+        return (
+            f'<{ref.element} start="{ref.start}" end="{ref.end}">: this mention is already in '
+            f"the chain of line {line}; a mention may appear once in one chain and in one chain "
+            "only"
+        )
+
+    return _checked_chains(located, mentions, repeated)
+
+
+def _checked_chains(
+    located: Located,
+    member: Callable[[Path, Ref], M],
+    repeated: Callable[[Ref, M, int], str],
+) -> tuple[list[list[M]], set[M]]:
+    """The chains of a document, each member made by ``member`` (which raises for a bad
+    reference), and the pronominal members; a member in two places is an error, its message
+    ``repeated(ref, member, line of the chain that has it first)``."""
+    chains: list[list[M]] = []
+    pronominal: set[M] = set()
+    seen: dict[M, int] = {}
     for chain in located.document.chains:
         members = []
         for ref in chain.members:
-            mention = mentions(located.path, ref)
-            if mention in seen:
-                raise InputError(
-                    f'<{ref.element} start="{ref.start}" end="{ref.end}">: this mention is '
-                    f"already in the chain of line {seen[mention]}; a mention may appear once in "
-                    "one chain and in one chain only",
-                    located.path,
-                    ref.line,
-                )
-            seen[mention] = chain.line
-            members.append(mention)
+            value = member(located.path, ref)
+            if value in seen:
+                raise InputError(repeated(ref, value, seen[value]), located.path, ref.line)
+            seen[value] = chain.line
+            members.append(value)
             if ref.pronoun:
-                pronominal.add(mention)
+                pronominal.add(value)
         chains.append(members)
     return chains, pronominal
 
