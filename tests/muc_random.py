@@ -3,7 +3,9 @@
 :func:`ne_files` writes a key and a response in the MUC-6 layout: documents with sections, tags
 with a type, some optional (``STATUS="OPT"``) or with alternatives (``ALT``), and a response that
 leaves a tag out, changes its type, tags only the first word, adds a tag of another type or
-copies it.  :func:`without_lines` compares model objects while ignoring their line numbers.
+copies it.  :func:`nested_ne_files` writes one ``TXT`` section a document where tags also nest,
+cover more text or none, so that some pairs compete.  :func:`without_lines` compares model
+objects while ignoring their line numbers.
 """
 
 from __future__ import annotations
@@ -79,6 +81,61 @@ def ne_files(rng: random.Random, shape: NeShape = NeShape()) -> tuple[str, str]:
             rsp.append(f"</{section}>\n")
         key.append("</DOC>\n")
         rsp.append("</DOC>\n")
+    return "".join(key), "".join(rsp)
+
+
+def nested_ne_files(
+    rng: random.Random,
+    *,
+    documents: tuple[int, int] = (3, 8),
+    tags: tuple[int, int] = (0, 25),
+    types: Mapping[str, tuple[str, ...]] | None = None,
+    words: Sequence[str] = ("Acme", "Bank", "of", "May", "the"),
+    odd: float = 0.1,
+) -> tuple[str, str]:
+    """A random key and response whose tags may nest, be empty or cover the next word too (each
+    item's text is its words then ``x``); ``odd`` is the share of optional key tags and of key
+    tags with an ``ALT``.  Few words and types make most pairs repeat an earlier pair exactly."""
+    chosen = types if types is not None else {k: v[:2] for k, v in TYPES.items()}
+    gids = sorted(chosen)
+    key: list[str] = []
+    rsp: list[str] = []
+    for d in range(rng.randint(*documents)):
+        head = f"<DOC>\n<DOCNO> {d} </DOCNO>\n<TXT>\n"
+        key.append(head)
+        rsp.append(head)
+        for _ in range(rng.randint(*tags)):
+            text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 2)))
+            gid = rng.choice(gids)
+            kind = rng.choice(chosen[gid])
+            extra = ' STATUS="OPT"' if rng.random() < odd else ""
+            if rng.random() < odd:
+                extra += f' ALT="{text.split()[0]}"'
+            exact = f'<{gid} TYPE="{kind}"{extra}>{text}</{gid}> x'
+            k = rng.choice(
+                [
+                    *[exact] * 5,
+                    f"<{gid}></{gid}>{text} x",  # an empty span
+                    f'<{gid} TYPE="{kind}">{text} x</{gid}>',
+                    f'<{gid} TYPE="{kind}"><{gid} TYPE="{kind}">{text}</{gid}> x</{gid}>',
+                ]
+            )
+            other = rng.choice(chosen[gid])
+            r = rng.choice(
+                [
+                    exact.replace(extra, ""),
+                    exact.replace(extra, ""),
+                    f"{text} x",
+                    f'<{gid} TYPE="{other}">{text}</{gid}> x',
+                    f"<{gid}></{gid}>{text} x",
+                    f'<{gid} TYPE="{kind}">{text}</{gid}> <{gid} TYPE="{kind}">x</{gid}>',
+                    f'<{gid} TYPE="{kind}"><{gid} TYPE="{other}">{text}</{gid}> x</{gid}>',
+                ]
+            )
+            key.append(k + " ; ")
+            rsp.append(r + " ; ")
+        key.append("\n</TXT>\n</DOC>\n")
+        rsp.append("\n</TXT>\n</DOC>\n")
     return "".join(key), "".join(rsp)
 
 

@@ -21,51 +21,7 @@ from annoscore.metrics.muc_ne import ne_document_counts
 from annoscore.model import TemplateObject
 from annoscore.tasks.muc import load_config
 from annoscore.tasks.muc_sgml import section_groups, sgml_slots, subtasks_of
-from tests.muc_random import without_lines
-
-TYPES = {"ENAMEX": ("PERSON", "LOCATION"), "TIMEX": ("DATE",), "NUMEX": ("MONEY",)}
-WORDS = ["Acme", "Bank", "of", "May", "the"]
-
-
-def _files(rng: random.Random) -> tuple[str, str]:
-    key: list[str] = []
-    rsp: list[str] = []
-    for d in range(rng.randint(3, 8)):
-        key.append(f"<DOC>\n<DOCNO> {d} </DOCNO>\n<TXT>\n")
-        rsp.append(f"<DOC>\n<DOCNO> {d} </DOCNO>\n<TXT>\n")
-        for _ in range(rng.randint(0, 25)):
-            words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 2)))
-            gid = rng.choice(sorted(TYPES))
-            kind = rng.choice(TYPES[gid])
-            extra = ' STATUS="OPT"' if rng.random() < 0.1 else ""
-            if rng.random() < 0.1:
-                extra += f' ALT="{words.split()[0]}"'
-            exact = f'<{gid} TYPE="{kind}"{extra}>{words}</{gid}> x'
-            k = rng.choice(
-                [
-                    *[exact] * 5,
-                    f"<{gid}></{gid}>{words} x",  # an empty span
-                    f'<{gid} TYPE="{kind}">{words} x</{gid}>',
-                    f'<{gid} TYPE="{kind}"><{gid} TYPE="{kind}">{words}</{gid}> x</{gid}>',
-                ]
-            )
-            other = rng.choice(TYPES[gid])
-            r = rng.choice(
-                [
-                    exact.replace(extra, ""),
-                    exact.replace(extra, ""),
-                    f"{words} x",
-                    f'<{gid} TYPE="{other}">{words}</{gid}> x',
-                    f"<{gid}></{gid}>{words} x",
-                    f'<{gid} TYPE="{kind}">{words}</{gid}> <{gid} TYPE="{kind}">x</{gid}>',
-                    f'<{gid} TYPE="{kind}"><{gid} TYPE="{other}">{words}</{gid}> x</{gid}>',
-                ]
-            )
-            key.append(k + " ; ")
-            rsp.append(r + " ; ")
-        key.append("\n</TXT>\n</DOC>\n")
-        rsp.append("\n</TXT>\n</DOC>\n")
-    return "".join(key), "".join(rsp)
+from tests.muc_random import nested_ne_files, without_lines
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -79,7 +35,9 @@ def test_isolated_pair_paths_equal_the_general_path(seed: int) -> None:
     classes = [c.name.upper() for c in config.class_defs]
     defined = config.slot_names()
     slots = sgml_slots(config)
-    key_text, rsp_text = _files(rng)
+    key_text, rsp_text = nested_ne_files(
+        rng, types={"ENAMEX": ("PERSON", "LOCATION"), "TIMEX": ("DATE",), "NUMEX": ("MONEY",)}
+    )
     keys = parse_sgml(key_text, "k", classes, sections=("TXT",))
     rsps = {d.number: d for d in parse_sgml(rsp_text, "r", classes, sections=("TXT",))}
     shared = SharedSlots()

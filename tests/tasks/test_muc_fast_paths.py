@@ -25,7 +25,7 @@ from annoscore.report.muc import MucDetails
 from annoscore.report.muc_history import map_history, map_history_tcl, to_tcl
 from annoscore.tasks.muc import load_config
 from annoscore.tasks.muc_sgml import score_muc_coref, section_groups, sgml_slots, subtasks_of
-from tests.muc_random import NeShape, ne_files, without_lines
+from tests.muc_random import NeShape, ne_files, nested_ne_files, without_lines
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -83,45 +83,6 @@ def test_shared_coreference_slots_change_nothing(tmp_path: Path) -> None:
     assert 0 < result.counts["muc_recall_num"] <= result.counts["muc_recall_den"]
 
 
-def _repetitive_ne_files(rng: random.Random) -> tuple[str, str]:
-    """Few words and types, so that most key/response pairs repeat an earlier pair exactly
-    (the aligner's short cut); some tags are longer, nest or split, so that some pairs are not
-    isolated."""
-    key: list[str] = []
-    rsp: list[str] = []
-    for d in range(rng.randint(5, 10)):
-        key.append(f"<DOC>\n<DOCNO> {d} </DOCNO>\n<TXT>\n")
-        rsp.append(f"<DOC>\n<DOCNO> {d} </DOCNO>\n<TXT>\n")
-        for _ in range(rng.randint(10, 25)):
-            words = " ".join(rng.choice(["Acme", "Bank", "of"]) for _ in range(rng.randint(1, 2)))
-            kind = rng.choice(["PERSON", "LOCATION"])
-            # each item's text is "{words} x"; the tags around it vary
-            exact = f'<ENAMEX TYPE="{kind}">{words}</ENAMEX> x'
-            k = rng.choice(
-                [
-                    *[exact] * 6,
-                    f'<ENAMEX TYPE="{kind}">{words} x</ENAMEX>',
-                    f'<ENAMEX TYPE="PERSON"><ENAMEX TYPE="{kind}">{words}</ENAMEX> x</ENAMEX>',
-                ]
-            )
-            r = rng.choice(
-                [
-                    k,
-                    k,
-                    k,
-                    f"{words} x",
-                    f'<ENAMEX TYPE="PERSON"><ENAMEX TYPE="{kind}">{words}</ENAMEX> x</ENAMEX>',
-                    f'<ENAMEX TYPE="LOCATION">{words}</ENAMEX> x',
-                    f'<ENAMEX TYPE="{kind}">{words}</ENAMEX> <ENAMEX TYPE="{kind}">x</ENAMEX>',
-                ]
-            )
-            key.append(k + " ; ")
-            rsp.append(r + " ; ")
-        key.append("\n</TXT>\n</DOC>\n")
-        rsp.append("\n</TXT>\n</DOC>\n")
-    return "".join(key), "".join(rsp)
-
-
 @pytest.mark.parametrize("seed", range(10))
 def test_the_isolated_pair_short_cut_changes_nothing(seed: int) -> None:
     """NeAligner reuses the record of an isolated pair of slots tuples aligned before; the
@@ -131,7 +92,16 @@ def test_the_isolated_pair_short_cut_changes_nothing(seed: int) -> None:
     classes = [c.name.upper() for c in config.class_defs]
     defined = config.slot_names()
     slots = sgml_slots(config)
-    key_text, rsp_text = _repetitive_ne_files(rng)
+    # few words and types: most pairs repeat an earlier pair exactly (the short cut); some tags
+    # are longer, nest or split, so that some pairs are not isolated
+    key_text, rsp_text = nested_ne_files(
+        rng,
+        documents=(5, 10),
+        tags=(10, 25),
+        types={"ENAMEX": ("PERSON", "LOCATION")},
+        words=("Acme", "Bank", "of"),
+        odd=0.0,
+    )
     keys = parse_sgml(key_text, "k", classes, sections=("TXT",))
     rsps = {d.number: d for d in parse_sgml(rsp_text, "r", classes, sections=("TXT",))}
     assert [d.text for d in keys] == [rsps[d.number].text for d in keys]
