@@ -263,6 +263,9 @@ def main() -> None:
     parser.add_argument("--only", default="", help="comma-separated readers: " + ",".join(READERS))
     args = parser.parse_args()
     chosen = [n for n in args.only.split(",") if n] or list(READERS)
+    unknown = [n for n in chosen if n not in READERS]
+    if unknown:
+        parser.error(f"unknown reader {', '.join(unknown)}: choose from {','.join(READERS)}")
     print(
         f"{'reader':16} {'MB':>6} {'floor s':>8} {'reader s':>9} {'ratio':>6}"
         f"   (best of {args.rounds}; last column: both with the collector paused, as the "
