@@ -24,17 +24,21 @@ Timed, best of 3 (each a fresh call):
 Both use seed 12345, so they draw the same resamples: the p-values are checked to agree (to
 rounding: sacrebleu sums in float32).
 
-Then the whole command, a fresh process, files in and report out (best of 3): ``annoscore compare
-pharmaconer-ner GOLD A B --format json`` on a generated 10,000-document brat corpus (4 PharmaCoNER
-types, about 5 entities per document; A misses 20% of them, B 19%), beside ``annoscore pharmaconer
-ner GOLD A --format json`` (reading and scoring one system) to show what the comparison adds.
-sacrebleu has no command for brat files, so this part has no peer.
+Before those, the whole command, a fresh process, files in and report out (best of 3, with its
+peak memory): ``annoscore compare pharmaconer-ner GOLD A B --format json`` on a generated
+10,000-document brat corpus (4 PharmaCoNER types, about 5 entities per document; A misses 20% of
+them, B 19%), beside ``annoscore pharmaconer ner GOLD A --format json`` (reading and scoring one
+system) to show what the comparison adds.  sacrebleu has no command for brat files, so this part
+has no peer.
 
-Run: ``python benchmarks/significance.py``.
+Run: ``python benchmarks/significance.py`` (``--docs 100000``: 10x the documents; time and peak
+memory should grow no faster than the documents).
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import random
 import shutil
 import subprocess
@@ -54,6 +58,7 @@ from annoscore.signature import Signature
 from annoscore.significance import bootstrap_intervals, paired_test
 
 DOCUMENTS = 10_000
+"""Documents by default (``--docs``)."""
 SAMPLES = 1000
 SEED = 12345
 TYPES = 10
@@ -61,11 +66,13 @@ REPEATS = 3
 QUALITY = 0.621
 
 
-def pharmaconer_matrices(rng: np.random.Generator) -> tuple[CountMatrix, CountMatrix]:
+def pharmaconer_matrices(
+    rng: np.random.Generator, documents: int
+) -> tuple[CountMatrix, CountMatrix]:
     """Per-type tp/fp/fn for two systems: gold items per type ~ Poisson(1.2), recall 0.80 /
     0.802, spurious items per type ~ Poisson(0.25 / 0.249): close, so the p-value is not tiny."""
-    ids = [f"doc{d:05d}" for d in range(DOCUMENTS)]
-    gold = rng.poisson(1.2, size=(DOCUMENTS, TYPES))
+    ids = [f"doc{d:05d}" for d in range(documents)]
+    gold = rng.poisson(1.2, size=(documents, TYPES))
     out = []
     for recall, spurious in ((0.80, 0.25), (0.802, 0.249)):
         tp = rng.binomial(gold, recall)
@@ -82,12 +89,12 @@ def pharmaconer_matrices(rng: np.random.Generator) -> tuple[CountMatrix, CountMa
 CAUGHT = ("mentions", "muc", "bcub", "ceafm", "ceafe", "lea")
 
 
-def coref_matrices(rng: np.random.Generator) -> tuple[CountMatrix, CountMatrix]:
+def coref_matrices(rng: np.random.Generator, documents: int) -> tuple[CountMatrix, CountMatrix]:
     """Coreference numerators and denominators: per document ~60 key mentions in chains; the
     response's numerators are fractions of the denominators (0.62 / QUALITY on average)."""
-    ids = [f"doc{d:05d}" for d in range(DOCUMENTS)]
-    key_mentions = rng.poisson(60, DOCUMENTS) + 2
-    response_mentions = key_mentions + rng.integers(-5, 6, DOCUMENTS)
+    ids = [f"doc{d:05d}" for d in range(documents)]
+    key_mentions = rng.poisson(60, documents) + 2
+    response_mentions = key_mentions + rng.integers(-5, 6, documents)
     key_entities = np.maximum(1, key_mentions // 3)
     response_entities = np.maximum(1, response_mentions // 3)
     out = []
@@ -101,7 +108,7 @@ def coref_matrices(rng: np.random.Generator) -> tuple[CountMatrix, CountMatrix]:
                 r_den, p_den = key_mentions - key_entities, response_mentions - response_entities
             else:
                 r_den, p_den = key_mentions, response_mentions
-            share = np.clip(rng.normal(quality, 0.1, DOCUMENTS), 0, 1)
+            share = np.clip(rng.normal(quality, 0.1, documents), 0, 1)
             num = share * np.minimum(r_den, p_den)
             if metric in ("mentions", "muc", "ceafm"):
                 num = np.floor(num)
@@ -116,7 +123,7 @@ def coref_matrices(rng: np.random.Generator) -> tuple[CountMatrix, CountMatrix]:
         for part in ("coref", "noncoref"):
             links = key_mentions * (3 if part == "coref" else key_mentions // 2)
             answer = response_mentions * (3 if part == "coref" else response_mentions // 2)
-            common = np.floor(np.clip(rng.normal(quality, 0.1, DOCUMENTS), 0, 1) * links)
+            common = np.floor(np.clip(rng.normal(quality, 0.1, documents), 0, 1) * links)
             for side, den in (("recall", links), ("precision", answer)):
                 columns[f"blanc_{part}_{side}_num"] = common
                 columns[f"blanc_{part}_{side}_den"] = den
@@ -179,7 +186,7 @@ def bench(label: str, matrices: tuple[CountMatrix, CountMatrix], scorer: Scorer,
     signature = Signature.of(label)
     baseline, system = (Result.from_counts(label, signature, m, scorer) for m in matrices)
     print(
-        f"\n{label}: {DOCUMENTS:,} documents, {len(matrices[0].names)} columns, "
+        f"\n{label}: {len(matrices[0].documents):,} documents, {len(matrices[0].names)} columns, "
         f"{len(baseline.scores)} scores, {SAMPLES} resamples"
     )
 
@@ -204,7 +211,7 @@ def bench(label: str, matrices: tuple[CountMatrix, CountMatrix], scorer: Scorer,
     metric = CountsMetric(plain, scorer, key)
     baseline_stats = metric.rows["baseline"]
     info = {key: (baseline_stats, SacreResult(metric._aggregate_and_compute(baseline_stats).score))}
-    hypotheses = [f"system:{d}" for d in range(DOCUMENTS)]
+    hypotheses = [f"system:{d}" for d in range(len(matrices[0].documents))]
 
     def sacre() -> Any:
         _, results = _paired_bs_test(
@@ -227,13 +234,13 @@ def bench(label: str, matrices: tuple[CountMatrix, CountMatrix], scorer: Scorer,
 BRAT_TYPES = ("NORMALIZABLES", "PROTEINAS", "NO_NORMALIZABLES", "UNCLEAR")
 
 
-def write_brat_corpus(root: Path) -> tuple[Path, Path, Path]:
-    """Gold and two systems as brat folders of :data:`DOCUMENTS` documents each."""
+def write_brat_corpus(root: Path, documents: int) -> tuple[Path, Path, Path]:
+    """Gold and two systems as brat folders of ``documents`` documents each."""
     rnd = random.Random(SEED)
     folders = [root / name for name in ("gold", "a", "b")]
     for folder in folders:
         folder.mkdir()
-    for d in range(DOCUMENTS):
+    for d in range(documents):
         words = [f"w{rnd.randrange(1000)}" for _ in range(rnd.randint(40, 120))]
         text = " ".join(words)
         starts = [0]
@@ -251,33 +258,44 @@ def write_brat_corpus(root: Path) -> tuple[Path, Path, Path]:
     return folders[0], folders[1], folders[2]
 
 
-def _command_seconds(arguments: list[str]) -> tuple[float, str]:
+def _command_seconds(arguments: list[str]) -> tuple[float, float, str]:
+    """Best wall seconds of :data:`REPEATS` runs of ``annoscore ARGUMENTS`` as a separate
+    process, its peak memory (MB, from ``os.wait4``) and its output."""
     exe = shutil.which("annoscore")
     command = [exe] if exe else [sys.executable, "-m", "annoscore"]
-    times, output = [], ""
+    times, peak, output = [], 0.0, ""
     for _ in range(REPEATS):
-        start = time.perf_counter()
-        done = subprocess.run([*command, *arguments], capture_output=True, text=True, check=True)
-        times.append(time.perf_counter() - start)
-        output = done.stdout
-    return min(times), output
+        with tempfile.TemporaryFile() as out:
+            start = time.perf_counter()
+            process = subprocess.Popen([*command, *arguments], stdout=out)
+            _, status, usage = os.wait4(process.pid, 0)
+            times.append(time.perf_counter() - start)
+            if status:
+                raise SystemExit(f"failed: annoscore {' '.join(arguments)}")
+            peak = max(peak, usage.ru_maxrss / 1024)
+            out.seek(0)
+            output = out.read().decode()
+    return min(times), peak, output
 
 
-def bench_command() -> None:
+def bench_command(documents: int) -> None:
     import json
 
+    import installed  # beside this script: time annoscore from bytecode, as installed
+
+    installed.compile_package()
     with tempfile.TemporaryDirectory() as folder:
-        gold, a, b = (str(p) for p in write_brat_corpus(Path(folder)))
-        print(f"\nwhole command, fresh process, {DOCUMENTS:,} brat documents, best of {REPEATS}")
-        one, _ = _command_seconds(["pharmaconer", "ner", gold, a, "--format", "json"])
-        print(f"  annoscore pharmaconer ner GOLD A             {one:7.3f} s")
-        both, output = _command_seconds(
+        gold, a, b = (str(p) for p in write_brat_corpus(Path(folder), documents))
+        print(f"whole command, fresh process, {documents:,} brat documents, best of {REPEATS}")
+        one, one_mb, _ = _command_seconds(["pharmaconer", "ner", gold, a, "--format", "json"])
+        print(f"  annoscore pharmaconer ner GOLD A             {one:7.3f} s {one_mb:6.0f} MB")
+        both, both_mb, output = _command_seconds(
             ["compare", "pharmaconer-ner", gold, a, b, "--format", "json"]
         )
         data = json.loads(output)
         row = data["systems"]["b"]
         print(
-            f"  annoscore compare pharmaconer-ner GOLD A B   {both:7.3f} s   "
+            f"  annoscore compare pharmaconer-ner GOLD A B   {both:7.3f} s {both_mb:6.0f} MB   "
             f"f1 {row['scores']['f1']:.4f}, difference {row['difference']['f1']:+.4f}, "
             f"p {row['p_value']['f1']:.4f}"
         )
@@ -285,11 +303,18 @@ def bench_command() -> None:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--docs", type=int, default=DOCUMENTS, help=f"documents (default {DOCUMENTS:,})"
+    )
+    args = parser.parse_args()
+    # the commands first, while this process is small: a child's peak memory as the system
+    # reports it includes its parent's at the moment it was started
+    bench_command(args.docs)
     rng = np.random.default_rng(2024)
-    print("In memory (reading not timed); best of", REPEATS)
-    bench("pharmaconer-style", pharmaconer_matrices(rng), prf_zero_scores, "f1")
-    bench("coreference", coref_matrices(rng), coref_scores, "conll_f1")
-    bench_command()
+    print("\nIn memory (reading not timed); best of", REPEATS)
+    bench("pharmaconer-style", pharmaconer_matrices(rng, args.docs), prf_zero_scores, "f1")
+    bench("coreference", coref_matrices(rng, args.docs), coref_scores, "conll_f1")
 
 
 if __name__ == "__main__":
