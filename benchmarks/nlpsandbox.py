@@ -265,7 +265,7 @@ def _extrapolated(root: Path, full: Path, notes: int, subsets: list[int], runs: 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--notes", type=int, default=20_000)
+    parser.add_argument("--notes", "--docs", type=int, default=20_000, help="notes (10x: 200000)")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument(
         "--official-notes",
