@@ -4,8 +4,9 @@
 with a type, some optional (``STATUS="OPT"``) or with alternatives (``ALT``), and a response that
 leaves a tag out, changes its type, tags only the first word, adds a tag of another type or
 copies it.  :func:`nested_ne_files` writes one ``TXT`` section a document where tags also nest,
-cover more text or none, so that some pairs compete.  :func:`without_lines` compares model
-objects while ignoring their line numbers.
+cover more text or none, so that some pairs compete.  :class:`NeReader` reads them back into
+objects as ``annoscore muc`` does, with and without shared slots.  :func:`without_lines` compares
+model objects while ignoring their line numbers.
 """
 
 from __future__ import annotations
@@ -13,6 +14,13 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
+
+from annoscore.formats.muc_config import MucConfig
+from annoscore.formats.muc_sgml import SgmlDocument, parse_sgml
+from annoscore.formats.muc_sgml_objects import SharedSlots, ne_objects
+from annoscore.model import TemplateDocument
+from annoscore.tasks.muc import load_config
+from annoscore.tasks.muc_sgml import sgml_slots
 
 TYPES: Mapping[str, tuple[str, ...]] = {
     "ENAMEX": ("PERSON", "ORGANIZATION", "LOCATION"),
@@ -137,6 +145,55 @@ def nested_ne_files(
         key.append("\n</TXT>\n</DOC>\n")
         rsp.append("\n</TXT>\n</DOC>\n")
     return "".join(key), "".join(rsp)
+
+
+class NeReader:
+    """Reads named entity files with ``config`` (default: the manual's NE configuration), as
+    ``annoscore muc`` does: the SGML documents, then each document's objects."""
+
+    def __init__(self, config: MucConfig | None = None) -> None:
+        self.config = config if config is not None else load_config(None, "ne")
+        self.classes = [c.name.upper() for c in self.config.class_defs]
+        self.defined = self.config.slot_names()
+        self.slots = sgml_slots(self.config)
+
+    def documents(
+        self, key_text: str, rsp_text: str, sections: Sequence[str]
+    ) -> list[tuple[SgmlDocument, SgmlDocument]]:
+        """Each key document (in file order) with the response document of its number."""
+        keys = parse_sgml(key_text, "k", self.classes, sections=sections)
+        rsps = {d.number: d for d in parse_sgml(rsp_text, "r", self.classes, sections=sections)}
+        return [(key, rsps[key.number]) for key in keys]
+
+    def objects(
+        self,
+        document: SgmlDocument,
+        *,
+        keys_syntax: bool = True,
+        shared: SharedSlots | None = None,
+    ) -> TemplateDocument:
+        """The document's objects (:func:`~annoscore.formats.muc_sgml_objects.ne_objects`)."""
+        objects, _ = ne_objects(
+            document,
+            self.classes,
+            self.defined,
+            slots=self.slots,
+            keys_syntax=keys_syntax,
+            shared_slots=shared,
+        )
+        return objects
+
+    def shared_and_plain(
+        self, key: SgmlDocument, rsp: SgmlDocument, shared: SharedSlots
+    ) -> tuple[TemplateDocument, TemplateDocument, TemplateDocument, TemplateDocument]:
+        """The key's and the response's objects read with ``shared`` slots, then the same
+        read each on its own (in that order: a shared slot keeps its first tag's line)."""
+        return (
+            self.objects(key, shared=shared),
+            self.objects(rsp, shared=shared),
+            self.objects(key),
+            self.objects(rsp),
+        )
 
 
 def without_lines(value: object) -> object:

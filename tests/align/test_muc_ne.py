@@ -15,13 +15,12 @@ from itertools import pairwise
 import pytest
 
 from annoscore.align.muc_ne import NeAligner, _overlap_runs, overlapping_partners
-from annoscore.formats.muc_sgml import parse_sgml
-from annoscore.formats.muc_sgml_objects import SharedSlots, ne_objects
+from annoscore.formats.muc_sgml_objects import SharedSlots
 from annoscore.metrics.muc_ne import ne_document_counts
 from annoscore.model import TemplateObject
 from annoscore.tasks.muc import load_config
-from annoscore.tasks.muc_sgml import section_groups, sgml_slots, subtasks_of
-from tests.muc_random import nested_ne_files, without_lines
+from annoscore.tasks.muc_sgml import section_groups, subtasks_of
+from tests.muc_random import NeReader, nested_ne_files, without_lines
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -32,25 +31,18 @@ def test_isolated_pair_paths_equal_the_general_path(seed: int) -> None:
         config = replace(
             config, class_defs=tuple(replace(c, threshold=60.0) for c in config.class_defs)
         )
-    classes = [c.name.upper() for c in config.class_defs]
-    defined = config.slot_names()
-    slots = sgml_slots(config)
+    reader = NeReader(config)
     key_text, rsp_text = nested_ne_files(
         rng, types={"ENAMEX": ("PERSON", "LOCATION"), "TIMEX": ("DATE",), "NUMEX": ("MONEY",)}
     )
-    keys = parse_sgml(key_text, "k", classes, sections=("TXT",))
-    rsps = {d.number: d for d in parse_sgml(rsp_text, "r", classes, sections=("TXT",))}
+    documents = reader.documents(key_text, rsp_text, ("TXT",))
     shared = SharedSlots()
     fast, plain = NeAligner(config), NeAligner(config)
     plain.shared_slots = False  # the general path of MucAligner
     subtasks, groups = subtasks_of(config), section_groups(config)
     for _ in range(2):  # the second time, every isolated pair was seen before
-        for key in keys:
-            rsp = rsps[key.number]
-            k1, _ = ne_objects(key, classes, defined, slots=slots, shared_slots=shared)
-            r1, _ = ne_objects(rsp, classes, defined, slots=slots, shared_slots=shared)
-            k2, _ = ne_objects(key, classes, defined, slots=slots)
-            r2, _ = ne_objects(rsp, classes, defined, slots=slots)
+        for key, rsp in documents:
+            k1, r1, k2, r2 = reader.shared_and_plain(key, rsp, shared)
             a = fast.align(key.number, k1, r1)
             b = plain.align(key.number, k2, r2)
             assert without_lines(a) == without_lines(b)

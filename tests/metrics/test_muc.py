@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from annoscore.align.muc import ClassAlignment, DocumentAlignment, FillPair, ObjectPair, SlotPair
+from annoscore.align.muc_records import (
+    ClassAlignment,
+    DocumentAlignment,
+    FillPair,
+    ObjectPair,
+    SlotPair,
+)
 from annoscore.counts import Counts
 from annoscore.formats.muc_config import ClassDef, SlotDef
 from annoscore.metrics.muc import document_counts, tally_of

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from annoscore.align.muc import (
+from annoscore.align.muc_records import (
     ClassAlignment,
     DocumentAlignment,
     FillPair,

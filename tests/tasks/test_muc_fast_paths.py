@@ -19,35 +19,27 @@ import pytest
 
 from annoscore.align.muc_ne import NeAligner
 from annoscore.formats.muc_sgml import parse_sgml
-from annoscore.formats.muc_sgml_objects import SharedSlots, coref_objects, ne_objects
+from annoscore.formats.muc_sgml_objects import SharedSlots, coref_objects
 from annoscore.metrics.muc_ne import ne_document_counts
 from annoscore.report.muc import MucDetails
 from annoscore.report.muc_history import map_history, map_history_tcl, to_tcl
 from annoscore.tasks.muc import load_config
-from annoscore.tasks.muc_sgml import score_muc_coref, section_groups, sgml_slots, subtasks_of
-from tests.muc_random import NeShape, ne_files, nested_ne_files, without_lines
+from annoscore.tasks.muc_sgml import score_muc_coref, section_groups, subtasks_of
+from tests.muc_random import NeReader, NeShape, ne_files, nested_ne_files, without_lines
 
 
 @pytest.mark.parametrize("seed", range(8))
 def test_shared_slots_and_remembered_codes_change_nothing(seed: int) -> None:
     rng = random.Random(seed)
-    config = load_config(None, "ne")
-    classes = [c.name.upper() for c in config.class_defs]
-    defined = config.slot_names()
-    slots = sgml_slots(config)
+    reader = NeReader()
+    config = reader.config
     key_text, rsp_text = ne_files(rng, NeShape(optional=0.15, alternatives=0.2))
-    keys = parse_sgml(key_text, "k", classes, sections=("HL", "TXT"))
-    rsps = {d.number: d for d in parse_sgml(rsp_text, "r", classes, sections=("HL", "TXT"))}
     shared = SharedSlots()
     fast, plain = NeAligner(config), NeAligner(config)
     plain.shared_slots = False
     fast_docs, plain_docs = [], []
-    for key in keys:
-        rsp = rsps[key.number]
-        k1, _ = ne_objects(key, classes, defined, slots=slots, shared_slots=shared)
-        r1, _ = ne_objects(rsp, classes, defined, slots=slots, shared_slots=shared)
-        k2, _ = ne_objects(key, classes, defined, slots=slots)
-        r2, _ = ne_objects(rsp, classes, defined, slots=slots)
+    for key, rsp in reader.documents(key_text, rsp_text, ("HL", "TXT")):
+        k1, r1, k2, r2 = reader.shared_and_plain(key, rsp, shared)
         assert without_lines(k1) == without_lines(k2)
         assert without_lines(r1) == without_lines(r2)
         fast_docs.append(fast.align(key.number, k1, r1))
@@ -88,10 +80,8 @@ def test_the_isolated_pair_short_cut_changes_nothing(seed: int) -> None:
     """NeAligner reuses the record of an isolated pair of slots tuples aligned before; the
     records, counts, pairs scored and map history must equal the general path's."""
     rng = random.Random(seed)
-    config = load_config(None, "ne")
-    classes = [c.name.upper() for c in config.class_defs]
-    defined = config.slot_names()
-    slots = sgml_slots(config)
+    reader = NeReader()
+    config = reader.config
     # few words and types: most pairs repeat an earlier pair exactly (the short cut); some tags
     # are longer, nest or split, so that some pairs are not isolated
     key_text, rsp_text = nested_ne_files(
@@ -102,9 +92,8 @@ def test_the_isolated_pair_short_cut_changes_nothing(seed: int) -> None:
         words=("Acme", "Bank", "of"),
         odd=0.0,
     )
-    keys = parse_sgml(key_text, "k", classes, sections=("TXT",))
-    rsps = {d.number: d for d in parse_sgml(rsp_text, "r", classes, sections=("TXT",))}
-    assert [d.text for d in keys] == [rsps[d.number].text for d in keys]
+    documents = reader.documents(key_text, rsp_text, ("TXT",))
+    assert [key.text for key, _ in documents] == [rsp.text for _, rsp in documents]
 
     class Counting(NeAligner):
         general = 0
@@ -118,12 +107,8 @@ def test_the_isolated_pair_short_cut_changes_nothing(seed: int) -> None:
     plain.shared_slots = False  # the general path of MucAligner
     fast_docs, plain_docs = [], []
     total = 0
-    for key in keys:
-        rsp = rsps[key.number]
-        k1, _ = ne_objects(key, classes, defined, slots=slots, shared_slots=shared)
-        r1, _ = ne_objects(rsp, classes, defined, slots=slots, shared_slots=shared)
-        k2, _ = ne_objects(key, classes, defined, slots=slots)
-        r2, _ = ne_objects(rsp, classes, defined, slots=slots)
+    for key, rsp in documents:
+        k1, r1, k2, r2 = reader.shared_and_plain(key, rsp, shared)
         total += len(k1.objects)
         fast_docs.append(fast.align(key.number, k1, r1))
         plain_docs.append(plain.align(key.number, k2, r2))

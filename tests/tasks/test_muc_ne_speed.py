@@ -15,17 +15,15 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from annoscore.align.muc import DocumentAlignment
 from annoscore.align.muc_ne import NeAligner
+from annoscore.align.muc_records import DocumentAlignment
 from annoscore.counts import Counts, Number
-from annoscore.formats.muc_sgml import parse_sgml
-from annoscore.formats.muc_sgml_objects import SharedSlots, ne_objects
+from annoscore.formats.muc_sgml_objects import SharedSlots
 from annoscore.metrics.muc import document_counts
 from annoscore.metrics.muc_ne import ne_document_counts, subtask_key
 from annoscore.report.muc_history import _tcl_word
-from annoscore.tasks.muc import load_config
-from annoscore.tasks.muc_sgml import section_groups, sgml_slots, subtasks_of
-from tests.muc_random import NeShape, ne_files
+from annoscore.tasks.muc_sgml import section_groups, subtasks_of
+from tests.muc_random import NeReader, NeShape, ne_files
 
 _INDEX = {"cor": 0, "par": 1, "inc": 2, "mis": 3, "spu": 4, "non": 5, "uns": 5}
 
@@ -85,10 +83,8 @@ def reference_ne_counts(
 @pytest.mark.parametrize("seed", range(6))
 def test_one_pass_named_entity_counts_equal_the_first_implementation(seed: int) -> None:
     rng = random.Random(seed)
-    config = load_config(None, "ne")
-    classes = [c.name.upper() for c in config.class_defs]
-    defined = config.slot_names()
-    slots = sgml_slots(config)
+    reader = NeReader()
+    config = reader.config
     key_text, rsp_text = ne_files(
         rng,
         NeShape(
@@ -98,17 +94,13 @@ def test_one_pass_named_entity_counts_equal_the_first_implementation(seed: int) 
             added_tag='<ENAMEX TYPE="OTHER">',
         ),
     )
-    sections = ("HL", "DD", "TXT")
-    rsps = {d.number: d for d in parse_sgml(rsp_text, "r", classes, sections=sections)}
     shared = SharedSlots()
     aligner = NeAligner(config)
     subtasks = subtasks_of(config)
     groups_options = [section_groups(config), {"Head": ["HL", "DD"], "Body": ["TXT"]}]
-    for key in parse_sgml(key_text, "k", classes, sections=sections):
-        k, _ = ne_objects(key, classes, defined, slots=slots, shared_slots=shared)
-        r, _ = ne_objects(
-            rsps[key.number], classes, defined, slots=slots, keys_syntax=False, shared_slots=shared
-        )
+    for key, rsp in reader.documents(key_text, rsp_text, ("HL", "DD", "TXT")):
+        k = reader.objects(key, shared=shared)
+        r = reader.objects(rsp, keys_syntax=False, shared=shared)
         alignment = aligner.align(key.number, k, r)
         for groups in groups_options:
             ours = ne_document_counts(alignment, subtasks, groups)

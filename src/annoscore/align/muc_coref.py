@@ -29,7 +29,7 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from annoscore.align.muc import ClassAlignment, DocumentAlignment, ObjectPair
+from annoscore.align.muc_records import ClassAlignment, DocumentAlignment, ObjectPair
 from annoscore.formats.muc_config import ClassDef
 from annoscore.formats.muc_sgml_objects import DEFAULT_SLOTS, SgmlSlots
 from annoscore.model import TemplateDocument, TemplateObject, TemplateSlot

@@ -26,14 +26,10 @@ from itertools import repeat
 from operator import attrgetter, sub
 from typing import Literal
 
-from annoscore.align.muc import (
-    MucAligner,
-    ObjectPair,
-    SlotPair,
-    _DocumentContext,
-    _fraction,
-    _SlotCode,
-)
+from annoscore.align.muc import MucAligner
+from annoscore.align.muc_codes import SlotCode
+from annoscore.align.muc_compare import DocumentContext, fraction
+from annoscore.align.muc_records import ObjectPair, SlotPair
 from annoscore.formats.muc_config import ClassDef, MucConfig, SlotDef
 from annoscore.model import TemplateObject, TemplateSlot
 
@@ -114,12 +110,7 @@ class NeAligner(MucAligner):
         """By class: the identity of each slot definition (:meth:`_composed_pair`)."""
 
     def _partners(
-        self,
-        keys: Sequence[TemplateObject],
-        rsps: Sequence[TemplateObject],
-        prune: bool,
-        key_tokens: Sequence[list[list[str]] | None],
-        rsp_tokens: Sequence[list[list[str]] | None],
+        self, keys: Sequence[TemplateObject], rsps: Sequence[TemplateObject]
     ) -> Sequence[Sequence[int]]:
         return overlapping_partners(keys, rsps)
 
@@ -128,7 +119,7 @@ class NeAligner(MucAligner):
         definition: ClassDef,
         keys: list[TemplateObject],
         rsps: list[TemplateObject],
-        ctx: _DocumentContext,
+        ctx: DocumentContext,
     ) -> list[ObjectPair]:
         """:meth:`MucAligner._align_class`, with a short cut for isolated pairs seen before.
 
@@ -248,8 +239,8 @@ class NeAligner(MucAligner):
         return known
 
     def _slot_code(
-        self, definition: SlotDef, slot: TemplateSlot | None, is_key: bool, ctx: _DocumentContext
-    ) -> _SlotCode:
+        self, definition: SlotDef, slot: TemplateSlot | None, is_key: bool, ctx: DocumentContext
+    ) -> SlotCode:
         """The code of one scored slot (:meth:`MucAligner._object_codes`)."""
         if slot is None:
             return None
@@ -261,7 +252,7 @@ class NeAligner(MucAligner):
         return codes[0]
 
     def _composed_pair(
-        self, definition: ClassDef, key: TemplateObject, rsp: TemplateObject, ctx: _DocumentContext
+        self, definition: ClassDef, key: TemplateObject, rsp: TemplateObject, ctx: DocumentContext
     ) -> ObjectPair | Literal[False] | None:
         """An isolated pair not seen before, made of its slots' records (each remembered by
         the two slots, see :meth:`MucAligner._aligned_pair`): the aligned pair when its
@@ -324,15 +315,8 @@ class NeAligner(MucAligner):
             weighted += entry[5]
         if not weighted > definition.threshold:
             return False
-        f_score = 100.0 * _fraction(credit, total)
-        self._pair_records[id(key.slots), id(rsp.slots), name] = (
-            key.slots,
-            rsp.slots,
-            slots,  # shared with every equal pair (read-only from here on)
-            f_score,
-            weighted,
-        )
-        return ObjectPair("cor", key, rsp, slots, f_score, weighted)
+        f_score = 100.0 * fraction(credit, total)
+        return self._remembered_pair(key, rsp, name, slots, f_score, weighted)
 
     def _align_isolated(
         self,
@@ -342,33 +326,18 @@ class NeAligner(MucAligner):
         fresh: list[tuple[int, int]],
         aligned: list[ObjectPair | None],
         used: set[int],
-        ctx: _DocumentContext,
+        ctx: DocumentContext,
     ) -> None:
         """The isolated pairs ``fresh`` (key index, response index) that score above the
         threshold, put in ``aligned`` and ``used``: each is its key's and its response's only
-        candidate, so no greedy choice is needed (see :meth:`_align_class`)."""
-        name = definition.name.lower()
-        if name not in self.indexed:
-            self.indexed[name] = [False] * len(self.scored_defs[name])
+        candidate, so the greedy choice takes every one (see :meth:`_align_class`)."""
         sub_keys = [keys[i] for i, _ in fresh]
         sub_rsps = [rsps[j] for _, j in fresh]
-        key_slots, key_codes, _ = self._objects_codes(name, sub_keys, True, ctx)
-        rsp_slots, rsp_codes, _ = self._objects_codes(name, sub_rsps, False, ctx)
         own = [(t,) for t in range(len(fresh))]
-        candidates = self._candidates(
-            definition, own, key_slots, rsp_slots, key_codes, rsp_codes, ctx
-        )
-        for _, t, _ in candidates:
+        chosen, _ = self._align_among(definition, sub_keys, sub_rsps, own, ctx)
+        for t, pair in chosen.items():
             i, j = fresh[t]
-            aligned[i] = self._aligned_pair(
-                sub_keys[t],
-                sub_rsps[t],
-                key_slots[t],
-                rsp_slots[t],
-                key_codes[t],
-                rsp_codes[t],
-                ctx,
-            )
+            aligned[i] = pair
             used.add(j)
 
     @staticmethod
@@ -392,41 +361,41 @@ class NeAligner(MucAligner):
         rest: list[int],
         chosen: dict[int, ObjectPair],
         used: set[int],
-        ctx: _DocumentContext,
+        ctx: DocumentContext,
     ) -> None:
         """The general greedy alignment of the keys ``rest`` (ascending indices) and the
         responses not in ``used``, added to ``chosen`` and ``used`` (see
         :meth:`_align_class`)."""
-        name = definition.name.lower()
-        if name not in self.indexed:
-            self.indexed[name] = [False] * len(self.scored_defs[name])
         # the responses some key of ``rest`` overlaps (no other takes part in the greedy choice)
         free = sorted({j for i in rest for j in partners[i]} - used)
         position = {j: p for p, j in enumerate(free)}
         sub_keys = [keys[i] for i in rest]
         sub_rsps = [rsps[j] for j in free]
         sub_partners = [[position[j] for j in partners[i]] for i in rest]
+        among, taken = self._align_among(definition, sub_keys, sub_rsps, sub_partners, ctx)
+        for a, pair in among.items():
+            chosen[rest[a]] = pair
+        used.update(free[b] for b in taken)
+
+    def _align_among(
+        self,
+        definition: ClassDef,
+        sub_keys: list[TemplateObject],
+        sub_rsps: list[TemplateObject],
+        sub_partners: Sequence[Sequence[int]],
+        ctx: DocumentContext,
+    ) -> tuple[dict[int, ObjectPair], set[int]]:
+        """:meth:`~annoscore.align.muc_mapping.ClassMapping._greedy` among some objects of a
+        class, each key (position in ``sub_keys``) with the positions in ``sub_rsps`` of its
+        partners: the aligned pairs by key position and the response positions taken."""
+        name = definition.name.lower()
+        if name not in self.indexed:
+            self.indexed[name] = [False] * len(self.scored_defs[name])
         key_slots, key_codes, _ = self._objects_codes(name, sub_keys, True, ctx)
         rsp_slots, rsp_codes, _ = self._objects_codes(name, sub_rsps, False, ctx)
         candidates = self._candidates(
             definition, sub_partners, key_slots, rsp_slots, key_codes, rsp_codes, ctx
         )
-        candidates.sort()
-        taken: set[int] = set()
-        records = self._pair_records
-        for _, a, b in candidates:
-            i, j = rest[a], free[b]
-            if i in chosen or b in taken:
-                continue
-            key, rsp = sub_keys[a], sub_rsps[b]
-            whole = records.get((id(key.slots), id(rsp.slots), name))
-            if whole is not None:
-                chosen[i] = ObjectPair("cor", key, rsp, whole[2], whole[3], whole[4])
-            else:
-                chosen[i] = self._aligned_pair(
-                    key, rsp, key_slots[a], rsp_slots[b], key_codes[a], rsp_codes[b], ctx
-                )
-            taken.add(b)
-            used.add(j)
-            ctx.k2r[key.id] = rsp.id
-            ctx.r2k[rsp.id] = key.id
+        return self._greedy(
+            candidates, sub_keys, sub_rsps, key_slots, rsp_slots, key_codes, rsp_codes, ctx
+        )

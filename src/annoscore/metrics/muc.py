@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from annoscore.align.muc import DocumentAlignment
+from annoscore.align.muc_records import DocumentAlignment
 from annoscore.counts import Counts, Number
 from annoscore.metrics.tallies import Tally
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from annoscore.align.muc import DocumentAlignment
+from annoscore.align.muc_records import DocumentAlignment
 from annoscore.counts import Counts, Number
 from annoscore.metrics.muc import _FILL_INDEX, put_class_rows, put_document_rows, put_tallies
 

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 
-from annoscore.align.muc import DocumentAlignment, ObjectPair, SlotPair
 from annoscore.align.muc_coref import CorefAlignment
+from annoscore.align.muc_records import DocumentAlignment, ObjectPair, SlotPair
 from annoscore.counts import Counts
 from annoscore.formats.muc_config import MucConfig
 from annoscore.metrics.tallies import TALLY_NAMES, Tally

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from annoscore.align.muc import COUNTED, DocumentAlignment, ObjectPair, SlotPair
+from annoscore.align.muc_records import COUNTED, DocumentAlignment, ObjectPair, SlotPair
 from annoscore.metrics.tallies import Tally
 from annoscore.model import TemplateFill
 

@@ -24,7 +24,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from annoscore.align.documents import pair_documents
-from annoscore.align.muc import DocumentAlignment, MucAligner
+from annoscore.align.muc import MucAligner
+from annoscore.align.muc_records import DocumentAlignment
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.files import bom_warnings

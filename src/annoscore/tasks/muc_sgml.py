@@ -189,8 +189,8 @@ def score_muc_ne(
     error rates); counts every ALL SLOTS, ``obj:``, ``slot:``, ``subtask:`` and ``section:``
     tally.
     """
-    from annoscore.align.muc import DocumentAlignment
     from annoscore.align.muc_ne import NeAligner
+    from annoscore.align.muc_records import DocumentAlignment
     from annoscore.formats.muc_sgml_objects import SharedSlots, ne_objects
     from annoscore.metrics.muc import all_slots_scores
     from annoscore.metrics.muc_ne import ne_document_counts

@@ -1,0 +1,289 @@
+"""MUC mapping: which key object of a class goes with which response object, in one document.
+
+The third step of the MUC alignment flow (the seed manual's "Calculation of Scores", for TE, TR
+and ST), between the comparison of one pair (:mod:`annoscore.align.muc_compare`,
+:mod:`annoscore.align.muc_codes`) and the per-document driver (:mod:`annoscore.align.muc`).
+Within a class (:meth:`ClassMapping._align_class`):
+
+1. every candidate (key, response) pair is scored: its F-score and weighted score, as
+   :meth:`~annoscore.align.muc_compare.SlotComparison.compare_objects` has them;
+2. pairs whose weighted score strictly exceeds the class's map threshold are sorted by F,
+   descending, ties by key order then response order (exact and stable, decision 2), and taken
+   greedily while both objects are still free (:meth:`ClassMapping._greedy`);
+3. leftovers (:meth:`ClassMapping.leftover`): an unaligned optional key object is non-committal
+   (all its fills NON), another unaligned key object is missing (MIS), an unaligned response
+   object spurious (SPU).
+
+Cost: within a document and class, at most quadratic in its objects.  With a threshold and
+weights >= 0 (the usual case) only the pairs that share a fill code in a slot of positive weight
+are scored (an index from code to response objects finds them,
+:meth:`ClassMapping._sharing_pairs`); any other pair has weighted score 0 and could not align.
+Plain slots compare precomputed codes (:mod:`annoscore.align.muc_codes`); only slots with
+alternatives, several fills, optional marks or ``[minimum]`` strings go through the full
+comparison.  ``prune=False`` scores
+every pair, as the manual describes it; a property test holds both equal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from annoscore.align.muc_codes import CodedComparison, SlotCode
+from annoscore.align.muc_compare import DocumentContext, fraction
+from annoscore.align.muc_records import FillPair, ObjectPair, SlotPair
+from annoscore.formats.muc_config import ClassDef, MucConfig
+from annoscore.model import TemplateObject, TemplateSlot
+
+
+class ClassMapping(CodedComparison):
+    """Aligns the objects of one class in one document (see the module docstring)."""
+
+    def __init__(self, config: MucConfig, *, prune: bool = True) -> None:
+        """``prune=False`` scores every key/response pair of a class, as the manual describes
+        it; the default scores only the pairs that can exceed the threshold (same result,
+        see :meth:`_align_class`)."""
+        super().__init__(config)
+        self.prune = prune
+        self._pair_scores: dict[
+            str,
+            dict[tuple[int, int], tuple[list[SlotCode], list[SlotCode], float | None]],
+        ] = {}
+        """By class, then by the identities of two codes lists of plain objects (the entry
+        holds them): the pair's ``-F`` when it may align, else None (:meth:`_candidates`,
+        when :attr:`shared_slots` is on)."""
+        self.pairs_scored = 0
+        """Key/response pairs whose F was computed (the quadratic part of the work)."""
+        self._leftovers: dict[
+            tuple[int, str, bool, str], tuple[tuple[TemplateSlot, ...], list[SlotPair]]
+        ] = {}
+        """Slot records of leftover objects (:meth:`leftover`), by the identity of the
+        slots tuple (the entry holds it), class, side and status, when :attr:`shared_slots`
+        is on."""
+
+    def _align_class(
+        self,
+        definition: ClassDef,
+        keys: list[TemplateObject],
+        rsps: list[TemplateObject],
+        ctx: DocumentContext,
+    ) -> list[ObjectPair]:
+        """Greedy alignment by F of one class (see the module docstring).
+
+        When the class threshold and every weight are >= 0, only pairs sharing a fill code in
+        a slot of positive weight are scored (:meth:`_sharing_pairs`): any other pair has
+        weighted score 0, which does not exceed the threshold.  Otherwise every pair is
+        scored.  Either way the work is at most quadratic in the objects of the class in the
+        document, and the pairs found, their F and their order are those of scoring all.
+        """
+        name = definition.name.lower()
+        scored = self.scored_defs[name]
+        prune = self.prune and definition.threshold >= 0 and all(d.weight >= 0 for d in scored)
+        if name not in self.indexed:
+            self.indexed[name] = [prune and d.weight > 0 for d in scored]
+        key_slots, key_codes, key_tokens = self._objects_codes(name, keys, True, ctx)
+        rsp_slots, rsp_codes, rsp_tokens = self._objects_codes(name, rsps, False, ctx)
+        if prune:
+            partners: Sequence[Sequence[int]] = self._sharing_pairs(key_tokens, rsp_tokens)
+        else:
+            partners = self._partners(keys, rsps)
+        self.pairs_scored += sum(map(len, partners))
+        candidates = self._candidates(
+            definition, partners, key_slots, rsp_slots, key_codes, rsp_codes, ctx
+        )
+        chosen, used = self._greedy(
+            candidates, keys, rsps, key_slots, rsp_slots, key_codes, rsp_codes, ctx
+        )
+        pairs = [chosen[i] for i in sorted(chosen)]
+        pairs.extend(self.leftover(k, True, ctx) for i, k in enumerate(keys) if i not in chosen)
+        pairs.extend(self.leftover(r, False, ctx) for j, r in enumerate(rsps) if j not in used)
+        return pairs
+
+    def _greedy(
+        self,
+        candidates: list[tuple[float, int, int]],
+        keys: Sequence[TemplateObject],
+        rsps: Sequence[TemplateObject],
+        key_slots: list[dict[str, TemplateSlot]],
+        rsp_slots: list[dict[str, TemplateSlot]],
+        key_codes: list[list[SlotCode]],
+        rsp_codes: list[list[SlotCode]],
+        ctx: DocumentContext,
+    ) -> tuple[dict[int, ObjectPair], set[int]]:
+        """The aligned pairs by key index, and the response indices taken: ``candidates``
+        (``(-F, key index, response index)``, :meth:`_candidates`) sorted, each taken while
+        both its objects are free (step 2 of the module docstring), recorded in ``ctx``."""
+        candidates.sort()
+        chosen: dict[int, ObjectPair] = {}
+        used: set[int] = set()
+        for _, i, j in candidates:
+            if i in chosen or j in used:
+                continue
+            key, rsp = keys[i], rsps[j]
+            chosen[i] = self._aligned_pair(
+                key, rsp, key_slots[i], rsp_slots[j], key_codes[i], rsp_codes[j], ctx
+            )
+            used.add(j)
+            ctx.k2r[key.id] = rsp.id
+            ctx.r2k[rsp.id] = key.id
+        return chosen, used
+
+    @staticmethod
+    def _sharing_pairs(
+        key_tokens: Sequence[list[list[str]] | None],
+        rsp_tokens: Sequence[list[list[str]] | None],
+    ) -> list[list[int]]:
+        """For each key object, the response objects (ascending) sharing a token with it in
+        the same slot; an object whose tokens are None pairs with every object."""
+        everyone = list(range(len(rsp_tokens)))
+        indexes: dict[tuple[int, str], list[int]] = {}
+        wild: list[int] = []
+        for j, tokens in enumerate(rsp_tokens):
+            if tokens is None:
+                wild.append(j)
+                continue
+            for position, slot_tokens in enumerate(tokens):
+                for token in slot_tokens:
+                    indexes.setdefault((position, token), []).append(j)
+        out: list[list[int]] = []
+        for tokens in key_tokens:
+            if tokens is None:
+                out.append(everyone)
+                continue
+            found: set[int] = set(wild)
+            for position, slot_tokens in enumerate(tokens):
+                for token in slot_tokens:
+                    found.update(indexes.get((position, token), ()))
+            out.append(sorted(found))
+        return out
+
+    def _candidates(
+        self,
+        definition: ClassDef,
+        partners: Sequence[Sequence[int]],
+        key_slots: list[dict[str, TemplateSlot]],
+        rsp_slots: list[dict[str, TemplateSlot]],
+        key_codes: list[list[SlotCode]],
+        rsp_codes: list[list[SlotCode]],
+        ctx: DocumentContext,
+    ) -> list[tuple[float, int, int]]:
+        """``(-F, key index, response index)`` of every pair of ``partners`` whose weighted
+        score exceeds the class threshold, F and weighted score as :meth:`compare_objects`
+        has them.  Plain slots compare codes; the others go through :meth:`compare_slot`."""
+        scored = self.scored_defs[definition.name.lower()]
+        names = self.scored_names[definition.name.lower()]
+        weights = [d.weight for d in scored]
+        threshold = definition.threshold
+        positions = range(len(scored))
+        candidates: list[tuple[float, int, int]] = []
+        # with shared slots, a pair of plain objects scores by its two codes lists alone
+        # (each held by its object entry): remembered by their identities (the entry holds them)
+        known = self._pair_scores.setdefault(definition.name.lower(), {})
+        remember = self.shared_slots
+        for i, js in enumerate(partners):
+            kcodes = key_codes[i]
+            for j in js:
+                rcodes = rsp_codes[j]
+                if remember:
+                    hit = known.get((id(kcodes), id(rcodes)))
+                    if hit is not None:
+                        if hit[2] is not None:
+                            candidates.append((hit[2], i, j))
+                        continue
+                credit = total = 0
+                weighted = 0.0
+                plain = True
+                for s in positions:
+                    a = kcodes[s]
+                    b = rcodes[s]
+                    if a is None and b is None:
+                        continue
+                    if (a is None and b) or (b is None and a):
+                        total += 1
+                        continue
+                    if a and b:
+                        if a[0] == b[0]:
+                            slot_credit = 2
+                        elif a[1] is not None and a[1] == b[1]:
+                            slot_credit = 1
+                        else:
+                            total += 2
+                            continue
+                        slot_total = 2
+                    else:
+                        plain = False
+                        name = names[s]
+                        slot_credit, slot_total = self.compare_slot(
+                            scored[s], key_slots[i].get(name), rsp_slots[j].get(name), ctx
+                        ).credit_and_total()
+                    credit += slot_credit
+                    total += slot_total
+                    weight = weights[s]
+                    if weight and slot_credit:
+                        weighted += weight * 100.0 * slot_credit / slot_total
+                score = -100.0 * fraction(credit, total) if weighted > threshold else None
+                if remember and plain:
+                    known[id(kcodes), id(rcodes)] = (kcodes, rcodes, score)
+                if score is not None:
+                    candidates.append((score, i, j))
+        return candidates
+
+    def _partners(
+        self, keys: Sequence[TemplateObject], rsps: Sequence[TemplateObject]
+    ) -> Sequence[Sequence[int]]:
+        """For each key object, the response objects (ascending) it may align with when the
+        class is not pruned: all.  A subclass may restrict them (the named entity task: the
+        objects whose spans overlap, :mod:`annoscore.align.muc_ne`)."""
+        return [range(len(rsps))] * len(keys)
+
+    def leftover(self, obj: TemplateObject, is_key: bool, ctx: DocumentContext) -> ObjectPair:
+        """An object left unaligned: MIS (key), SPU (response) or NON (optional).
+
+        With :attr:`shared_slots` on (no pointer fills: the records depend on the slots
+        alone), the records are made once per (slots tuple, class, side, status) and shared
+        (read-only)."""
+        if is_key:
+            status = "non" if obj.id in ctx.optional else "mis"
+        else:
+            status = "non" if obj.optional else "spu"
+        if self.shared_slots:
+            signature = (id(obj.slots), obj.class_name, is_key, status)
+            known = self._leftovers.get(signature)
+            if known is None or known[0] is not obj.slots:
+                records = self._leftover_slots(obj, is_key, status, ctx)
+                known = self._leftovers[signature] = (obj.slots, records)
+            return ObjectPair(status, obj if is_key else None, None if is_key else obj, known[1])
+        slots = self._leftover_slots(obj, is_key, status, ctx)
+        return ObjectPair(status, obj if is_key else None, None if is_key else obj, slots)
+
+    def _leftover_slots(
+        self, obj: TemplateObject, is_key: bool, status: str, ctx: DocumentContext
+    ) -> list[SlotPair]:
+        """The slot records of :meth:`leftover`."""
+        slots: list[SlotPair] = []
+        for definition in self.slot_defs[obj.class_name.lower()]:
+            slot = obj.slot(definition.name)
+            pair = SlotPair(definition, slot if is_key else None, None if is_key else slot)
+            slots.append(pair)
+            if slot is None:
+                continue
+            if is_key:
+                alternatives, removed = self._key_alternatives(slot, ctx)
+            else:
+                alternatives, removed = [list(a) for a in slot.alternatives], []
+            fills: list[FillPair] = []
+            if not definition.scored:
+                if is_key:
+                    fills = [FillPair("uns", f, None) for alt in alternatives for f in alt]
+            else:
+                chosen = min(range(len(alternatives)), key=lambda i: (len(alternatives[i]), i))
+                for i, alt in enumerate(alternatives):
+                    own = status if i == chosen and not slot.optional else "non"
+                    fills.extend(
+                        FillPair(own, f, None) if is_key else FillPair(own, None, f) for f in alt
+                    )
+                if is_key:
+                    pair.key_alternative = chosen
+                else:
+                    pair.response_alternative = chosen
+            pair.fills = fills + removed
+        return slots
