@@ -66,6 +66,9 @@ SIGNATURES = {
 # --- the four tasks ---------------------------------------------------------------------------
 
 
+TOKEN_NODES = "the token <node> elements of the text"
+"""What ``--input`` gives tasks 3 and 4 (named when it is missing)."""
+
 TOLERATED = frozenset({"are.unlisted-pairs", "are.repeated-pairs"})
 """Warnings about system pairs the spec ignores rather than refuses (``--strict-input``)."""
 
@@ -184,17 +187,25 @@ def _result(
     per_document: dict[str, Counts] | CountMatrix,
     scorer: Scorer,
     warnings: list[ScoreWarning],
-    explanations: list[DocumentExplanation] | Callable[[], tuple[DocumentExplanation, ...]],
+    files: tuple[Path, Path, Path | None],
+    explanations: list[DocumentExplanation] | None = None,
 ) -> Result:
+    """Task ``task``'s result, either way of scoring.
+
+    Its warnings are ``warnings``, then the byte-order marks of the ``files`` (gold, system,
+    input), then one per undefined corpus score.  The text report's explanations are
+    ``explanations`` (the checked way), or, when None (the columnar way), made by the checked
+    way of the task (:data:`CHECKED`) on the same files when the report asks for them.
+    """
     total = (
         per_document.total()
         if isinstance(per_document, CountMatrix)
         else Counts.total(per_document.values())
     )
-    warnings = warnings + _undefined_warnings(scorer(total))
+    warnings = warnings + bom_warnings(*files) + _undefined_warnings(scorer(total))
     details = (
-        AreDetails(task, explain=explanations)
-        if callable(explanations)
+        AreDetails(task, explain=_explainer(CHECKED[task], *files))
+        if explanations is None
         else AreDetails(task, tuple(explanations))
     )
     return Result.from_counts(
@@ -202,19 +213,17 @@ def _result(
     )
 
 
+def _required_input(task: int, input_path: Path | None, what: str) -> Path:
+    """``input_path``; an :class:`InputError` if the task needs ``--input`` (for ``what``) and
+    none is given."""
+    if input_path is None:
+        raise InputError(f"task {task} needs --input ({what})")
+    return input_path
+
+
 def _checked_are_1(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
-    """Task 1: success rate of pronoun resolution over entity ids (see the module doc).
-
-    The pronouns to resolve are the input's ``<anaphoric_pronouns>``; without that list, the
-    gold's ``type="pronoun"`` nodes that share a chain with another node (warning).
-
-    >>> from annoscore.samples import SAMPLES
-    >>> are = SAMPLES / "are"
-    >>> r = score_are_1(are / "task1-gold.xml", are / "task1-system.xml",
-    ...                 input_path=are / "task1-input.xml")
-    >>> r.scores["success_rate"], r.counts["credit_sum"], r.counts["pronouns"]
-    (0.625, 2.5, 4)
-    """
+    """Task 1 (:func:`score_are_1`) the checked way: one object per element, every input
+    error named by file and line."""
     from annoscore.align.are_documents import (
         IdChecker,
         collect_documents,
@@ -224,8 +233,7 @@ def _checked_are_1(gold: Path, system: Path, *, input_path: Path | None = None) 
         require_input,
     )
 
-    if input_path is None:
-        raise InputError("task 1 needs --input (the pronouns to resolve and the candidates)")
+    input_path = _required_input(1, input_path, "the pronouns to resolve and the candidates")
     documents, warnings = collect_documents(gold, system, input_path, needs_input=True)
     per_document: dict[str, Counts] = {}
     explanations = []
@@ -244,22 +252,14 @@ def _checked_are_1(gold: Path, system: Path, *, input_path: Path | None = None) 
         explanations.append(DocumentExplanation(doc.key, items, None, {}))
     _task1_warnings(Counts.total(per_document.values()), derived, warnings)
     _unchecked_warning(unchecked, warnings)
-    warnings.extend(bom_warnings(gold, system, input_path))
-    return _result(1, per_document, success_scores, warnings, explanations)
+    return _result(
+        1, per_document, success_scores, warnings, (gold, system, input_path), explanations
+    )
 
 
 def _checked_are_2(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
-    """Task 2: MUC recall, precision and F1 of the system chains over entity ids.
-
-    The MUC function is :func:`annoscore.metrics.coref.muc` (``annoscore coref``'s); with
-    ``input_path``, every id must be an entity of the input.
-
-    >>> from annoscore.samples import SAMPLES
-    >>> are = SAMPLES / "are"
-    >>> r = score_are_2(are / "task1-gold.xml", are / "task2-system.xml")
-    >>> r.counts["recall_num"], r.counts["recall_den"], r.counts["precision_den"]
-    (3, 4, 5)
-    """
+    """Task 2 (:func:`score_are_2`) the checked way: one object per element, every input
+    error named by file and line."""
     from annoscore.align.are_documents import (
         IdChecker,
         collect_documents,
@@ -279,20 +279,12 @@ def _checked_are_2(gold: Path, system: Path, *, input_path: Path | None = None) 
         per_document[doc.key] = counts
         explanations.append(DocumentExplanation(doc.key, (), chains, {}))
     _unchecked_warning(unchecked, warnings)
-    warnings.extend(bom_warnings(gold, system, input_path))
-    return _result(2, per_document, link_scores, warnings, explanations)
+    return _result(2, per_document, link_scores, warnings, (gold, system, input_path), explanations)
 
 
 def _checked_are_3(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
-    """Task 3: pronoun resolution over token spans with overlap credit (see the module doc).
-
-    >>> from annoscore.samples import SAMPLES
-    >>> are = SAMPLES / "are"
-    >>> r = score_are_3(are / "task3-gold.xml", are / "task3-system.xml",
-    ...                 input_path=are / "task3-input.xml")
-    >>> r.counts["credit_sum"], r.counts["pairs"], r.counts["pronouns"]
-    (2.5, 4, 3)
-    """
+    """Task 3 (:func:`score_are_3`) the checked way: one object per element, every input
+    error named by file and line."""
     from annoscore.align.are_documents import (
         Mentions,
         collect_documents,
@@ -301,8 +293,7 @@ def _checked_are_3(gold: Path, system: Path, *, input_path: Path | None = None) 
         require_input,
     )
 
-    if input_path is None:
-        raise InputError("task 3 needs --input (the token <node> elements of the text)")
+    input_path = _required_input(3, input_path, TOKEN_NODES)
     documents, warnings = collect_documents(gold, system, input_path, needs_input=True)
     per_document: dict[str, Counts] = {}
     explanations = []
@@ -315,20 +306,12 @@ def _checked_are_3(gold: Path, system: Path, *, input_path: Path | None = None) 
         per_document[doc.key] = counts
         explanations.append(DocumentExplanation(doc.key, items, None, mentions.labels))
     _task3_warnings(Counts.total(per_document.values()), warnings)
-    warnings.extend(bom_warnings(gold, system, input_path))
-    return _result(3, per_document, pair_scores, warnings, explanations)
+    return _result(3, per_document, pair_scores, warnings, (gold, system, input_path), explanations)
 
 
 def _checked_are_4(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
-    """Task 4: MUC with fractional (overlap) credit over aligned token-span mentions.
-
-    >>> from annoscore.samples import SAMPLES
-    >>> are = SAMPLES / "are"
-    >>> r = score_are_4(are / "task3-gold.xml", are / "task4-system.xml",
-    ...                 input_path=are / "task3-input.xml")
-    >>> r.counts["recall_den"], r.counts["precision_den"], round(r.scores["recall"], 4)
-    (3, 4, 0.8889)
-    """
+    """Task 4 (:func:`score_are_4`) the checked way: one object per element, every input
+    error named by file and line."""
     from annoscore.align.are_documents import (
         Mentions,
         collect_documents,
@@ -336,8 +319,7 @@ def _checked_are_4(gold: Path, system: Path, *, input_path: Path | None = None) 
         require_input,
     )
 
-    if input_path is None:
-        raise InputError("task 4 needs --input (the token <node> elements of the text)")
+    input_path = _required_input(4, input_path, TOKEN_NODES)
     documents, warnings = collect_documents(gold, system, input_path, needs_input=True)
     per_document: dict[str, Counts] = {}
     explanations = []
@@ -348,8 +330,16 @@ def _checked_are_4(gold: Path, system: Path, *, input_path: Path | None = None) 
         counts, chains, _alignment = fractional_muc(gold_chains, system_chains)
         per_document[doc.key] = counts
         explanations.append(DocumentExplanation(doc.key, (), chains, mentions.labels))
-    warnings.extend(bom_warnings(gold, system, input_path))
-    return _result(4, per_document, link_scores, warnings, explanations)
+    return _result(4, per_document, link_scores, warnings, (gold, system, input_path), explanations)
+
+
+CHECKED: dict[int, Callable[..., Result]] = {
+    1: _checked_are_1,
+    2: _checked_are_2,
+    3: _checked_are_3,
+    4: _checked_are_4,
+}
+"""The checked way of each task number (the columnar way's explanations are made by it)."""
 
 
 # --- the columnar way: whole corpora at once, for files of the usual layout -----------------
@@ -384,9 +374,7 @@ def _fast_are_1(gold: Path, system: Path, input_path: Path) -> Result | None:
     matrix = CountMatrix.from_columns(corpus.keys, counts, integer=list(counts)[1:])
     warnings: list[ScoreWarning] = []
     _task1_warnings(matrix.total(), 0, warnings)
-    warnings.extend(bom_warnings(gold, system, input_path))
-    explain = _explainer(_checked_are_1, gold, system, input_path)
-    return _result(1, matrix, success_scores, warnings, explain)
+    return _result(1, matrix, success_scores, warnings, (gold, system, input_path))
 
 
 def _fast_are_2(gold: Path, system: Path, input_path: Path | None) -> Result | None:
@@ -397,9 +385,7 @@ def _fast_are_2(gold: Path, system: Path, input_path: Path | None) -> Result | N
         return None
     counts = counting.muc_columns(*matched, len(corpus.keys))
     matrix = CountMatrix.from_columns(corpus.keys, counts, integer=counts)
-    warnings = bom_warnings(gold, system, input_path)
-    explain = _explainer(_checked_are_2, gold, system, input_path)
-    return _result(2, matrix, link_scores, warnings, explain)
+    return _result(2, matrix, link_scores, [], (gold, system, input_path))
 
 
 def _fast_are_3(gold: Path, system: Path, input_path: Path) -> Result | None:
@@ -424,9 +410,7 @@ def _fast_are_3(gold: Path, system: Path, input_path: Path) -> Result | None:
     matrix = CountMatrix.from_columns(corpus.keys, counts, integer=whole)
     warnings: list[ScoreWarning] = []
     _task3_warnings(matrix.total(), warnings)
-    warnings.extend(bom_warnings(gold, system, input_path))
-    explain = _explainer(_checked_are_3, gold, system, input_path)
-    return _result(3, matrix, pair_scores, warnings, explain)
+    return _result(3, matrix, pair_scores, warnings, (gold, system, input_path))
 
 
 def _fast_are_4(gold: Path, system: Path, input_path: Path) -> Result | None:
@@ -451,9 +435,7 @@ def _fast_are_4(gold: Path, system: Path, input_path: Path) -> Result | None:
     counts = counting.fractional_muc_columns(gold_side, system_side, *alignment, len(corpus.keys))
     whole = ("recall_den", "precision_den", "aligned", "gold_mentions", "system_mentions")
     matrix = CountMatrix.from_columns(corpus.keys, counts, integer=whole)
-    warnings = bom_warnings(gold, system, input_path)
-    explain = _explainer(_checked_are_4, gold, system, input_path)
-    return _result(4, matrix, link_scores, warnings, explain)
+    return _result(4, matrix, link_scores, [], (gold, system, input_path))
 
 
 def score_are_1(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
