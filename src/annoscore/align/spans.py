@@ -473,20 +473,21 @@ def pair_closeness(
     return _overlap_closeness(gs, ge, ps, pe, options.overlap_basis)
 
 
-def candidate_pairs(
+def candidate_windows(
     gold: SpanArrays,
     pred: SpanArrays,
     kind: Literal["overlap", "relaxed", "semeval"],
     options: MatchOptions,
-) -> CandidatePairs:
-    """Every candidate pair of the corpus for ``kind`` (``semeval``: any type, overlap rules).
+) -> tuple[Array, Array]:
+    """Each gold row's window of predicted rows, ``pred[low[i]:high[i]]``, that may pair with it.
 
-    Both sides are sorted by (document, start), so one (document, start) key per predicted row
-    is sorted too; for each gold row the window of predicted starts that can qualify
-    (``start +- tolerance`` in relaxed mode; from ``start - longest predicted span`` to ``end``
-    otherwise) is found by :func:`sorted_rank` and then filtered: same type (except SemEval),
-    end within the tolerance (relaxed), a shared character or identical bounds and
-    ``min_overlap`` (overlap, SemEval).
+    Both sides are sorted by (document, start), so the key ``document * scale + start`` of the
+    predicted rows is sorted (``scale`` exceeds every start, end, length and tolerance, so
+    documents never mix).  The window holds the predicted starts from ``start - tolerance`` to
+    ``start + tolerance`` in relaxed mode, and from ``start - longest predicted span`` to ``end``
+    otherwise (every span that can share a character, or have identical bounds); both bounds
+    are found by :func:`sorted_rank`.  No filter is applied: type, end and overlap are
+    :func:`candidate_pairs`' to check.
     """
     tol = options.tolerance
     max_len = int((pred.end - pred.start).max(initial=0))
@@ -500,8 +501,22 @@ def candidate_pairs(
     else:
         low_value = base_g + np.maximum(gold.start - max_len, 0)
         high_value = base_g + gold.end
-    low = sorted_rank(key_p, low_value, "left")
-    high = sorted_rank(key_p, high_value, "right")
+    return sorted_rank(key_p, low_value, "left"), sorted_rank(key_p, high_value, "right")
+
+
+def candidate_pairs(
+    gold: SpanArrays,
+    pred: SpanArrays,
+    kind: Literal["overlap", "relaxed", "semeval"],
+    options: MatchOptions,
+) -> CandidatePairs:
+    """Every candidate pair of the corpus for ``kind`` (``semeval``: any type, overlap rules).
+
+    Each gold row's window of predicted rows (:func:`candidate_windows`) is expanded to pairs
+    and filtered: same type (except SemEval), end within the tolerance (relaxed), a shared
+    character or identical bounds and ``min_overlap`` (overlap, SemEval).
+    """
+    low, high = candidate_windows(gold, pred, kind, options)
     g_idx, p_idx = expand_ranges(low, high)
     same_type = gold.type[g_idx] == pred.type[p_idx]
     if kind != "semeval":
@@ -510,7 +525,7 @@ def candidate_pairs(
     ps, pe = pred.start[p_idx], pred.end[p_idx]
     same_bounds = (gs == ps) & (ge == pe)
     if kind == "relaxed":
-        keep = np.abs(ge - pe) <= tol
+        keep = np.abs(ge - pe) <= options.tolerance
     else:
         keep = same_bounds | (np.minimum(ge, pe) > np.maximum(gs, ps))
         if options.min_overlap > 0:
@@ -712,22 +727,11 @@ def window_sizes(
     kind: Literal["overlap", "relaxed", "semeval"],
     options: MatchOptions,
 ) -> Array:
-    """How many predicted rows fall in each gold row's candidate window (the windows of
-    :func:`candidate_pairs`, before its filters): an upper bound of its candidates, found
-    without making a pair."""
-    tol = options.tolerance
-    max_len = int((pred.end - pred.start).max(initial=0))
-    max_end = int(max(gold.end.max(initial=0), pred.end.max(initial=0)))
-    scale = max_end + max_len + tol + 2
-    key_p = pred.doc * scale + pred.start
-    base_g = gold.doc * scale
-    if kind == "relaxed":
-        low_value = base_g + np.maximum(gold.start - tol, 0)
-        high_value = base_g + gold.start + tol
-    else:
-        low_value = base_g + np.maximum(gold.start - max_len, 0)
-        high_value = base_g + gold.end
-    sizes: Array = sorted_rank(key_p, high_value, "right") - sorted_rank(key_p, low_value, "left")
+    """How many predicted rows fall in each gold row's candidate window
+    (:func:`candidate_windows`, before :func:`candidate_pairs`' filters): an upper bound of its
+    candidates, found without making a pair."""
+    low, high = candidate_windows(gold, pred, kind, options)
+    sizes: Array = high - low
     return sizes
 
 

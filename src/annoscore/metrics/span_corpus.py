@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter, itemgetter
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -114,6 +114,120 @@ _FIRST, _SECOND, _LAST = itemgetter(0), itemgetter(1), itemgetter(-1)
 _DICT_ROW = np.dtype([("start", np.int64), ("end", np.int64), ("label", object)])
 
 
+SideColumns = tuple[Array, Array, Array, Array]
+"""One side of a corpus as columns: document, start, end and first-seen type number per row."""
+
+Side = TypeVar("Side")
+
+
+def _first_seen_numbering() -> defaultdict[Any, int]:
+    """An empty mapping that numbers each key on its first lookup: 0, 1, 2, ... (one dict
+    operation per lookup, no Python-level branch).
+
+    >>> numbers = _first_seen_numbering()
+    >>> [numbers[t] for t in ("PER", "LOC", "PER")], list(numbers)
+    ([0, 1, 0], ['PER', 'LOC'])
+    """
+    numbering: defaultdict[Any, int] = defaultdict()
+    numbering.default_factory = numbering.__len__
+    return numbering
+
+
+def _ranked_by_name(labels: list[str]) -> tuple[tuple[str, ...], Array]:
+    """The labels sorted by name, and for each first-seen number (a position in ``labels``) its
+    rank in that order.
+
+    >>> types, rank = _ranked_by_name(["PER", "LOC", "ORG"])
+    >>> types, rank.tolist()
+    (('LOC', 'ORG', 'PER'), [2, 0, 1])
+    """
+    by_name = sorted(range(len(labels)), key=labels.__getitem__)
+    rank = np.empty(len(labels), dtype=np.int64)
+    rank[by_name] = np.arange(len(labels), dtype=np.int64)
+    return tuple(labels[i] for i in by_name), rank
+
+
+def _mention_columns(
+    side: Sequence[Sequence[Mention]], type_number: defaultdict[str, int], on_mention_path: Array
+) -> SideColumns:
+    """The columns of one side's mentions (``side[d]``: document ``d``'s).  A discontinuous
+    mention's start and end are its first and last fragment's, and its document is marked in
+    ``on_mention_path`` (the columns do not describe it)."""
+    n_docs = on_mention_path.shape[0]
+    sizes = np.fromiter(map(len, side), dtype=np.int64, count=n_docs)
+    mentions = list(chain.from_iterable(side))
+    n = len(mentions)
+    fragments = list(map(_FRAGMENTS, mentions))
+    doc = np.repeat(np.arange(n_docs, dtype=np.int64), sizes)
+    first_seen = np.fromiter(
+        map(type_number.__getitem__, map(_TYPE, mentions)), dtype=np.int64, count=n
+    )
+    # two numbers per fragment: exactly 2n when every mention is continuous
+    bounds = np.fromiter(chain.from_iterable(chain.from_iterable(fragments)), np.int64)
+    if bounds.shape[0] == 2 * n:
+        starts, ends = bounds[0::2].copy(), bounds[1::2].copy()
+    else:
+        pieces = np.fromiter(map(len, fragments), dtype=np.int64, count=n)
+        starts = np.fromiter(map(_FIRST, map(_FIRST, fragments)), dtype=np.int64, count=n)
+        ends = np.fromiter(map(_SECOND, map(_LAST, fragments)), dtype=np.int64, count=n)
+        on_mention_path[doc[pieces > 1]] = True
+    return doc, starts, ends, first_seen
+
+
+def _entity_columns(
+    side: Sequence[EntityColumns], type_number: defaultdict[str, int], on_mention_path: Array
+) -> SideColumns:
+    """The columns of one side's entity columns (``side[d]``: document ``d``'s).  Documents
+    that are rows of a reader's block are copied from its arrays (no Python code per entity);
+    a document with a discontinuous entity is marked in ``on_mention_path``."""
+    n_docs = on_mention_path.shape[0]
+    found: list[BlockRows | None] = [getattr(c, "rows", None) for c in side]
+    block_rows = [r for r in found if r is not None]
+    if n_docs and len(block_rows) == n_docs and len({id(r.block) for r in block_rows}) == 1:
+        return _block_columns(block_rows, type_number)  # one reader's block
+    sizes = np.fromiter((len(c.types) for c in side), dtype=np.int64, count=n_docs)
+    n = int(sizes.sum())
+    doc = np.repeat(np.arange(n_docs, dtype=np.int64), sizes)
+    firsts = np.cumsum(sizes) - sizes
+    starts = np.empty(n, dtype=np.int64)
+    ends = np.empty(n, dtype=np.int64)
+    first_seen = np.empty(n, dtype=np.int64)
+    in_block: dict[int, tuple[BlockRows, list[int]]] = {}
+    listed = []
+    for d, c in enumerate(side):
+        rows = getattr(c, "rows", None)
+        if rows is not None:
+            in_block.setdefault(id(rows.block), (rows, []))[1].append(d)
+        else:
+            listed.append(d)
+            if c.has_discontinuous:
+                on_mention_path[d] = True
+    for some_rows, docs in in_block.values():  # a reader's arrays: no Python per entity
+        block = some_rows.block
+        ranges = [side[d].rows for d in docs]  # type: ignore[attr-defined]
+        source = _ranges(np.array([r.lo for r in ranges]), np.array([r.hi for r in ranges]))
+        target = _ranges(firsts[docs], firsts[docs] + sizes[docs])
+        starts[target] = block.starts[source]
+        ends[target] = block.ends[source]
+        numbers = np.array([type_number[t] for t in block.type_names], dtype=np.int64)
+        first_seen[target] = numbers[block.type_codes[source]]
+    if listed:
+        target = _ranges(firsts[listed], firsts[listed] + sizes[listed])
+        count = target.shape[0]
+        starts[target] = np.fromiter(
+            chain.from_iterable(side[d].starts for d in listed), np.int64, count
+        )
+        ends[target] = np.fromiter(
+            chain.from_iterable(side[d].ends for d in listed), np.int64, count
+        )
+        first_seen[target] = np.fromiter(
+            map(type_number.__getitem__, chain.from_iterable(side[d].types for d in listed)),
+            np.int64,
+            count,
+        )
+    return doc, starts, ends, first_seen
+
+
 def scorer_of(mode: CorpusMode) -> Callable[[Counts], dict[str, float | None]]:
     """The scorer of a mode's counts: :func:`semeval_scores` or :func:`prf_scores`."""
     return semeval_scores if mode == "semeval" else prf_scores
@@ -144,38 +258,10 @@ class SpanCorpus:
         texts: Sequence[str | None] | None = None,
     ) -> SpanCorpus:
         """``gold[d]`` and ``pred[d]`` are document ``doc_ids[d]``'s mentions."""
-        n_docs = len(doc_ids)
-        type_number: defaultdict[str, int] = defaultdict()
-        type_number.default_factory = type_number.__len__  # first-seen numbering, one pass
-        columns = []
-        on_mention_path = np.zeros(n_docs, dtype=bool)
-        max_end = 0
-        for side in (gold, pred):
-            sizes = np.fromiter(map(len, side), dtype=np.int64, count=n_docs)
-            mentions = list(chain.from_iterable(side))
-            n = len(mentions)
-            fragments = list(map(_FRAGMENTS, mentions))
-            doc = np.repeat(np.arange(n_docs, dtype=np.int64), sizes)
-            first_seen = np.fromiter(
-                map(type_number.__getitem__, map(_TYPE, mentions)), dtype=np.int64, count=n
-            )
-            # two numbers per fragment: exactly 2n when every mention is continuous
-            bounds = np.fromiter(chain.from_iterable(chain.from_iterable(fragments)), np.int64)
-            if bounds.shape[0] == 2 * n:
-                starts, ends = bounds[0::2].copy(), bounds[1::2].copy()
-            else:
-                pieces = np.fromiter(map(len, fragments), dtype=np.int64, count=n)
-                starts = np.fromiter(map(_FIRST, map(_FIRST, fragments)), dtype=np.int64, count=n)
-                ends = np.fromiter(map(_SECOND, map(_LAST, fragments)), dtype=np.int64, count=n)
-                on_mention_path[doc[pieces > 1]] = True
-            max_end = max(max_end, int(ends.max(initial=0)))
-            columns.append((doc, starts, ends, first_seen))
-        return cls._of_columns(
+        return cls._of_sides(
             doc_ids,
-            type_number,
-            columns,
-            on_mention_path,
-            max_end,
+            (gold, pred),
+            _mention_columns,
             texts,
             lambda d: (tuple(gold[d]), tuple(pred[d])),
         )
@@ -192,91 +278,34 @@ class SpanCorpus:
         reader's :class:`~annoscore.formats.brat.AnnFile`, say): the same corpus as
         :meth:`from_mentions` without building a mention object per entity.  A document with
         a discontinuous entity builds its mentions and takes the mention path."""
-        n_docs = len(doc_ids)
-        type_number: defaultdict[str, int] = defaultdict()
-        type_number.default_factory = type_number.__len__  # first-seen numbering, one pass
-        columns = []
-        on_mention_path = np.zeros(n_docs, dtype=bool)
-        max_end = 0
-        for side in (gold, pred):
-            found: list[BlockRows | None] = [getattr(c, "rows", None) for c in side]
-            block_rows = [r for r in found if r is not None]
-            if n_docs and len(block_rows) == n_docs and len({id(r.block) for r in block_rows}) == 1:
-                columns.append(_block_columns(block_rows, type_number))  # one reader's block
-                max_end = max(max_end, int(columns[-1][2].max(initial=0)))
-                continue
-            sizes = np.fromiter((len(c.types) for c in side), dtype=np.int64, count=n_docs)
-            n = int(sizes.sum())
-            doc = np.repeat(np.arange(n_docs, dtype=np.int64), sizes)
-            firsts = np.cumsum(sizes) - sizes
-            starts = np.empty(n, dtype=np.int64)
-            ends = np.empty(n, dtype=np.int64)
-            first_seen = np.empty(n, dtype=np.int64)
-            in_block: dict[int, tuple[BlockRows, list[int]]] = {}
-            listed = []
-            for d, c in enumerate(side):
-                rows = getattr(c, "rows", None)
-                if rows is not None:
-                    in_block.setdefault(id(rows.block), (rows, []))[1].append(d)
-                else:
-                    listed.append(d)
-                    if c.has_discontinuous:
-                        on_mention_path[d] = True
-            for some_rows, docs in in_block.values():  # a reader's arrays: no Python per entity
-                block = some_rows.block
-                ranges = [side[d].rows for d in docs]  # type: ignore[attr-defined]
-                source = _ranges(np.array([r.lo for r in ranges]), np.array([r.hi for r in ranges]))
-                target = _ranges(firsts[docs], firsts[docs] + sizes[docs])
-                starts[target] = block.starts[source]
-                ends[target] = block.ends[source]
-                numbers = np.array([type_number[t] for t in block.type_names], dtype=np.int64)
-                first_seen[target] = numbers[block.type_codes[source]]
-            if listed:
-                target = _ranges(firsts[listed], firsts[listed] + sizes[listed])
-                count = target.shape[0]
-                starts[target] = np.fromiter(
-                    chain.from_iterable(side[d].starts for d in listed), np.int64, count
-                )
-                ends[target] = np.fromiter(
-                    chain.from_iterable(side[d].ends for d in listed), np.int64, count
-                )
-                first_seen[target] = np.fromiter(
-                    map(
-                        type_number.__getitem__,
-                        chain.from_iterable(side[d].types for d in listed),
-                    ),
-                    np.int64,
-                    count,
-                )
-            max_end = max(max_end, int(ends.max(initial=0)))
-            columns.append((doc, starts, ends, first_seen))
-        return cls._of_columns(
+        return cls._of_sides(
             doc_ids,
-            type_number,
-            columns,
-            on_mention_path,
-            max_end,
+            (gold, pred),
+            _entity_columns,
             texts,
             lambda d: (tuple(gold[d].mentions()), tuple(pred[d].mentions())),
         )
 
     @classmethod
-    def _of_columns(
+    def _of_sides(
         cls,
         doc_ids: Sequence[str],
-        type_number: dict[str, int],
-        columns: list[tuple[Array, Array, Array, Array]],
-        on_mention_path: Array,
-        max_end: int,
+        sides: tuple[Side, Side],
+        side_columns: Callable[[Side, defaultdict[str, int], Array], SideColumns],
         texts: Sequence[str | None] | None,
         mentions: Callable[[int], tuple[tuple[Mention, ...], tuple[Mention, ...]]],
     ) -> SpanCorpus:
+        """The corpus of the gold and predicted ``sides``, each turned into columns by
+        ``side_columns`` (which numbers the types in first-seen order, gold first, and marks
+        the documents that need the mention path).  Types are then ranked by name; every
+        document goes to the mention path (``mentions(d)``) when the packed keys of the array
+        path would not fit (:func:`~annoscore.metrics.span_tables.keys_fit`)."""
         n_docs = len(doc_ids)
-        labels = list(type_number)
-        by_name = sorted(range(len(labels)), key=labels.__getitem__)
-        rank = np.empty(len(labels), dtype=np.int64)
-        rank[by_name] = np.arange(len(labels), dtype=np.int64)
-        types = tuple(labels[i] for i in by_name)
+        type_number = _first_seen_numbering()
+        on_mention_path = np.zeros(n_docs, dtype=bool)
+        columns = [side_columns(side, type_number, on_mention_path) for side in sides]
+        max_end = max(int(ends.max(initial=0)) for _, _, ends, _ in columns)
+        types, rank = _ranked_by_name(list(type_number))
         if not keys_fit(n_docs, max_end, len(types)):
             on_mention_path[:] = True
         by_mentions = {d: mentions(d) for d in np.flatnonzero(on_mention_path).tolist()}
@@ -302,8 +331,7 @@ class SpanCorpus:
         """
         if len(gold) != len(pred):
             raise ValueError("gold and pred need the same number of documents")
-        type_number: defaultdict[Any, int] = defaultdict()
-        type_number.default_factory = type_number.__len__  # first-seen numbering, one pass
+        type_number = _first_seen_numbering()
         columns = []
         for side in (gold, pred):
             sizes = np.fromiter(map(len, side), dtype=np.int64, count=len(side))
@@ -319,9 +347,7 @@ class SpanCorpus:
         labels = list(type_number)
         if not all(isinstance(label, str) for label in labels):
             raise ValueError("every label must be a string")
-        by_name = sorted(range(len(labels)), key=labels.__getitem__)
-        rank = np.empty(len(labels), dtype=np.int64)
-        rank[by_name] = np.arange(len(labels), dtype=np.int64)
+        types, rank = _ranked_by_name(labels)
         arrays = []
         for sizes, starts, ends, first_seen in columns:
             if starts.size and (starts.min() < 0 or (ends < starts).any()):
@@ -333,7 +359,6 @@ class SpanCorpus:
             raise ValueError("offsets too large for the array path; use from_mentions")
         text_list = tuple(texts) if texts is not None else (None,) * len(gold)
         ids = tuple(str(d) for d in range(len(gold)))
-        types = tuple(labels[i] for i in by_name)
         return cls(ids, types, arrays[0], arrays[1], {}, text_list)
 
     def deduplicated(self) -> tuple[SpanCorpus, int]:
