@@ -6,8 +6,10 @@ the choices are the enums of :mod:`annoscore.metrics.phi` (no heavy import there
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -24,6 +26,9 @@ from annoscore.cli.common import (
     guarded,
 )
 from annoscore.metrics.phi import Quotes, SameStart, Tokenizer
+
+if TYPE_CHECKING:
+    from annoscore.result import Result
 
 Gold = Annotated[
     Path, typer.Option("--gold", help="Gold JSON: a list of Annotation objects, one per note.")
@@ -82,45 +87,8 @@ _HELP = (
 nlpsandbox_app = typer.Typer(help=_HELP, no_args_is_help=True)
 
 
-def _run(
-    category: str,
-    gold: Path,
-    pred: Path,
-    tokenizer: Tokenizer,
-    quotes: Quotes,
-    same_start: SameStart,
-    relax_margin: int,
-    per_doc: bool,
-    fmt: OutputFormat,
-    output: Path | None,
-    **switches: Any,
-) -> None:
-    from annoscore.report.nlpsandbox import render_official
-    from annoscore.tasks.nlpsandbox import score_all, score_category
-
-    if category == "all":
-        result = score_all(
-            gold,
-            pred,
-            tokenizer=tokenizer,
-            quotes=quotes,
-            same_start=same_start,
-            relax_margin=relax_margin,
-        )
-    else:
-        result = score_category(
-            category,
-            gold,
-            pred,
-            tokenizer=tokenizer,
-            quotes=quotes,
-            same_start=same_start,
-            relax_margin=relax_margin,
-        )
-    emit(result, fmt, output, render_official, per_doc=per_doc, **switches)
-
-
 def _command(category: str) -> None:
+    """Register ``annoscore nlpsandbox CATEGORY`` (``all``: every category, read once)."""
     summary = (
         "Every category present in either file, read once; JSON keys prefixed by category, "
         "plus the leaderboard's flattened keys per category."
@@ -150,17 +118,26 @@ def _command(category: str) -> None:
         seed: SeedOption = 12345,
         strict_input: StrictInputOption = False,
     ) -> None:
-        _run(
-            category,
+        from annoscore.report.nlpsandbox import render_official
+        from annoscore.tasks.nlpsandbox import score_all, score_category
+
+        score: Callable[..., Result] = (
+            score_all if category == "all" else partial(score_category, category)
+        )
+        result = score(
             gold,
             pred,
-            tokenizer,
-            quotes,
-            same_start,
-            relax_margin,
-            per_doc,
+            tokenizer=tokenizer,
+            quotes=quotes,
+            same_start=same_start,
+            relax_margin=relax_margin,
+        )
+        emit(
+            result,
             fmt,
             output,
+            render_official,
+            per_doc=per_doc,
             bootstrap=bootstrap,
             confidence=confidence,
             seed=seed,

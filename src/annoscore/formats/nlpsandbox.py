@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from itertools import chain, count, filterfalse, repeat
 from operator import ne
 from pathlib import Path
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, Generic, NamedTuple, Protocol, TypeVar
 
 from annoscore.errors import InputError
 
@@ -105,13 +105,24 @@ class CategoryNotes:
     length_mismatch: int = 0
 
 
+class _MissingArrays(Protocol):
+    """A category of a file that counts the objects without its array."""
+
+    @property
+    def missing_array(self) -> int: ...
+
+
+CategoryT = TypeVar("CategoryT", bound=_MissingArrays)
+
+
 @dataclass(frozen=True, slots=True)
-class SandboxFile:
-    """A whole file: the note ids in file order and the categories asked for."""
+class PhiFile(Generic[CategoryT]):
+    """A whole file: the note ids in file order (merged by basename) and the categories asked
+    for, each as its reader makes it (:class:`SandboxFile`, :class:`ColumnFile`)."""
 
     path: Path
     note_ids: tuple[str, ...]
-    categories: dict[str, CategoryNotes]
+    categories: dict[str, CategoryT]
     objects: int
     merged_notes: int
     """Objects whose note id (basename) an earlier object already had."""
@@ -119,6 +130,11 @@ class SandboxFile:
     def present(self, category: str) -> bool:
         """Whether any object in the file has this category's array."""
         return self.categories[category].missing_array < self.objects
+
+
+@dataclass(frozen=True, slots=True)
+class SandboxFile(PhiFile[CategoryNotes]):
+    """A whole file as :func:`read_sandbox` reads it: annotation objects grouped by note."""
 
 
 MAX_OFFSET: Final = 2**53 - 1
@@ -352,20 +368,30 @@ class CategoryColumns:
     def length_mismatch(self) -> int:
         return self.tally[1]
 
+    def extend(
+        self,
+        notes: Iterable[int],
+        starts: Iterable[int],
+        lengths: Iterable[int],
+        texts: Iterable[int],
+        kinds: Iterable[int],
+        missing: int,
+        mismatched: int,
+    ) -> None:
+        """Append annotations, one value of each column per annotation, and add ``missing``
+        objects without the array and ``mismatched`` length mismatches to the tallies."""
+        self.note.extend(notes)
+        self.start.extend(starts)
+        self.length.extend(lengths)
+        self.text.extend(texts)
+        self.kind.extend(kinds)
+        self.tally[0] += missing
+        self.tally[1] += mismatched
+
 
 @dataclass(frozen=True, slots=True)
-class ColumnFile:
-    """A whole file as columns: note ids in file order (merged by basename), each category."""
-
-    path: Path
-    note_ids: tuple[str, ...]
-    categories: dict[str, CategoryColumns]
-    objects: int
-    merged_notes: int
-
-    def present(self, category: str) -> bool:
-        """Whether any object in the file has this category's array."""
-        return self.categories[category].missing_array < self.objects
+class ColumnFile(PhiFile[CategoryColumns]):
+    """A whole file as :func:`read_columns` reads it: each category as columns."""
 
 
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -440,15 +466,27 @@ def _quick_columns(
     return starts, lengths, texts.number(text_values), kinds.number(values), mismatched
 
 
-def _add_chunk(
-    path: Path,
-    chunk: list[tuple[int, int, dict[str, Any]]],
-    wanted: Sequence[Category],
-    columns: dict[str, CategoryColumns],
-    texts: Numbering,
-    kinds: dict[str, Numbering],
-) -> None:
-    """Append the annotations of ``chunk`` (object index, note index, object) to ``columns``."""
+Chunk = list[tuple[int, int, dict[str, Any]]]
+"""Consecutive objects of a file, each with its index in the file and its note's index."""
+
+
+@dataclass(frozen=True, slots=True)
+class _ColumnsRead:
+    """What :func:`read_columns` has read of one file so far: the columns of each ``wanted``
+    category, numbering their texts with ``texts`` and their type values with ``kinds``."""
+
+    path: Path
+    wanted: Sequence[Category]
+    columns: dict[str, CategoryColumns]
+    texts: Numbering
+    kinds: dict[str, Numbering]
+
+
+def _add_chunk(read: _ColumnsRead, chunk: Chunk) -> None:
+    """Append the annotations of ``chunk`` (object index, note index, object) to the columns:
+    checked and turned into columns by C-level passes, or, at the first thing the quick check
+    does not accept, by :func:`_add_chunk_slowly` (the reference reader)."""
+    wanted, columns, texts, kinds = read.wanted, read.columns, read.texts, read.kinds
     built = []
     for category in wanted:
         arrays: list[Any] = []
@@ -476,28 +514,19 @@ def _add_chunk(
         built.append((category, notes, quick, missing))
     else:
         for category, notes, (starts, lengths, text_ids, kind_ids, mismatched), missing in built:
-            out = columns[category.name]
-            out.note.extend(notes)
-            out.start.extend(starts)
-            out.length.extend(lengths)
-            out.text.extend(text_ids)
-            out.kind.extend(kind_ids)
-            out.tally[0] += missing
-            out.tally[1] += mismatched
+            columns[category.name].extend(
+                notes, starts, lengths, text_ids, kind_ids, missing, mismatched
+            )
         return
-    _add_chunk_slowly(path, chunk, wanted, columns, texts, kinds)
+    _add_chunk_slowly(read, chunk)
 
 
-def _add_chunk_slowly(
-    path: Path,
-    chunk: list[tuple[int, int, dict[str, Any]]],
-    wanted: Sequence[Category],
-    columns: dict[str, CategoryColumns],
-    texts: Numbering,
-    kinds: dict[str, Numbering],
-) -> None:
+def _add_chunk_slowly(read: _ColumnsRead, chunk: Chunk) -> None:
     """The reference reader on ``chunk``, item by item: raises the reference's first error."""
-    read: dict[str, list[tuple[int, list[PhiAnnotation], int, int]]] = {c.name: [] for c in wanted}
+    wanted = read.wanted
+    by_category: dict[str, list[tuple[int, list[PhiAnnotation], int, int]]] = {
+        c.name: [] for c in wanted
+    }
     for index, note, item in chunk:
         for category in wanted:
             found = [name for name in category.arrays if name in item]
@@ -505,20 +534,22 @@ def _add_chunk_slowly(
             mismatched = 0
             for name in found:
                 mismatched += _items(
-                    path, item[name], f"[{index}].{name}", category.type_fields, annotations
+                    read.path, item[name], f"[{index}].{name}", category.type_fields, annotations
                 )
-            read[category.name].append((note, annotations, mismatched, not found))
+            by_category[category.name].append((note, annotations, mismatched, not found))
     for category in wanted:
-        out = columns[category.name]
-        for note, annotations, mismatched, missing in read[category.name]:
-            out.note.extend(repeat(note, len(annotations)))
-            out.start.extend(a.start for a in annotations)
-            out.length.extend(a.length for a in annotations)
-            out.text.extend(texts.number([a.text for a in annotations]))
+        out = read.columns[category.name]
+        for note, annotations, mismatched, missing in by_category[category.name]:
             values = [a.type if a.typed else ABSENT for a in annotations]
-            out.kind.extend(kinds[category.name].number(values))
-            out.tally[0] += missing
-            out.tally[1] += mismatched
+            out.extend(
+                repeat(note, len(annotations)),
+                (a.start for a in annotations),
+                (a.length for a in annotations),
+                read.texts.number([a.text for a in annotations]),
+                read.kinds[category.name].number(values),
+                missing,
+                mismatched,
+            )
 
 
 def read_columns(
@@ -551,10 +582,11 @@ def read_columns(
     for category in wanted:
         kinds.setdefault(category.name, type_numbering())
     columns = {category.name: CategoryColumns() for category in wanted}
+    read = _ColumnsRead(path, wanted, columns, texts, kinds)
     note_ids: dict[str, int] = {}
     merged = 0
     objects = 0
-    chunk: list[tuple[int, int, dict[str, Any]]] = []
+    chunk: Chunk = []
     text = _read_text(path)
     try:
         for index, item in enumerate(_objects(path, text)):
@@ -564,7 +596,7 @@ def read_columns(
                     raise _fail(path, f"[{index}]", "expected an annotation object")
                 note_id = _note_id(path, item, index)
             except InputError:
-                _add_chunk(path, chunk, wanted, columns, texts, kinds)  # an earlier error first
+                _add_chunk(read, chunk)  # an earlier error first
                 raise
             note = note_ids.get(note_id)
             if note is None:
@@ -573,9 +605,9 @@ def read_columns(
                 merged += 1
             chunk.append((index, note, item))
             if len(chunk) == _CHUNK:
-                _add_chunk(path, chunk, wanted, columns, texts, kinds)
+                _add_chunk(read, chunk)
                 chunk = []
-        _add_chunk(path, chunk, wanted, columns, texts, kinds)
+        _add_chunk(read, chunk)
     except InputError:
         _load(path, text)  # a JSON syntax error further on comes first, as in read_sandbox
         raise
