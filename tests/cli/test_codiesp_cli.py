@@ -17,18 +17,23 @@ def toy() -> tuple[Path, Path, Path]:
     )
 
 
+def toy_args(
+    subtask: str, *, gold: Path | None = None, pred: Path | None = None, codes: Path | None = None
+) -> list[Any]:
+    """The words of ``annoscore codiesp D`` (``--codes``) or ``X`` (``--codes-d``,
+    ``--codes-p``) on the toy files; ``gold``, ``pred`` or ``codes`` (D) replace one."""
+    folder, codes_d, codes_p = toy()
+    gold = gold or folder / f"gs_{subtask}.tsv"
+    pred = pred or folder / f"pred_{subtask}.tsv"
+    if subtask == "D":
+        valid = ["--codes", codes or codes_d]
+    else:
+        valid = ["--codes-d", codes_d, "--codes-p", codes_p]
+    return ["codiesp", subtask, "--gold", gold, "--pred", pred, *valid]
+
+
 def test_d_json_contract(cli: Any) -> None:
-    folder, codes_d, _ = toy()
-    out = cli.json(
-        "codiesp",
-        "D",
-        "--gold",
-        folder / "gs_D.tsv",
-        "--pred",
-        folder / "pred_D.tsv",
-        "--codes",
-        codes_d,
-    )
+    out = cli.json(*toy_args("D"))
     assert out["task"] == "codiesp-d"
     assert set(out["scores"]) == {"map", "precision", "recall", "f1"}
     assert round(out["scores"]["map"], 3) == 0.444
@@ -66,17 +71,7 @@ def test_d_per_doc_and_options(cli: Any) -> None:
 
 
 def test_d_text_is_the_official_layout(cli: Any) -> None:
-    folder, codes_d, _ = toy()
-    result = cli(
-        "codiesp",
-        "D",
-        "--gold",
-        folder / "gs_D.tsv",
-        "--pred",
-        folder / "pred_D.tsv",
-        "--codes",
-        codes_d,
-    )
+    result = cli(*toy_args("D"))
     assert result.exit_code == 0
     lines = result.stdout.split("\n")
     assert lines[:3] == ["", "MAP estimate: 0.444", ""]
@@ -97,19 +92,7 @@ def test_p_command(cli: Any, tmp_path: Path) -> None:
 
 
 def test_x_json_and_text(cli: Any, tmp_path: Path) -> None:
-    folder, codes_d, codes_p = toy()
-    args = [
-        "codiesp",
-        "X",
-        "--gold",
-        folder / "gs_X.tsv",
-        "--pred",
-        folder / "pred_X.tsv",
-        "--codes-d",
-        codes_d,
-        "--codes-p",
-        codes_p,
-    ]
+    args = toy_args("X")
     out = cli.json(*args)
     assert set(out["scores"]) == {"precision", "recall", "f1"}
     assert out["counts"] == {"tp": 7, "fp": 6, "fn": 6}
@@ -121,42 +104,21 @@ def test_x_json_and_text(cli: Any, tmp_path: Path) -> None:
 
 
 def test_bad_input_exits_2_with_file_and_line(cli: Any, tmp_path: Path) -> None:
-    folder, codes_d, codes_p = toy()
     bad = tmp_path / "bad.tsv"
     bad.write_text("D1\ta\nD1\ta\tb\n")
-    result = cli("codiesp", "D", "--gold", bad, "--pred", folder / "pred_D.tsv", "--codes", codes_d)
+    result = cli(*toy_args("D", gold=bad))
     assert result.exit_code == 2
     assert f"{bad}:2:" in result.stderr and "Traceback" not in result.stderr
     empty = tmp_path / "empty.tsv"
     empty.write_text("")
-    result = cli("codiesp", "D", "--gold", folder / "gs_D.tsv", "--pred", empty, "--codes", codes_d)
+    result = cli(*toy_args("D", pred=empty))
     assert result.exit_code == 0 and "MAP estimate: nan" in result.stdout
     assert "prediction file has no line" in result.stderr
-    result = cli(
-        "codiesp",
-        "D",
-        "--gold",
-        folder / "gs_D.tsv",
-        "--pred",
-        folder / "pred_D.tsv",
-        "--codes",
-        tmp_path / "nope.tsv",
-    )
+    result = cli(*toy_args("D", codes=tmp_path / "nope.tsv"))
     assert result.exit_code == 2 and "nope.tsv" in result.stderr
     position = tmp_path / "pos.tsv"
     position.write_text("D1\t10-20\tDIAGNOSTICO\ta\n")
-    result = cli(
-        "codiesp",
-        "X",
-        "--gold",
-        folder / "gs_X.tsv",
-        "--pred",
-        position,
-        "--codes-d",
-        codes_d,
-        "--codes-p",
-        codes_p,
-    )
+    result = cli(*toy_args("X", pred=position))
     assert result.exit_code == 2 and f"{position}:1:" in result.stderr
 
 

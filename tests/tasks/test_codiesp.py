@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -251,10 +252,16 @@ documents = st.dictionaries(
 )
 
 
-@settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(documents, st.randoms(use_true_random=False))
+def on_random_documents(test: Callable[..., None]) -> Callable[..., None]:
+    """Run the property test ``test(tmp_path, docs, rnd)`` on 40 examples of ``documents`` and a
+    seeded ``random.Random``; the examples share ``tmp_path`` (each writes its files anew)."""
+    examples = settings(
+        max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
+    return examples(given(documents, st.randoms(use_true_random=False))(test))
+
+
+@on_random_documents
 def test_ranked_properties(
     tmp_path: Path, docs: dict[str, tuple[list[str], list[str]]], rnd: random.Random
 ) -> None:
@@ -281,10 +288,7 @@ def test_ranked_properties(
     assert again.scores == pytest.approx(result.scores)
 
 
-@settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(documents, st.randoms(use_true_random=False))
+@on_random_documents
 def test_explainable_properties(
     tmp_path: Path, docs: dict[str, tuple[list[str], list[str]]], rnd: random.Random
 ) -> None:

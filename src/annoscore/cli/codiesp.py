@@ -120,10 +120,10 @@ def _ranked(subtask: str) -> Callable[..., None]:
         seed: SeedOption = 12345,
     ) -> None:
         from annoscore.report.codiesp import render_ranked
-        from annoscore.tasks.codiesp import score_codiesp_d, score_codiesp_p
+        from annoscore.tasks.codiesp import score_codiesp_ranked
 
-        score = score_codiesp_d if subtask == "D" else score_codiesp_p
-        result = score(
+        result = score_codiesp_ranked(
+            subtask,
             gold,
             pred,
             codes=codes,

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -362,19 +363,28 @@ def score_ranked(
     )
 
 
-def _score_ranked_files(
+def score_codiesp_ranked(
     subtask: str,
     gold: Path,
     pred: Path,
+    *,
     codes: Path,
-    missing_docs: MissingDocs | str,
-    extra_docs: MissingDocs | str,
-    filter_gold: bool,
-    depth: int | None,
-    lowercase: bool,
-    tie_order: TieOrder | str,
+    missing_docs: MissingDocs | str = MissingDocs.ignore,
+    extra_docs: MissingDocs | str = MissingDocs.zero,
+    filter_gold: bool = False,
+    depth: int | None = OFFICIAL_DEPTH,
+    lowercase: bool = True,
+    tie_order: TieOrder | str = TieOrder.file,
 ) -> Result:
-    """:func:`score_ranked` with its options given one by one (``depth`` 0 or None: no cut)."""
+    """CodiEsp-D or -P (``subtask``) from paths: :func:`score_ranked` with the options of
+    :class:`RankedOptions` given one by one, official defaults (``depth`` 0 or None: no cut).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> c = SAMPLES / "codiesp"
+    >>> r = score_codiesp_ranked("D", c / "gs_D.tsv", c / "pred_D.tsv", codes=c / "codes-D.tsv")
+    >>> [round(r.scores[k], 3) for k in ("map", "precision", "recall", "f1")]
+    [0.444, 0.444, 0.4, 0.421]
+    """
     options = RankedOptions(
         MissingDocs(missing_docs),
         MissingDocs(extra_docs),
@@ -386,47 +396,12 @@ def _score_ranked_files(
     return score_ranked(subtask, gold, pred, codes, options)
 
 
-def score_codiesp_d(
-    gold: Path,
-    pred: Path,
-    *,
-    codes: Path,
-    missing_docs: MissingDocs | str = MissingDocs.ignore,
-    extra_docs: MissingDocs | str = MissingDocs.zero,
-    filter_gold: bool = False,
-    depth: int | None = OFFICIAL_DEPTH,
-    lowercase: bool = True,
-    tie_order: TieOrder | str = TieOrder.file,
-) -> Result:
-    """CodiEsp-D from paths (:func:`score_ranked`; the options of :class:`RankedOptions`).
+score_codiesp_d = partial(score_codiesp_ranked, "D")
+"""CodiEsp-D from paths: ``score_codiesp_d(gold, pred, *, codes, ...)`` is
+:func:`score_codiesp_ranked` with ``subtask="D"`` (the registry's score function)."""
 
-    >>> from annoscore.samples import SAMPLES
-    >>> c = SAMPLES / "codiesp"
-    >>> r = score_codiesp_d(c / "gs_D.tsv", c / "pred_D.tsv", codes=c / "codes-D.tsv")
-    >>> [round(r.scores[k], 3) for k in ("map", "precision", "recall", "f1")]
-    [0.444, 0.444, 0.4, 0.421]
-    """
-    return _score_ranked_files(
-        "D", gold, pred, codes, missing_docs, extra_docs, filter_gold, depth, lowercase, tie_order
-    )
-
-
-def score_codiesp_p(
-    gold: Path,
-    pred: Path,
-    *,
-    codes: Path,
-    missing_docs: MissingDocs | str = MissingDocs.ignore,
-    extra_docs: MissingDocs | str = MissingDocs.zero,
-    filter_gold: bool = False,
-    depth: int | None = OFFICIAL_DEPTH,
-    lowercase: bool = True,
-    tie_order: TieOrder | str = TieOrder.file,
-) -> Result:
-    """CodiEsp-P from paths (:func:`score_ranked`; the options of :class:`RankedOptions`)."""
-    return _score_ranked_files(
-        "P", gold, pred, codes, missing_docs, extra_docs, filter_gold, depth, lowercase, tie_order
-    )
+score_codiesp_p = partial(score_codiesp_ranked, "P")
+"""CodiEsp-P from paths: :func:`score_codiesp_ranked` with ``subtask="P"``."""
 
 
 def _line_examples(rows: CodeRows, row_indexes: IntArray) -> tuple[str, ...]:
