@@ -93,6 +93,14 @@ def _write(folder: Path, name: str, content: str) -> None:
     (folder / name).write_text(content)
 
 
+def _one_document(tmp_path: Path, gold_ann: str, system_ann: str) -> tuple[Path, Path]:
+    """A gold and a system folder (``gold``, ``run``) holding one ``a.ann`` each."""
+    gold, system = tmp_path / "gold", tmp_path / "run"
+    _write(gold, "a.ann", gold_ann)
+    _write(system, "a.ann", system_ann)
+    return gold, system
+
+
 def test_missing_docs_ignore_is_official_and_count_is_named(tmp_path: Path) -> None:
     gold, system = tmp_path / "gold", tmp_path / "run"
     _write(gold, "a.ann", "T1\tDRUG 0 5\tx\n")
@@ -108,26 +116,26 @@ def test_missing_docs_ignore_is_official_and_count_is_named(tmp_path: Path) -> N
 
 
 def test_discontinuous_entities_match_only_identical_fragments(tmp_path: Path) -> None:
-    gold, system = tmp_path / "gold", tmp_path / "run"
-    _write(gold, "a.ann", "T1\tDRUG 0 5;10 15\tx\nT2\tDRUG 20 25;30 35\tx\n")
-    _write(system, "a.ann", "T1\tDRUG 0 5;10 15\tx\nT2\tDRUG 20 35\tx\n")
+    gold, system = _one_document(
+        tmp_path,
+        "T1\tDRUG 0 5;10 15\tx\nT2\tDRUG 20 25;30 35\tx\n",
+        "T1\tDRUG 0 5;10 15\tx\nT2\tDRUG 20 35\tx\n",
+    )
     result = score_ner(gold, system)
     assert (result.counts["tp"], result.counts["fp"], result.counts["fn"]) == (1, 1, 1)
 
 
 def test_undefined_zero_is_official_and_null_is_honest(tmp_path: Path) -> None:
-    gold, system = tmp_path / "gold", tmp_path / "run"
-    _write(gold, "a.ann", "")
-    _write(system, "a.ann", "")
+    gold, system = _one_document(tmp_path, "", "")
     assert score_ner(gold, system).scores == {"precision": 0.0, "recall": 0.0, "f1": 0.0}
     nulls = score_ner(gold, system, undefined=Undefined.null).scores
     assert nulls == {"precision": None, "recall": None, "f1": None}
 
 
 def test_per_type_counts_sum_to_total_and_macro_averages(tmp_path: Path) -> None:
-    gold, system = tmp_path / "gold", tmp_path / "run"
-    _write(gold, "a.ann", "T1\tDRUG 0 5\tx\nT2\tPROT 6 9\ty\n")
-    _write(system, "a.ann", "T1\tDRUG 0 5\tx\nT2\tDRUG 6 9\ty\n")
+    gold, system = _one_document(
+        tmp_path, "T1\tDRUG 0 5\tx\nT2\tPROT 6 9\ty\n", "T1\tDRUG 0 5\tx\nT2\tDRUG 6 9\ty\n"
+    )
     result = score_ner(gold, system)
     assert result.types["DRUG"].counts == {"tp": 1, "fp": 1, "fn": 0}
     assert result.types["PROT"].counts == {"tp": 0, "fp": 0, "fn": 1}
@@ -239,9 +247,11 @@ def _codes(result: object) -> dict[str, int]:
 
 
 def test_lines_the_script_cannot_split_are_skipped_with_a_warning(tmp_path: Path) -> None:
-    gold, system = tmp_path / "gold", tmp_path / "run"
-    _write(gold, "a.ann", "T1\tDRUG 0 5\tx\nT2\tDRUG 6 9\ty\nT3\tDRUG 10 12\tz\n")
-    _write(system, "a.ann", "T1\tDRUG 0 5\tx\nT2 DRUG 6 9\ty\nT3\tDRUG\t10 12\tz\n")
+    gold, system = _one_document(
+        tmp_path,
+        "T1\tDRUG 0 5\tx\nT2\tDRUG 6 9\ty\nT3\tDRUG 10 12\tz\n",
+        "T1\tDRUG 0 5\tx\nT2 DRUG 6 9\ty\nT3\tDRUG\t10 12\tz\n",
+    )
     result = score_ner(gold, system)
     assert _counts(result) == (1, 0, 2)
     (warning,) = [w for w in result.warnings if w.code == "pharmaconer.unsplittable"]
@@ -252,9 +262,9 @@ def test_lines_the_script_cannot_split_are_skipped_with_a_warning(tmp_path: Path
 
 
 def test_indented_lines_are_read_and_reversed_offsets_compared_as_written(tmp_path: Path) -> None:
-    gold, system = tmp_path / "gold", tmp_path / "run"
-    _write(gold, "a.ann", "T1\tDRUG 0 5\tx\nT2\tDRUG 10 8\ty\n")
-    _write(system, "a.ann", "   T1\tDRUG 0 5\tx\nT2\tDRUG 10 8\ty\n")
+    gold, system = _one_document(
+        tmp_path, "T1\tDRUG 0 5\tx\nT2\tDRUG 10 8\ty\n", "   T1\tDRUG 0 5\tx\nT2\tDRUG 10 8\ty\n"
+    )
     result = score_ner(gold, system)
     assert _counts(result) == (2, 0, 0)
     assert _codes(result) == {"pharmaconer.indented": 1, "pharmaconer.reversed": 2}
@@ -263,44 +273,40 @@ def test_indented_lines_are_read_and_reversed_offsets_compared_as_written(tmp_pa
 
 
 def test_an_entity_line_beginning_with_a_byte_order_mark_is_dropped(tmp_path: Path) -> None:
-    gold, system = tmp_path / "gold", tmp_path / "run"
-    _write(gold, "a.ann", "T1\tDRUG 0 5\tx\nT2\tDRUG 6 9\ty\n")
-    _write(system, "a.ann", "\ufeffT1\tDRUG 0 5\tx\nT2\tDRUG 6 9\ty\n")
+    gold, system = _one_document(
+        tmp_path, "T1\tDRUG 0 5\tx\nT2\tDRUG 6 9\ty\n", "\ufeffT1\tDRUG 0 5\tx\nT2\tDRUG 6 9\ty\n"
+    )
     result = score_ner(gold, system)
     assert _counts(result) == (1, 0, 1)  # the official number drops it
     assert _codes(result) == {"pharmaconer.bom-line": 1}
 
 
 def test_non_ascii_digits_are_read_as_int_reads_them_with_a_warning(tmp_path: Path) -> None:
-    gold, system = tmp_path / "gold", tmp_path / "run"
-    _write(gold, "a.ann", "T1\tDRUG 0 5\tx\n")
-    _write(system, "a.ann", "T1\tDRUG \u0660 \u0665\tx\n")
+    gold, system = _one_document(tmp_path, "T1\tDRUG 0 5\tx\n", "T1\tDRUG \u0660 \u0665\tx\n")
     result = score_ner(gold, system)
     assert _counts(result) == (1, 0, 0)
     assert _codes(result) == {"pharmaconer.number": 1}
 
 
 def test_huge_offsets_are_an_input_error(tmp_path: Path) -> None:
-    gold, system = tmp_path / "gold", tmp_path / "run"
-    _write(gold, "a.ann", "T1\tDRUG 0 5\tx\n")
-    _write(system, "a.ann", "T1\tDRUG 0 " + "9" * 40 + "\tx\n")
+    gold, system = _one_document(tmp_path, "T1\tDRUG 0 5\tx\n", "T1\tDRUG 0 " + "9" * 40 + "\tx\n")
     with pytest.raises(InputError, match=r"a\.ann:1: offset 9+ is beyond any text"):
         score_ner(gold, system)
 
 
 def test_discontinuous_entities_are_read_with_a_warning(tmp_path: Path) -> None:
-    gold, system = tmp_path / "gold", tmp_path / "run"
-    _write(gold, "a.ann", "T1\tDRUG 0 5;10 15\tx\n")
-    _write(system, "a.ann", "T1\tDRUG 0 5;10 15\tx\n")
+    gold, system = _one_document(tmp_path, "T1\tDRUG 0 5;10 15\tx\n", "T1\tDRUG 0 5;10 15\tx\n")
     result = score_ner(gold, system)
     assert _counts(result) == (1, 0, 0)
     assert _codes(result) == {"pharmaconer.discontinuous": 2}
 
 
 def test_repeated_entities_count_once_with_a_warning(tmp_path: Path) -> None:
-    gold, system = tmp_path / "gold", tmp_path / "run"
-    _write(gold, "a.ann", "T1\tDRUG 0 5\tx\nT2\tDRUG 0 5\tx\n")
-    _write(system, "a.ann", "T1\tDRUG 0 5\tx\nT2\tDRUG 0 5\tx\nT3\tDRUG 0 5\tx\n")
+    gold, system = _one_document(
+        tmp_path,
+        "T1\tDRUG 0 5\tx\nT2\tDRUG 0 5\tx\n",
+        "T1\tDRUG 0 5\tx\nT2\tDRUG 0 5\tx\nT3\tDRUG 0 5\tx\n",
+    )
     result = score_ner(gold, system)
     assert _counts(result) == (1, 0, 0)
     (warning,) = result.warnings
