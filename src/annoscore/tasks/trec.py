@@ -103,26 +103,13 @@ def score_trec(
         judged_query[relevance >= relevance_level], minlength=len(qrels.queries)
     ).astype(np.int64)
 
-    # the run: queries numbered as in the qrels (those not judged after them), one key per row;
-    # the keys sorted once serve the duplicate check and the lookup of the judgments (a lookup
-    # of sorted keys walks the judgments in order: several times faster than unsorted ones)
+    # the run: queries numbered as in the qrels (-1: not judged), each row relevant or not
     qrels_index = {q: i for i, q in enumerate(qrels.queries)}
     run_to_qrels = np.array([qrels_index.get(q, -1) for q in run.queries], dtype=np.int64)
     row_query = run_to_qrels[run.query]
-    numbered = np.where(row_query >= 0, row_query, len(qrels.queries) + run.query)
-    run_key = _pair_keys(numbered, run.doc_hash)
-    key_order = np.argsort(run_key)
-    ordered_key = run_key[key_order]
-    _refuse_duplicates(run, run_key, ordered_key)
-    relevant_all = np.zeros(len(run), dtype=bool)
-    if len(judged_key) and len(run):
-        at = np.minimum(np.searchsorted(judged_key, ordered_key), len(judged_key) - 1)
-        found = np.flatnonzero(judged_key[at] == ordered_key)
-        rows = judged_rows[at[found]]
-        hit = key_order[found]
-        exact = _same_document(run, hit, qrels, rows)
-        exact &= judged_query[at[found]] == row_query[hit]
-        relevant_all[hit[exact]] = qrels.value[rows[exact]] >= relevance_level
+    relevant_all = _judged_relevant(
+        run, row_query, qrels, judged_rows, judged_key, judged_query, relevance_level
+    )
     scored = np.flatnonzero(row_query >= 0)
     relevant = relevant_all[scored]
 
@@ -198,6 +185,47 @@ def score_trec(
         warnings=warnings,
         details={"runid": tags[0] if len(tags) == 1 else ",".join(tags)},
     )
+
+
+def _judged_relevant(
+    run: TrecColumns,
+    row_query: IntArray,
+    qrels: TrecColumns,
+    judged_rows: IntArray,
+    judged_key: WordArray,
+    judged_query: IntArray,
+    relevance_level: int,
+) -> BoolArray:
+    """Whether each row of the run retrieves a document its query judges relevant
+    (``row_query``: the row's query numbered as in the qrels, -1 if not judged; ``judged_*``:
+    the distinct judgments, sorted by their (query, document) key).
+
+    Each run row gets a (query, document) key (queries not judged numbered after the judged
+    ones); the keys sorted once serve the duplicate check (:func:`_refuse_duplicates`) and the
+    lookup of the judgments (a lookup of sorted keys walks the judgments in order: several
+    times faster than unsorted ones).  A key found is confirmed on the document's bytes and the
+    query, so a hash collision cannot make a row relevant.  Its temporaries (several arrays of
+    one word per row) end with this function, before the ranking allocates its own.
+    """
+    import numpy as np
+
+    numbered = np.where(row_query >= 0, row_query, len(qrels.queries) + run.query)
+    run_key = _pair_keys(numbered, run.doc_hash)
+    del numbered
+    key_order = np.argsort(run_key)
+    ordered_key = run_key[key_order]
+    _refuse_duplicates(run, run_key, ordered_key)
+    del run_key
+    relevant: BoolArray = np.zeros(len(run), dtype=bool)
+    if len(judged_key) and len(run):
+        at = np.minimum(np.searchsorted(judged_key, ordered_key), len(judged_key) - 1)
+        found = np.flatnonzero(judged_key[at] == ordered_key)
+        rows = judged_rows[at[found]]
+        hit = key_order[found]
+        exact = _same_document(run, hit, qrels, rows)
+        exact &= judged_query[at[found]] == row_query[hit]
+        relevant[hit[exact]] = qrels.value[rows[exact]] >= relevance_level
+    return relevant
 
 
 def _refuse_duplicates(run: TrecColumns, key: WordArray, ordered_key: WordArray) -> None:
