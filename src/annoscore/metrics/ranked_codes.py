@@ -128,8 +128,9 @@ def rank_codes(
     if order is not None:
         query, code = query[order], code[order]
         row = order if row is None else row[order]
-    query = query.astype(np.int64)
-    pred_key = query * n_codes + code
+    pred_key = query.astype(np.int64)  # query stays 32-bit: one 64-bit column less at the peak
+    pred_key *= n_codes
+    pred_key += code
     by_key = np.argsort(pred_key, kind="stable")
     sorted_key = pred_key[by_key]
     del pred_key
