@@ -73,6 +73,37 @@ def test_byte_order_mark_is_removed_with_a_warning(tmp_path: Path) -> None:
     assert warning.code == "formats.bom" and warning.tolerated
 
 
+def test_a_pipe_reads_as_the_file_it_carries(tmp_path: Path) -> None:
+    """A pipe has no size: the reader reads on to its end (bash ``<(...)`` gives such paths)."""
+    import os
+    import threading
+
+    text = "".join(f"q{i % 3} Q0 doc-{i} {i} {i / 7:.3f} tag\n" for i in range(2000))
+    fifo = tmp_path / "run.fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_text, args=(text,))
+    writer.start()
+    piped = read_run(fifo)
+    writer.join()
+    plain = read_run(write(tmp_path, text))
+    assert piped.queries == plain.queries and piped.value.tolist() == plain.value.tolist()
+    assert [piped.document(i) for i in (0, 1999)] == ["doc-0", "doc-1999"]
+    assert piped.line.tolist() == plain.line.tolist()
+
+
+def test_a_file_that_grows_while_read_is_read_to_its_end(tmp_path: Path) -> None:
+    path = write(tmp_path, "q1 Q0 d1 1 2.0 t\n")
+    real_fstat = trec.os.fstat
+
+    def smaller(descriptor: int) -> object:  # the size seen before more lines were added
+        found = real_fstat(descriptor)
+        return mock.Mock(st_size=found.st_size - 9)
+
+    with mock.patch.object(trec.os, "fstat", smaller):
+        run = read_run(path)
+    assert [run.document(0)] == ["d1"] and run.value.tolist() == [2.0]
+
+
 def test_empty_file(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="empty"):
         read_run(write(tmp_path, "\n"))

@@ -19,6 +19,7 @@ are not plain decimals, go through Python.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -63,7 +64,7 @@ class TrecColumns:
     line: IntArray
     tags: tuple[str, ...]
     warnings: tuple[ScoreWarning, ...]
-    data: bytes
+    data: bytearray
     doc_start: IntArray
 
     def __len__(self) -> int:
@@ -85,32 +86,53 @@ def read_run(path: Path) -> TrecColumns:
     return _read(path, 6, RUN_FIELDS)
 
 
-def _line_of(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
+def _padded_bytes(path: Path) -> tuple[bytearray, int]:
+    """The bytes of the file at ``path`` read once into a buffer that has one newline before and
+    after them (so every token has a separator on each side) and zero bytes up to whole 8-byte
+    words plus one spare word; and the number of file bytes.
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "run.txt"
+    >>> _ = path.write_bytes(b"1 Q0 d 1 2.5 r")
+    >>> buffer, length = _padded_bytes(path)
+    >>> bytes(buffer[:17]), len(buffer) % 8, length
+    (b'\\n1 Q0 d 1 2.5 r\\n\\x00', 0, 14)
+    """
+
+    def padded(length: int) -> bytearray:
+        buffer = bytearray(length + 2 + 16 + (-(length + 2)) % 8)
+        buffer[0] = buffer[length + 1] = 10
+        return buffer
+
+    with reading(path), path.open("rb") as handle:
+        expected = os.fstat(handle.fileno()).st_size
+        buffer = padded(expected)
+        got = handle.readinto(memoryview(buffer)[1 : 1 + expected])
+        rest = handle.read()
+    if got == expected and not rest:
+        return buffer, expected
+    # not a regular file (a pipe has no size), or one that changed while it was read
+    data = bytes(memoryview(buffer)[1 : 1 + got]) + rest
+    buffer = padded(len(data))
+    buffer[1 : 1 + len(data)] = data
+    return buffer, len(data)
 
 
 def _read(path: Path, columns: int, names: str) -> TrecColumns:
     import numpy as np
 
-    with reading(path):
-        data = path.read_bytes()
+    buffer, length = _padded_bytes(path)
     warnings: list[ScoreWarning] = []
-    begin = 0
-    if data.startswith(_BOM):
-        begin = len(_BOM)
+    if buffer.startswith(_BOM, 1):  # the byte-order mark becomes spaces
+        buffer[1 : 1 + len(_BOM)] = b" " * len(_BOM)
         warnings.append(replace(bom_warning([str(path)]), tolerated=True))
-    nul = data.find(b"\0")
+    nul = buffer.find(b"\0", 1, 1 + length)
     if nul >= 0:
-        raise InputError("NUL byte in the text (binary data?)", path, _line_of(data, nul))
-    if not data.isascii():
+        line = buffer.count(b"\n", 1, nul) + 1
+        raise InputError("NUL byte in the text (binary data?)", path, line)
+    if not buffer.isascii():  # the padding is ASCII
         read_text(path)  # an InputError naming the line if the bytes are not UTF-8
-    # one newline before and after the text (so every token has a separator on each side), the
-    # byte-order mark as spaces, and zero bytes up to whole 8-byte words plus one spare word
-    padding = b"\0" * (16 + (-(len(data) + 2)) % 8)
-    head = b"\n" + b" " * begin
-    buffer = b"".join((head, memoryview(data)[begin:], b"\n", padding))  # one copy
-    size = len(data) + 2
-    del data
+    size = length + 2
     raw = np.frombuffer(buffer, dtype=np.uint8, count=size)
     words = np.frombuffer(buffer, dtype="<u8")
     # the text in pieces of about _CHUNK bytes, each between two newlines: every temporary
@@ -200,7 +222,7 @@ class _Chunk:
 def _read_chunk(
     raw: ByteArray,
     words: WordArray,
-    buffer: bytes,
+    buffer: bytes | bytearray,
     first: int,
     stop: int,
     columns: int,
@@ -307,7 +329,7 @@ def hash_words(words: tuple[WordArray, ...], length: IntArray, seed: int = 0) ->
 
 
 def _runs(
-    data: bytes, words: WordArray, start: IntArray, length: IntArray
+    data: bytes | bytearray, words: WordArray, start: IntArray, length: IntArray
 ) -> tuple[list[str], IntArray]:
     """The token of each run of equal tokens (decoded once per run: query ids come grouped)
     and each row's run."""
@@ -329,7 +351,7 @@ _POW10 = [10.0**k for k in range(23)]
 
 
 def _numbers(
-    data: bytes,
+    data: bytes | bytearray,
     words: WordArray,
     start: IntArray,
     length: IntArray,
