@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import random
 import statistics
 import subprocess
@@ -47,6 +46,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from processes import measured
 
 DOCUMENTS = 1000
 TOKENS = 1000
@@ -241,21 +242,6 @@ TARGET = 2.0
 """Seconds for the four tasks together at 1,000 documents (issue 12)."""
 
 
-def _run(command: list[str]) -> tuple[float, float, float, str]:
-    """Wall seconds, CPU seconds, peak RSS (MB) and standard output of one process."""
-    with tempfile.TemporaryFile() as out:
-        started = time.perf_counter()
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(process.pid, 0)
-        wall = time.perf_counter() - started
-        process.returncode = os.waitstatus_to_exitcode(status)
-        if process.returncode:
-            raise SystemExit(f"{' '.join(command)} exited with {process.returncode}")
-        out.seek(0)
-        text = out.read().decode()
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, text
-
-
 def _command(paths: dict[str, Path], task: str) -> list[str]:
     gold, pred, source = RUNS[task]
     command = [sys.executable, "-m", "annoscore", "are", task, "--gold", str(paths[gold])]
@@ -265,10 +251,10 @@ def _command(paths: dict[str, Path], task: str) -> list[str]:
 def time_task(paths: dict[str, Path], task: str, *extra: str) -> tuple[float, dict]:
     """Median wall seconds of 3 runs (``CPU`` and ``RSS`` get their medians) and the JSON."""
     command = _command(paths, task)
-    runs = [_run([*command, *extra]) for _ in range(3)]
-    CPU[:] = [statistics.median(r[1] for r in runs)]
-    RSS[:] = [statistics.median(r[2] for r in runs)]
-    return statistics.median(r[0] for r in runs), json.loads(runs[-1][3])
+    runs = [measured([*command, *extra]) for _ in range(3)]
+    CPU[:] = [statistics.median(r.cpu for r in runs)]
+    RSS[:] = [statistics.median(r.peak_mb for r in runs)]
+    return statistics.median(r.seconds for r in runs), json.loads(runs[-1].stdout)
 
 
 def time_startup() -> float:
@@ -389,7 +375,7 @@ def main() -> None:
                 _, data = time_task(paths, "2", "--per-doc")
                 scorch_check(paths, data["documents"])
                 installed.compile_package(bytecode=False)  # the runs as the environment has them
-                uncached = sum(_run(_command(paths, task))[1] for task in RUNS)
+                uncached = sum(measured(_command(paths, task)).cpu for task in RUNS)
                 installed.compile_package()
         small, large = sizes[0], sizes[-1]
         further = 1000 * (cpu_totals[large] - cpu_totals[small]) / max(large - small, 1)

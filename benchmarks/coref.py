@@ -45,7 +45,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import random
 import re
 import statistics
@@ -211,19 +210,13 @@ def generate(folder: Path, documents: int) -> tuple[Path, Path, int, int]:
 
 
 def run(command: list[str], out: Path) -> tuple[float, int]:
-    """Run a whole process, stdout to ``out``: (seconds, peak memory in MB)."""
-    with out.open("w") as handle:
-        started = time.perf_counter()
-        with tempfile.TemporaryFile() as errors:
-            process = subprocess.Popen(command, stdout=handle, stderr=errors)
-            _, status, usage = os.wait4(process.pid, 0)
-            seconds = time.perf_counter() - started
-            process.returncode = os.waitstatus_to_exitcode(status)
-            if process.returncode != 0:
-                errors.seek(0)
-                tail = errors.read().decode(errors="replace").strip().splitlines()[-3:]
-                raise RuntimeError(f"failed ({process.returncode}): {' '.join(command)}: {tail}")
-    return seconds, usage.ru_maxrss // 1024
+    """Run a whole process (:func:`processes.measured`), its output written to ``out``:
+    (seconds, peak memory in MB)."""
+    from processes import measured  # beside this script
+
+    done = measured(command)
+    out.write_text(done.stdout)
+    return done.seconds, int(done.peak_mb)
 
 
 SCORCH_LIBRARY = """

@@ -43,10 +43,8 @@ agree.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -327,21 +325,12 @@ class Run(NamedTuple):
 def time_command(folder: Path, config: str, repeat: int) -> list[Run]:
     """``python -m annoscore muc CONFIG -o scores`` (files in, reports out), ``repeat`` times."""
     command = [sys.executable, "-m", "annoscore", "muc", config, "-o", "scores"]
+    from processes import measured  # beside this script (tests import this module by its path)
+
     runs = []
     for _ in range(max(1, repeat)):
-        started = time.perf_counter()
-        process = subprocess.Popen(
-            command, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
-        _, status, usage = os.wait4(process.pid, 0)
-        wall = time.perf_counter() - started
-        process.returncode = os.waitstatus_to_exitcode(status)
-        assert process.stderr is not None
-        error = process.stderr.read()
-        process.stderr.close()
-        if process.returncode != 0:
-            raise RuntimeError(f"annoscore muc failed ({process.returncode}): {error!r}")
-        runs.append(Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024))
+        done = measured(command, cwd=folder)
+        runs.append(Run(done.seconds, done.cpu, done.peak_mb))
     return runs
 
 

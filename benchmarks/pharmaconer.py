@@ -15,16 +15,14 @@ output must still equal ``scores.txt``; the time per document should stay flat.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import installed
+from processes import measured
 
 DATA = (
     Path(__file__).resolve().parents[2] / "shared" / "data" / "pharmaconer" / "codalab" / "subtask1"
@@ -68,28 +66,20 @@ def replicate(folder: Path, into: Path, copies: int) -> Path:
 
 
 def timed(ref: Path, res: Path, documents: int, runs: int) -> int:
-    """Time ``runs`` fresh processes of the command on ``ref`` and ``res`` (wall seconds and peak
-    memory, from ``os.wait4``); 1 if an output differs from the official ``scores.txt`` or, on
-    the 250 CodaLab documents themselves, a run takes a second or more."""
+    """Time ``runs`` fresh processes of the command on ``ref`` and ``res`` (wall seconds and
+    peak memory, :func:`processes.measured`); 1 if an output differs from the official
+    ``scores.txt`` or, on the 250 CodaLab documents themselves, a run takes a second or more."""
     exe = shutil.which("annoscore")
     command = [exe] if exe else [sys.executable, "-m", "annoscore"]
     command += ["pharmaconer", "ner", str(ref), str(res), "--codalab"]
     expected = (DATA / "output" / "scores.txt").read_text()
     times, peak = [], 0.0
     for _ in range(runs):
-        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-            start = time.perf_counter()
-            process = subprocess.Popen(command, stdout=out, stderr=err)
-            _, status, usage = os.wait4(process.pid, 0)
-            times.append(time.perf_counter() - start)
-            peak = max(peak, usage.ru_maxrss / 1024)
-            out.seek(0)
-            err.seek(0)
-            output, errors = out.read().decode(), err.read().decode()
-        if status or output != expected:
-            print(
-                f"output differs from the official scores.txt:\n{output}{errors}", file=sys.stderr
-            )
+        run = measured(command)
+        times.append(run.seconds)
+        peak = max(peak, run.peak_mb)
+        if run.stdout != expected:
+            print(f"output differs from the official scores.txt:\n{run.stdout}", file=sys.stderr)
             return 1
     median, worst = statistics.median(times), max(times)
     print(f"pharmaconer ner --codalab, {documents:,} documents, {runs} fresh processes")

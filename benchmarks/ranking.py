@@ -34,11 +34,11 @@ import os
 import random
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from processes import Measured, measured
 
 PEER = r"""
 import sys, pytrec_eval
@@ -93,22 +93,6 @@ def generate(folder: Path, docs: int, per_doc: int = 100, relevant: int = 10) ->
             pred.write("".join(f"{doc}\t{c}\n" for c in ranked))
 
 
-def timed(command: list[str], environment: dict[str, str]) -> tuple[float, float, float, str]:
-    """(wall seconds, CPU seconds (user + system), peak MB, stdout) of a subprocess: its own
-    resource usage, from ``os.wait4``; its output goes to a temporary file."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=out, stderr=err, env=environment)
-        _, status, usage = os.wait4(process.pid, 0)
-        seconds = time.perf_counter() - start
-        out.seek(0)
-        err.seek(0)
-        if status != 0:
-            raise SystemExit(f"failed: {' '.join(command)}\n{err.read().decode()}")
-        text = out.read().decode()
-    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, text
-
-
 def installed_environment() -> dict[str, str]:
     """The timed processes' environment, annoscore's bytecode compiled (``installed.py``)."""
     import installed  # beside this script
@@ -146,18 +130,20 @@ def main() -> None:
     ]
     peer_cmd = [sys.executable, "-c", PEER, gold, pred, codes]
     environment = installed_environment()
-    timed(ours_cmd, environment)  # warm-up: bytecode caches, file system cache
-    timed(peer_cmd, environment)
-    runs: dict[str, list[tuple[float, float, float, str]]] = {"ours": [], "peer": []}
+    measured(ours_cmd, env=environment)  # warm-up: bytecode caches, file system cache
+    measured(peer_cmd, env=environment)
+    runs: dict[str, list[Measured]] = {"ours": [], "peer": []}
     for round_number in range(args.rounds):
         order = ["ours", "peer"] if round_number % 2 == 0 else ["peer", "ours"]
         for name in order:
-            runs[name].append(timed(ours_cmd if name == "ours" else peer_cmd, environment))
-    ours_s, ours_cpu = (statistics.median(r[k] for r in runs["ours"]) for k in (0, 1))
-    peer_s, peer_cpu = (statistics.median(r[k] for r in runs["peer"]) for k in (0, 1))
-    ours_mb, peer_mb = max(r[2] for r in runs["ours"]), max(r[2] for r in runs["peer"])
-    ours_map = json.loads(runs["ours"][-1][3])["scores"]["map"]
-    peer_map = float(runs["peer"][-1][3].strip())
+            runs[name].append(measured(ours_cmd if name == "ours" else peer_cmd, env=environment))
+    ours_s = statistics.median(r.seconds for r in runs["ours"])
+    ours_cpu = statistics.median(r.cpu for r in runs["ours"])
+    peer_s = statistics.median(r.seconds for r in runs["peer"])
+    peer_cpu = statistics.median(r.cpu for r in runs["peer"])
+    ours_mb, peer_mb = max(r.peak_mb for r in runs["ours"]), max(r.peak_mb for r in runs["peer"])
+    ours_map = json.loads(runs["ours"][-1].stdout)["scores"]["map"]
+    peer_map = float(runs["peer"][-1].stdout.strip())
     agree = abs(ours_map - peer_map) < 1e-9
     print(
         f"data: {args.docs:,} documents x 100 predictions "

@@ -38,10 +38,8 @@ the documents; time and peak memory should grow no faster than the documents).
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -260,22 +258,13 @@ def write_brat_corpus(root: Path, documents: int) -> tuple[Path, Path, Path]:
 
 def _command_seconds(arguments: list[str]) -> tuple[float, float, str]:
     """Best wall seconds of :data:`REPEATS` runs of ``annoscore ARGUMENTS`` as a separate
-    process, its peak memory (MB, from ``os.wait4``) and its output."""
+    process, its peak memory (MB) and its output (:func:`processes.measured`)."""
+    from processes import measured  # beside this script
+
     exe = shutil.which("annoscore")
     command = [exe] if exe else [sys.executable, "-m", "annoscore"]
-    times, peak, output = [], 0.0, ""
-    for _ in range(REPEATS):
-        with tempfile.TemporaryFile() as out:
-            start = time.perf_counter()
-            process = subprocess.Popen([*command, *arguments], stdout=out)
-            _, status, usage = os.wait4(process.pid, 0)
-            times.append(time.perf_counter() - start)
-            if status:
-                raise SystemExit(f"failed: annoscore {' '.join(arguments)}")
-            peak = max(peak, usage.ru_maxrss / 1024)
-            out.seek(0)
-            output = out.read().decode()
-    return min(times), peak, output
+    runs = [measured([*command, *arguments]) for _ in range(REPEATS)]
+    return min(r.seconds for r in runs), max(r.peak_mb for r in runs), runs[-1].stdout
 
 
 def bench_command(documents: int) -> None:

@@ -78,7 +78,6 @@ import os
 import platform
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -354,17 +353,11 @@ def run(
     command: list[str], environment: dict[str, str] | None = None
 ) -> tuple[float, float, float]:
     """Seconds (wall), CPU seconds (user + system) and peak resident megabytes of one process
-    (``os.wait4``: that process only)."""
-    began = time.perf_counter()
-    process = subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment
-    )
-    _, status, usage = os.wait4(process.pid, 0)
-    elapsed = time.perf_counter() - began
-    stderr = process.stderr.read().decode() if process.stderr else ""
-    if status != 0:
-        raise RuntimeError(f"{' '.join(command)} failed: {stderr.strip()[:500]}")
-    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    (:func:`processes.measured`; its output goes to the file the command names)."""
+    from processes import measured  # beside this script
+
+    done = measured(command, env=environment)
+    return done.seconds, done.cpu, done.peak_mb
 
 
 def annoscore_command(gold: Path, system: Path, mode: str, out: Path) -> list[str]:

@@ -16,16 +16,16 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+from operator import attrgetter
 from pathlib import Path
 
 import installed
+from processes import measured
 
 PEER = r"""
 import sys, pytrec_eval
@@ -57,22 +57,6 @@ def generate(folder: Path, topics: int, per_topic: int = 100, judged: int = 50) 
                     for i, (d, s) in enumerate(zip(retrieved, scores, strict=False), 1)
                 )
             )
-
-
-def timed(command: list[str]) -> tuple[float, float, str]:
-    tool = "/usr/bin/time" if Path("/usr/bin/time").exists() else None
-    start = time.perf_counter()
-    done = subprocess.run(
-        [tool, "-v", *command] if tool else command,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    seconds = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"failed: {' '.join(command)}\n{done.stderr}")
-    found = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
-    return seconds, int(found.group(1)) / 1024 if found else float("nan"), done.stdout
 
 
 def in_process(qrels: Path, run: Path, repeat: int) -> tuple[float, float]:
@@ -115,20 +99,23 @@ def main() -> None:
     peer_cmd = [sys.executable, "-c", PEER, qrels, run]
     ours, peer = [], []
     for _ in range(args.repeat):  # alternating runs
-        ours.append(timed(ours_cmd))
-        peer.append(timed(peer_cmd))
-    o, p = min(ours), min(peer)
-    ours_map, peer_map = json.loads(o[2])["scores"]["map"], float(p[2])
+        ours.append(measured(ours_cmd))
+        peer.append(measured(peer_cmd))
+    o, p = (min(runs, key=attrgetter("seconds")) for runs in (ours, peer))
+    ours_map, peer_map = json.loads(o.stdout)["scores"]["map"], float(p.stdout)
     agree = abs(ours_map - peer_map) < 1e-9
     print(
         f"data: {args.docs:,} topics x 100 retrieved ({Path(run).stat().st_size / 1e6:.0f} MB run)"
     )
     print(
-        f"annoscore trec        {o[0]:6.2f} s  {o[1]:6.0f} MB  MAP {ours_map:.10f}  "
+        f"annoscore trec        {o.seconds:6.2f} s  {o.peak_mb:6.0f} MB  MAP {ours_map:.10f}  "
         f"(best of {args.repeat})"
     )
-    print(f"pytrec-eval-terrier   {p[0]:6.2f} s  {p[1]:6.0f} MB  MAP {peer_map:.10f}")
-    print(f"MAPs agree: {agree}; annoscore is {p[0] / o[0]:.2f}x pytrec-eval-terrier end to end")
+    print(f"pytrec-eval-terrier   {p.seconds:6.2f} s  {p.peak_mb:6.0f} MB  MAP {peer_map:.10f}")
+    print(
+        f"MAPs agree: {agree}; annoscore is {p.seconds / o.seconds:.2f}x "
+        "pytrec-eval-terrier end to end"
+    )
     ours_in, peer_in = in_process(Path(qrels), Path(run), args.repeat)
     print(
         f"in one process (start-up excluded, reading included): annoscore {ours_in:.2f} s, "
