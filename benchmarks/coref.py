@@ -33,11 +33,7 @@ scorch's five functions on the same partitions.
 Run: ``python benchmarks/coref.py [--docs 348] [--rounds 3] [--keep DIR] [--scaling]``;
 ``--scaling`` adds the 10x input (3,480 documents) and prints time per document and memory growth.
 
-Latest figures (2 CPUs shared with other jobs, load average 3-5, so noisy): 348 documents
-(21.9 MB): annoscore 1.65 s / 65 MB, scorch CLI 4.55 s (2.8x), scorch library 2.50 s (1.5x); an
-earlier round at lower load: 1.38 s vs 4.61 s (3.3x) and 4.27 s (3.1x).  3,480 documents
-(226 MB): annoscore 8.94 s / 287 MB, scorch CLI 36.5 s (4.1x), scorch library 13.9 s / 147 MB
-(1.6x).  Per-document R/P/F equal to scorch's on 1,740/1,740 and 17,400/17,400 values.
+The figures are in the README's Speed section.
 """
 
 from __future__ import annotations

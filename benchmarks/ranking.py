@@ -17,9 +17,7 @@ Usage::
     python benchmarks/ranking.py            # 100,000 documents (about 340 MB of predictions)
     python benchmarks/ranking.py --docs 10000
 
-Latest figures (2 shared CPUs, medians of 3 rounds, wall / CPU): 100,000 documents, annoscore
-2.71 s / 2.62 s (561 MB) against 13.40 s / 13.45 s (1,963 MB): 4.9x / 5.1x; 10,000 documents
-0.41-0.48 s against 1.42-1.54 s: 3.2x-3.5x.  What bounds it at 100,000 documents (CPU): ~0.2 s
+The figures are in the README's Speed section.  What bounds it at 100,000 documents (CPU): ~0.2 s
 start-up, ~1.3 s reading the 10 million lines (``formats.codiesp``, 1 MB chunks in numpy,
 ``formats.words`` gathers), ~1.2 s ``metrics.ranked_codes.rank_codes`` (a stable argsort of the
 10 million (document, code) keys alone takes 0.55 s), ~0.15 s indexing; at 10,000 documents
