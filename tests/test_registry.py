@@ -8,6 +8,7 @@ task's scorer of that sum, the signature records the registered keys, the result
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import math
 from typing import Any
@@ -82,6 +83,21 @@ def test_annoscore_score_is_what_the_registry_runs(sample_results: dict[str, Res
     with pytest.raises(KeyError, match="unknown task 'nope'"):
         annoscore.score("nope", gold, system)
     assert set(annoscore.list_tasks()) == set(TASKS)
+
+
+@pytest.mark.parametrize("name", list(TASKS))
+def test_every_score_function_shows_its_options_keyword_only(name: str) -> None:
+    """The registry's contract, which ``annoscore compare --option`` and ``help()`` read: the
+    data positional, every option keyword-only in the signature (no ``**options``), and the
+    sample's options among them."""
+    function = TASKS[name].score_function()
+    parameters = inspect.signature(function).parameters.values()
+    kinds = [p.kind for p in parameters]
+    assert kinds[:2] == [inspect.Parameter.POSITIONAL_OR_KEYWORD] * 2
+    assert all(kind is inspect.Parameter.KEYWORD_ONLY for kind in kinds[2:])
+    options = {p.name for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    assert set(TASKS[name].sample.options) <= options
+    assert function.__doc__ and function.__name__.startswith("score")
 
 
 def test_registering_a_name_twice_is_refused() -> None:

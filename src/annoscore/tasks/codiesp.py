@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,6 +50,7 @@ from annoscore.metrics.ranked_codes import (
 from annoscore.model import CodeReference, CodeRows
 from annoscore.result import CountMatrix, Result, Scores, ScoreWarning
 from annoscore.signature import Signature
+from annoscore.tasks.registry import first_fixed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -396,12 +396,19 @@ def score_codiesp_ranked(
     return score_ranked(subtask, gold, pred, codes, options)
 
 
-score_codiesp_d = partial(score_codiesp_ranked, "D")
-"""CodiEsp-D from paths: ``score_codiesp_d(gold, pred, *, codes, ...)`` is
-:func:`score_codiesp_ranked` with ``subtask="D"`` (the registry's score function)."""
-
-score_codiesp_p = partial(score_codiesp_ranked, "P")
-"""CodiEsp-P from paths: :func:`score_codiesp_ranked` with ``subtask="P"``."""
+score_codiesp_d = first_fixed(
+    score_codiesp_ranked,
+    "D",
+    name="score_codiesp_d",
+    doc="""CodiEsp-D from paths: ``score_codiesp_d(gold, pred, *, codes, ...)`` is
+:func:`score_codiesp_ranked` with ``subtask="D"`` (the registry's score function).""",
+)
+score_codiesp_p = first_fixed(
+    score_codiesp_ranked,
+    "P",
+    name="score_codiesp_p",
+    doc="""CodiEsp-P from paths: :func:`score_codiesp_ranked` with ``subtask="P"``.""",
+)
 
 
 def _line_examples(rows: CodeRows, row_indexes: IntArray) -> tuple[str, ...]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from annoscore.errors import InputError
 from annoscore.formats.files import bom_warnings
@@ -54,6 +54,7 @@ from annoscore.metrics.phi import (
 )
 from annoscore.result import CountMatrix, Result, ScoreWarning
 from annoscore.signature import Signature
+from annoscore.tasks.registry import first_fixed
 
 if TYPE_CHECKING:
     from annoscore.metrics.phi import IntArray
@@ -311,14 +312,12 @@ def score_all(
 
 
 def _category_function(category: str) -> Callable[..., Result]:
-    def score(gold: Path, pred: Path, **options: Any) -> Result:
-        return score_category(category, gold, pred, **options)
-
-    score.__name__ = f"score_{category.replace('-', '_')}"
-    score.__doc__ = (
-        f"""The {category} category: :func:`score_category` with ``category="{category}"``."""
+    return first_fixed(
+        score_category,
+        category,
+        name=f"score_{category.replace('-', '_')}",
+        doc=f"""The {category} category: :func:`score_category` with ``category="{category}"``.""",
     )
-    return score
 
 
 score_date = _category_function("date")

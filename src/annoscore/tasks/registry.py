@@ -13,6 +13,7 @@ the data positional and every option keyword-only, official defaults.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,6 +83,36 @@ def load(reference: str) -> Any:
     """Import ``"package.module:attribute"`` and return the attribute."""
     module, _, name = reference.partition(":")
     return getattr(importlib.import_module(module), name)
+
+
+def first_fixed(
+    function: Callable[..., Result], first: object, *, name: str, doc: str
+) -> Callable[..., Result]:
+    """``function`` with its first argument fixed to ``first``, as a task's score function: a
+    function named ``name``, documented by ``doc``, whose signature is ``function``'s less its
+    first parameter, so that ``help()``, :func:`inspect.signature` and ``annoscore compare
+    --option`` see its keyword options (a :func:`functools.partial` shows none of its own
+    documentation, a ``**options`` wrapper no options).
+
+    >>> def score(category, gold, pred, *, margin=2):
+    ...     return category, gold, pred, margin
+    >>> score_date = first_fixed(score, "date", name="score_date", doc="Dates.")
+    >>> score_date("g.json", "p.json", margin=3)
+    ('date', 'g.json', 'p.json', 3)
+    >>> score_date.__name__, score_date.__doc__, str(inspect.signature(score_date))
+    ('score_date', 'Dates.', '(gold, pred, *, margin=2)')
+    """
+    signature = inspect.signature(function)
+    rest = list(signature.parameters.values())[1:]
+
+    def fixed(*args: Any, **options: Any) -> Result:
+        return function(first, *args, **options)
+
+    fixed.__name__ = fixed.__qualname__ = name
+    fixed.__doc__ = doc
+    fixed.__module__ = function.__module__
+    setattr(fixed, "__signature__", signature.replace(parameters=rest))  # noqa: B010
+    return fixed
 
 
 def register(task: Task) -> Task:
