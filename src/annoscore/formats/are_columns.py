@@ -69,13 +69,13 @@ _V = f'[^"<{_CONTROL}]*+'
 """A ``value`` (never read)."""
 _W = f"[^<{_CONTROL}]*+"
 """Words between tags."""
-_VALUE = f'(?: value="{_V}")?'
-_PRONOUN = '(?: type="pronoun")?'
+_VALUE = f'(?: value="{_V}")?+'
+_PRONOUN = '(?: type="pronoun")?+'
 
 _TOKENS = f'{_S}<text>(?:{_W}<node id="{_I}"/>)*+{_W}</text>'
 _ENTITIES = (
     f'{_S}<text>(?:{_W}<entity id="{_I}">{_W}</entity>)*+{_W}</text>'
-    f'(?:{_S}<anaphoric_pronouns>(?:{_S}<pronoun id="{_I}"{_VALUE}/>)*+{_S}</anaphoric_pronouns>)?'
+    f'(?:{_S}<anaphoric_pronouns>(?:{_S}<pronoun id="{_I}"{_VALUE}/>)*+{_S}</anaphoric_pronouns>)?+'
 )
 _ID_MEMBER = f'<node id="{_I}"{_VALUE}{_PRONOUN}/>'
 _SPAN_MEMBER = f'<mention start="{_I}" end="{_I}"{_VALUE}{_PRONOUN}/>'
@@ -84,11 +84,11 @@ _SPAN_PART = f'start="{_I}" end="{_I}"{_VALUE}/>'
 
 
 def _chains(member: str) -> str:
-    return f'(?:{_S}<chain(?: id="{_I}")?>(?:{_S}{member})*+{_S}</chain>)*+'
+    return f'(?:{_S}<chain(?: id="{_I}")?+>(?:{_S}{member})*+{_S}</chain>)*+'
 
 
 def _pairs(part: str) -> str:
-    return f'(?:{_S}<pair(?: id="{_I}")?>{_S}<pronoun {part}{_S}<antecedent {part}{_S}</pair>)*+'
+    return f'(?:{_S}<pair(?: id="{_I}")?+>{_S}<pronoun {part}{_S}<antecedent {part}{_S}</pair>)*+'
 
 
 _BODIES = {
@@ -109,7 +109,7 @@ def _grammar(kind: str, documents: bool) -> re.Pattern[bytes]:
     if pattern is None:
         body = _BODIES[kind]
         text = (
-            f'(?:{_S}<document(?: id="{_I}")?>{body}{_S}</document>)*+{_S}'
+            f'(?:{_S}<document(?: id="{_I}")?+>{body}{_S}</document>)*+{_S}'
             if documents
             else f"{body}{_S}"
         )
@@ -359,7 +359,7 @@ a NUL)."""
 _TOKEN_SKELETON = {
     documents: re.compile(
         (
-            f'(?:{_S}<document(?: id="{_I}")?>{_S}<text>{_TEXT}</text>{_S}</document>)*+{_S}'
+            f'(?:{_S}<document(?: id="{_I}")?+>{_S}<text>{_TEXT}</text>{_S}</document>)*+{_S}'
             if documents
             else f"{_S}<text>{_TEXT}</text>{_S}"
         ).encode()
