@@ -53,21 +53,23 @@ def list_tasks() -> dict[str, str]:
 
 
 def score(
-    task: str, gold: str | PathLike[str], system: str | PathLike[str], **options: Any
+    task: str, /, gold: str | PathLike[str], system: str | PathLike[str], **options: Any
 ) -> Result:
     """Score ``system`` against ``gold`` with a registered ``task`` (see :func:`list_tasks`).
 
     ``options`` are the task's keyword options (official defaults when left out), e.g.
     ``codalab=True`` for ``pharmaconer-ner``, ``codes="codes-D.tsv"`` for ``codiesp-d``,
-    ``config="te.config"`` for ``muc``; a string option naming a path is read as one.
+    ``config="te.config"`` for ``muc``; a string option naming a path is read as one, and a
+    string is read as ``annoscore compare --option`` reads it (``"whitespace"`` for an enum,
+    ``"no"`` for a switch, ``"none"``).  An unknown option, a missing one or a value the option
+    does not take is an :class:`InputError` naming it; an unknown task a ``KeyError``.  ``task``
+    is positional-only, so an option named ``task`` (``muc``'s) is the option.
     """
+    from annoscore.tasks.options import check_options
     from annoscore.tasks.registry import get
 
     entry = get(task)
-    resolved = {
-        key: Path(value) if key in entry.path_options and value is not None else value
-        for key, value in options.items()
-    }
+    resolved = check_options(entry, options)
     return entry.score_function()(Path(gold), Path(system), **resolved)
 
 

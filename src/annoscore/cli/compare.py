@@ -7,16 +7,18 @@ The first system is the baseline; each other one is compared with it document by
 
 from __future__ import annotations
 
-import inspect
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from annoscore.cli.common import OutputOption, fail, guarded, stop_working_indicator
 from annoscore.errors import InputError
+
+if TYPE_CHECKING:
+    from annoscore.tasks.registry import Task
 
 
 class CompareFormat(str, Enum):
@@ -33,10 +35,6 @@ class TestChoice(str, Enum):
 
     bootstrap = "bootstrap"
     randomization = "randomization"
-
-
-_TRUE = {"true", "yes"}
-_FALSE = {"false", "no"}
 
 
 def system_names(paths: list[Path]) -> list[str]:
@@ -64,77 +62,20 @@ def system_names(paths: list[Path]) -> list[str]:
     return out
 
 
-def _guess(value: str) -> Any:
-    """A ``--option`` value: true/false, an int, a float, an existing path, else the string.
-
-    >>> _guess("true"), _guess("3"), _guess("0.5"), _guess("exact")
-    (True, 3, 0.5, 'exact')
-    """
-    if value.lower() in _TRUE:
-        return True
-    if value.lower() in _FALSE:
-        return False
-    for kind in (int, float):
-        try:
-            return kind(value)
-        except ValueError:
-            pass
-    if Path(value).exists():
-        return Path(value)
-    return value
-
-
-def _convert(name: str, value: str, parameter: inspect.Parameter) -> Any:
-    """Read ``value`` as the option's default tells: an enum member (by value, any case), a
-    bool (true/false, yes/no), a path, a tuple of names (comma-separated), ``none``; otherwise
-    :func:`_guess`."""
-    default = parameter.default
-    if isinstance(default, Enum):
-        choices = [str(member.value) for member in type(default)]
-        matches = [m for m in type(default) if str(m.value).lower() == value.lower()]
-        if not matches:
-            raise InputError(f"--option {name}: {value!r} is not one of {', '.join(choices)}")
-        return matches[0]
-    if isinstance(default, bool):
-        if value.lower() not in _TRUE | _FALSE:
-            raise InputError(f"--option {name}: expected true or false, not {value!r}")
-        return value.lower() in _TRUE
-    if isinstance(default, Path) or "path" in str(parameter.annotation).lower():
-        return Path(value)
-    if isinstance(default, tuple | list):  # a list of names: comma-separated
-        return tuple(part.strip() for part in value.split(",") if part.strip())
-    if value.lower() == "none" and default is None:
-        return None
-    return _guess(value)
-
-
-def parse_options(items: list[str], function: Any) -> dict[str, Any]:
+def parse_options(items: list[str], task: Task) -> dict[str, Any]:
     """``NAME=VALUE`` items as keyword arguments of the task's score function (``-`` in NAME
-    reads ``_``), each checked against its parameters."""
-    parameters = {
-        name: p
-        for name, p in inspect.signature(function).parameters.items()
-        if p.kind is inspect.Parameter.KEYWORD_ONLY
-    }
-    options: dict[str, Any] = {}
+    reads ``_``), each read as its annotation says, as :func:`annoscore.score` reads a string
+    (see :mod:`annoscore.tasks.options`)."""
+    from annoscore.tasks.options import check_options
+
+    options: dict[str, str] = {}
     for item in items:
         name, equals, value = item.partition("=")
         key = name.strip().replace("-", "_")
         if not equals or not key:
             raise InputError(f"--option {item!r}: expected NAME=VALUE")
-        if key not in parameters:
-            known = ", ".join(k.replace("_", "-") for k in parameters) or "none"
-            raise InputError(f"--option {name}: unknown option; this task takes {known}")
-        options[key] = _convert(name, value, parameters[key])
-    required = [
-        k
-        for k, p in parameters.items()
-        if p.default is inspect.Parameter.empty and k not in options
-    ]
-    if required:
-        needed = " ".join(f"--option {k.replace('_', '-')}=VALUE" for k in required)
-        raise InputError(f"this task needs {needed}")
-    return options
+        options[key] = value
+    return check_options(task, options, cli=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -184,7 +125,9 @@ def register(app: typer.Typer) -> None:
             list[str] | None,
             typer.Option(
                 "--option",
-                help="A task option NAME=VALUE (repeat it), e.g. --option missing-docs=empty.",
+                help="A task option NAME=VALUE (repeat it), named as the task's score "
+                "function names it (an unknown NAME lists them); VALUE is true/false, a number, "
+                "a path, a choice, a,b for a list or none, e.g. --option missing-docs=count.",
             ),
         ] = None,
         fmt: Annotated[
@@ -212,7 +155,7 @@ def register(app: typer.Typer) -> None:
         if len(set(labels)) != len(labels) or not all(labels):
             raise fail("--names: every system needs its own non-empty name")
         score = entry.score_function()
-        options = parse_options(option or [], score)
+        options = parse_options(option or [], entry)
         results = [score(gold, system, **options) for system in systems]
         comparison = paired_test(
             results[0],

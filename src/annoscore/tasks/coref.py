@@ -217,8 +217,10 @@ def score_coref(
     >>> sorted(r.scores)[:3], round(r.scores["conll_f1"], 4)
     (['bcub_f1', 'bcub_precision', 'bcub_recall'], 0.5537)
     """
-    if isinstance(metrics, str):
-        metrics = parse_metrics([metrics])
+    try:  # a sequence is read as the command line's --metric is: groups, any order
+        metrics = parse_metrics([metrics] if isinstance(metrics, str) else metrics)
+    except ValueError as error:
+        raise InputError(f"metrics: {error}") from None
     return score_conll(
         read_conll(key),
         read_conll(response),

@@ -237,7 +237,7 @@ def score_muc_coref_files(
     response: Path,
     *,
     config: Path | None = None,
-    metric: str = "muc",
+    metric: str | Sequence[str] = "muc",
     strict_text: bool = False,
 ) -> Result:
     """Coreference scoring from paths; without ``config`` the manual's defaults (COREF tags with

@@ -7,7 +7,8 @@ layer and :func:`annoscore.score` all read this table; adding a task is one :fun
 (a test runs every registered task on its sample).
 
 A task's ``score`` function is path-level: ``score(gold, system, **options) -> Result``, with
-the data positional and every option keyword-only, official defaults.
+the data positional and every option keyword-only, official defaults
+(:mod:`annoscore.tasks.options` reads and checks options by those functions' annotations).
 """
 
 from __future__ import annotations
@@ -49,7 +50,9 @@ class Task:
     - ``text``: ``"module:function"``, ``Result -> str``: the official text layout, if any.
     - ``signature``: the setting keys its signature records, in order.
     - ``sample``: the built-in sample the demo and the registry test run.
-    - ``path_options``: the options that name files (``annoscore.score`` makes them paths).
+    - ``path_options``: the options that name files (a note:
+      :func:`annoscore.tasks.options.check_options` reads every option by its annotation, a
+      ``Path`` one as a path, listed here or not).
     """
 
     name: str
