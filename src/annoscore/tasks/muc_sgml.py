@@ -44,6 +44,13 @@ NE_TASK = "muc-named-entity"
 CO_TASK = "muc-coreference"
 
 
+_UNPAIRED = (
+    "key document(s) have no response document",
+    "response document(s) are not in the key",
+)
+"""What an unpaired document of each side lacks, for :meth:`DocumentPairing.warnings`."""
+
+
 def sgml_slots(config: MucConfig) -> SgmlSlots:
     """The attribute names of the ``:sgml_*_slot`` options (upper-case)."""
     return SgmlSlots(
@@ -219,7 +226,7 @@ def score_muc_ne(
         ignored += n
     pairing = pair_documents(keys, rsps, gold_only="empty", system_only="empty")
     warnings: list[ScoreWarning | str] = [*config.warnings]
-    warnings += pairing.warnings("key document", "response document")
+    warnings += pairing.warnings(*_UNPAIRED)
     warnings += _common_warnings(keys, rsps, pairing.scored, response_path, strict_text)
     if ignored:
         warnings.append(
@@ -315,7 +322,7 @@ def score_muc_coref(
     }
     pairing = pair_documents(keys, rsps, gold_only="empty", system_only="empty")
     warnings: list[ScoreWarning | str] = [*config.warnings]
-    warnings += pairing.warnings("key document", "response document")
+    warnings += pairing.warnings(*_UNPAIRED)
     warnings += _common_warnings(keys, rsps, pairing.scored, response_path, strict_text)
     alignments = []
     per_document: dict[str, Counts] = {}

@@ -290,7 +290,7 @@ def score_ner(
             d
             for doc_id in pairing.scored
             for d in (gold_docs.get(doc_id), system_docs.get(doc_id))
-            if d
+            if d is not None  # a file with no entity is falsy, and its warnings count most
         ]
         warnings += [*pairing.warnings(), *merge_warnings(w for d in scored for w in d.warnings)]
         warnings += _duplicate_warning(repeated, "entit(ies)")
