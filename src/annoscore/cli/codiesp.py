@@ -25,10 +25,9 @@ from annoscore.cli.common import (
 if TYPE_CHECKING:
     pass
 
-codiesp_app = typer.Typer(
-    help="CodiEsp (CLEF eHealth 2020): D and P ranked codes (MAP and P/R/F1), X explainable "
-    "coding (codes with text references).",
-    no_args_is_help=True,
+HELP = (
+    "CodiEsp (CLEF eHealth 2020): D and P ranked codes (MAP and P/R/F1), X explainable "
+    "coding (codes with text references)."
 )
 
 Gold = Annotated[Path, typer.Option("--gold", "-g", help="Gold TSV (no header).", dir_okay=False)]
@@ -223,6 +222,9 @@ def _explainable() -> Callable[..., None]:
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``annoscore codiesp D|P|X`` to ``app``: a new group each time, so a process that runs
+    the command line many times (a test suite, a notebook) does not pile up sub-commands."""
+    codiesp_app = typer.Typer(help=HELP, no_args_is_help=True)
     for name in ("D", "P"):
         codiesp_app.command(name, epilog=RANKED_EPILOG.replace(" D ", f" {name} "))(_ranked(name))
         codiesp_app.command(name.lower(), hidden=True)(_ranked(name))

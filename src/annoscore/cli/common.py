@@ -12,6 +12,7 @@ import functools
 import gc
 import os
 import queue
+import stat
 import sys
 import tempfile
 import threading
@@ -209,6 +210,29 @@ def check_output(path: Path) -> None:
             raise InputError(f"refusing to write the output: it {what} {given}", path)
 
 
+def check_output_early(path: Path | None) -> None:
+    """Refuse ``-o`` now (an input, or a folder that does not exist) when a command writes other
+    files first (``muc``'s report files), so a refused run leaves no file behind."""
+    if path is None:
+        return
+    check_output(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise InputError("cannot write the output: No such file or directory", path)
+
+
+def _output_mode(path: Path) -> int:
+    """The permissions of an output file: those of the file it replaces, else what ``open``
+    would give a new file (0o666 less the umask).  The temporary file it is written through is
+    private (0o600), and renaming it into place would otherwise keep that."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 def write_output(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` (one file of :class:`OutputFiles`)."""
     with OutputFiles() as files:
@@ -260,6 +284,8 @@ class OutputFiles:
         except OSError as error:
             raise InputError(f"cannot write the output: {error.strerror}", path) from None
         self.pending.append(handle)
+        with contextlib.suppress(OSError):  # a file system without modes: keep what it gives
+            os.chmod(handle.name, _output_mode(path))
         for chunk in chunks:
             if self.failure is not None:
                 break
@@ -287,18 +313,21 @@ class OutputFiles:
 def guarded(command: Callable[P, R]) -> Callable[P, R]:
     """Map :class:`InputError` to exit 2 and any other exception to exit 1, without tracebacks.
 
-    Every path argument that is not an output is recorded as an input (:func:`check_output`
-    refuses to write over one).  An operating-system error on a named file (a path too long, a
-    permission) and a number too large for the machine are the user's input too: exit 2.
+    Every path argument that is not an output (a list of paths too: ``compare``'s systems) is
+    recorded as an input (:func:`check_output` refuses to write over one).  An operating-system
+    error on a named file (a path too long, a permission) and a number too large for the machine
+    are the user's input too: exit 2.
     While the command runs, :func:`working_indicator` shows that it is working.
     """
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         inputs = tuple(
-            value
+            path
             for name, value in kwargs.items()
-            if isinstance(value, Path) and name not in OUTPUT_PARAMETERS
+            if name not in OUTPUT_PARAMETERS
+            for path in (value if isinstance(value, list | tuple) else (value,))
+            if isinstance(path, Path)
         )
         token = _inputs.set(inputs)
         try:

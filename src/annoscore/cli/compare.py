@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from annoscore.cli.common import OutputOption, fail, guarded, stop_working_indicator
+from annoscore.cli.common import (
+    OutputOption,
+    fail,
+    guarded,
+    stop_working_indicator,
+    write_output,
+)
 from annoscore.errors import InputError
 
 if TYPE_CHECKING:
@@ -172,10 +178,7 @@ def register(app: typer.Typer) -> None:
             sys.stdout.write(rendered)
             sys.stdout.flush()
         else:
-            try:
-                output.write_text(rendered, encoding="utf-8")
-            except OSError as error:
-                raise InputError(f"cannot write the output: {error.strerror}", output) from None
+            write_output(output, rendered)  # refuses to write over an input
         if fmt is CompareFormat.text:
             from annoscore.report.generic import warning_text
 

@@ -17,6 +17,7 @@ from annoscore.cli.common import (
     PerDocOption,
     SeedOption,
     add_inputs,
+    check_output_early,
     cyclic_gc_paused,
     emit,
     guarded,
@@ -155,6 +156,34 @@ def register(app: typer.Typer) -> None:
             )
 
 
+_ONLY: dict[str, tuple[str, ...]] = {
+    "--metric": ("coreference",),
+    "--partitions": ("coreference",),
+    "--strict-text": ("named_entity", "coreference"),
+}
+"""The options that only some scoring tasks read, and those tasks.  (``--text-filter`` is left
+to the score function, which takes it for every template task and records ``text_filter:none``
+in the signature of the tasks it does not apply to.)"""
+
+
+def _check_options(
+    scoring_task: str, metric: str, partitions: Path | None, strict_text: bool
+) -> None:
+    """An option the scoring task does not read is an error (exit 2), as in ``spans`` and
+    ``pharmaconer``: it would otherwise be silently ignored, the number not what was asked."""
+    given = {
+        "--metric": metric != "muc",
+        "--partitions": partitions is not None,
+        "--strict-text": strict_text,
+    }
+    for flag, tasks in _ONLY.items():
+        if given[flag] and scoring_task not in tasks:
+            raise InputError(
+                f"{flag} has no effect with :scoring_task {scoring_task} "
+                f"(only with {' and '.join(tasks)})"
+            )
+
+
 def _run(
     *,
     config: Path | None,
@@ -184,6 +213,7 @@ def _run(
     if undefined not in ("*", "0"):
         raise InputError(f"--undefined {undefined!r}: expected '*' or '0'")
     cfg = load_config(config, task)
+    _check_options(cfg.scoring_task, metric, partitions, strict_text)
     if config is None and (key is None or response is None):
         raise InputError("without a configuration file give --key and --response")
     result = score_muc_any(
@@ -202,6 +232,7 @@ def _run(
             reports[document_pages] = report.score_report(result, undefined, document_pages)
         return reports[document_pages]
 
+    check_output_early(output)
     if not no_files:
         with OutputFiles() as files:  # every file written (or the first error) on leaving
             if details.coref is not None and (

@@ -231,17 +231,43 @@ def interval_table(result: Result) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _csv_number(value: float | None) -> str:
+    return "" if value is None else repr(value)
+
+
+def _csv_count(value: Number) -> str:
+    """A count as CSV carries it: exact (a sum of fractions such as ``ap_sum`` unrounded)."""
+    if isinstance(value, float) and not value.is_integer():
+        return repr(value)
+    return str(int(value))
+
+
 def render_csv(result: Result) -> str:
-    """One row per scope (corpus, averages, types, documents); undefined scores are empty cells."""
+    """One row per scope (corpus, averages, types, documents); undefined scores are empty cells.
+    Scores and counts are written exactly (``repr``), never rounded.
+
+    With confidence intervals (``--bootstrap``) the last columns are ``SCORE_low`` and
+    ``SCORE_high`` of every score that has one, filled on the corpus row.
+    """
     score_keys, count_keys = _columns(result)
+    intervals = result.intervals or {}
+    bounded = [k for k in result.scores if k in intervals]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["scope", "name", *score_keys, *count_keys])
+    writer.writerow(
+        ["scope", "name", *score_keys, *count_keys]
+        + [f"{k}_{end}" for k in bounded for end in ("low", "high")]
+    )
     for scope, name, scores, counts in _rows(result):
+        ends: list[str] = []
+        for k in bounded:
+            bounds = intervals[k] if scope == "corpus" else None
+            ends += ["", ""] if bounds is None else [_csv_number(b) for b in bounds]
         writer.writerow(
             [scope, name]
-            + ["" if scores.get(k) is None else repr(scores.get(k)) for k in score_keys]
-            + [_fmt_count(counts[k]) if k in counts else "" for k in count_keys]
+            + [_csv_number(scores.get(k)) for k in score_keys]
+            + [_csv_count(counts[k]) if k in counts else "" for k in count_keys]
+            + ends
         )
     return buffer.getvalue()
 

@@ -22,12 +22,17 @@ id, which moves no number.)
 
 CodaLab scorer (``--codalab``): ``scores.txt``'s three lines ``F1 : <repr>``, ``Precision :``,
 ``Recall :`` at full precision.
+
+``--per-doc`` shows the per-document blocks (as ``--verbose``); ``--per-type`` (and ``--per-doc``
+with ``--codalab``) adds annoscore's generic table of those rows after the official layout, which
+stays unchanged above it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from annoscore.report.generic import render_table
 from annoscore.result import Result, Scores
 
 
@@ -63,7 +68,7 @@ def render_official(result: Result, verbose: bool = False) -> str:
     title = f"Report (SYSTEM: {layout.run}):"
     lines: list[str] = []
     documents = result.documents
-    if verbose or layout.file_mode:
+    if verbose or layout.file_mode or result.view.documents:
         lines += ["", "", title, _RULE, _ROW.format("Document ID", "Measure", "Micro"), _RULE]
         for doc_id in sorted(documents):
             lines += _block(doc_id, documents[doc_id].scores)
@@ -74,12 +79,18 @@ def render_official(result: Result, verbose: bool = False) -> str:
         lines += [_ROW.format(_HEADERS[layout.subtrack], "Measure", "Micro"), _RULE]
         lines += _block(f"Total ({n_docs} docs)", result.scores)
         lines += [_RULE, "", ""]
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    if result.view.types:
+        text += "\n" + render_table(result.shown(documents=False))
+    return text
 
 
 def render_codalab(result: Result) -> str:
     """The CodaLab ``scores.txt``: F1, precision and recall with Python's ``repr``."""
-    return "".join(
+    text = "".join(
         f"{label} : {result.scores[key]!r}\n"
         for label, key in (("F1", "f1"), ("Precision", "precision"), ("Recall", "recall"))
     )
+    if result.view.types or result.view.documents:
+        text += "\n" + render_table(result)
+    return text

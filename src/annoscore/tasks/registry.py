@@ -1,6 +1,8 @@
 """Every task annoscore scores, registered once: name -> reader, scorer, score function, layout.
 
-The name is the one in the signature and the JSON ``task`` field.  Functions are named as
+The name is the one in the signature and the JSON ``task`` field, but for ``muc``, which runs
+the template task its configuration names and reports that one (``muc-template-element``,
+``muc-scenario-template``, ...).  Functions are named as
 ``"module:function"`` strings and imported on first use (so ``annoscore --help`` imports no
 task, no numpy).  The command line, ``annoscore demo``, ``annoscore compare``, the significance
 layer and :func:`annoscore.score` all read this table; adding a task is one :func:`register` call
