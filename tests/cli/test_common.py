@@ -1,11 +1,15 @@
 from __future__ import annotations
 
 import io
+import json
 import sys
+from pathlib import Path
 
 import pytest
 
 from annoscore.cli import common
+from annoscore.samples import SAMPLES
+from tests.conftest import Cli
 
 
 class FakeTerminal(io.StringIO):
@@ -39,3 +43,15 @@ def test_indicator_is_off_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
     with common.working_indicator("x"):
         pass
     assert terminal.getvalue() == ""
+
+
+def test_output_dash_is_standard_output(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``-o -`` prints, as ``-`` means for most commands; it once made a file named ``-``."""
+    monkeypatch.chdir(tmp_path)
+    trec = SAMPLES / "trec"
+    done = cli("trec", trec / "qrels.txt", trec / "run.txt", "-o", "-", "--format", "json")
+    assert done.exit_code == 0
+    assert json.loads(done.stdout)["task"] == "trec"
+    assert not (tmp_path / "-").exists()

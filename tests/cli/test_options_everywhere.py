@@ -502,3 +502,18 @@ def test_the_api_checks_python_values_by_kind() -> None:
     gold, pred, _ = sample_paths(TASKS["nlpsandbox-date"])
     member = annoscore.score("nlpsandbox-date", gold, pred, tokenizer="WhiteSpace")
     assert "|tokenizer:whitespace|" in str(member.signature)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_option_is_also_a_flag_of_its_python_name(name: str) -> None:
+    """``annoscore.score(..., overlap_basis="shorter")`` is ``--overlap-basis shorter``: each
+    option's Python name, ``-`` for ``_``, is one of its flag's names (beside an older one), or
+    the option is the command's positional argument of that name (``muc CONFIG``)."""
+    task = TASKS[name]
+    for option in option_specs(task):
+        param = parameter(task, option)
+        assert param is not None, option
+        if param.param_type_name == "argument":
+            assert param.name == option
+        else:
+            assert "--" + option.replace("_", "-") in param.opts, (option, param.opts)

@@ -104,9 +104,11 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option(
                 "--input",
+                "--input-path",
                 "-i",
                 help="The task input given to systems: required for tasks 1 (the pronouns to "
-                "resolve), 3 and 4 (the token nodes); optional for task 2 (checks ids).",
+                "resolve), 3 and 4 (the token nodes); optional for task 2 (checks ids). "
+                "(--input-path: the Python name, input_path.)",
             ),
         ] = None,
         per_doc: PerDocOption = False,

@@ -44,10 +44,21 @@ FormatOption = Annotated[
         case_sensitive=False,
     ),
 ]
+
+
+def _dash_is_stdout(value: Path | None) -> Path | None:
+    """``-o -`` is standard output, as ``-`` is for most commands (not a file named ``-``)."""
+    return None if value is not None and str(value) == "-" else value
+
+
 OutputOption = Annotated[
     Path | None,
     typer.Option(
-        "--output", "-o", help="Write the output to this file instead of stdout.", dir_okay=False
+        "--output",
+        "-o",
+        help="Write the output to this file instead of stdout (- is stdout).",
+        dir_okay=False,
+        callback=_dash_is_stdout,
     ),
 ]
 PerDocOption = Annotated[

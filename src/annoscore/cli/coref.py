@@ -61,10 +61,12 @@ def register(app: typer.Typer) -> None:
             list[str] | None,
             typer.Option(
                 "--metric",
+                "--metrics",
                 "-m",
                 help=(
                     "muc, bcub, ceafm, ceafe, blanc, lea, conll (= muc+bcub+ceafe) or all "
-                    "(default); repeat the option or separate with ',' or '+'."
+                    "(default); repeat the option or separate with ',' or '+' (--metrics: the "
+                    "Python name, metrics)."
                 ),
             ),
         ] = None,

@@ -62,8 +62,10 @@ def register(app: typer.Typer) -> None:
             str,
             typer.Option(
                 "--overlap-of",
+                "--overlap-basis",
                 help="What --min-overlap is a fraction of: the gold span, the predicted one, "
-                "the shorter, the longer, or their union (Jaccard).",
+                "the shorter, the longer, or their union (Jaccard); --overlap-basis is its "
+                "Python name (overlap_basis).",
                 **choice(OVERLAP_BASES),
             ),
         ] = "gold",
