@@ -145,3 +145,11 @@ def test_byte_order_mark_is_a_warning(cli: Cli, tmp_path: Path) -> None:
     data = cli.json("coref", key, response)
     assert data["scores"]["muc_f1"] == 1.0
     assert any("byte-order mark" in w and str(response) in w for w in data["warnings"])
+
+
+def test_per_doc_with_the_reference_layout_is_refused(cli: Cli) -> None:
+    """The reference scorer's layout is totals only: ``--per-doc`` would be dropped silently."""
+    done = cli("coref", KEY, RESPONSE, "--format", "reference", "--per-doc")
+    assert done.exit_code == 2
+    assert "--per-doc has no effect with --format reference" in done.stderr
+    assert cli.json("coref", KEY, RESPONSE, "--per-doc")["documents"]

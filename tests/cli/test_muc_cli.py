@@ -206,3 +206,13 @@ def test_nan_and_infinite_weights_and_thresholds_are_refused(cli: Cli, tmp_path:
         (tmp_path / "te.config").write_text(text.replace(old, new), encoding="utf-8")
         result = cli("muc", tmp_path / "te.config", "--no-files")
         assert result.exit_code == 2 and "must be a finite number" in result.output, new
+
+
+def test_per_doc_with_totals_only_text_is_refused(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The totals page has no document rows: ``--per-doc`` would be dropped silently."""
+    config = sample_copy(tmp_path)
+    done = cli("muc", config, "--totals-only", "--per-doc")
+    assert done.exit_code == 2
+    assert "--per-doc has no effect with --totals-only" in done.stderr
+    data = cli.json("muc", config, "--totals-only", "--per-doc")  # JSON shows the documents
+    assert data["documents"]

@@ -99,12 +99,17 @@ def register(app: typer.Typer) -> None:
         from annoscore.report.coref import render_reference, render_table
         from annoscore.tasks.coref import parse_metrics, score_coref
 
+        reference = fmt is CorefFormat.reference
+        if reference and per_doc:
+            raise fail(
+                "--per-doc has no effect with --format reference (the reference scorer's totals); "
+                "use text, json, csv or markdown"
+            )
         try:
             metrics = parse_metrics(metric or ["all"])
         except ValueError as error:
             raise fail(str(error)) from None
         result = score_coref(key, response, metrics=metrics, remove_singletons=remove_singletons)
-        reference = fmt is CorefFormat.reference
         emit(
             result,
             OutputFormat.text if reference else OutputFormat(fmt.value),

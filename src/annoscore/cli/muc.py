@@ -212,6 +212,10 @@ def _run(
 
     if undefined not in ("*", "0"):
         raise InputError(f"--undefined {undefined!r}: expected '*' or '0'")
+    if totals_only and per_doc and fmt is OutputFormat.text:
+        raise InputError(
+            "--per-doc has no effect with --totals-only (the totals page only); drop one of them"
+        )
     cfg = load_config(config, task)
     _check_options(cfg.scoring_task, metric, partitions, strict_text)
     if config is None and (key is None or response is None):
