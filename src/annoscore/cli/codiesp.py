@@ -54,8 +54,8 @@ FilterGold = Annotated[
 ]
 
 RANKED_EPILOG = (
-    "Example: annoscore codiesp D --gold gs_D.tsv --pred pred_D.tsv --codes codes-D.tsv "
-    "--format json"
+    "Example: annoscore codiesp {subtask} --gold gs_{subtask}.tsv --pred pred_{subtask}.tsv "
+    "--codes codes-{subtask}.tsv --format json"
 )
 X_EPILOG = (
     "Example: annoscore codiesp X --gold gs_X.tsv --pred pred_X.tsv --codes-d codes-D.tsv "
@@ -226,7 +226,7 @@ def register(app: typer.Typer) -> None:
     the command line many times (a test suite, a notebook) does not pile up sub-commands."""
     codiesp_app = typer.Typer(help=HELP, no_args_is_help=True)
     for name in ("D", "P"):
-        codiesp_app.command(name, epilog=RANKED_EPILOG.replace(" D ", f" {name} "))(_ranked(name))
+        codiesp_app.command(name, epilog=RANKED_EPILOG.format(subtask=name))(_ranked(name))
         codiesp_app.command(name.lower(), hidden=True)(_ranked(name))
     codiesp_app.command("X", epilog=X_EPILOG)(_explainable())
     codiesp_app.command("x", hidden=True)(_explainable())

@@ -91,7 +91,13 @@ def register(app: typer.Typer) -> None:
     )
     @guarded
     def compare(
-        task: Annotated[str, typer.Argument(help="A task name (annoscore demo lists them).")],
+        task: Annotated[
+            str,
+            typer.Argument(
+                help="A registered task name, e.g. pharmaconer-ner, spans, codiesp-d, coref "
+                "(an unknown name lists them all)."
+            ),
+        ],
         gold: Annotated[Path, typer.Argument(help="The gold standard, as the task reads it.")],
         systems: Annotated[
             list[Path],

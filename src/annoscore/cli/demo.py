@@ -41,7 +41,7 @@ def register(app: typer.Typer) -> None:
                 repr(name),
                 f"<samples>/{task.sample.gold}",
                 f"<samples>/{task.sample.system}",
-                *(f"{k}={getattr(v, 'name', v)!r}" for k, v in options.items()),
+                *(f"{k}={_shown(task.sample.options[k], v)}" for k, v in options.items()),
             ]
             print(f"=== {task.sample.title or task.summary}", flush=True)
             command = " ".join(task.command)
@@ -61,3 +61,11 @@ def register(app: typer.Typer) -> None:
         if ran == 0:
             print(f"annoscore: error: no task name starts with {only!r}", file=sys.stderr)
             raise typer.Exit(2)
+
+
+def _shown(registered: object, value: object) -> str:
+    """An option of the ``annoscore.score(...)`` line: a sample path as ``<samples>/...``, like
+    the gold and system paths beside it; any other value as Python writes it."""
+    if isinstance(registered, str) and registered.startswith("samples/"):
+        return "<samples>/" + registered.removeprefix("samples/")
+    return repr(getattr(value, "name", value))
