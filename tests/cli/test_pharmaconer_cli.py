@@ -154,3 +154,11 @@ def test_huge_offsets_exit_2_not_1(cli: Cli, tmp_path: Path) -> None:
         cli("pharmaconer", "ner", gold, gold, "--mode", "relaxed", "--tolerance", "9" * 30),
         "--tolerance",
     )
+
+
+def test_a_folder_one_level_above_the_documents_names_the_subfolder(cli: Cli) -> None:
+    """``gold/subtrack1`` as the README's example writes it: the sample keeps its documents in
+    ``gold/subtrack1/sample``, and the message says so."""
+    done = cli("pharmaconer", "ner", GOLD.parent, SYSTEM.parent)
+    assert done.exit_code == 2
+    assert "its subfolder sample has some: give that folder" in done.stderr

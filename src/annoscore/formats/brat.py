@@ -794,6 +794,34 @@ class BratCorpus:
         )
 
 
+def _subfolders_with_ann(folder: Path, shown: int = 3) -> str:
+    """A hint for a folder with no ``.ann`` file: its subfolders that hold some (a corpus such
+    as PharmaCoNER's keeps its documents one level down, ``gold/subtrack1/sample``).
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "sample").mkdir()
+    >>> _ = (root / "sample" / "a.ann").write_text("")
+    >>> _subfolders_with_ann(root)
+    '; its subfolder sample has some: give that folder'
+    >>> _subfolders_with_ann(root / "sample")
+    ''
+    """
+    try:
+        found = sorted(
+            entry.name
+            for entry in os.scandir(folder)
+            if entry.is_dir() and any(n.endswith(".ann") for n in os.listdir(entry.path))
+        )
+    except OSError:
+        return ""
+    if not found:
+        return ""
+    if len(found) == 1:
+        return f"; its subfolder {found[0]} has some: give that folder"
+    return f"; its subfolders {', '.join(found[:shown])} have some: give one of them"
+
+
 def read_brat_corpus(
     path: Path,
     *,
@@ -825,7 +853,9 @@ def read_brat_corpus(
     texts: set[str] = set()
     paths, skipped = folder_files(path, every_file=every_file, texts=texts)
     if not paths:
-        raise InputError("the folder has no brat annotations (.ann files)", path)
+        raise InputError(
+            "the folder has no brat annotations (.ann files)" + _subfolders_with_ann(path), path
+        )
     files: dict[str, AnnFile] = {}
     others = []
     stems, extensions = [], []
