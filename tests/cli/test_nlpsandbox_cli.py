@@ -75,3 +75,44 @@ def test_bad_input_exits_2_with_the_json_path(cli: Cli, tmp_path: Path) -> None:
     result = cli("nlpsandbox", "all", "--gold", gold, "--pred", pred)
     assert result.exit_code == 2 and "not valid JSON" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def _annotations(path: Path, note: str, dates: list[tuple[int, str]]) -> Path:
+    items = [{"start": start, "length": len(text), "text": text} for start, text in dates]
+    objects = [
+        {"annotationSource": {"resourceSource": {"name": note}}, "textDateAnnotations": items}
+    ]
+    path.write_text(json.dumps(objects), encoding="utf-8")
+    return path
+
+
+def test_notes_check_the_annotation_texts_and_move_no_number(cli: Cli, tmp_path: Path) -> None:
+    """``--notes``: an annotation whose text is not the note's text at its offsets is a warning
+    naming file, note and offset, and so is a note the notes file lacks; the scores stay."""
+    text = "Seen on 2/18 and 3/19."
+    notes = tmp_path / "notes.json"
+    notes.write_text(json.dumps([{"identifier": "n1", "text": text, "type": "t"}]))
+    gold = _annotations(tmp_path / "gold.json", "n1", [(8, "2/18"), (17, "3/20")])
+    pred = _annotations(tmp_path / "pred.json", "n2", [(8, "2/18")])
+    args = ("nlpsandbox", "date", "--gold", gold, "--pred", pred)
+    plain, checked = cli.json(*args), cli.json(*args, "--notes", notes)
+    assert checked["scores"] == plain["scores"] and checked["counts"] == plain["counts"]
+    added = [w for w in checked["warnings"] if w not in plain["warnings"]]
+    assert len(added) == 2, added
+    assert "1 annotations of gold.json differ from their note's text" in added[0]
+    assert "note n1 at 17: '3/20', the note has '3/19'" in added[0]
+    assert "1 annotations of pred.json name a note the notes file does not have" in added[1]
+
+
+def test_a_bad_notes_file_is_exit_2_naming_the_item(cli: Cli, tmp_path: Path) -> None:
+    gold = _annotations(tmp_path / "gold.json", "n1", [(0, "2/18")])
+    notes = tmp_path / "notes.json"
+    for content, where in (
+        ('{"notes": [{"identifier": "n1"}]}', "notes[0].text"),
+        ('[{"identifier": "n1", "text": ""}, {"identifier": "n1", "text": ""}]', "[1].identifier"),
+        ("[1]", "[0]: expected a note object"),
+        ('{"n1": "text"}', "expected a JSON array of notes"),
+    ):
+        notes.write_text(content, encoding="utf-8")
+        done = cli("nlpsandbox", "date", "--gold", gold, "--pred", gold, "--notes", notes)
+        assert done.exit_code == 2 and where in done.stderr, (content, done.stderr)

@@ -60,6 +60,12 @@ OTHER: dict[str, Any] = {
     "muc-coreference/config": lambda folder: written(
         folder / "co.config", ":scoring_task coreference\n:scoring_method key2key\n"
     ),
+    **{
+        f"nlpsandbox-{category}/notes": lambda folder: written(
+            folder / "notes.json", '[{"identifier": "0", "text": "On 11/21/2019 Dr.Smith"}]'
+        )
+        for category in ("date", "person", "location", "id", "contact", "covid-symptom", "all")
+    },
 }
 """A value other than the default for the options :func:`other_value` cannot choose by kind
 (``TASK/option``); a function makes it in a folder."""
@@ -79,6 +85,7 @@ SAME_SIGNATURE = {
     "task": "'te' is the sample configuration's own task",
     "text_filter": "applies to scenario templates only; the sample is template elements",
     "input_path": "the input names the pronouns and tokens, the signature the rules",
+    "notes": "checks the annotation texts against the notes, changes no number",
 }
 """Options whose tested value leaves the signature as the defaults give it, and why; every
 other option's value must change the signature."""

@@ -69,6 +69,16 @@ RelaxOption = Annotated[
         help="instance relax: same start and |length difference| <= this (official 2).",
     ),
 ]
+NotesOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--notes",
+        help="The notes (a JSON array of NLP Sandbox Note objects, identifier and text, or "
+        '{"notes": [...]}): every annotation\'s text is checked against its note at its '
+        "offsets and each difference is a warning; no number moves.",
+        dir_okay=False,
+    ),
+]
 
 _HELP = (
     "NLP Sandbox PHI de-identification (nlpsandbox-client 4.3.1 evaluation). Notes are paired by "
@@ -110,6 +120,7 @@ def _command(category: str) -> None:
         quotes: QuotesOption = Quotes.fixed,
         same_start: SameStartOption = SameStart.last,
         relax_margin: RelaxOption = 2,
+        notes: NotesOption = None,
         per_doc: PerDocOption = False,
         fmt: FormatOption = OutputFormat.text,
         output: OutputOption = None,
@@ -131,6 +142,7 @@ def _command(category: str) -> None:
             quotes=quotes,
             same_start=same_start,
             relax_margin=relax_margin,
+            notes=notes,
         )
         emit(
             result,

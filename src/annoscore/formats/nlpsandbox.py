@@ -231,6 +231,47 @@ def _load(path: Path, text: str | None = None) -> list[Any]:
     return data
 
 
+def read_notes(path: Path) -> dict[str, str]:
+    """The clinical notes of a notes file, text by identifier: a JSON array of NLP Sandbox
+    ``Note`` objects (``identifier``, ``text``, ``type``, ``patientId``; only the first two are
+    read), or the data node's answer ``{"notes": [...]}``.  An annotation names its note by the
+    basename of ``annotationSource.resourceSource.name``, which is matched with ``identifier``.
+
+    An :class:`InputError` names the file and the item: not an array of objects, an
+    ``identifier`` or ``text`` that is not a string, an identifier given twice.
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "notes.json"
+    >>> _ = path.write_text('{"notes": [{"identifier": "n1", "text": "On 2/18", "type": "x"}]}')
+    >>> read_notes(path)
+    {'n1': 'On 2/18'}
+    """
+    try:
+        data = json.loads(_read_text(path))
+    except json.JSONDecodeError as error:
+        message = f"not valid JSON: {error.msg} (column {error.colno})"
+        raise InputError(message, path, error.lineno) from None
+    prefix = ""
+    if isinstance(data, dict) and isinstance(data.get("notes"), list):
+        data, prefix = data["notes"], "notes"
+    if not isinstance(data, list):
+        raise InputError('expected a JSON array of notes (or {"notes": [...]})', path)
+    notes: dict[str, str] = {}
+    for index, item in enumerate(data):
+        where = f"{prefix}[{index}]"
+        if not isinstance(item, dict):
+            raise _fail(path, where, "expected a note object")
+        identifier, text = item.get("identifier"), item.get("text")
+        if not isinstance(identifier, str) or not identifier:
+            raise _fail(path, f"{where}.identifier", "expected the note's identifier (a string)")
+        if not isinstance(text, str):
+            raise _fail(path, f"{where}.text", "expected the note's text (a string)")
+        if identifier in notes:
+            raise _fail(path, f"{where}.identifier", f"note {identifier!r} is given twice")
+        notes[identifier] = text
+    return notes
+
+
 def read_sandbox(path: Path | str, categories: Iterable[str] | None = None) -> SandboxFile:
     """Read one gold or prediction file, for ``categories`` (default: all six).
 

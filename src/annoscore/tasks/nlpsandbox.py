@@ -38,7 +38,13 @@ from typing import TYPE_CHECKING
 
 from annoscore.errors import InputError
 from annoscore.formats.files import bom_warnings
-from annoscore.formats.nlpsandbox import CATEGORIES, ColumnFile, Numbering, read_columns
+from annoscore.formats.nlpsandbox import (
+    CATEGORIES,
+    ColumnFile,
+    Numbering,
+    read_columns,
+    read_notes,
+)
 from annoscore.metrics.phi import (
     Columns,
     Quotes,
@@ -169,6 +175,59 @@ def _warnings(
     return out
 
 
+def note_text_warnings(
+    notes: dict[str, str], files: list[ColumnFile], categories: list[str], texts: Numbering
+) -> list[ScoreWarning]:
+    """What checking the annotations against the notes found, file by file: annotations whose
+    ``text`` is not the note's text at ``[start, start + length)``, and annotations of a note the
+    notes file does not have (an annotation without a ``text`` is not checked).  A warning names
+    the file, its examples the note and the offset.  Nothing is changed or dropped: the
+    official script never reads the notes, and its counts stand.
+    """
+    values = texts.values()
+    out = []
+    for file in files:
+        differ: list[str] = []
+        unknown: list[str] = []
+        for category in categories:
+            read = file.categories[category]
+            for note, start, length, text in zip(
+                read.note, read.start, read.length, read.text, strict=True
+            ):
+                written = values[text]
+                if not isinstance(written, str):
+                    continue
+                note_id = file.note_ids[note]
+                where = f"note {note_id} at {start}"  # the message names the file
+                note_text = notes.get(note_id)
+                if note_text is None:
+                    unknown.append(where)
+                elif note_text[start : start + length] != written:
+                    shown = note_text[start : start + length][:30]
+                    differ.append(f"{where}: {written[:30]!r}, the note has {shown!r}")
+        if differ:
+            out.append(
+                ScoreWarning(
+                    "nlpsandbox.text-differs",
+                    f"{{count}} annotations of {file.path.name} differ from their note's text at "
+                    "their offsets (--notes); they are scored as written",
+                    len(differ),
+                    tuple(differ[:5]),
+                )
+            )
+        if unknown:
+            out.append(
+                ScoreWarning(
+                    "nlpsandbox.unknown-note",
+                    f"{{count}} annotations of {file.path.name} name a note the notes file does "
+                    "not have (--notes); they are scored, not checked",
+                    len(unknown),
+                    tuple(unknown[:5]),
+                )
+            )
+    return out
+
+
 def _signature(
     task: str, tokenizer: Tokenizer, quotes: Quotes, same_start: SameStart, relax_margin: int
 ) -> Signature:
@@ -203,6 +262,7 @@ def _score(
     same_start: SameStart,
     relax_margin: int,
     all_categories: bool,
+    notes: Path | None = None,
 ) -> Result:
     if relax_margin < 0:
         raise InputError(f"the relax margin must be 0 or more, not {relax_margin}")
@@ -247,6 +307,11 @@ def _score(
         warnings=[
             *_warnings(gold, pred, categories, overwritten, unknown_hipaa, spans),
             *bom_warnings(gold_path, pred_path),
+            *(
+                []
+                if notes is None
+                else note_text_warnings(read_notes(Path(notes)), [gold, pred], categories, texts)
+            ),
         ],
     )
     board: dict[str, dict[str, object]] = {}
@@ -267,12 +332,16 @@ def score_category(
     quotes: Quotes = Quotes.fixed,
     same_start: SameStart = SameStart.last,
     relax_margin: int = 2,
+    notes: Path | None = None,
 ) -> Result:
     """One category (``date``, ``person``, ``location``, ``id``, ``contact``, ``covid-symptom``).
 
     Counts per note as :func:`annoscore.metrics.phi.note_counts` says; scores are
     :func:`annoscore.metrics.phi.phi_scores` of their sums (precision undefined when nothing was
-    predicted, recall when the gold is empty, F undefined only when both are).
+    predicted, recall when the gold is empty, F undefined only when both are).  With ``notes``
+    (a notes file, :func:`annoscore.formats.nlpsandbox.read_notes`) every annotation's ``text``
+    is checked against its note's text at its offsets (:func:`note_text_warnings`): no number
+    moves.
     """
     if category not in CATEGORIES:
         known = ", ".join(CATEGORIES)
@@ -286,6 +355,7 @@ def score_category(
         same_start=same_start,
         relax_margin=relax_margin,
         all_categories=False,
+        notes=notes,
     )
 
 
@@ -297,8 +367,10 @@ def score_all(
     quotes: Quotes = Quotes.fixed,
     same_start: SameStart = SameStart.last,
     relax_margin: int = 2,
+    notes: Path | None = None,
 ) -> Result:
-    """Every category whose array is in either file, read once; keys prefixed by category."""
+    """Every category whose array is in either file, read once; keys prefixed by category
+    (``notes``: as :func:`score_category`)."""
     return _score(
         list(CATEGORIES),
         Path(gold),
@@ -308,6 +380,7 @@ def score_all(
         same_start=same_start,
         relax_margin=relax_margin,
         all_categories=True,
+        notes=notes,
     )
 
 
