@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import shared_data
+from annoscore.samples import sample_path
+from tests.conftest import Cli, shared_data
 
 
 def toy() -> tuple[Path, Path, Path]:
@@ -147,3 +148,17 @@ def test_strict_input_tie_order_and_huge_values(cli: Any, tmp_path: Path) -> Non
     x = ["codiesp", "X", "--gold", folder / "gs_X.tsv", "--pred", folder / "pred_X.tsv"]
     x += ["--codes-d", codes_d, "--codes-p", codes_p, "--tolerance", str(10**30)]
     assert cli(*x).exit_code in (0, 2)
+
+
+def test_per_doc_text_adds_each_documents_average_precision(cli: Cli) -> None:
+    """The official layout has per-document P/R/F tables but no per-document AP: ``--per-doc``
+    adds it under the MAP line; without it the layout is the official one."""
+    folder = sample_path("codiesp")
+    args = ("codiesp", "D", "--gold", folder / "gs_D.tsv", "--pred", folder / "pred_D.tsv")
+    args += ("--codes", folder / "codes-D.tsv")
+    plain, per_doc = cli(*args).stdout, cli(*args, "--per-doc").stdout
+    assert "Average precision" not in plain
+    assert "Clinical case name\t\t\tAverage precision" in per_doc
+    assert "S0004-06142006000900013-1\t\t0.556" in per_doc  # AP 5/9
+    head = plain[: plain.index("\n\n", 1) + 2]  # the MAP line and the empty lines around it
+    assert per_doc.startswith(head) and per_doc.endswith(plain[len(head) :])

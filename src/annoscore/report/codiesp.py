@@ -1,7 +1,7 @@
 """The official CodiEsp text layouts, and trec_eval's summary lines for ``annoscore trec``.
 
-D/P: the MAP script's ``MAP estimate: x`` line (an empty line before and after), then the F1
-script's per-document tables (Precision, Recall, F-score, one block each, documents sorted), a
+D/P: the MAP script's ``MAP estimate: x`` line (an empty line before and after; ``--per-doc``
+adds each document's average precision below it), then the F1 script's per-document tables (Precision, Recall, F-score, one block each, documents sorted), a
 ``MICRO-AVERAGE STATISTICS`` block and the final ``P|R|F1`` line.  X: the same tables without the
 MAP line and without the ``P|R|F1`` line.  Values are Python's ``round(v, 3)``.
 
@@ -41,9 +41,17 @@ def _tables(result: Result) -> list[str]:
 
 
 def render_ranked(result: Result) -> str:
-    """CodiEsp D/P: the MAP line, then the F1 script's tables and ``P|R|F1``."""
+    """CodiEsp D/P: the MAP line, then the F1 script's tables and ``P|R|F1``; with
+    ``--per-doc`` (which the official layout has no place for: its tables are per document
+    already) each document's average precision, in a table of the same kind, after the MAP
+    line (``-``: a document MAP leaves out)."""
     s = result.scores
     lines = ["", f"MAP estimate: {_value(s.get('map')).replace('-', 'nan')}", ""]
+    if result.view.documents:
+        lines += [RULE, "Clinical case name\t\t\tAverage precision", RULE]
+        for doc, unit in sorted(result.documents.items()):
+            lines += [f"{doc}\t\t{_value(unit.scores.get('map'))}", RULE]
+        lines.append("")
     lines += _tables(result)
     lines.append("|".join(_value(s.get(k)) for k in ("precision", "recall", "f1")))
     return "\n".join(lines) + "\n"
