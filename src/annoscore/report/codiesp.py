@@ -1,9 +1,10 @@
 """The official CodiEsp text layouts, and trec_eval's summary lines for ``annoscore trec``.
 
 D/P: the MAP script's ``MAP estimate: x`` line (an empty line before and after; ``--per-doc``
-adds each document's average precision below it), then the F1 script's per-document tables (Precision, Recall, F-score, one block each, documents sorted), a
-``MICRO-AVERAGE STATISTICS`` block and the final ``P|R|F1`` line.  X: the same tables without the
-MAP line and without the ``P|R|F1`` line.  Values are Python's ``round(v, 3)``.
+adds each document's average precision below it), then the F1 script's per-document tables
+(Precision, Recall, F-score, one block each, documents sorted), a ``MICRO-AVERAGE STATISTICS``
+block and the final ``P|R|F1`` line.  X: the same tables without the MAP line and without the
+``P|R|F1`` line.  Values are Python's ``round(v, 3)``.
 
 Where the official scripts print ``nan`` for a defined value (a document with predictions but no
 true positive, F1 when P+R = 0) the value is printed; a truly undefined value (0/0) prints ``-``.

@@ -205,26 +205,23 @@ def note_text_warnings(
                 elif note_text[start : start + length] != written:
                     shown = note_text[start : start + length][:30]
                     differ.append(f"{where}: {written[:30]!r}, the note has {shown!r}")
-        if differ:
-            out.append(
-                ScoreWarning(
-                    "nlpsandbox.text-differs",
-                    f"{{count}} annotations of {file.path.name} differ from their note's text at "
-                    "their offsets (--notes); they are scored as written",
-                    len(differ),
-                    tuple(differ[:5]),
-                )
-            )
-        if unknown:
-            out.append(
-                ScoreWarning(
-                    "nlpsandbox.unknown-note",
-                    f"{{count}} annotations of {file.path.name} name a note the notes file does "
-                    "not have (--notes); they are scored, not checked",
-                    len(unknown),
-                    tuple(unknown[:5]),
-                )
-            )
+        name = file.path.name
+        for code, message, items in (
+            (
+                "nlpsandbox.text-differs",
+                f"{{count}} annotations of {name} differ from their note's text at their "
+                "offsets (--notes); they are scored as written",
+                differ,
+            ),
+            (
+                "nlpsandbox.unknown-note",
+                f"{{count}} annotations of {name} name a note the notes file does not have "
+                "(--notes); they are scored, not checked",
+                unknown,
+            ),
+        ):
+            if items:
+                out.append(ScoreWarning(code, message, len(items), tuple(items[:5])))
     return out
 
 
