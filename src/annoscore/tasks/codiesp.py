@@ -153,6 +153,7 @@ class _RankedInput:
     vocabulary: list[str]
     warnings: list[ScoreWarning]
     empty_prediction_file: bool
+    codes_path: Path
 
 
 def _index(
@@ -223,7 +224,7 @@ def _read_ranked(
     if gold_numbers is not None or pred_numbers is not None:
         numeric = _index(gold_numbers or gold, pred_numbers or pred, vocabulary, code_valid)
     warnings = [*valid_file.warnings, *gold_file.warnings, *pred_file.warnings]
-    return _RankedInput(data, numeric, vocabulary, warnings, len(pred) == 0)
+    return _RankedInput(data, numeric, vocabulary, warnings, len(pred) == 0, codes_path)
 
 
 def _code_rank(vocabulary: list[str]) -> IntArray:
@@ -411,6 +412,56 @@ score_codiesp_p = first_fixed(
 )
 
 
+def _headline(read: _RankedInput, options: RankedOptions) -> tuple[float | None, float | None]:
+    """MAP and F1 of ``read`` under ``options``, as :func:`score_ranked` computes them (MAP from
+    the ids as the MAP script reads them)."""
+    counts = corpus_counts(_rank(read.data, options, read.vocabulary))
+    f1 = ranked_scores(counts)["f1"]
+    if read.numeric is not None:
+        counts = corpus_counts(_rank(read.numeric, options, read.vocabulary))
+    return ratio(counts["ap_sum"], counts["queries"]), f1
+
+
+def _lowercase_warnings(
+    read: _RankedInput, options: RankedOptions, scores: Scores
+) -> list[ScoreWarning | str]:
+    """The lower-casing quirk (official since 2020-09-30): upper-case codes lower-cased, with
+    MAP and F1 of the other setting when they differ.  The other reading is read again from the
+    files only when it can differ (with lower-casing: an upper-case code; with
+    ``--no-lowercase``: an upper-case gold code or a predicted code not in the valid list)."""
+    data = read.data
+    upper = data.pred.uppercase + data.gold.uppercase
+    if options.lowercase and not upper:
+        return []
+    if not options.lowercase and not (
+        # kept case moves a number only through an upper-case gold code or a predicted code
+        # that missed the (lower-cased) valid list
+        data.invalid_pred_rows or any(c != c.lower() for c in data.gold.codes)
+    ):
+        return []
+    flipped = replace(options, lowercase=not options.lowercase)
+    other = _read_ranked(data.gold.path, data.pred.path, read.codes_path, flipped.lowercase)
+    alt_map, alt_f1 = _headline(other, flipped)
+    moved = (alt_map, alt_f1) != (scores["map"], scores["f1"])
+    effect = f"MAP {_fmt(alt_map)} and F1 {_fmt(alt_f1)}"
+    if options.lowercase:
+        text = (
+            f"{upper} codes ({data.pred.uppercase} predicted, {data.gold.uppercase} gold) had "
+            "upper-case letters and were lower-cased, as the official script does since "
+            "2020-09-30"
+        )
+        if moved:
+            text += f"; with their case kept (--no-lowercase, the 2020 campaign): {effect}"
+        return [text]
+    if not moved:
+        return []
+    return [
+        "codes keep their case (--no-lowercase, the 2020 campaign), so upper-case codes miss "
+        "the lower-cased valid list and the gold; the official script lower-cases them since "
+        f"2020-09-30: {effect}"
+    ]
+
+
 def _line_examples(rows: CodeRows, row_indexes: IntArray) -> tuple[str, ...]:
     lines = row_indexes + 1 if rows.lines is None else rows.lines[row_indexes]
     return tuple(f"{rows.path}:{n}" for n in lines.tolist())
@@ -519,11 +570,7 @@ def _ranked_warnings(
                 _line_examples(data.gold, outcome.duplicate_gold_rows),
             )
         )
-    if data.pred.uppercase and options.lowercase:
-        out.append(
-            f"{data.pred.uppercase} predicted codes had upper-case letters and were lower-cased, "
-            "as the official script does since 2020-09-30 (--no-lowercase: the 2020 campaign)"
-        )
+    out += _lowercase_warnings(read, options, scores)
     if scores["map"] is None and not read.empty_prediction_file:
         out.append("no document counts in MAP: MAP is undefined (the official script prints nan)")
     return out
@@ -564,11 +611,14 @@ def score_explainable(
     options = options or ExplainableOptions()
     codes_d, codes_p = read_valid_code_file(codes_d_path), read_valid_code_file(codes_p_path)
     valid = codes_d.codes | codes_p.codes
-    gold_file = read_gold_reference_file(gold_path, lowercase=options.lowercase)
-    pred_file = read_predicted_reference_file(
-        pred_path, lowercase=options.lowercase, allow_empty=True
-    )
-    gold, pred_all = gold_file.references, pred_file.references
+    # read as written: the lower-cased codes (official) and the warning on the other setting
+    # both come from it
+    gold_file = read_gold_reference_file(gold_path, lowercase=False)
+    pred_file = read_predicted_reference_file(pred_path, lowercase=False, allow_empty=True)
+    gold_as_written, pred_as_written = gold_file.references, pred_file.references
+    gold, pred_all = gold_as_written, pred_as_written
+    if options.lowercase:
+        gold, pred_all = _lowercased(gold), _lowercased(pred_all)
     pred = [p for p in pred_all if p.code in valid]
     invalid = [p.code for p in pred_all if p.code not in valid]
     data = _ExplainableInput(
@@ -608,6 +658,7 @@ def score_explainable(
             )
         )
     warnings += _explainable_warnings(data, valid, options, scores, pred_all)
+    warnings += _x_lowercase_warnings(gold_as_written, pred_as_written, valid, options, scores)
     signature = Signature.of(
         "codiesp-x",
         tolerance=options.tolerance,
@@ -653,6 +704,60 @@ def score_codiesp_x(
         tolerance, ToleranceMode(tolerance_mode), check_label, filter_gold, lowercase
     )
     return score_explainable(gold, pred, codes_d, codes_p, options)
+
+
+def _lowercased(references: list[CodeReference]) -> list[CodeReference]:
+    return [r if r.code.islower() else replace(r, code=r.code.lower()) for r in references]
+
+
+def _x_lowercase_warnings(
+    gold: list[CodeReference],
+    pred: list[CodeReference],
+    valid: frozenset[str],
+    options: ExplainableOptions,
+    scores: Scores,
+) -> list[str]:
+    """The lower-casing quirk of X (official since 2020-09-30; the README's March 2020 numbers
+    come from before it), with P/R/F1 of the other setting when they differ.  ``gold`` and
+    ``pred`` are the references as written."""
+    upper_gold = sum(r.code != r.code.lower() for r in gold)
+    upper_pred = sum(r.code != r.code.lower() for r in pred)
+    if not upper_gold + upper_pred:
+        return []
+    if not options.lowercase:
+        gold, pred = _lowercased(gold), _lowercased(pred)
+    kept = [p for p in pred if p.code in valid]
+    if options.filter_gold:
+        gold = [g for g in gold if g.code in valid]
+    per_doc = match_code_references(
+        gold,
+        kept,
+        tolerance=options.tolerance,
+        mode=options.tolerance_mode.value,
+        check_label=options.check_label,
+    )
+    alt = set_scores(Counts.total(per_doc.values()))
+    moved = any(alt[k] != scores[k] for k in ("precision", "recall", "f1"))
+    effect = f"P {_fmt(alt['precision'])}, R {_fmt(alt['recall'])}, F1 {_fmt(alt['f1'])}"
+    if options.lowercase:
+        text = (
+            f"{upper_gold + upper_pred} codes ({upper_pred} predicted, {upper_gold} gold) had "
+            "upper-case letters and were lower-cased, as the official script does since "
+            "2020-09-30"
+        )
+        if moved:
+            text += (
+                f"; with their case kept (--no-lowercase, the 2020 campaign and the README's "
+                f"numbers): {effect}"
+            )
+        return [text]
+    if not moved:
+        return []
+    return [
+        "codes keep their case (--no-lowercase, the 2020 campaign), so upper-case codes miss "
+        "the lower-cased valid lists and the gold; the official script lower-cases them since "
+        f"2020-09-30: {effect}"
+    ]
 
 
 def _collapsed(
