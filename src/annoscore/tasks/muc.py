@@ -74,8 +74,21 @@ def load_config(path: Path | None, task: str | None = None) -> MucConfig:
         return parse_muc_config(f":scoring_task {normalized}\n", Path.cwd() / "(defaults)")
     config = read_muc_config(path)
     if normalized is not None:
+        if _family(normalized) != _family(config.scoring_task):
+            raise InputError(
+                f"--task {task}: this is a {config.scoring_task} configuration; its classes "
+                f"and slots cannot score {normalized} (give a {normalized} configuration"
+                + (", or none for the manual's defaults)" if normalized in SGML_TASKS else ")"),
+                path,
+            )
         config = replace(config, scoring_task=normalized)
     return config
+
+
+def _family(task: str) -> str:
+    """Tasks whose configurations are interchangeable: the template tasks share one format
+    of classes and slots; named entity and coreference each have their own."""
+    return "template" if task in IE_TASKS else task
 
 
 def score_muc(
