@@ -104,8 +104,15 @@ def fastest_process(rounds: int, command: list[str]) -> float:
     return min(measured(command).seconds for _ in range(rounds))
 
 
-def reader_bound(name: str, folder: Path, rounds: int, least: Callable[[list[Path]], int]) -> None:
-    data = readers.muc_template_data if name == "MUC templates" else readers.muc_sgml_data
+def reader_bound(
+    name: str,
+    data: Callable[[Path, int], tuple[list[Path], Any, str | None]],
+    least: Callable[[list[Path]], int],
+    folder: Path,
+    rounds: int,
+) -> None:
+    """The least work on the files ``data`` writes in ``folder``, against the floor."""
+    folder.mkdir()
     paths, _, fields = data(folder, 1)
     least(paths)  # warm-up: file system cache
     floor = best(rounds, lambda: readers.floor(paths, fields))
@@ -124,9 +131,11 @@ def main() -> None:
     start_up = [sys.executable, "-c", "import numpy"]
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
-        for name, least in (("MUC templates", template_columns), ("MUC SGML", sgml_pieces)):
-            (folder / name.replace(" ", "-")).mkdir()
-            reader_bound(name, folder / name.replace(" ", "-"), rounds, least)
+        for name, data, least in (
+            ("MUC templates", readers.muc_template_data, template_columns),
+            ("MUC SGML", readers.muc_sgml_data, sgml_pieces),
+        ):
+            reader_bound(name, data, least, folder / name.replace(" ", "-"), rounds)
 
         (folder / "trec").mkdir()
         trec.generate(folder / "trec", 10_000)
