@@ -391,13 +391,14 @@ def read_predicted_references(path: Path, *, lowercase: bool = True) -> list[Cod
     return read_predicted_reference_file(path, lowercase=lowercase).references
 
 
-MAX_POSITION_DIGITS = 18
-"""A position is a character offset: more digits than this (10**18 characters) is an error."""
+MAX_POSITION = (1 << 63) - 1
+"""The largest position read (a 64-bit integer, as NumPy and pandas hold a column of
+positions); a larger one is an :class:`InputError`, never Python's digit limit."""
 
 
 def parse_position(text: str, path: Path, line: int) -> tuple[int, int]:
-    """``"start end"`` or ``"s1 e1;s2 e2"`` -> (first start, last end); ASCII digits only, at
-    most :data:`MAX_POSITION_DIGITS` of them.
+    """``"start end"`` or ``"s1 e1;s2 e2"`` -> (first start, last end); ASCII digits only, each
+    number at most :data:`MAX_POSITION`.
 
     >>> parse_position("385 397;405 411", Path("g.tsv"), 1)
     (385, 411)
@@ -412,14 +413,15 @@ def parse_position(text: str, path: Path, line: int) -> tuple[int, int]:
                 path,
                 line,
             )
-        longest = max(pieces, key=len)
-        if len(longest) > MAX_POSITION_DIGITS:
-            raise InputError(
-                f"bad position: a number of {len(longest)} digits ({longest[:12]}...); a "
-                f"character offset has at most {MAX_POSITION_DIGITS} digits",
-                path,
-                line,
-            )
+        for piece in pieces:
+            if len(piece.lstrip("0")) > 19 or int(piece) > MAX_POSITION:
+                raise InputError(
+                    f"bad position: {piece[:20]}{'...' if len(piece) > 20 else ''} "
+                    f"({len(piece)} digits) is larger than {MAX_POSITION}, the largest "
+                    "64-bit integer",
+                    path,
+                    line,
+                )
         fragments.append((int(pieces[0]), int(pieces[1])))
     return fragments[0][0], fragments[-1][1]
 
