@@ -194,15 +194,18 @@ def rank_codes(
 
 
 def corpus_counts(outcome: RankedCodeStats) -> Counts:
-    """``tp``, ``fp``, ``fn``, ``ap_sum`` and ``queries`` (documents in MAP) of the corpus."""
-    import numpy as np
+    """``tp``, ``fp``, ``fn``, ``ap_sum`` and ``queries`` (documents in MAP) of the corpus.
+
+    ``ap_sum`` is the correctly rounded sum (``math.fsum``): it does not depend on the order of
+    the documents, so two settings whose documents have the same APs give the same MAP."""
+    import math
 
     tp = int(outcome.tp.sum())
     return Counts(
         tp=tp,
         fp=int(outcome.predicted.sum()) - tp,
         fn=int(outcome.gold.sum()) - tp,
-        ap_sum=float(np.sum(outcome.ap[outcome.counted])),
+        ap_sum=math.fsum(outcome.ap[outcome.counted].tolist()),
         queries=int(outcome.counted.sum()),
     )
 

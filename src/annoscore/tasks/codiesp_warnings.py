@@ -94,7 +94,7 @@ def lowercase_may_move(view: RankedView, options: RankedOptions) -> bool:
 
 
 def lowercase_warnings(
-    read: RankedInput | None, view: RankedView, options: RankedOptions, scores: Scores
+    read: RankedInput | None, view: RankedView, options: RankedOptions
 ) -> list[ScoreWarning | str]:
     """The lower-casing quirk (official since 2020-09-30): upper-case codes lower-cased, with
     MAP and F1 of the other setting when they differ.  The other view of the codes (from the same
@@ -106,7 +106,8 @@ def lowercase_warnings(
         return []
     flipped = replace(options, lowercase=not options.lowercase)
     alt_map, alt_f1 = headline(read.view(lowercase=flipped.lowercase), flipped)
-    moved = (alt_map, alt_f1) != (scores["map"], scores["f1"])
+    # both settings' numbers computed alike, so that equal numbers compare equal
+    moved = (alt_map, alt_f1) != headline(view, options)
     effect = f"MAP {fmt(alt_map)} and F1 {fmt(alt_f1)}"
     if options.lowercase:
         text = (
@@ -239,7 +240,7 @@ def ranked_warnings(
                 _line_examples(data.gold, outcome.duplicate_gold_rows),
             )
         )
-    out += lowercase_warnings(read, view, options, scores)
+    out += lowercase_warnings(read, view, options)
     if scores["map"] is None and not empty_prediction_file:
         out.append("no document counts in MAP: MAP is undefined (the official script prints nan)")
     return out
