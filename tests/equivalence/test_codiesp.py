@@ -307,9 +307,12 @@ def test_explainable_equals_the_reference(batch: int, tmp_path: Path) -> None:
         options = ExplainableOptions(
             s.tolerance, ToleranceMode(s.mode), s.check_label, s.filter_gold, s.lowercase
         )
-        paths = [folder / n for n in ("gold.tsv", "pred.tsv", "codes-D.tsv", "codes-P.tsv")]
-        result = score_explainable(*paths, options)
-        scores, counts, documents, warnings = oracle.score_explainable(*paths, s)
+        gold, pred = folder / "gold.tsv", folder / "pred.tsv"
+        codes_d, codes_p = folder / "codes-D.tsv", folder / "codes-P.tsv"
+        result = score_explainable(gold, pred, codes_d, codes_p, options)
+        scores, counts, documents, warnings = oracle.score_explainable(
+            gold, pred, codes_d, codes_p, s
+        )
         case = f"seed {seed} {s}"
         assert dict(result.scores) == scores, case
         assert {k: result.counts[k] for k in ("tp", "fp", "fn")} == counts, case

@@ -541,9 +541,10 @@ def _x_total(per_doc: dict[str, dict[str, int]]) -> dict[str, float | None]:
     return prf(*(sum(c[k] for c in per_doc.values()) for k in ("tp", "fp", "fn")))
 
 
-def score_explainable(  # type: ignore[no-untyped-def]
+def score_explainable(
     gold_path: Path, pred_path: Path, codes_d: Path, codes_p: Path, s: XSettings
-):
+) -> tuple[dict[str, float | None], dict[str, int], dict[str, dict[str, int]], list[Warning]]:
+    """Scores, counts, per-document counts and warnings of X."""
     valid = valid_codes(codes_d) | valid_codes(codes_p)
     gold_written, pred_written = _x_refs(gold_path, True), _x_refs(pred_path, False)
 

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -190,9 +191,9 @@ def test_the_other_lowercase_setting_reads_nothing_again(
     opened: list[str] = []
     original = Path.open
 
-    def counting(self: Path, *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+    def counting(self: Path, *args: Any, **kwargs: Any) -> Any:
         opened.append(self.name)
-        return original(self, *args, **kwargs)  # type: ignore[arg-type]
+        return original(self, *args, **kwargs)
 
     monkeypatch.setattr(Path, "open", counting)
     result = score_ranked(
