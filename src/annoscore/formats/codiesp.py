@@ -495,9 +495,9 @@ def _parse_code_rows(data: bytes, path: Path, what: str, allow_empty: bool) -> C
 # tab positions, then each code (1 to 8 ASCII bytes, none of them NUL, so the 64-bit
 # little-endian word of its bytes is the code: two codes are equal exactly when their words
 # are) looked up in an exact table of the words seen so far.  Documents are compared word by
-# word with the previous line, each line only over its own length, so only the first line of
-# each run of equal documents goes through a Python dict.  Work and memory are linear in the
-# bytes read.
+# word with the previous line (only the lines still equal, over their own length, when a few
+# documents are much longer than the rest), so only the first line of each run of equal
+# documents goes through a Python dict.  Work and memory are linear in the bytes read.
 
 _CHUNK = 1 << 20
 _WHITESPACE = bytes([9, 10, 11, 12, 13, 28, 29, 30, 31, 32])
@@ -517,8 +517,16 @@ class _WordTable:
 
         self.count = 0
         self._allocate(1 << 10)
-        self.words = np.zeros(0, dtype=np.uint64)
+        self._parts: list[WordArray] = [np.zeros(0, dtype=np.uint64)]
+
+    @property
+    def words(self) -> WordArray:
         """Every word inserted, by id."""
+        import numpy as np
+
+        if len(self._parts) > 1:
+            self._parts = [np.concatenate(self._parts)]
+        return self._parts[0]
 
     def _allocate(self, size: int) -> None:
         import numpy as np
@@ -557,7 +565,7 @@ class _WordTable:
         """Give ``words`` (distinct, none of them in the table) the next ids, in order."""
         import numpy as np
 
-        self.words = np.concatenate([self.words, words])
+        self._parts.append(words)  # joined only when the table grows (doubling) or at the end
         self.count += len(words)
         if 4 * self.count > self.size:  # at most a quarter full: probes stay short
             size = self.size
