@@ -132,17 +132,20 @@ def score_ranked(
     outcome = rank(data, options, view.vocabulary)
     columns = count_columns(outcome)
     warnings: list[ScoreWarning | str] = list(reader_warnings)
+    # MAP's sums as the warnings use them: correctly rounded (corpus_counts), with the ids as
+    # the MAP script reads them
+    map_counts = corpus_counts(outcome)
     if view.numeric is not None:
         numeric_outcome = rank(view.numeric, options, view.vocabulary)
-        as_text = ranked_scores(corpus_counts(outcome))["map"]
-        as_numbers = ranked_scores(corpus_counts(numeric_outcome))["map"]
+        as_text = ranked_scores(map_counts)["map"]
+        map_counts = corpus_counts(numeric_outcome)
         columns["ap_sum"], columns["queries"] = numeric_map_columns(
             data, view.numeric, numeric_outcome
         )
-        warnings += numeric_ids_warning(view, as_text, as_numbers)
+        warnings += numeric_ids_warning(view, as_text, ranked_scores(map_counts)["map"])
     matrix = CountMatrix.from_columns(data.documents, columns, integer=INTEGER_COLUMNS)
     counts = matrix.total()
-    warnings += ranked_warnings(other, view, outcome, options, counts, ranked_scores(counts))
+    warnings += ranked_warnings(other, view, outcome, options, map_counts, ranked_scores(counts))
     task = f"codiesp-{subtask.lower()}"
     signature = Signature.of(
         task,

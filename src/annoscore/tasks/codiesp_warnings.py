@@ -142,7 +142,9 @@ def ranked_warnings(
 ) -> list[ScoreWarning | str]:
     """The warnings of D/P: empty prediction file, documents on one side only, invalid codes,
     the depth cut-off, duplicates, lower-casing and an undefined MAP (``read``: what was read,
-    for the other view of the codes; ``None`` when :func:`lowercase_may_move` is false)."""
+    for the other view of the codes; ``None`` when :func:`lowercase_may_move` is false;
+    ``counts``: ``ap_sum`` and ``queries`` of MAP, the sum correctly rounded, so that a number
+    given in a warning does not depend on the order of the documents)."""
     data = view.data
     out: list[ScoreWarning | str] = []
     empty_prediction_file = len(data.pred) == 0
