@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from annoscore.errors import InputError
 from annoscore.formats import codiesp
 from annoscore.formats.codiesp import (
-    _fast_code_rows,
-    _slow_code_rows,
+    _parse_code_rows,
+    _scan_code_rows,
     parse_position,
     read_code_rows,
     read_gold_references,
@@ -127,21 +127,24 @@ field = st.text(alphabet="abcdefghijABC0123456789.-_ ", min_size=1, max_size=12)
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(field, field), min_size=1, max_size=30), st.booleans())
-def test_fast_path_equals_line_path(
-    tmp_path: Path, pairs: list[tuple[str, str]], with_vocabulary: bool
-) -> None:
+def test_scan_equals_parser(tmp_path: Path, pairs: list[tuple[str, str]], lowercase: bool) -> None:
+    """The scan, where it does not decline, gives the parser's shape exactly (codes as
+    written, both in order of first appearance)."""
     path = write(tmp_path, "h.tsv", "".join(f"{d}\t{c}\n" for d, c in pairs))
-    vocabulary = sorted({c.lower() for _, c in pairs[::2]}) if with_vocabulary else None
-    fast = _fast_code_rows(path, True, vocabulary)
-    slow = _slow_code_rows(path, "predictions", True, vocabulary, False).rows
-    if fast is not None:
-        assert decoded(fast) == decoded(slow)
-        assert fast.documents == slow.documents
-        assert (fast.unknown, fast.unknown_distinct, fast.uppercase) == (
-            slow.unknown,
-            slow.unknown_distinct,
-            slow.uppercase,
+    with path.open("rb") as handle:
+        scanned = _scan_code_rows(handle, path)
+    parsed = _parse_code_rows(path.read_bytes(), path, "predictions", False).rows
+    if scanned is not None:
+        assert (scanned.documents, scanned.codes, scanned.lines) == (
+            parsed.documents,
+            parsed.codes,
+            parsed.lines,
         )
+        assert scanned.doc.tolist() == parsed.doc.tolist()
+        assert scanned.code.tolist() == parsed.code.tolist()
+    assert decoded(read_code_rows(path, "p", lowercase=lowercase)) == [
+        (d, c.lower() if lowercase else c) for d, c in pairs
+    ]
 
 
 def test_positions() -> None:

@@ -19,25 +19,31 @@ NUL byte, a missing column and an empty field are :class:`InputError` naming fil
 Positions are ASCII digits.
 
 D/P files can be large (millions of lines), so :func:`read_code_file` returns columns (NumPy
-arrays of document and code indexes) rather than one object per line, and has a vectorised path
-for plain ASCII files whose codes are at most 8 bytes long (every ICD-10 code is).  Anything else
-(a byte-order mark, quotes, ``\\r``, blank lines, long codes) goes through the line-by-line path,
-which also gives the error messages.
+arrays of document and code indexes) rather than one object per line.  The file is opened and
+read once (a pipe is read into memory first), by one reader in two parts behind one shape
+(design.md, "Fast paths"): :func:`_scan_code_rows` cuts plain ASCII files whose codes have at
+most 8 bytes into columns with NumPy, chunk by chunk, and declines (``None``) on anything else
+(a byte-order mark, quotes, ``\\r``, blank lines, a field beginning with a space, a long code,
+non-ASCII text); :func:`_parse_code_rows` then reads the same bytes line by line and is the only
+part that names a file and line.  Both give the codes as written, in order of first appearance;
+lower-casing and the vocabulary are applied to the distinct codes afterwards
+(:func:`recode`), so both settings of ``--lowercase`` come from one reading.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import io
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from annoscore.errors import InputError
 from annoscore.formats.files import (
-    ascii_int,
     bom_warning,
     check_no_nul,
-    read_text,
+    decode_utf8,
     reading,
     split_lines,
     without_bom,
@@ -81,12 +87,37 @@ class ValidCodes:
     warnings: tuple[ScoreWarning, ...] = ()
 
 
-def _text(path: Path) -> tuple[str, list[ScoreWarning]]:
-    """The file's text without a byte-order mark (pandas removes it: a tolerated warning);
-    a NUL byte is an :class:`InputError` naming the line."""
-    text, had_bom = without_bom(read_text(path))
+@contextmanager
+def _opened(path: Path) -> Iterator[io.BufferedIOBase]:
+    """``path`` opened once for reading bytes; an input that cannot seek (a pipe, a FIFO,
+    ``<(cat FILE)``) is read into memory first, so that it can be read from the start again
+    (its writer sends it only once).  The operating system's errors are :class:`InputError`."""
+    with reading(path), path.open("rb") as handle:
+        if handle.seekable():
+            yield handle
+        else:
+            yield io.BytesIO(handle.read())
+
+
+def _read_all(handle: io.BufferedIOBase, path: Path) -> bytes:
+    with reading(path):
+        handle.seek(0)
+        return handle.read()
+
+
+def _text(data: bytes, path: Path) -> tuple[str, list[ScoreWarning]]:
+    """The text of ``data`` (read from ``path``) without a byte-order mark (pandas removes it:
+    a tolerated warning); bytes that are not UTF-8 and a NUL byte are :class:`InputError`
+    naming the line."""
+    text, had_bom = without_bom(decode_utf8(data, path))
     check_no_nul(text, path)
     return text, [replace(bom_warning([str(path)]), tolerated=True)] if had_bom else []
+
+
+def _file_text(path: Path) -> tuple[str, list[ScoreWarning]]:
+    """:func:`_text` of the whole file, read once."""
+    with _opened(path) as handle:
+        return _text(_read_all(handle, path), path)
 
 
 def pandas_fields(line: str, path: Path, number: int) -> tuple[list[str], bool]:
@@ -152,12 +183,12 @@ def _quote_warning(path: Path, lines: list[int], count: int) -> ScoreWarning:
 
 
 def _columns(
-    path: Path, columns: int, names: str
+    text: str, path: Path, columns: int, names: str
 ) -> tuple[list[tuple[int, list[str]]], list[ScoreWarning]]:
-    """The non-blank lines as ``(line number, fields)`` with ``columns`` fields each, read as
-    pandas reads them (byte-order mark and CSV quotes removed, with warnings)."""
-    text, warnings = _text(path)
+    """The non-blank lines of ``text`` as ``(line number, fields)`` with ``columns`` fields
+    each, read as pandas reads them (CSV quotes removed, with a warning)."""
     out = []
+    warnings: list[ScoreWarning] = []
     quoted_lines: list[int] = []
     quoted = 0
     for number, line in enumerate(split_lines(text), start=1):
@@ -183,7 +214,7 @@ def _columns(
 def read_valid_code_file(path: Path) -> ValidCodes:
     """The lower-cased first column of every non-blank line of a valid-code TSV, with the
     reader's warnings (a byte-order mark or CSV quotes removed, as pandas does)."""
-    text, warnings = _text(path)
+    text, warnings = _file_text(path)
     codes: set[str] = set()
     quoted: list[int] = []
     for number, line in enumerate(split_lines(text), start=1):
@@ -225,14 +256,21 @@ def read_code_file(
 
     ``what`` names the file in error messages ("gold", "predictions").  Codes are lower-cased
     unless ``lowercase`` is false.  With ``vocabulary``, codes are indexed into it (-1 when
-    absent); without, the file's own distinct codes form ``codes``.  A missing file, a line
+    absent); without, the file's own distinct codes form ``codes`` (:func:`recode`; read with
+    ``lowercase=False`` and no vocabulary, the rows hold the codes as written, and
+    :func:`recode` gives any other view of them without reading again).  A missing file, a line
     without exactly 2 columns and an empty field are :class:`InputError`; so is a file with no
     line unless ``allow_empty`` (then it has no rows).
     """
-    rows = _fast_code_rows(path, lowercase, vocabulary)
-    if rows is not None:
-        return CodeFile(rows)
-    return _slow_code_rows(path, what, lowercase, vocabulary, allow_empty)
+    with _opened(path) as handle:
+        rows = _scan_code_rows(handle, path)
+        if rows is not None:
+            read = CodeFile(rows)
+        else:
+            read = _parse_code_rows(_read_all(handle, path), path, what, allow_empty)
+    if not lowercase and vocabulary is None:
+        return read
+    return replace(read, rows=recode(read.rows, lowercase=lowercase, vocabulary=vocabulary))
 
 
 def read_code_rows(
@@ -246,20 +284,81 @@ def read_code_rows(
     return read_code_file(path, what, lowercase=lowercase, vocabulary=vocabulary).rows
 
 
+def recode(
+    rows: CodeRows, *, lowercase: bool = True, vocabulary: Sequence[str] | None = None
+) -> CodeRows:
+    """``rows`` (codes as written) with their codes lower-cased (``str.lower``, as the official
+    scripts do) when ``lowercase``, and indexed into ``vocabulary`` (-1 where absent, counted
+    in ``unknown``) when given, else into their own distinct codes in order of first
+    appearance.  The work is per distinct code, plus one gather over the rows.
+
+    >>> import numpy as np
+    >>> rows = CodeRows(Path("p"), ["D1"], ["A1", "a1", "B2"], np.zeros(3, np.int32),
+    ...                 np.array([0, 1, 2], np.int32), None)
+    >>> low = recode(rows)
+    >>> low.codes, low.code.tolist(), low.uppercase
+    (['a1', 'b2'], [0, 0, 1], 2)
+    >>> known = recode(rows, vocabulary=["b2"])
+    >>> known.code.tolist(), known.unknown, known.unknown_distinct, known.unknown_examples
+    ([-1, -1, 0], 2, 1, ('a1',))
+    """
+    import numpy as np
+
+    written = rows.codes
+    codes = [c.lower() for c in written] if lowercase else list(written)
+    per_code = None
+    uppercase = 0
+    upper = [i for i, (c, w) in enumerate(zip(codes, written, strict=True)) if c != w]
+    if upper:
+        per_code = np.bincount(rows.code, minlength=len(written))
+        uppercase = int(per_code[upper].sum())
+    if vocabulary is None:
+        index: dict[str, int] = {}
+        remap = [index.setdefault(c, len(index)) for c in codes]
+        names = list(index)
+    else:
+        index = {}
+        for i, c in enumerate(vocabulary):
+            index.setdefault(c, i)
+        remap = [index.get(c, -1) for c in codes]
+        names = list(vocabulary)
+    identity = remap == list(range(len(remap)))
+    code = rows.code if identity else np.array(remap, dtype=np.int32)[rows.code]
+    unknown = unknown_distinct = 0
+    examples: tuple[str, ...] = ()
+    missing = [i for i, r in enumerate(remap) if r < 0]
+    if missing:
+        if per_code is None:
+            per_code = np.bincount(rows.code, minlength=len(written))
+        unknown = int(per_code[missing].sum())
+        distinct = list(dict.fromkeys(codes[i] for i in missing))
+        unknown_distinct, examples = len(distinct), tuple(distinct[:_EXAMPLES])
+    return replace(
+        rows,
+        codes=names,
+        code=code,
+        unknown=unknown,
+        unknown_distinct=unknown_distinct,
+        unknown_examples=examples,
+        uppercase=uppercase,
+    )
+
+
 def read_gold_reference_file(path: Path, *, lowercase: bool = True) -> ReferenceFile:
     """CodiEsp-X gold: ``clinical_case, label, code, reference text, position`` per line."""
     out: list[CodeReference] = []
-    lines, warnings = _columns(path, 5, "clinical_case, label, code, reference, position")
+    text, warnings = _file_text(path)
+    lines, quotes = _columns(text, path, 5, "clinical_case, label, code, reference, position")
     for number, fields in lines:
-        document, label, code, text, position = fields
+        document, label, code, reference, position = fields
         _need(document, "clinical case", path, number)
         _need(code, "code", path, number)
         start, end = parse_position(position, path, number)
         code = code.lower() if lowercase else code
-        out.append(CodeReference(document, label, code, start, end, number, text))
+        out.append(CodeReference(document, label, code, start, end, number, reference))
     if not out:
         raise InputError("the gold file is empty: expected 5 tab-separated columns", path)
-    return ReferenceFile(out, tuple(warnings))
+    return ReferenceFile(out, (*warnings, *quotes))
 
 
 def read_predicted_reference_file(
@@ -268,7 +367,8 @@ def read_predicted_reference_file(
     """CodiEsp-X predictions: ``clinical_case, position, label, code`` per line (an empty file
     is an :class:`InputError` unless ``allow_empty``)."""
     out: list[CodeReference] = []
-    lines, warnings = _columns(path, 4, "clinical_case, position, label, code")
+    text, warnings = _file_text(path)
+    lines, quotes = _columns(text, path, 4, "clinical_case, position, label, code")
     for number, fields in lines:
         document, position, label, code = fields
         _need(document, "clinical case", path, number)
@@ -278,7 +378,7 @@ def read_predicted_reference_file(
         out.append(CodeReference(document, label, code, start, end, number))
     if not out and not allow_empty:
         raise InputError("the prediction file is empty: expected 4 tab-separated columns", path)
-    return ReferenceFile(out, tuple(warnings))
+    return ReferenceFile(out, (*warnings, *quotes))
 
 
 def read_gold_references(path: Path, *, lowercase: bool = True) -> list[CodeReference]:
@@ -291,8 +391,14 @@ def read_predicted_references(path: Path, *, lowercase: bool = True) -> list[Cod
     return read_predicted_reference_file(path, lowercase=lowercase).references
 
 
+MAX_POSITION = (1 << 63) - 1
+"""The largest position read (a 64-bit integer, as NumPy and pandas hold a column of
+positions); a larger one is an :class:`InputError`, never Python's digit limit."""
+
+
 def parse_position(text: str, path: Path, line: int) -> tuple[int, int]:
-    """``"start end"`` or ``"s1 e1;s2 e2"`` -> (first start, last end); ASCII digits only.
+    """``"start end"`` or ``"s1 e1;s2 e2"`` -> (first start, last end); ASCII digits only, each
+    number at most :data:`MAX_POSITION`.
 
     >>> parse_position("385 397;405 411", Path("g.tsv"), 1)
     (385, 411)
@@ -300,15 +406,23 @@ def parse_position(text: str, path: Path, line: int) -> tuple[int, int]:
     fragments = []
     for part in text.split(";"):
         pieces = part.split()
-        numbers = [ascii_int(p) for p in pieces]
-        if len(numbers) != 2 or numbers[0] is None or numbers[1] is None:
+        if len(pieces) != 2 or not all(p.isascii() and p.isdigit() for p in pieces):
             raise InputError(
                 f"bad position {text[:40]!r}: expected 'start end' or 's1 e1;s2 e2' with "
                 "non-negative integers in ASCII digits",
                 path,
                 line,
             )
-        fragments.append((numbers[0], numbers[1]))
+        for piece in pieces:
+            if len(piece.lstrip("0")) > 19 or int(piece) > MAX_POSITION:
+                raise InputError(
+                    f"bad position: {piece[:20]}{'...' if len(piece) > 20 else ''} "
+                    f"({len(piece)} digits) is larger than {MAX_POSITION}, the largest "
+                    "64-bit integer",
+                    path,
+                    line,
+                )
+        fragments.append((int(pieces[0]), int(pieces[1])))
     return fragments[0][0], fragments[-1][1]
 
 
@@ -320,156 +434,189 @@ def _need(value: str, name: str, path: Path, line: int) -> None:
 def integer_ids(documents: Sequence[str]) -> list[str] | None:
     """The ids as pandas reads a column in which every id looks like an integer (optional
     surrounding spaces and sign, ASCII digits: ``0001`` -> ``1``), else ``None`` (pandas then
-    keeps every id of the column as text).
+    keeps every id of the column as text).  The number is written in its shortest form by
+    string operations (an id of any length, never Python's digit limit).
 
-    >>> integer_ids(["0001", " 2", "+3", "-04"]), integer_ids(["0001", "S1"])
-    (['1', '2', '3', '-4'], None)
+    >>> integer_ids(["0001", " 2", "+3", "-04", "-0", "000"]), integer_ids(["0001", "S1"])
+    (['1', '2', '3', '-4', '0', '0'], None)
     """
     out = []
     for doc in documents:
         token = doc.strip(" ")
         sign = token[:1] in ("+", "-")
-        value = ascii_int(token[1:] if sign else token)
-        if value is None:
+        digits = token[1:] if sign else token
+        if not (digits and digits.isascii() and digits.isdigit()):
             return None
-        out.append(str(-value if token[:1] == "-" else value))
+        number = digits.lstrip("0") or "0"
+        out.append("-" + number if token[:1] == "-" and number != "0" else number)
     return out
 
 
-# --- the line-by-line path -------------------------------------------------------------------
+# --- the checked parser: line by line, names file and line ------------------------------------
 
 
-def _slow_code_rows(
-    path: Path, what: str, lowercase: bool, vocabulary: Sequence[str] | None, allow_empty: bool
-) -> CodeFile:
+def _parse_code_rows(data: bytes, path: Path, what: str, allow_empty: bool) -> CodeFile:
+    """The rows of a D/P file from its bytes, line by line: codes as written, documents and
+    codes indexed in order of first appearance; every error names the file and line."""
     import numpy as np
 
+    text, warnings = _text(data, path)
+    rows, quotes = _columns(text, path, 2, "clinical_case, code")
     doc_index: dict[str, int] = {}
-    code_index: dict[str, int] = (
-        {} if vocabulary is None else {c: i for i, c in enumerate(vocabulary)}
-    )
+    code_index: dict[str, int] = {}
     docs: list[int] = []
     codes: list[int] = []
     lines: list[int] = []
-    unknown: dict[str, int] = {}
-    unknown_rows = 0
-    uppercase = 0
-    rows, warnings = _columns(path, 2, "clinical_case, code")
     for number, (document, code) in rows:
         _need(document, "clinical case", path, number)
         _need(code, "code", path, number)
-        if lowercase:
-            lowered = code.lower()
-            uppercase += lowered != code
-            code = lowered
         docs.append(doc_index.setdefault(document, len(doc_index)))
-        if vocabulary is None:
-            codes.append(code_index.setdefault(code, len(code_index)))
-        else:
-            found = code_index.get(code, -1)
-            if found < 0:
-                unknown_rows += 1
-                unknown[code] = unknown.get(code, 0) + 1
-            codes.append(found)
+        codes.append(code_index.setdefault(code, len(code_index)))
         lines.append(number)
     if not docs and not allow_empty:
         raise InputError(f"the {what} file is empty: expected 'clinical_case<TAB>code' lines", path)
-    rows_read = CodeRows(
+    line_numbers = np.array(lines, dtype=np.int64)
+    every_line = bool(len(lines) == 0 or lines[-1] == len(lines))  # no blank line skipped
+    read = CodeRows(
         path=path,
         documents=list(doc_index),
-        codes=list(code_index) if vocabulary is None else list(vocabulary),
+        codes=list(code_index),
         doc=np.array(docs, dtype=np.int32),
         code=np.array(codes, dtype=np.int32),
-        lines=np.array(lines, dtype=np.int64),
-        unknown=unknown_rows,
-        unknown_distinct=len(unknown),
-        unknown_examples=tuple(list(unknown)[:_EXAMPLES]),
-        uppercase=uppercase,
+        lines=None if every_line else line_numbers,
     )
-    return CodeFile(rows_read, tuple(warnings))
+    return CodeFile(read, (*warnings, *quotes))
 
 
-# --- the vectorised path ---------------------------------------------------------------------
+# --- the scan: columnar, NumPy, declines with None --------------------------------------------
 #
 # The file is read in chunks of whole lines into one reused buffer (so memory stays small and
 # the temporary arrays are recycled), and each chunk is cut into fields with NumPy: newline and
-# tab positions, then each code (at most 8 bytes) as one little-endian 64-bit word, looked up in
-# a hash table of the vocabulary; documents are compared word by word with the previous line, so
-# only the first line of each run of equal documents goes through a Python dict.
+# tab positions, then each code (1 to 8 ASCII bytes, none of them NUL, so the 64-bit
+# little-endian word of its bytes is the code: two codes are equal exactly when their words
+# are) looked up in an exact table of the words seen so far.  Documents are compared word by
+# word with the previous line (only the lines still equal, over their own length, when a few
+# documents are much longer than the rest), so only the first line of each run of equal
+# documents goes through a Python dict.  Work and memory are linear in the bytes read.
 
 _CHUNK = 1 << 20
+_WHITESPACE = bytes([9, 10, 11, 12, 13, 28, 29, 30, 31, 32])
+"""ASCII bytes that ``str.strip`` removes: a field beginning with one may be empty to the
+parser (``_need``), so the scan declines."""
 
 
 class _WordTable:
-    """An open-addressing hash table from non-zero 64-bit words to ids (0 marks an empty slot)."""
+    """An exact map from non-zero 64-bit words to ids, growing as words arrive: open
+    addressing with linear probing; the hash only chooses where to look, a word is found only
+    where the stored word equals it."""
 
     _MULTIPLIER = 0x9E3779B97F4A7C15
 
-    def __init__(self, keys: list[int], ids: list[int]) -> None:
+    def __init__(self) -> None:
         import numpy as np
 
-        bits = max(4, (4 * len(keys)).bit_length())
-        self.size = 1 << bits
-        self.shift = np.uint64(64 - bits)
-        self.key = np.zeros(self.size, dtype=np.uint64)
-        self.id = np.full(self.size, -1, dtype=np.int64)
+        self.count = 0
+        self._allocate(1 << 10)
+        self._parts: list[WordArray] = [np.zeros(0, dtype=np.uint64)]
+
+    @property
+    def words(self) -> WordArray:
+        """Every word inserted, by id."""
+        import numpy as np
+
+        if len(self._parts) > 1:
+            self._parts = [np.concatenate(self._parts)]
+        return self._parts[0]
+
+    def _allocate(self, size: int) -> None:
+        import numpy as np
+
+        self.size = size
+        self.shift = np.uint64(64 - (size.bit_length() - 1))
+        self.key = np.zeros(size, dtype=np.uint64)
+        self.id = np.full(size, -1, dtype=np.int32)
+
+    def _slot(self, words: WordArray) -> IntArray:
+        import numpy as np
+
+        slot: IntArray = ((words * np.uint64(self._MULTIPLIER)) >> self.shift).astype(np.int64)
+        return slot
+
+    def lookup(self, query: WordArray) -> Int32Array:
+        """The id of each query word, -1 where it was never inserted."""
+        import numpy as np
+
         mask = self.size - 1
-        for key, ident in zip(keys, ids, strict=True):
-            slot = ((key * self._MULTIPLIER) & 0xFFFFFFFFFFFFFFFF) >> (64 - bits)
-            while self.id[slot] >= 0:
-                slot = (slot + 1) & mask
-            self.key[slot] = key
-            self.id[slot] = ident
-
-    def lookup(self, query: WordArray) -> IntArray:
-        """The id of each query word, -1 where absent."""
-        import numpy as np
-
-        slot = ((query * np.uint64(self._MULTIPLIER)) >> self.shift).astype(np.int64)
+        slot = self._slot(query)
         id_at = self.id[slot]
         found = self.key[slot] == query
-        result: IntArray = np.where(found, id_at, -1)
+        result: Int32Array = np.where(found, id_at, np.int32(-1))
         pending = np.flatnonzero(~found & (id_at >= 0))
-        slots = (slot[pending] + 1) & (self.size - 1)
+        slots = (slot[pending] + 1) & mask
         while len(pending):  # linear probing for the few words that collided
             id_at = self.id[slots]
             found = self.key[slots] == query[pending]
             result[pending[found]] = id_at[found]
             keep = ~found & (id_at >= 0)
-            pending, slots = pending[keep], (slots[keep] + 1) & (self.size - 1)
+            pending, slots = pending[keep], (slots[keep] + 1) & mask
         return result
+
+    def insert(self, words: WordArray) -> None:
+        """Give ``words`` (distinct, none of them in the table) the next ids, in order."""
+        import numpy as np
+
+        self._parts.append(words)  # joined only when the table grows (doubling) or at the end
+        self.count += len(words)
+        if 4 * self.count > self.size:  # at most a quarter full: probes stay short
+            size = self.size
+            while 4 * self.count > size:
+                size *= 2
+            self._allocate(size)
+            self._place(self.words, np.arange(self.count, dtype=np.int32))
+        else:
+            first = self.count - len(words)
+            self._place(words, np.arange(first, self.count, dtype=np.int32))
+
+    def _place(self, words: WordArray, ids: Int32Array) -> None:
+        import numpy as np
+
+        mask = self.size - 1
+        slot = self._slot(words)
+        pending = np.arange(len(words))
+        while len(pending):
+            at = slot[pending]
+            free = self.id[at] < 0
+            candidates = pending[free]
+            _, first = np.unique(at[free], return_index=True)  # one word per free slot
+            won = candidates[first]
+            self.key[slot[won]] = words[won]
+            self.id[slot[won]] = ids[won]
+            placed = np.zeros(len(words), dtype=bool)
+            placed[won] = True
+            pending = pending[~placed[pending]]
+            slot[pending] = (slot[pending] + 1) & mask  # each one's slot is taken now
 
 
 def _word_text(word: int) -> str:
     return word.to_bytes(8, "little").rstrip(b"\0").decode("ascii")
 
 
-class _FastReader:
-    """Accumulates the columns of a file read chunk by chunk."""
+class _CodeScan:
+    """Accumulates the columns of a file scanned chunk by chunk."""
 
-    def __init__(self, lowercase: bool, vocabulary: Sequence[str] | None) -> None:
-        self.lowercase = lowercase
-        self.vocabulary = vocabulary
+    def __init__(self) -> None:
         self.doc_index: dict[str, int] = {}
-        self.word_index: dict[int, int] = {}
-        self.table: _WordTable | None = None
-        if vocabulary is not None:
-            first: dict[int, int] = {}
-            for i, code in enumerate(vocabulary):
-                if code.isascii() and 0 < len(code) <= 8 and "\0" not in code:
-                    first.setdefault(int.from_bytes(code.encode("ascii"), "little"), i)
-            self.table = _WordTable(list(first), list(first.values()))
+        self.table = _WordTable()
         self.doc_parts: list[Int32Array] = []
         self.code_parts: list[Int32Array] = []
-        self.unknown = 0
-        self.unknown_words: set[int] = set()
-        self.examples: list[int] = []
-        self.uppercase = 0
 
     def chunk(self, buffer: bytearray, size: int) -> bool:
-        """Add the complete lines in ``buffer[:size]``; False if they need the line path."""
+        """Add the complete lines in ``buffer[:size]``; False if they are not plain (the
+        parser then reads the file)."""
         import numpy as np
 
+        if not buffer[:size].isascii():
+            return False
         for special in (b"\r", b"\0", b'"'):
             if buffer.find(special, 0, size) >= 0:
                 return False
@@ -481,31 +628,58 @@ class _FastReader:
         line_start = np.empty_like(newline)
         line_start[0] = 0
         line_start[1:] = newline[:-1] + 1
+        # one tab per line, inside it, with a field on each side
         if not bool(((tab > line_start) & (tab + 1 < newline)).all()):
             return False
         code_start = tab + 1
+        space = np.zeros(256, dtype=bool)
+        space[list(_WHITESPACE)] = True
+        if bool(space[raw[line_start]].any()) or bool(space[raw[code_start]].any()):
+            return False
         code_length = newline - code_start
         if int(code_length.max()) > 8:
             return False
         words = np.frombuffer(buffer, dtype="<u8")
-        code_word = WordReader(words, code_start).word(0, code_length)
-        as_bytes = code_word.view(np.uint8)
-        upper = (as_bytes - np.uint8(65)) < 26
-        uppercase = int(np.count_nonzero(upper.view(np.uint64)))
-        self.uppercase += uppercase
-        if self.lowercase and uppercase:
-            np.add(as_bytes, 32, out=as_bytes, where=upper)
+        self._documents(buffer, words, line_start, tab)
+        self._codes(WordReader(words, code_start).word(0, code_length))
+        return True
+
+    def _documents(
+        self, buffer: bytearray, words: WordArray, line_start: IntArray, tab: IntArray
+    ) -> None:
+        """Index the document of each line: a line starts a new run unless its document has
+        the previous line's length and bytes (compared 8 bytes at a time); the first line of
+        each run goes through the dict.
+
+        Comparing word ``k`` of every line costs the number of lines per word; that stays
+        within a few times the chunk's bytes unless a few documents are much longer than the
+        rest, and then only the lines still equal to the previous one, over their own length,
+        are compared (the work is linear in the bytes either way)."""
+        import numpy as np
 
         doc_length = tab - line_start
-        changed = np.empty(len(tab), dtype=bool)
+        rows = len(tab)
+        changed = np.empty(rows, dtype=bool)
         changed[0] = True
         np.not_equal(doc_length[1:], doc_length[:-1], out=changed[1:])
-        reader = WordReader(words, line_start)
         longest = int(doc_length.max())
-        same_length = longest == int(doc_length.min())
-        for k in range((longest + 7) // 8):
-            word = reader.word(k, longest - 8 * k if same_length else doc_length - 8 * k)
-            changed[1:] |= word[1:] != word[:-1]
+        if rows * ((longest + 7) // 8) <= 2 * (int(tab[-1]) // 8 + rows):
+            reader = WordReader(words, line_start)
+            same_length = longest == int(doc_length.min())
+            for k in range((longest + 7) // 8):
+                word = reader.word(k, longest - 8 * k if same_length else doc_length - 8 * k)
+                changed[1:] |= word[1:] != word[:-1]
+        else:
+            same = np.flatnonzero(~changed)  # lines as long as the previous one
+            k = 0
+            while len(same):
+                remaining = doc_length[same] - 8 * k
+                here = WordReader(words, line_start[same] + 8 * k).word(0, remaining)
+                there = WordReader(words, line_start[same - 1] + 8 * k).word(0, remaining)
+                differ = here != there
+                changed[same[differ]] = True
+                same = same[~differ & (remaining > 8)]
+                k += 1
         heads = np.flatnonzero(changed)
         index = self.doc_index
         run_doc = np.fromiter(
@@ -513,60 +687,46 @@ class _FastReader:
                 index.setdefault(buffer[s:e].decode("ascii"), len(index))
                 for s, e in zip(line_start[heads].tolist(), tab[heads].tolist(), strict=True)
             ),
-            dtype=np.int64,
+            dtype=np.int32,
             count=len(heads),
         )
-        self.doc_parts.append(run_doc[np.cumsum(changed) - 1].astype(np.int32))
+        self.doc_parts.append(run_doc[np.cumsum(changed) - 1])
 
-        if self.table is None:
-            unique, inverse = np.unique(code_word, return_inverse=True)
-            seen = self.word_index
-            ids = np.array([seen.setdefault(w, len(seen)) for w in unique.tolist()], dtype=np.int64)
-            self.code_parts.append(ids[inverse].astype(np.int32))
-            return True
+    def _codes(self, code_word: WordArray) -> None:
+        """Index the code of each line in the table, adding the new ones in order of first
+        appearance."""
+        import numpy as np
+
         code = self.table.lookup(code_word)
-        self.code_parts.append(code.astype(np.int32))
-        missing = np.flatnonzero(code < 0)
-        if len(missing):
-            self.unknown += len(missing)
-            self.unknown_words.update(np.unique(code_word[missing]).tolist())
-            for word in code_word[missing[: 64 * _EXAMPLES]].tolist():
-                if len(self.examples) < _EXAMPLES and word not in self.examples:
-                    self.examples.append(word)
-        return True
+        new = np.flatnonzero(code < 0)
+        if len(new):
+            fresh, first = np.unique(code_word[new], return_index=True)
+            self.table.insert(fresh[np.argsort(first)])
+            code[new] = self.table.lookup(code_word[new])
+        self.code_parts.append(code)
 
     def rows(self, path: Path) -> CodeRows:
         import numpy as np
 
-        doc = np.concatenate(self.doc_parts)
-        code = np.concatenate(self.code_parts)
-        if self.vocabulary is None:
-            codes = [_word_text(w) for w in self.word_index]
-        else:
-            codes = list(self.vocabulary)
         return CodeRows(
             path=path,
             documents=list(self.doc_index),
-            codes=codes,
-            doc=doc,
-            code=code,
+            codes=[_word_text(w) for w in self.table.words.tolist()],
+            doc=np.concatenate(self.doc_parts),
+            code=np.concatenate(self.code_parts),
             lines=None,
-            unknown=self.unknown,
-            unknown_distinct=len(self.unknown_words),
-            unknown_examples=tuple(_word_text(w) for w in self.examples),
-            uppercase=self.uppercase,
         )
 
 
-def _fast_code_rows(
-    path: Path, lowercase: bool, vocabulary: Sequence[str] | None
-) -> CodeRows | None:
-    """Vectorised reading of a well-formed ASCII file; ``None`` means: use the line path."""
-    fast = _FastReader(lowercase, vocabulary)
+def _scan_code_rows(handle: io.BufferedIOBase, path: Path) -> CodeRows | None:
+    """The rows of a plain D/P file (ASCII, one tab per line, codes of at most 8 bytes, no
+    blank line, quote, ``\\r``, NUL or field beginning with a space), read in chunks from
+    ``handle``; ``None`` when the file is not plain (the parser reads it, and names the line)."""
+    scan = _CodeScan()
     buffer = bytearray(_CHUNK + 16)
     view = memoryview(buffer)
     carry = 0
-    with reading(path), path.open("rb") as handle:
+    with reading(path):
         while True:
             got = handle.readinto(view[carry:_CHUNK])
             end = carry + got
@@ -575,18 +735,16 @@ def _fast_code_rows(
                     break
                 buffer[carry] = 10  # the last line had no newline
                 end = carry + 1
-            if not buffer.isascii():
-                return None
             last = buffer.rfind(b"\n", 0, end)
             if last < 0:
                 return None  # a line longer than the buffer
             size = last + 1
-            if not fast.chunk(buffer, size):
+            if not scan.chunk(buffer, size):
                 return None
             carry = end - size
             buffer[:carry] = buffer[size:end]
             if got == 0:
                 break
-    if not fast.doc_parts:
+    if not scan.doc_parts:
         return None
-    return fast.rows(path)
+    return scan.rows(path)

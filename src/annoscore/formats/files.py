@@ -52,6 +52,12 @@ def read_text(path: Path) -> str:
     """
     with reading(path):
         data = path.read_bytes()
+    return decode_utf8(data, path)
+
+
+def decode_utf8(data: bytes, path: Path) -> str:
+    """``data`` (the bytes of ``path``) decoded as UTF-8; bytes that are not UTF-8 are an
+    :class:`InputError` naming the line and byte (:func:`read_text` for bytes already read)."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -1,7 +1,8 @@
 """Ranked code predictions against gold code sets: the counts behind CodiEsp D/P MAP and P/R/F1.
 
 One vectorised pass over the whole corpus (numpy arrays of document and code ids, as read by
-:func:`annoscore.formats.codiesp.read_code_rows`) marks each predicted row relevant or not, then
+:func:`annoscore.formats.codiesp.read_code_rows` and put on one index by
+:func:`annoscore.align.codes.align_ranked`) marks each predicted row relevant or not, then
 :func:`annoscore.metrics.ranking.ranking_stats` gives the average precision of each document.
 The per-document results add up: ``ap_sum`` / ``queries`` is MAP, ``tp``/``fp``/``fn`` give
 micro P/R/F1.
@@ -12,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from annoscore.align.codes import RankedCodes
 from annoscore.counts import Counts
+from annoscore.formats.codiesp import integer_ids
 from annoscore.metrics.ranking import group_rows, ranking_stats
-from annoscore.model import CodeRows
 
 if TYPE_CHECKING:
     import numpy as np
@@ -27,23 +29,6 @@ if TYPE_CHECKING:
 
 EXAMPLE_ROWS = 5
 """How many rows of dropped duplicates are kept as examples."""
-
-
-@dataclass(slots=True)
-class RankedCodes:
-    """Gold and predicted code rows of a corpus, indexed for :func:`rank_codes`."""
-
-    gold: CodeRows
-    pred: CodeRows
-    documents: list[str]
-    """Gold documents, then predicted documents absent from the gold."""
-    pred_global: IntArray
-    """Global document index of each predicted document."""
-    code_valid: BoolArray
-    """Per vocabulary code: in the valid-code list."""
-    invalid_gold_rows: int
-    invalid_pred_rows: int
-    invalid_pred_examples: list[str]
 
 
 @dataclass(slots=True)
@@ -209,15 +194,18 @@ def rank_codes(
 
 
 def corpus_counts(outcome: RankedCodeStats) -> Counts:
-    """``tp``, ``fp``, ``fn``, ``ap_sum`` and ``queries`` (documents in MAP) of the corpus."""
-    import numpy as np
+    """``tp``, ``fp``, ``fn``, ``ap_sum`` and ``queries`` (documents in MAP) of the corpus.
+
+    ``ap_sum`` is the correctly rounded sum (``math.fsum``): it does not depend on the order of
+    the documents, so two settings whose documents have the same APs give the same MAP."""
+    import math
 
     tp = int(outcome.tp.sum())
     return Counts(
         tp=tp,
         fp=int(outcome.predicted.sum()) - tp,
         fn=int(outcome.gold.sum()) - tp,
-        ap_sum=float(np.sum(outcome.ap[outcome.counted])),
+        ap_sum=math.fsum(outcome.ap[outcome.counted].tolist()),
         queries=int(outcome.counted.sum()),
     )
 
@@ -251,3 +239,42 @@ def document_counts(outcome: RankedCodeStats, i: int) -> Counts:
         ap_sum=float(outcome.ap[i]) if counted else 0.0,
         queries=int(counted),
     )
+
+
+def code_order(vocabulary: list[str]) -> IntArray:
+    """The position of each vocabulary code in code (code point) order: ``code_rank`` of
+    :func:`rank_codes` for trectools 0.0.50's tie order.
+
+    >>> code_order(["b", "a", "c"]).tolist()
+    [1, 0, 2]
+    """
+    import numpy as np
+
+    rank = np.empty(len(vocabulary), dtype=np.int64)
+    rank[sorted(range(len(vocabulary)), key=vocabulary.__getitem__)] = np.arange(len(vocabulary))
+    return rank
+
+
+def numeric_map_columns(
+    data: RankedCodes, numeric: RankedCodes, outcome: RankedCodeStats
+) -> tuple[FloatArray, FloatArray]:
+    """``ap_sum`` and ``queries`` of the numeric-id corpus (``numeric``, ranked as
+    ``outcome``), each on the first document of the text-id corpus (``data``) that reads as
+    that number, so the per-document columns still add up to the MAP of the numeric ids."""
+    import numpy as np
+
+    # each number on the first text document (gold first, then predicted) that reads as it
+    first: dict[str, int] = {}
+    for i, name in enumerate(integer_ids(data.gold.documents) or data.gold.documents):
+        first.setdefault(name, i)
+    pred_names = integer_ids(data.pred.documents) or data.pred.documents
+    for name, at in zip(pred_names, data.pred_global.tolist(), strict=True):
+        first.setdefault(name, at)
+    ap_sum = np.zeros(len(data.documents), dtype=np.float64)
+    queries = np.zeros(len(data.documents), dtype=np.float64)
+    counted = outcome.counted
+    for m, name in enumerate(numeric.documents):
+        at = first[name]
+        ap_sum[at] += outcome.ap[m] if counted[m] else 0.0
+        queries[at] += float(counted[m])
+    return ap_sum, queries

@@ -255,7 +255,7 @@ register(
         command=("codiesp", "D"),
         score="annoscore.tasks.codiesp:score_codiesp_d",
         reader="annoscore.formats.codiesp:read_code_rows",
-        scorer="annoscore.tasks.codiesp:ranked_scores",
+        scorer="annoscore.metrics.codiesp:ranked_scores",
         signature=("missing-docs", "extra-docs", "filter-gold", "depth", "lowercase", "tie-order"),
         sample=Sample(
             "codiesp/gs_D.tsv",
@@ -274,7 +274,7 @@ register(
         command=("codiesp", "P"),
         score="annoscore.tasks.codiesp:score_codiesp_p",
         reader="annoscore.formats.codiesp:read_code_rows",
-        scorer="annoscore.tasks.codiesp:ranked_scores",
+        scorer="annoscore.metrics.codiesp:ranked_scores",
         signature=("missing-docs", "extra-docs", "filter-gold", "depth", "lowercase", "tie-order"),
         sample=Sample(
             "codiesp/gs_P.tsv",
@@ -293,7 +293,7 @@ register(
         command=("codiesp", "X"),
         score="annoscore.tasks.codiesp:score_codiesp_x",
         reader="annoscore.formats.codiesp:read_gold_references",
-        scorer="annoscore.tasks.codiesp:set_scores",
+        scorer="annoscore.metrics.codiesp:set_scores",
         signature=("tolerance", "tolerance-mode", "check-label", "filter-gold", "lowercase"),
         sample=Sample(
             "codiesp/gs_X.tsv",

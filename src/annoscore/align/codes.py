@@ -1,0 +1,139 @@
+"""CodiEsp D/P: the gold and predicted code rows of a corpus on one index of documents and codes.
+
+The reader gives each file's rows with the codes as written (:mod:`annoscore.formats.codiesp`);
+:func:`align_ranked` lower-cases them (or not), puts both sides on one code vocabulary (the gold
+codes, then the valid codes the gold lacks; a predicted code outside it is -1) and one list of
+documents (every gold document, then the predicted ones the gold lacks), and marks which codes
+are valid.  Both settings of ``--lowercase`` come from the same rows, read once.
+
+Document ids are compared as text, as the F1 script compares them.  The MAP script's pandas
+reads a file in which every id looks like an integer as numbers (``0001`` and ``1`` are one
+document there): :func:`numeric_view` gives the rows as it sees them, and ``RankedView.numeric``
+the corpus indexed that way (``None`` when no id changes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from annoscore.align.documents import pair_documents
+from annoscore.formats.codiesp import integer_ids, recode
+from annoscore.model import CodeRows
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    BoolArray = npt.NDArray[np.bool_]
+
+EXAMPLES = 5
+
+
+@dataclass(slots=True)
+class RankedCodes:
+    """Gold and predicted code rows of a corpus, indexed for
+    :func:`annoscore.metrics.ranked_codes.rank_codes`."""
+
+    gold: CodeRows
+    pred: CodeRows
+    documents: list[str]
+    """Gold documents, then predicted documents absent from the gold."""
+    pred_global: IntArray
+    """Global document index of each predicted document."""
+    code_valid: BoolArray
+    """Per vocabulary code: in the valid-code list."""
+    invalid_gold_rows: int
+    invalid_pred_rows: int
+    invalid_pred_examples: list[str]
+
+
+@dataclass(slots=True)
+class RankedView:
+    """The corpus under one setting of lower-casing: as the F1 script sees it (``data``, ids as
+    text) and as the MAP script sees it (``numeric``, ``None`` when that changes no id)."""
+
+    data: RankedCodes
+    numeric: RankedCodes | None
+    vocabulary: list[str]
+
+
+def align_ranked(
+    gold_written: CodeRows, pred_written: CodeRows, valid: frozenset[str], *, lowercase: bool
+) -> RankedView:
+    """Gold and predictions (codes as written) on one index, codes lower-cased when
+    ``lowercase``; ``valid`` holds the lower-cased valid codes."""
+    import numpy as np
+
+    gold = recode(gold_written, lowercase=lowercase)
+    known = set(gold.codes)
+    vocabulary = list(gold.codes) + sorted(valid - known)
+    code_valid = np.fromiter((c in valid for c in vocabulary), dtype=bool, count=len(vocabulary))
+    pred = recode(pred_written, lowercase=lowercase, vocabulary=vocabulary)
+    # the first few distinct invalid predicted codes in file order (the written codes are in
+    # order of first appearance)
+    read = (c.lower() if lowercase else c for c in pred_written.codes)
+    examples = list(dict.fromkeys(c for c in read if c not in valid))[:EXAMPLES]
+    data = _index(gold, pred, code_valid, examples)
+    numeric = None
+    gold_numbers, pred_numbers = numeric_view(gold), numeric_view(pred)
+    if gold_numbers is not None or pred_numbers is not None:
+        numeric = _index(gold_numbers or gold, pred_numbers or pred, code_valid, examples)
+    return RankedView(data, numeric, vocabulary)
+
+
+def _index(
+    gold: CodeRows, pred: CodeRows, code_valid: BoolArray, examples: list[str]
+) -> RankedCodes:
+    import numpy as np
+
+    # every gold document, then the predicted ones the gold lacks: MAP's --missing-docs and
+    # --extra-docs rules then decide, per document, whether it counts (rank_codes)
+    documents = list(pair_documents(gold.documents, pred.documents).scored)
+    index = {d: i for i, d in enumerate(documents)}
+    pred_global = np.fromiter(
+        (index[doc] for doc in pred.documents), dtype=np.int64, count=len(pred.documents)
+    )
+    valid_or_not = np.append(code_valid, False)  # code -1 (not in the vocabulary) reads False
+    invalid_pred_rows = len(pred) - int(np.count_nonzero(valid_or_not[pred.code]))
+    return RankedCodes(
+        gold=gold,
+        pred=pred,
+        documents=documents,
+        pred_global=pred_global,
+        code_valid=code_valid,
+        invalid_gold_rows=int((~code_valid[gold.code]).sum()),
+        invalid_pred_rows=invalid_pred_rows,
+        invalid_pred_examples=examples,
+    )
+
+
+def numeric_view(rows: CodeRows) -> CodeRows | None:
+    """The rows with their document ids read as pandas reads a numeric column (``0001`` is
+    ``1``: :func:`annoscore.formats.codiesp.integer_ids`), or ``None`` when that changes
+    nothing."""
+    import numpy as np
+
+    ids = integer_ids(rows.documents)
+    if ids is None or ids == rows.documents:
+        return None
+    merged: dict[str, int] = {}
+    remap = np.fromiter(
+        (merged.setdefault(i, len(merged)) for i in ids), dtype=np.int32, count=len(ids)
+    )
+    return replace(rows, documents=list(merged), doc=remap[rows.doc])
+
+
+@dataclass(slots=True)
+class RankedInput:
+    """Both sides of a D/P corpus as read (codes as written) and the valid codes: every view
+    of the corpus (:meth:`view`) comes from this one reading."""
+
+    gold: CodeRows
+    pred: CodeRows
+    valid: frozenset[str]
+
+    def view(self, *, lowercase: bool) -> RankedView:
+        """The corpus with codes lower-cased or as written (:func:`align_ranked`)."""
+        return align_ranked(self.gold, self.pred, self.valid, lowercase=lowercase)
