@@ -103,15 +103,42 @@ def main(argv: list[str] | None = None) -> None:
     NumPy's OpenBLAS starts a thread per core when it loads (about 0.06 s per process on two
     cores); no command multiplies large matrices, so the command runs it with one thread unless
     ``OPENBLAS_NUM_THREADS`` is set.
+
+    Standard output is flushed and checked before the exit (help, ``--version``): a write that
+    fails is exit 2 "cannot write standard output: ..." (a full disk), a reader that closed the
+    pipe a quiet exit 141 (:func:`annoscore.cli.common.finish_stdout`).
     """
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    from annoscore.cli.common import CLOSED_PIPE_STATUS, finish_stdout, silence_stdout
+
+    try:
+        status = _run(argv)
+    except BrokenPipeError:  # help or --version to a closed pipe
+        silence_stdout()
+        status = CLOSED_PIPE_STATUS
+    except OSError as error:  # the commands handle their own: help or --version not written
+        silence_stdout()
+        _say(f"cannot write standard output: {error.strerror or error}")
+        status = 2
+    else:
+        failed = finish_stdout()
+        if failed is not None and not status:
+            status = failed
+    sys.exit(status if isinstance(status, int) else 0)
+
+
+def _run(argv: list[str] | None) -> int | Any:
+    """Run the command line; its exit status (usage errors reported)."""
     command = typer.main.get_command(app)
     try:
         status = command.main(args=argv, prog_name="annoscore", standalone_mode=False)
     except typer.Exit as done:
         status = done.exit_code
+    except SystemExit as done:  # click's own exit: on a closed pipe it exits 1, marking stdout
+        closed = type(sys.stdout).__name__ == "PacifyFlushWrapper"
+        status = 141 if closed and done.code == 1 else done.code
     except typer.Abort:
-        print("annoscore: error: interrupted", file=sys.stderr)
+        _say("interrupted")
         status = 130
     except typer.TyperException as error:  # the command line's usage errors
         message = error.format_message()
@@ -122,6 +149,12 @@ def main(argv: list[str] | None = None) -> None:
             ctx = getattr(error, "ctx", None)
             where = ctx.command_path if ctx is not None else "annoscore"
             text = " ".join(message.split())
-            print(f"annoscore: error: {text} (see '{where} --help')", file=sys.stderr)
+            _say(f"{text} (see '{where} --help')")
             status = getattr(error, "exit_code", 2)
-    sys.exit(status if isinstance(status, int) else 0)
+    return status
+
+
+def _say(message: str) -> None:
+    from annoscore.cli.common import tell
+
+    tell("error", message)
