@@ -109,8 +109,15 @@ def main(argv: list[str] | None = None) -> None:
     pipe a quiet exit 141 (:func:`annoscore.cli.common.finish_stdout`).
     """
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    from annoscore.cli.common import CLOSED_PIPE_STATUS, finish_stdout, silence_stdout
+    from annoscore.cli.common import (
+        CLOSED_PIPE_STATUS,
+        ClosedOutput,
+        finish_stdout,
+        silence_stdout,
+    )
 
+    if sys.stdout is None:  # started with standard output closed
+        sys.stdout = ClosedOutput()
     try:
         status = _run(argv)
     except BrokenPipeError:  # help or --version to a closed pipe

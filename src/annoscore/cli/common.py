@@ -346,6 +346,25 @@ def write_stdout(chunks: str | Iterable[str]) -> None:
         raise InputError(f"cannot write standard output: {error.strerror or error}") from None
 
 
+class ClosedOutput:
+    """Standard output when the command started without one (``>&-``: Python then has
+    ``sys.stdout = None`` and ``print`` writes nothing): every write fails as a closed
+    descriptor does, so the command says so (exit 2) instead of exiting 0 having written
+    nothing."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+    def flush(self) -> None:
+        """Nothing is ever buffered."""
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+    def isatty(self) -> bool:
+        return False
+
+
 def finish_stdout() -> int | None:
     """Flush what Python buffered for standard output (help, ``--version``) and report a
     failure: ``None`` when all is written, else the exit status (with the message printed;

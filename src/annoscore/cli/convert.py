@@ -138,6 +138,8 @@ def register(app: typer.Typer) -> None:
         for path, _ in planned:
             if path.resolve() in inputs:
                 raise InputError("refusing to overwrite an input file", path)
+            if path.is_dir():
+                raise InputError("is a folder: cannot write the file", path)
             if path.exists() and not force:
                 raise InputError("exists; use --force to overwrite", path)
         write_files(out, planned)
