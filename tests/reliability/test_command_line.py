@@ -144,7 +144,6 @@ def test_device_outputs_are_opened_never_replaced(tmp_path: Path) -> None:
     """``-o /dev/null``, ``/dev/full``, ``/dev/stdout`` (and muc's report files, and the files a
     MUC configuration names) are written where they point: the nodes and links stay as they
     are.  In a private mount namespace with its own ``/dev`` (root only)."""
-    config = tmp_path / "ne.config"
     shutil.copytree(SAMPLES / "muc", tmp_path / "muc")
     config = tmp_path / "muc" / "ne.config"
     with config.open("a", encoding="utf-8") as handle:
@@ -204,26 +203,29 @@ def test_device_outputs_are_opened_never_replaced(tmp_path: Path) -> None:
         "urandom": "char 1:9",
         "zero": "char 1:5",
     }
-    for read_only in (False, True):  # root; then a /dev where no file can be made (a user's)
-        results = run_private(tmp_path, runs, read_only=read_only)
-        for result in results:
-            assert result["dev"] == expected_dev, result
-            assert "Traceback" not in result["stderr"]
-        null, full, stdout, append, stdout_full, muc, partitions, partitions_out = results
-        assert null["status"] == 0 and null["stdout"] == "", null
-        assert full["status"] == 2 and full["stdout"] == ""
-        one_line(full["stderr"], "/dev/full: cannot write the output: No space left on device")
-        assert stdout["status"] == 0 and stdout["stdout"] == json_out
-        assert append["status"] == 0
-        assert appended.read_text(encoding="utf-8") == "before\n" + json_out
-        appended.write_text("before\n", encoding="utf-8")
-        assert stdout_full["status"] == 2
-        one_line(stdout_full["stderr"], "cannot write standard output: No space left on device")
-        assert muc["status"] == 0, muc["stderr"]
-        assert muc["stdout"].startswith("{\n{-docnum 9301010001"), muc["stdout"][:80]
-        assert partitions["status"] == 2
-        one_line(partitions["stderr"], "/dev/full", "No space left on device")
-        assert partitions_out["status"] == 0 and partitions_out["stdout"], partitions_out
+    results = run_private(tmp_path, runs)
+    for result in results:
+        assert result["dev"] == expected_dev, result
+        assert "Traceback" not in result["stderr"]
+    null, full, stdout, append, stdout_full, muc, partitions, partitions_out = results
+    assert null["status"] == 0 and null["stdout"] == "", null
+    assert full["status"] == 2 and full["stdout"] == ""
+    one_line(full["stderr"], "/dev/full: cannot write the output: No space left on device")
+    assert stdout["status"] == 0 and stdout["stdout"] == json_out
+    assert append["status"] == 0
+    assert appended.read_text(encoding="utf-8") == "before\n" + json_out
+    assert stdout_full["status"] == 2
+    one_line(stdout_full["stderr"], "cannot write standard output: No space left on device")
+    assert muc["status"] == 0, muc["stderr"]
+    assert muc["stdout"].startswith("{\n{-docnum 9301010001"), muc["stdout"][:80]
+    assert partitions["status"] == 2
+    one_line(partitions["stderr"], "/dev/full", "No space left on device")
+    assert partitions_out["status"] == 0 and partitions_out["stdout"], partitions_out
+    # a /dev where no file can be made, as for a normal user: the common idioms work
+    user = run_private(tmp_path, [runs[0], runs[2], runs[5]], read_only=True)
+    assert [r["status"] for r in user] == [0, 0, 0], [r["stderr"] for r in user]
+    assert user[1]["stdout"] == json_out
+    assert all(r["dev"] == expected_dev for r in user)
 
 
 def test_a_full_disk_is_exit_2_and_leaves_no_file(tmp_path: Path) -> None:
@@ -501,30 +503,29 @@ def test_progress_shows_beside_the_spinner(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 @pytest.mark.parametrize("kind", ["fifo", "pipe"])
-def test_compare_reads_a_piped_gold_once(kind: str, tmp_path: Path) -> None:
+def test_compare_reads_a_piped_gold_once(runner: Runner, kind: str, tmp_path: Path) -> None:
     """The gold standard is scored once per system: a pipe or FIFO used to give its text to
     the first system only ("the gold file is empty" after)."""
     files = [TREC / "run.txt", TREC / "run.txt"]
     expected = run("compare", "trec", TREC / "qrels.txt", *files, "-f", "json").stdout
     qrels = (TREC / "qrels.txt").read_bytes()
-    with Runner() as runner:
-        if kind == "fifo":
-            gold = tmp_path / "qrels.fifo"
-            os.mkfifo(gold)
-            outcome = runner("compare", "trec", gold, *files, "-f", "json", fifos={gold: qrels})
-        else:
-            outcome = runner("compare", "trec", "/dev/fd/7", *files, "-f", "json", feeds={7: qrels})
-        assert outcome.status == 0, outcome.stderr
-        assert outcome.stdout.decode() == expected
-        bad = b"q1 0 d1\n"
-        if kind == "fifo":
-            outcome = runner("compare", "trec", gold, *files, fifos={gold: bad})
-            name = str(gold)
-        else:
-            outcome = runner("compare", "trec", "/dev/fd/7", *files, feeds={7: bad})
-            name = "/dev/fd/7"
-        assert outcome.status == 2
-        one_line(outcome.stderr.decode(), f"{name}:1: expected 4")
+    if kind == "fifo":
+        gold = tmp_path / "qrels.fifo"
+        os.mkfifo(gold)
+        outcome = runner("compare", "trec", gold, *files, "-f", "json", fifos={gold: qrels})
+    else:
+        outcome = runner("compare", "trec", "/dev/fd/7", *files, "-f", "json", feeds={7: qrels})
+    assert outcome.status == 0, outcome.stderr
+    assert outcome.stdout.decode() == expected
+    bad = b"q1 0 d1\n"
+    if kind == "fifo":
+        outcome = runner("compare", "trec", gold, *files, fifos={gold: bad})
+        name = str(gold)
+    else:
+        outcome = runner("compare", "trec", "/dev/fd/7", *files, feeds={7: bad})
+        name = "/dev/fd/7"
+    assert outcome.status == 2
+    one_line(outcome.stderr.decode(), f"{name}:1: expected 4")
 
 
 @pytest.mark.parametrize("odd", ["\n", "\r", "\x1b[2J", "\u2028"])
