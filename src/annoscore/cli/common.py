@@ -26,6 +26,7 @@ from typing import IO, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
+from annoscore.cli import CLOSED_PIPE_STATUS
 from annoscore.errors import InputError
 from annoscore.report.generic import TextRenderer, one_line, render, warning_text
 from annoscore.result import Result
@@ -273,12 +274,9 @@ def check_output(path: Path) -> None:
 
 class OutputClosed(Exception):
     """The reader of standard output went away (``annoscore ... | head -1``): the command stops
-    writing and ends quietly with :data:`CLOSED_PIPE_STATUS`, as command-line tools do."""
+    writing and ends quietly with :data:`annoscore.cli.CLOSED_PIPE_STATUS`, as command-line
+    tools do."""
 
-
-CLOSED_PIPE_STATUS = 141
-"""Exit status when standard output's reader closed the pipe: 128 + SIGPIPE, what a shell reports
-for a tool that a closed pipe stopped (``set -o pipefail`` sees it; no message is printed)."""
 
 WRITE_CHUNK = 1 << 20
 """Bytes given to one ``write`` system call at most."""
@@ -344,57 +342,6 @@ def write_stdout(chunks: str | Iterable[str]) -> None:
         raise OutputClosed from None
     except OSError as error:
         raise InputError(f"cannot write standard output: {error.strerror or error}") from None
-
-
-class ClosedOutput:
-    """Standard output when the command started without one (``>&-``: Python then has
-    ``sys.stdout = None`` and ``print`` writes nothing): every write fails as a closed
-    descriptor does, so the command says so (exit 2) instead of exiting 0 having written
-    nothing."""
-
-    def write(self, text: str) -> int:
-        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
-
-    def flush(self) -> None:
-        """Nothing is ever buffered."""
-
-    def fileno(self) -> int:
-        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
-
-    def isatty(self) -> bool:
-        return False
-
-
-def finish_stdout() -> int | None:
-    """Flush what Python buffered for standard output (help, ``--version``) and report a
-    failure: ``None`` when all is written, else the exit status (with the message printed;
-    none for a closed pipe)."""
-    stream = sys.stdout
-    if stream is None:
-        return None
-    try:
-        stream.flush()
-        return None
-    except BrokenPipeError:
-        status = CLOSED_PIPE_STATUS
-    except OSError as error:
-        tell("error", f"cannot write standard output: {error.strerror or error}")
-        status = 2
-    silence_stdout()
-    return status
-
-
-def silence_stdout() -> None:
-    """Point standard output at ``/dev/null`` after it failed, so the interpreter's own flush
-    at exit (of what Python still buffers) fails no more."""
-    stream = sys.stdout
-    fd = None if stream is None else _descriptor(stream)
-    if fd is None:
-        return
-    with contextlib.suppress(OSError):
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, fd)
-        os.close(null)
 
 
 _STANDARD_NAMES = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
