@@ -38,9 +38,13 @@ every resample has no interval (``None``).  A difference is undefined when eithe
 
 **Random numbers.** ``numpy.random.default_rng(seed)``; every system of a comparison gets the
 same draws (a fresh generator per call), so adding a system changes no other row.  Draws are made
-in batches of at most :data:`BATCH_BYTES` bytes of working memory, so 10,000 documents x 10,000
-resamples never hold the whole index matrix.  A result is reproducible from its seed, number of
-resamples and documents (the signature records the first two).
+in batches of at most :data:`BATCH_BYTES` bytes of working memory and :data:`BATCH_SAMPLES`
+resamples, so 10,000 documents x 10,000 resamples never hold the whole index matrix (the draws do
+not depend on the batches).  A result is reproducible from its seed, number of resamples and
+documents (the signature records the first two).  A seed is a whole number >= 0 (or ``None``: a
+fresh one), and at most :data:`MAX_SAMPLES` resamples or trials are drawn: time and memory grow
+with their number, and a progress callback (``progress(done, total)``, the command line's
+spinner) is told after every batch.
 
 **Speed.** The products are float64 BLAS calls (exact for whole counts below 2^53; sacrebleu
 casts to float32, exact only below 2^24); what remains is one Python call of the scorer per
@@ -50,7 +54,7 @@ resample and system (about 2 us for P/R/F, 20 us for the seven coreference metri
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any
@@ -70,6 +74,17 @@ Intervals = dict[str, Interval | None]
 
 BATCH_BYTES = 64 * 2**20
 """Working memory of one batch of resamples (index draws, weights), about 64 MB."""
+
+BATCH_SAMPLES = 10_000
+"""Resamples in one batch at most (their scores are Python objects until the batch is done)."""
+
+MAX_SAMPLES = 1_000_000
+"""The most resamples or trials one call draws: a million take 5 to 40 seconds (one call of the
+scorer each), far more than a percentile interval or a p-value needs (sacrebleu draws 1,000 and
+10,000); ``--bootstrap 10**12`` would run for weeks and fill the memory."""
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``: told after every batch of resamples or trials."""
 
 RESAMPLING_SETTINGS = ("bootstrap", "confidence", "seed")
 """Signature keys :func:`with_intervals` appends; they move no point score, so two results that
@@ -98,11 +113,20 @@ class IncomparableResults(InputError, ValueError):
 # --- resampling ----------------------------------------------------------------------------------
 
 
-def _check_settings(samples: int, confidence: float) -> None:
+def _check_settings(samples: int, confidence: float | None, seed: int | None = None) -> None:
+    """Refuse (:class:`IncomparableResults`) a number of resamples, a confidence or a seed out
+    of range (``confidence=None``: not checked)."""
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise IncomparableResults(f"the number of resamples must be a whole number >= 1: {samples}")
-    if not 0.0 < confidence < 1.0:
+    if samples > MAX_SAMPLES:
+        raise IncomparableResults(
+            f"at most {MAX_SAMPLES:,} resamples or trials (asked: {samples:,}); "
+            "more change an interval or a p-value by less than its own Monte Carlo error"
+        )
+    if confidence is not None and not 0.0 < confidence < 1.0:
         raise IncomparableResults(f"the confidence must be between 0 and 1: {confidence}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise IncomparableResults(f"the seed must be a whole number >= 0: {seed}")
 
 
 def _plain(matrix: CountMatrix) -> CountMatrix:
@@ -118,14 +142,19 @@ def _plain(matrix: CountMatrix) -> CountMatrix:
     )
 
 
-def _batches(samples: int, rows: int, per_row: int) -> Iterator[int]:
-    """Batch sizes adding up to ``samples``, each using about :data:`BATCH_BYTES`."""
-    size = max(1, BATCH_BYTES // max(1, per_row * rows))
+def _batches(
+    samples: int, rows: int, per_row: int, progress: Progress | None = None
+) -> Iterator[int]:
+    """Batch sizes adding up to ``samples``, each using about :data:`BATCH_BYTES` and at most
+    :data:`BATCH_SAMPLES` resamples; ``progress`` is told when each batch is done."""
+    size = min(BATCH_SAMPLES, max(1, BATCH_BYTES // max(1, per_row * rows)))
     done = 0
     while done < samples:
         step = min(size, samples - done)
         yield step
         done += step
+        if progress is not None:
+            progress(done, samples)
 
 
 def _resample_weights(rng: Any, batch: int, n: int) -> Array:
@@ -174,6 +203,7 @@ def resampled_scores(
     *,
     samples: int = 1000,
     seed: int | None = DEFAULT_SEED,
+    progress: Progress | None = None,
 ) -> Array:
     """The scores of ``samples`` bootstrap resamples of the documents (rows) of ``matrix``.
 
@@ -183,11 +213,12 @@ def resampled_scores(
     """
     import numpy as np
 
+    _check_settings(samples, None, seed)
     plain = _plain(matrix)
     n = len(plain.documents)
     rng = np.random.default_rng(seed)
     parts = []
-    for batch in _batches(samples, n, 32):
+    for batch in _batches(samples, n, 32, progress):
         if n == 0:
             sums = np.zeros((batch, len(plain.names)))
         else:
@@ -204,6 +235,7 @@ def bootstrap_intervals(
     samples: int = 1000,
     confidence: float = 0.95,
     seed: int | None = DEFAULT_SEED,
+    progress: Progress | None = None,
 ) -> Intervals:
     """Percentile bootstrap intervals of every score key, resampling documents.
 
@@ -223,7 +255,7 @@ def bootstrap_intervals(
     >>> low < r.scores["f1"] < high
     True
     """
-    _check_settings(samples, confidence)
+    _check_settings(samples, confidence, seed)
     if isinstance(source, tuple):
         source, scorer = source
     if isinstance(source, Result):
@@ -234,7 +266,7 @@ def bootstrap_intervals(
         matrix, score = source, scorer
         plain = _plain(matrix)
         keys = list(score(plain.total()))
-    scores = resampled_scores(matrix, score, keys, samples=samples, seed=seed)
+    scores = resampled_scores(matrix, score, keys, samples=samples, seed=seed, progress=progress)
     return {key: _quantiles(scores[:, j], confidence) for j, key in enumerate(keys)}
 
 
@@ -248,6 +280,7 @@ def with_intervals(
     samples: int = 1000,
     confidence: float = 0.95,
     seed: int | None = DEFAULT_SEED,
+    progress: Progress | None = None,
 ) -> Result:
     """``result`` with :func:`bootstrap_intervals` attached (``result.intervals``) and its
     signature extended with ``bootstrap:N|confidence:C|seed:S`` (replacing earlier ones).
@@ -259,7 +292,9 @@ def with_intervals(
     >>> str(with_intervals(r, samples=50).signature).split("|", 1)[1]
     'task:demo|mode:strict|bootstrap:50|confidence:0.95|seed:12345'
     """
-    intervals = bootstrap_intervals(result, samples=samples, confidence=confidence, seed=seed)
+    intervals = bootstrap_intervals(
+        result, samples=samples, confidence=confidence, seed=seed, progress=progress
+    )
     kept = tuple((k, v) for k, v in result.signature.settings if k not in RESAMPLING_SETTINGS)
     added = (
         ("bootstrap", str(samples)),
@@ -406,7 +441,12 @@ def _observed(result: Result, matrix: CountMatrix, keys: Sequence[str]) -> Score
 
 
 def _bootstrap_scores(
-    matrices: Sequence[CountMatrix], scorer: Scorer, keys: Sequence[str], samples: int, seed: Any
+    matrices: Sequence[CountMatrix],
+    scorer: Scorer,
+    keys: Sequence[str],
+    samples: int,
+    seed: Any,
+    progress: Progress | None = None,
 ) -> Array:
     """``out[s, i, j]``: key ``j`` of system ``i`` on paired bootstrap resample ``s`` (the same
     documents drawn for every system; one product per batch for all of them)."""
@@ -416,7 +456,7 @@ def _bootstrap_scores(
     stacked = np.concatenate([x.values for x in matrices], axis=1)  # n x (m k)
     rng = np.random.default_rng(seed)
     parts = []
-    for batch in _batches(samples, n, 32):
+    for batch in _batches(samples, n, 32, progress):
         sums = (_resample_weights(rng, batch, n) @ stacked).reshape(batch * m, k)
         parts.append(_score_sums(sums, matrices[0], scorer, keys).reshape(batch, m, len(keys)))
     out: Array = np.concatenate(parts)
@@ -424,7 +464,12 @@ def _bootstrap_scores(
 
 
 def _randomization_statistics(
-    matrices: Sequence[CountMatrix], scorer: Scorer, keys: Sequence[str], samples: int, seed: Any
+    matrices: Sequence[CountMatrix],
+    scorer: Scorer,
+    keys: Sequence[str],
+    samples: int,
+    seed: Any,
+    progress: Progress | None = None,
 ) -> Array:
     """``out[t, i, j]``: ``|score(A') - score(B')|`` of key ``j`` on trial ``t`` for system
     ``i`` (1..m-1) against the baseline (0), where A' takes the baseline's rows of the documents
@@ -436,7 +481,7 @@ def _randomization_statistics(
     stacked = np.concatenate([x.values for x in matrices], axis=1)  # n x (m k)
     rng = np.random.default_rng(seed)
     parts = []
-    for batch in _batches(samples, n, 24):
+    for batch in _batches(samples, n, 24, progress):
         mask = rng.integers(2, size=(batch, n), dtype=bool)
         picks = np.concatenate([mask, ~mask]).astype(np.float64)  # (2 batch) x n
         sums = (picks @ stacked).reshape(2, batch, m, k)
@@ -486,6 +531,7 @@ def paired_test(
     confidence: float = 0.95,
     baseline_name: str = "baseline",
     interval_samples: int = 1000,
+    progress: Progress | None = None,
 ) -> Comparison:
     """Compare each of ``systems`` with ``baseline``, document by document (see the module doc).
 
@@ -498,6 +544,7 @@ def paired_test(
       ``randomization`` (approximate randomization, ``samples`` trials, default 10,000).
     - Per score key: the difference (system - baseline), its paired bootstrap percentile
       interval at ``confidence`` and the two-sided p-value ``(c + 1) / (N + 1)``.
+    - ``progress(done, total)`` is told after every batch (resamples, then trials).
 
     >>> from annoscore.metrics.prf import prf_scores
     >>> from annoscore.counts import Counts
@@ -515,8 +562,8 @@ def paired_test(
 
     kind = PairedTestKind(test)
     trials = kind.default_samples if samples is None else samples
-    _check_settings(trials, confidence)
-    _check_settings(interval_samples, confidence)
+    _check_settings(trials, confidence, seed)
+    _check_settings(interval_samples, confidence, seed)
     if baseline_name in systems:
         raise IncomparableResults(f"the baseline's name {baseline_name!r} is also a system's")
     if not systems:
@@ -540,11 +587,12 @@ def paired_test(
         keys,
         trials if kind is PairedTestKind.bootstrap else interval_samples,
         seed,
+        progress,
     )
     differences = boot[:, 1:, :] - boot[:, :1, :]
     statistics = None
     if kind is PairedTestKind.randomization:
-        statistics = _randomization_statistics(matrices, scorer, keys, trials, seed)
+        statistics = _randomization_statistics(matrices, scorer, keys, trials, seed, progress)
 
     rows: dict[str, SystemComparison] = {
         baseline_name: SystemComparison(

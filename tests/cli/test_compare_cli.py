@@ -138,3 +138,33 @@ def test_bad_usage_exits_2_with_one_line(cli: Cli, tmp_path: Path) -> None:
         assert done.exit_code == 2, (args, done.output)
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and message in lines[0], (args, done.stderr)
+
+
+def test_an_input_read_once_is_named_as_given(tmp_path: Path) -> None:
+    """``compare`` scores the gold once per system: a pipe or FIFO is copied once, and errors
+    and warnings name the path as given, never the private copy."""
+    import os
+    import threading
+
+    from annoscore.cli.compare import read_once
+    from annoscore.errors import InputError
+    from annoscore.result import ScoreWarning
+
+    fifo = tmp_path / "gold.fifo"
+    os.mkfifo(fifo)
+    regular = tmp_path / "gold.tsv"
+    regular.write_text("x\n", encoding="utf-8")
+    with read_once() as once:
+        assert once(regular) == regular and once(tmp_path) == tmp_path  # read where they are
+        writer = threading.Thread(target=fifo.write_bytes, args=(b"q1 0 d1 1\n",))
+        writer.start()  # writes once, when the FIFO is opened for reading
+        copy = once(fifo)
+        writer.join()
+        assert copy != fifo and copy.read_bytes() == b"q1 0 d1 1\n"
+        assert once(fifo) == copy  # the second system gets the same copy
+        error = once.error(InputError("expected 4 columns", copy, 1))
+        assert str(error) == f"{fifo}:1: expected 4 columns"
+        warning = once.warning(ScoreWarning("x", f"{copy} is odd", 1, (f"{copy}:1",)))
+        assert warning.message == f"{fifo} is odd" and warning.examples == (f"{fifo}:1",)
+        folder = copy.parent.parent
+    assert not folder.exists()  # the copies are removed

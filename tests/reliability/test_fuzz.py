@@ -1,13 +1,19 @@
 """Random bytes and random mutations of valid files: every reader and task either scores or
 refuses with a one-line input error; never an internal error.
 
-The examples are derandomized (the same 200 in every run, so CI cannot fail by chance); run it
-with more examples and ``derandomize=False`` when hunting (3,000 random examples pass).
+Two fuzzers: one calls the tasks in-process on mutated samples (hypothesis; the examples are
+derandomized, the same 200 in every run, so CI cannot fail by chance; run it with more examples
+and ``derandomize=False`` when hunting), the other runs the whole command line as processes with
+a time and memory limit (:mod:`tests.reliability.fuzz`, seeded: the same cases in every run,
+more with ``ANNOSCORE_FUZZ_CASES``, others with ``ANNOSCORE_FUZZ_SEED``).
 """
 
 from __future__ import annotations
 
+import os
 import shutil
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -15,7 +21,10 @@ from hypothesis import strategies as st
 
 from annoscore.errors import InputError
 from annoscore.report.generic import render
+from annoscore.samples import SAMPLES
 from annoscore.tasks.registry import TASKS, sample_paths
+from tests.reliability.fuzz import FUZZED, MUTATIONS, Case, check, make, pair
+from tests.reliability.runner import Runner
 
 FORMATS = [
     *("pharmaconer-ner", "pharmaconer-indexing", "coref", "muc", "codiesp-d", "codiesp-x"),
@@ -72,3 +81,148 @@ def test_mutated_files_never_give_an_internal_error(
 ) -> None:
     root = tmp_path_factory.mktemp("fuzz")  # type: ignore[attr-defined]
     _run(task, root, _mutate(*change))
+
+
+# --- the command line, as processes (tests/reliability/fuzz.py) -------------------------------
+
+
+@dataclass(frozen=True)
+class Known:
+    """A finding of the fuzzer in code another part of the work owns: tolerated here (and only
+    with this symptom) until its fix is merged; then the entry goes.  A finding that makes the
+    run wait for ever (``hangs``) is not run at all, to keep the suite short."""
+
+    mutations: tuple[str, ...]
+    commands: tuple[str, ...]
+    """Names of :data:`~tests.reliability.fuzz.FUZZED` commands, or their prefixes."""
+    symptom: str
+    """Text the problem :func:`~tests.reliability.fuzz.check` names must contain."""
+    where: str
+    inputs: tuple[str, ...] = ()
+    """Only when one of these inputs (sample paths) is the changed one; ``()``: any."""
+    hangs: bool = False
+
+    def matches(self, case: Case) -> bool:
+        return (
+            case.mutation in self.mutations
+            and case.command.name.startswith(self.commands)
+            and (not self.inputs or case.command.inputs[case.input] in self.inputs)
+        )
+
+    def covers(self, case: Case, problem: str) -> bool:
+        return self.matches(case) and self.symptom in problem
+
+
+READ_TWICE = "reading a FIFO written once"
+
+KNOWN = [
+    Known(
+        ("huge-number",),
+        ("spans", "pharmaconer", "compare-pharmaconer"),
+        "Exceeds the limit (4300 digits)",
+        "formats/brat.py: a 5,000-digit offset in a brat .ann file is an internal error "
+        "(issue 25, medium): annoscore spans G S with 'T1\\tX 1<5,000 zeros> 2\\tx'",
+    ),
+    Known(
+        ("huge-number", "pipe", "fifo"),
+        ("nlpsandbox-",),
+        "Exceeds the limit (4300 digits)",
+        "formats/nlpsandbox.py: a 5,000-digit number in the JSON is an internal error (issue "
+        "25, medium): a 'start' of 1 and 4,999 zeros in gold.json; annoscore nlpsandbox id "
+        "--gold gold.json --pred pred.json",
+    ),
+    Known(
+        ("huge-number", "pipe", "fifo"),
+        ("codiesp-X",),
+        "Exceeds the limit (4300 digits)",
+        "formats/codiesp.py: a 5,000-digit position in a CodiEsp-X file is an internal error "
+        "(issue 25, medium): a position of 1 and 4,999 zeros in pred_X.tsv; annoscore codiesp "
+        "X --gold gs_X.tsv --pred pred_X.tsv --codes-d codes-D.tsv --codes-p codes-P.tsv",
+    ),
+    Known(
+        ("pipe", "fifo"),
+        ("trec", "compare-trec"),
+        "UnicodeDecodeError",
+        "formats/trec.py: a pipe whose text is not UTF-8 is an internal error (a file is exit "
+        "2): annoscore trec <(printf '\\xb7q1 0 d1 1\\n') samples/trec/run.txt",
+    ),
+    Known(
+        ("fifo",),
+        ("codiesp-D", "codiesp-P"),
+        READ_TWICE,
+        "tasks/codiesp.py, formats/codiesp.py: codiesp D/P open --gold, --pred and --codes "
+        "more than once (issue 25, medium): mkfifo g; cat gs_D.tsv > g & annoscore codiesp D "
+        "--gold g --pred pred_D.tsv --codes codes-D.tsv waits for ever",
+        hangs=True,
+    ),
+    Known(
+        ("deep-nesting", "pipe", "fifo"),
+        ("nlpsandbox-", "compare-nlpsandbox"),
+        "RecursionError",
+        "formats/nlpsandbox.py: deeply nested JSON is an internal error (issue 25, medium): "
+        'python3 -c \'print("[" * 100000 + "]" * 100000)\' > deep.json; annoscore '
+        "nlpsandbox id --gold deep.json --pred pred.json",
+    ),
+    Known(
+        ("fifo",),
+        ("are-",),
+        READ_TWICE,
+        "tasks/are.py, formats/are*.py: are opens --gold more than once (issue 25, medium): "
+        "mkfifo g; cat task1-gold.xml > g & annoscore are 1 --gold g --pred task1-system.xml "
+        "--input task1-input.xml waits for ever",
+        inputs=("are/task1-gold.xml", "are/task3-gold.xml"),
+        hangs=True,
+    ),
+]
+"""The fuzzer's findings in the readers and task families (other owners), cleared as their
+fixes are merged.  Everything else the fuzzer finds fails the test."""
+
+FUZZ_SEED = int(os.environ.get("ANNOSCORE_FUZZ_SEED", "25"))
+FUZZ_CASES = int(float(os.environ.get("ANNOSCORE_FUZZ_CASES", "1")) * 3 * len(FUZZED))
+"""Three cases per command by default (about 10 s on two idle cores); ``ANNOSCORE_FUZZ_CASES``
+multiplies it (17 tries every command with every mutation once)."""
+
+
+def _fuzz(runner: Runner, indices: list[int], samples: Path, root: Path) -> list[str]:
+    problems = []
+    for index in indices:
+        folder = root / f"case{index}"
+        folder.mkdir()
+        case = make(index, FUZZ_SEED, samples, folder)
+        if any(k.hangs and k.matches(case) for k in KNOWN):
+            continue
+        outcome = runner(
+            *case.argv, cwd=folder, feeds=case.feeds, fifos=case.fifos, timeout=case.timeout
+        )
+        problem = check(case, outcome)
+        if problem is not None and not any(k.covers(case, problem) for k in KNOWN):
+            problems.append(f"{case.name}: {problem}")
+        shutil.rmtree(folder, ignore_errors=True)
+    return problems
+
+
+def test_every_command_survives_mutated_inputs(tmp_path: Path) -> None:
+    """No exit 1, no traceback, no message of more than one line, nothing over 20 s or 1 GB,
+    whatever the input (:mod:`tests.reliability.fuzz`).  Two fork servers run the cases on the
+    machine's two cores.  Reproduce a failure with ``ANNOSCORE_FUZZ_SEED=S
+    ANNOSCORE_FUZZ_ONLY=I pytest tests/reliability/test_fuzz.py``."""
+    samples = tmp_path / "samples"
+    shutil.copytree(SAMPLES, samples, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    only = os.environ.get("ANNOSCORE_FUZZ_ONLY")
+    indices = [int(i) for i in only.split(",")] if only else list(range(FUZZ_CASES))
+    with Runner() as first, Runner() as second, ThreadPoolExecutor(2) as pool:
+        halves = pool.map(
+            _fuzz, [first, second], [indices[0::2], indices[1::2]], [samples] * 2, [tmp_path] * 2
+        )
+        problems = [p for half in halves for p in half]
+    assert not problems, f"seed {FUZZ_SEED}:\n" + "\n".join(problems)
+
+
+def test_the_fuzzer_tries_every_command_with_every_mutation() -> None:
+    """The pairs :func:`pair` gives cover every command and every mutation in the default run,
+    and every pair in ``len(FUZZED) * len(MUTATIONS)`` cases."""
+    default = {pair(i) for i in range(3 * len(FUZZED))}
+    assert {c.name for c, _ in default} == {c.name for c in FUZZED}
+    assert {m for _, m in default} == set(MUTATIONS)
+    every = {(c.name, m) for c, m in map(pair, range(len(FUZZED) * len(MUTATIONS)))}
+    assert len(every) == len(FUZZED) * len(MUTATIONS)

@@ -8,6 +8,8 @@ every timing a user feels).
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import importlib
 import os
 import sys
@@ -103,15 +105,42 @@ def main(argv: list[str] | None = None) -> None:
     NumPy's OpenBLAS starts a thread per core when it loads (about 0.06 s per process on two
     cores); no command multiplies large matrices, so the command runs it with one thread unless
     ``OPENBLAS_NUM_THREADS`` is set.
+
+    Standard output is flushed and checked before the exit (help, ``--version``): a write that
+    fails is exit 2 "cannot write standard output: ..." (a full disk), a reader that closed the
+    pipe a quiet exit 141 (:func:`finish_stdout`).
     """
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    if sys.stdout is None:  # started with standard output closed
+        sys.stdout = ClosedOutput()
+    try:
+        status = _run(argv)
+    except BrokenPipeError:  # help or --version to a closed pipe
+        silence_stdout()
+        status = CLOSED_PIPE_STATUS
+    except OSError as error:  # the commands handle their own: help or --version not written
+        silence_stdout()
+        _say(f"cannot write standard output: {error.strerror or error}")
+        status = 2
+    else:
+        failed = finish_stdout()
+        if failed is not None and not status:
+            status = failed
+    sys.exit(status if isinstance(status, int) else 0)
+
+
+def _run(argv: list[str] | None) -> int | Any:
+    """Run the command line; its exit status (usage errors reported)."""
     command = typer.main.get_command(app)
     try:
         status = command.main(args=argv, prog_name="annoscore", standalone_mode=False)
     except typer.Exit as done:
         status = done.exit_code
+    except SystemExit as done:  # click's own exit: on a closed pipe it exits 1, marking stdout
+        closed = type(sys.stdout).__name__ == "PacifyFlushWrapper"
+        status = 141 if closed and done.code == 1 else done.code
     except typer.Abort:
-        print("annoscore: error: interrupted", file=sys.stderr)
+        _say("interrupted")
         status = 130
     except typer.TyperException as error:  # the command line's usage errors
         message = error.format_message()
@@ -122,6 +151,69 @@ def main(argv: list[str] | None = None) -> None:
             ctx = getattr(error, "ctx", None)
             where = ctx.command_path if ctx is not None else "annoscore"
             text = " ".join(message.split())
-            print(f"annoscore: error: {text} (see '{where} --help')", file=sys.stderr)
+            _say(f"{text} (see '{where} --help')")
             status = getattr(error, "exit_code", 2)
-    sys.exit(status if isinstance(status, int) else 0)
+    return status
+
+
+CLOSED_PIPE_STATUS = 141
+"""Exit status when standard output's reader closed the pipe: 128 + SIGPIPE, what a shell reports
+for a tool that a closed pipe stopped (``set -o pipefail`` sees it; no message is printed)."""
+
+
+class ClosedOutput:
+    """Standard output when the command started without one (``>&-``: Python then has
+    ``sys.stdout = None`` and ``print`` writes nothing): every write fails as a closed
+    descriptor does, so the command says so (exit 2) instead of exiting 0 having written
+    nothing."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+    def flush(self) -> None:
+        """Nothing is ever buffered."""
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+    def isatty(self) -> bool:
+        return False
+
+
+def finish_stdout() -> int | None:
+    """Flush what Python buffered for standard output (help, ``--version``) and report a
+    failure: ``None`` when all is written, else the exit status (with the message printed;
+    none for a closed pipe).  Here, not in :mod:`annoscore.cli.common`, so that ``--help``
+    imports nothing more."""
+    stream = sys.stdout
+    if stream is None:
+        return None
+    try:
+        stream.flush()
+        return None
+    except BrokenPipeError:
+        status = CLOSED_PIPE_STATUS
+    except OSError as error:
+        _say(f"cannot write standard output: {error.strerror or error}")
+        status = 2
+    silence_stdout()
+    return status
+
+
+def silence_stdout() -> None:
+    """Point standard output at ``/dev/null`` after it failed, so the interpreter's own flush
+    at exit (of what Python still buffers) fails no more."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # no stream, or one that is no file
+        return
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+
+
+def _say(message: str) -> None:
+    from annoscore.cli.common import tell
+
+    tell("error", message)

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import errno
 import functools
 import gc
 import os
 import queue
+import select
+import signal
 import stat
 import sys
 import tempfile
@@ -23,9 +26,11 @@ from typing import IO, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
+from annoscore.cli import CLOSED_PIPE_STATUS
 from annoscore.errors import InputError
-from annoscore.report.generic import TextRenderer, render, warning_text
+from annoscore.report.generic import TextRenderer, one_line, render, warning_text
 from annoscore.result import Result
+from annoscore.significance import MAX_SAMPLES
 
 
 class OutputFormat(str, Enum):
@@ -69,8 +74,9 @@ BootstrapOption = Annotated[
     typer.Option(
         "--bootstrap",
         min=0,
+        max=MAX_SAMPLES,
         help="Add percentile confidence intervals for every score from N bootstrap resamples "
-        "of the documents (0: none).",
+        "of the documents (0: none; at most 1,000,000).",
         rich_help_panel="Confidence intervals",
     ),
 ]
@@ -96,7 +102,8 @@ SeedOption = Annotated[
     int,
     typer.Option(
         "--seed",
-        help="With --bootstrap: the random seed (recorded in the signature).",
+        min=0,
+        help="With --bootstrap: the random seed, a whole number >= 0 (recorded in the signature).",
         rich_help_panel="Confidence intervals",
     ),
 ]
@@ -119,9 +126,32 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+MESSAGE_LIMIT = 2000
+"""Characters of one message shown at most: a longer one (a message quoting a megabyte token)
+keeps its start and end, which name the place and what is wrong."""
+
+
+def tell(kind: str, message: str) -> None:
+    """Print ``annoscore: KIND: message`` on stderr, always one line: the one place messages are
+    written.  Names and excerpts in ``message`` are escaped (:func:`one_line`: a file name with
+    a newline, a CR from the input) and a very long message is shortened in the middle.  A
+    standard error that cannot be written is left alone (the exit status still tells)."""
+    text = one_line(message)
+    if len(text) > MESSAGE_LIMIT:
+        half = MESSAGE_LIMIT // 2
+        text = f"{text[:half]} ... {text[-half:]}"
+    stream = sys.stderr
+    if stream is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        stream.write(f"annoscore: {kind}: {text}\n")
+        stream.flush()
+
+
 def fail(message: str, status: int = 2) -> typer.Exit:
-    """Print ``annoscore: error: message`` on stderr and return the Exit to raise."""
-    print(f"annoscore: error: {message}", file=sys.stderr)
+    """Print ``annoscore: error: message`` on stderr (:func:`tell`) and return the Exit to
+    raise."""
+    tell("error", message)
     return typer.Exit(status)
 
 
@@ -138,7 +168,12 @@ def working_indicator(name: str) -> Iterator[None]:
     nothing.  :func:`emit` stops it before writing, so it never mixes with the output; stdout is
     not redirected.  Rich is imported only when the spinner is shown.
     """
-    if os.environ.get("CI") or not sys.stderr.isatty():
+    stream = sys.stderr
+    try:
+        terminal = stream is not None and stream.isatty()
+    except (OSError, ValueError):  # a closed stream
+        terminal = False
+    if os.environ.get("CI") or not terminal:
         yield
         return
     from rich.console import Console
@@ -152,7 +187,7 @@ def working_indicator(name: str) -> Iterator[None]:
         redirect_stdout=False,
         redirect_stderr=False,
     )
-    token = _indicator.set(live)
+    token = _indicator.set((live, f"annoscore {name}"))
     live.start()
     try:
         yield
@@ -163,9 +198,22 @@ def working_indicator(name: str) -> Iterator[None]:
 
 def stop_working_indicator() -> None:
     """Clear the spinner of :func:`working_indicator`, if one is shown (before writing output)."""
-    live = _indicator.get()
-    if live is not None:
-        live.stop()
+    shown = _indicator.get()
+    if shown is not None:
+        shown[0].stop()
+
+
+def progress(done: int, total: int) -> None:
+    """Show ``done`` of ``total`` (resamples, trials) beside the spinner of
+    :func:`working_indicator`; nothing when no spinner is shown (pipes, files, CI)."""
+    shown = _indicator.get()
+    if shown is None:
+        return
+    from rich.spinner import Spinner
+
+    live, name = shown
+    share = done / total if total else 1.0
+    live.update(Spinner("dots", text=f"{name}: resampling {done:,}/{total:,} ({share:.0%})"))
 
 
 @contextlib.contextmanager
@@ -221,14 +269,266 @@ def check_output(path: Path) -> None:
             raise InputError(f"refusing to write the output: it {what} {given}", path)
 
 
+# --- writing: standard output and output files ---------------------------------------------------
+
+
+class OutputClosed(Exception):
+    """The reader of standard output went away (``annoscore ... | head -1``): the command stops
+    writing and ends quietly with :data:`annoscore.cli.CLOSED_PIPE_STATUS`, as command-line
+    tools do."""
+
+
+WRITE_CHUNK = 1 << 20
+"""Bytes given to one ``write`` system call at most."""
+
+
+def _encoded(text: str) -> bytes:
+    """UTF-8, as every output is; a name that was not UTF-8 on disk (a lone surrogate in Python)
+    is written as ``\\udcff``, so the output stays UTF-8 (and JSON reads it back as it was)."""
+    return text.encode("utf-8", "backslashreplace")
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` to ``fd``, checking each ``write``: a short write is
+    continued, an error raised (never a silent truncation)."""
+    view = memoryview(data)
+    while view:
+        try:
+            written = os.write(fd, view[:WRITE_CHUNK])
+        except BlockingIOError:  # a descriptor another program left non-blocking: wait
+            select.select([], [fd], [])
+            continue
+        if written <= 0:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        view = view[written:]
+
+
+def _descriptor(stream: IO[Any]) -> int | None:
+    """The file descriptor under ``stream``, or ``None`` for a stream that is no file (a test's
+    captured output)."""
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _write_stream(stream: IO[Any] | None, data: bytes) -> None:
+    """Write ``data`` to a standard stream: straight to its descriptor (after what Python
+    buffered), else, for a stream that is no file, through the stream."""
+    if stream is None:  # started with the descriptor closed (``>&-``)
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+    fd = _descriptor(stream)
+    stream.flush()
+    if fd is not None:
+        _write_all(fd, data)
+        return
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        buffer.write(data)
+        buffer.flush()
+    else:
+        stream.write(data.decode("utf-8"))
+        stream.flush()
+
+
+def write_stdout(chunks: str | Iterable[str]) -> None:
+    """Write text to standard output, checking every write: the reader closing the pipe is
+    :class:`OutputClosed` (a quiet end), any other error (a full disk) an :class:`InputError`
+    "cannot write standard output: ..." (exit 2), never a truncated output with exit 0."""
+    try:
+        for chunk in [chunks] if isinstance(chunks, str) else chunks:
+            _write_stream(sys.stdout, _encoded(chunk))
+    except BrokenPipeError:
+        raise OutputClosed from None
+    except OSError as error:
+        raise InputError(f"cannot write standard output: {error.strerror or error}") from None
+
+
+_STANDARD_NAMES = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+_FD_FOLDERS = ("/dev/fd", "/proc/self/fd", "/proc/thread-self/fd")
+
+
+def _own_descriptor(path: Path) -> int | None:
+    """The descriptor of this process that ``path`` names (``/dev/stdout``, ``/dev/fd/3``,
+    ``/proc/self/fd/1``, or a link to one of them), else ``None``.
+
+    >>> _own_descriptor(Path("/dev/stdout")), _own_descriptor(Path("/dev/fd/63"))
+    (1, 63)
+    >>> _own_descriptor(Path("out.json")) is None
+    True
+    """
+    name = os.path.abspath(path)
+    folders = (*_FD_FOLDERS, f"/proc/{os.getpid()}/fd")
+    for _ in range(40):  # the kernel's limit on links followed
+        if name in _STANDARD_NAMES:
+            return _STANDARD_NAMES[name]
+        folder, _, number = name.rpartition("/")
+        if folder in folders and number.isascii() and number.isdigit():
+            return int(number)
+        try:
+            link = os.readlink(name)
+        except (OSError, ValueError):
+            return None
+        name = os.path.normpath(os.path.join(os.path.dirname(name), link))
+    return None
+
+
+class _Sink:
+    """Where the bytes of one output go (see :func:`_sink`)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def write(self, data: bytes) -> None:
+        raise NotImplementedError
+
+    def finish(self) -> None:
+        """Everything is written: put the output in place."""
+
+    def discard(self) -> None:
+        """The run failed: remove what was not put in place (a no-op where nothing can be)."""
+
+    def error(self, error: OSError) -> BaseException:
+        return InputError(f"cannot write the output: {error.strerror or error}", self.path)
+
+
+class _Replaced(_Sink):
+    """A regular file or a new name: written through a temporary file in the target's folder and
+    renamed into place, so a failed run leaves no half file.  A link is followed: the file it
+    leads to is replaced and the link kept.  The new file gets the old one's permissions, or
+    a new file's (:func:`_output_mode`)."""
+
+    def __init__(self, path: Path, target: Path) -> None:
+        super().__init__(path)
+        self.target = target
+        folder = target.parent if str(target.parent) else Path(".")
+        try:  # closed in finish or discard
+            self.handle = tempfile.NamedTemporaryFile(  # noqa: SIM115
+                "wb", dir=folder, prefix=f".{target.name}.", delete=False
+            )
+        except OSError as error:
+            raise self.error(error) from None
+        with contextlib.suppress(OSError):  # a file system without modes: keep what it gives
+            os.chmod(self.handle.name, _output_mode(target))
+
+    def write(self, data: bytes) -> None:
+        self.handle.write(data)
+
+    def finish(self) -> None:
+        self.handle.close()
+        os.replace(self.handle.name, self.target)
+
+    def discard(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self.handle.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self.handle.name)
+
+
+class _Opened(_Sink):
+    """A device, a FIFO or a socket: opened and written (never replaced).  Opening a FIFO waits
+    for its reader, as a shell's ``>`` does."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.fd: int | None = None
+
+    def write(self, data: bytes) -> None:
+        if self.fd is None:
+            self.fd = os.open(self.path, os.O_WRONLY | os.O_NOCTTY | os.O_CLOEXEC)
+        _write_all(self.fd, data)
+
+    def finish(self) -> None:
+        self.write(b"")  # opens it, so an empty output still reaches a FIFO's reader
+        self.discard()
+
+    def discard(self) -> None:
+        fd, self.fd = self.fd, None
+        if fd is not None:
+            os.close(fd)
+
+
+class _Descriptor(_Sink):
+    """A descriptor this process has (``/dev/stdout``, ``/dev/fd/N``): written where it points,
+    at its position, as the shell set it up (a file opened with ``>>`` is appended to, not
+    truncated by opening it again).  Standard output's closed pipe ends quietly as it does
+    without ``-o`` (:class:`OutputClosed`)."""
+
+    def __init__(self, path: Path, fd: int) -> None:
+        super().__init__(path)
+        self.fd = fd
+
+    def write(self, data: bytes) -> None:
+        if self.fd in (1, 2):
+            _write_stream(sys.stdout if self.fd == 1 else sys.stderr, data)
+        else:
+            _write_all(self.fd, data)
+
+    def error(self, error: OSError) -> BaseException:
+        if self.fd == 1 and isinstance(error, BrokenPipeError):
+            return OutputClosed()
+        return super().error(error)
+
+
+class _Refused(_Sink):
+    """An output that cannot be written (an input, a folder, a missing folder): its error is
+    raised in its turn, after the outputs before it are in place, as if writing it failed."""
+
+    def __init__(self, path: Path, reason: InputError) -> None:
+        super().__init__(path)
+        self.reason = reason
+
+    def write(self, data: bytes) -> None:
+        raise self.reason
+
+    def finish(self) -> None:
+        raise self.reason
+
+
+def _classify(path: Path) -> tuple[str, Path]:
+    """How an output path is written: ``("descriptor", path)``, ``("opened", path)`` (a device,
+    FIFO or socket) or ``("replaced", target)`` (a regular file or a new name; ``target`` the
+    path with links resolved).  A folder or a path that cannot be looked up (a loop of links)
+    is an :class:`InputError`."""
+    if _own_descriptor(path) is not None:
+        return "descriptor", path
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:  # a new name (or a link to one); a missing folder fails later
+        mode = None
+    except OSError as error:
+        raise InputError(f"cannot write the output: {error.strerror or error}", path) from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise InputError("cannot write the output: it is a folder", path)
+    if mode is not None and not stat.S_ISREG(mode):
+        return "opened", path
+    return "replaced", Path(os.path.realpath(path))
+
+
+def _sink(path: Path) -> _Sink:
+    """The :class:`_Sink` for ``path`` (an :class:`InputError` now if it is an input, a folder
+    or in a folder that does not exist)."""
+    check_output(path)
+    kind, target = _classify(path)
+    if kind == "descriptor":
+        fd = _own_descriptor(path)
+        assert fd is not None
+        return _Descriptor(path, fd)
+    if kind == "opened":
+        return _Opened(path)
+    return _Replaced(path, target)
+
+
 def check_output_early(path: Path | None) -> None:
-    """Refuse ``-o`` now (an input, or a folder that does not exist) when a command writes other
-    files first (``muc``'s report files), so a refused run leaves no file behind."""
+    """Refuse ``-o`` now (an input, a folder, or in a folder that does not exist) when a command
+    writes other files first (``muc``'s report files), so a refused run leaves no file
+    behind."""
     if path is None:
         return
     check_output(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
+    kind, target = _classify(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if kind == "replaced" and not folder.is_dir():
         raise InputError("cannot write the output: No such file or directory", path)
 
 
@@ -250,22 +550,31 @@ def write_output(path: Path, text: str) -> None:
         files.write(path, [text])
 
 
+STOP_WAIT = 2.0
+"""Seconds a failed or interrupted run waits for the writing thread before removing its
+temporary files (a thread blocked opening a FIFO that nobody reads never ends)."""
+
+
 class OutputFiles:
-    """Writes output files, each through a temporary file in its folder and a rename (so a
-    failed run never leaves half a file), never over an input (:func:`check_output`), the
-    bytes in a background thread:
-    the caller makes the text (Python) while the thread's write system calls (which run
-    without the interpreter lock) put the previous pieces on disk.  A large report (a named
-    entity map history: some 130 MB) is given in pieces, never held whole.  Leaving the
-    ``with`` block waits for the thread; then the first error is an :class:`InputError`, and
-    after an error (or an exception in the block) no file is renamed into place and every
-    temporary file is removed."""
+    """Writes output files, each where its path says (:func:`_classify`): a regular file or a new
+    name through a temporary file in its folder and a rename (so a failed run never leaves half
+    a file; a link is followed, its target replaced), a device or FIFO opened and written
+    (``-o /dev/null``, ``-o /dev/full``: "No space left on device"), ``/dev/stdout`` and
+    ``/dev/fd/N`` through this process's own descriptor; never over an input
+    (:func:`check_output`).  The bytes are written in a background thread: the caller makes the
+    text (Python) while the thread's write system calls (which run without the interpreter
+    lock) put the previous pieces on disk.  A large report (a named entity map history: some
+    130 MB) is given in pieces, never held whole.  Leaving the ``with`` block waits for the
+    thread; then the first error is an :class:`InputError`, and after an error (or an exception
+    in the block: an interrupt, a signal) no file is renamed into place and every temporary file
+    is removed."""
 
     def __init__(self) -> None:
-        self.pieces: queue.Queue[tuple[Path, IO[bytes], bytes | None] | None] = queue.Queue(2)
+        self.pieces: queue.Queue[tuple[_Sink, bytes | None] | None] = queue.Queue(2)
         self.failure: BaseException | None = None
-        self.stopped = False
-        self.pending: list[IO[bytes]] = []
+        self.stopped = threading.Event()
+        self.lock = threading.Lock()
+        self.pending: list[_Sink] = []
         self.thread = threading.Thread(target=self._run, daemon=True)
 
     def __enter__(self) -> OutputFiles:
@@ -273,52 +582,111 @@ class OutputFiles:
         return self
 
     def __exit__(self, kind: object, *_: object) -> None:
-        if kind is not None:
-            self.stopped = True
-        self.pieces.put(None)
-        self.thread.join()
-        for handle in self.pending:  # not renamed into place
-            handle.close()
-            with contextlib.suppress(OSError):
-                os.unlink(handle.name)
+        try:
+            if kind is None:
+                self.pieces.put(None)
+                self.thread.join()
+            else:
+                self._stop()
+        finally:
+            with self.lock:  # a rename in progress ends first; none starts after this
+                self.stopped.set()
+                pending, self.pending = self.pending, []
+            for sink in pending:  # not put in place
+                sink.discard()
         if self.failure is not None and kind is None:
             raise self.failure
 
+    def _stop(self) -> None:
+        """Tell the thread to stop (without blocking on a full queue) and wait a little."""
+        with self.lock:
+            self.stopped.set()
+        with contextlib.suppress(queue.Empty):
+            while True:
+                self.pieces.get_nowait()
+        with contextlib.suppress(queue.Full):
+            self.pieces.put_nowait(None)
+        self.thread.join(STOP_WAIT)
+
     def write(self, path: Path, chunks: Iterable[str]) -> None:
-        """Write ``chunks`` to ``path`` (an :class:`InputError` now if ``path`` is an input)."""
-        check_output(path)
-        folder = path.parent if str(path.parent) else Path(".")
-        try:  # closed by the thread, or on leaving the block
-            handle = tempfile.NamedTemporaryFile(  # noqa: SIM115
-                "wb", dir=folder, prefix=f".{path.name}.", delete=False
-            )
-        except OSError as error:
-            raise InputError(f"cannot write the output: {error.strerror}", path) from None
-        self.pending.append(handle)
-        with contextlib.suppress(OSError):  # a file system without modes: keep what it gives
-            os.chmod(handle.name, _output_mode(path))
+        """Write ``chunks`` to ``path``.  A path that cannot be written (an input, a folder, in
+        a missing folder) fails in its turn, the outputs given before it put in place (as they
+        are when writing it fails), and ``chunks`` is not read."""
+        try:
+            sink = _sink(path)
+        except InputError as error:
+            self.pieces.put((_Refused(path, error), None))
+            return
+        self.pending.append(sink)
         for chunk in chunks:
             if self.failure is not None:
                 break
-            self.pieces.put((path, handle, chunk.encode("utf-8")))
-        self.pieces.put((path, handle, None))  # close and rename
+            self.pieces.put((sink, _encoded(chunk)))
+        self.pieces.put((sink, None))  # put in place
 
     def _run(self) -> None:
         while (item := self.pieces.get()) is not None:
-            path, handle, data = item
-            if self.failure is not None or self.stopped:
+            sink, data = item
+            if self.failure is not None or self.stopped.is_set():
                 continue
             try:
                 if data is not None:
-                    handle.write(data)
+                    sink.write(data)
                     continue
-                handle.close()
-                os.replace(handle.name, path)
-                self.pending.remove(handle)
+                with self.lock:
+                    if self.stopped.is_set():
+                        continue
+                    sink.finish()
+                    self.pending.remove(sink)
             except OSError as error:
-                self.failure = InputError(f"cannot write the output: {error.strerror}", path)
+                self.failure = sink.error(error)
             except BaseException as error:  # re-raised by __exit__; the queue is still drained
                 self.failure = error
+
+
+# --- running a command ---------------------------------------------------------------------------
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, handled as Python handles SIGINT: the command stops where it is, its
+    temporary files are removed, and it exits with 128 + the signal's number."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def signals_interrupt() -> Iterator[None]:
+    """While a command runs, SIGTERM and SIGHUP raise :class:`Interrupted` (as SIGINT raises
+    ``KeyboardInterrupt``), so the ``with`` blocks that write files clean up.  A signal the
+    caller ignores (``nohup``) stays ignored; the previous handlers come back afterwards.  Only
+    the main thread can set handlers: elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous: dict[int, Any] = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is None or signal.getsignal(number) is signal.SIG_IGN:
+            continue
+        previous[number] = signal.signal(number, _interrupt)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _interrupted(error: KeyboardInterrupt) -> typer.Exit:
+    signum = getattr(error, "signum", signal.SIGINT)
+    if signum == signal.SIGINT:
+        return fail("interrupted", 128 + signum)
+    return fail(f"terminated by {signal.Signals(signum).name}", 128 + signum)
 
 
 def guarded(command: Callable[P, R]) -> Callable[P, R]:
@@ -327,7 +695,8 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
     Every path argument that is not an output (a list of paths too: ``compare``'s systems) is
     recorded as an input (:func:`check_output` refuses to write over one).  An operating-system
     error on a named file (a path too long, a permission) and a number too large for the machine
-    are the user's input too: exit 2.
+    are the user's input too: exit 2.  A closed standard output (:class:`OutputClosed`) ends
+    quietly; SIGINT, SIGTERM and SIGHUP end with 128 + the signal (:func:`signals_interrupt`).
     While the command runs, :func:`working_indicator` shows that it is working.
     """
 
@@ -342,10 +711,12 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
         )
         token = _inputs.set(inputs)
         try:
-            with working_indicator(command.__name__):
+            with signals_interrupt(), working_indicator(command.__name__):
                 return command(*args, **kwargs)
         except (typer.Exit, typer.Abort, SystemExit):
             raise
+        except OutputClosed:
+            raise typer.Exit(CLOSED_PIPE_STATUS) from None
         except InputError as error:
             raise fail(str(error), 2) from None
         except OSError as error:
@@ -354,8 +725,8 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
             raise fail(f"{error.filename}: {error.strerror or error}", 2) from None
         except OverflowError:
             raise fail("a number in the input or the options is too large", 2) from None
-        except KeyboardInterrupt:
-            raise fail("interrupted", 130) from None
+        except KeyboardInterrupt as error:
+            raise _interrupted(error) from None
         except Exception as error:
             if os.environ.get("ANNOSCORE_DEBUG"):
                 raise
@@ -405,14 +776,20 @@ def emit(
     if bootstrap:
         from annoscore.significance import with_intervals
 
-        result = with_intervals(result, samples=bootstrap, confidence=confidence, seed=seed)
-    rendered = render(result, fmt.value, text)
-    stop_working_indicator()
-    if output is None:
-        sys.stdout.write(rendered)
-        sys.stdout.flush()
-    else:
-        write_output(output, rendered)
+        result = with_intervals(
+            result, samples=bootstrap, confidence=confidence, seed=seed, progress=progress
+        )
+    write_result(render(result, fmt.value, text), output)
     if fmt in (OutputFormat.text, OutputFormat.csv):
         for warning in result.warnings:
-            print(f"annoscore: warning: {warning_text(warning)}", file=sys.stderr)
+            tell("warning", warning_text(warning))
+
+
+def write_result(rendered: str, output: Path | None) -> None:
+    """Write a command's output to ``output`` (:class:`OutputFiles`) or standard output
+    (:func:`write_stdout`), the working indicator cleared first."""
+    stop_working_indicator()
+    if output is None:
+        write_stdout(rendered)
+    else:
+        write_output(output, rendered)

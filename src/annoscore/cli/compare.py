@@ -3,11 +3,21 @@
 The first system is the baseline; each other one is compared with it document by document
 (:func:`annoscore.significance.paired_test`).  TASK is a registered task name
 (``annoscore.tasks.registry``); ``--option NAME=VALUE`` passes its options.
+
+The gold standard is scored once per system; an input that can be read only once (a pipe, a
+FIFO: ``<(zcat gold.tsv.gz)``) is read once into a private temporary copy first
+(:func:`read_once`), and messages name it as given.
 """
 
 from __future__ import annotations
 
-import sys
+import contextlib
+import dataclasses
+import os
+import shutil
+import stat
+import tempfile
+from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -18,12 +28,15 @@ from annoscore.cli.common import (
     OutputOption,
     fail,
     guarded,
-    stop_working_indicator,
-    write_output,
+    progress,
+    tell,
+    write_result,
 )
 from annoscore.errors import InputError
+from annoscore.significance import MAX_SAMPLES
 
 if TYPE_CHECKING:
+    from annoscore.result import ScoreWarning
     from annoscore.tasks.registry import Task
 
 
@@ -84,6 +97,70 @@ def parse_options(items: list[str], task: Task) -> dict[str, Any]:
     return check_options(task, options, cli=True)
 
 
+class ReadOnce:
+    """Copies of the inputs that cannot be read twice, and the way back to their names."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.copies: dict[str, Path] = {}  # the path as given -> its copy
+        self.names: dict[str, str] = {}  # the copy -> the path as given
+
+    def __call__(self, path: Path) -> Path:
+        """``path``, or its copy if it is a pipe, FIFO or device (read once, here)."""
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:  # missing, unreadable: the task says so, naming it
+            return path
+        if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+            return path
+        given = str(path)
+        if given not in self.copies:
+            copy = self.folder / str(len(self.copies)) / (path.name or "input")
+            copy.parent.mkdir()
+            try:
+                with open(path, "rb") as source, open(copy, "wb") as target:
+                    shutil.copyfileobj(source, target)
+            except OSError as error:
+                raise InputError(f"cannot read: {error.strerror or error}", path) from None
+            self.copies[given] = copy
+            self.names[str(copy)] = given
+        return self.copies[given]
+
+    def named(self, text: str) -> str:
+        """``text`` with every copy's path replaced by the path given."""
+        for copy, given in self.names.items():
+            text = text.replace(copy, given)
+        return text
+
+    def error(self, error: InputError) -> InputError:
+        """``error`` naming the input as given."""
+        if not self.names:
+            return error
+        path = None if error.path is None else self.named(error.path)
+        return InputError(self.named(error.message), path, error.line, document=error.document)
+
+    def warning(self, warning: ScoreWarning) -> ScoreWarning:
+        """``warning`` naming the inputs as given."""
+        if not self.names:
+            return warning
+        return dataclasses.replace(
+            warning,
+            message=self.named(warning.message),
+            examples=tuple(self.named(e) for e in warning.examples),
+        )
+
+
+@contextlib.contextmanager
+def read_once() -> Iterator[ReadOnce]:
+    """A :class:`ReadOnce` whose copies live in a private temporary folder, removed on leaving
+    (an interrupt included)."""
+    folder = tempfile.mkdtemp(prefix="annoscore-compare-")
+    try:
+        yield ReadOnce(Path(folder))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def register(app: typer.Typer) -> None:
     @app.command(
         "compare",
@@ -117,10 +194,13 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--samples",
                 min=1,
+                max=MAX_SAMPLES,
                 help="Resamples (bootstrap, default 1000) or trials (randomization, 10000).",
             ),
         ] = None,
-        seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 12345,
+        seed: Annotated[
+            int, typer.Option("--seed", min=0, help="Random seed (a whole number >= 0).")
+        ] = 12345,
         confidence: Annotated[
             float,
             typer.Option(
@@ -168,25 +248,28 @@ def register(app: typer.Typer) -> None:
             raise fail("--names: every system needs its own non-empty name")
         score = entry.score_function()
         options = parse_options(option or [], entry)
-        results = [score(gold, system, **options) for system in systems]
-        comparison = paired_test(
-            results[0],
-            dict(zip(labels[1:], results[1:], strict=True)),
-            test=test.value,
-            samples=samples,
-            seed=seed,
-            confidence=confidence,
-            baseline_name=labels[0],
-        )
-        rendered = render(comparison, fmt.value)
-        stop_working_indicator()
-        if output is None:
-            sys.stdout.write(rendered)
-            sys.stdout.flush()
-        else:
-            write_output(output, rendered)  # refuses to write over an input
+        with read_once() as once:
+            try:
+                read = {k: once(v) if isinstance(v, Path) else v for k, v in options.items()}
+                results = [score(once(gold), once(system), **read) for system in systems]
+            except InputError as error:
+                raise once.error(error) from None
+            comparison = paired_test(
+                results[0],
+                dict(zip(labels[1:], results[1:], strict=True)),
+                test=test.value,
+                samples=samples,
+                seed=seed,
+                confidence=confidence,
+                baseline_name=labels[0],
+                progress=progress,
+            )
+            comparison = dataclasses.replace(
+                comparison, warnings=tuple(once.warning(w) for w in comparison.warnings)
+            )
+        write_result(render(comparison, fmt.value), output)  # never over an input
         if fmt is CompareFormat.text:
             from annoscore.report.generic import warning_text
 
             for warning in comparison.warnings:
-                print(f"annoscore: warning: {warning_text(warning)}", file=sys.stderr)
+                tell("warning", warning_text(warning))

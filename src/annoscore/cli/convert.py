@@ -10,18 +10,76 @@ overlap, SemEval ...) in one run::
 
 One ``DOCNUM.txt`` (the document with the task's tags removed: the text the MUC offsets count)
 and one ``DOCNUM.ann`` per document.  Existing files are not overwritten unless ``--force``; an
-input file never is.
+input file never is.  Every file is written into a temporary folder first and moved into place
+only when all are written (:func:`write_files`), so a full disk or an interrupt leaves no
+partial file and no half-converted folder.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from annoscore.cli.common import guarded
+from annoscore.cli.common import guarded, tell
 from annoscore.errors import InputError
+
+
+def _new_mode() -> int:
+    """What ``mkdir`` gives a new folder: 0o777 less the umask."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o777 & ~mask
+
+
+def write_files(out: Path, planned: list[tuple[Path, str]]) -> None:
+    """Write each ``(name in out, text)`` through a temporary folder: beside ``out`` when it does
+    not exist (the folder is then renamed to ``out``, so it appears whole), inside it otherwise
+    (each file then renamed into ``out``).  On any error the temporary folder is removed, and so
+    are the parent folders this call created."""
+    created: list[Path] = []  # parent folders made here, deepest last
+    parent = out.parent if str(out.parent) else Path(".")
+    for folder in reversed(out.parents):
+        if str(folder) not in ("", ".") and not folder.exists():
+            created.append(folder)
+    try:
+        new = not out.exists()
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+            if not new and not out.is_dir():
+                raise FileExistsError(17, "Not a directory")
+            staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent if new else out))
+        except OSError as error:
+            raise InputError(f"cannot create the folder: {error.strerror}", out) from None
+        try:
+            for path, text in planned:
+                try:
+                    with (staging / path.name).open("w", encoding="utf-8", newline="") as handle:
+                        handle.write(text)
+                except OSError as error:
+                    raise InputError(f"cannot write: {error.strerror}", path) from None
+            try:
+                if new:
+                    staging.chmod(_new_mode())
+                    staging.rename(out)
+                else:
+                    for path, _ in planned:
+                        os.replace(staging / path.name, path)
+            except OSError as error:
+                raise InputError(f"cannot write: {error.strerror}", out) from None
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    except BaseException:
+        for folder in reversed(created):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
+
 
 HELP = "Convert annotation files between formats (MUC SGML to brat standoff)."
 
@@ -70,10 +128,6 @@ def register(app: typer.Typer) -> None:
         if coreference:
             gids = gids[:1]
         documents = read_task_file(cfg, source, gids)
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise InputError(f"cannot create the folder: {error.strerror}", out) from None
         inputs = {source.resolve(), *(p.resolve() for p in ([config] if config else []))}
         slots = sgml_slots(cfg)
         planned: list[tuple[Path, str]] = []
@@ -84,12 +138,9 @@ def register(app: typer.Typer) -> None:
         for path, _ in planned:
             if path.resolve() in inputs:
                 raise InputError("refusing to overwrite an input file", path)
+            if path.is_dir():
+                raise InputError("is a folder: cannot write the file", path)
             if path.exists() and not force:
                 raise InputError("exists; use --force to overwrite", path)
-        for path, text in planned:
-            try:
-                with path.open("w", encoding="utf-8", newline="") as handle:
-                    handle.write(text)
-            except OSError as error:
-                raise InputError(f"cannot write: {error.strerror}", path) from None
-        typer.echo(f"{len(documents)} documents written to {out}", err=True)
+        write_files(out, planned)
+        tell("note", f"{len(documents)} documents written to {out}")

@@ -8,10 +8,11 @@ command string, so an installation under a folder with spaces works.
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
+
+from annoscore.cli.common import guarded, stop_working_indicator, tell, write_stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -20,6 +21,7 @@ def register(app: typer.Typer) -> None:
         help="Score every registered task on the built-in sample data and print the results.",
         epilog="Example: annoscore demo --only pharmaconer",
     )
+    @guarded
     def demo(
         only: Annotated[
             str | None,
@@ -43,24 +45,24 @@ def register(app: typer.Typer) -> None:
                 f"<samples>/{task.sample.system}",
                 *(f"{k}={_shown(task.sample.options[k], v)}" for k, v in options.items()),
             ]
-            print(f"=== {task.sample.title or task.summary}", flush=True)
             command = " ".join(task.command)
-            print(f"$ annoscore {command} ...   # annoscore.score({', '.join(arguments)})")
+            stop_working_indicator()
+            write_stdout(
+                f"=== {task.sample.title or task.summary}\n"
+                f"$ annoscore {command} ...   # annoscore.score({', '.join(arguments)})\n"
+            )
             try:
                 result = task.score_function()(gold, system, **options)
             except InputError as error:
-                print(f"annoscore: error: demo {name!r} failed: {error}", file=sys.stderr)
-                raise typer.Exit(2) from None
+                raise InputError(f"demo {name!r} failed: {error}") from None
             renderer = task.text_renderer() or render_table
-            sys.stdout.write(renderer(result))
+            write_stdout(renderer(result))
             for warning in result.warnings:
-                print(f"annoscore: warning: {warning_text(warning)}", file=sys.stderr)
-            sys.stdout.flush()
-            print()
+                tell("warning", warning_text(warning))
+            write_stdout("\n")
             ran += 1
         if ran == 0:
-            print(f"annoscore: error: no task name starts with {only!r}", file=sys.stderr)
-            raise typer.Exit(2)
+            raise InputError(f"no task name starts with {only!r}")
 
 
 def _shown(registered: object, value: object) -> str:

@@ -99,7 +99,8 @@ def bom_warnings(*paths: Path | None) -> list[ScoreWarning]:
     """The byte-order-mark warning for the given files (a folder: its files) that start with
     one, for readers whose parser accepts the mark itself (JSON, XML, SGML); ``[]`` if none.
 
-    Only the first three bytes of each file are read.
+    Only the first three bytes of each file are read, and only of regular files: a pipe or FIFO
+    (``<(zcat gold.json.gz)``) can be read once, by its reader, so its mark goes unreported.
     """
     found = []
     for path in paths:
@@ -107,6 +108,8 @@ def bom_warnings(*paths: Path | None) -> list[ScoreWarning]:
             continue
         files = sorted(p for p in path.iterdir() if p.is_file()) if path.is_dir() else [path]
         for file in files:
+            if not file.is_file():
+                continue
             with contextlib.suppress(OSError), file.open("rb") as handle:
                 if handle.read(3) == b"\xef\xbb\xbf":
                     found.append(str(file))

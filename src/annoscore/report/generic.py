@@ -28,9 +28,31 @@ def _example(text: str) -> str:
 MESSAGE_LENGTH = 400
 """How many characters of a warning's sentence are shown at most (examples are capped too)."""
 
+_LINE_BREAKERS = {
+    code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    for code in (*range(0x09), *range(0x0A, 0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029)
+}
+_LINE_BREAKERS |= {ord("\n"): "\\n", ord("\r"): "\\r"}
+
+
+def one_line(text: str) -> str:
+    r"""``text`` with every character that could end or rewrite a terminal line escaped as
+    Python writes it (``\n``, ``\r``, ``\x1b``, ``\x85``, ``\u2028``...): control characters
+    but the tab, C1 controls and the Unicode line and paragraph separators.  A message quotes
+    file names and excerpts of the input; escaped, it stays one line (cli.md) and cannot move
+    the cursor.  Other text, backslashes included, is kept, so escaping twice changes nothing.
+
+    >>> one_line("gold\nfile.tsv: line\r1\u2028x\x1b[2J")
+    'gold\\nfile.tsv: line\\r1\\u2028x\\x1b[2J'
+    >>> one_line(one_line("a\rb")) == one_line("a\rb") == "a\\rb"
+    True
+    """
+    return text.translate(_LINE_BREAKERS)
+
 
 def warning_text(warning: ScoreWarning) -> str:
-    """A warning as one sentence: its message with the count, then a few (capped) examples.
+    """A warning as one sentence on one line (:func:`one_line`): its message with the count,
+    then a few (capped) examples.
 
     >>> warning_text(ScoreWarning("x", "{count} lines were skipped", 3, ("a.ann:4", "b.ann:9")))
     '3 lines were skipped (e.g. a.ann:4, b.ann:9)'
@@ -40,7 +62,7 @@ def warning_text(warning: ScoreWarning) -> str:
         text = text[: MESSAGE_LENGTH - 3] + "..."
     if warning.examples:
         text += f" (e.g. {', '.join(_example(e) for e in warning.examples)})"
-    return text
+    return one_line(text)
 
 
 def json_dict(result: Result) -> dict[str, Any]:
