@@ -132,28 +132,11 @@ KNOWN = [
         "--gold gold.json --pred pred.json",
     ),
     Known(
-        ("huge-number", "pipe", "fifo"),
-        ("codiesp-X",),
-        "Exceeds the limit (4300 digits)",
-        "formats/codiesp.py: a 5,000-digit position in a CodiEsp-X file is an internal error "
-        "(issue 25, medium): a position of 1 and 4,999 zeros in pred_X.tsv; annoscore codiesp "
-        "X --gold gs_X.tsv --pred pred_X.tsv --codes-d codes-D.tsv --codes-p codes-P.tsv",
-    ),
-    Known(
         ("pipe", "fifo"),
         ("trec", "compare-trec"),
         "UnicodeDecodeError",
         "formats/trec.py: a pipe whose text is not UTF-8 is an internal error (a file is exit "
         "2): annoscore trec <(printf '\\xb7q1 0 d1 1\\n') samples/trec/run.txt",
-    ),
-    Known(
-        ("fifo",),
-        ("codiesp-D", "codiesp-P"),
-        READ_TWICE,
-        "tasks/codiesp.py, formats/codiesp.py: codiesp D/P open --gold, --pred and --codes "
-        "more than once (issue 25, medium): mkfifo g; cat gs_D.tsv > g & annoscore codiesp D "
-        "--gold g --pred pred_D.tsv --codes codes-D.tsv waits for ever",
-        hangs=True,
     ),
     Known(
         ("deep-nesting", "pipe", "fifo"),
