@@ -50,9 +50,10 @@ from annoscore.formats.are import ABSENT
 Mention = tuple[int, int]
 """A mention: the positions of its first and last token, inclusive."""
 
-MAX_CELLS = 36_000_000
-"""The most gold x system mentions of one document given to the assignment (a 6,000 x 6,000
-matrix of float64, 288 MB): beyond, an input error names the document (see the module doc)."""
+MAX_CELLS = 16_000_000
+"""The most gold x system mention pairs of one document given to the assignment (a 4,000 x
+4,000 matrix of float64, 128 MB, solved in seconds even when every mention overlaps every
+other): beyond, an input error names the document (see the module doc)."""
 
 
 BLOCK_CELLS = 2_000_000
@@ -583,8 +584,8 @@ def _assigned(
         raise InputError(
             f"{len(rows)} gold and {len(cols)} system mentions with {pairs} overlapping pairs, "
             "some mentions overlapping several: the optimal one-to-one alignment "
-            f"(linear_sum_assignment over every gold x system pair, are.md decision 9) is "
-            f"refused above {MAX_CELLS} pairs (time and memory bound)",
+            "(linear_sum_assignment over every gold x system mention pair, are.md decision 9) "
+            f"is refused above {MAX_CELLS:,} such pairs (time and memory bound)",
             document=key,
         )
     # scipy solves the rectangular problem with no more rows than columns (it transposes
