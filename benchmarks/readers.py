@@ -209,7 +209,7 @@ def are_data(folder: Path, scale: int) -> tuple[list[Path], Reader, str | None]:
 
     def read() -> Any:  # the reader ``annoscore are`` uses (its columnar scan, on this layout)
         read = [read_are(path) for path in paths]
-        assert all(f.source.data is not None for f in read)  # the scan read every one
+        assert all(f.source.lines is None for f in read)  # the scan read every one
         return read
 
     return paths, read, "<"

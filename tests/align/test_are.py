@@ -43,8 +43,10 @@ def _aligned(
 ) -> set[tuple[int, tuple[int, int], tuple[int, int], float]]:
     gold_side, system_side = _side(gold), _side(system)
     width = 1 + max([m[1] for d in gold + system for m in d], default=0)
+    starts = np.arange(len(gold)) * width
     rows, cols, weights = align_mentions(
-        MentionChains(gold_side, system_side, None, width), [str(d) for d in range(len(gold))]
+        MentionChains(gold_side, system_side, None, starts, len(gold) * width),
+        [str(d) for d in range(len(gold))],
     )
     out = set()
     for i, j, w in zip(rows.tolist(), cols.tolist(), weights.tolist(), strict=True):

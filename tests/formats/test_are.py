@@ -432,7 +432,7 @@ def test_the_scan_reads_plain_files_as_the_checked_parser_does(tmp_path: Path) -
         scanned = scan_are(tmp_path / "x.xml", data)
         assert scanned is not None, seed
         assert ("file", shape(scanned), scanned.lines()) == _outcome(tmp_path / "x.xml", data)
-        assert parse_are(tmp_path / "x.xml", data).source.data is not None  # the scan's
+        assert parse_are(tmp_path / "x.xml", data).source.lines is None  # the scan read it
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -476,7 +476,7 @@ def test_token_ids_in_any_order_are_read_by_the_scan(tmp_path: Path) -> None:
     numbered = read_are(write(tmp_path, '<r><text><node id="1"/>a <node id="2"/>b</text></r>'))
     other = read_are(write(tmp_path, '<r><text><node id="2"/>a <node id="1"/>b</text></r>', "o"))
     assert numbered.tokens.tolist() == [1, 2] and other.tokens.tolist() == [2, 1]
-    assert other.source.data is not None  # scanned
+    assert other.source.lines is None  # scanned
     twice = write(tmp_path, '<r><text>\n<node id="2"/>a <node id="1"/>b\n<node id="2"/></text></r>')
     assert scan_are(twice, twice.read_bytes()) is None  # the checked parser says where
     with pytest.raises(InputError, match="used twice") as error:
@@ -545,3 +545,16 @@ def test_control_characters_comments_and_instructions_go_to_the_checked_parser(
         assert scan_are(tmp_path / "x.xml", (text[:at] + insert + text[at:]).encode()) is None
     doctype = "<!DOCTYPE corpus>\n" + _plain_file(0, "tokens")
     assert scan_are(tmp_path / "x.xml", doctype.encode()) is None
+
+
+def test_a_regular_file_the_scan_read_is_read_again_only_to_name_a_line(tmp_path: Path) -> None:
+    """Its bytes are not kept (memory as the scan alone); a file changed in between is an
+    error, not a wrong line."""
+    path = write(tmp_path, '<r>\n<chain><node id="1"/>\n<node id="2"/></chain></r>')
+    f = read_are(path)
+    assert f.source.lines is None and f.source.data is None
+    assert f.lines().members == [2, 3]
+    again = read_are(path)
+    path.write_text('<r>\n\n<chain><node id="1"/><node id="2"/></chain></r>', encoding="utf-8")
+    with pytest.raises(InputError, match="changed while annoscore was reading it"):
+        again.lines()

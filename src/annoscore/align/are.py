@@ -130,28 +130,73 @@ def row_keys(*sets: tuple[Any, ...]) -> list[Any]:
     return [keys[bounds[k] : bounds[k + 1]] for k in range(len(sets))]
 
 
+class Index:
+    """Keys ready to be found, many at a time: a table indexed by the key when their range is
+    about as long as they are (the usual case: a document's ids are numbered), else the keys
+    sorted (``order`` sorts them, stably).  Exact either way."""
+
+    def __init__(self, keys: Any) -> None:
+        import numpy as np
+
+        self.size = len(keys)
+        self.table: Any = None
+        self.low = 0
+        if self.size:
+            low, high = int(keys.min()), int(keys.max())
+            if high - low < 4 * self.size + 1024:
+                self.low = low
+                self.table = np.full(high - low + 1, -1, dtype=np.int64)
+                # the first of equal keys wins: written last
+                self.table[keys[::-1] - low] = np.arange(self.size - 1, -1, -1)
+                self.keys = keys
+                return
+        self.order = np.argsort(keys, kind="stable")
+        self.keys = keys[self.order]
+
+    def find(self, wanted: Any) -> Any:
+        """For each wanted key, the index of an equal key (the first), or -1."""
+        import numpy as np
+
+        if not self.size:
+            return np.full(len(wanted), -1, dtype=np.int64)
+        if self.table is not None:
+            at = wanted - self.low
+            inside = (at >= 0) & (at < len(self.table))
+            return np.where(inside, self.table[np.where(inside, at, 0)], -1)
+        at = np.minimum(np.searchsorted(self.keys, wanted), self.size - 1)
+        return np.where(self.keys[at] == wanted, self.order[at], -1)
+
+    def contains(self, wanted: Any) -> Any:
+        """Whether each wanted key is one of the keys."""
+        found: Any = self.find(wanted) >= 0
+        return found
+
+    def repeated(self) -> Any:
+        """Whether each key equals an earlier one."""
+        import numpy as np
+
+        if self.table is not None:
+            first: Any = self.table[self.keys - self.low] != np.arange(self.size)
+            return first
+        repeated = np.zeros(self.size, dtype=bool)
+        repeated[self.order[1:][self.keys[1:] == self.keys[:-1]]] = True
+        return repeated
+
+
 def lookup(keys: Any, wanted: Any) -> Any:
     """For each wanted key, the index of the equal key in ``keys`` (distinct), or -1."""
-    import numpy as np
-
-    if not len(keys):
-        return np.full(len(wanted), -1, dtype=np.int64)
-    order = np.argsort(keys, kind="stable")
-    ordered = keys[order]
-    at = np.minimum(np.searchsorted(ordered, wanted), len(keys) - 1)
-    return np.where(ordered[at] == wanted, order[at], -1)
+    return Index(keys).find(wanted)
 
 
 def _repeated(keys: Any) -> Any:
-    """Whether each key equals an earlier one (in the given order)."""
+    """Whether each key equals an earlier one (in the given order); sorted once, stably only
+    when some key is twice."""
     import numpy as np
 
-    order = np.argsort(keys, kind="stable")
-    repeated = np.zeros(len(keys), dtype=bool)
-    if len(keys) > 1:
-        ordered = keys[order]
-        repeated[order[1:][ordered[1:] == ordered[:-1]]] = True
-    return repeated
+    ordered = np.sort(keys)
+    if not (ordered[1:] == ordered[:-1]).any():
+        return np.zeros(len(keys), dtype=bool)
+    return Index(keys).repeated()
 
 
 def _flag(bad: Any, documents: Any, where: Any) -> None:
@@ -228,17 +273,20 @@ class IdLinks:
     unchecked: int
 
 
-def _id_checks(corpus: Corpus, keys: Keys, bad: Any, sides: Sequence[Side]) -> Any:
+def _id_checks(
+    corpus: Corpus, keys: Keys, bad: Any, sides: Sequence[Side]
+) -> tuple[Index, Any, list[tuple[Any, Index]]]:
     """Flag the documents whose chains (on ``sides``) have a member without an id, an id the
     input does not know, or an id twice; returns the input's known keys (entities and listed
-    pronouns of documents whose input marks entities) and which documents check ids."""
+    pronouns), which documents check ids, and each side's member keys (as they are, and ready
+    to be found)."""
     import numpy as np
 
     source = corpus.input
     count = len(corpus.documents)
     checked = source.present & (source.entity_sizes > 0)
     documents = np.arange(count)
-    known = np.unique(
+    known = Index(
         np.concatenate(
             [
                 keys(np.repeat(documents, source.entity_sizes), source.entities),
@@ -246,14 +294,17 @@ def _id_checks(corpus: Corpus, keys: Keys, bad: Any, sides: Sequence[Side]) -> A
             ]
         )
     )
+    found = []
     for side in sides:
         member_document = side.member_document
         ids = side.members.id
         _flag(bad, member_document, ids == ABSENT)
-        side_keys = keys(member_document, ids)
-        _flag(bad, member_document, checked[member_document] & ~np.isin(side_keys, known))
-        _flag(bad, member_document, _repeated(side_keys))
-    return known, checked
+        member_keys = keys(member_document, ids)
+        side_keys = Index(member_keys)
+        found.append((member_keys, side_keys))
+        _flag(bad, member_document, checked[member_document] & ~known.contains(member_keys))
+        _flag(bad, member_document, side_keys.repeated())
+    return known, checked, found
 
 
 def id_links(corpus: Corpus) -> IdLinks:
@@ -281,14 +332,15 @@ def id_links(corpus: Corpus) -> IdLinks:
         source.listed,
     )
     bad = ~source.present
-    known, checked = _id_checks(corpus, keys, bad, (gold, system))
+    known, checked, ((gold_keys, member_keys), _) = _id_checks(corpus, keys, bad, (gold, system))
+    pair_keys = []
     for ids in (pronouns, antecedents):
         _flag(bad, pair_document, ids == ABSENT)
-        _flag(
-            bad, pair_document, checked[pair_document] & ~np.isin(keys(pair_document, ids), known)
-        )
+        pair_keys.append(keys(pair_document, ids))
+        _flag(bad, pair_document, checked[pair_document] & ~known.contains(pair_keys[-1]))
     source_listed_document = np.repeat(documents, source.listed_sizes)
-    _flag(bad, source_listed_document, _repeated(keys(source_listed_document, source.listed)))
+    source_listed = Index(keys(source_listed_document, source.listed))
+    _flag(bad, source_listed_document, source_listed.repeated())
     member_document = gold.member_document
     marks = np.bincount(member_document[gold.pronominal], minlength=count) > 0
     bad |= ~source.has_list & ~marks
@@ -298,14 +350,15 @@ def id_links(corpus: Corpus) -> IdLinks:
     derive = ~source.has_list
     member_chain = gold.member_chain
     derived = derive[member_document] & gold.pronominal & (gold.chain_sizes[member_chain] > 1)
-    listed_document = np.concatenate([source_listed_document, member_document[derived]])
-    listed_code = np.concatenate([source.listed, gold.members.id[derived]])
-    order = np.argsort(listed_document, kind="stable")
-    listed_document, listed_code = listed_document[order], listed_code[order]
-
-    listed_keys = keys(listed_document, listed_code)
-    member_keys = keys(member_document, gold.members.id)
-    member_listed = lookup(listed_keys, member_keys)
+    listed_document, listed_code = source_listed_document, source.listed
+    listed = source_listed
+    if derived.any():
+        listed_document = np.concatenate([listed_document, member_document[derived]])
+        listed_code = np.concatenate([listed_code, gold.members.id[derived]])
+        order = np.argsort(listed_document, kind="stable")
+        listed_document, listed_code = listed_document[order], listed_code[order]
+        listed = Index(keys(listed_document, listed_code))
+    member_listed = listed.find(gold_keys)
     return IdLinks(
         member_chain=member_chain,
         chain_sizes=gold.chain_sizes,
@@ -313,10 +366,10 @@ def id_links(corpus: Corpus) -> IdLinks:
         member_listed=member_listed,
         listed_document=listed_document,
         listed_code=listed_code,
-        listed_member=lookup(member_keys, listed_keys),
+        listed_member=member_keys.find(keys(listed_document, listed_code)),
         pair_document=pair_document,
-        pair_listed=lookup(listed_keys, keys(pair_document, pronouns)),
-        pair_antecedent=lookup(member_keys, keys(pair_document, antecedents)),
+        pair_listed=listed.find(pair_keys[0]),
+        pair_antecedent=member_keys.find(pair_keys[1]),
         pair_self=pronouns == antecedents,
         pair_pronoun=pronouns,
         pair_antecedent_code=antecedents,
@@ -347,13 +400,10 @@ def id_chains(corpus: Corpus) -> IdChains:
     count = len(corpus.documents)
     keys = Keys(count, gold.members.id, system.members.id, source.entities, source.listed)
     bad = np.zeros(count, dtype=bool)
-    _id_checks(corpus, keys, bad, (gold, system))
+    _, _, ((_, gold_keys), (system_keys, _)) = _id_checks(corpus, keys, bad, (gold, system))
     _check(corpus, bad, 2)
     gold_columns, system_columns = chain_columns(gold), chain_columns(system)
-    found = lookup(
-        keys(gold_columns.member_document, gold.members.id),
-        keys(system_columns.member_document, system.members.id),
-    )
+    found = gold_keys.find(system_keys)
     match = np.append(gold_columns.member_chain, -1)[found]  # -1 reads the sentinel
     unchecked = int((source.present & (source.entity_sizes == 0)).sum())
     return IdChains(gold_columns, system_columns, match, found, unchecked)
@@ -432,13 +482,15 @@ class MentionPairs:
 
 @dataclass(frozen=True, slots=True)
 class MentionChains:
-    """Tasks 3 and 4: both sides' chains with token positions, task 3's system pairs, and the
-    positions' widest document (``width`` > every position)."""
+    """Tasks 3 and 4: both sides' chains with token positions, task 3's system pairs, and where
+    each document's tokens begin among all the input's (``starts``; ``tokens`` in all): a
+    position plus its document's start is unique over the corpus."""
 
     gold: ChainColumns
     system: ChainColumns
     pairs: MentionPairs | None
-    width: int
+    starts: Any
+    tokens: int
 
 
 def mention_chains(corpus: Corpus, task: int) -> MentionChains:
@@ -456,12 +508,12 @@ def mention_chains(corpus: Corpus, task: int) -> MentionChains:
         ]
         pairs = MentionPairs(pair_document, *parts[0], *parts[1])
     _check(corpus, bad, task)
-    width = int(corpus.input.token_sizes.max(initial=0)) + 1
     return MentionChains(
         chain_columns(corpus.gold, *gold_positions),
         chain_columns(system, *system_positions),
         pairs,
-        width,
+        corpus.input.token_starts,
+        int(corpus.input.token_sizes.sum()),
     )
 
 
@@ -479,47 +531,53 @@ def overlaps(gold: ChainColumns, system: ChainColumns, rows: Any, cols: Any) -> 
     return (shared + 1) / (longest + 1)
 
 
-class _Sorted:
-    """One side's mentions sorted by (document, first, last), keyed ``document x width +
-    position`` (first positions in that order, last positions sorted on their own)."""
+class _Positions:
+    """One side's mentions as corpus-wide token positions (``first``, ``last``: a position plus
+    its document's first token), counted per position in arrays as long as the input (no
+    sort): ``starting_before[k]`` mentions start before position k, ``ending_before[k]`` end
+    before it, ``next_start[k]`` is the first position at or after k where one starts (or the
+    end), ``starting_at[k]`` one mention starting at k."""
 
-    def __init__(self, side: ChainColumns, width: int) -> None:
+    def __init__(self, side: ChainColumns, starts: Any, tokens: int) -> None:
         import numpy as np
 
-        self.order = np.lexsort((side.last, side.first, side.member_document))
-        self.base = side.member_document * width
-        self.firsts = (self.base + side.first)[self.order]
-        self.lasts = np.sort(self.base + side.last)
+        kind = np.int32 if tokens < 2**31 - 1 else np.int64  # half the memory, most corpora
+        base = starts[side.member_document]
+        self.first = base + side.first
+        self.last = base + side.last
+        self.starting_before = _before(self.first, tokens, kind)
+        self.ending_before = _before(self.last, tokens, kind)
+        self.next_start = np.full(tokens + 1, tokens, dtype=kind)
+        self.next_start[self.first] = self.first
+        self.next_start = np.minimum.accumulate(self.next_start[::-1])[::-1]
+        self.starting_at = np.full(tokens + 1, -1, dtype=kind)
+        self.starting_at[self.first] = np.arange(len(self.first))
 
-    def overlapping(self, base: Any, first: Any, last: Any) -> Any:
-        """How many of these mentions each mention ``(base + first, base + last)`` overlaps
-        (within its document: ``base`` = document x width)."""
-        import numpy as np
+    def overlapping(self, first: Any, last: Any) -> Any:
+        """How many of these mentions each mention ``(first, last)`` overlaps: those starting
+        at or before its last position, less those ending before its first (mentions of other
+        documents are in both counts or in neither)."""
+        counted: Any = self.starting_before[last + 1] - self.ending_before[first]
+        return counted
 
-        starting = np.searchsorted(self.firsts, base + last, "right") - np.searchsorted(
-            self.firsts, base, "left"
-        )
-        ended = np.searchsorted(self.lasts, base + first, "left") - np.searchsorted(
-            self.lasts, base, "left"
-        )
-        return starting - ended
 
-    def starting_within(self, low: Any, high: Any) -> tuple[Any, Any]:
-        """For each range of keys ``[low, high]``: the mentions whose first position is in it,
-        as ``(range index, mention)`` pairs."""
-        import numpy as np
+def _before(positions: Any, tokens: int, kind: Any) -> Any:
+    """``found[k]``: how many positions are below k, for k = 0 .. tokens."""
+    import numpy as np
 
-        begin = np.searchsorted(self.firsts, low, "left")
-        end = np.searchsorted(self.firsts, high, "right")
-        sizes = np.maximum(end - begin, 0)
-        which = np.repeat(np.arange(len(begin)), sizes)
-        taken = np.repeat(begin - (np.cumsum(sizes) - sizes), sizes) + np.arange(int(sizes.sum()))
-        return which, self.order[taken]
+    found = np.zeros(tokens + 1, dtype=kind)
+    np.cumsum(np.bincount(positions, minlength=tokens), out=found[1:])
+    return found
 
 
 def align_mentions(mentions: MentionChains, keys: Sequence[str]) -> tuple[Any, Any, Any]:
     """Task 4's alignment of every document (see the module doc): ``(gold members, system
     members, overlaps)`` of the aligned pairs.
+
+    A document whose mentions each overlap at most one of the other side is aligned at once:
+    for a gold mention, the system mention starting inside it, or the one it starts inside
+    (the first position at or after a start where a mention of the other side starts says
+    which, without a sort).  Every other document goes whole to :func:`_assigned`.
 
     >>> import numpy as np
     >>> def side(first, last):
@@ -527,60 +585,73 @@ def align_mentions(mentions: MentionChains, keys: Sequence[str]) -> tuple[Any, A
     ...     return ChainColumns(zero[:1], np.array([len(first)]), zero, zero,
     ...                         np.array(first), np.array(last))
     >>> found = align_mentions(MentionChains(side([0, 5], [3, 5]), side([0, 5, 2], [1, 5, 3]),
-    ...                                      None, 6), ["d"])
+    ...                                      None, np.array([0]), 6), ["d"])
     >>> [array.tolist() for array in found]
     [[0, 1], [0, 1], [0.5, 1.0]]
     """
     import numpy as np
 
-    gold, system, width = mentions.gold, mentions.system, mentions.width + 1
+    gold, system = mentions.gold, mentions.system
     count = len(keys)
-    gold_sorted, system_sorted = _Sorted(gold, width), _Sorted(system, width)
-    gold_degree = system_sorted.overlapping(gold_sorted.base, gold.first, gold.last)
-    system_degree = gold_sorted.overlapping(system_sorted.base, system.first, system.last)
+    if not len(gold.first) or not len(system.first):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0)
+    gold_at = _Positions(gold, mentions.starts, mentions.tokens)
+    system_at = _Positions(system, mentions.starts, mentions.tokens)
+    gold_degree = system_at.overlapping(gold_at.first, gold_at.last)
+    system_degree = gold_at.overlapping(system_at.first, system_at.last)
     several = np.zeros(count, dtype=bool)
     _flag(several, gold.member_document, gold_degree > 1)
     _flag(several, system.member_document, system_degree > 1)
 
     # documents of isolated pairs: each overlapping pair is aligned
-    gold_in = np.flatnonzero(~several[gold.member_document])
-    system_in = np.flatnonzero(~several[system.member_document])
-    which, found = system_sorted.starting_within(
-        gold_sorted.base[gold_in] + gold.first[gold_in],
-        gold_sorted.base[gold_in] + gold.last[gold_in],
-    )
-    rows, cols = [gold_in[which]], [found]
-    which, found = gold_sorted.starting_within(
-        system_sorted.base[system_in] + system.first[system_in] + 1,
-        system_sorted.base[system_in] + system.last[system_in],
-    )
-    rows.append(found)
-    cols.append(system_in[which])
+    gold_in = np.flatnonzero((gold_degree == 1) & ~several[gold.member_document])
+    system_in = np.flatnonzero((system_degree == 1) & ~several[system.member_document])
+    # a system mention starting inside the gold one
+    found = system_at.next_start[gold_at.first[gold_in]]
+    inside = found <= gold_at.last[gold_in]
+    rows = [gold_in[inside]]
+    cols = [system_at.starting_at[found[inside]].astype(np.int64)]
+    # a gold mention starting inside the system one, after its start
+    found = gold_at.next_start[system_at.first[system_in] + 1]
+    inside = found <= system_at.last[system_in]
+    rows.append(gold_at.starting_at[found[inside]].astype(np.int64))
+    cols.append(system_in[inside])
 
-    # the other documents: the assignment over the whole document
-    for d in np.flatnonzero(several).tolist():
-        chosen = _assigned(gold, system, d, gold_degree, keys[d])
-        rows.append(chosen[0])
-        cols.append(chosen[1])
+    # the other documents: the assignment over the whole document (members are in document
+    # order: each document's are a range)
+    dense = np.flatnonzero(several)
+    if len(dense):
+        gold_bounds = np.searchsorted(gold.member_document, np.append(dense, dense + 1))
+        system_bounds = np.searchsorted(system.member_document, np.append(dense, dense + 1))
+        for k, d in enumerate(dense.tolist()):
+            chosen = _assigned(
+                gold,
+                system,
+                np.arange(gold_bounds[k], gold_bounds[k + len(dense)]),
+                np.arange(system_bounds[k], system_bounds[k + len(dense)]),
+                int(gold_degree[gold_bounds[k] : gold_bounds[k + len(dense)]].sum()),
+                keys[d],
+            )
+            rows.append(chosen[0])
+            cols.append(chosen[1])
     found_rows, found_cols = np.concatenate(rows), np.concatenate(cols)
     return found_rows, found_cols, overlaps(gold, system, found_rows, found_cols)
 
 
 def _assigned(
-    gold: ChainColumns, system: ChainColumns, document: int, gold_degree: Any, key: str
+    gold: ChainColumns, system: ChainColumns, rows: Any, cols: Any, pairs: int, key: str
 ) -> tuple[Any, Any]:
     """``linear_sum_assignment`` on one document (decision 9): its aligned (gold member,
-    system member) pairs, overlap 0 dropped."""
+    system member) pairs, overlap 0 dropped; ``rows`` and ``cols`` its members, ``pairs`` its
+    overlapping pairs (for the message when it is too large)."""
     import numpy as np
     from scipy.optimize import linear_sum_assignment
 
-    rows = np.flatnonzero(gold.member_document == document)
-    cols = np.flatnonzero(system.member_document == document)
     rows = rows[np.lexsort((gold.last[rows], gold.first[rows]))]
     cols = cols[np.lexsort((system.last[cols], system.first[cols]))]
     cells = len(rows) * len(cols)
     if cells > MAX_CELLS:
-        pairs = int(gold_degree[rows].sum())
         raise InputError(
             f"{len(rows)} gold and {len(cols)} system mentions with {pairs} overlapping pairs, "
             "some mentions overlapping several: the optimal one-to-one alignment "

@@ -59,6 +59,7 @@ expat parser, which refuses entity declarations (billion laughs) and external en
 from __future__ import annotations
 
 import re
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,13 +103,16 @@ class Lines:
 
 
 class Source:
-    """The bytes of a file the scan read, kept for :meth:`AreFile.lines`; or its lines."""
+    """Where :meth:`AreFile.lines` finds a file's lines: the checked parser's ``lines``; or,
+    for a file the scan read, its bytes (``data``), or for a regular file nothing but its size
+    and modification time (``stamp``): it is read again only if an error must name a line."""
 
-    __slots__ = ("data", "lines")
+    __slots__ = ("data", "lines", "stamp")
 
     def __init__(self, data: bytes | None, lines: Lines | None) -> None:
         self.data = data
         self.lines = lines
+        self.stamp: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -149,11 +153,21 @@ class AreFile:
         return str(code) if code >= 0 else self.names[-2 - code]
 
     def lines(self) -> Lines:
-        """The line of every element (the checked parser's; run once when first asked)."""
+        """The line of every element (the checked parser's; run once when first asked, over
+        the bytes kept or, for a regular file, read again: an error if it changed since)."""
         source = self.source
         if source.lines is None:
-            assert source.data is not None
-            source.lines = _parse_are(self.path, source.data).source.lines
+            data = source.data
+            if data is None:
+                with reading(self.path):
+                    now = self.path.stat()
+                    data = self.path.read_bytes()
+                if (len(data), now.st_mtime_ns) != source.stamp:
+                    raise InputError(
+                        "the file changed while annoscore was reading it; score it again",
+                        self.path,
+                    )
+            source.lines = _parse_are(self.path, data).source.lines
             source.data = None
         assert source.lines is not None
         return source.lines
@@ -604,7 +618,16 @@ def parse_are(path: Path, data: bytes) -> AreFile:
 
 
 def read_are(path: Path) -> AreFile:
-    """Read one ARE XML file (input, gold or system output), once, into an :class:`AreFile`."""
+    """Read one ARE XML file (input, gold or system output), once, into an :class:`AreFile`.
+
+    The bytes of a file the scan read are kept for :meth:`AreFile.lines` only when the file
+    cannot be read again (a pipe); a regular file is read again if an error must name a line.
+    """
     with reading(path):
+        before = path.stat()
         data = path.read_bytes()
-    return parse_are(path, data)
+    found = parse_are(path, data)
+    source = found.source
+    if source.data is not None and stat.S_ISREG(before.st_mode) and before.st_size == len(data):
+        source.data, source.stamp = None, (len(data), before.st_mtime_ns)
+    return found

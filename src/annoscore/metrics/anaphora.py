@@ -133,32 +133,61 @@ class PronounCredit:
     overlap: float | None = None
 
 
-def _items(
-    document: Any,
-    pronoun: Any,
-    answer: Any,
-    answered: Any,
-    target: Any,
-    targeted: Any,
-    overlap: Any,
-    credit: Any,
-    reason: Any,
-) -> PronounItems:
-    """Items from parts listed one after the other, put in document order (stable)."""
-    import numpy as np
+@dataclass(frozen=True, slots=True)
+class ItemPart:
+    """Some items of :class:`PronounItems` as columns (one value per item), listed before
+    they are put together (``pronoun``, ``answer`` and ``target`` as first and last columns;
+    a scalar stands for the same value for every item)."""
 
-    order = np.argsort(document, kind="stable")
-    return PronounItems(
-        document[order],
-        pronoun[order],
-        answer[order],
-        answered[order],
-        target[order],
-        targeted[order],
-        overlap[order],
-        credit[order],
-        reason[order],
-    )
+    document: Any
+    pronoun: tuple[Any, Any]
+    answer: tuple[Any, Any]
+    answered: Any
+    target: tuple[Any, Any]
+    targeted: Any
+    overlap: Any
+    credit: Any
+    reason: Any
+
+
+@dataclass(frozen=True, slots=True)
+class PronounParts:
+    """The items of tasks 1 and 3 in parts, put together in document order (stably) when the
+    report asks (:meth:`items`): counting never pays for them."""
+
+    parts: tuple[ItemPart, ...]
+
+    def items(self) -> PronounItems:
+        import numpy as np
+
+        def column(values: list[Any], dtype: Any) -> Any:
+            sizes = [len(part.document) for part in self.parts]
+            return np.concatenate(
+                [
+                    np.broadcast_to(np.asarray(v, dtype=dtype), (n,))
+                    for v, n in zip(values, sizes, strict=True)
+                ]
+            )
+
+        def rows(pairs: list[tuple[Any, Any]]) -> Any:
+            first = column([p[0] for p in pairs], np.int64)
+            last = column([p[1] for p in pairs], np.int64)
+            return np.stack([first, last], axis=1)
+
+        parts = self.parts
+        document = column([p.document for p in parts], np.int64)
+        order = np.argsort(document, kind="stable")
+        return PronounItems(
+            document[order],
+            rows([p.pronoun for p in parts])[order],
+            rows([p.answer for p in parts])[order],
+            column([p.answered for p in parts], bool)[order],
+            rows([p.target for p in parts])[order],
+            column([p.targeted for p in parts], bool)[order],
+            column([p.overlap for p in parts], np.float64)[order],
+            column([p.credit for p in parts], np.float64)[order],
+            column([p.reason for p in parts], np.int8)[order],
+        )
 
 
 def _choose(conditions: list[tuple[Any, str]], size: int) -> Any:
@@ -196,7 +225,7 @@ def _walk_status(successor: Any, status: Any) -> Any:
     return status == 1
 
 
-def success_counts(ids: IdLinks, documents: int) -> tuple[dict[str, Any], PronounItems]:
+def success_counts(ids: IdLinks, documents: int) -> tuple[dict[str, Any], PronounParts]:
     """Task 1: each document's counts (see the module doc) and the items.
 
     Per listed pronoun p (K its gold chain, a the antecedent of the first pair for p): 0 when
@@ -295,19 +324,33 @@ def success_counts(ids: IdLinks, documents: int) -> tuple[dict[str, Any], Pronou
         listed_count,
     )
     ignored = np.flatnonzero(~asked | repeated)
-    none = np.zeros(len(ignored), dtype=bool)
-    items = _items(
-        np.concatenate([listed_document, ids.pair_document[ignored]]),
-        _twice(np.concatenate([ids.listed_code, ids.pair_pronoun[ignored]])),
-        _twice(np.concatenate([answer_code, ids.pair_antecedent_code[ignored]])),
-        np.concatenate([resolved, ~none]),
-        _twice(np.concatenate([answer_code, ids.pair_antecedent_code[ignored]])),
-        np.concatenate([resolved & inside, none]),
-        np.full(listed_count + len(ignored), np.nan),
-        np.concatenate([credit, np.zeros(len(ignored))]),
-        np.concatenate(
-            [reason, np.where(asked[ignored], _REASON[REPEATED], _REASON[UNLISTED]).astype(np.int8)]
-        ),
+    ignored_pronoun = ids.pair_pronoun[ignored]
+    ignored_answer = ids.pair_antecedent_code[ignored]
+    items = PronounParts(
+        (
+            ItemPart(
+                listed_document,
+                (ids.listed_code, ids.listed_code),
+                (answer_code, answer_code),
+                resolved,
+                (answer_code, answer_code),
+                resolved & inside,
+                np.nan,
+                credit,
+                reason,
+            ),
+            ItemPart(
+                ids.pair_document[ignored],
+                (ignored_pronoun, ignored_pronoun),
+                (ignored_answer, ignored_answer),
+                True,
+                (ignored_answer, ignored_answer),
+                False,
+                np.nan,
+                0.0,
+                np.where(asked[ignored], _REASON[REPEATED], _REASON[UNLISTED]),
+            ),
+        )
     )
     return counts, items
 
@@ -524,7 +567,7 @@ def _reaches_noun_phrase(successor: Any, pronominal: Any) -> Any:
 
 def overlap_counts(
     gold: ChainColumns, pronoun: Any, pairs: MentionPairs, documents: int
-) -> tuple[dict[str, Any], PronounItems]:
+) -> tuple[dict[str, Any], PronounParts]:
     """Task 3: each document's counts (see the module doc) and the items.
 
     ``pronoun``: whether each gold member is marked pronominal (the gold pronouns; mentions are
@@ -655,28 +698,38 @@ def overlap_counts(
     )
     targeted = np.zeros(pair_count, dtype=bool)
     targeted[first] = hit
-    target_of = np.full(pair_count, -1, dtype=np.int64)
-    target_of[first] = target
+    target_of = np.zeros(pair_count, dtype=np.int64)
+    target_of[first] = safe
     overlap = np.full(pair_count, np.nan)
     overlap[first] = target_value
     left = np.flatnonzero(recall & ~resolved)
-    mention = np.stack([gold.first, gold.last], axis=1)
-    target_rows = (
-        mention[np.maximum(target_of, 0)] if members else np.zeros((pair_count, 2), dtype=np.int64)
-    )
-    pair_pronoun = np.stack([pairs.pronoun_first, pairs.pronoun_last], axis=1)
-    pair_answer = np.stack([pairs.antecedent_first, pairs.antecedent_last], axis=1)
-    none = np.zeros(len(left), dtype=bool)
-    items = _items(
-        np.concatenate([pairs.document, gold.member_document[left]]),
-        np.concatenate([pair_pronoun, mention[left]]),
-        np.concatenate([pair_answer, mention[left]]),
-        np.concatenate([np.ones(pair_count, dtype=bool), none]),
-        np.concatenate([target_rows, mention[left]]),
-        np.concatenate([targeted, none]),
-        np.concatenate([overlap, np.full(len(left), np.nan)]),
-        np.concatenate([credits, np.zeros(len(left))]),
-        np.concatenate([reason, np.full(len(left), _REASON[UNRESOLVED], dtype=np.int8)]),
+    left_first, left_last = gold.first[left], gold.last[left]
+    target_rows = (gold.first[target_of], gold.last[target_of]) if members else (0, 0)
+    items = PronounParts(
+        (
+            ItemPart(
+                pairs.document,
+                (pairs.pronoun_first, pairs.pronoun_last),
+                (pairs.antecedent_first, pairs.antecedent_last),
+                True,
+                target_rows,
+                targeted,
+                overlap,
+                credits,
+                reason,
+            ),
+            ItemPart(
+                gold.member_document[left],
+                (left_first, left_last),
+                (left_first, left_last),
+                False,
+                (left_first, left_last),
+                False,
+                np.nan,
+                0.0,
+                _REASON[UNRESOLVED],
+            ),
+        )
     )
     return counts, items
 

@@ -34,7 +34,7 @@ from annoscore.metrics.anaphora import (
     ChainCredit,
     ChainLinks,
     PronounCredit,
-    PronounItems,
+    PronounParts,
     chain_items,
     pronoun_credits,
 )
@@ -120,7 +120,7 @@ class AreDetails:
     task: int
     keys: tuple[str, ...]
     labels: Labels
-    pronouns: PronounItems | None = None
+    pronouns: PronounParts | None = None
     chains: ChainLinks | None = None
     gold_rows: Any = None
     system_rows: Any = None
@@ -128,11 +128,12 @@ class AreDetails:
     def explanations(self) -> tuple[DocumentExplanation, ...]:
         """The items of every document (see the module doc)."""
         out = []
+        items = None if self.pronouns is None else self.pronouns.items()
         for document, key in enumerate(self.keys):
             pronouns: tuple[PronounCredit, ...] = ()
             chains: tuple[ChainCredit, ...] = ()
-            if self.pronouns is not None:
-                pronouns = pronoun_credits(self.pronouns, document, self.labels)
+            if items is not None:
+                pronouns = pronoun_credits(items, document, self.labels)
             if self.chains is not None:
                 chains = tuple(
                     self._named(item, document) for item in chain_items(self.chains, document)
