@@ -423,18 +423,19 @@ class TokenPositions:
         expected = np.arange(1, len(source.tokens) + 1) - np.repeat(self.starts, self.sizes)
         self.numbered = bool(np.array_equal(source.tokens, expected))  # ids 1, 2, ... n
         self.keys = keys
-        self.token_keys = None
+        self.index: Index | None = None
         if not self.numbered:
-            self.token_keys = keys(np.repeat(np.arange(len(self.sizes)), self.sizes), source.tokens)
+            documents = np.repeat(np.arange(len(self.sizes)), self.sizes)
+            self.index = Index(keys(documents, source.tokens))
 
     def __call__(self, documents: Any, codes: Any) -> Any:
         """Each code's position in its document's tokens, or -1 (not a token there)."""
         import numpy as np
 
-        if self.numbered:
+        if self.index is None:
             inside = (codes >= 1) & (codes <= self.sizes[documents])
             return np.where(inside, codes - 1, -1)
-        found = lookup(self.token_keys, self.keys(documents, codes))
+        found = self.index.find(self.keys(documents, codes))
         return np.where(found >= 0, found - self.starts[documents], -1)
 
 

@@ -28,6 +28,14 @@ naming file, line and element): a member, pronoun or antecedent without its id (
 its start and end (tasks 3-4), an id that is not an entity of the input, a start or end that is
 not a token node of the input, a start after its end, an id or mention twice in one chain or in
 two chains of one side.
+
+One path for every file and corpus: each file read once into columns
+(:func:`annoscore.formats.are.read_are`), the documents paired and gathered
+(:func:`annoscore.align.are_documents.collect_documents`), every reference checked and
+resolved, the first problem named by file and line (:mod:`annoscore.align.are`,
+:mod:`annoscore.align.are_checks`), task 4's mentions aligned, every document counted at once
+(:mod:`annoscore.metrics.anaphora`); the text report's items are data of the result's
+:class:`~annoscore.report.are.AreDetails`, put together when the report asks.
 """
 
 from __future__ import annotations
