@@ -461,12 +461,30 @@ def _positions(corpus: Corpus, task: int) -> tuple[TokenPositions, Any, Any, Any
     positions = TokenPositions(source, Keys(count, *columns))
     bad = ~source.present
     found = []
+    tokens = int(source.token_sizes.sum())
     for side in (gold, system):
         member_document = side.member_document
         first, last = _mention_checks(positions, bad, member_document, side.members)
-        _flag(bad, member_document, _repeated(row_keys((member_document, first, last))[0]))
+        _flag(bad, member_document, _twice(positions, member_document, first, last, tokens))
         found.append((first, last))
     return positions, bad, found[0], found[1]
+
+
+def _twice(positions: TokenPositions, documents: Any, first: Any, last: Any, tokens: int) -> Any:
+    """Whether each mention (known tokens) is an earlier one again: only mentions that share
+    their first token with another are compared (counted per corpus-wide position)."""
+    import numpy as np
+
+    repeated = np.zeros(len(first), dtype=bool)
+    known = np.flatnonzero(first >= 0)
+    if len(known) < 2:
+        return repeated
+    start = positions.starts[documents[known]] + first[known]
+    shared = np.bincount(start, minlength=tokens)[start] > 1
+    if shared.any():
+        some = known[shared]
+        repeated[some] = _repeated(row_keys((documents[some], first[some], last[some]))[0])
+    return repeated
 
 
 @dataclass(frozen=True, slots=True)
@@ -536,8 +554,8 @@ class _Positions:
     """One side's mentions as corpus-wide token positions (``first``, ``last``: a position plus
     its document's first token), counted per position in arrays as long as the input (no
     sort): ``starting_before[k]`` mentions start before position k, ``ending_before[k]`` end
-    before it, ``next_start[k]`` is the first position at or after k where one starts (or the
-    end), ``starting_at[k]`` one mention starting at k."""
+    before it; ``by_start`` lists the mentions by their first position where no two start at
+    the same one (mentions starting at ``k`` are listed from ``starting_before[k]`` on)."""
 
     def __init__(self, side: ChainColumns, starts: Any, tokens: int) -> None:
         import numpy as np
@@ -548,11 +566,8 @@ class _Positions:
         self.last = base + side.last
         self.starting_before = _before(self.first, tokens, kind)
         self.ending_before = _before(self.last, tokens, kind)
-        self.next_start = np.full(tokens + 1, tokens, dtype=kind)
-        self.next_start[self.first] = self.first
-        self.next_start = np.minimum.accumulate(self.next_start[::-1])[::-1]
-        self.starting_at = np.full(tokens + 1, -1, dtype=kind)
-        self.starting_at[self.first] = np.arange(len(self.first))
+        self.by_start = np.zeros(len(self.first), dtype=np.int64)
+        self.by_start[self.starting_before[self.first]] = np.arange(len(self.first))
 
     def overlapping(self, first: Any, last: Any) -> Any:
         """How many of these mentions each mention ``(first, last)`` overlaps: those starting
@@ -560,6 +575,15 @@ class _Positions:
         documents are in both counts or in neither)."""
         counted: Any = self.starting_before[last + 1] - self.ending_before[first]
         return counted
+
+    def starting_in(self, low: Any, high: Any) -> tuple[Any, Any]:
+        """For ranges of positions ``[low, high]``: which hold exactly one start of these
+        mentions, and that mention (meaningful where it is one)."""
+        import numpy as np
+
+        begin = self.starting_before[low]
+        one = self.starting_before[high + 1] - begin == 1
+        return one, self.by_start[np.minimum(begin, len(self.by_start) - 1)]
 
 
 def _before(positions: Any, tokens: int, kind: Any) -> Any:
@@ -577,8 +601,8 @@ def align_mentions(mentions: MentionChains, keys: Sequence[str]) -> tuple[Any, A
 
     A document whose mentions each overlap at most one of the other side is aligned at once:
     for a gold mention, the system mention starting inside it, or the one it starts inside
-    (the first position at or after a start where a mention of the other side starts says
-    which, without a sort).  Every other document goes whole to :func:`_assigned`.
+    (counts of mentions per position say which, without a sort).  Every other document goes
+    whole to :func:`_assigned`.
 
     >>> import numpy as np
     >>> def side(first, last):
@@ -605,18 +629,17 @@ def align_mentions(mentions: MentionChains, keys: Sequence[str]) -> tuple[Any, A
     _flag(several, gold.member_document, gold_degree > 1)
     _flag(several, system.member_document, system_degree > 1)
 
-    # documents of isolated pairs: each overlapping pair is aligned
+    # documents of isolated pairs: each overlapping pair is aligned (no two mentions of a side
+    # start at a position inside a mention of the other: it would overlap both)
     gold_in = np.flatnonzero((gold_degree == 1) & ~several[gold.member_document])
     system_in = np.flatnonzero((system_degree == 1) & ~several[system.member_document])
     # a system mention starting inside the gold one
-    found = system_at.next_start[gold_at.first[gold_in]]
-    inside = found <= gold_at.last[gold_in]
+    inside, found = system_at.starting_in(gold_at.first[gold_in], gold_at.last[gold_in])
     rows = [gold_in[inside]]
-    cols = [system_at.starting_at[found[inside]].astype(np.int64)]
+    cols = [found[inside]]
     # a gold mention starting inside the system one, after its start
-    found = gold_at.next_start[system_at.first[system_in] + 1]
-    inside = found <= system_at.last[system_in]
-    rows.append(gold_at.starting_at[found[inside]].astype(np.int64))
+    inside, found = gold_at.starting_in(system_at.first[system_in] + 1, system_at.last[system_in])
+    rows.append(found[inside])
     cols.append(system_in[inside])
 
     # the other documents: the assignment over the whole document (members are in document
