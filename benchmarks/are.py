@@ -276,18 +276,25 @@ def scorch_check(paths: dict[str, Path], per_doc: dict) -> None:
     except ImportError:
         print("scorch not installed (pip install scorch): task 2 peer check skipped")
         return
-    from annoscore.formats.are import read_are
+    from annoscore.formats.are import AreFile, read_are
 
-    gold = {d.key: d for d in read_are(paths["gold12"]).documents}
-    system = {d.key: d for d in read_are(paths["sys2"]).documents}
-    pairs = [
-        (
-            key,
-            [{m.id for m in c.members} for c in gold[key].chains],
-            [{m.id for m in c.members} for c in system[key].chains],
-        )
-        for key in gold
-    ]
+    def chains(f: AreFile) -> dict[str | None, list[set[str]]]:
+        """Each document's chains as sets of ids (as written)."""
+        ids = [f.text(code) for code in f.members.id.tolist()]
+        sizes = f.chain_sizes.tolist()
+        out: dict[str | None, list[set[str]]] = {}
+        chain = member = 0
+        for key, count in zip(f.keys, f.chain_counts.tolist(), strict=True):
+            found = out[key] = []
+            for size in sizes[chain : chain + count]:
+                found.append(set(ids[member : member + size]))
+                member += size
+            chain += count
+        return out
+
+    gold = chains(read_are(paths["gold12"]))
+    system = chains(read_are(paths["sys2"]))
+    pairs = [(key, gold[key], system[key]) for key in gold]
     started = time.perf_counter()
     results = {key: scores.muc(k, r) for key, k, r in pairs}
     seconds = time.perf_counter() - started

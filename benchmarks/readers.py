@@ -18,7 +18,7 @@ CoNLL              ``formats.conll.read_conll`` key + response        348 docs, 
 MUC templates      ``formats.muc_template.read_templates`` key + rsp  2,000 docs x 20 objects
 MUC SGML           ``formats.muc_sgml.read_sgml`` key + response      500 docs x 2,000 words
 NLP Sandbox JSON   ``formats.nlpsandbox.read_columns`` gold + preds   2,000 notes
-ARE XML            ``formats.are_columns.read_columns`` every file    1,000 docs x 1,000 tokens
+ARE XML            ``formats.are.read_are`` (its scan), every file    1,000 docs x 1,000 tokens
 =================  =================================================  =========================
 
 The data come from the generators of the other benchmarks in this folder where there is one
@@ -203,13 +203,13 @@ def sandbox_data(folder: Path, scale: int) -> tuple[list[Path], Reader, str | No
 
 def are_data(folder: Path, scale: int) -> tuple[list[Path], Reader, str | None]:
     import are
-    from annoscore.formats.are_columns import read_columns
+    from annoscore.formats.are import read_are
 
     paths = sorted(set(are.generate(folder, 1000 * scale).values()))
 
-    def read() -> Any:  # the reader ``annoscore are`` uses on files of this layout
-        read = [read_columns(path) for path in paths]
-        assert all(columns is not None for columns in read)
+    def read() -> Any:  # the reader ``annoscore are`` uses (its columnar scan, on this layout)
+        read = [read_are(path) for path in paths]
+        assert all(f.source.lines is None for f in read)  # the scan read every one
         return read
 
     return paths, read, "<"

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from annoscore.errors import InputError
-from annoscore.formats.are import AreFile, parse_are, read_are
+from annoscore.formats.are import ABSENT, AreFile, _parse_are, parse_are, read_are
+from annoscore.formats.are_columns import scan_are
 
 BILLION_LAUGHS = """<?xml version="1.0"?>
 <!DOCTYPE lolz [
@@ -34,38 +36,46 @@ def write(tmp_path: Path, text: str, name: str = "f.xml") -> Path:
     return path
 
 
+COLUMNS = (
+    "keys",
+    "has_list",
+    "token_sizes",
+    "tokens",
+    "entity_sizes",
+    "entities",
+    "listed_sizes",
+    "listed",
+    "chain_counts",
+    "chain_sizes",
+    "members",
+    "pronominal",
+    "pair_counts",
+    "pronouns",
+    "antecedents",
+)
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # Refs
+        return tuple(_plain(column) for column in value)
+    return value.tolist() if hasattr(value, "tolist") else value
+
+
 def shape(f: AreFile) -> list[object]:
-    """Everything a reader produces, without lines (to compare the two parsing ways)."""
+    """Everything a reader produces, codes written out as text (to compare the two ways)."""
     out: list[object] = []
-    for d in f.documents:
-        out.append(
-            (
-                d.key,
-                sorted(d.entities),
-                dict(d.tokens),
-                [(r.id, r.pronoun) for r in d.listed],
-                d.has_list,
-                [
-                    (
-                        p.id,
-                        (p.pronoun.id, p.pronoun.start, p.pronoun.end),
-                        (p.antecedent.id, p.antecedent.start, p.antecedent.end),
-                    )
-                    for p in d.pairs
-                ],
-                [(c.id, [(m.id, m.start, m.end, m.pronoun) for m in c.members]) for c in d.chains],
-            )
-        )
+    for name in COLUMNS:
+        value = _plain(getattr(f, name))
+        if name in ("tokens", "entities", "listed"):
+            value = [f.text(code) for code in value]  # type: ignore[attr-defined]
+        elif name in ("members", "pronouns", "antecedents"):
+            value = [[None if c == ABSENT else f.text(c) for c in col] for col in value]  # type: ignore[attr-defined]
+        out.append((name, value))
     return out
 
 
-def lines(f: AreFile) -> list[int]:
-    out = []
-    for d in f.documents:
-        out.append(d.line)
-        out += [p.line for p in d.pairs] + [p.pronoun.line for p in d.pairs]
-        out += [c.line for c in d.chains] + [m.line for c in d.chains for m in c.members]
-    return out
+def texts(f: AreFile, column: object) -> list[str | None]:
+    return [None if c == ABSENT else f.text(c) for c in _plain(column)]  # type: ignore[attr-defined]
 
 
 def test_reads_chains_pairs_list_entities_and_tokens(tmp_path: Path) -> None:
@@ -79,14 +89,13 @@ def test_reads_chains_pairs_list_entities_and_tokens(tmp_path: Path) -> None:
             '<text><node id="a"/>The <node id="b"/>PA</text>\n</r>',
         )
     )
-    (doc,) = f.documents
-    assert doc.entities == {"1", "2"}
-    assert [r.id for r in doc.listed] == ["2"] and doc.has_list
-    assert [(p.pronoun.id, p.antecedent.id, p.line) for p in doc.pairs] == [("2", "1", 4)]
-    assert [[(m.id, m.pronoun) for m in c.members] for c in doc.chains] == [
-        [("1", False), ("2", True)]
-    ]
-    assert dict(doc.tokens) == {"a": 0, "b": 1}
+    assert f.keys == (None,) and f.has_list == (True,)
+    assert texts(f, f.entities) == ["1", "2"] and texts(f, f.listed) == ["2"]
+    assert (texts(f, f.pronouns.id), texts(f, f.antecedents.id)) == (["2"], ["1"])
+    assert f.lines().pairs == [4] and f.lines().pronouns == [4]
+    assert f.chain_sizes.tolist() == [2] and texts(f, f.members.id) == ["1", "2"]
+    assert f.pronominal.tolist() == [False, True]
+    assert texts(f, f.tokens) == ["a", "b"] and texts(f, f.members.start) == [None, None]
 
 
 def test_are_own_shape_and_bare_text_root_both_work(tmp_path: Path) -> None:
@@ -97,9 +106,9 @@ def test_are_own_shape_and_bare_text_root_both_work(tmp_path: Path) -> None:
             '<pronoun id="4"/></anaphoric_pronouns></document>',
         )
     )
-    assert own.documents[0].entities == {"4"}
+    assert texts(own, own.entities) == ["4"]
     bare = read_are(write(tmp_path, '<text><node id="1"/>a <node id="2"/>b</text>', "b.xml"))
-    assert dict(bare.documents[0].tokens) == {"1": 0, "2": 1}
+    assert texts(bare, bare.tokens) == ["1", "2"]
 
 
 def test_several_documents_any_case_with_ids(tmp_path: Path) -> None:
@@ -110,8 +119,9 @@ def test_several_documents_any_case_with_ids(tmp_path: Path) -> None:
             '<Document id="d2"><chain><node id="5"/></chain></Document></corpus>',
         )
     )
-    assert [d.key for d in f.documents] == ["d1", "d2"]
-    assert [d.line for d in f.documents] == [1, 2]
+    assert f.keys == ("d1", "d2")
+    assert f.lines().documents == [1, 2]
+    assert f.chain_counts.tolist() == [1, 1]
 
 
 def test_elements_outside_documents_are_an_error(tmp_path: Path) -> None:
@@ -133,9 +143,24 @@ def test_value_attributes_are_never_read(tmp_path: Path) -> None:
             "v.xml",
         )
     )
-    assert [(p.pronoun.id, p.antecedent.id) for p in plain.documents[0].pairs] == [
-        (p.pronoun.id, p.antecedent.id) for p in valued.documents[0].pairs
-    ]
+    assert shape(plain) == shape(valued)
+
+
+def test_ids_are_exact_codes_canonical_decimals_or_names(tmp_path: Path) -> None:
+    """``"1"`` is 1, ``"01"`` and 19 digits are names; a 5,000-digit id is a name too (never
+    converted to a number)."""
+    long = "9" * 5000
+    f = read_are(
+        write(
+            tmp_path,
+            f'<r><chain><node id="1"/><node id="01"/><node id="{"1" * 18}"/>'
+            f'<node id="{"1" * 19}"/><node id="{long}"/><node id="0"/></chain></r>',
+        )
+    )
+    codes = f.members.id.tolist()
+    assert codes[0] == 1 and codes[2] == int("1" * 18) and codes[5] == 0
+    assert [f.text(c) for c in codes] == ["1", "01", "1" * 18, "1" * 19, long, "0"]
+    assert len(set(codes)) == 6 and f.names == ("01", "1" * 19, long)
 
 
 @pytest.mark.parametrize(
@@ -203,24 +228,25 @@ def test_xml_details_comments_cdata_quotes_references(tmp_path: Path) -> None:
         "<?pi <chain/> ?></r>"
     )
     f = read_are(write(tmp_path, text))
-    assert shape(f)[0][6] == [
-        ("c1", [("1", None, None, True), ("2", None, None, True), ("3&4", None, None, False)])
-    ]
+    assert f.chain_sizes.tolist() == [3]
+    assert texts(f, f.members.id) == ["1", "2", "3&4"]
+    assert f.pronominal.tolist() == [True, True, False]
 
 
-def test_other_encodings_and_doctypes_are_read_the_slow_way(tmp_path: Path) -> None:
+def test_other_encodings_and_doctypes_are_read_by_the_checked_parser(tmp_path: Path) -> None:
     path = tmp_path / "latin.xml"
     path.write_bytes(
-        '<?xml version="1.0" encoding="ISO-8859-1"?>\n<r><chain id="é"><node id="1"/>'
+        '<?xml version="1.0" encoding="ISO-8859-1"?>\n<r><chain id="é"><node id="é1"/>'
         "</chain></r>".encode("latin-1")
     )
-    assert read_are(path).documents[0].chains[0].id == "é"
+    f = read_are(path)
+    assert texts(f, f.members.id) == ["é1"]
     doctype = write(
         tmp_path,
         '<!DOCTYPE r [<!ATTLIST node type CDATA "pronoun">]>\n<r><chain><node id="1"/></chain></r>',
         "d.xml",
     )
-    assert read_are(doctype).documents[0].chains[0].members[0].pronoun  # the DTD's default
+    assert read_are(doctype).pronominal.tolist() == [True]  # the DTD's default
 
 
 def _random_file(seed: int) -> str:
@@ -258,67 +284,102 @@ def _random_file(seed: int) -> str:
     return "".join(parts)
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        '<chain id="r"><node id="1"/>\n<node id="2"/></chain>',
-        '<r><chain\n id="c">\n <mention start="1" end="2"/>\n</chain >\n<chain/></r>',
-        '<r><chain><node id="1" value="a/> b > c"/><node id="2" value=\'"/>\'/></chain></r>',
-    ],
-)
-def test_fast_and_slow_parsing_agree_on_chain_blocks(tmp_path: Path, text: str) -> None:
-    fast = parse_are(tmp_path / "x.xml", text.encode())
-    slow = parse_are(tmp_path / "x.xml", text.encode(), fast=False)
-    assert (shape(fast), lines(fast)) == (shape(slow), lines(slow))
-
-
 @pytest.mark.parametrize("seed", range(30))
-def test_fast_and_slow_parsing_agree(tmp_path: Path, seed: int) -> None:
-    data = _random_file(seed).encode()
-    fast = parse_are(tmp_path / "x.xml", data)
-    slow = parse_are(tmp_path / "x.xml", data, fast=False)
-    assert shape(fast) == shape(slow)
-    assert lines(fast) == lines(slow)
+def test_lines_name_each_element(tmp_path: Path, seed: int) -> None:
+    """The lines the checked parser records are where each element is written."""
+    data = _random_file(seed)
+    f = _parse_are(tmp_path / "x.xml", data.encode())
+    lines = data.split("\n")
+    found = f.lines()
+    for line, element in zip(found.members, found.elements, strict=True):
+        assert f"<{element}" in lines[line - 1]
+    for line in found.pairs:
+        assert "<pair" in lines[line - 1]
+    for line in found.chains:
+        assert "<chain" in lines[line - 1]
+    assert len(found.documents) == len(f.keys)
 
 
-# --- the fast way: pinned to the slow way (defusedxml's expat) --------------------------------
+# --- the scan: pinned to the checked parser ----------------------------------------------------
 
 
-def _plain_file(seed: int) -> str:
-    """A file of the benchmark's layout (what the fast way reads without falling back)."""
+KINDS = ("tokens", "entities", "id-chains", "span-chains", "id-pairs", "span-pairs")
+
+
+def _plain_file(seed: int, kind: str | None = None) -> str:
+    """A file of one of the layouts the scan reads (canonical decimal ids, the attributes in
+    their order, double quotes), with random white space, values, marks and documents."""
     rnd = random.Random(seed)
-    parts = ["<?xml version='1.0' encoding='UTF-8'?>\n<corpus>\n"]
-    for d in range(rnd.randint(1, 3)):
-        parts.append(f'<document id="d{d}">\n<text>')
-        for t in range(rnd.randint(0, 12)):
-            word = rnd.choice(["w", "a > b", '"q"', "x\n"])
-            if rnd.random() < 0.3:
-                parts.append(f'<entity id="e{t}">{word}')
-                if rnd.random() < 0.3:
-                    parts.append(f'<entity id="f{t}">in</entity>')
-                parts.append("</entity> ")
-            else:
-                parts.append(f'<node id="{t + 1}"/>{word} ')
-        parts.append("</text>\n<anaphoric_pronouns>")
-        parts += [f'<pronoun id="e{i}"/>\n' for i in range(rnd.randint(0, 3))]
-        parts.append("</anaphoric_pronouns>\n")
-        for c in range(rnd.randint(0, 4)):
-            parts.append(f'<chain id="c{c}">')
-            for m in range(rnd.randint(1, 4)):
-                typed = ' type="pronoun"' if rnd.random() < 0.3 else ""
-                if rnd.random() < 0.5:
-                    parts.append(f'<node id="{c}.{m}" value="w"{typed}/>')
-                else:
-                    parts.append(f'<mention start="{m}" end="{m + 1}"{typed}/>')
-                parts.append(rnd.choice(["", "\n", " "]))
-            parts.append("</chain>\n")
-        for p in range(rnd.randint(0, 3)):
+    kind = kind or rnd.choice(KINDS)
+    space = ["", "", " ", "\n", "\n  "]
+    parts = ["<?xml version='1.0' encoding='UTF-8'?>\n" if rnd.random() < 0.5 else ""]
+    parts.append("<corpus>")
+    documents = rnd.random() < 0.7
+    for d in range(rnd.randint(1, 3) if documents else 1):
+        if documents:
             parts.append(
-                f'<pair id="p{p}"><pronoun start="{p}" end="{p}"/>'
-                f'{rnd.choice(["", chr(10)])}<antecedent id="{p + 1}"/></pair>\n'
+                rnd.choice(space)
+                + (f'<document id="d{d}">' if rnd.random() < 0.8 else "<document>")
             )
-        parts.append("</document>\n")
-    parts.append("</corpus>\n")
+
+        def number() -> str:
+            return str(rnd.choice([0, 1, 7, 42, rnd.randrange(10**6), 10**17 + rnd.randrange(10)]))
+
+        def value() -> str:
+            return rnd.choice(["", ' value="w"', ' value="a > b"', ' value="&amp; x"'])
+
+        if kind == "tokens":
+            words = [
+                f'<node id="{t + 1}"/>' + rnd.choice(["w", "a b", "x\n"]) + " "
+                for t in range(rnd.randint(0, 12))
+            ]
+            parts.append("<text>" + "".join(words) + "</text>")
+        elif kind == "entities":
+            words = [
+                f'<entity id="{number()}">w</entity> x{rnd.choice(space)}'
+                for _ in range(rnd.randint(0, 6))
+            ]
+            parts.append("<text>" + "".join(words) + "</text>")
+            if rnd.random() < 0.8:
+                listed = "".join(
+                    rnd.choice(space) + f'<pronoun id="{number()}"{value()}/>'
+                    for _ in range(rnd.randint(0, 3))
+                )
+                parts.append(
+                    rnd.choice(space) + f"<anaphoric_pronouns>{listed}</anaphoric_pronouns>"
+                )
+        elif kind in ("id-chains", "span-chains"):
+            for c in range(rnd.randint(0, 4)):
+                head = f'<chain id="c{c}">' if rnd.random() < 0.8 else "<chain>"
+                members = []
+                for _ in range(rnd.randint(0, 4)):
+                    typed = ' type="pronoun"' if rnd.random() < 0.3 else ""
+                    if kind == "id-chains":
+                        members.append(f'<node id="{number()}"{value()}{typed}/>')
+                    else:
+                        members.append(
+                            f'<mention start="{number()}" end="{number()}"{value()}{typed}/>'
+                        )
+                parts.append(
+                    rnd.choice(space)
+                    + head
+                    + "".join(rnd.choice(space) + m for m in members)
+                    + "</chain>"
+                )
+        else:
+            for p in range(rnd.randint(0, 3)):
+                if kind == "id-pairs":
+                    pronoun, antecedent = f'id="{number()}"', f'id="{number()}"'
+                else:
+                    pronoun = f'start="{number()}" end="{number()}"'
+                    antecedent = f'start="{number()}" end="{number()}"'
+                parts.append(
+                    rnd.choice(space) + f'<pair id="p{p}"><pronoun {pronoun}{value()}/>'
+                    f"{rnd.choice(space)}<antecedent {antecedent}{value()}/></pair>"
+                )
+        if documents:
+            parts.append(rnd.choice(space) + "</document>")
+    parts.append(rnd.choice(space) + "</corpus>\n")
     return "".join(parts)
 
 
@@ -356,56 +417,71 @@ MUTATIONS = [
 ]
 
 
-def _outcome(path: Path, data: bytes, fast: bool) -> object:
+def _outcome(path: Path, data: bytes) -> object:
+    """The checked parser's result or error."""
     try:
-        parsed = parse_are(path, data, fast=fast)
+        parsed = _parse_are(path, data)
     except InputError as error:
         return ("error", error.message, error.line)
-    return ("file", shape(parsed), lines(parsed))
+    return ("file", shape(parsed), parsed.lines())
 
 
-def test_the_fast_way_reads_plain_files_without_falling_back(tmp_path: Path) -> None:
-    from annoscore.formats.are import _Builder, _fast_text, _scan
-
-    for seed in range(20):
-        data = _plain_file(seed).encode()
-        text, body = _fast_text(data)
-        builder = _Builder(tmp_path / "x.xml")
-        _scan(text, body, builder)  # raises _NotFast if it had to fall back
-        assert _outcome(tmp_path / "x.xml", data, True) == _outcome(tmp_path / "x.xml", data, False)
+def test_the_scan_reads_plain_files_as_the_checked_parser_does(tmp_path: Path) -> None:
+    for seed in range(120):
+        data = _plain_file(seed, KINDS[seed % len(KINDS)]).encode()
+        scanned = scan_are(tmp_path / "x.xml", data)
+        assert scanned is not None, seed
+        assert ("file", shape(scanned), scanned.lines()) == _outcome(tmp_path / "x.xml", data)
+        assert parse_are(tmp_path / "x.xml", data).source.lines is None  # the scan read it
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_fast_and_slow_ways_agree_on_damaged_files(tmp_path: Path, seed: int) -> None:
-    """Random damage anywhere (malformed XML, unsafe declarations, structural errors): the fast
-    way gives exactly the slow way's result or error (message and line)."""
+def test_the_scan_agrees_with_the_checked_parser_on_damaged_files(
+    tmp_path: Path, seed: int
+) -> None:
+    """Random damage anywhere (malformed XML, unsafe declarations, structural errors): what the
+    scan accepts, the checked parser reads to the same columns; the rest it declines."""
     rnd = random.Random(seed)
-    text = _plain_file(seed)
-    for _ in range(15):
+    text = _plain_file(seed, KINDS[seed % len(KINDS)])
+    path = tmp_path / "x.xml"
+    for _ in range(25):
         at = rnd.randrange(len(text) + 1)
         cut = rnd.choice([0, 0, 1, 3])
         damaged = text[:at] + rnd.choice(MUTATIONS) + text[at + cut :]
         data = damaged.encode("utf-8", "surrogatepass")
-        path = tmp_path / "x.xml"
-        assert _outcome(path, data, True) == _outcome(path, data, False), damaged
+        scanned = scan_are(path, data)
+        if scanned is not None:
+            assert _outcome(path, data) == ("file", shape(scanned), scanned.lines()), damaged
 
 
-def test_declarations_are_never_read_the_fast_way() -> None:
-    """No DOCTYPE, hence no entity declaration, ever reaches the fast way: the only references
+def test_declarations_are_never_read_by_the_scan(tmp_path: Path) -> None:
+    """No DOCTYPE, hence no entity declaration, ever reaches the scan: the only references
     it accepts are the five predefined ones and character references, so nothing can expand
     and nothing outside the file is read."""
-    from annoscore.formats.are import _fast_text, _NotFast
-
     for text in (BILLION_LAUGHS, EXTERNAL_ENTITY, '<r a="&x;"/>', "<r>&#0;</r>"):
-        with pytest.raises(_NotFast):
-            _fast_text(text.encode())
+        assert scan_are(tmp_path / "x.xml", text.encode()) is None
 
 
-def test_numbered_token_ids_give_the_same_map_as_any_ids(tmp_path: Path) -> None:
+def test_a_character_reference_of_5000_digits_is_bad_input(tmp_path: Path) -> None:
+    """Found by the reliability audit: the scan converted the reference to a number (Python's
+    4,300-digit limit: exit 1); it declines it and the checked parser names file and line."""
+    path = write(tmp_path, f'<r>\n<chain><node id="1" value="&#{"9" * 5000};"/></chain></r>')
+    assert scan_are(path, path.read_bytes()) is None
+    with pytest.raises(InputError, match="not well-formed") as error:
+        read_are(path)
+    assert (error.value.path, error.value.line) == (str(path), 2)
+
+
+def test_token_ids_in_any_order_are_read_by_the_scan(tmp_path: Path) -> None:
     numbered = read_are(write(tmp_path, '<r><text><node id="1"/>a <node id="2"/>b</text></r>'))
     other = read_are(write(tmp_path, '<r><text><node id="2"/>a <node id="1"/>b</text></r>', "o"))
-    assert dict(numbered.documents[0].tokens) == {"1": 0, "2": 1}
-    assert dict(other.documents[0].tokens) == {"2": 0, "1": 1}
+    assert numbered.tokens.tolist() == [1, 2] and other.tokens.tolist() == [2, 1]
+    assert other.source.lines is None  # scanned
+    twice = write(tmp_path, '<r><text>\n<node id="2"/>a <node id="1"/>b\n<node id="2"/></text></r>')
+    assert scan_are(twice, twice.read_bytes()) is None  # the checked parser says where
+    with pytest.raises(InputError, match="used twice") as error:
+        read_are(twice)
+    assert error.value.line == 3
 
 
 def test_an_unknown_encoding_in_the_declaration_is_bad_input(tmp_path: Path) -> None:
@@ -414,3 +490,71 @@ def test_an_unknown_encoding_in_the_declaration_is_bad_input(tmp_path: Path) -> 
     path.write_bytes(b'<?xml version="1.0" encoding="TTF-8"?>\n<chains></chains>\n')
     with pytest.raises(InputError, match="cannot decode the XML"):
         read_are(path)
+
+
+def test_files_of_tokens_are_read_only_when_their_grammar_accepts_them(tmp_path: Path) -> None:
+    """A file of tokens is proved with arrays, not with its regular expression: whatever the
+    arrays accept, the expression (the shape's definition) accepts too, damaged or not, and the
+    checked parser reads it to the same columns."""
+    import re
+
+    from annoscore.formats.are_columns import _BODIES, _S
+
+    path = tmp_path / "i.xml"
+    grammars = [
+        re.compile(
+            f'(?:{_S}<document(?: id="[^"<&\t\n\r]*+")?>{_BODIES["tokens"]}{_S}</document>)*+{_S}'
+        ),
+        re.compile(f"{_BODIES['tokens']}{_S}"),
+    ]
+    edits = ["<", '"', " ", "/>", "<x/>", '<node id="1"/>', "</text>", "<text>", "\x01", "0"]
+    edits += ["<document>", "</document>", "<node id='1'/>", '<node  id="1"/>', "a", ">"]
+    accepted = 0
+    for seed in range(20):
+        rnd = random.Random(400 + seed)
+        text = _plain_file(400 + seed, "tokens")
+        assert scan_are(path, text.encode()) is not None
+        accepted += _damaged_tokens(rnd, text, path, grammars, edits)
+    assert accepted > 40
+
+
+def _damaged_tokens(
+    rnd: random.Random, text: str, path: Path, grammars: list[Any], edits: list[str]
+) -> int:
+    accepted = 0
+    for _ in range(60):
+        at = rnd.randrange(len(text) + 1)
+        damaged = text[:at] + rnd.choice(edits) + text[at + rnd.randrange(3) :]
+        scanned = scan_are(path, damaged.encode())
+        if scanned is None:
+            continue
+        accepted += 1
+        body = damaged[damaged.index("<corpus>") + 8 : damaged.rindex("</")]
+        assert any(g.fullmatch(body) for g in grammars), damaged
+        assert _outcome(path, damaged.encode()) == ("file", shape(scanned), scanned.lines())
+    return accepted
+
+
+@pytest.mark.parametrize("insert", ["\x01", "\x1f", "<!-- c -->", "<?pi x?>"])
+def test_control_characters_comments_and_instructions_go_to_the_checked_parser(
+    tmp_path: Path, insert: str
+) -> None:
+    for seed, kind in enumerate(KINDS):
+        text = _plain_file(seed, kind)
+        at = text.index(">", text.index("<corpus")) + 1
+        assert scan_are(tmp_path / "x.xml", (text[:at] + insert + text[at:]).encode()) is None
+    doctype = "<!DOCTYPE corpus>\n" + _plain_file(0, "tokens")
+    assert scan_are(tmp_path / "x.xml", doctype.encode()) is None
+
+
+def test_a_regular_file_the_scan_read_is_read_again_only_to_name_a_line(tmp_path: Path) -> None:
+    """Its bytes are not kept (memory as the scan alone); a file changed in between is an
+    error, not a wrong line."""
+    path = write(tmp_path, '<r>\n<chain><node id="1"/>\n<node id="2"/></chain></r>')
+    f = read_are(path)
+    assert f.source.lines is None and f.source.data is None
+    assert f.lines().members == [2, 3]
+    again = read_are(path)
+    path.write_text('<r>\n\n<chain><node id="1"/><node id="2"/></chain></r>', encoding="utf-8")
+    with pytest.raises(InputError, match="changed while annoscore was reading it"):
+        again.lines()

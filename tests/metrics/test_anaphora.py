@@ -1,12 +1,20 @@
-"""ARE credit functions: every credit case of tasks 1 and 3, task 4's fractional MUC, the seed's
-sentences that state a score, and the weighted MUC's property (weights 1 = plain MUC)."""
+"""ARE credits: every credit case of tasks 1 and 3, task 4's fractional MUC, the seed's sentences
+that state a score, and the weighted MUC's property (weights 1 = plain MUC).
+
+The cases are small lists of ids or token positions, scored through the whole command (XML
+files written here, then :mod:`annoscore.tasks.are`): the helpers below keep the cases as
+readable as the definitions, and the items the checks read are the text report's."""
 
 from __future__ import annotations
+
+import tempfile
+from collections.abc import Collection, Iterable, Sequence
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from annoscore.align.are import align_mentions, overlap
+from annoscore.align.are import overlap
 from annoscore.counts import Counts
 from annoscore.metrics.anaphora import (
     NO_CHAIN,
@@ -22,17 +30,144 @@ from annoscore.metrics.anaphora import (
     SELF,
     UNLISTED,
     UNRESOLVED,
+    ChainCredit,
+    PronounCredit,
     are_f1,
-    chain_credits,
-    fractional_muc,
-    link_credits,
     link_scores,
-    overlap_credits,
     pair_scores,
-    success_credits,
     success_scores,
 )
 from annoscore.metrics.coref import muc, weighted_muc
+from annoscore.tasks.are import score_are_1, score_are_2, score_are_3, score_are_4
+
+Mention = tuple[int, int]
+
+
+def _files(**texts: str) -> dict[str, Path]:
+    folder = Path(tempfile.mkdtemp(prefix="are-case-"))
+    paths = {}
+    for name, text in texts.items():
+        paths[name] = folder / f"{name}.xml"
+        paths[name].write_text(f"<r>{text}</r>", encoding="utf-8")
+    return paths
+
+
+def _typed(marked: bool) -> str:
+    return ' type="pronoun"' if marked else ""
+
+
+def success_credits(
+    listed: Sequence[str],
+    chains: Sequence[Collection[str]],
+    marked: Collection[str],
+    pairs: Sequence[tuple[str, str]],
+) -> tuple[Counts, tuple[PronounCredit, ...]]:
+    """Task 1 of one document: the list, the gold chains, the ids marked pronominal and the
+    system's pairs; every id is an entity of the input."""
+    ids = dict.fromkeys(
+        [*listed, *(m for c in chains for m in sorted(c)), *(i for p in pairs for i in p)]
+    )
+    entities = "".join(f'<entity id="{i}">w</entity> ' for i in ids)
+    listing = "".join(f'<pronoun id="{i}"/>' for i in listed)
+    gold = "".join(
+        "<chain>"
+        + "".join(f'<node id="{m}"{_typed(m in marked)}/>' for m in sorted(c))
+        + "</chain>"
+        for c in chains
+    )
+    system = "".join(f'<pair><pronoun id="{p}"/><antecedent id="{a}"/></pair>' for p, a in pairs)
+    paths = _files(
+        input=f"<text>{entities}</text><anaphoric_pronouns>{listing}</anaphoric_pronouns>",
+        gold=gold,
+        system=system,
+    )
+    result = score_are_1(paths["gold"], paths["system"], input_path=paths["input"])
+    (document,) = result.details.explanations()
+    return result.counts, document.pronouns
+
+
+def _mention(m: Mention, element: str = "mention", marked: bool = False) -> str:
+    return f'<{element} start="{m[0] + 1}" end="{m[1] + 1}"{_typed(marked)}/>'
+
+
+def _size(*groups: Iterable[Mention]) -> int:
+    return 1 + max((m[1] for group in groups for m in group), default=0)
+
+
+def _position(label: object) -> object:
+    """A mention's report label (``"1..4"``, ``"6"``) back to token positions."""
+    if not isinstance(label, str):
+        return label
+    first, _, last = label.partition("..")
+    return (int(first) - 1, int(last or first) - 1)
+
+
+def overlap_credits(
+    chains: Sequence[Sequence[Mention]],
+    pronominal: Collection[Mention],
+    pairs: Sequence[tuple[Mention, Mention]],
+) -> tuple[Counts, tuple[PronounCredit, ...]]:
+    """Task 3 of one document (mentions as token positions; tokens numbered 1, 2, ...); the
+    items' mentions as positions again."""
+    size = _size(*chains, *pairs)
+    tokens = "".join(f'<node id="{t + 1}"/>w ' for t in range(size))
+    gold = "".join(
+        "<chain>" + "".join(_mention(m, marked=m in pronominal) for m in c) + "</chain>"
+        for c in chains
+    )
+    system = "".join(
+        f"<pair>{_mention(p, 'pronoun')}{_mention(a, 'antecedent')}</pair>" for p, a in pairs
+    )
+    paths = _files(input=f"<text>{tokens}</text>", gold=gold, system=system)
+    result = score_are_3(paths["gold"], paths["system"], input_path=paths["input"])
+    (document,) = result.details.explanations()
+    items = tuple(
+        PronounCredit(
+            _position(i.pronoun),
+            _position(i.answer),
+            i.credit,
+            i.reason,
+            _position(i.target),
+            i.overlap,
+        )
+        for i in document.pronouns
+    )
+    return result.counts, items
+
+
+def _chains_text(chains: Sequence[Sequence[Mention]]) -> str:
+    return "".join("<chain>" + "".join(_mention(m) for m in c) + "</chain>" for c in chains)
+
+
+def fractional_muc(
+    gold: Sequence[Sequence[Mention]], system: Sequence[Sequence[Mention]]
+) -> tuple[Counts, tuple[ChainCredit, ...]]:
+    """Task 4 of one document: its counts and chain items."""
+    size = _size(*gold, *system)
+    tokens = "".join(f'<node id="{t + 1}"/>w ' for t in range(size))
+    paths = _files(
+        input=f"<text>{tokens}</text>", gold=_chains_text(gold), system=_chains_text(system)
+    )
+    result = score_are_4(paths["gold"], paths["system"], input_path=paths["input"])
+    (document,) = result.details.explanations()
+    return result.counts, document.chains
+
+
+def link_credits(
+    gold: Sequence[Sequence[str]], system: Sequence[Sequence[str]]
+) -> tuple[Counts, tuple[ChainCredit, ...]]:
+    """Task 2 of one document: its counts and chain items."""
+
+    def text(chains: Sequence[Sequence[str]]) -> str:
+        return "".join(
+            "<chain>" + "".join(f'<node id="{m}"/>' for m in c) + "</chain>" for c in chains
+        )
+
+    paths = _files(gold=text(gold), system=text(system))
+    result = score_are_2(paths["gold"], paths["system"])
+    (document,) = result.details.explanations()
+    return result.counts, document.chains
+
 
 # --- task 1: "The Palestinian Authority" (4) ... "it" (62) ... "its" (70) ... "they" (80) ------
 
@@ -180,20 +315,20 @@ def test_decision_4_ties_prefer_a_noun_phrase_then_the_earliest_start() -> None:
 def test_task4_partial_mention_matches_give_fractional_credit() -> None:
     gold = [[GOV, IT, IT2]]
     system = [[(0, 1), IT, IT2]]
-    counts, chains, alignment = fractional_muc(gold, system)
-    items = chains.items()
+    counts, items = fractional_muc(gold, system)
     mean = (0.5 + 1 + 1) / 3
     assert counts["recall_num"] == counts["precision_num"]
     assert abs(counts["recall_num"] - 2 * mean) < 1e-12
     assert (counts["recall_den"], counts["precision_den"]) == (2, 2)
-    assert sorted(w for _, _, w in alignment.pairs) == [0.5, 1.0, 1.0]
+    assert counts["aligned"] == 3 and items[0].parts == (("1..4", "6", "14"),)
+    assert abs(items[0].part_weights[0] - mean) < 1e-12  # 0.5, 1 and 1
     assert abs(sum(i.earned for i in items if i.side == "gold") - counts["recall_num"]) < 1e-12
 
 
 def test_task4_unaligned_mentions_are_parts_of_their_own() -> None:
     gold = [[GOV, IT], [ZGOV, THEY]]
     system = [[GOV, IT, (20, 21)], [ZGOV], [THEY]]
-    counts, _, _ = fractional_muc(gold, system)
+    counts, _ = fractional_muc(gold, system)
     assert counts["recall_num"] == 1.0 and counts["recall_den"] == 2
     assert counts["precision_num"] == 1.0 and counts["precision_den"] == 2
     assert counts["aligned"] == 4
@@ -202,7 +337,7 @@ def test_task4_unaligned_mentions_are_parts_of_their_own() -> None:
 def test_task4_exact_mentions_equal_vilain_muc() -> None:
     gold = [[GOV, IT, IT2], [ZGOV, THEY]]
     system = [[GOV, IT], [IT2, ZGOV, THEY]]
-    counts, _, _ = fractional_muc(gold, system)
+    counts, _ = fractional_muc(gold, system)
     plain = muc(gold, system)
     for key in ("recall_num", "recall_den", "precision_num", "precision_den"):
         assert counts[key] == plain[key]
@@ -242,8 +377,7 @@ def test_fractional_muc_on_exact_mentions_is_muc(
 ) -> None:
     gold = [[(m, m) for m in chain] for chain in key]
     system = [[(m, m) for m in chain] for chain in response]
-    counts, chains, _ = fractional_muc(gold, system)
-    items = chains.items()
+    counts, items = fractional_muc(gold, system)
     plain = muc(gold, system)
     for name in ("recall_num", "recall_den", "precision_num", "precision_den"):
         assert counts[name] == plain[name]
@@ -261,11 +395,11 @@ def test_weighted_muc_stays_between_0_and_muc(key, response, rnd) -> None:  # ty
 
 
 def test_chain_credits_explain_the_muc_counts() -> None:
-    counts, chains = link_credits([["4", "62", "70"], ["5", "6"]], [["4", "62"], ["70", "5", "6"]])
-    items = chains.items()
+    counts, items = link_credits([["4", "62", "70"], ["5", "6"]], [["4", "62"], ["70", "5", "6"]])
     assert sum(i.earned for i in items if i.side == "gold") == counts["recall_num"]
     assert sum(i.earned for i in items if i.side == "system") == counts["precision_num"]
-    assert chain_credits([["a"]], [["a"]]) == ()
+    assert [i.parts for i in items if i.side == "gold"] == [(("4", "62"), ("70",)), (("5", "6"),)]
+    assert link_credits([["a"]], [["a"]])[1] == ()
 
 
 # --- the seed's sentences that state a score --------------------------------------------------
@@ -329,7 +463,7 @@ def test_seed_task2_is_vilain_muc() -> None:
 
 def test_seed_task4_pairs_compared_by_the_overlap_of_their_elements() -> None:
     # "when a pair is compared, the overlap between its elements is calculated"
-    counts, _, _ = fractional_muc([[GOV, IT]], [[(0, 1), IT]])
+    counts, _ = fractional_muc([[GOV, IT]], [[(0, 1), IT]])
     assert counts["recall_num"] == (2 - 1) * (0.5 + 1.0) / 2
 
 
@@ -344,12 +478,9 @@ def test_decision_7_undefined_values_and_f1() -> None:
 
 
 def test_alignment_is_order_invariant() -> None:
-    gold = [(0, 3), (5, 5), (9, 11)]
-    system = [(0, 1), (2, 3), (5, 5), (9, 10)]
-    pairs = {(gold[i], system[j]) for i, j in align_mentions(gold, system)}
-    shuffled_gold, shuffled_system = gold[::-1], [system[k] for k in (2, 0, 3, 1)]
-    again = {
-        (shuffled_gold[i], shuffled_system[j])
-        for i, j in align_mentions(shuffled_gold, shuffled_system)
-    }
-    assert pairs == again
+    gold = [[(0, 3), (5, 5)], [(9, 11)]]
+    system = [[(0, 1), (2, 3)], [(5, 5), (9, 10)]]
+    counts, items = fractional_muc(gold, system)
+    shuffled = fractional_muc([gold[1], gold[0][::-1]], [system[1][::-1], system[0]])
+    assert counts == shuffled[0]
+    assert sorted(i.earned for i in items) == sorted(i.earned for i in shuffled[1])

@@ -418,52 +418,24 @@ def test_input_without_entities_leaves_ids_unchecked_with_a_warning(tmp_path: Pa
     assert r.scores == score_are_2(T1_GOLD, T2_SYSTEM).scores
 
 
-# --- the one-pass readings of chains, pinned to the member-by-member ones ---------------------
+# --- the report's items ------------------------------------------------------------------------
 
 
-def test_one_pass_chains_equal_the_checked_ones_on_random_documents(tmp_path: Path) -> None:
-    from annoscore.align.are_documents import IdChecker as _IdChecker
-    from annoscore.align.are_documents import Located
-    from annoscore.align.are_documents import Mentions as _Mentions
-    from annoscore.align.are_documents import checked_id_chains as _checked_id_chains
-    from annoscore.align.are_documents import checked_mention_chains as _checked_mention_chains
-    from annoscore.align.are_documents import id_chains as _id_chains
-    from annoscore.align.are_documents import mention_chains as _mention_chains
-    from annoscore.formats.are import read_are
-
-    rnd = random.Random(12)
-    for case in range(30):
-        size = rnd.randint(1, 30)
-        input_path = write(tmp_path, f"i{case}.xml", f"<r>{tokens(size)}</r>")
-        starts = rnd.sample(range(1, size + 1), rnd.randint(0, size))
-        spans = sorted({(a, min(size, a + rnd.randrange(3))) for a in starts})
-        rnd.shuffle(spans)
-        cut = rnd.randint(0, len(spans))
-        chains = [spans[:cut], spans[cut:]]
-        gold = "".join(
-            "<chain>" + "".join(mention(a, b, rnd.random() < 0.3) for a, b in chain) + "</chain>"
-            for chain in chains
-        )
-        gold_path = write(tmp_path, f"g{case}.xml", f"<r>{gold}</r>")
-        typed = [" type='pronoun'" if rnd.random() < 0.3 else "" for _ in spans]
-        marks = iter(typed)
-        ids = "".join(
-            "<chain>"
-            + "".join(f'<node id="e{a}-{b}"{next(marks)}/>' for a, b in chain)
-            + "</chain>"
-            for chain in chains
-        )
-        ids_path = write(tmp_path, f"n{case}.xml", f"<r>{ids}</r>")
-        source = Located(input_path, read_are(input_path).documents[0])
-        located = Located(gold_path, read_are(gold_path).documents[0])
-        mentions = _Mentions(source)
-        assert _mention_chains(located, mentions) == _checked_mention_chains(located, mentions)
-        by_id = Located(ids_path, read_are(ids_path).documents[0])
-        check = _IdChecker(None)
-        assert _id_chains(by_id, check) == _checked_id_chains(by_id, check)
-        labels = mentions.labels
-        for a, b in spans:
-            assert labels[(a - 1, b - 1)] == (str(a) if a == b else f"{a}..{b}")
+def test_items_name_mentions_by_their_token_ids_and_ids_as_written(tmp_path: Path) -> None:
+    """Mentions print as ``start..end`` token ids (one id for one token), whatever the ids;
+    ids print as written (``01`` is not ``1``)."""
+    source = write(tmp_path, "i.xml", "<r>" + tokens(4, ["t1", "007", "t3", "x"]) + "</r>")
+    gold = write(
+        tmp_path, "g.xml", f"<r><chain>{mention('t1', '007')}{mention('x', 'x', True)}</chain></r>"
+    )
+    system = write(tmp_path, "s.xml", "<r>" + pair(("x", "x"), ("007", "t3")) + "</r>")  # type: ignore[arg-type]
+    (document,) = score_are_3(gold, system, input_path=source).details.explanations()
+    (item,) = document.pronouns
+    assert (item.pronoun, item.answer, item.target) == ("x", "007..t3", "t1..007")
+    assert (item.credit, item.overlap) == (0.5, 0.5)
+    ids = write(tmp_path, "n.xml", '<r><chain><node id="01"/><node id="1"/></chain></r>')
+    (document,) = score_are_2(ids, ids).details.explanations()
+    assert [c.members for c in document.chains] == [("01", "1"), ("01", "1")]
 
 
 def test_folder_entries_that_are_not_xml_files_are_counted_in_a_warning(tmp_path: Path) -> None:

@@ -1,57 +1,65 @@
 """Reading the XML files of the Anaphora Resolution Exercise (ARE 2007), safely.
 
-Every file (input, gold standard, system output) is read into the same shape,
-:class:`AreFile`: one or more :class:`AreDocument`, each holding what any of the four tasks
-needs, found anywhere below the root in document order (``../shared/spec/are.md``, decision 6):
+Every file (input, gold standard, system output) is read into one shape, :class:`AreFile`:
+flat columns over the file's documents in document order, each holding what any of the four
+tasks needs, found anywhere below the root (``../shared/spec/are.md``, decision 6):
 
-- ``<entity id="N">`` (tasks 1-2 input): the candidate noun phrases' ids;
-- ``<anaphoric_pronouns>`` with ``<pronoun id="N"/>`` (task 1 input): the pronouns to resolve;
-- ``<node id="N"/>`` outside a chain (tasks 3-4 input): one token, in text order;
+- ``<entity id="N">`` (tasks 1-2 input): the candidate noun phrases' ids (``entities``);
+- ``<anaphoric_pronouns>`` with ``<pronoun id="N"/>`` (task 1 input): the pronouns to resolve
+  (``listed``, and ``has_list``: whether the element is there, even empty);
+- ``<node id="N"/>`` outside a chain (tasks 3-4 input): one token, in text order (``tokens``);
+- ``<chain>`` with ``<node id>`` (tasks 1-2) or ``<mention start end>`` (tasks 3-4) members
+  (``members``), ``type="pronoun"`` marking a pronominal one (``pronominal``);
 - ``<pair>`` with one ``<pronoun>`` and one ``<antecedent>`` (tasks 1 and 3 output), each
-  referring by ``id`` (task 1) or by ``start``/``end`` token ids (task 3);
-- ``<chain>`` with ``<node id>`` (tasks 1-2) or ``<mention start end>`` (tasks 3-4) members;
-  ``type="pronoun"`` marks a pronominal member.
+  referring by ``id`` (task 1) or by ``start``/``end`` token ids (task 3).
 
 ``value`` attributes are never read: scoring is by ids and positions only (the seed).
 
 Documents (decision 5): the children of the root named ``document`` (any case), or the root
-itself when it has none.  A document's ``key`` is its ``id`` attribute, if it has one.
+itself when it has none.  A document's key is its ``id`` attribute, if it has one.
 
-Safety: no user XML is ever read with entity expansion or external entities.  The fast way
-(below) reads only files that contain no ``<!`` but comments, so no DOCTYPE and no entity
-declaration: the only references it accepts are the five predefined ones and character
-references naming a character XML allows, which it replaces itself, so nothing can expand
-and nothing outside the file is read (as safe as defusedxml, which refuses the declarations
-themselves).  Every other file is read by defusedxml's expat parser, which refuses entity
-declarations (billion laughs) and external entities.  Both refusals, malformed XML, and every
-structural problem (a ``<pair>`` without a pronoun or antecedent, a ``<pronoun>`` outside a
-pair or the list, a chain inside a chain, a token node without an id, a token id twice)
-raise :class:`~annoscore.errors.InputError` naming the file, the line and the element.
+**Ids as integers, exactly.**  Every id, start and end is an integer *code*: an id written in
+canonical decimal (``"0"``, or 1 to 18 digits not starting with ``0``) is its value; any other
+text is ``-2 - k``, ``k`` its place in the file's ``names``; an absent attribute is
+:data:`ABSENT` (-1).  Canonical decimal text and its value determine each other, so two codes
+of one file are equal exactly when the texts are (``"01"`` is a name, not 1); the codes of two
+files are compared after their names are given corpus-wide codes
+(:func:`annoscore.align.are_documents.collect_documents`).  No id is ever converted as a
+number beyond 18 digits (a 5,000-digit id is a name).
 
-Speed (the fast way, :func:`_fast_text` and :func:`_scan`): a UTF-8 file without a DOCTYPE,
-CDATA section, processing instruction or namespace declaration is read by one regular
-expression over its tags, which proves on the way that the file is well-formed: every ``<``
-opens a tag, a comment or a block the expression knows (a ``<text>`` of words, token nodes and
-nested entities, runs of chains, runs of pairs, a list of pronouns, a run of
-``<node id="N"/>`` tokens), tags nest, one root, no attribute twice, no character or reference
-XML forbids.  When it cannot prove that, or meets any problem, the file is read the slow way,
-whose error is the one reported; so both ways give the same documents and the same errors (a
-test compares them on randomly damaged files).  Token ids ``"1"``, ``"2"``, ... ``"n"`` in text
-order (checked one by one) share one token map per length.
+**One reader, two ways** (design.md, "Fast paths"): :func:`parse_are` first tries the columnar
+scan (:func:`annoscore.formats.are_columns.scan_are`), which reads the usual layouts with
+NumPy while proving them well-formed and declines (``None``) anything else; then the checked
+parser (:func:`_parse_are`) reads it with defusedxml's expat.  Both give the same
+:class:`AreFile`; only the checked parser names lines: every structural problem (a ``<pair>``
+without a pronoun or antecedent, a ``<pronoun>`` outside a pair or the list, a chain inside a
+chain, a token node without an id, a token id twice in a document, elements beside the
+documents), malformed XML and every refused declaration is an
+:class:`~annoscore.errors.InputError` naming the file, the line and the element, and
+:meth:`AreFile.lines` (the line of every element, for the messages of the later checks) runs
+the checked parser over the bytes of a file the scan read.  Each file is read once (a pipe
+too).
+
+Safety: no user XML is read with entity expansion or external entities.  The scan reads only
+files without ``<!`` (no DOCTYPE, no declaration), whose only references are the five
+predefined ones and character references it checks; everything else goes to defusedxml's
+expat parser, which refuses entity declarations (billion laughs) and external entities.
 
 >>> import tempfile, pathlib
->>> folder = pathlib.Path(tempfile.mkdtemp())
->>> path = folder / "g.xml"
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "g.xml"
 >>> _ = path.write_text('<r><chain id="c1"><node id="4" value="x"/>'
-...                     '<node id="62" type="pronoun"/></chain></r>')
->>> doc = read_are(path).documents[0]
->>> [[(m.id, m.pronoun) for m in c.members] for c in doc.chains]
-[[('4', False), ('62', True)]]
+...                     '<node id="e62" type="pronoun"/></chain></r>')
+>>> f = read_are(path)
+>>> f.members.id.tolist(), f.pronominal.tolist(), f.names
+([4, -2], [False, True], ('e62',))
+>>> [f.text(code) for code in f.members.id.tolist()]
+['4', 'e62']
 """
 
 from __future__ import annotations
 
 import re
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,67 +68,135 @@ from typing import Any, NamedTuple
 from annoscore.errors import InputError
 from annoscore.formats.files import reading
 
+ABSENT = -1
+"""The code of an attribute that is not there."""
 
-class Ref(NamedTuple):
-    """One ``<pronoun>``, ``<antecedent>``, ``<node>`` or ``<mention>``: by id or by span.
+_CANONICAL = re.compile("0|[1-9][0-9]{0,17}")
 
-    ``id``, ``start`` and ``end`` are the attributes as written (``None`` when absent);
-    ``pronoun`` is ``type="pronoun"``; ``line`` and ``element`` locate it for messages.
-    (Named tuples: a corpus has hundreds of thousands of them.)
-    """
-
-    id: str | None
-    start: str | None
-    end: str | None
-    pronoun: bool
-    line: int
-    element: str
+BOM = b"\xef\xbb\xbf"
+"""A UTF-8 byte-order mark (the readers accept it; a warning names the files)."""
 
 
-class Pair(NamedTuple):
-    """A system answer ``<pair>``: a pronoun and the antecedent chosen for it."""
+class Refs(NamedTuple):
+    """References (chain members, pair pronouns or antecedents) as three code columns: the
+    ``id``, ``start`` and ``end`` attributes (:data:`ABSENT` when not written)."""
 
-    id: str | None
-    pronoun: Ref
-    antecedent: Ref
-    line: int
-
-
-class Chain(NamedTuple):
-    """A ``<chain>``: its members in document order."""
-
-    id: str | None
-    members: tuple[Ref, ...]
-    line: int
+    id: Any
+    start: Any
+    end: Any
 
 
 @dataclass(frozen=True, slots=True)
-class AreDocument:
-    """What one document of an ARE file holds (see the module doc).
+class Lines:
+    """Where each element of a file is, for messages: one line per document, chain, member,
+    pair, pair pronoun, pair antecedent and listed pronoun, in file order; ``elements`` names
+    each member's element (``node`` or ``mention``)."""
 
-    ``tokens`` maps each token node id to its position (0, 1, ... in text order);
-    ``has_list`` says whether an ``<anaphoric_pronouns>`` element was present (even empty).
-    """
-
-    key: str | None
-    line: int
-    entities: frozenset[str]
-    tokens: Mapping[str, int]
-    listed: tuple[Ref, ...]
-    has_list: bool
-    pairs: tuple[Pair, ...]
-    chains: tuple[Chain, ...]
+    documents: list[int]
+    chains: list[int]
+    members: list[int]
+    elements: list[str]
+    pairs: list[int]
+    pronouns: list[int]
+    antecedents: list[int]
+    listed: list[int]
 
 
-@dataclass(frozen=True, slots=True)
+class Source:
+    """Where :meth:`AreFile.lines` finds a file's lines: the checked parser's ``lines``; or,
+    for a file the scan read, its bytes (``data``), or for a regular file nothing but its size
+    and modification time (``stamp``): it is read again only if an error must name a line."""
+
+    __slots__ = ("data", "lines", "stamp")
+
+    def __init__(self, data: bytes | None, lines: Lines | None) -> None:
+        self.data = data
+        self.lines = lines
+        self.stamp: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class AreFile:
-    """An ARE XML file: its path and its documents in order."""
+    """An ARE XML file as columns (see the module doc).
+
+    Per document (in file order): ``keys`` (``id`` attributes), ``has_list``, and the number of
+    items of each kind: ``token_sizes``, ``entity_sizes``, ``listed_sizes``, ``chain_counts``,
+    ``pair_counts``.  Per item, over the whole file in document order (NumPy ``int64`` codes):
+    ``tokens``, ``entities``, ``listed``; ``chain_sizes`` (members per chain), ``members``
+    (:class:`Refs`) and ``pronominal`` (``bool``); ``pronouns`` and ``antecedents`` (one per
+    pair).  ``names``: the texts of the codes below -1; ``bom``: the file began with a UTF-8
+    byte-order mark.
+    """
 
     path: Path
-    documents: tuple[AreDocument, ...]
+    keys: tuple[str | None, ...]
+    has_list: tuple[bool, ...]
+    token_sizes: Any
+    tokens: Any
+    entity_sizes: Any
+    entities: Any
+    listed_sizes: Any
+    listed: Any
+    chain_counts: Any
+    chain_sizes: Any
+    members: Refs
+    pronominal: Any
+    pair_counts: Any
+    pronouns: Refs
+    antecedents: Refs
+    names: tuple[str, ...]
+    bom: bool
+    source: Source = field(repr=False)
+
+    def text(self, code: int) -> str:
+        """The text of a code as written in the file."""
+        return str(code) if code >= 0 else self.names[-2 - code]
+
+    def lines(self) -> Lines:
+        """The line of every element (the checked parser's; run once when first asked, over
+        the bytes kept or, for a regular file, read again: an error if it changed since)."""
+        source = self.source
+        if source.lines is None:
+            data = source.data
+            if data is None:
+                with reading(self.path):
+                    now = self.path.stat()
+                    data = self.path.read_bytes()
+                if (len(data), now.st_mtime_ns) != source.stamp:
+                    raise InputError(
+                        "the file changed while annoscore was reading it; score it again",
+                        self.path,
+                    )
+            source.lines = _parse_are(self.path, data).source.lines
+            source.data = None
+        assert source.lines is not None
+        return source.lines
 
 
-# --- building documents from a stream of elements --------------------------------------------
+def codes(path: Path, names: list[str]) -> Callable[[str | None], int]:
+    """The code of an attribute's text (see the module doc); new names are appended to
+    ``names``.
+
+    >>> code = codes(Path("f.xml"), names := [])
+    >>> [code("7"), code("07"), code(None), code("x"), code("07")], names
+    ([7, -2, -1, -3, -2], ['07', 'x'])
+    """
+    cache: dict[str, int] = {}
+
+    def code(value: str | None) -> int:
+        if value is None:
+            return ABSENT
+        found = cache.get(value)
+        if found is None:
+            if _CANONICAL.fullmatch(value):
+                found = int(value)
+            else:
+                found = -2 - len(names)
+                names.append(value)
+            cache[value] = found
+        return found
+
+    return code
 
 
 def _flag(attrs: Mapping[str, str]) -> bool:
@@ -128,106 +204,91 @@ def _flag(attrs: Mapping[str, str]) -> bool:
     return kind is not None and (kind == "pronoun" or kind.strip().lower() == "pronoun")
 
 
-_NUMBERS: list[str] = []
-_NUMBERED: dict[int, Mapping[str, int]] = {}
-
-
-def _numbered(ids: list[str]) -> Mapping[str, int] | None:
-    """The token map of ids ``"1"``, ``"2"``, ... ``"n"`` in text order (the usual layout),
-    shared by every document of that length; ``None`` for other ids.  The ids are compared
-    one by one (positions still follow the order of the nodes, never id arithmetic)."""
-    size = len(ids)
-    if not size or ids[0] != "1" or ids[-1] != str(size):
-        return None
-    if len(_NUMBERS) < size:
-        _NUMBERS.extend(str(k) for k in range(len(_NUMBERS) + 1, size + 1))
-    if ids != _NUMBERS[:size]:
-        return None
-    tokens = _NUMBERED.get(size)
-    if tokens is None:
-        tokens = _NUMBERED[size] = dict(zip(_NUMBERS[:size], range(size), strict=True))
-    return tokens
-
-
-@dataclass(slots=True)
-class _DocumentBuilder:
-    path: Path
-    key: str | None
-    line: int
-    entities: set[str] = field(default_factory=set)
-    token_ids: list[str] = field(default_factory=list)
-    token_lines: list[tuple[int, int]] = field(default_factory=list)
-    listed: list[Ref] = field(default_factory=list)
-    has_list: bool = False
-    pairs: list[Pair] = field(default_factory=list)
-    chains: list[Chain] = field(default_factory=list)
-
-    def is_empty(self) -> bool:
-        return not (
-            self.entities
-            or self.token_ids
-            or self.listed
-            or self.has_list
-            or self.pairs
-            or self.chains
-        )
-
-    def build(self, locate: Callable[[str, int], int]) -> AreDocument:
-        tokens = _numbered(self.token_ids)
-        if tokens is None:
-            tokens = dict(zip(self.token_ids, range(len(self.token_ids)), strict=False))
-        if len(tokens) != len(self.token_ids):
-            seen: set[str] = set()
-            for index, token in enumerate(self.token_ids):
-                if token in seen:
-                    raise InputError(
-                        f'<node id="{token}">: the token id is used twice in the text '
-                        "(token ids must be unique in a document)",
-                        self.path,
-                        locate(token, index),
-                    )
-                seen.add(token)
-        return AreDocument(
-            self.key,
-            self.line,
-            frozenset(self.entities),
-            tokens,
-            tuple(self.listed),
-            self.has_list,
-            tuple(self.pairs),
-            tuple(self.chains),
-        )
+def _id_text(value: str | None) -> str:
+    return "" if value is None else f' id="{value}"'
 
 
 class _Builder:
-    """Turns start/end events into documents (the same for both parsing ways)."""
+    """Turns expat's start and end events into the columns of an :class:`AreFile`.
 
-    def __init__(self, path: Path) -> None:
+    Every item is appended to file-wide lists in document order; ``offsets`` records where
+    each document starts in each of them.  The first structural error is kept (``error``) and
+    raised after expat has read the whole file, so that a syntax error anywhere wins, as a
+    parser that checks the whole file first would report it.
+    """
+
+    FAMILIES = ("tokens", "entities", "listed", "chains", "pairs")
+
+    def __init__(self, path: Path, bom: bool) -> None:
         self.path = path
+        self.bom = bom
+        self.names: list[str] = []
+        self.code = codes(path, self.names)
+        self.error: InputError | None = None
         self.depth = 0
-        self.root = _DocumentBuilder(path, None, 1)
-        self.documents: list[_DocumentBuilder] = []
-        self.current = self.root
+        self.root_key: str | None = None
+        self.root_line = 1
+        self.keys: list[str | None] = []
+        self.document_lines: list[int] = []
+        self.has_list: list[bool] = []
+        self.offsets: list[tuple[int, ...]] = []
+        self.in_document = False
+        self.root_items = False
         self.document_depth = -1
-        self.chain: list[Ref] | None = None
-        self.chain_head: tuple[str | None, int] = (None, 0)
-        self.pair: dict[str, Ref] | None = None
-        self.pair_head: tuple[str | None, int] = (None, 0)
+        self.tokens: list[int] = []
+        self.token_lines: list[int] = []
+        self.entities: list[int] = []
+        self.listed: list[int] = []
+        self.listed_lines: list[int] = []
+        self.root_has_list = False
+        self.chain_lines: list[int] = []
+        self.chain_sizes: list[int] = []
+        self.member_columns: tuple[list[int], list[int], list[int]] = ([], [], [])
+        self.pronominal: list[bool] = []
+        self.member_lines: list[int] = []
+        self.elements: list[str] = []
+        self.pair_lines: list[int] = []
+        self.part_columns: dict[str, tuple[list[int], list[int], list[int], list[int]]] = {
+            "pronoun": ([], [], [], []),
+            "antecedent": ([], [], [], []),
+        }
+        self.chain: int | None = None  # the line of the open chain
+        self.pair: tuple[str | None, int, dict[str, tuple[int, int, int, int]]] | None = None
         self.in_list = 0
 
-    def _error(self, message: str, line: int) -> InputError:
-        return InputError(message, self.path, line)
+    def _fail(self, message: str, line: int) -> None:
+        if self.error is None:
+            self.error = InputError(message, self.path, line)
+
+    def _lengths(self) -> tuple[int, ...]:
+        return (
+            len(self.tokens),
+            len(self.entities),
+            len(self.listed),
+            len(self.chain_sizes),
+            len(self.pair_lines),
+        )
+
+    def _item(self) -> None:
+        """An item is added: beside the documents (the root's own) unless inside one."""
+        if not self.in_document:
+            self.root_items = True
 
     def start(self, name: str, attrs: Mapping[str, str], line: int) -> None:
         depth = self.depth
         self.depth += 1
+        if self.error is not None:
+            return
         if depth == 0:
-            self.root.key = attrs.get("id")
-            self.root.line = line
+            self.root_key = attrs.get("id")
+            self.root_line = line
             return
         if depth == 1 and name.lower() == "document":
-            self.current = _DocumentBuilder(self.path, attrs.get("id"), line)
-            self.documents.append(self.current)
+            self.keys.append(attrs.get("id"))
+            self.document_lines.append(line)
+            self.has_list.append(False)
+            self.offsets.append(self._lengths())
+            self.in_document = True
             self.document_depth = self.depth
             return
         handler = _START.get(name)
@@ -236,10 +297,10 @@ class _Builder:
 
     def end(self, name: str, line: int) -> None:
         self.depth -= 1
-        if self.depth == 0:  # the root element's end
+        if self.error is not None or self.depth == 0:
             return
         if self.depth + 1 == self.document_depth and name.lower() == "document":
-            self.current = self.root
+            self.in_document = False
             self.document_depth = -1
             return
         handler = _END.get(name)
@@ -250,125 +311,220 @@ class _Builder:
 
     def _chain_start(self, name: str, attrs: Mapping[str, str], line: int) -> None:
         if self.chain is not None:
-            raise self._error(
-                f"<chain> inside the <chain> of line {self.chain_head[1]}; chains do not nest", line
-            )
-        if self.pair is not None:
-            raise self._error("<chain> inside a <pair>", line)
-        self.chain = []
-        self.chain_head = (attrs.get("id"), line)
+            self._fail(f"<chain> inside the <chain> of line {self.chain}; chains do not nest", line)
+        elif self.pair is not None:
+            self._fail("<chain> inside a <pair>", line)
+        else:
+            self._item()
+            self.chain = line
+            self.chain_lines.append(line)
+            self.chain_sizes.append(0)
 
     def _chain_end(self, line: int) -> None:
-        assert self.chain is not None
-        self.current.chains.append(Chain(self.chain_head[0], tuple(self.chain), self.chain_head[1]))
         self.chain = None
 
     def _pair_start(self, name: str, attrs: Mapping[str, str], line: int) -> None:
         if self.pair is not None:
-            raise self._error(
-                f"<pair> inside the <pair> of line {self.pair_head[1]}; pairs do not nest", line
-            )
-        if self.chain is not None:
-            raise self._error("<pair> inside a <chain>", line)
-        self.pair = {}
-        self.pair_head = (attrs.get("id"), line)
+            self._fail(f"<pair> inside the <pair> of line {self.pair[1]}; pairs do not nest", line)
+        elif self.chain is not None:
+            self._fail("<pair> inside a <chain>", line)
+        else:
+            self.pair = (attrs.get("id"), line, {})
 
     def _pair_end(self, line: int) -> None:
         assert self.pair is not None
-        pair_id, head = self.pair_head
+        pair_id, head, parts = self.pair
         for part in ("pronoun", "antecedent"):
-            if part not in self.pair:
-                raise self._error(
+            if part not in parts:
+                self._fail(
                     f"<pair{_id_text(pair_id)}> has no <{part}>; a pair needs one <pronoun> and "
                     "one <antecedent>",
                     head,
                 )
-        self.current.pairs.append(
-            Pair(pair_id, self.pair["pronoun"], self.pair["antecedent"], head)
-        )
+                return
+        self._item()
+        self.pair_lines.append(head)
+        for part, values in parts.items():
+            for column, value in zip(self.part_columns[part], values, strict=True):
+                column.append(value)
         self.pair = None
 
     def _list_start(self, name: str, attrs: Mapping[str, str], line: int) -> None:
         self.in_list += 1
-        self.current.has_list = True
+        if self.in_document:
+            self.has_list[-1] = True
+        else:
+            self.root_has_list = True
 
     def _list_end(self, line: int) -> None:
         self.in_list -= 1
-
-    def _ref(self, name: str, attrs: Mapping[str, str], line: int) -> Ref:
-        return Ref(attrs.get("id"), attrs.get("start"), attrs.get("end"), _flag(attrs), line, name)
 
     def _pronoun(self, name: str, attrs: Mapping[str, str], line: int) -> None:
         if self.pair is not None:
             self._pair_part(name, attrs, line)
         elif self.in_list:
-            ref = self._ref(name, attrs, line)
-            if ref.id is None:
-                raise self._error("<pronoun> in <anaphoric_pronouns> has no id attribute", line)
-            self.current.listed.append(ref)
+            value = attrs.get("id")
+            if value is None:
+                self._fail("<pronoun> in <anaphoric_pronouns> has no id attribute", line)
+                return
+            self._item()
+            self.listed.append(self.code(value))
+            self.listed_lines.append(line)
         else:
-            raise self._error(
+            self._fail(
                 "<pronoun> outside <pair> and <anaphoric_pronouns>; expected it in one of them",
                 line,
             )
 
     def _pair_part(self, name: str, attrs: Mapping[str, str], line: int) -> None:
         if self.pair is None:
-            raise self._error(f"<{name}> outside a <pair>", line)
-        if name in self.pair:
-            raise self._error(
-                f"a second <{name}> in the <pair> of line {self.pair_head[1]}; "
+            self._fail(f"<{name}> outside a <pair>", line)
+            return
+        parts = self.pair[2]
+        if name in parts:
+            self._fail(
+                f"a second <{name}> in the <pair> of line {self.pair[1]}; "
                 "a pair has one pronoun and one antecedent",
                 line,
             )
-        self.pair[name] = self._ref(name, attrs, line)
+            return
+        code = self.code
+        parts[name] = (
+            code(attrs.get("id")),
+            code(attrs.get("start")),
+            code(attrs.get("end")),
+            line,
+        )
+
+    def _member(self, name: str, attrs: Mapping[str, str], line: int) -> None:
+        ids, starts, ends = self.member_columns
+        code = self.code
+        ids.append(code(attrs.get("id")))
+        starts.append(code(attrs.get("start")))
+        ends.append(code(attrs.get("end")))
+        self.pronominal.append(_flag(attrs))
+        self.member_lines.append(line)
+        self.elements.append(name)
+        self.chain_sizes[-1] += 1
 
     def _node(self, name: str, attrs: Mapping[str, str], line: int) -> None:
         if self.chain is not None:
-            self.chain.append(self._ref(name, attrs, line))
+            self._member(name, attrs, line)
             return
         token = attrs.get("id")
         if token is None:
-            raise self._error("<node> outside a chain (a token) has no id attribute", line)
-        self.tokens([token], line)
-
-    def tokens(self, ids: list[str], line: int) -> None:
-        """Token nodes (ids in text order), the first on ``line``."""
-        current = self.current
-        current.token_lines.append((len(current.token_ids), line))
-        current.token_ids.extend(ids)
+            self._fail("<node> outside a chain (a token) has no id attribute", line)
+            return
+        self._item()
+        self.tokens.append(self.code(token))
+        self.token_lines.append(line)
 
     def _mention(self, name: str, attrs: Mapping[str, str], line: int) -> None:
         if self.chain is None:
-            raise self._error("<mention> outside a <chain>", line)
-        self.chain.append(self._ref(name, attrs, line))
+            self._fail("<mention> outside a <chain>", line)
+        else:
+            self._member(name, attrs, line)
 
     def _entity(self, name: str, attrs: Mapping[str, str], line: int) -> None:
         entity = attrs.get("id")
         if entity is None:
-            raise self._error("<entity> has no id attribute", line)
-        self.current.entities.add(entity)
+            self._fail("<entity> has no id attribute", line)
+            return
+        self._item()
+        self.entities.append(self.code(entity))
 
-    def finish(self, locate: Callable[[_DocumentBuilder, str, int], int]) -> AreFile:
-        if self.documents and not self.root.is_empty():
-            raise self._error(
+    def finish(self) -> AreFile:
+        """The file's columns; the first structural error, if any, is raised."""
+        import numpy as np
+
+        if self.error is not None:
+            raise self.error
+        if self.keys and (self.root_items or self.root_has_list):
+            raise InputError(
                 "elements outside the <document> elements (chains, pairs, tokens or entities "
                 "directly under the root); put every one inside a document",
-                self.root.line,
+                self.path,
+                self.root_line,
             )
-        builders = self.documents or [self.root]
-        documents = []
-        for builder in builders:
+        if not self.keys:  # the root is the only document
+            self.keys, self.document_lines = [self.root_key], [self.root_line]
+            self.has_list, self.offsets = [self.root_has_list], [(0,) * 5]
+        ends = self._lengths()
+        sizes = np.diff(np.array([*self.offsets, ends], dtype=np.int64), axis=0).T
 
-            def where(token: str, index: int, b: _DocumentBuilder = builder) -> int:
-                return locate(b, token, index)
+        def column(values: list[int]) -> Any:
+            return np.array(values, dtype=np.int64)
 
-            documents.append(builder.build(where))
-        return AreFile(self.path, tuple(documents))
+        tokens = column(self.tokens)
+        self._check_tokens(tokens, sizes[0])
+        pronouns = self.part_columns["pronoun"]
+        antecedents = self.part_columns["antecedent"]
+        lines = Lines(
+            self.document_lines,
+            self.chain_lines,
+            self.member_lines,
+            self.elements,
+            self.pair_lines,
+            pronouns[3],
+            antecedents[3],
+            self.listed_lines,
+        )
+        return AreFile(
+            path=self.path,
+            keys=tuple(self.keys),
+            has_list=tuple(self.has_list),
+            token_sizes=sizes[0],
+            tokens=tokens,
+            entity_sizes=sizes[1],
+            entities=column(self.entities),
+            listed_sizes=sizes[2],
+            listed=column(self.listed),
+            chain_counts=sizes[3],
+            chain_sizes=column(self.chain_sizes),
+            members=Refs(*(column(c) for c in self.member_columns)),
+            pronominal=np.array(self.pronominal, dtype=bool),
+            pair_counts=sizes[4],
+            pronouns=Refs(*(column(c) for c in pronouns[:3])),
+            antecedents=Refs(*(column(c) for c in antecedents[:3])),
+            names=tuple(self.names),
+            bom=self.bom,
+            source=Source(None, lines),
+        )
+
+    def _check_tokens(self, tokens: Any, sizes: Any) -> None:
+        """A token id twice in one document: the error names the second one's line."""
+        at = repeated_token(tokens, sizes)
+        if at is not None:
+            raise InputError(
+                f'<node id="{self._text(int(tokens[at]))}">: the token id is used twice in the '
+                "text (token ids must be unique in a document)",
+                self.path,
+                self.token_lines[at],
+            )
+
+    def _text(self, code: int) -> str:
+        return str(code) if code >= 0 else self.names[-2 - code]
 
 
-def _id_text(value: str | None) -> str:
-    return "" if value is None else f' id="{value}"'
+def repeated_token(tokens: Any, sizes: Any) -> int | None:
+    """The first token (in file order) whose id is already a token of its document, or
+    ``None``: both ways of reading refuse such a file (the scan by declining it).
+
+    >>> import numpy as np
+    >>> repeated_token(np.array([1, 2, 1, 1]), np.array([2, 2])), repeated_token(
+    ...     np.array([1, 2, 2, 1]), np.array([2, 2]))
+    (3, None)
+    """
+    import numpy as np
+
+    if len(tokens) < 2:
+        return None
+    document = np.repeat(np.arange(len(sizes)), sizes)
+    order = np.lexsort((tokens, document))  # stable: equal ids in file order
+    same = (tokens[order][1:] == tokens[order][:-1]) & (document[order][1:] == document[order][:-1])
+    if not same.any():
+        return None
+    return int(order[1:][same].min())
 
 
 _START: dict[str, Callable[[_Builder, str, Mapping[str, str], int], None]] = {
@@ -388,15 +544,15 @@ _END: dict[str, Callable[[_Builder, int], None]] = {
 }
 
 
-# --- parsing ------------------------------------------------------------------------------------
+# --- the checked parser -------------------------------------------------------------------------
 
 
-def _expat(path: Path) -> Any:
+def _expat() -> Any:
     """A defusedxml expat parser: entity declarations and external references raise."""
     from defusedxml.ElementTree import DefusedXMLParser
 
     class _NoTarget:
-        """Receives nothing: the element callbacks are set (or not) by the caller."""
+        """Receives nothing: the element callbacks are set by the caller."""
 
     parser = DefusedXMLParser(target=_NoTarget())
     expat = parser.parser
@@ -405,12 +561,26 @@ def _expat(path: Path) -> Any:
     return expat
 
 
-def _safe_parse(path: Path, data: bytes, expat: Any) -> None:
-    """Run ``expat`` over ``data``; every refusal or syntax error becomes an InputError."""
+def _parse_are(path: Path, data: bytes) -> AreFile:
+    """Parse an ARE XML file with defusedxml's expat (any encoding, DTDs), naming the line of
+    every problem: malformed XML, refused declarations (entity declarations, which can expand
+    without bound or read other files; external references), then the first structural
+    problem (see :class:`_Builder`)."""
     from xml.parsers.expat import ExpatError
 
     from defusedxml import DefusedXmlException, DTDForbidden, EntitiesForbidden
 
+    builder = _Builder(path, data.startswith(BOM))
+    expat = _expat()
+
+    def start(name: str, attrs: dict[str, str]) -> None:
+        builder.start(name, attrs, expat.CurrentLineNumber)
+
+    def end(name: str) -> None:
+        builder.end(name, expat.CurrentLineNumber)
+
+    expat.StartElementHandler = start
+    expat.EndElementHandler = end
     try:
         expat.Parse(data, True)
     except ExpatError as error:
@@ -435,416 +605,29 @@ def _safe_parse(path: Path, data: bytes, expat: Any) -> None:
             path,
             expat.CurrentLineNumber,
         ) from None
+    return builder.finish()
 
 
-class _NotFast(Exception):
-    """The fast way cannot prove the file well-formed, or met a problem: read it the slow way."""
+def parse_are(path: Path, data: bytes) -> AreFile:
+    """The :class:`AreFile` of a file's bytes: the columnar scan when it reads them, else the
+    checked parser (see the module doc); ``path`` names the file in messages."""
+    from annoscore.formats.are_columns import scan_are
 
-
-_S = "[ \t\r\n]"
-_NAME = r"[A-Za-z_][A-Za-z0-9_.\-]*"
-_ATTRIBUTE = _NAME + _S + "*=" + _S + r"""*(?:"[^"<]*"|'[^'<]*')"""
-_ATTRS = "(?:" + _S + "+" + _ATTRIBUTE + ")*"
-_ID = r"""[^"<&\t\n\r]*"""
-_MEMBER = "<(?:node|mention)" + _ATTRS + _S + "*/>"
-_PART = "<(?:pronoun|antecedent)" + _ATTRS + _S + "*/>"
-_RUN = f'<node id="{_ID}"/>[^<]*'
-_CHAIN = f"<chain{_ATTRS}{_S}*>(?:[^<]*{_MEMBER})*[^<]*</chain{_S}*>"
-_PAIR = f"<pair{_ATTRS}{_S}*>[^<]*{_PART}[^<]*{_PART}[^<]*</pair{_S}*>"
-_TAG = re.compile(
-    "<(?:"
-    f'(?P<run>node id="{_ID}"/>[^<]*(?:{_RUN})*)'
-    f"|(?P<text>text(?P<text_head>{_ATTRS}){_S}*>"
-    f'(?P<words>[^<]*(?:(?:<node id="{_ID}"/>|<entity{_ATTRS}{_S}*>|</entity{_S}*>)[^<]*)*)'
-    f"</text{_S}*>)"
-    f"|(?P<chains>chain{_ATTRS}{_S}*>(?:[^<]*{_MEMBER})*[^<]*</chain{_S}*>(?:[^<]*{_CHAIN})*)"
-    f"|(?P<pairs>pair{_ATTRS}{_S}*>[^<]*{_PART}[^<]*{_PART}[^<]*</pair{_S}*>(?:[^<]*{_PAIR})*)"
-    f"|(?P<list>anaphoric_pronouns(?P<list_head>{_ATTRS}){_S}*>"
-    f"(?P<listed>(?:{_S}*<pronoun{_ATTRS}{_S}*/>)*){_S}*</anaphoric_pronouns{_S}*>)"
-    f"|(?P<close>/?)(?P<name>{_NAME})(?P<attrs>{_ATTRS}){_S}*(?P<empty>/?)>"
-    r"|!--(?:[^-]|-(?!-))*-->"
-    ")"
-)
-_CHAIN_ITEMS = re.compile(f"<chain({_ATTRS}){_S}*>|<(node|mention)({_ATTRS}){_S}*/>")
-_PAIR_ITEMS = re.compile(f"<pair({_ATTRS}){_S}*>|<(pronoun|antecedent)({_ATTRS}){_S}*/>")
-_LISTED = re.compile(f"<pronoun({_ATTRS}){_S}*/>")
-_RUN_ID = re.compile(f'<node id="({_ID})"')
-_ENTITY_ID = re.compile(f'<entity id="({_ID})">')
-_ENTITY_TAG = re.compile(f"<entity({_ATTRS}){_S}*>")
-_ENTITY_MARK = re.compile("<(/?e)ntity")
-_ATTR = re.compile(f"""({_NAME}){_S}*={_S}*(?:"([^"]*)"|'([^']*)')""")
-_DECLARATION = re.compile(
-    f"<\\?xml{_S}+version{_S}*={_S}*(?:\"1\\.0\"|'1\\.0')"
-    f"(?:{_S}+encoding{_S}*={_S}*(?:\"(?P<dq>[A-Za-z][A-Za-z0-9._\\-]*)\"|'(?P<sq>[A-Za-z][A-Za-z0-9._\\-]*)'))?"
-    f"(?:{_S}+standalone{_S}*={_S}*(?:\"(?:yes|no)\"|'(?:yes|no)'))?{_S}*\\?>"
-)
-_REFERENCE = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);")
-_NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
-_WHITESPACE = str.maketrans("\t\n\r", "   ")
-_CONTROL = bytes(range(9)) + b"\x0b\x0c" + bytes(range(14, 32))
-
-
-def _reference(match: re.Match[str]) -> str:
-    name = match.group(1)
-    if name.startswith("#x"):
-        return chr(int(name[2:], 16))
-    if name.startswith("#"):
-        return chr(int(name[1:]))
-    return _NAMED[name]
-
-
-def _xml_char(code: int) -> bool:
-    """Whether a character reference names a character XML 1.0 allows."""
-    return (
-        code in (0x9, 0xA, 0xD)
-        or 0x20 <= code <= 0xD7FF
-        or 0xE000 <= code <= 0xFFFD
-        or 0x10000 <= code <= 0x10FFFF
-    )
-
-
-def _attribute_value(raw: str) -> str:
-    """An attribute value as XML gives it: line ends and whitespace normalised, references."""
-    if "\r" in raw:
-        raw = raw.replace("\r\n", "\n")
-    value = raw.translate(_WHITESPACE)
-    return _REFERENCE.sub(_reference, value) if "&" in value else value
-
-
-def _attributes(raw: str) -> dict[str, str]:
-    """The attributes of a tag (its text after the name); a name twice is not well-formed."""
-    found = _ATTR.findall(raw)
-    if "&" in raw or "\t" in raw or "\n" in raw or "\r" in raw:
-        attrs = {name: _attribute_value(dq or sq) for name, dq, sq in found}
-    else:
-        attrs = {name: dq or sq for name, dq, sq in found}
-    if len(attrs) != len(found):
-        raise _NotFast
-    return attrs
-
-
-def _fast_text(data: bytes) -> tuple[str, int]:
-    """The text of a file the fast way may read, and where its body starts (after the XML
-    declaration); raises :class:`_NotFast` for anything else.
-
-    The checks are the ones expat would make on the characters: UTF-8 (or ASCII when the
-    declaration says so), no character XML forbids, ``&`` only in a predefined or valid
-    character reference, no ``<!`` but a comment (so no DOCTYPE and no entity declaration:
-    nothing can expand), no processing instruction, no namespace declaration, no bare ``\\r``
-    (which expat counts as a line end).
-    """
-    if len(data.translate(None, _CONTROL)) != len(data):
-        raise _NotFast
-    if not data.isascii() and (b"\xef\xbf\xbe" in data or b"\xef\xbf\xbf" in data):
-        raise _NotFast
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise _NotFast from None
-    body = 0
-    if text.startswith("<?xml"):
-        declared = _DECLARATION.match(text)
-        if declared is None:
-            raise _NotFast
-        encoding = (declared.group("dq") or declared.group("sq") or "utf-8").lower()
-        if encoding not in ("utf-8", "us-ascii") or (encoding == "us-ascii" and not data.isascii()):
-            raise _NotFast
-        body = declared.end()
-    if data.count(b"?") > 2 * (body > 0) and "<?" in text[body:]:
-        raise _NotFast
-    if data.count(b"!") and text.count("<!") != text.count("<!--"):
-        raise _NotFast
-    if data.count(b"]") and "]]>" in text:
-        raise _NotFast
-    if data.count(b"\r") and text.count("\r") != text.count("\r\n"):
-        raise _NotFast
-    if b"xmlns" in data:
-        raise _NotFast
-    if data.count(b"&"):
-        references = _REFERENCE.findall(text)
-        if len(references) != text.count("&"):
-            raise _NotFast
-        for name in references:
-            if name.startswith("#") and not _xml_char(
-                int(name[2:], 16) if name.startswith("#x") else int(name[1:])
-            ):
-                raise _NotFast
-    return text, body
-
-
-def _balanced(marks: list[str]) -> bool:
-    """Whether ``<entity>`` (``e``) and ``</entity>`` (``/e``) marks nest properly."""
-    chain = "".join(marks)
-    while "e/e" in chain:
-        chain = chain.replace("e/e", "")
-    return not chain
-
-
-def _items(
-    pattern: re.Pattern[str], region: str, line: int, ends: int
-) -> list[tuple[int, str, str, str]]:
-    """``(line, head, kind, attributes)`` of the start tags and empty members of a region of
-    blocks (chains, pairs) that starts on ``line``, in order; ``ends`` = its end tags."""
-    if "\n" not in region:
-        return [(line, *found) for found in pattern.findall(region)]
-    items = [
-        (at, *found)
-        for at, text in enumerate(region.split("\n"), line)
-        for found in pattern.findall(text)
-    ]
-    if len(items) + ends != region.count("<"):  # a tag across lines: find each one's line
-        items = []
-        for match in pattern.finditer(region):
-            found = match.group(1, 2, 3)
-            items.append((line + region.count("\n", 0, match.start()), *found))
-    return items
-
-
-def _scan(text: str, body: int, builder: _Builder) -> None:
-    """Feed the tags of ``text`` (from offset ``body``) to ``builder``, proving on the way that
-    the file is well-formed XML (the fast way; see :func:`parse_are`).
-
-    Every ``<`` must open a tag, a comment or one of the blocks below (the count of ``<``
-    consumed is checked against the file's), start and end tags must nest (a stack of names),
-    there must be one root element with only white space and comments around it, and no tag
-    may repeat an attribute.  Blocks read at once, each proved well-formed by its pattern:
-    a ``<text>`` of words, token nodes and (nested) entities, a chain of empty members, a pair
-    of two empty parts, a list of empty pronouns, a run of ``<node id="N"/>`` tokens.  Anything
-    else raises :class:`_NotFast`.
-    """
-    cache: dict[str, dict[str, str]] = {}
-    bases: dict[str, tuple[str | None, str | None, str | None, bool]] = {}
-    new = tuple.__new__
-
-    def base_of(raw: str) -> tuple[str | None, str | None, str | None, bool]:
-        """A reference's id, start, end and pronoun flag (cached by its attribute text)."""
-        attrs = cache.get(raw)
-        if attrs is None:
-            attrs = cache[raw] = _attributes(raw)
-        base = bases[raw] = (attrs.get("id"), attrs.get("start"), attrs.get("end"), _flag(attrs))
-        return base
-
-    def inside() -> bool:
-        """Whether a block may be read at once: below the root, outside chains and pairs."""
-        return builder.depth > 0 and builder.chain is None and builder.pair is None
-
-    stack: list[str] = []
-    rooted = False
-    line = 1 + text.count("\n", 0, body)
-    last = body
-    end = body
-    consumed = 0
-    count = text.count
-    for match in _TAG.finditer(text, body):
-        offset = match.start()
-        if not stack and text[end:offset].strip(" \t\r\n"):
-            raise _NotFast  # outside the root: only white space between tags
-        line += count("\n", last, offset)
-        last = offset
-        end = match.end()
-        run, chains, pairs, name = match.group("run", "chains", "pairs", "name")
-        if name is not None:
-            consumed += 1
-            close, raw, empty = match.group("close", "attrs", "empty")
-            if close:
-                if raw or empty or not stack or stack.pop() != name:
-                    raise _NotFast
-                builder.end(name, line)
-                continue
-            if not stack:
-                if rooted:
-                    raise _NotFast  # a second root element
-                rooted = True
-            if name == "entity" and builder.depth > 0:
-                attrs = cache.get(raw)
-                if attrs is None:
-                    attrs = cache[raw] = _attributes(raw)
-                entity = attrs.get("id")
-                if entity is not None:
-                    builder.current.entities.add(entity)
-                    if not empty:
-                        builder.depth += 1
-                        stack.append(name)
-                    continue
-            chain = builder.chain
-            if empty and chain is not None and (name == "node" or name == "mention"):
-                chain.append(new(Ref, (*(bases.get(raw) or base_of(raw)), line, name)))
-                continue
-            attrs = cache.get(raw)
-            if attrs is None:
-                attrs = cache[raw] = _attributes(raw)
-            builder.start(name, attrs, line)
-            if empty:
-                builder.end(name, line)
-            else:
-                stack.append(name)
-            continue
-        whole = match.group(0)
-        consumed += whole.count("<")
-        if not stack:
-            if whole.startswith("<!--"):
-                continue
-            raise _NotFast  # a block as the root element: read the slow way
-        if run is not None:
-            if builder.chain is not None or builder.pair is not None:
-                raise _NotFast
-            builder.tokens(_RUN_ID.findall(whole), line)
-            continue
-        if chains is not None:  # chains of empty <node>/<mention> members
-            if not inside():
-                raise _NotFast
-            current_chains = builder.current.chains
-            members: list[Ref] | None = None
-            chain_id: str | None = None
-            chain_line = line
-            for at, head, kind, raw in _items(_CHAIN_ITEMS, whole, line, whole.count("</chain")):
-                if kind:
-                    members.append(new(Ref, (*(bases.get(raw) or base_of(raw)), at, kind)))  # type: ignore[union-attr]
-                    continue
-                if members is not None:
-                    current_chains.append(Chain(chain_id, tuple(members), chain_line))
-                chain_id, chain_line, members = (bases.get(head) or base_of(head))[0], at, []
-            if members is not None:
-                current_chains.append(Chain(chain_id, tuple(members), chain_line))
-            continue
-        if pairs is not None:  # pairs of two empty parts
-            if not inside():
-                raise _NotFast
-            current_pairs = builder.current.pairs
-            answer: dict[str, Ref] = {}
-            pair_id: str | None = None
-            pair_line = line
-            for at, head, kind, raw in _items(_PAIR_ITEMS, whole, line, whole.count("</pair")):
-                if not kind:
-                    pair_id, pair_line = (bases.get(head) or base_of(head))[0], at
-                    answer = {}
-                    continue
-                if kind in answer:
-                    raise _NotFast  # a part twice: the slow way says where
-                answer[kind] = new(Ref, (*(bases.get(raw) or base_of(raw)), at, kind))
-                if len(answer) == 2:
-                    current_pairs.append(
-                        Pair(pair_id, answer["pronoun"], answer["antecedent"], pair_line)
-                    )
-            continue
-        if match.group("list") is not None:  # <anaphoric_pronouns> of empty pronouns
-            if not inside():
-                raise _NotFast
-            _attributes(match.group("list_head"))
-            listed_text = match.group("listed")
-            listed_line = line + count("\n", offset, match.start("listed"))
-            multiline = "\n" in listed_text
-            listed = builder.current.listed
-            for item in _LISTED.finditer(listed_text):
-                raw = item.group(1)
-                base = bases.get(raw) or base_of(raw)
-                if base[0] is None:
-                    raise _NotFast  # a pronoun without an id: the slow way says where
-                at = (
-                    listed_line + listed_text.count("\n", 0, item.start())
-                    if multiline
-                    else listed_line
-                )
-                listed.append(new(Ref, (*base, at, "pronoun")))
-            builder.current.has_list = True
-            continue
-        if match.group("text") is not None:  # words, token nodes and entities
-            if not inside():
-                raise _NotFast
-            _attributes(match.group("text_head"))
-            words = match.group("words")
-            if "<" not in words:
-                continue
-            if "<node" in words:
-                first = words.index("<node")
-                builder.tokens(
-                    _RUN_ID.findall(words),
-                    line + count("\n", offset, match.start("words") + first),
-                )
-            if "<entity" in words:
-                ids = _ENTITY_ID.findall(words)
-                if len(ids) != words.count("<entity"):
-                    ids = []
-                    for raw in _ENTITY_TAG.findall(words):
-                        attrs = cache.get(raw)
-                        if attrs is None:
-                            attrs = cache[raw] = _attributes(raw)
-                        if "id" not in attrs:
-                            raise _NotFast  # an entity without an id: the slow way says where
-                        ids.append(attrs["id"])
-                if not _balanced(_ENTITY_MARK.findall(words)):
-                    raise _NotFast
-                builder.current.entities.update(ids)
-            elif "</entity" in words:
-                raise _NotFast
-            continue
-    if stack or not rooted or consumed != count("<", body) or text[end:].strip(" \t\r\n"):
-        raise _NotFast
-
-
-def _slow_parse(path: Path, data: bytes, builder: _Builder) -> None:
-    """Feed the elements to ``builder`` from expat's own callbacks (any encoding, DTDs)."""
-    expat = _expat(path)
-
-    def start(name: str, attrs: dict[str, str]) -> None:
-        builder.start(name, attrs, expat.CurrentLineNumber)
-
-    def end(name: str) -> None:
-        builder.end(name, expat.CurrentLineNumber)
-
-    expat.StartElementHandler = start
-    expat.EndElementHandler = end
-    _safe_parse(path, data, expat)
-
-
-def _token_locator(text: str | None, data: bytes) -> Callable[[_DocumentBuilder, str, int], int]:
-    def locate(builder: _DocumentBuilder, token: str, index: int) -> int:
-        start_line = 1
-        for first, line in builder.token_lines:
-            if first <= index:
-                start_line = line
-        source = text if text is not None else data.decode("utf-8", "replace")
-        lines = source.split("\n")
-        pattern = re.compile(r"<node\b[^>]*\bid\s*=\s*[\"']" + re.escape(token) + r"[\"']")
-        seen = 0
-        for number in range(start_line - 1, len(lines)):
-            for _ in pattern.finditer(lines[number]):
-                seen += 1
-                if seen == 2:
-                    return number + 1
-        return start_line
-
-    return locate
-
-
-def parse_are(path: Path, data: bytes, *, fast: bool = True) -> AreFile:
-    """Parse the bytes of an ARE XML file (see the module doc); ``fast=False`` forces the slow
-    way (the tests compare both ways).
-
-    The fast way (:func:`_fast_text`, :func:`_scan`) reads the tags with regular expressions
-    while proving the file well-formed; when it cannot (a DOCTYPE, another encoding, a CDATA
-    section, a processing instruction, a layout it does not know) or meets any problem, the
-    file is read the slow way: defusedxml's expat checks the whole file (refusing entity
-    declarations and external references, and naming the first syntax error), then expat's
-    own callbacks feed the same builder, whose errors name the element and its line.
-    """
-    if fast:
-        try:
-            text, body = _fast_text(data)
-            builder = _Builder(path)
-            _scan(text, body, builder)
-            return builder.finish(_token_locator(text, data))
-        except (_NotFast, InputError):
-            pass
-    checker = _expat(path)
-    _safe_parse(path, data, checker)
-    builder = _Builder(path)
-    _slow_parse(path, data, builder)
-    return builder.finish(_token_locator(None, data))
+    found = scan_are(path, data)
+    return _parse_are(path, data) if found is None else found
 
 
 def read_are(path: Path) -> AreFile:
-    """Read one ARE XML file (input, gold or system output) into an :class:`AreFile`."""
+    """Read one ARE XML file (input, gold or system output), once, into an :class:`AreFile`.
+
+    The bytes of a file the scan read are kept for :meth:`AreFile.lines` only when the file
+    cannot be read again (a pipe); a regular file is read again if an error must name a line.
+    """
     with reading(path):
+        before = path.stat()
         data = path.read_bytes()
-    return parse_are(path, data)
+    found = parse_are(path, data)
+    source = found.source
+    if source.data is not None and stat.S_ISREG(before.st_mode) and before.st_size == len(data):
+        source.data, source.stamp = None, (len(data), before.st_mtime_ns)
+    return found

@@ -1,24 +1,21 @@
-"""The columnar way to read ARE XML files: one file of the usual layout into flat arrays.
+"""The columnar scan of ARE XML files: a file of a usual layout into :class:`AreFile` columns
+with NumPy, or ``None`` (the checked parser reads it).
 
-:func:`read_columns` reads a file of one of the shapes the ARE tasks exchange (an input with
-token nodes, an input with entities and the pronoun list, chains of ids, chains of mentions,
+:func:`scan_are` is the first way of the one ARE reader (:func:`annoscore.formats.are.parse_are`;
+design.md, "Fast paths").  It reads a file of one of the shapes the ARE tasks exchange (an input
+with token nodes, an input with entities and the pronoun list, chains of ids, chains of mentions,
 pairs of ids, pairs of mentions), each as one root element holding ``<document id="...">``
-elements (or being the only document itself), and returns its content as NumPy arrays over
-the whole file (ids, starts, ends as integers, pronoun marks as booleans) with the number of
-items of each document and each chain, so that the tasks score whole corpora with array
-operations and never build an object per element.
-
-It is a fast path beside the checked reader (:func:`annoscore.formats.are.read_are`), never a
-second definition: it reads only files it can prove well-formed and of a shape it knows, and
-returns ``None`` for anything else, so the caller reads that file the checked way (which
-produces the error message, naming file, line and element, for every problem).  How it proves
+elements (or being the only document itself), and gives the same columns as the checked parser
+(:func:`annoscore.formats.are._parse_are`), never building an object per element.  It reads
+only files it can prove well-formed and of a shape it knows, and declines (``None``) anything
+else, a file the checked parser would refuse included (a token id twice in a document), so that
+the checked parser, which names file, line and element, reads it.  How it proves
 well-formedness, for the whole file at C level, on the bytes:
 
-- the characters, the encoding and the references (:func:`_checked_bytes`, the checks of the
-  checked reader's fast way, :func:`annoscore.formats.are._fast_text`, with ``bytes`` methods):
-  UTF-8 (or ASCII when declared), no CDATA section end, no carriage return but before a line
-  feed, only the five predefined and valid character references, so nothing can expand and
-  nothing outside the file is read;
+- the characters, the encoding and the references (:func:`_checked_bytes`): UTF-8 (or ASCII when
+  declared), no CDATA section end, no carriage return but before a line feed, only the five
+  predefined and valid character references, so nothing can expand and nothing outside the file
+  is read;
 - the root is a bare ``<name>`` and its end tag is followed by white space only, so there is
   no DOCTYPE, comment, processing instruction or namespace before or after it;
 - the whole body between the root's start and end tags is what the shape's grammar
@@ -35,29 +32,29 @@ well-formedness, for the whole file at C level, on the bytes:
   its first bytes, its values start at a fixed offset and end at the next ``"``, which the
   grammar has already proved.
 
-Ids, token ids, starts and ends are read as integers: every one must be written in canonical
-decimal (``"0"`` or digits not starting with ``0``, at most 18 of them), so that the integer
-and the text say the same thing (``"01"`` and ``"1"`` are different ids).  A file with any other
-id is not read this way (the checked way reads it).  ``value`` attributes are matched but never
-read.
+Ids, token ids, starts and ends must each be written in canonical decimal (``"0"`` or digits not
+starting with ``0``, at most 18 of them): their codes are their values, as the checked parser
+gives them (:func:`annoscore.formats.are.codes`).  A file with any other id is declined.
+``value`` attributes are matched but never read.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "g.xml"
->>> _ = path.write_text('<r><chain id="c1"><node id="4" value="x"/>'
-...                     '<node id="62" type="pronoun"/></chain></r>')
->>> columns = read_columns(path)
->>> columns.kind, columns.member_ids.tolist(), columns.pronoun.tolist(), columns.chain_sizes
-('id-chains', [4, 62], [False, True], [2])
->>> read_columns(path.with_name("x.xml")) is None   # not readable this way: the checked way
+>>> data = (b'<r><chain id="c1"><node id="4" value="x"/>'
+...         b'<node id="62" type="pronoun"/></chain></r>')
+>>> f = scan_are(path, data)
+>>> f.members.id.tolist(), f.pronominal.tolist(), f.chain_sizes.tolist()
+([4, 62], [False, True], [2])
+>>> scan_are(path, data.replace(b'"4"', b'"e4"')) is None   # the checked parser reads it
 True
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from annoscore.formats.are import ABSENT, BOM, AreFile, Refs, Source, repeated_token
 
 _S = "[ \t\r\n]*+"
 _CONTROL = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f"
@@ -135,92 +132,6 @@ _PRONOUN_MARK = b' type="pronoun"/>'
 _LT, _QUOTE, _SLASH = 60, 34, 47
 
 
-@dataclass(slots=True)
-class ColumnFile:
-    """An ARE file as flat columns (see the module doc).
-
-    ``kind``: ``tokens``, ``entities``, ``id-chains``, ``span-chains``, ``id-pairs``,
-    ``span-pairs``, or ``empty`` (documents with nothing in them).  ``keys``: each document's
-    ``id`` attribute (``None`` when absent; the root's document has none).  ``sizes``: the
-    number of items of each document (tokens, entities, chains or pairs).  Then, as the kind
-    has them, as integer arrays over the whole file in document order:
-
-    - ``token_ids`` (kind ``tokens``);
-    - ``entity_ids``; ``listed_ids``, with ``listed_sizes`` and ``has_list`` per document
-      (kind ``entities``);
-    - ``chain_sizes``: the members of each chain; ``member_ids`` (ids, or starts),
-      ``member_ends`` (kind ``span-chains``) and ``pronoun`` (marked ``type="pronoun"``) per
-      member;
-    - ``pair_columns``: ``(pronoun ids, antecedent ids)`` or ``(pronoun starts, pronoun ends,
-      antecedent starts, antecedent ends)``, one entry per pair.
-
-    ``members``, ``ends``, ``marks``, ``pairs``, ``tokens``, ``entities`` and ``listed`` give
-    the same columns as the text written in the file (lists of strings).
-    """
-
-    path: Path
-    kind: str
-    keys: list[str | None]
-    sizes: list[int]
-    token_ids: Any = None
-    entity_ids: Any = None
-    listed_ids: Any = None
-    listed_sizes: list[int] = field(default_factory=list)
-    has_list: list[bool] = field(default_factory=list)
-    chain_sizes: list[int] = field(default_factory=list)
-    member_ids: Any = None
-    member_ends: Any = None
-    pronoun: Any = None
-    pair_columns: tuple[Any, ...] = ()
-
-    @property
-    def members(self) -> list[str]:
-        """The member ids (or starts) as written."""
-        return _written(self.member_ids)
-
-    @property
-    def ends(self) -> list[str]:
-        """The member ends as written (kind ``span-chains``)."""
-        return _written(self.member_ends)
-
-    @property
-    def marks(self) -> list[str]:
-        """:data:`PRONOUN_MARK` for a pronominal member, else ``""``."""
-        return [PRONOUN_MARK if marked else "" for marked in _listed(self.pronoun)]
-
-    @property
-    def pairs(self) -> list[tuple[str, ...]]:
-        """Each pair's ids (or starts and ends) as written."""
-        return list(zip(*(_written(column) for column in self.pair_columns), strict=True))
-
-    @property
-    def tokens(self) -> list[str]:
-        """The token ids as written."""
-        return _written(self.token_ids)
-
-    @property
-    def entities(self) -> list[str]:
-        """The entity ids as written."""
-        return _written(self.entity_ids)
-
-    @property
-    def listed(self) -> list[str]:
-        """The listed pronoun ids as written."""
-        return _written(self.listed_ids)
-
-
-PRONOUN_MARK = ' type="pronoun"'
-"""How :attr:`ColumnFile.marks` marks a pronominal member (else ``""``)."""
-
-
-def _listed(column: Any) -> list[Any]:
-    return [] if column is None else column.tolist()
-
-
-def _written(column: Any) -> list[str]:
-    return [str(value) for value in _listed(column)]
-
-
 def _checked_bytes(data: bytes) -> int | None:
     """Where the body starts (after a byte-order mark and the XML declaration) when the bytes
     pass the checks of the module doc that the grammar does not make itself, else ``None``.
@@ -260,7 +171,11 @@ def _checked_bytes(data: bytes) -> int | None:
             return None
         for name in references:
             if name.startswith(b"#"):
-                code = int(name[2:], 16) if name.startswith(b"#x") else int(name[1:])
+                hexadecimal = name.startswith(b"#x")
+                digits = name[2 if hexadecimal else 1 :].lstrip(b"0") or b"0"
+                if len(digits) > 7:  # beyond any character (and never a 5,000-digit int)
+                    return None
+                code = int(digits, 16 if hexadecimal else 10)
                 if not (
                     code in (0x9, 0xA, 0xD)
                     or 0x20 <= code <= 0xD7FF
@@ -422,9 +337,20 @@ def _document_key(data: bytes, at: int) -> str | None:
     return match.group(2).decode() if match.group(1) else None
 
 
-def parse_columns(path: Path, data: bytes) -> ColumnFile | None:
-    """The columns of a file's bytes, or ``None`` when the file is not of a shape this reader
-    proves well-formed (read it with :func:`annoscore.formats.are.parse_are`)."""
+def _absent(count: int) -> Any:
+    import numpy as np
+
+    return np.full(count, ABSENT, dtype=np.int64)
+
+
+def _refs(count: int, **given: Any) -> Refs:
+    """References with the given columns, every other one absent."""
+    return Refs(*(given.get(name, _absent(count)) for name in Refs._fields))
+
+
+def scan_are(path: Path, data: bytes) -> AreFile | None:
+    """The columns of a file's bytes, or ``None`` when the file is not of a shape this scan
+    proves well-formed (see the module doc)."""
     import numpy as np
 
     body = _checked_bytes(data)
@@ -453,22 +379,40 @@ def parse_columns(path: Path, data: bytes) -> ColumnFile | None:
         if token_ids is None:
             return None
     if documents:
-        keys = [_document_key(data, at) for at in tags.at[tags.named("d")].tolist()]
+        keys = tuple(_document_key(data, at) for at in tags.at[tags.named("d")].tolist())
         document_closes = tags.closing("d")
     else:
-        keys = [None]
+        keys = (None,)
         document_closes = np.array([end], dtype=np.int64)
     count = len(keys)
 
-    def per_document(positions: Any) -> list[int]:
+    def per_document(positions: Any) -> Any:
         """The number of items (sorted positions) in each document."""
-        found: list[int] = np.diff(np.searchsorted(positions, document_closes), prepend=0).tolist()
-        return found
+        return np.diff(np.searchsorted(positions, document_closes), prepend=0)
 
-    columns = ColumnFile(path, kind, keys, [0] * count)
+    nothing = np.zeros(count, dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int64)
+    found: dict[str, Any] = {
+        "token_sizes": nothing,
+        "tokens": empty,
+        "entity_sizes": nothing,
+        "entities": empty,
+        "listed_sizes": nothing,
+        "listed": empty,
+        "chain_counts": nothing,
+        "chain_sizes": empty,
+        "members": _refs(0),
+        "pronominal": np.zeros(0, dtype=bool),
+        "pair_counts": nothing,
+        "pronouns": _refs(0),
+        "antecedents": _refs(0),
+    }
+    has_list = (False,) * count
     if kind == "tokens":
-        columns.token_ids = token_ids
-        columns.sizes = per_document(tags.at[tags.named("n")])
+        sizes = per_document(tags.at[tags.named("n")])
+        if _numbered(token_ids, sizes) is None and repeated_token(token_ids, sizes) is not None:
+            return None  # a token id twice: the checked parser says where
+        found["token_sizes"], found["tokens"] = sizes, token_ids
     elif kind == "entities":
         entities = tags.at[tags.named("e")]
         listed = tags.at[tags.named("p")]
@@ -476,49 +420,65 @@ def parse_columns(path: Path, data: bytes) -> ColumnFile | None:
         listed_ids = _numbers(array, listed + 13)  # <pronoun id="
         if entity_ids is None or listed_ids is None:
             return None
-        columns.entity_ids, columns.listed_ids = entity_ids[0], listed_ids[0]
-        columns.sizes = per_document(entities)
-        columns.listed_sizes = per_document(listed)
-        columns.has_list = [n > 0 for n in per_document(tags.at[tags.named("a")])]
+        found["entity_sizes"], found["entities"] = per_document(entities), entity_ids[0]
+        found["listed_sizes"], found["listed"] = per_document(listed), listed_ids[0]
+        has_list = tuple(n > 0 for n in per_document(tags.at[tags.named("a")]).tolist())
     elif kind in ("id-chains", "span-chains", "empty"):
         chain_closes = tags.closing("c")
-        columns.sizes = per_document(chain_closes)
         member_tags = tags.named("m" if kind == "span-chains" else "n")
         members = tags.at[member_tags]
-        columns.chain_sizes = np.diff(np.searchsorted(members, chain_closes), prepend=0).tolist()
+        found["chain_counts"] = per_document(chain_closes)
+        found["chain_sizes"] = np.diff(np.searchsorted(members, chain_closes), prepend=0)
         if kind == "span-chains":
             first = _numbers(array, members + 16)  # <mention start="
             last = None if first is None else _numbers(array, first[1] + 7)  # " end="
             if first is None or last is None:
                 return None
-            columns.member_ids, columns.member_ends = first[0], last[0]
+            found["members"] = _refs(len(members), start=first[0], end=last[0])
         else:
             ids = _numbers(array, members + 10)  # <node id="
             if ids is None:
                 return None
-            columns.member_ids = ids[0]
-            columns.member_ends = ids[0][:0]  # an empty file read as chains of mentions
-        columns.pronoun = _marked(array, tags.at[member_tags + 1])
+            found["members"] = _refs(len(members), id=ids[0])
+        found["pronominal"] = _marked(array, tags.at[member_tags + 1])
     else:
         pronouns = tags.at[tags.named("p", "r")]
         antecedents = tags.at[tags.named("a")]
-        columns.sizes = per_document(pronouns)
-        found_columns = []
+        found["pair_counts"] = per_document(pronouns)
         if kind == "span-pairs":
+            parts = []
             for tag_at, offset in ((pronouns, 16), (antecedents, 19)):  # <pronoun start="
                 first = _numbers(array, tag_at + offset)
                 last = None if first is None else _numbers(array, first[1] + 7)
                 if first is None or last is None:
                     return None
-                found_columns += [first[0], last[0]]
+                parts.append(_refs(len(tag_at), start=first[0], end=last[0]))
         else:
+            parts = []
             for tag_at, offset in ((pronouns, 13), (antecedents, 16)):  # <pronoun id="
                 ids = _numbers(array, tag_at + offset)
                 if ids is None:
                     return None
-                found_columns.append(ids[0])
-        columns.pair_columns = tuple(found_columns)
-    return columns
+                parts.append(_refs(len(tag_at), id=ids[0]))
+        found["pronouns"], found["antecedents"] = parts
+    return AreFile(
+        path=path,
+        keys=keys,
+        has_list=has_list,
+        names=(),
+        bom=data.startswith(BOM),
+        source=Source(data, None),
+        **found,
+    )
+
+
+def _numbered(tokens: Any, sizes: Any) -> Any:
+    """``sizes`` when every document's token ids are ``1``, ``2``, ... in text order, else
+    ``None``."""
+    import numpy as np
+
+    expected = np.arange(1, len(tokens) + 1) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    return sizes if np.array_equal(tokens, expected) else None
 
 
 def _marked(array: Any, following: Any) -> Any:
@@ -540,13 +500,3 @@ def _marked(array: Any, following: Any) -> Any:
     found = np.zeros(len(last), dtype=bool)
     found[marked] = True
     return found
-
-
-def read_columns(path: Path) -> ColumnFile | None:
-    """Read one ARE XML file the columnar way (see the module doc); ``None`` when it cannot
-    (a file that does not exist or cannot be read included: the checked reader says why)."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    return parse_columns(path, data)

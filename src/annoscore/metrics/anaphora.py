@@ -1,11 +1,12 @@
-"""The credit functions of the Anaphora Resolution Exercise (ARE 2007), tasks 1-4.
+"""The counts of the Anaphora Resolution Exercise (ARE 2007), tasks 1-4, for every document of a
+corpus at once, and what each pronoun or chain earned (the text report's items).
 
 The definitions are ``../shared/spec/are.md``'s (binding where the seed leaves a formula open).
-Every function scores ONE document and returns additive :class:`~annoscore.counts.Counts` plus
-the items a report shows (what the system chose for each pronoun or chain, and what it earned);
-a corpus score is the scorer of the summed counts.
+Each count function takes the aligned columns of :mod:`annoscore.align.are` and returns one
+array per statistic (one value per document: counts are summed over documents before dividing)
+and the items that explain them; a corpus score is the scorer of the summed counts.
 
-**Task 1, success rate** = ``credit_sum / pronouns`` (:func:`success_credits`).  For a pronoun
+**Task 1, success rate** = ``credit_sum / pronouns`` (:func:`success_counts`).  For a pronoun
 p of the input's list, K its gold chain and a the system's antecedent (the first pair for p in
 document order): 0 when p is unresolved, a is not in K, or a = p; otherwise 1 when a is
 non-pronominal; when a is pronominal, 0.5 when K has no non-pronominal member, else 1 when
@@ -15,13 +16,20 @@ and y is non-pronominal or ``ok(y)``.  In words: a pronoun-to-pronoun answer ear
 only when the system's own answers lead from the antecedent pronoun, inside the right chain, to
 a noun phrase of it.
 
-**Task 2**: MUC (Vilain et al. 1995) over entity ids: :func:`annoscore.metrics.coref.muc` itself.
+**Task 2**: MUC (Vilain et al. 1995) over entity ids (:func:`muc_counts`)::
+
+    recall_num = precision_num = Σ over parts P of (|P| - 1)
+    recall_den = Σ over gold chains k of (|k| - 1),   precision_den likewise over system chains
+
+where a part is a non-empty intersection of a gold chain and a system chain (a member with no
+counterpart on the other side makes a part of its own and earns nothing): the same numbers as
+:func:`annoscore.metrics.coref.muc`.
 
 **Overlap** (:func:`annoscore.align.are.overlap`, the seed's measure) = token positions two
 mentions share / max(len1, len2), lengths in tokens of the input: "the government of Zair" vs
 "the government" = 2/4 = 0.5; vs "Zair's government" (elsewhere in the text) = 0.
 
-**Task 3** (:func:`overlap_credits`): a system pair (p, a) earns credit only when p has exactly
+**Task 3** (:func:`overlap_counts`): a system pair (p, a) earns credit only when p has exactly
 the start and end of a gold pronoun and is the first pair for it; then m* = the member of
 K \\ {p} with the largest overlap with a (ties: a non-pronominal member first, then the earliest
 start, then the earliest end), and credit = overlap(a, m*), times 1 or 0.5 by the task 1 rule
@@ -29,30 +37,30 @@ when m* is pronominal ("resolved x to y" = the first pair for x, and y its antec
 ``precision = credit_sum / pairs`` (every system pair), ``recall = credit_sum / pronouns`` (the
 gold pronouns whose chain has another mention).
 
-**Task 4** (:func:`fractional_muc`): system mentions aligned one-to-one to gold mentions
+**Task 4** (:func:`fractional_muc_counts`): system mentions aligned one-to-one to gold mentions
 maximising the total overlap (:func:`annoscore.align.are.align_mentions`); w(m) = the overlap
 with the aligned counterpart (0 unaligned); then MUC with fractional credit, each part P of a
-chain earning (|P| - 1) x mean of w over P (:func:`annoscore.metrics.coref.weighted_muc`).  With
-every w = 1 it is Vilain's MUC.
+chain earning (|P| - 1) x mean of w over P (:func:`annoscore.metrics.coref.weighted_muc`, whose
+float sums these are to the last bit).  With every w = 1 it is Vilain's MUC.
 
 **Scores** (:func:`success_scores`, :func:`pair_scores`, :func:`link_scores`): a ratio with a 0
 denominator is ``None``; F1 = 2PR/(P+R) from the summed counts, 0 when P + R = 0 or when only
 one of P and R is defined (nothing could earn credit), ``None`` only when both are undefined.
+
+>>> import numpy as np
+>>> links(np.array([0, 0, 1]), np.array([3, 1, 2]), 2).tolist()   # (3-1) + (1-1), (2-1)
+[2, 1]
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
+from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import Any
 
+from annoscore.align.are import ChainColumns, IdChains, IdLinks, MentionPairs, lookup, row_keys
 from annoscore.counts import Counts
 from annoscore.metrics.prf import ratio
-
-if TYPE_CHECKING:
-    from annoscore.align.are import Mention
-
-I = TypeVar("I", bound=Hashable)  # noqa: E741 - an entity id
 
 # reasons an item earned what it earned (the report explains each)
 NOUN_PHRASE = "noun-phrase"
@@ -69,16 +77,53 @@ PARTIAL_PRONOUN = "partial-pronoun"
 REPEATED = "repeated"
 UNLISTED = "unlisted"
 
+REASONS = (
+    NOUN_PHRASE,
+    PRONOUN_RESOLVED,
+    PRONOUN_NOT_RESOLVED,
+    PRONOUN_ONLY_CHAIN,
+    OUTSIDE_CHAIN,
+    SELF,
+    UNRESOLVED,
+    NO_CHAIN,
+    NO_OVERLAP,
+    NOT_GOLD_PRONOUN,
+    PARTIAL_PRONOUN,
+    REPEATED,
+    UNLISTED,
+)
+"""The reasons, numbered by their place here (:attr:`PronounItems.reason`)."""
+_REASON = {name: number for number, name in enumerate(REASONS)}
+
+
+@dataclass(frozen=True, slots=True)
+class PronounItems:
+    """What each pronoun (task 1) or each system pair (task 3) earned, and why, as arrays in
+    the report's order: by document, then (task 1) each listed pronoun then each ignored pair,
+    (task 3) each system pair then each gold pronoun left unresolved.
+
+    ``pronoun``, ``answer`` and ``target`` are ``(n, 2)`` arrays: task 1 an id's code twice,
+    task 3 a mention's first and last token positions; ``answered`` and ``targeted`` say
+    whether there is an answer (the system's antecedent) and a target (the gold member the
+    credit was computed against: task 3's m*, task 1 the answer when it is in the chain);
+    ``overlap`` is task 3's overlap(a, m*); ``credit``; ``reason`` numbers :data:`REASONS`.
+    """
+
+    document: Any
+    pronoun: Any
+    answer: Any
+    answered: Any
+    target: Any
+    targeted: Any
+    overlap: Any
+    credit: Any
+    reason: Any
+
 
 @dataclass(frozen=True, slots=True)
 class PronounCredit:
-    """What one pronoun (task 1) or one system pair (task 3) earned, and why.
-
-    ``pronoun``: the pronoun (an id, or a mention); ``answer``: the system's antecedent
-    (``None`` when unresolved); ``target``: the gold member the credit was computed against
-    (task 3's m*; task 1: the answer itself when it is in the chain); ``overlap``: task 3's
-    overlap(a, m*); ``credit`` and ``reason`` (one of this module's reason constants).
-    """
+    """One item of :class:`PronounItems`, for display: ``pronoun``, ``answer`` (``None`` when
+    unresolved) and ``target`` (``None`` when none) as the report prints them."""
 
     pronoun: Hashable
     answer: Hashable | None
@@ -89,13 +134,315 @@ class PronounCredit:
 
 
 @dataclass(frozen=True, slots=True)
+class ItemPart:
+    """Some items of :class:`PronounItems` as columns (one value per item), listed before
+    they are put together (``pronoun``, ``answer`` and ``target`` as first and last columns;
+    a scalar stands for the same value for every item)."""
+
+    document: Any
+    pronoun: tuple[Any, Any]
+    answer: tuple[Any, Any]
+    answered: Any
+    target: tuple[Any, Any]
+    targeted: Any
+    overlap: Any
+    credit: Any
+    reason: Any
+
+
+@dataclass(frozen=True, slots=True)
+class PronounParts:
+    """The items of tasks 1 and 3 in parts, put together in document order (stably) when the
+    report asks (:meth:`items`): counting never pays for them."""
+
+    parts: tuple[ItemPart, ...]
+
+    def items(self) -> PronounItems:
+        import numpy as np
+
+        def column(values: list[Any], dtype: Any) -> Any:
+            sizes = [len(part.document) for part in self.parts]
+            return np.concatenate(
+                [
+                    np.broadcast_to(np.asarray(v, dtype=dtype), (n,))
+                    for v, n in zip(values, sizes, strict=True)
+                ]
+            )
+
+        def rows(pairs: list[tuple[Any, Any]]) -> Any:
+            first = column([p[0] for p in pairs], np.int64)
+            last = column([p[1] for p in pairs], np.int64)
+            return np.stack([first, last], axis=1)
+
+        parts = self.parts
+        document = column([p.document for p in parts], np.int64)
+        order = np.argsort(document, kind="stable")
+        return PronounItems(
+            document[order],
+            rows([p.pronoun for p in parts])[order],
+            rows([p.answer for p in parts])[order],
+            column([p.answered for p in parts], bool)[order],
+            rows([p.target for p in parts])[order],
+            column([p.targeted for p in parts], bool)[order],
+            column([p.overlap for p in parts], np.float64)[order],
+            column([p.credit for p in parts], np.float64)[order],
+            column([p.reason for p in parts], np.int8)[order],
+        )
+
+
+def _choose(conditions: list[tuple[Any, str]], size: int) -> Any:
+    """The reason of each item: the first condition that holds (one must)."""
+    import numpy as np
+
+    reason = np.full(size, -1, dtype=np.int8)
+    for holds, name in conditions:
+        reason[(reason < 0) & holds] = _REASON[name]
+    assert not (reason < 0).any()
+    return reason
+
+
+def _twice(column: Any) -> Any:
+    import numpy as np
+
+    return np.stack([column, column], axis=1)
+
+
+# --- task 1 -----------------------------------------------------------------------------------
+
+
+def _walk_status(successor: Any, status: Any) -> Any:
+    """Settle the undecided members (status 0) by following ``successor``: each takes its
+    successor's status (1 true, 2 false) once that is known; a cycle stays undecided and is
+    false.  Returns whether each member's status is true."""
+    pending = (status == 0).nonzero()[0]
+    while len(pending):
+        found = status[successor[pending]]
+        known = found != 0
+        if not known.any():
+            break  # cycles
+        status[pending[known]] = found[known]
+        pending = pending[~known]
+    return status == 1
+
+
+def success_counts(ids: IdLinks, documents: int) -> tuple[dict[str, Any], PronounParts]:
+    """Task 1: each document's counts (see the module doc) and the items.
+
+    Per listed pronoun p (K its gold chain, a the antecedent of the first pair for p): 0 when
+    unresolved, when K is missing or has one member (``chainless``), a = p or a is not in K; 1
+    when a is non-pronominal; when a is pronominal, 0.5 when every member of K is, else 1 when
+    ``ok(a)`` and 0.5 when not.  ``ok(x)``: x is not listed, or x's own first answer y is in K,
+    y != x, and y is non-pronominal or ``ok(y)``, with no member met twice (p included): for
+    every member at once, a walk along the first answers that ends at a non-pronominal member
+    (a cycle never does).  Pairs for an unlisted pronoun (``unlisted_pairs``) and later pairs
+    for a listed one (``repeated_pairs``) are ignored.  Counts: ``credit_sum``, ``pronouns``,
+    ``unlisted_pairs``, ``repeated_pairs``, ``full``, ``half``, ``zero``, ``unresolved``,
+    ``chainless``.
+    """
+    import numpy as np
+
+    # every per-member and per-place array ends with a sentinel, which index -1 ("none") reads
+    listed_count = len(ids.listed_document)
+    members = len(ids.member_chain)
+    chain = np.append(ids.member_chain, len(ids.chain_sizes))
+    chain_sizes = np.append(ids.chain_sizes, 0)
+    pronominal = np.append(ids.member_pronominal, False)
+    member_listed = np.append(ids.member_listed, -1)
+
+    # the first answer of each listed pronoun
+    asked = ids.pair_listed >= 0
+    answered_pairs = np.flatnonzero(asked)
+    places, first_of = np.unique(ids.pair_listed[answered_pairs], return_index=True)
+    first = answered_pairs[first_of]
+    answer = np.full(listed_count + 1, -1, dtype=np.int64)  # a's gold member, -1: none
+    has_answer = np.zeros(listed_count + 1, dtype=bool)
+    self_answer = np.zeros(listed_count + 1, dtype=bool)
+    answer_code = np.full(listed_count, -1, dtype=np.int64)
+    answer[places] = ids.pair_antecedent[first]
+    has_answer[places] = True
+    self_answer[places] = ids.pair_self[first]
+    answer_code[places] = ids.pair_antecedent_code[first]
+    repeated = asked.copy()
+    repeated[first] = False
+
+    # the walk: each member's first answer, when it is another member of its chain
+    member_answer = answer[member_listed]
+    valid = (
+        has_answer[member_listed]
+        & (member_answer >= 0)
+        & (chain[member_answer] == chain)
+        & (member_answer != np.arange(members + 1))
+    )
+    status = np.full(members + 1, 2, dtype=np.int8)  # 1 ok, 2 not ok, 0 undecided
+    status[member_listed < 0] = 1  # not listed: ok
+    listed_valid = (member_listed >= 0) & valid
+    status[listed_valid] = np.where(pronominal[member_answer[listed_valid]], 0, 1)
+    ok = _walk_status(np.where(valid, member_answer, members), status)
+
+    # each listed pronoun's credit and reason
+    member = ids.listed_member
+    size = chain_sizes[chain[member]]
+    alone = size < 2
+    target = answer[:listed_count]
+    resolved = has_answer[:listed_count]
+    inside = (target >= 0) & (chain[target] == chain[member])
+    pronominal_count = np.bincount(
+        chain[:members][ids.member_pronominal], minlength=len(chain_sizes)
+    )
+    only_pronouns = pronominal_count[chain[member]] == size
+    scored = resolved & ~alone & inside & ~self_answer[:listed_count]
+    full = scored & (~pronominal[target] | (~only_pronouns & ok[target]))
+    half = scored & ~full
+    credit = np.where(full, 1.0, np.where(half, 0.5, 0.0))
+
+    def per_document(where: Any, mask: Any) -> Any:
+        return np.bincount(where[mask], minlength=documents)
+
+    listed_document = ids.listed_document
+    counts = {
+        "credit_sum": np.bincount(listed_document, weights=credit, minlength=documents),
+        "pronouns": np.bincount(listed_document, minlength=documents),
+        "unlisted_pairs": per_document(ids.pair_document, ~asked),
+        "repeated_pairs": per_document(ids.pair_document, repeated),
+        "full": per_document(listed_document, full),
+        "half": per_document(listed_document, half),
+        "zero": per_document(listed_document, ~full & ~half),
+        "unresolved": per_document(listed_document, ~resolved),
+        "chainless": per_document(listed_document, alone),
+    }
+    reason = _choose(
+        [
+            (~resolved, UNRESOLVED),
+            (alone, NO_CHAIN),
+            (self_answer[:listed_count], SELF),
+            (~inside, OUTSIDE_CHAIN),
+            (~pronominal[target], NOUN_PHRASE),
+            (only_pronouns, PRONOUN_ONLY_CHAIN),
+            (full, PRONOUN_RESOLVED),
+            (half, PRONOUN_NOT_RESOLVED),
+        ],
+        listed_count,
+    )
+    ignored = np.flatnonzero(~asked | repeated)
+    ignored_pronoun = ids.pair_pronoun[ignored]
+    ignored_answer = ids.pair_antecedent_code[ignored]
+    items = PronounParts(
+        (
+            ItemPart(
+                listed_document,
+                (ids.listed_code, ids.listed_code),
+                (answer_code, answer_code),
+                resolved,
+                (answer_code, answer_code),
+                resolved & inside,
+                np.nan,
+                credit,
+                reason,
+            ),
+            ItemPart(
+                ids.pair_document[ignored],
+                (ignored_pronoun, ignored_pronoun),
+                (ignored_answer, ignored_answer),
+                True,
+                (ignored_answer, ignored_answer),
+                False,
+                np.nan,
+                0.0,
+                np.where(asked[ignored], _REASON[REPEATED], _REASON[UNLISTED]),
+            ),
+        )
+    )
+    return counts, items
+
+
+# --- tasks 2 and 4 -----------------------------------------------------------------------------
+
+
+def links(chain_document: Any, sizes: Any, documents: int) -> Any:
+    """Σ (|chain| - 1) over each document's non-empty chains (MUC's denominators); an empty
+    chain adds nothing."""
+    import numpy as np
+
+    return np.bincount(
+        chain_document, weights=np.maximum(sizes - 1, 0), minlength=documents
+    ).astype(np.int64)
+
+
+def muc_counts(chains: IdChains, documents: int) -> dict[str, Any]:
+    """Task 2: MUC counts of each document (see the module doc).
+
+    Numerator = members shared - parts with a shared member (counted per (gold chain, system
+    chain) pair), ``chains.match`` giving each system member's gold chain (``-1``: none).
+    """
+    import numpy as np
+
+    gold, system, match = chains.gold, chains.system, chains.match
+    hit = match >= 0
+    system_chain = system.member_chain
+    common = np.bincount(system.chain_document[system_chain[hit]], minlength=documents)
+    width = max(len(system.sizes), 1)
+    shared_pairs = np.unique(match[hit] * width + system_chain[hit])
+    shared = np.bincount(gold.chain_document[shared_pairs // width], minlength=documents)
+    numerator = common - shared
+    return {
+        "recall_num": numerator,
+        "recall_den": links(gold.chain_document, gold.sizes, documents),
+        "precision_num": numerator,
+        "precision_den": links(system.chain_document, system.sizes, documents),
+    }
+
+
+def fractional_muc_counts(
+    gold: ChainColumns,
+    system: ChainColumns,
+    rows: Any,
+    cols: Any,
+    weights: Any,
+    documents: int,
+) -> dict[str, Any]:
+    """Task 4: the fractional MUC counts of each document (see the module doc), from the
+    alignment ``(rows, cols, weights)`` (gold member, system member, overlap); plus
+    ``aligned``, ``gold_mentions``, ``system_mentions``.
+
+    A part is (gold chain, system chain) of aligned pairs; it earns (n - 1) x mean w, n > 1
+    (an unaligned member earns nothing).  Sums are taken in the order of
+    :func:`annoscore.metrics.coref.weighted_muc` (smallest first), so the floats are its own.
+    """
+    import numpy as np
+
+    system_chains = max(len(system.sizes), 1)
+    part = gold.member_chain[rows] * system_chains + system.member_chain[cols]
+    order = np.lexsort((weights, part))
+    part_codes, part_index, part_sizes = np.unique(
+        part[order], return_inverse=True, return_counts=True
+    )
+    part_sums = np.bincount(part_index, weights=weights[order])
+    several = part_sizes > 1
+    n = part_sizes[several].astype(np.float64)
+    terms = (n - 1) * part_sums[several] / n
+    term_document = gold.chain_document[part_codes[several] // system_chains]
+    order = np.lexsort((terms, term_document))
+    numerator = np.bincount(term_document[order], weights=terms[order], minlength=documents)
+    return {
+        "recall_num": numerator,
+        "recall_den": links(gold.chain_document, gold.sizes, documents),
+        "precision_num": numerator,
+        "precision_den": links(system.chain_document, system.sizes, documents),
+        "aligned": np.bincount(gold.member_document[rows], minlength=documents),
+        "gold_mentions": np.bincount(gold.member_document, minlength=documents),
+        "system_mentions": np.bincount(system.member_document, minlength=documents),
+    }
+
+
+@dataclass(frozen=True, slots=True)
 class ChainCredit:
     """One chain of one side cut by the other side's chains (tasks 2 and 4).
 
-    ``side`` is ``"gold"`` (recall) or ``"system"`` (precision); ``members`` in document
-    order; ``parts`` the members grouped by the other side's chain they went to (a member with
-    no counterpart is a part of its own); ``part_weights`` the mean w of each part (1 in task
-    2); ``earned`` = Σ (|P| - 1) x mean w, ``possible`` = |chain| - 1.
+    ``side`` is ``"gold"`` (recall) or ``"system"`` (precision); ``chain`` its place among the
+    document's chains of that side; ``members`` in document order; ``parts`` the members
+    grouped by the other side's chain they went to (a member with no counterpart is a part of
+    its own); ``part_weights`` the mean w of each part (1 in task 2); ``earned`` = Σ (|P| - 1)
+    x mean w over the parts of two or more, ``possible`` = |chain| - 1.
     """
 
     side: str
@@ -107,359 +454,284 @@ class ChainCredit:
     possible: int
 
 
-# --- task 1 -----------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class ChainLinks:
+    """What the chain items of tasks 2 and 4 are made of: both sides' chains, each member's
+    counterpart's chain on the other side (``gold_other``, ``system_other``; ``-1``: none) and
+    each member's weight (``gold_weight``, ``system_weight``: the overlap with its aligned
+    counterpart in task 4, else 1)."""
+
+    gold: ChainColumns
+    system: ChainColumns
+    gold_other: Any
+    system_other: Any
+    gold_weight: Any
+    system_weight: Any
 
 
-def first_answers(
-    pairs: Sequence[tuple[I, I]], wanted: Collection[I]
-) -> tuple[dict[I, I], list[PronounCredit]]:
-    """The first answer for each wanted pronoun, and the pairs ignored.
+def id_chain_links(chains: IdChains) -> ChainLinks:
+    """Task 2's :class:`ChainLinks`: members are matched by id."""
+    import numpy as np
 
-    Returns ``(answers, ignored)``: pairs whose pronoun is not wanted (reason ``unlisted``), and
-    later pairs for a pronoun already answered (``repeated``), are ignored (decision 3); each
-    ignored pair is an item with credit 0 for the report.
-    """
-    answers: dict[I, I] = {}
-    ignored: list[PronounCredit] = []
-    for pronoun, antecedent in pairs:
-        if pronoun not in wanted:
-            ignored.append(PronounCredit(pronoun, antecedent, 0.0, UNLISTED))
-        elif pronoun in answers:
-            ignored.append(PronounCredit(pronoun, antecedent, 0.0, REPEATED))
-        else:
-            answers[pronoun] = antecedent
-    return answers, ignored
+    gold, system, match = chains.gold, chains.system, chains.match
+    gold_other = np.full(len(gold.member_chain), -1, dtype=np.int64)
+    matched = np.flatnonzero(match >= 0)  # ids are distinct on each side: one to one
+    gold_other[chains.match_member[matched]] = system.member_chain[matched]
+    ones_gold = np.ones(len(gold.member_chain))
+    ones_system = np.ones(len(system.member_chain))
+    return ChainLinks(gold, system, gold_other, match.copy(), ones_gold, ones_system)
 
 
-def _walk_ok(
-    start: I,
-    chain: Collection[I],
-    pronominal: Collection[I],
-    asked: Collection[I],
-    answers: Mapping[I, I],
-    visited: set[I],
-) -> bool:
-    """``ok(start)`` of task 1 (see the module doc), iteratively."""
-    x = start
-    while True:
-        if x not in asked:
-            return True
-        y = answers.get(x)
-        if y is None or y not in chain or y == x or y in visited:
-            return False
-        if y not in pronominal:
-            return True
-        visited.add(y)
-        x = y
+def aligned_chain_links(
+    gold: ChainColumns, system: ChainColumns, rows: Any, cols: Any, weights: Any
+) -> ChainLinks:
+    """Task 4's :class:`ChainLinks`: members are matched by the alignment."""
+    import numpy as np
+
+    gold_other = np.full(len(gold.member_chain), -1, dtype=np.int64)
+    system_other = np.full(len(system.member_chain), -1, dtype=np.int64)
+    gold_weight = np.ones(len(gold.member_chain))
+    system_weight = np.ones(len(system.member_chain))
+    gold_other[rows] = system.member_chain[cols]
+    system_other[cols] = gold.member_chain[rows]
+    gold_weight[rows] = weights
+    system_weight[cols] = weights
+    return ChainLinks(gold, system, gold_other, system_other, gold_weight, system_weight)
 
 
-def success_credits(
-    listed: Sequence[I],
-    gold_chains: Sequence[Collection[I]],
-    pronominal: Collection[I],
-    pairs: Sequence[tuple[I, I]],
-) -> tuple[Counts, tuple[PronounCredit, ...]]:
-    """Task 1 credits of one document (see the module doc).
+def chain_items(chains: ChainLinks, document: int) -> tuple[ChainCredit, ...]:
+    """Every chain of two or more members of one document, of both sides (gold first), cut by
+    the other side's chains, with what it earned; Σ ``earned`` over a side's items is that
+    side's numerator (a test checks it).  Members are given as their places in the side's
+    member columns."""
+    import numpy as np
 
-    ``listed``: the pronouns to resolve (the input's list); ``gold_chains``: the gold chains of
-    entity ids; ``pronominal``: the ids marked pronominal; ``pairs``: the system's (pronoun,
-    antecedent) pairs in document order.  Items: one per listed pronoun, then one per ignored
-    pair.  Counts: ``credit_sum`` (float), ``pronouns``
-    (= len(listed)), ``full``, ``half``, ``zero``, ``unresolved``, ``chainless`` (listed pronouns
-    in no gold chain or alone in one), ``unlisted_pairs``, ``repeated_pairs``.
-
-    >>> chains = [{"4", "62", "70"}]
-    >>> counts, items = success_credits(["62", "70"], chains, {"62", "70"},
-    ...                                 [("62", "4"), ("70", "62")])
-    >>> counts["credit_sum"], [item.credit for item in items]
-    (2.0, [1.0, 1.0])
-    >>> counts, items = success_credits(["62", "70"], chains, {"62", "70"}, [("70", "62")])
-    >>> [(item.credit, item.reason) for item in items]
-    [(0.0, 'unresolved'), (0.5, 'pronoun-not-resolved')]
-    """
-    chain_of: dict[I, Collection[I]] = {}
-    for gold_chain in gold_chains:
-        for member in gold_chain:
-            chain_of[member] = gold_chain
-    asked = set(listed)
-    answers, ignored = first_answers(pairs, asked)
-    items = []
-    tally = {"full": 0, "half": 0, "zero": 0, "unresolved": 0, "chainless": 0}
-    total = 0.0
-    for pronoun in listed:
-        chain = chain_of.get(pronoun)
-        answer = answers.get(pronoun)
-        if chain is None or len(chain) < 2:
-            tally["chainless"] += 1
-        if answer is None:
-            credit, reason = 0.0, UNRESOLVED
-            tally["unresolved"] += 1
-        elif chain is None or len(chain) < 2:
-            credit, reason = 0.0, NO_CHAIN
-        elif answer == pronoun:
-            credit, reason = 0.0, SELF
-        elif answer not in chain:
-            credit, reason = 0.0, OUTSIDE_CHAIN
-        elif answer not in pronominal:
-            credit, reason = 1.0, NOUN_PHRASE
-        elif all(member in pronominal for member in chain):
-            credit, reason = 0.5, PRONOUN_ONLY_CHAIN
-        elif _walk_ok(answer, chain, pronominal, asked, answers, {pronoun, answer}):
-            credit, reason = 1.0, PRONOUN_RESOLVED
-        else:
-            credit, reason = 0.5, PRONOUN_NOT_RESOLVED
-        tally["full" if credit == 1 else "half" if credit == 0.5 else "zero"] += 1
-        total += credit
-        target = answer if chain is not None and answer in chain else None
-        items.append(PronounCredit(pronoun, answer, credit, reason, target))
-    counts = Counts(
-        credit_sum=total,
-        pronouns=len(listed),
-        unlisted_pairs=sum(1 for item in ignored if item.reason == UNLISTED),
-        repeated_pairs=sum(1 for item in ignored if item.reason == REPEATED),
-        **tally,
-    )
-    return counts, (*items, *ignored)
-
-
-# --- task 3 -----------------------------------------------------------------------------------
-
-
-def _best_member(
-    antecedent: Mention,
-    candidates: Sequence[Mention],
-    pronominal: Collection[Mention],
-    overlap: Callable[[Mention, Mention], float],
-) -> tuple[Mention | None, float]:
-    """m*: the candidate with the largest overlap (> 0) with ``antecedent`` (ties: see doc)."""
-    best: Mention | None = None
-    best_key: tuple[float, bool, int, int] | None = None
-    for member in candidates:
-        value = overlap(antecedent, member)
-        if value <= 0:
-            continue
-        key = (-value, member in pronominal, member[0], member[1])
-        if best_key is None or key < best_key:
-            best, best_key = member, key
-    return best, (0.0 if best_key is None else -best_key[0])
-
-
-def overlap_credits(
-    gold_chains: Sequence[Sequence[Mention]],
-    pronominal: Collection[Mention],
-    pairs: Sequence[tuple[Mention, Mention]],
-) -> tuple[Counts, tuple[PronounCredit, ...]]:
-    """Task 3 credits of one document (see the module doc); mentions are token positions.
-
-    ``gold_chains``: the gold chains of mentions; ``pronominal``: the gold mentions marked
-    pronominal (the gold pronouns); ``pairs``: the system's (pronoun, antecedent) pairs in
-    document order.  One item per system pair, then one per gold pronoun left unresolved.
-    Counts: ``credit_sum``, ``pairs`` (precision denominator), ``pronouns`` (recall
-    denominator), ``unresolved`` (of those, the ones no pair answers), ``nonreferential_pairs``
-    (pronoun overlapping no gold pronoun), ``partial_pronoun_pairs`` (overlapping one, not
-    exactly), ``repeated_pairs``.
-
-    >>> chains = [[(0, 3), (8, 8)]]                     # "the government of Zair" ... "it"
-    >>> counts, items = overlap_credits(chains, {(8, 8)}, [((8, 8), (0, 1))])
-    >>> counts["credit_sum"], counts["pairs"], counts["pronouns"]
-    (0.5, 1, 1)
-    """
-    from annoscore.align.are import overlap
-
-    chain_of: dict[Mention, int] = {}
-    for index, chain in enumerate(gold_chains):
-        for member in chain:
-            chain_of[member] = index
-    gold_pronouns = [m for chain in gold_chains for m in chain if m in pronominal]
-    covered: set[int] = set()
-    for first, last in gold_pronouns:
-        covered.update(range(first, last + 1))
-    first_pair: dict[Mention, Mention] = {}
-    for pronoun, antecedent in pairs:
-        if pronoun in pronominal and pronoun in chain_of and pronoun not in first_pair:
-            first_pair[pronoun] = antecedent
-    targets: dict[Mention, tuple[Mention | None, float]] = {}
-    for pronoun, antecedent in first_pair.items():
-        others = [m for m in gold_chains[chain_of[pronoun]] if m != pronoun]
-        targets[pronoun] = _best_member(antecedent, others, pronominal, overlap)
-    resolved_to = {p: target for p, (target, _) in targets.items() if target is not None}
-
-    items: list[PronounCredit] = []
-    tally = {"nonreferential_pairs": 0, "partial_pronoun_pairs": 0, "repeated_pairs": 0}
-    total = 0.0
-    credited: set[Mention] = set()
-    for pronoun, antecedent in pairs:
-        if pronoun not in pronominal or pronoun not in chain_of:
-            partial = any(p in covered for p in range(pronoun[0], pronoun[1] + 1))
-            reason = PARTIAL_PRONOUN if partial else NOT_GOLD_PRONOUN
-            tally["partial_pronoun_pairs" if partial else "nonreferential_pairs"] += 1
-            items.append(PronounCredit(pronoun, antecedent, 0.0, reason))
-            continue
-        if pronoun in credited:
-            tally["repeated_pairs"] += 1
-            items.append(PronounCredit(pronoun, antecedent, 0.0, REPEATED))
-            continue
-        credited.add(pronoun)
-        chain = gold_chains[chain_of[pronoun]]
-        target, value = targets[pronoun]
-        if len(chain) < 2:
-            credit, reason = 0.0, NO_CHAIN
-        elif target is None:
-            credit, reason = 0.0, NO_OVERLAP
-        elif target not in pronominal:
-            credit, reason = value, NOUN_PHRASE
-        elif all(member in pronominal for member in chain):
-            credit, reason = 0.5 * value, PRONOUN_ONLY_CHAIN
-        elif _walk_ok(target, chain, pronominal, pronominal, resolved_to, {pronoun, target}):
-            credit, reason = value, PRONOUN_RESOLVED
-        else:
-            credit, reason = 0.5 * value, PRONOUN_NOT_RESOLVED
-        total += credit
-        items.append(PronounCredit(pronoun, antecedent, credit, reason, target, value))
-    recall_pronouns = [p for p in gold_pronouns if len(gold_chains[chain_of[p]]) > 1]
-    unresolved = [p for p in recall_pronouns if p not in first_pair]
-    items.extend(PronounCredit(p, None, 0.0, UNRESOLVED) for p in unresolved)
-    counts = Counts(
-        credit_sum=total,
-        pairs=len(pairs),
-        pronouns=len(recall_pronouns),
-        unresolved=len(unresolved),
-        **tally,
-    )
-    return counts, tuple(items)
-
-
-# --- tasks 2 and 4 ------------------------------------------------------------------------------
-
-
-def chain_credits(
-    gold_chains: Sequence[Sequence[I]],
-    system_chains: Sequence[Sequence[I]],
-    weight: Mapping[I, float] | None = None,
-    system_names: Mapping[I, Hashable] | None = None,
-) -> tuple[ChainCredit, ...]:
-    """Every chain of both sides cut by the other side's chains, with what it earned.
-
-    The items explain the (weighted) MUC counts: Σ ``earned`` over the gold items is the recall
-    numerator, over the system items the precision numerator (a test checks it).  Singleton
-    chains are left out (they can earn nothing and add nothing to a denominator).
-    ``system_names`` renames the members of the system items for display (task 4 scores
-    system mentions under their gold counterparts' names and shows them under their own).
-    """
     items: list[ChainCredit] = []
-    for side, chains, others in (
-        ("gold", gold_chains, system_chains),
-        ("system", system_chains, gold_chains),
+    for side, columns, other, weight in (
+        ("gold", chains.gold, chains.gold_other, chains.gold_weight),
+        ("system", chains.system, chains.system_other, chains.system_weight),
     ):
-        owner = {member: index for index, chain in enumerate(others) for member in chain}
-        for index, chain in enumerate(chains):
-            if len(chain) < 2:
+        in_document = np.flatnonzero(columns.chain_document == document).tolist()
+        starts = (np.cumsum(columns.sizes) - columns.sizes).tolist()
+        sizes = columns.sizes.tolist()
+        for index, chain in enumerate(in_document):
+            if sizes[chain] < 2:
                 continue
-            grouped: dict[object, list[I]] = {}
-            for member in chain:
-                grouped.setdefault(owner.get(member, ("alone", member)), []).append(member)
-            parts = tuple(tuple(part) for part in grouped.values())
+            members = list(range(starts[chain], starts[chain] + sizes[chain]))
+            grouped: dict[object, list[int]] = {}
+            for m in members:
+                owner = int(other[m])
+                grouped.setdefault(owner if owner >= 0 else ("alone", m), []).append(m)
+            parts: tuple[tuple[Hashable, ...], ...] = tuple(
+                tuple(part) for part in grouped.values()
+            )
             means = tuple(
-                1.0 if weight is None else sum(weight.get(m, 1.0) for m in p) / len(p)
-                for p in parts
+                sum(float(weight[m]) for m in part) / len(part) for part in grouped.values()
             )
             earned = sum(
                 (len(p) - 1) * mean for p, mean in zip(parts, means, strict=True) if len(p) > 1
             )
-            members: tuple[Hashable, ...] = tuple(chain)
-            shown_parts: tuple[tuple[Hashable, ...], ...] = parts
-            if side == "system" and system_names is not None:
-                members = tuple(system_names.get(m, m) for m in chain)
-                shown_parts = tuple(tuple(system_names.get(m, m) for m in p) for p in parts)
             items.append(
-                ChainCredit(side, index, members, shown_parts, means, earned, len(chain) - 1)
+                ChainCredit(side, index, tuple(members), parts, means, earned, len(members) - 1)
             )
     return tuple(items)
 
 
-@dataclass(frozen=True, slots=True)
-class ChainPartitions:
-    """What :func:`chain_credits` needs, kept so that the items are made only when shown."""
-
-    gold: Sequence[Sequence[Hashable]]
-    system: Sequence[Sequence[Hashable]]
-    weight: Mapping[Hashable, float] | None = None
-    system_names: Mapping[Hashable, Hashable] | None = None
-
-    def items(self) -> tuple[ChainCredit, ...]:
-        """The chain items (:func:`chain_credits`)."""
-        return chain_credits(self.gold, self.system, self.weight, self.system_names)
+# --- task 3 -------------------------------------------------------------------------------------
 
 
-def link_credits(
-    gold_chains: Sequence[Sequence[I]], system_chains: Sequence[Sequence[I]]
-) -> tuple[Counts, ChainPartitions]:
-    """Task 2: MUC counts (:func:`annoscore.metrics.coref.muc`) and the chains to explain them.
+def _segments(counts: Any) -> Any:
+    """For items repeated ``counts`` times, each copy's rank in its run: ``[0, 1, 0, 1, 2]``
+    for counts ``[2, 3]``."""
+    import numpy as np
 
-    >>> counts, _ = link_credits([["4", "62", "70"]], [["4", "62"], ["70"]])
-    >>> counts["recall_num"], counts["recall_den"], counts["precision_den"]
-    (1, 2, 1)
+    return np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+
+
+def _reaches_noun_phrase(successor: Any, pronominal: Any) -> Any:
+    """For every member: following ``successor`` (``-1``: none) from it through pronominal
+    members, does the path reach a non-pronominal member?  A path that ends at a member
+    without successor, or goes round a cycle, does not (task 1's walk, for every start at once:
+    a non-pronominal member is never among the visited, and the first pair's pronoun p leads
+    back to its own target, so meeting p is a cycle)."""
+    import numpy as np
+
+    size = len(successor)
+    status = np.zeros(size, dtype=np.int8)  # 0 unknown, 1 reaches, 2 does not
+    has = successor >= 0
+    status[~has] = 2
+    target = np.where(has, successor, 0)
+    status[has & ~pronominal[target]] = 1
+    return _walk_status(target, status)
+
+
+def overlap_counts(
+    gold: ChainColumns, pronoun: Any, pairs: MentionPairs, documents: int
+) -> tuple[dict[str, Any], PronounParts]:
+    """Task 3: each document's counts (see the module doc) and the items.
+
+    ``pronoun``: whether each gold member is marked pronominal (the gold pronouns; mentions are
+    distinct on each side).  Per system pair p -> a, in document order:
+
+    - p not a gold pronoun: ``partial_pronoun_pairs`` when it shares a token with one, else
+      ``nonreferential_pairs``; a later pair for the same gold pronoun: ``repeated_pairs``;
+      all earn 0;
+    - the first pair for a gold pronoun: m* = the member of its chain (not p) with the largest
+      overlap with a (ties: non-pronominal, earliest start, earliest end); credit =
+      overlap(a, m*) when m* is non-pronominal, or when the chain has a non-pronominal member
+      and the first pairs lead from m*, member to member (each pronoun's m*), to one; half of it
+      otherwise; 0 when nothing overlaps.
+
+    ``pairs`` (precision denominator), ``pronouns`` = gold pronouns whose chain has another
+    member (recall denominator); ``unresolved`` = those no pair answers; ``credit_sum`` summed
+    in pair order.
     """
-    from annoscore.metrics.coref import muc
+    import numpy as np
 
-    return muc(gold_chains, system_chains), ChainPartitions(gold_chains, system_chains)
+    members = len(gold.first)
+    chain_size = gold.sizes[gold.member_chain]
+    chain_start = np.cumsum(gold.sizes) - gold.sizes
 
-
-@dataclass(frozen=True, slots=True)
-class MentionAlignment:
-    """Task 4's alignment of one document: ``pairs`` (gold index, system index, overlap)."""
-
-    pairs: tuple[tuple[int, int, float], ...]
-
-
-def fractional_muc(
-    gold_chains: Sequence[Sequence[Mention]], system_chains: Sequence[Sequence[Mention]]
-) -> tuple[Counts, ChainPartitions, MentionAlignment]:
-    """Task 4: align mentions, then MUC with fractional credit (see the module doc).
-
-    Mentions are token positions; every mention, singletons included, takes part in the
-    alignment.  Counts ``recall_num``, ``recall_den``, ``precision_num``, ``precision_den`` (the
-    numerators are float), ``aligned`` (pairs made), ``gold_mentions``, ``system_mentions``.
-
-    >>> gold = [[(0, 3), (8, 8)]]                       # the government of Zair ... it
-    >>> counts, _, _ = fractional_muc(gold, [[(0, 1), (8, 8)]])
-    >>> counts["recall_num"], counts["recall_den"]     # (2 - 1) x mean(0.5, 1)
-    (0.75, 1)
-    """
-    from annoscore.align.are import align_mentions, overlap
-    from annoscore.metrics.coref import weighted_muc
-
-    gold = [m for chain in gold_chains for m in chain]
-    system = [m for chain in system_chains for m in chain]
-    matched = align_mentions(gold, system)
-    weight: dict[Hashable, float] = {}
-    renamed: dict[Mention, Hashable] = {}
-    shown: dict[Hashable, Hashable] = {}
-    pairs = []
-    for i, j in matched:
-        value = overlap(gold[i], system[j])
-        weight[gold[i]] = value
-        renamed[system[j]] = gold[i]
-        shown[gold[i]] = system[j]
-        pairs.append((i, j, value))
-    # an aligned system mention is scored under its gold counterpart's name, an unaligned one
-    # under ("system", mention), which no gold mention has
-    response: list[list[Hashable]] = []
-    for chain in system_chains:
-        names = []
-        for m in chain:
-            name = renamed.get(m)
-            if name is None:
-                name = ("system", m)
-                shown[name] = m
-            names.append(name)
-        response.append(names)
-    key: list[list[Hashable]] = [list(chain) for chain in gold_chains]
-    counts = weighted_muc(key, response, weight) + Counts(
-        aligned=len(matched), gold_mentions=len(gold), system_mentions=len(system)
+    # the gold member each pair's pronoun is, if any (gold mentions are distinct)
+    gold_keys, pair_keys = row_keys(
+        (gold.member_document, gold.first, gold.last),
+        (pairs.document, pairs.pronoun_first, pairs.pronoun_last),
     )
-    explained = ChainPartitions(key, response, weight, shown)
-    return counts, explained, MentionAlignment(tuple(pairs))
+    member = lookup(gold_keys, pair_keys)
+    found = member >= 0
+    gold_pronoun = found & pronoun[np.maximum(member, 0)] if members else found
+
+    # not a gold pronoun: partly on one, or not at all (positions of one document)
+    width = int(max(gold.last.max(initial=0), pairs.pronoun_last.max(initial=0))) + 2
+    pronoun_members = np.flatnonzero(pronoun)
+    starts = gold.member_document[pronoun_members] * width + gold.first[pronoun_members]
+    by_start = np.argsort(starts, kind="stable")
+    sorted_starts = starts[by_start]
+    reach = np.maximum.accumulate(
+        (gold.member_document[pronoun_members] * width + gold.last[pronoun_members])[by_start]
+    )
+    other = ~gold_pronoun
+    before = np.searchsorted(sorted_starts, pairs.document * width + pairs.pronoun_last, "right")
+    partial = np.zeros(len(pairs.document), dtype=bool)
+    if len(sorted_starts):
+        partial = other & (before > 0)
+        partial &= reach[np.maximum(before - 1, 0)] >= pairs.document * width + pairs.pronoun_first
+
+    # the first pair of each gold pronoun; later ones are repeated
+    answered = np.flatnonzero(gold_pronoun)
+    _, first_of = np.unique(member[answered], return_index=True)
+    first = answered[first_of]
+    repeated = gold_pronoun.copy()
+    repeated[first] = False
+
+    # m*: each first pair's best overlapping member of its pronoun's chain
+    p_member = member[first]
+    p_chain = gold.member_chain[p_member]
+    copies = gold.sizes[p_chain]
+    candidate_pair = np.repeat(np.arange(len(first)), copies)
+    candidate = np.repeat(chain_start[p_chain], copies) + _segments(copies)
+    keep = candidate != p_member[candidate_pair]
+    candidate_pair, candidate = candidate_pair[keep], candidate[keep]
+    a_first = pairs.antecedent_first[first][candidate_pair]
+    a_last = pairs.antecedent_last[first][candidate_pair]
+    shared = np.minimum(a_last, gold.last[candidate]) - np.maximum(a_first, gold.first[candidate])
+    keep = shared >= 0
+    candidate_pair, candidate = candidate_pair[keep], candidate[keep]
+    longest = np.maximum(a_last[keep] - a_first[keep], gold.last[candidate] - gold.first[candidate])
+    value = (shared[keep] + 1) / (longest + 1)
+    best = np.lexsort(
+        (gold.last[candidate], gold.first[candidate], pronoun[candidate], -value, candidate_pair)
+    )
+    chosen, at_best = np.unique(candidate_pair[best], return_index=True)
+    target = np.full(len(first), -1, dtype=np.int64)
+    target_value = np.zeros(len(first), dtype=np.float64)
+    target[chosen] = candidate[best[at_best]]
+    target_value[chosen] = value[best[at_best]]
+
+    # the walk, for every target at once
+    successor = np.full(members, -1, dtype=np.int64)
+    successor[p_member] = target
+    reaches = _reaches_noun_phrase(successor, pronoun)
+    pronominal_in_chain = np.bincount(gold.member_chain[pronoun_members], minlength=len(gold.sizes))
+    only_pronouns = pronominal_in_chain[p_chain] == gold.sizes[p_chain]
+    hit = target >= 0
+    safe = np.maximum(target, 0)
+    alone = copies < 2
+    whole = hit & (~pronoun[safe] | (~only_pronouns & reaches[safe]))
+    credit = np.where(whole, target_value, 0.5 * target_value)
+    credit[~hit | alone] = 0.0
+    credits = np.zeros(len(pairs.document), dtype=np.float64)
+    credits[first] = credit
+
+    recall = pronoun & (chain_size > 1)
+    resolved = np.zeros(members, dtype=bool)
+    resolved[p_member] = True
+
+    def per_document(where: Any, mask: Any) -> Any:
+        return np.bincount(where[mask], minlength=documents)
+
+    counts = {
+        "credit_sum": np.bincount(pairs.document, weights=credits, minlength=documents),
+        "pairs": np.bincount(pairs.document, minlength=documents),
+        "pronouns": per_document(gold.member_document, recall),
+        "unresolved": per_document(gold.member_document, recall & ~resolved),
+        "nonreferential_pairs": per_document(pairs.document, other & ~partial),
+        "partial_pronoun_pairs": per_document(pairs.document, partial),
+        "repeated_pairs": per_document(pairs.document, repeated),
+    }
+
+    # the items: every pair, then every gold pronoun left unresolved
+    pair_count = len(pairs.document)
+    reason = np.full(pair_count, _REASON[NOT_GOLD_PRONOUN], dtype=np.int8)
+    reason[partial] = _REASON[PARTIAL_PRONOUN]
+    reason[repeated] = _REASON[REPEATED]
+    reason[first] = _choose(
+        [
+            (alone, NO_CHAIN),
+            (~hit, NO_OVERLAP),
+            (~pronoun[safe], NOUN_PHRASE),
+            (only_pronouns, PRONOUN_ONLY_CHAIN),
+            (whole, PRONOUN_RESOLVED),
+            (~whole, PRONOUN_NOT_RESOLVED),
+        ],
+        len(first),
+    )
+    targeted = np.zeros(pair_count, dtype=bool)
+    targeted[first] = hit
+    target_of = np.zeros(pair_count, dtype=np.int64)
+    target_of[first] = safe
+    overlap = np.full(pair_count, np.nan)
+    overlap[first] = target_value
+    left = np.flatnonzero(recall & ~resolved)
+    left_first, left_last = gold.first[left], gold.last[left]
+    target_rows = (gold.first[target_of], gold.last[target_of]) if members else (0, 0)
+    items = PronounParts(
+        (
+            ItemPart(
+                pairs.document,
+                (pairs.pronoun_first, pairs.pronoun_last),
+                (pairs.antecedent_first, pairs.antecedent_last),
+                True,
+                target_rows,
+                targeted,
+                overlap,
+                credits,
+                reason,
+            ),
+            ItemPart(
+                gold.member_document[left],
+                (left_first, left_last),
+                (left_first, left_last),
+                False,
+                (left_first, left_last),
+                False,
+                np.nan,
+                0.0,
+                _REASON[UNRESOLVED],
+            ),
+        )
+    )
+    return counts, items
 
 
 # --- scorers ----------------------------------------------------------------------------------
@@ -503,3 +775,23 @@ def link_scores(counts: Counts) -> dict[str, float | None]:
     recall = ratio(counts["recall_num"], counts["recall_den"])
     precision = ratio(counts["precision_num"], counts["precision_den"])
     return {"recall": recall, "precision": precision, "f1": are_f1(precision, recall)}
+
+
+def pronoun_credits(items: PronounItems, document: int, label: Any) -> tuple[PronounCredit, ...]:
+    """The items of one document for display; ``label(document, pair)`` names an id or a
+    mention (a row of ``items.pronoun``)."""
+    import numpy as np
+
+    out = []
+    for k in np.flatnonzero(items.document == document).tolist():
+        out.append(
+            PronounCredit(
+                label(document, items.pronoun[k]),
+                label(document, items.answer[k]) if items.answered[k] else None,
+                float(items.credit[k]),
+                REASONS[int(items.reason[k])],
+                label(document, items.target[k]) if items.targeted[k] else None,
+                None if np.isnan(items.overlap[k]) else float(items.overlap[k]),
+            )
+        )
+    return tuple(out)

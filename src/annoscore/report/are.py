@@ -13,8 +13,9 @@ Mentions (tasks 3, 4) print as their token ids, ``start..end`` (or one id for on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
+from collections.abc import Hashable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from annoscore.metrics.anaphora import (
     NO_CHAIN,
@@ -30,10 +31,17 @@ from annoscore.metrics.anaphora import (
     SELF,
     UNLISTED,
     UNRESOLVED,
-    ChainPartitions,
+    ChainCredit,
+    ChainLinks,
     PronounCredit,
+    PronounParts,
+    chain_items,
+    pronoun_credits,
 )
 from annoscore.result import Result
+
+if TYPE_CHECKING:
+    from annoscore.align.are_documents import Corpus
 
 TITLES = {
     1: "ARE 2007 task 1: pronoun resolution over entity ids, success rate",
@@ -61,53 +69,107 @@ REASONS = {
 
 
 @dataclass(frozen=True, slots=True)
+class Labels:
+    """How the report names an id or a mention of a document: an id by its text; a mention
+    (token positions) by its token ids, ``start..end`` (one id for one token).  ``names`` are
+    the texts of the corpus' codes below -1; ``tokens`` and ``token_starts`` the input's token
+    codes and where each document's begin (``None``: ids)."""
+
+    names: tuple[str, ...]
+    tokens: Any = None
+    token_starts: Any = None
+
+    @classmethod
+    def of_ids(cls, corpus: Corpus) -> Labels:
+        return cls(corpus.names)
+
+    @classmethod
+    def of_mentions(cls, corpus: Corpus) -> Labels:
+        return cls(corpus.names, corpus.input.tokens, corpus.input.token_starts)
+
+    def text(self, code: int) -> str:
+        return str(code) if code >= 0 else self.names[-2 - code]
+
+    def __call__(self, document: int, item: Any) -> str:
+        """The label of a row ``(code, code)`` or ``(first, last)`` of ``document``."""
+        first, last = int(item[0]), int(item[1])
+        if self.tokens is None:
+            return self.text(first)
+        base = int(self.token_starts[document])
+        start = self.text(int(self.tokens[base + first]))
+        return start if first == last else f"{start}..{self.text(int(self.tokens[base + last]))}"
+
+
+@dataclass(frozen=True, slots=True)
 class DocumentExplanation:
-    """One document's items: ``pronouns`` (tasks 1, 3) or ``chains`` (tasks 2, 4, made when
-    rendered); ``labels`` maps a mention (token positions) to its token ids for printing."""
+    """One document's items, as the report prints them: ``pronouns`` (tasks 1, 3) or
+    ``chains`` (tasks 2, 4, members named by their labels)."""
 
     key: str
     pronouns: tuple[PronounCredit, ...]
-    chains: ChainPartitions | None
-    labels: Mapping[Hashable, str]
+    chains: tuple[ChainCredit, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class AreDetails:
-    """What the text report needs beyond scores and counts (filled by the ARE preset).
-
-    ``documents``: the items of every document; or, when the preset scored the corpus the
-    columnar way (which builds no item), ``explain``, which makes them when the text report
-    first asks (:meth:`explanations`).
-    """
+    """What the text report needs beyond scores and counts (filled by the ARE preset): the
+    documents' ``keys``, the ``labels``, and the data its items are made of when it asks
+    (:meth:`explanations`): the pronoun items of tasks 1 and 3, or the chains of tasks 2 and 4
+    with the rows that name each gold and system member (``gold_rows``, ``system_rows``)."""
 
     task: int
-    documents: tuple[DocumentExplanation, ...] = ()
-    explain: Callable[[], tuple[DocumentExplanation, ...]] | None = None
+    keys: tuple[str, ...]
+    labels: Labels
+    pronouns: PronounParts | None = None
+    chains: ChainLinks | None = None
+    gold_rows: Any = None
+    system_rows: Any = None
 
     def explanations(self) -> tuple[DocumentExplanation, ...]:
-        """The items of every document (made by ``explain`` when given)."""
-        return self.explain() if self.explain is not None else self.documents
+        """The items of every document (see the module doc)."""
+        out = []
+        items = None if self.pronouns is None else self.pronouns.items()
+        for document, key in enumerate(self.keys):
+            pronouns: tuple[PronounCredit, ...] = ()
+            chains: tuple[ChainCredit, ...] = ()
+            if items is not None:
+                pronouns = pronoun_credits(items, document, self.labels)
+            if self.chains is not None:
+                chains = tuple(
+                    self._named(item, document) for item in chain_items(self.chains, document)
+                )
+            out.append(DocumentExplanation(key, pronouns, chains))
+        return tuple(out)
+
+    def _named(self, item: ChainCredit, document: int) -> ChainCredit:
+        rows = self.gold_rows if item.side == "gold" else self.system_rows
+
+        def name(member: Hashable) -> str:
+            return self.labels(document, rows[int(member)])  # type: ignore[call-overload]
+
+        return replace(
+            item,
+            members=tuple(name(m) for m in item.members),
+            parts=tuple(tuple(name(m) for m in part) for part in item.parts),
+        )
 
 
 def _number(value: float) -> str:
     return f"{value:.4f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
 
 
-def _label(labels: Mapping[Hashable, str], item: Hashable | None) -> str:
-    if item is None:
-        return "-"
-    return labels.get(item, str(item))
+def _label(item: Hashable | None) -> str:
+    return "-" if item is None else str(item)
 
 
 def _pronoun_lines(document: DocumentExplanation, task: int) -> list[str]:
-    labels = document.labels
     lines = []
     for item in document.pronouns:
-        pronoun = _label(labels, item.pronoun)
-        answer = _label(labels, item.answer)
+        pronoun = _label(item.pronoun)
+        answer = _label(item.answer)
         against = ""
         if task == 3 and item.target is not None and item.overlap is not None:
-            against = f"  vs {_label(labels, item.target)} (overlap {_number(item.overlap)})"
+            against = f"  vs {_label(item.target)} (overlap {_number(item.overlap)})"
         lines.append(
             f"  pronoun {pronoun} -> {answer}{against}: credit {_number(item.credit)}, "
             f"{REASONS.get(item.reason, item.reason)}"
@@ -116,13 +178,12 @@ def _pronoun_lines(document: DocumentExplanation, task: int) -> list[str]:
 
 
 def _chain_lines(document: DocumentExplanation, task: int) -> list[str]:
-    labels = document.labels
     lines = []
-    for item in document.chains.items() if document.chains is not None else ():
+    for item in document.chains:
         other = "system" if item.side == "gold" else "gold"
         parts = []
         for part, weight in zip(item.parts, item.part_weights, strict=True):
-            text = "{" + " ".join(_label(labels, m) for m in part) + "}"
+            text = "{" + " ".join(_label(m) for m in part) + "}"
             if task == 4 and len(part) > 1:
                 text += f" w={_number(weight)}"
             parts.append(text)

@@ -28,29 +28,38 @@ naming file, line and element): a member, pronoun or antecedent without its id (
 its start and end (tasks 3-4), an id that is not an entity of the input, a start or end that is
 not a token node of the input, a start after its end, an id or mention twice in one chain or in
 two chains of one side.
+
+One path for every file and corpus: each file read once into columns
+(:func:`annoscore.formats.are.read_are`), the documents paired and gathered
+(:func:`annoscore.align.are_documents.collect_documents`), every reference checked and
+resolved, the first problem named by file and line (:mod:`annoscore.align.are`,
+:mod:`annoscore.align.are_checks`), task 4's mentions aligned, every document counted at once
+(:mod:`annoscore.metrics.anaphora`); the text report's items are data of the result's
+:class:`~annoscore.report.are.AreDetails`, put together when the report asks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from annoscore.align import are_columns as columns
-from annoscore.align.are_columns import ID_CHAINS, ID_PAIRS, SPAN_CHAINS, SPAN_PAIRS
+from annoscore.align.are import align_mentions, id_chains, id_links, mention_chains
+from annoscore.align.are_documents import Corpus, collect_documents
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.formats.files import bom_warnings
-from annoscore.metrics import anaphora_columns as counting
 from annoscore.metrics.anaphora import (
-    fractional_muc,
-    link_credits,
+    aligned_chain_links,
+    fractional_muc_counts,
+    id_chain_links,
     link_scores,
-    overlap_credits,
+    muc_counts,
+    overlap_counts,
     pair_scores,
-    success_credits,
+    success_counts,
     success_scores,
 )
-from annoscore.report.are import AreDetails, DocumentExplanation
+from annoscore.report.are import AreDetails, Labels
 from annoscore.result import CountMatrix, Result, Scorer, ScoreWarning
 from annoscore.signature import Signature
 
@@ -184,32 +193,20 @@ def _task3_warnings(total: Counts, warnings: list[ScoreWarning]) -> None:
 
 def _result(
     task: int,
-    per_document: dict[str, Counts] | CountMatrix,
+    corpus: Corpus,
+    counts: dict[str, Any],
+    integer: list[str],
     scorer: Scorer,
     warnings: list[ScoreWarning],
-    files: tuple[Path, Path, Path | None],
-    explanations: list[DocumentExplanation] | None = None,
+    details: AreDetails,
 ) -> Result:
-    """Task ``task``'s result, either way of scoring.
-
-    Its warnings are ``warnings``, then the byte-order marks of the ``files`` (gold, system,
-    input), then one per undefined corpus score.  The text report's explanations are
-    ``explanations`` (the checked way), or, when None (the columnar way), made by the checked
-    way of the task (:data:`CHECKED`) on the same files when the report asks for them.
-    """
-    total = (
-        per_document.total()
-        if isinstance(per_document, CountMatrix)
-        else Counts.total(per_document.values())
-    )
-    warnings = warnings + bom_warnings(*files) + _undefined_warnings(scorer(total))
-    details = (
-        AreDetails(task, explain=_explainer(CHECKED[task], *files))
-        if explanations is None
-        else AreDetails(task, tuple(explanations))
-    )
+    """Task ``task``'s result: its per-document counts, then as warnings ``warnings``, the
+    byte-order marks of the files read and one per undefined corpus score."""
+    keys = corpus.keys
+    matrix = CountMatrix.from_columns(keys, counts, integer=integer) if keys else CountMatrix.of({})
+    warnings = warnings + corpus.bom_warnings() + _undefined_warnings(scorer(matrix.total()))
     return Result.from_counts(
-        f"are-{task}", SIGNATURES[task], per_document, scorer, warnings=warnings, details=details
+        f"are-{task}", SIGNATURES[task], matrix, scorer, warnings=warnings, details=details
     )
 
 
@@ -221,229 +218,11 @@ def _required_input(task: int, input_path: Path | None, what: str) -> Path:
     return input_path
 
 
-def _checked_are_1(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
-    """Task 1 (:func:`score_are_1`) the checked way: one object per element, every input
-    error named by file and line."""
-    from annoscore.align.are_documents import (
-        IdChecker,
-        collect_documents,
-        id_chains,
-        id_pairs,
-        pronouns_to_resolve,
-        require_input,
-    )
-
-    input_path = _required_input(1, input_path, "the pronouns to resolve and the candidates")
-    documents, warnings = collect_documents(gold, system, input_path, needs_input=True)
-    per_document: dict[str, Counts] = {}
-    explanations = []
-    derived = unchecked = 0
-    for doc in documents:
-        input_doc = require_input(doc, 1)
-        check = IdChecker(input_doc)
-        unchecked += check.unchecked
-        chains, marked = id_chains(doc.gold, check)
-        id_chains(doc.system, check)  # system chains are not scored in task 1; still checked
-        pairs = id_pairs(doc.system, check)
-        listed = pronouns_to_resolve(input_doc, doc.gold, chains, marked, check)
-        derived += not input_doc.document.has_list
-        counts, items = success_credits(listed, chains, marked | set(listed), pairs)
-        per_document[doc.key] = counts
-        explanations.append(DocumentExplanation(doc.key, items, None, {}))
-    _task1_warnings(Counts.total(per_document.values()), derived, warnings)
-    _unchecked_warning(unchecked, warnings)
-    return _result(
-        1, per_document, success_scores, warnings, (gold, system, input_path), explanations
-    )
-
-
-def _checked_are_2(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
-    """Task 2 (:func:`score_are_2`) the checked way: one object per element, every input
-    error named by file and line."""
-    from annoscore.align.are_documents import (
-        IdChecker,
-        collect_documents,
-        id_chains,
-    )
-
-    documents, warnings = collect_documents(gold, system, input_path)
-    per_document: dict[str, Counts] = {}
-    explanations = []
-    unchecked = 0
-    for doc in documents:
-        check = IdChecker(doc.input)
-        unchecked += check.unchecked
-        gold_chains, _ = id_chains(doc.gold, check)
-        system_chains, _ = id_chains(doc.system, check)
-        counts, chains = link_credits(gold_chains, system_chains)
-        per_document[doc.key] = counts
-        explanations.append(DocumentExplanation(doc.key, (), chains, {}))
-    _unchecked_warning(unchecked, warnings)
-    return _result(2, per_document, link_scores, warnings, (gold, system, input_path), explanations)
-
-
-def _checked_are_3(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
-    """Task 3 (:func:`score_are_3`) the checked way: one object per element, every input
-    error named by file and line."""
-    from annoscore.align.are_documents import (
-        Mentions,
-        collect_documents,
-        mention_chains,
-        mention_pairs,
-        require_input,
-    )
-
-    input_path = _required_input(3, input_path, TOKEN_NODES)
-    documents, warnings = collect_documents(gold, system, input_path, needs_input=True)
-    per_document: dict[str, Counts] = {}
-    explanations = []
-    for doc in documents:
-        mentions = Mentions(require_input(doc, 3))
-        chains, pronominal = mention_chains(doc.gold, mentions)
-        mention_chains(doc.system, mentions)
-        pairs = mention_pairs(doc.system, mentions)
-        counts, items = overlap_credits(chains, pronominal, pairs)
-        per_document[doc.key] = counts
-        explanations.append(DocumentExplanation(doc.key, items, None, mentions.labels))
-    _task3_warnings(Counts.total(per_document.values()), warnings)
-    return _result(3, per_document, pair_scores, warnings, (gold, system, input_path), explanations)
-
-
-def _checked_are_4(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
-    """Task 4 (:func:`score_are_4`) the checked way: one object per element, every input
-    error named by file and line."""
-    from annoscore.align.are_documents import (
-        Mentions,
-        collect_documents,
-        mention_chains,
-        require_input,
-    )
-
-    input_path = _required_input(4, input_path, TOKEN_NODES)
-    documents, warnings = collect_documents(gold, system, input_path, needs_input=True)
-    per_document: dict[str, Counts] = {}
-    explanations = []
-    for doc in documents:
-        mentions = Mentions(require_input(doc, 4))
-        gold_chains, _ = mention_chains(doc.gold, mentions)
-        system_chains, _ = mention_chains(doc.system, mentions)
-        counts, chains, _alignment = fractional_muc(gold_chains, system_chains)
-        per_document[doc.key] = counts
-        explanations.append(DocumentExplanation(doc.key, (), chains, mentions.labels))
-    return _result(4, per_document, link_scores, warnings, (gold, system, input_path), explanations)
-
-
-CHECKED: dict[int, Callable[..., Result]] = {
-    1: _checked_are_1,
-    2: _checked_are_2,
-    3: _checked_are_3,
-    4: _checked_are_4,
-}
-"""The checked way of each task number (the columnar way's explanations are made by it)."""
-
-
-# --- the columnar way: whole corpora at once, for files of the usual layout -----------------
-#
-# Each task first pairs the three files as columns (:func:`annoscore.align.are_columns.
-# pair_files`: each one file of the usual layout, holding the same documents in the same
-# order), aligns them (:mod:`annoscore.align.are_columns`) and counts every document at once
-# (:mod:`annoscore.metrics.anaphora_columns`), making no object per element.  At the first thing
-# the columns do not handle (another layout, folders, documents to pair, any input error) it
-# returns ``None`` and the task is scored the checked way (:func:`_checked_are_1` ...), which
-# says what is wrong, naming file and line.  Both ways give the same numbers (tests compare them
-# on random corpora); the text report's items are made the checked way when it asks for them.
-
-
-def _explainer(
-    checked: Callable[..., Result], gold: Path, system: Path, input_path: Path | None
-) -> Callable[[], tuple[DocumentExplanation, ...]]:
-    def explain() -> tuple[DocumentExplanation, ...]:
-        details: AreDetails = checked(gold, system, input_path=input_path).details
-        return details.explanations()
-
-    return explain
-
-
-def _fast_are_1(gold: Path, system: Path, input_path: Path) -> Result | None:
-    """Task 1 the columnar way (see above); ``None``: score it the checked way."""
-    corpus = columns.pair_files(gold, system, input_path, (ID_CHAINS, ID_PAIRS, ("entities",)))
-    ids = None if corpus is None else columns.id_columns(corpus)
-    if corpus is None or ids is None:
-        return None
-    counts = counting.success_count_columns(ids, len(corpus.keys))
-    matrix = CountMatrix.from_columns(corpus.keys, counts, integer=list(counts)[1:])
-    warnings: list[ScoreWarning] = []
-    _task1_warnings(matrix.total(), 0, warnings)
-    return _result(1, matrix, success_scores, warnings, (gold, system, input_path))
-
-
-def _fast_are_2(gold: Path, system: Path, input_path: Path | None) -> Result | None:
-    """Task 2 the columnar way: MUC over the corpus with NumPy (see above)."""
-    corpus = columns.pair_files(gold, system, input_path, (ID_CHAINS, ID_CHAINS, ("entities",)))
-    matched = None if corpus is None else columns.id_chain_matches(corpus)
-    if corpus is None or matched is None:
-        return None
-    counts = counting.muc_columns(*matched, len(corpus.keys))
-    matrix = CountMatrix.from_columns(corpus.keys, counts, integer=counts)
-    return _result(2, matrix, link_scores, [], (gold, system, input_path))
-
-
-def _fast_are_3(gold: Path, system: Path, input_path: Path) -> Result | None:
-    """Task 3 the columnar way (see above)."""
-    corpus = columns.pair_files(gold, system, input_path, (SPAN_CHAINS, SPAN_PAIRS, ("tokens",)))
-    if corpus is None or corpus.input is None:
-        return None
-    tokens = columns.numbered_tokens(corpus.input)
-    if tokens is None:
-        return None
-    mentions = columns.mention_chains(corpus.gold, tokens)
-    pairs = columns.mention_pairs(corpus.system, tokens)
-    if mentions is None or pairs is None:
-        return None
-    width = int(tokens.max(initial=0)) + 1
-    counts = counting.overlap_count_columns(
-        mentions, corpus.gold.pronoun, pairs, width, len(corpus.keys)
-    )
-    if counts is None:
-        return None
-    whole = [name for name in counts if name != "credit_sum"]
-    matrix = CountMatrix.from_columns(corpus.keys, counts, integer=whole)
-    warnings: list[ScoreWarning] = []
-    _task3_warnings(matrix.total(), warnings)
-    return _result(3, matrix, pair_scores, warnings, (gold, system, input_path))
-
-
-def _fast_are_4(gold: Path, system: Path, input_path: Path) -> Result | None:
-    """Task 4 the columnar way: the alignment and the fractional MUC with NumPy (see above)."""
-    corpus = columns.pair_files(gold, system, input_path, (SPAN_CHAINS, SPAN_CHAINS, ("tokens",)))
-    if corpus is None or corpus.input is None:
-        return None
-    tokens = columns.numbered_tokens(corpus.input)
-    if tokens is None:
-        return None
-    width = int(tokens.max(initial=0)) + 1
-    sides = [columns.mention_chains(f, tokens) for f in (corpus.gold, corpus.system)]
-    gold_side, system_side = sides
-    if (
-        gold_side is None
-        or system_side is None
-        or not columns.distinct_mentions(gold_side, width)
-        or not columns.distinct_mentions(system_side, width)
-    ):
-        return None
-    alignment = columns.align_mention_columns(gold_side, system_side, width)
-    counts = counting.fractional_muc_columns(gold_side, system_side, *alignment, len(corpus.keys))
-    whole = ("recall_den", "precision_den", "aligned", "gold_mentions", "system_mentions")
-    matrix = CountMatrix.from_columns(corpus.keys, counts, integer=whole)
-    return _result(4, matrix, link_scores, [], (gold, system, input_path))
-
-
 def score_are_1(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
     """Task 1: success rate of pronoun resolution over entity ids (see the module doc).
 
     The pronouns to resolve are the input's ``<anaphoric_pronouns>``; without that list, the
-    gold's ``type="pronoun"`` nodes that share a chain with another node (warning).  Scored the
-    columnar way when the files allow it, else the checked way (:func:`_checked_are_1`).
+    gold's ``type="pronoun"`` nodes that share a chain with another node (warning).
 
     >>> from annoscore.samples import SAMPLES
     >>> are = SAMPLES / "are"
@@ -452,15 +231,21 @@ def score_are_1(gold: Path, system: Path, *, input_path: Path | None = None) -> 
     >>> r.scores["success_rate"], r.counts["credit_sum"], r.counts["pronouns"]
     (0.625, 2.5, 4)
     """
-    fast = None if input_path is None else _fast_are_1(gold, system, input_path)
-    return fast or _checked_are_1(gold, system, input_path=input_path)
+    input_path = _required_input(1, input_path, "the pronouns to resolve and the candidates")
+    corpus, warnings = collect_documents(gold, system, input_path, needs_input=True)
+    links = id_links(corpus)
+    counts, items = success_counts(links, len(corpus.documents))
+    _task1_warnings(_total(counts), links.derived, warnings)
+    _unchecked_warning(links.unchecked, warnings)
+    details = AreDetails(1, tuple(corpus.keys), Labels.of_ids(corpus), pronouns=items)
+    return _result(1, corpus, counts, list(counts)[1:], success_scores, warnings, details)
 
 
 def score_are_2(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
     """Task 2: MUC recall, precision and F1 of the system chains over entity ids.
 
-    The MUC function is :func:`annoscore.metrics.coref.muc` (``annoscore coref``'s); with
-    ``input_path``, every id must be an entity of the input.  Columnar when the files allow.
+    The MUC counts are :func:`annoscore.metrics.coref.muc`'s (``annoscore coref``'s); with
+    ``input_path``, every id must be an entity of the input.
 
     >>> from annoscore.samples import SAMPLES
     >>> are = SAMPLES / "are"
@@ -468,8 +253,19 @@ def score_are_2(gold: Path, system: Path, *, input_path: Path | None = None) -> 
     >>> r.counts["recall_num"], r.counts["recall_den"], r.counts["precision_den"]
     (3, 4, 5)
     """
-    fast = _fast_are_2(gold, system, input_path)
-    return fast or _checked_are_2(gold, system, input_path=input_path)
+    corpus, warnings = collect_documents(gold, system, input_path)
+    chains = id_chains(corpus)
+    counts = muc_counts(chains, len(corpus.documents))
+    _unchecked_warning(chains.unchecked, warnings)
+    details = AreDetails(
+        2,
+        tuple(corpus.keys),
+        Labels.of_ids(corpus),
+        chains=id_chain_links(chains),
+        gold_rows=_twice(corpus.gold.members.id),
+        system_rows=_twice(corpus.system.members.id),
+    )
+    return _result(2, corpus, counts, list(counts), link_scores, warnings, details)
 
 
 def score_are_3(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
@@ -482,8 +278,17 @@ def score_are_3(gold: Path, system: Path, *, input_path: Path | None = None) -> 
     >>> r.counts["credit_sum"], r.counts["pairs"], r.counts["pronouns"]
     (2.5, 4, 3)
     """
-    fast = None if input_path is None else _fast_are_3(gold, system, input_path)
-    return fast or _checked_are_3(gold, system, input_path=input_path)
+    input_path = _required_input(3, input_path, TOKEN_NODES)
+    corpus, warnings = collect_documents(gold, system, input_path, needs_input=True)
+    mentions = mention_chains(corpus, 3)
+    assert mentions.pairs is not None
+    counts, items = overlap_counts(
+        mentions.gold, corpus.gold.pronominal, mentions.pairs, len(corpus.documents)
+    )
+    _task3_warnings(_total(counts), warnings)
+    details = AreDetails(3, tuple(corpus.keys), Labels.of_mentions(corpus), pronouns=items)
+    whole = [name for name in counts if name != "credit_sum"]
+    return _result(3, corpus, counts, whole, pair_scores, warnings, details)
 
 
 def score_are_4(gold: Path, system: Path, *, input_path: Path | None = None) -> Result:
@@ -496,8 +301,39 @@ def score_are_4(gold: Path, system: Path, *, input_path: Path | None = None) -> 
     >>> r.counts["recall_den"], r.counts["precision_den"], round(r.scores["recall"], 4)
     (3, 4, 0.8889)
     """
-    fast = None if input_path is None else _fast_are_4(gold, system, input_path)
-    return fast or _checked_are_4(gold, system, input_path=input_path)
+    input_path = _required_input(4, input_path, TOKEN_NODES)
+    corpus, warnings = collect_documents(gold, system, input_path, needs_input=True)
+    mentions = mention_chains(corpus, 4)
+    rows, cols, weights = align_mentions(mentions, corpus.keys)
+    gold_side, system_side = mentions.gold, mentions.system
+    counts = fractional_muc_counts(
+        gold_side, system_side, rows, cols, weights, len(corpus.documents)
+    )
+    details = AreDetails(
+        4,
+        tuple(corpus.keys),
+        Labels.of_mentions(corpus),
+        chains=aligned_chain_links(gold_side, system_side, rows, cols, weights),
+        gold_rows=_rows(gold_side.first, gold_side.last),
+        system_rows=_rows(system_side.first, system_side.last),
+    )
+    whole = ["recall_den", "precision_den", "aligned", "gold_mentions", "system_mentions"]
+    return _result(4, corpus, counts, whole, link_scores, warnings, details)
+
+
+def _total(counts: dict[str, Any]) -> Counts:
+    """The corpus counts (for the warnings)."""
+    return Counts({name: column.sum().item() for name, column in counts.items()})
+
+
+def _rows(first: Any, last: Any) -> Any:
+    import numpy as np
+
+    return np.stack([first, last], axis=1)
+
+
+def _twice(column: Any) -> Any:
+    return _rows(column, column)
 
 
 SCORE: dict[int, Callable[..., Result]] = {
