@@ -146,16 +146,6 @@ KNOWN = [
         'python3 -c \'print("[" * 100000 + "]" * 100000)\' > deep.json; annoscore '
         "nlpsandbox id --gold deep.json --pred pred.json",
     ),
-    Known(
-        ("fifo",),
-        ("are-",),
-        READ_TWICE,
-        "tasks/are.py, formats/are*.py: are opens --gold more than once (issue 25, medium): "
-        "mkfifo g; cat task1-gold.xml > g & annoscore are 1 --gold g --pred task1-system.xml "
-        "--input task1-input.xml waits for ever",
-        inputs=("are/task1-gold.xml", "are/task3-gold.xml"),
-        hangs=True,
-    ),
 ]
 """The fuzzer's findings in the readers and task families (other owners), cleared as their
 fixes are merged.  Everything else the fuzzer finds fails the test."""
