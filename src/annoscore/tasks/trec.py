@@ -249,6 +249,25 @@ def _query_names(judged: Judged, qrels: TrecColumns, run: TrecColumns) -> list[s
     raise AssertionError("two distinct query ids read alike, and neither is in the files")
 
 
+_PARALLEL_BYTES = 1 << 20
+
+
+def _read_both(qrels_path: Path, run_path: Path) -> tuple[TrecColumns, TrecColumns]:
+    """Both files, the run first (its errors come first); read at once in two threads (NumPy
+    releases the GIL) when the qrels file is large enough for that to pay."""
+    try:
+        large = qrels_path.stat().st_size >= _PARALLEL_BYTES
+    except OSError:  # the reader says what is wrong
+        large = False
+    if not large:
+        run = read_run(run_path)
+        return read_qrels(qrels_path), run
+    with ThreadPoolExecutor(1) as pool:
+        reading_qrels = pool.submit(read_qrels, qrels_path)
+        run = read_run(run_path)
+        return reading_qrels.result(), run
+
+
 def score_trec(
     qrels_path: Path,
     run_path: Path,
@@ -275,10 +294,7 @@ def score_trec(
 
     if max_docs is not None and max_docs < 1:
         raise InputError(f"max_docs (trec_eval -M) must be at least 1, not {max_docs}")
-    with ThreadPoolExecutor(1) as pool:  # NumPy releases the GIL: the two files read at once
-        reading_qrels = pool.submit(read_qrels, qrels_path)
-        run = read_run(run_path)
-        qrels = reading_qrels.result()
+    qrels, run = _read_both(qrels_path, run_path)
     judged = judge(qrels, run)
     names_of = _query_names(judged, qrels, run)
     threshold = max(relevance_level, 0)  # a judgement below 0 is never relevant
