@@ -109,9 +109,12 @@ def main() -> None:
     )
     print(
         f"annoscore trec        {o.seconds:6.2f} s  {o.peak_mb:6.0f} MB  MAP {ours_map:.10f}  "
-        f"(best of {args.repeat})"
+        f"(best of {args.repeat}; CPU {min(m.cpu for m in ours):.2f} s)"
     )
-    print(f"pytrec-eval-terrier   {p.seconds:6.2f} s  {p.peak_mb:6.0f} MB  MAP {peer_map:.10f}")
+    print(
+        f"pytrec-eval-terrier   {p.seconds:6.2f} s  {p.peak_mb:6.0f} MB  MAP {peer_map:.10f}  "
+        f"(CPU {min(m.cpu for m in peer):.2f} s)"
+    )
     print(
         f"MAPs agree: {agree}; annoscore is {p.seconds / o.seconds:.2f}x "
         "pytrec-eval-terrier end to end"

@@ -269,8 +269,6 @@ def _read(path: Path, columns: int, names: str) -> TrecColumns:
         last = buffer.find(b"\n", min(first + _CHUNK, size - 1))
         pieces.append((first, last + 1))
         first = last
-    # the empty text after a final newline is no line of the file
-    real_lines = buffer.count(b"\n", 1, 1 + length) + (0 if buffer[length] == 10 else 1)
 
     # each piece's columns are kept as parts, one list per column, and each column is joined
     # and its parts dropped in turn: at most one column is held twice
@@ -292,7 +290,10 @@ def _read(path: Path, columns: int, names: str) -> TrecColumns:
             parts["value"].append(chunk.value)
             parts["line"].append(chunk.line + lines)
             tags.update(dict.fromkeys(chunk.tags))
-            blank.add([n + lines for n in chunk.blank if n + lines <= real_lines])
+            blanks = chunk.blank
+            if stop == size and buffer[length] == 10 and blanks[-1:] == [chunk.lines]:
+                blanks = blanks[:-1]  # the empty text after a final newline is no line
+            blank.add([n + lines for n in blanks])
             extra.add([n + lines for n in chunk.extra])
             decimal.add([n + lines for n in chunk.decimal])
             if not ascii_only:

@@ -57,7 +57,7 @@ class Judged:
     query ids (``run.queries``) is there; ``run_query``: each run row's query there;
     ``judgment``: the qrels row that judges each run row (the last line of duplicates), -1 if
     none; ``judgments``: the qrels rows that count (the last line of each judged (query,
-    document)), in file order; ``duplicate_lines``: the qrels lines that repeat an earlier
+    document)); ``duplicate_lines``: the qrels lines that repeat an earlier
     (query, document), in file order; ``run_keys``: the run's document keys
     (:func:`annoscore.formats.trec.document_keys`).
     """
@@ -106,7 +106,7 @@ def judge(qrels: TrecColumns, run: TrecColumns) -> Judged:
     run_query = run_queries[run.query]
     qrels_keys, run_keys = document_keys(qrels, run)
     judged = len(qrels)
-    columns = [np.concatenate([qrels.query, run_query]).astype(np.uint64)]
+    columns = [np.concatenate([qrels.query, run_query], dtype=np.uint64, casting="unsafe")]
     columns += [
         np.concatenate(pair) for pair in zip(qrels_keys.columns, run_keys.columns, strict=True)
     ]
@@ -131,7 +131,7 @@ def judge(qrels: TrecColumns, run: TrecColumns) -> Judged:
     duplicate_lines = np.sort(qrels.line[order[np.flatnonzero(repeated) + 1]])
     last = ~from_run
     last[:-1] &= ~repeated
-    judgments = np.sort(order[last])
+    judgments = order[last]
     # the first run row of a group that holds a judgment: the judgment just before it
     hit = np.flatnonzero(same[1:] & from_run[1:] & ~from_run[:-1]) + 1
     judgment = np.full(len(run), -1, dtype=np.int64)
@@ -149,19 +149,20 @@ def judge(qrels: TrecColumns, run: TrecColumns) -> Judged:
 
 
 def _candidate_hash(columns: list[WordArray]) -> WordArray:
-    """A 64-bit hash of each row of ``columns`` (equal rows, equal hashes).  It only orders
-    candidates: :func:`_exact_groups` compares the columns themselves."""
+    """A 64-bit hash of each row of ``columns`` (equal rows, equal hashes): a sum of the columns
+    times odd constants, then mixed.  It only orders candidates: :func:`_exact_groups` compares
+    the columns themselves, so rows that collide cost time, never a wrong group."""
     import numpy as np
 
-    h = np.zeros(len(columns[0]), dtype=np.uint64)
-    for i, column in enumerate(columns):
-        x = column * np.uint64(0x9E3779B97F4A7C15 - 2 * i)
-        x ^= x >> np.uint64(29)
-        h *= np.uint64(0xBF58476D1CE4E5B9)
-        h += x
+    h: WordArray = columns[0] * np.uint64(0x9E3779B97F4A7C15)
+    term = np.empty_like(h)
+    for i, column in enumerate(columns[1:]):
+        np.multiply(column, np.uint64(0xBF58476D1CE4E5B9 + 2 * i), out=term)
+        h += term
+    del term
     h ^= h >> np.uint64(31)
     h *= np.uint64(0x94D049BB133111EB)
-    h ^= h >> np.uint64(32)
+    h ^= h >> np.uint64(29)
     return h
 
 
@@ -314,7 +315,7 @@ def score_trec(
     run_local = np.full(len(run.queries), -1, dtype=np.int64)
     run_local[queries_in_run] = np.arange(len(queries_in_run))
     query = run_local[run.query[scored]]
-    order = _trec_order(run.value[scored], judged.run_keys.take(scored), query)
+    order = _trec_order(run.value[scored], judged.run_keys, scored, query)
     query, relevant = query[order], relevant[order]
 
     qrels_names = names_of[: judged.judged_queries]
@@ -386,9 +387,10 @@ def score_trec(
     )
 
 
-def _trec_order(score: FloatArray, keys: DocumentKeys, query: IntArray) -> IntArray:
-    """The order of rows by query, score descending, then document id descending (byte order,
-    as ``strcmp``): vectorised, ties ordered by the ids' keys
+def _trec_order(score: FloatArray, keys: DocumentKeys, rows: IntArray, query: IntArray) -> IntArray:
+    """The order of ``rows`` (of ``score`` and ``query``, which hold theirs; ``keys`` holds
+    every row's) by query, score descending, then document id descending (byte order, as
+    ``strcmp``): vectorised, ties ordered by the ids' keys
     (:meth:`annoscore.formats.trec.DocumentKeys.descending`)."""
     import numpy as np
 
@@ -407,7 +409,7 @@ def _trec_order(score: FloatArray, keys: DocumentKeys, query: IntArray) -> IntAr
     in_tie[:-1] |= tie
     group = np.cumsum(np.append(True, ~tie))  # one id per run of equal (query, score)
     at = np.flatnonzero(in_tie)
-    rows = order[at]
-    within = np.lexsort((*reversed(keys.take(rows).descending()), group[at]))
-    order[at] = rows[within]
+    tied = order[at]
+    within = np.lexsort((*reversed(keys.take(rows[tied]).descending()), group[at]))
+    order[at] = tied[within]
     return order
