@@ -32,8 +32,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-WHITESPACE_NOTE = "ASCII whitespace: space, tab, LF, CR, VT, FF"
-
 
 class OracleError(Exception):
     """Where the reference stops: ``(file, line)``, ``line`` None for a whole-file error."""
@@ -44,7 +42,7 @@ class OracleError(Exception):
 
 
 @dataclass
-class Warning_:
+class OracleWarning:
     code: str
     count: int
     examples: list[str]
@@ -55,7 +53,7 @@ class Warning_:
 class OracleFile:
     rows: list[tuple[bytes, bytes, object, int]]  # query, document, value, line
     tags: list[bytes] = field(default_factory=list)
-    warnings: list[Warning_] = field(default_factory=list)
+    warnings: list[OracleWarning] = field(default_factory=list)
 
 
 @dataclass
@@ -63,7 +61,7 @@ class OracleResult:
     per_query: dict[str, tuple[float, int, int, int]]  # ap, relevant, retrieved, rel. retrieved
     map: float | None
     counts: dict[str, float]
-    warnings: list[Warning_]
+    warnings: list[OracleWarning]
     runid: str
 
 
@@ -112,7 +110,7 @@ def _score(token: bytes) -> float | str:
     mantissa, e, exponent = body.replace(b"E", b"e").partition(b"e")
     if e and not _is_digits(exponent[1:] if exponent[:1] in (b"+", b"-") else exponent):
         return "not a number"
-    whole, point, fraction = mantissa.partition(b".")
+    whole, _, fraction = mantissa.partition(b".")
     if (whole and not _is_digits(whole)) or (fraction and not _is_digits(fraction)):
         return "not a number"
     if not whole and not fraction:
@@ -125,10 +123,10 @@ def _score(token: bytes) -> float | str:
 
 def read(data: bytes, kind: str, label: str) -> OracleFile:
     """One file (``kind`` "qrels" or "run") as rows; ``label`` names it in warnings."""
-    warnings: list[Warning_] = []
+    warnings: list[OracleWarning] = []
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-        warnings.append(Warning_("formats.bom", 1, [label]))
+        warnings.append(OracleWarning("formats.bom", 1, [label]))
     if b"\0" in data:
         raise OracleError(kind, data[: data.index(b"\0")].count(b"\n") + 1, "NUL")
     rows: list[tuple[bytes, bytes, object, int]] = []
@@ -168,7 +166,7 @@ def read(data: bytes, kind: str, label: str) -> OracleFile:
 
     def lines_warning(code: str, lines: list[int]) -> None:
         if lines:
-            warnings.append(Warning_(code, len(lines), [f"{label}:{n}" for n in lines[:5]]))
+            warnings.append(OracleWarning(code, len(lines), [f"{label}:{n}" for n in lines[:5]]))
 
     lines_warning("trec.non-utf8", non_utf8)
     if kind == "qrels":
@@ -179,18 +177,18 @@ def read(data: bytes, kind: str, label: str) -> OracleFile:
     return OracleFile(rows, tags, warnings)
 
 
-def _merged(warnings: list[Warning_]) -> list[Warning_]:
+def _merged(warnings: list[OracleWarning]) -> list[OracleWarning]:
     """Warnings of one code (and sentence) as one, in first-seen order: counts added, examples
     pooled (at most 5, no repeats)."""
-    out: dict[tuple[str, str], Warning_] = {}
+    out: dict[tuple[str, str], OracleWarning] = {}
     for w in warnings:
         key = (w.code, w.text)
         if key in out:
             first = out[key]
             pooled = list(dict.fromkeys(first.examples + w.examples))[:5]
-            out[key] = Warning_(w.code, first.count + w.count, pooled, w.text)
+            out[key] = OracleWarning(w.code, first.count + w.count, pooled, w.text)
         else:
-            out[key] = Warning_(w.code, w.count, list(w.examples), w.text)
+            out[key] = OracleWarning(w.code, w.count, list(w.examples), w.text)
     return list(out.values())
 
 
@@ -287,7 +285,7 @@ def score(
     if unjudged:
         listed = ", ".join(shown(q) for q in unjudged[:5])
         warnings.append(
-            Warning_(
+            OracleWarning(
                 "note",
                 1,
                 [],
@@ -309,9 +307,9 @@ def score(
                 f"trec_eval does without -c; with -c MAP would be "
                 f"{ap_sum / (counted + len(missing)):.4f}"
             )
-        warnings.append(Warning_("note", 1, [], text))
+        warnings.append(OracleWarning("note", 1, [], text))
     if repeated_lines:
         examples = [f"{qrels_label}:{n}" for n in sorted(repeated_lines)[:5]]
-        warnings.append(Warning_("trec.duplicate-judgments", len(repeated_lines), examples))
+        warnings.append(OracleWarning("trec.duplicate-judgments", len(repeated_lines), examples))
     tags = sorted(shown(t) for t in run.tags)
     return OracleResult(per_query, mean, counts, _merged(warnings), ",".join(tags))
