@@ -3,7 +3,8 @@
 Writes (seeded) TOPICS topics x 100 retrieved documents and 50 judgments per topic, then times,
 in separate processes and alternating runs, ``annoscore trec QRELS RUN --format json`` and a
 script that reads the same files with ``pytrec_eval.parse_qrel``/``parse_run`` and evaluates
-``map``.  Checks the MAPs agree (1e-9) and prints wall time, peak memory and the ratio; then,
+``map``.  Checks the MAPs agree (1e-9) and prints wall time, peak memory, CPU time (user +
+system, the figure that other jobs on the machine disturb least) and the ratio; then,
 labelled, the same two in this process (start-up excluded).  annoscore runs from compiled bytecode
 as an installed package does (``installed.py``; ``--no-bytecode``: the environment as given)::
 
