@@ -53,9 +53,11 @@ def test_a_hash_collision_is_neither_a_crash_nor_a_lost_judgment(tmp_path: Path)
         "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 c 3 1 r\n2 Q0 b 1 1 r\n",
     )
     plain = score_trec(q, r)
-    with mock.patch.object(
-        trec_task, "_candidate_hash", lambda columns: np.zeros(len(columns[0]), dtype=np.uint64)
-    ):
+
+    def collide(columns: list[np.ndarray], out: np.ndarray) -> None:
+        out[:] = 0
+
+    with mock.patch.object(trec_task, "_candidate_hash", collide):
         colliding = score_trec(q, r)
     assert colliding.scores == plain.scores == {"map": 0.5}
     assert colliding.counts == plain.counts

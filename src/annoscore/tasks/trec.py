@@ -106,12 +106,14 @@ def judge(qrels: TrecColumns, run: TrecColumns) -> Judged:
     run_query = run_queries[run.query]
     qrels_keys, run_keys = document_keys(qrels, run)
     judged = len(qrels)
-    columns = [np.concatenate([qrels.query, run_query], dtype=np.uint64, casting="unsafe")]
-    columns += [
-        np.concatenate(pair) for pair in zip(qrels_keys.columns, run_keys.columns, strict=True)
-    ]
-    order, same = _exact_groups(columns)
-    del columns
+    rows = _Rows(
+        [
+            [qrels.query.view(np.uint64), *qrels_keys.columns],
+            [run_query.view(np.uint64), *run_keys.columns],
+        ]
+    )
+    order, same = _exact_groups(rows)
+    del rows
     from_run = order >= judged
     # a run row after a run row of its group: the document is retrieved again
     again = np.flatnonzero(same[1:] & from_run[1:] & from_run[:-1]) + 1
@@ -148,27 +150,65 @@ def judge(qrels: TrecColumns, run: TrecColumns) -> Judged:
     )
 
 
-def _candidate_hash(columns: list[WordArray]) -> WordArray:
-    """A 64-bit hash of each row of ``columns`` (equal rows, equal hashes): a sum of the columns
-    times odd constants, then mixed.  It only orders candidates: :func:`_exact_groups` compares
-    the columns themselves, so rows that collide cost time, never a wrong group."""
+def _candidate_hash(columns: list[WordArray], out: WordArray) -> None:
+    """A 64-bit hash of each row of ``columns`` into ``out`` (equal rows, equal hashes): a sum of
+    the columns times odd constants, then mixed.  It only orders candidates:
+    :func:`_exact_groups` compares the columns themselves, so rows that collide cost time,
+    never a wrong group."""
     import numpy as np
 
-    h: WordArray = columns[0] * np.uint64(0x9E3779B97F4A7C15)
-    term = np.empty_like(h)
+    np.multiply(columns[0], np.uint64(0x9E3779B97F4A7C15), out=out)
+    term = np.empty_like(out)
     for i, column in enumerate(columns[1:]):
         np.multiply(column, np.uint64(0xBF58476D1CE4E5B9 + 2 * i), out=term)
-        h += term
+        out += term
     del term
-    h ^= h >> np.uint64(31)
-    h *= np.uint64(0x94D049BB133111EB)
-    h ^= h >> np.uint64(29)
-    return h
+    out ^= out >> np.uint64(31)
+    out *= np.uint64(0x94D049BB133111EB)
+    out ^= out >> np.uint64(29)
 
 
-def _exact_groups(columns: list[WordArray]) -> tuple[IntArray, BoolArray]:
-    """An order of the rows of ``columns`` in which equal rows (equal in every column) are
-    contiguous and in row order, and for each position whether its row equals the one before.
+class _Rows:
+    """The rows of tables that have the same columns, numbered one table after the other,
+    without copying them into one table."""
+
+    def __init__(self, tables: list[list[WordArray]]) -> None:
+        self.tables = tables
+        self.starts = [0]
+        for table in tables:
+            self.starts.append(self.starts[-1] + len(table[0]))
+
+    def __len__(self) -> int:
+        return self.starts[-1]
+
+    def hash_into(self, out: WordArray) -> None:
+        """:func:`_candidate_hash` of every row into ``out``."""
+        for table, start, stop in zip(self.tables, self.starts, self.starts[1:], strict=False):
+            _candidate_hash(table, out[start:stop])
+
+    def column(self, k: int, rows: IntArray) -> WordArray:
+        """Column ``k`` of ``rows``."""
+        import numpy as np
+
+        out = np.empty(len(rows), dtype=np.uint64)
+        for table, start, stop in zip(self.tables, self.starts, self.starts[1:], strict=False):
+            inside = np.flatnonzero((rows >= start) & (rows < stop))
+            out[inside] = table[k][rows[inside] - start]
+        return out
+
+    def equal(self, a: IntArray, b: IntArray) -> BoolArray:
+        """Whether rows ``a[i]`` and ``b[i]`` are equal in every column."""
+        import numpy as np
+
+        equal: BoolArray = np.ones(len(a), dtype=bool)
+        for k in range(len(self.tables[0])):
+            equal &= self.column(k, a) == self.column(k, b)
+        return equal
+
+
+def _exact_groups(rows: _Rows) -> tuple[IntArray, BoolArray]:
+    """An order of ``rows`` in which equal rows (equal in every column) are contiguous and in
+    row order, and for each position whether its row equals the one before.
 
     The rows are sorted by the high bits of :func:`_candidate_hash` with the row number in the
     low bits (one sort of plain integers, stable by construction); neighbours with equal high
@@ -177,38 +217,28 @@ def _exact_groups(columns: list[WordArray]) -> tuple[IntArray, BoolArray]:
     """
     import numpy as np
 
-    n = len(columns[0])
+    n = len(rows)
     bits = max(1, (n - 1).bit_length())
     mask = np.uint64((1 << bits) - 1)
-    key = _candidate_hash(columns)
+    key = np.empty(n, dtype=np.uint64)
+    rows.hash_into(key)
     key &= ~mask
     key |= np.arange(n, dtype=np.uint64)
     key.sort()
-    order: IntArray = (key & mask).astype(np.int64)
+    order: IntArray = (key & mask).view(np.int64)
     key >>= np.uint64(bits)
     candidate = np.flatnonzero(key[1:] == key[:-1])
     same: BoolArray = np.zeros(n, dtype=bool)
     if len(candidate):
-        equal = _rows_equal(columns, order[candidate], order[candidate + 1])
+        equal = rows.equal(order[candidate], order[candidate + 1])
         if not bool(equal.all()):
-            order = _sorted_exactly(columns, order, key, candidate[~equal])
-            equal = _rows_equal(columns, order[candidate], order[candidate + 1])
+            order = _sorted_exactly(rows, order, key, candidate[~equal])
+            equal = rows.equal(order[candidate], order[candidate + 1])
         same[candidate + 1] = equal
     return order, same
 
 
-def _rows_equal(columns: list[WordArray], a: IntArray, b: IntArray) -> BoolArray:
-    import numpy as np
-
-    equal: BoolArray = np.ones(len(a), dtype=bool)
-    for column in columns:
-        equal &= column[a] == column[b]
-    return equal
-
-
-def _sorted_exactly(
-    columns: list[WordArray], order: IntArray, key: WordArray, collided: IntArray
-) -> IntArray:
+def _sorted_exactly(rows: _Rows, order: IntArray, key: WordArray, collided: IntArray) -> IntArray:
     """``order`` with the positions of every run of equal ``key`` that holds a collision
     (``collided``: positions whose row differs from the next one's) sorted by the columns, then
     by row number."""
@@ -217,10 +247,11 @@ def _sorted_exactly(
     group = np.zeros(len(key), dtype=np.int64)
     np.cumsum(key[1:] != key[:-1], out=group[1:])
     positions = np.flatnonzero(np.isin(group, group[collided]))
-    rows = order[positions]
-    within = np.lexsort((rows, *(column[rows] for column in reversed(columns)), group[positions]))
+    taken = order[positions]
+    columns = [rows.column(k, taken) for k in range(len(rows.tables[0]))]
+    within = np.lexsort((taken, *reversed(columns), group[positions]))
     fixed = order.copy()
-    fixed[positions] = rows[within]
+    fixed[positions] = taken[within]
     return fixed
 
 
