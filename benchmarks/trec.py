@@ -3,7 +3,8 @@
 Writes (seeded) TOPICS topics x 100 retrieved documents and 50 judgments per topic, then times,
 in separate processes and alternating runs, ``annoscore trec QRELS RUN --format json`` and a
 script that reads the same files with ``pytrec_eval.parse_qrel``/``parse_run`` and evaluates
-``map``.  Checks the MAPs agree (1e-9) and prints wall time, peak memory and the ratio; then,
+``map``.  Checks the MAPs agree (1e-9) and prints wall time, peak memory, CPU time (user +
+system, the figure that other jobs on the machine disturb least) and the ratio; then,
 labelled, the same two in this process (start-up excluded).  annoscore runs from compiled bytecode
 as an installed package does (``installed.py``; ``--no-bytecode``: the environment as given)::
 
@@ -109,9 +110,12 @@ def main() -> None:
     )
     print(
         f"annoscore trec        {o.seconds:6.2f} s  {o.peak_mb:6.0f} MB  MAP {ours_map:.10f}  "
-        f"(best of {args.repeat})"
+        f"(best of {args.repeat}; CPU {min(m.cpu for m in ours):.2f} s)"
     )
-    print(f"pytrec-eval-terrier   {p.seconds:6.2f} s  {p.peak_mb:6.0f} MB  MAP {peer_map:.10f}")
+    print(
+        f"pytrec-eval-terrier   {p.seconds:6.2f} s  {p.peak_mb:6.0f} MB  MAP {peer_map:.10f}  "
+        f"(CPU {min(m.cpu for m in peer):.2f} s)"
+    )
     print(
         f"MAPs agree: {agree}; annoscore is {p.seconds / o.seconds:.2f}x "
         "pytrec-eval-terrier end to end"

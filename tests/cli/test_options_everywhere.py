@@ -56,6 +56,7 @@ OTHER: dict[str, Any] = {
     "muc/task": "te",
     "muc/text_filter": "relevance",
     "muc-coreference/metric": ("bcub", "muc"),
+    "trec/max_docs": 2,
     "pharmaconer-indexing/gold_ann": SUBTRACK1,
     "muc-coreference/config": lambda folder: written(
         folder / "co.config", ":scoring_task coreference\n:scoring_method key2key\n"

@@ -23,12 +23,15 @@ def write(tmp_path: Path, text: str, name: str = "f") -> Path:
 
 def test_reads_qrels_and_run(tmp_path: Path) -> None:
     qrels = read_qrels(write(tmp_path, "q1 0 d1 1\n\nq1 0 d2 -1\nq2\t0\td10\t+2\n"))
-    assert qrels.queries == ["q1", "q2"] and qrels.query.tolist() == [0, 0, 1]
-    assert [qrels.document(i) for i in range(3)] == ["d1", "d2", "d10"]
+    assert qrels.queries == [b"q1", b"q2"] and qrels.query.tolist() == [0, 0, 1]
+    assert [qrels.document(i) for i in range(3)] == [b"d1", b"d2", b"d10"]
     assert qrels.value.tolist() == [1, -1, 2] and qrels.line.tolist() == [1, 3, 4]
+    assert qrels.value.dtype == "int64"
+    [blank] = qrels.warnings  # trec_eval refuses a qrels file with an empty line
+    assert blank.code == "trec.blank-line" and blank.examples == (f"{tmp_path / 'f'}:2",)
     run = read_run(write(tmp_path, "q1\tQ0\td1\t1\t2.5e0\ttag\r\nq1 Q0 d2 2 -0.125 tag", "r"))
-    assert run.value.tolist() == [2.5, -0.125] and run.tags == ("tag",)
-    assert run.document(1) == "d2" and run.line.tolist() == [1, 2]
+    assert run.value.tolist() == [2.5, -0.125] and run.tags == (b"tag",)
+    assert run.document(1) == b"d2" and run.line.tolist() == [1, 2] and not run.warnings
 
 
 def test_plain_decimals_parse_exactly_as_float(tmp_path: Path) -> None:
@@ -44,8 +47,16 @@ def test_plain_decimals_parse_exactly_as_float(tmp_path: Path) -> None:
         (read_qrels, "q1 0 d1 yes\n", 1, "not an integer"),
         (read_qrels, "q1 0 d1 1_0\n", 1, "not an integer"),  # int() reads it as 10
         (read_qrels, "q1 0 d1 \u0661\n", 1, "not an integer"),  # Arabic-Indic one
-        (read_qrels, "q1 0 d1 1.0\n", 1, "not an integer"),
-        (read_run, "q1 Q0 d1 1 2.0\n", 1, "expected 6"),
+        (read_qrels, "q1 0 d1 .5\n", 1, "not an integer"),
+        (read_qrels, "q1 0 d1 1e3\n", 1, "not an integer"),
+        (read_qrels, "q1 0 d1 1 x\n", 1, "expected 4"),
+        (read_qrels, "q1 0 d1 1\nq1 0 d2 " + "9" * 5000 + "\n", 2, "64-bit integer"),
+        (read_qrels, "q1 0 d1 1\nq1 0 d2 9223372036854775808\n", 2, "64-bit integer"),
+        (read_run, "q1 Q0 d1 1 2.0\n", 1, "expected at least 6"),
+        (read_run, "q1 Q0 d1 1 " + "9" * 5000 + " t\n", 1, "range of a 64-bit float"),
+        (read_run, "q1 Q0 d1 1 1e999 t\n", 1, "range of a 64-bit float"),
+        (read_run, "q1 Q0 d1 1 0x1p3 t\n", 1, "not a number"),
+        (read_run, "q1 Q0 d1 1 1.5\x1f t\n", 1, "not a number"),
         (read_run, "q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 high t\n", 2, "not a number"),
         (read_run, "q1 Q0 d1 1 nan t\n", 1, "NaN"),
         (read_run, "q1 Q0 d1 1 1_0 t\n", 1, "ASCII digits"),
@@ -68,7 +79,7 @@ def test_line_numbers_ignore_unicode_line_breaks(tmp_path: Path) -> None:
 
 def test_byte_order_mark_is_removed_with_a_warning(tmp_path: Path) -> None:
     qrels = read_qrels(write(tmp_path, "\ufeffq1 0 d1 1\n"))
-    assert qrels.queries == ["q1"]
+    assert qrels.queries == [b"q1"]
     [warning] = qrels.warnings
     assert warning.code == "formats.bom" and warning.tolerated
 
@@ -87,7 +98,7 @@ def test_a_pipe_reads_as_the_file_it_carries(tmp_path: Path) -> None:
     writer.join()
     plain = read_run(write(tmp_path, text))
     assert piped.queries == plain.queries and piped.value.tolist() == plain.value.tolist()
-    assert [piped.document(i) for i in (0, 1999)] == ["doc-0", "doc-1999"]
+    assert [piped.document(i) for i in (0, 1999)] == [b"doc-0", b"doc-1999"]
     assert piped.line.tolist() == plain.line.tolist()
 
 
@@ -101,7 +112,7 @@ def test_a_file_that_grows_while_read_is_read_to_its_end(tmp_path: Path) -> None
 
     with mock.patch.object(trec.os, "fstat", smaller):
         run = read_run(path)
-    assert [run.document(0)] == ["d1"] and run.value.tolist() == [2.0]
+    assert [run.document(0)] == [b"d1"] and run.value.tolist() == [2.0]
 
 
 def test_empty_file(tmp_path: Path) -> None:
@@ -122,13 +133,13 @@ def test_a_long_token_beside_short_ones_at_the_end_of_the_file(tmp_path: Path) -
     assert result.scores["map"] == 1.0
 
 
-def _reference_run(data: bytes) -> tuple[list[str], list[float], list[int]]:
+def _reference_run(data: bytes) -> tuple[list[bytes], list[float], list[int]]:
     """A plain reading of a run file: fields split at ASCII whitespace (9-13, 32)."""
     documents, scores, lines = [], [], []
     for number, line in enumerate(data.split(b"\n"), 1):
         fields = _split(line)
         if fields:
-            documents.append(fields[2].decode())
+            documents.append(fields[2])
             scores.append(float(fields[4]))
             lines.append(number)
     return documents, scores, lines
@@ -185,8 +196,8 @@ def test_run_columns_equal_a_plain_reading(tmp_path_factory, rows, chunk) -> Non
     assert [run.document(i) for i in range(len(run))] == documents
     assert run.value.tolist() == scores
     assert run.line.tolist() == lines
-    assert run.queries == list(dict.fromkeys(q for q, *_ in rows))
-    assert run.query.tolist() == [run.queries.index(q) for q, *_ in rows]
+    assert run.queries == list(dict.fromkeys(q.encode() for q, *_ in rows))
+    assert run.query.tolist() == [run.queries.index(q.encode()) for q, *_ in rows]
 
 
 @pytest.mark.parametrize("chunk", [1, 30, 1 << 21])

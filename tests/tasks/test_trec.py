@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.tasks.trec import score_trec
+from tests.conftest import shared_data
+from tests.equivalence.ids import choose, id_pool, split_sides
 from tests.helpers import texts
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -182,3 +184,88 @@ def test_cli_strict_input_and_bad_numbers(cli: Any, tmp_path: Path) -> None:
     result = cli("trec", bad, r)
     assert result.exit_code == 2 and f"{bad}:1:" in result.stderr
     assert cli("trec", q, r, "-l", str(10**30)).exit_code in (0, 2)
+
+
+def _adversarial(
+    rng: random.Random,
+) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, float]]]:
+    """Ids from the adversarial pools (no whitespace), each side choosing its own; scores that
+    a 32-bit float holds exactly, so pytrec-eval-terrier (which reads scores as floats) ties
+    exactly where annoscore (doubles, as trec_eval master) does."""
+    separators = " \t\r\n\x0b\x0c"
+    queries = id_pool(rng, rng.randint(1, 6), forbidden=separators)
+    documents = id_pool(rng, rng.randint(1, 30), forbidden=separators)
+    judged, retrieved = split_sides(rng, queries)
+    qrels = {
+        q: {d: rng.choice([-1, 0, 0, 1, 1, 2, 3]) for d in choose(rng, documents, 10)}
+        for q in judged
+    }
+    run = {
+        q: {d: rng.randint(-8, 8) / 4 for d in choose(rng, documents, 15, repeats=False)}
+        for q in retrieved
+    }
+    return {q: d for q, d in qrels.items() if d}, {q: d for q, d in run.items() if d}
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.randoms(use_true_random=False), st.sampled_from([1, 2, 3]), st.booleans())
+def test_map_of_adversarial_ids_agrees_with_pytrec_eval(
+    tmp_path: Path, rng: random.Random, level: int, complete: bool
+) -> None:
+    """Per query and overall (pytrec-eval-terrier is trec_eval 9.0.8: scores read as 32-bit
+    floats, so near-equal scores tie there; the scores here are exact in 32 bits)."""
+    qrels, run = _adversarial(rng)
+    if not qrels or not run:
+        return
+    q, r = write_files(tmp_path, qrels, run)
+    result = score_trec(q, r, complete=complete, relevance_level=level)
+    per_query = pytrec_eval.RelevanceEvaluator(qrels, {"map"}, relevance_level=level).evaluate(run)
+    for name, unit in result.documents.items():
+        expected = per_query[name]["map"] if name in per_query else 0.0
+        assert unit.counts["ap_sum"] == pytest.approx(expected, abs=1e-12)
+    expected_map = peer_map(qrels, run, level, complete)
+    if expected_map is None:
+        assert result.scores["map"] is None
+    else:
+        assert result.scores["map"] == pytest.approx(expected_map, abs=1e-12)
+
+
+def _trec_eval_lines(path: Path) -> dict[tuple[str, str], str]:
+    """trec_eval's output: (measure, query) -> the value as printed."""
+    out = {}
+    for line in path.read_text().splitlines():
+        measure, query, value = (part.strip() for part in line.split("\t"))
+        out[(measure, query)] = value
+    return out
+
+
+@pytest.mark.parametrize(
+    ("output", "options"),
+    [
+        ("all_trec.txt", {}),
+        ("all_trec_q.txt", {}),
+        ("official_c.txt", {"complete": True}),
+        ("official_M10_l2.txt", {"max_docs": 10, "relevance_level": 2}),
+    ],
+)
+def test_trec_eval_master_outputs_of_the_shared_sample(output: str, options: Any) -> None:
+    """``map`` and the counts trec_eval 10.0-rc3 printed for ``../shared/data/trec`` (per query
+    too where it printed them, ``-q``)."""
+    folder = shared_data("trec")
+    expected = _trec_eval_lines(folder / output)
+    result = score_trec(folder / "qrels.txt", folder / "run.txt", **options)
+    assert f"{result.scores['map']:.4f}" == expected[("map", "all")]
+    names = {"num_q": "queries", "num_ret": "retrieved", "num_rel": "relevant"}
+    names["num_rel_ret"] = "relevant_retrieved"
+    for measure, count in names.items():
+        assert str(result.counts[count]) == expected[(measure, "all")]
+    queries = {query for measure, query in expected if measure == "map" and query != "all"}
+    assert queries == (set(result.documents) if output.endswith("_q.txt") else set())
+    for query in queries:
+        unit = result.documents[query]
+        assert f"{unit.counts['ap_sum']:.4f}" == expected[("map", query)]
+        assert str(unit.counts["retrieved"]) == expected[("num_ret", query)]
+        assert str(unit.counts["relevant_retrieved"]) == expected[("num_rel_ret", query)]
+        assert str(unit.counts["relevant"]) == expected[("num_rel", query)]

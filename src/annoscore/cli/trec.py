@@ -25,7 +25,8 @@ def register(app: typer.Typer) -> None:
     @app.command(
         "trec",
         help="MAP of a TREC run against qrels with trec_eval's rules (rank by score, ties by "
-        "document id descending; judged queries missing from the run ignored unless -c).",
+        "document id descending; judged queries missing from the run ignored unless -c; ids "
+        "compared byte for byte).",
         epilog="Example: annoscore trec qrels.txt run.txt -c --format json",
     )
     @guarded
@@ -46,9 +47,19 @@ def register(app: typer.Typer) -> None:
                 "-l",
                 "--relevance-level",
                 help="Minimum relevance of a judged document that counts (1); unjudged "
-                "documents never count.",
+                "documents, and judgements below 0, never count.",
             ),
         ] = 1,
+        max_docs: Annotated[
+            int | None,
+            typer.Option(
+                "-M",
+                "--max-docs",
+                min=1,
+                help="Only the first N ranked documents of each query count (trec_eval -M; "
+                "default: all).",
+            ),
+        ] = None,
         strict_input: StrictInputOption = False,
         per_doc: PerDocOption = False,
         fmt: FormatOption = OutputFormat.text,
@@ -60,7 +71,9 @@ def register(app: typer.Typer) -> None:
         from annoscore.report.codiesp import render_trec_eval
         from annoscore.tasks.trec import score_trec
 
-        result = score_trec(qrels, run, complete=complete, relevance_level=relevance_level)
+        result = score_trec(
+            qrels, run, complete=complete, relevance_level=relevance_level, max_docs=max_docs
+        )
         emit(
             result,
             fmt,

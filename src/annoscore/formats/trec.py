@@ -1,33 +1,46 @@
 """TREC qrels and run files (whitespace-separated, as trec_eval reads them), read as columns.
 
-- qrels: ``query iteration document relevance`` per line (4 fields; relevance an integer, ASCII
-  digits with an optional ``-``).
-- run: ``query Q0 document rank score tag`` per line (6 fields; the rank field is ignored,
-  trec_eval ranks by score; a score is a decimal number, ``1_0``, non-ASCII digits and NaN are
-  refused).
+- qrels: ``query iteration document relevance`` per line (exactly 4 fields).  A relevance is an
+  integer of at most 64 bits (trec_eval's C ``long``), ASCII digits with an optional sign; one
+  written with a decimal point (``1.0``, ``2.5``) is read as its integer part, as trec_eval's
+  ``atol`` reads it, with a warning.
+- run: ``query Q0 document rank score tag`` per line (at least 6 fields: trec_eval ignores the
+  fields after the sixth, and so does this reader, with a warning).  The rank field is ignored
+  (trec_eval ranks by score); a score is a decimal number (exponent allowed) or an infinity
+  spelled out (``inf``, ``-Infinity``), the range of a 64-bit float: NaN, ``1_0``, non-ASCII
+  digits, hexadecimal and a number too large for a double (``1e999``, 5,000 digits) are refused.
 
 Fields are separated by ASCII whitespace (space, tab, ``\\r``, ``\\v``, ``\\f``, as trec_eval's
-C reading does); lines end at ``\\n``; blank lines are skipped.  A UTF-8 byte-order mark is
-removed with a warning; a NUL byte, a line with another number of fields and a bad number are
-an :class:`InputError` naming the file and line.
+C reading does); lines end at ``\\n``.  Ids are bytes, compared byte for byte as trec_eval
+compares them: bytes that are not UTF-8 are read, with a warning naming the lines (they are shown
+with ``\\x`` escapes).  A UTF-8 byte-order mark is removed with a warning; a blank line is
+skipped (in a qrels file, which trec_eval refuses, with a warning); a NUL byte, a line with too
+few (or, in qrels, too many) fields and a bad number are an :class:`InputError` naming the file
+and line.
 
 The reading is vectorised (NumPy over the bytes: token boundaries, then each field as 64-bit
-words): a file becomes a :class:`TrecColumns`, document ids as exact words plus a hash, with no
-Python object per line; only the first line of each run of equal query ids, and numbers that
-are not plain decimals, go through Python.
+words): a file becomes a :class:`TrecColumns` with no Python object per line; only the first
+line of each run of equal query ids, ids longer than :data:`KEY_BYTES` and numbers that are not
+plain decimals go through Python.  Every array is a fixed number of words per line (never one
+sized by the longest id), so time and memory stay linear in the file's bytes.
+
+Identity is exact: :func:`document_keys` gives the document ids of several files one set of
+key columns, equal exactly when the ids' bytes are equal.
 """
 
 from __future__ import annotations
 
+import codecs
 import os
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from annoscore.errors import InputError
-from annoscore.formats.files import bom_warning, read_text, reading
+from annoscore.formats.files import bom_warning, reading
 from annoscore.formats.words import WordReader
-from annoscore.result import ScoreWarning
+from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
 
 if TYPE_CHECKING:
     import numpy as np
@@ -43,37 +56,51 @@ _BOM = b"\xef\xbb\xbf"
 QRELS_FIELDS = "query iteration document relevance"
 RUN_FIELDS = "query Q0 document rank score tag"
 
+KEY_WORDS = 4
+"""Words (8 bytes each) of an id held in the columns: ids up to :data:`KEY_BYTES` bytes are
+compared as words; longer ones through their bytes (:func:`document_keys`)."""
+KEY_BYTES = 8 * KEY_WORDS
+
 
 @dataclass(frozen=True, slots=True)
 class TrecColumns:
-    """A qrels or run file as columns, one entry per non-blank line, in file order.
+    """A qrels or run file as columns, one entry per line with fields, in file order.
 
-    ``query[i]`` indexes ``queries`` (distinct ids, first-seen order); the document id of row
-    ``i`` is ``doc_words[k][i]`` (its bytes as little-endian words, zero beyond
-    ``doc_length[i]``), hashed in ``doc_hash[i]``; ``value`` is the relevance (qrels) or the
-    score (run); ``line`` the 1-based line number; ``tags`` the run's distinct tags.
+    ``query[i]`` indexes ``queries`` (distinct ids as bytes, first-seen order); the document id
+    of row ``i`` is ``data[doc_start[i]:doc_start[i] + doc_length[i]]``, its first
+    :data:`KEY_BYTES` bytes also as little-endian words ``doc_words[k][i]`` (zero beyond the id;
+    one to :data:`KEY_WORDS` columns); ``value`` is the relevance (qrels, int64) or the score
+    (run, float64); ``line`` the 1-based line number; ``tags`` the run's distinct tags.
     """
 
     path: Path
-    queries: list[str]
+    queries: list[bytes]
     query: IntArray
-    doc_hash: WordArray
-    doc_words: tuple[WordArray, ...]
+    doc_start: IntArray
     doc_length: IntArray
-    value: FloatArray
+    doc_words: tuple[WordArray, ...]
+    value: npt.NDArray[Any]
     line: IntArray
-    tags: tuple[str, ...]
+    tags: tuple[bytes, ...]
     warnings: tuple[ScoreWarning, ...]
     data: bytearray
-    doc_start: IntArray
 
     def __len__(self) -> int:
         return len(self.query)
 
-    def document(self, row: int) -> str:
-        """The document id of ``row``, decoded."""
+    def document(self, row: int) -> bytes:
+        """The document id of ``row``."""
         start = int(self.doc_start[row])
-        return self.data[start : start + int(self.doc_length[row])].decode("utf-8", "replace")
+        return bytes(self.data[start : start + int(self.doc_length[row])])
+
+
+def shown(token: bytes) -> str:
+    r"""An id as text: UTF-8, bytes that are not UTF-8 as ``\x`` escapes.
+
+    >>> shown(b"d1"), shown("é".encode()), shown(b"d\xff")
+    ('d1', 'é', 'd\\xff')
+    """
+    return token.decode("utf-8", "backslashreplace")
 
 
 def read_qrels(path: Path) -> TrecColumns:
@@ -84,6 +111,83 @@ def read_qrels(path: Path) -> TrecColumns:
 def read_run(path: Path) -> TrecColumns:
     """The retrieved documents of a run file (``value`` holds the score)."""
     return _read(path, 6, RUN_FIELDS)
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentKeys:
+    """Exact keys for the document ids of a file, made with those of other files
+    (:func:`document_keys`): two ids are equal exactly when all their :attr:`columns` are.
+
+    ``words``: each id's first :data:`KEY_BYTES` bytes as little-endian words (zero beyond the
+    id), as many columns as the files need; ``code``: ``None`` when no id of the files is
+    longer, else 0 for an id of at most :data:`KEY_BYTES` bytes and 1 + the rank of the id among
+    the distinct long ids of all the files in byte order.  So the words read big-endian, then
+    the code, order the ids as their bytes order (:meth:`descending`).
+    """
+
+    words: tuple[WordArray, ...]
+    code: WordArray | None
+
+    @property
+    def columns(self) -> tuple[WordArray, ...]:
+        return self.words if self.code is None else (*self.words, self.code)
+
+    def take(self, rows: IntArray) -> DocumentKeys:
+        """The keys of ``rows``."""
+        return DocumentKeys(
+            tuple(word[rows] for word in self.words),
+            None if self.code is None else self.code[rows],
+        )
+
+    def descending(self) -> list[WordArray]:
+        """Sort keys, most significant first, that order the ids by their bytes descending
+        (``np.lexsort`` wants them reversed)."""
+        keys = [~word.byteswap() for word in self.words]
+        if self.code is not None:
+            keys.append(~self.code)
+        return keys
+
+
+def document_keys(*files: TrecColumns) -> list[DocumentKeys]:
+    """Keys for the document ids of ``files``, one set for all of them: two ids, of one file or
+    of two, are equal exactly when their keys are (:class:`DocumentKeys`).  Long ids are compared
+    as Python bytes: the cost is linear in their bytes.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "q").write_text("1 0 abcdefgh 1\\n1 0 " + "x" * 33 + " 0\\n")
+    >>> _ = (folder / "r").write_text("1 Q0 abcdefghi 1 1 r\\n")
+    >>> qrels, run = document_keys(read_qrels(folder / "q"), read_run(folder / "r"))
+    >>> len(qrels.words), len(run.words), qrels.code.tolist(), run.code.tolist()
+    (4, 4, [0, 1], [0])
+    """
+    import numpy as np
+
+    width = max(len(f.doc_words) for f in files)
+    words = [
+        tuple(
+            f.doc_words[k] if k < len(f.doc_words) else np.zeros(len(f), dtype=np.uint64)
+            for k in range(width)
+        )
+        for f in files
+    ]
+    long_rows = [np.flatnonzero(f.doc_length > KEY_BYTES) for f in files]
+    if not any(len(rows) for rows in long_rows):
+        return [DocumentKeys(w, None) for w in words]
+    ids = [
+        [
+            bytes(f.data[s : s + n])
+            for s, n in zip(f.doc_start[rows].tolist(), f.doc_length[rows].tolist(), strict=True)
+        ]
+        for f, rows in zip(files, long_rows, strict=True)
+    ]
+    rank = {doc: i + 1 for i, doc in enumerate(sorted({d for part in ids for d in part}))}
+    keys = []
+    for f, w, rows, part in zip(files, words, long_rows, ids, strict=True):
+        code = np.zeros(len(f), dtype=np.uint64)
+        code[rows] = np.array([rank[d] for d in part], dtype=np.uint64)
+        keys.append(DocumentKeys(w, code))
+    return keys
 
 
 def _padded_bytes(path: Path) -> tuple[bytearray, int]:
@@ -118,6 +222,28 @@ def _padded_bytes(path: Path) -> tuple[bytearray, int]:
     return buffer, len(data)
 
 
+_CHUNK = 1 << 19
+
+
+class _Lines:
+    """Line numbers a warning names: how many, and the first few."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: list[int] = []
+
+    def add(self, lines: list[int]) -> None:
+        self.count += len(lines)
+        if len(self.first) < EXAMPLES_SHOWN:
+            self.first.extend(lines[: EXAMPLES_SHOWN - len(self.first)])
+
+    def warning(self, code: str, message: str, path: Path) -> list[ScoreWarning]:
+        if not self.count:
+            return []
+        where = tuple(f"{path}:{n}" for n in self.first)
+        return [ScoreWarning(code, message, self.count, where, tolerated=True)]
+
+
 def _read(path: Path, columns: int, names: str) -> TrecColumns:
     import numpy as np
 
@@ -130,8 +256,7 @@ def _read(path: Path, columns: int, names: str) -> TrecColumns:
     if nul >= 0:
         line = buffer.count(b"\n", 1, nul) + 1
         raise InputError("NUL byte in the text (binary data?)", path, line)
-    if not buffer.isascii():  # the padding is ASCII
-        read_text(path)  # an InputError naming the line if the bytes are not UTF-8
+    ascii_only = buffer.isascii()  # the padding is ASCII
     size = length + 2
     raw = np.frombuffer(buffer, dtype=np.uint8, count=size)
     words = np.frombuffer(buffer, dtype="<u8")
@@ -147,11 +272,12 @@ def _read(path: Path, columns: int, names: str) -> TrecColumns:
 
     # each piece's columns are kept as parts, one list per column, and each column is joined
     # and its parts dropped in turn: at most one column is held twice
-    queries: dict[str, int] = {}
-    tags: dict[str, None] = {}
+    queries: dict[bytes, int] = {}
+    tags: dict[bytes, None] = {}
     parts: dict[str, list[Any]] = {
         name: [] for name in ("query", "doc_start", "doc_words", "doc_length", "value", "line")
     }
+    non_utf8, blank, extra, decimal = _Lines(), _Lines(), _Lines(), _Lines()
     lines = 0
     try:
         for first, stop in pieces:
@@ -164,12 +290,45 @@ def _read(path: Path, columns: int, names: str) -> TrecColumns:
             parts["value"].append(chunk.value)
             parts["line"].append(chunk.line + lines)
             tags.update(dict.fromkeys(chunk.tags))
+            blanks = chunk.blank
+            if stop == size and buffer[length] == 10 and blanks[-1:] == [chunk.lines]:
+                blanks = blanks[:-1]  # the empty text after a final newline is no line
+            blank.add([n + lines for n in blanks])
+            extra.add([n + lines for n in chunk.extra])
+            decimal.add([n + lines for n in chunk.decimal])
+            if not ascii_only:
+                non_utf8.add([n + lines for n in _non_utf8_lines(buffer, first, stop)])
             lines += chunk.lines
     except InputError as error:  # the first piece with an error: its line in the file
         where = None if error.line is None else error.line + lines
         raise InputError(error.message, error.path, where) from None
     if not sum(len(part) for part in parts["line"]):
         raise InputError(f"the file is empty: expected lines of {names}", path)
+    warnings += non_utf8.warning(
+        "trec.non-utf8",
+        "{count} line(s) hold bytes that are not UTF-8: ids are compared byte for byte, as "
+        "trec_eval compares them, and shown with \\x escapes",
+        path,
+    )
+    if columns == 4:
+        warnings += blank.warning(
+            "trec.blank-line",
+            "{count} blank line(s) of a qrels file skipped; trec_eval refuses such a file",
+            path,
+        )
+        warnings += decimal.warning(
+            "trec.decimal-relevance",
+            "{count} relevance value(s) written with a decimal point are read as their integer "
+            "part, as trec_eval reads them (1.0 and 1.5 are 1)",
+            path,
+        )
+    else:
+        warnings += extra.warning(
+            "trec.extra-fields",
+            "{count} run line(s) have more than 6 fields; the fields after the sixth are "
+            "ignored, as trec_eval ignores them",
+            path,
+        )
 
     def joined(name: str) -> Any:
         return np.concatenate(parts.pop(name))
@@ -183,46 +342,66 @@ def _read(path: Path, columns: int, names: str) -> TrecColumns:
             )
         )
     del word_parts
-    doc_length = joined("doc_length")
     return TrecColumns(
         path=path,
         queries=list(queries),
         query=joined("query"),
-        doc_hash=hash_words(tuple(doc_words), doc_length),
+        doc_start=joined("doc_start"),
+        doc_length=joined("doc_length"),
         doc_words=tuple(doc_words),
-        doc_length=doc_length,
         value=joined("value"),
         line=joined("line"),
         tags=tuple(tags) if columns == 6 else (),
         warnings=tuple(warnings),
         data=buffer,
-        doc_start=joined("doc_start"),
     )
 
 
-_CHUNK = 1 << 19
+def _non_utf8_lines(buffer: bytearray, first: int, stop: int) -> list[int]:
+    """The lines of ``buffer[first:stop]`` (which starts and ends with a newline; lines numbered
+    from 1 there) that hold bytes that are not UTF-8.  Each decoding stops at the next bad byte
+    and the next one starts after its line: linear in the bytes.
+    """
+    view = memoryview(buffer)
+    found: list[int] = []
+    position, line, counted = first, 0, first
+    while position < stop:
+        try:
+            codecs.utf_8_decode(view[position:stop], "strict", True)
+            break
+        except UnicodeDecodeError as error:
+            bad = position + error.start
+            line += buffer.count(b"\n", counted, bad)
+            counted = bad
+            found.append(line)
+            position = buffer.find(b"\n", bad, stop)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
 class _Chunk:
-    """The rows of one piece of a file: query ids by run (``heads``, decoded, and each row's
-    head), document ids as words, values, 1-based lines, distinct tags."""
+    """The rows of one piece of a file: query ids by run (``heads``, and each row's head),
+    document ids as words, values, 1-based lines, distinct tags, and the lines that warnings
+    name (blank, with extra fields, with a decimal relevance)."""
 
     lines: int
-    heads: list[str]
+    heads: list[bytes]
     head_of_row: IntArray
     doc_start: IntArray
     doc_words: tuple[WordArray, ...]
     doc_length: IntArray
-    value: FloatArray
+    value: npt.NDArray[Any]
     line: IntArray
-    tags: list[str]
+    tags: list[bytes]
+    blank: list[int]
+    extra: list[int]
+    decimal: list[int]
 
 
 def _read_chunk(
     raw: ByteArray,
     words: WordArray,
-    buffer: bytes | bytearray,
+    buffer: bytearray,
     first: int,
     stop: int,
     columns: int,
@@ -231,52 +410,72 @@ def _read_chunk(
 ) -> _Chunk:
     """The rows of ``raw[first:stop]`` (which starts and ends with a newline), lines numbered
     from 1 at ``first``."""
-    import numpy as np
 
     piece = raw[first:stop]
-    starts, ends, line, lines, error = _token_bounds(piece, columns, names, path)
-    starts = starts + first
-    ends = ends + first
+    bounds = _token_bounds(piece, columns, names, path)
+    starts = bounds.starts + first
+    ends = bounds.ends + first
     used = (0, 2, columns - 1) if columns == 4 else (0, 2, 4, 5)
-    field_start = {k: np.ascontiguousarray(starts[k::columns]) for k in used}
-    field_length = {k: ends[k::columns] - field_start[k] for k in used}
+    field_start = {k: starts[bounds.first_token + k] for k in used}
+    field_length = {k: ends[bounds.first_token + k] - field_start[k] for k in used}
     heads, head_of_row = _runs(buffer, words, field_start[0], field_length[0])
     doc_start, doc_length = field_start[2], field_length[2]
-    value_field = columns - 1 if columns == 4 else 4
-    value = _numbers(
-        buffer, words, field_start[value_field], field_length[value_field], line, path, columns
-    )
-    if error is not None:
-        raise error  # after the numbers of the lines before it, which may hold an earlier error
-    tags: list[str] = []
+    decimal: list[int] = []
+    value: npt.NDArray[Any]
+    if columns == 4:
+        value, decimal_rows = _relevances(
+            buffer, words, field_start[3], field_length[3], bounds.line, path
+        )
+        decimal = bounds.line[decimal_rows].tolist()
+    else:
+        value = _scores(buffer, words, field_start[4], field_length[4], bounds.line, path)
+    if bounds.error is not None:
+        raise bounds.error  # after the numbers of the lines before it: one may be worse
+    tags: list[bytes] = []
     if columns == 6:
         tags = list(dict.fromkeys(_runs(buffer, words, field_start[5], field_length[5])[0]))
     return _Chunk(
-        lines=lines,
+        lines=bounds.lines,
         heads=heads,
         head_of_row=head_of_row,
         doc_start=doc_start,
         doc_words=_words(words, doc_start, doc_length),
         doc_length=doc_length,
         value=value,
-        line=line,
+        line=bounds.line,
         tags=tags,
+        blank=bounds.blank,
+        extra=bounds.extra,
+        decimal=decimal,
     )
 
 
-def _token_bounds(
-    raw: ByteArray, columns: int, names: str, path: Path
-) -> tuple[IntArray, IntArray, IntArray, int, InputError | None]:
-    """Where the tokens start and end in ``raw`` (a text between two newlines), the 1-based
-    line of each non-blank line (counted in ``raw``), the number of lines, and an
-    :class:`InputError` for the first line with a number of tokens other than 0 or ``columns``
-    (then the tokens and lines are those before it).
+@dataclass(frozen=True, slots=True)
+class _Bounds:
+    """The tokens of a piece (``starts``, ``ends``), the index of each row's first token, the
+    1-based line of each row, the number of lines, the blank lines and the lines with more
+    fields than ``columns``, and the error of the first line with too few (or, for qrels, too
+    many) fields: the rows are then those before it."""
+
+    starts: IntArray
+    ends: IntArray
+    first_token: IntArray
+    line: IntArray
+    lines: int
+    blank: list[int]
+    extra: list[int]
+    error: InputError | None
+
+
+def _token_bounds(raw: ByteArray, columns: int, names: str, path: Path) -> _Bounds:
+    """The tokens and rows of ``raw`` (a text between two newlines).
 
     A byte is a separator when it is ASCII whitespace (9-13, 32); every other byte, including
     the other control characters, belongs to a token, as in trec_eval.  Three passes over the
     bytes find the boundaries: whether each byte is a separator, where that changes (a token
     starts after a change at an even place and ends at the next), and the newlines; the tokens
-    of each line are counted by locating the newlines among the token bounds.
+    of each line are counted by locating the newlines among the token bounds.  A qrels line has
+    exactly ``columns`` tokens, a run line at least ``columns`` (the rest are ignored).
     """
     import numpy as np
 
@@ -293,84 +492,112 @@ def _token_bounds(
     # every token before a newline has both bounds at or before it
     tokens_before = np.searchsorted(bounds, newlines, side="right") // 2
     per_line_count = np.diff(tokens_before)
-    bad = np.flatnonzero((per_line_count != 0) & (per_line_count != columns))
+    exact = columns == 4
+    if exact:
+        bad = np.flatnonzero((per_line_count != 0) & (per_line_count != columns))
+    else:
+        bad = np.flatnonzero((per_line_count != 0) & (per_line_count < columns))
     error = None
     if len(bad):  # the lines before the bad one are still read (one of them may be worse)
-        first = int(bad[0])
+        at = int(bad[0])
+        wanted = f"{columns}" if exact else f"at least {columns}"
         error = InputError(
-            f"expected {columns} whitespace-separated columns ({names}), "
-            f"found {int(per_line_count[first])}",
+            f"expected {wanted} whitespace-separated columns ({names}), "
+            f"found {int(per_line_count[at])}",
             path,
-            first + 1,
+            at + 1,
         )
-        bounds = bounds[: 2 * int(tokens_before[first])]
-        per_line_count = per_line_count[:first]
-    line = np.flatnonzero(per_line_count) + 1
-    return bounds[0::2], bounds[1::2], line, len(newlines) - 1, error
+        per_line_count = per_line_count[:at]
+    rows = np.flatnonzero(per_line_count)
+    first_token = tokens_before[rows]
+    extra: list[int] = []
+    if not exact:
+        extra = (np.flatnonzero(per_line_count > columns) + 1).tolist()
+    return _Bounds(
+        starts=bounds[0::2],
+        ends=bounds[1::2],
+        first_token=first_token,
+        line=rows + 1,
+        lines=len(newlines) - 1,
+        blank=(np.flatnonzero(per_line_count == 0) + 1).tolist(),
+        extra=extra,
+        error=error,
+    )
 
 
 def _words(words: WordArray, start: IntArray, length: IntArray) -> tuple[WordArray, ...]:
+    """The first :data:`KEY_BYTES` bytes of each token as words: as many columns as the longest
+    token needs, at most :data:`KEY_WORDS` (at least one)."""
     reader = WordReader(words, start)
     longest = int(length.max()) if len(length) else 0
-    return tuple(reader.word(k, length - 8 * k) for k in range(max(1, (longest + 7) // 8)))
+    count = min(KEY_WORDS, max(1, (longest + 7) // 8))
+    return tuple(reader.word(k, length - 8 * k) for k in range(count))
 
 
-def hash_words(words: tuple[WordArray, ...], length: IntArray, seed: int = 0) -> WordArray:
-    """A 64-bit hash of each token from its words and length (equal tokens, equal hashes)."""
+def _same_as_previous(
+    data: bytearray, words: WordArray, start: IntArray, length: IntArray
+) -> BoolArray:
+    """Whether each token but the first has the bytes of the token before it: compared as words
+    up to :data:`KEY_BYTES` bytes, the rest of longer ones as bytes."""
     import numpy as np
 
-    multiplier = np.uint64(0x9E3779B97F4A7C15)
-    h: WordArray = (length.astype(np.uint64) + np.uint64(seed)) * multiplier
-    for word in words:
-        h ^= word
-        h *= np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(31)
-    return h
+    same: BoolArray = length[1:] == length[:-1]
+    for word in _words(words, start, length):
+        same &= word[1:] == word[:-1]
+    for i in np.flatnonzero(same & (length[1:] > KEY_BYTES)).tolist():
+        a, b, n = int(start[i]), int(start[i + 1]), int(length[i])
+        same[i] = data[a + KEY_BYTES : a + n] == data[b + KEY_BYTES : b + n]
+    return same
 
 
 def _runs(
-    data: bytes | bytearray, words: WordArray, start: IntArray, length: IntArray
-) -> tuple[list[str], IntArray]:
-    """The token of each run of equal tokens (decoded once per run: query ids come grouped)
-    and each row's run."""
+    data: bytearray, words: WordArray, start: IntArray, length: IntArray
+) -> tuple[list[bytes], IntArray]:
+    """The token of each run of equal tokens (one Python object per run: query ids come
+    grouped) and each row's run."""
     import numpy as np
 
     changed = np.ones(len(start), dtype=bool)
-    np.not_equal(length[1:], length[:-1], out=changed[1:])
-    for word in _words(words, start, length):
-        changed[1:] |= word[1:] != word[:-1]
+    if len(start) > 1:
+        changed[1:] = ~_same_as_previous(data, words, start, length)
     heads = np.flatnonzero(changed)
-    decoded = [
-        data[s : s + n].decode("utf-8")
+    tokens = [
+        bytes(data[s : s + n])
         for s, n in zip(start[heads].tolist(), length[heads].tolist(), strict=True)
     ]
-    return decoded, np.cumsum(changed) - 1
+    return tokens, np.cumsum(changed) - 1
 
 
 _POW10 = [10.0**k for k in range(23)]
 
 
-def _numbers(
-    data: bytes | bytearray,
+def _digit_grid(words: WordArray, start: IntArray, length: IntArray) -> Any:
+    """Byte ``j`` of every token, for ``j`` below 16 and the longest token: a (width, rows)
+    array, 0 beyond a token (there is no NUL in a file)."""
+    import numpy as np
+
+    reader = WordReader(words, start)
+    low, high = reader.word(0, length), reader.word(1, length - 8)
+    width = min(16, int(length.max()))
+    return np.stack([low, high], axis=1).view(np.uint8)[:, :width].T.copy()
+
+
+def _scores(
+    data: bytearray,
     words: WordArray,
     start: IntArray,
     length: IntArray,
     line: IntArray,
     path: Path,
-    columns: int,
 ) -> FloatArray:
-    """The numbers of one field: plain decimals (``-12.5``, at most 15 digits) vectorised and
+    """The scores of one field: plain decimals (``-12.5``, at most 15 digits) vectorised and
     exact (an integer over a power of ten, both exact doubles: one correctly rounded division,
-    as ``float()`` gives); anything else through :func:`_python_number`."""
+    as ``float()`` gives); anything else through :func:`_python_score`."""
     import numpy as np
 
     if not len(start):
         return np.zeros(0, dtype=np.float64)
-    reader = WordReader(words, start)
-    low, high = reader.word(0, length), reader.word(1, length - 8)
-    width = min(16, int(length.max()))
-    # (width, rows): byte j of every token, contiguous; 0 beyond a token (no NUL in a file)
-    grid = np.stack([low, high], axis=1).view(np.uint8)[:, :width].T.copy()
+    grid = _digit_grid(words, start, length)
     n = len(start)
     mantissa = np.zeros(n, dtype=np.int64)
     fraction = np.zeros(n, dtype=np.int8)
@@ -378,7 +605,7 @@ def _numbers(
     digits = np.zeros(n, dtype=np.int8)
     ok = length <= 16
     negative = grid[0] == 45
-    for j in range(width):
+    for j in range(len(grid)):
         char = grid[j]
         digit = char - np.uint8(48)
         is_digit = digit < 10
@@ -393,29 +620,103 @@ def _numbers(
         np.multiply(mantissa, 10, out=mantissa, where=is_digit)
         np.add(mantissa, digit, out=mantissa, where=is_digit)
     ok &= (dots <= 1) & (digits >= 1) & (digits <= 15)
-    if columns == 4:
-        ok &= dots == 0
     value: FloatArray = mantissa / np.asarray(_POW10)[np.minimum(fraction, 22)]
     value[negative] = -value[negative]
     for row in np.flatnonzero(~ok).tolist():
-        token = data[int(start[row]) : int(start[row]) + int(length[row])].decode("utf-8")
-        value[row] = _python_number(token, columns, path, int(line[row]))
+        token = bytes(data[int(start[row]) : int(start[row]) + int(length[row])])
+        value[row] = _python_score(token, path, int(line[row]))
     return value
 
 
-def _python_number(token: str, columns: int, path: Path, line: int) -> float:
-    shown = token[:40]
-    if columns == 4:
-        body = token[1:] if token.startswith("-") else token
-        if not (body.isascii() and body.isdigit()):
-            raise InputError(f"relevance {shown!r} is not an integer in ASCII digits", path, line)
-        return float(int(token))
-    if not token.isascii() or "_" in token:
-        raise InputError(f"score {shown!r} is not a number in ASCII digits", path, line)
-    try:
-        number = float(token)
-    except ValueError:
-        raise InputError(f"score {shown!r} is not a number", path, line) from None
-    if number != number:
-        raise InputError("score is NaN", path, line)
+_SCORE = re.compile(
+    rb"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(inf|infinity))", re.I
+)
+_RELEVANCE = re.compile(rb"([+-]?)([0-9]+)(\.[0-9]*)?")
+_INT64 = 1 << 63
+
+
+def _excerpt(token: bytes) -> str:
+    """A token as a message shows it: at most 40 characters, with its length when longer."""
+    text = shown(token)
+    return repr(text) if len(text) <= 40 else f"{text[:40]!r}... ({len(token):,} bytes)"
+
+
+def _python_score(token: bytes, path: Path, line: int) -> float:
+    match = _SCORE.fullmatch(token)
+    if match is None:
+        if token.lower().lstrip(b"+-") == b"nan":
+            raise InputError("score is NaN", path, line)
+        if not token.isascii() or b"_" in token:
+            raise InputError(f"score {_excerpt(token)} is not a number in ASCII digits", path, line)
+        raise InputError(f"score {_excerpt(token)} is not a number", path, line)
+    number = float(token)
+    if number in (float("inf"), float("-inf")) and match.group(1) is None:
+        raise InputError(
+            f"score {_excerpt(token)} is out of the range of a 64-bit float", path, line
+        )
     return number
+
+
+def _relevances(
+    data: bytearray,
+    words: WordArray,
+    start: IntArray,
+    length: IntArray,
+    line: IntArray,
+    path: Path,
+) -> tuple[IntArray, IntArray]:
+    """The relevances of one field (int64) and the rows written with a decimal point (read as
+    their integer part): at most 16 bytes vectorised, anything else through
+    :func:`_python_relevance`."""
+    import numpy as np
+
+    n = len(start)
+    if not n:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    grid = _digit_grid(words, start, length)
+    integer = np.zeros(n, dtype=np.int64)
+    dots = np.zeros(n, dtype=np.int8)
+    digits = np.zeros(n, dtype=np.int8)
+    ok = length <= 16
+    negative = grid[0] == 45
+    for j in range(len(grid)):
+        char = grid[j]
+        digit = char - np.uint8(48)
+        is_digit = digit < 10
+        is_dot = char == 46
+        allowed = is_digit | is_dot | (char == 0)
+        if j == 0:
+            allowed |= (char == 45) | (char == 43)
+        ok &= allowed
+        before = is_digit & (dots == 0)  # the integer part
+        digits += before
+        dots += is_dot
+        np.multiply(integer, 10, out=integer, where=before)
+        np.add(integer, digit, out=integer, where=before)
+    ok &= (dots <= 1) & (digits >= 1)
+    value: IntArray = np.where(negative, -integer, integer)
+    decimal = ok & (dots == 1)
+    for row in np.flatnonzero(~ok).tolist():
+        token = bytes(data[int(start[row]) : int(start[row]) + int(length[row])])
+        value[row], decimal[row] = _python_relevance(token, path, int(line[row]))
+    return value, np.flatnonzero(decimal)
+
+
+def _python_relevance(token: bytes, path: Path, line: int) -> tuple[int, bool]:
+    match = _RELEVANCE.fullmatch(token)
+    if match is None:
+        raise InputError(
+            f"relevance {_excerpt(token)} is not an integer in ASCII digits", path, line
+        )
+    sign, digits, fraction = match.groups()
+    digits = digits.lstrip(b"0") or b"0"
+    value = int(digits) if len(digits) <= 19 else _INT64  # too many digits: out of range
+    value = -value if sign == b"-" else value
+    if not -_INT64 <= value < _INT64:
+        raise InputError(
+            f"relevance {_excerpt(token)} is out of the range of a 64-bit integer "
+            "(trec_eval reads a relevance as a C long)",
+            path,
+            line,
+        )
+    return value, fraction is not None

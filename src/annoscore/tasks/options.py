@@ -36,6 +36,7 @@ _FALSE = frozenset({"false", "no"})
 
 BOUNDS: dict[str, tuple[float | None, float | None]] = {
     "depth": (0, None),
+    "max_docs": (1, None),
     "tolerance": (0, None),
     "min_overlap": (0.0, 1.0),
     "relax_margin": (0, None),

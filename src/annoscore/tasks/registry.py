@@ -313,7 +313,7 @@ register(
         score="annoscore.tasks.trec:score_trec",
         reader="annoscore.formats.trec:read_run",
         scorer="annoscore.metrics.ranking:map_scores",
-        signature=("complete", "relevance-level"),
+        signature=("complete", "relevance-level", "max-docs"),
         sample=Sample("trec/qrels.txt", "trec/run.txt", title="trec_eval-style MAP"),
         text="annoscore.report.codiesp:render_trec_eval",
     )

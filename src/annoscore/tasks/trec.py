@@ -1,12 +1,16 @@
 """trec_eval-style MAP on TREC qrels and run files, with trec_eval's rules:
 
 - Within a query, documents are ranked by score, highest first; ties are broken by document id,
-  **descending** (trec_eval's order; the run's rank column is ignored).
-- A document is relevant when its qrels relevance is at least ``relevance_level`` (1, trec_eval
-  ``-l``); AP divides by the number of relevant documents of the query in the qrels.
+  **descending** in byte order (trec_eval's order; the run's rank column is ignored).
+  ``max_docs`` (trec_eval ``-M``) keeps only the first N documents of each query's ranking.
+- A document is relevant when it is judged with a relevance of at least ``relevance_level`` (1,
+  trec_eval ``-l``) and at least 0: a judgement below 0 is never relevant, nor is an unjudged
+  document.  AP divides by the number of relevant documents of the query in the qrels.
 - Queries in the run but not in the qrels are ignored.  Queries in the qrels but not in the run
   are ignored too, unless ``complete`` (trec_eval ``-c``) counts them with AP 0.
-- A document retrieved twice for one query is an input error (trec_eval refuses such runs).
+- A document retrieved twice for one query is an input error (trec_eval refuses such runs); a
+  document judged twice for one query keeps its last judgment, with a warning.
+- Query and document ids are the same only when their bytes are (:func:`judge`).
 
 ``scores``: ``map``; ``counts``: ``ap_sum``, ``queries``, ``relevant``, ``retrieved``,
 ``relevant_retrieved`` (additive per query; MAP = ap_sum / queries).
@@ -15,13 +19,21 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from annoscore.align.documents import pair_documents
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.formats.trec import TrecColumns, read_qrels, read_run
+from annoscore.formats.trec import (
+    DocumentKeys,
+    TrecColumns,
+    document_keys,
+    read_qrels,
+    read_run,
+    shown,
+)
 from annoscore.metrics.ranking import map_scores, mean_average_precision, ranking_stats
 from annoscore.result import CountMatrix, Result, ScoreWarning
 from annoscore.signature import Signature
@@ -32,29 +44,260 @@ if TYPE_CHECKING:
 
     IntArray = npt.NDArray[np.int64]
     BoolArray = npt.NDArray[np.bool_]
+    FloatArray = npt.NDArray[np.float64]
     WordArray = npt.NDArray[np.uint64]
 
 
-def _pair_keys(query: IntArray, doc_hash: WordArray) -> WordArray:
-    """One 64-bit key per (query, document) row."""
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """A run joined with its qrels, each (query, document) identified by its bytes.
+
+    ``queries``: every query id, the qrels' first (first-seen order, indices below
+    ``judged_queries``), then the run's others; ``run_queries``: where each of the run's own
+    query ids (``run.queries``) is there; ``run_query``: each run row's query there;
+    ``judgment``: the qrels row that judges each run row (the last line of duplicates), -1 if
+    none; ``judgments``: the qrels rows that count (the last line of each judged (query,
+    document)); ``duplicate_lines``: the qrels lines that repeat an earlier
+    (query, document), in file order; ``run_keys``: the run's document keys
+    (:func:`annoscore.formats.trec.document_keys`).
+    """
+
+    queries: list[bytes]
+    judged_queries: int
+    run_queries: IntArray
+    run_query: IntArray
+    judgment: IntArray
+    judgments: IntArray
+    duplicate_lines: IntArray
+    run_keys: DocumentKeys
+
+
+def judge(qrels: TrecColumns, run: TrecColumns) -> Judged:
+    """Join ``run`` with ``qrels`` by exact (query, document) identity; an :class:`InputError`
+    at the second line retrieving a document again for a query.
+
+    Every row of both files gets key columns (its query, then its document's key columns,
+    exact: :func:`document_keys`); the rows are sorted by a hash of their keys with their row
+    number as the tie-break (qrels rows first, in file order), and neighbours with equal hashes
+    are compared on every column.  Rows whose hashes collide without their keys being equal are
+    sorted again by the keys themselves, so a collision costs time, never a judgment.  Each
+    group of equal keys then holds a (query, document)'s judgments in line order, then the run
+    rows retrieving it.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "q").write_text("1 0 abcdefgh 1\\n1 0 abcdefghi 0\\n")
+    >>> _ = (folder / "r").write_text("1 Q0 abcdefgh 1 1 r\\n1 Q0 x 2 0.5 r\\n")
+    >>> judge(read_qrels(folder / "q"), read_run(folder / "r")).judgment.tolist()
+    [0, -1]
+    """
     import numpy as np
 
-    mixed = (query.astype(np.uint64) + np.uint64(1)) * np.uint64(0xD6E8FEB86659FD93)
-    mixed ^= mixed >> np.uint64(32)
-    keys: WordArray = doc_hash ^ mixed
-    return keys
+    index = {q: i for i, q in enumerate(qrels.queries)}
+    queries = list(qrels.queries)
+    run_to_all = []
+    for q in run.queries:
+        at = index.get(q)
+        if at is None:
+            at = index[q] = len(queries)
+            queries.append(q)
+        run_to_all.append(at)
+    run_queries = np.array(run_to_all, dtype=np.int64)
+    run_query = run_queries[run.query]
+    qrels_keys, run_keys = document_keys(qrels, run)
+    judged = len(qrels)
+    rows = _Rows(
+        [
+            [qrels.query.view(np.uint64), *qrels_keys.columns],
+            [run_query.view(np.uint64), *run_keys.columns],
+        ]
+    )
+    order, same = _exact_groups(rows)
+    del rows
+    from_run = order >= judged
+    # a run row after a run row of its group: the document is retrieved again
+    again = np.flatnonzero(same[1:] & from_run[1:] & from_run[:-1]) + 1
+    if len(again):
+        second = order[again] - judged
+        at = int(np.argmin(run.line[second]))
+        a, b = int(order[again[at] - 1] - judged), int(second[at])
+        raise InputError(
+            f"document {shown(run.document(b))} is retrieved twice for query "
+            f"{shown(run.queries[run.query[b]])} (also on line {int(run.line[a])}); "
+            "trec_eval refuses duplicates",
+            run.path,
+            int(run.line[b]),
+        )
+    # a qrels row after a qrels row of its group repeats a judgment (the last one counts)
+    repeated = same[1:] & ~from_run[1:] & ~from_run[:-1]
+    duplicate_lines = np.sort(qrels.line[order[np.flatnonzero(repeated) + 1]])
+    last = ~from_run
+    last[:-1] &= ~repeated
+    judgments = order[last]
+    # the first run row of a group that holds a judgment: the judgment just before it
+    hit = np.flatnonzero(same[1:] & from_run[1:] & ~from_run[:-1]) + 1
+    judgment = np.full(len(run), -1, dtype=np.int64)
+    judgment[order[hit] - judged] = order[hit - 1]
+    return Judged(
+        queries=queries,
+        judged_queries=len(qrels.queries),
+        run_queries=run_queries,
+        run_query=run_query,
+        judgment=judgment,
+        judgments=judgments,
+        duplicate_lines=duplicate_lines,
+        run_keys=run_keys,
+    )
 
 
-def _same_document(a: TrecColumns, rows_a: IntArray, b: TrecColumns, rows_b: IntArray) -> BoolArray:
-    """Whether row ``rows_a[i]`` of ``a`` and row ``rows_b[i]`` of ``b`` have the same id."""
+def _candidate_hash(columns: list[WordArray], out: WordArray) -> None:
+    """A 64-bit hash of each row of ``columns`` into ``out`` (equal rows, equal hashes): a sum of
+    the columns times odd constants, then mixed.  It only orders candidates:
+    :func:`_exact_groups` compares the columns themselves, so rows that collide cost time,
+    never a wrong group."""
     import numpy as np
 
-    same: BoolArray = a.doc_length[rows_a] == b.doc_length[rows_b]
-    for k in range(max(len(a.doc_words), len(b.doc_words))):
-        left = a.doc_words[k][rows_a] if k < len(a.doc_words) else np.uint64(0)
-        right = b.doc_words[k][rows_b] if k < len(b.doc_words) else np.uint64(0)
-        same &= left == right
-    return same
+    np.multiply(columns[0], np.uint64(0x9E3779B97F4A7C15), out=out)
+    term = np.empty_like(out)
+    for i, column in enumerate(columns[1:]):
+        np.multiply(column, np.uint64(0xBF58476D1CE4E5B9 + 2 * i), out=term)
+        out += term
+    del term
+    out ^= out >> np.uint64(31)
+    out *= np.uint64(0x94D049BB133111EB)
+    out ^= out >> np.uint64(29)
+
+
+class _Rows:
+    """The rows of tables that have the same columns, numbered one table after the other,
+    without copying them into one table."""
+
+    def __init__(self, tables: list[list[WordArray]]) -> None:
+        self.tables = tables
+        self.starts = [0]
+        for table in tables:
+            self.starts.append(self.starts[-1] + len(table[0]))
+
+    def __len__(self) -> int:
+        return self.starts[-1]
+
+    def hash_into(self, out: WordArray) -> None:
+        """:func:`_candidate_hash` of every row into ``out``."""
+        for table, start, stop in zip(self.tables, self.starts, self.starts[1:], strict=False):
+            _candidate_hash(table, out[start:stop])
+
+    def column(self, k: int, rows: IntArray) -> WordArray:
+        """Column ``k`` of ``rows``."""
+        import numpy as np
+
+        out = np.empty(len(rows), dtype=np.uint64)
+        for table, start, stop in zip(self.tables, self.starts, self.starts[1:], strict=False):
+            inside = np.flatnonzero((rows >= start) & (rows < stop))
+            out[inside] = table[k][rows[inside] - start]
+        return out
+
+    def equal(self, a: IntArray, b: IntArray) -> BoolArray:
+        """Whether rows ``a[i]`` and ``b[i]`` are equal in every column."""
+        import numpy as np
+
+        equal: BoolArray = np.ones(len(a), dtype=bool)
+        for k in range(len(self.tables[0])):
+            equal &= self.column(k, a) == self.column(k, b)
+        return equal
+
+
+def _exact_groups(rows: _Rows) -> tuple[IntArray, BoolArray]:
+    """An order of ``rows`` in which equal rows (equal in every column) are contiguous and in
+    row order, and for each position whether its row equals the one before.
+
+    The rows are sorted by the high bits of :func:`_candidate_hash` with the row number in the
+    low bits (one sort of plain integers, stable by construction); neighbours with equal high
+    bits are compared on every column, and the groups where that finds a collision are sorted
+    again by the columns themselves.
+    """
+    import numpy as np
+
+    n = len(rows)
+    bits = max(1, (n - 1).bit_length())
+    mask = np.uint64((1 << bits) - 1)
+    key = np.empty(n, dtype=np.uint64)
+    rows.hash_into(key)
+    key &= ~mask
+    key |= np.arange(n, dtype=np.uint64)
+    key.sort()
+    order: IntArray = (key & mask).view(np.int64)
+    key >>= np.uint64(bits)
+    candidate = np.flatnonzero(key[1:] == key[:-1])
+    same: BoolArray = np.zeros(n, dtype=bool)
+    if len(candidate):
+        equal = rows.equal(order[candidate], order[candidate + 1])
+        if not bool(equal.all()):
+            order = _sorted_exactly(rows, order, key, candidate[~equal])
+            equal = rows.equal(order[candidate], order[candidate + 1])
+        same[candidate + 1] = equal
+    return order, same
+
+
+def _sorted_exactly(rows: _Rows, order: IntArray, key: WordArray, collided: IntArray) -> IntArray:
+    """``order`` with the positions of every run of equal ``key`` that holds a collision
+    (``collided``: positions whose row differs from the next one's) sorted by the columns, then
+    by row number."""
+    import numpy as np
+
+    group = np.zeros(len(key), dtype=np.int64)
+    np.cumsum(key[1:] != key[:-1], out=group[1:])
+    positions = np.flatnonzero(np.isin(group, group[collided]))
+    taken = order[positions]
+    columns = [rows.column(k, taken) for k in range(len(rows.tables[0]))]
+    within = np.lexsort((taken, *reversed(columns), group[positions]))
+    fixed = order.copy()
+    fixed[positions] = taken[within]
+    return fixed
+
+
+def _query_names(judged: Judged, qrels: TrecColumns, run: TrecColumns) -> list[str]:
+    """Every query id as text; an :class:`InputError` when an id that is not UTF-8 reads like
+    another once its bytes are shown as ``\\x`` escapes (never two queries under one name)."""
+    import numpy as np
+
+    names = [shown(q) for q in judged.queries]
+    if len(set(names)) == len(names):
+        return names
+    seen: dict[str, bytes] = {}
+    for name, query in zip(names, judged.queries, strict=True):
+        other = seen.setdefault(name, query)
+        if other == query:
+            continue
+        odd = query if name.encode() != query else other
+        for file in (qrels, run):
+            if odd in file.queries:
+                row = int(np.argmax(file.query == file.queries.index(odd)))
+                raise InputError(
+                    f"query id {name!r} is not UTF-8 and reads like another query id once its "
+                    "bytes are shown as \\x escapes; rename one of them",
+                    file.path,
+                    int(file.line[row]),
+                )
+    raise AssertionError("two distinct query ids read alike, and neither is in the files")
+
+
+_PARALLEL_BYTES = 1 << 20
+
+
+def _read_both(qrels_path: Path, run_path: Path) -> tuple[TrecColumns, TrecColumns]:
+    """Both files, the run first (its errors come first); read at once in two threads (NumPy
+    releases the GIL) when the qrels file is large enough for that to pay."""
+    try:
+        large = qrels_path.stat().st_size >= _PARALLEL_BYTES
+    except OSError:  # the reader says what is wrong
+        large = False
+    if not large:
+        run = read_run(run_path)
+        return read_qrels(qrels_path), run
+    with ThreadPoolExecutor(1) as pool:
+        reading_qrels = pool.submit(read_qrels, qrels_path)
+        run = read_run(run_path)
+        return reading_qrels.result(), run
 
 
 def score_trec(
@@ -63,13 +306,16 @@ def score_trec(
     *,
     complete: bool = False,
     relevance_level: int = 1,
+    max_docs: int | None = None,
 ) -> Result:
     """MAP of a run against qrels (trec_eval ``map``); every query is a document of the count
-    matrix (``complete``: trec_eval ``-c``; ``relevance_level``: ``-l``).
+    matrix (``complete``: trec_eval ``-c``; ``relevance_level``: ``-l``; ``max_docs``: ``-M``,
+    the first N ranked documents of each query, ``None`` for all).
 
     A retrieved document counts as relevant only when it is judged with a relevance of at least
-    ``relevance_level``: an unjudged document is never relevant, whatever the level (with
-    ``-l 0`` the judged-0 documents are relevant, so AP and MAP stay within [0, 1]).
+    ``relevance_level`` and at least 0: an unjudged document, or one judged below 0, is never
+    relevant, whatever the level (with ``-l 0`` the judged-0 documents are relevant, so AP and
+    MAP stay within [0, 1]).
 
     >>> from annoscore.samples import SAMPLES
     >>> r = score_trec(SAMPLES / "trec/qrels.txt", SAMPLES / "trec/run.txt")
@@ -78,55 +324,40 @@ def score_trec(
     """
     import numpy as np
 
-    with ThreadPoolExecutor(1) as pool:  # NumPy releases the GIL: the two files read at once
-        reading_qrels = pool.submit(read_qrels, qrels_path)
-        run = read_run(run_path)
-        qrels = reading_qrels.result()
-    # judgments: (query, document) pairs, the last of duplicates wins
-    qrels_key = _pair_keys(qrels.query, qrels.doc_hash)
-    by_key = np.argsort(qrels_key)
-    sorted_key = qrels_key[by_key]
-    last = np.ones(len(by_key), dtype=bool)
-    np.not_equal(sorted_key[1:], sorted_key[:-1], out=last[:-1])
-    duplicate_judgments = int(len(last) - np.count_nonzero(last))
-    if duplicate_judgments:  # rare: a stable order, so that the last line of each wins
-        by_key = np.argsort(qrels_key, kind="stable")
-        sorted_key = qrels_key[by_key]
-        repeated = np.flatnonzero(~last)
-        if not bool(_same_document(qrels, by_key[repeated], qrels, by_key[repeated + 1]).all()):
-            raise RuntimeError("two document ids of the qrels share a 64-bit hash")
-    judged_rows = by_key[last]
-    judged_key = sorted_key[last]
-    relevance = qrels.value[judged_rows]
-    judged_query = qrels.query[judged_rows]
-    relevant_per_query = np.bincount(
-        judged_query[relevance >= relevance_level], minlength=len(qrels.queries)
-    ).astype(np.int64)
+    if max_docs is not None and max_docs < 1:
+        raise InputError(f"max_docs (trec_eval -M) must be at least 1, not {max_docs}")
+    qrels, run = _read_both(qrels_path, run_path)
+    judged = judge(qrels, run)
+    names_of = _query_names(judged, qrels, run)
+    threshold = max(relevance_level, 0)  # a judgement below 0 is never relevant
 
-    # the run: queries numbered as in the qrels (-1: not judged), each row relevant or not
-    qrels_index = {q: i for i, q in enumerate(qrels.queries)}
-    run_to_qrels = np.array([qrels_index.get(q, -1) for q in run.queries], dtype=np.int64)
-    row_query = run_to_qrels[run.query]
-    relevant_all = _judged_relevant(
-        run, row_query, qrels, judged_rows, judged_key, judged_query, relevance_level
-    )
-    scored = np.flatnonzero(row_query >= 0)
-    relevant = relevant_all[scored]
+    relevance = qrels.value[judged.judgments]
+    relevant_per_query = np.bincount(
+        qrels.query[judged.judgments][relevance >= threshold], minlength=len(qrels.queries)
+    ).astype(np.int64)
+    relevant_all: BoolArray = np.zeros(len(run), dtype=bool)
+    has = np.flatnonzero(judged.judgment >= 0)
+    relevant_all[has] = qrels.value[judged.judgment[has]] >= threshold
 
     # rank: by query (run order), score descending, document id descending
-    queries_in_run = [q for q in run.queries if q in qrels_index]
-    local = {q: i for i, q in enumerate(queries_in_run)}
-    run_local = np.array([local.get(q, -1) for q in run.queries], dtype=np.int64)
+    scored = np.flatnonzero(judged.run_query < judged.judged_queries)
+    relevant = relevant_all[scored]
+    queries_in_run = np.flatnonzero(judged.run_queries < judged.judged_queries)
+    run_local = np.full(len(run.queries), -1, dtype=np.int64)
+    run_local[queries_in_run] = np.arange(len(queries_in_run))
     query = run_local[run.query[scored]]
-    order = _trec_order(run, scored, query)
+    order = _trec_order(run.value[scored], judged.run_keys, scored, query)
     query, relevant = query[order], relevant[order]
 
+    qrels_names = names_of[: judged.judged_queries]
+    run_names = [names_of[i] for i in judged.run_queries.tolist()]
     pairing = pair_documents(
-        qrels.queries,
-        run.queries,
+        qrels_names,
+        run_names,
         gold_only="empty" if complete else "ignore",
         system_only="ignore",
     )
+    local = {run_names[i]: k for k, i in enumerate(queries_in_run.tolist())}
     queries = [q for q in pairing.scored if q in local]
     missing, unjudged = list(pairing.gold_only), list(pairing.system_only)
     names = queries + (missing if complete else [])
@@ -137,8 +368,9 @@ def score_trec(
     query = renumber[query] if len(query) else query
     regroup = np.argsort(query, kind="stable")
     query, relevant = query[regroup], relevant[regroup]
+    qrels_index = {q: i for i, q in enumerate(qrels_names)}
     num_relevant = relevant_per_query[[qrels_index[q] for q in names]]
-    stats = ranking_stats(query, relevant, np.asarray(num_relevant, dtype=np.int64))
+    stats = ranking_stats(query, relevant, np.asarray(num_relevant, dtype=np.int64), depth=max_docs)
     matrix = CountMatrix.from_columns(
         names, stats.columns(), integer=("queries", "relevant", "retrieved", "relevant_retrieved")
     )
@@ -166,20 +398,19 @@ def score_trec(
                 f"{len(missing)} judged queries are not in the run and are ignored, as trec_eval "
                 f"does without -c; with -c MAP would be {alt:.4f}"
             )
-    if duplicate_judgments:
-        examples = np.sort(qrels.line[by_key[np.flatnonzero(~last) + 1]])[:5]
+    if len(judged.duplicate_lines):
         warnings.append(
             ScoreWarning(
                 "trec.duplicate-judgments",
                 "{count} duplicate judgments (same query and document): the last wins",
-                duplicate_judgments,
-                tuple(f"{qrels_path}:{n}" for n in examples.tolist()),
+                len(judged.duplicate_lines),
+                tuple(f"{qrels_path}:{n}" for n in judged.duplicate_lines[:5].tolist()),
             )
         )
-    tags = sorted(run.tags)
+    tags = sorted(shown(tag) for tag in run.tags)
     return Result.from_counts(
         "trec",
-        Signature.of("trec", complete=complete, relevance_level=relevance_level),
+        Signature.of("trec", complete=complete, relevance_level=relevance_level, max_docs=max_docs),
         matrix,
         map_scores,
         warnings=warnings,
@@ -187,79 +418,14 @@ def score_trec(
     )
 
 
-def _judged_relevant(
-    run: TrecColumns,
-    row_query: IntArray,
-    qrels: TrecColumns,
-    judged_rows: IntArray,
-    judged_key: WordArray,
-    judged_query: IntArray,
-    relevance_level: int,
-) -> BoolArray:
-    """Whether each row of the run retrieves a document its query judges relevant
-    (``row_query``: the row's query numbered as in the qrels, -1 if not judged; ``judged_*``:
-    the distinct judgments, sorted by their (query, document) key).
-
-    Each run row gets a (query, document) key (queries not judged numbered after the judged
-    ones); the keys sorted once serve the duplicate check (:func:`_refuse_duplicates`) and the
-    lookup of the judgments (a lookup of sorted keys walks the judgments in order: several
-    times faster than unsorted ones).  A key found is confirmed on the document's bytes and the
-    query, so a hash collision cannot make a row relevant.  Its temporaries (several arrays of
-    one word per row) end with this function, before the ranking allocates its own.
-    """
+def _trec_order(score: FloatArray, keys: DocumentKeys, rows: IntArray, query: IntArray) -> IntArray:
+    """The order of ``rows`` (of ``score`` and ``query``, which hold theirs; ``keys`` holds
+    every row's) by query, score descending, then document id descending (byte order, as
+    ``strcmp``): vectorised, ties ordered by the ids' keys
+    (:meth:`annoscore.formats.trec.DocumentKeys.descending`)."""
     import numpy as np
 
-    numbered = np.where(row_query >= 0, row_query, len(qrels.queries) + run.query)
-    run_key = _pair_keys(numbered, run.doc_hash)
-    del numbered
-    key_order = np.argsort(run_key)
-    ordered_key = run_key[key_order]
-    _refuse_duplicates(run, run_key, ordered_key)
-    del run_key
-    relevant: BoolArray = np.zeros(len(run), dtype=bool)
-    if len(judged_key) and len(run):
-        at = np.minimum(np.searchsorted(judged_key, ordered_key), len(judged_key) - 1)
-        found = np.flatnonzero(judged_key[at] == ordered_key)
-        rows = judged_rows[at[found]]
-        hit = key_order[found]
-        exact = _same_document(run, hit, qrels, rows)
-        exact &= judged_query[at[found]] == row_query[hit]
-        relevant[hit[exact]] = qrels.value[rows[exact]] >= relevance_level
-    return relevant
-
-
-def _refuse_duplicates(run: TrecColumns, key: WordArray, ordered_key: WordArray) -> None:
-    """An :class:`InputError` at the second line retrieving a document again for a query
-    (``key``: the rows' (query, document) keys; ``ordered_key``: the same, sorted)."""
-    import numpy as np
-
-    if not bool((ordered_key[1:] == ordered_key[:-1]).any()):
-        return
-    by_key = np.argsort(key, kind="stable")
-    repeated = np.flatnonzero(key[by_key[1:]] == key[by_key[:-1]])
-    if not len(repeated):
-        return
-    first, second = by_key[repeated], by_key[repeated + 1]
-    same = _same_document(run, first, run, second) & (run.query[first] == run.query[second])
-    if not bool(same.any()):
-        return
-    at = int(np.argmin(np.where(same, run.line[second], np.iinfo(np.int64).max)))
-    a, b = int(first[at]), int(second[at])
-    raise InputError(
-        f"document {run.document(b)} is retrieved twice for query {run.queries[run.query[b]]} "
-        f"(also on line {int(run.line[a])}); trec_eval refuses duplicates",
-        run.path,
-        int(run.line[b]),
-    )
-
-
-def _trec_order(run: TrecColumns, rows: IntArray, query: IntArray) -> IntArray:
-    """The order of ``rows`` by query, score descending, then document id descending (byte
-    order, as ``strcmp``): vectorised, the id compared word by word in big-endian order."""
-    import numpy as np
-
-    score = run.value[rows]
-    n = len(rows)
+    n = len(score)
     if n < 2:
         return np.arange(n)
     grouped = bool((query[1:] >= query[:-1]).all())
@@ -274,9 +440,7 @@ def _trec_order(run: TrecColumns, rows: IntArray, query: IntArray) -> IntArray:
     in_tie[:-1] |= tie
     group = np.cumsum(np.append(True, ~tie))  # one id per run of equal (query, score)
     at = np.flatnonzero(in_tie)
-    keys = [
-        ~run.doc_words[k][rows[order[at]]].byteswap() for k in reversed(range(len(run.doc_words)))
-    ]
-    within = np.lexsort((*keys, group[at]))
-    order[at] = order[at][within]
+    tied = order[at]
+    within = np.lexsort((*reversed(keys.take(rows[tied]).descending()), group[at]))
+    order[at] = tied[within]
     return order

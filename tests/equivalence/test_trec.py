@@ -1,0 +1,334 @@
+"""``annoscore trec`` against the plain reference of ``tests/oracles/trec.py`` on random
+adversarial files: counts, scores (per query and MAP), warnings and refusals equal.
+
+The generator is built to hit what the vectorised reader and the exact join can get wrong: query
+and document ids from :mod:`tests.equivalence.ids` (1-40 bytes, across every word boundary,
+shared prefixes, last-byte variants, numeric-looking forms, multi-byte UTF-8), chosen
+independently for the qrels and the run, some longer than the words the reader keeps
+(:data:`annoscore.formats.trec.KEY_BYTES`) and sharing those bytes, some not UTF-8; judgments
+repeated; queries on one side only; tied scores; relevances and scores in every written form;
+blank lines, extra fields, tabs, ``\\r``; malformed lines now and then; the reader's pieces cut
+small in some cases (down to one line each: the lines of a query, blank lines, bad bytes and
+errors fall on both sides of piece boundaries) and, in a few cases, files past its 512 KiB
+piece; and the candidate hash of the join made weak, so that collisions happen.
+
+``ANNOSCORE_EQUIVALENCE_CASES`` multiplies the number of cases (default 1).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+
+from annoscore.errors import InputError
+from annoscore.formats import trec as trec_format
+from annoscore.result import Result
+from annoscore.tasks import trec as trec_task
+from annoscore.tasks.trec import score_trec
+from tests.equivalence.ids import id_pool, split_sides
+from tests.oracles import trec as oracle
+
+SCALE = max(1, int(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1")))
+SEPARATORS = " \t\r\x0b\x0c"
+_NAMES = itertools.count()
+
+
+def _zeros(columns: list[Any], out: Any) -> None:
+    out[:] = 0
+
+
+def _query_only(columns: list[Any], out: Any) -> None:
+    out[:] = columns[0] << 40
+
+
+def _two_bits(columns: list[Any], out: Any) -> None:
+    out[:] = (columns[-1] & 3) << 62
+
+
+WEAK_HASHES = [_zeros, _query_only, _two_bits]
+"""Candidate hashes that collide on purpose (the join must stay exact): all equal, the query
+only, two bits of the last key column."""
+
+
+def _pool(rng: random.Random, size: int) -> list[bytes]:
+    ids = [i.encode() for i in id_pool(rng, size, forbidden=SEPARATORS + "\n")]
+    extra: list[bytes] = []
+    if rng.random() < 0.3:  # long ids sharing the bytes the reader keeps as words, and more
+        stem = rng.choice(ids) * (40 // max(1, len(rng.choice(ids))) + 2)
+        stem = stem[: rng.randint(30, 40)]
+        extra += [stem + bytes([c]) for c in b"ab"] + [stem, stem[:-1], stem + b"ab"]
+    if rng.random() < 0.1:
+        extra.append(b"L" * rng.randint(100, 3000))
+    if rng.random() < 0.15:  # not UTF-8, and one that reads like it once escaped
+        extra += [b"d\xff", b"\xfe\xff" * rng.randint(1, 20), b"x\xc3"]
+    return list(dict.fromkeys(ids + extra)) or [b"d"]
+
+
+def _relevance_text(rng: random.Random, value: int) -> bytes:
+    forms = [str(value)] * 6 + [f"{value}.0", f"+{value}" if value >= 0 else str(value)]
+    forms += [f"00{value}" if value >= 0 else str(value), f"{value}.5", f"{value}."]
+    return rng.choice(forms).encode()
+
+
+def _score_text(rng: random.Random, value: float) -> bytes:
+    forms = [repr(value), f"{value:.3f}", f"{value:e}", f"{value:.20f}", f"{value:+}"]
+    forms += [f"{value:.17g}", repr(value).replace("e", "E")]
+    return rng.choice(forms).encode()
+
+
+def _sep(rng: random.Random) -> bytes:
+    return rng.choice([b" ", b" ", b"\t", b"  ", b" \t", b"\x0b", b"\x0c"])
+
+
+def _line(rng: random.Random, fields: list[bytes]) -> bytes:
+    out = rng.choice([b"", b"", b"", b" ", b"\t"])
+    for i, item in enumerate(fields):
+        out += (_sep(rng) if i else b"") + item
+    return out + rng.choice([b"", b"", b"", b"\r", b" "])
+
+
+def case(rng: random.Random) -> tuple[bytes, bytes, dict[str, Any]]:
+    """One random qrels file, run file and options."""
+    queries = _pool(rng, rng.randint(1, 8))
+    documents = _pool(rng, rng.randint(1, 40))
+    judged, retrieved = split_sides(rng, queries)
+    if not judged and not retrieved:
+        judged = retrieved = queries[:1]
+    qrels_lines: list[bytes] = []
+    for query in judged:
+        for _ in range(rng.randint(0, 12)):
+            document = rng.choice(documents)  # repeats: duplicate judgments
+            relevance = rng.choice([-2, -1, 0, 0, 1, 1, 1, 2, 3])
+            qrels_lines.append(
+                _line(
+                    rng,
+                    [
+                        query,
+                        rng.choice([b"0", b"Q0", b"1"]),
+                        document,
+                        _relevance_text(rng, relevance),
+                    ],
+                )
+            )
+    run_lines: list[bytes] = []
+    values = [
+        rng.choice([0.0, 0.5, 1.0, 2.0, -1.0]) if rng.random() < 0.6 else rng.uniform(-5, 5)
+        for _ in range(6)
+    ]
+    tag = rng.choice([b"run", b"sys-1", b"r\xff"])
+    for query in retrieved:
+        chosen = rng.sample(documents, rng.randint(0, min(len(documents), 30)))
+        for rank, document in enumerate(chosen, 1):
+            fields = [
+                query,
+                b"Q0",
+                document,
+                str(rank).encode(),
+                _score_text(rng, rng.choice(values)),
+                tag,
+            ]
+            if rng.random() < 0.05:
+                fields += [b"extra"] * rng.randint(1, 3)
+            run_lines.append(_line(rng, fields))
+    if not rng.random() < 0.7:  # lines of one query need not be together
+        rng.shuffle(qrels_lines)
+        rng.shuffle(run_lines)
+    for lines in (qrels_lines, run_lines):
+        if lines and rng.random() < 0.15:
+            lines.insert(rng.randrange(len(lines) + 1), rng.choice([b"", b"  ", b"\t\r"]))
+    if run_lines and rng.random() < 0.05:  # a document retrieved twice
+        run_lines.append(rng.choice(run_lines))
+    if rng.random() < 0.08:  # something malformed
+        bad = rng.choice(
+            [
+                b"q 0 d",
+                b"q 0 d x",
+                b"q 0 d 1e3",
+                b"q 0 d " + b"9" * 30,
+                b"q Q0 d 1 2",
+                b"q Q0 d 1 nan r",
+                b"q Q0 d 1 1e999 r",
+                b"q Q0 d 1 0x10 r",
+                b"q\x00 0 d 1",
+            ]
+        )
+        target = qrels_lines if bad.count(b" ") == 3 or b"\x00" in bad else run_lines
+        target.insert(rng.randrange(len(target) + 1), bad)
+    qrels = b"\n".join(qrels_lines)
+    run = b"\n".join(run_lines)
+    if rng.random() < 0.8:
+        qrels += b"\n"
+    if rng.random() < 0.8:
+        run += b"\n"
+    if rng.random() < 0.05:
+        qrels = b"\xef\xbb\xbf" + qrels
+    if rng.random() < 0.05:
+        run = b"\xef\xbb\xbf" + run
+    options = {
+        "complete": rng.random() < 0.5,
+        "relevance_level": rng.choice([-2, -1, 0, 1, 1, 1, 2, 3]),
+        "max_docs": rng.choice([None, None, None, 1, 2, 3, 5, 10]),
+    }
+    return qrels, run, options
+
+
+def observed(result: Result) -> dict[str, Any]:
+    """What the reference gives, read from a result."""
+    matrix = result.matrix
+    per_query = {}
+    for d, name in enumerate(matrix.documents):
+        row = dict(zip(matrix.names, matrix.values[d].tolist(), strict=True))
+        per_query[name] = (
+            row["ap_sum"],
+            int(row["relevant"]),
+            int(row["retrieved"]),
+            int(row["relevant_retrieved"]),
+        )
+    warnings = [
+        (w.code, w.count, list(w.examples), w.message if w.code == "note" else "")
+        for w in result.warnings
+    ]
+    return {
+        "per_query": per_query,
+        "map": result.scores["map"],
+        "counts": dict(result.counts),
+        "warnings": warnings,
+        "runid": result.details["runid"],
+    }
+
+
+def expected(reference: oracle.OracleResult) -> dict[str, Any]:
+    return {
+        "per_query": reference.per_query,
+        "map": reference.map,
+        "counts": reference.counts,
+        "warnings": [(w.code, w.count, w.examples, w.text) for w in reference.warnings],
+        "runid": reference.runid,
+    }
+
+
+@contextmanager
+def _reading(chunk: int | None, weak: Any) -> Iterator[None]:
+    with (
+        mock.patch.object(trec_format, "_CHUNK", chunk or trec_format._CHUNK),
+        mock.patch.object(trec_task, "_candidate_hash", weak or trec_task._candidate_hash),
+    ):
+        yield
+
+
+def check(
+    folder: Path,
+    qrels: bytes,
+    run: bytes,
+    options: dict[str, Any],
+    *,
+    chunk: int | None = None,
+    weak: Any = None,
+) -> str:
+    """Score one case both ways and assert they agree; returns "ok" or "refused"."""
+    # new names each time: rewriting a file in place makes some file systems flush it (slow)
+    qrels_path, run_path = folder / f"qrels-{next(_NAMES)}.txt", folder / f"run-{next(_NAMES)}.txt"
+    qrels_path.write_bytes(qrels)
+    run_path.write_bytes(run)
+    try:
+        return _check(qrels_path, run_path, qrels, run, options, chunk, weak)
+    finally:  # thousands of cases: the folder keeps none of them
+        qrels_path.unlink()
+        run_path.unlink()
+
+
+def _check(
+    qrels_path: Path,
+    run_path: Path,
+    qrels: bytes,
+    run: bytes,
+    options: dict[str, Any],
+    chunk: int | None,
+    weak: Any,
+) -> str:
+    try:
+        reference = oracle.score(qrels, run, str(qrels_path), str(run_path), **options)
+    except oracle.OracleError as refused:
+        with _reading(chunk, weak), pytest.raises(InputError) as error:
+            score_trec(qrels_path, run_path, **options)
+        path = qrels_path if refused.file == "qrels" else run_path
+        assert (error.value.path, error.value.line) == (str(path), refused.line), (
+            refused,
+            error.value,
+        )
+        return "refused"
+    with _reading(chunk, weak):
+        result = score_trec(qrels_path, run_path, **options)
+    assert observed(result) == expected(reference)
+    return "ok"
+
+
+def _cases(seed: int, count: int, folder: Path, **how: Any) -> dict[str, int]:
+    outcomes = {"ok": 0, "refused": 0}
+    for i in range(count):
+        rng = random.Random(seed * 1_000_003 + i)
+        qrels, run, options = case(rng)
+        chunk = rng.choice([None] * 10 + [1, 100, 500, 2000]) if how.get("chunk") else None
+        try:
+            outcomes[check(folder, qrels, run, options, chunk=chunk, weak=how.get("weak"))] += 1
+        except AssertionError as failure:
+            raise AssertionError(f"case seed={seed} i={i} chunk={chunk}: {failure}") from None
+    return outcomes
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_cases_equal_the_reference(tmp_path: Path, seed: int) -> None:
+    outcomes = _cases(seed, 180 * SCALE, tmp_path, chunk=True)
+    assert outcomes["ok"] > outcomes["refused"] > 0  # both paths are exercised
+
+
+@pytest.mark.parametrize("weak", range(3))
+def test_hash_collisions_change_nothing(tmp_path: Path, weak: int) -> None:
+    """The join's hash only orders candidates: with hashes that collide all the time, the
+    judgments found, the duplicates and every number stay the reference's."""
+    outcomes = _cases(100 + weak, 120 * SCALE, tmp_path, weak=WEAK_HASHES[weak])
+    assert outcomes["ok"] > 0
+
+
+def _large(rng: random.Random, topics: int, *, long_ids: bool) -> tuple[bytes, bytes]:
+    qrels, run = [], []
+    for t in range(topics):
+        query = (
+            f"{t:0{rng.randint(1, 6)}d}".encode() if rng.random() < 0.5 else f"topic-{t}".encode()
+        )
+        docs = [f"doc{rng.randrange(400):04d}".encode() for _ in range(60)]
+        if long_ids:
+            docs = [b"clueweb12-" + b"0" * 24 + d + (b"x" * rng.randint(0, 3)) for d in docs]
+        docs = list(dict.fromkeys(docs))
+        for d in docs[:25] + docs[:3]:
+            qrels.append(b"%s 0 %s %d" % (query, d, rng.choice([0, 0, 1, 2])))
+        for i, d in enumerate(docs[5:], 1):
+            run.append(
+                b"%s Q0 %s %d %s r" % (query, d, i, repr(round(rng.random() * 4, 1)).encode())
+            )
+    return b"\n".join(qrels) + b"\n", b"\n".join(run) + b"\n"
+
+
+@pytest.mark.parametrize("long_ids", [False, True])
+def test_files_past_the_readers_piece(tmp_path: Path, long_ids: bool) -> None:
+    """Files of more than 512 KiB (several pieces at the default size), ties, repeated
+    judgments, ids under and over the words the reader keeps."""
+    rng = random.Random(7 + long_ids)
+    for topics in [400] * SCALE:
+        qrels, run = _large(rng, topics * (2 if not long_ids else 1), long_ids=long_ids)
+        assert len(run) > trec_format._CHUNK
+        for options in ({}, {"complete": True, "relevance_level": 2, "max_docs": 20}):
+            check(
+                tmp_path,
+                qrels,
+                run,
+                {"complete": False, "relevance_level": 1, "max_docs": None, **options},
+            )
