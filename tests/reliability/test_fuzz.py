@@ -132,13 +132,6 @@ KNOWN = [
         "--gold gold.json --pred pred.json",
     ),
     Known(
-        ("pipe", "fifo"),
-        ("trec", "compare-trec"),
-        "UnicodeDecodeError",
-        "formats/trec.py: a pipe whose text is not UTF-8 is an internal error (a file is exit "
-        "2): annoscore trec <(printf '\\xb7q1 0 d1 1\\n') samples/trec/run.txt",
-    ),
-    Known(
         ("deep-nesting", "pipe", "fifo"),
         ("nlpsandbox-", "compare-nlpsandbox"),
         "RecursionError",
