@@ -191,7 +191,8 @@ def _corrupt(rng: random.Random, data: list[Any]) -> Any:
     elif roll < 0.2:
         obj["annotationSource"] = rng.choice(["x", [], None, {"resourceSource": "n"}])
     elif roll < 0.3:
-        obj["annotationSource"]["resourceSource"]["name"] = rng.choice(["dir/", "", 5, None])
+        bad_names = ["dir/", "", 5, None, "n\ud800x", "a/\udfff"]
+        obj["annotationSource"]["resourceSource"]["name"] = rng.choice(bad_names)
     else:
         arrays = [name for name in obj if name != "annotationSource"]
         if not arrays:
@@ -226,10 +227,8 @@ def _corrupt(rng: random.Random, data: list[Any]) -> Any:
 
 
 def _write(path: Path, data: Any, rng: random.Random) -> Path:
-    path.write_text(
-        json.dumps(data, ensure_ascii=rng.random() < 0.5, indent=rng.choice([None, None, 1])),
-        encoding="utf-8",
-    )
+    text = json.dumps(data, ensure_ascii=rng.random() < 0.5, indent=rng.choice([None, None, 1]))
+    path.write_bytes(text.encode("utf-8", "surrogatepass"))
     return path
 
 
@@ -258,7 +257,7 @@ def _compare(result: Any, expected: oracle.Outcome, context: str) -> None:
     assert _warnings(result) == expected.warnings, context
 
 
-OPTIONS = {
+OPTIONS: dict[str, list[Any]] = {
     "tokenizer": list(Tokenizer),
     "quotes": list(Quotes),
     "same_start": list(SameStart),

@@ -141,6 +141,10 @@ def _note_id(name: str, obj: Any, index: int) -> str:
     value = resource.get("name")
     if not isinstance(value, str):
         raise _fail(name, where, "expected a string (the note name)")
+    surrogates = [c for c in value if "\ud800" <= c <= "\udfff"]
+    if surrogates:
+        what = f"not Unicode text: a lone surrogate {surrogates[0]!a} (the note id is printed)"
+        raise _fail(name, where, what)
     if not posixpath.basename(value):
         raise _fail(name, where, f"the note id (basename of {value!r}) is empty")
     return posixpath.basename(value)

@@ -22,7 +22,8 @@ does.  A missing category array is read as empty and counted (the official scrip
 file and the JSON path of the item, e.g.
 ``pred.json: [3].textDateAnnotations[7].length: expected a non-negative integer``.  Offsets
 above :data:`MAX_OFFSET` (2**53 - 1) are refused the same way, and so is an integer too long for
-Python to read (more than 4,300 digits: the official script stops with a ``ValueError``); JSON
+Python to read (more than 4,300 digits: the official script stops with a ``ValueError``) and a
+note name holding a lone surrogate (``"\\ud800"``: the note id is printed, and cannot be); JSON
 nested deeper than the decoder can follow names the file, the top-level item and its line.
 
 One reader, :func:`read_sandbox`, gives each category as integer columns in file order
@@ -431,6 +432,10 @@ def _scan_chunk(chunk: Chunk, wanted: Sequence[Category]) -> Scanned | None:
         return None
     if names and set(map(type, names)) != {str}:
         return None
+    try:
+        "".join(names).encode()
+    except UnicodeEncodeError:  # a lone surrogate ("\\ud800")
+        return None
     note_ids = list(map(posixpath.basename, names))
     if "" in note_ids:
         return None
@@ -474,6 +479,13 @@ def _note_id(path: Path, item: object, index: int) -> str:
     where = f"[{index}].annotationSource.resourceSource.name"
     if not isinstance(name, str):
         raise _fail(path, where, "expected a string (the note name)")
+    try:
+        name.encode()
+    except UnicodeEncodeError as error:
+        bad = name[error.start]
+        raise _fail(
+            path, where, f"not Unicode text: a lone surrogate {bad!a} (the note id is printed)"
+        ) from None
     note_id = posixpath.basename(name)
     if not note_id:
         raise _fail(path, where, f"the note id (basename of {name!r}) is empty")
