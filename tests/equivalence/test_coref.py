@@ -153,7 +153,8 @@ def _case(rng: random.Random, documents: int, large: bool) -> tuple[str, str]:
         response = _response(rng, key, tokens)
         last = k == len(written) - 1
         if rng.random() < 0.05:
-            key_lines.append(rng.choice(["junk line outside any document", "junk -", "\t_"]))
+            for _ in range(rng.randint(1, 3)):  # a run of lines outside documents
+                key_lines.append(rng.choice(["junk line outside any document", "junk -", "\t_"]))
         if name in gold:
             if rng.random() < 0.05:  # an earlier document of the same name: shadowed
                 key_lines += _document(rng, name, _cells(rng, key[:1], tokens), key_layout)

@@ -214,8 +214,8 @@ def test_file_without_documents_reads_as_no_documents(text: str) -> None:
 
 def test_lines_outside_documents_are_counted_with_line_numbers() -> None:
     parsed = parse_conll("a -\nb -\n" + doc("-", name="x") + "c (1)\n", "k.conll")
-    assert parsed.ignored_lines == 3 and parsed.ignored_examples == (1, 6)
-    assert parsed.warnings("key")[0].examples == ("k.conll:1", "k.conll:6")
+    assert parsed.ignored_lines == 3 and parsed.ignored_examples == (1, 2, 6)
+    assert parsed.warnings("key")[0].examples == ("k.conll:1", "k.conll:2", "k.conll:6")
 
 
 def test_end_document_anywhere_in_a_line_closes_the_document() -> None:
@@ -249,3 +249,11 @@ def test_reading_in_chunks_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> N
     with pytest.raises(InputError) as caught:
         parse_conll(text.replace("4)", "5)"), "k.conll")
     assert caught.value.line == text.count("\n") - 1
+
+
+def test_each_plain_line_outside_documents_is_an_example() -> None:
+    """Lines outside documents that end like a token line without a mention are skipped in a run
+    by the fast classification; the warning still names each, as the line-by-line reading does."""
+    text = "#begin document a\nd -\n#end document\njunk -\n\t_\nx -\nword\n"
+    parsed = parse_conll(text, "k.conll")
+    assert parsed.ignored_lines == 4 and parsed.ignored_examples == (4, 5, 6, 7)

@@ -427,8 +427,9 @@ def parse_conll(text: str, path: str = "<string>") -> ConllFile:
                     current.tokens += plain
                 else:
                     ignored += plain
-                    if len(ignored_examples) < EXAMPLES_SHOWN:
-                        ignored_examples.append(base + index - plain + 1)
+                    first = base + index - plain + 1  # each line of the run, as the loop would
+                    room = max(0, EXAMPLES_SHOWN - len(ignored_examples))
+                    ignored_examples += range(first, first + min(plain, room))
             if index == len(lines):
                 break
             line = lines[index]
