@@ -17,7 +17,7 @@ trec               ``formats.trec.read_qrels`` + ``read_run``         2,000 topi
 CoNLL              ``formats.conll.read_conll`` key + response        348 docs, 170,000 tokens
 MUC templates      ``formats.muc_template.read_templates`` key + rsp  2,000 docs x 20 objects
 MUC SGML           ``formats.muc_sgml.read_sgml`` key + response      500 docs x 2,000 words
-NLP Sandbox JSON   ``formats.nlpsandbox.read_columns`` gold + preds   2,000 notes
+NLP Sandbox JSON   ``formats.nlpsandbox.read_sandbox`` gold + preds   2,000 notes
 ARE XML            ``formats.are.read_are`` (its scan), every file    1,000 docs x 1,000 tokens
 =================  =================================================  =========================
 
@@ -187,15 +187,15 @@ def muc_sgml_data(folder: Path, scale: int) -> tuple[list[Path], Reader, str | N
 
 def sandbox_data(folder: Path, scale: int) -> tuple[list[Path], Reader, str | None]:
     import nlpsandbox
-    from annoscore.formats.nlpsandbox import CATEGORIES, Numbering, read_columns, type_numbering
+    from annoscore.formats.nlpsandbox import CATEGORIES, Numbering, read_sandbox, type_numbering
 
     gold, pred = nlpsandbox.write(folder, *nlpsandbox.generate(2000 * scale))
 
-    def read() -> Any:  # the reader ``annoscore nlpsandbox`` uses (read_sandbox: the reference)
+    def read() -> Any:  # the reader ``annoscore nlpsandbox`` uses
         texts, kinds = Numbering(), {name: type_numbering() for name in CATEGORIES}
         return (
-            read_columns(gold, texts=texts, kinds=kinds),
-            read_columns(pred, texts=texts, kinds=kinds),
+            read_sandbox(gold, texts=texts, kinds=kinds),
+            read_sandbox(pred, texts=texts, kinds=kinds),
         )
 
     return [gold, pred], read, "json"

@@ -10,15 +10,15 @@ from typing import Any
 import pytest
 
 from annoscore.errors import InputError
+from annoscore.formats import nlpsandbox as reader
 from annoscore.formats.nlpsandbox import (
     ABSENT,
     CATEGORIES,
-    ColumnFile,
     Numbering,
-    PhiAnnotation,
-    read_columns,
+    SandboxFile,
     read_sandbox,
 )
+from tests.oracles import nlpsandbox as oracle
 
 
 def write(tmp_path: Path, data: Any, name: str = "pred.json") -> Path:
@@ -31,6 +31,23 @@ def note(name: str, **arrays: Any) -> dict[str, Any]:
     return {"annotationSource": {"resourceSource": {"name": name}}, **arrays}
 
 
+def annotations(file: SandboxFile, category: str, texts: Numbering, kinds: Numbering) -> Any:
+    """Note id -> [(start, length, text, type value or ABSENT)] in file order."""
+    text_of, kind_of = texts.values(), kinds.values()
+    read = file.categories[category]
+    notes: dict[str, list[tuple[int, int, str, object]]] = {n: [] for n in file.note_ids}
+    rows = zip(read.note, read.start, read.length, read.text, read.kind, strict=True)
+    for n, start, length, text, kind in rows:
+        notes[file.note_ids[n]].append((start, length, text_of[text], kind_of[kind]))
+    return notes
+
+
+def read(path: Path, category: str) -> tuple[SandboxFile, Any]:
+    texts, kinds = Numbering(), {}  # type: Numbering, dict[str, Numbering]
+    file = read_sandbox(path, [category], texts=texts, kinds=kinds)
+    return file, annotations(file, category, texts, kinds[category])
+
+
 def test_note_id_is_the_basename_and_repeated_notes_are_pooled_in_file_order(
     tmp_path: Path,
 ) -> None:
@@ -40,13 +57,10 @@ def test_note_id_is_the_basename_and_repeated_notes_are_pooled_in_file_order(
         tmp_path,
         [note("x/n1", textPersonNameAnnotations=[a]), note("y/n1", textPersonNameAnnotations=[b])],
     )
-    read = read_sandbox(path, ["person"])
-    assert read.note_ids == ("n1",)
-    assert read.merged_notes == 1
-    assert read.categories["person"].notes["n1"] == [
-        PhiAnnotation(1, 3, "Jon", "doctor", True),
-        PhiAnnotation(1, 3, "Ann", None, False),
-    ]
+    file, notes = read(path, "person")
+    assert file.note_ids == ("n1",)
+    assert file.merged_notes == 1
+    assert notes["n1"] == [(1, 3, "Jon", "doctor"), (1, 3, "Ann", ABSENT)]
 
 
 def test_both_location_schemas_and_null_types(tmp_path: Path) -> None:
@@ -56,17 +70,17 @@ def test_both_location_schemas_and_null_types(tmp_path: Path) -> None:
         tmp_path,
         [note("a", textLocationAnnotations=[new]), note("b", textPhysicalAddressAnnotations=[old])],
     )
-    notes = read_sandbox(path, ["location"]).categories["location"].notes
-    assert notes["a"] == [PhiAnnotation(0, 2, "WA", "state", True)]
-    assert notes["b"] == [PhiAnnotation(5, 2, "MA", None, True)]  # null is a value, not absent
+    notes = read(path, "location")[1]
+    assert notes["a"] == [(0, 2, "WA", "state")]
+    assert notes["b"] == [(5, 2, "MA", None)]  # null is a value, not absent
 
 
 def test_a_missing_array_is_empty_and_counted(tmp_path: Path) -> None:
     path = write(tmp_path, [note("a"), note("b", textDateAnnotations=[])])
-    read = read_sandbox(path, ["date"])
-    assert read.categories["date"].missing_array == 1
-    assert read.present("date")
-    assert not read.present("contact") if "contact" in read.categories else True
+    file = read_sandbox(path, ["date", "contact"])
+    assert file.categories["date"].missing_array == 1
+    assert file.present("date")
+    assert not file.present("contact")
 
 
 @pytest.mark.parametrize(
@@ -120,9 +134,9 @@ def test_the_error_path_counts_items_and_annotations(tmp_path: Path) -> None:
         read_sandbox(path)
 
 
-# --- the columnar reader: pinned to the reference reader -----------------------------------------
+# --- the fast scan and the checked parser: one shape ----------------------------------------
 
-COLUMN_FIELDS = {
+FIELDS = {
     "date": [("textDateAnnotations", "dateFormat")],
     "person": [("textPersonNameAnnotations", "personType")],
     "location": [
@@ -140,7 +154,7 @@ def _random_file(rnd: random.Random, objects: int) -> list[Any]:
     for _ in range(objects):
         name = rnd.choice(["", "dir/", "a/b/"]) + f"n{rnd.randrange(objects)}"
         obj: dict[str, Any] = {"annotationSource": {"resourceSource": {"name": name}}}
-        for arrays in COLUMN_FIELDS.values():
+        for arrays in FIELDS.values():
             for array, type_field in arrays:
                 if rnd.random() < 0.15:
                     continue  # no array: counted as missing (unless the other location one)
@@ -163,46 +177,55 @@ def _random_file(rnd: random.Random, objects: int) -> list[Any]:
     return data
 
 
-def _as_notes(file: ColumnFile, category: str, texts: Numbering, kinds: Numbering) -> Any:
-    text_of, kind_of = texts.values(), kinds.values()
-    read = file.categories[category]
-    notes: dict[str, list[PhiAnnotation]] = {note: [] for note in file.note_ids}
-    rows = zip(read.note, read.start, read.length, read.text, read.kind, strict=True)
-    for note, start, length, text, kind in rows:
-        value = kind_of[kind]
-        annotation = PhiAnnotation(
-            start, length, text_of[text], None if value is ABSENT else value, value is not ABSENT
-        )
-        notes[file.note_ids[note]].append(annotation)
-    return notes
+@pytest.mark.parametrize("seed", range(20))
+def test_scan_and_parser_give_the_same_rows(seed: int) -> None:
+    rnd = random.Random(seed)
+    data = _random_file(rnd, rnd.choice([0, 1, 3, 40]))
+    chunk = list(enumerate(data))
+    wanted = [CATEGORIES[c] for c in rnd.sample(sorted(CATEGORIES), rnd.randint(1, 6))]
+    scanned = reader._scan_chunk(chunk, wanted)
+    assert scanned is not None
+    assert scanned == reader._parse_chunk(Path("f.json"), chunk, wanted)
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_columns_hold_the_reference_readers_annotations(tmp_path: Path, seed: int) -> None:
+def test_the_file_reads_as_the_reference_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """Objects decoded one at a time, in chunks (1000: several), scanned or parsed: the
+    annotations the plain reference reads from the whole file."""
     rnd = random.Random(seed)
-    data = _random_file(rnd, rnd.choice([3, 40, 1000]))  # 1000: several chunks of objects
+    data = _random_file(rnd, rnd.choice([3, 40, 1000]))
     path = tmp_path / "f.json"
     path.write_text(json.dumps(data, indent=rnd.choice([None, 2]), ensure_ascii=seed % 2 == 0))
-    wanted = rnd.sample(sorted(CATEGORIES), rnd.randint(1, 6))
-    reference = read_sandbox(path, wanted)
-    texts, kinds = Numbering(), {}  # type: dict[str, Numbering]
-    columns = read_columns(path, wanted, texts=texts, kinds=kinds)
-    assert columns.note_ids == reference.note_ids
-    assert (columns.objects, columns.merged_notes) == (reference.objects, reference.merged_notes)
-    for category in wanted:
-        expected = reference.categories[category]
-        got = columns.categories[category]
-        assert _as_notes(columns, category, texts, kinds[category]) == expected.notes
+    if seed % 3 == 2:
+        monkeypatch.setattr(reader, "_scan_chunk", lambda chunk, wanted: None)
+    expected = oracle.read(path)
+    for category in CATEGORIES:
+        file, notes = read(path, category)
+        assert file.note_ids == tuple(expected.note_ids)
+        assert (file.objects, file.merged_notes) == (expected.objects, expected.merged)
+        reference = {
+            n: [(a.start, a.length, a.text, a.type if a.typed else ABSENT) for a in listed]
+            for n, listed in expected.notes[category].items()
+        }
+        assert notes == reference
+        got = file.categories[category]
         assert (got.missing_array, got.length_mismatch) == (
-            expected.missing_array,
-            expected.length_mismatch,
+            expected.missing[category],
+            expected.mismatched[category],
         )
-        assert columns.present(category) == reference.present(category)
 
 
-def _message(read: Any, path: Path) -> str:
+def _message(path: Path) -> str:
     with pytest.raises(InputError) as caught:
-        read(path)
+        read_sandbox(path)
+    return str(caught.value)
+
+
+def _oracle_message(path: Path) -> str:
+    with pytest.raises(oracle.OracleError) as caught:
+        oracle.read(path)
     return str(caught.value)
 
 
@@ -233,65 +256,31 @@ BAD_FILES = [
     # an error in a later chunk of objects, after a note-id error would be found
     [note(f"n{k}", textIdAnnotations=[{"start": 1, "length": 1, "text": "x"}]) for k in range(900)]
     + [note("m", textIdAnnotations=[{"start": 1, "length": 1}]), note("")],
+    # a note-id error after an item error in the same chunk: the item comes first
+    [note("a", textIdAnnotations=[{"start": 1}]), note("")],
+    # a shape error before a syntax error: the syntax error is reported
+    '[{"annotationSource": 3}, {"annotationSource": }]',
 ]
 
 
 @pytest.mark.parametrize("data", BAD_FILES)
-def test_columns_refuse_what_the_reference_refuses_with_its_message(
-    tmp_path: Path, data: Any
+@pytest.mark.parametrize("scan", [True, False])
+def test_refused_with_the_references_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: Any, scan: bool
 ) -> None:
     path = write(tmp_path, data)
-    expected = _message(lambda p: read_sandbox(p), path)
-    got = _message(lambda p: read_columns(p, texts=Numbering(), kinds={}), path)
-    assert got == expected
+    if not scan:
+        monkeypatch.setattr(reader, "_scan_chunk", lambda chunk, wanted: None)
+    assert _message(path) == _oracle_message(path)
 
 
-def test_columns_tolerate_what_the_reference_tolerates(tmp_path: Path) -> None:
-    """An unwanted category's broken array, NaN confidences, a BOM, UTF-16: read as reference."""
+def test_what_is_not_read_is_tolerated(tmp_path: Path) -> None:
+    """An unwanted category's broken array, NaN confidences, a BOM, UTF-16."""
     item = {"start": 1, "length": 1, "text": "x", "confidence": float("nan")}
     data = [note("a", textDateAnnotations=[item], textIdAnnotations=7)]
     path = tmp_path / "f.json"
     for raw in (json.dumps(data).encode(), b"\xef\xbb\xbf" + json.dumps(data).encode()):
         path.write_bytes(raw)
-        columns = read_columns(path, ["date"], texts=Numbering(), kinds={})
-        assert columns.categories["date"].start.tolist() == [1]
+        assert read_sandbox(path, ["date"]).categories["date"].start.tolist() == [1]
     path.write_bytes(json.dumps(data).encode("utf-16"))
-    assert read_columns(path, ["date"], texts=Numbering(), kinds={}).objects == 1
-
-
-def _whole_file_reading(path: Path) -> object:
-    """The reading before objects were decoded one at a time: ``json.loads`` of the file."""
-    from annoscore.formats.nlpsandbox import _load, _read_objects
-
-    try:
-        return _read_objects(path, _load(path), None)
-    except InputError as error:
-        return str(error)
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_objects_decoded_one_at_a_time_read_as_the_whole_file(tmp_path: Path, seed: int) -> None:
-    rnd = random.Random(seed)
-    objects = []
-    for n in range(rnd.randint(0, 6)):
-        item: dict[str, object] = {"annotationSource": {"resourceSource": {"name": f"a/{n % 4}"}}}
-        for array in ("textDateAnnotations", "textLocationAnnotations", "textIdAnnotations"):
-            if rnd.random() < 0.8:
-                item[array] = [
-                    {"start": rnd.randint(0, 50), "length": 3, "text": rnd.choice(["abc", "de"])}
-                    for _ in range(rnd.randint(0, 3))
-                ]
-        objects.append(item)
-    text = json.dumps(objects, indent=rnd.choice([None, 1]))
-    if rnd.random() < 0.3 and objects:  # a shape error
-        text = text.replace('"start": ', '"start": -', 1)
-    if rnd.random() < 0.3:  # a syntax error somewhere
-        at = rnd.randrange(len(text))
-        text = text[:at] + rnd.choice(["}", ",", "x", ""]) + text[at:]
-    path = tmp_path / "f.json"
-    path.write_text(text)
-    try:
-        streamed: object = read_sandbox(path)
-    except InputError as error:
-        streamed = str(error)
-    assert streamed == _whole_file_reading(path)
+    assert read_sandbox(path, ["date"]).objects == 1

@@ -188,12 +188,33 @@ def test_mentions_and_bcub_with_twinless_mentions() -> None:
 def test_duplicate_mentions_are_rejected() -> None:
     with pytest.raises(ValueError, match="two key entities"):
         EntityOverlap.of([{1}, {1, 2}], [])
-    with pytest.raises(ValueError, match="twice in the response"):
-        EntityOverlap.of([], [{1}, {1}])
+    with pytest.raises(ValueError, match="key mention 1 is twice in the response"):
+        EntityOverlap.of([{1}], [{1}, {1}])
+    with pytest.raises(ValueError, match="key mention 1 is twice in the response"):
+        EntityOverlap.of([{1}], [[1, 1]])
     with pytest.raises(ValueError, match="twice"):
         EntityOverlap.of([[1, 1]], [])
     with pytest.raises(ValueError, match="unknown coreference metric"):
         coref_counts([], [], ["nope"])
+
+
+def test_a_repeated_twinless_mention_is_one_mention_to_identification_and_blanc() -> None:
+    """scorer.pl keeps a repeated response mention that is no key mention: each listing is a
+    mention for MUC, B3, CEAF and LEA, the mention is one mention (and its links distinct
+    links) for mention identification and BLANC."""
+    key = [{1, 2}, {3}]
+    response = [[1, 9], [9, 2, 3], [9, 9]]
+    table = EntityOverlap.of(key, response)
+    assert table.response_sizes == (2, 3, 2) and table.distinct_response == 4
+    assert mentions(key, response)["precision_den"] == 4
+    assert bcub(key, response)["precision_den"] == 7
+    # coreference links {1,9} {9,2} {9,3} {2,3} {9,9}; non-coreference links, the pairs
+    # across entities as a set: {1,9} {1,2} {1,3} {9,9} {2,9} {3,9}
+    links = blanc(key, response)
+    assert links["coref_precision_den"] == 5
+    assert links["noncoref_precision_den"] == 6
+    with pytest.raises(ValueError, match="key mention 2 is twice"):
+        EntityOverlap.of(key, [[2], [2, 9]])
 
 
 # --- properties ------------------------------------------------------------------------------

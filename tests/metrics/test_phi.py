@@ -8,28 +8,59 @@ from typing import Any
 import pytest
 
 from annoscore.counts import Counts
-from annoscore.formats.nlpsandbox import PhiAnnotation as A
+from annoscore.formats.nlpsandbox import ABSENT, Numbering, type_numbering
 from annoscore.metrics.phi import (
-    Columns,
     Quotes,
     SameStart,
     Tokenizer,
-    TokenSpans,
     all_scores,
-    category_counts,
     hipaa_flags,
-    note_counts,
     official_prf,
     phi_scores,
-    span_table,
 )
+from annoscore.metrics.phi_counts import CategoryTally, Columns, category_counts
+from annoscore.metrics.phi_tokens import TokenSpans, span_table
+from tests.oracles import nlpsandbox as oracle
 
 TREEBANK = TokenSpans(Tokenizer.treebank, Quotes.fixed)
 
 
-def counts(gold: list[A], pred: list[A], **options: object) -> Counts:
-    spans = options.pop("spans", TREEBANK)
-    return note_counts(gold, pred, spans, **options).counts  # type: ignore[arg-type]
+def A(start: int, length: int, text: str, kind: object, typed: bool) -> tuple[Any, ...]:
+    """One annotation: its type value, or ABSENT when ``typed`` is false."""
+    return (start, length, text, kind if typed else ABSENT)
+
+
+def tally(
+    gold: list[Any], pred: list[Any], spans: TokenSpans = TREEBANK, **options: Any
+) -> CategoryTally:
+    """:func:`category_counts` of one note."""
+    import numpy as np
+
+    texts, kinds = Numbering(), type_numbering()
+
+    def columns(items: list[Any]) -> Columns:
+        rows = [
+            (0, start, length, t, k)
+            for (start, length, _, _), t, k in zip(
+                items,
+                texts.number([item[2] for item in items]),
+                kinds.number([item[3] for item in items]),
+                strict=True,
+            )
+        ]
+        data = np.array(rows, dtype=np.int64).reshape(-1, 5)
+        return Columns(*(np.ascontiguousarray(data[:, k]) for k in range(5)))
+
+    g, p = columns(gold), columns(pred)
+    hipaa = options.pop("hipaa", False)
+    table = span_table(texts.values(), spans)
+    flags = hipaa_flags(kinds.values()) if hipaa else None
+    return category_counts(g, p, table, 1, hipaa=flags, **options)
+
+
+def counts(gold: list[Any], pred: list[Any], **options: Any) -> Counts:
+    found = tally(gold, pred, options.pop("spans", TREEBANK), **options)
+    return Counts({name: int(column[0]) for name, column in found.columns.items()})
 
 
 def test_relax_needs_the_same_start_and_a_length_within_the_margin() -> None:
@@ -48,11 +79,11 @@ def test_a_failed_match_at_a_gold_start_is_both_a_false_positive_and_a_false_neg
 def test_last_annotation_at_a_start_wins_but_every_annotation_gives_tokens() -> None:
     gold = [A(10, 9, "Jon Smith", None, False)]
     pred = [A(10, 9, "Jon Smith", None, False), A(10, 3, "Jon", None, False)]
-    tally = note_counts(gold, pred, TREEBANK)
-    assert tally.counts["instance_strict_tp"] == 0 and tally.overwritten_pred == 1
-    assert tally.counts["token_strict_tp"] == 2  # "Smith" comes from the overwritten one
-    first = note_counts(gold, pred, TREEBANK, same_start=SameStart.first)
-    assert first.counts["instance_strict_tp"] == 1
+    found = tally(gold, pred)
+    assert found.columns["instance_strict_tp"][0] == 0 and found.overwritten_pred == 1
+    assert found.columns["token_strict_tp"][0] == 2  # "Smith" comes from the overwritten one
+    first = counts(gold, pred, same_start=SameStart.first)
+    assert first["instance_strict_tp"] == 1
 
 
 def test_absent_type_never_matches_but_null_matches_null() -> None:
@@ -69,16 +100,13 @@ def test_hipaa_compares_the_phi_flag_of_the_location_type() -> None:
     gold.append(A(10, 5, "98110", "zip", True))
     pred = [A(0, 4, "EHMS", "hospital", True), A(5, 4, "U.S.", "country", True)]
     pred.append(A(10, 5, "98110", "zip", True))
-    tally = note_counts(gold, pred, TREEBANK, hipaa=True)
-    c = tally.counts
+    c = counts(gold, pred, hipaa=True)
     assert (c["type_tp"], c["type_fp"], c["type_fn"]) == (2, 1, 1)
     # organization is PHI, hospital is not: the flags differ there (the page's "1" does not follow)
     assert (c["hipaa_tp"], c["hipaa_fp"], c["hipaa_fn"]) == (2, 1, 1)
     assert phi_scores(c)["hipaa_f1"] == 2 / 3
-    unknown = note_counts(
-        [A(0, 1, "x", "planet", True)], [A(0, 1, "x", "planet", True)], TREEBANK, hipaa=True
-    )
-    assert unknown.counts["hipaa_tp"] == 0 and unknown.counts["type_tp"] == 1
+    unknown = tally([A(0, 1, "x", "planet", True)], [A(0, 1, "x", "planet", True)], hipaa=True)
+    assert unknown.columns["hipaa_tp"][0] == 0 and unknown.columns["type_tp"][0] == 1
     assert unknown.unknown_hipaa == 2
 
 
@@ -95,7 +123,8 @@ def test_rewritten_double_quotes_official_offsets_or_fixed() -> None:
     assert counts(gold, [], spans=official)["token_strict_fn"] == 4  # 2 of them bogus
     assert counts(gold, [], spans=fixed)["token_strict_fn"] == 4
     assert official('"Jon" X')[0] == (-1, 2) and fixed('"Jon" X')[0] == (0, 1)
-    assert fixed.quote_fixes == 2 and official.quote_fixes == 0  # once per text scored
+    assert tally(gold, [], spans=fixed).quote_fixes == 1  # once per annotation
+    assert tally(gold, [], spans=official).quote_fixes == 0
 
 
 def test_whitespace_tokenizer_quirks() -> None:
@@ -116,7 +145,7 @@ def test_all_scores_prefix_by_category() -> None:
     assert "date_instance_relax_f1" not in scores
 
 
-# --- the columnar counts: pinned to note_counts and TokenSpans -----------------------------------
+# --- the columnar counts: pinned to TokenSpans and to the plain reference -----------------------
 
 PIECES = ["Jon", "Smith", "David's", "Boston,", "(617)", "U.S.", "can't", '"Jon"', "''x''", "--"]
 
@@ -164,10 +193,10 @@ def _random_side(rnd: random.Random, notes: int, texts: list[str], far: bool) ->
 KIND_VALUES = [None, None, "city", "zip", "room", "planet"]  # kind numbers 0..5
 
 
-def _annotations(rows: list[Any], texts: list[str]) -> dict[int, list[A]]:
-    notes: dict[int, list[A]] = {}
+def _annotations(rows: list[Any], texts: list[str]) -> dict[int, list[oracle.Annotation]]:
+    notes: dict[int, list[oracle.Annotation]] = {}
     for note, start, length, text, kind in rows:
-        annotation = A(start, length, texts[text], KIND_VALUES[kind], kind != 0)
+        annotation = oracle.Annotation(start, length, texts[text], kind != 0, KIND_VALUES[kind])
         notes.setdefault(note, []).append(annotation)
     return notes
 
@@ -180,7 +209,7 @@ def _columns(rows: list[Any]) -> Columns:
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_category_counts_are_note_counts_of_every_note(seed: int) -> None:
+def test_category_counts_are_the_plain_counts_of_every_note(seed: int) -> None:
     rnd = random.Random(seed)
     texts = list(dict.fromkeys(_random_text(rnd) for _ in range(30)))
     far = seed % 4 == 3  # starts near 2**53: keys that do not fit one int64 (the other paths)
@@ -193,7 +222,7 @@ def test_category_counts_are_note_counts_of_every_note(seed: int) -> None:
     quotes = rnd.choice(list(Quotes))
     tokenizer = rnd.choice(list(Tokenizer))
     table = span_table(texts, TokenSpans(tokenizer, quotes))
-    tally = category_counts(
+    found = category_counts(
         _columns(gold),
         _columns(pred),
         table,
@@ -201,19 +230,21 @@ def test_category_counts_are_note_counts_of_every_note(seed: int) -> None:
         hipaa=hipaa_flags(KIND_VALUES),
         **options,  # type: ignore[arg-type]
     )
-    spans = TokenSpans(tokenizer, quotes)
+    tokens = oracle.Tokens(tokenizer.value, quotes.value)
+    quirks = oracle.Quirks()
     g_notes, p_notes = _annotations(gold, texts), _annotations(pred, texts)
-    overwritten = [0, 0]
-    unknown = 0
     for note in range(notes):
-        expected = note_counts(
-            g_notes.get(note, []), p_notes.get(note, []), spans, hipaa=True, **options
+        expected = oracle.note_counts(
+            g_notes.get(note, []),
+            p_notes.get(note, []),
+            tokens,
+            quirks,
+            hipaa=True,
+            same_start=options["same_start"].value,  # type: ignore[attr-defined]
+            relax_margin=options["relax_margin"],  # type: ignore[arg-type]
         )
-        got = {name: int(column[note]) for name, column in tally.columns.items()}
-        assert got == dict(expected.counts), note
-        overwritten[0] += expected.overwritten_gold
-        overwritten[1] += expected.overwritten_pred
-        unknown += expected.unknown_hipaa
-    assert [tally.overwritten_gold, tally.overwritten_pred] == overwritten
-    assert tally.unknown_hipaa == unknown
-    assert tally.quote_fixes == spans.quote_fixes
+        got = {name: int(column[note]) for name, column in found.columns.items()}
+        assert got == expected, note
+    assert [found.overwritten_gold, found.overwritten_pred] == list(quirks.overwritten.values())
+    assert found.unknown_hipaa == quirks.unknown_hipaa
+    assert found.quote_fixes == tokens.fixed

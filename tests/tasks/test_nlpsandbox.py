@@ -20,15 +20,8 @@ import nlpsandboxclient.evaluation as official
 import pytest
 
 from annoscore.counts import Counts
-from annoscore.formats.nlpsandbox import CATEGORIES, read_sandbox
-from annoscore.metrics.phi import (
-    Quotes,
-    SameStart,
-    Tokenizer,
-    TokenSpans,
-    note_counts,
-    official_prf,
-)
+from annoscore.formats.nlpsandbox import CATEGORIES
+from annoscore.metrics.phi import Quotes, SameStart, Tokenizer, official_prf
 from annoscore.tasks.nlpsandbox import score_all, score_category
 from tests.conftest import shared_data
 from tests.helpers import texts
@@ -314,67 +307,3 @@ def test_last_annotation_at_a_start_wins_and_is_counted(tmp_path: Path) -> None:
     first = score_category("date", gold, pred, same_start=SameStart.first)
     assert first.counts["instance_strict_tp"] == 1
     assert "same-start:first" in str(first.signature)
-
-
-# --- the columnar path against the reference path (read_sandbox + note_counts per note) ---------
-
-
-def reference_counts(
-    gold: Path, pred: Path, **options: Any
-) -> tuple[dict[str, Counts], dict[str, int]]:
-    """Per-note counts of every category present, as the reference path counts them, and the
-    quirk totals (overwritten annotations, unknown location types, quote fixes)."""
-    tokenizer = options.pop("tokenizer", Tokenizer.treebank)
-    quotes = options.pop("quotes", Quotes.fixed)
-    g, p = read_sandbox(gold), read_sandbox(pred)
-    spans = TokenSpans(tokenizer, quotes)
-    documents = list(dict.fromkeys((*g.note_ids, *p.note_ids)))
-    per_note = {doc: Counts() for doc in documents}
-    quirks = {"same-start": 0, "unknown-location-type": 0}
-    for category in CATEGORIES:
-        if not (g.present(category) or p.present(category)):
-            continue
-        prefix = category.replace("-", "_") + "_"
-        for doc in documents:
-            tally = note_counts(
-                g.categories[category].notes.get(doc, []),
-                p.categories[category].notes.get(doc, []),
-                spans,
-                hipaa=category == "location",
-                **options,
-            )
-            per_note[doc] += tally.counts.prefixed(prefix)
-            quirks["same-start"] += tally.overwritten_gold + tally.overwritten_pred
-            quirks["unknown-location-type"] += tally.unknown_hipaa
-    quirks["quote-offsets"] = spans.quote_fixes
-    return per_note, quirks
-
-
-@pytest.mark.parametrize(
-    "options",
-    [
-        {},
-        {"quotes": Quotes.official},
-        {"tokenizer": Tokenizer.whitespace},
-        {"same_start": SameStart.first, "relax_margin": 0},
-    ],
-)
-def test_per_note_counts_and_warnings_equal_the_reference_path(
-    tmp_path: Path, options: dict[str, Any]
-) -> None:
-    seen = dict.fromkeys(("same-start", "unknown-location-type", "quote-offsets"), 0)
-    for gold, pred in _pairs(tmp_path, 40, seed=11, quotes=True):
-        result = score_all(gold, pred, **options)
-        expected, quirks = reference_counts(gold, pred, **options)
-        for code, count in quirks.items():
-            seen[code] += count
-        assert result.document_counts() == expected
-        assert list(result.document_counts()) == list(expected)  # the same note order
-        counted = {w.code: 0 for w in result.warnings}
-        for warning in result.warnings:
-            counted[warning.code] += warning.count
-        for code, count in quirks.items():
-            assert counted.get(code, 0) == count, code
-    assert seen["same-start"] and seen["unknown-location-type"]  # the data has the quirks
-    fixed = options.get("quotes", Quotes.fixed) is Quotes.fixed
-    assert bool(seen["quote-offsets"]) == (fixed and "tokenizer" not in options)

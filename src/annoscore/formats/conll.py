@@ -12,7 +12,9 @@ Rules (../shared/spec/coref.md, "Decisions for annoscore"; files.py for the shar
 
 * UTF-8; a byte-order mark is removed with a warning; lines end at ``\\n`` only (a trailing
   ``\\r`` is dropped), so U+2028, U+0085 or a form feed inside a word changes no line number; a
-  NUL byte is an error naming its line.
+  NUL byte is an error naming its line.  A carriage return that does not end a CRLF line end is
+  read as scorer.pl reads it, as part of its line, with a warning naming the lines that hold one
+  (a file with CR-only line ends, as classic Mac OS wrote them, reads as one line: no token).
 * A document starts at a line ``#begin document NAME`` (spaces or tabs allowed after ``#``); NAME
   is the rest of the line, trailing spaces included.  A line containing ``#end document`` closes
   it.  Non-blank lines outside documents are ignored (counted, with their line numbers).
@@ -77,17 +79,16 @@ _BLANK = " \t\r"
 Span = tuple[int, int]
 """A mention as written: (first token, last token), counted over the document's token lines."""
 
-MentionId = tuple[int, ...]
-"""A mention in a partition: its span ``(start, end)``; a repeat kept as a mention of its own is
-``(start, end, k)`` for its k-th repeat (k >= 1)."""
-
-Partition = tuple[frozenset[MentionId], ...]
+Partition = tuple[tuple[Span, ...], ...]
+"""Entities, each its mentions in the order their brackets open.  A span may be listed more than
+once (twice in one entity, or in several) only where :meth:`ConllDocument.partition` keeps a
+repeat (a response span that is no key mention, as scorer.pl keeps it)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Dropped:
-    """Repeated mentions that :meth:`ConllDocument.partition` removed or kept as extra mentions:
-    the file lines where their brackets open."""
+    """Repeated mentions that :meth:`ConllDocument.partition` removed or kept: the file lines
+    where their brackets open."""
 
     removed: tuple[int, ...] = ()
     kept: tuple[int, ...] = ()
@@ -117,46 +118,44 @@ class ConllDocument:
         a span given again is kept in the entity that occurs first, as scorer.pl does (not in the
         entity whose bracket comes first on the repeated span's token).  A repeat of a span in
         ``removable`` (or of any span, if ``removable`` is ``None``) is removed; any other repeat
-        stays as a mention of its own, ``(start, end, k)`` (scorer.pl gives a response mention
-        that matches no key mention a new id each time it reads it).
+        stays, listed again where it is written (scorer.pl keeps a response span that matches no
+        key mention each time it reads it: :mod:`annoscore.metrics.coref` counts such a repeat
+        as a mention of its own in MUC, B3, CEAF and LEA, and once in mention identification
+        and BLANC).
 
         >>> d = ConllDocument("d", 1, 9, (("3", 0, 0, 2), ("1", 5, 7, 7), ("3", 5, 7, 7)))
-        >>> entities, dropped = d.partition()
-        >>> [sorted(entity) for entity in entities], dropped
-        ([[(0, 0), (5, 7)]], Dropped(removed=(7,), kept=()))
-        >>> [sorted(entity) for entity in d.partition(removable=set())[0]]
-        [[(0, 0), (5, 7)], [(5, 7, 1)]]
+        >>> d.partition()
+        ((((0, 0), (5, 7)),), Dropped(removed=(7,), kept=()))
+        >>> d.partition(removable=set())[0]
+        (((0, 0), (5, 7)), ((5, 7),))
 
         (entity 3 occurs first, so it keeps (5, 7); entity 1, left with nothing, is dropped; when
-        (5, 7) is not removable the repeat stays as a mention of its own.)
+        (5, 7) is not removable the repeat stays, in entity 1.)
         """
         mentions = self.mentions
         if len({(start, end) for _, start, end, _ in mentions}) == len(mentions):
-            grouped: dict[str, list[MentionId]] = {}
+            grouped: dict[str, list[Span]] = {}
             for entity, start, end, _ in mentions:
                 grouped.setdefault(entity, []).append((start, end))
-            return tuple(frozenset(spans) for spans in grouped.values()), Dropped()
+            return tuple(map(tuple, grouped.values())), Dropped()
         order = {
             entity: index for index, entity in enumerate(dict.fromkeys(m[0] for m in mentions))
         }
         ranked = sorted(mentions, key=lambda m: order[m[0]])  # stable: opening order within
-        seen: dict[Span, int] = {}
+        seen: set[Span] = set()
         removed: list[int] = []
         kept: list[int] = []
         grouped = {}
         for entity, start, end, line in ranked:
             span = (start, end)
-            repeats = seen.get(span)
-            if repeats is None:
-                seen[span] = 0
-                grouped.setdefault(entity, []).append(span)
-            elif removable is None or span in removable:
-                removed.append(line)
-            else:
-                seen[span] = repeats + 1
+            if span in seen:
+                if removable is None or span in removable:
+                    removed.append(line)
+                    continue
                 kept.append(line)
-                grouped.setdefault(entity, []).append((start, end, repeats + 1))
-        entities = tuple(frozenset(spans) for spans in grouped.values())
+            seen.add(span)
+            grouped.setdefault(entity, []).append(span)
+        entities = tuple(map(tuple, grouped.values()))
         return entities, Dropped(tuple(sorted(removed)), tuple(sorted(kept)))
 
     @property
@@ -168,6 +167,25 @@ class ConllDocument:
 
 def _where(path: str, lines: list[int]) -> tuple[str, ...]:
     return tuple(f"{path}:{line}" for line in lines[:EXAMPLES_SHOWN])
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+SHOWN_NAME = 80
+"""Characters of a document name a message shows (a longer name is cut, marked with ``...``)."""
+
+
+def shown_name(name: str) -> str:
+    """A document name as a one-line message shows it: control characters (but TAB) and line
+    separators escaped (a CR in a name would break the line), cut at :data:`SHOWN_NAME`
+    characters.
+
+    >>> shown_name("(bc/cctv/00); part 000\\r")
+    '(bc/cctv/00); part 000\\\\r'
+    >>> len(shown_name("x" * 500))
+    83
+    """
+    shown = _CONTROL.sub(lambda m: repr(m.group())[1:-1], name)
+    return shown if len(shown) <= SHOWN_NAME else shown[:SHOWN_NAME] + "..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +204,10 @@ class ConllFile:
     unreadable_lines: tuple[int, ...] = ()
     had_bom: bool = False
     shadowed: tuple[ConllDocument, ...] = field(default=())
+    carriage_return_lines: tuple[int, ...] = ()
+    """The first few lines holding a carriage return that does not end a CRLF line end."""
+    carriage_returns: int = 0
+    """How many lines hold one."""
 
     def by_name(self) -> dict[str, ConllDocument]:
         """Documents by name; of two documents with one name, the last one (scorer.pl's rule)."""
@@ -201,6 +223,18 @@ class ConllFile:
         out = []
         if self.had_bom:
             out.append(bom_warning([path]))
+        if self.carriage_returns:
+            out.append(
+                ScoreWarning(
+                    "coref.carriage_return",
+                    f"{{count}} line(s) of the {side} hold a carriage return (CR) that does not "
+                    "end a CRLF line end: lines end at LF only, so the CR is read as part of its "
+                    "line, as scorer.pl reads it (a file with CR-only line ends reads as one line)",
+                    self.carriage_returns,
+                    _where(path, list(self.carriage_return_lines)),
+                    tolerated=True,
+                )
+            )
         if self.ignored_lines:
             out.append(
                 ScoreWarning(
@@ -280,7 +314,7 @@ class _DocumentBuilder:
                 f"closing bracket '{entity})' without an opening bracket of entity {entity}",
                 path,
                 number,
-                document=self.name,
+                document=shown_name(self.name),
             )
         start, line, order = stack.pop()
         self.mentions.append((order, entity, start, token, line))
@@ -290,7 +324,10 @@ class _DocumentBuilder:
             if stack:
                 _, line, _ = stack[0]
                 raise InputError(
-                    f"opening bracket '({entity}' is never closed", path, line, document=self.name
+                    f"opening bracket '({entity}' is never closed",
+                    path,
+                    line,
+                    document=shown_name(self.name),
                 )
         self.mentions.sort()
         mentions = tuple((e, s, t, line) for _, e, s, t, line in self.mentions)
@@ -330,6 +367,26 @@ def _lines_holding(text: str, word: str) -> list[int]:
     return numbers
 
 
+def _lines_holding_cr(text: str) -> tuple[int, list[int]]:
+    """How many lines of ``text`` hold a carriage return, and the first few (1-based)."""
+    count = 0
+    examples: list[int] = []
+    line = 1
+    last = 0
+    at = text.find("\r")
+    while at >= 0:
+        line += text.count("\n", last, at)
+        last = at
+        count += 1
+        if len(examples) < EXAMPLES_SHOWN:
+            examples.append(line)
+        end = text.find("\n", at)
+        if end < 0:
+            break
+        at = text.find("\r", end)
+    return count, examples
+
+
 def _is_id(text: str) -> bool:
     return text.isdigit() and text.isascii()
 
@@ -338,8 +395,11 @@ def parse_conll(text: str, path: str = "<string>") -> ConllFile:
     """Parse the text of a CoNLL-2011/2012 file (see the module doc for the rules)."""
     text, had_bom = without_bom(text)
     check_no_nul(text, Path(path))
+    cr_lines: list[int] = []
+    cr_count = 0
     if "\r" in text:
         text = text.replace("\r\n", "\n")  # and a lone '\r' before '\n' is stripped as blank
+        cr_count, cr_lines = _lines_holding_cr(text)
     documents: list[ConllDocument] = []
     current: _DocumentBuilder | None = None
     ignored = 0
@@ -367,8 +427,9 @@ def parse_conll(text: str, path: str = "<string>") -> ConllFile:
                     current.tokens += plain
                 else:
                     ignored += plain
-                    if len(ignored_examples) < EXAMPLES_SHOWN:
-                        ignored_examples.append(base + index - plain + 1)
+                    first = base + index - plain + 1  # each line of the run, as the loop would
+                    room = max(0, EXAMPLES_SHOWN - len(ignored_examples))
+                    ignored_examples += range(first, first + min(plain, room))
             if index == len(lines):
                 break
             line = lines[index]
@@ -383,7 +444,7 @@ def parse_conll(text: str, path: str = "<string>") -> ConllFile:
                                 "'#begin document' inside an open document (no '#end document')",
                                 path,
                                 number,
-                                document=current.name,
+                                document=shown_name(current.name),
                             )
                         current = _DocumentBuilder(begin.group(1), number)
                         continue
@@ -453,6 +514,8 @@ def parse_conll(text: str, path: str = "<string>") -> ConllFile:
         tuple(unreadable),
         had_bom,
         shadowed,
+        tuple(cr_lines),
+        cr_count,
     )
 
 

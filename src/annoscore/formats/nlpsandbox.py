@@ -21,16 +21,20 @@ does.  A missing category array is read as empty and counted (the official scrip
 ``KeyError``).  Anything else that is not the shape above raises :class:`InputError` naming the
 file and the JSON path of the item, e.g.
 ``pred.json: [3].textDateAnnotations[7].length: expected a non-negative integer``.  Offsets
-above :data:`MAX_OFFSET` (2**53 - 1) are refused the same way.
+above :data:`MAX_OFFSET` (2**53 - 1) are refused the same way, and so is an integer too long for
+Python to read (more than 4,300 digits: the official script stops with a ``ValueError``) and a
+note name holding a lone surrogate (``"\\ud800"``: the note id is printed, and cannot be); JSON
+nested deeper than the decoder can follow names the file, the top-level item and its line.
 
-Two readers give the same annotations: :func:`read_sandbox` builds one :class:`PhiAnnotation`
-per item, grouped by note (the reference, and handy for a few notes);
-:func:`read_columns` is the fast path the tasks use: the JSON list is decoded one object at a
-time by the C scanner (the file's objects are never all in memory at once), each category's
-items are checked and turned into integer columns a few hundred notes at a time with C-level
-passes (``map``/``set``, no Python code per item), and texts and type values are numbered
-(:class:`Numbering`).  When a quick check fails, the reference reader reads that stretch of the
-file, so the error (or the tolerated input) is exactly the reference's.
+One reader, :func:`read_sandbox`, gives each category as integer columns in file order
+(:class:`CategoryColumns`), texts and type values numbered (:class:`Numbering`), so that equal
+strings get equal numbers: identity is the string's, exactly.  The JSON list is decoded one
+object at a time by the C scanner (the file's objects are never all in memory at once), a few
+hundred objects at a time (:data:`CHUNK`).  Each chunk goes through the fast scan
+(:func:`_scan_chunk`: C-level passes, ``map``/``set``, no Python code per item), which declines
+(``None``) at anything it does not accept; the checked parser (:func:`_parse_chunk`, the only
+place that names file and JSON path) then reads that chunk item by item.  Both give the same
+rows (:class:`_Rows`), so nothing after reading knows which ran.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from dataclasses import dataclass, field
 from itertools import chain, count, filterfalse, repeat
 from operator import ne
 from pathlib import Path
-from typing import Any, Final, Generic, NamedTuple, Protocol, TypeVar
+from typing import Any, Final
 
 from annoscore.errors import InputError
 
@@ -75,270 +79,11 @@ CATEGORIES: dict[str, Category] = {
 }
 """The categories in the official evaluation order, by name."""
 
-
-class PhiAnnotation(NamedTuple):
-    """One annotation: offsets, text and type value.
-
-    ``typed`` is False when the item has no type field (the official NaN, which never matches);
-    an explicit JSON ``null`` is ``typed=True, type=None`` (and, as officially, equals another
-    ``null``).
-    """
-
-    start: int
-    length: int
-    text: str
-    type: str | None
-    typed: bool
-
-
-@dataclass(frozen=True, slots=True)
-class CategoryNotes:
-    """One category of one file: note id -> its annotations in file order.
-
-    ``missing_array`` counts the objects without the category's array (read as empty; an object
-    with both location arrays has them read one after the other); ``length_mismatch`` the items
-    whose ``length`` is not the length of their ``text``.
-    """
-
-    notes: dict[str, list[PhiAnnotation]]
-    missing_array: int = 0
-    length_mismatch: int = 0
-
-
-class _MissingArrays(Protocol):
-    """A category of a file that counts the objects without its array."""
-
-    @property
-    def missing_array(self) -> int: ...
-
-
-CategoryT = TypeVar("CategoryT", bound=_MissingArrays)
-
-
-@dataclass(frozen=True, slots=True)
-class PhiFile(Generic[CategoryT]):
-    """A whole file: the note ids in file order (merged by basename) and the categories asked
-    for, each as its reader makes it (:class:`SandboxFile`, :class:`ColumnFile`)."""
-
-    path: Path
-    note_ids: tuple[str, ...]
-    categories: dict[str, CategoryT]
-    objects: int
-    merged_notes: int
-    """Objects whose note id (basename) an earlier object already had."""
-
-    def present(self, category: str) -> bool:
-        """Whether any object in the file has this category's array."""
-        return self.categories[category].missing_array < self.objects
-
-
-@dataclass(frozen=True, slots=True)
-class SandboxFile(PhiFile[CategoryNotes]):
-    """A whole file as :func:`read_sandbox` reads it: annotation objects grouped by note."""
-
-
 MAX_OFFSET: Final = 2**53 - 1
 """The largest ``start`` or ``length`` read (a character offset; larger ones are refused)."""
 
-
-def _fail(path: Path, where: str, message: str) -> InputError:
-    return InputError(f"{where}: {message}", path)
-
-
-def _note_id(path: Path, item: dict[str, Any], index: int) -> str:
-    source = item.get("annotationSource")
-    if not isinstance(source, dict):
-        raise _fail(path, f"[{index}].annotationSource", "expected an object")
-    resource = source.get("resourceSource")
-    if not isinstance(resource, dict):
-        raise _fail(path, f"[{index}].annotationSource.resourceSource", "expected an object")
-    name = resource.get("name")
-    where = f"[{index}].annotationSource.resourceSource.name"
-    if not isinstance(name, str):
-        raise _fail(path, where, "expected a string (the note name)")
-    note_id = posixpath.basename(name)
-    if not note_id:
-        raise _fail(path, where, f"the note id (basename of {name!r}) is empty")
-    return note_id
-
-
-def _items(
-    path: Path,
-    array: object,
-    where: str,
-    type_fields: Sequence[str],
-    out: list[PhiAnnotation],
-) -> int:
-    """Append the annotations of one JSON array to ``out``; return the length mismatches."""
-    if not isinstance(array, list):
-        raise _fail(path, where, "expected a list of annotations")
-    mismatches = 0
-    for k, item in enumerate(array):
-        if not isinstance(item, dict):
-            raise _fail(path, f"{where}[{k}]", "expected an annotation object")
-        start = item.get("start")
-        length = item.get("length")
-        text = item.get("text")
-        if type(start) is not int or start < 0:
-            raise _fail(path, f"{where}[{k}].start", "expected a non-negative integer")
-        if type(length) is not int or length < 0:
-            raise _fail(path, f"{where}[{k}].length", "expected a non-negative integer")
-        if start > MAX_OFFSET or length > MAX_OFFSET:
-            name = "start" if start > MAX_OFFSET else "length"
-            raise _fail(path, f"{where}[{k}].{name}", f"expected an offset up to {MAX_OFFSET}")
-        if not isinstance(text, str):
-            raise _fail(path, f"{where}[{k}].text", "expected a string")
-        kind: str | None = None
-        typed = False
-        for field_name in type_fields:
-            if field_name in item:
-                value = item[field_name]
-                if value is not None and not isinstance(value, str):
-                    raise _fail(path, f"{where}[{k}].{field_name}", "expected a string or null")
-                kind, typed = value, True
-                break
-        if len(text) != length:
-            mismatches += 1
-        out.append(PhiAnnotation(start, length, text, kind, typed))
-    return mismatches
-
-
-def _read_text(path: Path) -> str:
-    """The file decoded as ``json.load`` decodes it (UTF-8, -16 or -32, BOM allowed)."""
-    try:
-        raw = path.read_bytes()
-        return raw.decode(json.detect_encoding(raw), "surrogatepass")
-    except FileNotFoundError:
-        raise InputError("no such file", path) from None
-    except IsADirectoryError:
-        raise InputError("expected a JSON file, found a folder", path) from None
-    except UnicodeDecodeError as error:
-        raise InputError(f"not UTF-8 text ({error.reason})", path) from None
-
-
-def _load(path: Path, text: str | None = None) -> list[Any]:
-    try:
-        data = json.loads(_read_text(path) if text is None else text)
-    except json.JSONDecodeError as error:
-        message = f"not valid JSON: {error.msg} (column {error.colno})"
-        raise InputError(message, path, error.lineno) from None
-    if not isinstance(data, list):
-        raise InputError(
-            f"expected a JSON list of annotation objects (one per note), found a JSON "
-            f"{type(data).__name__.replace('dict', 'object')}",
-            path,
-        )
-    return data
-
-
-def read_notes(path: Path) -> dict[str, str]:
-    """The clinical notes of a notes file, text by identifier: a JSON array of NLP Sandbox
-    ``Note`` objects (``identifier``, ``text``, ``type``, ``patientId``; only the first two are
-    read), or the data node's answer ``{"notes": [...]}``.  An annotation names its note by the
-    basename of ``annotationSource.resourceSource.name``, which is matched with ``identifier``.
-
-    An :class:`InputError` names the file and the item: not an array of objects, an
-    ``identifier`` or ``text`` that is not a string, an identifier given twice.
-
-    >>> import tempfile
-    >>> path = Path(tempfile.mkdtemp()) / "notes.json"
-    >>> _ = path.write_text('{"notes": [{"identifier": "n1", "text": "On 2/18", "type": "x"}]}')
-    >>> read_notes(path)
-    {'n1': 'On 2/18'}
-    """
-    try:
-        data = json.loads(_read_text(path))
-    except json.JSONDecodeError as error:
-        message = f"not valid JSON: {error.msg} (column {error.colno})"
-        raise InputError(message, path, error.lineno) from None
-    prefix = ""
-    if isinstance(data, dict) and isinstance(data.get("notes"), list):
-        data, prefix = data["notes"], "notes"
-    if not isinstance(data, list):
-        raise InputError('expected a JSON array of notes (or {"notes": [...]})', path)
-    notes: dict[str, str] = {}
-    for index, item in enumerate(data):
-        where = f"{prefix}[{index}]"
-        if not isinstance(item, dict):
-            raise _fail(path, where, "expected a note object")
-        identifier, text = item.get("identifier"), item.get("text")
-        if not isinstance(identifier, str) or not identifier:
-            raise _fail(path, f"{where}.identifier", "expected the note's identifier (a string)")
-        if not isinstance(text, str):
-            raise _fail(path, f"{where}.text", "expected the note's text (a string)")
-        if identifier in notes:
-            raise _fail(path, f"{where}.identifier", f"note {identifier!r} is given twice")
-        notes[identifier] = text
-    return notes
-
-
-def read_sandbox(path: Path | str, categories: Iterable[str] | None = None) -> SandboxFile:
-    """Read one gold or prediction file, for ``categories`` (default: all six).
-
-    >>> import json, tempfile, pathlib
-    >>> f = pathlib.Path(tempfile.mkdtemp()) / "pred.json"
-    >>> _ = f.write_text(json.dumps([{"annotationSource": {"resourceSource": {"name": "a/n1"}},
-    ...     "textDateAnnotations": [{"start": 3, "length": 4, "text": "2/18"}]}]))
-    >>> read_sandbox(f, ["date"]).categories["date"].notes
-    {'n1': [PhiAnnotation(start=3, length=4, text='2/18', type=None, typed=False)]}
-    >>> _ = f.write_text('[{"annotationSource": {"resourceSource": {"name": "n"}},'
-    ...     ' "textDateAnnotations": [{"start": 3, "length": -4, "text": "x"}]}]')
-    >>> try:
-    ...     read_sandbox(f, ["date"])
-    ... except InputError as error:
-    ...     print(error.message)
-    [0].textDateAnnotations[0].length: expected a non-negative integer
-    """
-    path = Path(path)
-    text = _read_text(path)
-    try:
-        return _read_objects(path, _objects(path, text), categories)
-    except InputError:
-        _load(path, text)  # a JSON syntax error anywhere in the file is reported first
-        raise
-
-
-def _read_objects(
-    path: Path, objects: Iterable[Any], categories: Iterable[str] | None
-) -> SandboxFile:
-    """:func:`read_sandbox` of the file's objects, decoded one at a time (fewer objects alive
-    at once: the garbage collector has less to walk, and memory is the size of one note)."""
-    wanted = [CATEGORIES[name] for name in (categories or CATEGORIES)]
-    notes: dict[str, dict[str, list[PhiAnnotation]]] = {c.name: {} for c in wanted}
-    missing = dict.fromkeys(notes, 0)
-    mismatched = dict.fromkeys(notes, 0)
-    note_ids: dict[str, None] = {}
-    merged = 0
-    index = -1
-    for index, item in enumerate(objects):
-        if not isinstance(item, dict):
-            raise _fail(path, f"[{index}]", "expected an annotation object")
-        note_id = _note_id(path, item, index)
-        if note_id in note_ids:
-            merged += 1
-        note_ids[note_id] = None
-        for category in wanted:
-            found = [name for name in category.arrays if name in item]
-            if not found:
-                missing[category.name] += 1
-            annotations = notes[category.name].setdefault(note_id, [])
-            for name in found:
-                mismatched[category.name] += _items(
-                    path, item[name], f"[{index}].{name}", category.type_fields, annotations
-                )
-    return SandboxFile(
-        path,
-        tuple(note_ids),
-        {
-            name: CategoryNotes(by_note, missing[name], mismatched[name])
-            for name, by_note in notes.items()
-        },
-        index + 1,
-        merged,
-    )
-
-
-# --- the columnar reader (the fast path) -------------------------------------------------------
+CHUNK: Final = 400
+"""Objects scanned (or parsed) together."""
 
 
 class _Absent:
@@ -356,6 +101,8 @@ ABSENT: Final = _Absent()
 
 class Numbering:
     """Distinct values numbered 0, 1, 2, ...; ``values()`` lists them by number.
+
+    Values are dictionary keys: two strings get one number only if they are equal.
 
     >>> texts = Numbering()
     >>> texts.number(["Jon", "Ann", "Jon"]), texts.number(["May", "Ann"]), texts.values()
@@ -388,10 +135,12 @@ def type_numbering() -> Numbering:
 class CategoryColumns:
     """One category of one file, one entry per annotation in file order (``array('q')``).
 
-    ``note`` indexes :attr:`ColumnFile.note_ids`; ``text`` numbers the text in the shared text
+    ``note`` indexes :attr:`SandboxFile.note_ids`; ``text`` numbers the text in the shared text
     :class:`Numbering`; ``kind`` numbers the type value in the category's type numbering
-    (0: no type field, 1: ``null``).  ``missing_array`` and ``length_mismatch`` are as in
-    :class:`CategoryNotes`.
+    (0: no type field, 1: ``null``).  ``missing_array`` counts the objects without the
+    category's array (read as empty; an object with both location arrays has them read one
+    after the other); ``length_mismatch`` the items whose ``length`` is not the length of their
+    ``text``.
     """
 
     note: array[int] = field(default_factory=lambda: array("q"))
@@ -409,35 +158,134 @@ class CategoryColumns:
     def length_mismatch(self) -> int:
         return self.tally[1]
 
-    def extend(
-        self,
-        notes: Iterable[int],
-        starts: Iterable[int],
-        lengths: Iterable[int],
-        texts: Iterable[int],
-        kinds: Iterable[int],
-        missing: int,
-        mismatched: int,
-    ) -> None:
-        """Append annotations, one value of each column per annotation, and add ``missing``
-        objects without the array and ``mismatched`` length mismatches to the tallies."""
-        self.note.extend(notes)
-        self.start.extend(starts)
-        self.length.extend(lengths)
-        self.text.extend(texts)
-        self.kind.extend(kinds)
-        self.tally[0] += missing
-        self.tally[1] += mismatched
-
 
 @dataclass(frozen=True, slots=True)
-class ColumnFile(PhiFile[CategoryColumns]):
-    """A whole file as :func:`read_columns` reads it: each category as columns."""
+class SandboxFile:
+    """A whole file: the note ids in file order (merged by basename) and the categories asked
+    for, each as :class:`CategoryColumns`."""
+
+    path: Path
+    note_ids: tuple[str, ...]
+    categories: dict[str, CategoryColumns]
+    objects: int
+    merged_notes: int
+    """Objects whose note id (basename) an earlier object already had."""
+
+    def present(self, category: str) -> bool:
+        """Whether any object in the file has this category's array."""
+        return self.categories[category].missing_array < self.objects
+
+
+# --- JSON decoding ------------------------------------------------------------------------------
+
+
+class HugeNumber:
+    """An integer of the file too long for Python to read (more than 4,300 digits by default):
+    kept as its digit count, so that the item holding it is refused with its JSON path (or
+    ignored, in a field the reader ignores)."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"HugeNumber({self.digits} digits)"
+
+
+def _parse_int(text: str) -> int | HugeNumber:
+    try:
+        return int(text)
+    except ValueError:  # more digits than sys.get_int_max_str_digits()
+        return HugeNumber(len(text.lstrip("-")))
+
+
+_CHECKED_DECODER: Final = json.JSONDecoder(parse_int=_parse_int)
+"""The decoder used where the plain one met an integer too long to read (slower: a Python call
+per integer)."""
+
+
+class _NestedTooDeeply(InputError):
+    """JSON nested deeper than Python's decoder follows."""
+
+
+def _too_deep(path: Path, text: str, at: int, where: str) -> InputError:
+    return _NestedTooDeeply(
+        f"{where}: the JSON is nested too deeply to read (more levels than Python's JSON "
+        "decoder follows)",
+        path,
+        text.count("\n", 0, at) + 1,
+    )
+
+
+def _read_text(path: Path) -> str:
+    """The file decoded as ``json.load`` decodes it (UTF-8, -16 or -32, BOM allowed)."""
+    try:
+        raw = path.read_bytes()
+        return raw.decode(json.detect_encoding(raw), "surrogatepass")
+    except FileNotFoundError:
+        raise InputError("no such file", path) from None
+    except IsADirectoryError:
+        raise InputError("expected a JSON file, found a folder", path) from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text ({error.reason})", path) from None
+
+
+def _decode(path: Path, text: str) -> Any:
+    """``json.loads(text)`` with every failure an :class:`InputError` naming the file."""
+    try:
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            raise
+        except ValueError:  # an integer too long to read: read it as HugeNumber
+            return _CHECKED_DECODER.decode(text)
+    except json.JSONDecodeError as error:
+        message = f"not valid JSON: {error.msg} (column {error.colno})"
+        raise InputError(message, path, error.lineno) from None
+    except RecursionError:
+        raise _too_deep(path, text, 0, "the file") from None
+
+
+def _load(path: Path, text: str) -> list[Any]:
+    data = _decode(path, text)
+    if not isinstance(data, list):
+        raise InputError(
+            f"expected a JSON list of annotation objects (one per note), found a JSON "
+            f"{type(data).__name__.replace('dict', 'object')}",
+            path,
+        )
+    return data
+
+
+def _syntax_first(path: Path, text: str) -> None:
+    """Raise the file's JSON syntax error, if it has one (reported before any shape error, as
+    when the whole file is decoded first); nothing if the whole file cannot be decoded for its
+    depth (the error at hand stands)."""
+    try:
+        _load(path, text)
+    except _NestedTooDeeply:
+        return
 
 
 _SPACE = re.compile(r"[ \t\n\r]*")
-_CHUNK = 400
-"""Objects checked and turned into columns together."""
+
+
+def _next_item(path: Path, text: str, at: int, index: int, scan: Any) -> tuple[Any, int] | None:
+    """The JSON value at ``at`` and where it ends, or ``None`` where there is none (a syntax
+    error: ``json.loads`` of the file reports it)."""
+    try:
+        try:
+            found: tuple[Any, int] = scan(text, at)
+        except json.JSONDecodeError:
+            raise
+        except ValueError:  # an integer too long to read: read it as HugeNumber
+            found = _CHECKED_DECODER.scan_once(text, at)  # type: ignore[attr-defined]
+    except (StopIteration, json.JSONDecodeError):
+        return None
+    except RecursionError:
+        raise _too_deep(path, text, at, f"[{index}]") from None
+    return found
 
 
 def _objects(path: Path, text: str) -> Iterator[Any]:
@@ -456,16 +304,18 @@ def _objects(path: Path, text: str) -> Iterator[Any]:
         _load(path, text)  # raises: not JSON, or not a list
         return
     at = space(text, at + 1)
+    index = 0
     if text[at : at + 1] == "]":
         at = space(text, at + 1)
     else:
         while True:
-            try:
-                item, at = scan(text, at)
-            except (StopIteration, json.JSONDecodeError):
+            found = _next_item(path, text, at, index, scan)
+            if found is None:
                 break
+            item, end = found
             yield item
-            at = space(text, at)
+            index += 1
+            at = space(text, end)
             mark = text[at : at + 1]
             if mark == ",":
                 at = space(text, at + 1)
@@ -481,130 +331,271 @@ def _objects(path: Path, text: str) -> Iterator[Any]:
         raise InputError("not valid JSON", path)  # pragma: no cover (json found no error)
 
 
-def _quick_columns(
-    items: list[Any], type_fields: Sequence[str], texts: Numbering, kinds: Numbering
-) -> tuple[list[int], list[int], list[int], list[int], int] | None:
-    """Columns of a category's items if all are well formed (else ``None``), no Python per item."""
+def read_notes(path: Path) -> dict[str, str]:
+    """The clinical notes of a notes file, text by identifier: a JSON array of NLP Sandbox
+    ``Note`` objects (``identifier``, ``text``, ``type``, ``patientId``; only the first two are
+    read), or the data node's answer ``{"notes": [...]}``.  An annotation names its note by the
+    basename of ``annotationSource.resourceSource.name``, which is matched with ``identifier``.
+
+    An :class:`InputError` names the file and the item: not an array of objects, an
+    ``identifier`` or ``text`` that is not a string, an identifier given twice.
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "notes.json"
+    >>> _ = path.write_text('{"notes": [{"identifier": "n1", "text": "On 2/18", "type": "x"}]}')
+    >>> read_notes(path)
+    {'n1': 'On 2/18'}
+    """
+    data = _decode(path, _read_text(path))
+    prefix = ""
+    if isinstance(data, dict) and isinstance(data.get("notes"), list):
+        data, prefix = data["notes"], "notes"
+    if not isinstance(data, list):
+        raise InputError('expected a JSON array of notes (or {"notes": [...]})', path)
+    notes: dict[str, str] = {}
+    for index, item in enumerate(data):
+        where = f"{prefix}[{index}]"
+        if not isinstance(item, dict):
+            raise _fail(path, where, "expected a note object")
+        identifier, text = item.get("identifier"), item.get("text")
+        if not isinstance(identifier, str) or not identifier:
+            raise _fail(path, f"{where}.identifier", "expected the note's identifier (a string)")
+        if not isinstance(text, str):
+            raise _fail(path, f"{where}.text", "expected the note's text (a string)")
+        if identifier in notes:
+            raise _fail(path, f"{where}.identifier", f"note {identifier!r} is given twice")
+        notes[identifier] = text
+    return notes
+
+
+# --- one chunk of objects: the rows both readings give ------------------------------------------
+
+
+@dataclass(slots=True)
+class _Rows:
+    """One category of one chunk of objects, one entry per annotation in file order: the
+    object it belongs to (its position in the chunk), ``start``, ``length``, ``text`` and type
+    value (:data:`ABSENT` without a type field); with the objects lacking the category's array
+    and the length mismatches."""
+
+    owner: list[int] = field(default_factory=list)
+    start: list[int] = field(default_factory=list)
+    length: list[int] = field(default_factory=list)
+    text: list[str] = field(default_factory=list)
+    kind: list[Any] = field(default_factory=list)
+    missing: int = 0
+    mismatched: int = 0
+
+
+Chunk = list[tuple[int, Any]]
+"""Consecutive objects of a file, each with its index in the file."""
+
+Scanned = tuple[list[str], list[_Rows]]
+"""What a chunk reads as: the note id of each object, and the rows of each wanted category."""
+
+
+def _scan_items(items: list[Any], type_fields: Sequence[str], rows: _Rows) -> bool:
+    """Append well-formed ``items`` to ``rows`` (C-level passes); ``False`` at anything else."""
     if set(map(type, items)) != {dict}:
-        return None
+        return False
     get: Any = dict.get
     starts = list(map(get, items, repeat("start")))
     lengths = list(map(get, items, repeat("length")))
     for offsets in (starts, lengths):
         if set(map(type, offsets)) != {int} or min(offsets) < 0 or max(offsets) > MAX_OFFSET:
-            return None
-    text_values = list(map(get, items, repeat("text")))
-    if set(map(type, text_values)) != {str}:
-        return None
+            return False
+    texts = list(map(get, items, repeat("text")))
+    if set(map(type, texts)) != {str}:
+        return False
     values = list(map(get, items, repeat(type_fields[0]), repeat(ABSENT)))
     for other in type_fields[1:]:
         if ABSENT in values:
             later = map(get, items, repeat(other), repeat(ABSENT))
             values = [v if v is not ABSENT else w for v, w in zip(values, later, strict=True)]
     if not set(map(type, values)) <= {str, type(None), _Absent}:
+        return False
+    rows.start += starts
+    rows.length += lengths
+    rows.text += texts
+    rows.kind += values
+    rows.mismatched += sum(map(ne, map(len, texts), lengths))
+    return True
+
+
+def _scan_chunk(chunk: Chunk, wanted: Sequence[Category]) -> Scanned | None:
+    """The chunk read by C-level passes, or ``None`` (declined) at the first thing it does not
+    accept: then :func:`_parse_chunk` reads it."""
+    objects = [item for _, item in chunk]
+    try:
+        names = [item["annotationSource"]["resourceSource"]["name"] for item in objects]
+    except (TypeError, KeyError):  # an object, source or resource that is not a JSON object
         return None
-    mismatched = sum(map(ne, map(len, text_values), lengths))
-    return starts, lengths, texts.number(text_values), kinds.number(values), mismatched
-
-
-Chunk = list[tuple[int, int, dict[str, Any]]]
-"""Consecutive objects of a file, each with its index in the file and its note's index."""
-
-
-@dataclass(frozen=True, slots=True)
-class _ColumnsRead:
-    """What :func:`read_columns` has read of one file so far: the columns of each ``wanted``
-    category, numbering their texts with ``texts`` and their type values with ``kinds``."""
-
-    path: Path
-    wanted: Sequence[Category]
-    columns: dict[str, CategoryColumns]
-    texts: Numbering
-    kinds: dict[str, Numbering]
-
-
-def _add_chunk(read: _ColumnsRead, chunk: Chunk) -> None:
-    """Append the annotations of ``chunk`` (object index, note index, object) to the columns:
-    checked and turned into columns by C-level passes, or, at the first thing the quick check
-    does not accept, by :func:`_add_chunk_slowly` (the reference reader)."""
-    wanted, columns, texts, kinds = read.wanted, read.columns, read.texts, read.kinds
-    built = []
+    if names and set(map(type, names)) != {str}:
+        return None
+    try:
+        "".join(names).encode()
+    except UnicodeEncodeError:  # a lone surrogate ("\\ud800")
+        return None
+    note_ids = list(map(posixpath.basename, names))
+    if "" in note_ids:
+        return None
+    out = []
     for category in wanted:
+        rows = _Rows()
         arrays: list[Any] = []
-        owners: list[int] = []
-        missing = 0
-        for _, note, item in chunk:
+        for position, item in enumerate(objects):
             found = False
             for name in category.arrays:
                 if name in item:
                     found = True
                     arrays.append(item[name])
-                    owners.append(note)
-            missing += not found
+                    rows.owner.append(position)
+            rows.missing += not found
         if set(map(type, arrays)) - {list}:
-            break
+            return None
+        owners = rows.owner
+        rows.owner = list(chain.from_iterable(map(repeat, owners, map(len, arrays))))
         items = list(chain.from_iterable(arrays))
-        quick = (
-            _quick_columns(items, category.type_fields, texts, kinds[category.name])
-            if items
-            else ([], [], [], [], 0)
+        if items and not _scan_items(items, category.type_fields, rows):
+            return None
+        out.append(rows)
+    return note_ids, out
+
+
+def _fail(path: Path, where: str, message: str) -> InputError:
+    return InputError(f"{where}: {message}", path)
+
+
+def _note_id(path: Path, item: object, index: int) -> str:
+    if not isinstance(item, dict):
+        raise _fail(path, f"[{index}]", "expected an annotation object")
+    source = item.get("annotationSource")
+    if not isinstance(source, dict):
+        raise _fail(path, f"[{index}].annotationSource", "expected an object")
+    resource = source.get("resourceSource")
+    if not isinstance(resource, dict):
+        raise _fail(path, f"[{index}].annotationSource.resourceSource", "expected an object")
+    name = resource.get("name")
+    where = f"[{index}].annotationSource.resourceSource.name"
+    if not isinstance(name, str):
+        raise _fail(path, where, "expected a string (the note name)")
+    try:
+        name.encode()
+    except UnicodeEncodeError as error:
+        bad = name[error.start]
+        raise _fail(
+            path, where, f"not Unicode text: a lone surrogate {bad!a} (the note id is printed)"
+        ) from None
+    note_id = posixpath.basename(name)
+    if not note_id:
+        raise _fail(path, where, f"the note id (basename of {name!r}) is empty")
+    return note_id
+
+
+def _offset(path: Path, where: str, value: object) -> int:
+    if isinstance(value, HugeNumber):
+        raise _fail(
+            path, where, f"a number of {value.digits} digits: expected an offset up to {MAX_OFFSET}"
         )
-        if quick is None:
-            break
-        notes = chain.from_iterable(map(repeat, owners, map(len, arrays)))
-        built.append((category, notes, quick, missing))
-    else:
-        for category, notes, (starts, lengths, text_ids, kind_ids, mismatched), missing in built:
-            columns[category.name].extend(
-                notes, starts, lengths, text_ids, kind_ids, missing, mismatched
-            )
-        return
-    _add_chunk_slowly(read, chunk)
+    if type(value) is not int or value < 0:
+        raise _fail(path, where, "expected a non-negative integer")
+    return value
 
 
-def _add_chunk_slowly(read: _ColumnsRead, chunk: Chunk) -> None:
-    """The reference reader on ``chunk``, item by item: raises the reference's first error."""
-    wanted = read.wanted
-    by_category: dict[str, list[tuple[int, list[PhiAnnotation], int, int]]] = {
-        c.name: [] for c in wanted
-    }
-    for index, note, item in chunk:
-        for category in wanted:
+def _parse_items(
+    path: Path, array: object, where: str, type_fields: Sequence[str], owner: int, rows: _Rows
+) -> None:
+    """Append the annotations of one JSON array to ``rows``, checking each item."""
+    if not isinstance(array, list):
+        raise _fail(path, where, "expected a list of annotations")
+    for k, item in enumerate(array):
+        if not isinstance(item, dict):
+            raise _fail(path, f"{where}[{k}]", "expected an annotation object")
+        start = _offset(path, f"{where}[{k}].start", item.get("start"))
+        length = _offset(path, f"{where}[{k}].length", item.get("length"))
+        if start > MAX_OFFSET or length > MAX_OFFSET:
+            name = "start" if start > MAX_OFFSET else "length"
+            raise _fail(path, f"{where}[{k}].{name}", f"expected an offset up to {MAX_OFFSET}")
+        text = item.get("text")
+        if not isinstance(text, str):
+            raise _fail(path, f"{where}[{k}].text", "expected a string")
+        kind: object = ABSENT
+        for field_name in type_fields:
+            if field_name in item:
+                kind = item[field_name]
+                if kind is not None and not isinstance(kind, str):
+                    raise _fail(path, f"{where}[{k}].{field_name}", "expected a string or null")
+                break
+        rows.owner.append(owner)
+        rows.start.append(start)
+        rows.length.append(length)
+        rows.text.append(text)
+        rows.kind.append(kind)
+        rows.mismatched += len(text) != length
+
+
+def _parse_chunk(path: Path, chunk: Chunk, wanted: Sequence[Category]) -> Scanned:
+    """The chunk read item by item, in file order: the first thing that is not the documented
+    shape raises :class:`InputError` naming the file and its JSON path."""
+    note_ids = []
+    out = [_Rows() for _ in wanted]
+    for position, (index, item) in enumerate(chunk):
+        note_ids.append(_note_id(path, item, index))
+        for category, rows in zip(wanted, out, strict=True):
             found = [name for name in category.arrays if name in item]
-            annotations: list[PhiAnnotation] = []
-            mismatched = 0
+            rows.missing += not found
             for name in found:
-                mismatched += _items(
-                    read.path, item[name], f"[{index}].{name}", category.type_fields, annotations
-                )
-            by_category[category.name].append((note, annotations, mismatched, not found))
-    for category in wanted:
-        out = read.columns[category.name]
-        for note, annotations, mismatched, missing in by_category[category.name]:
-            values = [a.type if a.typed else ABSENT for a in annotations]
-            out.extend(
-                repeat(note, len(annotations)),
-                (a.start for a in annotations),
-                (a.length for a in annotations),
-                read.texts.number([a.text for a in annotations]),
-                read.kinds[category.name].number(values),
-                missing,
-                mismatched,
-            )
+                where = f"[{index}].{name}"
+                _parse_items(path, item[name], where, category.type_fields, position, rows)
+    return note_ids, out
 
 
-def read_columns(
+@dataclass(slots=True)
+class _Reading:
+    """What :func:`read_sandbox` has read of one file so far."""
+
+    wanted: Sequence[Category]
+    columns: dict[str, CategoryColumns]
+    texts: Numbering
+    kinds: dict[str, Numbering]
+    note_ids: dict[str, int] = field(default_factory=dict)
+    merged: int = 0
+
+    def add(self, scanned: Scanned) -> None:
+        """Number the chunk's notes, texts and type values and append its rows."""
+        names, all_rows = scanned
+        note_ids = self.note_ids
+        numbers = []
+        for name in names:
+            number = note_ids.get(name)
+            if number is None:
+                number = note_ids[name] = len(note_ids)
+            else:
+                self.merged += 1
+            numbers.append(number)
+        for category, rows in zip(self.wanted, all_rows, strict=True):
+            out = self.columns[category.name]
+            out.note.extend(map(numbers.__getitem__, rows.owner))
+            out.start.extend(rows.start)
+            out.length.extend(rows.length)
+            out.text.extend(self.texts.number(rows.text))
+            out.kind.extend(self.kinds[category.name].number(rows.kind))
+            out.tally[0] += rows.missing
+            out.tally[1] += rows.mismatched
+
+
+def read_sandbox(
     path: Path | str,
     categories: Iterable[str] | None = None,
     *,
-    texts: Numbering,
-    kinds: dict[str, Numbering],
-) -> ColumnFile:
-    """Read one file as columns (the same annotations as :func:`read_sandbox`).
+    texts: Numbering | None = None,
+    kinds: dict[str, Numbering] | None = None,
+) -> SandboxFile:
+    """Read one gold or prediction file, for ``categories`` (default: all six).
 
     ``texts`` numbers the annotation texts and ``kinds[category]`` (from :func:`type_numbering`)
     the type values; pass the same numberings for the gold and the prediction file so that equal
-    texts and equal types get equal numbers.
+    texts and equal types get equal numbers (fresh ones when not given).
 
     >>> import json, tempfile, pathlib
     >>> f = pathlib.Path(tempfile.mkdtemp()) / "pred.json"
@@ -612,44 +603,40 @@ def read_columns(
     ...     "textDateAnnotations": [{"start": 3, "length": 4, "text": "2/18"},
     ...                             {"start": 9, "length": 3, "text": "May", "dateFormat": "M"}]}]))
     >>> texts, kinds = Numbering(), {"date": type_numbering()}
-    >>> date = read_columns(f, ["date"], texts=texts, kinds=kinds).categories["date"]
-    >>> date.start.tolist(), date.length.tolist(), date.kind.tolist()
-    ([3, 9], [4, 3], [0, 2])
+    >>> read = read_sandbox(f, ["date"], texts=texts, kinds=kinds)
+    >>> date = read.categories["date"]
+    >>> read.note_ids, date.start.tolist(), date.length.tolist(), date.kind.tolist()
+    (('n1',), [3, 9], [4, 3], [0, 2])
     >>> [texts.values()[t] for t in date.text]
     ['2/18', 'May']
+    >>> _ = f.write_text('[{"annotationSource": {"resourceSource": {"name": "n"}},'
+    ...     ' "textDateAnnotations": [{"start": 3, "length": -4, "text": "x"}]}]')
+    >>> try:
+    ...     read_sandbox(f, ["date"])
+    ... except InputError as error:
+    ...     print(error.message)
+    [0].textDateAnnotations[0].length: expected a non-negative integer
     """
     path = Path(path)
     wanted = [CATEGORIES[name] for name in (categories or CATEGORIES)]
+    texts = Numbering() if texts is None else texts
+    kinds = {} if kinds is None else kinds
     for category in wanted:
         kinds.setdefault(category.name, type_numbering())
     columns = {category.name: CategoryColumns() for category in wanted}
-    read = _ColumnsRead(path, wanted, columns, texts, kinds)
-    note_ids: dict[str, int] = {}
-    merged = 0
+    reading = _Reading(wanted, columns, texts, kinds)
     objects = 0
-    chunk: Chunk = []
     text = _read_text(path)
+    chunk: Chunk = []
     try:
         for index, item in enumerate(_objects(path, text)):
             objects += 1
-            try:
-                if not isinstance(item, dict):
-                    raise _fail(path, f"[{index}]", "expected an annotation object")
-                note_id = _note_id(path, item, index)
-            except InputError:
-                _add_chunk(read, chunk)  # an earlier error first
-                raise
-            note = note_ids.get(note_id)
-            if note is None:
-                note = note_ids[note_id] = len(note_ids)
-            else:
-                merged += 1
-            chunk.append((index, note, item))
-            if len(chunk) == _CHUNK:
-                _add_chunk(read, chunk)
+            chunk.append((index, item))
+            if len(chunk) == CHUNK:
+                reading.add(_scan_chunk(chunk, wanted) or _parse_chunk(path, chunk, wanted))
                 chunk = []
-        _add_chunk(read, chunk)
+        reading.add(_scan_chunk(chunk, wanted) or _parse_chunk(path, chunk, wanted))
     except InputError:
-        _load(path, text)  # a JSON syntax error further on comes first, as in read_sandbox
+        _syntax_first(path, text)
         raise
-    return ColumnFile(path, tuple(note_ids), columns, objects, merged)
+    return SandboxFile(path, tuple(reading.note_ids), columns, objects, reading.merged)

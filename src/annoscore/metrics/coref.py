@@ -1,9 +1,13 @@
 """The CoNLL coreference metrics on plain partitions: MUC, B³, CEAFm, CEAFe, BLANC, LEA.
 
 Inputs are two partitions of mention ids, ``key`` and ``response``: sequences of entities, each a
-set of hashable mention ids (CoNLL token spans, MUC markable ids, ARE anaphor ids ...).  A mention
-may appear in at most one entity of a side (readers remove duplicates); the two sides may mention
-different things (predicted mentions).  Every function returns additive per-document
+collection of hashable mention ids (CoNLL token spans, MUC markable ids, ARE anaphor ids ...).  A
+key mention appears in one key entity, once, and at most once in the response; the two sides may
+mention different things (predicted mentions).  A response mention that is no key mention may be
+listed more than once (twice in one entity, or in several), as scorer.pl keeps a repeated span
+that matches no key mention: each listing then counts as a mention in MUC, B³, CEAF and LEA (its
+sizes), and the mention counts once in mention identification and in BLANC's links
+(:func:`response_links`).  Every function returns additive per-document
 :class:`~annoscore.counts.Counts`; a corpus score is computed from the *sum* of the document counts
 (micro average), exactly as the CoNLL reference scorer v8.01 does.
 
@@ -13,7 +17,8 @@ Notation below: K key entities, R response entities, M_K / M_R the mention sets,
 
 Counts of a metric are ``recall_num``, ``recall_den``, ``precision_num``, ``precision_den``:
 
-* ``mentions`` (identification): num = |M_K ∩ M_R|, recall den |M_K|, precision den |M_R|.
+* ``mentions`` (identification): num = |M_K ∩ M_R|, recall den |M_K|, precision den |M_R|
+  (distinct mentions).
 * ``muc`` (Vilain et al. 1995): num = Σ_k (|k| - |p(k, R)|) = Σ n - #{(k, r): n > 0}, the same for
   recall and precision; recall den Σ_k (|k| - 1), precision den Σ_r (|r| - 1).  Singletons and
   twinless mentions add nothing to the numerator.
@@ -29,6 +34,7 @@ Counts of a metric are ``recall_num``, ``recall_den``, ``precision_num``, ``prec
   links N_K = C(|M_K|) - C_K, N_R = C(|M_R|) - C_R, common = C(c) - Σ_k C(a_k) - Σ_r C(b_r) + Σ C(n)
   with c = |M_K ∩ M_R|, a_k = Σ_r n, b_r = Σ_k n (pairs of shared mentions in different entities
   on both sides, by inclusion-exclusion).  Linear in the number of mentions: no pair is enumerated.
+  With repeated response mentions, C_R and N_R are the distinct links (:func:`response_links`).
 
 Scores (:func:`coref_scores`) follow the reference: R = num/den and P = num/den are 0 when the
 denominator is 0, F1 = 2PR/(P+R) is 0 when P+R = 0 (so MUC is 0 on an all-singleton key even for
@@ -97,48 +103,151 @@ def key_owners(key: Partition[M]) -> tuple[dict[M, int], list[int]]:
     return owner, key_sizes
 
 
+LINK_BUDGET = 10_000_000
+"""The most (group, group) checks :func:`response_links` makes for one document's repeated
+response mentions before it refuses (``ValueError``); no real response comes near it."""
+
+
 @dataclass(frozen=True, slots=True)
 class EntityOverlap:
     """The key x response overlap table of one document: all any metric needs.
 
     ``key_sizes[i]`` = |k_i|, ``response_sizes[j]`` = |r_j| and ``shared[(i, j)]`` = |k_i ∩ r_j|
     for the pairs that share at least one mention.  Empty entities are dropped.
+
+    A response entity may list a mention that is no key mention more than once, and several
+    response entities may list it (scorer.pl keeps such repeats): ``response_sizes`` count every
+    listing (MUC, B3, CEAF and LEA see a mention per listing), ``response_distinct`` counts the
+    distinct response mentions and ``response_links`` the distinct (coreference,
+    non-coreference) links of the response (:func:`response_links`), which mention
+    identification and BLANC use; ``response_links`` is ``None`` without repeats (the links are
+    then the sizes' pairs).
     """
 
     key_sizes: tuple[int, ...]
     response_sizes: tuple[int, ...]
     shared: dict[tuple[int, int], int]
+    response_distinct: int | None = None
+    response_links: tuple[int, int] | None = None
 
     @classmethod
     def of(cls, key: Partition[M], response: Partition[M]) -> EntityOverlap:
         """Build the table in one pass over the mentions.
 
-        Raises ``ValueError`` if a mention appears twice on one side (remove duplicates first).
+        Raises ``ValueError`` if a mention appears twice in the key, or a key mention twice in
+        the response (remove those repeats first).
         """
         owner, key_sizes = key_owners(key)
         response_sizes: list[int] = []
         shared: dict[tuple[int, int], int] = {}
-        seen: set[M] = set()
+        seen: dict[M, int] = {}
+        repeated: dict[M, list[int]] = {}
         for entity in response:
             if not entity:
                 continue
             index = len(response_sizes)
             size = 0
             for mention in entity:
-                if mention in seen:
-                    raise ValueError(f"mention {mention!r} is twice in the response")
-                seen.add(mention)
                 size += 1
-                k = owner.get(mention)
-                if k is not None:
-                    shared[(k, index)] = shared.get((k, index), 0) + 1
+                first = seen.get(mention)
+                if first is None:
+                    seen[mention] = index
+                    k = owner.get(mention)
+                    if k is not None:
+                        shared[(k, index)] = shared.get((k, index), 0) + 1
+                elif mention in owner:
+                    raise ValueError(f"key mention {mention!r} is twice in the response")
+                else:
+                    repeated.setdefault(mention, [first]).append(index)
             response_sizes.append(size)
-        return cls(tuple(key_sizes), tuple(response_sizes), shared)
+        links = response_links(response_sizes, repeated) if repeated else None
+        return cls(tuple(key_sizes), tuple(response_sizes), shared, len(seen), links)
 
     @property
     def common(self) -> int:
         """|M_K ∩ M_R|, the mentions present on both sides."""
         return sum(self.shared.values())
+
+    @property
+    def distinct_response(self) -> int:
+        """|M_R|, the distinct response mentions (a repeat counted once)."""
+        if self.response_distinct is None:
+            return sum(self.response_sizes)
+        return self.response_distinct
+
+
+def response_links(sizes: Sequence[int], repeated: Mapping[M, Sequence[int]]) -> tuple[int, int]:
+    """The distinct (coreference, non-coreference) links of a response whose entities list some
+    mentions more than once: entity ``j`` has ``sizes[j]`` listings, and ``repeated[m]`` names the
+    entity of each listing of a mention listed two or more times.
+
+    A link is an unordered pair of mentions {u, v}: a coreference link when one entity lists
+    both (from two of its listings), a non-coreference link when one entity lists u and another
+    v.  A pair is counted once however many entities give it, and u = v is a link too (a mention
+    listed twice in one entity is a coreference link with itself; listed in two entities, a
+    non-coreference link with itself), as links between listings that carry one mention id
+    are.  Without repeats this is Σ C(|r|) and C(|M_R|) - Σ C(|r|).
+
+    Counted from the listings, with no pair enumerated, except the pairs of mentions that are
+    each listed in several entities: those are counted per group of mentions listed in the same
+    entities, and ``ValueError`` is raised past :data:`LINK_BUDGET` group checks.
+
+    >>> response_links([2, 2], {})  # no repeats: C(2) + C(2) and C(4) - 2
+    (2, 4)
+    >>> response_links([2, 2], {"x": [0, 1]})  # {x, a} and {x, b}; {x, x}, {x, b}, {a, x}, {a, b}
+    (2, 4)
+    >>> response_links([3], {"x": [0, 0]})  # [x, x, a]: {x, x} and {x, a}
+    (2, 0)
+    """
+    alone = list(sizes)  # per entity: the distinct mentions listed in it and in no other
+    in_several = [0] * len(sizes)  # per entity: the mentions listed in it and in others
+    distinct = sum(sizes)
+    self_coref = self_noncoref = 0
+    groups: dict[frozenset[int], int] = {}
+    for entities in repeated.values():
+        distinct -= len(entities) - 1
+        where = frozenset(entities)
+        for j in entities:
+            alone[j] -= 1
+        if len(where) == 1:
+            alone[entities[0]] += 1
+            self_coref += 1
+            continue
+        self_noncoref += 1
+        self_coref += len(entities) > len(where)
+        for j in where:
+            in_several[j] += 1
+        groups[where] = groups.get(where, 0) + 1
+    alone_pairs = sum(_pairs(a) for a in alone)
+    mixed = sum(a * b for a, b in zip(alone, in_several, strict=True))
+    coref = self_coref + alone_pairs + mixed + _pairs_sharing_an_entity(groups)
+    return coref, self_noncoref + _pairs(distinct) - alone_pairs
+
+
+def _pairs_sharing_an_entity(groups: Mapping[frozenset[int], int]) -> int:
+    """Pairs of mentions listed in several entities that share an entity, ``groups`` giving how
+    many mentions are listed in exactly each set of entities."""
+    names = list(groups)
+    sizes = list(groups.values())
+    by_entity: dict[int, list[int]] = {}
+    for g, where in enumerate(names):
+        for j in where:
+            by_entity.setdefault(j, []).append(g)
+    total = sum(_pairs(n) for n in sizes)
+    checks = 0
+    for g, where in enumerate(names):
+        partners: set[int] = set()
+        for j in where:
+            checks += len(by_entity[j])
+            partners.update(by_entity[j])
+        if checks > LINK_BUDGET:
+            raise ValueError(
+                f"{sum(sizes)} response mentions that match no key mention are each listed in "
+                f"several entities ({len(names)} different sets of entities): counting their "
+                f"BLANC links would take more than {LINK_BUDGET:,} steps"
+            )
+        total += sizes[g] * sum(sizes[h] for h in partners if h > g)
+    return total
 
 
 def _counts(r_num: Number, r_den: Number, p_num: Number, p_den: Number) -> Counts:
@@ -146,9 +255,10 @@ def _counts(r_num: Number, r_den: Number, p_num: Number, p_den: Number) -> Count
 
 
 def mentions_of(table: EntityOverlap) -> Counts:
-    """Mention identification: exact matches over key mentions and over response mentions."""
+    """Mention identification: exact matches over key mentions and over distinct response
+    mentions."""
     common = table.common
-    return _counts(common, sum(table.key_sizes), common, sum(table.response_sizes))
+    return _counts(common, sum(table.key_sizes), common, table.distinct_response)
 
 
 def muc_of(table: EntityOverlap) -> Counts:
@@ -200,7 +310,11 @@ def blanc_of(table: EntityOverlap) -> Counts:
     """BLANC link counts: ``coref_*`` and ``noncoref_*`` numerators and denominators."""
     ks, rs = table.key_sizes, table.response_sizes
     key_coref = sum(_pairs(s) for s in ks)
-    response_coref = sum(_pairs(s) for s in rs)
+    if table.response_links is None:
+        response_coref = sum(_pairs(s) for s in rs)
+        response_noncoref = _pairs(sum(rs)) - response_coref
+    else:
+        response_coref, response_noncoref = table.response_links
     common_coref = 0
     key_common: dict[int, int] = {}
     response_common: dict[int, int] = {}
@@ -215,7 +329,6 @@ def blanc_of(table: EntityOverlap) -> Counts:
         + common_coref
     )
     key_noncoref = _pairs(sum(ks)) - key_coref
-    response_noncoref = _pairs(sum(rs)) - response_coref
     return _counts(common_coref, key_coref, common_coref, response_coref).prefixed(
         "coref_"
     ) + _counts(common_noncoref, key_noncoref, common_noncoref, response_noncoref).prefixed(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from annoscore.counts import Counts, Number
+from annoscore.formats.conll import shown_name
 from annoscore.metrics.coref import METRICS, blanc_rpf, rpf
 from annoscore.report.generic import aligned
 from annoscore.result import Result
@@ -114,7 +115,7 @@ def render_table(result: Result) -> str:
         names = [name for name in _metrics(result)]
         doc_header = ["document", *(f"{_TITLES[n]} F1" for n in names)]
         doc_rows = [
-            [doc, *(_cell(unit.scores.get(f"{n}_f1")) for n in names)]
+            [shown_name(doc), *(_cell(unit.scores.get(f"{n}_f1")) for n in names)]
             for doc, unit in result.documents.items()
         ]
         lines += ["", *aligned(doc_header, doc_rows, left=1)]

@@ -11,9 +11,11 @@ Preset (../shared/spec/coref.md, "Decisions for annoscore", and scorer.pl's obse
 * repeated mentions (:meth:`~annoscore.formats.conll.ConllDocument.partition`): a span given in
   several entities stays in the entity that occurs first in the document.  In the response, a
   repeat is removed only when its span is a key mention; a repeat that matches no key mention is
-  kept and counted as one more response mention (B3, CEAF, BLANC, LEA, MUC and mention
-  denominators), as scorer.pl does.  In the key every repeat is removed (scorer.pl keeps them and
-  can then score above 100%: the spec's decision).  Each case is a warning naming file and line;
+  kept, as scorer.pl keeps it: one more mention in MUC, B3, CEAF and LEA, the same mention in
+  mention identification and in BLANC's links (:mod:`annoscore.metrics.coref`).  In the key
+  every repeat is removed (scorer.pl keeps them and can then score above 100%: the spec's
+  decision).  Each case is a warning naming file and line; document names in messages are
+  escaped (:func:`~annoscore.formats.conll.shown_name`);
 * metrics: :mod:`annoscore.metrics.coref` on the raw (de-duplicated) partitions; counts summed over
   documents (micro average); 0 for a 0 denominator, with a warning saying which;
 * ``remove_singletons`` (off by default, beyond the reference): drop one-mention entities from key
@@ -23,13 +25,14 @@ Preset (../shared/spec/coref.md, "Decisions for annoscore", and scorer.pl's obse
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
 from annoscore.align.documents import pair_documents
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.formats.conll import ConllFile, Partition, read_conll
+from annoscore.formats.conll import ConllFile, Partition, read_conll, shown_name
 from annoscore.metrics.coref import CONLL_METRICS, METRICS, coref_counts, coref_scores
 from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning
 from annoscore.signature import Signature
@@ -120,10 +123,13 @@ def score_conll(
     pairing = pair_documents(keys, responses, gold_only="empty", system_only="ignore")
     warnings: list[ScoreWarning | str] = [*key.warnings("key"), *response.warnings("response")]
     if response.documents:
-        warnings += pairing.warnings(
-            "key document(s) are missing from the response",
-            "response document(s) are not in the key",
-        )
+        warnings += [
+            replace(warning, examples=tuple(map(shown_name, warning.examples)))
+            for warning in pairing.warnings(
+                "key document(s) are missing from the response",
+                "response document(s) are not in the key",
+            )
+        ]
     else:
         warnings.append(
             ScoreWarning(
@@ -152,17 +158,20 @@ def score_conll(
                     "token lines",
                     response.path,
                     answer.line,
-                    document=document.name,
+                    document=shown_name(document.name),
                 )
-            key_spans = {(m[0], m[1]) for entity in key_partition for m in entity}
+            key_spans = {span for entity in key_partition for span in entity}
             response_partition, dropped = answer.partition(key_spans)
             response_removed += dropped.removed
             response_kept += dropped.kept
-        per_document[name] = coref_counts(
-            _without_singletons(key_partition, remove_singletons),
-            _without_singletons(response_partition, remove_singletons),
-            metrics,
-        )
+        try:
+            per_document[name] = coref_counts(
+                _without_singletons(key_partition, remove_singletons),
+                _without_singletons(response_partition, remove_singletons),
+                metrics,
+            )
+        except ValueError as error:  # too many repeats to count BLANC's links
+            raise InputError(str(error), response.path, document=shown_name(name)) from None
     warnings += _repeat_warning(
         "coref.key_repeat",
         "{count} repeated mention(s) in the key removed, each kept in the entity that occurs "
@@ -179,8 +188,9 @@ def score_conll(
     )
     warnings += _repeat_warning(
         "coref.response_repeat_kept",
-        "{count} repeated mention(s) in the response match no key mention and are kept, each "
-        "counted as one more response mention, as scorer.pl does",
+        "{count} repeated mention(s) in the response match no key mention and are kept, as "
+        "scorer.pl keeps them: each is one more mention in MUC, B3, CEAF and LEA, and the same "
+        "mention in mention identification and BLANC",
         response.path,
         response_kept,
     )

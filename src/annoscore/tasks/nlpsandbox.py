@@ -5,9 +5,9 @@ one category of a gold and a prediction file (:mod:`annoscore.formats.nlpsandbox
 ``nlpsandbox-all`` scores every category present in either file.  Counting is in
 :mod:`annoscore.metrics.phi`; each note is a document, so the corpus counts (the official pooled
 micro counts) are the sums of the note counts.  The files are read as columns
-(:func:`~annoscore.formats.nlpsandbox.read_columns`), every distinct annotation text of the run
-is tokenized once, and each category is counted for all notes at once
-(:func:`~annoscore.metrics.phi.category_counts`).
+(:func:`~annoscore.formats.nlpsandbox.read_sandbox`), every distinct annotation text of the run
+is tokenized once (:func:`~annoscore.metrics.phi_tokens.span_table`), and each category is
+counted for all notes at once (:func:`~annoscore.metrics.phi_counts.category_counts`).
 
 Keys (``scores``, exact fractions; ``counts``, their ``tp``/``fp``/``fn``):
 ``instance_relax_*``, ``instance_strict_*``, ``token_strict_*``, ``type_*`` and, for locations,
@@ -40,24 +40,22 @@ from annoscore.errors import InputError
 from annoscore.formats.files import bom_warnings
 from annoscore.formats.nlpsandbox import (
     CATEGORIES,
-    ColumnFile,
     Numbering,
-    read_columns,
+    SandboxFile,
     read_notes,
+    read_sandbox,
 )
 from annoscore.metrics.phi import (
-    Columns,
     Quotes,
     SameStart,
     Tokenizer,
-    TokenSpans,
     all_scores,
-    category_counts,
     hipaa_flags,
     leaderboard,
     phi_scores,
-    span_table,
 )
+from annoscore.metrics.phi_counts import Columns, category_counts
+from annoscore.metrics.phi_tokens import TokenSpans, span_table
 from annoscore.result import CountMatrix, Result, ScoreWarning
 from annoscore.signature import Signature
 from annoscore.tasks.registry import first_fixed
@@ -73,13 +71,13 @@ def _prefix(category: str) -> str:
     return category.replace("-", "_") + "_"
 
 
-def _documents(gold: ColumnFile, pred: ColumnFile) -> list[str]:
+def _documents(gold: SandboxFile, pred: SandboxFile) -> list[str]:
     return list(dict.fromkeys((*gold.note_ids, *pred.note_ids)))
 
 
 def _warnings(
-    gold: ColumnFile,
-    pred: ColumnFile,
+    gold: SandboxFile,
+    pred: SandboxFile,
     categories: Iterable[str],
     overwritten: dict[str, int],
     unknown_hipaa: int,
@@ -176,7 +174,7 @@ def _warnings(
 
 
 def note_text_warnings(
-    notes: dict[str, str], files: list[ColumnFile], categories: list[str], texts: Numbering
+    notes: dict[str, str], files: list[SandboxFile], categories: list[str], texts: Numbering
 ) -> list[ScoreWarning]:
     """What checking the annotations against the notes found, file by file: annotations whose
     ``text`` is not the note's text at ``[start, start + length)``, and annotations of a note the
@@ -237,7 +235,7 @@ def _signature(
     )
 
 
-def _columns(file: ColumnFile, category: str, documents: dict[str, int]) -> Columns:
+def _columns(file: SandboxFile, category: str, documents: dict[str, int]) -> Columns:
     import numpy as np
 
     read = file.categories[category]
@@ -265,8 +263,8 @@ def _score(
         raise InputError(f"the relax margin must be 0 or more, not {relax_margin}")
     texts = Numbering()
     kinds: dict[str, Numbering] = {}
-    gold = read_columns(gold_path, categories, texts=texts, kinds=kinds)
-    pred = read_columns(pred_path, categories, texts=texts, kinds=kinds)
+    gold = read_sandbox(gold_path, categories, texts=texts, kinds=kinds)
+    pred = read_sandbox(pred_path, categories, texts=texts, kinds=kinds)
     if all_categories:
         categories = [c for c in categories if gold.present(c) or pred.present(c)]
         if not categories:
@@ -333,7 +331,7 @@ def score_category(
 ) -> Result:
     """One category (``date``, ``person``, ``location``, ``id``, ``contact``, ``covid-symptom``).
 
-    Counts per note as :func:`annoscore.metrics.phi.note_counts` says; scores are
+    Counts per note as :mod:`annoscore.metrics.phi` defines them; scores are
     :func:`annoscore.metrics.phi.phi_scores` of their sums (precision undefined when nothing was
     predicted, recall when the gold is empty, F undefined only when both are).  With ``notes``
     (a notes file, :func:`annoscore.formats.nlpsandbox.read_notes`) every annotation's ``text``

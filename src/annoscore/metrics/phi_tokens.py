@@ -1,0 +1,184 @@
+"""NLP Sandbox token level: an annotation text cut into tokens, each with its offset.
+
+The official token level (nlpsandbox-client 4.3.x) tokenizes each annotation's ``text`` alone with
+NLTK's ``TreebankWordTokenizer`` and finds each token with a running cursor
+(:class:`TokenSpans`); :func:`span_table` does it once per distinct text shape of a run and
+lays the spans out flat for :mod:`annoscore.metrics.phi_counts`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import repeat
+from typing import TYPE_CHECKING
+
+from annoscore.metrics.phi import Quotes, Tokenizer
+
+if TYPE_CHECKING:
+    from nltk.tokenize import TreebankWordTokenizer
+
+    from annoscore.metrics.phi import IntArray
+
+
+_DIGITS_TO_ZERO = str.maketrans("123456789", "000000000")
+
+
+class TokenSpans:
+    """Token offsets and lengths of an annotation text, cached per text shape.
+
+    The cache key is the text with every ASCII digit made ``0``: Treebank's rules refer to digits
+    only through the classes ``\\d``/``[0-9]`` and drop only whitespace, so two texts that differ
+    in digits only get the same token offsets (``"(617) 555-0142"`` and ``"(212) 555-9876"``).
+    Texts whose tokens are not all found (rewritten quotes) are never shared.
+
+    ``treebank``: the tokens of NLTK's ``TreebankWordTokenizer().tokenize(text)``, each found with
+    ``text.find(token, cursor)``, the cursor then moved to the token's end.  Treebank rewrites
+    ``"`` as ````` or ``''``, which the search cannot find: with ``quotes="official"`` the offset
+    is then ``cursor - 1`` (the official arithmetic, bogus keys); with ``quotes="fixed"`` the text
+    is aligned by NLTK's own ``span_tokenize``, which maps the quotes back, and the text is counted
+    in :attr:`quote_fixes`.
+
+    ``whitespace``: ``re.split(r"\\s+", text)``, offsets ``0, len(t0) + 1, ...``: several
+    whitespace characters in a row shift the later offsets, and leading (trailing) whitespace
+    gives an empty token of length 0 first (last).
+
+    >>> spans = TokenSpans(Tokenizer.treebank, Quotes.fixed)
+    >>> spans("David's home")
+    ((0, 5), (5, 2), (8, 4))
+    >>> spans('"Jon" X'), spans.quote_fixes
+    (((0, 1), (1, 3), (4, 1), (6, 1)), 1)
+    >>> spans("(617) 555-0142") == spans("(212) 555-9876") == ((0, 1), (1, 3), (4, 1), (6, 8))
+    True
+    >>> TokenSpans(Tokenizer.treebank, Quotes.official)('"Jon" X')
+    ((-1, 2), (1, 3), (3, 2), (6, 1))
+    >>> TokenSpans(Tokenizer.whitespace, Quotes.fixed)(" a  b")
+    ((0, 0), (1, 1), (3, 1))
+    """
+
+    def __init__(self, tokenizer: Tokenizer, quotes: Quotes) -> None:
+        self.tokenizer = tokenizer
+        self.quotes = quotes
+        self.quote_fixes = 0
+        self._cache: dict[str, tuple[tuple[int, int], ...]] = {}
+        self._treebank: TreebankWordTokenizer | None = None
+        self._whitespace = re.compile(r"\s+")
+
+    def __call__(self, text: str) -> tuple[tuple[int, int], ...]:
+        return self.spans_of(text)[0]
+
+    def spans_of(self, text: str) -> tuple[tuple[tuple[int, int], ...], bool]:
+        """The (offset, length) of each token, and whether every text of its shape has them."""
+        whitespace = self.tokenizer is Tokenizer.whitespace
+        key = text if whitespace else text.translate(_DIGITS_TO_ZERO)  # see the class doc
+        spans = self._cache.get(key)
+        if spans is None:
+            if self.tokenizer is Tokenizer.whitespace:
+                spans = self._split(text)
+            else:
+                spans, lost = self._tokenize(text)
+                if lost:  # quote offsets: computed for this text only, never shared
+                    return spans, False
+            self._cache[key] = spans
+        return spans, True
+
+    def _split(self, text: str) -> tuple[tuple[int, int], ...]:
+        spans = []
+        offset = 0
+        for token in self._whitespace.split(text):
+            spans.append((offset, len(token)))
+            offset += len(token) + 1
+        return tuple(spans)
+
+    def _tokenize(self, text: str) -> tuple[tuple[tuple[int, int], ...], bool]:
+        if self._treebank is None:
+            from nltk.tokenize import TreebankWordTokenizer  # slow import: only when used
+
+            self._treebank = TreebankWordTokenizer()
+        tokens = self._treebank.tokenize(text)
+        spans = []
+        cursor = 0
+        lost = False
+        for token in tokens:
+            at = text.find(token, cursor)
+            if at < 0:
+                lost = True
+                at = cursor - 1  # the official search: -1 relative to the cursor
+            spans.append((at, len(token)))
+            cursor = at + len(token)
+        if lost and self.quotes is Quotes.fixed:
+            try:
+                aligned = tuple((s, e - s) for s, e in self._treebank.span_tokenize(text))
+            except ValueError:  # NLTK cannot align it either: keep the official offsets
+                return tuple(spans), lost
+            self.quote_fixes += 1
+            return aligned, lost
+        return tuple(spans), lost
+
+
+@dataclass(frozen=True, slots=True)
+class SpanTable:
+    """Token spans of numbered texts, flat: text ``t``'s tokens are rows ``first[e]`` to
+    ``first[e] + size[e] - 1`` of ``offset``/``length`` where ``e = entry[t]``.
+
+    Texts of one digit shape share an entry (see :class:`TokenSpans`); ``fixed[e]`` is 1 when the
+    entry's text had its rewritten quotes found in the text (``quotes="fixed"``).
+    """
+
+    entry: IntArray
+    first: IntArray
+    size: IntArray
+    offset: IntArray
+    length: IntArray
+    fixed: IntArray
+
+
+def span_table(texts: Sequence[str], spans: TokenSpans) -> SpanTable:
+    """The :class:`SpanTable` of ``texts``: each distinct digit shape is tokenized once.
+
+    Equal to calling ``spans(text)`` on every text (a test pins it on random texts).
+
+    >>> table = span_table(["Boston, MA", "(617) 555-0142", "(212) 555-9876"],
+    ...                    TokenSpans(Tokenizer.treebank, Quotes.fixed))
+    >>> table.entry.tolist(), table.size.tolist()
+    ([0, 1, 1], [3, 4])
+    >>> table.offset.tolist(), table.length.tolist()
+    ([0, 6, 8, 0, 1, 4, 6], [6, 1, 2, 1, 3, 1, 8])
+    """
+    import numpy as np
+
+    if spans.tokenizer is Tokenizer.whitespace:
+        shapes: Sequence[str] = texts
+    else:
+        shapes = list(map(str.translate, texts, repeat(_DIGITS_TO_ZERO)))
+    example = dict(zip(shapes, texts, strict=True))  # a text of each shape (the last one)
+    entry_of_shape: dict[str, int] = {}
+    cut: list[tuple[tuple[int, int], ...]] = []
+    fixed: list[int] = []
+    counted = spans.quote_fixes
+    for shape, text in example.items():
+        found, shared = spans.spans_of(text)
+        if shared:
+            entry_of_shape[shape] = len(cut)
+            cut.append(found)
+            fixed.append(0)
+    spans.quote_fixes = counted  # the caller counts the fixes per annotation (``fixed``)
+    entries = list(map(entry_of_shape.get, shapes))
+    if len(entry_of_shape) < len(example):
+        for k, text in enumerate(texts):
+            if entries[k] is None:  # tokens not all found: this text's own offsets
+                entries[k] = len(cut)
+                cut.append(spans.spans_of(text)[0])
+                fixed.append(spans.quote_fixes - counted)
+                spans.quote_fixes = counted
+    size = np.fromiter(map(len, cut), dtype=np.int64, count=len(cut))
+    flat = np.array([pair for one in cut for pair in one], dtype=np.int64).reshape(-1, 2)
+    return SpanTable(
+        entry=np.array(entries, dtype=np.int64).reshape(-1),
+        first=np.cumsum(size) - size,
+        size=size,
+        offset=np.ascontiguousarray(flat[:, 0]),
+        length=np.ascontiguousarray(flat[:, 1]),
+        fixed=np.array(fixed, dtype=np.int64),
+    )
