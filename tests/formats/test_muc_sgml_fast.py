@@ -1,8 +1,8 @@
 """The MUC SGML reader's two scanners pinned to each other.
 
-:func:`_parse_fast` (one regular expression over the task, document and section tags; whole
+:func:`_scan_sgml` (one regular expression over the task, document and section tags; whole
 elements in one step) reads well-formed files and gives up (None) on anything else;
-:func:`_parse_checked` (one step per ``<``) reads every file and names every error.  On random
+:func:`_parse_sgml` (one step per ``<``) reads every file and names every error.  On random
 files, clean and mangled, the fast scanner must give the checked scanner's documents or give up,
 and give up only where it should (an error, a comment, a ``<`` inside a tag).
 """
@@ -14,7 +14,7 @@ import random
 import pytest
 
 from annoscore.errors import InputError
-from annoscore.formats.muc_sgml import SgmlDocument, _parse_checked, _parse_fast, parse_sgml
+from annoscore.formats.muc_sgml import SgmlDocument, _parse_sgml, _scan_sgml, parse_sgml
 
 NE = ("ENAMEX", "TIMEX", "NUMEX")
 WORDS = ["Acme", "Corp.", "the", "a < b", "x > y", "1993", "<p>", "</p>", "&amp;", "\n", "q'"]
@@ -62,7 +62,7 @@ def _mangle(text: str, rng: random.Random) -> str:
 
 def _checked(text: str, sections: tuple[str, ...]) -> list[SgmlDocument] | InputError:
     try:
-        return _parse_checked(text, "f.sgml", NE, "DOC", "DOCNO", sections, "*")
+        return _parse_sgml(text, "f.sgml", NE, "DOC", "DOCNO", sections, "*")
     except InputError as error:
         return error
 
@@ -78,7 +78,7 @@ def test_the_fast_scanner_reads_what_the_checked_one_reads_or_gives_up(seed: int
             text = _mangle(text, rng)
         sections = rng.choice([("HL", "TXT"), ("TXT",), ("DOC", "TXT"), ("TEXT",)])
         expected = _checked(text, sections)
-        fast = _parse_fast(text, "f.sgml", NE, "DOC", "DOCNO", sections, "*")
+        fast = _scan_sgml(text, "f.sgml", NE, "DOC", "DOCNO", sections, "*")
         if fast is None:
             gave_up += 1
             assert mangled or "<!--" in text, "a clean file must take the fast path"
@@ -100,10 +100,10 @@ def test_the_fast_scanner_reads_what_the_checked_one_reads_or_gives_up(seed: int
 
 def test_the_fast_scanner_gives_up_on_comments_and_tags_inside_tags() -> None:
     base = '<DOC><DOCNO>1</DOCNO><TXT><ENAMEX TYPE="A">x</ENAMEX>{}</TXT></DOC>'
-    assert _parse_fast(base.format(""), "f", NE, "DOC", "DOCNO", ("TXT",), "*") is not None
+    assert _scan_sgml(base.format(""), "f", NE, "DOC", "DOCNO", ("TXT",), "*") is not None
     for odd in ("<!-- <ENAMEX> -->", '<p title="<ENAMEX>">', "<p", "<ENAMEXé>"):
         text = base.format(odd)
-        assert _parse_fast(text, "f", NE, "DOC", "DOCNO", ("TXT",), "*") is None, odd
+        assert _scan_sgml(text, "f", NE, "DOC", "DOCNO", ("TXT",), "*") is None, odd
         expected = _checked(text, ("TXT",))
         try:
             outcome: object = parse_sgml(text, "f.sgml", NE, sections=("TXT",))

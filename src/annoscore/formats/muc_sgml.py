@@ -123,19 +123,20 @@ def parse_sgml(
 ) -> list[SgmlDocument]:
     """The documents of an SGML task file (see the module docstring).
 
-    Two scanners give the same documents: :func:`_parse_fast` handles a well-formed file
-    without comments or ``<`` inside a tag (one regular expression finds only the task,
-    document and section tags; other tags and the text are skipped at C speed) and gives up on
-    anything else; then :func:`_parse_checked` (one step per ``<``) reads the file, names the
-    first error (file, line, column) or handles the comments and odd tags.  A property test
-    holds them equal.  A task tag's attributes are parsed once per distinct attribute text (a
-    corpus repeats ``TYPE="PERSON"`` thousands of times: the parsed mapping is shared,
-    read-only).
+    One reader, two steps (../shared/spec/design.md, "Fast paths"): :func:`_scan_sgml` reads a
+    well-formed file without comments or ``<`` inside a tag (one regular expression finds only
+    the task, document and section tags; other tags and the text are skipped at C speed) and
+    declines (None) on anything else; then :func:`_parse_sgml`, the checked parser (one step
+    per ``<``), reads the file, names the first error (file, line, column) or handles the
+    comments and odd tags.  Both give the same documents (tags outside every section counted
+    alike); tests/equivalence/test_muc_readers.py holds them equal.  A task tag's attributes
+    are parsed once per distinct attribute text (a corpus repeats ``TYPE="PERSON"`` thousands
+    of times: the parsed mapping is shared, read-only).
     """
     options = (doc_gid, docnum_gid, tuple(sections), quote_char)
-    documents = _parse_fast(source, str(path), task_gids, *options)
+    documents = _scan_sgml(source, str(path), task_gids, *options)
     if documents is None:
-        documents = _parse_checked(source, path, task_gids, *options)
+        documents = _parse_sgml(source, path, task_gids, *options)
     return documents
 
 
@@ -149,7 +150,7 @@ def _scanner(tasks: Collection[str], others: Collection[str]) -> re.Pattern[str]
     Groups 1-3, a whole task element whose content has no ``<``, closed by a tag of the same
     name: the name as written, the open tag's attribute text, the content.  Groups 4-7, one
     opening or closing tag: ``/``, the name as written, the attribute text, ``>`` (None when
-    the rest of the tag is malformed).  Group 8, what only :func:`_parse_checked` reads as the
+    the rest of the tag is malformed).  Group 8, what only :func:`_parse_sgml` reads as the
     first implementation did: a comment, a ``<`` (or the end of the file) before the ``>`` of
     another tag, a tag name with a non-ASCII letter."""
     key = (
@@ -176,7 +177,7 @@ def _scanner(tasks: Collection[str], others: Collection[str]) -> re.Pattern[str]
     return pattern
 
 
-def _parse_fast(
+def _scan_sgml(
     source: str,
     where: str,
     task_gids: Collection[str],
@@ -375,7 +376,7 @@ def _start_longest_first(tag: tuple[int, int, str, dict[str, str], str, int]) ->
     return tag[0], -tag[1]
 
 
-def _parse_checked(
+def _parse_sgml(
     source: str,
     path: str | Path,
     task_gids: Collection[str],
