@@ -1,8 +1,10 @@
 """NeAligner's isolated-pair paths pinned to the general greedy path on random data.
 
 The fast paths (isolated pairs seen before reusing their record; isolated pairs not seen before
-composed from their slots' records) must give the records, counts and pairs scored of ``MucAligner`` scoring every overlapping pair
-(``shared_slots`` off), including nested tags, empty spans and pairs below a threshold.
+composed from their slots' records) must give the records, counts and pairs scored of
+``MucAligner`` scoring every overlapping pair (``shared_slots`` off), including nested tags, empty
+spans and pairs below a threshold; the sweep that finds the overlapping pairs must find the pairs
+of the definition.
 """
 
 from __future__ import annotations

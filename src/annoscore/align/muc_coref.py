@@ -92,7 +92,11 @@ def markables_of(
             if name == ref_name:
                 fills = slot.alternatives[0]
                 if fills:
-                    ref = fills[0].text.rsplit("-", 1)[1]
+                    # the pointer <COREF-DOCNUM-ID>: the ID is what follows the object's own
+                    # class and document (an ID may hold '-': never split at the last one)
+                    prefix = f"{obj.class_name}-{obj.document}-"
+                    target = fills[0].text
+                    ref = target[len(prefix) :] if target.startswith(prefix) else target
                     extra += len(fills) - 1
             elif name == min_name:
                 known = mins_of.get(id(slot))
