@@ -305,3 +305,50 @@ def test_postmodifiers_are_replaced_in_one_order_whatever_the_hash_seed() -> Non
 def test_the_bounds_are_the_documented_ones() -> None:
     assert muc_mapping.MAX_PAIRS == 4_000_000
     assert muc_compare.MAX_COMPARISONS == 2_000_000
+
+
+def test_deeply_nested_tags_are_refused_before_memory_grows_with_the_square(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """Before: each of 3,000 tags nested around 100,000 characters kept its own copy of them
+    (3,000 x 100,000 characters: 300 MB from a 200 KB file, and as much again in the TEXT
+    fills).  Now a document whose tags enclose more than 10 times its length plus 1,000,000
+    characters in all is exit 2 naming the file and line, scanned or parsed alike."""
+    from annoscore.formats.muc_sgml import _parse_sgml, _scan_sgml
+
+    depth = 3000
+    body = '<ENAMEX TYPE="PERSON">' * depth + "x" * 100_000 + "</ENAMEX>" * depth
+    text = f"<DOC>\n<DOCNO> 3 </DOCNO>\n<TXT>\n{body}\n</TXT>\n</DOC>\n"
+    assert _scan_sgml(text, "k", ("ENAMEX",), "DOC", "DOCNO", ("TXT",), "*") is None
+    with pytest.raises(InputError) as caught:
+        _parse_sgml(text, "k", ("ENAMEX",), "DOC", "DOCNO", ("TXT",), "*")
+    assert caught.value.line == 6 and "enclose 300,00" in caught.value.message
+    (tmp_path / "k.sgml").write_text(text, encoding="utf-8")
+    started = time.process_time()
+    result = cli("muc", "--task", "ne", "-k", tmp_path / "k.sgml", "-r", tmp_path / "k.sgml")
+    assert time.process_time() - started < 10
+    assert result.exit_code == 2 and f"{tmp_path / 'k.sgml'}:6: column 1:" in result.output
+    shallow = body.replace('<ENAMEX TYPE="PERSON">' * depth, '<ENAMEX TYPE="PERSON">' * 5)
+    shallow = shallow.replace("</ENAMEX>" * depth, "</ENAMEX>" * 5)
+    (tmp_path / "k.sgml").write_text(text.replace(body, shallow), encoding="utf-8")
+    assert (
+        cli("muc", "--task", "ne", "-k", tmp_path / "k.sgml", "-r", tmp_path / "k.sgml").exit_code
+        == 0
+    )
+
+
+def test_nested_coreference_markables_are_bounded(cli: Cli, tmp_path: Path) -> None:
+    """Before: every key markable examined every response markable starting inside it and kept
+    each eligible pair: nested markables made it quadratic in time and memory.  Now more than
+    MAX_PAIRS such pairs in a document is exit 2 naming it."""
+    from annoscore.align import muc_coref
+
+    body = "".join(f'<COREF ID="{i}">' for i in range(40)) + "x" + "</COREF>" * 40
+    text = f"<DOC>\n<DOCNO> 9 </DOCNO>\n<TXT>\n{body}\n</TXT>\n</DOC>\n"
+    (tmp_path / "k.sgml").write_text(text, encoding="utf-8")
+    args = ("muc", "--task", "co", "-k", tmp_path / "k.sgml", "-r", tmp_path / "k.sgml")
+    with mock.patch.object(muc_coref, "MAX_PAIRS", 500):
+        result = cli(*args)
+    assert result.exit_code == 2 and "document 9" in result.output
+    assert "40 key and 40 response markables" in result.output
+    assert cli(*args).exit_code == 0

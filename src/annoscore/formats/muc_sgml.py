@@ -21,7 +21,8 @@ inside a document (a stack of open sections), inside task tags (a stack of open 
 
 Errors name the file, line and column: an unclosed tag (task, section or document), a closing
 tag without an opening one, a tag across a document boundary, a tag that is not closed by ``>``,
-a document without a number.
+a document without a number, a document whose tags nest so deep that they enclose more than
+:func:`enclosed_limit` characters in all (memory stays linear in the file).
 
 >>> docs = parse_sgml('<DOC><DOCNO> 12-3 </DOCNO><TEXT><ENAMEX TYPE=PERSON>Ann</ENAMEX> ran'
 ...                   '</TEXT></DOC>', "k.sgml", {"ENAMEX"}, sections=("TEXT",))
@@ -49,6 +50,18 @@ from annoscore.formats.files import check_no_nul, read_text
 
 DEFAULT_SECTIONS = ("DOC", "DATELINE", "DD", "HEADLINE", "TEXT")
 """The manual's default ``:doc_sections``."""
+
+ENCLOSED_PER_CHARACTER = 10
+ENCLOSED_EXTRA = 1_000_000
+"""A document's task tags may enclose at most ``ENCLOSED_PER_CHARACTER`` times its text's
+length plus ``ENCLOSED_EXTRA`` characters in all (:func:`enclosed_limit`): each tag keeps its
+text, so tags nested without limit would make memory grow with the square of the file."""
+
+
+def enclosed_limit(length: int) -> int:
+    """The characters the task tags of a document of ``length`` characters may enclose."""
+    return ENCLOSED_PER_CHARACTER * length + ENCLOSED_EXTRA
+
 
 _TOKEN = re.compile(r"<(?:(/?)([A-Za-z][\w.\-]*+)|!--)")
 """The start of a tag (``<``, an optional ``/``, the generic identifier) or of a comment; any
@@ -319,6 +332,8 @@ def _scan_sgml(
                 return None
             pieces.append(source[piece_start:i])
             text = "".join(pieces)
+            if found and sum(end - start for start, end, *_ in found) > enclosed_limit(len(text)):
+                return None  # tags nested too deep: the parser's error
             if not in_order:
                 found.sort(key=_start_longest_first)
             tags: tuple[SgmlTag, ...] = ()
@@ -519,6 +534,16 @@ def _parse_sgml(
                         f"the <{docnum_gid}> section of the document opened on line {doc_line} "
                         "has no digit",
                         docnum_start,
+                    )
+                enclosed = sum(end - o[2] for o, end, _ in found)
+                if enclosed > enclosed_limit(len(text)):
+                    raise error(
+                        f"the task tags of the document opened on line {doc_line} enclose "
+                        f"{enclosed:,} characters in all, more than {ENCLOSED_PER_CHARACTER} "
+                        f"times its {len(text):,} characters plus {ENCLOSED_EXTRA:,} (tags "
+                        "nested that deep: each tag keeps its text, so the memory would grow "
+                        "with the square of the file)",
+                        i,
                     )
                 documents.append(
                     SgmlDocument(
