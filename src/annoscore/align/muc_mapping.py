@@ -54,6 +54,8 @@ class ClassMapping(CodedComparison):
 
     def __init__(self, config: MucConfig) -> None:
         super().__init__(config)
+        self._bands: dict[str, tuple[float, float]] = {}
+        """:meth:`_threshold_band` of each class."""
         self._pair_scores: dict[
             str,
             dict[tuple[int, int], tuple[list[SlotCode], list[SlotCode], float | None]],
@@ -303,10 +305,13 @@ class ClassMapping(CodedComparison):
         exceeds the class threshold, one under ``below`` does not; in between (rounding
         distance: 1e-9 of the largest weighted score a pair can have) :meth:`_exceeds`
         decides exactly."""
-        threshold = definition.threshold
-        most = 100.0 * sum(d.weight for d in self.scored_defs[definition.name.lower()])
-        margin = 1e-9 * max(1.0, abs(threshold), most)
-        return threshold + margin, threshold - margin
+        band = self._bands.get(definition.name)
+        if band is None:
+            threshold = definition.threshold
+            most = 100.0 * sum(d.weight for d in self.scored_defs[definition.name.lower()])
+            margin = 1e-9 * max(1.0, abs(threshold), most)
+            band = self._bands[definition.name] = (threshold + margin, threshold - margin)
+        return band
 
     def _exceeds(
         self, definition: ClassDef, key: TemplateObject, rsp: TemplateObject, ctx: DocumentContext

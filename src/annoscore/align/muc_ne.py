@@ -23,10 +23,10 @@ in time linear in the tags and the overlapping pairs (up to sorting); more than
 from __future__ import annotations
 
 import bisect
-import heapq
+from collections import Counter
 from collections.abc import Sequence
-from itertools import repeat
-from operator import attrgetter
+from itertools import chain, islice, repeat
+from operator import attrgetter, eq, le
 from typing import Literal
 
 from annoscore.align.muc import MucAligner
@@ -46,31 +46,40 @@ def overlapping_partners(
     without a place in the text counts as the empty span at 0); None when there are more than
     ``limit`` such pairs in all.
 
-    One sweep over the keys by start: the responses starting before the key's start and ending
-    after it (kept in a heap by end as the sweep passes them) and those starting inside the
-    key (bisection); each response is pushed and popped once, each pair found once."""
-    bounds = [(r.start, r.end) if r.start >= 0 else (0, 0) for r in rsps]
-    order = sorted(range(len(rsps)), key=lambda j: bounds[j][0])
-    starts = [bounds[j][0] for j in order]
-    places = [(k.start, k.end) if k.start >= 0 else (0, 0) for k in keys]
+    One sweep over the keys by start: the responses that started before the key and end after
+    its start (the *active* ones, kept from one key to the next: a response that ends by one
+    key's start ends by every later one's) and those starting inside the key (bisection).
+    Each response joins and leaves the active ones once, and each active one is a pair found,
+    so the work is linear in the tags and the overlapping pairs (up to sorting)."""
+    r_starts, r_ends = _places(rsps)
+    k_starts, k_ends = _places(keys)
+    order = _by_start(r_starts)
+    in_order = order is None  # then ``found`` below is ascending as built
+    if order is None:
+        order = list(range(len(rsps)))
+        starts = r_starts
+    else:
+        starts = [r_starts[j] for j in order]
+    has_empty = any(map(eq, r_starts, r_ends))
     out: list[list[int]] = [[] for _ in keys]
-    active: list[tuple[int, int]] = []  # (end, response) of those starting before the key
-    passed = 0  # responses of ``order`` pushed so far
+    active: list[int] = []  # responses starting before the key's start, ending after it
+    passed = 0  # responses of ``order`` started before the current key
     total = 0
-    for i in sorted(range(len(keys)), key=lambda i: places[i][0]):
-        start, end = places[i]
-        while passed < len(order) and starts[passed] < start:
-            j = order[passed]
-            heapq.heappush(active, (bounds[j][1], j))
-            passed += 1
-        while active and active[0][0] <= start:  # ended by this key's start (and later ones')
-            heapq.heappop(active)
-        found = [j for _, j in active]  # a < s < b: they overlap
-        for position in range(passed, bisect.bisect_left(starts, end, lo=passed)):
-            j = order[position]  # s <= a < e: it overlaps unless empty at s
-            if bounds[j][1] > start:
-                found.append(j)
-        found.sort()
+    left_of = bisect.bisect_left
+    for i in _by_start(k_starts) or range(len(keys)):
+        start = k_starts[i]
+        if passed < len(starts) and starts[passed] < start:
+            started = left_of(starts, start, passed)
+            active += order[passed:started]
+            passed = started
+        if active:
+            active = [j for j in active if r_ends[j] > start]  # a < s < b: they overlap
+        inside = order[passed : left_of(starts, k_ends[i], passed)]  # s <= a < e
+        if has_empty:  # an empty response at s does not overlap
+            inside = [j for j in inside if r_ends[j] > start]
+        found = active + inside if active else inside
+        if not in_order and len(found) > 1:
+            found.sort()
         out[i] = found
         total += len(found)
         if limit is not None and total > limit:
@@ -78,6 +87,25 @@ def overlapping_partners(
     return out
 
 
+def _places(objects: Sequence[TemplateObject]) -> tuple[list[int], list[int]]:
+    """The objects' starts and ends (an object without a place: the empty span at 0)."""
+    starts = list(map(_start_of, objects))
+    ends = list(map(_end_of, objects))
+    if starts and min(starts) < 0:
+        ends = [end if start >= 0 else 0 for start, end in zip(starts, ends, strict=True)]
+        starts = [max(start, 0) for start in starts]
+    return starts, ends
+
+
+def _by_start(starts: list[int]) -> list[int] | None:
+    """The indices in order of start (stable); None when that is their own order."""
+    if all(map(le, starts, islice(starts, 1, None))):
+        return None
+    return sorted(range(len(starts)), key=starts.__getitem__)
+
+
+_start_of = attrgetter("start")
+_end_of = attrgetter("end")
 _slots_of = attrgetter("slots")
 
 
@@ -332,10 +360,7 @@ class NeAligner(MucAligner):
     def _isolated(partners: Sequence[Sequence[int]], count: int) -> tuple[list[int], list[bool]]:
         """For each key, its first partner (0 when none) and whether it is its only partner
         and overlaps no other key."""
-        uses = [0] * count
-        for js in partners:
-            for j in js:
-                uses[j] += 1
+        uses = Counter(chain.from_iterable(partners))
         firsts = [js[0] if js else 0 for js in partners]
         alone = [len(js) == 1 and uses[js[0]] == 1 for js in partners]
         return firsts, alone

@@ -332,8 +332,6 @@ def _scan_sgml(
                 return None
             pieces.append(source[piece_start:i])
             text = "".join(pieces)
-            if found and sum(end - start for start, end, *_ in found) > enclosed_limit(len(text)):
-                return None  # tags nested too deep: the parser's error
             if not in_order:
                 found.sort(key=_start_longest_first)
             tags: tuple[SgmlTag, ...] = ()
@@ -345,6 +343,8 @@ def _scan_sgml(
                 columns = list(map(sub, opened, map(rfind, repeat("\n"), repeat(0), opened)))
                 if found:  # the tags, column by column, at C speed
                     starts, ends, gids, attributes_of, sections_of, ks = zip(*found, strict=True)
+                    if sum(map(sub, ends, starts)) > enclosed_limit(len(text)):
+                        return None  # tags nested too deep: the parser's error
                     tags = tuple(
                         map(
                             new_tag,
