@@ -56,13 +56,6 @@ class ClassMapping(CodedComparison):
         super().__init__(config)
         self._bands: dict[str, tuple[float, float]] = {}
         """:meth:`_threshold_band` of each class."""
-        self._pair_scores: dict[
-            str,
-            dict[tuple[int, int], tuple[list[SlotCode], list[SlotCode], float | None]],
-        ] = {}
-        """By class, then by the identities of two codes lists of plain objects (the entry
-        holds them): the pair's ``-F`` when it may align, else None (:meth:`_candidates`,
-        when :attr:`shared_slots` is on)."""
         self.pairs_scored = 0
         """Key/response pairs whose F was computed (the quadratic part of the work)."""
         self._leftovers: dict[
@@ -243,23 +236,12 @@ class ClassMapping(CodedComparison):
         # weighted scores within rounding distance of the threshold are decided exactly
         above, below = self._threshold_band(definition)
         candidates: list[tuple[float, int, int]] = []
-        # with shared slots, a pair of plain objects scores by its two codes lists alone
-        # (each held by its object entry): remembered by their identities (the entry holds them)
-        known = self._pair_scores.setdefault(definition.name.lower(), {})
-        remember = self.shared_slots
         for i, js in enumerate(partners):
             kcodes = key_codes[i]
             for j in js:
                 rcodes = rsp_codes[j]
-                if remember:
-                    hit = known.get((id(kcodes), id(rcodes)))
-                    if hit is not None:
-                        if hit[2] is not None:
-                            candidates.append((hit[2], i, j))
-                        continue
                 credit = total = 0
                 weighted = 0.0
-                plain = True
                 for s in positions:
                     a = kcodes[s]
                     b = rcodes[s]
@@ -278,7 +260,6 @@ class ClassMapping(CodedComparison):
                             continue
                         slot_total = 2
                     else:
-                        plain = False
                         name = names[s]
                         slot_credit, slot_total = self.compare_slot(
                             scored[s], key_slots[i].get(name), rsp_slots[j].get(name), ctx
@@ -291,13 +272,7 @@ class ClassMapping(CodedComparison):
                 if weighted > above or (
                     weighted >= below and self._exceeds(definition, keys[i], rsps[j], ctx)
                 ):
-                    score: float | None = -credit / total if total else 0.0
-                else:
-                    score = None
-                if remember and plain:
-                    known[id(kcodes), id(rcodes)] = (kcodes, rcodes, score)
-                if score is not None:
-                    candidates.append((score, i, j))
+                    candidates.append((-credit / total if total else 0.0, i, j))
         return candidates
 
     def _threshold_band(self, definition: ClassDef) -> tuple[float, float]:
