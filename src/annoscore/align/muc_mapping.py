@@ -23,10 +23,10 @@ compare precomputed codes (:mod:`annoscore.align.muc_codes`); only slots with al
 several fills, optional marks or ``[minimum]`` strings go through the full comparison.
 
 Bounds (issue 25): a class of one document whose candidate pairs number more than
-:data:`MAX_PAIRS`, or a document whose full slot comparisons compare more than
-:data:`~annoscore.align.muc_compare.MAX_COMPARISONS` pairs of single fills, is an
-:class:`~annoscore.errors.InputError` naming the document, the class and the count (exit 2),
-rather than hours of work or gigabytes of memory.
+:data:`MAX_PAIRS`, or a document whose full slot comparisons make more than
+:data:`~annoscore.align.muc_compare.MAX_COMPARISONS` comparisons, is an
+:class:`~annoscore.errors.InputError` naming the document and the count (exit 2), rather than
+hours of work or gigabytes of memory.
 
 Exactness: F orders the pairs as ``credit / total`` (equal fractions give equal floats, unequal
 ones unequal floats for any realistic total); a weighted score within rounding distance of the

@@ -27,7 +27,7 @@ id, a slot line with at most one plain fill, a blank line) with one regular expr
 whole text (``_ROW``) and builds the objects column by column; it declines (None) on any other
 file.  :func:`_parse_templates`, the checked parser, then reads every line one by one: it knows
 the whole syntax and names the first error.  Both give equal objects (every line number included)
-and neither gives warnings; tests/equivalence/test_muc_templates.py holds them equal on generated
+and neither gives warnings; tests/equivalence/test_muc_readers.py holds them equal on generated
 files, every declining input included.
 """
 
@@ -77,8 +77,8 @@ _ROW = re.compile(
    well-formed pointer, or a word), none if the slot is empty;
 5. any other line's text (a blank line has no group).
 
-Names, ids and words are printable ASCII on a common line (anything else sends the line to the
-line reader), so no Unicode class (``\\s``, ``\\w``) is needed here."""
+Names, ids and words are printable ASCII on a common line (anything else makes the scan
+decline), so no Unicode class (``\\s``, ``\\w``) is needed here."""
 _GROUPS = 5
 _NO_FILL: tuple[tuple[TemplateFill, ...], ...] = ((),)
 
