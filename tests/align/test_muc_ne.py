@@ -1,20 +1,20 @@
 """NeAligner's isolated-pair paths pinned to the general greedy path on random data.
 
-The fast paths (runs of overlapping responses found by bisection; isolated pairs seen before
-reusing their record; isolated pairs not seen before composed from their slots' records) must
-give the records, counts and pairs scored of ``MucAligner`` scoring every overlapping pair
-(``shared_slots`` off), including nested tags, empty spans and pairs below a threshold.
+The fast paths (isolated pairs seen before reusing their record; isolated pairs not seen before
+composed from their slots' records) must give the records, counts and pairs scored of
+``MucAligner`` scoring every overlapping pair (``shared_slots`` off), including nested tags, empty
+spans and pairs below a threshold; the sweep that finds the overlapping pairs must find the pairs
+of the definition.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import replace
-from itertools import pairwise
 
 import pytest
 
-from annoscore.align.muc_ne import NeAligner, _overlap_runs, overlapping_partners
+from annoscore.align.muc_ne import NeAligner, overlapping_partners
 from annoscore.formats.muc_sgml_objects import SharedSlots
 from annoscore.metrics.muc_ne import ne_document_counts
 from annoscore.model import TemplateObject
@@ -51,38 +51,31 @@ def test_isolated_pair_paths_equal_the_general_path(seed: int) -> None:
     assert fast.pairs_scored == plain.pairs_scored
 
 
-@pytest.mark.parametrize("seed", range(30))
-def test_overlap_runs_are_the_overlapping_partners(seed: int) -> None:
+@pytest.mark.parametrize("seed", range(60))
+def test_overlapping_partners_are_the_pairs_that_overlap(seed: int) -> None:
+    """The sweep finds exactly the pairs ``a < e and s < b`` (half-open spans; an object with
+    no place counts as the empty span at 0): nested, empty, equal and touching spans."""
     rng = random.Random(seed)
 
     def tags(n: int) -> list[TemplateObject]:
         out = []
-        start = 0
-        for _ in range(n):  # starts and ends that never decrease (some spans empty)
-            start += rng.randint(0, 4)
-            end = start + rng.randint(0, 3)
+        for _ in range(n):
+            start = rng.randint(-1, 12) if rng.random() < 0.9 else -1
+            end = start + rng.choice([0, 0, 1, 2, 3, 8]) if start >= 0 else -1
             out.append(TemplateObject("X", "enamex", "1", "1", (), start=start, end=end))
-            start = end if rng.random() < 0.8 else start
         return out
 
-    keys, rsps = tags(rng.randint(1, 12)), tags(rng.randint(1, 12))
-    runs = _overlap_runs(keys, rsps)
-    if any(a.end > b.end for a, b in pairwise(rsps)) or any(
-        a.end > b.end for a, b in pairwise(keys)
-    ):
-        assert runs is None
-        return
-    assert runs is not None
-    lows, highs = runs
-    assert [list(range(low, high)) for low, high in zip(lows, highs, strict=True)] == (
-        overlapping_partners(keys, rsps)
-    )
+    keys, rsps = tags(rng.randint(0, 15)), tags(rng.randint(0, 15))
 
+    def place(obj: TemplateObject) -> tuple[int, int]:
+        return (obj.start, obj.end) if obj.start >= 0 else (0, 0)
 
-def test_overlap_runs_leave_nested_or_placeless_tags_to_the_sweep() -> None:
-    def tag(start: int, end: int) -> TemplateObject:
-        return TemplateObject("X", "enamex", "1", "1", (), start=start, end=end)
-
-    assert _overlap_runs([tag(0, 9), tag(2, 4)], [tag(0, 1)]) is None  # nested keys
-    assert _overlap_runs([tag(0, 1)], [tag(-1, -1)]) is None  # no place in the text
-    assert _overlap_runs([tag(0, 5), tag(5, 5)], [tag(4, 6)]) == ([0, 0], [1, 1])
+    expected = [
+        [j for j, r in enumerate(rsps) if place(r)[0] < place(k)[1] and place(k)[0] < place(r)[1]]
+        for k in keys
+    ]
+    assert overlapping_partners(keys, rsps) == expected
+    total = sum(map(len, expected))
+    assert overlapping_partners(keys, rsps, total) == expected
+    if total:
+        assert overlapping_partners(keys, rsps, total - 1) is None

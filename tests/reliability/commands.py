@@ -110,7 +110,7 @@ COMMANDS = [
         "muc-co",
         ("muc", "--task", "co", "--key", "{0}", "--response", "{1}"),
         ("muc/co.key.sgml", "muc/co.response.sgml"),
-        ("recall", "precision", "f1"),
+        MUC,
     ),
     Command("are-1", ("are", "1", *GOLD_PRED, "--input", "{2}"), ARE_1, ("success_rate",)),
     Command(

@@ -20,14 +20,15 @@ the document's key and response template objects are paired directly; its object
 (the manual's ST report).  For ST, the document's relevance (text filter) is whether the first
 template's content slot is filled.
 
-Cost: linear in documents; within a document and class, at most quadratic in its objects (see
-:mod:`annoscore.align.muc_mapping`).  ``MucAligner(prune=False)`` scores every pair, as the manual
-describes it; a property test holds both equal.
+Cost: linear in documents; within a document and class, at most quadratic in its objects and
+bounded (see :mod:`annoscore.align.muc_mapping`).  tests/equivalence/test_muc.py holds the
+alignment and its tallies to a plain reference written from the manual (tests/oracles/muc.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from annoscore.align.muc_compare import DocumentContext, document_context
 from annoscore.align.muc_mapping import ClassMapping
@@ -57,14 +58,11 @@ def _by_class(objects: Sequence[TemplateObject]) -> dict[str, list[TemplateObjec
 class MucAligner(ClassMapping):
     """Aligns and compares the objects of one document at a time (see the module docstring)."""
 
-    def __init__(
-        self, config: MucConfig, text_filter: str = "agreement", *, prune: bool = True
-    ) -> None:
+    def __init__(self, config: MucConfig, text_filter: str = "agreement") -> None:
         """``text_filter`` (ST): ``agreement`` (the text filter row is COR when key and response
         agree on relevance, else INC) or ``relevance`` (COR both relevant, MIS key only, SPU
-        response only, NON neither: :meth:`_text_filter`).  ``prune``: see
-        :class:`~annoscore.align.muc_mapping.ClassMapping` (the result is the same)."""
-        super().__init__(config, prune=prune)
+        response only, NON neither: :meth:`_text_filter`)."""
+        super().__init__(config)
         self.text_filter_mode = text_filter
         self.warnings: list[str | ScoreWarning] = []
 
@@ -123,6 +121,10 @@ class MucAligner(ClassMapping):
         """Align one document's key and response objects, class by class."""
         key_objects = key.objects if key is not None else ()
         rsp_objects = rsp.objects if rsp is not None else ()
+        self.document = document
+        source = key if key is not None else rsp
+        self.document_path = Path(source.path) if source is not None and source.path else None
+        self.comparisons = self.document_pairs = 0
         ctx = document_context(key_objects, rsp_objects, self.task, self.equatable)
         by_class_k = _by_class(key_objects)
         by_class_r = _by_class(rsp_objects)

@@ -23,7 +23,7 @@ and ``compare_objects`` make: F and weighted score are the same sums in the same
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 
 from annoscore.align.muc_compare import DocumentContext, SlotComparison, fraction
 from annoscore.align.muc_records import FillPair, ObjectPair, SlotPair
@@ -44,7 +44,6 @@ SlotPairEntry = tuple[TemplateSlot | None, TemplateSlot | None, SlotPair, int, i
 PairRecord = tuple[tuple[TemplateSlot, ...], tuple[TemplateSlot, ...], list[SlotPair], float, float]
 """Both slots tuples, the slot records, F and weighted score of a pair aligned by codes alone
 (:meth:`CodedComparison._aligned_pair`)."""
-_slots_of = attrgetter("slots")
 _second = itemgetter(1)
 _third = itemgetter(2)
 _fourth = itemgetter(3)
@@ -69,9 +68,6 @@ class CodedComparison(SlotComparison):
         (the named entity reader: TYPE and TEXT), so that remembering each slot's codes and
         each compared slot pair's record pays (a subclass turns it on; template files have one
         slot object per slot, and pointers whose codes depend on the document)."""
-        self._object_entries: dict[tuple[str, bool], dict[int, _ObjectEntry]] = {}
-        """Slots by name, codes and tokens of each shared slots tuple, by class and side, then
-        by the tuple's identity (:meth:`_objects_codes`)."""
         self.indexed: dict[str, list[bool]] = {}
         """By class: whether each scored slot's tokens are indexed (set by the mapping,
         :meth:`~annoscore.align.muc_mapping.ClassMapping._align_class`)."""
@@ -232,35 +228,9 @@ class CodedComparison(SlotComparison):
         is_key: bool,
         ctx: DocumentContext,
     ) -> tuple[list[dict[str, TemplateSlot]], list[list[SlotCode]], list[list[list[str]] | None]]:
-        """Each object's slots by lower-case name, codes and tokens (:meth:`_object_codes`).
-
-        With :attr:`shared_slots` on, objects holding the same slots tuple (the reader shares
-        the tuples of equal content) share one computation; the entry holds the tuple."""
-        if not self.shared_slots:
-            entries = [self._object_entry(obj.slots, class_name, is_key, ctx) for obj in objects]
-        else:
-            # by the identity of the slots tuple: the entry holds the tuple, so an identity
-            # found is the tuple's own
-            known = self._object_entries.get((class_name, is_key))
-            if known is None:
-                known = self._object_entries[class_name, is_key] = {}
-            found: list[_ObjectEntry | None] = list(
-                map(known.get, map(id, map(_slots_of, objects)))
-            )
-            if None not in found:
-                entries = found  # type: ignore[assignment]
-            else:
-                entries = []
-                for obj, entry_found in zip(objects, found, strict=True):
-                    if entry_found is not None:
-                        entries.append(entry_found)
-                        continue
-                    entry = self._object_entry(obj.slots, class_name, is_key, ctx)
-                    if not any(
-                        f.is_pointer for slot in obj.slots for alt in slot.alternatives for f in alt
-                    ):
-                        known[id(obj.slots)] = entry
-                    entries.append(entry)
+        """Each object's slots by lower-case name, codes and tokens (:meth:`_object_codes`;
+        with :attr:`shared_slots` on, each shared slot's codes are remembered)."""
+        entries = [self._object_entry(obj.slots, class_name, is_key, ctx) for obj in objects]
         all_slots = list(map(_second, entries))
         all_codes = list(map(_third, entries))
         all_tokens = list(map(_fourth, entries))

@@ -25,26 +25,62 @@ optional key objects (:func:`optional_keys`): TR, an object pointing to an optio
 object all of whose incoming pointers sit in optional slots, in one alternative but not another of
 their slot, or in optional objects (the manual, "TR and ST scoring").
 
+Bound (issue 25): the full slot comparisons of one document (slots with several fills,
+alternatives, optional marks or ``[minimum]`` strings, each pair of their single fills compared)
+make at most :data:`MAX_COMPARISONS` comparisons; more is an :class:`~annoscore.errors.InputError`
+naming the document.
+
 >>> fraction(3, 4), fraction(0, 0)
 (0.75, 0.0)
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
 
 from annoscore.align.muc_records import FillPair, ObjectPair, SlotPair
 from annoscore.align.muc_strings import StringRules
+from annoscore.errors import InputError
 from annoscore.formats.muc_config import MucConfig, SlotDef
 from annoscore.model import TemplateFill, TemplateObject, TemplateSlot
 
 _RANK = {"cor": 0, "par": 1, "inc": 2}
 _CREDIT = {"cor": 2, "par": 1, "inc": 0}
 
+MAX_COMPARISONS = 2_000_000
+"""Comparisons the full slot comparisons of one document may make: 2 per slot compared
+(:meth:`SlotComparison.compare_slot`) and 1 per pair of single fills (:meth:`SlotComparison._multi`)
+(about 1.5 microseconds each, so about 3 s); more is an :class:`InputError`."""
+
 
 def fraction(credit: int, denominator: int) -> float:
     """``credit / denominator``, 0 when the denominator is 0 (a pair or slot with no fills)."""
     return credit / denominator if denominator else 0.0
+
+
+def exact_weighted(pair: ObjectPair) -> Fraction:
+    """The weighted score of a compared pair, exactly: the sum over its scored slots of the
+    slot's weight (as written) x 100 x its F (``credit / total``, 0 when the slot has no
+    fills).
+
+    >>> from annoscore.formats.muc_config import SlotDef
+    >>> slot = SlotDef("a", "s", "s", True, 0.07, "set", exact_weight=Fraction("0.07"))
+    >>> exact_weighted(ObjectPair("cor", None, None, [SlotPair(slot, None, None,
+    ...                                                        [FillPair("cor")])]))
+    Fraction(7, 1)
+    """
+    total = Fraction(0)
+    for slot in pair.slots:
+        definition = slot.definition
+        if not definition.scored:
+            continue
+        credit, denominator = slot.credit_and_total()
+        if credit and denominator:
+            total += definition.weight_value * 100 * Fraction(credit, denominator)
+    return total
 
 
 class DocumentContext:
@@ -99,34 +135,48 @@ def optional_keys(objects: Sequence[TemplateObject], task: str) -> set[str]:
     """
     optional = {o.id for o in objects if o.optional}
     if task == "template_relation" and optional:
-        changed = True
-        while changed:
-            changed = False
-            for obj in objects:
-                if obj.id in optional:
-                    continue
-                if any(f.is_pointer and f.text in optional for s in obj.slots for f in s.fills):
-                    optional.add(obj.id)
-                    changed = True
+        pointing: dict[str, list[str]] = {}  # target -> the objects pointing to it
+        for obj in objects:
+            for target in {f.text for s in obj.slots for f in s.fills if f.is_pointer}:
+                pointing.setdefault(target, []).append(obj.id)
+        queue = deque(optional)
+        while queue:
+            for source in pointing.get(queue.popleft(), ()):
+                if source not in optional:
+                    optional.add(source)
+                    queue.append(source)
     elif task == "scenario_template":
         ids = {o.id for o in objects}
-        incoming: dict[str, list[tuple[str, bool]]] = {}
+        strong: dict[
+            str, int
+        ] = {}  # target -> pointers to it not weak whose source is not optional
+        outgoing: dict[str, list[str]] = {}  # source -> the targets it points to (not weakly)
+        pointed: list[str] = []
         for obj in objects:
             for slot in obj.slots:
                 for fill in {f.text for f in slot.fills if f.is_pointer}:
+                    if fill not in strong:
+                        strong[fill] = 0
+                        pointed.append(fill)
                     weak = slot.optional or any(
                         all(f.text != fill for f in alt) for alt in slot.alternatives
                     )
-                    incoming.setdefault(fill, []).append((obj.id, weak))
-        changed = True
-        while changed:
-            changed = False
-            for target, refs in incoming.items():
-                if target in optional or target not in ids:
-                    continue
-                if all(weak or source in optional for source, weak in refs):
+                    if not weak:
+                        strong[fill] += 1
+                        outgoing.setdefault(obj.id, []).append(fill)
+        # a pointed-to object is optional once every pointer to it is weak or comes from an
+        # optional object: the least fixed point of that rule, one pointer at a time
+        queue = deque(optional)
+        for target in pointed:
+            if not strong[target] and target in ids and target not in optional:
+                optional.add(target)
+                queue.append(target)
+        while queue:
+            for target in outgoing.get(queue.popleft(), ()):
+                strong[target] -= 1
+                if not strong[target] and target in ids and target not in optional:
                     optional.add(target)
-                    changed = True
+                    queue.append(target)
     return optional
 
 
@@ -187,6 +237,14 @@ class SlotComparison:
         self.task = config.scoring_task
         self.key2key = config.key2key
         self.equatable = {name.lower() for name in config.items("equatable_objects")}
+        self.document = ""
+        """The document being aligned (named by the errors of the bounds)."""
+        self.document_path: Path | None = None
+        """The key file of the document being aligned (else its response file)."""
+        self.comparisons = 0
+        """Comparisons made in the document being aligned (:meth:`_count`)."""
+        self.document_pairs = 0
+        """Candidate pairs of the document being aligned, so far."""
 
     def _status(self, kind: str, key: TemplateFill, rsp: TemplateFill, ctx: DocumentContext) -> str:
         if key.is_pointer or rsp.is_pointer:
@@ -211,6 +269,7 @@ class SlotComparison:
         ctx: DocumentContext,
     ) -> tuple[list[FillPair], int]:
         """Pair two multi-fills greedily by F; returns the pairs and 2*COR + PAR."""
+        self._count(1 + len(key) * len(rsp))
         if len(key) == 1 and len(rsp) == 1:
             status = self._status(kind, key[0], rsp[0], ctx)
             return [FillPair(status, key[0], rsp[0])], _CREDIT[status]
@@ -242,6 +301,21 @@ class SlotComparison:
         pairs.extend(FillPair("spu", None, r) for j, r in enumerate(rsp) if j not in used_r)
         return pairs, credit
 
+    def _count(self, units: int) -> None:
+        """Add ``units`` to the document's :attr:`comparisons`: more than
+        :data:`MAX_COMPARISONS` is an :class:`InputError` naming the document."""
+        self.comparisons += units
+        if self.comparisons > MAX_COMPARISONS:
+            raise InputError(
+                f"comparing the slots with several fills, alternatives, optional marks or "
+                f"[minimum] strings of its {self.document_pairs:,} candidate pairs takes more "
+                f"than {MAX_COMPARISONS:,} comparisons (2 per slot, 1 per pair of single "
+                "fills), more than annoscore makes for one document; split the document or "
+                "its multi-fills",
+                self.document_path,
+                document=self.document,
+            )
+
     def _key_alternatives(
         self, slot: TemplateSlot | None, ctx: DocumentContext
     ) -> tuple[list[list[TemplateFill]], list[FillPair]]:
@@ -268,6 +342,7 @@ class SlotComparison:
         ctx: DocumentContext,
     ) -> SlotPair:
         """Compare one slot of an aligned (or candidate) pair (see the module docstring)."""
+        self._count(2)
         result = SlotPair(definition, key, rsp)
         key_alts, removed = self._key_alternatives(key, ctx)
         if not definition.scored:

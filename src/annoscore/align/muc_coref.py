@@ -20,7 +20,9 @@ partitions (../shared/spec/muc.md, decisions 7 and 15):
    :mod:`annoscore.metrics.coref` then scores the two partitions (MUC: Vilain et al. 1995).
 
 Work per document: markables sorted once; each key looks at the response markables starting
-inside its extent (bisection), so it is about linear unless markables nest deeply.
+inside its extent (bisection), so it is about linear unless markables nest deeply; more than
+:data:`~annoscore.align.muc_mapping.MAX_PAIRS` such pairs in a document is an
+:class:`~annoscore.errors.InputError` naming it.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from annoscore.align.muc_mapping import MAX_PAIRS
 from annoscore.align.muc_records import ClassAlignment, DocumentAlignment, ObjectPair
+from annoscore.errors import InputError
 from annoscore.formats.muc_config import ClassDef
 from annoscore.formats.muc_sgml_objects import DEFAULT_SLOTS, SgmlSlots
 from annoscore.model import TemplateDocument, TemplateObject, TemplateSlot
@@ -92,7 +96,11 @@ def markables_of(
             if name == ref_name:
                 fills = slot.alternatives[0]
                 if fills:
-                    ref = fills[0].text.rsplit("-", 1)[1]
+                    # the pointer <COREF-DOCNUM-ID>: the ID is what follows the object's own
+                    # class and document (an ID may hold '-': never split at the last one)
+                    prefix = f"{obj.class_name}-{obj.document}-"
+                    target = fills[0].text
+                    ref = target[len(prefix) :] if target.startswith(prefix) else target
                     extra += len(fills) - 1
             elif name == min_name:
                 known = mins_of.get(id(slot))
@@ -178,14 +186,21 @@ def eligible(key: Markable, response: Markable) -> bool:
     return any(m in text for m in usable)
 
 
-def align_markables(key: Sequence[Markable], response: Sequence[Markable]) -> dict[str, str]:
-    """Key id -> response id, one to one (see the module docstring, step 2)."""
+def align_markables(
+    key: Sequence[Markable], response: Sequence[Markable], limit: int | None = None
+) -> dict[str, str] | None:
+    """Key id -> response id, one to one (see the module docstring, step 2); None when more
+    than ``limit`` (key, response) pairs have the response starting inside the key."""
     order = sorted(range(len(response)), key=lambda j: response[j].start)
     starts = [response[j].start for j in order]
     pairs: list[tuple[int, int, int, int, int]] = []
+    examined = 0
     for i, k in enumerate(key):
         low = bisect.bisect_left(starts, k.start)
         high = bisect.bisect_right(starts, k.end)
+        examined += high - low
+        if limit is not None and examined > limit:
+            return None
         for position in range(low, high):
             j = order[position]
             r = response[j]
@@ -214,7 +229,17 @@ def align_coref(
     """Align one document's markables and build its classes (see the module docstring)."""
     key, key_extra = markables_of(key_doc, slots)
     response, rsp_extra = markables_of(response_doc, slots)
-    mapping = align_markables(key, response)
+    found = align_markables(key, response, MAX_PAIRS)
+    if found is None:
+        source = key_doc if key_doc is not None else response_doc
+        raise InputError(
+            f"{len(key)} key and {len(response)} response markables nest so that more than "
+            f"{MAX_PAIRS:,} pairs have the response inside the key's extent, more than the "
+            "alignment examines in one document; split the document",
+            source.path if source is not None and source.path else None,
+            document=document,
+        )
+    mapping = found
     removed = [m for m in key if m.optional and m.id not in mapping]
     removed_ids = {m.id for m in removed}
     key_classes = [

@@ -14,14 +14,23 @@ Within a class (:meth:`ClassMapping._align_class`):
    (all its fills NON), another unaligned key object is missing (MIS), an unaligned response
    object spurious (SPU).
 
-Cost: within a document and class, at most quadratic in its objects.  With a threshold and
-weights >= 0 (the usual case) only the pairs that share a fill code in a slot of positive weight
-are scored (an index from code to response objects finds them,
-:meth:`ClassMapping._sharing_pairs`); any other pair has weighted score 0 and could not align.
-Plain slots compare precomputed codes (:mod:`annoscore.align.muc_codes`); only slots with
-alternatives, several fills, optional marks or ``[minimum]`` strings go through the full
-comparison.  ``prune=False`` scores
-every pair, as the manual describes it; a property test holds both equal.
+Cost: within a document and class, at most quadratic in its objects.  With a threshold >= 0 (the
+usual case; weights are never negative) only the pairs that share a fill code in a slot of
+positive weight are scored (an index from code to response objects finds them,
+:meth:`ClassMapping._sharing_pairs`): any other pair has weighted score 0 and could not align,
+so the pairs found, their F and their order are those of scoring every pair.  Plain slots
+compare precomputed codes (:mod:`annoscore.align.muc_codes`); only slots with alternatives,
+several fills, optional marks or ``[minimum]`` strings go through the full comparison.
+
+Bounds (issue 25): a class of one document whose candidate pairs number more than
+:data:`MAX_PAIRS`, or a document whose full slot comparisons make more than
+:data:`~annoscore.align.muc_compare.MAX_COMPARISONS` comparisons, is an
+:class:`~annoscore.errors.InputError` naming the document and the count (exit 2), rather than
+hours of work or gigabytes of memory.
+
+Exactness: F orders the pairs as ``credit / total`` (equal fractions give equal floats, unequal
+ones unequal floats for any realistic total); a weighted score within rounding distance of the
+threshold is decided on exact fractions (:meth:`ClassMapping._exceeds`).
 """
 
 from __future__ import annotations
@@ -29,28 +38,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from annoscore.align.muc_codes import CodedComparison, SlotCode
-from annoscore.align.muc_compare import DocumentContext, fraction
+from annoscore.align.muc_compare import DocumentContext, exact_weighted
 from annoscore.align.muc_records import FillPair, ObjectPair, SlotPair
+from annoscore.errors import InputError
 from annoscore.formats.muc_config import ClassDef, MucConfig
 from annoscore.model import TemplateObject, TemplateSlot
+
+MAX_PAIRS = 4_000_000
+"""Candidate pairs the alignment of one class in one document may score (each is kept for the
+greedy choice, about 100 bytes and a microsecond each); more is an :class:`InputError`."""
 
 
 class ClassMapping(CodedComparison):
     """Aligns the objects of one class in one document (see the module docstring)."""
 
-    def __init__(self, config: MucConfig, *, prune: bool = True) -> None:
-        """``prune=False`` scores every key/response pair of a class, as the manual describes
-        it; the default scores only the pairs that can exceed the threshold (same result,
-        see :meth:`_align_class`)."""
+    def __init__(self, config: MucConfig) -> None:
         super().__init__(config)
-        self.prune = prune
-        self._pair_scores: dict[
-            str,
-            dict[tuple[int, int], tuple[list[SlotCode], list[SlotCode], float | None]],
-        ] = {}
-        """By class, then by the identities of two codes lists of plain objects (the entry
-        holds them): the pair's ``-F`` when it may align, else None (:meth:`_candidates`,
-        when :attr:`shared_slots` is on)."""
+        self._bands: dict[str, tuple[float, float]] = {}
+        """:meth:`_threshold_band` of each class."""
         self.pairs_scored = 0
         """Key/response pairs whose F was computed (the quadratic part of the work)."""
         self._leftovers: dict[
@@ -69,26 +74,23 @@ class ClassMapping(CodedComparison):
     ) -> list[ObjectPair]:
         """Greedy alignment by F of one class (see the module docstring).
 
-        When the class threshold and every weight are >= 0, only pairs sharing a fill code in
-        a slot of positive weight are scored (:meth:`_sharing_pairs`): any other pair has
-        weighted score 0, which does not exceed the threshold.  Otherwise every pair is
-        scored.  Either way the work is at most quadratic in the objects of the class in the
-        document, and the pairs found, their F and their order are those of scoring all.
-        """
+        The candidates are the pairs :meth:`_partners` gives (with a threshold >= 0, those
+        sharing a fill code in a slot of positive weight: any other pair has weighted score
+        0, which does not exceed the threshold; else every pair); the pairs found, their F and
+        their order are those of scoring every pair."""
         name = definition.name.lower()
-        scored = self.scored_defs[name]
-        prune = self.prune and definition.threshold >= 0 and all(d.weight >= 0 for d in scored)
         if name not in self.indexed:
-            self.indexed[name] = [prune and d.weight > 0 for d in scored]
+            self.indexed[name] = [
+                self._prunable(definition) and d.weight > 0 for d in self.scored_defs[name]
+            ]
         key_slots, key_codes, key_tokens = self._objects_codes(name, keys, True, ctx)
         rsp_slots, rsp_codes, rsp_tokens = self._objects_codes(name, rsps, False, ctx)
-        if prune:
-            partners: Sequence[Sequence[int]] = self._sharing_pairs(key_tokens, rsp_tokens)
-        else:
-            partners = self._partners(keys, rsps)
-        self.pairs_scored += sum(map(len, partners))
+        partners = self._partners(definition, keys, rsps, key_tokens, rsp_tokens)
+        count = sum(map(len, partners))
+        self.pairs_scored += count
+        self.document_pairs += count
         candidates = self._candidates(
-            definition, partners, key_slots, rsp_slots, key_codes, rsp_codes, ctx
+            definition, partners, keys, rsps, key_slots, rsp_slots, key_codes, rsp_codes, ctx
         )
         chosen, used = self._greedy(
             candidates, keys, rsps, key_slots, rsp_slots, key_codes, rsp_codes, ctx
@@ -97,6 +99,54 @@ class ClassMapping(CodedComparison):
         pairs.extend(self.leftover(k, True, ctx) for i, k in enumerate(keys) if i not in chosen)
         pairs.extend(self.leftover(r, False, ctx) for j, r in enumerate(rsps) if j not in used)
         return pairs
+
+    def _prunable(self, definition: ClassDef) -> bool:
+        """Whether a pair sharing no fill code in a slot of positive weight cannot align: its
+        weighted score is 0 (weights are never negative), which must not exceed the
+        threshold."""
+        scored = self.scored_defs[definition.name.lower()]
+        return definition.threshold_value >= 0 and all(d.weight_value >= 0 for d in scored)
+
+    def _partners(
+        self,
+        definition: ClassDef,
+        keys: Sequence[TemplateObject],
+        rsps: Sequence[TemplateObject],
+        key_tokens: Sequence[list[list[str]] | None],
+        rsp_tokens: Sequence[list[list[str]] | None],
+    ) -> Sequence[Sequence[int]]:
+        """For each key object, the response objects (ascending) it may align with: those
+        sharing a fill code in a slot of positive weight (:meth:`_sharing_pairs`) when
+        :meth:`_prunable`, else all.  A subclass may restrict them (the named entity task: the
+        objects whose spans overlap, :mod:`annoscore.align.muc_ne`).  More than
+        :data:`MAX_PAIRS` is an :class:`InputError` (:meth:`_too_many_pairs`)."""
+        if self._prunable(definition):
+            partners = self._sharing_pairs(key_tokens, rsp_tokens, MAX_PAIRS)
+            if partners is None:
+                raise self._too_many_pairs(definition, keys, rsps, MAX_PAIRS)
+            return partners
+        if len(keys) * len(rsps) > MAX_PAIRS:
+            raise self._too_many_pairs(definition, keys, rsps, MAX_PAIRS)
+        return [range(len(rsps))] * len(keys)
+
+    def _too_many_pairs(
+        self,
+        definition: ClassDef,
+        keys: Sequence[TemplateObject],
+        rsps: Sequence[TemplateObject],
+        limit: int,
+    ) -> InputError:
+        """The error of a class whose candidate pairs in one document exceed ``limit``
+        (:data:`MAX_PAIRS`)."""
+        return InputError(
+            f"{len(keys)} key and {len(rsps)} response objects of class {definition.name} "
+            f"make more than {limit:,} candidate pairs (of the "
+            f"{len(keys) * len(rsps):,} key/response pairs, those that may align), more than "
+            "the greedy alignment scores in one document; split the document, or give weight "
+            "0 to slots that most objects share (a set fill like a type)",
+            self.document_path,
+            document=self.document,
+        )
 
     def _greedy(
         self,
@@ -131,9 +181,11 @@ class ClassMapping(CodedComparison):
     def _sharing_pairs(
         key_tokens: Sequence[list[list[str]] | None],
         rsp_tokens: Sequence[list[list[str]] | None],
-    ) -> list[list[int]]:
+        limit: int,
+    ) -> list[list[int]] | None:
         """For each key object, the response objects (ascending) sharing a token with it in
-        the same slot; an object whose tokens are None pairs with every object."""
+        the same slot; an object whose tokens are None pairs with every object.  None when
+        there are more than ``limit`` pairs in all (found before they are all built)."""
         everyone = list(range(len(rsp_tokens)))
         indexes: dict[tuple[int, str], list[int]] = {}
         wild: list[int] = []
@@ -145,21 +197,28 @@ class ClassMapping(CodedComparison):
                 for token in slot_tokens:
                     indexes.setdefault((position, token), []).append(j)
         out: list[list[int]] = []
+        total = 0
         for tokens in key_tokens:
             if tokens is None:
-                out.append(everyone)
-                continue
-            found: set[int] = set(wild)
-            for position, slot_tokens in enumerate(tokens):
-                for token in slot_tokens:
-                    found.update(indexes.get((position, token), ()))
-            out.append(sorted(found))
+                found = everyone
+            else:
+                shared: set[int] = set(wild)
+                for position, slot_tokens in enumerate(tokens):
+                    for token in slot_tokens:
+                        shared.update(indexes.get((position, token), ()))
+                found = sorted(shared)
+            total += len(found)
+            if total > limit:
+                return None
+            out.append(found)
         return out
 
     def _candidates(
         self,
         definition: ClassDef,
         partners: Sequence[Sequence[int]],
+        keys: Sequence[TemplateObject],
+        rsps: Sequence[TemplateObject],
         key_slots: list[dict[str, TemplateSlot]],
         rsp_slots: list[dict[str, TemplateSlot]],
         key_codes: list[list[SlotCode]],
@@ -167,31 +226,22 @@ class ClassMapping(CodedComparison):
         ctx: DocumentContext,
     ) -> list[tuple[float, int, int]]:
         """``(-F, key index, response index)`` of every pair of ``partners`` whose weighted
-        score exceeds the class threshold, F and weighted score as :meth:`compare_objects`
-        has them.  Plain slots compare codes; the others go through :meth:`compare_slot`."""
+        score exceeds the class threshold (:meth:`_exceeds`), F and weighted score as
+        :meth:`compare_objects` has them (F as the fraction ``credit / total``).  Plain slots
+        compare codes; the others go through :meth:`compare_slot`."""
         scored = self.scored_defs[definition.name.lower()]
         names = self.scored_names[definition.name.lower()]
         weights = [d.weight for d in scored]
-        threshold = definition.threshold
         positions = range(len(scored))
+        # weighted scores within rounding distance of the threshold are decided exactly
+        above, below = self._threshold_band(definition)
         candidates: list[tuple[float, int, int]] = []
-        # with shared slots, a pair of plain objects scores by its two codes lists alone
-        # (each held by its object entry): remembered by their identities (the entry holds them)
-        known = self._pair_scores.setdefault(definition.name.lower(), {})
-        remember = self.shared_slots
         for i, js in enumerate(partners):
             kcodes = key_codes[i]
             for j in js:
                 rcodes = rsp_codes[j]
-                if remember:
-                    hit = known.get((id(kcodes), id(rcodes)))
-                    if hit is not None:
-                        if hit[2] is not None:
-                            candidates.append((hit[2], i, j))
-                        continue
                 credit = total = 0
                 weighted = 0.0
-                plain = True
                 for s in positions:
                     a = kcodes[s]
                     b = rcodes[s]
@@ -210,7 +260,6 @@ class ClassMapping(CodedComparison):
                             continue
                         slot_total = 2
                     else:
-                        plain = False
                         name = names[s]
                         slot_credit, slot_total = self.compare_slot(
                             scored[s], key_slots[i].get(name), rsp_slots[j].get(name), ctx
@@ -220,20 +269,33 @@ class ClassMapping(CodedComparison):
                     weight = weights[s]
                     if weight and slot_credit:
                         weighted += weight * 100.0 * slot_credit / slot_total
-                score = -100.0 * fraction(credit, total) if weighted > threshold else None
-                if remember and plain:
-                    known[id(kcodes), id(rcodes)] = (kcodes, rcodes, score)
-                if score is not None:
-                    candidates.append((score, i, j))
+                if weighted > above or (
+                    weighted >= below and self._exceeds(definition, keys[i], rsps[j], ctx)
+                ):
+                    candidates.append((-credit / total if total else 0.0, i, j))
         return candidates
 
-    def _partners(
-        self, keys: Sequence[TemplateObject], rsps: Sequence[TemplateObject]
-    ) -> Sequence[Sequence[int]]:
-        """For each key object, the response objects (ascending) it may align with when the
-        class is not pruned: all.  A subclass may restrict them (the named entity task: the
-        objects whose spans overlap, :mod:`annoscore.align.muc_ne`)."""
-        return [range(len(rsps))] * len(keys)
+    def _threshold_band(self, definition: ClassDef) -> tuple[float, float]:
+        """``(above, below)``: a pair whose weighted score, as a float sum, is over ``above``
+        exceeds the class threshold, one under ``below`` does not; in between (rounding
+        distance: 1e-9 of the largest weighted score a pair can have) :meth:`_exceeds`
+        decides exactly."""
+        band = self._bands.get(definition.name)
+        if band is None:
+            threshold = definition.threshold
+            most = 100.0 * sum(d.weight for d in self.scored_defs[definition.name.lower()])
+            margin = 1e-9 * max(1.0, abs(threshold), most)
+            band = self._bands[definition.name] = (threshold + margin, threshold - margin)
+        return band
+
+    def _exceeds(
+        self, definition: ClassDef, key: TemplateObject, rsp: TemplateObject, ctx: DocumentContext
+    ) -> bool:
+        """Whether a pair's weighted score exceeds the class threshold, exactly: the weighted
+        score of its full comparison (:func:`~annoscore.align.muc_compare.exact_weighted`:
+        the weights and threshold as written, each slot's F a fraction)."""
+        exact = exact_weighted(self.compare_objects(key, rsp, ctx))
+        return exact > definition.threshold_value
 
     def leftover(self, obj: TemplateObject, is_key: bool, ctx: DocumentContext) -> ObjectPair:
         """An object left unaligned: MIS (key), SPU (response) or NON (optional).

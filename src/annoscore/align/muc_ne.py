@@ -8,8 +8,10 @@ the key and response objects of a class whose spans *overlap*: half-open spans, 
 not overlap (../shared/spec/muc.md, decision 6).  An overlapping pair that agrees in nothing has
 weighted score 0 and does not align (decision 15a): the key tallies MIS, the response SPU.
 
-Candidates are found by a sweep over the responses sorted by start (bisection), so the work per
-document is about linear in its tags (quadratic only if every tag overlaps every other).
+Candidates are found by a sweep over both sides in order of start (:func:`overlapping_partners`),
+in time linear in the tags and the overlapping pairs (up to sorting); more than
+:data:`~annoscore.align.muc_mapping.MAX_PAIRS` overlapping pairs of a class in one document is an
+:class:`~annoscore.errors.InputError`.
 
 >>> from annoscore.model import TemplateObject, TemplateSlot
 >>> def tag(start: int, end: int) -> TemplateObject:
@@ -21,83 +23,100 @@ document is about linear in its tags (quadratic only if every tag overlaps every
 from __future__ import annotations
 
 import bisect
+from collections import Counter
 from collections.abc import Sequence
-from itertools import repeat
-from operator import attrgetter, sub
+from itertools import chain, islice, repeat
+from operator import attrgetter, eq, le
 from typing import Literal
 
 from annoscore.align.muc import MucAligner
 from annoscore.align.muc_codes import SlotCode
 from annoscore.align.muc_compare import DocumentContext, fraction
+from annoscore.align.muc_mapping import MAX_PAIRS
 from annoscore.align.muc_records import ObjectPair, SlotPair
 from annoscore.formats.muc_config import ClassDef, MucConfig, SlotDef
 from annoscore.model import TemplateObject, TemplateSlot
 
 
 def overlapping_partners(
-    keys: Sequence[TemplateObject], rsps: Sequence[TemplateObject]
-) -> list[list[int]]:
-    """For each key object, the response objects (ascending index) whose span overlaps it (an
-    object without a place in the text counts as the empty span at 0)."""
-    bounds = [(r.start, r.end) if r.start >= 0 else (0, 0) for r in rsps]
-    order = sorted(range(len(rsps)), key=bounds.__getitem__)
-    starts = [bounds[j][0] for j in order]
-    longest = max((end - start for start, end in bounds), default=0)
-    places = [(k.start, k.end) if k.start >= 0 else (0, 0) for k in keys]
-    # the responses starting in [start - longest, end): earlier starts end by `start`
-    lows = map(bisect.bisect_right, repeat(starts), [start - longest for start, _ in places])
-    highs = map(bisect.bisect_left, repeat(starts), [end for _, end in places])
-    out: list[list[int]] = []
-    for (start, end), low, high in zip(places, lows, highs, strict=True):
-        if high - low == 1:  # one response to look at (the usual case)
-            j = order[low]
-            r_start, r_end = bounds[j]
-            out.append([j] if r_end > start and r_start < end else [])
-            continue
-        found = []
-        for position in range(low, high):
-            j = order[position]
-            r_start, r_end = bounds[j]
-            if r_end > start and r_start < end:
-                found.append(j)
-        if len(found) > 1:
+    keys: Sequence[TemplateObject], rsps: Sequence[TemplateObject], limit: int | None = None
+) -> list[list[int]] | None:
+    """For each key object, the response objects (ascending index) whose span overlaps it: a
+    response ``[a, b)`` overlaps a key ``[s, e)`` when ``a < e`` and ``s < b`` (an object
+    without a place in the text counts as the empty span at 0); None when there are more than
+    ``limit`` such pairs in all.
+
+    One sweep over the keys by start: the responses that started before the key and end after
+    its start (the *active* ones, kept from one key to the next: a response that ends by one
+    key's start ends by every later one's) and those starting inside the key (bisection).
+    Each response joins and leaves the active ones once, and each active one is a pair found,
+    so the work is linear in the tags and the overlapping pairs (up to sorting)."""
+    r_starts, r_ends = _places(rsps)
+    k_starts, k_ends = _places(keys)
+    order = _by_start(r_starts)
+    in_order = order is None  # then ``found`` below is ascending as built
+    if order is None:
+        order = list(range(len(rsps)))
+        starts = r_starts
+    else:
+        starts = [r_starts[j] for j in order]
+    has_empty = any(map(eq, r_starts, r_ends))
+    out: list[list[int]] = [[] for _ in keys]
+    active: list[int] = []  # responses starting before the key's start, ending after it
+    passed = 0  # responses of ``order`` started before the current key
+    total = 0
+    left_of = bisect.bisect_left
+    for i in _by_start(k_starts) or range(len(keys)):
+        start = k_starts[i]
+        if passed < len(starts) and starts[passed] < start:
+            started = left_of(starts, start, passed)
+            active += order[passed:started]
+            passed = started
+        if active:
+            active = [j for j in active if r_ends[j] > start]  # a < s < b: they overlap
+        inside = order[passed : left_of(starts, k_ends[i], passed)]  # s <= a < e
+        if has_empty:  # an empty response at s does not overlap
+            inside = [j for j in inside if r_ends[j] > start]
+        found = active + inside if active else inside
+        if not in_order and len(found) > 1:
             found.sort()
-        out.append(found)
+        out[i] = found
+        total += len(found)
+        if limit is not None and total > limit:
+            return None
     return out
 
 
+def _places(objects: Sequence[TemplateObject]) -> tuple[list[int], list[int]]:
+    """The objects' starts and ends (an object without a place: the empty span at 0)."""
+    starts = list(map(_start_of, objects))
+    ends = list(map(_end_of, objects))
+    if starts and min(starts) < 0:
+        ends = [end if start >= 0 else 0 for start, end in zip(starts, ends, strict=True)]
+        starts = [max(start, 0) for start in starts]
+    return starts, ends
+
+
+def _by_start(starts: list[int]) -> list[int] | None:
+    """The indices in order of start (stable); None when that is their own order."""
+    if all(map(le, starts, islice(starts, 1, None))):
+        return None
+    return sorted(range(len(starts)), key=starts.__getitem__)
+
+
+_start_of = attrgetter("start")
+_end_of = attrgetter("end")
 _slots_of = attrgetter("slots")
-
-
-def _overlap_runs(
-    keys: Sequence[TemplateObject], rsps: Sequence[TemplateObject]
-) -> tuple[list[int], list[int]] | None:
-    """For each key, the run ``[low, high)`` of the responses (file order) overlapping it, when
-    both sides have spans (start >= 0) whose starts and ends, in file order, never decrease;
-    else None (see :meth:`NeAligner._align_class`).
-
-    A response ends after the key starts from ``low`` on (ends ascending) and starts before
-    the key ends up to ``high`` (starts ascending); ``high < low`` (empty spans at one point)
-    is an empty run.
-    """
-    key_starts = [k.start for k in keys]
-    key_ends = [k.end for k in keys]
-    rsp_starts = [r.start for r in rsps]
-    rsp_ends = [r.end for r in rsps]
-    for values in (key_starts, key_ends, rsp_starts, rsp_ends):
-        if (values and values[0] < 0) or values != sorted(values):
-            return None
-    lows = list(map(bisect.bisect_right, repeat(rsp_ends), key_starts))
-    highs = list(map(bisect.bisect_left, repeat(rsp_starts), key_ends))
-    return lows, highs
 
 
 class NeAligner(MucAligner):
     """:class:`MucAligner` whose candidate pairs overlap in the text (see the module doc)."""
 
     def __init__(self, config: MucConfig) -> None:
-        super().__init__(config, prune=False)
+        super().__init__(config)
         self.shared_slots = True  # ne_objects shares equal TYPE and TEXT slots
+        # the candidates are the overlapping pairs: no slot's codes are indexed
+        self.indexed = {name: [False] * len(slots) for name, slots in self.scored_defs.items()}
         self._in_order: dict[
             tuple[str, int], tuple[tuple[TemplateSlot, ...], tuple[TemplateSlot | None, ...]]
         ] = {}
@@ -110,9 +129,18 @@ class NeAligner(MucAligner):
         """By class: the identity of each slot definition (:meth:`_composed_pair`)."""
 
     def _partners(
-        self, keys: Sequence[TemplateObject], rsps: Sequence[TemplateObject]
+        self,
+        definition: ClassDef,
+        keys: Sequence[TemplateObject],
+        rsps: Sequence[TemplateObject],
+        key_tokens: Sequence[list[list[str]] | None],
+        rsp_tokens: Sequence[list[list[str]] | None],
     ) -> Sequence[Sequence[int]]:
-        return overlapping_partners(keys, rsps)
+        """The overlapping pairs (:func:`overlapping_partners`), at most :data:`MAX_PAIRS`."""
+        partners = overlapping_partners(keys, rsps, MAX_PAIRS)
+        if partners is None:
+            raise self._too_many_pairs(definition, keys, rsps, MAX_PAIRS)
+        return partners
 
     def _align_class(
         self,
@@ -138,31 +166,16 @@ class NeAligner(MucAligner):
         with which (``ctx.k2r``, ``ctx.r2k``: pointer comparisons only), so the short cut does
         not record them.
 
-        When each side's spans, in file order, have non-decreasing starts and non-decreasing
-        ends (no tag inside another of its side: the usual case), the responses overlapping a
-        key are a run ``[low, high)`` of the responses, found by bisection for every key at
-        once, and a key's single partner ``j = low`` is its alone exactly when the previous
-        key's run ends by ``j`` and the next key's starts after it (both bounds move forward
-        with the keys).  Otherwise :func:`overlapping_partners` finds them."""
+        tests/equivalence/test_muc.py holds the result to the general path's and to the plain
+        reference (tests/oracles/muc.py), on inputs that take and skip each part of it."""
         if not self.shared_slots or not keys or not rsps:
             return super()._align_class(definition, keys, rsps, ctx)
         name = definition.name.lower()
-        runs = _overlap_runs(keys, rsps)
-        if runs is None:
-            partners: Sequence[Sequence[int]] = overlapping_partners(keys, rsps)
-            lows, single = self._isolated(partners, len(rsps))
-            self.pairs_scored += sum(map(len, partners))
-        else:
-            lows, highs = runs
-            widths = list(map(sub, highs, lows))  # < 0: empty spans at one point, no overlap
-            single = [
-                width == 1 and previous_high <= low < next_low
-                for width, low, previous_high, next_low in zip(
-                    widths, lows, [0, *highs[:-1]], [*lows[1:], len(rsps) + 1], strict=True
-                )
-            ]
-            self.pairs_scored += sum(width for width in widths if width > 0)
-            partners = list(map(range, lows, highs))
+        partners = self._partners(definition, keys, rsps, (), ())
+        lows, single = self._isolated(partners, len(rsps))
+        count = sum(map(len, partners))
+        self.pairs_scored += count
+        self.document_pairs += count
         # the aligned record of each key and its first partner, if any (the entry holds both
         # tuples: an identity found is the tuple's own)
         firsts = [*rsps, None]  # None: no partner
@@ -313,7 +326,10 @@ class NeAligner(MucAligner):
             credit += entry[3]
             total += entry[4]
             weighted += entry[5]
-        if not weighted > definition.threshold:
+        above, below = self._threshold_band(definition)
+        if below <= weighted <= above:
+            return None  # at the threshold, within rounding: the general path decides exactly
+        if weighted < below:
             return False
         f_score = 100.0 * fraction(credit, total)
         return self._remembered_pair(key, rsp, name, slots, f_score, weighted)
@@ -344,10 +360,7 @@ class NeAligner(MucAligner):
     def _isolated(partners: Sequence[Sequence[int]], count: int) -> tuple[list[int], list[bool]]:
         """For each key, its first partner (0 when none) and whether it is its only partner
         and overlaps no other key."""
-        uses = [0] * count
-        for js in partners:
-            for j in js:
-                uses[j] += 1
+        uses = Counter(chain.from_iterable(partners))
         firsts = [js[0] if js else 0 for js in partners]
         alone = [len(js) == 1 and uses[js[0]] == 1 for js in partners]
         return firsts, alone
@@ -394,7 +407,15 @@ class NeAligner(MucAligner):
         key_slots, key_codes, _ = self._objects_codes(name, sub_keys, True, ctx)
         rsp_slots, rsp_codes, _ = self._objects_codes(name, sub_rsps, False, ctx)
         candidates = self._candidates(
-            definition, sub_partners, key_slots, rsp_slots, key_codes, rsp_codes, ctx
+            definition,
+            sub_partners,
+            sub_keys,
+            sub_rsps,
+            key_slots,
+            rsp_slots,
+            key_codes,
+            rsp_codes,
+            ctx,
         )
         return self._greedy(
             candidates, sub_keys, sub_rsps, key_slots, rsp_slots, key_codes, rsp_codes, ctx

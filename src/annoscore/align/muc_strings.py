@@ -7,9 +7,11 @@ Normalization by mode (``:stringfill_correct_comparison`` / ``:stringfill_partia
 ``STRAIGHTENED``
     leading and trailing whitespace trimmed, inner runs of whitespace made one space.
 ``CLEAN`` (the default)
-    lower-cased; every postmodifier string replaced by a space; straightened; premodifier tokens
-    removed from the start, repeatedly (``"the a x"`` -> ``"x"``); every corporate designator
-    removed where it occurs as a whole-token sequence (``"S A DE C V"``); straightened again.
+    lower-cased; every postmodifier string replaced by a space (the longest first, ties in the
+    configuration's order); straightened; premodifier tokens removed from the start, repeatedly,
+    the longest matching sequence first (``"the a x"`` -> ``"x"``); every corporate designator
+    removed where it occurs as a whole-token sequence, from the left, the longest first
+    (``"S A DE C V"``); straightened again.
 
 Two string fills match under a mode when their normalized forms are equal, or when the key has a
 ``[minimum]`` part and the normalized response contains the normalized minimum and lies inside the
@@ -55,7 +57,10 @@ class StringRules:
         partial: str = "NONE",
     ) -> None:
         self.premodifiers = _tokens(premodifiers)
-        self.postmodifiers = tuple(sorted({p.lower() for p in postmodifiers if p}, key=len)[::-1])
+        # longest first, ties in the configuration's order (a set's order would vary by run)
+        self.postmodifiers = tuple(
+            sorted(dict.fromkeys(p.lower() for p in postmodifiers if p), key=len, reverse=True)
+        )
         self.designators = _tokens(corporate_designators)
         self.correct = correct.upper()
         self.partial = partial.upper()

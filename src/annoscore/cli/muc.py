@@ -39,8 +39,9 @@ EPILOG = (
     "annoscore muc --task co --key key.sgml --response rsp.sgml --metric muc,bcub,ceafe\n\n"
     "JSON scores are the ALL SLOTS row: recall, precision, f_pr, f_2pr, f_p2r; counts its "
     "pos act cor par inc mis spu non, plus obj:CLASS:*, slot:CLASS:SLOT:*, text_filter:* (ST), "
-    "subtask:CLASS:SLOT:VALUE:* and section:NAME:* (NE). Coreference: recall, precision, f1 of "
-    "the first --metric and METRIC_recall, ... of each; counts METRIC_recall_num, ..., "
+    "subtask:CLASS:SLOT:VALUE:* and section:NAME:* (NE). Coreference: recall, precision, f_pr, "
+    "f_2pr, f_p2r (and f1, the metric's own F) of the first --metric and METRIC_recall, ... of "
+    "each; counts METRIC_recall_num, ..., "
     "key_classes, response_classes and markables:cor|mis|spu|opt."
 )
 
@@ -216,6 +217,21 @@ def _run(
         raise InputError(
             "--per-doc has no effect with --totals-only (the totals page only); drop one of them"
         )
+    if no_files:
+        named = [
+            flag
+            for flag, path in (
+                ("--summary", summary),
+                ("--map-history", history),
+                ("--partitions", partitions),
+            )
+            if path is not None
+        ]
+        if named:
+            raise InputError(
+                f"--no-files writes no report file, yet {' and '.join(named)} names one; "
+                "drop one of them"
+            )
     cfg = load_config(config, task)
     _check_options(cfg.scoring_task, metric, partitions, strict_text)
     if config is None and (key is None or response is None):

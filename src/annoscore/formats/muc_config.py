@@ -14,9 +14,12 @@ ignored.  Option names match case-insensitively.  Example::
     :key_file keys.tpl
 
 Decisions (../shared/spec/muc.md, decision 1 and 14): an unknown option, a missing value, a
-malformed ``:class_defs``/``:slot_defs`` entry or a bad choice is an :class:`InputError` naming the
-line; an option given twice keeps the later value with a warning; relative file names resolve
-against ``:muc_base_directory`` when given, else against the configuration file's folder.
+malformed ``:class_defs``/``:slot_defs`` entry, a negative map weight or a bad choice is an
+:class:`InputError` naming the line; an option given twice keeps the later value with a warning;
+relative file names resolve against ``:muc_base_directory`` when given, else against the
+configuration file's folder.  Lines end at ``\n`` only (a trailing ``\r`` is dropped; U+2028,
+U+0085, form feeds and the like are text), and a NUL byte is an error naming its line
+(:mod:`annoscore.formats.files`).
 Defaults are the manual's; the manual gives no default for ``:optional_status_slot``, annoscore
 uses ``OBJ_STATUS`` (the slot of the manual's key example).  For ``named_entity`` and
 ``coreference`` a configuration without ``:class_defs`` and ``:slot_defs`` gets
@@ -27,11 +30,13 @@ uses ``OBJ_STATUS`` (the slot of the manual's key example).  For ``named_entity`
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 from annoscore.errors import InputError
-from annoscore.formats.files import read_text
+from annoscore.formats.files import check_no_nul, read_text, split_lines
 
 TASKS = (
     "template_element",
@@ -137,13 +142,25 @@ FILE_OPTIONS = (
 
 @dataclass(frozen=True, slots=True)
 class ClassDef:
-    """One ``:class_defs`` entry: ``"name  report-name  scored|unscored  map-threshold"``."""
+    """One ``:class_defs`` entry: ``"name  report-name  scored|unscored  map-threshold"``.
+
+    ``exact_threshold`` is the threshold as written (a decimal read exactly; the float's own
+    value when none is given), which decides a weighted score that lies at the threshold.
+    """
 
     name: str
     report_name: str
     scored: bool
     threshold: float
     line: int = 0
+    exact_threshold: Fraction | None = None
+
+    @property
+    def threshold_value(self) -> Fraction:
+        """The threshold, exactly."""
+        if self.exact_threshold is not None:
+            return self.exact_threshold
+        return Fraction(self.threshold)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +168,8 @@ class SlotDef:
     """One ``:slot_defs`` entry: ``"class  slot  report-name  scored|unscored  weight  type"``.
 
     ``kind`` is ``set``, ``string`` or ``pointer`` (the manual: anything but set/string is a
-    pointer slot).
+    pointer slot).  ``exact_weight`` is the weight as written (a decimal read exactly; the
+    float's own value when none is given).
     """
 
     class_name: str
@@ -161,6 +179,14 @@ class SlotDef:
     weight: float
     kind: str
     line: int = 0
+    exact_weight: Fraction | None = None
+
+    @property
+    def weight_value(self) -> Fraction:
+        """The map weight, exactly."""
+        if self.exact_weight is not None:
+            return self.exact_weight
+        return Fraction(self.weight)
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,15 +268,19 @@ def _tokenize(text: str, path: Path, line: int) -> list[str]:
     return values
 
 
-def _number(token: str, what: str, path: Path, line: int) -> float:
-    """A finite number (``nan`` and ``inf``, which ``float()`` accepts, are refused)."""
-    try:
-        value = float(token)
-    except ValueError:
-        raise InputError(f"{what} must be a number, got {token!r}", path, line) from None
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+"""A number as the configuration writes it: ASCII digits, an optional point and exponent."""
+
+
+def _number(token: str, what: str, path: Path, line: int) -> tuple[float, Fraction]:
+    """A finite decimal number, as a float and exactly (``nan``, ``inf``, ``1_0`` and non-ASCII
+    digits, which ``float()`` accepts, are refused)."""
+    if _DECIMAL.fullmatch(token) is None or len(token) > 100:
+        raise InputError(f"{what} must be a decimal number, got {token[:40]!r}", path, line)
+    value = float(token)
     if not math.isfinite(value):
-        raise InputError(f"{what} must be a finite number, got {token!r}", path, line)
-    return value
+        raise InputError(f"{what} must be a finite number, got {token[:40]!r}", path, line)
+    return value, Fraction(token)
 
 
 def _scored(token: str, path: Path, line: int) -> bool:
@@ -270,13 +300,8 @@ def _class_def(value: str, path: Path, line: int) -> ClassDef:
             line,
         )
     name, report, scored, threshold = tokens
-    return ClassDef(
-        name,
-        report,
-        _scored(scored, path, line),
-        _number(threshold, "the map threshold", path, line),
-        line,
-    )
+    number, exact = _number(threshold, "the map threshold", path, line)
+    return ClassDef(name, report, _scored(scored, path, line), number, line, exact)
 
 
 def _slot_def(value: str, path: Path, line: int) -> SlotDef:
@@ -292,21 +317,23 @@ def _slot_def(value: str, path: Path, line: int) -> SlotDef:
     kind = kind.lower()
     if kind not in ("set", "string"):
         kind = "pointer"
-    return SlotDef(
-        class_name,
-        name,
-        report,
-        _scored(scored, path, line),
-        _number(weight, "the map weight", path, line),
-        kind,
-        line,
-    )
+    map_weight, exact = _number(weight, "the map weight", path, line)
+    if exact < 0:
+        raise InputError(
+            f"the map weight of slot {name!r} is negative ({weight}): a weight is 0 or more "
+            "(a negative one would make agreeing in that slot count against aligning)",
+            path,
+            line,
+        )
+    scored_slot = _scored(scored, path, line)
+    return SlotDef(class_name, name, report, scored_slot, map_weight, kind, line, exact)
 
 
 def parse_muc_config(text: str, path: Path) -> MucConfig:
     """Parse the text of a configuration file (see the module docstring)."""
+    check_no_nul(text, path)
     entries: list[tuple[str, int, list[tuple[str, int]]]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(split_lines(text), start=1):
         stripped = raw.strip()
         if not stripped or stripped[0] in ";#":
             continue

@@ -21,7 +21,8 @@ inside a document (a stack of open sections), inside task tags (a stack of open 
 
 Errors name the file, line and column: an unclosed tag (task, section or document), a closing
 tag without an opening one, a tag across a document boundary, a tag that is not closed by ``>``,
-a document without a number.
+a document without a number, a document whose tags nest so deep that they enclose more than
+:func:`enclosed_limit` characters in all (memory stays linear in the file).
 
 >>> docs = parse_sgml('<DOC><DOCNO> 12-3 </DOCNO><TEXT><ENAMEX TYPE=PERSON>Ann</ENAMEX> ran'
 ...                   '</TEXT></DOC>', "k.sgml", {"ENAMEX"}, sections=("TEXT",))
@@ -49,6 +50,18 @@ from annoscore.formats.files import check_no_nul, read_text
 
 DEFAULT_SECTIONS = ("DOC", "DATELINE", "DD", "HEADLINE", "TEXT")
 """The manual's default ``:doc_sections``."""
+
+ENCLOSED_PER_CHARACTER = 10
+ENCLOSED_EXTRA = 1_000_000
+"""A document's task tags may enclose at most ``ENCLOSED_PER_CHARACTER`` times its text's
+length plus ``ENCLOSED_EXTRA`` characters in all (:func:`enclosed_limit`): each tag keeps its
+text, so tags nested without limit would make memory grow with the square of the file."""
+
+
+def enclosed_limit(length: int) -> int:
+    """The characters the task tags of a document of ``length`` characters may enclose."""
+    return ENCLOSED_PER_CHARACTER * length + ENCLOSED_EXTRA
+
 
 _TOKEN = re.compile(r"<(?:(/?)([A-Za-z][\w.\-]*+)|!--)")
 """The start of a tag (``<``, an optional ``/``, the generic identifier) or of a comment; any
@@ -123,19 +136,20 @@ def parse_sgml(
 ) -> list[SgmlDocument]:
     """The documents of an SGML task file (see the module docstring).
 
-    Two scanners give the same documents: :func:`_parse_fast` handles a well-formed file
-    without comments or ``<`` inside a tag (one regular expression finds only the task,
-    document and section tags; other tags and the text are skipped at C speed) and gives up on
-    anything else; then :func:`_parse_checked` (one step per ``<``) reads the file, names the
-    first error (file, line, column) or handles the comments and odd tags.  A property test
-    holds them equal.  A task tag's attributes are parsed once per distinct attribute text (a
-    corpus repeats ``TYPE="PERSON"`` thousands of times: the parsed mapping is shared,
-    read-only).
+    One reader, two steps (../shared/spec/design.md, "Fast paths"): :func:`_scan_sgml` reads a
+    well-formed file without comments or ``<`` inside a tag (one regular expression finds only
+    the task, document and section tags; other tags and the text are skipped at C speed) and
+    declines (None) on anything else; then :func:`_parse_sgml`, the checked parser (one step
+    per ``<``), reads the file, names the first error (file, line, column) or handles the
+    comments and odd tags.  Both give the same documents (tags outside every section counted
+    alike); tests/equivalence/test_muc_readers.py holds them equal.  A task tag's attributes
+    are parsed once per distinct attribute text (a corpus repeats ``TYPE="PERSON"`` thousands
+    of times: the parsed mapping is shared, read-only).
     """
     options = (doc_gid, docnum_gid, tuple(sections), quote_char)
-    documents = _parse_fast(source, str(path), task_gids, *options)
+    documents = _scan_sgml(source, str(path), task_gids, *options)
     if documents is None:
-        documents = _parse_checked(source, path, task_gids, *options)
+        documents = _parse_sgml(source, path, task_gids, *options)
     return documents
 
 
@@ -149,7 +163,7 @@ def _scanner(tasks: Collection[str], others: Collection[str]) -> re.Pattern[str]
     Groups 1-3, a whole task element whose content has no ``<``, closed by a tag of the same
     name: the name as written, the open tag's attribute text, the content.  Groups 4-7, one
     opening or closing tag: ``/``, the name as written, the attribute text, ``>`` (None when
-    the rest of the tag is malformed).  Group 8, what only :func:`_parse_checked` reads as the
+    the rest of the tag is malformed).  Group 8, what only :func:`_parse_sgml` reads as the
     first implementation did: a comment, a ``<`` (or the end of the file) before the ``>`` of
     another tag, a tag name with a non-ASCII letter."""
     key = (
@@ -176,7 +190,7 @@ def _scanner(tasks: Collection[str], others: Collection[str]) -> re.Pattern[str]
     return pattern
 
 
-def _parse_fast(
+def _scan_sgml(
     source: str,
     where: str,
     task_gids: Collection[str],
@@ -329,6 +343,8 @@ def _parse_fast(
                 columns = list(map(sub, opened, map(rfind, repeat("\n"), repeat(0), opened)))
                 if found:  # the tags, column by column, at C speed
                     starts, ends, gids, attributes_of, sections_of, ks = zip(*found, strict=True)
+                    if sum(map(sub, ends, starts)) > enclosed_limit(len(text)):
+                        return None  # tags nested too deep: the parser's error
                     tags = tuple(
                         map(
                             new_tag,
@@ -375,7 +391,7 @@ def _start_longest_first(tag: tuple[int, int, str, dict[str, str], str, int]) ->
     return tag[0], -tag[1]
 
 
-def _parse_checked(
+def _parse_sgml(
     source: str,
     path: str | Path,
     task_gids: Collection[str],
@@ -518,6 +534,16 @@ def _parse_checked(
                         f"the <{docnum_gid}> section of the document opened on line {doc_line} "
                         "has no digit",
                         docnum_start,
+                    )
+                enclosed = sum(end - o[2] for o, end, _ in found)
+                if enclosed > enclosed_limit(len(text)):
+                    raise error(
+                        f"the task tags of the document opened on line {doc_line} enclose "
+                        f"{enclosed:,} characters in all, more than {ENCLOSED_PER_CHARACTER} "
+                        f"times its {len(text):,} characters plus {ENCLOSED_EXTRA:,} (tags "
+                        "nested that deep: each tag keeps its text, so the memory would grow "
+                        "with the square of the file)",
+                        i,
                     )
                 documents.append(
                     SgmlDocument(

@@ -18,44 +18,34 @@ multi-fill), unless ``keys_syntax`` is on (key2key scoring compares two keys).  
 start with ``;`` or ``#``.  The document of an object is the middle part of its id.  Objects of one
 document must be contiguous (the manual's caveat); every error names the file and line.
 
-How it reads: one regular expression over the whole text (``_ROW``) splits it into lines and
-recognises the common ones: a header with a well-formed id, a slot line with at most one fill
-(a nonempty quoted string without ``[``, a pointer with a well-formed id, or a word not starting
-with ``/``), and blank lines.  The objects whose lines are all common ones, whose slot names do
-not repeat and who have no status slot are built column by column (``map`` over the captured
-columns; a line number is the row's index).  Every other object (and anything before the first
-header but blank lines) goes through the line reader (``_Reader.read_lines``), which knows the
-whole syntax and every error.  :func:`parse_templates_by_line` reads a whole file with it, as
-:func:`parse_templates` does for a text holding a line break other than LF and CR LF (lines are
-those of ``str.splitlines``).  Both give equal objects and the same first error
-(tests/formats/test_muc_template_paths.py pins them on generated files).
+Lines end at ``\n`` only; a trailing ``\r`` is dropped (U+2028, U+0085, form feeds and the like are
+text, :mod:`annoscore.formats.files`); a NUL byte is an error naming its line.
+
+How it reads (one reader, two steps, the protocol of ../shared/spec/design.md "Fast paths"):
+:func:`_scan_templates` reads a file whose lines are all common ones (a header with a well-formed
+id, a slot line with at most one plain fill, a blank line) with one regular expression over the
+whole text (``_ROW``) and builds the objects column by column; it declines (None) on any other
+file.  :func:`_parse_templates`, the checked parser, then reads every line one by one: it knows
+the whole syntax and names the first error.  Both give equal objects (every line number included)
+and neither gives warnings; tests/equivalence/test_muc_readers.py holds them equal on generated
+files, every declining input included.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from itertools import accumulate, chain, compress, count, repeat
-from operator import itemgetter, ne, sub
+from itertools import accumulate, compress, count, repeat
+from operator import itemgetter, ne
 from pathlib import Path
-from typing import cast
 
 from annoscore.errors import InputError
-from annoscore.formats.files import read_text, without_bom
+from annoscore.formats.files import check_no_nul, read_text, split_lines, without_bom
 from annoscore.model import TemplateDocument, TemplateFill, TemplateObject, TemplateSlot
 
 _ID = re.compile(r"([^\s<>\-]+)-([^\s<>]+)-([^\s<>\-]+)")
 _HEADER = re.compile(r"\s*<([^<>]*)>\s*:=\s*$")
 _SLOT = re.compile(r"\s*([A-Za-z][\w.\-]*):(?=[\s/\"'<]|$)")
-_PLAIN_HEADER = re.compile(r"[ \t]*<(([^\s<>\-]+)-([^\s<>]+)-([^\s<>\-]+))>[ \t]*:=[ \t]*$")
-"""A header line with a well-formed id (groups: id, class, document, number)."""
-_PLAIN_SLOT = re.compile(
-    r"[ \t]*([A-Za-z][\w.\-]*):"
-    r"(?:[ \t]*(?:\"([^\"\[]*)\"|'([^'\[]*)'|<([^\s<>]*)>)|[ \t]+([^\s\"'<\[/][^\s\"'<\[]*))?"
-    r"[ \t]*$"
-)
-"""A slot line with at most one fill and no ``/`` or ``[``: the line reader's quick path."""
 _FILL_TOKEN = re.compile(r"\s*+(?:(/)|\"([^\"]*+)\"|'([^']*+)'|(<[^>]*+>)|([^\s\"'<]++)|([\"'<]))")
 """The next token of a line's fills (groups): ``/``; a double- or single-quoted string; a
 pointer ``<...>``; a word (up to a blank, a quote or ``<``); or a quote or ``<`` that is
@@ -87,19 +77,10 @@ _ROW = re.compile(
    well-formed pointer, or a word), none if the slot is empty;
 5. any other line's text (a blank line has no group).
 
-Names, ids and words are printable ASCII on a common line (anything else sends the line to the
-line reader), so no Unicode class (``\\s``, ``\\w``) is needed here."""
+Names, ids and words are printable ASCII on a common line (anything else makes the scan
+decline), so no Unicode class (``\\s``, ``\\w``) is needed here."""
 _GROUPS = 5
-_LINE_BREAKS_ASCII = ("\r", "\v", "\f", "\x1c", "\x1d", "\x1e")
-_LINE_BREAKS = (*_LINE_BREAKS_ASCII, "\x85", "\u2028", "\u2029")
-"""Where ``str.splitlines`` also breaks lines (CR LF is made a newline first when every CR
-starts one: replacing it around a lone CR would join two line breaks into one)."""
 _NO_FILL: tuple[tuple[TemplateFill, ...], ...] = ((),)
-_SAMPLE = 1 << 16
-"""Characters of a longer text whose objects decide its path (see :func:`parse_templates`)."""
-_MOST_UNCOMMON = 1 / 8
-"""Above this share of objects with another line in the sample, the line reader reads all:
-the column path then costs more than it saves (measured on keys with continuation lines)."""
 
 
 def parse_object_id(text: str, path: Path, line: int) -> tuple[str, str, str]:
@@ -117,18 +98,15 @@ def parse_object_id(text: str, path: Path, line: int) -> tuple[str, str, str]:
 class _SlotBuilder:
     __slots__ = ("alternatives", "line", "name", "optional")
 
-    def __init__(self, name: str, line: int, fills: list[TemplateFill] | None = None) -> None:
+    def __init__(self, name: str, line: int) -> None:
         self.name = name
         self.line = line
         self.optional = False
-        self.alternatives: list[list[TemplateFill]] = [fills if fills is not None else []]
+        self.alternatives: list[list[TemplateFill]] = [[]]
 
     def build(self) -> TemplateSlot:
-        alternatives = self.alternatives
-        if len(alternatives) == 1:
-            return TemplateSlot(self.name, (tuple(alternatives[0]),), self.optional, self.line)
         return TemplateSlot(
-            self.name, tuple(tuple(a) for a in alternatives), self.optional, self.line
+            self.name, tuple(tuple(a) for a in self.alternatives), self.optional, self.line
         )
 
 
@@ -141,11 +119,135 @@ class _ObjectBuilder:
         self.document = document
         self.number = number
         self.line = line
-        self.slots: list[_SlotBuilder | TemplateSlot] = []
+        self.slots: list[_SlotBuilder] = []
         self.names: set[str] = set()
 
 
-class _Reader:
+def parse_templates(
+    text: str, path: Path, *, keys_syntax: bool, status_slot: str = "OBJ_STATUS"
+) -> list[TemplateDocument]:
+    """Parse a template file's text into documents (in file order) of objects (in file order).
+
+    A NUL character is an :class:`InputError` naming its line; then :func:`_scan_templates`
+    reads the file, or declines and :func:`_parse_templates` does (see the module docstring).
+    """
+    check_no_nul(text, path)
+    documents = _scan_templates(text, path, keys_syntax, status_slot)
+    if documents is None:
+        documents = _parse_templates(text, path, keys_syntax, status_slot)
+    return documents
+
+
+def _scan_templates(
+    text: str, path: Path, keys_syntax: bool, status_slot: str
+) -> list[TemplateDocument] | None:
+    """The documents of a file whose lines are all common ones, built column by column; None
+    (decline) for any other file: a line that is not a header with a well-formed id, a slot
+    line with at most one plain fill or a blank line (``_ROW``); a line break other than LF
+    and CR LF; a slot before the first header; a slot name twice in an object or the status
+    slot; an object id twice or the objects of a document apart.  ``keys_syntax`` changes
+    nothing here: every fill a common line holds reads the same in keys and responses."""
+    if "\r" in text:
+        if text.count("\r") != text.count("\r\n"):
+            return None  # a lone CR (text, not a line end): the parser keeps it
+        text = text.replace("\r\n", "\n")  # every CR ends a line: the same lines
+    rows = _ROW.split(text if text.endswith("\n") else text + "\n")
+    step = _GROUPS + 1
+    if any(rows[_GROUPS::step]):
+        return None  # an uncommon line
+    ids, names = rows[1::step], rows[2::step]
+    header_lines = list(compress(count(1), ids))
+    slot_lines = list(compress(count(1), names))
+    if slot_lines and (not header_lines or slot_lines[0] < header_lines[0]):
+        return None  # a slot before the first header: the parser's error
+    object_ids = list(compress(ids, ids))
+    if not object_ids:
+        return []  # blank lines only
+    if len(set(object_ids)) != len(object_ids):
+        return None
+    slot_names = tuple(compress(names, names))
+    slot_pointers = list(compress(rows[3::step], names))
+    slot_texts = list(compress(rows[4::step], names))
+    # the slots of object j: slot_names[starts[j] : ends[j]] (its lines are blank or slots)
+    starts = list(compress(accumulate(map(bool, names)), ids))
+    ends = [*starts[1:], len(slot_names)]
+    del rows, ids, names
+    status = status_slot.lower()
+    for object_names in set(map(slot_names.__getitem__, map(slice, starts, ends))):
+        lowered = {name.lower() for name in object_names}
+        if len(lowered) != len(object_names) or status in lowered:
+            return None  # a slot twice (an error) or the status slot
+    # CLASS-DOCNUM-N: the class is up to the first '-', the number after the last one
+    heads = list(map(str.partition, object_ids, repeat("-")))
+    object_classes = list(map(itemgetter(0), heads))
+    tails = list(map(str.rpartition, map(itemgetter(2), heads), repeat("-")))
+    del heads
+    object_documents = list(map(itemgetter(0), tails))
+    object_numbers = list(map(itemgetter(2), tails))
+    del tails
+    run_starts = [0, *compress(count(1), map(ne, object_documents[1:], object_documents[:-1]))]
+    if len({object_documents[start] for start in run_starts}) != len(run_starts):
+        return None  # the objects of a document apart: the parser's error
+    is_pointer = map(bool, slot_pointers)
+    alternatives: Iterator[tuple[tuple[TemplateFill, ...], ...]]
+    if all(slot_texts):
+        fills = map(TemplateFill, slot_texts, is_pointer, repeat(None), slot_lines)
+        alternatives = zip(zip(fills))
+    else:  # a slot without a fill has the one empty multi-fill
+        has_fill = list(map(bool, slot_texts))
+        fills = map(
+            TemplateFill,
+            compress(slot_texts, has_fill),
+            compress(is_pointer, has_fill),
+            repeat(None),
+            compress(slot_lines, has_fill),
+        )
+        filled = zip(zip(fills))
+        alternatives = (next(filled) if has else _NO_FILL for has in has_fill)
+    slots = tuple(map(TemplateSlot, slot_names, alternatives, repeat(False), slot_lines))
+    objects = list(
+        map(
+            TemplateObject,
+            object_ids,
+            object_classes,
+            object_documents,
+            object_numbers,
+            map(slots.__getitem__, map(slice, starts, ends)),
+            repeat(False),
+            header_lines,
+        )
+    )
+    return _grouped(objects, object_documents, str(path))
+
+
+def _grouped(
+    objects: Sequence[TemplateObject], documents: Sequence[str], path: str
+) -> list[TemplateDocument]:
+    """The objects (``documents[i]`` is the document of ``objects[i]``; a document's objects
+    contiguous) as documents in file order."""
+    if not objects:
+        return []
+    starts = [0, *compress(count(1), map(ne, documents[1:], documents[:-1]))]
+    ends = [*starts[1:], len(objects)]
+    return [
+        TemplateDocument(documents[start], tuple(objects[start:end]), path)
+        for start, end in zip(starts, ends, strict=True)
+    ]
+
+
+def _parse_templates(
+    text: str, path: Path, keys_syntax: bool, status_slot: str
+) -> list[TemplateDocument]:
+    """The documents of any template file, every line read by the checked parser
+    (:class:`_Parser`); the first error in file order is an :class:`InputError`."""
+    parser = _Parser(path, keys_syntax, status_slot)
+    parser.read_lines(split_lines(text))
+    return parser.documents()
+
+
+class _Parser:
+    """The checked parser: one line at a time, the whole syntax, every error."""
+
     def __init__(self, path: Path, keys_syntax: bool, status_slot: str) -> None:
         self.path = path
         self.keys_syntax = keys_syntax
@@ -156,191 +258,9 @@ class _Reader:
     def error(self, message: str, line: int) -> InputError:
         return InputError(message, self.path, line)
 
-    # --- the common lines, column by column -------------------------------------------------
-
-    def read(self, text: str) -> list[TemplateDocument]:
-        """Read a text whose only line breaks are newlines."""
-        # the columns, kept only for the headers' and the slots' lines (the lists of every
-        # line are dropped before the objects are built: the cyclic collector, when it runs,
-        # walks every live list)
-        rows = _ROW.split(text if text.endswith("\n") else text + "\n")
-        step = _GROUPS + 1
-        lines = len(rows) // step
-        ids, names = rows[1::step], rows[2::step]
-        header_lines = list(compress(count(1), ids))
-        object_ids = list(compress(ids, ids))
-        slot_lines = list(compress(count(1), names))
-        slot_names = tuple(compress(names, names))
-        slot_pointers = list(compress(rows[3::step], names))
-        slot_texts = list(compress(rows[4::step], names))
-        other_lines = list(compress(count(1), rows[5::step]))
-        # the slots of object j: slot_names[starts[j] : ends[j]] (its lines are blank or slots)
-        if len(header_lines) + len(slot_lines) == lines:  # no blank line: quicker
-            starts = list(map(sub, header_lines, count(1)))
-        else:
-            starts = list(compress(accumulate(map(bool, names)), ids))
-        ends = [*starts[1:], len(slot_names)]
-        del rows, ids, names
-        # CLASS-DOCNUM-N: the class is up to the first '-', the number after the last one
-        heads = list(map(str.partition, object_ids, repeat("-")))
-        object_classes = list(map(itemgetter(0), heads))
-        tails = list(map(str.rpartition, map(itemgetter(2), heads), repeat("-")))
-        del heads
-        object_documents = list(map(itemgetter(0), tails))
-        object_numbers = list(map(itemgetter(2), tails))
-        del tails
-        # the line reader reads every segment (0: the lines before the first header, j + 1:
-        # object j) holding another line, a slot before the first header, a repeated slot
-        # name or the status slot
-        irregular = {bisect_right(header_lines, line) for line in other_lines}
-        if slot_lines and (not header_lines or slot_lines[0] < header_lines[0]):
-            irregular.add(0)
-        name_lists = set(map(slot_names.__getitem__, map(slice, starts, ends)))
-        unusual = {names for names in name_lists if not self.usual_names(names)}
-        if unusual:
-            object_names = map(slot_names.__getitem__, map(slice, starts, ends))
-            irregular.update(compress(count(1), map(unusual.__contains__, object_names)))
-        segments = sorted(irregular)
-        every_header_line = header_lines
-        if segments:  # the columns of the other objects only
-            regular = [True] * len(header_lines)
-            for segment in segments:
-                if segment:
-                    regular[segment - 1] = False
-            sizes = list(map(sub, ends, starts))
-            # the slots before the first common header are the line reader's (segment 0)
-            slot_regular = [False] * (starts[0] if starts else len(slot_names))
-            slot_regular += chain.from_iterable(map(repeat, regular, sizes))
-            slot_names = tuple(compress(slot_names, slot_regular))
-            slot_lines = list(compress(slot_lines, slot_regular))
-            slot_texts = list(compress(slot_texts, slot_regular))
-            slot_pointers = list(compress(slot_pointers, slot_regular))
-            header_lines = list(compress(header_lines, regular))
-            object_ids = list(compress(object_ids, regular))
-            object_classes = list(compress(object_classes, regular))
-            object_documents = list(compress(object_documents, regular))
-            object_numbers = list(compress(object_numbers, regular))
-            ends = list(accumulate(compress(sizes, regular)))
-            starts = [0, *ends[:-1]]
-
-        is_pointer = map(bool, slot_pointers)
-        alternatives: Iterator[tuple[tuple[TemplateFill, ...], ...]]
-        if all(slot_texts):
-            fills = map(TemplateFill, slot_texts, is_pointer, repeat(None), slot_lines)
-            alternatives = zip(zip(fills))
-        else:  # a slot without a fill has the one empty multi-fill
-            has_fill = list(map(bool, slot_texts))
-            fills = map(
-                TemplateFill,
-                compress(slot_texts, has_fill),
-                compress(is_pointer, has_fill),
-                repeat(None),
-                compress(slot_lines, has_fill),
-            )
-            filled = zip(zip(fills))
-            alternatives = (next(filled) if has else _NO_FILL for has in has_fill)
-        slots = tuple(map(TemplateSlot, slot_names, alternatives, repeat(False), slot_lines))
-        objects: list[TemplateObject | _ObjectBuilder] = list(
-            map(
-                TemplateObject,
-                object_ids,
-                object_classes,
-                object_documents,
-                object_numbers,
-                map(slots.__getitem__, map(slice, starts, ends)),
-                repeat(False),
-                header_lines,
-            )
-        )
-        if not segments:
-            return self.documents(objects, object_ids, object_documents)
-        objects = self.read_segments(objects, every_header_line, segments, text.split("\n")[:lines])
-        return self.documents(
-            objects, [obj.id for obj in objects], [obj.document for obj in objects]
-        )
-
-    def usual_names(self, names: tuple[str, ...]) -> bool:
-        """Whether an object with these slots (in order) is read whole by the column path: no
-        name repeats (an error) and none is the status slot."""
-        lowered = {name.lower() for name in names}
-        return len(lowered) == len(names) and self.status_slot not in lowered
-
-    def read_segments(
-        self,
-        objects: list[TemplateObject | _ObjectBuilder],
-        header_lines: list[int],
-        segments: list[int],
-        lines: list[str],
-    ) -> list[TemplateObject | _ObjectBuilder]:
-        """The objects in file order: ``objects`` (those of no segment) and what the line reader
-        reads from the lines of each run of consecutive segments (0: before the first header,
-        j + 1: object j; ``header_lines`` has every object's)."""
-        runs: list[list[int]] = []
-        for segment in segments:
-            if runs and segment == runs[-1][1] + 1:
-                runs[-1][1] = segment
-            else:
-                runs.append([segment, segment])
-        merged: list[TemplateObject | _ObjectBuilder] = []
-        taken = 0  # of objects, merged
-        passed = 0  # objects read by the line reader
-        for first, last in runs:
-            first_object = max(first, 1) - 1
-            merged += objects[taken : first_object - passed]
-            taken = first_object - passed
-            passed += last - first_object
-            begin = header_lines[first - 1] - 1 if first else 0
-            end = header_lines[last] - 1 if last < len(header_lines) else len(lines)
-            read = len(self.objects)
-            self.read_lines(lines, begin, end)
-            merged += self.objects[read:]
-        merged += objects[taken:]
-        return merged
-
-    # --- every line, one by one -------------------------------------------------------------
-
-    def read_lines(self, lines: Sequence[str], begin: int, end: int) -> None:
-        """Read ``lines[begin:end]`` (``lines[i]`` is line ``i + 1``) into ``self.objects``."""
-        plain_slot = _PLAIN_SLOT.match
-        valid_id = _ID.fullmatch
-        header_line = _PLAIN_HEADER.match
-        status_slot = self.status_slot
-        obj: _ObjectBuilder | None = None
-        for number in range(begin + 1, end + 1):
-            raw = lines[number - 1]
-            plain = plain_slot(raw)
-            if plain is not None and obj is not None:
-                # the common line, ``NAME: fill`` with one plain fill or none, read whole into
-                # a slot; anything else (and any error) takes the general path below
-                name, double, single, pointer, word = plain.groups()
-                lowered = name.lower()
-                fills: tuple[TemplateFill, ...] | None = None
-                if lowered in obj.names or lowered == status_slot:
-                    pass  # a repeated slot (an error) or the status slot: general path
-                elif pointer is not None:
-                    if valid_id(pointer) is not None:  # else the general path says why
-                        fills = (TemplateFill(pointer, True, None, number),)
-                elif double is not None:
-                    fills = (TemplateFill(double, False, None, number),)
-                elif word is not None:
-                    fills = (TemplateFill(word, False, None, number),)
-                elif single is not None:
-                    fills = (TemplateFill(single, False, None, number),)
-                else:
-                    fills = ()
-                if fills is not None:
-                    obj.names.add(lowered)
-                    obj.slots.append(TemplateSlot(name, (fills,), False, number))
-                    self.slot = None
-                    continue
-            elif plain is None:
-                plain_header = header_line(raw)
-                if plain_header is not None:
-                    whole, cls, doc, one_up = plain_header.groups()
-                    obj = _ObjectBuilder(whole, cls, doc, one_up, number)
-                    self.objects.append(obj)
-                    self.slot = None
-                    continue
+    def read_lines(self, lines: Sequence[str]) -> None:
+        """Read ``lines`` (``lines[i]`` is line ``i + 1``) into ``self.objects``."""
+        for number, raw in enumerate(lines, start=1):
             stripped = raw.strip()
             if not stripped or stripped[0] in ";#":
                 continue
@@ -349,13 +269,13 @@ class _Reader:
                 header = _HEADER.match(raw)
                 if header is not None:
                     cls, doc, one_up = parse_object_id(header.group(1), self.path, number)
-                    obj = _ObjectBuilder(header.group(1), cls, doc, one_up, number)
-                    self.objects.append(obj)
+                    self.objects.append(_ObjectBuilder(header.group(1), cls, doc, one_up, number))
                     self.slot = None
                     continue
-            open_slot = self.reopen()
-            if lead == "<" and ":=" not in stripped and open_slot is None:
-                raise self.error("an object header is '<CLASS-DOCNUM-N> :=' on one line", number)
+                if ":=" not in stripped and self.slot is None:
+                    raise self.error(
+                        "an object header is '<CLASS-DOCNUM-N> :=' on one line", number
+                    )
             slot_match = _SLOT.match(raw) if lead.isascii() and lead.isalpha() else None
             if slot_match is not None:
                 if not self.objects:
@@ -363,7 +283,7 @@ class _Reader:
                 self.slot = self.new_slot(slot_match.group(1), number)
                 self.fills(raw[slot_match.end() :], number, on_slot_line=True)
                 continue
-            if open_slot is None:
+            if self.slot is None:
                 raise self.error(
                     f"expected an object header '<CLASS-DOCNUM-N> :=' or a slot 'NAME: fill', "
                     f"got {stripped[:40]!r}",
@@ -376,17 +296,6 @@ class _Reader:
                     number,
                 )
             self.fills(raw, number, on_slot_line=False)
-
-    def reopen(self) -> _SlotBuilder | None:
-        """The slot a continuation line adds to: the last one, made a builder again if it was
-        read whole by the quick path."""
-        if self.slot is None and self.objects:
-            obj = self.objects[-1]
-            if obj.slots and isinstance(obj.slots[-1], TemplateSlot):
-                last = obj.slots[-1]
-                self.slot = _SlotBuilder(last.name, last.line, list(last.alternatives[0]))
-                obj.slots[-1] = self.slot
-        return self.slot
 
     def new_slot(self, name: str, line: int) -> _SlotBuilder:
         obj = self.objects[-1]
@@ -441,42 +350,26 @@ class _Reader:
             else:  # a quoted string, perhaps empty
                 slot.alternatives[-1].append(self.fill(double or single, True, line))
 
-    # --- documents --------------------------------------------------------------------------
-
-    def documents(
-        self,
-        objects: list[TemplateObject | _ObjectBuilder],
-        ids: Sequence[str],
-        documents: Sequence[str],
-    ) -> list[TemplateDocument]:
-        """Group the objects (``ids[i]``, ``documents[i]`` are those of ``objects[i]``) into
-        documents, finishing the line reader's ones; the first error in file order if an id
-        repeats, a document's objects are not contiguous or a status slot is wrong."""
-        if not objects:
-            return []
+    def documents(self) -> list[TemplateDocument]:
+        """The objects read, finished and grouped into documents; the first error in file
+        order if an id repeats, a document's objects are not contiguous or a status slot is
+        wrong."""
+        objects = self.objects
+        ids = [obj.id for obj in objects]
+        documents = [obj.document for obj in objects]
         starts = [0, *compress(count(1), map(ne, documents[1:], documents[:-1]))]
-        run_documents = [documents[start] for start in starts]
+        run_documents = [documents[start] for start in starts] if objects else []
         if len(set(ids)) != len(ids) or len(set(run_documents)) != len(run_documents):
-            raise self.first_order_error(objects)
-        finished = cast("list[TemplateObject]", objects)  # no builder: the line reader read none
-        if self.objects:  # the line reader's objects are finished here, in file order
-            finished = [
-                self.finish(obj) if isinstance(obj, _ObjectBuilder) else obj for obj in objects
-            ]
-        path = str(self.path)
-        ends = [*starts[1:], len(finished)]
-        return [
-            TemplateDocument(document, tuple(finished[start:end]), path)
-            for document, start, end in zip(run_documents, starts, ends, strict=True)
-        ]
+            raise self.first_order_error()
+        return _grouped([self.finish(obj) for obj in objects], documents, str(self.path))
 
-    def first_order_error(self, objects: list[TemplateObject | _ObjectBuilder]) -> InputError:
+    def first_order_error(self) -> InputError:
         """The first error of the objects in file order: a repeated id, a document whose
         objects are not contiguous, or (raised) a wrong status slot."""
         seen_ids: dict[str, int] = {}
         seen_documents: set[str] = set()
         current_document: str | None = None
-        for obj in objects:
+        for obj in self.objects:
             if obj.id in seen_ids:
                 return self.error(
                     f"object <{obj.id}> is defined twice (first on line {seen_ids[obj.id]})",
@@ -492,17 +385,13 @@ class _Reader:
                     )
                 current_document = obj.document
                 seen_documents.add(current_document)
-            if isinstance(obj, _ObjectBuilder):
-                self.finish(obj)
+            self.finish(obj)
         raise AssertionError("first_order_error called on objects without an order error")
 
     def finish(self, obj: _ObjectBuilder) -> TemplateObject:
         slots: list[TemplateSlot] = []
         optional = False
         for builder in obj.slots:
-            if isinstance(builder, TemplateSlot):
-                slots.append(builder)
-                continue
             if builder.name.lower() != self.status_slot:
                 slots.append(builder.build())
                 continue
@@ -523,50 +412,6 @@ class _Reader:
         return TemplateObject(
             obj.id, obj.class_name, obj.document, obj.number, tuple(slots), optional, obj.line
         )
-
-
-def parse_templates(
-    text: str, path: Path, *, keys_syntax: bool, status_slot: str = "OBJ_STATUS"
-) -> list[TemplateDocument]:
-    """Parse a template file's text into documents (in file order) of objects (in file order).
-
-    A text with a line break other than LF and CR LF, or whose sample has many objects with
-    uncommon lines (continuation lines, several fills on a line, comments), is read by the line
-    reader alone (:func:`parse_templates_by_line`); any other by the column path.
-    """
-    if "\r" in text and text.count("\r") == text.count("\r\n"):
-        text = text.replace("\r\n", "\n")  # the same lines (a lone CR stays: the line reader)
-    line_breaks = _LINE_BREAKS_ASCII if text.isascii() else _LINE_BREAKS
-    if any(line_break in text for line_break in line_breaks) or not _mostly_common(text):
-        return parse_templates_by_line(text, path, keys_syntax=keys_syntax, status_slot=status_slot)
-    return _Reader(path, keys_syntax, status_slot).read(text)
-
-
-def _mostly_common(text: str) -> bool:
-    """Whether at most one object in 8 of the text's first ``_SAMPLE`` characters (all of a
-    shorter text is taken as yes) has a line that is not a common one: the column path pays
-    off then.  Both paths give the same result; this only picks the quicker."""
-    if len(text) <= _SAMPLE:
-        return True
-    rows = _ROW.split(text[: text.find("\n", _SAMPLE) + 1])
-    header_lines = list(compress(count(1), rows[1 :: _GROUPS + 1]))
-    other_lines = compress(count(1), rows[_GROUPS :: _GROUPS + 1])
-    uncommon = {bisect_right(header_lines, line) for line in other_lines}
-    return len(uncommon) <= _MOST_UNCOMMON * len(header_lines)
-
-
-def parse_templates_by_line(
-    text: str, path: Path, *, keys_syntax: bool, status_slot: str = "OBJ_STATUS"
-) -> list[TemplateDocument]:
-    """:func:`parse_templates` reading every line with the line reader (the lines of
-    ``str.splitlines``): what it does for a text with a line break other than a newline."""
-    reader = _Reader(path, keys_syntax, status_slot)
-    lines = text.splitlines()
-    reader.read_lines(lines, 0, len(lines))
-    objects: list[TemplateObject | _ObjectBuilder] = list(reader.objects)
-    return reader.documents(
-        objects, [obj.id for obj in reader.objects], [obj.document for obj in reader.objects]
-    )
 
 
 def read_templates(

@@ -13,9 +13,12 @@ Per document (additive :class:`~annoscore.counts.Counts`):
 ``markables:spu``               response markables left unaligned
 ``markables:opt``               optional key markables left unaligned (removed)
 
-Scores (:func:`coreference_scores`): ``recall``, ``precision``, ``f1`` of the first metric
-present in the order of :data:`annoscore.metrics.coref.METRICS` with MUC first (so MUC when it
-is chosen), each undefined (``None``, the report's ``*``) on a zero denominator, as the MUC
+Scores (:func:`coreference_scores`) of the first metric present in the order of
+:data:`annoscore.metrics.coref.METRICS` with MUC first (so MUC when it is chosen): ``recall``,
+``precision``, the score report's three F-measures of them ``f_pr``, ``f_2pr``, ``f_p2r``
+(:data:`annoscore.metrics.tallies.F_MEASURE_BETAS`, the keys every ``annoscore muc`` result
+carries) and the metric's own ``f1`` (``f_pr``, but for BLANC, whose F is the mean of its two
+link F's), each undefined (``None``, the report's ``*``) on a zero denominator, as the MUC
 scorer's percentages (../shared/spec/muc.md, decision 5); then ``{metric}_recall``,
 ``{metric}_precision``, ``{metric}_f1`` of every metric present, by
 :func:`annoscore.metrics.coref.coref_scores` (the CoNLL reference's rule: 0 on a zero
@@ -27,8 +30,8 @@ sides swapped.
 
 >>> c = Counts(muc_recall_num=1, muc_recall_den=3, muc_precision_num=1, muc_precision_den=3)
 >>> s = coreference_scores(c)
->>> round(s["recall"], 4), round(s["f1"], 4), round(s["muc_f1"], 4)
-(0.3333, 0.3333, 0.3333)
+>>> round(s["recall"], 4), round(s["f_pr"], 4), round(s["f1"], 4), round(s["muc_f1"], 4)
+(0.3333, 0.3333, 0.3333, 0.3333)
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from annoscore.align.muc_coref import CorefAlignment
 from annoscore.counts import Counts
 from annoscore.metrics.coref import METRICS, coref_counts, coref_scores
 from annoscore.metrics.prf import f_beta, ratio
+from annoscore.metrics.tallies import F_MEASURE_BETAS
 
 ORDER = ("muc", *(m for m in METRICS if m != "muc"))
 """Metric names, MUC first: the first one present gives ``recall``/``precision``/``f1``."""
@@ -82,9 +86,13 @@ def coreference_scores(counts: Counts) -> dict[str, float | None]:
         first = present[0]
         recall = ratio(counts[f"{first}_recall_num"], counts[f"{first}_recall_den"])
         precision = ratio(counts[f"{first}_precision_num"], counts[f"{first}_precision_den"])
-        scores.update(recall=recall, precision=precision, f1=f_beta(precision, recall))
+        f1 = f_beta(precision, recall)
     elif present:
         recall, precision, f1 = coref_scores(counts, ["blanc"]).values()
-        scores.update(recall=recall, precision=precision, f1=f1)
+    if present:
+        scores.update(recall=recall, precision=precision)
+        for name, beta in F_MEASURE_BETAS.items():
+            scores[name] = f_beta(precision, recall, beta)
+        scores["f1"] = f1
     scores.update(coref_scores(counts, present))
     return scores

@@ -296,8 +296,9 @@ def score_muc_coref(
 ) -> Result:
     """Score a coreference response file against its key (see the module docstring).
 
-    Scores: ``recall``, ``precision``, ``f1`` of the first chosen metric (MUC by default, None
-    where undefined) and ``{metric}_recall`` ... of each (:mod:`annoscore.metrics.muc_coref`).
+    Scores: ``recall``, ``precision``, ``f_pr``, ``f_2pr``, ``f_p2r`` (and the metric's own
+    ``f1``) of the first chosen metric (MUC by default, None where undefined) and
+    ``{metric}_recall`` ... of each (:mod:`annoscore.metrics.muc_coref`).
     """
     from annoscore.align.muc_coref import align_coref
     from annoscore.formats.muc_sgml_objects import SharedSlots, coref_objects
