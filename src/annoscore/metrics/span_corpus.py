@@ -46,7 +46,7 @@ from annoscore.model import Mention
 
 
 class EntityBlockArrays(Protocol):
-    """Entities of many documents as arrays (a reader's, say ``formats.brat_columns.EntityBlock``):
+    """Entities of many documents as arrays (a reader's, say ``formats.brat_model.EntityBlock``):
     ``starts``, ``ends``, ``type_codes`` (positions in ``type_names``), one row per entity."""
 
     starts: Array
