@@ -14,7 +14,6 @@ from annoscore.formats.brat import (
     parse_ann,
     parse_ann_file,
     read_ann,
-    read_ann_file,
     read_brat,
     read_brat_corpus,
 )
