@@ -9,19 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from annoscore.align.span_arrays import SpanArrays, sorted_rank, unique_counts
+from annoscore.align.span_modes import MatchOptions
+from annoscore.align.span_tokens import TokenIndex, token_spans
 from annoscore.align.spans import (
     WHITESPACE_CODEPOINTS,
-    MatchOptions,
-    SpanArrays,
-    TokenIndex,
     align_mentions,
     overlap_fraction,
     pair_credit,
     pair_weight,
-    sorted_rank,
-    token_spans,
     token_units,
-    unique_counts,
     whitespace_tokens,
 )
 from annoscore.model import Mention, Span

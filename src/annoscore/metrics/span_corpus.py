@@ -17,12 +17,8 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
-from annoscore.align.span_modes import CorpusMode
-from annoscore.align.spans import (
-    Array,
-    MatchOptions,
-    SpanArrays,
-)
+from annoscore.align.span_arrays import Array, SpanArrays
+from annoscore.align.span_modes import CorpusMode, MatchOptions
 from annoscore.counts import Counts
 from annoscore.metrics.span_tables import (
     CountTable,

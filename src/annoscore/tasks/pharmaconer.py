@@ -343,7 +343,7 @@ def score_ner(
             undefined=undefined.value,
         )
     else:
-        from annoscore.align.spans import MatchOptions  # numpy: only the span modes need it
+        from annoscore.align.span_modes import MatchOptions
         from annoscore.tasks.spans import count_spans, span_signature
 
         span_mode = cast(CorpusMode, mode)

@@ -55,9 +55,9 @@ from annoscore.align.span_modes import (
     DUPLICATE_POLICIES,
     CorpusMode,
     Duplicates,
+    MatchOptions,
     OverlapBasis,
 )
-from annoscore.align.spans import MatchOptions
 from annoscore.errors import InputError
 from annoscore.formats.brat import MAX_OFFSET, AnnFile, read_brat_corpus, reader_warnings
 from annoscore.metrics.span_corpus import SpanCorpus, scorer_of
