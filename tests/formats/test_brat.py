@@ -459,3 +459,19 @@ def test_a_file_larger_than_a_chunk_is_parsed(
     assert list(corpus.files["large"].types) == ["A", "B", "A", "A"]
     rows = corpus.files["large"].rows
     assert rows is not None and rows.block.starts[rows.lo : rows.hi].tolist() == [0, 3, 5, 8]
+
+
+def test_official_reading_a_semicolon_in_the_text_is_not_a_fragment(tmp_path: Path) -> None:
+    file = parse_ann_file("T1\tDrug 0 5 ; UNCLEAR\n", tmp_path / "d.ann", dialect="pharmaconer")
+    assert (file.types, file.entity_fragments(), file.texts) == (
+        ["Drug"],
+        [((0, 5),)],
+        ["; UNCLEAR"],
+    )
+    assert [w.code for w in file.warnings] == ["brat.space-text"]
+
+
+def test_official_reading_an_ignored_line_defines_no_id(tmp_path: Path) -> None:
+    content = "R1\tRel Arg1:T1\nR1\tRel Arg1:T1\nT1\tDrug 0 5\tx\n"
+    file = parse_ann_file(content, tmp_path / "d.ann", dialect="pharmaconer")
+    assert [(w.code, w.count) for w in file.warnings] == [("pharmaconer.ignored-line", 2)]

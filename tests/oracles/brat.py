@@ -89,6 +89,20 @@ def _number(digits: str, path: str, number: int) -> int:
     return int(significant)
 
 
+def _official_number(word: str, path: str, number: int) -> int:
+    """A number as Python's ``int()`` reads it (what the official script does); a word it
+    cannot read stops the script: an error."""
+    if word.isascii() and word.isdigit():
+        return _number(word, path, number)
+    try:
+        value = int(word)
+    except ValueError:
+        raise OracleError(path, number, "not a number") from None
+    if abs(value) > MAX_OFFSET:
+        raise OracleError(path, number, "beyond any text")
+    return value
+
+
 def _fragments(offsets: str, path: str, number: int) -> Fragments:
     out = []
     for piece in offsets.split(";"):
@@ -199,14 +213,16 @@ def _official_line(file: File, line: str, number: int, path: str, seen: set[str]
         file.warn("pharmaconer.unsplittable", number)
         return
     _seen(file, fields[0], number, seen)
-    if ";" in words[2]:
+    matched = _ENTITY.match(fields[1].strip()[len(words[0]) + 1 :])
+    if matched is not None and ";" in matched.group(1):  # START END;START END...
         file.warn("pharmaconer.discontinuous", number)
-        matched = _ENTITY.match(fields[1].strip()[len(words[0]) + 1 :])
-        assert matched is not None, line
         fragments = _fragments(matched.group(1), path, number)
         spaced = matched.group(2)
+    elif ";" in words[2]:
+        raise OracleError(path, number, "not a number")
     else:
-        start, end = int(words[1]), int(words[2])
+        start = _official_number(words[1], path, number)
+        end = _official_number(words[2], path, number)
         if not all(w.isascii() and w.isdigit() for w in words[1:3]):
             file.warn("pharmaconer.number", number)
         if end < start:

@@ -202,7 +202,6 @@ class _Builder:
                 path,
                 number,
             )
-        self.check_id(ann_id, kind, number)
         body = fields[1].split()
         if kind == "T":
             if len(body) < 3:
@@ -270,6 +269,7 @@ class _Builder:
                 )
             self.refers(kind, body[1:2], number)
             self.notes.append(Note(ann_id, body[0], body[1], "\t".join(fields[2:])))
+        self.check_id(ann_id, kind, number)  # a line that is not read defines no id
 
     def spaced_text(self, spaced: str | None, fields: list[str], line: str, number: int) -> str:
         """An entity's text: its third field, after the text that followed its offsets after a
@@ -309,13 +309,17 @@ class _Builder:
         ann_id = fields[0]
         self.check_id(ann_id, "T", number)
         offsets = fields[1][fields[1].index(words[0]) + len(words[0]) :].strip()
-        if ";" in words[2] or (len(words) > 3 and words[3].startswith(";")):
+        matched = _OFFSETS.match(offsets)
+        if matched is not None and ";" in matched.group(1):
             self.tolerances.add("pharmaconer.discontinuous", number, line)
-            matched = _OFFSETS.match(offsets)
-            if matched is None:
-                raise InputError(f"bad discontinuous offsets {offsets!r}", self.path, number)
             fragments = _fragments(matched.group(1), self.path, number)
             spaced = matched.group(2)
+        elif ";" in words[2]:
+            raise InputError(
+                f"bad discontinuous offsets {offsets!r} (the official script stops here)",
+                self.path,
+                number,
+            )
         else:
             start, plain_start = _official_int(words[1], offsets, self.path, number)
             end, plain_end = _official_int(words[2], offsets, self.path, number)
