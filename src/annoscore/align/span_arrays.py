@@ -86,17 +86,6 @@ class SpanArrays:
         return self.take(keep), int((~keep).sum())
 
 
-def unique_counts(values: Array) -> tuple[Array, Array]:
-    """Sorted distinct values and how often each occurs (a sort, faster than ``np.unique``'s
-    hash path on large int64 arrays)."""
-    ordered = np.sort(values, kind="stable")  # timsort: fast on the nearly sorted keys made here
-    if ordered.shape[0] == 0:
-        return ordered, np.zeros(0, dtype=np.int64)
-    first = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
-    counts = np.diff(np.append(first, ordered.shape[0]))
-    return ordered[first], counts
-
-
 def expand_ranges(low: Array, high: Array) -> tuple[Array, Array]:
     """For every row r, the positions ``low[r] .. high[r]-1``: (row ids, positions)."""
     sizes = np.maximum(high - low, 0)

@@ -38,21 +38,6 @@ def _joined_space(texts: Sequence[str]) -> tuple[Array, Array]:
     return table[np.minimum(wide, 0x3001)], offsets
 
 
-def token_spans(texts: Sequence[str]) -> tuple[Array, Array, Array]:
-    """Whitespace tokens of many texts, as if joined by one separator: (starts, ends, offsets).
-
-    ``offsets[d]`` is where text ``d`` begins in the joined text; token bounds are in joined
-    coordinates.  Whitespace is what ``str.isspace`` says
-    (:data:`~annoscore.align.spans.WHITESPACE_CODEPOINTS`).
-    """
-    space, offsets = _joined_space(texts)
-    padded = np.concatenate(([True], space, [True]))
-    change = np.flatnonzero(padded[1:] != padded[:-1])
-    starts = change[0::2].astype(np.int64)
-    ends = change[1::2].astype(np.int64)
-    return starts, ends, offsets
-
-
 @dataclass(frozen=True, slots=True)
 class TokenIndex:
     """The whitespace tokens of many texts joined by ``"\\n"``, indexed by character.

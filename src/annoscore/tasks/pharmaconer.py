@@ -198,16 +198,6 @@ def _without_unclear(files: dict[str, AnnFile]) -> tuple[dict[str, AnnFile], int
 PRF_DOCUMENTS = ("tp", "fp", "fn", "documents")
 
 
-def _file_warnings(
-    scored: tuple[str, ...],
-    gold_docs: Mapping[str, AnnFile | CodeSet],
-    system_docs: Mapping[str, AnnFile | CodeSet],
-) -> tuple[ScoreWarning, ...]:
-    """The reading warnings of the scored documents' files, merged by kind."""
-    files = [f for d in scored for f in (gold_docs.get(d), system_docs.get(d)) if f is not None]
-    return merge_warnings(w for f in files for w in f.warnings)
-
-
 def _empty_matrix(names: tuple[str, ...]) -> CountMatrix:
     """The matrix of no document, with its columns (so the counts still read 0)."""
     return CountMatrix.from_columns([], {name: [] for name in names}, integer=names)
