@@ -441,6 +441,8 @@ def lower_thresholds(rng: random.Random, monkeypatch: pytest.MonkeyPatch) -> boo
     if rng.random() < 0.3:
         monkeypatch.setattr(span_tables, "TOKEN_CHUNK_CHARS", rng.choice((1, 16, 64)))
     if rng.random() < 0.3:
+        monkeypatch.setattr(span_tables, "TOKEN_UNION_FACTOR", -1)
+    if rng.random() < 0.3:
         monkeypatch.setattr(assignment, "SCIPY_THRESHOLD", rng.choice((0, 1, 2)))
     if rng.random() < 0.2:
         monkeypatch.setattr(assignment, "DENSE_CELLS", rng.choice((0, 1, 4)))

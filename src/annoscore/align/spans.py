@@ -259,18 +259,27 @@ def token_units(
     A token belongs to a mention when they share at least one character (a fragment that cuts a
     token in half claims the whole token; a zero-length fragment claims nothing); text beyond
     the end of the document is ignored.
-    Several mentions of one type touching a token give one unit.
+    Several mentions of one type touching a token give one unit (the characters each type
+    covers are merged first, so overlapping mentions cost no more than the tokens they cover).
     """
     tokens = whitespace_tokens(text) if tokens is None else tokens
     starts = [s for s, _ in tokens]
     ends = [e for _, e in tokens]
-    units: set[tuple[int, int, str]] = set()
+    by_type: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for mention in mentions:
-        for start, end in mention.span.fragments:
-            if start >= end:
-                continue
+        by_type[mention.type].extend((s, e) for s, e in mention.span.fragments if s < e)
+    units: set[tuple[int, int, str]] = set()
+    for type_name, fragments in by_type.items():
+        fragments.sort()
+        merged: list[list[int]] = []  # the characters the type covers, as disjoint runs
+        for start, end in fragments:
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        for start, end in merged:
             first = bisect.bisect_right(ends, start)
             last = bisect.bisect_left(starts, end)
             for k in range(first, last):
-                units.add((starts[k], ends[k], mention.type))
+                units.add((starts[k], ends[k], type_name))
     return units

@@ -550,16 +550,47 @@ TOKEN_CHUNK_CHARS = 1 << 19
 its per-character arrays stay in the processor cache (and memory is reused, not faulted in)."""
 
 
+TOKEN_UNION_FACTOR = 2
+"""Token mode merges the token ranges of each type (their union) before listing the units
+when listing them one by one would make more than this many units per token and row: spans
+that overlap each other many times over would otherwise cost their number times their
+length."""
+
+
+def _union_ranges(first: Array, last: Array, types: Array) -> tuple[Array, Array, Array]:
+    """The union of the token ranges ``[first, last)`` of each type, as disjoint ranges
+    ``(first, last, type)``: every (token, type) of the input once."""
+    keep = last > first
+    first, last, types = first[keep], last[keep], types[keep]
+    if first.shape[0] == 0:
+        return first, last, types
+    span = int(last.max()) + 1
+    low, high = types * span + first, types * span + last  # one line per type
+    order = np.argsort(low, kind="stable")
+    low, reach = low[order], np.maximum.accumulate(high[order])
+    new = np.ones(low.shape[0], dtype=bool)
+    new[1:] = low[1:] > reach[:-1]  # a gap before it: a new range (touching ranges merge)
+    ends = reach[np.append(np.flatnonzero(new)[1:] - 1, low.shape[0] - 1)]
+    starts = low[new]
+    merged_types = starts // span
+    return starts - merged_types * span, ends - merged_types * span, merged_types
+
+
 def _token_chunk(gold: SpanArrays, pred: SpanArrays, texts: Sequence[str], n_types: int) -> Array:
     """tp/fp/fn of token mode for ``texts`` (rows' ``doc`` index ``texts``)."""
     index = TokenIndex.of(texts)
     t = max(n_types, 1)
     n_docs = len(texts)
+    n_tokens = int(index.first_token[-1])
 
     def units(rows: SpanArrays, side: int) -> Array:
         first, last = index.touched(rows)
+        types = rows.type
+        listed = int(np.maximum(last - first, 0).sum())
+        if listed > TOKEN_UNION_FACTOR * (n_tokens + len(rows)):
+            first, last, types = _union_ranges(first, last, types)
         owner, token = expand_ranges(first, last)
-        result: Array = (token * t + rows.type[owner]) * 2 + side
+        result: Array = (token * t + types[owner]) * 2 + side
         return result
 
     tagged = np.concatenate((units(gold, 0), units(pred, 1)))
