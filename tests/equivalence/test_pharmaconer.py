@@ -40,7 +40,7 @@ TEXT = "el paciente recibió ácido fólico 5 mg y beta-HCG; UNCLEAR cigarrillos
 
 def _doc_ids(rng: random.Random, n: int) -> list[str]:
     pool = id_pool(rng, 3 * n, forbidden="/\x00 \t", wide=rng.random() < 0.5)
-    return [d for d in pool if not d.startswith(".")][:n]
+    return [d for d in pool if not d.startswith(".")][:n] or ["d"]
 
 
 def _entity_line(rng: random.Random, k: int, kind: str, start: int, end: int) -> str:

@@ -190,7 +190,7 @@ def generate(rng: random.Random, root: Path, *, docs: int | None = None, size: i
     pool = id_pool(rng, 3 * (docs or 6), forbidden="/\x00 ", wide=rng.random() < 0.5)
     pool = [d for d in pool if not d.startswith(".")]
     n_docs = docs or rng.randint(1, 6)
-    doc_ids = pool[:n_docs]
+    doc_ids = pool[:n_docs] or ["d"]
     type_bytes = rng.choice((8, 16, 24, 40, 80))
     n_types = rng.choice((1, 2, 4, 20)) if rng.random() < 0.9 else 40
     types = id_pool(rng, n_types, max_bytes=type_bytes, forbidden=" ", wide=rng.random() < 0.2)

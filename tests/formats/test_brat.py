@@ -475,3 +475,13 @@ def test_official_reading_an_ignored_line_defines_no_id(tmp_path: Path) -> None:
     content = "R1\tRel Arg1:T1\nR1\tRel Arg1:T1\nT1\tDrug 0 5\tx\n"
     file = parse_ann_file(content, tmp_path / "d.ann", dialect="pharmaconer")
     assert [(w.code, w.count) for w in file.warnings] == [("pharmaconer.ignored-line", 2)]
+
+
+def test_official_reading_an_entity_after_a_byte_order_mark_and_spaces_is_dropped(
+    tmp_path: Path,
+) -> None:
+    """The script strips the line (not the mark): it does not begin with T, no entity."""
+    content = "\ufeff  T1\tDrug 0 5\tx\nT2\tDrug 6 9\ty\n"
+    file = parse_ann_file(content, tmp_path / "d.ann", dialect="pharmaconer")
+    assert list(file.types) == ["Drug"] and list(file.starts) == [6]
+    assert [(w.code, w.examples) for w in file.warnings] == [("pharmaconer.bom-line", ("d.ann:1",))]

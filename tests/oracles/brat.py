@@ -187,7 +187,7 @@ def _after_words(text: str, k: int) -> str:
 
 def _official_line(file: File, line: str, number: int, path: str, seen: set[str]) -> None:
     stripped = line.strip()
-    if stripped.startswith("\ufeffT"):
+    if stripped.startswith("\ufeff") and stripped[1:].lstrip().startswith("T"):
         file.warn("pharmaconer.bom-line", number)
         return
     indented = line[:1].isspace()

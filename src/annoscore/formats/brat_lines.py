@@ -287,7 +287,7 @@ class _Builder:
         indented = bool(stripped) and line[:1].isspace()
         if not stripped.startswith("T"):
             if stripped.startswith(BOM):
-                if stripped[1:2] == "T":
+                if stripped[1:].lstrip().startswith("T"):  # not 'T' for the script: no entity
                     self.tolerances.add("pharmaconer.bom-line", number, line)
                     return
                 stripped = stripped[1:]
