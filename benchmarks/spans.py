@@ -147,8 +147,7 @@ def time_annoscore_arrays(
     gold: list[list[dict[str, Any]]], pred: list[list[dict[str, Any]]], texts: list[str]
 ) -> tuple[float, dict[str, Any], dict[str, float]]:
     """Total seconds (conversion included), the results, and the seconds of each stage."""
-    from annoscore.align.span_modes import CORPUS_MODES
-    from annoscore.align.spans import MatchOptions
+    from annoscore.align.span_modes import CORPUS_MODES, MatchOptions
     from annoscore.metrics.span_corpus import SpanCorpus, scorer_of
     from annoscore.result import Result
     from annoscore.signature import Signature

@@ -9,19 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from annoscore.align.span_arrays import SpanArrays, sorted_rank
+from annoscore.align.span_modes import MatchOptions
+from annoscore.align.span_tokens import TokenIndex
 from annoscore.align.spans import (
     WHITESPACE_CODEPOINTS,
-    MatchOptions,
-    SpanArrays,
-    TokenIndex,
     align_mentions,
     overlap_fraction,
     pair_credit,
     pair_weight,
-    sorted_rank,
-    token_spans,
     token_units,
-    unique_counts,
     whitespace_tokens,
 )
 from annoscore.model import Mention, Span
@@ -41,12 +38,26 @@ def test_whitespace_table_is_exactly_str_isspace() -> None:
     assert set(WHITESPACE_CODEPOINTS) == expected
 
 
-def test_token_spans_agree_with_str_split_on_unicode_text() -> None:
-    texts = ["dolor\u00a0sit  amet\u3000ñandú", "", "  x\ty\n", "a"]
-    starts, ends, offsets = token_spans(texts)
+def _index_tokens(texts: list[str]) -> list[str]:
+    """The tokens a :class:`TokenIndex` finds in the joined texts (its runs of ``inside``)."""
+    index = TokenIndex.of(texts)
     joined = "\n".join(texts)
-    assert [joined[s:e] for s, e in zip(starts, ends, strict=True)] == joined.split()
-    assert offsets.tolist() == [0, 22, 23, 30, 32]
+    inside = index.inside[: len(joined)].tolist()
+    tokens, start = [], None
+    for k, flag in enumerate([*inside, 0]):
+        if flag and start is None:
+            start = k
+        elif not flag and start is not None:
+            tokens.append(joined[start:k])
+            start = None
+    assert int(index.started[len(joined)]) == len(tokens)
+    return tokens
+
+
+def test_token_index_splits_like_str_split_on_unicode_text() -> None:
+    texts = ["dolor\u00a0sit  amet\u3000ñandú", "", "  x\ty\n", "a"]
+    assert _index_tokens(texts) == "\n".join(texts).split()
+    assert TokenIndex.of(texts).offsets.tolist() == [0, 22, 23, 30, 32]
     assert whitespace_tokens("  ab c") == [(2, 4), (5, 6)]
 
 
@@ -191,18 +202,10 @@ def test_span_arrays_sort_canonically_and_collapse_duplicates() -> None:
     assert (len(unique), dropped) == (3, 1)
 
 
-def test_unique_counts() -> None:
-    values, counts = unique_counts(np.array([5, 1, 5, 5, 2], dtype=np.int64))
-    assert values.tolist() == [1, 2, 5] and counts.tolist() == [1, 1, 3]
-    assert unique_counts(np.array([], dtype=np.int64))[0].size == 0
-
-
 def test_ascii_fast_path_splits_like_str_split() -> None:
     every_ascii = "".join(map(chr, range(128)))
     texts = [every_ascii, "a\x1cb\x1fc\x0bd", every_ascii[::-1] + " tail"]
-    starts, ends, _ = token_spans(texts)
-    joined = "\n".join(texts)
-    assert [joined[s:e] for s, e in zip(starts, ends, strict=True)] == joined.split()
+    assert _index_tokens(texts) == "\n".join(texts).split()
 
 
 @settings(max_examples=200, deadline=None)

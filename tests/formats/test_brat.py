@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -13,7 +14,6 @@ from annoscore.formats.brat import (
     parse_ann,
     parse_ann_file,
     read_ann,
-    read_ann_file,
     read_brat,
     read_brat_corpus,
 )
@@ -355,47 +355,66 @@ def _random_folder(folder: Path, rnd: object, n_files: int) -> dict[str, str]:
     return contents
 
 
+def _scan_spy(monkeypatch: pytest.MonkeyPatch, decline_all: bool = False) -> list[str]:
+    """Record the paths of the files the scan takes (or make it decline every file)."""
+    from annoscore.formats import brat, brat_scan
+
+    taken: list[str] = []
+
+    def spy(*args: Any, **kwargs: Any) -> list[AnnFile | None]:
+        if decline_all:
+            return [None] * len(args[3])
+        out = brat_scan.scan_files(*args, **kwargs)
+        taken.extend(f.path for f in out if f is not None)
+        return out
+
+    monkeypatch.setattr(brat, "scan_files", spy)
+    return taken
+
+
+def _folder_columns(corpus: Any) -> dict[str, tuple[object, ...]]:
+    out = {}
+    for doc_id, file in corpus.files.items():
+        rows, block = file.rows, file.rows.block
+        out[doc_id] = (
+            *_columns(file),
+            file.text,
+            file.warnings,
+            [file.line_of(k) for k in range(len(file))],
+            block.starts[rows.lo : rows.hi].tolist(),
+            block.ends[rows.lo : rows.hi].tolist(),
+            [block.type_names[c] for c in block.type_codes[rows.lo : rows.hi].tolist()],
+        )
+    return out
+
+
 @pytest.mark.parametrize("seed", range(8))
-def test_the_whole_folder_path_reads_what_the_per_file_path_reads(
-    tmp_path: Path, seed: int
+def test_the_scan_reads_what_the_parser_reads(
+    tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import random
 
     rnd = random.Random(seed)
     _random_folder(tmp_path, rnd, 60)
+    with monkeypatch.context() as patched:
+        _scan_spy(patched, decline_all=True)
+        try:
+            parsed = _folder_columns(read_brat_corpus(tmp_path))
+        except InputError as error:
+            parsed_error: InputError | None = error
+        else:
+            parsed_error = None
+    taken = _scan_spy(monkeypatch)
     try:
-        corpus = read_brat_corpus(tmp_path)
+        read = _folder_columns(read_brat_corpus(tmp_path))
     except InputError as error:  # the first bad file in name order, named with its line
-        first_error = None
-        for name in sorted(os.listdir(tmp_path)):
-            if name.endswith(".ann"):
-                try:
-                    read_ann(tmp_path / name)
-                except InputError as expected:
-                    first_error = expected
-                    break
-        assert first_error is not None and str(error) == str(first_error)
+        assert parsed_error is not None and str(error) == str(parsed_error)
         return
-    by_arrays = 0
-    for doc_id, file in corpus.files.items():
-        alone = read_ann_file(tmp_path / f"{doc_id}.ann")
-        assert _columns(file) == _columns(alone)
-        assert (file.text, file.warnings, file.lines is None) == (
-            alone.text,
-            alone.warnings,
-            alone.lines is None,
-        )
-        if file.rows is not None:
-            by_arrays += 1
-            rows, block = file.rows, file.rows.block
-            assert block.starts[rows.lo : rows.hi].tolist() == list(alone.starts)
-            assert block.ends[rows.lo : rows.hi].tolist() == list(alone.ends)
-            codes = block.type_codes[rows.lo : rows.hi].tolist()
-            assert [block.type_names[c] for c in codes] == list(alone.types)
-    assert by_arrays >= len(corpus.files) // 3  # the path under test is taken
+    assert parsed_error is None and read == parsed
+    assert len(taken) >= len(read) // 3  # the scan is taken
 
 
-def test_the_whole_folder_path_names_file_and_line_of_an_error(tmp_path: Path) -> None:
+def test_a_scan_error_names_file_and_line(tmp_path: Path) -> None:
     for k in range(5):
         (tmp_path / f"d{k}.ann").write_text("T1\tDrug 0 2\tab\nT2\tDrug 3 4\tc\n")
     (tmp_path / "d3.ann").write_text("T1\tDrug 0 2\tab\nT2\tDrug 4 3\tc\n")
@@ -404,16 +423,18 @@ def test_the_whole_folder_path_names_file_and_line_of_an_error(tmp_path: Path) -
     assert (error.value.path, error.value.line) == (str(tmp_path / "d3.ann"), 2)
 
 
-def test_the_whole_folder_path_shares_type_numbers_across_chunks(
+def test_the_scan_shares_type_numbers_across_chunks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from annoscore.formats import brat_columns
+    from annoscore.formats import brat_scan
 
-    monkeypatch.setattr(brat_columns, "_CHUNK_BYTES", 64)  # a chunk per file or two
+    monkeypatch.setattr(brat_scan, "CHUNK_BYTES", 64)  # a chunk per file or two
+    taken = _scan_spy(monkeypatch)
     kinds = ["B", "A", "C", "A", "D"]
     for k, kind in enumerate(kinds):
         (tmp_path / f"d{k}.ann").write_text(f"T1\t{kind} 0 2\tab\nT2\tA 3 4\tc\n")
     corpus = read_brat_corpus(tmp_path)
+    assert len(taken) == len(kinds)
     for k, kind in enumerate(kinds):
         file = corpus.files[f"d{k}"]
         assert file.rows is not None
@@ -422,16 +443,45 @@ def test_the_whole_folder_path_shares_type_numbers_across_chunks(
         assert list(file.types) == [kind, "A"] and file.ids == ["T1", "T2"]
 
 
-def test_a_file_larger_than_a_chunk_is_read_alone(
+def test_a_file_larger_than_a_chunk_is_parsed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from annoscore.formats import brat_columns
+    from annoscore.formats import brat_scan
 
-    monkeypatch.setattr(brat_columns, "_CHUNK_BYTES", 40)
+    monkeypatch.setattr(brat_scan, "CHUNK_BYTES", 40)
+    taken = _scan_spy(monkeypatch)
     (tmp_path / "small.ann").write_text("T1\tA 0 2\tab\n")
     (tmp_path / "large.ann").write_text(
         "T1\tA 0 2\tab\nT2\tB 3 4\tc\nT3\tA 5 7\tde\nT4\tA 8 9\tf\n"
     )
     corpus = read_brat_corpus(tmp_path, check_text=False)
-    assert corpus.files["small"].rows is not None and corpus.files["large"].rows is None
+    assert taken == [str(tmp_path / "small.ann")]
     assert list(corpus.files["large"].types) == ["A", "B", "A", "A"]
+    rows = corpus.files["large"].rows
+    assert rows is not None and rows.block.starts[rows.lo : rows.hi].tolist() == [0, 3, 5, 8]
+
+
+def test_official_reading_a_semicolon_in_the_text_is_not_a_fragment(tmp_path: Path) -> None:
+    file = parse_ann_file("T1\tDrug 0 5 ; UNCLEAR\n", tmp_path / "d.ann", dialect="pharmaconer")
+    assert (file.types, file.entity_fragments(), file.texts) == (
+        ["Drug"],
+        [((0, 5),)],
+        ["; UNCLEAR"],
+    )
+    assert [w.code for w in file.warnings] == ["brat.space-text"]
+
+
+def test_official_reading_an_ignored_line_defines_no_id(tmp_path: Path) -> None:
+    content = "R1\tRel Arg1:T1\nR1\tRel Arg1:T1\nT1\tDrug 0 5\tx\n"
+    file = parse_ann_file(content, tmp_path / "d.ann", dialect="pharmaconer")
+    assert [(w.code, w.count) for w in file.warnings] == [("pharmaconer.ignored-line", 2)]
+
+
+def test_official_reading_an_entity_after_a_byte_order_mark_and_spaces_is_dropped(
+    tmp_path: Path,
+) -> None:
+    """The script strips the line (not the mark): it does not begin with T, no entity."""
+    content = "\ufeff  T1\tDrug 0 5\tx\nT2\tDrug 6 9\ty\n"
+    file = parse_ann_file(content, tmp_path / "d.ann", dialect="pharmaconer")
+    assert list(file.types) == ["Drug"] and list(file.starts) == [6]
+    assert [(w.code, w.examples) for w in file.warnings] == [("pharmaconer.bom-line", ("d.ann:1",))]

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from annoscore.align.spans import MatchOptions
+from annoscore.align.span_modes import MatchOptions
 from annoscore.counts import Counts
 from annoscore.metrics import span_tables
 from annoscore.metrics import spans as metrics_spans
@@ -320,7 +320,7 @@ def test_dense_cluster_methods_give_the_ordinary_counts(
     """With the density thresholds at 0 every cluster takes the dense-cluster methods: overlap
     and relaxed give the same counts (per type too); SemEval the same corpus counts (its
     per-type split may differ only where closeness breaks a tie)."""
-    from annoscore.align import spans as align_spans
+    from annoscore.align import span_dense as align_spans
 
     gold, pred, texts = corpus
     gold = [[x for x in doc if not x.span.is_discontinuous] for doc in gold]
@@ -341,7 +341,7 @@ def test_dense_cluster_methods_give_the_ordinary_counts(
 
 
 def test_greedy_overlap_matching_is_maximum() -> None:
-    from annoscore.align.spans import greedy_overlap_matching
+    from annoscore.align.span_dense import greedy_overlap_matching
 
     # gold [0,10) overlaps both predictions, gold [12,20) only the second: the greedy must
     # leave the second prediction to the later gold

@@ -101,18 +101,45 @@ def _one_document(tmp_path: Path, gold_ann: str, system_ann: str) -> tuple[Path,
     return gold, system
 
 
-def test_missing_docs_ignore_is_official_and_count_is_named(tmp_path: Path) -> None:
+def test_missing_docs_official_scores_gold_only_documents_and_leaves_system_only_out(
+    tmp_path: Path,
+) -> None:
     gold, system = tmp_path / "gold", tmp_path / "run"
     _write(gold, "a.ann", "T1\tDRUG 0 5\tx\n")
     _write(gold, "b.ann", "T1\tDRUG 0 5\tx\nT2\tDRUG 6 9\ty\n")
     _write(system, "a.ann", "T1\tDRUG 0 5\tx\n")
     _write(system, "c.ann", "T1\tDRUG 0 5\tx\n")
-    ignored = score_ner(gold, system)
-    assert ignored.scores["recall"] == 1.0 and ignored.counts["documents"] == 1
-    assert any("1 gold document(s) have no system file" in w for w in texts(ignored))
+    official = score_ner(gold, system)  # the plain script: b's two entities are missed
+    assert _counts(official) == (1, 0, 2) and official.counts["documents"] == 2
+    assert str(official.signature).endswith("|missing-docs:official|undefined:zero")
+    said = texts(official)
+    assert any("1 gold document(s) have no system file and are scored as if" in w for w in said)
+    assert any("1 system document(s) have no gold file and are left out" in w for w in said)
+    assert "Total (2 docs)" in render_official(official)
+    codalab = score_ner(gold, system, codalab=True)  # the CodaLab scorer: both left out
+    assert _counts(codalab) == (1, 0, 0) and codalab.counts["documents"] == 1
+    ignored = score_ner(gold, system, missing_docs="ignore")
+    assert _counts(ignored) == (1, 0, 0) and ignored.counts["documents"] == 1
     counted = score_ner(gold, system, missing_docs=MissingDocs.count)
-    assert (counted.counts["tp"], counted.counts["fp"], counted.counts["fn"]) == (1, 1, 2)
+    assert _counts(counted) == (1, 1, 2) and counted.counts["documents"] == 3
     assert str(counted.signature).endswith("|mode:strict|missing-docs:count|undefined:zero")
+    with pytest.raises(InputError, match="unknown --missing-docs 'zero'"):
+        score_ner(gold, system, missing_docs="zero")
+
+
+def test_indexing_pairs_documents_as_the_script(tmp_path: Path) -> None:
+    _write(tmp_path / "g", "a.tsv", "a\t1\n")
+    _write(tmp_path / "g", "b.tsv", "b\t1\nb\t2\n")
+    _write(tmp_path / "s", "a.tsv", "a\t1\n")
+    _write(tmp_path / "s", "c.tsv", "c\t1\n")
+    official = score_indexing(tmp_path / "g", tmp_path / "s")
+    assert _counts(official) == (1, 0, 2) and official.counts["documents"] == 2
+    _write(tmp_path / "ann", "a.ann", "T1\tX 0 1\ta\n")
+    _write(tmp_path / "ann", "b.ann", "T1\tX 0 1\ta\n")
+    codalab = score_indexing(
+        tmp_path / "g", tmp_path / "s", codalab=True, gold_ann=tmp_path / "ann"
+    )
+    assert _counts(codalab) == (1, 0, 0) and codalab.counts["documents"] == 1
 
 
 def test_discontinuous_entities_match_only_identical_fragments(tmp_path: Path) -> None:
@@ -326,14 +353,16 @@ def test_the_plain_script_reads_every_file_of_the_system_folder(tmp_path: Path) 
     assert _codes(result) == {"pharmaconer.non-ann-files": 2}
 
 
-def test_no_paired_document_still_reports_zero_counts(tmp_path: Path) -> None:
+def test_no_scored_document_still_reports_zero_counts(tmp_path: Path) -> None:
     _write(tmp_path / "g", "a.ann", "T1\tDRUG 0 5\tx\n")
     _write(tmp_path / "s", "b.ann", "T1\tDRUG 0 5\tx\n")
-    ner = score_ner(tmp_path / "g", tmp_path / "s")
+    ner = score_ner(tmp_path / "g", tmp_path / "s", missing_docs="ignore")
     assert ner.counts.as_dict() == {"documents": 0, "fn": 0, "fp": 0, "tp": 0}
+    official = score_ner(tmp_path / "g", tmp_path / "s")  # the gold document, all missed
+    assert official.counts.as_dict() == {"documents": 1, "fn": 1, "fp": 0, "tp": 0}
     _write(tmp_path / "gi", "a.tsv", "a\t1\n")
     _write(tmp_path / "si", "b.tsv", "b\t1\n")
-    indexing = score_indexing(tmp_path / "gi", tmp_path / "si")
+    indexing = score_indexing(tmp_path / "gi", tmp_path / "si", missing_docs="ignore")
     assert indexing.counts.as_dict() == {"documents": 0, "fn": 0, "fp": 0, "tp": 0}
 
 
@@ -352,6 +381,38 @@ def test_indexing_codes_are_compared_as_written(tmp_path: Path) -> None:
     result = score_indexing(tmp_path / "g", tmp_path / "s")
     assert _counts(result) == (1, 1, 1)
     assert _codes(result) == {"pharmaconer.code-whitespace": 1}
+
+
+def test_indexing_strips_a_lines_trailing_whitespace_as_the_script(tmp_path: Path) -> None:
+    _write(tmp_path / "g", "a.tsv", "a\t111\na\t222\na\t333\n")
+    _write(tmp_path / "s", "a.tsv", "a\t 111\na\t222   \na\t333\u2028\t\r\n")
+    result = score_indexing(tmp_path / "g", tmp_path / "s")
+    assert _counts(result) == (2, 1, 1)  # '222   ' is '222', ' 111' is not '111'
+    assert _codes(result) == {
+        "pharmaconer.code-whitespace": 1,
+        "pharmaconer.trailing-whitespace": 2,
+    }
+    (trailing,) = [w for w in result.warnings if w.code == "pharmaconer.trailing-whitespace"]
+    assert trailing.examples == ("a.tsv:2", "a.tsv:3")
+    _write(tmp_path / "s", "a.tsv", "a\t111\na\t222   \n")
+    with pytest.raises(InputError, match=r"a\.tsv:2: the line ends in whitespace"):
+        score_indexing(tmp_path / "g", tmp_path / "s", strict_input=True, missing_docs="count")
+
+
+def test_codalab_filters_a_row_by_the_notes_of_the_document_it_names(tmp_path: Path) -> None:
+    _write(tmp_path / "ann", "a.ann", "T1\tUNCLEAR 0 5\tx\n#1\tAnnotatorNotes T1\t111\n")
+    _write(tmp_path / "ann", "b.ann", "T1\tDRUG 0 5\tx\n#1\tAnnotatorNotes T1\t111\n")
+    _write(tmp_path / "g", "b.tsv", "a\t111\nb\t222\n")  # row 1 names a: a's notes drop 111
+    _write(tmp_path / "s", "b.tsv", "b\t222\n")
+    result = score_indexing(tmp_path / "g", tmp_path / "s", codalab=True, gold_ann=tmp_path / "ann")
+    assert _counts(result) == (1, 0, 0)
+    assert _codes(result) == {
+        "pharmaconer.other-document": 1,
+        "pharmaconer.unclear-codes": 1,
+        "pharmaconer.unclear-other-document": 1,
+    }
+    plain = score_indexing(tmp_path / "g", tmp_path / "s")  # the plain script keeps the code
+    assert _counts(plain) == (1, 0, 1)
 
 
 def test_indexing_duplicates_and_blank_lines_are_warned_or_refused(tmp_path: Path) -> None:

@@ -37,9 +37,11 @@ Missing = Annotated[
     str,
     typer.Option(
         "--missing-docs",
-        help="ignore: score only documents on both sides (official); count: an unpaired "
-        "document counts all its items as missed or spurious.",
-        **choice(("ignore", "count")),
+        help="official: as the script (plain: a gold document without a system file counts "
+        "its items as missed, a system document without gold is left out; --codalab: both "
+        "left out); ignore: both left out; count: both count all their items as missed or "
+        "spurious.",
+        **choice(("official", "ignore", "count")),
     ),
 ]
 Verbose = Annotated[
@@ -83,7 +85,7 @@ def ner(
     gold: Gold,
     system: System,
     codalab: Codalab = False,
-    missing_docs: Missing = "ignore",
+    missing_docs: Missing = "official",
     per_type: Annotated[
         bool, typer.Option("--per-type", help="Add per-type scores and macro averages.")
     ] = False,
@@ -168,7 +170,7 @@ def indexing(
             "(without --codalab: exit 2, it would have no effect).",
         ),
     ] = None,
-    missing_docs: Missing = "ignore",
+    missing_docs: Missing = "official",
     per_doc: PerDocOption = False,
     verbose: Verbose = False,
     undefined: UndefinedOption = Undefined.zero,

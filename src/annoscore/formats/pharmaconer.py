@@ -3,21 +3,24 @@
 Read as the official script reads them, each tolerated line a warning naming file and line
 (``strict_input=True`` makes it an :class:`InputError`):
 
-- Codes (SNOMED-CT ids) are strings **compared as written**: ``" 111"`` and ``"111"`` are two
-  codes (a code with surrounding whitespace is warned about).  Only the line ending (``\\n``,
-  ``\\r\\n``) is removed.
+- A line's trailing whitespace is removed (``"222   "`` is ``"222"``), as the official script
+  removes it (warned); only the line ending (``\\n``, ``\\r\\n``) goes without a word.
+- Codes (SNOMED-CT ids) are otherwise strings **compared as written**: ``" 111"`` and ``"111"``
+  are two codes (a code with whitespace left in it is warned about).
 - A document is a **set** of codes: a code repeated in a file counts once (warned).
 - A first column that differs from the file name is counted and warned about but the code is
-  kept, as the official script does; such rows are kept apart (:attr:`CodeSet.foreign`) because
-  the CodaLab UNCLEAR filter does not apply to them.  A byte-order mark is part of the first
-  row's document id for the official script, so that row names another document.
+  kept, as the official script does; :attr:`CodeSet.named` keeps which document each row named
+  (the CodaLab UNCLEAR filter looks a row's code up in the notes of the document it names).  A
+  byte-order mark is part of the first row's document id for the official script, so that row
+  names another document.
 - A blank line is ignored (the official script crashes on it).
 - A line without exactly two columns is an :class:`InputError`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from annoscore.errors import InputError
@@ -29,12 +32,14 @@ _TOLERATED: dict[str, str] = {
     "pharmaconer.blank-line": "{count} blank line(s) in indexing files ignored "
     "(the official script stops with an error on them)",
     "pharmaconer.other-document": "{count} indexing line(s) name another document than their "
-    "file; their codes are kept, as the official script does (the CodaLab UNCLEAR filter "
-    "leaves them alone)",
+    "file; their codes are kept, as the official script does (the CodaLab UNCLEAR filter looks "
+    "them up in the notes of the document they name)",
     "pharmaconer.duplicate-code": "{count} code(s) repeat an earlier line of the same file and "
     "count once (a set, as the official script)",
-    "pharmaconer.code-whitespace": "{count} code(s) have whitespace around them and are "
-    "compared as written, as the official script does (' 111' is not '111')",
+    "pharmaconer.trailing-whitespace": "{count} indexing line(s) end in whitespace, removed as "
+    "the official script removes it ('222   ' is '222')",
+    "pharmaconer.code-whitespace": "{count} code(s) begin with whitespace and are compared "
+    "as written, as the official script does (' 111' is not '111')",
     "pharmaconer.bom": "{count} indexing file(s) begin with a UTF-8 byte-order mark: read as "
     "part of the first document id, as the official script reads it",
 }
@@ -44,15 +49,15 @@ _TOLERATED: dict[str, str] = {
 class CodeSet:
     """The concept codes of one document, and where they were read from.
 
-    ``codes`` are every code of the file; ``foreign`` those that only rows naming another
-    document gave.
+    ``codes`` are every code of the file; ``named`` the codes by the document id their rows
+    name (the file's own id for the usual row).
     """
 
     id: str
     codes: frozenset[str]
     path: str = ""
     warnings: tuple[ScoreWarning, ...] = ()
-    foreign: frozenset[str] = frozenset()
+    named: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 def parse_code_tsv(
@@ -62,7 +67,7 @@ def parse_code_tsv(
     doc_id = doc_id if doc_id is not None else path.stem
     check_no_nul(content, path)
     codes: dict[str, int] = {}
-    named_here: set[str] = set()
+    named: dict[str, set[str]] = {}
     seen: dict[str, list[str]] = {}
 
     def tolerate(code: str, number: int, what: str) -> None:
@@ -76,7 +81,14 @@ def parse_code_tsv(
         if not line.strip():
             tolerate("pharmaconer.blank-line", number, "blank line")
             continue
-        columns = line.split("\t")
+        kept = line.rstrip()
+        if kept != line:
+            tolerate(
+                "pharmaconer.trailing-whitespace",
+                number,
+                f"the line ends in whitespace: {line[-60:]!r}",
+            )
+        columns = kept.split("\t")
         if len(columns) != 2 or not columns[1].strip():
             raise InputError(
                 f"expected 2 tab-separated columns DOCID<TAB>CODE, found {len(columns)}: "
@@ -87,8 +99,7 @@ def parse_code_tsv(
         name, code = columns
         if name != doc_id:
             tolerate("pharmaconer.other-document", number, f"the line names {name[:30]!r}")
-        else:
-            named_here.add(code)
+        named.setdefault(name, set()).add(code)
         if code != code.strip():
             tolerate("pharmaconer.code-whitespace", number, f"code {code!r} has whitespace")
         if code in codes:
@@ -105,9 +116,8 @@ def parse_code_tsv(
         )
         for code, places in seen.items()
     )
-    return CodeSet(
-        doc_id, frozenset(codes), str(path), warnings, frozenset(codes) - frozenset(named_here)
-    )
+    frozen = {name: frozenset(found) for name, found in named.items()}
+    return CodeSet(doc_id, frozenset(codes), str(path), warnings, frozen)
 
 
 def read_code_tsvs(

@@ -17,12 +17,8 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
-from annoscore.align.span_modes import CorpusMode
-from annoscore.align.spans import (
-    Array,
-    MatchOptions,
-    SpanArrays,
-)
+from annoscore.align.span_arrays import Array, SpanArrays
+from annoscore.align.span_modes import CorpusMode, MatchOptions
 from annoscore.counts import Counts
 from annoscore.metrics.span_tables import (
     CountTable,
@@ -46,7 +42,7 @@ from annoscore.model import Mention
 
 
 class EntityBlockArrays(Protocol):
-    """Entities of many documents as arrays (a reader's, say ``formats.brat_columns.EntityBlock``):
+    """Entities of many documents as arrays (a reader's, say ``formats.brat_model.EntityBlock``):
     ``starts``, ``ends``, ``type_codes`` (positions in ``type_names``), one row per entity."""
 
     starts: Array
@@ -181,6 +177,9 @@ def _entity_columns(
     that are rows of a reader's block are copied from its arrays (no Python code per entity);
     a document with a discontinuous entity is marked in ``on_mention_path``."""
     n_docs = on_mention_path.shape[0]
+    for d, c in enumerate(side):  # its rows hold outer bounds only
+        if c.has_discontinuous:
+            on_mention_path[d] = True
     found: list[BlockRows | None] = [getattr(c, "rows", None) for c in side]
     block_rows = [r for r in found if r is not None]
     if n_docs and len(block_rows) == n_docs and len({id(r.block) for r in block_rows}) == 1:
@@ -200,8 +199,6 @@ def _entity_columns(
             in_block.setdefault(id(rows.block), (rows, []))[1].append(d)
         else:
             listed.append(d)
-            if c.has_discontinuous:
-                on_mention_path[d] = True
     for some_rows, docs in in_block.values():  # a reader's arrays: no Python per entity
         block = some_rows.block
         ranges = [side[d].rows for d in docs]  # type: ignore[attr-defined]

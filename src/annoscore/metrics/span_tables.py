@@ -1,11 +1,10 @@
 """Counts of generic span scoring for a whole corpus at once, as arrays: the array path.
 
-The ``*_table`` functions score a corpus of :class:`~annoscore.align.spans.SpanArrays` (gold and
-predicted mentions of many documents as columns) into a ``(documents, types, statistics)``
-integer array (:class:`CountTable`), with the keys, the attribution to types and the formulas of
-:mod:`annoscore.metrics.spans`, whose per-document functions (:func:`~annoscore.metrics.spans.
-mode_counts`, :func:`~annoscore.metrics.spans.semeval_counts`) are the reference: tests hold
-the two equal on random corpora.
+The ``*_table`` functions score a corpus of :class:`~annoscore.align.span_arrays.SpanArrays`
+(gold and predicted mentions of many documents as columns) into a ``(documents, types,
+statistics)`` integer array (:class:`CountTable`), with the keys, the attribution to types and
+the formulas of :mod:`annoscore.metrics.spans`.  ``tests/equivalence/test_spans.py`` holds them
+to the plain reference of ``tests/oracles/spans.py`` on random corpora.
 """
 
 from __future__ import annotations
@@ -17,25 +16,25 @@ from typing import Any, Literal, cast
 import numpy as np
 
 from annoscore.align.assignment import sparse_max_weight_partners
-from annoscore.align.span_modes import SCHEMES
-from annoscore.align.spans import (
-    MAX_KEY_PAIRS,
+from annoscore.align.span_arrays import (
     Array,
     CandidatePairs,
-    MatchKind,
-    MatchOptions,
     SpanArrays,
-    TokenIndex,
     candidate_pairs,
-    dense_clusters,
     expand_ranges,
-    greedy_overlap_matching,
     isolated_pairs,
-    key_flows,
     match_ambiguous,
     maximum_cardinality,
+)
+from annoscore.align.span_dense import (
+    MAX_KEY_PAIRS,
+    dense_clusters,
+    greedy_overlap_matching,
+    key_flows,
     window_sizes,
 )
+from annoscore.align.span_modes import SCHEMES, MatchKind, MatchOptions
+from annoscore.align.span_tokens import TokenIndex
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.metrics.spans import SEMEVAL_NAMES, counts_by_type, type_key
@@ -243,7 +242,7 @@ def _enumerated(
     options: MatchOptions,
 ) -> CandidatePairs:
     """The candidate pairs of one dense cluster (row positions of the whole arrays), within the
-    :data:`~annoscore.align.spans.MAX_KEY_PAIRS` bound."""
+    :data:`~annoscore.align.span_dense.MAX_KEY_PAIRS` bound."""
     g_sub, p_sub = _sub(gold, g_rows), _sub(pred, p_rows)
     bound = int(window_sizes(g_sub, p_sub, kind, options).sum())
     if bound > MAX_KEY_PAIRS:
@@ -268,7 +267,7 @@ def _key_matching(
 ) -> tuple[Array, Array]:
     """How many rows of each gold row and predicted row a maximum-cardinality matching uses
     (0 or 1 each), found on the *distinct* spans of the cluster (identical spans are one node
-    with a multiplicity: :func:`~annoscore.align.spans.key_flows`)."""
+    with a multiplicity: :func:`~annoscore.align.span_dense.key_flows`)."""
 
     def distinct(rows: SpanArrays, index: Array) -> tuple[Array, Array, Array]:
         key = np.stack((rows.start[index], rows.end[index], rows.type[index]), axis=1)
@@ -322,7 +321,7 @@ def dense_matched(
     and relaxed mode depend on nothing else, see :func:`matched_table`).
 
     Overlap mode without ``min_overlap`` (and no zero-length span) uses
-    :func:`~annoscore.align.spans.greedy_overlap_matching`, whatever the density; otherwise the
+    :func:`~annoscore.align.span_dense.greedy_overlap_matching`, whatever the density; otherwise the
     distinct spans' candidate pairs go to a maximum flow."""
     g_match = np.zeros(g_rows.shape[0], dtype=np.int64)
     p_match = np.zeros(p_rows.shape[0], dtype=np.int64)
@@ -412,7 +411,7 @@ def dense_semeval_pairs(
       identical spans (and types), type pairs the same types, partial identical spans first;
       then the leftovers pair in row order.
     - Otherwise strict and exact pair identical spans first, then the leftovers by
-      :func:`~annoscore.align.spans.greedy_overlap_matching`; type and partial (and anything
+      :func:`~annoscore.align.span_dense.greedy_overlap_matching`; type and partial (and anything
       with ``min_overlap``) by :func:`_lexicographic_pairs` on the enumerated pairs.
     """
     gs, ge, gt = (a[g_rows].tolist() for a in (gold.start, gold.end, gold.type))
@@ -551,16 +550,47 @@ TOKEN_CHUNK_CHARS = 1 << 19
 its per-character arrays stay in the processor cache (and memory is reused, not faulted in)."""
 
 
+TOKEN_UNION_FACTOR = 2
+"""Token mode merges the token ranges of each type (their union) before listing the units
+when listing them one by one would make more than this many units per token and row: spans
+that overlap each other many times over would otherwise cost their number times their
+length."""
+
+
+def _union_ranges(first: Array, last: Array, types: Array) -> tuple[Array, Array, Array]:
+    """The union of the token ranges ``[first, last)`` of each type, as disjoint ranges
+    ``(first, last, type)``: every (token, type) of the input once."""
+    keep = last > first
+    first, last, types = first[keep], last[keep], types[keep]
+    if first.shape[0] == 0:
+        return first, last, types
+    span = int(last.max()) + 1
+    low, high = types * span + first, types * span + last  # one line per type
+    order = np.argsort(low, kind="stable")
+    low, reach = low[order], np.maximum.accumulate(high[order])
+    new = np.ones(low.shape[0], dtype=bool)
+    new[1:] = low[1:] > reach[:-1]  # a gap before it: a new range (touching ranges merge)
+    ends = reach[np.append(np.flatnonzero(new)[1:] - 1, low.shape[0] - 1)]
+    starts = low[new]
+    merged_types = starts // span
+    return starts - merged_types * span, ends - merged_types * span, merged_types
+
+
 def _token_chunk(gold: SpanArrays, pred: SpanArrays, texts: Sequence[str], n_types: int) -> Array:
     """tp/fp/fn of token mode for ``texts`` (rows' ``doc`` index ``texts``)."""
     index = TokenIndex.of(texts)
     t = max(n_types, 1)
     n_docs = len(texts)
+    n_tokens = int(index.first_token[-1])
 
     def units(rows: SpanArrays, side: int) -> Array:
         first, last = index.touched(rows)
+        types = rows.type
+        listed = int(np.maximum(last - first, 0).sum())
+        if listed > TOKEN_UNION_FACTOR * (n_tokens + len(rows)):
+            first, last, types = _union_ranges(first, last, types)
         owner, token = expand_ranges(first, last)
-        result: Array = (token * t + rows.type[owner]) * 2 + side
+        result: Array = (token * t + types[owner]) * 2 + side
         return result
 
     tagged = np.concatenate((units(gold, 0), units(pred, 1)))
@@ -584,7 +614,7 @@ def token_table(gold: SpanArrays, pred: SpanArrays, texts: Sequence[str], n_type
     """tp/fp/fn of ``token`` mode; ``texts[d]`` is document ``d``'s text.
 
     Each row becomes the typed token units ``token * types + type`` it touches (found by two
-    look-ups in a per-character token count, :class:`~annoscore.align.spans.TokenIndex`).  The
+    look-ups in a per-character token count, :class:`~annoscore.align.span_tokens.TokenIndex`).  The
     units of both sides, doubled with a side bit, are sorted together once; a distinct unit
     seen on both sides is a tp, on the gold side only a fn, on the predicted side only a fp.
     Documents are taken in runs of about :data:`TOKEN_CHUNK_CHARS` characters.

@@ -22,11 +22,13 @@ Formulas: P = tp / (tp + fp), R = tp / (tp + fn) (:mod:`annoscore.metrics.prf`);
 P = (COR + PAR/2) / ACT, R = (COR + PAR/2) / POS with POS = COR + INC + PAR + MIS (the gold
 mentions) and ACT = COR + INC + PAR + SPU (the predictions) (:mod:`annoscore.metrics.tallies`).
 
-Two implementations: :func:`mode_counts` / :func:`semeval_counts` here score one document from
-its mentions (the reference), and the ``*_table`` functions of
-:mod:`annoscore.metrics.span_tables` score a corpus of :class:`~annoscore.align.spans.SpanArrays`
-at once into a ``(documents, types, statistics)`` integer array (its ``CountTable``);
-:class:`annoscore.metrics.span_corpus.SpanCorpus` chooses between them.
+Where each count is made: :func:`mode_counts` / :func:`semeval_counts` here count one document
+from its mention objects (a document with a discontinuous mention, or offsets too large for
+packed keys), and the ``*_table`` functions of :mod:`annoscore.metrics.span_tables` count the
+continuous mentions of a whole corpus at once
+(:class:`~annoscore.align.span_arrays.SpanArrays`) into a ``(documents, types, statistics)``
+integer array (its ``CountTable``); :class:`annoscore.metrics.span_corpus.SpanCorpus` sends each
+document to one of them.  Both are held to the plain reference of ``tests/oracles/spans.py``.
 """
 
 from __future__ import annotations
@@ -36,9 +38,8 @@ from collections.abc import Iterable, Sequence
 from itertools import repeat
 from typing import Literal
 
-from annoscore.align.span_modes import SCHEMES, SpanMode
+from annoscore.align.span_modes import SCHEMES, MatchOptions, SpanMode
 from annoscore.align.spans import (
-    MatchOptions,
     align_mentions,
     canonical,
     pair_credit,

@@ -5,13 +5,18 @@ Official rules (``spec/pharmaconer.md``), all defaults here:
 - NER: a document is the set of its (type, fragments) entities; duplicates collapse, the text is
   ignored, the type must match exactly.  Indexing: a document is the set of its codes.
 - tp/fp/fn per document (:mod:`annoscore.metrics.sets`), micro P/R/F1 over the documents.
-- Only documents present on both sides are scored (``missing_docs=ignore``).
+- Documents present on one side only (``missing_docs=official``): the plain script scores every
+  gold document, one without a system file with all its items missed (it counts in
+  ``Total (N docs)``), and leaves a system document without gold out; the CodaLab scorer
+  (``codalab``) scores only the documents on both sides.  ``ignore`` leaves out both kinds,
+  ``count`` scores both against nothing.  A warning names how many there were either way.
 - A zero denominator gives 0.0, not undefined (``undefined=zero``).
 
 Quirks of the test-phase CodaLab scorer (``codalab=True``): NER drops ``UNCLEAR`` entities from
 gold and system; indexing drops gold codes that normalise only ``UNCLEAR`` mentions (linked through
 the ``#... AnnotatorNotes T<n><TAB>CODE`` lines of the gold ``.ann`` files, ``gold_ann``) and keeps
-system codes as they are.
+system codes as they are.  A TSV row is filtered by the notes of the document it names (its first
+column), which is not always its file's.
 
 Reading as the official scripts read (every tolerated line a warning naming file and line, or
 exit 2 with ``strict_input``): entity lines as the plain script splits them (lines it cannot
@@ -19,9 +24,10 @@ split skipped, indented lines read, reversed offsets and ``int()`` digits compar
 a line beginning with a byte-order mark dropped: :mod:`annoscore.formats.brat`, dialect
 ``pharmaconer``); every file of a system folder read as brat, whatever its extension (plain
 script); indexing codes compared as written, repeated entities and codes counted once
-(:mod:`annoscore.formats.pharmaconer`).  The CodaLab indexing filter drops a gold code only
-when every mention it normalises is UNCLEAR (a code with no link is kept), and only from rows
-that name their own document.  With no paired document the counts are all 0.  Offsets above
+(:mod:`annoscore.formats.pharmaconer`), a line's trailing whitespace removed.  The CodaLab
+indexing filter drops a gold code only when every mention it normalises is UNCLEAR (a code with
+no link is kept), looked up in the notes of the document its row names (a row naming a document
+with no ``.ann`` file is kept).  With no scored document the counts are all 0.  Offsets above
 2^53 and options with no effect in the mode (``tolerance`` outside relaxed, ``min_overlap``
 outside overlap, ``gold_ann`` without ``codalab``) are input errors.
 
@@ -41,7 +47,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import cast
 
-from annoscore.align.documents import MissingDocs, pair_documents, paired_files
+from annoscore.align.documents import Rule, pair_documents, paired_files
 from annoscore.align.span_modes import CORPUS_MODES, CorpusMode
 from annoscore.counts import Counts
 from annoscore.errors import InputError
@@ -50,7 +56,14 @@ from annoscore.formats.pharmaconer import CodeSet, read_code_tsvs
 from annoscore.metrics.prf import prf_scores, prf_zero_scores
 from annoscore.metrics.sets import set_counts, typed_set_counts
 from annoscore.report.pharmaconer import Layout
-from annoscore.result import CountMatrix, Result, Scorer, ScoreWarning, merge_warnings
+from annoscore.result import (
+    EXAMPLES_SHOWN,
+    CountMatrix,
+    Result,
+    Scorer,
+    ScoreWarning,
+    merge_warnings,
+)
 from annoscore.signature import Signature
 
 UNCLEAR = "UNCLEAR"
@@ -58,6 +71,34 @@ UNCLEAR = "UNCLEAR"
 NER_MODES = tuple(m for m in CORPUS_MODES if m in ("strict", "exact", "overlap", "relaxed"))
 """The span modes offered on PharmaCoNER input (a subset of the one list,
 :data:`~annoscore.align.span_modes.CORPUS_MODES`); ``strict`` is the official one."""
+
+
+class Missing(Enum):
+    """``missing_docs``: what a document found on one side only counts for (module doc)."""
+
+    official = "official"  # as the chosen script: plain: gold counted, system left out
+    ignore = "ignore"  # both left out
+    count = "count"  # both scored against an empty other side
+
+    def rules(self, codalab: bool) -> tuple[Rule, Rule]:
+        """The pairing rule of a gold-only and of a system-only document
+        (:func:`~annoscore.align.documents.pair_documents`)."""
+        if self is Missing.count:
+            return "empty", "empty"
+        if self is Missing.official and not codalab:
+            return "empty", "ignore"
+        return "ignore", "ignore"
+
+
+def _missing(value: Missing | Enum | str) -> Missing:
+    """``value`` as a :class:`Missing` (another enum's member by its value); an
+    :class:`InputError` naming the choices for anything else."""
+    text = value.value if isinstance(value, Enum) else value
+    try:
+        return Missing(text)
+    except ValueError:
+        choices = ", ".join(m.value for m in Missing)
+        raise InputError(f"unknown --missing-docs {text!r}; expected one of {choices}") from None
 
 
 class Undefined(str, Enum):
@@ -157,16 +198,6 @@ def _without_unclear(files: dict[str, AnnFile]) -> tuple[dict[str, AnnFile], int
 PRF_DOCUMENTS = ("tp", "fp", "fn", "documents")
 
 
-def _file_warnings(
-    scored: tuple[str, ...],
-    gold_docs: Mapping[str, AnnFile | CodeSet],
-    system_docs: Mapping[str, AnnFile | CodeSet],
-) -> tuple[ScoreWarning, ...]:
-    """The reading warnings of the scored documents' files, merged by kind."""
-    files = [f for d in scored for f in (gold_docs.get(d), system_docs.get(d)) if f is not None]
-    return merge_warnings(w for f in files for w in f.warnings)
-
-
 def _empty_matrix(names: tuple[str, ...]) -> CountMatrix:
     """The matrix of no document, with its columns (so the counts still read 0)."""
     return CountMatrix.from_columns([], {name: [] for name in names}, integer=names)
@@ -222,7 +253,7 @@ def score_ner(
     system: Path,
     *,
     codalab: bool = False,
-    missing_docs: MissingDocs | str = MissingDocs.ignore,
+    missing_docs: Missing | str = Missing.official,
     undefined: Undefined | str = Undefined.zero,
     mode: str = "strict",
     min_overlap: float = 0.0,
@@ -232,8 +263,10 @@ def score_ner(
     """Sub-track 1: entity offsets in brat files (or folders of them), micro P/R/F1.
 
     - ``codalab``: the test-phase rules (``UNCLEAR`` entities removed from both sides).
-    - ``missing_docs``: ``ignore`` (official) scores only documents on both sides; ``count``
-      scores an unpaired document against nothing.
+    - ``missing_docs``: ``official`` (the plain script: a gold document without a system file
+      is scored, all its entities missed, and a system document without gold is left out; the
+      CodaLab scorer: both left out), ``ignore`` (both left out) or ``count`` (both scored
+      against nothing).
     - ``undefined``: ``zero`` (official) reads a zero denominator as 0.0; ``null`` as undefined.
     - ``mode``: ``strict`` (official: same type and fragments) or a generic span mode
       (``exact``, ``overlap`` with ``min_overlap``, ``relaxed`` with ``tolerance``), scored with
@@ -256,7 +289,8 @@ def score_ner(
     ({'documents': 15, 'fn': 2, 'fp': 1, 'tp': 54}, 0.973)
     """
     _check_ner_options(mode, min_overlap, tolerance)
-    missing_docs, undefined = MissingDocs(missing_docs), Undefined(undefined)
+    missing_docs, undefined = _missing(missing_docs), Undefined(undefined)
+    gold_rule, system_rule = missing_docs.rules(codalab)
     file_mode = _check_modes(gold, system)
     gold_corpus = read_brat_corpus(gold, dialect="pharmaconer", strict_input=strict_input)
     system_corpus = read_brat_corpus(
@@ -276,11 +310,7 @@ def score_ner(
     warnings: list[ScoreWarning | str] = [*gold_corpus.warnings, *system_corpus.warnings]
     if mode == "strict":
         pairing = pair_documents(
-            gold_docs,
-            system_docs,
-            gold_only=missing_docs.rule,
-            system_only=missing_docs.rule,
-            sort=True,
+            gold_docs, system_docs, gold_only=gold_rule, system_only=system_rule, sort=True
         )
         repeated: list[str] = []
         per_document = _strict_counts(
@@ -303,7 +333,7 @@ def score_ner(
             undefined=undefined.value,
         )
     else:
-        from annoscore.align.spans import MatchOptions  # numpy: only the span modes need it
+        from annoscore.align.span_modes import MatchOptions
         from annoscore.tasks.spans import count_spans, span_signature
 
         span_mode = cast(CorpusMode, mode)
@@ -315,7 +345,7 @@ def score_ner(
             system_docs,
             mode=span_mode,
             options=options,
-            missing_docs=missing_docs,
+            pairing=(gold_rule, system_rule),
             duplicates="collapse",
         )
         warnings += span_warnings
@@ -325,7 +355,7 @@ def score_ner(
             span_mode,
             options,
             "collapse",
-            missing_docs,
+            missing_docs.value,
             leading={"codalab": codalab},
             trailing={"undefined": undefined.value},
         )
@@ -351,13 +381,29 @@ def unclear_only_codes(file: AnnFile) -> set[str]:
     return {code for code, kinds in linked.items() if kinds == {UNCLEAR}}
 
 
+def _codalab_gold_codes(
+    doc: CodeSet, unclear: Mapping[str, set[str]], moved: list[str]
+) -> set[str]:
+    """The gold codes of ``doc`` the CodaLab scorer keeps: each row's code unless it is an
+    UNCLEAR-only code of the document the row names (``unclear``: by document id; a document
+    with no ``.ann`` file filters nothing).  A code dropped by the notes of another document
+    than the file's is named in ``moved``."""
+    kept: set[str] = set()
+    for name, codes in doc.named.items():
+        dropped = unclear.get(name, set())
+        kept |= codes - dropped
+        if name != doc.id and codes & dropped:
+            moved.append(f"{Path(doc.path).name} (rows naming {name[:30]})")
+    return kept
+
+
 def score_indexing(
     gold: Path,
     system: Path,
     *,
     codalab: bool = False,
     gold_ann: Path | None = None,
-    missing_docs: MissingDocs | str = MissingDocs.ignore,
+    missing_docs: Missing | str = Missing.official,
     undefined: Undefined | str = Undefined.zero,
     strict_input: bool = False,
 ) -> Result:
@@ -365,17 +411,20 @@ def score_indexing(
 
     ``codalab`` (with ``gold_ann``, the gold sub-track 1 ``.ann`` folder) drops a gold code
     only when every mention it normalises is UNCLEAR (a code with no ``AnnotatorNotes`` link
-    is kept), and only from rows that name their own document; system codes are kept.
+    is kept), in the notes of the document the code's row names (a row naming a document with
+    no ``.ann`` file is kept); system codes are kept.
     ``gold_ann`` without ``codalab`` is an :class:`InputError` (it would have no effect).
     ``missing_docs``, ``undefined`` and ``strict_input`` as in :func:`score_ner`.
-    Codes are compared as written (:mod:`annoscore.formats.pharmaconer`).
+    Codes are compared as written, a line's trailing whitespace removed
+    (:mod:`annoscore.formats.pharmaconer`).
     Counts: ``tp``, ``fp``, ``fn`` of the code sets, ``documents``.
     """
     if codalab and gold_ann is None:
         raise InputError("--codalab indexing needs --gold-ann, the gold sub-track 1 .ann folder")
     if gold_ann is not None and not codalab:
         raise InputError("--gold-ann has no effect without --codalab", gold_ann)
-    missing_docs, undefined = MissingDocs(missing_docs), Undefined(undefined)
+    missing_docs, undefined = _missing(missing_docs), Undefined(undefined)
+    gold_rule, system_rule = missing_docs.rules(codalab)
     file_mode = _check_modes(gold, system)
     gold_read, gold_skipped = read_code_tsvs(gold, strict_input=strict_input)
     system_read, system_skipped = read_code_tsvs(system, strict_input=strict_input)
@@ -393,24 +442,21 @@ def score_indexing(
                 f"{len(missing)} gold document(s) have no .ann file here (first: {missing[0]})",
                 gold_ann,
             )
-        unclear = {doc_id: unclear_only_codes(ann_docs[doc_id]) for doc_id in gold_docs}
+        named = {name for doc in gold_docs.values() for name in doc.named}
+        unclear = {d: unclear_only_codes(ann_docs[d]) for d in sorted(named) if d in ann_docs}
         warnings += ann_corpus.all_warnings()
 
     pairing = pair_documents(
-        gold_docs,
-        system_docs,
-        gold_only=missing_docs.rule,
-        system_only=missing_docs.rule,
-        sort=True,
+        gold_docs, system_docs, gold_only=gold_rule, system_only=system_rule, sort=True
     )
     per_document: dict[str, Counts] = {}
     dropped = 0
+    moved: list[str] = []
     for doc_id in pairing.scored:
         g_doc, s_doc = gold_docs.get(doc_id), system_docs.get(doc_id)
         g_codes = set(g_doc.codes) if g_doc else set()
         if codalab and g_doc is not None:
-            removable = unclear[doc_id] - g_doc.foreign
-            kept = g_codes - removable
+            kept = _codalab_gold_codes(g_doc, unclear, moved)
             dropped += len(g_codes) - len(kept)
             g_codes = kept
         per_document[doc_id] = set_counts(g_codes, s_doc.codes if s_doc else ()) + Counts(
@@ -432,6 +478,18 @@ def score_indexing(
                 "{count} gold code(s) normalise only UNCLEAR mentions and were dropped "
                 "(CodaLab rule)",
                 dropped,
+            )
+        )
+    if moved:
+        warnings.append(
+            ScoreWarning(
+                "pharmaconer.unclear-other-document",
+                "{count} gold file(s) have rows naming another document whose UNCLEAR-only "
+                "codes dropped their code, as the CodaLab scorer looks a row up in the notes "
+                "of the document it names",
+                len(moved),
+                tuple(moved[:EXAMPLES_SHOWN]),
+                tolerated=True,
             )
         )
     signature = Signature.of(

@@ -49,15 +49,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from annoscore.align.documents import MissingDocs, pair_documents, paired_files
+from annoscore.align.documents import MissingDocs, Rule, pair_documents, paired_files
 from annoscore.align.span_modes import (
     CORPUS_MODES,
     DUPLICATE_POLICIES,
     CorpusMode,
     Duplicates,
+    MatchOptions,
     OverlapBasis,
 )
-from annoscore.align.spans import MatchOptions
 from annoscore.errors import InputError
 from annoscore.formats.brat import MAX_OFFSET, AnnFile, read_brat_corpus, reader_warnings
 from annoscore.metrics.span_corpus import SpanCorpus, scorer_of
@@ -107,7 +107,7 @@ def span_signature(
     mode: CorpusMode,
     options: MatchOptions,
     duplicates: Duplicates,
-    missing_docs: MissingDocs,
+    missing_docs: str,
     leading: Mapping[str, object] | None = None,
     trailing: Mapping[str, object] | None = None,
 ) -> Signature:
@@ -121,7 +121,7 @@ def span_signature(
         values["tolerance"] = options.tolerance
     values["matching"] = "one-to-one-optimal"
     values["duplicates"] = duplicates
-    values["missing_docs"] = missing_docs.value
+    values["missing_docs"] = missing_docs
     return Signature.of(task, **values, **(trailing or {}))
 
 
@@ -135,21 +135,22 @@ def count_spans(
     *,
     mode: CorpusMode,
     options: MatchOptions,
-    missing_docs: MissingDocs,
+    pairing: tuple[Rule, Rule],
     duplicates: Duplicates,
 ) -> tuple[CountMatrix, list[ScoreWarning | str]]:
     """The count matrix of a span corpus (documents x statistics, per-type columns included)
     and the warnings of pairing, reading and duplicates: what :func:`score_spans` and the
-    PharmaCoNER preset's span modes both score."""
+    PharmaCoNER preset's span modes both score.  ``pairing``: the rule of a gold-only and of
+    a system-only document (:func:`~annoscore.align.documents.pair_documents`)."""
     if mode not in CORPUS_MODES:
         raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(CORPUS_MODES)}")
     if duplicates not in DUPLICATE_POLICIES:
         raise ValueError(f"unknown duplicates policy {duplicates!r}")
-    pairing = pair_documents(
-        gold_docs, pred_docs, gold_only=missing_docs.rule, system_only=missing_docs.rule, sort=True
+    paired = pair_documents(
+        gold_docs, pred_docs, gold_only=pairing[0], system_only=pairing[1], sort=True
     )
-    doc_ids = list(pairing.scored)
-    warnings: list[ScoreWarning | str] = [*pairing.warnings()]
+    doc_ids = list(paired.scored)
+    warnings: list[ScoreWarning | str] = [*paired.warnings()]
     empty = AnnotatedDocument("", ())
     gold_list = [gold_docs.get(d, empty) for d in doc_ids]
     pred_list = [pred_docs.get(d, empty) for d in doc_ids]
@@ -238,12 +239,12 @@ def score_spans(
         pred_docs,
         mode=mode,
         options=options,
-        missing_docs=policy,
+        pairing=(policy.rule, policy.rule),
         duplicates=duplicates,
     )
     return Result.from_counts(
         "spans",
-        span_signature("spans", mode, options, duplicates, policy),
+        span_signature("spans", mode, options, duplicates, policy.value),
         matrix,
         scorer_of(mode),
         warnings=[*extra_warnings, *warnings],
