@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import shutil
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -23,7 +22,7 @@ from annoscore.errors import InputError
 from annoscore.report.generic import render
 from annoscore.samples import SAMPLES
 from annoscore.tasks.registry import TASKS, sample_paths
-from tests.reliability.fuzz import FUZZED, MUTATIONS, Case, check, make, pair
+from tests.reliability.fuzz import FUZZED, MUTATIONS, check, make, pair
 from tests.reliability.runner import Runner
 
 FORMATS = [
@@ -86,47 +85,6 @@ def test_mutated_files_never_give_an_internal_error(
 # --- the command line, as processes (tests/reliability/fuzz.py) -------------------------------
 
 
-@dataclass(frozen=True)
-class Known:
-    """A finding of the fuzzer in code another part of the work owns: tolerated here (and only
-    with this symptom) until its fix is merged; then the entry goes.  A finding that makes the
-    run wait for ever (``hangs``) is not run at all, to keep the suite short."""
-
-    mutations: tuple[str, ...]
-    commands: tuple[str, ...]
-    """Names of :data:`~tests.reliability.fuzz.FUZZED` commands, or their prefixes."""
-    symptom: str
-    """Text the problem :func:`~tests.reliability.fuzz.check` names must contain."""
-    where: str
-    inputs: tuple[str, ...] = ()
-    """Only when one of these inputs (sample paths) is the changed one; ``()``: any."""
-    hangs: bool = False
-
-    def matches(self, case: Case) -> bool:
-        return (
-            case.mutation in self.mutations
-            and case.command.name.startswith(self.commands)
-            and (not self.inputs or case.command.inputs[case.input] in self.inputs)
-        )
-
-    def covers(self, case: Case, problem: str) -> bool:
-        return self.matches(case) and self.symptom in problem
-
-
-READ_TWICE = "reading a FIFO written once"
-
-KNOWN = [
-    Known(
-        ("huge-number",),
-        ("spans", "pharmaconer", "compare-pharmaconer"),
-        "Exceeds the limit (4300 digits)",
-        "formats/brat.py: a 5,000-digit offset in a brat .ann file is an internal error "
-        "(issue 25, medium): annoscore spans G S with 'T1\\tX 1<5,000 zeros> 2\\tx'",
-    ),
-]
-"""The fuzzer's findings in the readers and task families (other owners), cleared as their
-fixes are merged.  Everything else the fuzzer finds fails the test."""
-
 FUZZ_SEED = int(os.environ.get("ANNOSCORE_FUZZ_SEED", "25"))
 FUZZ_CASES = int(float(os.environ.get("ANNOSCORE_FUZZ_CASES", "1")) * 3 * len(FUZZED))
 """Three cases per command by default (about 10 s on two idle cores); ``ANNOSCORE_FUZZ_CASES``
@@ -139,13 +97,11 @@ def _fuzz(runner: Runner, indices: list[int], samples: Path, root: Path) -> list
         folder = root / f"case{index}"
         folder.mkdir()
         case = make(index, FUZZ_SEED, samples, folder)
-        if any(k.hangs and k.matches(case) for k in KNOWN):
-            continue
         outcome = runner(
             *case.argv, cwd=folder, feeds=case.feeds, fifos=case.fifos, timeout=case.timeout
         )
         problem = check(case, outcome)
-        if problem is not None and not any(k.covers(case, problem) for k in KNOWN):
+        if problem is not None:
             problems.append(f"{case.name}: {problem}")
         shutil.rmtree(folder, ignore_errors=True)
     return problems
