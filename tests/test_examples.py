@@ -414,7 +414,7 @@ def test_every_annoscore_name_in_the_docs_exists() -> None:
 
 def test_the_readme_python_functions_take_the_arguments_it_shows() -> None:
     from annoscore.tasks.codiesp import score_codiesp_d, score_codiesp_p, score_codiesp_ranked
-    from annoscore.tasks.trec import score_trec
+    from annoscore.tasks.trec import TrecOptions, score_trec
 
     codiesp = SAMPLES / "codiesp"
     ranked = score_codiesp_ranked(
@@ -425,7 +425,9 @@ def test_the_readme_python_functions_take_the_arguments_it_shows() -> None:
     p = score_codiesp_p(codiesp / "gs_P.tsv", codiesp / "pred_P.tsv", codes=codiesp / "codes-P.tsv")
     assert p.task == "codiesp-p"
     trec = score_trec(
-        SAMPLES / "trec/qrels.txt", SAMPLES / "trec/run.txt", complete=False, relevance_level=1
+        SAMPLES / "trec/qrels.txt",
+        SAMPLES / "trec/run.txt",
+        TrecOptions(complete=False, relevance_level=1),
     )
     same = annoscore.score("trec", SAMPLES / "trec/qrels.txt", SAMPLES / "trec/run.txt")
     assert trec.scores["map"] == same.scores["map"]

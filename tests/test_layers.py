@@ -22,6 +22,7 @@ LAYERS = {
     "signature": 0,
     "result": 0,
     "model": 0,
+    "options": 0,
     "samples": 0,
     "version": 0,
     "formats": 1,

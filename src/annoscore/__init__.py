@@ -22,7 +22,6 @@ The Python API is what the command line calls::
 from __future__ import annotations
 
 from os import PathLike
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from annoscore.counts import Counts
@@ -65,12 +64,9 @@ def score(
     does not take is an :class:`InputError` naming it; an unknown task a ``KeyError``.  ``task``
     is positional-only, so an option named ``task`` (``muc``'s) is the option.
     """
-    from annoscore.tasks.options import check_options
     from annoscore.tasks.registry import get
 
-    entry = get(task)
-    resolved = check_options(entry, options)
-    return entry.score_function()(Path(gold), Path(system), **resolved)
+    return get(task).run(gold, system, **options)
 
 
 def bootstrap(

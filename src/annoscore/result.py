@@ -14,8 +14,7 @@ Everything else is derived from the matrix: per-document scores, per-type scores
 bootstrap intervals and paired tests (:mod:`annoscore.significance`).  ``per_doc`` and
 ``per_type`` only decide what is rendered.
 
-The JSON contract (``../shared/spec/cli.md``) is rendered by
-:func:`annoscore.report.generic.json_dict`: ``task``,
+The JSON contract (``../shared/spec/cli.md``) is :meth:`Result.to_dict`: ``task``,
 ``signature``, ``scores`` (flat name -> fraction or ``null``), ``counts`` (flat name -> number),
 ``warnings`` (sentences) and, when asked for, ``documents``, ``types``, ``averages`` and
 ``intervals``.  ``details`` carries what a task's official text layout needs beyond that.
@@ -35,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from annoscore.counts import Counts, Number
@@ -59,6 +59,59 @@ EXAMPLES_SHOWN = 5
 EXAMPLE_LENGTH = 80
 """How many characters of one example a warning quotes at most."""
 
+MESSAGE_LENGTH = 400
+"""How many characters of a warning's sentence are shown at most (examples are capped too)."""
+
+_LINE_BREAKERS = {
+    code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    for code in (*range(0x09), *range(0x0A, 0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029)
+}
+_LINE_BREAKERS |= {ord("\n"): "\\n", ord("\r"): "\\r"}
+
+
+def one_line(text: str) -> str:
+    r"""``text`` with every character that could end or rewrite a terminal line escaped as
+    Python writes it (``\n``, ``\r``, ``\x1b``, ``\x85``, ``\u2028``...): control characters
+    but the tab, C1 controls and the Unicode line and paragraph separators.  A message quotes
+    file names and excerpts of the input; escaped, it stays one line (cli.md) and cannot move
+    the cursor.  Other text, backslashes included, is kept, so escaping twice changes nothing.
+
+    >>> one_line("gold\nfile.tsv: line\r1\u2028x\x1b[2J")
+    'gold\\nfile.tsv: line\\r1\\u2028x\\x1b[2J'
+    >>> one_line(one_line("a\rb")) == one_line("a\rb") == "a\\rb"
+    True
+    """
+    return text.translate(_LINE_BREAKERS)
+
+
+def _example(text: str) -> str:
+    return text if len(text) <= EXAMPLE_LENGTH else text[: EXAMPLE_LENGTH - 3] + "..."
+
+
+class Undefined(str, Enum):
+    """What the corpus ``scores`` of a result show where a score is undefined (a zero
+    denominator: :mod:`annoscore.metrics.prf`).
+
+    - ``null``: the rule (``None``; JSON ``null``, ``-`` in tables);
+    - ``zero``: ``0.0``, as the official PharmaCoNER script and the reference coreference
+      scorer print it.
+
+    Only the corpus scores and the official layouts follow it: per-document and per-type
+    scores, macro averages, intervals and tests always use the rule.
+    """
+
+    null = "null"
+    zero = "zero"
+
+
+class Details:
+    """What a task's official text layout needs beyond the counts (a PharmaCoNER layout, a MUC
+    score report's pages, the ARE items): each task family declares its subclass in its
+    ``metrics`` module, so ``tasks`` fill it and ``report`` reads it without importing each
+    other."""
+
+    __slots__ = ()
+
 
 @dataclass(frozen=True, slots=True)
 class ScoreWarning:
@@ -67,7 +120,7 @@ class ScoreWarning:
     ``message`` is a sentence; ``{count}`` in it stands for ``count``, so two warnings with the
     same ``code`` (from two parts of a corpus) add up (:meth:`merged`).  ``examples`` are a few
     of the items concerned; ``alternative`` the scores without the quirk, where known.
-    ``report/`` turns a warning into text (:func:`annoscore.report.generic.warning_text`).
+    ``str(warning)`` is the sentence a user reads.
 
     ``tolerated`` marks input the scorer skipped, changed or tolerated to reproduce an official
     number (a malformed line, a byte-order mark, a duplicate): ``--strict-input`` turns those
@@ -80,6 +133,20 @@ class ScoreWarning:
     examples: tuple[str, ...] = ()
     alternative: Mapping[str, float | None] | None = None
     tolerated: bool = False
+
+    def __str__(self) -> str:
+        """The warning as one sentence on one line (:func:`one_line`): its message with the
+        count, then a few (capped) examples.
+
+        >>> str(ScoreWarning("x", "{count} lines were skipped", 3, ("a.ann:4", "b.ann:9")))
+        '3 lines were skipped (e.g. a.ann:4, b.ann:9)'
+        """
+        text = self.message.replace("{count}", str(self.count))
+        if len(text) > MESSAGE_LENGTH:  # a message that quotes input never copies it whole
+            text = text[: MESSAGE_LENGTH - 3] + "..."
+        if self.examples:
+            text += f" (e.g. {', '.join(_example(e) for e in self.examples)})"
+        return one_line(text)
 
     def merged(self, other: ScoreWarning) -> ScoreWarning:
         """The two warnings of one ``code`` as one: counts added, examples pooled (capped)."""
@@ -317,6 +384,8 @@ class Result:
     details: Any = None
     extra: Mapping[str, Any] = field(default_factory=dict)
     intervals: Mapping[str, tuple[float, float] | None] | None = None
+    headline: str | None = None
+    undefined: Undefined = Undefined.null
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -331,30 +400,122 @@ class Result:
         view: View = View(),
         details: Any = None,
         extra: Mapping[str, Any] | None = None,
+        headline: str | None = None,
+        undefined: Undefined = Undefined.null,
     ) -> Result:
-        """The one constructor: per-document counts (or their matrix) and the task's scorer."""
+        """The one constructor: per-document counts (or their matrix) and the task's scorer.
+
+        ``scorer`` follows the rule (``None`` where undefined); ``undefined`` says what the
+        corpus ``scores`` show there (:class:`Undefined`), and every undefined corpus score is
+        named in a warning.  ``headline`` is the key of :attr:`score`.
+        """
         matrix = (
             per_document if isinstance(per_document, CountMatrix) else CountMatrix.of(per_document)
         )
         counts = _plain(matrix.total())
+        rule = scorer(counts)
+        undefined_keys = [key for key, value in rule.items() if value is None]
+        scores = rule
+        notes: list[ScoreWarning | str] = []
+        if undefined_keys:
+            names = ", ".join(undefined_keys)
+            if undefined is Undefined.zero:
+                scores = {k: (0.0 if v is None else v) for k, v in rule.items()}
+                notes.append(
+                    ScoreWarning(
+                        "undefined",
+                        f"undefined (a zero denominator): {names}; shown as 0.0, the official rule",
+                    )
+                )
+            else:
+                notes.append(
+                    ScoreWarning("undefined", f"undefined (a zero denominator, JSON null): {names}")
+                )
         return cls(
             task=task,
             signature=signature,
             matrix=matrix,
             scorer=scorer,
-            scores=scorer(counts),
+            scores=scores,
             counts=counts,
             warnings=merge_warnings(
-                w if isinstance(w, ScoreWarning) else note(w) for w in warnings
+                w if isinstance(w, ScoreWarning) else note(w) for w in (*warnings, *notes)
             ),
             view=view,
             details=details,
             extra=dict(extra or {}),
+            headline=headline,
+            undefined=undefined,
         )
 
+    @property
+    def score(self) -> float | None:
+        """The headline score (the one a leaderboard shows: ``f1``, ``map``, ``conll_f1``...).
+
+        >>> from annoscore.metrics.prf import prf_scores
+        >>> Result.from_counts("x", Signature.of("x"), {"d": Counts(tp=1, fn=1)}, prf_scores,
+        ...                    headline="f1").score
+        0.6666666666666666
+        """
+        if self.headline is None:
+            raise ValueError(f"task {self.task!r} names no headline score")
+        return self.scores.get(self.headline)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of cli.md: ``task``, ``signature``, ``scores``, ``counts``,
+        ``warnings``, and ``intervals``, ``averages``, ``types``, ``documents`` when the view
+        asks (what ``--format json`` prints, before non-finite numbers become ``null``)."""
+        out: dict[str, Any] = {
+            "task": self.task,
+            "signature": str(self.signature),
+            "scores": dict(self.scores),
+            "counts": self.counts.as_dict(),
+            "warnings": [str(w) for w in self.warnings],
+        }
+        if self.intervals is not None:
+            out["intervals"] = {
+                k: (None if v is None else list(v)) for k, v in self.intervals.items()
+            }
+        if self.view.averages:
+            out["averages"] = self.averages
+        if self.view.types:
+            out["types"] = {k: v.to_json_dict() for k, v in self.types.items()}
+        if self.view.documents:
+            out["documents"] = {k: v.to_json_dict() for k, v in self.documents.items()}
+        out.update(self.extra)
+        return out
+
     def shown(self, **switches: bool) -> Result:
-        """The same result rendered with other :class:`View` switches (``documents=True``...)."""
-        return replace(self, view=replace(self.view, **switches), _cache={})
+        """The same result rendered with other :class:`View` switches (``documents=True``...).
+
+        Showing the macro averages adds a warning for each average that leaves units out (where
+        a unit's score is undefined, it does not count in the mean)."""
+        view = replace(self.view, **switches)
+        warnings = self.warnings
+        if view.averages and not self.view.averages:
+            warnings = merge_warnings((*warnings, *self._average_notes()))
+        return replace(self, view=view, warnings=warnings, _cache={})
+
+    def _average_notes(self) -> list[ScoreWarning]:
+        notes = []
+        units = {"macro_type": ("types", self.types), "macro_doc": ("documents", self.documents)}
+        for average in self.averages:
+            what, members = units[average]
+            left_out: dict[str, int] = {}
+            for unit in members.values():
+                for key, value in unit.scores.items():
+                    if value is None:
+                        left_out[key] = left_out.get(key, 0) + 1
+            if left_out:
+                parts = ", ".join(f"{key} of {n}" for key, n in left_out.items())
+                notes.append(
+                    ScoreWarning(
+                        "average.left-out",
+                        f"{average} leaves out the {what} where a score is undefined: {parts} "
+                        f"(of {len(members)})",
+                    )
+                )
+        return notes
 
     def with_extra(self, **items: Any) -> Result:
         """The same result with more JSON fields (a MUC map history, say)."""

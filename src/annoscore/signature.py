@@ -8,7 +8,9 @@ Booleans print as ``yes``/``no``; ``None`` prints as ``none``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import Enum
 
 from annoscore.version import __version__
 
@@ -18,6 +20,10 @@ def _text(value: object) -> str:
         return "yes" if value else "no"
     if value is None:
         return "none"
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, tuple):
+        return ",".join(map(str, value)) or "none"
     return str(value)
 
 
@@ -32,6 +38,11 @@ class Signature:
     def of(cls, task: str, **settings: object) -> Signature:
         """Build a signature; keyword names use ``_`` and print with ``-``."""
         return cls(task, tuple((k.replace("_", "-"), _text(v)) for k, v in settings.items()))
+
+    @classmethod
+    def of_items(cls, task: str, items: Iterable[tuple[str, object]]) -> Signature:
+        """Build a signature from ``(key, value)`` pairs (keys as printed, ``missing-docs``)."""
+        return cls(task, tuple((k, _text(v)) for k, v in items))
 
     def __str__(self) -> str:
         parts = [f"annoscore:{__version__}", f"task:{self.task}"]

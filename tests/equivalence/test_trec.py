@@ -32,7 +32,7 @@ from annoscore.errors import InputError
 from annoscore.formats import trec as trec_format
 from annoscore.result import Result
 from annoscore.tasks import trec as trec_task
-from annoscore.tasks.trec import score_trec
+from annoscore.tasks.trec import TrecOptions, score_trec
 from tests.equivalence.ids import id_pool, split_sides
 from tests.oracles import trec as oracle
 
@@ -201,7 +201,7 @@ def observed(result: Result) -> dict[str, Any]:
         "map": result.scores["map"],
         "counts": dict(result.counts),
         "warnings": warnings,
-        "runid": result.details["runid"],
+        "runid": result.details.runid,
     }
 
 
@@ -258,7 +258,7 @@ def _check(
         reference = oracle.score(qrels, run, str(qrels_path), str(run_path), **options)
     except oracle.OracleError as refused:
         with _reading(chunk, weak), pytest.raises(InputError) as error:
-            score_trec(qrels_path, run_path, **options)
+            score_trec(qrels_path, run_path, TrecOptions(**options))
         path = qrels_path if refused.file == "qrels" else run_path
         assert (error.value.path, error.value.line) == (str(path), refused.line), (
             refused,
@@ -266,7 +266,7 @@ def _check(
         )
         return "refused"
     with _reading(chunk, weak):
-        result = score_trec(qrels_path, run_path, **options)
+        result = score_trec(qrels_path, run_path, TrecOptions(**options))
     assert observed(result) == expected(reference)
     return "ok"
 

@@ -311,5 +311,7 @@ def score(
     if repeated_lines:
         examples = [f"{qrels_label}:{n}" for n in sorted(repeated_lines)[:5]]
         warnings.append(OracleWarning("trec.duplicate-judgments", len(repeated_lines), examples))
+    if mean is None:  # design.md: every undefined score is named in the warnings
+        warnings.append(OracleWarning("undefined", 1, []))
     tags = sorted(shown(t) for t in run.tags)
     return OracleResult(per_query, mean, counts, _merged(warnings), ",".join(tags))

@@ -154,7 +154,7 @@ def outcome(case: Case, root: Path) -> str:
     """Run ``case`` as the command line would; name the outcome (see the module doc)."""
     gold, system, options, _ = case.apply(root)
     try:
-        result = TASKS[case.task].score_function()(gold, system, **options)
+        result = TASKS[case.task].run(gold, system, **options)
         render(result, "json")
         renderer = TASKS[case.task].text_renderer()
         if renderer is not None:

@@ -44,7 +44,7 @@ def _run(task: str, root: Path, change: object) -> None:
         victim = target
     victim.write_bytes(change(victim.read_bytes()))  # type: ignore[operator]
     try:
-        result = TASKS[task].score_function()(gold, target, **options)
+        result = TASKS[task].run(gold, target, **options)
         render(result, "json")
     except InputError as error:
         assert "\n" not in str(error).strip()

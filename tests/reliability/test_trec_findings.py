@@ -13,7 +13,7 @@ import pytest
 
 from annoscore.errors import InputError
 from annoscore.tasks import trec as trec_task
-from annoscore.tasks.trec import score_trec
+from annoscore.tasks.trec import TrecOptions, score_trec
 from tests.conftest import Cli
 
 
@@ -107,10 +107,10 @@ def test_max_docs_keeps_the_first_n_of_each_ranking(cli: Cli, tmp_path: Path) ->
     assert out["scores"]["map"] == pytest.approx(0.25)  # c, a: a at rank 2 of 2 relevant
     assert out["counts"]["retrieved"] == 2 and "max-docs:2" in out["signature"]
     assert cli.json("trec", q, r)["scores"]["map"] == pytest.approx((1 / 2 + 2 / 3) / 2)
-    assert score_trec(q, r, max_docs=2).scores == out["scores"]
+    assert score_trec(q, r, TrecOptions(max_docs=2)).scores == out["scores"]
     assert cli("trec", q, r, "-M", "0").exit_code == 2
-    with pytest.raises(InputError, match="-M"):
-        score_trec(q, r, max_docs=0)
+    with pytest.raises(InputError, match="max_docs: expected at least 1"):
+        TrecOptions(max_docs=0)
 
 
 def test_judgements_below_zero_are_never_relevant(cli: Cli, tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.tasks.trec import score_trec
+from annoscore.tasks.trec import TrecOptions, score_trec
 from tests.conftest import shared_data
 from tests.equivalence.ids import choose, id_pool, split_sides
 from tests.helpers import texts
@@ -72,7 +72,7 @@ def test_agrees_with_pytrec_eval(
 ) -> None:
     qrels, run = generated(rng)
     q, r = write_files(tmp_path, qrels, run)
-    result = score_trec(q, r, complete=complete, relevance_level=level)
+    result = score_trec(q, r, TrecOptions(complete=complete, relevance_level=level))
     expected = peer_map(qrels, run, level, complete)
     if expected is None:
         assert result.scores["map"] is None
@@ -103,7 +103,7 @@ def test_missing_queries_ignored_unless_complete(tmp_path: Path) -> None:
     assert plain.scores["map"] == 1.0
     assert any("with -c MAP would be 0.5000" in w for w in texts(plain))
     assert any("no judgments" in w for w in texts(plain))
-    assert score_trec(q, r, complete=True).scores["map"] == 0.5
+    assert score_trec(q, r, TrecOptions(complete=True)).scores["map"] == 0.5
 
 
 def test_duplicate_document_is_an_error(tmp_path: Path) -> None:
@@ -134,7 +134,7 @@ def test_relevance_level_zero_never_counts_unjudged_documents(tmp_path: Path) ->
     q.write_text("q 0 a 0\nq 0 b 1\n")
     r = tmp_path / "r"
     r.write_text("q Q0 x 1 3.0 t\nq Q0 y 2 2.5 t\nq Q0 a 3 2.0 t\nq Q0 b 4 1.0 t\n")
-    result = score_trec(q, r, relevance_level=0)
+    result = score_trec(q, r, TrecOptions(relevance_level=0))
     # relevant: a (judged 0) and b; unjudged x, y are not: AP = (1/3 + 2/4) / 2
     assert result.scores["map"] == pytest.approx((1 / 3 + 2 / 4) / 2)
     assert result.counts["relevant_retrieved"] == 2
@@ -148,7 +148,7 @@ def test_relevance_level_zero_never_counts_unjudged_documents(tmp_path: Path) ->
 def test_map_never_above_one_at_any_level(tmp_path: Path, rng: random.Random, level: int) -> None:
     qrels, run = generated(rng)
     q, r = write_files(tmp_path, qrels, run)
-    value = score_trec(q, r, relevance_level=level).scores["map"]
+    value = score_trec(q, r, TrecOptions(relevance_level=level)).scores["map"]
     assert value is None or 0.0 <= value <= 1.0
 
 
@@ -220,7 +220,7 @@ def test_map_of_adversarial_ids_agrees_with_pytrec_eval(
     if not qrels or not run:
         return
     q, r = write_files(tmp_path, qrels, run)
-    result = score_trec(q, r, complete=complete, relevance_level=level)
+    result = score_trec(q, r, TrecOptions(complete=complete, relevance_level=level))
     per_query = pytrec_eval.RelevanceEvaluator(qrels, {"map"}, relevance_level=level).evaluate(run)
     for name, unit in result.documents.items():
         expected = per_query[name]["map"] if name in per_query else 0.0
@@ -255,7 +255,7 @@ def test_trec_eval_master_outputs_of_the_shared_sample(output: str, options: Any
     too where it printed them, ``-q``)."""
     folder = shared_data("trec")
     expected = _trec_eval_lines(folder / output)
-    result = score_trec(folder / "qrels.txt", folder / "run.txt", **options)
+    result = score_trec(folder / "qrels.txt", folder / "run.txt", TrecOptions(**options))
     assert f"{result.scores['map']:.4f}" == expected[("map", "all")]
     names = {"num_q": "queries", "num_ret": "retrieved", "num_rel": "relevant"}
     names["num_rel_ret"] = "relevant_retrieved"

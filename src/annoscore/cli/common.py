@@ -28,8 +28,8 @@ import typer
 
 from annoscore.cli import CLOSED_PIPE_STATUS
 from annoscore.errors import InputError
-from annoscore.report.generic import TextRenderer, one_line, render, warning_text
-from annoscore.result import Result
+from annoscore.report.generic import TextRenderer, render
+from annoscore.result import Result, one_line
 from annoscore.significance import MAX_SAMPLES
 
 
@@ -768,7 +768,7 @@ def emit(
         tolerated = [w for w in result.warnings if w.tolerated]
         if tolerated:
             raise InputError(
-                f"--strict-input: {warning_text(tolerated[0])}"
+                f"--strict-input: {tolerated[0]}"
                 + (f" (and {len(tolerated) - 1} more)" if len(tolerated) > 1 else "")
             )
     if per_doc:
@@ -782,7 +782,7 @@ def emit(
     write_result(render(result, fmt.value, text), output)
     if fmt in (OutputFormat.text, OutputFormat.csv):
         for warning in result.warnings:
-            tell("warning", warning_text(warning))
+            tell("warning", str(warning))
 
 
 def write_result(rendered: str, output: Path | None) -> None:

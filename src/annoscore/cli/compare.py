@@ -17,7 +17,7 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -81,20 +81,30 @@ def system_names(paths: list[Path]) -> list[str]:
     return out
 
 
-def parse_options(items: list[str], task: Task) -> dict[str, Any]:
-    """``NAME=VALUE`` items as keyword arguments of the task's score function (``-`` in NAME
-    reads ``_``), each read as its annotation says, as :func:`annoscore.score` reads a string
-    (see :mod:`annoscore.tasks.options`)."""
-    from annoscore.tasks.options import check_options
-
+def parse_options(items: list[str], task: Task) -> Any:
+    """``NAME=VALUE`` items as the task's options (``-`` or ``_`` in NAME), each read as
+    :func:`annoscore.score` reads a string (:mod:`annoscore.options`)."""
     options: dict[str, str] = {}
     for item in items:
         name, equals, value = item.partition("=")
-        key = name.strip().replace("-", "_")
+        key = name.strip()
         if not equals or not key:
             raise InputError(f"--option {item!r}: expected NAME=VALUE")
         options[key] = value
-    return check_options(task, options, cli=True)
+    return task.parse_options(options, cli=True)
+
+
+def with_paths(options: Any, change: Callable[[Path], Path]) -> Any:
+    """``options`` with every path option passed through ``change`` (a dict of a task declared
+    the old way, or an options object)."""
+    if isinstance(options, dict):
+        return {k: change(v) if isinstance(v, Path) else v for k, v in options.items()}
+    changed = {
+        name: change(value)
+        for name in (f.name for f in dataclasses.fields(options) if f.init)
+        if isinstance(value := getattr(options, name), Path)
+    }
+    return dataclasses.replace(options, **changed)
 
 
 class ReadOnce:
@@ -246,12 +256,11 @@ def register(app: typer.Typer) -> None:
             raise fail(f"--names gives {len(labels)} names for {len(systems)} systems")
         if len(set(labels)) != len(labels) or not all(labels):
             raise fail("--names: every system needs its own non-empty name")
-        score = entry.score_function()
         options = parse_options(option or [], entry)
         with read_once() as once:
             try:
-                read = {k: once(v) if isinstance(v, Path) else v for k, v in options.items()}
-                results = [score(once(gold), once(system), **read) for system in systems]
+                read = with_paths(options, once)
+                results = [entry.score_with(once(gold), once(system), read) for system in systems]
             except InputError as error:
                 raise once.error(error) from None
             comparison = paired_test(
@@ -269,7 +278,5 @@ def register(app: typer.Typer) -> None:
             )
         write_result(render(comparison, fmt.value), output)  # never over an input
         if fmt is CompareFormat.text:
-            from annoscore.report.generic import warning_text
-
             for warning in comparison.warnings:
-                tell("warning", warning_text(warning))
+                tell("warning", str(warning))

@@ -31,7 +31,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         from annoscore.errors import InputError
-        from annoscore.report.generic import render_table, warning_text
+        from annoscore.report.generic import render_table
         from annoscore.tasks.registry import TASKS, sample_paths
 
         ran = 0
@@ -52,13 +52,13 @@ def register(app: typer.Typer) -> None:
                 f"$ annoscore {command} ...   # annoscore.score({', '.join(arguments)})\n"
             )
             try:
-                result = task.score_function()(gold, system, **options)
+                result = task.run(gold, system, **options)
             except InputError as error:
                 raise InputError(f"demo {name!r} failed: {error}") from None
             renderer = task.text_renderer() or render_table
             write_stdout(renderer(result))
             for warning in result.warnings:
-                tell("warning", warning_text(warning))
+                tell("warning", str(warning))
             write_stdout("\n")
             ran += 1
         if ran == 0:

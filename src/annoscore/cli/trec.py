@@ -7,18 +7,9 @@ from typing import Annotated
 
 import typer
 
-from annoscore.cli.common import (
-    BootstrapOption,
-    ConfidenceOption,
-    FormatOption,
-    OutputFormat,
-    OutputOption,
-    PerDocOption,
-    SeedOption,
-    StrictInputOption,
-    emit,
-    guarded,
-)
+from annoscore.cli.common import guarded
+from annoscore.cli.options import Output, scoring_command
+from annoscore.tasks.trec import TrecOptions
 
 
 def register(app: typer.Typer) -> None:
@@ -30,6 +21,7 @@ def register(app: typer.Typer) -> None:
         epilog="Example: annoscore trec qrels.txt run.txt -c --format json",
     )
     @guarded
+    @scoring_command
     def trec(
         qrels: Annotated[
             Path, typer.Argument(help="qrels: query iteration document relevance", dir_okay=False)
@@ -37,51 +29,10 @@ def register(app: typer.Typer) -> None:
         run: Annotated[
             Path, typer.Argument(help="run: query Q0 document rank score tag", dir_okay=False)
         ],
-        complete: Annotated[
-            bool,
-            typer.Option("-c", "--complete", help="Judged queries missing from the run count 0."),
-        ] = False,
-        relevance_level: Annotated[
-            int,
-            typer.Option(
-                "-l",
-                "--relevance-level",
-                help="Minimum relevance of a judged document that counts (1); unjudged "
-                "documents, and judgements below 0, never count.",
-            ),
-        ] = 1,
-        max_docs: Annotated[
-            int | None,
-            typer.Option(
-                "-M",
-                "--max-docs",
-                min=1,
-                help="Only the first N ranked documents of each query count (trec_eval -M; "
-                "default: all).",
-            ),
-        ] = None,
-        strict_input: StrictInputOption = False,
-        per_doc: PerDocOption = False,
-        fmt: FormatOption = OutputFormat.text,
-        output: OutputOption = None,
-        bootstrap: BootstrapOption = 0,
-        confidence: ConfidenceOption = 0.95,
-        seed: SeedOption = 12345,
+        options: TrecOptions,
+        out: Output,
     ) -> None:
         from annoscore.report.codiesp import render_trec_eval
         from annoscore.tasks.trec import score_trec
 
-        result = score_trec(
-            qrels, run, complete=complete, relevance_level=relevance_level, max_docs=max_docs
-        )
-        emit(
-            result,
-            fmt,
-            output,
-            render_trec_eval,
-            per_doc=per_doc,
-            bootstrap=bootstrap,
-            confidence=confidence,
-            seed=seed,
-            strict_input=strict_input,
-        )
+        out.emit(score_trec(qrels, run, options), render_trec_eval)

@@ -103,6 +103,18 @@ def shown(token: bytes) -> str:
     return token.decode("utf-8", "backslashreplace")
 
 
+def qrels_of_text(text: bytes, name: str = "<qrels>") -> TrecColumns:
+    """The judgments of qrels lines given as bytes (``name`` stands for the file in
+    messages): the same reading as :func:`read_qrels`."""
+    return _read(Path(name), 4, QRELS_FIELDS, _padded(text))
+
+
+def run_of_text(text: bytes, name: str = "<run>") -> TrecColumns:
+    """The retrieved documents of run lines given as bytes: the same reading as
+    :func:`read_run`."""
+    return _read(Path(name), 6, RUN_FIELDS, _padded(text))
+
+
 def read_qrels(path: Path) -> TrecColumns:
     """The judgments of a qrels file (``value`` holds the integer relevance)."""
     return _read(path, 4, QRELS_FIELDS)
@@ -203,21 +215,26 @@ def _padded_bytes(path: Path) -> tuple[bytearray, int]:
     (b'\\n1 Q0 d 1 2.5 r\\n\\x00', 0, 14)
     """
 
-    def padded(length: int) -> bytearray:
-        buffer = bytearray(length + 2 + 16 + (-(length + 2)) % 8)
-        buffer[0] = buffer[length + 1] = 10
-        return buffer
-
     with reading(path), path.open("rb") as handle:
         expected = os.fstat(handle.fileno()).st_size
-        buffer = padded(expected)
+        buffer = _empty_padded(expected)
         got = handle.readinto(memoryview(buffer)[1 : 1 + expected])
         rest = handle.read()
     if got == expected and not rest:
         return buffer, expected
     # not a regular file (a pipe has no size), or one that changed while it was read
-    data = bytes(memoryview(buffer)[1 : 1 + got]) + rest
-    buffer = padded(len(data))
+    return _padded(bytes(memoryview(buffer)[1 : 1 + got]) + rest)
+
+
+def _empty_padded(length: int) -> bytearray:
+    buffer = bytearray(length + 2 + 16 + (-(length + 2)) % 8)
+    buffer[0] = buffer[length + 1] = 10
+    return buffer
+
+
+def _padded(data: bytes) -> tuple[bytearray, int]:
+    """``data`` in a buffer padded as :func:`_padded_bytes` pads a file."""
+    buffer = _empty_padded(len(data))
     buffer[1 : 1 + len(data)] = data
     return buffer, len(data)
 
@@ -244,10 +261,12 @@ class _Lines:
         return [ScoreWarning(code, message, self.count, where, tolerated=True)]
 
 
-def _read(path: Path, columns: int, names: str) -> TrecColumns:
+def _read(
+    path: Path, columns: int, names: str, padded: tuple[bytearray, int] | None = None
+) -> TrecColumns:
     import numpy as np
 
-    buffer, length = _padded_bytes(path)
+    buffer, length = _padded_bytes(path) if padded is None else padded
     warnings: list[ScoreWarning] = []
     if buffer.startswith(_BOM, 1):  # the byte-order mark becomes spaces
         buffer[1 : 1 + len(_BOM)] = b" " * len(_BOM)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from annoscore.counts import Counts
 from annoscore.metrics.prf import ratio
+from annoscore.result import Details
 
 if TYPE_CHECKING:
     import numpy as np
@@ -38,6 +39,13 @@ if TYPE_CHECKING:
     AnyIntArray = npt.NDArray[np.signedinteger[Any]]
     FloatArray = npt.NDArray[np.float64]
     BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True, slots=True)
+class RankingDetails(Details):
+    """What trec_eval's text layout needs beyond the counts: the run's tag(s)."""
+
+    runid: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ true positive, F1 when P+R = 0) the value is printed; a truly undefined value (0
 
 from __future__ import annotations
 
+from annoscore.metrics.ranking import RankingDetails
 from annoscore.result import Result
 
 RULE = "-" * 53
@@ -86,7 +87,7 @@ def render_trec_eval(result: Result) -> str:
     """trec_eval's summary lines: ``measure<TAB>all<TAB>value``; with ``--per-doc`` first the
     per-query lines of ``trec_eval -q`` (``measure<TAB>query<TAB>value``)."""
     c = result.counts
-    runid = str(result.details.get("runid", "")) if isinstance(result.details, dict) else ""
+    runid = result.details.runid if isinstance(result.details, RankingDetails) else ""
     rows = _query_rows(result) if result.view.documents else []
     rows += [
         ("runid", "all", runid),

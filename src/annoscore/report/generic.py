@@ -13,80 +13,11 @@ import io
 import json
 import math
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from annoscore.counts import Counts, Number
-from annoscore.result import EXAMPLE_LENGTH, Result, Scores, ScoreWarning
+from annoscore.result import Result, Scores
 
 FORMATS = ("text", "json", "csv", "markdown")
-
-
-def _example(text: str) -> str:
-    return text if len(text) <= EXAMPLE_LENGTH else text[: EXAMPLE_LENGTH - 3] + "..."
-
-
-MESSAGE_LENGTH = 400
-"""How many characters of a warning's sentence are shown at most (examples are capped too)."""
-
-_LINE_BREAKERS = {
-    code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-    for code in (*range(0x09), *range(0x0A, 0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029)
-}
-_LINE_BREAKERS |= {ord("\n"): "\\n", ord("\r"): "\\r"}
-
-
-def one_line(text: str) -> str:
-    r"""``text`` with every character that could end or rewrite a terminal line escaped as
-    Python writes it (``\n``, ``\r``, ``\x1b``, ``\x85``, ``\u2028``...): control characters
-    but the tab, C1 controls and the Unicode line and paragraph separators.  A message quotes
-    file names and excerpts of the input; escaped, it stays one line (cli.md) and cannot move
-    the cursor.  Other text, backslashes included, is kept, so escaping twice changes nothing.
-
-    >>> one_line("gold\nfile.tsv: line\r1\u2028x\x1b[2J")
-    'gold\\nfile.tsv: line\\r1\\u2028x\\x1b[2J'
-    >>> one_line(one_line("a\rb")) == one_line("a\rb") == "a\\rb"
-    True
-    """
-    return text.translate(_LINE_BREAKERS)
-
-
-def warning_text(warning: ScoreWarning) -> str:
-    """A warning as one sentence on one line (:func:`one_line`): its message with the count,
-    then a few (capped) examples.
-
-    >>> warning_text(ScoreWarning("x", "{count} lines were skipped", 3, ("a.ann:4", "b.ann:9")))
-    '3 lines were skipped (e.g. a.ann:4, b.ann:9)'
-    """
-    text = warning.message.replace("{count}", str(warning.count))
-    if len(text) > MESSAGE_LENGTH:  # a message that quotes input never copies it whole
-        text = text[: MESSAGE_LENGTH - 3] + "..."
-    if warning.examples:
-        text += f" (e.g. {', '.join(_example(e) for e in warning.examples)})"
-    return one_line(text)
-
-
-def json_dict(result: Result) -> dict[str, Any]:
-    """The cli.md object: ``task``, ``signature``, ``scores``, ``counts``, ``warnings``, and
-    ``intervals``, ``averages``, ``types``, ``documents`` when the result's view asks."""
-    out: dict[str, Any] = {
-        "task": result.task,
-        "signature": str(result.signature),
-        "scores": dict(result.scores),
-        "counts": result.counts.as_dict(),
-        "warnings": [warning_text(w) for w in result.warnings],
-    }
-    if result.intervals is not None:
-        out["intervals"] = {
-            k: (None if v is None else list(v)) for k, v in result.intervals.items()
-        }
-    if result.view.averages:
-        out["averages"] = result.averages
-    if result.view.types:
-        out["types"] = {k: v.to_json_dict() for k, v in result.types.items()}
-    if result.view.documents:
-        out["documents"] = {k: v.to_json_dict() for k, v in result.documents.items()}
-    out.update(result.extra)
-    return out
 
 
 def _json_safe(value: object) -> object:
@@ -110,7 +41,7 @@ def render_json(result: Result) -> str:
     history) is written compact, because Python's fast C encoder does not indent (an indented
     dump of a few hundred megabytes takes tens of seconds).
     """
-    data = _json_safe(json_dict(result))
+    data = _json_safe(result.to_dict())
     compact = json.dumps(data, ensure_ascii=False)
     if len(compact) > PRETTY_JSON_LIMIT:
         return compact + "\n"
@@ -307,7 +238,7 @@ def render_markdown(result: Result) -> str:
         lines.extend("| " + " | ".join(row) + " |" for row in _interval_rows(result))
     if result.warnings:
         lines.append("")
-        lines.extend(f"- {warning_text(w)}" for w in result.warnings)
+        lines.extend(f"- {w}" for w in result.warnings)
     return "\n".join(lines) + "\n"
 
 

@@ -17,7 +17,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from annoscore.report.generic import aligned, warning_text
+from annoscore.report.generic import aligned
 
 if TYPE_CHECKING:
     from annoscore.significance import Comparison
@@ -72,7 +72,7 @@ def json_dict(comparison: Comparison) -> dict[str, Any]:
         "test": comparison.test.value,
         "baseline": comparison.baseline,
         "systems": {name: row.to_json_dict() for name, row in comparison.systems.items()},
-        "warnings": [warning_text(w) for w in comparison.warnings],
+        "warnings": [str(w) for w in comparison.warnings],
     }
 
 
@@ -139,7 +139,7 @@ def render_markdown(comparison: Comparison) -> str:
         )
     if comparison.warnings:
         lines.append("")
-        lines.extend(f"- {warning_text(w)}" for w in comparison.warnings)
+        lines.extend(f"- {w}" for w in comparison.warnings)
     return "\n".join(lines) + "\n"
 
 

@@ -1,29 +1,35 @@
-"""Every task annoscore scores, registered once: name -> reader, scorer, score function, layout.
+"""Every task annoscore scores, registered once; everything else about a task is derived.
 
-The name is the one in the signature and the JSON ``task`` field, but for ``muc``, which runs
-the template task its configuration names and reports that one (``muc-template-element``,
-``muc-scenario-template``, ...).  Functions are named as
-``"module:function"`` strings and imported on first use (so ``annoscore --help`` imports no
-task, no numpy).  The command line, ``annoscore demo``, ``annoscore compare``, the significance
-layer and :func:`annoscore.score` all read this table; adding a task is one :func:`register` call
-(a test runs every registered task on its sample).
+A :class:`Task` keeps the task's name (the one in the signature and the JSON ``task`` field),
+a summary, its options class (:mod:`annoscore.options`), its path-level score function, its
+scorer (the pure ``Counts -> Scores`` function), its headline score, its official text layout
+and its sample.  Derived from those: the sub-command (:attr:`Task.command`), the signature's
+keys (:attr:`Task.signature`), the command line's flags, :func:`annoscore.score`, ``annoscore
+compare --option`` and the README's option tables.  Functions and classes are named as
+``"module:attribute"`` strings imported on first use, so ``annoscore --help`` imports no task and
+no NumPy.  Adding a task is: a reader in ``formats/``, a count function, an options class and one
+:func:`register` call (``docs/architecture.md`` walks through it; a test runs every registered
+task on its sample).
 
-A task's ``score`` function is path-level: ``score(gold, system, **options) -> Result``, with
-the data positional and every option keyword-only, official defaults
-(:mod:`annoscore.tasks.options` reads and checks options by those functions' annotations).
+A task's score function is ``score(gold, system, options) -> Result``; inside, it builds its
+result with :meth:`Task.result`, which takes the signature from the options and the scorer and
+headline from here.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
-    from annoscore.result import Result
+    from annoscore.counts import Counts
+    from annoscore.options import TaskOptions
+    from annoscore.result import CountMatrix, Result, ScoreWarning, Undefined
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,45 +48,126 @@ class Sample:
 
 @dataclass(frozen=True, slots=True)
 class Task:
-    """One scoring task.
+    """One scoring task (see the module doc).
 
-    - ``name``: the JSON ``task`` and signature name.
-    - ``command``: the words of its ``annoscore`` sub-command (``("pharmaconer", "ner")``).
-    - ``score``: ``"module:function"``, ``(gold, system, **options) -> Result``.
-    - ``reader``: ``"module:function"`` that reads one side (documentation and the fuzz tests).
-    - ``scorer``: ``"module:function"``, the pure ``Counts -> Scores`` function.
+    - ``options``: ``"module:Class"``, a :class:`~annoscore.options.TaskOptions` subclass;
+    - ``score``: ``"module:function"``, ``(gold, system, options) -> Result``;
+    - ``scorer``: ``"module:function"``, the pure ``Counts -> Scores`` function (the rule for
+      undefined numbers: ``None``);
+    - ``headline``: the key of the score a leaderboard shows (:attr:`Result.score`);
     - ``text``: ``"module:function"``, ``Result -> str``: the official text layout, if any.
-    - ``signature``: the setting keys its signature records, in order.
-    - ``sample``: the built-in sample the demo and the registry test run.
-    - ``path_options``: the options that name files (a note:
-      :func:`annoscore.tasks.options.check_options` reads every option by its annotation, a
-      ``Path`` one as a path, listed here or not).
     """
 
     name: str
     summary: str
-    command: tuple[str, ...]
+    options: str
     score: str
-    reader: str
     scorer: str
-    signature: tuple[str, ...]
+    headline: str
     sample: Sample
     text: str | None = None
-    path_options: tuple[str, ...] = ()
 
-    def score_function(self) -> Callable[..., Result]:
-        return cast("Callable[..., Result]", load(self.score))
+    @property
+    def legacy(self) -> Legacy | None:
+        """Transitional: a task not yet declared with an options class (removed when every task
+        is)."""
+        return LEGACY.get(self.name)
 
-    def scorer_function(self) -> Callable[..., Any]:
-        return cast("Callable[..., Any]", load(self.scorer))
+    @property
+    def command(self) -> tuple[str, ...]:
+        """The words of its sub-command: ``pharmaconer-ner`` is ``annoscore pharmaconer ner``,
+        ``codiesp-d`` is ``annoscore codiesp D``; the MUC tasks share ``annoscore muc`` (its
+        configuration or ``--task`` chooses)."""
+        if self.legacy is not None:
+            return self.legacy.command
+        family, _, rest = self.name.partition("-")
+        if family == "muc" or not rest:
+            return (family,)
+        return (family, rest.upper() if family == "codiesp" else rest)
 
-    def text_renderer(self) -> Callable[[Result], str] | None:
-        if self.text is None:
-            return None
-        renderer: Callable[[Result], str] = load(self.text)
-        return renderer
+    def options_class(self) -> type[TaskOptions]:
+        return cast("type[TaskOptions]", load(self.options))
+
+    @property
+    def signature(self) -> tuple[str, ...]:
+        """The keys its signature records from its options, in order (settings read from the
+        data, a MUC configuration's, come after them)."""
+        from annoscore.options import fields
+
+        if self.legacy is not None:
+            return self.legacy.signature
+        return tuple(f.key for f in fields(self.options_class()) if f.setting.moves)
+
+    def score_function(self) -> Any:
+        return load(self.score)
+
+    def scorer_function(self) -> Any:
+        return load(self.scorer)
+
+    def text_renderer(self) -> Any:
+        return None if self.text is None else load(self.text)
+
+    def run(self, gold: str | PathLike[str], system: str | PathLike[str], **options: Any) -> Result:
+        """Score with options given by name, as Python values or the command line's text
+        (:meth:`~annoscore.options.TaskOptions.from_values`)."""
+        return self.score_with(Path(gold), Path(system), self.parse_options(options))
+
+    def parse_options(self, values: Mapping[str, Any], *, cli: bool = False) -> Any:
+        """The task's options of ``values`` (by Python name; with ``cli``, as ``annoscore
+        compare --option`` spells them), checked."""
+        if self.legacy is not None:
+            from annoscore.tasks.options import check_options
+
+            return check_options(self, {k.replace("-", "_"): v for k, v in values.items()}, cli=cli)
+        return self.options_class().from_values(values, task=self.name, cli=cli)
+
+    def score_with(self, gold: Path, system: Path, options: Any) -> Result:
+        """Score with options made by :meth:`parse_options`."""
+        if self.legacy is not None:
+            return cast("Result", self.score_function()(gold, system, **options))
+        return cast("Result", self.score_function()(gold, system, options))
+
+    def result(
+        self,
+        options: TaskOptions,
+        per_document: Mapping[str, Counts] | CountMatrix,
+        *,
+        read: Iterable[tuple[str, object]] = (),
+        warnings: Iterable[ScoreWarning | str] = (),
+        details: Any = None,
+        extra: Mapping[str, Any] | None = None,
+        undefined: Undefined | None = None,
+    ) -> Result:
+        """The task's :class:`~annoscore.result.Result` of per-document counts: its signature
+        from ``options`` (and ``read``, settings read from the data), its scorer and headline;
+        ``undefined``: what the corpus scores show where undefined (the options' ``undefined``
+        when they have one, else the rule)."""
+        from annoscore.result import Result, Undefined
+
+        if undefined is None:
+            undefined = Undefined(getattr(options, "undefined", Undefined.null))
+        return Result.from_counts(
+            self.name,
+            options.signature(self.name, *read),
+            per_document,
+            self.scorer_function(),
+            warnings=warnings,
+            details=details,
+            extra=extra,
+            headline=self.headline,
+            undefined=undefined,
+        )
 
 
+@dataclass(frozen=True, slots=True)
+class Legacy:
+    """Transitional: what a task not yet declared with an options class keeps by hand."""
+
+    command: tuple[str, ...]
+    signature: tuple[str, ...]
+
+
+LEGACY: dict[str, Legacy] = {}
 TASKS: dict[str, Task] = {}
 
 
@@ -120,6 +207,21 @@ def first_fixed(
     return fixed
 
 
+def legacy_task(
+    *,
+    command: tuple[str, ...],
+    signature: tuple[str, ...],
+    reader: str = "",
+    path_options: tuple[str, ...] = (),
+    **fields: Any,
+) -> Task:
+    """Transitional: a task declared the old way (its options as its score function's
+    keywords, command and signature by hand)."""
+    task = Task(options="", headline="", **fields)
+    LEGACY[task.name] = Legacy(command, signature)
+    return task
+
+
 def register(task: Task) -> Task:
     """Add ``task`` to :data:`TASKS` (a name may be registered once)."""
     if task.name in TASKS:
@@ -155,7 +257,7 @@ def sample_paths(task: Task) -> tuple[Path, Path, dict[str, Any]]:
 _PRF = "annoscore.metrics.prf:prf_scores"
 
 register(
-    Task(
+    legacy_task(
         name="pharmaconer-ner",
         summary="PharmaCoNER sub-track 1: entity offsets in brat files, micro P/R/F1",
         command=("pharmaconer", "ner"),
@@ -172,7 +274,7 @@ register(
     )
 )
 register(
-    Task(
+    legacy_task(
         name="pharmaconer-indexing",
         summary="PharmaCoNER sub-track 2: concept codes per document (TSV), micro P/R/F1",
         command=("pharmaconer", "indexing"),
@@ -190,7 +292,7 @@ register(
     )
 )
 register(
-    Task(
+    legacy_task(
         name="spans",
         summary="generic span scoring of brat files: strict, exact, overlap, relaxed, token, "
         "SemEval-2013",
@@ -208,7 +310,7 @@ register(
     )
 )
 register(
-    Task(
+    legacy_task(
         name="coref",
         summary="CoNLL-2011/2012 coreference: MUC, B3, CEAFm, CEAFe, BLANC, LEA, CoNLL score",
         command=("coref",),
@@ -221,7 +323,7 @@ register(
     )
 )
 register(
-    Task(
+    legacy_task(
         name="muc",
         summary="MUC scorer, template tasks (TE, TR, ST) from a configuration file",
         command=("muc",),
@@ -249,7 +351,7 @@ register(
     )
 )
 register(
-    Task(
+    legacy_task(
         name="codiesp-d",
         summary="CodiEsp-D: ranked ICD-10 diagnosis codes, MAP and micro P/R/F1",
         command=("codiesp", "D"),
@@ -268,7 +370,7 @@ register(
     )
 )
 register(
-    Task(
+    legacy_task(
         name="codiesp-p",
         summary="CodiEsp-P: ranked ICD-10 procedure codes, MAP and micro P/R/F1",
         command=("codiesp", "P"),
@@ -287,7 +389,7 @@ register(
     )
 )
 register(
-    Task(
+    legacy_task(
         name="codiesp-x",
         summary="CodiEsp-X: codes with text references, micro P/R/F1",
         command=("codiesp", "X"),
@@ -309,11 +411,10 @@ register(
     Task(
         name="trec",
         summary="trec_eval-style MAP of a TREC run against qrels",
-        command=("trec",),
+        options="annoscore.tasks.trec:TrecOptions",
         score="annoscore.tasks.trec:score_trec",
-        reader="annoscore.formats.trec:read_run",
         scorer="annoscore.metrics.ranking:map_scores",
-        signature=("complete", "relevance-level", "max-docs"),
+        headline="map",
         sample=Sample("trec/qrels.txt", "trec/run.txt", title="trec_eval-style MAP"),
         text="annoscore.report.codiesp:render_trec_eval",
     )
@@ -327,7 +428,7 @@ for _category, _what in (
     ("covid-symptom", "COVID symptoms (type: condition)"),
 ):
     register(
-        Task(
+        legacy_task(
             name=f"nlpsandbox-{_category}",
             summary=f"NLP Sandbox PHI {_what}: instance relax/strict, token strict, type",
             command=("nlpsandbox", _category),
@@ -344,7 +445,7 @@ for _category, _what in (
         )
     )
 register(
-    Task(
+    legacy_task(
         name="nlpsandbox-all",
         summary="NLP Sandbox PHI, every category present, one read; leaderboard keys in JSON",
         command=("nlpsandbox", "all"),
@@ -361,7 +462,7 @@ register(
     )
 )
 register(
-    Task(
+    legacy_task(
         name="muc-named-entity",
         summary="MUC scorer, named entity (ENAMEX/TIMEX/NUMEX in SGML), ALL SLOTS P/R/F",
         command=("muc",),
@@ -387,7 +488,7 @@ register(
     )
 )
 register(
-    Task(
+    legacy_task(
         name="muc-coreference",
         summary="MUC scorer, coreference (COREF in SGML), Vilain et al. recall/precision",
         command=("muc",),
@@ -414,7 +515,7 @@ for _number, _summary, _system, _input, _scorer in (
      "are/task4-system.xml", "samples/are/task3-input.xml", "link_scores"),
 ):  # fmt: skip
     register(
-        Task(
+        legacy_task(
             name=f"are-{_number}",
             summary=_summary,
             command=("are", _number),

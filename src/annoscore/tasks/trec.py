@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,9 +35,10 @@ from annoscore.formats.trec import (
     read_run,
     shown,
 )
-from annoscore.metrics.ranking import map_scores, mean_average_precision, ranking_stats
+from annoscore.metrics.ranking import RankingDetails, mean_average_precision, ranking_stats
+from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
-from annoscore.signature import Signature
+from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
     import numpy as np
@@ -300,33 +302,90 @@ def _read_both(qrels_path: Path, run_path: Path) -> tuple[TrecColumns, TrecColum
         return reading_qrels.result(), run
 
 
-def score_trec(
-    qrels_path: Path,
-    run_path: Path,
-    *,
-    complete: bool = False,
-    relevance_level: int = 1,
-    max_docs: int | None = None,
-) -> Result:
-    """MAP of a run against qrels (trec_eval ``map``); every query is a document of the count
-    matrix (``complete``: trec_eval ``-c``; ``relevance_level``: ``-l``; ``max_docs``: ``-M``,
-    the first N ranked documents of each query, ``None`` for all).
+@dataclass(frozen=True, slots=True)
+class TrecOptions(TaskOptions):
+    """The options of ``annoscore trec`` (trec_eval's defaults)."""
+
+    complete: bool = option(
+        False,
+        "Judged queries missing from the run count with AP 0 (trec_eval -c).",
+        flags=("-c", "--complete"),
+    )
+    relevance_level: int = option(
+        1,
+        "Minimum relevance of a judged document that counts (trec_eval -l); unjudged "
+        "documents, and judgements below 0, never count.",
+        flags=("-l", "--relevance-level"),
+    )
+    max_docs: int | None = option(
+        None,
+        "Only the first N ranked documents of each query count (trec_eval -M; default: all).",
+        flags=("-M", "--max-docs"),
+        low=1,
+    )
+
+
+def score_trec(qrels: Path, run: Path, options: TrecOptions = TrecOptions()) -> Result:
+    """MAP of a run file against a qrels file (trec_eval ``map``); every query is a document
+    of the count matrix.
 
     A retrieved document counts as relevant only when it is judged with a relevance of at least
     ``relevance_level`` and at least 0: an unjudged document, or one judged below 0, is never
     relevant, whatever the level (with ``-l 0`` the judged-0 documents are relevant, so AP and
-    MAP stay within [0, 1]).
+    MAP stay within [0, 1]).  Undefined: MAP of no query (``None``).
 
     >>> from annoscore.samples import SAMPLES
     >>> r = score_trec(SAMPLES / "trec/qrels.txt", SAMPLES / "trec/run.txt")
-    >>> r.counts["queries"], round(r.scores["map"], 4)
+    >>> r.counts["queries"], round(r.score, 4)
     (3, 0.6389)
     """
+    qrels_columns, run_columns = _read_both(qrels, run)
+    return count_trec_columns(qrels_columns, run_columns, options)
+
+
+def count_trec(
+    qrels: Mapping[str, Mapping[str, int]],
+    run: Mapping[str, Mapping[str, float]],
+    options: TrecOptions = TrecOptions(),
+) -> Result:
+    """MAP of a run given in memory, as pytrec_eval takes it: ``qrels[query][document]`` is a
+    relevance, ``run[query][document]`` a score (ids without whitespace, as in the files).
+
+    >>> r = count_trec({"q1": {"d1": 1, "d2": 0}}, {"q1": {"d1": 0.5, "d2": 0.9}})
+    >>> r.score, r.counts["relevant_retrieved"]
+    (0.5, 1)
+    """
+    from annoscore.formats.trec import qrels_of_text, run_of_text
+
+    def line(*fields: str) -> str:
+        for text in fields:
+            if not text or any(c in text for c in " \t\n\r\v\f"):
+                raise InputError(f"id {text!r}: empty, or holds whitespace")
+        return " ".join(fields) + "\n"
+
+    qrels_text = "".join(
+        line(q, "0", d, str(int(r))) for q, docs in qrels.items() for d, r in docs.items()
+    )
+    run_text = "".join(
+        line(q, "Q0", d, "0", repr(float(v)), "run")
+        for q, docs in run.items()
+        for d, v in docs.items()
+    )
+    return count_trec_columns(
+        qrels_of_text(qrels_text.encode()), run_of_text(run_text.encode()), options
+    )
+
+
+def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOptions) -> Result:
+    """The result of a qrels and a run read into columns (:mod:`annoscore.formats.trec`)."""
     import numpy as np
 
-    if max_docs is not None and max_docs < 1:
-        raise InputError(f"max_docs (trec_eval -M) must be at least 1, not {max_docs}")
-    qrels, run = _read_both(qrels_path, run_path)
+    complete, relevance_level, max_docs = (
+        options.complete,
+        options.relevance_level,
+        options.max_docs,
+    )
+    qrels_path = qrels.path
     judged = judge(qrels, run)
     names_of = _query_names(judged, qrels, run)
     threshold = max(relevance_level, 0)  # a judgement below 0 is never relevant
@@ -408,13 +467,11 @@ def score_trec(
             )
         )
     tags = sorted(shown(tag) for tag in run.tags)
-    return Result.from_counts(
-        "trec",
-        Signature.of("trec", complete=complete, relevance_level=relevance_level, max_docs=max_docs),
+    return get("trec").result(
+        options,
         matrix,
-        map_scores,
         warnings=warnings,
-        details={"runid": tags[0] if len(tags) == 1 else ",".join(tags)},
+        details=RankingDetails(tags[0] if len(tags) == 1 else ",".join(tags)),
     )
 
 

@@ -1,0 +1,168 @@
+"""A scoring command's flags, built from the task's options class and the common output switches.
+
+A family module writes its command with two special parameters, ``options`` (annotated with the
+task's :class:`~annoscore.options.TaskOptions` class) and ``out`` (:class:`Output`)::
+
+    @app.command("trec")
+    @guarded
+    @scoring_command
+    def trec(qrels: Qrels, run: Run, options: TrecOptions, out: Output) -> None:
+        out.emit(score_trec(qrels, run, options), render_trec_eval)
+
+:func:`scoring_command` replaces ``options`` by one flag per option (name, flags, help, range,
+choices and default from the declaration: nothing is restated here) and ``out`` by the flags every
+scoring command shares (``--format``, ``-o``, ``--per-doc``, ``--bootstrap``, ``--confidence``,
+``--seed``), and calls the function with the options object and the :class:`Output` built from
+them.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from annoscore.cli.common import (
+    BootstrapOption,
+    ConfidenceOption,
+    FormatOption,
+    OutputFormat,
+    OutputOption,
+    PerDocOption,
+    SeedOption,
+    choice,
+    emit,
+)
+from annoscore.options import OptionField, TaskOptions, fields
+from annoscore.report.generic import TextRenderer
+from annoscore.result import Result
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """The output switches every scoring command shares, and ``strict_input`` from the
+    options (it decides whether a result that needed tolerated input is refused)."""
+
+    format: OutputFormat = OutputFormat.text
+    output: Path | None = None
+    per_doc: bool = False
+    bootstrap: int = 0
+    confidence: float = 0.95
+    seed: int = 12345
+    strict_input: bool = False
+
+    def emit(self, result: Result, text: TextRenderer | None = None) -> None:
+        """Render ``result`` (``text``: the task's official layout for ``--format text``) and
+        write it (:func:`annoscore.cli.common.emit`)."""
+        emit(
+            result,
+            self.format,
+            self.output,
+            text,
+            per_doc=self.per_doc,
+            bootstrap=self.bootstrap,
+            confidence=self.confidence,
+            seed=self.seed,
+            strict_input=self.strict_input,
+        )
+
+
+_OUTPUT: list[tuple[str, Any, Any]] = [
+    ("per_doc", PerDocOption, False),
+    ("format", FormatOption, OutputFormat.text),
+    ("output", OutputOption, None),
+    ("bootstrap", BootstrapOption, 0),
+    ("confidence", ConfidenceOption, 0.95),
+    ("seed", SeedOption, 12345),
+]
+
+
+def _flag_parameter(spec: OptionField) -> inspect.Parameter:
+    setting = spec.setting
+    flags = setting.flags or (spec.flag,)
+    if spec.kind == "bool" and not setting.flags and spec.default is True:
+        flags = (f"{spec.flag}/--no-{spec.flag[2:]}",)
+    extra: dict[str, Any] = {}
+    annotation: Any = spec.annotation
+    if spec.kind in ("int", "float"):
+        if setting.low is not None:
+            extra["min"] = setting.low
+        if setting.high is not None:
+            extra["max"] = setting.high
+    elif spec.kind == "choice":
+        if spec.enum is not None:
+            annotation = spec.enum | None if spec.nullable else spec.enum
+            extra["case_sensitive"] = False
+        else:
+            annotation = str | None if spec.nullable else str
+            extra.update(choice(spec.choices))
+    elif spec.kind == "names":
+        annotation = list[str] | None
+    elif spec.kind == "path":
+        annotation = Path | None if spec.nullable else Path
+    if setting.panel:
+        extra["rich_help_panel"] = setting.panel
+    default: Any = spec.default
+    if isinstance(default, tuple) or (spec.kind == "choice" and spec.enum is None):
+        default = None if spec.kind == "names" else default
+    if setting.required:
+        default = inspect.Parameter.empty
+    option = typer.Option(*flags, help=" ".join(setting.help.split()), **extra)
+    return inspect.Parameter(
+        spec.name,
+        inspect.Parameter.KEYWORD_ONLY,
+        default=default,
+        annotation=Annotated[annotation, option],
+    )
+
+
+def _option_value(spec: OptionField, value: Any) -> Any:
+    if spec.kind == "names":
+        if not value:
+            return spec.default
+        return tuple(part.strip() for item in value for part in item.split(",") if part.strip())
+    return value
+
+
+def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
+    """``function`` as a Typer command whose ``options`` parameter is the flags of its options
+    class and whose ``out`` parameter is the common output flags (see the module doc)."""
+    hints = typing.get_type_hints(function, include_extras=True)
+    signature = inspect.signature(function)
+    options_class: type[TaskOptions] = hints["options"]
+    specs = [s for s in fields(options_class) if not s.setting.fixed]
+    own = [s for s in specs if s.name != "strict_input"]
+    parameters: list[inspect.Parameter] = []
+    for parameter in signature.parameters.values():
+        if parameter.name == "options":
+            parameters.extend(_flag_parameter(spec) for spec in own)
+        elif parameter.name == "out":
+            parameters.extend(
+                inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=d, annotation=a)
+                for name, a, d in _OUTPUT
+            )
+        else:
+            parameters.append(parameter.replace(annotation=hints[parameter.name]))
+    strict = next(s for s in specs if s.name == "strict_input")
+    parameters.append(_flag_parameter(strict))
+    parameters.sort(key=lambda p: p.kind)  # positional arguments first, as Python requires
+
+    @functools.wraps(function)
+    def command(**values: Any) -> None:
+        chosen = options_class(**{s.name: _option_value(s, values.pop(s.name)) for s in specs})
+        out = Output(
+            **{name: values.pop(name) for name, _, _ in _OUTPUT},
+            strict_input=chosen.strict_input,
+        )
+        function(options=chosen, out=out, **values)
+
+    command.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in parameters}
+    del command.__wrapped__  # Typer reads the signature above, not the function's
+    return command

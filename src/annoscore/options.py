@@ -1,0 +1,376 @@
+"""A task's options, declared once: one frozen dataclass whose fields carry their metadata.
+
+Every task names one subclass of :class:`TaskOptions`.  Each field is an option: its name (the
+Python keyword; the flag is the name with ``-`` for ``_``), its type (``bool``, ``int``,
+``float``, ``str``, ``Path``, an ``Enum``, a ``Literal``, ``tuple[str, ...]`` for a list of
+names, or any of them ``| None``), its official default, and an :func:`option` record: the help
+text, other flags, the range of a number, and whether it moves a number (then it is part of the
+signature).  Everything else is derived from that one declaration:
+
+- the signature (:meth:`TaskOptions.signature`: the settings that move a number, in order);
+- the command line's flags (``annoscore.cli.options`` builds them from :func:`fields`);
+- :func:`annoscore.score` and ``annoscore compare --option NAME=VALUE``, which read values as
+  Python values or as the command line's text (:meth:`TaskOptions.from_values`);
+- the README's option tables (:func:`markdown_table`).
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True, slots=True)
+... class Example(TaskOptions):
+...     depth: int | None = option(1000, "Ranks kept per query.", low=0)
+...     lowercase: bool = option(True, "Lower-case the codes.")
+>>> opts = Example.from_values({"depth": "none", "lowercase": "no"})
+>>> opts
+Example(strict_input=False, depth=None, lowercase=False)
+>>> str(opts.signature("demo"))
+'annoscore:0.1.0|task:demo|depth:none|lowercase:no'
+>>> Example.from_values({"depth": -1})
+Traceback (most recent call last):
+...
+annoscore.errors.InputError: depth: expected at least 0, not -1
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import numbers
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from os import PathLike
+from pathlib import Path
+from typing import Any, TypeVar
+
+from annoscore.errors import InputError
+from annoscore.signature import Signature
+
+T = TypeVar("T")
+O = TypeVar("O", bound="TaskOptions")  # noqa: E741
+
+_KEY = "annoscore"
+_TRUE = frozenset({"true", "yes", "1"})
+_FALSE = frozenset({"false", "no", "0"})
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """What an option is besides its name, type and default (see :func:`option`)."""
+
+    help: str
+    flags: tuple[str, ...] = ()
+    moves: bool = True
+    low: float | None = None
+    high: float | None = None
+    panel: str | None = None
+    required: bool = False
+    fixed: bool = False
+
+
+def option(
+    default: T,
+    help: str,
+    *,
+    flags: tuple[str, ...] = (),
+    moves: bool = True,
+    low: float | None = None,
+    high: float | None = None,
+    panel: str | None = None,
+    required: bool = False,
+) -> T:
+    """One option of a task: a dataclass field with its official ``default`` and its metadata.
+
+    - ``help``: one sentence or two for ``--help`` and the README (say what the official value
+      is when it matters);
+    - ``flags``: the command line's flags when not just ``--name-with-dashes`` (the first one
+      is the main one: ``("-c", "--complete")``; a switch ``("--lowercase/--no-lowercase",)``);
+    - ``moves``: the option moves a number, so it is part of the signature (an option that only
+      checks or warns does not);
+    - ``low``, ``high``: the range of a number, inclusive;
+    - ``required``: the task cannot score without it (a file it reads: ``default`` is
+      ``None``, and the command line asks for the flag).
+    """
+    setting = Setting(help, flags, moves, low, high, panel, required)
+    field: T = dataclasses.field(default=default, metadata={_KEY: setting})
+    return field
+
+
+def constant(value: T, help: str) -> T:
+    """A setting of a task that is not an option (it cannot be changed) but that the signature
+    records, in its place among the options: how matching is done, which reference a scorer
+    follows (``matching:one-to-one-optimal``, ``reference:8.01``)."""
+    setting = Setting(help, moves=True, fixed=True)
+    field: T = dataclasses.field(default=value, init=False, metadata={_KEY: setting})
+    return field
+
+
+@dataclass(frozen=True, slots=True)
+class OptionField:
+    """One option of an options class, as :func:`fields` gives it: ``kind`` is ``bool``,
+    ``int``, ``float``, ``path``, ``choice`` (an ``Enum``: ``enum``, or a ``Literal``), ``names``
+    (a tuple of names) or ``text``; ``choices`` the values a ``choice`` takes, as text."""
+
+    name: str
+    annotation: Any
+    kind: str
+    default: Any
+    setting: Setting
+    nullable: bool = False
+    choices: tuple[str, ...] = ()
+    enum: type[Enum] | None = None
+
+    @property
+    def flag(self) -> str:
+        """The option as the command line spells it (``--missing-docs``)."""
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def key(self) -> str:
+        """The option as the signature spells it (``missing-docs``)."""
+        return self.name.replace("_", "-")
+
+    @property
+    def base(self) -> Any:
+        """The type without ``None`` (what a flag parses)."""
+        members = [m for m in _members(self.annotation) if m is not type(None)]
+        return members[0] if len(members) == 1 else self.annotation
+
+
+def _members(annotation: Any) -> tuple[Any, ...]:
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
+        return typing.get_args(annotation)
+    return (annotation,)
+
+
+def _field(name: str, annotation: Any, default: Any, setting: Setting) -> OptionField:
+    members = _members(annotation)
+    nullable = type(None) in members
+    plain = [m for m in members if m is not type(None)]
+    for member in plain:
+        if isinstance(member, type) and issubclass(member, Enum):
+            choices = tuple(str(m.value) for m in member)
+            return OptionField(
+                name, annotation, "choice", default, setting, nullable, choices, member
+            )
+        if typing.get_origin(member) is typing.Literal:
+            choices = tuple(str(c) for c in typing.get_args(member))
+            return OptionField(name, annotation, "choice", default, setting, nullable, choices)
+    for kind, python in (("bool", bool), ("int", int), ("float", float), ("path", Path)):
+        if python in plain:
+            return OptionField(name, annotation, kind, default, setting, nullable)
+    for member in plain:
+        if typing.get_origin(member) is tuple:
+            return OptionField(name, annotation, "names", default, setting, nullable)
+    if str in plain:
+        return OptionField(name, annotation, "text", default, setting, nullable)
+    raise TypeError(f"option {name}: unsupported type {annotation!r}")
+
+
+_FIELDS: dict[type, tuple[OptionField, ...]] = {}
+
+
+def fields(cls: type[TaskOptions]) -> tuple[OptionField, ...]:
+    """The options of ``cls`` in declaration order (the base class's ``strict_input`` first)."""
+    known = _FIELDS.get(cls)
+    if known is None:
+        hints = typing.get_type_hints(cls)
+        known = tuple(
+            _field(f.name, hints[f.name], f.default, f.metadata[_KEY])
+            for f in dataclasses.fields(cls)
+        )
+        _FIELDS[cls] = known
+    return known
+
+
+@dataclass(frozen=True, slots=True)
+class TaskOptions:
+    """The options every task takes; a task's options class adds its own fields.
+
+    ``strict_input`` does not move a number: it turns every input the official reading
+    tolerates (and warns of) into an error naming file and line.
+    """
+
+    strict_input: bool = option(
+        False,
+        "Refuse (exit 2) input the official script would skip, change or tolerate, instead of "
+        "scoring it with a warning.",
+        moves=False,
+    )
+
+    def __post_init__(self) -> None:
+        """Every value checked and normalised as :func:`convert` reads it (an enum's value as
+        text becomes the member, a number out of range is an :class:`InputError`), so an
+        options object made directly is as safe as one read from the command line."""
+        for spec in fields(type(self)):
+            if spec.setting.fixed:
+                continue
+            value = getattr(self, spec.name)
+            checked = convert(spec, value, spec.name)
+            if checked is not value:
+                object.__setattr__(self, spec.name, checked)
+
+    def signature(self, task: str, *read: tuple[str, object]) -> Signature:
+        """The settings of ``self`` that move a number, in declaration order (constants
+        included), then ``read``: settings read from the data (a MUC configuration's).
+
+        >>> str(TaskOptions().signature("x", ("scoring-method", "key2key")))
+        'annoscore:0.1.0|task:x|scoring-method:key2key'
+        """
+        items = [(f.key, getattr(self, f.name)) for f in fields(type(self)) if f.setting.moves]
+        return Signature.of_items(task, [*items, *read])
+
+    @classmethod
+    def from_values(
+        cls: type[O], values: Mapping[str, Any], *, task: str = "", cli: bool = False
+    ) -> O:
+        """The options of ``values`` (by Python name; with ``cli``, as ``--option`` names with
+        ``-`` or ``_``), each read by :func:`convert` and the others left at their defaults;
+        :class:`InputError` naming an unknown option or a value it does not take."""
+        by_name = {f.name: f for f in fields(cls)}
+        prefix = "--option " if cli else ""
+        out: dict[str, Any] = {}
+        for name, value in values.items():
+            key = name.replace("-", "_") if cli else name
+            found = by_name.get(key)
+            if found is None or found.setting.fixed:
+                spelled = [
+                    f.key if cli else f.name for f in by_name.values() if not f.setting.fixed
+                ]
+                where = f" ({task})" if task else ""
+                raise InputError(
+                    f"{prefix}{name}: unknown option; this task{where} takes " + ", ".join(spelled)
+                )
+            out[key] = convert(found, value, prefix + (found.key if cli else found.name))
+        missing = [
+            f.key if cli else f.name
+            for f in by_name.values()
+            if f.setting.required and out.get(f.name, f.default) is None
+        ]
+        if missing:
+            where = f" ({task})" if task else ""
+            needed = " ".join(f"{prefix}{name}=VALUE" for name in missing)
+            raise InputError(f"this task{where} needs {needed}")
+        return cls(**out)
+
+
+def convert(spec: OptionField, value: Any, label: str) -> Any:
+    """``value`` as the option takes it, from a Python value or from text as the command line
+    gives it (``true``/``no``, ``3``, ``0.5``, a path, ``a,b`` for names, ``none``, an enum or
+    ``Literal`` value in any case); :class:`InputError` naming ``label`` otherwise.
+
+    >>> spec = _field("depth", int | None, 1000, Setting("", low=0))
+    >>> convert(spec, "none", "depth"), convert(spec, "7", "depth")
+    (None, 7)
+    >>> convert(spec, "x", "--option depth")
+    Traceback (most recent call last):
+    ...
+    annoscore.errors.InputError: --option depth: expected an integer, not 'x'
+    """
+    text = value.strip() if isinstance(value, str) else None
+    if value is None or (text is not None and text.lower() == "none" and spec.nullable):
+        if spec.nullable:
+            return None
+        raise InputError(f"{label}: a value is needed, not None")
+    kind = spec.kind
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if text is not None and text.lower() in _TRUE | _FALSE:
+            return text.lower() in _TRUE
+        raise InputError(f"{label}: expected true or false, not {value!r}")
+    if kind in ("int", "float"):
+        return _number(spec, value, text, label)
+    if kind == "path":
+        if isinstance(value, str | PathLike) and str(value):
+            return Path(value)
+        raise InputError(f"{label}: expected a path, not {value!r}")
+    if kind == "choice":
+        if spec.enum is not None and isinstance(value, spec.enum):
+            return value
+        if text is not None:
+            for choice in spec.choices:
+                if choice.lower() == text.lower():
+                    return spec.enum(choice) if spec.enum is not None else choice
+        raise InputError(f"{label}: {value!r} is not one of {', '.join(spec.choices)}")
+    if kind == "names":
+        if text is not None:
+            return tuple(part.strip() for part in text.split(",") if part.strip())
+        if isinstance(value, Sequence) and all(isinstance(part, str) for part in value):
+            return tuple(value)
+        raise InputError(f"{label}: expected comma-separated names, not {value!r}")
+    if not isinstance(value, str):
+        raise InputError(f"{label}: expected text, not {value!r}")
+    return value
+
+
+def _number(spec: OptionField, value: Any, text: str | None, label: str) -> int | float:
+    python: type[int] | type[float] = int if spec.kind == "int" else float
+    number: int | float | None = None
+    if isinstance(value, bool):
+        number = None
+    elif isinstance(value, numbers.Integral):
+        number = int(value)
+    elif isinstance(value, numbers.Real) and spec.kind == "float":
+        number = float(value)
+    elif text is not None:
+        try:
+            number = python(text)
+        except ValueError:
+            number = None
+    if number is None or (isinstance(number, float) and not math.isfinite(number)):
+        what = "an integer" if spec.kind == "int" else "a number"
+        raise InputError(f"{label}: expected {what}, not {value!r}")
+    low, high = spec.setting.low, spec.setting.high
+    if (low is not None and number < low) or (high is not None and number > high):
+        span = (
+            f"at most {high:g}"
+            if low is None
+            else f"at least {low:g}"
+            if high is None
+            else f"{low:g} to {high:g}"
+        )
+        raise InputError(f"{label}: expected {span}, not {number!r}")
+    return python(number)
+
+
+def _shown_default(spec: OptionField) -> str:
+    value = spec.default
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, tuple):
+        return ",".join(value) or "all"
+    return "none" if value is None else str(value)
+
+
+def markdown_table(cls: type[TaskOptions]) -> str:
+    """The options of ``cls`` as a Markdown table (flag, values, default, in the signature,
+    what it does): what the README shows for each task.
+
+    >>> print(markdown_table(TaskOptions).splitlines()[0])
+    | option | values | default | signature | what it does |
+    """
+    rows = ["| option | values | default | signature | what it does |", "|---|---|---|---|---|"]
+    for spec in fields(cls):
+        flag = spec.setting.flags[0] if spec.setting.flags else spec.flag
+        values = {
+            "bool": "switch",
+            "int": "integer",
+            "float": "number",
+            "path": "path",
+            "names": "names, comma-separated",
+            "text": "text",
+        }.get(spec.kind, " \\| ".join(spec.choices))
+        if spec.kind in ("int", "float") and (spec.setting.low, spec.setting.high) != (None, None):
+            low, high = spec.setting.low, spec.setting.high
+            values += (
+                f" ({'' if low is None else f'{low:g}'}..{'' if high is None else f'{high:g}'})"
+            )
+        if spec.nullable and spec.kind != "path":
+            values += " or none"
+        moves = "yes" if spec.setting.moves else "no"
+        text = " ".join(spec.setting.help.split()).replace("|", "\\|")
+        rows.append(f"| `{flag}` | {values} | `{_shown_default(spec)}` | {moves} | {text} |")
+    return "\n".join(rows) + "\n"
