@@ -6,7 +6,9 @@ import math
 import random
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -17,19 +19,24 @@ from annoscore.formats.conll import read_conll
 from annoscore.metrics.coref import (
     METRICS,
     EntityOverlap,
-    bcub,
-    blanc,
-    ceafe,
-    ceafm,
+    Partition,
     coref_counts,
     coref_scores,
-    lea,
-    mentions,
     muc,
 )
 from tests.conftest import SHARED_DATA, shared_data
 
 REFERENCE = SHARED_DATA / "coref" / "reference"
+
+
+def _metric(name: str) -> Callable[[Partition[Any], Partition[Any]], Counts]:
+    """One metric's counts of one document, unprefixed (``bcub(key, response)``)."""
+    return lambda key, response: coref_counts(key, response, [name]).select(name + "_")
+
+
+mentions, bcub, ceafm, ceafe, blanc, lea = map(
+    _metric, ("mentions", "bcub", "ceafm", "ceafe", "blanc", "lea")
+)
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -131,12 +138,40 @@ def test_muc_paper_example() -> None:
     assert counts == Counts(recall_num=2, recall_den=3, precision_num=2, precision_den=2)
 
 
-def test_zero_denominator_scores_zero_like_reference() -> None:
-    # TC-N1: an all-singleton key scores MUC 0 even for a perfect response; B3 gives 1
+def test_zero_denominator_is_undefined() -> None:
+    # TC-N1: an all-singleton key has no MUC link: MUC is undefined (the reference prints 0,
+    # which is the task's corpus rule, not the metric's); B3 gives 1
     key = [{1}, {2}, {3}]
     scores = coref_scores(coref_counts(key, key))
-    assert scores["muc_recall"] == scores["muc_f1"] == 0.0
+    assert scores["muc_recall"] is scores["muc_precision"] is scores["muc_f1"] is None
     assert scores["bcub_f1"] == scores["ceafe_f1"] == scores["lea_f1"] == 1.0
+    # the CoNLL score counts the undefined MUC F1 as 0, as every CoNLL scorer prints it
+    assert scores["conll_f1"] == pytest.approx(2 / 3)
+
+
+def test_one_side_empty_gives_f1_zero_and_the_other_side_undefined() -> None:
+    scores = coref_scores(coref_counts([{1, 2}, {3}], []))
+    assert scores["muc_recall"] == 0.0 and scores["muc_precision"] is None
+    assert scores["muc_f1"] == 0.0 and scores["bcub_f1"] == 0.0 and scores["conll_f1"] == 0.0
+    assert scores["blanc_recall"] == 0.0 and scores["blanc_precision"] is None
+    scores = coref_scores(coref_counts([], [{1, 2}]))
+    assert scores["muc_recall"] is None and scores["muc_precision"] == scores["muc_f1"] == 0.0
+    # the key has no link at all: BLANC's recall is undefined, its precision 0
+    assert scores["blanc_recall"] is None and scores["blanc_precision"] == 0.0
+    assert scores["blanc_f1"] == 0.0
+    assert set(coref_scores(coref_counts([], [])).values()) == {None}
+
+
+def test_blanc_kind_the_response_lacks_adds_precision_zero() -> None:
+    # the key has both kinds of links, the response only non-coreference ones: Pc is
+    # undefined and counts 0 in BLANC's mean, as the reference computes it
+    key = [{1, 2}, {3}]
+    response = [{1}, {2}, {3}]
+    scores = coref_scores(coref_counts(key, response, ["blanc"]), ["blanc"])
+    # non-coreference: key {1-3, 2-3}, response {1-2, 1-3, 2-3}: R 1, P 2/3, F 4/5
+    assert scores["blanc_recall"] == pytest.approx((0 + 1) / 2)
+    assert scores["blanc_precision"] == pytest.approx((0 + 2 / 3) / 2)
+    assert scores["blanc_f1"] == pytest.approx((0 + 4 / 5) / 2)
 
 
 def test_blanc_edge_rule_keyed_on_key() -> None:
@@ -282,7 +317,26 @@ def test_scores_stay_in_unit_interval(
     key: list[frozenset[int]], response: list[frozenset[int]]
 ) -> None:
     for value in coref_scores(coref_counts(key, response)).values():
-        assert value is not None and -1e-12 <= value <= 1 + 1e-12
+        assert value is None or -1e-12 <= value <= 1 + 1e-12
+
+
+@given(partitions_st, partitions_st)
+def test_undefined_exactly_where_a_denominator_is_zero(
+    key: list[frozenset[int]], response: list[frozenset[int]]
+) -> None:
+    """The one rule: R undefined when its denominator is 0, P likewise, F only when both are."""
+    counts = coref_counts(key, response)
+    scores = coref_scores(counts)
+    for name in ("mentions", "muc", "bcub", "ceafm", "ceafe", "lea"):
+        no_key = counts[f"{name}_recall_den"] == 0
+        no_response = counts[f"{name}_precision_den"] == 0
+        assert (scores[f"{name}_recall"] is None) == no_key
+        assert (scores[f"{name}_precision"] is None) == no_response
+        assert (scores[f"{name}_f1"] is None) == (no_key and no_response)
+    key_links = counts["blanc_coref_recall_den"] + counts["blanc_noncoref_recall_den"]
+    response_links = counts["blanc_coref_precision_den"] + counts["blanc_noncoref_precision_den"]
+    assert (scores["blanc_recall"] is None) == (key_links == 0)
+    assert (scores["blanc_f1"] is None) == (key_links == response_links == 0)
 
 
 @given(partitions_st, partitions_st, st.randoms(use_true_random=False))

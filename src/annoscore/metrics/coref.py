@@ -36,13 +36,20 @@ Counts of a metric are ``recall_num``, ``recall_den``, ``precision_num``, ``prec
   on both sides, by inclusion-exclusion).  Linear in the number of mentions: no pair is enumerated.
   With repeated response mentions, C_R and N_R are the distinct links (:func:`response_links`).
 
-Scores (:func:`coref_scores`) follow the reference: R = num/den and P = num/den are 0 when the
-denominator is 0, F1 = 2PR/(P+R) is 0 when P+R = 0 (so MUC is 0 on an all-singleton key even for
-a perfect response).  BLANC: with the corpus link counts, if the *key* has no link at all the score
-is 0; if it has no coreference link, BLANC is the non-coreference R/P/F; if it has no
-non-coreference link, the coreference R/P/F; otherwise R and P are the means of the two R's and P's
-and **F is the mean of the two F's** (not the harmonic mean of R and P).  ``conll_f1`` is the
-mean of the MUC, B³ and CEAFe F1.
+Scores (:func:`coref_scores`) follow the one rule (:mod:`annoscore.metrics.prf`): R = num/den is
+undefined (``None``) when its denominator is 0, P likewise; F1 = 2PR/(P+R) (0 when P+R = 0) is 0
+when one of them is undefined and undefined when both are.  The reference scorer prints 0 for an
+undefined score (so MUC is 0 on an all-singleton key even for a perfect response): ``annoscore
+coref`` keeps that for its corpus scores and reference layout only.
+
+BLANC (:func:`blanc_rpf`) is a mean over the kinds of links (coreference, non-coreference) the
+*key* has links of (the reference's edge rule; both kinds when it has neither): R, P and F are
+the means of each kind's R, P and F (**F is the mean of the two F's**, not the harmonic mean of R
+and P).  ``conll_f1`` is the mean of the MUC, B³ and CEAFe F1.  In these two means an undefined
+part counts 0, as the reference's printed 0 does (a kind of link the response has none of adds
+precision 0 to BLANC; a corpus without any MUC link has the CoNLL score (0 + B³ + CEAFe) / 3 that
+every CoNLL scorer prints); a mean is undefined only when every part is
+(:func:`mean_of_scores`).
 """
 
 from __future__ import annotations
@@ -53,6 +60,7 @@ from typing import TypeVar
 
 from annoscore.align.assignment import max_weight_matching
 from annoscore.counts import Counts, Number
+from annoscore.metrics.prf import f_beta, ratio
 
 M = TypeVar("M", bound=Hashable)
 Partition = Sequence[Collection[M]]
@@ -374,13 +382,8 @@ _OF = {
 }
 
 
-def mentions(key: Partition[M], response: Partition[M]) -> Counts:
-    """Mention identification counts of one document."""
-    return mentions_of(EntityOverlap.of(key, response))
-
-
 def muc(key: Partition[M], response: Partition[M]) -> Counts:
-    """MUC counts of one document."""
+    """MUC counts of one document (the other metrics: :func:`coref_counts`)."""
     return muc_of(EntityOverlap.of(key, response))
 
 
@@ -436,31 +439,6 @@ def weighted_muc(
     )
 
 
-def bcub(key: Partition[M], response: Partition[M]) -> Counts:
-    """B³ counts of one document."""
-    return bcub_of(EntityOverlap.of(key, response))
-
-
-def ceafm(key: Partition[M], response: Partition[M]) -> Counts:
-    """CEAFm counts of one document."""
-    return ceafm_of(EntityOverlap.of(key, response))
-
-
-def ceafe(key: Partition[M], response: Partition[M]) -> Counts:
-    """CEAFe counts of one document."""
-    return ceafe_of(EntityOverlap.of(key, response))
-
-
-def blanc(key: Partition[M], response: Partition[M]) -> Counts:
-    """BLANC link counts of one document."""
-    return blanc_of(EntityOverlap.of(key, response))
-
-
-def lea(key: Partition[M], response: Partition[M]) -> Counts:
-    """LEA counts of one document."""
-    return lea_of(EntityOverlap.of(key, response))
-
-
 def coref_counts(
     key: Partition[M], response: Partition[M], metrics: Iterable[str] = METRICS
 ) -> Counts:
@@ -477,52 +455,90 @@ def coref_counts(
     return total
 
 
-def _ratio(num: Number, den: Number) -> float:
-    return num / den if den else 0.0
+def metrics_in(counts: Counts) -> tuple[str, ...]:
+    """The metrics whose counts are in ``counts``, in the order of :data:`METRICS`.
+
+    >>> metrics_in(coref_counts([{1, 2}], [{1, 2}], ["muc", "blanc"]))
+    ('muc', 'blanc')
+    """
+    return tuple(
+        name
+        for name in METRICS
+        if ("blanc_coref_recall_den" if name == "blanc" else f"{name}_recall_den") in counts
+    )
 
 
-def _f1(recall: float, precision: float) -> float:
-    return 2 * recall * precision / (recall + precision) if recall + precision else 0.0
+Score = float | None
 
 
-def rpf(counts: Counts, prefix: str = "") -> tuple[float, float, float]:
-    """Recall, precision and F1 from ``{prefix}recall_num`` ... with the reference's zero rule."""
-    recall = _ratio(counts[prefix + "recall_num"], counts[prefix + "recall_den"])
-    precision = _ratio(counts[prefix + "precision_num"], counts[prefix + "precision_den"])
+def _f1(recall: Score, precision: Score) -> Score:
+    if recall is None and precision is None:  # nothing on either side
+        return None
+    if recall is None or precision is None:  # something on one side only: none of it is right
+        return 0.0
+    return f_beta(precision, recall)
+
+
+def rpf(counts: Counts, prefix: str = "") -> tuple[Score, Score, Score]:
+    """Recall, precision and F1 from ``{prefix}recall_num`` ... by the rule (module doc).
+
+    >>> rpf(Counts(recall_num=0, recall_den=0, precision_num=0, precision_den=3))
+    (None, 0.0, 0.0)
+    """
+    recall = ratio(counts[prefix + "recall_num"], counts[prefix + "recall_den"])
+    precision = ratio(counts[prefix + "precision_num"], counts[prefix + "precision_den"])
     return recall, precision, _f1(recall, precision)
 
 
-def blanc_rpf(counts: Counts, prefix: str = "") -> tuple[float, float, float]:
-    """BLANC R, P, F from (summed) link counts, with the edge rule keyed on the key's links."""
+def mean_of_scores(values: Sequence[Score]) -> Score:
+    """The mean of the parts of BLANC or of the CoNLL score: an undefined part counts 0, as the
+    reference's printed 0 does; undefined only when every part is.
+
+    >>> mean_of_scores([None, 1.0, 1.0]), mean_of_scores([None, None])
+    (0.6666666666666666, None)
+    """
+    if all(value is None for value in values):
+        return None
+    return sum(0.0 if value is None else value for value in values) / len(values)
+
+
+def blanc_rpf(counts: Counts, prefix: str = "") -> tuple[Score, Score, Score]:
+    """BLANC R, P, F from (summed) link counts, with the edge rule keyed on the key's links
+    (module doc).
+
+    >>> c = Counts(coref_recall_num=1, coref_recall_den=1, coref_precision_num=1,
+    ...            coref_precision_den=1, noncoref_recall_num=0, noncoref_recall_den=2,
+    ...            noncoref_precision_num=0, noncoref_precision_den=0)
+    >>> blanc_rpf(c)  # the response has no non-coreference link: its precision counts 0
+    (0.5, 0.5, 0.5)
+    """
     coref = rpf(counts, prefix + "coref_")
     noncoref = rpf(counts, prefix + "noncoref_")
-    has_coref = counts[prefix + "coref_recall_den"] > 0
-    has_noncoref = counts[prefix + "noncoref_recall_den"] > 0
-    if not has_coref and not has_noncoref:
-        return 0.0, 0.0, 0.0
-    if not has_coref:
-        return noncoref
-    if not has_noncoref:
-        return coref
-    return tuple((a + b) / 2 for a, b in zip(coref, noncoref, strict=True))  # type: ignore[return-value]
+    kinds = [
+        scores
+        for scores, kind in ((coref, "coref_"), (noncoref, "noncoref_"))
+        if counts[prefix + kind + "recall_den"] > 0
+    ] or [coref, noncoref]
+    recall, precision, f1 = (mean_of_scores(values) for values in zip(*kinds, strict=True))
+    return recall, precision, f1
 
 
-def coref_scores(counts: Counts, metrics: Iterable[str] = METRICS) -> dict[str, float | None]:
-    """``{metric}_{recall,precision,f1}`` from ``{metric}_``-prefixed counts, and ``conll_f1``.
+def coref_scores(counts: Counts, metrics: Iterable[str] | None = None) -> dict[str, Score]:
+    """``{metric}_{recall,precision,f1}`` from ``{metric}_``-prefixed counts, and ``conll_f1``,
+    each ``None`` where undefined (module doc).
 
-    ``conll_f1`` is present when MUC, B³ and CEAFe are all among ``metrics``.
+    ``metrics``: the metrics scored (by default those whose counts are in ``counts``,
+    :func:`metrics_in`); ``conll_f1`` is there when MUC, B³ and CEAFe all are.
+
+    >>> coref_scores(coref_counts([{1}, {2}], [{1}, {2}], ["muc"]))
+    {'muc_recall': None, 'muc_precision': None, 'muc_f1': None}
     """
-    chosen = list(metrics)
-    scores: dict[str, float | None] = {}
+    chosen = metrics_in(counts) if metrics is None else tuple(metrics)
+    scores: dict[str, Score] = {}
     for name in chosen:
         values = blanc_rpf(counts, "blanc_") if name == "blanc" else rpf(counts, name + "_")
         for part, value in zip(("recall", "precision", "f1"), values, strict=True):
             scores[f"{name}_{part}"] = value
     if all(name in chosen for name in CONLL_METRICS):
-        scores["conll_f1"] = conll_f1(*(scores[f"{name}_f1"] or 0.0 for name in CONLL_METRICS))
+        scores["conll_f1"] = mean_of_scores([scores[f"{name}_f1"] for name in CONLL_METRICS])
     return scores
-
-
-def conll_f1(muc_f1: float, bcub_f1: float, ceafe_f1: float) -> float:
-    """The CoNLL-2011/2012 score: the plain mean of the MUC, B³ and CEAFe F1."""
-    return (muc_f1 + bcub_f1 + ceafe_f1) / 3
