@@ -14,6 +14,11 @@ choices and default from the declaration: nothing is restated here) and ``out`` 
 scoring command shares (``--format``, ``-o``, ``--per-doc``, ``--bootstrap``, ``--confidence``,
 ``--seed``), and calls the function with the options object and the :class:`Output` built from
 them.
+
+A flag ``--flag=VALUE`` in a choice option's ``flags`` is a switch that sets it to VALUE
+(``--remove-singletons=removed``).  A command may declare a common output parameter itself
+(``format`` with a choice of its own: ``annoscore coref -f reference``): it replaces the common
+one, and :class:`Output` keeps that field's default for the command to set.
 """
 
 from __future__ import annotations
@@ -83,9 +88,15 @@ _OUTPUT: list[tuple[str, Any, Any]] = [
 ]
 
 
+def _switches(spec: OptionField) -> list[tuple[str, str, str]]:
+    """A choice option's ``--flag=VALUE`` flags: (parameter name, flag, VALUE)."""
+    found = [flag.partition("=") for flag in spec.setting.flags if "=" in flag]
+    return [(f"{spec.name}__{n}", flag, value) for n, (flag, _, value) in enumerate(found)]
+
+
 def _flag_parameter(spec: OptionField) -> inspect.Parameter:
     setting = spec.setting
-    flags = setting.flags or (spec.flag,)
+    flags = tuple(flag for flag in setting.flags if "=" not in flag) or (spec.flag,)
     if spec.kind == "bool" and not setting.flags and spec.default is True:
         flags = (f"{spec.flag}/--no-{spec.flag[2:]}",)
     extra: dict[str, Any] = {}
@@ -122,7 +133,11 @@ def _flag_parameter(spec: OptionField) -> inspect.Parameter:
     )
 
 
-def _option_value(spec: OptionField, value: Any) -> Any:
+def _option_value(spec: OptionField, values: dict[str, Any]) -> Any:
+    value = values.pop(spec.name)
+    for name, _, chosen in _switches(spec):
+        if values.pop(name):
+            value = chosen
     if spec.kind == "names":
         if not value:
             return spec.default
@@ -139,13 +154,26 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
     specs = [s for s in fields(options_class) if not s.setting.fixed]
     own = [s for s in specs if s.name != "strict_input"]
     parameters: list[inspect.Parameter] = []
+    common = [(name, a, d) for name, a, d in _OUTPUT if name not in signature.parameters]
     for parameter in signature.parameters.values():
         if parameter.name == "options":
-            parameters.extend(_flag_parameter(spec) for spec in own)
+            for spec in own:
+                parameters.append(_flag_parameter(spec))
+                parameters.extend(
+                    inspect.Parameter(
+                        name,
+                        inspect.Parameter.KEYWORD_ONLY,
+                        default=False,
+                        annotation=Annotated[
+                            bool, typer.Option(flag, help=f"The same as {spec.flag} {value}.")
+                        ],
+                    )
+                    for name, flag, value in _switches(spec)
+                )
         elif parameter.name == "out":
             parameters.extend(
                 inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=d, annotation=a)
-                for name, a, d in _OUTPUT
+                for name, a, d in common
             )
         else:
             parameters.append(parameter.replace(annotation=hints[parameter.name]))
@@ -155,9 +183,9 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
 
     @functools.wraps(function)
     def command(**values: Any) -> None:
-        chosen = options_class(**{s.name: _option_value(s, values.pop(s.name)) for s in specs})
+        chosen = options_class(**{s.name: _option_value(s, values) for s in specs})
         out = Output(
-            **{name: values.pop(name) for name, _, _ in _OUTPUT},
+            **{name: values.pop(name) for name, _, _ in common},
             strict_input=chosen.strict_input,
         )
         function(options=chosen, out=out, **values)
