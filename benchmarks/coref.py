@@ -27,8 +27,8 @@ each process's peak memory (``wait4``):
 coval (ns-moosavi/coval) is not measured: it is not on PyPI (the PyPI project ``coval`` is an
 unrelated code-generation tool), and annoscore installs peers from the package index only.
 
-In memory (labelled as such): :func:`annoscore.tasks.coref.score_conll` on parsed files against
-scorch's five functions on the same partitions.
+In memory (labelled as such): :func:`annoscore.tasks.coref.count_coref` on the partitions of the
+parsed files against scorch's five functions on the same partitions.
 
 Run: ``python benchmarks/coref.py [--docs 348] [--rounds 3] [--keep DIR] [--scaling]``;
 ``--scaling`` adds the 10x input (3,480 documents) and prints time per document and memory growth.
@@ -283,17 +283,15 @@ def in_memory(key: Path, response: Path) -> tuple[float, float]:
     from scorch import scores
 
     from annoscore.formats.conll import read_conll
-    from annoscore.tasks.coref import score_conll
+    from annoscore.tasks.coref import count_coref
 
     key_file, response_file = read_conll(key), read_conll(response)
+    keys = {d.name: [list(e) for e in d.entities] for d in key_file.documents}
+    responses = {d.name: [list(e) for e in d.entities] for d in response_file.documents}
     started = time.perf_counter()
-    score_conll(key_file, response_file)
+    count_coref(keys, responses)
     ours = time.perf_counter() - started
-    responses = response_file.by_name()
-    pairs = [
-        ([set(e) for e in d.entities], [set(e) for e in responses[name].entities])
-        for name, d in key_file.by_name().items()
-    ]
+    pairs = [([set(e) for e in k], [set(e) for e in responses[name]]) for name, k in keys.items()]
     functions = (scores.muc, scores.b_cubed, scores.ceaf_m, scores.ceaf_e, scores.blanc)
     started = time.perf_counter()
     for k, r in pairs:
@@ -356,7 +354,7 @@ def bench(documents: int, rounds: int, folder: Path) -> dict[str, float]:
     )
     ours_memory, scorch_memory = json.loads(timed.stdout)
     print(
-        f"  in memory (parsed files, not end to end): annoscore score_conll {ours_memory:.2f} s, "
+        f"  in memory (partitions, not end to end): annoscore count_coref {ours_memory:.2f} s, "
         f"scorch's five functions {scorch_memory:.2f} s ({scorch_memory / ours_memory:.1f}x)"
     )
     return {"seconds": ours, "memory": memory["annoscore"], "documents": documents}

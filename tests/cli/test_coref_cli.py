@@ -64,9 +64,30 @@ def test_text_reference_csv_markdown_and_output_file(cli: Cli, tmp_path: Path) -
     assert set(json.loads(out.read_text())["scores"]) == SCORE_KEYS
 
 
-def test_remove_singletons_option(cli: Cli) -> None:
-    data = cli.json("coref", KEY, RESPONSE, "--remove-singletons")
-    assert "singletons:removed" in data["signature"]
+def test_signature_and_singletons_switch(cli: Cli) -> None:
+    assert cli.json("coref", KEY, RESPONSE)["signature"].endswith(
+        "|task:coref|reference:8.01|metrics:muc+bcub+ceafm+ceafe+blanc+lea|singletons:kept"
+        "|duplicates:scorer.pl|blanc-edge:key"
+    )
+    switched = cli.json("coref", KEY, RESPONSE, "--remove-singletons")
+    assert "|singletons:removed|" in switched["signature"]
+    assert cli.json("coref", KEY, RESPONSE, "--singletons", "removed") == switched
+    assert "metrics:muc+bcub+ceafe|" in cli.json("coref", KEY, RESPONSE, "-m", "conll")["signature"]
+
+
+def test_undefined_scores_are_zero_in_the_corpus_and_null_per_document(cli: Cli) -> None:
+    base = shared_data("coref", "reference")
+    data = cli.json("coref", base / "TC-N.key", base / "TC-N-1.response", "--per-doc")
+    assert data["scores"]["muc_f1"] == 0.0 and data["scores"]["bcub_f1"] == 1.0
+    assert data["scores"]["conll_f1"] == pytest.approx(2 / 3)  # MUC's undefined F1 counts 0
+    (document,) = data["documents"].values()
+    assert document["scores"]["muc_f1"] is None
+    assert data["warnings"] == [
+        "undefined (a zero denominator): muc_recall, muc_precision, muc_f1; shown as 0.0, "
+        "the official rule"
+    ]
+    reference = cli("coref", base / "TC-N.key", base / "TC-N-1.response", "-f", "reference")
+    assert "Coreference: Recall: (0 / 0) 0%\tPrecision: (0 / 0) 0%\tF1: 0%" in reference.stdout
 
 
 def _write(path: Path, body: str) -> Path:
@@ -102,7 +123,9 @@ def test_token_count_mismatch_exits_2(cli: Cli, tmp_path: Path) -> None:
 
 
 def test_bad_usage_exits_2(cli: Cli, tmp_path: Path) -> None:
-    assert cli("coref", KEY, RESPONSE, "-m", "nope").exit_code == 2
+    unknown = cli("coref", KEY, RESPONSE, "-m", "muc+nope")
+    assert unknown.exit_code == 2
+    assert "unknown metric 'nope'; expected one of muc," in unknown.stderr
     assert cli("coref", KEY, tmp_path / "missing.conll").exit_code == 2
     assert cli("coref", KEY).exit_code == 2
 

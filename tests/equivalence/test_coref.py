@@ -8,8 +8,10 @@ nested and crossing mentions, singletons, split antecedents and unreadable cell 
 spans (a key span repeated in the key or in the response, a span no key mention has repeated in
 several response entities or twice in one), byte-order marks, empty responses, files past the
 reader's chunk of characters.  Each pair runs through :func:`annoscore.tasks.coref.score_coref`
-and through the oracle: per-document and corpus counts, every score and the repeat and pairing
-warnings equal (floats to 1e-9: the reference itself sums them in no fixed order).
+and through the oracle: per-document and corpus counts, every score (the corpus's with the
+reference's 0, the documents' undefined where the rule says so) and the repeat, pairing and
+undefined-score warnings equal (floats to 1e-9: the reference itself sums them in no fixed
+order).
 
 ``ANNOSCORE_EQUIVALENCE_CASES`` multiplies the number of cases.
 """
@@ -26,7 +28,7 @@ from typing import Any
 import pytest
 
 from annoscore.formats import conll as reader
-from annoscore.tasks.coref import score_coref
+from annoscore.tasks.coref import CorefOptions, score_coref
 from tests.equivalence.ids import id_pool, split_sides
 from tests.oracles import coref as oracle
 
@@ -186,6 +188,16 @@ def _equal(name: str, got: float, expected: Fraction) -> bool:
     return math.isclose(got, float(expected), rel_tol=1e-9, abs_tol=1e-12)
 
 
+def _same_scores(got: dict[str, float | None], expected: dict[str, Any], where: str) -> None:
+    assert set(got) == set(expected), where
+    for name, score in expected.items():
+        value = got[name]
+        if score is None or value is None:
+            assert value is score, (where, name, value, score)
+        else:
+            assert math.isclose(value, score, rel_tol=1e-9, abs_tol=1e-12), (where, name)
+
+
 def _lines(path: Path, lines: list[int]) -> tuple[int, tuple[str, ...]]:
     return len(lines), tuple(f"{path}:{line}" for line in sorted(set(lines))[:5])
 
@@ -200,8 +212,17 @@ def _compare(result: Any, expected: oracle.Outcome, key: Path, response: Path) -
     for name, value in expected.counts.items():
         assert _equal(name, result.counts[name], value), (name, result.counts[name], value)
     assert set(result.scores) == set(expected.scores)
-    for name, score in expected.scores.items():
-        assert math.isclose(result.scores[name], score, rel_tol=1e-9, abs_tol=1e-12), name
+    # the corpus scores are the reference's (0 where undefined), the documents' the rule's
+    _same_scores(result.scores, oracle.reference_scores(expected.counts), "corpus")
+    for document, counts in expected.per_document.items():
+        _same_scores(result.documents[document].scores, oracle.scores(counts), document)
+    undefined = [name for name in result.scores if expected.scores[name] is None]
+    notes = [str(w) for w in result.warnings if w.code == "undefined"]
+    assert notes == (
+        [f"undefined (a zero denominator): {', '.join(undefined)}; shown as 0.0, the official rule"]
+        if undefined
+        else []
+    )
     warnings = {w.code: (w.count, tuple(w.examples)) for w in result.warnings}
     for code, side, lines in (
         ("coref.key_repeat", key, expected.repeats["key"]),
@@ -247,7 +268,8 @@ def test_random_pairs_equal_the_reference(tmp_path: Path, block: int) -> None:
         assert not large or len(key_text) > reader.CHUNK
         remove_singletons = rng.random() < 0.2
         expected = oracle.score(key_text, response_text, remove_singletons=remove_singletons)
-        result = score_coref(key, response, remove_singletons=remove_singletons)
+        options = CorefOptions(singletons="removed" if remove_singletons else "kept")
+        result = score_coref(key, response, options)
         _compare(result, expected, key, response)
         for what in ("kept", "removed", "key"):
             seen[what] += bool(expected.repeats[what])

@@ -29,8 +29,15 @@ denominators summed:
 
 An entity is a list: a response span kept as a repeat is listed again, and each listing is a
 mention to MUC, B3, CEAF and LEA (``|r|`` counts listings, a listing of a span no key entity holds
-is a piece of its own); mentions and BLANC see spans.  Zero denominators give 0, F = 0 when
-P + R = 0; ``conll_f1`` the mean of the MUC, B3 and CEAFe F1.  Nothing here imports annoscore.
+is a piece of its own); mentions and BLANC see spans.
+
+Scores follow the one rule (design.md, "One rule for undefined numbers"): R is undefined
+(``None``) when its denominator is 0, P likewise, F = 2PR / (P + R) (0 when P + R = 0) is 0 when
+one of them is undefined and undefined when both are.  BLANC is the mean over the kinds of links
+the key has (both kinds when it has none) of each kind's R, P and F, and ``conll_f1`` the mean of
+the MUC, B3 and CEAFe F1; in those means an undefined part counts 0 (the reference's printed 0),
+and a mean is undefined when every part is.  :func:`reference_scores` are the scores as the
+reference scorer prints them: 0 where undefined.  Nothing here imports annoscore.
 """
 
 from __future__ import annotations
@@ -287,45 +294,53 @@ def document_counts(key: list[Entity], response: list[Entity]) -> dict[str, Frac
     return out
 
 
-def _rpf(counts: dict[str, Fraction], metric: str) -> tuple[Fraction, Fraction, Fraction]:
-    def ratio(num: Fraction, den: Fraction) -> Fraction:
-        return num / den if den else Fraction(0)
+Score = Fraction | None
+
+
+def _rpf(counts: dict[str, Fraction], metric: str) -> tuple[Score, Score, Score]:
+    def ratio(num: Fraction, den: Fraction) -> Score:
+        return num / den if den else None
 
     r = ratio(counts[f"{metric}_recall_num"], counts[f"{metric}_recall_den"])
     p = ratio(counts[f"{metric}_precision_num"], counts[f"{metric}_precision_den"])
+    if r is None or p is None:
+        return r, p, (None if r is None and p is None else Fraction(0))
     return r, p, (2 * r * p / (r + p) if r + p else Fraction(0))
 
 
-def scores(counts: dict[str, Fraction]) -> dict[str, float]:
-    """R, P, F1 of every metric from summed counts (the reference's zero and BLANC rules)."""
-    out: dict[str, float] = {}
+def _mean(parts: list[Score]) -> Score:
+    if all(part is None for part in parts):
+        return None
+    return sum((part or Fraction(0) for part in parts), Fraction(0)) / len(parts)
+
+
+def scores(counts: dict[str, Fraction]) -> dict[str, float | None]:
+    """R, P, F1 of every metric from (summed) counts, ``None`` where undefined."""
+    out: dict[str, Score] = {}
     for metric in ("mentions", "muc", "bcub", "ceafm", "ceafe", "lea"):
         for part, value in zip(("recall", "precision", "f1"), _rpf(counts, metric), strict=True):
-            out[f"{metric}_{part}"] = float(value)
-    coref, noncoref = _rpf(counts, "blanc_coref"), _rpf(counts, "blanc_noncoref")
-    has_coref = counts["blanc_coref_recall_den"] > 0
-    has_noncoref = counts["blanc_noncoref_recall_den"] > 0
-    if has_coref and has_noncoref:
-        blanc = tuple((a + b) / 2 for a, b in zip(coref, noncoref, strict=True))
-    elif has_coref:
-        blanc = coref
-    elif has_noncoref:
-        blanc = noncoref
-    else:
-        blanc = (Fraction(0),) * 3
-    for part, value in zip(("recall", "precision", "f1"), blanc, strict=True):
-        out[f"blanc_{part}"] = float(value)
-    out["conll_f1"] = float(
-        (_rpf(counts, "muc")[2] + _rpf(counts, "bcub")[2] + _rpf(counts, "ceafe")[2]) / 3
-    )
-    return out
+            out[f"{metric}_{part}"] = value
+    kinds = [
+        _rpf(counts, f"blanc_{kind}")
+        for kind in ("coref", "noncoref")
+        if counts[f"blanc_{kind}_recall_den"] > 0
+    ] or [_rpf(counts, "blanc_coref"), _rpf(counts, "blanc_noncoref")]
+    for k, part in enumerate(("recall", "precision", "f1")):
+        out[f"blanc_{part}"] = _mean([scores[k] for scores in kinds])
+    out["conll_f1"] = _mean([out["muc_f1"], out["bcub_f1"], out["ceafe_f1"]])
+    return {name: None if value is None else float(value) for name, value in out.items()}
+
+
+def reference_scores(counts: dict[str, Fraction]) -> dict[str, float]:
+    """:func:`scores` as the reference scorer prints them: 0 where undefined."""
+    return {name: value or 0.0 for name, value in scores(counts).items()}
 
 
 @dataclass
 class Outcome:
     per_document: dict[str, dict[str, Fraction]]
     counts: dict[str, Fraction]
-    scores: dict[str, float]
+    scores: dict[str, float | None]  # the rule's: None where undefined
     repeats: dict[str, list[int]]  # key removed, response removed, response kept: lines
     key_only: list[str]
     response_only: list[str]

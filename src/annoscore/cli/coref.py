@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from annoscore.cli.common import (
-    BootstrapOption,
-    ConfidenceOption,
-    OutputFormat,
-    OutputOption,
-    PerDocOption,
-    SeedOption,
-    StrictInputOption,
-    emit,
-    fail,
-    guarded,
-)
+from annoscore.cli.common import OutputFormat, fail, guarded
+from annoscore.cli.options import Output, scoring_command
+from annoscore.tasks.coref import CorefOptions
 
 EPILOG = (
     "Examples:\n\n"
@@ -52,34 +44,15 @@ def register(app: typer.Typer) -> None:
         epilog=EPILOG,
     )
     @guarded
+    @scoring_command
     def coref(
         key: Annotated[Path, typer.Argument(help="The key (gold) CoNLL file.", dir_okay=False)],
         response: Annotated[
             Path, typer.Argument(help="The response (system) CoNLL file.", dir_okay=False)
         ],
-        metric: Annotated[
-            list[str] | None,
-            typer.Option(
-                "--metric",
-                "--metrics",
-                "-m",
-                help=(
-                    "muc, bcub, ceafm, ceafe, blanc, lea, conll (= muc+bcub+ceafe) or all "
-                    "(default); repeat the option or separate with ',' or '+' (--metrics: the "
-                    "Python name, metrics)."
-                ),
-            ),
-        ] = None,
-        remove_singletons: Annotated[
-            bool,
-            typer.Option(
-                "--remove-singletons",
-                help="Drop one-mention entities from key and response first (coval semantics).",
-            ),
-        ] = False,
-        strict_input: StrictInputOption = False,
-        per_doc: PerDocOption = False,
-        fmt: Annotated[
+        options: CorefOptions,
+        out: Output,
+        format: Annotated[
             CorefFormat,
             typer.Option(
                 "--format",
@@ -91,33 +64,17 @@ def register(app: typer.Typer) -> None:
                 case_sensitive=False,
             ),
         ] = CorefFormat.text,
-        output: OutputOption = None,
-        bootstrap: BootstrapOption = 0,
-        confidence: ConfidenceOption = 0.95,
-        seed: SeedOption = 12345,
     ) -> None:
         from annoscore.report.coref import render_reference, render_table
-        from annoscore.tasks.coref import parse_metrics, score_coref
+        from annoscore.tasks.coref import score_coref
 
-        reference = fmt is CorefFormat.reference
-        if reference and per_doc:
-            raise fail(
-                "--per-doc has no effect with --format reference (the reference scorer's totals); "
-                "use text, json, csv or markdown"
-            )
-        try:
-            metrics = parse_metrics(metric or ["all"])
-        except ValueError as error:
-            raise fail(str(error)) from None
-        result = score_coref(key, response, metrics=metrics, remove_singletons=remove_singletons)
-        emit(
-            result,
-            OutputFormat.text if reference else OutputFormat(fmt.value),
-            output,
-            render_reference if reference else render_table,
-            per_doc=per_doc,
-            bootstrap=bootstrap,
-            confidence=confidence,
-            seed=seed,
-            strict_input=strict_input,
-        )
+        if format is CorefFormat.reference:
+            if out.per_doc:
+                raise fail(
+                    "--per-doc has no effect with --format reference (the reference scorer's "
+                    "totals); use text, json, csv or markdown"
+                )
+            out.emit(score_coref(key, response, options), render_reference)
+        else:
+            shown = replace(out, format=OutputFormat(format.value))
+            shown.emit(score_coref(key, response, options), render_table)

@@ -2,8 +2,9 @@
 
 ``render_reference`` prints what ``perl scorer.pl <metric> KEY RESPONSE none`` prints for each
 metric, so the two outputs can be diffed line by line: numerators and denominators with 15
-significant digits (Perl's default number format) and percentages **truncated** to two decimals
-(``int(x * 10000) / 100``: 0.698963 prints 69.89, where rounding would give 69.90).
+significant digits (Perl's default number format), percentages **truncated** to two decimals
+(``int(x * 10000) / 100``: 0.698963 prints 69.89, where rounding would give 69.90), and 0 for a
+score that is undefined (a zero denominator), as scorer.pl prints it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import math
 
 from annoscore.counts import Counts, Number
 from annoscore.formats.conll import shown_name
-from annoscore.metrics.coref import METRICS, blanc_rpf, rpf
+from annoscore.metrics.coref import blanc_rpf, metrics_in, rpf
 from annoscore.report.generic import aligned
 from annoscore.result import Result
 
@@ -35,16 +36,10 @@ def perl_number(value: Number) -> str:
     return "0" if text == "-0" else text
 
 
-def truncated_percent(fraction: float) -> str:
-    """``int(fraction * 10000) / 100`` printed the Perl way: 0.797979 -> ``79.79``."""
-    return perl_number(math.trunc(fraction * 10000) / 100)
-
-
-def _metrics(result: Result) -> tuple[str, ...]:
-    details = result.details
-    if isinstance(details, tuple):
-        return tuple(str(name) for name in details)
-    return tuple(name for name in METRICS if f"{name}_f1" in result.scores)
+def truncated_percent(fraction: float | None) -> str:
+    """``int(fraction * 10000) / 100`` printed the Perl way: 0.797979 -> ``79.79``; an
+    undefined score (``None``) prints as scorer.pl prints it, ``0``."""
+    return perl_number(math.trunc((fraction or 0.0) * 10000) / 100)
 
 
 def reference_line(label: str, counts: Counts, prefix: str) -> str:
@@ -65,8 +60,8 @@ def blanc_lines(counts: Counts, prefix: str = "blanc_") -> list[str]:
     return [
         reference_line("Coreference links", counts, prefix + "coref_"),
         reference_line("Non-coreference links", counts, prefix + "noncoref_"),
-        f"BLANC: Recall: ({perl_number(recall)} / 1) {truncated_percent(recall)}%\t"
-        f"Precision: ({perl_number(precision)} / 1) {truncated_percent(precision)}%\t"
+        f"BLANC: Recall: ({perl_number(recall or 0)} / 1) {truncated_percent(recall)}%\t"
+        f"Precision: ({perl_number(precision or 0)} / 1) {truncated_percent(precision)}%\t"
         f"F1: {truncated_percent(f1)}%",
     ]
 
@@ -75,7 +70,7 @@ def render_reference(result: Result) -> str:
     """The totals block of the reference scorer, one per metric (mentions are in each block)."""
     counts = result.counts
     lines: list[str] = []
-    for name in _metrics(result):
+    for name in metrics_in(result.counts):
         if name == "mentions":
             continue
         lines += [f"METRIC {name}:", "", "====== TOTALS ======="]
@@ -98,21 +93,14 @@ def render_table(result: Result) -> str:
 
     Warnings are not part of the table: the command prints them on stderr (JSON and Markdown
     carry them inside)."""
-    header = ["metric", "recall", "precision", "f1"]
-    rows = []
-    for name in _metrics(result):
-        rows.append(
-            [_TITLES[name]] + [_cell(result.scores.get(f"{name}_{part}")) for part in header[1:]]
-        )
-    lines = [f"{result.task}  ({result.signature})", ""]
-    lines += aligned(header, rows, left=1)
+    names = metrics_in(result.counts)
+    parts = ("recall", "precision", "f1")
+    rows = [[_TITLES[n], *(_cell(result.scores.get(f"{n}_{p}")) for p in parts)] for n in names]
+    lines = [f"{result.task}  ({result.signature})", "", *aligned(["metric", *parts], rows, left=1)]
     if "conll_f1" in result.scores:
-        lines += [
-            "",
-            f"CoNLL score (mean of MUC, B3, CEAFe F1): {_cell(result.scores['conll_f1'])}",
-        ]
+        conll = _cell(result.scores["conll_f1"])
+        lines += ["", f"CoNLL score (mean of MUC, B3, CEAFe F1): {conll}"]
     if result.view.documents:
-        names = [name for name in _metrics(result)]
         doc_header = ["document", *(f"{_TITLES[n]} F1" for n in names)]
         doc_rows = [
             [shown_name(doc), *(_cell(unit.scores.get(f"{n}_f1")) for n in names)]

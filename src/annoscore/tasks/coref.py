@@ -16,119 +16,189 @@ Preset (../shared/spec/coref.md, "Decisions for annoscore", and scorer.pl's obse
   every repeat is removed (scorer.pl keeps them and can then score above 100%: the spec's
   decision).  Each case is a warning naming file and line; document names in messages are
   escaped (:func:`~annoscore.formats.conll.shown_name`);
-* metrics: :mod:`annoscore.metrics.coref` on the raw (de-duplicated) partitions; counts summed over
-  documents (micro average); 0 for a 0 denominator, with a warning saying which;
-* ``remove_singletons`` (off by default, beyond the reference): drop one-mention entities from key
-  and response before scoring, as coval's ``remove_singletons`` does.
+* metrics: :mod:`annoscore.metrics.coref` on the raw (de-duplicated) partitions, counts summed
+  over documents (micro average); the corpus scores show an undefined score as 0, as the
+  reference scorer prints it (``Undefined.zero``, named in a warning).
+
+:func:`score_coref` scores two files; :func:`count_coref` partitions given in memory.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import replace
-from functools import partial
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from numbers import Integral
 from pathlib import Path
+from typing import Literal
 
 from annoscore.align.documents import pair_documents
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.formats.conll import ConllFile, Partition, read_conll, shown_name
-from annoscore.metrics.coref import CONLL_METRICS, METRICS, coref_counts, coref_scores
-from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning
+from annoscore.formats.conll import ConllDocument, Partition, Span, read_conll, shown_name
+from annoscore.metrics.coref import CONLL_METRICS, METRICS, coref_counts
+from annoscore.options import TaskOptions, constant, option
+from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning, Undefined
 from annoscore.signature import Signature
+from annoscore.tasks.registry import get
 
-TASK = "coref"
-REFERENCE_VERSION = "8.01"
-"""The reference scorer version reproduced (LEA: its LEA-scorer branch, 9.0.0-alpha)."""
-
-METRIC_CHOICES = (*METRICS, "conll", "all")
-"""Names accepted by :func:`parse_metrics`: a metric, ``conll`` (MUC + B³ + CEAFe) or ``all``."""
+CHOSEN = METRICS[1:]
+"""The metrics ``--metric`` chooses from (mention identification is always scored)."""
 
 
-def parse_metrics(names: Iterable[str]) -> tuple[str, ...]:
-    """Expand names (``muc``, ``muc,bcub``, ``muc+bcub``, ``conll``, ``all``) in report order.
-
-    Mention identification is always included (it is printed with every metric, as the reference
-    does).  An unknown name raises ``ValueError``.
-    """
-    wanted = {"mentions"}
+def _chosen(names: Iterable[str]) -> tuple[str, ...]:
+    """Names (``muc``, ``muc+bcub``, ``conll``, ``all``) as the metrics they choose, in report
+    order; none (or only ``mentions``) chooses all."""
+    groups = {"all": CHOSEN, "conll": CONLL_METRICS, **{name: (name,) for name in METRICS}}
+    wanted: set[str] = set()
     for item in names:
-        for name in item.replace("+", ",").split(","):
-            name = name.strip().lower()
-            if not name:
-                continue
-            if name == "all":
-                wanted.update(METRICS)
-            elif name == "conll":
-                wanted.update(CONLL_METRICS)
-            elif name in METRICS:
-                wanted.add(name)
-            else:
-                raise ValueError(
-                    f"unknown metric {name!r}; expected one of {', '.join(METRIC_CHOICES)}"
-                )
-    if wanted == {"mentions"}:
-        wanted.update(METRICS)
-    return tuple(name for name in METRICS if name in wanted)
+        for name in filter(None, (n.strip().lower() for n in item.replace("+", ",").split(","))):
+            if name not in groups:
+                known = ", ".join((*CHOSEN, "conll", "all"))
+                raise InputError(f"metrics: unknown metric {name!r}; expected one of {known}")
+            wanted.update(groups[name])
+    return tuple(name for name in CHOSEN if name in wanted) or CHOSEN
 
 
-def _without_singletons(partition: Partition, remove_singletons: bool) -> Partition:
-    if remove_singletons:
-        return tuple(entity for entity in partition if len(entity) > 1)
-    return partition
+@dataclass(frozen=True, slots=True)
+class CorefOptions(TaskOptions):
+    """The options of ``annoscore coref`` (reference scorer v8.01's behaviour by default)."""
+
+    reference: str = constant(
+        "8.01", "The reference scorer version reproduced (LEA: its LEA branch, 9.0.0-alpha)."
+    )
+    metrics: tuple[str, ...] = option(
+        CHOSEN,
+        "muc, bcub, ceafm, ceafe, blanc, lea, conll (= muc+bcub+ceafe) or all (default); repeat "
+        "the option or separate with ',' or '+'. Mention identification is always scored.",
+        flags=("--metric", "--metrics", "-m"),
+    )
+    singletons: Literal["kept", "removed"] = option(
+        "kept",
+        "removed (--remove-singletons): drop one-mention entities from key and response first "
+        "(coval semantics; scorer.pl keeps them).",
+        flags=("--singletons", "--remove-singletons=removed"),
+    )
+    duplicates: str = constant(
+        "scorer.pl", "Repeated mentions as scorer.pl treats them (the key's removed, warned)."
+    )
+    blanc_edge: str = constant("key", "BLANC's edge rule looks at the key's links (scorer.pl).")
+
+    def __post_init__(self) -> None:
+        TaskOptions.__post_init__(self)
+        object.__setattr__(self, "metrics", _chosen(self.metrics))
+
+    def signature(self, task: str, *read: tuple[str, object]) -> Signature:
+        """The settings that move a number, the metrics written ``muc+bcub`` (as scorer.pl's
+        users write several metrics)."""
+        signature = TaskOptions.signature(self, task, *read)
+        joined = "+".join(self.metrics)
+        settings = tuple((k, joined if k == "metrics" else v) for k, v in signature.settings)
+        return replace(signature, settings=settings)
 
 
-def _repeat_warning(code: str, message: str, path: str, lines: list[int]) -> list[ScoreWarning]:
-    if not lines:
-        return []
-    distinct = sorted(set(lines))[:EXAMPLES_SHOWN]
-    examples = tuple(f"{path}:{line}" for line in distinct)
-    return [ScoreWarning(code, message, len(lines), examples, tolerated=True)]
+_REPEATS = {
+    "coref.key_repeat": "{count} repeated mention(s) in the key removed, each kept in the "
+    "entity that occurs first in its document (scorer.pl keeps key repeats and can score above "
+    "100%)",
+    "coref.response_repeat": "{count} repeated mention(s) in the response that match a key "
+    "mention removed, each kept in the entity that occurs first in its document, as scorer.pl "
+    "does",
+    "coref.response_repeat_kept": "{count} repeated mention(s) in the response match no key "
+    "mention and are kept, as scorer.pl keeps them: each is one more mention in MUC, B3, CEAF "
+    "and LEA, and the same mention in mention identification and BLANC",
+}
+
+Places = dict[str, list[tuple[int, str]]]
+"""Per :data:`_REPEATS` code, where each repeated mention was: its line and ``path:line`` (in
+memory: 0 and the document's name)."""
 
 
-def _zero_denominator_warnings(counts: Counts, metrics: Sequence[str]) -> list[str]:
-    out = []
-    for name in metrics:
-        prefixes = ["blanc_coref_", "blanc_noncoref_"] if name == "blanc" else [name + "_"]
-        for prefix in prefixes:
-            for side, what in (("recall", "key"), ("precision", "response")):
-                if counts[f"{prefix}{side}_den"] == 0:
-                    label = prefix.rstrip("_").replace("_", " ")
-                    out.append(
-                        f"{label} {side} has a 0 denominator (nothing to find in the {what}); "
-                        "scored 0 as the reference scorer does"
-                    )
-    return out
+def _partitions(
+    key: ConllDocument, response: ConllDocument | None, places: Places
+) -> tuple[Partition, Partition]:
+    """The key and response partitions of one document, the repeats they drop or keep noted
+    in ``places``."""
+
+    def note(code: str, document: ConllDocument, lines: Sequence[int]) -> None:
+        if document.path:
+            places[code] += [(line, f"{document.path}:{line}") for line in lines]
+        else:
+            places[code] += [(0, shown_name(document.name))] * len(lines)
+
+    key_partition, dropped = key.partition()
+    note("coref.key_repeat", key, dropped.removed)
+    if response is None:
+        return key_partition, ()
+    response_partition, dropped = response.partition({m for e in key_partition for m in e})
+    note("coref.response_repeat", response, dropped.removed)
+    note("coref.response_repeat_kept", response, dropped.kept)
+    return key_partition, response_partition
 
 
-def score_conll(
-    key: ConllFile,
-    response: ConllFile,
-    *,
-    metrics: Sequence[str] = METRICS,
-    remove_singletons: bool = False,
+def _result(
+    documents: Iterable[tuple[str, ConllDocument, ConllDocument | None]],
+    options: CorefOptions,
+    warnings: list[ScoreWarning | str],
+    response_path: str | None = None,
 ) -> Result:
-    """Score parsed CoNLL files (see the module doc); ``metrics`` as :func:`parse_metrics` gives.
+    """The result of each document's key and response (``None``: an empty response), what
+    :func:`score_coref` and :func:`count_coref` share."""
+    metrics = ("mentions", *options.metrics)
+    places: Places = {code: [] for code in _REPEATS}
+    per_document: dict[str, Counts] = {}
+    for name, key_document, response_document in documents:
+        key, response = _partitions(key_document, response_document, places)
+        if options.singletons == "removed":
+            key = tuple(entity for entity in key if len(entity) > 1)
+            response = tuple(entity for entity in response if len(entity) > 1)
+        try:
+            per_document[name] = coref_counts(key, response, metrics)
+        except ValueError as error:  # too many repeats to count BLANC's links
+            raise InputError(str(error), response_path, document=shown_name(name)) from None
+    for code, where in places.items():
+        if where:
+            shown = tuple(dict.fromkeys(label for _, label in sorted(where, key=lambda w: w[0])))
+            examples = shown[:EXAMPLES_SHOWN]
+            warnings.append(
+                ScoreWarning(code, _REPEATS[code], len(where), examples, tolerated=True)
+            )
+    return get("coref").result(options, per_document, warnings=warnings, undefined=Undefined.zero)
 
-    Counts: ``{metric}_{recall,precision}_{num,den}`` per document (BLANC: its coreference and
-    non-coreference links), summed over documents; scores
-    :func:`~annoscore.metrics.coref.coref_scores` of the sums.
+
+def score_coref(key: Path, response: Path, options: CorefOptions = CorefOptions()) -> Result:
+    """Score a CoNLL-2011/2012 response file against a key file (the ``annoscore coref``
+    command), as reference scorer v8.01 does (the module doc gives the reading rules).
+
+    Counts per document, summed: ``{metric}_{recall,precision}_{num,den}`` for mention
+    identification and each chosen metric (BLANC: ``blanc_coref_*``, ``blanc_noncoref_*``).
+    Scores of the sums: R = recall_num / recall_den, P likewise, F1 = 2PR / (P + R), BLANC the
+    mean over its kinds of links, ``conll_f1`` the mean of the MUC, B³ and CEAFe F1
+    (:mod:`annoscore.metrics.coref`).
+
+    Undefined: R when its denominator is 0, P likewise, F1 when both are; the corpus scores show
+    0.0 there, as the reference scorer does (a warning names them), per-document scores ``None``.
+    Settings that move a number: ``metrics`` (all), ``singletons`` (``"kept"``, the reference's).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> r = score_coref(SAMPLES / "coref/key.conll", SAMPLES / "coref/response.conll")
+    >>> round(r.score, 4), round(r.scores["blanc_f1"], 4)
+    (0.5537, 0.4167)
     """
-    if not key.documents:
+    key_file, response_file = read_conll(key), read_conll(response)
+    if not key_file.documents:
         raise InputError(
-            "no '#begin document' line: not a CoNLL-2011/2012 coreference key", key.path
+            "no '#begin document' line: not a CoNLL-2011/2012 coreference key", key_file.path
         )
-    keys = key.by_name()
-    responses = response.by_name()
+    keys, responses = key_file.by_name(), response_file.by_name()
     pairing = pair_documents(keys, responses, gold_only="empty", system_only="ignore")
-    warnings: list[ScoreWarning | str] = [*key.warnings("key"), *response.warnings("response")]
-    if response.documents:
+    warnings: list[ScoreWarning | str] = [
+        *key_file.warnings("key"),
+        *response_file.warnings("response"),
+    ]
+    if response_file.documents:
         warnings += [
             replace(warning, examples=tuple(map(shown_name, warning.examples)))
-            for warning in pairing.warnings(
-                "key document(s) are missing from the response",
-                "response document(s) are not in the key",
-            )
+            for warning in pairing.warnings(*_UNPAIRED)
         ]
     else:
         warnings.append(
@@ -137,103 +207,68 @@ def score_conll(
                 "the response has no '#begin document' line: each of the {count} key "
                 "document(s) is scored against an empty response, as scorer.pl does",
                 len(keys),
-                (f"{response.path}:1",),
+                (f"{response_file.path}:1",),
                 tolerated=True,
             )
         )
-    key_removed: list[int] = []
-    response_removed: list[int] = []
-    response_kept: list[int] = []
-    per_document: dict[str, Counts] = {}
     for name in pairing.scored:
         document, answer = keys[name], responses.get(name)
-        key_partition, dropped = document.partition()
-        key_removed += dropped.removed
-        response_partition: Partition = ()
-        if answer is not None:
-            if answer.tokens != document.tokens:
-                raise InputError(
-                    f"{answer.tokens} token lines in the response but {document.tokens} in the "
-                    f"key ({key.path}:{document.line}); key and response must have the same "
-                    "token lines",
-                    response.path,
-                    answer.line,
-                    document=shown_name(document.name),
-                )
-            key_spans = {span for entity in key_partition for span in entity}
-            response_partition, dropped = answer.partition(key_spans)
-            response_removed += dropped.removed
-            response_kept += dropped.kept
-        try:
-            per_document[name] = coref_counts(
-                _without_singletons(key_partition, remove_singletons),
-                _without_singletons(response_partition, remove_singletons),
-                metrics,
+        if answer is not None and answer.tokens != document.tokens:
+            raise InputError(
+                f"{answer.tokens} token lines in the response but {document.tokens} in the key "
+                f"({key_file.path}:{document.line}); key and response must have the same token "
+                "lines",
+                response_file.path,
+                answer.line,
+                document=shown_name(document.name),
             )
-        except ValueError as error:  # too many repeats to count BLANC's links
-            raise InputError(str(error), response.path, document=shown_name(name)) from None
-    warnings += _repeat_warning(
-        "coref.key_repeat",
-        "{count} repeated mention(s) in the key removed, each kept in the entity that occurs "
-        "first in its document (scorer.pl keeps key repeats and can score above 100%)",
-        key.path,
-        key_removed,
-    )
-    warnings += _repeat_warning(
-        "coref.response_repeat",
-        "{count} repeated mention(s) in the response that match a key mention removed, each "
-        "kept in the entity that occurs first in its document, as scorer.pl does",
-        response.path,
-        response_removed,
-    )
-    warnings += _repeat_warning(
-        "coref.response_repeat_kept",
-        "{count} repeated mention(s) in the response match no key mention and are kept, as "
-        "scorer.pl keeps them: each is one more mention in MUC, B3, CEAF and LEA, and the same "
-        "mention in mention identification and BLANC",
-        response.path,
-        response_kept,
-    )
-    total = Counts.total(per_document.values())
-    warnings.extend(_zero_denominator_warnings(total, metrics))
-    signature = Signature.of(
-        TASK,
-        reference=REFERENCE_VERSION,
-        metrics="+".join(name for name in metrics if name != "mentions"),
-        singletons="removed" if remove_singletons else "kept",
-        duplicates="scorer.pl",
-        blanc_edge="key",
-    )
-    scorer = coref_scores if tuple(metrics) == METRICS else partial(coref_scores, metrics=metrics)
-    return Result.from_counts(
-        TASK, signature, per_document, scorer, warnings=warnings, details=tuple(metrics)
-    )
+    documents = [(name, keys[name], responses.get(name)) for name in pairing.scored]
+    return _result(documents, options, warnings, response_file.path)
 
 
-def score_coref(
-    key: Path,
-    response: Path,
-    *,
-    metrics: Sequence[str] = METRICS,
-    remove_singletons: bool = False,
+_UNPAIRED = (
+    "key document(s) are missing from the response",
+    "response document(s) are not in the key",
+)
+
+
+def count_coref(
+    key: Mapping[str, Sequence[Sequence[Span]]],
+    response: Mapping[str, Sequence[Sequence[Span]]],
+    options: CorefOptions = CorefOptions(),
 ) -> Result:
-    """Read two CoNLL-2011/2012 files and score them (the ``annoscore coref`` command).
+    """Score coreference partitions given in memory: ``key[document]`` and
+    ``response[document]`` are lists of entities, each a list of mention spans ``(first token,
+    last token)``; the scores, counts and rules are :func:`score_coref`'s (entities in the order
+    given, the first entity keeping a repeated span; warnings quote document names).
 
-    ``metrics``: names or groups as :func:`parse_metrics` reads them (``"conll"``,
-    ``"muc,bcub"``...); ``remove_singletons`` drops one-mention entities first.
-
-    >>> from annoscore.samples import SAMPLES
-    >>> r = score_coref(SAMPLES / "coref/key.conll", SAMPLES / "coref/response.conll")
-    >>> sorted(r.scores)[:3], round(r.scores["conll_f1"], 4)
-    (['bcub_f1', 'bcub_precision', 'bcub_recall'], 0.5537)
+    >>> key = {"d1": [[(0, 0), (5, 6)], [(2, 2)]]}
+    >>> r = count_coref(key, {"d1": [[(0, 0), (5, 6), (2, 2)]]})
+    >>> r.scores["muc_recall"], r.scores["muc_precision"], r.counts["mentions_recall_num"]
+    (1.0, 0.5, 3)
     """
-    try:  # a sequence is read as the command line's --metric is: groups, any order
-        metrics = parse_metrics([metrics] if isinstance(metrics, str) else metrics)
-    except ValueError as error:
-        raise InputError(f"metrics: {error}") from None
-    return score_conll(
-        read_conll(key),
-        read_conll(response),
-        metrics=metrics,
-        remove_singletons=remove_singletons,
-    )
+    if not key:
+        raise InputError("the key has no document")
+    pairing = pair_documents(key, response, gold_only="empty", system_only="ignore")
+    documents = [
+        (name, _document(name, key[name]), _document(name, response[name]))
+        if name in response
+        else (name, _document(name, key[name]), None)
+        for name in pairing.scored
+    ]
+    return _result(documents, options, list(pairing.warnings(*_UNPAIRED)))
+
+
+def _document(name: str, entities: Iterable[Iterable[object]]) -> ConllDocument:
+    """In-memory entities as a document whose brackets open entity after entity, in order."""
+    mentions = []
+    for number, entity in enumerate(entities):
+        for mention in entity:
+            pair = mention if isinstance(mention, Sequence) and len(mention) == 2 else ("", "")
+            if not all(isinstance(t, Integral) and not isinstance(t, bool) for t in pair):
+                raise InputError(
+                    f"a mention is a (first token, last token) pair of integers, not {mention!r}",
+                    document=shown_name(name),
+                )
+            mentions.append((str(number), int(pair[0]), int(pair[1]), 0))
+    return ConllDocument(name, 0, 0, tuple(mentions))

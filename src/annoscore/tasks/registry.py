@@ -310,14 +310,13 @@ register(
     )
 )
 register(
-    legacy_task(
+    Task(
         name="coref",
         summary="CoNLL-2011/2012 coreference: MUC, B3, CEAFm, CEAFe, BLANC, LEA, CoNLL score",
-        command=("coref",),
+        options="annoscore.tasks.coref:CorefOptions",
         score="annoscore.tasks.coref:score_coref",
-        reader="annoscore.formats.conll:read_conll",
         scorer="annoscore.metrics.coref:coref_scores",
-        signature=("reference", "metrics", "singletons", "duplicates", "blanc-edge"),
+        headline="conll_f1",
         sample=Sample("coref/key.conll", "coref/response.conll", title="CoNLL coreference"),
         text="annoscore.report.coref:render_table",
     )
