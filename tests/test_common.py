@@ -154,9 +154,7 @@ def _rename_number(old: str, text: Any, new: str) -> Any:
 
 LINES = Format(_by_first_field, _join_lines, _rename_first_field)
 FOLDER = Format(_folder, _join_folder, _rename_folder)
-CONLL = Format(
-    _blocks(r"#begin document \(([^)]*)\)", r"#end document"), _join_text, _rename_text
-)
+CONLL = Format(_blocks(r"#begin document \(([^)]*)\)", r"#end document"), _join_text, _rename_text)
 SGML = Format(
     _blocks(r"<DOC>\s*(?:<DOCID>[^<]*</DOCID>\s*)?<DOCNO>\s*([^<]*?)\s*</DOCNO>", r"</DOC>"),
     _join_text,
@@ -286,7 +284,7 @@ def _perfect_are_pairs(gold: Path, target: Path) -> Path:
     for chain in re.findall(r"<chain[^>]*>(.*?)</chain>", text, re.S):
         members = re.findall(r"<(node|mention)\b([^>]*?)/>", chain)
         heads = [m for m in members if 'type="pronoun"' not in m[1]]
-        for kind, attributes in members:
+        for _kind, attributes in members:
             if 'type="pronoun"' in attributes and heads:
                 where = re.sub(r'\s*(value|type)="[^"]*"', "", attributes)
                 head = re.sub(r'\s*(value|type)="[^"]*"', "", heads[0][1])

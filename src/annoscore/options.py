@@ -371,7 +371,8 @@ def markdown_table(cls: type[TaskOptions]) -> str:
         }.get(spec.kind, " \\| ".join(spec.choices))
         low, high = spec.setting.low, spec.setting.high
         if spec.kind in ("int", "float") and (low, high) != (None, None):
-            values += f" ({'' if low is None else f'{low:g}'}..{'' if high is None else f'{high:g}'})"
+            bounds = ("" if b is None else f"{b:g}" for b in (low, high))
+            values += " ({}..{})".format(*bounds)
         if spec.nullable and spec.kind != "path":
             values += " or none"
         if spec.setting.required:
