@@ -47,3 +47,41 @@ def test_the_readme_shows_each_tasks_options_as_declared(name: str) -> None:
 
 def test_the_architecture_document_shows_the_registry() -> None:
     _check(ROOT / "docs" / "architecture.md", "<!-- tasks -->", "<!-- /tasks -->", task_table())
+
+
+def test_the_architecture_documents_task_example_is_a_working_task(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The "Adding a task" block of docs/architecture.md, run as written: registered, scored
+    through ``annoscore.score`` with its options, its signature derived, bad input named."""
+    import doctest
+    import importlib
+    import sys
+
+    import annoscore
+    from annoscore.errors import InputError
+
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("## Adding a task", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "labels_task.py").write_text(code, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        module = importlib.import_module("labels_task")
+        gold, system = tmp_path / "gold.tsv", tmp_path / "system.tsv"
+        gold.write_text("d1\tA\nd1\tb\nd2\tc\n", encoding="utf-8")
+        system.write_text("d1\ta\nd1\tb\nd3\tc\n", encoding="utf-8")
+        plain = annoscore.score("labels", gold, system)
+        assert plain.counts["tp"] == 1 and plain.counts["fp"] == 2 and plain.counts["fn"] == 2
+        lowered = annoscore.score("labels", gold, system, lowercase="yes")
+        assert lowered.counts["tp"] == 2
+        assert str(lowered.signature).endswith("|task:labels|lowercase:yes")
+        assert lowered.score == lowered.scores["f1"]
+        failures, tried = doctest.testmod(module)
+        assert (failures, tried) == (0, 1)
+        system.write_text("d1\ta\nno tab here\n", encoding="utf-8")
+        with pytest.raises(InputError, match=r"system\.tsv:2: expected"):
+            annoscore.score("labels", gold, system)
+    finally:
+        TASKS.pop("labels", None)
+        sys.modules.pop("labels_task", None)
