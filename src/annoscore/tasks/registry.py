@@ -98,6 +98,13 @@ class Task:
             return self.legacy.signature
         return tuple(f.key for f in fields(self.options_class()) if f.setting.moves)
 
+    @property
+    def count(self) -> str:
+        """``"module:count_<task>"``: the function scoring data in memory, beside the score
+        function of the same name (``score_trec``, ``count_trec``)."""
+        module, _, function = self.score.partition(":")
+        return f"{module}:{function.replace('score_', 'count_', 1)}"
+
     def score_function(self) -> Any:
         return load(self.score)
 
@@ -237,6 +244,23 @@ def get(name: str) -> Task:
     except KeyError:
         known = ", ".join(sorted(TASKS))
         raise KeyError(f"unknown task {name!r}; expected one of {known}") from None
+
+
+def markdown_table() -> str:
+    """Every registered task as a Markdown table (name, command, options class, score
+    function, scorer, headline, summary): ``docs/architecture.md`` shows it, and a test holds
+    the two equal."""
+    rows = [
+        "| task | command | options | score function | scorer | headline | what it scores |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for task in TASKS.values():
+        rows.append(
+            f"| `{task.name}` | `annoscore {' '.join(task.command)}` "
+            f"| `{task.options.rpartition(':')[2] or '-'}` | `{task.score.rpartition(':')[2]}` "
+            f"| `{task.scorer.rpartition(':')[2]}` | `{task.headline or '-'}` | {task.summary} |"
+        )
+    return "\n".join(rows) + "\n"
 
 
 def sample_paths(task: Task) -> tuple[Path, Path, dict[str, Any]]:
