@@ -389,8 +389,9 @@ def _another(spec: OptionField) -> Any:
     if spec.kind == "choice":
         others = [c for c in spec.choices if c != str(getattr(default, "value", default))]
         return others[0] if others else ...
-    if spec.kind == "names":
-        return ("x",) if default != ("x",) else ("y",)
+    if spec.kind == "names":  # a declared name, if the option declares them
+        names = [(c,) for c in spec.choices] or [("x",), ("y",)]
+        return next(name for name in names if name != default)
     return ...  # paths and text: the data, not a setting
 
 

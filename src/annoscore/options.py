@@ -34,6 +34,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
+import re
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -161,7 +162,10 @@ def _field(name: str, annotation: Any, default: Any, setting: Setting) -> Option
             return OptionField(name, annotation, kind, default, setting, nullable)
     for member in plain:
         if typing.get_origin(member) is tuple:
-            return OptionField(name, annotation, "names", default, setting, nullable)
+            item = (typing.get_args(member) or (str,))[0]
+            listed = typing.get_args(item) if typing.get_origin(item) is typing.Literal else ()
+            choices = tuple(str(c) for c in listed)
+            return OptionField(name, annotation, "names", default, setting, nullable, choices)
     if str in plain:
         return OptionField(name, annotation, "text", default, setting, nullable)
     raise TypeError(f"option {name}: unsupported type {annotation!r}")
@@ -295,13 +299,37 @@ def convert(spec: OptionField, value: Any, label: str) -> Any:
         raise InputError(f"{label}: {value!r} is not one of {', '.join(spec.choices)}")
     if kind == "names":
         if text is not None:
-            return tuple(part.strip() for part in text.split(",") if part.strip())
-        if isinstance(value, Sequence) and all(isinstance(part, str) for part in value):
-            return tuple(value)
-        raise InputError(f"{label}: expected comma-separated names, not {value!r}")
+            names = tuple(part.strip() for part in text.split(",") if part.strip())
+        elif isinstance(value, Sequence) and all(isinstance(part, str) for part in value):
+            names = tuple(value)
+        else:
+            raise InputError(f"{label}: expected comma-separated names, not {value!r}")
+        return _listed(spec, names, label) if spec.choices else names
     if not isinstance(value, str):
         raise InputError(f"{label}: expected text, not {value!r}")
     return value
+
+
+def _listed(spec: OptionField, names: tuple[str, ...], label: str) -> tuple[str, ...]:
+    """Names from a declared list (``tuple[Literal[...], ...]``), in any case, joined with
+    ``,`` or ``+`` (``muc+bcub``), spelled as declared.
+
+    >>> spec = _field("metrics", tuple[typing.Literal["muc", "bcub"], ...], (), Setting(""))
+    >>> convert(spec, "MUC+bcub", "metrics"), convert(spec, ["bcub"], "metrics")
+    (('muc', 'bcub'), ('bcub',))
+    >>> convert(spec, "muc,x", "--option metrics")
+    Traceback (most recent call last):
+    ...
+    annoscore.errors.InputError: --option metrics: 'x' is not one of muc, bcub
+    """
+    by_text = {choice.lower(): choice for choice in spec.choices}
+    listed = []
+    for name in (part.strip() for item in names for part in re.split("[,+]", item)):
+        if name and by_text.get(name.lower()) is None:
+            raise InputError(f"{label}: {name!r} is not one of {', '.join(spec.choices)}")
+        if name:
+            listed.append(by_text[name.lower()])
+    return tuple(listed)
 
 
 def _number(spec: OptionField, value: Any, text: str | None, label: str) -> int | float:
