@@ -125,7 +125,7 @@ def test_token_count_mismatch_exits_2(cli: Cli, tmp_path: Path) -> None:
 def test_bad_usage_exits_2(cli: Cli, tmp_path: Path) -> None:
     unknown = cli("coref", KEY, RESPONSE, "-m", "muc+nope")
     assert unknown.exit_code == 2
-    assert "unknown metric 'nope'; expected one of muc," in unknown.stderr
+    assert "metrics: 'nope' is not one of muc, bcub," in unknown.stderr
     assert cli("coref", KEY, tmp_path / "missing.conll").exit_code == 2
     assert cli("coref", KEY).exit_code == 2
 

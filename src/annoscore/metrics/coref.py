@@ -56,7 +56,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Literal, TypeVar, get_args
 
 from annoscore.align.assignment import max_weight_matching
 from annoscore.counts import Counts, Number
@@ -66,7 +66,10 @@ M = TypeVar("M", bound=Hashable)
 Partition = Sequence[Collection[M]]
 """A coreference partition: entities, each a collection of mention ids."""
 
-METRICS: tuple[str, ...] = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+ScoredMetric = Literal["muc", "bcub", "ceafm", "ceafe", "blanc", "lea"]
+"""A coreference metric's name (mention identification aside)."""
+
+METRICS: tuple[str, ...] = get_args(Literal["mentions", ScoredMetric])
 """Every metric name, in the order the reports show them."""
 
 CONLL_METRICS: tuple[str, ...] = ("muc", "bcub", "ceafe")

@@ -29,33 +29,31 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from numbers import Integral
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from annoscore.align.documents import pair_documents
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.conll import ConllDocument, Partition, Span, read_conll, shown_name
-from annoscore.metrics.coref import CONLL_METRICS, METRICS, coref_counts
+from annoscore.metrics.coref import CONLL_METRICS, METRICS, ScoredMetric, coref_counts
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning, Undefined
 from annoscore.signature import Signature
 from annoscore.tasks.registry import get
 
-CHOSEN = METRICS[1:]
+CHOSEN: tuple[ScoredMetric, ...] = get_args(ScoredMetric)
 """The metrics ``--metric`` chooses from (mention identification is always scored)."""
+
+MetricChoice = Literal[ScoredMetric, "conll", "all", "mentions"]
+"""What ``--metric`` takes: a metric, ``conll`` (MUC, B³, CEAFe) or ``all``; ``mentions`` alone
+chooses all (mention identification is always scored)."""
 
 
 def _chosen(names: Iterable[str]) -> tuple[str, ...]:
-    """Names (``muc``, ``muc+bcub``, ``conll``, ``all``) as the metrics they choose, in report
-    order; none (or only ``mentions``) chooses all."""
+    """Checked names (``muc``, ``conll``, ``all``) as the metrics they choose, in report order;
+    none (or only ``mentions``) chooses all."""
     groups = {"all": CHOSEN, "conll": CONLL_METRICS, **{name: (name,) for name in METRICS}}
-    wanted: set[str] = set()
-    for item in names:
-        for name in filter(None, (n.strip().lower() for n in item.replace("+", ",").split(","))):
-            if name not in groups:
-                known = ", ".join((*CHOSEN, "conll", "all"))
-                raise InputError(f"metrics: unknown metric {name!r}; expected one of {known}")
-            wanted.update(groups[name])
+    wanted = {metric for name in names for metric in groups[name]}
     return tuple(name for name in CHOSEN if name in wanted) or CHOSEN
 
 
@@ -66,7 +64,7 @@ class CorefOptions(TaskOptions):
     reference: str = constant(
         "8.01", "The reference scorer version reproduced (LEA: its LEA branch, 9.0.0-alpha)."
     )
-    metrics: tuple[str, ...] = option(
+    metrics: tuple[MetricChoice, ...] = option(
         CHOSEN,
         "muc, bcub, ceafm, ceafe, blanc, lea, conll (= muc+bcub+ceafe) or all (default); repeat "
         "the option or separate with ',' or '+'. Mention identification is always scored.",
