@@ -52,7 +52,6 @@ from typing import Any
 
 from annoscore.align.are import align_mentions, id_chains, id_links, mention_chains
 from annoscore.align.are_documents import Corpus, collect_documents, collect_files
-from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.are import AreFile, read_are
 from annoscore.metrics.anaphora import (
@@ -67,7 +66,7 @@ from annoscore.metrics.anaphora_items import (
     aligned_chain_links,
     id_chain_links,
 )
-from annoscore.options import TaskOptions, constant, option
+from annoscore.options import TaskOptions, constant, fields, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
 from annoscore.tasks.registry import get
 
@@ -160,19 +159,13 @@ class Are4Options(TaskOptions):
 
 AreOptions = Are1Options | Are2Options | Are3Options | Are4Options
 
-NEEDS = {
-    1: "the pronouns to resolve and the candidates",
-    3: "the token <node> elements of the text",
-    4: "the token <node> elements of the text",
-}
-"""What the input gives the tasks that need it (named when it is missing)."""
-
 
 def _input_path(task: int, options: AreOptions) -> Path | None:
-    """``options.input_path``; an :class:`InputError` when the task needs it and it is not
-    given."""
-    if options.input_path is None and task in NEEDS:
-        raise InputError(f"task {task} needs --input (input_path): {NEEDS[task]}")
+    """``options.input_path``; an :class:`InputError` when the task needs it (its options
+    class says so) and it is not given."""
+    spec = next(f for f in fields(type(options)) if f.name == "input_path")
+    if options.input_path is None and spec.setting.required:
+        raise InputError(f"task {task} needs --input (input_path). {spec.setting.help}")
     return options.input_path
 
 
@@ -191,16 +184,47 @@ def _input_file(task: int, options: AreOptions, given: AreFile | None) -> AreFil
 
 # --- warnings ----------------------------------------------------------------------------------
 
+COUNTED: dict[int, tuple[tuple[str, str, str], ...]] = {
+    1: (
+        ("unresolved", "are.unresolved",
+         "{count} pronoun(s) to resolve have no answer in the output and earn 0"),
+        ("unlisted_pairs", "are.unlisted-pairs",
+         "{count} system pair(s) resolve a pronoun that is not in the input's list and are "
+         "ignored"),
+        ("repeated_pairs", "are.repeated-pairs",
+         "{count} system pair(s) answer a pronoun a second time and are ignored (the first in "
+         "document order counts)"),
+        ("chainless", "are.chainless",
+         "{count} listed pronoun(s) are in no gold chain or alone in one; they count in the "
+         "denominator and can earn nothing"),
+    ),
+    3: (
+        ("unresolved", "are.unresolved",
+         "{count} gold pronoun(s) are not resolved by the output (recall counts them, credit "
+         "0)"),
+        ("nonreferential_pairs", "are.nonreferential-pairs",
+         "{count} system pair(s) resolve a pronoun the gold does not list (non-referential, or "
+         "not a pronoun): precision counts them, credit 0"),
+        ("partial_pronoun_pairs", "are.partial-pronoun-pairs",
+         "{count} system pair(s) have a pronoun that only partly matches a gold pronoun: "
+         "precision counts them, credit 0"),
+        ("repeated_pairs", "are.repeated-pairs",
+         "{count} system pair(s) answer a gold pronoun a second time: precision counts them, "
+         "credit 0 (the first in document order counts)"),
+    ),
+}  # fmt: skip
+"""The warnings of tasks 1 and 3 that count items of the corpus: (count, code, message)."""
+
 TOLERATED = frozenset({"are.unlisted-pairs", "are.repeated-pairs"})
 """Warnings about system pairs the spec ignores rather than refuses (``--strict-input``)."""
 
 
-def _count_warning(
-    total: Counts, key: str, code: str, message: str, warnings: list[ScoreWarning]
-) -> None:
-    count = int(total[key])
-    if count:
-        warnings.append(ScoreWarning(code, message, count, tolerated=code in TOLERATED))
+def _counted_warnings(task: int, counts: dict[str, Any], warnings: list[ScoreWarning]) -> None:
+    """Task ``task``'s :data:`COUNTED` warnings, from the corpus counts."""
+    for key, code, message in COUNTED[task]:
+        count = int(counts[key].sum())
+        if count:
+            warnings.append(ScoreWarning(code, message, count, tolerated=code in TOLERATED))
 
 
 def _unchecked_warning(count: int, warnings: list[ScoreWarning]) -> None:
@@ -213,84 +237,6 @@ def _unchecked_warning(count: int, warnings: list[ScoreWarning]) -> None:
                 count,
             )
         )
-
-
-def _task1_warnings(total: Counts, derived: int, warnings: list[ScoreWarning]) -> None:
-    """Task 1's warnings from the corpus counts."""
-    if derived:
-        warnings.append(
-            ScoreWarning(
-                "are.list-from-gold",
-                "{count} input document(s) have no <anaphoric_pronouns>; the pronouns to resolve "
-                'are the gold\'s type="pronoun" nodes that share a chain with another node',
-                derived,
-            )
-        )
-    _count_warning(
-        total,
-        "unresolved",
-        "are.unresolved",
-        "{count} pronoun(s) to resolve have no answer in the output and earn 0",
-        warnings,
-    )
-    _count_warning(
-        total,
-        "unlisted_pairs",
-        "are.unlisted-pairs",
-        "{count} system pair(s) resolve a pronoun that is not in the input's list and are ignored",
-        warnings,
-    )
-    _count_warning(
-        total,
-        "repeated_pairs",
-        "are.repeated-pairs",
-        "{count} system pair(s) answer a pronoun a second time and are ignored (the first in "
-        "document order counts)",
-        warnings,
-    )
-    _count_warning(
-        total,
-        "chainless",
-        "are.chainless",
-        "{count} listed pronoun(s) are in no gold chain or alone in one; they count in the "
-        "denominator and can earn nothing",
-        warnings,
-    )
-
-
-def _task3_warnings(total: Counts, warnings: list[ScoreWarning]) -> None:
-    """Task 3's warnings from the corpus counts."""
-    _count_warning(
-        total,
-        "unresolved",
-        "are.unresolved",
-        "{count} gold pronoun(s) are not resolved by the output (recall counts them, credit 0)",
-        warnings,
-    )
-    _count_warning(
-        total,
-        "nonreferential_pairs",
-        "are.nonreferential-pairs",
-        "{count} system pair(s) resolve a pronoun the gold does not list (non-referential, or "
-        "not a pronoun): precision counts them, credit 0",
-        warnings,
-    )
-    _count_warning(
-        total,
-        "partial_pronoun_pairs",
-        "are.partial-pronoun-pairs",
-        "{count} system pair(s) have a pronoun that only partly matches a gold pronoun: "
-        "precision counts them, credit 0",
-        warnings,
-    )
-    _count_warning(
-        total,
-        "repeated_pairs",
-        "are.repeated-pairs",
-        "{count} system pair(s) answer a gold pronoun a second time: precision counts them, "
-        "credit 0 (the first in document order counts)",
-        warnings,
-    )
 
 
 # --- the four tasks ---------------------------------------------------------------------------
@@ -368,7 +314,16 @@ def count_are_1(
 def _task1(corpus: Corpus, warnings: list[ScoreWarning], options: Are1Options) -> Result:
     links = id_links(corpus)
     counts, items = success_counts(links, len(corpus.documents))
-    _task1_warnings(_total(counts), links.derived, warnings)
+    if links.derived:
+        warnings.append(
+            ScoreWarning(
+                "are.list-from-gold",
+                "{count} input document(s) have no <anaphoric_pronouns>; the pronouns to resolve "
+                'are the gold\'s type="pronoun" nodes that share a chain with another node',
+                links.derived,
+            )
+        )
+    _counted_warnings(1, counts, warnings)
     _unchecked_warning(links.unchecked, warnings)
     details = AreDetails(1, tuple(corpus.keys), Labels.of_ids(corpus), pronouns=items)
     return _result(options, corpus, counts, list(counts)[1:], warnings, details)
@@ -490,7 +445,7 @@ def _task3(corpus: Corpus, warnings: list[ScoreWarning], options: Are3Options) -
     counts, items = overlap_counts(
         mentions.gold, corpus.gold.pronominal, mentions.pairs, len(corpus.documents)
     )
-    _task3_warnings(_total(counts), warnings)
+    _counted_warnings(3, counts, warnings)
     details = AreDetails(3, tuple(corpus.keys), Labels.of_mentions(corpus), pronouns=items)
     whole = [name for name in counts if name != "credit_sum"]
     return _result(options, corpus, counts, whole, warnings, details)
@@ -565,11 +520,6 @@ def _task4(corpus: Corpus, warnings: list[ScoreWarning], options: Are4Options) -
     )
     whole = ["recall_den", "precision_den", "aligned", "gold_mentions", "system_mentions"]
     return _result(options, corpus, counts, whole, warnings, details)
-
-
-def _total(counts: dict[str, Any]) -> Counts:
-    """The corpus counts (for the warnings)."""
-    return Counts({name: column.sum().item() for name, column in counts.items()})
 
 
 def _rows(first: Any, last: Any) -> Any:
