@@ -552,11 +552,13 @@ def test_counting_parsed_files_is_scoring_their_paths(task: int) -> None:
     scored = SCORE[task](gold, system, OPTIONS[task](input_path=source))
     gold_file, system_file, input_file = (read_are(p) for p in (gold, system, source))
     counted = COUNT[task](gold_file, system_file, input_file=input_file)
-    by_path = COUNT[task](gold_file, system_file, OPTIONS[task](input_path=source))
+    by_path = COUNT[task](gold_file, system_file, options=OPTIONS[task](input_path=source))
     assert counted.to_dict() == by_path.to_dict() == scored.to_dict()
     assert counted.document_counts() == scored.document_counts()
     with pytest.raises(InputError, match="given twice"):
-        COUNT[task](gold_file, system_file, OPTIONS[task](input_path=source), input_file=input_file)
+        COUNT[task](gold_file, system_file, input_file, OPTIONS[task](input_path=source))
+    with pytest.raises(TypeError, match="input_file is a file read"):
+        COUNT[task](gold_file, system_file, OPTIONS[task](input_path=source))
     if task != 2:
         with pytest.raises(InputError, match="needs --input"):
             COUNT[task](gold_file, system_file)

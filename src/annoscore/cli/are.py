@@ -6,6 +6,7 @@ One sub-command per task; each one's flags are its options class's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -13,6 +14,7 @@ import typer
 
 from annoscore.cli.common import cyclic_gc_paused, guarded
 from annoscore.cli.options import Output, scoring_command
+from annoscore.options import TaskOptions
 from annoscore.report.are import render_report
 from annoscore.result import Result
 from annoscore.tasks.are import (
@@ -84,61 +86,38 @@ Pred = Annotated[
 ]
 
 
-def _emit(out: Output, result: Result) -> None:
-    out.emit(result, render_report)
+def _command(options_class: type[TaskOptions], score: Callable[..., Result]) -> Callable[..., None]:
+    """The sub-command of one task: its flags are ``options_class``'s (:func:`scoring_command`
+    reads the annotation of ``options``)."""
+
+    def command(gold: Gold, pred: Pred, options: TaskOptions, out: Output) -> None:
+        with cyclic_gc_paused():
+            result = score(gold, pred, options)
+        out.emit(result, render_report)
+
+    command.__annotations__ = {**command.__annotations__, "options": options_class}
+    return scoring_command(command)
+
+
+TASKS = (
+    ("1", "Pronoun resolution over entity ids: success rate.", (TASK_1,), Are1Options, score_are_1),
+    ("2", "Coreference chains over entity ids: MUC.", (TASK_2,), Are2Options, score_are_2),
+    ("3", "Pronoun resolution over token spans: overlap credit P/R/F1.", (OVERLAP, TASK_3),
+     Are3Options, score_are_3),
+    ("4", "Coreference chains over token spans: fractional-credit MUC.", (OVERLAP, TASK_4),
+     Are4Options, score_are_4),
+)  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:
     are = typer.Typer(help=HELP, epilog=EPILOG, no_args_is_help=True)
-
-    @are.command(
-        "1",
-        help="Pronoun resolution over entity ids: success rate.\n\n" + TASK_1 + "\n\n" + SUMS,
-        epilog="Example: annoscore are 1 --gold gold.xml --pred run1.xml --input input.xml",
-    )
-    @guarded
-    @scoring_command
-    def task_1(gold: Gold, pred: Pred, options: Are1Options, out: Output) -> None:
-        with cyclic_gc_paused():
-            result = score_are_1(gold, pred, options)
-        _emit(out, result)
-
-    @are.command(
-        "2",
-        help="Coreference chains over entity ids: MUC.\n\n" + TASK_2 + "\n\n" + SUMS,
-        epilog="Example: annoscore are 2 --gold gold/ --pred run1/ --per-doc --format json",
-    )
-    @guarded
-    @scoring_command
-    def task_2(gold: Gold, pred: Pred, options: Are2Options, out: Output) -> None:
-        with cyclic_gc_paused():
-            result = score_are_2(gold, pred, options)
-        _emit(out, result)
-
-    @are.command(
-        "3",
-        help="Pronoun resolution over token spans: overlap credit P/R/F1.\n\n"
-        + "\n\n".join((OVERLAP, TASK_3, SUMS)),
-        epilog="Example: annoscore are 3 --gold gold.xml --pred run1.xml --input input.xml",
-    )
-    @guarded
-    @scoring_command
-    def task_3(gold: Gold, pred: Pred, options: Are3Options, out: Output) -> None:
-        with cyclic_gc_paused():
-            result = score_are_3(gold, pred, options)
-        _emit(out, result)
-
-    @are.command(
-        "4",
-        help="Coreference chains over token spans: fractional-credit MUC.\n\n"
-        + "\n\n".join((OVERLAP, TASK_4, SUMS)),
-        epilog="Example: annoscore are 4 --gold gold.xml --pred run1.xml --input input.xml",
-    )
-    @guarded
-    @scoring_command
-    def task_4(gold: Gold, pred: Pred, options: Are4Options, out: Output) -> None:
-        with cyclic_gc_paused():
-            result = score_are_4(gold, pred, options)
-        _emit(out, result)
-
+    for number, summary, definitions, options_class, score in TASKS:
+        example = "--gold gold.xml --pred run1.xml --input input.xml"
+        if number == "2":
+            example = "--gold gold/ --pred run1/ --per-doc --format json"
+        are.command(
+            number,
+            help="\n\n".join((summary, *definitions, SUMS)),
+            epilog=f"Example: annoscore are {number} {example}",
+        )(guarded(_command(options_class, score)))
     app.add_typer(are, name="are")

@@ -1,46 +1,26 @@
 """``annoscore are 1|2|3|4``: the four tasks of the Anaphora Resolution Exercise (ARE 2007).
 
-The seed describes the scoring and no scorer survives, so annoscore is the reference; the
-definitions are ``../shared/spec/are.md``'s (binding), written out in
-:mod:`annoscore.metrics.anaphora`.  Presets:
-
-============  ===================================  ====================================
-task          counts per document                  scores
-============  ===================================  ====================================
-``are-1``     ``credit_sum``, ``pronouns``, ...    ``success_rate = credit_sum / pronouns``
-``are-2``     MUC ``recall_num``/``_den``, ...     ``recall``, ``precision``, ``f1``
-``are-3``     ``credit_sum``, ``pairs``,           recall = credit_sum / pronouns,
-              ``pronouns``, ...                    precision = credit_sum / pairs, ``f1``
-``are-4``     fractional MUC numerators, dens      ``recall``, ``precision``, ``f1``
-============  ===================================  ====================================
-
-Every definition that moves a number is fixed by the spec: the signature records each as a
-constant (``credit:walk``, ``metric:muc``, ``overlap:shared/max-length``,
-``alignment:max-total-overlap``).  The one option is the task input given to systems
-(``input_path``, ``--input``): required for tasks 1, 3 and 4 (the pronouns to resolve; the token
-order), optional for task 2 (it lets unknown ids be reported).
+No scorer survives, so annoscore is the reference: the definitions are
+``../shared/spec/are.md``'s (binding), written out in :mod:`annoscore.metrics.anaphora`; each
+``score_are_N`` says its counts, formula and undefined cases.  Every definition that moves a
+number is fixed by the spec, and the signature records each as a constant.  The one option is
+the task input given to systems (``input_path``, ``--input``): required for tasks 1, 3 and 4 (the
+pronouns to resolve; the token order), optional for task 2 (it lets unknown ids be reported).
 
 Files (decision 5): ``gold``, ``system`` and ``input_path`` each name one XML file, or each a
 folder of ``*.xml`` files paired by file name; one file may hold several ``<document>``
-elements, paired across files by their ``id`` attribute when every one has one, else by
-position.  A gold document without a system document is scored against an empty output, a
-system document without a gold one against an empty gold standard (both named in warnings).
-Counts are summed over documents before dividing.  ``count_are_1`` ... ``count_are_4`` score
-files already read (:func:`annoscore.formats.are.read_are`, or
-:func:`~annoscore.formats.are.parse_are` of bytes in memory).
+elements, paired by their ``id`` attribute when every one has one, else by position.  A document
+on one side only is scored against an empty other side (warning).  Counts are summed over
+documents before dividing.  ``count_are_N`` scores files already read
+(:func:`~annoscore.formats.are.read_are`, or :func:`~annoscore.formats.are.parse_are` of bytes).
+Ids, not values (decision 10): ``value`` attributes are never read.  A broken reference (a
+missing id or start/end, an id or token that is not in the input, a start after its end, a
+mention twice in one side's chains) is an input error naming file, line and element.
 
-Ids, not values (decision 10): ``value`` attributes are never read.  Input errors (exit 2,
-naming file, line and element): a member, pronoun or antecedent without its id (tasks 1-2) or
-its start and end (tasks 3-4), an id that is not an entity of the input, a start or end that is
-not a token node of the input, a start after its end, an id or mention twice in one chain or in
-two chains of one side.
-
-One path for every file and corpus: each file read once into columns
-(:func:`annoscore.formats.are.read_are`), the documents paired and gathered
-(:mod:`annoscore.align.are_documents`), every reference checked and resolved, the first problem
-named by file and line (:mod:`annoscore.align.are`, :mod:`annoscore.align.are_checks`), task
-4's mentions aligned, every document counted at once (:mod:`annoscore.metrics.anaphora`); the
-text report's items are data of the result's
+One path for every file and corpus: each file read once into columns, the documents paired
+(:mod:`annoscore.align.are_documents`), every reference checked and resolved
+(:mod:`annoscore.align.are`), task 4's mentions aligned, every document counted at once
+(:mod:`annoscore.metrics.anaphora`); the text report's items are data of the result's
 :class:`~annoscore.metrics.anaphora_items.AreDetails`, put together when the report asks.
 """
 
@@ -73,53 +53,44 @@ from annoscore.tasks.registry import get
 # --- the options ------------------------------------------------------------------------------
 
 
-INPUT_FLAGS = ("--input", "--input-path", "-i")
-"""The flags of ``input_path``, the task input given to systems."""
-
-
-def _credit() -> str:
-    return constant(
-        "walk",
-        "A pronoun answered with a pronoun of its chain earns full credit only when the "
-        "system's own answers lead from that pronoun, inside the chain and without a loop, to a "
-        "noun phrase of it; else half (are.md, decision 1).",
+def _input(what: str, *, required: bool = True) -> Path | None:
+    """The ``input_path`` option: the task input given to systems, which gives ``what``."""
+    return option(
+        None,
+        f"The task input given to systems{'' if required else ' (optional)'}: {what}.",
+        flags=("--input", "--input-path", "-i"),
+        moves=False,
+        required=required,
     )
 
 
-def _overlap() -> str:
-    return constant(
-        "shared/max-length",
-        "Overlap of two mentions = token positions they share / the longer one's length in "
-        "tokens, counted in the order of the input's <node> elements.",
-    )
+_PRONOUNS = "the pronouns to resolve (<anaphoric_pronouns>) and the candidate <entity> ids"
+_IDS = "every id of the chains must then be an <entity> of it"
+_TOKENS = "the token <node> elements of the text (the token order)"
+_CREDIT = (
+    "A pronoun answered with a pronoun of its chain earns full credit only when the system's own "
+    "answers lead from that pronoun, inside the chain and without a loop, to a noun phrase of "
+    "it; else half (are.md, decision 1)."
+)
+_OVERLAP = (
+    "Overlap of two mentions = token positions they share / the longer one's length in tokens, "
+    "counted in the order of the input's <node> elements."
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Are1Options(TaskOptions):
     """The settings of ``annoscore are 1`` (pronoun resolution over entity ids)."""
 
-    input_path: Path | None = option(  # noqa: RUF009 (a field with metadata, not a call)
-        None,
-        "The task input given to systems: the pronouns to resolve (<anaphoric_pronouns>) and "
-        "the candidate <entity> ids.",
-        flags=INPUT_FLAGS,
-        moves=False,
-        required=True,
-    )
-    credit: str = _credit()
+    input_path: Path | None = _input(_PRONOUNS)  # noqa: RUF009 (a field, not a call)
+    credit: str = constant("walk", _CREDIT)
 
 
 @dataclass(frozen=True, slots=True)
 class Are2Options(TaskOptions):
     """The settings of ``annoscore are 2`` (coreference chains over entity ids)."""
 
-    input_path: Path | None = option(  # noqa: RUF009 (a field with metadata, not a call)
-        None,
-        "The task input given to systems (optional): every id of the chains must then be an "
-        "<entity> of it.",
-        flags=INPUT_FLAGS,
-        moves=False,
-    )
+    input_path: Path | None = _input(_IDS, required=False)  # noqa: RUF009 (a field)
     metric: str = constant("muc", "MUC (Vilain et al. 1995), as annoscore coref's muc metric.")
 
 
@@ -127,29 +98,17 @@ class Are2Options(TaskOptions):
 class Are3Options(TaskOptions):
     """The settings of ``annoscore are 3`` (pronoun resolution over token spans)."""
 
-    input_path: Path | None = option(  # noqa: RUF009 (a field with metadata, not a call)
-        None,
-        "The task input given to systems: the token <node> elements of the text (the token order).",
-        flags=INPUT_FLAGS,
-        moves=False,
-        required=True,
-    )
-    credit: str = _credit()
-    overlap: str = _overlap()
+    input_path: Path | None = _input(_TOKENS)  # noqa: RUF009 (a field, not a call)
+    credit: str = constant("walk", _CREDIT)
+    overlap: str = constant("shared/max-length", _OVERLAP)
 
 
 @dataclass(frozen=True, slots=True)
 class Are4Options(TaskOptions):
     """The settings of ``annoscore are 4`` (coreference chains over token spans)."""
 
-    input_path: Path | None = option(  # noqa: RUF009 (a field with metadata, not a call)
-        None,
-        "The task input given to systems: the token <node> elements of the text (the token order).",
-        flags=INPUT_FLAGS,
-        moves=False,
-        required=True,
-    )
-    overlap: str = _overlap()
+    input_path: Path | None = _input(_TOKENS)  # noqa: RUF009 (a field, not a call)
+    overlap: str = constant("shared/max-length", _OVERLAP)
     alignment: str = constant(
         "max-total-overlap",
         "Mentions aligned one to one for the largest total overlap (linear_sum_assignment), "
@@ -172,6 +131,8 @@ def _input_path(task: int, options: AreOptions) -> Path | None:
 def _input_file(task: int, options: AreOptions, given: AreFile | None) -> AreFile | None:
     """The input of a ``count_are_*`` call: ``given``, else the file ``options.input_path``
     names (giving both is an error)."""
+    if given is not None and not isinstance(given, AreFile):
+        raise TypeError(f"count_are_{task}: input_file is a file read, not {given!r}")
     if given is None:
         path = _input_path(task, options)
         return None if path is None else read_are(path)
@@ -289,9 +250,8 @@ def score_are_1(
 def count_are_1(
     gold: AreFile,
     system: AreFile,
-    options: Are1Options = Are1Options(),
-    *,
     input_file: AreFile | None = None,
+    options: Are1Options = Are1Options(),
 ) -> Result:
     """Task 1 (:func:`score_are_1`) of files already read: ``input_file`` is the input (else
     the file ``options.input_path`` names).
@@ -355,9 +315,8 @@ def score_are_2(
 def count_are_2(
     gold: AreFile,
     system: AreFile,
-    options: Are2Options = Are2Options(),
-    *,
     input_file: AreFile | None = None,
+    options: Are2Options = Are2Options(),
 ) -> Result:
     """Task 2 (:func:`score_are_2`) of files already read (``input_file``: the input, if any).
 
@@ -416,9 +375,8 @@ def score_are_3(
 def count_are_3(
     gold: AreFile,
     system: AreFile,
-    options: Are3Options = Are3Options(),
-    *,
     input_file: AreFile | None = None,
+    options: Are3Options = Are3Options(),
 ) -> Result:
     """Task 3 (:func:`score_are_3`) of files already read: ``input_file`` is the input (else
     the file ``options.input_path`` names).
@@ -480,9 +438,8 @@ def score_are_4(
 def count_are_4(
     gold: AreFile,
     system: AreFile,
-    options: Are4Options = Are4Options(),
-    *,
     input_file: AreFile | None = None,
+    options: Are4Options = Are4Options(),
 ) -> Result:
     """Task 4 (:func:`score_are_4`) of files already read: ``input_file`` is the input (else
     the file ``options.input_path`` names).
