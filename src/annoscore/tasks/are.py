@@ -46,7 +46,7 @@ from annoscore.metrics.anaphora_items import (
     aligned_chain_links,
     id_chain_links,
 )
-from annoscore.options import TaskOptions, constant, fields, option
+from annoscore.options import Setting, TaskOptions, constant, fields, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
 from annoscore.tasks.registry import get
 
@@ -119,28 +119,42 @@ class Are4Options(TaskOptions):
 AreOptions = Are1Options | Are2Options | Are3Options | Are4Options
 
 
-def _input_path(task: int, options: AreOptions) -> Path | None:
-    """``options.input_path``; an :class:`InputError` when the task needs it (its options
-    class says so) and it is not given."""
-    spec = next(f for f in fields(type(options)) if f.name == "input_path")
-    if options.input_path is None and spec.setting.required:
-        raise InputError(f"task {task} needs --input (input_path). {spec.setting.help}")
+def _input_spec(options: AreOptions) -> Setting:
+    return next(f.setting for f in fields(type(options)) if f.name == "input_path")
+
+
+def _source(task: int, options: AreOptions) -> Path | None:
+    """``options.input_path``; an :class:`InputError` when the task needs its input (its
+    options class says so) and it is not given."""
+    spec = _input_spec(options)
+    if options.input_path is None and spec.required:
+        raise InputError(f"task {task} needs --input (input_path). {spec.help}")
     return options.input_path
 
 
-def _input_file(task: int, options: AreOptions, given: AreFile | None) -> AreFile | None:
-    """The input of a ``count_are_*`` call: ``given``, else the file ``options.input_path``
-    names (giving both is an error)."""
-    if given is not None and not isinstance(given, AreFile):
-        raise TypeError(f"count_are_{task}: input_file is a file read, not {given!r}")
+def _from_paths(
+    task: int, gold: Path | str, system: Path | str, options: AreOptions
+) -> tuple[Corpus, list[ScoreWarning]]:
+    """The documents of ``gold``, ``system`` and ``options.input_path``, paired."""
+    source, needs = _source(task, options), _input_spec(options).required
+    return collect_documents(Path(gold), Path(system), source, needs_input=needs)
+
+
+def _from_files(
+    task: int, gold: AreFile, system: AreFile, given: AreFile | None, options: AreOptions
+) -> tuple[Corpus, list[ScoreWarning]]:
+    """The documents of files already read: the input is ``given``, else the file
+    ``options.input_path`` names (giving both is an error)."""
     if given is None:
-        path = _input_path(task, options)
-        return None if path is None else read_are(path)
-    if options.input_path is not None:
+        source = _source(task, options)
+        given = None if source is None else read_are(source)
+    elif not isinstance(given, AreFile):
+        raise TypeError(f"count_are_{task}: input_file is a file read, not {given!r}")
+    elif options.input_path is not None:
         raise InputError(
             f"task {task}: the input is given twice (input_file and options.input_path); give one"
         )
-    return given
+    return collect_files(gold, system, given, needs_input=_input_spec(options).required)
 
 
 # --- warnings ----------------------------------------------------------------------------------
@@ -242,9 +256,7 @@ def score_are_1(
     >>> r.scores["success_rate"], r.counts["credit_sum"], r.counts["pronouns"]
     (0.625, 2.5, 4)
     """
-    source = _input_path(1, options)
-    corpus, warnings = collect_documents(Path(gold), Path(system), source, needs_input=True)
-    return _task1(corpus, warnings, options)
+    return _task1(*_from_paths(1, gold, system, options), options)
 
 
 def count_are_1(
@@ -265,10 +277,7 @@ def count_are_1(
     >>> count_are_1(gold, system, input_file=source).score
     1.0
     """
-    corpus, warnings = collect_files(
-        gold, system, _input_file(1, options, input_file), needs_input=True
-    )
-    return _task1(corpus, warnings, options)
+    return _task1(*_from_files(1, gold, system, input_file, options), options)
 
 
 def _task1(corpus: Corpus, warnings: list[ScoreWarning], options: Are1Options) -> Result:
@@ -308,8 +317,7 @@ def score_are_2(
     >>> r.counts["recall_num"], r.counts["recall_den"], r.counts["precision_den"]
     (3, 4, 5)
     """
-    corpus, warnings = collect_documents(Path(gold), Path(system), options.input_path)
-    return _task2(corpus, warnings, options)
+    return _task2(*_from_paths(2, gold, system, options), options)
 
 
 def count_are_2(
@@ -328,8 +336,7 @@ def count_are_2(
     >>> r.scores["recall"], r.scores["precision"]
     (0.5, 1.0)
     """
-    corpus, warnings = collect_files(gold, system, _input_file(2, options, input_file))
-    return _task2(corpus, warnings, options)
+    return _task2(*_from_files(2, gold, system, input_file, options), options)
 
 
 def _task2(corpus: Corpus, warnings: list[ScoreWarning], options: Are2Options) -> Result:
@@ -367,9 +374,7 @@ def score_are_3(
     >>> r.counts["credit_sum"], r.counts["pairs"], r.counts["pronouns"]
     (2.5, 4, 3)
     """
-    source = _input_path(3, options)
-    corpus, warnings = collect_documents(Path(gold), Path(system), source, needs_input=True)
-    return _task3(corpus, warnings, options)
+    return _task3(*_from_paths(3, gold, system, options), options)
 
 
 def count_are_3(
@@ -391,10 +396,7 @@ def count_are_3(
     >>> count_are_3(gold, system, input_file=source).counts["credit_sum"]   # 1 of 2 tokens
     0.5
     """
-    corpus, warnings = collect_files(
-        gold, system, _input_file(3, options, input_file), needs_input=True
-    )
-    return _task3(corpus, warnings, options)
+    return _task3(*_from_files(3, gold, system, input_file, options), options)
 
 
 def _task3(corpus: Corpus, warnings: list[ScoreWarning], options: Are3Options) -> Result:
@@ -430,9 +432,7 @@ def score_are_4(
     >>> r.counts["recall_den"], r.counts["precision_den"], round(r.scores["recall"], 4)
     (3, 4, 0.8889)
     """
-    source = _input_path(4, options)
-    corpus, warnings = collect_documents(Path(gold), Path(system), source, needs_input=True)
-    return _task4(corpus, warnings, options)
+    return _task4(*_from_paths(4, gold, system, options), options)
 
 
 def count_are_4(
@@ -454,10 +454,7 @@ def count_are_4(
     >>> count_are_4(gold, system, input_file=source).scores["recall"]   # (2 - 1) x (0.5 + 1) / 2
     0.75
     """
-    corpus, warnings = collect_files(
-        gold, system, _input_file(4, options, input_file), needs_input=True
-    )
-    return _task4(corpus, warnings, options)
+    return _task4(*_from_files(4, gold, system, input_file, options), options)
 
 
 def _task4(corpus: Corpus, warnings: list[ScoreWarning], options: Are4Options) -> Result:
