@@ -99,7 +99,7 @@ def _command(options_class: type[TaskOptions], score: Callable[..., Result]) -> 
     return scoring_command(command)
 
 
-TASKS = (
+SUBCOMMANDS = (
     ("1", "Pronoun resolution over entity ids: success rate.", (TASK_1,), Are1Options, score_are_1),
     ("2", "Coreference chains over entity ids: MUC.", (TASK_2,), Are2Options, score_are_2),
     ("3", "Pronoun resolution over token spans: overlap credit P/R/F1.", (OVERLAP, TASK_3),
@@ -107,11 +107,12 @@ TASKS = (
     ("4", "Coreference chains over token spans: fractional-credit MUC.", (OVERLAP, TASK_4),
      Are4Options, score_are_4),
 )  # fmt: skip
+"""Each sub-command: its name, summary, definitions (for --help), options class, score function."""
 
 
 def register(app: typer.Typer) -> None:
     are = typer.Typer(help=HELP, epilog=EPILOG, no_args_is_help=True)
-    for number, summary, definitions, options_class, score in TASKS:
+    for number, summary, definitions, options_class, score in SUBCOMMANDS:
         example = "--gold gold.xml --pred run1.xml --input input.xml"
         if number == "2":
             example = "--gold gold/ --pred run1/ --per-doc --format json"
