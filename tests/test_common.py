@@ -413,9 +413,11 @@ def test_each_option_moves_the_signature_exactly_when_declared_to(name: str, opt
     if value is ...:
         assert not spec.setting.moves, f"{name} {option}: a path or text that moves a number"
         return
+    # a required option (a file the task reads) takes the sample's value
+    given = {s.name: sample_paths(task)[2][s.name] for s in fields(cls) if s.setting.required}
     try:
-        changed = cls.from_values({option: value})
+        changed = cls.from_values({**given, option: value})
     except Exception as error:  # a value this option refuses: try its other bound
         pytest.fail(f"{name} {option}={value!r} refused: {error}")
-    before, after = cls().signature(name), changed.signature(name)
+    before, after = cls.from_values(given).signature(name), changed.signature(name)
     assert (before != after) is spec.setting.moves, (name, option, str(before), str(after))

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from annoscore.report.generic import render
 from annoscore.samples import SAMPLES
 from tests.conftest import Cli
 from tests.formats.test_are import BILLION_LAUGHS, EXTERNAL_ENTITY
@@ -127,9 +129,37 @@ def test_bad_input_exits_2_naming_file_line_and_element(
     assert f"{bad}:2:" in result.stderr and words in result.stderr
 
 
+@pytest.mark.parametrize("task", ["1", "2", "3", "4"])
+def test_the_command_the_api_and_compare_give_one_answer(cli: Cli, task: str) -> None:
+    """``annoscore are N``, ``annoscore.score("are-N", ...)`` and ``annoscore compare are-N
+    --option input-path=...`` read the one options class: the same JSON, the same signature."""
+    import annoscore
+
+    gold, pred, source = (ARE / name for name in RUNS[task])
+    by_cli = cli.json(*args(task))
+    api = annoscore.score(f"are-{task}", gold, pred, input_path=str(source))
+    assert json.loads(render(api, "json")) == by_cli
+    by_compare = cli.json(
+        "compare", f"are-{task}", gold, pred, pred, "--samples", 20,
+        "--option", f"input-path={source}",
+    )  # fmt: skip
+    tail = "|test:bootstrap|samples:20|confidence:0.95|seed:12345"
+    assert by_compare["signature"] == by_cli["signature"] + tail
+    assert all(s["scores"] == by_cli["scores"] for s in by_compare["systems"].values())
+    if task != "2":
+        with pytest.raises(annoscore.InputError, match=f"are-{task}.* needs input_path"):
+            annoscore.score(f"are-{task}", gold, pred)
+
+
 def test_missing_input_exits_2(cli: Cli) -> None:
-    result = cli("are", "3", "--gold", ARE / "task3-gold.xml", "--pred", ARE / "task3-system.xml")
-    assert result.exit_code == 2 and "needs --input" in result.stderr
+    """Tasks 1, 3 and 4 need ``--input`` (their options class says so); task 2 does not."""
+    for task in ("1", "3", "4"):
+        gold, pred, _ = RUNS[task]
+        result = cli("are", task, "--gold", ARE / gold, "--pred", ARE / pred)
+        assert result.exit_code == 2 and "Missing option '--input'" in result.stderr
+    assert (
+        cli("are", "2", "--gold", ARE / RUNS["2"][0], "--pred", ARE / RUNS["2"][1]).exit_code == 0
+    )
 
 
 def test_help_writes_out_the_definitions(cli: Cli) -> None:

@@ -15,7 +15,9 @@ twice, a missing input document, a token id twice, a document id twice): both mu
 refuse the input, naming the same file and line.
 
 Counts per document, scores and warnings (code, count, examples) must be equal; integer counts
-exactly, sums of fractions to 1e-12 (the reference sums exact fractions).
+exactly, sums of fractions to 1e-12 (the reference sums exact fractions).  Every fourth case of
+single files is scored from the files' bytes parsed in memory (``count_are_N``), the rest by
+path (``score_are_N``).
 
 ``ANNOSCORE_EQUIVALENCE_CASES`` multiplies the number of cases (default 1).
 """
@@ -34,8 +36,9 @@ import pytest
 from annoscore.align import are as align_are
 from annoscore.errors import InputError
 from annoscore.formats import are_columns
+from annoscore.formats.are import AreFile, parse_are
 from annoscore.result import Result
-from annoscore.tasks.are import SCORE
+from annoscore.tasks import are as tasks_are
 from tests.equivalence.ids import id_pool
 from tests.oracles import are as oracle
 
@@ -512,14 +515,33 @@ def _same_item(mine: tuple[object, ...], theirs: tuple[object, ...], task: int) 
     return all(_same_number(a, b) for a, b in numbers)
 
 
-def run(task: int, gold: Path, system: Path, source: Path | None, what: str) -> str:
-    """Score both ways and compare; returns ``"error"`` or ``"result"``."""
+def in_memory(task: int, gold: Path, system: Path, source: Path | None) -> Result:
+    """``count_are_N`` of the three files' bytes, parsed in memory (no path option)."""
+
+    def parsed(path: Path) -> AreFile:
+        return parse_are(path, path.read_bytes())
+
+    files = [parsed(gold), parsed(system), None if source is None else parsed(source)]
+    count = getattr(tasks_are, f"count_are_{task}")
+    result: Result = count(*files[:2], input_file=files[2])
+    return result
+
+
+def run(
+    task: int, gold: Path, system: Path, source: Path | None, what: str, memory: bool = False
+) -> str:
+    """Score both ways and compare; returns ``"error"`` or ``"result"``.  With ``memory``, the
+    files are scored as parsed data (``count_are_N``) rather than by path."""
     try:
         expected: oracle.Outcome | oracle.OracleError = oracle.score(task, gold, system, source)
     except oracle.OracleError as error:
         expected = error
+    options = getattr(tasks_are, f"Are{task}Options")(input_path=source)
     try:
-        result = SCORE[task](gold, system, input_path=source)
+        if memory:
+            result = in_memory(task, gold, system, source)
+        else:
+            result = getattr(tasks_are, f"score_are_{task}")(gold, system, options)
     except InputError as error:
         assert isinstance(expected, oracle.OracleError), (what, str(error))
         assert (error.path, error.line) == (expected.path, expected.line), (what, str(error))
@@ -549,6 +571,7 @@ def test_are_equals_the_reference_on_random_cases(
     outcomes = {"error": 0, "result": 0}
     for k in range(CASES):
         folder = tmp_path / str(k)
+        memory = False
         if rng.random() < 0.06:
             gold, system, folders = write_folders(rng, task, folder)
             source: Path | None = folders
@@ -559,6 +582,8 @@ def test_are_equals_the_reference_on_random_cases(
                 damage(rng, case)
             gold, system, source = write_case(case, folder, rng)
             what = f"task {task} case {k} ({case.layout}, damage {case.damage})"
-        outcomes[run(task, gold, system, source, what)] += 1
+            memory = k % 4 == 3  # every fourth case scored from the files' bytes in memory
+            what += " in memory" if memory else ""
+        outcomes[run(task, gold, system, source, what, memory)] += 1
     assert outcomes["result"] > CASES // 2 and outcomes["error"] > CASES // 20, outcomes
     assert scanned[True] > CASES // 2 and scanned[False] > CASES // 2, scanned  # both ways ran

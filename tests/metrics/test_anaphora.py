@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from annoscore.align.are import overlap
 from annoscore.counts import Counts
-from annoscore.metrics.anaphora import (
+from annoscore.metrics.anaphora import are_f1, link_scores, pair_scores, success_scores
+from annoscore.metrics.anaphora_items import (
     NO_CHAIN,
     NO_OVERLAP,
     NOT_GOLD_PRONOUN,
@@ -32,13 +33,17 @@ from annoscore.metrics.anaphora import (
     UNRESOLVED,
     ChainCredit,
     PronounCredit,
-    are_f1,
-    link_scores,
-    pair_scores,
-    success_scores,
 )
 from annoscore.metrics.coref import muc, weighted_muc
-from annoscore.tasks.are import score_are_1, score_are_2, score_are_3, score_are_4
+from annoscore.tasks.are import (
+    Are1Options,
+    Are3Options,
+    Are4Options,
+    score_are_1,
+    score_are_2,
+    score_are_3,
+    score_are_4,
+)
 
 Mention = tuple[int, int]
 
@@ -81,7 +86,7 @@ def success_credits(
         gold=gold,
         system=system,
     )
-    result = score_are_1(paths["gold"], paths["system"], input_path=paths["input"])
+    result = score_are_1(paths["gold"], paths["system"], Are1Options(input_path=paths["input"]))
     (document,) = result.details.explanations()
     return result.counts, document.pronouns
 
@@ -119,7 +124,7 @@ def overlap_credits(
         f"<pair>{_mention(p, 'pronoun')}{_mention(a, 'antecedent')}</pair>" for p, a in pairs
     )
     paths = _files(input=f"<text>{tokens}</text>", gold=gold, system=system)
-    result = score_are_3(paths["gold"], paths["system"], input_path=paths["input"])
+    result = score_are_3(paths["gold"], paths["system"], Are3Options(input_path=paths["input"]))
     (document,) = result.details.explanations()
     items = tuple(
         PronounCredit(
@@ -148,7 +153,7 @@ def fractional_muc(
     paths = _files(
         input=f"<text>{tokens}</text>", gold=_chains_text(gold), system=_chains_text(system)
     )
-    result = score_are_4(paths["gold"], paths["system"], input_path=paths["input"])
+    result = score_are_4(paths["gold"], paths["system"], Are4Options(input_path=paths["input"]))
     (document,) = result.details.explanations()
     return result.counts, document.chains
 

@@ -244,6 +244,21 @@ def collect_documents(
     input document cannot be scored and is left out (warning).
     """
     triples, warnings = _read_sides(gold, system, input_path)
+    return _collect(triples, warnings, needs_input)
+
+
+def collect_files(
+    gold: AreFile, system: AreFile, source: AreFile | None, *, needs_input: bool = False
+) -> tuple[Corpus, list[ScoreWarning]]:
+    """:func:`collect_documents` of three files already read (``source``: the input)."""
+    return _collect([(None, [gold, system, source])], [], needs_input)
+
+
+def _collect(
+    triples: list[tuple[str | None, list[AreFile | None]]],
+    warnings: list[ScoreWarning],
+    needs_input: bool,
+) -> tuple[Corpus, list[ScoreWarning]]:
     documents: list[DocumentSet] = []
     gold_only: list[str] = []
     system_only: list[str] = []

@@ -1,5 +1,6 @@
 """The counts of the Anaphora Resolution Exercise (ARE 2007), tasks 1-4, for every document of a
-corpus at once, and what each pronoun or chain earned (the text report's items).
+corpus at once, and the scorers (what each pronoun or chain earned, the text report's items,
+is :mod:`annoscore.metrics.anaphora_items`).
 
 The definitions are ``../shared/spec/are.md``'s (binding where the seed leaves a formula open).
 Each count function takes the aligned columns of :mod:`annoscore.align.are` and returns one
@@ -43,9 +44,10 @@ with the aligned counterpart (0 unaligned); then MUC with fractional credit, eac
 chain earning (|P| - 1) x mean of w over P (:func:`annoscore.metrics.coref.weighted_muc`, whose
 float sums these are to the last bit).  With every w = 1 it is Vilain's MUC.
 
-**Scores** (:func:`success_scores`, :func:`pair_scores`, :func:`link_scores`): a ratio with a 0
-denominator is ``None``; F1 = 2PR/(P+R) from the summed counts, 0 when P + R = 0 or when only
-one of P and R is defined (nothing could earn credit), ``None`` only when both are undefined.
+**Scores** (:func:`success_scores`, :func:`pair_scores`, :func:`link_scores`), the project's
+rule for undefined numbers: a ratio with a 0 denominator is ``None``; F1 = 2PR/(P+R) from the
+summed counts, 0 when P + R = 0 or when only one of P and R is defined (nothing could earn
+credit: F from the counts is 0), ``None`` only when both are undefined.
 
 >>> import numpy as np
 >>> links(np.array([0, 0, 1]), np.array([3, 1, 2]), 2).tolist()   # (3-1) + (1-1), (2-1)
@@ -54,140 +56,29 @@ one of P and R is defined (nothing could earn credit), ``None`` only when both a
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from dataclasses import dataclass
 from typing import Any
 
 from annoscore.align.are import ChainColumns, IdChains, IdLinks, MentionPairs, lookup, row_keys
 from annoscore.counts import Counts
-from annoscore.metrics.prf import ratio
-
-# reasons an item earned what it earned (the report explains each)
-NOUN_PHRASE = "noun-phrase"
-PRONOUN_RESOLVED = "pronoun-resolved"
-PRONOUN_NOT_RESOLVED = "pronoun-not-resolved"
-PRONOUN_ONLY_CHAIN = "pronoun-only-chain"
-OUTSIDE_CHAIN = "outside-chain"
-SELF = "self"
-UNRESOLVED = "unresolved"
-NO_CHAIN = "no-chain"
-NO_OVERLAP = "no-overlap"
-NOT_GOLD_PRONOUN = "not-gold-pronoun"
-PARTIAL_PRONOUN = "partial-pronoun"
-REPEATED = "repeated"
-UNLISTED = "unlisted"
-
-REASONS = (
-    NOUN_PHRASE,
-    PRONOUN_RESOLVED,
-    PRONOUN_NOT_RESOLVED,
-    PRONOUN_ONLY_CHAIN,
-    OUTSIDE_CHAIN,
-    SELF,
-    UNRESOLVED,
+from annoscore.metrics.anaphora_items import (
     NO_CHAIN,
     NO_OVERLAP,
     NOT_GOLD_PRONOUN,
+    NOUN_PHRASE,
+    OUTSIDE_CHAIN,
     PARTIAL_PRONOUN,
+    PRONOUN_NOT_RESOLVED,
+    PRONOUN_ONLY_CHAIN,
+    PRONOUN_RESOLVED,
+    REASON_CODE,
     REPEATED,
+    SELF,
     UNLISTED,
+    UNRESOLVED,
+    ItemPart,
+    PronounParts,
 )
-"""The reasons, numbered by their place here (:attr:`PronounItems.reason`)."""
-_REASON = {name: number for number, name in enumerate(REASONS)}
-
-
-@dataclass(frozen=True, slots=True)
-class PronounItems:
-    """What each pronoun (task 1) or each system pair (task 3) earned, and why, as arrays in
-    the report's order: by document, then (task 1) each listed pronoun then each ignored pair,
-    (task 3) each system pair then each gold pronoun left unresolved.
-
-    ``pronoun``, ``answer`` and ``target`` are ``(n, 2)`` arrays: task 1 an id's code twice,
-    task 3 a mention's first and last token positions; ``answered`` and ``targeted`` say
-    whether there is an answer (the system's antecedent) and a target (the gold member the
-    credit was computed against: task 3's m*, task 1 the answer when it is in the chain);
-    ``overlap`` is task 3's overlap(a, m*); ``credit``; ``reason`` numbers :data:`REASONS`.
-    """
-
-    document: Any
-    pronoun: Any
-    answer: Any
-    answered: Any
-    target: Any
-    targeted: Any
-    overlap: Any
-    credit: Any
-    reason: Any
-
-
-@dataclass(frozen=True, slots=True)
-class PronounCredit:
-    """One item of :class:`PronounItems`, for display: ``pronoun``, ``answer`` (``None`` when
-    unresolved) and ``target`` (``None`` when none) as the report prints them."""
-
-    pronoun: Hashable
-    answer: Hashable | None
-    credit: float
-    reason: str
-    target: Hashable | None = None
-    overlap: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ItemPart:
-    """Some items of :class:`PronounItems` as columns (one value per item), listed before
-    they are put together (``pronoun``, ``answer`` and ``target`` as first and last columns;
-    a scalar stands for the same value for every item)."""
-
-    document: Any
-    pronoun: tuple[Any, Any]
-    answer: tuple[Any, Any]
-    answered: Any
-    target: tuple[Any, Any]
-    targeted: Any
-    overlap: Any
-    credit: Any
-    reason: Any
-
-
-@dataclass(frozen=True, slots=True)
-class PronounParts:
-    """The items of tasks 1 and 3 in parts, put together in document order (stably) when the
-    report asks (:meth:`items`): counting never pays for them."""
-
-    parts: tuple[ItemPart, ...]
-
-    def items(self) -> PronounItems:
-        import numpy as np
-
-        def column(values: list[Any], dtype: Any) -> Any:
-            sizes = [len(part.document) for part in self.parts]
-            return np.concatenate(
-                [
-                    np.broadcast_to(np.asarray(v, dtype=dtype), (n,))
-                    for v, n in zip(values, sizes, strict=True)
-                ]
-            )
-
-        def rows(pairs: list[tuple[Any, Any]]) -> Any:
-            first = column([p[0] for p in pairs], np.int64)
-            last = column([p[1] for p in pairs], np.int64)
-            return np.stack([first, last], axis=1)
-
-        parts = self.parts
-        document = column([p.document for p in parts], np.int64)
-        order = np.argsort(document, kind="stable")
-        return PronounItems(
-            document[order],
-            rows([p.pronoun for p in parts])[order],
-            rows([p.answer for p in parts])[order],
-            column([p.answered for p in parts], bool)[order],
-            rows([p.target for p in parts])[order],
-            column([p.targeted for p in parts], bool)[order],
-            column([p.overlap for p in parts], np.float64)[order],
-            column([p.credit for p in parts], np.float64)[order],
-            column([p.reason for p in parts], np.int8)[order],
-        )
+from annoscore.metrics.prf import f_beta, ratio
 
 
 def _choose(conditions: list[tuple[Any, str]], size: int) -> Any:
@@ -196,15 +87,9 @@ def _choose(conditions: list[tuple[Any, str]], size: int) -> Any:
 
     reason = np.full(size, -1, dtype=np.int8)
     for holds, name in conditions:
-        reason[(reason < 0) & holds] = _REASON[name]
+        reason[(reason < 0) & holds] = REASON_CODE[name]
     assert not (reason < 0).any()
     return reason
-
-
-def _twice(column: Any) -> Any:
-    import numpy as np
-
-    return np.stack([column, column], axis=1)
 
 
 # --- task 1 -----------------------------------------------------------------------------------
@@ -348,7 +233,7 @@ def success_counts(ids: IdLinks, documents: int) -> tuple[dict[str, Any], Pronou
                 False,
                 np.nan,
                 0.0,
-                np.where(asked[ignored], _REASON[REPEATED], _REASON[UNLISTED]),
+                np.where(asked[ignored], REASON_CODE[REPEATED], REASON_CODE[UNLISTED]),
             ),
         )
     )
@@ -432,109 +317,6 @@ def fractional_muc_counts(
         "gold_mentions": np.bincount(gold.member_document, minlength=documents),
         "system_mentions": np.bincount(system.member_document, minlength=documents),
     }
-
-
-@dataclass(frozen=True, slots=True)
-class ChainCredit:
-    """One chain of one side cut by the other side's chains (tasks 2 and 4).
-
-    ``side`` is ``"gold"`` (recall) or ``"system"`` (precision); ``chain`` its place among the
-    document's chains of that side; ``members`` in document order; ``parts`` the members
-    grouped by the other side's chain they went to (a member with no counterpart is a part of
-    its own); ``part_weights`` the mean w of each part (1 in task 2); ``earned`` = Σ (|P| - 1)
-    x mean w over the parts of two or more, ``possible`` = |chain| - 1.
-    """
-
-    side: str
-    chain: int
-    members: tuple[Hashable, ...]
-    parts: tuple[tuple[Hashable, ...], ...]
-    part_weights: tuple[float, ...]
-    earned: float
-    possible: int
-
-
-@dataclass(frozen=True, slots=True)
-class ChainLinks:
-    """What the chain items of tasks 2 and 4 are made of: both sides' chains, each member's
-    counterpart's chain on the other side (``gold_other``, ``system_other``; ``-1``: none) and
-    each member's weight (``gold_weight``, ``system_weight``: the overlap with its aligned
-    counterpart in task 4, else 1)."""
-
-    gold: ChainColumns
-    system: ChainColumns
-    gold_other: Any
-    system_other: Any
-    gold_weight: Any
-    system_weight: Any
-
-
-def id_chain_links(chains: IdChains) -> ChainLinks:
-    """Task 2's :class:`ChainLinks`: members are matched by id."""
-    import numpy as np
-
-    gold, system, match = chains.gold, chains.system, chains.match
-    gold_other = np.full(len(gold.member_chain), -1, dtype=np.int64)
-    matched = np.flatnonzero(match >= 0)  # ids are distinct on each side: one to one
-    gold_other[chains.match_member[matched]] = system.member_chain[matched]
-    ones_gold = np.ones(len(gold.member_chain))
-    ones_system = np.ones(len(system.member_chain))
-    return ChainLinks(gold, system, gold_other, match.copy(), ones_gold, ones_system)
-
-
-def aligned_chain_links(
-    gold: ChainColumns, system: ChainColumns, rows: Any, cols: Any, weights: Any
-) -> ChainLinks:
-    """Task 4's :class:`ChainLinks`: members are matched by the alignment."""
-    import numpy as np
-
-    gold_other = np.full(len(gold.member_chain), -1, dtype=np.int64)
-    system_other = np.full(len(system.member_chain), -1, dtype=np.int64)
-    gold_weight = np.ones(len(gold.member_chain))
-    system_weight = np.ones(len(system.member_chain))
-    gold_other[rows] = system.member_chain[cols]
-    system_other[cols] = gold.member_chain[rows]
-    gold_weight[rows] = weights
-    system_weight[cols] = weights
-    return ChainLinks(gold, system, gold_other, system_other, gold_weight, system_weight)
-
-
-def chain_items(chains: ChainLinks, document: int) -> tuple[ChainCredit, ...]:
-    """Every chain of two or more members of one document, of both sides (gold first), cut by
-    the other side's chains, with what it earned; Σ ``earned`` over a side's items is that
-    side's numerator (a test checks it).  Members are given as their places in the side's
-    member columns."""
-    import numpy as np
-
-    items: list[ChainCredit] = []
-    for side, columns, other, weight in (
-        ("gold", chains.gold, chains.gold_other, chains.gold_weight),
-        ("system", chains.system, chains.system_other, chains.system_weight),
-    ):
-        in_document = np.flatnonzero(columns.chain_document == document).tolist()
-        starts = (np.cumsum(columns.sizes) - columns.sizes).tolist()
-        sizes = columns.sizes.tolist()
-        for index, chain in enumerate(in_document):
-            if sizes[chain] < 2:
-                continue
-            members = list(range(starts[chain], starts[chain] + sizes[chain]))
-            grouped: dict[object, list[int]] = {}
-            for m in members:
-                owner = int(other[m])
-                grouped.setdefault(owner if owner >= 0 else ("alone", m), []).append(m)
-            parts: tuple[tuple[Hashable, ...], ...] = tuple(
-                tuple(part) for part in grouped.values()
-            )
-            means = tuple(
-                sum(float(weight[m]) for m in part) / len(part) for part in grouped.values()
-            )
-            earned = sum(
-                (len(p) - 1) * mean for p, mean in zip(parts, means, strict=True) if len(p) > 1
-            )
-            items.append(
-                ChainCredit(side, index, tuple(members), parts, means, earned, len(members) - 1)
-            )
-    return tuple(items)
 
 
 # --- task 3 -------------------------------------------------------------------------------------
@@ -682,9 +464,9 @@ def overlap_counts(
 
     # the items: every pair, then every gold pronoun left unresolved
     pair_count = len(pairs.document)
-    reason = np.full(pair_count, _REASON[NOT_GOLD_PRONOUN], dtype=np.int8)
-    reason[partial] = _REASON[PARTIAL_PRONOUN]
-    reason[repeated] = _REASON[REPEATED]
+    reason = np.full(pair_count, REASON_CODE[NOT_GOLD_PRONOUN], dtype=np.int8)
+    reason[partial] = REASON_CODE[PARTIAL_PRONOUN]
+    reason[repeated] = REASON_CODE[REPEATED]
     reason[first] = _choose(
         [
             (alone, NO_CHAIN),
@@ -727,7 +509,7 @@ def overlap_counts(
                 False,
                 np.nan,
                 0.0,
-                _REASON[UNRESOLVED],
+                REASON_CODE[UNRESOLVED],
             ),
         )
     )
@@ -745,9 +527,7 @@ def are_f1(precision: float | None, recall: float | None) -> float | None:
     """
     if precision is None and recall is None:
         return None
-    if precision is None or recall is None or precision + recall == 0:
-        return 0.0
-    return 2 * precision * recall / (precision + recall)
+    return f_beta(precision, recall, zero_division=0.0)
 
 
 def success_scores(counts: Counts) -> dict[str, float | None]:
@@ -775,23 +555,3 @@ def link_scores(counts: Counts) -> dict[str, float | None]:
     recall = ratio(counts["recall_num"], counts["recall_den"])
     precision = ratio(counts["precision_num"], counts["precision_den"])
     return {"recall": recall, "precision": precision, "f1": are_f1(precision, recall)}
-
-
-def pronoun_credits(items: PronounItems, document: int, label: Any) -> tuple[PronounCredit, ...]:
-    """The items of one document for display; ``label(document, pair)`` names an id or a
-    mention (a row of ``items.pronoun``)."""
-    import numpy as np
-
-    out = []
-    for k in np.flatnonzero(items.document == document).tolist():
-        out.append(
-            PronounCredit(
-                label(document, items.pronoun[k]),
-                label(document, items.answer[k]) if items.answered[k] else None,
-                float(items.credit[k]),
-                REASONS[int(items.reason[k])],
-                label(document, items.target[k]) if items.targeted[k] else None,
-                None if np.isnan(items.overlap[k]) else float(items.overlap[k]),
-            )
-        )
-    return tuple(out)

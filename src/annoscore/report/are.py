@@ -14,10 +14,8 @@ Mentions (tasks 3, 4) print as their token ids, ``start..end`` (or one id for on
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
 
-from annoscore.metrics.anaphora import (
+from annoscore.metrics.anaphora_items import (
     NO_CHAIN,
     NO_OVERLAP,
     NOT_GOLD_PRONOUN,
@@ -31,17 +29,10 @@ from annoscore.metrics.anaphora import (
     SELF,
     UNLISTED,
     UNRESOLVED,
-    ChainCredit,
-    ChainLinks,
-    PronounCredit,
-    PronounParts,
-    chain_items,
-    pronoun_credits,
+    AreDetails,
+    DocumentExplanation,
 )
 from annoscore.result import Result
-
-if TYPE_CHECKING:
-    from annoscore.align.are_documents import Corpus
 
 TITLES = {
     1: "ARE 2007 task 1: pronoun resolution over entity ids, success rate",
@@ -66,92 +57,6 @@ REASONS = {
     REPEATED: "a second answer for this pronoun, ignored (the first counts)",
     UNLISTED: "the pronoun is not in the input's list; ignored",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Labels:
-    """How the report names an id or a mention of a document: an id by its text; a mention
-    (token positions) by its token ids, ``start..end`` (one id for one token).  ``names`` are
-    the texts of the corpus' codes below -1; ``tokens`` and ``token_starts`` the input's token
-    codes and where each document's begin (``None``: ids)."""
-
-    names: tuple[str, ...]
-    tokens: Any = None
-    token_starts: Any = None
-
-    @classmethod
-    def of_ids(cls, corpus: Corpus) -> Labels:
-        return cls(corpus.names)
-
-    @classmethod
-    def of_mentions(cls, corpus: Corpus) -> Labels:
-        return cls(corpus.names, corpus.input.tokens, corpus.input.token_starts)
-
-    def text(self, code: int) -> str:
-        return str(code) if code >= 0 else self.names[-2 - code]
-
-    def __call__(self, document: int, item: Any) -> str:
-        """The label of a row ``(code, code)`` or ``(first, last)`` of ``document``."""
-        first, last = int(item[0]), int(item[1])
-        if self.tokens is None:
-            return self.text(first)
-        base = int(self.token_starts[document])
-        start = self.text(int(self.tokens[base + first]))
-        return start if first == last else f"{start}..{self.text(int(self.tokens[base + last]))}"
-
-
-@dataclass(frozen=True, slots=True)
-class DocumentExplanation:
-    """One document's items, as the report prints them: ``pronouns`` (tasks 1, 3) or
-    ``chains`` (tasks 2, 4, members named by their labels)."""
-
-    key: str
-    pronouns: tuple[PronounCredit, ...]
-    chains: tuple[ChainCredit, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class AreDetails:
-    """What the text report needs beyond scores and counts (filled by the ARE preset): the
-    documents' ``keys``, the ``labels``, and the data its items are made of when it asks
-    (:meth:`explanations`): the pronoun items of tasks 1 and 3, or the chains of tasks 2 and 4
-    with the rows that name each gold and system member (``gold_rows``, ``system_rows``)."""
-
-    task: int
-    keys: tuple[str, ...]
-    labels: Labels
-    pronouns: PronounParts | None = None
-    chains: ChainLinks | None = None
-    gold_rows: Any = None
-    system_rows: Any = None
-
-    def explanations(self) -> tuple[DocumentExplanation, ...]:
-        """The items of every document (see the module doc)."""
-        out = []
-        items = None if self.pronouns is None else self.pronouns.items()
-        for document, key in enumerate(self.keys):
-            pronouns: tuple[PronounCredit, ...] = ()
-            chains: tuple[ChainCredit, ...] = ()
-            if items is not None:
-                pronouns = pronoun_credits(items, document, self.labels)
-            if self.chains is not None:
-                chains = tuple(
-                    self._named(item, document) for item in chain_items(self.chains, document)
-                )
-            out.append(DocumentExplanation(key, pronouns, chains))
-        return tuple(out)
-
-    def _named(self, item: ChainCredit, document: int) -> ChainCredit:
-        rows = self.gold_rows if item.side == "gold" else self.system_rows
-
-        def name(member: Hashable) -> str:
-            return self.labels(document, rows[int(member)])  # type: ignore[call-overload]
-
-        return replace(
-            item,
-            members=tuple(name(m) for m in item.members),
-            parts=tuple(tuple(name(m) for m in part) for part in item.parts),
-        )
 
 
 def _number(value: float) -> str:

@@ -527,30 +527,24 @@ register(
         text="annoscore.report.muc:coref_score_report",
     )
 )
-for _number, _summary, _system, _input, _scorer in (
+for _number, _summary, _system, _input, _scorer, _headline in (
     ("1", "ARE 2007 task 1: pronoun resolution over entity ids, success rate",
-     "are/task1-system.xml", "samples/are/task1-input.xml", "success_scores"),
+     "are/task1-system.xml", "samples/are/task1-input.xml", "success_scores", "success_rate"),
     ("2", "ARE 2007 task 2: coreference chains over entity ids, MUC",
-     "are/task2-system.xml", "samples/are/task1-input.xml", "link_scores"),
+     "are/task2-system.xml", "samples/are/task1-input.xml", "link_scores", "f1"),
     ("3", "ARE 2007 task 3: pronoun resolution over token spans, overlap credit P/R/F1",
-     "are/task3-system.xml", "samples/are/task3-input.xml", "pair_scores"),
+     "are/task3-system.xml", "samples/are/task3-input.xml", "pair_scores", "f1"),
     ("4", "ARE 2007 task 4: coreference chains over token spans, fractional-credit MUC",
-     "are/task4-system.xml", "samples/are/task3-input.xml", "link_scores"),
+     "are/task4-system.xml", "samples/are/task3-input.xml", "link_scores", "f1"),
 ):  # fmt: skip
     register(
-        legacy_task(
+        Task(
             name=f"are-{_number}",
             summary=_summary,
-            command=("are", _number),
+            options=f"annoscore.tasks.are:Are{_number}Options",
             score=f"annoscore.tasks.are:score_are_{_number}",
-            reader="annoscore.formats.are:read_are",
             scorer=f"annoscore.metrics.anaphora:{_scorer}",
-            signature={
-                "1": ("credit",),
-                "2": ("metric",),
-                "3": ("credit", "overlap"),
-                "4": ("overlap", "alignment"),
-            }[_number],
+            headline=_headline,
             sample=Sample(
                 "are/task1-gold.xml" if _number in "12" else "are/task3-gold.xml",
                 _system,
@@ -558,6 +552,5 @@ for _number, _summary, _system, _input, _scorer in (
                 title=_summary,
             ),
             text="annoscore.report.are:render_report",
-            path_options=("input_path",),
         )
     )
