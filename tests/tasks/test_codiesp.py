@@ -552,13 +552,17 @@ def test_count_x_is_score_x_on_the_same_lines(tmp_path: Path) -> None:
 def test_data_in_memory_that_no_file_could_hold_is_refused() -> None:
     valid = ["a"]
     with pytest.raises(InputError, match="expected a list of codes, not text"):
-        count_codiesp_d({"D1": "a"}, {}, valid=valid)  # type: ignore[dict-item]
+        count_codiesp_d({"D1": "a"}, {}, valid=valid)
     with pytest.raises(InputError, match="code '' is not a non-blank string"):
         count_codiesp_d({"D1": [""]}, {}, valid=valid)
     with pytest.raises(InputError, match="the gold codes are empty"):
         count_codiesp_d({"D1": []}, {"D1": ["a"]}, valid=valid)
     with pytest.raises(InputError, match="not one string"):
         count_codiesp_d({"D1": ["a"]}, {}, valid="a")
+    with pytest.raises(InputError, match="expected codes as strings, not 1"):
+        count_codiesp_d({"D1": ["a"]}, {}, valid=[1])  # type: ignore[list-item]
+    with pytest.raises(InputError, match="the valid-code list is empty"):
+        count_codiesp_x(references(random.Random(1), 2), [], valid=[" "])
     with pytest.raises(InputError, match="codiesp-d needs the option codes"):
         count_codiesp_d({"D1": ["a"]}, {})
     with pytest.raises(InputError, match="the gold references are empty"):

@@ -157,20 +157,29 @@ class ExplainableOptions(TaskOptions):
     lowercase: bool = option(True, _LOWERCASE)
 
 
-def _needed(path: Path | None, name: str, task: str) -> Path:
-    if path is None:
-        raise InputError(f"{task} needs the option {name} (a valid-code TSV)")
-    return path
-
-
-def _valid(codes: Iterable[str]) -> frozenset[str]:
-    """Valid codes given in memory, lower-cased as the reader lower-cases a list's."""
-    if isinstance(codes, str):
+def _valid_codes(
+    given: Iterable[str] | None, task: str, *lists: tuple[Path | None, str]
+) -> tuple[frozenset[str], list[ScoreWarning]]:
+    """The valid codes, lower-cased as the reader lower-cases a list's: ``given`` (in memory),
+    else the union of the lists of the options ``lists`` (path, option name), read, with the
+    reader's warnings."""
+    if given is None:
+        for path, name in lists:
+            if path is None:
+                raise InputError(f"{task} needs the option {name} (a valid-code TSV)")
+        read = [read_valid_code_file(path) for path, _ in lists if path is not None]
+        codes = frozenset[str]().union(*(r.codes for r in read))
+        return codes, [w for r in read for w in r.warnings]
+    if isinstance(given, str):
         raise InputError("valid: expected a collection of codes, not one string")
-    valid = frozenset(c.lower() for c in codes if c.strip())
-    if not valid:
+    listed = list(given)
+    for code in listed:
+        if not isinstance(code, str):
+            raise InputError(f"valid: expected codes as strings, not {code!r}")
+    codes = frozenset(c.lower() for c in listed if c.strip())
+    if not codes:
         raise InputError("the valid-code list is empty: expected at least one code")
-    return valid
+    return codes, []
 
 
 # --- D and P ---------------------------------------------------------------------------------
@@ -188,7 +197,8 @@ def score_codiesp_d(gold: Path, pred: Path, options: RankedOptions = RankedOptio
     predicted document is a row of the count matrix.
 
     Undefined (``None``, named in the warnings): MAP when no document counts in it, P when no
-    valid code is predicted (R is then 0 and F1 0: the F1 script prints ``nan|0.0|nan``).
+    valid code is predicted (R and F1 are then 0 where the F1 script prints ``nan|0.0|nan``), R
+    when no gold code counts (``filter_gold`` dropped them all), F1 when neither side has one.
 
     Settings that move a number (:class:`RankedOptions`; official default): ``missing_docs``
     (``ignore``: a gold document without a valid prediction is left out of MAP),
@@ -214,8 +224,8 @@ def score_codiesp_p(gold: Path, pred: Path, options: RankedOptions = RankedOptio
     """CodiEsp-P (ICD-10 procedure codes) from files: the counts, formulas, undefined scores
     and settings of :func:`score_codiesp_d` (the same scripts score both).
 
-    Undefined (``None``, named in the warnings): MAP when no document counts in it, P when no
-    valid code is predicted.
+    Undefined (``None``, named in the warnings): as for D, MAP when no document counts in it,
+    P when no valid code is predicted, R when no gold code counts, F1 when neither side has one.
 
     >>> from annoscore.samples import SAMPLES
     >>> c = SAMPLES / "codiesp"
@@ -262,12 +272,11 @@ def count_codiesp_p(
 
 def _score_ranked(task: str, gold: Path, pred: Path, options: RankedOptions) -> Result:
     """D or P from files: each read once, codes as written."""
-    valid = read_valid_code_file(_needed(options.codes, "codes", task))
+    valid, warnings = _valid_codes(None, task, (options.codes, "codes"))
     gold_file = read_code_file(gold, "gold", lowercase=False)
     pred_file = read_code_file(pred, "predictions", lowercase=False, allow_empty=True)
-    read = RankedInput(gold_file.rows, pred_file.rows, valid.codes)
-    warnings = [*valid.warnings, *gold_file.warnings, *pred_file.warnings]
-    return _count_ranked(task, read, options, warnings)
+    read = RankedInput(gold_file.rows, pred_file.rows, valid)
+    return _count_ranked(task, read, options, [*warnings, *gold_file.warnings, *pred_file.warnings])
 
 
 def _count_in_memory(
@@ -275,18 +284,12 @@ def _count_in_memory(
     gold: Mapping[str, Sequence[str]],
     pred: Mapping[str, Sequence[str]],
     options: RankedOptions,
-    valid: Iterable[str] | None,
+    given: Iterable[str] | None,
 ) -> Result:
-    warnings: list[ScoreWarning | str] = []
-    if valid is None:
-        read_valid = read_valid_code_file(_needed(options.codes, "codes", task))
-        codes, warnings = read_valid.codes, list(read_valid.warnings)
-    else:
-        codes = _valid(valid)
-    read = RankedInput(
-        code_rows_of(gold, "gold"), code_rows_of(pred, "predictions", allow_empty=True), codes
-    )
-    return _count_ranked(task, read, options, warnings)
+    valid, warnings = _valid_codes(given, task, (options.codes, "codes"))
+    gold_rows = code_rows_of(gold, "gold")
+    pred_rows = code_rows_of(pred, "predictions", allow_empty=True)
+    return _count_ranked(task, RankedInput(gold_rows, pred_rows, valid), options, warnings)
 
 
 def _count_ranked(
@@ -336,7 +339,8 @@ def score_codiesp_x(
     checked against them).  P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2PR/(P+R).
 
     Undefined (``None``, named in the warnings): P when no valid code is predicted (R and F1 are
-    then 0).
+    then 0), R when no gold code counts (``filter_gold`` dropped them all), F1 when neither side
+    has one.
 
     Settings that move a number (:class:`ExplainableOptions`; official default): ``tolerance``
     (10 characters), ``tolerance_mode`` (``contain``: the prediction holds the reference and
@@ -350,20 +354,22 @@ def score_codiesp_x(
     >>> [round(r.scores[k], 4) for k in ("precision", "recall", "f1")]
     [0.5385, 0.5385, 0.5385]
     """
-    codes_d = read_valid_code_file(_needed(options.codes_d, "codes_d", "codiesp-x"))
-    codes_p = read_valid_code_file(_needed(options.codes_p, "codes_p", "codiesp-x"))
+    valid, warnings = _valid_codes(None, "codiesp-x", *_x_lists(options))
     # read as written: the lower-cased codes (official) and the warning on the other setting
     # both come from it
     gold_file = read_gold_reference_file(gold, lowercase=False)
     pred_file = read_predicted_reference_file(pred, lowercase=False, allow_empty=True)
-    warnings = [*codes_d.warnings, *codes_p.warnings, *gold_file.warnings, *pred_file.warnings]
     return _count_explainable(
         (gold_file.references, str(gold)),
         (pred_file.references, str(pred)),
-        codes_d.codes | codes_p.codes,
+        valid,
         options,
-        warnings,
+        [*warnings, *gold_file.warnings, *pred_file.warnings],
     )
+
+
+def _x_lists(options: ExplainableOptions) -> tuple[tuple[Path | None, str], ...]:
+    return ((options.codes_d, "codes_d"), (options.codes_p, "codes_p"))
 
 
 def count_codiesp_x(
@@ -388,14 +394,7 @@ def count_codiesp_x(
     gold_refs, pred_refs = list(gold), list(pred)
     if not gold_refs:
         raise InputError("the gold references are empty: expected at least one")
-    warnings: list[ScoreWarning] = []
-    if valid is None:
-        codes_d = read_valid_code_file(_needed(options.codes_d, "codes_d", "codiesp-x"))
-        codes_p = read_valid_code_file(_needed(options.codes_p, "codes_p", "codiesp-x"))
-        codes = codes_d.codes | codes_p.codes
-        warnings = [*codes_d.warnings, *codes_p.warnings]
-    else:
-        codes = _valid(valid)
+    codes, warnings = _valid_codes(valid, "codiesp-x", *_x_lists(options))
     return _count_explainable(
         (gold_refs, "<gold>"), (pred_refs, "<predictions>"), codes, options, warnings
     )
