@@ -412,9 +412,11 @@ def test_each_option_moves_the_signature_exactly_when_declared_to(name: str, opt
     if value is ...:
         assert not spec.setting.moves, f"{name} {option}: a path or text that moves a number"
         return
+    _, _, sample = sample_paths(task)  # the files a task cannot score without, as given
+    needed = {s.name: sample[s.name] for s in fields(cls) if s.setting.required}
     try:
-        changed = cls.from_values({option: value})
+        changed = cls.from_values({**needed, option: value})
     except Exception as error:  # a value this option refuses: try its other bound
         pytest.fail(f"{name} {option}={value!r} refused: {error}")
-    before, after = cls().signature(name), changed.signature(name)
+    before, after = cls.from_values(needed).signature(name), changed.signature(name)
     assert (before != after) is spec.setting.moves, (name, option, str(before), str(after))

@@ -361,9 +361,8 @@ def test_numeric_ids_each_script_its_own_number(tmp_path: Path) -> None:
     assert result.counts["tp"] == 0 and result.scores["recall"] == 0.0
     [warning] = [w for w in result.warnings if w.code == "codiesp.numeric-ids"]
     assert warning.tolerated and "MAP with the ids as text would be 0.0000" in warning.message
-    same = score_codiesp_d(
-        gold, gold, RankedOptions(codes=codes)
-    )  # the same ids on both sides: no disagreement
+    # the same ids on both sides: no disagreement
+    same = score_codiesp_d(gold, gold, RankedOptions(codes=codes))
     assert not [w for w in same.warnings if w.code == "codiesp.numeric-ids"]
 
 

@@ -221,11 +221,20 @@ def score_codiesp_d(gold: Path, pred: Path, options: RankedOptions = RankedOptio
 
 
 def score_codiesp_p(gold: Path, pred: Path, options: RankedOptions = RankedOptions()) -> Result:
-    """CodiEsp-P (ICD-10 procedure codes) from files: the counts, formulas, undefined scores
-    and settings of :func:`score_codiesp_d` (the same scripts score both).
+    """CodiEsp-P (ICD-10 procedure codes) from files: MAP and micro P/R/F1 as for D (the same
+    two official scripts score both; see :func:`score_codiesp_d` on document ids).
 
-    Undefined (``None``, named in the warnings): as for D, MAP when no document counts in it,
-    P when no valid code is predicted, R when no gold code counts, F1 when neither side has one.
+    Counts per document, additive: ``tp``, ``fp``, ``fn`` over distinct (document, code)
+    pairs (invalid predictions dropped first), ``ap_sum`` and ``queries``.  MAP = ap_sum /
+    queries, AP = the sum of P@k over the relevant ranks (the first ``depth``) / the document's
+    distinct gold codes; P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2PR/(P+R).
+
+    Undefined (``None``, named in the warnings): MAP when no document counts in it, P when no
+    valid code is predicted, R when no gold code counts, F1 when neither side has one.
+
+    Settings that move a number (:class:`RankedOptions`; official default): ``missing_docs``
+    (``ignore``), ``extra_docs`` (``zero``), ``filter_gold`` (off), ``depth`` (1000),
+    ``lowercase`` (on), ``tie_order`` (``file``).
 
     >>> from annoscore.samples import SAMPLES
     >>> c = SAMPLES / "codiesp"
