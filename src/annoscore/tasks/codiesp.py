@@ -33,7 +33,7 @@ on one index of documents and codes (:mod:`annoscore.align.codes`, X:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -281,11 +281,15 @@ def count_codiesp_p(
 
 def _score_ranked(task: str, gold: Path, pred: Path, options: RankedOptions) -> Result:
     """D or P from files: each read once, codes as written."""
-    valid, warnings = _valid_codes(None, task, (options.codes, "codes"))
-    gold_file = read_code_file(gold, "gold", lowercase=False)
-    pred_file = read_code_file(pred, "predictions", lowercase=False, allow_empty=True)
-    read = RankedInput(gold_file.rows, pred_file.rows, valid)
-    return _count_ranked(task, read, options, [*warnings, *gold_file.warnings, *pred_file.warnings])
+
+    def read() -> tuple[RankedInput, list[ScoreWarning | str]]:
+        valid, warnings = _valid_codes(None, task, (options.codes, "codes"))
+        gold_file = read_code_file(gold, "gold", lowercase=False)
+        pred_file = read_code_file(pred, "predictions", lowercase=False, allow_empty=True)
+        both = RankedInput(gold_file.rows, pred_file.rows, valid)
+        return both, [*warnings, *gold_file.warnings, *pred_file.warnings]
+
+    return _count_ranked(task, read, options)
 
 
 def _count_in_memory(
@@ -295,16 +299,25 @@ def _count_in_memory(
     options: RankedOptions,
     given: Iterable[str] | None,
 ) -> Result:
-    valid, warnings = _valid_codes(given, task, (options.codes, "codes"))
-    gold_rows = code_rows_of(gold, "gold")
-    pred_rows = code_rows_of(pred, "predictions", allow_empty=True)
-    return _count_ranked(task, RankedInput(gold_rows, pred_rows, valid), options, warnings)
+    def read() -> tuple[RankedInput, list[ScoreWarning | str]]:
+        valid, warnings = _valid_codes(given, task, (options.codes, "codes"))
+        gold_rows = code_rows_of(gold, "gold")
+        pred_rows = code_rows_of(pred, "predictions", allow_empty=True)
+        return RankedInput(gold_rows, pred_rows, valid), list(warnings)
+
+    return _count_ranked(task, read, options)
 
 
 def _count_ranked(
-    task: str, read: RankedInput, options: RankedOptions, warnings: Sequence[ScoreWarning | str]
+    task: str,
+    load: Callable[[], tuple[RankedInput, list[ScoreWarning | str]]],
+    options: RankedOptions,
 ) -> Result:
-    """The result of D or P from both sides as read (codes as written) and the valid codes."""
+    """The result of D or P from both sides as ``load`` reads them (codes as written) with the
+    valid codes and the readers' warnings.  Read here, not by the caller, so that the rows as
+    written are freed once the view the options ask for is made (unless the other setting of
+    lower-casing needs them): no caller's frame holds them while the codes are ranked."""
+    read, warnings = load()
     view = read.view(lowercase=options.lowercase)
     # the codes as written are needed again only for the other setting of lower-casing
     other: RankedInput | None = read if lowercase_may_move(view, options) else None
@@ -312,7 +325,6 @@ def _count_ranked(
     data = view.data
     outcome = rank(data, options, view.vocabulary)
     columns = count_columns(outcome)
-    warnings = list(warnings)
     # MAP's sums as the warnings use them: correctly rounded (corpus_counts), with the ids as
     # the MAP script reads them
     map_counts = corpus_counts(outcome)
