@@ -498,8 +498,8 @@ def test_count_d_and_p_are_score_d_and_p_on_the_same_lines(tmp_path: Path) -> No
             (score_codiesp_p, count_codiesp_p),
         ):
             from_files = without_paths(score(gold_path, pred_path, options), *paths)
-            in_memory = count(gold, pred, options)
-            given = count(gold, pred, options, valid=["A", "b", "c1", "d.5", "e"])
+            in_memory = count(gold, pred, options=options)
+            given = count(gold, pred, ["A", "b", "c1", "d.5", "e"], options)
             assert without_paths(in_memory) == from_files, seed
             assert without_paths(given) == from_files, seed
 
@@ -543,8 +543,8 @@ def test_count_x_is_score_x_on_the_same_lines(tmp_path: Path) -> None:
         )
         paths = ((gold_path, "<gold>"), (pred_path, "<predictions>"))
         from_files = without_paths(score_codiesp_x(gold_path, pred_path, options), *paths)
-        assert without_paths(count_codiesp_x(gold, pred, options)) == from_files, seed
-        given = count_codiesp_x(gold, pred, options, valid=["a", "B", "c1", "zz"])
+        assert without_paths(count_codiesp_x(gold, pred, options=options)) == from_files, seed
+        given = count_codiesp_x(gold, pred, ["a", "B", "c1", "zz"], options)
         assert without_paths(given) == from_files, seed
 
 

@@ -249,15 +249,14 @@ def score_codiesp_p(gold: Path, pred: Path, options: RankedOptions = RankedOptio
 def count_codiesp_d(
     gold: Mapping[str, Sequence[str]],
     pred: Mapping[str, Sequence[str]],
-    options: RankedOptions = RankedOptions(),
-    *,
     valid: Iterable[str] | None = None,
+    options: RankedOptions = RankedOptions(),
 ) -> Result:
     """CodiEsp-D of data in memory: ``document id -> codes`` on each side (predictions in rank
     order), scored as :func:`score_codiesp_d` scores the same lines in files.  ``valid``: the
-    valid codes (lower-cased as from a file); without it, ``options.codes`` is read.
+    valid codes (lower-cased as from a file); ``None``: ``options.codes`` is read.
 
-    >>> r = count_codiesp_d({"D1": ["a", "b"]}, {"D1": ["c", "a"]}, valid=["a", "b", "c"])
+    >>> r = count_codiesp_d({"D1": ["a", "b"]}, {"D1": ["c", "a"]}, ["a", "b", "c"])
     >>> r.scores
     {'map': 0.25, 'precision': 0.5, 'recall': 0.5, 'f1': 0.5}
     """
@@ -267,13 +266,12 @@ def count_codiesp_d(
 def count_codiesp_p(
     gold: Mapping[str, Sequence[str]],
     pred: Mapping[str, Sequence[str]],
-    options: RankedOptions = RankedOptions(),
-    *,
     valid: Iterable[str] | None = None,
+    options: RankedOptions = RankedOptions(),
 ) -> Result:
     """CodiEsp-P of data in memory, as :func:`count_codiesp_d`.
 
-    >>> count_codiesp_p({"D1": ["bw03zzz"]}, {"D1": ["bw03zzz"]}, valid=["BW03ZZZ"]).score
+    >>> count_codiesp_p({"D1": ["bw03zzz"]}, {"D1": ["bw03zzz"]}, ["BW03ZZZ"]).score
     1.0
     """
     return _count_in_memory("codiesp-p", gold, pred, options, valid)
@@ -396,20 +394,19 @@ def _x_lists(options: ExplainableOptions) -> tuple[tuple[Path | None, str], ...]
 def count_codiesp_x(
     gold: Iterable[CodeReference],
     pred: Iterable[CodeReference],
-    options: ExplainableOptions = ExplainableOptions(),
-    *,
     valid: Iterable[str] | None = None,
+    options: ExplainableOptions = ExplainableOptions(),
 ) -> Result:
     """CodiEsp-X of references in memory (the reader's :class:`~annoscore.model.CodeReference`
     objects, codes as written; ``line`` names one in warnings), scored as
     :func:`score_codiesp_x` scores the same lines in files.  ``valid``: the valid D and P codes
-    (lower-cased as from a file); without it, ``options.codes_d`` and ``options.codes_p`` are
+    (lower-cased as from a file); ``None``: ``options.codes_d`` and ``options.codes_p`` are
     read.
 
     >>> from annoscore.model import CodeReference as Ref
     >>> gold = [Ref("D1", "DIAGNOSTICO", "a", 10, 20, 1)]
     >>> pred = [Ref("D1", "DIAGNOSTICO", "a", 5, 25, 1), Ref("D1", "DIAGNOSTICO", "b", 0, 4, 2)]
-    >>> count_codiesp_x(gold, pred, valid=["a", "b"]).scores
+    >>> count_codiesp_x(gold, pred, ["a", "b"], ExplainableOptions(tolerance=5)).scores
     {'precision': 0.5, 'recall': 1.0, 'f1': 0.6666666666666666}
     """
     gold_refs, pred_refs = list(gold), list(pred)
