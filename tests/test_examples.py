@@ -413,16 +413,18 @@ def test_every_annoscore_name_in_the_docs_exists() -> None:
 
 
 def test_the_readme_python_functions_take_the_arguments_it_shows() -> None:
-    from annoscore.tasks.codiesp import score_codiesp_d, score_codiesp_p, score_codiesp_ranked
+    from annoscore.tasks.codiesp import RankedOptions, score_codiesp_d, score_codiesp_p
     from annoscore.tasks.trec import TrecOptions, score_trec
 
     codiesp = SAMPLES / "codiesp"
-    ranked = score_codiesp_ranked(
-        "D", codiesp / "gs_D.tsv", codiesp / "pred_D.tsv", codes=codiesp / "codes-D.tsv"
+    gold, pred = codiesp / "gs_D.tsv", codiesp / "pred_D.tsv"
+    d = score_codiesp_d(gold, pred, RankedOptions(codes=codiesp / "codes-D.tsv"))
+    assert (
+        annoscore.score("codiesp-d", gold, pred, codes=codiesp / "codes-D.tsv").to_dict()
+        == d.to_dict()
     )
-    d = score_codiesp_d(codiesp / "gs_D.tsv", codiesp / "pred_D.tsv", codes=codiesp / "codes-D.tsv")
-    assert ranked.scores == d.scores
-    p = score_codiesp_p(codiesp / "gs_P.tsv", codiesp / "pred_P.tsv", codes=codiesp / "codes-P.tsv")
+    options = RankedOptions(codes=codiesp / "codes-P.tsv")
+    p = score_codiesp_p(codiesp / "gs_P.tsv", codiesp / "pred_P.tsv", options)
     assert p.task == "codiesp-p"
     trec = score_trec(
         SAMPLES / "trec/qrels.txt",

@@ -14,8 +14,8 @@ from annoscore.samples import SAMPLES
 from annoscore.tasks.codiesp import (
     ExplainableOptions,
     RankedOptions,
-    score_explainable,
-    score_ranked,
+    score_codiesp_d,
+    score_codiesp_x,
 )
 from annoscore.tasks.nlpsandbox import score_all
 from annoscore.tasks.pharmaconer import score_ner
@@ -40,8 +40,10 @@ def test_x_lowercase_quirk_names_the_readme_numbers() -> None:
     gives what --no-lowercase gives (the README's March 2020 numbers, F1 0.5833)."""
     gold, pred = CODIESP / "gs_X.tsv", CODIESP / "pred_X.tsv"
     codes_d, codes_p = CODIESP / "codes-D.tsv", CODIESP / "codes-P.tsv"
-    official = score_explainable(gold, pred, codes_d, codes_p)
-    kept = score_explainable(gold, pred, codes_d, codes_p, ExplainableOptions(lowercase=False))
+    official = score_codiesp_x(gold, pred, ExplainableOptions(codes_d=codes_d, codes_p=codes_p))
+    kept = score_codiesp_x(
+        gold, pred, ExplainableOptions(codes_d=codes_d, codes_p=codes_p, lowercase=False)
+    )
     assert round(official.scores["f1"] or 0, 4) == 0.5385
     assert round(kept.scores["f1"] or 0, 4) == 0.5833
     [said] = [w for w in texts(official) if "upper-case" in w]
@@ -54,8 +56,8 @@ def test_d_lowercase_quirk_gives_its_effect(tmp_path: Path) -> None:
     gold = write(tmp_path / "g.tsv", ["D1\ta", "D1\tb"])
     pred = write(tmp_path / "p.tsv", ["D1\tA", "D1\tb"])
     codes = write(tmp_path / "c.tsv", ["a", "b"])
-    official = score_ranked("D", gold, pred, codes)
-    kept = score_ranked("D", gold, pred, codes, RankedOptions(lowercase=False))
+    official = score_codiesp_d(gold, pred, RankedOptions(codes=codes))
+    kept = score_codiesp_d(gold, pred, RankedOptions(codes=codes, lowercase=False))
     assert official.scores["map"] == 1.0 and kept.scores["map"] == 0.5
     [said] = [w for w in texts(official) if "upper-case" in w]
     assert "1 predicted" in said and "--no-lowercase" in said
@@ -65,7 +67,7 @@ def test_d_lowercase_quirk_gives_its_effect(tmp_path: Path) -> None:
     # an upper-case gold code alone (every prediction valid) moves the numbers too
     upper_gold = write(tmp_path / "G.tsv", ["D1\tA", "D1\tb"])
     lower_pred = write(tmp_path / "q.tsv", ["D1\ta", "D1\tb"])
-    kept = score_ranked("D", upper_gold, lower_pred, codes, RankedOptions(lowercase=False))
+    kept = score_codiesp_d(upper_gold, lower_pred, RankedOptions(codes=codes, lowercase=False))
     assert kept.scores["map"] == 0.25  # gold A is never found; b at rank 2: (1/2) / 2
     [back] = [w for w in texts(kept) if "--no-lowercase" in w]
     assert "MAP 1.0000 and F1 1.0000" in back
@@ -75,9 +77,13 @@ def test_lowercase_that_moves_no_number_gives_no_effect(tmp_path: Path) -> None:
     gold = write(tmp_path / "g.tsv", ["D1\ta"])
     pred = write(tmp_path / "p.tsv", ["D1\ta", "D1\tA"])  # the upper-case line is a duplicate
     codes = write(tmp_path / "c.tsv", ["a"])
-    [said] = [w for w in texts(score_ranked("D", gold, pred, codes)) if "upper-case" in w]
+    [said] = [
+        w
+        for w in texts(score_codiesp_d(gold, pred, RankedOptions(codes=codes)))
+        if "upper-case" in w
+    ]
     assert "--no-lowercase" not in said
-    kept = score_ranked("D", gold, pred, codes, RankedOptions(lowercase=False))
+    kept = score_codiesp_d(gold, pred, RankedOptions(codes=codes, lowercase=False))
     assert not [w for w in texts(kept) if "--no-lowercase" in w]
 
 
@@ -88,25 +94,28 @@ def test_x_discontinuous_prediction_is_first_start_to_last_end(tmp_path: Path) -
     gold = write(tmp_path / "g.tsv", ["D1\tDIAGNOSTICO\ta\tx\t10 20"])
     codes = write(tmp_path / "c.tsv", ["a"])
     inside = write(tmp_path / "p.tsv", ["D1\t8 12;15 22\tDIAGNOSTICO\ta"])
-    assert score_explainable(gold, inside, codes, codes).counts["tp"] == 1
+    options = ExplainableOptions(codes_d=codes, codes_p=codes)
+    assert score_codiesp_x(gold, inside, options).counts["tp"] == 1
     late = write(tmp_path / "q.tsv", ["D1\t11 12;15 22\tDIAGNOSTICO\ta"])
-    assert score_explainable(gold, late, codes, codes).counts["tp"] == 0
+    assert score_codiesp_x(gold, late, options).counts["tp"] == 0
 
 
 def test_x_no_valid_prediction_is_null_precision_not_a_crash(tmp_path: Path) -> None:
     gold = write(tmp_path / "g.tsv", ["D1\tDIAGNOSTICO\ta\tx\t10 20"])
     pred = write(tmp_path / "p.tsv", ["D1\t10 20\tDIAGNOSTICO\tzz"])
     codes = write(tmp_path / "c.tsv", ["a"])
-    result = score_explainable(gold, pred, codes, codes)
-    assert result.scores == {"precision": None, "recall": 0.0, "f1": None}
+    result = score_codiesp_x(gold, pred, ExplainableOptions(codes_d=codes, codes_p=codes))
+    # the one rule: gold codes and nothing found is F1 0 (precision alone is 0/0)
+    assert result.scores == {"precision": None, "recall": 0.0, "f1": 0.0}
     assert any("not enough values to unpack" in w for w in texts(result))
+    assert "undefined (a zero denominator, JSON null): precision" in texts(result)
 
 
 def test_d_document_with_predictions_and_no_true_positive_scores_zero(tmp_path: Path) -> None:
     gold = write(tmp_path / "g.tsv", ["D1\ta", "D2\tb"])
     pred = write(tmp_path / "p.tsv", ["D1\tb", "D2\tb"])
     codes = write(tmp_path / "c.tsv", ["a", "b"])
-    documents = score_ranked("D", gold, pred, codes).documents
+    documents = score_codiesp_d(gold, pred, RankedOptions(codes=codes)).documents
     assert documents["D1"].scores == {"map": 0.0, "precision": 0.0, "recall": 0.0, "f1": 0.0}
 
 
@@ -129,10 +138,14 @@ def test_no_intermediate_files_are_written(
 
 
 def test_a_header_line_in_the_valid_code_list_is_harmless(tmp_path: Path) -> None:
-    plain = score_ranked("D", CODIESP / "gs_D.tsv", CODIESP / "pred_D.tsv", CODIESP / "codes-D.tsv")
+    plain = score_codiesp_d(
+        CODIESP / "gs_D.tsv", CODIESP / "pred_D.tsv", RankedOptions(codes=CODIESP / "codes-D.tsv")
+    )
     lines = (CODIESP / "codes-D.tsv").read_text(encoding="utf-8").splitlines()
     codes = write(tmp_path / "codes.tsv", ["code\tes-description\ten-description", *lines])
-    headed = score_ranked("D", CODIESP / "gs_D.tsv", CODIESP / "pred_D.tsv", codes)
+    headed = score_codiesp_d(
+        CODIESP / "gs_D.tsv", CODIESP / "pred_D.tsv", RankedOptions(codes=codes)
+    )
     assert headed.scores == plain.scores and headed.counts == plain.counts
 
 

@@ -203,7 +203,7 @@ def cli_args(task: Task, options: dict[str, Any]) -> list[Any]:
     for name, value in options.items():
         param = parameter(task, name)
         assert param is not None, (task.name, name)
-        if value is None or value == specs[name].default:
+        if value is None or (name in specs and value == specs[name].default):
             continue
         if param.param_type_name == "argument":
             args.append(value)

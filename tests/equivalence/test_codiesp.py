@@ -31,8 +31,8 @@ from annoscore.tasks.codiesp import (
     RankedOptions,
     TieOrder,
     ToleranceMode,
-    score_explainable,
-    score_ranked,
+    score_codiesp_d,
+    score_codiesp_x,
 )
 from tests.equivalence.ids import choose, id_pool, split_sides
 from tests.oracles import codiesp as oracle
@@ -161,7 +161,9 @@ def ranked_case(rng: random.Random, folder: Path, size: str) -> oracle.RankedSet
 
 
 def check_ranked(folder: Path, settings: oracle.RankedSettings, case: str) -> None:
+    gold, pred, codes = folder / "gold.tsv", folder / "pred.tsv", folder / "codes.tsv"
     options = RankedOptions(
+        codes=codes,
         missing_docs=MissingDocs(settings.missing_docs),
         extra_docs=MissingDocs(settings.extra_docs),
         filter_gold=settings.filter_gold,
@@ -169,8 +171,7 @@ def check_ranked(folder: Path, settings: oracle.RankedSettings, case: str) -> No
         lowercase=settings.lowercase,
         tie_order=TieOrder(settings.tie_order),
     )
-    gold, pred, codes = folder / "gold.tsv", folder / "pred.tsv", folder / "codes.tsv"
-    result = score_ranked("D", gold, pred, codes, options)
+    result = score_codiesp_d(gold, pred, options)
     expected = oracle.score_ranked(gold, pred, codes, settings)
     assert same_float(result.scores["map"], expected.scores["map"]), case
     for key in ("precision", "recall", "f1"):
@@ -229,7 +230,9 @@ def test_the_generator_reaches_the_scan_and_the_parser(
         folder = tmp_path / str(seed)
         folder.mkdir()
         ranked_case(random.Random(seed), folder, "small")
-        score_ranked("D", folder / "gold.tsv", folder / "pred.tsv", folder / "codes.tsv")
+        score_codiesp_d(
+            folder / "gold.tsv", folder / "pred.tsv", RankedOptions(codes=folder / "codes.tsv")
+        )
     assert ran["scan"] > 20 and ran["parser"] > 20, ran
 
 
@@ -304,12 +307,18 @@ def test_explainable_equals_the_reference(batch: int, tmp_path: Path) -> None:
         folder = tmp_path / str(k)
         folder.mkdir()
         s = explainable_case(rng, folder)
-        options = ExplainableOptions(
-            s.tolerance, ToleranceMode(s.mode), s.check_label, s.filter_gold, s.lowercase
-        )
         gold, pred = folder / "gold.tsv", folder / "pred.tsv"
         codes_d, codes_p = folder / "codes-D.tsv", folder / "codes-P.tsv"
-        result = score_explainable(gold, pred, codes_d, codes_p, options)
+        options = ExplainableOptions(
+            codes_d=codes_d,
+            codes_p=codes_p,
+            tolerance=s.tolerance,
+            tolerance_mode=ToleranceMode(s.mode),
+            check_label=s.check_label,
+            filter_gold=s.filter_gold,
+            lowercase=s.lowercase,
+        )
+        result = score_codiesp_x(gold, pred, options)
         scores, counts, documents, warnings = oracle.score_explainable(
             gold, pred, codes_d, codes_p, s
         )

@@ -13,7 +13,9 @@ Definitions used (codiesp.md, 1.1-1.3 and "Decisions for annoscore"):
 - D/P P/R/F1 (the F1 script; ids as text): predictions with a code outside the valid list are
   dropped; Pred_Pos = distinct (doc, code) predictions, GS_Pos = distinct gold pairs (only valid
   codes with ``--filter-gold``), TP = pairs in both.  P = TP/Pred_Pos, R = TP/GS_Pos,
-  F1 = 2PR/(P+R), 0 when P+R = 0, undefined when P or R is.
+  F1 = 2PR/(P+R) when both are defined, 0 when P+R = 0; when P or R is undefined (0/0), F1 is 0
+  if anything is predicted or in the gold, else undefined (design.md's one rule).
+- Undefined scores of the corpus are ``None`` and named in one warning (code ``undefined``).
 - D/P MAP (the MAP script; a file whose ids all look like integers has them read as numbers):
   per document the valid predictions in file order (``--tie-order code``: by code), the first of
   each repeated code kept, ranks renumbered 1..n, the first ``depth`` kept;
@@ -94,8 +96,19 @@ def ratio(a: float, b: float) -> float | None:
 
 def prf(tp: int, fp: int, fn: int) -> dict[str, float | None]:
     p, r = ratio(tp, tp + fp), ratio(tp, tp + fn)
-    f = None if p is None or r is None else (2 * p * r / (p + r) if p + r > 0 else 0.0)
+    if p is None or r is None:
+        f = None if tp + fp + fn == 0 else 0.0
+    else:
+        f = 2 * p * r / (p + r) if p + r > 0 else 0.0
     return {"precision": p, "recall": r, "f1": f}
+
+
+def undefined(scores: dict[str, float | None]) -> list[Warning]:
+    """The warning naming the undefined scores of the corpus, if any."""
+    names = [k for k, v in scores.items() if v is None]
+    if not names:
+        return []
+    return [("undefined", f"undefined (a zero denominator, JSON null): {', '.join(names)}", ())]
 
 
 # --- D and P ---------------------------------------------------------------------------------
@@ -279,7 +292,7 @@ def _ranked_warnings(
     out: list[Warning] = []
     note = "note"
     g, p = n.g, n.p
-    as_text, scores, queries, ap_sum = n.as_text, {"map": n.map}, n.queries, n.ap_sum
+    as_text, queries, ap_sum = n.as_text, n.queries, n.ap_sum
     if n.numeric and as_text != n.map:
         renamed = []
         for side in (gold, pred):
@@ -300,8 +313,8 @@ def _ranked_warnings(
         out.append(
             (
                 "codiesp.empty-predictions",
-                "the prediction file has no line: recall 0, precision and MAP undefined (the "
-                "official MAP script crashes on it, the F1 script prints nan|0.0|nan)",
+                "the prediction file has no line (the official MAP script crashes on it, the F1 "
+                "script prints nan|0.0|nan)",
                 (str(pred_path),),
             )
         )
@@ -416,15 +429,7 @@ def _ranked_warnings(
             )
         )
     out += _ranked_lowercase(gold, pred, valid, s, invalid_pred)
-    if scores["map"] is None and not empty:
-        out.append(
-            (
-                note,
-                "no document counts in MAP: MAP is undefined (the official script prints nan)",
-                (),
-            )
-        )
-    return out
+    return out + undefined({"map": n.map, **n.prf})
 
 
 def _ranked_lowercase(
@@ -584,8 +589,7 @@ def score_explainable(
         out.append(
             (
                 "codiesp.empty-predictions",
-                "the prediction file has no line: recall 0, precision undefined (the official "
-                "script crashes on it)",
+                "the prediction file has no line (the official script crashes on it)",
                 (str(pred_path),),
             )
         )
@@ -661,8 +665,8 @@ def score_explainable(
         out.append(
             (
                 "note",
-                "no valid prediction: precision is undefined (the official script crashes with "
-                "'not enough values to unpack')",
+                "no valid prediction: the official script crashes on it ('not enough values to "
+                "unpack')",
                 (),
             )
         )
@@ -696,4 +700,4 @@ def score_explainable(
                     (),
                 )
             )
-    return scores, counts, documents, out
+    return scores, counts, documents, out + undefined(scores)

@@ -18,7 +18,7 @@ import pytest
 from annoscore.errors import InputError
 from annoscore.formats import codiesp
 from annoscore.formats.codiesp import read_code_file, read_code_rows
-from annoscore.tasks.codiesp import RankedOptions, score_ranked
+from annoscore.tasks.codiesp import RankedOptions, score_codiesp_d
 from tests.conftest import Cli
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -114,7 +114,7 @@ def test_5000_digit_numeric_document_ids_are_read(tmp_path: Path) -> None:
     codes = write(tmp_path, "codes.tsv", "a\nb\n")
     gold = write(tmp_path, "gold.tsv", f"00{long}\ta\n1\tb\n")
     pred = write(tmp_path, "pred.tsv", f"{long}\ta\n01\tb\n")
-    result = score_ranked("D", gold, pred, codes)
+    result = score_codiesp_d(gold, pred, RankedOptions(codes=codes))
     assert result.scores["map"] == 1.0  # 00777... and 777... are one document for MAP
     assert result.scores["recall"] == 0.0  # and two documents for P/R/F1 (text)
     assert [w for w in result.warnings if w.code == "codiesp.numeric-ids"]
@@ -196,8 +196,8 @@ def test_the_other_lowercase_setting_reads_nothing_again(
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(Path, "open", counting)
-    result = score_ranked(
-        "D", abcd / "gold.tsv", abcd / "pred.tsv", abcd / "codes.tsv", RankedOptions()
+    result = score_codiesp_d(
+        abcd / "gold.tsv", abcd / "pred.tsv", RankedOptions(codes=abcd / "codes.tsv")
     )
     assert sorted(opened) == ["codes.tsv", "gold.tsv", "pred.tsv"]
     assert any("MAP 0.5000 and F1 0.5000" in str(w.message) for w in result.warnings)

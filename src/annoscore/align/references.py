@@ -21,15 +21,24 @@ depend on the order of the references or positions.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import Enum
 
 from annoscore.counts import Counts
 from annoscore.model import CodeReference
 
-TOLERANCE_MODES = ("contain", "symmetric")
+
+class ToleranceMode(str, Enum):
+    """How a predicted position may differ from a gold reference (see the module doc)."""
+
+    contain = "contain"
+    symmetric = "symmetric"
 
 
 def position_matches(
-    gold: tuple[int, int], pred: tuple[int, int], tolerance: int = 10, mode: str = "contain"
+    gold: tuple[int, int],
+    pred: tuple[int, int],
+    tolerance: int = 10,
+    mode: ToleranceMode = ToleranceMode.contain,
 ) -> bool:
     """Whether ``pred`` matches ``gold`` under the tolerance rule.
 
@@ -37,23 +46,23 @@ def position_matches(
     True
     >>> position_matches((10, 20), (11, 20))  # starts 1 late
     False
-    >>> position_matches((10, 20), (11, 20), mode="symmetric")
+    >>> position_matches((10, 20), (11, 20), mode=ToleranceMode.symmetric)
     True
     """
     start_gap = gold[0] - pred[0]
     end_gap = pred[1] - gold[1]
-    if mode == "contain":
+    if mode == ToleranceMode.contain:
         return 0 <= start_gap <= tolerance and 0 <= end_gap <= tolerance
-    if mode == "symmetric":
+    if mode == ToleranceMode.symmetric:
         return abs(start_gap) <= tolerance and abs(end_gap) <= tolerance
-    raise ValueError(f"unknown tolerance mode {mode!r}; expected one of {TOLERANCE_MODES}")
+    raise ValueError(f"unknown tolerance mode {mode!r}; expected one of contain, symmetric")
 
 
 def any_position_matches(
     gold: Iterable[tuple[int, int]],
     pred: Iterable[tuple[int, int]],
     tolerance: int = 10,
-    mode: str = "contain",
+    mode: ToleranceMode = ToleranceMode.contain,
 ) -> bool:
     """Whether some predicted position matches some gold reference ("one is enough")."""
     pred = list(pred)
@@ -65,7 +74,7 @@ def match_code_references(
     pred: Iterable[CodeReference],
     *,
     tolerance: int,
-    mode: str,
+    mode: ToleranceMode,
     check_label: bool,
 ) -> dict[str, Counts]:
     """Per document: ``tp``, ``fp``, ``fn`` over distinct (document, code) pairs.

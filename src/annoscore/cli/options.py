@@ -28,6 +28,7 @@ import inspect
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -101,25 +102,26 @@ def _flag_parameter(spec: OptionField) -> inspect.Parameter:
         flags = (f"{spec.flag}/--no-{spec.flag[2:]}",)
     extra: dict[str, Any] = {}
     annotation: Any = spec.annotation
+    default: Any = spec.default
     if spec.kind in ("int", "float"):
         if setting.low is not None:
             extra["min"] = setting.low
         if setting.high is not None:
             extra["max"] = setting.high
     elif spec.kind == "choice":
-        if spec.enum is not None:
+        if spec.enum is not None and len(spec.choices) == len(spec.enum):
             annotation = spec.enum | None if spec.nullable else spec.enum
             extra["case_sensitive"] = False
-        else:
+        else:  # a Literal: of text, or of some members of an Enum (given by their values)
             annotation = str | None if spec.nullable else str
             extra.update(choice(spec.choices))
+            default = default.value if isinstance(default, Enum) else default
     elif spec.kind == "names":
         annotation = list[str] | None
     elif spec.kind == "path":
         annotation = Path | None if spec.nullable else Path
     if setting.panel:
         extra["rich_help_panel"] = setting.panel
-    default: Any = spec.default
     if isinstance(default, tuple) or (spec.kind == "choice" and spec.enum is None):
         default = None if spec.kind == "names" else default
     if setting.required:

@@ -32,7 +32,7 @@ def register(app: typer.Typer) -> None:
         options: TrecOptions,
         out: Output,
     ) -> None:
-        from annoscore.report.codiesp import render_trec_eval
+        from annoscore.report.trec import render_trec_eval
         from annoscore.tasks.trec import score_trec
 
         out.emit(score_trec(qrels, run, options), render_trec_eval)

@@ -33,7 +33,7 @@ lower-casing and the vocabulary are applied to the distinct codes afterwards
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -282,6 +282,42 @@ def read_code_rows(
 ) -> CodeRows:
     """The rows of :func:`read_code_file` (its warnings are left to the caller who asks)."""
     return read_code_file(path, what, lowercase=lowercase, vocabulary=vocabulary).rows
+
+
+def code_rows_of(
+    codes: Mapping[str, Sequence[str]], what: str, *, allow_empty: bool = False
+) -> CodeRows:
+    """The rows of a D/P corpus given in memory, ``document id -> codes`` (in rank order), as
+    :func:`read_code_file` reads a file of those lines: codes as written, row ``i`` named
+    ``<what>:i+1`` in warnings (a document with no code is absent, as from a file).  An id or
+    a code that is not text or is blank, or a string given as a document's codes, is an
+    :class:`InputError`; so is no row at all unless ``allow_empty``.
+
+    >>> rows = code_rows_of({"D1": ["A1", "b2"], "D2": ["b2"]}, "gold")
+    >>> rows.documents, rows.codes, rows.doc.tolist(), rows.code.tolist(), str(rows.path)
+    (['D1', 'D2'], ['A1', 'b2'], [0, 0, 1], [0, 1, 1], '<gold>')
+    """
+    import numpy as np
+
+    doc_index: dict[str, int] = {}
+    code_index: dict[str, int] = {}
+    docs: list[int] = []
+    code_ids: list[int] = []
+    for document, ranked in codes.items():
+        if isinstance(ranked, str):
+            raise InputError(f"{what}: document {document!r}: expected a list of codes, not text")
+        for code in ranked:
+            for value, name in ((document, "document id"), (code, "code")):
+                if not isinstance(value, str) or not value.strip():
+                    raise InputError(
+                        f"{what}: document {document!r}: {name} {value!r} is not a non-blank string"
+                    )
+            docs.append(doc_index.setdefault(document, len(doc_index)))
+            code_ids.append(code_index.setdefault(code, len(code_index)))
+    if not docs and not allow_empty:
+        raise InputError(f"the {what} codes are empty: expected at least one document's code")
+    doc, ids = np.array(docs, dtype=np.int32), np.array(code_ids, dtype=np.int32)
+    return CodeRows(Path(f"<{what}>"), list(doc_index), list(code_index), doc, ids, None)
 
 
 def recode(

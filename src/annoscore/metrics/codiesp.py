@@ -1,55 +1,38 @@
-"""CodiEsp's scorers: micro precision, recall and F1 as the official scripts compute them, and
-MAP beside them for D and P.
+"""CodiEsp's scorer of D and P (MAP beside micro P/R/F1), and what its official layout needs.
 
 ``counts`` are additive (:class:`annoscore.counts.Counts`): ``tp``, ``fp``, ``fn`` over distinct
 (document, code) pairs, and for D/P ``ap_sum`` and ``queries`` (the documents in MAP, see
-:mod:`annoscore.metrics.ranked_codes`).  A scorer turns the counts of a corpus, or of one
-document, into its scores.
+:mod:`annoscore.metrics.ranked_codes`).  P/R/F1 follow the one rule of
+:func:`annoscore.metrics.prf.prf_scores` (X's scorer): where P and R are both defined, F1 is
+2PR/(P+R) as the official scripts compute it; a corpus or a document with gold codes and no
+valid prediction has precision undefined, recall 0 and F1 0 (the official F1 script prints
+``nan`` there).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from annoscore.counts import Counts
-from annoscore.metrics.prf import ratio
-from annoscore.result import Scores
-
-
-def f1_official(precision: float | None, recall: float | None) -> float | None:
-    """F1 as the official scripts compute it: 2PR/(P+R).
-
-    CodiEsp's named rule (design.md lets an official preset keep its own): F1 is undefined when
-    P or R is (nothing predicted, or nothing in the gold: the official script prints ``nan``),
-    and 0 when both are defined and P + R = 0 (the official ``nan`` of 0/0 there is a number).
-    The project rule would give F 0 for a document with gold codes and no prediction; CodiEsp's
-    F1 script never defines it, so neither does this preset.
-
-    >>> f1_official(0.5, 1.0), f1_official(0.0, 0.0), f1_official(None, 0.0)
-    (0.6666666666666666, 0.0, None)
-    """
-    if precision is None or recall is None:
-        return None
-    if precision + recall > 0:
-        return 2 * precision * recall / (precision + recall)
-    return 0.0
-
-
-def set_scores(counts: Counts) -> Scores:
-    """Micro precision, recall and F1 of ``tp``, ``fp``, ``fn`` counts (the scorer of X).
-
-    >>> set_scores(Counts(tp=1, fp=1, fn=0))
-    {'precision': 0.5, 'recall': 1.0, 'f1': 0.6666666666666666}
-    """
-    tp, fp, fn = counts["tp"], counts["fp"], counts["fn"]
-    precision = ratio(tp, tp + fp)
-    recall = ratio(tp, tp + fn)
-    return {"precision": precision, "recall": recall, "f1": f1_official(precision, recall)}
+from annoscore.metrics.prf import prf_scores, ratio
+from annoscore.result import Details, Scores
 
 
 def ranked_scores(counts: Counts) -> Scores:
     """The scorer of D and P: ``map`` = ``ap_sum / queries`` (of one document: its AP, ``None``
-    when it is left out of MAP) and :func:`set_scores`.
+    when it is left out of MAP) and the micro ``precision``, ``recall``, ``f1``.
 
-    >>> ranked_scores(Counts(tp=1, fp=1, fn=0, ap_sum=0.5, queries=1))["map"]
-    0.5
+    >>> ranked_scores(Counts(tp=1, fp=1, fn=0, ap_sum=0.5, queries=1))
+    {'map': 0.5, 'precision': 0.5, 'recall': 1.0, 'f1': 0.6666666666666666}
+    >>> ranked_scores(Counts(tp=0, fp=0, fn=2, ap_sum=0.0, queries=0))
+    {'map': None, 'precision': None, 'recall': 0.0, 'f1': 0.0}
     """
-    return {"map": ratio(counts["ap_sum"], counts["queries"]), **set_scores(counts)}
+    return {"map": ratio(counts["ap_sum"], counts["queries"]), **prf_scores(counts)}
+
+
+@dataclass(frozen=True, slots=True)
+class CodiespDetails(Details):
+    """What the official CodiEsp layouts need beyond the counts: the gold documents, in gold
+    order (the F1 scripts' per-document tables list those only)."""
+
+    gold_documents: tuple[str, ...]

@@ -11,6 +11,7 @@ micro P/R/F1.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from annoscore.align.codes import RankedCodes
@@ -29,6 +30,19 @@ if TYPE_CHECKING:
 
 EXAMPLE_ROWS = 5
 """How many rows of dropped duplicates are kept as examples."""
+
+
+class TieOrder(str, Enum):
+    """How the MAP script's trectools orders a document's predictions (all have score 10).
+
+    ``file``: line order (trectools 0.0.42, the version the official script pins: the official
+    number); ``code``: by code, alphabetically (trectools 0.0.50 breaks the tie by document id,
+    which gives other MAPs on the same files): :func:`rank_codes` with ``code_rank`` of
+    :func:`code_order`.
+    """
+
+    file = "file"
+    code = "code"
 
 
 @dataclass(slots=True)

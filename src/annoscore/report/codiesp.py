@@ -1,4 +1,4 @@
-"""The official CodiEsp text layouts, and trec_eval's summary lines for ``annoscore trec``.
+"""The official CodiEsp text layouts.
 
 D/P: the MAP script's ``MAP estimate: x`` line (an empty line before and after; ``--per-doc``
 adds each document's average precision below it), then the F1 script's per-document tables
@@ -7,12 +7,13 @@ block and the final ``P|R|F1`` line.  X: the same tables without the MAP line an
 ``P|R|F1`` line.  Values are Python's ``round(v, 3)``.
 
 Where the official scripts print ``nan`` for a defined value (a document with predictions but no
-true positive, F1 when P+R = 0) the value is printed; a truly undefined value (0/0) prints ``-``.
+true positive, F1 when P+R = 0 or when nothing is predicted) the value is printed; a truly
+undefined value (0/0) prints ``-``, but for MAP, which prints ``nan`` as the MAP script does.
 """
 
 from __future__ import annotations
 
-from annoscore.metrics.ranking import RankingDetails
+from annoscore.metrics.codiesp import CodiespDetails
 from annoscore.result import Result
 
 RULE = "-" * 53
@@ -25,7 +26,8 @@ def _value(value: float | None) -> str:
 
 def _tables(result: Result) -> list[str]:
     documents = result.documents
-    gold = result.details.get("gold_documents", []) if isinstance(result.details, dict) else []
+    details = result.details
+    gold = details.gold_documents if isinstance(details, CodiespDetails) else ()
     lines: list[str] = []
     for key, title in _BLOCKS:
         lines += [RULE, f"Clinical case name\t\t\t{title}", RULE]
@@ -62,39 +64,3 @@ def render_ranked(result: Result) -> str:
 def render_explainable(result: Result) -> str:
     """CodiEsp X: the per-document tables and the micro-average block."""
     return "\n".join(_tables(result)) + "\n"
-
-
-def _map_text(value: float | None) -> str:
-    return "-" if value is None else f"{value:.4f}"
-
-
-def _query_rows(result: Result) -> list[tuple[str, str, str]]:
-    """trec_eval ``-q``'s per-query lines (``--per-doc``): each query's num_ret, num_rel,
-    num_rel_ret and map, queries in sorted order, before the summary."""
-    rows = []
-    for query, unit in sorted(result.documents.items()):
-        c = unit.counts
-        rows += [
-            ("num_ret", query, str(c["retrieved"])),
-            ("num_rel", query, str(c["relevant"])),
-            ("num_rel_ret", query, str(c["relevant_retrieved"])),
-            ("map", query, _map_text(unit.scores.get("map"))),
-        ]
-    return rows
-
-
-def render_trec_eval(result: Result) -> str:
-    """trec_eval's summary lines: ``measure<TAB>all<TAB>value``; with ``--per-doc`` first the
-    per-query lines of ``trec_eval -q`` (``measure<TAB>query<TAB>value``)."""
-    c = result.counts
-    runid = result.details.runid if isinstance(result.details, RankingDetails) else ""
-    rows = _query_rows(result) if result.view.documents else []
-    rows += [
-        ("runid", "all", runid),
-        ("num_q", "all", str(c["queries"])),
-        ("num_ret", "all", str(c["retrieved"])),
-        ("num_rel", "all", str(c["relevant"])),
-        ("num_rel_ret", "all", str(c["relevant_retrieved"])),
-        ("map", "all", _map_text(result.scores["map"])),
-    ]
-    return "".join(f"{name:<22}\t{scope}\t{text}\n" for name, scope, text in rows)

@@ -1,75 +1,79 @@
 """CodiEsp (CLEF eHealth 2020): D and P (ranked codes: MAP, and micro P/R/F1), X (explainable).
 
-Official rules (``spec/codiesp.md``), all defaults here:
+Official rules (``spec/codiesp.md``), all defaults here (:class:`RankedOptions`,
+:class:`ExplainableOptions`):
 
 - Codes are lower-cased on both sides (``lowercase``); predictions whose code is not in the
   valid-code list are dropped **before** ranking, so they leave no gap; gold codes are **not**
   filtered (``filter_gold=False``).  Duplicate (document, code) lines keep the first.
 - D/P MAP: line order is the rank; ranks beyond ``depth`` (1000) are cut after filtering;
   AP(doc) = sum of P@k over the relevant ranks / distinct gold codes of the doc.  A gold
-  document with no valid prediction is left out of MAP (``missing_docs="ignore"``); a predicted
-  document absent from the gold counts AP 0 (``extra_docs="zero"``).
+  document with no valid prediction is left out of MAP (``missing_docs=ignore``); a predicted
+  document absent from the gold counts AP 0 (``extra_docs=zero``).
 - D/P P/R/F1 (the later F1 script): micro over all (document, code) pairs, no depth cut;
   predicted documents absent from the gold count against precision.
 - X: a (document, code) pair is a true positive when any predicted position matches any gold
   reference of that code (:mod:`annoscore.align.references`: one-sided 10-character tolerance
   ``contain``); the label column is ignored (``check_label=False``).
-- F1 = 2PR/(P+R) as the official scripts compute it; where they print ``nan`` or crash
-  (no valid prediction, per-document P/R of a document without true positive) annoscore gives
-  0 for a zero count over a positive denominator and ``None`` (JSON null) for 0/0.
+- P = tp/(tp+fp), R = tp/(tp+fn) and F1 = 2PR/(P+R) as the official scripts compute them, with
+  the one rule where they print ``nan`` or crash (:mod:`annoscore.metrics.prf`): a zero count
+  over a positive denominator is 0, 0/0 is ``None`` (JSON null, named in the warnings), and F1
+  is 0 whenever something is on either side and nothing is found.
 
 Every quirk that moves a number is reported in ``warnings`` with the number it would give
 (:mod:`annoscore.tasks.codiesp_warnings`).
 
 The data flow: each file is read once (:mod:`annoscore.formats.codiesp`), the two sides are put
 on one index of documents and codes (:mod:`annoscore.align.codes`, X:
-:mod:`annoscore.align.references`), counted per document (:mod:`annoscore.metrics.ranked_codes`)
-and scored (:mod:`annoscore.metrics.codiesp`); the options and the counting under them are in
-:mod:`annoscore.tasks.codiesp_options`.
+:mod:`annoscore.align.references`), counted per document under the options
+(:mod:`annoscore.metrics.ranked_codes`, :func:`annoscore.tasks.codiesp_warnings.rank` and
+``match``) and scored (:mod:`annoscore.metrics.codiesp`).  ``score_codiesp_*`` take files,
+``count_codiesp_*`` the same data in memory; both share one inner function per kind of task.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from annoscore.align.codes import RankedInput
 from annoscore.align.documents import MissingDocs
+from annoscore.align.references import ToleranceMode
 from annoscore.counts import Counts
+from annoscore.errors import InputError
 from annoscore.formats.codiesp import (
+    code_rows_of,
     read_code_file,
     read_gold_reference_file,
     read_predicted_reference_file,
     read_valid_code_file,
 )
-from annoscore.metrics.codiesp import ranked_scores, set_scores
+from annoscore.metrics.codiesp import CodiespDetails, ranked_scores
+from annoscore.metrics.prf import prf_scores
 from annoscore.metrics.ranked_codes import (
     INTEGER_COLUMNS,
+    TieOrder,
     corpus_counts,
     count_columns,
     numeric_map_columns,
 )
+from annoscore.model import CodeReference
+from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
-from annoscore.signature import Signature
-from annoscore.tasks.codiesp_options import (
-    OFFICIAL_DEPTH,
-    ExplainableOptions,
-    RankedOptions,
-    TieOrder,
-    ToleranceMode,
-    match,
-    rank,
-)
 from annoscore.tasks.codiesp_warnings import (
-    ExplainableInput,
     collapsed,
     explainable_warnings,
     lowercase_may_move,
     lowercased,
+    match,
     numeric_ids_warning,
+    rank,
     ranked_warnings,
     x_lowercase_warnings,
 )
-from annoscore.tasks.registry import first_fixed
+from annoscore.tasks.registry import get
 
 __all__ = [
     "OFFICIAL_DEPTH",
@@ -77,53 +81,241 @@ __all__ = [
     "RankedOptions",
     "TieOrder",
     "ToleranceMode",
+    "count_codiesp_d",
+    "count_codiesp_p",
+    "count_codiesp_x",
     "score_codiesp_d",
     "score_codiesp_p",
-    "score_codiesp_ranked",
     "score_codiesp_x",
-    "score_explainable",
-    "score_ranked",
 ]
+
+# --- the options -----------------------------------------------------------------------------
+
+OFFICIAL_DEPTH = 1000
+
+_LOWERCASE = (
+    "Lower-case the codes (official since 2020-09-30); --no-lowercase keeps their case against "
+    "the lower-cased valid list, as during the 2020 campaign."
+)
+_FILTER_GOLD = "Also drop gold codes that are not in the valid list (the official keeps them)."
+
+
+@dataclass(frozen=True, slots=True)
+class RankedOptions(TaskOptions):
+    """The options of CodiEsp D and P (official defaults); ``codes`` is required."""
+
+    codes: Path | None = option(
+        None,
+        "Valid-code TSV (code in the first column).",
+        flags=("--codes", "-c"),
+        moves=False,
+        required=True,
+    )
+    missing_docs: Literal[MissingDocs.ignore, MissingDocs.zero] = option(
+        MissingDocs.ignore,
+        "A gold document with no valid prediction: ignore = left out of MAP (official), "
+        "zero = AP 0.",
+    )
+    extra_docs: Literal[MissingDocs.zero, MissingDocs.ignore] = option(
+        MissingDocs.zero,
+        "A predicted document absent from the gold: zero = AP 0 in MAP (official), "
+        "ignore = left out of MAP.",
+    )
+    filter_gold: bool = option(False, _FILTER_GOLD)
+    depth: int | None = option(
+        OFFICIAL_DEPTH, "Ranks kept per document for MAP (official 1000; 0 = all).", low=0
+    )
+    lowercase: bool = option(True, _LOWERCASE)
+    tie_order: TieOrder = option(
+        TieOrder.file,
+        "Rank of a document's predictions in MAP: file = line order (trectools 0.0.42, which "
+        "the official script pins); code = alphabetical by code (trectools 0.0.50, other MAPs "
+        "on the same files).",
+    )
+
+    def __post_init__(self) -> None:
+        """Checked as every option is; a depth of 0 is no cut, as ``None`` (one signature)."""
+        TaskOptions.__post_init__(self)
+        if self.depth == 0:
+            object.__setattr__(self, "depth", None)
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainableOptions(TaskOptions):
+    """The options of CodiEsp X (official defaults); ``codes_d`` and ``codes_p`` are required."""
+
+    codes_d: Path | None = option(None, "Valid D codes TSV.", moves=False, required=True)
+    codes_p: Path | None = option(None, "Valid P codes TSV.", moves=False, required=True)
+    tolerance: int = option(10, "Characters of tolerance (official 10).", low=0)
+    tolerance_mode: ToleranceMode = option(
+        ToleranceMode.contain,
+        "contain: the prediction contains the reference, overhanging at most TOLERANCE per side "
+        "(official); symmetric: each boundary within TOLERANCE.",
+    )
+    check_label: bool = option(False, "The label must match too (the official ignores it).")
+    filter_gold: bool = option(False, _FILTER_GOLD)
+    lowercase: bool = option(True, _LOWERCASE)
+
+
+def _valid_codes(
+    given: Iterable[str] | None, task: str, *lists: tuple[Path | None, str]
+) -> tuple[frozenset[str], list[ScoreWarning]]:
+    """The valid codes, lower-cased as the reader lower-cases a list's: ``given`` (in memory),
+    else the union of the lists of the options ``lists`` (path, option name), read, with the
+    reader's warnings."""
+    if given is None:
+        for path, name in lists:
+            if path is None:
+                raise InputError(f"{task} needs the option {name} (a valid-code TSV)")
+        read = [read_valid_code_file(path) for path, _ in lists if path is not None]
+        codes = frozenset[str]().union(*(r.codes for r in read))
+        return codes, [w for r in read for w in r.warnings]
+    if isinstance(given, str):
+        raise InputError("valid: expected a collection of codes, not one string")
+    listed = list(given)
+    for code in listed:
+        if not isinstance(code, str):
+            raise InputError(f"valid: expected codes as strings, not {code!r}")
+    codes = frozenset(c.lower() for c in listed if c.strip())
+    if not codes:
+        raise InputError("the valid-code list is empty: expected at least one code")
+    return codes, []
+
 
 # --- D and P ---------------------------------------------------------------------------------
 
 
-def read_ranked(
-    gold_path: Path, pred_path: Path, codes_path: Path
-) -> tuple[RankedInput, list[ScoreWarning]]:
-    """Both D/P files and the valid-code list, each read once, codes as written; and the
-    readers' warnings."""
-    valid = read_valid_code_file(codes_path)
-    gold = read_code_file(gold_path, "gold", lowercase=False)
-    pred = read_code_file(pred_path, "predictions", lowercase=False, allow_empty=True)
-    warnings = [*valid.warnings, *gold.warnings, *pred.warnings]
-    return RankedInput(gold.rows, pred.rows, valid.codes), warnings
+def score_codiesp_d(gold: Path, pred: Path, options: RankedOptions = RankedOptions()) -> Result:
+    """CodiEsp-D (ICD-10 diagnosis codes) from files: MAP as ``codiespD_P_evaluation.py``
+    computes it and micro P/R/F1 as ``comp_f1_diag_proc.py`` does, in one run.
 
+    Counts per document, additive: ``tp``, ``fp``, ``fn`` over distinct (document, code)
+    pairs, predictions whose code is not in ``options.codes`` dropped first; ``ap_sum`` (the
+    document's AP, when it counts in MAP) and ``queries`` (1 when it counts).  MAP = ap_sum /
+    queries, AP = the sum of P@k over the relevant ranks (the first ``depth``) / the document's
+    distinct gold codes; P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2PR/(P+R).  Every gold and
+    predicted document is a row of the count matrix.
 
-def score_ranked(
-    subtask: str,
-    gold_path: Path,
-    pred_path: Path,
-    codes_path: Path,
-    options: RankedOptions | None = None,
-) -> Result:
-    """Score CodiEsp D or P: MAP (``codiespD_P_evaluation.py``) and micro P/R/F1
-    (``comp_f1_diag_proc.py``) in one run.
+    Undefined (``None``, named in the warnings): MAP when no document counts in it, P when no
+    valid code is predicted (R and F1 are then 0 where the F1 script prints ``nan|0.0|nan``), R
+    when no gold code counts (``filter_gold`` dropped them all), F1 when neither side has one.
 
-    ``scores``: ``map``, ``precision``, ``recall``, ``f1``; ``counts``: ``tp``, ``fp``, ``fn``,
-    ``ap_sum`` and ``queries`` (documents in MAP).  Every gold and predicted document is a row of
-    the count matrix (its ``map`` is its AP, ``None`` when it is left out of MAP).
+    Settings that move a number (:class:`RankedOptions`; official default): ``missing_docs``
+    (``ignore``: a gold document without a valid prediction is left out of MAP),
+    ``extra_docs`` (``zero``), ``filter_gold`` (off), ``depth`` (1000), ``lowercase`` (on),
+    ``tie_order`` (``file``).
 
     Document ids: the F1 script compares them as text; the MAP script reads a file whose ids all
     look like integers as numbers (``0001`` and ``1`` are one document).  Each number follows its
-    own script: P/R/F1 from the ids as text, MAP from the ids as the MAP script reads them (its
-    ``ap_sum``/``queries`` on the first document of each number), with a warning when the two
-    readings give different MAPs.  An empty prediction file scores recall 0, precision and MAP
-    undefined, with a warning (the MAP script crashes on it, the F1 script prints
-    ``nan|0.0|nan``).
+    own script (MAP's ``ap_sum``/``queries`` on the first document of each number), with a
+    warning when the two readings give different MAPs.
+
+    >>> from annoscore.samples import SAMPLES
+    >>> c = SAMPLES / "codiesp"
+    >>> options = RankedOptions(codes=c / "codes-D.tsv")
+    >>> r = score_codiesp_d(c / "gs_D.tsv", c / "pred_D.tsv", options)
+    >>> [round(r.scores[k], 3) for k in ("map", "precision", "recall", "f1")]
+    [0.444, 0.444, 0.4, 0.421]
     """
-    options = options or RankedOptions()
-    read, reader_warnings = read_ranked(gold_path, pred_path, codes_path)
+    return _score_ranked("codiesp-d", gold, pred, options)
+
+
+def score_codiesp_p(gold: Path, pred: Path, options: RankedOptions = RankedOptions()) -> Result:
+    """CodiEsp-P (ICD-10 procedure codes) from files: MAP and micro P/R/F1 as for D (the same
+    two official scripts score both; see :func:`score_codiesp_d` on document ids).
+
+    Counts per document, additive: ``tp``, ``fp``, ``fn`` over distinct (document, code)
+    pairs (invalid predictions dropped first), ``ap_sum`` and ``queries``.  MAP = ap_sum /
+    queries, AP = the sum of P@k over the relevant ranks (the first ``depth``) / the document's
+    distinct gold codes; P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2PR/(P+R).
+
+    Undefined (``None``, named in the warnings): MAP when no document counts in it, P when no
+    valid code is predicted, R when no gold code counts, F1 when neither side has one.
+
+    Settings that move a number (:class:`RankedOptions`; official default): ``missing_docs``
+    (``ignore``), ``extra_docs`` (``zero``), ``filter_gold`` (off), ``depth`` (1000),
+    ``lowercase`` (on), ``tie_order`` (``file``).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> c = SAMPLES / "codiesp"
+    >>> options = RankedOptions(codes=c / "codes-P.tsv")
+    >>> r = score_codiesp_p(c / "gs_P.tsv", c / "pred_P.tsv", options)
+    >>> r.task, r.counts["tp"], r.headline
+    ('codiesp-p', 3, 'map')
+    """
+    return _score_ranked("codiesp-p", gold, pred, options)
+
+
+def count_codiesp_d(
+    gold: Mapping[str, Sequence[str]],
+    pred: Mapping[str, Sequence[str]],
+    valid: Iterable[str] | None = None,
+    options: RankedOptions = RankedOptions(),
+) -> Result:
+    """CodiEsp-D of data in memory: ``document id -> codes`` on each side (predictions in rank
+    order), scored as :func:`score_codiesp_d` scores the same lines in files.  ``valid``: the
+    valid codes (lower-cased as from a file); ``None``: ``options.codes`` is read.
+
+    >>> r = count_codiesp_d({"D1": ["a", "b"]}, {"D1": ["c", "a"]}, ["a", "b", "c"])
+    >>> r.scores
+    {'map': 0.25, 'precision': 0.5, 'recall': 0.5, 'f1': 0.5}
+    """
+    return _count_in_memory("codiesp-d", gold, pred, options, valid)
+
+
+def count_codiesp_p(
+    gold: Mapping[str, Sequence[str]],
+    pred: Mapping[str, Sequence[str]],
+    valid: Iterable[str] | None = None,
+    options: RankedOptions = RankedOptions(),
+) -> Result:
+    """CodiEsp-P of data in memory, as :func:`count_codiesp_d`.
+
+    >>> count_codiesp_p({"D1": ["bw03zzz"]}, {"D1": ["bw03zzz"]}, ["BW03ZZZ"]).score
+    1.0
+    """
+    return _count_in_memory("codiesp-p", gold, pred, options, valid)
+
+
+def _score_ranked(task: str, gold: Path, pred: Path, options: RankedOptions) -> Result:
+    """D or P from files: each read once, codes as written."""
+
+    def read() -> tuple[RankedInput, list[ScoreWarning | str]]:
+        valid, warnings = _valid_codes(None, task, (options.codes, "codes"))
+        gold_file = read_code_file(gold, "gold", lowercase=False)
+        pred_file = read_code_file(pred, "predictions", lowercase=False, allow_empty=True)
+        both = RankedInput(gold_file.rows, pred_file.rows, valid)
+        return both, [*warnings, *gold_file.warnings, *pred_file.warnings]
+
+    return _count_ranked(task, read, options)
+
+
+def _count_in_memory(
+    task: str,
+    gold: Mapping[str, Sequence[str]],
+    pred: Mapping[str, Sequence[str]],
+    options: RankedOptions,
+    given: Iterable[str] | None,
+) -> Result:
+    def read() -> tuple[RankedInput, list[ScoreWarning | str]]:
+        valid, warnings = _valid_codes(given, task, (options.codes, "codes"))
+        gold_rows = code_rows_of(gold, "gold")
+        pred_rows = code_rows_of(pred, "predictions", allow_empty=True)
+        return RankedInput(gold_rows, pred_rows, valid), list(warnings)
+
+    return _count_ranked(task, read, options)
+
+
+def _count_ranked(
+    task: str,
+    load: Callable[[], tuple[RankedInput, list[ScoreWarning | str]]],
+    options: RankedOptions,
+) -> Result:
+    """The result of D or P from both sides as ``load`` reads them (codes as written) with the
+    valid codes and the readers' warnings.  Read here, not by the caller, so that the rows as
+    written are freed once the view the options ask for is made (unless the other setting of
+    lower-casing needs them): no caller's frame holds them while the codes are ranked."""
+    read, warnings = load()
     view = read.view(lowercase=options.lowercase)
     # the codes as written are needed again only for the other setting of lower-casing
     other: RankedInput | None = read if lowercase_may_move(view, options) else None
@@ -131,7 +323,6 @@ def score_ranked(
     data = view.data
     outcome = rank(data, options, view.vocabulary)
     columns = count_columns(outcome)
-    warnings: list[ScoreWarning | str] = list(reader_warnings)
     # MAP's sums as the warnings use them: correctly rounded (corpus_counts), with the ids as
     # the MAP script reads them
     map_counts = corpus_counts(outcome)
@@ -144,180 +335,121 @@ def score_ranked(
         )
         warnings += numeric_ids_warning(view, as_text, ranked_scores(map_counts)["map"])
     matrix = CountMatrix.from_columns(data.documents, columns, integer=INTEGER_COLUMNS)
-    counts = matrix.total()
-    warnings += ranked_warnings(other, view, outcome, options, map_counts, ranked_scores(counts))
-    task = f"codiesp-{subtask.lower()}"
-    signature = Signature.of(
-        task,
-        missing_docs=options.missing_docs.value,
-        extra_docs=options.extra_docs.value,
-        filter_gold=options.filter_gold,
-        depth=options.depth,
-        lowercase=options.lowercase,
-        tie_order=options.tie_order.value,
+    warnings += ranked_warnings(other, view, outcome, options, map_counts)
+    gold_documents = tuple(data.documents[: len(data.gold.documents)])
+    return get(task).result(
+        options, matrix, warnings=warnings, details=CodiespDetails(gold_documents)
     )
-    gold_docs = len(data.gold.documents)
-    return Result.from_counts(
-        task,
-        signature,
-        matrix,
-        ranked_scores,
-        warnings=warnings,
-        details={"gold_documents": data.documents[:gold_docs]},
-    )
-
-
-def score_codiesp_ranked(
-    subtask: str,
-    gold: Path,
-    pred: Path,
-    *,
-    codes: Path,
-    missing_docs: MissingDocs | str = MissingDocs.ignore,
-    extra_docs: MissingDocs | str = MissingDocs.zero,
-    filter_gold: bool = False,
-    depth: int | None = OFFICIAL_DEPTH,
-    lowercase: bool = True,
-    tie_order: TieOrder | str = TieOrder.file,
-) -> Result:
-    """CodiEsp-D or -P (``subtask``) from paths: :func:`score_ranked` with the options of
-    :class:`RankedOptions` given one by one, official defaults (``depth`` 0 or None: no cut).
-
-    >>> from annoscore.samples import SAMPLES
-    >>> c = SAMPLES / "codiesp"
-    >>> r = score_codiesp_ranked("D", c / "gs_D.tsv", c / "pred_D.tsv", codes=c / "codes-D.tsv")
-    >>> [round(r.scores[k], 3) for k in ("map", "precision", "recall", "f1")]
-    [0.444, 0.444, 0.4, 0.421]
-    """
-    options = RankedOptions(
-        MissingDocs(missing_docs),
-        MissingDocs(extra_docs),
-        filter_gold,
-        depth or None,
-        lowercase,
-        TieOrder(tie_order),
-    )
-    return score_ranked(subtask, gold, pred, codes, options)
-
-
-score_codiesp_d = first_fixed(
-    score_codiesp_ranked,
-    "D",
-    name="score_codiesp_d",
-    doc="""CodiEsp-D from paths: ``score_codiesp_d(gold, pred, *, codes, ...)`` is
-:func:`score_codiesp_ranked` with ``subtask="D"`` (the registry's score function).""",
-)
-score_codiesp_p = first_fixed(
-    score_codiesp_ranked,
-    "P",
-    name="score_codiesp_p",
-    doc="""CodiEsp-P from paths: :func:`score_codiesp_ranked` with ``subtask="P"``.""",
-)
 
 
 # --- X ---------------------------------------------------------------------------------------
 
 
-def score_explainable(
-    gold_path: Path,
-    pred_path: Path,
-    codes_d_path: Path,
-    codes_p_path: Path,
-    options: ExplainableOptions | None = None,
+def score_codiesp_x(
+    gold: Path, pred: Path, options: ExplainableOptions = ExplainableOptions()
 ) -> Result:
-    """Score CodiEsp X (``codiespX_evaluation.py``): micro P/R/F1 over (document, code) pairs
-    whose predicted position matches a gold reference.
+    """CodiEsp-X (codes with the text that supports them) from files: micro P/R/F1 over
+    (document, code) pairs as ``codiespX_evaluation.py`` computes them.
 
-    The valid codes are the union of the D and P lists, so the label is never checked against
-    them.  ``counts``: ``tp``, ``fp``, ``fn``.
+    Counts per document, additive: ``tp`` (pairs of which some predicted position matches some
+    gold reference: "one reference is enough"), ``fp`` (other predicted pairs), ``fn`` (other
+    gold pairs); predictions whose code is in neither ``options.codes_d`` nor
+    ``options.codes_p`` are dropped first (their union is the valid list, so the label is never
+    checked against them).  P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2PR/(P+R).
+
+    Undefined (``None``, named in the warnings): P when no valid code is predicted (R and F1 are
+    then 0), R when no gold code counts (``filter_gold`` dropped them all), F1 when neither side
+    has one.
+
+    Settings that move a number (:class:`ExplainableOptions`; official default): ``tolerance``
+    (10 characters), ``tolerance_mode`` (``contain``: the prediction holds the reference and
+    overhangs it by at most the tolerance), ``check_label`` (off), ``filter_gold`` (off),
+    ``lowercase`` (on).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> c = SAMPLES / "codiesp"
+    >>> options = ExplainableOptions(codes_d=c / "codes-D.tsv", codes_p=c / "codes-P.tsv")
+    >>> r = score_codiesp_x(c / "gs_X.tsv", c / "pred_X.tsv", options)
+    >>> [round(r.scores[k], 4) for k in ("precision", "recall", "f1")]
+    [0.5385, 0.5385, 0.5385]
     """
-    options = options or ExplainableOptions()
-    codes_d, codes_p = read_valid_code_file(codes_d_path), read_valid_code_file(codes_p_path)
-    valid = codes_d.codes | codes_p.codes
+    valid, warnings = _valid_codes(None, "codiesp-x", *_x_lists(options))
     # read as written: the lower-cased codes (official) and the warning on the other setting
     # both come from it
-    gold_file = read_gold_reference_file(gold_path, lowercase=False)
-    pred_file = read_predicted_reference_file(pred_path, lowercase=False, allow_empty=True)
-    gold_as_written, pred_as_written = gold_file.references, pred_file.references
+    gold_file = read_gold_reference_file(gold, lowercase=False)
+    pred_file = read_predicted_reference_file(pred, lowercase=False, allow_empty=True)
+    return _count_explainable(
+        (gold_file.references, str(gold)),
+        (pred_file.references, str(pred)),
+        valid,
+        options,
+        [*warnings, *gold_file.warnings, *pred_file.warnings],
+    )
+
+
+def _x_lists(options: ExplainableOptions) -> tuple[tuple[Path | None, str], ...]:
+    return ((options.codes_d, "codes_d"), (options.codes_p, "codes_p"))
+
+
+def count_codiesp_x(
+    gold: Iterable[CodeReference],
+    pred: Iterable[CodeReference],
+    valid: Iterable[str] | None = None,
+    options: ExplainableOptions = ExplainableOptions(),
+) -> Result:
+    """CodiEsp-X of references in memory (the reader's :class:`~annoscore.model.CodeReference`
+    objects, codes as written; ``line`` names one in warnings), scored as
+    :func:`score_codiesp_x` scores the same lines in files.  ``valid``: the valid D and P codes
+    (lower-cased as from a file); ``None``: ``options.codes_d`` and ``options.codes_p`` are
+    read.
+
+    >>> from annoscore.model import CodeReference as Ref
+    >>> gold = [Ref("D1", "DIAGNOSTICO", "a", 10, 20, 1)]
+    >>> pred = [Ref("D1", "DIAGNOSTICO", "a", 5, 25, 1), Ref("D1", "DIAGNOSTICO", "b", 0, 4, 2)]
+    >>> count_codiesp_x(gold, pred, ["a", "b"], ExplainableOptions(tolerance=5)).scores
+    {'precision': 0.5, 'recall': 1.0, 'f1': 0.6666666666666666}
+    """
+    gold_refs, pred_refs = list(gold), list(pred)
+    if not gold_refs:
+        raise InputError("the gold references are empty: expected at least one")
+    codes, warnings = _valid_codes(valid, "codiesp-x", *_x_lists(options))
+    return _count_explainable(
+        (gold_refs, "<gold>"), (pred_refs, "<predictions>"), codes, options, warnings
+    )
+
+
+def _count_explainable(
+    gold_side: tuple[list[CodeReference], str],
+    pred_side: tuple[list[CodeReference], str],
+    valid: frozenset[str],
+    options: ExplainableOptions,
+    warnings: Sequence[ScoreWarning | str],
+) -> Result:
+    """The result of X from both sides (references with their codes as written, and the name
+    warnings give each side) and the valid codes."""
+    (gold_as_written, gold_name), (pred_as_written, pred_name) = gold_side, pred_side
     gold, pred_all = gold_as_written, pred_as_written
     if options.lowercase:
         gold, pred_all = lowercased(gold), lowercased(pred_all)
     pred = [p for p in pred_all if p.code in valid]
-    invalid = [p.code for p in pred_all if p.code not in valid]
-    data = ExplainableInput(
-        gold=gold,
-        pred=pred,
-        invalid_gold=sum(g.code not in valid for g in gold),
-        invalid_pred=len(invalid),
-        invalid_pred_examples=list(dict.fromkeys(invalid))[:5],
-        documents=list(
-            dict.fromkeys([*(g.document for g in gold), *(p.document for p in pred_all)])
-        ),
-    )
+    documents = dict.fromkeys([*(g.document for g in gold), *(p.document for p in pred_all)])
     per_document = match(gold, pred, valid, options)
-    every = {doc: per_document.get(doc, Counts(tp=0, fp=0, fn=0)) for doc in data.documents}
-    scores = set_scores(Counts.total(every.values()))
-    warnings: list[ScoreWarning | str] = [
-        *codes_d.warnings,
-        *codes_p.warnings,
-        *gold_file.warnings,
-        *pred_file.warnings,
-    ]
-    warnings += collapsed(gold_path, gold, "gold references", "one reference is enough")
-    warnings += collapsed(pred_path, pred, "valid predictions", "however many positions")
+    every = {doc: per_document.get(doc, Counts(tp=0, fp=0, fn=0)) for doc in documents}
+    scores = prf_scores(Counts.total(every.values()))
+    out: list[ScoreWarning | str] = list(warnings)
+    out += collapsed(gold_name, gold, "gold references", "one reference is enough")
+    out += collapsed(pred_name, pred, "valid predictions", "however many positions")
     if not pred_all:
-        warnings.append(
+        out.append(
             ScoreWarning(
                 "codiesp.empty-predictions",
-                "the prediction file has no line: recall 0, precision undefined (the official "
-                "script crashes on it)",
-                examples=(str(pred_path),),
+                "the prediction file has no line (the official script crashes on it)",
+                examples=(pred_name,),
             )
         )
-    warnings += explainable_warnings(data, valid, options, scores, pred_all)
-    warnings += x_lowercase_warnings(gold_as_written, pred_as_written, valid, options, scores)
-    signature = Signature.of(
-        "codiesp-x",
-        tolerance=options.tolerance,
-        tolerance_mode=options.tolerance_mode.value,
-        check_label=options.check_label,
-        filter_gold=options.filter_gold,
-        lowercase=options.lowercase,
+    out += explainable_warnings(gold, pred, pred_all, valid, options, scores)
+    out += x_lowercase_warnings(gold_as_written, pred_as_written, valid, options, scores)
+    gold_documents = tuple(dict.fromkeys(g.document for g in gold))
+    return get("codiesp-x").result(
+        options, every, warnings=out, details=CodiespDetails(gold_documents)
     )
-    gold_docs = list(dict.fromkeys(g.document for g in gold))
-    return Result.from_counts(
-        "codiesp-x",
-        signature,
-        every,
-        set_scores,
-        warnings=warnings,
-        details={"gold_documents": gold_docs},
-    )
-
-
-def score_codiesp_x(
-    gold: Path,
-    pred: Path,
-    *,
-    codes_d: Path,
-    codes_p: Path,
-    tolerance: int = 10,
-    tolerance_mode: ToleranceMode | str = ToleranceMode.contain,
-    check_label: bool = False,
-    filter_gold: bool = False,
-    lowercase: bool = True,
-) -> Result:
-    """CodiEsp-X from paths (:func:`score_explainable`; the options of
-    :class:`ExplainableOptions`).
-
-    >>> from annoscore.samples import SAMPLES
-    >>> c = SAMPLES / "codiesp"
-    >>> r = score_codiesp_x(c / "gs_X.tsv", c / "pred_X.tsv", codes_d=c / "codes-D.tsv",
-    ...                     codes_p=c / "codes-P.tsv")
-    >>> [round(r.scores[k], 4) for k in ("precision", "recall", "f1")]
-    [0.5385, 0.5385, 0.5385]
-    """
-    options = ExplainableOptions(
-        tolerance, ToleranceMode(tolerance_mode), check_label, filter_gold, lowercase
-    )
-    return score_explainable(gold, pred, codes_d, codes_p, options)

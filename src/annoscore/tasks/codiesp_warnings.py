@@ -1,38 +1,72 @@
-"""The warnings of CodiEsp: each quirk that moved a number, and what the number would be
-without it (codiesp.md's "Decisions for annoscore").
+"""CodiEsp's counts under a setting of its options, and its warnings: each quirk that moved a
+number, and what the number would be without it (codiesp.md's "Decisions for annoscore").
 
-Each function gets what the task read and counted, and counts again with one option flipped
-(:func:`annoscore.tasks.codiesp_options.rank` and ``match``) where the warning gives the other
-number.  Nothing here reads a file: the lower-casing warning of D/P takes its other view of the
-codes from the same reading (:meth:`annoscore.align.codes.RankedInput.view`).
+:func:`rank` (D/P) and :func:`match` (X) count under the options
+(:class:`annoscore.tasks.codiesp.RankedOptions`, ``ExplainableOptions``): the task counts with
+them once, and each warning that gives the other number counts again with one option flipped.
+Nothing here reads a file: the lower-casing warning of D/P takes its other view of the codes from
+the same reading (:meth:`annoscore.align.codes.RankedInput.view`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from pathlib import Path
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from annoscore.align.codes import RankedInput, RankedView
+from annoscore.align.codes import RankedCodes, RankedInput, RankedView
+from annoscore.align.references import ToleranceMode, match_code_references
 from annoscore.counts import Counts
-from annoscore.metrics.codiesp import ranked_scores, set_scores
-from annoscore.metrics.prf import ratio
-from annoscore.metrics.ranked_codes import RankedCodeStats, corpus_counts
+from annoscore.metrics.codiesp import ranked_scores
+from annoscore.metrics.prf import prf_scores, ratio
+from annoscore.metrics.ranked_codes import (
+    RankedCodeStats,
+    TieOrder,
+    code_order,
+    corpus_counts,
+    rank_codes,
+)
 from annoscore.model import CodeReference, CodeRows
 from annoscore.result import Scores, ScoreWarning
-from annoscore.tasks.codiesp_options import (
-    ExplainableOptions,
-    RankedOptions,
-    ToleranceMode,
-    match,
-    rank,
-)
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from annoscore.tasks.codiesp import ExplainableOptions, RankedOptions
+
     IntArray = npt.NDArray[np.int64]
+
+
+def rank(data: RankedCodes, options: RankedOptions, vocabulary: list[str]) -> RankedCodeStats:
+    """:func:`annoscore.metrics.ranked_codes.rank_codes` under ``options`` (``vocabulary``: the
+    codes that ``data``'s code ids index, for ``--tie-order code``)."""
+    code_rank = code_order(vocabulary) if options.tie_order is TieOrder.code else None
+    return rank_codes(
+        data,
+        depth=options.depth,
+        filter_gold=options.filter_gold,
+        count_extra_docs=options.extra_docs.rule == "empty",
+        count_missing_docs=options.missing_docs.rule == "empty",
+        code_rank=code_rank,
+    )
+
+
+def match(
+    gold: Sequence[CodeReference],
+    pred: Sequence[CodeReference],
+    valid: frozenset[str],
+    options: ExplainableOptions,
+) -> dict[str, Counts]:
+    """Per document ``tp``, ``fp``, ``fn`` of X under ``options``: ``pred`` are the valid
+    predictions; with ``filter_gold`` gold references whose code is not valid are dropped."""
+    return match_code_references(
+        [g for g in gold if g.code in valid] if options.filter_gold else gold,
+        pred,
+        tolerance=options.tolerance,
+        mode=options.tolerance_mode,
+        check_label=options.check_label,
+    )
 
 
 def fmt(value: float | None) -> str:
@@ -44,8 +78,8 @@ def fmt(value: float | None) -> str:
 
 
 def headline(view: RankedView, options: RankedOptions) -> tuple[float | None, float | None]:
-    """MAP and F1 of ``view`` under ``options``, as :func:`annoscore.tasks.codiesp.score_ranked`
-    computes them (MAP from the ids as the MAP script reads them)."""
+    """MAP and F1 of ``view`` under ``options``, as :mod:`annoscore.tasks.codiesp` computes
+    them (MAP from the ids as the MAP script reads them)."""
     counts = corpus_counts(rank(view.data, options, view.vocabulary))
     f1 = ranked_scores(counts)["f1"]
     if view.numeric is not None:
@@ -138,10 +172,9 @@ def ranked_warnings(
     outcome: RankedCodeStats,
     options: RankedOptions,
     counts: Counts,
-    scores: Scores,
 ) -> list[ScoreWarning | str]:
     """The warnings of D/P: empty prediction file, documents on one side only, invalid codes,
-    the depth cut-off, duplicates, lower-casing and an undefined MAP (``read``: what was read,
+    the depth cut-off, duplicates and lower-casing (``read``: what was read,
     for the other view of the codes; ``None`` when :func:`lowercase_may_move` is false;
     ``counts``: ``ap_sum`` and ``queries`` of MAP, the sum correctly rounded, so that a number
     given in a warning does not depend on the order of the documents)."""
@@ -152,8 +185,8 @@ def ranked_warnings(
         out.append(
             ScoreWarning(
                 "codiesp.empty-predictions",
-                "the prediction file has no line: recall 0, precision and MAP undefined (the "
-                "official MAP script crashes on it, the F1 script prints nan|0.0|nan)",
+                "the prediction file has no line (the official MAP script crashes on it, the F1 "
+                "script prints nan|0.0|nan)",
                 examples=(str(data.pred.path),),
             )
         )
@@ -243,25 +276,10 @@ def ranked_warnings(
             )
         )
     out += lowercase_warnings(read, view, options)
-    if scores["map"] is None and not empty_prediction_file:
-        out.append("no document counts in MAP: MAP is undefined (the official script prints nan)")
     return out
 
 
 # --- X ---------------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class ExplainableInput:
-    """What X read and kept: references (codes lower-cased or as written), the valid
-    predictions, the invalid ones counted, and every document (gold first)."""
-
-    gold: list[CodeReference]
-    pred: list[CodeReference]
-    invalid_gold: int
-    invalid_pred: int
-    invalid_pred_examples: list[str]
-    documents: list[str]
 
 
 def lowercased(references: list[CodeReference]) -> list[CodeReference]:
@@ -286,7 +304,7 @@ def x_lowercase_warnings(
     if not options.lowercase:
         gold, pred = lowercased(gold), lowercased(pred)
     per_doc = match(gold, [p for p in pred if p.code in valid], valid, options)
-    alt = set_scores(Counts.total(per_doc.values()))
+    alt = prf_scores(Counts.total(per_doc.values()))
     moved = any(alt[k] != scores[k] for k in ("precision", "recall", "f1"))
     effect = f"P {fmt(alt['precision'])}, R {fmt(alt['recall'])}, F1 {fmt(alt['f1'])}"
     if options.lowercase:
@@ -311,10 +329,11 @@ def x_lowercase_warnings(
 
 
 def collapsed(
-    path: Path, references: list[CodeReference], what: str, rule: str
+    source: str, references: list[CodeReference], what: str, rule: str
 ) -> list[ScoreWarning]:
     """A warning counting the lines whose (document, code) pair an earlier line already has:
-    the pair counts once, as in the official script."""
+    the pair counts once, as in the official script (``source``: the file, as examples name
+    it)."""
     seen: set[tuple[str, str]] = set()
     lines: list[int] = []
     count = 0
@@ -334,38 +353,43 @@ def collapsed(
             "{count} " + what + " repeat the (document, code) pair of an earlier line; the pair "
             f"counts once, as in the official script ({rule})",
             count,
-            tuple(f"{path}:{n}" for n in lines),
+            tuple(f"{source}:{n}" for n in lines),
         )
     ]
 
 
 def explainable_warnings(
-    data: ExplainableInput,
+    gold: list[CodeReference],
+    pred: list[CodeReference],
+    pred_all: list[CodeReference],
     valid: frozenset[str],
     options: ExplainableOptions,
     scores: Scores,
-    pred_all: list[CodeReference],
 ) -> list[str]:
+    """The warnings of X: invalid codes, the tolerance, the label and no valid prediction
+    (``gold``: the references, codes cased as scored; ``pred``: the valid predictions of
+    ``pred_all``)."""
     out: list[str] = []
 
     def f1_with(**changes: object) -> float | None:
         alt = replace(options, **changes)  # type: ignore[arg-type]
-        per_doc = match(data.gold, data.pred, valid, alt)
-        return set_scores(Counts.total(per_doc.values()))["f1"]
+        return prf_scores(Counts.total(match(gold, pred, valid, alt).values()))["f1"]
 
-    if data.invalid_pred:
+    invalid = [p.code for p in pred_all if p.code not in valid]
+    if invalid:
         out.append(
-            f"{data.invalid_pred} predicted codes are not in the valid-code lists and were "
-            f"dropped, as the official script does (e.g. {', '.join(data.invalid_pred_examples)})"
+            f"{len(invalid)} predicted codes are not in the valid-code lists and were dropped, "
+            f"as the official script does (e.g. {', '.join(list(dict.fromkeys(invalid))[:5])})"
         )
-    if data.invalid_gold:
+    invalid_gold = sum(g.code not in valid for g in gold)
+    if invalid_gold:
         state = (
             "still count, as the official script does"
             if not options.filter_gold
             else ("were dropped (--filter-gold); the official script keeps them")
         )
         out.append(
-            f"{data.invalid_gold} gold references have a code that is not in the valid-code lists "
+            f"{invalid_gold} gold references have a code that is not in the valid-code lists "
             f"and {state}; F1 would be {fmt(f1_with(filter_gold=not options.filter_gold))}"
         )
     if options.tolerance_mode is ToleranceMode.contain:
@@ -394,9 +418,8 @@ def explainable_warnings(
                 f"F1 {fmt(labelled)}"
             )
         )
-    if scores["precision"] is None and pred_all:
+    if not pred and pred_all:
         out.append(
-            "no valid prediction: precision is undefined (the official script crashes with "
-            "'not enough values to unpack')"
+            "no valid prediction: the official script crashes on it ('not enough values to unpack')"
         )
     return out

@@ -374,14 +374,13 @@ register(
     )
 )
 register(
-    legacy_task(
+    Task(
         name="codiesp-d",
         summary="CodiEsp-D: ranked ICD-10 diagnosis codes, MAP and micro P/R/F1",
-        command=("codiesp", "D"),
+        options="annoscore.tasks.codiesp:RankedOptions",
         score="annoscore.tasks.codiesp:score_codiesp_d",
-        reader="annoscore.formats.codiesp:read_code_rows",
         scorer="annoscore.metrics.codiesp:ranked_scores",
-        signature=("missing-docs", "extra-docs", "filter-gold", "depth", "lowercase", "tie-order"),
+        headline="map",
         sample=Sample(
             "codiesp/gs_D.tsv",
             "codiesp/pred_D.tsv",
@@ -389,18 +388,16 @@ register(
             title="CodiEsp-D (ranked ICD-10 codes: MAP and P/R/F1), official layout",
         ),
         text="annoscore.report.codiesp:render_ranked",
-        path_options=("codes",),
     )
 )
 register(
-    legacy_task(
+    Task(
         name="codiesp-p",
         summary="CodiEsp-P: ranked ICD-10 procedure codes, MAP and micro P/R/F1",
-        command=("codiesp", "P"),
+        options="annoscore.tasks.codiesp:RankedOptions",
         score="annoscore.tasks.codiesp:score_codiesp_p",
-        reader="annoscore.formats.codiesp:read_code_rows",
         scorer="annoscore.metrics.codiesp:ranked_scores",
-        signature=("missing-docs", "extra-docs", "filter-gold", "depth", "lowercase", "tie-order"),
+        headline="map",
         sample=Sample(
             "codiesp/gs_P.tsv",
             "codiesp/pred_P.tsv",
@@ -408,18 +405,16 @@ register(
             title="CodiEsp-P (ranked ICD-10 procedure codes)",
         ),
         text="annoscore.report.codiesp:render_ranked",
-        path_options=("codes",),
     )
 )
 register(
-    legacy_task(
+    Task(
         name="codiesp-x",
         summary="CodiEsp-X: codes with text references, micro P/R/F1",
-        command=("codiesp", "X"),
+        options="annoscore.tasks.codiesp:ExplainableOptions",
         score="annoscore.tasks.codiesp:score_codiesp_x",
-        reader="annoscore.formats.codiesp:read_gold_references",
-        scorer="annoscore.metrics.codiesp:set_scores",
-        signature=("tolerance", "tolerance-mode", "check-label", "filter-gold", "lowercase"),
+        scorer="annoscore.metrics.prf:prf_scores",
+        headline="f1",
         sample=Sample(
             "codiesp/gs_X.tsv",
             "codiesp/pred_X.tsv",
@@ -427,7 +422,6 @@ register(
             title="CodiEsp-X (codes with text references)",
         ),
         text="annoscore.report.codiesp:render_explainable",
-        path_options=("codes_d", "codes_p"),
     )
 )
 register(
@@ -439,7 +433,7 @@ register(
         scorer="annoscore.metrics.ranking:map_scores",
         headline="map",
         sample=Sample("trec/qrels.txt", "trec/run.txt", title="trec_eval-style MAP"),
-        text="annoscore.report.codiesp:render_trec_eval",
+        text="annoscore.report.trec:render_trec_eval",
     )
 )
 for _category, _what in (
