@@ -63,7 +63,7 @@ class Task:
     options: str
     score: str
     scorer: str
-    headline: str
+    headline: str | None
     sample: Sample
     text: str | None = None
 
@@ -443,48 +443,33 @@ register(
         text="annoscore.report.codiesp:render_trec_eval",
     )
 )
-for _category, _what in (
-    ("date", "dates (type: dateFormat)"),
-    ("person", "person names (type: personType)"),
-    ("location", "locations (type: locationType/addressType; HIPAA-PHI flag)"),
-    ("id", "ids (type: idType)"),
-    ("contact", "contacts (type: contactType)"),
-    ("covid-symptom", "COVID symptoms (type: condition)"),
-):
+_PHI = ": instance relax/strict, token strict, type"
+for _category, _summary, _title in (
+    ("date", f" dates (type: dateFormat){_PHI}", " date (official four tables)"),
+    ("person", f" person names (type: personType){_PHI}", " person (official four tables)"),
+    ("location", f" locations (type: locationType/addressType; HIPAA-PHI flag){_PHI}",
+     " location (official four tables)"),
+    ("id", f" ids (type: idType){_PHI}", " id (official four tables)"),
+    ("contact", f" contacts (type: contactType){_PHI}", " contact (official four tables)"),
+    ("covid-symptom", f" COVID symptoms (type: condition){_PHI}",
+     " covid-symptom (official four tables)"),
+    ("all", ", every category present, one read; leaderboard keys in JSON",
+     ", every PHI category"),
+):  # fmt: skip
     register(
-        legacy_task(
+        Task(
             name=f"nlpsandbox-{_category}",
-            summary=f"NLP Sandbox PHI {_what}: instance relax/strict, token strict, type",
-            command=("nlpsandbox", _category),
-            score=f"annoscore.tasks.nlpsandbox:score_{_category.replace('-', '_')}",
-            reader="annoscore.formats.nlpsandbox:read_sandbox",
-            scorer="annoscore.metrics.phi:phi_scores",
-            signature=("tokenizer", "quotes", "same-start", "relax-margin"),
+            summary=f"NLP Sandbox PHI{_summary}",
+            options="annoscore.tasks.nlpsandbox:NlpSandboxOptions",
+            score=f"annoscore.tasks.nlpsandbox:score_nlpsandbox_{_category.replace('-', '_')}",
+            scorer=f"annoscore.metrics.phi:{'all_scores' if _category == 'all' else 'phi_scores'}",
+            headline=None if _category == "all" else "token_strict_f1",  # all: per category
             sample=Sample(
-                "nlpsandbox/gold.json",
-                "nlpsandbox/pred.json",
-                title=f"NLP Sandbox {_category} (official four tables)",
+                "nlpsandbox/gold.json", "nlpsandbox/pred.json", title=f"NLP Sandbox{_title}"
             ),
             text="annoscore.report.nlpsandbox:render_official",
         )
     )
-register(
-    legacy_task(
-        name="nlpsandbox-all",
-        summary="NLP Sandbox PHI, every category present, one read; leaderboard keys in JSON",
-        command=("nlpsandbox", "all"),
-        score="annoscore.tasks.nlpsandbox:score_all",
-        reader="annoscore.formats.nlpsandbox:read_sandbox",
-        scorer="annoscore.metrics.phi:all_scores",
-        signature=("tokenizer", "quotes", "same-start", "relax-margin"),
-        sample=Sample(
-            "nlpsandbox/gold.json",
-            "nlpsandbox/pred.json",
-            title="NLP Sandbox, every PHI category",
-        ),
-        text="annoscore.report.nlpsandbox:render_official",
-    )
-)
 register(
     legacy_task(
         name="muc-named-entity",
