@@ -427,15 +427,11 @@ def _scan_chunk(chunk: Chunk, wanted: Sequence[Category]) -> Scanned | None:
     accept: then :func:`_parse_chunk` reads it."""
     objects = [item for _, item in chunk]
     get: Any = dict.get
-    if set(map(type, objects)) - {dict}:  # exactly JSON objects (data given in memory too)
-        return None
-    sources = list(map(get, objects, repeat("annotationSource")))
-    if set(map(type, sources)) - {dict}:
-        return None
-    resources = list(map(get, sources, repeat("resourceSource")))
-    if set(map(type, resources)) - {dict}:
-        return None
-    names = list(map(get, resources, repeat("name")))
+    names: list[Any] = objects
+    for key in ("annotationSource", "resourceSource", "name"):
+        if set(map(type, names)) - {dict}:  # exactly JSON objects (data given in memory too)
+            return None
+        names = list(map(get, names, repeat(key)))
     if names and set(map(type, names)) != {str}:
         return None
     try:

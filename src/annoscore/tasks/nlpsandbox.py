@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -51,9 +52,6 @@ from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
     from annoscore.metrics.phi import IntArray
-
-TASK_PREFIX = "nlpsandbox-"
-ALL_TASK = "nlpsandbox-all"
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +90,40 @@ def _prefix(category: str) -> str:
     return category.replace("-", "_") + "_"
 
 
-def _documents(gold: SandboxFile, pred: SandboxFile) -> list[str]:
-    return list(dict.fromkeys((*gold.note_ids, *pred.note_ids)))
+_MESSAGES = {
+    "same-start": "{{count}} {side} annotations ({name}) were overwritten by a later one at the "
+    "same start in the same note (instance level; official: the last wins, --same-start)",
+    "merged-notes": "{{count}} objects in {name} repeat an earlier note id (basename of "
+    "resourceSource.name); their annotations were pooled with it, as official",
+    "missing-array": "{{count}} objects in {name} have no {array} array; read as empty (the "
+    "official script stops with a KeyError)",
+    "length-mismatch": "{{count}} {category} annotations in {name} declare a length other than "
+    "their text's; the instance level uses the length, the token level the text (as official)",
+    "prediction-only-notes": "{{count}} notes appear only in the prediction; their annotations "
+    "count as false positives",
+    "gold-only-notes": "{{count}} gold notes have no prediction; their annotations count as "
+    "false negatives",
+    "unknown-location-type": "{{count}} location annotations have a type with no HIPAA-PHI "
+    "flag; they never match at the hipaa level (known types include city, country, "
+    "organization, street, zip, ...)",
+    "quote-offsets": "{{count}} annotation texts contain a double quote, which the Treebank "
+    "tokenizer rewrites so the official offset search fails; their tokens were found in the "
+    "text instead (--quotes official reproduces the official bogus offsets)",
+    "nlpsandbox.text-differs": "{{count}} annotations of {name} differ from their note's text "
+    "at their offsets (--notes); they are scored as written",
+    "nlpsandbox.unknown-note": "{{count}} annotations of {name} name a note the notes file "
+    "does not have (--notes); they are scored, not checked",
+}
+"""The reading's, the counting's and ``--notes``' warnings by code (``name``... filled in)."""
+
+
+def _warning(
+    found: list[ScoreWarning], code: str, count: int, examples: Sequence[str] = (), **fill: str
+) -> None:
+    """Add the warning ``code`` (:data:`_MESSAGES`) to ``found`` if ``count`` is not 0."""
+    if count:
+        message = _MESSAGES[code].format(**fill)
+        found.append(ScoreWarning(code, message, count, tuple(examples[:5])))
 
 
 def _warnings(
@@ -104,86 +134,25 @@ def _warnings(
     unknown_hipaa: int,
     spans: TokenSpans,
 ) -> list[ScoreWarning]:
-    found: list[tuple[str, str, int, list[str]]] = []  # code, message, count, examples
-    sides = (("gold", gold, overwritten["gold"]), ("prediction", pred, overwritten["pred"]))
-    for side, file, n in sides:
+    found: list[ScoreWarning] = []
+    add = partial(_warning, found)
+    for side, file in (("gold", gold), ("prediction", pred)):
         name = file.path.name
-        found.append(
-            (
-                "same-start",
-                f"{{count}} {side} annotations ({name}) were overwritten by a later one at the "
-                "same start in the same note (instance level; official: the last wins, "
-                "--same-start)",
-                n,
-                [],
-            )
-        )
-        found.append(
-            (
-                "merged-notes",
-                f"{{count}} objects in {name} repeat an earlier note id (basename of "
-                "resourceSource.name); their annotations were pooled with it, as official",
-                file.merged_notes,
-                [],
-            )
-        )
+        add("same-start", overwritten[side], side=side, name=name)
+        add("merged-notes", file.merged_notes, name=name)
         for category in categories:
-            notes = file.categories[category]
+            read = file.categories[category]
             array = CATEGORIES[category].arrays[0]
-            found.append(
-                (
-                    "missing-array",
-                    f"{{count}} objects in {name} have no {array} array; read as empty (the "
-                    "official script stops with a KeyError)",
-                    notes.missing_array,
-                    [],
-                )
-            )
-            found.append(
-                (
-                    "length-mismatch",
-                    f"{{count}} {category} annotations in {name} declare a length other than "
-                    "their text's; the instance level uses the length, the token level the text "
-                    "(as official)",
-                    notes.length_mismatch,
-                    [],
-                )
-            )
+            add("missing-array", read.missing_array, name=name, array=array)
+            add("length-mismatch", read.length_mismatch, name=name, category=category)
     gold_ids, pred_ids = set(gold.note_ids), set(pred.note_ids)
     one_side = [n for n in pred.note_ids if n not in gold_ids]
     missing = [n for n in gold.note_ids if n not in pred_ids]
-    known = ", ".join(sorted({"city", "organization", "street", "zip", "country"}))
-    found += [
-        (
-            "prediction-only-notes",
-            "{count} notes appear only in the prediction; their annotations count as false "
-            "positives",
-            len(one_side),
-            one_side,
-        ),
-        (
-            "gold-only-notes",
-            "{count} gold notes have no prediction; their annotations count as false negatives",
-            len(missing),
-            missing,
-        ),
-        (
-            "unknown-location-type",
-            "{count} location annotations have a type with no HIPAA-PHI flag; they never match "
-            f"at the hipaa level (known types include {known}, ...)",
-            unknown_hipaa,
-            [],
-        ),
-        (
-            "quote-offsets",
-            "{count} annotation texts contain a double quote, which the Treebank tokenizer "
-            "rewrites so the official offset search fails; their tokens were found in the text "
-            "instead (--quotes official reproduces the official bogus offsets)",
-            spans.quote_fixes,
-            [],
-        ),
-    ]
-    return [ScoreWarning(c, message, n, tuple(e[:5])) for c, message, n, e in found if n]
+    add("prediction-only-notes", len(one_side), one_side)
+    add("gold-only-notes", len(missing), missing)
+    add("unknown-location-type", unknown_hipaa)
+    add("quote-offsets", spans.quote_fixes)
+    return found
 
 
 def note_text_warnings(
@@ -196,7 +165,7 @@ def note_text_warnings(
     official script never reads the notes, and its counts stand.
     """
     values = texts.values()
-    out = []
+    out: list[ScoreWarning] = []
     for file in files:
         differ: list[str] = []
         unknown: list[str] = []
@@ -217,22 +186,8 @@ def note_text_warnings(
                     shown = note_text[start : start + length][:30]
                     differ.append(f"{where}: {written[:30]!r}, the note has {shown!r}")
         name = file.path.name
-        for code, message, items in (
-            (
-                "nlpsandbox.text-differs",
-                f"{{count}} annotations of {name} differ from their note's text at their "
-                "offsets (--notes); they are scored as written",
-                differ,
-            ),
-            (
-                "nlpsandbox.unknown-note",
-                f"{{count}} annotations of {name} name a note the notes file does not have "
-                "(--notes); they are scored, not checked",
-                unknown,
-            ),
-        ):
-            if items:
-                out.append(ScoreWarning(code, message, len(items), tuple(items[:5])))
+        _warning(out, "nlpsandbox.text-differs", len(differ), differ, name=name)
+        _warning(out, "nlpsandbox.unknown-note", len(unknown), unknown, name=name)
     return out
 
 
@@ -283,12 +238,12 @@ def _score(
         categories = [c for c in categories if gold_file.present(c) or pred_file.present(c)]
         if not categories:
             raise InputError("no PHI annotation array (textDateAnnotations, ...) in either file")
-    documents = _documents(gold_file, pred_file)
+    documents = list(dict.fromkeys((*gold_file.note_ids, *pred_file.note_ids)))
     position = {doc: d for d, doc in enumerate(documents)}
     spans = TokenSpans(options.tokenizer, options.quotes)
     table = span_table(texts.values(), spans)
     columns: dict[str, IntArray] = {}
-    overwritten = {"gold": 0, "pred": 0}
+    overwritten = {"gold": 0, "prediction": 0}
     unknown_hipaa = 0
     for name in categories:
         prefix = "" if category else _prefix(name)
@@ -303,7 +258,7 @@ def _score(
         )
         columns.update((prefix + key, column) for key, column in tally.columns.items())
         overwritten["gold"] += tally.overwritten_gold
-        overwritten["pred"] += tally.overwritten_pred
+        overwritten["prediction"] += tally.overwritten_pred
         unknown_hipaa += tally.unknown_hipaa
         spans.quote_fixes += tally.quote_fixes
     warnings = _warnings(gold_file, pred_file, categories, overwritten, unknown_hipaa, spans)
@@ -314,9 +269,9 @@ def _score(
         warnings += note_text_warnings(notes, [gold_file, pred_file], categories, texts)
     matrix = CountMatrix.from_columns(documents, columns, integer=columns)
     if category is not None:
-        result = get(TASK_PREFIX + category).result(options, matrix, warnings=warnings)
+        result = get(f"nlpsandbox-{category}").result(options, matrix, warnings=warnings)
         return result.with_extra(leaderboard=leaderboard(result.counts, category))
-    result = get(ALL_TASK).result(options, matrix, warnings=warnings)
+    result = get("nlpsandbox-all").result(options, matrix, warnings=warnings)
     board = {name: leaderboard(result.counts, name, _prefix(name)) for name in categories}
     return result.with_extra(categories=categories, leaderboard=board)
 
@@ -329,9 +284,11 @@ def score_nlpsandbox_date(
 
     Per metric (``instance_relax``, ``instance_strict``, ``token_strict``, ``type``: the module
     doc), tp, fp and fn summed over the notes; P = tp/(tp+fp), R = tp/(tp+fn), F1 =
-    2tp/(2tp+fp+fn).  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when both.  Settings
-    (:class:`NlpSandboxOptions`): ``tokenizer`` treebank, ``quotes`` fixed, ``same_start``
-    last, ``relax_margin`` 2; the same for every ``score_nlpsandbox_*`` below.
+    2tp/(2tp+fp+fn).  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0
+    (``None``, named in a warning; the official table prints 0).  Settings
+    (:class:`NlpSandboxOptions`, official defaults): ``tokenizer`` treebank, ``quotes`` fixed
+    (the spec's decision; the client: official), ``same_start`` last, ``relax_margin`` 2; the
+    same for every ``score_nlpsandbox_*`` below.
 
     >>> from annoscore.samples import SAMPLES
     >>> r = score_nlpsandbox_date(SAMPLES / "nlpsandbox/gold.json",
@@ -347,8 +304,9 @@ def score_nlpsandbox_person(
 ) -> Result:
     """Person names (``textPersonNameAnnotations``; type ``personType``, NaN officially).
 
-    Counts, P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn), undefined when their
-    denominator is 0, and settings as :func:`score_nlpsandbox_date`.
+    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
+    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
+    :func:`score_nlpsandbox_date`.
 
     >>> from annoscore.samples import SAMPLES
     >>> r = score_nlpsandbox_person(SAMPLES / "nlpsandbox/gold.json",
@@ -366,8 +324,9 @@ def score_nlpsandbox_location(
     ``textPhysicalAddressAnnotations``/``addressType``), and ``hipaa``: same start and length
     and the same HIPAA-PHI flag of the location type (never computed officially).
 
-    Counts, P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn), undefined when their
-    denominator is 0, and settings as :func:`score_nlpsandbox_date`.
+    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
+    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
+    :func:`score_nlpsandbox_date`.
 
     >>> from annoscore.samples import SAMPLES
     >>> r = score_nlpsandbox_location(SAMPLES / "nlpsandbox/gold.json",
@@ -383,8 +342,9 @@ def score_nlpsandbox_id(
 ) -> Result:
     """Ids (``textIdAnnotations``; type ``idType``) of a gold and a prediction file.
 
-    Counts, P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn), undefined when their
-    denominator is 0, and settings as :func:`score_nlpsandbox_date`.
+    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
+    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
+    :func:`score_nlpsandbox_date`.
 
     >>> from annoscore.samples import SAMPLES
     >>> r = score_nlpsandbox_id(SAMPLES / "nlpsandbox/gold.json", SAMPLES / "nlpsandbox/pred.json")
@@ -400,8 +360,9 @@ def score_nlpsandbox_contact(
     """Contacts (``textContactAnnotations``; type ``contactType``) of a gold and a prediction
     file.
 
-    Counts, P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn), undefined when their
-    denominator is 0, and settings as :func:`score_nlpsandbox_date`.
+    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
+    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
+    :func:`score_nlpsandbox_date`.
 
     >>> from annoscore.samples import SAMPLES
     >>> r = score_nlpsandbox_contact(SAMPLES / "nlpsandbox/gold.json",
@@ -418,8 +379,9 @@ def score_nlpsandbox_covid_symptom(
     """COVID symptoms (``textCovidSymptomAnnotations``; type ``condition``), by the other
     categories' rules (nlpsandbox-client 4.3.1 declares no evaluator for them).
 
-    Counts, P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn), undefined when their
-    denominator is 0, and settings as :func:`score_nlpsandbox_date`.
+    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
+    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
+    :func:`score_nlpsandbox_date`.
 
     >>> from annoscore.samples import SAMPLES
     >>> r = score_nlpsandbox_covid_symptom(SAMPLES / "nlpsandbox/gold.json",
@@ -437,8 +399,9 @@ def score_nlpsandbox_all(
     by its category (``location_token_strict_f1``), ``leaderboard`` per category, and no
     headline score (no score pools the categories).
 
-    Counts, P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn), undefined when their
-    denominator is 0, and settings as :func:`score_nlpsandbox_date`.
+    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
+    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
+    :func:`score_nlpsandbox_date`.
 
     >>> from annoscore.samples import SAMPLES
     >>> r = score_nlpsandbox_all(SAMPLES / "nlpsandbox/gold.json", SAMPLES / "nlpsandbox/pred.json")

@@ -443,29 +443,32 @@ register(
         text="annoscore.report.codiesp:render_trec_eval",
     )
 )
-_PHI = ": instance relax/strict, token strict, type"
-for _category, _summary, _title in (
-    ("date", f" dates (type: dateFormat){_PHI}", " date (official four tables)"),
-    ("person", f" person names (type: personType){_PHI}", " person (official four tables)"),
-    ("location", f" locations (type: locationType/addressType; HIPAA-PHI flag){_PHI}",
-     " location (official four tables)"),
-    ("id", f" ids (type: idType){_PHI}", " id (official four tables)"),
-    ("contact", f" contacts (type: contactType){_PHI}", " contact (official four tables)"),
-    ("covid-symptom", f" COVID symptoms (type: condition){_PHI}",
-     " covid-symptom (official four tables)"),
-    ("all", ", every category present, one read; leaderboard keys in JSON",
-     ", every PHI category"),
-):  # fmt: skip
+for _category, _what in (
+    ("date", "dates (type: dateFormat)"),
+    ("person", "person names (type: personType)"),
+    ("location", "locations (type: locationType/addressType; HIPAA-PHI flag)"),
+    ("id", "ids (type: idType)"),
+    ("contact", "contacts (type: contactType)"),
+    ("covid-symptom", "COVID symptoms (type: condition)"),
+    ("all", ""),
+):
+    _all = _category == "all"
     register(
         Task(
             name=f"nlpsandbox-{_category}",
-            summary=f"NLP Sandbox PHI{_summary}",
+            summary="NLP Sandbox PHI, every category present, one read; leaderboard keys in JSON"
+            if _all
+            else f"NLP Sandbox PHI {_what}: instance relax/strict, token strict, type",
             options="annoscore.tasks.nlpsandbox:NlpSandboxOptions",
             score=f"annoscore.tasks.nlpsandbox:score_nlpsandbox_{_category.replace('-', '_')}",
-            scorer=f"annoscore.metrics.phi:{'all_scores' if _category == 'all' else 'phi_scores'}",
-            headline=None if _category == "all" else "token_strict_f1",  # all: per category
+            scorer=f"annoscore.metrics.phi:{'all_scores' if _all else 'phi_scores'}",
+            headline=None if _all else "token_strict_f1",  # all: one per category, none pooled
             sample=Sample(
-                "nlpsandbox/gold.json", "nlpsandbox/pred.json", title=f"NLP Sandbox{_title}"
+                "nlpsandbox/gold.json",
+                "nlpsandbox/pred.json",
+                title="NLP Sandbox, every PHI category"
+                if _all
+                else f"NLP Sandbox {_category} (official four tables)",
             ),
             text="annoscore.report.nlpsandbox:render_official",
         )
