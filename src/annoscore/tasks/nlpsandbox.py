@@ -27,7 +27,7 @@ type); per-note scores; the annotation texts checked against the notes (``notes`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -203,7 +203,7 @@ def _columns(file: SandboxFile, category: str, documents: dict[str, int]) -> Col
     return Columns(where[note], start, length, text, kind)
 
 
-Notes = Sequence[Mapping[str, Any]]
+Notes = Sequence[dict[str, Any]]
 """Annotation objects in memory, one per note: a file's JSON list as ``json.load`` gives it."""
 
 
