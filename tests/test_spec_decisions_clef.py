@@ -17,7 +17,7 @@ from annoscore.tasks.codiesp import (
     score_codiesp_d,
     score_codiesp_x,
 )
-from annoscore.tasks.nlpsandbox import score_all
+from annoscore.tasks.nlpsandbox import NlpSandboxOptions, score_nlpsandbox_all
 from annoscore.tasks.pharmaconer import score_ner
 from tests.conftest import Cli
 from tests.helpers import texts
@@ -197,8 +197,8 @@ def test_notes_reach_the_python_api_and_every_category(tmp_path: Path) -> None:
     assert [w.code for w in checked.warnings if w.code.startswith("nlpsandbox.")] == [
         "nlpsandbox.text-differs"
     ]
-    every = score_all(gold, pred, notes=notes)
-    assert every.scores == score_all(gold, pred).scores
+    every = score_nlpsandbox_all(gold, pred, NlpSandboxOptions(notes=notes))
+    assert every.scores == score_nlpsandbox_all(gold, pred).scores
     differs = [w for w in every.warnings if w.code == "nlpsandbox.text-differs"]
     assert [w.message.split(" of ")[1].split(" ")[0] for w in differs] == ["pred.json"]
     assert not [w for w in every.warnings if w.code == "nlpsandbox.unknown-note"]

@@ -89,9 +89,9 @@ def test_seed_and_options_reach_the_signature(cli: Cli) -> None:
     assert "|codalab:no|mode:strict|missing-docs:count|" in other["signature"]
 
 
-def test_options_reach_a_task_whose_score_function_fixes_its_first_argument(cli: Cli) -> None:
-    """The NLP Sandbox category tasks are ``score_category`` with the category fixed: their
-    options are still seen (they once took ``**options``, and compare knew none of them)."""
+def test_options_reach_the_nlpsandbox_category_tasks(cli: Cli) -> None:
+    """The NLP Sandbox category tasks share one options class: compare sees its options (they
+    once took ``**options``, and compare knew none of them)."""
     folder = SAMPLES / "nlpsandbox"
     gold, pred = folder / "gold.json", folder / "pred.json"
     args = ("compare", "nlpsandbox-date", gold, pred, pred, "--samples", 50)
@@ -99,7 +99,7 @@ def test_options_reach_a_task_whose_score_function_fixes_its_first_argument(cli:
     assert "tokenizer:whitespace" in data["signature"]
     done = cli(*args, "--option", "bogus=1")
     assert done.exit_code == 2
-    assert "takes tokenizer, quotes, same-start, relax-margin" in done.stderr
+    assert "takes strict-input, tokenizer, quotes, same-start, relax-margin, notes" in done.stderr
 
 
 def test_documents_missing_from_a_system_are_left_out_with_a_warning(

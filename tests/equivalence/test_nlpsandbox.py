@@ -7,9 +7,11 @@ starts, overlapping annotations, missing and ``null`` types, both location schem
 quotes, multi-byte and odd-whitespace texts, digit variants (the tokenizer caches spans by digit
 shape), offsets near 2**53 (keys that no longer fit one int64: the other packing paths), files
 past the reader's chunk of objects, and one bad item (the reader's message, compared).  Each case
-runs through :func:`annoscore.tasks.nlpsandbox.score_all` (or one category) with random options,
-with the reader's fast scan on or forced to decline, and through ``tests/oracles/nlpsandbox.py``:
-per-note and corpus counts, scores, official leaderboard values and warnings equal.
+runs through :func:`annoscore.tasks.nlpsandbox.score_nlpsandbox_all` (or one category's score
+function) with random options, with the reader's fast scan on or forced to decline, through the
+same task's ``count_nlpsandbox_*`` on the data in memory in one case of 4, and through
+``tests/oracles/nlpsandbox.py``: per-note and corpus counts, scores (the undefined ones named in
+one warning), official leaderboard values and warnings equal.
 
 ``ANNOSCORE_EQUIVALENCE_CASES`` multiplies the number of cases.
 """
@@ -32,7 +34,8 @@ import annoscore.formats.nlpsandbox as reader
 from annoscore.errors import InputError
 from annoscore.metrics.phi import Quotes, SameStart, Tokenizer
 from annoscore.metrics.phi_tokens import TokenSpans
-from annoscore.tasks.nlpsandbox import score_all, score_category
+from annoscore.tasks import nlpsandbox as tasks
+from annoscore.tasks.nlpsandbox import NlpSandboxOptions, score_nlpsandbox_all
 from tests.equivalence.ids import id_pool, split_sides
 from tests.oracles import nlpsandbox as oracle
 
@@ -255,6 +258,11 @@ def _compare(result: Any, expected: oracle.Outcome, context: str) -> None:
         boards = {next(iter(expected.leaderboard)): boards}
     assert boards == expected.leaderboard, context
     assert _warnings(result) == expected.warnings, context
+    undefined = [k for k, v in expected.scores.items() if v is None]
+    named = [
+        w.message.rpartition(": ")[2].split(", ") for w in result.warnings if w.code == "undefined"
+    ]
+    assert named == ([undefined] if undefined else []), context
 
 
 OPTIONS: dict[str, list[Any]] = {
@@ -265,10 +273,12 @@ OPTIONS: dict[str, list[Any]] = {
 }
 
 
-def _run(gold: Path, pred: Path, category: str | None, options: dict[str, Any]) -> Any:
-    if category is None:
-        return score_all(gold, pred, **options)
-    return score_category(category, gold, pred, **options)
+def _run(gold: Any, pred: Any, category: str | None, options: dict[str, Any]) -> Any:
+    """The task's score function on files, or (``gold`` and ``pred`` lists) its count
+    function on the data in memory."""
+    kind = "score" if isinstance(gold, Path) else "count"
+    name = "all" if category is None else category.replace("-", "_")
+    return getattr(tasks, f"{kind}_nlpsandbox_{name}")(gold, pred, NlpSandboxOptions(**options))
 
 
 def _oracle(gold: Path, pred: Path, category: str | None, options: dict[str, Any]) -> Any:
@@ -327,6 +337,7 @@ def test_random_cases_equal_the_reference(
         declined = rng.random() < 0.2
         context = f"block {block} case {case} {category} {options} declined={declined}"
         monkeypatch.setattr(reader, "_scan_chunk", (lambda c, w: None) if declined else scan)
+        in_memory = rng.random() < 0.25
         try:
             expected = _oracle(gold, pred, category, options)
         except oracle.OracleError as error:
@@ -334,9 +345,19 @@ def test_random_cases_equal_the_reference(
                 _run(gold, pred, category, options)
             assert str(caught.value) == str(error), context
             seen["refused"] += 1
+            if in_memory:  # the same refusal, naming the side instead of the file
+                with pytest.raises(InputError) as caught:
+                    _run(gold_data, pred_data, category, options)
+                if isinstance(gold_data, list) and isinstance(pred_data, list):
+                    named = str(error).replace(str(gold), "gold").replace(str(pred), "prediction")
+                    assert str(caught.value) == named, context
+                seen["refused in memory"] += 1
             continue
         result = _run(gold, pred, category, options)
         _compare(result, expected, context)
+        if in_memory:
+            _compare(_run(gold_data, pred_data, category, options), expected, context)
+            seen["in memory"] += 1
         seen.update(code for code, _, _ in expected.warnings)
         seen["large"] += objects > reader.CHUNK
         seen["far"] += any(
@@ -346,7 +367,8 @@ def test_random_cases_equal_the_reference(
     # the generator does reach what it aims at
     for code in ("same-start", "merged-notes", "missing-array", "length-mismatch",
                  "prediction-only-notes", "gold-only-notes", "unknown-location-type",
-                 "quote-offsets", "refused", "large", "far"):  # fmt: skip
+                 "quote-offsets", "undefined", "refused", "large", "far", "in memory",
+                 "refused in memory"):  # fmt: skip
         assert seen[code], (code, seen)
 
 
@@ -403,7 +425,7 @@ def test_a_subset_equals_nlpsandbox_client(tmp_path: Path) -> None:
         gold_data, pred_data = _case(rng, rng.choice([1, 2, 4, 6]), official=True)
         gold = _write(tmp_path / f"g{case % 3}.json", gold_data, rng)
         pred = _write(tmp_path / f"p{case % 3}.json", pred_data, rng)
-        result = score_all(gold, pred, quotes=Quotes.official)
+        result = score_nlpsandbox_all(gold, pred, NlpSandboxOptions(quotes=Quotes.official))
         expected = _oracle(gold, pred, None, {"quotes": Quotes.official})
         _compare(result, expected, f"case {case}")
         for category in oracle.CATEGORY_FIELDS:

@@ -13,8 +13,8 @@ tests: one Python object per annotation, dictionaries and sets keyed as the spec
   (``quotes="fixed"``: where a token is not found, NLTK's ``span_tokenize`` offsets, counted), or
   split on whitespace with offsets ``+= len + 1`` (``tokenizer="whitespace"``).
 - Scores: P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn), undefined (``None``) on a zero
-  denominator; the official rounding: P and R rounded to 2 decimals, F1 from the rounded ones,
-  the int 0 on a zero denominator.
+  denominator and then named in one warning (design.md's rule); the official rounding: P and R
+  rounded to 2 decimals, F1 from the rounded ones, the int 0 on a zero denominator.
 
 Nothing here imports ``annoscore``.
 """
@@ -401,9 +401,10 @@ def score(
         prefix = "" if category else c.replace("-", "_") + "_"
         all_scores.update(scores(counts, prefix))
         board[c] = leaderboard(counts, c, prefix)
-    return Outcome(
-        per_note, counts, all_scores, board, _warnings(gold, pred, categories, quirks, tokens)
-    )
+    warnings = _warnings(gold, pred, categories, quirks, tokens)
+    if None in all_scores.values():  # design.md: every undefined score is named in a warning
+        warnings["undefined", 1, ()] += 1
+    return Outcome(per_note, counts, all_scores, board, warnings)
 
 
 def _warnings(

@@ -22,7 +22,14 @@ import pytest
 from annoscore.counts import Counts
 from annoscore.formats.nlpsandbox import CATEGORIES
 from annoscore.metrics.phi import Quotes, SameStart, Tokenizer, official_prf
-from annoscore.tasks.nlpsandbox import score_all, score_category
+from annoscore.result import Result
+from annoscore.tasks import nlpsandbox as tasks
+from annoscore.tasks.nlpsandbox import (
+    NlpSandboxOptions,
+    score_nlpsandbox_all,
+    score_nlpsandbox_date,
+    score_nlpsandbox_location,
+)
 from tests.conftest import shared_data
 from tests.helpers import texts
 
@@ -69,6 +76,11 @@ def official_counts(
     return seen
 
 
+def score_category(category: str, gold: Path, pred: Path) -> Result:
+    """``score_nlpsandbox_<category>`` with the default options."""
+    return getattr(tasks, "score_nlpsandbox_" + category.replace("-", "_"))(gold, pred)  # type: ignore[no-any-return]
+
+
 def ours(counts: Counts, category: str | None = None) -> dict[str, int]:
     """The counts of one category (of ``all`` counts when ``category`` is given), hipaa left out."""
     prefix = "" if category is None else category.replace("-", "_") + "_"
@@ -109,7 +121,8 @@ def test_client_test_data_gives_the_spec_table(
 def test_whitespace_tokenizer_gives_the_pre_2022_location_tokens() -> None:
     gold = shared_data("nlpsandbox", "goldstandard.json")
     pred = shared_data("nlpsandbox", "prediction.json")
-    result = score_category("location", gold, pred, tokenizer=Tokenizer.whitespace)
+    options = NlpSandboxOptions(tokenizer=Tokenizer.whitespace)
+    result = score_nlpsandbox_location(gold, pred, options)
     c = result.counts
     assert official_prf(c["token_strict_tp"], c["token_strict_fp"], c["token_strict_fn"]) == (
         0.67,
@@ -132,8 +145,8 @@ def test_schema_1_1_physical_address_reads_as_location(tmp_path: Path) -> None:
     old_pred = tmp_path / "old.json"
     old_pred.write_text(json.dumps(old))
     assert (
-        score_category("location", gold, old_pred).counts
-        == score_category("location", gold, pred).counts
+        score_nlpsandbox_location(gold, old_pred).counts
+        == score_nlpsandbox_location(gold, pred).counts
     )
 
 
@@ -250,7 +263,7 @@ def test_every_count_equals_the_client_on_random_pairs(
     """240 random pairs (quotes included), ``--quotes official``: every count of every category."""
     compared = 0
     for gold, pred in _pairs(tmp_path, 240, seed=2022, quotes=True):
-        result = score_all(gold, pred, quotes=Quotes.official)
+        result = score_nlpsandbox_all(gold, pred, NlpSandboxOptions(quotes=Quotes.official))
         per_note = Counts.total(result.document_counts().values())
         assert per_note == result.counts  # the notes add up to the pooled counts
         for category in CATEGORIES:
@@ -269,7 +282,7 @@ def test_fixed_quotes_differ_from_the_client_only_on_texts_with_a_double_quote(
     """The accepted difference (spec, Decisions): the default ``--quotes fixed``."""
     differing = 0
     for gold, pred in _pairs(tmp_path, 60, seed=7, quotes=True):
-        result = score_all(gold, pred)
+        result = score_nlpsandbox_all(gold, pred)
         has_quote = '\\"' in gold.read_text() + pred.read_text()
         for category in CATEGORIES:
             expected = official_counts(category, gold, pred, monkeypatch)
@@ -301,9 +314,77 @@ def test_last_annotation_at_a_start_wins_and_is_counted(tmp_path: Path) -> None:
 
     gold = file("g.json", item(5, "May 1"))
     pred = file("p.json", item(5, "May 1"), item(5, "May"))
-    last = score_category("date", gold, pred)
+    last = score_nlpsandbox_date(gold, pred)
     assert (last.counts["instance_strict_tp"], last.counts["instance_relax_tp"]) == (0, 1)
     assert any("1 prediction annotations" in w and "overwritten" in w for w in texts(last))
-    first = score_category("date", gold, pred, same_start=SameStart.first)
+    first = score_nlpsandbox_date(gold, pred, NlpSandboxOptions(same_start=SameStart.first))
     assert first.counts["instance_strict_tp"] == 1
     assert "same-start:first" in str(first.signature)
+
+
+# --- the rule for undefined numbers, the API on data ------------------------------------------
+
+
+def test_undefined_scores_are_null_named_once_and_printed_0_in_the_official_table() -> None:
+    """The client's test data has no covid-symptom annotation: every score is undefined (JSON
+    null, one warning naming each), and the official table prints the official int 0."""
+    from annoscore.report.nlpsandbox import render_official
+    from annoscore.tasks.nlpsandbox import score_nlpsandbox_covid_symptom
+
+    gold = shared_data("nlpsandbox", "goldstandard.json")
+    pred = shared_data("nlpsandbox", "prediction.json")
+    result = score_nlpsandbox_covid_symptom(gold, pred)
+    assert result.scores and set(result.scores.values()) == {None}
+    [named] = [w for w in result.warnings if w.code == "undefined"]
+    assert str(named).rpartition(": ")[2].split(", ") == list(result.scores)
+    assert "relax                    0              0              0" in render_official(result)
+    assert result.score is None
+    defined = score_nlpsandbox_location(gold, pred)
+    assert not [w for w in defined.warnings if w.code == "undefined"]
+
+
+def test_every_count_function_equals_its_score_function_on_the_same_data() -> None:
+    gold = shared_data("nlpsandbox", "goldstandard.json")
+    pred = shared_data("nlpsandbox", "prediction.json")
+    gold_notes, pred_notes = json.loads(gold.read_text()), json.loads(pred.read_text())
+    options = NlpSandboxOptions(tokenizer=Tokenizer.whitespace, relax_margin=0)
+    for name in [*(c.replace("-", "_") for c in CATEGORIES), "all"]:
+        on_files = getattr(tasks, f"score_nlpsandbox_{name}")(gold, pred, options)
+        in_memory = getattr(tasks, f"count_nlpsandbox_{name}")(gold_notes, pred_notes, options)
+        named = json.dumps(on_files.to_dict())  # warnings name the data: the file, or the side
+        named = named.replace("goldstandard.json", "gold").replace("prediction.json", "prediction")
+        assert in_memory.to_dict() == json.loads(named), name
+        assert in_memory.matrix.documents == on_files.matrix.documents
+
+
+def test_data_in_memory_is_refused_as_a_file_is_naming_the_side_and_the_json_path() -> None:
+    from annoscore.errors import InputError
+    from annoscore.tasks.nlpsandbox import count_nlpsandbox_all, count_nlpsandbox_date
+
+    note = {"annotationSource": {"resourceSource": {"name": "n"}}}
+    bad = [{**note, "textDateAnnotations": [{"start": 1, "length": True, "text": "x"}]}]
+    with pytest.raises(InputError) as caught:
+        count_nlpsandbox_date([note], bad)
+    assert str(caught.value) == (
+        "prediction: [0].textDateAnnotations[0].length: expected a non-negative integer"
+    )
+    for wrong in ({"n": note}, "notes.json", [(note,)]):
+        with pytest.raises(InputError, match=r"^gold: "):
+            count_nlpsandbox_date(wrong, [note])  # type: ignore[arg-type]
+    as_tuple = [{**note, "textDateAnnotations": ({"start": 1, "length": 1, "text": "x"},)}]
+    with pytest.raises(InputError, match=r"\[0\].textDateAnnotations: expected a list"):
+        count_nlpsandbox_date(as_tuple, [note])
+    with pytest.raises(InputError, match="no PHI annotation array"):
+        count_nlpsandbox_all([note], [note])
+
+
+def test_all_has_no_headline_score_and_keeps_the_leaderboard_keys() -> None:
+    gold = shared_data("nlpsandbox", "goldstandard.json")
+    pred = shared_data("nlpsandbox", "prediction.json")
+    result = score_nlpsandbox_all(gold, pred)
+    with pytest.raises(ValueError, match="names no headline"):
+        _ = result.score
+    data = result.to_dict()
+    assert data["categories"] == list(CATEGORIES)
+    assert data["leaderboard"]["location"]["location_F1_token_strict"] == 0.8
+    assert score_nlpsandbox_location(gold, pred).score == data["scores"]["location_token_strict_f1"]

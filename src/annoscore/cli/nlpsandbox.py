@@ -1,84 +1,25 @@
 """``annoscore nlpsandbox date|person|location|id|contact|covid-symptom|all --gold G --pred P``.
 
-The task module (and NLTK) is imported inside the commands, so ``annoscore --help`` stays fast;
-the choices are the enums of :mod:`annoscore.metrics.phi` (no heavy import there).
+The flags are :class:`~annoscore.tasks.nlpsandbox.NlpSandboxOptions`' (no heavy import there);
+the score function is the registry's, imported (with NLTK) when the command runs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from annoscore.cli.common import (
-    BootstrapOption,
-    ConfidenceOption,
-    FormatOption,
-    OutputFormat,
-    OutputOption,
-    PerDocOption,
-    SeedOption,
-    StrictInputOption,
-    emit,
-    guarded,
-)
-from annoscore.metrics.phi import Quotes, SameStart, Tokenizer
-
-if TYPE_CHECKING:
-    from annoscore.result import Result
+from annoscore.cli.common import guarded
+from annoscore.cli.options import Output, scoring_command
+from annoscore.tasks.nlpsandbox import NlpSandboxOptions
+from annoscore.tasks.registry import get
 
 Gold = Annotated[
     Path, typer.Option("--gold", help="Gold JSON: a list of Annotation objects, one per note.")
 ]
 Pred = Annotated[Path, typer.Option("--pred", help="Prediction JSON, same shape as --gold.")]
-TokenizerOption = Annotated[
-    Tokenizer,
-    typer.Option(
-        "--tokenizer",
-        help="treebank: NLTK TreebankWordTokenizer (official since 4.3.0, 2022); whitespace: "
-        "the pre-2022 client (re.split on whitespace, offsets += len + 1).",
-        case_sensitive=False,
-    ),
-]
-QuotesOption = Annotated[
-    Quotes,
-    typer.Option(
-        "--quotes",
-        help="Treebank rewrites \" as `` or '', which the official offset search cannot find. "
-        "fixed (default): find the quote in the text; official: the official bogus offsets.",
-        case_sensitive=False,
-    ),
-]
-SameStartOption = Annotated[
-    SameStart,
-    typer.Option(
-        "--same-start",
-        help="Several annotations at one (note, start): the instance level keeps the last "
-        "(official) or the first.",
-        case_sensitive=False,
-    ),
-]
-RelaxOption = Annotated[
-    int,
-    typer.Option(
-        "--relax-margin",
-        min=0,
-        help="instance relax: same start and |length difference| <= this (official 2).",
-    ),
-]
-NotesOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--notes",
-        help="The notes (a JSON array of NLP Sandbox Note objects, identifier and text, or "
-        '{"notes": [...]}): every annotation\'s text is checked against its note at its '
-        "offsets and each difference is a warning; no number moves.",
-        dir_okay=False,
-    ),
-]
 
 _HELP = (
     "NLP Sandbox PHI de-identification (nlpsandbox-client 4.3.1 evaluation). Notes are paired by "
@@ -113,48 +54,10 @@ def _command(category: str) -> None:
         epilog=f"Example: annoscore nlpsandbox {category} --gold gold.json --pred pred.json",
     )
     @guarded
-    def command(
-        gold: Gold,
-        pred: Pred,
-        tokenizer: TokenizerOption = Tokenizer.treebank,
-        quotes: QuotesOption = Quotes.fixed,
-        same_start: SameStartOption = SameStart.last,
-        relax_margin: RelaxOption = 2,
-        notes: NotesOption = None,
-        per_doc: PerDocOption = False,
-        fmt: FormatOption = OutputFormat.text,
-        output: OutputOption = None,
-        bootstrap: BootstrapOption = 0,
-        confidence: ConfidenceOption = 0.95,
-        seed: SeedOption = 12345,
-        strict_input: StrictInputOption = False,
-    ) -> None:
-        from annoscore.report.nlpsandbox import render_official
-        from annoscore.tasks.nlpsandbox import score_all, score_category
-
-        score: Callable[..., Result] = (
-            score_all if category == "all" else partial(score_category, category)
-        )
-        result = score(
-            gold,
-            pred,
-            tokenizer=tokenizer,
-            quotes=quotes,
-            same_start=same_start,
-            relax_margin=relax_margin,
-            notes=notes,
-        )
-        emit(
-            result,
-            fmt,
-            output,
-            render_official,
-            per_doc=per_doc,
-            bootstrap=bootstrap,
-            confidence=confidence,
-            seed=seed,
-            strict_input=strict_input,
-        )
+    @scoring_command
+    def command(gold: Gold, pred: Pred, options: NlpSandboxOptions, out: Output) -> None:
+        task = get(f"nlpsandbox-{category}")
+        out.emit(task.score_function()(gold, pred, options), task.text_renderer())
 
     command.__name__ = f"nlpsandbox_{category.replace('-', '_')}"
 

@@ -426,10 +426,12 @@ def _scan_chunk(chunk: Chunk, wanted: Sequence[Category]) -> Scanned | None:
     """The chunk read by C-level passes, or ``None`` (declined) at the first thing it does not
     accept: then :func:`_parse_chunk` reads it."""
     objects = [item for _, item in chunk]
-    try:
-        names = [item["annotationSource"]["resourceSource"]["name"] for item in objects]
-    except (TypeError, KeyError):  # an object, source or resource that is not a JSON object
-        return None
+    get: Any = dict.get
+    names: list[Any] = objects
+    for key in ("annotationSource", "resourceSource", "name"):
+        if set(map(type, names)) - {dict}:  # exactly JSON objects (data given in memory too)
+            return None
+        names = list(map(get, names, repeat(key)))
     if names and set(map(type, names)) != {str}:
         return None
     try:
@@ -618,25 +620,45 @@ def read_sandbox(
     [0].textDateAnnotations[0].length: expected a non-negative integer
     """
     path = Path(path)
-    wanted = [CATEGORIES[name] for name in (categories or CATEGORIES)]
+    text = _read_text(path)
+    try:
+        return read_objects(_objects(path, text), path, categories, texts=texts, kinds=kinds)
+    except InputError:
+        _syntax_first(path, text)
+        raise
+
+
+def read_objects(
+    objects: Iterable[Any],
+    name: Path,
+    categories: Iterable[str] | None = None,
+    *,
+    texts: Numbering | None = None,
+    kinds: dict[str, Numbering] | None = None,
+) -> SandboxFile:
+    """:func:`read_sandbox` of annotation objects already decoded (a file's top-level list, or
+    data in memory, as ``json.load`` gives it); ``name`` is what messages and warnings call
+    them.  Objects that are not exactly the JSON types (a tuple for a list, say) are refused.
+
+    >>> note = {"annotationSource": {"resourceSource": {"name": "n1"}},
+    ...         "textIdAnnotations": [{"start": 0, "length": 3, "text": "A12", "idType": None}]}
+    >>> read_objects([note], Path("gold"), ["id"]).categories["id"].kind.tolist()
+    [1]
+    """
+    wanted = [CATEGORIES[category] for category in (categories or CATEGORIES)]
     texts = Numbering() if texts is None else texts
     kinds = {} if kinds is None else kinds
     for category in wanted:
         kinds.setdefault(category.name, type_numbering())
     columns = {category.name: CategoryColumns() for category in wanted}
     reading = _Reading(wanted, columns, texts, kinds)
-    objects = 0
-    text = _read_text(path)
+    read = 0
     chunk: Chunk = []
-    try:
-        for index, item in enumerate(_objects(path, text)):
-            objects += 1
-            chunk.append((index, item))
-            if len(chunk) == CHUNK:
-                reading.add(_scan_chunk(chunk, wanted) or _parse_chunk(path, chunk, wanted))
-                chunk = []
-        reading.add(_scan_chunk(chunk, wanted) or _parse_chunk(path, chunk, wanted))
-    except InputError:
-        _syntax_first(path, text)
-        raise
-    return SandboxFile(path, tuple(reading.note_ids), columns, objects, reading.merged)
+    for index, item in enumerate(objects):
+        read += 1
+        chunk.append((index, item))
+        if len(chunk) == CHUNK:
+            reading.add(_scan_chunk(chunk, wanted) or _parse_chunk(name, chunk, wanted))
+            chunk = []
+    reading.add(_scan_chunk(chunk, wanted) or _parse_chunk(name, chunk, wanted))
+    return SandboxFile(name, tuple(reading.note_ids), columns, read, reading.merged)

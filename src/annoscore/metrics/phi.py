@@ -45,7 +45,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from annoscore.counts import Number
-from annoscore.metrics.prf import f_beta, prf_of, ratio
+from annoscore.metrics.prf import f_beta, prf, prf_of
 
 if TYPE_CHECKING:
     import numpy as np
@@ -156,18 +156,20 @@ Official = int | float
 
 
 def official_prf(tp: Number, fp: Number, fn: Number) -> tuple[Official, Official, Official]:
-    """The official (F1, precision, recall): P and R rounded to 2 decimals, F1 from the rounded.
+    """The official (F1, precision, recall): P and R of :func:`annoscore.metrics.prf.prf` (the
+    rule) rounded to 2 decimals, F1 the harmonic mean of the rounded values, rounded.
 
-    ``P = round(tp / (tp + fp), 2)`` and ``R = round(tp / (tp + fn), 2)``, the int ``0`` when the
-    denominator is 0; ``F1 = round(2 P R / (P + R), 2)``, the int ``0`` when ``P + R = 0``.
+    Where the rule leaves P or R undefined the official prints the int ``0``, and F1 is the int
+    ``0`` when the rounded P + R is 0.
 
     >>> official_prf(1, 12, 0)       # the exact F1 would round to 0.14
     (0.15, 0.08, 1.0)
     >>> official_prf(0, 0, 0), official_prf(0, 1, 1)
     ((0, 0, 0), (0, 0.0, 0.0))
     """
-    precision: Official = 0 if tp + fp == 0 else round(ratio(tp, tp + fp) or 0.0, 2)
-    recall: Official = 0 if tp + fn == 0 else round(ratio(tp, tp + fn) or 0.0, 2)
+    exact = prf(tp, fp, fn)
+    precision: Official = 0 if exact.precision is None else round(exact.precision, 2)
+    recall: Official = 0 if exact.recall is None else round(exact.recall, 2)
     if precision + recall == 0:
         return 0, precision, recall
     return round(f_beta(float(precision), float(recall)) or 0.0, 2), precision, recall

@@ -2,39 +2,36 @@
 
 ``nlpsandbox-date``, ``-person``, ``-location``, ``-id``, ``-contact``, ``-covid-symptom`` score
 one category of a gold and a prediction file (:mod:`annoscore.formats.nlpsandbox`);
-``nlpsandbox-all`` scores every category present in either file.  Counting is in
-:mod:`annoscore.metrics.phi`; each note is a document, so the corpus counts (the official pooled
-micro counts) are the sums of the note counts.  The files are read as columns
-(:func:`~annoscore.formats.nlpsandbox.read_sandbox`), every distinct annotation text of the run
-is tokenized once (:func:`~annoscore.metrics.phi_tokens.span_table`), and each category is
-counted for all notes at once (:func:`~annoscore.metrics.phi_counts.category_counts`).
+``nlpsandbox-all`` scores every category present in either file.  Each has a score function on
+files (``score_nlpsandbox_date(gold, pred, options)``) and one on the same data in memory
+(``count_nlpsandbox_date(gold_notes, pred_notes, options)``: the files' JSON lists), over one
+inner function.  Counting is in :mod:`annoscore.metrics.phi`; each note is a document, so the
+corpus counts (the official pooled micro counts) are the sums of the note counts.  Every
+distinct annotation text is tokenized once (:func:`~annoscore.metrics.phi_tokens.span_table`),
+and each category is counted for all notes at once
+(:func:`~annoscore.metrics.phi_counts.category_counts`).
 
-Keys (``scores``, exact fractions; ``counts``, their ``tp``/``fp``/``fn``):
-``instance_relax_*``, ``instance_strict_*``, ``token_strict_*``, ``type_*`` and, for locations,
-``hipaa_*``; with ``all`` each key is prefixed by the category (``location_token_strict_f1``).
-The JSON also carries ``leaderboard``: the controller's flattened keys with the official rounding
-(``location_F1_token_strict``...; per category under ``all``).
+Keys (``scores``, exact fractions, ``None`` where undefined; ``counts``, their
+``tp``/``fp``/``fn``): ``instance_relax_*``, ``instance_strict_*``, ``token_strict_*``,
+``type_*`` and, for locations, ``hipaa_*``; with ``all`` each key is prefixed by the category
+(``location_token_strict_f1``).  The JSON also carries ``leaderboard``: the controller's
+flattened keys with the official rounding (``location_F1_token_strict``...; per category under
+``all``, with ``categories``).  The headline score is ``token_strict_f1``, which the leaderboards
+ranked by.
 
-Settings that move a number (official defaults; all in the signature):
-
-- ``tokenizer``: ``treebank`` (4.3.x) or ``whitespace`` (up to 4.2.0, the 2021 benchmark);
-- ``quotes``: ``fixed`` (annoscore, per the spec's decision: Treebank's rewritten ``"`` are found
-  in the text) or ``official`` (the official bogus offsets); ``fixed`` is the default and a
-  warning counts the texts where it differs;
-- ``same_start``: ``last`` (official) or ``first``: which of several annotations at one
-  (note, start) the instance level keeps;
-- ``relax_margin``: the relax level's length tolerance (official 2).
-
-Beyond the official: ``type_*`` for date (``dateFormat``) and person (``personType``), which
-the official reports as NaN; ``hipaa_*`` for locations (the task page's HIPAA-PHI flag of the
-location type compared instead of the type); per-note scores.
+Settings: :class:`NlpSandboxOptions`.  Beyond the official: ``type_*`` for date
+(``dateFormat``) and person (``personType``), which the official reports as NaN; ``hipaa_*``
+for locations (the task page's HIPAA-PHI flag of the location type compared instead of the
+type); per-note scores; the annotation texts checked against the notes (``notes``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from annoscore.errors import InputError
 from annoscore.formats.files import bom_warnings
@@ -43,36 +40,90 @@ from annoscore.formats.nlpsandbox import (
     Numbering,
     SandboxFile,
     read_notes,
+    read_objects,
     read_sandbox,
 )
-from annoscore.metrics.phi import (
-    Quotes,
-    SameStart,
-    Tokenizer,
-    all_scores,
-    hipaa_flags,
-    leaderboard,
-    phi_scores,
-)
+from annoscore.metrics.phi import Quotes, SameStart, Tokenizer, hipaa_flags, leaderboard
 from annoscore.metrics.phi_counts import Columns, category_counts
 from annoscore.metrics.phi_tokens import TokenSpans, span_table
+from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
-from annoscore.signature import Signature
-from annoscore.tasks.registry import first_fixed
+from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
     from annoscore.metrics.phi import IntArray
 
-TASK_PREFIX = "nlpsandbox-"
-ALL_TASK = "nlpsandbox-all"
+
+@dataclass(frozen=True, slots=True)
+class NlpSandboxOptions(TaskOptions):
+    """The options of the seven ``annoscore nlpsandbox`` tasks (nlpsandbox-client 4.3.1's
+    behaviour by default, but for ``quotes``: the spec's decision)."""
+
+    tokenizer: Tokenizer = option(
+        Tokenizer.treebank,
+        "treebank: NLTK TreebankWordTokenizer (official since 4.3.0, 2022); whitespace: the "
+        "pre-2022 client (re.split on whitespace, offsets += len + 1).",
+    )
+    quotes: Quotes = option(
+        Quotes.fixed,
+        "Treebank rewrites \" as `` or '', which the official offset search cannot find. "
+        "fixed (default): find the quote in the text; official: the official bogus offsets.",
+    )
+    same_start: SameStart = option(
+        SameStart.last,
+        "Several annotations at one (note, start): the instance level keeps the last "
+        "(official) or the first.",
+    )
+    relax_margin: int = option(
+        2, "instance relax: same start and |length difference| <= this (official 2).", low=0
+    )
+    notes: Path | None = option(
+        None,
+        "The notes (a JSON array of NLP Sandbox Note objects, identifier and text, or "
+        '{"notes": [...]}): every annotation\'s text is checked against its note at its '
+        "offsets and each difference is a warning; no number moves.",
+        moves=False,
+    )
 
 
 def _prefix(category: str) -> str:
     return category.replace("-", "_") + "_"
 
 
-def _documents(gold: SandboxFile, pred: SandboxFile) -> list[str]:
-    return list(dict.fromkeys((*gold.note_ids, *pred.note_ids)))
+_MESSAGES = {
+    "same-start": "{{count}} {side} annotations ({name}) were overwritten by a later one at the "
+    "same start in the same note (instance level; official: the last wins, --same-start)",
+    "merged-notes": "{{count}} objects in {name} repeat an earlier note id (basename of "
+    "resourceSource.name); their annotations were pooled with it, as official",
+    "missing-array": "{{count}} objects in {name} have no {array} array; read as empty (the "
+    "official script stops with a KeyError)",
+    "length-mismatch": "{{count}} {category} annotations in {name} declare a length other than "
+    "their text's; the instance level uses the length, the token level the text (as official)",
+    "prediction-only-notes": "{{count}} notes appear only in the prediction; their annotations "
+    "count as false positives",
+    "gold-only-notes": "{{count}} gold notes have no prediction; their annotations count as "
+    "false negatives",
+    "unknown-location-type": "{{count}} location annotations have a type with no HIPAA-PHI "
+    "flag; they never match at the hipaa level (known types include city, country, "
+    "organization, street, zip, ...)",
+    "quote-offsets": "{{count}} annotation texts contain a double quote, which the Treebank "
+    "tokenizer rewrites so the official offset search fails; their tokens were found in the "
+    "text instead (--quotes official reproduces the official bogus offsets)",
+    "nlpsandbox.text-differs": "{{count}} annotations of {name} differ from their note's text "
+    "at their offsets (--notes); they are scored as written",
+    "nlpsandbox.unknown-note": "{{count}} annotations of {name} name a note the notes file "
+    "does not have (--notes); they are scored, not checked",
+}
+"""The reading's, the counting's and ``--notes``' warnings by code (``name``... filled in)."""
+
+
+def _warning(
+    found: list[ScoreWarning], code: str, count: int, examples: Sequence[str] = (), **fill: str
+) -> None:
+    """Add the warning ``code`` (:data:`_MESSAGES`) to ``found`` if ``count`` is not 0."""
+    if count:
+        message = _MESSAGES[code].format(**fill)
+        found.append(ScoreWarning(code, message, count, tuple(examples[:5])))
 
 
 def _warnings(
@@ -83,94 +134,25 @@ def _warnings(
     unknown_hipaa: int,
     spans: TokenSpans,
 ) -> list[ScoreWarning]:
-    out: list[ScoreWarning] = []
-    sides = (("gold", gold, overwritten["gold"]), ("prediction", pred, overwritten["pred"]))
-    for side, file, n in sides:
+    found: list[ScoreWarning] = []
+    add = partial(_warning, found)
+    for side, file in (("gold", gold), ("prediction", pred)):
         name = file.path.name
-        if n:
-            out.append(
-                ScoreWarning(
-                    "same-start",
-                    f"{{count}} {side} annotations ({name}) were overwritten by a later one at "
-                    "the same start in the same note (instance level; official: the last wins, "
-                    "--same-start)",
-                    n,
-                )
-            )
-        if file.merged_notes:
-            out.append(
-                ScoreWarning(
-                    "merged-notes",
-                    f"{{count}} objects in {name} repeat an earlier note id (basename of "
-                    "resourceSource.name); their annotations were pooled with it, as official",
-                    file.merged_notes,
-                )
-            )
+        add("same-start", overwritten[side], side=side, name=name)
+        add("merged-notes", file.merged_notes, name=name)
         for category in categories:
-            notes = file.categories[category]
+            read = file.categories[category]
             array = CATEGORIES[category].arrays[0]
-            if notes.missing_array:
-                out.append(
-                    ScoreWarning(
-                        "missing-array",
-                        f"{{count}} objects in {name} have no {array} array; read as empty "
-                        "(the official script stops with a KeyError)",
-                        notes.missing_array,
-                    )
-                )
-            if notes.length_mismatch:
-                out.append(
-                    ScoreWarning(
-                        "length-mismatch",
-                        f"{{count}} {category} annotations in {name} declare a length other than "
-                        "their text's; the instance level uses the length, the token level the "
-                        "text (as official)",
-                        notes.length_mismatch,
-                    )
-                )
+            add("missing-array", read.missing_array, name=name, array=array)
+            add("length-mismatch", read.length_mismatch, name=name, category=category)
     gold_ids, pred_ids = set(gold.note_ids), set(pred.note_ids)
     one_side = [n for n in pred.note_ids if n not in gold_ids]
-    if one_side:
-        out.append(
-            ScoreWarning(
-                "prediction-only-notes",
-                "{count} notes appear only in the prediction; their annotations count as false "
-                "positives",
-                len(one_side),
-                tuple(one_side[:5]),
-            )
-        )
     missing = [n for n in gold.note_ids if n not in pred_ids]
-    if missing:
-        out.append(
-            ScoreWarning(
-                "gold-only-notes",
-                "{count} gold notes have no prediction; their annotations count as false negatives",
-                len(missing),
-                tuple(missing[:5]),
-            )
-        )
-    if unknown_hipaa:
-        known = ", ".join(sorted({"city", "organization", "street", "zip", "country"}))
-        out.append(
-            ScoreWarning(
-                "unknown-location-type",
-                "{count} location annotations have a type with no HIPAA-PHI flag; they never "
-                f"match at the hipaa level (known types include {known}, ...)",
-                unknown_hipaa,
-            )
-        )
-    if spans.quote_fixes:
-        out.append(
-            ScoreWarning(
-                "quote-offsets",
-                "{count} annotation texts contain a double quote, which the Treebank tokenizer "
-                "rewrites so the official offset search fails; their tokens were found in the "
-                "text instead (--quotes official reproduces the official bogus offsets)",
-                spans.quote_fixes,
-            )
-        )
-    return out
+    add("prediction-only-notes", len(one_side), one_side)
+    add("gold-only-notes", len(missing), missing)
+    add("unknown-location-type", unknown_hipaa)
+    add("quote-offsets", spans.quote_fixes)
+    return found
 
 
 def note_text_warnings(
@@ -183,7 +165,7 @@ def note_text_warnings(
     official script never reads the notes, and its counts stand.
     """
     values = texts.values()
-    out = []
+    out: list[ScoreWarning] = []
     for file in files:
         differ: list[str] = []
         unknown: list[str] = []
@@ -204,35 +186,9 @@ def note_text_warnings(
                     shown = note_text[start : start + length][:30]
                     differ.append(f"{where}: {written[:30]!r}, the note has {shown!r}")
         name = file.path.name
-        for code, message, items in (
-            (
-                "nlpsandbox.text-differs",
-                f"{{count}} annotations of {name} differ from their note's text at their "
-                "offsets (--notes); they are scored as written",
-                differ,
-            ),
-            (
-                "nlpsandbox.unknown-note",
-                f"{{count}} annotations of {name} name a note the notes file does not have "
-                "(--notes); they are scored, not checked",
-                unknown,
-            ),
-        ):
-            if items:
-                out.append(ScoreWarning(code, message, len(items), tuple(items[:5])))
+        _warning(out, "nlpsandbox.text-differs", len(differ), differ, name=name)
+        _warning(out, "nlpsandbox.unknown-note", len(unknown), unknown, name=name)
     return out
-
-
-def _signature(
-    task: str, tokenizer: Tokenizer, quotes: Quotes, same_start: SameStart, relax_margin: int
-) -> Signature:
-    return Signature.of(
-        task,
-        tokenizer=tokenizer.value,
-        quotes=quotes.value,
-        same_start=same_start.value,
-        relax_margin=relax_margin,
-    )
 
 
 def _columns(file: SandboxFile, category: str, documents: dict[str, int]) -> Columns:
@@ -247,150 +203,310 @@ def _columns(file: SandboxFile, category: str, documents: dict[str, int]) -> Col
     return Columns(where[note], start, length, text, kind)
 
 
-def _score(
+Notes = Sequence[dict[str, Any]]
+"""Annotation objects in memory, one per note: a file's JSON list as ``json.load`` gives it."""
+
+
+def _read(
+    source: Path | Notes,
+    side: str,
     categories: list[str],
-    gold_path: Path,
-    pred_path: Path,
-    *,
-    tokenizer: Tokenizer,
-    quotes: Quotes,
-    same_start: SameStart,
-    relax_margin: int,
-    all_categories: bool,
-    notes: Path | None = None,
+    texts: Numbering,
+    kinds: dict[str, Numbering],
+) -> SandboxFile:
+    if isinstance(source, Path):
+        return read_sandbox(source, categories, texts=texts, kinds=kinds)
+    if not isinstance(source, list | tuple):
+        raise InputError(
+            f"expected a list of annotation objects (one per note), not a {type(source).__name__}",
+            side,
+        )
+    return read_objects(source, Path(side), categories, texts=texts, kinds=kinds)
+
+
+def _score(
+    category: str | None, gold: Path | Notes, pred: Path | Notes, options: NlpSandboxOptions
 ) -> Result:
-    if relax_margin < 0:
-        raise InputError(f"the relax margin must be 0 or more, not {relax_margin}")
+    """The inner function of every ``score_nlpsandbox_*`` and ``count_nlpsandbox_*``: one
+    category, or every category present in either side (``None``: ``nlpsandbox-all``)."""
+    categories = list(CATEGORIES) if category is None else [category]
     texts = Numbering()
     kinds: dict[str, Numbering] = {}
-    gold = read_sandbox(gold_path, categories, texts=texts, kinds=kinds)
-    pred = read_sandbox(pred_path, categories, texts=texts, kinds=kinds)
-    if all_categories:
-        categories = [c for c in categories if gold.present(c) or pred.present(c)]
+    gold_file = _read(gold, "gold", categories, texts, kinds)
+    pred_file = _read(pred, "prediction", categories, texts, kinds)
+    if category is None:
+        categories = [c for c in categories if gold_file.present(c) or pred_file.present(c)]
         if not categories:
             raise InputError("no PHI annotation array (textDateAnnotations, ...) in either file")
-    documents = _documents(gold, pred)
+    documents = list(dict.fromkeys((*gold_file.note_ids, *pred_file.note_ids)))
     position = {doc: d for d, doc in enumerate(documents)}
-    spans = TokenSpans(Tokenizer(tokenizer), Quotes(quotes))
+    spans = TokenSpans(options.tokenizer, options.quotes)
     table = span_table(texts.values(), spans)
     columns: dict[str, IntArray] = {}
-    overwritten = {"gold": 0, "pred": 0}
+    overwritten = {"gold": 0, "prediction": 0}
     unknown_hipaa = 0
-    for category in categories:
-        prefix = _prefix(category) if all_categories else ""
+    for name in categories:
+        prefix = "" if category else _prefix(name)
         tally = category_counts(
-            _columns(gold, category, position),
-            _columns(pred, category, position),
+            _columns(gold_file, name, position),
+            _columns(pred_file, name, position),
             table,
             len(documents),
-            relax_margin=relax_margin,
-            same_start=SameStart(same_start),
-            hipaa=hipaa_flags(kinds[category].values()) if category == "location" else None,
+            relax_margin=options.relax_margin,
+            same_start=options.same_start,
+            hipaa=hipaa_flags(kinds[name].values()) if name == "location" else None,
         )
-        columns.update((prefix + name, column) for name, column in tally.columns.items())
+        columns.update((prefix + key, column) for key, column in tally.columns.items())
         overwritten["gold"] += tally.overwritten_gold
-        overwritten["pred"] += tally.overwritten_pred
+        overwritten["prediction"] += tally.overwritten_pred
         unknown_hipaa += tally.unknown_hipaa
         spans.quote_fixes += tally.quote_fixes
-    task = ALL_TASK if all_categories else TASK_PREFIX + categories[0]
-    scorer = all_scores if all_categories else phi_scores
-    result = Result.from_counts(
-        task,
-        _signature(task, tokenizer, quotes, same_start, relax_margin),
-        CountMatrix.from_columns(documents, columns, integer=columns),
-        scorer,
-        warnings=[
-            *_warnings(gold, pred, categories, overwritten, unknown_hipaa, spans),
-            *bom_warnings(gold_path, pred_path),
-            *(
-                []
-                if notes is None
-                else note_text_warnings(read_notes(Path(notes)), [gold, pred], categories, texts)
-            ),
-        ],
-    )
-    board: dict[str, dict[str, object]] = {}
-    for category in categories:
-        prefix = _prefix(category) if all_categories else ""
-        board[category] = leaderboard(result.counts, category, prefix)
-    if all_categories:
-        return result.with_extra(categories=list(categories), leaderboard=board)
-    return result.with_extra(leaderboard=board[categories[0]])
+    warnings = _warnings(gold_file, pred_file, categories, overwritten, unknown_hipaa, spans)
+    if isinstance(gold, Path) and isinstance(pred, Path):
+        warnings += bom_warnings(gold, pred)
+    if options.notes is not None:
+        notes = read_notes(options.notes)
+        warnings += note_text_warnings(notes, [gold_file, pred_file], categories, texts)
+    matrix = CountMatrix.from_columns(documents, columns, integer=columns)
+    if category is not None:
+        result = get(f"nlpsandbox-{category}").result(options, matrix, warnings=warnings)
+        return result.with_extra(leaderboard=leaderboard(result.counts, category))
+    result = get("nlpsandbox-all").result(options, matrix, warnings=warnings)
+    board = {name: leaderboard(result.counts, name, _prefix(name)) for name in categories}
+    return result.with_extra(categories=categories, leaderboard=board)
 
 
-def score_category(
-    category: str,
-    gold: Path,
-    pred: Path,
-    *,
-    tokenizer: Tokenizer = Tokenizer.treebank,
-    quotes: Quotes = Quotes.fixed,
-    same_start: SameStart = SameStart.last,
-    relax_margin: int = 2,
-    notes: Path | None = None,
+def score_nlpsandbox_date(
+    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
 ) -> Result:
-    """One category (``date``, ``person``, ``location``, ``id``, ``contact``, ``covid-symptom``).
+    """Dates (``textDateAnnotations``; type ``dateFormat``, which the official reports as NaN)
+    of a gold and a prediction file.
 
-    Counts per note as :mod:`annoscore.metrics.phi` defines them; scores are
-    :func:`annoscore.metrics.phi.phi_scores` of their sums (precision undefined when nothing was
-    predicted, recall when the gold is empty, F undefined only when both are).  With ``notes``
-    (a notes file, :func:`annoscore.formats.nlpsandbox.read_notes`) every annotation's ``text``
-    is checked against its note's text at its offsets (:func:`note_text_warnings`): no number
-    moves.
+    Per metric (``instance_relax``, ``instance_strict``, ``token_strict``, ``type``: the module
+    doc), tp, fp and fn summed over the notes; P = tp/(tp+fp), R = tp/(tp+fn), F1 =
+    2tp/(2tp+fp+fn).  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0
+    (``None``, named in a warning; the official table prints 0).  Settings
+    (:class:`NlpSandboxOptions`, official defaults): ``tokenizer`` treebank, ``quotes`` fixed
+    (the spec's decision; the client: official), ``same_start`` last, ``relax_margin`` 2; the
+    same for every ``score_nlpsandbox_*`` below.
+
+    >>> from annoscore.samples import SAMPLES
+    >>> r = score_nlpsandbox_date(SAMPLES / "nlpsandbox/gold.json",
+    ...                           SAMPLES / "nlpsandbox/pred.json")
+    >>> r.counts["token_strict_tp"], r.extra["leaderboard"]["location_F1_token_strict"]
+    (3, 0.86)
     """
-    if category not in CATEGORIES:
-        known = ", ".join(CATEGORIES)
-        raise InputError(f"unknown category {category!r}; expected one of {known}")
-    return _score(
-        [category],
-        Path(gold),
-        Path(pred),
-        tokenizer=tokenizer,
-        quotes=quotes,
-        same_start=same_start,
-        relax_margin=relax_margin,
-        all_categories=False,
-        notes=notes,
-    )
+    return _score("date", Path(gold), Path(pred), options)
 
 
-def score_all(
-    gold: Path,
-    pred: Path,
-    *,
-    tokenizer: Tokenizer = Tokenizer.treebank,
-    quotes: Quotes = Quotes.fixed,
-    same_start: SameStart = SameStart.last,
-    relax_margin: int = 2,
-    notes: Path | None = None,
+def score_nlpsandbox_person(
+    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
 ) -> Result:
-    """Every category whose array is in either file, read once; keys prefixed by category
-    (``notes``: as :func:`score_category`)."""
-    return _score(
-        list(CATEGORIES),
-        Path(gold),
-        Path(pred),
-        tokenizer=tokenizer,
-        quotes=quotes,
-        same_start=same_start,
-        relax_margin=relax_margin,
-        all_categories=True,
-        notes=notes,
-    )
+    """Person names (``textPersonNameAnnotations``; type ``personType``, NaN officially).
+
+    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
+    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
+    :func:`score_nlpsandbox_date`.
+
+    >>> from annoscore.samples import SAMPLES
+    >>> r = score_nlpsandbox_person(SAMPLES / "nlpsandbox/gold.json",
+    ...                             SAMPLES / "nlpsandbox/pred.json")
+    >>> round(r.score, 4)  # the headline: token_strict_f1
+    0.9091
+    """
+    return _score("person", Path(gold), Path(pred), options)
 
 
-def _category_function(category: str) -> Callable[..., Result]:
-    return first_fixed(
-        score_category,
-        category,
-        name=f"score_{category.replace('-', '_')}",
-        doc=f"""The {category} category: :func:`score_category` with ``category="{category}"``.""",
-    )
+def score_nlpsandbox_location(
+    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
+) -> Result:
+    """Locations (``textLocationAnnotations``/``locationType``, or schema 1.1's
+    ``textPhysicalAddressAnnotations``/``addressType``), and ``hipaa``: same start and length
+    and the same HIPAA-PHI flag of the location type (never computed officially).
+
+    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
+    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
+    :func:`score_nlpsandbox_date`.
+
+    >>> from annoscore.samples import SAMPLES
+    >>> r = score_nlpsandbox_location(SAMPLES / "nlpsandbox/gold.json",
+    ...                               SAMPLES / "nlpsandbox/pred.json")
+    >>> r.counts["hipaa_tp"], r.counts["type_tp"]
+    (1, 1)
+    """
+    return _score("location", Path(gold), Path(pred), options)
 
 
-score_date = _category_function("date")
-score_person = _category_function("person")
-score_location = _category_function("location")
-score_id = _category_function("id")
-score_contact = _category_function("contact")
-score_covid_symptom = _category_function("covid-symptom")
+def score_nlpsandbox_id(
+    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
+) -> Result:
+    """Ids (``textIdAnnotations``; type ``idType``) of a gold and a prediction file.
+
+    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
+    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
+    :func:`score_nlpsandbox_date`.
+
+    >>> from annoscore.samples import SAMPLES
+    >>> r = score_nlpsandbox_id(SAMPLES / "nlpsandbox/gold.json", SAMPLES / "nlpsandbox/pred.json")
+    >>> r.scores["instance_strict_f1"]
+    1.0
+    """
+    return _score("id", Path(gold), Path(pred), options)
+
+
+def score_nlpsandbox_contact(
+    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
+) -> Result:
+    """Contacts (``textContactAnnotations``; type ``contactType``) of a gold and a prediction
+    file.
+
+    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
+    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
+    :func:`score_nlpsandbox_date`.
+
+    >>> from annoscore.samples import SAMPLES
+    >>> r = score_nlpsandbox_contact(SAMPLES / "nlpsandbox/gold.json",
+    ...                              SAMPLES / "nlpsandbox/pred.json")
+    >>> r.counts["token_strict_tp"], r.counts["token_strict_fn"]
+    (4, 0)
+    """
+    return _score("contact", Path(gold), Path(pred), options)
+
+
+def score_nlpsandbox_covid_symptom(
+    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
+) -> Result:
+    """COVID symptoms (``textCovidSymptomAnnotations``; type ``condition``), by the other
+    categories' rules (nlpsandbox-client 4.3.1 declares no evaluator for them).
+
+    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
+    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
+    :func:`score_nlpsandbox_date`.
+
+    >>> from annoscore.samples import SAMPLES
+    >>> r = score_nlpsandbox_covid_symptom(SAMPLES / "nlpsandbox/gold.json",
+    ...                                    SAMPLES / "nlpsandbox/pred.json")
+    >>> r.scores["type_precision"], r.scores["type_recall"]
+    (0.5, 1.0)
+    """
+    return _score("covid-symptom", Path(gold), Path(pred), options)
+
+
+def score_nlpsandbox_all(
+    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
+) -> Result:
+    """Every category whose array is in either file, the files read once: each key prefixed
+    by its category (``location_token_strict_f1``), ``leaderboard`` per category, and no
+    headline score (no score pools the categories).
+
+    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
+    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
+    :func:`score_nlpsandbox_date`.
+
+    >>> from annoscore.samples import SAMPLES
+    >>> r = score_nlpsandbox_all(SAMPLES / "nlpsandbox/gold.json", SAMPLES / "nlpsandbox/pred.json")
+    >>> r.extra["categories"]
+    ['date', 'person', 'location', 'id', 'contact', 'covid-symptom']
+    """
+    return _score(None, Path(gold), Path(pred), options)
+
+
+def count_nlpsandbox_date(
+    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
+) -> Result:
+    """:func:`score_nlpsandbox_date` of annotation objects in memory (:data:`Notes`).
+
+    >>> note = {"annotationSource": {"resourceSource": {"name": "notes/n1"}}}
+    >>> gold = [{**note, "textDateAnnotations": [{"start": 3, "length": 4, "text": "2/18"}]}]
+    >>> pred = [{**note, "textDateAnnotations": [{"start": 3, "length": 3, "text": "2/1"}]}]
+    >>> r = count_nlpsandbox_date(gold, pred)
+    >>> r.scores["instance_relax_f1"], r.scores["instance_strict_f1"]
+    (1.0, 0.0)
+    """
+    return _score("date", gold_notes, pred_notes, options)
+
+
+def count_nlpsandbox_person(
+    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
+) -> Result:
+    """:func:`score_nlpsandbox_person` of annotation objects in memory (:data:`Notes`).
+
+    >>> note = {"annotationSource": {"resourceSource": {"name": "n1"}}}
+    >>> gold = [{**note, "textPersonNameAnnotations": [{"start": 0, "length": 7,
+    ...                                                  "text": "David's"}]}]
+    >>> r = count_nlpsandbox_person(gold, [note])
+    >>> r.counts["token_strict_fn"], r.scores["token_strict_precision"]
+    (2, None)
+    """
+    return _score("person", gold_notes, pred_notes, options)
+
+
+def count_nlpsandbox_location(
+    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
+) -> Result:
+    """:func:`score_nlpsandbox_location` of annotation objects in memory (:data:`Notes`).
+
+    >>> def at(kind):
+    ...     return [{"annotationSource": {"resourceSource": {"name": "n1"}},
+    ...              "textLocationAnnotations": [{"start": 0, "length": 4, "text": "EHMS",
+    ...                                           "locationType": kind}]}]
+    >>> r = count_nlpsandbox_location(at("organization"), at("hospital"))
+    >>> r.scores["type_f1"], r.scores["hipaa_f1"]
+    (0.0, 0.0)
+    """
+    return _score("location", gold_notes, pred_notes, options)
+
+
+def count_nlpsandbox_id(
+    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
+) -> Result:
+    """:func:`score_nlpsandbox_id` of annotation objects in memory (:data:`Notes`).
+
+    >>> gold = [{"annotationSource": {"resourceSource": {"name": "n1"}},
+    ...          "textIdAnnotations": [{"start": 4, "length": 6, "text": "123-45",
+    ...                                 "idType": "ssn"}]}]
+    >>> count_nlpsandbox_id(gold, gold).scores["type_f1"]
+    1.0
+    """
+    return _score("id", gold_notes, pred_notes, options)
+
+
+def count_nlpsandbox_contact(
+    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
+) -> Result:
+    """:func:`score_nlpsandbox_contact` of annotation objects in memory (:data:`Notes`).
+
+    >>> gold = [{"annotationSource": {"resourceSource": {"name": "n1"}},
+    ...          "textContactAnnotations": [{"start": 0, "length": 14,
+    ...                                      "text": "(617) 555-0142"}]}]
+    >>> count_nlpsandbox_contact(gold, gold).counts["token_strict_tp"]
+    4
+    """
+    return _score("contact", gold_notes, pred_notes, options)
+
+
+def count_nlpsandbox_covid_symptom(
+    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
+) -> Result:
+    """:func:`score_nlpsandbox_covid_symptom` of annotation objects in memory (:data:`Notes`).
+
+    >>> gold = [{"annotationSource": {"resourceSource": {"name": "n1"}},
+    ...          "textCovidSymptomAnnotations": [{"start": 9, "length": 5, "text": "fever"}]}]
+    >>> count_nlpsandbox_covid_symptom(gold, gold).scores["type_f1"]  # no condition: no match
+    0.0
+    """
+    return _score("covid-symptom", gold_notes, pred_notes, options)
+
+
+def count_nlpsandbox_all(
+    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
+) -> Result:
+    """:func:`score_nlpsandbox_all` of annotation objects in memory (:data:`Notes`).
+
+    >>> gold = [{"annotationSource": {"resourceSource": {"name": "n1"}}, "textIdAnnotations": [],
+    ...          "textDateAnnotations": [{"start": 3, "length": 4, "text": "2/18"}]}]
+    >>> r = count_nlpsandbox_all(gold, gold, NlpSandboxOptions(tokenizer="whitespace"))
+    >>> r.extra["categories"], r.scores["date_token_strict_f1"], r.scores["id_token_strict_f1"]
+    (['date', 'id'], 1.0, None)
+    """
+    return _score(None, gold_notes, pred_notes, options)

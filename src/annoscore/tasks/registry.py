@@ -63,7 +63,7 @@ class Task:
     options: str
     score: str
     scorer: str
-    headline: str
+    headline: str | None
     sample: Sample
     text: str | None = None
 
@@ -443,41 +443,29 @@ for _category, _what in (
     ("id", "ids (type: idType)"),
     ("contact", "contacts (type: contactType)"),
     ("covid-symptom", "COVID symptoms (type: condition)"),
+    ("all", ""),
 ):
+    _all = _category == "all"
     register(
-        legacy_task(
+        Task(
             name=f"nlpsandbox-{_category}",
-            summary=f"NLP Sandbox PHI {_what}: instance relax/strict, token strict, type",
-            command=("nlpsandbox", _category),
-            score=f"annoscore.tasks.nlpsandbox:score_{_category.replace('-', '_')}",
-            reader="annoscore.formats.nlpsandbox:read_sandbox",
-            scorer="annoscore.metrics.phi:phi_scores",
-            signature=("tokenizer", "quotes", "same-start", "relax-margin"),
+            summary="NLP Sandbox PHI, every category present, one read; leaderboard keys in JSON"
+            if _all
+            else f"NLP Sandbox PHI {_what}: instance relax/strict, token strict, type",
+            options="annoscore.tasks.nlpsandbox:NlpSandboxOptions",
+            score=f"annoscore.tasks.nlpsandbox:score_nlpsandbox_{_category.replace('-', '_')}",
+            scorer=f"annoscore.metrics.phi:{'all_scores' if _all else 'phi_scores'}",
+            headline=None if _all else "token_strict_f1",  # all: one per category, none pooled
             sample=Sample(
                 "nlpsandbox/gold.json",
                 "nlpsandbox/pred.json",
-                title=f"NLP Sandbox {_category} (official four tables)",
+                title="NLP Sandbox, every PHI category"
+                if _all
+                else f"NLP Sandbox {_category} (official four tables)",
             ),
             text="annoscore.report.nlpsandbox:render_official",
         )
     )
-register(
-    legacy_task(
-        name="nlpsandbox-all",
-        summary="NLP Sandbox PHI, every category present, one read; leaderboard keys in JSON",
-        command=("nlpsandbox", "all"),
-        score="annoscore.tasks.nlpsandbox:score_all",
-        reader="annoscore.formats.nlpsandbox:read_sandbox",
-        scorer="annoscore.metrics.phi:all_scores",
-        signature=("tokenizer", "quotes", "same-start", "relax-margin"),
-        sample=Sample(
-            "nlpsandbox/gold.json",
-            "nlpsandbox/pred.json",
-            title="NLP Sandbox, every PHI category",
-        ),
-        text="annoscore.report.nlpsandbox:render_official",
-    )
-)
 register(
     legacy_task(
         name="muc-named-entity",
