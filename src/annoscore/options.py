@@ -108,8 +108,9 @@ def constant(value: T, help: str) -> T:
 @dataclass(frozen=True, slots=True)
 class OptionField:
     """One option of an options class, as :func:`fields` gives it: ``kind`` is ``bool``,
-    ``int``, ``float``, ``path``, ``choice`` (an ``Enum``: ``enum``, or a ``Literal``), ``names``
-    (a tuple of names) or ``text``; ``choices`` the values a ``choice`` takes, as text."""
+    ``int``, ``float``, ``path``, ``choice`` (an ``Enum``: ``enum``; a ``Literal``; or a
+    ``Literal`` of some members of an ``Enum``: ``enum`` too), ``names`` (a tuple of names) or
+    ``text``; ``choices`` the values a ``choice`` takes, as text."""
 
     name: str
     annotation: Any
@@ -154,7 +155,14 @@ def _field(name: str, annotation: Any, default: Any, setting: Setting) -> Option
                 name, annotation, "choice", default, setting, nullable, choices, member
             )
         if typing.get_origin(member) is typing.Literal:
-            choices = tuple(str(c) for c in typing.get_args(member))
+            values = typing.get_args(member)
+            kinds = {type(v) for v in values}
+            if len(kinds) == 1 and issubclass(enum := kinds.pop(), Enum):  # some members of one
+                choices = tuple(str(v.value) for v in values)
+                return OptionField(
+                    name, annotation, "choice", default, setting, nullable, choices, enum
+                )
+            choices = tuple(str(c) for c in values)
             return OptionField(name, annotation, "choice", default, setting, nullable, choices)
     for kind, python in (("bool", bool), ("int", int), ("float", float), ("path", Path)):
         if python in plain:
@@ -287,7 +295,9 @@ def convert(spec: OptionField, value: Any, label: str) -> Any:
         raise InputError(f"{label}: expected a path, not {value!r}")
     if kind == "choice":
         if spec.enum is not None and isinstance(value, spec.enum):
-            return value
+            if str(value.value) in spec.choices:
+                return value
+            raise InputError(f"{label}: {value.value!r} is not one of {', '.join(spec.choices)}")
         if text is not None:
             for choice in spec.choices:
                 if choice.lower() == text.lower():

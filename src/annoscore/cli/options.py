@@ -23,6 +23,7 @@ import inspect
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -96,10 +97,10 @@ def _flag_parameter(spec: OptionField) -> inspect.Parameter:
         if setting.high is not None:
             extra["max"] = setting.high
     elif spec.kind == "choice":
-        if spec.enum is not None:
+        if spec.enum is not None and len(spec.choices) == len(spec.enum):
             annotation = spec.enum | None if spec.nullable else spec.enum
             extra["case_sensitive"] = False
-        else:
+        else:  # a Literal (of some members of an enum: the options class converts the text)
             annotation = str | None if spec.nullable else str
             extra.update(choice(spec.choices))
     elif spec.kind == "names":
@@ -111,6 +112,8 @@ def _flag_parameter(spec: OptionField) -> inspect.Parameter:
     default: Any = spec.default
     if isinstance(default, tuple) or (spec.kind == "choice" and spec.enum is None):
         default = None if spec.kind == "names" else default
+    if annotation in (str, str | None) and isinstance(default, Enum):
+        default = default.value
     if setting.required:
         default = inspect.Parameter.empty
     option = typer.Option(*flags, help=" ".join(setting.help.split()), **extra)
