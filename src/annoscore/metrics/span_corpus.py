@@ -421,26 +421,6 @@ SpanDocument = AnnotatedDocument | AnnFile
 """A document side: the model object (Python callers) or a reader's columns (the command)."""
 
 
-class _MentionColumns:
-    """An :class:`~annoscore.model.AnnotatedDocument`'s mentions seen as entity columns."""
-
-    __slots__ = ("_mentions", "ends", "has_discontinuous", "starts", "types")
-
-    def __init__(self, mentions: tuple[Mention, ...]) -> None:
-        self._mentions = mentions
-        self.types = [m.type for m in mentions]
-        self.starts = [m.span.start for m in mentions]
-        self.ends = [m.span.end for m in mentions]
-        self.has_discontinuous = any(m.span.is_discontinuous for m in mentions)
-
-    def mentions(self) -> tuple[Mention, ...]:
-        return self._mentions
-
-
-def _columns(doc: SpanDocument) -> AnnFile | _MentionColumns:
-    return doc if isinstance(doc, AnnFile) else _MentionColumns(doc.mentions)
-
-
 def count_span_documents(
     gold_docs: Mapping[str, SpanDocument],
     system_docs: Mapping[str, SpanDocument],
@@ -490,10 +470,10 @@ def count_span_documents(
             [p.mentions for p in models[len(gold_list) :]],
             texts,
         )
-    else:  # a reader's columns: no mention object is built
-        corpus = SpanCorpus.from_columns(
-            doc_ids, [_columns(g) for g in gold_list], [_columns(p) for p in pred_list], texts
-        )
+    else:  # a reader's columns (a document object among them as columns): no mention built
+        gold_columns = [g if isinstance(g, AnnFile) else AnnFile.of(g) for g in gold_list]
+        pred_columns = [p if isinstance(p, AnnFile) else AnnFile.of(p) for p in pred_list]
+        corpus = SpanCorpus.from_columns(doc_ids, gold_columns, pred_columns, texts)
     deduplicated, repeated = corpus.deduplicated()
     if repeated:
         fate = (

@@ -10,13 +10,15 @@ Official rules (``spec/pharmaconer.md``), all defaults here:
   ``Total (N docs)``), and leaves a system document without gold out; the CodaLab scorer
   (``codalab``) scores only the documents on both sides.  ``ignore`` leaves out both kinds,
   ``count`` scores both against nothing.  A warning names how many there were either way.
-- A zero denominator gives 0.0, not undefined (``undefined=zero``).
+- Where a score is undefined the corpus scores show 0.0 (``undefined=zero``); per-document and
+  per-type scores and macro averages follow the rule (:class:`annoscore.result.Undefined`).
 
 Quirks of the test-phase CodaLab scorer (``codalab=True``): NER drops ``UNCLEAR`` entities from
-gold and system; indexing drops gold codes that normalise only ``UNCLEAR`` mentions (linked through
-the ``#... AnnotatorNotes T<n><TAB>CODE`` lines of the gold ``.ann`` files, ``gold_ann``) and keeps
-system codes as they are.  A TSV row is filtered by the notes of the document it names (its first
-column), which is not always its file's.
+gold and system; indexing drops a gold code only when every mention it normalises is UNCLEAR
+(linked through the ``#... AnnotatorNotes T<n><TAB>CODE`` lines of the gold ``.ann`` files,
+``gold_ann``; a code with no link is kept), looked up in the notes of the document its TSV row
+names (not always its file's; a row naming a document with no ``.ann`` file is kept), and keeps
+system codes as they are.
 
 Reading as the official scripts read (every tolerated line a warning naming file and line, or
 exit 2 with ``strict_input``): entity lines as the plain script splits them (lines it cannot
@@ -24,19 +26,13 @@ split skipped, indented lines read, reversed offsets and ``int()`` digits compar
 a line beginning with a byte-order mark dropped: :mod:`annoscore.formats.brat`, dialect
 ``pharmaconer``); every file of a system folder read as brat, whatever its extension (plain
 script); indexing codes compared as written, repeated entities and codes counted once
-(:mod:`annoscore.formats.pharmaconer`), a line's trailing whitespace removed.  The CodaLab
-indexing filter drops a gold code only when every mention it normalises is UNCLEAR (a code with
-no link is kept), looked up in the notes of the document its row names (a row naming a document
-with no ``.ann`` file is kept).  With no scored document the counts are all 0.  Offsets above
-2^53 and options with no effect in the mode (``tolerance`` outside relaxed, ``min_overlap``
-outside overlap, ``gold_ann`` without ``codalab``) are input errors.
+(:mod:`annoscore.formats.pharmaconer`), a line's trailing whitespace removed.  With no scored
+document the counts are all 0.  Offsets above 2^53 and options with no effect are input errors.
 
 Beyond the official: per-type scores with macro averages, per-document scores, discontinuous
 entities (the official script crashes on them; here they match only identical fragments), and the
-generic span matching modes on the same inputs (``mode``: ``exact`` ignores the type, ``overlap``
-with ``min_overlap``, ``relaxed`` with ``tolerance``; see
-:func:`annoscore.tasks.spans.score_spans`),
-scored with PharmaCoNER's rules: documents paired as ``missing_docs`` says, duplicates collapsed.
+generic span modes (``mode``: ``exact``, ``overlap``, ``relaxed``;
+:mod:`annoscore.metrics.span_corpus`) scored with PharmaCoNER's pairing, UNCLEAR and set rules.
 """
 
 from __future__ import annotations
@@ -71,7 +67,6 @@ from annoscore.result import (
     ScoreWarning,
     Undefined,
     merge_warnings,
-    note,
 )
 from annoscore.signature import Signature
 from annoscore.tasks.registry import get
@@ -371,29 +366,18 @@ _IN_MEMORY_NER = PharmaconerDetails(1, "system", False)
 
 
 def _ann_files(docs: Mapping[str, Document]) -> dict[str, AnnFile]:
-    return {doc_id: _ann_file(doc_id, doc) for doc_id, doc in docs.items()}
+    """Documents in memory as a reader's columns."""
+
+    def columns(doc_id: str, doc: Document) -> AnnFile:
+        if isinstance(doc, AnnFile):
+            return doc
+        return AnnFile.of(doc if isinstance(doc, AnnotatedDocument) else _document(doc_id, doc))
+
+    return {doc_id: columns(doc_id, doc) for doc_id, doc in docs.items()}
 
 
-def _ann_file(doc_id: str, doc: Document) -> AnnFile:
-    """``doc`` as a reader's columns (mentions without a line number: their position)."""
-    if isinstance(doc, AnnFile):
-        return doc
-    model = doc if isinstance(doc, AnnotatedDocument) else AnnotatedDocument(doc_id, tuple(doc))
-    mentions = model.mentions
-    return AnnFile(
-        id=doc_id,
-        path=model.path,
-        ids=[m.id for m in mentions],
-        types=[m.type for m in mentions],
-        starts=[m.span.start for m in mentions],
-        ends=[m.span.end for m in mentions],
-        texts=[m.text for m in mentions],
-        lines=[m.line or k for k, m in enumerate(mentions, start=1)],
-        fragments=[m.span.fragments for m in mentions],
-        text=model.text,
-        notes=model.notes,
-        warnings=[note(w) for w in model.warnings],
-    )
+def _document(doc_id: str, mentions: Iterable[Mention]) -> AnnotatedDocument:
+    return AnnotatedDocument(doc_id, tuple(mentions))
 
 
 def _ner_result(
@@ -484,16 +468,12 @@ def score_pharmaconer_indexing(
     """Sub-track 2: the set of concept codes of each document, in two TSV files or two folders
     of them (documents paired by file name).
 
-    Per document tp = |G & S|, fp = |S - G|, fn = |G - S| of the code sets, and
-    ``documents`` = 1; P, R and F1 micro as in :func:`score_pharmaconer_ner`, undefined there
-    too (0.0 in the corpus scores with ``undefined=zero``, official).  Codes are compared as
-    written, a line's trailing whitespace removed (:mod:`annoscore.formats.pharmaconer`).
-    Settings that move a number (:class:`IndexingOptions`): ``codalab`` (off), which with
-    ``gold_ann`` (the gold sub-track 1 ``.ann`` folder) drops a gold code only when every
-    mention it normalises is UNCLEAR (a code with no ``AnnotatorNotes`` link is kept), in the
-    notes of the document the code's row names (a row naming a document with no ``.ann`` file
-    is kept), system codes kept; ``missing_docs`` (official); ``undefined`` (zero).
-    ``gold_ann`` without ``codalab`` is an :class:`InputError` (it would have no effect).
+    Per document tp = |G & S|, fp = |S - G|, fn = |G - S| of the code sets (codes compared as
+    written, :mod:`annoscore.formats.pharmaconer`) and ``documents`` = 1; P, R and F1 micro.
+    Undefined: as in :func:`score_pharmaconer_ner`.
+    Settings that move a number (:class:`IndexingOptions`): ``codalab`` (off; with it,
+    ``gold_ann``, the gold sub-track 1 ``.ann`` folder, drops the gold codes that normalise
+    only UNCLEAR mentions: module doc), ``missing_docs`` (official), ``undefined`` (zero).
 
     >>> from annoscore.samples import SAMPLES
     >>> folder = SAMPLES / "pharmaconer"
