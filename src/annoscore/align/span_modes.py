@@ -113,11 +113,15 @@ def mode_signature(
     a signature names what moved its numbers, as it always has (``mode:strict`` records no
     ``tolerance``); a value that would have no effect still shows (scoring refuses it).
 
-    >>> from annoscore.tasks.spans import SpanOptions
-    >>> SpanOptions(tolerance=2, mode=SpanMode.relaxed).signature("spans").settings[:2]
-    (('mode', 'relaxed'), ('tolerance', '2'))
-    >>> [key for key, _ in SpanOptions().signature("spans").settings]
-    ['mode', 'matching', 'duplicates', 'missing-docs']
+    >>> from annoscore.options import TaskOptions, option
+    >>> @dataclass(frozen=True, slots=True)
+    ... class Demo(TaskOptions):
+    ...     mode: SpanMode = option(SpanMode.strict, "How spans match.")
+    ...     tolerance: int = option(0, "relaxed: characters off at each end.")
+    >>> str(mode_signature(Demo(), "demo")).split("|")[2:]
+    ['mode:strict']
+    >>> str(mode_signature(Demo(mode=SpanMode.relaxed), "demo")).split("|")[2:]
+    ['mode:relaxed', 'tolerance:0']
     """
     items = []
     for spec in fields(type(options)):

@@ -9,7 +9,7 @@ import typer
 
 from annoscore.cli.common import cyclic_gc_paused, guarded
 from annoscore.cli.options import Output, scoring_command
-from annoscore.tasks.spans import SpanOptions
+from annoscore.tasks.spans import SpanOptions, score_spans
 
 HELP = """Score predicted spans against gold spans (brat .ann files, or folders of them), in one
 of six modes (--mode).  Matching is one-to-one, optimal and independent of the input order.
@@ -35,7 +35,5 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--per-type", help="Add per-type scores and counts.")
         ] = False,
     ) -> None:
-        from annoscore.tasks.spans import score_spans
-
         with cyclic_gc_paused():
             out.emit(score_spans(gold, system, options).shown(types=per_type))
