@@ -292,37 +292,16 @@ def test_span_modes_on_pharmaconer_input() -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("options", "settings"),
-    [
-        ({}, "codalab:no|mode:strict|missing-docs:official|undefined:zero"),
-        (
-            {"codalab": True, "missing_docs": "count", "undefined": "null"},
-            "codalab:yes|mode:strict|missing-docs:count|undefined:null",
-        ),
-        (
-            {"mode": "exact"},
-            "codalab:no|mode:exact|matching:one-to-one-optimal|duplicates:collapse|"
-            "missing-docs:official|undefined:zero",
-        ),
-        (
-            {"mode": "overlap", "min_overlap": 0.5},
-            "codalab:no|mode:overlap|min-overlap:0.5|overlap-basis:gold|"
-            "matching:one-to-one-optimal|duplicates:collapse|missing-docs:official|undefined:zero",
-        ),
-        (
-            {"mode": "relaxed", "tolerance": 2},
-            "codalab:no|mode:relaxed|tolerance:2|matching:one-to-one-optimal|"
-            "duplicates:collapse|missing-docs:official|undefined:zero",
-        ),
-    ],
-)
-def test_the_signature_records_what_the_mode_reads_as_it_always_has(
-    options: dict[str, object], settings: str
-) -> None:
-    """The official strict mode compares sets: no matching and no span parameter recorded."""
-    signature = str(NerOptions(**options).signature("pharmaconer-ner"))  # type: ignore[arg-type]
-    assert signature.split("|", 2)[1:] == ["task:pharmaconer-ner", settings]
+def test_the_signature_records_every_setting_in_every_mode() -> None:
+    """Derived from NerOptions: every setting in its order, the official strict mode included
+    (before issue 26 it recorded only codalab, mode, missing-docs and undefined)."""
+    default = str(NerOptions().signature("pharmaconer-ner")).split("|", 2)[2]
+    assert default == (
+        "codalab:no|mode:strict|min-overlap:0.0|overlap-basis:gold|tolerance:0|"
+        "matching:one-to-one-optimal|duplicates:collapse|missing-docs:official|undefined:zero"
+    )
+    indexing = str(IndexingOptions(codalab=True, gold_ann=Path("notes")).signature("x"))
+    assert indexing.split("|", 2)[2] == "codalab:yes|missing-docs:official|undefined:zero"
 
 
 def test_span_modes_keep_codalab_rules_and_verbose_layout() -> None:

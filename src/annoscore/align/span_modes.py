@@ -13,14 +13,12 @@ subset of them (PharmaCoNER: four of the modes).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any, Literal
 
 from annoscore.errors import InputError
 from annoscore.options import fields
-from annoscore.signature import Signature
 
 
 class SpanMode(StrEnum):
@@ -100,36 +98,6 @@ READ_BY: dict[str, tuple[SpanMode, ...]] = {
     "tolerance": (SpanMode.relaxed,),
 }
 """The modes that read each parameter of :class:`MatchOptions` (the others ignore it)."""
-
-
-def mode_signature(
-    options: Any,
-    task: str,
-    read: Iterable[tuple[str, object]] = (),
-    read_by: Mapping[str, tuple[SpanMode, ...]] = READ_BY,
-) -> Signature:
-    """The signature of a span task's options (:meth:`~annoscore.options.TaskOptions.signature`)
-    less the settings its ``mode`` does not read (``read_by``) while they keep their default:
-    a signature names what moved its numbers, as it always has (``mode:strict`` records no
-    ``tolerance``); a value that would have no effect still shows (scoring refuses it).
-
-    >>> from annoscore.options import TaskOptions, option
-    >>> @dataclass(frozen=True, slots=True)
-    ... class Demo(TaskOptions):
-    ...     mode: SpanMode = option(SpanMode.strict, "How spans match.")
-    ...     tolerance: int = option(0, "relaxed: characters off at each end.")
-    >>> str(mode_signature(Demo(), "demo")).split("|")[2:]
-    ['mode:strict']
-    >>> str(mode_signature(Demo(mode=SpanMode.relaxed), "demo")).split("|")[2:]
-    ['mode:relaxed', 'tolerance:0']
-    """
-    items = []
-    for spec in fields(type(options)):
-        value = getattr(options, spec.name)
-        modes = read_by.get(spec.name)
-        if spec.setting.moves and (modes is None or options.mode in modes or value != spec.default):
-            items.append((spec.key, value))
-    return Signature.of_items(task, [*items, *read])
 
 
 def match_options(options: Any) -> MatchOptions:

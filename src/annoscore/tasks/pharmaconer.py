@@ -45,14 +45,7 @@ from pathlib import Path
 from typing import Literal
 
 from annoscore.align.documents import Rule, pair_documents, paired_files
-from annoscore.align.span_modes import (
-    READ_BY,
-    Duplicates,
-    OverlapBasis,
-    SpanMode,
-    match_options,
-    mode_signature,
-)
+from annoscore.align.span_modes import Duplicates, OverlapBasis, SpanMode, match_options
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.brat import AnnFile, place, read_brat_corpus
@@ -68,7 +61,6 @@ from annoscore.result import (
     Undefined,
     merge_warnings,
 )
-from annoscore.signature import Signature
 from annoscore.tasks.registry import get
 
 UNCLEAR = "UNCLEAR"
@@ -136,16 +128,6 @@ class NerOptions(TaskOptions):
     )
     missing_docs: Missing = option(Missing.official, _MISSING)
     undefined: Undefined = option(Undefined.zero, _UNDEFINED)
-
-    def signature(self, task: str, *read: tuple[str, object]) -> Signature:
-        """The settings that move a number, less those the mode does not read while at their
-        default (:func:`~annoscore.align.span_modes.mode_signature`; the official strict mode
-        compares sets: no matching, no span parameter)."""
-        return mode_signature(self, task, read, _READ_BY)
-
-
-_SPAN_MODES = (SpanMode.exact, SpanMode.overlap, SpanMode.relaxed)
-_READ_BY = {**READ_BY, "matching": _SPAN_MODES, "duplicates": _SPAN_MODES}
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,18 +44,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from annoscore.align.documents import MissingDocs, paired_files
-from annoscore.align.span_modes import (
-    Duplicates,
-    OverlapBasis,
-    SpanMode,
-    match_options,
-    mode_signature,
-)
+from annoscore.align.span_modes import Duplicates, OverlapBasis, SpanMode, match_options
 from annoscore.formats.brat import AnnFile, read_brat_corpus
 from annoscore.model import AnnotatedDocument, Mention
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning
-from annoscore.signature import Signature
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
@@ -108,11 +101,6 @@ class SpanOptions(TaskOptions):
         "count: a document on one side only is scored against nothing (its mentions are "
         "missed or spurious); ignore: score only documents on both sides.",
     )
-
-    def signature(self, task: str, *read: tuple[str, object]) -> Signature:
-        """The settings that move a number, less those the mode does not read while at their
-        default (:func:`~annoscore.align.span_modes.mode_signature`)."""
-        return mode_signature(self, task, read)
 
 
 def score_spans(gold: Path, system: Path, options: SpanOptions = SpanOptions()) -> Result:
