@@ -4,7 +4,7 @@ Data (seeded, generated here, in memory: reading is not timed): 10,000 documents
 (a baseline and a slightly better one) over the same gold standard, as count matrices:
 
 - *PharmaCoNER-style*: ``tp``, ``fp``, ``fn`` per document plus ``type:T:tp|fp|fn`` for 10 entity
-  types (33 columns); scorer ``annoscore.metrics.prf:prf_zero_scores`` (PharmaCoNER's);
+  types (33 columns); scorer ``annoscore.metrics.prf:prf_scores`` (PharmaCoNER's);
 - *coreference*: the numerators and denominators of mentions, MUC, B3, CEAFm, CEAFe, LEA and BLANC
   (32 columns, fractional numerators for B3, CEAFe and LEA); scorer
   ``annoscore.metrics.coref:coref_scores`` (22 scores).
@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from annoscore.metrics.coref import coref_scores
-from annoscore.metrics.prf import prf_zero_scores
+from annoscore.metrics.prf import prf_scores
 from annoscore.result import CountMatrix, Result, Scorer
 from annoscore.signature import Signature
 from annoscore.significance import bootstrap_intervals, paired_test
@@ -312,7 +312,7 @@ def main() -> None:
         return
     rng = np.random.default_rng(2024)
     print("\nIn memory (reading not timed); best of", REPEATS)
-    bench("pharmaconer-style", pharmaconer_matrices(rng, args.docs), prf_zero_scores, "f1")
+    bench("pharmaconer-style", pharmaconer_matrices(rng, args.docs), prf_scores, "f1")
     bench("coreference", coref_matrices(rng, args.docs), coref_scores, "conll_f1")
 
 

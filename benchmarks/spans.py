@@ -38,7 +38,7 @@ Timed, from the same Python lists of ``{"label", "start", "end"}`` dicts:
   overall and per type);
 - annoscore arrays: ``SpanCorpus.from_dicts`` then strict, exact, overlap, relaxed (+-2), token
   and semeval counts with micro, macro-by-type and macro-by-document scores and per-type tables;
-- annoscore documents: the same six modes through :func:`score_spans` from ``AnnotatedDocument``
+- annoscore documents: the same six modes through :func:`count_spans` from ``AnnotatedDocument``
   objects (the path the command uses after reading brat files; building the objects is not
   timed).
 
@@ -147,8 +147,9 @@ def time_annoscore_arrays(
     gold: list[list[dict[str, Any]]], pred: list[list[dict[str, Any]]], texts: list[str]
 ) -> tuple[float, dict[str, Any], dict[str, float]]:
     """Total seconds (conversion included), the results, and the seconds of each stage."""
-    from annoscore.align.span_modes import CORPUS_MODES, MatchOptions
-    from annoscore.metrics.span_corpus import SpanCorpus, scorer_of
+    from annoscore.align.span_modes import MatchOptions, SpanMode
+    from annoscore.metrics.span_corpus import SpanCorpus
+    from annoscore.metrics.spans import span_scores
     from annoscore.result import Result
     from annoscore.signature import Signature
 
@@ -158,11 +159,11 @@ def time_annoscore_arrays(
     stages["from_dicts"] = time.perf_counter() - began
     options = MatchOptions(tolerance=2)
     results: dict[str, Any] = {}
-    for mode in CORPUS_MODES:
+    for mode in SpanMode:
         mode_began = time.perf_counter()
         table = corpus.table(mode, options)
         results[mode] = Result.from_counts(
-            "spans", Signature.of("spans", mode=mode), table.matrix(corpus.doc_ids), scorer_of(mode)
+            "spans", Signature.of("spans", mode=mode), table.matrix(corpus.doc_ids), span_scores
         )
         stages[mode] = time.perf_counter() - mode_began
     return time.perf_counter() - began, results, stages
@@ -171,9 +172,9 @@ def time_annoscore_arrays(
 def time_annoscore_documents(
     gold: list[list[dict[str, Any]]], pred: list[list[dict[str, Any]]], texts: list[str]
 ) -> tuple[float, dict[str, Any]]:
-    from annoscore.align.span_modes import CORPUS_MODES
+    from annoscore.align.span_modes import SpanMode
     from annoscore.model import AnnotatedDocument, Mention, Span
-    from annoscore.tasks.spans import score_spans
+    from annoscore.tasks.spans import SpanOptions, count_spans
 
     def documents(side: list[list[dict[str, Any]]]) -> dict[str, AnnotatedDocument]:
         return {
@@ -188,7 +189,12 @@ def time_annoscore_documents(
     gold_docs, pred_docs = documents(gold), documents(pred)
     began = time.perf_counter()
     results: dict[str, Any] = {
-        mode: score_spans(gold_docs, pred_docs, mode=mode, tolerance=2) for mode in CORPUS_MODES
+        mode: count_spans(
+            gold_docs,
+            pred_docs,
+            SpanOptions(mode=mode, tolerance=2 if mode is SpanMode.relaxed else 0),
+        )
+        for mode in SpanMode
     }
     return time.perf_counter() - began, results
 
@@ -274,7 +280,7 @@ def in_memory(args: argparse.Namespace) -> int:
             f"  round {round_number + 1}: nervaluate {peer_time:.2f} s, annoscore arrays "
             f"{arrays_time:.2f} s ({peer_time / arrays_time:.1f}x; "
             + ", ".join(f"{k} {v:.3f}" for k, v in stages.items())
-            + f"), score_spans {documents_time:.2f} s"
+            + f"), count_spans {documents_time:.2f} s"
         )
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
@@ -293,7 +299,7 @@ def in_memory(args: argparse.Namespace) -> int:
         f"token, semeval), micro + macro + per type | {arrays:.2f} | {peer / arrays:.1f}x |"
     )
     print(
-        f"| annoscore `score_spans` (AnnotatedDocuments) | same 6 modes | {documents:.2f} | "
+        f"| annoscore `count_spans` (AnnotatedDocuments) | same 6 modes | {documents:.2f} | "
         f"{peer / documents:.1f}x |"
     )
     return 0
@@ -368,7 +374,9 @@ def annoscore_command(gold: Path, system: Path, mode: str, out: Path) -> list[st
 def end_to_end(args: argparse.Namespace) -> int:
     """Whole processes from the same files: every mode of ``annoscore spans`` against
     nervaluate fed by a plain brat reader, alternating, medians of ``args.rounds`` rounds."""
-    from annoscore.align.span_modes import CORPUS_MODES
+    from annoscore.align.span_modes import SpanMode
+
+    modes = [m.value for m in SpanMode]
 
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
@@ -381,7 +389,7 @@ def end_to_end(args: argparse.Namespace) -> int:
             f"gold .ann + .txt, system .ann); {args.rounds} round(s), whole processes, "
             "alternating; python started directly"
         )
-        times: dict[str, list[float]] = {m: [] for m in (*CORPUS_MODES, "peer")}
+        times: dict[str, list[float]] = {m: [] for m in (*modes, "peer")}
         cpu: dict[str, list[float]] = {m: [] for m in times}
         memory: dict[str, float] = dict.fromkeys(times, 0.0)
         environment = installed_environment()
@@ -395,7 +403,7 @@ def end_to_end(args: argparse.Namespace) -> int:
         for name in ("peer", "strict"):  # warm-up: bytecode caches, file system cache
             run(command_of(name), environment)
         for round_number in range(args.rounds):
-            order = ["peer", *CORPUS_MODES]
+            order = ["peer", *modes]
             if round_number % 2:
                 order.reverse()
             for name in order:
@@ -438,7 +446,7 @@ def end_to_end(args: argparse.Namespace) -> int:
         f"| nervaluate 1.2 + plain brat reader (4 schemes) | {peer:.2f} | {peer_cpu:.2f} "
         f"| {memory['peer']:.0f} | 1.0 | 1.0 |"
     )
-    for mode in CORPUS_MODES:
+    for mode in modes:
         ours_s = statistics.median(times[mode])
         ours_cpu = statistics.median(cpu[mode])
         extra = " --tolerance 2" if mode == "relaxed" else ""
@@ -457,7 +465,9 @@ def dense(args: argparse.Namespace) -> int:
     nested around one point (every gold span overlaps every prediction), two types; then a
     chain of sliding spans (each overlapping ~200 others).  Every mode as a whole process:
     seconds and peak memory (goal: under 5 s and 1 GB)."""
-    from annoscore.align.span_modes import CORPUS_MODES
+    from annoscore.align.span_modes import SpanMode
+
+    modes = [m.value for m in SpanMode]
 
     n = args.dense
     shapes = {
@@ -483,7 +493,7 @@ def dense(args: argparse.Namespace) -> int:
                 lines = [f"T{i}\t{t} {s} {e}\t{text[s:e]}\n" for i, (s, e, t) in enumerate(rows, 1)]
                 (folder / side / "d.ann").write_text("".join(lines), encoding="utf-8")
             (folder / "gold" / "d.txt").write_text(text, encoding="utf-8")
-            for mode in CORPUS_MODES:
+            for mode in modes:
                 command = annoscore_command(
                     folder / "gold", folder / "system", mode, folder / "out.json"
                 )

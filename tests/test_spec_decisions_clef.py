@@ -18,7 +18,7 @@ from annoscore.tasks.codiesp import (
     score_codiesp_x,
 )
 from annoscore.tasks.nlpsandbox import NlpSandboxOptions, score_nlpsandbox_all
-from annoscore.tasks.pharmaconer import score_ner
+from annoscore.tasks.pharmaconer import NerOptions, score_pharmaconer_ner
 from tests.conftest import Cli
 from tests.helpers import texts
 
@@ -160,7 +160,7 @@ def test_unpaired_documents_are_named_in_both_modes(tmp_path: Path, rule: str) -
     for folder, names in ((gold, ("d1", "d2")), (system, ("d1", "d3", "d4"))):
         for name in names:
             (folder / f"{name}.ann").write_text("T1\tA 0 5\tabcde\n", encoding="utf-8")
-    result = score_ner(gold, system, missing_docs=rule)
+    result = score_pharmaconer_ner(gold, system, NerOptions(missing_docs=rule))  # type: ignore[arg-type]
     said = texts(result)
     assert any(w.startswith("1 gold document(s) have no system file") for w in said)
     assert any(w.startswith("2 system document(s) have no gold file") for w in said)

@@ -61,8 +61,9 @@ def test_the_sample_system_errs_in_one_document_only_so_nothing_is_significant(c
     bootstrap = cli.json(*args)
     assert bootstrap["systems"]["gold"]["p_value"]["f1"] > 0.05
     assert bootstrap["signature"].endswith(
-        "|task:pharmaconer-ner|codalab:no|mode:strict|missing-docs:official|undefined:zero"
-        "|test:bootstrap|samples:1000|confidence:0.95|seed:12345"
+        "|task:pharmaconer-ner|codalab:no|mode:strict|min-overlap:0.0|overlap-basis:gold|"
+        "tolerance:0|matching:one-to-one-optimal|duplicates:collapse|missing-docs:official|"
+        "undefined:zero|test:bootstrap|samples:1000|confidence:0.95|seed:12345"
     )
 
 
@@ -86,7 +87,8 @@ def test_seed_and_options_reach_the_signature(cli: Cli) -> None:
     assert first["signature"].endswith("|samples:300|confidence:0.9|seed:7")
     assert cli.json(*args, "--seed", 7, "--confidence", 0.9, "--option", "mode=exact") == first
     other = cli.json(*args, "--option", "missing-docs=count", "--option", "codalab=false")
-    assert "|codalab:no|mode:strict|missing-docs:count|" in other["signature"]
+    assert "|codalab:no|mode:strict|" in other["signature"]
+    assert "|missing-docs:count|undefined:zero|" in other["signature"]
 
 
 def test_options_reach_the_nlpsandbox_category_tasks(cli: Cli) -> None:

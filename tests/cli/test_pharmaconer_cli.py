@@ -162,3 +162,39 @@ def test_a_folder_one_level_above_the_documents_names_the_subfolder(cli: Cli) ->
     done = cli("pharmaconer", "ner", GOLD.parent, SYSTEM.parent)
     assert done.exit_code == 2
     assert "its subfolder sample has some: give that folder" in done.stderr
+
+
+def test_per_type_macro_doc_leaves_the_document_with_no_entity_out(cli: Cli) -> None:
+    """Issue 26: the sample's document with no entity on either side is left out of
+    ``macro_doc`` (F1 0.957; scoring it 0 gave 0.893), and a warning says so."""
+    data = cli.json("pharmaconer", "ner", GOLD, SYSTEM, "--per-type")
+    assert round(data["averages"]["macro_doc"]["f1"], 3) == 0.957
+    assert round(data["scores"]["f1"], 3) == 0.973
+    assert data["warnings"] == [
+        "macro_doc leaves out the documents where a score is undefined: precision of 1, "
+        "recall of 1, f1 of 1 (of 15)"
+    ]
+
+
+def test_undefined_corpus_scores_are_named_in_a_warning(cli: Cli, tmp_path: Path) -> None:
+    gold, system = _folders(tmp_path, "", "")
+    official = cli.json("pharmaconer", "ner", gold, system)
+    assert official["scores"] == {"precision": 0.0, "recall": 0.0, "f1": 0.0}
+    assert official["warnings"] == [
+        "undefined (a zero denominator): precision, recall, f1; shown as 0.0, the official rule"
+    ]
+    null = cli.json("pharmaconer", "ner", gold, system, "--undefined", "null", "--per-doc")
+    assert null["scores"] == {"precision": None, "recall": None, "f1": None}
+    assert null["documents"]["a"]["scores"] == null["scores"]
+    assert null["warnings"] == ["undefined (a zero denominator, JSON null): precision, recall, f1"]
+    text = cli("pharmaconer", "ner", gold, system, "--undefined", "null", "-v")
+    assert "Precision      -" in text.stdout and "undefined (a zero" in text.stderr
+
+
+def test_pharmaconer_offers_four_of_the_span_modes(cli: Cli) -> None:
+    for mode in ("token", "semeval", "fuzzy"):
+        refused = cli("pharmaconer", "ner", GOLD, SYSTEM, "--mode", mode)
+        assert refused.exit_code == 2
+        assert f"'{mode}' is not one of strict, exact, overlap, relaxed" in refused.stderr
+    data = cli.json("pharmaconer", "ner", GOLD, SYSTEM, "--mode", "OVERLAP")
+    assert "|mode:overlap|" in data["signature"] and data["counts"]["tp"] == 55

@@ -179,3 +179,18 @@ def test_dense_overlaps_stay_fast(cli: Cli, tmp_path: Path) -> None:
         data = cli.json("spans", gold_path, system_path, "--mode", mode)
         key = "tp" if mode == "overlap" else "type_cor"
         assert data["counts"][key] == n
+
+
+def test_every_flag_spelling_is_kept(cli: Cli) -> None:
+    short = cli.json("spans", GOLD, SYSTEM, "-m", "overlap", "--overlap-basis", "shorter")
+    assert "|mode:overlap|min-overlap:0.0|overlap-basis:shorter|" in short["signature"]
+    same = cli.json("spans", GOLD, SYSTEM, "--mode", "overlap", "--overlap-of", "shorter")
+    assert same["signature"] == short["signature"]
+
+
+def test_undefined_scores_are_named_in_a_warning(cli: Cli, tmp_path: Path) -> None:
+    gold, system = _pair(tmp_path, "", "")
+    data = cli.json("spans", gold, system)
+    assert data["scores"] == {"precision": None, "recall": None, "f1": None}
+    assert "undefined (a zero denominator, JSON null): precision, recall, f1" in data["warnings"]
+    assert any(w.startswith("macro_doc leaves out the documents") for w in data["warnings"])

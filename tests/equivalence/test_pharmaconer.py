@@ -1,8 +1,9 @@
 """Differential tests of PharmaCoNER scoring, NER and indexing, plain and ``--codalab`` (issue
 24): random folders written with the official scripts' edge cases, scored by
-:func:`~annoscore.tasks.pharmaconer.score_ner` / :func:`~annoscore.tasks.pharmaconer.score_indexing`
-and by the plain reference of ``tests/oracles/pharmaconer.py``: the same counts per document
-(per type too), scores, warnings and ``Total (N docs)``, or the same refusal.
+:func:`~annoscore.tasks.pharmaconer.score_pharmaconer_ner` /
+:func:`~annoscore.tasks.pharmaconer.score_pharmaconer_indexing` and by the plain reference of
+``tests/oracles/pharmaconer.py``: the same counts per document (per type too), scores, warnings
+and ``Total (N docs)``, or the same refusal.
 
 The generator writes what the official readings tolerate (indented lines, lines the script
 cannot split, a byte-order mark before an entity, ``int()`` digits, reversed and empty spans,
@@ -25,7 +26,12 @@ import pytest
 
 from annoscore.errors import InputError
 from annoscore.report.pharmaconer import render_official
-from annoscore.tasks.pharmaconer import score_indexing, score_ner
+from annoscore.tasks.pharmaconer import (
+    IndexingOptions,
+    NerOptions,
+    score_pharmaconer_indexing,
+    score_pharmaconer_ner,
+)
 from tests.equivalence.ids import id_pool
 from tests.equivalence.test_spans import lower_thresholds
 from tests.oracles import brat as oracle_brat
@@ -185,15 +191,8 @@ def test_ner_counts_what_the_official_reading_counts(tmp_path: Path, seed: int) 
         expected = oracle.score_ner(
             gold, system, codalab=codalab, missing=missing, undefined=undefined
         )
-        _refused(
-            expected,
-            score_ner,
-            gold,
-            system,
-            codalab=codalab,
-            missing_docs=missing,
-            undefined=undefined,
-        )
+        options = NerOptions(codalab=codalab, missing_docs=missing, undefined=undefined)
+        _refused(expected, score_pharmaconer_ner, gold, system, options)
 
 
 def _span_mode_expected(
@@ -243,7 +242,7 @@ def _span_mode_expected(
         out.documents[doc_id] = {k: v for k, v in flat.items() if v}
     out.warn("spans.duplicates", repeated)
     out.warn("pharmaconer.unclear", dropped)
-    out.scores = oracle.scores(out.documents, "zero")
+    oracle.score(out, "zero")
     return out
 
 
@@ -273,16 +272,8 @@ def test_ner_span_modes_count_what_the_span_reference_counts(
         expected = _span_mode_expected(gold, system, codalab, missing, mode, options)
         with monkeypatch.context() as patched:
             lower_thresholds(rng, patched)
-            _refused(
-                expected,
-                score_ner,
-                gold,
-                system,
-                codalab=codalab,
-                missing_docs=missing,
-                mode=mode,
-                **options,
-            )
+            chosen = NerOptions(codalab=codalab, missing_docs=missing, mode=mode, **options)
+            _refused(expected, score_pharmaconer_ner, gold, system, chosen)
 
 
 # -------------------------------------------------------------------------------- indexing
@@ -364,13 +355,7 @@ def test_indexing_counts_what_the_official_reading_counts(tmp_path: Path, seed: 
         expected = oracle.score_indexing(
             gold, system, codalab=codalab, missing=missing, gold_ann=gold_ann, undefined=undefined
         )
-        _refused(
-            expected,
-            score_indexing,
-            gold,
-            system,
-            codalab=codalab,
-            gold_ann=gold_ann,
-            missing_docs=missing,
-            undefined=undefined,
+        options = IndexingOptions(
+            codalab=codalab, gold_ann=gold_ann, missing_docs=missing, undefined=undefined
         )
+        _refused(expected, score_pharmaconer_indexing, gold, system, options)

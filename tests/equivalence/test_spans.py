@@ -1,7 +1,7 @@
 """Differential tests of the brat reader and of generic span scoring in every mode (issue 24).
 
 Random adversarial brat folders are written to a temporary folder and scored through the real
-readers and :func:`~annoscore.tasks.spans.score_span_files`; the plain references of
+readers and :func:`~annoscore.tasks.spans.score_spans`; the plain references of
 ``tests/oracles/brat.py`` and ``tests/oracles/spans.py`` read and score the same files one
 mention at a time.  Counts (per document and per type), scores and warnings must be equal, and a
 refused folder must be refused at the same file and line.
@@ -33,7 +33,7 @@ import pytest
 
 from annoscore.errors import InputError
 from annoscore.formats.brat import read_brat_corpus
-from annoscore.tasks.spans import score_span_files
+from annoscore.tasks.spans import SpanOptions, score_spans
 from tests.equivalence.ids import id_pool
 from tests.oracles import brat as oracle_brat
 from tests.oracles import spans as oracle
@@ -302,14 +302,8 @@ def check_mode(corpus: Corpus, rng: random.Random, mode: str, dense: bool) -> No
     gold_side, system_side = oracle_read(corpus.gold), oracle_read(corpus.system)
     expected_error = gold_side.error or system_side.error
     try:
-        result = score_span_files(
-            corpus.gold,
-            corpus.system,
-            mode=mode,  # type: ignore[arg-type]
-            missing_docs=missing,
-            duplicates=duplicates,  # type: ignore[arg-type]
-            **options,
-        )
+        chosen = SpanOptions(mode=mode, missing_docs=missing, duplicates=duplicates, **options)
+        result = score_spans(corpus.gold, corpus.system, chosen)
     except InputError as error:
         if expected_error is None:
             expected = _expected_scoring_error(corpus, gold_side, system_side, mode, missing)
@@ -337,6 +331,7 @@ def check_mode(corpus: Corpus, rng: random.Random, mode: str, dense: bool) -> No
     counts = result.document_counts()
     assert sorted(counts) == scored
     semeval_totals: dict[str, int] = {}
+    document_totals: list[dict[str, int]] = []
     for doc_id in scored:
         g_file, s_file = gold_files.get(doc_id), system_files.get(doc_id)
         for file in (g_file, s_file):
@@ -354,6 +349,7 @@ def check_mode(corpus: Corpus, rng: random.Random, mode: str, dense: bool) -> No
             totals = oracle.semeval_totals(gold, pred, **_semeval_options(options))
             plain = {k: v for k, v in got.items() if not k.startswith("type:")}
             assert plain == {k: v for k, v in totals.items() if v}, where
+            document_totals.append(totals)
             for k, v in totals.items():
                 semeval_totals[k] = semeval_totals.get(k, 0) + v
             if len(gold) <= 7 and len(pred) <= 7:
@@ -384,16 +380,47 @@ def check_mode(corpus: Corpus, rng: random.Random, mode: str, dense: bool) -> No
                 text=text,
             )
             assert got == _flat(table), where
+            document_totals.append({k: v for k, v in _flat(table).items() if ":" not in k})
     if repeated:
         warnings["spans.duplicates"] = repeated
-    assert _warning_counts(result) == warnings
     if mode == "semeval":
         expected_scores = oracle.semeval_scores(semeval_totals)
     else:
         total = {k: sum(int(c[k]) for c in counts.values()) for k in ("tp", "fp", "fn")}
         expected_scores = oracle.prf(total["tp"], total["fp"], total["fn"])
+    warnings.update(_undefined_warnings(mode, expected_scores, result, document_totals))
+    assert _warning_counts(result) == warnings
     for key, value in expected_scores.items():
         assert _close(result.scores[key], value), (mode, key, result.scores[key], value)
+
+
+def _reference_scores(mode: str, counts: dict[str, int]) -> dict[str, float | None]:
+    if mode == "semeval":
+        return oracle.semeval_scores(counts)
+    return oracle.prf(counts.get("tp", 0), counts.get("fp", 0), counts.get("fn", 0))
+
+
+def _undefined_warnings(
+    mode: str,
+    corpus_scores: dict[str, float | None],
+    result: Any,
+    document_totals: list[dict[str, int]],
+) -> dict[str, int]:
+    """The warnings of undefined numbers the result must carry: ``undefined`` when a corpus
+    score is (the reference's scores), and one ``average.left-out`` for each macro average a
+    unit's undefined score leaves out (documents: the reference's counts; types: the result's
+    per-type counts, held to the reference above, scored by the reference)."""
+    out: dict[str, int] = {}
+    if any(v is None for v in corpus_scores.values()):
+        out["undefined"] = 1
+    type_totals = [dict(unit.counts.items()) for unit in result.types.values()]
+    left_out = sum(
+        any(v is None for unit in units for v in _reference_scores(mode, unit).values())
+        for units in (type_totals, document_totals)
+    )
+    if left_out:
+        out["average.left-out"] = left_out
+    return out
 
 
 def _semeval_options(options: dict[str, Any]) -> dict[str, Any]:

@@ -15,9 +15,9 @@ from annoscore.metrics import spans as metrics_spans
 from annoscore.metrics.span_corpus import SpanCorpus
 from annoscore.metrics.spans import (
     mode_counts,
-    prf_scores,
     semeval_counts,
     semeval_scores,
+    span_scores,
     type_key,
 )
 from annoscore.model import Mention, Span
@@ -82,8 +82,10 @@ def test_token_mode_counts_each_typed_token_once() -> None:
         mode_counts(gold, pred, "token")
 
 
-def test_prf_scores_undefined_is_none() -> None:
-    assert prf_scores(Counts()) == {"precision": None, "recall": None, "f1": None}
+def test_span_scores_undefined_is_none_in_either_kind_of_counts() -> None:
+    assert span_scores(Counts()) == {"precision": None, "recall": None, "f1": None}
+    empty_semeval = span_scores(Counts(dict.fromkeys(metrics_spans.SEMEVAL_NAMES, 0)))
+    assert len(empty_semeval) == 12 and set(empty_semeval.values()) == {None}
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -91,7 +93,10 @@ def test_perfect_prediction_scores_one(mode: str) -> None:
     gold = [m(0, 3, "A"), m(4, 9, "B"), Mention(Span(((10, 12), (14, 16))), "A")]
     text = "abc defgh ij kl mn"
     c = counts_of(gold, list(reversed(gold)), mode, text)
-    scores = semeval_scores(c) if mode == "semeval" else prf_scores(c)
+    scores = span_scores(c)
+    assert set(scores) == set(
+        semeval_scores(c) if mode == "semeval" else ("precision", "recall", "f1")
+    )
     assert set(scores.values()) == {1.0}
 
 
@@ -191,7 +196,7 @@ def test_scores_stay_between_zero_and_one(
     for mode in MODES:
         for g, p, t in zip(gold, pred, texts, strict=True):
             c = counts_of(g, p, mode, t)
-            scores = semeval_scores(c) if mode == "semeval" else prf_scores(c)
+            scores = span_scores(c)
             assert all(v is None or 0.0 <= v <= 1.0 for v in scores.values())
 
 

@@ -11,7 +11,8 @@ gold document without a system file is scored, all its items missed, and a syste
 without gold is left out; CodaLab: both left out); ``ignore`` leaves both out, ``count`` scores
 both against nothing.  Per document: tp = |G & S|, fp = |S - G|, fn = |G - S|, each item also
 under its own type; ``documents`` = 1.  Micro P/R/F1 over the scored documents, 0.0 on a zero
-denominator (the official scripts) or undefined (``undefined="null"``).
+denominator (the official scripts) or undefined (``undefined="null"``); either way a warning
+(``undefined``) names the corpus scores the rule leaves undefined (design.md).
 
 CodaLab: UNCLEAR entities are removed from both sides (NER); a gold code is dropped when every
 mention it normalises (``AnnotatorNotes`` of the gold ``.ann`` of the document the TSV row
@@ -76,6 +77,13 @@ def set_counts(gold: set[tuple[str, object]], system: set[tuple[str, object]]) -
         key = f"type:{item[0]}:{stat}"
         out[key] = out.get(key, 0) + 1
     return out
+
+
+def score(out: Outcome, undefined: str) -> None:
+    """The micro scores of ``out``'s documents, and the warning naming the undefined ones."""
+    out.scores = scores(out.documents, undefined)
+    if None in scores(out.documents, "null").values():
+        out.warn("undefined")
 
 
 def scores(documents: dict[str, dict[str, int]], undefined: str) -> dict[str, float | None]:
@@ -163,7 +171,7 @@ def score_ner(
         out.documents[doc_id] = {k: v for k, v in set_counts(sets[0], sets[1]).items() if v}
     out.warn("pharmaconer.duplicates", repeated)
     out.warn("pharmaconer.unclear", dropped)
-    out.scores = scores(out.documents, undefined)
+    score(out, undefined)
     return out
 
 
@@ -290,5 +298,5 @@ def score_indexing(
                     out.warn(code, n)
     out.warn("pharmaconer.unclear-codes", dropped)
     out.warn("pharmaconer.unclear-other-document", moved)
-    out.scores = scores(out.documents, undefined)
+    score(out, undefined)
     return out

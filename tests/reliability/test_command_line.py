@@ -51,7 +51,7 @@ def run(
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["spans", GOLD, SYSTEM, "--mode", "fuzzy"], "'fuzzy' is not one of strict, exact"),
+        (["spans", GOLD, SYSTEM, "--mode", "fuzzy"], "'fuzzy' is not one of 'strict', 'exact'"),
         (["spans"], "Missing argument 'gold'"),
         (["nope"], "No such command 'nope'"),
         (["spans", GOLD, SYSTEM, "--bogus"], "No such option: --bogus"),

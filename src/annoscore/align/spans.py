@@ -118,7 +118,7 @@ def _basis_length(gold: int, pred: int, shared: int, basis: OverlapBasis) -> int
     return gold + pred - shared
 
 
-def overlap_fraction(gold: Span, pred: Span, basis: OverlapBasis = "gold") -> float:
+def overlap_fraction(gold: Span, pred: Span, basis: OverlapBasis = OverlapBasis.gold) -> float:
     """``shared / basis`` (see the module doc); 1.0 for identical spans, 0.0 if none shared."""
     if gold.fragments == pred.fragments:
         return 1.0

@@ -28,7 +28,7 @@ from annoscore.model import (
     Relation,
     Span,
 )
-from annoscore.result import ScoreWarning
+from annoscore.result import ScoreWarning, note
 
 Dialect = Literal["brat", "pharmaconer"]
 Fragments = tuple[tuple[int, int], ...]
@@ -316,6 +316,30 @@ class AnnFile:
             events=self.events + other.events,
             warnings=self.warnings + other.warnings,
             rows=None,
+        )
+
+    @classmethod
+    def of(cls, document: AnnotatedDocument) -> AnnFile:
+        """A document as columns, the inverse of :meth:`document` (a mention without a line
+        number has its position)."""
+        mentions = document.mentions
+        return cls(
+            id=document.id,
+            path=document.path,
+            ids=[m.id for m in mentions],
+            types=[m.type for m in mentions],
+            starts=[m.span.start for m in mentions],
+            ends=[m.span.end for m in mentions],
+            texts=[m.text for m in mentions],
+            lines=[m.line or k for k, m in enumerate(mentions, start=1)],
+            fragments=[m.span.fragments for m in mentions],
+            text=document.text,
+            normalizations=document.normalizations,
+            attributes=document.attributes,
+            relations=document.relations,
+            events=document.events,
+            notes=document.notes,
+            warnings=[note(w) for w in document.warnings],
         )
 
     def document(self) -> AnnotatedDocument:

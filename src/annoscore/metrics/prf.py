@@ -14,8 +14,9 @@ mean ``(1 + b^2) P R / (b^2 P + R)`` (the official scripts' arithmetic, so their
 it equals the count formula).
 
 Undefined is ``None`` (JSON ``null``, ``-`` in tables).  Official scripts that print a number
-instead keep their rule as a named ``zero_division`` value: PharmaCoNER's 0.0 (``prf(...,
-zero_division=0.0)``), the coreference reference scorer's 0 (:mod:`annoscore.metrics.coref`),
+instead keep their rule as a named setting of what a result shows, not as a second copy of this
+arithmetic: PharmaCoNER's 0.0 (``undefined=zero``: :class:`annoscore.result.Undefined`, the
+corpus scores only), the coreference reference scorer's 0 (:mod:`annoscore.metrics.coref`),
 MUC's ``*`` (a rendering of ``None`` in :mod:`annoscore.report.muc`).
 
 """
@@ -119,12 +120,3 @@ def prf_scores(counts: Mapping[str, Number]) -> dict[str, float | None]:
     {'precision': 1.0, 'recall': 0.5, 'f1': 0.6666666666666666}
     """
     return prf_of(counts).as_dict()
-
-
-def prf_zero_scores(counts: Mapping[str, Number]) -> dict[str, float | None]:
-    """:func:`prf_scores` with the official PharmaCoNER rule: 0.0 where undefined.
-
-    >>> prf_zero_scores({})
-    {'precision': 0.0, 'recall': 0.0, 'f1': 0.0}
-    """
-    return prf_of(counts, zero_division=0.0).as_dict()

@@ -8,14 +8,19 @@ Duplicates collapse (these are sets).  With types, each item is counted under it
 predicted item of type A that is absent from gold is a false positive of A, a gold item of type B
 that was not predicted a false negative of B; ``tp`` of a type counts items of that type found on
 both sides.  Per-type counts sum to the overall counts.
+
+PharmaCoNER's two sub-tracks are scored so; :class:`PharmaconerDetails` is what their official
+text layouts need beyond the counts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
 from typing import TypeVar
 
 from annoscore.counts import Counts
+from annoscore.result import Details
 
 T = TypeVar("T", bound=Hashable)
 
@@ -40,3 +45,15 @@ def typed_set_counts(
     tp = len(g & s)
     overall = Counts(tp=tp, fp=len(s) - tp, fn=len(g) - tp)
     return overall, {name: Counts(values) for name, values in sorted(per_type.items())}
+
+
+@dataclass(frozen=True, slots=True)
+class PharmaconerDetails(Details):
+    """What the PharmaCoNER scripts' layouts need beyond the counts
+    (:mod:`annoscore.report.pharmaconer`): the sub-track (1: NER, 2: indexing), the run's name
+    (the name of the folder holding the system files) and whether two files were scored
+    (file mode: per-document blocks only)."""
+
+    subtrack: int
+    run: str
+    file_mode: bool

@@ -3,23 +3,26 @@
 :class:`SpanCorpus` gathers the mentions of many documents as columns (from mention objects, or
 from a reader's entity columns without building an object per entity) and counts them with the
 array path (:mod:`annoscore.metrics.span_tables`), documents with a discontinuous mention with
-the mention path (:mod:`annoscore.metrics.spans`).
+the mention path (:mod:`annoscore.metrics.spans`).  :func:`count_span_documents` pairs two sides'
+documents and counts them: what the ``spans`` task and PharmaCoNER's span modes both score.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter, itemgetter
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 import numpy as np
 
+from annoscore.align.documents import Rule, pair_documents
 from annoscore.align.span_arrays import Array, SpanArrays
-from annoscore.align.span_modes import CorpusMode, MatchOptions
-from annoscore.counts import Counts
+from annoscore.align.span_modes import Duplicates, MatchOptions, SpanMode
+from annoscore.errors import InputError
+from annoscore.formats.brat import AnnFile, reader_warnings
 from annoscore.metrics.span_tables import (
     CountTable,
     exact_table,
@@ -33,12 +36,11 @@ from annoscore.metrics.spans import (
     PRF_NAMES,
     SEMEVAL_NAMES,
     mode_counts,
-    prf_scores,
     semeval_counts,
-    semeval_scores,
     type_key,
 )
-from annoscore.model import Mention
+from annoscore.model import AnnotatedDocument, Mention
+from annoscore.result import CountMatrix, ScoreWarning, merge_warnings
 
 
 class EntityBlockArrays(Protocol):
@@ -225,11 +227,6 @@ def _entity_columns(
     return doc, starts, ends, first_seen
 
 
-def scorer_of(mode: CorpusMode) -> Callable[[Counts], dict[str, float | None]]:
-    """The scorer of a mode's counts: :func:`semeval_scores` or :func:`prf_scores`."""
-    return semeval_scores if mode == "semeval" else prf_scores
-
-
 @dataclass(frozen=True, slots=True)
 class SpanCorpus:
     """Gold and predicted mentions of many documents, ready to be counted in any mode.
@@ -376,7 +373,7 @@ class SpanCorpus:
         """How many mentions repeat another one of the same document and side."""
         return self.deduplicated()[1]
 
-    def table(self, mode: CorpusMode, options: MatchOptions | None = None) -> CountTable:
+    def table(self, mode: SpanMode, options: MatchOptions | None = None) -> CountTable:
         """Count every document in ``mode`` (``token`` needs ``texts``)."""
         options = options or MatchOptions()
         n_docs, n_types = len(self.doc_ids), len(self.types)
@@ -389,11 +386,12 @@ class SpanCorpus:
                 lambda g, p, n: exact_table(g, p, n, n_types, typed=mode == "strict"),
             )
         elif mode in ("overlap", "relaxed"):
+            kind = cast(Literal["overlap", "relaxed"], mode)
             values = in_runs(
                 gold,
                 pred,
                 n_docs,
-                lambda g, p, n: matched_table(g, p, mode, options, n, n_types),
+                lambda g, p, n: matched_table(g, p, kind, options, n, n_types),
             )
         elif mode == "semeval":
             values = in_runs(
@@ -417,3 +415,80 @@ class SpanCorpus:
                 for k, stat in enumerate(names):
                     values[d, type_id[name], k] = counts[type_key(name, stat)]
         return CountTable(names, self.types, values)
+
+
+SpanDocument = AnnotatedDocument | AnnFile
+"""A document side: the model object (Python callers) or a reader's columns (the command)."""
+
+
+def count_span_documents(
+    gold_docs: Mapping[str, SpanDocument],
+    system_docs: Mapping[str, SpanDocument],
+    mode: SpanMode,
+    match: MatchOptions,
+    pairing: tuple[Rule, Rule],
+    duplicates: Duplicates,
+) -> tuple[CountMatrix, list[ScoreWarning | str]]:
+    """The count matrix of the documents of two sides (documents x statistics, per-type
+    columns included) and the warnings of pairing, reading and duplicates.
+
+    ``pairing``: the rule of a gold-only and of a system-only document
+    (:func:`~annoscore.align.documents.pair_documents`); ``duplicates``: identical mentions of
+    one document and side each counted, or collapsed to one (a warning names how many either
+    way).  ``token`` mode needs each document's text (the gold document's, else the system's).
+    """
+    mode, duplicates = SpanMode(mode), Duplicates(duplicates)
+    paired = pair_documents(
+        gold_docs, system_docs, gold_only=pairing[0], system_only=pairing[1], sort=True
+    )
+    doc_ids = list(paired.scored)
+    warnings: list[ScoreWarning | str] = [*paired.warnings()]
+    empty = AnnotatedDocument("", ())
+    gold_list = [gold_docs.get(d, empty) for d in doc_ids]
+    pred_list = [system_docs.get(d, empty) for d in doc_ids]
+    texts: list[str | None] = []
+    for doc_id, g, p in zip(doc_ids, gold_list, pred_list, strict=True):
+        text = g.text if g.text is not None else p.text
+        if mode is SpanMode.token and text is None:
+            raise InputError(
+                "token mode needs the document text: put the .txt beside the gold .ann",
+                g.path or p.path or None,
+                document=doc_id,
+            )
+        texts.append(text)
+    models = [d for d in (*gold_list, *pred_list) if isinstance(d, AnnotatedDocument)]
+    warnings.extend(reader_warnings(models))
+    warnings.extend(
+        merge_warnings(
+            w for d in (*gold_list, *pred_list) if isinstance(d, AnnFile) for w in d.warnings
+        )
+    )
+    if len(models) == len(gold_list) + len(pred_list):  # model objects: the mention columns
+        corpus = SpanCorpus.from_mentions(
+            doc_ids,
+            [g.mentions for g in models[: len(gold_list)]],
+            [p.mentions for p in models[len(gold_list) :]],
+            texts,
+        )
+    else:  # a reader's columns (a document object among them as columns): no mention built
+        gold_columns = [g if isinstance(g, AnnFile) else AnnFile.of(g) for g in gold_list]
+        pred_columns = [p if isinstance(p, AnnFile) else AnnFile.of(p) for p in pred_list]
+        corpus = SpanCorpus.from_columns(doc_ids, gold_columns, pred_columns, texts)
+    deduplicated, repeated = corpus.deduplicated()
+    if repeated:
+        fate = (
+            "each scored"
+            if duplicates is Duplicates.count
+            else "collapsed to one (--duplicates collapse)"
+        )
+        warnings.append(
+            ScoreWarning(
+                "spans.duplicates",
+                "{count} mention(s) repeat another with the same span and type in the same "
+                f"document and side: {fate}",
+                repeated,
+            )
+        )
+    if duplicates is Duplicates.collapse:
+        corpus = deduplicated
+    return corpus.table(mode, match).matrix(corpus.doc_ids), warnings

@@ -34,11 +34,11 @@ document to one of them.  Both are held to the plain reference of ``tests/oracle
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import repeat
-from typing import Literal
+from typing import Literal, cast
 
-from annoscore.align.span_modes import SCHEMES, MatchOptions, SpanMode
+from annoscore.align.span_modes import SCHEMES, MatchKind, MatchOptions, SpanMode
 from annoscore.align.spans import (
     align_mentions,
     canonical,
@@ -46,8 +46,8 @@ from annoscore.align.spans import (
     token_units,
     whitespace_tokens,
 )
-from annoscore.counts import Counts
-from annoscore.metrics.prf import prf
+from annoscore.counts import Counts, Number
+from annoscore.metrics.prf import prf_scores
 from annoscore.model import Mention
 
 PRF_NAMES = ("tp", "fp", "fn")
@@ -92,7 +92,8 @@ def mode_counts(
     options: MatchOptions | None = None,
     text: str | None = None,
 ) -> Counts:
-    """tp/fp/fn of one document in ``mode`` (``token`` needs the document ``text``)."""
+    """tp/fp/fn of one document in ``mode`` (not ``semeval``: :func:`semeval_counts`;
+    ``token`` needs the document ``text``)."""
     gold = list(gold)
     pred = list(pred)
     per_type = _types_of(gold, pred)
@@ -110,7 +111,7 @@ def mode_counts(
             for type_name, number in Counter(t for _, _, t in units).items():
                 per_type[type_name][stat] = number
         return counts_by_type(per_type, PRF_NAMES)
-    alignment = align_mentions(gold, pred, mode, options)
+    alignment = align_mentions(gold, pred, cast(MatchKind, mode), options)
     tally: Counter[tuple[str, str]] = Counter()
     for i, _ in alignment.pairs:
         tally[alignment.gold[i].type, "tp"] += 1
@@ -152,18 +153,13 @@ def semeval_counts(
     return counts_by_type(per_type, SEMEVAL_NAMES)
 
 
-def prf_scores(counts: Counts, prefix: str = "") -> dict[str, float | None]:
-    """``precision``, ``recall``, ``f1`` of the ``{prefix}tp/fp/fn`` counts (None if undefined)."""
-    return prf(counts[prefix + "tp"], counts[prefix + "fp"], counts[prefix + "fn"]).as_dict()
-
-
 _SEMEVAL_KEYS = tuple(
     (scheme, tuple(f"{scheme}_{kind}" for kind in ("cor", "par", "inc", "mis", "spu")))
     for scheme in SCHEMES
 )
 
 
-def semeval_scores(counts: Counts, prefix: str = "") -> dict[str, float | None]:
+def semeval_scores(counts: Mapping[str, Number], prefix: str = "") -> dict[str, float | None]:
     """``{scheme}_{precision,recall,f1}`` of the SemEval tallies
     (:class:`~annoscore.metrics.tallies.Tally`: P = (COR + PAR/2) / ACT, R = (COR + PAR/2) /
     POS, F their harmonic mean; F is 0 when one side is empty, ``None`` when both are).
@@ -194,3 +190,19 @@ def semeval_scores(counts: Counts, prefix: str = "") -> dict[str, float | None]:
         out[f"{scheme}_recall"] = recall
         out[f"{scheme}_f1"] = f1
     return out
+
+
+def span_scores(counts: Mapping[str, Number]) -> dict[str, float | None]:
+    """The scorer of every span mode: :func:`~annoscore.metrics.prf.prf_scores` of the
+    ``tp``/``fp``/``fn`` modes' counts, :func:`semeval_scores` of the SemEval tallies (the
+    statistics a count holds say which: every document, type and corpus of a SemEval result
+    holds all of :data:`SEMEVAL_NAMES`, and no other).
+
+    >>> span_scores(Counts(tp=1, fn=1))["f1"]
+    0.6666666666666666
+    >>> span_scores(Counts(strict_cor=1, strict_spu=1))["strict_precision"]
+    0.5
+    """
+    if SEMEVAL_NAMES[0] in counts:
+        return semeval_scores(counts)
+    return prf_scores(counts)

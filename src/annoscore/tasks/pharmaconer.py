@@ -10,13 +10,15 @@ Official rules (``spec/pharmaconer.md``), all defaults here:
   ``Total (N docs)``), and leaves a system document without gold out; the CodaLab scorer
   (``codalab``) scores only the documents on both sides.  ``ignore`` leaves out both kinds,
   ``count`` scores both against nothing.  A warning names how many there were either way.
-- A zero denominator gives 0.0, not undefined (``undefined=zero``).
+- Where a score is undefined the corpus scores show 0.0 (``undefined=zero``); per-document and
+  per-type scores and macro averages follow the rule (:class:`annoscore.result.Undefined`).
 
 Quirks of the test-phase CodaLab scorer (``codalab=True``): NER drops ``UNCLEAR`` entities from
-gold and system; indexing drops gold codes that normalise only ``UNCLEAR`` mentions (linked through
-the ``#... AnnotatorNotes T<n><TAB>CODE`` lines of the gold ``.ann`` files, ``gold_ann``) and keeps
-system codes as they are.  A TSV row is filtered by the notes of the document it names (its first
-column), which is not always its file's.
+gold and system; indexing drops a gold code only when every mention it normalises is UNCLEAR
+(linked through the ``#... AnnotatorNotes T<n><TAB>CODE`` lines of the gold ``.ann`` files,
+``gold_ann``; a code with no link is kept), looked up in the notes of the document its TSV row
+names (not always its file's; a row naming a document with no ``.ann`` file is kept), and keeps
+system codes as they are.
 
 Reading as the official scripts read (every tolerated line a warning naming file and line, or
 exit 2 with ``strict_input``): entity lines as the plain script splits them (lines it cannot
@@ -24,53 +26,48 @@ split skipped, indented lines read, reversed offsets and ``int()`` digits compar
 a line beginning with a byte-order mark dropped: :mod:`annoscore.formats.brat`, dialect
 ``pharmaconer``); every file of a system folder read as brat, whatever its extension (plain
 script); indexing codes compared as written, repeated entities and codes counted once
-(:mod:`annoscore.formats.pharmaconer`), a line's trailing whitespace removed.  The CodaLab
-indexing filter drops a gold code only when every mention it normalises is UNCLEAR (a code with
-no link is kept), looked up in the notes of the document its row names (a row naming a document
-with no ``.ann`` file is kept).  With no scored document the counts are all 0.  Offsets above
-2^53 and options with no effect in the mode (``tolerance`` outside relaxed, ``min_overlap``
-outside overlap, ``gold_ann`` without ``codalab``) are input errors.
+(:mod:`annoscore.formats.pharmaconer`), a line's trailing whitespace removed.  With no scored
+document the counts are all 0.  Offsets above 2^53 and options with no effect are input errors.
 
 Beyond the official: per-type scores with macro averages, per-document scores, discontinuous
 entities (the official script crashes on them; here they match only identical fragments), and the
-generic span matching modes on the same inputs (``mode``: ``exact`` ignores the type, ``overlap``
-with ``min_overlap``, ``relaxed`` with ``tolerance``; see
-:func:`annoscore.tasks.spans.score_spans`),
-scored with PharmaCoNER's rules: documents paired as ``missing_docs`` says, duplicates collapsed.
+generic span modes (``mode``: ``exact``, ``overlap``, ``relaxed``;
+:mod:`annoscore.metrics.span_corpus`) scored with PharmaCoNER's pairing, UNCLEAR and set rules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from enum import Enum
 from operator import itemgetter
 from pathlib import Path
-from typing import cast
+from typing import Literal
 
 from annoscore.align.documents import Rule, pair_documents, paired_files
-from annoscore.align.span_modes import CORPUS_MODES, CorpusMode
+from annoscore.align.span_modes import Duplicates, OverlapBasis, SpanMode, match_options
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.formats.brat import MAX_OFFSET, AnnFile, place, read_brat_corpus
+from annoscore.formats.brat import AnnFile, place, read_brat_corpus
 from annoscore.formats.pharmaconer import CodeSet, read_code_tsvs
-from annoscore.metrics.prf import prf_scores, prf_zero_scores
-from annoscore.metrics.sets import set_counts, typed_set_counts
-from annoscore.report.pharmaconer import Layout
+from annoscore.metrics.sets import PharmaconerDetails, set_counts, typed_set_counts
+from annoscore.model import AnnotatedDocument, Mention
+from annoscore.options import TaskOptions, constant, option
 from annoscore.result import (
     EXAMPLES_SHOWN,
     CountMatrix,
     Result,
-    Scorer,
     ScoreWarning,
+    Undefined,
     merge_warnings,
 )
-from annoscore.signature import Signature
+from annoscore.tasks.registry import get
 
 UNCLEAR = "UNCLEAR"
 
-NER_MODES = tuple(m for m in CORPUS_MODES if m in ("strict", "exact", "overlap", "relaxed"))
-"""The span modes offered on PharmaCoNER input (a subset of the one list,
-:data:`~annoscore.align.span_modes.CORPUS_MODES`); ``strict`` is the official one."""
+NerMode = Literal[SpanMode.strict, SpanMode.exact, SpanMode.overlap, SpanMode.relaxed]
+"""The span modes offered on PharmaCoNER input (a subset of
+:class:`~annoscore.align.span_modes.SpanMode`); ``strict`` is the official one."""
 
 
 class Missing(Enum):
@@ -90,26 +87,63 @@ class Missing(Enum):
         return "ignore", "ignore"
 
 
-def _missing(value: Missing | Enum | str) -> Missing:
-    """``value`` as a :class:`Missing` (another enum's member by its value); an
-    :class:`InputError` naming the choices for anything else."""
-    text = value.value if isinstance(value, Enum) else value
-    try:
-        return Missing(text)
-    except ValueError:
-        choices = ", ".join(m.value for m in Missing)
-        raise InputError(f"unknown --missing-docs {text!r}; expected one of {choices}") from None
+_CODALAB = "Test-phase CodaLab rules (UNCLEAR removed) and its scores.txt layout."
+_MISSING = (
+    "official: as the script (plain: a gold document without a system file counts its items "
+    "as missed, a system document without gold is left out; --codalab: both left out); "
+    "ignore: both left out; count: both count all their items as missed or spurious."
+)
+_UNDEFINED = (
+    "What the corpus scores show where a denominator is 0: 'zero' (the official scripts' "
+    "0.0) or 'null' (undefined); per-document and per-type scores and the macro averages "
+    "are undefined there either way."
+)
 
 
-class Undefined(str, Enum):
-    """What a score with a zero denominator reads as."""
+@dataclass(frozen=True, slots=True)
+class NerOptions(TaskOptions):
+    """The options of ``annoscore pharmaconer ner`` (the plain official script's defaults)."""
 
-    zero = "zero"  # the official scripts' 0.0
-    null = "null"  # undefined: JSON null, '-' in tables
+    codalab: bool = option(False, _CODALAB)
+    mode: NerMode = option(
+        SpanMode.strict,
+        "strict (official): same type and offsets; exact: same offsets, any type; overlap: "
+        "same type, overlapping; relaxed: same type, start and end within --tolerance.",
+    )
+    min_overlap: float = option(
+        0.0, "overlap: shared fraction of the gold span (other modes: exit 2).", low=0.0, high=1.0
+    )
+    overlap_basis: OverlapBasis = constant(
+        OverlapBasis.gold, "--min-overlap is a fraction of the gold span's length."
+    )
+    tolerance: int = option(
+        0, "relaxed: characters off at each end (other modes: exit 2, no effect).", low=0
+    )
+    matching: str = constant(
+        "one-to-one-optimal", "In the span modes, a gold and a system entity pair at most once."
+    )
+    duplicates: Duplicates = constant(
+        Duplicates.collapse,
+        "Identical entities of a document count once (a set, as the official script).",
+    )
+    missing_docs: Missing = option(Missing.official, _MISSING)
+    undefined: Undefined = option(Undefined.zero, _UNDEFINED)
 
 
-SCORERS: dict[Undefined, Scorer] = {Undefined.zero: prf_zero_scores, Undefined.null: prf_scores}
-"""The scorer of each ``undefined`` rule (:mod:`annoscore.metrics.prf`)."""
+@dataclass(frozen=True, slots=True)
+class IndexingOptions(TaskOptions):
+    """The options of ``annoscore pharmaconer indexing`` (the plain official script's
+    defaults)."""
+
+    codalab: bool = option(False, _CODALAB)
+    gold_ann: Path | None = option(
+        None,
+        "With --codalab: the gold sub-track 1 .ann folder linking codes to mentions (without "
+        "--codalab: exit 2, it would have no effect).",
+        moves=False,
+    )
+    missing_docs: Missing = option(Missing.official, _MISSING)
+    undefined: Undefined = option(Undefined.zero, _UNDEFINED)
 
 
 def _run_name(system: Path) -> str:
@@ -222,17 +256,6 @@ def _strict_counts(
     return per_document
 
 
-def _check_ner_options(mode: str, min_overlap: float, tolerance: int) -> None:
-    if mode not in NER_MODES:
-        raise InputError(f"unknown mode {mode!r}; expected one of {', '.join(NER_MODES)}")
-    if tolerance and mode != "relaxed":
-        raise InputError(f"--tolerance has no effect with --mode {mode} (only with relaxed)")
-    if min_overlap and mode != "overlap":
-        raise InputError(f"--min-overlap has no effect with --mode {mode} (only with overlap)")
-    if tolerance > MAX_OFFSET:
-        raise InputError(f"--tolerance {tolerance} is beyond any text (above 2^53)")
-
-
 def _check_comparable(files: dict[str, AnnFile], mode: str) -> None:
     """Span modes need ``0 <= start <= end``: reversed offsets (read as written for the
     official strict mode) are an :class:`InputError` naming the line."""
@@ -248,73 +271,121 @@ def _check_comparable(files: dict[str, AnnFile], mode: str) -> None:
                 )
 
 
-def score_ner(
-    gold: Path,
-    system: Path,
-    *,
-    codalab: bool = False,
-    missing_docs: Missing | str = Missing.official,
-    undefined: Undefined | str = Undefined.zero,
-    mode: str = "strict",
-    min_overlap: float = 0.0,
-    tolerance: int = 0,
-    strict_input: bool = False,
-) -> Result:
-    """Sub-track 1: entity offsets in brat files (or folders of them), micro P/R/F1.
+def score_pharmaconer_ner(gold: Path, system: Path, options: NerOptions = NerOptions()) -> Result:
+    """Sub-track 1: entity offsets in two brat files, or two folders of them (documents paired
+    by file name), scored as the official script scores them.
 
-    - ``codalab``: the test-phase rules (``UNCLEAR`` entities removed from both sides).
-    - ``missing_docs``: ``official`` (the plain script: a gold document without a system file
-      is scored, all its entities missed, and a system document without gold is left out; the
-      CodaLab scorer: both left out), ``ignore`` (both left out) or ``count`` (both scored
-      against nothing).
-    - ``undefined``: ``zero`` (official) reads a zero denominator as 0.0; ``null`` as undefined.
-    - ``mode``: ``strict`` (official: same type and fragments) or a generic span mode
-      (``exact``, ``overlap`` with ``min_overlap``, ``relaxed`` with ``tolerance``), scored with
-      PharmaCoNER's pairing, UNCLEAR and set (duplicates collapse) rules.  An option with no
-      effect in the mode is an :class:`InputError`.
-    - ``strict_input``: every line the official reading tolerates (see
-      :mod:`annoscore.formats.brat`, dialect ``pharmaconer``) and every repeated entity is an
-      :class:`InputError` instead of a warning.
+    A document is the set of its (type, fragments) entities (duplicates collapse, the text is
+    ignored); per document and type tp = |G & S|, fp = |S - G|, fn = |G - S|, and
+    ``documents`` = 1.  P = tp/(tp+fp), R = tp/(tp+fn), F1 their harmonic mean, micro over
+    the scored documents (:mod:`annoscore.metrics.prf`).
+    Undefined: P when nothing was predicted, R when there was nothing to find, F1 when both;
+    the corpus scores show 0.0 there (``undefined=zero``, official) or ``None``, and a
+    warning names them; per-document and per-type scores and macro averages leave them out.
+    Settings that move a number (:class:`NerOptions`): ``codalab`` (off: ``UNCLEAR`` entities
+    kept), ``missing_docs`` (official), ``mode`` (strict: same type and fragments; the generic
+    ``exact``, ``overlap`` with ``min_overlap``, ``relaxed`` with ``tolerance``, scored with
+    PharmaCoNER's pairing, UNCLEAR and set rules), ``undefined`` (zero).
 
-    The files are read as the official script reads them (``pharmaconer`` dialect); without
-    ``codalab``, every file of a system folder is read as brat, whatever its extension.
-
-    Counts: ``tp``, ``fp``, ``fn``, ``documents`` (1 per scored document) and per type.
-    P = tp/(tp+fp), R = tp/(tp+fn), F1 their harmonic mean (:mod:`annoscore.metrics.prf`).
+    The files are read as the official script reads them (:mod:`annoscore.formats.brat`,
+    dialect ``pharmaconer``); without ``codalab``, every file of a system folder is read as
+    brat, whatever its extension.  ``strict_input`` refuses every line that reading tolerates,
+    and every repeated entity.
 
     >>> from annoscore.samples import SAMPLES
     >>> folder = SAMPLES / "pharmaconer"
-    >>> r = score_ner(folder / "gold/subtrack1/sample", folder / "system/subtrack1/sample")
-    >>> r.counts.as_dict(), round(r.scores["f1"], 4)
+    >>> r = score_pharmaconer_ner(folder / "gold/subtrack1/sample",
+    ...                           folder / "system/subtrack1/sample")
+    >>> r.counts.as_dict(), round(r.score, 4)
     ({'documents': 15, 'fn': 2, 'fp': 1, 'tp': 54}, 0.973)
     """
-    _check_ner_options(mode, min_overlap, tolerance)
-    missing_docs, undefined = _missing(missing_docs), Undefined(undefined)
-    gold_rule, system_rule = missing_docs.rules(codalab)
+    match_options(options)  # an option with no effect is refused before reading
     file_mode = _check_modes(gold, system)
-    gold_corpus = read_brat_corpus(gold, dialect="pharmaconer", strict_input=strict_input)
+    gold_corpus = read_brat_corpus(gold, dialect="pharmaconer", strict_input=options.strict_input)
     system_corpus = read_brat_corpus(
         system,
         check_text=False,
         dialect="pharmaconer",
-        strict_input=strict_input,
-        every_file=not codalab,
+        strict_input=options.strict_input,
+        every_file=not options.codalab,
     )
     gold_docs, system_docs = paired_files(gold, system, gold_corpus.files, system_corpus.files)
-    layout = Layout(1, _run_name(system), file_mode)
+    return _ner_result(
+        gold_docs,
+        system_docs,
+        options,
+        [*gold_corpus.warnings, *system_corpus.warnings],
+        PharmaconerDetails(1, _run_name(system), file_mode),
+    )
+
+
+Document = AnnFile | AnnotatedDocument | Iterable[Mention]
+"""A document in memory: a reader's :class:`~annoscore.formats.brat.AnnFile`, the brat model's
+:class:`~annoscore.model.AnnotatedDocument`, or its mentions."""
+
+
+def count_pharmaconer_ner(
+    gold_docs: Mapping[str, Document],
+    system_docs: Mapping[str, Document],
+    options: NerOptions = NerOptions(),
+) -> Result:
+    """:func:`score_pharmaconer_ner` of documents in memory, keyed by document id (the run is
+    named ``system`` in the official layout).
+
+    >>> from annoscore.model import Span
+    >>> gold = {"d1": [Mention(Span.of(0, 5), "PROTEINAS")], "d2": []}
+    >>> system = {"d1": [Mention(Span.of(0, 4), "PROTEINAS")], "d2": []}
+    >>> r = count_pharmaconer_ner(gold, system)
+    >>> r.scores, r.documents["d2"].scores["f1"]
+    ({'precision': 0.0, 'recall': 0.0, 'f1': 0.0}, None)
+    >>> count_pharmaconer_ner(gold, system, NerOptions(mode=SpanMode.overlap)).score
+    1.0
+    """
+    return _ner_result(_ann_files(gold_docs), _ann_files(system_docs), options, [], _IN_MEMORY_NER)
+
+
+_IN_MEMORY_NER = PharmaconerDetails(1, "system", False)
+
+
+def _ann_files(docs: Mapping[str, Document]) -> dict[str, AnnFile]:
+    """Documents in memory as a reader's columns."""
+
+    def columns(doc_id: str, doc: Document) -> AnnFile:
+        if isinstance(doc, AnnFile):
+            return doc
+        return AnnFile.of(doc if isinstance(doc, AnnotatedDocument) else _document(doc_id, doc))
+
+    return {doc_id: columns(doc_id, doc) for doc_id, doc in docs.items()}
+
+
+def _document(doc_id: str, mentions: Iterable[Mention]) -> AnnotatedDocument:
+    return AnnotatedDocument(doc_id, tuple(mentions))
+
+
+def _ner_result(
+    gold_docs: dict[str, AnnFile],
+    system_docs: dict[str, AnnFile],
+    options: NerOptions,
+    read: list[ScoreWarning],
+    details: PharmaconerDetails,
+) -> Result:
+    """The NER result of both sides' files (``read``: the readers' warnings)."""
+    match = match_options(options)
+    gold_rule, system_rule = options.missing_docs.rules(options.codalab)
     dropped = 0
-    if codalab:
+    if options.codalab:
         gold_docs, dropped_gold = _without_unclear(gold_docs)
         system_docs, dropped_system = _without_unclear(system_docs)
         dropped = dropped_gold + dropped_system
-    warnings: list[ScoreWarning | str] = [*gold_corpus.warnings, *system_corpus.warnings]
-    if mode == "strict":
+    warnings: list[ScoreWarning | str] = [*read]
+    matrix: CountMatrix | dict[str, Counts]
+    if options.mode is SpanMode.strict:
         pairing = pair_documents(
             gold_docs, system_docs, gold_only=gold_rule, system_only=system_rule, sort=True
         )
         repeated: list[str] = []
         per_document = _strict_counts(
-            gold_docs, system_docs, pairing.scored, strict_input, repeated
+            gold_docs, system_docs, pairing.scored, options.strict_input, repeated
         )
         scored = [
             d
@@ -324,48 +395,24 @@ def score_ner(
         ]
         warnings += [*pairing.warnings(), *merge_warnings(w for d in scored for w in d.warnings)]
         warnings += _duplicate_warning(repeated, "entit(ies)")
-        matrix = CountMatrix.of(per_document) if per_document else _empty_matrix(PRF_DOCUMENTS)
-        signature = Signature.of(
-            "pharmaconer-ner",
-            codalab=codalab,
-            mode="strict",
-            missing_docs=missing_docs.value,
-            undefined=undefined.value,
-        )
+        matrix = per_document or _empty_matrix(PRF_DOCUMENTS)
     else:
-        from annoscore.align.span_modes import MatchOptions
-        from annoscore.tasks.spans import count_spans, span_signature
+        from annoscore.metrics.span_corpus import count_span_documents
 
-        span_mode = cast(CorpusMode, mode)
-        _check_comparable(gold_docs, mode)
-        _check_comparable(system_docs, mode)
-        options = MatchOptions(min_overlap, "gold", tolerance)
-        span_matrix, span_warnings = count_spans(
+        _check_comparable(gold_docs, options.mode)
+        _check_comparable(system_docs, options.mode)
+        span_matrix, span_warnings = count_span_documents(
             gold_docs,
             system_docs,
-            mode=span_mode,
-            options=options,
-            pairing=(gold_rule, system_rule),
-            duplicates="collapse",
+            options.mode,
+            match,
+            (gold_rule, system_rule),
+            options.duplicates,
         )
         warnings += span_warnings
         matrix = span_matrix.with_column("documents", 1)
-        signature = span_signature(
-            "pharmaconer-ner",
-            span_mode,
-            options,
-            "collapse",
-            missing_docs.value,
-            leading={"codalab": codalab},
-            trailing={"undefined": undefined.value},
-        )
-    return Result.from_counts(
-        "pharmaconer-ner",
-        signature,
-        matrix,
-        SCORERS[undefined],
-        warnings=[*warnings, *_unclear_warning(dropped)],
-        details=layout,
+    return get("pharmaconer-ner").result(
+        options, matrix, warnings=[*warnings, *_unclear_warning(dropped)], details=details
     )
 
 
@@ -375,9 +422,9 @@ def unclear_only_codes(file: AnnFile) -> set[str]:
     nothing."""
     types = dict(zip(file.ids, file.types, strict=True))
     linked: dict[str, set[str]] = {}
-    for note in file.notes:
-        if note.type == "AnnotatorNotes" and note.target in types:
-            linked.setdefault(note.text.strip(), set()).add(types[note.target])
+    for link in file.notes:
+        if link.type == "AnnotatorNotes" and link.target in types:
+            linked.setdefault(link.text.strip(), set()).add(types[link.target])
     return {code for code, kinds in linked.items() if kinds == {UNCLEAR}}
 
 
@@ -397,55 +444,109 @@ def _codalab_gold_codes(
     return kept
 
 
-def score_indexing(
-    gold: Path,
-    system: Path,
-    *,
-    codalab: bool = False,
-    gold_ann: Path | None = None,
-    missing_docs: Missing | str = Missing.official,
-    undefined: Undefined | str = Undefined.zero,
-    strict_input: bool = False,
+def score_pharmaconer_indexing(
+    gold: Path, system: Path, options: IndexingOptions = IndexingOptions()
 ) -> Result:
-    """Sub-track 2: the set of concept codes of each document (TSV files or folders).
+    """Sub-track 2: the set of concept codes of each document, in two TSV files or two folders
+    of them (documents paired by file name).
 
-    ``codalab`` (with ``gold_ann``, the gold sub-track 1 ``.ann`` folder) drops a gold code
-    only when every mention it normalises is UNCLEAR (a code with no ``AnnotatorNotes`` link
-    is kept), in the notes of the document the code's row names (a row naming a document with
-    no ``.ann`` file is kept); system codes are kept.
-    ``gold_ann`` without ``codalab`` is an :class:`InputError` (it would have no effect).
-    ``missing_docs``, ``undefined`` and ``strict_input`` as in :func:`score_ner`.
-    Codes are compared as written, a line's trailing whitespace removed
-    (:mod:`annoscore.formats.pharmaconer`).
-    Counts: ``tp``, ``fp``, ``fn`` of the code sets, ``documents``.
+    Per document tp = |G & S|, fp = |S - G|, fn = |G - S| of the code sets (codes compared as
+    written, :mod:`annoscore.formats.pharmaconer`) and ``documents`` = 1; P, R and F1 micro.
+    Undefined: as in :func:`score_pharmaconer_ner`.
+    Settings that move a number (:class:`IndexingOptions`): ``codalab`` (off; with it,
+    ``gold_ann``, the gold sub-track 1 ``.ann`` folder, drops the gold codes that normalise
+    only UNCLEAR mentions: module doc), ``missing_docs`` (official), ``undefined`` (zero).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> folder = SAMPLES / "pharmaconer"
+    >>> score_pharmaconer_indexing(folder / "gold/subtrack2/sample",
+    ...                            folder / "system/subtrack2/sample").score
+    1.0
     """
-    if codalab and gold_ann is None:
+    if options.codalab and options.gold_ann is None:
         raise InputError("--codalab indexing needs --gold-ann, the gold sub-track 1 .ann folder")
-    if gold_ann is not None and not codalab:
-        raise InputError("--gold-ann has no effect without --codalab", gold_ann)
-    missing_docs, undefined = _missing(missing_docs), Undefined(undefined)
-    gold_rule, system_rule = missing_docs.rules(codalab)
+    if options.gold_ann is not None and not options.codalab:
+        raise InputError("--gold-ann has no effect without --codalab", options.gold_ann)
     file_mode = _check_modes(gold, system)
-    gold_read, gold_skipped = read_code_tsvs(gold, strict_input=strict_input)
-    system_read, system_skipped = read_code_tsvs(system, strict_input=strict_input)
+    gold_read, gold_skipped = read_code_tsvs(gold, strict_input=options.strict_input)
+    system_read, system_skipped = read_code_tsvs(system, strict_input=options.strict_input)
     gold_docs, system_docs = paired_files(gold, system, gold_read, system_read)
-    unclear: dict[str, set[str]] = {}
-    warnings: list[ScoreWarning | str] = [*gold_skipped, *system_skipped]
-    if gold_ann is not None:
+    read: list[ScoreWarning] = [*gold_skipped, *system_skipped]
+    notes: dict[str, AnnFile] = {}
+    if options.gold_ann is not None:
         ann_corpus = read_brat_corpus(
-            gold_ann, check_text=False, dialect="pharmaconer", strict_input=strict_input
+            options.gold_ann,
+            check_text=False,
+            dialect="pharmaconer",
+            strict_input=options.strict_input,
         )
-        ann_docs = ann_corpus.files
-        missing = sorted(set(gold_docs) - set(ann_docs))
+        notes = ann_corpus.files
+        missing = sorted(set(gold_docs) - set(notes))
         if missing:
             raise InputError(
                 f"{len(missing)} gold document(s) have no .ann file here (first: {missing[0]})",
-                gold_ann,
+                options.gold_ann,
             )
-        named = {name for doc in gold_docs.values() for name in doc.named}
-        unclear = {d: unclear_only_codes(ann_docs[d]) for d in sorted(named) if d in ann_docs}
-        warnings += ann_corpus.all_warnings()
+        read += ann_corpus.all_warnings()
+    return _indexing_result(
+        gold_docs,
+        system_docs,
+        options,
+        notes,
+        read,
+        PharmaconerDetails(2, _run_name(system), file_mode),
+    )
 
+
+def count_pharmaconer_indexing(
+    gold_docs: Mapping[str, CodeSet | Iterable[str]],
+    system_docs: Mapping[str, CodeSet | Iterable[str]],
+    options: IndexingOptions = IndexingOptions(),
+    gold_notes: Mapping[str, Document] | None = None,
+) -> Result:
+    """:func:`score_pharmaconer_indexing` of code sets in memory, keyed by document id;
+    ``codalab`` needs ``gold_notes``, the gold sub-track 1 documents whose ``AnnotatorNotes``
+    link codes to mentions (``options.gold_ann`` is not read).
+
+    >>> r = count_pharmaconer_indexing({"d1": ["A", "B"]}, {"d1": ["A", "C"]})
+    >>> r.counts.as_dict(), r.score
+    ({'documents': 1, 'fn': 1, 'fp': 1, 'tp': 1}, 0.5)
+    """
+    if options.codalab and gold_notes is None:
+        raise InputError("CodaLab indexing needs the gold documents' notes (gold_notes)")
+
+    def code_sets(docs: Mapping[str, CodeSet | Iterable[str]]) -> dict[str, CodeSet]:
+        return {d: c if isinstance(c, CodeSet) else _code_set(d, c) for d, c in docs.items()}
+
+    notes = _ann_files(gold_notes or {})
+    return _indexing_result(
+        code_sets(gold_docs), code_sets(system_docs), options, notes, [], _IN_MEMORY_INDEXING
+    )
+
+
+_IN_MEMORY_INDEXING = PharmaconerDetails(2, "system", False)
+
+
+def _code_set(doc_id: str, codes: Iterable[str]) -> CodeSet:
+    unique = frozenset(codes)
+    return CodeSet(doc_id, unique, named={doc_id: unique})
+
+
+def _indexing_result(
+    gold_docs: dict[str, CodeSet],
+    system_docs: dict[str, CodeSet],
+    options: IndexingOptions,
+    notes: Mapping[str, AnnFile],
+    read: list[ScoreWarning],
+    details: PharmaconerDetails,
+) -> Result:
+    """The indexing result of both sides' code sets (``notes``: the gold ``.ann`` files by
+    document id, with ``codalab``; ``read``: the readers' warnings)."""
+    gold_rule, system_rule = options.missing_docs.rules(options.codalab)
+    unclear: dict[str, set[str]] = {}
+    if options.codalab:
+        named = {name for doc in gold_docs.values() for name in doc.named}
+        unclear = {d: unclear_only_codes(notes[d]) for d in sorted(named) if d in notes}
     pairing = pair_documents(
         gold_docs, system_docs, gold_only=gold_rule, system_only=system_rule, sort=True
     )
@@ -455,15 +556,14 @@ def score_indexing(
     for doc_id in pairing.scored:
         g_doc, s_doc = gold_docs.get(doc_id), system_docs.get(doc_id)
         g_codes = set(g_doc.codes) if g_doc else set()
-        if codalab and g_doc is not None:
+        if options.codalab and g_doc is not None:
             kept = _codalab_gold_codes(g_doc, unclear, moved)
             dropped += len(g_codes) - len(kept)
             g_codes = kept
         per_document[doc_id] = set_counts(g_codes, s_doc.codes if s_doc else ()) + Counts(
             documents=1
         )
-
-    warnings += pairing.warnings()
+    warnings: list[ScoreWarning | str] = [*read, *pairing.warnings()]
     scored = [
         d
         for doc_id in pairing.scored
@@ -492,22 +592,6 @@ def score_indexing(
                 tolerated=True,
             )
         )
-    signature = Signature.of(
-        "pharmaconer-indexing",
-        codalab=codalab,
-        missing_docs=missing_docs.value,
-        undefined=undefined.value,
-    )
-    matrix = (
-        CountMatrix.of(per_document)
-        if per_document
-        else _empty_matrix(("tp", "fp", "fn", "documents"))
-    )
-    return Result.from_counts(
-        "pharmaconer-indexing",
-        signature,
-        matrix,
-        SCORERS[undefined],
-        warnings=warnings,
-        details=Layout(2, _run_name(system), file_mode),
+    return get("pharmaconer-indexing").result(
+        options, per_document or _empty_matrix(PRF_DOCUMENTS), warnings=warnings, details=details
     )

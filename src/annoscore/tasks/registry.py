@@ -281,14 +281,13 @@ def sample_paths(task: Task) -> tuple[Path, Path, dict[str, Any]]:
 _PRF = "annoscore.metrics.prf:prf_scores"
 
 register(
-    legacy_task(
+    Task(
         name="pharmaconer-ner",
         summary="PharmaCoNER sub-track 1: entity offsets in brat files, micro P/R/F1",
-        command=("pharmaconer", "ner"),
-        score="annoscore.tasks.pharmaconer:score_ner",
-        reader="annoscore.formats.brat:read_brat",
-        scorer="annoscore.metrics.prf:prf_zero_scores",
-        signature=("codalab", "mode", "missing-docs", "undefined"),
+        options="annoscore.tasks.pharmaconer:NerOptions",
+        score="annoscore.tasks.pharmaconer:score_pharmaconer_ner",
+        scorer=_PRF,
+        headline="f1",
         sample=Sample(
             "pharmaconer/gold/subtrack1/sample",
             "pharmaconer/system/subtrack1/sample",
@@ -298,33 +297,30 @@ register(
     )
 )
 register(
-    legacy_task(
+    Task(
         name="pharmaconer-indexing",
         summary="PharmaCoNER sub-track 2: concept codes per document (TSV), micro P/R/F1",
-        command=("pharmaconer", "indexing"),
-        score="annoscore.tasks.pharmaconer:score_indexing",
-        reader="annoscore.formats.pharmaconer:read_code_tsv",
-        scorer="annoscore.metrics.prf:prf_zero_scores",
-        signature=("codalab", "missing-docs", "undefined"),
+        options="annoscore.tasks.pharmaconer:IndexingOptions",
+        score="annoscore.tasks.pharmaconer:score_pharmaconer_indexing",
+        scorer=_PRF,
+        headline="f1",
         sample=Sample(
             "pharmaconer/gold/subtrack2/sample",
             "pharmaconer/system/subtrack2/sample",
             title="PharmaCoNER sub-track 2 (concept indexing), official layout",
         ),
         text="annoscore.report.pharmaconer:render_official",
-        path_options=("gold_ann",),
     )
 )
 register(
-    legacy_task(
+    Task(
         name="spans",
         summary="generic span scoring of brat files: strict, exact, overlap, relaxed, token, "
         "SemEval-2013",
-        command=("spans",),
-        score="annoscore.tasks.spans:score_span_files",
-        reader="annoscore.formats.brat:read_brat",
-        scorer="annoscore.metrics.spans:prf_scores",
-        signature=("mode", "matching", "duplicates", "missing-docs"),
+        options="annoscore.tasks.spans:SpanOptions",
+        score="annoscore.tasks.spans:score_spans",
+        scorer="annoscore.metrics.spans:span_scores",
+        headline="f1",
         sample=Sample(
             "pharmaconer/gold/subtrack1/sample",
             "pharmaconer/system/subtrack1/sample",
