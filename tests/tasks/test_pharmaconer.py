@@ -345,12 +345,12 @@ def test_indexing_counts_code_sets_in_memory() -> None:
     result = count_pharmaconer_indexing(gold, system)
     assert _counts(result) == (1, 0, 2) and result.counts["documents"] == 2  # as the script
     with pytest.raises(InputError, match="gold_notes"):
-        count_pharmaconer_indexing(gold, system, IndexingOptions(codalab=True))
+        count_pharmaconer_indexing(gold, system, options=IndexingOptions(codalab=True))
     unclear = (Mention(Span.of(0, 3), "UNCLEAR", "T1"),)
     linked = {
         "a": AnnotatedDocument("a", unclear, notes=(Note("#1", "AnnotatorNotes", "T1", "222"),))
     }
-    codalab = count_pharmaconer_indexing(gold, system, IndexingOptions(codalab=True), linked)
+    codalab = count_pharmaconer_indexing(gold, system, linked, IndexingOptions(codalab=True))
     assert _counts(codalab) == (1, 0, 0)  # 222 dropped (UNCLEAR only); b and c left out
     assert _codes(codalab) == {
         "documents.gold-only": 1,

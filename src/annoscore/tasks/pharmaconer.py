@@ -501,8 +501,8 @@ def score_pharmaconer_indexing(
 def count_pharmaconer_indexing(
     gold_docs: Mapping[str, CodeSet | Iterable[str]],
     system_docs: Mapping[str, CodeSet | Iterable[str]],
-    options: IndexingOptions = IndexingOptions(),
     gold_notes: Mapping[str, Document] | None = None,
+    options: IndexingOptions = IndexingOptions(),
 ) -> Result:
     """:func:`score_pharmaconer_indexing` of code sets in memory, keyed by document id;
     ``codalab`` needs ``gold_notes``, the gold sub-track 1 documents whose ``AnnotatorNotes``
