@@ -8,7 +8,7 @@ import pytest
 
 from annoscore.counts import Counts
 from annoscore.report.muc import coref_row, coref_summary, partition_file, score_report
-from annoscore.tasks.muc import score_muc_coref_files
+from annoscore.tasks.muc import CoreferenceOptions, score_muc_coreference
 from tests.conftest import shared_data
 from tests.helpers import texts
 
@@ -104,7 +104,7 @@ def test_shared_sample_gives_one_third() -> None:
     executive} (optional "She" unaligned, removed); response chains {Acme, it, executive}
     {Jane Q. Doe, the company's}: recall = precision = 1/3."""
     folder = shared_data("muc", "coref")
-    result = score_muc_coref_files(
+    result = score_muc_coreference(
         folder / "key.synthetic.sgml", folder / "response.synthetic.sgml"
     )
     c = result.counts
@@ -122,10 +122,10 @@ def test_shared_sample_gives_one_third() -> None:
 
 def test_other_metrics_on_the_same_partitions() -> None:
     folder = shared_data("muc", "coref")
-    result = score_muc_coref_files(
+    result = score_muc_coreference(
         folder / "key.synthetic.sgml",
         folder / "response.synthetic.sgml",
-        metric="muc,bcub,ceafe",
+        CoreferenceOptions(metric=("muc", "bcub", "ceafe")),
     )
     s = result.scores
     # B3: key {1,2,5} {3,4}; response {1,2,4} {3,5}: recall = (2*2/3 + 1/3 + 1/2 + 1/2) / 5
@@ -134,8 +134,10 @@ def test_other_metrics_on_the_same_partitions() -> None:
     assert s["ceafe_f1"] == pytest.approx((2 * 2 / 6 + 2 * 1 / 4) / 2)
     assert s["conll_f1"] == pytest.approx((s["muc_f1"] + s["bcub_f1"] + s["ceafe_f1"]) / 3)
     assert s["recall"] == s["muc_recall"]
-    first_bcub = score_muc_coref_files(
-        folder / "key.synthetic.sgml", folder / "response.synthetic.sgml", metric="bcub"
+    first_bcub = score_muc_coreference(
+        folder / "key.synthetic.sgml",
+        folder / "response.synthetic.sgml",
+        CoreferenceOptions(metric=("bcub",)),
     )
     assert first_bcub.scores["recall"] == pytest.approx(s["bcub_recall"])
     assert "2.67 / 5" in score_report(first_bcub)
@@ -208,7 +210,7 @@ Kitty Higgins</COREF>, <COREF ID="6" REF="5">an aide</COREF> from <COREF ID="7">
 def test_manual_coreference_summary_is_reproduced(tmp_path: Path) -> None:
     """The manual's report summary excerpt, line for line, from files written for it: MIN
     alignment ("White House" inside "the White House"), nested markables, optional ones."""
-    result = score_muc_coref_files(
+    result = score_muc_coreference(
         write(tmp_path / "key.sgml", SUMMARY_KEY), write(tmp_path / "rsp.sgml", SUMMARY_RESPONSE)
     )
     assert coref_summary(result.details) == MANUAL_SUMMARY
@@ -273,7 +275,7 @@ def partition_files(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_manual_partition_excerpt_is_reproduced(tmp_path: Path) -> None:
     key, rsp = partition_files(tmp_path)
-    result = score_muc_coref_files(key, rsp)
+    result = score_muc_coreference(key, rsp)
     text = partition_file(result.details)
     assert MANUAL_PARTITION in text
     lines = text.splitlines()
@@ -295,7 +297,7 @@ def test_min_rules_and_one_to_one_alignment(tmp_path: Path) -> None:
         '<DOC><DOCNO>1</DOCNO><TEXT>the <COREF ID="a">Big <COREF ID="b" REF="a">Bank</COREF>'
         '</COREF> and its <COREF ID="c" REF="a">unit</COREF>.</TEXT></DOC>\n'
     )
-    result = score_muc_coref_files(write(tmp_path / "k", key), write(tmp_path / "r", rsp))
+    result = score_muc_coreference(write(tmp_path / "k", key), write(tmp_path / "r", rsp))
     alignment = result.details.coref[0]
     # "Big Bank" (8 characters) is taken before "Bank"; "unit" lacks the exact extent that a
     # key whose MIN is not in its text needs
@@ -311,9 +313,9 @@ def test_strict_text_and_missing_ref(tmp_path: Path) -> None:
     key = '<DOC><DOCNO>1</DOCNO><TEXT><COREF ID="1">A</COREF> b</TEXT></DOC>\n'
     rsp = '<DOC><DOCNO>1</DOCNO><TEXT><COREF ID="1">A</COREF> c</TEXT></DOC>\n'
     k, r = write(tmp_path / "k", key), write(tmp_path / "r", rsp)
-    assert "offset 2" in texts(score_muc_coref_files(k, r))[0]
+    assert "offset 2" in texts(score_muc_coreference(k, r))[0]
     with pytest.raises(InputError, match="--strict-text"):
-        score_muc_coref_files(k, r, strict_text=True)
+        score_muc_coreference(k, r, CoreferenceOptions(strict_text=True))
     write(tmp_path / "r", rsp.replace('ID="1">', 'ID="1" REF="7">'))
     with pytest.raises(InputError, match=r"r:1: column 28: REF='7' names no markable"):
-        score_muc_coref_files(k, r)
+        score_muc_coreference(k, r)
