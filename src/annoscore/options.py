@@ -346,15 +346,21 @@ def _shown_default(spec: OptionField) -> str:
 
 
 def markdown_table(cls: type[TaskOptions]) -> str:
-    """The options of ``cls`` as a Markdown table (flag, values, default, in the signature,
-    what it does): what the README shows for each task.
+    """The options of ``cls`` as a Markdown table (flags, values, default, whether the
+    signature records it, what it does): what the README shows for each task.  The options
+    every task shares (``--strict-input``) and the fixed settings are left out.
 
-    >>> print(markdown_table(TaskOptions).splitlines()[0])
+    >>> print(markdown_table(TaskOptions))
     | option | values | default | signature | what it does |
+    |---|---|---|---|---|
+    <BLANKLINE>
     """
+    shared = {f.name for f in dataclasses.fields(TaskOptions)}
     rows = ["| option | values | default | signature | what it does |", "|---|---|---|---|---|"]
     for spec in fields(cls):
-        flag = spec.setting.flags[0] if spec.setting.flags else spec.flag
+        if spec.name in shared or spec.setting.fixed:
+            continue
+        flags = ", ".join(f"`{flag}`" for flag in (spec.setting.flags or (spec.flag,)))
         values = {
             "bool": "switch",
             "int": "integer",
@@ -363,14 +369,15 @@ def markdown_table(cls: type[TaskOptions]) -> str:
             "names": "names, comma-separated",
             "text": "text",
         }.get(spec.kind, " \\| ".join(spec.choices))
-        if spec.kind in ("int", "float") and (spec.setting.low, spec.setting.high) != (None, None):
-            low, high = spec.setting.low, spec.setting.high
-            values += (
-                f" ({'' if low is None else f'{low:g}'}..{'' if high is None else f'{high:g}'})"
-            )
+        low, high = spec.setting.low, spec.setting.high
+        if spec.kind in ("int", "float") and (low, high) != (None, None):
+            bounds = ("" if b is None else f"{b:g}" for b in (low, high))
+            values += " ({}..{})".format(*bounds)
         if spec.nullable and spec.kind != "path":
             values += " or none"
+        if spec.setting.required:
+            values += ", required"
         moves = "yes" if spec.setting.moves else "no"
         text = " ".join(spec.setting.help.split()).replace("|", "\\|")
-        rows.append(f"| `{flag}` | {values} | `{_shown_default(spec)}` | {moves} | {text} |")
+        rows.append(f"| {flags} | {values} | `{_shown_default(spec)}` | {moves} | {text} |")
     return "\n".join(rows) + "\n"

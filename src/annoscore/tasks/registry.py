@@ -239,6 +239,23 @@ def get(name: str) -> Task:
         raise KeyError(f"unknown task {name!r}; expected one of {known}") from None
 
 
+def markdown_table() -> str:
+    """Every registered task as a Markdown table (name, command, options class, score
+    function, scorer, headline, summary): ``docs/architecture.md`` shows it, and a test holds
+    the two equal."""
+    rows = [
+        "| task | command | options | score function | scorer | headline | what it scores |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for task in TASKS.values():
+        rows.append(
+            f"| `{task.name}` | `annoscore {' '.join(task.command)}` "
+            f"| `{task.options.rpartition(':')[2] or '-'}` | `{task.score.rpartition(':')[2]}` "
+            f"| `{task.scorer.rpartition(':')[2]}` | `{task.headline or '-'}` | {task.summary} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
 def sample_paths(task: Task) -> tuple[Path, Path, dict[str, Any]]:
     """The task's sample gold, system and options, with sample paths made absolute."""
     from annoscore.samples import SAMPLES
