@@ -17,6 +17,15 @@ The Python API is what the command line calls::
     (54, 0.973)
     >>> annoscore.list_tasks()["codiesp-d"]
     'CodiEsp-D: ranked ICD-10 diagnosis codes, MAP and micro P/R/F1'
+
+Each task's typed functions and options class are exported too, imported on first use:
+``score_<task>(gold, system, options)`` on files, ``count_<task>(gold, system, options)`` on
+data in memory, and its options class::
+
+    >>> r = annoscore.count_trec({"q1": {"d1": 1, "d2": 0}}, {"q1": {"d1": 0.5, "d2": 0.9}},
+    ...                          annoscore.TrecOptions(complete=True))
+    >>> r.score, r.counts["queries"]
+    (0.5, 1)
 """
 
 from __future__ import annotations
@@ -32,16 +41,50 @@ if TYPE_CHECKING:
     from annoscore.result import Result
     from annoscore.significance import Comparison
 
+    # Every task's typed functions and options class (the registry's, held equal by a test);
+    # at run time :func:`__getattr__` imports each on first use.
+    from annoscore.tasks.trec import TrecOptions, count_trec, score_trec
 
+
+# With every task's typed exports (held equal to the registry by a test).
 __all__ = [
     "Counts",
     "InputError",
+    "TrecOptions",
     "__version__",
     "bootstrap",
+    "count_trec",
     "list_tasks",
     "paired_test",
     "score",
+    "score_trec",
 ]
+
+
+def typed_exports() -> dict[str, str]:
+    """Every task's score and count functions and options class, by name: ``"module:name"``
+    (:attr:`Task.score <annoscore.tasks.registry.Task.score>`, ``count``, ``options``)."""
+    from annoscore.tasks.registry import TASKS
+
+    exports: dict[str, str] = {}
+    for task in TASKS.values():
+        if task.legacy is None:  # transitional
+            for target in (task.score, task.count, task.options):
+                exports[target.rpartition(":")[2]] = target
+    return exports
+
+
+def __getattr__(name: str) -> Any:
+    target = typed_exports().get(name) if not name.startswith("__") else None
+    if target is None:
+        raise AttributeError(f"module 'annoscore' has no attribute {name!r}")
+    from annoscore.tasks.registry import load
+
+    return load(target)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(typed_exports()))
 
 
 def list_tasks() -> dict[str, str]:

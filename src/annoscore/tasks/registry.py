@@ -98,6 +98,13 @@ class Task:
             return self.legacy.signature
         return tuple(f.key for f in fields(self.options_class()) if f.setting.moves)
 
+    @property
+    def count(self) -> str:
+        """``"module:count_<task>"``: the function scoring data in memory, beside the score
+        function of the same name (``score_trec``, ``count_trec``)."""
+        module, _, function = self.score.partition(":")
+        return f"{module}:{function.replace('score_', 'count_', 1)}"
+
     def score_function(self) -> Any:
         return load(self.score)
 
