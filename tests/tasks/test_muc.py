@@ -538,3 +538,34 @@ def test_pointers_to_missing_objects_or_unknown_classes_are_counted_in_a_warning
     (warning,) = [w for w in result.warnings if w.code == "muc.dangling-pointers"]
     assert warning.count == 2 and warning.tolerated
     assert warning.examples[0].endswith(":5 <PERSON-9901010001-44>")
+
+
+def test_a_document_the_response_left_empty_counts_0_in_the_macro_average(tmp_path: Path) -> None:
+    """One rule for undefined numbers: a document with key fills and no response has precision
+    undefined but F 0, so ``macro_doc`` F is the mean of 1 and 0 (before: 1, the empty
+    document left out); its score page still says "F-MEASURES not available"."""
+    key = '<A-1-1> :=\n NAME: "a"\n TYPE: x\n<A-2-1> :=\n NAME: "b"\n TYPE: y\n'
+    response = '<A-1-1> :=\n NAME: "a"\n TYPE: x\n'
+    config = CLASSES.format(task="template_element", threshold="0")
+    path = write(
+        tmp_path, config + ":key_file key.tpl\n:response_file response.tpl\n", key, response
+    )
+    result = score_configured(path)
+    assert result.documents["2"].scores["precision"] is None
+    assert result.documents["2"].scores["f_pr"] == 0.0
+    assert result.shown(averages=True).averages["macro_doc"]["f_pr"] == 0.5
+    page = score_report(result).split("\f\n")[1]
+    assert page.startswith("Document 2") and "F-MEASURES not available" in page
+
+
+def test_documents_given_twice_in_memory_are_refused() -> None:
+    """``count_muc_*`` takes documents a user holds: a document id given twice (which the
+    reader refuses in one file) is an error, not a silent merge or drop."""
+    from annoscore.samples import SAMPLES
+    from annoscore.tasks.muc import count_muc_template_element
+
+    [doc] = parse_templates('<PERSON-1-1> :=\n PER_NAME: "Ann"\n', Path("k.tpl"), keys_syntax=True)
+    options = TemplateOptions(config=SAMPLES / "muc" / "te.config")
+    with pytest.raises(InputError, match="response document 1 is given twice"):
+        count_muc_template_element([doc], [doc, doc], options)
+    assert count_muc_template_element([doc], [doc], options).scores["f_pr"] == 1.0

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from annoscore.counts import Counts
+from annoscore.errors import InputError
 from annoscore.report.muc import coref_row, coref_summary, partition_file, score_report
 from annoscore.tasks.muc import CoreferenceOptions, score_muc_coreference
 from tests.conftest import shared_data
@@ -319,3 +320,28 @@ def test_strict_text_and_missing_ref(tmp_path: Path) -> None:
     write(tmp_path / "r", rsp.replace('ID="1">', 'ID="1" REF="7">'))
     with pytest.raises(InputError, match=r"r:1: column 28: REF='7' names no markable"):
         score_muc_coreference(k, r)
+
+
+def test_f_is_0_not_undefined_when_only_the_response_has_links() -> None:
+    """Key markables all alone (no key link: recall undefined) and a response that links two of
+    them: precision 0, F 0 by the one rule (before: undefined), the TOTALS line ``*`` for
+    recall and F as the manual's table prints them; in-memory documents, and a number given
+    twice refused."""
+    from annoscore.formats.muc_sgml import parse_sgml
+    from annoscore.report.muc import coref_score_report
+    from annoscore.tasks.muc import count_muc_coreference
+
+    def doc(text: str) -> list:  # type: ignore[type-arg]
+        return parse_sgml(f"<DOC><DOCNO>4</DOCNO><TEXT>{text}</TEXT></DOC>", "x", {"COREF"})
+
+    key = doc('<COREF ID="1">Ann</COREF> met <COREF ID="2">Bob</COREF>')
+    rsp = doc('<COREF ID="1">Ann</COREF> met <COREF ID="2" REF="1">Bob</COREF>')
+    result = count_muc_coreference(key, rsp)
+    s = result.scores
+    assert (s["recall"], s["precision"], s["f_pr"], s["f1"]) == (None, 0.0, 0.0, 0.0)
+    totals = coref_score_report(result).splitlines()[-1]
+    assert totals.startswith("TOTALS:") and totals.endswith(
+        "0 / 0         *%        0 / 1       0.0%     *%"
+    )
+    with pytest.raises(InputError, match="key document number 4 is given twice"):
+        count_muc_coreference(key + key, rsp)
