@@ -319,8 +319,9 @@ def _perfect_templates(gold: Path, target: Path) -> Path:
 
 
 PERFECT: dict[str, Callable[[Path, Path], Path]] = {
-    "muc": _perfect_templates,
     "muc-template-element": _perfect_templates,
+    "muc-template-relation": _perfect_templates,
+    "muc-scenario-template": _perfect_templates,
     "trec": _perfect_trec,
     "codiesp-x": _perfect_codiesp_x,
     "are-1": _perfect_are_pairs,
@@ -390,7 +391,8 @@ def _another(spec: OptionField) -> Any:
         others = [c for c in spec.choices if c != str(getattr(default, "value", default))]
         return others[0] if others else ...
     if spec.kind == "names":
-        return ("x",) if default != ("x",) else ("y",)
+        others = [c for c in spec.choices if (c,) != default]  # names from a Literal
+        return (others[0],) if others else ("x",) if default != ("x",) else ("y",)
     return ...  # paths and text: the data, not a setting
 
 
@@ -412,9 +414,11 @@ def test_each_option_moves_the_signature_exactly_when_declared_to(name: str, opt
     if value is ...:
         assert not spec.setting.moves, f"{name} {option}: a path or text that moves a number"
         return
+    _, _, sample = sample_paths(task)  # the files a task cannot score without, as given
+    needed = {s.name: sample[s.name] for s in fields(cls) if s.setting.required}
     try:
-        changed = cls.from_values({option: value})
+        changed = cls.from_values({**needed, option: value})
     except Exception as error:  # a value this option refuses: try its other bound
         pytest.fail(f"{name} {option}={value!r} refused: {error}")
-    before, after = cls().signature(name), changed.signature(name)
+    before, after = cls.from_values(needed).signature(name), changed.signature(name)
     assert (before != after) is spec.setting.moves, (name, option, str(before), str(after))

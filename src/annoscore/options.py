@@ -109,7 +109,8 @@ def constant(value: T, help: str) -> T:
 class OptionField:
     """One option of an options class, as :func:`fields` gives it: ``kind`` is ``bool``,
     ``int``, ``float``, ``path``, ``choice`` (an ``Enum``: ``enum``, or a ``Literal``), ``names``
-    (a tuple of names) or ``text``; ``choices`` the values a ``choice`` takes, as text."""
+    (a tuple of names) or ``text``; ``choices`` the values a ``choice`` takes, as text (for
+    ``names`` of a ``tuple[Literal[...], ...]``, the names it takes: the task checks them)."""
 
     name: str
     annotation: Any
@@ -160,8 +161,11 @@ def _field(name: str, annotation: Any, default: Any, setting: Setting) -> Option
         if python in plain:
             return OptionField(name, annotation, kind, default, setting, nullable)
     for member in plain:
-        if typing.get_origin(member) is tuple:
-            return OptionField(name, annotation, "names", default, setting, nullable)
+        if typing.get_origin(member) is tuple:  # names; from a Literal: its values are choices
+            item = (typing.get_args(member) or (str,))[0]
+            named = typing.get_args(item) if typing.get_origin(item) is typing.Literal else ()
+            choices = tuple(str(c) for c in named)
+            return OptionField(name, annotation, "names", default, setting, nullable, choices)
     if str in plain:
         return OptionField(name, annotation, "text", default, setting, nullable)
     raise TypeError(f"option {name}: unsupported type {annotation!r}")

@@ -345,3 +345,18 @@ def test_f_is_0_not_undefined_when_only_the_response_has_links() -> None:
     )
     with pytest.raises(InputError, match="key document number 4 is given twice"):
         count_muc_coreference(key + key, rsp)
+
+
+def test_the_metric_names_are_the_coreference_metrics() -> None:
+    """``--metric`` declares its names as a ``Literal`` (the options' choices): they are the
+    coreference metrics, in their order; each scores alone."""
+    import typing
+
+    from annoscore.metrics.coref import METRICS
+    from annoscore.metrics.muc_coref import MetricName
+    from annoscore.options import fields
+
+    assert typing.get_args(MetricName) == METRICS
+    (metric,) = [f for f in fields(CoreferenceOptions) if f.name == "metric"]
+    assert metric.kind == "names" and metric.choices == METRICS
+    assert CoreferenceOptions(metric=("B3", "all")).metric == ("bcub", *METRICS[:2], *METRICS[3:])

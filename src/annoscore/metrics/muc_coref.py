@@ -39,6 +39,7 @@ sides swapped.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal, cast
 
 from annoscore.align.muc_coref import CorefAlignment
 from annoscore.counts import Counts
@@ -51,7 +52,12 @@ ORDER = ("muc", *(m for m in METRICS if m != "muc"))
 """Metric names, MUC first: the first one present gives ``recall``/``precision``/``f1``."""
 
 
-def parse_metrics(names: str | Sequence[str]) -> tuple[str, ...]:
+MetricName = Literal["mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea"]
+"""A metric ``--metric`` names: one of :data:`annoscore.metrics.coref.METRICS` (a test holds the
+two equal)."""
+
+
+def parse_metrics(names: str | Sequence[str]) -> tuple[MetricName, ...]:
     """Metric names as given (``"muc,bcub"``, or a list of them) in order, each once: ``b3`` is
     ``bcub``, ``all`` every metric; an unknown name is an :class:`InputError`.
 
@@ -73,7 +79,7 @@ def parse_metrics(names: str | Sequence[str]) -> tuple[str, ...]:
             out.append(name)
     if not out:
         raise InputError(f"--metric: name at least one of {', '.join(METRICS)}")
-    return tuple(out)
+    return cast("tuple[MetricName, ...]", tuple(out))
 
 
 def metrics_of(counts: Counts) -> list[str]:

@@ -38,7 +38,7 @@ from annoscore.formats.muc_config import TASKS, MucConfig, parse_muc_config, rea
 from annoscore.formats.muc_sgml import SgmlDocument
 from annoscore.formats.muc_template import read_templates
 from annoscore.metrics.muc import MucDetails, document_counts
-from annoscore.metrics.muc_coref import parse_metrics
+from annoscore.metrics.muc_coref import MetricName, parse_metrics
 from annoscore.model import TemplateDocument
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, Undefined
@@ -184,7 +184,7 @@ class NamedEntityOptions(SgmlOptions):
 class CoreferenceOptions(SgmlOptions):
     """The options of coreference."""
 
-    metric: tuple[str, ...] = option(
+    metric: tuple[MetricName, ...] = option(
         ("muc",),
         "Coreference: the metrics, comma-separated (muc, bcub, ceafe, ceafm, blanc, lea, "
         "mentions or all); the first gives recall/precision/f1 and the text report.",
