@@ -12,6 +12,7 @@ from annoscore.cli.common import (
     OutputFormat,
     add_inputs,
     check_output_early,
+    choice,
     cyclic_gc_paused,
     guarded,
 )
@@ -110,7 +111,8 @@ def register(app: typer.Typer) -> None:
             str,
             typer.Option(
                 "--undefined",
-                help=_option_help("undefined") + " MUC's spellings: '*' (null) and '0' (zero).",
+                help=_option_help("undefined"),
+                **choice(tuple(UNDEFINED)),
             ),
         ] = "*",
         totals_only: Annotated[
@@ -160,8 +162,6 @@ def _run(
     from annoscore.tasks.muc import load_config, task_name
     from annoscore.tasks.registry import get
 
-    if undefined.strip().lower() not in UNDEFINED:
-        raise InputError(f"--undefined {undefined!r}: expected '*' or '0' (or null, zero)")
     if totals_only and out.per_doc and out.format is OutputFormat.text:
         raise InputError(
             "--per-doc has no effect with --totals-only (the totals page only); drop one of them"
@@ -192,7 +192,7 @@ def _run(
         scored.options_class(),
         f":scoring_task {cfg.scoring_task}",
         config=config,
-        undefined=UNDEFINED[undefined.strip().lower()],
+        undefined=UNDEFINED[undefined],
     )
     if config is None and (key is None or response is None):
         raise InputError("without a configuration file give --key and --response")

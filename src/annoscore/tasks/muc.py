@@ -127,7 +127,7 @@ class MucOptions(TaskOptions):
         Undefined.null,
         "What an undefined percentage (a zero denominator) shows: null (the rule: '*' in the "
         "score report, null in JSON) or zero (0, as on the manual's pages; 0.0 in the JSON "
-        "scores).",
+        "scores); annoscore muc also takes MUC's spellings, '*' and '0'.",
     )
 
 
