@@ -59,185 +59,156 @@ def _option_help(name: str) -> str:
     return next(" ".join(f.setting.help.split()) for f in fields(MucOptions) if f.name == name)
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("muc", help=HELP, epilog=EPILOG)
-    @guarded
-    @scoring_command
-    def muc(
-        config: Annotated[
-            Path | None,
-            typer.Argument(
-                help="The scorer's main configuration file (optional for --task ne or co: "
-                "the manual's defaults)."
-            ),
-        ] = None,
-        key: Annotated[
-            Path | None, typer.Option("--key", "-k", help="Key file (overrides :key_file).")
-        ] = None,
-        response: Annotated[
-            Path | None,
-            typer.Option("--response", "-r", help="Response file (overrides :response_file)."),
-        ] = None,
-        task: Annotated[
-            str | None,
-            typer.Option(
-                "--task",
-                help="template_element, template_relation, scenario_template, named_entity or "
-                "coreference (or te, tr, st, ne, co); overrides :scoring_task.",
-            ),
-        ] = None,
-        summary: Annotated[
-            Path | None,
-            typer.Option("--summary", help="Write the report summary here (else as configured)."),
-        ] = None,
-        history: Annotated[
-            Path | None,
-            typer.Option("--map-history", help="Write the map history here (else as configured)."),
-        ] = None,
-        partitions: Annotated[
-            Path | None,
-            typer.Option(
-                "--partitions",
-                help="Coreference: write the partition file here (else as :partition_file).",
-            ),
-        ] = None,
-        no_files: Annotated[
-            bool,
-            typer.Option(
-                "--no-files", help="Write no report files, whatever the configuration says."
-            ),
-        ] = False,
-        undefined: Annotated[
-            str,
-            typer.Option(
-                "--undefined",
-                help=_option_help("undefined"),
-                **choice(tuple(UNDEFINED)),
-            ),
-        ] = "*",
-        totals_only: Annotated[
-            bool, typer.Option("--totals-only", help="Print only the totals page.")
-        ] = False,
-        *,
-        options: Annotated[
-            Choice, TemplateOptions, ScenarioOptions, NamedEntityOptions, CoreferenceOptions
-        ],
-        out: Output,
-    ) -> None:
-        with cyclic_gc_paused():  # see its docstring; lifted once everything is written
-            _run(
-                config=config,
-                key=key,
-                response=response,
-                task=task,
-                summary=summary,
-                history=history,
-                partitions=partitions,
-                no_files=no_files,
-                undefined=undefined,
-                totals_only=totals_only,
-                options=options,
-                out=out,
-            )
-
-
-def _run(
+@guarded
+@scoring_command
+def muc(
+    config: Annotated[
+        Path | None,
+        typer.Argument(
+            help="The scorer's main configuration file (optional for --task ne or co: "
+            "the manual's defaults)."
+        ),
+    ] = None,
+    key: Annotated[
+        Path | None, typer.Option("--key", "-k", help="Key file (overrides :key_file).")
+    ] = None,
+    response: Annotated[
+        Path | None,
+        typer.Option("--response", "-r", help="Response file (overrides :response_file)."),
+    ] = None,
+    task: Annotated[
+        str | None,
+        typer.Option(
+            "--task",
+            help="template_element, template_relation, scenario_template, named_entity or "
+            "coreference (or te, tr, st, ne, co); overrides :scoring_task.",
+        ),
+    ] = None,
+    summary: Annotated[
+        Path | None,
+        typer.Option("--summary", help="Write the report summary here (else as configured)."),
+    ] = None,
+    history: Annotated[
+        Path | None,
+        typer.Option("--map-history", help="Write the map history here (else as configured)."),
+    ] = None,
+    partitions: Annotated[
+        Path | None,
+        typer.Option(
+            "--partitions",
+            help="Coreference: write the partition file here (else as :partition_file).",
+        ),
+    ] = None,
+    no_files: Annotated[
+        bool,
+        typer.Option("--no-files", help="Write no report files, whatever the configuration says."),
+    ] = False,
+    undefined: Annotated[
+        str,
+        typer.Option(
+            "--undefined",
+            help=_option_help("undefined"),
+            **choice(tuple(UNDEFINED)),
+        ),
+    ] = "*",
+    totals_only: Annotated[
+        bool, typer.Option("--totals-only", help="Print only the totals page.")
+    ] = False,
     *,
-    config: Path | None,
-    key: Path | None,
-    response: Path | None,
-    task: str | None,
-    summary: Path | None,
-    history: Path | None,
-    partitions: Path | None,
-    no_files: bool,
-    undefined: str,
-    totals_only: bool,
-    options: Choice,
+    options: Annotated[
+        Choice, TemplateOptions, ScenarioOptions, NamedEntityOptions, CoreferenceOptions
+    ],
     out: Output,
 ) -> None:
+    """``annoscore muc`` (see :data:`HELP`)."""
     from annoscore.metrics.muc import MucDetails
     from annoscore.report import muc as report
     from annoscore.report import muc_history as history_report
     from annoscore.tasks.muc import load_config, task_name
     from annoscore.tasks.registry import get
 
-    if totals_only and out.per_doc and out.format is OutputFormat.text:
-        raise InputError(
-            "--per-doc has no effect with --totals-only (the totals page only); drop one of them"
-        )
-    if no_files:
-        named = [
-            flag
-            for flag, path in (
-                ("--summary", summary),
-                ("--map-history", history),
-                ("--partitions", partitions),
-            )
-            if path is not None
-        ]
-        if named:
+    with cyclic_gc_paused():  # see its docstring; lifted once everything is written
+        if totals_only and out.per_doc and out.format is OutputFormat.text:
             raise InputError(
-                f"--no-files writes no report file, yet {' and '.join(named)} names one; "
-                "drop one of them"
+                "--per-doc has no effect with --totals-only (the totals page only); drop one "
+                "of them"
             )
-    cfg = load_config(config, task)
-    if partitions is not None and cfg.scoring_task != "coreference":
-        raise InputError(
-            f"--partitions has no effect with :scoring_task {cfg.scoring_task} "
-            "(only with coreference)"
+        if no_files:
+            named = [
+                flag
+                for flag, path in (
+                    ("--summary", summary),
+                    ("--map-history", history),
+                    ("--partitions", partitions),
+                )
+                if path is not None
+            ]
+            if named:
+                raise InputError(
+                    f"--no-files writes no report file, yet {' and '.join(named)} names one; "
+                    "drop one of them"
+                )
+        cfg = load_config(config, task)
+        if partitions is not None and cfg.scoring_task != "coreference":
+            raise InputError(
+                f"--partitions has no effect with :scoring_task {cfg.scoring_task} "
+                "(only with coreference)"
+            )
+        scored = get(task_name(cfg.scoring_task))
+        chosen = options.of(
+            scored.options_class(),
+            f":scoring_task {cfg.scoring_task}",
+            config=config,
+            undefined=UNDEFINED[undefined],
         )
-    scored = get(task_name(cfg.scoring_task))
-    chosen = options.of(
-        scored.options_class(),
-        f":scoring_task {cfg.scoring_task}",
-        config=config,
-        undefined=UNDEFINED[undefined],
-    )
-    if config is None and (key is None or response is None):
-        raise InputError("without a configuration file give --key and --response")
-    key = key or cfg.file("key_file")
-    response = response or cfg.file("response_file")
-    add_inputs(key, response)  # besides the configuration itself
-    result = scored.score_with(key, response, chosen)
-    details = result.details
-    assert isinstance(details, MucDetails)
-    dump_history = cfg.flag("dump_map_history")
-    reports: dict[bool, str] = {}  # the score report (with document pages or not), made once
+        if config is None and (key is None or response is None):
+            raise InputError("without a configuration file give --key and --response")
+        key = key or cfg.file("key_file")
+        response = response or cfg.file("response_file")
+        add_inputs(key, response)  # besides the configuration itself
+        result = scored.score_with(key, response, chosen)
+        details = result.details
+        assert isinstance(details, MucDetails)
+        dump_history = cfg.flag("dump_map_history")
+        reports: dict[bool, str] = {}  # the score report (with document pages or not), made once
 
-    def score_text(shown: Result, document_pages: bool = True) -> str:
-        if shown.matrix is not result.matrix or shown.counts is not result.counts:
-            return report.score_report(shown, document_pages)
-        if document_pages not in reports:
-            reports[document_pages] = report.score_report(result, document_pages)
-        return reports[document_pages]
+        def score_text(shown: Result, document_pages: bool = True) -> str:
+            if shown.matrix is not result.matrix or shown.counts is not result.counts:
+                return report.score_report(shown, document_pages)
+            if document_pages not in reports:
+                reports[document_pages] = report.score_report(result, document_pages)
+            return reports[document_pages]
 
-    check_output_early(out.output)
-    if not no_files:
-        with OutputFiles() as files:  # every file written (or the first error) on leaving
-            if details.coref is not None and (
-                partitions is not None or "partition_file" in cfg.given
-            ):
-                files.write(
-                    partitions or cfg.file("partition_file"), [report.partition_file(details)]
-                )
-            if summary is not None or "report_summary_file" in cfg.given:
-                files.write(
-                    summary or cfg.file("report_summary_file"), [report.report_summary(result)]
-                )
-            if history is not None or dump_history:
-                files.write(
-                    history or cfg.file("map_history_file"),
-                    history_report.map_history_chunks(details),
-                )
-            if "score_report_file" in cfg.given:
-                files.write(cfg.file("score_report_file"), [score_text(result)])
-    if out.format is OutputFormat.json and (dump_history or history is not None):
-        result = result.with_extra(
-            map_history=history_report.to_json(history_report.map_history(details))
-        )
+        check_output_early(out.output)
+        if not no_files:
+            with OutputFiles() as files:  # every file written (or the first error) on leaving
+                if details.coref is not None and (
+                    partitions is not None or "partition_file" in cfg.given
+                ):
+                    files.write(
+                        partitions or cfg.file("partition_file"), [report.partition_file(details)]
+                    )
+                if summary is not None or "report_summary_file" in cfg.given:
+                    files.write(
+                        summary or cfg.file("report_summary_file"), [report.report_summary(result)]
+                    )
+                if history is not None or dump_history:
+                    files.write(
+                        history or cfg.file("map_history_file"),
+                        history_report.map_history_chunks(details),
+                    )
+                if "score_report_file" in cfg.given:
+                    files.write(cfg.file("score_report_file"), [score_text(result)])
+        if out.format is OutputFormat.json and (dump_history or history is not None):
+            result = result.with_extra(
+                map_history=history_report.to_json(history_report.map_history(details))
+            )
 
-    def text(shown: Result) -> str:  # the score report file's text when it was written
-        return score_text(shown, document_pages=not totals_only)
+        def text(shown: Result) -> str:  # the score report file's text when it was written
+            return score_text(shown, document_pages=not totals_only)
 
-    out.emit(result, text)
+        out.emit(result, text)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("muc", help=HELP, epilog=EPILOG)(muc)
