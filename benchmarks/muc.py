@@ -52,9 +52,17 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from annoscore.cli.common import cyclic_gc_paused
-from annoscore.report.muc import MucDetails, render_json_result, report_summary, score_report
+from annoscore.metrics.muc import MucDetails
+from annoscore.report.muc import render_json_result, report_summary, score_report
 from annoscore.report.muc_history import map_history_tcl
-from annoscore.tasks.muc import load_config, score_muc, score_muc_any
+from annoscore.tasks.muc import (
+    CoreferenceOptions,
+    NamedEntityOptions,
+    TemplateOptions,
+    score_muc_coreference,
+    score_muc_named_entity,
+    score_muc_template_relation,
+)
 
 CONFIG = """:scoring_task template_relation
 :key_file key.tpl
@@ -148,7 +156,9 @@ class Measure(NamedTuple):
 def score_and_write(folder: Path) -> tuple[float, float, int]:
     """Score and write every report, as ``annoscore muc`` does: (scoring seconds, F, pairs)."""
     start = time.perf_counter()
-    result = score_muc(load_config(folder / "muc.config"))
+    result = score_muc_template_relation(
+        folder / "key.tpl", folder / "response.tpl", TemplateOptions(config=folder / "muc.config")
+    )
     scoring = time.perf_counter() - start
     details = result.details
     assert isinstance(details, MucDetails)
@@ -370,7 +380,11 @@ def check_ne_peer(folder: Path) -> str:
     started = time.perf_counter()
     theirs = Evaluator(gold, pred, tags=labels, loader="dict").evaluate()["overall"]
     peer_seconds = time.perf_counter() - started
-    result = score_muc_any(load_config(folder / "muc.config"))
+    result = score_muc_named_entity(
+        folder / "key.sgml",
+        folder / "response.sgml",
+        NamedEntityOptions(config=folder / "muc.config"),
+    )
     counts = result.counts
     for slot, scheme in (("type", "ent_type"), ("text", "exact")):
         ours = tuple(
@@ -394,7 +408,11 @@ def check_co_peer(folder: Path, truth: list[tuple[list[set[str]], list[set[str]]
     started = time.perf_counter()
     theirs = [scores.muc(k, r) for k, r in truth]
     peer_seconds = time.perf_counter() - started
-    result = score_muc_any(load_config(folder / "muc.config"))
+    result = score_muc_coreference(
+        folder / "key.sgml",
+        folder / "response.sgml",
+        CoreferenceOptions(config=folder / "muc.config"),
+    )
     ours = list(result.documents.values())
     agree = 0
     for unit, (recall, precision, _) in zip(ours, theirs, strict=True):

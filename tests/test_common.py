@@ -319,8 +319,9 @@ def _perfect_templates(gold: Path, target: Path) -> Path:
 
 
 PERFECT: dict[str, Callable[[Path, Path], Path]] = {
-    "muc": _perfect_templates,
     "muc-template-element": _perfect_templates,
+    "muc-template-relation": _perfect_templates,
+    "muc-scenario-template": _perfect_templates,
     "trec": _perfect_trec,
     "codiesp-x": _perfect_codiesp_x,
     "are-1": _perfect_are_pairs,

@@ -15,9 +15,10 @@ from annoscore.formats.muc_template import parse_templates
 from annoscore.metrics.muc import tally_of
 from annoscore.model import TemplateFill
 from annoscore.samples import SAMPLES
-from annoscore.tasks.muc import load_config, score_muc, score_muc_coref_files
+from annoscore.tasks.muc import load_config, score_muc_coreference, score_muc_named_entity
 from tests.conftest import Cli
 from tests.helpers import texts
+from tests.muc_scoring import score_configured
 
 MUC = SAMPLES / "muc"
 
@@ -62,11 +63,10 @@ def test_decision_1_task_override_from_python_is_checked_the_same_way() -> None:
 
     with pytest.raises(InputError, match="cannot score coreference"):
         annoscore.score(
-            "muc",
+            "muc-coreference",
             MUC / "co.key.sgml",
             MUC / "co.response.sgml",
             config=MUC / "ne.config",
-            task="co",
         )
 
 
@@ -172,7 +172,7 @@ def run_templates(tmp_path: Path, key: str, response: str) -> Counts:
     folder = tmp_path / "configs"
     write(folder / "key.tpl", key)
     write(folder / "response.tpl", response)
-    result = score_muc(load_config(write(folder / "muc.config", TALLY_CONFIG)))
+    result = score_configured(write(folder / "muc.config", TALLY_CONFIG))
     return result.counts
 
 
@@ -224,7 +224,7 @@ def test_decisions_10_and_14_one_sided_documents_scored_with_a_warning(tmp_path:
     folder = tmp_path / "configs"
     write(folder / "key.tpl", key)
     write(folder / "response.tpl", response)
-    result = score_muc(load_config(write(folder / "muc.config", TALLY_CONFIG)))
+    result = score_configured(write(folder / "muc.config", TALLY_CONFIG))
     assert list(result.documents) == ["2", "3"]  # the document number inside <TYPE-DOCNUM-N>
     assert (result.counts["mis"], result.counts["spu"]) == (1, 1)
     said = texts(result)
@@ -254,11 +254,9 @@ the <ENAMEX TYPE="ORGANIZATION">Acme Bank</ENAMEX> and <ENAMEX TYPE="LOCATION">J
 def test_decision_6_alt_values_each_an_alternative_and_opt_objects_optional(
     tmp_path: Path,
 ) -> None:
-    from annoscore.tasks.muc import score_muc_ne_files
-
     key = write(tmp_path / "k.sgml", NE_KEY)
     response = write(tmp_path / "r.sgml", NE_RESPONSE)
-    result = score_muc_ne_files(key, response)
+    result = score_muc_named_entity(key, response)
     c = result.counts
     # "Acme Bank" is the second ALT value on its own: TEXT COR; "Jo" TYPE INC, TEXT COR;
     # the optional "Al" left untagged costs nothing (NON)
@@ -277,7 +275,7 @@ def coref(tmp_path: Path, key: str, response: str) -> dict[str, int]:
     tail = "\n</TEXT>\n</DOC>\n"
     k = write(tmp_path / "k.sgml", head + key + tail)
     r = write(tmp_path / "r.sgml", head + response + tail)
-    result = score_muc_coref_files(k, r)
+    result = score_muc_coreference(k, r)
     assert result.warnings == ()
     return {k: int(v) for k, v in result.counts.items()}
 
@@ -313,7 +311,7 @@ def test_decision_15b_equal_shared_lengths_go_to_the_earlier_key_start(tmp_path:
         head + '<COREF ID="1" MIN="x">z <COREF ID="2">x</COREF></COREF> y\n</TEXT>\n</DOC>\n',
     )
     response = write(tmp_path / "r.sgml", head + 'z <COREF ID="a">x</COREF> y\n</TEXT>\n</DOC>\n')
-    result = score_muc_coref_files(key, response)
+    result = score_muc_coreference(key, response)
     assert result.details.coref[0].key_to_response == {"1": "a"}
     assert (result.counts["markables:cor"], result.counts["markables:mis"]) == (1, 1)
 

@@ -111,7 +111,8 @@ class OptionField:
     """One option of an options class, as :func:`fields` gives it: ``kind`` is ``bool``,
     ``int``, ``float``, ``path``, ``choice`` (an ``Enum``: ``enum``, or a ``Literal``, of text
     or of some members of one ``Enum``: ``enum`` then too), ``names`` (a tuple of names) or
-    ``text``; ``choices`` the values a ``choice`` takes, as text."""
+    ``text``; ``choices`` the values a ``choice`` takes, as text (for ``names`` of a
+    ``tuple[Literal[...], ...]``, the names it takes)."""
 
     name: str
     annotation: Any

@@ -222,3 +222,62 @@ def test_per_doc_with_totals_only_text_is_refused(cli, tmp_path: Path) -> None: 
     assert "--per-doc has no effect with --totals-only" in done.stderr
     data = cli.json("muc", config, "--totals-only", "--per-doc")  # JSON shows the documents
     assert data["documents"]
+
+
+# ------------------------------------------------------------------ one undefined rule
+def test_undefined_is_star_and_null_by_default_zero_with_undefined_0(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """MUC's ``*`` is the rendering of an undefined value (the rule: JSON null, named in the
+    generic warning); ``--undefined 0`` (or ``zero``) prints the manual's 0 in the score report
+    and 0.0 in the corpus scores, and the signature says which."""
+    config = sample_copy(tmp_path)
+    empty = tmp_path / "empty.tpl"
+    empty.write_text("")
+    args = ("muc", config, "--response", empty, "--no-files")
+    star = cli(*args, "--totals-only")
+    assert star.exit_code == 0, star.output
+    assert "ALL SLOTS       17     0|   0   0    0|  17    0    6|   0   * 100   *   * 100" in (
+        star.stdout
+    )
+    assert "F-MEASURES not available" in star.stdout  # the report's own rule for F
+    assert "undefined (a zero denominator, JSON null): precision, overgeneration" in star.stderr
+    data = cli.json(*args)
+    assert data["scores"]["precision"] is None and data["scores"]["f_pr"] == 0.0
+    assert "|undefined:null|" in data["signature"]
+    for spelled in ("0", "zero"):
+        zero = cli(*args, "--totals-only", "--undefined", spelled)
+        assert "ALL SLOTS       17     0|   0   0    0|  17    0    6|   0   0 100   0   0 100" in (
+            zero.stdout
+        )
+        data = cli.json(*args, "--undefined", spelled)
+        assert data["scores"]["precision"] == 0.0 and "|undefined:zero|" in data["signature"]
+        assert any("shown as 0.0" in w for w in data["warnings"])
+
+
+def test_an_option_of_another_muc_task_is_refused(cli: Cli, tmp_path: Path) -> None:
+    """One command serves five tasks: a flag of another task's options (``--text-filter`` is
+    scenario template's) given with a value other than its default is exit 2 naming it, as
+    ``--metric`` and ``--strict-text`` are (before: ``--text-filter`` was silently ignored
+    outside ST)."""
+    config = sample_copy(tmp_path)
+    refused = cli("muc", config, "--no-files", "--text-filter", "relevance")
+    assert refused.exit_code == 2
+    assert "--text-filter has no effect with :scoring_task template_element" in refused.stderr
+    assert "only with muc-scenario-template" in refused.stderr
+    taken = cli.json("muc", config, "--no-files", "--task", "st", "--text-filter", "relevance")
+    assert "|text-filter:relevance|" in taken["signature"]
+    assert cli("muc", config, "--no-files", "--text-filter", "agreement").exit_code == 0
+
+
+def test_every_option_of_the_five_tasks_is_a_flag(cli: Cli) -> None:
+    """The flags come from the options classes (``@scoring_command`` with a ``Choice``)."""
+    from annoscore.options import fields
+    from annoscore.tasks.registry import TASKS
+
+    shown = cli("muc", "--help").stdout
+    for name, task in TASKS.items():
+        if name.startswith("muc-"):
+            for spec in fields(task.options_class()):
+                if not spec.setting.fixed and spec.name != "config":
+                    assert (spec.setting.flags or (spec.flag,))[0] in shown, spec.flag

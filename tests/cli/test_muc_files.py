@@ -9,8 +9,8 @@ from pathlib import Path
 from annoscore.report.muc import report_summary
 from annoscore.report.muc_history import map_history_tcl
 from annoscore.samples import sample_path
-from annoscore.tasks.muc import load_config, score_muc_any
 from tests.conftest import Cli
+from tests.muc_scoring import score_configured
 
 
 def _named_entity(tmp_path: Path) -> Path:
@@ -26,7 +26,7 @@ def test_the_files_written_are_the_reports(cli: Cli, tmp_path: Path) -> None:
     config = _named_entity(tmp_path)
     result = cli("muc", config, "--totals-only")
     assert result.exit_code == 0, result.output
-    scored = score_muc_any(load_config(config))
+    scored = score_configured(config)
     assert (tmp_path / "ne.summary").read_text(encoding="utf-8") == report_summary(scored)
     history = (tmp_path / "map_history").read_text(encoding="utf-8")
     assert history == map_history_tcl(scored.details)
@@ -41,5 +41,5 @@ def test_a_failed_write_exits_2_and_leaves_no_temporary_file(cli: Cli, tmp_path:
     assert (tmp_path / "map_history").is_dir()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
     # the summary, written before the history (as the reports were written one by one), whole
-    scored = score_muc_any(load_config(config))
+    scored = score_configured(config)
     assert (tmp_path / "ne.summary").read_text(encoding="utf-8") == report_summary(scored)

@@ -70,3 +70,20 @@ def test_tallies_add_and_round_trip_through_counts() -> None:
     assert a + b == Tally(7, 7, 7, 7, 7, 7)
     assert Tally.from_counts(a.as_counts("x_"), "x_") == a
     assert a.as_counts()["pos"] == 10
+
+
+def test_f_comes_from_the_counts_one_empty_side_is_0_not_undefined() -> None:
+    """The one rule (metrics/prf.py): F_beta = (1 + b^2) credit / (b^2 POS + ACT), undefined only
+    when neither side has a fill.  Before, F was undefined whenever P or R was, so a document
+    whose response filled nothing dropped out of a macro average instead of counting 0."""
+    missed = Tally(mis=4, non=2)
+    assert missed.precision is None and missed.recall == 0.0
+    assert [missed.f_measure(b) for b in (1.0, 0.5, 2.0)] == [0.0, 0.0, 0.0]
+    invented = Tally(spu=3)
+    assert invented.recall is None and invented.f_measure() == 0.0
+    assert Tally(non=5).f_measure() is None
+    for t in (Tally(cor=3, par=1, inc=2, mis=1, spu=4), Tally(par=1, mis=2), Tally(cor=1)):
+        credit = t.cor + t.par / 2
+        for beta in (1.0, 0.5, 2.0):
+            expected = (1 + beta**2) * credit / (beta**2 * t.pos + t.act)
+            assert t.f_measure(beta) == pytest.approx(expected, rel=1e-15)

@@ -906,35 +906,49 @@ def total(per_document: dict[str, dict[str, int]]) -> dict[str, int]:
     return {k: v for k, v in out.items() if v}
 
 
-def _f(p: Fraction | None, r: Fraction | None, beta: float) -> Fraction | None:
+def _f(p: Fraction | None, r: Fraction | None, beta: float, anything: bool) -> Fraction | None:
+    """F_beta of P and R; where one of them is undefined, 0 when ``anything`` is on either
+    side, else undefined (design.md, "One rule for undefined numbers")."""
     if p is None or r is None:
-        return None
+        return Fraction(0) if anything else None
     b2 = Fraction(beta) ** 2
     return (b2 + 1) * p * r / (b2 * p + r) if b2 * p + r else Fraction(0)
 
 
+def _ratio(numerator: Fraction | int, denominator: int) -> Fraction | None:
+    return Fraction(numerator) / denominator if denominator else None
+
+
 def tally_scores(counts: dict[str, int]) -> dict[str, Fraction | None]:
-    """The ALL SLOTS row's recall, precision and the three F-measures."""
-    cor, par = counts.get("cor", 0), counts.get("par", 0)
+    """The ALL SLOTS row's scores (metrics/tallies.py's definitions): recall, precision, the
+    three F-measures from the counts, F_beta = (1 + b^2) credit / (b^2 POS + ACT), undefined
+    only when POS + ACT = 0, and the four error rates."""
+    cor, par, inc = counts.get("cor", 0), counts.get("par", 0), counts.get("inc", 0)
+    mis, spu = counts.get("mis", 0), counts.get("spu", 0)
     pos, act = counts.get("pos", 0), counts.get("act", 0)
-    recall = Fraction(2 * cor + par, 2 * pos) if pos else None
-    precision = Fraction(2 * cor + par, 2 * act) if act else None
-    return _named(recall, precision)
+    credit = Fraction(2 * cor + par, 2)
+    scores = {"recall": _ratio(credit, pos), "precision": _ratio(credit, act)}
+    for name, beta in (("f_pr", 1), ("f_2pr", Fraction(1, 2)), ("f_p2r", 2)):
+        b2 = Fraction(beta) ** 2
+        scores[name] = (1 + b2) * credit / (b2 * pos + act) if pos + act else None
+    half = Fraction(par, 2)
+    scores["undergeneration"] = _ratio(mis, pos)
+    scores["overgeneration"] = _ratio(spu, act)
+    scores["substitution"] = _ratio(inc + half, cor + par + inc)
+    scores["error"] = _ratio(inc + half + mis + spu, cor + par + inc + mis + spu)
+    return scores
 
 
 def coref_scores(counts: dict[str, int]) -> dict[str, Fraction | None]:
     """MUC recall and precision and the three F-measures."""
     r_den, p_den = counts.get("muc_recall_den", 0), counts.get("muc_precision_den", 0)
-    recall = Fraction(counts.get("muc_recall_num", 0), r_den) if r_den else None
-    precision = Fraction(counts.get("muc_precision_num", 0), p_den) if p_den else None
-    return _named(recall, precision)
-
-
-def _named(recall: Fraction | None, precision: Fraction | None) -> dict[str, Fraction | None]:
+    recall = _ratio(counts.get("muc_recall_num", 0), r_den)
+    precision = _ratio(counts.get("muc_precision_num", 0), p_den)
+    anything = bool(r_den or p_den)
     return {
         "recall": recall,
         "precision": precision,
-        "f_pr": _f(precision, recall, 1.0),
-        "f_2pr": _f(precision, recall, 0.5),
-        "f_p2r": _f(precision, recall, 2.0),
+        "f_pr": _f(precision, recall, 1.0, anything),
+        "f_2pr": _f(precision, recall, 0.5, anything),
+        "f_p2r": _f(precision, recall, 2.0, anything),
     }

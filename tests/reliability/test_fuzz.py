@@ -26,7 +26,8 @@ from tests.reliability.fuzz import FUZZED, MUTATIONS, check, make, pair
 from tests.reliability.runner import Runner
 
 FORMATS = [
-    *("pharmaconer-ner", "pharmaconer-indexing", "coref", "muc", "codiesp-d", "codiesp-x"),
+    *("pharmaconer-ner", "pharmaconer-indexing", "coref", "muc-template-element", "codiesp-d"),
+    "codiesp-x",
     *("trec", "nlpsandbox-all", "muc-named-entity", "muc-coreference", "are-1", "are-3"),
 ]
 """One task per reader (the other tasks share these readers)."""

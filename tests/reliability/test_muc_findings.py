@@ -164,14 +164,13 @@ def test_a_weighted_score_at_the_threshold_does_not_exceed_it(tmp_path: Path) ->
     """Before: 0.07 x 100 = 7.000000000000001 in floating point, which 'exceeded' a threshold of
     7 and aligned a pair the manual's rule (strictly exceeds) leaves unaligned.  Now a weighted
     score within rounding distance of the threshold is decided on exact fractions."""
-    from annoscore.tasks.muc import score_muc
+    from tests.muc_scoring import score_configured
 
     key = '<ORGANIZATION-1-1> :=\n    ORG_NAME: "Acme"\n    ORG_TYPE: X\n'
     rsp = '<ORGANIZATION-1-1> :=\n    ORG_NAME: "Acme"\n    ORG_TYPE: Y\n'
     for threshold, aligned in (("7", 0), ("6.9999999999", 1), ("7.0000000001", 0)):
         config_path = _te(tmp_path, key, rsp, threshold=threshold, weight="0.07")
-        config = parse_muc_config(config_path.read_text(), config_path)
-        result = score_muc(config)
+        result = score_configured(config_path)
         assert result.counts["obj:organization:cor"] == aligned, threshold
 
 

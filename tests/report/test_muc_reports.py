@@ -29,10 +29,10 @@ from annoscore.align.muc_records import (
 )
 from annoscore.counts import Counts
 from annoscore.formats.muc_config import ClassDef, SlotDef
+from annoscore.metrics.muc import MucDetails
 from annoscore.metrics.tallies import Tally
 from annoscore.model import TemplateFill, TemplateObject, TemplateSlot
 from annoscore.report.muc import (
-    MucDetails,
     _page_plan,
     f_measure_lines,
     report_summary,
@@ -51,8 +51,9 @@ from annoscore.report.muc_history import (
     to_tcl,
 )
 from annoscore.result import Result
-from annoscore.tasks.muc import load_config, score_muc_any
+from annoscore.tasks.muc import load_config
 from tests.muc_random import NeShape, ne_files
+from tests.muc_scoring import score_configured
 
 CONFIG = """:scoring_task named_entity
 :key_file key.sgml
@@ -61,7 +62,7 @@ CONFIG = """:scoring_task named_entity
 """
 
 
-def _corpus(rng: random.Random, folder: Path) -> Result:
+def _corpus(rng: random.Random, folder: Path, undefined: str = "null") -> Result:
     """Score a random named entity key and response written to ``folder``."""
     shape = NeShape(
         documents=(1, 5),
@@ -73,7 +74,7 @@ def _corpus(rng: random.Random, folder: Path) -> Result:
     (folder / "key.sgml").write_text(key, encoding="utf-8")
     (folder / "response.sgml").write_text(rsp, encoding="utf-8")
     (folder / "muc.config").write_text(CONFIG, encoding="utf-8")
-    return score_muc_any(load_config(folder / "muc.config"))
+    return score_configured(folder / "muc.config", undefined=undefined)
 
 
 # ------------------------------------------------------------------ score report
@@ -126,11 +127,11 @@ def reference_report(result: Result, undefined: str, document_pages: bool) -> st
 
 @pytest.mark.parametrize("seed", range(5))
 def test_score_report_equals_the_row_by_row_pages(seed: int, tmp_path: Path) -> None:
-    result = _corpus(random.Random(seed), tmp_path)
-    for undefined in ("*", "0"):
+    for undefined, shown in (("null", "*"), ("zero", "0")):
+        result = _corpus(random.Random(seed), tmp_path, undefined)
         for document_pages in (True, False):
-            expected = reference_report(result, undefined, document_pages)
-            assert score_report(result, undefined, document_pages) == expected
+            expected = reference_report(result, shown, document_pages)
+            assert score_report(result, document_pages) == expected
 
 
 def test_score_rows_and_pages_of_random_tallies(tmp_path: Path) -> None:
@@ -239,7 +240,7 @@ def _synthetic_details(rng: random.Random, folder: Path) -> MucDetails:
             classes.append(ClassAlignment(class_def, pairs))
         text_filter = rng.choice([None, "cor", "a b"])
         documents.append(DocumentAlignment(rng.choice(ids) or str(number), classes, text_filter))
-    return MucDetails(config, documents, folder, folder)
+    return MucDetails(config, documents)
 
 
 @pytest.mark.parametrize("seed", range(30))

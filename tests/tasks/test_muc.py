@@ -22,12 +22,13 @@ from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.muc_config import parse_muc_config
 from annoscore.formats.muc_template import parse_templates
-from annoscore.metrics.muc import tally_of
-from annoscore.report.muc import MucDetails, report_summary, score_report
+from annoscore.metrics.muc import MucDetails, tally_of
+from annoscore.report.muc import report_summary, score_report
 from annoscore.report.muc_history import map_history, map_history_tcl, to_json, to_tcl
-from annoscore.tasks.muc import load_config, score_muc
+from annoscore.tasks.muc import TemplateOptions, score_muc_template_element
 from tests.conftest import shared_data
 from tests.helpers import texts
+from tests.muc_scoring import score_configured
 
 MANUAL_SUMMARY = [
     "COR |                 | <PERSON-9301060123-8>                      | <PERSON-9301060123-8>",
@@ -129,8 +130,7 @@ def write(folder: Path, config: str, key: str, response: str) -> Path:
 
 
 def test_manual_report_summary_example_reproduced_exactly(tmp_path: Path) -> None:
-    config = load_config(write(tmp_path, SUMMARY_CONFIG, SUMMARY_KEY, SUMMARY_RESPONSE))
-    result = score_muc(config)
+    result = score_configured(write(tmp_path, SUMMARY_CONFIG, SUMMARY_KEY, SUMMARY_RESPONSE))
     assert report_summary(result).splitlines() == MANUAL_SUMMARY
     # and the numbers behind it: 11 scored key fills, 9 response fills
     assert tally_of(result.counts).pos == 15
@@ -144,8 +144,11 @@ def test_synthetic_te_sample_hand_counted() -> None:
     folder = shared_data("muc", "te")
     from annoscore.samples import sample_path
 
-    config = load_config(sample_path("muc", "te.config"))
-    result = score_muc(config, folder / "key.synthetic.tpl", folder / "response.synthetic.tpl")
+    result = score_muc_template_element(
+        folder / "key.synthetic.tpl",
+        folder / "response.synthetic.tpl",
+        TemplateOptions(config=sample_path("muc", "te.config")),
+    )
     c = result.counts
     assert [c[k] for k in ("pos", "act", "cor", "par", "inc", "mis", "spu", "non")] == [
         17,
@@ -193,7 +196,7 @@ def run(
         key,
         response,
     )
-    result = score_muc(load_config(path))
+    result = score_configured(path)
     assert isinstance(result.details, MucDetails)
     return result.counts, result.details
 
@@ -252,7 +255,7 @@ def test_pointee_class_listed_later_is_an_error(tmp_path: Path) -> None:
         "",
     )
     with pytest.raises(InputError, match="list pointed-to classes first"):
-        score_muc(load_config(path))
+        score_configured(path)
 
 
 def test_tr_relation_pointing_to_an_optional_object_is_implicitly_optional(tmp_path: Path) -> None:
@@ -299,7 +302,7 @@ def test_text_filter_agreement_per_manual_or_relevance_per_muc6(
     key = "<TEMPLATE-1-1> :=\n CONTENT: <A-1-1>\n<A-1-1> :=\n NAME: x\n<TEMPLATE-2-1> :=\n CONTENT:\n<TEMPLATE-3-1> :=\n CONTENT: <A-3-1>\n<A-3-1> :=\n NAME: z\n<TEMPLATE-4-1> :=\n CONTENT:\n"
     response = "<TEMPLATE-1-1> :=\n CONTENT: <A-1-2>\n<A-1-2> :=\n NAME: x\n<TEMPLATE-2-1> :=\n CONTENT: <A-2-2>\n<A-2-2> :=\n NAME: w\n<TEMPLATE-3-1> :=\n CONTENT:\n<TEMPLATE-4-1> :=\n CONTENT:\n"
     path = write(tmp_path, TEMPLATE_CONFIG, key, response)
-    result = score_muc(load_config(path), text_filter=mode)
+    result = score_configured(path, text_filter=mode)
     t = tally_of(result.counts, "text_filter:")
     if mode == "agreement":
         assert (t.cor, t.inc, t.pos, t.act) == (2, 2, 4, 4)
@@ -317,15 +320,14 @@ def test_key2key_both_sides_may_have_alternatives_and_optional_marks(tmp_path: P
         "<A-1-1> :=\n NAME: a\n   / b\n",
         "<A-1-2> :=\n NAME: c\n   / b\n<A-1-3> :=\n NAME: z\n OBJ_STATUS: OPT\n",
     )
-    result = score_muc(load_config(path))
+    result = score_configured(path)
     name = tally_of(result.counts, "slot:a:name:")
     assert (name.cor, name.non) == (1, 3)  # b == b; a and c NON; the optional response object NON
     assert result.counts["obj:a:non"] == 1
 
 
 def test_map_history_nests_document_class_object_slot_fill(tmp_path: Path) -> None:
-    config = load_config(write(tmp_path, SUMMARY_CONFIG, SUMMARY_KEY, SUMMARY_RESPONSE))
-    result = score_muc(config)
+    result = score_configured(write(tmp_path, SUMMARY_CONFIG, SUMMARY_KEY, SUMMARY_RESPONSE))
     assert isinstance(result.details, MucDetails)
     history = to_json(map_history(result.details))
     doc = history[0]
@@ -375,7 +377,7 @@ def _score(tmp: Path, key: str, response: str) -> Counts:
     path = write(
         tmp, PROPERTY_CONFIG + ":key_file key.tpl\n:response_file response.tpl\n", key, response
     )
-    result = score_muc(load_config(path))
+    result = score_configured(path)
     assert Counts.total(u.counts for u in result.documents.values()) == result.counts
     for value in result.scores.values():
         assert value is None or 0.0 <= value <= 1.0
@@ -423,7 +425,7 @@ def test_map_history_tcl_is_to_tcl_of_the_map_history_mappings(tmp_path: Path) -
             "<TEMPLATE-1-1> :=\n CONTENT: <A-1-2>\n<A-1-2> :=\n NAME: {y}\n",
         ),
     ):
-        result = score_muc(load_config(write(tmp_path, config, key, response)))
+        result = score_configured(write(tmp_path, config, key, response))
         assert isinstance(result.details, MucDetails)
         documents = "".join(to_tcl(doc) + "\n" for doc in map_history(result.details))
         assert map_history_tcl(result.details) == "{\n" + documents + "}\n"
@@ -507,7 +509,7 @@ def test_benchmark_data_totals_are_those_of_scoring_every_pair(
     """Totals of benchmarks/muc.py's data, pinned from the scorer before it was made fast."""
     bench = _benchmark()
     key, response = bench.generate(docs, per_doc)
-    result = score_muc(load_config(write(tmp_path, bench.CONFIG, key, response)))
+    result = score_configured(write(tmp_path, bench.CONFIG, key, response))
     counts = result.counts
     assert tuple(counts[k] for k in ("cor", "par", "inc", "mis", "spu", "non")) == tallies
     classes = ("person", "organization", "employee_of")
@@ -532,7 +534,38 @@ def test_pointers_to_missing_objects_or_unknown_classes_are_counted_in_a_warning
         ),
         encoding="utf-8",
     )
-    result = score_muc(load_config(tmp_path / "te.config"))
+    result = score_configured(tmp_path / "te.config")
     (warning,) = [w for w in result.warnings if w.code == "muc.dangling-pointers"]
     assert warning.count == 2 and warning.tolerated
     assert warning.examples[0].endswith(":5 <PERSON-9901010001-44>")
+
+
+def test_a_document_the_response_left_empty_counts_0_in_the_macro_average(tmp_path: Path) -> None:
+    """One rule for undefined numbers: a document with key fills and no response has precision
+    undefined but F 0, so ``macro_doc`` F is the mean of 1 and 0 (before: 1, the empty
+    document left out); its score page still says "F-MEASURES not available"."""
+    key = '<A-1-1> :=\n NAME: "a"\n TYPE: x\n<A-2-1> :=\n NAME: "b"\n TYPE: y\n'
+    response = '<A-1-1> :=\n NAME: "a"\n TYPE: x\n'
+    config = CLASSES.format(task="template_element", threshold="0")
+    path = write(
+        tmp_path, config + ":key_file key.tpl\n:response_file response.tpl\n", key, response
+    )
+    result = score_configured(path)
+    assert result.documents["2"].scores["precision"] is None
+    assert result.documents["2"].scores["f_pr"] == 0.0
+    assert result.shown(averages=True).averages["macro_doc"]["f_pr"] == 0.5
+    page = score_report(result).split("\f\n")[1]
+    assert page.startswith("Document 2") and "F-MEASURES not available" in page
+
+
+def test_documents_given_twice_in_memory_are_refused() -> None:
+    """``count_muc_*`` takes documents a user holds: a document id given twice (which the
+    reader refuses in one file) is an error, not a silent merge or drop."""
+    from annoscore.samples import SAMPLES
+    from annoscore.tasks.muc import count_muc_template_element
+
+    [doc] = parse_templates('<PERSON-1-1> :=\n PER_NAME: "Ann"\n', Path("k.tpl"), keys_syntax=True)
+    options = TemplateOptions(config=SAMPLES / "muc" / "te.config")
+    with pytest.raises(InputError, match="response document 1 is given twice"):
+        count_muc_template_element([doc], [doc, doc], options)
+    assert count_muc_template_element([doc], [doc], options).scores["f_pr"] == 1.0

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from annoscore.counts import Counts
+from annoscore.errors import InputError
 from annoscore.report.muc import coref_row, coref_summary, partition_file, score_report
-from annoscore.tasks.muc import score_muc_coref_files
+from annoscore.tasks.muc import CoreferenceOptions, score_muc_coreference
 from tests.conftest import shared_data
 from tests.helpers import texts
 
@@ -104,7 +105,7 @@ def test_shared_sample_gives_one_third() -> None:
     executive} (optional "She" unaligned, removed); response chains {Acme, it, executive}
     {Jane Q. Doe, the company's}: recall = precision = 1/3."""
     folder = shared_data("muc", "coref")
-    result = score_muc_coref_files(
+    result = score_muc_coreference(
         folder / "key.synthetic.sgml", folder / "response.synthetic.sgml"
     )
     c = result.counts
@@ -122,10 +123,10 @@ def test_shared_sample_gives_one_third() -> None:
 
 def test_other_metrics_on_the_same_partitions() -> None:
     folder = shared_data("muc", "coref")
-    result = score_muc_coref_files(
+    result = score_muc_coreference(
         folder / "key.synthetic.sgml",
         folder / "response.synthetic.sgml",
-        metric="muc,bcub,ceafe",
+        CoreferenceOptions(metric=("muc", "bcub", "ceafe")),
     )
     s = result.scores
     # B3: key {1,2,5} {3,4}; response {1,2,4} {3,5}: recall = (2*2/3 + 1/3 + 1/2 + 1/2) / 5
@@ -134,8 +135,10 @@ def test_other_metrics_on_the_same_partitions() -> None:
     assert s["ceafe_f1"] == pytest.approx((2 * 2 / 6 + 2 * 1 / 4) / 2)
     assert s["conll_f1"] == pytest.approx((s["muc_f1"] + s["bcub_f1"] + s["ceafe_f1"]) / 3)
     assert s["recall"] == s["muc_recall"]
-    first_bcub = score_muc_coref_files(
-        folder / "key.synthetic.sgml", folder / "response.synthetic.sgml", metric="bcub"
+    first_bcub = score_muc_coreference(
+        folder / "key.synthetic.sgml",
+        folder / "response.synthetic.sgml",
+        CoreferenceOptions(metric=("bcub",)),
     )
     assert first_bcub.scores["recall"] == pytest.approx(s["bcub_recall"])
     assert "2.67 / 5" in score_report(first_bcub)
@@ -208,7 +211,7 @@ Kitty Higgins</COREF>, <COREF ID="6" REF="5">an aide</COREF> from <COREF ID="7">
 def test_manual_coreference_summary_is_reproduced(tmp_path: Path) -> None:
     """The manual's report summary excerpt, line for line, from files written for it: MIN
     alignment ("White House" inside "the White House"), nested markables, optional ones."""
-    result = score_muc_coref_files(
+    result = score_muc_coreference(
         write(tmp_path / "key.sgml", SUMMARY_KEY), write(tmp_path / "rsp.sgml", SUMMARY_RESPONSE)
     )
     assert coref_summary(result.details) == MANUAL_SUMMARY
@@ -273,7 +276,7 @@ def partition_files(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_manual_partition_excerpt_is_reproduced(tmp_path: Path) -> None:
     key, rsp = partition_files(tmp_path)
-    result = score_muc_coref_files(key, rsp)
+    result = score_muc_coreference(key, rsp)
     text = partition_file(result.details)
     assert MANUAL_PARTITION in text
     lines = text.splitlines()
@@ -295,7 +298,7 @@ def test_min_rules_and_one_to_one_alignment(tmp_path: Path) -> None:
         '<DOC><DOCNO>1</DOCNO><TEXT>the <COREF ID="a">Big <COREF ID="b" REF="a">Bank</COREF>'
         '</COREF> and its <COREF ID="c" REF="a">unit</COREF>.</TEXT></DOC>\n'
     )
-    result = score_muc_coref_files(write(tmp_path / "k", key), write(tmp_path / "r", rsp))
+    result = score_muc_coreference(write(tmp_path / "k", key), write(tmp_path / "r", rsp))
     alignment = result.details.coref[0]
     # "Big Bank" (8 characters) is taken before "Bank"; "unit" lacks the exact extent that a
     # key whose MIN is not in its text needs
@@ -311,9 +314,49 @@ def test_strict_text_and_missing_ref(tmp_path: Path) -> None:
     key = '<DOC><DOCNO>1</DOCNO><TEXT><COREF ID="1">A</COREF> b</TEXT></DOC>\n'
     rsp = '<DOC><DOCNO>1</DOCNO><TEXT><COREF ID="1">A</COREF> c</TEXT></DOC>\n'
     k, r = write(tmp_path / "k", key), write(tmp_path / "r", rsp)
-    assert "offset 2" in texts(score_muc_coref_files(k, r))[0]
+    assert "offset 2" in texts(score_muc_coreference(k, r))[0]
     with pytest.raises(InputError, match="--strict-text"):
-        score_muc_coref_files(k, r, strict_text=True)
+        score_muc_coreference(k, r, CoreferenceOptions(strict_text=True))
     write(tmp_path / "r", rsp.replace('ID="1">', 'ID="1" REF="7">'))
     with pytest.raises(InputError, match=r"r:1: column 28: REF='7' names no markable"):
-        score_muc_coref_files(k, r)
+        score_muc_coreference(k, r)
+
+
+def test_f_is_0_not_undefined_when_only_the_response_has_links() -> None:
+    """Key markables all alone (no key link: recall undefined) and a response that links two of
+    them: precision 0, F 0 by the one rule (before: undefined), the TOTALS line ``*`` for
+    recall and F as the manual's table prints them; in-memory documents, and a number given
+    twice refused."""
+    from annoscore.formats.muc_sgml import parse_sgml
+    from annoscore.report.muc import coref_score_report
+    from annoscore.tasks.muc import count_muc_coreference
+
+    def doc(text: str) -> list:  # type: ignore[type-arg]
+        return parse_sgml(f"<DOC><DOCNO>4</DOCNO><TEXT>{text}</TEXT></DOC>", "x", {"COREF"})
+
+    key = doc('<COREF ID="1">Ann</COREF> met <COREF ID="2">Bob</COREF>')
+    rsp = doc('<COREF ID="1">Ann</COREF> met <COREF ID="2" REF="1">Bob</COREF>')
+    result = count_muc_coreference(key, rsp)
+    s = result.scores
+    assert (s["recall"], s["precision"], s["f_pr"], s["f1"]) == (None, 0.0, 0.0, 0.0)
+    totals = coref_score_report(result).splitlines()[-1]
+    assert totals.startswith("TOTALS:") and totals.endswith(
+        "0 / 0         *%        0 / 1       0.0%     *%"
+    )
+    with pytest.raises(InputError, match="key document number 4 is given twice"):
+        count_muc_coreference(key + key, rsp)
+
+
+def test_the_metric_names_are_the_coreference_metrics() -> None:
+    """``--metric`` declares its names as a ``Literal`` (the options' choices): they are the
+    coreference metrics, in their order; each scores alone."""
+    import typing
+
+    from annoscore.metrics.coref import METRICS
+    from annoscore.metrics.muc_coref import MetricName
+    from annoscore.options import fields
+
+    assert typing.get_args(MetricName) == METRICS
+    (metric,) = [f for f in fields(CoreferenceOptions) if f.name == "metric"]
+    assert metric.kind == "names" and metric.choices == METRICS
+    assert CoreferenceOptions(metric=("B3", "all")).metric == ("bcub", *METRICS[:2], *METRICS[3:])

@@ -20,11 +20,11 @@ import pytest
 from annoscore.align.muc_ne import NeAligner
 from annoscore.formats.muc_sgml import parse_sgml
 from annoscore.formats.muc_sgml_objects import SharedSlots, coref_objects
+from annoscore.metrics.muc import MucDetails
 from annoscore.metrics.muc_ne import ne_document_counts
-from annoscore.report.muc import MucDetails
 from annoscore.report.muc_history import map_history, map_history_tcl, to_tcl
-from annoscore.tasks.muc import load_config
-from annoscore.tasks.muc_sgml import score_muc_coref, section_groups, subtasks_of
+from annoscore.tasks.muc import score_muc_coreference
+from annoscore.tasks.muc_sgml import section_groups, subtasks_of
 from tests.muc_random import NeReader, NeShape, ne_files, nested_ne_files, without_lines
 
 
@@ -48,9 +48,8 @@ def test_shared_slots_and_remembered_codes_change_nothing(seed: int) -> None:
     for a, b in zip(fast_docs, plain_docs, strict=True):
         assert ne_document_counts(a, subtasks, groups) == ne_document_counts(b, subtasks, groups)
     assert fast.pairs_scored == plain.pairs_scored
-    here = Path(".")
-    fast_details = MucDetails(config, fast_docs, here, here)
-    plain_details = MucDetails(config, plain_docs, here, here)
+    fast_details = MucDetails(config, fast_docs)
+    plain_details = MucDetails(config, plain_docs)
     written = map_history_tcl(fast_details)
     assert written == map_history_tcl(plain_details)
     assert written == "{\n" + "".join(to_tcl(d) + "\n" for d in map_history(plain_details)) + "}\n"
@@ -67,8 +66,7 @@ def test_shared_coreference_slots_change_nothing(tmp_path: Path) -> None:
             coref_objects(document)
         )
     assert shared.slots  # something was shared
-    result = score_muc_coref(
-        load_config(None, "co"),
+    result = score_muc_coreference(
         sample_path("muc", "co.key.sgml"),
         sample_path("muc", "co.response.sgml"),
     )
@@ -117,9 +115,8 @@ def test_the_isolated_pair_short_cut_changes_nothing(seed: int) -> None:
     for a, b in zip(fast_docs, plain_docs, strict=True):
         assert ne_document_counts(a, subtasks, groups) == ne_document_counts(b, subtasks, groups)
     assert fast.pairs_scored == plain.pairs_scored
-    here = Path(".")
-    written = map_history_tcl(MucDetails(config, fast_docs, here, here))
-    assert written == map_history_tcl(MucDetails(config, plain_docs, here, here))
+    written = map_history_tcl(MucDetails(config, fast_docs))
+    assert written == map_history_tcl(MucDetails(config, plain_docs))
     assert Counting.general < total  # the short cut was taken
 
 

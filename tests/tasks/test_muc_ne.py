@@ -8,10 +8,10 @@ import pytest
 
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.report.muc import MucDetails, ne_summary, score_page, score_report
+from annoscore.metrics.muc import MucDetails
+from annoscore.report.muc import ne_summary, score_page, score_report
 from annoscore.samples import sample_path
-from annoscore.tasks.muc import load_config, score_muc_ne_files
-from annoscore.tasks.muc_sgml import score_muc_ne
+from annoscore.tasks.muc import NamedEntityOptions, load_config, score_muc_named_entity
 from tests.helpers import texts
 
 MANUAL_PAGE = """\
@@ -70,10 +70,10 @@ TALLIES = ("pos", "act", "cor", "par", "inc", "mis", "spu", "non")
 
 
 def sample_result():  # type: ignore[no-untyped-def]
-    return score_muc_ne_files(
+    return score_muc_named_entity(
         sample_path("muc", "ne.key.sgml"),
         sample_path("muc", "ne.response.sgml"),
-        config=sample_path("muc", "ne.config"),
+        NamedEntityOptions(config=sample_path("muc", "ne.config")),
     )
 
 
@@ -161,8 +161,6 @@ def test_manual_named_entity_page_is_rebuilt_from_its_counts(tmp_path: Path) -> 
     details = MucDetails(
         config,
         [],
-        tmp_path / "k",
-        tmp_path / "r",
         section_rows=tuple(section_groups(config)),
         subtasks=subtasks_of(config),
     )
@@ -203,7 +201,7 @@ def test_manual_named_entity_summary_lines_are_reproduced(tmp_path: Path) -> Non
     )
     (tmp_path / "key.sgml").write_text(key)
     (tmp_path / "rsp.sgml").write_text(response)
-    result = score_muc_ne_files(tmp_path / "key.sgml", tmp_path / "rsp.sgml")
+    result = score_muc_named_entity(tmp_path / "key.sgml", tmp_path / "rsp.sgml")
     lines = ne_summary(result.details).splitlines()
     assert lines[:4] == [
         "-" * 105,
@@ -229,7 +227,7 @@ def test_touching_spans_do_not_overlap_and_a_partial_overlap_aligns(tmp_path: Pa
         '<ENAMEX TYPE="PERSON">Bo Diddley</ENAMEX>',
         'Ann<ENAMEX TYPE="PERSON">Lee</ENAMEX> and <ENAMEX TYPE="PERSON">Bo</ENAMEX> Diddley',
     )
-    counts = score_muc_ne_files(key, rsp).counts
+    counts = score_muc_named_entity(key, rsp).counts
     # Lee cor/cor; Ann (touching Lee) MIS/MIS; "Bo" inside "Bo Diddley": type cor, text inc
     assert row(counts, "slot:enamex:type:") == (3, 2, 2, 0, 0, 1, 0, 0)
     assert row(counts, "slot:enamex:text:") == (3, 2, 1, 0, 1, 1, 0, 0)
@@ -241,7 +239,7 @@ def test_text_differences_warn_or_fail_with_strict_text(tmp_path: Path) -> None:
         'A <ENAMEX TYPE="PERSON">Lee</ENAMEX> spoke.',
         'An <ENAMEX TYPE="PERSON">Lee</ENAMEX> spoke.',
     )
-    result = score_muc_ne_files(key, rsp)
+    result = score_muc_named_entity(key, rsp)
     (warning,) = texts(result)
     assert "1 document(s) whose response text differs" in warning
     assert "document 1 at offset 28" in warning
@@ -249,7 +247,7 @@ def test_text_differences_warn_or_fail_with_strict_text(tmp_path: Path) -> None:
     # the spans still overlap, so the tags align
     assert row(result.counts, "") == (2, 2, 2, 0, 0, 0, 0, 0)
     with pytest.raises(InputError, match=r"r.sgml:1: document 1: the text differs .* offset 28"):
-        score_muc_ne_files(key, rsp, strict_text=True)
+        score_muc_named_entity(key, rsp, NamedEntityOptions(strict_text=True))
 
 
 def test_documents_on_one_side_and_tags_outside_sections(tmp_path: Path) -> None:
@@ -261,8 +259,8 @@ def test_documents_on_one_side_and_tags_outside_sections(tmp_path: Path) -> None
         '<DOC><DOCNO>3</DOCNO><TEXT><ENAMEX TYPE="PERSON">C</ENAMEX></TEXT></DOC>\n'
     )
     (tmp_path / "ne.config").write_text(":scoring_task named_entity\n:doc_sections TEXT\n")
-    result = score_muc_ne_files(
-        tmp_path / "k.sgml", tmp_path / "r.sgml", config=tmp_path / "ne.config"
+    result = score_muc_named_entity(
+        tmp_path / "k.sgml", tmp_path / "r.sgml", NamedEntityOptions(config=tmp_path / "ne.config")
     )
     assert row(result.counts, "") == (2, 2, 0, 0, 0, 2, 2, 0)
     joined = " ".join(texts(result))
@@ -290,7 +288,7 @@ def test_subtask_names_must_have_three_tokens(tmp_path: Path) -> None:
     config.write_text(':scoring_task named_entity\n:ne_subtask_names "enamex type"\n')
     key, rsp = ne_files(tmp_path, "x", "x")
     with pytest.raises(InputError, match="needs 3 tokens"):
-        score_muc_ne(load_config(config), key, rsp)
+        score_muc_named_entity(key, rsp, NamedEntityOptions(config=config))
 
 
 def test_map_history_has_offsets_and_sections_in_both_forms() -> None:

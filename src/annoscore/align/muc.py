@@ -28,6 +28,7 @@ alignment and its tallies to a plain reference written from the manual (tests/or
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import Enum
 from pathlib import Path
 
 from annoscore.align.muc_compare import DocumentContext, document_context
@@ -37,6 +38,16 @@ from annoscore.errors import InputError
 from annoscore.formats.muc_config import MucConfig
 from annoscore.model import TemplateDocument, TemplateObject
 from annoscore.result import ScoreWarning
+
+
+class TextFilter(str, Enum):
+    """How scenario template's TEXT FILTERING row counts a document
+    (:meth:`MucAligner._text_filter`)."""
+
+    agreement = "agreement"
+    """The manual: one COR when key and response agree on the document's relevance, else INC."""
+    relevance = "relevance"
+    """The MUC-6 scorer: COR both relevant, MIS the key only, SPU the response only, NON neither."""
 
 
 def _by_class(objects: Sequence[TemplateObject]) -> dict[str, list[TemplateObject]]:
@@ -58,12 +69,10 @@ def _by_class(objects: Sequence[TemplateObject]) -> dict[str, list[TemplateObjec
 class MucAligner(ClassMapping):
     """Aligns and compares the objects of one document at a time (see the module docstring)."""
 
-    def __init__(self, config: MucConfig, text_filter: str = "agreement") -> None:
-        """``text_filter`` (ST): ``agreement`` (the text filter row is COR when key and response
-        agree on relevance, else INC) or ``relevance`` (COR both relevant, MIS key only, SPU
-        response only, NON neither: :meth:`_text_filter`)."""
+    def __init__(self, config: MucConfig, text_filter: TextFilter = TextFilter.agreement) -> None:
+        """``text_filter``: how ST counts a document's relevance (:class:`TextFilter`)."""
         super().__init__(config)
-        self.text_filter_mode = text_filter
+        self.text_filter_mode = TextFilter(text_filter)
         self.warnings: list[str | ScoreWarning] = []
 
     def validate(self, document: TemplateDocument) -> None:
@@ -177,7 +186,7 @@ class MucAligner(ClassMapping):
             return slot is not None and not slot.is_empty
 
         in_key, in_rsp = relevant(keys), relevant(rsps)
-        if self.text_filter_mode == "agreement":
+        if self.text_filter_mode is TextFilter.agreement:
             return "cor" if in_key == in_rsp else "inc"
         if in_key and in_rsp:
             return "cor"

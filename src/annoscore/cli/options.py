@@ -19,6 +19,14 @@ A flag ``--flag=VALUE`` in a choice option's ``flags`` is a switch that sets it 
 (``--remove-singletons=removed``).  A command may declare a common output parameter itself
 (``format`` with a choice of its own: ``annoscore coref -f reference``): it replaces the common
 one, and :class:`Output` keeps that field's default for the command to set.
+
+A command that serves several tasks and learns which from its input (``annoscore muc CONFIG``:
+the configuration or ``--task`` chooses) annotates ``options`` as ``Annotated[Choice, AOptions,
+BOptions, ...]``: it gets one flag per option of any of the classes and a :class:`Choice`, whose
+:meth:`Choice.of` makes the chosen class's options (an option of another class given with a
+value other than its default is an error naming its flag).  An option the command takes as a
+parameter of its own (``muc``'s positional ``CONFIG``) gets no flag: the command passes it to
+:meth:`Choice.of`.
 """
 
 from __future__ import annotations
@@ -45,9 +53,12 @@ from annoscore.cli.common import (
     choice,
     emit,
 )
+from annoscore.errors import InputError
 from annoscore.options import OptionField, TaskOptions, fields
 from annoscore.report.generic import TextRenderer
 from annoscore.result import Result
+
+O = typing.TypeVar("O", bound=TaskOptions)  # noqa: E741
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,13 +158,58 @@ def _option_value(spec: OptionField, values: dict[str, Any]) -> Any:
     return value
 
 
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The option flags of a command serving several options classes, before the command knows
+    which task it scores (see the module doc): ``values`` by option name."""
+
+    values: dict[str, Any]
+    specs: tuple[OptionField, ...]
+    classes: tuple[type[TaskOptions], ...]
+
+    def of(self, cls: type[O], task: str, **own: Any) -> O:
+        """The options of ``cls`` (one of :attr:`classes`) from the flags and ``own`` (options
+        the command read itself); an :class:`InputError` naming a flag given with a value other
+        than its default that ``cls`` does not take (``task`` says what was chosen)."""
+        takes = {f.name for f in fields(cls) if not f.setting.fixed}
+        for spec in self.specs:
+            if spec.name not in takes and self.values[spec.name] != spec.default:
+                flag = spec.setting.flags[0] if spec.setting.flags else spec.flag
+                others = [
+                    f"{c.__module__}:{c.__qualname__}"
+                    for c in self.classes
+                    if spec.name in {f.name for f in fields(c) if not f.setting.fixed}
+                ]
+                raise InputError(
+                    f"{flag} has no effect with {task} (only with {' and '.join(_tasks(others))})"
+                )
+        given = {name: value for name, value in self.values.items() if name in takes}
+        return cls(**given, **own)
+
+
+def _tasks(classes: list[str]) -> list[str]:
+    """The registered tasks whose options class is one of ``classes`` (``"module:Class"``)."""
+    from annoscore.tasks.registry import TASKS
+
+    return [t.name for t in TASKS.values() if t.options in classes] or classes
+
+
 def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
     """``function`` as a Typer command whose ``options`` parameter is the flags of its options
-    class and whose ``out`` parameter is the common output flags (see the module doc)."""
+    class (or classes: :class:`Choice`) and whose ``out`` parameter is the common output flags
+    (see the module doc)."""
     hints = typing.get_type_hints(function, include_extras=True)
     signature = inspect.signature(function)
-    options_class: type[TaskOptions] = hints["options"]
-    specs = [s for s in fields(options_class) if not s.setting.fixed]
+    hint = hints["options"]
+    choosing = typing.get_origin(hint) is Annotated and typing.get_args(hint)[0] is Choice
+    classes: tuple[type[TaskOptions], ...] = typing.get_args(hint)[1:] if choosing else (hint,)
+    own_parameters = set(signature.parameters) if choosing else set()
+    specs: list[OptionField] = []
+    for options_class in classes:
+        known = {s.name for s in specs} | own_parameters
+        specs.extend(
+            s for s in fields(options_class) if not s.setting.fixed and s.name not in known
+        )
     own = [s for s in specs if s.name != "strict_input"]
     parameters: list[inspect.Parameter] = []
     common = [(name, a, d) for name, a, d in _OUTPUT if name not in signature.parameters]
@@ -185,10 +241,13 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
 
     @functools.wraps(function)
     def command(**values: Any) -> None:
-        chosen = options_class(**{s.name: _option_value(s, values) for s in specs})
+        given = {s.name: _option_value(s, values) for s in specs}
+        chosen: TaskOptions | Choice = (
+            Choice(given, tuple(specs), classes) if choosing else classes[0](**given)
+        )
         out = Output(
             **{name: values.pop(name) for name, _, _ in common},
-            strict_input=chosen.strict_input,
+            strict_input=given["strict_input"],
         )
         function(options=chosen, out=out, **values)
 

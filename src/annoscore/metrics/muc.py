@@ -16,10 +16,36 @@ unfilled scored slot adds one NON (decision 11 of ../shared/spec/muc.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from annoscore.align.muc_records import DocumentAlignment
 from annoscore.counts import Counts, Number
 from annoscore.metrics.tallies import Tally
+from annoscore.result import Details
+
+if TYPE_CHECKING:
+    from annoscore.align.muc_coref import CorefAlignment
+    from annoscore.formats.muc_config import MucConfig
+
+
+@dataclass(frozen=True, slots=True)
+class MucDetails(Details):
+    """What the MUC scorer's official layouts need beyond scores and counts (filled by the MUC
+    tasks, read by :mod:`annoscore.report.muc` and :mod:`annoscore.report.muc_history`): the
+    configuration (classes, slots, report names, separators) and every document's alignment."""
+
+    config: MucConfig
+    documents: Sequence[DocumentAlignment]
+    pairs_scored: int = 0
+    """Candidate key/response pairs scored during alignment (see :mod:`annoscore.align.muc`)."""
+    coref: Sequence[CorefAlignment] | None = None
+    """Coreference: each document's markables, classes and alignment (else None)."""
+    section_rows: tuple[str, ...] = ()
+    """Named entity: the SECT SCORES row names (groups, else sections)."""
+    subtasks: tuple[tuple[str, str, str], ...] = ()
+    """Named entity: the SUBTASK SCORES rows ``(class, slot, value)``."""
+
 
 _INDEX = {"cor": 0, "par": 1, "inc": 2, "mis": 3, "spu": 4, "non": 5}
 _FILL_INDEX = {**_INDEX, "uns": 5, "rem": 6}

@@ -28,8 +28,12 @@ beta = 0.5) and ``P&2R`` (recall twice as important, beta = 2); the manual write
 ``F = 1 / (alpha/P + (1 - alpha)/R)`` with alpha 0.5, 0.8 and 0.2, which is the same thing with
 beta^2 = (1 - alpha) / alpha.
 
-A zero denominator makes a value undefined (``None``; the report prints ``*``).  F is undefined
-when P or R is ("F-MEASURES not available"), and 0 when either is 0.
+A zero denominator makes a value undefined (``None``; the report prints ``*``).  F follows the
+one rule (:func:`annoscore.metrics.prf.prf`, with COR + PAR/2 as the true positives): it comes
+from the counts and is undefined only when neither side has a fill (POS + ACT = 0), so a response
+that fills nothing against a key that has fills has F 0, not undefined (it pulls a macro average
+down).  The score report's own rule is kept in the report: it prints "F-MEASURES not available"
+whenever P or R is undefined (:func:`annoscore.report.muc.f_measure_lines`).
 
 Worked example from the MUC manual's scenario-template report (ALL SLOTS: POS 2856, ACT 2307,
 COR 1058, INC 368, MIS 1430, SPU 881): REC 37.04, PRE 45.86, F-MEASURES 40.98 / 43.78 / 38.53.
@@ -40,7 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from annoscore.counts import Counts
-from annoscore.metrics.prf import f_beta, ratio
+from annoscore.metrics.prf import prf, ratio
 
 TALLY_NAMES = ("cor", "par", "inc", "mis", "spu", "non")
 """The six primitive tallies, in report order."""
@@ -112,8 +116,14 @@ class Tally:
         return ratio(wrong, self.cor + self.par + self.inc + self.mis + self.spu)
 
     def f_measure(self, beta: float = 1.0) -> float | None:
-        """F_beta of :attr:`precision` and :attr:`recall` (None if either is undefined)."""
-        return f_beta(self.precision, self.recall, beta)
+        """F_beta of :attr:`precision` and :attr:`recall`; where one of them is undefined, 0 if
+        either side has a fill, None if neither has (the one rule, see the module docstring).
+
+        >>> Tally(cor=1, mis=1).f_measure(), Tally(mis=2).f_measure(), Tally(non=3).f_measure()
+        (0.6666666666666666, 0.0, None)
+        """
+        credit = self.cor + 0.5 * self.par
+        return prf(credit, self.act - credit, self.pos - credit, beta=beta).f1
 
     def scores(self, prefix: str = "") -> dict[str, float | None]:
         """``recall``, ``precision``, ``f_pr``, ``f_2pr``, ``f_p2r`` and the four error rates."""

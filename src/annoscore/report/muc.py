@@ -5,8 +5,8 @@
   ``POS ACT| COR PAR INC | MIS SPU NON| REC PRE UND OVG SUB ERR``: a 12-character name, POS and
   ACT ``%6d``, COR ``%4d`` PAR ``%4d`` INC ``%5d``, MIS ``%4d`` SPU ``%5d`` NON ``%5d``, then six
   percentages ``%4d`` rounded half up (exactly, from the integer tallies).  An undefined
-  percentage prints ``*`` (decision 5); ``undefined="0"`` prints 0 as the manual's pages do.
-  Pages are separated by a form feed.
+  percentage (``None``, the rule) prints ``*`` (decision 5); a result made with
+  ``undefined=zero`` prints 0, as the manual's pages do.  Pages are separated by a form feed.
 - :func:`report_summary`: the information-extraction report summary: an upper-case line per
   object pair (``COR``/``MIS``/``SPU``/``OPT``), a lower-case line per single fill (``cor inc
   par mis spu opt uns rem non``), four fields separated by ``:report_field_separator``.
@@ -21,32 +21,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
-from pathlib import Path
 
 from annoscore.align.muc_coref import CorefAlignment
 from annoscore.align.muc_records import DocumentAlignment, ObjectPair, SlotPair
 from annoscore.counts import Counts
-from annoscore.formats.muc_config import MucConfig
+from annoscore.metrics.muc import MucDetails
 from annoscore.metrics.tallies import TALLY_NAMES, Tally
-from annoscore.result import CountMatrix, Result
+from annoscore.result import CountMatrix, Result, Undefined
 
 
-@dataclass(slots=True)
-class MucDetails:
-    """What the official layouts need beyond scores and counts (filled by the MUC preset)."""
+def _details(result: Result) -> MucDetails:
+    details = result.details
+    if not isinstance(details, MucDetails):
+        raise TypeError(f"a {result.task} result carries no MUC details")
+    return details
 
-    config: MucConfig
-    documents: list[DocumentAlignment]
-    key_path: Path
-    response_path: Path
-    pairs_scored: int = 0
-    """Candidate key/response pairs scored during alignment (see :mod:`annoscore.align.muc`)."""
-    coref: list[CorefAlignment] | None = None
-    """Coreference: each document's markables, classes and alignment (else None)."""
-    section_rows: tuple[str, ...] = ()
-    """Named entity: the SECT SCORES row names (groups, else sections)."""
-    subtasks: tuple[tuple[str, str, str], ...] = ()
-    """Named entity: the SUBTASK SCORES rows ``(class, slot, value)``."""
+
+def undefined_shown(result: Result) -> str:
+    """What an undefined percentage prints: ``*`` (the rule, decision 5), ``0`` when the result
+    was made with ``undefined=zero``."""
+    return "0" if result.undefined is Undefined.zero else "*"
 
 
 RULE = "-" * 78
@@ -230,16 +224,17 @@ def _whole_columns(matrix: CountMatrix, keys: Sequence[str]) -> list[list[int]]:
     return [next(table) if key in index else zeros for key in keys]
 
 
-def score_report(result: Result, undefined: str = "*", document_pages: bool = True) -> str:
+def score_report(result: Result, document_pages: bool = True) -> str:
     """The score report: a page per document (unless ``document_pages`` is off) and the totals
-    (pages separated by a form feed line).
+    (pages separated by a form feed line); an undefined percentage prints
+    :func:`undefined_shown`.
 
     A document's page reads its row of the result's count matrix (each value as a whole
     number, as :func:`score_page` reads :meth:`~annoscore.result.Result.document_counts`),
     the totals page ``result.counts``.  Coreference has its own table
     (:func:`coref_score_report`)."""
-    details = result.details
-    assert isinstance(details, MucDetails)
+    details = _details(result)
+    undefined = undefined_shown(result)
     if details.coref is not None:
         return coref_score_report(result, document_rows=document_pages)
     layout = _PageLayout.of(details)
@@ -331,8 +326,7 @@ def report_summary(result: Result) -> str:
     """The report summary of every document: the coreference one (:func:`coref_summary`), the
     named entity one (:func:`ne_summary`), or the information-extraction one (TE, TR, ST, and
     NE or CO with ``:use_IE_report_summary`` on)."""
-    details = result.details
-    assert isinstance(details, MucDetails)
+    details = _details(result)
     if not details.config.flag("use_ie_report_summary"):
         if details.coref is not None:
             return coref_summary(details)
@@ -499,21 +493,27 @@ def _tenths(numerator: float, denominator: float) -> int | None:
     return math.floor(1000 * numerator / denominator + 0.5)
 
 
-def _shown(tenths: int | None, width: int) -> str:
-    return f"{'*':>{width}}" if tenths is None else f"{tenths / 10:>{width}.1f}"
+def _shown(tenths: int | None, width: int, undefined: str = "*") -> str:
+    if tenths is None:
+        return f"{undefined:>{width}}" if undefined == "*" else f"{0:>{width}.1f}"
+    return f"{tenths / 10:>{width}.1f}"
 
 
 def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
-def coref_row(label: str, counts: Counts, metric: str = "muc", totals: bool = False) -> str:
+def coref_row(
+    label: str, counts: Counts, metric: str = "muc", totals: bool = False, undefined: str = "*"
+) -> str:
     """One line of the coreference score report (a document's, or the TOTALS line).
 
     Columns: document number (17), key and response classes (4 and 6), recall as
     ``num / den`` and percent (one decimal, half up), precision likewise, F (equal weights).
     F is ``2 num / (recall den + precision den)`` when the numerators are equal (MUC: exact);
-    ``*`` marks an undefined value.  The TOTALS line adds ``%`` after each percentage."""
+    ``undefined`` (``*``, or ``0``: 0.0) marks an undefined value, F only where recall or
+    precision is (the report's own rule).  The TOTALS line adds ``%`` after each
+    percentage."""
     r_num, r_den = counts[f"{metric}_recall_num"], counts[f"{metric}_recall_den"]
     p_num, p_den = counts[f"{metric}_precision_num"], counts[f"{metric}_precision_den"]
     recall, precision = _tenths(r_num, r_den), _tenths(p_num, p_den)
@@ -529,9 +529,9 @@ def coref_row(label: str, counts: Counts, metric: str = "muc", totals: bool = Fa
     width = 6 if totals else 7
     return (
         f"{label:<17}{int(counts['key_classes']):>4}{int(counts['response_classes']):>6}"
-        f"{_number(r_num):>8} / {_number(r_den):<4}{_shown(recall, 7)}{pct}"
-        f"{_number(p_num):>{10 - len(pct)}} / {_number(p_den):<4}{_shown(precision, 7)}{pct}"
-        f"{_shown(f, width)}{pct}"
+        f"{_number(r_num):>8} / {_number(r_den):<4}{_shown(recall, 7, undefined)}{pct}"
+        f"{_number(p_num):>{10 - len(pct)}} / {_number(p_den):<4}"
+        f"{_shown(precision, 7, undefined)}{pct}{_shown(f, width, undefined)}{pct}"
     )
 
 
@@ -547,19 +547,21 @@ def coref_score_report(
     """The coreference score report: a line per document and the TOTALS line (the manual's
     "Coreference Score Report"), for ``metric`` (default: the first scored, MUC unless
     ``--metric`` says otherwise; BLANC, which has two sets of counts, has no such table; other
-    metrics' numerators are sums of fractions, printed with 2 decimals)."""
+    metrics' numerators are sums of fractions, printed with 2 decimals); an undefined value
+    prints :func:`undefined_shown`."""
     from annoscore.metrics.muc_coref import metrics_of
 
     if metric is None:
         metric = next((m for m in metrics_of(result.counts) if m != "blanc"), None)
     if metric is None:
         return "No coreference score table for BLANC alone (see --format json).\n"
+    undefined = undefined_shown(result)
     lines = [COREF_HEADER]
     if document_rows:
         for doc, counts in result.document_counts().items():
-            lines.append(coref_row(doc, counts, metric))
+            lines.append(coref_row(doc, counts, metric, undefined=undefined))
     lines.append("")
-    lines.append(coref_row("TOTALS:", result.matrix.total(), metric, totals=True))
+    lines.append(coref_row("TOTALS:", result.matrix.total(), metric, True, undefined))
     return "\n".join(lines) + "\n"
 
 

@@ -28,7 +28,7 @@ from annoscore.metrics.tallies import Tally
 from annoscore.model import TemplateFill
 
 if TYPE_CHECKING:
-    from annoscore.report.muc import MucDetails
+    from annoscore.metrics.muc import MucDetails
 
 Node = dict[str, Any]
 """One level of the map history: attribute -> value (``None`` for a flag attribute)."""

@@ -1,45 +1,59 @@
-"""MUC information-extraction scoring (TE, TR, ST) from a configuration file, as the manual says.
+"""The MUC scorer's five tasks, as the manual describes them, each under the name its results carry.
 
-Preset: the configuration (:mod:`annoscore.formats.muc_config`) names the task, the classes and
-slots, the string rules and the files; :mod:`annoscore.formats.muc_template` reads key and
-response; :class:`annoscore.align.muc.MucAligner` aligns each document; the tallies
-(:mod:`annoscore.metrics.muc`) are summed over documents.  The result's scores are the ALL SLOTS
-row (``recall``, ``precision``, ``f_pr``, ``f_2pr``, ``f_p2r`` and the error rates), its counts
-that row's tallies plus every object, slot and text-filter tally.
+- ``muc-template-element``, ``muc-template-relation``, ``muc-scenario-template`` (TE, TR, ST):
+  template files (:mod:`annoscore.formats.muc_template`), aligned by
+  :class:`annoscore.align.muc.MucAligner`, tallied by :mod:`annoscore.metrics.muc`;
+- ``muc-named-entity`` and ``muc-coreference``: SGML files, counted by
+  :mod:`annoscore.tasks.muc_sgml`.
 
-Named options (official default first):
+Each task has one function on paths, ``score_muc_<task>(key, response, options)``, and one on
+parsed documents, ``count_muc_<task>(key_documents, response_documents, options)``; both count
+the same way.  The configuration (:mod:`annoscore.formats.muc_config`, the ``config`` option)
+names the classes, slots and string rules: a template task needs one; named entity and
+coreference use the manual's defaults without one.  A task scores a configuration of its family
+whatever its ``:scoring_task`` says (a TE configuration scores TR, as ``annoscore muc --task tr``
+does).  The signature records the options that move a number, then the configuration's settings
+(``scoring-method``; for all but coreference the string comparisons ``correct`` and ``partial``
+and the sizes of the ``premodifiers``, ``postmodifiers`` and ``designators`` lists).
 
-``text_filter="agreement"``
-    ST TEXT FILTERING counts each document once: COR when key and response agree on relevance,
-    INC when not (the manual's report: POS = ACT = documents).  ``"relevance"`` is the MUC-6
-    scorer's four-way count: COR both relevant, MIS key only, SPU response only, NON neither.
-
-A document in only one of the files is scored (all MIS or all SPU) with a warning.
+Every document of either side is scored (a document on one side only is all MIS or all SPU, with
+a warning).  Undefined: a percentage with a zero denominator is ``None`` (the score report's
+``*``, JSON ``null``), an F only when neither side has a fill; ``undefined=zero`` shows 0 instead
+in the corpus scores and the official layouts (the manual's pages print 0).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from annoscore.align.documents import pair_documents
-from annoscore.align.muc import MucAligner
+from annoscore.align.muc import MucAligner, TextFilter
 from annoscore.align.muc_records import DocumentAlignment
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.files import bom_warnings
 from annoscore.formats.muc_config import TASKS, MucConfig, parse_muc_config, read_muc_config
+from annoscore.formats.muc_sgml import SgmlDocument
 from annoscore.formats.muc_template import read_templates
-from annoscore.metrics.muc import all_slots_scores, document_counts
-from annoscore.report.muc import MucDetails
-from annoscore.result import Result, ScoreWarning
-from annoscore.signature import Signature
+from annoscore.metrics.muc import MucDetails, document_counts
+from annoscore.metrics.muc_coref import MetricName, parse_metrics
+from annoscore.model import TemplateDocument
+from annoscore.options import TaskOptions, constant, option
+from annoscore.result import Result, ScoreWarning, Undefined
+from annoscore.tasks.muc_sgml import (
+    Counted,
+    by_number,
+    count_coreference,
+    count_named_entity,
+    read_task_file,
+    task_gids,
+)
+from annoscore.tasks.registry import get
 
 IE_TASKS = ("template_element", "template_relation", "scenario_template")
 SGML_TASKS = ("named_entity", "coreference")
-TEXT_FILTER_MODES = ("agreement", "relevance")
-
 
 TASK_ALIASES = {
     "te": "template_element",
@@ -49,6 +63,11 @@ TASK_ALIASES = {
     "co": "coreference",
 }
 """Short ``--task`` names."""
+
+
+def task_name(scoring_task: str) -> str:
+    """The registered name of a ``:scoring_task`` (``named_entity`` -> ``muc-named-entity``)."""
+    return "muc-" + scoring_task.replace("_", "-")
 
 
 def load_config(path: Path | None, task: str | None = None) -> MucConfig:
@@ -91,37 +110,150 @@ def _family(task: str) -> str:
     return "template" if task in IE_TASKS else task
 
 
-def score_muc(
-    config: MucConfig,
-    key_path: Path | None = None,
-    response_path: Path | None = None,
-    *,
-    text_filter: str = "agreement",
-) -> Result:
-    """Score a response template file against a key template file (TE, TR, ST).
+# --- options -------------------------------------------------------------------------------------
 
-    ``key_path`` and ``response_path`` default to the configuration's ``:key_file`` and
-    ``:response_file``.  Every document of either file is scored (a document on one side only
-    is all MIS or all SPU, with a warning); ``scores`` are the ALL SLOTS row
-    (:func:`annoscore.metrics.muc.all_slots_scores`), ``counts`` its tallies and every object,
-    slot and text-filter tally.
-    """
-    if config.scoring_task in SGML_TASKS:
-        raise InputError(
-            f":scoring_task {config.scoring_task} is scored from SGML files: use "
-            "annoscore.tasks.muc.score_muc_any (or score_muc_ne / score_muc_coref)",
-            config.path,
-        )
-    if text_filter not in TEXT_FILTER_MODES:
-        raise InputError(f"text filter {text_filter!r}: expected one of {TEXT_FILTER_MODES}")
-    key_path = key_path or config.file("key_file")
-    response_path = response_path or config.file("response_file")
+
+@dataclass(frozen=True, slots=True)
+class MucOptions(TaskOptions):
+    """What every MUC task takes."""
+
+    config: Path | None = option(
+        None,
+        "The scorer's main configuration file (:class_defs, :slot_defs, :premodifiers, ...); "
+        "without one, the manual's defaults.",
+        moves=False,
+    )
+    undefined: Undefined = option(
+        Undefined.null,
+        "What an undefined percentage (a zero denominator) shows: null (the rule: '*' in the "
+        "score report, null in JSON) or zero (0, as on the manual's pages; 0.0 in the JSON "
+        "scores); annoscore muc also takes MUC's spellings, '*' and '0'.",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateOptions(MucOptions):
+    """The options of template element and template relation."""
+
+    config: Path | None = option(
+        None,
+        "The scorer's main configuration file (:class_defs, :slot_defs, :premodifiers, ...).",
+        moves=False,
+        required=True,
+    )
+    text_filter: str = constant("none", "Template element and relation filter no texts.")
+    alignment: str = constant(
+        "greedy-f-stable",
+        "Objects aligned greedily by F, descending, ties in key then response order (decision 2).",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioOptions(TemplateOptions):
+    """The options of scenario template."""
+
+    text_filter: TextFilter = option(
+        TextFilter.agreement,
+        "ST text filtering: 'agreement' (the manual: one COR or INC per document) or "
+        "'relevance' (MUC-6: COR/MIS/SPU/NON).",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SgmlOptions(MucOptions):
+    """What the two SGML tasks take."""
+
+    strict_text: bool = option(
+        False,
+        "Named entity and coreference: a response whose text differs from the key's outside "
+        "the tags is an error (default: a warning naming the document and offset).",
+        moves=False,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class NamedEntityOptions(SgmlOptions):
+    """The options of named entity."""
+
+    alignment: str = constant(
+        "overlap-greedy-f", "Tags aligned greedily by F among overlapping pairs (decision 15a)."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CoreferenceOptions(SgmlOptions):
+    """The options of coreference."""
+
+    metric: tuple[MetricName, ...] = option(
+        ("muc",),
+        "Coreference: the metrics, comma-separated (muc, bcub, ceafe, ceafm, blanc, lea, "
+        "mentions or all); the first gives recall/precision/f1 and the text report.",
+    )
+    alignment: str = constant(
+        "min-extent-longest-first",
+        "Markables aligned one to one, longest shared extent first, a response inside the "
+        "key's extent and holding its MIN (decision 15b).",
+    )
+    optional: str = constant(
+        "removed-when-unaligned",
+        "Optional key markables no response aligns with are removed from their classes.",
+    )
+
+    def __post_init__(self) -> None:
+        """The metric names checked and normalised (``b3`` is ``bcub``, ``all`` every metric:
+        :func:`~annoscore.metrics.muc_coref.parse_metrics`)."""
+        TaskOptions.__post_init__(self)
+        object.__setattr__(self, "metric", parse_metrics(self.metric))
+
+
+# --- template tasks ------------------------------------------------------------------------------
+
+
+def _settings(config: MucConfig) -> tuple[tuple[str, object], ...]:
+    """The configuration's settings that move a number (the signature records them)."""
+    if config.scoring_task == "coreference":
+        return (("scoring-method", config.scoring_method),)
+    return (
+        ("scoring-method", config.scoring_method),
+        ("correct", config.value("stringfill_correct_comparison")),
+        ("partial", config.value("stringfill_partial_comparison")),
+        ("premodifiers", len(config.items("premodifiers"))),
+        ("postmodifiers", len(config.items("postmodifiers"))),
+        ("designators", len(config.items("corporate_designators"))),
+    )
+
+
+def _by_id(documents: Iterable[TemplateDocument], side: str) -> dict[str, TemplateDocument]:
+    out: dict[str, TemplateDocument] = {}
+    for document in documents:
+        if document.id in out:
+            raise InputError(f"{side} document {document.id} is given twice", document.path or None)
+        out[document.id] = document
+    return out
+
+
+def _read_templates(
+    config: MucConfig, key: Path, response: Path
+) -> tuple[list[TemplateDocument], list[TemplateDocument]]:
     status_slot = config.value("optional_status_slot")
-    keys = {d.id: d for d in read_templates(key_path, keys_syntax=True, status_slot=status_slot)}
-    rsps = {
-        d.id: d
-        for d in read_templates(response_path, keys_syntax=config.key2key, status_slot=status_slot)
-    }
+    keys = read_templates(key, keys_syntax=True, status_slot=status_slot)
+    responses = read_templates(response, keys_syntax=config.key2key, status_slot=status_slot)
+    return keys, responses
+
+
+def _templates(
+    config: MucConfig,
+    key_documents: Iterable[TemplateDocument],
+    response_documents: Iterable[TemplateDocument],
+    options: TemplateOptions,
+    file_warnings: Sequence[ScoreWarning] = (),
+) -> Result:
+    """Align and tally template documents (TE, TR, ST) into the task's result."""
+    keys = _by_id(key_documents, "key")
+    rsps = _by_id(response_documents, "response")
+    text_filter = (
+        options.text_filter if isinstance(options, ScenarioOptions) else TextFilter.agreement
+    )
     aligner = MucAligner(config, text_filter)
     for document in (*keys.values(), *rsps.values()):
         aligner.validate(document)
@@ -130,13 +262,13 @@ def score_muc(
     warnings += pairing.warnings(
         "key document(s) have no response object", "response document(s) are not in the key"
     )
+    warnings += file_warnings
     alignments: list[DocumentAlignment] = []
     per_document: dict[str, Counts] = {}
     for doc_id in pairing.scored:
         alignment = aligner.align(doc_id, keys.get(doc_id), rsps.get(doc_id))
         alignments.append(alignment)
         per_document[doc_id] = document_counts(alignment)
-    warnings.extend(bom_warnings(key_path, response_path))
     warnings.extend(aligner.warnings)
     removed = sum(v for c in per_document.values() for k, v in c.items() if k.endswith(":rem"))
     if removed:
@@ -148,124 +280,270 @@ def score_muc(
                 int(removed),
             )
         )
-    signature = Signature.of(
-        f"muc-{config.scoring_task.replace('_', '-')}",
-        scoring_method=config.scoring_method,
-        correct=config.value("stringfill_correct_comparison"),
-        partial=config.value("stringfill_partial_comparison"),
-        premodifiers=len(config.items("premodifiers")),
-        postmodifiers=len(config.items("postmodifiers")),
-        designators=len(config.items("corporate_designators")),
-        text_filter=text_filter if config.scoring_task == "scenario_template" else "none",
-        alignment="greedy-f-stable",
-    )
-    details = MucDetails(
-        config, alignments, key_path, response_path, pairs_scored=aligner.pairs_scored
-    )
-    return Result.from_counts(
-        signature.task,
-        signature,
-        per_document,
-        all_slots_scores,
-        warnings=warnings,
-        details=details,
+    details = MucDetails(config, alignments, pairs_scored=aligner.pairs_scored)
+    return get(task_name(config.scoring_task)).result(
+        options, per_document, read=_settings(config), warnings=warnings, details=details
     )
 
 
-def score_muc_files(
-    key: Path,
-    response: Path,
-    *,
-    config: Path,
-    task: str | None = None,
-    text_filter: str = "agreement",
+def _score_templates(task: str, key: Path, response: Path, options: TemplateOptions) -> Result:
+    config = load_config(options.config, task)
+    keys, responses = _read_templates(config, Path(key), Path(response))
+    return _templates(config, keys, responses, options, bom_warnings(Path(key), Path(response)))
+
+
+def score_muc_template_element(
+    key: Path, response: Path, options: TemplateOptions = TemplateOptions()
 ) -> Result:
-    """:func:`score_muc` from paths: the configuration file names the classes, slots and rules
-    (a named entity or coreference configuration is scored by :func:`score_muc_any`).
+    """Template element (TE): a response template file against a key template file, as the
+    configuration (``options.config``, required) defines classes, slots and string rules.
+
+    Counts: per document, the fate of every single fill (COR PAR INC MIS SPU NON) of every slot
+    (``slot:CLASS:SLOT:*``), object (``obj:CLASS:*``) and their sum, the ALL SLOTS row (``cor``
+    ... ``non``, ``pos`` = COR + PAR + INC + MIS, ``act`` = COR + PAR + INC + SPU).  Scores, of
+    ALL SLOTS: ``recall`` (COR + PAR/2) / POS, ``precision`` (COR + PAR/2) / ACT, ``f_pr``,
+    ``f_2pr``, ``f_p2r`` (F with beta 1, 0.5, 2) and the error rates
+    (:mod:`annoscore.metrics.tallies`).  Undefined: a ratio with a zero denominator; F only when
+    POS + ACT = 0.  Settings that move the number come from the configuration
+    (``:stringfill_correct_comparison`` CLEAN, ``:stringfill_partial_comparison`` NONE, the
+    modifier lists, weights and thresholds).
 
     >>> from annoscore.samples import SAMPLES
     >>> muc = SAMPLES / "muc"
-    >>> r = score_muc_files(muc / "key.synthetic.tpl", muc / "response.synthetic.tpl",
-    ...                     config=muc / "te.config")
-    >>> r.counts["cor"], r.counts["pos"], round(r.scores["f_pr"], 4)
-    (12, 17, 0.7273)
+    >>> r = score_muc_template_element(muc / "key.synthetic.tpl", muc / "response.synthetic.tpl",
+    ...                                TemplateOptions(config=muc / "te.config"))
+    >>> r.task, r.counts["cor"], r.counts["pos"], round(r.score, 4)
+    ('muc-template-element', 12, 17, 0.7273)
     """
-    return score_muc_any(load_config(config, task), key, response, text_filter=text_filter)
+    return _score_templates("template_element", key, response, options)
 
 
-def score_muc_any(
+def score_muc_template_relation(
+    key: Path, response: Path, options: TemplateOptions = TemplateOptions()
+) -> Result:
+    """Template relation (TR): as :func:`score_muc_template_element` (the same counts, scores
+    and settings); relations are objects whose slots point to other objects, aligned after
+    them (a pointer fill is correct when its key and response targets are aligned together).
+    Undefined: as there (a ratio with a zero denominator; F only when POS + ACT = 0).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> muc = SAMPLES / "muc"
+    >>> r = score_muc_template_relation(muc / "key.synthetic.tpl", muc / "response.synthetic.tpl",
+    ...                                 TemplateOptions(config=muc / "te.config"))
+    >>> r.task, r.counts["act"], round(r.scores["precision"], 4)
+    ('muc-template-relation', 16, 0.75)
+    """
+    return _score_templates("template_relation", key, response, options)
+
+
+def score_muc_scenario_template(
+    key: Path, response: Path, options: ScenarioOptions = ScenarioOptions()
+) -> Result:
+    """Scenario template (ST): as :func:`score_muc_template_element`, plus the TEXT FILTERING
+    row (``text_filter:*``): a document is relevant when its first template's content slot is
+    filled.  ``text_filter`` (official: ``agreement``) counts one COR when key and response
+    agree on relevance, else one INC; ``relevance`` counts COR, MIS, SPU or NON (MUC-6).  The
+    row is shown, not added into ALL SLOTS.  Undefined: as in template element.
+
+    >>> from annoscore.samples import SAMPLES
+    >>> muc = SAMPLES / "muc"
+    >>> r = score_muc_scenario_template(muc / "key.synthetic.tpl", muc / "response.synthetic.tpl",
+    ...                                 ScenarioOptions(config=muc / "te.config"))
+    >>> r.counts["text_filter:cor"], r.counts["text_filter:inc"]
+    (1, 0)
+    """
+    return _score_templates("scenario_template", key, response, options)
+
+
+def count_muc_template_element(
+    key_documents: Iterable[TemplateDocument],
+    response_documents: Iterable[TemplateDocument],
+    options: TemplateOptions = TemplateOptions(),
+) -> Result:
+    """:func:`score_muc_template_element` of parsed documents
+    (:func:`~annoscore.formats.muc_template.parse_templates`: keys with ``keys_syntax=True``,
+    responses with it only for ``:scoring_method key2key``; both with the configuration's
+    ``:optional_status_slot``).
+
+    >>> from annoscore.formats.muc_template import parse_templates
+    >>> from annoscore.samples import SAMPLES
+    >>> key = parse_templates('<PERSON-1-1> :=\\n    PER_NAME: "Ann Smith"\\n',
+    ...                       Path("key.tpl"), keys_syntax=True)
+    >>> rsp = parse_templates('<PERSON-1-7> :=\\n    PER_NAME: "Ann Smith"\\n'
+    ...                       '    PER_TITLE: "Dr."\\n', Path("rsp.tpl"), keys_syntax=False)
+    >>> r = count_muc_template_element(key, rsp, TemplateOptions(config=SAMPLES / "muc/te.config"))
+    >>> r.counts["cor"], r.counts["spu"], r.scores["recall"], r.scores["precision"]
+    (1, 1, 1.0, 0.5)
+    """
+    config = load_config(options.config, "template_element")
+    return _templates(config, key_documents, response_documents, options)
+
+
+def count_muc_template_relation(
+    key_documents: Iterable[TemplateDocument],
+    response_documents: Iterable[TemplateDocument],
+    options: TemplateOptions = TemplateOptions(),
+) -> Result:
+    """:func:`score_muc_template_relation` of parsed documents (as
+    :func:`count_muc_template_element` takes them).
+
+    >>> from annoscore.formats.muc_template import parse_templates
+    >>> from annoscore.samples import SAMPLES
+    >>> key = parse_templates('<ORGANIZATION-1-1> :=\\n    ORG_NAME: "Acme"\\n',
+    ...                       Path("key.tpl"), keys_syntax=True)
+    >>> r = count_muc_template_relation(key, [], TemplateOptions(config=SAMPLES / "muc/te.config"))
+    >>> r.counts["mis"], r.scores["recall"], r.scores["precision"], r.scores["f_pr"]
+    (1, 0.0, None, 0.0)
+    """
+    config = load_config(options.config, "template_relation")
+    return _templates(config, key_documents, response_documents, options)
+
+
+def count_muc_scenario_template(
+    key_documents: Iterable[TemplateDocument],
+    response_documents: Iterable[TemplateDocument],
+    options: ScenarioOptions = ScenarioOptions(),
+) -> Result:
+    """:func:`score_muc_scenario_template` of parsed documents (as
+    :func:`count_muc_template_element` takes them).
+
+    >>> from annoscore.formats.muc_template import parse_templates
+    >>> from annoscore.samples import SAMPLES
+    >>> key = parse_templates('<TEMPLATE-1-1> :=\\n    CONTENT: <PERSON-1-1>\\n'
+    ...                       '<PERSON-1-1> :=\\n    PER_NAME: "Ann"\\n',
+    ...                       Path("key.tpl"), keys_syntax=True)
+    >>> options = ScenarioOptions(config=SAMPLES / "muc/te.config", text_filter="relevance")
+    >>> count_muc_scenario_template(key, [], options).counts["text_filter:mis"]
+    1
+    """
+    config = load_config(options.config, "scenario_template")
+    return _templates(config, key_documents, response_documents, options)
+
+
+# --- SGML tasks ----------------------------------------------------------------------------------
+
+
+def _sgml_result(
     config: MucConfig,
-    key_path: Path | None = None,
-    response_path: Path | None = None,
-    *,
-    text_filter: str = "agreement",
-    metrics: str | Sequence[str] = "muc",
-    strict_text: bool = False,
+    counted: Counted,
+    options: MucOptions,
+    file_warnings: Sequence[ScoreWarning],
 ) -> Result:
-    """Score any of the five MUC tasks, as the configuration's ``:scoring_task`` says.
-
-    ``text_filter`` applies to ST, ``metrics`` to coreference, ``strict_text`` to the SGML tasks
-    (:mod:`annoscore.tasks.muc_sgml`).
-    """
-    if config.scoring_task == "named_entity":
-        from annoscore.tasks.muc_sgml import score_muc_ne
-
-        return score_muc_ne(config, key_path, response_path, strict_text=strict_text)
-    if config.scoring_task == "coreference":
-        from annoscore.tasks.muc_sgml import score_muc_coref
-
-        return score_muc_coref(
-            config, key_path, response_path, metrics=metrics, strict_text=strict_text
-        )
-    return score_muc(config, key_path, response_path, text_filter=text_filter)
+    return get(task_name(config.scoring_task)).result(
+        options,
+        counted.per_document,
+        read=_settings(config),
+        warnings=[*counted.warnings, *file_warnings],
+        details=counted.details,
+    )
 
 
-def score_muc_ne_files(
-    key: Path,
-    response: Path,
-    *,
-    config: Path | None = None,
-    strict_text: bool = False,
+def _read_sgml(
+    config: MucConfig, key: Path, response: Path
+) -> tuple[dict[str, SgmlDocument], dict[str, SgmlDocument]]:
+    gids = task_gids(config)
+    return read_task_file(config, key, gids), read_task_file(config, response, gids)
+
+
+def score_muc_named_entity(
+    key: Path, response: Path, options: NamedEntityOptions = NamedEntityOptions()
 ) -> Result:
-    """Named entity scoring from paths; without ``config`` the manual's defaults (ENAMEX, TIMEX,
-    NUMEX with TYPE and TEXT scored).
+    """Named entity (NE): the ENAMEX, TIMEX and NUMEX tags of a response SGML file against its
+    key, each tag an object with TYPE and TEXT slots, tags aligned only where their spans
+    overlap; without ``options.config`` the manual's defaults.
+
+    Counts and scores: those of :func:`score_muc_template_element`, plus the SUBTASK rows
+    (``subtask:CLASS:SLOT:VALUE:*``, ``:ne_subtask_names``) and the SECT rows (``section:NAME:*``,
+    ``:doc_sections`` or ``:doc_section_groups``).  Undefined: as there (a ratio with a zero
+    denominator; F only when POS + ACT = 0).  Settings that move the number: the
+    configuration's (official string comparison CLEAN; TEXT is correct only on the exact
+    extent or an ALT alternative).  ``strict_text``: a response text that differs
+    from the key's outside the tags is an error, not a warning.
 
     >>> from annoscore.samples import SAMPLES
     >>> muc = SAMPLES / "muc"
-    >>> r = score_muc_ne_files(muc / "ne.key.sgml", muc / "ne.response.sgml",
-    ...                        config=muc / "ne.config")
+    >>> r = score_muc_named_entity(muc / "ne.key.sgml", muc / "ne.response.sgml",
+    ...                            NamedEntityOptions(config=muc / "ne.config"))
     >>> r.counts["pos"], r.counts["act"], r.counts["cor"]
     (38, 36, 27)
     """
-    cfg = load_config(config, None if config is not None else "named_entity")
-    if cfg.scoring_task != "named_entity":
-        raise InputError(f":scoring_task is {cfg.scoring_task}, not named_entity", cfg.path)
-    from annoscore.tasks.muc_sgml import score_muc_ne
-
-    return score_muc_ne(cfg, key, response, strict_text=strict_text)
+    config = load_config(options.config, "named_entity")
+    keys, responses = _read_sgml(config, Path(key), Path(response))
+    counted = count_named_entity(config, keys, responses, strict_text=options.strict_text)
+    return _sgml_result(config, counted, options, bom_warnings(Path(key), Path(response)))
 
 
-def score_muc_coref_files(
-    key: Path,
-    response: Path,
-    *,
-    config: Path | None = None,
-    metric: str | Sequence[str] = "muc",
-    strict_text: bool = False,
+def count_muc_named_entity(
+    key_documents: Sequence[SgmlDocument],
+    response_documents: Sequence[SgmlDocument],
+    options: NamedEntityOptions = NamedEntityOptions(),
 ) -> Result:
-    """Coreference scoring from paths; without ``config`` the manual's defaults (COREF tags with
-    ID, REF, MIN, STATUS).  ``metric``: ``muc`` (default) or a comma list of
-    :data:`annoscore.metrics.coref.METRICS`.
+    """:func:`score_muc_named_entity` of parsed documents
+    (:func:`~annoscore.formats.muc_sgml.parse_sgml` with the configuration's tags and sections).
+
+    >>> from annoscore.formats.muc_sgml import parse_sgml
+    >>> def doc(text): return parse_sgml(f"<DOC><DOCNO>1</DOCNO><TEXT>{text}</TEXT></DOC>",
+    ...                                  "x.sgml", {"ENAMEX", "TIMEX", "NUMEX"})
+    >>> r = count_muc_named_entity(doc('<ENAMEX TYPE="PERSON">Ann</ENAMEX> met Bob'),
+    ...                            doc('<ENAMEX TYPE="ORGANIZATION">Ann</ENAMEX> met Bob'))
+    >>> r.counts["cor"], r.counts["inc"], r.scores["f_pr"]
+    (1, 1, 0.5)
+    """
+    config = load_config(options.config, "named_entity")
+    keys, responses = by_number(key_documents, "key"), by_number(response_documents, "response")
+    counted = count_named_entity(config, keys, responses, strict_text=options.strict_text)
+    return _sgml_result(config, counted, options, ())
+
+
+def score_muc_coreference(
+    key: Path, response: Path, options: CoreferenceOptions = CoreferenceOptions()
+) -> Result:
+    """Coreference (CO): the COREF markables of a response SGML file against its key; key
+    classes by REF closure; a response markable aligns with a key markable when it lies inside
+    the key's extent and holds its MIN (one to one, longest first); unaligned optional key
+    markables are removed; without ``options.config`` the manual's defaults.
+
+    Counts: each metric's ``{metric}_recall_num``, ``_den``, ``{metric}_precision_num``,
+    ``_den`` (MUC, Vilain et al. 1995: R = sum over key classes S of (|S| - |p(S)|) / (|S| - 1),
+    P the same with the sides swapped), ``key_classes``, ``response_classes`` and
+    ``markables:cor|mis|spu|opt``.  Scores of the first metric (``metric``, official ``muc``):
+    ``recall``, ``precision``, ``f_pr``, ``f_2pr``, ``f_p2r``, ``f1``; then ``{metric}_recall``
+    ... of each (:mod:`annoscore.metrics.muc_coref`).  Undefined: R or P with a zero
+    denominator; F only when both are.
 
     >>> from annoscore.samples import SAMPLES
     >>> muc = SAMPLES / "muc"
-    >>> r = score_muc_coref_files(muc / "co.key.sgml", muc / "co.response.sgml")
-    >>> r.counts["muc_recall_num"], r.counts["muc_recall_den"], round(r.scores["f1"], 4)
+    >>> r = score_muc_coreference(muc / "co.key.sgml", muc / "co.response.sgml")
+    >>> r.counts["muc_recall_num"], r.counts["muc_recall_den"], round(r.score, 4)
     (1, 3, 0.3333)
     """
-    cfg = load_config(config, None if config is not None else "coreference")
-    if cfg.scoring_task != "coreference":
-        raise InputError(f":scoring_task is {cfg.scoring_task}, not coreference", cfg.path)
-    from annoscore.tasks.muc_sgml import score_muc_coref
+    config = load_config(options.config, "coreference")
+    keys, responses = _read_sgml(config, Path(key), Path(response))
+    counted = count_coreference(
+        config, keys, responses, metrics=options.metric, strict_text=options.strict_text
+    )
+    return _sgml_result(config, counted, options, bom_warnings(Path(key), Path(response)))
 
-    return score_muc_coref(cfg, key, response, metrics=metric, strict_text=strict_text)
+
+def count_muc_coreference(
+    key_documents: Sequence[SgmlDocument],
+    response_documents: Sequence[SgmlDocument],
+    options: CoreferenceOptions = CoreferenceOptions(),
+) -> Result:
+    """:func:`score_muc_coreference` of parsed documents
+    (:func:`~annoscore.formats.muc_sgml.parse_sgml` with the configuration's tags and sections).
+
+    >>> from annoscore.formats.muc_sgml import parse_sgml
+    >>> def doc(text): return parse_sgml(f"<DOC><DOCNO>1</DOCNO><TEXT>{text}</TEXT></DOC>",
+    ...                                  "x.sgml", {"COREF"})
+    >>> key = doc('<COREF ID="1">Ann</COREF> said <COREF ID="2" REF="1">she</COREF> left')
+    >>> r = count_muc_coreference(key, doc('<COREF ID="1">Ann</COREF> said she left'))
+    >>> r.counts["muc_recall_num"], r.counts["muc_recall_den"], r.scores["recall"]
+    (0, 1, 0.0)
+    """
+    config = load_config(options.config, "coreference")
+    keys, responses = by_number(key_documents, "key"), by_number(response_documents, "response")
+    counted = count_coreference(
+        config, keys, responses, metrics=options.metric, strict_text=options.strict_text
+    )
+    return _sgml_result(config, counted, options, ())

@@ -1,16 +1,18 @@
-"""MUC named entity and coreference scoring from SGML files: two presets on the MUC core.
+"""MUC named entity and coreference from SGML documents: the counting behind two MUC tasks.
 
-Both read the key and response texts with :mod:`annoscore.formats.muc_sgml` (documents by
-``:sgml_DOC_gid``, numbers from ``:sgml_DOCNUM_gid``, sections from ``:doc_sections``), turn the
-task's tags into the MUC objects every task shares, and return a :class:`~annoscore.result.Result`
-whose ``details`` is the :class:`~annoscore.report.muc.MucDetails` the MUC reports read.
+:mod:`annoscore.tasks.muc` scores both (``score_muc_named_entity``, ``score_muc_coreference`` and
+their ``count_`` twins on parsed documents); this module reads the files as the configuration says
+(:func:`read_task_file`: documents by ``:sgml_DOC_gid``, numbers from ``:sgml_DOCNUM_gid``,
+sections from ``:doc_sections``), turns the task's tags into the MUC objects every task shares,
+aligns and counts each document, and gives the per-document counts, the warnings and the
+:class:`~annoscore.metrics.muc.MucDetails` the MUC reports read (:class:`Counted`).
 
-- **Named entity** (:func:`score_muc_ne`): ENAMEX/TIMEX/NUMEX (the ``:class_defs`` names) become
-  objects with TYPE and TEXT slots; :class:`~annoscore.align.muc_ne.NeAligner` aligns them (the
-  template alignment restricted to overlapping tags); tallies are the template tallies plus the
-  SUBTASK and SECT rows (:mod:`annoscore.metrics.muc_ne`).  Scores: the ALL SLOTS row, as for TE.
-- **Coreference** (:func:`score_muc_coref`): COREF markables, REF classes, MIN-and-extent
-  alignment (:mod:`annoscore.align.muc_coref`), scored by the project's coreference metrics on
+- **Named entity** (:func:`count_named_entity`): ENAMEX/TIMEX/NUMEX (the ``:class_defs`` names)
+  become objects with TYPE and TEXT slots; :class:`~annoscore.align.muc_ne.NeAligner` aligns them
+  (the template alignment restricted to overlapping tags); tallies are the template tallies plus
+  the SUBTASK and SECT rows (:mod:`annoscore.metrics.muc_ne`).
+- **Coreference** (:func:`count_coreference`): COREF markables, REF classes, MIN-and-extent
+  alignment (:mod:`annoscore.align.muc_coref`), counted by the project's coreference metrics on
   partitions of markable ids (:mod:`annoscore.metrics.muc_coref`; MUC by default).
 
 Key and response texts should be equal outside the task's tags (the manual's caveat).  Where a
@@ -21,13 +23,13 @@ A document in one file only is scored (all MIS or all SPU) with a warning.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from annoscore.align.documents import pair_documents
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.formats.files import bom_warnings
 from annoscore.formats.muc_config import NE_SUBTASK_NAMES, MucConfig
 from annoscore.formats.muc_sgml import (
     DEFAULT_SECTIONS,
@@ -37,11 +39,17 @@ from annoscore.formats.muc_sgml import (
     read_sgml,
 )
 from annoscore.formats.muc_sgml_objects import SgmlSlots
-from annoscore.result import CountMatrix, Result, ScoreWarning
-from annoscore.signature import Signature
+from annoscore.metrics.muc import MucDetails
+from annoscore.result import ScoreWarning
 
-NE_TASK = "muc-named-entity"
-CO_TASK = "muc-coreference"
+
+class Counted(NamedTuple):
+    """A MUC task's counts before they become a result: each document's counts (in scoring
+    order), the warnings so far and what the reports need."""
+
+    per_document: dict[str, Counts]
+    warnings: list[ScoreWarning | str]
+    details: MucDetails
 
 
 _UNPAIRED = (
@@ -106,8 +114,16 @@ def subtasks_of(config: MucConfig) -> tuple[tuple[str, str, str], ...]:
     return tuple(out)
 
 
+def task_gids(config: MucConfig) -> list[str]:
+    """The generic identifiers of the task's tags, upper-case: every ``:class_defs`` name (named
+    entity), the first one (coreference)."""
+    names = [c.name.upper() for c in config.class_defs]
+    return names[:1] if config.scoring_task == "coreference" else names
+
+
 def read_task_file(config: MucConfig, path: Path, gids: Sequence[str]) -> dict[str, SgmlDocument]:
-    """The documents of an SGML key or response file, read as the configuration says, by number."""
+    """The documents of an SGML key or response file, read as the configuration says, by number
+    (``gids``: :func:`task_gids`)."""
     documents = read_sgml(
         path,
         gids,
@@ -119,11 +135,25 @@ def read_task_file(config: MucConfig, path: Path, gids: Sequence[str]) -> dict[s
     return {d.number: d for d in documents}
 
 
+def by_number(documents: Sequence[SgmlDocument], side: str) -> dict[str, SgmlDocument]:
+    """Parsed documents by number; a number given twice is an :class:`InputError` (as
+    :func:`~annoscore.formats.muc_sgml.read_sgml` refuses it in one file)."""
+    out: dict[str, SgmlDocument] = {}
+    for document in documents:
+        if document.number in out:
+            raise InputError(
+                f"{side} document number {document.number} is given twice",
+                document.path or None,
+                document.line,
+            )
+        out[document.number] = document
+    return out
+
+
 def _common_warnings(
-    keys: dict[str, SgmlDocument],
-    rsps: dict[str, SgmlDocument],
+    keys: Mapping[str, SgmlDocument],
+    rsps: Mapping[str, SgmlDocument],
     scored: Sequence[str],
-    response_path: Path,
     strict_text: bool,
 ) -> list[ScoreWarning]:
     """Text differences (or the ``strict_text`` error) and tags outside every section."""
@@ -144,7 +174,7 @@ def _common_warnings(
             raise InputError(
                 f"the text differs from the key's outside the tags at offset {at}: key "
                 f"{excerpt(key.text, at)!r}, response {excerpt(rsp.text, at)!r} (--strict-text)",
-                response_path,
+                rsp.path or None,
                 rsp.line,
                 document=doc,
             )
@@ -172,42 +202,21 @@ def _common_warnings(
     return warnings
 
 
-def _signature_settings(config: MucConfig) -> dict[str, object]:
-    return {
-        "scoring_method": config.scoring_method,
-        "correct": config.value("stringfill_correct_comparison"),
-        "partial": config.value("stringfill_partial_comparison"),
-        "premodifiers": len(config.items("premodifiers")),
-        "postmodifiers": len(config.items("postmodifiers")),
-        "designators": len(config.items("corporate_designators")),
-    }
-
-
-def score_muc_ne(
+def count_named_entity(
     config: MucConfig,
-    key_path: Path | None = None,
-    response_path: Path | None = None,
+    keys: Mapping[str, SgmlDocument],
+    rsps: Mapping[str, SgmlDocument],
     *,
     strict_text: bool = False,
-) -> Result:
-    """Score a named entity response file against its key (see the module docstring).
-
-    Scores are the ALL SLOTS row (``recall``, ``precision``, ``f_pr``, ``f_2pr``, ``f_p2r``,
-    error rates); counts every ALL SLOTS, ``obj:``, ``slot:``, ``subtask:`` and ``section:``
-    tally.
-    """
+) -> Counted:
+    """Align and count named entity documents (by number; see the module docstring): every
+    ALL SLOTS, ``obj:``, ``slot:``, ``subtask:`` and ``section:`` tally of each document."""
     from annoscore.align.muc_ne import NeAligner
     from annoscore.align.muc_records import DocumentAlignment
     from annoscore.formats.muc_sgml_objects import SharedSlots, ne_objects
-    from annoscore.metrics.muc import all_slots_scores
     from annoscore.metrics.muc_ne import ne_document_counts
-    from annoscore.report.muc import MucDetails
 
-    key_path = key_path or config.file("key_file")
-    response_path = response_path or config.file("response_file")
     classes = [c.name.upper() for c in config.class_defs]
-    keys = read_task_file(config, key_path, classes)
-    rsps = read_task_file(config, response_path, classes)
     slots = sgml_slots(config)
     defined = config.slot_names()
     ignored = 0
@@ -227,7 +236,7 @@ def score_muc_ne(
     pairing = pair_documents(keys, rsps, gold_only="empty", system_only="empty")
     warnings: list[ScoreWarning | str] = [*config.warnings]
     warnings += pairing.warnings(*_UNPAIRED)
-    warnings += _common_warnings(keys, rsps, pairing.scored, response_path, strict_text)
+    warnings += _common_warnings(keys, rsps, pairing.scored, strict_text)
     if ignored:
         warnings.append(
             ScoreWarning(
@@ -246,72 +255,33 @@ def score_muc_ne(
         alignments.append(alignment)
         per_document[doc] = ne_document_counts(alignment, subtasks, groups)
     warnings.extend(aligner.warnings)
-    signature = Signature.of(NE_TASK, **_signature_settings(config), alignment="overlap-greedy-f")
     details = MucDetails(
         config,
         alignments,
-        key_path,
-        response_path,
         pairs_scored=aligner.pairs_scored,
         section_rows=tuple(groups),
         subtasks=subtasks,
     )
-    warnings.extend(bom_warnings(key_path, response_path))
-    matrix = CountMatrix.of(per_document)
-    return Result.from_counts(
-        NE_TASK, signature, matrix, all_slots_scores, warnings=warnings, details=details
-    )
+    return Counted(per_document, warnings, details)
 
 
-def parse_metrics(text: str | Sequence[str]) -> tuple[str, ...]:
-    """``"muc,bcub"`` -> ``("muc", "bcub")``; ``all`` is every metric; unknown names are an
-    error."""
-    from annoscore.metrics.coref import METRICS
-
-    names = text.split(",") if isinstance(text, str) else list(text)
-    out: list[str] = []
-    for raw in names:
-        name = raw.strip().lower().replace("b3", "bcub")
-        if not name:
-            continue
-        if name == "all":
-            out.extend(m for m in METRICS if m not in out)
-            continue
-        if name not in METRICS:
-            raise InputError(f"--metric {raw!r}: expected some of {', '.join(METRICS)} or all")
-        if name not in out:
-            out.append(name)
-    if not out:
-        raise InputError(f"--metric: name at least one of {', '.join(METRICS)}")
-    return tuple(out)
-
-
-def score_muc_coref(
+def count_coreference(
     config: MucConfig,
-    key_path: Path | None = None,
-    response_path: Path | None = None,
+    keys: Mapping[str, SgmlDocument],
+    rsps: Mapping[str, SgmlDocument],
     *,
-    metrics: str | Sequence[str] = "muc",
+    metrics: Sequence[str] = ("muc",),
     strict_text: bool = False,
-) -> Result:
-    """Score a coreference response file against its key (see the module docstring).
-
-    Scores: ``recall``, ``precision``, ``f_pr``, ``f_2pr``, ``f_p2r`` (and the metric's own
-    ``f1``) of the first chosen metric (MUC by default, None where undefined) and
-    ``{metric}_recall`` ... of each (:mod:`annoscore.metrics.muc_coref`).
-    """
+) -> Counted:
+    """Align and count coreference documents (by number; see the module docstring): each chosen
+    metric's numerators and denominators (:mod:`annoscore.metrics.muc_coref`), the class and
+    markable counts."""
     from annoscore.align.muc_coref import align_coref
     from annoscore.formats.muc_sgml_objects import SharedSlots, coref_objects
-    from annoscore.metrics.muc_coref import coref_document_counts, coreference_scores
-    from annoscore.report.muc import MucDetails
+    from annoscore.metrics.muc_coref import coref_document_counts
 
-    chosen = parse_metrics(metrics)
-    key_path = key_path or config.file("key_file")
-    response_path = response_path or config.file("response_file")
     class_def = config.class_defs[0]
     gid = class_def.name.upper()
-    keys = read_task_file(config, key_path, [gid])
-    rsps = read_task_file(config, response_path, [gid])
     slots = sgml_slots(config)
     shared = SharedSlots()  # equal slots are one object (cheaper to align and report)
     key_objects = {
@@ -324,13 +294,13 @@ def score_muc_coref(
     pairing = pair_documents(keys, rsps, gold_only="empty", system_only="empty")
     warnings: list[ScoreWarning | str] = [*config.warnings]
     warnings += pairing.warnings(*_UNPAIRED)
-    warnings += _common_warnings(keys, rsps, pairing.scored, response_path, strict_text)
+    warnings += _common_warnings(keys, rsps, pairing.scored, strict_text)
     alignments = []
     per_document: dict[str, Counts] = {}
     for doc in pairing.scored:
         alignment = align_coref(doc, key_objects.get(doc), rsp_objects.get(doc), slots, class_def)
         alignments.append(alignment)
-        per_document[doc] = coref_document_counts(alignment, chosen)
+        per_document[doc] = coref_document_counts(alignment, metrics)
     missing_min = [m for a in alignments for m in a.min_not_in_text]
     if missing_min:
         warnings.append(
@@ -352,21 +322,5 @@ def score_muc_coref(
                 extra_refs,
             )
         )
-    signature = Signature.of(
-        CO_TASK,
-        scoring_method=config.scoring_method,
-        metric=",".join(chosen),
-        alignment="min-extent-longest-first",
-        optional="removed-when-unaligned",
-    )
-    details = MucDetails(
-        config,
-        [a.record for a in alignments],
-        key_path,
-        response_path,
-        coref=alignments,
-    )
-    warnings.extend(bom_warnings(key_path, response_path))
-    return Result.from_counts(
-        CO_TASK, signature, per_document, coreference_scores, warnings=warnings, details=details
-    )
+    details = MucDetails(config, [a.record for a in alignments], coref=alignments)
+    return Counted(per_document, warnings, details)

@@ -341,34 +341,28 @@ register(
         text="annoscore.report.coref:render_table",
     )
 )
-register(
-    legacy_task(
-        name="muc",
-        summary="MUC scorer, template tasks (TE, TR, ST) from a configuration file",
-        command=("muc",),
-        score="annoscore.tasks.muc:score_muc_files",
-        reader="annoscore.formats.muc_template:read_templates",
-        scorer="annoscore.metrics.muc:all_slots_scores",
-        signature=(
-            "scoring-method",
-            "correct",
-            "partial",
-            "premodifiers",
-            "postmodifiers",
-            "designators",
-            "text-filter",
-            "alignment",
-        ),
-        sample=Sample(
-            "muc/key.synthetic.tpl",
-            "muc/response.synthetic.tpl",
-            {"config": "samples/muc/te.config"},
-            title="MUC template element (TE), totals page",
-        ),
-        text="annoscore.report.muc:render_totals",
-        path_options=("config",),
+for _task, _summary, _options in (
+    ("template-element", "template element (TE)", "TemplateOptions"),
+    ("template-relation", "template relation (TR)", "TemplateOptions"),
+    ("scenario-template", "scenario template (ST)", "ScenarioOptions"),
+):
+    register(
+        Task(
+            name=f"muc-{_task}",
+            summary=f"MUC scorer, {_summary}: template files and a configuration, ALL SLOTS P/R/F",
+            options=f"annoscore.tasks.muc:{_options}",
+            score=f"annoscore.tasks.muc:score_muc_{_task.replace('-', '_')}",
+            scorer="annoscore.metrics.muc:all_slots_scores",
+            headline="f_pr",
+            sample=Sample(
+                "muc/key.synthetic.tpl",
+                "muc/response.synthetic.tpl",
+                {"config": "samples/muc/te.config"},
+                title=f"MUC {_summary}, totals page",
+            ),
+            text="annoscore.report.muc:render_totals",
+        )
     )
-)
 register(
     Task(
         name="codiesp-d",
@@ -463,22 +457,13 @@ for _category, _what in (
         )
     )
 register(
-    legacy_task(
+    Task(
         name="muc-named-entity",
         summary="MUC scorer, named entity (ENAMEX/TIMEX/NUMEX in SGML), ALL SLOTS P/R/F",
-        command=("muc",),
-        score="annoscore.tasks.muc:score_muc_ne_files",
-        reader="annoscore.formats.muc_sgml:read_sgml",
+        options="annoscore.tasks.muc:NamedEntityOptions",
+        score="annoscore.tasks.muc:score_muc_named_entity",
         scorer="annoscore.metrics.muc:all_slots_scores",
-        signature=(
-            "scoring-method",
-            "correct",
-            "partial",
-            "premodifiers",
-            "postmodifiers",
-            "designators",
-            "alignment",
-        ),
+        headline="f_pr",
         sample=Sample(
             "muc/ne.key.sgml",
             "muc/ne.response.sgml",
@@ -489,14 +474,13 @@ register(
     )
 )
 register(
-    legacy_task(
+    Task(
         name="muc-coreference",
         summary="MUC scorer, coreference (COREF in SGML), Vilain et al. recall/precision",
-        command=("muc",),
-        score="annoscore.tasks.muc:score_muc_coref_files",
-        reader="annoscore.formats.muc_sgml:read_sgml",
+        options="annoscore.tasks.muc:CoreferenceOptions",
+        score="annoscore.tasks.muc:score_muc_coreference",
         scorer="annoscore.metrics.muc_coref:coreference_scores",
-        signature=("scoring-method", "metric", "alignment", "optional"),
+        headline="f1",
         sample=Sample(
             "muc/co.key.sgml",
             "muc/co.response.sgml",
