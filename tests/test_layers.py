@@ -35,7 +35,6 @@ LAYERS = {
     "__init__": 7,
     "__main__": 7,
 }
-ALLOWED_UPWARD = {("tasks", "report")}
 
 
 def _layer_name(module: str) -> str | None:
@@ -67,8 +66,6 @@ def test_no_module_imports_a_higher_layer(path: Path) -> None:
         target = _layer_name(module)
         if target is None or target not in LAYERS:
             continue
-        if (own, target) in ALLOWED_UPWARD:
-            continue
         assert LAYERS[target] <= LAYERS[own], f"{path.name} ({own}) imports {module} ({target})"
 
 
@@ -77,3 +74,19 @@ def test_only_the_command_line_touches_the_garbage_collector(path: Path) -> None
     if path.relative_to(PACKAGE).parts[0] == "cli":
         return
     assert "gc.disable" not in path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_report_reads_no_preset_and_no_preset_reads_another(path: Path) -> None:
+    """``report/`` renders what ``metrics/`` declares (a task's ``Details``), never a preset's
+    objects; a preset imports no other task family's (shared counting lives in ``metrics/``),
+    only the registry and its own family's modules (``tasks/muc`` and ``tasks/muc_sgml``)."""
+    parts = path.relative_to(PACKAGE).parts
+    family = parts[-1].removesuffix(".py").split("_")[0]
+    for module in _imports(path):
+        if not module.startswith("annoscore.tasks.") or module == "annoscore.tasks.registry":
+            continue
+        assert parts[0] != "report", f"{path.name} (report) imports {module}"
+        if parts[0] == "tasks":
+            other = module.split(".")[2].split("_")[0]
+            assert other == family, f"{path.name} imports another preset, {module}"

@@ -72,6 +72,22 @@ if TYPE_CHECKING:
         count_coref,
         score_coref,
     )
+    from annoscore.tasks.muc import (
+        CoreferenceOptions,
+        NamedEntityOptions,
+        ScenarioOptions,
+        TemplateOptions,
+        count_muc_coreference,
+        count_muc_named_entity,
+        count_muc_scenario_template,
+        count_muc_template_element,
+        count_muc_template_relation,
+        score_muc_coreference,
+        score_muc_named_entity,
+        score_muc_scenario_template,
+        score_muc_template_element,
+        score_muc_template_relation,
+    )
     from annoscore.tasks.nlpsandbox import (
         NlpSandboxOptions,
         count_nlpsandbox_all,
@@ -116,14 +132,18 @@ __all__ = [
     "Are3Options",
     "Are4Options",
     "CorefOptions",
+    "CoreferenceOptions",
     "Counts",
     "ExplainableOptions",
     "IndexingOptions",
     "InputError",
+    "NamedEntityOptions",
     "NerOptions",
     "NlpSandboxOptions",
     "RankedOptions",
+    "ScenarioOptions",
     "SpanOptions",
+    "TemplateOptions",
     "TrecOptions",
     "__version__",
     "bootstrap",
@@ -135,6 +155,11 @@ __all__ = [
     "count_codiesp_p",
     "count_codiesp_x",
     "count_coref",
+    "count_muc_coreference",
+    "count_muc_named_entity",
+    "count_muc_scenario_template",
+    "count_muc_template_element",
+    "count_muc_template_relation",
     "count_nlpsandbox_all",
     "count_nlpsandbox_contact",
     "count_nlpsandbox_covid_symptom",
@@ -157,6 +182,11 @@ __all__ = [
     "score_codiesp_p",
     "score_codiesp_x",
     "score_coref",
+    "score_muc_coreference",
+    "score_muc_named_entity",
+    "score_muc_scenario_template",
+    "score_muc_template_element",
+    "score_muc_template_relation",
     "score_nlpsandbox_all",
     "score_nlpsandbox_contact",
     "score_nlpsandbox_covid_symptom",
@@ -178,9 +208,8 @@ def typed_exports() -> dict[str, str]:
 
     exports: dict[str, str] = {}
     for task in TASKS.values():
-        if task.legacy is None:  # transitional
-            for target in (task.score, task.count, task.options):
-                exports[target.rpartition(":")[2]] = target
+        for target in (task.score, task.count, task.options):
+            exports[target.rpartition(":")[2]] = target
     return exports
 
 

@@ -381,7 +381,7 @@ class Result:
     counts: Counts
     warnings: tuple[ScoreWarning, ...] = ()
     view: View = View()
-    details: Any = None
+    details: Details | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
     intervals: Mapping[str, tuple[float, float] | None] | None = None
     headline: str | None = None
@@ -398,7 +398,7 @@ class Result:
         *,
         warnings: Iterable[ScoreWarning | str] = (),
         view: View = View(),
-        details: Any = None,
+        details: Details | None = None,
         extra: Mapping[str, Any] | None = None,
         headline: str | None = None,
         undefined: Undefined = Undefined.null,

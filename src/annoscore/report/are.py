@@ -112,7 +112,7 @@ def render_report(result: Result) -> str:
     """The text report (see the module doc); warnings go to stderr as for every task."""
     details = result.details
     lines = [
-        f"{TITLES.get(details.task, result.task) if details else result.task}",
+        TITLES.get(details.task, result.task) if isinstance(details, AreDetails) else result.task,
         f"signature: {result.signature}",
         "",
     ]

@@ -19,8 +19,7 @@ headline from here.
 from __future__ import annotations
 
 import importlib
-import inspect
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
@@ -29,7 +28,7 @@ from typing import TYPE_CHECKING, Any, cast
 if TYPE_CHECKING:
     from annoscore.counts import Counts
     from annoscore.options import TaskOptions
-    from annoscore.result import CountMatrix, Result, ScoreWarning, Undefined
+    from annoscore.result import CountMatrix, Details, Result, ScoreWarning, Undefined
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,18 +67,10 @@ class Task:
     text: str | None = None
 
     @property
-    def legacy(self) -> Legacy | None:
-        """Transitional: a task not yet declared with an options class (removed when every task
-        is)."""
-        return LEGACY.get(self.name)
-
-    @property
     def command(self) -> tuple[str, ...]:
         """The words of its sub-command: ``pharmaconer-ner`` is ``annoscore pharmaconer ner``,
         ``codiesp-d`` is ``annoscore codiesp D``; the MUC tasks share ``annoscore muc`` (its
         configuration or ``--task`` chooses)."""
-        if self.legacy is not None:
-            return self.legacy.command
         family, _, rest = self.name.partition("-")
         if family == "muc" or not rest:
             return (family,)
@@ -94,8 +85,6 @@ class Task:
         data, a MUC configuration's, come after them)."""
         from annoscore.options import fields
 
-        if self.legacy is not None:
-            return self.legacy.signature
         return tuple(f.key for f in fields(self.options_class()) if f.setting.moves)
 
     @property
@@ -119,19 +108,13 @@ class Task:
         (:meth:`~annoscore.options.TaskOptions.from_values`)."""
         return self.score_with(Path(gold), Path(system), self.parse_options(options))
 
-    def parse_options(self, values: Mapping[str, Any], *, cli: bool = False) -> Any:
+    def parse_options(self, values: Mapping[str, Any], *, cli: bool = False) -> TaskOptions:
         """The task's options of ``values`` (by Python name; with ``cli``, as ``annoscore
         compare --option`` spells them), checked."""
-        if self.legacy is not None:
-            from annoscore.tasks.options import check_options
-
-            return check_options(self, {k.replace("-", "_"): v for k, v in values.items()}, cli=cli)
         return self.options_class().from_values(values, task=self.name, cli=cli)
 
-    def score_with(self, gold: Path, system: Path, options: Any) -> Result:
+    def score_with(self, gold: Path, system: Path, options: TaskOptions) -> Result:
         """Score with options made by :meth:`parse_options`."""
-        if self.legacy is not None:
-            return cast("Result", self.score_function()(gold, system, **options))
         return cast("Result", self.score_function()(gold, system, options))
 
     def result(
@@ -141,7 +124,7 @@ class Task:
         *,
         read: Iterable[tuple[str, object]] = (),
         warnings: Iterable[ScoreWarning | str] = (),
-        details: Any = None,
+        details: Details | None = None,
         extra: Mapping[str, Any] | None = None,
         undefined: Undefined | None = None,
     ) -> Result:
@@ -166,15 +149,6 @@ class Task:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Legacy:
-    """Transitional: what a task not yet declared with an options class keeps by hand."""
-
-    command: tuple[str, ...]
-    signature: tuple[str, ...]
-
-
-LEGACY: dict[str, Legacy] = {}
 TASKS: dict[str, Task] = {}
 
 
@@ -182,51 +156,6 @@ def load(reference: str) -> Any:
     """Import ``"package.module:attribute"`` and return the attribute."""
     module, _, name = reference.partition(":")
     return getattr(importlib.import_module(module), name)
-
-
-def first_fixed(
-    function: Callable[..., Result], first: object, *, name: str, doc: str
-) -> Callable[..., Result]:
-    """``function`` with its first argument fixed to ``first``, as a task's score function: a
-    function named ``name``, documented by ``doc``, whose signature is ``function``'s less its
-    first parameter, so that ``help()``, :func:`inspect.signature` and ``annoscore compare
-    --option`` see its keyword options (a :func:`functools.partial` shows none of its own
-    documentation, a ``**options`` wrapper no options).
-
-    >>> def score(category, gold, pred, *, margin=2):
-    ...     return category, gold, pred, margin
-    >>> score_date = first_fixed(score, "date", name="score_date", doc="Dates.")
-    >>> score_date("g.json", "p.json", margin=3)
-    ('date', 'g.json', 'p.json', 3)
-    >>> score_date.__name__, score_date.__doc__, str(inspect.signature(score_date))
-    ('score_date', 'Dates.', '(gold, pred, *, margin=2)')
-    """
-    signature = inspect.signature(function)
-    rest = list(signature.parameters.values())[1:]
-
-    def fixed(*args: Any, **options: Any) -> Result:
-        return function(first, *args, **options)
-
-    fixed.__name__ = fixed.__qualname__ = name
-    fixed.__doc__ = doc
-    fixed.__module__ = function.__module__
-    setattr(fixed, "__signature__", signature.replace(parameters=rest))  # noqa: B010
-    return fixed
-
-
-def legacy_task(
-    *,
-    command: tuple[str, ...],
-    signature: tuple[str, ...],
-    reader: str = "",
-    path_options: tuple[str, ...] = (),
-    **fields: Any,
-) -> Task:
-    """Transitional: a task declared the old way (its options as its score function's
-    keywords, command and signature by hand)."""
-    task = Task(options="", headline="", **fields)
-    LEGACY[task.name] = Legacy(command, signature)
-    return task
 
 
 def register(task: Task) -> Task:
