@@ -54,8 +54,7 @@ def test_each_export_is_the_registered_object_and_documented(name: str) -> None:
 
 def test_every_declared_task_has_a_count_function() -> None:
     for task in TASKS.values():
-        if task.legacy is None:  # transitional
-            assert callable(load(task.count)), task.name
+        assert callable(load(task.count)), task.name
 
 
 def test_an_unknown_name_is_an_attribute_error() -> None:

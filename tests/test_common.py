@@ -399,7 +399,6 @@ def _another(spec: OptionField) -> Any:
 OPTION_CASES = [
     (name, spec.name)
     for name, task in TASKS.items()
-    if task.legacy is None
     for spec in fields(task.options_class())
     if not spec.setting.fixed
 ]

@@ -40,7 +40,7 @@ def _check(path: Path, opening: str, closing: str, expected: str) -> None:
     assert found.group(2) == expected, f"{path.name}: {opening} differs from the code:\n{expected}"
 
 
-OPTIONS_CLASSES = sorted({t.options for t in TASKS.values() if t.legacy is None})
+OPTIONS_CLASSES = sorted({t.options for t in TASKS.values()})
 
 
 @pytest.mark.parametrize("options", OPTIONS_CLASSES)

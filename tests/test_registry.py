@@ -92,8 +92,6 @@ def test_every_score_function_takes_data_and_its_options_object(name: str) -> No
     options class (with its official defaults when left out), and the sample's options among
     that class's fields."""
     task = TASKS[name]
-    if task.legacy is not None:  # transitional: declared the old way
-        pytest.skip("declared the old way")
     function = task.score_function()
     parameters = list(inspect.signature(function).parameters.values())
     assert [p.kind for p in parameters] == [inspect.Parameter.POSITIONAL_OR_KEYWORD] * 3

@@ -67,6 +67,7 @@ class Setting:
     panel: str | None = None
     required: bool = False
     fixed: bool = False
+    argument: bool = False
 
 
 def option(
@@ -79,6 +80,7 @@ def option(
     high: float | None = None,
     panel: str | None = None,
     required: bool = False,
+    argument: bool = False,
 ) -> T:
     """One option of a task: a dataclass field with its official ``default`` and its metadata.
 
@@ -90,9 +92,11 @@ def option(
       checks or warns does not);
     - ``low``, ``high``: the range of a number, inclusive;
     - ``required``: the task cannot score without it (a file it reads: ``default`` is
-      ``None``, and the command line asks for the flag).
+      ``None``, and the command line asks for the flag);
+    - ``argument``: the command line takes it as a positional argument that the command
+      declares itself (``annoscore muc CONFIG``), not as a flag.
     """
-    setting = Setting(help, flags, moves, low, high, panel, required)
+    setting = Setting(help, flags, moves, low, high, panel, required, argument=argument)
     field: T = dataclasses.field(default=default, metadata={_KEY: setting})
     return field
 
@@ -372,6 +376,12 @@ def _number(spec: OptionField, value: Any, text: str | None, label: str) -> int 
     return python(number)
 
 
+def _shown_flag(flag: str) -> str:
+    """``--remove-singletons=removed`` (a switch setting a choice) as the command line reads it."""
+    switch, _, value = flag.partition("=")
+    return f"`{switch}` (= {value})" if value else f"`{flag}`"
+
+
 def _shown_default(spec: OptionField) -> str:
     value = spec.default
     if isinstance(value, Enum):
@@ -398,7 +408,11 @@ def markdown_table(cls: type[TaskOptions]) -> str:
     for spec in fields(cls):
         if spec.name in shared or spec.setting.fixed:
             continue
-        flags = ", ".join(f"`{flag}`" for flag in (spec.setting.flags or (spec.flag,)))
+        flags = ", ".join(_shown_flag(flag) for flag in (spec.setting.flags or (spec.flag,)))
+        if spec.kind == "bool" and not spec.setting.flags and spec.default is True:
+            flags += f", `--no-{spec.flag[2:]}`"
+        if spec.setting.argument:
+            flags = f"`{spec.name.upper()}` (argument)"
         values = {
             "bool": "switch",
             "int": "integer",
@@ -411,11 +425,10 @@ def markdown_table(cls: type[TaskOptions]) -> str:
         if spec.kind in ("int", "float") and (low, high) != (None, None):
             bounds = ("" if b is None else f"{b:g}" for b in (low, high))
             values += " ({}..{})".format(*bounds)
-        if spec.nullable and spec.kind != "path":
-            values += " or none"
-        if spec.setting.required:
-            values += ", required"
+        if spec.nullable and spec.kind != "path" and spec.default is not None:
+            values += " or none (Python, `--option`)"
+        default = "required" if spec.setting.required else f"`{_shown_default(spec)}`"
         moves = "yes" if spec.setting.moves else "no"
         text = " ".join(spec.setting.help.split()).replace("|", "\\|")
-        rows.append(f"| {flags} | {values} | `{_shown_default(spec)}` | {moves} | {text} |")
+        rows.append(f"| {flags} | {values} | {default} | {moves} | {text} |")
     return "\n".join(rows) + "\n"

@@ -122,6 +122,7 @@ class MucOptions(TaskOptions):
         "The scorer's main configuration file (:class_defs, :slot_defs, :premodifiers, ...); "
         "without one, the manual's defaults.",
         moves=False,
+        argument=True,
     )
     undefined: Undefined = option(
         Undefined.null,
@@ -140,6 +141,7 @@ class TemplateOptions(MucOptions):
         "The scorer's main configuration file (:class_defs, :slot_defs, :premodifiers, ...).",
         moves=False,
         required=True,
+        argument=True,
     )
     text_filter: str = constant("none", "Template element and relation filter no texts.")
     alignment: str = constant(
