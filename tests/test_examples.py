@@ -520,3 +520,18 @@ def test_the_task_names_the_compare_help_shows_are_registered() -> None:
     (task,) = [p for p in compare.params if p.name == "task"]
     shown = re.findall(r"\b[a-z]+(?:-[a-z]+)*\b", task.help.split("e.g.", 1)[1].split("(")[0])
     assert shown and set(shown) <= set(annoscore.list_tasks()), shown
+
+
+def test_the_readme_in_memory_examples_run_as_shown() -> None:
+    """The README's ``pycon`` block (scoring data in memory) is a doctest: each output shown is
+    the one printed."""
+    import doctest
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Python API\n", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```pycon\n", 1)[1].split("```", 1)[0]
+    test = doctest.DocTestParser().get_doctest(block, {}, "README.md", "README.md", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.summarize(verbose=False) == (0, len(test.examples))
+    assert len(test.examples) >= 8
