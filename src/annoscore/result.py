@@ -38,6 +38,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from annoscore.counts import Counts, Number
+from annoscore.errors import InputError
 from annoscore.signature import Signature
 
 if TYPE_CHECKING:
@@ -152,6 +153,21 @@ class ScoreWarning:
         """The two warnings of one ``code`` as one: counts added, examples pooled (capped)."""
         examples = tuple(dict.fromkeys((*self.examples, *other.examples)))[:EXAMPLES_SHOWN]
         return replace(self, count=self.count + other.count, examples=examples, alternative=None)
+
+
+def refuse_tolerated(warnings: Iterable[ScoreWarning]) -> None:
+    """``--strict-input``: an :class:`InputError` naming the first warning about input that was
+    tolerated to reproduce an official script (and how many more), if any.
+
+    >>> refuse_tolerated([ScoreWarning("bom", "a byte-order mark was removed", tolerated=True)])
+    Traceback (most recent call last):
+    ...
+    annoscore.errors.InputError: --strict-input: a byte-order mark was removed
+    """
+    tolerated = [w for w in warnings if w.tolerated]
+    if tolerated:
+        more = f" (and {len(tolerated) - 1} more)" if len(tolerated) > 1 else ""
+        raise InputError(f"--strict-input: {tolerated[0]}{more}")
 
 
 def note(message: str, code: str = "note") -> ScoreWarning:

@@ -29,7 +29,7 @@ import typer
 from annoscore.cli import CLOSED_PIPE_STATUS
 from annoscore.errors import InputError
 from annoscore.report.generic import TextRenderer, render
-from annoscore.result import Result, one_line
+from annoscore.result import Result, one_line, refuse_tolerated
 from annoscore.significance import MAX_SAMPLES
 
 
@@ -765,12 +765,7 @@ def emit(
     if output is not None:
         check_output(output)
     if strict_input:
-        tolerated = [w for w in result.warnings if w.tolerated]
-        if tolerated:
-            raise InputError(
-                f"--strict-input: {tolerated[0]}"
-                + (f" (and {len(tolerated) - 1} more)" if len(tolerated) > 1 else "")
-            )
+        refuse_tolerated(result.warnings)
     if per_doc:
         result = result.shown(documents=True)
     if bootstrap:

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Literal
 
 from annoscore.align.documents import pair_documents
 from annoscore.align.muc import MucAligner, TextFilter
@@ -182,11 +183,15 @@ class NamedEntityOptions(SgmlOptions):
     )
 
 
+MetricChoice = Literal[MetricName, "b3", "all"]
+"""What ``--metric`` takes: a metric, ``b3`` (``bcub``) or ``all``."""
+
+
 @dataclass(frozen=True, slots=True)
 class CoreferenceOptions(SgmlOptions):
     """The options of coreference."""
 
-    metric: tuple[MetricName, ...] = option(
+    metric: tuple[MetricChoice, ...] = option(
         ("muc",),
         "Coreference: the metrics, comma-separated (muc, bcub, ceafe, ceafm, blanc, lea, "
         "mentions or all); the first gives recall/precision/f1 and the text report.",

@@ -131,9 +131,14 @@ class Task:
         """The task's :class:`~annoscore.result.Result` of per-document counts: its signature
         from ``options`` (and ``read``, settings read from the data), its scorer and headline;
         ``undefined``: what the corpus scores show where undefined (the options' ``undefined``
-        when they have one, else the rule)."""
-        from annoscore.result import Result, Undefined
+        when they have one, else the rule).  With ``options.strict_input``, a warning about
+        tolerated input is an :class:`~annoscore.errors.InputError` instead (every entry point
+        refuses it alike)."""
+        from annoscore.result import Result, Undefined, refuse_tolerated
 
+        warnings = list(warnings)
+        if options.strict_input:
+            refuse_tolerated(w for w in warnings if not isinstance(w, str))
         if undefined is None:
             undefined = Undefined(getattr(options, "undefined", Undefined.null))
         return Result.from_counts(
