@@ -390,12 +390,20 @@ def test_a_signal_while_writing_leaves_no_temporary_file(
     and exits with 128 + the signal, one line on stderr.  (The signal is sent by the run itself
     after the first piece of the map history is written, so the moment is always the same.)"""
     env = {**os.environ, "PYTHONPATH": str(SRC)}
+
+    def default_signals() -> None:
+        # a signal ignored by whoever started the suite (nohup: SIGHUP; a background job:
+        # SIGINT) stays ignored in the child, and the command rightly leaves it so
+        for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(number, signal.SIG_DFL)
+
     done = subprocess.run(
         [sys.executable, "-c", INTERRUPTED, str(int(signum)), "handled"],
         capture_output=True,
         text=True,
         env=env,
         cwd=tmp_path,
+        preexec_fn=default_signals,
         check=False,
     )
     assert done.returncode == status, done.stderr
