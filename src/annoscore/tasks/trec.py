@@ -374,8 +374,9 @@ def count_trec(
     run: Mapping[str, Mapping[str, float]],
     options: TrecOptions = TrecOptions(),
 ) -> Result:
-    """trec_eval's measures of a run given in memory, as pytrec_eval takes it: ``qrels[query][document]`` is a
-    relevance, ``run[query][document]`` a score (ids without whitespace, as in the files).
+    """trec_eval's measures of a run given in memory, as pytrec_eval takes it:
+    ``qrels[query][document]`` is a relevance, ``run[query][document]`` a score (ids without
+    whitespace, as in the files).
 
     >>> r = count_trec({"q1": {"d1": 1, "d2": 0}}, {"q1": {"d1": 0.5, "d2": 0.9}})
     >>> r.score, r.counts["num_rel_ret"]
