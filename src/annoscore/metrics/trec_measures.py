@@ -222,6 +222,25 @@ def _measure(spec: str) -> Measure:
     raise InputError(f"-m {spec}: {name} takes no parameters")
 
 
+def _joined(specs: Iterable[str]) -> list[str]:
+    """``specs`` with the pieces a split at commas made put back: a piece that does not start
+    with a measure's name (``10`` of ``P.5,10``, ``2=3`` of ``ndcg.1=0,2=3``) continues the one
+    before it.
+
+    >>> _joined(["P.5", "10", "map", "ndcg.1=0", "2=3"])
+    ['P.5,10', 'map', 'ndcg.1=0,2=3']
+    """
+    out: list[str] = []
+    for spec in specs:
+        spec = spec.strip()
+        name = spec.partition(".")[0]
+        if out and name not in _CATALOGUE and name not in SETS:
+            out[-1] += "," + spec
+        else:
+            out.append(spec)
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class MeasureSet:
     """The measures ``-m`` chose (each name at most once: a later ``-m`` of the same measure
@@ -240,8 +259,7 @@ class MeasureSet:
         """
         chosen: dict[str, Measure] = {}
         left_out: list[str] = []
-        for spec in specs:
-            spec = spec.strip()
+        for spec in _joined(specs):
             if spec in SETS:
                 for name in SETS[spec]:
                     if name in UNSUPPORTED:
