@@ -140,6 +140,7 @@ def ranking_measures(
     ret = rows.sizes
     rel_ret = np.bincount(hit_query, minlength=n_queries).astype(np.int64)
     out: dict[str, Any] = {"num_q": np.ones(n_queries, dtype=np.int64)}
+    ndcg: dict[tuple[tuple[int, float], ...], _Ndcg] = {}
 
     def add(name: str, column: Any) -> None:
         out[name] = column
@@ -201,9 +202,19 @@ def ranking_measures(
             weights = 1.0 / np.log2(2 + hit_rank - so_far)
             add(column, _divide(np.bincount(hit_query, weights, n_queries), R))
         elif family in ("ndcg", "ndcg_rel", "ndcg_cut"):
-            gains = measures.get(family)
-            assert gains is not None
-            add(column, _ndcg(rows, judged, value, qrels_query, qrels_value, gains.gains, output))
+            chosen = measures.get(family)
+            assert chosen is not None
+            dcg = ndcg.get(chosen.gains)
+            if dcg is None:
+                dcg = ndcg[chosen.gains] = _Ndcg(
+                    rows, judged, value, qrels_query, qrels_value, chosen.gains
+                )
+            if family == "ndcg":
+                add(column, dcg.full)
+            elif family == "ndcg_cut":
+                add(column, dcg.cut(int(cut)))
+            else:
+                add(column, dcg.rel())
         elif family == "map_cut":
             keep = hit_rank <= cut
             add(
@@ -313,64 +324,74 @@ def _gain(
     return out
 
 
-def _ndcg(
-    rows: _Rows,
-    judged: BoolArray,
-    value: IntArray,
-    qrels_query: IntArray,
-    qrels_value: IntArray,
-    gains: tuple[tuple[int, float], ...],
-    output: Any,
-) -> FloatArray:
-    import numpy as np
+class _Ndcg:
+    """The DCG of a run and the ideal DCG of its qrels for one choice of gains, computed once
+    and read for ``ndcg``, ``ndcg_cut_c`` and ``ndcg_rel``."""
 
-    n = rows.n
-    gain = _gain(value, judged, gains)
-    discounted = gain / np.log2(rows.rank + 1)
-    # the ideal ranking: every judgement's gain, highest first
-    ideal_gain = _gain(qrels_value, None, gains)
-    order = np.lexsort((-ideal_gain, qrels_query))
-    ideal_query = qrels_query[order]
-    ideal = _Rows(ideal_query, n)
-    ideal_discounted = ideal_gain[order] / np.log2(ideal.rank + 1)
+    def __init__(
+        self,
+        rows: _Rows,
+        judged: BoolArray,
+        value: IntArray,
+        qrels_query: IntArray,
+        qrels_value: IntArray,
+        gains: tuple[tuple[int, float], ...],
+    ) -> None:
+        import numpy as np
 
-    def prefix(r: _Rows, values: FloatArray) -> FloatArray:
+        n = rows.n
+        self.rows = rows
+        self.gain = _gain(value, judged, gains)
+        self.discounted = self.gain / np.log2(rows.rank + 1)
+        # the ideal ranking: every judgement's gain, highest first
+        ideal_gain = _gain(qrels_value, None, gains)
+        order = np.lexsort((-ideal_gain, qrels_query))
+        self.ideal = _Rows(qrels_query[order], n)
+        ideal_discounted = ideal_gain[order] / np.log2(self.ideal.rank + 1)
+        self.ideal_prefix = self._prefix(self.ideal, ideal_discounted)
+        self.with_gain = np.bincount(qrels_query[ideal_gain > 0], minlength=n).astype(np.int64)
+        self.full = _divide(rows.sum(self.discounted), self.ideal_at(self.ideal.sizes))
+
+    @staticmethod
+    def _prefix(r: _Rows, values: FloatArray) -> FloatArray:
+        import numpy as np
+
         total = np.cumsum(values)
-        base = np.zeros(n, dtype=np.float64)
+        base = np.zeros(r.n, dtype=np.float64)
         has = r.sizes > 0
         base[has] = (total - values)[r.starts[has]]
         out: FloatArray = total - base[r.query]
         return out
 
-    ideal_prefix = prefix(ideal, ideal_discounted)
-
-    def ideal_at(cut: Any) -> FloatArray:
+    def ideal_at(self, cut: Any) -> FloatArray:
         """IDCG(c) per query (c per query or one number)."""
-        limit = np.minimum(np.broadcast_to(cut, (n,)), ideal.sizes)
-        out = np.zeros(n, dtype=np.float64)
+        import numpy as np
+
+        ideal = self.ideal
+        limit = np.minimum(np.broadcast_to(cut, (ideal.n,)), ideal.sizes)
+        out = np.zeros(ideal.n, dtype=np.float64)
         has = limit > 0
-        out[has] = ideal_prefix[ideal.starts[has] + limit[has] - 1]
+        out[has] = self.ideal_prefix[ideal.starts[has] + limit[has] - 1]
         return out
 
-    full_dcg = rows.sum(discounted)
-    full_ideal = ideal_at(ideal.sizes)
-    if output.measure == "ndcg":
-        return _divide(full_dcg, full_ideal)
-    if output.measure == "ndcg_cut":
-        keep = rows.rank <= output.param
-        return _divide(rows.sum(discounted[keep], keep), ideal_at(int(output.param)))
-    # ndcg_rel
-    positive = np.flatnonzero(gain > 0)
-    dcg_prefix = prefix(rows, discounted)[positive]
-    q = rows.query[positive]
-    limit = np.minimum(rows.rank[positive], ideal.sizes[q])
-    ideal_here = ideal_prefix[ideal.starts[q] + limit - 1]
-    at_rel = np.zeros(len(positive), dtype=np.float64)
-    np.divide(dcg_prefix, ideal_here, out=at_rel, where=ideal_here != 0)
-    with_gain = np.bincount(qrels_query[ideal_gain > 0], minlength=n).astype(np.int64)
-    seen = np.bincount(q, minlength=n).astype(np.int64)
-    total = np.bincount(q, at_rel, n) + (with_gain - seen) * _divide(full_dcg, full_ideal)
-    return _divide(total, with_gain)
+    def cut(self, depth: int) -> FloatArray:
+        keep = self.rows.rank <= depth
+        return _divide(self.rows.sum(self.discounted[keep], keep), self.ideal_at(depth))
+
+    def rel(self) -> FloatArray:
+        import numpy as np
+
+        rows, ideal = self.rows, self.ideal
+        positive = np.flatnonzero(self.gain > 0)
+        dcg_prefix = self._prefix(rows, self.discounted)[positive]
+        q = rows.query[positive]
+        limit = np.minimum(rows.rank[positive], ideal.sizes[q])
+        ideal_here = self.ideal_prefix[ideal.starts[q] + limit - 1]
+        at_rel = np.zeros(len(positive), dtype=np.float64)
+        np.divide(dcg_prefix, ideal_here, out=at_rel, where=ideal_here != 0)
+        seen = np.bincount(q, minlength=rows.n).astype(np.int64)
+        total = np.bincount(q, at_rel, rows.n) + (self.with_gain - seen) * self.full
+        return _divide(total, self.with_gain)
 
 
 def _rbp(
