@@ -189,3 +189,53 @@ def test_geometric_means_are_exp_of_the_mean_log() -> None:
     result = count_trec(qrels, run, TrecOptions(measures=("gm_map", "map")))
     assert result.scores["map"] == 0.5
     assert result.scores["gm_map"] == pytest.approx(math.sqrt(1.0 * 0.00001))
+
+
+def test_paired_t_test_is_students_on_the_per_query_values() -> None:
+    """``compare --test t-test``: the p-value is scipy's ``ttest_rel`` on the per-query values
+    (pytrec_eval's here), the difference the corpus one."""
+    from scipy import stats
+
+    from annoscore.significance import paired_test
+
+    rng = random.Random(32)
+    qrels, run = _case(rng, negative=False)
+    while len(qrels) < 4:
+        more_qrels, more_run = _case(rng, negative=False)
+        qrels.update(more_qrels)
+        run.update(more_run)
+    other = {
+        q: {d: s + rng.choice([0.0, 2.0, -2.0]) for d, s in docs.items()} for q, docs in run.items()
+    }
+    options = TrecOptions(measures=("map", "P.5"))
+    a, b = count_trec(qrels, run, options), count_trec(qrels, other, options)
+    comparison = paired_test(a, {"b": b}, test="t-test")
+    peer_a = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P"}).evaluate(run)
+    peer_b = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P"}).evaluate(other)
+    for key in ("map", "P_5"):
+        x = [peer_a[q][key] for q in sorted(peer_a)]
+        y = [peer_b[q][key] for q in sorted(peer_a)]
+        got = comparison.systems["b"].p_value[key]
+        if x == y:
+            assert got == 1.0
+        else:
+            assert got == pytest.approx(float(stats.ttest_rel(y, x).pvalue), rel=1e-9)
+        assert comparison.systems["b"].difference[key] == pytest.approx(
+            sum(y) / len(y) - sum(x) / len(x), abs=1e-12
+        )
+
+
+def test_the_command_line_reads_the_run_from_standard_input(tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from annoscore.cli import app
+
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 a 1\nq1 0 b 0\n")
+    text = "q1 Q0 b 1 2.0 tag\nq1 Q0 a 2 1.0 tag\n"
+    outcome = CliRunner().invoke(app, ["trec", str(qrels), "-", "-q", "-m", "P.1,2"], input=text)
+    assert outcome.exit_code == 0, outcome.output
+    assert outcome.stdout == (
+        "P_1                   \tq1\t0.0000\nP_2                   \tq1\t0.5000\n"
+        "P_1                   \tall\t0.0000\nP_2                   \tall\t0.5000\n"
+    )
