@@ -337,6 +337,14 @@ class TrecOptions(TaskOptions):
         "computed (trec_eval -J).",
         flags=("-J", "--judged-only"),
     )
+    collection_size: int | None = option(
+        None,
+        "Number of documents in the collection (trec_eval -N): accepted as trec_eval accepts "
+        "it; no measure annoscore computes uses it.",
+        flags=("-N", "--collection-size"),
+        low=1,
+        moves=False,
+    )
     measures: tuple[str, ...] = option(
         DEFAULT,
         "trec_eval measures to report, as -m names them: MEASURE[.params] (P.5,10, "
