@@ -20,7 +20,7 @@ CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 def per_query(
     ranking: list[int | None], judgements: list[int], level: int = 1
 ) -> dict[str, float | int | str]:
-    """Every all_trec measure but G and Rndcg of one query (``gm_*``: the log of the floored
+    """Every all_trec measure but G of one query (``gm_*``: the log of the floored
     value, as the geometric mean adds them)."""
     threshold = max(level, 0)
 
@@ -128,6 +128,13 @@ def per_query(
             total += ndcg_at(k)
             seen += 1
     out["ndcg_rel"] = ratio(total + (with_gain - seen) * full, with_gain)
+    # Rndcg: at each R-level (judged documents with a gain of at least each positive gain),
+    # and at the number retrieved when it passes the last level by more than one
+    positive = sorted({gain(v) for v in judgements if gain(v) > 0}, reverse=True)
+    r_levels = [sum(1 for v in judgements if gain(v) >= g) for g in positive]
+    if r_levels and n > r_levels[-1] + 1:
+        r_levels.append(n)
+    out["Rndcg"] = sum(ndcg_at(k) for k in r_levels) / len(r_levels) if r_levels and R else 0.0
     for k in CUTOFFS:
         out[f"ndcg_cut_{k}"] = ndcg_at(k)
     for c in CUTOFFS:

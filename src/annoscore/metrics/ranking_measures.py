@@ -28,7 +28,9 @@ document).  With ``level`` = max(relevance level, 0):
   same over the qrels' gains sorted descending; ``ndcg`` = DCG/IDCG over every rank,
   ``ndcg_cut_c`` = DCG(c)/IDCG(c); ``ndcg_rel`` = (sum of DCG(k)/IDCG(k) over the ranks k of
   documents with a gain > 0, plus ndcg for each such judged document not retrieved) over the
-  number of judged documents with a gain > 0.
+  number of judged documents with a gain > 0; ``Rndcg`` = the mean of DCG(k)/IDCG(k) over the
+  R-levels k (the judged documents with a gain of at least each positive gain, highest first,
+  and the number retrieved when it exceeds the last level by more than one), 0 when R = 0.
 - ``utility`` = a rel + b (ret - rel) + c (R - rel) (+ d, not used); ``set_P`` = rel/ret,
   ``set_recall`` = rel/R, ``set_relative_P`` = rel/min(ret, R), ``set_map`` = set_P set_recall,
   ``set_F`` = (1 + b^2) P R / (b^2 P + R).
@@ -201,7 +203,7 @@ def ranking_measures(
         elif name == "binG":
             weights = 1.0 / np.log2(2 + hit_rank - so_far)
             add(column, _divide(np.bincount(hit_query, weights, n_queries), R))
-        elif family in ("ndcg", "ndcg_rel", "ndcg_cut"):
+        elif family in ("ndcg", "ndcg_rel", "ndcg_cut", "Rndcg"):
             chosen = measures.get(family)
             assert chosen is not None
             dcg = ndcg.get(chosen.gains)
@@ -213,6 +215,8 @@ def ranking_measures(
                 add(column, dcg.full)
             elif family == "ndcg_cut":
                 add(column, dcg.cut(int(cut)))
+            elif family == "Rndcg":
+                add(column, dcg.r_levels(R))
             else:
                 add(column, dcg.rel())
         elif family == "map_cut":
@@ -347,7 +351,8 @@ class _Ndcg:
         ideal_gain = _gain(qrels_value, None, gains)
         order = np.lexsort((-ideal_gain, qrels_query))
         self.ideal = _Rows(qrels_query[order], n)
-        ideal_discounted = ideal_gain[order] / np.log2(self.ideal.rank + 1)
+        self.ideal_gain = ideal_gain[order]
+        ideal_discounted = self.ideal_gain / np.log2(self.ideal.rank + 1)
         self.ideal_prefix = self._prefix(self.ideal, ideal_discounted)
         self.with_gain = np.bincount(qrels_query[ideal_gain > 0], minlength=n).astype(np.int64)
         self.full = _divide(rows.sum(self.discounted), self.ideal_at(self.ideal.sizes))
@@ -377,6 +382,42 @@ class _Ndcg:
     def cut(self, depth: int) -> FloatArray:
         keep = self.rows.rank <= depth
         return _divide(self.rows.sum(self.discounted[keep], keep), self.ideal_at(depth))
+
+    def r_levels(self, relevant: IntArray) -> FloatArray:
+        """``Rndcg``: the mean of DCG(k)/IDCG(k) over the R-levels k of each query, the number
+        of judged documents with a gain of at least each positive gain (gains descending),
+        and the number retrieved when it passes the last level by more than one (trec_eval
+        master's rule); 0 when the query has no relevant judgement."""
+        import numpy as np
+
+        rows, ideal = self.rows, self.ideal
+        n = rows.n
+        gain = self.ideal_gain
+        # the last ideal row of each positive gain of a query: its rank is a level
+        last = np.ones(len(gain), dtype=bool)
+        last[:-1] = (ideal.query[1:] != ideal.query[:-1]) | (gain[1:] != gain[:-1])
+        at = np.flatnonzero(last & (gain > 0))
+        q = ideal.query[at]
+        levels = ideal.rank[at]
+        ret = rows.sizes
+        extra = np.flatnonzero((self.with_gain > 0) & (ret > self.with_gain + 1))
+        q = np.concatenate([q, extra])
+        levels = np.concatenate([levels, ret[extra]])
+        dcg_prefix = self._prefix(rows, self.discounted)
+        depth = np.minimum(levels, ret[q])
+        dcg = np.zeros(len(q), dtype=np.float64)
+        has = depth > 0
+        dcg[has] = dcg_prefix[rows.starts[q[has]] + depth[has] - 1]
+        ideal_depth = np.minimum(levels, ideal.sizes[q])
+        idcg = self.ideal_prefix[ideal.starts[q] + ideal_depth - 1]
+        ratio = np.zeros(len(q), dtype=np.float64)
+        np.divide(dcg, idcg, out=ratio, where=idcg != 0)
+        order = np.argsort(q, kind="stable")
+        total = np.bincount(q[order], ratio[order], n)
+        count = np.bincount(q, minlength=n)
+        out = _divide(total, count)
+        out[relevant == 0] = 0.0
+        return out
 
     def rel(self) -> FloatArray:
         import numpy as np

@@ -62,7 +62,7 @@ _CATALOGUE: dict[str, tuple[str, tuple[float, ...]]] = {
     "G": ("unsupported", ()),
     "ndcg": ("gains", ()),
     "ndcg_rel": ("gains", ()),
-    "Rndcg": ("unsupported", ()),
+    "Rndcg": ("gains", ()),
     "ndcg_cut": ("cutoffs", CUTOFFS),
     "map_cut": ("cutoffs", CUTOFFS),
     "relative_P": ("cutoffs", CUTOFFS),

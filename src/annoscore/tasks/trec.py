@@ -488,8 +488,8 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
     warnings: list[ScoreWarning | str] = [*qrels.warnings, *run.warnings]
     if measures.left_out:
         warnings.append(
-            f"{', '.join(measures.left_out)} of all_trec are not computed (their trec_eval "
-            "master definitions are not reproduced exactly yet) and are left out"
+            f"{', '.join(measures.left_out)} of all_trec: not computed (its trec_eval master "
+            "definition is not reproduced exactly yet), left out"
         )
     if unjudged:
         warnings.append(
