@@ -147,6 +147,14 @@ def ranking_measures(
     def add(name: str, column: Any) -> None:
         out[name] = column
 
+    levels: dict[float, FloatArray] = {}
+
+    def iprec(x: float) -> FloatArray:
+        """Interpolated precision at recall level ``x`` (each level computed once)."""
+        if x not in levels:
+            levels[x] = _iprec(hit_query, hit_rank, so_far, R, x, n_queries)
+        return levels[x]
+
     def at_most(cut: Any) -> IntArray:
         """rel(c) per query for a per-query (or single) cut-off c."""
         limit = cut if np.ndim(cut) == 0 else np.asarray(cut)[hit_query]
@@ -178,7 +186,7 @@ def ranking_measures(
             first = so_far == 1
             add(column, np.bincount(hit_query[first], 1.0 / hit_rank[first], n_queries))
         elif family == "iprec_at_recall":
-            add(column, _iprec(hit_query, hit_rank, so_far, R, cut, n_queries))
+            add(column, iprec(cut))
         elif family == "P":
             add(column, at_most(int(cut)) / cut)
         elif family == "recall":
@@ -198,7 +206,7 @@ def ranking_measures(
             assert measure is not None
             total = np.zeros(n_queries, dtype=np.float64)
             for x in measure.params:
-                total += _iprec(hit_query, hit_rank, so_far, R, x, n_queries)
+                total += iprec(x)
             add(column, total / len(measure.params))
         elif name == "binG":
             weights = 1.0 / np.log2(2 + hit_rank - so_far)
