@@ -316,7 +316,7 @@ class TrecOptions(TaskOptions):
 
     complete: bool = option(
         False,
-        "Judged queries missing from the run count with AP 0 (trec_eval -c).",
+        "Judged queries missing from the run count, as empty rankings (AP 0; trec_eval -c).",
         flags=("-c", "--complete"),
     )
     relevance_level: int = option(
