@@ -187,10 +187,10 @@ def observed(result: Result) -> dict[str, Any]:
     for d, name in enumerate(matrix.documents):
         row = dict(zip(matrix.names, matrix.values[d].tolist(), strict=True))
         per_query[name] = (
-            row["ap_sum"],
-            int(row["relevant"]),
-            int(row["retrieved"]),
-            int(row["relevant_retrieved"]),
+            row["map_sum"],
+            int(row["num_rel"]),
+            int(row["num_ret"]),
+            int(row["num_rel_ret"]),
         )
     warnings = [
         (w.code, w.count, list(w.examples), w.message if w.code == "note" else "")

@@ -24,8 +24,8 @@ the reader's rules (``annoscore.formats.trec``'s module doc) state it:
 - Relevant: judged with a relevance >= max(level, 0).  Ranking: score descending, then document
   id descending (bytes); only the first ``max_docs``.  AP = sum of (relevant so far / rank) at
   each relevant rank, over the number of relevant judgments (0 if none); MAP = the mean over
-  the judged queries that the run has (in qrels order), plus, with ``complete``, the judged
-  queries it lacks with AP 0.
+  the judged queries that the run has, plus, with ``complete``, the judged
+  queries it lacks with AP 0, added in the order of the ids' bytes (trec_eval's).
 """
 
 from __future__ import annotations
@@ -253,7 +253,8 @@ def score(
     relevant_of: dict[bytes, int] = {}
     for (q, _), rel in judgments.items():
         relevant_of[q] = relevant_of.get(q, 0) + (rel >= threshold)
-    for query in in_run + (missing if complete else []):
+    # trec_eval evaluates (and adds) the queries in the order of their ids' bytes
+    for query in sorted(in_run + (missing if complete else [])):
         num_rel = relevant_of[query]
         ranking = sorted(ranked.get(query, []), reverse=True)
         if max_docs is not None:
@@ -272,11 +273,11 @@ def score(
         ap_sum += ap
     counted = len(per_query)
     counts = {
-        "ap_sum": ap_sum,
-        "queries": counted,
-        "relevant": sum(v[1] for v in per_query.values()),
-        "retrieved": sum(v[2] for v in per_query.values()),
-        "relevant_retrieved": sum(v[3] for v in per_query.values()),
+        "map_sum": ap_sum,
+        "num_q": counted,
+        "num_rel": sum(v[1] for v in per_query.values()),
+        "num_ret": sum(v[2] for v in per_query.values()),
+        "num_rel_ret": sum(v[3] for v in per_query.values()),
     }
     mean = ap_sum / counted if counted else None
 

@@ -105,7 +105,7 @@ def test_max_docs_keeps_the_first_n_of_each_ranking(cli: Cli, tmp_path: Path) ->
     q, r = files(tmp_path, "1 0 a 1\n1 0 b 1\n", "1 Q0 b 1 1 r\n1 Q0 a 2 2 r\n1 Q0 c 3 3 r\n")
     out = cli.json("trec", q, r, "-M", "2")
     assert out["scores"]["map"] == pytest.approx(0.25)  # c, a: a at rank 2 of 2 relevant
-    assert out["counts"]["retrieved"] == 2 and "max-docs:2" in out["signature"]
+    assert out["counts"]["num_ret"] == 2 and "max-docs:2" in out["signature"]
     assert cli.json("trec", q, r)["scores"]["map"] == pytest.approx((1 / 2 + 2 / 3) / 2)
     assert score_trec(q, r, TrecOptions(max_docs=2)).scores == out["scores"]
     assert cli("trec", q, r, "-M", "0").exit_code == 2
@@ -117,8 +117,8 @@ def test_judgements_below_zero_are_never_relevant(cli: Cli, tmp_path: Path) -> N
     """trec_eval with -l -1 (any level <= 0): a judgement below 0 is never relevant."""
     q, r = files(tmp_path, "1 0 a -1\n1 0 b 0\n1 0 c -3\n", "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n")
     out = cli.json("trec", q, r, "-l", "-1")
-    assert out["counts"]["relevant"] == 1 and out["scores"]["map"] == 0.5  # only b (judged 0)
-    assert cli.json("trec", q, r, "-l", "-5")["counts"]["relevant"] == 1
+    assert out["counts"]["num_rel"] == 1 and out["scores"]["map"] == 0.5  # only b (judged 0)
+    assert cli.json("trec", q, r, "-l", "-5")["counts"]["num_rel"] == 1
 
 
 def test_run_lines_with_more_fields_are_read_with_a_warning(cli: Cli, tmp_path: Path) -> None:
@@ -134,7 +134,7 @@ def test_relevance_written_as_a_decimal_or_with_a_plus(cli: Cli, tmp_path: Path)
     with a warning."""
     q, r = files(tmp_path, "1 0 a 1.0\n1 0 b +1\n1 0 c 0.9\n", "1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n")
     result = score_trec(q, r)
-    assert result.scores["map"] == 1.0 and result.counts["relevant"] == 2  # 0.9 is 0
+    assert result.scores["map"] == 1.0 and result.counts["num_rel"] == 2  # 0.9 is 0
     [warning] = result.warnings
     assert warning.code == "trec.decimal-relevance" and warning.count == 2
     assert warning.examples == (f"{q}:1", f"{q}:3")

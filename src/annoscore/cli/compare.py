@@ -54,6 +54,7 @@ class TestChoice(str, Enum):
 
     bootstrap = "bootstrap"
     randomization = "randomization"
+    t_test = "t-test"
 
 
 def system_names(paths: list[Path]) -> list[str]:
@@ -195,7 +196,8 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--test",
                 help="bootstrap: paired bootstrap resampling (Koehn 2004); randomization: "
-                "approximate randomization (Riezler and Maxwell 2005).",
+                "approximate randomization (Riezler and Maxwell 2005); t-test: paired t-test "
+                "on the per-document (per-query) scores.",
                 case_sensitive=False,
             ),
         ] = TestChoice.bootstrap,

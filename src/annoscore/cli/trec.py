@@ -1,7 +1,8 @@
-"""``annoscore trec QRELS RUN``: trec_eval-style MAP."""
+"""``annoscore trec QRELS RUN``: trec_eval's measures, with its rules and its text layout."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -15,10 +16,10 @@ from annoscore.tasks.trec import TrecOptions
 def register(app: typer.Typer) -> None:
     @app.command(
         "trec",
-        help="MAP of a TREC run against qrels with trec_eval's rules (rank by score, ties by "
-        "document id descending; judged queries missing from the run ignored unless -c; ids "
-        "compared byte for byte).",
-        epilog="Example: annoscore trec qrels.txt run.txt -c --format json",
+        help="trec_eval's measures of a TREC run against qrels, with its rules (rank by score, "
+        "ties by document id descending; judged queries missing from the run ignored unless "
+        "-c; ids compared byte for byte) and its text layout (-m MEASURE, -m all_trec, -q).",
+        epilog="Example: annoscore trec qrels.txt run.txt -m all_trec -c --format json",
     )
     @guarded
     @scoring_command
@@ -27,12 +28,20 @@ def register(app: typer.Typer) -> None:
             Path, typer.Argument(help="qrels: query iteration document relevance", dir_okay=False)
         ],
         run: Annotated[
-            Path, typer.Argument(help="run: query Q0 document rank score tag", dir_okay=False)
+            Path,
+            typer.Argument(
+                help="run: query Q0 document rank score tag ('-': standard input)", dir_okay=False
+            ),
         ],
         options: TrecOptions,
         out: Output,
+        per_query: Annotated[
+            bool, typer.Option("-q", help="Per-query lines first, as trec_eval -q (--per-doc).")
+        ] = False,
     ) -> None:
         from annoscore.report.trec import render_trec_eval
         from annoscore.tasks.trec import score_trec
 
+        if per_query:
+            out = replace(out, per_doc=True)
         out.emit(score_trec(qrels, run, options), render_trec_eval)

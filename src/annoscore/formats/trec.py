@@ -121,7 +121,12 @@ def read_qrels(path: Path) -> TrecColumns:
 
 
 def read_run(path: Path) -> TrecColumns:
-    """The retrieved documents of a run file (``value`` holds the score)."""
+    """The retrieved documents of a run file (``value`` holds the score); ``-`` reads the run
+    from standard input (as trec_eval does)."""
+    if str(path) == "-":
+        import sys
+
+        return _read(Path("<stdin>"), 6, RUN_FIELDS, _padded(sys.stdin.buffer.read()))
     return _read(path, 6, RUN_FIELDS)
 
 

@@ -28,8 +28,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from annoscore.counts import Counts
-from annoscore.metrics.prf import ratio
-from annoscore.result import Details
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,13 +37,6 @@ if TYPE_CHECKING:
     AnyIntArray = npt.NDArray[np.signedinteger[Any]]
     FloatArray = npt.NDArray[np.float64]
     BoolArray = npt.NDArray[np.bool_]
-
-
-@dataclass(frozen=True, slots=True)
-class RankingDetails(Details):
-    """What trec_eval's text layout needs beyond the counts: the run's tag(s)."""
-
-    runid: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,25 +141,3 @@ def group_rows(query: AnyIntArray) -> IntArray | None:
         return None
     order: IntArray = np.argsort(query, kind="stable")
     return order
-
-
-def mean_average_precision(counts: Counts) -> float | None:
-    """MAP of summed counts: ``ap_sum / queries``, ``None`` if no query counts."""
-    return ratio(counts["ap_sum"], counts["queries"])
-
-
-def map_scores(counts: Counts) -> dict[str, float | None]:
-    """The scorer of a trec result: ``map`` = ``ap_sum / queries`` (``None`` if no query).
-
-    >>> map_scores(Counts(ap_sum=1.5, queries=2))
-    {'map': 0.75}
-    """
-    return {"map": mean_average_precision(counts)}
-
-
-def sequential_sum(values: FloatArray) -> float:
-    """The left-to-right float sum (as a Python loop or a pandas ``sum`` of few values gives)."""
-    total = 0.0
-    for value in values.tolist():
-        total += value
-    return total

@@ -30,6 +30,7 @@ MARKER = "*"
 TEST_NAMES = {
     "bootstrap": "paired bootstrap resampling (Koehn 2004)",
     "randomization": "approximate randomization (Riezler and Maxwell 2005)",
+    "t-test": "paired t-test (Student) on the per-document scores",
 }
 
 
@@ -110,6 +111,12 @@ def _header(comparison: Comparison) -> list[str]:
 
 def _summary(comparison: Comparison) -> str:
     settings = dict(comparison.signature.settings)
+    if comparison.test.value == "t-test":
+        return (
+            f"{TEST_NAMES['t-test']} of {comparison.documents} documents (intervals: "
+            f"{settings.get('bootstrap', '?')} paired bootstrap resamples, seed "
+            f"{settings.get('seed', '?')}); baseline {comparison.baseline}; {MARKER} p < {ALPHA}"
+        )
     unit = "resamples" if comparison.test.value == "bootstrap" else "trials"
     return (
         f"{TEST_NAMES[comparison.test.value]}, {settings.get('samples', '?')} {unit} of "

@@ -1,42 +1,40 @@
-"""trec_eval's summary lines, the text layout of ``annoscore trec``."""
+"""trec_eval's text layout: ``measure<TAB>query<TAB>value`` lines, the measure name padded to 22
+characters; with ``--per-doc`` (trec_eval ``-q``) each query's lines first (queries by id),
+then the ``all`` lines.  Values as trec_eval prints them (``%.4f``, whole counts as integers)."""
 
 from __future__ import annotations
 
-from annoscore.metrics.ranking import RankingDetails
+from annoscore.metrics.trec_measures import TrecDetails, text_value
 from annoscore.result import Result
 
 
-def _map_text(value: float | None) -> str:
-    return "-" if value is None else f"{value:.4f}"
-
-
-def _query_rows(result: Result) -> list[tuple[str, str, str]]:
-    """trec_eval ``-q``'s per-query lines (``--per-doc``): each query's num_ret, num_rel,
-    num_rel_ret and map, queries in sorted order, before the summary."""
-    rows = []
-    for query, unit in sorted(result.documents.items()):
-        c = unit.counts
-        rows += [
-            ("num_ret", query, str(c["retrieved"])),
-            ("num_rel", query, str(c["relevant"])),
-            ("num_rel_ret", query, str(c["relevant_retrieved"])),
-            ("map", query, _map_text(unit.scores.get("map"))),
-        ]
-    return rows
-
-
 def render_trec_eval(result: Result) -> str:
-    """trec_eval's summary lines: ``measure<TAB>all<TAB>value``; with ``--per-doc`` first the
-    per-query lines of ``trec_eval -q`` (``measure<TAB>query<TAB>value``)."""
-    c = result.counts
-    runid = result.details.runid if isinstance(result.details, RankingDetails) else ""
-    rows = _query_rows(result) if result.view.documents else []
-    rows += [
-        ("runid", "all", runid),
-        ("num_q", "all", str(c["queries"])),
-        ("num_ret", "all", str(c["retrieved"])),
-        ("num_rel", "all", str(c["relevant"])),
-        ("num_rel_ret", "all", str(c["relevant_retrieved"])),
-        ("map", "all", _map_text(result.scores["map"])),
-    ]
-    return "".join(f"{name:<22}\t{scope}\t{text}\n" for name, scope, text in rows)
+    """The lines ``trec_eval [-q] -m ...`` prints for the measures chosen."""
+    details = result.details
+    assert isinstance(details, TrecDetails)
+    lines: list[str] = []
+    if result.view.documents:
+        documents = result.documents
+        for index, query in enumerate(result.matrix.documents):
+            unit = documents[query]
+            for output in details.outputs:
+                if not output.per_query:
+                    continue
+                if output.kind == "relstring":
+                    value: float | int | str | None = details.relstrings[index]
+                elif output.kind == "count":
+                    value = unit.counts[output.column]
+                else:
+                    value = unit.scores.get(output.name)
+                lines.append(f"{output.name:<22}\t{query}\t{text_value(output, value)}\n")
+    for output in details.outputs:
+        if output.kind == "relstring":
+            continue
+        if output.kind == "runid":
+            value = details.runid
+        elif output.kind in ("count", "num_q"):
+            value = result.counts[output.column]
+        else:
+            value = result.scores.get(output.name)
+        lines.append(f"{output.name:<22}\tall\t{text_value(output, value)}\n")
+    return "".join(lines)

@@ -351,10 +351,10 @@ register(
 register(
     Task(
         name="trec",
-        summary="trec_eval-style MAP of a TREC run against qrels",
+        summary="trec_eval's measures (MAP by default, -m all_trec) of a TREC run against qrels",
         options="annoscore.tasks.trec:TrecOptions",
         score="annoscore.tasks.trec:score_trec",
-        scorer="annoscore.metrics.ranking:map_scores",
+        scorer="annoscore.metrics.trec_measures:trec_scores",
         headline="map",
         sample=Sample("trec/qrels.txt", "trec/run.txt", title="trec_eval-style MAP"),
         text="annoscore.report.trec:render_trec_eval",

@@ -1,4 +1,4 @@
-"""trec_eval-style MAP on TREC qrels and run files, with trec_eval's rules:
+"""trec_eval's measures on TREC qrels and run files, with trec_eval's rules:
 
 - Within a query, documents are ranked by score, highest first; ties are broken by document id,
   **descending** in byte order (trec_eval's order; the run's rank column is ignored).
@@ -12,8 +12,16 @@
   document judged twice for one query keeps its last judgment, with a warning.
 - Query and document ids are the same only when their bytes are (:func:`judge`).
 
-``scores``: ``map``; ``counts``: ``ap_sum``, ``queries``, ``relevant``, ``retrieved``,
-``relevant_retrieved`` (additive per query; MAP = ap_sum / queries).
+- ``measures`` (trec_eval ``-m``) chooses what is reported: any measure of trec_eval's
+  ``all_trec`` set with its parameters, or the sets ``official`` and ``all_trec``
+  (:mod:`annoscore.metrics.trec_measures`; computed by
+  :mod:`annoscore.metrics.ranking_measures`).  ``judged_only`` (``-J``) ranks the judged
+  documents only.
+
+``scores``: each measure chosen, named as trec_eval names it (``map``, ``P_10``); ``counts``:
+``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret`` and each measure's per-query sum
+(``map_sum``: MAP = map_sum / num_q), all additive per query.  The default reports trec_eval's
+``runid``, ``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret`` and ``map``.
 """
 
 from __future__ import annotations
@@ -25,7 +33,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from annoscore.align.documents import pair_documents
-from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.trec import (
     DocumentKeys,
@@ -35,7 +42,8 @@ from annoscore.formats.trec import (
     read_run,
     shown,
 )
-from annoscore.metrics.ranking import RankingDetails, mean_average_precision, ranking_stats
+from annoscore.metrics.ranking_measures import ranking_measures, relstrings
+from annoscore.metrics.trec_measures import DEFAULT, MeasureSet, TrecDetails
 from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
 from annoscore.tasks.registry import get
@@ -293,7 +301,7 @@ def _read_both(qrels_path: Path, run_path: Path) -> tuple[TrecColumns, TrecColum
         large = qrels_path.stat().st_size >= _PARALLEL_BYTES
     except OSError:  # the reader says what is wrong
         large = False
-    if not large:
+    if not large or str(run_path) == "-":
         run = read_run(run_path)
         return read_qrels(qrels_path), run
     with ThreadPoolExecutor(1) as pool:
@@ -308,7 +316,7 @@ class TrecOptions(TaskOptions):
 
     complete: bool = option(
         False,
-        "Judged queries missing from the run count with AP 0 (trec_eval -c).",
+        "Judged queries missing from the run count, as empty rankings (AP 0; trec_eval -c).",
         flags=("-c", "--complete"),
     )
     relevance_level: int = option(
@@ -323,21 +331,47 @@ class TrecOptions(TaskOptions):
         flags=("-M", "--max-docs"),
         low=1,
     )
+    judged_only: bool = option(
+        False,
+        "Rank only the judged documents: unjudged ones are removed before anything is "
+        "computed (trec_eval -J).",
+        flags=("-J", "--judged-only"),
+    )
+    collection_size: int | None = option(
+        None,
+        "Number of documents in the collection (trec_eval -N): accepted as trec_eval accepts "
+        "it; no measure annoscore computes uses it.",
+        flags=("-N", "--collection-size"),
+        low=1,
+        moves=False,
+    )
+    measures: tuple[str, ...] = option(
+        DEFAULT,
+        "trec_eval measures to report, as -m names them: MEASURE[.params] (P.5,10, "
+        "ndcg_cut.10, ndcg.1=0,2=3) or the sets official and all_trec; repeatable.",
+        flags=("-m", "--measure"),
+        moves=False,
+    )
 
 
 def score_trec(qrels: Path, run: Path, options: TrecOptions = TrecOptions()) -> Result:
-    """MAP of a run file against a qrels file (trec_eval ``map``); every query is a document
-    of the count matrix.
+    """trec_eval's measures (``options.measures``; by default ``map``) of a run file against a
+    qrels file; every query is a document of the count matrix.
 
     A retrieved document counts as relevant only when it is judged with a relevance of at least
     ``relevance_level`` and at least 0: an unjudged document, or one judged below 0, is never
     relevant, whatever the level (with ``-l 0`` the judged-0 documents are relevant, so AP and
-    MAP stay within [0, 1]).  Undefined: MAP of no query (``None``).
+    MAP stay within [0, 1]).  Every measure is a per-query value added over the queries and
+    divided by ``num_q`` (``gm_map``, ``gm_bpref``: a geometric mean), the formulas in
+    :mod:`annoscore.metrics.ranking_measures`.  Undefined: every measure of no query
+    (``None``).  Settings that move a number: ``complete`` (off), ``relevance_level`` (1),
+    ``max_docs`` (none), ``judged_only`` (off), gains given to ``ndcg`` in ``measures``.
 
     >>> from annoscore.samples import SAMPLES
-    >>> r = score_trec(SAMPLES / "trec/qrels.txt", SAMPLES / "trec/run.txt")
-    >>> r.counts["queries"], round(r.score, 4)
-    (3, 0.6389)
+    >>> r = score_trec(SAMPLES / "trec/qrels.txt", SAMPLES / "trec/run.txt",
+    ...                TrecOptions(measures=("map", "P.2")))
+    >>> r.counts["num_q"], round(r.score, 4), r.scores["P_2"]
+    (3, 0.6389, 0.5)
     """
     qrels_columns, run_columns = _read_both(qrels, run)
     return count_trec_columns(qrels_columns, run_columns, options)
@@ -348,11 +382,12 @@ def count_trec(
     run: Mapping[str, Mapping[str, float]],
     options: TrecOptions = TrecOptions(),
 ) -> Result:
-    """MAP of a run given in memory, as pytrec_eval takes it: ``qrels[query][document]`` is a
-    relevance, ``run[query][document]`` a score (ids without whitespace, as in the files).
+    """trec_eval's measures of a run given in memory, as pytrec_eval takes it:
+    ``qrels[query][document]`` is a relevance, ``run[query][document]`` a score (ids without
+    whitespace, as in the files).
 
     >>> r = count_trec({"q1": {"d1": 1, "d2": 0}}, {"q1": {"d1": 0.5, "d2": 0.9}})
-    >>> r.score, r.counts["relevant_retrieved"]
+    >>> r.score, r.counts["num_rel_ret"]
     (0.5, 1)
     """
     from annoscore.formats.trec import qrels_of_text, run_of_text
@@ -380,82 +415,106 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
     """The result of a qrels and a run read into columns (:mod:`annoscore.formats.trec`)."""
     import numpy as np
 
-    complete, relevance_level, max_docs = (
-        options.complete,
-        options.relevance_level,
-        options.max_docs,
-    )
-    qrels_path = qrels.path
+    measures = MeasureSet.parse(options.measures)
     judged = judge(qrels, run)
     names_of = _query_names(judged, qrels, run)
-    threshold = max(relevance_level, 0)  # a judgement below 0 is never relevant
 
-    relevance = qrels.value[judged.judgments]
-    relevant_per_query = np.bincount(
-        qrels.query[judged.judgments][relevance >= threshold], minlength=len(qrels.queries)
-    ).astype(np.int64)
-    relevant_all: BoolArray = np.zeros(len(run), dtype=bool)
+    judgment_query = qrels.query[judged.judgments]
+    judgment_value = qrels.value[judged.judgments].astype(np.int64)
     has = np.flatnonzero(judged.judgment >= 0)
-    relevant_all[has] = qrels.value[judged.judgment[has]] >= threshold
+    judged_all: BoolArray = np.zeros(len(run), dtype=bool)
+    judged_all[has] = True
+    value_all = np.zeros(len(run), dtype=np.int64)
+    value_all[has] = qrels.value[judged.judgment[has]]
 
     # rank: by query (run order), score descending, document id descending
     scored = np.flatnonzero(judged.run_query < judged.judged_queries)
-    relevant = relevant_all[scored]
     queries_in_run = np.flatnonzero(judged.run_queries < judged.judged_queries)
     run_local = np.full(len(run.queries), -1, dtype=np.int64)
     run_local[queries_in_run] = np.arange(len(queries_in_run))
     query = run_local[run.query[scored]]
     order = _trec_order(run.value[scored], judged.run_keys, scored, query)
-    query, relevant = query[order], relevant[order]
+    rows = scored[order]
+    query = query[order]
 
     qrels_names = names_of[: judged.judged_queries]
     run_names = [names_of[i] for i in judged.run_queries.tolist()]
     pairing = pair_documents(
         qrels_names,
         run_names,
-        gold_only="empty" if complete else "ignore",
+        gold_only="empty" if options.complete else "ignore",
         system_only="ignore",
     )
     local = {run_names[i]: k for k, i in enumerate(queries_in_run.tolist())}
-    queries = [q for q in pairing.scored if q in local]
     missing, unjudged = list(pairing.gold_only), list(pairing.system_only)
-    names = queries + (missing if complete else [])
-    # rows are numbered by the run's query order; the matrix follows the qrels' order
-    position = np.array([local[q] for q in queries], dtype=np.int64)
-    renumber = np.empty(len(queries_in_run), dtype=np.int64)
-    renumber[position] = np.arange(len(queries))
+    # every query scored, in trec_eval's order: by id (bytes)
+    qrels_index = {q: i for i, q in enumerate(qrels_names)}
+    kept = [q for q in pairing.scored if q in local] + (missing if options.complete else [])
+    names = sorted(kept, key=lambda q: judged.queries[qrels_index[q]])
+    position = {q: k for k, q in enumerate(names)}
+    renumber = np.full(len(queries_in_run), -1, dtype=np.int64)
+    for q, k in local.items():
+        if q in position:
+            renumber[k] = position[q]
     query = renumber[query] if len(query) else query
     regroup = np.argsort(query, kind="stable")
-    query, relevant = query[regroup], relevant[regroup]
-    qrels_index = {q: i for i, q in enumerate(qrels_names)}
-    num_relevant = relevant_per_query[[qrels_index[q] for q in names]]
-    stats = ranking_stats(query, relevant, np.asarray(num_relevant, dtype=np.int64), depth=max_docs)
-    matrix = CountMatrix.from_columns(
-        names, stats.columns(), integer=("queries", "relevant", "retrieved", "relevant_retrieved")
+    query, rows = query[regroup], rows[regroup]
+    is_judged, value = judged_all[rows], value_all[rows]
+    if options.judged_only:  # trec_eval -J: only judged documents are ranked
+        keep = is_judged & (value >= 0)
+        query, is_judged, value = query[keep], is_judged[keep], value[keep]
+    if options.max_docs is not None and len(query):
+        starts = np.searchsorted(query, query)
+        keep = np.arange(len(query)) - starts < options.max_docs
+        query, is_judged, value = query[keep], is_judged[keep], value[keep]
+    qrels_to_position = np.full(len(qrels_names), -1, dtype=np.int64)
+    for q, k in position.items():
+        qrels_to_position[qrels_index[q]] = k
+    judgment_position = qrels_to_position[judgment_query]
+    in_scope = judgment_position >= 0
+    columns = ranking_measures(
+        query,
+        is_judged,
+        value,
+        judgment_position[in_scope],
+        judgment_value[in_scope],
+        len(names),
+        options.relevance_level,
+        measures,
     )
+    integer = [o.column for o in measures.outputs() if o.kind in ("count", "num_q")]
+    matrix = CountMatrix.from_columns(names, columns, integer=("num_q", *integer))
     counts = matrix.total()
     warnings: list[ScoreWarning | str] = [*qrels.warnings, *run.warnings]
+    if measures.left_out:
+        warnings.append(
+            f"{', '.join(measures.left_out)} of all_trec: not computed (its trec_eval master "
+            "definition is not reproduced exactly yet), left out"
+        )
     if unjudged:
         warnings.append(
             f"{len(unjudged)} queries of the run have no judgments and are ignored, as trec_eval "
             f"does (e.g. {', '.join(unjudged[:5])})"
         )
     if missing:
-        if complete:
-            alt = mean_average_precision(
-                Counts(ap_sum=counts["ap_sum"], queries=counts["queries"] - len(missing))
-            )
+        headline = next((o for o in measures.outputs() if o.kind == "mean"), None)
+        alt = ""
+        if headline is not None:
+            total = counts[headline.column]
+            other = counts["num_q"] + (-len(missing) if options.complete else len(missing))
+            figure = None if not other else total / other
+            label = "MAP" if headline.name == "map" else headline.name
+            shown_figure = "undefined" if figure is None else f"{figure:.4f}"
+            alt = f"; {label} would be {shown_figure}"
+        if options.complete:
             warnings.append(
-                f"{len(missing)} judged queries are not in the run and count as AP 0 (-c); "
-                f"without -c MAP would be {'undefined' if alt is None else f'{alt:.4f}'}"
+                f"{len(missing)} judged queries are not in the run and count as AP 0 (-c)"
+                + alt.replace("; ", "; without -c ")
             )
         else:
-            alt = mean_average_precision(
-                Counts(ap_sum=counts["ap_sum"], queries=counts["queries"] + len(missing))
-            )
             warnings.append(
                 f"{len(missing)} judged queries are not in the run and are ignored, as trec_eval "
-                f"does without -c; with -c MAP would be {alt:.4f}"
+                "does without -c" + alt.replace("; ", "; with -c ")
             )
     if len(judged.duplicate_lines):
         warnings.append(
@@ -463,15 +522,23 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
                 "trec.duplicate-judgments",
                 "{count} duplicate judgments (same query and document): the last wins",
                 len(judged.duplicate_lines),
-                tuple(f"{qrels_path}:{n}" for n in judged.duplicate_lines[:5].tolist()),
+                tuple(f"{qrels.path}:{n}" for n in judged.duplicate_lines[:5].tolist()),
             )
         )
     tags = sorted(shown(tag) for tag in run.tags)
+    relstring = measures.get("relstring")
+    strings: tuple[str, ...] = ()
+    if relstring is not None:
+        strings = tuple(relstrings(query, is_judged, value, len(names), int(relstring.params[0])))
+    custom = measures.custom()
     return get("trec").result(
         options,
         matrix,
+        read=(("measures", custom),) if custom else (),
         warnings=warnings,
-        details=RankingDetails(tags[0] if len(tags) == 1 else ",".join(tags)),
+        details=TrecDetails(
+            tags[0] if len(tags) == 1 else ",".join(tags), tuple(measures.outputs()), strings
+        ),
     )
 
 

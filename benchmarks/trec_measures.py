@@ -1,0 +1,89 @@
+"""``annoscore trec -m all_trec`` end to end against pytrec-eval-terrier on the same files.
+
+Writes (seeded, as ``trec.py`` does) QUERIES queries x 100 retrieved documents and 50 judgements
+per query, then times once each, in separate processes (start-up, reading and scoring included):
+
+- ``annoscore trec QRELS RUN -m all_trec --format json``;
+- a script that reads the same files with ``pytrec_eval.parse_qrel``/``parse_run`` and evaluates
+  every measure pytrec_eval exposes that annoscore computes too (all of ``all_trec`` but
+  ``relstring``, which is text, and ``G``, which annoscore does not compute; annoscore
+  computes ``rbp`` and ``unj`` on top, which pytrec_eval lacks).
+
+It checks that the means of ``map``, ``P_10``, ``ndcg_cut_10``, ``bpref`` and ``recip_rank``
+agree (1e-9) and prints wall and CPU time (user + system), peak memory and the ratio::
+
+    python benchmarks/trec_measures.py                   # 10,000 and 100,000 queries
+    python benchmarks/trec_measures.py --queries 10000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import installed
+from processes import measured
+from trec import generate
+
+PEER = r"""
+import json, sys, pytrec_eval
+with open(sys.argv[1]) as f: qrel = pytrec_eval.parse_qrel(f)
+with open(sys.argv[2]) as f: run = pytrec_eval.parse_run(f)
+measures = set(pytrec_eval.supported_measures) - {"relstring", "G", "runid"}
+per = pytrec_eval.RelevanceEvaluator(qrel, measures).evaluate(run)
+names = ("map", "P_10", "ndcg_cut_10", "bpref", "recip_rank")
+print(json.dumps({n: sum(v[n] for v in per.values()) / len(per) for n in names}))
+"""
+CHECKED = ("map", "P_10", "ndcg_cut_10", "bpref", "recip_rank")
+
+
+def one(queries: int) -> bool:
+    folder = Path(tempfile.mkdtemp(prefix="annoscore-trec-measures-"))
+    try:
+        generate(folder, queries)
+        qrels, run = str(folder / "qrels.txt"), str(folder / "run.txt")
+        ours_cmd = [sys.executable, "-m", "annoscore", "trec", qrels, run, "-m", "all_trec"]
+        ours = measured([*ours_cmd, "--format", "json"])
+        peer = measured([sys.executable, "-c", PEER, qrels, run])
+        scores = json.loads(ours.stdout)["scores"]
+        theirs = json.loads(peer.stdout)
+        agree = all(abs(scores[n] - theirs[n]) < 1e-9 for n in CHECKED)
+        size = Path(run).stat().st_size / 1e6
+        print(f"{queries:,} queries x 100 retrieved ({size:.0f} MB run), -m all_trec:")
+        print(
+            f"  annoscore trec       {ours.seconds:6.2f} s wall  {ours.cpu:6.2f} s CPU  "
+            f"{ours.peak_mb:6.0f} MB"
+        )
+        print(
+            f"  pytrec-eval-terrier  {peer.seconds:6.2f} s wall  {peer.cpu:6.2f} s CPU  "
+            f"{peer.peak_mb:6.0f} MB"
+        )
+        print(
+            f"  means agree ({', '.join(CHECKED)}): {agree}; annoscore is "
+            f"{peer.seconds / ours.seconds:.2f}x pytrec-eval-terrier (wall), "
+            f"{peer.cpu / ours.cpu:.2f}x (CPU)"
+        )
+        return agree
+    finally:
+        shutil.rmtree(folder)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--queries", type=int, action="append", help="default: 10000, 100000")
+    parser.add_argument(
+        "--no-bytecode", action="store_true", help="annoscore without compiled bytecode"
+    )
+    args = parser.parse_args()
+    installed.compile_package(bytecode=not args.no_bytecode)
+    results = [one(n) for n in args.queries or [10_000, 100_000]]
+    if not all(results):
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()

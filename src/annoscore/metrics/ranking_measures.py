@@ -1,0 +1,481 @@
+"""trec_eval's per-query measures, vectorised over every query at once.
+
+A run is given as flat arrays in rank order (rows of a query contiguous, best first, already
+cut at ``-M``): ``query[i]``, ``judged[i]`` (the document is in the qrels) and ``value[i]`` (its
+judgement when judged); the qrels as ``qrels_query`` and ``qrels_value`` (one row per judged
+document).  With ``level`` = max(relevance level, 0):
+
+- relevant: judged with value >= level; judged non-relevant: judged with 0 <= value < level;
+  a judged document below 0 is neither (it is "in the pool but unjudged" for ``infAP``); a
+  document not in the qrels is neither ("not in the pool").
+- R = relevant judgements of the query, N = judged non-relevant ones; rank k from 1;
+  rel(k) = relevant documents at ranks 1..k.
+- ``map`` = sum over relevant ranks k of rel(k)/k, over R; ``map_cut_c`` the same over ranks
+  <= c; ``Rprec`` = rel(R)/R; ``recip_rank`` = 1/(first relevant rank); ``P_c`` = rel(c)/c;
+  ``recall_c`` = rel(c)/R; ``relative_P_c`` = rel(c)/min(c, R); ``success_c`` = [rel(c) > 0];
+  ``Rprec_mult_x`` = rel(ceil(xR))/ceil(xR).
+- ``iprec_at_recall_x``: the highest rel(k)/k over the relevant ranks k with
+  rel(k) >= max(1, floor(xR + 0.5)) (trec_eval master's rule), 0 if none; ``11pt_avg`` their
+  mean over the 11 levels 0.0, 0.1, ..., 1.0.
+- ``bpref`` = sum over relevant ranks of 1 - min(n, R)/min(N, R) (1 when n = 0), n the judged
+  non-relevant documents above, over R; ``binG`` = sum over relevant ranks k of
+  1/log2(2 + k - rel(k)), over R.
+- ``infAP`` (Yilmaz and Aslam): at each relevant rank k > 1,
+  1/k + (k-1)/k * (p/(k-1)) * (r + e)/(r + n + 2e), p the judged documents above (any value),
+  r and n the relevant and judged non-relevant ones, e = 0.00001; 1 at rank 1; sum over R.
+- gains: a judged document's gain is its value (or the gain ``-m ndcg.L=G`` gives its level),
+  0 if below 0 or not judged.  DCG(c) = sum over ranks k <= c of gain/log2(k + 1); IDCG(c) the
+  same over the qrels' gains sorted descending; ``ndcg`` = DCG/IDCG over every rank,
+  ``ndcg_cut_c`` = DCG(c)/IDCG(c); ``ndcg_rel`` = (sum of DCG(k)/IDCG(k) over the ranks k of
+  documents with a gain > 0, plus ndcg for each such judged document not retrieved) over the
+  number of judged documents with a gain > 0; ``Rndcg`` = the mean of DCG(k)/IDCG(k) over the
+  R-levels k (the judged documents with a gain of at least each positive gain, highest first,
+  and the number retrieved when it exceeds the last level by more than one), 0 when R = 0.
+- ``utility`` = a rel + b (ret - rel) + c (R - rel) (+ d, not used); ``set_P`` = rel/ret,
+  ``set_recall`` = rel/R, ``set_relative_P`` = rel/min(ret, R), ``set_map`` = set_P set_recall,
+  ``set_F`` = (1 + b^2) P R / (b^2 P + R).
+- ``rbp`` (persistence p) = (1 - p) sum p^(k-1) g(k)/G, g the gain of a relevant document,
+  G the largest judgement of the query; ``rbp_resid`` = (1 - p) sum p^(k-1) over the documents
+  not in the qrels, plus p^ret; ``unj_c`` = documents not in the qrels at ranks <= c, over c.
+- Any ratio with a zero denominator is 0 (trec_eval's convention for one query).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from annoscore.metrics.trec_measures import MIN_GEO_MEAN, MeasureSet
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    FloatArray = npt.NDArray[np.float64]
+    BoolArray = npt.NDArray[np.bool_]
+
+_EPSILON = 0.00001
+
+
+def _divide(numerator: Any, denominator: Any) -> FloatArray:
+    import numpy as np
+
+    out = np.zeros(len(numerator), dtype=np.float64)
+    np.divide(numerator, denominator, out=out, where=np.asarray(denominator) != 0)
+    return out
+
+
+class _Rows:
+    """Per-row helpers of one run (rows grouped by query, in rank order)."""
+
+    def __init__(self, query: IntArray, n_queries: int) -> None:
+        import numpy as np
+
+        self.query = query
+        self.n = n_queries
+        self.sizes = np.bincount(query, minlength=n_queries).astype(np.int64)
+        self.starts = np.cumsum(self.sizes) - self.sizes
+        self.rank = np.arange(len(query), dtype=np.int64) - self.starts[query] + 1
+
+    def sum(self, weights: Any, rows: Any = None) -> FloatArray:
+        """Per-query sum of ``weights`` (of ``rows`` when given), in rank order."""
+        import numpy as np
+
+        query = self.query if rows is None else self.query[rows]
+        out: FloatArray = np.bincount(query, weights=weights, minlength=self.n).astype(np.float64)
+        return out
+
+    def count(self, mask: BoolArray) -> IntArray:
+        import numpy as np
+
+        out: IntArray = np.bincount(self.query[mask], minlength=self.n).astype(np.int64)
+        return out
+
+    def cumulative(self, flags: BoolArray) -> IntArray:
+        """For each row, the flagged rows of its query at its rank or before."""
+        import numpy as np
+
+        total = np.cumsum(flags, dtype=np.int64)
+        before = total - flags
+        base = np.zeros(self.n, dtype=np.int64)
+        has = self.sizes > 0
+        base[has] = before[self.starts[has]]
+        out: IntArray = total - base[self.query]
+        return out
+
+
+def ranking_measures(
+    query: IntArray,
+    judged: BoolArray,
+    value: IntArray,
+    qrels_query: IntArray,
+    qrels_value: IntArray,
+    n_queries: int,
+    level: int,
+    measures: MeasureSet,
+) -> dict[str, Any]:
+    """The per-query columns of ``measures`` (see the module doc), keyed as
+    :attr:`annoscore.metrics.trec_measures.Output.column` names them (``num_q`` included).
+
+    >>> import numpy as np
+    >>> cols = ranking_measures(np.array([0, 0, 0]), np.array([False, True, True]),
+    ...     np.array([0, 1, 2]), np.array([0, 0]), np.array([1, 2]), 1, 1,
+    ...     MeasureSet.parse(["map", "P.2"]))
+    >>> round(float(cols["map_sum"][0]), 4), float(cols["P_2_sum"][0])
+    (0.5833, 0.5)
+    """
+    import numpy as np
+
+    rows = _Rows(query, n_queries)
+    rank = rows.rank
+    threshold = max(level, 0)
+    relevant = judged & (value >= threshold)
+    nonrelevant = judged & (value >= 0) & (value < threshold)
+    R = np.bincount(qrels_query[qrels_value >= threshold], minlength=n_queries).astype(np.int64)
+    N = np.bincount(
+        qrels_query[(qrels_value >= 0) & (qrels_value < threshold)], minlength=n_queries
+    ).astype(np.int64)
+    hits = np.flatnonzero(relevant)
+    hit_rank = rank[hits]
+    hit_query = query[hits]
+    so_far = rows.cumulative(relevant)[hits]  # rel(k) at each relevant rank
+    ret = rows.sizes
+    rel_ret = np.bincount(hit_query, minlength=n_queries).astype(np.int64)
+    out: dict[str, Any] = {"num_q": np.ones(n_queries, dtype=np.int64)}
+    ndcg: dict[tuple[tuple[int, float], ...], _Ndcg] = {}
+
+    def add(name: str, column: Any) -> None:
+        out[name] = column
+
+    levels: dict[float, FloatArray] = {}
+
+    def iprec(x: float) -> FloatArray:
+        """Interpolated precision at recall level ``x`` (each level computed once)."""
+        if x not in levels:
+            levels[x] = _iprec(hit_query, hit_rank, so_far, R, x, n_queries)
+        return levels[x]
+
+    def at_most(cut: Any) -> IntArray:
+        """rel(c) per query for a per-query (or single) cut-off c."""
+        limit = cut if np.ndim(cut) == 0 else np.asarray(cut)[hit_query]
+        keep = hit_rank <= limit
+        found: IntArray = np.bincount(hit_query[keep], minlength=n_queries).astype(np.int64)
+        return found
+
+    for output in measures.outputs():
+        name, family, cut = output.name, output.measure, output.param
+        if output.kind in ("runid", "num_q", "relstring"):
+            continue
+        column = output.column
+        if name == "num_ret":
+            add(column, ret)
+        elif name == "num_rel":
+            add(column, R)
+        elif name == "num_rel_ret":
+            add(column, rel_ret)
+        elif name == "num_nonrel_judged_ret":
+            add(column, rows.count(nonrelevant))
+        elif name in ("map", "gm_map"):
+            ap = _divide(np.bincount(hit_query, so_far / hit_rank, n_queries), R)
+            add(column, ap if name == "map" else np.log(np.maximum(ap, MIN_GEO_MEAN)))
+        elif name == "Rprec":
+            add(column, _divide(at_most(R), R))
+        elif name in ("bpref", "gm_bpref"):
+            add(column, _bpref(rows, relevant, nonrelevant, hits, R, N, name == "gm_bpref"))
+        elif name == "recip_rank":
+            first = so_far == 1
+            add(column, np.bincount(hit_query[first], 1.0 / hit_rank[first], n_queries))
+        elif family == "iprec_at_recall":
+            add(column, iprec(cut))
+        elif family == "P":
+            add(column, at_most(int(cut)) / cut)
+        elif family == "recall":
+            add(column, _divide(at_most(int(cut)), R))
+        elif name == "infAP":
+            add(column, _inf_ap(rows, judged, relevant, nonrelevant, hits, R))
+        elif family == "Rprec_mult":
+            limit = np.ceil(cut * R).astype(np.int64)
+            add(column, _divide(at_most(limit), limit))
+        elif name == "utility":
+            measure = measures.get("utility")
+            assert measure is not None
+            a, b, c, _ = measure.params
+            add(column, a * rel_ret + b * (ret - rel_ret) + c * (R - rel_ret))
+        elif name == "11pt_avg":
+            measure = measures.get("11pt_avg")
+            assert measure is not None
+            total = np.zeros(n_queries, dtype=np.float64)
+            for x in measure.params:
+                total += iprec(x)
+            add(column, total / len(measure.params))
+        elif name == "binG":
+            weights = 1.0 / np.log2(2 + hit_rank - so_far)
+            add(column, _divide(np.bincount(hit_query, weights, n_queries), R))
+        elif family in ("ndcg", "ndcg_rel", "ndcg_cut", "Rndcg"):
+            chosen = measures.get(family)
+            assert chosen is not None
+            dcg = ndcg.get(chosen.gains)
+            if dcg is None:
+                dcg = ndcg[chosen.gains] = _Ndcg(
+                    rows, judged, value, qrels_query, qrels_value, chosen.gains
+                )
+            if family == "ndcg":
+                add(column, dcg.full)
+            elif family == "ndcg_cut":
+                add(column, dcg.cut(int(cut)))
+            elif family == "Rndcg":
+                add(column, dcg.r_levels(R))
+            else:
+                add(column, dcg.rel())
+        elif family == "map_cut":
+            keep = hit_rank <= cut
+            add(
+                column,
+                _divide(np.bincount(hit_query[keep], (so_far / hit_rank)[keep], n_queries), R),
+            )
+        elif family == "relative_P":
+            add(column, _divide(at_most(int(cut)), np.minimum(R, int(cut))))
+        elif family == "success":
+            add(column, (at_most(int(cut)) > 0).astype(np.float64))
+        elif name.startswith("set_"):
+            precision, recall = _divide(rel_ret, ret), _divide(rel_ret, R)
+            if name == "set_P":
+                add(column, precision)
+            elif name == "set_recall":
+                add(column, recall)
+            elif name == "set_relative_P":
+                add(column, _divide(rel_ret, np.minimum(ret, R)))
+            elif name == "set_map":
+                add(column, precision * recall)
+            else:
+                measure = measures.get("set_F")
+                assert measure is not None
+                beta2 = measure.params[0] ** 2
+                add(column, _divide((1 + beta2) * precision * recall, beta2 * precision + recall))
+        elif family == "rbp":
+            measure = measures.get("rbp")
+            assert measure is not None
+            rbp, resid = _rbp(
+                rows, judged, value, relevant, qrels_query, qrels_value, measure.params[0]
+            )
+            add(column, rbp if name == "rbp" else resid)
+        elif family == "unj":
+            add(column, rows.count(~judged & (rank <= cut)) / cut)
+        else:  # pragma: no cover - the catalogue and this list are kept together
+            raise AssertionError(f"no computation for {name}")
+    return out
+
+
+def _bpref(
+    rows: _Rows,
+    relevant: BoolArray,
+    nonrelevant: BoolArray,
+    hits: IntArray,
+    R: IntArray,
+    N: IntArray,
+    geometric: bool,
+) -> FloatArray:
+    import numpy as np
+
+    above = (rows.cumulative(nonrelevant) - nonrelevant)[hits]
+    q = rows.query[hits]
+    r, n = R[q], N[q]
+    term = np.ones(len(hits), dtype=np.float64)
+    some = above > 0
+    term[some] = 1.0 - np.minimum(above[some], r[some]) / np.minimum(n[some], r[some])
+    value = _divide(np.bincount(q, term, rows.n), R)
+    return np.log(np.maximum(value, MIN_GEO_MEAN)) if geometric else value
+
+
+def _iprec(
+    hit_query: IntArray, hit_rank: IntArray, so_far: IntArray, R: IntArray, x: float, n: int
+) -> FloatArray:
+    import numpy as np
+
+    need = np.maximum(1, np.floor(x * R + 0.5).astype(np.int64))
+    keep = so_far >= need[hit_query]
+    out = np.zeros(n, dtype=np.float64)
+    np.maximum.at(out, hit_query[keep], (so_far / hit_rank)[keep])
+    out[R == 0] = 0.0
+    return out
+
+
+def _inf_ap(
+    rows: _Rows,
+    judged: BoolArray,
+    relevant: BoolArray,
+    nonrelevant: BoolArray,
+    hits: IntArray,
+    R: IntArray,
+) -> FloatArray:
+    import numpy as np
+
+    k = rows.rank[hits].astype(np.float64)
+    pooled = (rows.cumulative(judged) - judged)[hits].astype(np.float64)
+    rel = (rows.cumulative(relevant) - 1)[hits].astype(np.float64)
+    nonrel = (rows.cumulative(nonrelevant) - nonrelevant)[hits].astype(np.float64)
+    term = np.ones(len(hits), dtype=np.float64)
+    later = k > 1
+    kk, pp, rr, nn = k[later], pooled[later], rel[later], nonrel[later]
+    term[later] = 1.0 / kk + (kk - 1) / kk * (pp / (kk - 1)) * (
+        (rr + _EPSILON) / (rr + nn + 2 * _EPSILON)
+    )
+    return _divide(np.bincount(rows.query[hits], term, rows.n), R)
+
+
+def _gain(
+    value: IntArray, judged: BoolArray | None, gains: tuple[tuple[int, float], ...]
+) -> FloatArray:
+    import numpy as np
+
+    out = np.where(value > 0, value, 0).astype(np.float64)
+    for level, gain in gains:
+        out[value == level] = gain
+    if judged is not None:
+        out[~judged] = 0.0
+    return out
+
+
+class _Ndcg:
+    """The DCG of a run and the ideal DCG of its qrels for one choice of gains, computed once
+    and read for ``ndcg``, ``ndcg_cut_c`` and ``ndcg_rel``."""
+
+    def __init__(
+        self,
+        rows: _Rows,
+        judged: BoolArray,
+        value: IntArray,
+        qrels_query: IntArray,
+        qrels_value: IntArray,
+        gains: tuple[tuple[int, float], ...],
+    ) -> None:
+        import numpy as np
+
+        n = rows.n
+        self.rows = rows
+        self.gain = _gain(value, judged, gains)
+        self.discounted = self.gain / np.log2(rows.rank + 1)
+        # the ideal ranking: every judgement's gain, highest first
+        ideal_gain = _gain(qrels_value, None, gains)
+        order = np.lexsort((-ideal_gain, qrels_query))
+        self.ideal = _Rows(qrels_query[order], n)
+        self.ideal_gain = ideal_gain[order]
+        ideal_discounted = self.ideal_gain / np.log2(self.ideal.rank + 1)
+        self.ideal_prefix = self._prefix(self.ideal, ideal_discounted)
+        self.with_gain = np.bincount(qrels_query[ideal_gain > 0], minlength=n).astype(np.int64)
+        self.full = _divide(rows.sum(self.discounted), self.ideal_at(self.ideal.sizes))
+
+    @staticmethod
+    def _prefix(r: _Rows, values: FloatArray) -> FloatArray:
+        import numpy as np
+
+        total = np.cumsum(values)
+        base = np.zeros(r.n, dtype=np.float64)
+        has = r.sizes > 0
+        base[has] = (total - values)[r.starts[has]]
+        out: FloatArray = total - base[r.query]
+        return out
+
+    def ideal_at(self, cut: Any) -> FloatArray:
+        """IDCG(c) per query (c per query or one number)."""
+        import numpy as np
+
+        ideal = self.ideal
+        limit = np.minimum(np.broadcast_to(cut, (ideal.n,)), ideal.sizes)
+        out = np.zeros(ideal.n, dtype=np.float64)
+        has = limit > 0
+        out[has] = self.ideal_prefix[ideal.starts[has] + limit[has] - 1]
+        return out
+
+    def cut(self, depth: int) -> FloatArray:
+        keep = self.rows.rank <= depth
+        return _divide(self.rows.sum(self.discounted[keep], keep), self.ideal_at(depth))
+
+    def r_levels(self, relevant: IntArray) -> FloatArray:
+        """``Rndcg``: the mean of DCG(k)/IDCG(k) over the R-levels k of each query, the number
+        of judged documents with a gain of at least each positive gain (gains descending),
+        and the number retrieved when it passes the last level by more than one (trec_eval
+        master's rule); 0 when the query has no relevant judgement."""
+        import numpy as np
+
+        rows, ideal = self.rows, self.ideal
+        n = rows.n
+        gain = self.ideal_gain
+        # the last ideal row of each positive gain of a query: its rank is a level
+        last = np.ones(len(gain), dtype=bool)
+        last[:-1] = (ideal.query[1:] != ideal.query[:-1]) | (gain[1:] != gain[:-1])
+        at = np.flatnonzero(last & (gain > 0))
+        q = ideal.query[at]
+        levels = ideal.rank[at]
+        ret = rows.sizes
+        extra = np.flatnonzero((self.with_gain > 0) & (ret > self.with_gain + 1))
+        q = np.concatenate([q, extra])
+        levels = np.concatenate([levels, ret[extra]])
+        dcg_prefix = self._prefix(rows, self.discounted)
+        depth = np.minimum(levels, ret[q])
+        dcg = np.zeros(len(q), dtype=np.float64)
+        has = depth > 0
+        dcg[has] = dcg_prefix[rows.starts[q[has]] + depth[has] - 1]
+        ideal_depth = np.minimum(levels, ideal.sizes[q])
+        idcg = self.ideal_prefix[ideal.starts[q] + ideal_depth - 1]
+        ratio = np.zeros(len(q), dtype=np.float64)
+        np.divide(dcg, idcg, out=ratio, where=idcg != 0)
+        order = np.argsort(q, kind="stable")
+        total = np.bincount(q[order], ratio[order], n)
+        count = np.bincount(q, minlength=n)
+        out = _divide(total, count)
+        out[relevant == 0] = 0.0
+        return out
+
+    def rel(self) -> FloatArray:
+        import numpy as np
+
+        rows, ideal = self.rows, self.ideal
+        positive = np.flatnonzero(self.gain > 0)
+        dcg_prefix = self._prefix(rows, self.discounted)[positive]
+        q = rows.query[positive]
+        limit = np.minimum(rows.rank[positive], ideal.sizes[q])
+        ideal_here = self.ideal_prefix[ideal.starts[q] + limit - 1]
+        at_rel = np.zeros(len(positive), dtype=np.float64)
+        np.divide(dcg_prefix, ideal_here, out=at_rel, where=ideal_here != 0)
+        seen = np.bincount(q, minlength=rows.n).astype(np.int64)
+        total = np.bincount(q, at_rel, rows.n) + (self.with_gain - seen) * self.full
+        return _divide(total, self.with_gain)
+
+
+def _rbp(
+    rows: _Rows,
+    judged: BoolArray,
+    value: IntArray,
+    relevant: BoolArray,
+    qrels_query: IntArray,
+    qrels_value: IntArray,
+    p: float,
+) -> tuple[FloatArray, FloatArray]:
+    import numpy as np
+
+    n = rows.n
+    top = np.zeros(n, dtype=np.int64)
+    np.maximum.at(top, qrels_query, qrels_value)
+    weight = (1 - p) * np.power(p, rows.rank - 1)
+    q = rows.query
+    best = top[q]
+    use = relevant & (best > 0)
+    rbp = rows.sum(weight[use] * value[use] / best[use], use)
+    resid = rows.sum(weight[~judged], ~judged) + np.power(p, rows.sizes)
+    return rbp, resid
+
+
+def relstrings(
+    query: IntArray, judged: BoolArray, value: IntArray, n_queries: int, depth: int
+) -> list[str]:
+    """trec_eval's ``relstring`` of each query: the judgements of its first ``depth`` ranks
+    (``-`` for a document not in the qrels), quoted."""
+    rows = _Rows(query, n_queries)
+    keep = rows.rank <= depth
+    texts: list[list[str]] = [[] for _ in range(n_queries)]
+    for q, j, v in zip(
+        query[keep].tolist(), judged[keep].tolist(), value[keep].tolist(), strict=True
+    ):
+        texts[q].append(str(v) if j else "-")
+    return ["'" + "".join(t) + "'" for t in texts]
