@@ -288,11 +288,14 @@ def entity_counts(gold: set[Entity], guess: set[Entity]) -> Counts:
     return Counts(data)
 
 
-def classification_report(per_type: dict[str, tuple[int, int, int]]) -> dict[str, dict[str, float]]:
+def classification_report(
+    per_type: dict[str, tuple[int, int, int]],
+) -> dict[str, dict[str, float | None]]:
     """seqeval's ``classification_report(output_dict=True)`` of per-type (tp, fp, fn): per type
     and ``micro avg``, ``macro avg``, ``weighted avg`` of ``precision``, ``recall``,
     ``f1-score`` and ``support`` (the gold count); an undefined score is 0.0, as seqeval's
-    ``zero_division`` default makes it.
+    ``zero_division`` default makes it, but the macro average of no type is ``None`` (seqeval:
+    NaN).
 
     >>> classification_report({"X": (1, 1, 0)})["X"]
     {'precision': 0.5, 'recall': 1.0, 'f1-score': 0.6666666666666666, 'support': 1.0}
@@ -305,7 +308,7 @@ def classification_report(per_type: dict[str, tuple[int, int, int]]) -> dict[str
         f1 = 2 * precision * recall / denominator if denominator else 0.0
         return precision, recall, f1
 
-    out: dict[str, dict[str, float]] = {}
+    out: dict[str, dict[str, float | None]] = {}
     rows = []
     for kind in sorted(per_type):
         tp, fp, fn = per_type[kind]
@@ -319,7 +322,7 @@ def classification_report(per_type: dict[str, tuple[int, int, int]]) -> dict[str
     total = float(all_tp + all_fn)
     p, r, f = scores(all_tp, all_fp, all_fn)
     out["micro avg"] = {"precision": p, "recall": r, "f1-score": f, "support": total}
-    macro: Sequence[float] = [0.0, 0.0, 0.0]
+    macro: Sequence[float | None] = [None, None, None]
     weighted: Sequence[float] = [0.0, 0.0, 0.0]
     if rows:
         import numpy as np
@@ -331,9 +334,9 @@ def classification_report(per_type: dict[str, tuple[int, int, int]]) -> dict[str
             weighted = np.average(table, axis=0, weights=weights).tolist()
     for name, values in (("macro avg", macro), ("weighted avg", weighted)):
         out[name] = {
-            "precision": float(values[0]),
-            "recall": float(values[1]),
-            "f1-score": float(values[2]),
+            "precision": values[0],
+            "recall": values[1],
+            "f1-score": values[2],
             "support": total,
         }
     return out

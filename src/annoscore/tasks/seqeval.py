@@ -162,12 +162,18 @@ def _read(gold: Path, system: Path, options: SeqevalOptions) -> _Sentences:
     )
 
 
+def _sets(*names: str) -> frozenset[frozenset[str]]:
+    return frozenset(frozenset(name) for name in names)
+
+
 _DETECTED = (
-    (Scheme.iob2, frozenset("IOB"), frozenset("B")),
-    (Scheme.ioe2, frozenset("IOE"), frozenset("E")),
-    (Scheme.iobes, frozenset("IOBES"), frozenset("BE")),
-    (Scheme.bilou, frozenset("BILOU"), frozenset("BL")),
+    (Scheme.iob2, _sets("B", "IB", "OB", "IOB")),
+    (Scheme.ioe2, _sets("E", "IE", "OE", "IOE")),
+    (Scheme.iobes, _sets("S", "BE", "IBE", "OBE", "BES", "IOBE", "IBES", "OBES", "IOBES")),
+    (Scheme.bilou, _sets("U", "BL", "IBL", "OBL", "BLU", "IOBL", "IBLU", "OBLU", "IOBLU")),
 )
+"""The gold prefix sets seqeval 1.2.2's ``auto_detect`` accepts (probed: every subset of
+IOBESLU), and the scheme it picks; any other set (``{I, O}``: IOB1 data; ``{O, S}``) it refuses."""
 
 
 def detect_scheme(sentences: Sequence[Sequence[str]], path: str) -> Scheme:
@@ -178,8 +184,8 @@ def detect_scheme(sentences: Sequence[Sequence[str]], path: str) -> Scheme:
     <Scheme.iob2: 'iob2'>
     """
     prefixes = {tag[:1] for sentence in sentences for tag in sentence}
-    for scheme, allowed, needed in _DETECTED:
-        if prefixes <= allowed and needed <= prefixes:
+    for scheme, accepted in _DETECTED:
+        if prefixes in accepted:
             return scheme
     shown = ", ".join(sorted(p or "''" for p in prefixes))
     raise InputError(
