@@ -187,3 +187,10 @@ def test_bad_input_exits_2_with_file_and_line(cli: Cli, tmp_path: Path) -> None:
     result = cli("conlleval", bad)
     assert result.exit_code == 2
     assert f"{bad}:2" in result.stderr
+
+
+def test_a_bare_label_opens_a_phrase_that_o_does_not_close() -> None:
+    tags = [["B-X", "PER", "O", "B-X"]]
+    result = count_conlleval(tags, tags)  # a perfect guess, by conlleval's rules not 1.0
+    assert (result.counts["tp"], result.counts["fp"], result.counts["fn"]) == (2, 1, 1)
+    assert result.scores["accuracy"] == 1.0
