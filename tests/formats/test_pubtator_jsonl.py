@@ -53,7 +53,8 @@ def test_pubtator_reads_as_bioc_pubtator_does() -> None:
                 (r.type, r.id1, r.id2) for r in peer.relations
             ]
             assert not mine.warnings
-            assert all(mine.text[m.span.start : m.span.end] == m.text for m in mine.mentions)
+            body = mine.text or ""
+            assert all(body[m.span.start : m.span.end] == m.text for m in mine.mentions)
 
 
 def test_pubtator_keeps_an_empty_last_column_as_an_annotation() -> None:
