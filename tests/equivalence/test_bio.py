@@ -154,3 +154,59 @@ def test_conlleval_is_seqeval_default_mode_on_files_without_s(prefixes: str) -> 
         assert {k: v.counts for k, v in ours.types.items()} == {
             k: v.counts for k, v in peer.types.items()
         }
+
+
+# --- annoscore's fast paths against the plain references ---------------------------------------
+
+TAGS = ["O", "B-X", "I-X", "E-X", "S-X", "B-Y", "I-Y", "E-Y", "PER", "B", "I", "B-", "O-X"]
+TAGS += [".", "[", "]", "0", "B-0", "NONE", "I-X-Z", "B-ORG\r", "O\r"]
+
+
+def test_conlleval_counts_are_the_token_by_token_reading() -> None:
+    from annoscore.metrics.conlleval import conlleval_counts
+    from tests.oracles.bio import plain_conlleval_counts
+
+    rng = random.Random("conlleval-vectorised")
+    for case in range(CASES * 5):
+        n = rng.randint(0, 40) if case % 50 else rng.randint(500, 3000)
+        gold = [rng.choice(TAGS) for _ in range(n)]
+        guess = [g if rng.random() < 0.6 else rng.choice(TAGS) for g in gold]
+        boundary = [rng.random() < 0.1 for _ in range(n)]
+        cuts = {rng.randint(1, n - 1) for _ in range(rng.randint(0, 4))} if n > 1 else set()
+        starts = sorted({0} | cuts)
+        raw = rng.random() < 0.3
+        outside = rng.choice(["O", "NONE"])
+        expected = plain_conlleval_counts(gold, guess, boundary, starts, raw=raw, outside=outside)
+        assert conlleval_counts(gold, guess, boundary, starts, raw=raw, outside=outside) == expected
+
+
+FIELDS = ["a", "B-X", "O", "I-Y", "-X-", "-DOCSTART-", "é", "x\r", "", "\t", "d1"]
+
+
+def test_the_tag_reader_is_the_line_by_line_reading() -> None:
+    from annoscore.errors import InputError
+    from annoscore.formats.conll_bio import read_tag_text
+    from tests.oracles.bio import plain_read_tags
+
+    rng = random.Random("reader")
+    for case in range(CASES * 5):
+        width = rng.randint(1, 4)
+        lines = []
+        for _ in range(rng.randint(0, 30) if case % 50 else 2000):
+            if rng.random() < 0.15:
+                lines.append(rng.choice(["", "", " ", "\r"]))
+                continue
+            fields = [rng.choice(FIELDS[:7]) for _ in range(width)]
+            if rng.random() < 0.05:  # a bad line: empty field, other width, tabs, CR
+                fields.append(rng.choice(FIELDS))
+            lines.append(" ".join(fields))
+        text = "\n".join(lines) + ("\n" if rng.random() < 0.8 else "")
+        for delimiter, columns in ((" ", (-2, -1)), (None, (-1,)), ("[ \t]", (-2, -1))):
+            try:
+                expected = plain_read_tags(text, "f", delimiter=delimiter, columns=columns)
+            except InputError as error:
+                with pytest.raises(InputError) as raised:
+                    read_tag_text(text, "f", delimiter=delimiter, columns=columns)
+                assert str(raised.value) == str(error)
+                continue
+            assert read_tag_text(text, "f", delimiter=delimiter, columns=columns) == expected

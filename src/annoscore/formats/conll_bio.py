@@ -38,8 +38,10 @@ when that is nothing; tokens before the first ``-DOCSTART-`` are document ``0``;
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 
 from annoscore.errors import InputError
@@ -138,87 +140,187 @@ def read_tags(
     return read_tag_text(read_text(path), str(path), delimiter=delimiter, columns=columns)
 
 
+def _rows(lines: list[str], delimiter: str | None) -> list[list[str]]:
+    """Each line's fields (the module doc's splitting rules)."""
+    pattern, whitespace = _split_function(delimiter)
+    if whitespace:
+        return list(map(str.split, lines))
+    if pattern is not None:
+        return [perl_split(pattern, line) for line in lines]  # type: ignore[arg-type]
+    rows = list(map(str.split, lines, repeat(" ")))
+    for row in rows:  # Perl drops trailing empty fields
+        if not row[-1]:
+            while row and not row[-1]:
+                row.pop()
+    return rows
+
+
+def _check_first(width: int, columns: Sequence[int], path: str, line: int) -> None:
+    positions = [c + width if c < 0 else c for c in columns]
+    if any(p < 0 or p >= width for p in positions) or (width < 2 and len(columns) > 1):
+        raise InputError(
+            f"{width} field(s) on the first line; expected a token and "
+            f"{len(columns)} tag column(s) (columns {', '.join(map(str, columns))})",
+            path,
+            line,
+        )
+
+
+def _width_error(
+    rows: list[list[str]], widths: list[int], width: int, columns: Sequence[int], path: str
+) -> InputError | None:
+    """The first line with another number of fields than the first non-blank one, as an error
+    (conlleval's "unexpected number of features"), after the first line's own check."""
+    if not width:
+        return None
+    _check_first(width, columns, path, widths.index(width) + 1)
+    if widths.count(width) + widths.count(0) == len(widths):
+        return None
+    number = next(i for i, w in enumerate(widths) if w and w != width) + 1
+    fields = rows[number - 1]
+    hint = " (a CRLF line end leaves \\r on a blank line)" if fields == ["\r"] else ""
+    return InputError(
+        f"unexpected number of features: {len(fields)} ({width}); every token line "
+        f"must have as many fields as the first one{hint}",
+        path,
+        number,
+    )
+
+
+_OTHER_WHITESPACE = "\t\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
+def _scan_fields(
+    text: str, lines: list[str], delimiter: str | None
+) -> tuple[int, list[int], list[str]] | None:
+    """The fast scan of the common file (fields split by single spaces, every non-blank line
+    with as many fields): ``(width, blanks, flat)``, ``flat`` every non-blank line's fields one
+    after the other, ``blanks`` the indices of the blank lines; ``None`` to decline (any other
+    file: :func:`_rows` splits it line by line)."""
+    if delimiter not in (" ", None) or not lines:
+        return None
+    plain = text.isascii() and not any(c in text for c in _OTHER_WHITESPACE)
+    if delimiter is None and not plain:
+        return None  # str.split() splits at these too
+    if "  " in text or " \n" in text or "\n " in text or text[0] == " " or text[-1] == " ":
+        return None  # empty fields, or blank lines of spaces
+    import numpy as np
+
+    data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    newline = np.flatnonzero(data == 10)
+    ends = newline if len(newline) == len(lines) else np.append(newline, len(data))
+    spaces = np.concatenate(([0], np.cumsum(data == 32)))
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    per_line = spaces[ends] - spaces[starts]
+    blank = ends == starts
+    if blank.all():
+        return None
+    counts = per_line[~blank]
+    width = int(counts[0]) + 1
+    if width < 2 or not bool((counts == width - 1).all()):
+        return None
+    # only spaces and line ends separate fields: one split of the whole text
+    flat = text.split() if plain else " ".join(line for line in lines if line).split(" ")
+    return width, np.flatnonzero(blank).tolist(), flat
+
+
+def _spread(values: list[str], blanks: list[int], fill: str) -> list[str]:
+    """``values`` with ``fill`` inserted at the items ``blanks`` (ascending)."""
+    if not blanks:
+        return values
+    out: list[str] = []
+    taken = 0
+    item = 0
+    for b in blanks:
+        take = b - item
+        out.extend(values[taken : taken + take])
+        taken += take
+        out.append(fill)
+        item = b + 1
+    out.extend(values[taken:])
+    return out
+
+
 def read_tag_text(
     text: str, path: str, *, delimiter: str | None = " ", columns: Sequence[int] = (-2, -1)
 ) -> TagColumns:
     """The tag columns of ``text`` (the module doc gives the rules); ``path`` names it in
-    errors.  ``columns``: the indices of the tag columns (negative from the end)."""
-    pattern, whitespace = _split_function(delimiter)
+    errors.  ``columns``: the indices of the tag columns (negative from the end).
+
+    Every line is an item (item ``i`` is line ``i + 1``); the columns are taken from the
+    lines' fields with list operations, and only the lines that need it (a boundary, a
+    ``-DOCSTART-``, a wrong number of fields) are looked at one by one.
+    """
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    tags: tuple[list[str], ...] = tuple([] for _ in columns)
-    boundary: list[bool] = []
-    tokens: list[str] = []
-    numbers: list[int] = []
+    scanned = _scan_fields(text, lines, delimiter)
+    if scanned is None:
+        rows = _rows(lines, delimiter)
+        widths = list(map(len, rows))
+        width = next((w for w in widths if w), 0)
+        bad = _width_error(rows, widths, width, columns, path)
+        if bad is not None and bad.line is not None:
+            rows = rows[: bad.line - 1]  # read up to the bad line, to report what comes first
+        first_line = widths.index(width) + 1 if width else 0
+        positions = [c + width if c < 0 else c for c in columns]
+        tokens = [row[0] if row else BOUNDARY for row in rows]
+        tags = tuple([row[p] if row else "O" for row in rows] for p in positions)
+        boundary = [not row for row in rows]
+
+        def fields_of(i: int) -> list[str]:
+            return rows[i]
+    else:
+        width, blanks, flat = scanned
+        bad = None
+        first_line = next((i for i, b in enumerate(blanks) if i != b), len(blanks)) + 1
+        positions = [c + width if c < 0 else c for c in columns]
+        tokens = _spread(flat[0::width], blanks, BOUNDARY)
+        tags = tuple(_spread(flat[p::width], blanks, "O") for p in positions)
+        boundary = [token == BOUNDARY for token in tokens]
+
+        def fields_of(i: int) -> list[str]:
+            k = i - bisect_left(blanks, i)
+            return flat[k * width : (k + 1) * width]
+
+    if not width:
+        n = len(lines)
+        return TagColumns(
+            path,
+            tuple(["O"] * n for _ in columns),
+            [True] * n,
+            [BOUNDARY] * n,
+            list(range(1, n + 1)),
+            [Document(Path(path).name, 0, 0)] if n else [],
+            0,
+        )
+    _check_first(width, columns, path, first_line)
+    marked = [i for i, token in enumerate(tokens) if token == BOUNDARY]
+    for i in marked:
+        boundary[i] = True
+        for column in tags:
+            column[i] = "O"
+    first_tag = min(positions)
     documents: list[Document] = []
     names: dict[str, int] = {}
-    width = 0
-    positions: list[int] = []
-    first_tag = 0
-    for number, line in enumerate(lines, 1):
-        if whitespace:
-            fields = line.split()
-        elif pattern is None:
-            fields = line.split(" ")
-            while fields and fields[-1] == "":
-                fields.pop()
-        else:
-            fields = perl_split(pattern, line)  # type: ignore[arg-type]
-        if not fields:
-            boundary.append(True)
-            tokens.append(BOUNDARY)
-            numbers.append(number)
-            for column in tags:
-                column.append("O")
-            continue
-        if not width:
-            width = len(fields)
-            positions = [c + width if c < 0 else c for c in columns]
-            if any(p < 0 or p >= width for p in positions) or (width < 2 and len(columns) > 1):
-                raise InputError(
-                    f"{width} field(s) on the first line; expected a token and "
-                    f"{len(columns)} tag column(s) (columns {', '.join(map(str, columns))})",
-                    path,
-                    number,
-                )
-            first_tag = min(positions)
-        elif len(fields) != width:
-            hint = " (a CRLF line end leaves \\r on a blank line)" if fields == ["\r"] else ""
+    for i in [i for i, token in enumerate(tokens) if token == DOCSTART]:
+        extra = [f for f in fields_of(i)[1:first_tag] if f != BOUNDARY]
+        name = " ".join(extra) if extra else str(len(documents) + 1)
+        if bad is not None and bad.line is not None and bad.line <= i + 1:
+            raise bad
+        if name in names:
             raise InputError(
-                f"unexpected number of features: {len(fields)} ({width}); every token line "
-                f"must have as many fields as the first one{hint}",
+                f"document id {name!r} is used again (first on line {names[name]})",
                 path,
-                number,
+                i + 1,
             )
-        token = fields[0]
-        if token == BOUNDARY:
-            boundary.append(True)
-            tokens.append(BOUNDARY)
-            numbers.append(number)
-            for column in tags:
-                column.append("O")
-            continue
-        if token == DOCSTART:
-            extra = [f for f in fields[1:first_tag] if f != BOUNDARY]
-            name = " ".join(extra) if extra else str(len(documents) + 1)
-            if name in names:
-                raise InputError(
-                    f"document id {name!r} is used again (first on line {names[name]})",
-                    path,
-                    number,
-                )
-            names[name] = number
-            documents.append(Document(name, len(boundary), number))
-        boundary.append(False)
-        tokens.append(token)
-        numbers.append(number)
-        for column, p in zip(tags, positions, strict=True):
-            column.append(fields[p])
+        names[name] = i + 1
+        documents.append(Document(name, i, i + 1))
+    if bad is not None:
+        raise bad
     if not documents:
-        if boundary:
-            documents = [Document(Path(path).name, 0, 0)]
-    elif any(not b for b in boundary[: documents[0].start]):
+        documents = [Document(Path(path).name, 0, 0)]
+    elif not all(boundary[: documents[0].start]):
         if "0" in names:
             raise InputError(
                 "document id '0' is taken by the tokens before the first -DOCSTART- line",
@@ -228,7 +330,9 @@ def read_tag_text(
         documents.insert(0, Document("0", 0, 0))
     else:  # blank lines before the first -DOCSTART- belong to it
         documents[0] = Document(documents[0].name, 0, documents[0].line)
-    return TagColumns(path, tags, boundary, tokens, numbers, documents, width)
+    return TagColumns(
+        path, tags, boundary, tokens, list(range(1, len(lines) + 1)), documents, width
+    )
 
 
 def _in_order(gold: TagColumns, system: TagColumns) -> TagColumns:

@@ -28,12 +28,20 @@ official layout).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from annoscore.counts import Counts, Number
 from annoscore.metrics.prf import prf, ratio
 from annoscore.result import Details
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    BoolArray = npt.NDArray[np.bool_]
 
 _STARTS = frozenset(
     {("B", "B"), ("I", "B"), ("O", "B"), ("O", "I"), ("E", "E"), ("E", "I"), ("O", "E")}
@@ -99,6 +107,45 @@ class ConllevalDetails(Details):
     guessed_types: frozenset[str]
 
 
+@dataclass(frozen=True, slots=True)
+class TagCodes:
+    """Both tag columns as small integers: ``gold[i]``, ``guess[i]`` index ``names``, one more
+    code (``len(names)``) standing for a boundary item (``O`` on both sides, whatever ``-r``
+    and ``-o`` say)."""
+
+    gold: IntArray
+    guess: IntArray
+    names: list[str]
+
+    @classmethod
+    def of(cls, gold: Sequence[str], guess: Sequence[str], boundary: Sequence[bool]) -> TagCodes:
+        """The codes of two tag columns (each tag's code found once per distinct string)."""
+        import numpy as np
+
+        names = list(dict.fromkeys([*set(gold), *set(guess)]))
+        index = {name: k for k, name in enumerate(names)}
+        mark = np.asarray(boundary, dtype=bool)
+        codes = []
+        for column in (gold, guess):
+            array = np.fromiter(map(index.__getitem__, column), dtype=np.int64, count=len(column))
+            array[mark] = len(names)
+            codes.append(array)
+        return cls(codes[0], codes[1], names)
+
+
+def _event_tables(
+    parts: list[tuple[str, str]], rule: Callable[[str, str, str, str], bool]
+) -> BoolArray:
+    import numpy as np
+
+    n = len(parts)
+    table = np.zeros((n, n), dtype=bool)
+    for a, (p, pt) in enumerate(parts):
+        for b, (c, ct) in enumerate(parts):
+            table[a, b] = rule(p, pt, c, ct)
+    return table
+
+
 def conlleval_counts(
     gold: Sequence[str],
     guess: Sequence[str],
@@ -111,84 +158,83 @@ def conlleval_counts(
     """The counts of each document of a tag stream (documents start at ``starts``, the first at
     0): conlleval's chunks and tokens (the module doc).
 
+    Vectorised: the start and end decisions of each (previous, current) pair of distinct tags
+    are tabled once; conlleval's running "in a correct chunk" flag is, after item ``k``, what
+    the last item ``m <= k`` that starts a chunk on both sides with one type (flag on) or that
+    ends a chunk on either side or holds two types (flag off) set it to (a start on both sides
+    is decided after the end test, so it wins); a correct chunk is counted where the flag was
+    on before an item that ends a chunk on both sides (the types are equal then: the flag goes
+    off at any type difference), and at the end of the stream.  ``tests/oracles/bio.py`` holds
+    the token-by-token reading it is tested against.
+
     >>> counts, _ = conlleval_counts(["B-X", "E-X", "B-X", "E-X"], ["B-X", "I-X", "I-X", "E-X"],
     ...                              [False] * 4, [0])
     >>> counts[0]["tp"], counts[0]["fp"], counts[0]["fn"]
     (1, 0, 0)
     """
-    parts: dict[str, tuple[str, str]] = {}
-    pairs: dict[tuple[str, str], tuple[bool, bool]] = {}
+    import numpy as np
 
-    def parse(tag: str) -> tuple[str, str]:
-        found = parts.get(tag)
-        if found is None:
-            found = parts[tag] = split_tag(raw_tag(tag, outside) if raw else tag)
-        return found
+    codes = TagCodes.of(gold, guess, boundary)
+    parts = [split_tag(raw_tag(t, outside) if raw else t) for t in codes.names] + [("O", "")]
+    types = list(dict.fromkeys(kind for _, kind in parts))
+    type_of = np.array([types.index(kind) for _, kind in parts], dtype=np.int64)
+    prefix_of = np.array([p for p, _ in parts], dtype=object)
+    starts_table = _event_tables(parts, chunk_start)
+    ends_table = _event_tables(parts, chunk_end)
+    n = len(codes.gold)
+    first = len(parts) - 1  # before the first item: a boundary (O)
+    doc_of = np.zeros(n, dtype=np.int64)
+    if len(starts) > 1:
+        doc_of[np.asarray(starts[1:], dtype=np.int64)] = 1
+        doc_of = np.cumsum(doc_of)
+    n_docs = max(1, len(starts))
+    g, s = codes.gold, codes.guess
+    g_prev = np.concatenate(([first], g[:-1])) if n else g
+    s_prev = np.concatenate(([first], s[:-1])) if n else s
+    start_g, end_g = starts_table[g_prev, g], ends_table[g_prev, g]
+    start_s, end_s = starts_table[s_prev, s], ends_table[s_prev, s]
+    type_g, type_s = type_of[g], type_of[s]
+    both_start = start_g & start_s & (type_g == type_s)
+    event = end_g | end_s | (type_g != type_s)
+    marks = np.where(both_start | event, np.arange(n), -1)
+    last = np.maximum.accumulate(marks) if n else marks
+    on_after = np.zeros(n, dtype=bool)
+    seen = last >= 0
+    on_after[seen] = both_start[last[seen]]
+    on_before = np.concatenate(([False], on_after[:-1])) if n else on_after
+    opened_before = np.concatenate(([-1], last[:-1])) if n else last
+    hit = on_before & end_g & end_s
+    hit_at = np.flatnonzero(hit)
+    hit_type = type_of[g_prev[hit_at]]
+    hit_doc = doc_of[opened_before[hit_at]]
+    if n and on_after[-1]:  # a correct chunk still open at the end of the stream
+        hit_type = np.append(hit_type, type_g[-1])
+        hit_doc = np.append(hit_doc, doc_of[last[-1]])
+    n_types = len(types)
 
-    def events(previous: str, tag: str) -> tuple[bool, bool]:
-        found = pairs.get((previous, tag))
-        if found is None:
-            (p, pt), (c, ct) = parse(previous), parse(tag)
-            found = pairs[(previous, tag)] = (chunk_start(p, pt, c, ct), chunk_end(p, pt, c, ct))
-        return found
+    def table(where: IntArray, kinds: IntArray) -> IntArray:
+        flat = np.bincount(doc_of[where] * n_types + kinds, minlength=n_docs * n_types)
+        return flat.reshape(n_docs, n_types)
 
-    n_docs = len(starts)
-    tokens = [0] * n_docs
-    right = [0] * n_docs
-    found_gold: list[dict[str, int]] = [{} for _ in range(n_docs)]
-    found_guess: list[dict[str, int]] = [{} for _ in range(n_docs)]
-    correct: list[dict[str, int]] = [{} for _ in range(n_docs)]
-    boundary_tag = "\0O"  # a boundary reads as O on both sides, whatever -r and -o say
-    parts[boundary_tag] = ("O", "")
-    previous_gold = previous_guess = boundary_tag
-    in_correct = False
-    correct_doc = 0
-    doc = 0
-    next_start = starts[1] if n_docs > 1 else -1
-    for i, (g, s, b) in enumerate(zip(gold, guess, boundary, strict=True)):
-        if i == next_start:
-            doc += 1
-            next_start = starts[doc + 1] if doc + 1 < n_docs else -1
-        if b:
-            g = s = boundary_tag
-        start_gold, end_gold = events(previous_gold, g)
-        start_guess, end_guess = events(previous_guess, s)
-        gold_tag, gold_type = parse(g)
-        guess_tag, guess_type = parse(s)
-        if in_correct:
-            if end_gold and end_guess and parse(previous_gold)[1] == parse(previous_guess)[1]:
-                in_correct = False
-                kind = parse(previous_gold)[1]
-                table = correct[correct_doc]
-                table[kind] = table.get(kind, 0) + 1
-            elif end_gold != end_guess or guess_type != gold_type:
-                in_correct = False
-        if start_gold and start_guess and guess_type == gold_type:
-            in_correct = True
-            correct_doc = doc
-        if start_gold:
-            table = found_gold[doc]
-            table[gold_type] = table.get(gold_type, 0) + 1
-        if start_guess:
-            table = found_guess[doc]
-            table[guess_type] = table.get(guess_type, 0) + 1
-        if not b:
-            tokens[doc] += 1
-            if gold_tag == guess_tag and gold_type == guess_type:
-                right[doc] += 1
-        previous_gold, previous_guess = g, s
-    if in_correct:
-        kind = parse(previous_gold)[1]
-        table = correct[correct_doc]
-        table[kind] = table.get(kind, 0) + 1
+    found_gold = table(np.flatnonzero(start_g), type_g[start_g])
+    found_guess = table(np.flatnonzero(start_s), type_s[start_s])
+    correct = np.bincount(hit_doc * n_types + hit_type, minlength=n_docs * n_types).reshape(
+        n_docs, n_types
+    )
+    token = ~np.asarray(boundary, dtype=bool) if n else np.zeros(0, dtype=bool)
+    prefix_g = prefix_of[g]
+    same = token & (type_g == type_s) & (prefix_g == prefix_of[s])
+    tokens = np.bincount(doc_of[token], minlength=n_docs)
+    right = np.bincount(doc_of[same], minlength=n_docs)
     out = []
-    gold_types: set[str] = set()
-    guessed_types: set[str] = set()
     for d in range(n_docs):
-        gold_types.update(found_gold[d])
-        guessed_types.update(found_guess[d])
-        out.append(_document_counts(tokens[d], right[d], found_gold[d], found_guess[d], correct[d]))
-    return out, ConllevalDetails(frozenset(gold_types), frozenset(guessed_types))
+        fg = {types[t]: int(v) for t, v in enumerate(found_gold[d]) if v}
+        fs = {types[t]: int(v) for t, v in enumerate(found_guess[d]) if v}
+        hits = {types[t]: int(v) for t, v in enumerate(correct[d]) if v}
+        out.append(_document_counts(int(tokens[d]), int(right[d]), fg, fs, hits))
+    gold_types = frozenset(types[t] for t in np.flatnonzero(found_gold.sum(axis=0)))
+    guessed_types = frozenset(types[t] for t in np.flatnonzero(found_guess.sum(axis=0)))
+    return out, ConllevalDetails(gold_types, guessed_types)
 
 
 def _document_counts(
