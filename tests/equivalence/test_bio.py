@@ -210,3 +210,41 @@ def test_the_tag_reader_is_the_line_by_line_reading() -> None:
                 assert str(raised.value) == str(error)
                 continue
             assert read_tag_text(text, "f", delimiter=delimiter, columns=columns) == expected
+
+
+def test_seqeval_default_counts_are_the_token_by_token_reading_per_document() -> None:
+    from annoscore.counts import Counts
+    from annoscore.metrics.seqeval import default_mode_counts, entity_counts
+    from tests.oracles.bio import plain_default_entities
+
+    rng = random.Random("seqeval-vectorised")
+    for case in range(CASES * 3):
+        sentences = rng.randint(0, 8) if case % 50 else 800
+        docs = rng.randint(1, 3)
+        gold_s = [
+            [rng.choice(TAGS + ODD) for _ in range(rng.randint(0, 8))] for _ in range(sentences)
+        ]
+        guess_s = [[t if rng.random() < 0.6 else rng.choice(TAGS) for t in s] for s in gold_s]
+        doc = sorted(rng.randrange(docs) for _ in range(sentences))
+        starts, at = [], 0
+        for s in gold_s:
+            starts.append(at)
+            at += len(s)
+        gold = [t for s in gold_s for t in s]
+        guess = [t for s in guess_s for t in s]
+        got = default_mode_counts(gold, guess, starts, doc, docs)
+        sentence_of = [k for k, s in enumerate(gold_s) for _ in range(len(s) + 1)]
+        found = []
+        for side in (gold_s, guess_s):
+            per: list[set[tuple[str, int, int]]] = [set() for _ in range(docs)]
+            for entity in plain_default_entities([t for s in side for t in (*s, "O")]):
+                per[doc[sentence_of[entity[1]]]].add(entity)
+            found.append(per)
+        for d in range(docs):
+            members = [k for k in range(sentences) if doc[k] == d]
+            tokens = sum(len(gold_s[k]) for k in members)
+            right = sum(a == b for k in members for a, b in zip(gold_s[k], guess_s[k], strict=True))
+            expected = Counts(
+                tokens=tokens, correct_tokens=right, **entity_counts(found[0][d], found[1][d])
+            )
+            assert got[d] == expected, (case, d)

@@ -57,7 +57,8 @@ def test_ill_formed_sequences_score_zero_with_a_warning_not_an_exception() -> No
 
 
 def test_a_prefix_the_scheme_does_not_allow_is_an_error_naming_the_token() -> None:
-    with pytest.raises(InputError, match=r"'S-X' \(sentence 1 token 2\).*IOB2"):
+    expected = r"'S-X': its prefix is not one the IOB2.*\(sentence 1 token 2\)"
+    with pytest.raises(InputError, match=expected):
         count_seqeval(
             [["B-X", "S-X"]], [["B-X", "O"]], SeqevalOptions(mode=Mode.strict, scheme=Scheme.iob2)
         )

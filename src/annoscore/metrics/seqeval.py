@@ -48,8 +48,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from annoscore.counts import Counts, Number
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
 
 
 class Scheme(str, Enum):
@@ -93,35 +100,134 @@ def default_parts(tag: str) -> tuple[str, str]:
 
 def default_entities(tags: Sequence[str]) -> list[Entity]:
     """seqeval's ``get_entities`` of one joined sequence (sentences already joined with ``O``),
-    end exclusive.
+    end exclusive (:func:`default_mode_counts` on a single sequence).
 
     >>> default_entities(["B-X", "E-X", "B-X", "E-X", "S-Y", "S-Y"])
     [('X', 0, 2), ('X', 2, 4), ('Y', 4, 5), ('Y', 5, 6)]
     """
-    parts: dict[str, tuple[str, str]] = {}
-    events: dict[tuple[str, str], tuple[bool, bool]] = {}
-    out: list[Entity] = []
-    previous = ""
-    parts[""] = ("O", "")  # before the first tag: prefix O, type ''
-    begin = 0
-    previous_type = ""
-    for i, tag in enumerate((*tags, "O")):
-        pair = events.get((previous, tag))
-        if pair is None:
-            found = parts.get(tag)
-            if found is None:
-                found = parts[tag] = default_parts(tag)
-            p, pt = parts[previous]
-            c, ct = found
-            end = p in ("E", "S") or (p, c) in _DEFAULT_ENDS or (p not in "O." and pt != ct)
-            start = c in ("B", "S") or (p, c) in _DEFAULT_STARTS or (c not in "O." and pt != ct)
-            pair = events[(previous, tag)] = (end, start)
-        if pair[0]:
-            out.append((previous_type, begin, i))
-        if pair[1]:
-            begin = i
-        previous = tag
-        previous_type = parts[tag][1]
+    import numpy as np
+
+    names = list(dict.fromkeys(tags))
+    index = {name: k for k, name in enumerate(names)}
+    codes = np.array([index[t] for t in tags], dtype=np.int64)
+    found = _default_entity_arrays(codes, names)
+    kinds = list(dict.fromkeys(_types(names)))
+    return [(kinds[t], int(b), int(e)) for t, b, e in zip(*found, strict=True)]
+
+
+def _types(names: list[str]) -> list[str]:
+    """The type of each distinct tag, then of the separator ``O`` and of the start (type codes
+    index these with repeats removed, in first-seen order)."""
+    return [default_parts(name)[1] for name in names] + ["_", ""]
+
+
+def _default_entity_arrays(codes: IntArray, names: list[str]) -> tuple[IntArray, ...]:
+    """(type code, begin, end) of the entities of a joined sequence of tag codes (indices into
+    ``names``; ``len(names)`` is a separator ``O``); type codes index :func:`_types`.
+
+    The end and start decisions of each (previous, current) pair of distinct tags are tabled
+    once; an entity ends at each item where a chunk ends (and after the last, before a final
+    ``O``), typed by the item before it, and begins at the last item before it where a chunk
+    started (0 if none: seqeval's first offset).
+    """
+    import numpy as np
+
+    parts = [default_parts(name) for name in names] + [("O", "_"), ("O", "")]
+    n_parts = len(parts)
+    ends = np.zeros((n_parts, n_parts), dtype=bool)
+    starts = np.zeros((n_parts, n_parts), dtype=bool)
+    for a, (p, pt) in enumerate(parts):
+        for b, (c, ct) in enumerate(parts):
+            ends[a, b] = p in "ES" or (p, c) in _DEFAULT_ENDS or (p not in "O." and pt != ct)
+            starts[a, b] = c in "BS" or (p, c) in _DEFAULT_STARTS or (c not in "O." and pt != ct)
+    separator, initial = n_parts - 2, n_parts - 1
+    current = np.append(codes, separator)
+    previous = np.concatenate(([initial], current[:-1]))
+    end_at = np.flatnonzero(ends[previous, current])
+    start_at = np.flatnonzero(starts[previous, current])
+    before = np.searchsorted(start_at, end_at, side="left")
+    begin = np.concatenate(([0], start_at))[before]  # no start before: seqeval's offset 0
+    kinds = _types(names)
+    type_index = {kind: k for k, kind in enumerate(dict.fromkeys(kinds))}
+    type_of = np.array([type_index[kind] for kind in kinds], dtype=np.int64)
+    return type_of[previous[end_at]], begin, end_at
+
+
+def default_mode_counts(
+    gold: Sequence[str],
+    guess: Sequence[str],
+    sentence_starts: Sequence[int],
+    sentence_doc: Sequence[int],
+    documents: int,
+) -> list[Counts]:
+    """The counts of each document in seqeval's default mode: the tokens of every sentence one
+    after the other (``sentence_starts``: where each sentence begins, ascending; sentence ``k``
+    belongs to document ``sentence_doc[k]``), joined with one ``O`` after each sentence, the
+    entities of both sides found at once (:func:`_default_entity_arrays`) and matched by
+    (type, begin, end); an entity belongs to the document of its first token.  Counts:
+    ``tokens``, ``correct_tokens`` (equal tags), ``tp``, ``fp``, ``fn`` and per type.
+
+    >>> c = default_mode_counts(["B-X", "I-X", "O"], ["B-X", "I-X", "B-Y"], [0], [0], 1)
+    >>> c[0]["tp"], c[0]["fp"], c[0]["type:Y:fp"]
+    (1, 1, 1)
+    """
+    import numpy as np
+
+    n = len(gold)
+    names = list(dict.fromkeys([*set(gold), *set(guess)]))
+    index = {name: k for k, name in enumerate(names)}
+    sentences = np.asarray(sentence_starts, dtype=np.int64)
+    # token t of sentence k sits at t + k in the joined sequence; the O after sentence k at
+    # (its end) + k
+    sentence_of = np.zeros(n, dtype=np.int64)
+    if len(sentences) > 1:
+        np.add.at(sentence_of, sentences[1:][sentences[1:] < n], 1)
+        sentence_of = np.cumsum(sentence_of)
+    at = np.arange(n, dtype=np.int64) + sentence_of
+    length = n + len(sentences)
+    separator = len(names)
+    doc_of_sentence = np.asarray(sentence_doc, dtype=np.int64)
+    joined_doc = np.zeros(length + 1, dtype=np.int64)
+    if len(sentences):
+        sentence_ends = np.append(sentences[1:], n)
+        joined_doc[at] = doc_of_sentence[sentence_of]
+        joined_doc[sentence_ends + np.arange(len(sentences))] = doc_of_sentence
+    kinds = _types(names)
+    type_names = list(dict.fromkeys(kinds))
+    n_types = len(type_names)
+    keys = []
+    tables = []
+    for column in (gold, guess):
+        codes = np.full(length, separator, dtype=np.int64)
+        codes[at] = np.fromiter(map(index.__getitem__, column), dtype=np.int64, count=n)
+        kind, begin, end = _default_entity_arrays(codes, names)
+        keys.append((kind * (length + 2) + begin) * (length + 2) + end)
+        tables.append(joined_doc[begin] * n_types + kind)
+    if (n_types + 1) * (length + 2) ** 2 >= 2**62:
+        raise ValueError("too many tokens to key entities exactly")  # pragma: no cover
+    hit_gold = np.isin(keys[0], keys[1], assume_unique=True)
+    size = documents * n_types
+    gold_table = np.bincount(tables[0], minlength=size).reshape(documents, n_types)
+    guess_table = np.bincount(tables[1], minlength=size).reshape(documents, n_types)
+    hits = np.bincount(tables[0][hit_gold], minlength=size).reshape(documents, n_types)
+    same = np.fromiter(map(str.__eq__, gold, guess), dtype=bool, count=n)
+    token_doc = doc_of_sentence[sentence_of] if n else np.zeros(0, dtype=np.int64)
+    tokens = np.bincount(token_doc, minlength=documents)
+    right = np.bincount(token_doc[same], minlength=documents)
+    out = []
+    for d in range(documents):
+        data: dict[str, Number] = {"tokens": int(tokens[d]), "correct_tokens": int(right[d])}
+        tp = int(hits[d].sum())
+        fp = int(guess_table[d].sum()) - tp
+        fn = int(gold_table[d].sum()) - tp
+        data.update(tp=tp, fp=fp, fn=fn)
+        present = np.flatnonzero(gold_table[d] + guess_table[d]).tolist()
+        for t in sorted(present, key=type_names.__getitem__):
+            h = int(hits[d, t])
+            data[f"type:{type_names[t]}:tp"] = h
+            data[f"type:{type_names[t]}:fp"] = int(guess_table[d, t]) - h
+            data[f"type:{type_names[t]}:fn"] = int(gold_table[d, t]) - h
+        out.append(Counts(data))
     return out
 
 

@@ -15,6 +15,7 @@ document where it starts.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,29 +70,34 @@ def _warnings(
     counts_right: int,
 ) -> list[ScoreWarning]:
     """Where the official number surprises (the module doc)."""
-    crlf: list[int] = []
-    bare: list[int] = []
-    iobes: list[int] = []
-    docstart: list[int] = []
-    docstart_right = 0
-    for i, boundary in enumerate(columns.boundary):
-        if boundary:
-            continue
-        g, s = gold[i], guess[i]
-        if g.endswith("\r") or s.endswith("\r"):
-            crlf.append(i)
+    pairs = Counter(zip(gold, guess, strict=True))
+    kinds: dict[str, set[tuple[str, str]]] = {"crlf": set(), "bare": set(), "iobes": set()}
+    for pair in pairs:
+        if pair[0].endswith("\r") or pair[1].endswith("\r"):
+            kinds["crlf"].add(pair)
         if not options.raw:
-            for tag in (g, s):
+            for tag in pair:
                 prefix, kind = split_tag(tag)
                 if "-" not in tag and tag not in ("O", ".", "[", "]"):
-                    bare.append(i)
+                    kinds["bare"].add(pair)
                     break
                 if prefix in ("S", "E") and kind:
-                    iobes.append(i)
+                    kinds["iobes"].add(pair)
                     break
-        if columns.tokens[i] == DOCSTART:
-            docstart.append(i)
-            docstart_right += g == s
+    found: dict[str, list[int]] = {}
+    for name, chosen in kinds.items():
+        items: list[int] = []
+        if chosen:
+            for i, pair in enumerate(zip(gold, guess, strict=True)):
+                if pair in chosen:
+                    items.append(i)
+                    if len(items) == EXAMPLES_SHOWN:
+                        break
+        found[name] = items
+    crlf, bare, iobes = found["crlf"], found["bare"], found["iobes"]
+    count = {name: sum(pairs[pair] for pair in chosen) for name, chosen in kinds.items()}
+    docstart = [i for i, token in enumerate(columns.tokens) if token == DOCSTART]
+    docstart_right = sum(1 for i in docstart if gold[i] == guess[i])
     out = []
 
     def where(items: list[int]) -> tuple[str, ...]:
@@ -103,7 +109,7 @@ def _warnings(
                 "conlleval.crlf",
                 "{count} tags end with a carriage return (CRLF line ends): conlleval keeps it "
                 "in the last field, so those types never match; convert the file to LF",
-                len(crlf),
+                count["crlf"],
                 where(crlf),
                 tolerated=True,
             )
@@ -115,7 +121,7 @@ def _warnings(
                 "{count} tokens have a tag without a B-/I- prefix: conlleval reads it as a "
                 "prefix with an empty type and finds no phrase for it; give -r if the tags "
                 "carry no prefix",
-                len(bare),
+                count["bare"],
                 where(bare),
             )
         )
@@ -127,7 +133,7 @@ def _warnings(
                 "no prefix it knows, E- followed by B- of the same type does not end a phrase), "
                 "so adjacent phrases can merge; annoscore seqeval --scheme iobes reads them as "
                 "seqeval does",
-                len(iobes),
+                count["iobes"],
                 where(iobes),
             )
         )

@@ -23,6 +23,8 @@ IOB1: such data needs ``--scheme iob1``).
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +39,7 @@ from annoscore.metrics.seqeval import (
     Scheme,
     StrictReader,
     classification_report,
-    default_entities,
+    default_mode_counts,
     entity_counts,
 )
 from annoscore.options import TaskOptions, constant, option
@@ -77,44 +79,87 @@ class SeqevalOptions(TaskOptions):
 
 
 @dataclass(frozen=True, slots=True)
-class _Sentences:
-    """Both sides as sentences: ``gold[k]``, ``guess[k]`` the tags of sentence ``k``,
-    ``where[k][j]`` the place of its token ``j`` (``path:line``), ``doc[k]`` its document."""
+class _Tokens:
+    """Both sides' tags, sentence after sentence: ``gold[t]``, ``guess[t]`` the tags of token
+    ``t``; ``starts[k]`` where sentence ``k`` begins (ascending; an empty sentence begins where
+    the next one does), ``doc[k]`` its document (an index into ``names``); ``lines[t]`` token
+    ``t``'s line in ``path`` (``None``: sentences given as lists, named by number)."""
 
-    gold: list[list[str]]
-    guess: list[list[str]]
-    where: list[list[str]]
+    gold: list[str]
+    guess: list[str]
+    starts: list[int]
     doc: list[int]
     names: list[str]
+    path: str
+    lines: list[int] | None = None
+
+    def where(self, t: int) -> str:
+        """Token ``t``'s place, as a user finds it: ``path:line``, or sentence and token."""
+        if self.lines is not None:
+            return f"{self.path}:{self.lines[t]}"
+        k = bisect_right(self.starts, t) - 1
+        return f"{self.path}: sentence {k + 1} token {t - self.starts[k] + 1}"
+
+    def error(self, t: int, message: str) -> InputError:
+        """An error about token ``t``, naming its file and line (or sentence and token)."""
+        if self.lines is not None:
+            return InputError(message, self.path, self.lines[t])
+        k = bisect_right(self.starts, t) - 1
+        return InputError(f"{message} (sentence {k + 1} token {t - self.starts[k] + 1})", self.path)
+
+    def sentences(self) -> list[tuple[int, int]]:
+        """Each sentence's tokens as (first, end)."""
+        return list(zip(self.starts, [*self.starts[1:], len(self.gold)], strict=True))
+
+    @classmethod
+    def of_sentences(
+        cls, gold: Sequence[Sequence[str]], guess: Sequence[Sequence[str]], path: str, name: str
+    ) -> _Tokens:
+        starts = []
+        at = 0
+        for sentence in gold:
+            starts.append(at)
+            at += len(sentence)
+        return cls(
+            [t for s in gold for t in s],
+            [t for s in guess for t in s],
+            starts,
+            [0] * len(gold),
+            [name],
+            path,
+        )
 
 
 def _from_columns(
-    gold: TagColumns, gold_tags: list[str], guess_tags: list[str], path: str
-) -> _Sentences:
-    starts = {d.start: k for k, d in enumerate(gold.documents)}
-    names = [d.name for d in gold.documents] or [Path(path).name]
-    out = _Sentences([], [], [], [], names)
-    doc = 0
-    current: list[int] = []
+    columns: TagColumns, gold_tags: list[str], guess_tags: list[str], path: str
+) -> _Tokens:
+    """The tokens of a tag file: every item but the boundaries and the ``-DOCSTART-`` lines
+    (which end sentences too), sentences between them."""
+    import numpy as np
 
-    def close() -> None:
-        if current:
-            out.gold.append([gold_tags[i] for i in current])
-            out.guess.append([guess_tags[i] for i in current])
-            out.where.append([f"{path}:{gold.line[i]}" for i in current])
-            out.doc.append(doc)
-            current.clear()
-
-    for i, boundary in enumerate(gold.boundary):
-        if i in starts:
-            close()
-            doc = starts[i]
-        if boundary or gold.tokens[i] == DOCSTART:
-            close()
-        else:
-            current.append(i)
-    close()
-    return out
+    n = len(columns)
+    separator = np.array(columns.boundary, dtype=bool)
+    docstarts = [i for i, token in enumerate(columns.tokens) if token == DOCSTART]
+    separator[docstarts] = True
+    kept = np.flatnonzero(~separator)
+    first = kept[(kept == 0) | separator[np.maximum(kept - 1, 0)]] if len(kept) else kept
+    item_doc = np.zeros(n + 1, dtype=np.int64)
+    for k, document in enumerate(columns.documents[1:], 1):
+        item_doc[document.start] = k
+    item_doc = np.maximum.accumulate(item_doc)
+    position = np.searchsorted(kept, first)
+    names = [d.name for d in columns.documents] or [Path(path).name]
+    gold = np.array(gold_tags, dtype=object)[kept].tolist() if len(kept) else []
+    guess = np.array(guess_tags, dtype=object)[kept].tolist() if len(kept) else []
+    return _Tokens(
+        gold,
+        guess,
+        position.tolist(),
+        item_doc[first].tolist(),
+        names,
+        path,
+        (kept + 1).tolist(),
+    )
 
 
 def _json_sentences(path: Path) -> list[list[str]]:
@@ -135,25 +180,19 @@ def _check_pairs(gold: Sequence[Sequence[str]], guess: Sequence[Sequence[str]], 
             f"{len(guess)} sentences where the gold has {len(gold)}; both sides need as many",
             path,
         )
-    for k, (a, b) in enumerate(zip(gold, guess, strict=True)):
-        if len(a) != len(b):
+    for k, (x, y) in enumerate(zip(gold, guess, strict=True)):
+        if len(x) != len(y):
             raise InputError(
-                f"sentence {k + 1} has {len(b)} tags where the gold has {len(a)}", path
+                f"sentence {k + 1} has {len(y)} tags where the gold has {len(x)}", path
             )
 
 
-def _read(gold: Path, system: Path, options: SeqevalOptions) -> _Sentences:
+def _read(gold: Path, system: Path) -> _Tokens:
     if gold.suffix == ".json" or system.suffix == ".json":
         gold_sentences = _json_sentences(gold)
         guess_sentences = _json_sentences(system)
         _check_pairs(gold_sentences, guess_sentences, str(system))
-        where = [
-            [f"{gold}: sentence {k + 1} token {j + 1}" for j in range(len(s))]
-            for k, s in enumerate(gold_sentences)
-        ]
-        return _Sentences(
-            gold_sentences, guess_sentences, where, [0] * len(gold_sentences), [gold.name]
-        )
+        return _Tokens.of_sentences(gold_sentences, guess_sentences, str(gold), gold.name)
     gold_columns = read_tags(gold, delimiter=None, columns=(-1,))
     system_columns = read_tags(system, delimiter=None, columns=(-1,))
     system_columns = pair_tag_files(gold_columns, system_columns)
@@ -195,45 +234,93 @@ def detect_scheme(sentences: Sequence[Sequence[str]], path: str) -> Scheme:
     )
 
 
-def _count(data: _Sentences, options: SeqevalOptions, path: str) -> Result:
-    n_docs = len(data.names)
-    gold_entities: list[set[Entity]] = [set() for _ in range(n_docs)]
-    guess_entities: list[set[Entity]] = [set() for _ in range(n_docs)]
-    tokens = [0] * n_docs
+def _first(tokens: _Tokens, chosen: set[str]) -> list[int]:
+    """The tokens whose tag (either side, gold first) is in ``chosen``, in order, at most
+    :data:`EXAMPLES_SHOWN` of them."""
+    out: list[int] = []
+    for side in (tokens.gold, tokens.guess):
+        for t, tag in enumerate(side):
+            if tag in chosen:
+                out.append(t)
+                if len(out) == EXAMPLES_SHOWN:
+                    return out
+    return out
+
+
+def _strict_counts(
+    tokens: _Tokens, scheme: Scheme, warnings: list[ScoreWarning], path: str
+) -> list[Counts]:
+    reader = StrictReader(scheme)
+    for name, side in (("gold", tokens.gold), ("predicted", tokens.guess)):
+        invalid = {tag for tag in set(side) if reader.invalid(tag)}
+        if invalid:
+            t = next(t for t, tag in enumerate(side) if tag in invalid)
+            raise tokens.error(
+                t,
+                f"{name} tag {side[t]!r}: its prefix is not one the {scheme.value.upper()} "
+                "scheme allows (strict mode)",
+            )
+    n_docs = len(tokens.names)
+    found: list[list[set[Entity]]] = []
+    for name, side in (("gold", tokens.gold), ("predicted", tokens.guess)):
+        entities: list[set[Entity]] = [set() for _ in range(n_docs)]
+        ill: list[str] = []
+        count = 0
+        for k, (first, end) in enumerate(tokens.sentences()):
+            got, loose = reader.entities(side[first:end], first + k)
+            entities[tokens.doc[k]].update(got)
+            if loose:
+                count += len(loose)
+                if len(ill) < EXAMPLES_SHOWN:
+                    ill.append(tokens.where(first + loose[0]))
+        found.append(entities)
+        if count:
+            hint = (
+                " (IOB1 starts no entity at a B after O: IOB2 data read as IOB1 loses "
+                "each entity's first token)"
+                if scheme is Scheme.iob1
+                else ""
+            )
+            warnings.append(
+                ScoreWarning(
+                    f"seqeval.ill-formed-{name}",
+                    "{count} non-O " + name + " tokens belong to no entity of strict "
+                    f"{scheme.value.upper()} (ill-formed sequences; seqeval drops them "
+                    f"silently){hint}",
+                    count,
+                    tuple(ill),
+                )
+            )
+    tokens_per_doc = [0] * n_docs
     right = [0] * n_docs
+    for k, (first, end) in enumerate(tokens.sentences()):
+        d = tokens.doc[k]
+        tokens_per_doc[d] += end - first
+        right[d] += sum(map(str.__eq__, tokens.gold[first:end], tokens.guess[first:end]))
+    return [
+        Counts(
+            tokens=tokens_per_doc[d],
+            correct_tokens=right[d],
+            **entity_counts(found[0][d], found[1][d]),
+        )
+        for d in range(n_docs)
+    ]
+
+
+def _count(tokens: _Tokens, options: SeqevalOptions, path: str) -> Result:
+    if "" in set(tokens.gold) | set(tokens.guess):
+        raise tokens.error(_first(tokens, {""})[0], "an empty tag")
     warnings: list[ScoreWarning] = []
-    offsets = []
-    offset = 0
-    for k, sentence in enumerate(data.gold):
-        offsets.append(offset)
-        offset += len(sentence) + 1
-        d = data.doc[k]
-        tokens[d] += len(sentence)
-        right[d] += sum(1 for a, b in zip(sentence, data.guess[k], strict=True) if a == b)
-    for side in (data.gold, data.guess):
-        for k, sentence in enumerate(side):
-            for j, tag in enumerate(sentence):
-                if not tag:
-                    raise InputError(f"an empty tag ({data.where[k][j]})", path)
     if options.mode is Mode.default:
-        sentence_of = []
-        for k, sentence in enumerate(data.gold):
-            sentence_of.extend([k] * (len(sentence) + 1))
-        for side, target in ((data.gold, gold_entities), (data.guess, guess_entities)):
-            joined = [tag for sentence in side for tag in (*sentence, "O")]
-            for entity in default_entities(joined):
-                target[data.doc[sentence_of[entity[1]]]].add(entity)
-        bare = [
-            (k, j)
-            for side in (data.gold, data.guess)
-            for k, sentence in enumerate(side)
-            for j, tag in enumerate(sentence)
-            if "-" not in tag and tag != "O"
-        ]
+        per_doc = default_mode_counts(
+            tokens.gold, tokens.guess, tokens.starts, tokens.doc, len(tokens.names)
+        )
+        counted = Counter(tokens.gold) + Counter(tokens.guess)
+        bare = {tag for tag in counted if "-" not in tag and tag != "O"}
         if bare:
-            k, j = bare[0]
-            pair = (data.gold[k][j], data.guess[k][j])
-            shown = pair[0] if "-" not in pair[0] and pair[0] != "O" else pair[1]
+            t = _first(tokens, bare)[0]
+            shown = next(tag for tag in (tokens.gold[t], tokens.guess[t]) if tag in bare)
+            examples = tuple(dict.fromkeys(tokens.where(t) for t in _first(tokens, bare)))
             warnings.append(
                 ScoreWarning(
                     "seqeval.bare-labels",
@@ -241,57 +328,17 @@ def _count(data: _Sentences, options: SeqevalOptions, path: str) -> Result:
                     f"character by character ({shown!r}: prefix {shown[:1]!r}, type "
                     f"{shown[1:] or '_'!r}), so identical bare tags score 1.0 where conlleval "
                     "finds no phrase",
-                    len(bare),
-                    tuple(dict.fromkeys(data.where[k][j] for k, j in bare))[:EXAMPLES_SHOWN],
+                    sum(counted[tag] for tag in bare),
+                    examples,
                 )
             )
     else:
-        scheme = options.scheme or detect_scheme(data.gold, path)
-        reader = StrictReader(scheme)
-        for name, side in (("gold", data.gold), ("predicted", data.guess)):
-            for k, sentence in enumerate(side):
-                for j, tag in enumerate(sentence):
-                    if reader.invalid(tag):
-                        raise InputError(
-                            f"{name} tag {tag!r} ({data.where[k][j]}): its prefix is not one "
-                            f"the {scheme.value.upper()} scheme allows (strict mode)",
-                            path,
-                        )
-        for name, side, target in (
-            ("gold", data.gold, gold_entities),
-            ("predicted", data.guess, guess_entities),
-        ):
-            ill: list[str] = []
-            count = 0
-            for k, sentence in enumerate(side):
-                found, loose = reader.entities(sentence, offsets[k])
-                target[data.doc[k]].update(found)
-                if loose:
-                    count += len(loose)
-                    if len(ill) < EXAMPLES_SHOWN:
-                        ill.append(data.where[k][loose[0]])
-            if count:
-                hint = (
-                    " (IOB1 starts no entity at a B after O: IOB2 data read as IOB1 loses "
-                    "each entity's first token)"
-                    if scheme is Scheme.iob1
-                    else ""
-                )
-                warnings.append(
-                    ScoreWarning(
-                        f"seqeval.ill-formed-{name}",
-                        "{count} non-O " + name + " tokens belong to no entity of strict "
-                        f"{scheme.value.upper()} (ill-formed sequences; seqeval drops them "
-                        f"silently){hint}",
-                        count,
-                        tuple(ill),
-                    )
-                )
-    per_doc: dict[str, Counts] = {}
-    for d, name in enumerate(data.names):
-        counts = entity_counts(gold_entities[d], guess_entities[d])
-        per_doc[name] = Counts(tokens=tokens[d], correct_tokens=right[d], **counts)
-    result = get("seqeval").result(options, per_doc, warnings=warnings)
+        sentences = [tokens.gold[a:b] for a, b in tokens.sentences()]
+        scheme = options.scheme or detect_scheme(sentences, path)
+        per_doc = _strict_counts(tokens, scheme, warnings, path)
+    result = get("seqeval").result(
+        options, dict(zip(tokens.names, per_doc, strict=True)), warnings=warnings
+    )
     per_type = {
         kind: (int(c["tp"]), int(c["fp"]), int(c["fn"]))
         for kind, c in type_counts(result.matrix.total()).items()
@@ -314,7 +361,7 @@ def score_seqeval(gold: Path, system: Path, options: SeqevalOptions = SeqevalOpt
     >>> r.counts["tp"], r.counts["fp"], r.counts["fn"], round(r.score, 4)
     (5, 2, 1, 0.7692)
     """
-    return _count(_read(gold, system, options), options, str(system))
+    return _count(_read(gold, system), options, str(system))
 
 
 def score_seqeval_file(path: Path, options: SeqevalOptions = SeqevalOptions()) -> Result:
@@ -338,8 +385,4 @@ def count_seqeval(
     (1, 1, 1.0)
     """
     _check_pairs(gold, guess, "<memory>")
-    where = [[f"sentence {k + 1} token {j + 1}" for j in range(len(s))] for k, s in enumerate(gold)]
-    data = _Sentences(
-        [list(s) for s in gold], [list(s) for s in guess], where, [0] * len(gold), ["memory"]
-    )
-    return _count(data, options, "<memory>")
+    return _count(_Tokens.of_sentences(gold, guess, "<memory>", "memory"), options, "<memory>")
