@@ -42,9 +42,9 @@ def register(app: typer.Typer) -> None:
         "token accuracy of a CoNLL tag file, with every quirk of the script (-DOCSTART- is a "
         "token, -d is a regular expression, S- is no prefix it knows, E- then B- of one type is "
         "one phrase); a warning where its number surprises (CRLF, bare labels, IOBES).",
-        epilog="Examples: annoscore conlleval tagged.txt  |  annoscore conlleval -r -d '\\t' "
-        "--outside-tag NONE tagged.txt  |  annoscore conlleval gold.conll system.conll "
-        "--format json --per-doc",
+        epilog="Examples: annoscore conlleval tagged.txt  |  annoscore conlleval -l tagged.txt  "
+        "|  annoscore conlleval -r -d '\\t' tagged.tsv  |  annoscore conlleval gold.conll "
+        "system.conll --format json --per-doc",
     )
     @guarded
     @scoring_command
@@ -78,8 +78,8 @@ def register(app: typer.Typer) -> None:
         "or strict mode with --scheme; support is the gold count; micro, macro and weighted "
         "averages (JSON: 'seqeval'); ill-formed sequences counted and named, never an error.",
         epilog="Examples: annoscore seqeval tagged.txt --format json  |  annoscore seqeval "
-        "gold.conll system.conll --mode strict --scheme iob2  |  annoscore seqeval gold.json "
-        "pred.json --mode strict --scheme iobes",
+        "gold.conll system.conll --mode strict --scheme iob2  |  annoscore seqeval "
+        "gold-tags.json pred-tags.json --mode strict --scheme iobes --per-type",
     )
     @guarded
     @scoring_command
