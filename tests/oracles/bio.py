@@ -12,6 +12,7 @@ from pathlib import Path
 
 from annoscore.counts import Counts
 from annoscore.errors import InputError
+from annoscore.formats.bio_tags import Entity, default_parts
 from annoscore.formats.conll_bio import (
     BOUNDARY,
     DOCSTART,
@@ -28,7 +29,6 @@ from annoscore.metrics.conlleval import (
     raw_tag,
     split_tag,
 )
-from annoscore.metrics.seqeval import Entity, default_parts
 
 _DEFAULT_ENDS = frozenset({("B", "B"), ("B", "S"), ("B", "O"), ("I", "B"), ("I", "S"), ("I", "O")})
 _DEFAULT_STARTS = frozenset(

@@ -86,8 +86,8 @@ def detect_format(path: Path) -> tuple[str, str]:
 
 def bio_documents(path: Path) -> list[AnnotatedDocument]:
     """The documents of a CoNLL BIO file as mentions over its tokens (the module doc)."""
+    from annoscore.formats.bio_tags import default_entities
     from annoscore.formats.conll_bio import DOCSTART, read_tags
-    from annoscore.metrics.seqeval import default_entities
 
     columns = read_tags(path, delimiter=None, columns=(-1,))
     starts = [d.start for d in columns.documents] + [len(columns)]
