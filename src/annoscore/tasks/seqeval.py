@@ -31,10 +31,10 @@ from pathlib import Path
 
 from annoscore.counts import Counts
 from annoscore.errors import InputError
+from annoscore.formats.bio_tags import Entity
 from annoscore.formats.conll_bio import DOCSTART, TagColumns, pair_tag_files, read_tags
 from annoscore.formats.files import read_text
 from annoscore.metrics.seqeval import (
-    Entity,
     Mode,
     Scheme,
     StrictReader,
