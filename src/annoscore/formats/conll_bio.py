@@ -10,7 +10,9 @@ Layout: one token per line, fields split by a delimiter, blank lines between sen
 Rules (``../shared/spec/formats.md``, conlleval.pl 2004-01-26, "observed"):
 
 * Lines end at ``\\n`` only: a CRLF file keeps ``\\r`` in its last field (conlleval does; the
-  task warns).
+  task warns).  A leading UTF-8 byte-order mark is removed (the task warns): conlleval would
+  keep it in the first token, where it hides a first ``-X-`` or ``-DOCSTART-``.  A NUL byte
+  is an error naming its line.
 * A line is split by a regular expression with **Perl's** ``split`` rules (:func:`perl_split`):
   the default delimiter is one space, so two spaces make an empty field; trailing empty fields
   are dropped, so a line of delimiters only is blank.  ``delimiter=None`` splits on any run of
@@ -40,12 +42,12 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import repeat
 from pathlib import Path
 
 from annoscore.errors import InputError
-from annoscore.formats.files import read_text
+from annoscore.formats.files import check_no_nul, read_text, without_bom
 
 BOUNDARY = "-X-"
 """The first field of a line conlleval reads as a sentence boundary."""
@@ -117,6 +119,7 @@ class TagColumns:
     line: list[int]
     documents: list[Document] = field(default_factory=list)
     fields: int = 0
+    bom: bool = False
 
     def __len__(self) -> int:
         return len(self.boundary)
@@ -136,8 +139,11 @@ def _split_function(delimiter: str | None) -> tuple[object, bool]:
 def read_tags(
     path: Path, *, delimiter: str | None = " ", columns: Sequence[int] = (-2, -1)
 ) -> TagColumns:
-    """The tag columns of the file at ``path`` (:func:`read_tag_text`)."""
-    return read_tag_text(read_text(path), str(path), delimiter=delimiter, columns=columns)
+    """The tag columns of the file at ``path`` (:func:`read_tag_text`); a leading byte-order
+    mark is removed (:attr:`TagColumns.bom` says so: the task warns)."""
+    text, bom = without_bom(read_text(path))
+    columns_read = read_tag_text(text, str(path), delimiter=delimiter, columns=columns)
+    return replace(columns_read, bom=True) if bom else columns_read
 
 
 def _rows(lines: list[str], delimiter: str | None) -> list[list[str]]:
@@ -251,6 +257,7 @@ def read_tag_text(
     lines' fields with list operations, and only the lines that need it (a boundary, a
     ``-DOCSTART-``, a wrong number of fields) are looked at one by one.
     """
+    check_no_nul(text, Path(path))
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -375,6 +382,7 @@ def _in_order(gold: TagColumns, system: TagColumns) -> TagColumns:
         [system.line[i] for i in order],
         documents,
         system.fields,
+        system.bom,
     )
 
 

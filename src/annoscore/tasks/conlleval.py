@@ -28,6 +28,7 @@ from annoscore.formats.conll_bio import (
     read_tag_text,
     read_tags,
 )
+from annoscore.formats.files import bom_warning
 from annoscore.metrics.conlleval import conlleval_counts, split_tag
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning
@@ -153,7 +154,11 @@ def _warnings(
 
 
 def _result(
-    columns: TagColumns, gold: Sequence[str], guess: Sequence[str], options: ConllevalOptions
+    columns: TagColumns,
+    gold: Sequence[str],
+    guess: Sequence[str],
+    options: ConllevalOptions,
+    *files: TagColumns,
 ) -> Result:
     starts = [d.start for d in columns.documents] or [0]
     names = [d.name for d in columns.documents] or [Path(columns.path).name]
@@ -163,6 +168,9 @@ def _result(
     tokens = sum(int(c["tokens"]) for c in per_doc)
     right = sum(int(c["correct_tokens"]) for c in per_doc)
     warnings = _warnings(columns.path, gold, guess, columns, options, tokens, right)
+    boms = [c.path for c in files if c.bom]
+    if boms:
+        warnings.append(bom_warning(boms))
     read = (("delimiter", options.delimiter), ("outside-tag", options.outside_tag))
     return get("conlleval").result(
         options,
@@ -195,14 +203,21 @@ def score_conlleval(
     gold_columns = read_tags(gold, delimiter=options.delimiter, columns=(-1,))
     system_columns = read_tags(system, delimiter=options.delimiter, columns=(-1,))
     system_columns = pair_tag_files(gold_columns, system_columns)
-    return _result(gold_columns, gold_columns.columns[0], system_columns.columns[0], options)
+    return _result(
+        gold_columns,
+        gold_columns.columns[0],
+        system_columns.columns[0],
+        options,
+        gold_columns,
+        system_columns,
+    )
 
 
 def score_conlleval_file(path: Path, options: ConllevalOptions = ConllevalOptions()) -> Result:
     """conlleval.pl's scores of one file in its layout (the gold tag, then the guessed tag, in
     the last two fields): :func:`score_conlleval` otherwise."""
     columns = read_tags(path, delimiter=options.delimiter, columns=(-2, -1))
-    return _result(columns, columns.columns[0], columns.columns[1], options)
+    return _result(columns, columns.columns[0], columns.columns[1], options, columns)
 
 
 def score_conlleval_text(

@@ -33,7 +33,7 @@ from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.bio_tags import Entity
 from annoscore.formats.conll_bio import DOCSTART, TagColumns, pair_tag_files, read_tags
-from annoscore.formats.files import read_text
+from annoscore.formats.files import bom_warning, read_text
 from annoscore.metrics.seqeval import (
     Mode,
     Scheme,
@@ -92,6 +92,7 @@ class _Tokens:
     names: list[str]
     path: str
     lines: list[int] | None = None
+    boms: tuple[str, ...] = ()
 
     def where(self, t: int) -> str:
         """Token ``t``'s place, as a user finds it: ``path:line``, or sentence and token."""
@@ -131,7 +132,11 @@ class _Tokens:
 
 
 def _from_columns(
-    columns: TagColumns, gold_tags: list[str], guess_tags: list[str], path: str
+    columns: TagColumns,
+    gold_tags: list[str],
+    guess_tags: list[str],
+    path: str,
+    *read: TagColumns,
 ) -> _Tokens:
     """The tokens of a tag file: every item but the boundaries and the ``-DOCSTART-`` lines
     (which end sentences too), sentences between them."""
@@ -159,6 +164,7 @@ def _from_columns(
         names,
         path,
         (kept + 1).tolist(),
+        tuple(c.path for c in read if c.bom),
     )
 
 
@@ -197,7 +203,12 @@ def _read(gold: Path, system: Path) -> _Tokens:
     system_columns = read_tags(system, delimiter=None, columns=(-1,))
     system_columns = pair_tag_files(gold_columns, system_columns)
     return _from_columns(
-        gold_columns, gold_columns.columns[0], system_columns.columns[0], str(gold)
+        gold_columns,
+        gold_columns.columns[0],
+        system_columns.columns[0],
+        str(gold),
+        gold_columns,
+        system_columns,
     )
 
 
@@ -310,7 +321,7 @@ def _strict_counts(
 def _count(tokens: _Tokens, options: SeqevalOptions, path: str) -> Result:
     if "" in set(tokens.gold) | set(tokens.guess):
         raise tokens.error(_first(tokens, {""})[0], "an empty tag")
-    warnings: list[ScoreWarning] = []
+    warnings: list[ScoreWarning] = [bom_warning(list(tokens.boms))] if tokens.boms else []
     if options.mode is Mode.default:
         per_doc = default_mode_counts(
             tokens.gold, tokens.guess, tokens.starts, tokens.doc, len(tokens.names)
@@ -368,7 +379,7 @@ def score_seqeval_file(path: Path, options: SeqevalOptions = SeqevalOptions()) -
     """seqeval's entity scores of one file holding gold and predicted tags in the fields
     ``gold_col`` and ``pred_col`` (the last two by default)."""
     columns = read_tags(path, delimiter=None, columns=(options.gold_col, options.pred_col))
-    data = _from_columns(columns, columns.columns[0], columns.columns[1], str(path))
+    data = _from_columns(columns, columns.columns[0], columns.columns[1], str(path), columns)
     return _count(data, options, str(path))
 
 
