@@ -48,13 +48,15 @@ class ConllevalOptions(TaskOptions):
     delimiter: str = option(
         " ",
         "The field delimiter, a regular expression split as Perl splits (conlleval -d; default "
-        "one space: two spaces make an empty field; '\\t' for tabs, '\\|' for a bar).",
+        "one space: two spaces make an empty field; '\\t' for tabs, '\\|' for a bar); recorded "
+        "in the signature after the options.",
         flags=("-d", "--delimiter"),
         moves=False,  # text: recorded in the signature as read (see _result)
     )
     outside_tag: str = option(
         "O",
-        "The outside tag of raw tags (conlleval -o); it acts only with -r, as in conlleval.",
+        "The outside tag of raw tags (conlleval -o); it acts only with -r, as in conlleval; "
+        "recorded in the signature after the options.",
         flags=("--outside-tag",),
         moves=False,  # text: recorded in the signature as read (see _result)
     )
