@@ -194,3 +194,11 @@ def test_a_bare_label_opens_a_phrase_that_o_does_not_close() -> None:
     result = count_conlleval(tags, tags)  # a perfect guess, by conlleval's rules not 1.0
     assert (result.counts["tp"], result.counts["fp"], result.counts["fn"]) == (2, 1, 1)
     assert result.scores["accuracy"] == 1.0
+
+
+def test_strict_input_refuses_the_crlf_quirk(cli: Cli, tmp_path: Path) -> None:
+    crlf = tmp_path / "crlf.txt"
+    crlf.write_bytes(b"a B-ORG B-ORG\r\nb O O\r\n")
+    assert cli("conlleval", crlf).exit_code == 0
+    refused = cli("conlleval", crlf, "--strict-input")
+    assert refused.exit_code == 2 and "carriage return" in refused.stderr

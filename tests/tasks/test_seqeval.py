@@ -112,3 +112,19 @@ def test_bad_input_exits_2(cli: Cli, tmp_path: Path) -> None:
     tagged.write_text("a B-X B-X\nb S-X O\n")
     result = cli("seqeval", tagged, "--mode", "strict", "--scheme", "iob2")
     assert result.exit_code == 2 and f"{tagged}:2" in result.stderr
+
+
+def test_io_scheme_is_runs_of_one_type() -> None:
+    options = SeqevalOptions(mode=Mode.strict, scheme=Scheme.io)
+    result = count_seqeval(
+        [["I-X", "I-X", "I-Y", "O", "I-X"]], [["I-X", "I-X", "O", "O", "I-X"]], options
+    )
+    assert (result.counts["tp"], result.counts["fp"], result.counts["fn"]) == (2, 0, 1)
+
+
+def test_per_doc_documents_are_docstart_blocks(cli: Cli) -> None:
+    data = cli.json(
+        "seqeval", sample_path("bio", "gold.conll"), sample_path("bio", "system.conll"), "--per-doc"
+    )
+    assert set(data["documents"]) == {"doc1", "doc2"}
+    assert data["documents"]["doc2"]["counts"]["fn"] == 0
