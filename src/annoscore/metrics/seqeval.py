@@ -127,9 +127,11 @@ def default_mode_counts(
     n_types = len(type_names)
     keys = []
     tables = []
+    coded = []
     for column in (gold, guess):
         codes = np.full(length, separator, dtype=np.int64)
-        codes[at] = np.fromiter(map(index.__getitem__, column), dtype=np.int64, count=n)
+        coded.append(np.array(list(map(index.__getitem__, column)), dtype=np.int64))
+        codes[at] = coded[-1]
         kind, begin, end = _default_entity_arrays(codes, names)
         keys.append((kind * (length + 2) + begin) * (length + 2) + end)
         tables.append(joined_doc[begin] * n_types + kind)
@@ -140,7 +142,7 @@ def default_mode_counts(
     gold_table = np.bincount(tables[0], minlength=size).reshape(documents, n_types)
     guess_table = np.bincount(tables[1], minlength=size).reshape(documents, n_types)
     hits = np.bincount(tables[0][hit_gold], minlength=size).reshape(documents, n_types)
-    same = np.fromiter(map(str.__eq__, gold, guess), dtype=bool, count=n)
+    same = coded[0] == coded[1]  # one code per distinct tag: equal codes, equal tags
     token_doc = doc_of_sentence[sentence_of] if n else np.zeros(0, dtype=np.int64)
     tokens = np.bincount(token_doc, minlength=documents)
     right = np.bincount(token_doc[same], minlength=documents)

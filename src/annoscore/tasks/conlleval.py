@@ -25,6 +25,7 @@ from annoscore.formats.conll_bio import (
     DOCSTART,
     TagColumns,
     pair_tag_files,
+    positions_of,
     read_tag_text,
     read_tags,
 )
@@ -99,7 +100,7 @@ def _warnings(
         found[name] = items
     crlf, bare, iobes = found["crlf"], found["bare"], found["iobes"]
     count = {name: sum(pairs[pair] for pair in chosen) for name, chosen in kinds.items()}
-    docstart = [i for i, token in enumerate(columns.tokens) if token == DOCSTART]
+    docstart = positions_of(columns.tokens, DOCSTART)
     docstart_right = sum(1 for i in docstart if gold[i] == guess[i])
     out = []
 

@@ -32,7 +32,13 @@ from pathlib import Path
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.bio_tags import Entity
-from annoscore.formats.conll_bio import DOCSTART, TagColumns, pair_tag_files, read_tags
+from annoscore.formats.conll_bio import (
+    DOCSTART,
+    TagColumns,
+    pair_tag_files,
+    positions_of,
+    read_tags,
+)
 from annoscore.formats.files import bom_warning, read_text
 from annoscore.metrics.seqeval import (
     Mode,
@@ -144,7 +150,7 @@ def _from_columns(
 
     n = len(columns)
     separator = np.array(columns.boundary, dtype=bool)
-    docstarts = [i for i, token in enumerate(columns.tokens) if token == DOCSTART]
+    docstarts = positions_of(columns.tokens, DOCSTART)
     separator[docstarts] = True
     kept = np.flatnonzero(~separator)
     first = kept[(kept == 0) | separator[np.maximum(kept - 1, 0)]] if len(kept) else kept
@@ -326,9 +332,9 @@ def _count(tokens: _Tokens, options: SeqevalOptions, path: str) -> Result:
         per_doc = default_mode_counts(
             tokens.gold, tokens.guess, tokens.starts, tokens.doc, len(tokens.names)
         )
-        counted = Counter(tokens.gold) + Counter(tokens.guess)
-        bare = {tag for tag in counted if "-" not in tag and tag != "O"}
+        bare = {t for t in set(tokens.gold) | set(tokens.guess) if "-" not in t and t != "O"}
         if bare:
+            counted = Counter(tokens.gold) + Counter(tokens.guess)
             t = _first(tokens, bare)[0]
             shown = next(tag for tag in (tokens.gold[t], tokens.guess[t]) if tag in bare)
             examples = tuple(dict.fromkeys(tokens.where(t) for t in _first(tokens, bare)))
