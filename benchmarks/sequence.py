@@ -13,7 +13,12 @@ labelled, the same work in this process (start-up excluded).  annoscore runs fro
 bytecode as an installed package does (``installed.py``).  conlleval.pl itself is not timed:
 it is not installed here.
 
-Target (issue 29): >= 20x seqeval's ``classification_report`` end to end.
+Target (issue 29): >= 20x seqeval's ``classification_report`` end to end.  Not met: latest
+figures (2 CPUs shared with other jobs; one run, best of 3; CPU seconds): seqeval 1.2.2 4.09 s,
+``annoscore seqeval`` 0.52 s (7.8x), ``annoscore conlleval`` 0.42 s (9.6x), reports equal; in
+one process (start-up excluded) 8.2x.  About 0.13-0.2 s of each annoscore process is the
+interpreter and its imports, so 20x (0.2 s) would leave nothing for reading 3.2 MB and scoring
+300,000 tokens.
 
 Run: ``python benchmarks/sequence.py [--sentences 10000] [--repeat 3]``.
 """
