@@ -164,6 +164,17 @@ TEMPLATES = Format(
     _blocks(r"<TEMPLATE-(\d+)-\d+> :=", r"(?=<TEMPLATE-|\Z)"), _join_text, _rename_number
 )
 NOTES = Format(_json_notes, _join_json, _rename_json)
+
+
+def _docstart_blocks(path: Path) -> tuple[str, Docs, str]:
+    """CoNLL tag files: a document runs from its ``-DOCSTART- ID`` line to the next one."""
+    text = path.read_text(encoding="utf-8")
+    found = list(re.finditer(r"^-DOCSTART- (\S+).*?(?=^-DOCSTART-|\Z)", text, re.S | re.M))
+    head = text[: found[0].start()] if found else text
+    return head, [(m.group(1), m.group(0)) for m in found], ""
+
+
+BIO = Format(_docstart_blocks, _join_text, _rename_text)
 ARE = Format(_are, _join_are, _rename_are)
 
 
@@ -177,6 +188,8 @@ def _format(name: str) -> Format:
         "trec": LINES,
         "nlpsandbox": NOTES,
         "are": ARE,
+        "conlleval": BIO,
+        "seqeval": BIO,
     }.get(family) or (SGML if name in ("muc-named-entity", "muc-coreference") else TEMPLATES)
 
 

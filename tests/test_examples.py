@@ -319,6 +319,11 @@ def materialise(where: str, command: str, tmp: Path) -> list[str]:
             common["ref/subtask2"] = codalab / "ref/subtask2"
             common["res/subtask2"] = codalab / "res/subtask2"
             common["ref/subtask1"] = codalab / "ref/subtask1"
+    if family in ("conlleval", "seqeval"):
+        for name in ("tagged.txt", "tagged.tsv", "gold.conll", "system.conll"):
+            common[name] = SAMPLES / "bio" / name
+        common["gold-tags.json"] = SAMPLES / "bio/gold-tags.json"
+        common["pred-tags.json"] = SAMPLES / "bio/pred-tags.json"
     if family == "are":
         task = words[1]
         first = "task1" if task in "12" else "task3"

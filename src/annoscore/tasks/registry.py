@@ -360,6 +360,29 @@ register(
         text="annoscore.report.trec:render_trec_eval",
     )
 )
+register(
+    Task(
+        name="conlleval",
+        summary="conlleval.pl on CoNLL tag files: chunk P/R/F1 and token accuracy, every quirk",
+        options="annoscore.tasks.conlleval:ConllevalOptions",
+        score="annoscore.tasks.conlleval:score_conlleval",
+        scorer="annoscore.metrics.conlleval:conlleval_scores",
+        headline="f1",
+        sample=Sample("bio/gold.conll", "bio/system.conll", title="conlleval.pl layout"),
+        text="annoscore.report.conlleval:render_conlleval",
+    )
+)
+register(
+    Task(
+        name="seqeval",
+        summary="seqeval's entity scores of tag sequences: default mode, or strict per scheme",
+        options="annoscore.tasks.seqeval:SeqevalOptions",
+        score="annoscore.tasks.seqeval:score_seqeval",
+        scorer="annoscore.metrics.conlleval:conlleval_scores",
+        headline="f1",
+        sample=Sample("bio/gold.conll", "bio/system.conll", title="seqeval, default mode"),
+    )
+)
 for _category, _what in (
     ("date", "dates (type: dateFormat)"),
     ("person", "person names (type: personType)"),

@@ -1,0 +1,322 @@
+"""``annoscore seqeval`` and ``annoscore conlleval`` end to end against seqeval 1.2.2's
+``classification_report`` on the same CoNLL tag file (issue 29).
+
+Writes (seeded) SENTENCES sentences x 30 tokens, one ``token gold guess`` line each (IOB2 tags of
+four types; the guess keeps 85% of the gold tags), then times, in separate processes and
+alternating runs: ``annoscore seqeval FILE --format json`` (default mode), ``annoscore conlleval
+FILE`` and a script that reads the file into seqeval's lists (sentences split at blank lines)
+and prints ``classification_report(..., output_dict=True)`` as JSON.  The two reports must be
+equal (per type, micro, macro, weighted: 1e-12), and conlleval's counts must equal seqeval's on
+this IOB2 file (no S- or E- tag: the two read it alike).  Prints wall time, CPU time (user +
+system: the figure other jobs disturb least), peak memory and the ratios of the same run; then,
+labelled, the same work in this process (start-up excluded).  annoscore runs from compiled
+bytecode as an installed package does (``installed.py``).  conlleval.pl itself is not timed:
+it is not installed here.
+
+Target (issue 29): >= 20x seqeval's ``classification_report`` end to end.  Not met: latest
+figures (2 CPUs shared with other jobs; one run, best of 3; CPU seconds): seqeval 1.2.2 4.09 s,
+``annoscore seqeval`` 0.52 s (7.8x), ``annoscore conlleval`` 0.42 s (9.6x), reports equal; in
+one process (start-up excluded) 8.2x.  About 0.13-0.2 s of each annoscore process is the
+interpreter and its imports, so 20x (0.2 s) would leave nothing for reading 3.2 MB and scoring
+300,000 tokens.  Readers (best of 3, in this process): the tag file 2.6x the floor, PubTator
+43x, Prodigy JSONL 12x, BioC JSON 6.6x, BioC XML 22x: each annotation becomes a frozen
+``Mention`` with a checked ``Span`` (about 10 us each), the floor builds nothing; not met either.
+
+Then each new reader (the tag file, PubTator, Prodigy JSONL, BioC JSON and XML; 2,000 documents
+of 10 annotations) against ``readers.floor`` in this process (target: within 2x; the floor of a
+JSON Lines file is ``json.loads`` of each line, of BioC XML reading and splitting its lines).
+
+Run: ``python benchmarks/sequence.py [--sentences 10000] [--repeat 3]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from operator import attrgetter
+from pathlib import Path
+
+import installed
+from processes import measured
+
+PEER = r"""
+import json, sys, warnings
+warnings.simplefilter("ignore")
+from seqeval.metrics import classification_report
+gold, pred, g, p = [], [], [], []
+for line in open(sys.argv[1], encoding="utf-8"):
+    fields = line.split()
+    if not fields:
+        if g:
+            gold.append(g); pred.append(p); g, p = [], []
+        continue
+    g.append(fields[-2]); p.append(fields[-1])
+if g:
+    gold.append(g); pred.append(p)
+report = classification_report(gold, pred, output_dict=True)
+print(json.dumps({k: {m: float(v) for m, v in row.items()} for k, row in report.items()}))
+"""
+
+TYPES = ("PER", "LOC", "ORG", "MISC")
+
+
+def generate(path: Path, sentences: int, tokens: int = 30) -> None:
+    rng = random.Random(20240501)
+    lines = []
+    for _ in range(sentences):
+        previous = "O"
+        for t in range(tokens):
+            r = rng.random()
+            if r < 0.7:
+                gold = "O"
+            elif r < 0.85 or previous == "O":
+                gold = "B-" + rng.choice(TYPES)
+            else:
+                gold = "I-" + previous[2:]
+            guess = gold if rng.random() < 0.85 else rng.choice(("O", "B-PER", "I-LOC", "B-ORG"))
+            lines.append(f"w{t} {gold} {guess}")
+            previous = gold
+        lines.append("")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def in_process(path: Path, repeat: int) -> tuple[float, float]:
+    """Best seconds of ``score_seqeval_file`` and of the peer's read + report, in this process."""
+    import warnings
+
+    from seqeval.metrics import classification_report
+
+    from annoscore.tasks.seqeval import score_seqeval_file
+
+    def peer() -> None:
+        gold, pred, g, p = [], [], [], []
+        for line in path.open(encoding="utf-8"):
+            fields = line.split()
+            if not fields:
+                if g:
+                    gold.append(g)
+                    pred.append(p)
+                    g, p = [], []
+                continue
+            g.append(fields[-2])
+            p.append(fields[-1])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            classification_report(gold, pred, output_dict=True)
+
+    def best(call: Callable[[], object]) -> float:
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            call()
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    return best(lambda: score_seqeval_file(path)), best(peer)
+
+
+def reader_data(folder: Path, documents: int) -> dict[str, tuple[Path, Callable[[], object]]]:
+    """One file per reader (PubTator, Prodigy JSONL, BioC JSON, BioC XML) of ``documents``
+    documents with 10 annotations each, and a call that reads it."""
+    from annoscore.formats.bioc import read_bioc
+    from annoscore.formats.jsonl import read_jsonl
+    from annoscore.formats.pubtator import read_pubtator
+
+    rng = random.Random(29)
+    words = ["aspirin", "heparin", "pain", "tumour", "cells", "of", "the", "BRCA1"]
+    pubtator, jsonl, bioc_docs = [], [], []
+    for d in range(documents):
+        title = " ".join(rng.choice(words) for _ in range(8))
+        abstract = " ".join(rng.choice(words) for _ in range(120))
+        text = title + " " + abstract
+        spans = []
+        for _ in range(10):
+            start = rng.randrange(len(text) - 10)
+            spans.append((start, start + rng.randint(1, 9), rng.choice(["Chemical", "Disease"])))
+        pubtator.append(f"{d}|t|{title}\n{d}|a|{abstract}\n")
+        pubtator.append("".join(f"{d}\t{a}\t{b}\t{text[a:b]}\t{k}\tD{a}\n" for a, b, k in spans))
+        pubtator.append("\n")
+        jsonl.append(
+            json.dumps(
+                {
+                    "text": text,
+                    "meta": {"id": str(d)},
+                    "answer": "accept",
+                    "spans": [{"start": a, "end": b, "label": k} for a, b, k in spans],
+                }
+            )
+            + "\n"
+        )
+        bioc_docs.append((str(d), text, spans))
+    paths = {
+        "pubtator": folder / "corpus.pubtator",
+        "prodigy-jsonl": folder / "corpus.jsonl",
+        "bioc-json": folder / "corpus.bioc.json",
+        "bioc-xml": folder / "corpus.bioc.xml",
+    }
+    paths["pubtator"].write_text("".join(pubtator), encoding="utf-8")
+    paths["prodigy-jsonl"].write_text("".join(jsonl), encoding="utf-8")
+    paths["bioc-json"].write_text(
+        json.dumps(
+            {
+                "documents": [
+                    {
+                        "id": d,
+                        "passages": [
+                            {
+                                "offset": 0,
+                                "text": text,
+                                "annotations": [
+                                    {
+                                        "id": str(k),
+                                        "infons": {"type": kind},
+                                        "text": text[a:b],
+                                        "locations": [{"offset": a, "length": b - a}],
+                                    }
+                                    for k, (a, b, kind) in enumerate(spans)
+                                ],
+                            }
+                        ],
+                    }
+                    for d, text, spans in bioc_docs
+                ]
+            }
+        ),
+        encoding="utf-8",
+    )
+    xml = ["<collection><source/><date/><key/>"]
+    for d, text, spans in bioc_docs:
+        xml.append(f"<document><id>{d}</id><passage><offset>0</offset><text>{text}</text>")
+        for k, (a, b, kind) in enumerate(spans):
+            xml.append(
+                f'<annotation id="{k}"><infon key="type">{kind}</infon>'
+                f'<location offset="{a}" length="{b - a}"/><text>{text[a:b]}</text></annotation>'
+            )
+        xml.append("</passage></document>")
+    xml.append("</collection>")
+    paths["bioc-xml"].write_text("".join(xml), encoding="utf-8")
+    return {
+        "pubtator": (paths["pubtator"], lambda: read_pubtator(paths["pubtator"])),
+        "prodigy-jsonl": (
+            paths["prodigy-jsonl"],
+            lambda: read_jsonl(paths["prodigy-jsonl"], "prodigy-jsonl"),
+        ),
+        "bioc-json": (paths["bioc-json"], lambda: read_bioc(paths["bioc-json"], "bioc-json")),
+        "bioc-xml": (paths["bioc-xml"], lambda: read_bioc(paths["bioc-xml"], "bioc-xml")),
+    }
+
+
+def readers_against_the_floor(folder: Path, repeat: int) -> None:
+    """Each new reader's best time against ``readers.floor`` (read, decode, split the lines and
+    their fields; JSON files: ``json.loads``) on the same file (target: within 2x)."""
+    from annoscore.formats.conll_bio import read_tags
+    from readers import floor
+
+    def best(call: Callable[[], object]) -> float:
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            call()
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    data = reader_data(folder, 2000)
+    tagged = folder / "tagged.txt"
+    cases = [("conll-bio", tagged, lambda: read_tags(tagged), " ")]
+    for name, (path, call) in data.items():
+        fields = "json" if name == "bioc-json" else "\t" if name == "pubtator" else None
+        cases.append((name, path, call, fields))
+    for name, path, call, fields in cases:
+        if name in ("prodigy-jsonl",):
+            lines = path.read_text(encoding="utf-8").split("\n")
+
+            def least(lines: list[str] = lines) -> int:
+                return sum(1 for line in lines if line and json.loads(line))
+
+            bottom = best(least)
+        else:
+            bottom = best(lambda path=path, fields=fields: floor([path], fields))
+        ours = best(call)
+        print(
+            f"reader {name:14s} {ours:6.3f} s, floor {bottom:6.3f} s: {ours / bottom:4.1f}x "
+            f"the floor ({path.stat().st_size / 1e6:.1f} MB)"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sentences", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--no-bytecode", action="store_true", help="annoscore without compiled bytecode"
+    )
+    args = parser.parse_args()
+    installed.compile_package(bytecode=not args.no_bytecode)
+    folder = Path(tempfile.mkdtemp(prefix="annoscore-sequence-"))
+    path = folder / "tagged.txt"
+    generate(path, args.sentences)
+    commands = {
+        "annoscore seqeval": [
+            sys.executable,
+            "-m",
+            "annoscore",
+            "seqeval",
+            str(path),
+            "-f",
+            "json",
+        ],
+        "annoscore conlleval": [sys.executable, "-m", "annoscore", "conlleval", str(path)],
+        "seqeval 1.2.2": [sys.executable, "-c", PEER, str(path)],
+    }
+    runs: dict[str, list] = {name: [] for name in commands}
+    for _ in range(args.repeat):  # alternating runs
+        for name, command in commands.items():
+            runs[name].append(measured(command))
+    best = {name: min(found, key=attrgetter("seconds")) for name, found in runs.items()}
+    cpu = {name: min(m.cpu for m in found) for name, found in runs.items()}
+    ours = json.loads(best["annoscore seqeval"].stdout)["seqeval"]
+    theirs = json.loads(best["seqeval 1.2.2"].stdout)
+    agree = ours.keys() == theirs.keys() and all(
+        abs(ours[k][m] - v) <= 1e-12 for k, row in theirs.items() for m, v in row.items()
+    )
+    micro = theirs["micro avg"]
+    gold = round(micro["support"])
+    correct = round(micro["recall"] * micro["support"])
+    guessed = round(correct / micro["precision"]) if micro["precision"] else 0
+    conlleval_line = best["annoscore conlleval"].stdout.splitlines()[0]
+    same = conlleval_line.endswith(
+        f"with {gold} phrases; found: {guessed} phrases; correct: {correct}."
+    )
+    agree = agree and same
+    print(f"data: {args.sentences:,} sentences x 30 tokens ({path.stat().st_size / 1e6:.1f} MB)")
+    peer, peer_cpu = best["seqeval 1.2.2"], cpu["seqeval 1.2.2"]
+    for name in commands:
+        m = best[name]
+        ratio = ""
+        if name != "seqeval 1.2.2":
+            ratio = f"  {peer.seconds / m.seconds:5.1f}x wall, {peer_cpu / cpu[name]:5.1f}x CPU"
+        print(
+            f"{name:22s} {m.seconds:6.2f} s wall  {cpu[name]:6.2f} s CPU  {m.peak_mb:5.0f} MB"
+            f"{ratio}"
+        )
+    print(f"reports equal (per type, micro, macro, weighted): {agree}")
+    print(f"conlleval's phrases are seqeval's on this IOB2 file: {same} ({conlleval_line})")
+    ours_in, peer_in = in_process(path, args.repeat)
+    print(
+        f"in one process (start-up excluded, reading included): annoscore seqeval "
+        f"{ours_in:.2f} s, seqeval {peer_in:.2f} s: {peer_in / ours_in:.1f}x"
+    )
+    readers_against_the_floor(folder, args.repeat)
+    shutil.rmtree(folder)
+    if not agree:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()

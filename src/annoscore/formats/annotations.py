@@ -1,0 +1,164 @@
+"""Annotated documents from any entity format annoscore reads, by name or recognised.
+
+Format names, the same in every option and command (``../shared/spec/formats.md``):
+``brat``, ``bioc-xml``, ``bioc-json``, ``pubtator``, ``i2b2-xml``, ``prodigy-jsonl``,
+``spacy-jsonl``, ``conll-bio``, ``nlpsandbox-json``.  :func:`read_annotations` reads a file (or
+a brat folder) into :class:`~annoscore.model.AnnotatedDocument` objects, whatever the format:
+what ``spans``, the report and ``convert`` take on either side.
+
+**BIO becomes spans at the door** (:func:`bio_documents`): a CoNLL tag file's chunks (seqeval's
+default reading, which knows IOBES; the last field is the tag) become mentions whose offsets
+are character offsets into the document text made of its tokens joined by one space, sentences
+by a line end; each ``-DOCSTART-`` block is a document.
+
+:func:`detect_format` recognises a file from its name and its first bytes and says why.
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "a.conll"
+>>> _ = path.write_text("John B-PER\\nSmith I-PER\\nruns O\\n")
+>>> detect_format(path)
+('conll-bio', 'token lines with a tag last')
+>>> [(m.span.start, m.span.end, m.type, m.text) for m in read_annotations(path)[0].mentions]
+[(0, 10, 'PER', 'John Smith')]
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from annoscore.errors import InputError
+from annoscore.model import AnnotatedDocument, Mention, Span
+
+FORMATS = (
+    "brat",
+    "bioc-xml",
+    "bioc-json",
+    "pubtator",
+    "i2b2-xml",
+    "prodigy-jsonl",
+    "spacy-jsonl",
+    "conll-bio",
+    "nlpsandbox-json",
+)
+
+
+def detect_format(path: Path) -> tuple[str, str]:
+    """The format of ``path`` and why: a folder or ``.ann`` file is brat; otherwise the first
+    bytes decide (an XML root ``<collection>`` is BioC, one with ``<TEXT>`` i2b2; a JSON object
+    with ``documents`` BioC JSON, a list of notes NLP Sandbox; JSON lines with ``spans`` or
+    ``answer`` Prodigy, with ``ents`` spaCy; ``ID|t|`` PubTator; token lines CoNLL BIO); an
+    :class:`InputError` when nothing fits."""
+    if path.is_dir() or path.suffix == ".ann":
+        return "brat", "a folder or .ann file"
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(65536).decode("utf-8", errors="replace")
+    except OSError as error:
+        raise InputError(f"cannot read ({error.strerror})", path) from None
+    start = head.lstrip("\ufeff \t\r\n")
+    if start.startswith("<"):
+        if "<collection" in head:
+            return "bioc-xml", "an XML <collection>"
+        if "<TEXT" in head:
+            return "i2b2-xml", "XML with a <TEXT> element"
+    first_line = start.split("\n", 1)[0]
+    if start.startswith("{") and path.suffix != ".jsonl" and '"documents"' in head:
+        return "bioc-json", 'a JSON object with "documents"'
+    if start.startswith("{"):
+        try:
+            item = json.loads(first_line)
+        except json.JSONDecodeError:
+            item = None
+        if isinstance(item, dict):
+            if "spans" in item or "answer" in item:
+                return "prodigy-jsonl", 'JSON lines with "spans" or "answer"'
+            if "ents" in item:
+                return "spacy-jsonl", 'JSON lines with "ents"'
+    if start.startswith("["):
+        return "nlpsandbox-json", "a JSON list"
+    if "|t|" in first_line or "|a|" in first_line:
+        return "pubtator", "an ID|t|title line"
+    if first_line.split():
+        return "conll-bio", "token lines with a tag last"
+    raise InputError(f"cannot tell the format; give it ({', '.join(FORMATS)})", path)
+
+
+def bio_documents(path: Path) -> list[AnnotatedDocument]:
+    """The documents of a CoNLL BIO file as mentions over its tokens (the module doc)."""
+    from annoscore.formats.bio_tags import default_entities
+    from annoscore.formats.conll_bio import DOCSTART, read_tags
+
+    columns = read_tags(path, delimiter=None, columns=(-1,))
+    starts = [d.start for d in columns.documents] + [len(columns)]
+    out = []
+    for k, document in enumerate(columns.documents):
+        pieces: list[str] = []
+        offsets: list[tuple[int, int]] = []
+        tags: list[str] = []
+        at = 0
+        for i in range(starts[k], starts[k + 1]):
+            token = columns.tokens[i]
+            if columns.boundary[i] or token == DOCSTART:
+                if pieces and pieces[-1] != "\n":
+                    pieces.append("\n")
+                    at += 1
+                tags.append("O")
+                offsets.append((at, at))
+                continue
+            if pieces and pieces[-1] != "\n":
+                pieces.append(" ")
+                at += 1
+            offsets.append((at, at + len(token)))
+            pieces.append(token)
+            at += len(token)
+            tags.append(columns.columns[0][i])
+        text = "".join(pieces)
+        mentions = tuple(
+            Mention(
+                Span.of(offsets[begin][0], offsets[end - 1][1]),
+                kind,
+                f"T{n}",
+                text[offsets[begin][0] : offsets[end - 1][1]],
+                columns.line[starts[k] + begin],
+            )
+            for n, (kind, begin, end) in enumerate(default_entities(tags), 1)
+        )
+        out.append(AnnotatedDocument(document.name, mentions, text, path=str(path)))
+    return out
+
+
+def read_annotations(path: Path, form: str | None = None) -> list[AnnotatedDocument]:
+    """The documents of ``path`` in format ``form`` (recognised when ``None``:
+    :func:`detect_format`)."""
+    if form is None:
+        form, _ = detect_format(path)
+    if form not in FORMATS:
+        raise InputError(f"unknown format {form!r}; expected one of {', '.join(FORMATS)}")
+    if form == "brat":
+        from annoscore.formats.brat import read_brat
+
+        return list(read_brat(path).values())
+    if form in ("bioc-xml", "bioc-json"):
+        from annoscore.formats.bioc import read_bioc
+
+        return read_bioc(path, form).documents
+    if form == "pubtator":
+        from annoscore.formats.pubtator import read_pubtator
+
+        return read_pubtator(path)
+    if form == "i2b2-xml":
+        from annoscore.formats.i2b2 import read_i2b2
+
+        return [read_i2b2(path)]
+    if form in ("prodigy-jsonl", "spacy-jsonl"):
+        from annoscore.formats.jsonl import read_jsonl
+
+        return read_jsonl(path, form).documents
+    if form == "conll-bio":
+        return bio_documents(path)
+    raise InputError(
+        "nlpsandbox-json: read it with annoscore nlpsandbox (its notes carry no entity types "
+        "of one kind)",
+        path,
+    )

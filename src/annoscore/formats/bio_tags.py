@@ -1,0 +1,94 @@
+"""Chunks of BIO-style tag sequences as seqeval's default mode (``get_entities``) reads them:
+the decoding both ``annoscore seqeval`` (:mod:`annoscore.metrics.seqeval`) and the BIO reader
+of :mod:`annoscore.formats.annotations` use (tags become spans at the door).
+
+A tag's prefix is its first character and its type what follows the first hyphen after it
+(``B-X``: ``B``, ``X``; a bare ``PER`` reads as ``P``, ``ER``; no type reads as ``_``).  Between
+the previous tag ``p`` and the current one ``c``, a chunk **ends** after ``p`` when ``p`` is E or
+S, at B→B, B→S, B→O, I→B, I→S, I→O, or when the type changes and ``p`` is not O or ``.``; a
+chunk **starts** at ``c`` when ``c`` is B or S, at E→E, E→I, S→E, S→I, O→E, O→I, or when the
+type changes and ``c`` is not O or ``.``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+
+Entity = tuple[str, int, int]
+"""(type, first token, end token exclusive), tokens numbered over the whole corpus."""
+
+_DEFAULT_ENDS = frozenset({("B", "B"), ("B", "S"), ("B", "O"), ("I", "B"), ("I", "S"), ("I", "O")})
+_DEFAULT_STARTS = frozenset(
+    {("E", "E"), ("E", "I"), ("S", "E"), ("S", "I"), ("O", "E"), ("O", "I")}
+)
+
+
+def default_parts(tag: str) -> tuple[str, str]:
+    """Prefix and type of a tag as seqeval's default mode reads it.
+
+    >>> default_parts("B-DNA-binding"), default_parts("PER"), default_parts("O")
+    (('B', 'DNA-binding'), ('P', 'ER'), ('O', '_'))
+    """
+    return tag[0], tag[1:].split("-", 1)[-1] or "_"
+
+
+def default_entities(tags: Sequence[str]) -> list[Entity]:
+    """seqeval's ``get_entities`` of one joined sequence (sentences already joined with ``O``),
+    end exclusive (:func:`default_mode_counts` on a single sequence).
+
+    >>> default_entities(["B-X", "E-X", "B-X", "E-X", "S-Y", "S-Y"])
+    [('X', 0, 2), ('X', 2, 4), ('Y', 4, 5), ('Y', 5, 6)]
+    """
+    import numpy as np
+
+    names = list(dict.fromkeys(tags))
+    index = {name: k for k, name in enumerate(names)}
+    codes = np.array([index[t] for t in tags], dtype=np.int64)
+    found = _default_entity_arrays(codes, names)
+    kinds = list(dict.fromkeys(_types(names)))
+    return [(kinds[t], int(b), int(e)) for t, b, e in zip(*found, strict=True)]
+
+
+def _types(names: list[str]) -> list[str]:
+    """The type of each distinct tag, then of the separator ``O`` and of the start (type codes
+    index these with repeats removed, in first-seen order)."""
+    return [default_parts(name)[1] for name in names] + ["_", ""]
+
+
+def _default_entity_arrays(codes: IntArray, names: list[str]) -> tuple[IntArray, ...]:
+    """(type code, begin, end) of the entities of a joined sequence of tag codes (indices into
+    ``names``; ``len(names)`` is a separator ``O``); type codes index :func:`_types`.
+
+    The end and start decisions of each (previous, current) pair of distinct tags are tabled
+    once; an entity ends at each item where a chunk ends (and after the last, before a final
+    ``O``), typed by the item before it, and begins at the last item before it where a chunk
+    started (0 if none: seqeval's first offset).
+    """
+    import numpy as np
+
+    parts = [default_parts(name) for name in names] + [("O", "_"), ("O", "")]
+    n_parts = len(parts)
+    ends = np.zeros((n_parts, n_parts), dtype=bool)
+    starts = np.zeros((n_parts, n_parts), dtype=bool)
+    for a, (p, pt) in enumerate(parts):
+        for b, (c, ct) in enumerate(parts):
+            ends[a, b] = p in "ES" or (p, c) in _DEFAULT_ENDS or (p not in "O." and pt != ct)
+            starts[a, b] = c in "BS" or (p, c) in _DEFAULT_STARTS or (c not in "O." and pt != ct)
+    separator, initial = n_parts - 2, n_parts - 1
+    current = np.append(codes, separator)
+    previous = np.concatenate(([initial], current[:-1]))
+    end_at = np.flatnonzero(ends[previous, current])
+    start_at = np.flatnonzero(starts[previous, current])
+    before = np.searchsorted(start_at, end_at, side="left")
+    begin = np.concatenate(([0], start_at))[before]  # no start before: seqeval's offset 0
+    kinds = _types(names)
+    type_index = {kind: k for k, kind in enumerate(dict.fromkeys(kinds))}
+    type_of = np.array([type_index[kind] for kind in kinds], dtype=np.int64)
+    return type_of[previous[end_at]], begin, end_at

@@ -1,0 +1,428 @@
+"""Tag columns of CoNLL-style files (one token per line), read as conlleval.pl reads them.
+
+Layout: one token per line, fields split by a delimiter, blank lines between sentences::
+
+    -DOCSTART- -X- O O
+    <blank line>
+    John NNP B-PER B-PER
+    lives VBZ O O
+
+Rules (``../shared/spec/formats.md``, conlleval.pl 2004-01-26, "observed"):
+
+* Lines end at ``\\n`` only: a CRLF file keeps ``\\r`` in its last field (conlleval does; the
+  task warns).  A leading UTF-8 byte-order mark is removed (the task warns): conlleval would
+  keep it in the first token, where it hides a first ``-X-`` or ``-DOCSTART-``.  A NUL byte
+  is an error naming its line.
+* A line is split by a regular expression with **Perl's** ``split`` rules (:func:`perl_split`):
+  the default delimiter is one space, so two spaces make an empty field; trailing empty fields
+  are dropped, so a line of delimiters only is blank.  ``delimiter=None`` splits on any run of
+  whitespace (the Python way, for tag files that are not read as conlleval reads them).
+* The number of fields is fixed by the first non-blank line; another number on a later line is
+  an :class:`~annoscore.errors.InputError` naming the line (conlleval dies with "unexpected
+  number of features").
+* A blank line, or a line whose first field is ``-X-``, is a **boundary**: it ends chunks and is
+  not a token.  A ``-DOCSTART-`` line is an ordinary token (conlleval counts it); it also starts
+  a document for ``--per-doc`` (:attr:`TagColumns.documents`).
+* The tag columns are picked by index (``-2, -1``: conlleval's gold and guess).
+
+A document's id is what its ``-DOCSTART-`` line holds between the token and the tag columns,
+``-X-`` fillers left out (``-DOCSTART- doc7 O`` is ``doc7``), or its number (``1``, ``2``, ...)
+when that is nothing; tokens before the first ``-DOCSTART-`` are document ``0``; a file without
+``-DOCSTART-`` is one document named by the file's name.
+
+>>> t = read_tag_text("-DOCSTART- -X- O O\\n\\nJohn NNP B-PER B-PER\\nlives VBZ O B-LOC\\n", "x")
+>>> t.columns
+([\'O\', \'O\', \'B-PER\', \'O\'], [\'O\', \'O\', \'B-PER\', \'B-LOC\'])
+>>> t.boundary, [d.name for d in t.documents]
+([False, True, False, False], [\'1\'])
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from itertools import repeat
+from pathlib import Path
+
+from annoscore.errors import InputError
+from annoscore.formats.files import check_no_nul, read_text, without_bom
+
+BOUNDARY = "-X-"
+"""The first field of a line conlleval reads as a sentence boundary."""
+
+DOCSTART = "-DOCSTART-"
+"""The first field of a line that starts a document (a token for conlleval)."""
+
+
+def perl_split(pattern: re.Pattern[str], line: str) -> list[str]:
+    """``line`` split by ``pattern`` as Perl's ``split(/pattern/, $line)`` splits it: a
+    zero-length match at the start, or where the previous match ended, does not split; trailing
+    empty fields are dropped (so a line of delimiters only has no field).
+
+    >>> perl_split(re.compile(" "), "a  b c  ")
+    ['a', '', 'b', 'c']
+    >>> perl_split(re.compile("|"), "ab|c")
+    ['a', 'b', '|', 'c']
+    >>> perl_split(re.compile("x*"), "axxb")
+    ['a', 'b']
+    """
+    fields: list[str] = []
+    start = 0
+    pos = 0
+    last_end = -1
+    n = len(line)
+    while pos <= n:
+        m = pattern.search(line, pos)
+        if m is None:
+            break
+        s, e = m.span()
+        if s == e and (s == 0 or s == last_end or s >= n):
+            pos = s + 1
+            continue
+        fields.append(line[start:s])
+        start = e
+        last_end = e
+        pos = e if e > s else e + 1
+    fields.append(line[start:])
+    while fields and fields[-1] == "":
+        fields.pop()
+    return fields
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A document of a tag file: its id, its first item and its ``-DOCSTART-`` line (0: the
+    items before the first ``-DOCSTART-``)."""
+
+    name: str
+    start: int
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class TagColumns:
+    """The items of a tag file in order: every line that is a token or a boundary.
+
+    ``columns[k][i]``: item ``i``'s tag in the ``k``-th column asked for (``"O"`` at a
+    boundary); ``boundary[i]``: whether item ``i`` is a boundary (a blank or ``-X-`` line);
+    ``tokens[i]``: its first field (``-X-`` at a boundary); ``line[i]``: its line number (1-based);
+    ``documents``: where each document starts (at least one when there is an item);
+    ``fields``: the number of fields of a token line (0 for an empty file).
+    """
+
+    path: str
+    columns: tuple[list[str], ...]
+    boundary: list[bool]
+    tokens: list[str]
+    line: list[int]
+    documents: list[Document] = field(default_factory=list)
+    fields: int = 0
+    bom: bool = False
+
+    def __len__(self) -> int:
+        return len(self.boundary)
+
+
+def _split_function(delimiter: str | None) -> tuple[object, bool]:
+    if delimiter is None:
+        return None, True
+    if delimiter == " ":
+        return None, False
+    try:
+        return re.compile(delimiter), False
+    except re.error as error:
+        raise InputError(f"-d {delimiter!r}: not a regular expression ({error})") from None
+
+
+def read_tags(
+    path: Path, *, delimiter: str | None = " ", columns: Sequence[int] = (-2, -1)
+) -> TagColumns:
+    """The tag columns of the file at ``path`` (:func:`read_tag_text`); a leading byte-order
+    mark is removed (:attr:`TagColumns.bom` says so: the task warns)."""
+    text, bom = without_bom(read_text(path))
+    columns_read = read_tag_text(text, str(path), delimiter=delimiter, columns=columns)
+    return replace(columns_read, bom=True) if bom else columns_read
+
+
+def _rows(lines: list[str], delimiter: str | None) -> list[list[str]]:
+    """Each line's fields (the module doc's splitting rules)."""
+    pattern, whitespace = _split_function(delimiter)
+    if whitespace:
+        return list(map(str.split, lines))
+    if pattern is not None:
+        return [perl_split(pattern, line) for line in lines]  # type: ignore[arg-type]
+    rows = list(map(str.split, lines, repeat(" ")))
+    for row in rows:  # Perl drops trailing empty fields
+        if not row[-1]:
+            while row and not row[-1]:
+                row.pop()
+    return rows
+
+
+def _check_first(width: int, columns: Sequence[int], path: str, line: int) -> None:
+    positions = [c + width if c < 0 else c for c in columns]
+    if any(p < 0 or p >= width for p in positions) or (width < 2 and len(columns) > 1):
+        raise InputError(
+            f"{width} field(s) on the first line; expected a token and "
+            f"{len(columns)} tag column(s) (columns {', '.join(map(str, columns))})",
+            path,
+            line,
+        )
+
+
+def _width_error(
+    rows: list[list[str]], widths: list[int], width: int, columns: Sequence[int], path: str
+) -> InputError | None:
+    """The first line with another number of fields than the first non-blank one, as an error
+    (conlleval's "unexpected number of features"), after the first line's own check."""
+    if not width:
+        return None
+    _check_first(width, columns, path, widths.index(width) + 1)
+    if widths.count(width) + widths.count(0) == len(widths):
+        return None
+    number = next(i for i, w in enumerate(widths) if w and w != width) + 1
+    fields = rows[number - 1]
+    hint = " (a CRLF line end leaves \\r on a blank line)" if fields == ["\r"] else ""
+    return InputError(
+        f"unexpected number of features: {len(fields)} ({width}); every token line "
+        f"must have as many fields as the first one{hint}",
+        path,
+        number,
+    )
+
+
+_OTHER_WHITESPACE = "\t\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
+def _scan_fields(
+    text: str, lines: list[str], delimiter: str | None
+) -> tuple[int, list[int], list[str]] | None:
+    """The fast scan of the common file (fields split by single spaces, every non-blank line
+    with as many fields): ``(width, blanks, flat)``, ``flat`` every non-blank line's fields one
+    after the other, ``blanks`` the indices of the blank lines; ``None`` to decline (any other
+    file: :func:`_rows` splits it line by line)."""
+    if delimiter not in (" ", None) or not lines:
+        return None
+    plain = text.isascii() and not any(c in text for c in _OTHER_WHITESPACE)
+    if delimiter is None and not plain:
+        return None  # str.split() splits at these too
+    if "  " in text or " \n" in text or "\n " in text or text[0] == " " or text[-1] == " ":
+        return None  # empty fields, or blank lines of spaces
+    import numpy as np
+
+    data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    newline = np.flatnonzero(data == 10)
+    ends = newline if len(newline) == len(lines) else np.append(newline, len(data))
+    spaces = np.concatenate(([0], np.cumsum(data == 32)))
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    per_line = spaces[ends] - spaces[starts]
+    blank = ends == starts
+    if blank.all():
+        return None
+    counts = per_line[~blank]
+    width = int(counts[0]) + 1
+    if width < 2 or not bool((counts == width - 1).all()):
+        return None
+    # only spaces and line ends separate fields: one split of the whole text
+    flat = text.split() if plain else " ".join(line for line in lines if line).split(" ")
+    return width, np.flatnonzero(blank).tolist(), flat
+
+
+def positions_of(items: list[str], value: str) -> list[int]:
+    """Where ``value`` is in ``items``, in order (``list.index`` at C speed between hits).
+
+    >>> positions_of(["a", "b", "a"], "a")
+    [0, 2]
+    """
+    out: list[int] = []
+    at = -1
+    for _ in range(items.count(value)):
+        at = items.index(value, at + 1)
+        out.append(at)
+    return out
+
+
+def _spread(values: list[str], blanks: list[int], fill: str) -> list[str]:
+    """``values`` with ``fill`` inserted at the items ``blanks`` (ascending)."""
+    if not blanks:
+        return values
+    out: list[str] = []
+    taken = 0
+    item = 0
+    for b in blanks:
+        take = b - item
+        out.extend(values[taken : taken + take])
+        taken += take
+        out.append(fill)
+        item = b + 1
+    out.extend(values[taken:])
+    return out
+
+
+def read_tag_text(
+    text: str, path: str, *, delimiter: str | None = " ", columns: Sequence[int] = (-2, -1)
+) -> TagColumns:
+    """The tag columns of ``text`` (the module doc gives the rules); ``path`` names it in
+    errors.  ``columns``: the indices of the tag columns (negative from the end).
+
+    Every line is an item (item ``i`` is line ``i + 1``); the columns are taken from the
+    lines' fields with list operations, and only the lines that need it (a boundary, a
+    ``-DOCSTART-``, a wrong number of fields) are looked at one by one.
+    """
+    check_no_nul(text, Path(path))
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    scanned = _scan_fields(text, lines, delimiter)
+    if scanned is None:
+        rows = _rows(lines, delimiter)
+        widths = list(map(len, rows))
+        width = next((w for w in widths if w), 0)
+        bad = _width_error(rows, widths, width, columns, path)
+        if bad is not None and bad.line is not None:
+            rows = rows[: bad.line - 1]  # read up to the bad line, to report what comes first
+        first_line = widths.index(width) + 1 if width else 0
+        positions = [c + width if c < 0 else c for c in columns]
+        tokens = [row[0] if row else BOUNDARY for row in rows]
+        tags = tuple([row[p] if row else "O" for row in rows] for p in positions)
+        boundary = [not row for row in rows]
+
+        def fields_of(i: int) -> list[str]:
+            return rows[i]
+    else:
+        width, blanks, flat = scanned
+        bad = None
+        first_line = next((i for i, b in enumerate(blanks) if i != b), len(blanks)) + 1
+        positions = [c + width if c < 0 else c for c in columns]
+        tokens = _spread(flat[0::width], blanks, BOUNDARY)
+        tags = tuple(_spread(flat[p::width], blanks, "O") for p in positions)
+        boundary = [False] * len(tokens)
+        for i in blanks:
+            boundary[i] = True
+
+        def fields_of(i: int) -> list[str]:
+            k = i - bisect_left(blanks, i)
+            return flat[k * width : (k + 1) * width]
+
+    if not width:
+        n = len(lines)
+        return TagColumns(
+            path,
+            tuple(["O"] * n for _ in columns),
+            [True] * n,
+            [BOUNDARY] * n,
+            list(range(1, n + 1)),
+            [Document(Path(path).name, 0, 0)] if n else [],
+            0,
+        )
+    _check_first(width, columns, path, first_line)
+    for i in positions_of(tokens, BOUNDARY):  # blank lines (already O) and -X- lines
+        if not boundary[i]:
+            boundary[i] = True
+            for column in tags:
+                column[i] = "O"
+    first_tag = min(positions)
+    documents: list[Document] = []
+    names: dict[str, int] = {}
+    for i in positions_of(tokens, DOCSTART):
+        extra = [f for f in fields_of(i)[1:first_tag] if f != BOUNDARY]
+        name = " ".join(extra) if extra else str(len(documents) + 1)
+        if bad is not None and bad.line is not None and bad.line <= i + 1:
+            raise bad
+        if name in names:
+            raise InputError(
+                f"document id {name!r} is used again (first on line {names[name]})",
+                path,
+                i + 1,
+            )
+        names[name] = i + 1
+        documents.append(Document(name, i, i + 1))
+    if bad is not None:
+        raise bad
+    if not documents:
+        documents = [Document(Path(path).name, 0, 0)]
+    elif not all(boundary[: documents[0].start]):
+        if "0" in names:
+            raise InputError(
+                "document id '0' is taken by the tokens before the first -DOCSTART- line",
+                path,
+                names["0"],
+            )
+        documents.insert(0, Document("0", 0, 0))
+    else:  # blank lines before the first -DOCSTART- belong to it
+        documents[0] = Document(documents[0].name, 0, documents[0].line)
+    return TagColumns(
+        path, tags, boundary, tokens, list(range(1, len(lines) + 1)), documents, width
+    )
+
+
+def _in_order(gold: TagColumns, system: TagColumns) -> TagColumns:
+    """``system`` with its documents in the gold's order (documents paired by id); an
+    :class:`InputError` naming a document one side lacks."""
+    gold_names = [d.name for d in gold.documents]
+    system_names = [d.name for d in system.documents]
+    if gold_names == system_names:
+        return system
+    if set(gold_names) != set(system_names) or len(gold.documents) < 2:
+        missing = [n for n in gold_names if n not in system_names]
+        extra = [n for n in system_names if n not in gold_names]
+        what = (
+            f"has no document {missing[0]!r} of the gold file"
+            if missing
+            else f"has document {extra[0]!r}, which the gold file lacks"
+            if extra
+            else "names its documents otherwise than the gold file"
+        )
+        raise InputError(f"{what}; the two files must hold the same documents", system.path)
+    bounds = {
+        d.name: (
+            d.start,
+            system.documents[k + 1].start if k + 1 < len(system.documents) else len(system),
+        )
+        for k, d in enumerate(system.documents)
+    }
+    order = [i for name in gold_names for i in range(*bounds[name])]
+    documents = []
+    at = 0
+    for name in gold_names:
+        first, last = bounds[name]
+        documents.append(Document(name, at, system.line[first]))
+        at += last - first
+    return TagColumns(
+        system.path,
+        tuple([column[i] for i in order] for column in system.columns),
+        [system.boundary[i] for i in order],
+        [system.tokens[i] for i in order],
+        [system.line[i] for i in order],
+        documents,
+        system.fields,
+        system.bom,
+    )
+
+
+def pair_tag_files(gold: TagColumns, system: TagColumns) -> TagColumns:
+    """``system`` paired with ``gold``: its documents in the gold's order (paired by id), then
+    line for line; an :class:`InputError` where they do not pair (another number of items, a
+    boundary against a token, or another token)."""
+    system = _in_order(gold, system)
+    for i, (a, b) in enumerate(zip(gold.boundary, system.boundary, strict=False)):
+        if a != b or gold.tokens[i] != system.tokens[i]:
+            what = "a blank or -X- line" if b else f"token {system.tokens[i]!r}"
+            expected = "a blank or -X- line" if a else f"token {gold.tokens[i]!r}"
+            raise InputError(
+                f"{what} where the gold file has {expected} (line {gold.line[i]}); the two "
+                "files must hold the same tokens, line for line",
+                system.path,
+                system.line[i],
+            )
+    if len(gold) != len(system):
+        longer, shorter = (gold, system) if len(gold) > len(system) else (system, gold)
+        raise InputError(
+            f"more tokens than {shorter.path} ({len(longer)} items, {len(shorter)} there); "
+            "the two files must hold the same tokens, line for line",
+            longer.path,
+            longer.line[len(shorter)],
+        )
+    return system

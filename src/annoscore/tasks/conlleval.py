@@ -1,0 +1,269 @@
+"""conlleval.pl (2004-01-26) on CoNLL tag files: chunk precision, recall, F1 and token accuracy.
+
+One file holds the token, maybe other fields, then the gold tag and the guessed tag (the last
+two fields, conlleval's layout); or two files (gold, system) hold one token per line each, with
+their tag in the last field.  Every quirk of the official script is the default and named
+(``../shared/spec/formats.md``): ``-DOCSTART-`` is a token, ``-d`` is a regular expression split
+as Perl splits, ``-o`` acts only with ``-r``, E followed by B of one type does not end a chunk,
+``S-`` is no prefix it knows, the empty type's line can be printed twice, undefined prints 0.00.
+A warning says where the official number surprises: CRLF line ends (types never match), bare
+labels without ``-r`` (no phrase found), IOBES tags read by IOB rules, ``-DOCSTART-`` tokens.
+
+A document (``--per-doc``) is a ``-DOCSTART-`` block, else the file; a chunk belongs to the
+document where it starts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from annoscore.errors import InputError
+from annoscore.formats.conll_bio import (
+    DOCSTART,
+    TagColumns,
+    pair_tag_files,
+    positions_of,
+    read_tag_text,
+    read_tags,
+)
+from annoscore.formats.files import bom_warning
+from annoscore.metrics.conlleval import conlleval_counts, split_tag
+from annoscore.options import TaskOptions, constant, option
+from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning
+from annoscore.tasks.registry import get
+
+
+@dataclass(frozen=True, slots=True)
+class ConllevalOptions(TaskOptions):
+    """The options of ``annoscore conlleval`` (conlleval.pl's defaults)."""
+
+    raw: bool = option(
+        False,
+        "Tags carry no B-/I- prefix: the outside tag is O and every other tag a one-token "
+        "phrase (conlleval -r).",
+        flags=("-r", "--raw"),
+    )
+    delimiter: str = option(
+        " ",
+        "The field delimiter, a regular expression split as Perl splits (conlleval -d; default "
+        "one space: two spaces make an empty field; '\\t' for tabs, '\\|' for a bar); recorded "
+        "in the signature after the options.",
+        flags=("-d", "--delimiter"),
+        moves=False,  # text: recorded in the signature as read (see _result)
+    )
+    outside_tag: str = option(
+        "O",
+        "The outside tag of raw tags (conlleval -o); it acts only with -r, as in conlleval; "
+        "recorded in the signature after the options.",
+        flags=("--outside-tag",),
+        moves=False,  # text: recorded in the signature as read (see _result)
+    )
+    reference: str = constant("conlleval-2004-01-26", "The script reproduced.")
+
+
+def _warnings(
+    path: str,
+    gold: Sequence[str],
+    guess: Sequence[str],
+    columns: TagColumns,
+    options: ConllevalOptions,
+    counts_tokens: int,
+    counts_right: int,
+) -> list[ScoreWarning]:
+    """Where the official number surprises (the module doc)."""
+    pairs = Counter(zip(gold, guess, strict=True))
+    kinds: dict[str, set[tuple[str, str]]] = {"crlf": set(), "bare": set(), "iobes": set()}
+    for pair in pairs:
+        if pair[0].endswith("\r") or pair[1].endswith("\r"):
+            kinds["crlf"].add(pair)
+        if not options.raw:
+            for tag in pair:
+                prefix, kind = split_tag(tag)
+                if "-" not in tag and tag not in ("O", ".", "[", "]"):
+                    kinds["bare"].add(pair)
+                    break
+                if prefix in ("S", "E") and kind:
+                    kinds["iobes"].add(pair)
+                    break
+    found: dict[str, list[int]] = {}
+    for name, chosen in kinds.items():
+        items: list[int] = []
+        if chosen:
+            for i, pair in enumerate(zip(gold, guess, strict=True)):
+                if pair in chosen:
+                    items.append(i)
+                    if len(items) == EXAMPLES_SHOWN:
+                        break
+        found[name] = items
+    crlf, bare, iobes = found["crlf"], found["bare"], found["iobes"]
+    count = {name: sum(pairs[pair] for pair in chosen) for name, chosen in kinds.items()}
+    docstart = positions_of(columns.tokens, DOCSTART)
+    docstart_right = sum(1 for i in docstart if gold[i] == guess[i])
+    out = []
+
+    def where(items: list[int]) -> tuple[str, ...]:
+        return tuple(f"{path}:{columns.line[i]}" for i in items[:EXAMPLES_SHOWN])
+
+    if crlf:
+        out.append(
+            ScoreWarning(
+                "conlleval.crlf",
+                "{count} tags end with a carriage return (CRLF line ends): conlleval keeps it "
+                "in the last field, so those types never match; convert the file to LF",
+                count["crlf"],
+                where(crlf),
+                tolerated=True,
+            )
+        )
+    if bare:
+        out.append(
+            ScoreWarning(
+                "conlleval.bare-labels",
+                "{count} tokens have a tag without a B-/I- prefix: conlleval reads it as a "
+                "prefix with an empty type and finds no phrase for it; give -r if the tags "
+                "carry no prefix",
+                count["bare"],
+                where(bare),
+            )
+        )
+    if iobes:
+        out.append(
+            ScoreWarning(
+                "conlleval.iobes",
+                "{count} tokens have an S- or E- tag: conlleval reads them by IOB rules (S- is "
+                "no prefix it knows, E- followed by B- of the same type does not end a phrase), "
+                "so adjacent phrases can merge; annoscore seqeval --scheme iobes reads them as "
+                "seqeval does",
+                count["iobes"],
+                where(iobes),
+            )
+        )
+    if docstart:
+        tokens, right = counts_tokens - len(docstart), counts_right - docstart_right
+        alternative = f"{100 * right / tokens:.2f}%" if tokens else "undefined"
+        out.append(
+            ScoreWarning(
+                "conlleval.docstart",
+                "{count} -DOCSTART- lines are counted as tokens, as conlleval counts them "
+                f"(accuracy without them: {alternative})",
+                len(docstart),
+                where(docstart),
+            )
+        )
+    return out
+
+
+def _result(
+    columns: TagColumns,
+    gold: Sequence[str],
+    guess: Sequence[str],
+    options: ConllevalOptions,
+    *files: TagColumns,
+) -> Result:
+    starts = [d.start for d in columns.documents] or [0]
+    names = [d.name for d in columns.documents] or [Path(columns.path).name]
+    per_doc, details = conlleval_counts(
+        gold, guess, columns.boundary, starts, raw=options.raw, outside=options.outside_tag
+    )
+    tokens = sum(int(c["tokens"]) for c in per_doc)
+    right = sum(int(c["correct_tokens"]) for c in per_doc)
+    warnings = _warnings(columns.path, gold, guess, columns, options, tokens, right)
+    boms = [c.path for c in files if c.bom]
+    if boms:
+        warnings.append(bom_warning(boms))
+    read = (("delimiter", options.delimiter), ("outside-tag", options.outside_tag))
+    return get("conlleval").result(
+        options,
+        dict(zip(names, per_doc, strict=True)),
+        read=read,
+        warnings=warnings,
+        details=details,
+    )
+
+
+def score_conlleval(
+    gold: Path, system: Path, options: ConllevalOptions = ConllevalOptions()
+) -> Result:
+    """conlleval.pl's scores of a system tag file against a gold tag file: each holds one token
+    per line (blank lines between sentences) with its tag in the last field, and the two hold
+    the same tokens line for line (:func:`score_conlleval_file` reads conlleval's own one-file
+    layout).
+
+    Counts: ``tokens``, ``correct_tokens`` (same prefix and type), ``tp`` (correct chunks),
+    ``fp``, ``fn``, per type.  P = tp / (tp + fp), R = tp / (tp + fn), F1 their harmonic mean,
+    accuracy = correct_tokens / tokens.  Undefined: a zero denominator (``None``; the official
+    layout prints 0.00).  Settings that move a number: ``raw`` (off), ``delimiter`` (one space),
+    ``outside_tag`` (O, with ``raw`` only).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> r = score_conlleval(SAMPLES / "bio/gold.conll", SAMPLES / "bio/system.conll")
+    >>> r.counts["tp"], r.counts["fp"], r.counts["fn"], round(r.score, 4)
+    (5, 2, 1, 0.7692)
+    """
+    gold_columns = read_tags(gold, delimiter=options.delimiter, columns=(-1,))
+    system_columns = read_tags(system, delimiter=options.delimiter, columns=(-1,))
+    system_columns = pair_tag_files(gold_columns, system_columns)
+    return _result(
+        gold_columns,
+        gold_columns.columns[0],
+        system_columns.columns[0],
+        options,
+        gold_columns,
+        system_columns,
+    )
+
+
+def score_conlleval_file(path: Path, options: ConllevalOptions = ConllevalOptions()) -> Result:
+    """conlleval.pl's scores of one file in its layout (the gold tag, then the guessed tag, in
+    the last two fields): :func:`score_conlleval` otherwise."""
+    columns = read_tags(path, delimiter=options.delimiter, columns=(-2, -1))
+    return _result(columns, columns.columns[0], columns.columns[1], options, columns)
+
+
+def score_conlleval_text(
+    text: str, name: str, options: ConllevalOptions = ConllevalOptions()
+) -> Result:
+    """:func:`score_conlleval_file` of text already read (standard input), named ``name``."""
+    columns = read_tag_text(text, name, delimiter=options.delimiter, columns=(-2, -1))
+    return _result(columns, columns.columns[0], columns.columns[1], options)
+
+
+def count_conlleval(
+    gold: Sequence[Sequence[str]],
+    guess: Sequence[Sequence[str]],
+    options: ConllevalOptions = ConllevalOptions(),
+) -> Result:
+    """conlleval.pl's scores of tags in memory, as seqeval takes them: one list of tags per
+    sentence on each side (a boundary between sentences); one document.
+
+    >>> r = count_conlleval([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "B-LOC"]])
+    >>> r.counts["tp"], r.counts["fp"], r.scores["accuracy"]
+    (1, 1, 0.6666666666666666)
+    """
+    if len(gold) != len(guess) or any(len(a) != len(b) for a, b in zip(gold, guess, strict=False)):
+        raise InputError("gold and guess must hold as many sentences, and tags, as each other")
+    gold_tags: list[str] = []
+    guess_tags: list[str] = []
+    boundary: list[bool] = []
+    for a, b in zip(gold, guess, strict=True):
+        if boundary:
+            gold_tags.append("O")
+            guess_tags.append("O")
+            boundary.append(True)
+        gold_tags.extend(a)
+        guess_tags.extend(b)
+        boundary.extend([False] * len(a))
+    from annoscore.formats.conll_bio import Document
+
+    columns = TagColumns(
+        "<memory>",
+        (gold_tags, guess_tags),
+        boundary,
+        ["_"] * len(boundary),
+        list(range(1, len(boundary) + 1)),
+        [Document("memory", 0, 0)],
+    )
+    return _result(columns, gold_tags, guess_tags, options)

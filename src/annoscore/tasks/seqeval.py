@@ -1,0 +1,405 @@
+"""seqeval 1.2.2's entity scores of tag sequences: default mode or strict mode per scheme.
+
+Inputs, as for ``annoscore conlleval``: one file with the gold and the predicted tags in its last
+two fields (``gold_col``, ``pred_col`` pick others), or two files (gold, system) with one token
+per line and the tag in the last field, or two JSON files each holding a list of sentences, each
+a list of tags (seqeval's own shape).  Fields are split on whitespace; sentences end at blank
+lines; ``-DOCSTART-`` lines are not tokens (seqeval users drop them) and start a document
+(``--per-doc``).
+
+Scores: ``precision``, ``recall``, ``f1`` (micro, as seqeval's ``micro avg``; undefined is
+``None``) and ``accuracy`` (tags equal, seqeval's ``accuracy_score``); the JSON carries
+seqeval's ``classification_report(output_dict=True)`` under ``seqeval`` (per type, ``micro
+avg``, ``macro avg``, ``weighted avg``; support = the gold count; undefined = 0.0 as seqeval).
+
+``mode`` strict reads each sentence with the scheme's patterns
+(:mod:`annoscore.metrics.seqeval`); a tag whose prefix the scheme does not allow is an error
+naming file and line (seqeval raises); a non-O token that ends in no entity (an ill-formed
+sequence) is counted and named in a warning (seqeval drops it silently).  Without ``scheme``,
+strict mode detects it as seqeval does, from the gold tags: IOB2, IOE2, IOBES or BILOU only (never
+IOB1: such data needs ``--scheme iob1``).
+"""
+
+from __future__ import annotations
+
+import json
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from annoscore.counts import Counts
+from annoscore.errors import InputError
+from annoscore.formats.bio_tags import Entity
+from annoscore.formats.conll_bio import (
+    DOCSTART,
+    TagColumns,
+    pair_tag_files,
+    positions_of,
+    read_tags,
+)
+from annoscore.formats.files import bom_warning, read_text
+from annoscore.metrics.seqeval import (
+    Mode,
+    Scheme,
+    StrictReader,
+    classification_report,
+    default_mode_counts,
+    entity_counts,
+)
+from annoscore.options import TaskOptions, constant, option
+from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning, type_counts
+from annoscore.tasks.registry import get
+
+
+@dataclass(frozen=True, slots=True)
+class SeqevalOptions(TaskOptions):
+    """The options of ``annoscore seqeval`` (seqeval's defaults)."""
+
+    mode: Mode = option(  # noqa: RUF009
+        Mode.default,
+        "default: seqeval's get_entities (conlleval-like, IOBES understood); strict: the "
+        "scheme's patterns only.",
+        flags=("--mode",),
+    )
+    scheme: Scheme | None = option(  # noqa: RUF009
+        None,
+        "The tagging scheme of strict mode (default: detected as seqeval detects it: IOB2, "
+        "IOE2, IOBES or BILOU, never IOB1).",
+        flags=("--scheme",),
+    )
+    gold_col: int = option(
+        -2,
+        "The gold tag's field in a one-file input (negative: from the end).",
+        flags=("--gold-col",),
+        moves=False,
+    )
+    pred_col: int = option(
+        -1,
+        "The predicted tag's field in a one-file input (negative: from the end).",
+        flags=("--pred-col",),
+        moves=False,
+    )
+    reference: str = constant("seqeval-1.2.2", "The library reproduced.")
+
+
+@dataclass(frozen=True, slots=True)
+class _Tokens:
+    """Both sides' tags, sentence after sentence: ``gold[t]``, ``guess[t]`` the tags of token
+    ``t``; ``starts[k]`` where sentence ``k`` begins (ascending; an empty sentence begins where
+    the next one does), ``doc[k]`` its document (an index into ``names``); ``lines[t]`` token
+    ``t``'s line in ``path`` (``None``: sentences given as lists, named by number)."""
+
+    gold: list[str]
+    guess: list[str]
+    starts: list[int]
+    doc: list[int]
+    names: list[str]
+    path: str
+    lines: list[int] | None = None
+    boms: tuple[str, ...] = ()
+
+    def where(self, t: int) -> str:
+        """Token ``t``'s place, as a user finds it: ``path:line``, or sentence and token."""
+        if self.lines is not None:
+            return f"{self.path}:{self.lines[t]}"
+        k = bisect_right(self.starts, t) - 1
+        return f"{self.path}: sentence {k + 1} token {t - self.starts[k] + 1}"
+
+    def error(self, t: int, message: str) -> InputError:
+        """An error about token ``t``, naming its file and line (or sentence and token)."""
+        if self.lines is not None:
+            return InputError(message, self.path, self.lines[t])
+        k = bisect_right(self.starts, t) - 1
+        return InputError(f"{message} (sentence {k + 1} token {t - self.starts[k] + 1})", self.path)
+
+    def sentences(self) -> list[tuple[int, int]]:
+        """Each sentence's tokens as (first, end)."""
+        return list(zip(self.starts, [*self.starts[1:], len(self.gold)], strict=True))
+
+    @classmethod
+    def of_sentences(
+        cls, gold: Sequence[Sequence[str]], guess: Sequence[Sequence[str]], path: str, name: str
+    ) -> _Tokens:
+        starts = []
+        at = 0
+        for sentence in gold:
+            starts.append(at)
+            at += len(sentence)
+        return cls(
+            [t for s in gold for t in s],
+            [t for s in guess for t in s],
+            starts,
+            [0] * len(gold),
+            [name],
+            path,
+        )
+
+
+def _from_columns(
+    columns: TagColumns,
+    gold_tags: list[str],
+    guess_tags: list[str],
+    path: str,
+    *read: TagColumns,
+) -> _Tokens:
+    """The tokens of a tag file: every item but the boundaries and the ``-DOCSTART-`` lines
+    (which end sentences too), sentences between them."""
+    import numpy as np
+
+    n = len(columns)
+    separator = np.array(columns.boundary, dtype=bool)
+    docstarts = positions_of(columns.tokens, DOCSTART)
+    separator[docstarts] = True
+    kept = np.flatnonzero(~separator)
+    first = kept[(kept == 0) | separator[np.maximum(kept - 1, 0)]] if len(kept) else kept
+    item_doc = np.zeros(n + 1, dtype=np.int64)
+    for k, document in enumerate(columns.documents[1:], 1):
+        item_doc[document.start] = k
+    item_doc = np.maximum.accumulate(item_doc)
+    position = np.searchsorted(kept, first)
+    names = [d.name for d in columns.documents] or [Path(path).name]
+    gold = np.array(gold_tags, dtype=object)[kept].tolist() if len(kept) else []
+    guess = np.array(guess_tags, dtype=object)[kept].tolist() if len(kept) else []
+    return _Tokens(
+        gold,
+        guess,
+        position.tolist(),
+        item_doc[first].tolist(),
+        names,
+        path,
+        (kept + 1).tolist(),
+        tuple(c.path for c in read if c.bom),
+    )
+
+
+def _json_sentences(path: Path) -> list[list[str]]:
+    try:
+        data = json.loads(read_text(path))
+    except json.JSONDecodeError as error:
+        raise InputError(f"not JSON: {error.msg}", path, error.lineno) from None
+    if not isinstance(data, list) or not all(
+        isinstance(s, list) and all(isinstance(t, str) for t in s) for s in data
+    ):
+        raise InputError("expected a JSON list of sentences, each a list of tag strings", path)
+    return data
+
+
+def _check_pairs(gold: Sequence[Sequence[str]], guess: Sequence[Sequence[str]], path: str) -> None:
+    if len(gold) != len(guess):
+        raise InputError(
+            f"{len(guess)} sentences where the gold has {len(gold)}; both sides need as many",
+            path,
+        )
+    for k, (x, y) in enumerate(zip(gold, guess, strict=True)):
+        if len(x) != len(y):
+            raise InputError(
+                f"sentence {k + 1} has {len(y)} tags where the gold has {len(x)}", path
+            )
+
+
+def _read(gold: Path, system: Path) -> _Tokens:
+    if gold.suffix == ".json" or system.suffix == ".json":
+        gold_sentences = _json_sentences(gold)
+        guess_sentences = _json_sentences(system)
+        _check_pairs(gold_sentences, guess_sentences, str(system))
+        return _Tokens.of_sentences(gold_sentences, guess_sentences, str(gold), gold.name)
+    gold_columns = read_tags(gold, delimiter=None, columns=(-1,))
+    system_columns = read_tags(system, delimiter=None, columns=(-1,))
+    system_columns = pair_tag_files(gold_columns, system_columns)
+    return _from_columns(
+        gold_columns,
+        gold_columns.columns[0],
+        system_columns.columns[0],
+        str(gold),
+        gold_columns,
+        system_columns,
+    )
+
+
+def _sets(*names: str) -> frozenset[frozenset[str]]:
+    return frozenset(frozenset(name) for name in names)
+
+
+_DETECTED = (
+    (Scheme.iob2, _sets("B", "IB", "OB", "IOB")),
+    (Scheme.ioe2, _sets("E", "IE", "OE", "IOE")),
+    (Scheme.iobes, _sets("S", "BE", "IBE", "OBE", "BES", "IOBE", "IBES", "OBES", "IOBES")),
+    (Scheme.bilou, _sets("U", "BL", "IBL", "OBL", "BLU", "IOBL", "IBLU", "OBLU", "IOBLU")),
+)
+"""The gold prefix sets seqeval 1.2.2's ``auto_detect`` accepts (probed: every subset of
+IOBESLU), and the scheme it picks; any other set (``{I, O}``: IOB1 data; ``{O, S}``) it refuses."""
+
+
+def detect_scheme(sentences: Sequence[Sequence[str]], path: str) -> Scheme:
+    """The scheme seqeval's auto-detection picks from these tags' prefixes: IOB2, IOE2, IOBES
+    or BILOU; an :class:`InputError` when none fits (IOB1 is never detected).
+
+    >>> detect_scheme([["B-X", "I-X", "O"]], "x")
+    <Scheme.iob2: 'iob2'>
+    """
+    prefixes = {tag[:1] for sentence in sentences for tag in sentence}
+    for scheme, accepted in _DETECTED:
+        if prefixes in accepted:
+            return scheme
+    shown = ", ".join(sorted(p or "''" for p in prefixes))
+    raise InputError(
+        f"cannot detect the tagging scheme from the gold prefixes ({shown}): seqeval detects "
+        "IOB2, IOE2, IOBES and BILOU only (never IOB1); give --scheme",
+        path,
+    )
+
+
+def _first(tokens: _Tokens, chosen: set[str]) -> list[int]:
+    """The tokens whose tag (either side, gold first) is in ``chosen``, in order, at most
+    :data:`EXAMPLES_SHOWN` of them."""
+    out: list[int] = []
+    for side in (tokens.gold, tokens.guess):
+        for t, tag in enumerate(side):
+            if tag in chosen:
+                out.append(t)
+                if len(out) == EXAMPLES_SHOWN:
+                    return out
+    return out
+
+
+def _strict_counts(
+    tokens: _Tokens, scheme: Scheme, warnings: list[ScoreWarning], path: str
+) -> list[Counts]:
+    reader = StrictReader(scheme)
+    for name, side in (("gold", tokens.gold), ("predicted", tokens.guess)):
+        invalid = {tag for tag in set(side) if reader.invalid(tag)}
+        if invalid:
+            t = next(t for t, tag in enumerate(side) if tag in invalid)
+            raise tokens.error(
+                t,
+                f"{name} tag {side[t]!r}: its prefix is not one the {scheme.value.upper()} "
+                "scheme allows (strict mode)",
+            )
+    n_docs = len(tokens.names)
+    found: list[list[set[Entity]]] = []
+    for name, side in (("gold", tokens.gold), ("predicted", tokens.guess)):
+        entities: list[set[Entity]] = [set() for _ in range(n_docs)]
+        ill: list[str] = []
+        count = 0
+        for k, (first, end) in enumerate(tokens.sentences()):
+            got, loose = reader.entities(side[first:end], first + k)
+            entities[tokens.doc[k]].update(got)
+            if loose:
+                count += len(loose)
+                if len(ill) < EXAMPLES_SHOWN:
+                    ill.append(tokens.where(first + loose[0]))
+        found.append(entities)
+        if count:
+            hint = (
+                " (IOB1 starts no entity at a B after O: IOB2 data read as IOB1 loses "
+                "each entity's first token)"
+                if scheme is Scheme.iob1
+                else ""
+            )
+            warnings.append(
+                ScoreWarning(
+                    f"seqeval.ill-formed-{name}",
+                    "{count} non-O " + name + " tokens belong to no entity of strict "
+                    f"{scheme.value.upper()} (ill-formed sequences; seqeval drops them "
+                    f"silently){hint}",
+                    count,
+                    tuple(ill),
+                )
+            )
+    tokens_per_doc = [0] * n_docs
+    right = [0] * n_docs
+    for k, (first, end) in enumerate(tokens.sentences()):
+        d = tokens.doc[k]
+        tokens_per_doc[d] += end - first
+        right[d] += sum(map(str.__eq__, tokens.gold[first:end], tokens.guess[first:end]))
+    return [
+        Counts(
+            tokens=tokens_per_doc[d],
+            correct_tokens=right[d],
+            **entity_counts(found[0][d], found[1][d]),
+        )
+        for d in range(n_docs)
+    ]
+
+
+def _count(tokens: _Tokens, options: SeqevalOptions, path: str) -> Result:
+    if "" in set(tokens.gold) | set(tokens.guess):
+        raise tokens.error(_first(tokens, {""})[0], "an empty tag")
+    warnings: list[ScoreWarning] = [bom_warning(list(tokens.boms))] if tokens.boms else []
+    if options.mode is Mode.default:
+        per_doc = default_mode_counts(
+            tokens.gold, tokens.guess, tokens.starts, tokens.doc, len(tokens.names)
+        )
+        bare = {t for t in set(tokens.gold) | set(tokens.guess) if "-" not in t and t != "O"}
+        if bare:
+            counted = Counter(tokens.gold) + Counter(tokens.guess)
+            t = _first(tokens, bare)[0]
+            shown = next(tag for tag in (tokens.gold[t], tokens.guess[t]) if tag in bare)
+            examples = tuple(dict.fromkeys(tokens.where(t) for t in _first(tokens, bare)))
+            warnings.append(
+                ScoreWarning(
+                    "seqeval.bare-labels",
+                    "{count} tags have no prefix and hyphen: seqeval reads a bare label "
+                    f"character by character ({shown!r}: prefix {shown[:1]!r}, type "
+                    f"{shown[1:] or '_'!r}), so identical bare tags score 1.0 where conlleval "
+                    "finds no phrase",
+                    sum(counted[tag] for tag in bare),
+                    examples,
+                )
+            )
+    else:
+        sentences = [tokens.gold[a:b] for a, b in tokens.sentences()]
+        scheme = options.scheme or detect_scheme(sentences, path)
+        per_doc = _strict_counts(tokens, scheme, warnings, path)
+    result = get("seqeval").result(
+        options, dict(zip(tokens.names, per_doc, strict=True)), warnings=warnings
+    )
+    per_type = {
+        kind: (int(c["tp"]), int(c["fp"]), int(c["fn"]))
+        for kind, c in type_counts(result.matrix.total()).items()
+    }
+    return result.with_extra(seqeval=classification_report(per_type))
+
+
+def score_seqeval(gold: Path, system: Path, options: SeqevalOptions = SeqevalOptions()) -> Result:
+    """seqeval's entity scores of a system tag file against a gold tag file (one token per line
+    with its tag last, the same tokens line for line; or JSON lists of tag lists).
+
+    Counts: ``tp`` (entities equal in type, start and end), ``fp``, ``fn``, per type, and
+    ``tokens``, ``correct_tokens``.  P = tp / (tp + fp), R = tp / (tp + fn), F1 their harmonic
+    mean (micro); accuracy = correct_tokens / tokens.  Undefined: a zero denominator (``None``;
+    seqeval's report shows 0.0).  Settings that move a number: ``mode`` (default), ``scheme``
+    (detected, strict mode only).
+
+    >>> from annoscore.samples import SAMPLES
+    >>> r = score_seqeval(SAMPLES / "bio/gold.conll", SAMPLES / "bio/system.conll")
+    >>> r.counts["tp"], r.counts["fp"], r.counts["fn"], round(r.score, 4)
+    (5, 2, 1, 0.7692)
+    """
+    return _count(_read(gold, system), options, str(system))
+
+
+def score_seqeval_file(path: Path, options: SeqevalOptions = SeqevalOptions()) -> Result:
+    """seqeval's entity scores of one file holding gold and predicted tags in the fields
+    ``gold_col`` and ``pred_col`` (the last two by default)."""
+    columns = read_tags(path, delimiter=None, columns=(options.gold_col, options.pred_col))
+    data = _from_columns(columns, columns.columns[0], columns.columns[1], str(path), columns)
+    return _count(data, options, str(path))
+
+
+def count_seqeval(
+    gold: Sequence[Sequence[str]],
+    guess: Sequence[Sequence[str]],
+    options: SeqevalOptions = SeqevalOptions(),
+) -> Result:
+    """seqeval's entity scores of tags in memory, in seqeval's shape (a list of sentences,
+    each a list of tags, on each side); one document.
+
+    >>> r = count_seqeval([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "B-LOC"]])
+    >>> r.counts["tp"], r.counts["fp"], r.extra["seqeval"]["PER"]["support"]
+    (1, 1, 1.0)
+    """
+    _check_pairs(gold, guess, "<memory>")
+    return _count(_Tokens.of_sentences(gold, guess, "<memory>", "memory"), options, "<memory>")

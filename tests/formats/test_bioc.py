@@ -1,0 +1,137 @@
+"""BioC XML and JSON read as the ``bioc`` package (test extra) writes and reads them, on random
+collections; offsets document-absolute; errors and warnings."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from annoscore.errors import InputError
+from annoscore.formats.bioc import read_bioc_text
+
+bioc = pytest.importorskip("bioc")
+biocxml = pytest.importorskip("bioc.biocxml")
+biocjson = pytest.importorskip("bioc.biocjson")
+
+WORDS = ["aspirin", "pain", "héparine", "BRCA1", "tumour", "of", "γ-globulin", "cells", "&", "<b>"]
+
+
+def _collection(rng: random.Random) -> object:
+    collection = bioc.BioCCollection()
+    for d in range(rng.randint(1, 4)):
+        document = bioc.BioCDocument()
+        document.id = f"doc{d}"
+        offset = 0
+        for _ in range(rng.randint(1, 3)):
+            passage = bioc.BioCPassage()
+            passage.offset = offset
+            passage.text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 12)))
+            for k in range(rng.randint(0, 4)):
+                annotation = bioc.BioCAnnotation()
+                annotation.id = f"{d}-{offset}-{k}"
+                annotation.infons["type"] = rng.choice(["Chemical", "Disease"])
+                if rng.random() < 0.7:
+                    annotation.infons["identifier"] = rng.choice(["D001241", "MESH:D1", "-"])
+                texts = []
+                for _ in range(rng.randint(1, 2)):
+                    start = rng.randint(0, len(passage.text) - 1)
+                    end = rng.randint(start, len(passage.text))
+                    annotation.add_location(bioc.BioCLocation(offset + start, end - start))
+                    texts.append(passage.text[start:end])
+                locations = sorted((loc.offset, loc.length) for loc in annotation.locations)
+                annotation.text = " ".join(
+                    passage.text[o - offset : o - offset + n] for o, n in locations
+                )
+                passage.add_annotation(annotation)
+            document.add_passage(passage)
+            offset += len(passage.text) + rng.randint(1, 3)
+        collection.add_document(document)
+    return collection
+
+
+@pytest.mark.parametrize("form", ["bioc-xml", "bioc-json"])
+def test_read_as_the_bioc_package_reads(form: str) -> None:
+    rng = random.Random(form)
+    for _ in range(40):
+        written = _collection(rng)
+        text = biocxml.dumps(written) if form == "bioc-xml" else biocjson.dumps(written)
+        peer = biocxml.loads(text) if form == "bioc-xml" else biocjson.loads(text)
+        ours = read_bioc_text(text, "x", form)
+        assert [d.id for d in ours.documents] == [d.id for d in peer.documents]
+        for mine, theirs in zip(ours.documents, peer.documents, strict=True):
+            assert not mine.warnings
+            expected = []
+            for passage in theirs.passages:
+                assert mine.text is not None
+                assert (
+                    mine.text[passage.offset : passage.offset + len(passage.text)] == passage.text
+                )
+                for a in passage.annotations:
+                    fragments = tuple(sorted((loc.offset, loc.end) for loc in a.locations))
+                    expected.append((a.id, fragments, a.infons["type"], a.text))
+            got = [(m.id, m.span.fragments, m.type, m.text) for m in mine.mentions]
+            assert got == expected
+            ids = {n.target: n.reference for n in mine.normalizations}
+            assert ids == {
+                a.id: a.infons["identifier"]
+                for p in theirs.passages
+                for a in p.annotations
+                if a.infons.get("identifier")
+            }
+
+
+def _json(text: str, offset: int, length: int, written: str, passage_offset: int = 0) -> str:
+    import json
+
+    return json.dumps(
+        {
+            "documents": [
+                {
+                    "id": "d",
+                    "passages": [
+                        {
+                            "offset": passage_offset,
+                            "text": text,
+                            "annotations": [
+                                {
+                                    "id": "A",
+                                    "infons": {"type": "X"},
+                                    "text": written,
+                                    "locations": [{"offset": offset, "length": length}],
+                                }
+                            ],
+                        }
+                    ],
+                }
+            ]
+        }
+    )
+
+
+def test_a_location_past_its_passage_is_an_error_naming_document_and_annotation() -> None:
+    with pytest.raises(InputError, match="document 'd', annotation 'A': location 3-9 is past"):
+        read_bioc_text(_json("abcdef", 3, 6, "def"), "x", "bioc-json")
+
+
+def test_annotation_texts_are_checked_and_byte_offsets_detected() -> None:
+    warned = read_bioc_text(_json("abcdef", 0, 3, "xyz"), "x", "bioc-json")
+    assert "text 'xyz' where the document has 'abc'" in warned.documents[0].warnings[0]
+    text = "héparine aspirin x"
+    start = len("héparine ".encode())  # 10 bytes, 9 characters
+    by_bytes = _json(text, start, 7, "aspirin")
+    chars = read_bioc_text(by_bytes, "x", "bioc-json")
+    assert chars.documents[0].warnings  # read as characters: the text does not match
+    auto = read_bioc_text(by_bytes, "x", "bioc-json", offsets="auto")
+    assert auto.documents[0].mentions[0].span.fragments == ((9, 16),)
+    assert not auto.documents[0].warnings and "UTF-8 byte" in auto.warnings[0]
+
+
+def test_bad_xml_is_an_input_error() -> None:
+    with pytest.raises(InputError, match="not well-formed XML"):
+        read_bioc_text("<collection><document>", "x.xml", "bioc-xml")
+    with pytest.raises(InputError, match="expected a BioC <collection>"):
+        read_bioc_text("<root/>", "x.xml", "bioc-xml")
+    entity = '<!DOCTYPE c [<!ENTITY e "x">]><collection>&e;</collection>'
+    with pytest.raises(InputError, match="XML refused"):
+        read_bioc_text(entity, "x.xml", "bioc-xml")

@@ -1,0 +1,130 @@
+"""``annoscore seqeval``: seqeval 1.2.2's numbers on the shared data, its traps named, the
+command line's contract."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from annoscore.errors import InputError
+from annoscore.metrics.seqeval import Mode, Scheme
+from annoscore.samples import sample_path
+from annoscore.tasks.seqeval import SeqevalOptions, count_seqeval, score_seqeval_file
+from tests.conftest import Cli
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "bio"
+needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/bio is not here")
+
+
+@needs_data
+@pytest.mark.parametrize(
+    ("source", "key", "options"),
+    [
+        ("iob2.txt", "default", SeqevalOptions()),
+        ("iob2.txt", "strict_IOB2", SeqevalOptions(mode=Mode.strict, scheme=Scheme.iob2)),
+        ("iobes.txt", "default", SeqevalOptions()),
+        ("iobes.txt", "strict_IOBES", SeqevalOptions(mode=Mode.strict, scheme=Scheme.iobes)),
+        ("iob2.txt", "strict_IOB2", SeqevalOptions(mode=Mode.strict)),  # detected
+    ],
+)
+def test_the_classification_report_of_seqeval_on_the_shared_files(
+    source: str, key: str, options: SeqevalOptions
+) -> None:
+    expected = json.loads((DATA / "seqeval_1.2.2.json").read_text())[source][key]
+    report = score_seqeval_file(DATA / source, options).extra["seqeval"]
+    assert report == expected  # exact: the same arithmetic as seqeval
+
+
+def test_iob2_data_read_as_iob1_loses_first_tokens_and_says_so() -> None:
+    result = count_seqeval(
+        [["B-X", "I-X", "O"]],
+        [["B-X", "I-X", "O"]],
+        SeqevalOptions(mode=Mode.strict, scheme=Scheme.iob1),
+    )
+    assert result.counts["tp"] == 1  # the entity (1, 2): seqeval's reading
+    ill = [w for w in result.warnings if w.code == "seqeval.ill-formed-gold"]
+    assert ill and "IOB1 starts no entity at a B after O" in str(ill[0])
+
+
+def test_ill_formed_sequences_score_zero_with_a_warning_not_an_exception() -> None:
+    options = SeqevalOptions(mode=Mode.strict, scheme=Scheme.iob2)
+    result = count_seqeval([["I-X", "I-X"]], [["I-X", "I-X"]], options)
+    assert result.counts["tp"] + result.counts["fp"] + result.counts["fn"] == 0
+    codes = {w.code for w in result.warnings}
+    assert {"seqeval.ill-formed-gold", "seqeval.ill-formed-predicted", "undefined"} <= codes
+
+
+def test_a_prefix_the_scheme_does_not_allow_is_an_error_naming_the_token() -> None:
+    expected = r"'S-X': its prefix is not one the IOB2.*\(sentence 1 token 2\)"
+    with pytest.raises(InputError, match=expected):
+        count_seqeval(
+            [["B-X", "S-X"]], [["B-X", "O"]], SeqevalOptions(mode=Mode.strict, scheme=Scheme.iob2)
+        )
+
+
+def test_iob1_is_never_detected() -> None:
+    with pytest.raises(InputError, match="never IOB1"):
+        count_seqeval([["I-X", "O"]], [["I-X", "O"]], SeqevalOptions(mode=Mode.strict))
+
+
+def test_bare_labels_score_one_in_default_mode_with_a_warning() -> None:
+    result = count_seqeval([["PER", "O"]], [["PER", "O"]])
+    assert result.scores["f1"] == 1.0
+    bare = [w for w in result.warnings if w.code == "seqeval.bare-labels"]
+    assert bare and "'PER': prefix 'P', type 'ER'" in str(bare[0])
+
+
+def test_default_mode_ends_at_e_and_s_where_conlleval_does_not() -> None:
+    result = count_seqeval([["B-X", "E-X", "B-X", "E-X"]], [["B-X", "I-X", "I-X", "E-X"]])
+    assert (result.counts["tp"], result.counts["fp"], result.counts["fn"]) == (0, 1, 2)
+    adjacent = count_seqeval([["S-X", "S-X"]], [["S-X", "S-X"]])
+    assert adjacent.counts["tp"] == 2
+
+
+def test_json_contract_and_report(cli: Cli, tmp_path: Path) -> None:
+    data = cli.json(
+        "seqeval",
+        sample_path("bio", "gold.conll"),
+        sample_path("bio", "system.conll"),
+        "--per-type",
+    )
+    assert data["task"] == "seqeval"
+    assert set(data["scores"]) == {"accuracy", "precision", "recall", "f1"}
+    assert {"micro avg", "macro avg", "weighted avg", "LOC"} <= set(data["seqeval"])
+    assert data["seqeval"]["LOC"]["support"] == 2  # the gold count
+    gold, pred = tmp_path / "gold.json", tmp_path / "pred.json"
+    gold.write_text(json.dumps([["B-PER", "E-PER", "O"], ["S-LOC"]]))
+    pred.write_text(json.dumps([["B-PER", "E-PER", "O"], ["O"]]))
+    strict = cli.json("seqeval", gold, pred, "--mode", "strict", "--scheme", "iobes")
+    assert strict["counts"]["tp"] == 1 and strict["counts"]["fn"] == 1
+    assert "mode:strict|scheme:iobes" in strict["signature"]
+
+
+def test_bad_input_exits_2(cli: Cli, tmp_path: Path) -> None:
+    gold, pred = tmp_path / "gold.json", tmp_path / "pred.json"
+    gold.write_text(json.dumps([["B-PER", "O"]]))
+    pred.write_text(json.dumps([["B-PER"]]))
+    result = cli("seqeval", gold, pred)
+    assert result.exit_code == 2 and "sentence 1 has 1 tags where the gold has 2" in result.stderr
+    tagged = tmp_path / "t.txt"
+    tagged.write_text("a B-X B-X\nb S-X O\n")
+    result = cli("seqeval", tagged, "--mode", "strict", "--scheme", "iob2")
+    assert result.exit_code == 2 and f"{tagged}:2" in result.stderr
+
+
+def test_io_scheme_is_runs_of_one_type() -> None:
+    options = SeqevalOptions(mode=Mode.strict, scheme=Scheme.io)
+    result = count_seqeval(
+        [["I-X", "I-X", "I-Y", "O", "I-X"]], [["I-X", "I-X", "O", "O", "I-X"]], options
+    )
+    assert (result.counts["tp"], result.counts["fp"], result.counts["fn"]) == (2, 0, 1)
+
+
+def test_per_doc_documents_are_docstart_blocks(cli: Cli) -> None:
+    data = cli.json(
+        "seqeval", sample_path("bio", "gold.conll"), sample_path("bio", "system.conll"), "--per-doc"
+    )
+    assert set(data["documents"]) == {"doc1", "doc2"}
+    assert data["documents"]["doc2"]["counts"]["fn"] == 0
