@@ -67,6 +67,11 @@ if TYPE_CHECKING:
         score_codiesp_p,
         score_codiesp_x,
     )
+    from annoscore.tasks.conlleval import (
+        ConllevalOptions,
+        count_conlleval,
+        score_conlleval,
+    )
     from annoscore.tasks.coref import (
         CorefOptions,
         count_coref,
@@ -113,6 +118,11 @@ if TYPE_CHECKING:
         score_pharmaconer_indexing,
         score_pharmaconer_ner,
     )
+    from annoscore.tasks.seqeval import (
+        SeqevalOptions,
+        count_seqeval,
+        score_seqeval,
+    )
     from annoscore.tasks.spans import (
         SpanOptions,
         count_spans,
@@ -131,6 +141,7 @@ __all__ = [
     "Are2Options",
     "Are3Options",
     "Are4Options",
+    "ConllevalOptions",
     "CorefOptions",
     "CoreferenceOptions",
     "Counts",
@@ -142,6 +153,7 @@ __all__ = [
     "NlpSandboxOptions",
     "RankedOptions",
     "ScenarioOptions",
+    "SeqevalOptions",
     "SpanOptions",
     "TemplateOptions",
     "TrecOptions",
@@ -154,6 +166,7 @@ __all__ = [
     "count_codiesp_d",
     "count_codiesp_p",
     "count_codiesp_x",
+    "count_conlleval",
     "count_coref",
     "count_muc_coreference",
     "count_muc_named_entity",
@@ -169,6 +182,7 @@ __all__ = [
     "count_nlpsandbox_person",
     "count_pharmaconer_indexing",
     "count_pharmaconer_ner",
+    "count_seqeval",
     "count_spans",
     "count_trec",
     "list_tasks",
@@ -181,6 +195,7 @@ __all__ = [
     "score_codiesp_d",
     "score_codiesp_p",
     "score_codiesp_x",
+    "score_conlleval",
     "score_coref",
     "score_muc_coreference",
     "score_muc_named_entity",
@@ -196,6 +211,7 @@ __all__ = [
     "score_nlpsandbox_person",
     "score_pharmaconer_indexing",
     "score_pharmaconer_ner",
+    "score_seqeval",
     "score_spans",
     "score_trec",
 ]

@@ -57,13 +57,13 @@ from annoscore.tasks.registry import get
 class SeqevalOptions(TaskOptions):
     """The options of ``annoscore seqeval`` (seqeval's defaults)."""
 
-    mode: Mode = option(  # noqa: RUF009
+    mode: Mode = option(
         Mode.default,
         "default: seqeval's get_entities (conlleval-like, IOBES understood); strict: the "
         "scheme's patterns only.",
         flags=("--mode",),
     )
-    scheme: Scheme | None = option(  # noqa: RUF009
+    scheme: Scheme | None = option(
         None,
         "The tagging scheme of strict mode (default: detected as seqeval detects it: IOB2, "
         "IOE2, IOBES or BILOU, never IOB1).",
