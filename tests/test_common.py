@@ -406,7 +406,9 @@ def _another(spec: OptionField) -> Any:
     if spec.kind == "names":  # a declared name, if the option declares them
         names = [(c,) for c in spec.choices] or [("x",), ("y",)]
         return next(name for name in names if name != default)
-    return ...  # paths and text: the data, not a setting
+    if spec.kind == "text":
+        return "x" if default != "x" else "y"
+    return ...  # paths: the data, not a setting
 
 
 OPTION_CASES = [

@@ -50,6 +50,9 @@ PATHS: dict[str, Any] = {
 }
 """A file for a path option the task's sample does not set (made in a folder)."""
 
+TEXTS = {"delimiter": " +", "outside_tag": "X"}
+"""A value of a text option that the task's sample reads as well."""
+
 REQUIRES: dict[str, dict[str, Any]] = {
     "gold_ann": {"codalab": True},
     "pharmaconer-indexing/codalab": {"gold_ann": SUBTRACK1},
@@ -114,6 +117,8 @@ def other_value(task: Task, spec: OptionField, folder: Path) -> Any:
         return 2 if default is None else default + 1
     if spec.kind == "float":
         return 0.5 if default == 0 else default / 2
+    if spec.kind == "text":
+        return TEXTS[spec.name]
     assert spec.kind == "path", f"{task.name}: which value of {spec.name} to test?"
     sample = sample_paths(task)[2]
     return sample[spec.name] if spec.name in sample else PATHS[spec.name](folder)
@@ -353,9 +358,9 @@ def bad_values(spec: OptionField) -> list[str]:
         return ["x", "2.5", *beyond]
     if spec.kind == "float":
         return ["x", "inf", *beyond]
-    if spec.kind in ("choice", "names", "text"):
+    if spec.kind in ("choice", "names"):
         return ["bogus"]
-    return []  # a path: any string is one (a missing file is the data's error)
+    return []  # a path or text: any string is one (an unreadable file is the data's error)
 
 
 BAD = [

@@ -49,17 +49,13 @@ class ConllevalOptions(TaskOptions):
     delimiter: str = option(
         " ",
         "The field delimiter, a regular expression split as Perl splits (conlleval -d; default "
-        "one space: two spaces make an empty field; '\\t' for tabs, '\\|' for a bar); recorded "
-        "in the signature after the options.",
+        "one space: two spaces make an empty field; '\\t' for tabs, '\\|' for a bar).",
         flags=("-d", "--delimiter"),
-        moves=False,  # text: recorded in the signature as read (see _result)
     )
     outside_tag: str = option(
         "O",
-        "The outside tag of raw tags (conlleval -o); it acts only with -r, as in conlleval; "
-        "recorded in the signature after the options.",
+        "The outside tag of raw tags (conlleval -o); it acts only with -r, as in conlleval.",
         flags=("--outside-tag",),
-        moves=False,  # text: recorded in the signature as read (see _result)
     )
     reference: str = constant("conlleval-2004-01-26", "The script reproduced.")
 
@@ -174,14 +170,10 @@ def _result(
     boms = [c.path for c in files if c.bom]
     if boms:
         warnings.append(bom_warning(boms))
-    read = (("delimiter", options.delimiter), ("outside-tag", options.outside_tag))
-    return get("conlleval").result(
-        options,
-        dict(zip(names, per_doc, strict=True)),
-        read=read,
-        warnings=warnings,
-        details=details,
+    result = get("conlleval").result(
+        options, dict(zip(names, per_doc, strict=True)), warnings=warnings, details=details
     )
+    return result.shown(types=True)  # conlleval.pl's report shows every type
 
 
 def score_conlleval(

@@ -349,7 +349,7 @@ class TrecOptions(TaskOptions):
         DEFAULT,
         "trec_eval measures to report, as -m names them: MEASURE[.params] (P.5,10, "
         "ndcg_cut.10, ndcg.1=0,2=3) or the sets official and all_trec; repeatable.",
-        flags=("-m", "--measure"),
+        flags=("-m", "--measure", "--measures"),
         moves=False,
     )
 
