@@ -7,9 +7,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 from typer.testing import CliRunner
 
 from annoscore.cli import app
+
+# No per-example deadline: a property's examples are checked for what they compute, and a
+# loaded machine (CI, parallel jobs) makes wall-clock deadlines fail at random.
+settings.register_profile("annoscore", deadline=None)
+settings.load_profile("annoscore")
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 SHARED_DATA = SHARED / "data"
