@@ -275,36 +275,15 @@ def _collect(
             if s is not None and g is None and files[0] is not None:
                 system_only.append(key)
             documents.append(DocumentSet(key, g, s, i))
-    if gold_only:
-        warnings.append(
-            ScoreWarning(
-                "documents.gold-only",
-                "{count} gold document(s) have no system document and are scored as an empty "
-                "output",
-                len(gold_only),
-                tuple(gold_only[:5]),
-            )
-        )
-    if unscorable:
-        warnings.append(
-            ScoreWarning(
-                "are.system-only-no-input",
-                "{count} system document(s) have neither a gold nor an input document and are "
-                "left out",
-                len(unscorable),
-                tuple(unscorable[:5]),
-            )
-        )
-    if system_only:
-        warnings.append(
-            ScoreWarning(
-                "documents.system-only",
-                "{count} system document(s) have no gold document and are scored against an "
-                "empty gold standard",
-                len(system_only),
-                tuple(system_only[:5]),
-            )
-        )
+    texts = (
+        "gold document(s) have no system document and are scored as an empty output",
+        "system document(s) have neither a gold nor an input document and are left out",
+        "system document(s) have no gold document and are scored against an empty gold standard",
+    )
+    codes = ("documents.gold-only", "are.system-only-no-input", "documents.system-only")
+    for code, ids, text in zip(codes, (gold_only, unscorable, system_only), texts, strict=True):
+        if ids:
+            warnings.append(ScoreWarning(code, "{count} " + text, len(ids), tuple(ids[:5])))
     read = tuple(f for side in range(3) for _, fs in triples if (f := fs[side]) is not None)
     names, renumbering = _corpus_names(read)
     gold_side, system_side, input_side = (
