@@ -217,8 +217,6 @@ class _Builder:
     parser that checks the whole file first would report it.
     """
 
-    FAMILIES = ("tokens", "entities", "listed", "chains", "pairs")
-
     def __init__(self, path: Path, bom: bool) -> None:
         self.path = path
         self.bom = bom
