@@ -25,7 +25,7 @@ from typing import Any
 
 from annoscore.align.documents import pair_documents
 from annoscore.errors import InputError
-from annoscore.formats.are import AreFile, Refs, read_are
+from annoscore.formats.are import AreFile, ItemColumns, Refs, read_are
 from annoscore.formats.files import bom_warning, list_folder_with_warnings
 from annoscore.result import ScoreWarning
 
@@ -50,7 +50,7 @@ class DocumentSet:
 
 
 @dataclass(frozen=True, slots=True)
-class Side:
+class Side(ItemColumns):
     """One side (gold, system or input) of every scored document, as columns.
 
     Per document: ``present`` (the side has the document), ``has_list``, and ``token_sizes``,
@@ -64,19 +64,6 @@ class Side:
 
     present: Any
     has_list: Any
-    token_sizes: Any
-    tokens: Any
-    entity_sizes: Any
-    entities: Any
-    listed_sizes: Any
-    listed: Any
-    chain_counts: Any
-    chain_sizes: Any
-    members: Refs
-    pronominal: Any
-    pair_counts: Any
-    pronouns: Refs
-    antecedents: Refs
 
     @property
     def chain_document(self) -> Any:
