@@ -297,24 +297,3 @@ class CodeReference:
     end: int
     line: int
     text: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Judgment:
-    """One qrels line."""
-
-    query: str
-    document: str
-    relevance: int
-    line: int
-
-
-@dataclass(frozen=True, slots=True)
-class Retrieved:
-    """One run line."""
-
-    query: str
-    document: str
-    score: float
-    tag: str
-    line: int

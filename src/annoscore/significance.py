@@ -532,20 +532,10 @@ def _t_test_p_values(
     import numpy as np
     from scipy import stats
 
-    def per_document(matrix: CountMatrix) -> Any:
-        table = np.full((len(matrix.documents), len(keys)), np.nan)
-        for d in range(len(matrix.documents)):
-            scores = scorer(matrix.row(d))
-            for j, key in enumerate(keys):
-                value = scores.get(key)
-                if value is not None:
-                    table[d, j] = value
-        return table
-
-    base = per_document(matrices[0])
+    base = _score_sums(matrices[0].values, matrices[0], scorer, keys)  # documents x keys
     out: list[list[float | None]] = []
     for matrix in matrices[1:]:
-        other = per_document(matrix)
+        other = _score_sums(matrix.values, matrix, scorer, keys)
         row: list[float | None] = []
         for j in range(len(keys)):
             both = ~np.isnan(base[:, j]) & ~np.isnan(other[:, j])

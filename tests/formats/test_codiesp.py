@@ -15,9 +15,9 @@ from annoscore.formats.codiesp import (
     _scan_code_rows,
     parse_position,
     read_code_rows,
-    read_gold_references,
-    read_predicted_references,
-    read_valid_codes,
+    read_gold_reference_file,
+    read_predicted_reference_file,
+    read_valid_code_file,
 )
 
 
@@ -94,9 +94,9 @@ def test_empty_and_missing_files(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="no such file"):
         read_code_rows(tmp_path / "absent.tsv", "gold")
     with pytest.raises(InputError, match="no such file"):
-        read_valid_codes(tmp_path / "absent.tsv")
+        read_valid_code_file(tmp_path / "absent.tsv")
     with pytest.raises(InputError, match="valid-code list is empty"):
-        read_valid_codes(write(tmp_path, "c.tsv", "\n"))
+        read_valid_code_file(write(tmp_path, "c.tsv", "\n"))
     bad = tmp_path / "bad.tsv"
     bad.write_bytes(b"D1\ta\nD2\t\xff\n")
     with pytest.raises(InputError, match="not UTF-8") as error:
@@ -106,7 +106,7 @@ def test_empty_and_missing_files(tmp_path: Path) -> None:
 
 def test_valid_codes_first_column_lowercased(tmp_path: Path) -> None:
     path = write(tmp_path, "c.tsv", "code\tes\ten\nA00.1\tx\ty\r\nb20\n")
-    assert read_valid_codes(path) == {"code", "a00.1", "b20"}
+    assert read_valid_code_file(path).codes == {"code", "a00.1", "b20"}
 
 
 def test_chunk_boundaries_do_not_matter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -157,7 +157,7 @@ def test_positions() -> None:
 
 def test_x_readers(tmp_path: Path) -> None:
     gold = write(tmp_path, "g.tsv", "D1\tDIAGNOSTICO\tS43.40\thombro\t405 411;572 581\n")
-    [ref] = read_gold_references(gold)
+    [ref] = read_gold_reference_file(gold).references
     assert (ref.document, ref.label, ref.code, ref.start, ref.end, ref.line) == (
         "D1",
         "DIAGNOSTICO",
@@ -167,15 +167,15 @@ def test_x_readers(tmp_path: Path) -> None:
         1,
     )
     pred = write(tmp_path, "p.tsv", "\nD1\t1 5;8 9\tDIAGNOSTICO\tA\n")
-    [p] = read_predicted_references(pred)
+    [p] = read_predicted_reference_file(pred).references
     assert (p.code, p.start, p.end, p.line) == ("a", 1, 9, 2)
     with pytest.raises(InputError, match="expected 5 tab-separated columns") as error:
-        read_gold_references(pred)
+        read_gold_reference_file(pred)
     assert error.value.line == 2
     with pytest.raises(InputError, match="bad position"):
-        read_predicted_references(write(tmp_path, "q.tsv", "D1\tx y\tL\tc\n"))
+        read_predicted_reference_file(write(tmp_path, "q.tsv", "D1\tx y\tL\tc\n"))
     with pytest.raises(InputError, match="empty"):
-        read_predicted_references(write(tmp_path, "r.tsv", "\n"))
+        read_predicted_reference_file(write(tmp_path, "r.tsv", "\n"))
 
 
 def test_byte_order_mark_and_csv_quotes_are_removed_as_pandas_does(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from annoscore.counts import Counts
 from annoscore.metrics.tallies import Tally
 
 
@@ -68,8 +69,8 @@ def test_f_is_zero_when_precision_is_zero() -> None:
 def test_tallies_add_and_round_trip_through_counts() -> None:
     a, b = Tally(1, 2, 3, 4, 5, 6), Tally(6, 5, 4, 3, 2, 1)
     assert a + b == Tally(7, 7, 7, 7, 7, 7)
-    assert Tally.from_counts(a.as_counts("x_"), "x_") == a
-    assert a.as_counts()["pos"] == 10
+    counts = Counts(x_cor=1, x_par=2, x_inc=3, x_mis=4, x_spu=5, x_non=6)
+    assert Tally.from_counts(counts, "x_") == a and a.pos == 10
 
 
 def test_f_comes_from_the_counts_one_empty_side_is_0_not_undefined() -> None:

@@ -48,12 +48,12 @@ from annoscore.report.muc_history import (
     map_history,
     map_history_chunks,
     map_history_tcl,
-    to_tcl,
 )
 from annoscore.result import Result
 from annoscore.tasks.muc import load_config
 from tests.muc_random import NeShape, ne_files
 from tests.muc_scoring import score_configured
+from tests.oracles.tcl import to_tcl
 
 CONFIG = """:scoring_task named_entity
 :key_file key.sgml

@@ -24,11 +24,12 @@ from annoscore.formats.muc_config import parse_muc_config
 from annoscore.formats.muc_template import parse_templates
 from annoscore.metrics.muc import MucDetails, tally_of
 from annoscore.report.muc import report_summary, score_report
-from annoscore.report.muc_history import map_history, map_history_tcl, to_json, to_tcl
+from annoscore.report.muc_history import map_history, map_history_tcl, to_json
 from annoscore.tasks.muc import TemplateOptions, score_muc_template_element
 from tests.conftest import shared_data
 from tests.helpers import texts
 from tests.muc_scoring import score_configured
+from tests.oracles.tcl import to_tcl
 
 MANUAL_SUMMARY = [
     "COR |                 | <PERSON-9301060123-8>                      | <PERSON-9301060123-8>",

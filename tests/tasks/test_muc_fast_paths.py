@@ -22,10 +22,11 @@ from annoscore.formats.muc_sgml import parse_sgml
 from annoscore.formats.muc_sgml_objects import SharedSlots, coref_objects
 from annoscore.metrics.muc import MucDetails
 from annoscore.metrics.muc_ne import ne_document_counts
-from annoscore.report.muc_history import map_history, map_history_tcl, to_tcl
+from annoscore.report.muc_history import map_history, map_history_tcl
 from annoscore.tasks.muc import score_muc_coreference
 from annoscore.tasks.muc_sgml import section_groups, subtasks_of
 from tests.muc_random import NeReader, NeShape, ne_files, nested_ne_files, without_lines
+from tests.oracles.tcl import to_tcl
 
 
 @pytest.mark.parametrize("seed", range(8))

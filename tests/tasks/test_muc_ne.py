@@ -292,7 +292,8 @@ def test_subtask_names_must_have_three_tokens(tmp_path: Path) -> None:
 
 
 def test_map_history_has_offsets_and_sections_in_both_forms() -> None:
-    from annoscore.report.muc_history import map_history, map_history_tcl, to_tcl
+    from annoscore.report.muc_history import map_history, map_history_tcl
+    from tests.oracles.tcl import to_tcl
 
     result = sample_result()
     history = map_history(result.details)

@@ -25,7 +25,7 @@ from typing import Any
 
 from annoscore.align.documents import pair_documents
 from annoscore.errors import InputError
-from annoscore.formats.are import AreFile, Refs, read_are
+from annoscore.formats.are import AreFile, ItemColumns, Refs, read_are
 from annoscore.formats.files import bom_warning, list_folder_with_warnings
 from annoscore.result import ScoreWarning
 
@@ -50,7 +50,7 @@ class DocumentSet:
 
 
 @dataclass(frozen=True, slots=True)
-class Side:
+class Side(ItemColumns):
     """One side (gold, system or input) of every scored document, as columns.
 
     Per document: ``present`` (the side has the document), ``has_list``, and ``token_sizes``,
@@ -64,19 +64,6 @@ class Side:
 
     present: Any
     has_list: Any
-    token_sizes: Any
-    tokens: Any
-    entity_sizes: Any
-    entities: Any
-    listed_sizes: Any
-    listed: Any
-    chain_counts: Any
-    chain_sizes: Any
-    members: Refs
-    pronominal: Any
-    pair_counts: Any
-    pronouns: Refs
-    antecedents: Refs
 
     @property
     def chain_document(self) -> Any:
@@ -275,36 +262,15 @@ def _collect(
             if s is not None and g is None and files[0] is not None:
                 system_only.append(key)
             documents.append(DocumentSet(key, g, s, i))
-    if gold_only:
-        warnings.append(
-            ScoreWarning(
-                "documents.gold-only",
-                "{count} gold document(s) have no system document and are scored as an empty "
-                "output",
-                len(gold_only),
-                tuple(gold_only[:5]),
-            )
-        )
-    if unscorable:
-        warnings.append(
-            ScoreWarning(
-                "are.system-only-no-input",
-                "{count} system document(s) have neither a gold nor an input document and are "
-                "left out",
-                len(unscorable),
-                tuple(unscorable[:5]),
-            )
-        )
-    if system_only:
-        warnings.append(
-            ScoreWarning(
-                "documents.system-only",
-                "{count} system document(s) have no gold document and are scored against an "
-                "empty gold standard",
-                len(system_only),
-                tuple(system_only[:5]),
-            )
-        )
+    texts = (
+        "gold document(s) have no system document and are scored as an empty output",
+        "system document(s) have neither a gold nor an input document and are left out",
+        "system document(s) have no gold document and are scored against an empty gold standard",
+    )
+    codes = ("documents.gold-only", "are.system-only-no-input", "documents.system-only")
+    for code, ids, text in zip(codes, (gold_only, unscorable, system_only), texts, strict=True):
+        if ids:
+            warnings.append(ScoreWarning(code, "{count} " + text, len(ids), tuple(ids[:5])))
     read = tuple(f for side in range(3) for _, fs in triples if (f := fs[side]) is not None)
     names, renumbering = _corpus_names(read)
     gold_side, system_side, input_side = (

@@ -150,7 +150,7 @@ class MucAligner(ClassMapping):
             else:
                 pairs = self._align_class(definition, keys, rsps, ctx)
             classes.append(ClassAlignment(definition, pairs))
-        return DocumentAlignment(document, classes, text_filter, key is not None, rsp is not None)
+        return DocumentAlignment(document, classes, text_filter)
 
     def _align_templates(
         self,

@@ -158,8 +158,6 @@ class CorefAlignment:
     """The same alignment as MUC object pairs (``cor``/``mis``/``spu``/``non``): the map history."""
     min_not_in_text: list[Markable] = field(default_factory=list)
     extra_refs: int = 0
-    in_key: bool = True
-    in_response: bool = True
 
     @property
     def response_to_key(self) -> dict[str, str]:
@@ -258,13 +256,7 @@ def align_coref(
     for m in response:
         if m.id not in response_to_key:
             pairs.append(ObjectPair("spu", None, m.object, []))
-    record = DocumentAlignment(
-        document,
-        [ClassAlignment(class_def, pairs)],
-        None,
-        key_doc is not None,
-        response_doc is not None,
-    )
+    record = DocumentAlignment(document, [ClassAlignment(class_def, pairs)])
     missing_min = [m for m in key if m.mins and not m.usable_mins]
     return CorefAlignment(
         document,
@@ -277,6 +269,4 @@ def align_coref(
         record,
         missing_min,
         key_extra + rsp_extra,
-        key_doc is not None,
-        response_doc is not None,
     )

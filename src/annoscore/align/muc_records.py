@@ -97,5 +97,3 @@ class DocumentAlignment:
     document: str
     classes: list[ClassAlignment]
     text_filter: str | None = None
-    in_key: bool = True
-    in_response: bool = True

@@ -90,14 +90,6 @@ ConfidenceOption = Annotated[
         rich_help_panel="Confidence intervals",
     ),
 ]
-StrictInputOption = Annotated[
-    bool,
-    typer.Option(
-        "--strict-input",
-        help="Exit 2 instead of tolerating input the official script skips, changes or "
-        "tolerates (each such line is otherwise a warning naming file and line).",
-    ),
-]
 SeedOption = Annotated[
     int,
     typer.Option(

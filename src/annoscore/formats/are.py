@@ -116,7 +116,27 @@ class Source:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class AreFile:
+class ItemColumns:
+    """The item columns of ARE documents, shared by a file (:class:`AreFile`) and a side of a
+    corpus (:class:`annoscore.align.are_documents.Side`)."""
+
+    token_sizes: Any
+    tokens: Any
+    entity_sizes: Any
+    entities: Any
+    listed_sizes: Any
+    listed: Any
+    chain_counts: Any
+    chain_sizes: Any
+    members: Refs
+    pronominal: Any
+    pair_counts: Any
+    pronouns: Refs
+    antecedents: Refs
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class AreFile(ItemColumns):
     """An ARE XML file as columns (see the module doc).
 
     Per document (in file order): ``keys`` (``id`` attributes), ``has_list``, and the number of
@@ -131,19 +151,6 @@ class AreFile:
     path: Path
     keys: tuple[str | None, ...]
     has_list: tuple[bool, ...]
-    token_sizes: Any
-    tokens: Any
-    entity_sizes: Any
-    entities: Any
-    listed_sizes: Any
-    listed: Any
-    chain_counts: Any
-    chain_sizes: Any
-    members: Refs
-    pronominal: Any
-    pair_counts: Any
-    pronouns: Refs
-    antecedents: Refs
     names: tuple[str, ...]
     bom: bool
     source: Source = field(repr=False)
@@ -216,8 +223,6 @@ class _Builder:
     raised after expat has read the whole file, so that a syntax error anywhere wins, as a
     parser that checks the whole file first would report it.
     """
-
-    FAMILIES = ("tokens", "entities", "listed", "chains", "pairs")
 
     def __init__(self, path: Path, bom: bool) -> None:
         self.path = path

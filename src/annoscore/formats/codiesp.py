@@ -231,19 +231,6 @@ def read_valid_code_file(path: Path) -> ValidCodes:
     return ValidCodes(frozenset(codes), tuple(warnings))
 
 
-def read_valid_codes(path: Path) -> frozenset[str]:
-    """The lower-cased first column of every non-blank line of a valid-code TSV
-    (:func:`read_valid_code_file` without its warnings).
-
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "codes.tsv"
-    >>> _ = p.write_text("A00.1\\tes\\ten\\nb20\\n")
-    >>> sorted(read_valid_codes(p))
-    ['a00.1', 'b20']
-    """
-    return read_valid_code_file(path).codes
-
-
 def read_code_file(
     path: Path,
     what: str,
@@ -415,16 +402,6 @@ def read_predicted_reference_file(
     if not out and not allow_empty:
         raise InputError("the prediction file is empty: expected 4 tab-separated columns", path)
     return ReferenceFile(out, (*warnings, *quotes))
-
-
-def read_gold_references(path: Path, *, lowercase: bool = True) -> list[CodeReference]:
-    """The references of :func:`read_gold_reference_file`."""
-    return read_gold_reference_file(path, lowercase=lowercase).references
-
-
-def read_predicted_references(path: Path, *, lowercase: bool = True) -> list[CodeReference]:
-    """The references of :func:`read_predicted_reference_file`."""
-    return read_predicted_reference_file(path, lowercase=lowercase).references
 
 
 MAX_POSITION = (1 << 63) - 1

@@ -8,8 +8,9 @@ Rules every reader follows (issue: nothing lost, nothing silently changed):
 - Lines end at ``\n`` only (:func:`split_lines`); a trailing ``\r`` is dropped.  ``str.splitlines``
   is never used: it also breaks at U+2028, U+0085, form feeds and other characters that are
   ordinary text in these files, and then every line number after them is wrong.
-- Numbers are ASCII digits (:func:`ascii_int`): Python's ``int()`` accepts Arabic-Indic digits,
-  ``1_0`` and surrounding spaces, none of which any official script reads as a number.
+- Numbers are ASCII digits (``isascii() and isdigit()``): Python's ``int()`` accepts
+  Arabic-Indic digits, ``1_0`` and surrounding spaces, none of which any official script
+  reads as a number.
 - A NUL byte is an error naming the line (:func:`check_no_nul`).
 """
 
@@ -128,17 +129,6 @@ def split_lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
-def ascii_int(token: str) -> int | None:
-    """``token`` as a non-negative integer if it is made of ASCII digits only, else ``None``.
-
-    >>> ascii_int("42"), ascii_int("\u0664\u0662"), ascii_int("1_0"), ascii_int(" 4"), ascii_int("")
-    (42, None, None, None, None)
-    """
-    if token and token.isascii() and token.isdigit():
-        return int(token)
-    return None
-
-
 def check_no_nul(text: str, path: Path) -> None:
     """:class:`InputError` naming the line of the first NUL character, if there is one."""
     at = text.find("\x00")
@@ -199,20 +189,12 @@ def folder_files(
     return chosen, warning
 
 
-def list_folder(folder: Path, suffixes: tuple[str, ...], what: str) -> list[Path]:
-    """The files in ``folder`` ending in one of ``suffixes``, sorted by name (entries passed
-    over: see :func:`folder_files`).
-
-    A missing path, a file where a folder was expected and a folder with no such file are
-    :class:`InputError`.
-    """
-    return list_folder_with_warnings(folder, suffixes, what)[0]
-
-
 def list_folder_with_warnings(
     folder: Path, suffixes: tuple[str, ...], what: str
 ) -> tuple[list[Path], list[ScoreWarning]]:
-    """:func:`list_folder` and the warnings of :func:`folder_files` for each suffix."""
+    """The files in ``folder`` ending in one of ``suffixes``, sorted by name, and the warnings
+    of :func:`folder_files` for each suffix.  A missing path, a file where a folder was
+    expected and a folder with no such file are :class:`InputError`."""
     if not folder.exists():
         raise InputError("no such file or folder", folder)
     if not folder.is_dir():
@@ -226,27 +208,3 @@ def list_folder_with_warnings(
     if not found:
         raise InputError(f"the folder has no {what} ({' or '.join(suffixes)} files)", folder)
     return sorted(found), warnings
-
-
-def column_lines(
-    path: Path, columns: int, names: str, separator: str | None = "\t"
-) -> list[tuple[int, list[str]]]:
-    """The non-blank lines of a file as ``(line number, fields)``, each with ``columns`` fields.
-
-    ``separator`` is a tab by default; ``None`` splits on any run of whitespace (trec_eval's
-    files).  A line with another number of fields is an :class:`InputError` naming file, line,
-    the count found and the expected ``names``.  A trailing ``\\r`` is ignored.
-    """
-    kind = "tab-separated" if separator == "\t" else "whitespace-separated"
-    out = []
-    for number, line in enumerate(read_text(path).split("\n"), start=1):
-        line = line.rstrip("\r")
-        if not line.strip():
-            continue
-        fields = line.split(separator)
-        if len(fields) != columns:
-            raise InputError(
-                f"expected {columns} {kind} columns ({names}), found {len(fields)}", path, number
-            )
-        out.append((number, fields))
-    return out

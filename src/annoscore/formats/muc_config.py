@@ -129,16 +129,6 @@ DEFAULT_DEFS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 """``:class_defs`` and ``:slot_defs`` used when an SGML task's configuration gives neither: the
 manual's named entity example (slots in the order of its score report) and one COREF class."""
 
-FILE_OPTIONS = (
-    "key_file",
-    "response_file",
-    "text_file",
-    "score_report_file",
-    "report_summary_file",
-    "map_history_file",
-    "partition_file",
-)
-
 
 @dataclass(frozen=True, slots=True)
 class ClassDef:

@@ -137,8 +137,3 @@ def read_code_tsvs(
         files = [path]
     codes = {f.stem: parse_code_tsv(read_text(f), f, strict_input=strict_input) for f in files}
     return codes, [skipped] if skipped else []
-
-
-def read_code_tsv(path: Path, *, strict_input: bool = False) -> dict[str, CodeSet]:
-    """One ``.tsv`` file, or every ``.tsv`` in a folder, keyed by document id (file stem)."""
-    return read_code_tsvs(path, strict_input=strict_input)[0]

@@ -37,23 +37,26 @@ PARTIAL_PRONOUN = "partial-pronoun"
 REPEATED = "repeated"
 UNLISTED = "unlisted"
 
-REASONS = (
-    NOUN_PHRASE,
-    PRONOUN_RESOLVED,
-    PRONOUN_NOT_RESOLVED,
-    PRONOUN_ONLY_CHAIN,
-    OUTSIDE_CHAIN,
-    SELF,
-    UNRESOLVED,
-    NO_CHAIN,
-    NO_OVERLAP,
-    NOT_GOLD_PRONOUN,
-    PARTIAL_PRONOUN,
-    REPEATED,
-    UNLISTED,
-)
-"""The reasons, numbered by their place here (:attr:`PronounItems.reason`)."""
-REASON_CODE = {name: number for number, name in enumerate(REASONS)}
+REASONS = {
+    NOUN_PHRASE: "a noun phrase of the pronoun's gold chain",
+    PRONOUN_RESOLVED: "a pronoun of the chain that the system resolved to a noun phrase of it",
+    PRONOUN_NOT_RESOLVED: "a pronoun of the chain that the system did not resolve to a noun "
+    "phrase of it (half)",
+    PRONOUN_ONLY_CHAIN: "a pronoun of a chain with no noun phrase (half)",
+    OUTSIDE_CHAIN: "not in the pronoun's gold chain",
+    SELF: "the pronoun itself",
+    UNRESOLVED: "not resolved by the system",
+    NO_CHAIN: "the pronoun is in no gold chain or alone in one",
+    NO_OVERLAP: "overlaps no other mention of the pronoun's gold chain",
+    NOT_GOLD_PRONOUN: "the pronoun is not a gold pronoun (non-referential?)",
+    PARTIAL_PRONOUN: "the pronoun only partly matches a gold pronoun",
+    REPEATED: "a second answer for this pronoun, ignored (the first counts)",
+    UNLISTED: "the pronoun is not in the input's list; ignored",
+}
+"""Each reason and what it means (the report prints it), numbered by its place here
+(:attr:`PronounItems.reason`)."""
+REASON_NAMES = tuple(REASONS)
+REASON_CODE = {name: number for number, name in enumerate(REASON_NAMES)}
 """Each reason's number (its place in :data:`REASONS`)."""
 
 
@@ -266,7 +269,7 @@ def pronoun_credits(items: PronounItems, document: int, label: Any) -> tuple[Pro
                 label(document, items.pronoun[k]),
                 label(document, items.answer[k]) if items.answered[k] else None,
                 float(items.credit[k]),
-                REASONS[int(items.reason[k])],
+                REASON_NAMES[int(items.reason[k])],
                 label(document, items.target[k]) if items.targeted[k] else None,
                 None if np.isnan(items.overlap[k]) else float(items.overlap[k]),
             )

@@ -55,7 +55,6 @@ class RankedCodeStats:
     tp: IntArray
     predicted: IntArray
     gold: IntArray
-    gold_has_predictions: BoolArray
     beyond_depth_docs: int
     duplicate_pred: int
     duplicate_gold: int
@@ -198,7 +197,6 @@ def rank_codes(
         tp=tp,
         predicted=predicted,
         gold=gold_count,
-        gold_has_predictions=in_gold & has_pred,
         beyond_depth_docs=int((stats.ranked_beyond_depth > 0).sum()),
         duplicate_pred=duplicate_pred,
         duplicate_gold=duplicate_gold,

@@ -41,7 +41,7 @@ COR 1058, INC 368, MIS 1430, SPU 881): REC 37.04, PRE 45.86, F-MEASURES 40.98 / 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from annoscore.counts import Counts
 from annoscore.metrics.prf import prf, ratio
@@ -142,13 +142,6 @@ class Tally:
             }
         )
         return out
-
-    def as_counts(self, prefix: str = "") -> Counts:
-        """The six tallies plus ``pos`` and ``act`` as :class:`Counts`."""
-        values = {prefix + f.name: getattr(self, f.name) for f in fields(self)}
-        values[prefix + "pos"] = self.pos
-        values[prefix + "act"] = self.act
-        return Counts(values)
 
     @classmethod
     def from_counts(cls, counts: Counts, prefix: str = "") -> Tally:

@@ -15,23 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from annoscore.metrics.anaphora_items import (
-    NO_CHAIN,
-    NO_OVERLAP,
-    NOT_GOLD_PRONOUN,
-    NOUN_PHRASE,
-    OUTSIDE_CHAIN,
-    PARTIAL_PRONOUN,
-    PRONOUN_NOT_RESOLVED,
-    PRONOUN_ONLY_CHAIN,
-    PRONOUN_RESOLVED,
-    REPEATED,
-    SELF,
-    UNLISTED,
-    UNRESOLVED,
-    AreDetails,
-    DocumentExplanation,
-)
+from annoscore.metrics.anaphora_items import REASONS, AreDetails, DocumentExplanation
 from annoscore.result import Result
 
 TITLES = {
@@ -39,23 +23,6 @@ TITLES = {
     2: "ARE 2007 task 2: coreference chains over entity ids, MUC",
     3: "ARE 2007 task 3: pronoun resolution over token spans, overlap credit",
     4: "ARE 2007 task 4: coreference chains over token spans, fractional-credit MUC",
-}
-
-REASONS = {
-    NOUN_PHRASE: "a noun phrase of the pronoun's gold chain",
-    PRONOUN_RESOLVED: "a pronoun of the chain that the system resolved to a noun phrase of it",
-    PRONOUN_NOT_RESOLVED: "a pronoun of the chain that the system did not resolve to a noun "
-    "phrase of it (half)",
-    PRONOUN_ONLY_CHAIN: "a pronoun of a chain with no noun phrase (half)",
-    OUTSIDE_CHAIN: "not in the pronoun's gold chain",
-    SELF: "the pronoun itself",
-    UNRESOLVED: "not resolved by the system",
-    NO_CHAIN: "the pronoun is in no gold chain or alone in one",
-    NO_OVERLAP: "overlaps no other mention of the pronoun's gold chain",
-    NOT_GOLD_PRONOUN: "the pronoun is not a gold pronoun (non-referential?)",
-    PARTIAL_PRONOUN: "the pronoun only partly matches a gold pronoun",
-    REPEATED: "a second answer for this pronoun, ignored (the first counts)",
-    UNLISTED: "the pronoun is not in the input's list; ignored",
 }
 
 

@@ -372,7 +372,7 @@ def _ne_fill(slot: SlotPair | None, side: str) -> tuple[str, str]:
 
 class _NeSummaryWriter:
     """The named entity report summary lines of a corpus's documents (see
-    :func:`ne_summary_lines`), each distinct line made once.
+    :func:`ne_summary`), each distinct line made once.
 
     A line depends only on the pair's slot records, class, sides and status: lines are kept by
     the identity of the pair's list of records (which the aligner shares between equal pairs)
@@ -453,21 +453,15 @@ class _NeSummaryWriter:
         return [*aligned, *missing, *spurious]
 
 
-def ne_summary_lines(alignment: DocumentAlignment, type_slot: str, text_slot: str) -> list[str]:
-    """One document of the named entity report summary: aligned pairs (class order), then
-    missing and optional key objects, then spurious responses.
+def ne_summary(details: MucDetails) -> str:
+    """The named entity report summary (the manual's "Named Entity Report Summaries"): per
+    document a rule, its number, the column header and a rule, then aligned pairs (class
+    order), missing and optional key objects, and spurious responses.
 
     Columns: tag (11), TYPE and TEXT verdicts (5 each, lower case), key and response TYPE (13
     each), key TEXT (50, quoted) and response TEXT (quoted).  The key TEXT shown is the
     alternative the response was compared with.  Verdicts are the scored ones (the scorer's
     string comparison), ``opt`` for an optional key object left unaligned."""
-    return _NeSummaryWriter(type_slot, text_slot).document(alignment)
-
-
-def ne_summary(details: MucDetails) -> str:
-    """The named entity report summary (the manual's "Named Entity Report Summaries"): per
-    document a rule, its number, the column header and a rule, then
-    :func:`ne_summary_lines`."""
     config = details.config
     writer = _NeSummaryWriter(config.value("sgml_type_slot"), config.value("sgml_text_slot"))
     out: list[str] = []

@@ -2,11 +2,11 @@
 slot and single fill of every document, as a nested attribute/value list.
 
 - :func:`map_history`: as Python data (mappings and lists; JSON through :func:`to_json`);
-- :func:`to_tcl`: a node as Tcl words (mappings as ``{-name value ...}``, lists as ``{item ...}``,
-  a ``None`` value as a flag attribute);
 - :func:`map_history_chunks` / :func:`map_history_tcl`: the file the scorer writes (a Tcl list,
-  one document a line), written straight from the alignment records by :class:`_TclHistoryWriter`
-  with the same text as :func:`to_tcl` of :func:`map_history` (tests hold them equal).
+  one document a line: mappings as ``{-name value ...}``, lists as ``{item ...}``, a ``None``
+  value as a flag attribute), written straight from the alignment records by
+  :class:`_TclHistoryWriter` with the same text as the Tcl words of :func:`map_history` (tests
+  hold them equal).
 
 Levels: ``-docnum -doctallies [-text_filter] -class_pairs``; ``-class_name -class_tallies
 -obj_pairs``; ``-key_obj_id [-key_obj_optional] -rsp_obj_id`` (SGML tasks: ``-key_obj_start_offset
@@ -204,39 +204,6 @@ def _plain_words(words: list[str]) -> bool:
     return _TCL_SPECIAL.isdisjoint(text)
 
 
-def _tcl(value: Any, out: list[str]) -> None:
-    """Append the Tcl words of ``value`` to ``out`` (one pass, no intermediate strings)."""
-    if isinstance(value, dict):
-        out.append("{")
-        first = True
-        for name, v in value.items():
-            out.append("-" + name if first else " -" + name)
-            first = False
-            if v is not None:
-                out.append(" ")
-                _tcl(v, out)
-        out.append("}")
-    elif isinstance(value, list):
-        out.append("{")
-        for index, v in enumerate(value):
-            if index:
-                out.append(" ")
-            _tcl(v, out)
-        out.append("}")
-    elif isinstance(value, int):
-        out.append(str(value))
-    else:
-        out.append(_tcl_word(str(value)))
-
-
-def to_tcl(value: Any) -> str:
-    """The Tcl words of a map history node (mappings as ``{-name value ...}``, lists as
-    ``{item ...}``, a ``None`` value as a flag attribute)."""
-    out: list[str] = []
-    _tcl(value, out)
-    return "".join(out)
-
-
 def _tcl_tallies(t: Sequence[int]) -> str:
     """``{possible actual correct partial incorrect missing spurious noncommittal}`` of a
     ``(cor, par, inc, mis, spu, non)`` tally."""
@@ -279,7 +246,7 @@ def _unpacked(packed: int) -> tuple[int, int, int, int, int, int]:
 
 class _TclHistoryWriter:
     """Writes :func:`map_history` as Tcl straight from the alignment records, with the same
-    text as :func:`to_tcl` of the nested mappings (a test holds them equal).
+    text as the Tcl words of the nested mappings (a test holds them equal).
 
     What repeats is written once and reused: each slot record's node (by the record's
     identity, then by what it shows: the named entity aligner shares the records of equal
@@ -488,7 +455,13 @@ class _TclHistoryWriter:
         through :func:`_tcl_word`."""
         by_records = self.by_records
         pair_end = self.pair_end
-        add_id = None if ids is None else ids.append
+
+        def word(text: str) -> str:
+            if ids is None:
+                return _tcl_word(text)
+            ids.append(text)
+            return text
+
         # the middle of an SGML pair's node (section, status, F), kept while they repeat
         shown_status: str | None = None
         shown_section: str | None = None
@@ -525,21 +498,12 @@ class _TclHistoryWriter:
                     middle = self.middle(section, status, f_score)
                 if key is None:
                     assert rsp is not None
-                    rsp_id = rsp.id
-                    if add_id is None:
-                        rsp_id = _tcl_word(rsp_id)
-                    else:
-                        add_id(rsp_id)
                     append(
-                        f"{separator}{{-rsp_obj_id {rsp_id} -rsp_obj_start_offset {rsp.start} "
-                        f"-rsp_obj_end_offset {rsp.end}{middle}"
+                        f"{separator}{{-rsp_obj_id {word(rsp.id)} -rsp_obj_start_offset "
+                        f"{rsp.start} -rsp_obj_end_offset {rsp.end}{middle}"
                     )
                 else:
-                    key_id = key.id
-                    if add_id is None:
-                        key_id = _tcl_word(key_id)
-                    else:
-                        add_id(key_id)
+                    key_id = word(key.id)
                     optional = " -key_obj_optional" if key.optional or status == "non" else ""
                     if rsp is None:
                         append(
@@ -547,13 +511,9 @@ class _TclHistoryWriter:
                             f"{key.start} -key_obj_end_offset {key.end}{middle}"
                         )
                     else:
-                        rsp_id = rsp.id
-                        if add_id is None:
-                            rsp_id = _tcl_word(rsp_id)
-                        else:
-                            add_id(rsp_id)
                         append(
-                            f"{separator}{{-key_obj_id {key_id}{optional} -rsp_obj_id {rsp_id} "
+                            f"{separator}{{-key_obj_id {key_id}{optional} -rsp_obj_id "
+                            f"{word(rsp.id)} "
                             f"-key_obj_start_offset {key.start} -key_obj_end_offset {key.end} "
                             f"-rsp_obj_start_offset {rsp.start} -rsp_obj_end_offset {rsp.end}"
                             f"{middle}"
@@ -590,7 +550,7 @@ class _TclHistoryWriter:
 
 def map_history_tcl(details: MucDetails) -> str:
     """The map history as one Tcl-style list, one document per line (the text of
-    :func:`to_tcl` of each :func:`map_history` document, written straight from the records)."""
+    the Tcl words of each :func:`map_history` document, written straight from the records)."""
     return "".join(map_history_chunks(details))
 
 
