@@ -24,7 +24,7 @@ data in memory, and its options class::
 
     >>> r = annoscore.count_trec({"q1": {"d1": 1, "d2": 0}}, {"q1": {"d1": 0.5, "d2": 0.9}},
     ...                          annoscore.TrecOptions(complete=True))
-    >>> r.score, r.counts["queries"]
+    >>> r.score, r.counts["num_q"]
     (0.5, 1)
 """
 
