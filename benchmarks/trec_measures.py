@@ -6,8 +6,8 @@ per query, then times once each, in separate processes (start-up, reading and sc
 - ``annoscore trec QRELS RUN -m all_trec --format json``;
 - a script that reads the same files with ``pytrec_eval.parse_qrel``/``parse_run`` and evaluates
   every measure pytrec_eval exposes that annoscore computes too (all of ``all_trec`` but
-  ``relstring``, which is text, and ``G``, which annoscore does not compute; annoscore
-  computes ``rbp`` and ``unj`` on top, which pytrec_eval lacks).
+  ``relstring``, which is text; annoscore computes ``rbp`` and ``unj`` on top, which
+  pytrec_eval lacks).
 
 It checks that the means of ``map``, ``P_10``, ``ndcg_cut_10``, ``bpref`` and ``recip_rank``
 agree (1e-9) and prints wall and CPU time (user + system), peak memory and the ratio::
@@ -33,7 +33,7 @@ PEER = r"""
 import json, sys, pytrec_eval
 with open(sys.argv[1]) as f: qrel = pytrec_eval.parse_qrel(f)
 with open(sys.argv[2]) as f: run = pytrec_eval.parse_run(f)
-measures = set(pytrec_eval.supported_measures) - {"relstring", "G", "runid"}
+measures = set(pytrec_eval.supported_measures) - {"relstring", "runid"}
 per = pytrec_eval.RelevanceEvaluator(qrel, measures).evaluate(run)
 names = ("map", "P_10", "ndcg_cut_10", "bpref", "recip_rank")
 print(json.dumps({n: sum(v[n] for v in per.values()) / len(per) for n in names}))

@@ -20,7 +20,7 @@ CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 def per_query(
     ranking: list[int | None], judgements: list[int], level: int = 1
 ) -> dict[str, float | int | str]:
-    """Every all_trec measure but G of one query (``gm_*``: the log of the floored
+    """Every all_trec measure of one query (``gm_*``: the log of the floored
     value, as the geometric mean adds them)."""
     threshold = max(level, 0)
 
@@ -107,6 +107,15 @@ def per_query(
         else:
             nonrel += 1
     out["binG"] = ratio(total, R)
+    # G: past the last positive gain of the ideal ranking, its gain grows by 1 a rank
+    best = sorted((gain(v) for v in judgements if gain(v) > 0), reverse=True)
+    total, so_far = 0.0, 0.0
+    for k, v in enumerate(ranking, 1):
+        so_far += gain(v)
+        ideal = sum(best[:k]) + max(0, k - len(best))
+        if gain(v) > 0:
+            total += gain(v) / math.log2(2 + ideal - so_far)
+    out["G"] = ratio(total, sum(best))
 
     dcg = [0.0]
     for k, v in enumerate(ranking, 1):

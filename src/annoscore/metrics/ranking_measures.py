@@ -19,7 +19,11 @@ document).  With ``level`` = max(relevance level, 0):
   mean over the 11 levels 0.0, 0.1, ..., 1.0.
 - ``bpref`` = sum over relevant ranks of 1 - min(n, R)/min(N, R) (1 when n = 0), n the judged
   non-relevant documents above, over R; ``binG`` = sum over relevant ranks k of
-  1/log2(2 + k - rel(k)), over R.
+  1/log2(2 + k - rel(k)), over R; ``G`` = sum over the retrieved documents with a gain
+  g > 0, at rank k, of g/log2(2 + I(k) - C(k)), over the sum of the query's positive gains:
+  C(k) the gains at ranks 1..k, I(k) the k largest positive gains of the qrels when k <= G+
+  (the judged documents with a gain > 0), else all of them plus k - G+ (with gains 0 and 1
+  this is ``binG``; the rule past G+ is the one trec_eval master's outputs show).
 - ``infAP`` (Yilmaz and Aslam): at each relevant rank k > 1,
   1/k + (k-1)/k * (p/(k-1)) * (r + e)/(r + n + 2e), p the judged documents above (any value),
   r and n the relevant and judged non-relevant ones, e = 0.00001; 1 at rank 1; sum over R.
@@ -211,6 +215,8 @@ def ranking_measures(
         elif name == "binG":
             weights = 1.0 / np.log2(2 + hit_rank - so_far)
             add(column, _divide(np.bincount(hit_query, weights, n_queries), R))
+        elif name == "G":
+            add(column, _normalized_gain(rows, judged, value, qrels_query, qrels_value))
         elif family in ("ndcg", "ndcg_rel", "ndcg_cut", "Rndcg"):
             chosen = measures.get(family)
             assert chosen is not None
@@ -334,6 +340,34 @@ def _gain(
     if judged is not None:
         out[~judged] = 0.0
     return out
+
+
+def _normalized_gain(
+    rows: _Rows,
+    judged: BoolArray,
+    value: IntArray,
+    qrels_query: IntArray,
+    qrels_value: IntArray,
+) -> FloatArray:
+    """``G`` per query with the default gains (see the module doc)."""
+    import numpy as np
+
+    n = rows.n
+    gain = _gain(value, judged, ())
+    ideal_gain = _gain(qrels_value, None, ())
+    positive = np.flatnonzero(ideal_gain > 0)
+    order = positive[np.lexsort((-ideal_gain[positive], qrels_query[positive]))]
+    ideal = _Rows(qrels_query[order], n)
+    ideal_prefix = _Ndcg._prefix(ideal, ideal_gain[order])
+    total = np.bincount(qrels_query[positive], ideal_gain[positive], n)
+    hits = np.flatnonzero(gain > 0)
+    q, k = rows.query[hits], rows.rank[hits]
+    so_far = _Ndcg._prefix(rows, gain)[hits]
+    count = ideal.sizes[q]  # at least 1: a retrieved gain > 0 is a judgement with one
+    best = ideal_prefix[ideal.starts[q] + np.minimum(k, count) - 1]
+    best = np.where(k <= count, best, total[q] + (k - count))
+    weights = gain[hits] / np.log2(2 + best - so_far)
+    return _divide(np.bincount(q, weights, n), total)
 
 
 class _Ndcg:

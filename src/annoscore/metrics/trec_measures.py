@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from annoscore.counts import Counts
 from annoscore.errors import InputError
@@ -59,7 +59,7 @@ _CATALOGUE: dict[str, tuple[str, tuple[float, ...]]] = {
     "utility": ("utility", (1.0, -1.0, 0.0, 0.0)),
     "11pt_avg": ("mean_levels", RECALL_LEVELS),
     "binG": ("mean", ()),
-    "G": ("unsupported", ()),
+    "G": ("mean", ()),
     "ndcg": ("gains", ()),
     "ndcg_rel": ("gains", ()),
     "Rndcg": ("gains", ()),
@@ -92,9 +92,6 @@ OFFICIAL = (
     "P",
 )
 SETS = {"all_trec": ALL_TREC, "official": OFFICIAL}
-UNSUPPORTED = tuple(n for n, (kind, _) in _CATALOGUE.items() if kind == "unsupported")
-"""Measures of ``all_trec`` not computed yet (their definition in trec_eval master is not
-reproduced exactly): left out of ``all_trec`` with a warning, refused when named."""
 DEFAULT = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map")
 
 
@@ -180,17 +177,17 @@ def _measure(spec: str) -> Measure:
     if name not in _CATALOGUE:
         raise InputError(
             f"-m {spec}: unknown measure; annoscore computes trec_eval's all_trec measures "
-            f"({', '.join(n for n in ALL_TREC if n not in UNSUPPORTED)}) and the sets "
+            f"({', '.join(ALL_TREC)}) and the sets "
             "official and all_trec"
         )
     kind, default = _CATALOGUE[name]
-    if kind == "unsupported":
-        raise InputError(
-            f"-m {name}: not computed by annoscore (its trec_eval master definition is not "
-            "reproduced exactly yet)"
-        )
     if not dot:
         return Measure(name, default)
+    if name == "G":
+        raise InputError(
+            f"-m {spec}: annoscore computes G with its default gains (the relevance levels) "
+            "only: trec_eval master's rule past the last positive gain is reproduced for those"
+        )
     if kind == "cutoffs" or kind == "relstring":
         values = _numbers(name, text, whole=True)
         return Measure(name, tuple(sorted(set(values))) if kind == "cutoffs" else values[:1])
@@ -244,11 +241,9 @@ def _joined(specs: Iterable[str]) -> list[str]:
 @dataclass(frozen=True, slots=True)
 class MeasureSet:
     """The measures ``-m`` chose (each name at most once: a later ``-m`` of the same measure
-    replaces an earlier one), in trec_eval's output order; ``left_out``: measures of a set
-    named that annoscore does not compute."""
+    replaces an earlier one), in trec_eval's output order."""
 
     measures: tuple[Measure, ...]
-    left_out: tuple[str, ...] = field(default=())
 
     @classmethod
     def parse(cls, specs: Iterable[str]) -> MeasureSet:
@@ -258,21 +253,17 @@ class MeasureSet:
         ['P', 'ndcg.1=0,2=3']
         """
         chosen: dict[str, Measure] = {}
-        left_out: list[str] = []
         for spec in _joined(specs):
             if spec in SETS:
                 for name in SETS[spec]:
-                    if name in UNSUPPORTED:
-                        left_out.append(name)
-                    else:
-                        chosen.setdefault(name, Measure(name, _CATALOGUE[name][1]))
+                    chosen.setdefault(name, Measure(name, _CATALOGUE[name][1]))
                 continue
             measure = _measure(spec)
             chosen[measure.name] = measure
         ordered = tuple(chosen[n] for n in ALL_TREC if n in chosen)
         if not ordered:
             raise InputError("-m: no measure chosen")
-        return cls(ordered, tuple(dict.fromkeys(left_out)))
+        return cls(ordered)
 
     def __contains__(self, name: str) -> bool:
         return any(m.name == name for m in self.measures)

@@ -486,11 +486,6 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
     matrix = CountMatrix.from_columns(names, columns, integer=("num_q", *integer))
     counts = matrix.total()
     warnings: list[ScoreWarning | str] = [*qrels.warnings, *run.warnings]
-    if measures.left_out:
-        warnings.append(
-            f"{', '.join(measures.left_out)} of all_trec: not computed (its trec_eval master "
-            "definition is not reproduced exactly yet), left out"
-        )
     if unjudged:
         warnings.append(
             f"{len(unjudged)} queries of the run have no judgments and are ignored, as trec_eval "
