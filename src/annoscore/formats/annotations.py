@@ -25,10 +25,25 @@ by a line end; each ``-DOCSTART-`` block is a document.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from annoscore.errors import InputError
 from annoscore.model import AnnotatedDocument, Mention, Span
+
+Format = Literal[
+    "brat",
+    "bioc-xml",
+    "bioc-json",
+    "pubtator",
+    "i2b2-xml",
+    "prodigy-jsonl",
+    "spacy-jsonl",
+    "conll-bio",
+    "nlpsandbox-json",
+]
+"""A format's name, as every option and command spells it."""
 
 FORMATS = (
     "brat",
@@ -126,6 +141,59 @@ def bio_documents(path: Path) -> list[AnnotatedDocument]:
         )
         out.append(AnnotatedDocument(document.name, mentions, text, path=str(path)))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class AnnotationCorpus:
+    """The documents of one file (or brat folder) by id, its format, and the reader's warnings
+    about the whole file (a recognised format is named in one)."""
+
+    form: str
+    documents: dict[str, AnnotatedDocument]
+    warnings: tuple[str, ...] = ()
+
+
+def read_corpus(path: Path, form: str | None = None) -> AnnotationCorpus:
+    """:func:`read_annotations` keyed by document id, with the file's warnings: which format
+    was recognised when ``form`` is ``None`` (unless brat), BioC's offset units, Prodigy's
+    answers left out.  A document id given twice is an :class:`InputError`.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+    >>> _ = path.write_text("1|t|Aspirin works\\n1\\t0\\t7\\tAspirin\\tChemical\\tD001241\\n")
+    >>> corpus = read_corpus(path)
+    >>> corpus.form, list(corpus.documents), corpus.warnings[0].split(": ")[1]
+    ('pubtator', ['1'], 'read as pubtator (recognised from an ID|t|title line)')
+    """
+    warnings: list[str] = []
+    if form is None:
+        form, why = detect_format(path)
+        if form != "brat":
+            warnings.append(f"{path}: read as {form} (recognised from {why})")
+    if form in ("bioc-xml", "bioc-json"):
+        from annoscore.formats.bioc import read_bioc
+
+        bioc = read_bioc(path, form)
+        documents, warnings = bioc.documents, [*warnings, *bioc.warnings]
+    elif form in ("prodigy-jsonl", "spacy-jsonl"):
+        from annoscore.formats.jsonl import read_jsonl
+
+        jsonl = read_jsonl(path, form)
+        documents = jsonl.documents
+        if jsonl.skipped:
+            warnings.append(f"{path}: {jsonl.skipped} line(s) left out (answer not accept)")
+    else:
+        documents = read_annotations(path, form)
+    by_id: dict[str, AnnotatedDocument] = {}
+    for document in documents:
+        if document.id in by_id:
+            raise InputError(
+                f"document {document.id!r} appears twice ({by_id[document.id].path or path} "
+                f"and {document.path or path}); a side gives each document once",
+                path,
+            )
+        by_id[document.id] = document
+    return AnnotationCorpus(form, by_id, tuple(warnings))
 
 
 def read_annotations(path: Path, form: str | None = None) -> list[AnnotatedDocument]:
