@@ -25,6 +25,7 @@ by a line end; each ``-DOCSTART-`` block is a document.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -59,13 +60,19 @@ FORMATS = (
 
 
 def detect_format(path: Path) -> tuple[str, str]:
-    """The format of ``path`` and why: a folder or ``.ann`` file is brat; otherwise the first
+    """The format of ``path`` and why: a folder is brat (i2b2 XML when it has ``.xml`` files
+    and no ``.ann``), and so is a ``.ann`` file; otherwise the first
     bytes decide (an XML root ``<collection>`` is BioC, one with ``<TEXT>`` i2b2; a JSON object
     with ``documents`` BioC JSON, a list of notes NLP Sandbox; JSON lines with ``spans`` or
     ``answer`` Prodigy, with ``ents`` spaCy; ``ID|t|`` PubTator; token lines CoNLL BIO); an
     :class:`InputError` when nothing fits."""
-    if path.is_dir() or path.suffix == ".ann":
-        return "brat", "a folder or .ann file"
+    if path.is_dir():
+        names = [entry.name for entry in os.scandir(path)]
+        if not any(n.endswith(".ann") for n in names) and any(n.endswith(".xml") for n in names):
+            return "i2b2-xml", "a folder of .xml files"
+        return "brat", "a folder"
+    if path.suffix == ".ann":
+        return "brat", "a .ann file"
     try:
         with path.open("rb") as handle:
             head = handle.read(65536).decode("utf-8", errors="replace")
@@ -218,6 +225,8 @@ def read_annotations(path: Path, form: str | None = None) -> list[AnnotatedDocum
     if form == "i2b2-xml":
         from annoscore.formats.i2b2 import read_i2b2
 
+        if path.is_dir():  # a folder of notes, one document per .xml file
+            return [read_i2b2(p) for p in sorted(path.glob("*.xml")) if p.is_file()]
         return [read_i2b2(path)]
     if form in ("prodigy-jsonl", "spacy-jsonl"):
         from annoscore.formats.jsonl import read_jsonl

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Literal
 
 from annoscore.align.documents import MissingDocs, paired_files
 from annoscore.align.span_modes import Duplicates, OverlapBasis, SpanMode, match_options
-from annoscore.formats.annotations import Format, read_corpus
+from annoscore.formats.annotations import Format, detect_format, read_corpus
 from annoscore.formats.brat import AnnFile, read_brat_corpus
 from annoscore.model import AnnotatedDocument, Mention
 from annoscore.options import TaskOptions, constant, option
@@ -149,7 +149,9 @@ def _read_side(
 ) -> tuple[Mapping[str, SpanDocument], list[ScoreWarning]]:
     """One side's documents by id and the reader's warnings: brat through its own reader,
     any other format (named, or recognised) through :func:`read_corpus`."""
-    if form == "brat" or (form is None and (path.is_dir() or path.suffix == ".ann")):
+    if form is None and path.is_dir():
+        form = detect_format(path)[0]  # brat, or a folder of i2b2 XML notes
+    if form == "brat" or (form is None and path.suffix == ".ann"):
         corpus = read_brat_corpus(path, strict_input=options.strict_input)
         return corpus.files, list(corpus.warnings)
     read = read_corpus(path, form)
