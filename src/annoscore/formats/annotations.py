@@ -67,8 +67,13 @@ def detect_format(path: Path) -> tuple[str, str]:
     ``answer`` Prodigy, with ``ents`` spaCy; ``ID|t|`` PubTator; token lines CoNLL BIO); an
     :class:`InputError` when nothing fits."""
     if path.is_dir():
-        names = [entry.name for entry in os.scandir(path)]
-        if not any(n.endswith(".ann") for n in names) and any(n.endswith(".xml") for n in names):
+        xml = False
+        with os.scandir(path) as entries:
+            for entry in entries:  # the first .ann decides: a brat folder is not listed whole
+                if entry.name.endswith(".ann"):
+                    return "brat", "a folder with .ann files"
+                xml = xml or entry.name.endswith(".xml")
+        if xml:
             return "i2b2-xml", "a folder of .xml files"
         return "brat", "a folder"
     if path.suffix == ".ann":
