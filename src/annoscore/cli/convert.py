@@ -81,7 +81,11 @@ def write_files(out: Path, planned: list[tuple[Path, str]]) -> None:
         raise
 
 
-HELP = "Convert annotation files between formats (MUC SGML to brat standoff)."
+HELP = (
+    "Convert annotation files between formats: annoscore convert FROM TO INPUT OUTPUT (brat, "
+    "bioc-xml, bioc-json, pubtator, i2b2-xml, prodigy-jsonl, spacy-jsonl, conll-bio), and MUC "
+    "SGML to brat standoff (annoscore convert muc-sgml FILE --out DIR)."
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -144,3 +148,79 @@ def register(app: typer.Typer) -> None:
                 raise InputError("exists; use --force to overwrite", path)
         write_files(out, planned)
         tell("note", f"{len(documents)} documents written to {out}")
+
+    from annoscore.formats.annotations import FORMATS
+
+    for source_format in FORMATS:
+        if source_format != "nlpsandbox-json":
+            _register_format(convert, source_format)
+
+
+def _register_format(convert: typer.Typer, source_format: str) -> None:
+    """``annoscore convert FROM TO INPUT OUTPUT`` for one ``FROM`` (a sub-command per format
+    name, beside ``muc-sgml``)."""
+    from annoscore.formats.annotations import FORMATS
+
+    targets = [f for f in FORMATS if f != "nlpsandbox-json"]
+
+    @convert.command(
+        source_format,
+        help=f"Convert {source_format} to another format: annoscore convert {source_format} TO "
+        f"INPUT OUTPUT (TO: {', '.join(targets)}; brat and i2b2-xml write a folder, the others "
+        "one file).  Offsets, types, mention and concept ids are kept; what TO cannot hold is an "
+        "error, never a silent loss.",
+    )
+    @guarded
+    def convert_format(
+        target: Annotated[str, typer.Argument(help="The format to write.", metavar="TO")],
+        source: Annotated[Path, typer.Argument(help="The file (or brat folder) to read.")],
+        output: Annotated[Path, typer.Argument(help="The file (or folder) to write.")],
+        force: Annotated[
+            bool, typer.Option("--force", help="Overwrite existing output files.")
+        ] = False,
+    ) -> None:
+        from annoscore.formats.annotations import read_corpus
+        from annoscore.formats.writers import write_annotations, write_warnings
+
+        if target not in targets:
+            raise InputError(f"cannot write {target!r}; TO is one of {', '.join(targets)}")
+        corpus = read_corpus(source, source_format)
+        for warning in corpus.warnings:
+            tell("warning", warning)
+        documents = list(corpus.documents.values())
+        files = write_annotations(documents, target)
+        for warning in write_warnings(documents, target):
+            tell("warning", warning)
+        planned = [(output if name == "" else output / name, text) for name, text in files]
+        for path, _ in planned:
+            if path.exists() and path.resolve() == source.resolve():
+                raise InputError("refusing to overwrite an input file", path)
+            if path.is_dir():
+                raise InputError("is a folder: cannot write the file", path)
+            if path.exists() and not force:
+                raise InputError("exists; use --force to overwrite", path)
+        if len(files) == 1 and files[0][0] == "":
+            _write_file(output, files[0][1])
+        else:
+            write_files(output, planned)
+        tell("note", f"{len(documents)} documents written to {output} as {target}")
+
+
+def _write_file(path: Path, text: str) -> None:
+    """``text`` to ``path`` through a temporary file beside it (so it appears whole)."""
+    parent = path.parent if str(path.parent) else Path(".")
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        handle, staging = tempfile.mkstemp(prefix=f".{path.name}.", dir=parent)
+    except OSError as error:
+        raise InputError(f"cannot write: {error.strerror}", path) from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        os.chmod(staging, 0o666 & _new_mode())
+        os.replace(staging, path)
+    except OSError as error:
+        raise InputError(f"cannot write: {error.strerror}", path) from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(staging)

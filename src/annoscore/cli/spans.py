@@ -11,8 +11,10 @@ from annoscore.cli.common import cyclic_gc_paused, guarded
 from annoscore.cli.options import Output, scoring_command
 from annoscore.tasks.spans import SpanOptions, score_spans
 
-HELP = """Score predicted spans against gold spans (brat .ann files, or folders of them), in one
-of six modes (--mode).  Matching is one-to-one, optimal and independent of the input order.
+HELP = """Score predicted spans against gold spans (brat .ann files or folders of them, BioC XML
+or JSON, PubTator, i2b2 XML, Prodigy or spaCy JSONL, CoNLL BIO: --gold-format, --system-format,
+recognised when left out), in one of six modes (--mode).  Matching is one-to-one, optimal
+and independent of the input order.
 """
 
 EPILOG = (
@@ -27,8 +29,13 @@ def register(app: typer.Typer) -> None:
     @guarded
     @scoring_command
     def spans(
-        gold: Annotated[Path, typer.Argument(help="Gold brat .ann file, or a folder of them.")],
-        system: Annotated[Path, typer.Argument(help="System brat .ann file, or a folder of them.")],
+        gold: Annotated[
+            Path, typer.Argument(help="Gold file (brat .ann or another format), or a brat folder.")
+        ],
+        system: Annotated[
+            Path,
+            typer.Argument(help="System file (brat .ann or another format), or a brat folder."),
+        ],
         options: SpanOptions,
         out: Output,
         per_type: Annotated[

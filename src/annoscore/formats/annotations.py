@@ -25,10 +25,26 @@ by a line end; each ``-DOCSTART-`` block is a document.
 from __future__ import annotations
 
 import json
+import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from annoscore.errors import InputError
 from annoscore.model import AnnotatedDocument, Mention, Span
+
+Format = Literal[
+    "brat",
+    "bioc-xml",
+    "bioc-json",
+    "pubtator",
+    "i2b2-xml",
+    "prodigy-jsonl",
+    "spacy-jsonl",
+    "conll-bio",
+    "nlpsandbox-json",
+]
+"""A format's name, as every option and command spells it."""
 
 FORMATS = (
     "brat",
@@ -44,13 +60,24 @@ FORMATS = (
 
 
 def detect_format(path: Path) -> tuple[str, str]:
-    """The format of ``path`` and why: a folder or ``.ann`` file is brat; otherwise the first
+    """The format of ``path`` and why: a folder is brat (i2b2 XML when it has ``.xml`` files
+    and no ``.ann``), and so is a ``.ann`` file; otherwise the first
     bytes decide (an XML root ``<collection>`` is BioC, one with ``<TEXT>`` i2b2; a JSON object
     with ``documents`` BioC JSON, a list of notes NLP Sandbox; JSON lines with ``spans`` or
     ``answer`` Prodigy, with ``ents`` spaCy; ``ID|t|`` PubTator; token lines CoNLL BIO); an
     :class:`InputError` when nothing fits."""
-    if path.is_dir() or path.suffix == ".ann":
-        return "brat", "a folder or .ann file"
+    if path.is_dir():
+        xml = False
+        with os.scandir(path) as entries:
+            for entry in entries:  # the first .ann decides: a brat folder is not listed whole
+                if entry.name.endswith(".ann"):
+                    return "brat", "a folder with .ann files"
+                xml = xml or entry.name.endswith(".xml")
+        if xml:
+            return "i2b2-xml", "a folder of .xml files"
+        return "brat", "a folder"
+    if path.suffix == ".ann":
+        return "brat", "a .ann file"
     try:
         with path.open("rb") as handle:
             head = handle.read(65536).decode("utf-8", errors="replace")
@@ -128,6 +155,59 @@ def bio_documents(path: Path) -> list[AnnotatedDocument]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class AnnotationCorpus:
+    """The documents of one file (or brat folder) by id, its format, and the reader's warnings
+    about the whole file (a recognised format is named in one)."""
+
+    form: str
+    documents: dict[str, AnnotatedDocument]
+    warnings: tuple[str, ...] = ()
+
+
+def read_corpus(path: Path, form: str | None = None) -> AnnotationCorpus:
+    """:func:`read_annotations` keyed by document id, with the file's warnings: which format
+    was recognised when ``form`` is ``None`` (unless brat), BioC's offset units, Prodigy's
+    answers left out.  A document id given twice is an :class:`InputError`.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+    >>> _ = path.write_text("1|t|Aspirin works\\n1\\t0\\t7\\tAspirin\\tChemical\\tD001241\\n")
+    >>> corpus = read_corpus(path)
+    >>> corpus.form, list(corpus.documents), corpus.warnings[0].split(": ")[1]
+    ('pubtator', ['1'], 'read as pubtator (recognised from an ID|t|title line)')
+    """
+    warnings: list[str] = []
+    if form is None:
+        form, why = detect_format(path)
+        if form != "brat":
+            warnings.append(f"{path}: read as {form} (recognised from {why})")
+    if form in ("bioc-xml", "bioc-json"):
+        from annoscore.formats.bioc import read_bioc
+
+        bioc = read_bioc(path, form)
+        documents, warnings = bioc.documents, [*warnings, *bioc.warnings]
+    elif form in ("prodigy-jsonl", "spacy-jsonl"):
+        from annoscore.formats.jsonl import read_jsonl
+
+        jsonl = read_jsonl(path, form)
+        documents = jsonl.documents
+        if jsonl.skipped:
+            warnings.append(f"{path}: {jsonl.skipped} line(s) left out (answer not accept)")
+    else:
+        documents = read_annotations(path, form)
+    by_id: dict[str, AnnotatedDocument] = {}
+    for document in documents:
+        if document.id in by_id:
+            raise InputError(
+                f"document {document.id!r} appears twice ({by_id[document.id].path or path} "
+                f"and {document.path or path}); a side gives each document once",
+                path,
+            )
+        by_id[document.id] = document
+    return AnnotationCorpus(form, by_id, tuple(warnings))
+
+
 def read_annotations(path: Path, form: str | None = None) -> list[AnnotatedDocument]:
     """The documents of ``path`` in format ``form`` (recognised when ``None``:
     :func:`detect_format`)."""
@@ -150,6 +230,8 @@ def read_annotations(path: Path, form: str | None = None) -> list[AnnotatedDocum
     if form == "i2b2-xml":
         from annoscore.formats.i2b2 import read_i2b2
 
+        if path.is_dir():  # a folder of notes, one document per .xml file
+            return [read_i2b2(p) for p in sorted(path.glob("*.xml")) if p.is_file()]
         return [read_i2b2(path)]
     if form in ("prodigy-jsonl", "spacy-jsonl"):
         from annoscore.formats.jsonl import read_jsonl

@@ -30,7 +30,9 @@ signature.  An option that has no effect in the chosen mode (``tolerance`` outsi
 ``min_overlap`` or ``overlap_basis`` outside ``overlap`` and ``semeval``) is an
 :class:`~annoscore.errors.InputError` (exit 2): it would otherwise be silently ignored.
 
-Input (:func:`score_spans`): brat files read by the generic rules of
+Input (:func:`score_spans`): any entity format of :mod:`annoscore.formats.annotations` on
+either side (``gold_format``, ``system_format``; recognised when ``None``, a warning naming a
+format other than brat), documents paired by id; brat files are read by the generic rules of
 :mod:`annoscore.formats.brat` (malformed lines are errors naming file and line; a byte-order mark
 and text separated from the offsets by a space are tolerated with a warning, refused with
 ``strict_input``).
@@ -45,10 +47,11 @@ from typing import TYPE_CHECKING, Literal
 
 from annoscore.align.documents import MissingDocs, paired_files
 from annoscore.align.span_modes import Duplicates, OverlapBasis, SpanMode, match_options
+from annoscore.formats.annotations import Format, detect_format, read_corpus
 from annoscore.formats.brat import AnnFile, read_brat_corpus
 from annoscore.model import AnnotatedDocument, Mention
 from annoscore.options import TaskOptions, constant, option
-from annoscore.result import Result, ScoreWarning
+from annoscore.result import Result, ScoreWarning, note
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
@@ -101,11 +104,23 @@ class SpanOptions(TaskOptions):
         "count: a document on one side only is scored against nothing (its mentions are "
         "missed or spurious); ignore: score only documents on both sides.",
     )
+    gold_format: Format | None = option(
+        None,
+        "The gold file's format: brat, bioc-xml, bioc-json, pubtator, i2b2-xml, prodigy-jsonl, "
+        "spacy-jsonl or conll-bio; recognised from the file when left out (a warning says "
+        "which, unless brat).",
+        moves=False,
+    )
+    system_format: Format | None = option(
+        None, "The system file's format (as --gold-format).", moves=False
+    )
 
 
 def score_spans(gold: Path, system: Path, options: SpanOptions = SpanOptions()) -> Result:
     """Predicted spans against gold spans in two brat files (one document, whatever their
-    names) or two folders of them (documents paired by file name).
+    names) or two folders of them (documents paired by file name), or files of any other
+    entity format (``options.gold_format``, ``options.system_format``: documents paired by id;
+    two files of one document each are that document).
 
     Counts per document and type: ``tp``, ``fp``, ``fn`` (SemEval: ``{scheme}_{cor,inc,par,
     mis,spu}``); P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) (SemEval: credit
@@ -123,12 +138,24 @@ def score_spans(gold: Path, system: Path, options: SpanOptions = SpanOptions()) 
     ({'fn': 2, 'fp': 1, 'tp': 54}, 0.973)
     """
     match_options(options)  # an option with no effect is refused before reading
-    gold_corpus = read_brat_corpus(gold, strict_input=options.strict_input)
-    system_corpus = read_brat_corpus(system, strict_input=options.strict_input)
-    gold_docs, system_docs = paired_files(gold, system, gold_corpus.files, system_corpus.files)
-    return _scored(
-        gold_docs, system_docs, options, [*gold_corpus.warnings, *system_corpus.warnings]
-    )
+    gold_files, gold_warnings = _read_side(gold, options.gold_format, options)
+    system_files, system_warnings = _read_side(system, options.system_format, options)
+    gold_docs, system_docs = paired_files(gold, system, gold_files, system_files)
+    return _scored(gold_docs, system_docs, options, [*gold_warnings, *system_warnings])
+
+
+def _read_side(
+    path: Path, form: str | None, options: SpanOptions
+) -> tuple[Mapping[str, SpanDocument], list[ScoreWarning]]:
+    """One side's documents by id and the reader's warnings: brat through its own reader,
+    any other format (named, or recognised) through :func:`read_corpus`."""
+    if form is None and path.is_dir():
+        form = detect_format(path)[0]  # brat, or a folder of i2b2 XML notes
+    if form == "brat" or (form is None and path.suffix == ".ann"):
+        corpus = read_brat_corpus(path, strict_input=options.strict_input)
+        return corpus.files, list(corpus.warnings)
+    read = read_corpus(path, form)
+    return read.documents, [note(w, "format.read") for w in read.warnings]
 
 
 def count_spans(

@@ -1,0 +1,300 @@
+"""Annotated documents written in each entity format :mod:`annoscore.formats.annotations` reads:
+what ``annoscore convert FROM TO INPUT OUTPUT`` writes.
+
+:func:`write_annotations` gives the files to write as ``(name, text)`` pairs: one pair named
+``""`` (the output file itself) for the formats that hold a corpus in one file (BioC XML and
+JSON, PubTator, Prodigy and spaCy JSONL, CoNLL BIO), one or two files per document of a folder
+for brat (``ID.txt``, ``ID.ann``) and i2b2 XML (``ID.xml``).  Offsets, types, mention ids and
+concept ids (brat ``N`` lines, BioC's ``identifier`` infon, PubTator's last column) are kept, so
+reading the output gives the input's mentions; what a format cannot hold is an
+:class:`~annoscore.errors.InputError` naming the document and the mention, never a silent loss:
+
+* PubTator: a discontinuous mention, a ``|`` in a document id; a PubTator document is one
+  title line, so each line break or tab of the text is written as a space (offsets kept; a
+  warning says how many documents);
+* i2b2 XML: a discontinuous mention, a type that is not an XML name;
+* Prodigy and spaCy JSONL: a discontinuous mention;
+* CoNLL BIO: a mention that does not start and end on whitespace token boundaries, or that
+  overlaps another, a document id with whitespace.  The text read back is the tokens joined
+  by one space (sentences by a line break), so offsets move when the input's text has other
+  spacing; the mentions' texts and types do not.  One document is written without a
+  ``-DOCSTART-`` line (read back, it is named after the file); several get
+  ``-DOCSTART- ID O`` lines and three columns (``TOKEN -X- TAG``).
+
+>>> from annoscore.model import AnnotatedDocument, Mention, Span
+>>> doc = AnnotatedDocument("d1", (Mention(Span.of(0, 7), "Chemical", "T1", "Aspirin"),),
+...                         "Aspirin works")
+>>> write_annotations([doc], "pubtator")
+[('', 'd1|t|Aspirin works\\nd1|a|\\nd1\\t0\\t7\\tAspirin\\tChemical\\t-1\\n\\n')]
+>>> print(write_annotations([doc], "conll-bio")[0][1], end="")
+Aspirin B-Chemical
+works O
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from annoscore.errors import InputError
+from annoscore.model import AnnotatedDocument, Mention
+
+_BREAKS = "\n\r\t\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+_FLAT = str.maketrans(dict.fromkeys(_BREAKS, " "))
+_XML_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9._-]*\Z")
+
+
+def write_annotations(documents: Sequence[AnnotatedDocument], form: str) -> list[tuple[str, str]]:
+    """The files of ``documents`` in format ``form`` (the module doc; :func:`write_warnings`
+    says what the format changed)."""
+    if form == "brat":
+        return [pair for d in documents for pair in _brat(d)]
+    if form == "i2b2-xml":
+        return [(f"{_file_name(d)}.xml", _i2b2(d)) for d in documents]
+    if form == "bioc-xml":
+        return [("", _bioc_xml(documents))]
+    if form == "bioc-json":
+        return [("", json.dumps(_bioc_json(documents), ensure_ascii=False, indent=1) + "\n")]
+    if form == "pubtator":
+        return [("", "".join(_pubtator(d) for d in documents))]
+    if form in ("prodigy-jsonl", "spacy-jsonl"):
+        return [("", "".join(_jsonl(d, form) for d in documents))]
+    if form == "conll-bio":
+        return [("", _conll(documents))]
+    raise InputError(
+        f"cannot write {form}: convert writes brat, bioc-xml, bioc-json, pubtator, "
+        "i2b2-xml, prodigy-jsonl, spacy-jsonl and conll-bio"
+    )
+
+
+def write_warnings(documents: Sequence[AnnotatedDocument], form: str) -> list[str]:
+    """What writing ``documents`` as ``form`` changes without losing an annotation."""
+    if form != "pubtator":
+        return []
+    changed = [d.id for d in documents if any(c in (d.text or "") for c in _BREAKS)]
+    if not changed:
+        return []
+    return [
+        f"{len(changed)} document(s) have line breaks or tabs, written as spaces (one per "
+        f"character, offsets kept) as a PubTator title line needs (e.g. {changed[0]!r})"
+    ]
+
+
+def _where(document: AnnotatedDocument, mention: Mention | None = None) -> str:
+    return f"document {document.id!r}" + (
+        f", mention {mention.id or mention.text!r}" if mention else ""
+    )
+
+
+def _file_name(document: AnnotatedDocument) -> str:
+    if not document.id or "/" in document.id or document.id in (".", ".."):
+        raise InputError(f"{_where(document)}: the id cannot name a file")
+    return document.id
+
+
+def _concepts(document: AnnotatedDocument) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for n in document.normalizations:
+        found.setdefault(n.target, []).append(n.reference)
+    return found
+
+
+def _continuous(document: AnnotatedDocument, mention: Mention, form: str) -> tuple[int, int]:
+    if len(mention.span.fragments) != 1:
+        raise InputError(f"{_where(document, mention)}: {form} cannot hold a discontinuous mention")
+    return mention.span.start, mention.span.end
+
+
+def _brat(document: AnnotatedDocument) -> list[tuple[str, str]]:
+    name = _file_name(document)
+    lines: list[str] = []
+    ids: dict[int, str] = {}
+    for k, m in enumerate(document.mentions, 1):
+        mention_id = m.id if m.id.startswith("T") and m.id[1:].isdigit() else f"T{k}"
+        ids[k] = mention_id
+        offsets = ";".join(f"{s} {e}" for s, e in m.span.fragments)
+        text = m.text
+        if document.text is not None:
+            text = " ".join(document.text[s:e] for s, e in m.span.fragments)
+        lines.append(f"{mention_id}\t{m.type} {offsets}\t{' '.join(text.split())}")
+    renamed = {m.id: ids[k] for k, m in enumerate(document.mentions, 1) if m.id}
+    for k, n in enumerate(document.normalizations, 1):
+        target = renamed.get(n.target, n.target)
+        resource = n.resource or "Reference"
+        lines.append(f"N{k}\tReference {target} {resource}:{n.reference}\t{n.text}")
+    pairs = [(f"{name}.ann", "".join(line + "\n" for line in lines))]
+    if document.text is not None:
+        pairs.insert(0, (f"{name}.txt", document.text))
+    return pairs
+
+
+def _i2b2(document: AnnotatedDocument) -> str:
+    text = document.text or ""
+    if "]]>" in text:
+        raise InputError(f"{_where(document)}: the text holds ']]>', which CDATA cannot")
+    subtypes = {a.target: a.value for a in document.attributes if a.name == "TYPE"}
+    tags = []
+    for k, m in enumerate(document.mentions):
+        start, end = _continuous(document, m, "i2b2-xml")
+        if not _XML_NAME.match(m.type):
+            raise InputError(f"{_where(document, m)}: type {m.type!r} is not an XML tag name")
+        mention_id = m.id or f"P{k}"
+        subtype = subtypes.get(mention_id)
+        extra = "" if subtype is None else f" TYPE={quoteattr(subtype)}"
+        tags.append(
+            f'<{m.type} id={quoteattr(mention_id)} start="{start}" end="{end}" '
+            f"text={quoteattr(text[start:end])}{extra} />"
+        )
+    body = "\n".join(tags)
+    return (
+        '<?xml version="1.0" encoding="UTF-8" ?>\n<deIdi2b2>\n'
+        f"<TEXT><![CDATA[{text}]]></TEXT>\n<TAGS>\n{body}\n</TAGS>\n</deIdi2b2>\n"
+    )
+
+
+def _bioc_annotations(document: AnnotatedDocument) -> list[dict[str, Any]]:
+    concepts = _concepts(document)
+    out = []
+    for k, m in enumerate(document.mentions, 1):
+        infons = {"type": m.type}
+        if m.id in concepts:
+            infons["identifier"] = ",".join(concepts[m.id])
+        text = m.text
+        if document.text is not None:
+            text = " ".join(document.text[s:e] for s, e in m.span.fragments)
+        out.append(
+            {
+                "id": m.id or str(k),
+                "infons": infons,
+                "text": text,
+                "locations": [{"offset": s, "length": e - s} for s, e in m.span.fragments],
+            }
+        )
+    return out
+
+
+def _bioc_json(documents: Sequence[AnnotatedDocument]) -> dict[str, Any]:
+    return {
+        "source": "annoscore",
+        "date": "",
+        "key": "",
+        "infons": {},
+        "documents": [
+            {
+                "id": d.id,
+                "infons": {},
+                "passages": [
+                    {
+                        "offset": 0,
+                        "infons": {},
+                        "text": d.text or "",
+                        "sentences": [],
+                        "annotations": _bioc_annotations(d),
+                        "relations": [],
+                    }
+                ],
+                "annotations": [],
+                "relations": [],
+            }
+            for d in documents
+        ],
+    }
+
+
+def _bioc_xml(documents: Sequence[AnnotatedDocument]) -> str:
+    parts = [
+        '<?xml version="1.0" encoding="UTF-8"?>\n<collection><source>annoscore</source>'
+        "<date></date><key></key>"
+    ]
+    for d in documents:
+        parts.append(f"<document><id>{escape(d.id)}</id><passage><offset>0</offset>")
+        parts.append(f"<text>{escape(d.text or '')}</text>")
+        for a in _bioc_annotations(d):
+            infons = "".join(
+                f"<infon key={quoteattr(k)}>{escape(v)}</infon>" for k, v in a["infons"].items()
+            )
+            locations = "".join(
+                f'<location offset="{x["offset"]}" length="{x["length"]}"/>' for x in a["locations"]
+            )
+            parts.append(
+                f"<annotation id={quoteattr(a['id'])}>{infons}{locations}"
+                f"<text>{escape(a['text'])}</text></annotation>"
+            )
+        parts.append("</passage></document>")
+    parts.append("</collection>\n")
+    return "\n".join(parts)
+
+
+def _pubtator(document: AnnotatedDocument) -> str:
+    text = (document.text or "").translate(_FLAT)
+    if any(c in document.id for c in "|" + _BREAKS) or not document.id:
+        raise InputError(f"{_where(document)}: a PubTator id cannot be empty or hold '|'")
+    concepts = _concepts(document)
+    lines = [f"{document.id}|t|{text}", f"{document.id}|a|"]
+    for m in document.mentions:
+        start, end = _continuous(document, m, "pubtator")
+        concept = "|".join(concepts.get(m.id, [])) or "-1"
+        lines.append(f"{document.id}\t{start}\t{end}\t{text[start:end]}\t{m.type}\t{concept}")
+    return "\n".join(lines) + "\n\n"
+
+
+def _jsonl(document: AnnotatedDocument, form: str) -> str:
+    items = []
+    for m in document.mentions:
+        start, end = _continuous(document, m, form)
+        items.append({"start": start, "end": end, "label": m.type})
+    text = document.text or ""
+    if form == "prodigy-jsonl":
+        item: dict[str, Any] = {
+            "text": text,
+            "meta": {"id": document.id},
+            "spans": items,
+            "answer": "accept",
+        }
+    else:
+        item = {"id": document.id, "text": text, "ents": items}
+    return json.dumps(item, ensure_ascii=False) + "\n"
+
+
+def _conll(documents: Sequence[AnnotatedDocument]) -> str:
+    lines: list[str] = []
+    several = len(documents) > 1
+    for document in documents:
+        text = document.text or ""
+        if several:
+            if (
+                not document.id
+                or len(document.id.split()) != 1
+                or document.id != document.id.strip()
+            ):
+                raise InputError(f"{_where(document)}: a -DOCSTART- line cannot hold this id")
+            lines += [f"-DOCSTART- {document.id} O", ""]
+        tags: dict[int, str] = {}
+        tokens = [(t.start(), t.end()) for t in re.finditer(r"\S+", text)]
+        starts = {s: i for i, (s, _) in enumerate(tokens)}
+        ends = {e: i for i, (_, e) in enumerate(tokens)}
+        for m in sorted(document.mentions, key=lambda m: (m.span.start, m.span.end)):
+            start, end = _continuous(document, m, "conll-bio")
+            if start not in starts or end not in ends or " " in m.type:
+                raise InputError(
+                    f"{_where(document, m)}: offsets {start}-{end} are not whitespace token "
+                    "boundaries (or the type has a space): CoNLL BIO cannot hold it"
+                )
+            first, last = starts[start], ends[end]
+            if any(i in tags for i in range(first, last + 1)):
+                raise InputError(f"{_where(document, m)}: overlaps another mention")
+            for i in range(first, last + 1):
+                tags[i] = ("B-" if i == first else "I-") + m.type
+        previous_end = 0
+        for i, (s, e) in enumerate(tokens):
+            if i and "\n" in text[previous_end:s]:
+                lines.append("")
+            filler = " -X-" if several else ""
+            lines.append(f"{text[s:e]}{filler} {tags.get(i, 'O')}")
+            previous_end = e
+        if not several:
+            lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n" if lines else ""

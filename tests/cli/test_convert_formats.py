@@ -1,0 +1,130 @@
+"""``annoscore convert FROM TO INPUT OUTPUT``: every format to every other, round trips keep
+every mention (offsets, types, concept ids where the format holds them), what a format cannot
+hold is an error, and ``convert muc-sgml`` still works beside it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from annoscore.cli import app
+from annoscore.formats.annotations import read_corpus
+from annoscore.formats.writers import write_annotations
+from annoscore.model import AnnotatedDocument, Mention, Span
+from annoscore.samples import SAMPLES
+
+TARGETS = [
+    "brat",
+    "bioc-xml",
+    "bioc-json",
+    "pubtator",
+    "i2b2-xml",
+    "prodigy-jsonl",
+    "spacy-jsonl",
+]
+HOLD_IDS = {"brat", "bioc-xml", "bioc-json", "pubtator"}
+BRAT = SAMPLES / "pharmaconer/gold/subtrack1/sample"
+BIO = SAMPLES / "bio/gold.conll"
+
+
+def _run(*args: str | Path) -> str:
+    result = CliRunner().invoke(app, ["convert", *map(str, args)])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def _mentions(path: Path, form: str, ids: bool = True) -> set[tuple[object, ...]]:
+    corpus = read_corpus(path, form)
+    found: set[tuple[object, ...]] = set()
+    for doc_id, document in corpus.documents.items():
+        concepts = {n.target: n.reference for n in document.normalizations}
+        text = document.text or ""
+        for m in document.mentions:
+            concept = concepts.get(m.id, "") if ids else ""
+            fragments = m.span.fragments
+            found.add(
+                (doc_id, fragments, m.type, concept, " ".join(text[s:e] for s, e in fragments))
+            )
+    return found
+
+
+def _output(tmp_path: Path, form: str, name: str) -> Path:
+    return tmp_path / (name if form in ("brat", "i2b2-xml") else f"{name}.{form}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_brat_to_each_format_and_back_keeps_every_mention(tmp_path: Path, target: str) -> None:
+    there = _output(tmp_path, target, "there")
+    _run("brat", target, BRAT, there)
+    back = tmp_path / "back"
+    _run(target, "brat", there, back)
+    ids = target in HOLD_IDS
+    expected = _mentions(BRAT, "brat", ids)
+    assert len(expected) > 50
+    assert _mentions(there, target, ids) == expected
+    assert _mentions(back, "brat", ids) == expected
+    first = sorted(p.name for p in BRAT.glob("*.txt"))[0]
+    if target != "pubtator":  # PubTator writes line breaks as spaces
+        assert (back / first).read_text(encoding="utf-8") == (BRAT / first).read_text(
+            encoding="utf-8"
+        )
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_conll_bio_to_each_format_and_back_is_the_same_reading(tmp_path: Path, target: str) -> None:
+    there = _output(tmp_path, target, "there")
+    _run("conll-bio", target, BIO, there)
+    back = tmp_path / "back.conll"
+    _run(target, "conll-bio", there, back)
+    expected = _mentions(BIO, "conll-bio", False)
+    assert {m[2] for m in expected} == {"PER", "LOC", "ORG", "MISC"}
+    assert _mentions(back, "conll-bio", False) == expected
+    before = {d.id: d.text for d in read_corpus(BIO, "conll-bio").documents.values()}
+    after = {d.id: d.text for d in read_corpus(back, "conll-bio").documents.values()}
+    if target != "pubtator":  # PubTator writes line breaks as spaces
+        assert after == before
+
+
+def test_what_a_format_cannot_hold_is_an_error_naming_the_mention(tmp_path: Path) -> None:
+    split = AnnotatedDocument(
+        "d", (Mention(Span(((0, 2), (3, 5))), "X", "T1", "ab de"),), "ab cd ef"
+    )
+    for form in ("pubtator", "i2b2-xml", "prodigy-jsonl", "spacy-jsonl", "conll-bio"):
+        with pytest.raises(Exception, match="document 'd', mention 'T1'"):
+            write_annotations([split], form)
+    inside = AnnotatedDocument("d", (Mention(Span.of(1, 2), "X", "T1", "b"),), "ab cd")
+    with pytest.raises(Exception, match="not whitespace token boundaries"):
+        write_annotations([inside], "conll-bio")
+    runner = CliRunner()
+    result = runner.invoke(app, ["convert", "brat", "conll-bio", str(BRAT), str(tmp_path / "x")])
+    assert result.exit_code == 2 and "CoNLL BIO cannot hold it" in result.output
+    assert not (tmp_path / "x").exists()
+    result = runner.invoke(app, ["convert", "brat", "nope", str(BRAT), str(tmp_path / "x")])
+    assert result.exit_code == 2 and "TO is one of" in result.output
+
+
+def test_existing_outputs_need_force_and_an_input_is_never_overwritten(tmp_path: Path) -> None:
+    out = tmp_path / "o.json"
+    _run("conll-bio", "bioc-json", BIO, out)
+    runner = CliRunner()
+    again = runner.invoke(app, ["convert", "conll-bio", "bioc-json", str(BIO), str(out)])
+    assert again.exit_code == 2 and "use --force" in again.output
+    _run("conll-bio", "bioc-json", BIO, out, "--force")
+    assert len(json.loads(out.read_text(encoding="utf-8"))["documents"]) == 2
+    same = runner.invoke(app, ["convert", "bioc-json", "bioc-json", str(out), str(out), "--force"])
+    assert same.exit_code == 2 and "input file" in same.output
+
+
+def test_pubtator_writes_line_breaks_as_spaces_and_says_so(tmp_path: Path) -> None:
+    out = tmp_path / "p.txt"
+    output = _run("brat", "pubtator", BRAT, out)
+    assert "line breaks or tabs, written as spaces" in output
+    assert "\t" not in out.read_text(encoding="utf-8").split("\n", 1)[0]
+
+
+def test_muc_sgml_conversion_is_still_a_sub_command() -> None:
+    result = CliRunner().invoke(app, ["convert", "muc-sgml", "--help"])
+    assert result.exit_code == 0 and "--out" in result.output
