@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import typing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -46,17 +47,7 @@ Format = Literal[
 ]
 """A format's name, as every option and command spells it."""
 
-FORMATS = (
-    "brat",
-    "bioc-xml",
-    "bioc-json",
-    "pubtator",
-    "i2b2-xml",
-    "prodigy-jsonl",
-    "spacy-jsonl",
-    "conll-bio",
-    "nlpsandbox-json",
-)
+FORMATS: tuple[str, ...] = typing.get_args(Format)
 
 
 def detect_format(path: Path) -> tuple[str, str]:
