@@ -510,7 +510,8 @@ class Result:
         warnings = self.warnings
         if view.averages and not self.view.averages:
             warnings = merge_warnings((*warnings, *self._average_notes()))
-        return replace(self, view=view, warnings=warnings, _cache={})
+        # the cached documents and types depend on the counts and the scorer, not on the view
+        return replace(self, view=view, warnings=warnings, _cache=dict(self._cache))
 
     def _average_notes(self) -> list[ScoreWarning]:
         notes = []
@@ -535,7 +536,7 @@ class Result:
 
     def with_extra(self, **items: Any) -> Result:
         """The same result with more JSON fields (a MUC map history, say)."""
-        return replace(self, extra={**self.extra, **items}, _cache={})
+        return replace(self, extra={**self.extra, **items}, _cache=dict(self._cache))
 
     @property
     def documents(self) -> dict[str, ScoredUnit]:
