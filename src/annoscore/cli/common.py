@@ -38,6 +38,7 @@ class OutputFormat(str, Enum):
     json = "json"
     csv = "csv"
     markdown = "markdown"
+    html = "html"
 
 
 FormatOption = Annotated[
@@ -45,7 +46,8 @@ FormatOption = Annotated[
     typer.Option(
         "--format",
         "-f",
-        help="text (the official layout where there is one), json, csv or markdown.",
+        help="text (the official layout where there is one), json, csv, markdown, or html (a "
+        "self-contained report page: give -o FILE).",
         case_sensitive=False,
     ),
 ]
@@ -764,6 +766,8 @@ def emit(
     """
     if output is not None:
         check_output(output)
+    elif fmt is OutputFormat.html and _terminal(sys.stdout):
+        raise InputError("--format html writes a page: give -o FILE (e.g. -o report.html)")
     if strict_input:
         refuse_tolerated(result.warnings)
     if per_doc:
@@ -774,10 +778,34 @@ def emit(
         result = with_intervals(
             result, samples=bootstrap, confidence=confidence, seed=seed, progress=progress
         )
-    write_result(render(result, fmt.value, text), output)
+    if fmt is OutputFormat.html:
+        from annoscore.report.html import render_html
+
+        rendered = render_html(result, command=command_line())
+    else:
+        rendered = render(result, fmt.value, text)
+    write_result(rendered, output)
     if fmt in (OutputFormat.text, OutputFormat.csv):
         for warning in result.warnings:
             tell("warning", str(warning))
+
+
+def _terminal(stream: IO[Any] | None) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+def command_line() -> str | None:
+    """The command line of this run as a shell would read it back (the HTML report shows it),
+    or ``None`` when annoscore was not started as a command (called from Python)."""
+    import shlex
+
+    program = os.path.basename(sys.argv[0]) if sys.argv else ""
+    if program not in ("annoscore", "__main__.py"):
+        return None
+    return shlex.join(["annoscore", *sys.argv[1:]])
 
 
 def write_result(rendered: str, output: Path | None) -> None:
