@@ -165,7 +165,45 @@ def test_every_scoring_command_writes_the_page(cli: Any, tmp_path: Path, name: s
 def test_html_to_a_terminal_is_refused_with_a_hint(
     cli: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("annoscore.cli.common._terminal", lambda stream: True)
+    monkeypatch.setattr("annoscore.cli.common.is_terminal", lambda stream: True)
     done = cli(*_command("trec"), "--format", "html")
     assert done.exit_code == 2
     assert "give -o FILE" in done.stderr and "\n" not in done.stderr.strip()
+
+
+def test_report_of_one_system_is_the_format_html_page(cli: Any, tmp_path: Path) -> None:
+    task = registry.get("spans")
+    gold, system, _ = registry.sample_paths(task)
+    out = tmp_path / "one.html"
+    done = cli("report", "spans", gold, system, "--option", "mode=semeval", "-o", out)
+    assert done.exit_code == 0, done.output
+    expected = cli.json(*_command("spans"), "--per-doc")
+    data = embedded(out.read_text(encoding="utf-8"))
+    data.pop("types")
+    assert data == expected
+
+
+def test_report_of_several_systems_holds_compare_and_each_system(cli: Any, tmp_path: Path) -> None:
+    gold, system, _ = registry.sample_paths(registry.get("pharmaconer-ner"))
+    out = tmp_path / "many.html"
+    args = ["pharmaconer-ner", gold, system, gold, "--names", "run,oracle"]
+    done = cli("report", *args, "--samples", "200", "-o", out)
+    assert done.exit_code == 0, done.output
+    data = embedded(out.read_text(encoding="utf-8"))
+    compared = json.loads(cli("compare", *args, "--samples", "200", "-f", "json").stdout)
+    assert data["comparison"] == compared
+    assert set(data["systems"]) == {"run", "oracle"}
+    assert data["systems"]["run"] == json.loads(
+        render_json(report_view(registry.get("pharmaconer-ner").run(gold, system)))
+    )
+    assert data["systems"]["oracle"]["scores"]["f1"] == 1.0
+
+
+def test_report_refuses_bad_names_and_unknown_tasks(cli: Any, tmp_path: Path) -> None:
+    gold, system, _ = registry.sample_paths(registry.get("trec"))
+    out = tmp_path / "x.html"
+    done = cli("report", "trec", gold, system, system, "--names", "a", "-o", out)
+    assert done.exit_code == 2 and "--names gives 1 names for 2 systems" in done.stderr
+    done = cli("report", "no-such-task", gold, system, "-o", out)
+    assert done.exit_code == 2
+    assert not out.exists()

@@ -146,3 +146,32 @@ def test_the_page_works_without_javascript_and_prints(browser: Any, tmp_path: Pa
         assert page.pdf()[:5] == b"%PDF-"  # it prints
     finally:
         context.close()
+
+
+def test_a_report_of_several_systems_shows_the_json(browser: Any, tmp_path: Path) -> None:
+    from annoscore.report.html import render_comparison_html
+    from annoscore.significance import paired_test
+
+    task = registry.get("pharmaconer-ner")
+    gold, system, _ = registry.sample_paths(task)
+    results = {"run": task.run(gold, system), "oracle": task.run(gold, gold)}
+    results = {n: with_intervals(r, samples=30, seed=2) for n, r in results.items()}
+    comparison = paired_test(
+        results["run"], {"oracle": results["oracle"]}, samples=100, baseline_name="run"
+    )
+    path = tmp_path / "many.html"
+    path.write_text(render_comparison_html(results, comparison), encoding="utf-8")
+    opened = open_report(browser, path)
+    try:
+        assert opened.errors == []
+        data = opened.data()
+        numbers = opened.numbers()
+        for where, shown, title in numbers:
+            check_number(at(data, where), shown, title)
+        seen = {tuple(p[:4]) for p, _, _ in numbers}
+        assert ("comparison", "systems", "oracle", "p_value") in seen
+        assert ("comparison", "systems", "oracle", "interval") in seen
+        assert ("systems", "run", "intervals", "f1") in seen
+        assert ("systems", "oracle", "types", "PROTEINAS") in seen
+    finally:
+        opened.page.close()

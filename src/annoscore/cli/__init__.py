@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "spans": ("spans", "Generic span scoring of brat files: six matching modes, SemEval."),
     "trec": ("trec", "trec_eval-style MAP of a run against qrels."),
     "compare": ("compare", "Paired significance tests of several systems on one gold standard."),
+    "report": ("report", "One HTML report of one or several systems on one gold standard."),
     "convert": ("convert", "Convert between formats (MUC SGML to brat)."),
     "demo": ("demo", "Score every registered task on the built-in sample data."),
 }

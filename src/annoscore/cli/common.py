@@ -766,7 +766,7 @@ def emit(
     """
     if output is not None:
         check_output(output)
-    elif fmt is OutputFormat.html and _terminal(sys.stdout):
+    elif fmt is OutputFormat.html and is_terminal(sys.stdout):
         raise InputError("--format html writes a page: give -o FILE (e.g. -o report.html)")
     if strict_input:
         refuse_tolerated(result.warnings)
@@ -790,7 +790,8 @@ def emit(
             tell("warning", str(warning))
 
 
-def _terminal(stream: IO[Any] | None) -> bool:
+def is_terminal(stream: IO[Any] | None) -> bool:
+    """Whether ``stream`` is a terminal (a closed stream is not)."""
     try:
         return stream is not None and stream.isatty()
     except (OSError, ValueError):

@@ -58,10 +58,10 @@ def _card(anchor: str, title: str, body: str, note: str = "") -> str:
     )
 
 
-def _warnings(warnings: Sequence[str], prefix: str = "") -> str:
+def _warnings(warnings: Sequence[str]) -> str:
     if not warnings:
         return ""
-    items = "".join(f"<li>{escape(prefix)}{escape(w)}</li>" for w in warnings)
+    items = "".join(f"<li>{escape(w)}</li>" for w in warnings)
     plural = "s" if len(warnings) != 1 else ""
     return (
         f'<details class="warn"><summary>{len(warnings)} warning{plural}</summary>'
@@ -394,9 +394,11 @@ def render_comparison_html(
     if command:
         meta.append(("command", f"<code>{escape(command)}</code>"))
     meta.append(("systems", escape(", ".join(names))))
-    summary = _meta(meta) + _warnings(compared["warnings"])
-    for n in names:
-        summary += _warnings(systems[n]["warnings"], f"{n}: ")
+    said = set(compared["warnings"])
+    summary = _meta(meta) + _warnings(
+        [*compared["warnings"]]
+        + [f"{n}: {w}" for n in names for w in systems[n]["warnings"] if w not in said]
+    )
     body = [_card("summary", "Summary", summary), _card("compare", "Systems compared", table, note)]
     nav = [("summary", "Summary"), ("compare", "Compared")]
     type_names: list[str] = []
