@@ -100,6 +100,25 @@ StrictInputOption = Annotated[
         "tolerates (each such line is otherwise a warning naming file and line).",
     ),
 ]
+NoTextOption = Annotated[
+    bool,
+    typer.Option(
+        "--no-text",
+        help="With --format html: leave the document texts out of the report (the viewer "
+        "shows offsets), so detailed results do not leak test texts.",
+        rich_help_panel="HTML report",
+    ),
+]
+MaxHtmlOption = Annotated[
+    float,
+    typer.Option(
+        "--max-html-mb",
+        min=0.0,
+        help="With --format html: the size budget in MB; beyond it full texts are replaced by "
+        "context windows around the mentions, with a notice.",
+        rich_help_panel="HTML report",
+    ),
+]
 SeedOption = Annotated[
     int,
     typer.Option(
@@ -754,9 +773,12 @@ def emit(
     confidence: float = 0.95,
     seed: int = 12345,
     strict_input: bool = False,
+    page: Callable[[Result], str] | None = None,
 ) -> None:
     """Render ``result`` and write it to ``output`` or stdout.
 
+    ``page`` renders ``--format html`` (the command's page, with what it knows beyond the
+    result); without it the plain report page of the result.
     ``per_doc`` adds the per-document rows; ``bootstrap`` resamples the documents of the count
     matrix that many times and adds percentile intervals (:mod:`annoscore.significance`).
     ``strict_input`` refuses (exit 2) a result that needed tolerated input.
@@ -778,7 +800,9 @@ def emit(
         result = with_intervals(
             result, samples=bootstrap, confidence=confidence, seed=seed, progress=progress
         )
-    if fmt is OutputFormat.html:
+    if fmt is OutputFormat.html and page is not None:
+        rendered = page(result)
+    elif fmt is OutputFormat.html:
         from annoscore.report.html import render_html
 
         rendered = render_html(result, command=command_line())

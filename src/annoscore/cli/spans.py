@@ -35,5 +35,10 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--per-type", help="Add per-type scores and counts.")
         ] = False,
     ) -> None:
+        from annoscore.report.html_spans import read_sides
+
         with cyclic_gc_paused():
-            out.emit(score_spans(gold, system, options).shown(types=per_type))
+            out.emit(
+                score_spans(gold, system, options).shown(types=per_type),
+                spans=lambda: read_sides(gold, system, strict_input=options.strict_input),
+            )

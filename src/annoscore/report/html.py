@@ -22,6 +22,7 @@ from annoscore.report.html_page import (
     number_cell,
     page,
 )
+from annoscore.report.html_spans import SpanSides
 from annoscore.result import Result
 from annoscore.version import __version__
 
@@ -256,9 +257,19 @@ def _header(title: str, signature: str) -> str:
     return f'<h1>{escape(title)}</h1><div class="sub">{sub}</div>'
 
 
-def render_html(result: Result, *, command: str | None = None) -> str:
+def render_html(
+    result: Result,
+    *,
+    command: str | None = None,
+    spans: SpanSides | None = None,
+    text: bool = True,
+    max_mb: float | None = None,
+) -> str:
     """One self-contained HTML page for ``result`` (``command``: the command line that
-    reproduces it, shown in the header)."""
+    reproduces it, shown in the header).  With ``spans`` (a span task's documents), the error
+    analysis and the document viewer too (:mod:`annoscore.report.html_spans`): ``text`` False
+    leaves the document texts out, ``max_mb`` is the size budget beyond which texts are cut to
+    context windows."""
     result = report_view(result)
     data = result_data(result)
     documents = len(result.matrix.documents)
@@ -312,13 +323,27 @@ def render_html(result: Result, *, command: str | None = None) -> str:
         body.append(_card("distribution", f"Per-document {key}", _distribution(result, key)))
         nav.append(("documents", "Per document"))
         body.append(_card("documents", "Per document", _documents_section(key)))
+    data_elements = embedded_json(data)
+    css = js = ""
+    if spans is not None:
+        from annoscore.report import html_spans
+
+        max_bytes = None if max_mb is None else int(max_mb * 1_000_000)
+        cards, errors = html_spans.sections(spans, text=text, max_bytes=max_bytes)
+        at = next((i for i, (a, _) in enumerate(nav) if a == "distribution"), len(nav))
+        nav[at:at] = [(anchor, label) for anchor, label, _, _ in cards]
+        body[at:at] = [_card(anchor, title, part) for anchor, _, title, part in cards]
+        data_elements += errors
+        css, js = html_spans.CSS, html_spans.JS
     title = f"annoscore report: {result.task}"
     return page(
         title,
         _header(title, data["signature"]),
         nav,
         "".join(body),
-        embedded_json(data),
+        data_elements,
+        css=css,
+        js=js,
     )
 
 

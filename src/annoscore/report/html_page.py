@@ -211,16 +211,26 @@ document.documentElement.setAttribute("data-ready","1");
 """
 
 
-def page(title: str, header: str, nav: Sequence[tuple[str, str]], body: str, data: str) -> str:
+def page(
+    title: str,
+    header: str,
+    nav: Sequence[tuple[str, str]],
+    body: str,
+    data: str,
+    *,
+    css: str = "",
+    js: str = "",
+) -> str:
     """The whole document: ``header`` and ``body`` are HTML already escaped, ``nav`` the
-    (anchor, label) pairs of the table of contents, ``data`` the embedded JSON element."""
+    (anchor, label) pairs of the table of contents, ``data`` the embedded JSON elements, ``css``
+    and ``js`` more style and script (a section's own)."""
     links = "".join(f'<a href="#{escape(a)}">{escape(label)}</a>' for a, label in nav)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
         '<meta name="generator" content="annoscore">'
-        f"<title>{escape(title)}</title><style>{CSS}</style></head><body>"
+        f"<title>{escape(title)}</title><style>{CSS}{css}</style></head><body>"
         f'<header class="top">{header}</header><nav class="toc">{links}</nav>'
-        f"<main>{body}</main>{data}<script>{JS}</script></body></html>\n"
+        f"<main>{body}</main>{data}<script>{JS}{js}</script></body></html>\n"
     )
