@@ -172,7 +172,7 @@ def test_the_command_writes_the_viewer(cli: Any, tmp_path: Path) -> None:
     found = re.findall(
         r'<script type="application/json" id="' + ERRORS_ID + r'">(.*?)</script>', page, re.S
     )
-    assert json.loads(found[0])["documents"]["d1"]["text"] == TEXT
+    assert json.loads(found[0])["documents"]["d1"]["t"] == TEXT
     done = cli("spans", gold, system, "--format", "html", "--no-text", "-o", out)
     assert done.exit_code == 0 and "alert(1)" not in out.read_text(encoding="utf-8")
 

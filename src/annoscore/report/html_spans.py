@@ -24,6 +24,8 @@ from annoscore.report.html_page import embedded_json, escape
 ERRORS_ID = "annoscore-errors"
 WINDOW = 60
 """Characters of context kept on each side of a mention when texts are cut to windows."""
+MENTION_BYTES = 24
+"""About how many bytes one mention takes in the embedded data (for the size budget)."""
 FREQUENT = 15
 """Missed and spurious strings listed per list."""
 
@@ -48,12 +50,13 @@ class SpanSides:
 
 
 def _mentions(doc: Any) -> list[tuple[tuple[tuple[int, int], ...], str, str]]:
-    out = []
     fragments = getattr(doc, "fragments", None)
-    for k, (kind, start, end, surface) in enumerate(
-        zip(doc.types, doc.starts, doc.ends, doc.texts, strict=True)
-    ):
-        frags = fragments[k] if fragments is not None and fragments[k] else None
+    columns = zip(doc.types, doc.starts, doc.ends, doc.texts, strict=True)
+    if fragments is None:  # no discontinuous mention: the outer bounds are the span
+        return [(((s, e) if s <= e else (e, s),), kind, surface) for kind, s, e, surface in columns]
+    out = []
+    for k, (kind, start, end, surface) in enumerate(columns):
+        frags = fragments[k]
         if frags:
             spans = tuple((int(a), int(b)) for a, b in frags)
         else:
@@ -139,13 +142,24 @@ def analyse(sides: SpanSides, *, text: bool = True, max_bytes: int | None = None
             "items": [[i.category, i.gold, i.pred, i.side] for i in items],
             "errors": errors,
         }
-    windows = max_bytes is not None and total_text * 3 > max_bytes
-    if windows:
+    mentions = sum(len(e["gold"]) + len(e["pred"]) for e in documents.values())
+    windows = max_bytes is not None and total_text + MENTION_BYTES * mentions > max_bytes
+    if windows:  # beyond the budget: the errors only, with context windows around them
         for entry in documents.values():
+            keep = [i for i in entry["items"] if i[0] != "correct"]
+            shown = [entry["gold"][i[1]] for i in keep if i[1] is not None]
+            shown += [entry["pred"][i[2]] for i in keep if i[2] is not None]
             if entry["text"] is not None:
-                shown = [*entry["gold"], *entry["pred"]]
                 entry["pieces"] = _windows(entry["text"], shown)
                 entry["text"] = None
+            gold_at = {i[1]: n for n, i in enumerate(x for x in keep if x[1] is not None)}
+            pred_at = {i[2]: n for n, i in enumerate(x for x in keep if x[2] is not None)}
+            entry["gold"] = [entry["gold"][i] for i in gold_at]
+            entry["pred"] = [entry["pred"][i] for i in pred_at]
+            entry["items"] = [
+                [c, None if g is None else gold_at[g], None if p is None else pred_at[p], side]
+                for c, g, p, side in keep
+            ]
     return {
         "categories": list(CATEGORIES),
         "labels": LABELS,
@@ -156,6 +170,49 @@ def analyse(sides: SpanSides, *, text: bool = True, max_bytes: int | None = None
         "documents": documents,
         "text": text,
         "windows": windows,
+    }
+
+
+def compact(data: dict[str, Any]) -> dict[str, Any]:
+    """The analysis as embedded: per document, flat columns (start, end, type number per
+    mention; fragments only for discontinuous ones; category number, gold and prediction
+    index per item, -1 for none), no surface strings (the page's script reads them back)."""
+    names: dict[str, int] = {}
+    number = {c: k for k, c in enumerate(data["categories"])}
+    documents = {}
+    for doc, entry in data["documents"].items():
+        out: dict[str, Any] = {"n": entry["errors"]}
+        if entry["text"] is not None:
+            out["t"] = entry["text"]
+        if "pieces" in entry:
+            out["w"] = entry["pieces"]
+        for side, key in (("gold", "g"), ("pred", "p")):
+            flat: list[int] = []
+            parts: dict[str, Any] = {}
+            for k, (frags, kind, _) in enumerate(entry[side]):
+                flat += [frags[0][0], frags[-1][1], names.setdefault(kind, len(names))]
+                if len(frags) > 1:
+                    parts[str(k)] = frags
+            out[key] = flat
+            if parts:
+                out[key + "f"] = parts
+        items: list[int] = []
+        sides = {}
+        for k, (category, g, p, side) in enumerate(entry["items"]):
+            items += [number[category], -1 if g is None else g, -1 if p is None else p]
+            if side:
+                sides[str(k)] = side
+        out["i"] = items
+        if sides:
+            out["s"] = sides
+        documents[doc] = out
+    return {
+        "categories": data["categories"],
+        "labels": data["labels"],
+        "typenames": list(names),
+        "documents": documents,
+        "windows": data["windows"],
+        "text": data["text"],
     }
 
 
@@ -258,8 +315,9 @@ def sections(
     notice = ""
     if data["windows"]:
         notice = (
-            '<p class="notice">The texts are larger than the size budget (--max-html-mb): '
-            f"the viewer shows {WINDOW} characters of context around each mention.</p>"
+            '<p class="notice">The documents are larger than the size budget (--max-html-mb): '
+            f"the viewer shows the errors only, with {WINDOW} characters of context around "
+            "each.</p>"
         )
     elif not text:
         notice = '<p class="notice">Texts left out (--no-text): the viewer shows offsets.</p>'
@@ -269,7 +327,7 @@ def sections(
         ("frequent", "Frequent errors", "Frequent missed and spurious strings", _frequent(data)),
         ("viewer", "Viewer", "Document viewer", notice + _viewer()),
     ]
-    return cards, embedded_json(data, ERRORS_ID)
+    return cards, embedded_json(compact(data), ERRORS_ID)
 
 
 CSS = """
@@ -299,19 +357,27 @@ JS = r"""
 "use strict";
 var node=document.getElementById("annoscore-errors");if(!node)return;
 var E=JSON.parse(node.textContent);window.annoscoreErrors=E;
+function decode(c){var d={text:c.t===undefined?null:c.t,pieces:c.w||null,errors:c.n};
+  function side(flat,parts){var out=[];for(var k=0;k*3<flat.length;k++){
+    var f=parts&&parts[k]?parts[k]:[[flat[3*k],flat[3*k+1]]];
+    out.push([f,E.typenames[flat[3*k+2]]]);}return out;}
+  d.gold=side(c.g,c.gf);d.pred=side(c.p,c.pf);d.items=[];
+  for(var k=0;k*3<c.i.length;k++){d.items.push([E.categories[c.i[3*k]],
+    c.i[3*k+1]<0?null:c.i[3*k+1],c.i[3*k+2]<0?null:c.i[3*k+2],(c.s&&c.s[k])||""]);}
+  return d;}
 var names=Object.keys(E.documents);
-names.sort(function(a,b){return E.documents[b].errors-E.documents[a].errors||(a<b?-1:a>b?1:0);});
+names.sort(function(a,b){return E.documents[b].n-E.documents[a].n||(a<b?-1:a>b?1:0);});
 var select=document.getElementById("vdoc"),view=document.getElementById("vtext");
 var pos=document.getElementById("vpos");var off={};var current=-1;var errs=[];
 names.forEach(function(n){var o=document.createElement("option");o.value=n;
-  o.textContent=n+" ("+E.documents[n].errors+" errors)";select.appendChild(o);});
+  o.textContent=n+" ("+E.documents[n].n+" errors)";select.appendChild(o);});
 function cls(c){return "c-"+c.replace("+","_");}
 function first(m){return m[0][0][0];}
 function last(m){return m[0][m[0].length-1][1];}
 function lanes(list){var ends=[];return list.map(function(m){var s=first(m),e=last(m);
   for(var k=0;k<ends.length;k++){if(ends[k]<=s){ends[k]=e;return k;}}
   ends.push(e);return ends.length-1;});}
-function draw(name){var d=E.documents[name];view.textContent="";errs=[];current=-1;
+function draw(name){var d=decode(E.documents[name]);view.textContent="";errs=[];current=-1;
   var marks=[];var cat={g:{},p:{}};var seen={};
   d.items.forEach(function(it,k){if(it[1]!==null)cat.g[it[1]]=[it[0],it[3],k];
     if(it[2]!==null)cat.p[it[2]]=[it[0],it[3],k];});
