@@ -175,6 +175,14 @@ def test_the_command_writes_the_viewer(cli: Any, tmp_path: Path) -> None:
     assert json.loads(found[0])["documents"]["d1"]["t"] == TEXT
     done = cli("spans", gold, system, "--format", "html", "--no-text", "-o", out)
     assert done.exit_code == 0 and "alert(1)" not in out.read_text(encoding="utf-8")
+    done = cli("spans", gold, system, "--format", "html", "--max-html-mb", "0.0001", "-o", out)
+    page = out.read_text(encoding="utf-8")
+    assert done.exit_code == 0 and "larger than the size budget" in page
+    found = re.findall(
+        r'<script type="application/json" id="' + ERRORS_ID + r'">(.*?)</script>', page, re.S
+    )
+    cut = json.loads(found[0])["documents"]["d1"]
+    assert "t" not in cut and cut["w"] and len(cut["i"]) == 3 * 6  # the six errors only
 
 
 def test_the_viewer_marks_every_category(browser: Any, tmp_path: Path) -> None:

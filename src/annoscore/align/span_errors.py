@@ -27,9 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 Fragments = tuple[tuple[int, int], ...]
-Item = tuple[Sequence[Sequence[int]], str]
+Item = Sequence[Any]
 """A mention: its fragments ((start, end) pairs) and its type."""
 
 CATEGORIES = ("correct", "type", "boundary", "type+boundary", "missed", "spurious")
@@ -63,11 +64,18 @@ def _side(gold: Fragments, pred: Fragments) -> str:
     return " ".join(parts) or "frag"
 
 
-def categorize(gold: Sequence[Item], pred: Sequence[Item]) -> list[SpanError]:
-    """The items of one document (``gold`` and ``pred``: (fragments, type) pairs), in the
-    order: paired items by gold position, then missed, then spurious."""
-    g = [(_fragments(f), str(t)) for f, t in gold]
-    p = [(_fragments(f), str(t)) for f, t in pred]
+def categorize(
+    gold: Sequence[Item], pred: Sequence[Item], *, plain: bool = False
+) -> list[SpanError]:
+    """The items of one document (``gold`` and ``pred``: (fragments, type) pairs, or longer
+    tuples starting with them), in the order: paired items by gold position, then missed, then
+    spurious.  ``plain``: the fragments are already tuples of int pairs and the types str."""
+    if plain:
+        g = [(m[0], m[1]) for m in gold]
+        p = [(m[0], m[1]) for m in pred]
+    else:
+        g = [(_fragments(m[0]), str(m[1])) for m in gold]
+        p = [(_fragments(m[0]), str(m[1])) for m in pred]
     free_g = set(range(len(g)))
     free_p = set(range(len(p)))
     pairs: list[SpanError] = []

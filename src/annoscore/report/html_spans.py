@@ -109,10 +109,17 @@ def _windows(text: str, mentions: list[Any]) -> list[list[Any]]:
     return [[start, text[start:end]] for start, end in merged]
 
 
+def _nested(counts: Counter[tuple[str, str]]) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for (row, column), n in counts.items():
+        out.setdefault(row, {})[column] = n
+    return {row: out[row] for row in sorted(out)}
+
+
 def analyse(sides: SpanSides, *, text: bool = True, max_bytes: int | None = None) -> dict[str, Any]:
     """The embedded error data (see the module doc) of ``sides``."""
-    per_type: dict[str, Counter[str]] = {}
-    confusion: dict[str, Counter[str]] = {}
+    by_type: Counter[tuple[str, str]] = Counter()
+    by_pair: Counter[tuple[str, str]] = Counter()
     missed: Counter[tuple[str, str]] = Counter()
     spurious: Counter[tuple[str, str]] = Counter()
     documents: dict[str, Any] = {}
@@ -120,19 +127,23 @@ def analyse(sides: SpanSides, *, text: bool = True, max_bytes: int | None = None
     for doc in dict.fromkeys([*sides.gold, *sides.system]):
         gold = sides.gold.get(doc, [])
         pred = sides.system.get(doc, [])
-        items = categorize([(m[0], m[1]) for m in gold], [(m[0], m[1]) for m in pred])
+        items = categorize(gold, pred, plain=True)
         errors = 0
         for item in items:
-            kind = gold[item.gold][1] if item.gold is not None else pred[item.pred][1]  # type: ignore[index]
-            per_type.setdefault(kind, Counter())[item.category] += 1
-            row = "(spurious)" if item.gold is None else gold[item.gold][1]
-            column = "(missed)" if item.pred is None else pred[item.pred][1]
-            confusion.setdefault(row, Counter())[column] += 1
-            if item.category == "missed":
-                missed[(kind, gold[item.gold][2])] += 1  # type: ignore[index]
-            elif item.category == "spurious":
-                spurious[(kind, pred[item.pred][2])] += 1  # type: ignore[index]
-            errors += item.category != "correct"
+            category, g, p = item.category, item.gold, item.pred
+            if g is None:
+                kind = pred[p][1]  # type: ignore[index]
+                by_pair[("(spurious)", kind)] += 1
+                spurious[(kind, pred[p][2])] += 1  # type: ignore[index]
+            else:
+                kind = gold[g][1]
+                if p is None:
+                    by_pair[(kind, "(missed)")] += 1
+                    missed[(kind, gold[g][2])] += 1
+                else:
+                    by_pair[(kind, pred[p][1])] += 1
+            by_type[(kind, category)] += 1
+            errors += category != "correct"
         body = sides.texts.get(doc) if text else None
         total_text += len(body or "")
         documents[doc] = {
@@ -163,8 +174,8 @@ def analyse(sides: SpanSides, *, text: bool = True, max_bytes: int | None = None
     return {
         "categories": list(CATEGORIES),
         "labels": LABELS,
-        "types": {t: dict(per_type[t]) for t in sorted(per_type)},
-        "confusion": {r: dict(confusion[r]) for r in sorted(confusion)},
+        "types": _nested(by_type),
+        "confusion": _nested(by_pair),
         "missed": [[t, s, n] for (t, s), n in missed.most_common(FREQUENT)] if text else [],
         "spurious": [[t, s, n] for (t, s), n in spurious.most_common(FREQUENT)] if text else [],
         "documents": documents,
