@@ -67,22 +67,21 @@ def ner(
     verbose: Verbose = False,
 ) -> None:
     """Sub-track 1: exact (type, start, end) entity matching over brat files, micro P/R/F1."""
-    from annoscore.report.html_spans import read_sides
 
-    result = score_pharmaconer_ner(gold, system, options)
-    _emit(
-        out,
-        result.shown(types=per_type, averages=per_type),
-        options.codalab,
-        verbose,
-        lambda: read_sides(
+    def sides() -> SpanSides:  # read again only for --format html
+        from annoscore.report.html_spans import read_sides
+
+        return read_sides(
             gold,
             system,
             strict_input=options.strict_input,
             dialect="pharmaconer",
             every_file=not options.codalab,
-        ),
-    )
+        )
+
+    result = score_pharmaconer_ner(gold, system, options)
+    shown = result.shown(types=per_type, averages=per_type)
+    _emit(out, shown, options.codalab, verbose, sides)
 
 
 @pharmaconer_app.command(

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from annoscore.cli.common import cyclic_gc_paused, guarded
 from annoscore.cli.options import Output, scoring_command
 from annoscore.tasks.spans import SpanOptions, score_spans
+
+if TYPE_CHECKING:
+    from annoscore.report.html_spans import SpanSides
 
 HELP = """Score predicted spans against gold spans (brat .ann files, or folders of them), in one
 of six modes (--mode).  Matching is one-to-one, optimal and independent of the input order.
@@ -35,10 +38,10 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--per-type", help="Add per-type scores and counts.")
         ] = False,
     ) -> None:
-        from annoscore.report.html_spans import read_sides
+        def sides() -> SpanSides:  # read again only for --format html
+            from annoscore.report.html_spans import read_sides
+
+            return read_sides(gold, system, strict_input=options.strict_input)
 
         with cyclic_gc_paused():
-            out.emit(
-                score_spans(gold, system, options).shown(types=per_type),
-                spans=lambda: read_sides(gold, system, strict_input=options.strict_input),
-            )
+            out.emit(score_spans(gold, system, options).shown(types=per_type), spans=sides)
