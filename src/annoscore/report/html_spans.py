@@ -52,7 +52,7 @@ class SpanSides:
 def _mentions(doc: Any) -> list[tuple[tuple[tuple[int, int], ...], str, str]]:
     fragments = getattr(doc, "fragments", None)
     columns = zip(doc.types, doc.starts, doc.ends, doc.texts, strict=True)
-    if fragments is None:  # no discontinuous mention: the outer bounds are the span
+    if fragments is None or not any(fragments):  # all continuous: the bounds are the span
         return [(((s, e) if s <= e else (e, s),), kind, surface) for kind, s, e, surface in columns]
     out = []
     for k, (kind, start, end, surface) in enumerate(columns):
