@@ -296,7 +296,7 @@ def materialise(where: str, command: str, tmp: Path) -> list[str]:
             "ne.summary": tmp / "ne.summary",
         }
     )
-    if family in ("pharmaconer", "spans", "compare"):
+    if family in ("pharmaconer", "spans", "compare", "report"):
         common.update(
             {
                 "gold/subtrack1": gold1,

@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "conlleval": ("bio", "conlleval.pl on BIO-tagged CoNLL files, byte for byte."),
     "seqeval": ("bio", "seqeval's entity scores of tag sequences: default or strict per scheme."),
     "compare": ("compare", "Paired significance tests of several systems on one gold standard."),
+    "report": ("report", "One HTML report of one or several systems on one gold standard."),
     "convert": ("convert", "Convert between formats (MUC SGML to brat)."),
     "demo": ("demo", "Score every registered task on the built-in sample data."),
 }

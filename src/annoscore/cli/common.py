@@ -38,6 +38,7 @@ class OutputFormat(str, Enum):
     json = "json"
     csv = "csv"
     markdown = "markdown"
+    html = "html"
 
 
 FormatOption = Annotated[
@@ -45,7 +46,8 @@ FormatOption = Annotated[
     typer.Option(
         "--format",
         "-f",
-        help="text (the official layout where there is one), json, csv or markdown.",
+        help="text (the official layout where there is one), json, csv, markdown, or html (a "
+        "self-contained report page: give -o FILE).",
         case_sensitive=False,
     ),
 ]
@@ -88,6 +90,25 @@ ConfidenceOption = Annotated[
         max=0.999,
         help="With --bootstrap: the interval's confidence level.",
         rich_help_panel="Confidence intervals",
+    ),
+]
+NoTextOption = Annotated[
+    bool,
+    typer.Option(
+        "--no-text",
+        help="With --format html: leave the document texts out of the report (the viewer "
+        "shows offsets), so detailed results do not leak test texts.",
+        rich_help_panel="HTML report",
+    ),
+]
+MaxHtmlOption = Annotated[
+    float,
+    typer.Option(
+        "--max-html-mb",
+        min=0.0,
+        help="With --format html: the size budget in MB; beyond it full texts are replaced by "
+        "context windows around the mentions, with a notice.",
+        rich_help_panel="HTML report",
     ),
 ]
 SeedOption = Annotated[
@@ -744,9 +765,12 @@ def emit(
     confidence: float = 0.95,
     seed: int = 12345,
     strict_input: bool = False,
+    page: Callable[[Result], str] | None = None,
 ) -> None:
     """Render ``result`` and write it to ``output`` or stdout.
 
+    ``page`` renders ``--format html`` (the command's page, with what it knows beyond the
+    result); without it the plain report page of the result.
     ``per_doc`` adds the per-document rows; ``bootstrap`` resamples the documents of the count
     matrix that many times and adds percentile intervals (:mod:`annoscore.significance`).
     ``strict_input`` refuses (exit 2) a result that needed tolerated input.
@@ -756,6 +780,8 @@ def emit(
     """
     if output is not None:
         check_output(output)
+    elif fmt is OutputFormat.html and is_terminal(sys.stdout):
+        raise InputError("--format html writes a page: give -o FILE (e.g. -o report.html)")
     if strict_input:
         refuse_tolerated(result.warnings)
     if per_doc:
@@ -766,10 +792,37 @@ def emit(
         result = with_intervals(
             result, samples=bootstrap, confidence=confidence, seed=seed, progress=progress
         )
-    write_result(render(result, fmt.value, text), output)
+    if fmt is OutputFormat.html and page is not None:
+        rendered = page(result)
+    elif fmt is OutputFormat.html:
+        from annoscore.report.html import render_html
+
+        rendered = render_html(result, command=command_line())
+    else:
+        rendered = render(result, fmt.value, text)
+    write_result(rendered, output)
     if fmt in (OutputFormat.text, OutputFormat.csv):
         for warning in result.warnings:
             tell("warning", str(warning))
+
+
+def is_terminal(stream: IO[Any] | None) -> bool:
+    """Whether ``stream`` is a terminal (a closed stream is not)."""
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+def command_line() -> str | None:
+    """The command line of this run as a shell would read it back (the HTML report shows it),
+    or ``None`` when annoscore was not started as a command (called from Python)."""
+    import shlex
+
+    program = os.path.basename(sys.argv[0]) if sys.argv else ""
+    if program not in ("annoscore", "__main__.py"):
+        return None
+    return shlex.join(["annoscore", *sys.argv[1:]])
 
 
 def write_result(rendered: str, output: Path | None) -> None:

@@ -29,6 +29,7 @@ class CorefFormat(str, Enum):
     json = "json"
     csv = "csv"
     markdown = "markdown"
+    html = "html"
     reference = "reference"
 
 
@@ -58,8 +59,8 @@ def register(app: typer.Typer) -> None:
                 "--format",
                 "-f",
                 help=(
-                    "text (a table), json, csv, markdown, or reference (the reference scorer's "
-                    "totals: n / d and truncated percentages, for diffing)."
+                    "text (a table), json, csv, markdown, html, or reference (the reference "
+                    "scorer's totals: n / d and truncated percentages, for diffing)."
                 ),
                 case_sensitive=False,
             ),

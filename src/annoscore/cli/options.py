@@ -46,17 +46,23 @@ from annoscore.cli.common import (
     BootstrapOption,
     ConfidenceOption,
     FormatOption,
+    MaxHtmlOption,
+    NoTextOption,
     OutputFormat,
     OutputOption,
     PerDocOption,
     SeedOption,
     choice,
+    command_line,
     emit,
 )
 from annoscore.errors import InputError
 from annoscore.options import OptionField, TaskOptions, fields
 from annoscore.report.generic import TextRenderer
 from annoscore.result import Result
+
+if typing.TYPE_CHECKING:
+    from annoscore.report.html_spans import SpanSides
 
 O = typing.TypeVar("O", bound=TaskOptions)  # noqa: E741
 
@@ -73,10 +79,32 @@ class Output:
     confidence: float = 0.95
     seed: int = 12345
     strict_input: bool = False
+    no_text: bool = False
+    max_html_mb: float = 20.0
 
-    def emit(self, result: Result, text: TextRenderer | None = None) -> None:
-        """Render ``result`` (``text``: the task's official layout for ``--format text``) and
-        write it (:func:`annoscore.cli.common.emit`)."""
+    def emit(
+        self,
+        result: Result,
+        text: TextRenderer | None = None,
+        spans: Callable[[], SpanSides] | None = None,
+    ) -> None:
+        """Render ``result`` (``text``: the task's official layout for ``--format text``;
+        ``spans``: a span task's documents, read only for ``--format html``, whose page then
+        has the error analysis and the viewer) and write it
+        (:func:`annoscore.cli.common.emit`)."""
+        page = None
+        if self.format is OutputFormat.html:
+            from annoscore.report.html import render_html
+
+            def page(shown: Result) -> str:
+                return render_html(
+                    shown,
+                    command=command_line(),
+                    spans=None if spans is None else spans(),
+                    text=not self.no_text,
+                    max_mb=self.max_html_mb,
+                )
+
         emit(
             result,
             self.format,
@@ -87,6 +115,7 @@ class Output:
             confidence=self.confidence,
             seed=self.seed,
             strict_input=self.strict_input,
+            page=page,
         )
 
 
@@ -97,6 +126,8 @@ _OUTPUT: list[tuple[str, Any, Any]] = [
     ("bootstrap", BootstrapOption, 0),
     ("confidence", ConfidenceOption, 0.95),
     ("seed", SeedOption, 12345),
+    ("no_text", NoTextOption, False),
+    ("max_html_mb", MaxHtmlOption, 20.0),
 ]
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,6 +19,9 @@ from annoscore.tasks.pharmaconer import (
     score_pharmaconer_ner,
 )
 
+if TYPE_CHECKING:
+    from annoscore.report.html_spans import SpanSides
+
 Gold = Annotated[Path, typer.Argument(help="Gold .ann/.tsv file, or a folder of them.")]
 System = Annotated[Path, typer.Argument(help="System file or folder (same kind as GOLD).")]
 Verbose = Annotated[
@@ -30,13 +34,20 @@ pharmaconer_app = typer.Typer(
 )
 
 
-def _emit(out: Output, result: Result, codalab: bool, verbose: bool) -> None:
+def _emit(
+    out: Output,
+    result: Result,
+    codalab: bool,
+    verbose: bool,
+    spans: Callable[[], SpanSides] | None = None,
+) -> None:
     """``result`` in the layout of the script it follows: the CodaLab ``scores.txt`` or the
-    plain script's report (``verbose``: with its per-document blocks)."""
+    plain script's report (``verbose``: with its per-document blocks); ``spans``: the
+    documents for the HTML report's viewer."""
     if codalab:
-        out.emit(result, render_codalab)
+        out.emit(result, render_codalab, spans)
     else:
-        out.emit(result, lambda shown: render_official(shown, verbose))
+        out.emit(result, lambda shown: render_official(shown, verbose), spans)
 
 
 @pharmaconer_app.command(
@@ -56,8 +67,21 @@ def ner(
     verbose: Verbose = False,
 ) -> None:
     """Sub-track 1: exact (type, start, end) entity matching over brat files, micro P/R/F1."""
+
+    def sides() -> SpanSides:  # read again only for --format html
+        from annoscore.report.html_spans import read_sides
+
+        return read_sides(
+            gold,
+            system,
+            strict_input=options.strict_input,
+            dialect="pharmaconer",
+            every_file=not options.codalab,
+        )
+
     result = score_pharmaconer_ner(gold, system, options)
-    _emit(out, result.shown(types=per_type, averages=per_type), options.codalab, verbose)
+    shown = result.shown(types=per_type, averages=per_type)
+    _emit(out, shown, options.codalab, verbose, sides)
 
 
 @pharmaconer_app.command(

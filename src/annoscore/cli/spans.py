@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from annoscore.cli.common import cyclic_gc_paused, guarded
 from annoscore.cli.options import Output, scoring_command
 from annoscore.tasks.spans import SpanOptions, score_spans
+
+if TYPE_CHECKING:
+    from annoscore.report.html_spans import SpanSides
 
 HELP = """Score predicted spans against gold spans (brat .ann files or folders of them, BioC XML
 or JSON, PubTator, i2b2 XML, Prodigy or spaCy JSONL, CoNLL BIO: --gold-format, --system-format,
@@ -42,5 +45,21 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--per-type", help="Add per-type scores and counts.")
         ] = False,
     ) -> None:
+        def sides() -> SpanSides:  # read again only for --format html
+            from annoscore.report.html_spans import read_sides
+
+            return read_sides(gold, system, strict_input=options.strict_input)
+
+        def brat(path: Path, given: str | None) -> bool:
+            from annoscore.formats.annotations import detect_format
+
+            return (given or detect_format(path)[0]) == "brat"
+
+        # the document viewer reads brat (other formats: the page without it)
+        viewer = (
+            sides
+            if brat(gold, options.gold_format) and brat(system, options.system_format)
+            else None
+        )
         with cyclic_gc_paused():
-            out.emit(score_spans(gold, system, options).shown(types=per_type))
+            out.emit(score_spans(gold, system, options).shown(types=per_type), spans=viewer)

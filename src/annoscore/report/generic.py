@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from annoscore.counts import Counts, Number
 from annoscore.result import Result, Scores
 
-FORMATS = ("text", "json", "csv", "markdown")
+FORMATS = ("text", "json", "csv", "markdown", "html")
 
 
 def _json_safe(value: object) -> object:
@@ -253,6 +253,10 @@ def render(result: Result, fmt: str, text: TextRenderer | None = None) -> str:
         return render_csv(result)
     if fmt == "markdown":
         return render_markdown(result)
+    if fmt == "html":
+        from annoscore.report.html import render_html
+
+        return render_html(result)
     if fmt == "text":
         return render_table(result) if text is None else text(result) + interval_table(result)
     raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")

@@ -1,0 +1,164 @@
+"""``annoscore report TASK GOLD SYS [SYS ...] -o report.html``: one HTML report of one or several
+systems on one gold standard.
+
+TASK is a registered task name and ``--option NAME=VALUE`` its options, as for ``annoscore
+compare`` (whose helpers read the inputs: a pipe or FIFO is read once).  With one system the page
+is the one ``--format html`` writes; with several, the first is the baseline and the page holds
+the paired tests of ``compare`` (:func:`annoscore.significance.paired_test`) beside each system's
+tables (:func:`annoscore.report.html.render_comparison_html`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from annoscore.cli.common import (
+    OutputOption,
+    command_line,
+    fail,
+    guarded,
+    is_terminal,
+    progress,
+    write_result,
+)
+from annoscore.cli.compare import TestChoice, parse_options, read_once, system_names, with_paths
+from annoscore.errors import InputError
+from annoscore.significance import MAX_SAMPLES
+
+
+def register(app: typer.Typer) -> None:
+    @app.command(
+        "report",
+        epilog="Example: annoscore report pharmaconer-ner gold/ run1/ run2/ -o report.html",
+    )
+    @guarded
+    def report(
+        task: Annotated[
+            str,
+            typer.Argument(
+                help="A registered task name, e.g. pharmaconer-ner, spans, codiesp-d, coref "
+                "(an unknown name lists them all)."
+            ),
+        ],
+        gold: Annotated[Path, typer.Argument(help="The gold standard, as the task reads it.")],
+        systems: Annotated[
+            list[Path],
+            typer.Argument(help="One or more system outputs; the first is the baseline."),
+        ],
+        test: Annotated[
+            TestChoice,
+            typer.Option(
+                "--test",
+                help="With several systems: bootstrap (paired bootstrap resampling) or "
+                "randomization (approximate randomization).",
+                case_sensitive=False,
+            ),
+        ] = TestChoice.bootstrap,
+        samples: Annotated[
+            int | None,
+            typer.Option(
+                "--samples",
+                min=1,
+                max=MAX_SAMPLES,
+                help="Resamples (bootstrap, default 1000) or trials (randomization, 10000).",
+            ),
+        ] = None,
+        bootstrap: Annotated[
+            int,
+            typer.Option(
+                "--bootstrap",
+                min=0,
+                max=MAX_SAMPLES,
+                help="Add each system's percentile confidence intervals from N bootstrap "
+                "resamples of the documents (0: none).",
+            ),
+        ] = 0,
+        seed: Annotated[
+            int, typer.Option("--seed", min=0, help="Random seed (a whole number >= 0).")
+        ] = 12345,
+        confidence: Annotated[
+            float,
+            typer.Option(
+                "--confidence",
+                min=0.5,
+                max=0.999,
+                help="Confidence of the intervals (of each score and of each difference).",
+            ),
+        ] = 0.95,
+        names: Annotated[
+            str | None,
+            typer.Option(
+                "--names", help="Comma-separated system names (default: file or folder names)."
+            ),
+        ] = None,
+        option: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--option",
+                help="A task option NAME=VALUE (repeat it), as for annoscore compare.",
+            ),
+        ] = None,
+        output: OutputOption = None,
+    ) -> None:
+        """One self-contained HTML report of one or several systems on one gold standard: each
+        system's scores, intervals, per-type and per-document tables, and with several systems
+        the paired significance tests of compare (the first system is the baseline)."""
+        import sys
+
+        from annoscore.report.html import render_comparison_html, render_html
+        from annoscore.significance import paired_test, with_intervals
+        from annoscore.tasks import registry
+
+        try:
+            entry = registry.get(task)
+        except KeyError as error:
+            raise fail(str(error.args[0])) from None
+        if output is None and is_terminal(sys.stdout):
+            raise InputError("annoscore report writes a page: give -o FILE (e.g. -o report.html)")
+        labels = system_names(systems) if names is None else [n.strip() for n in names.split(",")]
+        if len(labels) != len(systems):
+            raise fail(f"--names gives {len(labels)} names for {len(systems)} systems")
+        if len(set(labels)) != len(labels) or not all(labels):
+            raise fail("--names: every system needs its own non-empty name")
+        options = parse_options(option or [], entry)
+        with read_once() as once:
+            try:
+                read = with_paths(options, once)
+                results = [entry.score_with(once(gold), once(system), read) for system in systems]
+            except InputError as error:
+                raise once.error(error) from None
+            results = [
+                dataclasses.replace(r, warnings=tuple(once.warning(w) for w in r.warnings))
+                for r in results
+            ]
+            if bootstrap:
+                results = [
+                    with_intervals(
+                        r, samples=bootstrap, confidence=confidence, seed=seed, progress=progress
+                    )
+                    for r in results
+                ]
+            if len(results) == 1:
+                page = render_html(results[0], command=command_line())
+            else:
+                comparison = paired_test(
+                    results[0],
+                    dict(zip(labels[1:], results[1:], strict=True)),
+                    test=test.value,
+                    samples=samples,
+                    seed=seed,
+                    confidence=confidence,
+                    baseline_name=labels[0],
+                    progress=progress,
+                )
+                comparison = dataclasses.replace(
+                    comparison, warnings=tuple(once.warning(w) for w in comparison.warnings)
+                )
+                page = render_comparison_html(
+                    dict(zip(labels, results, strict=True)), comparison, command=command_line()
+                )
+        write_result(page, output)  # never over an input

@@ -1,0 +1,479 @@
+"""The HTML report of one result (``--format html``) and of several systems (``annoscore report``).
+
+The page embeds the JSON object ``--format json --per-doc --per-type`` prints (for several
+systems: each system's object and the paired tests of ``annoscore compare``) and shows it:
+header (task, signature, version, command line, documents, warnings), scores with their
+bootstrap intervals, macro averages, counts, the per-type table, the distribution of the
+per-document headline score and the per-document table, worst first (drawn from the JSON by the
+page's script, filterable).  Every number shown is rendered from that JSON and names its place in
+it (:func:`annoscore.report.html_page.number_cell`).  The summary tables are plain HTML, so they
+show without JavaScript and print.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from annoscore.report.html_page import (
+    embedded_json,
+    escape,
+    number_cell,
+    page,
+)
+from annoscore.report.html_spans import SpanSides
+from annoscore.result import Result
+from annoscore.version import __version__
+
+Path = Sequence[str]
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    return value
+
+
+def report_view(result: Result) -> Result:
+    """The result as the report shows it: per-document rows, and per-type rows where the task
+    counts types (macro averages kept as the command asked)."""
+    return result.shown(documents=True, types=bool(result.types))
+
+
+def result_data(result: Result) -> dict[str, Any]:
+    """The JSON object embedded for ``result`` (what ``--format json`` prints for it)."""
+    data: dict[str, Any] = _json_safe(result.to_dict())
+    return data
+
+
+def _card(anchor: str, title: str, body: str, note: str = "") -> str:
+    extra = f'<p class="note">{escape(note)}</p>' if note else ""
+    return (
+        f'<section class="card" id="{escape(anchor)}"><h2>{escape(title)}</h2>{body}{extra}'
+        "</section>"
+    )
+
+
+def _warnings(warnings: Sequence[str]) -> str:
+    if not warnings:
+        return ""
+    items = "".join(f"<li>{escape(w)}</li>" for w in warnings)
+    plural = "s" if len(warnings) != 1 else ""
+    return (
+        f'<details class="warn"><summary>{len(warnings)} warning{plural}</summary>'
+        f"<ul>{items}</ul></details>"
+    )
+
+
+def _meta(rows: Sequence[tuple[str, str]]) -> str:
+    body = "".join(f"<dt>{escape(k)}</dt><dd>{v}</dd>" for k, v in rows)
+    return f'<dl class="meta">{body}</dl>'
+
+
+def _tiles(data: Mapping[str, Any], headline: str | None, root: Path = ()) -> str:
+    """The headline score (or the first few) large, with its interval when there is one."""
+    scores: Mapping[str, Any] = data["scores"]
+    keys: list[str] = [headline] if headline is not None and headline in scores else []
+    keys += [k for k in scores if k not in keys][: max(0, 4 - len(keys))]
+    intervals = data.get("intervals") or {}
+    tiles = []
+    for key in keys:
+        ci = ""
+        bounds = intervals.get(key)
+        if bounds is not None:
+            ci = (
+                '<div class="ci">'
+                + number_cell(bounds[0], [*root, "intervals", key, "0"], tag="span")
+                + " &ndash; "
+                + number_cell(bounds[1], [*root, "intervals", key, "1"], tag="span")
+                + "</div>"
+            )
+        value = number_cell(scores[key], [*root, "scores", key], tag="span")
+        tiles.append(
+            f'<div class="tile"><div class="k">{escape(key)}</div>'
+            f'<div class="v">{value}</div>{ci}</div>'
+        )
+    return f'<div class="headline">{"".join(tiles)}</div>'
+
+
+def _scores_table(data: Mapping[str, Any], root: Path = ()) -> str:
+    intervals = data.get("intervals")
+    head = "<th>score</th><th class='num'>value</th>"
+    if intervals is not None:
+        head += "<th class='num'>low</th><th class='num'>high</th>"
+    rows = []
+    for key, value in data["scores"].items():
+        cells = f'<td class="name">{escape(key)}</td>' + number_cell(
+            value, [*root, "scores", key], bar=True
+        )
+        if intervals is not None:
+            bounds = intervals.get(key)
+            if bounds is None:
+                cells += '<td class="num muted">-</td><td class="num muted">-</td>'
+            else:
+                cells += number_cell(bounds[0], [*root, "intervals", key, "0"])
+                cells += number_cell(bounds[1], [*root, "intervals", key, "1"])
+        rows.append(f"<tr>{cells}</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _averages_table(data: Mapping[str, Any], root: Path = ()) -> str:
+    averages: Mapping[str, Mapping[str, Any]] = data.get("averages") or {}
+    keys: list[str] = []
+    for scores in averages.values():
+        keys.extend(k for k in scores if k not in keys)
+    head = "<th>average</th>" + "".join(f"<th class='num'>{escape(k)}</th>" for k in keys)
+    rows = []
+    for name, scores in averages.items():
+        cells = f'<td class="name">{escape(name)}</td>'
+        cells += "".join(
+            number_cell(scores.get(k), [*root, "averages", name, k], bar=True)
+            if k in scores
+            else '<td class="num muted"></td>'
+            for k in keys
+        )
+        rows.append(f"<tr>{cells}</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _counts_table(data: Mapping[str, Any], root: Path = ()) -> str:
+    counts: Mapping[str, Any] = data["counts"]
+    head = "".join(f"<th class='num'>{escape(k)}</th>" for k in counts)
+    cells = "".join(number_cell(v, [*root, "counts", k], score=False) for k, v in counts.items())
+    return f"<table><thead><tr>{head}</tr></thead><tbody><tr>{cells}</tr></tbody></table>"
+
+
+def _units_table(units: Mapping[str, Mapping[str, Any]], what: str, root: Path) -> str:
+    """A sortable table of scored units (types): one row each, scores then counts."""
+    score_keys: list[str] = []
+    count_keys: list[str] = []
+    for unit in units.values():
+        score_keys.extend(k for k in unit["scores"] if k not in score_keys)
+        count_keys.extend(k for k in unit["counts"] if k not in count_keys)
+    head = f"<th>{escape(what)}</th>" + "".join(
+        f"<th class='num'>{escape(k)}</th>" for k in (*score_keys, *count_keys)
+    )
+    rows = []
+    for name, unit in units.items():
+        cells = f'<td class="name" title="{escape(name)}">{escape(name)}</td>'
+        for k in score_keys:
+            value = unit["scores"].get(k)
+            cells += number_cell(value, [*root, name, "scores", k], bar=True)
+        for k in count_keys:
+            if k in unit["counts"]:
+                cells += number_cell(unit["counts"][k], [*root, name, "counts", k], score=False)
+            else:
+                cells += '<td class="num muted"></td>'
+        rows.append(f"<tr>{cells}</tr>")
+    return (
+        f'<div class="scroll"><table class="sort"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
+
+
+HISTOGRAM_BINS = 20
+
+
+def _histogram(values: Sequence[float], key: str) -> str:
+    """An inline SVG histogram of per-document scores in [0, 1] (``key``), with its axis."""
+    bins = [0] * HISTOGRAM_BINS
+    for v in values:
+        bins[min(HISTOGRAM_BINS - 1, max(0, int(v * HISTOGRAM_BINS)))] += 1
+    top = max(bins) or 1
+    width, height, pad = 520, 150, 24
+    step = (width - 2 * pad) / HISTOGRAM_BINS
+    bars = []
+    for i, n in enumerate(bins):
+        h = (height - 2 * pad) * n / top
+        x = pad + i * step
+        low, high = i / HISTOGRAM_BINS, (i + 1) / HISTOGRAM_BINS
+        bars.append(
+            f'<rect class="b" x="{x + 1:.1f}" y="{height - pad - h:.1f}" '
+            f'width="{step - 2:.1f}" height="{h:.1f}"><title>{escape(key)} in '
+            f"[{low:.2f}, {high:.2f}{']' if i == HISTOGRAM_BINS - 1 else ')'}: {n} "
+            f"document{'s' if n != 1 else ''}</title></rect>"
+        )
+    axis = "".join(
+        f'<text x="{pad + t * (width - 2 * pad):.1f}" y="{height - 8}" '
+        f'text-anchor="middle">{t:g}</text>'
+        for t in (0.0, 0.25, 0.5, 0.75, 1.0)
+    )
+    line = (
+        f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" '
+        'stroke="#9aa3b2"/>'
+    )
+    return (
+        f'<svg class="hist" width="{width}" height="{height}" role="img" '
+        f'aria-label="distribution of per-document {escape(key)}">{line}{"".join(bars)}{axis}'
+        "</svg>"
+    )
+
+
+def _document_key(result: Result) -> str | None:
+    """The per-document score the report ranks documents by (the headline where documents
+    have it)."""
+    documents = result.documents
+    if not documents:
+        return None
+    first = next(iter(documents.values())).scores
+    if result.headline in first:
+        return result.headline
+    return next(iter(first), None)
+
+
+def _distribution(result: Result, key: str) -> str:
+    values = [v for unit in result.documents.values() if (v := unit.scores.get(key)) is not None]
+    left = len(result.documents) - len(values)
+    note = f"Documents by {key} (hover a bar for its count)." + (
+        f" {left} document{'s' if left != 1 else ''} where {key} is undefined "
+        f"{'are' if left != 1 else 'is'} left out."
+        if left
+        else ""
+    )
+    return _histogram(values, key) + f'<p class="note">{escape(note)}</p>'
+
+
+def _documents_section(key: str) -> str:
+    return (
+        '<div class="controls"><input id="docfilter" type="search" '
+        'placeholder="filter documents by id" aria-label="filter documents">'
+        '<span id="doccount" class="muted"></span></div>'
+        f'<div class="scroll" id="docs" data-key="{escape(key)}">'
+        "</div>"
+        '<div class="controls"><button id="docmore" type="button">show more</button></div>'
+        "<noscript><p>The per-document table is drawn by the page's script; the embedded JSON "
+        "(element annoscore-result) holds every document's scores and counts.</p></noscript>"
+    )
+
+
+def _header(title: str, signature: str) -> str:
+    task = signature.split("|task:", 1)[-1].split("|", 1)[0]
+    sub = f"annoscore {escape(__version__)} &middot; task <code>{escape(task)}</code>"
+    return f'<h1>{escape(title)}</h1><div class="sub">{sub}</div>'
+
+
+def render_html(
+    result: Result,
+    *,
+    command: str | None = None,
+    spans: SpanSides | None = None,
+    text: bool = True,
+    max_mb: float | None = None,
+) -> str:
+    """One self-contained HTML page for ``result`` (``command``: the command line that
+    reproduces it, shown in the header).  With ``spans`` (a span task's documents), the error
+    analysis and the document viewer too (:mod:`annoscore.report.html_spans`): ``text`` False
+    leaves the document texts out, ``max_mb`` is the size budget beyond which texts are cut to
+    context windows."""
+    result = report_view(result)
+    data = result_data(result)
+    documents = len(result.matrix.documents)
+    types = len(result.types)
+    meta = [
+        ("task", f"<code>{escape(result.task)}</code>"),
+        ("signature", f"<code>{escape(data['signature'])}</code>"),
+        ("version", escape(__version__)),
+    ]
+    if command:
+        meta.append(("command", f"<code>{escape(command)}</code>"))
+    meta.append(("documents", f'<span data-count="documents">{documents}</span>'))
+    if types:
+        meta.append(("types", f'<span data-count="types">{types}</span>'))
+    summary = _tiles(data, result.headline) + _meta(meta) + _warnings(data["warnings"])
+    nav = [("summary", "Summary"), ("scores", "Scores")]
+    body = [_card("summary", "Summary", summary)]
+    interval_note = ""
+    if "intervals" in data:
+        settings = dict(result.signature.settings)
+        interval_note = (
+            f"Intervals: {float(settings.get('confidence', '0.95')):.0%} percentile bootstrap, "
+            f"{settings.get('bootstrap', '?')} resamples of the documents, seed "
+            f"{settings.get('seed', '?')}."
+        )
+    scores = _scores_table(data)
+    if data.get("averages"):
+        scores += "<h2 style='margin-top:14px'>Macro averages</h2>" + _averages_table(data)
+    scores += "<h2 style='margin-top:14px'>Counts</h2>" + _counts_table(data)
+    body.append(
+        _card(
+            "scores",
+            "Scores",
+            scores,
+            interval_note or "Micro scores over the corpus; run with --bootstrap N for intervals.",
+        )
+    )
+    if data.get("types"):
+        nav.append(("types", "Per type"))
+        body.append(
+            _card(
+                "types",
+                "Per type",
+                _units_table(data["types"], "type", ["types"]),
+                "Click a column to sort.",
+            )
+        )
+    key = _document_key(result)
+    if key is not None:
+        nav.append(("distribution", "Distribution"))
+        body.append(_card("distribution", f"Per-document {key}", _distribution(result, key)))
+        nav.append(("documents", "Per document"))
+        body.append(_card("documents", "Per document", _documents_section(key)))
+    data_elements = embedded_json(data)
+    css = js = ""
+    if spans is not None:
+        from annoscore.report import html_spans
+
+        max_bytes = None if max_mb is None else int(max_mb * 1_000_000)
+        cards, errors = html_spans.sections(spans, text=text, max_bytes=max_bytes)
+        at = next((i for i, (a, _) in enumerate(nav) if a == "distribution"), len(nav))
+        nav[at:at] = [(anchor, label) for anchor, label, _, _ in cards]
+        body[at:at] = [_card(anchor, title, part) for anchor, _, title, part in cards]
+        data_elements += errors
+        css, js = html_spans.CSS, html_spans.JS
+    title = f"annoscore report: {result.task}"
+    return page(
+        title,
+        _header(title, data["signature"]),
+        nav,
+        "".join(body),
+        data_elements,
+        css=css,
+        js=js,
+    )
+
+
+def render_comparison_html(
+    results: Mapping[str, Result], comparison: Any, *, command: str | None = None
+) -> str:
+    """One page for several systems on one gold standard: each system's scores side by side
+    with the difference to the baseline, its interval and p-value (``comparison``, an
+    :class:`annoscore.significance.Comparison`), per-type headline scores side by side and
+    each system's own tables.  The embedded JSON is ``{"comparison": ..., "systems": {name:
+    result}}`` (the compare JSON and each system's ``--format json --per-doc --per-type``
+    object)."""
+    from annoscore.report.significance import json_dict
+
+    shown = {name: report_view(r) for name, r in results.items()}
+    systems = {name: result_data(r) for name, r in shown.items()}
+    compared = _json_safe(json_dict(comparison))
+    data = {"comparison": compared, "systems": systems}
+    names = list(results)
+    first = shown[names[0]]
+    keys = list(compared["systems"][names[0]]["scores"]) if names else []
+    head = "<th>score</th>" + "".join(f"<th class='num'>{escape(n)}</th>" for n in names)
+    head += "".join(
+        f"<th class='num'>&Delta; {escape(n)}</th><th class='num'>interval</th>"
+        f"<th class='num'>p</th>"
+        for n in names[1:]
+    )
+    rows = []
+    for key in keys:
+        cells = f'<td class="name">{escape(key)}</td>'
+        for n in names:
+            value = compared["systems"][n]["scores"].get(key)
+            cells += number_cell(value, ["comparison", "systems", n, "scores", key], bar=True)
+        for n in names[1:]:
+            row = compared["systems"][n]
+            diff = row["difference"].get(key)
+            path = ["comparison", "systems", n]
+            sign = "" if diff is None else ("pos" if diff > 0 else "neg" if diff < 0 else "")
+            cells += number_cell(diff, [*path, "difference", key]).replace(
+                'class="num"', f'class="num {sign}"', 1
+            )
+            bounds = row["interval"].get(key)
+            if bounds is None:
+                cells += '<td class="num muted">-</td>'
+            else:
+                cells += (
+                    '<td class="num">['
+                    + number_cell(bounds[0], [*path, "interval", key, "0"], tag="span")
+                    + ", "
+                    + number_cell(bounds[1], [*path, "interval", key, "1"], tag="span")
+                    + "]</td>"
+                )
+            p = row["p_value"].get(key)
+            cell = number_cell(p, [*path, "p_value", key])
+            if p is not None and p < 0.05:
+                cell = cell.replace('class="num"', 'class="num sig"', 1)
+            cells += cell
+        rows.append(f"<tr>{cells}</tr>")
+    test = escape(compared["test"])
+    note = (
+        f"Paired {test} test on the {comparison.documents} documents every system scored; "
+        f"baseline {names[0]}; p-values below 0.05 in bold."
+    )
+    table = (
+        f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
+    meta = [
+        ("task", f"<code>{escape(first.task)}</code>"),
+        ("signature", f"<code>{escape(compared['signature'])}</code>"),
+        ("version", escape(__version__)),
+    ]
+    if command:
+        meta.append(("command", f"<code>{escape(command)}</code>"))
+    meta.append(("systems", escape(", ".join(names))))
+    said = set(compared["warnings"])
+    summary = _meta(meta) + _warnings(
+        [*compared["warnings"]]
+        + [f"{n}: {w}" for n in names for w in systems[n]["warnings"] if w not in said]
+    )
+    body = [_card("summary", "Summary", summary), _card("compare", "Systems compared", table, note)]
+    nav = [("summary", "Summary"), ("compare", "Compared")]
+    type_names: list[str] = []
+    for n in names:
+        type_names.extend(t for t in systems[n].get("types", {}) if t not in type_names)
+    headline = first.headline
+    if type_names and headline:
+        head = "<th>type</th>" + "".join(f"<th class='num'>{escape(n)}</th>" for n in names)
+        rows = []
+        for t in type_names:
+            cells = f'<td class="name">{escape(t)}</td>'
+            for n in names:
+                unit = systems[n].get("types", {}).get(t)
+                if unit is None or headline not in unit["scores"]:
+                    cells += '<td class="num muted"></td>'
+                else:
+                    cells += number_cell(
+                        unit["scores"][headline],
+                        ["systems", n, "types", t, "scores", headline],
+                        bar=True,
+                    )
+            rows.append(f"<tr>{cells}</tr>")
+        body.append(
+            _card(
+                "types",
+                f"Per type: {headline}",
+                f'<div class="scroll"><table class="sort"><thead><tr>{head}</tr></thead>'
+                f"<tbody>{''.join(rows)}</tbody></table></div>",
+                "Click a column to sort.",
+            )
+        )
+        nav.append(("types", "Per type"))
+    for i, n in enumerate(names):
+        anchor = f"system-{i}"
+        part = _tiles(systems[n], shown[n].headline, ["systems", n])
+        part += _scores_table(systems[n], ["systems", n])
+        part += "<h2 style='margin-top:14px'>Counts</h2>" + _counts_table(
+            systems[n], ["systems", n]
+        )
+        if systems[n].get("types"):
+            part += "<h2 style='margin-top:14px'>Per type</h2>" + _units_table(
+                systems[n]["types"], "type", ["systems", n, "types"]
+            )
+        body.append(_card(anchor, f"System {n}", part))
+        nav.append((anchor, n))
+    title = f"annoscore report: {first.task}, {len(names)} systems"
+    return page(
+        title,
+        _header(title, compared["signature"]),
+        nav,
+        "".join(body),
+        embedded_json(data),
+    )

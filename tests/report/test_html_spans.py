@@ -1,0 +1,230 @@
+"""The span sections of the HTML report: error categories (align/span_errors.py), the analysis
+embedded for the viewer, --no-text and the size budget, and the viewer in Chromium on a handmade
+document holding every category, nested, overlapping and discontinuous mentions, and markup."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+from annoscore.align.span_errors import CATEGORIES, categorize
+from annoscore.report.html import render_html
+from annoscore.report.html_spans import ERRORS_ID, analyse, read_sides
+from annoscore.tasks.spans import SpanOptions, score_spans
+from tests.report.browser import browser, open_report
+
+__all__ = ["browser"]
+
+TEXT = (
+    "Patient took <script>alert(1)</script> aspirin 100 mg daily & ibuprofen; the left "
+    "ventricle wall and the right ventricle were normal. Beta blockers stopped.\n"
+)
+
+
+def _at(text: str, start_after: int = 0) -> tuple[int, int]:
+    i = TEXT.index(text, start_after)
+    return i, i + len(text)
+
+
+def handmade(folder: Path) -> tuple[Path, Path]:
+    """Gold and system folders of one document with every category (see the test names)."""
+    aspirin, dose, ibu = _at("aspirin"), _at("100 mg"), _at("ibuprofen")
+    wall, part = _at("left ventricle wall"), _at("ventricle wall")
+    left, right = _at("left"), _at("ventricle", _at("right")[0])
+    beta, script = _at("Beta blockers"), _at("<script>alert(1)</script>")
+    gold = [
+        ("T1", "Drug", [aspirin]),  # correct
+        ("T2", "Dose", [dose]),  # boundary, right extended
+        ("T3", "Drug", [ibu]),  # wrong type
+        ("T4", "Anatomy", [wall]),  # boundary, left shrunk; T5 nested inside
+        ("T5", "Part", [part]),  # correct, nested
+        ("T6", "Anatomy", [left, right]),  # correct, discontinuous, overlapping T4
+        ("T7", "Drug", [beta]),  # wrong type and boundary
+        ("T8", "Code", [script]),  # missed
+    ]
+    system = [
+        ("T1", "Drug", [aspirin]),
+        ("T2", "Dose", [(dose[0], dose[1] + 6)]),
+        ("T3", "Gene", [ibu]),
+        ("T4", "Anatomy", [(wall[0] + 5, wall[1])]),
+        ("T5", "Part", [part]),
+        ("T6", "Anatomy", [left, right]),
+        ("T9", "Drug", [_at("daily")]),  # spurious
+        ("T10", "Gene", [(beta[0], beta[0] + 4)]),
+    ]
+    paths = []
+    for name, items in (("gold", gold), ("system", system)):
+        side = folder / name
+        side.mkdir()
+        (side / "d1.txt").write_text(TEXT, encoding="utf-8")
+        lines = [
+            f"{tid}\t{kind} {';'.join(f'{s} {e}' for s, e in frags)}\t"
+            f"{' '.join(TEXT[s:e] for s, e in frags)}"
+            for tid, kind, frags in items
+        ]
+        (side / "d1.ann").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(side)
+    return paths[0], paths[1]
+
+
+def test_each_category_and_side() -> None:
+    gold = [
+        (((0, 5),), "A"),
+        (((10, 20),), "A"),
+        (((30, 40),), "A"),
+        (((50, 60),), "A"),
+        (((70, 80),), "A"),
+        (((90, 95), (97, 99)), "A"),
+    ]
+    pred = [
+        (((0, 5),), "A"),  # correct
+        (((8, 22),), "A"),  # boundary left+ right+
+        (((32, 40),), "B"),  # type+boundary left-
+        (((50, 60),), "B"),  # type
+        (((90, 95), (98, 99)), "A"),  # boundary, inner fragment
+        (((100, 101),), "A"),  # spurious
+    ]
+    found = [(e.category, e.gold, e.pred, e.side) for e in categorize(gold, pred)]
+    assert found == [
+        ("correct", 0, 0, ""),
+        ("boundary", 1, 1, "left+ right+"),
+        ("type+boundary", 2, 2, "left-"),
+        ("type", 3, 3, ""),
+        ("boundary", 5, 4, "frag"),
+        ("missed", 4, None, ""),
+        ("spurious", None, 5, ""),
+    ]
+
+
+def test_every_mention_is_in_one_item_whatever_the_order() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+
+        def mentions(n: int) -> list[tuple[tuple[tuple[int, int], ...], str]]:
+            out = []
+            for _ in range(n):
+                start = rng.randrange(40)
+                out.append((((start, start + rng.randrange(1, 8)),), rng.choice("AB")))
+            return out
+
+        gold, pred = mentions(rng.randrange(8)), mentions(rng.randrange(8))
+        items = categorize(gold, pred)
+        assert sorted(e.gold for e in items if e.gold is not None) == list(range(len(gold)))
+        assert sorted(e.pred for e in items if e.pred is not None) == list(range(len(pred)))
+        order = list(range(len(pred)))
+        rng.shuffle(order)
+        shuffled = categorize(gold, [pred[j] for j in order])
+        assert sorted(e.category for e in shuffled) == sorted(e.category for e in items)
+        # strict matches are exactly the correct items
+        assert (
+            sum(e.category == "correct" for e in items) == len(set(gold) & set(pred))
+            or len(set(gold)) != len(gold)
+            or len(set(pred)) != len(pred)
+        )
+
+
+def test_the_analysis_of_the_handmade_document(tmp_path: Path) -> None:
+    gold, system = handmade(tmp_path)
+    data = analyse(read_sides(gold, system))
+    assert data["types"] == {
+        "Anatomy": {"boundary": 1, "correct": 1},
+        "Code": {"missed": 1},
+        "Dose": {"boundary": 1},
+        "Drug": {"correct": 1, "type": 1, "type+boundary": 1, "spurious": 1},
+        "Part": {"correct": 1},
+    }
+    assert data["confusion"]["Drug"] == {"Drug": 1, "Gene": 2}
+    assert data["confusion"]["(spurious)"] == {"Drug": 1}
+    assert data["missed"] == [["Code", "<script>alert(1)</script>", 1]]
+    sides = {i[0]: i[3] for i in data["documents"]["d1"]["items"]}
+    assert sides["boundary"] in ("right+", "left-")
+    assert data["documents"]["d1"]["text"] == TEXT
+    # the strict matches are the correct items: the categories agree with the score
+    result = score_spans(gold, system, SpanOptions())
+    assert result.counts["tp"] == sum(n.get("correct", 0) for n in data["types"].values())
+
+
+def test_no_text_and_the_size_budget(tmp_path: Path) -> None:
+    gold, system = handmade(tmp_path)
+    sides = read_sides(gold, system)
+    hidden = analyse(sides, text=False)
+    assert hidden["documents"]["d1"]["text"] is None
+    assert all(m[2] is None for m in hidden["documents"]["d1"]["gold"])
+    assert hidden["missed"] == [] and hidden["spurious"] == []
+    cut = analyse(sides, max_bytes=10)
+    pieces = cut["documents"]["d1"]["pieces"]
+    assert cut["windows"] and cut["documents"]["d1"]["text"] is None
+    assert all(TEXT[start : start + len(part)] == part for start, part in pieces)
+    page = render_html(score_spans(gold, system, SpanOptions()), spans=sides, text=False)
+    assert "alert(1)" not in page  # neither the text nor the surface strings
+    assert "Texts left out (--no-text)" in page
+
+
+def test_the_command_writes_the_viewer(cli: Any, tmp_path: Path) -> None:
+    gold, system = handmade(tmp_path)
+    out = tmp_path / "r.html"
+    done = cli("spans", gold, system, "--format", "html", "-o", out)
+    assert done.exit_code == 0, done.output
+    page = out.read_text(encoding="utf-8")
+    found = re.findall(
+        r'<script type="application/json" id="' + ERRORS_ID + r'">(.*?)</script>', page, re.S
+    )
+    assert json.loads(found[0])["documents"]["d1"]["t"] == TEXT
+    done = cli("spans", gold, system, "--format", "html", "--no-text", "-o", out)
+    assert done.exit_code == 0 and "alert(1)" not in out.read_text(encoding="utf-8")
+    done = cli("spans", gold, system, "--format", "html", "--max-html-mb", "0.0001", "-o", out)
+    page = out.read_text(encoding="utf-8")
+    assert done.exit_code == 0 and "larger than the size budget" in page
+    found = re.findall(
+        r'<script type="application/json" id="' + ERRORS_ID + r'">(.*?)</script>', page, re.S
+    )
+    cut = json.loads(found[0])["documents"]["d1"]
+    assert "t" not in cut and cut["w"] and len(cut["i"]) == 3 * 6  # the six errors only
+
+
+def test_the_viewer_marks_every_category(browser: Any, tmp_path: Path) -> None:
+    gold, system = handmade(tmp_path)
+    path = tmp_path / "viewer.html"
+    result = score_spans(gold, system, SpanOptions()).shown(types=True)
+    path.write_text(render_html(result, spans=read_sides(gold, system)), encoding="utf-8")
+    opened = open_report(browser, path)
+    page = opened.page
+    try:
+        assert opened.errors == []
+        assert page.evaluate("() => window.alerted") is None
+        text = page.eval_on_selector("#vtext", "e => e.textContent")
+        assert "<script>alert(1)</script>" in text and "&" in text
+        bars = page.eval_on_selector_all(
+            "#vtext .bar",
+            "es => es.map(e => [e.getAttribute('data-cat'), e.getAttribute('data-side'),"
+            " e.parentElement.firstChild.textContent])",
+        )
+        seen = {(cat, side) for cat, side, _ in bars}
+        for category in CATEGORIES:
+            sides = {"missed": {"g"}, "spurious": {"p"}}.get(category, {"g", "p"})
+            assert {(category, s) for s in sides} <= seen, category
+        marked = {(cat, side, t) for cat, side, t in bars}
+        assert ("missed", "g", "<script>alert(1)</script>") in marked
+        assert ("spurious", "p", "daily") in marked
+        # the discontinuous mention: both fragments marked, numbered, not the gap between
+        assert ("correct", "g", "left") in marked and ("correct", "g", "ventricle") in marked
+        assert ("correct", "g", " wall and the right ") not in marked
+        # nested mentions stack: "ventricle wall" has two gold bars at different heights
+        heights = page.eval_on_selector_all(
+            "#vtext .seg",
+            "es => es.filter(e => e.firstChild.textContent === 'ventricle wall')"
+            ".map(e => Array.from(e.querySelectorAll('.bar.g')).map(b => b.style.bottom))",
+        )
+        assert any(len(h) >= 2 and len(set(h)) == len(h) for h in heights)
+        page.click("#vnext")
+        assert page.eval_on_selector_all("#vtext .hit", "es => es.length") == 1
+        assert "error 1 of" in page.eval_on_selector("#vpos", "e => e.textContent")
+        page.uncheck("input[data-cat='correct']")
+        hidden = page.eval_on_selector_all("#vtext .bar.off", "es => es.length")
+        assert hidden == sum(1 for cat, _, _ in bars if cat == "correct")
+        assert opened.errors == []
+    finally:
+        page.close()
