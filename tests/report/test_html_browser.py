@@ -34,6 +34,8 @@ FAMILIES = sorted(
         "are-1",
         "are-2",
         "are-4",
+        "conlleval",
+        "seqeval",
     }
 )
 
