@@ -274,3 +274,29 @@ def test_the_pharmaconer_codalab_numbers_come_out_of_the_bundle_unchanged(
             name, _, value = line.partition(" : ")
             official[name.lower()] = float(value)
         assert {k: scores[k] for k in ("f1", "precision", "recall")} == official
+
+
+def test_init_zip_is_a_bundle_check_accepts(cli: Cli, tmp_path: Path) -> None:
+    gold = SAMPLES / "trec/qrels.txt"
+    built = cli(
+        "codabench", "init", "trec", "--gold", f"dev={gold}", "--out", tmp_path / "b", "--zip"
+    )
+    assert built.exit_code == 0, built.stderr
+    assert "no solution is written" in built.stderr  # qrels are not a run
+    with zipfile.ZipFile(tmp_path / "b.zip") as archive:
+        names = archive.namelist()
+    assert "competition.yaml" in names and "scoring_program/metadata.yaml" in names
+    run = _zip(SAMPLES / "trec/run.txt", tmp_path / "run.zip")
+    checked = cli("codabench", "check", tmp_path / "b.zip", "--submission", run)
+    assert checked.exit_code == 0, checked.stderr
+    assert checked.stdout.startswith("run.zip: map ")
+
+
+def test_a_submission_with_no_defined_score_fails(bundles: dict[str, Path], tmp_path: Path) -> None:
+    bundle = bundles["trec"]
+    run = tmp_path / "run.txt"
+    run.write_text("no-such-query Q0 d1 1 1.0 tag\n")
+    status, stderr, output = worker(bundle, _zip(run, tmp_path / "run.zip"), tmp_path / "w")
+    assert status == 2 and "no score is defined for this submission: map" in stderr
+    assert not (output / "scores.json").exists()  # never an empty row, never NaN
+    assert "No score is defined" in (output / "detailed_results.html").read_text()

@@ -212,6 +212,12 @@ def score_submission(
     columns = config.columns or {k: k for k in result.scores}
     written = leaderboard_scores(dict(result.scores), columns)
     left_out = [k for k in columns if k not in written]
+    if not written:  # nothing a leaderboard can show: fail, do not write an empty row
+        body = _items("No score is defined for this submission", left_out, "bad")
+        body += _items("Notes", checked.notes) + _items("Warnings", warnings)
+        detailed.write_text(_page(title, body), encoding="utf-8")
+        say("error", f"no score is defined for this submission: {', '.join(left_out)}")
+        return 2
     (output_dir / "scores.json").write_text(json.dumps(written, indent=2) + "\n", encoding="utf-8")
     (output_dir / "result.json").write_text(render_json(result), encoding="utf-8")
     rows = "".join(
@@ -810,11 +816,7 @@ def register(app: typer.Typer) -> None:
         no_args_is_help=True,
     )
 
-    @group.command(
-        "init",
-        epilog="Example: annoscore codabench init pharmaconer-ner "
-        "--gold practice=dev/ --gold test=test/ --out bundle --zip",
-    )
+    @group.command("init")
     @guarded
     def init(
         task: Annotated[str, typer.Argument(help="A registered task name.")],
@@ -829,7 +831,8 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--zip", help="Also write BUNDLE.zip, ready to upload.")
         ] = False,
     ) -> None:
-        """Write a complete Codabench v2 bundle scoring TASK."""
+        """Write a complete Codabench v2 bundle scoring TASK, e.g. codabench init
+        pharmaconer-ner --gold practice=dev/ --gold test=test/ --out bundle --zip."""
         golds = []
         for item in gold:
             phase, equals, path = item.partition("=")

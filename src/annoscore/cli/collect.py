@@ -246,11 +246,7 @@ def render_latex(header: list[str], rows: list[list[str]]) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command(
-        "collect",
-        epilog="Example: annoscore collect submissions/ --task codiesp-d --gold gs_D.tsv "
-        "--option codes=codes.tsv --out results/",
-    )
+    @app.command("collect")
     @guarded
     def collect(
         teams_dir: Annotated[
@@ -281,7 +277,8 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int, typer.Option("--seed", min=0, help="Random seed.")] = 12345,
     ) -> None:
         """Score every team's runs: the leaderboard (CSV, Markdown, LaTeX, JSON), a report per
-        run, and the paired tests between the top runs."""
+        run, and the paired tests between the top runs; e.g. collect submissions/ --task
+        codiesp-d --gold gs_D.tsv --option codes=codes.tsv --subtask codiesp-d --out results/."""
         from annoscore.cli.compare import parse_options
         from annoscore.report.generic import render as render_result
         from annoscore.report.generic import render_json

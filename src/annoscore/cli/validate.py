@@ -29,7 +29,7 @@ class ValidateFormat(str, Enum):
 def register(app: typer.Typer) -> None:
     @app.command(
         "validate",
-        epilog="Example: annoscore validate pharmaconer-ner run1.zip --gold gold/ --format json",
+        epilog="Example: annoscore validate coref response.conll --gold key.conll --format json",
     )
     @guarded
     def validate(
