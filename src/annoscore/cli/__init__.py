@@ -34,6 +34,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "compare": ("compare", "Paired significance tests of several systems on one gold standard."),
     "report": ("report", "One HTML report of one or several systems on one gold standard."),
     "convert": ("convert", "Convert between formats (MUC SGML to brat)."),
+    "validate": ("validate", "Check a submission against a task: every problem, file and line."),
+    "codabench": ("codabench", "A Codabench competition bundle: init, score, check."),
+    "collect": ("collect", "Score every team's runs offline: leaderboard, reports, tests."),
     "demo": ("demo", "Score every registered task on the built-in sample data."),
 }
 """Sub-command name -> (module in this package, one-line help for the root help)."""

@@ -1,0 +1,335 @@
+"""Submissions as participants upload them: unpacked, cleaned, checked whole, scored.
+
+What ``annoscore validate``, ``annoscore codabench score`` and ``annoscore collect`` share
+(``../shared/spec/campaign.md``):
+
+- :func:`prepare` copies a submission (a folder, a zip, a file) into a private folder, leaving
+  out archive litter (``__MACOSX/``, ``._*``, ``.DS_Store``, ``Thumbs.db``), unpacks a zip found
+  alone inside it and steps into a single top folder, each a note shown to the participant;
+- :func:`gold_input` finds the gold standard in a reference folder the same way;
+- :func:`check` scores the copy and, on each :class:`~annoscore.errors.InputError` in the
+  submission, records it (file and line as uploaded), removes the line (or the file) from the
+  copy and scores again, so that every problem is found at once, not only the first.
+
+Nothing here imports Typer: the commands are in :mod:`annoscore.cli.validate`,
+:mod:`annoscore.cli.codabench` and :mod:`annoscore.cli.collect`.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import zipfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from annoscore.errors import InputError
+from annoscore.result import Result, ScoreWarning
+from annoscore.tasks.registry import Task
+
+LITTER_FOLDERS = frozenset({"__MACOSX"})
+LITTER_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
+MAX_PROBLEMS = 100
+"""Problems reported at most by one :func:`check` (each costs one more scoring of the copy)."""
+WHOLE_FILE_SUFFIXES = frozenset({".json", ".xml", ".sgml", ".sgm", ".tpl"})
+"""Formats whose lines are not records: after an error the whole file is set aside."""
+SUBMISSION_WARNINGS = ("documents.system-only", "documents.gold-only")
+"""Warning codes about the submission's documents (unknown, missing): problems for
+``validate``, warnings for the scoring program."""
+
+
+def is_litter(name: str) -> bool:
+    """Whether a file or folder name is archive litter.
+
+    >>> [is_litter(n) for n in ("__MACOSX", "._a.ann", ".DS_Store", "a.ann")]
+    [True, True, True, False]
+    """
+    return name in LITTER_FOLDERS or name in LITTER_FILES or name.startswith("._")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with a submission: where (file as uploaded, line) and what."""
+
+    message: str
+    file: str | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return self.message if where is None else f"{where}: {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "message": self.message}
+
+
+@dataclass
+class Prepared:
+    """A submission copied and cleaned: ``path`` is what the task reads (a file or a folder),
+    ``notes`` what was tolerated, ``shown`` the copy's paths back to names as uploaded."""
+
+    path: Path
+    copy_root: Path
+    label: str
+    notes: list[str] = field(default_factory=list)
+    lines: dict[Path, list[int]] = field(default_factory=dict)
+    single: Path | None = None
+
+    def shown(self, text: str) -> str:
+        """``text`` with the private copy's paths as the participant named them."""
+        if self.single is not None:
+            text = text.replace(str(self.single), self.label)
+        return text.replace(str(self.copy_root), self.label)
+
+    def renumbered(self, text: str) -> str:
+        """``text`` with ``FILE:LINE`` of a file whose lines :func:`check` removed numbered as
+        uploaded (``FILE`` the copy's path or the file's name)."""
+        for path, numbers in self.lines.items():
+            for name in dict.fromkeys((str(path), path.name)):
+                pattern = re.compile(re.escape(name) + r":(\d+)\b")
+
+                def original(match: re.Match[str], numbers: list[int] = numbers) -> str:
+                    line = int(match.group(1))
+                    fixed = numbers[line - 1] if 1 <= line <= len(numbers) else line
+                    return f"{match.group(0).rpartition(':')[0]}:{fixed}"
+
+                text = pattern.sub(original, text)
+        return text
+
+    def warning(self, warning: ScoreWarning) -> ScoreWarning:
+        """``warning`` naming files and lines as uploaded."""
+        return replace(
+            warning,
+            message=self.shown(self.renumbered(warning.message)),
+            examples=tuple(self.shown(self.renumbered(e)) for e in warning.examples),
+        )
+
+
+def _safe_members(archive: zipfile.ZipFile, path: Path) -> list[zipfile.ZipInfo]:
+    members = []
+    for info in archive.infolist():
+        parts = PurePosixPath(info.filename.replace("\\", "/")).parts
+        if info.filename.startswith(("/", "\\")) or ".." in parts or ":" in info.filename[:3]:
+            raise InputError(f"the archive holds a member outside itself: {info.filename!r}", path)
+        members.append(info)
+    return members
+
+
+def unzip(path: Path, target: Path) -> None:
+    """Unpack the zip ``path`` into ``target`` (an unreadable archive is an InputError)."""
+    target.mkdir(parents=True, exist_ok=True)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            archive.extractall(target, _safe_members(archive, path))
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as error:
+        raise InputError(f"not a readable zip archive: {error}", path) from None
+
+
+def _copy_clean(source: Path, target: Path, litter: list[str], relative: str = "") -> None:
+    target.mkdir(parents=True, exist_ok=True)
+    for entry in sorted(source.iterdir()):
+        name = f"{relative}{entry.name}"
+        if is_litter(entry.name):
+            litter.append(name + ("/" if entry.is_dir() else ""))
+        elif entry.is_dir():
+            _copy_clean(entry, target / entry.name, litter, name + "/")
+        elif entry.is_file():
+            shutil.copyfile(entry, target / entry.name)
+
+
+def _visible(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if not is_litter(p.name))
+
+
+def prepare(submission: Path, work: Path, *, one_file: bool, label: str | None = None) -> Prepared:
+    """Copy ``submission`` into ``work`` and find what the task reads (see the module doc).
+
+    ``one_file``: the task reads one file (the gold standard is one file), so the cleaned
+    submission must hold exactly one file.
+    """
+    label = label or submission.name or str(submission)
+    root = work / "submission"
+    litter: list[str] = []
+    if not submission.exists():
+        raise InputError("no such file or folder", submission)
+    if submission.is_dir():
+        _copy_clean(submission, root, litter)
+    elif zipfile.is_zipfile(submission):
+        unpacked = work / "unpacked"
+        unzip(submission, unpacked)
+        _copy_clean(unpacked, root, litter)
+    else:
+        root.mkdir(parents=True)
+        shutil.copyfile(submission, root / submission.name)
+    prepared = Prepared(root, root, label)
+    if submission.is_file() and not zipfile.is_zipfile(submission):
+        prepared.single = root / submission.name
+    path = root
+    for _ in range(8):
+        entries = _visible(path)
+        if len(entries) == 1 and entries[0].is_dir():
+            prepared.notes.append(
+                f"the submission's files are inside one top folder '{entries[0].name}/'; "
+                "it was read as the submission"
+            )
+            path = entries[0]
+        elif len(entries) == 1 and entries[0].suffix.lower() == ".zip" and not one_file:
+            inner = entries[0]
+            prepared.notes.append(f"a zip inside the submission ('{inner.name}') was unpacked")
+            unpacked = inner.with_name(inner.name + ".unpacked")
+            unzip(inner, unpacked)
+            inner.unlink()
+            _strip_litter(unpacked, litter)
+            path = unpacked
+        else:
+            break
+    if litter:
+        litter.sort(key=lambda name: not name.endswith("/"))  # folders first
+        shown = ", ".join(litter[:5]) + (f" and {len(litter) - 5} more" if len(litter) > 5 else "")
+        prepared.notes.insert(0, f"archive litter left out: {shown}")
+    files = [p for p in path.rglob("*") if p.is_file()]
+    if not files:
+        raise InputError("the submission is empty: it holds no file", label)
+    if one_file:
+        if len(files) > 1:
+            names = ", ".join(prepared.shown(str(f)) for f in files[:5])
+            raise InputError(f"expected one file, found {len(files)}: {names}", label)
+        path = files[0]
+    prepared.path = path
+    return prepared
+
+
+def _strip_litter(folder: Path, litter: list[str]) -> None:
+    for entry in sorted(folder.rglob("*"), reverse=True):
+        if is_litter(entry.name) and entry.exists():
+            litter.append(entry.name + ("/" if entry.is_dir() else ""))
+            if entry.is_dir():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+
+
+def gold_input(reference: Path) -> Path:
+    """What the task reads as gold in a reference folder: the folder, or the one file (or one
+    top folder) it holds alone; a file is itself."""
+    path = reference
+    while path.is_dir():
+        entries = _visible(path)
+        if len(entries) != 1:
+            break
+        path = entries[0]
+    return path
+
+
+@dataclass
+class Checked:
+    """What :func:`check` found: the result of the cleaned copy (``None`` when a problem
+    outside the submission, in the gold or the options, stopped it), the problems, the notes
+    (tolerated), and the warnings of the result."""
+
+    result: Result | None
+    problems: list[Problem]
+    notes: list[str]
+    warnings: list[ScoreWarning]
+    stopped: str | None = None
+
+    @property
+    def clean(self) -> bool:
+        """No problem, no warning about the submission's documents."""
+        return not self.problems and self.result is not None and not self.document_warnings
+
+    @property
+    def document_warnings(self) -> list[ScoreWarning]:
+        """The warnings about the submission's documents (unknown, missing)."""
+        return [w for w in self.warnings if w.code in SUBMISSION_WARNINGS]
+
+    @property
+    def all_problems(self) -> list[Problem]:
+        """The problems, then the warnings about the submission's documents as problems."""
+        return [*self.problems, *(Problem(str(w)) for w in self.document_warnings)]
+
+    def to_dict(self) -> dict[str, Any]:
+        others = [w for w in self.warnings if w.code not in SUBMISSION_WARNINGS]
+        return {
+            "valid": self.clean,
+            "problems": [p.to_dict() for p in self.all_problems],
+            "notes": self.notes,
+            "warnings": [str(w) for w in others],
+        }
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def _remove_line(prepared: Prepared, path: Path, line: int) -> int | None:
+    """Remove line ``line`` (as the copy now numbers it) from the copy; its number as
+    uploaded, or ``None`` if the file has no such line."""
+    data = path.read_bytes()
+    rows = data.splitlines(keepends=True)
+    numbers = prepared.lines.setdefault(path, list(range(1, len(rows) + 1)))
+    if not 1 <= line <= len(rows) or len(numbers) != len(rows):
+        return None
+    original = numbers.pop(line - 1)
+    del rows[line - 1]
+    path.write_bytes(b"".join(rows))
+    return original
+
+
+def check(
+    task: Task,
+    gold: Path,
+    prepared: Prepared,
+    options: Any,
+    *,
+    limit: int = MAX_PROBLEMS,
+) -> Checked:
+    """Score the cleaned copy, collecting every problem (see the module doc)."""
+    problems: list[Problem] = []
+    for _ in range(limit + 1):
+        try:
+            result = task.score_with(gold, prepared.path, options)
+        except InputError as error:
+            where = Path(error.path) if error.path is not None else None
+            message = prepared.shown(error.message)
+            if error.document is not None:
+                message = f"document {error.document}: {message}"
+            if where is None or not _inside(where, prepared.copy_root):
+                named = error.path if where is None else prepared.shown(str(where))
+                problems.append(Problem(message, named, error.line))
+                return Checked(None, problems, prepared.notes, [], stopped=str(problems[-1]))
+            shown = prepared.shown(str(where))
+            if len(problems) >= limit:
+                problems.append(Problem(f"more problems not shown (the first {limit} are)"))
+                return Checked(None, problems, prepared.notes, [], stopped="too many problems")
+            line = error.line
+            whole = where.suffix.lower() in WHOLE_FILE_SUFFIXES or not where.is_file()
+            if line is not None and not whole:
+                original = _remove_line(prepared, where, line)
+                if original is not None:
+                    problems.append(Problem(message, shown, original))
+                    continue
+            if line is not None:
+                numbers = prepared.lines.get(where)
+                if numbers is not None and 1 <= line <= len(numbers):
+                    line = numbers[line - 1]
+            problems.append(Problem(message, shown, line))
+            if where.is_file() and where != prepared.path:
+                where.unlink()  # set the file aside, keep looking at the others
+                continue
+            return Checked(None, problems, prepared.notes, [], stopped=str(problems[-1]))
+        warnings = [prepared.warning(w) for w in result.warnings]
+        if problems:
+            return Checked(None, problems, prepared.notes, warnings)
+        return Checked(result, problems, prepared.notes, warnings)
+    return Checked(None, problems, prepared.notes, [], stopped="too many problems")
+
+
+def task_reads_one_file(gold: Path) -> bool:
+    """Whether the submission must be one file: the gold standard is one."""
+    return gold.is_file()

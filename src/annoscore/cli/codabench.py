@@ -1,0 +1,925 @@
+"""``annoscore codabench init|score|check``: a Codabench competition that scores with annoscore.
+
+How Codabench's compute worker runs a scoring program is in ``../shared/spec/campaign.md``: a
+fresh container of the competition's ``docker_image``, working directory ``/app/program``, the
+reference data in ``/app/input/ref``, the submission as uploaded in ``/app/input/res``, the
+scores expected in ``/app/output/scores.json``; ``$input``, ``$output``, ``$program``... in the
+``command`` of ``metadata.yaml`` replaced textually; a non-zero exit marks the submission Failed
+(which does not use up an attempt); only keys equal to a leaderboard column's ``key`` are kept.
+
+- ``init`` writes a v2 bundle (:func:`build_bundle`): ``competition.yaml`` (JSON, which YAML
+  reads as it is), ``scoring_program/`` (``metadata.yaml``, the launcher ``score.py``, the
+  task and options in ``annoscore-bundle.json`` and annoscore with the pure-Python packages it
+  imports while scoring vendored in ``vendor/``), ``reference_data/PHASE/``, ``pages/``,
+  ``starting_kit/`` and ``solutions/PHASE/`` (the gold as a submission).  The leaderboard's
+  column keys are the keys the program writes for the gold standard scored against itself.
+- ``score`` is what the launcher runs (:func:`score_submission`).
+- ``check`` checks a bundle (:func:`bundle_problems`) and makes a dry run in the worker's folder
+  layout (:func:`dry_run`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import html
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from annoscore.cli.common import fail, guarded, tell
+from annoscore.errors import InputError
+
+IMAGE = "codalab/codalab-legacy:py312"
+"""The pinned image: Python 3.12, numpy 1.26, scipy 1.11, PyYAML (campaign.md)."""
+IMAGES_WITH_PYTHON_311 = frozenset({IMAGE})
+"""Images known to run Python 3.11 or later."""
+CONFIG = "annoscore-bundle.json"
+COMMAND = "python3 $program/score.py $input $output"
+KEY_LENGTH = 36
+"""Codabench's limit on a column's key and title."""
+PLACEHOLDERS = {
+    "$predictions": "/app/input/res",
+    "$program": "/app/program",
+    "$hidden": "/app/input/ref",
+    "$shared": "/app/shared",
+    "$output": "/app/output",
+    "$input": "/app/input",
+    "$tmp": "/app/output/tmp",
+}
+"""The worker's legacy placeholders (longest first where one begins another)."""
+IMAGE_PROVIDES = frozenset({"numpy", "scipy", "numpy.libs", "scipy.libs", "yaml", "_yaml"})
+SHORTER = {"precision": "p", "recall": "r", "instance": "inst", "strict": "st", "relax": "rl"}
+
+LAUNCHER = '''"""Codabench scoring program: annoscore {version}, vendored (task, options: {config}).
+
+Run as the worker runs it: python3 score.py INPUT OUTPUT (defaults /app/input /app/output).
+"""
+
+import os
+import sys
+
+if sys.version_info < (3, 11):
+    sys.stderr.write("annoscore needs Python 3.11 or later; this image has %s\\n" % sys.version)
+    sys.exit(1)
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "vendor"))
+sys.dont_write_bytecode = True
+
+from annoscore.cli import main  # noqa: E402
+
+folders = sys.argv[1:3] or ["/app/input", "/app/output"]
+main(["codabench", "score", *folders, "--config", os.path.join(HERE, "{config}")])
+'''
+
+
+# --- score ----------------------------------------------------------------------------------
+
+
+@dataclass
+class BundleConfig:
+    """``annoscore-bundle.json``: the task, its options (as ``--option`` spells them, path
+    options relative to the file's folder) and the leaderboard's columns (key written ->
+    score key)."""
+
+    task: str
+    options: dict[str, str] = field(default_factory=dict)
+    paths: list[str] = field(default_factory=list)
+    columns: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, path: Path) -> BundleConfig:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return cls(
+                str(data["task"]),
+                dict(data.get("options", {})),
+                list(data.get("paths", [])),
+                dict(data.get("columns", {})),
+            )
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise InputError(f"not a readable bundle configuration: {error}", path) from None
+
+    def write(self, path: Path) -> None:
+        data = {
+            "task": self.task,
+            "options": self.options,
+            "paths": self.paths,
+            "columns": self.columns,
+        }
+        path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+    def option_items(self, folder: Path) -> list[str]:
+        """``NAME=VALUE`` items, path options made absolute against ``folder``."""
+        return [f"{k}={folder / v if k in self.paths else v}" for k, v in self.options.items()]
+
+
+def _page(title: str, body: str) -> str:
+    style = (
+        "body{font-family:sans-serif;max-width:60em;margin:1em auto}"
+        "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
+        ".bad{color:#a00}"
+    )
+    return (
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+        f"<style>{style}</style></head><body><h1>{html.escape(title)}</h1>{body}</body></html>\n"
+    )
+
+
+def _items(title: str, items: list[str], cls: str = "") -> str:
+    if not items:
+        return ""
+    rows = "".join(f"<li>{html.escape(i)}</li>" for i in items)
+    return f"<h2>{html.escape(title)}</h2><ul class='{cls}'>{rows}</ul>"
+
+
+def leaderboard_scores(scores: dict[str, Any], columns: dict[str, str]) -> dict[str, float]:
+    """The flat ``scores.json``: each column's score when it is a finite number (an undefined
+    score is left out).
+
+    >>> leaderboard_scores({"f1": 0.5, "precision": None}, {"f1": "f1", "p": "precision"})
+    {'f1': 0.5}
+    """
+    out: dict[str, float] = {}
+    for key, name in columns.items():
+        value = scores.get(name)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        if math.isfinite(value):
+            out[key] = float(value)
+    return out
+
+
+def score_submission(
+    input_dir: Path, output_dir: Path, config: BundleConfig, base: Path, *, quiet: bool = False
+) -> int:
+    """Score ``input_dir/res`` against ``input_dir/ref`` as the bundle's task; write
+    ``scores.json``, ``detailed_results.html`` and ``result.json`` in ``output_dir``.  Returns
+    the exit status: 0 scored, 2 a malformed submission (one line on stderr; every problem in
+    the detailed results)."""
+    from annoscore.cli.campaign import check, gold_input, prepare
+    from annoscore.cli.compare import parse_options
+    from annoscore.report.generic import render_json
+    from annoscore.tasks import registry
+
+    output_dir.mkdir(parents=True, exist_ok=True)
+    detailed = output_dir / "detailed_results.html"
+    title = f"annoscore {config.task}"
+    detailed.write_text(_page(title, "<p>Scoring...</p>"), encoding="utf-8")
+    try:
+        task = registry.get(config.task)
+    except KeyError as error:
+        raise InputError(str(error.args[0])) from None
+    options = parse_options(config.option_items(base), task)
+    reference, submission = input_dir / "ref", input_dir / "res"
+    if not reference.is_dir():
+        raise InputError("no reference data (expected a folder 'ref')", input_dir)
+    gold = gold_input(reference)
+    with tempfile.TemporaryDirectory(prefix="annoscore-codabench-") as work:
+        prepared = prepare(submission, Path(work), one_file=gold.is_file(), label="submission")
+        checked = check(task, gold, prepared, options)
+    say = (lambda kind, text: None) if quiet else tell
+    for note in checked.notes:
+        say("warning", note)
+    warnings = [str(w) for w in checked.warnings]
+    if checked.result is None:
+        problems = [str(p) for p in checked.problems]
+        body = _items(
+            f"The submission cannot be scored ({len(problems)} problem(s))", problems, "bad"
+        )
+        body += _items("Notes", checked.notes) + _items("Warnings", warnings)
+        detailed.write_text(_page(title, body), encoding="utf-8")
+        more = (
+            f" (and {len(problems) - 1} more: see the detailed results)"
+            if len(problems) > 1
+            else ""
+        )
+        say("error", f"{problems[0] if problems else checked.stopped}{more}")
+        return 2
+    result = checked.result
+    for warning in warnings:
+        say("warning", warning)
+    columns = config.columns or {k: k for k in result.scores}
+    written = leaderboard_scores(dict(result.scores), columns)
+    left_out = [k for k in columns if k not in written]
+    if not written:  # nothing a leaderboard can show: fail, do not write an empty row
+        body = _items("No score is defined for this submission", left_out, "bad")
+        body += _items("Notes", checked.notes) + _items("Warnings", warnings)
+        detailed.write_text(_page(title, body), encoding="utf-8")
+        say("error", f"no score is defined for this submission: {', '.join(left_out)}")
+        return 2
+    (output_dir / "scores.json").write_text(json.dumps(written, indent=2) + "\n", encoding="utf-8")
+    (output_dir / "result.json").write_text(render_json(result), encoding="utf-8")
+    rows = "".join(
+        f"<tr><td>{html.escape(k)}</td><td>{html.escape(n)}</td>"
+        f"<td>{'undefined' if k not in written else f'{written[k]:.4f}'}</td></tr>"
+        for k, n in columns.items()
+    )
+    counts = ", ".join(f"{k} {v}" for k, v in result.counts.as_dict().items())
+    body = (
+        f"<p>Signature: <code>{html.escape(str(result.signature))}</code></p>"
+        f"<table><tr><th>column</th><th>score</th><th>value</th></tr>{rows}</table>"
+        f"<p>Counts: {html.escape(counts)}</p>"
+    )
+    if left_out:
+        body += _items("Left out of the leaderboard (undefined)", left_out, "bad")
+    body += _items("Notes", checked.notes) + _items("Warnings", warnings)
+    detailed.write_text(_page(title, body), encoding="utf-8")
+    return 0
+
+
+# --- init -----------------------------------------------------------------------------------
+
+
+def column_key(name: str) -> str:
+    """A leaderboard key of at most 36 characters for the score ``name``.
+
+    >>> column_key("f1")
+    'f1'
+    >>> column_key("covid_symptom_instance_relax_precision")
+    'covid_symptom_inst_rl_p'
+    """
+    if len(name) <= KEY_LENGTH:
+        return name
+    parts = [SHORTER.get(p, p) for p in name.split("_")]
+    short = "_".join(parts)
+    if len(short) > KEY_LENGTH:
+        digest = hashlib.sha1(name.encode()).hexdigest()[:6]
+        short = f"{short[: KEY_LENGTH - 7]}_{digest}"
+    return short
+
+
+def _copy(source: Path, target: Path) -> None:
+    if source.is_dir():
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+
+
+def _zip_folder(folder: Path, target: Path, *, top: str | None = None) -> None:
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                name = path.relative_to(folder).as_posix()
+                archive.write(path, f"{top}/{name}" if top else name)
+
+
+CLOSURE = r"""
+import json, os, sys, sysconfig
+from annoscore.cli import main
+for extra in ("rich", "shellingham"):
+    try:
+        __import__(extra)
+    except ImportError:
+        pass
+try:
+    main(sys.argv[1:-1])
+except SystemExit:
+    pass
+skip = {os.path.realpath(sysconfig.get_paths(vars={"installed_base": sys.base_prefix,
+         "installed_platbase": sys.base_exec_prefix, "base": sys.base_prefix,
+         "platbase": sys.base_exec_prefix})[k]) for k in ("stdlib", "platstdlib")}
+entries = sorted(
+    {os.path.realpath(p) for p in sys.path if p and os.path.isdir(p)
+     and not any((os.path.realpath(p) + os.sep).startswith(s + os.sep) for s in skip)},
+    key=len, reverse=True)
+found = set()
+for module in list(sys.modules.values()):
+    path = getattr(module, "__file__", None)
+    if not path:
+        continue
+    path = os.path.realpath(path)
+    for entry in entries:
+        if path.startswith(entry + os.sep):
+            top = path[len(entry) + 1:].split(os.sep)[0]
+            found.add(os.path.join(entry, top))
+            break
+with open(sys.argv[-1], "w") as out:
+    json.dump(sorted(found), out)
+"""
+
+
+def vendor(program: Path, layout: Path, config: Path) -> list[str]:
+    """Copy annoscore and the packages a scoring of ``layout`` (``ref/``, ``res/``) imports into
+    ``program/vendor`` (numpy and scipy are the image's); the names of compiled packages that
+    were needed but not copied (the image must provide them)."""
+    import annoscore
+
+    target = program / "vendor"
+    target.mkdir()
+    _copy(Path(annoscore.__file__).parent, target / "annoscore")
+    with tempfile.TemporaryDirectory(prefix="annoscore-vendor-") as work:
+        listing = Path(work) / "modules.json"
+        command = [
+            sys.executable,
+            "-c",
+            CLOSURE,
+            "codabench",
+            "score",
+            str(layout),
+            str(Path(work) / "output"),
+            "--config",
+            str(config),
+            str(listing),
+        ]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if not listing.exists():
+            raise InputError(f"cannot find what the scoring program imports: {done.stderr[-500:]}")
+        found = [Path(p) for p in json.loads(listing.read_text())]
+    compiled = []
+    for source in found:
+        name = source.name
+        if name.startswith(("annoscore", "_distutils_hack")) or name in IMAGE_PROVIDES:
+            continue
+        if source.suffix in (".so", ".pyd") or (
+            (source.is_dir() and any(source.rglob("*.so"))) or any(source.rglob("*.pyd"))
+        ):
+            compiled.append(name)
+            continue
+        if source.is_dir() and name.endswith((".dist-info", ".egg-info")):
+            continue
+        _copy(source, target / name)
+    return compiled
+
+
+def _yaml_value(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _pages(folder: Path, task_name: str, signature: str, options: dict[str, str]) -> None:
+    from annoscore.options import fields
+    from annoscore.tasks import registry
+
+    task = registry.get(task_name)
+    folder.mkdir()
+    (folder / "overview.md").write_text(
+        f"# {task.summary}\n\nSubmissions are scored by annoscore with the task `{task.name}`: "
+        "the same code scores locally (`pip install annoscore`) and here.\n",
+        encoding="utf-8",
+    )
+    rows = ["| option | value | what it does |", "|---|---|---|"]
+    for spec in fields(task.options_class()):
+        value = options.get(spec.key, options.get(spec.name, spec.default))
+        shown = getattr(value, "value", value)
+        rows.append(f"| `{spec.key}` | `{shown}` | {spec.setting.help} |")
+    (folder / "evaluation.md").write_text(
+        f"# Evaluation\n\n{task.summary}. The leaderboard's first column is `{task.headline}`.\n\n"
+        f"Signature of every score on this site:\n\n    {signature}\n\n"
+        "Options:\n\n" + "\n".join(rows) + "\n\nTo score locally: `annoscore "
+        f"validate {task.name} SUBMISSION --gold GOLD` then `annoscore compare` or the task's "
+        "command.\n",
+        encoding="utf-8",
+    )
+    (folder / "data.md").write_text(
+        "# Data and submission format\n\nSubmit a zip with the same files as the starting "
+        "kit's sample submission (one file, or a folder of one file per document, named as the "
+        "documents). A single top folder inside the zip and archive litter (`__MACOSX/`, `._*`, "
+        "`.DS_Store`, `Thumbs.db`) are tolerated with a warning. A malformed submission fails "
+        "(it does not use up an attempt): its detailed results list every problem with file "
+        "and line. Check before submitting: `annoscore validate "
+        f"{task.name} submission.zip`.\n",
+        encoding="utf-8",
+    )
+
+
+def build_bundle(
+    task_name: str,
+    golds: list[tuple[str, Path]],
+    option_items: list[str],
+    out: Path,
+) -> list[str]:
+    """Write the bundle (see the module doc); the warnings for the organiser."""
+    from annoscore.cli.compare import parse_options
+    from annoscore.options import fields
+    from annoscore.tasks import registry
+
+    try:
+        task = registry.get(task_name)
+    except KeyError as error:
+        raise InputError(str(error.args[0])) from None
+    parsed = parse_options(option_items, task)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise InputError("the bundle folder exists and is not empty", out)
+    notes: list[str] = []
+    out.mkdir(parents=True, exist_ok=True)
+    program = out / "scoring_program"
+    program.mkdir()
+    config = BundleConfig(task.name)
+    for spec in fields(task.options_class()):
+        value = getattr(parsed, spec.name)
+        given = any(
+            i.partition("=")[0].strip().replace("-", "_") == spec.name for i in option_items
+        )
+        if not given:
+            continue
+        if spec.kind == "path" and value is not None:
+            stored = Path("data") / f"{spec.key}{Path(value).suffix}"
+            _copy(Path(value), program / stored)
+            config.options[spec.key] = stored.as_posix()
+            config.paths.append(spec.key)
+        else:
+            config.options[spec.key] = _option_text(value)
+    for phase, gold in golds:
+        if not gold.exists():
+            raise InputError("no such file or folder", gold)
+        target = out / "reference_data" / phase
+        if gold.is_dir():
+            _copy(gold, target)
+        else:
+            _copy(gold, target / gold.name)
+    config.write(program / CONFIG)
+    # the gold as a submission: the leaderboard's keys are what the program writes for it
+    columns: dict[str, str] = {}
+    signature = ""
+    solved: list[str] = []
+    for phase, _ in golds:
+        solution = out / "solutions" / phase
+        _copy(out / "reference_data" / phase, solution)
+        _without_texts(solution)
+        with tempfile.TemporaryDirectory(prefix="annoscore-init-") as work:
+            layout = Path(work) / "input"
+            _copy(out / "reference_data" / phase, layout / "ref")
+            _copy(solution, layout / "res")
+            status = score_submission(layout, Path(work) / "output", config, program, quiet=True)
+            if status != 0:
+                page = (Path(work) / "output" / "detailed_results.html").read_text("utf-8")
+                first = html.unescape(page.partition("<li>")[2].partition("</li>")[0])
+                notes.append(
+                    f"phase {phase}: the gold standard is not a valid submission ({first}); "
+                    "no solution is written for it"
+                )
+                shutil.rmtree(solution)
+                continue
+            result = json.loads((Path(work) / "output" / "result.json").read_text(encoding="utf-8"))
+        solved.append(phase)
+        signature = signature or str(result["signature"])
+        _add_columns(columns, task.headline, result["scores"])
+        headline = result["scores"].get(task.headline) if task.headline else None
+        if headline is not None and headline != 1.0:
+            notes.append(
+                f"phase {phase}: the gold standard as a submission scores {task.headline} = "
+                f"{headline}, not 1.0 (an official rule of the task's settings)"
+            )
+    if not solved:  # the columns of the task's sample
+        gold, system, sample_options = registry.sample_paths(task)
+        scored = task.run(gold, system, **sample_options)
+        _add_columns(columns, task.headline, dict(scored.scores))
+        signature = str(parsed.signature(task.name))
+    config.columns = columns
+    config.write(program / CONFIG)
+    (program / "metadata.yaml").write_text(f"command: {COMMAND}\n", encoding="utf-8")
+    from annoscore import __version__
+
+    (program / "score.py").write_text(
+        LAUNCHER.format(version=__version__, config=CONFIG), encoding="utf-8"
+    )
+    with tempfile.TemporaryDirectory(prefix="annoscore-init-") as work:
+        layout = Path(work) / "input"
+        if solved:
+            _copy(out / "reference_data" / solved[0], layout / "ref")
+            _copy(out / "solutions" / solved[0], layout / "res")
+            compiled = vendor(program, layout, program / CONFIG)
+        else:
+            gold, system, sample_options = registry.sample_paths(task)
+            _copy(gold, layout / "ref" if gold.is_dir() else layout / "ref" / gold.name)
+            _copy(system, layout / "res" if system.is_dir() else layout / "res" / system.name)
+            items = {k: str(v) for k, v in sample_options.items()}
+            sample_config = BundleConfig(task.name, items, [], dict(columns))
+            sample_config.write(Path(work) / CONFIG)
+            compiled = vendor(program, layout, Path(work) / CONFIG)
+    for name in compiled:
+        notes.append(f"{name} is a compiled package the scoring imports: the image must have it")
+    _pages(out / "pages", task.name, signature, config.options)
+    kit = out / "starting_kit"
+    kit.mkdir()
+    _, sample, _ = registry.sample_paths(task)
+    with tempfile.TemporaryDirectory(prefix="annoscore-kit-") as work:
+        shown = Path(work) / "submission"
+        _copy(sample, shown if sample.is_dir() else shown / sample.name)
+        _without_texts(shown)
+        _zip_folder(shown, kit / "sample_submission.zip")
+    (kit / "README.md").write_text(
+        f"# Starting kit for {task.name}\n\n`sample_submission.zip` shows the submission "
+        "format (annoscore's sample data, not this competition's documents). Check a "
+        f"submission with `annoscore validate {task.name} submission.zip --gold GOLD`.\n",
+        encoding="utf-8",
+    )
+    competition = _competition(task, golds, columns, solved)
+    (out / "competition.yaml").write_text(
+        json.dumps(competition, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    return notes
+
+
+def _add_columns(columns: dict[str, str], headline: str | None, scores: dict[str, Any]) -> None:
+    """The defined ``scores`` as leaderboard columns (key -> score), the headline first."""
+    names = [k for k, v in scores.items() if v is not None]
+    if headline in names:
+        names.remove(headline)
+        names.insert(0, headline)
+    for name in names:
+        key = column_key(name)
+        if key in columns and columns[key] != name:
+            raise InputError(f"two scores shorten to the same leaderboard key {key!r}")
+        columns[key] = name
+
+
+def _without_texts(folder: Path) -> None:
+    """A brat gold folder as a submission: the ``.ann`` files without the ``.txt`` texts."""
+    if any(folder.rglob("*.ann")):
+        for text in folder.rglob("*.txt"):
+            text.unlink()
+
+
+def _option_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if value is None:
+        return "none"
+    if isinstance(value, tuple):
+        return ",".join(str(getattr(v, "value", v)) for v in value) or "none"
+    return str(getattr(value, "value", value))
+
+
+def _competition(
+    task: Any, golds: list[tuple[str, Path]], columns: dict[str, str], solved: list[str]
+) -> dict[str, Any]:
+    today = dt.datetime.now(dt.UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    fmt = "%Y-%m-%d %H:%M:%S"
+    phases = []
+    for index, (phase, _) in enumerate(golds):
+        start = today + dt.timedelta(days=30 * index)
+        entry: dict[str, Any] = {
+            "index": index,
+            "name": phase,
+            "description": f"Phase {phase}: scored by annoscore ({task.name}).",
+            "start": start.strftime(fmt),
+            "tasks": [index],
+            "max_submissions": 100,
+            "max_submissions_per_day": 5,
+            "execution_time_limit": 600,
+            "starting_kit": "starting_kit",
+            "auto_migrate_to_this_phase": False,
+        }
+        if index + 1 < len(golds):
+            entry["end"] = (today + dt.timedelta(days=30 * index + 29)).strftime(fmt)
+        phases.append(entry)
+    return {
+        "version": 2,
+        "title": f"annoscore: {task.summary}"[:200],
+        "description": f"Scored by annoscore ({task.name}).",
+        "docker_image": IMAGE,
+        "enable_detailed_results": True,
+        "pages": [
+            {"title": "Overview", "file": "pages/overview.md"},
+            {"title": "Evaluation", "file": "pages/evaluation.md"},
+            {"title": "Data and submission format", "file": "pages/data.md"},
+        ],
+        "phases": phases,
+        "tasks": [
+            {
+                "index": index,
+                "name": f"{task.name} {phase}",
+                "description": f"{task.summary} ({phase})",
+                "scoring_program": "scoring_program",
+                "reference_data": f"reference_data/{phase}",
+            }
+            for index, (phase, _) in enumerate(golds)
+        ],
+        "solutions": [
+            {"index": index, "path": f"solutions/{phase}", "tasks": [index]}
+            for index, (phase, _) in enumerate(golds)
+            if phase in solved
+        ],
+        "leaderboards": [
+            {
+                "index": 0,
+                "title": "Results",
+                "key": "main",
+                "columns": [
+                    {
+                        "title": key,
+                        "key": key,
+                        "index": index,
+                        "sorting": "desc",
+                        "precision": 4,
+                    }
+                    for index, key in enumerate(columns)
+                ],
+            }
+        ],
+    }
+
+
+# --- check ----------------------------------------------------------------------------------
+
+
+def read_yaml(path: Path) -> Any:
+    """``competition.yaml`` or ``metadata.yaml``: JSON (what ``init`` writes), else YAML when
+    PyYAML is installed, else the ``key: value`` lines of a flat mapping."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    try:
+        import yaml  # type: ignore[import-untyped]
+    except ImportError:
+        flat = {}
+        for line in text.splitlines():
+            key, colon, value = line.partition(":")
+            if colon and key.strip() and not line.startswith((" ", "#", "-")):
+                flat[key.strip()] = value.strip()
+        return flat
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise InputError(f"not valid YAML: {error}", path) from None
+
+
+def bundle_problems(bundle: Path) -> tuple[list[str], dict[str, Any]]:
+    """The rules of campaign.md a bundle breaks, and its competition.yaml."""
+    problems: list[str] = []
+    path = bundle / "competition.yaml"
+    if not path.is_file():
+        return [f"{path}: missing"], {}
+    data = read_yaml(path)
+    if not isinstance(data, dict):
+        return [f"{path}: not a mapping"], {}
+    if data.get("version") != 2:
+        problems.append("competition.yaml: 'version: 2' expected")
+    if "leaderboard" in data:
+        problems.append("competition.yaml: 'leaderboard' must be plural: 'leaderboards'")
+    boards = data.get("leaderboards")
+    if not isinstance(boards, list) or not boards:
+        problems.append("competition.yaml: no 'leaderboards' list")
+        boards = []
+    elif len(boards) > 1:
+        problems.append(
+            f"competition.yaml: {len(boards)} leaderboards; every phase uses the first only"
+        )
+    keys: list[str] = []
+    for board in boards[:1]:
+        for column in board.get("columns", []) or []:
+            key, title = str(column.get("key", "")), str(column.get("title", ""))
+            if key in keys:
+                problems.append(f"competition.yaml: column key {key!r} repeated")
+            keys.append(key)
+            for what, value in (("key", key), ("title", title)):
+                if len(value) > KEY_LENGTH or not value:
+                    problems.append(
+                        f"competition.yaml: column {what} {value!r}: 1 to 36 characters"
+                    )
+    image = str(data.get("docker_image", ""))
+    if ":" not in image.rpartition("/")[2] or image.endswith(":latest"):
+        problems.append(f"competition.yaml: docker_image {image!r} is not pinned to a tag")
+    elif image not in IMAGES_WITH_PYTHON_311:
+        problems.append(
+            f"competition.yaml: docker_image {image!r} is not known to run Python 3.11+ "
+            f"(use {IMAGE})"
+        )
+    for task in data.get("tasks", []) or []:
+        program = bundle / str(task.get("scoring_program", ""))
+        if not any((program / name).is_file() for name in ("metadata.yaml", "metadata")):
+            problems.append(f"task {task.get('index')}: no metadata.yaml at {program}'s root")
+    reference = {
+        hashlib.sha256(p.read_bytes()).hexdigest()
+        for task in data.get("tasks", []) or []
+        for p in (bundle / str(task.get("reference_data", ""))).rglob("*")
+        if p.is_file()
+    }
+    for phase in data.get("phases", []) or []:
+        public = phase.get("public_data")
+        if public:
+            for p in (bundle / str(public)).rglob("*"):
+                if p.is_file() and hashlib.sha256(p.read_bytes()).hexdigest() in reference:
+                    problems.append(f"phase {phase.get('name')}: public data {p} is reference data")
+    return problems, {"data": data, "keys": keys}
+
+
+def _python_path(folder: Path) -> str:
+    """A folder with links to numpy and scipy only (what the image provides beyond the
+    standard library)."""
+    import importlib.util
+
+    for name in ("numpy", "scipy"):
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            continue
+        package = Path(spec.origin).parent
+        (folder / name).symlink_to(package)
+        libs = package.parent / f"{name}.libs"
+        if libs.exists():
+            (folder / libs.name).symlink_to(libs)
+    return str(folder)
+
+
+def substitute(command: str, app: Path) -> str:
+    """The worker's placeholder substitution, with ``/app`` at ``app``."""
+    for placeholder, value in PLACEHOLDERS.items():
+        command = command.replace(placeholder, str(app) + value.removeprefix("/app"))
+    return command
+
+
+def dry_run(bundle: Path, submission: Path, phase_index: int = 0) -> tuple[int, str, Path]:
+    """Run the bundle's program on ``submission`` (a zip, unzipped as the worker does, or a
+    folder) in a temporary ``/app`` layout; (exit status, stderr, the output folder copy)."""
+    import shlex
+
+    data = read_yaml(bundle / "competition.yaml")
+    task = data["tasks"][phase_index]
+    work = Path(tempfile.mkdtemp(prefix="annoscore-dry-run-"))
+    app = work / "app"
+    _copy(bundle / task["scoring_program"], app / "program")
+    _copy(bundle / task["reference_data"], app / "input" / "ref")
+    res = app / "input" / "res"
+    if submission.is_dir():
+        _copy(submission, res)
+    else:
+        res.mkdir(parents=True)
+        with zipfile.ZipFile(submission) as archive:
+            archive.extractall(res)
+    (app / "output").mkdir()
+    (app / "shared").mkdir()
+    metadata = app / "program" / "metadata.yaml"
+    if not metadata.exists():
+        metadata = app / "program" / "metadata"
+    if not metadata.exists():
+        return 2, "no metadata.yaml at the program's root: the worker cannot run it", app / "output"
+    command = substitute(str(read_yaml(metadata)["command"]), app)
+    words = shlex.split(command)
+    if words and words[0] in ("python", "python3"):
+        words[0:1] = [sys.executable, "-S"]
+    paths = work / "image-site"
+    paths.mkdir()
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": _python_path(paths)}
+    done = subprocess.run(
+        words,
+        cwd=app / "program",
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=float(data["phases"][phase_index].get("execution_time_limit", 600)),
+    )
+    return done.returncode, done.stderr, app / "output"
+
+
+def site_row(output: Path, keys: list[str]) -> tuple[list[str], dict[str, float]]:
+    """Read ``scores.json`` as the site does: problems, and the row it would show."""
+    path = output / "scores.json"
+    problems: list[str] = []
+    if (output / "metadata").exists():
+        problems.append("the program wrote output/metadata, which the worker writes itself")
+    if not path.exists():
+        return [*problems, "no scores.json written"], {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as error:
+        return [*problems, f"scores.json is not JSON: {error}"], {}
+    if not isinstance(data, dict):
+        return [*problems, "scores.json is not a flat object"], {}
+    row: dict[str, float] = {}
+    for key, value in data.items():
+        if key not in keys:
+            problems.append(f"scores.json key {key!r} is no leaderboard column: dropped")
+        elif isinstance(value, bool) or not isinstance(value, int | float):
+            problems.append(f"scores.json {key!r}: {value!r} is not a number")
+        elif not math.isfinite(value):
+            problems.append(f"scores.json {key!r}: {value!r} is not finite")
+        else:
+            row[key] = float(value)
+    for key in keys:
+        if key not in data:
+            problems.append(f"leaderboard column {key!r}: not written by the program")
+    return problems, row
+
+
+# --- the commands ---------------------------------------------------------------------------
+
+
+def register(app: typer.Typer) -> None:
+    group = typer.Typer(
+        help="A Codabench competition scored by annoscore: init a bundle, score (what the "
+        "bundle's program runs), check a bundle.",
+        no_args_is_help=True,
+    )
+
+    @group.command("init")
+    @guarded
+    def init(
+        task: Annotated[str, typer.Argument(help="A registered task name.")],
+        gold: Annotated[
+            list[str], typer.Option("--gold", help="PHASE=DIR (or FILE): a phase's gold standard.")
+        ],
+        out: Annotated[Path, typer.Option("--out", help="The bundle folder to write.")],
+        option: Annotated[
+            list[str] | None, typer.Option("--option", help="A task option NAME=VALUE.")
+        ] = None,
+        zip_: Annotated[
+            bool, typer.Option("--zip", help="Also write BUNDLE.zip, ready to upload.")
+        ] = False,
+    ) -> None:
+        """Write a complete Codabench v2 bundle scoring TASK, e.g. codabench init
+        pharmaconer-ner --gold practice=dev/ --gold test=test/ --out bundle --zip."""
+        golds = []
+        for item in gold:
+            phase, equals, path = item.partition("=")
+            if not equals or not phase.strip() or not path:
+                raise fail(f"--gold {item!r}: expected PHASE=DIR")
+            golds.append((phase.strip(), Path(path)))
+        if len({p for p, _ in golds}) != len(golds):
+            raise fail("--gold: every phase needs its own name")
+        for note in build_bundle(task, golds, option or [], out):
+            tell("warning", note)
+        if zip_:
+            _zip_folder(out, out.with_name(out.name + ".zip"))
+        print(f"{out}: bundle for {task}, phases {', '.join(p for p, _ in golds)}")
+
+    @group.command("score")
+    @guarded
+    def score(
+        input_dir: Annotated[Path, typer.Argument(help="The input folder (ref/, res/).")] = Path(
+            "/app/input"
+        ),
+        output_dir: Annotated[Path, typer.Argument(help="The output folder.")] = Path(
+            "/app/output"
+        ),
+        config: Annotated[
+            Path | None,
+            typer.Option("--config", help=f"The bundle's {CONFIG} (default: beside argv[0])."),
+        ] = None,
+    ) -> None:
+        """Score a submission as the bundle's program: scores.json, detailed_results.html,
+        result.json; exit 2 with one line on a malformed submission."""
+        if config is None:
+            config = Path(sys.argv[0]).resolve().parent / CONFIG
+        settings = BundleConfig.read(config)
+        status = score_submission(input_dir, output_dir, settings, config.parent)
+        if status:
+            raise typer.Exit(status)
+
+    @group.command("check")
+    @guarded
+    def check_bundle(
+        bundle: Annotated[Path, typer.Argument(help="The bundle folder (or its zip).")],
+        submission: Annotated[
+            Path | None,
+            typer.Option("--submission", help="A submission zip (default: each solution)."),
+        ] = None,
+    ) -> None:
+        """Check a bundle against Codabench's rules and make a dry run in the worker's layout."""
+        with tempfile.TemporaryDirectory(prefix="annoscore-check-") as work:
+            if bundle.is_file():
+                unpacked = Path(work) / "bundle"
+                with zipfile.ZipFile(bundle) as archive:
+                    archive.extractall(unpacked)
+                bundle = unpacked
+            problems, found = bundle_problems(bundle)
+            keys = found.get("keys", [])
+            if found:
+                data = found["data"]
+                runs: list[tuple[Path, int]] = []
+                if submission is not None:
+                    runs.append((submission, 0))
+                else:
+                    for solution in data.get("solutions", []) or []:
+                        runs.append((bundle / solution["path"], int(solution["tasks"][0])))
+                if not runs:
+                    tell("warning", "no solution and no --submission: no submission was dry-run")
+                for path, index in runs:
+                    status, stderr, output = dry_run(bundle, path, index)
+                    if status != 0:
+                        problems.append(
+                            f"dry run on {path.name}: exit {status}: {stderr.strip()[-300:]}"
+                        )
+                        continue
+                    trouble, row = site_row(output, keys)
+                    problems += [f"dry run on {path.name}: {t}" for t in trouble]
+                    shown = " | ".join(f"{k} {row[k]:.4f}" for k in keys if k in row)
+                    print(f"{path.name}: {shown}")
+                    shutil.rmtree(output.parent.parent, ignore_errors=True)
+                empty = Path(work) / "empty.zip"
+                zipfile.ZipFile(empty, "w").close()
+                status, stderr, output = dry_run(bundle, empty)
+                shutil.rmtree(output.parent.parent, ignore_errors=True)
+                if status != 2:
+                    problems.append(f"an empty submission exits {status}, not 2")
+        for problem in problems:
+            tell("error", problem)
+        if problems:
+            raise typer.Exit(2)
+        print(f"{bundle}: the bundle follows Codabench's rules; leaderboard {', '.join(keys)}")
+
+    app.add_typer(group, name="codabench")

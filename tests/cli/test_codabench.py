@@ -1,0 +1,302 @@
+"""``annoscore codabench init|score|check``: a bundle per task family, its program run as
+Codabench's worker runs it (campaign.md): the bundle unzipped into a temporary ``/app``-like
+layout, the ``command`` of ``metadata.yaml`` with its placeholders replaced textually, working
+directory ``program/``, a separate process with only the standard library, the vendored code and
+numpy and scipy on its path (``python -S``: no site-packages).
+
+Docker is not used here (no image can be pulled); the layout test stands in for it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from annoscore.samples import SAMPLES
+from tests.conftest import Cli, shared_data
+
+PLACEHOLDERS = {
+    "$predictions": "input/res",
+    "$program": "program",
+    "$hidden": "input/ref",
+    "$shared": "shared",
+    "$output": "output",
+    "$input": "input",
+    "$tmp": "output/tmp",
+}
+
+
+def _image_site(folder: Path) -> str:
+    """A folder holding numpy and scipy only (what the image has beyond the standard library)."""
+    folder.mkdir()
+    for name in ("numpy", "scipy"):
+        spec = importlib.util.find_spec(name)
+        assert spec is not None and spec.origin is not None
+        package = Path(spec.origin).parent
+        (folder / name).symlink_to(package)
+        if (package.parent / f"{name}.libs").exists():
+            (folder / f"{name}.libs").symlink_to(package.parent / f"{name}.libs")
+    return str(folder)
+
+
+def worker(bundle: Path, submission: Path, work: Path, phase: int = 0) -> tuple[int, str, Path]:
+    """Run the bundle's program on the zip ``submission`` as the worker does."""
+    competition = json.loads((bundle / "competition.yaml").read_text(encoding="utf-8"))
+    task = competition["tasks"][phase]
+    app = work / "app"
+    shutil.copytree(bundle / task["scoring_program"], app / "program")
+    shutil.copytree(bundle / task["reference_data"], app / "input" / "ref")
+    (app / "input" / "res").mkdir()
+    with zipfile.ZipFile(submission) as archive:  # unzipped as uploaded: litter stays
+        archive.extractall(app / "input" / "res")
+    (app / "output").mkdir()
+    (app / "shared").mkdir()
+    metadata = (app / "program" / "metadata.yaml").read_text(encoding="utf-8")
+    command = next(line for line in metadata.splitlines() if line.startswith("command:"))
+    command = command.partition(":")[2].strip()
+    for placeholder, where in PLACEHOLDERS.items():
+        command = command.replace(placeholder, str(app / where))
+    words = shlex.split(command)
+    assert words[0] == "python3"
+    words[0:1] = [sys.executable, "-S"]
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": _image_site(work / "site")}
+    done = subprocess.run(
+        words, cwd=app / "program", env=env, capture_output=True, text=True, timeout=300
+    )
+    return done.returncode, done.stderr, app / "output"
+
+
+def _zip(folder_or_file: Path, target: Path, top: str = "", litter: bool = False) -> Path:
+    with zipfile.ZipFile(target, "w") as archive:
+        files = [folder_or_file] if folder_or_file.is_file() else sorted(folder_or_file.iterdir())
+        for path in files:
+            if path.suffix == ".txt" and folder_or_file.is_dir():
+                continue  # brat texts are not part of a submission
+            archive.write(path, f"{top}{path.name}")
+            if litter:
+                archive.writestr(f"__MACOSX/{top}._{path.name}", b"\x00\x05\x16\x07")
+        if litter:
+            archive.writestr(f"{top}.DS_Store", b"x")
+    return target
+
+
+def _leaderboard_keys(bundle: Path) -> list[str]:
+    competition = json.loads((bundle / "competition.yaml").read_text(encoding="utf-8"))
+    assert len(competition["leaderboards"]) == 1
+    return [c["key"] for c in competition["leaderboards"][0]["columns"]]
+
+
+FAMILIES: list[tuple[str, Path, Path, list[str]]] = [
+    (
+        "pharmaconer-ner",
+        SAMPLES / "pharmaconer/gold/subtrack1/sample",
+        SAMPLES / "pharmaconer/system/subtrack1/sample",
+        [],
+    ),
+    (
+        "pharmaconer-indexing",
+        SAMPLES / "pharmaconer/gold/subtrack2/sample",
+        SAMPLES / "pharmaconer/system/subtrack2/sample",
+        [],
+    ),
+    (
+        "codiesp-d",
+        SAMPLES / "codiesp/gs_D.tsv",
+        SAMPLES / "codiesp/pred_D.tsv",
+        [f"codes={SAMPLES / 'codiesp/codes-D.tsv'}"],
+    ),
+    ("coref", SAMPLES / "coref/key.conll", SAMPLES / "coref/response.conll", []),
+    ("trec", SAMPLES / "trec/qrels.txt", SAMPLES / "trec/run.txt", []),
+    ("muc-coreference", SAMPLES / "muc/co.key.sgml", SAMPLES / "muc/co.response.sgml", []),
+    (
+        "are-2",
+        SAMPLES / "are/task1-gold.xml",
+        SAMPLES / "are/task2-system.xml",
+        [f"input_path={SAMPLES / 'are/task1-input.xml'}"],
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def bundles(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    from typer.testing import CliRunner
+
+    from annoscore.cli import app
+
+    out: dict[str, Path] = {}
+    root = tmp_path_factory.mktemp("bundles")
+    for task, gold, _, options in FAMILIES:
+        target = root / task
+        args = ["codabench", "init", task, "--gold", f"test={gold}", "--out", str(target)]
+        for option in options:
+            args += ["--option", option]
+        done = CliRunner().invoke(app, args, catch_exceptions=False)
+        assert done.exit_code == 0, done.stderr
+        out[task] = target
+    return out
+
+
+@pytest.mark.parametrize("task", [f[0] for f in FAMILIES])
+def test_the_worker_scores_a_system_with_the_leaderboard_keys(
+    task: str, bundles: dict[str, Path], tmp_path: Path
+) -> None:
+    from annoscore.tasks import registry
+
+    _, gold, system, options = next(f for f in FAMILIES if f[0] == task)
+    bundle = bundles[task]
+    keys = _leaderboard_keys(bundle)
+    submission = _zip(system, tmp_path / "submission.zip")
+    status, stderr, output = worker(bundle, submission, tmp_path / "run")
+    assert status == 0, stderr
+    scores = json.loads((output / "scores.json").read_text())
+    assert set(scores) <= set(keys) and scores, (scores, keys)
+    assert all(isinstance(v, float) for v in scores.values())
+    assert not (output / "metadata").exists()
+    assert (output / "detailed_results.html").read_text().startswith("<!DOCTYPE html>")
+    # the same numbers as annoscore itself on the same files
+    named = dict(o.split("=", 1) for o in options)
+    expected = registry.get(task).run(gold, system, **named).scores
+    config = json.loads((bundle / "scoring_program/annoscore-bundle.json").read_text())
+    for key, value in scores.items():
+        assert value == expected[config["columns"][key]]
+    result = json.loads((output / "result.json").read_text())
+    assert result["task"] == task
+
+
+@pytest.mark.parametrize("task", ["pharmaconer-ner", "codiesp-d", "coref"])
+def test_the_gold_as_a_submission_scores_1_in_a_top_folder_with_litter(
+    task: str, bundles: dict[str, Path], tmp_path: Path
+) -> None:
+    _, gold, _, _ = next(f for f in FAMILIES if f[0] == task)
+    bundle = bundles[task]
+    submission = _zip(gold, tmp_path / "s.zip", top="my-run/", litter=True)
+    status, stderr, output = worker(bundle, submission, tmp_path / "run")
+    assert status == 0, stderr
+    scores = json.loads((output / "scores.json").read_text())
+    assert list(scores) == _leaderboard_keys(bundle)  # every column, headline first
+    headline = _leaderboard_keys(bundle)[0]
+    assert scores[headline] == 1.0
+    assert "top folder 'my-run/'" in stderr and "__MACOSX/" in stderr
+
+
+def test_a_malformed_line_fails_with_one_line_and_every_problem_in_the_details(
+    bundles: dict[str, Path], tmp_path: Path
+) -> None:
+    bundle = bundles["codiesp-d"]
+    bad = tmp_path / "pred.tsv"
+    body = (SAMPLES / "codiesp/pred_D.tsv").read_text(encoding="utf-8")
+    bad.write_text("a\tb\tc\n" + body + "only-one-column\n", encoding="utf-8")
+    status, stderr, output = worker(bundle, _zip(bad, tmp_path / "bad.zip"), tmp_path / "run")
+    assert status == 2
+    assert stderr.count("\n") == 1 and "pred.tsv:1:" in stderr and "1 more" in stderr
+    assert not (output / "scores.json").exists()
+    details = (output / "detailed_results.html").read_text()
+    assert "pred.tsv:1:" in details and f"pred.tsv:{len(body.splitlines()) + 2}:" in details
+
+
+def test_an_empty_zip_fails_cleanly(bundles: dict[str, Path], tmp_path: Path) -> None:
+    empty = tmp_path / "empty.zip"
+    zipfile.ZipFile(empty, "w").close()
+    status, stderr, output = worker(bundles["pharmaconer-ner"], empty, tmp_path / "run")
+    assert status == 2 and "the submission is empty" in stderr and "Traceback" not in stderr
+    assert not (output / "scores.json").exists()
+
+
+def test_check_passes_a_built_bundle_and_prints_the_row(cli: Cli, bundles: dict[str, Path]) -> None:
+    result = cli("codabench", "check", bundles["pharmaconer-ner"])
+    assert result.exit_code == 0, result.stderr
+    assert "test: f1 1.0000 | precision 1.0000 | recall 1.0000" in result.stdout
+
+
+def test_check_names_every_broken_rule(cli: Cli, bundles: dict[str, Path], tmp_path: Path) -> None:
+    bundle = tmp_path / "broken"
+    shutil.copytree(bundles["pharmaconer-ner"], bundle)
+    path = bundle / "competition.yaml"
+    data: dict[str, Any] = json.loads(path.read_text())
+    data["docker_image"] = "codalab/codalab-legacy:latest"
+    columns = data["leaderboards"][0]["columns"]
+    columns.append(dict(columns[0]))  # a repeated key
+    columns.append({**columns[0], "key": "k" * 37, "title": "t"})
+    data["leaderboards"].append(data["leaderboards"][0])
+    path.write_text(json.dumps(data))
+    result = cli("codabench", "check", bundle)
+    assert result.exit_code == 2
+    for expected in (
+        "2 leaderboards",
+        "not pinned",
+        "repeated",
+        "1 to 36 characters",
+        f"leaderboard column {'k' * 37!r}: not written by the program",
+    ):
+        assert expected in result.stderr, expected
+    (bundle / "scoring_program" / "metadata.yaml").unlink()
+    result = cli("codabench", "check", bundle)
+    assert result.exit_code == 2 and "no metadata.yaml" in result.stderr
+
+
+def test_the_pharmaconer_codalab_numbers_come_out_of_the_bundle_unchanged(
+    cli: Cli, tmp_path: Path
+) -> None:
+    for subtask, task, options in (
+        ("subtask1", "pharmaconer-ner", ["codalab=true"]),
+        ("subtask2", "pharmaconer-indexing", ["codalab=true"]),
+    ):
+        base = shared_data("pharmaconer", "codalab", subtask)
+        args: list[object] = ["codabench", "init", task, "--out", tmp_path / subtask]
+        args += ["--gold", f"test={base / 'input' / 'ref' / subtask}"]
+        for option in options:
+            args += ["--option", option]
+        if subtask == "subtask2":
+            args += ["--option", f"gold_ann={base / 'input' / 'ref' / 'subtask1'}"]
+        built = cli(*args)
+        assert built.exit_code == 0, built.stderr
+        res = base / "input" / "res"
+        submission = tmp_path / f"{subtask}.zip"
+        with zipfile.ZipFile(submission, "w") as archive:
+            for path in sorted(res.rglob("*")):
+                if path.is_file():
+                    archive.write(path, path.relative_to(res).as_posix())  # top folder kept
+        status, stderr, output = worker(tmp_path / subtask, submission, tmp_path / f"run-{subtask}")
+        assert status == 0, stderr
+        scores = json.loads((output / "scores.json").read_text())
+        official = {}
+        for line in (base / "output" / "scores.txt").read_text().splitlines():
+            name, _, value = line.partition(" : ")
+            official[name.lower()] = float(value)
+        assert {k: scores[k] for k in ("f1", "precision", "recall")} == official
+
+
+def test_init_zip_is_a_bundle_check_accepts(cli: Cli, tmp_path: Path) -> None:
+    gold = SAMPLES / "trec/qrels.txt"
+    built = cli(
+        "codabench", "init", "trec", "--gold", f"dev={gold}", "--out", tmp_path / "b", "--zip"
+    )
+    assert built.exit_code == 0, built.stderr
+    assert "no solution is written" in built.stderr  # qrels are not a run
+    with zipfile.ZipFile(tmp_path / "b.zip") as archive:
+        names = archive.namelist()
+    assert "competition.yaml" in names and "scoring_program/metadata.yaml" in names
+    run = _zip(SAMPLES / "trec/run.txt", tmp_path / "run.zip")
+    checked = cli("codabench", "check", tmp_path / "b.zip", "--submission", run)
+    assert checked.exit_code == 0, checked.stderr
+    assert checked.stdout.startswith("run.zip: map ")
+
+
+def test_a_submission_with_no_defined_score_fails(bundles: dict[str, Path], tmp_path: Path) -> None:
+    bundle = bundles["trec"]
+    run = tmp_path / "run.txt"
+    run.write_text("no-such-query Q0 d1 1 1.0 tag\n")
+    status, stderr, output = worker(bundle, _zip(run, tmp_path / "run.zip"), tmp_path / "w")
+    assert status == 2 and "no score is defined for this submission: map" in stderr
+    assert not (output / "scores.json").exists()  # never an empty row, never NaN
+    assert "No score is defined" in (output / "detailed_results.html").read_text()

@@ -1,0 +1,120 @@
+"""``annoscore validate TASK SUBMISSION``: every problem at once, named by file and line as
+uploaded; litter, a top folder and a zip inside a folder tolerated and named; exit 0 / 2."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+from annoscore.samples import SAMPLES
+from tests.conftest import Cli
+
+NER_GOLD = SAMPLES / "pharmaconer" / "gold" / "subtrack1" / "sample"
+NER_SYSTEM = SAMPLES / "pharmaconer" / "system" / "subtrack1" / "sample"
+CODIESP = SAMPLES / "codiesp"
+
+
+def _ann_copy(target: Path) -> Path:
+    target.mkdir(parents=True)
+    for path in NER_SYSTEM.glob("*.ann"):
+        shutil.copyfile(path, target / path.name)
+    return target
+
+
+def _report(cli: Cli, *args: object) -> tuple[int, dict[str, object]]:
+    result = cli("validate", *args, "--format", "json")
+    return result.exit_code, json.loads(result.stdout)
+
+
+def test_the_gold_standard_as_a_submission_is_valid(cli: Cli) -> None:
+    status, report = _report(cli, "pharmaconer-ner", NER_GOLD, "--gold", NER_GOLD)
+    assert status == 0 and report["valid"] is True and report["problems"] == []
+
+
+def test_every_bad_line_of_every_file_is_named_with_its_line_as_uploaded(
+    cli: Cli, tmp_path: Path
+) -> None:
+    run = _ann_copy(tmp_path / "run")
+    first, second = sorted(run.glob("*.ann"))[:2]
+    lines = first.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines.insert(1, "T90\tDRUG 1 x\tbad\n")  # line 2
+    lines.insert(3, "T91\tDRUG y 4\tbad\n")  # line 4 (line 3 of the copy once 2 is removed)
+    first.write_text("".join(lines), encoding="utf-8")
+    second.write_text("T92\tDRUG 1 z\tbad\n" + second.read_text(encoding="utf-8"))
+    status, report = _report(cli, "pharmaconer-ner", run, "--gold", NER_GOLD)
+    assert status == 2 and report["valid"] is False
+    found = {(Path(str(p["file"])).name, p["line"]) for p in report["problems"]}  # type: ignore[index,union-attr]
+    assert found == {(first.name, 2), (first.name, 4), (second.name, 1)}
+
+
+def test_codiesp_lines_with_the_wrong_columns_each_named(cli: Cli, tmp_path: Path) -> None:
+    pred = tmp_path / "pred.tsv"
+    body = (CODIESP / "pred_D.tsv").read_text(encoding="utf-8")
+    pred.write_text("a\tb\tc\n" + body + "x\n", encoding="utf-8")
+    last = 1 + len(body.splitlines()) + 1
+    result = cli(
+        "validate",
+        "codiesp-d",
+        pred,
+        "--gold",
+        CODIESP / "gs_D.tsv",
+        "--option",
+        f"codes={CODIESP / 'codes-D.tsv'}",
+    )
+    assert result.exit_code == 2
+    assert f"{pred}:1: expected 2 tab-separated columns" in result.stdout
+    assert f"{pred}:{last}: expected 2 tab-separated columns" in result.stdout
+    assert "(2 problem(s))" in result.stdout
+
+
+def test_a_zip_in_a_top_folder_with_litter_is_valid_and_each_tolerance_named(
+    cli: Cli, tmp_path: Path
+) -> None:
+    inner = tmp_path / "inner.zip"
+    with zipfile.ZipFile(inner, "w") as archive:
+        for path in NER_SYSTEM.glob("*.ann"):
+            archive.write(path, f"run1/{path.name}")
+            archive.write(path, f"__MACOSX/run1/._{path.name}")
+        archive.writestr("run1/.DS_Store", "x")
+    outer = tmp_path / "upload"
+    (outer / "team").mkdir(parents=True)
+    shutil.copyfile(inner, outer / "team" / "run1.zip")
+    (outer / "Thumbs.db").write_text("x")
+    status, report = _report(cli, "pharmaconer-ner", outer, "--gold", NER_GOLD)
+    assert status == 0, report
+    notes = " ".join(report["notes"])  # type: ignore[arg-type]
+    assert "Thumbs.db" in notes and "top folder 'team/'" in notes and "run1.zip" in notes
+    assert "__MACOSX" in notes and "top folder 'run1/'" in notes
+
+
+def test_unknown_documents_make_a_submission_invalid(cli: Cli, tmp_path: Path) -> None:
+    run = _ann_copy(tmp_path / "run")
+    (run / "not-a-document.ann").write_text("T1\tPROTEINAS 0 5\tabcde\n", encoding="utf-8")
+    status, report = _report(cli, "pharmaconer-ner", run, "--gold", NER_GOLD)
+    assert status == 2
+    assert any("not-a-document" in str(p["message"]) for p in report["problems"])  # type: ignore[index,union-attr]
+
+
+def test_an_empty_zip_fails_with_one_line(cli: Cli, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.zip"
+    zipfile.ZipFile(empty, "w").close()
+    result = cli("validate", "pharmaconer-ner", empty, "--gold", NER_GOLD)
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and "the submission is empty" in result.stderr
+
+
+def test_one_file_expected_several_given(cli: Cli, tmp_path: Path) -> None:
+    folder = tmp_path / "sub"
+    folder.mkdir()
+    shutil.copyfile(CODIESP / "pred_D.tsv", folder / "a.tsv")
+    shutil.copyfile(CODIESP / "pred_D.tsv", folder / "b.tsv")
+    codes = f"codes={CODIESP / 'codes-D.tsv'}"
+    result = cli("validate", "codiesp-d", folder, "--gold", CODIESP / "gs_D.tsv", "--option", codes)
+    assert result.exit_code == 2 and "expected one file, found 2" in result.stderr
+
+
+def test_an_unknown_task_is_named(cli: Cli, tmp_path: Path) -> None:
+    result = cli("validate", "no-such-task", tmp_path)
+    assert result.exit_code == 2 and "unknown task" in result.stderr
