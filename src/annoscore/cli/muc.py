@@ -127,7 +127,8 @@ def muc(
     from annoscore.tasks.muc import load_config, task_name
     from annoscore.tasks.registry import get
 
-    with cyclic_gc_paused():  # see its docstring; lifted once everything is written
+    def run() -> None:
+        nonlocal key, response
         if totals_only and out.per_doc and out.format is OutputFormat.text:
             raise InputError(
                 "--per-doc has no effect with --totals-only (the totals page only); drop one "
@@ -208,6 +209,11 @@ def muc(
             return score_text(shown, document_pages=not totals_only)
 
         out.emit(result, text)
+
+    # The collector is paused while the command reads, scores and writes, and lifted only once
+    # run's objects are freed (lifted inside, it would walk them all once more: 0.1-0.2 s).
+    with cyclic_gc_paused():
+        run()
 
 
 def register(app: typer.Typer) -> None:
