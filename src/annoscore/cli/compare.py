@@ -33,10 +33,10 @@ from annoscore.cli.common import (
     write_result,
 )
 from annoscore.errors import InputError
-from annoscore.significance import MAX_SAMPLES
+from annoscore.significance import MAX_SAMPLES, Comparison, paired_test
 
 if TYPE_CHECKING:
-    from annoscore.result import ScoreWarning
+    from annoscore.result import Result, ScoreWarning
     from annoscore.tasks.registry import Task
 
 
@@ -172,6 +172,56 @@ def read_once() -> Iterator[ReadOnce]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def system_labels(systems: list[Path], names: str | None) -> list[str]:
+    """The systems' names: ``--names`` (comma-separated) or their file or folder names; a
+    count that differs from the systems', a repeated or an empty name is a usage error."""
+    labels = system_names(systems) if names is None else [n.strip() for n in names.split(",")]
+    if len(labels) != len(systems):
+        raise fail(f"--names gives {len(labels)} names for {len(systems)} systems")
+    if len(set(labels)) != len(labels) or not all(labels):
+        raise fail("--names: every system needs its own non-empty name")
+    return labels
+
+
+def score_systems(
+    entry: Task, gold: Path, systems: list[Path], option: list[str] | None, once: ReadOnce
+) -> list[Result]:
+    """Each system scored by ``entry`` against ``gold`` with the ``--option`` values, every
+    input read once (an error names the input as given)."""
+    options = parse_options(option or [], entry)
+    try:
+        read = with_paths(options, once)
+        return [entry.score_with(once(gold), once(system), read) for system in systems]
+    except InputError as error:
+        raise once.error(error) from None
+
+
+def compared(
+    results: list[Result],
+    labels: list[str],
+    once: ReadOnce,
+    test: TestChoice,
+    samples: int | None,
+    seed: int,
+    confidence: float,
+) -> Comparison:
+    """The paired test of each system against the first (the baseline), its warnings naming
+    the inputs as given."""
+    comparison = paired_test(
+        results[0],
+        dict(zip(labels[1:], results[1:], strict=True)),
+        test=test.value,
+        samples=samples,
+        seed=seed,
+        confidence=confidence,
+        baseline_name=labels[0],
+        progress=progress,
+    )
+    return dataclasses.replace(
+        comparison, warnings=tuple(once.warning(w) for w in comparison.warnings)
+    )
+
+
 def register(app: typer.Typer) -> None:
     @app.command(
         "compare",
@@ -244,7 +294,6 @@ def register(app: typer.Typer) -> None:
         score: the difference with the baseline (the first system), its bootstrap interval and
         the p-value, on the documents every system scored."""
         from annoscore.report.significance import render
-        from annoscore.significance import paired_test
         from annoscore.tasks import registry
 
         try:
@@ -253,31 +302,10 @@ def register(app: typer.Typer) -> None:
             raise fail(str(error.args[0])) from None
         if len(systems) < 2:
             raise fail("compare needs at least two systems (the first is the baseline)")
-        labels = system_names(systems) if names is None else [n.strip() for n in names.split(",")]
-        if len(labels) != len(systems):
-            raise fail(f"--names gives {len(labels)} names for {len(systems)} systems")
-        if len(set(labels)) != len(labels) or not all(labels):
-            raise fail("--names: every system needs its own non-empty name")
-        options = parse_options(option or [], entry)
+        labels = system_labels(systems, names)
         with read_once() as once:
-            try:
-                read = with_paths(options, once)
-                results = [entry.score_with(once(gold), once(system), read) for system in systems]
-            except InputError as error:
-                raise once.error(error) from None
-            comparison = paired_test(
-                results[0],
-                dict(zip(labels[1:], results[1:], strict=True)),
-                test=test.value,
-                samples=samples,
-                seed=seed,
-                confidence=confidence,
-                baseline_name=labels[0],
-                progress=progress,
-            )
-            comparison = dataclasses.replace(
-                comparison, warnings=tuple(once.warning(w) for w in comparison.warnings)
-            )
+            results = score_systems(entry, gold, systems, option, once)
+            comparison = compared(results, labels, once, test, samples, seed, confidence)
         write_result(render(comparison, fmt.value), output)  # never over an input
         if fmt is CompareFormat.text:
             for warning in comparison.warnings:

@@ -25,7 +25,13 @@ from annoscore.cli.common import (
     progress,
     write_result,
 )
-from annoscore.cli.compare import TestChoice, parse_options, read_once, system_names, with_paths
+from annoscore.cli.compare import (
+    TestChoice,
+    compared,
+    read_once,
+    score_systems,
+    system_labels,
+)
 from annoscore.errors import InputError
 from annoscore.significance import MAX_SAMPLES
 
@@ -53,8 +59,9 @@ def register(app: typer.Typer) -> None:
             TestChoice,
             typer.Option(
                 "--test",
-                help="With several systems: bootstrap (paired bootstrap resampling) or "
-                "randomization (approximate randomization).",
+                help="With several systems: bootstrap (paired bootstrap resampling), "
+                "randomization (approximate randomization) or t-test (paired t-test), as in "
+                "annoscore compare.",
                 case_sensitive=False,
             ),
         ] = TestChoice.bootstrap,
@@ -110,7 +117,7 @@ def register(app: typer.Typer) -> None:
         import sys
 
         from annoscore.report.html import render_comparison_html, render_html
-        from annoscore.significance import paired_test, with_intervals
+        from annoscore.significance import with_intervals
         from annoscore.tasks import registry
 
         try:
@@ -119,18 +126,9 @@ def register(app: typer.Typer) -> None:
             raise fail(str(error.args[0])) from None
         if output is None and is_terminal(sys.stdout):
             raise InputError("annoscore report writes a page: give -o FILE (e.g. -o report.html)")
-        labels = system_names(systems) if names is None else [n.strip() for n in names.split(",")]
-        if len(labels) != len(systems):
-            raise fail(f"--names gives {len(labels)} names for {len(systems)} systems")
-        if len(set(labels)) != len(labels) or not all(labels):
-            raise fail("--names: every system needs its own non-empty name")
-        options = parse_options(option or [], entry)
+        labels = system_labels(systems, names)
         with read_once() as once:
-            try:
-                read = with_paths(options, once)
-                results = [entry.score_with(once(gold), once(system), read) for system in systems]
-            except InputError as error:
-                raise once.error(error) from None
+            results = score_systems(entry, gold, systems, option, once)
             results = [
                 dataclasses.replace(r, warnings=tuple(once.warning(w) for w in r.warnings))
                 for r in results
@@ -145,19 +143,7 @@ def register(app: typer.Typer) -> None:
             if len(results) == 1:
                 page = render_html(results[0], command=command_line())
             else:
-                comparison = paired_test(
-                    results[0],
-                    dict(zip(labels[1:], results[1:], strict=True)),
-                    test=test.value,
-                    samples=samples,
-                    seed=seed,
-                    confidence=confidence,
-                    baseline_name=labels[0],
-                    progress=progress,
-                )
-                comparison = dataclasses.replace(
-                    comparison, warnings=tuple(once.warning(w) for w in comparison.warnings)
-                )
+                comparison = compared(results, labels, once, test, samples, seed, confidence)
                 page = render_comparison_html(
                     dict(zip(labels, results, strict=True)), comparison, command=command_line()
                 )
