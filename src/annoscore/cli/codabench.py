@@ -276,7 +276,7 @@ def _zip_folder(folder: Path, target: Path, *, top: str | None = None) -> None:
 
 
 CLOSURE = r"""
-import json, os, sys, sysconfig
+import json, os, sys
 from annoscore.cli import main
 for extra in ("rich", "shellingham"):
     try:
@@ -287,15 +287,13 @@ try:
     main(sys.argv[1:-1])
 except SystemExit:
     pass
-skip = {os.path.realpath(sysconfig.get_paths(vars={"installed_base": sys.base_prefix,
-         "installed_platbase": sys.base_exec_prefix, "base": sys.base_prefix,
-         "platbase": sys.base_exec_prefix})[k]) for k in ("stdlib", "platstdlib")}
-entries = sorted(
-    {os.path.realpath(p) for p in sys.path if p and os.path.isdir(p)
-     and not any((os.path.realpath(p) + os.sep).startswith(s + os.sep) for s in skip)},
-    key=len, reverse=True)
+entries = sorted({os.path.realpath(p) for p in sys.path if p and os.path.isdir(p)},
+                 key=len, reverse=True)
+standard = set(sys.stdlib_module_names) | set(sys.builtin_module_names) | {"__main__"}
 found = set()
-for module in list(sys.modules.values()):
+for name, module in list(sys.modules.items()):
+    if name.partition(".")[0] in standard:
+        continue  # by name, not by folder: site-packages may lie inside the stdlib's folder
     path = getattr(module, "__file__", None)
     if not path:
         continue
