@@ -3,7 +3,7 @@ README command end to end (a separate process, files in, report out), the two al
 median wall time, CPU time and peak memory of each, and the CPU ratio after/before.
 
     python benchmarks/installs.py --generate DATA             # once: the generated files
-    python benchmarks/installs.py DATA OLD/bin/annoscore NEW/bin/annoscore [--rounds 5]
+    python benchmarks/installs.py DATA OLD/bin/annoscore NEW/bin/annoscore [--rounds 5] [--only muc]
 
 Compile both installs to bytecode first (an editable install on a machine that sets
 ``PYTHONDONTWRITEBYTECODE`` compiles every module it imports in every process).
@@ -110,8 +110,10 @@ def main() -> None:
     parser.add_argument("new", nargs="?")
     parser.add_argument("--generate", action="store_true", help="write the files into DATA")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--only", default="", help="the commands whose label holds this text")
     args = parser.parse_args()
     root, OLD, NEW, ROUNDS = args.data, args.old, args.new, args.rounds
+    args_only = args.only
     if args.generate:
         GENERATE = True
         root.mkdir(parents=True)
@@ -124,6 +126,8 @@ def main() -> None:
         head = f"{'before wall/cpu/MB':>26} {'after wall/cpu/MB':>26} {'after/before cpu':>8}"
         print(f"{'command':40} {head}")
         for label, args in commands.items():
+            if args_only not in label:
+                continue
             runs: dict[str, list[Any]] = {OLD: [], NEW: []}
             for _ in range(ROUNDS):
                 for exe in (OLD, NEW):

@@ -57,6 +57,42 @@ class TestChoice(str, Enum):
     t_test = "t-test"
 
 
+TaskArgument = Annotated[
+    str,
+    typer.Argument(
+        help="A registered task name, e.g. pharmaconer-ner, spans, codiesp-d, coref "
+        "(an unknown name lists them all)."
+    ),
+]
+GoldArgument = Annotated[Path, typer.Argument(help="The gold standard, as the task reads it.")]
+SamplesOption = Annotated[
+    int | None,
+    typer.Option(
+        "--samples",
+        min=1,
+        max=MAX_SAMPLES,
+        help="Resamples (bootstrap, default 1000) or trials (randomization, 10000).",
+    ),
+]
+SeedOption = Annotated[
+    int, typer.Option("--seed", min=0, help="Random seed (a whole number >= 0).")
+]
+NamesOption = Annotated[
+    str | None,
+    typer.Option("--names", help="Comma-separated system names (default: file or folder names)."),
+]
+TaskOptions = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        help="A task option NAME=VALUE (repeat it), named as the task's score function names "
+        "it (an unknown NAME lists them); VALUE is true/false, a number, a path, a choice, a,b "
+        "for a list or none, e.g. --option missing-docs=count.",
+    ),
+]
+"""The parameters ``compare`` and ``report`` share (declared once)."""
+
+
 def system_names(paths: list[Path]) -> list[str]:
     """Names of the systems: the file or folder names, with as many parent folders as it takes
     to tell them apart (``gold/x/sample``, ``system/x/sample``); ``#2``... if paths repeat.
@@ -229,14 +265,8 @@ def register(app: typer.Typer) -> None:
     )
     @guarded
     def compare(
-        task: Annotated[
-            str,
-            typer.Argument(
-                help="A registered task name, e.g. pharmaconer-ner, spans, codiesp-d, coref "
-                "(an unknown name lists them all)."
-            ),
-        ],
-        gold: Annotated[Path, typer.Argument(help="The gold standard, as the task reads it.")],
+        task: TaskArgument,
+        gold: GoldArgument,
         systems: Annotated[
             list[Path],
             typer.Argument(help="Two or more system outputs; the first is the baseline."),
@@ -251,39 +281,16 @@ def register(app: typer.Typer) -> None:
                 case_sensitive=False,
             ),
         ] = TestChoice.bootstrap,
-        samples: Annotated[
-            int | None,
-            typer.Option(
-                "--samples",
-                min=1,
-                max=MAX_SAMPLES,
-                help="Resamples (bootstrap, default 1000) or trials (randomization, 10000).",
-            ),
-        ] = None,
-        seed: Annotated[
-            int, typer.Option("--seed", min=0, help="Random seed (a whole number >= 0).")
-        ] = 12345,
+        samples: SamplesOption = None,
+        seed: SeedOption = 12345,
         confidence: Annotated[
             float,
             typer.Option(
                 "--confidence", help="Confidence of the difference's interval (0 < C < 1)."
             ),
         ] = 0.95,
-        names: Annotated[
-            str | None,
-            typer.Option(
-                "--names", help="Comma-separated system names (default: file or folder names)."
-            ),
-        ] = None,
-        option: Annotated[
-            list[str] | None,
-            typer.Option(
-                "--option",
-                help="A task option NAME=VALUE (repeat it), named as the task's score "
-                "function names it (an unknown NAME lists them); VALUE is true/false, a number, "
-                "a path, a choice, a,b for a list or none, e.g. --option missing-docs=count.",
-            ),
-        ] = None,
+        names: NamesOption = None,
+        option: TaskOptions = None,
         fmt: Annotated[
             CompareFormat,
             typer.Option("--format", "-f", help="text, json or markdown.", case_sensitive=False),

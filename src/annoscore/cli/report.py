@@ -26,6 +26,12 @@ from annoscore.cli.common import (
     write_result,
 )
 from annoscore.cli.compare import (
+    GoldArgument,
+    NamesOption,
+    SamplesOption,
+    SeedOption,
+    TaskArgument,
+    TaskOptions,
     TestChoice,
     compared,
     read_once,
@@ -43,14 +49,8 @@ def register(app: typer.Typer) -> None:
     )
     @guarded
     def report(
-        task: Annotated[
-            str,
-            typer.Argument(
-                help="A registered task name, e.g. pharmaconer-ner, spans, codiesp-d, coref "
-                "(an unknown name lists them all)."
-            ),
-        ],
-        gold: Annotated[Path, typer.Argument(help="The gold standard, as the task reads it.")],
+        task: TaskArgument,
+        gold: GoldArgument,
         systems: Annotated[
             list[Path],
             typer.Argument(help="One or more system outputs; the first is the baseline."),
@@ -65,15 +65,7 @@ def register(app: typer.Typer) -> None:
                 case_sensitive=False,
             ),
         ] = TestChoice.bootstrap,
-        samples: Annotated[
-            int | None,
-            typer.Option(
-                "--samples",
-                min=1,
-                max=MAX_SAMPLES,
-                help="Resamples (bootstrap, default 1000) or trials (randomization, 10000).",
-            ),
-        ] = None,
+        samples: SamplesOption = None,
         bootstrap: Annotated[
             int,
             typer.Option(
@@ -84,9 +76,7 @@ def register(app: typer.Typer) -> None:
                 "resamples of the documents (0: none).",
             ),
         ] = 0,
-        seed: Annotated[
-            int, typer.Option("--seed", min=0, help="Random seed (a whole number >= 0).")
-        ] = 12345,
+        seed: SeedOption = 12345,
         confidence: Annotated[
             float,
             typer.Option(
@@ -96,19 +86,8 @@ def register(app: typer.Typer) -> None:
                 help="Confidence of the intervals (of each score and of each difference).",
             ),
         ] = 0.95,
-        names: Annotated[
-            str | None,
-            typer.Option(
-                "--names", help="Comma-separated system names (default: file or folder names)."
-            ),
-        ] = None,
-        option: Annotated[
-            list[str] | None,
-            typer.Option(
-                "--option",
-                help="A task option NAME=VALUE (repeat it), as for annoscore compare.",
-            ),
-        ] = None,
+        names: NamesOption = None,
+        option: TaskOptions = None,
         output: OutputOption = None,
     ) -> None:
         """One self-contained HTML report of one or several systems on one gold standard: each
