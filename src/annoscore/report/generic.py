@@ -13,6 +13,7 @@ import io
 import json
 import math
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from annoscore.counts import Counts, Number
 from annoscore.result import Result, Scores
@@ -20,13 +21,19 @@ from annoscore.result import Result, Scores
 FORMATS = ("text", "json", "csv", "markdown", "html")
 
 
-def _json_safe(value: object) -> object:
+def json_safe(value: Any) -> Any:
+    """``value`` with every float that is not finite (NaN, infinity) as None, tuples as lists:
+    what JSON can hold.
+
+    >>> json_safe({"a": [float("nan"), 1.5], "b": (float("inf"),)})
+    {'a': [None, 1.5], 'b': [None]}
+    """
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):
-        return {k: _json_safe(v) for k, v in value.items()}
+        return {k: json_safe(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_json_safe(v) for v in value]
+        return [json_safe(v) for v in value]
     return value
 
 
@@ -41,7 +48,7 @@ def render_json(result: Result) -> str:
     history) is written compact, because Python's fast C encoder does not indent (an indented
     dump of a few hundred megabytes takes tens of seconds).
     """
-    data = _json_safe(result.to_dict())
+    data = json_safe(result.to_dict())
     compact = json.dumps(data, ensure_ascii=False)
     if len(compact) > PRETTY_JSON_LIMIT:
         return compact + "\n"

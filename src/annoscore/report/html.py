@@ -12,10 +12,10 @@ show without JavaScript and print.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from annoscore.report.generic import json_safe
 from annoscore.report.html_page import (
     embedded_json,
     escape,
@@ -29,16 +29,6 @@ from annoscore.version import __version__
 Path = Sequence[str]
 
 
-def _json_safe(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _json_safe(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_safe(v) for v in value]
-    return value
-
-
 def report_view(result: Result) -> Result:
     """The result as the report shows it: per-document rows, and per-type rows where the task
     counts types (macro averages kept as the command asked)."""
@@ -47,7 +37,7 @@ def report_view(result: Result) -> Result:
 
 def result_data(result: Result) -> dict[str, Any]:
     """The JSON object embedded for ``result`` (what ``--format json`` prints for it)."""
-    data: dict[str, Any] = _json_safe(result.to_dict())
+    data: dict[str, Any] = json_safe(result.to_dict())
     return data
 
 
@@ -360,7 +350,7 @@ def render_comparison_html(
 
     shown = {name: report_view(r) for name, r in results.items()}
     systems = {name: result_data(r) for name, r in shown.items()}
-    compared = _json_safe(json_dict(comparison))
+    compared = json_safe(json_dict(comparison))
     data = {"comparison": compared, "systems": systems}
     names = list(results)
     first = shown[names[0]]

@@ -304,9 +304,7 @@ def score_nlpsandbox_person(
 ) -> Result:
     """Person names (``textPersonNameAnnotations``; type ``personType``, NaN officially).
 
-    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
-    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
-    :func:`score_nlpsandbox_date`.
+    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
 
     >>> from annoscore.samples import SAMPLES
     >>> r = score_nlpsandbox_person(SAMPLES / "nlpsandbox/gold.json",
@@ -324,9 +322,7 @@ def score_nlpsandbox_location(
     ``textPhysicalAddressAnnotations``/``addressType``), and ``hipaa``: same start and length
     and the same HIPAA-PHI flag of the location type (never computed officially).
 
-    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
-    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
-    :func:`score_nlpsandbox_date`.
+    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
 
     >>> from annoscore.samples import SAMPLES
     >>> r = score_nlpsandbox_location(SAMPLES / "nlpsandbox/gold.json",
@@ -342,9 +338,7 @@ def score_nlpsandbox_id(
 ) -> Result:
     """Ids (``textIdAnnotations``; type ``idType``) of a gold and a prediction file.
 
-    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
-    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
-    :func:`score_nlpsandbox_date`.
+    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
 
     >>> from annoscore.samples import SAMPLES
     >>> r = score_nlpsandbox_id(SAMPLES / "nlpsandbox/gold.json", SAMPLES / "nlpsandbox/pred.json")
@@ -360,9 +354,7 @@ def score_nlpsandbox_contact(
     """Contacts (``textContactAnnotations``; type ``contactType``) of a gold and a prediction
     file.
 
-    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
-    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
-    :func:`score_nlpsandbox_date`.
+    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
 
     >>> from annoscore.samples import SAMPLES
     >>> r = score_nlpsandbox_contact(SAMPLES / "nlpsandbox/gold.json",
@@ -379,9 +371,7 @@ def score_nlpsandbox_covid_symptom(
     """COVID symptoms (``textCovidSymptomAnnotations``; type ``condition``), by the other
     categories' rules (nlpsandbox-client 4.3.1 declares no evaluator for them).
 
-    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
-    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
-    :func:`score_nlpsandbox_date`.
+    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
 
     >>> from annoscore.samples import SAMPLES
     >>> r = score_nlpsandbox_covid_symptom(SAMPLES / "nlpsandbox/gold.json",
@@ -399,9 +389,7 @@ def score_nlpsandbox_all(
     by its category (``location_token_strict_f1``), ``leaderboard`` per category, and no
     headline score (no score pools the categories).
 
-    P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn) per metric, counts summed over the
-    notes.  Undefined: P when tp+fp = 0, R when tp+fn = 0, F1 when tp+fp+fn = 0.  Settings as
-    :func:`score_nlpsandbox_date`.
+    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
 
     >>> from annoscore.samples import SAMPLES
     >>> r = score_nlpsandbox_all(SAMPLES / "nlpsandbox/gold.json", SAMPLES / "nlpsandbox/pred.json")
