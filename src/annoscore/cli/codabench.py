@@ -398,6 +398,7 @@ def build_bundle(
     out: Path,
 ) -> list[str]:
     """Write the bundle (see the module doc); the warnings for the organiser."""
+    from annoscore.cli.campaign import gold_input
     from annoscore.cli.compare import parse_options
     from annoscore.options import fields
     from annoscore.tasks import registry
@@ -441,10 +442,18 @@ def build_bundle(
     columns: dict[str, str] = {}
     signature = ""
     solved: list[str] = []
+    solution_notes: dict[str, list[str]] = {}
     for phase, _ in golds:
         solution = out / "solutions" / phase
-        _copy(out / "reference_data" / phase, solution)
-        _without_texts(solution)
+        converted = task.write_solution(
+            gold_input(out / "reference_data" / phase), solution, parsed
+        )
+        if converted is None:  # the gold is itself a perfect submission
+            _copy(out / "reference_data" / phase, solution)
+            _without_texts(solution)
+        else:
+            solution_notes[phase] = converted
+            notes += [f"phase {phase}: the solution's best score: {n}" for n in converted]
         with tempfile.TemporaryDirectory(prefix="annoscore-init-") as work:
             layout = Path(work) / "input"
             _copy(out / "reference_data" / phase, layout / "ref")
@@ -464,7 +473,7 @@ def build_bundle(
         signature = signature or str(result["signature"])
         _add_columns(columns, task.headline, result["scores"])
         headline = result["scores"].get(task.headline) if task.headline else None
-        if headline is not None and headline != 1.0:
+        if headline is not None and headline != 1.0 and not solution_notes.get(phase):
             notes.append(
                 f"phase {phase}: the gold standard as a submission scores {task.headline} = "
                 f"{headline}, not 1.0 (an official rule of the task's settings)"
