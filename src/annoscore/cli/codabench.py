@@ -402,9 +402,9 @@ def vendor(program: Path, layout: Path, config: Path) -> dict[str, list[str]]:
     require it.
 
     A compiled package that the scoring imports only because it is there (nltk imports
-    scikit-learn when it is installed) is not needed: the scoring is run again with it hidden,
-    and when the exit status and the output are the same, it is left out, with whatever only it
-    imported."""
+    scikit-learn when it is installed) is not needed: unless an imported package requires it
+    (not as an extra), the scoring is run again with it hidden, and when the exit status and
+    the output are the same, it is left out, with whatever only it imported."""
     import annoscore
 
     target = program / "vendor"
@@ -417,12 +417,14 @@ def vendor(program: Path, layout: Path, config: Path) -> dict[str, list[str]]:
 
     first = _closure(layout, config, [])
     hidden: list[str] = []
+    found = first.found
     for source in first.found:
-        if not skipped(source) and _is_compiled(source):
-            again = _closure(layout, config, [*hidden, source.name])
-            if (again.status, again.output) == (first.status, first.output):
-                hidden.append(source.name)
-    found = _closure(layout, config, hidden).found if hidden else first.found
+        if skipped(source) or not _is_compiled(source) or _needed_by(source.name, found):
+            continue  # required by a package the scoring imports: no need to try without it
+        again = _closure(layout, config, [*hidden, source.name])
+        if (again.status, again.output) == (first.status, first.output):
+            hidden.append(source.name)
+            found = again.found  # the closure with every optional package so far hidden
     compiled: dict[str, list[str]] = {}
     for source in found:
         if skipped(source):
