@@ -396,3 +396,16 @@ def test_nlpsandbox_needs_regex_in_the_image_and_not_scikit_learn(tmp_path: Path
     assert status == 1 and not (output / "scores.json").exists()
     lacks = "the image lacks the compiled package(s) regex (needed by nltk)"
     assert err == f"annoscore: error: {lacks}\n"
+
+
+def test_a_gold_that_cannot_be_converted_gets_no_solution_and_a_note(
+    cli: Cli, tmp_path: Path
+) -> None:
+    gold = tmp_path / "qrels.txt"
+    gold.write_text("q1 0 d1 1\nq1 0 d2\n", encoding="utf-8")  # a line with 3 fields
+    built = cli("codabench", "init", "trec", "--gold", f"dev={gold}", "--out", tmp_path / "b")
+    assert built.exit_code == 0, built.stderr
+    assert "phase dev: no solution: the gold cannot be converted" in built.stderr
+    assert "qrels.txt:2" in built.stderr
+    assert not (tmp_path / "b" / "solutions").exists()
+    assert "- dev: none" in (tmp_path / "b" / "README.md").read_text(encoding="utf-8")

@@ -11,8 +11,13 @@ scores expected in ``/app/output/scores.json``; ``$input``, ``$output``, ``$prog
   reads as it is), ``scoring_program/`` (``metadata.yaml``, the launcher ``score.py``, the
   task and options in ``annoscore-bundle.json`` and annoscore with the pure-Python packages it
   imports while scoring vendored in ``vendor/``), ``reference_data/PHASE/``, ``pages/``,
-  ``starting_kit/`` and ``solutions/PHASE/`` (the gold as a submission).  The leaderboard's
-  column keys are the keys the program writes for the gold standard scored against itself.
+  ``starting_kit/``, ``solutions/PHASE/`` (the gold as the submission that scores best:
+  copied, or converted by the task's ``solution`` when the gold is not itself a submission,
+  :mod:`annoscore.tasks.solutions`) and ``README.md`` (for the organiser: the layout, the
+  compiled packages the image must have, what each solution scores).  The leaderboard's column
+  keys are the keys the program writes for the solution.  Only the packages the scoring needs
+  are vendored: one it imports only because it is installed is found by scoring again
+  without it (:func:`vendor`).
 - ``score`` is what the launcher runs (:func:`score_submission`).
 - ``check`` checks a bundle (:func:`bundle_problems`) and makes a dry run in the worker's folder
   layout (:func:`dry_run`).
@@ -532,9 +537,14 @@ def build_bundle(
     solution_notes: dict[str, list[str]] = {}
     for phase, _ in golds:
         solution = out / "solutions" / phase
-        converted = task.write_solution(
-            gold_input(out / "reference_data" / phase), solution, parsed
-        )
+        try:
+            converted = task.write_solution(
+                gold_input(out / "reference_data" / phase), solution, parsed
+            )
+        except InputError as error:
+            notes.append(f"phase {phase}: no solution: the gold cannot be converted ({error})")
+            shutil.rmtree(solution, ignore_errors=True)
+            continue
         if converted is None:  # the gold is itself a perfect submission
             _copy(out / "reference_data" / phase, solution)
             _without_texts(solution)
