@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -36,10 +37,11 @@ PLACEHOLDERS = {
 }
 
 
-def _image_site(folder: Path) -> str:
-    """A folder holding numpy and scipy only (what the image has beyond the standard library)."""
+def _image_site(folder: Path, image: tuple[str, ...] = ()) -> str:
+    """A folder holding numpy and scipy only (what the image has beyond the standard library),
+    and the compiled packages ``image`` (an image built with them)."""
     folder.mkdir()
-    for name in ("numpy", "scipy"):
+    for name in ("numpy", "scipy", *image):
         spec = importlib.util.find_spec(name)
         assert spec is not None and spec.origin is not None
         package = Path(spec.origin).parent
@@ -49,8 +51,11 @@ def _image_site(folder: Path) -> str:
     return str(folder)
 
 
-def worker(bundle: Path, submission: Path, work: Path, phase: int = 0) -> tuple[int, str, Path]:
-    """Run the bundle's program on the zip ``submission`` as the worker does."""
+def worker(
+    bundle: Path, submission: Path, work: Path, phase: int = 0, *, image: bool = True
+) -> tuple[int, str, Path]:
+    """Run the bundle's program on the zip ``submission`` as the worker does, in an image
+    with the compiled packages the bundle names (``image``) or without them."""
     competition = json.loads((bundle / "competition.yaml").read_text(encoding="utf-8"))
     task = competition["tasks"][phase]
     app = work / "app"
@@ -69,7 +74,9 @@ def worker(bundle: Path, submission: Path, work: Path, phase: int = 0) -> tuple[
     words = shlex.split(command)
     assert words[0] == "python3"
     words[0:1] = [sys.executable, "-S"]
-    env = {"PATH": os.environ["PATH"], "PYTHONPATH": _image_site(work / "site")}
+    config = json.loads((app / "program" / "annoscore-bundle.json").read_text(encoding="utf-8"))
+    needed = tuple(config["image"]) if image else ()
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": _image_site(work / "site", needed)}
     done = subprocess.run(
         words, cwd=app / "program", env=env, capture_output=True, text=True, timeout=300
     )
@@ -80,7 +87,7 @@ def _zip(folder_or_file: Path, target: Path, top: str = "", litter: bool = False
     with zipfile.ZipFile(target, "w") as archive:
         files = [folder_or_file] if folder_or_file.is_file() else sorted(folder_or_file.iterdir())
         for path in files:
-            if path.suffix == ".txt" and folder_or_file.is_dir():
+            if path.suffix == ".txt" and any(folder_or_file.glob("*.ann")):
                 continue  # brat texts are not part of a submission
             archive.write(path, f"{top}{path.name}")
             if litter:
@@ -282,10 +289,11 @@ def test_init_zip_is_a_bundle_check_accepts(cli: Cli, tmp_path: Path) -> None:
         "codabench", "init", "trec", "--gold", f"dev={gold}", "--out", tmp_path / "b", "--zip"
     )
     assert built.exit_code == 0, built.stderr
-    assert "no solution is written" in built.stderr  # qrels are not a run
+    assert "no solution" not in built.stderr  # the qrels converted into a run
     with zipfile.ZipFile(tmp_path / "b.zip") as archive:
         names = archive.namelist()
     assert "competition.yaml" in names and "scoring_program/metadata.yaml" in names
+    assert "solutions/dev/run.txt" in names and "README.md" in names
     run = _zip(SAMPLES / "trec/run.txt", tmp_path / "run.zip")
     checked = cli("codabench", "check", tmp_path / "b.zip", "--submission", run)
     assert checked.exit_code == 0, checked.stderr
@@ -300,3 +308,104 @@ def test_a_submission_with_no_defined_score_fails(bundles: dict[str, Path], tmp_
     assert status == 2 and "no score is defined for this submission: map" in stderr
     assert not (output / "scores.json").exists()  # never an empty row, never NaN
     assert "No score is defined" in (output / "detailed_results.html").read_text()
+
+
+# --- every registered task: the solution scores the best its rules allow ------------------------
+
+BEST = re.compile(r"the best (\w+) is ([0-9.]+)")
+
+
+def _sample_bundle(task: str, out: Path) -> tuple[Path, str]:
+    """A bundle of ``task`` built from its sample gold; init's stderr."""
+    from typer.testing import CliRunner
+
+    from annoscore.cli import app
+    from annoscore.tasks import registry
+
+    gold, _, options = registry.sample_paths(registry.get(task))
+    args = ["codabench", "init", task, "--gold", f"dev={gold}", "--out", str(out)]
+    for name, value in options.items():
+        args += ["--option", f"{name}={value}"]
+    done = CliRunner().invoke(app, args, catch_exceptions=False)
+    assert done.exit_code == 0, done.stderr
+    return out, done.stderr
+
+
+def _all_tasks() -> list[str]:
+    from annoscore.tasks import registry
+
+    return list(registry.TASKS)
+
+
+@pytest.mark.parametrize("task", _all_tasks())
+def test_every_task_s_solution_scores_1_or_the_stated_best_in_the_worker(
+    task: str, tmp_path: Path, cli: Cli
+) -> None:
+    from annoscore.tasks import registry
+
+    entry = registry.get(task)
+    bundle, stderr = _sample_bundle(task, tmp_path / "bundle")
+    competition = json.loads((bundle / "competition.yaml").read_text(encoding="utf-8"))
+    assert [s["path"] for s in competition["solutions"]] == ["solutions/dev"]
+    solution = _zip(bundle / "solutions" / "dev", tmp_path / "solution.zip")
+    status, err, output = worker(bundle, solution, tmp_path / "run")
+    assert status == 0, err
+    scores = json.loads((output / "scores.json").read_text())
+    readme = (bundle / "README.md").read_text(encoding="utf-8")
+    stated = BEST.findall(readme)
+    assert stated == BEST.findall(stderr)  # init's notes and the README say the same
+    headline = entry.headline if entry.headline in scores else None
+    if headline is None:  # nlpsandbox-all, spans in SemEval mode: every score
+        # (NLP Sandbox: a person name has no type, and a missing type never equals another)
+        below = {k for k, v in scores.items() if v != 1.0}
+        assert scores and below <= {f"person_type_{s}" for s in ("precision", "recall", "f1")}
+    elif stated:
+        assert stated == [(headline, f"{scores[headline]:.4f}".rstrip("0"))]
+        assert scores[headline] < 1.0
+    else:
+        assert scores[headline] == 1.0, (scores, err)
+        assert "dev: scores " in readme
+    # and annoscore validate finds nothing wrong with it (no problem, no unknown or missing
+    # document)
+    gold, _, options = registry.sample_paths(entry)
+    args: list[object] = ["validate", task, bundle / "solutions" / "dev", "--gold", gold]
+    for name, value in options.items():
+        args += ["--option", f"{name}={value}"]
+    validated = cli(*args)
+    assert validated.exit_code == 0, validated.stdout
+    if entry.solution is None:  # the gold is copied as it is
+        assert sorted(p.name for p in (bundle / "solutions" / "dev").rglob("*.*")) == sorted(
+            p.name
+            for p in (bundle / "reference_data" / "dev").rglob("*.*")
+            if p.suffix != ".txt" or not any(bundle.rglob("*.ann"))
+        )
+
+
+def test_nlpsandbox_needs_regex_in_the_image_and_not_scikit_learn(tmp_path: Path) -> None:
+    """nltk imports scikit-learn when it is installed (here it is: seqeval needs it) but the
+    scoring does not need it; regex it needs (a compiled package: the image must have it)."""
+    bundle, stderr = _sample_bundle("nlpsandbox-date", tmp_path / "bundle")
+    config = json.loads((bundle / "scoring_program/annoscore-bundle.json").read_text())
+    assert config["image"] == {"regex": ["nltk"]}
+    assert "regex (needed by nltk) is a compiled package" in stderr and "sklearn" not in stderr
+    vendored = {p.name for p in (bundle / "scoring_program" / "vendor").iterdir()}
+    assert "nltk" in vendored and not vendored & {"sklearn", "joblib", "threadpoolctl", "regex"}
+    assert "`regex` (needed by nltk)" in (bundle / "README.md").read_text()
+    solution = _zip(bundle / "solutions" / "dev", tmp_path / "solution.zip")
+    status, err, output = worker(bundle, solution, tmp_path / "run", image=False)
+    assert status == 1 and not (output / "scores.json").exists()
+    lacks = "the image lacks the compiled package(s) regex (needed by nltk)"
+    assert err == f"annoscore: error: {lacks}\n"
+
+
+def test_a_gold_that_cannot_be_converted_gets_no_solution_and_a_note(
+    cli: Cli, tmp_path: Path
+) -> None:
+    gold = tmp_path / "qrels.txt"
+    gold.write_text("q1 0 d1 1\nq1 0 d2\n", encoding="utf-8")  # a line with 3 fields
+    built = cli("codabench", "init", "trec", "--gold", f"dev={gold}", "--out", tmp_path / "b")
+    assert built.exit_code == 0, built.stderr
+    assert "phase dev: no solution: the gold cannot be converted" in built.stderr
+    assert "qrels.txt:2" in built.stderr
+    assert not (tmp_path / "b" / "solutions").exists()
+    assert "- dev: none" in (tmp_path / "b" / "README.md").read_text(encoding="utf-8")

@@ -11,8 +11,13 @@ scores expected in ``/app/output/scores.json``; ``$input``, ``$output``, ``$prog
   reads as it is), ``scoring_program/`` (``metadata.yaml``, the launcher ``score.py``, the
   task and options in ``annoscore-bundle.json`` and annoscore with the pure-Python packages it
   imports while scoring vendored in ``vendor/``), ``reference_data/PHASE/``, ``pages/``,
-  ``starting_kit/`` and ``solutions/PHASE/`` (the gold as a submission).  The leaderboard's
-  column keys are the keys the program writes for the gold standard scored against itself.
+  ``starting_kit/``, ``solutions/PHASE/`` (the gold as the submission that scores best:
+  copied, or converted by the task's ``solution`` when the gold is not itself a submission,
+  :mod:`annoscore.tasks.solutions`) and ``README.md`` (for the organiser: the layout, the
+  compiled packages the image must have, what each solution scores).  The leaderboard's column
+  keys are the keys the program writes for the solution.  Only the packages the scoring needs
+  are vendored: one it imports only because it is installed is found by scoring again
+  without it (:func:`vendor`).
 - ``score`` is what the launcher runs (:func:`score_submission`).
 - ``check`` checks a bundle (:func:`bundle_problems`) and makes a dry run in the worker's folder
   layout (:func:`dry_run`).
@@ -76,6 +81,20 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "vendor"))
 sys.dont_write_bytecode = True
 
+import importlib.util  # noqa: E402
+import json  # noqa: E402
+
+with open(os.path.join(HERE, "{config}"), encoding="utf-8") as config:
+    image = json.load(config).get("image", {{}})
+missing = [name for name in image if importlib.util.find_spec(name) is None]
+if missing:
+    needs = ", ".join(
+        name + (" (needed by " + ", ".join(image[name]) + ")" if image[name] else "")
+        for name in missing
+    )
+    sys.stderr.write("annoscore: error: the image lacks the compiled package(s) %s\\n" % needs)
+    sys.exit(1)
+
 from annoscore.cli import main  # noqa: E402
 
 folders = sys.argv[1:3] or ["/app/input", "/app/output"]
@@ -89,13 +108,15 @@ main(["codabench", "score", *folders, "--config", os.path.join(HERE, "{config}")
 @dataclass
 class BundleConfig:
     """``annoscore-bundle.json``: the task, its options (as ``--option`` spells them, path
-    options relative to the file's folder) and the leaderboard's columns (key written ->
-    score key)."""
+    options relative to the file's folder), the leaderboard's columns (key written -> score
+    key) and the compiled packages the image must provide (name -> the distributions that need
+    it; the launcher checks them first)."""
 
     task: str
     options: dict[str, str] = field(default_factory=dict)
     paths: list[str] = field(default_factory=list)
     columns: dict[str, str] = field(default_factory=dict)
+    image: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
     def read(cls, path: Path) -> BundleConfig:
@@ -106,6 +127,7 @@ class BundleConfig:
                 dict(data.get("options", {})),
                 list(data.get("paths", [])),
                 dict(data.get("columns", {})),
+                {str(k): list(v) for k, v in data.get("image", {}).items()},
             )
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise InputError(f"not a readable bundle configuration: {error}", path) from None
@@ -116,6 +138,7 @@ class BundleConfig:
             "options": self.options,
             "paths": self.paths,
             "columns": self.columns,
+            "image": self.image,
         }
         path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
@@ -277,22 +300,34 @@ def _zip_folder(folder: Path, target: Path, *, top: str | None = None) -> None:
 
 CLOSURE = r"""
 import json, os, sys
+hidden = {h for h in os.environ.get("ANNOSCORE_HIDDEN", "").split(",") if h}
+
+
+class Hide:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in hidden:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, Hide())
 from annoscore.cli import main
 for extra in ("rich", "shellingham"):
     try:
         __import__(extra)
     except ImportError:
         pass
+status = 0
 try:
     main(sys.argv[1:-1])
-except SystemExit:
-    pass
+except SystemExit as exit:
+    status = exit.code if isinstance(exit.code, int) else int(exit.code is not None)
 entries = sorted({os.path.realpath(p) for p in sys.path if p and os.path.isdir(p)},
                  key=len, reverse=True)
 standard = set(sys.stdlib_module_names) | set(sys.builtin_module_names) | {"__main__"}
 found = set()
 for name, module in list(sys.modules.items()):
-    if name.partition(".")[0] in standard:
+    if name.partition(".")[0] in standard or name.startswith("_sysconfigdata"):
         continue  # by name, not by folder: site-packages may lie inside the stdlib's folder
     path = getattr(module, "__file__", None)
     if not path:
@@ -304,50 +339,107 @@ for name, module in list(sys.modules.items()):
             found.add(os.path.join(entry, top))
             break
 with open(sys.argv[-1], "w") as out:
-    json.dump(sorted(found), out)
+    json.dump({"found": sorted(found), "status": status}, out)
 """
+"""Scores ``layout`` as the bundle's program would, with the top-level packages named in
+``ANNOSCORE_HIDDEN`` made unimportable, and lists the folders and files of the packages
+imported and the exit status."""
 
 
-def vendor(program: Path, layout: Path, config: Path) -> list[str]:
+@dataclass(frozen=True)
+class _Closure:
+    """One scoring by :data:`CLOSURE`: the packages imported, the exit status and the output
+    (``scores.json`` and ``result.json``, to compare two runs)."""
+
+    found: list[Path]
+    status: int
+    output: tuple[bytes, ...]
+
+
+def _closure(layout: Path, config: Path, hidden: list[str]) -> _Closure:
+    with tempfile.TemporaryDirectory(prefix="annoscore-vendor-") as work:
+        listing = Path(work) / "modules.json"
+        output = Path(work) / "output"
+        command = [sys.executable, "-c", CLOSURE, "codabench", "score", str(layout), str(output)]
+        command += ["--config", str(config), str(listing)]
+        env = {**os.environ, "ANNOSCORE_HIDDEN": ",".join(hidden)}
+        done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
+        if not listing.exists():
+            raise InputError(f"cannot find what the scoring program imports: {done.stderr[-500:]}")
+        data = json.loads(listing.read_text())
+        files = [output / name for name in ("scores.json", "result.json")]
+        written = tuple(f.read_bytes() if f.exists() else b"" for f in files)
+        return _Closure([Path(p) for p in data["found"]], int(data["status"]), written)
+
+
+def _is_compiled(source: Path) -> bool:
+    if source.suffix in (".so", ".pyd"):
+        return True
+    return source.is_dir() and (any(source.rglob("*.so")) or any(source.rglob("*.pyd")))
+
+
+def _needed_by(name: str, found: list[Path]) -> list[str]:
+    """The distributions among ``found`` (top-level packages) that require the distribution of
+    the top-level package ``name`` (not as an extra)."""
+    import importlib.metadata as metadata
+    import re
+
+    owners = metadata.packages_distributions()
+    wanted = {d.lower() for d in owners.get(name, [name])}
+    out: list[str] = []
+    for source in found:
+        for dist in owners.get(source.name.removesuffix(".py"), []):
+            try:
+                requires = metadata.requires(dist) or []
+            except metadata.PackageNotFoundError:
+                continue
+            for requirement in requires:
+                required = re.split(r"[\s\[<>=!~;(]", requirement, maxsplit=1)[0].lower()
+                if required in wanted and "extra ==" not in requirement and dist not in out:
+                    out.append(dist)
+    return out
+
+
+def vendor(program: Path, layout: Path, config: Path) -> dict[str, list[str]]:
     """Copy annoscore and the packages a scoring of ``layout`` (``ref/``, ``res/``) imports into
-    ``program/vendor`` (numpy and scipy are the image's); the names of compiled packages that
-    were needed but not copied (the image must provide them)."""
+    ``program/vendor`` (numpy and scipy are the image's); the compiled packages the scoring
+    needs that cannot be copied (the image must provide them), each with the distributions that
+    require it.
+
+    A compiled package that the scoring imports only because it is there (nltk imports
+    scikit-learn when it is installed) is not needed: unless an imported package requires it
+    (not as an extra), the scoring is run again with it hidden, and when the exit status and
+    the output are the same, it is left out, with whatever only it imported."""
     import annoscore
 
     target = program / "vendor"
     target.mkdir()
     _copy(Path(annoscore.__file__).parent, target / "annoscore")
-    with tempfile.TemporaryDirectory(prefix="annoscore-vendor-") as work:
-        listing = Path(work) / "modules.json"
-        command = [
-            sys.executable,
-            "-c",
-            CLOSURE,
-            "codabench",
-            "score",
-            str(layout),
-            str(Path(work) / "output"),
-            "--config",
-            str(config),
-            str(listing),
-        ]
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
-        if not listing.exists():
-            raise InputError(f"cannot find what the scoring program imports: {done.stderr[-500:]}")
-        found = [Path(p) for p in json.loads(listing.read_text())]
-    compiled = []
-    for source in found:
+
+    def skipped(source: Path) -> bool:
         name = source.name
-        if name.startswith(("annoscore", "_distutils_hack")) or name in IMAGE_PROVIDES:
+        return name.startswith(("annoscore", "_distutils_hack")) or name in IMAGE_PROVIDES
+
+    first = _closure(layout, config, [])
+    hidden: list[str] = []
+    found = first.found
+    for source in first.found:
+        if skipped(source) or not _is_compiled(source) or _needed_by(source.name, found):
+            continue  # required by a package the scoring imports: no need to try without it
+        again = _closure(layout, config, [*hidden, source.name])
+        if (again.status, again.output) == (first.status, first.output):
+            hidden.append(source.name)
+            found = again.found  # the closure with every optional package so far hidden
+    compiled: dict[str, list[str]] = {}
+    for source in found:
+        if skipped(source):
             continue
-        if source.suffix in (".so", ".pyd") or (
-            (source.is_dir() and any(source.rglob("*.so"))) or any(source.rglob("*.pyd"))
-        ):
-            compiled.append(name)
+        if _is_compiled(source):
+            compiled[source.name] = _needed_by(source.name, found)
             continue
-        if source.is_dir() and name.endswith((".dist-info", ".egg-info")):
+        if source.is_dir() and source.name.endswith((".dist-info", ".egg-info")):
             continue
-        _copy(source, target / name)
+        _copy(source, target / source.name)
     return compiled
 
 
@@ -398,6 +490,7 @@ def build_bundle(
     out: Path,
 ) -> list[str]:
     """Write the bundle (see the module doc); the warnings for the organiser."""
+    from annoscore.cli.campaign import gold_input
     from annoscore.cli.compare import parse_options
     from annoscore.options import fields
     from annoscore.tasks import registry
@@ -441,10 +534,23 @@ def build_bundle(
     columns: dict[str, str] = {}
     signature = ""
     solved: list[str] = []
+    solution_notes: dict[str, list[str]] = {}
     for phase, _ in golds:
         solution = out / "solutions" / phase
-        _copy(out / "reference_data" / phase, solution)
-        _without_texts(solution)
+        try:
+            converted = task.write_solution(
+                gold_input(out / "reference_data" / phase), solution, parsed
+            )
+        except InputError as error:
+            notes.append(f"phase {phase}: no solution: the gold cannot be converted ({error})")
+            shutil.rmtree(solution, ignore_errors=True)
+            continue
+        if converted is None:  # the gold is itself a perfect submission
+            _copy(out / "reference_data" / phase, solution)
+            _without_texts(solution)
+        else:
+            solution_notes[phase] = converted
+            notes += [f"phase {phase}: the solution's best score: {n}" for n in converted]
         with tempfile.TemporaryDirectory(prefix="annoscore-init-") as work:
             layout = Path(work) / "input"
             _copy(out / "reference_data" / phase, layout / "ref")
@@ -464,7 +570,7 @@ def build_bundle(
         signature = signature or str(result["signature"])
         _add_columns(columns, task.headline, result["scores"])
         headline = result["scores"].get(task.headline) if task.headline else None
-        if headline is not None and headline != 1.0:
+        if headline is not None and headline != 1.0 and not solution_notes.get(phase):
             notes.append(
                 f"phase {phase}: the gold standard as a submission scores {task.headline} = "
                 f"{headline}, not 1.0 (an official rule of the task's settings)"
@@ -496,8 +602,14 @@ def build_bundle(
             sample_config = BundleConfig(task.name, items, [], dict(columns))
             sample_config.write(Path(work) / CONFIG)
             compiled = vendor(program, layout, Path(work) / CONFIG)
-    for name in compiled:
-        notes.append(f"{name} is a compiled package the scoring imports: the image must have it")
+    config.image = compiled
+    config.write(program / CONFIG)
+    for name, users in compiled.items():
+        needed = f" (needed by {', '.join(users)})" if users else ""
+        notes.append(
+            f"{name}{needed} is a compiled package the scoring imports: the image must have it"
+        )
+    _readme(out, task.name, golds, solution_notes, compiled)
     _pages(out / "pages", task.name, signature, config.options)
     kit = out / "starting_kit"
     kit.mkdir()
@@ -518,6 +630,67 @@ def build_bundle(
         json.dumps(competition, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
     return notes
+
+
+def _readme(
+    out: Path,
+    task_name: str,
+    golds: list[tuple[str, Path]],
+    solution_notes: dict[str, list[str]],
+    compiled: dict[str, list[str]],
+) -> None:
+    """The bundle's ``README.md``, for the organiser: what is where, what the image must have,
+    what each solution scores."""
+    from annoscore.tasks import registry
+
+    task = registry.get(task_name)
+    lines = [
+        f"# Codabench bundle: annoscore {task.name}",
+        "",
+        f"{task.summary}. Check it before uploading: `annoscore codabench check {out.name}`.",
+        "",
+        "- `competition.yaml`: the competition (v2), one leaderboard whose column keys are the "
+        "keys the program writes;",
+        "- `scoring_program/`: `metadata.yaml` (the command), `score.py` (the launcher), "
+        f"`{CONFIG}` (task, options, columns) and `vendor/` (annoscore and the pure-Python "
+        "packages the scoring imports);",
+        "- `reference_data/PHASE/`: each phase's gold standard;",
+        "- `solutions/PHASE/`: each phase's gold standard as the submission that scores best"
+        + (
+            f" (converted by `{task.solution}`: the gold is not itself a submission)"
+            if task.solution
+            else ""
+        )
+        + ";",
+        "- `pages/` and `starting_kit/`: what participants read and a sample submission.",
+        "",
+        "## The image",
+        "",
+        f"The program needs Python 3.11 or later, numpy and scipy: `{IMAGE}` has them.",
+    ]
+    if compiled:
+        needs = ", ".join(
+            f"`{name}`" + (f" (needed by {', '.join(users)})" if users else "")
+            for name, users in compiled.items()
+        )
+        lines += [
+            "",
+            f"It also needs the compiled package(s) {needs}, which cannot be vendored (a "
+            f"compiled package is built for one Python and platform), and `{IMAGE}` is not "
+            "known to have them: use an image that does (for example one built from it with "
+            "`pip install` of them) as `docker_image`. Without them the program fails at once "
+            "with one line naming them.",
+        ]
+    lines += ["", "## Solutions", ""]
+    for phase, _ in golds:
+        found = solution_notes.get(phase, [])
+        if not (out / "solutions" / phase).exists():
+            lines.append(f"- {phase}: none (the gold standard is not a valid submission).")
+        elif found:
+            lines.append(f"- {phase}: {'; '.join(found)} (the task's official rules).")
+        else:
+            lines.append(f"- {phase}: scores {task.headline or 'every score'} 1.0.")
+    (out / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def _add_columns(columns: dict[str, str], headline: str | None, scores: dict[str, Any]) -> None:
@@ -706,21 +879,30 @@ def bundle_problems(bundle: Path) -> tuple[list[str], dict[str, Any]]:
     return problems, {"data": data, "keys": keys}
 
 
-def _python_path(folder: Path) -> str:
+def _python_path(folder: Path, image: tuple[str, ...] = ()) -> str:
     """A folder with links to numpy and scipy only (what the image provides beyond the
-    standard library)."""
+    standard library), and to the compiled packages ``image`` the bundle says the image must
+    have, taken from this environment."""
     import importlib.util
 
-    for name in ("numpy", "scipy"):
+    for name in ("numpy", "scipy", *image):
         spec = importlib.util.find_spec(name)
         if spec is None or spec.origin is None:
             continue
-        package = Path(spec.origin).parent
-        (folder / name).symlink_to(package)
+        package = Path(spec.origin)
+        if package.name.startswith("__init__."):
+            package = package.parent
+        (folder / (name if package.is_dir() else package.name)).symlink_to(package)
         libs = package.parent / f"{name}.libs"
         if libs.exists():
             (folder / libs.name).symlink_to(libs)
     return str(folder)
+
+
+def _image_packages(program: Path) -> dict[str, list[str]]:
+    """The compiled packages a bundle's program says the image must have."""
+    path = program / CONFIG
+    return BundleConfig.read(path).image if path.exists() else {}
 
 
 def substitute(command: str, app: Path) -> str:
@@ -761,7 +943,8 @@ def dry_run(bundle: Path, submission: Path, phase_index: int = 0) -> tuple[int, 
         words[0:1] = [sys.executable, "-S"]
     paths = work / "image-site"
     paths.mkdir()
-    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": _python_path(paths)}
+    image = tuple(_image_packages(app / "program"))
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": _python_path(paths, image)}
     done = subprocess.run(
         words,
         cwd=app / "program",
@@ -896,6 +1079,14 @@ def register(app: typer.Typer) -> None:
                         runs.append((bundle / solution["path"], int(solution["tasks"][0])))
                 if not runs:
                     tell("warning", "no solution and no --submission: no submission was dry-run")
+                for task in data.get("tasks", [])[:1]:
+                    for name, users in _image_packages(bundle / task["scoring_program"]).items():
+                        needed = f" (needed by {', '.join(users)})" if users else ""
+                        tell(
+                            "warning",
+                            f"the dry runs take {name}{needed} from this environment: the "
+                            "image must have it (see the bundle's README.md)",
+                        )
                 for path, index in runs:
                     status, stderr, output = dry_run(bundle, path, index)
                     if status != 0:

@@ -29,18 +29,29 @@ reading the output gives the input's mentions; what a format cannot hold is an
 >>> print(write_annotations([doc], "conll-bio")[0][1], end="")
 Aspirin B-Chemical
 works O
+
+The other formats' submissions are written here too, for the solutions of ``annoscore
+codabench init`` (:mod:`annoscore.tasks.solutions`): CodiEsp-X prediction lines
+(:func:`codiesp_x_text`), a TREC run (:func:`trec_run_text`), a MUC response template file
+(:func:`response_templates_text`) and ARE task 1 and 3 pairs (:func:`are_pairs_text`).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from annoscore.errors import InputError
-from annoscore.model import AnnotatedDocument, Mention
+from annoscore.model import (
+    AnnotatedDocument,
+    CodeReference,
+    Mention,
+    TemplateDocument,
+    TemplateFill,
+)
 
 _BREAKS = "\n\r\t\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 _FLAT = str.maketrans(dict.fromkeys(_BREAKS, " "))
@@ -298,3 +309,118 @@ def _conll(documents: Sequence[AnnotatedDocument]) -> str:
         if not several:
             lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n" if lines else ""
+
+
+# --- submissions of the other formats (the solutions of ``annoscore codabench init``) ---------
+
+
+def _quoted_field(text: str) -> str:
+    """A CodiEsp TSV field as pandas reads it back: quoted only when it must be."""
+    if text[:1] == '"' or any(c in text for c in "\t\n\r"):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def codiesp_x_text(references: Sequence[CodeReference]) -> str:
+    r"""CodiEsp-X prediction lines (``clinical_case, position, label, code``) of ``references``,
+    each at its ``start end``.
+
+    >>> codiesp_x_text([CodeReference("S1", "DIAGNOSTICO", "n20.0", 10, 24, 1)])
+    'S1\t10 24\tDIAGNOSTICO\tn20.0\n'
+    """
+    return "".join(
+        f"{_quoted_field(r.document)}\t{r.start} {r.end}\t{_quoted_field(r.label)}\t"
+        f"{_quoted_field(r.code)}\n"
+        for r in references
+    )
+
+
+def trec_run_text(rankings: Sequence[tuple[bytes, Sequence[bytes]]], tag: bytes = b"gold") -> bytes:
+    """A TREC run (``query Q0 document rank score tag``) ranking each query's documents in the
+    order given, scores falling from the number of documents to 1 (trec_eval ranks by score).
+
+    >>> print(trec_run_text([(b"q1", [b"d3", b"d1"])]).decode(), end="")
+    q1 Q0 d3 1 2 gold
+    q1 Q0 d1 2 1 gold
+    """
+    lines = [
+        b"%s Q0 %s %d %d %s\n" % (query, document, rank, len(documents) + 1 - rank, tag)
+        for query, documents in rankings
+        for rank, document in enumerate(documents, start=1)
+    ]
+    return b"".join(lines)
+
+
+def _template_fill(fill: TemplateFill) -> str:
+    if fill.is_pointer:
+        return f"<{fill.text}>"
+    if '"' not in fill.text:
+        return f'"{fill.text}"'
+    if "'" not in fill.text:
+        return f"'{fill.text}'"
+    raise InputError(f"the fill {fill.text!r} holds both quote characters: no template can hold it")
+
+
+def response_templates_text(documents: Sequence[TemplateDocument]) -> str:
+    """A MUC response template file of ``documents``: every object's header and slots, each
+    slot's one multi-fill (strings quoted, pointers in angle brackets, one fill per line).
+    What only keys hold (alternatives, an optional slot or object, a minimum string) is an
+    :class:`~annoscore.errors.InputError` naming the object and slot, never dropped silently.
+
+    >>> from annoscore.model import TemplateObject, TemplateSlot
+    >>> slot = TemplateSlot("PER_NAME", ((TemplateFill("Jane Doe"),),))
+    >>> o = TemplateObject("PERSON-1-1", "PERSON", "1", "1", (slot,))
+    >>> print(response_templates_text([TemplateDocument("1", (o,))]), end="")
+    <PERSON-1-1> :=
+        PER_NAME: "Jane Doe"
+    """
+    lines: list[str] = []
+    for document in documents:
+        for obj in document.objects:
+            if obj.optional:
+                raise InputError(f"<{obj.id}> is optional: only keys mark objects optional")
+            lines.append(f"<{obj.id}> :=")
+            for slot in obj.slots:
+                where = f"<{obj.id}> {slot.name}"
+                if slot.optional or len(slot.alternatives) != 1:
+                    raise InputError(f"{where}: alternatives and optional slots are key syntax")
+                fills = slot.alternatives[0]
+                if any(f.minimum is not None for f in fills):
+                    raise InputError(f"{where}: a [minimum] string is key syntax")
+                head = f"    {slot.name}:"
+                lines.append(f"{head} {_template_fill(fills[0])}" if fills else head)
+                pad = " " * (len(head) + 1)
+                lines += [pad + _template_fill(f) for f in fills[1:]]
+    return "".join(line + "\n" for line in lines)
+
+
+def are_pairs_text(
+    documents: Sequence[tuple[str | None, Sequence[tuple[Mapping[str, str], Mapping[str, str]]]]],
+) -> str:
+    """An ARE task 1 or 3 output: per document (its ``id``, or ``None``), the ``<pair>``
+    elements of (pronoun, antecedent) attributes (``id``, or ``start`` and ``end``).
+
+    >>> print(are_pairs_text([("d", [({"id": "2"}, {"id": "1"})])]), end="")
+    <?xml version="1.0" encoding="UTF-8"?>
+    <documents>
+    <document id="d">
+    <pair id="p1"><pronoun id="2"/><antecedent id="1"/></pair>
+    </document>
+    </documents>
+    """
+
+    def element(name: str, attributes: Mapping[str, str]) -> str:
+        shown = "".join(f" {k}={quoteattr(v)}" for k, v in attributes.items())
+        return f"<{name}{shown}/>"
+
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<documents>"]
+    for key, pairs in documents:
+        lines.append("<document>" if key is None else f"<document id={quoteattr(key)}>")
+        for number, (pronoun, antecedent) in enumerate(pairs, start=1):
+            lines.append(
+                f'<pair id="p{number}">{element("pronoun", pronoun)}'
+                f"{element('antecedent', antecedent)}</pair>"
+            )
+        lines.append("</document>")
+    lines.append("</documents>")
+    return "\n".join(lines) + "\n"

@@ -54,7 +54,10 @@ class Task:
     - ``scorer``: ``"module:function"``, the pure ``Counts -> Scores`` function (the rule for
       undefined numbers: ``None``);
     - ``headline``: the key of the score a leaderboard shows (:attr:`Result.score`);
-    - ``text``: ``"module:function"``, ``Result -> str``: the official text layout, if any.
+    - ``text``: ``"module:function"``, ``Result -> str``: the official text layout, if any;
+    - ``solution``: ``"module:function"``, ``(gold, folder, options) -> notes``: writes the gold
+      standard as the submission that scores best (:mod:`annoscore.tasks.solutions`), for a
+      task whose gold is not itself one (``None``: the gold is a perfect submission).
     """
 
     name: str
@@ -65,6 +68,7 @@ class Task:
     headline: str | None
     sample: Sample
     text: str | None = None
+    solution: str | None = None
 
     @property
     def command(self) -> tuple[str, ...]:
@@ -102,6 +106,14 @@ class Task:
 
     def text_renderer(self) -> Any:
         return None if self.text is None else load(self.text)
+
+    def write_solution(self, gold: Path, target: Path, options: TaskOptions) -> list[str] | None:
+        """Write the gold standard ``gold`` as the submission that scores best into the folder
+        ``target``; the reasons its score is below 1.0 (``None``: no conversion, the gold is a
+        perfect submission as it is)."""
+        if self.solution is None:
+            return None
+        return cast("list[str]", load(self.solution)(gold, target, options))
 
     def run(self, gold: str | PathLike[str], system: str | PathLike[str], **options: Any) -> Result:
         """Score with options given by name, as Python values or the command line's text
@@ -295,6 +307,7 @@ for _task, _summary, _options in (
                 title=f"MUC {_summary}, totals page",
             ),
             text="annoscore.report.muc:render_totals",
+            solution="annoscore.tasks.solutions:muc_template_solution",
         )
     )
 register(
@@ -346,6 +359,7 @@ register(
             title="CodiEsp-X (codes with text references)",
         ),
         text="annoscore.report.codiesp:render_explainable",
+        solution="annoscore.tasks.solutions:codiesp_x_solution",
     )
 )
 register(
@@ -358,6 +372,7 @@ register(
         headline="map",
         sample=Sample("trec/qrels.txt", "trec/run.txt", title="trec_eval-style MAP"),
         text="annoscore.report.trec:render_trec_eval",
+        solution="annoscore.tasks.solutions:trec_solution",
     )
 )
 register(
@@ -471,5 +486,8 @@ for _number, _summary, _system, _input, _scorer, _headline in (
                 title=_summary,
             ),
             text="annoscore.report.are:render_report",
+            solution=f"annoscore.tasks.solutions:are_{_number}_solution"
+            if _number in "13"
+            else None,
         )
     )
