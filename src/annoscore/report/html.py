@@ -12,6 +12,7 @@ show without JavaScript and print.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -47,7 +48,11 @@ def report_view(result: Result) -> Result:
 
 def result_data(result: Result) -> dict[str, Any]:
     """The JSON object embedded for ``result`` (what ``--format json`` prints for it)."""
-    data: dict[str, Any] = _json_safe(result.to_dict())
+    data: dict[str, Any] = result.to_dict()
+    try:  # most results hold no infinity nor NaN: checked at C speed, then walked only if so
+        json.dumps(data, allow_nan=False)
+    except ValueError:
+        data = _json_safe(data)
     return data
 
 
@@ -326,9 +331,13 @@ def render_html(
     data_elements = embedded_json(data)
     css = js = ""
     if spans is not None:
-        from annoscore.report import html_spans
+        from annoscore.report import html_page, html_spans
 
         max_bytes = None if max_mb is None else int(max_mb * 1_000_000)
+        if max_bytes is not None:  # the budget less what the page holds beside the spans
+            frame = (data_elements, "".join(body), html_page.CSS, html_page.JS)
+            max_bytes -= sum(len(x.encode("utf-8")) for x in frame)
+            max_bytes -= len(html_spans.CSS) + len(html_spans.JS) + 1024
         cards, errors = html_spans.sections(spans, text=text, max_bytes=max_bytes)
         at = next((i for i, (a, _) in enumerate(nav) if a == "distribution"), len(nav))
         nav[at:at] = [(anchor, label) for anchor, label, _, _ in cards]
