@@ -17,6 +17,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from annoscore.report.html_coref import CorefSides
 from annoscore.report.html_page import (
     embedded_json,
     escape,
@@ -269,12 +270,14 @@ def render_html(
     spans: SpanSides | None = None,
     text: bool = True,
     max_mb: float | None = None,
+    coref: CorefSides | None = None,
 ) -> str:
     """One self-contained HTML page for ``result`` (``command``: the command line that
     reproduces it, shown in the header).  With ``spans`` (a span task's documents), the error
     analysis and the document viewer too (:mod:`annoscore.report.html_spans`): ``text`` False
     leaves the document texts out, ``max_mb`` is the size budget beyond which texts are cut to
-    context windows."""
+    context windows.  With ``coref`` (a coreference task's partitions), the coreference errors
+    and the entity viewer (:mod:`annoscore.report.html_coref`)."""
     result = report_view(result)
     data = result_data(result)
     documents = len(result.matrix.documents)
@@ -344,6 +347,19 @@ def render_html(
         body[at:at] = [_card(anchor, title, part) for anchor, _, title, part in cards]
         data_elements += errors
         css, js = html_spans.CSS, html_spans.JS
+    if coref is None and result.details is not None:
+        from annoscore.report.html_coref import are_sides
+
+        coref = are_sides(result.details)
+    if coref is not None:
+        from annoscore.report import html_coref
+
+        cards, element = html_coref.sections(coref)
+        at = next((i for i, (a, _) in enumerate(nav) if a == "distribution"), len(nav))
+        nav[at:at] = [(anchor, label) for anchor, label, _, _ in cards]
+        body[at:at] = [_card(anchor, title, part) for anchor, _, title, part in cards]
+        data_elements += element
+        css, js = css + html_coref.CSS, js + html_coref.JS
     title = f"annoscore report: {result.task}"
     return page(
         title,
