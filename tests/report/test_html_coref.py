@@ -194,3 +194,23 @@ def test_the_viewer_and_the_errors_table_in_chromium(browser: Any, tmp_path: Pat
         assert opened.errors == []
     finally:
         page.close()
+
+
+def test_the_tasks_own_muc_is_the_first_stage() -> None:
+    """MUC coreference and ARE task 2 give their partitions through the result's details; the
+    errors table starts from the task's own MUC F1 and ends at 1."""
+    import pytest
+
+    from annoscore.report.html_coref import details_sides
+    from tests.report.test_html import sample_result
+
+    for name in ("muc-coreference", "are-2", "are-4"):
+        result = sample_result(name)
+        sides = details_sides(result.details)
+        assert sides is not None and sides.documents
+        data = analyse(sides)
+        if name != "are-4":  # task 4's overlap credit is not rescored (the table says so)
+            assert data["scores"][0]["muc_f1"] == pytest.approx(result.scores["f1"], abs=1e-12)
+        assert data["scores"][-1]["muc_f1"] == 1.0
+    assert details_sides(sample_result("are-1").details) is None
+    assert details_sides(sample_result("muc-named-entity").details) is None

@@ -348,9 +348,9 @@ def render_html(
         data_elements += errors
         css, js = html_spans.CSS, html_spans.JS
     if coref is None and result.details is not None:
-        from annoscore.report.html_coref import are_sides
+        from annoscore.report.html_coref import details_sides
 
-        coref = are_sides(result.details)
+        coref = details_sides(result.details)
     if coref is not None:
         from annoscore.report import html_coref
 

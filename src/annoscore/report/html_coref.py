@@ -45,11 +45,17 @@ class CorefSides:
     """Said under the errors table."""
 
 
-def are_sides(details: Any) -> CorefSides | None:
-    """The chains of ARE task 2 (members by id) or 4 (mentions by token positions, span errors
-    by overlap) from a result's details, or ``None`` for another task."""
+def details_sides(details: Any) -> CorefSides | None:
+    """The partitions of a result's details, where they are a coreference task's: MUC
+    coreference (markables by key id, the alignment the task made; a response markable aligned
+    with none shown ``r`` + its id), ARE task 2 (members by id) or 4 (mentions by token
+    positions, span errors by overlap); else ``None``."""
     from annoscore.metrics.anaphora_items import AreDetails
+    from annoscore.metrics.muc import MucDetails
 
+    if isinstance(details, MucDetails) and details.coref is not None:
+        documents = {a.document: a.partitions() for a in details.coref}
+        return CorefSides(documents, spans=False, metrics=("muc",))
     if not isinstance(details, AreDetails) or details.task not in (2, 4):
         return None
     links = details.chains
@@ -85,7 +91,8 @@ def are_sides(details: Any) -> CorefSides | None:
 def _label(mention: Any) -> str:
     if isinstance(mention, tuple) and len(mention) == 2:
         return f"{mention[0]}-{mention[1]}"
-    return str(mention)
+    text = str(mention)
+    return "r" + text[1:] if text.startswith("\x00") else text
 
 
 def _gain(after: float | None, before: float | None) -> float | None:
