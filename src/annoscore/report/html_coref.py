@@ -54,8 +54,8 @@ def details_sides(details: Any) -> CorefSides | None:
     from annoscore.metrics.muc import MucDetails
 
     if isinstance(details, MucDetails) and details.coref is not None:
-        documents = {a.document: a.partitions() for a in details.coref}
-        return CorefSides(documents, spans=False, metrics=("muc",))
+        aligned = {a.document: a.partitions() for a in details.coref}
+        return CorefSides(aligned, spans=False, metrics=("muc",))
     if not isinstance(details, AreDetails) or details.task not in (2, 4):
         return None
     links = details.chains
