@@ -360,6 +360,17 @@ def render_html(
         body[at:at] = [_card(anchor, title, part) for anchor, _, title, part in cards]
         data_elements += element
         css, js = css + html_coref.CSS, js + html_coref.JS
+    if result.details is not None:
+        from annoscore.report import html_muc
+
+        found = html_muc.section(result.details)
+        if found is not None:
+            (anchor, label, card_title, part), element = found
+            at = next((i for i, (a, _) in enumerate(nav) if a == "distribution"), len(nav))
+            nav.insert(at, (anchor, label))
+            body.insert(at, _card(anchor, card_title, part))
+            data_elements += element
+            css, js = css + html_muc.CSS, js + html_muc.JS
     title = f"annoscore report: {result.task}"
     return page(
         title,
