@@ -361,6 +361,16 @@ def render_html(
         data_elements += element
         css, js = css + html_coref.CSS, js + html_coref.JS
     if result.details is not None:
+        from annoscore.report import html_trec
+
+        worst = html_trec.section(result.details, result.documents, key)
+        if worst is not None:
+            (anchor, label, card_title, part), element = worst
+            nav.append((anchor, label))
+            body.append(_card(anchor, card_title, part))
+            data_elements += element
+            css, js = css + html_trec.CSS, js + html_trec.JS
+    if result.details is not None:
         from annoscore.report import html_muc
 
         found = html_muc.section(result.details)
