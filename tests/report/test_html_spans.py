@@ -14,7 +14,7 @@ from annoscore.align.span_errors import CATEGORIES, categorize
 from annoscore.report.html import render_html
 from annoscore.report.html_spans import ERRORS_ID, analyse, read_sides
 from annoscore.tasks.spans import SpanOptions, score_spans
-from tests.report.browser import browser, open_report
+from tests.report.browser import browser, check_number, open_report
 
 __all__ = ["browser"]
 
@@ -295,3 +295,57 @@ def test_the_viewer_marks_every_category(browser: Any, tmp_path: Path) -> None:
         assert opened.errors == []
     finally:
         page.close()
+
+
+def test_the_buckets_add_up_to_the_strict_counts(tmp_path: Path) -> None:
+    from annoscore.report.html_buckets import bucket_data, bucket_matrices
+
+    gold, system = handmade(tmp_path)
+    data = analyse(read_sides(gold, system), embed=False)
+    buckets = bucket_data(bucket_matrices(data["columns"]), (200, 0.9, 7))
+    strict = score_spans(gold, system, SpanOptions()).counts
+    for kind in ("length", "frequency"):
+        rows = buckets[kind]
+        for k in ("tp", "fp", "fn"):
+            assert sum(r[1][k] for r in rows) == strict[k], (kind, k)
+        assert sum(r[1]["gold"] for r in rows) == 8
+        for _, _, scores, intervals in rows:
+            for key, value in scores.items():
+                bounds = intervals[key]
+                if value is not None and bounds is not None:
+                    assert bounds[0] - 1e-12 <= value <= bounds[1] + 1e-12
+    assert [r[0] for r in buckets["length"]] == [  # no mention of 1-3 characters
+        "4-6 characters",
+        "7-10 characters",
+        "11-20 characters",
+        "21+ characters",
+    ]
+    unseen = {r[0]: r[1] for r in buckets["frequency"]}["types not in the gold"]
+    assert unseen == {"tp": 0, "fp": 2, "fn": 0, "gold": 0}  # the two Gene predictions
+
+
+def test_the_buckets_on_the_page_are_the_embedded_ones(browser: Any, tmp_path: Path) -> None:
+    from annoscore.report.html_spans import BUCKETS_ID
+    from annoscore.significance import with_intervals
+
+    gold, system = handmade(tmp_path)
+    result = with_intervals(score_spans(gold, system, SpanOptions()), samples=50, seed=3)
+    path = tmp_path / "buckets.html"
+    path.write_text(render_html(result, spans=read_sides(gold, system)), encoding="utf-8")
+    opened = open_report(browser, path)
+    try:
+        assert opened.errors == []
+        embedded = json.loads(opened.page.eval_on_selector(f"#{BUCKETS_ID}", "e => e.textContent"))
+        cells = opened.page.eval_on_selector_all(
+            "[data-bucket-path]",
+            "es => es.map(e => [e.getAttribute('data-bucket-path'), e.textContent, e.title])",
+        )
+        assert len(cells) >= 10
+        assert any(json.loads(p)[2] == 3 for p, _, _ in cells)  # the intervals are shown
+        for where, shown, title in cells:
+            value: Any = embedded
+            for step in json.loads(where):
+                value = value[step]
+            check_number(value, shown, title or None)
+    finally:
+        opened.page.close()

@@ -341,7 +341,18 @@ def render_html(
             frame = (data_elements, "".join(body), html_page.CSS, html_page.JS)
             max_bytes -= sum(len(x.encode("utf-8")) for x in frame)
             max_bytes -= len(html_spans.CSS) + len(html_spans.JS) + 1024
-        cards, errors = html_spans.sections(spans, text=text, max_bytes=max_bytes)
+        bootstrap = None
+        if "intervals" in data:  # the buckets' intervals as the scores'
+            settings = dict(result.signature.settings)
+            seed = settings.get("seed", "none")
+            bootstrap = (
+                int(settings.get("bootstrap", "1000")),
+                float(settings.get("confidence", "0.95")),
+                None if seed == "none" else int(seed),
+            )
+        cards, errors = html_spans.sections(
+            spans, text=text, max_bytes=max_bytes, bootstrap=bootstrap
+        )
         at = next((i for i, (a, _) in enumerate(nav) if a == "distribution"), len(nav))
         nav[at:at] = [(anchor, label) for anchor, label, _, _ in cards]
         body[at:at] = [_card(anchor, title, part) for anchor, _, title, part in cards]

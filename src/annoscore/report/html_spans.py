@@ -31,9 +31,10 @@ from annoscore.align.span_errors import (
     categorize_mentions,
 )
 from annoscore.formats.brat_model import AnnFile, Dialect
-from annoscore.report.html_page import escape
+from annoscore.report.html_page import embedded_json, escape
 
 ERRORS_ID = "annoscore-errors"
+BUCKETS_ID = "annoscore-buckets"
 WINDOW = 60
 """Characters of context kept on each side of a mention when texts are cut to windows."""
 GOLD_BYTES, PRED_BYTES = 10, 6
@@ -376,6 +377,7 @@ def analyse(
         "spurious": frequent["spurious"],
         "text": text,
         "embedding": embedding,
+        "columns": (ids, types, g, p, errors),
     }
     if embed:
         data["embedded"], data["windows"], data["dropped"] = embedding(max_bytes)
@@ -540,18 +542,35 @@ def _viewer() -> str:
 
 
 def sections(
-    sides: SpanSides, *, text: bool, max_bytes: int | None
+    sides: SpanSides,
+    *,
+    text: bool,
+    max_bytes: int | None,
+    bootstrap: tuple[int, float, int | None] | None = None,
 ) -> tuple[list[tuple[str, str, str, str]], str]:
     """The span sections, as (anchor, nav label, title, body) cards, and the embedded data
-    (``max_bytes``: what the sections may take, the viewer's data within it)."""
+    (``max_bytes``: what the sections may take, the viewer's data within it; ``bootstrap``:
+    samples, confidence and seed of the buckets' intervals, none without)."""
+    from annoscore.report import html_buckets
+
     data = analyse(sides, text=text, embed=False)
+    buckets = html_buckets.bucket_data(html_buckets.bucket_matrices(data["columns"]), bootstrap)
     cards = [
         ("errors", "Errors", "Error categories per type", _categories_table(data)),
         ("confusion", "Confusion", "Type confusion (gold x predicted)", _confusion_table(data)),
         ("frequent", "Frequent errors", "Frequent missed and spurious strings", _frequent(data)),
+        (
+            "buckets",
+            "Buckets",
+            "Buckets: length and type frequency",
+            html_buckets.bucket_tables(buckets)
+            + f'<p class="note">{escape(html_buckets.NOTE)}</p>',
+        ),
     ]
+    buckets_element = embedded_json(buckets, BUCKETS_ID)
     if max_bytes is not None:  # what the page holds beside the viewer's data
         used = sum(len(part.encode("utf-8")) for card in cards for part in card)
+        used += len(buckets_element.encode("utf-8"))
         max_bytes -= used + len(_viewer()) + 1024  # the cards, the viewer's and their frames
     data["embedded"], data["windows"], data["dropped"] = data["embedding"](max_bytes)
     notice = ""
@@ -570,7 +589,7 @@ def sections(
         notice = '<p class="notice">Texts left out (--no-text): the viewer shows offsets.</p>'
     cards.append(("viewer", "Viewer", "Document viewer", notice + _viewer()))
     element = f'<script type="application/json" id="{ERRORS_ID}">{data["embedded"]}</script>'
-    return cards, element
+    return cards, element + buckets_element
 
 
 CSS = """
