@@ -349,3 +349,45 @@ def test_the_buckets_on_the_page_are_the_embedded_ones(browser: Any, tmp_path: P
             check_number(value, shown, title or None)
     finally:
         opened.page.close()
+
+
+def test_annoscore_report_compares_the_buckets(cli: Any, browser: Any, tmp_path: Path) -> None:
+    import shutil
+
+    from annoscore.report.html_buckets import bucket_data, bucket_matrices
+    from annoscore.report.html_spans import BUCKETS_ID
+
+    gold, system = handmade(tmp_path)
+    perfect = tmp_path / "perfect"
+    shutil.copytree(gold, perfect)
+    out = tmp_path / "one.html"
+    done = cli("report", "spans", gold, system, "-o", out)
+    assert done.exit_code == 0, done.output
+    assert f'id="{ERRORS_ID}"' in out.read_text(encoding="utf-8")  # one system: the viewer
+    out = tmp_path / "many.html"
+    done = cli("report", "spans", gold, system, perfect, "--samples", "200", "-o", out)
+    assert done.exit_code == 0, done.output
+    opened = open_report(browser, out)
+    try:
+        assert opened.errors == []
+        embedded = json.loads(opened.page.eval_on_selector(f"#{BUCKETS_ID}", "e => e.textContent"))
+        own = bucket_data(
+            bucket_matrices(analyse(read_sides(gold, system), embed=False)["columns"]), None
+        )
+        for kind, rows in embedded.items():
+            alone = {r[0]: r[2]["f1"] for r in own[kind]}
+            for bucket, systems in rows:
+                assert systems["system"]["scores"]["f1"] == alone[bucket]
+                assert systems["perfect"]["scores"]["f1"] in (1.0, None)
+        cells = opened.page.eval_on_selector_all(
+            "[data-bucket-path]",
+            "es => es.map(e => [e.getAttribute('data-bucket-path'), e.textContent, e.title])",
+        )
+        assert any("p_value" in p for p, _, _ in cells)
+        for where, shown, title in cells:
+            value: Any = embedded
+            for step in json.loads(where):
+                value = value[step]
+            check_number(value, shown, title or None)
+    finally:
+        opened.page.close()

@@ -405,12 +405,17 @@ def render_html(
 
 
 def render_comparison_html(
-    results: Mapping[str, Result], comparison: Any, *, command: str | None = None
+    results: Mapping[str, Result],
+    comparison: Any,
+    *,
+    command: str | None = None,
+    buckets: Mapping[str, Any] | None = None,
 ) -> str:
     """One page for several systems on one gold standard: each system's scores side by side
     with the difference to the baseline, its interval and p-value (``comparison``, an
-    :class:`annoscore.significance.Comparison`), per-type headline scores side by side and
-    each system's own tables.  The embedded JSON is ``{"comparison": ..., "systems": {name:
+    :class:`annoscore.significance.Comparison`), per-type headline scores side by side, the
+    span buckets compared (``buckets``: :func:`annoscore.report.html_buckets.compare_buckets`)
+    and each system's own tables.  The embedded JSON is ``{"comparison": ..., "systems": {name:
     result}}`` (the compare JSON and each system's ``--format json --per-doc --per-type``
     object)."""
     from annoscore.report.significance import json_dict
@@ -513,6 +518,22 @@ def render_comparison_html(
             )
         )
         nav.append(("types", "Per type"))
+    element = ""
+    if buckets:
+        from annoscore.report.html_buckets import comparison_tables
+        from annoscore.report.html_spans import BUCKETS_ID
+
+        body.append(
+            _card(
+                "buckets",
+                "Buckets compared",
+                comparison_tables(buckets, names),
+                f"Each bucket's F1 per system and the paired {compared['test']} test against "
+                f"{names[0]} on its counts (strict tp/fp/fn per document); p below 0.05 in bold.",
+            )
+        )
+        nav.append(("buckets", "Buckets"))
+        element = embedded_json(buckets, BUCKETS_ID)
     for i, n in enumerate(names):
         anchor = f"system-{i}"
         part = _tiles(systems[n], shown[n].headline, ["systems", n])
@@ -532,5 +553,5 @@ def render_comparison_html(
         _header(title, compared["signature"]),
         nav,
         "".join(body),
-        embedded_json(data),
+        embedded_json(data) + element,
     )

@@ -158,3 +158,112 @@ NOTE = (
     "pairing whatever --mode the scores used. Intervals (with --bootstrap): percentile "
     "bootstrap over the documents."
 )
+
+
+def compare_buckets(
+    systems: Mapping[str, Mapping[str, Mapping[str, Any]]],
+    *,
+    test: str = "bootstrap",
+    samples: int | None = None,
+    seed: int | None = 12345,
+    confidence: float = 0.95,
+) -> dict[str, Any]:
+    """Per kind and bucket, each system against the first (the baseline): the paired test of
+    :func:`annoscore.significance.paired_test` on the bucket's count matrices (``systems``:
+    per system, :func:`bucket_matrices`).  Returns per kind a list of ``[bucket, {system:
+    comparison}]`` (the JSON of :class:`~annoscore.significance.SystemComparison`; a bucket a
+    system lacks is empty for it)."""
+    from annoscore.metrics.prf import prf_scores
+    from annoscore.result import CountMatrix, Result
+    from annoscore.signature import Signature
+
+    names = list(systems)
+    baseline = names[0]
+    kinds: dict[str, list[str]] = {}
+    for matrices in systems.values():
+        for kind, found in matrices.items():
+            listed = kinds.setdefault(kind, [])
+            listed.extend(b for b in found if b not in listed)
+    signature = Signature.of("spans-bucket")
+    out: dict[str, Any] = {}
+    for kind, listed in kinds.items():
+        order = _length_names() if kind == "length" else list(FREQUENCIES)
+        rows = []
+        for bucket in sorted(listed, key=order.index):
+            results = {}
+            for name in names:
+                matrix = systems[name].get(kind, {}).get(bucket)
+                if matrix is None:
+                    documents = next(
+                        m.get(kind, {})[bucket].documents
+                        for m in systems.values()
+                        if bucket in m.get(kind, {})
+                    )
+                    matrix = CountMatrix.of({d: _zero() for d in documents})
+                results[name] = Result.from_counts("spans-bucket", signature, matrix, prf_scores)
+            from annoscore.significance import paired_test
+
+            tested = paired_test(
+                results[baseline],
+                {n: results[n] for n in names[1:]},
+                test=test,
+                samples=samples,
+                seed=seed,
+                confidence=confidence,
+                baseline_name=baseline,
+            )
+            rows.append([bucket, {n: c.to_json_dict() for n, c in tested.systems.items()}])
+        out[kind] = rows
+    return out
+
+
+def _zero() -> Any:
+    from annoscore.counts import Counts
+
+    return Counts(tp=0, fp=0, fn=0)
+
+
+def comparison_tables(data: Mapping[str, Any], names: Sequence[str]) -> str:
+    """Per kind, one row per bucket: each system's F1 and, beside the baseline, the difference,
+    its interval and p-value (bold below 0.05); every number names its place in ``data``
+    (``data-bucket-path``)."""
+    titles = {"length": "By length", "frequency": "By type frequency in the gold"}
+    parts = []
+    for kind, rows in data.items():
+        head = "<th>bucket</th>" + "".join(
+            f"<th class='num'>{escape(n)} f1</th>"
+            + (
+                ""
+                if i == 0
+                else "<th class='num'>difference</th><th>interval</th><th class='num'>p</th>"
+            )
+            for i, n in enumerate(names)
+        )
+        body = []
+        for r, (bucket, systems) in enumerate(rows):
+            cells = f'<td class="name">{escape(bucket)}</td>'
+            for i, n in enumerate(names):
+                entry = systems.get(n, {})
+                path = [kind, r, 1, n]
+                cells += _cell(entry.get("scores", {}).get("f1"), [*path, "scores", "f1"])
+                if i == 0:
+                    continue
+                cells += _cell(entry["difference"].get("f1"), [*path, "difference", "f1"])
+                bounds = entry["interval"].get("f1")
+                if bounds is None:
+                    cells += '<td class="muted">-</td>'
+                else:
+                    low = _cell(bounds[0], [*path, "interval", "f1", 0], tag="span")
+                    high = _cell(bounds[1], [*path, "interval", "f1", 1], tag="span")
+                    cells += f'<td class="ci">[{low}, {high}]</td>'
+                p = entry["p_value"].get("f1")
+                cell = _cell(p, [*path, "p_value", "f1"])
+                if p is not None and p < 0.05:
+                    cell = cell.replace('class="num"', 'class="num sig"', 1)
+                cells += cell
+            body.append(f"<tr>{cells}</tr>")
+        parts.append(
+            f"<h3>{escape(titles.get(kind, kind))}</h3><div class='scroll'><table>"
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+        )
+    return "".join(parts)
