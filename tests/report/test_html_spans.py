@@ -391,3 +391,40 @@ def test_annoscore_report_compares_the_buckets(cli: Any, browser: Any, tmp_path:
             check_number(value, shown, title or None)
     finally:
         opened.page.close()
+
+
+def test_confusion_cells_list_their_instances(browser: Any, tmp_path: Path) -> None:
+    gold, system = handmade(tmp_path)
+    path = tmp_path / "confusion.html"
+    result = score_spans(gold, system, SpanOptions())
+    path.write_text(render_html(result, spans=read_sides(gold, system)), encoding="utf-8")
+    opened = open_report(browser, path)
+    page = opened.page
+    try:
+        cells = page.eval_on_selector_all(
+            "td.cm",
+            "es => es.filter(e => e.textContent).map(e => [e.getAttribute('data-gold'),"
+            " e.getAttribute('data-pred'), e.textContent])",
+        )
+        assert len(cells) >= 6
+        for gold_type, pred_type, n in cells:
+            page.click(f"td.cm[data-gold='{gold_type}'][data-pred='{pred_type}']")
+            head = page.eval_on_selector("#cmlist h3", "e => e.textContent")
+            assert head.startswith(f"gold {gold_type}, predicted {pred_type}: {n} instance")
+            items = page.eval_on_selector_all("#cmlist li", "es => es.map(e => e.textContent)")
+            assert len(items) == int(n)
+        page.click("td.cm[data-gold='Drug'][data-pred='Gene']")
+        items = page.eval_on_selector_all("#cmlist li", "es => es.map(e => e.textContent)")
+        ibuprofen, beta = _at("ibuprofen"), _at("Beta blockers")
+        assert sorted(items) == sorted(
+            [
+                f"d1: gold [{ibuprofen[0]}, {ibuprofen[1]}), predicted "
+                f"[{ibuprofen[0]}, {ibuprofen[1]})",
+                f"d1: gold [{beta[0]}, {beta[1]}), predicted [{beta[0]}, {beta[0] + 4})",
+            ]
+        )
+        page.click("#cmlist li a")
+        assert page.eval_on_selector("#vdoc", "e => e.value") == "d1"
+        assert opened.errors == []
+    finally:
+        page.close()

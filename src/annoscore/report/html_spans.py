@@ -500,8 +500,11 @@ def _confusion_table(data: dict[str, Any]) -> str:
             )
         rows.append(f'<tr><td class="name">{escape(r)}</td>{cells}</tr>')
     return (
-        f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
+        f'<div class="scroll"><table id="confusion-table"><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
+        '<p class="note">Click a cell for its instances; click an instance to open its document '
+        "in the viewer.</p>"
+        '<div id="cmlist" class="cmlist"></div>'
     )
 
 
@@ -611,6 +614,8 @@ overflow:auto;background:#fcfcfd}
 .viewer sup{font-size:9px;color:var(--muted)}
 .viewer .gap{color:var(--muted);display:block;margin:6px 0}
 .viewer .list{white-space:normal;font-family:inherit}
+.cmlist ul{margin:4px 0;padding-left:18px;max-height:260px;overflow:auto;font-size:13px}
+.cmlist h3{font-size:13px;margin:8px 0 4px}
 p.notice{background:#eef4ff;border:1px solid #c9dafc;border-radius:6px;padding:6px 10px}
 """
 
@@ -711,6 +716,36 @@ Array.prototype.forEach.call(document.querySelectorAll(".cats input"),function(b
     Array.prototype.forEach.call(view.querySelectorAll(".bar[data-cat='"+box.getAttribute("data-cat")+"']"),
       function(b){b.classList.toggle("off",!box.checked);});});});
 window.annoscoreShow=function(name){select.value=name;draw(name);};
+var SPU=E.categories.indexOf("spurious");
+var list=document.getElementById("cmlist");
+function instances(gold,pred,limit){var out=[],total=0;
+  for(var k=0;k<D;k++){var at=0,g0=gOff[k],p0=pOff[k];
+    var pstart=[],pat=0;for(var j=p0;j<pOff[k+1];j++){pat+=E.ps[j];pstart.push(pat);}
+    for(var r=g0;r<gOff[k+1];r++){at+=E.gs[r];var gt=E.typenames[Math.floor(E.gk[r]/C)];
+      if(gt!==gold)continue;var j2=E.gp[r];
+      var pt=j2<0?"(missed)":E.typenames[Math.floor(E.pk[p0+j2]/C)];if(pt!==pred)continue;
+      total++;if(out.length<limit)out.push([E.docs[k],[at,at+E.gl[r]],j2<0?null:
+        [pstart[j2],pstart[j2]+E.pl[p0+j2]]]);}
+    if(gold==="(spurious)"){for(var j3=p0;j3<pOff[k+1];j3++){
+      if(E.pk[j3]%C!==SPU||E.typenames[Math.floor(E.pk[j3]/C)]!==pred)continue;total++;
+      if(out.length<limit)out.push([E.docs[k],null,[pstart[j3-p0],pstart[j3-p0]+E.pl[j3]]]);}}}
+  return [out,total];}
+Array.prototype.forEach.call(document.querySelectorAll("td.cm"),function(td){
+  if(!td.textContent)return;td.style.cursor="pointer";
+  td.addEventListener("click",function(){var g=td.getAttribute("data-gold"),
+      p=td.getAttribute("data-pred");var found=instances(g,p,200);list.textContent="";
+    var h=document.createElement("h3");h.textContent="gold "+g+", predicted "+p+": "+found[1]+
+      " instance"+(found[1]===1?"":"s")+(found[1]>found[0].length?" (the first "+
+      found[0].length+" listed)":"");list.appendChild(h);
+    if(E.windows&&g===p)list.appendChild(document.createTextNode(
+      "Beyond the size budget the page holds the errors only: correct instances are not listed."));
+    var ul=document.createElement("ul");found[0].forEach(function(x){
+      var li=document.createElement("li");var a=document.createElement("a");a.href="#viewer";
+      a.textContent=x[0]+": gold "+(x[1]?"["+x[1][0]+", "+x[1][1]+")":"-")+
+        ", predicted "+(x[2]?"["+x[2][0]+", "+x[2][1]+")":"-");
+      a.setAttribute("data-doc",x[0]);
+      a.addEventListener("click",function(){window.annoscoreShow(x[0]);});
+      li.appendChild(a);ul.appendChild(li);});list.appendChild(ul);});});
 if(names.length)draw(names[0]);
 })();
 """
