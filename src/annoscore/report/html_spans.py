@@ -280,7 +280,9 @@ def analyse(
         if row.any()
     }
     partner = errors.gold_partner
-    column = np.where(partner < 0, n_types, p.kind[np.maximum(partner, 0)])
+    column = np.full(partner.shape[0], n_types, dtype=np.int64)  # (missed)
+    paired = partner >= 0
+    column[paired] = p.kind[partner[paired]]
     pairs = np.bincount(g.kind * (n_types + 1) + column, minlength=n_types * (n_types + 1))
     confusion: dict[str, dict[str, int]] = {}
     for t, row in enumerate(pairs.reshape(n_types, n_types + 1)):
