@@ -5,6 +5,7 @@ and the per-document table sorts and filters."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -50,9 +51,23 @@ def _check_page(opened: Any) -> int:
     numbers = opened.numbers()
     for path, shown, title in numbers:
         check_number(at(data, path), shown, title)
+    coref = opened.page.query_selector("#annoscore-coref")
+    if coref is not None:  # the coreference errors table: numbers of its own JSON
+        embedded = json.loads(coref.text_content() or "")
+        cells = opened.page.eval_on_selector_all(
+            "[data-coref-path]",
+            "es => es.map(e => [e.getAttribute('data-coref-path'), e.textContent, e.title])",
+        )
+        assert cells
+        for where, shown, title in cells:
+            value = at(embedded, json.loads(where))
+            if isinstance(value, float) and shown.startswith("+"):
+                shown = shown[1:]
+            check_number(value, shown, title or None)
+        assert embedded["scores"][-1] and all(v == 1.0 for v in embedded["scores"][-1].values())
     # no number in a table goes unchecked
     unchecked = opened.page.eval_on_selector_all(
-        "td.num:not([data-path]), span.num:not([data-path])",
+        "td.num:not([data-path]):not([data-coref-path]), span.num:not([data-path])",
         "es => es.map(e => e.textContent).filter(t => /[0-9]/.test(t))",
     )
     assert unchecked == []

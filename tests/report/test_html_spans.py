@@ -14,7 +14,7 @@ from annoscore.align.span_errors import CATEGORIES, categorize
 from annoscore.report.html import render_html
 from annoscore.report.html_spans import ERRORS_ID, analyse, read_sides
 from annoscore.tasks.spans import SpanOptions, score_spans
-from tests.report.browser import browser, open_report
+from tests.report.browser import browser, check_number, open_report
 
 __all__ = ["browser"]
 
@@ -68,6 +68,48 @@ def handmade(folder: Path) -> tuple[Path, Path]:
         (side / "d1.ann").write_text("\n".join(lines) + "\n", encoding="utf-8")
         paths.append(side)
     return paths[0], paths[1]
+
+
+def decoded(embedded: str) -> dict[str, dict[str, Any]]:
+    """The viewer's data (html_spans.analyse's ``embedded``) per document, as the page's script
+    reads it: text or pieces, gold and predicted mentions ([fragments, type]) and items
+    ([category, gold, prediction, side])."""
+    e = json.loads(embedded)
+    n_cats = len(e["categories"])
+    out: dict[str, dict[str, Any]] = {}
+    rows = {"g": 0, "p": 0}
+    for k, doc in enumerate(e["docs"]):
+        entry: dict[str, Any] = {
+            "text": e["t"][k] if "t" in e else None,
+            "pieces": e["w"][k] if "w" in e else None,
+            "errors": e["n"][k],
+        }
+        for x in "gp":
+            mentions, kinds, at = [], [], 0
+            for r in range(rows[x], rows[x] + e[x + "n"][k]):
+                at += e[x + "s"][r]
+                frags = e.get(x + "f", {}).get(str(r), [[at, at + e[x + "l"][r]]])
+                mentions.append(
+                    [[tuple(f) for f in frags], e["typenames"][e[x + "k"][r] // n_cats]]
+                )
+                kinds.append(e["categories"][e[x + "k"][r] % n_cats])
+            entry[x] = mentions
+            entry[x + "cat"] = kinds
+        g0 = rows["g"]
+        items = []
+        for i, cat in enumerate(entry["gcat"]):
+            side = e["gd"][g0 + i]
+            partner = e["gp"][g0 + i]
+            items.append(
+                [cat, i, None if partner < 0 else partner, e["sides"][side - 1] if side else ""]
+            )
+        paired = {i[2] for i in items}
+        items += [[c, None, j, ""] for j, c in enumerate(entry["pcat"]) if j not in paired]
+        entry["items"] = items
+        rows["g"] += e["gn"][k]
+        rows["p"] += e["pn"][k]
+        out[doc] = entry
+    return out
 
 
 def test_each_category_and_side() -> None:
@@ -139,9 +181,23 @@ def test_the_analysis_of_the_handmade_document(tmp_path: Path) -> None:
     assert data["confusion"]["Drug"] == {"Drug": 1, "Gene": 2}
     assert data["confusion"]["(spurious)"] == {"Drug": 1}
     assert data["missed"] == [["Code", "<script>alert(1)</script>", 1]]
-    sides = {i[0]: i[3] for i in data["documents"]["d1"]["items"]}
+    document = decoded(data["embedded"])["d1"]
+    sides = {i[0]: i[3] for i in document["items"]}
     assert sides["boundary"] in ("right+", "left-")
-    assert data["documents"]["d1"]["text"] == TEXT
+    assert sorted(i[3] for i in document["items"] if i[0] == "boundary") == ["left-", "right+"]
+    assert document["text"] == TEXT
+    assert len(document["items"]) == 9 and document["errors"] == 6
+    assert [m[1] for m in document["g"]] == [
+        "Drug",
+        "Dose",
+        "Drug",
+        "Anatomy",
+        "Part",
+        "Anatomy",
+        "Drug",
+        "Code",
+    ]
+    assert document["g"][5][0] == [_at("left"), _at("ventricle", _at("right")[0])]
     # the strict matches are the correct items: the categories agree with the score
     result = score_spans(gold, system, SpanOptions())
     assert result.counts["tp"] == sum(n.get("correct", 0) for n in data["types"].values())
@@ -151,13 +207,21 @@ def test_no_text_and_the_size_budget(tmp_path: Path) -> None:
     gold, system = handmade(tmp_path)
     sides = read_sides(gold, system)
     hidden = analyse(sides, text=False)
-    assert hidden["documents"]["d1"]["text"] is None
-    assert all(m[2] is None for m in hidden["documents"]["d1"]["gold"])
+    assert decoded(hidden["embedded"])["d1"]["text"] is None
+    assert "alert" not in hidden["embedded"] and "aspirin" not in hidden["embedded"]
     assert hidden["missed"] == [] and hidden["spurious"] == []
-    cut = analyse(sides, max_bytes=10)
-    pieces = cut["documents"]["d1"]["pieces"]
-    assert cut["windows"] and cut["documents"]["d1"]["text"] is None
+    whole = len(analyse(sides)["embedded"].encode("utf-8"))
+    assert not analyse(sides, max_bytes=whole)["windows"]
+    cut = analyse(sides, max_bytes=whole - 1)
+    document = decoded(cut["embedded"])["d1"]
+    pieces = document["pieces"]
+    assert cut["windows"] and not cut["dropped"] and document["text"] is None
+    assert len(cut["embedded"].encode("utf-8")) <= whole - 1
     assert all(TEXT[start : start + len(part)] == part for start, part in pieces)
+    assert len(document["items"]) == 6  # the errors only
+    dropped = analyse(sides, max_bytes=10)
+    assert dropped["windows"] and dropped["dropped"]
+    assert decoded(dropped["embedded"])["d1"]["pieces"] is None
     page = render_html(score_spans(gold, system, SpanOptions()), spans=sides, text=False)
     assert "alert(1)" not in page  # neither the text nor the surface strings
     assert "Texts left out (--no-text)" in page
@@ -172,17 +236,20 @@ def test_the_command_writes_the_viewer(cli: Any, tmp_path: Path) -> None:
     found = re.findall(
         r'<script type="application/json" id="' + ERRORS_ID + r'">(.*?)</script>', page, re.S
     )
-    assert json.loads(found[0])["documents"]["d1"]["t"] == TEXT
+    assert json.loads(found[0])["t"] == [TEXT]
     done = cli("spans", gold, system, "--format", "html", "--no-text", "-o", out)
     assert done.exit_code == 0 and "alert(1)" not in out.read_text(encoding="utf-8")
-    done = cli("spans", gold, system, "--format", "html", "--max-html-mb", "0.0001", "-o", out)
+    done = cli("spans", gold, system, "--format", "html", "-o", out)
+    budget = (out.stat().st_size - 1) / 1e6  # one byte less than the whole page
+    done = cli("spans", gold, system, "--format", "html", "--max-html-mb", budget, "-o", out)
     page = out.read_text(encoding="utf-8")
     assert done.exit_code == 0 and "larger than the size budget" in page
+    assert out.stat().st_size <= budget * 1e6
     found = re.findall(
         r'<script type="application/json" id="' + ERRORS_ID + r'">(.*?)</script>', page, re.S
     )
-    cut = json.loads(found[0])["documents"]["d1"]
-    assert "t" not in cut and cut["w"] and len(cut["i"]) == 3 * 6  # the six errors only
+    cut = decoded(found[0])["d1"]
+    assert cut["text"] is None and len(cut["items"]) == 6  # the errors only
 
 
 def test_the_viewer_marks_every_category(browser: Any, tmp_path: Path) -> None:
@@ -225,6 +292,139 @@ def test_the_viewer_marks_every_category(browser: Any, tmp_path: Path) -> None:
         page.uncheck("input[data-cat='correct']")
         hidden = page.eval_on_selector_all("#vtext .bar.off", "es => es.length")
         assert hidden == sum(1 for cat, _, _ in bars if cat == "correct")
+        assert opened.errors == []
+    finally:
+        page.close()
+
+
+def test_the_buckets_add_up_to_the_strict_counts(tmp_path: Path) -> None:
+    from annoscore.report.html_buckets import bucket_data, bucket_matrices
+
+    gold, system = handmade(tmp_path)
+    data = analyse(read_sides(gold, system), embed=False)
+    buckets = bucket_data(bucket_matrices(data["columns"]), (200, 0.9, 7))
+    strict = score_spans(gold, system, SpanOptions()).counts
+    for kind in ("length", "frequency"):
+        rows = buckets[kind]
+        for k in ("tp", "fp", "fn"):
+            assert sum(r[1][k] for r in rows) == strict[k], (kind, k)
+        assert sum(r[1]["gold"] for r in rows) == 8
+        for _, _, scores, intervals in rows:
+            for key, value in scores.items():
+                bounds = intervals[key]
+                if value is not None and bounds is not None:
+                    assert bounds[0] - 1e-12 <= value <= bounds[1] + 1e-12
+    assert [r[0] for r in buckets["length"]] == [  # no mention of 1-3 characters
+        "4-6 characters",
+        "7-10 characters",
+        "11-20 characters",
+        "21+ characters",
+    ]
+    unseen = {r[0]: r[1] for r in buckets["frequency"]}["types not in the gold"]
+    assert unseen == {"tp": 0, "fp": 2, "fn": 0, "gold": 0}  # the two Gene predictions
+
+
+def test_the_buckets_on_the_page_are_the_embedded_ones(browser: Any, tmp_path: Path) -> None:
+    from annoscore.report.html_spans import BUCKETS_ID
+    from annoscore.significance import with_intervals
+
+    gold, system = handmade(tmp_path)
+    result = with_intervals(score_spans(gold, system, SpanOptions()), samples=50, seed=3)
+    path = tmp_path / "buckets.html"
+    path.write_text(render_html(result, spans=read_sides(gold, system)), encoding="utf-8")
+    opened = open_report(browser, path)
+    try:
+        assert opened.errors == []
+        embedded = json.loads(opened.page.eval_on_selector(f"#{BUCKETS_ID}", "e => e.textContent"))
+        cells = opened.page.eval_on_selector_all(
+            "[data-bucket-path]",
+            "es => es.map(e => [e.getAttribute('data-bucket-path'), e.textContent, e.title])",
+        )
+        assert len(cells) >= 10
+        assert any(json.loads(p)[2] == 3 for p, _, _ in cells)  # the intervals are shown
+        for where, shown, title in cells:
+            value: Any = embedded
+            for step in json.loads(where):
+                value = value[step]
+            check_number(value, shown, title or None)
+    finally:
+        opened.page.close()
+
+
+def test_annoscore_report_compares_the_buckets(cli: Any, browser: Any, tmp_path: Path) -> None:
+    import shutil
+
+    from annoscore.report.html_buckets import bucket_data, bucket_matrices
+    from annoscore.report.html_spans import BUCKETS_ID
+
+    gold, system = handmade(tmp_path)
+    perfect = tmp_path / "perfect"
+    shutil.copytree(gold, perfect)
+    out = tmp_path / "one.html"
+    done = cli("report", "spans", gold, system, "-o", out)
+    assert done.exit_code == 0, done.output
+    assert f'id="{ERRORS_ID}"' in out.read_text(encoding="utf-8")  # one system: the viewer
+    out = tmp_path / "many.html"
+    done = cli("report", "spans", gold, system, perfect, "--samples", "200", "-o", out)
+    assert done.exit_code == 0, done.output
+    opened = open_report(browser, out)
+    try:
+        assert opened.errors == []
+        embedded = json.loads(opened.page.eval_on_selector(f"#{BUCKETS_ID}", "e => e.textContent"))
+        own = bucket_data(
+            bucket_matrices(analyse(read_sides(gold, system), embed=False)["columns"]), None
+        )
+        for kind, rows in embedded.items():
+            alone = {r[0]: r[2]["f1"] for r in own[kind]}
+            for bucket, systems in rows:
+                assert systems["system"]["scores"]["f1"] == alone[bucket]
+                assert systems["perfect"]["scores"]["f1"] in (1.0, None)
+        cells = opened.page.eval_on_selector_all(
+            "[data-bucket-path]",
+            "es => es.map(e => [e.getAttribute('data-bucket-path'), e.textContent, e.title])",
+        )
+        assert any("p_value" in p for p, _, _ in cells)
+        for where, shown, title in cells:
+            value: Any = embedded
+            for step in json.loads(where):
+                value = value[step]
+            check_number(value, shown, title or None)
+    finally:
+        opened.page.close()
+
+
+def test_confusion_cells_list_their_instances(browser: Any, tmp_path: Path) -> None:
+    gold, system = handmade(tmp_path)
+    path = tmp_path / "confusion.html"
+    result = score_spans(gold, system, SpanOptions())
+    path.write_text(render_html(result, spans=read_sides(gold, system)), encoding="utf-8")
+    opened = open_report(browser, path)
+    page = opened.page
+    try:
+        cells = page.eval_on_selector_all(
+            "td.cm",
+            "es => es.filter(e => e.textContent).map(e => [e.getAttribute('data-gold'),"
+            " e.getAttribute('data-pred'), e.textContent])",
+        )
+        assert len(cells) >= 6
+        for gold_type, pred_type, n in cells:
+            page.click(f"td.cm[data-gold='{gold_type}'][data-pred='{pred_type}']")
+            head = page.eval_on_selector("#cmlist h3", "e => e.textContent")
+            assert head.startswith(f"gold {gold_type}, predicted {pred_type}: {n} instance")
+            items = page.eval_on_selector_all("#cmlist li", "es => es.map(e => e.textContent)")
+            assert len(items) == int(n)
+        page.click("td.cm[data-gold='Drug'][data-pred='Gene']")
+        items = page.eval_on_selector_all("#cmlist li", "es => es.map(e => e.textContent)")
+        ibuprofen, beta = _at("ibuprofen"), _at("Beta blockers")
+        assert sorted(items) == sorted(
+            [
+                f"d1: gold [{ibuprofen[0]}, {ibuprofen[1]}), predicted "
+                f"[{ibuprofen[0]}, {ibuprofen[1]})",
+                f"d1: gold [{beta[0]}, {beta[1]}), predicted [{beta[0]}, {beta[0] + 4})",
+            ]
+        )
+        page.click("#cmlist li a")
+        assert page.eval_on_selector("#vdoc", "e => e.value") == "d1"
         assert opened.errors == []
     finally:
         page.close()

@@ -5,13 +5,16 @@ from __future__ import annotations
 from dataclasses import replace
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from annoscore.cli.common import OutputFormat, fail, guarded
 from annoscore.cli.options import Output, scoring_command
 from annoscore.tasks.coref import CorefOptions
+
+if TYPE_CHECKING:
+    from annoscore.report.html_coref import CorefSides
 
 EPILOG = (
     "Examples:\n\n"
@@ -78,4 +81,12 @@ def register(app: typer.Typer) -> None:
             out.emit(score_coref(key, response, options), render_reference)
         else:
             shown = replace(out, format=OutputFormat(format.value))
-            shown.emit(score_coref(key, response, options), render_table)
+
+            def sides() -> CorefSides:  # read again only for --format html
+                from annoscore.report.html_coref import CorefSides
+                from annoscore.tasks.coref import coref_partitions
+
+                partitions = coref_partitions(key, response, options)
+                return CorefSides(partitions, spans=True, metrics=options.metrics)
+
+            shown.emit(score_coref(key, response, options), render_table, coref=sides)

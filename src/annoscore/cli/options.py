@@ -62,6 +62,7 @@ from annoscore.report.generic import TextRenderer
 from annoscore.result import Result
 
 if typing.TYPE_CHECKING:
+    from annoscore.report.html_coref import CorefSides
     from annoscore.report.html_spans import SpanSides
 
 O = typing.TypeVar("O", bound=TaskOptions)  # noqa: E741
@@ -87,10 +88,12 @@ class Output:
         result: Result,
         text: TextRenderer | None = None,
         spans: Callable[[], SpanSides] | None = None,
+        coref: Callable[[], CorefSides] | None = None,
     ) -> None:
         """Render ``result`` (``text``: the task's official layout for ``--format text``;
         ``spans``: a span task's documents, read only for ``--format html``, whose page then
-        has the error analysis and the viewer) and write it
+        has the error analysis and the viewer; ``coref``: a coreference task's partitions,
+        likewise) and write it
         (:func:`annoscore.cli.common.emit`)."""
         page = None
         if self.format is OutputFormat.html:
@@ -103,6 +106,7 @@ class Output:
                     spans=None if spans is None else spans(),
                     text=not self.no_text,
                     max_mb=self.max_html_mb,
+                    coref=None if coref is None else coref(),
                 )
 
         emit(

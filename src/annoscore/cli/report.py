@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -119,11 +119,52 @@ def register(app: typer.Typer) -> None:
                     )
                     for r in results
                 ]
+            sides = _span_sides(entry.name, gold, systems, option, once)
             if len(results) == 1:
-                page = render_html(results[0], command=command_line())
+                page = render_html(
+                    results[0], command=command_line(), spans=None if sides is None else sides[0]
+                )
             else:
                 comparison = compared(results, labels, once, test, samples, seed, confidence)
+                buckets = None
+                if sides is not None:
+                    from annoscore.report.html_buckets import compare_buckets
+
+                    buckets = compare_buckets(
+                        {label: _buckets(s) for label, s in zip(labels, sides, strict=True)},
+                        test=test.value,
+                        samples=samples,
+                        seed=seed,
+                        confidence=confidence,
+                    )
                 page = render_comparison_html(
-                    dict(zip(labels, results, strict=True)), comparison, command=command_line()
+                    dict(zip(labels, results, strict=True)),
+                    comparison,
+                    command=command_line(),
+                    buckets=buckets,
                 )
         write_result(page, output)  # never over an input
+
+
+def _span_sides(
+    task: str, gold: Path, systems: list[Path], option: list[str] | None, once: Any
+) -> list[Any] | None:
+    """Each system's documents beside the gold's, for the span report (its viewer, its
+    buckets), where the task is ``spans`` on brat files without a format option; else
+    ``None``."""
+    if task != "spans" or any(o.split("=", 1)[0].endswith("format") for o in option or []):
+        return None
+    from annoscore.formats.annotations import detect_format
+    from annoscore.report.html_spans import read_sides
+
+    paths = [once(gold), *(once(s) for s in systems)]
+    if any(detect_format(p)[0] != "brat" for p in paths):
+        return None
+    return [read_sides(paths[0], p) for p in paths[1:]]
+
+
+def _buckets(sides: Any) -> Any:
+    from annoscore.report.html_buckets import bucket_matrices
+    from annoscore.report.html_spans import analyse
+
+    return bucket_matrices(analyse(sides, embed=False)["columns"])

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from annoscore.cli.common import cyclic_gc_paused, guarded
 from annoscore.cli.options import Output, scoring_command
-from annoscore.tasks.spans import SpanOptions, score_spans
+from annoscore.tasks.spans import SpanOptions, read_span_documents, score_span_documents
 
 if TYPE_CHECKING:
     from annoscore.report.html_spans import SpanSides
@@ -45,21 +46,16 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--per-type", help="Add per-type scores and counts.")
         ] = False,
     ) -> None:
-        def sides() -> SpanSides:  # read again only for --format html
-            from annoscore.report.html_spans import read_sides
+        def sides() -> SpanSides:  # the documents scored, for --format html's viewer
+            from annoscore.formats.brat_model import AnnFile
+            from annoscore.report.html_spans import SpanSides
 
-            return read_sides(gold, system, strict_input=options.strict_input)
+            def columns(docs: Mapping[str, Any]) -> dict[str, AnnFile]:
+                return {d: f if isinstance(f, AnnFile) else AnnFile.of(f) for d, f in docs.items()}
 
-        def brat(path: Path, given: str | None) -> bool:
-            from annoscore.formats.annotations import detect_format
+            return SpanSides(columns(gold_docs), columns(system_docs))
 
-            return (given or detect_format(path)[0]) == "brat"
-
-        # the document viewer reads brat (other formats: the page without it)
-        viewer = (
-            sides
-            if brat(gold, options.gold_format) and brat(system, options.system_format)
-            else None
-        )
         with cyclic_gc_paused():
-            out.emit(score_spans(gold, system, options).shown(types=per_type), spans=viewer)
+            gold_docs, system_docs, read = read_span_documents(gold, system, options)
+            result = score_span_documents(gold_docs, system_docs, read, options)
+            out.emit(result.shown(types=per_type), spans=sides)

@@ -227,6 +227,29 @@ def _entity_columns(
     return doc, starts, ends, first_seen
 
 
+def entity_columns(
+    gold: Sequence[EntityColumns], pred: Sequence[EntityColumns]
+) -> tuple[tuple[str, ...], SideColumns, SideColumns, Array]:
+    """Both sides' entities as columns (document, start, end, type rank: the ranks ordered as
+    the type names, which come first), rows of a document together and in its order, and which
+    documents have a discontinuous entity (their rows hold outer bounds).  What a report needs
+    of a corpus, without building a mention object per entity.
+
+    >>> from annoscore.model import Span
+    >>> from annoscore.formats.brat_model import AnnFile
+    >>> a = AnnFile.of(AnnotatedDocument("a", (Mention(Span.of(0, 5), "PER"),)))
+    >>> types, g, p, discontinuous = entity_columns([a], [a])
+    >>> types, [c.tolist() for c in g], discontinuous.tolist()
+    (('PER',), [[0], [0], [5], [0]], [False])
+    """
+    type_number = _first_seen_numbering()
+    discontinuous = np.zeros(len(gold), dtype=bool)
+    sides = [_entity_columns(side, type_number, discontinuous) for side in (gold, pred)]
+    types, rank = _ranked_by_name(list(type_number))
+    g, p = ((doc, starts, ends, rank[first]) for doc, starts, ends, first in sides)
+    return types, g, p, discontinuous
+
+
 @dataclass(frozen=True, slots=True)
 class SpanCorpus:
     """Gold and predicted mentions of many documents, ready to be counted in any mode.

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from annoscore.counts import Counts
 from annoscore.errors import InputError
@@ -315,11 +316,30 @@ def text_value(output: Output, value: float | int | str | None) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class RankedLists:
+    """Every query's ranked list as trec_eval ranked it (what the HTML report shows of the worst
+    queries): per ranked row, in query then rank order, its query's position in ``names`` (the
+    matrix's order), its row of the run (``run.document(row)`` is its id), its relevance
+    (``value``) and whether it is judged; per query the number of relevant judgments
+    (``relevant``: relevance at least ``level``)."""
+
+    names: tuple[str, ...]
+    query: Any
+    rows: Any
+    value: Any
+    is_judged: Any
+    relevant: Any
+    level: int
+    run: Any
+
+
+@dataclass(frozen=True, slots=True)
 class TrecDetails(Details):
     """What trec_eval's text layout needs beyond the counts: the run's tag(s), the lines to
     print (in order) and each query's ``relstring`` (in the matrix's query order; empty when
-    not chosen)."""
+    not chosen); ``ranking``: the ranked lists (for the HTML report)."""
 
     runid: str
     outputs: tuple[Output, ...]
     relstrings: tuple[str, ...] = ()
+    ranking: RankedLists | None = None

@@ -12,10 +12,12 @@ show without JavaScript and print.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from annoscore.report.generic import json_safe
+from annoscore.report.html_coref import CorefSides
 from annoscore.report.html_page import (
     embedded_json,
     escape,
@@ -37,7 +39,11 @@ def report_view(result: Result) -> Result:
 
 def result_data(result: Result) -> dict[str, Any]:
     """The JSON object embedded for ``result`` (what ``--format json`` prints for it)."""
-    data: dict[str, Any] = json_safe(result.to_dict())
+    data: dict[str, Any] = result.to_dict()
+    try:  # most results hold no infinity nor NaN: checked at C speed, then walked only if so
+        json.dumps(data, allow_nan=False)
+    except ValueError:
+        data = json_safe(data)
     return data
 
 
@@ -254,12 +260,14 @@ def render_html(
     spans: SpanSides | None = None,
     text: bool = True,
     max_mb: float | None = None,
+    coref: CorefSides | None = None,
 ) -> str:
     """One self-contained HTML page for ``result`` (``command``: the command line that
     reproduces it, shown in the header).  With ``spans`` (a span task's documents), the error
     analysis and the document viewer too (:mod:`annoscore.report.html_spans`): ``text`` False
     leaves the document texts out, ``max_mb`` is the size budget beyond which texts are cut to
-    context windows."""
+    context windows.  With ``coref`` (a coreference task's partitions), the coreference errors
+    and the entity viewer (:mod:`annoscore.report.html_coref`)."""
     result = report_view(result)
     data = result_data(result)
     documents = len(result.matrix.documents)
@@ -316,15 +324,64 @@ def render_html(
     data_elements = embedded_json(data)
     css = js = ""
     if spans is not None:
-        from annoscore.report import html_spans
+        from annoscore.report import html_page, html_spans
 
         max_bytes = None if max_mb is None else int(max_mb * 1_000_000)
-        cards, errors = html_spans.sections(spans, text=text, max_bytes=max_bytes)
+        if max_bytes is not None:  # the budget less what the page holds beside the spans
+            frame = (data_elements, "".join(body), html_page.CSS, html_page.JS)
+            max_bytes -= sum(len(x.encode("utf-8")) for x in frame)
+            max_bytes -= len(html_spans.CSS) + len(html_spans.JS) + 1024
+        bootstrap = None
+        if "intervals" in data:  # the buckets' intervals as the scores'
+            settings = dict(result.signature.settings)
+            seed = settings.get("seed", "none")
+            bootstrap = (
+                int(settings.get("bootstrap", "1000")),
+                float(settings.get("confidence", "0.95")),
+                None if seed == "none" else int(seed),
+            )
+        cards, errors = html_spans.sections(
+            spans, text=text, max_bytes=max_bytes, bootstrap=bootstrap
+        )
         at = next((i for i, (a, _) in enumerate(nav) if a == "distribution"), len(nav))
         nav[at:at] = [(anchor, label) for anchor, label, _, _ in cards]
         body[at:at] = [_card(anchor, title, part) for anchor, _, title, part in cards]
         data_elements += errors
         css, js = html_spans.CSS, html_spans.JS
+    if coref is None and result.details is not None:
+        from annoscore.report.html_coref import details_sides
+
+        coref = details_sides(result.details)
+    if coref is not None:
+        from annoscore.report import html_coref
+
+        cards, element = html_coref.sections(coref)
+        at = next((i for i, (a, _) in enumerate(nav) if a == "distribution"), len(nav))
+        nav[at:at] = [(anchor, label) for anchor, label, _, _ in cards]
+        body[at:at] = [_card(anchor, title, part) for anchor, _, title, part in cards]
+        data_elements += element
+        css, js = css + html_coref.CSS, js + html_coref.JS
+    if result.details is not None:
+        from annoscore.report import html_trec
+
+        worst = html_trec.section(result.details, result.documents, key)
+        if worst is not None:
+            (anchor, label, card_title, part), element = worst
+            nav.append((anchor, label))
+            body.append(_card(anchor, card_title, part))
+            data_elements += element
+            css, js = css + html_trec.CSS, js + html_trec.JS
+    if result.details is not None:
+        from annoscore.report import html_muc
+
+        found = html_muc.section(result.details)
+        if found is not None:
+            (anchor, label, card_title, part), element = found
+            at = next((i for i, (a, _) in enumerate(nav) if a == "distribution"), len(nav))
+            nav.insert(at, (anchor, label))
+            body.insert(at, _card(anchor, card_title, part))
+            data_elements += element
+            css, js = css + html_muc.CSS, js + html_muc.JS
     title = f"annoscore report: {result.task}"
     return page(
         title,
@@ -338,12 +395,17 @@ def render_html(
 
 
 def render_comparison_html(
-    results: Mapping[str, Result], comparison: Any, *, command: str | None = None
+    results: Mapping[str, Result],
+    comparison: Any,
+    *,
+    command: str | None = None,
+    buckets: Mapping[str, Any] | None = None,
 ) -> str:
     """One page for several systems on one gold standard: each system's scores side by side
     with the difference to the baseline, its interval and p-value (``comparison``, an
-    :class:`annoscore.significance.Comparison`), per-type headline scores side by side and
-    each system's own tables.  The embedded JSON is ``{"comparison": ..., "systems": {name:
+    :class:`annoscore.significance.Comparison`), per-type headline scores side by side, the
+    span buckets compared (``buckets``: :func:`annoscore.report.html_buckets.compare_buckets`)
+    and each system's own tables.  The embedded JSON is ``{"comparison": ..., "systems": {name:
     result}}`` (the compare JSON and each system's ``--format json --per-doc --per-type``
     object)."""
     from annoscore.report.significance import json_dict
@@ -446,6 +508,22 @@ def render_comparison_html(
             )
         )
         nav.append(("types", "Per type"))
+    element = ""
+    if buckets:
+        from annoscore.report.html_buckets import comparison_tables
+        from annoscore.report.html_spans import BUCKETS_ID
+
+        body.append(
+            _card(
+                "buckets",
+                "Buckets compared",
+                comparison_tables(buckets, names),
+                f"Each bucket's F1 per system and the paired {compared['test']} test against "
+                f"{names[0]} on its counts (strict tp/fp/fn per document); p below 0.05 in bold.",
+            )
+        )
+        nav.append(("buckets", "Buckets"))
+        element = embedded_json(buckets, BUCKETS_ID)
     for i, n in enumerate(names):
         anchor = f"system-{i}"
         part = _tiles(systems[n], shown[n].headline, ["systems", n])
@@ -465,5 +543,5 @@ def render_comparison_html(
         _header(title, compared["signature"]),
         nav,
         "".join(body),
-        embedded_json(data),
+        embedded_json(data) + element,
     )

@@ -11,21 +11,35 @@ mentions, predictions and items.  The viewer draws a document on demand.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from annoscore.align.span_errors import CATEGORIES, categorize
-from annoscore.formats.brat_model import Dialect
+from annoscore.align.span_errors import (
+    BOUNDARY,
+    CATEGORIES,
+    CORRECT,
+    MISSED,
+    SIDES,
+    SPURIOUS,
+    TYPE_BOUNDARY,
+    MentionErrors,
+    categorize_columns,
+    categorize_mentions,
+)
+from annoscore.formats.brat_model import AnnFile, Dialect
 from annoscore.report.html_page import embedded_json, escape
 
 ERRORS_ID = "annoscore-errors"
+BUCKETS_ID = "annoscore-buckets"
 WINDOW = 60
 """Characters of context kept on each side of a mention when texts are cut to windows."""
-MENTION_BYTES = 24
-"""About how many bytes one mention takes in the embedded data (for the size budget)."""
+GOLD_BYTES, PRED_BYTES = 10, 6
+"""The fewest bytes a gold and a predicted mention take in the embedded data (five and three
+one-digit numbers with their commas), for telling early that the texts cannot all be kept."""
 FREQUENT = 15
 """Missed and spurious strings listed per list."""
 
@@ -41,28 +55,10 @@ LABELS = {
 
 @dataclass(frozen=True, slots=True)
 class SpanSides:
-    """Both sides' documents by id, each mention as (fragments, type, surface text), and the
-    documents' texts where known."""
+    """Both sides' documents by id, as a reader's entity columns (the files the task scored)."""
 
-    gold: Mapping[str, list[tuple[tuple[tuple[int, int], ...], str, str]]]
-    system: Mapping[str, list[tuple[tuple[tuple[int, int], ...], str, str]]]
-    texts: Mapping[str, str | None]
-
-
-def _mentions(doc: Any) -> list[tuple[tuple[tuple[int, int], ...], str, str]]:
-    fragments = getattr(doc, "fragments", None)
-    columns = zip(doc.types, doc.starts, doc.ends, doc.texts, strict=True)
-    if fragments is None or not any(fragments):  # all continuous: the bounds are the span
-        return [(((s, e) if s <= e else (e, s),), kind, surface) for kind, s, e, surface in columns]
-    out = []
-    for k, (kind, start, end, surface) in enumerate(columns):
-        frags = fragments[k]
-        if frags:
-            spans = tuple((int(a), int(b)) for a, b in frags)
-        else:
-            spans = ((int(min(start, end)), int(max(start, end))),)
-        out.append((spans, str(kind), str(surface)))
-    return out
+    gold: Mapping[str, AnnFile]
+    system: Mapping[str, AnnFile]
 
 
 def read_sides(
@@ -86,149 +82,378 @@ def read_sides(
         check_text=dialect == "brat",
         every_file=every_file,
     ).files
-    gold_docs, system_docs = paired_files(gold, system, gold_files, system_files)
-    texts = {d: getattr(f, "text", None) for d, f in gold_docs.items()}
-    return SpanSides(
-        {d: _mentions(f) for d, f in gold_docs.items()},
-        {d: _mentions(f) for d, f in system_docs.items()},
-        texts,
+    return SpanSides(*paired_files(gold, system, gold_files, system_files))
+
+
+@dataclass(slots=True)
+class _Side:
+    """One side's mentions of every document as columns (rows of a document together)."""
+
+    doc: Any
+    start: Any
+    end: Any
+    kind: Any
+    fragments: dict[int, list[list[int]]]
+    """The fragments of each discontinuous mention, by row."""
+
+
+def _rows(doc: Any, n_docs: int) -> Any:
+    import numpy as np
+
+    return np.searchsorted(doc, np.arange(n_docs + 1))
+
+
+def _columns(
+    gold: Sequence[AnnFile], pred: Sequence[AnnFile]
+) -> tuple[tuple[str, ...], _Side, _Side, MentionErrors]:
+    """Both sides as columns and the item of every mention: continuous documents all at once
+    (:func:`categorize_columns`), a document with a discontinuous mention on its own
+    (:func:`categorize_mentions`)."""
+    import numpy as np
+
+    from annoscore.metrics.span_corpus import entity_columns
+
+    types, g, p, discontinuous = entity_columns(gold, pred)
+    sides = []
+    for doc, starts, ends, kinds in (g, p):
+        low, high = np.minimum(starts, ends), np.maximum(starts, ends)  # reversed (pharmaconer)
+        sides.append(_Side(doc, low, high, kinds, {}))
+    errors = categorize_columns(
+        (g[0], sides[0].start, sides[0].end, g[3]), (p[0], sides[1].start, sides[1].end, p[3])
     )
+    if discontinuous.any():
+        rank = {t: k for k, t in enumerate(types)}
+        bounds = [_rows(side.doc, len(gold)) for side in sides]
+        for d in np.flatnonzero(discontinuous).tolist():
+            lists = []
+            for side, files, at in zip(sides, (gold, pred), bounds, strict=True):
+                lo, hi = int(at[d]), int(at[d + 1])
+                file = files[d]
+                frags = [
+                    tuple((min(a, b), max(a, b)) for a, b in f) for f in file.entity_fragments()
+                ]
+                if len(frags) != hi - lo:  # pragma: no cover - the columns are the file's
+                    raise AssertionError("a file's rows and its entities disagree")
+                for k, f in enumerate(frags):
+                    if len(f) > 1:
+                        side.fragments[lo + k] = [list(x) for x in f]
+                        side.start[lo + k], side.end[lo + k] = f[0][0], f[-1][1]
+                lists.append((lo, [(f, rank[t]) for f, t in zip(frags, file.types, strict=True)]))
+            (g_lo, g_items), (p_lo, p_items) = lists
+            one = categorize_mentions(g_items, p_items)
+            rows_g = slice(g_lo, g_lo + len(g_items))
+            rows_p = slice(p_lo, p_lo + len(p_items))
+            errors.gold_category[rows_g] = one.gold_category
+            errors.gold_side[rows_g] = one.gold_side
+            errors.gold_partner[rows_g] = np.where(
+                one.gold_partner < 0, -1, one.gold_partner + p_lo
+            )
+            errors.pred_category[rows_p] = one.pred_category
+            errors.pred_partner[rows_p] = np.where(
+                one.pred_partner < 0, -1, one.pred_partner + g_lo
+            )
+    return types, sides[0], sides[1], errors
 
 
-def _windows(text: str, mentions: list[Any]) -> list[list[Any]]:
-    """Pieces ``[offset, text]`` of ``text`` around the mentions (merged where they meet)."""
-    spans = sorted(
-        (max(0, m[0][0][0] - WINDOW), min(len(text), m[0][-1][1] + WINDOW)) for m in mentions
-    )
-    merged: list[list[int]] = []
-    for start, end in spans:
-        if merged and start <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end])
-    return [[start, text[start:end]] for start, end in merged]
+def _surface(file: AnnFile, text: str | None, k: int, start: int, end: int, frags: Any) -> str:
+    """The text of mention ``k`` of ``file``: of the document where it is known."""
+    if text is None:
+        return str(file.texts[k])
+    if frags is None:
+        return text[start:end]
+    return " ".join(text[a:b] for a, b in frags)
 
 
-def _nested(counts: Counter[tuple[str, str]]) -> dict[str, dict[str, int]]:
-    out: dict[str, dict[str, int]] = {}
-    for (row, column), n in counts.items():
-        out.setdefault(row, {})[column] = n
-    return {row: out[row] for row in sorted(out)}
+def _windows(texts: Sequence[str | None], doc: Any, start: Any, end: Any) -> list[Any]:
+    """Per document, pieces ``[offset, text]`` of its text around the given mentions (merged
+    where they meet); ``None`` for a document without text."""
+    import numpy as np
+
+    n_docs = len(texts)
+    sizes = np.array([len(t or "") for t in texts], dtype=np.int64)
+    has = np.array([t is not None for t in texts], dtype=bool)
+    keep = has[doc] if doc.size else np.zeros(0, dtype=bool)
+    doc, start, end = doc[keep], start[keep], end[keep]
+    lo = np.clip(start - WINDOW, 0, sizes[doc])
+    hi = np.clip(end + WINDOW, 0, sizes[doc])
+    order = np.lexsort([lo, doc])
+    doc, lo, hi = doc[order], lo[order], hi[order]
+    base = np.cumsum(sizes + 1) - (sizes + 1)  # documents one after another on one line
+    reach = np.maximum.accumulate(hi + base[doc]) if doc.size else hi
+    new = np.ones(doc.shape[0], dtype=bool)
+    new[1:] = (doc[1:] != doc[:-1]) | (lo[1:] + base[doc[1:]] > reach[:-1])
+    firsts = np.flatnonzero(new)
+    lasts = np.append(firsts[1:], doc.shape[0]) - 1
+    out: list[Any] = [[] if t is not None else None for t in texts]
+    for d, a, b in zip(
+        doc[firsts].tolist(),
+        lo[firsts].tolist(),
+        (reach[lasts] - base[doc[lasts]]).tolist(),
+        strict=True,
+    ):
+        out[d].append([a, texts[d][a:b]])
+    assert len(out) == n_docs
+    return out
 
 
-def analyse(sides: SpanSides, *, text: bool = True, max_bytes: int | None = None) -> dict[str, Any]:
-    """The embedded error data (see the module doc) of ``sides``."""
-    by_type: Counter[tuple[str, str]] = Counter()
-    by_pair: Counter[tuple[str, str]] = Counter()
-    missed: Counter[tuple[str, str]] = Counter()
-    spurious: Counter[tuple[str, str]] = Counter()
-    documents: dict[str, Any] = {}
-    total_text = 0
-    for doc in dict.fromkeys([*sides.gold, *sides.system]):
-        gold = sides.gold.get(doc, [])
-        pred = sides.system.get(doc, [])
-        items = categorize(gold, pred, plain=True)
-        errors = 0
-        for item in items:
-            category, g, p = item.category, item.gold, item.pred
-            if g is None:
-                kind = pred[p][1]  # type: ignore[index]
-                by_pair[("(spurious)", kind)] += 1
-                spurious[(kind, pred[p][2])] += 1  # type: ignore[index]
-            else:
-                kind = gold[g][1]
-                if p is None:
-                    by_pair[(kind, "(missed)")] += 1
-                    missed[(kind, gold[g][2])] += 1
-                else:
-                    by_pair[(kind, pred[p][1])] += 1
-            by_type[(kind, category)] += 1
-            errors += category != "correct"
-        body = sides.texts.get(doc) if text else None
-        total_text += len(body or "")
-        documents[doc] = {
-            "text": body,
-            "gold": [[m[0], m[1], m[2] if text else None] for m in gold],
-            "pred": [[m[0], m[1], m[2] if text else None] for m in pred],
-            "items": [[i.category, i.gold, i.pred, i.side] for i in items],
-            "errors": errors,
-        }
-    mentions = sum(len(e["gold"]) + len(e["pred"]) for e in documents.values())
-    windows = max_bytes is not None and total_text + MENTION_BYTES * mentions > max_bytes
-    if windows:  # beyond the budget: the errors only, with context windows around them
-        for entry in documents.values():
-            keep = [i for i in entry["items"] if i[0] != "correct"]
-            shown = [entry["gold"][i[1]] for i in keep if i[1] is not None]
-            shown += [entry["pred"][i[2]] for i in keep if i[2] is not None]
-            if entry["text"] is not None:
-                entry["pieces"] = _windows(entry["text"], shown)
-                entry["text"] = None
-            gold_at = {i[1]: n for n, i in enumerate(x for x in keep if x[1] is not None)}
-            pred_at = {i[2]: n for n, i in enumerate(x for x in keep if x[2] is not None)}
-            entry["gold"] = [entry["gold"][i] for i in gold_at]
-            entry["pred"] = [entry["pred"][i] for i in pred_at]
-            entry["items"] = [
-                [c, None if g is None else gold_at[g], None if p is None else pred_at[p], side]
-                for c, g, p, side in keep
+def _flat(values: Any) -> str:
+    """A whole-number array as a JSON list, written digit by digit with array operations (as
+    ``json.dumps(values.tolist())`` writes it, without a Python object per number).
+
+    >>> import numpy as np
+    >>> _flat(np.array([0, -1, 305, 12])), _flat(np.array([], dtype=np.int64))
+    ('[0,-1,305,12]', '[]')
+    """
+    import numpy as np
+
+    v = np.asarray(values, dtype=np.int64).ravel()
+    n = v.shape[0]
+    if n == 0:
+        return "[]"
+    negative = v < 0
+    rest = np.abs(v)
+    digits = np.ones(n, dtype=np.int64)
+    top, power = int(rest.max()), 10
+    while power <= top:
+        digits += rest >= power
+        power *= 10
+    width = digits + negative + 1  # the number, its sign and the comma after it
+    ends = np.cumsum(width)
+    out = np.empty(int(ends[-1]) + 2, dtype=np.uint8)
+    scratch = out.shape[0] - 1  # where the digits a number lacks are written, then cut
+    out[0], out[ends] = ord("["), ord(",")
+    last = ends - 1
+    for k in range(int(digits.max())):
+        out[np.where(digits > k, last - k, scratch)] = 48 + rest % 10
+        rest //= 10
+    out[np.where(negative, ends - width + 1, scratch)] = ord("-")
+    out[-2] = ord("]")
+    return out[:-1].tobytes().decode("ascii")
+
+
+def _flat_size(values: Any) -> int:
+    """The length of :func:`_flat` of ``values``, counted without writing it.
+
+    >>> import numpy as np
+    >>> _flat_size(np.array([0, -1, 305, 12])), _flat_size(np.array([], dtype=np.int64))
+    (13, 2)
+    """
+    import numpy as np
+
+    v = np.asarray(values, dtype=np.int64).ravel()
+    if v.shape[0] == 0:
+        return 2
+    rest = np.abs(v)
+    size = 2 * v.shape[0] + 1 + int(np.count_nonzero(v < 0))  # digit, comma; "[", minus signs
+    top, power = int(rest.max()), 10
+    while power <= top:
+        size += int(np.count_nonzero(rest >= power))
+        power *= 10
+    return size
+
+
+def analyse(
+    sides: SpanSides, *, text: bool = True, max_bytes: int | None = None, embed: bool = True
+) -> dict[str, Any]:
+    """The error analysis of ``sides``: the summary tables' counts (``types``: per type and
+    category; ``confusion``: gold type x predicted type; ``missed`` and ``spurious``: the most
+    frequent strings) and ``embedded``, the viewer's data as a JSON text (see :func:`embed`).
+    Beyond ``max_bytes`` the texts are cut to windows around the errors (``windows``), and
+    beyond it even so left out (``dropped``).  ``embedding``: the function that writes it
+    within a given budget (``embed`` False: not called yet)."""
+    import numpy as np
+
+    ids = list(dict.fromkeys([*sides.gold, *sides.system]))
+    empty = AnnFile("", "", [], [], [], [], [])
+    gold = [sides.gold.get(d, empty) for d in ids]
+    pred = [sides.system.get(d, empty) for d in ids]
+    texts = [g.text if g.text is not None else p.text for g, p in zip(gold, pred, strict=True)]
+    types, g, p, errors = _columns(gold, pred)
+    n_types, n_cats = len(types), len(CATEGORIES)
+    g_cat, p_cat = errors.gold_category.astype(np.int64), errors.pred_category.astype(np.int64)
+    spurious = np.flatnonzero(p_cat == SPURIOUS)
+    table = np.bincount(g.kind * n_cats + g_cat, minlength=n_types * n_cats)
+    table += np.bincount(p.kind[spurious] * n_cats + SPURIOUS, minlength=n_types * n_cats)
+    by_type = {
+        types[t]: {CATEGORIES[c]: int(n) for c, n in enumerate(row) if n}
+        for t, row in enumerate(table.reshape(n_types, n_cats))
+        if row.any()
+    }
+    partner = errors.gold_partner
+    column = np.full(partner.shape[0], n_types, dtype=np.int64)  # (missed)
+    paired = partner >= 0
+    column[paired] = p.kind[partner[paired]]
+    pairs = np.bincount(g.kind * (n_types + 1) + column, minlength=n_types * (n_types + 1))
+    confusion: dict[str, dict[str, int]] = {}
+    for t, row in enumerate(pairs.reshape(n_types, n_types + 1)):
+        cells = {(types[c] if c < n_types else "(missed)"): int(n) for c, n in enumerate(row) if n}
+        if cells:
+            confusion[types[t]] = cells
+    predicted = np.bincount(p.kind[spurious], minlength=n_types)
+    if predicted.any():
+        confusion["(spurious)"] = {types[t]: int(n) for t, n in enumerate(predicted) if n}
+    confusion = {k: confusion[k] for k in sorted(confusion)}
+    frequent: dict[str, list[list[Any]]] = {"missed": [], "spurious": []}
+    if text:
+        for what, side, files, rows in (
+            ("missed", g, gold, np.flatnonzero(g_cat == MISSED)),
+            ("spurious", p, pred, spurious),
+        ):
+            docs = side.doc[rows]
+            plain = np.array([texts[d] is not None for d in range(len(ids))], dtype=bool)[docs]
+            plain &= ~np.isin(rows, list(side.fragments))
+            at = np.flatnonzero(plain)
+            surfaces = [  # the text at the offsets: no call per mention
+                texts[d][a:b]
+                for d, a, b in zip(
+                    docs[at].tolist(),
+                    side.start[rows[at]].tolist(),
+                    side.end[rows[at]].tolist(),
+                    strict=True,
+                )
             ]
-    return {
+            names = [types[t] for t in side.kind[rows[at]].tolist()]
+            counted: Counter[tuple[str, str]] = Counter(zip(names, surfaces, strict=True))
+            others = np.flatnonzero(~plain)
+            if others.size:
+                bounds = _rows(side.doc, len(ids))
+                for r, d in zip(rows[others].tolist(), docs[others].tolist(), strict=True):
+                    surface = _surface(
+                        files[d],
+                        texts[d],
+                        r - int(bounds[d]),
+                        int(side.start[r]),
+                        int(side.end[r]),
+                        side.fragments.get(r),
+                    )
+                    counted[(types[int(side.kind[r])], surface)] += 1
+            frequent[what] = [[t, s, n] for (t, s), n in counted.most_common(FREQUENT)]
+    errors_per_doc = np.bincount(g.doc[g_cat != CORRECT], minlength=len(ids)) + np.bincount(
+        p.doc[spurious], minlength=len(ids)
+    )
+    common = {
         "categories": list(CATEGORIES),
         "labels": LABELS,
-        "types": _nested(by_type),
-        "confusion": _nested(by_pair),
-        "missed": [[t, s, n] for (t, s), n in missed.most_common(FREQUENT)] if text else [],
-        "spurious": [[t, s, n] for (t, s), n in spurious.most_common(FREQUENT)] if text else [],
-        "documents": documents,
+        "sides": list(SIDES),
+        "typenames": list(types),
+        "docs": ids,
+        "n": errors_per_doc.tolist(),
         "text": text,
-        "windows": windows,
     }
 
+    def embedding(max_bytes: int | None) -> tuple[str, bool, bool]:
+        """The viewer's data within ``max_bytes``: its JSON text, and whether the texts
+        were cut to windows and whether even these were left out."""
+        shown = texts if text else [None] * len(ids)
+        head = json.dumps(common, ensure_ascii=False, separators=(",", ":"))[:-1]
+        body = json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
+        members = _mention_members(len(ids), g, p, errors)
+        windows = dropped = False
+        if max_bytes is not None:
+            closing = '"t":,"windows":false}'
+            size = sum(_member_size(k, v) for k, v in members)  # each with its comma
+            size += _size(head) + 1 + _size(body) + len(closing)
+            windows = size > max_bytes
+        if windows:
+            keep = (np.flatnonzero(g_cat != CORRECT), np.flatnonzero(p_cat != CORRECT))
+            members = _mention_members(len(ids), g, p, errors, keep)
+            both = (
+                np.concatenate([side.doc[rows] for side, rows in zip((g, p), keep, strict=True)]),
+                np.concatenate([side.start[rows] for side, rows in zip((g, p), keep, strict=True)]),
+                np.concatenate([side.end[rows] for side, rows in zip((g, p), keep, strict=True)]),
+            )
+            body = json.dumps(_windows(shown, *both), ensure_ascii=False, separators=(",", ":"))
+            parts = [head, _members(members), f'"w":{body}', '"windows":true']
+            if max_bytes is not None and sum(_size(x) for x in parts) + len(parts) > max_bytes:
+                dropped = True
+                parts = [head, _members(members), '"windows":true']
+        else:
+            parts = [head, _members(members), f'"t":{body}', '"windows":false']
+        embedded = ",".join(parts).replace("<", "\\u003c") + "}"  # no text can close the element
+        return embedded, windows, dropped
 
-def compact(data: dict[str, Any]) -> dict[str, Any]:
-    """The analysis as embedded: per document, flat columns (start, end, type number per
-    mention; fragments only for discontinuous ones; category number, gold and prediction
-    index per item, -1 for none), no surface strings (the page's script reads them back)."""
-    names: dict[str, int] = {}
-    number = {c: k for k, c in enumerate(data["categories"])}
-    documents = {}
-    for doc, entry in data["documents"].items():
-        out: dict[str, Any] = {"n": entry["errors"]}
-        if entry["text"] is not None:
-            out["t"] = entry["text"]
-        if "pieces" in entry:
-            out["w"] = entry["pieces"]
-        for side, key in (("gold", "g"), ("pred", "p")):
-            flat: list[int] = []
-            parts: dict[str, Any] = {}
-            for k, (frags, kind, _) in enumerate(entry[side]):
-                flat += [frags[0][0], frags[-1][1], names.setdefault(kind, len(names))]
-                if len(frags) > 1:
-                    parts[str(k)] = frags
-            out[key] = flat
-            if parts:
-                out[key + "f"] = parts
-        items: list[int] = []
-        sides = {}
-        for k, (category, g, p, side) in enumerate(entry["items"]):
-            items += [number[category], -1 if g is None else g, -1 if p is None else p]
-            if side:
-                sides[str(k)] = side
-        out["i"] = items
-        if sides:
-            out["s"] = sides
-        documents[doc] = out
-    return {
-        "categories": data["categories"],
-        "labels": data["labels"],
-        "typenames": list(names),
-        "documents": documents,
-        "windows": data["windows"],
-        "text": data["text"],
+    data: dict[str, Any] = {
+        "types": by_type,
+        "confusion": confusion,
+        "missed": frequent["missed"],
+        "spurious": frequent["spurious"],
+        "text": text,
+        "embedding": embedding,
+        "columns": (ids, types, g, p, errors),
     }
+    if embed:
+        data["embedded"], data["windows"], data["dropped"] = embedding(max_bytes)
+    return data
+
+
+def _size(text: str) -> int:
+    """The bytes ``text`` takes embedded (each ``<`` written ``\\u003c``)."""
+    return len(text.encode("utf-8")) + 5 * text.count("<")
+
+
+def _mention_members(
+    n_docs: int, g: _Side, p: _Side, errors: MentionErrors, keep: tuple[Any, Any] | None = None
+) -> list[tuple[str, Any]]:
+    """The mentions as JSON members (name, array or object; :func:`_members` writes them): columns
+    over every document, read by the page's script a document at a time. Per document the number
+    of gold and predicted mentions (``gn``, ``pn``); per mention its start as the distance from
+    the previous mention's start in its document (``gs``, ``ps``), its length (``gl``, ``pl``),
+    its type and category as one number (``gk``, ``pk``: type x the number of categories +
+    category, a type a position in ``typenames``, a category one in ``categories``); per gold
+    mention its prediction (``gp``: position among its document's predictions, -1 for none) and
+    the side of a boundary error (``gd``: 1 + a position in ``sides``, 0 for another category);
+    the fragments of discontinuous mentions by row (``gf``, ``pf``). ``keep``: the rows shown
+    (the errors only), each side's."""
+    import numpy as np
+
+    category = {"g": errors.gold_category, "p": errors.pred_category}
+    rows = keep or (np.arange(g.doc.shape[0]), np.arange(p.doc.shape[0]))
+    parts: list[tuple[str, Any]] = []
+    position = []
+    for name, side, kept in zip("gp", (g, p), rows, strict=True):
+        number = np.full(side.doc.shape[0] + 1, -1, dtype=np.int64)  # the last: for none
+        doc = side.doc[kept]
+        counts = np.bincount(doc, minlength=n_docs)
+        firsts = np.cumsum(counts) - counts
+        number[kept] = np.arange(kept.shape[0]) - firsts[doc]
+        position.append(number)
+        start = side.start[kept]
+        previous = np.zeros(doc.shape[0], dtype=np.int64)
+        previous[1:] = np.where(doc[1:] == doc[:-1], start[:-1], 0)
+        parts.append((name + "n", counts))
+        parts.append((name + "s", start - previous))
+        parts.append((name + "l", side.end[kept] - start))
+        kinds = side.kind[kept] * len(CATEGORIES) + category[name][kept]
+        parts.append((name + "k", kinds))
+        if side.fragments:
+            at = None if keep is None else {r: k for k, r in enumerate(kept.tolist())}
+            frags = {
+                str(r if at is None else at[r]): f
+                for r, f in side.fragments.items()
+                if at is None or r in at
+            }
+            parts.append((name + "f", frags))
+    parts.append(("gp", position[1][errors.gold_partner[rows[0]]]))
+    boundary = np.isin(errors.gold_category[rows[0]], (BOUNDARY, TYPE_BOUNDARY))
+    parts.append(("gd", np.where(boundary, errors.gold_side[rows[0]] + 1, 0)))
+    return parts
+
+
+def _members(members: list[tuple[str, Any]]) -> str:
+    return ",".join(
+        f'"{k}":' + (_flat(v) if hasattr(v, "dtype") else json.dumps(v, separators=(",", ":")))
+        for k, v in members
+    )
+
+
+def _member_size(key: str, value: Any) -> int:
+    if hasattr(value, "dtype"):
+        return len(key) + 4 + _flat_size(value)
+    return len(key) + 4 + len(json.dumps(value, separators=(",", ":")))
 
 
 def _categories_table(data: dict[str, Any]) -> str:
-    cats = data["categories"]
+    cats = CATEGORIES
     head = "<th>type</th>" + "".join(
         f'<th class="num"><i class="key c-{escape(c.replace("+", "_"))}"></i>'
         f"{escape(LABELS[c])}</th>"
@@ -277,8 +502,11 @@ def _confusion_table(data: dict[str, Any]) -> str:
             )
         rows.append(f'<tr><td class="name">{escape(r)}</td>{cells}</tr>')
     return (
-        f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
+        f'<div class="scroll"><table id="confusion-table"><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
+        '<p class="note">Click a cell for its instances; click an instance to open its document '
+        "in the viewer.</p>"
+        '<div id="cmlist" class="cmlist"></div>'
     )
 
 
@@ -319,10 +547,37 @@ def _viewer() -> str:
 
 
 def sections(
-    sides: SpanSides, *, text: bool, max_bytes: int | None
+    sides: SpanSides,
+    *,
+    text: bool,
+    max_bytes: int | None,
+    bootstrap: tuple[int, float, int | None] | None = None,
 ) -> tuple[list[tuple[str, str, str, str]], str]:
-    """The span sections, as (anchor, nav label, title, body) cards, and the embedded data."""
-    data = analyse(sides, text=text, max_bytes=max_bytes)
+    """The span sections, as (anchor, nav label, title, body) cards, and the embedded data
+    (``max_bytes``: what the sections may take, the viewer's data within it; ``bootstrap``:
+    samples, confidence and seed of the buckets' intervals, none without)."""
+    from annoscore.report import html_buckets
+
+    data = analyse(sides, text=text, embed=False)
+    buckets = html_buckets.bucket_data(html_buckets.bucket_matrices(data["columns"]), bootstrap)
+    cards = [
+        ("errors", "Errors", "Error categories per type", _categories_table(data)),
+        ("confusion", "Confusion", "Type confusion (gold x predicted)", _confusion_table(data)),
+        ("frequent", "Frequent errors", "Frequent missed and spurious strings", _frequent(data)),
+        (
+            "buckets",
+            "Buckets",
+            "Buckets: length and type frequency",
+            html_buckets.bucket_tables(buckets)
+            + f'<p class="note">{escape(html_buckets.NOTE)}</p>',
+        ),
+    ]
+    buckets_element = embedded_json(buckets, BUCKETS_ID)
+    if max_bytes is not None:  # what the page holds beside the viewer's data
+        used = sum(len(part.encode("utf-8")) for card in cards for part in card)
+        used += len(buckets_element.encode("utf-8"))
+        max_bytes -= used + len(_viewer()) + 1024  # the cards, the viewer's and their frames
+    data["embedded"], data["windows"], data["dropped"] = data["embedding"](max_bytes)
     notice = ""
     if data["windows"]:
         notice = (
@@ -330,15 +585,16 @@ def sections(
             f"the viewer shows the errors only, with {WINDOW} characters of context around "
             "each.</p>"
         )
+    if data["dropped"]:
+        notice = (
+            '<p class="notice">The documents are larger than the size budget (--max-html-mb) '
+            "even cut to windows around the errors: the viewer lists the errors by offset.</p>"
+        )
     elif not text:
         notice = '<p class="notice">Texts left out (--no-text): the viewer shows offsets.</p>'
-    cards = [
-        ("errors", "Errors", "Error categories per type", _categories_table(data)),
-        ("confusion", "Confusion", "Type confusion (gold x predicted)", _confusion_table(data)),
-        ("frequent", "Frequent errors", "Frequent missed and spurious strings", _frequent(data)),
-        ("viewer", "Viewer", "Document viewer", notice + _viewer()),
-    ]
-    return cards, embedded_json(compact(data), ERRORS_ID)
+    cards.append(("viewer", "Viewer", "Document viewer", notice + _viewer()))
+    element = f'<script type="application/json" id="{ERRORS_ID}">{data["embedded"]}</script>'
+    return cards, element + buckets_element
 
 
 CSS = """
@@ -360,6 +616,8 @@ overflow:auto;background:#fcfcfd}
 .viewer sup{font-size:9px;color:var(--muted)}
 .viewer .gap{color:var(--muted);display:block;margin:6px 0}
 .viewer .list{white-space:normal;font-family:inherit}
+.cmlist ul{margin:4px 0;padding-left:18px;max-height:260px;overflow:auto;font-size:13px}
+.cmlist h3{font-size:13px;margin:8px 0 4px}
 p.notice{background:#eef4ff;border:1px solid #c9dafc;border-radius:6px;padding:6px 10px}
 """
 
@@ -368,27 +626,34 @@ JS = r"""
 "use strict";
 var node=document.getElementById("annoscore-errors");if(!node)return;
 var E=JSON.parse(node.textContent);window.annoscoreErrors=E;
-function decode(c){var d={text:c.t===undefined?null:c.t,pieces:c.w||null,errors:c.n};
-  function side(flat,parts){var out=[];for(var k=0;k*3<flat.length;k++){
-    var f=parts&&parts[k]?parts[k]:[[flat[3*k],flat[3*k+1]]];
-    out.push([f,E.typenames[flat[3*k+2]]]);}return out;}
-  d.gold=side(c.g,c.gf);d.pred=side(c.p,c.pf);d.items=[];
-  for(var k=0;k*3<c.i.length;k++){d.items.push([E.categories[c.i[3*k]],
-    c.i[3*k+1]<0?null:c.i[3*k+1],c.i[3*k+2]<0?null:c.i[3*k+2],(c.s&&c.s[k])||""]);}
+var C=E.categories.length,D=E.docs.length,gOff=[0],pOff=[0],index={};
+for(var k=0;k<D;k++){gOff.push(gOff[k]+E.gn[k]);pOff.push(pOff[k]+E.pn[k]);index[E.docs[k]]=k;}
+function side(x,lo,hi,frags){var out=[],at=0;for(var r=lo;r<hi;r++){at+=E[x+"s"][r];
+  var f=frags&&frags[r]?frags[r]:[[at,at+E[x+"l"][r]]];
+  out.push([f,E.typenames[Math.floor(E[x+"k"][r]/C)]]);}return out;}
+function decode(k){var d={text:E.t?E.t[k]:null,pieces:E.w?E.w[k]:null,errors:E.n[k]};
+  d.gold=side("g",gOff[k],gOff[k+1],E.gf);d.pred=side("p",pOff[k],pOff[k+1],E.pf);d.items=[];
+  var paired={};
+  for(var r=gOff[k];r<gOff[k+1];r++){var j=E.gp[r];if(j>=0)paired[j]=1;
+    d.items.push([E.categories[E.gk[r]%C],r-gOff[k],j<0?null:j,E.gd[r]?E.sides[E.gd[r]-1]:""]);}
+  for(var r2=pOff[k];r2<pOff[k+1];r2++){if(!paired[r2-pOff[k]])
+    d.items.push([E.categories[E.pk[r2]%C],null,r2-pOff[k],""]);}
   return d;}
-var names=Object.keys(E.documents);
-names.sort(function(a,b){return E.documents[b].n-E.documents[a].n||(a<b?-1:a>b?1:0);});
+var names=E.docs.slice();
+names.sort(function(a,b){return E.n[index[b]]-E.n[index[a]]||(a<b?-1:a>b?1:0);});
 var select=document.getElementById("vdoc"),view=document.getElementById("vtext");
 var pos=document.getElementById("vpos");var off={};var current=-1;var errs=[];
+var options=document.createDocumentFragment();
 names.forEach(function(n){var o=document.createElement("option");o.value=n;
-  o.textContent=n+" ("+E.documents[n].n+" errors)";select.appendChild(o);});
+  o.textContent=n+" ("+E.n[index[n]]+" errors)";options.appendChild(o);});
+select.appendChild(options);
 function cls(c){return "c-"+c.replace("+","_");}
 function first(m){return m[0][0][0];}
 function last(m){return m[0][m[0].length-1][1];}
 function lanes(list){var ends=[];return list.map(function(m){var s=first(m),e=last(m);
   for(var k=0;k<ends.length;k++){if(ends[k]<=s){ends[k]=e;return k;}}
   ends.push(e);return ends.length-1;});}
-function draw(name){var d=decode(E.documents[name]);view.textContent="";errs=[];current=-1;
+function draw(name){var d=decode(index[name]);view.textContent="";errs=[];current=-1;
   var marks=[];var cat={g:{},p:{}};var seen={};
   d.items.forEach(function(it,k){if(it[1]!==null)cat.g[it[1]]=[it[0],it[3],k];
     if(it[2]!==null)cat.p[it[2]]=[it[0],it[3],k];});
@@ -453,6 +718,36 @@ Array.prototype.forEach.call(document.querySelectorAll(".cats input"),function(b
     Array.prototype.forEach.call(view.querySelectorAll(".bar[data-cat='"+box.getAttribute("data-cat")+"']"),
       function(b){b.classList.toggle("off",!box.checked);});});});
 window.annoscoreShow=function(name){select.value=name;draw(name);};
+var SPU=E.categories.indexOf("spurious");
+var list=document.getElementById("cmlist");
+function instances(gold,pred,limit){var out=[],total=0;
+  for(var k=0;k<D;k++){var at=0,g0=gOff[k],p0=pOff[k];
+    var pstart=[],pat=0;for(var j=p0;j<pOff[k+1];j++){pat+=E.ps[j];pstart.push(pat);}
+    for(var r=g0;r<gOff[k+1];r++){at+=E.gs[r];var gt=E.typenames[Math.floor(E.gk[r]/C)];
+      if(gt!==gold)continue;var j2=E.gp[r];
+      var pt=j2<0?"(missed)":E.typenames[Math.floor(E.pk[p0+j2]/C)];if(pt!==pred)continue;
+      total++;if(out.length<limit)out.push([E.docs[k],[at,at+E.gl[r]],j2<0?null:
+        [pstart[j2],pstart[j2]+E.pl[p0+j2]]]);}
+    if(gold==="(spurious)"){for(var j3=p0;j3<pOff[k+1];j3++){
+      if(E.pk[j3]%C!==SPU||E.typenames[Math.floor(E.pk[j3]/C)]!==pred)continue;total++;
+      if(out.length<limit)out.push([E.docs[k],null,[pstart[j3-p0],pstart[j3-p0]+E.pl[j3]]]);}}}
+  return [out,total];}
+Array.prototype.forEach.call(document.querySelectorAll("td.cm"),function(td){
+  if(!td.textContent)return;td.style.cursor="pointer";
+  td.addEventListener("click",function(){var g=td.getAttribute("data-gold"),
+      p=td.getAttribute("data-pred");var found=instances(g,p,200);list.textContent="";
+    var h=document.createElement("h3");h.textContent="gold "+g+", predicted "+p+": "+found[1]+
+      " instance"+(found[1]===1?"":"s")+(found[1]>found[0].length?" (the first "+
+      found[0].length+" listed)":"");list.appendChild(h);
+    if(E.windows&&g===p)list.appendChild(document.createTextNode(
+      "Beyond the size budget the page holds the errors only: correct instances are not listed."));
+    var ul=document.createElement("ul");found[0].forEach(function(x){
+      var li=document.createElement("li");var a=document.createElement("a");a.href="#viewer";
+      a.textContent=x[0]+": gold "+(x[1]?"["+x[1][0]+", "+x[1][1]+")":"-")+
+        ", predicted "+(x[2]?"["+x[2][0]+", "+x[2][1]+")":"-");
+      a.setAttribute("data-doc",x[0]);
+      a.addEventListener("click",function(){window.annoscoreShow(x[0]);});
+      li.appendChild(a);ul.appendChild(li);});list.appendChild(ul);});});
 if(names.length)draw(names[0]);
 })();
 """

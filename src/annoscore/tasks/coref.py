@@ -182,6 +182,15 @@ def score_coref(key: Path, response: Path, options: CorefOptions = CorefOptions(
     >>> round(r.score, 4), round(r.scores["blanc_f1"], 4)
     (0.5537, 0.4167)
     """
+    documents, warnings, response_path = _read_documents(key, response)
+    return _result(documents, options, warnings, response_path)
+
+
+def _read_documents(
+    key: Path, response: Path
+) -> tuple[list[tuple[str, ConllDocument, ConllDocument | None]], list[ScoreWarning | str], str]:
+    """The scored documents of two files (name, key, response or ``None``), the reading's
+    warnings and the response's path."""
     key_file, response_file = read_conll(key), read_conll(response)
     if not key_file.documents:
         raise InputError(
@@ -221,7 +230,24 @@ def score_coref(key: Path, response: Path, options: CorefOptions = CorefOptions(
                 document=shown_name(document.name),
             )
     documents = [(name, keys[name], responses.get(name)) for name in pairing.scored]
-    return _result(documents, options, warnings, response_file.path)
+    return documents, warnings, response_file.path
+
+
+def coref_partitions(
+    key: Path, response: Path, options: CorefOptions = CorefOptions()
+) -> dict[str, tuple[Partition, Partition]]:
+    """The key and response partitions :func:`score_coref` scores, by document (what the HTML
+    report's error analysis needs): mentions are ``(first token, last token)`` spans."""
+    documents, _, _ = _read_documents(key, response)
+    places: Places = {code: [] for code in _REPEATS}
+    out = {}
+    for name, key_document, response_document in documents:
+        key_partition, response_partition = _partitions(key_document, response_document, places)
+        if options.singletons == "removed":
+            key_partition = tuple(entity for entity in key_partition if len(entity) > 1)
+            response_partition = tuple(e for e in response_partition if len(e) > 1)
+        out[name] = (key_partition, response_partition)
+    return out
 
 
 _UNPAIRED = (

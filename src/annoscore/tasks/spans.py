@@ -137,11 +137,30 @@ def score_spans(gold: Path, system: Path, options: SpanOptions = SpanOptions()) 
     >>> r.counts.as_dict(), round(r.score, 4)
     ({'fn': 2, 'fp': 1, 'tp': 54}, 0.973)
     """
-    match_options(options)  # an option with no effect is refused before reading
+    return score_span_documents(*read_span_documents(gold, system, options), options)
+
+
+def read_span_documents(
+    gold: Path, system: Path, options: SpanOptions = SpanOptions()
+) -> tuple[dict[str, SpanDocument], dict[str, SpanDocument], list[ScoreWarning]]:
+    """Both sides' documents by id as :func:`score_spans` reads them (paired by its rule), and
+    the readers' warnings; an option with no effect is refused before reading."""
+    match_options(options)
     gold_files, gold_warnings = _read_side(gold, options.gold_format, options)
     system_files, system_warnings = _read_side(system, options.system_format, options)
     gold_docs, system_docs = paired_files(gold, system, gold_files, system_files)
-    return _scored(gold_docs, system_docs, options, [*gold_warnings, *system_warnings])
+    return gold_docs, system_docs, [*gold_warnings, *system_warnings]
+
+
+def score_span_documents(
+    gold_docs: Mapping[str, SpanDocument],
+    system_docs: Mapping[str, SpanDocument],
+    read: list[ScoreWarning],
+    options: SpanOptions = SpanOptions(),
+) -> Result:
+    """:func:`score_spans` of the documents :func:`read_span_documents` read (``read``: its
+    warnings)."""
+    return _scored(gold_docs, system_docs, options, read)
 
 
 def _read_side(

@@ -43,7 +43,7 @@ from annoscore.formats.trec import (
     shown,
 )
 from annoscore.metrics.ranking_measures import ranking_measures, relstrings
-from annoscore.metrics.trec_measures import DEFAULT, MeasureSet, TrecDetails
+from annoscore.metrics.trec_measures import DEFAULT, MeasureSet, RankedLists, TrecDetails
 from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
 from annoscore.tasks.registry import get
@@ -462,11 +462,11 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
     is_judged, value = judged_all[rows], value_all[rows]
     if options.judged_only:  # trec_eval -J: only judged documents are ranked
         keep = is_judged & (value >= 0)
-        query, is_judged, value = query[keep], is_judged[keep], value[keep]
+        query, is_judged, value, rows = query[keep], is_judged[keep], value[keep], rows[keep]
     if options.max_docs is not None and len(query):
         starts = np.searchsorted(query, query)
         keep = np.arange(len(query)) - starts < options.max_docs
-        query, is_judged, value = query[keep], is_judged[keep], value[keep]
+        query, is_judged, value, rows = query[keep], is_judged[keep], value[keep], rows[keep]
     qrels_to_position = np.full(len(qrels_names), -1, dtype=np.int64)
     for q, k in position.items():
         qrels_to_position[qrels_index[q]] = k
@@ -532,7 +532,24 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
         read=(("measures", custom),) if custom else (),
         warnings=warnings,
         details=TrecDetails(
-            tags[0] if len(tags) == 1 else ",".join(tags), tuple(measures.outputs()), strings
+            tags[0] if len(tags) == 1 else ",".join(tags),
+            tuple(measures.outputs()),
+            strings,
+            RankedLists(
+                tuple(names),
+                query,
+                rows,
+                value,
+                is_judged,
+                np.bincount(
+                    judgment_position[in_scope][
+                        judgment_value[in_scope] >= options.relevance_level
+                    ],
+                    minlength=len(names),
+                ),
+                options.relevance_level,
+                run,
+            ),
         ),
     )
 

@@ -1,0 +1,123 @@
+"""The worst queries of a ranked task in an HTML report (``trec``): each with its ranked list as
+trec_eval ranked it, relevant documents marked (:class:`~annoscore.metrics.trec_measures.
+RankedLists`).
+
+Embedded once as ``<script type="application/json" id="annoscore-ranked">``: ``key`` (the
+per-query score the queries are ranked by), ``level`` (the least relevance that counts),
+``shown`` (how many ranks are listed) and ``queries``: the worst first, each ``[name, score,
+relevant, retrieved relevant, ranked]`` with ``ranked`` the first ``shown`` rows as ``[document,
+relevance]`` (``null``: not judged).  The page draws one query at a time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from annoscore.report.html_page import escape
+
+RANKED_ID = "annoscore-ranked"
+WORST = 50
+"""Queries listed."""
+RANKS = 100
+"""Ranks shown of each."""
+
+
+def ranked_data(
+    details: Any, documents: Mapping[str, Any], key: str | None
+) -> dict[str, Any] | None:
+    """The embedded object (``documents``: the result's per-query units, ranked by ``key``),
+    or ``None`` for a result without ranked lists."""
+    import numpy as np
+
+    from annoscore.formats.trec import shown
+    from annoscore.metrics.trec_measures import TrecDetails
+
+    if not isinstance(details, TrecDetails) or details.ranking is None or key is None:
+        return None
+    lists = details.ranking
+    position = {name: k for k, name in enumerate(lists.names)}
+
+    def value(name: str) -> float:
+        v = documents[name].scores.get(key)
+        return float("inf") if v is None else float(v)
+
+    names = sorted((n for n in documents if n in position), key=lambda n: (value(n), n))[:WORST]
+    query = np.asarray(lists.query)
+    starts = np.searchsorted(query, np.arange(len(lists.names) + 1))
+    out = []
+    for name in names:
+        k = position[name]
+        lo, hi = int(starts[k]), int(starts[k + 1])
+        relevant = lists.value[lo:hi] >= lists.level
+        found = int(np.count_nonzero(relevant & lists.is_judged[lo:hi]))
+        top = min(hi, lo + RANKS)
+        ranked = [
+            [shown(lists.run.document(int(row))), int(v) if judged else None]
+            for row, v, judged in zip(
+                lists.rows[lo:top].tolist(),
+                lists.value[lo:top].tolist(),
+                lists.is_judged[lo:top].tolist(),
+                strict=True,
+            )
+        ]
+        score = documents[name].scores.get(key)
+        out.append([name, score, int(lists.relevant[k]), found, ranked])
+    return {"key": key, "level": lists.level, "shown": RANKS, "queries": out}
+
+
+def section(
+    details: Any, documents: Mapping[str, Any], key: str | None
+) -> tuple[tuple[str, str, str, str], str] | None:
+    """The worst queries card (anchor, nav label, title, body) and its embedded data, or
+    ``None``."""
+    data = ranked_data(details, documents, key)
+    if data is None or not data["queries"]:
+        return None
+    body = (
+        '<div class="controls"><select id="rquery" aria-label="query"></select>'
+        '<span id="rsum" class="muted"></span></div>'
+        f'<p class="note">The {len(data["queries"])} queries of lowest {escape(data["key"])}, '
+        f"each with its first {RANKS} ranks as trec_eval ranks them (score descending, then "
+        "document id descending); relevant documents (relevance at least "
+        f"{data['level']}) are marked, unjudged ones greyed.</p>"
+        '<div class="scroll"><table id="rlist"><thead><tr><th class="num">rank</th>'
+        "<th>document</th><th class='num'>relevance</th></tr></thead><tbody></tbody></table></div>"
+    )
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    element = (
+        f'<script type="application/json" id="{RANKED_ID}">'
+        f"{text.replace('<', chr(92) + 'u003c')}</script>"
+    )
+    return ("worst", "Worst queries", "Worst queries and their ranked lists", body), element
+
+
+CSS = """
+#rlist tr.rel td{background:#e3f4ec}
+#rlist tr.rel td:first-child{box-shadow:inset 4px 0 0 #009E73}
+#rlist tr.unj td{color:#9aa3b2}
+#rlist td.rank{text-align:right;font-variant-numeric:tabular-nums}
+"""
+
+JS = r"""
+(function(){
+"use strict";
+var node=document.getElementById("annoscore-ranked");if(!node)return;
+var Q=JSON.parse(node.textContent);window.annoscoreRanked=Q;
+var select=document.getElementById("rquery"),body=document.querySelector("#rlist tbody");
+var sum=document.getElementById("rsum");
+Q.queries.forEach(function(q,i){var o=document.createElement("option");o.value=String(i);
+  o.textContent=q[0]+" ("+Q.key+" "+(q[1]===null?"-":q[1].toFixed(4))+")";select.appendChild(o);});
+function draw(){var q=Q.queries[Number(select.value)];body.textContent="";
+  sum.textContent=q[3]+" of "+q[2]+" relevant documents retrieved";
+  q[4].forEach(function(r,i){var tr=body.insertRow();
+    var rel=r[1]!==null&&r[1]>=Q.level;tr.className=rel?"rel":(r[1]===null?"unj":"");
+    tr.setAttribute("data-rel",rel?"1":"0");
+    var c=tr.insertCell();c.className="rank";c.textContent=String(i+1);
+    c=tr.insertCell();c.className="name";c.textContent=r[0];c.title=r[0];
+    c=tr.insertCell();c.className="rank";c.textContent=r[1]===null?"unjudged":String(r[1]);});}
+select.addEventListener("change",draw);
+if(Q.queries.length)draw();
+})();
+"""
