@@ -95,17 +95,34 @@ def default_mode_counts(
     belongs to document ``sentence_doc[k]``), joined with one ``O`` after each sentence, the
     entities of both sides found at once (:func:`_default_entity_arrays`) and matched by
     (type, begin, end); an entity belongs to the document of its first token.  Counts:
-    ``tokens``, ``correct_tokens`` (equal tags), ``tp``, ``fp``, ``fn`` and per type.
+    ``tokens``, ``correct_tokens`` (equal tags), ``tp``, ``fp``, ``fn`` and per type
+    (:func:`default_mode_code_counts` of the tags as codes).
 
     >>> c = default_mode_counts(["B-X", "I-X", "O"], ["B-X", "I-X", "B-Y"], [0], [0], 1)
     >>> c[0]["tp"], c[0]["fp"], c[0]["type:Y:fp"]
     (1, 1, 1)
     """
+    from annoscore.formats.conll_bio import tag_codes
+
+    names, (gold_codes, guess_codes) = tag_codes(gold, guess)
+    return default_mode_code_counts(
+        names, gold_codes, guess_codes, sentence_starts, sentence_doc, documents
+    )
+
+
+def default_mode_code_counts(
+    names: list[str],
+    gold: IntArray,
+    guess: IntArray,
+    sentence_starts: Sequence[int],
+    sentence_doc: Sequence[int],
+    documents: int,
+) -> list[Counts]:
+    """:func:`default_mode_counts` of tags given as codes: token ``t``'s tags are
+    ``names[gold[t]]`` and ``names[guess[t]]`` (distinct names: equal codes, equal tags)."""
     import numpy as np
 
     n = len(gold)
-    names = list(dict.fromkeys([*set(gold), *set(guess)]))
-    index = {name: k for k, name in enumerate(names)}
     sentences = np.asarray(sentence_starts, dtype=np.int64)
     # token t of sentence k sits at t + k in the joined sequence; the O after sentence k at
     # (its end) + k
@@ -130,7 +147,7 @@ def default_mode_counts(
     coded = []
     for column in (gold, guess):
         codes = np.full(length, separator, dtype=np.int64)
-        coded.append(np.array(list(map(index.__getitem__, column)), dtype=np.int64))
+        coded.append(np.asarray(column, dtype=np.int64))
         codes[at] = coded[-1]
         kind, begin, end = _default_entity_arrays(codes, names)
         keys.append((kind * (length + 2) + begin) * (length + 2) + end)
