@@ -142,6 +142,7 @@ def default_mode_code_counts(
     kinds = _types(names)
     type_names = list(dict.fromkeys(kinds))
     n_types = len(type_names)
+    ends = []
     keys = []
     tables = []
     coded = []
@@ -150,11 +151,14 @@ def default_mode_code_counts(
         coded.append(np.asarray(column, dtype=np.int64))
         codes[at] = coded[-1]
         kind, begin, end = _default_entity_arrays(codes, names)
-        keys.append((kind * (length + 2) + begin) * (length + 2) + end)
+        ends.append(end)
+        keys.append(kind * (length + 1) + begin)
         tables.append(joined_doc[begin] * n_types + kind)
-    if (n_types + 1) * (length + 2) ** 2 >= 2**62:
-        raise ValueError("too many tokens to key entities exactly")  # pragma: no cover
-    hit_gold = np.isin(keys[0], keys[1], assume_unique=True)
+    # at most one entity of a side ends at a place: a gold entity is found when the predicted
+    # one that ends where it ends has its type and begin
+    predicted_at = np.full(length + 1, -1, dtype=np.int64)
+    predicted_at[ends[1]] = keys[1]
+    hit_gold = predicted_at[ends[0]] == keys[0]
     size = documents * n_types
     gold_table = np.bincount(tables[0], minlength=size).reshape(documents, n_types)
     guess_table = np.bincount(tables[1], minlength=size).reshape(documents, n_types)
