@@ -156,10 +156,13 @@ class AnnotationCorpus:
     warnings: tuple[str, ...] = ()
 
 
-def read_corpus(path: Path, form: str | None = None) -> AnnotationCorpus:
+def read_corpus(
+    path: Path, form: str | None = None, *, type_infon: str = "type", id_infon: str = "identifier"
+) -> AnnotationCorpus:
     """:func:`read_annotations` keyed by document id, with the file's warnings: which format
     was recognised when ``form`` is ``None`` (unless brat), BioC's offset units, Prodigy's
-    answers left out.  A document id given twice is an :class:`InputError`.
+    answers left out.  A document id given twice is an :class:`InputError`.  ``type_infon``,
+    ``id_infon``: the BioC infons that name an annotation's type and hold its concept id.
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
@@ -176,7 +179,7 @@ def read_corpus(path: Path, form: str | None = None) -> AnnotationCorpus:
     if form in ("bioc-xml", "bioc-json"):
         from annoscore.formats.bioc import read_bioc
 
-        bioc = read_bioc(path, form)
+        bioc = read_bioc(path, form, type_infon=type_infon, id_infon=id_infon)
         documents, warnings = bioc.documents, [*warnings, *bioc.warnings]
     elif form in ("prodigy-jsonl", "spacy-jsonl"):
         from annoscore.formats.jsonl import read_jsonl
