@@ -3,7 +3,8 @@ span, type and concept id, and each document's set of concept ids.
 
 A mention's concept ids are the references of the normalizations that target it
 (:class:`~annoscore.model.Normalization`; PubTator's 6th column, BioC's ``identifier`` infon);
-a composite id (``D001|D002``, PubTator) is split at ``|``; a mention without an id has none.
+a composite id (``D001|D002``, PubTator) is split at ``|``; a part that is empty or ``-1``
+(PubTator's and BioCreative's "no id") is none, and a mention without an id has none.
 
 Counts of one document (:func:`concept_counts`):
 
@@ -36,6 +37,9 @@ from annoscore.counts import Counts, Number
 from annoscore.metrics.prf import prf
 from annoscore.model import AnnotatedDocument
 
+NO_ID = frozenset({"", "-1"})
+"""Concept ids that mean "no id"."""
+
 ConceptItem = tuple[tuple[tuple[int, int], ...], str, str]
 """A mention's fragments, type and one of its concept ids."""
 
@@ -52,7 +56,7 @@ def concept_items(document: AnnotatedDocument) -> set[ConceptItem]:
     ids: dict[str, list[str]] = {}
     for normalization in document.normalizations:
         for part in normalization.reference.split("|"):
-            if part:
+            if part not in NO_ID:
                 ids.setdefault(normalization.target, []).append(part)
     return {
         (mention.span.fragments, mention.type, concept)

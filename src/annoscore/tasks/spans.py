@@ -34,7 +34,8 @@ signature.  An option that has no effect in the chosen mode (``tolerance`` outsi
 
 ``concepts`` mode (BioCreative-style normalisation, :mod:`annoscore.metrics.concepts`) reads the
 concept ids the readers carry: BioC's ``id_infon`` infon, PubTator's 6th column, brat's ``N``
-lines (their reference, without the resource); items are sets (a duplicate counts once).  A side
+lines (their reference, without the resource; ``-1`` is no id); items are sets (a duplicate
+counts once).  A side
 that carries no concept id at all is named in a warning (every item of the other side is then
 missed or spurious).  ``type_infon`` and ``id_infon`` name BioC's infons; given other values
 than their defaults when neither side is BioC, a warning says they have no effect.
@@ -266,7 +267,9 @@ def _concepts_scored(
     id, each one's counts of (fragments, type, id) items and of (type, id) pairs."""
     from annoscore.align.documents import pair_documents
     from annoscore.formats.brat import reader_warnings
-    from annoscore.metrics.concepts import concept_counts
+    from annoscore.metrics.concepts import concept_counts, concept_items
+
+    match_options(options)  # another mode's parameter would be silently ignored
 
     def model(document: SpanDocument) -> AnnotatedDocument:
         return document if isinstance(document, AnnotatedDocument) else document.document()
@@ -279,7 +282,7 @@ def _concepts_scored(
     warnings.extend(reader_warnings([*gold.values(), *system.values()]))
     for name, side in (("gold", gold), ("system", system)):
         mentions = sum(len(d.mentions) for d in side.values())
-        if mentions and not any(n.reference for d in side.values() for n in d.normalizations):
+        if mentions and not any(concept_items(d) for d in side.values()):
             warnings.append(
                 ScoreWarning(
                     f"spans.no-concept-ids-{name}",
