@@ -21,6 +21,7 @@ from annoscore.align.span_modes import SpanMode
 from annoscore.errors import InputError
 from annoscore.metrics.prf import prf
 from annoscore.tasks.spans import SpanOptions, count_spans, score_spans
+from tests.conftest import Cli
 from tests.equivalence.ids import id_pool
 from tests.oracles.concepts import Annotation, plain_concept_counts
 
@@ -191,3 +192,44 @@ def test_concepts_in_memory_and_a_side_without_ids_named() -> None:
 def test_concepts_refuse_a_matching_parameter_of_another_mode() -> None:
     with pytest.raises(InputError, match="has no effect"):
         count_spans({}, {}, SpanOptions(mode=SpanMode.concepts, tolerance=1))
+
+
+def test_bioc_infons_name_the_type_and_the_id(tmp_path: Path, cli: Cli) -> None:
+    """``--type-infon`` and ``--id-infon`` choose the BioC infons (BioC XML here); with neither
+    side BioC they change nothing and a warning says so."""
+    xml = (
+        "<collection><source/><date/><key/><document><id>1</id><passage><offset>0</offset>"
+        "<text>Aspirin helps</text><annotation id='A1'><infon key='type'>Drug</infon>"
+        "<infon key='kind'>Chemical</infon><infon key='MESH'>D001241</infon>"
+        "<location offset='0' length='7'/><text>Aspirin</text></annotation></passage>"
+        "</document></collection>"
+    )
+    gold = tmp_path / "gold.xml"
+    gold.write_text(xml, encoding="utf-8")
+    system = tmp_path / "system.txt"
+    system.write_text("1|t|Aspirin helps\n1\t0\t7\tAspirin\tChemical\tD001241\n", encoding="utf-8")
+    plain = score_spans(gold, system, SpanOptions(mode=SpanMode.concepts))
+    assert plain.counts.as_dict() == {
+        "fn": 0,
+        "fp": 1,
+        "ids_fn": 0,
+        "ids_fp": 1,
+        "ids_tp": 0,
+        "tp": 0,
+    }  # type Drug, no identifier infon: the gold side carries no id
+    named = SpanOptions(mode=SpanMode.concepts, type_infon="kind", id_infon="MESH")
+    result = score_spans(gold, system, named)
+    assert result.counts.as_dict() == {
+        "fn": 0,
+        "fp": 0,
+        "ids_fn": 0,
+        "ids_fp": 0,
+        "ids_tp": 1,
+        "tp": 1,
+    }
+    assert "|type-infon:kind|id-infon:MESH" in str(result.signature)
+    assert score_spans(gold, system, SpanOptions(type_infon="kind")).counts["tp"] == 1
+    shown = cli.json("spans", str(system), str(system), "--id-infon", "MESH")
+    assert any(
+        "--id-infon 'MESH' has no effect: neither side is BioC" in w for w in shown["warnings"]
+    )
