@@ -340,18 +340,24 @@ def test_seqeval_of_a_tag_file_is_the_token_by_token_reading() -> None:
                 score_seqeval_file(path)
             assert str(raised.value) == str(error)
             continue
+        # seqeval's reading: sentences end at blank, -X- and -DOCSTART- lines, and are joined
+        # with one O after each (its entity offsets count in that joined sequence)
         gold: list[str] = []
         guess: list[str] = []
         tokens = right = 0
+        open_sentence = False
         for token, b, g, p in zip(read.tokens, read.boundary, *read.columns, strict=True):
             if b or token == "-DOCSTART-":  # not a token: ends a sentence
-                gold.append("O")
-                guess.append("O")
+                if open_sentence:
+                    gold.append("O")
+                    guess.append("O")
+                open_sentence = False
                 continue
             tokens += 1
             right += g == p
             gold.append(g)
             guess.append(p)
+            open_sentence = True
         expected = entity_counts(
             set(plain_default_entities([*gold, "O"])), set(plain_default_entities([*guess, "O"]))
         )
