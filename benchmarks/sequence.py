@@ -14,17 +14,22 @@ bytecode as an installed package does (``installed.py``).  conlleval.pl itself i
 it is not installed here.
 
 Target (issue 29): >= 20x seqeval's ``classification_report`` end to end.  Not met: latest
-figures (2 CPUs shared with other jobs; one run, best of 3; CPU seconds): seqeval 1.2.2 4.09 s,
-``annoscore seqeval`` 0.52 s (7.8x), ``annoscore conlleval`` 0.42 s (9.6x), reports equal; in
-one process (start-up excluded) 8.2x.  About 0.13-0.2 s of each annoscore process is the
-interpreter and its imports, so 20x (0.2 s) would leave nothing for reading 3.2 MB and scoring
-300,000 tokens.  Readers (best of 3, in this process): the tag file 2.6x the floor, PubTator
-43x, Prodigy JSONL 12x, BioC JSON 6.6x, BioC XML 22x: each annotation becomes a frozen
-``Mention`` with a checked ``Span`` (about 10 us each), the floor builds nothing; not met either.
+figures (2 CPUs shared with other jobs, wall 2-3x the CPU time; one run, best of 3; CPU seconds):
+seqeval 1.2.2 4.00-4.15 s, ``annoscore seqeval`` 0.24 s (16.8-17.2x; 0.54 s, 7.3x before the
+tags were read as codes), ``annoscore conlleval`` 0.45 s (8.8-9.1x), reports equal; in one
+process (start-up excluded) 48-62x.  What is left is start-up: the interpreter, typer and NumPy
+take 0.11 s of CPU and annoscore's own modules about 0.05 s, so 20x (0.20 s) leaves about
+0.04 s for reading 3.2 MB and scoring 300,000 tokens, which is what that takes
+(``read_tag_codes`` 18 ms, counting 16 ms, best of 7).  Readers (best of 3, in this process):
+the tag file as strings (conlleval) 2.4-3.3x the floor, as codes (seqeval) 0.7x, PubTator
+28-61x, Prodigy JSONL 10-13x, BioC JSON 8-9x, BioC XML 16x (18-22x before its C-parser scan):
+each annotation becomes a frozen ``Mention`` with a checked ``Span`` and often a
+``Normalization`` (about 5 us together), the floor builds nothing; not met either.
 
-Then each new reader (the tag file, PubTator, Prodigy JSONL, BioC JSON and XML; 2,000 documents
-of 10 annotations) against ``readers.floor`` in this process (target: within 2x; the floor of a
-JSON Lines file is ``json.loads`` of each line, of BioC XML reading and splitting its lines).
+Then each new reader (the tag file as strings and as codes, PubTator, Prodigy JSONL, BioC JSON
+and XML; 2,000 documents of 10 annotations) against ``readers.floor`` in this process (target:
+within 2x; the floor of a JSON Lines file is ``json.loads`` of each line, of BioC XML reading and
+splitting its lines).
 
 Run: ``python benchmarks/sequence.py [--sentences 10000] [--repeat 3]``.
 """
@@ -215,7 +220,7 @@ def reader_data(folder: Path, documents: int) -> dict[str, tuple[Path, Callable[
 def readers_against_the_floor(folder: Path, repeat: int) -> None:
     """Each new reader's best time against ``readers.floor`` (read, decode, split the lines and
     their fields; JSON files: ``json.loads``) on the same file (target: within 2x)."""
-    from annoscore.formats.conll_bio import read_tags
+    from annoscore.formats.conll_bio import read_tag_codes, read_tags
     from readers import floor
 
     def best(call: Callable[[], object]) -> float:
@@ -228,7 +233,10 @@ def readers_against_the_floor(folder: Path, repeat: int) -> None:
 
     data = reader_data(folder, 2000)
     tagged = folder / "tagged.txt"
-    cases = [("conll-bio", tagged, lambda: read_tags(tagged), " ")]
+    cases = [
+        ("conll-bio", tagged, lambda: read_tags(tagged), " "),
+        ("conll-bio codes", tagged, lambda: read_tag_codes(tagged), " "),
+    ]
     for name, (path, call) in data.items():
         fields = "json" if name == "bioc-json" else "\t" if name == "pubtator" else None
         cases.append((name, path, call, fields))

@@ -50,7 +50,7 @@ PATHS: dict[str, Any] = {
 }
 """A file for a path option the task's sample does not set (made in a folder)."""
 
-TEXTS = {"delimiter": " +", "outside_tag": "X"}
+TEXTS = {"delimiter": " +", "outside_tag": "X", "type_infon": "kind", "id_infon": "MESH"}
 """A value of a text option that the task's sample reads as well."""
 
 REQUIRES: dict[str, dict[str, Any]] = {

@@ -248,3 +248,119 @@ def test_seqeval_default_counts_are_the_token_by_token_reading_per_document() ->
                 tokens=tokens, correct_tokens=right, **entity_counts(found[0][d], found[1][d])
             )
             assert got[d] == expected, (case, d)
+
+
+def _scan_case(rng: random.Random, case: int) -> str:
+    """A tag file the scan of :func:`read_tag_codes` takes (ASCII, single spaces, one width,
+    short tags), with now and then what makes it decline: a tag past 8 bytes, many distinct
+    tags, -X- and -DOCSTART- lines, a double space, a tab or CR, a line of another width,
+    non-ASCII text."""
+    width = rng.randint(2, 4)
+    pool = ["O", "B-X", "I-X", "E-X", "S-X", "B-PER", "I-PER", "B-MISC", "I-MISC", "PER"]
+    pool += ["B-", "X", "I-ORG", "12345678", "B-ORGAN", "O-X"]
+    if rng.random() < 0.1:
+        pool += [f"T{k}" for k in range(rng.randint(60, 80))]  # past the numbered distinct tags
+    if rng.random() < 0.1:
+        pool.append(rng.choice(["B-DNA-binding", "I-123456789", "é", "B-X\t"]))
+    tokens = ["w", "-", "-X-a", "--", "-DOCSTARTx", "x-X-", "a1", "the", "0", "-LRB-"]
+    if rng.random() < 0.1:
+        tokens += ["-X-", "-DOCSTART-"]
+    lines = []
+    size = rng.randint(0, 40) if case % 40 else rng.randint(2000, 5000)
+    for _ in range(size):
+        if rng.random() < 0.12:
+            lines.append("")
+            continue
+        fields = [rng.choice(tokens)] + [rng.choice(pool) for _ in range(width - 1)]
+        if rng.random() < 0.01:
+            fields.append(rng.choice(pool))
+        line = " ".join(fields)
+        if rng.random() < 0.005:
+            line = rng.choice([line + " ", " " + line, line.replace(" ", "  ", 1), line + "\r"])
+        elif rng.random() < 0.005:  # a field fewer and a space more: as many spaces as width
+            line = " ".join(fields[:-1]).replace(" ", "  ", 1) or line
+        lines.append(line)
+    return "\n".join(lines) + ("\n" if rng.random() < 0.8 else "")
+
+
+def test_the_tag_code_scan_is_the_line_by_line_reading() -> None:
+    import tempfile
+    from pathlib import Path
+
+    import numpy as np
+
+    from annoscore.errors import InputError
+    from annoscore.formats.conll_bio import _scan_tag_codes, read_tag_codes
+    from tests.oracles.bio import plain_tag_codes
+
+    rng = random.Random("tag-code-scan")
+    scanned = 0
+    folder = Path(tempfile.mkdtemp())
+    for case in range(CASES * 4):
+        text = _scan_case(rng, case)
+        path = folder / f"case{case % 7}.txt"
+        path.write_bytes(text.encode("utf-8"))
+        columns = rng.choice([(-2, -1), (-1,), (1, -1), (-1, 1)])
+        scanned += _scan_tag_codes(text.encode(), str(path), columns) is not None
+        try:
+            tags, codes, boundary, docstart, documents = plain_tag_codes(text, str(path), columns)
+        except InputError as error:
+            with pytest.raises(InputError) as raised:
+                read_tag_codes(path, columns)
+            assert str(raised.value) == str(error)
+            continue
+        got = read_tag_codes(path, columns)
+        assert got.tags == tags, case
+        assert [c.tolist() for c in got.codes] == codes, case
+        assert got.boundary.tolist() == boundary and got.docstart.tolist() == docstart, case
+        assert got.documents == documents and not got.bom, case
+        assert all(c.dtype == np.int64 for c in got.codes)
+    assert scanned > CASES * 2  # the generator hits the scan
+
+
+def test_seqeval_of_a_tag_file_is_the_token_by_token_reading() -> None:
+    import tempfile
+    from pathlib import Path
+
+    from annoscore.errors import InputError
+    from annoscore.metrics.seqeval import entity_counts
+    from annoscore.tasks.seqeval import score_seqeval_file
+    from tests.oracles.bio import plain_default_entities, plain_read_tags
+
+    rng = random.Random("seqeval-file")
+    folder = Path(tempfile.mkdtemp())
+    for case in range(CASES * 2):
+        text = _scan_case(rng, case)
+        path = folder / "tags.txt"
+        path.write_bytes(text.encode("utf-8"))
+        try:
+            read = plain_read_tags(text, str(path), delimiter=None, columns=(-2, -1))
+        except InputError as error:
+            with pytest.raises(InputError) as raised:
+                score_seqeval_file(path)
+            assert str(raised.value) == str(error)
+            continue
+        # seqeval's reading: sentences end at blank, -X- and -DOCSTART- lines, and are joined
+        # with one O after each (its entity offsets count in that joined sequence)
+        gold: list[str] = []
+        guess: list[str] = []
+        tokens = right = 0
+        open_sentence = False
+        for token, b, g, p in zip(read.tokens, read.boundary, *read.columns, strict=True):
+            if b or token == "-DOCSTART-":  # not a token: ends a sentence
+                if open_sentence:
+                    gold.append("O")
+                    guess.append("O")
+                open_sentence = False
+                continue
+            tokens += 1
+            right += g == p
+            gold.append(g)
+            guess.append(p)
+            open_sentence = True
+        expected = entity_counts(
+            set(plain_default_entities([*gold, "O"])), set(plain_default_entities([*guess, "O"]))
+        )
+        got = score_seqeval_file(path).matrix.total()
+        assert (got["tokens"], got["correct_tokens"]) == (tokens, right), case
+        assert {k: got[k] for k in expected.as_dict()} == expected.as_dict(), case

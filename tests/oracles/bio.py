@@ -253,3 +253,24 @@ def plain_read_tags(
     else:  # blank lines before the first -DOCSTART- belong to it
         documents[0] = Document(documents[0].name, 0, documents[0].line)
     return TagColumns(path, tags, boundary, tokens, numbers, documents, width)
+
+
+def plain_tag_codes(
+    text: str, path: str, columns: Sequence[int] = (-2, -1)
+) -> tuple[list[str], list[list[int]], list[bool], list[bool], list[Document]]:
+    """The tag columns of ``text`` read with whitespace as the delimiter (:func:`plain_read_tags`)
+    as codes: the distinct tags first seen column after column, each column's codes, and each
+    item's boundary and ``-DOCSTART-`` flags, and the documents."""
+    read = plain_read_tags(text, path, delimiter=None, columns=columns)
+    tags: list[str] = []
+    number: dict[str, int] = {}
+    for column in read.columns:
+        for tag in column:
+            if tag not in number:
+                number[tag] = len(tags)
+                tags.append(tag)
+    codes = [[number[tag] for tag in column] for column in read.columns]
+    docstart = [
+        token == DOCSTART and not b for token, b in zip(read.tokens, read.boundary, strict=True)
+    ]
+    return tags, codes, list(read.boundary), docstart, read.documents

@@ -30,6 +30,7 @@ class SpanMode(StrEnum):
     relaxed = "relaxed"
     token = "token"
     semeval = "semeval"
+    concepts = "concepts"
 
 
 class OverlapBasis(StrEnum):

@@ -29,8 +29,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "coref": ("coref", "CoNLL coreference: MUC, B3, CEAFm, CEAFe, BLANC, LEA, CoNLL score."),
     "spans": ("spans", "Generic span scoring of brat files: six matching modes, SemEval."),
     "trec": ("trec", "trec_eval-style MAP of a run against qrels."),
-    "conlleval": ("bio", "conlleval.pl on BIO-tagged CoNLL files, byte for byte."),
-    "seqeval": ("bio", "seqeval's entity scores of tag sequences: default or strict per scheme."),
+    "conlleval": ("conlleval", "conlleval.pl on BIO-tagged CoNLL files, byte for byte."),
+    "seqeval": (
+        "seqeval",
+        "seqeval's entity scores of tag sequences: default or strict per scheme.",
+    ),
     "compare": ("compare", "Paired significance tests of several systems on one gold standard."),
     "report": ("report", "One HTML report of one or several systems on one gold standard."),
     "convert": ("convert", "Convert between formats (MUC SGML to brat)."),

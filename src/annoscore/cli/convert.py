@@ -161,7 +161,7 @@ def _register_format(convert: typer.Typer, source_format: str) -> None:
     name, beside ``muc-sgml``)."""
     from annoscore.formats.annotations import FORMATS
 
-    targets = [f for f in FORMATS if f != "nlpsandbox-json"]
+    targets = [f for f in FORMATS if f not in ("nlpsandbox-json", "spacy-docbin")]
 
     @convert.command(
         source_format,

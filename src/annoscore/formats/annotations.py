@@ -44,15 +44,18 @@ Format = Literal[
     "spacy-jsonl",
     "conll-bio",
     "nlpsandbox-json",
+    "spacy-docbin",
 ]
-"""A format's name, as every option and command spells it."""
+"""A format's name, as every option and command spells it (``spacy-docbin``: spaCy's binary
+DocBin, read only with spaCy installed)."""
 
 FORMATS: tuple[str, ...] = typing.get_args(Format)
 
 
 def detect_format(path: Path) -> tuple[str, str]:
     """The format of ``path`` and why: a folder is brat (i2b2 XML when it has ``.xml`` files
-    and no ``.ann``), and so is a ``.ann`` file; otherwise the first
+    and no ``.ann``), and so is a ``.ann`` file; a ``.spacy`` file is spaCy's DocBin; otherwise
+    the first
     bytes decide (an XML root ``<collection>`` is BioC, one with ``<TEXT>`` i2b2; a JSON object
     with ``documents`` BioC JSON, a list of notes NLP Sandbox; JSON lines with ``spans`` or
     ``answer`` Prodigy, with ``ents`` spaCy; ``ID|t|`` PubTator; token lines CoNLL BIO); an
@@ -69,6 +72,8 @@ def detect_format(path: Path) -> tuple[str, str]:
         return "brat", "a folder"
     if path.suffix == ".ann":
         return "brat", "a .ann file"
+    if path.suffix == ".spacy":
+        return "spacy-docbin", "a .spacy file"
     try:
         with path.open("rb") as handle:
             head = handle.read(65536).decode("utf-8", errors="replace")
@@ -156,10 +161,13 @@ class AnnotationCorpus:
     warnings: tuple[str, ...] = ()
 
 
-def read_corpus(path: Path, form: str | None = None) -> AnnotationCorpus:
+def read_corpus(
+    path: Path, form: str | None = None, *, type_infon: str = "type", id_infon: str = "identifier"
+) -> AnnotationCorpus:
     """:func:`read_annotations` keyed by document id, with the file's warnings: which format
     was recognised when ``form`` is ``None`` (unless brat), BioC's offset units, Prodigy's
-    answers left out.  A document id given twice is an :class:`InputError`.
+    answers left out.  A document id given twice is an :class:`InputError`.  ``type_infon``,
+    ``id_infon``: the BioC infons that name an annotation's type and hold its concept id.
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
@@ -176,7 +184,7 @@ def read_corpus(path: Path, form: str | None = None) -> AnnotationCorpus:
     if form in ("bioc-xml", "bioc-json"):
         from annoscore.formats.bioc import read_bioc
 
-        bioc = read_bioc(path, form)
+        bioc = read_bioc(path, form, type_infon=type_infon, id_infon=id_infon)
         documents, warnings = bioc.documents, [*warnings, *bioc.warnings]
     elif form in ("prodigy-jsonl", "spacy-jsonl"):
         from annoscore.formats.jsonl import read_jsonl
@@ -230,6 +238,10 @@ def read_annotations(path: Path, form: str | None = None) -> list[AnnotatedDocum
         return read_jsonl(path, form).documents
     if form == "conll-bio":
         return bio_documents(path)
+    if form == "spacy-docbin":
+        from annoscore.formats.spacy_docbin import read_docbin
+
+        return read_docbin(path)
     raise InputError(
         "nlpsandbox-json: read it with annoscore nlpsandbox (its notes carry no entity types "
         "of one kind)",

@@ -40,11 +40,14 @@ import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from annoscore.errors import InputError
 from annoscore.formats.files import read_text
 from annoscore.model import AnnotatedDocument, Mention, Normalization, Relation, Span
+
+if TYPE_CHECKING:
+    from xml.etree.ElementTree import Element
 
 FORMATS = ("bioc-xml", "bioc-json")
 OFFSET_UNITS = ("chars", "utf8-bytes", "auto")
@@ -92,19 +95,43 @@ def read_bioc(
 # --- the two syntaxes into one tree ----------------------------------------------------------
 
 
-def _xml_documents(text: str, path: str) -> Iterator[_Document]:
-    from xml.etree.ElementTree import Element, ParseError
+def _scan_xml(text: str) -> Element | None:
+    """The fast scan of BioC XML: a document with no document type declaration (so no entity
+    is declared: nothing for defusedxml to refuse) parsed by the standard library's C parser;
+    ``None`` to decline (a declaration, or XML that is not well-formed: :func:`_parse_xml`
+    reads it, and names the error)."""
+    if "<!DOCTYPE" in text or "<!ENTITY" in text:
+        return None
+    from xml.etree.ElementTree import ParseError, fromstring
+
+    try:
+        return fromstring(text)
+    except ParseError:
+        return None
+
+
+def _parse_xml(text: str, path: str) -> Element:
+    """BioC XML parsed through defusedxml (entity declarations refused), errors naming the file
+    and line."""
+    from xml.etree.ElementTree import ParseError
 
     from defusedxml import DefusedXmlException
     from defusedxml.ElementTree import fromstring
 
     try:
-        root = fromstring(text)
+        root: Element = fromstring(text)
     except ParseError as error:
         line = error.position[0] if hasattr(error, "position") else None
         raise InputError(f"not well-formed XML ({error})", path, line) from None
     except DefusedXmlException as error:
         raise InputError(f"XML refused ({error})", path) from None
+    return root
+
+
+def _xml_documents(text: str, path: str) -> Iterator[_Document]:
+    root = _scan_xml(text)
+    if root is None:
+        root = _parse_xml(text, path)
     if root.tag != "collection":
         raise InputError(f"expected a BioC <collection>, not <{root.tag}>", path)
 

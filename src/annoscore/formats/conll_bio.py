@@ -43,11 +43,20 @@ import re
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from itertools import repeat
+from itertools import chain, repeat
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from annoscore.errors import InputError
-from annoscore.formats.files import check_no_nul, read_text, without_bom
+from annoscore.formats.files import check_no_nul, read_text, reading, without_bom
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    WordArray = npt.NDArray[np.uint64]
+    BoolArray = npt.NDArray[np.bool_]
 
 BOUNDARY = "-X-"
 """The first field of a line conlleval reads as a sentence boundary."""
@@ -426,3 +435,194 @@ def pair_tag_files(gold: TagColumns, system: TagColumns) -> TagColumns:
             longer.line[len(shorter)],
         )
     return system
+
+
+# --- the tag columns as codes (what seqeval's default mode counts) ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TagCodes:
+    """The tag columns of a tag file read with whitespace as the delimiter (as
+    :func:`read_tags` with ``delimiter=None`` reads them), each tag as a code: item ``i``'s tag
+    in the ``k``-th column asked for is ``tags[codes[k][i]]`` (``"O"`` at a boundary).
+
+    ``tags``: the distinct tags in the order they are first seen, the first column's items
+    before the second's; ``boundary[i]``: item ``i`` is a blank or ``-X-`` line; ``docstart[i]``:
+    a ``-DOCSTART-`` line; item ``i`` is line ``i + 1``; ``documents`` and ``bom`` as in
+    :class:`TagColumns`.
+    """
+
+    path: str
+    tags: list[str]
+    codes: tuple[IntArray, ...]
+    boundary: BoolArray
+    docstart: BoolArray
+    documents: list[Document]
+    bom: bool = False
+
+    def __len__(self) -> int:
+        return len(self.boundary)
+
+
+def tag_codes(*columns: Sequence[str]) -> tuple[list[str], tuple[IntArray, ...]]:
+    """The distinct tags of ``columns`` (first seen, column after column) and each column as
+    codes into them.
+
+    >>> tags, (a, b) = tag_codes(["O", "B-X"], ["B-Y", "O"])
+    >>> tags, a.tolist(), b.tolist()
+    (['O', 'B-X', 'B-Y'], [0, 1], [2, 0])
+    """
+    import numpy as np
+
+    tags = list(dict.fromkeys(chain.from_iterable(columns)))
+    index = {tag: k for k, tag in enumerate(tags)}
+    return tags, tuple(
+        np.fromiter(map(index.__getitem__, column), dtype=np.int64, count=len(column))
+        for column in columns
+    )
+
+
+def read_tag_codes(path: Path, columns: Sequence[int] = (-2, -1)) -> TagCodes:
+    """The tag columns of the file at ``path`` as codes (:class:`TagCodes`): the fast scan of
+    the common file (:func:`_scan_tag_codes`), else the checked reader (:func:`read_tags` with
+    whitespace as the delimiter, which names file and line in its errors)."""
+    with reading(path):
+        data = path.read_bytes()
+    scanned = _scan_tag_codes(data, str(path), columns)
+    if scanned is not None:
+        return scanned
+    return tag_codes_of(read_tags(path, delimiter=None, columns=columns))
+
+
+def tag_codes_of(read: TagColumns) -> TagCodes:
+    """:class:`TagCodes` of what the checked reader (:func:`read_tags`) read."""
+    import numpy as np
+
+    tags, codes = tag_codes(*read.columns)
+    docstart = np.zeros(len(read), dtype=bool)
+    docstart[positions_of(read.tokens, DOCSTART)] = True
+    return TagCodes(
+        read.path,
+        tags,
+        codes,
+        np.array(read.boundary, dtype=bool),
+        docstart,
+        read.documents,
+        read.bom,
+    )
+
+
+_DECLINED = (b"\0", b"\t", b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x1f")
+"""Bytes the scan leaves to the checked reader: NUL (an error) and the whitespace other than
+space and line end that ``str.split`` splits at."""
+
+_PACKED = 8
+"""The longest tag the scan reads (bytes): a tag is packed into one 64-bit word, byte for byte
+(equal words, equal tags: no hash)."""
+
+_SCAN_DISTINCT = 64
+"""The most distinct tags the scan numbers (one pass each to find where each is first seen)."""
+
+_SLOTS_BITS = 12
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _numbered(words: WordArray) -> tuple[IntArray, list[int]] | None:
+    """Each word's number among the distinct words, numbered in the order they are first seen,
+    and the distinct words; ``None`` when there are more than :data:`_SCAN_DISTINCT` or two of
+    them share a slot of the table (the words themselves are compared: a slot only finds
+    the candidate).
+
+    >>> import numpy as np
+    >>> codes, found = _numbered(np.array([7, 3, 7, 9], dtype=np.uint64))
+    >>> codes.tolist(), found
+    ([0, 1, 0, 2], [7, 3, 9])
+    """
+    import numpy as np
+
+    slot = ((words * np.uint64(_GOLDEN)) >> np.uint64(64 - _SLOTS_BITS)).astype(np.int64)
+    held = np.zeros(1 << _SLOTS_BITS, dtype=np.uint64)
+    held[slot] = words
+    if not bool((held[slot] == words).all()):
+        return None  # two words in one slot
+    used = np.flatnonzero(np.bincount(slot, minlength=1 << _SLOTS_BITS))
+    if len(used) > _SCAN_DISTINCT:
+        return None
+    first = [int(np.argmax(slot == s)) for s in used.tolist()]
+    order = used[np.argsort(first, kind="stable")]
+    rank = np.zeros(1 << _SLOTS_BITS, dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[slot], [int(v) for v in held[order]]
+
+
+def _scan_tag_codes(data: bytes, path: str, columns: Sequence[int]) -> TagCodes | None:
+    """The fast scan of the common tag file: ASCII, fields split by single spaces, every
+    non-blank line with as many fields, tags of at most :data:`_PACKED` bytes, no ``-X-`` or
+    ``-DOCSTART-`` line; ``None`` to decline (any other file: the checked reader reads it).
+
+    Found with NumPy on the bytes: the line ends and spaces, each line's fields from its
+    spaces, each tag packed into a 64-bit word (its bytes, zero-padded) and the distinct words
+    numbered in the order they are first seen.
+    """
+    if not data or not data.isascii() or any(b in data for b in _DECLINED):
+        return None
+    import numpy as np
+
+    raw = np.frombuffer(data, dtype=np.uint8)
+    newline = np.flatnonzero(raw == 10)
+    ends = newline if data.endswith(b"\n") else np.append(newline, len(data))
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    blank = ends == starts
+    filled = np.flatnonzero(~blank)
+    if not len(filled):
+        return None
+    spaces = np.flatnonzero(raw == 32)
+    first_start, first_end = starts[filled[0]], ends[filled[0]]
+    width = int(np.searchsorted(spaces, first_end) - np.searchsorted(spaces, first_start)) + 1
+    positions = [c + width if c < 0 else c for c in columns]
+    if width < 2 or any(p < 0 or p >= width for p in positions):
+        return None
+    line_start, line_end = starts[filled], ends[filled]
+    if len(spaces) != len(filled) * (width - 1):
+        return None
+    grid = spaces.reshape(len(filled), width - 1)
+    # each non-blank line holds its own width - 1 spaces, with a field before, between and
+    # after them (no empty field; no line of spaces only)
+    if bool((grid[:, 0] <= line_start).any()) or bool((grid[:, -1] >= line_end - 1).any()):
+        return None
+    if width > 2 and bool((np.diff(grid, axis=1) < 2).any()):
+        return None
+    first_length = grid[:, 0] - line_start
+    dashed = np.flatnonzero((raw[line_start] == 45) & ((first_length == 3) | (first_length == 10)))
+    for k in dashed.tolist():
+        if data[line_start[k] : grid[k, 0]] in (BOUNDARY.encode(), DOCSTART.encode()):
+            return None  # boundaries and documents: the checked reader
+    padded = np.concatenate((raw, np.zeros(_PACKED, dtype=np.uint8)))
+    words = np.ndarray((len(raw) + 1,), dtype="<u8", buffer=padded.data, strides=(1,))
+    masks = np.array([(1 << (8 * k)) - 1 for k in range(_PACKED + 1)], dtype=np.uint64)
+    outside = np.uint64(ord("O"))
+    values = []
+    for p in positions:
+        begin = line_start if p == 0 else grid[:, p - 1] + 1
+        end = line_end if p == width - 1 else grid[:, p]
+        length = end - begin
+        if bool((length > _PACKED).any()):
+            return None
+        column = np.full(len(blank), outside, dtype=np.uint64)
+        column[filled] = words[begin] & masks[length]
+        values.append(column)
+    every = np.concatenate(values)
+    numbered = _numbered(every)
+    if numbered is None:
+        return None
+    codes, found = numbered
+    tags = [v.to_bytes(8, "little").rstrip(b"\0").decode("ascii") for v in found]
+    n = len(blank)
+    return TagCodes(
+        path,
+        tags,
+        tuple(codes[k * n : (k + 1) * n] for k in range(len(positions))),
+        blank,
+        np.zeros(n, dtype=bool),
+        [Document(Path(path).name, 0, 0)],
+    )

@@ -95,17 +95,34 @@ def default_mode_counts(
     belongs to document ``sentence_doc[k]``), joined with one ``O`` after each sentence, the
     entities of both sides found at once (:func:`_default_entity_arrays`) and matched by
     (type, begin, end); an entity belongs to the document of its first token.  Counts:
-    ``tokens``, ``correct_tokens`` (equal tags), ``tp``, ``fp``, ``fn`` and per type.
+    ``tokens``, ``correct_tokens`` (equal tags), ``tp``, ``fp``, ``fn`` and per type
+    (:func:`default_mode_code_counts` of the tags as codes).
 
     >>> c = default_mode_counts(["B-X", "I-X", "O"], ["B-X", "I-X", "B-Y"], [0], [0], 1)
     >>> c[0]["tp"], c[0]["fp"], c[0]["type:Y:fp"]
     (1, 1, 1)
     """
+    from annoscore.formats.conll_bio import tag_codes
+
+    names, (gold_codes, guess_codes) = tag_codes(gold, guess)
+    return default_mode_code_counts(
+        names, gold_codes, guess_codes, sentence_starts, sentence_doc, documents
+    )
+
+
+def default_mode_code_counts(
+    names: list[str],
+    gold: IntArray,
+    guess: IntArray,
+    sentence_starts: Sequence[int],
+    sentence_doc: Sequence[int],
+    documents: int,
+) -> list[Counts]:
+    """:func:`default_mode_counts` of tags given as codes: token ``t``'s tags are
+    ``names[gold[t]]`` and ``names[guess[t]]`` (distinct names: equal codes, equal tags)."""
     import numpy as np
 
     n = len(gold)
-    names = list(dict.fromkeys([*set(gold), *set(guess)]))
-    index = {name: k for k, name in enumerate(names)}
     sentences = np.asarray(sentence_starts, dtype=np.int64)
     # token t of sentence k sits at t + k in the joined sequence; the O after sentence k at
     # (its end) + k
@@ -125,19 +142,23 @@ def default_mode_counts(
     kinds = _types(names)
     type_names = list(dict.fromkeys(kinds))
     n_types = len(type_names)
+    ends = []
     keys = []
     tables = []
     coded = []
     for column in (gold, guess):
         codes = np.full(length, separator, dtype=np.int64)
-        coded.append(np.array(list(map(index.__getitem__, column)), dtype=np.int64))
+        coded.append(np.asarray(column, dtype=np.int64))
         codes[at] = coded[-1]
         kind, begin, end = _default_entity_arrays(codes, names)
-        keys.append((kind * (length + 2) + begin) * (length + 2) + end)
+        ends.append(end)
+        keys.append(kind * (length + 1) + begin)
         tables.append(joined_doc[begin] * n_types + kind)
-    if (n_types + 1) * (length + 2) ** 2 >= 2**62:
-        raise ValueError("too many tokens to key entities exactly")  # pragma: no cover
-    hit_gold = np.isin(keys[0], keys[1], assume_unique=True)
+    # at most one entity of a side ends at a place: a gold entity is found when the predicted
+    # one that ends where it ends has its type and begin
+    predicted_at = np.full(length + 1, -1, dtype=np.int64)
+    predicted_at[ends[1]] = keys[1]
+    hit_gold = predicted_at[ends[0]] == keys[0]
     size = documents * n_types
     gold_table = np.bincount(tables[0], minlength=size).reshape(documents, n_types)
     guess_table = np.bincount(tables[1], minlength=size).reshape(documents, n_types)

@@ -194,9 +194,11 @@ def semeval_scores(counts: Mapping[str, Number], prefix: str = "") -> dict[str, 
 
 def span_scores(counts: Mapping[str, Number]) -> dict[str, float | None]:
     """The scorer of every span mode: :func:`~annoscore.metrics.prf.prf_scores` of the
-    ``tp``/``fp``/``fn`` modes' counts, :func:`semeval_scores` of the SemEval tallies (the
-    statistics a count holds say which: every document, type and corpus of a SemEval result
-    holds all of :data:`SEMEVAL_NAMES`, and no other).
+    ``tp``/``fp``/``fn`` modes' counts, :func:`semeval_scores` of the SemEval tallies,
+    :func:`~annoscore.metrics.concepts.concept_scores` of the concepts mode's counts (with
+    ``ids_tp``, ``ids_fp``, ``ids_fn``; the statistics a count holds say which: every document,
+    type and corpus of a SemEval result holds all of :data:`SEMEVAL_NAMES`, and no other; a
+    type of a concepts result holds ``tp``, ``fp``, ``fn`` only).
 
     >>> span_scores(Counts(tp=1, fn=1))["f1"]
     0.6666666666666666
@@ -205,4 +207,8 @@ def span_scores(counts: Mapping[str, Number]) -> dict[str, float | None]:
     """
     if SEMEVAL_NAMES[0] in counts:
         return semeval_scores(counts)
+    if "ids_tp" in counts:  # concept scoring: the document id sets too
+        from annoscore.metrics.concepts import concept_scores
+
+        return concept_scores(counts)
     return prf_scores(counts)

@@ -24,20 +24,21 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_right
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.bio_tags import Entity
 from annoscore.formats.conll_bio import (
-    DOCSTART,
-    TagColumns,
+    TagCodes,
     pair_tag_files,
-    positions_of,
+    read_tag_codes,
     read_tags,
+    tag_codes,
+    tag_codes_of,
 )
 from annoscore.formats.files import bom_warning, read_text
 from annoscore.metrics.seqeval import (
@@ -45,12 +46,18 @@ from annoscore.metrics.seqeval import (
     Scheme,
     StrictReader,
     classification_report,
-    default_mode_counts,
+    default_mode_code_counts,
     entity_counts,
 )
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning, type_counts
 from annoscore.tasks.registry import get
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,18 +93,20 @@ class SeqevalOptions(TaskOptions):
 
 @dataclass(frozen=True, slots=True)
 class _Tokens:
-    """Both sides' tags, sentence after sentence: ``gold[t]``, ``guess[t]`` the tags of token
-    ``t``; ``starts[k]`` where sentence ``k`` begins (ascending; an empty sentence begins where
-    the next one does), ``doc[k]`` its document (an index into ``names``); ``lines[t]`` token
-    ``t``'s line in ``path`` (``None``: sentences given as lists, named by number)."""
+    """Both sides' tags, sentence after sentence, as codes: ``tags[gold[t]]``,
+    ``tags[guess[t]]`` the tags of token ``t`` (``tags`` distinct); ``starts[k]`` where sentence
+    ``k`` begins (ascending; an empty sentence begins where the next one does), ``doc[k]`` its
+    document (an index into ``names``); ``lines[t]`` token ``t``'s line in ``path`` (``None``:
+    sentences given as lists, named by number)."""
 
-    gold: list[str]
-    guess: list[str]
+    tags: list[str]
+    gold: IntArray
+    guess: IntArray
     starts: list[int]
     doc: list[int]
     names: list[str]
     path: str
-    lines: list[int] | None = None
+    lines: IntArray | None = None
     boms: tuple[str, ...] = ()
 
     def where(self, t: int) -> str:
@@ -110,13 +119,26 @@ class _Tokens:
     def error(self, t: int, message: str) -> InputError:
         """An error about token ``t``, naming its file and line (or sentence and token)."""
         if self.lines is not None:
-            return InputError(message, self.path, self.lines[t])
+            return InputError(message, self.path, int(self.lines[t]))
         k = bisect_right(self.starts, t) - 1
         return InputError(f"{message} (sentence {k + 1} token {t - self.starts[k] + 1})", self.path)
 
     def sentences(self) -> list[tuple[int, int]]:
         """Each sentence's tokens as (first, end)."""
         return list(zip(self.starts, [*self.starts[1:], len(self.gold)], strict=True))
+
+    def strings(self, side: IntArray) -> list[str]:
+        """One side's tags as strings."""
+        import numpy as np
+
+        return np.array(self.tags, dtype=object)[side].tolist() if len(side) else []
+
+    def present(self) -> list[str]:
+        """The tags of either side's tokens."""
+        import numpy as np
+
+        both = np.concatenate((self.gold, self.guess))
+        return [self.tags[k] for k in np.flatnonzero(np.bincount(both, minlength=len(self.tags)))]
 
     @classmethod
     def of_sentences(
@@ -127,50 +149,45 @@ class _Tokens:
         for sentence in gold:
             starts.append(at)
             at += len(sentence)
-        return cls(
-            [t for s in gold for t in s],
-            [t for s in guess for t in s],
-            starts,
-            [0] * len(gold),
-            [name],
-            path,
+        tags, (gold_codes, guess_codes) = tag_codes(
+            [t for s in gold for t in s], [t for s in guess for t in s]
         )
+        return cls(tags, gold_codes, guess_codes, starts, [0] * len(gold), [name], path)
 
 
-def _from_columns(
-    columns: TagColumns,
-    gold_tags: list[str],
-    guess_tags: list[str],
+def _from_codes(
+    tags: list[str],
+    gold: IntArray,
+    guess: IntArray,
+    read: TagCodes,
     path: str,
-    *read: TagColumns,
+    *boms: str,
 ) -> _Tokens:
-    """The tokens of a tag file: every item but the boundaries and the ``-DOCSTART-`` lines
-    (which end sentences too), sentences between them."""
+    """The tokens of a tag file (``gold``, ``guess``: the codes of its items): every item but
+    the boundaries and the ``-DOCSTART-`` lines (which end sentences too), sentences between
+    them; ``boms``: the files read that began with a byte-order mark."""
     import numpy as np
 
-    n = len(columns)
-    separator = np.array(columns.boundary, dtype=bool)
-    docstarts = positions_of(columns.tokens, DOCSTART)
-    separator[docstarts] = True
+    n = len(read)
+    separator = read.boundary | read.docstart
     kept = np.flatnonzero(~separator)
     first = kept[(kept == 0) | separator[np.maximum(kept - 1, 0)]] if len(kept) else kept
     item_doc = np.zeros(n + 1, dtype=np.int64)
-    for k, document in enumerate(columns.documents[1:], 1):
+    for k, document in enumerate(read.documents[1:], 1):
         item_doc[document.start] = k
     item_doc = np.maximum.accumulate(item_doc)
     position = np.searchsorted(kept, first)
-    names = [d.name for d in columns.documents] or [Path(path).name]
-    gold = np.array(gold_tags, dtype=object)[kept].tolist() if len(kept) else []
-    guess = np.array(guess_tags, dtype=object)[kept].tolist() if len(kept) else []
+    names = [d.name for d in read.documents] or [Path(path).name]
     return _Tokens(
-        gold,
-        guess,
+        tags,
+        gold[kept],
+        guess[kept],
         position.tolist(),
         item_doc[first].tolist(),
         names,
         path,
-        (kept + 1).tolist(),
-        tuple(c.path for c in read if c.bom),
+        kept + 1,
+        boms,
     )
 
 
@@ -208,14 +225,10 @@ def _read(gold: Path, system: Path) -> _Tokens:
     gold_columns = read_tags(gold, delimiter=None, columns=(-1,))
     system_columns = read_tags(system, delimiter=None, columns=(-1,))
     system_columns = pair_tag_files(gold_columns, system_columns)
-    return _from_columns(
-        gold_columns,
-        gold_columns.columns[0],
-        system_columns.columns[0],
-        str(gold),
-        gold_columns,
-        system_columns,
-    )
+    tags, (gold_codes, system_codes) = tag_codes(gold_columns.columns[0], system_columns.columns[0])
+    boms = tuple(c.path for c in (gold_columns, system_columns) if c.bom)
+    read = tag_codes_of(gold_columns)
+    return _from_codes(tags, gold_codes, system_codes, read, str(gold), *boms)
 
 
 def _sets(*names: str) -> frozenset[frozenset[str]]:
@@ -254,13 +267,12 @@ def detect_scheme(sentences: Sequence[Sequence[str]], path: str) -> Scheme:
 def _first(tokens: _Tokens, chosen: set[str]) -> list[int]:
     """The tokens whose tag (either side, gold first) is in ``chosen``, in order, at most
     :data:`EXAMPLES_SHOWN` of them."""
+    import numpy as np
+
+    codes = [k for k, tag in enumerate(tokens.tags) if tag in chosen]
     out: list[int] = []
     for side in (tokens.gold, tokens.guess):
-        for t, tag in enumerate(side):
-            if tag in chosen:
-                out.append(t)
-                if len(out) == EXAMPLES_SHOWN:
-                    return out
+        out.extend(np.flatnonzero(np.isin(side, codes))[: EXAMPLES_SHOWN - len(out)].tolist())
     return out
 
 
@@ -268,7 +280,8 @@ def _strict_counts(
     tokens: _Tokens, scheme: Scheme, warnings: list[ScoreWarning], path: str
 ) -> list[Counts]:
     reader = StrictReader(scheme)
-    for name, side in (("gold", tokens.gold), ("predicted", tokens.guess)):
+    gold, guess = tokens.strings(tokens.gold), tokens.strings(tokens.guess)
+    for name, side in (("gold", gold), ("predicted", guess)):
         invalid = {tag for tag in set(side) if reader.invalid(tag)}
         if invalid:
             t = next(t for t, tag in enumerate(side) if tag in invalid)
@@ -279,7 +292,7 @@ def _strict_counts(
             )
     n_docs = len(tokens.names)
     found: list[list[set[Entity]]] = []
-    for name, side in (("gold", tokens.gold), ("predicted", tokens.guess)):
+    for name, side in (("gold", gold), ("predicted", guess)):
         entities: list[set[Entity]] = [set() for _ in range(n_docs)]
         ill: list[str] = []
         count = 0
@@ -313,7 +326,7 @@ def _strict_counts(
     for k, (first, end) in enumerate(tokens.sentences()):
         d = tokens.doc[k]
         tokens_per_doc[d] += end - first
-        right[d] += sum(map(str.__eq__, tokens.gold[first:end], tokens.guess[first:end]))
+        right[d] += sum(map(str.__eq__, gold[first:end], guess[first:end]))
     return [
         Counts(
             tokens=tokens_per_doc[d],
@@ -325,19 +338,27 @@ def _strict_counts(
 
 
 def _count(tokens: _Tokens, options: SeqevalOptions, path: str) -> Result:
-    if "" in set(tokens.gold) | set(tokens.guess):
+    present = tokens.present()
+    if "" in present:
         raise tokens.error(_first(tokens, {""})[0], "an empty tag")
     warnings: list[ScoreWarning] = [bom_warning(list(tokens.boms))] if tokens.boms else []
     if options.mode is Mode.default:
-        per_doc = default_mode_counts(
-            tokens.gold, tokens.guess, tokens.starts, tokens.doc, len(tokens.names)
+        per_doc = default_mode_code_counts(
+            tokens.tags, tokens.gold, tokens.guess, tokens.starts, tokens.doc, len(tokens.names)
         )
-        bare = {t for t in set(tokens.gold) | set(tokens.guess) if "-" not in t and t != "O"}
+        bare = {t for t in present if "-" not in t and t != "O"}
         if bare:
-            counted = Counter(tokens.gold) + Counter(tokens.guess)
+            import numpy as np
+
+            codes = [k for k, tag in enumerate(tokens.tags) if tag in bare]
             t = _first(tokens, bare)[0]
-            shown = next(tag for tag in (tokens.gold[t], tokens.guess[t]) if tag in bare)
+            shown = next(
+                tag
+                for tag in (tokens.tags[tokens.gold[t]], tokens.tags[tokens.guess[t]])
+                if tag in bare
+            )
             examples = tuple(dict.fromkeys(tokens.where(t) for t in _first(tokens, bare)))
+            counted = int(np.isin(tokens.gold, codes).sum() + np.isin(tokens.guess, codes).sum())
             warnings.append(
                 ScoreWarning(
                     "seqeval.bare-labels",
@@ -345,12 +366,13 @@ def _count(tokens: _Tokens, options: SeqevalOptions, path: str) -> Result:
                     f"character by character ({shown!r}: prefix {shown[:1]!r}, type "
                     f"{shown[1:] or '_'!r}), so identical bare tags score 1.0 where conlleval "
                     "finds no phrase",
-                    sum(counted[tag] for tag in bare),
+                    counted,
                     examples,
                 )
             )
     else:
-        sentences = [tokens.gold[a:b] for a, b in tokens.sentences()]
+        gold = tokens.strings(tokens.gold)
+        sentences = [gold[a:b] for a, b in tokens.sentences()]
         scheme = options.scheme or detect_scheme(sentences, path)
         per_doc = _strict_counts(tokens, scheme, warnings, path)
     result = get("seqeval").result(
@@ -384,8 +406,9 @@ def score_seqeval(gold: Path, system: Path, options: SeqevalOptions = SeqevalOpt
 def score_seqeval_file(path: Path, options: SeqevalOptions = SeqevalOptions()) -> Result:
     """seqeval's entity scores of one file holding gold and predicted tags in the fields
     ``gold_col`` and ``pred_col`` (the last two by default)."""
-    columns = read_tags(path, delimiter=None, columns=(options.gold_col, options.pred_col))
-    data = _from_columns(columns, columns.columns[0], columns.columns[1], str(path), columns)
+    read = read_tag_codes(path, columns=(options.gold_col, options.pred_col))
+    boms = (read.path,) if read.bom else ()
+    data = _from_codes(read.tags, read.codes[0], read.codes[1], read, str(path), *boms)
     return _count(data, options, str(path))
 
 

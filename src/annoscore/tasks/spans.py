@@ -13,6 +13,8 @@ overlap    same type, shared characters >= ``min_overlap`` of the basis  precisi
 relaxed    same type, start and end each within ``tolerance``            precision recall f1
 token      per whitespace token of the text (needs the ``.txt``)         precision recall f1
 semeval    SemEval-2013 strict / exact / partial / type schemes         ``{scheme}_precision``…
+concepts   same fragments, type and concept id (one item per id);        precision recall f1,
+           and each document's set of (type, id) pairs                   ``ids_precision``…
 =========  ===========================================================  ======================
 
 Matching is one-to-one and optimal and never depends on the order of the input.  ``Result``
@@ -29,6 +31,14 @@ The settings that move a number are the fields of :class:`SpanOptions`, recorded
 signature.  An option that has no effect in the chosen mode (``tolerance`` outside ``relaxed``,
 ``min_overlap`` or ``overlap_basis`` outside ``overlap`` and ``semeval``) is an
 :class:`~annoscore.errors.InputError` (exit 2): it would otherwise be silently ignored.
+
+``concepts`` mode (BioCreative-style normalisation, :mod:`annoscore.metrics.concepts`) reads the
+concept ids the readers carry: BioC's ``id_infon`` infon, PubTator's 6th column, brat's ``N``
+lines (their reference, without the resource; ``-1`` is no id); items are sets (a duplicate
+counts once).  A side
+that carries no concept id at all is named in a warning (every item of the other side is then
+missed or spurious).  ``type_infon`` and ``id_infon`` name BioC's infons; given other values
+than their defaults when neither side is BioC, a warning says they have no effect.
 
 Input (:func:`score_spans`): any entity format of :mod:`annoscore.formats.annotations` on
 either side (``gold_format``, ``system_format``; recognised when ``None``, a warning naming a
@@ -67,7 +77,9 @@ class SpanOptions(TaskOptions):
         "How spans match: strict (same fragments and type), exact (same fragments, any type), "
         "overlap (same type, shared characters; --min-overlap), relaxed (same type, start and "
         "end each within --tolerance), token (whitespace tokens of the .txt), semeval "
-        "(SemEval-2013 strict/exact/partial/type with COR/INC/PAR/MIS/SPU).",
+        "(SemEval-2013 strict/exact/partial/type with COR/INC/PAR/MIS/SPU), concepts "
+        "(same fragments, type and concept id, one item per id; and each document's set of "
+        "(type, id) pairs: ids_precision, ids_recall, ids_f1).",
         flags=("--mode", "-m"),
     )
     min_overlap: float = option(
@@ -107,12 +119,21 @@ class SpanOptions(TaskOptions):
     gold_format: Format | None = option(
         None,
         "The gold file's format: brat, bioc-xml, bioc-json, pubtator, i2b2-xml, prodigy-jsonl, "
-        "spacy-jsonl or conll-bio; recognised from the file when left out (a warning says "
+        "spacy-jsonl, conll-bio or spacy-docbin (spaCy's .spacy files, with spaCy installed: "
+        "annoscore[spacy]); recognised from the file when left out (a warning says "
         "which, unless brat).",
         moves=False,
     )
     system_format: Format | None = option(
         None, "The system file's format (as --gold-format).", moves=False
+    )
+    type_infon: str = option(
+        "type", "BioC input: the infon that names an annotation's type (other formats: a warning)."
+    )
+    id_infon: str = option(
+        "identifier",
+        "BioC input: the infon that holds an annotation's concept id, read by --mode concepts "
+        "(other formats: a warning).",
     )
 
 
@@ -146,10 +167,11 @@ def read_span_documents(
     """Both sides' documents by id as :func:`score_spans` reads them (paired by its rule), and
     the readers' warnings; an option with no effect is refused before reading."""
     match_options(options)
-    gold_files, gold_warnings = _read_side(gold, options.gold_format, options)
-    system_files, system_warnings = _read_side(system, options.system_format, options)
+    gold_files, gold_form, gold_warnings = _read_side(gold, options.gold_format, options)
+    system_files, system_form, system_warnings = _read_side(system, options.system_format, options)
+    read = [*gold_warnings, *system_warnings, *_infon_warnings(options, gold_form, system_form)]
     gold_docs, system_docs = paired_files(gold, system, gold_files, system_files)
-    return gold_docs, system_docs, [*gold_warnings, *system_warnings]
+    return gold_docs, system_docs, read
 
 
 def score_span_documents(
@@ -163,18 +185,34 @@ def score_span_documents(
     return _scored(gold_docs, system_docs, options, read)
 
 
+def _infon_warnings(options: SpanOptions, *forms: str) -> list[ScoreWarning]:
+    """``type_infon`` and ``id_infon`` given other values than their defaults when neither
+    side is BioC: a warning each (they change nothing then)."""
+    if any(form.startswith("bioc") for form in forms):
+        return []
+    return [
+        ScoreWarning(
+            "spans.infon-unused",
+            f"--{name.replace('_', '-')} {getattr(options, name)!r} has no effect: neither side "
+            f"is BioC ({', '.join(forms)})",
+        )
+        for name, default in (("type_infon", "type"), ("id_infon", "identifier"))
+        if getattr(options, name) != default
+    ]
+
+
 def _read_side(
     path: Path, form: str | None, options: SpanOptions
-) -> tuple[Mapping[str, SpanDocument], list[ScoreWarning]]:
-    """One side's documents by id and the reader's warnings: brat through its own reader,
-    any other format (named, or recognised) through :func:`read_corpus`."""
+) -> tuple[Mapping[str, SpanDocument], str, list[ScoreWarning]]:
+    """One side's documents by id, its format and the reader's warnings: brat through its own
+    reader, any other format (named, or recognised) through :func:`read_corpus`."""
     if form is None and path.is_dir():
         form = detect_format(path)[0]  # brat, or a folder of i2b2 XML notes
     if form == "brat" or (form is None and path.suffix == ".ann"):
         corpus = read_brat_corpus(path, strict_input=options.strict_input)
-        return corpus.files, list(corpus.warnings)
-    read = read_corpus(path, form)
-    return read.documents, [note(w, "format.read") for w in read.warnings]
+        return corpus.files, "brat", list(corpus.warnings)
+    read = read_corpus(path, form, type_infon=options.type_infon, id_infon=options.id_infon)
+    return read.documents, read.form, [note(w, "format.read") for w in read.warnings]
 
 
 def count_spans(
@@ -220,6 +258,8 @@ def _scored(
     """The result of both sides' documents (``read``: the readers' warnings)."""
     from annoscore.metrics.span_corpus import count_span_documents
 
+    if options.mode is SpanMode.concepts:
+        return _concepts_scored(gold_docs, system_docs, options, read)
     rule = options.missing_docs.rule
     matrix, warnings = count_span_documents(
         gold_docs,
@@ -234,4 +274,46 @@ def _scored(
     )
     if options.mode is SpanMode.semeval:  # no f1: the strict scheme's is the strict mode's
         result = replace(result, headline="strict_f1")
+    return result.shown(averages=True)
+
+
+def _concepts_scored(
+    gold_docs: Mapping[str, SpanDocument],
+    system_docs: Mapping[str, SpanDocument],
+    options: SpanOptions,
+    read: list[ScoreWarning],
+) -> Result:
+    """The ``concepts`` mode's result (:mod:`annoscore.metrics.concepts`): documents paired by
+    id, each one's counts of (fragments, type, id) items and of (type, id) pairs."""
+    from annoscore.align.documents import pair_documents
+    from annoscore.formats.brat import reader_warnings
+    from annoscore.metrics.concepts import concept_counts, concept_items
+
+    match_options(options)  # another mode's parameter would be silently ignored
+
+    def model(document: SpanDocument) -> AnnotatedDocument:
+        return document if isinstance(document, AnnotatedDocument) else document.document()
+
+    gold = {k: model(d) for k, d in gold_docs.items()}
+    system = {k: model(d) for k, d in system_docs.items()}
+    rule = options.missing_docs.rule
+    paired = pair_documents(gold, system, gold_only=rule, system_only=rule, sort=True)
+    warnings: list[ScoreWarning | str] = [*read, *paired.warnings()]
+    warnings.extend(reader_warnings([*gold.values(), *system.values()]))
+    for name, side in (("gold", gold), ("system", system)):
+        mentions = sum(len(d.mentions) for d in side.values())
+        if mentions and not any(concept_items(d) for d in side.values()):
+            warnings.append(
+                ScoreWarning(
+                    f"spans.no-concept-ids-{name}",
+                    f"the {name} side's {{count}} mention(s) carry no concept id (BioC: the "
+                    "--id-infon infon; PubTator: the 6th column; brat: N lines): each of the "
+                    "other side's items is scored against nothing",
+                    mentions,
+                )
+            )
+    per_document = {d: concept_counts(gold.get(d), system.get(d)) for d in paired.scored}
+    result = get("spans").result(
+        options, per_document, warnings=warnings, extra={"mode": options.mode.value}
+    )
     return result.shown(averages=True)

@@ -1,0 +1,50 @@
+"""``annoscore seqeval``: seqeval's entity scores of BIO-tagged tag sequences."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from annoscore.cli.bio import FILE, SYSTEM, stdin_text
+from annoscore.cli.common import guarded
+from annoscore.cli.options import Output, scoring_command
+from annoscore.tasks.seqeval import SeqevalOptions
+
+
+def register(app: typer.Typer) -> None:
+    @app.command(
+        "seqeval",
+        help="seqeval 1.2.2's entity scores of BIO-tagged tokens: default mode (get_entities) "
+        "or strict mode with --scheme; support is the gold count; micro, macro and weighted "
+        "averages (JSON: 'seqeval'); ill-formed sequences counted and named, never an error.",
+        epilog="Examples: annoscore seqeval tagged.txt --format json  |  annoscore seqeval "
+        "gold.conll system.conll --mode strict --scheme iob2  |  annoscore seqeval "
+        "gold-tags.json pred-tags.json --mode strict --scheme iobes --per-type",
+    )
+    @guarded
+    @scoring_command
+    def seqeval(
+        options: SeqevalOptions,
+        out: Output,
+        file: FILE = "-",
+        system: SYSTEM = None,
+        per_type: Annotated[
+            bool, typer.Option("--per-type", help="Add per-type scores and counts.")
+        ] = False,
+    ) -> None:
+        from annoscore.tasks.seqeval import score_seqeval, score_seqeval_file
+
+        if system is not None:
+            result = score_seqeval(Path(file), system, options)
+        elif file == "-":
+            import tempfile
+
+            with tempfile.TemporaryDirectory() as folder:
+                path = Path(folder) / "stdin.txt"
+                path.write_text(stdin_text(), encoding="utf-8")
+                result = score_seqeval_file(path, options)
+        else:
+            result = score_seqeval_file(Path(file), options)
+        out.emit(result.shown(types=per_type) if per_type else result)
