@@ -66,7 +66,6 @@ def plain_conlleval_counts(
     guess: Sequence[str],
     boundary: Sequence[bool],
     starts: Sequence[int],
-    *,
     raw: bool = False,
     outside: str = "O",
 ) -> tuple[list[Counts], ConllevalDetails]:

@@ -378,11 +378,10 @@ def reference_parse(
     source: str,
     path: str | Path,
     task_gids: Collection[str],
-    *,
-    doc_gid: str = "DOC",
-    docnum_gid: str = "DOCNO",
     sections: Sequence[str] = DEFAULT_SECTIONS,
     quote_char: str = "*",
+    doc_gid: str = "DOC",
+    docnum_gid: str = "DOCNO",
 ) -> list[SgmlDocument]:
     """The documents of an SGML task file, read one character at a time (the module doc)."""
     reader = _Reader(source, str(path), task_gids, doc_gid, docnum_gid, sections, quote_char)
