@@ -142,10 +142,9 @@ class Strings:
         kept: list[str] = []
         at = 0
         while at < len(words):  # designators anywhere, from the left
-            for designator in self.designators:
-                if tuple(words[at : at + len(designator)]) == designator:
-                    at += len(designator)
-                    break
+            here = [d for d in self.designators if tuple(words[at : at + len(d)]) == d]
+            if here:  # the first one listed that stands here is taken out
+                at += len(here[0])
             else:
                 kept.append(words[at])
                 at += 1
@@ -310,20 +309,21 @@ class Reference:
         self, key: Obj, rsp: Obj, state: State
     ) -> tuple[list[SlotResult], Fraction, Fraction]:
         """Every slot of a pair, its F and its weighted score (exact)."""
-        results = []
-        credit = total = 0
-        weighted = Fraction(0)
-        for definition in self.slots[key.cls]:
-            name = definition.name.lower()
-            result = self.compare_slot(definition, key.slots.get(name), rsp.slots.get(name), state)
-            results.append(result)
-            if not definition.scored:
-                continue
-            c, t = result.credit_total()
-            credit += c
-            total += t
-            if t:
-                weighted += definition.weight_value * 100 * Fraction(c, t)
+        definitions = self.slots[key.cls]
+        results = [
+            self.compare_slot(
+                d, key.slots.get(d.name.lower()), rsp.slots.get(d.name.lower()), state
+            )
+            for d in definitions
+        ]
+        scored = [
+            (d, r.credit_total()) for d, r in zip(definitions, results, strict=True) if d.scored
+        ]
+        credit = sum(c for _, (c, _) in scored)
+        total = sum(t for _, (_, t) in scored)
+        weighted = sum(
+            (d.weight_value * 100 * Fraction(c, t) for d, (c, t) in scored if t), Fraction(0)
+        )
         return results, (Fraction(credit, total) if total else Fraction(0)), weighted
 
     def leftover(self, obj: Obj, is_key: bool, status: str, state: State) -> list[SlotResult]:
