@@ -214,8 +214,8 @@ def test_the_tag_reader_is_the_line_by_line_reading() -> None:
 
 def test_seqeval_default_counts_are_the_token_by_token_reading_per_document() -> None:
     from annoscore.counts import Counts
-    from annoscore.metrics.seqeval import default_mode_counts, entity_counts
-    from tests.oracles.bio import plain_default_entities
+    from annoscore.metrics.seqeval import default_mode_counts
+    from tests.oracles.bio import plain_default_entities, plain_entity_counts
 
     rng = random.Random("seqeval-vectorised")
     for case in range(CASES * 3):
@@ -245,6 +245,6 @@ def test_seqeval_default_counts_are_the_token_by_token_reading_per_document() ->
             tokens = sum(len(gold_s[k]) for k in members)
             right = sum(a == b for k in members for a, b in zip(gold_s[k], guess_s[k], strict=True))
             expected = Counts(
-                tokens=tokens, correct_tokens=right, **entity_counts(found[0][d], found[1][d])
+                tokens=tokens, correct_tokens=right, **plain_entity_counts(found[0][d], found[1][d])
             )
             assert got[d] == expected, (case, d)

@@ -61,15 +61,15 @@ def _add(table: dict[str, int], kind: str) -> None:
     table[kind] = table.get(kind, 0) + 1
 
 
+Tags = Sequence[str]
+Flags = Sequence[bool]
+Items = Sequence[int]
+
+
 def plain_conlleval_counts(
-    gold: Sequence[str],
-    guess: Sequence[str],
-    boundary: Sequence[bool],
-    starts: Sequence[int],
-    raw: bool = False,
-    outside: str = "O",
+    gold: Tags, guess: Tags, boundary: Flags, at: Items, raw: bool = False, outside: str = "O"
 ) -> tuple[list[Counts], ConllevalDetails]:
-    """Per document (document ``d`` starts at item ``starts[d]``), conlleval's counts: tokens,
+    """Per document (document ``d`` starts at item ``at[d]``), conlleval's counts: tokens,
     correct tokens, and chunks found on each side and correct, each chunk in the document where
     it starts.  A boundary item is ``O`` on both sides and not a token.
 
@@ -78,11 +78,11 @@ def plain_conlleval_counts(
     >>> counts[0]["tp"], counts[0]["fp"], counts[0]["fn"]
     (1, 0, 0)
     """
-    documents = len(starts)
+    documents = len(at)
     document_of = []
     d = 0
     for item in range(len(gold)):
-        while d + 1 < documents and starts[d + 1] <= item:
+        while d + 1 < documents and at[d + 1] <= item:
             d += 1
         document_of.append(d)
 
@@ -215,6 +215,28 @@ def plain_default_entities(tags: Sequence[str]) -> list[tuple[str, int, int]]:
             begin = i
         previous, previous_type = current, current_type
     return entities
+
+
+def plain_entity_counts(
+    gold: set[tuple[str, int, int]], guess: set[tuple[str, int, int]]
+) -> dict[str, int]:
+    """tp (entities on both sides), fp (guessed only), fn (gold only), overall and per type
+    (``type:NAME:tp``, ...; the types of either side, sorted)."""
+    out = {"tp": 0, "fp": 0, "fn": 0}
+    kinds = sorted({kind for kind, _, _ in gold} | {kind for kind, _, _ in guess})
+    for kind in kinds:
+        for stat in ("tp", "fp", "fn"):
+            out["type:" + kind + ":" + stat] = 0
+    for entity in gold | guess:
+        if entity in gold and entity in guess:
+            stat = "tp"
+        elif entity in guess:
+            stat = "fp"
+        else:
+            stat = "fn"
+        out[stat] += 1
+        out["type:" + entity[0] + ":" + stat] += 1
+    return out
 
 
 # --------------------------------------------------------------------------- the tag file

@@ -41,9 +41,24 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from annoscore.formats.muc_config import NE_SUBTASK_NAMES, MucConfig, SlotDef
-from annoscore.formats.muc_sgml import DEFAULT_SECTIONS, SgmlDocument
+from annoscore.formats.muc_config import MucConfig, SlotDef
+from annoscore.formats.muc_sgml import SgmlDocument
 from annoscore.model import TemplateDocument
+
+MANUAL_SECTIONS = ("DOC", "DATELINE", "DD", "HEADLINE", "TEXT")
+"""The manual's default ``:doc_sections``: "<DOC>, <DATELINE>, <DD>, <HEADLINE>, and <TEXT>"."""
+SUBTASK_ROWS = tuple(
+    f"{kind} type {value}"
+    for kind, values in (
+        ("enamex", ("organization", "person", "location", "other")),
+        ("timex", ("date", "time", "other")),
+        ("numex", ("money", "percent", "other")),
+    )
+    for value in values
+)
+"""The default ``:ne_subtask_names``: the rows of the "TASK SUBCATEGORIZATION SCORES" table
+(muc.md section 7: Enamex organization/person/location/other, Timex date/time/other, Numex
+money/percent/other)."""
 
 TALLIES = ("cor", "par", "inc", "mis", "spu", "non")
 Warnings = Counter[tuple[str, int]]
@@ -688,7 +703,7 @@ def sections_and_groups(config: MucConfig) -> dict[str, list[str]]:
         groups[words[0]] = words[1:]
     if groups:
         return groups
-    return {s: [s] for s in (config.items("doc_sections") or DEFAULT_SECTIONS)}
+    return {s: [s] for s in (config.items("doc_sections") or MANUAL_SECTIONS)}
 
 
 def _text_warnings(
@@ -724,7 +739,7 @@ def ne_reference(
             ignored += n
     if ignored:
         warnings["muc.ignored-attributes", ignored] += 1
-    subtasks = [tuple(v.split()) for v in (config.items("ne_subtask_names") or NE_SUBTASK_NAMES)]
+    subtasks = [tuple(v.split()) for v in (config.items("ne_subtask_names") or SUBTASK_ROWS)]
     groups = sections_and_groups(config)
     per_document = {}
     for doc in documents:

@@ -29,7 +29,10 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from annoscore.errors import InputError
-from annoscore.formats.muc_sgml import DEFAULT_SECTIONS, SgmlDocument, SgmlTag
+from annoscore.formats.muc_sgml import SgmlDocument, SgmlTag
+
+MANUAL_SECTIONS = ("DOC", "DATELINE", "DD", "HEADLINE", "TEXT")
+"""The manual's default ``:doc_sections``: "<DOC>, <DATELINE>, <DD>, <HEADLINE>, and <TEXT>"."""
 
 PER_CHARACTER = 10
 EXTRA = 1_000_000
@@ -378,7 +381,7 @@ def reference_parse(
     source: str,
     path: str | Path,
     task_gids: Collection[str],
-    sections: Sequence[str] = DEFAULT_SECTIONS,
+    sections: Sequence[str] = MANUAL_SECTIONS,
     quote_char: str = "*",
     doc_gid: str = "DOC",
     docnum_gid: str = "DOCNO",
