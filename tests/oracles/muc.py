@@ -40,10 +40,12 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 
 from annoscore.formats.muc_config import MucConfig, SlotDef
 from annoscore.formats.muc_sgml import SgmlDocument
 from annoscore.model import TemplateDocument
+from tests.oracles.muc_sgml import reference_parse
 
 MANUAL_SECTIONS = ("DOC", "DATELINE", "DD", "HEADLINE", "TEXT")
 """The manual's default ``:doc_sections``: "<DOC>, <DATELINE>, <DD>, <HEADLINE>, and <TEXT>"."""
@@ -967,3 +969,24 @@ def coref_scores(counts: dict[str, int]) -> dict[str, Fraction | None]:
         "f_2pr": _f(precision, recall, 0.5, anything),
         "f_p2r": _f(precision, recall, 2.0, anything),
     }
+
+
+def sgml_documents(config: MucConfig, path: Path, gids: Sequence[str]) -> list[SgmlDocument]:
+    """The documents of an SGML key or response file as the configuration says to read them,
+    by the plain reader of tests/oracles/muc_sgml.py: the sections are ``:doc_sections`` (the
+    manual's list when not given) and every section a ``:doc_section_groups`` value names; the
+    file is UTF-8, its line ends kept."""
+    sections = list(config.items("doc_sections")) or list(MANUAL_SECTIONS)
+    for value in config.items("doc_section_groups"):
+        for name in value.split()[1:]:  # the first word names the group
+            if name.upper() not in [s.upper() for s in sections]:
+                sections.append(name)
+    return reference_parse(
+        path.read_bytes().decode("utf-8"),
+        path,
+        gids,
+        sections=sections,
+        quote_char=config.value("sgml_attribute_quote_char"),
+        doc_gid=config.value("sgml_doc_gid"),
+        docnum_gid=config.value("sgml_docnum_gid"),
+    )
