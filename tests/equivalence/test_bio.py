@@ -180,6 +180,9 @@ def test_conlleval_counts_are_the_token_by_token_reading() -> None:
         assert conlleval_counts(gold, guess, boundary, starts, raw=raw, outside=outside) == expected
 
 
+DELIMITERS = [(" ", (-2, -1)), (None, (-1,)), ("[ \t]", (-2, -1)), ("|", (0, -1)), (" *", (-2, -1))]
+"""Perl split rules: one space, runs of white space (not Perl), a class, an empty pattern
+(between every character), a pattern that matches empty or blanks."""
 FIELDS = ["a", "B-X", "O", "I-Y", "-X-", "-DOCSTART-", "é", "x\r", "", "\t", "d1"]
 
 
@@ -201,7 +204,7 @@ def test_the_tag_reader_is_the_line_by_line_reading() -> None:
                 fields.append(rng.choice(FIELDS))
             lines.append(" ".join(fields))
         text = "\n".join(lines) + ("\n" if rng.random() < 0.8 else "")
-        for delimiter, columns in ((" ", (-2, -1)), (None, (-1,)), ("[ \t]", (-2, -1))):
+        for delimiter, columns in DELIMITERS:
             try:
                 expected = plain_read_tags(text, "f", delimiter=delimiter, columns=columns)
             except InputError as error:
@@ -214,8 +217,8 @@ def test_the_tag_reader_is_the_line_by_line_reading() -> None:
 
 def test_seqeval_default_counts_are_the_token_by_token_reading_per_document() -> None:
     from annoscore.counts import Counts
-    from annoscore.metrics.seqeval import default_mode_counts, entity_counts
-    from tests.oracles.bio import plain_default_entities
+    from annoscore.metrics.seqeval import default_mode_counts
+    from tests.oracles.bio import plain_default_entities, plain_entity_counts
 
     rng = random.Random("seqeval-vectorised")
     for case in range(CASES * 3):
@@ -245,7 +248,7 @@ def test_seqeval_default_counts_are_the_token_by_token_reading_per_document() ->
             tokens = sum(len(gold_s[k]) for k in members)
             right = sum(a == b for k in members for a, b in zip(gold_s[k], guess_s[k], strict=True))
             expected = Counts(
-                tokens=tokens, correct_tokens=right, **entity_counts(found[0][d], found[1][d])
+                tokens=tokens, correct_tokens=right, **plain_entity_counts(found[0][d], found[1][d])
             )
             assert got[d] == expected, (case, d)
 

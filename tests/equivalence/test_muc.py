@@ -182,7 +182,9 @@ def test_named_entity_equals_the_reference(tmp_path: Path) -> None:
                 if number % 2
                 else muc.score_muc_named_entity(key_path, rsp_path, options)
             )
-            per_document, warnings = oracle.ne_reference(config, keys, rsps)
+            plain_keys = oracle.sgml_documents(config, key_path, classes)
+            plain_rsps = oracle.sgml_documents(config, rsp_path, classes)
+            per_document, warnings = oracle.ne_reference(config, plain_keys, plain_rsps)
             _compare(result, per_document, warnings, oracle.tally_scores)
     # the isolated-pair short cut: pairs composed from slot records (aligned or not), pairs
     # it leaves to the full comparison, pairs that compete (the general greedy path)
@@ -215,8 +217,8 @@ def test_named_entity_pairs_seen_before_reuse_their_record_exactly(tmp_path: Pat
                 )
             composed.append(spy.calls["_composed_pair"])
             classes = [c.name.upper() for c in config.class_defs]
-            keys = list(read_task_file(config, key_path, classes).values())
-            rsps = list(read_task_file(config, rsp_path, classes).values())
+            keys = oracle.sgml_documents(config, key_path, classes)
+            rsps = oracle.sgml_documents(config, rsp_path, classes)
             per_document, warnings = oracle.ne_reference(config, keys, rsps)
             _compare(result, per_document, warnings, oracle.tally_scores)
         reused += composed[1] < 2 * composed[0]
@@ -243,8 +245,10 @@ def test_coreference_equals_the_reference(tmp_path: Path) -> None:
             if number % 2
             else partial(muc.score_muc_coreference, key_path, rsp_path, options)
         )
+        plain_keys = oracle.sgml_documents(config, key_path, gid)
+        plain_rsps = oracle.sgml_documents(config, rsp_path, gid)
         try:
-            expected = oracle.coref_reference(config, keys, rsps)
+            expected = oracle.coref_reference(config, plain_keys, plain_rsps)
         except ValueError:
             with pytest.raises(InputError):
                 scored()

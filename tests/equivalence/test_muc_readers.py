@@ -257,6 +257,7 @@ WORDS = [
     *("\u2028", "\u00e9t\u00e9", "\r\n", "\x0c", "<!-- c -->", "x <y>"),
 ]
 ATTRIBUTES = ["", ' ALT="a|b"', " STATUS=OPT", ' C="*q*"', "\n ID=3", " X='a>b'", ' Y="<i>"']
+ATTRIBUTES += [" n.s:x-1 = v", " _Z", ' E=""']
 
 
 def _element(rng: random.Random, depth: int, values: list[str]) -> str:

@@ -212,16 +212,19 @@ def pair(
     system_only: list[str] = []
     unscorable: list[str] = []
     for prefix, files in triples:
+        gold_file_read = files[0] is not None
+        system_file_read = files[1] is not None
         for key, (g, s, i) in _pair_within(files, prefix):
-            if g is None and s is None:
-                continue
-            if needs_input and g is None and i is None:
-                unscorable.append(key)
-                continue
-            if g is not None and s is None and files[1] is not None:
+            if g is None:
+                if s is None:
+                    continue  # an input document alone: nothing to score
+                if needs_input and i is None:
+                    unscorable.append(key)  # no gold, no input: nothing to check it against
+                    continue
+                if gold_file_read:
+                    system_only.append(key)
+            elif s is None and system_file_read:
                 gold_only.append(key)
-            if s is not None and g is None and files[0] is not None:
-                system_only.append(key)
             scored.append(Scored(key, g, s, i))
     for code, keys in (
         ("documents.gold-only", gold_only),

@@ -44,14 +44,12 @@ class Entity:
     fragments: Fragments
     text: str
     line: int
+    start: int = field(init=False)  # where the first fragment, as written, starts
+    end: int = field(init=False)  # where the last fragment, as written, ends
 
-    @property
-    def start(self) -> int:
-        return self.fragments[0][0]
-
-    @property
-    def end(self) -> int:
-        return self.fragments[-1][1]
+    def __post_init__(self) -> None:
+        first, last = self.fragments[0], self.fragments[len(self.fragments) - 1]
+        self.start, self.end = first[0], last[1]
 
 
 @dataclass

@@ -207,26 +207,23 @@ class _Numbers:
     numeric: bool  # the MAP script reads some id as another number
     map_ap: dict[str, float]  # ids as the MAP script reads them
     map_counted: dict[str, bool]
+    # what follows them, filled in once by __post_init__
+    prf: dict[str, float | None] = field(init=False)
+    as_text: float | None = field(init=False)  # the MAP of the ids as text
+    map: float | None = field(init=False)  # the MAP as the MAP script reads the ids
+    ap_sum: float = field(init=False)
+    queries: int = field(init=False)
 
-    @property
-    def prf(self) -> dict[str, float | None]:
-        return prf(*(sum(c[k] for c in self.per_doc.values()) for k in ("tp", "fp", "fn")))
-
-    @property
-    def as_text(self) -> float | None:
-        return _mean(self.ap, self.counted)
-
-    @property
-    def map(self) -> float | None:
-        return _mean(self.map_ap, self.map_counted)
-
-    @property
-    def ap_sum(self) -> float:
-        return math.fsum(self.map_ap[d] for d in self.map_ap if self.map_counted[d])
-
-    @property
-    def queries(self) -> int:
-        return sum(self.map_counted.values())
+    def __post_init__(self) -> None:
+        tp = fp = fn = 0
+        for counts in self.per_doc.values():
+            tp, fp, fn = tp + counts["tp"], fp + counts["fp"], fn + counts["fn"]
+        self.prf = prf(tp, fp, fn)
+        self.as_text = _mean(self.ap, self.counted)
+        self.map = _mean(self.map_ap, self.map_counted)
+        used = [self.map_ap[d] for d in self.map_ap if self.map_counted[d]]
+        self.ap_sum = math.fsum(used)
+        self.queries = len(used)
 
 
 def _numbers(gold: _Side, pred: _Side, valid: set[str], s: RankedSettings) -> _Numbers:
@@ -670,26 +667,25 @@ def score_explainable(
                 (),
             )
         )
-    upper_gold = sum(1 for r in gold_written if r.code != r.code.lower())
-    upper_pred = sum(1 for r in pred_written if r.code != r.code.lower())
-    if upper_gold + upper_pred:
+    upper_gold = len([r for r in gold_written if r.code.lower() != r.code])
+    upper_pred = len([r for r in pred_written if r.code.lower() != r.code])
+    if upper_gold > 0 or upper_pred > 0:
         other_gold = gold_written if s.lowercase else cased(gold_written, True)
         other_pred = pred_written if s.lowercase else cased(pred_written, True)
         alt = _x_total(_x_counts(other_gold, [p for p in other_pred if p.code in valid], valid, s))
-        moved = any(alt[k] != scores[k] for k in ("precision", "recall", "f1"))
-        effect = f"P {fmt(alt['precision'])}, R {fmt(alt['recall'])}, F1 {fmt(alt['f1'])}"
+        named = (("P", "precision"), ("R", "recall"), ("F1", "f1"))
+        moved = [key for _, key in named if alt[key] != scores[key]] != []
+        effect = ", ".join(f"{label} {fmt(alt[key])}" for label, key in named)
         if s.lowercase:
-            text = (
-                f"{upper_gold + upper_pred} codes ({upper_pred} predicted, {upper_gold} gold) "
-                "had upper-case letters and were lower-cased, as the official script does "
-                "since 2020-09-30"
-            )
+            parts = [
+                f"{upper_gold + upper_pred} codes ({upper_pred} predicted, {upper_gold} gold)",
+                "had upper-case letters and were lower-cased, as the official script does",
+                "since 2020-09-30",
+            ]
             if moved:
-                text += (
-                    "; with their case kept (--no-lowercase, the 2020 campaign and the README's "
-                    f"numbers): {effect}"
-                )
-            out.append(("note", text, ()))
+                parts[-1] += "; with their case kept (--no-lowercase, the 2020 campaign and"
+                parts.append(f"the README's numbers): {effect}")
+            out.append(("note", " ".join(parts), ()))
         elif moved:
             out.append(
                 (

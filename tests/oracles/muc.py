@@ -40,10 +40,27 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 
-from annoscore.formats.muc_config import NE_SUBTASK_NAMES, MucConfig, SlotDef
-from annoscore.formats.muc_sgml import DEFAULT_SECTIONS, SgmlDocument
+from annoscore.formats.muc_config import MucConfig, SlotDef
+from annoscore.formats.muc_sgml import SgmlDocument
 from annoscore.model import TemplateDocument
+from tests.oracles.muc_sgml import reference_parse
+
+MANUAL_SECTIONS = ("DOC", "DATELINE", "DD", "HEADLINE", "TEXT")
+"""The manual's default ``:doc_sections``: "<DOC>, <DATELINE>, <DD>, <HEADLINE>, and <TEXT>"."""
+SUBTASK_ROWS = tuple(
+    f"{kind} type {value}"
+    for kind, values in (
+        ("enamex", ("organization", "person", "location", "other")),
+        ("timex", ("date", "time", "other")),
+        ("numex", ("money", "percent", "other")),
+    )
+    for value in values
+)
+"""The default ``:ne_subtask_names``: the rows of the "TASK SUBCATEGORIZATION SCORES" table
+(muc.md section 7: Enamex organization/person/location/other, Timex date/time/other, Numex
+money/percent/other)."""
 
 TALLIES = ("cor", "par", "inc", "mis", "spu", "non")
 Warnings = Counter[tuple[str, int]]
@@ -142,10 +159,9 @@ class Strings:
         kept: list[str] = []
         at = 0
         while at < len(words):  # designators anywhere, from the left
-            for designator in self.designators:
-                if tuple(words[at : at + len(designator)]) == designator:
-                    at += len(designator)
-                    break
+            here = [d for d in self.designators if tuple(words[at : at + len(d)]) == d]
+            if here:  # the first one listed that stands here is taken out
+                at += len(here[0])
             else:
                 kept.append(words[at])
                 at += 1
@@ -310,20 +326,21 @@ class Reference:
         self, key: Obj, rsp: Obj, state: State
     ) -> tuple[list[SlotResult], Fraction, Fraction]:
         """Every slot of a pair, its F and its weighted score (exact)."""
-        results = []
-        credit = total = 0
-        weighted = Fraction(0)
-        for definition in self.slots[key.cls]:
-            name = definition.name.lower()
-            result = self.compare_slot(definition, key.slots.get(name), rsp.slots.get(name), state)
-            results.append(result)
-            if not definition.scored:
-                continue
-            c, t = result.credit_total()
-            credit += c
-            total += t
-            if t:
-                weighted += definition.weight_value * 100 * Fraction(c, t)
+        definitions = self.slots[key.cls]
+        results = [
+            self.compare_slot(
+                d, key.slots.get(d.name.lower()), rsp.slots.get(d.name.lower()), state
+            )
+            for d in definitions
+        ]
+        scored = [
+            (d, r.credit_total()) for d, r in zip(definitions, results, strict=True) if d.scored
+        ]
+        credit = sum(c for _, (c, _) in scored)
+        total = sum(t for _, (_, t) in scored)
+        weighted = sum(
+            (d.weight_value * 100 * Fraction(c, t) for d, (c, t) in scored if t), Fraction(0)
+        )
         return results, (Fraction(credit, total) if total else Fraction(0)), weighted
 
     def leftover(self, obj: Obj, is_key: bool, status: str, state: State) -> list[SlotResult]:
@@ -688,7 +705,7 @@ def sections_and_groups(config: MucConfig) -> dict[str, list[str]]:
         groups[words[0]] = words[1:]
     if groups:
         return groups
-    return {s: [s] for s in (config.items("doc_sections") or DEFAULT_SECTIONS)}
+    return {s: [s] for s in (config.items("doc_sections") or MANUAL_SECTIONS)}
 
 
 def _text_warnings(
@@ -724,7 +741,7 @@ def ne_reference(
             ignored += n
     if ignored:
         warnings["muc.ignored-attributes", ignored] += 1
-    subtasks = [tuple(v.split()) for v in (config.items("ne_subtask_names") or NE_SUBTASK_NAMES)]
+    subtasks = [tuple(v.split()) for v in (config.items("ne_subtask_names") or SUBTASK_ROWS)]
     groups = sections_and_groups(config)
     per_document = {}
     for doc in documents:
@@ -952,3 +969,24 @@ def coref_scores(counts: dict[str, int]) -> dict[str, Fraction | None]:
         "f_2pr": _f(precision, recall, 0.5, anything),
         "f_p2r": _f(precision, recall, 2.0, anything),
     }
+
+
+def sgml_documents(config: MucConfig, path: Path, gids: Sequence[str]) -> list[SgmlDocument]:
+    """The documents of an SGML key or response file as the configuration says to read them,
+    by the plain reader of tests/oracles/muc_sgml.py: the sections are ``:doc_sections`` (the
+    manual's list when not given) and every section a ``:doc_section_groups`` value names; the
+    file is UTF-8, its line ends kept."""
+    sections = list(config.items("doc_sections")) or list(MANUAL_SECTIONS)
+    for value in config.items("doc_section_groups"):
+        for name in value.split()[1:]:  # the first word names the group
+            if name.upper() not in [s.upper() for s in sections]:
+                sections.append(name)
+    return reference_parse(
+        path.read_bytes().decode("utf-8"),
+        path,
+        gids,
+        sections=sections,
+        quote_char=config.value("sgml_attribute_quote_char"),
+        doc_gid=config.value("sgml_doc_gid"),
+        docnum_gid=config.value("sgml_docnum_gid"),
+    )

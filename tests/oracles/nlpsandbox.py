@@ -40,19 +40,10 @@ CATEGORY_FIELDS = {
     "contact": (("textContactAnnotations",), ("contactType",)),
     "covid-symptom": (("textCovidSymptomAnnotations",), ("condition",)),
 }
-HIPAA = {
-    "city": True,
-    "organization": True,
-    "street": True,
-    "zip": True,
-    "country": False,
-    "department": False,
-    "hospital": False,
-    "other": False,
-    "location-other": False,
-    "room": False,
-    "state": False,
-}
+HIPAA_YES = ("city", "organization", "street", "zip")
+HIPAA_NO = ("country", "department", "hospital", "location-other", "room", "state", "other")
+"""The task page's HIPAA table of address types (nlpsandbox.md); ``other`` is the sandbox's name
+for i2b2's LOCATION-OTHER."""
 MAX_OFFSET = 2**53 - 1
 
 
@@ -131,14 +122,15 @@ def _fail(name: str, where: str, what: str) -> OracleError:
 def _note_id(name: str, obj: Any, index: int) -> str:
     if not isinstance(obj, dict):
         raise _fail(name, f"[{index}]", "expected an annotation object")
-    source = obj.get("annotationSource")
-    if not isinstance(source, dict):
-        raise _fail(name, f"[{index}].annotationSource", "expected an object")
-    resource = source.get("resourceSource")
-    if not isinstance(resource, dict):
-        raise _fail(name, f"[{index}].annotationSource.resourceSource", "expected an object")
-    where = f"[{index}].annotationSource.resourceSource.name"
-    value = resource.get("name")
+    node: Any = obj
+    path = f"[{index}]"
+    for key in ("annotationSource", "resourceSource"):  # the two objects around the name
+        node = node.get(key)
+        path += "." + key
+        if not isinstance(node, dict):
+            raise _fail(name, path, "expected an object")
+    where = path + ".name"
+    value = node.get("name")
     if not isinstance(value, str):
         raise _fail(name, where, "expected a string (the note name)")
     surrogates = [c for c in value if "\ud800" <= c <= "\udfff"]
@@ -240,7 +232,12 @@ def _keyed(annotations: list[Annotation], same_start: str) -> dict[int, Annotati
 def _flag(a: Annotation) -> bool | None:
     if not a.typed or a.type is None:
         return None
-    return HIPAA.get(a.type.lower())
+    kind = a.type.lower()
+    if kind in HIPAA_YES:
+        return True
+    if kind in HIPAA_NO:
+        return False
+    return None  # not in the table
 
 
 @dataclass

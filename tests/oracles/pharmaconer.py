@@ -235,12 +235,15 @@ def read_tsv_folder(folder: Path) -> dict[str, Tsv]:
 
 def unclear_only(document: AnnDocument) -> set[str]:
     """Codes whose every linked mention is UNCLEAR (at least one link)."""
-    types = {e.id: e.type for e in document.entities}
-    linked: dict[str, set[str]] = {}
-    for note in document.notes:
-        if note.type == "AnnotatorNotes" and note.target in types:
-            linked.setdefault(note.text.strip(), set()).add(types[note.target])
-    return {code for code, kinds in linked.items() if kinds == {UNCLEAR}}
+    type_of = {e.id: e.type for e in document.entities}
+    codes_linked = [
+        (note.text.strip(), type_of[note.target])
+        for note in document.notes
+        if note.type == "AnnotatorNotes" and note.target in type_of
+    ]
+    codes = {code for code, _ in codes_linked}
+    not_unclear = {code for code, kind in codes_linked if kind != UNCLEAR}
+    return codes - not_unclear
 
 
 def score_indexing(

@@ -199,14 +199,18 @@ def token_units(mentions: Sequence[Mention], text: str) -> set[tuple[int, int, s
 
 
 def _credit(scheme: str, gold: Mention, pred: Mention) -> int:
-    same_bounds, same_type = gold[1] == pred[1], gold[0] == pred[0]
-    if scheme == "strict":
-        return 2 if same_bounds and same_type else 0
-    if scheme == "exact":
-        return 2 if same_bounds else 0
-    if scheme == "partial":
-        return 2 if same_bounds else 1
-    return 2 if same_type else 0
+    """COR (2) when the scheme's condition holds, else PAR (1) under partial, INC (0)."""
+    same_bounds = gold[1] == pred[1]
+    same_type = gold[0] == pred[0]
+    correct = {
+        "strict": same_bounds and same_type,
+        "exact": same_bounds,
+        "partial": same_bounds,
+        "type": same_type,
+    }
+    if correct[scheme]:
+        return 2
+    return 1 if scheme == "partial" else 0
 
 
 def _fate(credit: int) -> str:
@@ -289,42 +293,60 @@ def _optimal_outcomes(
 
 
 def _max_weight(n_gold: int, n_pred: int, weight: dict[tuple[int, int], int]) -> int:
-    """The largest total weight of a one-to-one matching (weights > 0; the Hungarian method on
-    the square matrix of ``max(n_gold, n_pred)``, textbook form with potentials)."""
-    n = max(n_gold, n_pred)
-    if n == 0:
-        return 0
-    cost = [[-weight.get((i, j), 0) for j in range(n)] for i in range(n)]
-    inf = float("inf")
-    u, v = [0.0] * (n + 1), [0.0] * (n + 1)
-    p, way = [0] * (n + 1), [0] * (n + 1)
-    for i in range(1, n + 1):
-        p[0], j0 = i, 0
-        minv, used = [inf] * (n + 1), [False] * (n + 1)
-        while True:
-            used[j0] = True
-            i0, delta, j1 = p[j0], inf, 0
-            for j in range(1, n + 1):
-                if not used[j]:
-                    cur = cost[i0 - 1][j - 1] - u[i0] - v[j]
-                    if cur < minv[j]:
-                        minv[j], way[j] = cur, j0
-                    if minv[j] < delta:
-                        delta, j1 = minv[j], j
-            for j in range(n + 1):
-                if used[j]:
-                    u[p[j]] += delta
-                    v[j] -= delta
-                else:
-                    minv[j] -= delta
-            j0 = j1
-            if p[j0] == 0:
-                break
-        while j0:
-            j1 = way[j0]
-            p[j0] = p[j1]
-            j0 = j1
-    return -sum(cost[p[j] - 1][j - 1] for j in range(1, n + 1) if p[j])
+    """The largest total weight of a one-to-one matching (weights > 0), by augmenting paths:
+    from the empty matching, flip the alternating path (from a free gold mention to a free
+    prediction) of the largest gain, found by Bellman-Ford relaxation, while that gain is
+    positive.  The matching after k flips has the largest weight among those of k pairs, and
+    that largest weight is concave in k, so the first gain that is not positive ends it."""
+    gold_partner = [-1] * n_gold
+    pred_partner = [-1] * n_pred
+    total = 0
+    while True:
+        # best gain of an alternating path from a free gold mention to each node
+        gold_gain: list[int | None] = [None] * n_gold
+        for i in range(n_gold):
+            if gold_partner[i] < 0:
+                gold_gain[i] = 0
+        pred_gain: list[int | None] = [None] * n_pred
+        came_from = [-1] * n_pred  # the gold mention a prediction is reached from
+        changed = True
+        while changed:
+            changed = False
+            for (i, j), w in weight.items():  # an unmatched pair may be added
+                start = gold_gain[i]
+                if start is None or gold_partner[i] == j:
+                    continue
+                reached = pred_gain[j]
+                if reached is None or start + w > reached:
+                    pred_gain[j] = start + w
+                    came_from[j] = i
+                    changed = True
+            for j in range(n_pred):  # a matched pair may be taken out
+                i = pred_partner[j]
+                reached = pred_gain[j]
+                if i < 0 or reached is None:
+                    continue
+                before = gold_gain[i]
+                if before is None or reached - weight[i, j] > before:
+                    gold_gain[i] = reached - weight[i, j]
+                    changed = True
+        best_gain = 0
+        best_end = -1
+        for j in range(n_pred):
+            gain = pred_gain[j]
+            if pred_partner[j] < 0 and gain is not None and gain > best_gain:
+                best_gain = gain
+                best_end = j
+        if best_end < 0:
+            return total
+        total += best_gain
+        j = best_end
+        while j >= 0:  # flip the path, from its end back to its free gold mention
+            i = came_from[j]
+            given_up = gold_partner[i]
+            gold_partner[i] = j
+            pred_partner[j] = i
+            j = given_up
 
 
 def semeval_totals(
