@@ -52,6 +52,7 @@ from annoscore.formats.brat import AnnFile, read_brat_corpus
 from annoscore.model import AnnotatedDocument, Mention
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, note
+from annoscore.scale import chunked
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
@@ -116,6 +117,12 @@ class SpanOptions(TaskOptions):
     )
 
 
+# one run's warnings: unpaired documents, then what the readers tolerated (read lazily, document
+# by document), then duplicates
+@chunked(
+    "spans",
+    warnings=("documents.gold-only", "documents.system-only", "*", "spans.duplicates"),
+)
 def score_spans(gold: Path, system: Path, options: SpanOptions = SpanOptions()) -> Result:
     """Predicted spans against gold spans in two brat files (one document, whatever their
     names) or two folders of them (documents paired by file name), or files of any other

@@ -1,0 +1,413 @@
+"""Scoring on every core or on a Dask cluster: a map over chunks of documents, then one reduce.
+
+A task's counts are additive per document, so scoring a corpus is a *map* (read, align and
+count one chunk of its documents) and a *reduce* (stack the chunks' count rows in document
+order, pool their warnings).  There is one path: the chunk function is the task's own score
+function, run on a chunk of the input, in this process (``jobs=1``), in worker processes
+(``jobs=N``) or on Dask workers (:mod:`annoscore.distributed`); the reduce rebuilds the result
+with :meth:`~annoscore.tasks.registry.Task.result` from the stacked rows, so everything derived
+from the whole corpus (the corpus counts, the undefined-score and macro-average notes) is
+computed once, from every document, as without chunks.
+
+How a task's input is cut is declared by decorating its score function with :func:`chunked`:
+
+- ``"folders"``: two folders of one file per document (brat) are cut by document (file stem):
+  each chunk is a pair of temporary folders of links to its documents' files, which the score
+  function reads as it reads the originals (paths in its warnings and errors are the originals').
+  Two files, or folders with entries the reader would skip or warn about by folder, are one chunk.
+
+A task not decorated, or an input that cannot be cut, is one chunk: ``jobs`` does not change
+what it computes, only where.
+
+Whether to cut is decided by the run in force (:func:`using`): ``annoscore ... --jobs N``,
+``annoscore.score(..., jobs=N)`` and :func:`annoscore.distributed.score` set it.  ``jobs=1``
+(the default) calls the score function on the whole input directly.
+
+>>> resolve_jobs(0) >= 1, resolve_jobs(3)
+(True, 3)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from annoscore.errors import InputError
+
+if TYPE_CHECKING:
+    from annoscore.options import TaskOptions
+    from annoscore.result import CountMatrix, Result, ScoreWarning
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+CHUNKS_PER_WORKER = 4
+"""How many chunks each worker gets on average (smaller chunks balance better, cost more)."""
+
+DERIVED_CODES = frozenset({"undefined", "average.left-out"})
+"""Warnings a result derives from its whole matrix: dropped from the chunks, made again once."""
+
+
+def resolve_jobs(jobs: int) -> int:
+    """The number of worker processes of ``jobs`` (0: every core; at least 1)."""
+    if jobs < 0:
+        raise InputError(f"--jobs must be 0 (every core) or more, not {jobs}")
+    if jobs:
+        return jobs
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """Where chunks run: ``jobs`` local processes, or a Dask ``client`` (any object with
+    ``map`` and ``gather`` as ``distributed.Client`` has them)."""
+
+    jobs: int = 1
+    client: Any = None
+
+    @property
+    def serial(self) -> bool:
+        return self.client is None and self.jobs == 1
+
+    @property
+    def workers(self) -> int:
+        if self.client is not None:
+            try:
+                return max(1, len(self.client.scheduler_info().get("workers", {})))
+            except Exception:  # a client that cannot say: assume two
+                return 2
+        return self.jobs
+
+    def map(self, function: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
+        """``function`` of each item, in the items' order."""
+        if self.client is not None:
+            futures = self.client.map(function, list(items), pure=False)
+            return list(self.client.gather(futures))
+        if self.jobs == 1 or len(items) <= 1:
+            return [function(item) for item in items]
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(min(self.jobs, len(items))) as pool:
+            return list(pool.map(function, items))
+
+
+_SERIAL = Run()
+_RUN: ContextVar[Run] = ContextVar("annoscore_run", default=_SERIAL)
+
+
+@contextlib.contextmanager
+def using(jobs: int = 1, client: Any = None) -> Iterator[Run]:
+    """Score with ``jobs`` processes (0: every core) or on a Dask ``client`` inside the block."""
+    run = Run(resolve_jobs(jobs), client)
+    token = _RUN.set(run)
+    try:
+        yield run
+    finally:
+        _RUN.reset(token)
+
+
+@contextlib.contextmanager
+def scaled(jobs: int = 1, dask: str | None = None) -> Iterator[Run]:
+    """:func:`using` ``jobs`` processes, or a Dask client of the scheduler at ``dask``
+    (``"local"``: a :class:`distributed.LocalCluster` started and stopped here), imported only
+    then (:mod:`annoscore.distributed`)."""
+    if dask is None:
+        with using(jobs) as run:
+            yield run
+        return
+    from annoscore.distributed import connected
+
+    with connected(dask) as client, using(1, client) as run:
+        yield run
+
+
+def current() -> Run:
+    """The run in force (:func:`using`)."""
+    return _RUN.get()
+
+
+# --- cutting the input -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FolderChunk:
+    """Some documents of two folders: the file names of each side to link."""
+
+    gold: str
+    system: str
+    gold_names: tuple[str, ...]
+    system_names: tuple[str, ...]
+
+
+def _listing(folder: Path) -> dict[str, list[str]] | None:
+    """The regular files of ``folder`` by stem, or ``None`` when cutting it could change what
+    its reader reports (any entry that is not a plain regular file)."""
+    by_stem: dict[str, list[str]] = {}
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return None
+    for entry in entries:
+        try:
+            if entry.is_symlink() or not entry.is_file(follow_symlinks=False):
+                return None
+        except OSError:
+            return None
+        stem = os.path.splitext(entry.name)[0]
+        by_stem.setdefault(stem, []).append(entry.name)
+    return by_stem
+
+
+def split_folders(gold: Path, system: Path, parts: int) -> list[FolderChunk] | None:
+    """Two folders cut into at most ``parts`` chunks of whole documents (a document is a file
+    stem, every file of that stem on both sides goes with it), in the sorted order of the
+    stems; ``None`` when they are not two plain folders or hold fewer than two documents."""
+    if parts < 2 or not (gold.is_dir() and system.is_dir()):
+        return None
+    gold_files, system_files = _listing(gold), _listing(system)
+    if not gold_files or not system_files:
+        return None
+    stems = sorted(gold_files.keys() | system_files.keys())
+    if len(stems) < 2:
+        return None
+    size = -(-len(stems) // min(parts, len(stems)))
+    groups: list[list[str]] = [[]]
+    sides = [False, False]
+    for stem in stems:
+        group = groups[-1]
+        group.append(stem)
+        sides[0] = sides[0] or _has_ann(gold_files.get(stem, ()))
+        sides[1] = sides[1] or _has_ann(system_files.get(stem, ()))
+        if len(group) >= size and all(sides):
+            groups.append([])
+            sides = [False, False]
+    if not groups[-1]:
+        groups.pop()
+    elif len(groups) > 1:  # a side without a file would be read as an empty folder
+        groups[-2].extend(groups.pop())
+    if len(groups) < 2:
+        return None
+    chunks = [
+        FolderChunk(
+            str(gold),
+            str(system),
+            tuple(name for s in group for name in gold_files.get(s, ())),
+            tuple(name for s in group for name in system_files.get(s, ())),
+        )
+        for group in groups
+    ]
+    return chunks
+
+
+def _has_ann(names: Sequence[str]) -> bool:
+    return any(n.endswith(".ann") for n in names)
+
+
+def _linked(root: str, side: str, folder: str, names: Sequence[str]) -> str:
+    target = os.path.join(root, side)
+    os.mkdir(target)
+    for name in names:
+        os.symlink(os.path.join(os.path.abspath(folder), name), os.path.join(target, name))
+    return target
+
+
+def _restore(text: str, links: Sequence[tuple[str, str]]) -> str:
+    for linked, original in links:
+        text = text.replace(linked, original)
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """A chunk's result, and its warnings each with its side (:func:`_sided`)."""
+
+    result: Result
+    warnings: tuple[tuple[int, ScoreWarning], ...]
+
+
+def _sided(
+    warning: ScoreWarning, sides: Sequence[tuple[str, str]]
+) -> list[tuple[int, ScoreWarning]]:
+    """``warning`` cut by the side its examples name (a reader quotes the paths of the files it
+    tolerated: ``sides`` are the gold and system link folders and the originals), paths
+    restored: (0, gold examples), (1, system examples), or (2, the warning) when it names no
+    file (the count goes with the first part: counts only add)."""
+    examples: list[list[str]] = [[], [], []]
+    for example in warning.examples:
+        side = next(
+            (n for n, (link, _) in enumerate(sides) if example.startswith(link + os.sep)), 2
+        )
+        examples[side].append(_restore(example, sides))
+    message = _restore(warning.message, sides)
+    parts = [(side, found) for side, found in enumerate(examples) if found]
+    if len(parts) <= 1:
+        side = parts[0][0] if parts else 2
+        return [(side, replace(warning, message=message, examples=tuple(examples[side])))]
+    return [
+        (
+            side,
+            replace(
+                warning, message=message, examples=tuple(found), count=warning.count * (n == 0)
+            ),
+        )
+        for n, (side, found) in enumerate(parts)
+    ]
+
+
+def score_folder_chunk(task: str, chunk: FolderChunk, options: TaskOptions) -> Part:
+    """The chunk function of ``"folders"`` tasks: ``task``'s score function (undecorated) on
+    temporary folders of links to the chunk's files; paths in its warnings and errors are the
+    original folders'.  Runs in a worker (or in this process)."""
+    from annoscore.tasks.registry import get
+
+    function = get(task).score_function()
+    function = getattr(function, "__wrapped__", function)
+    with tempfile.TemporaryDirectory(prefix="annoscore-chunk-") as root:
+        gold = _linked(root, "gold", chunk.gold, chunk.gold_names)
+        system = _linked(root, "system", chunk.system, chunk.system_names)
+        links = [(gold, chunk.gold), (system, chunk.system)]
+        token = _RUN.set(Run())
+        try:
+            result: Result = function(Path(gold), Path(system), options)
+        except InputError as error:
+            path = None if error.path is None else Path(_restore(str(error.path), links))
+            raise InputError(
+                _restore(error.message, links), path, error.line, document=error.document
+            ) from None
+        finally:
+            _RUN.reset(token)
+    return Part(
+        replace(result, warnings=(), _cache={}),
+        tuple(item for w in result.warnings for item in _sided(w, links)),
+    )
+
+
+# --- the reduce -------------------------------------------------------------------------------
+
+
+def stack(matrices: Sequence[CountMatrix]) -> CountMatrix:
+    """The rows of ``matrices`` one after the other; columns in first-seen order (a chunk
+    without a column reads 0 there, as :meth:`CountMatrix.of` reads a missing key)."""
+    import numpy as np
+
+    from annoscore.result import CountMatrix
+
+    column: dict[str, int] = {}
+    whole: dict[str, bool] = {}
+    for m in matrices:
+        for name, integer in zip(m.names, m.integer, strict=True):
+            column.setdefault(name, len(column))
+            whole[name] = whole.get(name, True) and integer
+    rows = sum(len(m.documents) for m in matrices)
+    values = np.zeros((rows, len(column)), dtype=np.float64)
+    at = 0
+    for m in matrices:
+        values[at : at + len(m.documents), [column[n] for n in m.names]] = m.values
+        at += len(m.documents)
+    documents = tuple(d for m in matrices for d in m.documents)
+    return CountMatrix(documents, tuple(column), values, tuple(whole[n] for n in column))
+
+
+def merge_in_order(
+    lists: Sequence[Sequence[tuple[int, ScoreWarning]]], order: Sequence[str] = ("*",)
+) -> list[ScoreWarning]:
+    """The chunks' warnings merged by code and message as one run over every document merges
+    them.  A task emits its warnings in groups (``order``: codes, or code prefixes ending in
+    ``.``, ``"*"`` for every other code), each group over every document before the next; a
+    reader reports the gold side before the system side; inside that, in document order.  Each
+    warning comes with its side (``0`` gold, ``1`` system, ``2`` none: :func:`_sided`), so a
+    merged warning stands at (its group, side, first chunk and place), and its examples are
+    pooled in that order.
+
+    >>> from annoscore.result import ScoreWarning as W
+    >>> a, b, c = W("late", "{count} a"), W("early", "{count} b"), W("x", "{count} c")
+    >>> [w.code for w in merge_in_order([[(2, c), (2, a)], [(2, b), (2, a)]], ("early", "*",
+    ...                                                                        "late"))]
+    ['early', 'x', 'late']
+    """
+    from annoscore.result import merge_warnings
+
+    def group(code: str) -> int:
+        for n, name in enumerate(order):
+            if code == name or (name.endswith(".") and code.startswith(name)):
+                return n
+        return order.index("*") if "*" in order else len(order)
+
+    items = sorted(
+        ((group(w.code), side, c, n), w)
+        for c, chunk in enumerate(lists)
+        for n, (side, w) in enumerate(chunk)
+    )
+    return list(merge_warnings(w for _, w in items))
+
+
+def combine(
+    task: str, options: TaskOptions, parts: Sequence[Part], order: Sequence[str] = ("*",)
+) -> Result:
+    """One result of the chunks' results: rows stacked in order, warnings pooled, then what
+    the whole corpus derives (corpus counts, scores, undefined and macro-average notes) made
+    once by :meth:`~annoscore.tasks.registry.Task.result`; the first chunk's view, headline,
+    details and extra fields kept (a task whose details are not additive is not cut)."""
+    from annoscore.tasks.registry import get
+
+    first = parts[0].result
+    warnings = merge_in_order(
+        [[(side, w) for side, w in p.warnings if w.code not in DERIVED_CODES] for p in parts],
+        order,
+    )
+    result = get(task).result(
+        options,
+        stack([p.result.matrix for p in parts]),
+        warnings=warnings,
+        details=first.details,
+        extra=first.extra,
+        undefined=first.undefined,
+    )
+    result = replace(result, headline=first.headline, signature=first.signature)
+    view = first.view
+    return result.shown(documents=view.documents, types=view.types, averages=view.averages)
+
+
+def chunked(task: str, how: str = "folders", warnings: Sequence[str] = ("*",)) -> Callable[[F], F]:
+    """Declare how ``task``'s score function ``(gold, system, options) -> Result`` is cut (see
+    the module doc) and the order of its warnings' groups (:func:`merge_in_order`): with a run
+    of more than one job in force, it scores the chunks of its input by the same function and
+    combines them; otherwise, and when the input cannot be cut, it is called as it is."""
+    if how != "folders":
+        raise ValueError(f"unknown way to cut an input: {how!r}")
+
+    def decorate(function: F) -> F:
+        @functools.wraps(function)
+        def score(gold: Path, system: Path, options: Any = None) -> Result:
+            run = _RUN.get()
+            if options is None:
+                options = get_options(task)
+            if run.serial:
+                return function(gold, system, options)  # type: ignore[no-any-return]
+            plan = split_folders(Path(gold), Path(system), run.workers * CHUNKS_PER_WORKER)
+            if plan is None:
+                return function(gold, system, options)  # type: ignore[no-any-return]
+            parts = run.map(functools.partial(_folder_part, task, options), plan)
+            return combine(task, options, parts, warnings)
+
+        return score  # type: ignore[return-value]
+
+    return decorate
+
+
+def get_options(task: str) -> TaskOptions:
+    from annoscore.tasks.registry import get
+
+    return get(task).options_class()()
+
+
+def _folder_part(task: str, options: TaskOptions, chunk: FolderChunk) -> Part:
+    return score_folder_chunk(task, chunk, options)
