@@ -51,7 +51,9 @@ def connected(address: str) -> Iterator[Any]:
         raise InputError("--dask needs the optional extra: pip install 'annoscore[dask]'") from None
     if address == "local":
         with (
-            LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster,  # type: ignore[no-untyped-call]
+            LocalCluster(
+                n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            ) as cluster,  # type: ignore[no-untyped-call]
             Client(cluster) as client,  # type: ignore[no-untyped-call]
         ):
             yield client
