@@ -12,9 +12,10 @@ computed once, from every document, as without chunks.
 How a task's input is cut is declared by decorating its score function with :func:`chunked`:
 
 - ``"folders"``: two folders of one file per document (brat) are cut by document (file stem):
-  each chunk is a pair of temporary folders of links to its documents' files, which the score
-  function reads as it reads the originals (paths in its warnings and errors are the originals').
-  Two files, or folders with entries the reader would skip or warn about by folder, are one chunk.
+  a worker runs the score function on the two folders themselves, their readers seeing only the
+  chunk's files (:func:`~annoscore.formats.files.selected_files`), so each worker reads its own
+  files and the paths in warnings and errors are the folders' own.  Two files, or folders with
+  entries the reader would skip or warn about by folder, are one chunk.
 
 A task not decorated, or an input that cannot be cut, is one chunk: ``jobs`` does not change
 what it computes, only where.
@@ -32,7 +33,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -157,7 +157,7 @@ def _listing(folder: Path) -> dict[str, list[str]] | None:
         return None
     for entry in entries:
         try:
-            if entry.is_symlink() or not entry.is_file(follow_symlinks=False):
+            if not entry.is_file():  # a folder, a special file, a link leading nowhere
                 return None
         except OSError:
             return None
@@ -211,20 +211,6 @@ def _has_ann(names: Sequence[str]) -> bool:
     return any(n.endswith(".ann") for n in names)
 
 
-def _linked(root: str, side: str, folder: str, names: Sequence[str]) -> str:
-    target = os.path.join(root, side)
-    os.mkdir(target)
-    for name in names:
-        os.symlink(os.path.join(os.path.abspath(folder), name), os.path.join(target, name))
-    return target
-
-
-def _restore(text: str, links: Sequence[tuple[str, str]]) -> str:
-    for linked, original in links:
-        text = text.replace(linked, original)
-    return text
-
-
 @dataclass(frozen=True, slots=True)
 class Part:
     """A chunk's result, and its warnings each with its side (:func:`_sided`)."""
@@ -233,60 +219,50 @@ class Part:
     warnings: tuple[tuple[int, ScoreWarning], ...]
 
 
-def _sided(
-    warning: ScoreWarning, sides: Sequence[tuple[str, str]]
-) -> list[tuple[int, ScoreWarning]]:
+def _sided(warning: ScoreWarning, gold: str, system: str) -> list[tuple[int, ScoreWarning]]:
     """``warning`` cut by the side its examples name (a reader quotes the paths of the files it
-    tolerated: ``sides`` are the gold and system link folders and the originals), paths
-    restored: (0, gold examples), (1, system examples), or (2, the warning) when it names no
-    file (the count goes with the first part: counts only add)."""
+    tolerated, under the ``gold`` or the ``system`` folder): (0, gold examples), (1, system
+    examples), or (2, the warning) when it names no file; the count goes with the first part
+    (counts only add)."""
+    prefixes = sorted(
+        ((os.path.join(folder, ""), side) for side, folder in ((0, gold), (1, system))),
+        key=lambda item: -len(item[0]),  # the longer first: one folder may hold the other
+    )
     examples: list[list[str]] = [[], [], []]
     for example in warning.examples:
-        side = next(
-            (n for n, (link, _) in enumerate(sides) if example.startswith(link + os.sep)), 2
-        )
-        examples[side].append(_restore(example, sides))
-    message = _restore(warning.message, sides)
+        side = next((n for prefix, n in prefixes if example.startswith(prefix)), 2)
+        examples[side].append(example)
     parts = [(side, found) for side, found in enumerate(examples) if found]
     if len(parts) <= 1:
-        side = parts[0][0] if parts else 2
-        return [(side, replace(warning, message=message, examples=tuple(examples[side])))]
+        return [(parts[0][0] if parts else 2, warning)]
     return [
-        (
-            side,
-            replace(
-                warning, message=message, examples=tuple(found), count=warning.count * (n == 0)
-            ),
-        )
+        (side, replace(warning, examples=tuple(found), count=warning.count if n == 0 else 0))
         for n, (side, found) in enumerate(parts)
     ]
 
 
 def score_folder_chunk(task: str, chunk: FolderChunk, options: TaskOptions) -> Part:
     """The chunk function of ``"folders"`` tasks: ``task``'s score function (undecorated) on
-    temporary folders of links to the chunk's files; paths in its warnings and errors are the
-    original folders'.  Runs in a worker (or in this process)."""
+    the two folders, their readers seeing only the chunk's files
+    (:func:`~annoscore.formats.files.selected_files`), so paths in warnings and errors are the
+    folders' own.  Runs in a worker (or in this process)."""
+    from annoscore.formats.files import selected_files
     from annoscore.tasks.registry import get
 
     function = get(task).score_function()
     function = getattr(function, "__wrapped__", function)
-    with tempfile.TemporaryDirectory(prefix="annoscore-chunk-") as root:
-        gold = _linked(root, "gold", chunk.gold, chunk.gold_names)
-        system = _linked(root, "system", chunk.system, chunk.system_names)
-        links = [(gold, chunk.gold), (system, chunk.system)]
-        token = _RUN.set(Run())
-        try:
-            result: Result = function(Path(gold), Path(system), options)
-        except InputError as error:
-            path = None if error.path is None else Path(_restore(str(error.path), links))
-            raise InputError(
-                _restore(error.message, links), path, error.line, document=error.document
-            ) from None
-        finally:
-            _RUN.reset(token)
+    selection = {chunk.gold: chunk.gold_names, chunk.system: chunk.system_names}
+    if os.path.abspath(chunk.gold) == os.path.abspath(chunk.system):
+        selection = {chunk.gold: (*chunk.gold_names, *chunk.system_names)}
+    token = _RUN.set(_SERIAL)
+    try:
+        with selected_files(selection):
+            result: Result = function(Path(chunk.gold), Path(chunk.system), options)
+    finally:
+        _RUN.reset(token)
     return Part(
         replace(result, warnings=(), _cache={}),
-        tuple(item for w in result.warnings for item in _sided(w, links)),
+        tuple(item for w in result.warnings for item in _sided(w, chunk.gold, chunk.system)),
     )
 
 

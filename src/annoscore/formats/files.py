@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from annoscore.errors import InputError
@@ -136,6 +137,23 @@ def check_no_nul(text: str, path: Path) -> None:
         raise InputError("NUL byte in the text (binary data?)", path, text.count("\n", 0, at) + 1)
 
 
+_SELECTED: ContextVar[Mapping[str, frozenset[str]] | None] = ContextVar(
+    "annoscore_selected_files", default=None
+)
+
+
+@contextmanager
+def selected_files(selection: Mapping[str, Iterable[str]]) -> Iterator[None]:
+    """Inside the block, :func:`folder_files` of a folder named in ``selection`` (its absolute
+    path) sees only the entries named there: a chunk of a folder's documents, read by the same
+    reader with the folder's own paths (:mod:`annoscore.scale`)."""
+    token = _SELECTED.set({os.path.abspath(k): frozenset(v) for k, v in selection.items()})
+    try:
+        yield
+    finally:
+        _SELECTED.reset(token)
+
+
 def folder_files(
     folder: Path, suffix: str = ".ann", every_file: bool = False, texts: set[str] | None = None
 ) -> tuple[list[str], ScoreWarning | None]:
@@ -150,6 +168,9 @@ def folder_files(
         entries = list(os.scandir(folder))
     except OSError as error:
         raise InputError(f"cannot read the folder: {error.strerror}", folder) from None
+    selection = _SELECTED.get()
+    if selection is not None and (names := selection.get(os.path.abspath(folder))) is not None:
+        entries = [entry for entry in entries if entry.name in names]
     for entry in entries:
         name = entry.name
         wanted = name.endswith(suffix)
