@@ -219,20 +219,36 @@ class Part:
     warnings: tuple[tuple[int, ScoreWarning], ...]
 
 
-def _sided(warning: ScoreWarning, gold: str, system: str) -> list[tuple[int, ScoreWarning]]:
-    """``warning`` cut by the side its examples name (a reader quotes the paths of the files it
-    tolerated, under the ``gold`` or the ``system`` folder): (0, gold examples), (1, system
-    examples), or (2, the warning) when it names no file; the count goes with the first part
-    (counts only add)."""
+UNKNOWN_SIDE = -1
+"""The side of an example naming a file that both folders of a chunk hold (``a.ann:4``)."""
+
+
+def _side(example: str, chunk: FolderChunk) -> int:
+    """0 (gold) or 1 (system) when ``example`` names a file of one side only (its path, or its
+    name before a ``:``), :data:`UNKNOWN_SIDE` when the name is on both sides, 2 when it names
+    no file of the chunk."""
     prefixes = sorted(
-        ((os.path.join(folder, ""), side) for side, folder in ((0, gold), (1, system))),
+        ((os.path.join(folder, ""), side) for side, folder in ((0, chunk.gold), (1, chunk.system))),
         key=lambda item: -len(item[0]),  # the longer first: one folder may hold the other
     )
-    examples: list[list[str]] = [[], [], []]
+    for prefix, side in prefixes:
+        if example.startswith(prefix):
+            return side
+    name = example.partition(":")[0]
+    in_gold, in_system = name in chunk.gold_names, name in chunk.system_names
+    if in_gold and in_system:
+        return UNKNOWN_SIDE
+    return 0 if in_gold else 1 if in_system else 2
+
+
+def _sided(warning: ScoreWarning, chunk: FolderChunk) -> list[tuple[int, ScoreWarning]]:
+    """``warning`` cut by the side its examples name (a reader quotes the files it tolerated):
+    (0, gold examples), (1, system examples), (2, examples naming no file), (UNKNOWN_SIDE, ...);
+    the count goes with the first part (counts only add)."""
+    examples: dict[int, list[str]] = {}
     for example in warning.examples:
-        side = next((n for prefix, n in prefixes if example.startswith(prefix)), 2)
-        examples[side].append(example)
-    parts = [(side, found) for side, found in enumerate(examples) if found]
+        examples.setdefault(_side(example, chunk), []).append(example)
+    parts = sorted(examples.items())
     if len(parts) <= 1:
         return [(parts[0][0] if parts else 2, warning)]
     return [
@@ -262,7 +278,7 @@ def score_folder_chunk(task: str, chunk: FolderChunk, options: TaskOptions) -> P
         _RUN.reset(token)
     return Part(
         replace(result, warnings=(), _cache={}),
-        tuple(item for w in result.warnings for item in _sided(w, chunk.gold, chunk.system)),
+        tuple(item for w in result.warnings for item in _sided(w, chunk)),
     )
 
 
@@ -327,14 +343,20 @@ def merge_in_order(
 
 def combine(
     task: str, options: TaskOptions, parts: Sequence[Part], order: Sequence[str] = ("*",)
-) -> Result:
+) -> Result | None:
     """One result of the chunks' results: rows stacked in order, warnings pooled, then what
     the whole corpus derives (corpus counts, scores, undefined and macro-average notes) made
     once by :meth:`~annoscore.tasks.registry.Task.result`; the first chunk's view, headline,
-    details and extra fields kept (a task whose details are not additive is not cut)."""
+    details and extra fields kept (a task whose details are not additive is not cut).
+
+    ``None`` when the order of the warnings in one run cannot be known: an example names a file
+    both sides hold (``a.ann:4``: one run reports the gold side's reading before the system
+    side's); the caller then scores the input in one run (rare: tolerated input)."""
     from annoscore.tasks.registry import get
 
     first = parts[0].result
+    if any(side == UNKNOWN_SIDE for part in parts for side, _ in part.warnings):
+        return None  # where one run quotes it among the others cannot be known: one run
     warnings = merge_in_order(
         [[(side, w) for side, w in p.warnings if w.code not in DERIVED_CODES] for p in parts],
         order,
@@ -372,7 +394,10 @@ def chunked(task: str, how: str = "folders", warnings: Sequence[str] = ("*",)) -
             if plan is None:
                 return function(gold, system, options)  # type: ignore[no-any-return]
             parts = run.map(functools.partial(_folder_part, task, options), plan)
-            return combine(task, options, parts, warnings)
+            combined = combine(task, options, parts, warnings)
+            if combined is None:  # rare: tolerated input quoted by bare file names on both sides
+                return function(gold, system, options)  # type: ignore[no-any-return]
+            return combined
 
         return score  # type: ignore[return-value]
 

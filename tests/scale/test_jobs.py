@@ -106,6 +106,16 @@ def _mentions(rng: random.Random, text: str, n: int) -> list[tuple[int, int, str
 def _write(folder: Path, stem: str, text: str, mentions: list[tuple[int, int, str]],
            rng: random.Random, with_text: bool) -> None:  # fmt: skip
     lines = [f"T{n}\t{kind} {s} {e}\t{text[s:e]}" for n, (s, e, kind) in enumerate(mentions, 1)]
+    if lines and rng.random() < 0.03:  # tolerated input the readers warn about
+        quirk = rng.randrange(4)
+        if quirk == 0:
+            lines.append(lines[0])  # a repeated id
+        elif quirk == 1:
+            lines.append(f"T99\tDrug 1 {len(text) + 3}\tzz")  # past the end of the text
+        elif quirk == 2:
+            lines.append("T98\tGene 0 1\tnot the text")  # a text differing from the .txt
+        else:  # the text separated from the offsets by a space
+            lines.append(f"T97\tDose 0 1 {text[0:1]}")
     body = "\n".join(lines) + ("\n" if lines else "")
     bom = "\ufeff" if rng.random() < 0.05 else ""
     (folder / f"{stem}.ann").write_text(bom + body, encoding="utf-8")
@@ -213,3 +223,25 @@ def test_the_run_in_force_is_restored(tmp_path: Path) -> None:
         assert current() is run
     assert current().serial
     assert json.loads("1") == 1
+
+
+def test_a_corpus_without_tolerated_input_is_scored_by_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cut-and-combine path runs (no fallback to one run) when no example names a file
+    both sides hold, and gives one run's bytes."""
+    import annoscore.scale as scale
+
+    combined: list[bool] = []
+    original = scale.combine
+
+    def counting(*args: Any, **kwargs: Any) -> Result | None:
+        result = original(*args, **kwargs)
+        combined.append(result is not None)
+        return result
+
+    monkeypatch.setattr(scale, "combine", counting)
+    gold, system = _corpus(random.Random(2), tmp_path)
+    one = _bytes(annoscore.score("spans", gold, system, mode="semeval"))
+    assert _bytes(annoscore.score("spans", gold, system, mode="semeval", jobs=2)) == one
+    assert combined == [True]
