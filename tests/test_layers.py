@@ -1,10 +1,10 @@
 """The data flows one way (design.md): a lower layer never imports a higher one.
 
 Layers, low to high: the core (``counts``, ``errors``, ``signature``, ``result``, ``model``,
-``samples``), ``formats``, ``align``, ``metrics``, ``tasks`` (with ``scale`` and ``distributed``, which run a task's score function on
-chunks of its input), ``significance``, ``report``,
-``cli``.  Imports inside functions count too.  One documented exception: a preset (``tasks``)
-fills the layout dataclass its report declares (``report.pharmaconer.Layout``,
+``samples``), ``formats``, ``align``, ``metrics``, ``tasks`` (with ``scale`` and
+``distributed``, which run a task's score function on chunks of its input), ``significance``,
+``report``, ``cli``.  Imports inside functions count too.  One documented exception: a preset
+(``tasks``) fills the layout dataclass its report declares (``report.pharmaconer.Layout``,
 ``report.muc.MucDetails``), so ``tasks`` may import ``report`` modules; ``report`` never imports
 ``tasks``.  And nothing below ``cli`` switches the garbage collector off.
 """
