@@ -166,7 +166,8 @@ def test_random_brat_folders_give_the_same_bytes_with_1_2_and_3_worker_processes
 def _same_bytes_with_jobs(seed: int, tmp_path: Path, jobs_list: tuple[int, ...]) -> None:
     rng = random.Random(seed)
     gold, system = _corpus(rng, tmp_path)
-    assert split_folders(gold, system, 4) is not None, "the corpus is really cut"
+    # cut unless too few documents are on both sides (then one chunk, the same bytes)
+    assert split_folders(gold, system, 4) is not None or len(list(gold.glob("*.ann"))) < 4
     for options in MODES:
         outputs = []
         for jobs in jobs_list:
