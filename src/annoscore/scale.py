@@ -17,8 +17,22 @@ How a task's input is cut is declared by decorating its score function with :fun
   files and the paths in warnings and errors are the folders' own.  Two files, or folders with
   entries the reader would skip or warn about by folder, are one chunk.
 
+- ``"lines"``: two single files of lines whose first field is the document id (CodiEsp TSV,
+  trec qrels and run) are cut at document boundaries found in the bytes (:func:`split_lines`):
+  the parent reads a few lines around each cut, never the corpus; a worker reads its own byte
+  ranges (:func:`~annoscore.formats.files.cut_files`) with the task's own reader, which
+  records the ids it found.  The cut is kept only when it is exact: no document is in two
+  chunks (on either side), no chunk raised an error and no chunk warned (the warnings of these
+  tasks are made from the whole corpus, so a warned input is scored in one run, as is an input
+  whose lines of one document are not adjacent: their order is kept, never regrouped).
+
 A task not decorated, or an input that cannot be cut, is one chunk: ``jobs`` does not change
 what it computes, only where.
+
+Workers are forked from this process (no pickling of the corpus, no import repeated in a
+worker), started as soon as the chunks are planned, and send back count rows and warnings.  On
+a terminal (not in a pipe or under ``CI``) a run longer than a couple of seconds shows a
+progress line on standard error (documents done, rate, time left; :class:`Progress`).
 
 Whether to cut is decided by the run in force (:func:`using`): ``annoscore ... --jobs N``,
 ``annoscore.score(..., jobs=N)`` and :func:`annoscore.distributed.score` set it.  ``jobs=1``
@@ -87,16 +101,101 @@ class Run:
         return self.jobs
 
     def map(self, function: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
-        """``function`` of each item, in the items' order."""
+        """``function`` of each item, in the items' order (a progress line on a terminal)."""
+        progress = Progress(len(items))
         if self.client is not None:
+            from distributed import as_completed  # only with a client: the extra is there
+
             futures = self.client.map(function, list(items), pure=False)
+            for future in as_completed(futures):
+                progress.done(future.result())
+            progress.close()
             return list(self.client.gather(futures))
         if self.jobs == 1 or len(items) <= 1:
-            return [function(item) for item in items]
-        from concurrent.futures import ProcessPoolExecutor
+            found = []
+            for item in items:
+                found.append(function(item))
+                progress.done(found[-1])
+            progress.close()
+            return found
+        import multiprocessing
 
-        with ProcessPoolExecutor(min(self.jobs, len(items))) as pool:
-            return list(pool.map(function, items))
+        # forked workers: what this process imported is there already, the items are small
+        # (paths and byte ranges) and each worker reads its own chunk
+        context = multiprocessing.get_context("fork")
+        with context.Pool(min(self.jobs, len(items))) as pool:
+            found = []
+            for part in pool.imap(function, items):
+                found.append(part)
+                progress.done(part)
+        progress.close()
+        return found
+
+
+class Progress:
+    """A progress line on standard error while chunks come back: documents done, rate and
+    time left (by chunks), shown only on a terminal, not under ``CI``, and only once the run
+    has taken :attr:`AFTER` seconds; erased at the end."""
+
+    AFTER = 2.0
+
+    def __init__(self, chunks: int) -> None:
+        import sys
+        import time
+
+        self.chunks, self.finished, self.documents = chunks, 0, 0
+        self.start = time.monotonic()
+        self.shown = False
+        stream = sys.stderr
+        self.stream = stream
+        self.on = (
+            chunks > 1
+            and stream is not None
+            and stream.isatty()
+            and not os.environ.get("CI")
+            and os.environ.get("TERM") != "dumb"
+        )
+
+    def done(self, part: Any) -> None:
+        """One more chunk back (its documents counted when it says how many)."""
+        import time
+
+        self.finished += 1
+        self.documents += _documents_of(part)
+        if not self.on:
+            return
+        elapsed = time.monotonic() - self.start
+        if elapsed < self.AFTER:
+            return
+        self.stream.write("\r" + self.line(elapsed))
+        self.stream.flush()
+        self.shown = True
+
+    def line(self, elapsed: float) -> str:
+        """The progress line after ``elapsed`` seconds.
+
+        >>> p = Progress(4)
+        >>> p.finished, p.documents = 1, 2500
+        >>> p.line(5.0)
+        '[#####...............]  2,500 documents, 500/s, 15 s left '
+        """
+        width = 20
+        full = width * self.finished // max(1, self.chunks)
+        rate = self.documents / elapsed if elapsed > 0 else 0.0
+        left = elapsed * (self.chunks - self.finished) / max(1, self.finished)
+        bar = "#" * full + "." * (width - full)
+        return f"[{bar}]  {self.documents:,} documents, {rate:,.0f}/s, {left:,.0f} s left "
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * 78 + "\r")
+            self.stream.flush()
+
+
+def _documents_of(part: Any) -> int:
+    result = getattr(part, "result", None)
+    matrix = getattr(result, "matrix", None)
+    return len(matrix.documents) if matrix is not None else 0
 
 
 _SERIAL = Run()
@@ -215,8 +314,10 @@ def _has_ann(names: Sequence[str]) -> bool:
 class Part:
     """A chunk's result, and its warnings each with its side (:func:`_sided`)."""
 
-    result: Result
+    result: Result | None
     warnings: tuple[tuple[int, ScoreWarning], ...]
+    seen: tuple[tuple[object, ...], tuple[object, ...]] = ((), ())
+    """The document ids the readers found in a chunk of lines: (gold's, system's)."""
 
 
 UNKNOWN_SIDE = -1
@@ -355,6 +456,7 @@ def combine(
     from annoscore.tasks.registry import get
 
     first = parts[0].result
+    assert first is not None
     if any(side == UNKNOWN_SIDE for part in parts for side, _ in part.warnings):
         return None  # where one run quotes it among the others cannot be known: one run
     warnings = merge_in_order(
@@ -363,7 +465,7 @@ def combine(
     )
     result = get(task).result(
         options,
-        stack([p.result.matrix for p in parts]),
+        stack([p.result.matrix for p in parts if p.result is not None]),
         warnings=warnings,
         details=first.details,
         extra=first.extra,
@@ -374,13 +476,37 @@ def combine(
     return result.shown(documents=view.documents, types=view.types, averages=view.averages)
 
 
-def chunked(task: str, how: str = "folders", warnings: Sequence[str] = ("*",)) -> Callable[[F], F]:
+Details = Callable[[Sequence[Any], Sequence[int]], Any]
+"""How a task's details of the chunks make the details of the whole, given the order of the
+rows (the stacked rows' positions; ``None``: the first chunk's); raises :class:`NotExact` when
+they cannot."""
+
+
+class NotExact(Exception):
+    """The chunks' results cannot make the result of one run exactly: score in one run."""
+
+
+def chunked(
+    task: str,
+    how: str = "folders",
+    warnings: Sequence[str] = ("*",),
+    *,
+    separators: bytes = b"\t",
+    order: str = "gold-first",
+    details: Details | None = None,
+) -> Callable[[F], F]:
     """Declare how ``task``'s score function ``(gold, system, options) -> Result`` is cut (see
-    the module doc) and the order of its warnings' groups (:func:`merge_in_order`): with a run
-    of more than one job in force, it scores the chunks of its input by the same function and
-    combines them; otherwise, and when the input cannot be cut, it is called as it is."""
-    if how != "folders":
+    the module doc): ``"folders"``, with the order of its warnings' groups
+    (:func:`merge_in_order`); or ``"lines"``, with the bytes that end a line's first field
+    (``separators``), the order of the documents of one run (``order``: ``"gold-first"``,
+    gold's first-seen order then the others', or ``"sorted"``, by the ids' bytes) and how
+    the chunks' ``details`` make the whole's.  With a run of more than one job in force, it
+    scores the chunks of its input by the same function and combines them; otherwise, and
+    when the input cannot be cut, it is called as it is."""
+    if how not in ("folders", "lines"):
         raise ValueError(f"unknown way to cut an input: {how!r}")
+    if order not in ("gold-first", "sorted"):
+        raise ValueError(f"unknown order of documents: {order!r}")
 
     def decorate(function: F) -> F:
         @functools.wraps(function)
@@ -390,12 +516,20 @@ def chunked(task: str, how: str = "folders", warnings: Sequence[str] = ("*",)) -
                 options = get_options(task)
             if run.serial:
                 return function(gold, system, options)  # type: ignore[no-any-return]
-            plan = split_folders(Path(gold), Path(system), run.workers * CHUNKS_PER_WORKER)
-            if plan is None:
-                return function(gold, system, options)  # type: ignore[no-any-return]
-            parts = run.map(functools.partial(_folder_part, task, options), plan)
-            combined = combine(task, options, parts, warnings)
-            if combined is None:  # rare: tolerated input quoted by bare file names on both sides
+            combined: Result | None = None
+            if how == "folders":
+                plan = split_folders(Path(gold), Path(system), run.workers * CHUNKS_PER_WORKER)
+                if plan is not None:
+                    parts = run.map(functools.partial(_folder_part, task, options), plan)
+                    combined = combine(task, options, parts, warnings)
+            else:
+                lines = split_lines(
+                    Path(gold), Path(system), run.workers * LINE_CHUNKS_PER_WORKER, separators
+                )
+                if lines is not None:
+                    parts = run.map(functools.partial(_line_part, task, options), lines)
+                    combined = combine_lines(task, options, parts, order, details)
+            if combined is None:  # not cut, or not exactly: one run
                 return function(gold, system, options)  # type: ignore[no-any-return]
             return combined
 
@@ -412,3 +546,234 @@ def get_options(task: str) -> TaskOptions:
 
 def _folder_part(task: str, options: TaskOptions, chunk: FolderChunk) -> Part:
     return score_folder_chunk(task, chunk, options)
+
+
+# --- single files of lines -------------------------------------------------------------------
+
+LINE_CHUNKS_PER_WORKER = 2
+"""Chunks of a single file per worker (each chunk reads the task's other files again)."""
+
+MIN_LINE_BYTES = 1 << 20
+"""Files smaller than this (gold and system together) are one chunk: forking costs more."""
+
+
+@dataclass(frozen=True, slots=True)
+class LineChunk:
+    """Byte ranges ``[start, stop)`` of two files, whole lines: some documents of each."""
+
+    gold: str
+    system: str
+    gold_range: tuple[int, int]
+    system_range: tuple[int, int]
+
+
+def _key(data: Any, start: int, separators: bytes) -> bytes:
+    """The first field of the line at ``start`` of ``data`` (up to a separator or its end)."""
+    end = data.find(b"\n", start)
+    end = len(data) if end < 0 else end
+    for separator in separators:
+        found = data.find(bytes((separator,)), start, end)
+        if found >= 0:
+            end = found
+    return bytes(data[start:end])
+
+
+def _next_run(data: Any, start: int, separators: bytes) -> tuple[int, bytes] | None:
+    """The start and key of the first line after ``start`` whose key is not the key of the
+    line at ``start`` (the next document's first line when a document's lines are adjacent);
+    ``None`` at the end."""
+    key = _key(data, start, separators)
+    while True:
+        newline = data.find(b"\n", start)
+        if newline < 0 or newline + 1 >= len(data):
+            return None
+        start = newline + 1
+        other = _key(data, start, separators)
+        if other != key:
+            return start, other
+
+
+def _find_line(data: Any, key: bytes, separators: bytes, after: int) -> int:
+    """The start of the first line at or after ``after`` whose first field is ``key``
+    (-1: none)."""
+    found = -1
+    for separator in separators:
+        field = key + bytes((separator,))
+        if after == 0 and data[: len(field)] == field:
+            return 0
+        at = data.find(b"\n" + field, max(0, after - 1))
+        if at >= 0 and (found < 0 or at + 1 < found):
+            found = at + 1
+    return found
+
+
+def split_lines(
+    gold: Path, system: Path, parts: int, separators: bytes = b"\t"
+) -> list[LineChunk] | None:
+    """Two files of lines (a document's id in the first field) cut into at most ``parts``
+    chunks at document boundaries found in the bytes: each gold cut is the first line of a
+    document near an even share of the bytes (after every line of the document before, when
+    they are adjacent), each system cut the first line of that document in the system file
+    (the next gold document when the system has none; a cut that would not move forward in
+    both is left out).  Only the lines around the cuts are read (``mmap``).  ``None`` when
+    the files are not two distinct regular files of :data:`MIN_LINE_BYTES` or more together,
+    or give one chunk.  Whether the cut is exact is checked after the chunks are read
+    (:func:`combine_lines`), by the ids their readers found."""
+    import mmap
+
+    if parts < 2:
+        return None
+    try:
+        stats = [os.stat(gold), os.stat(system)]
+    except OSError:
+        return None
+    import stat
+
+    if not all(stat.S_ISREG(s.st_mode) and s.st_size > 0 for s in stats):
+        return None
+    if os.path.samefile(gold, system) or stats[0].st_size + stats[1].st_size < MIN_LINE_BYTES:
+        return None
+    with (
+        open(gold, "rb") as g,
+        open(system, "rb") as p,
+        mmap.mmap(g.fileno(), 0, access=mmap.ACCESS_READ) as gold_data,
+        mmap.mmap(p.fileno(), 0, access=mmap.ACCESS_READ) as system_data,
+    ):
+        size = len(gold_data)
+        cuts: list[tuple[int, int]] = []
+        last = (0, 0)
+        for n in range(1, parts):
+            at = max(size * n // parts, last[0] + 1)
+            newline = gold_data.find(b"\n", at - 1)
+            if newline < 0 or newline + 1 >= size:
+                break
+            found = _next_run(gold_data, newline + 1, separators)
+            for _ in range(16):  # the next documents when the system has none of this one
+                if found is None:
+                    break
+                start, key = found
+                where = _find_line(system_data, key, separators, last[1])
+                if where > last[1]:
+                    last = (start, where)
+                    cuts.append(last)
+                    break
+                found = _next_run(gold_data, start, separators)
+        if not cuts:
+            return None
+        ends = [*cuts, (size, len(system_data))]
+        begins = [(0, 0), *cuts]
+        return [
+            LineChunk(str(gold), str(system), (b[0], e[0]), (b[1], e[1]))
+            for b, e in zip(begins, ends, strict=True)
+        ]
+
+
+def score_line_chunk(task: str, chunk: LineChunk, options: TaskOptions) -> Part:
+    """The chunk function of ``"lines"`` tasks: ``task``'s score function (undecorated) on the
+    two files, their readers reading only the chunk's ranges
+    (:func:`~annoscore.formats.files.cut_files`) and recording the ids found there.  An error
+    in a chunk gives a part without a result (the input is then scored in one run, which
+    reports the error as one run does).  Runs in a worker (or in this process)."""
+    from annoscore.formats.files import Cut, cut_files
+    from annoscore.tasks.registry import get
+
+    function = get(task).score_function()
+    function = getattr(function, "__wrapped__", function)
+    gold, system = Cut(*chunk.gold_range), Cut(*chunk.system_range)
+    token = _RUN.set(_SERIAL)
+    try:
+        with cut_files({chunk.gold: gold, chunk.system: system}):
+            result: Result = function(Path(chunk.gold), Path(chunk.system), options)
+    except InputError:
+        return Part(None, ())
+    finally:
+        _RUN.reset(token)
+    return Part(
+        replace(result, warnings=(), _cache={}),
+        tuple((2, w) for w in result.warnings),
+        (tuple(gold.seen), tuple(system.seen)),
+    )
+
+
+def _line_part(task: str, options: TaskOptions, chunk: LineChunk) -> Part:
+    return score_line_chunk(task, chunk, options)
+
+
+def exact_cut(parts: Sequence[Part]) -> bool:
+    """Whether the chunks of lines hold every document whole: no document in two chunks of one
+    side, none in one chunk of gold and another of the system; and every chunk read.
+
+    >>> from annoscore.result import CountMatrix
+    >>> r = object()
+    >>> exact_cut([Part(r, (), (("a",), ("a",))), Part(r, (), (("b",), ("c",)))])
+    True
+    >>> exact_cut([Part(r, (), (("a",), ("b",))), Part(r, (), (("b",), ()))])
+    False
+    """
+    if any(part.result is None for part in parts):
+        return False
+    owner: dict[object, int] = {}
+    for n, part in enumerate(parts):
+        for key in dict.fromkeys(part.seen[0]):
+            if owner.setdefault(key, n) != n:
+                return False
+    system: dict[object, int] = {}
+    for n, part in enumerate(parts):
+        for key in dict.fromkeys(part.seen[1]):
+            if system.setdefault(key, n) != n or owner.get(key, n) != n:
+                return False
+    return True
+
+
+def combine_lines(
+    task: str,
+    options: TaskOptions,
+    parts: Sequence[Part],
+    order: str = "gold-first",
+    details: Details | None = None,
+) -> Result | None:
+    """One result of the chunks of lines (:func:`combine`), its rows in the order of one run
+    (``order``); ``None`` when the cut was not exact (:func:`exact_cut`) or a chunk warned
+    (these tasks' warnings are made from the whole corpus)."""
+    import numpy as np
+
+    from annoscore.result import CountMatrix
+    from annoscore.tasks.registry import get
+
+    if not exact_cut(parts):
+        return None
+    if any(w.code not in DERIVED_CODES for part in parts for _, w in part.warnings):
+        return None
+    results = [part.result for part in parts if part.result is not None]
+    first = results[0]
+    whole = stack([r.matrix for r in results])
+    names = list(whole.documents)
+    if order == "sorted":
+        permutation = sorted(range(len(names)), key=lambda i: names[i].encode("utf-8", "replace"))
+    else:
+        gold_rows: list[int] = []
+        other_rows: list[int] = []
+        at = 0
+        for part, result in zip(parts, results, strict=True):
+            golden = {str(k) for k in part.seen[0]}
+            for k, name in enumerate(result.matrix.documents):
+                (gold_rows if name in golden else other_rows).append(at + k)
+            at += len(result.matrix.documents)
+        permutation = gold_rows + other_rows
+    if permutation != list(range(len(names))):
+        index = np.asarray(permutation, dtype=np.int64)
+        whole = CountMatrix(
+            tuple(names[i] for i in permutation), whole.names, whole.values[index], whole.integer
+        )
+    try:
+        merged = (
+            first.details if details is None else details([r.details for r in results], permutation)
+        )
+    except NotExact:
+        return None
+    result = get(task).result(
+        options, whole, details=merged, extra=first.extra, undefined=first.undefined
+    )
+    result = replace(result, headline=first.headline, signature=first.signature)
+    view = first.view
+    return result.shown(documents=view.documents, types=view.types, averages=view.averages)

@@ -43,8 +43,11 @@ from annoscore.errors import InputError
 from annoscore.formats.files import (
     bom_warning,
     check_no_nul,
+    cut_of,
     decode_utf8,
+    read_cut,
     reading,
+    saw,
     split_lines,
     without_bom,
 )
@@ -92,6 +95,10 @@ def _opened(path: Path) -> Iterator[io.BufferedIOBase]:
     """``path`` opened once for reading bytes; an input that cannot seek (a pipe, a FIFO,
     ``<(cat FILE)``) is read into memory first, so that it can be read from the start again
     (its writer sends it only once).  The operating system's errors are :class:`InputError`."""
+    cut = cut_of(path)
+    if cut is not None:  # a chunk of the file (annoscore.scale)
+        yield io.BytesIO(read_cut(path, cut))
+        return
     with reading(path), path.open("rb") as handle:
         if handle.seekable():
             yield handle
@@ -255,6 +262,7 @@ def read_code_file(
             read = CodeFile(rows)
         else:
             read = _parse_code_rows(_read_all(handle, path), path, what, allow_empty)
+    saw(path, read.rows.documents)
     if not lowercase and vocabulary is None:
         return read
     return replace(read, rows=recode(read.rows, lowercase=lowercase, vocabulary=vocabulary))

@@ -21,6 +21,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from annoscore.errors import InputError
@@ -152,6 +153,62 @@ def selected_files(selection: Mapping[str, Iterable[str]]) -> Iterator[None]:
         yield
     finally:
         _SELECTED.reset(token)
+
+
+@dataclass(slots=True)
+class Cut:
+    """A byte range ``[start, stop)`` of a file, whole lines, that a reader reads instead of
+    the whole file (a chunk of a single-file corpus, :mod:`annoscore.scale`); ``seen``
+    receives the document ids the reader found in it, first-seen order."""
+
+    start: int
+    stop: int
+    seen: list[object] = field(default_factory=list)
+
+
+_CUTS: ContextVar[Mapping[str, Cut] | None] = ContextVar("annoscore_cut_files", default=None)
+
+
+@contextmanager
+def cut_files(cuts: Mapping[str, Cut]) -> Iterator[None]:
+    """Inside the block, a reader that honours cuts (:func:`cut_of`) reads only the range of a
+    file named in ``cuts`` (by absolute path)."""
+    token = _CUTS.set({os.path.abspath(k): v for k, v in cuts.items()})
+    try:
+        yield
+    finally:
+        _CUTS.reset(token)
+
+
+def cut_of(path: Path) -> Cut | None:
+    """The range of ``path`` to read inside :func:`cut_files`, or ``None`` (the whole file)."""
+    cuts = _CUTS.get()
+    return None if cuts is None else cuts.get(os.path.abspath(path))
+
+
+def read_cut(path: Path, cut: Cut) -> bytes:
+    """The bytes of ``cut`` of ``path``, read with ``pread`` (nothing else of the file)."""
+    parts: list[bytes] = []
+    with reading(path):
+        handle = os.open(path, os.O_RDONLY)
+        try:
+            at = cut.start
+            while at < cut.stop:
+                part = os.pread(handle, min(cut.stop - at, 1 << 24), at)
+                if not part:
+                    break
+                parts.append(part)
+                at += len(part)
+        finally:
+            os.close(handle)
+    return b"".join(parts)
+
+
+def saw(path: Path, ids: Iterable[object]) -> None:
+    """Record the document ids a reader found in a cut of ``path`` (nothing outside a cut)."""
+    cut = cut_of(path)
+    if cut is not None:
+        cut.seen.extend(ids)
 
 
 def folder_files(

@@ -403,11 +403,18 @@ class _Ndcg:
     def _prefix(r: _Rows, values: FloatArray) -> FloatArray:
         import numpy as np
 
-        total = np.cumsum(values)
-        base = np.zeros(r.n, dtype=np.float64)
-        has = r.sizes > 0
-        base[has] = (total - values)[r.starts[has]]
-        out: FloatArray = total - base[r.query]
+        # each query's own running sum, in rank order, as trec_eval adds it (a running sum
+        # over every query minus the sum before the query would let the queries before round
+        # it: a query's value would depend on the others, and on how a corpus is cut)
+        out: FloatArray = np.array(values, dtype=np.float64)
+        if not len(out):
+            return out
+        by_size = np.argsort(-r.sizes, kind="stable")
+        longest = r.sizes[by_size]
+        starts = r.starts[by_size]
+        for k in range(1, int(longest[0])):
+            at = starts[: int(np.searchsorted(-longest, -k, side="left"))] + k
+            out[at] += out[at - 1]
         return out
 
     def ideal_at(self, cut: Any) -> FloatArray:
