@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
@@ -122,14 +123,30 @@ class Run:
 
         # forked workers: what this process imported is there already, the items are small
         # (paths and byte ranges) and each worker reads its own chunk
+        global _WORK
         context = multiprocessing.get_context("fork")
-        with context.Pool(min(self.jobs, len(items))) as pool:
-            found = []
-            for part in pool.imap(function, items):
-                found.append(part)
-                progress.done(part)
+        _WORK = (function, items)  # inherited by the forked workers: nothing of it is pickled
+        try:
+            with context.Pool(min(self.jobs, len(items))) as pool:
+                found = []
+                for part in pool.imap(_work, range(len(items))):
+                    found.append(part)
+                    progress.done(part)
+        finally:
+            _WORK = None
         progress.close()
         return found
+
+
+_WORK: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
+"""The function and items of the running :meth:`Run.map`, as its forked workers inherit them."""
+
+
+def _work(n: int) -> Any:
+    """Item ``n`` of the running map, in a forked worker."""
+    assert _WORK is not None
+    function, items = _WORK
+    return function(items[n])
 
 
 class Progress:
@@ -311,12 +328,45 @@ def _has_ann(names: Sequence[str]) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class Seen:
+    """The distinct document ids a reader found in a chunk of one side, as bytes: the first
+    and the last, whether they came in strictly increasing order, how many, and all of them
+    joined by newlines (no id of a file of lines holds one; read only when the order does not
+    settle the question, as unpickling a set of a million ids costs more than sending bytes).
+
+    >>> Seen.of(["b", "a", "b"])
+    Seen(first=b'b', last=b'a', ordered=False, count=2, joined=b'b\\na')
+    >>> sorted(Seen.of([b"x", b"y"]).ids()), Seen.of([]).ids()
+    ([b'x', b'y'], frozenset())
+    """
+
+    first: bytes
+    last: bytes
+    ordered: bool
+    count: int
+    joined: bytes
+
+    @classmethod
+    def of(cls, ids: Sequence[object]) -> Seen:
+        keys = [
+            k if isinstance(k, bytes) else str(k).encode("utf-8", "surrogatepass")
+            for k in dict.fromkeys(ids)
+        ]
+        ordered = all(a < b for a, b in itertools.pairwise(keys))
+        first, last = (keys[0], keys[-1]) if keys else (b"", b"")
+        return cls(first, last, ordered, len(keys), b"\n".join(keys))
+
+    def ids(self) -> frozenset[bytes]:
+        return frozenset(self.joined.split(b"\n")) if self.count else frozenset()
+
+
+@dataclass(frozen=True, slots=True)
 class Part:
     """A chunk's result, and its warnings each with its side (:func:`_sided`)."""
 
     result: Result | None
     warnings: tuple[tuple[int, ScoreWarning], ...]
-    seen: tuple[tuple[object, ...], tuple[object, ...]] = ((), ())
+    seen: tuple[Seen, Seen] | None = None
     """The document ids the readers found in a chunk of lines: (gold's, system's)."""
 
 
@@ -405,7 +455,7 @@ def stack(matrices: Sequence[CountMatrix]) -> CountMatrix:
     for m in matrices:
         values[at : at + len(m.documents), [column[n] for n in m.names]] = m.values
         at += len(m.documents)
-    documents = tuple(d for m in matrices for d in m.documents)
+    documents = tuple(itertools.chain.from_iterable(m.documents for m in matrices))
     return CountMatrix(documents, tuple(column), values, tuple(whole[n] for n in column))
 
 
@@ -691,7 +741,7 @@ def score_line_chunk(task: str, chunk: LineChunk, options: TaskOptions) -> Part:
     return Part(
         replace(result, warnings=(), _cache={}),
         tuple((2, w) for w in result.warnings),
-        (tuple(gold.seen), tuple(system.seen)),
+        (Seen.of(gold.seen), Seen.of(system.seen)),
     )
 
 
@@ -701,27 +751,52 @@ def _line_part(task: str, options: TaskOptions, chunk: LineChunk) -> Part:
 
 def exact_cut(parts: Sequence[Part]) -> bool:
     """Whether the chunks of lines hold every document whole: no document in two chunks of one
-    side, none in one chunk of gold and another of the system; and every chunk read.
+    side, none in one chunk of gold and another of the system; and every chunk read.  When
+    every chunk's ids came in increasing order, their first and last ids may settle it (chunk
+    n's system ids lie strictly between the gold ids of chunks n-1 and n+1); otherwise the sets
+    of ids are compared.
 
-    >>> from annoscore.result import CountMatrix
     >>> r = object()
-    >>> exact_cut([Part(r, (), (("a",), ("a",))), Part(r, (), (("b",), ("c",)))])
+    >>> def part(gold, system): return Part(r, (), (Seen.of(gold), Seen.of(system)))
+    >>> exact_cut([part("ab", "az"), part("cd", "c")])
     True
-    >>> exact_cut([Part(r, (), (("a",), ("b",))), Part(r, (), (("b",), ()))])
+    >>> exact_cut([part("ba", "a"), part("cd", "b")])
+    False
+    >>> exact_cut([part("ab", "a"), part("cd", "b")])
     False
     """
-    if any(part.result is None for part in parts):
+    seen = [part.seen for part in parts]
+    if any(part.result is None for part in parts) or any(s is None for s in seen):
         return False
-    owner: dict[object, int] = {}
-    for n, part in enumerate(parts):
-        for key in dict.fromkeys(part.seen[0]):
-            if owner.setdefault(key, n) != n:
-                return False
-    system: dict[object, int] = {}
-    for n, part in enumerate(parts):
-        for key in dict.fromkeys(part.seen[1]):
-            if system.setdefault(key, n) != n or owner.get(key, n) != n:
-                return False
+    sides = [(s[0], s[1]) for s in seen if s is not None]
+    if all(g.ordered and p.ordered for g, p in sides) and _ordered_exact(sides):
+        return True
+    gold = [g.ids() for g, _ in sides]
+    system = [p.ids() for _, p in sides]
+    every_gold = frozenset().union(*gold)
+    every_system = frozenset().union(*system)
+    if len(every_gold) != sum(map(len, gold)) or len(every_system) != sum(map(len, system)):
+        return False  # a document in two chunks of one side
+    # a system document of chunk n that gold holds is in gold's chunk n
+    return all(s.difference(g).isdisjoint(every_gold) for g, s in zip(gold, system, strict=True))
+
+
+def _ordered_exact(sides: Sequence[tuple[Seen, Seen]]) -> bool:
+    """Whether the first and last ids of chunks whose ids each came in increasing order show
+    the cut exact (``False``: they do not show it; the sets may)."""
+    for side in (0, 1):
+        found = [s[side] for s in sides if s[side].count]
+        if any(a.last >= b.first for a, b in itertools.pairwise(found)):
+            return False
+    for n, (_, system) in enumerate(sides):
+        if not system.count:
+            continue
+        before = [g for g, _ in sides[:n] if g.count]
+        after = [g for g, _ in sides[n + 1 :] if g.count]
+        if (before and system.first <= before[-1].last) or (
+            after and system.last >= after[0].first
+        ):
+            return False
     return True
 
 
@@ -747,20 +822,27 @@ def combine_lines(
     results = [part.result for part in parts if part.result is not None]
     first = results[0]
     whole = stack([r.matrix for r in results])
-    names = list(whole.documents)
+    names = whole.documents
+    permutation: list[int] | range
     if order == "sorted":
         permutation = sorted(range(len(names)), key=lambda i: names[i].encode("utf-8", "replace"))
+    elif all(
+        part.seen is not None and len(result.matrix.documents) == part.seen[0].count
+        for part, result in zip(parts, results, strict=True)
+    ):  # every row a gold document: the chunks' rows are in gold order already
+        permutation = range(len(names))
     else:
         gold_rows: list[int] = []
         other_rows: list[int] = []
         at = 0
         for part, result in zip(parts, results, strict=True):
-            golden = {str(k) for k in part.seen[0]}
+            golden = part.seen[0].ids() if part.seen is not None else frozenset()
             for k, name in enumerate(result.matrix.documents):
-                (gold_rows if name in golden else other_rows).append(at + k)
+                key = name.encode("utf-8", "surrogatepass")
+                (gold_rows if key in golden else other_rows).append(at + k)
             at += len(result.matrix.documents)
         permutation = gold_rows + other_rows
-    if permutation != list(range(len(names))):
+    if not isinstance(permutation, range) and permutation != list(range(len(names))):
         index = np.asarray(permutation, dtype=np.int64)
         whole = CountMatrix(
             tuple(names[i] for i in permutation), whole.names, whole.values[index], whole.integer

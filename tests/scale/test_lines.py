@@ -78,12 +78,14 @@ def _ids(rng: random.Random, n: int, forbidden: str) -> list[str]:
 
 
 def _arranged(rng: random.Random, lines: list[tuple[str, str]], clean: bool) -> list[str]:
-    """The lines of a side, grouped by document; in an unclean corpus, sometimes a document's
+    """The lines of a side, grouped by document, half the time sorted; in an unclean corpus, sometimes a document's
     lines apart, or the documents in another order."""
     by_doc: dict[str, list[str]] = {}
     for doc, line in lines:
         by_doc.setdefault(doc, []).append(line)
     docs = list(by_doc)
+    if rng.random() < 0.5:  # sorted: the cut is shown exact by the first and last ids alone
+        docs.sort(key=lambda doc: doc.encode())
     if not clean and rng.random() < 0.3:
         rng.shuffle(docs)
     out = [line for doc in docs for line in by_doc[doc]]
