@@ -77,14 +77,16 @@ def _ids(rng: random.Random, n: int, forbidden: str) -> list[str]:
     return pool[:n]
 
 
-def _arranged(rng: random.Random, lines: list[tuple[str, str]], clean: bool) -> list[str]:
+def _arranged(
+    rng: random.Random, lines: list[tuple[str, str]], clean: bool, ordered: bool
+) -> list[str]:
     """The lines of a side, grouped by document, half the time sorted; in an unclean corpus, sometimes a document's
     lines apart, or the documents in another order."""
     by_doc: dict[str, list[str]] = {}
     for doc, line in lines:
         by_doc.setdefault(doc, []).append(line)
     docs = list(by_doc)
-    if rng.random() < 0.5:  # sorted: the cut is shown exact by the first and last ids alone
+    if ordered:  # sorted: the cut is shown exact by the first and last ids alone
         docs.sort(key=lambda doc: doc.encode())
     if not clean and rng.random() < 0.3:
         rng.shuffle(docs)
@@ -112,11 +114,12 @@ def _codiesp_corpus(rng: random.Random, root: Path, clean: bool) -> dict[str, An
         pred.append(("only-in-system", codes[0]))
     gold_lines = [f"{d}\t{c}" for d, c in gold]
     pred_lines = [f"{d}\t{c}" for d, c in pred]
+    ordered = rng.random() < 0.5
     gold_text = "\n".join(
-        _arranged(rng, list(zip([d for d, _ in gold], gold_lines, strict=True)), clean)
+        _arranged(rng, list(zip([d for d, _ in gold], gold_lines, strict=True)), clean, ordered)
     )
     pred_text = "\n".join(
-        _arranged(rng, list(zip([d for d, _ in pred], pred_lines, strict=True)), clean)
+        _arranged(rng, list(zip([d for d, _ in pred], pred_lines, strict=True)), clean, ordered)
     )
     if not clean:
         roll = rng.random()
@@ -152,8 +155,9 @@ def _trec_corpus(rng: random.Random, root: Path, clean: bool) -> dict[str, Any]:
         run.append(("unjudged", f"unjudged Q0 {documents[0]} 0 1.0 {tag}"))
     if not clean and rng.random() < 0.1:
         run.append((queries[-1], f"{queries[-1]} Q0 {documents[-1]} 9 0.5 otherTag"))
-    qrels_text = "\n".join(_arranged(rng, qrels, clean))
-    run_text = "\n".join(_arranged(rng, run, clean))
+    ordered = rng.random() < 0.5
+    qrels_text = "\n".join(_arranged(rng, qrels, clean, ordered))
+    run_text = "\n".join(_arranged(rng, run, clean, ordered))
     if not clean and rng.random() < 0.1:
         run_text += "\nbroken"
     (root / "qrels").write_text(qrels_text + "\n", encoding="utf-8")
