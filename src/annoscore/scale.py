@@ -62,8 +62,8 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-CHUNKS_PER_WORKER = 4
-"""How many chunks each worker gets on average (smaller chunks balance better, cost more)."""
+CHUNKS_PER_WORKER = 2
+"""How many chunks of folders each worker gets (each chunk lists the folders again)."""
 
 DERIVED_CODES = frozenset({"undefined", "average.left-out"})
 """Warnings a result derives from its whole matrix: dropped from the chunks, made again once."""
@@ -105,13 +105,13 @@ class Run:
         """``function`` of each item, in the items' order (a progress line on a terminal)."""
         progress = Progress(len(items))
         if self.client is not None:
-            from distributed import as_completed  # only with a client: the extra is there
-
             futures = self.client.map(function, list(items), pure=False)
-            for future in as_completed(futures):
-                progress.done(future.result())
+            found = []
+            for future in futures:  # in order: each result as it comes
+                found.append(future.result())
+                progress.done(found[-1])
             progress.close()
-            return list(self.client.gather(futures))
+            return found
         if self.jobs == 1 or len(items) <= 1:
             found = []
             for item in items:
@@ -127,11 +127,16 @@ class Run:
         context = multiprocessing.get_context("fork")
         _WORK = (function, items)  # inherited by the forked workers: nothing of it is pickled
         try:
-            with context.Pool(min(self.jobs, len(items))) as pool:
+            pool = context.Pool(min(self.jobs, len(items)), initializer=_worker_started)
+            try:
                 found = []
                 for part in pool.imap(_work, range(len(items))):
                     found.append(part)
                     progress.done(part)
+                pool.close()  # every item done: the workers end on their own
+            finally:
+                pool.terminate()
+                pool.join()
         finally:
             _WORK = None
         progress.close()
@@ -140,6 +145,15 @@ class Run:
 
 _WORK: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
 """The function and items of the running :meth:`Run.map`, as its forked workers inherit them."""
+
+
+def _worker_started() -> None:
+    """In a new worker: the default signal handlers (the command line's, inherited, would
+    report the pool's ending of a worker as an interruption)."""
+    import signal
+
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, signal.SIG_DFL)
 
 
 def _work(n: int) -> Any:
@@ -428,9 +442,37 @@ def score_folder_chunk(task: str, chunk: FolderChunk, options: TaskOptions) -> P
     finally:
         _RUN.reset(token)
     return Part(
-        replace(result, warnings=(), _cache={}),
+        _sent(result),
         tuple(item for w in result.warnings for item in _sided(w, chunk)),
     )
+
+
+def _sent(result: Result) -> Result:
+    """``result`` as a chunk sends it: no warnings (sent apart), and of what it cached only
+    every document's scores (computed in the worker, in parallel: :func:`_carry_documents`)."""
+    kept = {k: v for k, v in result._cache.items() if k == "documents"}
+    return replace(result, warnings=(), _cache=kept)
+
+
+def _carry_documents(result: Result, parts: Sequence[Result], order: Sequence[int] | None) -> None:
+    """Give ``result`` (the chunks' rows stacked, in ``order`` when given) the per-document
+    scores its chunks computed, when every chunk computed them on the same columns as the
+    stacked matrix (then each row and each score is the same: the same counts, the same
+    scorer); otherwise they are computed again when asked."""
+    names, integer = result.matrix.names, result.matrix.integer
+    if not parts or any(
+        "documents" not in r._cache or r.matrix.names != names or r.matrix.integer != integer
+        for r in parts
+    ):
+        return
+    units = [unit for r in parts for unit in r._cache["documents"].items()]
+    if order is not None:
+        units = [units[i] for i in order]
+    if len(units) != len(result.matrix.documents) or any(
+        a != b for a, (b, _) in zip(result.matrix.documents, units, strict=True)
+    ):
+        return
+    result._cache["documents"] = dict(units)
 
 
 # --- the reduce -------------------------------------------------------------------------------
@@ -522,6 +564,7 @@ def combine(
         undefined=first.undefined,
     )
     result = replace(result, headline=first.headline, signature=first.signature)
+    _carry_documents(result, [p.result for p in parts if p.result is not None], None)
     view = first.view
     return result.shown(documents=view.documents, types=view.types, averages=view.averages)
 
@@ -568,10 +611,17 @@ def chunked(
                 return function(gold, system, options)  # type: ignore[no-any-return]
             combined: Result | None = None
             if how == "folders":
-                plan = split_folders(Path(gold), Path(system), run.workers * CHUNKS_PER_WORKER)
-                if plan is not None:
-                    parts = run.map(functools.partial(_folder_part, task, options), plan)
-                    combined = combine(task, options, parts, warnings)
+                if Path(gold).is_dir() and Path(system).is_dir():
+                    # each worker lists the folders and takes its share (the parent lists
+                    # nothing: the listing is done in parallel)
+                    shares = run.workers * CHUNKS_PER_WORKER
+                    parts = run.map(
+                        functools.partial(_folder_share, task, options, str(gold), str(system)),
+                        [(k, shares) for k in range(shares)],
+                    )
+                    if all(p.result is not None for p in parts if p.seen is None):
+                        kept = [p for p in parts if p.result is not None]
+                        combined = combine(task, options, kept, warnings) if kept else None
             else:
                 lines = split_lines(
                     Path(gold), Path(system), run.workers * LINE_CHUNKS_PER_WORKER, separators
@@ -594,8 +644,31 @@ def get_options(task: str) -> TaskOptions:
     return get(task).options_class()()
 
 
-def _folder_part(task: str, options: TaskOptions, chunk: FolderChunk) -> Part:
-    return score_folder_chunk(task, chunk, options)
+_PLANS: dict[tuple[object, ...], list[FolderChunk] | None] = {}
+"""The folder plans a worker made (a worker scores several shares of one plan)."""
+
+
+def _folder_share(
+    task: str, options: TaskOptions, gold: str, system: str, share: tuple[int, int]
+) -> Part:
+    """Share ``k`` of ``n`` of two folders (:func:`split_folders`, planned once in each worker):
+    its part; a part without a result when the folders cannot be cut (then every share says
+    so), and an empty part (``seen`` set) when the plan has fewer chunks than shares."""
+    k, n = share
+    try:
+        key: tuple[object, ...] = (gold, system, n, os.stat(gold).st_mtime_ns,
+                                   os.stat(system).st_mtime_ns)  # fmt: skip
+    except OSError:
+        return Part(None, ())
+    if key not in _PLANS:
+        _PLANS.clear()
+        _PLANS[key] = split_folders(Path(gold), Path(system), n)
+    plan = _PLANS[key]
+    if plan is None:
+        return Part(None, ())
+    if k >= len(plan):
+        return Part(None, (), (Seen.of([]), Seen.of([])))  # nothing to score in this share
+    return score_folder_chunk(task, plan[k], options)
 
 
 # --- single files of lines -------------------------------------------------------------------
@@ -739,7 +812,7 @@ def score_line_chunk(task: str, chunk: LineChunk, options: TaskOptions) -> Part:
     finally:
         _RUN.reset(token)
     return Part(
-        replace(result, warnings=(), _cache={}),
+        _sent(result),
         tuple((2, w) for w in result.warnings),
         (Seen.of(gold.seen), Seen.of(system.seen)),
     )
@@ -857,5 +930,6 @@ def combine_lines(
         options, whole, details=merged, extra=first.extra, undefined=first.undefined
     )
     result = replace(result, headline=first.headline, signature=first.signature)
+    _carry_documents(result, results, None if isinstance(permutation, range) else permutation)
     view = first.view
     return result.shown(documents=view.documents, types=view.types, averages=view.averages)
