@@ -81,3 +81,39 @@ def test_the_help_imports_no_dask() -> None:
     code += "print(sorted(m for m in sys.modules if m.split('.')[0] in names))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("task", ["codiesp-d", "trec"])
+def test_random_single_files_give_the_same_bytes_on_a_local_cluster(
+    task: str, tmp_path: Path, client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files of lines cut at document boundaries, read by the cluster's workers from their own
+    byte ranges: one process's bytes, and the cut is kept (exact) on a clean corpus."""
+    import annoscore.scale as scale
+    from tests.scale import test_lines
+
+    monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
+    kept: list[bool] = []
+    original = scale.combine_lines
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        result = original(*args, **kwargs)
+        kept.append(result is not None)
+        return result
+
+    monkeypatch.setattr(scale, "combine_lines", spy)
+    write, gold_name, system_name = test_lines.CORPORA[task]
+    rng = random.Random(f"dask-{task}")
+    for case in range(6):
+        root = tmp_path / str(case)
+        root.mkdir()
+        options = write(rng, root, case % 2 == 0)
+        gold, system = root / gold_name, root / system_name
+        outcomes = []
+        for run in (annoscore.score, functools.partial(annoscore.distributed.score, client=client)):
+            try:
+                outcomes.append(_bytes(run(task, gold, system, **options)))
+            except InputError as error:
+                outcomes.append(f"error: {error}")
+        assert outcomes[1] == outcomes[0], case
+    assert any(kept)

@@ -80,8 +80,8 @@ def _ids(rng: random.Random, n: int, forbidden: str) -> list[str]:
 def _arranged(
     rng: random.Random, lines: list[tuple[str, str]], clean: bool, ordered: bool
 ) -> list[str]:
-    """The lines of a side, grouped by document, half the time sorted; in an unclean corpus, sometimes a document's
-    lines apart, or the documents in another order."""
+    """The lines of a side, grouped by document (sorted when ``ordered``); in an unclean
+    corpus, sometimes a document's lines apart, or the documents in another order."""
     by_doc: dict[str, list[str]] = {}
     for doc, line in lines:
         by_doc.setdefault(doc, []).append(line)
