@@ -389,6 +389,7 @@ def read_gold_reference_file(path: Path, *, lowercase: bool = True) -> Reference
         out.append(CodeReference(document, label, code, start, end, number, reference))
     if not out:
         raise InputError("the gold file is empty: expected 5 tab-separated columns", path)
+    saw(path, (r.document for r in out))
     return ReferenceFile(out, (*warnings, *quotes))
 
 
@@ -409,6 +410,7 @@ def read_predicted_reference_file(
         out.append(CodeReference(document, label, code, start, end, number))
     if not out and not allow_empty:
         raise InputError("the prediction file is empty: expected 4 tab-separated columns", path)
+    saw(path, (r.document for r in out))
     return ReferenceFile(out, (*warnings, *quotes))
 
 

@@ -354,6 +354,7 @@ def _count_ranked(
 # --- X ---------------------------------------------------------------------------------------
 
 
+@chunked("codiesp-x", "lines", order="gold-first", details=_joined_details)
 def score_codiesp_x(
     gold: Path, pred: Path, options: ExplainableOptions = ExplainableOptions()
 ) -> Result:
