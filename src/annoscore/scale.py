@@ -587,13 +587,16 @@ def chunked(
     separators: bytes = b"\t",
     order: str = "gold-first",
     details: Details | None = None,
+    lines_when: Callable[[Path, Path, Any], bytes | None] | None = None,
 ) -> Callable[[F], F]:
     """Declare how ``task``'s score function ``(gold, system, options) -> Result`` is cut (see
     the module doc): ``"folders"``, with the order of its warnings' groups
     (:func:`merge_in_order`); or ``"lines"``, with the bytes that end a line's first field
     (``separators``), the order of the documents of one run (``order``: ``"gold-first"``,
     gold's first-seen order then the others', or ``"sorted"``, by the ids' bytes) and how
-    the chunks' ``details`` make the whole's.  With a run of more than one job in force, it
+    the chunks' ``details`` make the whole's.  A ``"folders"`` task may cut two files as
+    ``"lines"`` too: ``lines_when(gold, system, options)`` gives the separators when they are
+    files of lines (``None`` otherwise).  With a run of more than one job in force, it
     scores the chunks of its input by the same function and combines them; otherwise, and
     when the input cannot be cut, it is called as it is."""
     if how not in ("folders", "lines"):
@@ -610,22 +613,23 @@ def chunked(
             if run.serial:
                 return function(gold, system, options)  # type: ignore[no-any-return]
             combined: Result | None = None
-            if how == "folders":
-                if Path(gold).is_dir() and Path(system).is_dir():
-                    # each worker lists the folders and takes its share (the parent lists
-                    # nothing: the listing is done in parallel)
-                    shares = run.workers * CHUNKS_PER_WORKER
-                    parts = run.map(
-                        functools.partial(_folder_share, task, options, str(gold), str(system)),
-                        [(k, shares) for k in range(shares)],
-                    )
-                    if all(p.result is not None for p in parts if p.seen is None):
-                        kept = [p for p in parts if p.result is not None]
-                        combined = combine(task, options, kept, warnings) if kept else None
-            else:
-                lines = split_lines(
-                    Path(gold), Path(system), run.workers * LINE_CHUNKS_PER_WORKER, separators
+            if how == "folders" and Path(gold).is_dir() and Path(system).is_dir():
+                # each worker lists the folders and takes its share (the parent lists nothing:
+                # the listing is done in parallel)
+                shares = run.workers * CHUNKS_PER_WORKER
+                parts = run.map(
+                    functools.partial(_folder_share, task, options, str(gold), str(system)),
+                    [(k, shares) for k in range(shares)],
                 )
+                if all(p.result is not None for p in parts if p.seen is None):
+                    kept = [p for p in parts if p.result is not None]
+                    combined = combine(task, options, kept, warnings) if kept else None
+            elif how == "lines" or lines_when is not None:
+                cut_by = separators if lines_when is None else lines_when(gold, system, options)
+                lines = None
+                if cut_by is not None:
+                    parts_wanted = run.workers * LINE_CHUNKS_PER_WORKER
+                    lines = split_lines(Path(gold), Path(system), parts_wanted, cut_by)
                 if lines is not None:
                     parts = run.map(functools.partial(_line_part, task, options), lines)
                     combined = combine_lines(task, options, parts, order, details)
@@ -713,7 +717,7 @@ def _next_run(data: Any, start: int, separators: bytes) -> tuple[int, bytes] | N
             return None
         start = newline + 1
         other = _key(data, start, separators)
-        if other != key:
+        if other != key and other.strip():  # a blank line belongs to the document before
             return start, other
 
 

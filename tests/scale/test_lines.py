@@ -193,12 +193,54 @@ def _codiesp_x_corpus(rng: random.Random, root: Path, clean: bool) -> dict[str, 
     return {"codes_d": root / "d.tsv", "codes_p": root / "p.tsv"}
 
 
+def _pubtator_corpus(rng: random.Random, root: Path, clean: bool) -> dict[str, Any]:
+    """PubTator files of the same documents (ids of digits, as PMIDs, or adversarial ones
+    without ``|``), for ``spans`` with both formats named."""
+    words = ["aspirina", "dosis", "de", "mg", "BRCA1", "ñu", "中文"]
+    if rng.random() < 0.5:
+        docs = [str(n) for n in rng.sample(range(1, 10**6), rng.randint(2, 30))]
+    else:
+        docs = _ids(rng, rng.randint(2, 30), "|\t\n\r ")
+    gold: list[tuple[str, str]] = []
+    system: list[tuple[str, str]] = []
+    for doc in docs:
+        title = " ".join(rng.choice(words) for _ in range(rng.randint(1, 6)))
+        abstract = " ".join(rng.choice(words) for _ in range(rng.randint(1, 20)))
+        text = f"{title} {abstract}"
+        head = [f"{doc}|t|{title}", f"{doc}|a|{abstract}"]
+        mentions = []
+        for _ in range(rng.randint(0, 5)):
+            start = rng.randrange(len(text))
+            end = min(len(text), start + rng.randint(1, 8))
+            mentions.append((start, end, rng.choice(["Chemical", "Gene"])))
+        guessed = [m for m in mentions if rng.random() < 0.7]
+        guessed += [(0, 1, "Gene")] if rng.random() < 0.3 else []
+        for side, found in ((gold, mentions), (system, guessed)):
+            lines = head + [f"{doc}\t{a}\t{b}\t{text[a:b]}\t{t}\tX" for a, b, t in found]
+            side.extend((doc, line) for line in [*lines, ""])
+    ordered = rng.random() < 0.5
+    for name, side in (("gold.txt", gold), ("system.txt", system)):
+        (root / name).write_text(
+            "\n".join(_arranged(rng, side, clean, ordered)) + "\n", encoding="utf-8"
+        )
+    return {"gold_format": "pubtator", "system_format": "pubtator"}
+
+
 CORPORA: dict[str, tuple[Callable[..., dict[str, Any]], str, str]] = {
     "codiesp-d": (_codiesp_corpus, "gold.tsv", "pred.tsv"),
     "codiesp-p": (_codiesp_corpus, "gold.tsv", "pred.tsv"),
     "codiesp-x": (_codiesp_x_corpus, "gold.tsv", "pred.tsv"),
     "trec": (_trec_corpus, "qrels", "run"),
+    "spans": (_pubtator_corpus, "gold.txt", "system.txt"),
 }
+
+SPAN_MODES: list[dict[str, Any]] = [
+    {"mode": "strict"},
+    {"mode": "overlap", "min_overlap": 0.5},
+    {"mode": "semeval"},
+    {"mode": "token"},
+    {"mode": "strict", "missing_docs": "ignore"},
+]
 
 TREC_OPTIONS: list[dict[str, Any]] = [
     {},
@@ -223,6 +265,8 @@ def test_random_single_files_give_the_same_bytes_with_1_2_and_3_jobs(
         options = write(rng, root, clean)
         if task == "trec":
             options = dict(rng.choice(TREC_OPTIONS))
+        elif task == "spans":
+            options.update(rng.choice(SPAN_MODES))
         elif rng.random() < 0.3 and task != "codiesp-x":
             options["lowercase"] = False
         exact.clear()

@@ -53,6 +53,9 @@ def read_text(path: Path) -> str:
     A missing file, a folder, an unreadable file and bytes that are not UTF-8 are
     :class:`InputError` (the last one names the line and byte).
     """
+    cut = cut_of(path)
+    if cut is not None:  # a chunk of the file (annoscore.scale)
+        return decode_utf8(read_cut(path, cut), path)
     with reading(path):
         data = path.read_bytes()
     return decode_utf8(data, path)
