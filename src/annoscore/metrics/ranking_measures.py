@@ -60,6 +60,9 @@ if TYPE_CHECKING:
 
 _EPSILON = 0.00001
 
+_LONG_QUERY = 64
+"""A query with more judgments than this gets its own running sum (:meth:`_Ndcg._prefix`)."""
+
 
 def _divide(numerator: Any, denominator: Any) -> FloatArray:
     import numpy as np
@@ -409,10 +412,17 @@ class _Ndcg:
         out: FloatArray = np.array(values, dtype=np.float64)
         if not len(out):
             return out
-        by_size = np.argsort(-r.sizes, kind="stable")
-        longest = r.sizes[by_size]
+        # a long query: NumPy's running sum of its own slice; the others all at once, one
+        # rank after the other (both add left to right)
+        long = np.flatnonzero(r.sizes > _LONG_QUERY)
+        for q in long.tolist():
+            start = int(r.starts[q])
+            out[start : start + int(r.sizes[q])] = np.cumsum(out[start : start + int(r.sizes[q])])
+        sizes = np.where(r.sizes > _LONG_QUERY, 0, r.sizes)
+        by_size = np.argsort(-sizes, kind="stable")
+        longest = sizes[by_size]
         starts = r.starts[by_size]
-        for k in range(1, int(longest[0])):
+        for k in range(1, int(longest[0]) if len(longest) else 0):
             at = starts[: int(np.searchsorted(-longest, -k, side="left"))] + k
             out[at] += out[at - 1]
         return out
