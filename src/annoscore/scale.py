@@ -680,6 +680,11 @@ def _folder_share(
 LINE_CHUNKS_PER_WORKER = 2
 """Chunks of a single file per worker (each chunk reads the task's other files again)."""
 
+LINE_CHUNK_BYTES = 16 << 20
+"""At most about this many bytes of the gold file per chunk of lines (more chunks than
+:data:`LINE_CHUNKS_PER_WORKER` per worker when the file is larger): with one chunk in flight per
+worker, memory stays bounded whatever the size of the corpus."""
+
 MIN_LINE_BYTES = 16 << 20
 """Files smaller than this (gold and system together) are one chunk: forking and reading the
 task's other files in each chunk cost more than they save (about 10^5 CodiEsp documents)."""
@@ -739,7 +744,8 @@ def split_lines(
     gold: Path, system: Path, parts: int, separators: bytes = b"\t"
 ) -> list[LineChunk] | None:
     """Two files of lines (a document's id in the first field) cut into at most ``parts``
-    chunks at document boundaries found in the bytes: each gold cut is the first line of a
+    chunks (more when the gold file holds more than :data:`LINE_CHUNK_BYTES` per chunk) at
+    document boundaries found in the bytes: each gold cut is the first line of a
     document near an even share of the bytes (after every line of the document before, when
     they are adjacent), each system cut the first line of that document in the system file
     (the next gold document when the system has none; a cut that would not move forward in
@@ -761,6 +767,7 @@ def split_lines(
         return None
     if os.path.samefile(gold, system) or stats[0].st_size + stats[1].st_size < MIN_LINE_BYTES:
         return None
+    parts = max(parts, -(-stats[0].st_size // LINE_CHUNK_BYTES))
     with (
         open(gold, "rb") as g,
         open(system, "rb") as p,
