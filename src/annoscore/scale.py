@@ -807,8 +807,10 @@ def score_line_chunk(task: str, chunk: LineChunk, options: TaskOptions) -> Part:
     """The chunk function of ``"lines"`` tasks: ``task``'s score function (undecorated) on the
     two files, their readers reading only the chunk's ranges
     (:func:`~annoscore.formats.files.cut_files`) and recording the ids found there.  An error
-    in a chunk gives a part without a result (the input is then scored in one run, which
-    reports the error as one run does).  Runs in a worker (or in this process)."""
+    in a chunk, or a reader's word that the chunk may read otherwise than the whole file
+    (:func:`~annoscore.formats.files.not_exact`), gives a part without a result (the input is
+    then scored in one run, which reports the error as one run does).  Runs in a worker (or
+    in this process)."""
     from annoscore.formats.files import Cut, cut_files
     from annoscore.tasks.registry import get
 
@@ -823,6 +825,8 @@ def score_line_chunk(task: str, chunk: LineChunk, options: TaskOptions) -> Part:
         return Part(None, ())
     finally:
         _RUN.reset(token)
+    if not (gold.exact and system.exact):  # a reader says the chunk reads otherwise
+        return Part(None, ())
     return Part(
         _sent(result),
         tuple((2, w) for w in result.warnings),

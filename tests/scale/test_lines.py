@@ -317,3 +317,18 @@ def test_an_error_in_a_chunk_is_the_error_of_one_run(tmp_path: Path) -> None:
     (tmp_path / "codes.tsv").write_text("".join(f"c{n}\n" for n in range(50)), encoding="utf-8")
     one = _same("codiesp-d", tmp_path / "g.tsv", tmp_path / "p.tsv", codes=tmp_path / "codes.tsv")
     assert one.startswith("error: ") and "p.tsv" in one and ":51" in one
+
+
+def test_ids_that_the_map_script_reads_as_one_number_are_never_in_two_chunks(
+    tmp_path: Path, exact: list[bool]
+) -> None:
+    # every id looks like an integer: pandas reads 0000042 and +42 as one document 42
+    gold = "".join(f"{doc}\tc{n:02d}\n" for doc in ("0000042", "7", "+42") for n in range(9))
+    pred = "".join(f"{doc}\tc{n:02d}\n" for doc in ("0000042", "7", "+42") for n in range(0, 9, 2))
+    (tmp_path / "g.tsv").write_text(gold, encoding="utf-8")
+    (tmp_path / "p.tsv").write_text(pred, encoding="utf-8")
+    (tmp_path / "codes.tsv").write_text("".join(f"c{n:02d}\n" for n in range(9)), "utf-8")
+    chunks = scale.split_lines(tmp_path / "g.tsv", tmp_path / "p.tsv", 3)
+    assert chunks is not None and len(chunks) == 3
+    _same("codiesp-d", tmp_path / "g.tsv", tmp_path / "p.tsv", codes=tmp_path / "codes.tsv")
+    assert exact and not any(exact)  # cut, found not exact, scored in one run

@@ -45,6 +45,7 @@ from annoscore.formats.files import (
     check_no_nul,
     cut_of,
     decode_utf8,
+    not_exact,
     read_cut,
     reading,
     saw,
@@ -263,6 +264,12 @@ def read_code_file(
         else:
             read = _parse_code_rows(_read_all(handle, path), path, what, allow_empty)
     saw(path, read.rows.documents)
+    if cut_of(path) is not None:
+        # pandas reads every id of the file as a number when every one looks like an integer:
+        # a property of the whole file, which a chunk cannot see
+        numbers = integer_ids(read.rows.documents)
+        if numbers is not None and numbers != read.rows.documents:
+            not_exact(path)
     if not lowercase and vocabulary is None:
         return read
     return replace(read, rows=recode(read.rows, lowercase=lowercase, vocabulary=vocabulary))

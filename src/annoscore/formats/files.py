@@ -167,6 +167,9 @@ class Cut:
     start: int
     stop: int
     seen: list[object] = field(default_factory=list)
+    exact: bool = True
+    """Cleared by a reader whose reading of the range may differ from its reading of the whole
+    file for a reason the ids do not show (:func:`not_exact`)."""
 
 
 _CUTS: ContextVar[Mapping[str, Cut] | None] = ContextVar("annoscore_cut_files", default=None)
@@ -205,6 +208,15 @@ def read_cut(path: Path, cut: Cut) -> bytes:
         finally:
             os.close(handle)
     return b"".join(parts)
+
+
+def not_exact(path: Path) -> None:
+    """Say that the reading of the cut of ``path`` may differ from a reading of the whole
+    file (a property of the whole file decides how it is read): the chunks are then not used,
+    and the corpus is scored in one run (nothing outside a cut)."""
+    cut = cut_of(path)
+    if cut is not None:
+        cut.exact = False
 
 
 def saw(path: Path, ids: Iterable[object]) -> None:
