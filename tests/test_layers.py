@@ -1,9 +1,10 @@
 """The data flows one way (design.md): a lower layer never imports a higher one.
 
 Layers, low to high: the core (``counts``, ``errors``, ``signature``, ``result``, ``model``,
-``samples``), ``formats``, ``align``, ``metrics``, ``tasks``, ``significance``, ``report``,
-``cli``.  Imports inside functions count too.  One documented exception: a preset (``tasks``)
-fills the layout dataclass its report declares (``report.pharmaconer.Layout``,
+``samples``), ``formats``, ``align``, ``metrics``, ``tasks`` (with ``scale`` and
+``distributed``, which run a task's score function on chunks of its input), ``significance``,
+``report``, ``cli``.  Imports inside functions count too.  One documented exception: a preset
+(``tasks``) fills the layout dataclass its report declares (``report.pharmaconer.Layout``,
 ``report.muc.MucDetails``), so ``tasks`` may import ``report`` modules; ``report`` never imports
 ``tasks``.  And nothing below ``cli`` switches the garbage collector off.
 """
@@ -29,6 +30,8 @@ LAYERS = {
     "align": 2,
     "metrics": 3,
     "tasks": 4,
+    "scale": 4,
+    "distributed": 4,
     "significance": 5,
     "report": 6,
     "cli": 7,

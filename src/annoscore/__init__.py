@@ -250,7 +250,13 @@ def list_tasks() -> dict[str, str]:
 
 
 def score(
-    task: str, /, gold: str | PathLike[str], system: str | PathLike[str], **options: Any
+    task: str,
+    /,
+    gold: str | PathLike[str],
+    system: str | PathLike[str],
+    *,
+    jobs: int = 1,
+    **options: Any,
 ) -> Result:
     """Score ``system`` against ``gold`` with a registered ``task`` (see :func:`list_tasks`).
 
@@ -261,10 +267,15 @@ def score(
     ``"no"`` for a switch, ``"none"``).  An unknown option, a missing one or a value the option
     does not take is an :class:`InputError` naming it; an unknown task a ``KeyError``.  ``task``
     is positional-only, so an option named ``task`` (``muc``'s) is the option.
+
+    ``jobs``: score chunks of the documents in that many worker processes (0: every core;
+    :mod:`annoscore.scale`); the result is the same as with 1.
     """
+    from annoscore.scale import using
     from annoscore.tasks.registry import get
 
-    return get(task).run(gold, system, **options)
+    with using(jobs):
+        return get(task).run(gold, system, **options)
 
 
 def bootstrap(

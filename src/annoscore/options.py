@@ -186,7 +186,7 @@ def _field(name: str, annotation: Any, default: Any, setting: Setting) -> Option
 _FIELDS: dict[type, tuple[OptionField, ...]] = {}
 
 
-def fields(cls: type[TaskOptions]) -> tuple[OptionField, ...]:
+def fields(cls: type[TaskOptions] | type[RunOptions]) -> tuple[OptionField, ...]:
     """The options of ``cls`` in declaration order (the base class's ``strict_input`` first)."""
     known = _FIELDS.get(cls)
     if known is None:
@@ -268,6 +268,38 @@ class TaskOptions:
             needed = " ".join(f"{prefix}{name}=VALUE" for name in missing)
             raise InputError(f"this task{where} needs {needed}")
         return cls(**out)
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """Where a run scores, for every task alike (:mod:`annoscore.scale`): they never move a
+    number (the output is the same whatever they say), so no signature records them.
+
+    >>> RunOptions(jobs="2")
+    RunOptions(jobs=2, dask=None)
+    """
+
+    jobs: int = option(
+        1,
+        "Score chunks of the documents in N worker processes (0: every core); the output is the "
+        "same as with 1.",
+        flags=("--jobs", "-j"),
+        moves=False,
+        low=0,
+        panel="Scale",
+    )
+    dask: str | None = option(
+        None,
+        "Score the chunks on the dask.distributed scheduler at ADDRESS ('local': a two-worker "
+        "LocalCluster on this machine); needs the extra annoscore[dask].",
+        moves=False,
+        panel="Scale",
+    )
+
+    def __post_init__(self) -> None:
+        for spec in fields(type(self)):
+            checked = convert(spec, getattr(self, spec.name), spec.name)
+            object.__setattr__(self, spec.name, checked)
 
 
 def convert(spec: OptionField, value: Any, label: str) -> Any:

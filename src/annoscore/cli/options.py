@@ -12,8 +12,9 @@ task's :class:`~annoscore.options.TaskOptions` class) and ``out`` (:class:`Outpu
 :func:`scoring_command` replaces ``options`` by one flag per option (name, flags, help, range,
 choices and default from the declaration: nothing is restated here) and ``out`` by the flags every
 scoring command shares (``--format``, ``-o``, ``--per-doc``, ``--bootstrap``, ``--confidence``,
-``--seed``), and calls the function with the options object and the :class:`Output` built from
-them.
+``--seed``, and ``--jobs`` and ``--dask``, built from :class:`~annoscore.options.RunOptions`, which
+set the run of :mod:`annoscore.scale` around the call), and calls the function with the options
+object and the :class:`Output` built from them.
 
 A flag ``--flag=VALUE`` in a choice option's ``flags`` is a switch that sets it to VALUE
 (``--remove-singletons=removed``).  A command may declare a common output parameter itself
@@ -57,7 +58,7 @@ from annoscore.cli.common import (
     emit,
 )
 from annoscore.errors import InputError
-from annoscore.options import OptionField, TaskOptions, fields
+from annoscore.options import OptionField, RunOptions, TaskOptions, fields
 from annoscore.report.generic import TextRenderer
 from annoscore.result import Result
 
@@ -248,6 +249,7 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
     own = [s for s in specs if s.name != "strict_input"]
     parameters: list[inspect.Parameter] = []
     common = [(name, a, d) for name, a, d in _OUTPUT if name not in signature.parameters]
+    run_specs = fields(RunOptions)
     for parameter in signature.parameters.values():
         if parameter.name == "options":
             for spec in own:
@@ -268,6 +270,7 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
                 inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=d, annotation=a)
                 for name, a, d in common
             )
+            parameters.extend(_flag_parameter(spec) for spec in run_specs)
         else:
             parameters.append(parameter.replace(annotation=hints[parameter.name]))
     strict = next(s for s in specs if s.name == "strict_input")
@@ -284,7 +287,11 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
             **{name: values.pop(name) for name, _, _ in common},
             strict_input=given["strict_input"],
         )
-        function(options=chosen, out=out, **values)
+        run = RunOptions(**{spec.name: values.pop(spec.name) for spec in run_specs})
+        from annoscore.scale import scaled
+
+        with scaled(run.jobs, run.dask):
+            function(options=chosen, out=out, **values)
 
     command.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in parameters}

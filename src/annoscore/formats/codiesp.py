@@ -43,8 +43,12 @@ from annoscore.errors import InputError
 from annoscore.formats.files import (
     bom_warning,
     check_no_nul,
+    cut_of,
     decode_utf8,
+    not_exact,
+    read_cut,
     reading,
+    saw,
     split_lines,
     without_bom,
 )
@@ -92,6 +96,10 @@ def _opened(path: Path) -> Iterator[io.BufferedIOBase]:
     """``path`` opened once for reading bytes; an input that cannot seek (a pipe, a FIFO,
     ``<(cat FILE)``) is read into memory first, so that it can be read from the start again
     (its writer sends it only once).  The operating system's errors are :class:`InputError`."""
+    cut = cut_of(path)
+    if cut is not None:  # a chunk of the file (annoscore.scale)
+        yield io.BytesIO(read_cut(path, cut))
+        return
     with reading(path), path.open("rb") as handle:
         if handle.seekable():
             yield handle
@@ -255,6 +263,13 @@ def read_code_file(
             read = CodeFile(rows)
         else:
             read = _parse_code_rows(_read_all(handle, path), path, what, allow_empty)
+    saw(path, read.rows.documents)
+    if cut_of(path) is not None:
+        # pandas reads every id of the file as a number when every one looks like an integer:
+        # a property of the whole file, which a chunk cannot see
+        numbers = integer_ids(read.rows.documents)
+        if numbers is not None and numbers != read.rows.documents:
+            not_exact(path)
     if not lowercase and vocabulary is None:
         return read
     return replace(read, rows=recode(read.rows, lowercase=lowercase, vocabulary=vocabulary))
@@ -381,6 +396,7 @@ def read_gold_reference_file(path: Path, *, lowercase: bool = True) -> Reference
         out.append(CodeReference(document, label, code, start, end, number, reference))
     if not out:
         raise InputError("the gold file is empty: expected 5 tab-separated columns", path)
+    saw(path, (r.document for r in out))
     return ReferenceFile(out, (*warnings, *quotes))
 
 
@@ -401,6 +417,7 @@ def read_predicted_reference_file(
         out.append(CodeReference(document, label, code, start, end, number))
     if not out and not allow_empty:
         raise InputError("the prediction file is empty: expected 4 tab-separated columns", path)
+    saw(path, (r.document for r in out))
     return ReferenceFile(out, (*warnings, *quotes))
 
 

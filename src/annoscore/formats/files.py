@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from annoscore.errors import InputError
@@ -51,6 +53,9 @@ def read_text(path: Path) -> str:
     A missing file, a folder, an unreadable file and bytes that are not UTF-8 are
     :class:`InputError` (the last one names the line and byte).
     """
+    cut = cut_of(path)
+    if cut is not None:  # a chunk of the file (annoscore.scale)
+        return decode_utf8(read_cut(path, cut), path)
     with reading(path):
         data = path.read_bytes()
     return decode_utf8(data, path)
@@ -136,6 +141,91 @@ def check_no_nul(text: str, path: Path) -> None:
         raise InputError("NUL byte in the text (binary data?)", path, text.count("\n", 0, at) + 1)
 
 
+_SELECTED: ContextVar[Mapping[str, frozenset[str]] | None] = ContextVar(
+    "annoscore_selected_files", default=None
+)
+
+
+@contextmanager
+def selected_files(selection: Mapping[str, Iterable[str]]) -> Iterator[None]:
+    """Inside the block, :func:`folder_files` of a folder named in ``selection`` (its absolute
+    path) sees only the entries named there: a chunk of a folder's documents, read by the same
+    reader with the folder's own paths (:mod:`annoscore.scale`)."""
+    token = _SELECTED.set({os.path.abspath(k): frozenset(v) for k, v in selection.items()})
+    try:
+        yield
+    finally:
+        _SELECTED.reset(token)
+
+
+@dataclass(slots=True)
+class Cut:
+    """A byte range ``[start, stop)`` of a file, whole lines, that a reader reads instead of
+    the whole file (a chunk of a single-file corpus, :mod:`annoscore.scale`); ``seen``
+    receives the document ids the reader found in it, first-seen order."""
+
+    start: int
+    stop: int
+    seen: list[object] = field(default_factory=list)
+    exact: bool = True
+    """Cleared by a reader whose reading of the range may differ from its reading of the whole
+    file for a reason the ids do not show (:func:`not_exact`)."""
+
+
+_CUTS: ContextVar[Mapping[str, Cut] | None] = ContextVar("annoscore_cut_files", default=None)
+
+
+@contextmanager
+def cut_files(cuts: Mapping[str, Cut]) -> Iterator[None]:
+    """Inside the block, a reader that honours cuts (:func:`cut_of`) reads only the range of a
+    file named in ``cuts`` (by absolute path)."""
+    token = _CUTS.set({os.path.abspath(k): v for k, v in cuts.items()})
+    try:
+        yield
+    finally:
+        _CUTS.reset(token)
+
+
+def cut_of(path: Path) -> Cut | None:
+    """The range of ``path`` to read inside :func:`cut_files`, or ``None`` (the whole file)."""
+    cuts = _CUTS.get()
+    return None if cuts is None else cuts.get(os.path.abspath(path))
+
+
+def read_cut(path: Path, cut: Cut) -> bytes:
+    """The bytes of ``cut`` of ``path``, read with ``pread`` (nothing else of the file)."""
+    parts: list[bytes] = []
+    with reading(path):
+        handle = os.open(path, os.O_RDONLY)
+        try:
+            at = cut.start
+            while at < cut.stop:
+                part = os.pread(handle, min(cut.stop - at, 1 << 24), at)
+                if not part:
+                    break
+                parts.append(part)
+                at += len(part)
+        finally:
+            os.close(handle)
+    return b"".join(parts)
+
+
+def not_exact(path: Path) -> None:
+    """Say that the reading of the cut of ``path`` may differ from a reading of the whole
+    file (a property of the whole file decides how it is read): the chunks are then not used,
+    and the corpus is scored in one run (nothing outside a cut)."""
+    cut = cut_of(path)
+    if cut is not None:
+        cut.exact = False
+
+
+def saw(path: Path, ids: Iterable[object]) -> None:
+    """Record the document ids a reader found in a cut of ``path`` (nothing outside a cut)."""
+    cut = cut_of(path)
+    if cut is not None:
+        cut.seen.extend(ids)
+
+
 def folder_files(
     folder: Path, suffix: str = ".ann", every_file: bool = False, texts: set[str] | None = None
 ) -> tuple[list[str], ScoreWarning | None]:
@@ -150,6 +240,9 @@ def folder_files(
         entries = list(os.scandir(folder))
     except OSError as error:
         raise InputError(f"cannot read the folder: {error.strerror}", folder) from None
+    selection = _SELECTED.get()
+    if selection is not None and (names := selection.get(os.path.abspath(folder))) is not None:
+        entries = [entry for entry in entries if entry.name in names]
     for entry in entries:
         name = entry.name
         wanted = name.endswith(suffix)

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from annoscore.errors import InputError
-from annoscore.formats.files import bom_warning, reading
+from annoscore.formats.files import bom_warning, cut_of, read_cut, reading, saw
 from annoscore.formats.words import WordReader
 from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
 
@@ -220,6 +220,9 @@ def _padded_bytes(path: Path) -> tuple[bytearray, int]:
     (b'\\n1 Q0 d 1 2.5 r\\n\\x00', 0, 14)
     """
 
+    cut = cut_of(path)
+    if cut is not None:  # a chunk of the file (annoscore.scale)
+        return _padded(read_cut(path, cut))
     with reading(path), path.open("rb") as handle:
         expected = os.fstat(handle.fileno()).st_size
         buffer = _empty_padded(expected)
@@ -366,6 +369,7 @@ def _read(
             )
         )
     del word_parts
+    saw(path, queries)
     return TrecColumns(
         path=path,
         queries=list(queries),

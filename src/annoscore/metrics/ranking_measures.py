@@ -60,6 +60,9 @@ if TYPE_CHECKING:
 
 _EPSILON = 0.00001
 
+_LONG_QUERY = 64
+"""A query with more judgments than this gets its own running sum (:meth:`_Ndcg._prefix`)."""
+
 
 def _divide(numerator: Any, denominator: Any) -> FloatArray:
     import numpy as np
@@ -403,11 +406,25 @@ class _Ndcg:
     def _prefix(r: _Rows, values: FloatArray) -> FloatArray:
         import numpy as np
 
-        total = np.cumsum(values)
-        base = np.zeros(r.n, dtype=np.float64)
-        has = r.sizes > 0
-        base[has] = (total - values)[r.starts[has]]
-        out: FloatArray = total - base[r.query]
+        # each query's own running sum, in rank order, as trec_eval adds it (a running sum
+        # over every query minus the sum before the query would let the queries before round
+        # it: a query's value would depend on the others, and on how a corpus is cut)
+        out: FloatArray = np.array(values, dtype=np.float64)
+        if not len(out):
+            return out
+        # a long query: NumPy's running sum of its own slice; the others all at once, one
+        # rank after the other (both add left to right)
+        long = np.flatnonzero(r.sizes > _LONG_QUERY)
+        for q in long.tolist():
+            start = int(r.starts[q])
+            out[start : start + int(r.sizes[q])] = np.cumsum(out[start : start + int(r.sizes[q])])
+        sizes = np.where(r.sizes > _LONG_QUERY, 0, r.sizes)
+        by_size = np.argsort(-sizes, kind="stable")
+        longest = sizes[by_size]
+        starts = r.starts[by_size]
+        for k in range(1, int(longest[0]) if len(longest) else 0):
+            at = starts[: int(np.searchsorted(-longest, -k, side="left"))] + k
+            out[at] += out[at - 1]
         return out
 
     def ideal_at(self, cut: Any) -> FloatArray:

@@ -62,6 +62,7 @@ from annoscore.metrics.ranked_codes import (
 from annoscore.model import CodeReference
 from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
+from annoscore.scale import chunked
 from annoscore.tasks.codiesp_warnings import (
     collapsed,
     explainable_warnings,
@@ -185,6 +186,13 @@ def _valid_codes(
 # --- D and P ---------------------------------------------------------------------------------
 
 
+def _joined_details(chunks: Sequence[CodiespDetails], _order: Sequence[int]) -> CodiespDetails:
+    """The details of a corpus cut into chunks of whole documents (:mod:`annoscore.scale`):
+    the chunks' gold documents one after the other (each chunk in gold order)."""
+    return CodiespDetails(tuple(d for chunk in chunks for d in chunk.gold_documents))
+
+
+@chunked("codiesp-d", "lines", order="gold-first", details=_joined_details)
 def score_codiesp_d(gold: Path, pred: Path, options: RankedOptions = RankedOptions()) -> Result:
     """CodiEsp-D (ICD-10 diagnosis codes) from files: MAP as ``codiespD_P_evaluation.py``
     computes it and micro P/R/F1 as ``comp_f1_diag_proc.py`` does, in one run.
@@ -220,6 +228,7 @@ def score_codiesp_d(gold: Path, pred: Path, options: RankedOptions = RankedOptio
     return _score_ranked("codiesp-d", gold, pred, options)
 
 
+@chunked("codiesp-p", "lines", order="gold-first", details=_joined_details)
 def score_codiesp_p(gold: Path, pred: Path, options: RankedOptions = RankedOptions()) -> Result:
     """CodiEsp-P (ICD-10 procedure codes) from files: MAP and micro P/R/F1 as for D (the same
     two official scripts score both; see :func:`score_codiesp_d` on document ids).
@@ -345,6 +354,7 @@ def _count_ranked(
 # --- X ---------------------------------------------------------------------------------------
 
 
+@chunked("codiesp-x", "lines", order="gold-first", details=_joined_details)
 def score_codiesp_x(
     gold: Path, pred: Path, options: ExplainableOptions = ExplainableOptions()
 ) -> Result:

@@ -59,9 +59,11 @@ from annoscore.align.documents import MissingDocs, paired_files
 from annoscore.align.span_modes import Duplicates, OverlapBasis, SpanMode, match_options
 from annoscore.formats.annotations import Format, detect_format, read_corpus
 from annoscore.formats.brat import AnnFile, read_brat_corpus
+from annoscore.formats.files import saw
 from annoscore.model import AnnotatedDocument, Mention
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, note
+from annoscore.scale import chunked
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
@@ -137,6 +139,14 @@ class SpanOptions(TaskOptions):
     )
 
 
+# one run's warnings: unpaired documents, then what the readers tolerated (read lazily, document
+# by document), then duplicates
+@chunked(
+    "spans",
+    warnings=("documents.gold-only", "documents.system-only", "*", "spans.duplicates"),
+    order="sorted",
+    lines_when=lambda gold, system, options: _pubtator_lines(options),
+)
 def score_spans(gold: Path, system: Path, options: SpanOptions = SpanOptions()) -> Result:
     """Predicted spans against gold spans in two brat files (one document, whatever their
     names) or two folders of them (documents paired by file name), or files of any other
@@ -201,6 +211,16 @@ def _infon_warnings(options: SpanOptions, *forms: str) -> list[ScoreWarning]:
     ]
 
 
+def _pubtator_lines(options: SpanOptions) -> bytes | None:
+    """The separators that end a line's document id when both sides are named PubTator files
+    (``PMID|t|``, ``PMID|a|``, ``PMID<TAB>start...``): their chunks of lines are cut at document
+    boundaries (:mod:`annoscore.scale`); a recognised format is noted in a warning, and a warned
+    input is scored in one run."""
+    if options.gold_format == options.system_format == "pubtator":
+        return b"|\t"
+    return None
+
+
 def _read_side(
     path: Path, form: str | None, options: SpanOptions
 ) -> tuple[Mapping[str, SpanDocument], str, list[ScoreWarning]]:
@@ -212,6 +232,7 @@ def _read_side(
         corpus = read_brat_corpus(path, strict_input=options.strict_input)
         return corpus.files, "brat", list(corpus.warnings)
     read = read_corpus(path, form, type_infon=options.type_infon, id_infon=options.id_infon)
+    saw(path, read.documents)  # the ids of a chunk of the file (annoscore.scale)
     return read.documents, read.form, [note(w, "format.read") for w in read.warnings]
 
 

@@ -26,9 +26,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextvars
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,6 +47,7 @@ from annoscore.metrics.ranking_measures import ranking_measures, relstrings
 from annoscore.metrics.trec_measures import DEFAULT, MeasureSet, RankedLists, TrecDetails
 from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
+from annoscore.scale import NotExact, chunked
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
@@ -305,7 +307,8 @@ def _read_both(qrels_path: Path, run_path: Path) -> tuple[TrecColumns, TrecColum
         run = read_run(run_path)
         return read_qrels(qrels_path), run
     with ThreadPoolExecutor(1) as pool:
-        reading_qrels = pool.submit(read_qrels, qrels_path)
+        # in the reading thread, the cut of a chunk (annoscore.scale) holds as here
+        reading_qrels = pool.submit(contextvars.copy_context().run, read_qrels, qrels_path)
         run = read_run(run_path)
         return reading_qrels.result(), run
 
@@ -354,6 +357,22 @@ class TrecOptions(TaskOptions):
     )
 
 
+def _joined_details(chunks: Sequence[TrecDetails], order: Sequence[int]) -> TrecDetails:
+    """The details of a run cut into chunks of whole queries (:mod:`annoscore.scale`): one
+    run tag and the same lines to print in every chunk (else :class:`NotExact`), the queries'
+    relstrings in the order of the rows."""
+    first = chunks[0]
+    if any(c.runid != first.runid or c.outputs != first.outputs for c in chunks):
+        raise NotExact("the chunks' run tags differ")
+    strings = [s for chunk in chunks for s in chunk.relstrings]
+    if not strings:
+        return first
+    if len(strings) != len(order):
+        raise NotExact("not one relstring per query")
+    return replace(first, relstrings=tuple(strings[i] for i in order))
+
+
+@chunked("trec", "lines", separators=b" \t", order="sorted", details=_joined_details)
 def score_trec(qrels: Path, run: Path, options: TrecOptions = TrecOptions()) -> Result:
     """trec_eval's measures (``options.measures``; by default ``map``) of a run file against a
     qrels file; every query is a document of the count matrix.

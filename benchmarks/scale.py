@@ -1,0 +1,182 @@
+"""Scale (issue 31): ``--jobs`` speed-up, time per document and peak memory as the corpus grows,
+and the same run on a two-worker Dask ``LocalCluster``; whole processes, files in, JSON out.
+
+Data (seeded, generated here, in a temporary folder), ``--task``:
+
+- ``spans``: brat folders of N documents (gold ``.ann`` with its ``.txt``, system ``.ann``),
+  ``--spans`` gold spans per document of 4 types; predictions copy 80% of the gold spans, shift
+  10% by one character, drop 10% and add 2 spurious spans;
+- ``codiesp-d``: one gold and one prediction TSV of N documents, 5 gold codes each from a list
+  of 10,400; predictions keep 70% of them and add 3 others (every document predicted, every
+  code valid: an input without warnings, which is cut);
+- ``trec``: a qrels file of N queries with 100 judgments each and a run of 1,000 documents per
+  query.
+
+For each size, alternating in rounds: ``python -m annoscore spans GOLD SYSTEM --mode M -f json
+-o OUT`` with ``--jobs 1``, ``--jobs 2`` (and ``--dask local`` with ``--dask``).  Reported: wall
+seconds (median of the rounds), CPU seconds (user + system of the process and of the worker
+processes it waited for, ``os.wait4``), peak resident memory (``ru_maxrss`` of ``os.wait4``: the
+largest of the process and its reaped workers; Dask's workers are not its children and are not
+counted), microseconds per document, the ``--jobs 2`` speed-up (wall of 1 / wall of 2), and
+whether every output is byte-identical to ``--jobs 1``'s (asserted).
+
+    python benchmarks/scale.py --documents 2000 20000 --rounds 3 [--dask] [--mode strict]
+
+The load averages of the machine are printed before and after (``os.getloadavg``): other
+processes on the cores make every figure slower and the speed-up smaller.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TYPES = ("Drug", "Gene", "Dose", "Route")
+WORDS = ("aspirina", "dosis", "de", "mg", "el", "gen", "BRCA1", "oral", "cada", "horas")
+
+
+def write_corpus(root: Path, documents: int, spans: int, seed: int = 31) -> tuple[Path, Path]:
+    rng = random.Random(seed)
+    gold, system = root / "gold", root / "system"
+    gold.mkdir()
+    system.mkdir()
+    for d in range(documents):
+        words = [rng.choice(WORDS) for _ in range(spans * 3)]
+        text = " ".join(words)
+        starts, at = [], 0
+        for w in words:
+            starts.append(at)
+            at += len(w) + 1
+        g_lines, p_lines = [], []
+        for n in range(spans):
+            k = 3 * n + 1
+            s, e, kind = starts[k], starts[k] + len(words[k]), rng.choice(TYPES)
+            g_lines.append(f"T{n + 1}\t{kind} {s} {e}\t{text[s:e]}")
+            roll = rng.random()
+            if roll < 0.8:
+                p_lines.append(f"T{n + 1}\t{kind} {s} {e}\t{text[s:e]}")
+            elif roll < 0.9:
+                p_lines.append(f"T{n + 1}\t{kind} {s} {e - 1}\t{text[s : e - 1]}")
+        for m in range(2):
+            k = 3 * rng.randrange(spans)
+            s, e = starts[k], starts[k] + len(words[k])
+            p_lines.append(f"T{spans + m + 1}\t{rng.choice(TYPES)} {s} {e}\t{text[s:e]}")
+        name = f"doc{d:08d}"
+        (gold / f"{name}.ann").write_text("\n".join(g_lines) + "\n", encoding="utf-8")
+        (gold / f"{name}.txt").write_text(text, encoding="utf-8")
+        (system / f"{name}.ann").write_text("\n".join(p_lines) + "\n", encoding="utf-8")
+    return gold, system
+
+
+def write_codiesp(root: Path, documents: int, seed: int = 31) -> tuple[Path, Path, Path]:
+    rng = random.Random(seed)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    codes = sorted({f"{c}{rng.randint(0, 99):02d}.{rng.randint(0, 99)}" for c in letters
+                    for _ in range(400)})  # fmt: skip
+    gold, pred, valid = root / "gold.tsv", root / "pred.tsv", root / "codes.tsv"
+    valid.write_text("\n".join(codes) + "\n", encoding="utf-8")
+    with gold.open("w", encoding="utf-8") as g, pred.open("w", encoding="utf-8") as p:
+        for d in range(documents):
+            doc = f"S{d:010d}-1"
+            mine = rng.sample(codes, 5)
+            g.write("".join(f"{doc}\t{c}\n" for c in mine))
+            guess = [c for c in mine if rng.random() < 0.7] + rng.sample(codes, 3)
+            p.write("".join(f"{doc}\t{c}\n" for c in dict.fromkeys(guess)))
+    return gold, pred, valid
+
+
+def write_trec(root: Path, queries: int, seed: int = 31) -> tuple[Path, Path]:
+    rng = random.Random(seed)
+    qrels, run_file = root / "qrels", root / "run"
+    with qrels.open("w", encoding="ascii") as q, run_file.open("w", encoding="ascii") as r:
+        for n in range(queries):
+            judged = rng.sample(range(5000), 100)
+            q.write("".join(f"{n} 0 D{d} {rng.choice((0, 1, 1, 2))}\n" for d in judged))
+            ranked = rng.sample(range(5000), 1000)
+            r.write("".join(f"{n} Q0 D{d} {k} {1000 - k}.5 bench\n" for k, d in enumerate(ranked)))
+    return qrels, run_file
+
+
+def write_input(task: str, root: Path, documents: int, spans: int) -> list[str]:
+    """The command's words for ``task`` on generated data of ``documents`` documents."""
+    if task == "codiesp-d":
+        gold, pred, valid = write_codiesp(root, documents)
+        return ["codiesp", "D", "-g", str(gold), "-p", str(pred), "-c", str(valid)]
+    if task == "trec":
+        qrels, run_file = write_trec(root, documents)
+        return ["trec", str(qrels), str(run_file), "-m", "all_trec"]
+    gold, system = write_corpus(root, documents, spans)
+    return ["spans", str(gold), str(system)]
+
+
+def run(args: list[str], out: Path) -> tuple[float, float, float, bytes]:
+    """Wall and CPU seconds, peak memory (MB) and the output of one whole process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "annoscore", *args, "-f", "json", "-o", str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    stderr = process.stderr.read() if process.stderr else b""
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"annoscore failed ({process.returncode}): {stderr.decode()[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out.read_bytes()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--documents", type=int, nargs="+", default=[2000, 20000])
+    parser.add_argument("--spans", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--mode", default="strict")
+    parser.add_argument("--task", default="spans", choices=("spans", "codiesp-d", "trec"))
+    parser.add_argument("--dask", action="store_true", help="also --dask local")
+    options = parser.parse_args()
+    settings = [("--jobs 1", ["--jobs", "1"]), ("--jobs 2", ["--jobs", "2"])]
+    if options.dask:
+        settings.append(("--dask local", ["--dask", "local"]))
+    print(f"{options.task}; cores: {len(os.sched_getaffinity(0))}; {options.spans} gold spans "
+          f"per document (spans), mode {options.mode}; medians of {options.rounds} rounds; "
+          f"load averages {os.getloadavg()}")  # fmt: skip
+    print("| documents | run | wall s | CPU s | peak MB | us/doc (wall) | speed-up vs --jobs 1 |")
+    print("|---:|---|---:|---:|---:|---:|---:|")
+    for documents in options.documents:
+        with tempfile.TemporaryDirectory(prefix="annoscore-scale-") as folder:
+            root = Path(folder)
+            base = write_input(options.task, root, documents, options.spans)
+            if options.task == "spans":
+                base += ["--mode", options.mode]
+            figures: dict[str, list[tuple[float, float, float]]] = {n: [] for n, _ in settings}
+            reference: bytes | None = None
+            run([*base, "--jobs", "1"], root / "warm.json")  # page cache and imports warm
+            for _ in range(options.rounds):
+                for name, extra in settings:
+                    wall, cpu, peak, output = run([*base, *extra], root / "out.json")
+                    if reference is None:
+                        reference = output
+                    assert output == reference, f"{name} differs from --jobs 1"
+                    figures[name].append((wall, cpu, peak))
+            one = statistics.median(w for w, _, _ in figures["--jobs 1"])
+            for name, _ in settings:
+                wall = statistics.median(w for w, _, _ in figures[name])
+                cpu = statistics.median(c for _, c, _ in figures[name])
+                peak = max(p for _, _, p in figures[name])
+                print(
+                    f"| {documents:,} | {name} | {wall:.2f} | {cpu:.2f} | {peak:.0f} "
+                    f"| {wall / documents * 1e6:.0f} | {one / wall:.2f}x |"
+                )
+    print(f"load averages after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()

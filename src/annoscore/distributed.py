@@ -1,0 +1,67 @@
+"""Scoring on a ``dask.distributed`` cluster: the chunk function of ``--jobs`` on Dask workers.
+
+Needs the optional extra ``annoscore[dask]`` (dask, distributed, fsspec), imported only here and
+only when asked (``annoscore --help`` and every run without ``--dask`` import none of them).
+
+:func:`score` is :func:`annoscore.score` with the chunks (:mod:`annoscore.scale`) mapped on
+``client``'s workers and reduced here, in document order: the result is the one of
+``annoscore.score(task, gold, system, **options)``, byte for byte.  The workers read the chunks'
+files themselves, so the paths must be ones they can open (a shared file system).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from collections.abc import Iterator
+from os import PathLike
+from typing import TYPE_CHECKING, Any
+
+from annoscore.errors import InputError
+
+if TYPE_CHECKING:
+    from annoscore.result import Result
+
+
+def score(
+    task: str,
+    /,
+    gold: str | PathLike[str],
+    system: str | PathLike[str],
+    *,
+    client: Any,
+    **options: Any,
+) -> Result:
+    """Score ``system`` against ``gold`` with ``task`` (as :func:`annoscore.score`), the
+    chunks of the documents scored on the workers of ``client`` (a
+    ``distributed.Client``)."""
+    from annoscore.scale import using
+    from annoscore.tasks.registry import get
+
+    with using(1, client):
+        return get(task).run(gold, system, **options)
+
+
+@contextlib.contextmanager
+def connected(address: str) -> Iterator[Any]:
+    """A ``distributed.Client`` of the scheduler at ``address`` (``"local"``: a two-process
+    ``LocalCluster`` on this machine, stopped on leaving), closed on leaving."""
+    try:  # imported as a module of no declared type: typed alike with and without the extra
+        dask_distributed: Any = importlib.import_module("distributed")
+    except ImportError:
+        raise InputError("--dask needs the optional extra: pip install 'annoscore[dask]'") from None
+    if address == "local":
+        with (
+            dask_distributed.LocalCluster(
+                n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            ) as cluster,
+            dask_distributed.Client(cluster) as client,
+        ):
+            yield client
+        return
+    try:
+        client = dask_distributed.Client(address, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as error:
+        raise InputError(f"--dask: cannot reach the scheduler at {address}: {error}") from None
+    with client:
+        yield client

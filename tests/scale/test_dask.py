@@ -1,0 +1,119 @@
+"""Dask: the chunks of ``--jobs`` on the workers of a ``distributed.LocalCluster`` of two worker
+processes started and stopped here; the same bytes as one process.  Needs ``annoscore[dask]``
+(the README's test command installs it); without it, the tests are skipped with the reason."""
+
+from __future__ import annotations
+
+import functools
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import annoscore
+import annoscore.distributed
+from annoscore.errors import InputError
+from annoscore.report.generic import render
+from annoscore.result import Result
+from annoscore.scale import split_folders
+from annoscore.tasks.registry import TASKS, sample_paths
+from tests.scale.test_jobs import MODES, _corpus
+
+distributed = pytest.importorskip("distributed", reason="needs the extra annoscore[dask]")
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
+def _bytes(result: Result) -> str:
+    return render(result.shown(documents=True, types=True, averages=True), "json")
+
+
+@pytest.mark.parametrize("name", list(TASKS))
+def test_every_task_gives_the_same_bytes_on_a_local_cluster(name: str, client: Any) -> None:
+    gold, system, options = sample_paths(TASKS[name])
+    one = _bytes(annoscore.score(name, gold, system, **options))
+    on_dask = annoscore.distributed.score(name, gold, system, client=client, **options)
+    assert _bytes(on_dask) == one
+
+
+def test_random_brat_folders_give_the_same_bytes_on_a_local_cluster(
+    tmp_path: Path, client: Any
+) -> None:
+    gold, system = _corpus(random.Random(5), tmp_path)
+    assert split_folders(gold, system, 4) is not None
+    for options in MODES:
+        outcomes = []
+        for run in (annoscore.score, functools.partial(annoscore.distributed.score, client=client)):
+            try:
+                outcomes.append(_bytes(run("spans", gold, system, **options)))
+            except InputError as error:  # token mode without a text: the same error
+                outcomes.append(f"error: {error}")
+        assert outcomes[1] == outcomes[0], options
+
+
+def test_dask_local_on_the_command_line(tmp_path: Path) -> None:
+    gold, system, _ = sample_paths(TASKS["spans"])
+    args = [sys.executable, "-m", "annoscore", "spans", str(gold), str(system), "--format", "json"]
+    one = subprocess.run(args, capture_output=True, text=True, check=True)
+    on_dask = subprocess.run(
+        [*args, "--dask", "local"], capture_output=True, text=True, check=True, timeout=300
+    )
+    assert on_dask.stdout == one.stdout
+
+
+def test_the_help_imports_no_dask() -> None:
+    code = "import sys; from annoscore.cli import main; sys.argv=['annoscore','--help'];\n"
+    code += "try:\n main()\nexcept SystemExit: pass\n"
+    code += "names = ('dask', 'distributed', 'fsspec')\n"
+    code += "print(sorted(m for m in sys.modules if m.split('.')[0] in names))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("task", ["codiesp-d", "trec"])
+def test_random_single_files_give_the_same_bytes_on_a_local_cluster(
+    task: str, tmp_path: Path, client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files of lines cut at document boundaries, read by the cluster's workers from their own
+    byte ranges: one process's bytes, and the cut is kept (exact) on a clean corpus."""
+    import annoscore.scale as scale
+    from tests.scale import test_lines
+
+    monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
+    kept: list[bool] = []
+    original = scale.combine_lines
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        result = original(*args, **kwargs)
+        kept.append(result is not None)
+        return result
+
+    monkeypatch.setattr(scale, "combine_lines", spy)
+    write, gold_name, system_name = test_lines.CORPORA[task]
+    rng = random.Random(f"dask-{task}")
+    for case in range(6):
+        root = tmp_path / str(case)
+        root.mkdir()
+        options = write(rng, root, case % 2 == 0)
+        gold, system = root / gold_name, root / system_name
+        outcomes = []
+        for run in (annoscore.score, functools.partial(annoscore.distributed.score, client=client)):
+            try:
+                outcomes.append(_bytes(run(task, gold, system, **options)))
+            except InputError as error:
+                outcomes.append(f"error: {error}")
+        assert outcomes[1] == outcomes[0], case
+    assert any(kept)

@@ -1,0 +1,248 @@
+"""``--jobs N`` and ``annoscore.score(..., jobs=N)``: the same output as one job, byte for byte.
+
+Every registered task on its sample (JSON with documents, types and averages, and the official
+text layout) with 1, 2 and 3 jobs; random brat folders (every span mode; one-sided documents,
+duplicates, byte-order marks, missing texts, names with dots) with 1, 2 and 3 jobs, checked to
+be really cut into chunks; errors inside a chunk name the original file.
+
+``ANNOSCORE_EQUIVALENCE_CASES`` multiplies the number of random corpora (default 1).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import annoscore
+from annoscore.errors import InputError
+from annoscore.report.generic import render
+from annoscore.result import Result
+from annoscore.scale import Run, split_folders, using
+from annoscore.tasks.registry import TASKS, sample_paths
+from tests.conftest import Cli
+
+MULTIPLIER = float(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1"))
+CASES = max(1, int(10 * MULTIPLIER))
+
+
+def _bytes(result: Result, text: Any = None) -> str:
+    shown = result.shown(documents=True, types=True, averages=True)
+    out = render(shown, "json")
+    if text is not None:
+        out += text(result)
+    return out
+
+
+@pytest.mark.parametrize("name", list(TASKS))
+def test_every_task_gives_the_same_bytes_with_1_2_and_3_jobs_on_its_sample(name: str) -> None:
+    task = TASKS[name]
+    gold, system, options = sample_paths(task)
+    outputs = [
+        _bytes(annoscore.score(name, gold, system, jobs=jobs, **options), task.text_renderer())
+        for jobs in (1, 2, 3)
+    ]
+    assert outputs[1] == outputs[0]
+    assert outputs[2] == outputs[0]
+
+
+def test_the_command_line_gives_the_same_bytes_with_jobs(cli: Cli) -> None:
+    gold, system, _ = sample_paths(TASKS["spans"])
+    for args in (
+        ("spans", gold, system, "--mode", "semeval", "--per-doc", "--per-type"),
+        ("pharmaconer", "ner", gold, system, "--per-doc"),
+    ):
+        one = cli(*args, "--format", "json", "--jobs", "1")
+        assert one.exit_code == 0, one.output
+        for jobs in ("2", "3", "0"):
+            other = cli(*args, "--format", "json", "--jobs", jobs)
+            assert other.exit_code == 0
+            assert other.stdout == one.stdout
+        text = [cli(*args, "-j", jobs).stdout for jobs in ("1", "2")]
+        assert text[0] == text[1]
+
+
+def test_a_negative_jobs_is_refused(cli: Cli) -> None:
+    gold, system, _ = sample_paths(TASKS["spans"])
+    assert cli("spans", gold, system, "--jobs", "-1").exit_code == 2
+    with pytest.raises(InputError):
+        annoscore.score("spans", gold, system, jobs=-1)
+
+
+# --- random brat folders ---------------------------------------------------------------------
+
+TYPES = ("Drug", "Gene", "Dose")
+MODES: list[dict[str, Any]] = [
+    {"mode": "strict"},
+    {"mode": "exact"},
+    {"mode": "overlap", "min_overlap": 0.5},
+    {"mode": "relaxed", "tolerance": 2},
+    {"mode": "token"},
+    {"mode": "semeval"},
+    {"mode": "strict", "duplicates": "collapse", "missing_docs": "ignore"},
+]
+
+
+def _text(rng: random.Random) -> str:
+    words = ["aspirina", "dosis", "de", "ácido", "mg", "el", "gen", "BRCA1", "x", "ñu"]
+    return " ".join(rng.choice(words) for _ in range(rng.randint(3, 30)))
+
+
+def _mentions(rng: random.Random, text: str, n: int) -> list[tuple[int, int, str]]:
+    out = []
+    for _ in range(n):
+        start = rng.randrange(len(text))
+        end = min(len(text), start + rng.randint(1, 12))
+        out.append((start, end, rng.choice(TYPES)))
+    if out and rng.random() < 0.2:
+        out.append(out[0])  # a duplicate
+    return out
+
+
+def _write(folder: Path, stem: str, text: str, mentions: list[tuple[int, int, str]],
+           rng: random.Random, with_text: bool) -> None:  # fmt: skip
+    lines = [f"T{n}\t{kind} {s} {e}\t{text[s:e]}" for n, (s, e, kind) in enumerate(mentions, 1)]
+    if lines and rng.random() < 0.03:  # tolerated input the readers warn about
+        quirk = rng.randrange(4)
+        if quirk == 0:
+            lines.append(lines[0])  # a repeated id
+        elif quirk == 1:
+            lines.append(f"T99\tDrug 1 {len(text) + 3}\tzz")  # past the end of the text
+        elif quirk == 2:
+            lines.append("T98\tGene 0 1\tnot the text")  # a text differing from the .txt
+        else:  # the text separated from the offsets by a space
+            lines.append(f"T97\tDose 0 1 {text[0:1]}")
+    body = "\n".join(lines) + ("\n" if lines else "")
+    bom = "\ufeff" if rng.random() < 0.05 else ""
+    (folder / f"{stem}.ann").write_text(bom + body, encoding="utf-8")
+    if with_text:
+        (folder / f"{stem}.txt").write_text(text, encoding="utf-8")
+
+
+def _corpus(rng: random.Random, root: Path) -> tuple[Path, Path]:
+    gold, system = root / "gold", root / "system"
+    gold.mkdir()
+    system.mkdir()
+    for n in range(rng.randint(2, 40)):
+        stem = rng.choice(["doc", "S0004-0614", "a.b", "ü"]) + f"-{n:03d}"
+        text = _text(rng)
+        g = _mentions(rng, text, rng.randint(0, 6))
+        p = [m for m in g if rng.random() < 0.7] + _mentions(rng, text, rng.randint(0, 3))
+        side = rng.random()
+        if side > 0.1:
+            _write(gold, stem, text, g, rng, True)
+        if side < 0.9:
+            _write(system, stem, text, p, rng, rng.random() < 0.8)
+    for folder in (gold, system):  # a side without documents is an error, not a test here
+        if not any(folder.glob("*.ann")):
+            _write(folder, "zz-last", "x y", [], rng, True)
+    return gold, system
+
+
+def _inline(self: Run, function: Any, items: Any) -> list[Any]:
+    return [function(item) for item in items]
+
+
+@pytest.mark.parametrize("seed", range(CASES))
+def test_random_brat_folders_cut_and_combined_give_the_same_bytes(
+    seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cut and the reduce, the chunks scored in this process (fast: many cases)."""
+    monkeypatch.setattr(Run, "map", _inline)
+    _same_bytes_with_jobs(seed, tmp_path, (1, 3))
+
+
+@pytest.mark.parametrize("seed", range(100, 100 + max(1, CASES // 5)))
+def test_random_brat_folders_give_the_same_bytes_with_1_2_and_3_worker_processes(
+    seed: int, tmp_path: Path
+) -> None:
+    _same_bytes_with_jobs(seed, tmp_path, (1, 2, 3))
+
+
+def _same_bytes_with_jobs(seed: int, tmp_path: Path, jobs_list: tuple[int, ...]) -> None:
+    rng = random.Random(seed)
+    gold, system = _corpus(rng, tmp_path)
+    # cut unless too few documents are on both sides (then one chunk, the same bytes)
+    assert split_folders(gold, system, 4) is not None or len(list(gold.glob("*.ann"))) < 4
+    for options in MODES:
+        outputs = []
+        for jobs in jobs_list:
+            try:
+                result = annoscore.score("spans", gold, system, jobs=jobs, **options)
+            except InputError as error:
+                outputs.append(f"error: {error}")
+            else:
+                outputs.append(_bytes(result))
+        for other in outputs[1:]:
+            assert other == outputs[0], options
+
+
+def test_an_error_in_a_chunk_names_the_original_file(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    gold, system = _corpus(rng, tmp_path)
+    bad = sorted(system.glob("*.ann"))[-1]
+    bad.write_text("T1\tDrug 4 x\tno\n", encoding="utf-8")
+    messages = []
+    for jobs in (1, 2):
+        with pytest.raises(InputError) as caught:
+            annoscore.score("spans", gold, system, jobs=jobs)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+    assert str(bad) in messages[1]
+
+
+def test_folders_with_entries_a_reader_warns_about_are_one_chunk(tmp_path: Path) -> None:
+    gold, system = _corpus(random.Random(3), tmp_path)
+    (gold / "sub").mkdir()
+    assert split_folders(gold, system, 4) is None
+    one = _bytes(annoscore.score("spans", gold, system))
+    assert _bytes(annoscore.score("spans", gold, system, jobs=2)) == one
+
+
+def test_the_cut_keeps_every_file_of_a_document_together(tmp_path: Path) -> None:
+    gold, system = _corpus(random.Random(11), tmp_path)
+    plan = split_folders(gold, system, 5)
+    assert plan is not None
+    seen: list[str] = []
+    for chunk in plan:
+        stems = {os.path.splitext(n)[0] for n in (*chunk.gold_names, *chunk.system_names)}
+        assert not stems & set(seen)
+        seen.extend(sorted(stems))
+    assert seen == sorted(seen)
+    names = {n for c in plan for n in c.gold_names}
+    assert names == set(os.listdir(gold))
+
+
+def test_the_run_in_force_is_restored(tmp_path: Path) -> None:
+    from annoscore.scale import current
+
+    with using(2) as run:
+        assert current() is run
+    assert current().serial
+    assert json.loads("1") == 1
+
+
+def test_a_corpus_without_tolerated_input_is_scored_by_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cut-and-combine path runs (no fallback to one run) when no example names a file
+    both sides hold, and gives one run's bytes."""
+    import annoscore.scale as scale
+
+    combined: list[bool] = []
+    original = scale.combine
+
+    def counting(*args: Any, **kwargs: Any) -> Result | None:
+        result = original(*args, **kwargs)
+        combined.append(result is not None)
+        return result
+
+    monkeypatch.setattr(scale, "combine", counting)
+    gold, system = _corpus(random.Random(2), tmp_path)
+    one = _bytes(annoscore.score("spans", gold, system, mode="semeval"))
+    assert _bytes(annoscore.score("spans", gold, system, mode="semeval", jobs=2)) == one
+    assert combined == [True]
