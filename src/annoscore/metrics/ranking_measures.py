@@ -505,11 +505,18 @@ def relstrings(
 ) -> list[str]:
     """trec_eval's ``relstring`` of each query: the judgements of its first ``depth`` ranks
     (``-`` for a document not in the qrels), quoted."""
+    import numpy as np
+
     rows = _Rows(query, n_queries)
     keep = rows.rank <= depth
+    q, j, v = query[keep], judged[keep], value[keep]
+    shown = v[j]
+    if not len(shown) or (int(shown.min()) >= 0 and int(shown.max()) <= 9):
+        # one character per rank: the texts are slices of one string
+        chars = np.where(j, v + 48, 45).astype(np.uint8).tobytes().decode("ascii")
+        ends = np.cumsum(np.bincount(q, minlength=n_queries)).tolist()
+        return [f"'{chars[a:b]}'" for a, b in zip([0, *ends[:-1]], ends, strict=True)]
     texts: list[list[str]] = [[] for _ in range(n_queries)]
-    for q, j, v in zip(
-        query[keep].tolist(), judged[keep].tolist(), value[keep].tolist(), strict=True
-    ):
-        texts[q].append(str(v) if j else "-")
+    for one, is_judged, judgement in zip(q.tolist(), j.tolist(), v.tolist(), strict=True):
+        texts[one].append(str(judgement) if is_judged else "-")
     return ["'" + "".join(t) + "'" for t in texts]
