@@ -79,7 +79,25 @@ class _Rows:
         self.n = n_queries
         self.sizes = np.bincount(query, minlength=n_queries).astype(np.int64)
         self.starts = np.cumsum(self.sizes) - self.sizes
-        self.rank = np.arange(len(query), dtype=np.int64) - self.starts[query] + 1
+        self.rank = np.arange(1, len(query) + 1, dtype=np.int64)
+        self.rank -= self.per_row(self.starts)
+        self._cumulative: dict[int, tuple[BoolArray, IntArray]] = {}
+
+    def per_row(self, values: Any) -> Any:
+        """``values[query]`` (one value per query, repeated over its rows: the rows are grouped
+        by query in query order)."""
+        import numpy as np
+
+        return np.repeat(values, self.sizes)
+
+    def discount(self, rank: IntArray) -> FloatArray:
+        """``log2(rank + 1)`` of each rank (a table of the ranks there are, gathered)."""
+        import numpy as np
+
+        top = int(rank.max()) if len(rank) else 0
+        table: FloatArray = np.log2(np.arange(1, top + 2, dtype=np.float64))
+        out: FloatArray = table[rank]
+        return out
 
     def sum(self, weights: Any, rows: Any = None) -> FloatArray:
         """Per-query sum of ``weights`` (of ``rows`` when given), in rank order."""
@@ -96,16 +114,21 @@ class _Rows:
         return out
 
     def cumulative(self, flags: BoolArray) -> IntArray:
-        """For each row, the flagged rows of its query at its rank or before."""
+        """For each row, the flagged rows of its query at its rank or before (computed once
+        for each array of flags)."""
         import numpy as np
 
+        known = self._cumulative.get(id(flags))
+        if known is not None and known[0] is flags:
+            return known[1]
         total = np.cumsum(flags, dtype=np.int64)
-        before = total - flags
         base = np.zeros(self.n, dtype=np.int64)
         has = self.sizes > 0
-        base[has] = before[self.starts[has]]
-        out: IntArray = total - base[self.query]
-        return out
+        at = self.starts[has]
+        base[has] = total[at] - flags[at]
+        total -= self.per_row(base)
+        self._cumulative[id(flags)] = (flags, total)
+        return total
 
 
 def ranking_measures(
@@ -283,7 +306,7 @@ def _bpref(
 ) -> FloatArray:
     import numpy as np
 
-    above = (rows.cumulative(nonrelevant) - nonrelevant)[hits]
+    above = rows.cumulative(nonrelevant)[hits] - nonrelevant[hits]
     q = rows.query[hits]
     r, n = R[q], N[q]
     term = np.ones(len(hits), dtype=np.float64)
@@ -317,9 +340,9 @@ def _inf_ap(
     import numpy as np
 
     k = rows.rank[hits].astype(np.float64)
-    pooled = (rows.cumulative(judged) - judged)[hits].astype(np.float64)
-    rel = (rows.cumulative(relevant) - 1)[hits].astype(np.float64)
-    nonrel = (rows.cumulative(nonrelevant) - nonrelevant)[hits].astype(np.float64)
+    pooled = (rows.cumulative(judged)[hits] - judged[hits]).astype(np.float64)
+    rel = (rows.cumulative(relevant)[hits] - 1).astype(np.float64)
+    nonrel = (rows.cumulative(nonrelevant)[hits] - nonrelevant[hits]).astype(np.float64)
     term = np.ones(len(hits), dtype=np.float64)
     later = k > 1
     kk, pp, rr, nn = k[later], pooled[later], rel[later], nonrel[later]
@@ -388,13 +411,13 @@ class _Ndcg:
         n = rows.n
         self.rows = rows
         self.gain = _gain(value, judged, gains)
-        self.discounted = self.gain / np.log2(rows.rank + 1)
+        self.discounted = self.gain / rows.discount(rows.rank)
         # the ideal ranking: every judgement's gain, highest first
         ideal_gain = _gain(qrels_value, None, gains)
         order = np.lexsort((-ideal_gain, qrels_query))
         self.ideal = _Rows(qrels_query[order], n)
         self.ideal_gain = ideal_gain[order]
-        ideal_discounted = self.ideal_gain / np.log2(self.ideal.rank + 1)
+        ideal_discounted = self.ideal_gain / self.ideal.discount(self.ideal.rank)
         self.ideal_prefix = self._prefix(self.ideal, ideal_discounted)
         self.with_gain = np.bincount(qrels_query[ideal_gain > 0], minlength=n).astype(np.int64)
         self.full = _divide(rows.sum(self.discounted), self.ideal_at(self.ideal.sizes))
@@ -491,7 +514,8 @@ def _rbp(
     n = rows.n
     top = np.zeros(n, dtype=np.int64)
     np.maximum.at(top, qrels_query, qrels_value)
-    weight = (1 - p) * np.power(p, rows.rank - 1)
+    deepest = int(rows.rank.max()) if len(rows.rank) else 0
+    weight = ((1 - p) * np.power(p, np.arange(deepest + 1)))[rows.rank - 1]
     q = rows.query
     best = top[q]
     use = relevant & (best > 0)
