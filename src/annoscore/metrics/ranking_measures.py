@@ -81,7 +81,7 @@ class _Rows:
         self.starts = np.cumsum(self.sizes) - self.sizes
         self.rank = np.arange(1, len(query) + 1, dtype=np.int64)
         self.rank -= self.per_row(self.starts)
-        self._cumulative: dict[int, tuple[BoolArray, IntArray]] = {}
+        self._cumulative: dict[tuple[int, int], tuple[BoolArray, IntArray, IntArray]] = {}
 
     def per_row(self, values: Any) -> Any:
         """``values[query]`` (one value per query, repeated over its rows: the rows are grouped
@@ -113,22 +113,24 @@ class _Rows:
         out: IntArray = np.bincount(self.query[mask], minlength=self.n).astype(np.int64)
         return out
 
-    def cumulative(self, flags: BoolArray) -> IntArray:
-        """For each row, the flagged rows of its query at its rank or before (computed once
-        for each array of flags)."""
+    def cumulative(self, flags: BoolArray, at: IntArray) -> IntArray:
+        """For each row of ``at``, the flagged rows of its query at its rank or before
+        (computed once for each array of flags and of rows; only the values at ``at`` are
+        kept)."""
         import numpy as np
 
-        known = self._cumulative.get(id(flags))
-        if known is not None and known[0] is flags:
-            return known[1]
+        key = (id(flags), id(at))
+        known = self._cumulative.get(key)
+        if known is not None and known[0] is flags and known[1] is at:
+            return known[2]
         total = np.cumsum(flags, dtype=np.int64)
         base = np.zeros(self.n, dtype=np.int64)
         has = self.sizes > 0
-        at = self.starts[has]
-        base[has] = total[at] - flags[at]
-        total -= self.per_row(base)
-        self._cumulative[id(flags)] = (flags, total)
-        return total
+        first = self.starts[has]
+        base[has] = total[first] - flags[first]
+        out: IntArray = total[at] - base[self.query[at]]
+        self._cumulative[key] = (flags, at, out)
+        return out
 
 
 def ranking_measures(
@@ -165,7 +167,7 @@ def ranking_measures(
     hits = np.flatnonzero(relevant)
     hit_rank = rank[hits]
     hit_query = query[hits]
-    so_far = rows.cumulative(relevant)[hits]  # rel(k) at each relevant rank
+    so_far = rows.cumulative(relevant, hits)  # rel(k) at each relevant rank
     ret = rows.sizes
     rel_ret = np.bincount(hit_query, minlength=n_queries).astype(np.int64)
     out: dict[str, Any] = {"num_q": np.ones(n_queries, dtype=np.int64)}
@@ -306,7 +308,7 @@ def _bpref(
 ) -> FloatArray:
     import numpy as np
 
-    above = rows.cumulative(nonrelevant)[hits] - nonrelevant[hits]
+    above = rows.cumulative(nonrelevant, hits) - nonrelevant[hits]
     q = rows.query[hits]
     r, n = R[q], N[q]
     term = np.ones(len(hits), dtype=np.float64)
@@ -340,9 +342,9 @@ def _inf_ap(
     import numpy as np
 
     k = rows.rank[hits].astype(np.float64)
-    pooled = (rows.cumulative(judged)[hits] - judged[hits]).astype(np.float64)
-    rel = (rows.cumulative(relevant)[hits] - 1).astype(np.float64)
-    nonrel = (rows.cumulative(nonrelevant)[hits] - nonrelevant[hits]).astype(np.float64)
+    pooled = (rows.cumulative(judged, hits) - judged[hits]).astype(np.float64)
+    rel = (rows.cumulative(relevant, hits) - 1).astype(np.float64)
+    nonrel = (rows.cumulative(nonrelevant, hits) - nonrelevant[hits]).astype(np.float64)
     term = np.ones(len(hits), dtype=np.float64)
     later = k > 1
     kk, pp, rr, nn = k[later], pooled[later], rel[later], nonrel[later]
