@@ -181,8 +181,11 @@ def test_measure_adds_trec_eval_measures_to_every_output(cli: Cli) -> None:
     official = cli(*toy_args("D")).stdout
     head = "\nMAP estimate: 0.444\n\n"
     assert official.startswith(head + "-----")
-    assert text.startswith(head + "num_q                 \tall\t2\n")
-    assert "num_ret               \tall\t9\nrecip_rank            \tall\t" in text
+    assert text.startswith(head + "num_ret               \tall\t9\n")
+    assert "num_ret               \tall\t9\nrecip_rank            \tall\t1.0000\n" in text
+    assert "num_q" not in text  # not chosen
+    chosen = cli(*args, "-m", "num_q", "-m", "gm_map").stdout
+    assert "num_q                 \tall\t2\nnum_ret " in chosen and "gm_map" in chosen
     assert text.endswith(official[len(head) :])
     per_doc = cli(*args, "--per-doc").stdout
     assert "P_1                   \tS0004-06142006000900013-1\t1.0000\n" in per_doc

@@ -273,15 +273,12 @@ def measure_columns(
     return {o.column: np.where(counted, computed[o.column], 0) for o in measure_outputs(measures)}
 
 
-def measure_outputs(measures: MeasureSet) -> list[Output]:
+def measure_outputs(measures: MeasureSet, shown: bool = False) -> list[Output]:
     """The outputs of ``measures`` that a document of CodiEsp reports beside MAP: every number
-    but ``map`` (the official MAP), ``num_q`` (``queries``) and the run's tag and
-    ``relstring`` (text)."""
-    return [
-        o
-        for o in measures.outputs()
-        if o.name != "map" and o.kind not in ("runid", "num_q", "relstring")
-    ]
+    but ``map`` (the official MAP) and ``num_q`` (the count ``queries``; with ``shown``, the
+    lines a report prints, it is kept), not the run's tag nor ``relstring`` (text)."""
+    left_out = ("runid", "relstring") if shown else ("runid", "num_q", "relstring")
+    return [o for o in measures.outputs() if o.name != "map" and o.kind not in left_out]
 
 
 def corpus_counts(outcome: RankedCodeStats) -> Counts:

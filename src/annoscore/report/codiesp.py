@@ -68,8 +68,9 @@ def render_ranked(result: Result) -> str:
 def _measure_lines(result: Result) -> list[str]:
     """The measures ``--measure`` chose, as ``trec_eval`` prints them (``measure<TAB>document
     <TAB>value``, 4 decimals, counts as integers; ``-`` where undefined): with ``--per-doc``
-    each document's lines first (documents sorted), then the ``all`` lines (``num_q`` is the
-    number of documents in MAP), and an empty line; nothing when none was chosen."""
+    each document's lines first (documents sorted; not ``num_q`` nor the geometric means, as
+    trec_eval), then the ``all`` lines (``num_q``: the documents in MAP), and an empty line;
+    nothing when none was chosen."""
     details = result.details
     outputs = details.outputs if isinstance(details, CodiespDetails) else ()
     if not outputs:
@@ -82,9 +83,12 @@ def _measure_lines(result: Result) -> list[str]:
     lines = []
     if result.view.documents:
         for doc, unit in sorted(result.documents.items()):
-            lines += [line(o, doc, unit.scores, unit.counts) for o in outputs]
-    lines.append(f"{'num_q':<22}\tall\t{int(result.counts['queries'])}")
-    lines += [line(o, "all", result.scores, result.counts) for o in outputs]
+            lines += [line(o, doc, unit.scores, unit.counts) for o in outputs if o.per_query]
+    for o in outputs:
+        if o.kind == "num_q":
+            lines.append(f"{o.name:<22}\tall\t{int(result.counts['queries'])}")
+        else:
+            lines.append(line(o, "all", result.scores, result.counts))
     return [*lines, ""]
 
 

@@ -10,6 +10,9 @@ Official rules (``spec/codiesp.md``), all defaults here (:class:`RankedOptions`,
   AP(doc) = sum of P@k over the relevant ranks / distinct gold codes of the doc.  A gold
   document with no valid prediction is left out of MAP (``missing_docs=ignore``); a predicted
   document absent from the gold counts AP 0 (``extra_docs=zero``).
+- D/P ``--measure``: trec_eval's other ranked measures (``P.5,10``, ``ndcg_cut.10``, the sets
+  ``official`` and ``all_trec``) on the lists MAP ranks, beside MAP and over the same documents
+  (:func:`annoscore.metrics.ranked_codes.measure_columns`); nothing else changes.
 - D/P P/R/F1 (the later F1 script): micro over all (document, code) pairs, no depth cut;
   predicted documents absent from the gold count against precision.
 - X: a (document, code) pair is a true positive when any predicted position matches any gold
@@ -371,7 +374,7 @@ def _count_ranked(
     matrix = CountMatrix.from_columns(data.documents, columns, integer=tuple(integer))
     warnings += ranked_warnings(other, view, outcome, options, map_counts)
     gold_documents = tuple(data.documents[: len(data.gold.documents)])
-    outputs = () if measures is None else tuple(measure_outputs(measures))
+    outputs = () if measures is None else tuple(measure_outputs(measures, shown=True))
     return get(task).result(
         options, matrix, warnings=warnings, details=CodiespDetails(gold_documents, outputs)
     )
