@@ -102,9 +102,14 @@ def check(
     lists, first = oracle.ranked_lists(gold, pred, codes, settings)
     queries, empty = trec_files(folder, lists)
     documents = result.documents
+    # where one file's ids read as numbers and the other's do not, two documents of MAP can
+    # share the text document that holds their numbers (the sums of both): compared in the
+    # corpus only
+    holders = [first[doc] for doc, ranked in lists.items() if ranked.counted]
+    shared = {name for name in holders if holders.count(name) > 1}
     # the plain reference, one document at a time
     for doc, ranked in lists.items():
-        if not ranked.counted:
+        if not ranked.counted or first[doc] in shared:
             continue
         ranking = [1 if c in ranked.relevant else None for c in ranked.codes]
         want = per_query(ranking, [1] * len(ranked.relevant))
@@ -133,6 +138,8 @@ def check(
             got, want = result.scores[o.name], trec.scores[o.name]
             assert close(got, want), (case, o.name, got, want)
     for doc, q in queries.items():
+        if first[doc] in shared:
+            continue
         unit, other = documents[first[doc]], trec.documents[q]
         for o in outputs:
             if o.kind == "count":
