@@ -12,11 +12,14 @@ valid prediction has precision undefined, recall 0 and F1 0 (the official F1 scr
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from annoscore.counts import Counts
 from annoscore.metrics.prf import prf_scores, ratio
-from annoscore.metrics.trec_measures import Output, means
 from annoscore.result import Details, Scores
+
+if TYPE_CHECKING:
+    from annoscore.metrics.trec_measures import Output
 
 
 def ranked_scores(counts: Counts) -> Scores:
@@ -34,11 +37,12 @@ def ranked_scores(counts: Counts) -> Scores:
     0.1
     """
     queries = counts["queries"]
-    return {
-        "map": ratio(counts["ap_sum"], queries),
-        **means(counts, queries, skip=("ap_sum",)),
-        **prf_scores(counts),
-    }
+    scores: Scores = {"map": ratio(counts["ap_sum"], queries)}
+    if any(k.endswith(("_sum", "_logsum")) for k in counts if k != "ap_sum"):
+        from annoscore.metrics.trec_measures import means
+
+        scores.update(means(counts, queries, skip=("ap_sum",)))
+    return {**scores, **prf_scores(counts)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,12 +18,12 @@ from annoscore.align.codes import RankedCodes
 from annoscore.counts import Counts
 from annoscore.formats.codiesp import integer_ids
 from annoscore.metrics.ranking import group_rows, ranking_stats
-from annoscore.metrics.ranking_measures import ranking_measures
-from annoscore.metrics.trec_measures import MeasureSet, Output
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+    from annoscore.metrics.trec_measures import MeasureSet, Output
 
     IntArray = npt.NDArray[np.int64]
     FloatArray = npt.NDArray[np.float64]
@@ -237,6 +237,7 @@ def measure_columns(
     >>> import numpy as np
     >>> from annoscore.align.codes import RankedInput
     >>> from annoscore.formats.codiesp import code_rows_of
+    >>> from annoscore.metrics.trec_measures import MeasureSet
     >>> gold = code_rows_of({"D1": ["a", "b"]}, "gold")
     >>> pred = code_rows_of({"D1": ["c", "a", "b"]}, "predictions")
     >>> data = RankedInput(gold, pred, frozenset("abc")).view(lowercase=True).data
@@ -247,6 +248,8 @@ def measure_columns(
     {'recip_rank_sum': [0.5], 'P_1_sum': [0.0], 'P_2_sum': [0.5]}
     """
     import numpy as np
+
+    from annoscore.metrics.ranking_measures import ranking_measures
 
     lists = outcome.ranked
     if lists is None:

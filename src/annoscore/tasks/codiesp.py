@@ -65,7 +65,6 @@ from annoscore.metrics.ranked_codes import (
     numeric_map_columns,
     numeric_positions,
 )
-from annoscore.metrics.trec_measures import MeasureSet
 from annoscore.model import CodeReference
 from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
@@ -335,7 +334,11 @@ def _count_ranked(
     valid codes and the readers' warnings.  Read here, not by the caller, so that the rows as
     written are freed once the view the options ask for is made (unless the other setting of
     lower-casing needs them): no caller's frame holds them while the codes are ranked."""
-    measures = MeasureSet.parse(options.measures, "--measure") if options.measures else None
+    measures = None
+    if options.measures:
+        from annoscore.metrics.trec_measures import MeasureSet
+
+        measures = MeasureSet.parse(options.measures, "--measure")
     read, warnings = load()
     view = read.view(lowercase=options.lowercase)
     # the codes as written are needed again only for the other setting of lower-casing
