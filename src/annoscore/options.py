@@ -68,6 +68,7 @@ class Setting:
     required: bool = False
     fixed: bool = False
     argument: bool = False
+    omitted_at_default: bool = False
 
 
 def option(
@@ -81,6 +82,7 @@ def option(
     panel: str | None = None,
     required: bool = False,
     argument: bool = False,
+    omitted_at_default: bool = False,
 ) -> T:
     """One option of a task: a dataclass field with its official ``default`` and its metadata.
 
@@ -94,9 +96,22 @@ def option(
     - ``required``: the task cannot score without it (a file it reads: ``default`` is
       ``None``, and the command line asks for the flag);
     - ``argument``: the command line takes it as a positional argument that the command
-      declares itself (``annoscore muc CONFIG``), not as a flag.
+      declares itself (``annoscore muc CONFIG``), not as a flag;
+    - ``omitted_at_default``: an option that moves a number is left out of the signature while
+      it has its default (one that adds numbers and leaves the others as they are: the
+      signature of a run without it stays the one it was).
     """
-    setting = Setting(help, flags, moves, low, high, panel, required, argument=argument)
+    setting = Setting(
+        help,
+        flags,
+        moves,
+        low,
+        high,
+        panel,
+        required,
+        argument=argument,
+        omitted_at_default=omitted_at_default,
+    )
     field: T = dataclasses.field(default=default, metadata={_KEY: setting})
     return field
 
@@ -228,12 +243,18 @@ class TaskOptions:
 
     def signature(self, task: str, *read: tuple[str, object]) -> Signature:
         """The settings of ``self`` that move a number, in declaration order (constants
-        included), then ``read``: settings read from the data (a MUC configuration's).
+        included; one ``omitted_at_default`` only when it is not at its default), then
+        ``read``: settings read from the data (a MUC configuration's).
 
         >>> str(TaskOptions().signature("x", ("scoring-method", "key2key")))
         'annoscore:0.1.0|task:x|scoring-method:key2key'
         """
-        items = [(f.key, getattr(self, f.name)) for f in fields(type(self)) if f.setting.moves]
+        items = [
+            (f.key, getattr(self, f.name))
+            for f in fields(type(self))
+            if f.setting.moves
+            and not (f.setting.omitted_at_default and getattr(self, f.name) == f.default)
+        ]
         return Signature.of_items(task, [*items, *read])
 
     @classmethod
@@ -420,8 +441,8 @@ def _shown_default(spec: OptionField) -> str:
         return str(value.value)
     if isinstance(value, bool):
         return "on" if value else "off"
-    if isinstance(value, tuple):
-        return ",".join(value) or "all"
+    if isinstance(value, tuple):  # none chosen: all, or none for an option that adds some
+        return ",".join(value) or ("none" if spec.setting.omitted_at_default else "all")
     return "none" if value is None else str(value)
 
 
@@ -461,6 +482,8 @@ def markdown_table(cls: type[TaskOptions]) -> str:
             values += " or none (Python, `--option`)"
         default = "required" if spec.setting.required else f"`{_shown_default(spec)}`"
         moves = "yes" if spec.setting.moves else "no"
+        if spec.setting.moves and spec.setting.omitted_at_default:
+            moves = "when set"
         text = " ".join(spec.setting.help.split()).replace("|", "\\|")
         rows.append(f"| {flags} | {values} | {default} | {moves} | {text} |")
     return "\n".join(rows) + "\n"

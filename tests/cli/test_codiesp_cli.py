@@ -162,3 +162,36 @@ def test_per_doc_text_adds_each_documents_average_precision(cli: Cli) -> None:
     assert "S0004-06142006000900013-1\t\t0.556" in per_doc  # AP 5/9
     head = plain[: plain.index("\n\n", 1) + 2]  # the MAP line and the empty lines around it
     assert per_doc.startswith(head) and per_doc.endswith(plain[len(head) :])
+
+
+def test_measure_adds_trec_eval_measures_to_every_output(cli: Cli) -> None:
+    """``--measure``: the measures as trec_eval names them beside MAP (JSON, CSV, Markdown),
+    in trec_eval's layout after the MAP line (text; per document with ``--per-doc``), with
+    the official output unchanged around them; a bad one exits 2 naming the option."""
+    args = [*toy_args("D"), "-m", "P.1,2", "--measure", "recip_rank", "-m", "num_ret"]
+    out = cli.json(*args, "--per-doc")
+    assert list(out["scores"]) == ["map", "recip_rank", "P_1", "P_2", "precision", "recall", "f1"]
+    assert out["signature"].endswith("|tie-order:file|measures:P.1,2,recip_rank,num_ret")
+    assert out["counts"]["num_ret"] == sum(
+        d["counts"]["num_ret"] for d in out["documents"].values()
+    )
+    plain = cli.json(*toy_args("D"), "--per-doc")
+    assert {k: out["scores"][k] for k in plain["scores"]} == plain["scores"]
+    text = cli(*args).stdout
+    official = cli(*toy_args("D")).stdout
+    head = "\nMAP estimate: 0.444\n\n"
+    assert official.startswith(head + "-----")
+    assert text.startswith(head + "num_ret               \tall\t9\n")
+    assert "num_ret               \tall\t9\nrecip_rank            \tall\t1.0000\n" in text
+    assert "num_q" not in text  # not chosen
+    chosen = cli(*args, "-m", "num_q", "-m", "gm_map").stdout
+    assert "num_q                 \tall\t2\nnum_ret " in chosen and "gm_map" in chosen
+    assert text.endswith(official[len(head) :])
+    per_doc = cli(*args, "--per-doc").stdout
+    assert "P_1                   \tS0004-06142006000900013-1\t1.0000\n" in per_doc
+    assert "P_2                   \tS0210-48062005000700013-1\t-\n" in per_doc
+    csv = cli(*args, "--format", "csv").stdout.splitlines()[0].split(",")
+    assert csv[:8] == ["scope", "name", "map", "recip_rank", "P_1", "P_2", "precision", "recall"]
+    assert "| recip_rank |" in cli(*args, "--format", "markdown").stdout
+    bad = cli(*toy_args("D"), "--measure", "nope")
+    assert bad.exit_code == 2 and "--measure nope: unknown measure" in bad.output

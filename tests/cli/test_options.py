@@ -50,6 +50,8 @@ PATHS: dict[str, Any] = {
 }
 """A file for a path option the task's sample does not set (made in a folder)."""
 
+OPEN_NAMES = {"measures": ("P.5,10", "recip_rank")}
+"""A value of each names option with no declared names and none by default."""
 TEXTS = {"delimiter": " +", "outside_tag": "X", "type_infon": "kind", "id_infon": "MESH"}
 """A value of a text option that the task's sample reads as well."""
 
@@ -112,6 +114,8 @@ def other_value(task: Task, spec: OptionField, folder: Path) -> Any:
     if spec.kind == "choice":
         return next(c for c in spec.choices if c != text(default))
     if spec.kind == "names":  # the first name alone, or one more
+        if not default and not spec.choices:  # open names, none by default
+            return OPEN_NAMES[spec.name]
         return default[:1] if len(default) > 1 else (*default, spec.choices[-1])
     if spec.kind == "int":
         return 2 if default is None else default + 1

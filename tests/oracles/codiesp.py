@@ -144,14 +144,25 @@ def _side(path: Path) -> _Side:
     return _Side(rows, list(dict.fromkeys(doc for _, doc, _ in rows)))
 
 
-def _map(
+@dataclass
+class Ranked:
+    """One document's ranked list as MAP sees it: its valid codes in rank order, the first
+    ``depth``; its relevant (gold) codes; whether it counts in MAP; the codes cut off."""
+
+    codes: list[str]
+    relevant: set[str]
+    counted: bool
+    beyond: int
+
+
+def _ranked(
     gold: list[tuple[str, str]],
     pred: list[tuple[str, str]],
     valid: set[str],
     s: RankedSettings,
-) -> tuple[dict[str, float], dict[str, bool], dict[str, int]]:
-    """AP, counted and number of ranked codes beyond the depth per document, of (doc, code)
-    rows already lower-cased (or not) and renamed (numbers or text)."""
+) -> dict[str, Ranked]:
+    """Every document's ranked list, of (doc, code) rows already lower-cased (or not) and
+    renamed (numbers or text)."""
     relevant: dict[str, set[str]] = {}
     for doc, code in gold:
         relevant.setdefault(doc, set())
@@ -162,31 +173,70 @@ def _map(
         codes = ranked.setdefault(doc, [])
         if code in valid and code not in codes:
             codes.append(code)
-    ap: dict[str, float] = {}
-    counted: dict[str, bool] = {}
-    beyond: dict[str, int] = {}
+    out: dict[str, Ranked] = {}
     for doc in dict.fromkeys([*relevant, *ranked]):
         codes = ranked.get(doc, [])
         if s.tie_order == "code":
             codes = sorted(codes)
         depth = len(codes) if s.depth is None else s.depth
-        beyond[doc] = max(len(codes) - depth, 0)
         wanted = relevant.get(doc, set())
         in_gold, has_pred = bool(wanted), bool(codes)
-        total, hits = 0.0, 0
-        for k, code in enumerate(codes[:depth], start=1):
-            if code in wanted:
-                hits += 1
-                total += hits / k
-        ap[doc] = total / len(wanted) if in_gold else 0.0
-        counted[doc] = (
+        counted = (
             (in_gold and has_pred)
             or (s.extra_docs == "zero" and has_pred and not in_gold)
             or (s.missing_docs == "zero" and in_gold and not has_pred)
         )
-        if not counted[doc]:
-            ap[doc] = 0.0
+        out[doc] = Ranked(codes[:depth], wanted, counted, max(len(codes) - depth, 0))
+    return out
+
+
+def _map(
+    gold: list[tuple[str, str]],
+    pred: list[tuple[str, str]],
+    valid: set[str],
+    s: RankedSettings,
+) -> tuple[dict[str, float], dict[str, bool], dict[str, int]]:
+    """AP, counted and number of ranked codes beyond the depth per document, of (doc, code)
+    rows already lower-cased (or not) and renamed (numbers or text)."""
+    ap: dict[str, float] = {}
+    counted: dict[str, bool] = {}
+    beyond: dict[str, int] = {}
+    for doc, r in _ranked(gold, pred, valid, s).items():
+        total, hits = 0.0, 0
+        for k, code in enumerate(r.codes, start=1):
+            if code in r.relevant:
+                hits += 1
+                total += hits / k
+        ap[doc] = total / len(r.relevant) if r.relevant and r.counted else 0.0
+        counted[doc], beyond[doc] = r.counted, r.beyond
     return ap, counted, beyond
+
+
+def ranked_lists(
+    gold_path: Path, pred_path: Path, codes_path: Path, s: RankedSettings
+) -> tuple[dict[str, Ranked], dict[str, str]]:
+    """The ranked list of every document as MAP ranks it (ids as the MAP script reads them)
+    and, for each of those ids, the first document id (gold first, then predicted) that reads
+    as it: where annoscore puts its per-document numbers."""
+    valid = valid_codes(codes_path)
+    gold, pred = _side(gold_path), _side(pred_path)
+
+    def low(code: str) -> str:
+        return code.lower() if s.lowercase else code
+
+    gn = numbers_of(gold.docs) or {d: d for d in gold.docs}
+    pn = numbers_of(pred.docs) or {d: d for d in pred.docs}
+    first: dict[str, str] = {}
+    for names, docs in ((gn, gold.docs), (pn, pred.docs)):
+        for doc in docs:
+            first.setdefault(names[doc], doc)
+    lists = _ranked(
+        [(gn[d], low(c)) for _, d, c in gold.rows],
+        [(pn[d], low(c)) for _, d, c in pred.rows],
+        valid,
+        s,
+    )
+    return lists, first
 
 
 def _mean(ap: dict[str, float], counted: dict[str, bool]) -> float | None:

@@ -124,6 +124,31 @@ def test_measures_equal_the_reference_on_random_runs() -> None:
                 assert values[name] == pytest.approx(value, abs=1e-12), (name, ranking, options)
 
 
+def test_relstrings_equal_the_reference_on_random_runs() -> None:
+    """``relstring`` of every query against the reference: judgements of one digit (written
+    as one slice of one string) and of several or negative (one query at a time), with
+    ``-M``, ``-J`` and depths 1 to 12 (300 cases, times the multiplier)."""
+    rng = random.Random(32)
+    for _ in range(300 * SCALE):
+        qrels, run = _case(rng, negative=rng.random() < 0.3)
+        if rng.random() < 0.2:  # a judgement of two digits somewhere
+            query = rng.choice(list(qrels))
+            qrels[query][rng.choice(list(qrels[query]))] = rng.choice([10, 123])
+        depth = rng.randint(1, 12)
+        options: dict[str, Any] = {
+            "max_docs": rng.choice([None, None, 1, 3]),
+            "judged_only": rng.random() < 0.2,
+        }
+        measures = (f"relstring.{depth}", "num_ret")
+        result = count_trec(qrels, run, TrecOptions(measures=measures, **options))
+        shown = dict(zip(result.matrix.documents, result.details.relstrings, strict=True))
+        assert set(shown) == set(qrels)
+        for query, text in shown.items():
+            ranking = _ranking(qrels[query], run[query], **options)[:depth]
+            expected = "'" + "".join("-" if v is None else str(v) for v in ranking) + "'"
+            assert text == expected, (query, ranking, options)
+
+
 def test_relstring_in_the_per_query_layout() -> None:
     """``relstring`` (printed by -q only): the judgements of the first ten ranks, ``-`` for a
     document not in the qrels."""

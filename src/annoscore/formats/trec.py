@@ -297,25 +297,36 @@ def _read(
         pieces.append((first, last + 1))
         first = last
 
-    # each piece's columns are kept as parts, one list per column, and each column is joined
-    # and its parts dropped in turn: at most one column is held twice
+    # each piece's columns are written into whole columns allocated once, as long as the
+    # file has lines (a row is a line; pages past the rows are never touched), then cut to
+    # the rows: no piece is held twice
     queries: dict[bytes, int] = {}
     tags: dict[bytes, None] = {}
-    parts: dict[str, list[Any]] = {
-        name: [] for name in ("query", "doc_start", "doc_words", "doc_length", "value", "line")
+    bound = buffer.count(b"\n", 0, size)
+    out: dict[str, Any] = {
+        name: np.empty(bound, dtype=np.int64)
+        for name in ("query", "doc_start", "doc_length", "line")
     }
+    out["value"] = np.empty(bound, dtype=np.int64 if columns == 4 else np.float64)
+    doc_words: list[WordArray] = []  # zeros beyond the words a piece's ids need
+    rows = 0
     non_utf8, blank, extra, decimal = _Lines(), _Lines(), _Lines(), _Lines()
     lines = 0
     try:
         for first, stop in pieces:
             chunk = _read_chunk(raw, words, buffer, first, stop, columns, names, path)
             heads = [queries.setdefault(q, len(queries)) for q in chunk.heads]
-            parts["query"].append(np.array(heads, dtype=np.int64)[chunk.head_of_row])
-            parts["doc_start"].append(chunk.doc_start)
-            parts["doc_words"].append(chunk.doc_words)
-            parts["doc_length"].append(chunk.doc_length)
-            parts["value"].append(chunk.value)
-            parts["line"].append(chunk.line + lines)
+            here = slice(rows, rows + len(chunk.line))
+            np.take(np.array(heads, dtype=np.int64), chunk.head_of_row, out=out["query"][here])
+            out["doc_start"][here] = chunk.doc_start
+            out["doc_length"][here] = chunk.doc_length
+            out["value"][here] = chunk.value
+            np.add(chunk.line, lines, out=out["line"][here])
+            while len(doc_words) < len(chunk.doc_words):
+                doc_words.append(np.zeros(bound, dtype="<u8"))
+            for column, part in zip(doc_words, chunk.doc_words, strict=False):
+                column[here] = part
+            rows = here.stop
             tags.update(dict.fromkeys(chunk.tags))
             blanks = chunk.blank
             if stop == size and buffer[length] == 10 and blanks[-1:] == [chunk.lines]:
@@ -329,7 +340,7 @@ def _read(
     except InputError as error:  # the first piece with an error: its line in the file
         where = None if error.line is None else error.line + lines
         raise InputError(error.message, error.path, where) from None
-    if not sum(len(part) for part in parts["line"]):
+    if not rows:
         raise InputError(f"the file is empty: expected lines of {names}", path)
     warnings += non_utf8.warning(
         "trec.non-utf8",
@@ -357,28 +368,16 @@ def _read(
             path,
         )
 
-    def joined(name: str) -> Any:
-        return np.concatenate(parts.pop(name))
-
-    word_parts: list[tuple[WordArray, ...]] = parts.pop("doc_words")
-    doc_words = []
-    for k in range(max(len(part) for part in word_parts)):
-        doc_words.append(
-            np.concatenate(
-                [part[k] if k < len(part) else np.zeros(len(part[0]), "<u8") for part in word_parts]
-            )
-        )
-    del word_parts
-    saw(path, queries)
+    saw(path, queries)  # the query ids of a chunk of the file (annoscore.scale)
     return TrecColumns(
         path=path,
         queries=list(queries),
-        query=joined("query"),
-        doc_start=joined("doc_start"),
-        doc_length=joined("doc_length"),
-        doc_words=tuple(doc_words),
-        value=joined("value"),
-        line=joined("line"),
+        query=out["query"][:rows],
+        doc_start=out["doc_start"][:rows],
+        doc_length=out["doc_length"][:rows],
+        doc_words=tuple(column[:rows] for column in doc_words),
+        value=out["value"][:rows],
+        line=out["line"][:rows],
         tags=tuple(tags) if columns == 6 else (),
         warnings=tuple(warnings),
         data=buffer,

@@ -12,22 +12,37 @@ valid prediction has precision undefined, recall 0 and F1 0 (the official F1 scr
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from annoscore.counts import Counts
 from annoscore.metrics.prf import prf_scores, ratio
 from annoscore.result import Details, Scores
 
+if TYPE_CHECKING:
+    from annoscore.metrics.trec_measures import Output
+
 
 def ranked_scores(counts: Counts) -> Scores:
     """The scorer of D and P: ``map`` = ``ap_sum / queries`` (of one document: its AP, ``None``
-    when it is left out of MAP) and the micro ``precision``, ``recall``, ``f1``.
+    when it is left out of MAP), the other ranked measures chosen (``--measure``: each
+    ``M_sum`` over ``queries``, named as trec_eval names them,
+    :func:`annoscore.metrics.trec_measures.means`) and the micro ``precision``, ``recall``,
+    ``f1``.
 
     >>> ranked_scores(Counts(tp=1, fp=1, fn=0, ap_sum=0.5, queries=1))
     {'map': 0.5, 'precision': 0.5, 'recall': 1.0, 'f1': 0.6666666666666666}
     >>> ranked_scores(Counts(tp=0, fp=0, fn=2, ap_sum=0.0, queries=0))
     {'map': None, 'precision': None, 'recall': 0.0, 'f1': 0.0}
+    >>> ranked_scores(Counts(tp=1, fp=1, fn=0, ap_sum=0.5, queries=2, P_5_sum=0.2))["P_5"]
+    0.1
     """
-    return {"map": ratio(counts["ap_sum"], counts["queries"]), **prf_scores(counts)}
+    queries = counts["queries"]
+    scores: Scores = {"map": ratio(counts["ap_sum"], queries)}
+    if any(k.endswith(("_sum", "_logsum")) for k in counts if k != "ap_sum"):
+        from annoscore.metrics.trec_measures import means
+
+        scores.update(means(counts, queries, skip=("ap_sum",)))
+    return {**scores, **prf_scores(counts)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,3 +51,5 @@ class CodiespDetails(Details):
     order (the F1 scripts' per-document tables list those only)."""
 
     gold_documents: tuple[str, ...]
+    outputs: tuple[Output, ...] = ()
+    """The other ranked measures chosen (``--measure``), in trec_eval's order."""

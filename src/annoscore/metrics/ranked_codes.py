@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from annoscore.align.codes import RankedCodes
 from annoscore.counts import Counts
@@ -22,6 +22,8 @@ from annoscore.metrics.ranking import group_rows, ranking_stats
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+    from annoscore.metrics.trec_measures import MeasureSet, Output
 
     IntArray = npt.NDArray[np.int64]
     FloatArray = npt.NDArray[np.float64]
@@ -62,6 +64,19 @@ class RankedCodeStats:
     """Rows (0-based, of the prediction file) of the first few duplicates dropped, in order."""
     duplicate_gold_rows: IntArray
     """Rows of the gold file of the first few duplicates collapsed, in order."""
+    ranked: RankedLists | None = None
+    """The ranked lists MAP is computed on (``keep_lists`` of :func:`rank_codes`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RankedLists:
+    """The ranked lists of :func:`rank_codes`, as MAP ranks them before the depth cut-off:
+    ``query[i]`` the predicted document (index of ``data.pred.documents``) of row ``i``, rows of
+    a document contiguous, documents in index order, each in rank order; ``relevant[i]`` whether
+    its code is one of the document's gold codes."""
+
+    query: npt.NDArray[np.signedinteger[Any]]
+    relevant: BoolArray
 
 
 def rank_codes(
@@ -72,6 +87,7 @@ def rank_codes(
     count_extra_docs: bool,
     count_missing_docs: bool,
     code_rank: IntArray | None = None,
+    keep_lists: bool = False,
 ) -> RankedCodeStats:
     """Per-document AP, true positives, predicted and gold counts of ranked code predictions.
 
@@ -87,6 +103,8 @@ def rank_codes(
     - A document enters MAP (``counted``) when it is in the gold and has a valid prediction;
       also, with ``count_extra_docs``, a predicted document absent from the gold (AP 0), and
       with ``count_missing_docs``, a gold document without prediction (AP 0).
+    - ``keep_lists``: the ranked lists are kept in the result (:class:`RankedLists`), for the
+      other ranked measures (:func:`measure_columns`).
     """
     import numpy as np
 
@@ -202,7 +220,68 @@ def rank_codes(
         duplicate_gold=duplicate_gold,
         duplicate_pred_rows=duplicate_pred_rows,
         duplicate_gold_rows=duplicate_gold_rows,
+        ranked=RankedLists(query, relevant) if keep_lists else None,
     )
+
+
+def measure_columns(
+    data: RankedCodes, outcome: RankedCodeStats, measures: MeasureSet, depth: int | None
+) -> dict[str, npt.NDArray[Any]]:
+    """trec_eval's ``measures`` of every document of ``data`` (a column per measure, as
+    :func:`annoscore.metrics.ranking_measures.ranking_measures` names them) on the ranked lists
+    MAP is computed on (``outcome`` of :func:`rank_codes` with ``keep_lists``): each document's
+    valid codes in MAP's rank order, the first ``depth``; relevant, and the only ones judged,
+    its gold codes (``outcome.gold`` of them, relevance 1).  A document left out of MAP has 0 in
+    every column, as in ``ap_sum``; ``map`` is not among them (MAP is ``ap_sum``).
+
+    >>> import numpy as np
+    >>> from annoscore.align.codes import RankedInput
+    >>> from annoscore.formats.codiesp import code_rows_of
+    >>> from annoscore.metrics.trec_measures import MeasureSet
+    >>> gold = code_rows_of({"D1": ["a", "b"]}, "gold")
+    >>> pred = code_rows_of({"D1": ["c", "a", "b"]}, "predictions")
+    >>> data = RankedInput(gold, pred, frozenset("abc")).view(lowercase=True).data
+    >>> outcome = rank_codes(data, depth=None, filter_gold=False, count_extra_docs=True,
+    ...     count_missing_docs=False, keep_lists=True)
+    >>> columns = measure_columns(data, outcome, MeasureSet.parse(["P.1,2", "recip_rank"]), 2)
+    >>> {k: v.tolist() for k, v in columns.items()}
+    {'recip_rank_sum': [0.5], 'P_1_sum': [0.0], 'P_2_sum': [0.5]}
+    """
+    import numpy as np
+
+    from annoscore.metrics.ranking_measures import ranking_measures
+
+    lists = outcome.ranked
+    if lists is None:
+        raise ValueError("measure_columns needs rank_codes(..., keep_lists=True)")
+    n_docs = len(data.documents)
+    query = data.pred_global[lists.query]
+    order = np.argsort(query, kind="stable")  # each document's rows stay in rank order
+    query, relevant = query[order], lists.relevant[order]
+    if depth is not None and len(query):
+        keep = np.arange(len(query)) - np.searchsorted(query, query) < depth
+        query, relevant = query[keep], relevant[keep]
+    qrels_query = np.repeat(np.arange(n_docs, dtype=np.int64), outcome.gold)
+    computed = ranking_measures(
+        query,
+        relevant,
+        relevant.astype(np.int64),
+        qrels_query,
+        np.ones(len(qrels_query), dtype=np.int64),
+        n_docs,
+        1,
+        measures,
+    )
+    counted = outcome.counted
+    return {o.column: np.where(counted, computed[o.column], 0) for o in measure_outputs(measures)}
+
+
+def measure_outputs(measures: MeasureSet, shown: bool = False) -> list[Output]:
+    """The outputs of ``measures`` that a document of CodiEsp reports beside MAP: every number
+    but ``map`` (the official MAP) and ``num_q`` (the count ``queries``; with ``shown``, the
+    lines a report prints, it is kept), not the run's tag nor ``relstring`` (text)."""
+    left_out = ("runid", "relstring") if shown else ("runid", "num_q", "relstring")
+    return [o for o in measures.outputs() if o.name != "map" and o.kind not in left_out]
 
 
 def corpus_counts(outcome: RankedCodeStats) -> Counts:
@@ -272,21 +351,28 @@ def numeric_map_columns(
 ) -> tuple[FloatArray, FloatArray]:
     """``ap_sum`` and ``queries`` of the numeric-id corpus (``numeric``, ranked as
     ``outcome``), each on the first document of the text-id corpus (``data``) that reads as
-    that number, so the per-document columns still add up to the MAP of the numeric ids."""
+    that number (:func:`numeric_positions`), so the per-document columns still add up to the
+    MAP of the numeric ids."""
     import numpy as np
 
-    # each number on the first text document (gold first, then predicted) that reads as it
+    at = numeric_positions(data, numeric)
+    ap_sum = np.zeros(len(data.documents), dtype=np.float64)
+    queries = np.zeros(len(data.documents), dtype=np.float64)
+    counted = outcome.counted
+    np.add.at(ap_sum, at, np.where(counted, outcome.ap, 0.0))
+    np.add.at(queries, at, counted.astype(np.float64))
+    return ap_sum, queries
+
+
+def numeric_positions(data: RankedCodes, numeric: RankedCodes) -> IntArray:
+    """For each document of the numeric-id corpus (``numeric``), the first document of the
+    text-id corpus (``data``; gold first, then predicted) that reads as its number."""
+    import numpy as np
+
     first: dict[str, int] = {}
     for i, name in enumerate(integer_ids(data.gold.documents) or data.gold.documents):
         first.setdefault(name, i)
     pred_names = integer_ids(data.pred.documents) or data.pred.documents
     for name, at in zip(pred_names, data.pred_global.tolist(), strict=True):
         first.setdefault(name, at)
-    ap_sum = np.zeros(len(data.documents), dtype=np.float64)
-    queries = np.zeros(len(data.documents), dtype=np.float64)
-    counted = outcome.counted
-    for m, name in enumerate(numeric.documents):
-        at = first[name]
-        ap_sum[at] += outcome.ap[m] if counted[m] else 0.0
-        queries[at] += float(counted[m])
-    return ap_sum, queries
+    return np.array([first[name] for name in numeric.documents], dtype=np.int64)

@@ -82,7 +82,25 @@ class _Rows:
         self.n = n_queries
         self.sizes = np.bincount(query, minlength=n_queries).astype(np.int64)
         self.starts = np.cumsum(self.sizes) - self.sizes
-        self.rank = np.arange(len(query), dtype=np.int64) - self.starts[query] + 1
+        self.rank = np.arange(1, len(query) + 1, dtype=np.int64)
+        self.rank -= self.per_row(self.starts)
+        self._cumulative: dict[tuple[int, int], tuple[BoolArray, IntArray, IntArray]] = {}
+
+    def per_row(self, values: Any) -> Any:
+        """``values[query]`` (one value per query, repeated over its rows: the rows are grouped
+        by query in query order)."""
+        import numpy as np
+
+        return np.repeat(values, self.sizes)
+
+    def discount(self, rank: IntArray) -> FloatArray:
+        """``log2(rank + 1)`` of each rank (a table of the ranks there are, gathered)."""
+        import numpy as np
+
+        top = int(rank.max()) if len(rank) else 0
+        table: FloatArray = np.log2(np.arange(1, top + 2, dtype=np.float64))
+        out: FloatArray = table[rank]
+        return out
 
     def sum(self, weights: Any, rows: Any = None) -> FloatArray:
         """Per-query sum of ``weights`` (of ``rows`` when given), in rank order."""
@@ -98,16 +116,23 @@ class _Rows:
         out: IntArray = np.bincount(self.query[mask], minlength=self.n).astype(np.int64)
         return out
 
-    def cumulative(self, flags: BoolArray) -> IntArray:
-        """For each row, the flagged rows of its query at its rank or before."""
+    def cumulative(self, flags: BoolArray, at: IntArray) -> IntArray:
+        """For each row of ``at``, the flagged rows of its query at its rank or before
+        (computed once for each array of flags and of rows; only the values at ``at`` are
+        kept)."""
         import numpy as np
 
+        key = (id(flags), id(at))
+        known = self._cumulative.get(key)
+        if known is not None and known[0] is flags and known[1] is at:
+            return known[2]
         total = np.cumsum(flags, dtype=np.int64)
-        before = total - flags
         base = np.zeros(self.n, dtype=np.int64)
         has = self.sizes > 0
-        base[has] = before[self.starts[has]]
-        out: IntArray = total - base[self.query]
+        first = self.starts[has]
+        base[has] = total[first] - flags[first]
+        out: IntArray = total[at] - base[self.query[at]]
+        self._cumulative[key] = (flags, at, out)
         return out
 
 
@@ -145,7 +170,7 @@ def ranking_measures(
     hits = np.flatnonzero(relevant)
     hit_rank = rank[hits]
     hit_query = query[hits]
-    so_far = rows.cumulative(relevant)[hits]  # rel(k) at each relevant rank
+    so_far = rows.cumulative(relevant, hits)  # rel(k) at each relevant rank
     ret = rows.sizes
     rel_ret = np.bincount(hit_query, minlength=n_queries).astype(np.int64)
     out: dict[str, Any] = {"num_q": np.ones(n_queries, dtype=np.int64)}
@@ -286,7 +311,7 @@ def _bpref(
 ) -> FloatArray:
     import numpy as np
 
-    above = (rows.cumulative(nonrelevant) - nonrelevant)[hits]
+    above = rows.cumulative(nonrelevant, hits) - nonrelevant[hits]
     q = rows.query[hits]
     r, n = R[q], N[q]
     term = np.ones(len(hits), dtype=np.float64)
@@ -320,9 +345,9 @@ def _inf_ap(
     import numpy as np
 
     k = rows.rank[hits].astype(np.float64)
-    pooled = (rows.cumulative(judged) - judged)[hits].astype(np.float64)
-    rel = (rows.cumulative(relevant) - 1)[hits].astype(np.float64)
-    nonrel = (rows.cumulative(nonrelevant) - nonrelevant)[hits].astype(np.float64)
+    pooled = (rows.cumulative(judged, hits) - judged[hits]).astype(np.float64)
+    rel = (rows.cumulative(relevant, hits) - 1).astype(np.float64)
+    nonrel = (rows.cumulative(nonrelevant, hits) - nonrelevant[hits]).astype(np.float64)
     term = np.ones(len(hits), dtype=np.float64)
     later = k > 1
     kk, pp, rr, nn = k[later], pooled[later], rel[later], nonrel[later]
@@ -391,13 +416,13 @@ class _Ndcg:
         n = rows.n
         self.rows = rows
         self.gain = _gain(value, judged, gains)
-        self.discounted = self.gain / np.log2(rows.rank + 1)
+        self.discounted = self.gain / rows.discount(rows.rank)
         # the ideal ranking: every judgement's gain, highest first
         ideal_gain = _gain(qrels_value, None, gains)
         order = np.lexsort((-ideal_gain, qrels_query))
         self.ideal = _Rows(qrels_query[order], n)
         self.ideal_gain = ideal_gain[order]
-        ideal_discounted = self.ideal_gain / np.log2(self.ideal.rank + 1)
+        ideal_discounted = self.ideal_gain / self.ideal.discount(self.ideal.rank)
         self.ideal_prefix = self._prefix(self.ideal, ideal_discounted)
         self.with_gain = np.bincount(qrels_query[ideal_gain > 0], minlength=n).astype(np.int64)
         self.full = _divide(rows.sum(self.discounted), self.ideal_at(self.ideal.sizes))
@@ -508,7 +533,8 @@ def _rbp(
     n = rows.n
     top = np.zeros(n, dtype=np.int64)
     np.maximum.at(top, qrels_query, qrels_value)
-    weight = (1 - p) * np.power(p, rows.rank - 1)
+    deepest = int(rows.rank.max()) if len(rows.rank) else 0
+    weight = ((1 - p) * np.power(p, np.arange(deepest + 1)))[rows.rank - 1]
     q = rows.query
     best = top[q]
     use = relevant & (best > 0)
@@ -522,11 +548,18 @@ def relstrings(
 ) -> list[str]:
     """trec_eval's ``relstring`` of each query: the judgements of its first ``depth`` ranks
     (``-`` for a document not in the qrels), quoted."""
+    import numpy as np
+
     rows = _Rows(query, n_queries)
     keep = rows.rank <= depth
+    q, j, v = query[keep], judged[keep], value[keep]
+    shown = v[j]
+    if not len(shown) or (int(shown.min()) >= 0 and int(shown.max()) <= 9):
+        # one character per rank: the texts are slices of one string
+        chars = np.where(j, v + 48, 45).astype(np.uint8).tobytes().decode("ascii")
+        ends = np.cumsum(np.bincount(q, minlength=n_queries)).tolist()
+        return [f"'{chars[a:b]}'" for a, b in zip([0, *ends[:-1]], ends, strict=True)]
     texts: list[list[str]] = [[] for _ in range(n_queries)]
-    for q, j, v in zip(
-        query[keep].tolist(), judged[keep].tolist(), value[keep].tolist(), strict=True
-    ):
-        texts[q].append(str(v) if j else "-")
+    for one, is_judged, judgement in zip(q.tolist(), j.tolist(), v.tolist(), strict=True):
+        texts[one].append(str(judgement) if is_judged else "-")
     return ["'" + "".join(t) + "'" for t in texts]

@@ -157,7 +157,7 @@ class Measure:
         return self.name
 
 
-def _numbers(name: str, text: str, whole: bool) -> tuple[float, ...]:
+def _numbers(name: str, text: str, whole: bool, flag: str) -> tuple[float, ...]:
     values: list[float] = []
     for part in text.split(","):
         try:
@@ -165,19 +165,19 @@ def _numbers(name: str, text: str, whole: bool) -> tuple[float, ...]:
         except ValueError:
             kind = "whole numbers" if whole else "numbers"
             raise InputError(
-                f"-m {name}.{text}: expected comma-separated {kind}, not {part!r}"
+                f"{flag} {name}.{text}: expected comma-separated {kind}, not {part!r}"
             ) from None
         if not math.isfinite(value) or (whole and value < 1):
-            raise InputError(f"-m {name}.{text}: {part!r} is out of range")
+            raise InputError(f"{flag} {name}.{text}: {part!r} is out of range")
         values.append(value)
     return tuple(values)
 
 
-def _measure(spec: str) -> Measure:
+def _measure(spec: str, flag: str) -> Measure:
     name, dot, text = spec.partition(".")
     if name not in _CATALOGUE:
         raise InputError(
-            f"-m {spec}: unknown measure; annoscore computes trec_eval's all_trec measures "
+            f"{flag} {spec}: unknown measure; annoscore computes trec_eval's all_trec measures "
             f"({', '.join(ALL_TREC)}) and the sets "
             "official and all_trec"
         )
@@ -186,22 +186,22 @@ def _measure(spec: str) -> Measure:
         return Measure(name, default)
     if name == "G":
         raise InputError(
-            f"-m {spec}: annoscore computes G with its default gains (the relevance levels) "
+            f"{flag} {spec}: annoscore computes G with its default gains (the relevance levels) "
             "only: trec_eval master's rule past the last positive gain is reproduced for those"
         )
     if kind == "cutoffs" or kind == "relstring":
-        values = _numbers(name, text, whole=True)
+        values = _numbers(name, text, True, flag)
         return Measure(name, tuple(sorted(set(values))) if kind == "cutoffs" else values[:1])
     if kind in ("levels", "mean_levels"):
-        values = tuple(sorted(set(_numbers(name, text, whole=False))))
+        values = tuple(sorted(set(_numbers(name, text, False, flag))))
         return Measure(name, values)
     if kind in ("utility", "beta", "rbp"):
-        values = _numbers(name, text, whole=False)
+        values = _numbers(name, text, False, flag)
         wanted = len(default)
         if len(values) != wanted:
-            raise InputError(f"-m {spec}: {name} takes {wanted} number(s)")
+            raise InputError(f"{flag} {spec}: {name} takes {wanted} number(s)")
         if kind == "rbp" and not 0 < values[0] < 1:
-            raise InputError(f"-m {spec}: the persistence of rbp is between 0 and 1")
+            raise InputError(f"{flag} {spec}: the persistence of rbp is between 0 and 1")
         return Measure(name, values)
     if kind == "gains":
         gains: dict[int, float] = {}
@@ -211,13 +211,13 @@ def _measure(spec: str) -> Measure:
                 gains[int(level)] = float(gain)
             except ValueError:
                 raise InputError(
-                    f"-m {spec}: expected comma-separated level=gain pairs (ndcg.1=0,2=3), "
+                    f"{flag} {spec}: expected comma-separated level=gain pairs (ndcg.1=0,2=3), "
                     f"not {part!r}"
                 ) from None
             if not eq or not math.isfinite(gains[int(level)]):
-                raise InputError(f"-m {spec}: expected level=gain, not {part!r}")
+                raise InputError(f"{flag} {spec}: expected level=gain, not {part!r}")
         return Measure(name, (), tuple(sorted(gains.items())))
-    raise InputError(f"-m {spec}: {name} takes no parameters")
+    raise InputError(f"{flag} {spec}: {name} takes no parameters")
 
 
 def _joined(specs: Iterable[str]) -> list[str]:
@@ -247,8 +247,9 @@ class MeasureSet:
     measures: tuple[Measure, ...]
 
     @classmethod
-    def parse(cls, specs: Iterable[str]) -> MeasureSet:
-        """``-m`` values: measure names with optional ``.params``, or ``official``/``all_trec``.
+    def parse(cls, specs: Iterable[str], flag: str = "-m") -> MeasureSet:
+        """``-m`` values: measure names with optional ``.params``, or ``official``/``all_trec``
+        (``flag``: the option that gave them, as messages name it).
 
         >>> [m.text for m in MeasureSet.parse(["official", "ndcg.1=0,2=3"]).measures][-2:]
         ['P', 'ndcg.1=0,2=3']
@@ -259,11 +260,11 @@ class MeasureSet:
                 for name in SETS[spec]:
                     chosen.setdefault(name, Measure(name, _CATALOGUE[name][1]))
                 continue
-            measure = _measure(spec)
+            measure = _measure(spec, flag)
             chosen[measure.name] = measure
         ordered = tuple(chosen[n] for n in ALL_TREC if n in chosen)
         if not ordered:
-            raise InputError("-m: no measure chosen")
+            raise InputError(f"{flag}: no measure chosen")
         return cls(ordered)
 
     def __contains__(self, name: str) -> bool:
@@ -288,9 +289,22 @@ def trec_scores(counts: Counts) -> dict[str, float | None]:
     >>> trec_scores(Counts(num_q=2, num_ret=5, gm_map_logsum=math.log(0.25) * 2))
     {'gm_map': 0.25}
     """
-    queries = counts.get("num_q", 0)
+    return means(counts, counts.get("num_q", 0))
+
+
+def means(counts: Counts, queries: float, skip: tuple[str, ...] = ()) -> dict[str, float | None]:
+    """The mean of each measure of ``counts`` over ``queries``: ``M_sum`` gives
+    ``M = M_sum / queries``, ``M_logsum`` gives ``M = exp(M_logsum / queries)`` (``None`` if
+    ``queries`` is 0), in the order of ``counts``; the counts named in ``skip`` are not
+    measures.
+
+    >>> means(Counts(ap_sum=1.0, P_5_sum=0.5, queries=2), 2, skip=("ap_sum",))
+    {'P_5': 0.25}
+    """
     out: dict[str, float | None] = {}
     for key, value in counts.items():
+        if key in skip:
+            continue
         if key.endswith("_logsum"):
             out[key[: -len("_logsum")]] = math.exp(value / queries) if queries else None
         elif key.endswith("_sum"):

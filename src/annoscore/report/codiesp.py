@@ -13,8 +13,10 @@ undefined value (0/0) prints ``-``, but for MAP, which prints ``nan`` as the MAP
 
 from __future__ import annotations
 
+from annoscore.counts import Counts
 from annoscore.metrics.codiesp import CodiespDetails
-from annoscore.result import Result
+from annoscore.metrics.trec_measures import Output, text_value
+from annoscore.result import Result, Scores
 
 RULE = "-" * 53
 _BLOCKS = (("precision", "Precision"), ("recall", "Recall"), ("f1", "F-score"))
@@ -48,7 +50,8 @@ def render_ranked(result: Result) -> str:
     """CodiEsp D/P: the MAP line, then the F1 script's tables and ``P|R|F1``; with
     ``--per-doc`` (which the official layout has no place for: its tables are per document
     already) each document's average precision, in a table of the same kind, after the MAP
-    line (``-``: a document MAP leaves out)."""
+    line (``-``: a document MAP leaves out).  The other ranked measures chosen
+    (``--measure``) come next, in trec_eval's layout (:func:`_measure_lines`)."""
     s = result.scores
     lines = ["", f"MAP estimate: {_value(s.get('map')).replace('-', 'nan')}", ""]
     if result.view.documents:
@@ -56,9 +59,37 @@ def render_ranked(result: Result) -> str:
         for doc, unit in sorted(result.documents.items()):
             lines += [f"{doc}\t\t{_value(unit.scores.get('map'))}", RULE]
         lines.append("")
+    lines += _measure_lines(result)
     lines += _tables(result)
     lines.append("|".join(_value(s.get(k)) for k in ("precision", "recall", "f1")))
     return "\n".join(lines) + "\n"
+
+
+def _measure_lines(result: Result) -> list[str]:
+    """The measures ``--measure`` chose, as ``trec_eval`` prints them (``measure<TAB>document
+    <TAB>value``, 4 decimals, counts as integers; ``-`` where undefined): with ``--per-doc``
+    each document's lines first (documents sorted; not ``num_q`` nor the geometric means, as
+    trec_eval), then the ``all`` lines (``num_q``: the documents in MAP), and an empty line;
+    nothing when none was chosen."""
+    details = result.details
+    outputs = details.outputs if isinstance(details, CodiespDetails) else ()
+    if not outputs:
+        return []
+
+    def line(output: Output, name: str, scores: Scores, counts: Counts) -> str:
+        value = counts[output.column] if output.kind == "count" else scores.get(output.name)
+        return f"{output.name:<22}\t{name}\t{text_value(output, value)}"
+
+    lines = []
+    if result.view.documents:
+        for doc, unit in sorted(result.documents.items()):
+            lines += [line(o, doc, unit.scores, unit.counts) for o in outputs if o.per_query]
+    for o in outputs:
+        if o.kind == "num_q":
+            lines.append(f"{o.name:<22}\tall\t{int(result.counts['queries'])}")
+        else:
+            lines.append(line(o, "all", result.scores, result.counts))
+    return [*lines, ""]
 
 
 def render_explainable(result: Result) -> str:

@@ -10,6 +10,9 @@ Official rules (``spec/codiesp.md``), all defaults here (:class:`RankedOptions`,
   AP(doc) = sum of P@k over the relevant ranks / distinct gold codes of the doc.  A gold
   document with no valid prediction is left out of MAP (``missing_docs=ignore``); a predicted
   document absent from the gold counts AP 0 (``extra_docs=zero``).
+- D/P ``--measure``: trec_eval's other ranked measures (``P.5,10``, ``ndcg_cut.10``, the sets
+  ``official`` and ``all_trec``) on the lists MAP ranks, beside MAP and over the same documents
+  (:func:`annoscore.metrics.ranked_codes.measure_columns`); nothing else changes.
 - D/P P/R/F1 (the later F1 script): micro over all (document, code) pairs, no depth cut;
   predicted documents absent from the gold count against precision.
 - X: a (document, code) pair is a true positive when any predicted position matches any gold
@@ -36,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from annoscore.align.codes import RankedInput
 from annoscore.align.documents import MissingDocs
@@ -57,7 +60,10 @@ from annoscore.metrics.ranked_codes import (
     TieOrder,
     corpus_counts,
     count_columns,
+    measure_columns,
+    measure_outputs,
     numeric_map_columns,
+    numeric_positions,
 )
 from annoscore.model import CodeReference
 from annoscore.options import TaskOptions, option
@@ -75,6 +81,10 @@ from annoscore.tasks.codiesp_warnings import (
     x_lowercase_warnings,
 )
 from annoscore.tasks.registry import get
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "OFFICIAL_DEPTH",
@@ -132,6 +142,15 @@ class RankedOptions(TaskOptions):
         "Rank of a document's predictions in MAP: file = line order (trectools 0.0.42, which "
         "the official script pins); code = alphabetical by code (trectools 0.0.50, other MAPs "
         "on the same files).",
+    )
+    measures: tuple[str, ...] = option(
+        (),
+        "Other trec_eval measures to report beside MAP, on the lists MAP ranks (its depth, "
+        "ties, duplicates and invalid codes; the gold codes relevant): names as annoscore trec "
+        "-m takes them (P.5,10, ndcg_cut.10, recip_rank) or the sets official and all_trec; "
+        "repeatable.",
+        flags=("-m", "--measure", "--measures"),
+        omitted_at_default=True,
     )
 
     def __post_init__(self) -> None:
@@ -324,31 +343,68 @@ def _count_ranked(
     valid codes and the readers' warnings.  Read here, not by the caller, so that the rows as
     written are freed once the view the options ask for is made (unless the other setting of
     lower-casing needs them): no caller's frame holds them while the codes are ranked."""
+    measures = None
+    if options.measures:
+        from annoscore.metrics.trec_measures import MeasureSet
+
+        measures = MeasureSet.parse(options.measures, "--measure")
     read, warnings = load()
     view = read.view(lowercase=options.lowercase)
     # the codes as written are needed again only for the other setting of lower-casing
     other: RankedInput | None = read if lowercase_may_move(view, options) else None
     del read
     data = view.data
-    outcome = rank(data, options, view.vocabulary)
+    # the other measures are computed on the lists MAP ranks: those of the ids as the MAP
+    # script reads them
+    lists = measures is not None and view.numeric is None
+    outcome = rank(data, options, view.vocabulary, keep_lists=lists)
     columns = count_columns(outcome)
+    integer = list(INTEGER_COLUMNS)
+    if measures is not None:
+        integer += [o.column for o in measure_outputs(measures) if o.kind == "count"]
+        if lists:
+            columns.update(measure_columns(data, outcome, measures, options.depth))
     # MAP's sums as the warnings use them: correctly rounded (corpus_counts), with the ids as
     # the MAP script reads them
     map_counts = corpus_counts(outcome)
     if view.numeric is not None:
-        numeric_outcome = rank(view.numeric, options, view.vocabulary)
+        numeric_outcome = rank(view.numeric, options, view.vocabulary, measures is not None)
         as_text = ranked_scores(map_counts)["map"]
         map_counts = corpus_counts(numeric_outcome)
         columns["ap_sum"], columns["queries"] = numeric_map_columns(
             data, view.numeric, numeric_outcome
         )
+        if measures is not None:
+            columns.update(
+                _on_text_ids(
+                    measure_columns(view.numeric, numeric_outcome, measures, options.depth),
+                    numeric_positions(data, view.numeric),
+                    len(data.documents),
+                )
+            )
         warnings += numeric_ids_warning(view, as_text, ranked_scores(map_counts)["map"])
-    matrix = CountMatrix.from_columns(data.documents, columns, integer=INTEGER_COLUMNS)
+    matrix = CountMatrix.from_columns(data.documents, columns, integer=tuple(integer))
     warnings += ranked_warnings(other, view, outcome, options, map_counts)
     gold_documents = tuple(data.documents[: len(data.gold.documents)])
+    outputs = () if measures is None else tuple(measure_outputs(measures, shown=True))
     return get(task).result(
-        options, matrix, warnings=warnings, details=CodiespDetails(gold_documents)
+        options, matrix, warnings=warnings, details=CodiespDetails(gold_documents, outputs)
     )
+
+
+def _on_text_ids(
+    columns: dict[str, npt.NDArray[Any]], at: npt.NDArray[np.int64], documents: int
+) -> dict[str, npt.NDArray[Any]]:
+    """Columns of the numeric-id corpus, each document's value on the text document ``at``
+    gives it (as ``ap_sum``), 0 on the others."""
+    import numpy as np
+
+    out = {}
+    for name, column in columns.items():
+        placed = np.zeros(documents, dtype=column.dtype)
+        np.add.at(placed, at, column)
+        out[name] = placed
+    return out
 
 
 # --- X ---------------------------------------------------------------------------------------

@@ -38,9 +38,12 @@ if TYPE_CHECKING:
     IntArray = npt.NDArray[np.int64]
 
 
-def rank(data: RankedCodes, options: RankedOptions, vocabulary: list[str]) -> RankedCodeStats:
+def rank(
+    data: RankedCodes, options: RankedOptions, vocabulary: list[str], keep_lists: bool = False
+) -> RankedCodeStats:
     """:func:`annoscore.metrics.ranked_codes.rank_codes` under ``options`` (``vocabulary``: the
-    codes that ``data``'s code ids index, for ``--tie-order code``)."""
+    codes that ``data``'s code ids index, for ``--tie-order code``; ``keep_lists``: keep the
+    ranked lists, for ``--measure``)."""
     code_rank = code_order(vocabulary) if options.tie_order is TieOrder.code else None
     return rank_codes(
         data,
@@ -49,6 +52,7 @@ def rank(data: RankedCodes, options: RankedOptions, vocabulary: list[str]) -> Ra
         count_extra_docs=options.extra_docs.rule == "empty",
         count_missing_docs=options.missing_docs.rule == "empty",
         code_rank=code_rank,
+        keep_lists=keep_lists,
     )
 
 

@@ -251,20 +251,23 @@ def _exact_groups(rows: _Rows) -> tuple[IntArray, BoolArray]:
 
 
 def _sorted_exactly(rows: _Rows, order: IntArray, key: WordArray, collided: IntArray) -> IntArray:
-    """``order`` with the positions of every run of equal ``key`` that holds a collision
-    (``collided``: positions whose row differs from the next one's) sorted by the columns, then
-    by row number."""
+    """``order`` with the positions of every run of equal ``key`` (sorted) that holds a
+    collision (``collided``: positions whose row differs from the next one's) sorted by the
+    columns, then by row number (in place: the runs are found by binary search, so the cost
+    is in the rows of those runs, not in all the rows)."""
     import numpy as np
 
-    group = np.zeros(len(key), dtype=np.int64)
-    np.cumsum(key[1:] != key[:-1], out=group[1:])
-    positions = np.flatnonzero(np.isin(group, group[collided]))
+    values = np.unique(key[collided])
+    starts = np.searchsorted(key, values, "left")
+    lengths = np.searchsorted(key, values, "right") - starts
+    offsets = np.cumsum(lengths) - lengths
+    run = np.repeat(np.arange(len(values)), lengths)
+    positions = np.arange(int(lengths.sum())) + (starts - offsets)[run]
     taken = order[positions]
     columns = [rows.column(k, taken) for k in range(len(rows.tables[0]))]
-    within = np.lexsort((taken, *reversed(columns), group[positions]))
-    fixed = order.copy()
-    fixed[positions] = taken[within]
-    return fixed
+    within = np.lexsort((taken, *reversed(columns), run))
+    order[positions] = taken[within]
+    return order
 
 
 def _query_names(judged: Judged, qrels: TrecColumns, run: TrecColumns) -> list[str]:
@@ -440,11 +443,9 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
 
     judgment_query = qrels.query[judged.judgments]
     judgment_value = qrels.value[judged.judgments].astype(np.int64)
-    has = np.flatnonzero(judged.judgment >= 0)
-    judged_all: BoolArray = np.zeros(len(run), dtype=bool)
-    judged_all[has] = True
-    value_all = np.zeros(len(run), dtype=np.int64)
-    value_all[has] = qrels.value[judged.judgment[has]]
+    judged_all: BoolArray = judged.judgment >= 0
+    # -1 (not judged) reads the last judgement, masked out
+    value_all = np.where(judged_all, qrels.value[judged.judgment], 0).astype(np.int64, copy=False)
 
     # rank: by query (run order), score descending, document id descending
     scored = np.flatnonzero(judged.run_query < judged.judged_queries)
@@ -476,8 +477,9 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
         if q in position:
             renumber[k] = position[q]
     query = renumber[query] if len(query) else query
-    regroup = np.argsort(query, kind="stable")
-    query, rows = query[regroup], rows[regroup]
+    regroup = _grouped(query)
+    if regroup is not None:
+        query, rows = query[regroup], rows[regroup]
     is_judged, value = judged_all[rows], value_all[rows]
     if options.judged_only:  # trec_eval -J: only judged documents are ranked
         keep = is_judged & (value >= 0)
@@ -573,6 +575,30 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
     )
 
 
+def _grouped(query: IntArray) -> IntArray | None:
+    """The stable order that sorts ``query``, whose equal values are contiguous (``None``:
+    sorted already): the runs are put in order, each kept as it is, so the cost is a sort of
+    the runs, not of the rows.
+
+    >>> import numpy as np
+    >>> _grouped(np.array([2, 2, 0, 1, 1, 1])).tolist()
+    [2, 3, 4, 5, 0, 1]
+    """
+    import numpy as np
+
+    n = len(query)
+    if n < 2 or bool((query[1:] >= query[:-1]).all()):
+        return None
+    starts = np.flatnonzero(query[1:] != query[:-1]) + 1
+    starts = np.concatenate([[0], starts])
+    lengths = np.diff(np.append(starts, n))
+    runs = np.argsort(query[starts], kind="stable")
+    lengths = lengths[runs]
+    offsets = np.cumsum(lengths) - lengths
+    order: IntArray = np.arange(n) + np.repeat(starts[runs] - offsets, lengths)
+    return order
+
+
 def _trec_order(score: FloatArray, keys: DocumentKeys, rows: IntArray, query: IntArray) -> IntArray:
     """The order of ``rows`` (of ``score`` and ``query``, which hold theirs; ``keys`` holds
     every row's) by query, score descending, then document id descending (byte order, as
@@ -585,17 +611,23 @@ def _trec_order(score: FloatArray, keys: DocumentKeys, rows: IntArray, query: In
         return np.arange(n)
     grouped = bool((query[1:] >= query[:-1]).all())
     descending = grouped and bool(((query[1:] != query[:-1]) | (score[1:] <= score[:-1])).all())
-    order = np.arange(n) if descending else np.lexsort((-score, query))
-    q, s = query[order], score[order]
-    tie = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
-    if not bool(tie.any()):
+    if descending:  # the rows are in order already: no copy of them
+        order, q, s = np.arange(n), query, score
+    else:
+        order = np.lexsort((-score, query))
+        q, s = query[order], score[order]
+    tie = q[1:] == q[:-1]
+    tie &= s[1:] == s[:-1]
+    pairs = np.flatnonzero(tie)  # position p ties with p + 1
+    if not len(pairs):
         return order
-    in_tie = np.zeros(n, dtype=bool)
-    in_tie[1:] |= tie
-    in_tie[:-1] |= tie
-    group = np.cumsum(np.append(True, ~tie))  # one id per run of equal (query, score)
-    at = np.flatnonzero(in_tie)
+    at = np.union1d(pairs, pairs + 1)  # every position in a tie
+    # a run of equal (query, score) starts where a position does not tie with the one before
+    starts = np.ones(len(at), dtype=bool)
+    later = at > 0
+    starts[later] = ~tie[at[later] - 1]
+    group = np.cumsum(starts)
     tied = order[at]
-    within = np.lexsort((*reversed(keys.take(rows[tied]).descending()), group[at]))
+    within = np.lexsort((*reversed(keys.take(rows[tied]).descending()), group))
     order[at] = tied[within]
     return order
