@@ -557,8 +557,8 @@ def relstrings(
     if not len(shown) or (int(shown.min()) >= 0 and int(shown.max()) <= 9):
         # one character per rank: the texts are slices of one string
         chars = np.where(j, v + 48, 45).astype(np.uint8).tobytes().decode("ascii")
-        ends = np.cumsum(np.bincount(q, minlength=n_queries)).tolist()
-        return [f"'{chars[a:b]}'" for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+        bounds = [0, *np.cumsum(np.bincount(q, minlength=n_queries)).tolist()]
+        return [f"'{chars[a:b]}'" for a, b in zip(bounds, bounds[1:], strict=False)]
     texts: list[list[str]] = [[] for _ in range(n_queries)]
     for one, is_judged, judgement in zip(q.tolist(), j.tolist(), v.tolist(), strict=True):
         texts[one].append(str(judgement) if is_judged else "-")
