@@ -114,15 +114,15 @@ def test_the_signature_records_every_setting_in_every_mode() -> None:
     default = str(SpanOptions().signature("spans")).split("|", 2)[2]
     assert default == (
         "mode:strict|min-overlap:0.0|overlap-basis:gold|tolerance:0|"
-        "matching:one-to-one-optimal|duplicates:count|missing-docs:count|"
-        "type-infon:type|id-infon:identifier"
+        "matching:one-to-one-optimal|duplicates:count|missing-docs:count"
     )
     relaxed = SpanOptions(mode=SpanMode.relaxed, tolerance=2, missing_docs="ignore")
     assert str(relaxed.signature("spans")).split("|", 2)[2] == (
         "mode:relaxed|min-overlap:0.0|overlap-basis:gold|tolerance:2|"
-        "matching:one-to-one-optimal|duplicates:count|missing-docs:ignore|"
-        "type-infon:type|id-infon:identifier"
+        "matching:one-to-one-optimal|duplicates:count|missing-docs:ignore"
     )
+    bioc = SpanOptions(type_infon="kind")  # BioC's infons: in the signature only when set
+    assert str(bioc.signature("spans")).endswith("|missing-docs:count|type-infon:kind")
 
 
 def test_per_type_per_doc_and_macro_averages() -> None:

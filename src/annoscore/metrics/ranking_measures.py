@@ -46,6 +46,7 @@ document).  With ``level`` = max(relevance level, 0):
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Any
 
 from annoscore.metrics.trec_measures import MIN_GEO_MEAN, MeasureSet
@@ -558,7 +559,7 @@ def relstrings(
         # one character per rank: the texts are slices of one string
         chars = np.where(j, v + 48, 45).astype(np.uint8).tobytes().decode("ascii")
         bounds = [0, *np.cumsum(np.bincount(q, minlength=n_queries)).tolist()]
-        return [f"'{chars[a:b]}'" for a, b in zip(bounds, bounds[1:], strict=False)]
+        return [f"'{chars[a:b]}'" for a, b in itertools.pairwise(bounds)]
     texts: list[list[str]] = [[] for _ in range(n_queries)]
     for one, is_judged, judgement in zip(q.tolist(), j.tolist(), v.tolist(), strict=True):
         texts[one].append(str(judgement) if is_judged else "-")

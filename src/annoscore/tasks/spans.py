@@ -130,12 +130,15 @@ class SpanOptions(TaskOptions):
         None, "The system file's format (as --gold-format).", moves=False
     )
     type_infon: str = option(
-        "type", "BioC input: the infon that names an annotation's type (other formats: a warning)."
+        "type",
+        "BioC input: the infon that names an annotation's type (other formats: a warning).",
+        omitted_at_default=True,
     )
     id_infon: str = option(
         "identifier",
         "BioC input: the infon that holds an annotation's concept id, read by --mode concepts "
         "(other formats: a warning).",
+        omitted_at_default=True,
     )
 
 
