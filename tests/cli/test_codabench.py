@@ -409,3 +409,59 @@ def test_a_gold_that_cannot_be_converted_gets_no_solution_and_a_note(
     assert "qrels.txt:2" in built.stderr
     assert not (tmp_path / "b" / "solutions").exists()
     assert "- dev: none" in (tmp_path / "b" / "README.md").read_text(encoding="utf-8")
+
+
+def test_vendor_hides_optional_compiled_packages_at_once_else_one_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two compiled packages nobody requires: the scoring is tried without both first; when
+    that changes the output (one of them is needed after all), each is tried alone, and only
+    the one whose absence changes nothing is left out."""
+    from annoscore.cli import codabench
+
+    site = tmp_path / "site"
+    packages = {}
+    for name in ("optional_ext", "needed_ext", "pure"):
+        (site / name).mkdir(parents=True)
+        (site / name / "__init__.py").write_text("")
+        if name != "pure":
+            (site / name / "core.so").write_bytes(b"")
+        packages[name] = site / name
+    tried: list[list[str]] = []
+
+    def closure(layout: Path, config: Path, hidden: list[str]) -> Any:
+        tried.append(sorted(hidden))
+        found = [path for name, path in packages.items() if name not in hidden]
+        output = (b"fails",) if "needed_ext" in hidden else (b"same",)
+        return codabench._Closure(found, 0, output)
+
+    monkeypatch.setattr(codabench, "_closure", closure)
+    monkeypatch.setattr(codabench, "_needed_by", lambda name, found: [])
+    program = tmp_path / "program"
+    program.mkdir()
+    compiled = codabench.vendor(program, tmp_path / "layout", tmp_path / "config")
+    assert tried == [
+        [],
+        ["needed_ext", "optional_ext"],
+        ["optional_ext"],
+        ["needed_ext", "optional_ext"],
+    ]
+    assert compiled == {"needed_ext": []}
+    assert (program / "vendor" / "pure" / "__init__.py").exists()
+    assert not (program / "vendor" / "optional_ext").exists()
+    # every candidate optional: one scoring more, not one per package
+    tried.clear()
+    monkeypatch.setattr(
+        codabench,
+        "_closure",
+        lambda layout, config, hidden: (
+            tried.append(sorted(hidden))
+            or codabench._Closure(
+                [p for n, p in packages.items() if n not in hidden], 0, (b"same",)
+            )
+        ),
+    )
+    program2 = tmp_path / "program2"
+    program2.mkdir()
+    assert codabench.vendor(program2, tmp_path / "layout", tmp_path / "config") == {}
+    assert tried == [[], ["needed_ext", "optional_ext"]]

@@ -328,8 +328,3 @@ def check(
             return Checked(None, problems, prepared.notes, warnings)
         return Checked(result, problems, prepared.notes, warnings)
     return Checked(None, problems, prepared.notes, [], stopped="too many problems")
-
-
-def task_reads_one_file(gold: Path) -> bool:
-    """Whether the submission must be one file: the gold standard is one."""
-    return gold.is_file()

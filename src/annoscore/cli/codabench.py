@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -423,13 +424,30 @@ def vendor(program: Path, layout: Path, config: Path) -> dict[str, list[str]]:
     first = _closure(layout, config, [])
     hidden: list[str] = []
     found = first.found
-    for source in first.found:
+    candidates = [  # not required by a package the scoring imports: maybe optional
+        source.name
+        for source in first.found
+        if not skipped(source) and _is_compiled(source) and not _needed_by(source.name, found)
+    ]
+    if len(candidates) > 1:  # all at once first: one more scoring where every one is optional
+        again = _closure(layout, config, candidates)
+        if (again.status, again.output) == (first.status, first.output):
+            return _copied(target, again.found, skipped)
+    for source in first.found:  # else one at a time
         if skipped(source) or not _is_compiled(source) or _needed_by(source.name, found):
             continue  # required by a package the scoring imports: no need to try without it
         again = _closure(layout, config, [*hidden, source.name])
         if (again.status, again.output) == (first.status, first.output):
             hidden.append(source.name)
             found = again.found  # the closure with every optional package so far hidden
+    return _copied(target, found, skipped)
+
+
+def _copied(
+    target: Path, found: list[Path], skipped: Callable[[Path], bool]
+) -> dict[str, list[str]]:
+    """Copy the pure-Python packages of ``found`` into ``target``; the compiled ones, each with
+    the distributions that require it."""
     compiled: dict[str, list[str]] = {}
     for source in found:
         if skipped(source):
@@ -441,10 +459,6 @@ def vendor(program: Path, layout: Path, config: Path) -> dict[str, list[str]]:
             continue
         _copy(source, target / source.name)
     return compiled
-
-
-def _yaml_value(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
 
 
 def _pages(folder: Path, task_name: str, signature: str, options: dict[str, str]) -> None:
