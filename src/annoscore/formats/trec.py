@@ -624,14 +624,49 @@ def _scores(
 
     if not len(start):
         return np.zeros(0, dtype=np.float64)
-    grid = _digit_grid(words, start, length)
-    n = len(start)
+    plain = _plain_decimals(_digit_grid(words, start, length), length)
+    digits = plain.before + plain.after
+    ok = plain.ok & (digits >= 1) & (digits <= 15)
+    value: FloatArray = plain.mantissa / np.asarray(_POW10)[np.minimum(plain.after, 22)]
+    value[plain.negative] = -value[plain.negative]
+    for row in np.flatnonzero(~ok).tolist():
+        token = bytes(data[int(start[row]) : int(start[row]) + int(length[row])])
+        value[row] = _python_score(token, path, int(line[row]))
+    return value
+
+
+@dataclass(frozen=True)
+class _PlainDecimals:
+    """What :func:`_plain_decimals` finds in each token of a field."""
+
+    ok: BoolArray  # at most 16 bytes: an optional sign, digits and at most one point
+    negative: BoolArray  # the first byte is '-'
+    mantissa: IntArray  # every digit, in order (16 digits fit in 64 bits)
+    before: IntArray  # digits before the point
+    after: IntArray  # digits after it
+    dotted: BoolArray  # the token holds the point
+
+
+def _plain_decimals(grid: Any, length: IntArray) -> _PlainDecimals:
+    """The digits of each token of a (width, rows) byte grid (:func:`_digit_grid`), one pass
+    over its columns: the fields a score (mantissa over a power of ten) and a relevance (the
+    integer part) are read from.
+
+    >>> import numpy as np
+    >>> tokens = [b"-12.5", b"+3", b"1.2.3", b"7e1"]
+    >>> grid = np.array([list(t.ljust(5, b"\\0")) for t in tokens], dtype=np.uint8).T
+    >>> found = _plain_decimals(grid, np.array([len(t) for t in tokens]))
+    >>> found.ok.tolist(), found.mantissa.tolist(), found.before.tolist(), found.after.tolist()
+    ([True, True, False, False], [125, 3, 123, 71], [2, 1, 1, 2], [1, 0, 2, 0])
+    """
+    import numpy as np
+
+    n = len(length)
     mantissa = np.zeros(n, dtype=np.int64)
-    fraction = np.zeros(n, dtype=np.int8)
+    before = np.zeros(n, dtype=np.int64)
+    after = np.zeros(n, dtype=np.int64)
     dots = np.zeros(n, dtype=np.int8)
-    digits = np.zeros(n, dtype=np.int8)
     ok = length <= 16
-    negative = grid[0] == 45
     for j in range(len(grid)):
         char = grid[j]
         digit = char - np.uint8(48)
@@ -641,18 +676,13 @@ def _scores(
         if j == 0:
             allowed |= (char == 45) | (char == 43)
         ok &= allowed
-        fraction += is_digit & (dots > 0)
+        after += is_digit & (dots > 0)
+        before += is_digit & (dots == 0)
         dots += is_dot
-        digits += is_digit
         np.multiply(mantissa, 10, out=mantissa, where=is_digit)
         np.add(mantissa, digit, out=mantissa, where=is_digit)
-    ok &= (dots <= 1) & (digits >= 1) & (digits <= 15)
-    value: FloatArray = mantissa / np.asarray(_POW10)[np.minimum(fraction, 22)]
-    value[negative] = -value[negative]
-    for row in np.flatnonzero(~ok).tolist():
-        token = bytes(data[int(start[row]) : int(start[row]) + int(length[row])])
-        value[row] = _python_score(token, path, int(line[row]))
-    return value
+    negative = grid[0] == 45 if len(grid) else np.zeros(n, dtype=bool)
+    return _PlainDecimals(ok & (dots <= 1), negative, mantissa, before, after, dots == 1)
 
 
 _SCORE = re.compile(
@@ -700,29 +730,11 @@ def _relevances(
     n = len(start)
     if not n:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    grid = _digit_grid(words, start, length)
-    integer = np.zeros(n, dtype=np.int64)
-    dots = np.zeros(n, dtype=np.int8)
-    digits = np.zeros(n, dtype=np.int8)
-    ok = length <= 16
-    negative = grid[0] == 45
-    for j in range(len(grid)):
-        char = grid[j]
-        digit = char - np.uint8(48)
-        is_digit = digit < 10
-        is_dot = char == 46
-        allowed = is_digit | is_dot | (char == 0)
-        if j == 0:
-            allowed |= (char == 45) | (char == 43)
-        ok &= allowed
-        before = is_digit & (dots == 0)  # the integer part
-        digits += before
-        dots += is_dot
-        np.multiply(integer, 10, out=integer, where=before)
-        np.add(integer, digit, out=integer, where=before)
-    ok &= (dots <= 1) & (digits >= 1)
-    value: IntArray = np.where(negative, -integer, integer)
-    decimal = ok & (dots == 1)
+    plain = _plain_decimals(_digit_grid(words, start, length), length)
+    ok = plain.ok & (plain.before >= 1)
+    integer = plain.mantissa // np.power(10, plain.after.astype(np.int64))  # the integer part
+    value: IntArray = np.where(plain.negative, -integer, integer)
+    decimal = ok & plain.dotted
     for row in np.flatnonzero(~ok).tolist():
         token = bytes(data[int(start[row]) : int(start[row]) + int(length[row])])
         value[row], decimal[row] = _python_relevance(token, path, int(line[row]))
