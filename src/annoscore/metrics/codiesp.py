@@ -11,7 +11,7 @@ valid prediction has precision undefined, recall 0 and F1 0 (the official F1 scr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from annoscore.counts import Counts
@@ -19,6 +19,7 @@ from annoscore.metrics.prf import prf_scores, ratio
 from annoscore.result import Details, Scores
 
 if TYPE_CHECKING:
+    from annoscore.metrics.ranked_codes import CodeRanking
     from annoscore.metrics.trec_measures import Output
 
 
@@ -53,3 +54,6 @@ class CodiespDetails(Details):
     gold_documents: tuple[str, ...]
     outputs: tuple[Output, ...] = ()
     """The other ranked measures chosen (``--measure``), in trec_eval's order."""
+    ranking: CodeRanking | None = field(default=None, compare=False, repr=False)
+    """D and P: the ranked lists MAP is computed on (for the HTML report's worst documents;
+    ``None`` where the MAP script reads the ids as numbers, or the corpus was cut in chunks)."""
