@@ -96,8 +96,9 @@ class CodeRanking:
     vocabulary: list[str]
 
     def ranked(self, at: int, first: int) -> tuple[list[tuple[str, bool]], list[str], int]:
-        """The document ``at``'s (index of ``documents``) first ``first`` ranked codes (code, relevant), its gold codes never
-        ranked (in code id order) and how many of its ranked codes are relevant.
+        """Of the document ``at`` (index of ``documents``): its first ``first`` ranked codes
+        (code, relevant), its gold codes never ranked (in code id order) and how many of its
+        ranked codes are relevant.
 
         >>> from annoscore.align.codes import RankedInput
         >>> from annoscore.formats.codiesp import code_rows_of

@@ -56,8 +56,8 @@ from annoscore.formats.codiesp import (
 from annoscore.metrics.codiesp import CodiespDetails, ranked_scores
 from annoscore.metrics.prf import prf_scores
 from annoscore.metrics.ranked_codes import (
-    CodeRanking,
     INTEGER_COLUMNS,
+    CodeRanking,
     TieOrder,
     corpus_counts,
     count_columns,
