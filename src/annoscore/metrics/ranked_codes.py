@@ -120,8 +120,10 @@ class CodeRanking:
         where = np.flatnonzero(self.pred_global == at)
         if len(where):
             k = int(where[0])
-            lo, hi = np.searchsorted(lists.query, [k, k + 1]).tolist()
-        g_lo, g_hi = np.searchsorted(lists.gold, [at * n_codes, (at + 1) * n_codes]).tolist()
+            bounds = np.array([k, k + 1], dtype=lists.query.dtype)  # no cast of the column
+            lo, hi = np.searchsorted(lists.query, bounds).tolist()
+        bounds = np.array([at * n_codes, (at + 1) * n_codes], dtype=lists.gold.dtype)
+        g_lo, g_hi = np.searchsorted(lists.gold, bounds).tolist()
         gold = (lists.gold[g_lo:g_hi] - at * n_codes).tolist()
         codes = lists.code[lo:hi].tolist()
         relevant = lists.relevant[lo:hi].tolist()

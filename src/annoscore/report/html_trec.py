@@ -52,7 +52,9 @@ def _worst(names: Any, documents: Mapping[str, Any], key: str) -> list[str]:
         v = documents[name].scores.get(key)
         return float("inf") if v is None else float(v)
 
-    return sorted((n for n in documents if n in names), key=lambda n: (value(n), n))[:WORST]
+    import heapq
+
+    return heapq.nsmallest(WORST, (n for n in documents if n in names), key=lambda n: (value(n), n))
 
 
 def _trec_data(details: Any, documents: Mapping[str, Any], key: str) -> dict[str, Any]:
