@@ -142,6 +142,10 @@ def test_the_worst_documents_in_chromium(browser: Any, tmp_path: Path) -> None:
             "es => es.map(e => [e.getAttribute('data-rel'), e.cells[1].textContent])",
         )
         assert rows == [["0", "z"], ["1", markup], ["1", "a"], ["missed", "c"]]
+        marks = page.eval_on_selector_all(
+            "#rlist tbody tr", "es => es.map(e => e.cells[2].textContent)"
+        )
+        assert marks == ["not gold", "gold", "gold", "gold, not predicted"]
         assert page.eval_on_selector_all("main b", "es => es.length") == 0
         summary = page.eval_on_selector("#rsum", "e => e.textContent")
         assert summary == "2 of 3 relevant codes retrieved"

@@ -136,7 +136,8 @@ def section(
         f'<p class="note">The {len(data["queries"])} {unit}s of lowest '
         f"{escape(data['key'])}, {how}</p>"
         '<div class="scroll"><table id="rlist"><thead><tr><th class="num">rank</th>'
-        f"<th>{item}</th><th class='num'>relevance</th></tr></thead><tbody></tbody></table>"
+        f"<th>{item}</th><th class='num'>{'gold' if item == 'code' else 'relevance'}</th>"
+        "</tr></thead><tbody></tbody></table>"
         "</div>"
     )
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -163,7 +164,7 @@ JS = r"""
 var node=document.getElementById("annoscore-ranked");if(!node)return;
 var Q=JSON.parse(node.textContent);window.annoscoreRanked=Q;
 var select=document.getElementById("rquery"),body=document.querySelector("#rlist tbody");
-var sum=document.getElementById("rsum");
+var sum=document.getElementById("rsum"),codes=Q.item==="code";
 Q.queries.forEach(function(q,i){var o=document.createElement("option");o.value=String(i);
   o.textContent=q[0]+" ("+Q.key+" "+(q[1]===null?"-":q[1].toFixed(4))+")";select.appendChild(o);});
 function draw(){var q=Q.queries[Number(select.value)];body.textContent="";
@@ -173,12 +174,13 @@ function draw(){var q=Q.queries[Number(select.value)];body.textContent="";
     tr.setAttribute("data-rel",rel?"1":"0");
     var c=tr.insertCell();c.className="rank";c.textContent=String(i+1);
     c=tr.insertCell();c.className="name";c.textContent=r[0];c.title=r[0];
-    c=tr.insertCell();c.className="rank";c.textContent=r[1]===null?"unjudged":String(r[1]);});
+    c=tr.insertCell();c.className="rank";
+    c.textContent=r[1]===null?"unjudged":(codes?(rel?"gold":"not gold"):String(r[1]));});
   q[5].forEach(function(name){var tr=body.insertRow();tr.className="missed";
     tr.setAttribute("data-rel","missed");
     var c=tr.insertCell();c.className="rank";c.textContent="\u2013";
     c=tr.insertCell();c.className="name";c.textContent=name;c.title=name;
-    c=tr.insertCell();c.className="rank";c.textContent="not retrieved";});}
+    c=tr.insertCell();c.className="rank";c.textContent=codes?"gold, not predicted":"not retrieved";});}
 select.addEventListener("change",draw);
 if(Q.queries.length)draw();
 })();
