@@ -180,7 +180,8 @@ function draw(){var q=Q.queries[Number(select.value)];body.textContent="";
     tr.setAttribute("data-rel","missed");
     var c=tr.insertCell();c.className="rank";c.textContent="\u2013";
     c=tr.insertCell();c.className="name";c.textContent=name;c.title=name;
-    c=tr.insertCell();c.className="rank";c.textContent=codes?"gold, not predicted":"not retrieved";});}
+    c=tr.insertCell();c.className="rank";
+    c.textContent=codes?"gold, not predicted":"not retrieved";});}
 select.addEventListener("change",draw);
 if(Q.queries.length)draw();
 })();
