@@ -6,6 +6,7 @@ from the files and from random data, and in Chromium."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from pathlib import Path
 from typing import Any
@@ -110,6 +111,13 @@ def test_random_lists_agree_with_ap_and_the_gold() -> None:
         data = ranked_data(result.details, result.documents, "map")
         assert data is not None
         _check(data, gold, pred, by_code)
+
+
+def test_a_pickled_copy_leaves_the_lists_out() -> None:
+    result = count_codiesp_d({"D1": ["a"]}, {"D1": ["a", "b"]}, ["a", "b"])
+    assert isinstance(result.details, CodiespDetails) and result.details.ranking is not None
+    copy = pickle.loads(pickle.dumps(result.details))
+    assert copy == result.details and copy.ranking is None
 
 
 def test_no_lists_where_map_reads_numeric_ids() -> None:
