@@ -45,7 +45,8 @@ def test_the_ranked_lists_are_trec_evals(tmp_path: Path) -> None:
     maps = [q[1] for q in data["queries"]]
     assert maps == sorted(maps)
     relstrings = dict(zip(shown.documents, shown.details.relstrings, strict=True))  # type: ignore[union-attr]
-    for name, _, relevant, found, ranked in data["queries"]:
+    for name, _, relevant, found, ranked, missed in data["queries"]:
+        assert missed == []
         counts = shown.documents[name].counts
         assert relevant == counts["num_rel"] and found == counts["num_rel_ret"]
         marks = "".join("-" if r is None else str(r) for _, r in ranked)

@@ -11,14 +11,15 @@ valid prediction has precision undefined, recall 0 and F1 0 (the official F1 scr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from annoscore.counts import Counts
 from annoscore.metrics.prf import prf_scores, ratio
 from annoscore.result import Details, Scores
 
 if TYPE_CHECKING:
+    from annoscore.metrics.ranked_codes import CodeRanking
     from annoscore.metrics.trec_measures import Output
 
 
@@ -53,3 +54,11 @@ class CodiespDetails(Details):
     gold_documents: tuple[str, ...]
     outputs: tuple[Output, ...] = ()
     """The other ranked measures chosen (``--measure``), in trec_eval's order."""
+    ranking: CodeRanking | None = field(default=None, compare=False, repr=False)
+    """D and P: the ranked lists MAP is computed on (for the HTML report's worst documents;
+    ``None`` where the MAP script reads the ids as numbers, or the corpus was cut in chunks).
+    A pickled copy (a worker's result, :mod:`annoscore.scale`) leaves them out: they are
+    references to arrays of this process, and would cost a copy of every ranked row."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (CodiespDetails, (self.gold_documents, self.outputs))

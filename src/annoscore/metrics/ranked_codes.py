@@ -77,6 +77,60 @@ class RankedLists:
 
     query: npt.NDArray[np.signedinteger[Any]]
     relevant: BoolArray
+    code: npt.NDArray[np.signedinteger[Any]]
+    """The code (index of the vocabulary) of each row."""
+    gold: IntArray
+    """The distinct gold pairs, sorted, each ``document * codes + code`` (``document``: the
+    global index, ``codes``: the size of the vocabulary)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CodeRanking:
+    """Every document's ranked list as MAP ranks it, with its gold codes (what the HTML report
+    shows of the worst documents): ``lists`` of :func:`rank_codes` on ``documents``
+    (``pred_global`` of its data), ``vocabulary`` the codes its code ids index."""
+
+    documents: list[str]
+    pred_global: IntArray
+    lists: RankedLists
+    vocabulary: list[str]
+
+    def ranked(self, at: int, first: int) -> tuple[list[tuple[str, bool]], list[str], int]:
+        """Of the document ``at`` (index of ``documents``): its first ``first`` ranked codes
+        (code, relevant), its gold codes never ranked (in code id order) and how many of its
+        ranked codes are relevant.
+
+        >>> from annoscore.align.codes import RankedInput
+        >>> from annoscore.formats.codiesp import code_rows_of
+        >>> gold = code_rows_of({"D1": ["a", "b", "d"]}, "gold")
+        >>> pred = code_rows_of({"D1": ["c", "a", "b"]}, "predictions")
+        >>> view = RankedInput(gold, pred, frozenset("abcd")).view(lowercase=True)
+        >>> outcome = rank_codes(view.data, depth=None, filter_gold=False,
+        ...     count_extra_docs=True, count_missing_docs=False, keep_lists=True)
+        >>> assert outcome.ranked is not None
+        >>> lists = CodeRanking(view.data.documents, view.data.pred_global, outcome.ranked,
+        ...     view.vocabulary)
+        >>> lists.ranked(0, 2)
+        ([('c', False), ('a', True)], ['d'], 2)
+        """
+        import numpy as np
+
+        lists, n_codes = self.lists, len(self.vocabulary)
+        lo = hi = 0
+        where = np.flatnonzero(self.pred_global == at)
+        if len(where):
+            k = int(where[0])
+            bounds = np.array([k, k + 1], dtype=lists.query.dtype)  # no cast of the column
+            lo, hi = np.searchsorted(lists.query, bounds).tolist()
+        bounds = np.array([at * n_codes, (at + 1) * n_codes], dtype=lists.gold.dtype)
+        g_lo, g_hi = np.searchsorted(lists.gold, bounds).tolist()
+        gold = (lists.gold[g_lo:g_hi] - at * n_codes).tolist()
+        codes = lists.code[lo:hi].tolist()
+        relevant = lists.relevant[lo:hi].tolist()
+        ranked = set(codes)
+        vocabulary = self.vocabulary
+        shown = [(vocabulary[c], r) for c, r in zip(codes[:first], relevant[:first], strict=True)]
+        return shown, [vocabulary[c] for c in gold if c not in ranked], sum(relevant)
 
 
 def rank_codes(
@@ -182,6 +236,8 @@ def rank_codes(
     if code_rank is not None and len(query):
         by_code = np.lexsort((code_rank[code], query))
         query, relevant = query[by_code], relevant[by_code]
+        if keep_lists:
+            code = code[by_code]
 
     n_pred_docs = len(pred.documents)
     num_relevant = gold_count[data.pred_global]
@@ -220,7 +276,7 @@ def rank_codes(
         duplicate_gold=duplicate_gold,
         duplicate_pred_rows=duplicate_pred_rows,
         duplicate_gold_rows=duplicate_gold_rows,
-        ranked=RankedLists(query, relevant) if keep_lists else None,
+        ranked=RankedLists(query, relevant, code, gold_unique) if keep_lists else None,
     )
 
 

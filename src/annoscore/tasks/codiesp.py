@@ -57,6 +57,7 @@ from annoscore.metrics.codiesp import CodiespDetails, ranked_scores
 from annoscore.metrics.prf import prf_scores
 from annoscore.metrics.ranked_codes import (
     INTEGER_COLUMNS,
+    CodeRanking,
     TieOrder,
     corpus_counts,
     count_columns,
@@ -355,14 +356,15 @@ def _count_ranked(
     del read
     data = view.data
     # the other measures are computed on the lists MAP ranks: those of the ids as the MAP
-    # script reads them
-    lists = measures is not None and view.numeric is None
+    # script reads them; the lists are kept for the HTML report too (references to arrays
+    # ranking makes anyway: no time spent)
+    lists = view.numeric is None
     outcome = rank(data, options, view.vocabulary, keep_lists=lists)
     columns = count_columns(outcome)
     integer = list(INTEGER_COLUMNS)
     if measures is not None:
         integer += [o.column for o in measure_outputs(measures) if o.kind == "count"]
-        if lists:
+        if outcome.ranked is not None:
             columns.update(measure_columns(data, outcome, measures, options.depth))
     # MAP's sums as the warnings use them: correctly rounded (corpus_counts), with the ids as
     # the MAP script reads them
@@ -387,9 +389,11 @@ def _count_ranked(
     warnings += ranked_warnings(other, view, outcome, options, map_counts)
     gold_documents = tuple(data.documents[: len(data.gold.documents)])
     outputs = () if measures is None else tuple(measure_outputs(measures, shown=True))
-    return get(task).result(
-        options, matrix, warnings=warnings, details=CodiespDetails(gold_documents, outputs)
-    )
+    ranking = None
+    if outcome.ranked is not None:
+        ranking = CodeRanking(data.documents, data.pred_global, outcome.ranked, view.vocabulary)
+    details = CodiespDetails(gold_documents, outputs, ranking)
+    return get(task).result(options, matrix, warnings=warnings, details=details)
 
 
 def _on_text_ids(
