@@ -421,21 +421,21 @@ def vendor(program: Path, layout: Path, config: Path) -> dict[str, list[str]]:
         name = source.name
         return name.startswith(("annoscore", "_distutils_hack")) or name in IMAGE_PROVIDES
 
+    def maybe_optional(source: Path, found: list[Path]) -> bool:
+        """Compiled and not required by a package of ``found``: maybe imported only if there."""
+        return not skipped(source) and _is_compiled(source) and not _needed_by(source.name, found)
+
     first = _closure(layout, config, [])
     hidden: list[str] = []
     found = first.found
-    candidates = [  # not required by a package the scoring imports: maybe optional
-        source.name
-        for source in first.found
-        if not skipped(source) and _is_compiled(source) and not _needed_by(source.name, found)
-    ]
+    candidates = [source for source in first.found if maybe_optional(source, found)]
     if len(candidates) > 1:  # all at once first: one more scoring where every one is optional
-        again = _closure(layout, config, candidates)
+        again = _closure(layout, config, [source.name for source in candidates])
         if (again.status, again.output) == (first.status, first.output):
             return _copied(target, again.found, skipped)
-    for source in first.found:  # else one at a time
-        if skipped(source) or not _is_compiled(source) or _needed_by(source.name, found):
-            continue  # required by a package the scoring imports: no need to try without it
+    for source in first.found:  # else one at a time (hiding one may free another)
+        if not maybe_optional(source, found):
+            continue  # required by a package still imported: no need to try without it
         again = _closure(layout, config, [*hidden, source.name])
         if (again.status, again.output) == (first.status, first.output):
             hidden.append(source.name)
