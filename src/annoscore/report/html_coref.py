@@ -27,7 +27,7 @@ from annoscore.metrics.coref_errors import (
     stage_counts,
     token_span_fixes,
 )
-from annoscore.report.html_page import escape, fmt_count, fmt_score
+from annoscore.report.html_page import embedded_json, escape, fmt_count, fmt_score
 
 COREF_ID = "annoscore-coref"
 
@@ -206,11 +206,7 @@ def sections(sides: CorefSides) -> tuple[list[tuple[str, str, str, str]], str]:
         ),
         ("entities", "Entities", "Entity viewer", viewer),
     ]
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    element = (
-        f'<script type="application/json" id="{COREF_ID}">'
-        f"{text.replace('<', chr(92) + 'u003c')}</script>"
-    )
+    element = embedded_json(data, COREF_ID)
     return cards, element
 
 

@@ -12,10 +12,9 @@ key id, response id, F, slots]`` (``null`` for a side it lacks or an F it has no
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from annoscore.report.html_page import escape
+from annoscore.report.html_page import embedded_json
 
 ALIGNMENT_ID = "annoscore-alignment"
 
@@ -77,11 +76,7 @@ def section(details: Any) -> tuple[tuple[str, str, str, str], str] | None:
         "status.</p>"
         '<div id="aview"></div>'
     )
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    element = (
-        f'<script type="application/json" id="{escape(ALIGNMENT_ID)}">'
-        f"{text.replace('<', chr(92) + 'u003c')}</script>"
-    )
+    element = embedded_json(data, ALIGNMENT_ID)
     return ("alignment", "Alignment", "Object alignment, slot by slot", body), element
 
 

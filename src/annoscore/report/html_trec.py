@@ -15,11 +15,10 @@ never ranked (trec: not listed, ``[]``).  The page draws one query at a time.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
-from annoscore.report.html_page import escape
+from annoscore.report.html_page import embedded_json, escape
 
 RANKED_ID = "annoscore-ranked"
 WORST = 50
@@ -140,11 +139,7 @@ def section(
         "</tr></thead><tbody></tbody></table>"
         "</div>"
     )
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    element = (
-        f'<script type="application/json" id="{RANKED_ID}">'
-        f"{text.replace('<', chr(92) + 'u003c')}</script>"
-    )
+    element = embedded_json(data, RANKED_ID)
     label = "Worst " + {"query": "queries", "document": "documents"}[unit]
     return ("worst", label, f"{label} and their ranked lists", body), element
 
