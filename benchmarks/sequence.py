@@ -71,6 +71,16 @@ print(json.dumps({k: {m: float(v) for m, v in row.items()} for k, row in report.
 TYPES = ("PER", "LOC", "ORG", "MISC")
 
 
+def best(call: Callable[[], object], repeat: int) -> float:
+    """The fastest of ``repeat`` calls, in seconds."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
 def generate(path: Path, sentences: int, tokens: int = 30) -> None:
     rng = random.Random(20240501)
     lines = []
@@ -115,15 +125,7 @@ def in_process(path: Path, repeat: int) -> tuple[float, float]:
             warnings.simplefilter("ignore")
             classification_report(gold, pred, output_dict=True)
 
-    def best(call: Callable[[], object]) -> float:
-        times = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            call()
-            times.append(time.perf_counter() - start)
-        return min(times)
-
-    return best(lambda: score_seqeval_file(path)), best(peer)
+    return best(lambda: score_seqeval_file(path), repeat), best(peer, repeat)
 
 
 def reader_data(folder: Path, documents: int) -> dict[str, tuple[Path, Callable[[], object]]]:
@@ -223,14 +225,6 @@ def readers_against_the_floor(folder: Path, repeat: int) -> None:
     from annoscore.formats.conll_bio import read_tag_codes, read_tags
     from readers import floor
 
-    def best(call: Callable[[], object]) -> float:
-        times = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            call()
-            times.append(time.perf_counter() - start)
-        return min(times)
-
     data = reader_data(folder, 2000)
     tagged = folder / "tagged.txt"
     cases = [
@@ -247,10 +241,10 @@ def readers_against_the_floor(folder: Path, repeat: int) -> None:
             def least(lines: list[str] = lines) -> int:
                 return sum(1 for line in lines if line and json.loads(line))
 
-            bottom = best(least)
+            bottom = best(least, repeat)
         else:
-            bottom = best(lambda path=path, fields=fields: floor([path], fields))
-        ours = best(call)
+            bottom = best(lambda path=path, fields=fields: floor([path], fields), repeat)
+        ours = best(call, repeat)
         print(
             f"reader {name:14s} {ours:6.3f} s, floor {bottom:6.3f} s: {ours / bottom:4.1f}x "
             f"the floor ({path.stat().st_size / 1e6:.1f} MB)"
