@@ -160,9 +160,11 @@ def ranked_case(rng: random.Random, folder: Path, size: str) -> oracle.RankedSet
     )
 
 
-def check_ranked(folder: Path, settings: oracle.RankedSettings, case: str) -> None:
-    gold, pred, codes = folder / "gold.tsv", folder / "pred.tsv", folder / "codes.tsv"
-    options = RankedOptions(
+def ranked_options(
+    codes: Path, settings: oracle.RankedSettings, measures: tuple[str, ...] = ()
+) -> RankedOptions:
+    """The options of ``settings`` (the oracle's) for the code under test."""
+    return RankedOptions(
         codes=codes,
         missing_docs=MissingDocs(settings.missing_docs),
         extra_docs=MissingDocs(settings.extra_docs),
@@ -170,7 +172,13 @@ def check_ranked(folder: Path, settings: oracle.RankedSettings, case: str) -> No
         depth=settings.depth,
         lowercase=settings.lowercase,
         tie_order=TieOrder(settings.tie_order),
+        measures=measures,
     )
+
+
+def check_ranked(folder: Path, settings: oracle.RankedSettings, case: str) -> None:
+    gold, pred, codes = folder / "gold.tsv", folder / "pred.tsv", folder / "codes.tsv"
+    options = ranked_options(codes, settings)
     result = score_codiesp_d(gold, pred, options)
     expected = oracle.score_ranked(gold, pred, codes, settings)
     assert same_float(result.scores["map"], expected.scores["map"]), case

@@ -25,12 +25,11 @@ from pathlib import Path
 
 import pytest
 
-from annoscore.align.documents import MissingDocs
 from annoscore.errors import InputError
 from annoscore.metrics.trec_measures import MeasureSet
-from annoscore.tasks.codiesp import RankedOptions, TieOrder, score_codiesp_d, score_codiesp_p
+from annoscore.tasks.codiesp import RankedOptions, score_codiesp_d, score_codiesp_p
 from annoscore.tasks.trec import TrecOptions, score_trec
-from tests.equivalence.test_codiesp import ranked_case
+from tests.equivalence.test_codiesp import ranked_case, ranked_options
 from tests.oracles import codiesp as oracle
 from tests.oracles.trec_measures import per_query
 
@@ -84,16 +83,7 @@ def check(
     folder: Path, settings: oracle.RankedSettings, chosen: tuple[str, ...], case: str
 ) -> None:
     gold, pred, codes = folder / "gold.tsv", folder / "pred.tsv", folder / "codes.tsv"
-    options = RankedOptions(
-        codes=codes,
-        missing_docs=MissingDocs(settings.missing_docs),
-        extra_docs=MissingDocs(settings.extra_docs),
-        filter_gold=settings.filter_gold,
-        depth=settings.depth,
-        lowercase=settings.lowercase,
-        tie_order=TieOrder(settings.tie_order),
-        measures=chosen,
-    )
+    options = ranked_options(codes, settings, chosen)
     result = score_codiesp_d(gold, pred, options)
     measures = MeasureSet.parse(chosen)
     outputs = [o for o in measures.outputs() if o.kind not in ("runid", "num_q", "relstring")]
