@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,21 +34,6 @@ CASES = max(1, int(40 * MULTIPLIER))
 @pytest.fixture(autouse=True)
 def _small_files_are_cut(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
-
-
-@pytest.fixture
-def exact(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
-    """Whether each cut run was combined (True) or scored again in one run (False)."""
-    found: list[bool] = []
-    original = scale.combine_lines
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        result = original(*args, **kwargs)
-        found.append(result is not None)
-        return result
-
-    monkeypatch.setattr(scale, "combine_lines", spy)
-    yield found
 
 
 def _output(task: str, gold: Path, system: Path, jobs: int, **options: Any) -> str:
