@@ -57,8 +57,8 @@ TYPE_PREFIX = "type:"
 EXAMPLES_SHOWN = 5
 """How many examples a warning quotes at most."""
 
-EXAMPLE_LENGTH = 80
-"""How many characters of one example a warning quotes at most."""
+EXAMPLE_LENGTH = 120
+"""How many characters of one example a warning quotes at most (:func:`_example`)."""
 
 MESSAGE_LENGTH = 400
 """How many characters of a warning's sentence are shown at most (examples are capped too)."""
@@ -86,7 +86,18 @@ def one_line(text: str) -> str:
 
 
 def _example(text: str) -> str:
-    return text if len(text) <= EXAMPLE_LENGTH else text[: EXAMPLE_LENGTH - 3] + "..."
+    """An example capped at :data:`EXAMPLE_LENGTH` characters by cutting its middle, so that a
+    location keeps its file name and line (``/a/long/path/.../gold.ann:12``).
+
+    >>> _example("/tmp/" + "x" * 200 + "/qrels.txt:2")[-20:]
+    'xxxxxxxx/qrels.txt:2'
+    >>> len(_example("y" * 500)) == EXAMPLE_LENGTH
+    True
+    """
+    if len(text) <= EXAMPLE_LENGTH:
+        return text
+    head = (EXAMPLE_LENGTH - 3) // 2
+    return text[:head] + "..." + text[len(text) - (EXAMPLE_LENGTH - 3 - head) :]
 
 
 class Undefined(str, Enum):

@@ -79,8 +79,10 @@ def test_large_json_is_compact_and_small_json_is_indented(monkeypatch: pytest.Mo
 
 
 def test_a_warning_never_copies_unbounded_input() -> None:
-    from annoscore.result import MESSAGE_LENGTH, ScoreWarning
+    from annoscore.result import EXAMPLE_LENGTH, MESSAGE_LENGTH, ScoreWarning
 
     huge = "x" * 5_000_000
     text = str(ScoreWarning("t", f"entity text {huge} differs", 1, (huge, huge + "y")))
-    assert len(text) < MESSAGE_LENGTH + 2 * 100
+    # the message, two capped examples and the " (e.g. ", ", " and ")" around them
+    assert len(text) == MESSAGE_LENGTH + 2 * EXAMPLE_LENGTH + len(" (e.g. , )")
+    assert text.endswith("xxy)")  # an example keeps its end (a location's line number)

@@ -27,7 +27,7 @@ from annoscore.formats.brat_model import (
 )
 from annoscore.formats.files import BOM, check_no_nul
 from annoscore.model import Attribute, Event, Normalization, Note, Relation
-from annoscore.result import EXAMPLE_LENGTH, EXAMPLES_SHOWN, ScoreWarning
+from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
 
 _OFFSETS = re.compile(r"([0-9]+[ \t]+[0-9]+(?:[ \t]*;[ \t]*[0-9]+[ \t]+[0-9]+)*)(?:[ \t]+(.*))?$")
 """Offsets ``START END(;START END)*`` and, leniently, text after them on the same field."""
@@ -36,8 +36,12 @@ _AFTER_THREE_WORDS = re.compile(r"\s*\S+\s+\S+\s+\S+\s*(.*)$", re.DOTALL)
 """What follows ``TYPE START END`` in a field (``\\s`` is what ``str.split`` splits at)."""
 
 
+_EXCERPT_LENGTH = 40
+"""How many characters of a skipped line a warning quotes."""
+
+
 def _excerpt(line: str) -> str:
-    return repr(line[: EXAMPLE_LENGTH // 2])
+    return repr(line[:_EXCERPT_LENGTH])
 
 
 @dataclass(slots=True)
