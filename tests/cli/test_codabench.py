@@ -37,25 +37,31 @@ PLACEHOLDERS = {
 }
 
 
-def _image_site(folder: Path, image: tuple[str, ...] = ()) -> str:
+def _image_site(folder: Path) -> str:
     """A folder holding numpy and scipy only (what the image has beyond the standard library),
-    and the compiled packages ``image`` (an image built with them)."""
+    and a ``regex`` that records its import and fails: the program must not need it."""
     folder.mkdir()
-    for name in ("numpy", "scipy", *image):
+    for name in ("numpy", "scipy"):
         spec = importlib.util.find_spec(name)
         assert spec is not None and spec.origin is not None
         package = Path(spec.origin).parent
         (folder / name).symlink_to(package)
         if (package.parent / f"{name}.libs").exists():
             (folder / f"{name}.libs").symlink_to(package.parent / f"{name}.libs")
+    (folder / "regex").mkdir()
+    (folder / "regex" / "__init__.py").write_text(
+        f"open({str(folder / TRIPWIRE)!r}, 'w').close()\n"
+        "raise ImportError('regex is not in the image')\n"
+    )
     return str(folder)
 
 
-def worker(
-    bundle: Path, submission: Path, work: Path, phase: int = 0, *, image: bool = True
-) -> tuple[int, str, Path]:
-    """Run the bundle's program on the zip ``submission`` as the worker does, in an image
-    with the compiled packages the bundle names (``image``) or without them."""
+TRIPWIRE = "regex-was-imported"
+
+
+def worker(bundle: Path, submission: Path, work: Path, phase: int = 0) -> tuple[int, str, Path]:
+    """Run the bundle's program on the zip ``submission`` as the worker does, in an image with
+    the standard library, numpy and scipy only; fails if the program imports ``regex``."""
     competition = json.loads((bundle / "competition.yaml").read_text(encoding="utf-8"))
     task = competition["tasks"][phase]
     app = work / "app"
@@ -75,11 +81,12 @@ def worker(
     assert words[0] == "python3"
     words[0:1] = [sys.executable, "-S"]
     config = json.loads((app / "program" / "annoscore-bundle.json").read_text(encoding="utf-8"))
-    needed = tuple(config["image"]) if image else ()
-    env = {"PATH": os.environ["PATH"], "PYTHONPATH": _image_site(work / "site", needed)}
+    assert config["image"] == {}  # no compiled package beyond numpy and scipy
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": _image_site(work / "site")}
     done = subprocess.run(
         words, cwd=app / "program", env=env, capture_output=True, text=True, timeout=300
     )
+    assert not (work / "site" / TRIPWIRE).exists(), f"the program imported regex: {done.stderr}"
     return done.returncode, done.stderr, app / "output"
 
 
@@ -381,21 +388,23 @@ def test_every_task_s_solution_scores_1_or_the_stated_best_in_the_worker(
         )
 
 
-def test_nlpsandbox_needs_regex_in_the_image_and_not_scikit_learn(tmp_path: Path) -> None:
-    """nltk imports scikit-learn when it is installed (here it is: seqeval needs it) but the
-    scoring does not need it; regex it needs (a compiled package: the image must have it)."""
+def test_nlpsandbox_needs_no_compiled_package_and_not_nltk_s_package_imports(
+    tmp_path: Path,
+) -> None:
+    """The token level loads NLTK's Treebank tokenizer alone (phi_tokens.treebank_tokenizer):
+    neither ``regex`` nor scikit-learn (which ``import nltk`` pulls in when installed) is
+    needed; the program runs with the standard library, numpy, scipy and the vendored code."""
     bundle, stderr = _sample_bundle("nlpsandbox-date", tmp_path / "bundle")
     config = json.loads((bundle / "scoring_program/annoscore-bundle.json").read_text())
-    assert config["image"] == {"regex": ["nltk"]}
-    assert "regex (needed by nltk) is a compiled package" in stderr and "sklearn" not in stderr
+    assert config["image"] == {}
+    assert "compiled package" not in stderr and "sklearn" not in stderr
     vendored = {p.name for p in (bundle / "scoring_program" / "vendor").iterdir()}
     assert "nltk" in vendored and not vendored & {"sklearn", "joblib", "threadpoolctl", "regex"}
-    assert "`regex` (needed by nltk)" in (bundle / "README.md").read_text()
+    assert "compiled package" not in (bundle / "README.md").read_text()
     solution = _zip(bundle / "solutions" / "dev", tmp_path / "solution.zip")
-    status, err, output = worker(bundle, solution, tmp_path / "run", image=False)
-    assert status == 1 and not (output / "scores.json").exists()
-    lacks = "the image lacks the compiled package(s) regex (needed by nltk)"
-    assert err == f"annoscore: error: {lacks}\n"
+    status, err, output = worker(bundle, solution, tmp_path / "run")  # regex: a tripwire
+    assert status == 0, err
+    assert json.loads((output / "scores.json").read_text())["token_strict_f1"] == 1.0
 
 
 def test_a_gold_that_cannot_be_converted_gets_no_solution_and_a_note(
