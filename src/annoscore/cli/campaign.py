@@ -142,11 +142,19 @@ def _visible(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if not is_litter(p.name))
 
 
-def prepare(submission: Path, work: Path, *, one_file: bool, label: str | None = None) -> Prepared:
+def prepare(
+    submission: Path,
+    work: Path,
+    *,
+    one_file: bool,
+    label: str | None = None,
+    keep: frozenset[str] = frozenset(),
+) -> Prepared:
     """Copy ``submission`` into ``work`` and find what the task reads (see the module doc).
 
     ``one_file``: the task reads one file (the gold standard is one file), so the cleaned
-    submission must hold exactly one file.
+    submission must hold exactly one file.  ``keep``: folder names (lower case) that are never
+    taken for a single top folder: the sub-task folders of a bundle of sub-tasks.
     """
     label = label or submission.name or str(submission)
     root = work / "submission"
@@ -168,7 +176,7 @@ def prepare(submission: Path, work: Path, *, one_file: bool, label: str | None =
     path = root
     for _ in range(8):
         entries = _visible(path)
-        if len(entries) == 1 and entries[0].is_dir():
+        if len(entries) == 1 and entries[0].is_dir() and entries[0].name.lower() not in keep:
             prepared.notes.append(
                 f"the submission's files are inside one top folder '{entries[0].name}/'; "
                 "it was read as the submission"
@@ -208,6 +216,37 @@ def _strip_litter(folder: Path, litter: list[str]) -> None:
                 shutil.rmtree(entry)
             else:
                 entry.unlink()
+
+
+def subtask_folders(
+    folder: Path, names: list[str]
+) -> tuple[dict[str, Path], list[str], list[str]]:
+    """The sub-task folders of ``folder`` (a name matched ignoring case, with a note), the
+    entries that are no sub-task's folder, and the notes.
+
+    >>> import tempfile
+    >>> work = Path(tempfile.mkdtemp())
+    >>> for name in ("SubTask1", "other"):
+    ...     (work / name).mkdir()
+    >>> found, others, notes = subtask_folders(work, ["subtask1", "subtask2"])
+    >>> [p.name for p in found.values()], others, notes
+    (['SubTask1'], ['other/'], ["the folder 'SubTask1/' was read as the sub-task 'subtask1'"])
+    """
+    by_case = {name.lower(): name for name in names}
+    found: dict[str, Path] = {}
+    others: list[str] = []
+    notes: list[str] = []
+    entries = _visible(folder) if folder.is_dir() else []
+    exact = {entry.name for entry in entries if entry.is_dir()}
+    for entry in entries:
+        name = by_case.get(entry.name.lower()) if entry.is_dir() else None
+        if name is None or name in found or (name != entry.name and name in exact):
+            others.append(entry.name + ("/" if entry.is_dir() else ""))
+            continue
+        if name != entry.name:
+            notes.append(f"the folder '{entry.name}/' was read as the sub-task '{name}'")
+        found[name] = entry
+    return {name: found[name] for name in names if name in found}, others, notes
 
 
 def gold_input(reference: Path) -> Path:
