@@ -474,3 +474,183 @@ def test_vendor_hides_optional_compiled_packages_at_once_else_one_at_a_time(
     program2.mkdir()
     assert codabench.vendor(program2, tmp_path / "layout", tmp_path / "config") == {}
     assert tried == [[], ["needed_ext", "optional_ext"]]
+
+
+# --- a bundle of sub-tasks: one submission, a folder per sub-task entered -----------------------
+
+CODALAB_SUBTASKS = ("subtask1", "subtask2")
+
+
+def _codalab_official(subtask: str) -> dict[str, float]:
+    official = {}
+    scores = shared_data("pharmaconer", "codalab", subtask, "output", "scores.txt")
+    for line in scores.read_text().splitlines():
+        name, _, value = line.partition(" : ")
+        official[f"{subtask}_{name.lower()}"] = float(value)
+    return official
+
+
+@pytest.fixture(scope="module")
+def subtask_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """PharmaCoNER's two sub-tracks in one bundle, from the CodaLab data (each sub-task's gold
+    given as PHASE:SUBTASK=PATH; an option for both, one for sub-task 2)."""
+    from typer.testing import CliRunner
+
+    from annoscore.cli import app
+
+    base = shared_data("pharmaconer", "codalab")
+    out = tmp_path_factory.mktemp("subtasks") / "bundle"
+    args = ["codabench", "init", "subtask1=pharmaconer-ner", "subtask2=pharmaconer-indexing"]
+    for subtask in CODALAB_SUBTASKS:
+        args += ["--gold", f"test:{subtask}={base / subtask / 'input' / 'ref' / subtask}"]
+    args += ["--option", "codalab=true"]
+    args += ["--option", f"subtask2:gold_ann={base / 'subtask2' / 'input' / 'ref' / 'subtask1'}"]
+    done = CliRunner().invoke(app, [*args, "--out", str(out)], catch_exceptions=False)
+    assert done.exit_code == 0, done.stderr
+    return out
+
+
+def _subtask_zip(target: Path, subtasks: tuple[str, ...], top: str = "", **bad: str) -> Path:
+    """A submission with the CodaLab system output of ``subtasks``, each in its folder (inside
+    ``top``); ``bad``: a sub-task's first file gets this line first."""
+    with zipfile.ZipFile(target, "w") as archive:
+        for subtask in subtasks:
+            res = shared_data("pharmaconer", "codalab", subtask, "input", "res", subtask)
+            for k, path in enumerate(sorted(res.iterdir())):
+                data = path.read_bytes()
+                if k == 0 and subtask in bad:
+                    data = bad[subtask].encode() + data
+                archive.writestr(f"{top}{subtask}/{path.name}", data)
+                archive.writestr(f"__MACOSX/{top}{subtask}/._{path.name}", b"x")
+    return target
+
+
+def test_a_bundle_of_sub_tasks_writes_the_prefixed_keys_and_the_codalab_numbers(
+    subtask_bundle: Path, tmp_path: Path
+) -> None:
+    keys = _leaderboard_keys(subtask_bundle)
+    assert keys == [f"subtask{n}_{s}" for n in (1, 2) for s in ("f1", "precision", "recall")]
+    config = json.loads((subtask_bundle / "scoring_program/annoscore-bundle.json").read_text())
+    assert list(config["subtasks"]) == list(CODALAB_SUBTASKS) and "task" not in config
+    assert config["subtasks"]["subtask2"]["options"]["codalab"] == "true"
+    assert sorted(p.name for p in (subtask_bundle / "reference_data" / "test").iterdir()) == [
+        *CODALAB_SUBTASKS
+    ]
+    assert sorted(p.name for p in (subtask_bundle / "solutions" / "test").iterdir()) == [
+        *CODALAB_SUBTASKS
+    ]
+    with zipfile.ZipFile(subtask_bundle / "starting_kit" / "sample_submission.zip") as kit:
+        assert {n.split("/")[0] for n in kit.namelist()} == set(CODALAB_SUBTASKS)
+    submission = _subtask_zip(tmp_path / "s.zip", CODALAB_SUBTASKS, top="team-run1/")
+    status, stderr, output = worker(subtask_bundle, submission, tmp_path / "run")
+    assert status == 0, stderr
+    scores = json.loads((output / "scores.json").read_text())
+    assert list(scores) == keys
+    assert scores == {**_codalab_official("subtask1"), **_codalab_official("subtask2")}
+    assert "top folder 'team-run1/'" in stderr and "__MACOSX/" in stderr
+    result = json.loads((output / "result.json").read_text())
+    assert [result["subtasks"][s]["task"] for s in CODALAB_SUBTASKS] == [
+        "pharmaconer-ner",
+        "pharmaconer-indexing",
+    ]
+
+
+def test_a_team_may_enter_a_subset_of_the_sub_tasks(subtask_bundle: Path, tmp_path: Path) -> None:
+    """Only sub-task 2, inside a top folder: its columns only; sub-task 1 named as not entered
+    (the single folder 'subtask2/' is not taken for a top folder to step into)."""
+    for top in ("", "my-team/"):
+        submission = _subtask_zip(tmp_path / f"s{len(top)}.zip", ("subtask2",), top=top)
+        status, stderr, output = worker(subtask_bundle, submission, tmp_path / f"run{len(top)}")
+        assert status == 0, stderr
+        scores = json.loads((output / "scores.json").read_text())
+        assert scores == _codalab_official("subtask2")
+        details = (output / "detailed_results.html").read_text()
+        assert "Sub-tasks not entered" in details and "subtask1: subtask1_f1" in details
+        assert "sub-task(s) not entered: subtask1" in stderr
+
+
+def test_a_malformed_sub_task_or_a_stray_folder_fails_with_one_line(
+    subtask_bundle: Path, tmp_path: Path
+) -> None:
+    bad = _subtask_zip(tmp_path / "bad.zip", CODALAB_SUBTASKS, subtask1="T1\tDRUG 1 x\tbad\n")
+    status, stderr, output = worker(subtask_bundle, bad, tmp_path / "bad")
+    assert status == 2 and "Traceback" not in stderr
+    error = [line for line in stderr.splitlines() if line.startswith("annoscore: error")]
+    assert len(error) == 1 and error[0].startswith("annoscore: error: subtask1/")
+    assert ":1: bad offsets" in error[0]
+    assert not (output / "scores.json").exists()
+    stray = tmp_path / "stray.zip"
+    with zipfile.ZipFile(stray, "w") as archive:
+        archive.writestr("subtask1/", "")  # entered, but holds no file
+        archive.writestr("subtask3/a.ann", "")
+    status, stderr, output = worker(subtask_bundle, stray, tmp_path / "stray")
+    assert status == 2
+    assert stderr.endswith(
+        "annoscore: error: 'subtask3/' is no sub-task's folder (expected subtask1, subtask2)"
+        " (and 1 more: see the detailed results)\n"
+    )
+    assert "subtask1: the submission is empty" in (output / "detailed_results.html").read_text()
+    loose = tmp_path / "loose.zip"
+    with zipfile.ZipFile(loose, "w") as archive:
+        archive.writestr("a.ann", "T1\tDRUG 0 1\tx\n")
+    status, stderr, _ = worker(subtask_bundle, loose, tmp_path / "loose")
+    assert status == 2 and "no sub-task folder (expected subtask1, subtask2)" in stderr
+    empty = tmp_path / "empty.zip"
+    zipfile.ZipFile(empty, "w").close()
+    status, stderr, _ = worker(subtask_bundle, empty, tmp_path / "empty")
+    assert status == 2 and "the submission is empty" in stderr
+
+
+def test_check_verifies_a_bundle_of_sub_tasks_and_each_sub_task_alone(
+    cli: Cli, subtask_bundle: Path
+) -> None:
+    result = cli("codabench", "check", subtask_bundle)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("test: subtask1_f1 1.0000 |") and "subtask2_f1 0.9879" in lines[0]
+    assert lines[1].startswith("test-subtask1-alone: subtask1_f1 1.0000 |")
+    assert "subtask2" not in lines[1]
+    assert lines[2].startswith("test-subtask2-alone: subtask2_f1 0.9879 |")
+
+
+def test_check_finds_a_sub_task_column_its_program_does_not_write(
+    cli: Cli, subtask_bundle: Path, tmp_path: Path
+) -> None:
+    bundle = tmp_path / "broken"
+    shutil.copytree(subtask_bundle, bundle)
+    path = bundle / "scoring_program" / "annoscore-bundle.json"
+    config = json.loads(path.read_text())
+    del config["subtasks"]["subtask2"]["columns"]["subtask2_recall"]  # no longer written
+    path.write_text(json.dumps(config))
+    result = cli("codabench", "check", bundle)
+    assert result.exit_code == 2
+    assert "leaderboard column 'subtask2_recall': not written by the program" in result.stderr
+
+
+def test_init_with_a_folder_per_sub_task_and_its_syntax_errors(cli: Cli, tmp_path: Path) -> None:
+    gold = tmp_path / "gold"
+    shutil.copytree(SAMPLES / "pharmaconer/gold/subtrack1/sample", gold / "ner")
+    shutil.copyfile(SAMPLES / "codiesp/gs_D.tsv", (gold / "diag").mkdir() or gold / "diag/gs.tsv")
+    codes = f"diag:codes={SAMPLES / 'codiesp/codes-D.tsv'}"
+    base = ["codabench", "init", "ner=pharmaconer-ner", "diag=codiesp-d"]
+    built = cli(*base, "--gold", f"dev={gold}", "--option", codes, "--out", tmp_path / "b")
+    assert built.exit_code == 0, built.stderr
+    assert "bundle for ner=pharmaconer-ner, diag=codiesp-d, phases dev" in built.stdout
+    assert _leaderboard_keys(tmp_path / "b")[:5] == [
+        "ner_f1", "ner_precision", "ner_recall", "diag_map", "diag_precision",
+    ]  # fmt: skip
+    checked = cli("codabench", "check", tmp_path / "b")
+    assert checked.exit_code == 0, checked.stderr
+    for args, message in (
+        (["--gold", f"dev={gold / 'ner'}"], "phase 'dev' has no gold standard for"),
+        (["--gold", f"dev:other={gold}"], "no sub-task 'other'"),
+        (["--gold", f"dev={gold}", "--option", "x:codes=a"], "no sub-task 'x'"),
+        (["--gold", f"dev={gold}", "--option", "nothing=1"], "no sub-task's task has the option"),
+    ):
+        done = cli(*base, *args, "--out", tmp_path / "x")
+        assert done.exit_code == 2 and message in done.stderr, (args, done.stderr)
+        assert done.stderr.count("\n") == 1
+    done = cli("codabench", "init", "a=trec", "a=trec", "--gold", "d=x", "--out", tmp_path / "y")
+    assert done.exit_code == 2 and "sub-task 'a' is named twice" in done.stderr
+    shown = cli("codabench", "init", "--help")
+    assert "subtask1=pharmaconer-ner" in " ".join(shown.stdout.split())

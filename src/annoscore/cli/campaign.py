@@ -218,9 +218,7 @@ def _strip_litter(folder: Path, litter: list[str]) -> None:
                 entry.unlink()
 
 
-def subtask_folders(
-    folder: Path, names: list[str]
-) -> tuple[dict[str, Path], list[str], list[str]]:
+def subtask_folders(folder: Path, names: list[str]) -> tuple[dict[str, Path], list[str], list[str]]:
     """The sub-task folders of ``folder`` (a name matched ignoring case, with a note), the
     entries that are no sub-task's folder, and the notes.
 

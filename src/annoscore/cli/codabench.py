@@ -336,9 +336,13 @@ def _score_subtasks(
         entered, others, found = subtask_folders(top.path, names)
         notes += found
         expected = ", ".join(names)
-        problems += [f"'{o}' is no sub-task's folder (expected {expected})" for o in others]
         if not entered:
-            problems.append(f"the submission holds no sub-task folder (expected {expected})")
+            held = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if others[5:] else "")
+            problems.append(
+                f"the submission holds no sub-task folder (expected {expected}): it holds {held}"
+            )
+        else:
+            problems += [f"'{o}' is no sub-task's folder (expected {expected})" for o in others]
         for index, (name, folder) in enumerate(entered.items()):
             part = config.subtasks[name]
             try:
