@@ -1410,32 +1410,6 @@ def _entered_columns(
     return [key for key in keys if key in entered or key not in grouped]
 
 
-SUBTASK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,29}")
-"""A sub-task's name: a folder name and a column-key prefix (at most 30 characters)."""
-
-
-def _subtask_arguments(items: list[str]) -> list[tuple[str, str]]:
-    """``NAME=TASK`` arguments as (name, task), each name valid and distinct (ignoring case).
-
-    >>> _subtask_arguments(["subtask1=pharmaconer-ner", "subtask2=pharmaconer-indexing"])
-    [('subtask1', 'pharmaconer-ner'), ('subtask2', 'pharmaconer-indexing')]
-    """
-    out: list[tuple[str, str]] = []
-    for item in items:
-        name, equals, task = (part.strip() for part in item.partition("="))
-        if not equals or not name or not task:
-            raise InputError(f"{item!r}: expected one TASK, or NAME=TASK for each sub-task")
-        if not SUBTASK_NAME.fullmatch(name):
-            raise InputError(
-                f"sub-task name {name!r}: letters, digits, '_', '-', '.' (at most 30, "
-                "beginning with a letter or digit)"
-            )
-        if name.lower() in (n.lower() for n, _ in out):
-            raise InputError(f"sub-task {name!r} is named twice")
-        out.append((name, task))
-    return out
-
-
 def _subtask_golds(items: list[str], names: list[str]) -> list[tuple[str, dict[str, Path]]]:
     """``--gold PHASE=DIR`` (a folder per sub-task in DIR) or ``PHASE:SUBTASK=PATH`` items as
     each phase's gold per sub-task, every sub-task given in every phase."""
@@ -1474,45 +1448,6 @@ def _subtask_golds(items: list[str], names: list[str]) -> list[tuple[str, dict[s
     if not phases:
         raise InputError("--gold: no phase")
     return [(phase, {name: given[name] for name in names}) for phase, given in phases.items()]
-
-
-def _subtask_options(items: list[str], subtasks: list[tuple[str, str]]) -> dict[str, list[str]]:
-    """``--option SUBTASK:NAME=VALUE`` (one sub-task's) or ``NAME=VALUE`` (every sub-task whose
-    task has the option NAME) as each sub-task's ``NAME=VALUE`` items."""
-    from annoscore.options import fields
-    from annoscore.tasks import registry
-
-    out: dict[str, list[str]] = {name: [] for name, _ in subtasks}
-    for item in items:
-        where, equals, value = item.partition("=")
-        subtask, colon, option = where.partition(":")
-        if not equals:
-            raise InputError(f"--option {item!r}: expected [SUBTASK:]NAME=VALUE")
-        if colon:
-            if subtask.strip() not in out:
-                known = ", ".join(out)
-                raise InputError(f"--option {item!r}: no sub-task {subtask.strip()!r} ({known})")
-            out[subtask.strip()].append(f"{option}={value}")
-            continue
-        wanted = where.strip().replace("-", "_")
-        takers = []
-        for name, task_name in subtasks:
-            try:
-                task = registry.get(task_name)
-            except KeyError as error:
-                raise InputError(str(error.args[0])) from None
-            declared = {
-                n.replace("-", "_")
-                for spec in fields(task.options_class())
-                for n in (spec.name, spec.key)
-            }
-            if wanted in declared:
-                takers.append(name)
-        if not takers:
-            raise InputError(f"--option {item!r}: no sub-task's task has the option {where!r}")
-        for name in takers:
-            out[name].append(item)
-    return out
 
 
 # --- the commands ---------------------------------------------------------------------------
@@ -1578,10 +1513,12 @@ def register(app: typer.Typer) -> None:
             named = task[0]
             phases = [p for p, _ in golds]
         else:
-            subtasks = _subtask_arguments(task)
+            from annoscore.cli.campaign import subtask_arguments, subtask_options
+
+            subtasks = subtask_arguments(task)
             names = [name for name, _ in subtasks]
             by_phase = _subtask_golds(gold, names)
-            items = _subtask_options(option or [], subtasks)
+            items = subtask_options(option or [], subtasks)
             notes = build_subtask_bundle(subtasks, by_phase, items, out)
             named = ", ".join(f"{n}={t}" for n, t in subtasks)
             phases = [p for p, _ in by_phase]
