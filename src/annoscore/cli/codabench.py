@@ -18,9 +18,18 @@ scores expected in ``/app/output/scores.json``; ``$input``, ``$output``, ``$prog
   keys are the keys the program writes for the solution.  Only the packages the scoring needs
   are vendored: one it imports only because it is installed is found by scoring again
   without it (:func:`vendor`).
+- Sub-tasks (SemEval's rule: one competition for all sub-tasks, one submission format whatever
+  subset a team enters): ``init NAME=TASK NAME=TASK ...`` (:func:`build_subtask_bundle`) puts
+  each sub-task's gold in ``reference_data/PHASE/NAME/``, its solution in
+  ``solutions/PHASE/NAME/``, its sample in the starting kit's ``NAME/`` and its options and
+  columns in ``annoscore-bundle.json``'s ``subtasks``; each column key carries the prefix
+  ``NAME_`` (``subtask1_f1``).  A submission holds one folder per sub-task entered: one left
+  out is no error (its columns are left out of ``scores.json`` and named in the detailed
+  results); a malformed one, or a folder that is no sub-task's, fails the submission.
 - ``score`` is what the launcher runs (:func:`score_submission`).
 - ``check`` checks a bundle (:func:`bundle_problems`) and makes a dry run in the worker's folder
-  layout (:func:`dry_run`).
+  layout (:func:`dry_run`); for a bundle of sub-tasks, also of each sub-task's solution alone,
+  which must fill every column of that sub-task.
 """
 
 from __future__ import annotations
