@@ -37,25 +37,31 @@ PLACEHOLDERS = {
 }
 
 
-def _image_site(folder: Path, image: tuple[str, ...] = ()) -> str:
+def _image_site(folder: Path) -> str:
     """A folder holding numpy and scipy only (what the image has beyond the standard library),
-    and the compiled packages ``image`` (an image built with them)."""
+    and a ``regex`` that records its import and fails: the program must not need it."""
     folder.mkdir()
-    for name in ("numpy", "scipy", *image):
+    for name in ("numpy", "scipy"):
         spec = importlib.util.find_spec(name)
         assert spec is not None and spec.origin is not None
         package = Path(spec.origin).parent
         (folder / name).symlink_to(package)
         if (package.parent / f"{name}.libs").exists():
             (folder / f"{name}.libs").symlink_to(package.parent / f"{name}.libs")
+    (folder / "regex").mkdir()
+    (folder / "regex" / "__init__.py").write_text(
+        f"open({str(folder / TRIPWIRE)!r}, 'w').close()\n"
+        "raise ImportError('regex is not in the image')\n"
+    )
     return str(folder)
 
 
-def worker(
-    bundle: Path, submission: Path, work: Path, phase: int = 0, *, image: bool = True
-) -> tuple[int, str, Path]:
-    """Run the bundle's program on the zip ``submission`` as the worker does, in an image
-    with the compiled packages the bundle names (``image``) or without them."""
+TRIPWIRE = "regex-was-imported"
+
+
+def worker(bundle: Path, submission: Path, work: Path, phase: int = 0) -> tuple[int, str, Path]:
+    """Run the bundle's program on the zip ``submission`` as the worker does, in an image with
+    the standard library, numpy and scipy only; fails if the program imports ``regex``."""
     competition = json.loads((bundle / "competition.yaml").read_text(encoding="utf-8"))
     task = competition["tasks"][phase]
     app = work / "app"
@@ -75,11 +81,12 @@ def worker(
     assert words[0] == "python3"
     words[0:1] = [sys.executable, "-S"]
     config = json.loads((app / "program" / "annoscore-bundle.json").read_text(encoding="utf-8"))
-    needed = tuple(config["image"]) if image else ()
-    env = {"PATH": os.environ["PATH"], "PYTHONPATH": _image_site(work / "site", needed)}
+    assert config["image"] == {}  # no compiled package beyond numpy and scipy
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": _image_site(work / "site")}
     done = subprocess.run(
         words, cwd=app / "program", env=env, capture_output=True, text=True, timeout=300
     )
+    assert not (work / "site" / TRIPWIRE).exists(), f"the program imported regex: {done.stderr}"
     return done.returncode, done.stderr, app / "output"
 
 
@@ -134,28 +141,35 @@ FAMILIES: list[tuple[str, Path, Path, list[str]]] = [
 ]
 
 
+class SampleBundles:
+    """The bundle of each task built from its sample gold (phase ``dev``), built once per
+    module when a test first asks for it: ``bundles[task]`` is its folder,
+    ``bundles.stderr(task)`` what init printed.  A test that changes a bundle copies it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.built: dict[str, tuple[Path, str]] = {}
+
+    def _get(self, task: str) -> tuple[Path, str]:
+        if task not in self.built:
+            self.built[task] = _sample_bundle(task, self.root / task)
+        return self.built[task]
+
+    def __getitem__(self, task: str) -> Path:
+        return self._get(task)[0]
+
+    def stderr(self, task: str) -> str:
+        return self._get(task)[1]
+
+
 @pytest.fixture(scope="module")
-def bundles(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    from typer.testing import CliRunner
-
-    from annoscore.cli import app
-
-    out: dict[str, Path] = {}
-    root = tmp_path_factory.mktemp("bundles")
-    for task, gold, _, options in FAMILIES:
-        target = root / task
-        args = ["codabench", "init", task, "--gold", f"test={gold}", "--out", str(target)]
-        for option in options:
-            args += ["--option", option]
-        done = CliRunner().invoke(app, args, catch_exceptions=False)
-        assert done.exit_code == 0, done.stderr
-        out[task] = target
-    return out
+def bundles(tmp_path_factory: pytest.TempPathFactory) -> SampleBundles:
+    return SampleBundles(tmp_path_factory.mktemp("bundles"))
 
 
 @pytest.mark.parametrize("task", [f[0] for f in FAMILIES])
 def test_the_worker_scores_a_system_with_the_leaderboard_keys(
-    task: str, bundles: dict[str, Path], tmp_path: Path
+    task: str, bundles: SampleBundles, tmp_path: Path
 ) -> None:
     from annoscore.tasks import registry
 
@@ -182,7 +196,7 @@ def test_the_worker_scores_a_system_with_the_leaderboard_keys(
 
 @pytest.mark.parametrize("task", ["pharmaconer-ner", "codiesp-d", "coref"])
 def test_the_gold_as_a_submission_scores_1_in_a_top_folder_with_litter(
-    task: str, bundles: dict[str, Path], tmp_path: Path
+    task: str, bundles: SampleBundles, tmp_path: Path
 ) -> None:
     _, gold, _, _ = next(f for f in FAMILIES if f[0] == task)
     bundle = bundles[task]
@@ -197,7 +211,7 @@ def test_the_gold_as_a_submission_scores_1_in_a_top_folder_with_litter(
 
 
 def test_a_malformed_line_fails_with_one_line_and_every_problem_in_the_details(
-    bundles: dict[str, Path], tmp_path: Path
+    bundles: SampleBundles, tmp_path: Path
 ) -> None:
     bundle = bundles["codiesp-d"]
     bad = tmp_path / "pred.tsv"
@@ -211,7 +225,7 @@ def test_a_malformed_line_fails_with_one_line_and_every_problem_in_the_details(
     assert "pred.tsv:1:" in details and f"pred.tsv:{len(body.splitlines()) + 2}:" in details
 
 
-def test_an_empty_zip_fails_cleanly(bundles: dict[str, Path], tmp_path: Path) -> None:
+def test_an_empty_zip_fails_cleanly(bundles: SampleBundles, tmp_path: Path) -> None:
     empty = tmp_path / "empty.zip"
     zipfile.ZipFile(empty, "w").close()
     status, stderr, output = worker(bundles["pharmaconer-ner"], empty, tmp_path / "run")
@@ -219,13 +233,13 @@ def test_an_empty_zip_fails_cleanly(bundles: dict[str, Path], tmp_path: Path) ->
     assert not (output / "scores.json").exists()
 
 
-def test_check_passes_a_built_bundle_and_prints_the_row(cli: Cli, bundles: dict[str, Path]) -> None:
+def test_check_passes_a_built_bundle_and_prints_the_row(cli: Cli, bundles: SampleBundles) -> None:
     result = cli("codabench", "check", bundles["pharmaconer-ner"])
     assert result.exit_code == 0, result.stderr
-    assert "test: f1 1.0000 | precision 1.0000 | recall 1.0000" in result.stdout
+    assert "dev: f1 1.0000 | precision 1.0000 | recall 1.0000" in result.stdout
 
 
-def test_check_names_every_broken_rule(cli: Cli, bundles: dict[str, Path], tmp_path: Path) -> None:
+def test_check_names_every_broken_rule(cli: Cli, bundles: SampleBundles, tmp_path: Path) -> None:
     bundle = tmp_path / "broken"
     shutil.copytree(bundles["pharmaconer-ner"], bundle)
     path = bundle / "competition.yaml"
@@ -300,7 +314,7 @@ def test_init_zip_is_a_bundle_check_accepts(cli: Cli, tmp_path: Path) -> None:
     assert checked.stdout.startswith("run.zip: map ")
 
 
-def test_a_submission_with_no_defined_score_fails(bundles: dict[str, Path], tmp_path: Path) -> None:
+def test_a_submission_with_no_defined_score_fails(bundles: SampleBundles, tmp_path: Path) -> None:
     bundle = bundles["trec"]
     run = tmp_path / "run.txt"
     run.write_text("no-such-query Q0 d1 1 1.0 tag\n")
@@ -339,12 +353,12 @@ def _all_tasks() -> list[str]:
 
 @pytest.mark.parametrize("task", _all_tasks())
 def test_every_task_s_solution_scores_1_or_the_stated_best_in_the_worker(
-    task: str, tmp_path: Path, cli: Cli
+    task: str, tmp_path: Path, cli: Cli, bundles: SampleBundles
 ) -> None:
     from annoscore.tasks import registry
 
     entry = registry.get(task)
-    bundle, stderr = _sample_bundle(task, tmp_path / "bundle")
+    bundle, stderr = bundles[task], bundles.stderr(task)
     competition = json.loads((bundle / "competition.yaml").read_text(encoding="utf-8"))
     assert [s["path"] for s in competition["solutions"]] == ["solutions/dev"]
     solution = _zip(bundle / "solutions" / "dev", tmp_path / "solution.zip")
@@ -381,21 +395,23 @@ def test_every_task_s_solution_scores_1_or_the_stated_best_in_the_worker(
         )
 
 
-def test_nlpsandbox_needs_regex_in_the_image_and_not_scikit_learn(tmp_path: Path) -> None:
-    """nltk imports scikit-learn when it is installed (here it is: seqeval needs it) but the
-    scoring does not need it; regex it needs (a compiled package: the image must have it)."""
-    bundle, stderr = _sample_bundle("nlpsandbox-date", tmp_path / "bundle")
+def test_nlpsandbox_needs_no_compiled_package_and_not_nltk_s_package_imports(
+    tmp_path: Path, bundles: SampleBundles
+) -> None:
+    """The token level loads NLTK's Treebank tokenizer alone (phi_tokens.treebank_tokenizer):
+    neither ``regex`` nor scikit-learn (which ``import nltk`` pulls in when installed) is
+    needed; the program runs with the standard library, numpy, scipy and the vendored code."""
+    bundle, stderr = bundles["nlpsandbox-date"], bundles.stderr("nlpsandbox-date")
     config = json.loads((bundle / "scoring_program/annoscore-bundle.json").read_text())
-    assert config["image"] == {"regex": ["nltk"]}
-    assert "regex (needed by nltk) is a compiled package" in stderr and "sklearn" not in stderr
+    assert config["image"] == {}
+    assert "compiled package" not in stderr and "sklearn" not in stderr
     vendored = {p.name for p in (bundle / "scoring_program" / "vendor").iterdir()}
     assert "nltk" in vendored and not vendored & {"sklearn", "joblib", "threadpoolctl", "regex"}
-    assert "`regex` (needed by nltk)" in (bundle / "README.md").read_text()
+    assert "compiled package" not in (bundle / "README.md").read_text()
     solution = _zip(bundle / "solutions" / "dev", tmp_path / "solution.zip")
-    status, err, output = worker(bundle, solution, tmp_path / "run", image=False)
-    assert status == 1 and not (output / "scores.json").exists()
-    lacks = "the image lacks the compiled package(s) regex (needed by nltk)"
-    assert err == f"annoscore: error: {lacks}\n"
+    status, err, output = worker(bundle, solution, tmp_path / "run")  # regex: a tripwire
+    assert status == 0, err
+    assert json.loads((output / "scores.json").read_text())["token_strict_f1"] == 1.0
 
 
 def test_a_gold_that_cannot_be_converted_gets_no_solution_and_a_note(
@@ -465,3 +481,239 @@ def test_vendor_hides_optional_compiled_packages_at_once_else_one_at_a_time(
     program2.mkdir()
     assert codabench.vendor(program2, tmp_path / "layout", tmp_path / "config") == {}
     assert tried == [[], ["needed_ext", "optional_ext"]]
+
+
+# --- a bundle of sub-tasks: one submission, a folder per sub-task entered -----------------------
+
+CODALAB_SUBTASKS = ("subtask1", "subtask2")
+
+
+def _codalab_official(subtask: str) -> dict[str, float]:
+    official = {}
+    scores = shared_data("pharmaconer", "codalab", subtask, "output", "scores.txt")
+    for line in scores.read_text().splitlines():
+        name, _, value = line.partition(" : ")
+        official[f"{subtask}_{name.lower()}"] = float(value)
+    return official
+
+
+@pytest.fixture(scope="module")
+def subtask_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """PharmaCoNER's two sub-tracks in one bundle, from the CodaLab data (each sub-task's gold
+    given as PHASE:SUBTASK=PATH; an option for both, one for sub-task 2)."""
+    from typer.testing import CliRunner
+
+    from annoscore.cli import app
+
+    base = shared_data("pharmaconer", "codalab")
+    out = tmp_path_factory.mktemp("subtasks") / "bundle"
+    args = ["codabench", "init", "subtask1=pharmaconer-ner", "subtask2=pharmaconer-indexing"]
+    for subtask in CODALAB_SUBTASKS:
+        args += ["--gold", f"test:{subtask}={base / subtask / 'input' / 'ref' / subtask}"]
+    args += ["--option", "codalab=true"]
+    args += ["--option", f"subtask2:gold_ann={base / 'subtask2' / 'input' / 'ref' / 'subtask1'}"]
+    done = CliRunner().invoke(app, [*args, "--out", str(out)], catch_exceptions=False)
+    assert done.exit_code == 0, done.stderr
+    return out
+
+
+def _subtask_zip(target: Path, subtasks: tuple[str, ...], top: str = "", **bad: str) -> Path:
+    """A submission with the CodaLab system output of ``subtasks``, each in its folder (inside
+    ``top``); ``bad``: a sub-task's first file gets this line first."""
+    with zipfile.ZipFile(target, "w") as archive:
+        for subtask in subtasks:
+            res = shared_data("pharmaconer", "codalab", subtask, "input", "res", subtask)
+            for k, path in enumerate(sorted(res.iterdir())):
+                data = path.read_bytes()
+                if k == 0 and subtask in bad:
+                    data = bad[subtask].encode() + data
+                archive.writestr(f"{top}{subtask}/{path.name}", data)
+                archive.writestr(f"__MACOSX/{top}{subtask}/._{path.name}", b"x")
+    return target
+
+
+def test_a_bundle_of_sub_tasks_writes_the_prefixed_keys_and_the_codalab_numbers(
+    subtask_bundle: Path, tmp_path: Path
+) -> None:
+    keys = _leaderboard_keys(subtask_bundle)
+    assert keys == [f"subtask{n}_{s}" for n in (1, 2) for s in ("f1", "precision", "recall")]
+    config = json.loads((subtask_bundle / "scoring_program/annoscore-bundle.json").read_text())
+    assert list(config["subtasks"]) == list(CODALAB_SUBTASKS) and "task" not in config
+    assert config["subtasks"]["subtask2"]["options"]["codalab"] == "true"
+    assert sorted(p.name for p in (subtask_bundle / "reference_data" / "test").iterdir()) == [
+        *CODALAB_SUBTASKS
+    ]
+    assert sorted(p.name for p in (subtask_bundle / "solutions" / "test").iterdir()) == [
+        *CODALAB_SUBTASKS
+    ]
+    with zipfile.ZipFile(subtask_bundle / "starting_kit" / "sample_submission.zip") as kit:
+        assert {n.split("/")[0] for n in kit.namelist()} == set(CODALAB_SUBTASKS)
+    submission = _subtask_zip(tmp_path / "s.zip", CODALAB_SUBTASKS, top="team-run1/")
+    status, stderr, output = worker(subtask_bundle, submission, tmp_path / "run")
+    assert status == 0, stderr
+    scores = json.loads((output / "scores.json").read_text())
+    assert list(scores) == keys
+    assert scores == {**_codalab_official("subtask1"), **_codalab_official("subtask2")}
+    assert "top folder 'team-run1/'" in stderr and "__MACOSX/" in stderr
+    result = json.loads((output / "result.json").read_text())
+    assert [result["subtasks"][s]["task"] for s in CODALAB_SUBTASKS] == [
+        "pharmaconer-ner",
+        "pharmaconer-indexing",
+    ]
+
+
+def test_a_team_may_enter_a_subset_of_the_sub_tasks(subtask_bundle: Path, tmp_path: Path) -> None:
+    """Only sub-task 2, inside a top folder: its columns only; sub-task 1 named as not entered
+    (the single folder 'subtask2/' is not taken for a top folder to step into)."""
+    for top in ("", "my-team/"):
+        submission = _subtask_zip(tmp_path / f"s{len(top)}.zip", ("subtask2",), top=top)
+        status, stderr, output = worker(subtask_bundle, submission, tmp_path / f"run{len(top)}")
+        assert status == 0, stderr
+        scores = json.loads((output / "scores.json").read_text())
+        assert scores == _codalab_official("subtask2")
+        details = (output / "detailed_results.html").read_text()
+        assert "Sub-tasks not entered" in details and "subtask1: subtask1_f1" in details
+        assert "sub-task(s) not entered: subtask1" in stderr
+
+
+SMALL = {
+    "ner": (
+        "pharmaconer-ner",
+        SAMPLES / "pharmaconer/gold/subtrack1/sample",
+        SAMPLES / "pharmaconer/system/subtrack1/sample",
+    ),
+    "diag": ("codiesp-d", SAMPLES / "codiesp/gs_D.tsv", SAMPLES / "codiesp/pred_D.tsv"),
+}
+"""A small bundle of sub-tasks from the samples: a brat folder and a one-file gold."""
+
+
+@pytest.fixture(scope="module")
+def small_subtask_bundle(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The bundle of :data:`SMALL` (``--gold PHASE=DIR`` with a folder per sub-task, an option
+    of one sub-task) and init's stdout."""
+    from typer.testing import CliRunner
+
+    from annoscore.cli import app
+
+    root = tmp_path_factory.mktemp("small")
+    gold = root / "gold"
+    for name, (_, path, _) in SMALL.items():
+        _copy_gold(path, gold / name)
+    args = ["codabench", "init", *(f"{n}={t}" for n, (t, _, _) in SMALL.items())]
+    args += ["--gold", f"dev={gold}", "--option", f"diag:codes={SAMPLES / 'codiesp/codes-D.tsv'}"]
+    done = CliRunner().invoke(app, [*args, "--out", str(root / "b")], catch_exceptions=False)
+    assert done.exit_code == 0, done.stderr
+    return root / "b", done.stdout
+
+
+def _copy_gold(path: Path, target: Path) -> None:
+    if path.is_dir():
+        shutil.copytree(path, target)
+    else:
+        target.mkdir(parents=True)
+        shutil.copyfile(path, target / path.name)
+
+
+def _small_zip(target: Path, names: tuple[str, ...] = ("ner", "diag"), **bad: str) -> Path:
+    """A submission of the sample systems of ``names``, each in its folder; ``bad``: a
+    sub-task's first file gets this line first."""
+    with zipfile.ZipFile(target, "w") as archive:
+        for name in names:
+            system = SMALL[name][2]
+            files = sorted(system.glob("*.ann")) if system.is_dir() else [system]
+            for k, path in enumerate(files):
+                data = path.read_bytes()
+                if k == 0 and name in bad:
+                    data = bad[name].encode() + data
+                archive.writestr(f"{name}/{path.name}", data)
+    return target
+
+
+def test_a_malformed_sub_task_or_a_stray_folder_fails_with_one_line(
+    small_subtask_bundle: tuple[Path, str], tmp_path: Path
+) -> None:
+    bundle = small_subtask_bundle[0]
+    bad = _small_zip(tmp_path / "bad.zip", ner="T1\tDRUG 1 x\tbad\n")
+    status, stderr, output = worker(bundle, bad, tmp_path / "bad")
+    assert status == 2 and "Traceback" not in stderr
+    error = [line for line in stderr.splitlines() if line.startswith("annoscore: error")]
+    assert len(error) == 1 and error[0].startswith("annoscore: error: ner/")
+    assert ":1: bad offsets" in error[0]
+    assert not (output / "scores.json").exists()
+    stray = tmp_path / "stray.zip"
+    with zipfile.ZipFile(stray, "w") as archive:
+        archive.writestr("ner/", "")  # entered, but holds no file
+        archive.writestr("subtask3/a.ann", "")
+    status, stderr, output = worker(bundle, stray, tmp_path / "stray")
+    assert status == 2
+    assert stderr.endswith(
+        "annoscore: error: 'subtask3/' is no sub-task's folder (expected ner, diag)"
+        " (and 1 more: see the detailed results)\n"
+    )
+    assert "ner: the submission is empty" in (output / "detailed_results.html").read_text()
+    loose = tmp_path / "loose.zip"
+    with zipfile.ZipFile(loose, "w") as archive:
+        archive.writestr("a.ann", "T1\tDRUG 0 1\tx\n")
+    status, stderr, _ = worker(bundle, loose, tmp_path / "loose")
+    assert status == 2 and "no sub-task folder (expected ner, diag): it holds a.ann" in stderr
+    empty = tmp_path / "empty.zip"
+    zipfile.ZipFile(empty, "w").close()
+    status, stderr, _ = worker(bundle, empty, tmp_path / "empty")
+    assert status == 2 and "the submission is empty" in stderr
+
+
+def test_check_verifies_a_bundle_of_sub_tasks_and_each_sub_task_alone(
+    cli: Cli, small_subtask_bundle: tuple[Path, str]
+) -> None:
+    result = cli("codabench", "check", small_subtask_bundle[0])
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("dev: ner_f1 1.0000 | ner_precision 1.0000 | ner_recall 1.0000")
+    assert "| diag_map 1.0000 |" in lines[0]
+    assert lines[1].startswith("dev-ner-alone: ner_f1 1.0000 |") and "diag" not in lines[1]
+    assert lines[2].startswith("dev-diag-alone: diag_map 1.0000 |") and "ner" not in lines[2]
+
+
+def test_check_finds_a_sub_task_column_its_program_does_not_write(
+    cli: Cli, small_subtask_bundle: tuple[Path, str], tmp_path: Path
+) -> None:
+    bundle = tmp_path / "broken"
+    shutil.copytree(small_subtask_bundle[0], bundle)
+    path = bundle / "scoring_program" / "annoscore-bundle.json"
+    config = json.loads(path.read_text())
+    del config["subtasks"]["diag"]["columns"]["diag_recall"]  # no longer written
+    path.write_text(json.dumps(config))
+    alone = _small_zip(tmp_path / "alone.zip", ("diag",))  # one dry run, not each alone
+    result = cli("codabench", "check", bundle, "--submission", alone)
+    assert result.exit_code == 2
+    assert "leaderboard column 'diag_recall': not written by the program" in result.stderr
+
+
+def test_init_with_a_folder_per_sub_task_and_its_syntax_errors(
+    cli: Cli, small_subtask_bundle: tuple[Path, str], tmp_path: Path
+) -> None:
+    bundle, stdout = small_subtask_bundle
+    assert "bundle for ner=pharmaconer-ner, diag=codiesp-d, phases dev" in stdout
+    assert _leaderboard_keys(bundle)[:5] == [
+        "ner_f1", "ner_precision", "ner_recall", "diag_map", "diag_precision",
+    ]  # fmt: skip
+    config = json.loads((bundle / "scoring_program/annoscore-bundle.json").read_text())
+    assert config["subtasks"]["diag"]["options"] == {"codes": "data/diag/codes.tsv"}
+    assert (bundle / "scoring_program/data/diag/codes.tsv").is_file()
+    assert (bundle / "reference_data/dev/diag/gs_D.tsv").is_file()
+    assert not any((bundle / "solutions/dev/ner").glob("*.txt"))  # brat texts left out
+    gold = bundle / "reference_data" / "dev"
+    base = ["codabench", "init", "ner=pharmaconer-ner", "diag=codiesp-d"]
+    for args, message in (
+        (["--gold", f"dev={gold / 'ner'}"], "phase 'dev' has no gold standard for"),
+        (["--gold", f"dev:other={gold}"], "no sub-task 'other'"),
+        (["--gold", f"dev={gold}", "--option", "x:codes=a"], "no sub-task 'x'"),
+        (["--gold", f"dev={gold}", "--option", "nothing=1"], "no sub-task's task has the option"),
+    ):
+        done = cli(*base, *args, "--out", tmp_path / "x")
+        assert done.exit_code == 2 and message in done.stderr, (args, done.stderr)
+        assert done.stderr.count("\n") == 1
+    done = cli("codabench", "init", "a=trec", "a=trec", "--gold", "d=x", "--out", tmp_path / "y")
+    assert done.exit_code == 2 and "sub-task 'a' is named twice" in done.stderr
+    shown = cli("codabench", "init", "--help")
+    assert "subtask1=pharmaconer-ner" in " ".join(shown.stdout.split())

@@ -105,3 +105,75 @@ def test_no_run_scored_is_exit_2(cli: Cli, tmp_path: Path) -> None:
         "collect", teams, "--task", "pharmaconer-ner", "--gold", NER_GOLD, "--out", tmp_path / "o"
     )
     assert result.exit_code == 2 and "no run could be scored" in result.stderr
+
+
+def test_sub_task_folders_inside_each_team_s_runs_give_one_leaderboard_per_sub_task(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """Codabench-style runs (``run1/subtask1/``), CodiEsp-style (``subtask1/run1/``) and a
+    team that entered one sub-task only (a zip with one top folder and litter)."""
+    from tests.conftest import shared_data
+
+    base = shared_data("pharmaconer", "codalab")
+    ref = {s: base / s / "input" / "ref" / s for s in ("subtask1", "subtask2")}
+    res = {s: base / s / "input" / "res" / s for s in ("subtask1", "subtask2")}
+    gold = tmp_path / "gold"
+    for subtask, path in ref.items():
+        shutil.copytree(path, gold / subtask)
+    teams = tmp_path / "teams"
+    shutil.copytree(res["subtask1"], teams / "alpha" / "run1" / "subtask1")
+    shutil.copytree(res["subtask2"], teams / "alpha" / "run1" / "subtask2")
+    _anns(ref["subtask1"], teams / "alpha" / "run2" / "subtask1")
+    for run in ("run1", "run2"):
+        shutil.copytree(res["subtask1"], teams / "gamma" / "SubTask1" / run)
+    with zipfile.ZipFile(teams / "beta.zip", "w") as archive:
+        for path in sorted(res["subtask2"].iterdir()):
+            archive.write(path, f"beta/subtask2/{path.name}")
+            archive.writestr(f"__MACOSX/beta/subtask2/._{path.name}", b"x")
+    out = tmp_path / "out"
+    result = cli(
+        "collect", teams, "--task", "subtask1=pharmaconer-ner",
+        "--task", "subtask2=pharmaconer-indexing", "--gold", gold, "--option", "codalab=true",
+        "--option", f"subtask2:gold_ann={base / 'subtask2/input/ref/subtask1'}", "--out", out,
+        "--samples", "50",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    runs = {}
+    for subtask in ("subtask1", "subtask2"):
+        board = json.loads((out / subtask / "leaderboard.json").read_text())
+        runs[subtask] = {(r["team"], r["run"]): r["scores"] for r in board["runs"]}
+        assert (out / subtask / "leaderboard.tex").exists()
+        assert (out / subtask / "significance.json").exists()
+    assert sorted(runs["subtask1"]) == [
+        ("alpha", "run1"), ("alpha", "run2"), ("gamma", "run1"), ("gamma", "run2"),
+    ]  # fmt: skip
+    assert sorted(runs["subtask2"]) == [("alpha", "run1"), ("beta", "run1")]
+    for subtask in ("subtask1", "subtask2"):  # the CodaLab numbers
+        official = {}
+        for line in (base / subtask / "output" / "scores.txt").read_text().splitlines():
+            name, _, value = line.partition(" : ")
+            official[name.lower()] = float(value)
+        scores = runs[subtask][("alpha", "run1")]
+        assert {k: scores[k] for k in official} == official
+    assert runs["subtask1"][("alpha", "run2")]["f1"] == 1.0
+    assert runs["subtask1"][("gamma", "run2")] == runs["subtask1"][("alpha", "run1")]
+    assert "## subtask1 (pharmaconer-ner)" in result.stdout
+    assert "## subtask2 (pharmaconer-indexing)" in result.stdout
+    assert "team beta: no sub-task folder 'subtask1'" in result.stderr
+    assert "| alpha | run1 |" in (out / "subtask2" / "leaderboard.md").read_text()
+
+
+def test_sub_task_collect_syntax_errors(cli: Cli, tmp_path: Path) -> None:
+    teams = tmp_path / "teams"
+    (teams / "a").mkdir(parents=True)
+    base = ["collect", teams, "--task", "s1=pharmaconer-ner", "--task", "s2=codiesp-d"]
+    for args, message in (
+        (["--gold", f"s1={NER_GOLD}"], "no gold standard for the sub-task(s) s2"),
+        (["--gold", f"s3={NER_GOLD}"], "NAME=PATH once for each sub-task (s1, s2)"),
+        (["--gold", tmp_path / "none"], "expected a folder holding one folder per sub-task"),
+        (["--gold", f"s1={NER_GOLD}", "--gold", "s2=x", "--subtask", "s1"], "--subtask: with"),
+    ):
+        done = cli(*base, *args, "--out", tmp_path / "o")
+        assert done.exit_code == 2 and message in done.stderr, (args, done.stderr)
+    shown = cli("collect", "--help")
+    assert "subtask1=pharmaconer-ner" in " ".join(shown.stdout.split())

@@ -142,11 +142,19 @@ def _visible(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if not is_litter(p.name))
 
 
-def prepare(submission: Path, work: Path, *, one_file: bool, label: str | None = None) -> Prepared:
+def prepare(
+    submission: Path,
+    work: Path,
+    *,
+    one_file: bool,
+    label: str | None = None,
+    keep: frozenset[str] = frozenset(),
+) -> Prepared:
     """Copy ``submission`` into ``work`` and find what the task reads (see the module doc).
 
     ``one_file``: the task reads one file (the gold standard is one file), so the cleaned
-    submission must hold exactly one file.
+    submission must hold exactly one file.  ``keep``: folder names (lower case) that are never
+    taken for a single top folder: the sub-task folders of a bundle of sub-tasks.
     """
     label = label or submission.name or str(submission)
     root = work / "submission"
@@ -168,7 +176,7 @@ def prepare(submission: Path, work: Path, *, one_file: bool, label: str | None =
     path = root
     for _ in range(8):
         entries = _visible(path)
-        if len(entries) == 1 and entries[0].is_dir():
+        if len(entries) == 1 and entries[0].is_dir() and entries[0].name.lower() not in keep:
             prepared.notes.append(
                 f"the submission's files are inside one top folder '{entries[0].name}/'; "
                 "it was read as the submission"
@@ -208,6 +216,35 @@ def _strip_litter(folder: Path, litter: list[str]) -> None:
                 shutil.rmtree(entry)
             else:
                 entry.unlink()
+
+
+def subtask_folders(folder: Path, names: list[str]) -> tuple[dict[str, Path], list[str], list[str]]:
+    """The sub-task folders of ``folder`` (a name matched ignoring case, with a note), the
+    entries that are no sub-task's folder, and the notes.
+
+    >>> import tempfile
+    >>> work = Path(tempfile.mkdtemp())
+    >>> for name in ("SubTask1", "other"):
+    ...     (work / name).mkdir()
+    >>> found, others, notes = subtask_folders(work, ["subtask1", "subtask2"])
+    >>> [p.name for p in found.values()], others, notes
+    (['SubTask1'], ['other/'], ["the folder 'SubTask1/' was read as the sub-task 'subtask1'"])
+    """
+    by_case = {name.lower(): name for name in names}
+    found: dict[str, Path] = {}
+    others: list[str] = []
+    notes: list[str] = []
+    entries = _visible(folder) if folder.is_dir() else []
+    exact = {entry.name for entry in entries if entry.is_dir()}
+    for entry in entries:
+        name = by_case.get(entry.name.lower()) if entry.is_dir() else None
+        if name is None or name in found or (name != entry.name and name in exact):
+            others.append(entry.name + ("/" if entry.is_dir() else ""))
+            continue
+        if name != entry.name:
+            notes.append(f"the folder '{entry.name}/' was read as the sub-task '{name}'")
+        found[name] = entry
+    return {name: found[name] for name in names if name in found}, others, notes
 
 
 def gold_input(reference: Path) -> Path:
@@ -328,3 +365,73 @@ def check(
             return Checked(None, problems, prepared.notes, warnings)
         return Checked(result, problems, prepared.notes, warnings)
     return Checked(None, problems, prepared.notes, [], stopped="too many problems")
+
+
+SUBTASK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,29}")
+"""A sub-task's name: a folder name and a column-key prefix (at most 30 characters)."""
+
+
+def subtask_arguments(items: list[str]) -> list[tuple[str, str]]:
+    """``NAME=TASK`` arguments as (name, task), each name valid and distinct (ignoring case).
+
+    >>> subtask_arguments(["subtask1=pharmaconer-ner", "subtask2=pharmaconer-indexing"])
+    [('subtask1', 'pharmaconer-ner'), ('subtask2', 'pharmaconer-indexing')]
+    """
+    out: list[tuple[str, str]] = []
+    for item in items:
+        name, equals, task = (part.strip() for part in item.partition("="))
+        if not equals or not name or not task:
+            raise InputError(f"{item!r}: expected one TASK, or NAME=TASK for each sub-task")
+        if not SUBTASK_NAME.fullmatch(name):
+            raise InputError(
+                f"sub-task name {name!r}: letters, digits, '_', '-', '.' (at most 30, "
+                "beginning with a letter or digit)"
+            )
+        if name.lower() in (n.lower() for n, _ in out):
+            raise InputError(f"sub-task {name!r} is named twice")
+        out.append((name, task))
+    return out
+
+
+def subtask_options(items: list[str], subtasks: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """``--option SUBTASK:NAME=VALUE`` (one sub-task's) or ``NAME=VALUE`` (every sub-task whose
+    task has the option NAME) as each sub-task's ``NAME=VALUE`` items.
+
+    >>> subtask_options(["codalab=true", "b:gold_ann=x"],
+    ...                 [("a", "pharmaconer-ner"), ("b", "pharmaconer-indexing")])
+    {'a': ['codalab=true'], 'b': ['codalab=true', 'gold_ann=x']}
+    """
+    from annoscore.options import fields
+    from annoscore.tasks import registry
+
+    out: dict[str, list[str]] = {name: [] for name, _ in subtasks}
+    for item in items:
+        where, equals, value = item.partition("=")
+        subtask, colon, option = where.partition(":")
+        if not equals:
+            raise InputError(f"--option {item!r}: expected [SUBTASK:]NAME=VALUE")
+        if colon:
+            if subtask.strip() not in out:
+                known = ", ".join(out)
+                raise InputError(f"--option {item!r}: no sub-task {subtask.strip()!r} ({known})")
+            out[subtask.strip()].append(f"{option}={value}")
+            continue
+        wanted = where.strip().replace("-", "_")
+        takers = []
+        for name, task_name in subtasks:
+            try:
+                task = registry.get(task_name)
+            except KeyError as error:
+                raise InputError(str(error.args[0])) from None
+            declared = {
+                n.replace("-", "_")
+                for spec in fields(task.options_class())
+                for n in (spec.name, spec.key)
+            }
+            if wanted in declared:
+                takers.append(name)
+        if not takers:
+            raise InputError(f"--option {item!r}: no sub-task's task has the option {where!r}")
+        for name in takers:
+            out[name].append(item)
+    return out

@@ -18,9 +18,18 @@ scores expected in ``/app/output/scores.json``; ``$input``, ``$output``, ``$prog
   keys are the keys the program writes for the solution.  Only the packages the scoring needs
   are vendored: one it imports only because it is installed is found by scoring again
   without it (:func:`vendor`).
+- Sub-tasks (SemEval's rule: one competition for all sub-tasks, one submission format whatever
+  subset a team enters): ``init NAME=TASK NAME=TASK ...`` (:func:`build_subtask_bundle`) puts
+  each sub-task's gold in ``reference_data/PHASE/NAME/``, its solution in
+  ``solutions/PHASE/NAME/``, its sample in the starting kit's ``NAME/`` and its options and
+  columns in ``annoscore-bundle.json``'s ``subtasks``; each column key carries the prefix
+  ``NAME_`` (``subtask1_f1``).  A submission holds one folder per sub-task entered: one left
+  out is no error (its columns are left out of ``scores.json`` and named in the detailed
+  results); a malformed one, or a folder that is no sub-task's, fails the submission.
 - ``score`` is what the launcher runs (:func:`score_submission`).
 - ``check`` checks a bundle (:func:`bundle_problems`) and makes a dry run in the worker's folder
-  layout (:func:`dry_run`).
+  layout (:func:`dry_run`); for a bundle of sub-tasks, also of each sub-task's solution alone,
+  which must fill every column of that sub-task.
 """
 
 from __future__ import annotations
@@ -31,6 +40,7 @@ import html
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -111,36 +121,57 @@ class BundleConfig:
     """``annoscore-bundle.json``: the task, its options (as ``--option`` spells them, path
     options relative to the file's folder), the leaderboard's columns (key written -> score
     key) and the compiled packages the image must provide (name -> the distributions that need
-    it; the launcher checks them first)."""
+    it; the launcher checks them first).
+
+    A bundle of sub-tasks has no task of its own: ``subtasks`` maps each sub-task's name (its
+    folder in the submission and the reference data) to its own configuration, whose column
+    keys carry the prefix ``NAME_``; ``columns`` is then every sub-task's, in order."""
 
     task: str
     options: dict[str, str] = field(default_factory=dict)
     paths: list[str] = field(default_factory=list)
     columns: dict[str, str] = field(default_factory=dict)
     image: dict[str, list[str]] = field(default_factory=dict)
+    subtasks: dict[str, BundleConfig] = field(default_factory=dict)
 
     @classmethod
     def read(cls, path: Path) -> BundleConfig:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            return cls(
-                str(data["task"]),
-                dict(data.get("options", {})),
-                list(data.get("paths", [])),
-                dict(data.get("columns", {})),
-                {str(k): list(v) for k, v in data.get("image", {}).items()},
-            )
-        except (OSError, ValueError, KeyError, TypeError) as error:
+            config = cls._from(data, data.get("task", "") if "subtasks" in data else data["task"])
+            config.image = {str(k): list(v) for k, v in data.get("image", {}).items()}
+            for name, part in dict(data.get("subtasks", {})).items():
+                config.subtasks[str(name)] = cls._from(part, part["task"])
+            return config
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
             raise InputError(f"not a readable bundle configuration: {error}", path) from None
 
-    def write(self, path: Path) -> None:
-        data = {
+    @classmethod
+    def _from(cls, data: dict[str, Any], task: Any) -> BundleConfig:
+        return cls(
+            str(task),
+            dict(data.get("options", {})),
+            list(data.get("paths", [])),
+            dict(data.get("columns", {})),
+        )
+
+    def _data(self) -> dict[str, Any]:
+        return {
             "task": self.task,
             "options": self.options,
             "paths": self.paths,
             "columns": self.columns,
-            "image": self.image,
         }
+
+    def write(self, path: Path) -> None:
+        if self.subtasks:
+            data: dict[str, Any] = {
+                "subtasks": {name: part._data() for name, part in self.subtasks.items()},
+                "columns": self.columns,
+                "image": self.image,
+            }
+        else:
+            data = {**self._data(), "image": self.image}
         path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
     def option_items(self, folder: Path) -> list[str]:
@@ -196,6 +227,8 @@ def score_submission(
     from annoscore.report.generic import render_json
     from annoscore.tasks import registry
 
+    if config.subtasks:
+        return _score_subtasks(input_dir, output_dir, config, base, quiet=quiet)
     output_dir.mkdir(parents=True, exist_ok=True)
     detailed = output_dir / "detailed_results.html"
     title = f"annoscore {config.task}"
@@ -258,6 +291,148 @@ def score_submission(
     if left_out:
         body += _items("Left out of the leaderboard (undefined)", left_out, "bad")
     body += _items("Notes", checked.notes) + _items("Warnings", warnings)
+    detailed.write_text(_page(title, body), encoding="utf-8")
+    return 0
+
+
+def _step_in(folder: Path, keep: frozenset[str]) -> Path:
+    """``folder``, or the single top folder (not named in ``keep``) it holds alone."""
+    from annoscore.cli.campaign import is_litter
+
+    for _ in range(8):
+        entries = [p for p in folder.iterdir() if not is_litter(p.name)]
+        if len(entries) != 1 or not entries[0].is_dir() or entries[0].name.lower() in keep:
+            break
+        folder = entries[0]
+    return folder
+
+
+def _score_subtasks(
+    input_dir: Path, output_dir: Path, config: BundleConfig, base: Path, *, quiet: bool
+) -> int:
+    """:func:`score_submission` for a bundle of sub-tasks: the submission holds one folder per
+    sub-task a team enters (any subset); each is checked and scored as its task.  A sub-task
+    not entered is no error: its columns are left out of ``scores.json`` and named in the
+    detailed results; a problem in any folder, or a folder that is no sub-task, fails the
+    submission (exit 2, one line; every problem in the detailed results)."""
+    from annoscore.cli.campaign import check, gold_input, prepare, subtask_folders
+    from annoscore.cli.compare import parse_options
+    from annoscore.report.generic import render_json
+    from annoscore.result import Result
+    from annoscore.tasks import registry
+
+    names = list(config.subtasks)
+    keep = frozenset(name.lower() for name in names)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    detailed = output_dir / "detailed_results.html"
+    title = "annoscore " + ", ".join(f"{n} ({c.task})" for n, c in config.subtasks.items())
+    detailed.write_text(_page(title, "<p>Scoring...</p>"), encoding="utf-8")
+    reference, submission = input_dir / "ref", input_dir / "res"
+    if not reference.is_dir():
+        raise InputError("no reference data (expected a folder 'ref')", input_dir)
+    golds, _, _ = subtask_folders(_step_in(reference, keep), names)
+    if len(golds) < len(names):
+        lacking = ", ".join(n for n in names if n not in golds)
+        raise InputError(f"no reference data for the sub-task(s) {lacking}", reference)
+    say = (lambda kind, text: None) if quiet else tell
+    problems: list[str] = []
+    notes: list[str] = []
+    warnings: list[str] = []
+    results: dict[str, Result] = {}
+    with tempfile.TemporaryDirectory(prefix="annoscore-codabench-") as work:
+        top = prepare(submission, Path(work) / "all", one_file=False, label="submission", keep=keep)
+        notes += top.notes
+        entered, others, found = subtask_folders(top.path, names)
+        notes += found
+        expected = ", ".join(names)
+        if not entered:
+            held = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if others[5:] else "")
+            problems.append(
+                f"the submission holds no sub-task folder (expected {expected}): it holds {held}"
+            )
+        else:
+            problems += [f"'{o}' is no sub-task's folder (expected {expected})" for o in others]
+        for index, (name, folder) in enumerate(entered.items()):
+            part = config.subtasks[name]
+            try:
+                task = registry.get(part.task)
+            except KeyError as error:
+                raise InputError(str(error.args[0])) from None
+            options = parse_options(part.option_items(base), task)
+            gold = gold_input(golds[name])
+            try:
+                prepared = prepare(
+                    folder, Path(work) / f"part-{index}", one_file=gold.is_file(), label=name
+                )
+            except InputError as error:
+                problems.append(str(error))
+                continue
+            checked = check(task, gold, prepared, options)
+            notes += [f"{name}: {note}" for note in checked.notes]
+            warnings += [f"{name}: {warning}" for warning in checked.warnings]
+            if checked.result is None:
+                problems += [str(p) for p in checked.problems] or [str(checked.stopped)]
+            else:
+                results[name] = checked.result
+    for note in notes:
+        say("warning", note)
+    if problems:
+        body = _items(
+            f"The submission cannot be scored ({len(problems)} problem(s))", problems, "bad"
+        )
+        body += _items("Notes", notes) + _items("Warnings", warnings)
+        detailed.write_text(_page(title, body), encoding="utf-8")
+        more = f" (and {len(problems) - 1} more: see the detailed results)" if problems[1:] else ""
+        say("error", f"{problems[0]}{more}")
+        return 2
+    for warning in warnings:
+        say("warning", warning)
+    missing = [name for name in names if name not in results]
+    if missing:
+        say("warning", f"sub-task(s) not entered: {', '.join(missing)} (no score for them)")
+    written: dict[str, float] = {}
+    body = ""
+    left_out: list[str] = []
+    for name, part in config.subtasks.items():
+        result = results.get(name)
+        columns = part.columns or {
+            column_key(f"{name}_{k}"): k for k in (result.scores if result else {})
+        }
+        if result is None:
+            continue
+        mine = leaderboard_scores(dict(result.scores), columns)
+        written.update(mine)
+        left_out += [k for k in columns if k not in mine]
+        rows = "".join(
+            f"<tr><td>{html.escape(k)}</td><td>{html.escape(n)}</td>"
+            f"<td>{'undefined' if k not in mine else f'{mine[k]:.4f}'}</td></tr>"
+            for k, n in columns.items()
+        )
+        counts = ", ".join(f"{k} {v}" for k, v in result.counts.as_dict().items())
+        body += (
+            f"<h2>{html.escape(name)} ({html.escape(part.task)})</h2>"
+            f"<p>Signature: <code>{html.escape(str(result.signature))}</code></p>"
+            f"<table><tr><th>column</th><th>score</th><th>value</th></tr>{rows}</table>"
+            f"<p>Counts: {html.escape(counts)}</p>"
+        )
+    if not written:
+        body = _items("No score is defined for this submission", left_out, "bad")
+        body += _items("Notes", notes) + _items("Warnings", warnings)
+        detailed.write_text(_page(title, body), encoding="utf-8")
+        say("error", f"no score is defined for this submission: {', '.join(left_out)}")
+        return 2
+    absent = [
+        f"{name}: {', '.join(config.subtasks[name].columns) or 'every column'}" for name in missing
+    ]
+    (output_dir / "scores.json").write_text(json.dumps(written, indent=2) + "\n", encoding="utf-8")
+    full = {"subtasks": {name: json.loads(render_json(r)) for name, r in results.items()}}
+    (output_dir / "result.json").write_text(
+        json.dumps(full, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    body += _items("Sub-tasks not entered (their columns are left out)", absent)
+    if left_out:
+        body += _items("Left out of the leaderboard (undefined)", left_out, "bad")
+    body += _items("Notes", notes) + _items("Warnings", warnings)
     detailed.write_text(_page(title, body), encoding="utf-8")
     return 0
 
@@ -383,7 +558,6 @@ def _needed_by(name: str, found: list[Path]) -> list[str]:
     """The distributions among ``found`` (top-level packages) that require the distribution of
     the top-level package ``name`` (not as an extra)."""
     import importlib.metadata as metadata
-    import re
 
     owners = metadata.packages_distributions()
     wanted = {d.lower() for d in owners.get(name, [name])}
@@ -461,38 +635,109 @@ def _copied(
     return compiled
 
 
-def _pages(folder: Path, task_name: str, signature: str, options: dict[str, str]) -> None:
-    from annoscore.options import fields
+@dataclass
+class _Part:
+    """One task of a bundle: the bundle's only task (``name`` is ``None``) or a sub-task, whose
+    files live in a folder of its name and whose column keys carry the prefix ``NAME_``."""
+
+    name: str | None
+    task: Any
+    items: list[str]
+    parsed: Any
+    config: BundleConfig
+
+    def where(self, folder: Path) -> Path:
+        return folder if self.name is None else folder / self.name
+
+    @property
+    def prefix(self) -> str:
+        return "" if self.name is None else f"{self.name}_"
+
+    @property
+    def label(self) -> str:
+        return self.task.name if self.name is None else f"{self.name} ({self.task.name})"
+
+
+def _parts(
+    subtasks: list[tuple[str | None, str]], items: dict[str | None, list[str]]
+) -> list[_Part]:
+    from annoscore.cli.compare import parse_options
     from annoscore.tasks import registry
 
-    task = registry.get(task_name)
+    parts = []
+    for name, task_name in subtasks:
+        try:
+            task = registry.get(task_name)
+        except KeyError as error:
+            raise InputError(str(error.args[0])) from None
+        given = items.get(name, [])
+        parts.append(_Part(name, task, given, parse_options(given, task), BundleConfig(task.name)))
+    return parts
+
+
+def _pages(folder: Path, parts: list[_Part], signatures: dict[str | None, str]) -> None:
+    from annoscore.options import fields
+
     folder.mkdir()
-    (folder / "overview.md").write_text(
-        f"# {task.summary}\n\nSubmissions are scored by annoscore with the task `{task.name}`: "
-        "the same code scores locally (`pip install annoscore`) and here.\n",
-        encoding="utf-8",
-    )
-    rows = ["| option | value | what it does |", "|---|---|---|"]
-    for spec in fields(task.options_class()):
-        value = options.get(spec.key, options.get(spec.name, spec.default))
-        shown = getattr(value, "value", value)
-        rows.append(f"| `{spec.key}` | `{shown}` | {spec.setting.help} |")
+    single = parts[0].name is None
+    if single:
+        task = parts[0].task
+        overview = (
+            f"# {task.summary}\n\nSubmissions are scored by annoscore with the task "
+            f"`{task.name}`: the same code scores locally (`pip install annoscore`) and here.\n"
+        )
+    else:
+        listed = "".join(f"- `{p.name}`: {p.task.summary} (`{p.task.name}`)\n" for p in parts)
+        overview = (
+            f"# {len(parts)} sub-tasks\n\n{listed}\nSubmissions are scored by annoscore, each "
+            "sub-task with its task: the same code scores locally (`pip install annoscore`) "
+            "and here. A team may enter any of the sub-tasks.\n"
+        )
+    (folder / "overview.md").write_text(overview, encoding="utf-8")
+    sections = []
+    for part in parts:
+        task = part.task
+        rows = ["| option | value | what it does |", "|---|---|---|"]
+        for spec in fields(task.options_class()):
+            value = part.config.options.get(
+                spec.key, part.config.options.get(spec.name, spec.default)
+            )
+            shown = getattr(value, "value", value)
+            rows.append(f"| `{spec.key}` | `{shown}` | {spec.setting.help} |")
+        first = f"`{part.prefix}{task.headline}`" if task.headline else "every score"
+        head = "" if single else f"## Sub-task `{part.name}`\n\n"
+        which = "The leaderboard's first column is" if single else "Its first column is"
+        sections.append(
+            f"{head}{task.summary}. {which} {first if not single else f'`{task.headline}`'}.\n\n"
+            f"Signature of every score on this site:\n\n    {signatures.get(part.name, '')}\n\n"
+            "Options:\n\n" + "\n".join(rows) + "\n\nTo score locally: `annoscore "
+            f"validate {task.name} SUBMISSION --gold GOLD` then `annoscore compare` or the "
+            "task's command.\n"
+        )
     (folder / "evaluation.md").write_text(
-        f"# Evaluation\n\n{task.summary}. The leaderboard's first column is `{task.headline}`.\n\n"
-        f"Signature of every score on this site:\n\n    {signature}\n\n"
-        "Options:\n\n" + "\n".join(rows) + "\n\nTo score locally: `annoscore "
-        f"validate {task.name} SUBMISSION --gold GOLD` then `annoscore compare` or the task's "
-        "command.\n",
-        encoding="utf-8",
+        "# Evaluation\n\n" + "\n".join(sections), encoding="utf-8"
     )
+    if single:
+        task = parts[0].task
+        layout = (
+            "Submit a zip with the same files as the starting kit's sample submission (one "
+            "file, or a folder of one file per document, named as the documents)."
+        )
+        check = f"`annoscore validate {task.name} submission.zip`"
+    else:
+        names = ", ".join(f"`{p.name}/`" for p in parts)
+        layout = (
+            f"Submit a zip with one folder per sub-task you enter ({names}), each holding "
+            "that sub-task's files as in the starting kit's sample submission. You may enter "
+            "any subset: a sub-task you leave out is no error, its columns stay empty. A "
+            "folder that is no sub-task's fails the submission."
+        )
+        check = "`annoscore validate TASK FOLDER` on each sub-task's folder"
     (folder / "data.md").write_text(
-        "# Data and submission format\n\nSubmit a zip with the same files as the starting "
-        "kit's sample submission (one file, or a folder of one file per document, named as the "
-        "documents). A single top folder inside the zip and archive litter (`__MACOSX/`, `._*`, "
-        "`.DS_Store`, `Thumbs.db`) are tolerated with a warning. A malformed submission fails "
-        "(it does not use up an attempt): its detailed results list every problem with file "
-        "and line. Check before submitting: `annoscore validate "
-        f"{task.name} submission.zip`.\n",
+        f"# Data and submission format\n\n{layout} A single top folder inside the zip and "
+        "archive litter (`__MACOSX/`, `._*`, `.DS_Store`, `Thumbs.db`) are tolerated with a "
+        "warning. A malformed submission fails (it does not use up an attempt): its detailed "
+        f"results list every problem with file and line. Check before submitting: {check}.\n",
         encoding="utf-8",
     )
 
@@ -503,68 +748,99 @@ def build_bundle(
     option_items: list[str],
     out: Path,
 ) -> list[str]:
-    """Write the bundle (see the module doc); the warnings for the organiser."""
+    """Write the bundle of one task (see the module doc); the warnings for the organiser."""
+    parts = _parts([(None, task_name)], {None: option_items})
+    return _build(parts, [(phase, {None: gold}) for phase, gold in golds], out)
+
+
+def build_subtask_bundle(
+    subtasks: list[tuple[str, str]],
+    golds: list[tuple[str, dict[str, Path]]],
+    option_items: dict[str, list[str]],
+    out: Path,
+) -> list[str]:
+    """Write the bundle of several sub-tasks, ``(name, task)`` each, scored from one submission
+    holding a folder per sub-task entered; ``golds``: each phase's gold per sub-task;
+    ``option_items``: each sub-task's options.  The warnings for the organiser."""
+    items: dict[str | None, list[str]] = {name: list(v) for name, v in option_items.items()}
+    parts = _parts(list(subtasks), items)
+    return _build(parts, [(phase, dict(paths)) for phase, paths in golds], out)
+
+
+def _build(parts: list[_Part], golds: list[tuple[str, dict[Any, Path]]], out: Path) -> list[str]:
     from annoscore.cli.campaign import gold_input
-    from annoscore.cli.compare import parse_options
     from annoscore.options import fields
     from annoscore.tasks import registry
 
-    try:
-        task = registry.get(task_name)
-    except KeyError as error:
-        raise InputError(str(error.args[0])) from None
-    parsed = parse_options(option_items, task)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise InputError("the bundle folder exists and is not empty", out)
+    single = parts[0].name is None
     notes: list[str] = []
     out.mkdir(parents=True, exist_ok=True)
     program = out / "scoring_program"
     program.mkdir()
-    config = BundleConfig(task.name)
-    for spec in fields(task.options_class()):
-        value = getattr(parsed, spec.name)
-        given = any(
-            i.partition("=")[0].strip().replace("-", "_") == spec.name for i in option_items
-        )
-        if not given:
-            continue
-        if spec.kind == "path" and value is not None:
-            stored = Path("data") / f"{spec.key}{Path(value).suffix}"
-            _copy(Path(value), program / stored)
-            config.options[spec.key] = stored.as_posix()
-            config.paths.append(spec.key)
-        else:
-            config.options[spec.key] = _option_text(value)
-    for phase, gold in golds:
-        if not gold.exists():
-            raise InputError("no such file or folder", gold)
-        target = out / "reference_data" / phase
-        if gold.is_dir():
-            _copy(gold, target)
-        else:
-            _copy(gold, target / gold.name)
+    if single:
+        config = parts[0].config
+    else:
+        config = BundleConfig("", subtasks={str(p.name): p.config for p in parts})
+    for part in parts:
+        for spec in fields(part.task.options_class()):
+            value = getattr(part.parsed, spec.name)
+            given = any(
+                i.partition("=")[0].strip().replace("-", "_") == spec.name for i in part.items
+            )
+            if not given:
+                continue
+            if spec.kind == "path" and value is not None:
+                stored = part.where(Path("data")) / f"{spec.key}{Path(value).suffix}"
+                _copy(Path(value), program / stored)
+                part.config.options[spec.key] = stored.as_posix()
+                part.config.paths.append(spec.key)
+            else:
+                part.config.options[spec.key] = _option_text(value)
+    for phase, paths in golds:
+        for part in parts:
+            gold = paths[part.name]
+            if not gold.exists():
+                raise InputError("no such file or folder", gold)
+            target = part.where(out / "reference_data" / phase)
+            if gold.is_dir():
+                _copy(gold, target)
+            else:
+                _copy(gold, target / gold.name)
     config.write(program / CONFIG)
     # the gold as a submission: the leaderboard's keys are what the program writes for it
-    columns: dict[str, str] = {}
-    signature = ""
+    columns: dict[str | None, dict[str, str]] = {part.name: {} for part in parts}
+    signatures: dict[str | None, str] = {}
     solved: list[str] = []
+    solved_parts: dict[str, list[_Part]] = {}
     solution_notes: dict[str, list[str]] = {}
+    below: dict[str, dict[str | None, float]] = {}  # a gold that scores below 1.0 (its rules)
     for phase, _ in golds:
         solution = out / "solutions" / phase
-        try:
-            converted = task.write_solution(
-                gold_input(out / "reference_data" / phase), solution, parsed
-            )
-        except InputError as error:
-            notes.append(f"phase {phase}: no solution: the gold cannot be converted ({error})")
+        made: list[_Part] = []
+        for part in parts:
+            where = f"phase {phase}" + ("" if single else f", sub-task {part.name}")
+            target = part.where(solution)
+            try:
+                converted = part.task.write_solution(
+                    gold_input(part.where(out / "reference_data" / phase)), target, part.parsed
+                )
+            except InputError as error:
+                notes.append(f"{where}: no solution: the gold cannot be converted ({error})")
+                shutil.rmtree(target, ignore_errors=True)
+                continue
+            if converted is None:  # the gold is itself a perfect submission
+                _copy(part.where(out / "reference_data" / phase), target)
+                _without_texts(target)
+            else:
+                shown = [n if single else f"{part.name}: {n}" for n in converted]
+                solution_notes.setdefault(phase, []).extend(shown)
+                notes += [f"{where}: the solution's best score: {n}" for n in converted]
+            made.append(part)
+        if not made:
             shutil.rmtree(solution, ignore_errors=True)
             continue
-        if converted is None:  # the gold is itself a perfect submission
-            _copy(out / "reference_data" / phase, solution)
-            _without_texts(solution)
-        else:
-            solution_notes[phase] = converted
-            notes += [f"phase {phase}: the solution's best score: {n}" for n in converted]
         with tempfile.TemporaryDirectory(prefix="annoscore-init-") as work:
             layout = Path(work) / "input"
             _copy(out / "reference_data" / phase, layout / "ref")
@@ -581,20 +857,33 @@ def build_bundle(
                 continue
             result = json.loads((Path(work) / "output" / "result.json").read_text(encoding="utf-8"))
         solved.append(phase)
-        signature = signature or str(result["signature"])
-        _add_columns(columns, task.headline, result["scores"])
-        headline = result["scores"].get(task.headline) if task.headline else None
-        if headline is not None and headline != 1.0 and not solution_notes.get(phase):
-            notes.append(
-                f"phase {phase}: the gold standard as a submission scores {task.headline} = "
-                f"{headline}, not 1.0 (an official rule of the task's settings)"
+        solved_parts[phase] = made
+        for part in made:
+            scored = result if single else result["subtasks"][part.name]
+            signatures.setdefault(part.name, str(scored["signature"]))
+            headline_name = part.task.headline
+            _add_columns(columns[part.name], headline_name, scored["scores"], part.prefix)
+            headline = scored["scores"].get(headline_name) if headline_name else None
+            if headline is not None and headline != 1.0 and not part.task.solution:
+                below.setdefault(phase, {})[part.name] = headline
+                where = f"phase {phase}" + ("" if single else f", sub-task {part.name}")
+                notes.append(
+                    f"{where}: the gold standard as a submission scores {headline_name} = "
+                    f"{headline}, not 1.0 (an official rule of the task's settings)"
+                )
+    for part in parts:
+        if not columns[part.name]:  # the columns of the task's sample
+            gold, system, sample_options = registry.sample_paths(part.task)
+            scored_sample = part.task.run(gold, system, **sample_options)
+            _add_columns(
+                columns[part.name], part.task.headline, dict(scored_sample.scores), part.prefix
             )
-    if not solved:  # the columns of the task's sample
-        gold, system, sample_options = registry.sample_paths(task)
-        scored = task.run(gold, system, **sample_options)
-        _add_columns(columns, task.headline, dict(scored.scores))
-        signature = str(parsed.signature(task.name))
-    config.columns = columns
+            signatures[part.name] = str(part.parsed.signature(part.task.name))
+        part.config.columns = columns[part.name]
+    if not single:
+        config.columns = {k: v for part in parts for k, v in part.config.columns.items()}
+        if len(config.columns) != sum(len(part.config.columns) for part in parts):
+            raise InputError("two sub-tasks' scores shorten to the same leaderboard key")
     config.write(program / CONFIG)
     (program / "metadata.yaml").write_text(f"command: {COMMAND}\n", encoding="utf-8")
     from annoscore import __version__
@@ -602,20 +891,7 @@ def build_bundle(
     (program / "score.py").write_text(
         LAUNCHER.format(version=__version__, config=CONFIG), encoding="utf-8"
     )
-    with tempfile.TemporaryDirectory(prefix="annoscore-init-") as work:
-        layout = Path(work) / "input"
-        if solved:
-            _copy(out / "reference_data" / solved[0], layout / "ref")
-            _copy(out / "solutions" / solved[0], layout / "res")
-            compiled = vendor(program, layout, program / CONFIG)
-        else:
-            gold, system, sample_options = registry.sample_paths(task)
-            _copy(gold, layout / "ref" if gold.is_dir() else layout / "ref" / gold.name)
-            _copy(system, layout / "res" if system.is_dir() else layout / "res" / system.name)
-            items = {k: str(v) for k, v in sample_options.items()}
-            sample_config = BundleConfig(task.name, items, [], dict(columns))
-            sample_config.write(Path(work) / CONFIG)
-            compiled = vendor(program, layout, Path(work) / CONFIG)
+    compiled = _vendor_parts(program, out, parts, solved_parts, solved)
     config.image = compiled
     config.write(program / CONFIG)
     for name, users in compiled.items():
@@ -623,60 +899,148 @@ def build_bundle(
         notes.append(
             f"{name}{needed} is a compiled package the scoring imports: the image must have it"
         )
-    _readme(out, task.name, golds, solution_notes, compiled)
-    _pages(out / "pages", task.name, signature, config.options)
+    _readme(out, parts, golds, solution_notes, below, compiled)
+    _pages(out / "pages", parts, signatures)
     kit = out / "starting_kit"
     kit.mkdir()
-    _, sample, _ = registry.sample_paths(task)
     with tempfile.TemporaryDirectory(prefix="annoscore-kit-") as work:
-        shown = Path(work) / "submission"
-        _copy(sample, shown if sample.is_dir() else shown / sample.name)
-        _without_texts(shown)
-        _zip_folder(shown, kit / "sample_submission.zip")
-    (kit / "README.md").write_text(
-        f"# Starting kit for {task.name}\n\n`sample_submission.zip` shows the submission "
-        "format (annoscore's sample data, not this competition's documents). Check a "
-        f"submission with `annoscore validate {task.name} submission.zip --gold GOLD`.\n",
-        encoding="utf-8",
-    )
-    competition = _competition(task, golds, columns, solved)
+        kit_folder = Path(work) / "submission"
+        for part in parts:
+            _, sample, _ = registry.sample_paths(part.task)
+            target = part.where(kit_folder)
+            _copy(sample, target if sample.is_dir() else target / sample.name)
+        _without_texts(kit_folder)
+        _zip_folder(kit_folder, kit / "sample_submission.zip")
+    if single:
+        kit_text = (
+            f"# Starting kit for {parts[0].task.name}\n\n`sample_submission.zip` shows the "
+            "submission format (annoscore's sample data, not this competition's documents). "
+            f"Check a submission with `annoscore validate {parts[0].task.name} submission.zip "
+            "--gold GOLD`."
+        )
+    else:
+        kit_text = (
+            "# Starting kit\n\n`sample_submission.zip` shows the submission format: one folder "
+            "per sub-task entered ("
+            + ", ".join(f"`{p.name}/`: {p.task.name}" for p in parts)
+            + "), each with annoscore's sample data, not this competition's documents. Check a "
+            "sub-task's folder with `annoscore validate TASK FOLDER --gold GOLD`."
+        )
+    (kit / "README.md").write_text(kit_text + "\n", encoding="utf-8")
+    competition = _competition(parts, golds, config.columns, solved)
     (out / "competition.yaml").write_text(
         json.dumps(competition, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
     return notes
 
 
+def _vendor_parts(
+    program: Path,
+    out: Path,
+    parts: list[_Part],
+    solved_parts: dict[str, list[_Part]],
+    solved: list[str],
+) -> dict[str, list[str]]:
+    """:func:`vendor` on a scoring that runs every part: the first solved phase's solution, and
+    for a part it lacks (or when no phase is solved) the task's sample."""
+    from annoscore.tasks import registry
+
+    made = {part.name for part in solved_parts[solved[0]]} if solved else set()
+    with tempfile.TemporaryDirectory(prefix="annoscore-init-") as work:
+        layout = Path(work) / "input"
+        if solved and len(made) == len(parts):
+            _copy(out / "reference_data" / solved[0], layout / "ref")
+            _copy(out / "solutions" / solved[0], layout / "res")
+            return vendor(program, layout, program / CONFIG)
+        configs: dict[str, BundleConfig] = {}
+        for part in parts:
+            if part.name in made:
+                _copy(part.where(out / "reference_data" / solved[0]), part.where(layout / "ref"))
+                _copy(part.where(out / "solutions" / solved[0]), part.where(layout / "res"))
+                items = dict(i.split("=", 1) for i in part.config.option_items(program))
+            else:
+                gold, system, sample_options = registry.sample_paths(part.task)
+                ref, res = part.where(layout / "ref"), part.where(layout / "res")
+                _copy(gold, ref if gold.is_dir() else ref / gold.name)
+                _copy(system, res if system.is_dir() else res / system.name)
+                items = {k: str(v) for k, v in sample_options.items()}
+            configs[str(part.name)] = BundleConfig(
+                part.task.name, items, [], dict(part.config.columns)
+            )
+        if parts[0].name is None:
+            sample_config = configs["None"]
+        else:
+            sample_config = BundleConfig("", subtasks=configs)
+        sample_config.write(Path(work) / CONFIG)
+        return vendor(program, layout, Path(work) / CONFIG)
+
+
 def _readme(
     out: Path,
-    task_name: str,
-    golds: list[tuple[str, Path]],
+    parts: list[_Part],
+    golds: list[tuple[str, dict[Any, Path]]],
     solution_notes: dict[str, list[str]],
+    below: dict[str, dict[str | None, float]],
     compiled: dict[str, list[str]],
 ) -> None:
     """The bundle's ``README.md``, for the organiser: what is where, what the image must have,
-    what each solution scores."""
-    from annoscore.tasks import registry
-
-    task = registry.get(task_name)
-    lines = [
-        f"# Codabench bundle: annoscore {task.name}",
-        "",
-        f"{task.summary}. Check it before uploading: `annoscore codabench check {out.name}`.",
+    what each solution scores (``below``: a headline below 1.0 under the task's rules)."""
+    single = parts[0].name is None
+    converted = [
+        f"`{part.task.solution}`" + ("" if single else f" for {part.name}")
+        for part in parts
+        if part.task.solution
+    ]
+    if single:
+        task = parts[0].task
+        lines = [
+            f"# Codabench bundle: annoscore {task.name}",
+            "",
+            f"{task.summary}. Check it before uploading: `annoscore codabench check {out.name}`.",
+        ]
+    else:
+        lines = [
+            "# Codabench bundle: annoscore, " + ", ".join(p.label for p in parts),
+            "",
+            f"{len(parts)} sub-tasks in one competition, one submission format whatever subset "
+            f"a team enters. Check it before uploading: `annoscore codabench check {out.name}`.",
+        ]
+    sub = "" if single else "SUBTASK/"
+    lines += [
         "",
         "- `competition.yaml`: the competition (v2), one leaderboard whose column keys are the "
         "keys the program writes;",
         "- `scoring_program/`: `metadata.yaml` (the command), `score.py` (the launcher), "
         f"`{CONFIG}` (task, options, columns) and `vendor/` (annoscore and the pure-Python "
         "packages the scoring imports);",
-        "- `reference_data/PHASE/`: each phase's gold standard;",
-        "- `solutions/PHASE/`: each phase's gold standard as the submission that scores best"
+        f"- `reference_data/PHASE/{sub}`: each phase's gold standard"
+        + ("" if single else ", a folder per sub-task")
+        + ";",
+        f"- `solutions/PHASE/{sub}`: each phase's gold standard as the submission that scores "
+        "best"
         + (
-            f" (converted by `{task.solution}`: the gold is not itself a submission)"
-            if task.solution
+            f" (converted by {', '.join(converted)}: the gold is not itself a submission)"
+            if converted
             else ""
         )
         + ";",
         "- `pages/` and `starting_kit/`: what participants read and a sample submission.",
+    ]
+    if not single:
+        lines += [
+            "",
+            "## Sub-tasks",
+            "",
+            "A submission holds one folder per sub-task the team enters, named as below; any "
+            "subset is a valid submission (the columns of a sub-task left out stay empty in its "
+            "row). A folder that is no sub-task's, or a problem in any folder, fails the "
+            "submission. Each sub-task's column keys carry its name as a prefix.",
+            "",
+        ]
+        for part in parts:
+            keys = ", ".join(f"`{k}`" for k in part.config.columns)
+            lines.append(f"- `{part.name}/`: {part.task.name} ({part.task.summary}): {keys}.")
+    lines += [
         "",
         "## The image",
         "",
@@ -703,28 +1067,49 @@ def _readme(
         elif found:
             lines.append(f"- {phase}: {'; '.join(found)} (the task's official rules).")
         else:
-            lines.append(f"- {phase}: scores {task.headline or 'every score'} 1.0.")
+            entered = [p for p in parts if p.where(out / "solutions" / phase).exists()]
+            best = []
+            for part in entered:
+                score = below.get(phase, {}).get(part.name)
+                if not part.task.headline:
+                    best.append("every score 1.0" if single else f"every {part.name} score 1.0")
+                elif score is None:
+                    best.append(f"{part.prefix}{part.task.headline} 1.0")
+                else:
+                    best.append(
+                        f"{part.prefix}{part.task.headline} = {score} (an official rule of the "
+                        "task's settings)"
+                    )
+            lines.append(f"- {phase}: scores {', '.join(best)}.")
     (out / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def _add_columns(columns: dict[str, str], headline: str | None, scores: dict[str, Any]) -> None:
-    """The defined ``scores`` as leaderboard columns (key -> score), the headline first."""
+def _add_columns(
+    columns: dict[str, str], headline: str | None, scores: dict[str, Any], prefix: str = ""
+) -> None:
+    """The defined ``scores`` as leaderboard columns (key -> score), the headline first; each
+    key carries ``prefix`` (a sub-task's ``NAME_``)."""
     names = [k for k, v in scores.items() if v is not None]
     if headline in names:
         names.remove(headline)
         names.insert(0, headline)
     for name in names:
-        key = column_key(name)
+        key = column_key(f"{prefix}{name}")
         if key in columns and columns[key] != name:
             raise InputError(f"two scores shorten to the same leaderboard key {key!r}")
         columns[key] = name
 
 
 def _without_texts(folder: Path) -> None:
-    """A brat gold folder as a submission: the ``.ann`` files without the ``.txt`` texts."""
-    if any(folder.rglob("*.ann")):
-        for text in folder.rglob("*.txt"):
-            text.unlink()
+    """A brat gold folder as a submission: the ``.ann`` files without the ``.txt`` texts (in
+    each sub-task's folder on its own)."""
+    folders = [folder]
+    if not any(folder.glob("*.ann")):
+        folders = [f for f in folder.iterdir() if f.is_dir()] if folder.is_dir() else []
+    for each in folders:
+        if any(each.rglob("*.ann")):
+            for text in each.rglob("*.txt"):
+                text.unlink()
 
 
 def _option_text(value: Any) -> str:
@@ -738,17 +1123,22 @@ def _option_text(value: Any) -> str:
 
 
 def _competition(
-    task: Any, golds: list[tuple[str, Path]], columns: dict[str, str], solved: list[str]
+    parts: list[_Part], golds: list[tuple[str, Any]], columns: dict[str, str], solved: list[str]
 ) -> dict[str, Any]:
     today = dt.datetime.now(dt.UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     fmt = "%Y-%m-%d %H:%M:%S"
+    if parts[0].name is None:
+        name, summary = parts[0].task.name, parts[0].task.summary
+    else:
+        name = ", ".join(f"{p.name}: {p.task.name}" for p in parts)
+        summary = "; ".join(f"{p.name}: {p.task.summary}" for p in parts)
     phases = []
     for index, (phase, _) in enumerate(golds):
         start = today + dt.timedelta(days=30 * index)
         entry: dict[str, Any] = {
             "index": index,
             "name": phase,
-            "description": f"Phase {phase}: scored by annoscore ({task.name}).",
+            "description": f"Phase {phase}: scored by annoscore ({name}).",
             "start": start.strftime(fmt),
             "tasks": [index],
             "max_submissions": 100,
@@ -762,8 +1152,8 @@ def _competition(
         phases.append(entry)
     return {
         "version": 2,
-        "title": f"annoscore: {task.summary}"[:200],
-        "description": f"Scored by annoscore ({task.name}).",
+        "title": f"annoscore: {summary}"[:200],
+        "description": f"Scored by annoscore ({name}).",
         "docker_image": IMAGE,
         "enable_detailed_results": True,
         "pages": [
@@ -775,8 +1165,8 @@ def _competition(
         "tasks": [
             {
                 "index": index,
-                "name": f"{task.name} {phase}",
-                "description": f"{task.summary} ({phase})",
+                "name": f"{name} {phase}",
+                "description": f"{summary} ({phase})",
                 "scoring_program": "scoring_program",
                 "reference_data": f"reference_data/{phase}",
             }
@@ -971,8 +1361,11 @@ def dry_run(bundle: Path, submission: Path, phase_index: int = 0) -> tuple[int, 
     return done.returncode, done.stderr, app / "output"
 
 
-def site_row(output: Path, keys: list[str]) -> tuple[list[str], dict[str, float]]:
-    """Read ``scores.json`` as the site does: problems, and the row it would show."""
+def site_row(
+    output: Path, keys: list[str], required: list[str] | None = None
+) -> tuple[list[str], dict[str, float]]:
+    """Read ``scores.json`` as the site does: problems, and the row it would show;
+    ``required``: the columns it must fill (default: every one)."""
     path = output / "scores.json"
     problems: list[str] = []
     if (output / "metadata").exists():
@@ -995,10 +1388,75 @@ def site_row(output: Path, keys: list[str]) -> tuple[list[str], dict[str, float]
             problems.append(f"scores.json {key!r}: {value!r} is not finite")
         else:
             row[key] = float(value)
-    for key in keys:
+    for key in keys if required is None else required:
         if key not in data:
             problems.append(f"leaderboard column {key!r}: not written by the program")
     return problems, row
+
+
+def _subtask_columns(bundle: Path, data: dict[str, Any]) -> dict[str, list[str]]:
+    """A bundle of sub-tasks' column keys per sub-task (empty for a bundle of one task)."""
+    tasks = data.get("tasks", []) or []
+    path = bundle / str(tasks[0].get("scoring_program", "")) / CONFIG if tasks else None
+    if path is None or not path.is_file():
+        return {}
+    config = BundleConfig.read(path)
+    return {name: list(part.columns) for name, part in config.subtasks.items()}
+
+
+def _entered_columns(
+    row: dict[str, float], keys: list[str], groups: dict[str, list[str]]
+) -> list[str]:
+    """The columns a submission of sub-tasks must fill: those of every sub-task it scored, and
+    any column of no sub-task (which none can fill).
+
+    >>> _entered_columns({"a_f1": 1.0}, ["a_f1", "a_p", "b_f1", "x"], {"a": ["a_f1", "a_p"],
+    ...                  "b": ["b_f1"]})
+    ['a_f1', 'a_p', 'x']
+    """
+    grouped = {key for group in groups.values() for key in group}
+    entered = {key for group in groups.values() if any(k in row for k in group) for key in group}
+    return [key for key in keys if key in entered or key not in grouped]
+
+
+def _subtask_golds(items: list[str], names: list[str]) -> list[tuple[str, dict[str, Path]]]:
+    """``--gold PHASE=DIR`` (a folder per sub-task in DIR) or ``PHASE:SUBTASK=PATH`` items as
+    each phase's gold per sub-task, every sub-task given in every phase."""
+    from annoscore.cli.campaign import subtask_folders
+
+    phases: dict[str, dict[str, Path]] = {}
+    for item in items:
+        where, equals, path = item.partition("=")
+        phase, colon, name = (part.strip() for part in where.partition(":"))
+        if not equals or not phase or not path or (colon and not name):
+            raise InputError(f"--gold {item!r}: expected PHASE=DIR or PHASE:SUBTASK=PATH")
+        given = phases.setdefault(phase, {})
+        if colon:
+            if name not in names:
+                raise InputError(f"--gold {item!r}: no sub-task {name!r} ({', '.join(names)})")
+            found = {name: Path(path)}
+        else:
+            if not Path(path).is_dir():
+                raise InputError(
+                    "expected a folder holding one folder per sub-task "
+                    f"({', '.join(names)}), or PHASE:SUBTASK=PATH",
+                    path,
+                )
+            found, _, _ = subtask_folders(Path(path), names)
+        for name, gold in found.items():
+            if name in given:
+                raise InputError(f"--gold: phase {phase!r} gives sub-task {name!r} twice")
+            given[name] = gold
+    for phase, given in phases.items():
+        lacking = [name for name in names if name not in given]
+        if lacking:
+            raise InputError(
+                f"--gold: phase {phase!r} has no gold standard for {', '.join(lacking)} (a "
+                "folder of that name in its DIR, or PHASE:SUBTASK=PATH)"
+            )
+    if not phases:
+        raise InputError("--gold: no phase")
+    return [(phase, {name: given[name] for name in names}) for phase, given in phases.items()]
 
 
 # --- the commands ---------------------------------------------------------------------------
@@ -1011,16 +1469,39 @@ def register(app: typer.Typer) -> None:
         no_args_is_help=True,
     )
 
-    @group.command("init")
+    @group.command(
+        "init",
+        epilog="Sub-tasks: codabench init subtask1=pharmaconer-ner "
+        "subtask2=pharmaconer-indexing --gold test=gold/ --option "
+        "subtask2:gold_ann=gold/subtask1 --out bundle (gold/ holds a folder per sub-task; or "
+        "--gold test:subtask1=DIR per sub-task). A submission then holds one folder per "
+        "sub-task entered, any subset; the columns are prefixed (subtask1_f1).",
+    )
     @guarded
     def init(
-        task: Annotated[str, typer.Argument(help="A registered task name.")],
+        task: Annotated[
+            list[str],
+            typer.Argument(
+                help="A registered task name; or NAME=TASK for each sub-task of a bundle of "
+                "sub-tasks (NAME: its folder in submissions and its column prefix)."
+            ),
+        ],
         gold: Annotated[
-            list[str], typer.Option("--gold", help="PHASE=DIR (or FILE): a phase's gold standard.")
+            list[str],
+            typer.Option(
+                "--gold",
+                help="PHASE=DIR (or FILE): a phase's gold standard (with sub-tasks: a folder "
+                "holding one folder per sub-task); PHASE:SUBTASK=DIR: one sub-task's.",
+            ),
         ],
         out: Annotated[Path, typer.Option("--out", help="The bundle folder to write.")],
         option: Annotated[
-            list[str] | None, typer.Option("--option", help="A task option NAME=VALUE.")
+            list[str] | None,
+            typer.Option(
+                "--option",
+                help="A task option NAME=VALUE (with sub-tasks: SUBTASK:NAME=VALUE, or "
+                "NAME=VALUE for every sub-task whose task has it).",
+            ),
         ] = None,
         zip_: Annotated[
             bool, typer.Option("--zip", help="Also write BUNDLE.zip, ready to upload.")
@@ -1028,19 +1509,33 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write a complete Codabench v2 bundle scoring TASK, e.g. codabench init
         pharmaconer-ner --gold practice=dev/ --gold test=test/ --out bundle --zip."""
-        golds = []
-        for item in gold:
-            phase, equals, path = item.partition("=")
-            if not equals or not phase.strip() or not path:
-                raise fail(f"--gold {item!r}: expected PHASE=DIR")
-            golds.append((phase.strip(), Path(path)))
-        if len({p for p, _ in golds}) != len(golds):
-            raise fail("--gold: every phase needs its own name")
-        for note in build_bundle(task, golds, option or [], out):
+        if len(task) == 1 and "=" not in task[0]:
+            golds = []
+            for item in gold:
+                phase, equals, path = item.partition("=")
+                if not equals or not phase.strip() or not path:
+                    raise fail(f"--gold {item!r}: expected PHASE=DIR")
+                golds.append((phase.strip(), Path(path)))
+            if len({p for p, _ in golds}) != len(golds):
+                raise fail("--gold: every phase needs its own name")
+            notes = build_bundle(task[0], golds, option or [], out)
+            named = task[0]
+            phases = [p for p, _ in golds]
+        else:
+            from annoscore.cli.campaign import subtask_arguments, subtask_options
+
+            subtasks = subtask_arguments(task)
+            names = [name for name, _ in subtasks]
+            by_phase = _subtask_golds(gold, names)
+            items = subtask_options(option or [], subtasks)
+            notes = build_subtask_bundle(subtasks, by_phase, items, out)
+            named = ", ".join(f"{n}={t}" for n, t in subtasks)
+            phases = [p for p, _ in by_phase]
+        for note in notes:
             tell("warning", note)
         if zip_:
             _zip_folder(out, out.with_name(out.name + ".zip"))
-        print(f"{out}: bundle for {task}, phases {', '.join(p for p, _ in golds)}")
+        print(f"{out}: bundle for {named}, phases {', '.join(phases)}")
 
     @group.command("score")
     @guarded
@@ -1101,6 +1596,14 @@ def register(app: typer.Typer) -> None:
                             f"the dry runs take {name}{needed} from this environment: the "
                             "image must have it (see the bundle's README.md)",
                         )
+                groups = _subtask_columns(bundle, data)
+                if groups and submission is None:  # each sub-task alone: partial participation
+                    for path, index in list(runs):
+                        for name in groups:
+                            if (path / name).is_dir():
+                                alone = Path(work) / f"{path.name}-{name}-alone"
+                                _copy(path / name, alone / name)
+                                runs.append((alone, index))
                 for path, index in runs:
                     status, stderr, output = dry_run(bundle, path, index)
                     if status != 0:
@@ -1108,7 +1611,9 @@ def register(app: typer.Typer) -> None:
                             f"dry run on {path.name}: exit {status}: {stderr.strip()[-300:]}"
                         )
                         continue
-                    trouble, row = site_row(output, keys)
+                    trouble, row = site_row(output, keys, [] if groups else None)
+                    if groups:
+                        trouble += site_row(output, keys, _entered_columns(row, keys, groups))[0]
                     problems += [f"dry run on {path.name}: {t}" for t in trouble]
                     shown = " | ".join(f"{k} {row[k]:.4f}" for k in keys if k in row)
                     print(f"{path.name}: {shown}")

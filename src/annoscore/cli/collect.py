@@ -5,8 +5,15 @@ folder per sub-task and up to five numbered runs, and score them offline (campai
 entry of TEAMS_DIR is a team (a folder or a zip; archive litter and a single top folder are
 tolerated).  Inside, ``--subtask NAME`` picks the sub-task folder; the runs are the entries whose
 name carries a number (``run1``, ``2``, ``team-run3.tsv``), or the team's whole submission when
-none does.  Every run is checked and scored as ``annoscore validate`` does
+none does.  The sub-task folder may also sit inside each run (``run1/subtask1/``,
+``run2/subtask1/``, as a Codabench submission of sub-tasks holds them): each is then a run,
+numbered by the folder above it.  Every run is checked and scored as ``annoscore validate`` does
 (:mod:`annoscore.cli.campaign`); a run with a problem is listed, not scored.
+
+Several sub-tasks at once: ``--task NAME=TASK`` for each (NAME is the sub-task's folder), the
+gold as ``--gold DIR`` holding a folder per sub-task or ``--gold NAME=PATH`` for each, and
+``--option [NAME:]OPTION=VALUE``; each sub-task gets its own leaderboard, reports and tests in
+``--out/NAME/``.
 
 Written in ``--out``: ``leaderboard.csv``, ``leaderboard.md``, ``leaderboard.tex`` and
 ``leaderboard.json`` (the runs by headline score, best first), ``runs/TEAM.RUN.json`` (each
@@ -85,14 +92,31 @@ def _unpacked(entry: Path, work: Path) -> Path:
     return path
 
 
-def _subtask(folder: Path, name: str) -> Path | None:
+def _subtask(folder: Path, name: str) -> list[Path]:
+    """The folders named ``name`` (ignoring case) in ``folder`` (or ``folder`` itself), the
+    outermost ones."""
     from annoscore.cli.campaign import is_litter
 
     if folder.name.lower() == name.lower():
-        return folder
+        return [folder]
+    found: list[Path] = []
     for path in sorted(folder.rglob("*")):
-        if path.is_dir() and path.name.lower() == name.lower() and not is_litter(path.name):
-            return path
+        if not path.is_dir() or path.name.lower() != name.lower():
+            continue
+        parts = path.relative_to(folder).parts
+        if any(is_litter(part) for part in parts) or any(f in path.parents for f in found):
+            continue
+        found.append(path)
+    return found
+
+
+def _run_above(folder: Path, found: Path) -> str | None:
+    """The run a sub-task folder belongs to: the number of the innermost numbered folder
+    between the team's ``folder`` and it (``run2/subtask1`` -> ``run2``)."""
+    for part in reversed(found.relative_to(folder).parts[:-1]):
+        match = NUMBERED.search(part.removesuffix(".zip"))
+        if match:
+            return f"run{int(match.group(1))}"
     return None
 
 
@@ -109,32 +133,51 @@ def find_runs(teams_dir: Path, work: Path, subtask: str | None, one_file: bool) 
             continue
         team = entry.name.removesuffix(".zip")
         folder = _unpacked(entry, work)
-        if subtask is not None:
-            found = _subtask(folder, subtask) if folder.is_dir() else None
-            if found is None:
-                tell("warning", f"team {team}: no sub-task folder {subtask!r}: not in this table")
-                continue
-            folder = found
-        entries = (
-            sorted(p for p in folder.iterdir() if not is_litter(p.name)) if folder.is_dir() else []
-        )
-        numbered = [
-            p
-            for p in entries
-            if NUMBERED.search(p.name.removesuffix(".zip"))
-            and (p.is_file() if one_file else (p.is_dir() or p.suffix.lower() == ".zip"))
-        ]
-        if entries and numbered == entries:
-            seen: set[str] = set()
-            for path in numbered:
-                match = NUMBERED.search(path.name.removesuffix(".zip"))
-                name = f"run{int(match.group(1))}" if match else path.name
-                if name in seen:
-                    name = path.name
-                seen.add(name)
-                runs.append(Run(team, name, path))
-        else:
-            runs.append(Run(team, "run1", folder))
+        if subtask is None:
+            runs += _team_runs(team, folder, one_file)
+            continue
+        found = _subtask(folder, subtask) if folder.is_dir() else []
+        if not found:
+            tell("warning", f"team {team}: no sub-task folder {subtask!r}: not in this table")
+            continue
+        named = [(path, _run_above(folder, path)) for path in found]
+        if len(found) == 1 and named[0][1] is None:
+            runs += _team_runs(team, found[0], one_file)
+            continue
+        seen: set[str] = set()
+        for path, run in named:
+            name = run or path.relative_to(folder).as_posix()
+            if name in seen:
+                name = path.relative_to(folder).as_posix()
+            seen.add(name)
+            runs.append(Run(team, name, path))
+    return runs
+
+
+def _team_runs(team: str, folder: Path, one_file: bool) -> list[Run]:
+    """A team's runs in ``folder``: its numbered entries, or the whole folder."""
+    from annoscore.cli.campaign import is_litter
+
+    entries = (
+        sorted(p for p in folder.iterdir() if not is_litter(p.name)) if folder.is_dir() else []
+    )
+    numbered = [
+        p
+        for p in entries
+        if NUMBERED.search(p.name.removesuffix(".zip"))
+        and (p.is_file() if one_file else (p.is_dir() or p.suffix.lower() == ".zip"))
+    ]
+    if not entries or numbered != entries:
+        return [Run(team, "run1", folder)]
+    runs: list[Run] = []
+    seen: set[str] = set()
+    for path in numbered:
+        match = NUMBERED.search(path.name.removesuffix(".zip"))
+        name = f"run{int(match.group(1))}" if match else path.name
+        if name in seen:
+            name = path.name
+        seen.add(name)
+        runs.append(Run(team, name, path))
     return runs
 
 
@@ -245,17 +288,152 @@ def render_latex(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+@dataclass
+class Settings:
+    """How ``collect`` compares the runs: the paired test, its samples and seed, how many
+    runs below the best."""
+
+    test: TestChoice
+    samples: int | None
+    seed: int
+    top: int
+
+
+def collect_one(
+    teams_dir: Path,
+    entry: Any,
+    gold: Path,
+    options: Any,
+    subtask: str | None,
+    out: Path,
+    settings: Settings,
+) -> tuple[str, list[Run]]:
+    """Score every team's runs of one task (one sub-task) and write its leaderboard, reports
+    and tests in ``out``; the Markdown leaderboard and the runs (none scored: nothing
+    written)."""
+    from annoscore.report.generic import render as render_result
+    from annoscore.report.generic import render_json
+    from annoscore.report.significance import render as render_comparison
+    from annoscore.significance import paired_test
+
+    if not gold.exists():
+        raise InputError("no such file or folder", gold)
+    with tempfile.TemporaryDirectory(prefix="annoscore-collect-") as work:
+        unpacked = Path(work) / "teams"
+        unpacked.mkdir()
+        runs = find_runs(teams_dir, unpacked, subtask, gold.is_file())
+        if not runs:
+            return "", []
+        scoring = Path(work) / "runs"
+        scoring.mkdir()
+        score_runs(runs, entry, gold, options, scoring)
+    if all(run.result is None for run in runs):
+        return "", runs
+    (out / "runs").mkdir(parents=True, exist_ok=True)
+    header, rows = leaderboard_rows(runs)
+    write_output(out / "leaderboard.csv", render_csv(header, rows))
+    markdown = render_markdown(header, rows)
+    write_output(out / "leaderboard.md", markdown)
+    write_output(out / "leaderboard.tex", render_latex(header, rows))
+    board = [
+        {
+            "team": run.team,
+            "run": run.name,
+            "scores": None if run.result is None else dict(run.result.scores),
+            "problems": run.problems,
+            "warnings": run.notes,
+        }
+        for run in ranked(runs)
+    ]
+    write_output(
+        out / "leaderboard.json",
+        json.dumps({"task": entry.name, "runs": board}, indent=2, ensure_ascii=False) + "\n",
+    )
+    text = entry.text_renderer()
+    for run in runs:
+        if run.result is not None:
+            write_output(out / "runs" / f"{run.label}.json", render_json(run.result))
+            write_output(out / "runs" / f"{run.label}.txt", render_result(run.result, "text", text))
+        else:
+            write_output(out / "runs" / f"{run.label}.txt", "\n".join(run.problems) + "\n")
+    best = [run for run in ranked(runs) if run.headline is not None][: settings.top + 1]
+    if len(best) >= 2:
+        comparison = paired_test(
+            best[0].result,
+            {run.label: run.result for run in best[1:]},
+            test=settings.test.value,
+            samples=settings.samples,
+            seed=settings.seed,
+            baseline_name=best[0].label,
+            progress=progress,
+        )
+        write_output(out / "significance.md", render_comparison(comparison, "markdown"))
+        write_output(out / "significance.json", render_comparison(comparison, "json"))
+    shutil.rmtree(out / "runs" / "__pycache__", ignore_errors=True)
+    return markdown, runs
+
+
+def _subtask_golds(items: list[str], names: list[str]) -> dict[str, Path]:
+    """``--gold DIR`` (a folder per sub-task) or ``--gold NAME=PATH`` items: each sub-task's."""
+    from annoscore.cli.campaign import subtask_folders
+
+    if len(items) == 1 and "=" not in items[0]:
+        folder = Path(items[0])
+        if not folder.is_dir():
+            raise InputError("expected a folder holding one folder per sub-task", folder)
+        found, _, _ = subtask_folders(folder, names)
+    else:
+        found = {}
+        for item in items:
+            name, equals, path = (part.strip() for part in item.partition("="))
+            if not equals or name not in names or not path or name in found:
+                raise InputError(
+                    f"--gold {item!r}: expected one DIR holding a folder per sub-task, or "
+                    f"NAME=PATH once for each sub-task ({', '.join(names)})"
+                )
+            found[name] = Path(path)
+    lacking = [name for name in names if name not in found]
+    if lacking:
+        raise InputError(f"--gold: no gold standard for the sub-task(s) {', '.join(lacking)}")
+    return {name: found[name] for name in names}
+
+
 def register(app: typer.Typer) -> None:
-    @app.command("collect")
+    @app.command(
+        "collect",
+        epilog="Sub-tasks: collect teams/ --task subtask1=pharmaconer-ner --task "
+        "subtask2=pharmaconer-indexing --gold gold/ --option subtask2:gold_ann=gold/subtask1 "
+        "--out results/ (gold/ holds a folder per sub-task, or --gold NAME=PATH each): one "
+        "leaderboard per sub-task in results/NAME/.",
+    )
     @guarded
     def collect(
         teams_dir: Annotated[
             Path, typer.Argument(help="A folder with one zip or folder per team.")
         ],
-        task: Annotated[str, typer.Option("--task", help="A registered task name.")],
-        gold: Annotated[Path, typer.Option("--gold", help="The gold standard.")],
+        task: Annotated[
+            list[str],
+            typer.Option(
+                "--task",
+                help="A registered task name; or NAME=TASK for each sub-task (NAME: its "
+                "folder in the teams' runs).",
+            ),
+        ],
+        gold: Annotated[
+            list[str],
+            typer.Option(
+                "--gold",
+                help="The gold standard (with sub-tasks: a folder holding one folder per "
+                "sub-task, or NAME=PATH for each).",
+            ),
+        ],
         option: Annotated[
-            list[str] | None, typer.Option("--option", help="A task option NAME=VALUE.")
+            list[str] | None,
+            typer.Option(
+                "--option",
+                help="A task option NAME=VALUE (with sub-tasks: SUBTASK:NAME=VALUE, or "
+                "NAME=VALUE for every sub-task whose task has it).",
+            ),
         ] = None,
         subtask: Annotated[
             str | None,
@@ -279,77 +457,56 @@ def register(app: typer.Typer) -> None:
         """Score every team's runs: the leaderboard (CSV, Markdown, LaTeX, JSON), a report per
         run, and the paired tests between the top runs; e.g. collect submissions/ --task
         codiesp-d --gold gs_D.tsv --option codes=codes.tsv --subtask codiesp-d --out results/."""
+        from annoscore.cli.campaign import subtask_arguments, subtask_options
         from annoscore.cli.compare import parse_options
-        from annoscore.report.generic import render as render_result
-        from annoscore.report.generic import render_json
-        from annoscore.report.significance import render as render_comparison
-        from annoscore.significance import paired_test
         from annoscore.tasks import registry
 
-        try:
-            entry = registry.get(task)
-        except KeyError as error:
-            raise fail(str(error.args[0])) from None
-        options = parse_options(option or [], entry)
-        if not gold.exists():
-            raise InputError("no such file or folder", gold)
-        with tempfile.TemporaryDirectory(prefix="annoscore-collect-") as work:
-            unpacked = Path(work) / "teams"
-            unpacked.mkdir()
-            runs = find_runs(teams_dir, unpacked, subtask, gold.is_file())
-            if not runs:
-                raise InputError("no team found", teams_dir)
-            scoring = Path(work) / "runs"
-            scoring.mkdir()
-            score_runs(runs, entry, gold, options, scoring)
-        if all(run.result is None for run in runs):
-            for run in runs:
-                tell("error", f"{run.label}: {run.problems[0]}")
-            raise fail("no run could be scored")
-        (out / "runs").mkdir(parents=True, exist_ok=True)
-        header, rows = leaderboard_rows(runs)
-        write_output(out / "leaderboard.csv", render_csv(header, rows))
-        markdown = render_markdown(header, rows)
-        write_output(out / "leaderboard.md", markdown)
-        write_output(out / "leaderboard.tex", render_latex(header, rows))
-        board = [
-            {
-                "team": run.team,
-                "run": run.name,
-                "scores": None if run.result is None else dict(run.result.scores),
-                "problems": run.problems,
-                "warnings": run.notes,
-            }
-            for run in ranked(runs)
-        ]
-        write_output(
-            out / "leaderboard.json",
-            json.dumps({"task": entry.name, "runs": board}, indent=2, ensure_ascii=False) + "\n",
-        )
-        text = entry.text_renderer()
-        for run in runs:
-            if run.result is not None:
-                write_output(out / "runs" / f"{run.label}.json", render_json(run.result))
-                write_output(
-                    out / "runs" / f"{run.label}.txt", render_result(run.result, "text", text)
-                )
-            else:
-                write_output(out / "runs" / f"{run.label}.txt", "\n".join(run.problems) + "\n")
-        best = [run for run in ranked(runs) if run.headline is not None][: top + 1]
-        if len(best) >= 2:
-            comparison = paired_test(
-                best[0].result,
-                {run.label: run.result for run in best[1:]},
-                test=test.value,
-                samples=samples,
-                seed=seed,
-                baseline_name=best[0].label,
-                progress=progress,
+        settings = Settings(test, samples, seed, top)
+        single = len(task) == 1 and "=" not in task[0]
+        if single:
+            if len(gold) != 1:
+                raise fail("--gold: one gold standard for one task")
+            jobs = [(subtask, task[0], Path(gold[0]), option or [], out)]
+        else:
+            if subtask is not None:
+                raise fail("--subtask: with sub-tasks, each --task NAME=TASK names its folder")
+            subtasks = subtask_arguments(task)
+            golds = _subtask_golds(gold, [name for name, _ in subtasks])
+            items = subtask_options(option or [], subtasks)
+            jobs = [(n, t, golds[n], items[n], out / n) for n, t in subtasks]
+        prepared = []
+        for name, task_name, gold_path, items_of, folder in jobs:
+            try:
+                entry = registry.get(task_name)
+            except KeyError as error:
+                raise fail(str(error.args[0])) from None
+            prepared.append((name, entry, gold_path, parse_options(items_of, entry), folder))
+        shown: list[str] = []
+        later: list[str] = []
+        failed: list[str] = []
+        for name, entry, gold_path, options, folder in prepared:
+            markdown, runs = collect_one(
+                teams_dir, entry, gold_path, options, name, folder, settings
             )
-            write_output(out / "significance.md", render_comparison(comparison, "markdown"))
-            write_output(out / "significance.json", render_comparison(comparison, "json"))
-        shutil.rmtree(out / "runs" / "__pycache__", ignore_errors=True)
-        write_result(markdown, None)
-        for run in runs:
-            if run.result is None:
-                tell("warning", f"{run.label} not scored: {run.problems[0]}")
+            if not runs:
+                if single:
+                    raise InputError("no team found", teams_dir)
+                tell("warning", f"sub-task {name}: no team entered it: no leaderboard")
+                continue
+            if not markdown:
+                for run in runs:
+                    tell("error", f"{run.label}: {run.problems[0]}")
+                if single:
+                    raise fail("no run could be scored")
+                failed.append(str(name))
+                continue
+            shown.append(markdown if single else f"## {name} ({entry.name})\n\n{markdown}")
+            later += [f"{r.label} not scored: {r.problems[0]}" for r in runs if r.result is None]
+        if shown:
+            write_result("\n".join(shown), None)
+        for warning in later:
+            tell("warning", warning)
+        if failed:
+            raise fail(f"no run could be scored for the sub-task(s) {', '.join(failed)}")
+        if not shown:
+            raise InputError("no team entered any sub-task", teams_dir)

@@ -8,11 +8,18 @@ lays the spans out flat for :mod:`annoscore.metrics.phi_counts`.
 
 from __future__ import annotations
 
+import importlib
+import importlib.machinery
+import importlib.util
+import os
 import re
-from collections.abc import Sequence
+import sys
+import threading
+import types
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from annoscore.metrics.phi import Quotes, Tokenizer
 
@@ -23,6 +30,121 @@ if TYPE_CHECKING:
 
 
 _DIGITS_TO_ZERO = str.maketrans("123456789", "000000000")
+
+
+class _StdlibPattern:
+    """A :mod:`re` pattern that takes (and ignores) the ``timeout`` keyword of the ``regex``
+    package's match methods: what NLTK's ``nltk/redos.py`` calls on the patterns it compiles."""
+
+    __slots__ = ("_compiled",)
+
+    def __init__(self, compiled: re.Pattern[str]) -> None:
+        self._compiled = compiled
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._compiled, name)
+        if not callable(found):
+            return found  # pattern, flags, groups, groupindex
+
+        def untimed(*args: Any, timeout: object = None, **kwargs: Any) -> Any:
+            return found(*args, **kwargs)
+
+        return untimed
+
+
+def _stdlib_regex() -> types.ModuleType:
+    """A stand-in for the compiled ``regex`` package with what ``nltk/redos.py`` uses of it
+    (``compile``, ``error``), backed by the standard library's :mod:`re`."""
+    module = types.ModuleType("regex", "annoscore: the standard library's re as NLTK's engine")
+    compile_: Callable[..., _StdlibPattern] = lambda pattern, flags=0: _StdlibPattern(  # noqa: E731
+        re.compile(pattern, flags)
+    )
+    module.__dict__.update(compile=compile_, error=re.error)
+    return module
+
+
+def _package(name: str, folders: list[str]) -> types.ModuleType:
+    """An empty package ``name`` whose submodules are found in ``folders``: its
+    ``__init__.py`` is not run."""
+    module = types.ModuleType(name)
+    spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+    spec.submodule_search_locations = folders
+    module.__spec__, module.__path__, module.__package__ = spec, folders, name
+    return module
+
+
+_LOADED = "_annoscore_nltk."
+"""The prefix under which the loaded NLTK modules stay in ``sys.modules`` (so that the bundle's
+vendoring finds them, and ``import nltk`` elsewhere still gets the real package)."""
+_LOCK = threading.Lock()
+_TREEBANK: list[Any] = []
+
+
+def _ours(name: str) -> bool:
+    return name in ("nltk", "regex") or name.startswith("nltk.")
+
+
+def treebank_tokenizer() -> TreebankWordTokenizer:
+    """NLTK's own ``TreebankWordTokenizer`` (its module file, its rules), loaded without the
+    compiled ``regex`` package, so that a Codabench image with only the standard library, numpy
+    and scipy can score the token level.
+
+    ``import nltk`` runs ``nltk/__init__.py`` (and ``nltk/tokenize/__init__.py``), which imports
+    much of NLTK, ``regex`` among it, and scikit-learn when installed.  Here only
+    ``nltk/tokenize/treebank.py`` and what it imports (``nltk/redos.py``, ``tokenize/api.py``,
+    ``tokenize/destructive.py``, ``tokenize/util.py``, ``internals.py``, ``pathsec.py``,
+    ``termsec.py``) are imported, under empty stand-ins of the packages ``nltk`` and
+    ``nltk.tokenize``, and ``nltk/redos.py`` compiles the rules with the standard library's
+    :mod:`re` (:func:`_stdlib_regex`) instead of ``regex`` (whose per-match timeout, a guard
+    against caller-supplied patterns, the fixed Treebank rules do not need).  ``sys.modules``
+    is restored afterwards; the modules loaded stay there under the prefix ``_annoscore_nltk.``.
+
+    The tokens equal those of NLTK's normal import (``tests/metrics/test_phi_tokens.py`` pins
+    them on random texts), except on texts holding characters the two engines class
+    differently: ``\\s`` (U+001C to U+001F are whitespace for :mod:`re` and
+    ``str.split``, not for ``regex``), ``\\d`` (digits newer than this Python's Unicode
+    database) and ``\\b`` next to marks and other characters only ``regex`` counts as word
+    characters (the contraction rules, e.g. ``cannot`` + U+0301).  There the tokens are those
+    NLTK gave with :mod:`re` before version 3.10 (nlpsandbox-client 4.3.1's time).
+
+    >>> treebank_tokenizer().tokenize("I can't go (today).")
+    ['I', 'ca', "n't", 'go', '(', 'today', ')', '.']
+    >>> "_annoscore_nltk.nltk.tokenize.treebank" in sys.modules
+    True
+    """
+    with _LOCK:
+        if not _TREEBANK:
+            _TREEBANK.append(_load_treebank())
+        return _TREEBANK[0]()
+
+
+def _load_treebank() -> Any:
+    spec = importlib.util.find_spec("nltk")  # finds the folder, runs nothing
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("the NLP Sandbox token level needs NLTK", name="nltk")
+    folders = list(spec.submodule_search_locations)
+    saved = {name: module for name, module in sys.modules.items() if _ours(name)}
+    for name in saved:
+        del sys.modules[name]
+    try:
+        sys.modules["regex"] = _stdlib_regex()
+        sys.modules["nltk"] = _package("nltk", folders)
+        sys.modules["nltk.tokenize"] = _package(
+            "nltk.tokenize", [os.path.join(folder, "tokenize") for folder in folders]
+        )
+        treebank = importlib.import_module("nltk.tokenize.treebank")
+        loaded = {
+            name: module
+            for name, module in sys.modules.items()
+            if name.startswith("nltk.") and getattr(module, "__file__", None)
+        }
+    finally:
+        for name in [name for name in sys.modules if _ours(name)]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+    for name, module in loaded.items():
+        sys.modules[_LOADED + name] = module
+    return treebank.TreebankWordTokenizer
 
 
 class TokenSpans:
@@ -93,9 +215,7 @@ class TokenSpans:
 
     def _tokenize(self, text: str) -> tuple[tuple[tuple[int, int], ...], bool]:
         if self._treebank is None:
-            from nltk.tokenize import TreebankWordTokenizer  # slow import: only when used
-
-            self._treebank = TreebankWordTokenizer()
+            self._treebank = treebank_tokenizer()  # loaded only when used
         tokens = self._treebank.tokenize(text)
         spans = []
         cursor = 0
