@@ -1,19 +1,27 @@
-"""The NLP Sandbox token level's tokenizer: NLTK's ``TreebankWordTokenizer`` loaded without the
-compiled ``regex`` package (:func:`annoscore.metrics.phi_tokens.treebank_tokenizer`) gives the
-tokens and spans of NLTK's normal import.
+"""The NLP Sandbox token level's tokenizer: NLTK's ``TreebankWordTokenizer`` loaded without NLTK's
+package (:func:`annoscore.metrics.phi_tokens.treebank_tokenizer`) gives the tokens and spans of
+NLTK's normal import; on the standard library's ``re`` (no ``regex`` package) it differs only on
+texts that :func:`~annoscore.metrics.phi_tokens.engines_may_differ` flags, which are warned about.
 
 ``ANNOSCORE_EQUIVALENCE_CASES`` multiplies the number of random texts (default 1: 4,000).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
-from annoscore.metrics.phi_tokens import treebank_tokenizer
+import pytest
+
+from annoscore.metrics import phi_tokens
+from annoscore.metrics.phi_tokens import engines_may_differ, treebank_tokenizer
 
 SCALE = max(1, int(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1")))
 CASES = 4000 * SCALE
@@ -29,7 +37,8 @@ NUMBERS = ["617", "555-0142", "(617)", "1,000", "3.14", "10:30", "2021-01-02", "
            "$5", "50%", "#3", "@home", "&c", "0", "1e-3", "+1", "٣"]  # fmt: skip
 MARKS = [",", ".", ";", ":", "!", "?", "'", "''", '"', "``", "`", "(", ")", "[", "]", "{", "}",
          "<", ">", "-", "--", "...", "@", "#", "$", "%", "&", "*", "/", "\\", "«", "»", "“",
-         "”", "‘", "’", "…", "–", "—"]  # fmt: skip
+         "”", "‘", "’", "…", "–", "—",
+         "\x1c", "\x1f", "a\u0301", "\u203f", "²", "½", "\U0001fae8"]  # fmt: skip
 SPACES = [" ", " ", " ", "  ", "\t", "\n", "\r\n", "\xa0", "\u2003", "\u3000", ""]
 
 
@@ -48,7 +57,7 @@ def _text(rng: random.Random) -> str:
     if rng.random() < 0.2:
         text = rng.choice(['"', "'", "(", " ", "``"]) + text
     if rng.random() < 0.2:
-        text += rng.choice(['"', "'", ".", ".)", '."', " ", "?", "'s "])
+        text += rng.choice(['"', "'", ".", ".)", '."', " ", "?", "'s ", ".\x1c", "can\u0301not"])
     return text
 
 
@@ -78,13 +87,80 @@ def test_the_loaded_tokenizer_equals_nltk_s_normal_import_on_random_texts() -> N
     assert aligned > CASES // 2  # most texts align: the spans are compared, not skipped
 
 
-def test_the_documented_divergence_of_the_two_engines() -> None:
+@pytest.fixture
+def on_stdlib_re() -> Iterator[Any]:
+    """A Treebank tokenizer whose rules run on the standard library's ``re`` (what a bundle
+    uses), loaded anew; the modules this process had loaded are put back afterwards."""
+    kept = {n: m for n, m in sys.modules.items() if n.startswith(phi_tokens._LOADED)}
+    try:
+        yield phi_tokens._load_treebank(True)()
+    finally:
+        for name in [n for n in sys.modules if n.startswith(phi_tokens._LOADED)]:
+            del sys.modules[name]
+        sys.modules.update(kept)
+
+
+def test_on_re_the_tokens_differ_only_on_texts_flagged_as_doubtful(on_stdlib_re: Any) -> None:
+    """Texts that ``re`` cuts otherwise than ``regex`` (NLTK's normal import) are all flagged by
+    ``engines_may_differ``, so the warning names every text whose tokens may be unofficial."""
+    from nltk.tokenize import TreebankWordTokenizer
+
+    reference = TreebankWordTokenizer()
+    rng = random.Random(1129)
+    differ = flagged = 0
+    for _ in range(CASES):
+        text = _text(rng)
+        doubtful = engines_may_differ(text)
+        flagged += doubtful
+        if on_stdlib_re.tokenize(text) != reference.tokenize(text):
+            differ += 1
+            assert doubtful, repr(text)
+    assert differ > 0 and flagged < CASES  # the generator reaches both kinds of text
+
+
+def test_the_documented_divergence_of_the_two_engines(on_stdlib_re: Any) -> None:
     """U+001C is whitespace for ``re`` (and ``str.split``), not for ``regex``: the final period
     is split off before it only by ``re`` (as NLTK did before it moved to ``regex``)."""
     from nltk.tokenize import TreebankWordTokenizer
 
-    assert treebank_tokenizer().tokenize("end.\x1c") == ["end", "."]
+    assert on_stdlib_re.tokenize("end.\x1c") == ["end", "."]
     assert TreebankWordTokenizer().tokenize("end.\x1c") == ["end."]
+    assert treebank_tokenizer().tokenize("end.\x1c") == ["end."]  # regex installed: official
+    assert engines_may_differ("end.\x1c")
+
+
+def test_a_bundle_s_engine_names_the_doubtful_texts_in_a_warning(tmp_path: Path) -> None:
+    """With ``ANNOSCORE_NLTK_ENGINE=re`` (a bundle's launcher), the token level runs on ``re``,
+    never imports ``regex``, and warns about the one text whose tokens may be unofficial."""
+
+    def file(name: str, *texts: str) -> Path:
+        items = [{"start": 10 * k, "length": len(t), "text": t} for k, t in enumerate(texts)]
+        obj = {"annotationSource": {"resourceSource": {"name": "n"}}, "textDateAnnotations": items}
+        (tmp_path / name).write_text(json.dumps([obj]))
+        return tmp_path / name
+
+    gold = file("g.json", "May 1", "end.\x1c")
+    pred = file("p.json", "May 1", "end.\x1c", "June 2")
+    script = (
+        "import sys, json\n"
+        "from annoscore.tasks.nlpsandbox import score_nlpsandbox_date\n"
+        "result = score_nlpsandbox_date(sys.argv[1], sys.argv[2])\n"
+        "print(json.dumps([str(w) for w in result.warnings]))\n"
+        "print('regex' in sys.modules)\n"
+    )
+    for engine, warned in (("re", True), ("regex", False)):
+        env = {**os.environ, "ANNOSCORE_NLTK_ENGINE": engine}
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(gold), str(pred)],
+            capture_output=True, text=True, check=False, timeout=120, env=env,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        warnings, regex_imported = done.stdout.splitlines()
+        named = [w for w in json.loads(warnings) if "distinct annotation texts" in w]
+        assert named == ([named[0]] if warned else []), warnings
+        if warned:
+            assert named[0].startswith("1 distinct annotation texts") and "cut with re" in named[0]
+        assert regex_imported == ("False" if warned else "True")
 
 
 def test_the_token_level_imports_neither_regex_nor_nltk_s_package() -> None:

@@ -90,6 +90,7 @@ if sys.version_info < (3, 11):
     sys.exit(1)
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "vendor"))
+os.environ["ANNOSCORE_NLTK_ENGINE"] = "re"  # NLTK's rules on the stdlib's re: no regex package
 sys.dont_write_bytecode = True
 
 import importlib.util  # noqa: E402
@@ -538,7 +539,7 @@ def _closure(layout: Path, config: Path, hidden: list[str]) -> _Closure:
         output = Path(work) / "output"
         command = [sys.executable, "-c", CLOSURE, "codabench", "score", str(layout), str(output)]
         command += ["--config", str(config), str(listing)]
-        env = {**os.environ, "ANNOSCORE_HIDDEN": ",".join(hidden)}
+        env = {**os.environ, "ANNOSCORE_HIDDEN": ",".join(hidden), "ANNOSCORE_NLTK_ENGINE": "re"}
         done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
         if not listing.exists():
             raise InputError(f"cannot find what the scoring program imports: {done.stderr[-500:]}")

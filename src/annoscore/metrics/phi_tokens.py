@@ -16,6 +16,7 @@ import re
 import sys
 import threading
 import types
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import repeat
@@ -80,32 +81,33 @@ _LOCK = threading.Lock()
 _TREEBANK: list[Any] = []
 
 
-def _ours(name: str) -> bool:
-    return name in ("nltk", "regex") or name.startswith("nltk.")
+def _ours(name: str, stdlib: bool) -> bool:
+    """Whether loading replaces the module ``name`` for its time (``regex``: by the stand-in)."""
+    return name == "nltk" or name.startswith("nltk.") or (stdlib and name == "regex")
 
 
 def treebank_tokenizer() -> TreebankWordTokenizer:
-    """NLTK's own ``TreebankWordTokenizer`` (its module file, its rules), loaded without the
-    compiled ``regex`` package, so that a Codabench image with only the standard library, numpy
-    and scipy can score the token level.
+    """NLTK's own ``TreebankWordTokenizer`` (its module file, its rules), loaded without NLTK's
+    package and, where need be, without the compiled ``regex`` package, so that a Codabench image
+    with only the standard library, numpy and scipy can score the token level.
 
     ``import nltk`` runs ``nltk/__init__.py`` (and ``nltk/tokenize/__init__.py``), which imports
     much of NLTK, ``regex`` among it, and scikit-learn when installed.  Here only
     ``nltk/tokenize/treebank.py`` and what it imports (``nltk/redos.py``, ``tokenize/api.py``,
     ``tokenize/destructive.py``, ``tokenize/util.py``, ``internals.py``, ``pathsec.py``,
     ``termsec.py``) are imported, under empty stand-ins of the packages ``nltk`` and
-    ``nltk.tokenize``, and ``nltk/redos.py`` compiles the rules with the standard library's
-    :mod:`re` (:func:`_stdlib_regex`) instead of ``regex`` (whose per-match timeout, a guard
-    against caller-supplied patterns, the fixed Treebank rules do not need).  ``sys.modules``
-    is restored afterwards; the modules loaded stay there under the prefix ``_annoscore_nltk.``.
-
-    The tokens equal those of NLTK's normal import (``tests/metrics/test_phi_tokens.py`` pins
-    them on random texts), except on texts holding characters the two engines class
-    differently: ``\\s`` (U+001C to U+001F are whitespace for :mod:`re` and
-    ``str.split``, not for ``regex``), ``\\d`` (digits newer than this Python's Unicode
+    ``nltk.tokenize``.  ``nltk/redos.py`` compiles the rules with ``regex`` where it is
+    installed: the tokens are then those of NLTK's normal import, the official ones
+    (``tests/metrics/test_phi_tokens.py`` pins them on random texts).  Without ``regex`` (or with
+    :data:`ENGINE` set to ``re``, as a bundle's launcher sets it) they are compiled by the
+    standard library's :mod:`re` (:func:`_stdlib_regex`; ``regex``'s per-match timeout guards
+    against caller-supplied patterns, which the fixed Treebank rules are not).  The two engines
+    class a few characters differently: ``\\s`` (U+001C to U+001F are whitespace for :mod:`re`
+    and ``str.split``, not for ``regex``), ``\\d`` (digits newer than this Python's Unicode
     database) and ``\\b`` next to marks and other characters only ``regex`` counts as word
-    characters (the contraction rules, e.g. ``cannot`` + U+0301).  There the tokens are those
-    NLTK gave with :mod:`re` before version 3.10 (nlpsandbox-client 4.3.1's time).
+    characters (``cannot`` + U+0301); texts holding such characters are named in a warning
+    (:func:`engines_may_differ`).  ``sys.modules`` is restored afterwards; the modules loaded
+    stay there under the prefix ``_annoscore_nltk.``.
 
     >>> treebank_tokenizer().tokenize("I can't go (today).")
     ['I', 'ca', "n't", 'go', '(', 'today', ')', '.']
@@ -114,20 +116,67 @@ def treebank_tokenizer() -> TreebankWordTokenizer:
     """
     with _LOCK:
         if not _TREEBANK:
-            _TREEBANK.append(_load_treebank())
-        return _TREEBANK[0]()
+            stdlib = stdlib_engine()
+            _TREEBANK.append((_load_treebank(stdlib), stdlib))
+        return _TREEBANK[0][0]()
 
 
-def _load_treebank() -> Any:
+ENGINE = "ANNOSCORE_NLTK_ENGINE"
+"""The environment variable that chooses the engine NLTK's rules run on: ``re``, the standard
+library's, even where the ``regex`` package is installed (what a Codabench bundle's launcher
+sets: its image has no ``regex``); unset, ``regex`` where it can be imported, as NLTK does."""
+
+
+def stdlib_engine() -> bool:
+    """Whether :func:`treebank_tokenizer` runs NLTK's rules on the standard library's :mod:`re`
+    (``regex`` is not installed, or :data:`ENGINE` says ``re``) rather than on ``regex``."""
+    if os.environ.get(ENGINE) == "re":
+        return True
+    try:
+        return importlib.util.find_spec("regex") is None
+    except (ImportError, ValueError):  # blocked, or a module without a spec
+        return True
+
+
+def uses_stdlib_engine() -> bool:
+    """Whether the tokenizer loaded in this process (loading it if need be) runs on :mod:`re`."""
+    treebank_tokenizer()
+    return bool(_TREEBANK[0][1])
+
+
+_OTHER_WHITESPACE = re.compile("[\x1c-\x1f]")
+
+
+def engines_may_differ(text: str) -> bool:
+    """Whether :mod:`re` and ``regex`` may class a character of ``text`` differently, so that
+    NLTK's rules may cut it differently on the two engines: U+001C to U+001F (whitespace for
+    :mod:`re` only), and any non-ASCII character that is not a letter or a space separator
+    (marks and connectors beside ``\\b``, digits or letters newer than this Python's Unicode
+    database, which it sees as unassigned).  Letters and spaces are classed alike by both.
+
+    >>> engines_may_differ("Boston, MA 02118"), engines_may_differ("Zoë Müller")
+    (False, False)
+    >>> engines_may_differ("end.\x1c"), engines_may_differ("cannot\u0301")
+    (True, True)
+    """
+    if _OTHER_WHITESPACE.search(text):
+        return True
+    if text.isascii():
+        return False
+    return any(ord(c) > 127 and unicodedata.category(c)[0] not in "LZ" for c in text)
+
+
+def _load_treebank(stdlib: bool) -> Any:
     spec = importlib.util.find_spec("nltk")  # finds the folder, runs nothing
     if spec is None or not spec.submodule_search_locations:
         raise ModuleNotFoundError("the NLP Sandbox token level needs NLTK", name="nltk")
     folders = list(spec.submodule_search_locations)
-    saved = {name: module for name, module in sys.modules.items() if _ours(name)}
+    saved = {name: module for name, module in sys.modules.items() if _ours(name, stdlib)}
     for name in saved:
         del sys.modules[name]
     try:
-        sys.modules["regex"] = _stdlib_regex()
+        if stdlib:
+            sys.modules["regex"] = _stdlib_regex()
         sys.modules["nltk"] = _package("nltk", folders)
         sys.modules["nltk.tokenize"] = _package(
             "nltk.tokenize", [os.path.join(folder, "tokenize") for folder in folders]
@@ -139,7 +188,7 @@ def _load_treebank() -> Any:
             if name.startswith("nltk.") and getattr(module, "__file__", None)
         }
     finally:
-        for name in [name for name in sys.modules if _ours(name)]:
+        for name in [name for name in sys.modules if _ours(name, stdlib)]:
             del sys.modules[name]
         sys.modules.update(saved)
     for name, module in loaded.items():
@@ -160,7 +209,9 @@ class TokenSpans:
     ``"`` as ````` or ``''``, which the search cannot find: with ``quotes="official"`` the offset
     is then ``cursor - 1`` (the official arithmetic, bogus keys); with ``quotes="fixed"`` the text
     is aligned by NLTK's own ``span_tokenize``, which maps the quotes back, and the text is counted
-    in :attr:`quote_fixes`.
+    in :attr:`quote_fixes`.  Where the rules run on :mod:`re` (:func:`stdlib_engine`), the texts
+    that engine may cut otherwise than ``regex`` (:func:`engines_may_differ`) are kept in
+    :attr:`engine_doubts`, for a warning.
 
     ``whitespace``: ``re.split(r"\\s+", text)``, offsets ``0, len(t0) + 1, ...``: several
     whitespace characters in a row shift the later offsets, and leading (trailing) whitespace
@@ -183,8 +234,10 @@ class TokenSpans:
         self.tokenizer = tokenizer
         self.quotes = quotes
         self.quote_fixes = 0
+        self.engine_doubts: set[str] = set()
         self._cache: dict[str, tuple[tuple[int, int], ...]] = {}
         self._treebank: TreebankWordTokenizer | None = None
+        self._stdlib = False
         self._whitespace = re.compile(r"\s+")
 
     def __call__(self, text: str) -> tuple[tuple[int, int], ...]:
@@ -216,6 +269,9 @@ class TokenSpans:
     def _tokenize(self, text: str) -> tuple[tuple[tuple[int, int], ...], bool]:
         if self._treebank is None:
             self._treebank = treebank_tokenizer()  # loaded only when used
+            self._stdlib = uses_stdlib_engine()
+        if self._stdlib and engines_may_differ(text):
+            self.engine_doubts.add(text)
         tokens = self._treebank.tokenize(text)
         spans = []
         cursor = 0

@@ -109,6 +109,11 @@ _MESSAGES = {
     "quote-offsets": "{{count}} annotation texts contain a double quote, which the Treebank "
     "tokenizer rewrites so the official offset search fails; their tokens were found in the "
     "text instead (--quotes official reproduces the official bogus offsets)",
+    "tokenizer-engine": "{{count}} distinct annotation texts hold characters that the standard "
+    "library's re may class otherwise than the regex package NLTK uses (U+001C to U+001F, marks, "
+    "symbols, code points newer than this Python); regex is not installed (or "
+    "ANNOSCORE_NLTK_ENGINE=re), so their tokens were cut with re and may differ from the "
+    "official ones",
     "nlpsandbox.text-differs": "{{count}} annotations of {name} differ from their note's text "
     "at their offsets (--notes); they are scored as written",
     "nlpsandbox.unknown-note": "{{count}} annotations of {name} name a note the notes file "
@@ -152,6 +157,7 @@ def _warnings(
     add("gold-only-notes", len(missing), missing)
     add("unknown-location-type", unknown_hipaa)
     add("quote-offsets", spans.quote_fixes)
+    add("tokenizer-engine", len(spans.engine_doubts))
     return found
 
 
