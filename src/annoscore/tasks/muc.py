@@ -44,7 +44,6 @@ from annoscore.model import TemplateDocument
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, Undefined
 from annoscore.tasks.muc_sgml import (
-    Counted,
     by_number,
     count_coreference,
     count_named_entity,
@@ -239,15 +238,6 @@ def _by_id(documents: Iterable[TemplateDocument], side: str) -> dict[str, Templa
     return out
 
 
-def _read_templates(
-    config: MucConfig, key: Path, response: Path
-) -> tuple[list[TemplateDocument], list[TemplateDocument]]:
-    status_slot = config.value("optional_status_slot")
-    keys = read_templates(key, keys_syntax=True, status_slot=status_slot)
-    responses = read_templates(response, keys_syntax=config.key2key, status_slot=status_slot)
-    return keys, responses
-
-
 def _templates(
     config: MucConfig,
     key_documents: Iterable[TemplateDocument],
@@ -295,8 +285,10 @@ def _templates(
 
 def _score_templates(task: str, key: Path, response: Path, options: TemplateOptions) -> Result:
     config = load_config(options.config, task)
-    keys, responses = _read_templates(config, Path(key), Path(response))
-    return _templates(config, keys, responses, options, bom_warnings(Path(key), Path(response)))
+    status_slot = config.value("optional_status_slot")
+    keys = read_templates(Path(key), keys_syntax=True, status_slot=status_slot)
+    rsps = read_templates(Path(response), keys_syntax=config.key2key, status_slot=status_slot)
+    return _templates(config, keys, rsps, options, bom_warnings(Path(key), Path(response)))
 
 
 def score_muc_template_element(
@@ -430,12 +422,28 @@ def count_muc_scenario_template(
 # --- SGML tasks ----------------------------------------------------------------------------------
 
 
-def _sgml_result(
-    config: MucConfig,
-    counted: Counted,
-    options: MucOptions,
-    file_warnings: Sequence[ScoreWarning],
+def _sgml(
+    task: str,
+    key: Path | Sequence[SgmlDocument],
+    response: Path | Sequence[SgmlDocument],
+    options: NamedEntityOptions | CoreferenceOptions,
 ) -> Result:
+    """Read (files) or number (parsed documents) both sides, count and build the result."""
+    config = load_config(options.config, task)
+    file_warnings: Sequence[ScoreWarning] = ()
+    if isinstance(key, Path) and isinstance(response, Path):
+        gids = task_gids(config)
+        keys, rsps = read_task_file(config, key, gids), read_task_file(config, response, gids)
+        file_warnings = bom_warnings(key, response)
+    else:
+        assert not isinstance(key, Path) and not isinstance(response, Path)
+        keys, rsps = by_number(key, "key"), by_number(response, "response")
+    strict = options.strict_text
+    counted = (
+        count_coreference(config, keys, rsps, metrics=options.metric, strict_text=strict)
+        if isinstance(options, CoreferenceOptions)
+        else count_named_entity(config, keys, rsps, strict_text=strict)
+    )
     return get(task_name(config.scoring_task)).result(
         options,
         counted.per_document,
@@ -443,13 +451,6 @@ def _sgml_result(
         warnings=[*counted.warnings, *file_warnings],
         details=counted.details,
     )
-
-
-def _read_sgml(
-    config: MucConfig, key: Path, response: Path
-) -> tuple[dict[str, SgmlDocument], dict[str, SgmlDocument]]:
-    gids = task_gids(config)
-    return read_task_file(config, key, gids), read_task_file(config, response, gids)
 
 
 def score_muc_named_entity(
@@ -474,10 +475,7 @@ def score_muc_named_entity(
     >>> r.counts["pos"], r.counts["act"], r.counts["cor"]
     (38, 36, 27)
     """
-    config = load_config(options.config, "named_entity")
-    keys, responses = _read_sgml(config, Path(key), Path(response))
-    counted = count_named_entity(config, keys, responses, strict_text=options.strict_text)
-    return _sgml_result(config, counted, options, bom_warnings(Path(key), Path(response)))
+    return _sgml("named_entity", Path(key), Path(response), options)
 
 
 def count_muc_named_entity(
@@ -496,10 +494,7 @@ def count_muc_named_entity(
     >>> r.counts["cor"], r.counts["inc"], r.scores["f_pr"]
     (1, 1, 0.5)
     """
-    config = load_config(options.config, "named_entity")
-    keys, responses = by_number(key_documents, "key"), by_number(response_documents, "response")
-    counted = count_named_entity(config, keys, responses, strict_text=options.strict_text)
-    return _sgml_result(config, counted, options, ())
+    return _sgml("named_entity", key_documents, response_documents, options)
 
 
 def score_muc_coreference(
@@ -524,12 +519,7 @@ def score_muc_coreference(
     >>> r.counts["muc_recall_num"], r.counts["muc_recall_den"], round(r.score, 4)
     (1, 3, 0.3333)
     """
-    config = load_config(options.config, "coreference")
-    keys, responses = _read_sgml(config, Path(key), Path(response))
-    counted = count_coreference(
-        config, keys, responses, metrics=options.metric, strict_text=options.strict_text
-    )
-    return _sgml_result(config, counted, options, bom_warnings(Path(key), Path(response)))
+    return _sgml("coreference", Path(key), Path(response), options)
 
 
 def count_muc_coreference(
@@ -548,9 +538,4 @@ def count_muc_coreference(
     >>> r.counts["muc_recall_num"], r.counts["muc_recall_den"], r.scores["recall"]
     (0, 1, 0.0)
     """
-    config = load_config(options.config, "coreference")
-    keys, responses = by_number(key_documents, "key"), by_number(response_documents, "response")
-    counted = count_coreference(
-        config, keys, responses, metrics=options.metric, strict_text=options.strict_text
-    )
-    return _sgml_result(config, counted, options, ())
+    return _sgml("coreference", key_documents, response_documents, options)
