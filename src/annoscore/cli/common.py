@@ -153,12 +153,9 @@ def tell(kind: str, message: str) -> None:
     if len(text) > MESSAGE_LIMIT:
         half = MESSAGE_LIMIT // 2
         text = f"{text[:half]} ... {text[-half:]}"
-    stream = sys.stderr
-    if stream is None:
-        return
-    with contextlib.suppress(OSError, ValueError):
-        stream.write(f"annoscore: {kind}: {text}\n")
-        stream.flush()
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # no stderr (``2>&-``)
+        sys.stderr.write(f"annoscore: {kind}: {text}\n")
+        sys.stderr.flush()
 
 
 def fail(message: str, status: int = 2) -> typer.Exit:
@@ -181,12 +178,7 @@ def working_indicator(name: str) -> Iterator[None]:
     nothing.  :func:`emit` stops it before writing, so it never mixes with the output; stdout is
     not redirected.  Rich is imported only when the spinner is shown.
     """
-    stream = sys.stderr
-    try:
-        terminal = stream is not None and stream.isatty()
-    except (OSError, ValueError):  # a closed stream
-        terminal = False
-    if os.environ.get("CI") or not terminal:
+    if os.environ.get("CI") or not is_terminal(sys.stderr):
         yield
         return
     from rich.console import Console
