@@ -351,15 +351,11 @@ def _ann_files(docs: Mapping[str, Document]) -> dict[str, AnnFile]:
     """Documents in memory as a reader's columns."""
 
     def columns(doc_id: str, doc: Document) -> AnnFile:
-        if isinstance(doc, AnnFile):
-            return doc
-        return AnnFile.of(doc if isinstance(doc, AnnotatedDocument) else _document(doc_id, doc))
+        if isinstance(doc, AnnFile | AnnotatedDocument):
+            return doc if isinstance(doc, AnnFile) else AnnFile.of(doc)
+        return AnnFile.of(AnnotatedDocument(doc_id, tuple(doc)))
 
     return {doc_id: columns(doc_id, doc) for doc_id, doc in docs.items()}
-
-
-def _document(doc_id: str, mentions: Iterable[Mention]) -> AnnotatedDocument:
-    return AnnotatedDocument(doc_id, tuple(mentions))
 
 
 def _ner_result(

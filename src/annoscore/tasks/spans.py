@@ -1,21 +1,11 @@
 """Generic span scoring: ``annoscore spans GOLD SYSTEM``, :func:`score_spans` on brat files and
 :func:`count_spans` on documents in memory.
 
-Modes (see :mod:`annoscore.align.spans` for the matching rules, :mod:`annoscore.metrics.spans`
-for the counts and the attribution to types):
-
-=========  ===========================================================  ======================
-mode       a gold and a predicted mention match when                     scores
-=========  ===========================================================  ======================
-strict     same fragments and same type                                  precision recall f1
-exact      same fragments (any type)                                     precision recall f1
-overlap    same type, shared characters >= ``min_overlap`` of the basis  precision recall f1
-relaxed    same type, start and end each within ``tolerance``            precision recall f1
-token      per whitespace token of the text (needs the ``.txt``)         precision recall f1
-semeval    SemEval-2013 strict / exact / partial / type schemes         ``{scheme}_precision``…
-concepts   same fragments, type and concept id (one item per id);        precision recall f1,
-           and each document's set of (type, id) pairs                   ``ids_precision``…
-=========  ===========================================================  ======================
+Modes: ``strict``, ``exact``, ``overlap``, ``relaxed`` and ``token`` score precision, recall
+and f1, ``semeval`` ``{scheme}_precision``... per SemEval-2013 scheme (matching rules:
+:mod:`annoscore.align.spans`; counts and types: :mod:`annoscore.metrics.spans`); ``concepts``
+scores items of fragments, type and concept id, and each document's (type, id) pairs
+(``ids_precision``...).
 
 Matching is one-to-one and optimal and never depends on the order of the input.  F is
 undefined only when a unit has no mention on either side, so a document whose mentions were all
@@ -246,15 +236,13 @@ def count_spans(
         docs: Mapping[str, AnnotatedDocument | AnnFile | Iterable[Mention]],
     ) -> dict[str, SpanDocument]:
         return {
-            doc_id: d if isinstance(d, AnnotatedDocument | AnnFile) else _document(doc_id, d)
+            doc_id: d
+            if isinstance(d, AnnotatedDocument | AnnFile)
+            else AnnotatedDocument(doc_id, tuple(d))
             for doc_id, d in docs.items()
         }
 
     return _scored(documents(gold_docs), documents(system_docs), options, [])
-
-
-def _document(doc_id: str, mentions: Iterable[Mention]) -> AnnotatedDocument:
-    return AnnotatedDocument(doc_id, tuple(mentions))
 
 
 def _scored(
