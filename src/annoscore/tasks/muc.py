@@ -323,7 +323,7 @@ def score_muc_template_relation(
     """Template relation (TR): as :func:`score_muc_template_element` (the same counts, scores
     and settings); relations are objects whose slots point to other objects, aligned after
     them (a pointer fill is correct when its key and response targets are aligned together).
-    Undefined: as there (a ratio with a zero denominator; F only when POS + ACT = 0).
+    Undefined: as there.
 
     >>> from annoscore.samples import SAMPLES
     >>> muc = SAMPLES / "muc"
@@ -462,11 +462,10 @@ def score_muc_named_entity(
 
     Counts and scores: those of :func:`score_muc_template_element`, plus the SUBTASK rows
     (``subtask:CLASS:SLOT:VALUE:*``, ``:ne_subtask_names``) and the SECT rows (``section:NAME:*``,
-    ``:doc_sections`` or ``:doc_section_groups``).  Undefined: as there (a ratio with a zero
-    denominator; F only when POS + ACT = 0).  Settings that move the number: the
-    configuration's (official string comparison CLEAN; TEXT is correct only on the exact
-    extent or an ALT alternative).  ``strict_text``: a response text that differs
-    from the key's outside the tags is an error, not a warning.
+    ``:doc_sections`` or ``:doc_section_groups``).  Undefined: as there.  Settings that move
+    the number: the configuration's (official string comparison CLEAN; TEXT is correct only on
+    the exact extent or an ALT alternative).  ``strict_text``: a response text that differs from
+    the key's outside the tags is an error, not a warning.
 
     >>> from annoscore.samples import SAMPLES
     >>> muc = SAMPLES / "muc"
