@@ -384,20 +384,7 @@ def recode(
 
 def read_gold_reference_file(path: Path, *, lowercase: bool = True) -> ReferenceFile:
     """CodiEsp-X gold: ``clinical_case, label, code, reference text, position`` per line."""
-    out: list[CodeReference] = []
-    text, warnings = _file_text(path)
-    lines, quotes = _columns(text, path, 5, "clinical_case, label, code, reference, position")
-    for number, fields in lines:
-        document, label, code, reference, position = fields
-        _need(document, "clinical case", path, number)
-        _need(code, "code", path, number)
-        start, end = parse_position(position, path, number)
-        code = code.lower() if lowercase else code
-        out.append(CodeReference(document, label, code, start, end, number, reference))
-    if not out:
-        raise InputError("the gold file is empty: expected 5 tab-separated columns", path)
-    saw(path, (r.document for r in out))
-    return ReferenceFile(out, (*warnings, *quotes))
+    return _reference_file(path, True, lowercase, "gold")
 
 
 def read_predicted_reference_file(
@@ -405,18 +392,30 @@ def read_predicted_reference_file(
 ) -> ReferenceFile:
     """CodiEsp-X predictions: ``clinical_case, position, label, code`` per line (an empty file
     is an :class:`InputError` unless ``allow_empty``)."""
+    return _reference_file(path, False, lowercase, None if allow_empty else "prediction")
+
+
+def _reference_file(path: Path, gold: bool, lowercase: bool, empty: str | None) -> ReferenceFile:
+    """An X file of either side; no line is an error naming the ``empty`` file, if given."""
     out: list[CodeReference] = []
     text, warnings = _file_text(path)
-    lines, quotes = _columns(text, path, 4, "clinical_case, position, label, code")
+    names = "label, code, reference, position" if gold else "position, label, code"
+    lines, quotes = _columns(text, path, 5 if gold else 4, "clinical_case, " + names)
     for number, fields in lines:
-        document, position, label, code = fields
+        if gold:
+            document, label, code, reference, position = fields
+        else:
+            (document, position, label, code), reference = fields, ""
         _need(document, "clinical case", path, number)
         _need(code, "code", path, number)
         start, end = parse_position(position, path, number)
         code = code.lower() if lowercase else code
-        out.append(CodeReference(document, label, code, start, end, number))
-    if not out and not allow_empty:
-        raise InputError("the prediction file is empty: expected 4 tab-separated columns", path)
+        out.append(CodeReference(document, label, code, start, end, number, reference))
+    if not out and empty is not None:
+        columns = 5 if gold else 4
+        raise InputError(
+            f"the {empty} file is empty: expected {columns} tab-separated columns", path
+        )
     saw(path, (r.document for r in out))
     return ReferenceFile(out, (*warnings, *quotes))
 
