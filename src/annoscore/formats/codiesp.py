@@ -18,16 +18,9 @@ naming the file and lines (``--strict-input`` makes them errors).  Lines split a
 NUL byte, a missing column and an empty field are :class:`InputError` naming file and line.
 Positions are ASCII digits.
 
-D/P files can be large (millions of lines), so :func:`read_code_file` returns columns (NumPy
-arrays of document and code indexes) rather than one object per line.  The file is opened and
-read once (a pipe is read into memory first), by one reader in two parts behind one shape
-(design.md, "Fast paths"): :func:`_scan_code_rows` cuts plain ASCII files whose codes have at
-most 8 bytes into columns with NumPy, chunk by chunk, and declines (``None``) on anything else
-(a byte-order mark, quotes, ``\\r``, blank lines, a field beginning with a space, a long code,
-non-ASCII text); :func:`_parse_code_rows` then reads the same bytes line by line and is the only
-part that names a file and line.  Both give the codes as written, in order of first appearance;
-lower-casing and the vocabulary are applied to the distinct codes afterwards
-(:func:`recode`), so both settings of ``--lowercase`` come from one reading.
+D/P files can be large, so :func:`read_code_file` returns columns (NumPy arrays of document and
+code indexes), read once: :func:`_scan_code_rows` (plain files) or :func:`_parse_code_rows` (the
+checked parser), codes as written; :func:`recode` lower-cases and indexes the distinct codes.
 """
 
 from __future__ import annotations

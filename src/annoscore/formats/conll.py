@@ -46,11 +46,9 @@ Repeated mentions (the same span twice in a document) are *kept* by the reader, 
 their brackets open (:attr:`ConllDocument.mentions`); which repeats are removed depends on the
 other side and is decided by :meth:`ConllDocument.partition`.
 
-Speed: the usual token line without a mention (last field ``-`` or ``_``) is recognised by
-``str.endswith`` mapped over the lines (no Python loop) and only counted; the Python loop runs over
-the other lines (mentions, blank lines, document delimiters) and over every line holding the word
-``document`` (found with ``str.find`` on the whole text), so a delimiter never passes for a token
-line.
+Speed: a token line without a mention (last field ``-`` or ``_``) is only counted, found by
+``str.endswith`` mapped over the lines; the Python loop sees the other lines and every line that
+holds ``document``.
 """
 
 from __future__ import annotations
