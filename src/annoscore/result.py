@@ -229,10 +229,7 @@ class CountMatrix:
 
     @classmethod
     def from_columns(
-        cls,
-        documents: Sequence[str],
-        columns: Mapping[str, Any],
-        integer: Iterable[str] = (),
+        cls, documents: Sequence[str], columns: Mapping[str, Any], integer: Iterable[str] = ()
     ) -> CountMatrix:
         """A matrix from one array per statistic (each of length ``len(documents)``)."""
         import numpy as np

@@ -373,9 +373,7 @@ def _check_signatures(named: Mapping[str, Result]) -> None:
             )
 
 
-def _shared_documents(
-    named: Mapping[str, Result],
-) -> tuple[list[str], list[ScoreWarning]]:
+def _shared_documents(named: Mapping[str, Result]) -> tuple[list[str], list[ScoreWarning]]:
     """The documents every result scored (in the baseline's order), and a warning counting the
     others."""
     results = list(named.values())

@@ -112,10 +112,7 @@ def match_code_references(
             )
         else:
             found = any_position_matches(
-                [(g.start, g.end) for g in refs],
-                [(p.start, p.end) for p in preds],
-                tolerance,
-                mode,
+                [(g.start, g.end) for g in refs], [(p.start, p.end) for p in preds], tolerance, mode
             )
         tp[doc] = tp.get(doc, 0) + int(found)
     out: dict[str, Counts] = {}

@@ -280,8 +280,7 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
             Choice(given, tuple(specs), classes) if choosing else classes[0](**given)
         )
         out = Output(
-            **{name: values.pop(name) for name, _, _ in common},
-            strict_input=given["strict_input"],
+            **{name: values.pop(name) for name, _, _ in common}, strict_input=given["strict_input"]
         )
         run = RunOptions(**{spec.name: values.pop(spec.name) for spec in run_specs})
         from annoscore.scale import scaled

@@ -167,8 +167,7 @@ class AreFile(ItemColumns):
                     data = self.path.read_bytes()
                 if (len(data), now.st_mtime_ns) != source.stamp:
                     raise InputError(
-                        "the file changed while annoscore was reading it; score it again",
-                        self.path,
+                        "the file changed while annoscore was reading it; score it again", self.path
                     )
             source.lines = _parse_are(self.path, data).source.lines
             source.data = None

@@ -269,11 +269,7 @@ def read_code_file(
 
 
 def read_code_rows(
-    path: Path,
-    what: str,
-    *,
-    lowercase: bool = True,
-    vocabulary: Sequence[str] | None = None,
+    path: Path, what: str, *, lowercase: bool = True, vocabulary: Sequence[str] | None = None
 ) -> CodeRows:
     """The rows of :func:`read_code_file` (its warnings are left to the caller who asks)."""
     return read_code_file(path, what, lowercase=lowercase, vocabulary=vocabulary).rows

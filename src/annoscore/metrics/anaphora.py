@@ -270,12 +270,7 @@ def muc_counts(chains: IdChains, documents: int) -> dict[str, Any]:
 
 
 def fractional_muc_counts(
-    gold: ChainColumns,
-    system: ChainColumns,
-    rows: Any,
-    cols: Any,
-    weights: Any,
-    documents: int,
+    gold: ChainColumns, system: ChainColumns, rows: Any, cols: Any, weights: Any, documents: int
 ) -> dict[str, Any]:
     """Task 4: the fractional MUC counts of each document (see the module doc), from the
     alignment ``(rows, cols, weights)`` (gold member, system member, overlap); plus

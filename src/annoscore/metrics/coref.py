@@ -435,10 +435,7 @@ def weighted_muc(
     terms = [(len(ws) - 1) * _sum(ws) / len(ws) for ws in parts.values() if len(ws) > 1]
     num = _sum(terms)
     return _counts(
-        num,
-        sum(key_sizes) - len(key_sizes),
-        num,
-        sum(response_sizes) - len(response_sizes),
+        num, sum(key_sizes) - len(key_sizes), num, sum(response_sizes) - len(response_sizes)
     )
 
 

@@ -40,12 +40,7 @@ from annoscore.metrics.anaphora import (
     overlap_counts,
     success_counts,
 )
-from annoscore.metrics.anaphora_items import (
-    AreDetails,
-    Labels,
-    aligned_chain_links,
-    id_chain_links,
-)
+from annoscore.metrics.anaphora_items import AreDetails, Labels, aligned_chain_links, id_chain_links
 from annoscore.options import Setting, TaskOptions, constant, fields, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
 from annoscore.tasks.registry import get

@@ -52,10 +52,7 @@ class Counted(NamedTuple):
     details: MucDetails
 
 
-_UNPAIRED = (
-    "key document(s) have no response document",
-    "response document(s) are not in the key",
-)
+_UNPAIRED = ("key document(s) have no response document", "response document(s) are not in the key")
 """What an unpaired document of each side lacks, for :meth:`DocumentPairing.warnings`."""
 
 
