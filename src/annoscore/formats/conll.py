@@ -10,11 +10,9 @@ Layout (one token per line, documents delimited by comment lines)::
 
 Rules (../shared/spec/coref.md, "Decisions for annoscore"; files.py for the shared ones):
 
-* UTF-8; a byte-order mark is removed with a warning; lines end at ``\\n`` only (a trailing
-  ``\\r`` is dropped), so U+2028, U+0085 or a form feed inside a word changes no line number; a
-  NUL byte is an error naming its line.  A carriage return that does not end a CRLF line end is
-  read as scorer.pl reads it, as part of its line, with a warning naming the lines that hold one
-  (a file with CR-only line ends, as classic Mac OS wrote them, reads as one line: no token).
+* Text, byte-order mark, line ends and NUL bytes as :mod:`annoscore.formats.files` says.  A
+  carriage return that does not end a CRLF line end is read as scorer.pl reads it, as part of
+  its line, with a warning (a file with CR-only line ends reads as one line: no token).
 * A document starts at a line ``#begin document NAME`` (spaces or tabs allowed after ``#``); NAME
   is the rest of the line, trailing spaces included.  A line containing ``#end document`` closes
   it.  Non-blank lines outside documents are ignored (counted, with their line numbers).
