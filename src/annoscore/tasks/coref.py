@@ -112,10 +112,10 @@ memory: 0 and the document's name)."""
 
 
 def _partitions(
-    key: ConllDocument, response: ConllDocument | None, places: Places
+    key: ConllDocument, response: ConllDocument | None, places: Places, options: CorefOptions
 ) -> tuple[Partition, Partition]:
-    """The key and response partitions of one document, the repeats they drop or keep noted
-    in ``places``."""
+    """The key and response partitions of one document as scored (singletons removed if the
+    options say so), the repeats they drop or keep noted in ``places``."""
 
     def note(code: str, document: ConllDocument, lines: Sequence[int]) -> None:
         if document.path:
@@ -125,11 +125,14 @@ def _partitions(
 
     key_partition, dropped = key.partition()
     note("coref.key_repeat", key, dropped.removed)
-    if response is None:
-        return key_partition, ()
-    response_partition, dropped = response.partition({m for e in key_partition for m in e})
-    note("coref.response_repeat", response, dropped.removed)
-    note("coref.response_repeat_kept", response, dropped.kept)
+    response_partition: Partition = ()
+    if response is not None:
+        response_partition, dropped = response.partition({m for e in key_partition for m in e})
+        note("coref.response_repeat", response, dropped.removed)
+        note("coref.response_repeat_kept", response, dropped.kept)
+    if options.singletons == "removed":
+        key_partition = tuple(entity for entity in key_partition if len(entity) > 1)
+        response_partition = tuple(entity for entity in response_partition if len(entity) > 1)
     return key_partition, response_partition
 
 
@@ -145,10 +148,7 @@ def _result(
     places: Places = {code: [] for code in _REPEATS}
     per_document: dict[str, Counts] = {}
     for name, key_document, response_document in documents:
-        key, response = _partitions(key_document, response_document, places)
-        if options.singletons == "removed":
-            key = tuple(entity for entity in key if len(entity) > 1)
-            response = tuple(entity for entity in response if len(entity) > 1)
+        key, response = _partitions(key_document, response_document, places, options)
         try:
             per_document[name] = coref_counts(key, response, metrics)
         except ValueError as error:  # too many repeats to count BLANC's links
@@ -240,14 +240,7 @@ def coref_partitions(
     report's error analysis needs): mentions are ``(first token, last token)`` spans."""
     documents, _, _ = _read_documents(key, response)
     places: Places = {code: [] for code in _REPEATS}
-    out = {}
-    for name, key_document, response_document in documents:
-        key_partition, response_partition = _partitions(key_document, response_document, places)
-        if options.singletons == "removed":
-            key_partition = tuple(entity for entity in key_partition if len(entity) > 1)
-            response_partition = tuple(e for e in response_partition if len(e) > 1)
-        out[name] = (key_partition, response_partition)
-    return out
+    return {name: _partitions(k, r, places, options) for name, k, r in documents}
 
 
 _UNPAIRED = (
