@@ -19,9 +19,7 @@ Official rules (``spec/codiesp.md``), all defaults here (:class:`RankedOptions`,
   reference of that code (:mod:`annoscore.align.references`: one-sided 10-character tolerance
   ``contain``); the label column is ignored (``check_label=False``).
 - P = tp/(tp+fp), R = tp/(tp+fn) and F1 = 2PR/(P+R) as the official scripts compute them, with
-  the one rule where they print ``nan`` or crash (:mod:`annoscore.metrics.prf`): a zero count
-  over a positive denominator is 0, 0/0 is ``None`` (JSON null, named in the warnings), and F1
-  is 0 whenever something is on either side and nothing is found.
+  the one rule (:mod:`annoscore.metrics.prf`) where they print ``nan`` or crash.
 
 Every quirk that moves a number is reported in ``warnings`` with the number it would give
 (:mod:`annoscore.tasks.codiesp_warnings`).

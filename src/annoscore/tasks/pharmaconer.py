@@ -285,12 +285,9 @@ def score_pharmaconer_ner(gold: Path, system: Path, options: NerOptions = NerOpt
     Settings that move a number (:class:`NerOptions`): ``codalab`` (off: ``UNCLEAR`` entities
     kept), ``missing_docs`` (official), ``mode`` (strict: same type and fragments; the generic
     ``exact``, ``overlap`` with ``min_overlap``, ``relaxed`` with ``tolerance``, scored with
-    PharmaCoNER's pairing, UNCLEAR and set rules), ``undefined`` (zero).
-
-    The files are read as the official script reads them (:mod:`annoscore.formats.brat`,
-    dialect ``pharmaconer``); without ``codalab``, every file of a system folder is read as
-    brat, whatever its extension.  ``strict_input`` refuses every line that reading tolerates,
-    and every repeated entity.
+    PharmaCoNER's pairing, UNCLEAR and set rules), ``undefined`` (zero).  The files are read as
+    the official script reads them (module doc); ``strict_input`` refuses every line that reading
+    tolerates, and every repeated entity.
 
     >>> from annoscore.samples import SAMPLES
     >>> folder = SAMPLES / "pharmaconer"
