@@ -21,13 +21,10 @@ names (not always its file's; a row naming a document with no ``.ann`` file is k
 system codes as they are.
 
 Reading as the official scripts read (every tolerated line a warning naming file and line, or
-exit 2 with ``strict_input``): entity lines as the plain script splits them (lines it cannot
-split skipped, indented lines read, reversed offsets and ``int()`` digits compared as written,
-a line beginning with a byte-order mark dropped: :mod:`annoscore.formats.brat`, dialect
-``pharmaconer``); every file of a system folder read as brat, whatever its extension (plain
-script); indexing codes compared as written, repeated entities and codes counted once
-(:mod:`annoscore.formats.pharmaconer`), a line's trailing whitespace removed.  With no scored
-document the counts are all 0.  Offsets above 2^53 and options with no effect are input errors.
+exit 2 with ``strict_input``): entities by :mod:`annoscore.formats.brat`'s ``pharmaconer``
+dialect, every file of a system folder read as brat whatever its extension (plain script),
+codes by :mod:`annoscore.formats.pharmaconer`.  With no scored document the counts are all 0.
+Offsets above 2^53 and options with no effect are input errors.
 
 Beyond the official: per-type scores with macro averages, per-document scores, discontinuous
 entities (the official script crashes on them; here they match only identical fragments), and the
