@@ -8,14 +8,10 @@ Preset (../shared/spec/coref.md, "Decisions for annoscore", and scorer.pl's obse
   lacks it (warning), and against an empty response when the response file has no document at all
   (warning); response documents absent from the key are ignored (warning); paired documents must
   have the same number of token lines (else :class:`~annoscore.errors.InputError`);
-* repeated mentions (:meth:`~annoscore.formats.conll.ConllDocument.partition`): a span given in
-  several entities stays in the entity that occurs first in the document.  In the response, a
-  repeat is removed only when its span is a key mention; a repeat that matches no key mention is
-  kept, as scorer.pl keeps it: one more mention in MUC, B3, CEAF and LEA, the same mention in
-  mention identification and in BLANC's links (:mod:`annoscore.metrics.coref`).  In the key
-  every repeat is removed (scorer.pl keeps them and can then score above 100%: the spec's
-  decision).  Each case is a warning naming file and line; document names in messages are
-  escaped (:func:`~annoscore.formats.conll.shown_name`);
+* repeated mentions (:meth:`~annoscore.formats.conll.ConllDocument.partition`): in the
+  response a repeat is removed only when its span is a key mention (others are kept, as
+  scorer.pl keeps them: :mod:`annoscore.metrics.coref`); in the key every repeat is removed
+  (scorer.pl keeps them and can score above 100%: the spec's decision); each a warning;
 * metrics: :mod:`annoscore.metrics.coref` on the raw (de-duplicated) partitions, counts summed
   over documents (micro average); the corpus scores show an undefined score as 0, as the
   reference scorer prints it (``Undefined.zero``, named in a warning).
