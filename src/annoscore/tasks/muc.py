@@ -12,9 +12,7 @@ the same way.  The configuration (:mod:`annoscore.formats.muc_config`, the ``con
 names the classes, slots and string rules: a template task needs one; named entity and
 coreference use the manual's defaults without one.  A task scores a configuration of its family
 whatever its ``:scoring_task`` says (a TE configuration scores TR, as ``annoscore muc --task tr``
-does).  The signature records the options that move a number, then the configuration's settings
-(``scoring-method``; for all but coreference the string comparisons ``correct`` and ``partial``
-and the sizes of the ``premodifiers``, ``postmodifiers`` and ``designators`` lists).
+does).  The signature records the options, then the configuration's settings (:func:`_settings`).
 
 Every document of either side is scored (a document on one side only is all MIS or all SPU, with
 a warning).  Undefined: a percentage with a zero denominator is ``None`` (the score report's
