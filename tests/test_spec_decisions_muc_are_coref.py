@@ -12,7 +12,7 @@ from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.muc_config import parse_muc_config
 from annoscore.formats.muc_template import parse_templates
-from annoscore.metrics.muc import tally_of
+from annoscore.metrics.tallies import Tally
 from annoscore.model import TemplateFill
 from annoscore.samples import SAMPLES
 from annoscore.tasks.muc import load_config, score_muc_coreference, score_muc_named_entity
@@ -182,11 +182,11 @@ def test_decision_11_multi_fills_unscored_slots_and_case_insensitive_names(
     key = '<a-1-1> :=\n    name: "x" "y" "z"\n    Note: "n1" "n2"\n    TYPE: t\n'
     response = '<A-1-5> :=\n    NAME: "x" "w"\n    NOTE: "n1"\n    type: T\n'
     counts = run_templates(tmp_path, key, response)
-    name = tally_of(counts, "slot:a:name:")
+    name = Tally.from_counts(counts, "slot:a:name:")
     # COR 1 (x), INC = min(3, 2) - 1 = 1, MIS 1 (the third key fill)
     assert (name.pos, name.act, name.cor, name.inc, name.mis, name.spu) == (3, 2, 1, 1, 1, 0)
     assert counts["slot:a:note:non"] == 2 and counts.get("slot:a:note:pos", 0) == 0
-    assert tally_of(counts, "slot:a:type:").cor == 1
+    assert Tally.from_counts(counts, "slot:a:type:").cor == 1
 
 
 def test_decision_11_unaligned_key_objects_mis_smallest_alternative_non_the_rest(
@@ -260,8 +260,8 @@ def test_decision_6_alt_values_each_an_alternative_and_opt_objects_optional(
     c = result.counts
     # "Acme Bank" is the second ALT value on its own: TEXT COR; "Jo" TYPE INC, TEXT COR;
     # the optional "Al" left untagged costs nothing (NON)
-    assert tally_of(c, "slot:enamex:text:").cor == 2
-    assert tally_of(c, "slot:enamex:type:").inc == 1
+    assert Tally.from_counts(c, "slot:enamex:text:").cor == 2
+    assert Tally.from_counts(c, "slot:enamex:type:").inc == 1
     assert (c["mis"], c["spu"], c["obj:enamex:non"]) == (0, 0, 1)
     # decision 10: the digits of the document number
     assert list(result.documents) == ["12345"]

@@ -67,16 +67,8 @@ if TYPE_CHECKING:
         score_codiesp_p,
         score_codiesp_x,
     )
-    from annoscore.tasks.conlleval import (
-        ConllevalOptions,
-        count_conlleval,
-        score_conlleval,
-    )
-    from annoscore.tasks.coref import (
-        CorefOptions,
-        count_coref,
-        score_coref,
-    )
+    from annoscore.tasks.conlleval import ConllevalOptions, count_conlleval, score_conlleval
+    from annoscore.tasks.coref import CorefOptions, count_coref, score_coref
     from annoscore.tasks.muc import (
         CoreferenceOptions,
         NamedEntityOptions,
@@ -118,21 +110,9 @@ if TYPE_CHECKING:
         score_pharmaconer_indexing,
         score_pharmaconer_ner,
     )
-    from annoscore.tasks.seqeval import (
-        SeqevalOptions,
-        count_seqeval,
-        score_seqeval,
-    )
-    from annoscore.tasks.spans import (
-        SpanOptions,
-        count_spans,
-        score_spans,
-    )
-    from annoscore.tasks.trec import (
-        TrecOptions,
-        count_trec,
-        score_trec,
-    )
+    from annoscore.tasks.seqeval import SeqevalOptions, count_seqeval, score_seqeval
+    from annoscore.tasks.spans import SpanOptions, count_spans, score_spans
+    from annoscore.tasks.trec import TrecOptions, count_trec, score_trec
 
 
 # With every task's typed exports (held equal to the registry by a test).

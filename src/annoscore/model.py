@@ -163,13 +163,9 @@ class TemplateFill:
     its slot's definition, not by its quotes.
 
     The MUC classes (this one, :class:`TemplateSlot`, :class:`TemplateObject`,
-    :class:`TemplateDocument`) are slotted dataclasses that are *not* frozen, unlike the other
-    model classes (design.md): a corpus builds hundreds of thousands of them (every named
-    entity tag is an object), and a frozen dataclass's ``__init__`` sets each field through
-    ``object.__setattr__``, about three times the cost.  They are immutable by convention
-    (nothing assigns to them after ``__init__``; the readers share equal slots and fills between
-    objects, which relies on it) and hash and compare by value like frozen ones
-    (``unsafe_hash``).
+    :class:`TemplateDocument`) are not frozen, for speed (a corpus builds hundreds of thousands;
+    a frozen ``__init__`` costs three times as much), but immutable by convention (the readers
+    share equal slots and fills) and hashed by value (``unsafe_hash``).
     """
 
     text: str

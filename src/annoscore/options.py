@@ -37,7 +37,7 @@ import numbers
 import re
 import types
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from os import PathLike
@@ -169,32 +169,30 @@ def _field(name: str, annotation: Any, default: Any, setting: Setting) -> Option
     members = _members(annotation)
     nullable = type(None) in members
     plain = [m for m in members if m is not type(None)]
+
+    def made(kind: str, choices: Iterable[Any] = (), enum: type[Enum] | None = None) -> OptionField:
+        listed = tuple(str(c) for c in choices)
+        return OptionField(name, annotation, kind, default, setting, nullable, listed, enum)
+
     for member in plain:
         if isinstance(member, type) and issubclass(member, Enum):
-            choices = tuple(str(m.value) for m in member)
-            return OptionField(
-                name, annotation, "choice", default, setting, nullable, choices, member
-            )
+            return made("choice", (m.value for m in member), member)
         if typing.get_origin(member) is typing.Literal:
             args = typing.get_args(member)
             if all(isinstance(a, Enum) for a in args):  # some members of one Enum
-                values = tuple(str(a.value) for a in args)
-                return OptionField(
-                    name, annotation, "choice", default, setting, nullable, values, type(args[0])
-                )
-            choices = tuple(str(c) for c in args)
-            return OptionField(name, annotation, "choice", default, setting, nullable, choices)
+                return made("choice", (a.value for a in args), type(args[0]))
+            return made("choice", args)
     for kind, python in (("bool", bool), ("int", int), ("float", float), ("path", Path)):
         if python in plain:
-            return OptionField(name, annotation, kind, default, setting, nullable)
+            return made(kind)
     for member in plain:
         if typing.get_origin(member) is tuple:
             item = (typing.get_args(member) or (str,))[0]
-            listed = typing.get_args(item) if typing.get_origin(item) is typing.Literal else ()
-            choices = tuple(str(c) for c in listed)
-            return OptionField(name, annotation, "names", default, setting, nullable, choices)
+            return made(
+                "names", typing.get_args(item) if typing.get_origin(item) is typing.Literal else ()
+            )
     if str in plain:
-        return OptionField(name, annotation, "text", default, setting, nullable)
+        return made("text")
     raise TypeError(f"option {name}: unsupported type {annotation!r}")
 
 

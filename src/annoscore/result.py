@@ -11,13 +11,8 @@ counts into scores (its *scorer*), and calls :meth:`Result.from_counts`.  The re
 - ``warnings``: structured :class:`ScoreWarning` items, rendered to sentences by ``report/``.
 
 Everything else is derived from the matrix: per-document scores, per-type scores, macro averages,
-bootstrap intervals and paired tests (:mod:`annoscore.significance`).  ``per_doc`` and
-``per_type`` only decide what is rendered.
-
-The JSON contract (``../shared/spec/cli.md``) is :meth:`Result.to_dict`: ``task``,
-``signature``, ``scores`` (flat name -> fraction or ``null``), ``counts`` (flat name -> number),
-``warnings`` (sentences) and, when asked for, ``documents``, ``types``, ``averages`` and
-``intervals``.  ``details`` carries what a task's official text layout needs beyond that.
+bootstrap intervals and paired tests (:mod:`annoscore.significance`).  The JSON contract is
+:meth:`Result.to_dict`.
 
 >>> from annoscore.metrics.prf import prf_scores
 >>> r = Result.from_counts("demo", Signature.of("demo"),
@@ -101,15 +96,10 @@ def _example(text: str) -> str:
 
 
 class Undefined(str, Enum):
-    """What the corpus ``scores`` of a result show where a score is undefined (a zero
-    denominator: :mod:`annoscore.metrics.prf`).
-
-    - ``null``: the rule (``None``; JSON ``null``, ``-`` in tables);
-    - ``zero``: ``0.0``, as the official PharmaCoNER script and the reference coreference
-      scorer print it.
-
-    Only the corpus scores and the official layouts follow it: per-document and per-type
-    scores, macro averages, intervals and tests always use the rule.
+    """What the corpus ``scores`` and the official layouts show where a score is undefined:
+    ``null`` (the rule: ``None``) or ``zero`` (``0.0``, as the official PharmaCoNER script and
+    the reference coreference scorer print it).  Per-document and per-type scores, macro
+    averages, intervals and tests always use the rule (:mod:`annoscore.metrics.prf`).
     """
 
     null = "null"
@@ -250,10 +240,7 @@ class CountMatrix:
 
     @classmethod
     def from_columns(
-        cls,
-        documents: Sequence[str],
-        columns: Mapping[str, Any],
-        integer: Iterable[str] = (),
+        cls, documents: Sequence[str], columns: Mapping[str, Any], integer: Iterable[str] = ()
     ) -> CountMatrix:
         """A matrix from one array per statistic (each of length ``len(documents)``)."""
         import numpy as np
@@ -440,24 +427,17 @@ class Result:
             per_document if isinstance(per_document, CountMatrix) else CountMatrix.of(per_document)
         )
         counts = _plain(matrix.total())
-        rule = scorer(counts)
-        undefined_keys = [key for key, value in rule.items() if value is None]
-        scores = rule
+        scores = scorer(counts)
+        names = ", ".join(key for key, value in scores.items() if value is None)
         notes: list[ScoreWarning | str] = []
-        if undefined_keys:
-            names = ", ".join(undefined_keys)
-            if undefined is Undefined.zero:
-                scores = {k: (0.0 if v is None else v) for k, v in rule.items()}
-                notes.append(
-                    ScoreWarning(
-                        "undefined",
-                        f"undefined (a zero denominator): {names}; shown as 0.0, the official rule",
-                    )
-                )
-            else:
-                notes.append(
-                    ScoreWarning("undefined", f"undefined (a zero denominator, JSON null): {names}")
-                )
+        if names and undefined is Undefined.zero:
+            scores = {k: (0.0 if v is None else v) for k, v in scores.items()}
+            shown = f"{names}; shown as 0.0, the official rule"
+            notes.append(ScoreWarning("undefined", f"undefined (a zero denominator): {shown}"))
+        elif names:
+            notes.append(
+                ScoreWarning("undefined", f"undefined (a zero denominator, JSON null): {names}")
+            )
         return cls(
             task=task,
             signature=signature,

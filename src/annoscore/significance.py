@@ -1,10 +1,7 @@
 """Confidence intervals and paired significance tests, resampling documents.
 
-This layer sits above ``metrics``/``tasks`` and reads only :class:`~annoscore.result.Result`\\ s:
-the count matrix (documents x additive statistics, :class:`~annoscore.result.CountMatrix`) and
-the scorer bound to it.  Nothing is re-read or re-aligned: a resampled corpus is a vector of
-column sums, scored by the task's own scorer exactly as the corpus is (micro: sum, then score).
-Per-type columns (``type:NAME:stat``) are left out: the scorer never sees them.
+Only a :class:`~annoscore.result.Result`'s count matrix and scorer are read: a resampled corpus
+is a vector of column sums (per-type columns left out), scored as the corpus is.
 
 **Bootstrap percentile interval** (Efron and Tibshirani 1993, ch. 13), :func:`bootstrap_intervals`:
 draw ``samples`` resamples of the n documents with replacement (an index matrix, as
@@ -28,31 +25,21 @@ i.e. ``scipy.stats.bootstrap(method="percentile")`` on the same draws.
   ``randomization``.
 
 p-value: ``(c + 1) / (N + 1)``, c the number of the N trials whose statistic is **at least** the
-observed one.  sacrebleu counts *strictly greater*; the two differ only on exact ties (the trial
-that swaps nothing, a system compared with itself), well within Monte Carlo error for two
-different systems, but with ``>=`` a system compared with itself gets p = 1, as it should, and
-not 1/(N + 1).  The interval of the difference is always the paired bootstrap percentile interval
-of ``d*``: from the test's own resamples for ``bootstrap``, from ``interval_samples`` paired
-bootstrap resamples with the same seed for ``randomization`` (so both tests report the same
-interval for the same seed and number of resamples).
+observed one (sacrebleu: strictly greater; they differ on exact ties only, and with ``>=`` a
+system compared with itself gets p = 1).  The interval of the difference is always the paired
+bootstrap percentile interval of ``d*`` (for ``randomization``: from ``interval_samples``
+resamples with the same seed, so both tests report the same interval).
 
 **Undefined scores.** A resample (or trial) where a score is undefined (``None``) is left out of
 that score's quantiles and p-value, which then count only the defined ones; a score undefined in
 every resample has no interval (``None``).  A difference is undefined when either score is.
 
-**Random numbers.** ``numpy.random.default_rng(seed)``; every system of a comparison gets the
-same draws (a fresh generator per call), so adding a system changes no other row.  Draws are made
-in batches of at most :data:`BATCH_BYTES` bytes of working memory and :data:`BATCH_SAMPLES`
-resamples, so 10,000 documents x 10,000 resamples never hold the whole index matrix (the draws do
-not depend on the batches).  A result is reproducible from its seed, number of resamples and
-documents (the signature records the first two).  A seed is a whole number >= 0 (or ``None``: a
-fresh one), and at most :data:`MAX_SAMPLES` resamples or trials are drawn: time and memory grow
-with their number, and a progress callback (``progress(done, total)``, the command line's
-spinner) is told after every batch.
-
-**Speed.** The products are float64 BLAS calls (exact for whole counts below 2^53; sacrebleu
-casts to float32, exact only below 2^24); what remains is one Python call of the scorer per
-resample and system (about 2 us for P/R/F, 20 us for the seven coreference metrics).
+**Random numbers.** ``numpy.random.default_rng(seed)``; every system gets the same draws (a fresh
+generator per call), so adding a system changes no other row.  Draws come in batches
+(:data:`BATCH_BYTES`, :data:`BATCH_SAMPLES`; the draws do not depend on them), at most
+:data:`MAX_SAMPLES`; a seed is a whole number >= 0 (``None``: a fresh one);
+``progress(done, total)`` is told after each batch.
+The sums are float64 products (exact for whole counts below 2^53).
 """
 
 from __future__ import annotations
@@ -386,9 +373,7 @@ def _check_signatures(named: Mapping[str, Result]) -> None:
             )
 
 
-def _shared_documents(
-    named: Mapping[str, Result],
-) -> tuple[list[str], list[ScoreWarning]]:
+def _shared_documents(named: Mapping[str, Result]) -> tuple[list[str], list[ScoreWarning]]:
     """The documents every result scored (in the baseline's order), and a warning counting the
     others."""
     results = list(named.values())

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from annoscore.align.are import overlap
 from annoscore.counts import Counts
-from annoscore.metrics.anaphora import are_f1, link_scores, pair_scores, success_scores
+from annoscore.metrics.anaphora import link_scores, pair_scores, success_scores
 from annoscore.metrics.anaphora_items import (
     NO_CHAIN,
     NO_OVERLAP,
@@ -35,6 +35,7 @@ from annoscore.metrics.anaphora_items import (
     PronounCredit,
 )
 from annoscore.metrics.coref import muc, weighted_muc
+from annoscore.metrics.prf import f_of
 from annoscore.tasks.are import (
     Are1Options,
     Are3Options,
@@ -479,7 +480,7 @@ def test_decision_7_undefined_values_and_f1() -> None:
     assert pair_scores(Counts(pronouns=3)) == {"recall": 0.0, "precision": None, "f1": 0.0}
     assert link_scores(Counts()) == {"recall": None, "precision": None, "f1": None}
     assert success_scores(Counts()) == {"success_rate": None}
-    assert are_f1(0.0, 0.0) == 0.0
+    assert f_of(0.0, 0.0) == 0.0
 
 
 def test_alignment_is_order_invariant() -> None:

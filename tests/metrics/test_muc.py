@@ -18,7 +18,7 @@ from annoscore.align.muc_records import (
 )
 from annoscore.counts import Counts
 from annoscore.formats.muc_config import ClassDef, SlotDef
-from annoscore.metrics.muc import document_counts, tally_of
+from annoscore.metrics.muc import document_counts
 from annoscore.metrics.tallies import Tally
 from annoscore.report.muc import f_measure_lines, score_row
 
@@ -136,9 +136,9 @@ def test_document_counts_slot_rows_add_up_to_all_slots_and_rem_counts_nothing() 
         ObjectPair("spu", None, None, [_slot(["spu"])]),
     ]
     counts = document_counts(DocumentAlignment("1", [ClassAlignment(cdef, pairs)], "inc"))
-    assert tally_of(counts) == Tally(cor=1, inc=1, mis=1, spu=1, non=3)
-    assert tally_of(counts, "slot:c:s:") == tally_of(counts)
+    assert Tally.from_counts(counts) == Tally(cor=1, inc=1, mis=1, spu=1, non=3)
+    assert Tally.from_counts(counts, "slot:c:s:") == Tally.from_counts(counts)
     assert counts["slot:c:s:rem"] == 1
-    assert tally_of(counts, "obj:c:") == Tally(cor=1, mis=1, spu=1)
-    assert tally_of(counts, "text_filter:") == Tally(inc=1)
+    assert Tally.from_counts(counts, "obj:c:") == Tally(cor=1, mis=1, spu=1)
+    assert Tally.from_counts(counts, "text_filter:") == Tally(inc=1)
     assert (counts + counts)["cor"] == 2 and isinstance(counts, Counts)

@@ -22,7 +22,8 @@ from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.muc_config import parse_muc_config
 from annoscore.formats.muc_template import parse_templates
-from annoscore.metrics.muc import MucDetails, tally_of
+from annoscore.metrics.muc import MucDetails
+from annoscore.metrics.tallies import Tally
 from annoscore.report.muc import report_summary, score_report
 from annoscore.report.muc_history import map_history, map_history_tcl, to_json
 from annoscore.tasks.muc import TemplateOptions, score_muc_template_element
@@ -134,7 +135,7 @@ def test_manual_report_summary_example_reproduced_exactly(tmp_path: Path) -> Non
     result = score_configured(write(tmp_path, SUMMARY_CONFIG, SUMMARY_KEY, SUMMARY_RESPONSE))
     assert report_summary(result).splitlines() == MANUAL_SUMMARY
     # and the numbers behind it: 11 scored key fills, 9 response fills
-    assert tally_of(result.counts).pos == 15
+    assert Tally.from_counts(result.counts).pos == 15
     assert (result.counts["cor"], result.counts["inc"], result.counts["mis"]) == (8, 1, 6)
     # NON: the unscored COMMENT, and one per slot empty on both sides of an aligned pair
     assert (result.counts["spu"], result.counts["non"]) == (2, 4)
@@ -165,13 +166,13 @@ def test_synthetic_te_sample_hand_counted() -> None:
     assert result.scores["precision"] == pytest.approx(0.75)
     assert result.scores["f_pr"] == pytest.approx(24 / 33)
     # corporate designator and case: "Acme Widget Corp." == "ACME WIDGET"
-    assert tally_of(c, "slot:organization:org_name:").cor == 1
+    assert Tally.from_counts(c, "slot:organization:org_name:").cor == 1
     # bracketed minimum: "a [maker] of industrial widgets" accepts "the maker"; the "/" alternative is NON
-    assert tally_of(c, "slot:organization:org_descriptor:").cor == 1
+    assert Tally.from_counts(c, "slot:organization:org_descriptor:").cor == 1
     # optional object ORGANIZATION-2 left unaligned: its 3 fills NON, its pointer removed
     assert c["obj:organization:non"] == 1 and c["slot:template:content:rem"] == 1
     # alternative set: "Dr." / "Mr." against "Mr." -> COR + NON
-    assert tally_of(c, "slot:person:per_title:").non == 1
+    assert Tally.from_counts(c, "slot:person:per_title:").non == 1
     assert any("removed" in w for w in texts(result))
 
 
@@ -239,8 +240,8 @@ def test_pointer_fill_is_correct_only_when_its_targets_are_aligned(tmp_path: Pat
     key = "<A-1-1> :=\n NAME: x\n<A-1-2> :=\n NAME: y\n<R-1-1> :=\n ARG: <A-1-1>\n KIND: k\n<R-1-2> :=\n ARG: <A-1-2>\n KIND: j\n"
     response = "<A-1-5> :=\n NAME: x\n<R-1-5> :=\n ARG: <A-1-5>\n KIND: k\n<R-1-6> :=\n ARG: <A-1-9>\n KIND: j\n"
     counts, _ = run(tmp_path, key, response)
-    assert tally_of(counts, "slot:r:arg:").cor == 1
-    assert tally_of(counts, "slot:r:arg:").inc == 1
+    assert Tally.from_counts(counts, "slot:r:arg:").cor == 1
+    assert Tally.from_counts(counts, "slot:r:arg:").inc == 1
 
 
 def test_pointee_class_listed_later_is_an_error(tmp_path: Path) -> None:
@@ -278,8 +279,8 @@ def test_st_object_pointed_to_only_from_an_optional_slot_is_implicitly_optional(
 def test_alternatives_tie_goes_to_the_smaller_alternative_others_non(tmp_path: Path) -> None:
     key = "<A-1-1> :=\n NAME: a b\n   / c\n TYPE: t\n"
     counts, _ = run(tmp_path, key, "<A-1-2> :=\n TYPE: t\n")
-    assert tally_of(counts, "slot:a:name:").mis == 1
-    assert tally_of(counts, "slot:a:name:").non == 2
+    assert Tally.from_counts(counts, "slot:a:name:").mis == 1
+    assert Tally.from_counts(counts, "slot:a:name:").non == 2
 
 
 TEMPLATE_CONFIG = """:scoring_task scenario_template
@@ -304,7 +305,7 @@ def test_text_filter_agreement_per_manual_or_relevance_per_muc6(
     response = "<TEMPLATE-1-1> :=\n CONTENT: <A-1-2>\n<A-1-2> :=\n NAME: x\n<TEMPLATE-2-1> :=\n CONTENT: <A-2-2>\n<A-2-2> :=\n NAME: w\n<TEMPLATE-3-1> :=\n CONTENT:\n<TEMPLATE-4-1> :=\n CONTENT:\n"
     path = write(tmp_path, TEMPLATE_CONFIG, key, response)
     result = score_configured(path, text_filter=mode)
-    t = tally_of(result.counts, "text_filter:")
+    t = Tally.from_counts(result.counts, "text_filter:")
     if mode == "agreement":
         assert (t.cor, t.inc, t.pos, t.act) == (2, 2, 4, 4)
     else:
@@ -322,7 +323,7 @@ def test_key2key_both_sides_may_have_alternatives_and_optional_marks(tmp_path: P
         "<A-1-2> :=\n NAME: c\n   / b\n<A-1-3> :=\n NAME: z\n OBJ_STATUS: OPT\n",
     )
     result = score_configured(path)
-    name = tally_of(result.counts, "slot:a:name:")
+    name = Tally.from_counts(result.counts, "slot:a:name:")
     assert (name.cor, name.non) == (1, 3)  # b == b; a and c NON; the optional response object NON
     assert result.counts["obj:a:non"] == 1
 
@@ -396,7 +397,7 @@ def test_properties_perfect_bounded_additive_and_order_free(
     tmp = tmp_path_factory.mktemp("muc")
     key = _docs(key_docs)
     perfect = _score(tmp, key, key)
-    assert tally_of(perfect).recall == 1.0 and tally_of(perfect).precision == 1.0
+    assert Tally.from_counts(perfect).recall == 1.0 and Tally.from_counts(perfect).precision == 1.0
     counts = _score(tmp, key, _docs(response_docs))
     rng = random.Random(seed)
     # documents in another order: nothing moves.  (Objects in another order may: exact F ties

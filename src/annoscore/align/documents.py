@@ -6,17 +6,8 @@ Official scorers differ on documents present on one side only, so each side has 
   document is missed, everything in a system-only document is spurious);
 - ``"ignore"``: leave it out of the score.
 
-=================  ==========  ============
-task               gold only   system only
-=================  ==========  ============
-pharmaconer        ignore      ignore        (``--missing-docs count``: empty, empty)
-spans, muc         empty       empty         (``--missing-docs ignore``: ignore, ignore)
-coref              empty       ignore
-trec               ignore      ignore        (``-c``: empty, ignore)
-codiesp MAP        ``--missing-docs``        ``--extra-docs``
-=================  ==========  ============
-
-Either way the unpaired documents are listed, so the caller warns with their number.
+Each task's preset says which (``missing_docs``, ``extra_docs`` and the like).  Either way the
+unpaired documents are listed, so the caller warns with their number.
 
 >>> p = pair_documents(["a", "b"], ["b", "c"], gold_only="empty", system_only="ignore")
 >>> p.scored, p.gold_only, p.system_only

@@ -20,6 +20,7 @@ depend on the order of the references or positions.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from enum import Enum
 
@@ -58,17 +59,6 @@ def position_matches(
     raise ValueError(f"unknown tolerance mode {mode!r}; expected one of contain, symmetric")
 
 
-def any_position_matches(
-    gold: Iterable[tuple[int, int]],
-    pred: Iterable[tuple[int, int]],
-    tolerance: int = 10,
-    mode: ToleranceMode = ToleranceMode.contain,
-) -> bool:
-    """Whether some predicted position matches some gold reference ("one is enough")."""
-    pred = list(pred)
-    return any(position_matches(g, p, tolerance, mode) for g in gold for p in pred)
-
-
 def match_code_references(
     gold: Iterable[CodeReference],
     pred: Iterable[CodeReference],
@@ -80,8 +70,9 @@ def match_code_references(
     """Per document: ``tp``, ``fp``, ``fn`` over distinct (document, code) pairs.
 
     A pair is a true positive when any predicted position of that code matches any gold
-    reference of it (:func:`any_position_matches`); with ``check_label`` only positions with
-    the reference's label count.  Documents appear in first-seen order, gold first.
+    reference of it (:func:`position_matches`: "one reference is enough"); with
+    ``check_label`` only positions with the reference's label count.  Documents appear in
+    first-seen order, gold first.
     """
     references: dict[tuple[str, str], list[CodeReference]] = {}
     for ref in gold:
@@ -89,35 +80,16 @@ def match_code_references(
     positions: dict[tuple[str, str], list[CodeReference]] = {}
     for ref in pred:
         positions.setdefault((ref.document, ref.code), []).append(ref)
-    tp: dict[str, int] = {}
-    predicted: dict[str, int] = {}
-    gold_count: dict[str, int] = {}
-    for doc, _ in references:
-        gold_count[doc] = gold_count.get(doc, 0) + 1
+    gold_count = Counter(doc for doc, _ in references)
+    predicted = Counter(doc for doc, _ in positions)
+    tp: Counter[str] = Counter()
     for key, preds in positions.items():
-        doc = key[0]
-        predicted[doc] = predicted.get(doc, 0) + 1
-        refs = references.get(key)
-        if not refs:
-            continue
-        if check_label:
-            found = any(
-                any_position_matches(
-                    [(g.start, g.end)],
-                    [(p.start, p.end) for p in preds if p.label == g.label],
-                    tolerance,
-                    mode,
-                )
-                for g in refs
-            )
-        else:
-            found = any_position_matches(
-                [(g.start, g.end) for g in refs],
-                [(p.start, p.end) for p in preds],
-                tolerance,
-                mode,
-            )
-        tp[doc] = tp.get(doc, 0) + int(found)
+        tp[key[0]] += any(
+            position_matches((g.start, g.end), (p.start, p.end), tolerance, mode)
+            for g in references.get(key, ())
+            for p in preds
+            if not check_label or p.label == g.label
+        )
     out: dict[str, Counts] = {}
     for doc in dict.fromkeys([*gold_count, *predicted]):
         t = tp.get(doc, 0)

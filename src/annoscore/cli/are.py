@@ -72,8 +72,7 @@ EPILOG = (
 )
 
 Gold = Annotated[
-    Path,
-    typer.Option("--gold", "-g", help="Gold chains: an XML file, or a folder of *.xml files."),
+    Path, typer.Option("--gold", "-g", help="Gold chains: an XML file, or a folder of *.xml files.")
 ]
 Pred = Annotated[
     Path,

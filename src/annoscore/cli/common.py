@@ -153,12 +153,9 @@ def tell(kind: str, message: str) -> None:
     if len(text) > MESSAGE_LIMIT:
         half = MESSAGE_LIMIT // 2
         text = f"{text[:half]} ... {text[-half:]}"
-    stream = sys.stderr
-    if stream is None:
-        return
-    with contextlib.suppress(OSError, ValueError):
-        stream.write(f"annoscore: {kind}: {text}\n")
-        stream.flush()
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # no stderr (``2>&-``)
+        sys.stderr.write(f"annoscore: {kind}: {text}\n")
+        sys.stderr.flush()
 
 
 def fail(message: str, status: int = 2) -> typer.Exit:
@@ -181,12 +178,7 @@ def working_indicator(name: str) -> Iterator[None]:
     nothing.  :func:`emit` stops it before writing, so it never mixes with the output; stdout is
     not redirected.  Rich is imported only when the spinner is shown.
     """
-    stream = sys.stderr
-    try:
-        terminal = stream is not None and stream.isatty()
-    except (OSError, ValueError):  # a closed stream
-        terminal = False
-    if os.environ.get("CI") or not terminal:
+    if os.environ.get("CI") or not is_terminal(sys.stderr):
         yield
         return
     from rich.console import Console
@@ -233,14 +225,10 @@ def progress(done: int, total: int) -> None:
 def cyclic_gc_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector while a command reads, scores and writes.
 
-    Reading and aligning build hundreds of thousands of small objects (strings, tuples, fills,
-    alignment records) that hold no reference cycles, so reference counting frees every one of
-    them; the cyclic collector finds nothing, yet each of its full passes walks every live object
-    again.  Measured: reading MUC templates takes twice as long with it running
-    (``benchmarks/muc.py``), about 10% of an end-to-end ``spans`` run and a quarter of ARE's
-    reading time.  Memory is unchanged.  The previous state is restored on exit, even on an
-    error; a pause the caller already made is left alone.  Only the command line does this: the
-    library never touches the collector.
+    Reading builds hundreds of thousands of small objects without reference cycles, which the
+    collector's full passes walk again for nothing (reading MUC templates takes twice as long
+    with it running; about 10% of a ``spans`` run).  The previous state comes back on exit,
+    even on an error.  Only the command line does this: the library never touches it.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -569,18 +557,12 @@ temporary files (a thread blocked opening a FIFO that nobody reads never ends)."
 
 
 class OutputFiles:
-    """Writes output files, each where its path says (:func:`_classify`): a regular file or a new
-    name through a temporary file in its folder and a rename (so a failed run never leaves half
-    a file; a link is followed, its target replaced), a device or FIFO opened and written
-    (``-o /dev/null``, ``-o /dev/full``: "No space left on device"), ``/dev/stdout`` and
-    ``/dev/fd/N`` through this process's own descriptor; never over an input
-    (:func:`check_output`).  The bytes are written in a background thread: the caller makes the
-    text (Python) while the thread's write system calls (which run without the interpreter
-    lock) put the previous pieces on disk.  A large report (a named entity map history: some
-    130 MB) is given in pieces, never held whole.  Leaving the ``with`` block waits for the
-    thread; then the first error is an :class:`InputError`, and after an error (or an exception
-    in the block: an interrupt, a signal) no file is renamed into place and every temporary file
-    is removed."""
+    """Writes output files, each where its path says (:func:`_classify`, :class:`_Sink`), never
+    over an input (:func:`check_output`).  The bytes are written in a background thread while
+    the caller makes the next pieces of text (a large report is never held whole).  Leaving the
+    ``with`` block waits for the thread; then the first error is an :class:`InputError`, and
+    after an error (or an exception in the block: an interrupt, a signal) no file is renamed
+    into place and every temporary file is removed."""
 
     def __init__(self) -> None:
         self.pieces: queue.Queue[tuple[_Sink, bytes | None] | None] = queue.Queue(2)
@@ -767,16 +749,13 @@ def emit(
     strict_input: bool = False,
     page: Callable[[Result], str] | None = None,
 ) -> None:
-    """Render ``result`` and write it to ``output`` or stdout.
+    """Render ``result`` and write it to ``output`` (never an input) or stdout.
 
-    ``page`` renders ``--format html`` (the command's page, with what it knows beyond the
-    result); without it the plain report page of the result.
-    ``per_doc`` adds the per-document rows; ``bootstrap`` resamples the documents of the count
-    matrix that many times and adds percentile intervals (:mod:`annoscore.significance`).
-    ``strict_input`` refuses (exit 2) a result that needed tolerated input.
-    JSON and Markdown carry the warnings inside; for text and CSV they go to stderr, so the
-    official layout on stdout stays byte-for-byte comparable with the official script's.
-    An ``output`` that is an input is refused before anything is written.
+    ``page`` renders ``--format html`` (else the plain report page); ``per_doc`` adds the
+    per-document rows; ``bootstrap`` adds percentile intervals (:mod:`annoscore.significance`);
+    ``strict_input`` refuses (exit 2) a result that needed tolerated input.  JSON and Markdown
+    carry the warnings inside; for text and CSV they go to stderr, so the official layout on
+    stdout stays byte-for-byte the official script's.
     """
     if output is not None:
         check_output(output)

@@ -104,12 +104,7 @@ def muc(
         typer.Option("--no-files", help="Write no report files, whatever the configuration says."),
     ] = False,
     undefined: Annotated[
-        str,
-        typer.Option(
-            "--undefined",
-            help=_option_help("undefined"),
-            **choice(tuple(UNDEFINED)),
-        ),
+        str, typer.Option("--undefined", help=_option_help("undefined"), **choice(tuple(UNDEFINED)))
     ] = "*",
     totals_only: Annotated[
         bool, typer.Option("--totals-only", help="Print only the totals page.")

@@ -9,12 +9,10 @@ task's :class:`~annoscore.options.TaskOptions` class) and ``out`` (:class:`Outpu
     def trec(qrels: Qrels, run: Run, options: TrecOptions, out: Output) -> None:
         out.emit(score_trec(qrels, run, options), render_trec_eval)
 
-:func:`scoring_command` replaces ``options`` by one flag per option (name, flags, help, range,
-choices and default from the declaration: nothing is restated here) and ``out`` by the flags every
-scoring command shares (``--format``, ``-o``, ``--per-doc``, ``--bootstrap``, ``--confidence``,
-``--seed``, and ``--jobs`` and ``--dask``, built from :class:`~annoscore.options.RunOptions`, which
-set the run of :mod:`annoscore.scale` around the call), and calls the function with the options
-object and the :class:`Output` built from them.
+:func:`scoring_command` replaces ``options`` by one flag per option (all from the declaration)
+and ``out`` by the flags every scoring command shares (``--format``, ``-o``, ``--per-doc``,
+``--bootstrap``, ``--confidence``, ``--seed``; ``--jobs`` and ``--dask`` from
+:class:`~annoscore.options.RunOptions`, which set the run of :mod:`annoscore.scale`).
 
 A flag ``--flag=VALUE`` in a choice option's ``flags`` is a switch that sets it to VALUE
 (``--remove-singletons=removed``).  A command may declare a common output parameter itself
@@ -91,11 +89,9 @@ class Output:
         spans: Callable[[], SpanSides] | None = None,
         coref: Callable[[], CorefSides] | None = None,
     ) -> None:
-        """Render ``result`` (``text``: the task's official layout for ``--format text``;
-        ``spans``: a span task's documents, read only for ``--format html``, whose page then
-        has the error analysis and the viewer; ``coref``: a coreference task's partitions,
-        likewise) and write it
-        (:func:`annoscore.cli.common.emit`)."""
+        """Render ``result`` and write it (:func:`annoscore.cli.common.emit`); ``text``: the
+        official layout for ``--format text``; ``spans`` and ``coref``: a task's documents or
+        partitions, read only for ``--format html`` (the page's error analysis and viewer)."""
         page = None
         if self.format is OutputFormat.html:
             from annoscore.report.html import render_html
@@ -284,8 +280,7 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
             Choice(given, tuple(specs), classes) if choosing else classes[0](**given)
         )
         out = Output(
-            **{name: values.pop(name) for name, _, _ in common},
-            strict_input=given["strict_input"],
+            **{name: values.pop(name) for name, _, _ in common}, strict_input=given["strict_input"]
         )
         run = RunOptions(**{spec.name: values.pop(spec.name) for spec in run_specs})
         from annoscore.scale import scaled

@@ -51,8 +51,7 @@ def _emit(
 
 
 @pharmaconer_app.command(
-    "ner",
-    epilog="Example: annoscore pharmaconer ner gold/subtrack1 system/subtrack1 --per-type",
+    "ner", epilog="Example: annoscore pharmaconer ner gold/subtrack1 system/subtrack1 --per-type"
 )
 @guarded
 @scoring_command

@@ -42,8 +42,7 @@ def register(app: typer.Typer) -> None:
             typer.Option("--gold", help="The gold standard (a file or folder, as the task reads)."),
         ] = None,
         option: Annotated[
-            list[str] | None,
-            typer.Option("--option", help="A task option NAME=VALUE (repeat it)."),
+            list[str] | None, typer.Option("--option", help="A task option NAME=VALUE (repeat it).")
         ] = None,
         fmt: Annotated[
             ValidateFormat,

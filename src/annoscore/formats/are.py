@@ -27,18 +27,14 @@ files are compared after their names are given corpus-wide codes
 (:func:`annoscore.align.are_documents.collect_documents`).  No id is ever converted as a
 number beyond 18 digits (a 5,000-digit id is a name).
 
-**One reader, two ways** (design.md, "Fast paths"): :func:`parse_are` first tries the columnar
-scan (:func:`annoscore.formats.are_columns.scan_are`), which reads the usual layouts with
-NumPy while proving them well-formed and declines (``None``) anything else; then the checked
-parser (:func:`_parse_are`) reads it with defusedxml's expat.  Both give the same
-:class:`AreFile`; only the checked parser names lines: every structural problem (a ``<pair>``
-without a pronoun or antecedent, a ``<pronoun>`` outside a pair or the list, a chain inside a
-chain, a token node without an id, a token id twice in a document, elements beside the
-documents), malformed XML and every refused declaration is an
-:class:`~annoscore.errors.InputError` naming the file, the line and the element, and
-:meth:`AreFile.lines` (the line of every element, for the messages of the later checks) runs
-the checked parser over the bytes of a file the scan read.  Each file is read once (a pipe
-too).
+**One reader, two ways**: :func:`parse_are` first tries the columnar scan
+(:func:`annoscore.formats.are_columns.scan_are`), then the checked parser (:func:`_parse_are`,
+defusedxml's expat), the same :class:`AreFile`.  Only the checked parser names lines: every
+structural problem (a ``<pair>`` without a pronoun or antecedent, a ``<pronoun>`` outside a pair
+or the list, a chain inside a chain, a token node without an id, a token id twice in a
+document, elements beside the documents), malformed XML and every refused declaration is an
+:class:`~annoscore.errors.InputError` naming file, line and element; :meth:`AreFile.lines` runs
+it over a file the scan read, for the later checks' messages.  Each file is read once.
 
 Safety: no user XML is read with entity expansion or external entities.  The scan reads only
 files without ``<!`` (no DOCTYPE, no declaration), whose only references are the five
@@ -171,8 +167,7 @@ class AreFile(ItemColumns):
                     data = self.path.read_bytes()
                 if (len(data), now.st_mtime_ns) != source.stamp:
                     raise InputError(
-                        "the file changed while annoscore was reading it; score it again",
-                        self.path,
+                        "the file changed while annoscore was reading it; score it again", self.path
                     )
             source.lines = _parse_are(self.path, data).source.lines
             source.data = None

@@ -1,16 +1,12 @@
 """The columnar scan of ARE XML files: a file of a usual layout into :class:`AreFile` columns
 with NumPy, or ``None`` (the checked parser reads it).
 
-:func:`scan_are` is the first way of the one ARE reader (:func:`annoscore.formats.are.parse_are`;
-design.md, "Fast paths").  It reads a file of one of the shapes the ARE tasks exchange (an input
-with token nodes, an input with entities and the pronoun list, chains of ids, chains of mentions,
-pairs of ids, pairs of mentions), each as one root element holding ``<document id="...">``
-elements (or being the only document itself), and gives the same columns as the checked parser
-(:func:`annoscore.formats.are._parse_are`), never building an object per element.  It reads
-only files it can prove well-formed and of a shape it knows, and declines (``None``) anything
-else, a file the checked parser would refuse included (a token id twice in a document), so that
-the checked parser, which names file, line and element, reads it.  How it proves
-well-formedness, for the whole file at C level, on the bytes:
+:func:`scan_are` reads a file of one of the shapes the ARE tasks exchange (an input with token
+nodes, an input with entities and the pronoun list, chains of ids or of mentions, pairs of ids
+or of mentions), as one root element holding ``<document id="...">`` elements (or being the
+only document), into the checked parser's columns without an object per element.  It declines
+(``None``) every file it cannot prove well-formed and of a known shape, and every file the
+checked parser would refuse.  How it proves well-formedness, at C level, on the bytes:
 
 - the characters, the encoding and the references (:func:`_checked_bytes`): UTF-8 (or ASCII when
   declared), no CDATA section end, no carriage return but before a line feed, only the five

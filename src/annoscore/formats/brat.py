@@ -44,13 +44,9 @@ Offsets that even ``int()`` cannot read stop the official script: an :class:`Inp
 Offsets count characters of the ``.txt`` exactly as stored (``\\r\\n`` counts two).  Lines end at
 ``\\n`` only (a trailing ``\\r`` is dropped): U+2028 or a form feed inside a text is text.
 
-How a reading runs (design.md, "Fast paths"): every file is read with one ``os.read``; the
-columnar scan (:func:`~annoscore.formats.brat_scan.scan_files`) takes the plain files of the
-reading together in NumPy and declines every other one, which the checked parser
-(:func:`~annoscore.formats.brat_lines.parse_lines`) reads line by line.  Both give an
-:class:`~annoscore.formats.brat_model.AnnFile` of the same columns, whose entities are also rows
-of the reading's one :class:`~annoscore.formats.brat_model.EntityBlock`: nothing after the
-reader can tell which step read a file.
+Every file is read with one ``os.read``, then by the columnar scan
+(:mod:`~annoscore.formats.brat_scan`) or, where it declines, the checked parser
+(:mod:`~annoscore.formats.brat_lines`), into one shape (:mod:`~annoscore.formats.brat_model`).
 """
 
 from __future__ import annotations
@@ -134,20 +130,6 @@ def _decoded(data: bytes | str | None, path: str) -> str:
     return read_text(Path(path))  # raises, naming the file (and line)
 
 
-def _parse_file(
-    data: bytes | str | None,
-    path: str,
-    doc_id: str,
-    text: bytes | str | None,
-    text_path: str | None,
-    dialect: Dialect,
-    strict_input: bool,
-) -> AnnFile:
-    """The checked step: one file read line by line (the only step that names a line)."""
-    text_str = None if text is None else _decoded(text, text_path or path)
-    return parse_lines(_decoded(data, path), path, doc_id, dialect, strict_input, text_str)
-
-
 def _read_files(
     paths: Sequence[str],
     doc_ids: Sequence[str],
@@ -174,10 +156,11 @@ def _read_files(
     scanned = scan_files(as_bytes, text_bytes, checks, paths, doc_ids, block)
     out = []
     for k, file in enumerate(scanned):
-        if file is None:
-            file = _parse_file(
-                contents[k], paths[k], doc_ids[k], texts[k], text_paths[k], dialect, strict_input
-            )
+        if file is None:  # the checked parser, the only step that names a line
+            text = texts[k]
+            checked = None if text is None else _decoded(text, text_paths[k] or paths[k])
+            content = _decoded(contents[k], paths[k])
+            file = parse_lines(content, paths[k], doc_ids[k], dialect, strict_input, checked)
             first = block.add_lists(file.starts, file.ends, file.types)
             file.rows = FileRows(block, first, first + len(file))
         out.append(file)

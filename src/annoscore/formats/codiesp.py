@@ -18,16 +18,9 @@ naming the file and lines (``--strict-input`` makes them errors).  Lines split a
 NUL byte, a missing column and an empty field are :class:`InputError` naming file and line.
 Positions are ASCII digits.
 
-D/P files can be large (millions of lines), so :func:`read_code_file` returns columns (NumPy
-arrays of document and code indexes) rather than one object per line.  The file is opened and
-read once (a pipe is read into memory first), by one reader in two parts behind one shape
-(design.md, "Fast paths"): :func:`_scan_code_rows` cuts plain ASCII files whose codes have at
-most 8 bytes into columns with NumPy, chunk by chunk, and declines (``None``) on anything else
-(a byte-order mark, quotes, ``\\r``, blank lines, a field beginning with a space, a long code,
-non-ASCII text); :func:`_parse_code_rows` then reads the same bytes line by line and is the only
-part that names a file and line.  Both give the codes as written, in order of first appearance;
-lower-casing and the vocabulary are applied to the distinct codes afterwards
-(:func:`recode`), so both settings of ``--lowercase`` come from one reading.
+D/P files can be large, so :func:`read_code_file` returns columns (NumPy arrays of document and
+code indexes), read once: :func:`_scan_code_rows` (plain files) or :func:`_parse_code_rows` (the
+checked parser), codes as written; :func:`recode` lower-cases and indexes the distinct codes.
 """
 
 from __future__ import annotations
@@ -276,11 +269,7 @@ def read_code_file(
 
 
 def read_code_rows(
-    path: Path,
-    what: str,
-    *,
-    lowercase: bool = True,
-    vocabulary: Sequence[str] | None = None,
+    path: Path, what: str, *, lowercase: bool = True, vocabulary: Sequence[str] | None = None
 ) -> CodeRows:
     """The rows of :func:`read_code_file` (its warnings are left to the caller who asks)."""
     return read_code_file(path, what, lowercase=lowercase, vocabulary=vocabulary).rows
@@ -384,20 +373,7 @@ def recode(
 
 def read_gold_reference_file(path: Path, *, lowercase: bool = True) -> ReferenceFile:
     """CodiEsp-X gold: ``clinical_case, label, code, reference text, position`` per line."""
-    out: list[CodeReference] = []
-    text, warnings = _file_text(path)
-    lines, quotes = _columns(text, path, 5, "clinical_case, label, code, reference, position")
-    for number, fields in lines:
-        document, label, code, reference, position = fields
-        _need(document, "clinical case", path, number)
-        _need(code, "code", path, number)
-        start, end = parse_position(position, path, number)
-        code = code.lower() if lowercase else code
-        out.append(CodeReference(document, label, code, start, end, number, reference))
-    if not out:
-        raise InputError("the gold file is empty: expected 5 tab-separated columns", path)
-    saw(path, (r.document for r in out))
-    return ReferenceFile(out, (*warnings, *quotes))
+    return _reference_file(path, True, lowercase, "gold")
 
 
 def read_predicted_reference_file(
@@ -405,18 +381,30 @@ def read_predicted_reference_file(
 ) -> ReferenceFile:
     """CodiEsp-X predictions: ``clinical_case, position, label, code`` per line (an empty file
     is an :class:`InputError` unless ``allow_empty``)."""
+    return _reference_file(path, False, lowercase, None if allow_empty else "prediction")
+
+
+def _reference_file(path: Path, gold: bool, lowercase: bool, empty: str | None) -> ReferenceFile:
+    """An X file of either side; no line is an error naming the ``empty`` file, if given."""
     out: list[CodeReference] = []
     text, warnings = _file_text(path)
-    lines, quotes = _columns(text, path, 4, "clinical_case, position, label, code")
+    names = "label, code, reference, position" if gold else "position, label, code"
+    lines, quotes = _columns(text, path, 5 if gold else 4, "clinical_case, " + names)
     for number, fields in lines:
-        document, position, label, code = fields
+        if gold:
+            document, label, code, reference, position = fields
+        else:
+            (document, position, label, code), reference = fields, ""
         _need(document, "clinical case", path, number)
         _need(code, "code", path, number)
         start, end = parse_position(position, path, number)
         code = code.lower() if lowercase else code
-        out.append(CodeReference(document, label, code, start, end, number))
-    if not out and not allow_empty:
-        raise InputError("the prediction file is empty: expected 4 tab-separated columns", path)
+        out.append(CodeReference(document, label, code, start, end, number, reference))
+    if not out and empty is not None:
+        columns = 5 if gold else 4
+        raise InputError(
+            f"the {empty} file is empty: expected {columns} tab-separated columns", path
+        )
     saw(path, (r.document for r in out))
     return ReferenceFile(out, (*warnings, *quotes))
 

@@ -10,11 +10,9 @@ Layout (one token per line, documents delimited by comment lines)::
 
 Rules (../shared/spec/coref.md, "Decisions for annoscore"; files.py for the shared ones):
 
-* UTF-8; a byte-order mark is removed with a warning; lines end at ``\\n`` only (a trailing
-  ``\\r`` is dropped), so U+2028, U+0085 or a form feed inside a word changes no line number; a
-  NUL byte is an error naming its line.  A carriage return that does not end a CRLF line end is
-  read as scorer.pl reads it, as part of its line, with a warning naming the lines that hold one
-  (a file with CR-only line ends, as classic Mac OS wrote them, reads as one line: no token).
+* Text, byte-order mark, line ends and NUL bytes as :mod:`annoscore.formats.files` says.  A
+  carriage return that does not end a CRLF line end is read as scorer.pl reads it, as part of
+  its line, with a warning (a file with CR-only line ends reads as one line: no token).
 * A document starts at a line ``#begin document NAME`` (spaces or tabs allowed after ``#``); NAME
   is the rest of the line, trailing spaces included.  A line containing ``#end document`` closes
   it.  Non-blank lines outside documents are ignored (counted, with their line numbers).
@@ -46,11 +44,9 @@ Repeated mentions (the same span twice in a document) are *kept* by the reader, 
 their brackets open (:attr:`ConllDocument.mentions`); which repeats are removed depends on the
 other side and is decided by :meth:`ConllDocument.partition`.
 
-Speed: the usual token line without a mention (last field ``-`` or ``_``) is recognised by
-``str.endswith`` mapped over the lines (no Python loop) and only counted; the Python loop runs over
-the other lines (mentions, blank lines, document delimiters) and over every line holding the word
-``document`` (found with ``str.find`` on the whole text), so a delimiter never passes for a token
-line.
+Speed: a token line without a mention (last field ``-`` or ``_``) is only counted, found by
+``str.endswith`` mapped over the lines; the Python loop sees the other lines and every line that
+holds ``document``.
 """
 
 from __future__ import annotations

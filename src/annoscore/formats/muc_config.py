@@ -17,9 +17,7 @@ Decisions (../shared/spec/muc.md, decision 1 and 14): an unknown option, a missi
 malformed ``:class_defs``/``:slot_defs`` entry, a negative map weight or a bad choice is an
 :class:`InputError` naming the line; an option given twice keeps the later value with a warning;
 relative file names resolve against ``:muc_base_directory`` when given, else against the
-configuration file's folder.  Lines end at ``\n`` only (a trailing ``\r`` is dropped; U+2028,
-U+0085, form feeds and the like are text), and a NUL byte is an error naming its line
-(:mod:`annoscore.formats.files`).
+configuration file's folder.  Lines and NUL bytes follow :mod:`annoscore.formats.files`.
 Defaults are the manual's; the manual gives no default for ``:optional_status_slot``, annoscore
 uses ``OBJ_STATUS`` (the slot of the manual's key example).  For ``named_entity`` and
 ``coreference`` a configuration without ``:class_defs`` and ``:slot_defs`` gets

@@ -525,8 +525,7 @@ def _parse_sgml(
                 text = "".join(pieces)
                 if docnum_text is None:
                     raise error(
-                        f"document opened on line {doc_line} has no <{docnum_gid}> section",
-                        i,
+                        f"document opened on line {doc_line} has no <{docnum_gid}> section", i
                     )
                 number = "".join(c for c in docnum_text if c.isdigit())
                 if not number:
@@ -571,8 +570,7 @@ def _parse_sgml(
                 o = open_tasks.pop()
                 if o[0] != name:
                     raise error(
-                        f"</{written}> closes <{o[0]}> opened on {opened_at(o)}; tags must nest",
-                        i,
+                        f"</{written}> closes <{o[0]}> opened on {opened_at(o)}; tags must nest", i
                     )
                 if open_sections:
                     found.append((o, offset, open_sections[-1][0]))

@@ -61,8 +61,7 @@ class SharedSlots:
         """The tuple of :attr:`tuples` of a TEXT slot and a tuple of the other slots, by the
         identities of both (held by :attr:`slots` and :attr:`tuples`)."""
         self.tags: dict[
-            tuple[int, str, str, bool],
-            tuple[dict[str, str], tuple[TemplateSlot, ...], bool, int],
+            tuple[int, str, str, bool], tuple[dict[str, str], tuple[TemplateSlot, ...], bool, int]
         ] = {}
         """What :func:`ne_objects` makes of a tag without ``ALT`` (its slots tuple, optional
         mark and ignored attributes), by the identity of its attribute mapping (the reader

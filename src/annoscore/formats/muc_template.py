@@ -18,17 +18,10 @@ multi-fill), unless ``keys_syntax`` is on (key2key scoring compares two keys).  
 start with ``;`` or ``#``.  The document of an object is the middle part of its id.  Objects of one
 document must be contiguous (the manual's caveat); every error names the file and line.
 
-Lines end at ``\n`` only; a trailing ``\r`` is dropped (U+2028, U+0085, form feeds and the like are
-text, :mod:`annoscore.formats.files`); a NUL byte is an error naming its line.
-
-How it reads (one reader, two steps, the protocol of ../shared/spec/design.md "Fast paths"):
-:func:`_scan_templates` reads a file whose lines are all common ones (a header with a well-formed
-id, a slot line with at most one plain fill, a blank line) with one regular expression over the
-whole text (``_ROW``) and builds the objects column by column; it declines (None) on any other
-file.  :func:`_parse_templates`, the checked parser, then reads every line one by one: it knows
-the whole syntax and names the first error.  Both give equal objects (every line number included)
-and neither gives warnings; tests/equivalence/test_muc_readers.py holds them equal on generated
-files, every declining input included.
+Lines and NUL bytes follow :mod:`annoscore.formats.files`.  :func:`_scan_templates` reads a file
+of common lines only (headers, slot lines with at most one plain fill, blank lines) with one
+regular expression and declines (None) any other; :func:`_parse_templates`, the checked parser,
+then reads it line by line and names the first error.  Both give equal objects, no warning.
 """
 
 from __future__ import annotations

@@ -27,14 +27,10 @@ note name holding a lone surrogate (``"\\ud800"``: the note id is printed, and c
 nested deeper than the decoder can follow names the file, the top-level item and its line.
 
 One reader, :func:`read_sandbox`, gives each category as integer columns in file order
-(:class:`CategoryColumns`), texts and type values numbered (:class:`Numbering`), so that equal
-strings get equal numbers: identity is the string's, exactly.  The JSON list is decoded one
-object at a time by the C scanner (the file's objects are never all in memory at once), a few
-hundred objects at a time (:data:`CHUNK`).  Each chunk goes through the fast scan
-(:func:`_scan_chunk`: C-level passes, ``map``/``set``, no Python code per item), which declines
-(``None``) at anything it does not accept; the checked parser (:func:`_parse_chunk`, the only
-place that names file and JSON path) then reads that chunk item by item.  Both give the same
-rows (:class:`_Rows`), so nothing after reading knows which ran.
+(:class:`CategoryColumns`), texts and type values numbered (:class:`Numbering`: equal strings,
+equal numbers).  The JSON list is decoded one object at a time, :data:`CHUNK` objects a chunk,
+each chunk read by the fast scan (:func:`_scan_chunk`) or, where it declines, by the checked
+parser (:func:`_parse_chunk`, the only place that names file and JSON path): the same rows.
 """
 
 from __future__ import annotations

@@ -58,8 +58,7 @@ def read_docbin(path: Path) -> list[AnnotatedDocument]:
         name = str(given) if given not in (None, "") else str(number)
         if name in seen:
             raise InputError(
-                f"document {name!r} again (document {number}; first: document {seen[name]})",
-                path,
+                f"document {name!r} again (document {number}; first: document {seen[name]})", path
             )
         seen[name] = number
         mentions = tuple(

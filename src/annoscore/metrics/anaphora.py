@@ -17,13 +17,7 @@ and y is non-pronominal or ``ok(y)``.  In words: a pronoun-to-pronoun answer ear
 only when the system's own answers lead from the antecedent pronoun, inside the right chain, to
 a noun phrase of it.
 
-**Task 2**: MUC (Vilain et al. 1995) over entity ids (:func:`muc_counts`)::
-
-    recall_num = precision_num = Σ over parts P of (|P| - 1)
-    recall_den = Σ over gold chains k of (|k| - 1),   precision_den likewise over system chains
-
-where a part is a non-empty intersection of a gold chain and a system chain (a member with no
-counterpart on the other side makes a part of its own and earns nothing): the same numbers as
+**Task 2**: MUC (Vilain et al. 1995) over entity ids (:func:`muc_counts`): the numbers of
 :func:`annoscore.metrics.coref.muc`.
 
 **Overlap** (:func:`annoscore.align.are.overlap`, the seed's measure) = token positions two
@@ -39,15 +33,13 @@ when m* is pronominal ("resolved x to y" = the first pair for x, and y its antec
 gold pronouns whose chain has another mention).
 
 **Task 4** (:func:`fractional_muc_counts`): system mentions aligned one-to-one to gold mentions
-maximising the total overlap (:func:`annoscore.align.are.align_mentions`); w(m) = the overlap
-with the aligned counterpart (0 unaligned); then MUC with fractional credit, each part P of a
-chain earning (|P| - 1) x mean of w over P (:func:`annoscore.metrics.coref.weighted_muc`, whose
-float sums these are to the last bit).  With every w = 1 it is Vilain's MUC.
+maximising the total overlap (:func:`annoscore.align.are.align_mentions`), w(m) the overlap with
+the aligned counterpart (0 unaligned), then :func:`annoscore.metrics.coref.weighted_muc` (whose
+float sums these are to the last bit).
 
-**Scores** (:func:`success_scores`, :func:`pair_scores`, :func:`link_scores`), the project's
-rule for undefined numbers: a ratio with a 0 denominator is ``None``; F1 = 2PR/(P+R) from the
-summed counts, 0 when P + R = 0 or when only one of P and R is defined (nothing could earn
-credit: F from the counts is 0), ``None`` only when both are undefined.
+**Scores** (:func:`success_scores`, :func:`pair_scores`, :func:`link_scores`) follow the one rule
+(:mod:`annoscore.metrics.prf`): a ratio with a 0 denominator is ``None``, F1 is 0 when only one
+of P and R is defined and ``None`` when both are undefined.
 
 >>> import numpy as np
 >>> links(np.array([0, 0, 1]), np.array([3, 1, 2]), 2).tolist()   # (3-1) + (1-1), (2-1)
@@ -78,7 +70,7 @@ from annoscore.metrics.anaphora_items import (
     ItemPart,
     PronounParts,
 )
-from annoscore.metrics.prf import f_beta, ratio
+from annoscore.metrics.prf import f_of, ratio
 
 
 def _choose(conditions: list[tuple[Any, str]], size: int) -> Any:
@@ -278,12 +270,7 @@ def muc_counts(chains: IdChains, documents: int) -> dict[str, Any]:
 
 
 def fractional_muc_counts(
-    gold: ChainColumns,
-    system: ChainColumns,
-    rows: Any,
-    cols: Any,
-    weights: Any,
-    documents: int,
+    gold: ChainColumns, system: ChainColumns, rows: Any, cols: Any, weights: Any, documents: int
 ) -> dict[str, Any]:
     """Task 4: the fractional MUC counts of each document (see the module doc), from the
     alignment ``(rows, cols, weights)`` (gold member, system member, overlap); plus
@@ -519,39 +506,28 @@ def overlap_counts(
 # --- scorers ----------------------------------------------------------------------------------
 
 
-def are_f1(precision: float | None, recall: float | None) -> float | None:
-    """F1 = 2PR/(P+R); 0 when P + R = 0 or only one is defined; ``None`` when neither is.
-
-    >>> are_f1(0.5, 1.0), are_f1(None, 0.0), are_f1(None, None)
-    (0.6666666666666666, 0.0, None)
-    """
-    if precision is None and recall is None:
-        return None
-    return f_beta(precision, recall, zero_division=0.0)
-
-
 def success_scores(counts: Counts) -> dict[str, float | None]:
     """Task 1: ``success_rate = credit_sum / pronouns`` (``None`` with no pronoun to resolve)."""
     return {"success_rate": ratio(counts["credit_sum"], counts["pronouns"])}
 
 
 def pair_scores(counts: Counts) -> dict[str, float | None]:
-    """Task 3: recall = credit_sum / pronouns, precision = credit_sum / pairs, F1 (:func:`are_f1`).
+    """Task 3: recall = credit_sum / pronouns, precision = credit_sum / pairs, F1 (:func:`f_of`).
 
     >>> pair_scores(Counts(credit_sum=1.5, pairs=3, pronouns=2))
     {'recall': 0.75, 'precision': 0.5, 'f1': 0.6}
     """
     recall = ratio(counts["credit_sum"], counts["pronouns"])
     precision = ratio(counts["credit_sum"], counts["pairs"])
-    return {"recall": recall, "precision": precision, "f1": are_f1(precision, recall)}
+    return {"recall": recall, "precision": precision, "f1": f_of(precision, recall)}
 
 
 def link_scores(counts: Counts) -> dict[str, float | None]:
-    """Tasks 2 and 4: recall = recall_num / recall_den, precision likewise, F1 (:func:`are_f1`).
+    """Tasks 2 and 4: recall = recall_num / recall_den, precision likewise, F1 (:func:`f_of`).
 
     >>> link_scores(Counts(recall_num=1, recall_den=2, precision_num=1, precision_den=1))
     {'recall': 0.5, 'precision': 1.0, 'f1': 0.6666666666666666}
     """
     recall = ratio(counts["recall_num"], counts["recall_den"])
     precision = ratio(counts["precision_num"], counts["precision_den"])
-    return {"recall": recall, "precision": precision, "f1": are_f1(precision, recall)}
+    return {"recall": recall, "precision": precision, "f1": f_of(precision, recall)}

@@ -2,11 +2,9 @@
 
 ``counts`` are additive (:class:`annoscore.counts.Counts`): ``tp``, ``fp``, ``fn`` over distinct
 (document, code) pairs, and for D/P ``ap_sum`` and ``queries`` (the documents in MAP, see
-:mod:`annoscore.metrics.ranked_codes`).  P/R/F1 follow the one rule of
-:func:`annoscore.metrics.prf.prf_scores` (X's scorer): where P and R are both defined, F1 is
-2PR/(P+R) as the official scripts compute it; a corpus or a document with gold codes and no
-valid prediction has precision undefined, recall 0 and F1 0 (the official F1 script prints
-``nan`` there).
+:mod:`annoscore.metrics.ranked_codes`).  P/R/F1 are :func:`annoscore.metrics.prf.prf_scores`
+(X's scorer): gold codes and no valid prediction give precision undefined, recall 0 and F1 0
+(the official F1 script prints ``nan`` there).
 """
 
 from __future__ import annotations

@@ -60,7 +60,7 @@ from typing import Literal, TypeVar, get_args
 
 from annoscore.align.assignment import max_weight_matching
 from annoscore.counts import Counts, Number
-from annoscore.metrics.prf import f_beta, ratio
+from annoscore.metrics.prf import f_of, ratio
 
 M = TypeVar("M", bound=Hashable)
 Partition = Sequence[Collection[M]]
@@ -435,10 +435,7 @@ def weighted_muc(
     terms = [(len(ws) - 1) * _sum(ws) / len(ws) for ws in parts.values() if len(ws) > 1]
     num = _sum(terms)
     return _counts(
-        num,
-        sum(key_sizes) - len(key_sizes),
-        num,
-        sum(response_sizes) - len(response_sizes),
+        num, sum(key_sizes) - len(key_sizes), num, sum(response_sizes) - len(response_sizes)
     )
 
 
@@ -474,14 +471,6 @@ def metrics_in(counts: Counts) -> tuple[str, ...]:
 Score = float | None
 
 
-def _f1(recall: Score, precision: Score) -> Score:
-    if recall is None and precision is None:  # nothing on either side
-        return None
-    if recall is None or precision is None:  # something on one side only: none of it is right
-        return 0.0
-    return f_beta(precision, recall)
-
-
 def rpf(counts: Counts, prefix: str = "") -> tuple[Score, Score, Score]:
     """Recall, precision and F1 from ``{prefix}recall_num`` ... by the rule (module doc).
 
@@ -490,7 +479,7 @@ def rpf(counts: Counts, prefix: str = "") -> tuple[Score, Score, Score]:
     """
     recall = ratio(counts[prefix + "recall_num"], counts[prefix + "recall_den"])
     precision = ratio(counts[prefix + "precision_num"], counts[prefix + "precision_den"])
-    return recall, precision, _f1(recall, precision)
+    return recall, precision, f_of(precision, recall)
 
 
 def mean_of_scores(values: Sequence[Score]) -> Score:

@@ -128,12 +128,7 @@ def document_counts(alignment: DocumentAlignment) -> Counts:
     return Counts(values)
 
 
-def tally_of(counts: Counts, prefix: str = "") -> Tally:
-    """The :class:`Tally` stored under ``prefix`` in ``counts``."""
-    return Tally.from_counts(counts, prefix)
-
-
 def all_slots_scores(counts: Counts) -> dict[str, float | None]:
     """The scorer of a MUC result: the ALL SLOTS row's recall, precision, F-measures and error
     rates (:meth:`annoscore.metrics.tallies.Tally.scores`)."""
-    return tally_of(counts).scores()
+    return Tally.from_counts(counts).scores()

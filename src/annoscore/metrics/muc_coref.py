@@ -20,15 +20,9 @@ Scores (:func:`coreference_scores`) of the first metric present in the order of
 carries) and the metric's own ``f1`` (``f_pr``, but for BLANC, whose F is the mean of its two
 link F's).  Undefined: recall and precision on a zero denominator (``None``, the report's ``*``,
 ../shared/spec/muc.md, decision 5); the F's only when both denominators are 0 (the one rule,
-:mod:`annoscore.metrics.prf`: where only one of R and P is undefined, F is 0).  Then
-``{metric}_recall``,
-``{metric}_precision``, ``{metric}_f1`` of every metric present, by
-:func:`annoscore.metrics.coref.coref_scores` (the CoNLL reference's rule: 0 on a zero
-denominator), and ``conll_f1`` when MUC, B³ and CEAFe are all there.
-
-For MUC, R = Σ_S (|S| - |p(S)|) / Σ_S (|S| - 1) over key classes S, p(S) the partition of S by
-the response classes (an unaligned key markable is a part of its own); P is the same with the
-sides swapped.
+:mod:`annoscore.metrics.prf`).  Then ``{metric}_recall``, ``{metric}_precision``,
+``{metric}_f1`` of every metric present (:func:`annoscore.metrics.coref.coref_scores`), and
+``conll_f1`` when MUC, B³ and CEAFe are all there.
 
 >>> c = Counts(muc_recall_num=1, muc_recall_den=3, muc_precision_num=1, muc_precision_den=3)
 >>> s = coreference_scores(c)

@@ -31,11 +31,9 @@ start 0 that opens with a rewritten ``"`` gets offset -1: note ``n`` at -1 and n
 both give ``"n--1-2"``.  annoscore keeps the notes apart there (a test names the case), so per-note
 counts always add up.
 
-The data flow: :mod:`annoscore.metrics.phi_tokens` cuts the annotation texts into tokens,
-:mod:`annoscore.metrics.phi_counts` counts every note of a category at once from the reader's
-columns, and this module turns the counts into scores: :func:`phi_scores` (exact fractions,
-:func:`annoscore.metrics.prf.prf` rules) and :func:`official_prf`, the official rounding (P and R
-to 2 decimals, F1 from the rounded values).
+:mod:`annoscore.metrics.phi_tokens` tokenizes, :mod:`annoscore.metrics.phi_counts` counts, and
+this module scores: :func:`phi_scores` (exact fractions, :func:`annoscore.metrics.prf.prf`) and
+:func:`official_prf` (P and R rounded to 2 decimals, F1 from the rounded values).
 """
 
 from __future__ import annotations
@@ -120,8 +118,9 @@ def _metrics(counts: Mapping[str, Number], prefix: str) -> list[str]:
     return names
 
 
-def phi_scores(counts: Mapping[str, Number]) -> dict[str, float | None]:
-    """``{metric}_{precision,recall,f1}`` of one category's counts (exact, ``prf`` rules).
+def phi_scores(counts: Mapping[str, Number], prefix: str = "") -> dict[str, float | None]:
+    """``{metric}_{precision,recall,f1}`` of one category's counts (exact, ``prf`` rules), of
+    the keys that start with ``prefix`` (keys of the scores too).
 
     ``hipaa_*`` too when the counts have ``hipaa_tp`` (locations).
 
@@ -129,8 +128,8 @@ def phi_scores(counts: Mapping[str, Number]) -> dict[str, float | None]:
     0.75
     """
     scores: dict[str, float | None] = {}
-    for name in _metrics(counts, ""):
-        scores.update(prf_of(counts, f"{name}_").as_dict(f"{name}_"))
+    for name in _metrics(counts, prefix):
+        scores.update(prf_of(counts, f"{prefix}{name}_").as_dict(f"{prefix}{name}_"))
     return scores
 
 
@@ -144,11 +143,8 @@ def all_scores(counts: Mapping[str, Number]) -> dict[str, float | None]:
     """
     scores: dict[str, float | None] = {}
     for category in CATEGORY_PREFIXES:
-        prefix = f"{category}_"
-        if f"{prefix}instance_relax_tp" not in counts:
-            continue
-        for name in _metrics(counts, prefix):
-            scores.update(prf_of(counts, f"{prefix}{name}_").as_dict(f"{prefix}{name}_"))
+        if f"{category}_instance_relax_tp" in counts:
+            scores.update(phi_scores(counts, f"{category}_"))
     return scores
 
 

@@ -62,6 +62,18 @@ def f_beta(
     return (1 + b2) * precision * recall / denominator
 
 
+def f_of(precision: float | None, recall: float | None) -> float | None:
+    """F1 of two ratios by the rule: 0 when only one is defined (something on one side only,
+    none of it found), ``None`` when neither is.
+
+    >>> f_of(0.5, 1.0), f_of(None, 0.0), f_of(None, None)
+    (0.6666666666666666, 0.0, None)
+    """
+    if precision is None and recall is None:
+        return None
+    return f_beta(precision, recall, zero_division=0.0)
+
+
 @dataclass(frozen=True, slots=True)
 class PRF:
     """Precision, recall and F (fractions, or ``None`` where undefined)."""

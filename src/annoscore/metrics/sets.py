@@ -42,9 +42,7 @@ def typed_set_counts(
         key = "tp" if item in g and item in s else ("fn" if item in g else "fp")
         bucket = per_type.setdefault(type_of(item), {"tp": 0, "fp": 0, "fn": 0})
         bucket[key] += 1
-    tp = len(g & s)
-    overall = Counts(tp=tp, fp=len(s) - tp, fn=len(g) - tp)
-    return overall, {name: Counts(values) for name, values in sorted(per_type.items())}
+    return set_counts(g, s), {name: Counts(values) for name, values in sorted(per_type.items())}
 
 
 @dataclass(frozen=True, slots=True)

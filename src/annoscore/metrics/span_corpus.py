@@ -32,13 +32,7 @@ from annoscore.metrics.span_tables import (
     semeval_table,
     token_table,
 )
-from annoscore.metrics.spans import (
-    PRF_NAMES,
-    SEMEVAL_NAMES,
-    mode_counts,
-    semeval_counts,
-    type_key,
-)
+from annoscore.metrics.spans import PRF_NAMES, SEMEVAL_NAMES, mode_counts, semeval_counts, type_key
 from annoscore.model import AnnotatedDocument, Mention
 from annoscore.result import CountMatrix, ScoreWarning, merge_warnings
 
@@ -411,10 +405,7 @@ class SpanCorpus:
         elif mode in ("overlap", "relaxed"):
             kind = cast(Literal["overlap", "relaxed"], mode)
             values = in_runs(
-                gold,
-                pred,
-                n_docs,
-                lambda g, p, n: matched_table(g, p, kind, options, n, n_types),
+                gold, pred, n_docs, lambda g, p, n: matched_table(g, p, kind, options, n, n_types)
             )
         elif mode == "semeval":
             values = in_runs(

@@ -393,11 +393,7 @@ def _closed_form(
 
 
 def dense_semeval_pairs(
-    gold: SpanArrays,
-    pred: SpanArrays,
-    options: MatchOptions,
-    g_rows: Array,
-    p_rows: Array,
+    gold: SpanArrays, pred: SpanArrays, options: MatchOptions, g_rows: Array, p_rows: Array
 ) -> dict[str, tuple[Array, Array]]:
     """Each SemEval scheme's matched (gold rows, predicted rows) in one dense cluster.
 

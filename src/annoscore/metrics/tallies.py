@@ -127,10 +127,7 @@ class Tally:
 
     def scores(self, prefix: str = "") -> dict[str, float | None]:
         """``recall``, ``precision``, ``f_pr``, ``f_2pr``, ``f_p2r`` and the four error rates."""
-        out = {
-            f"{prefix}recall": self.recall,
-            f"{prefix}precision": self.precision,
-        }
+        out = {f"{prefix}recall": self.recall, f"{prefix}precision": self.precision}
         for name, beta in F_MEASURE_BETAS.items():
             out[prefix + name] = self.f_measure(beta)
         out.update(

@@ -7,21 +7,13 @@ number is fixed by the spec, and the signature records each as a constant.  The 
 the task input given to systems (``input_path``, ``--input``): required for tasks 1, 3 and 4 (the
 pronouns to resolve; the token order), optional for task 2 (it lets unknown ids be reported).
 
-Files (decision 5): ``gold``, ``system`` and ``input_path`` each name one XML file, or each a
-folder of ``*.xml`` files paired by file name; one file may hold several ``<document>``
-elements, paired by their ``id`` attribute when every one has one, else by position.  A document
-on one side only is scored against an empty other side (warning).  Counts are summed over
-documents before dividing.  ``count_are_N`` scores files already read
+Files and documents are paired as :mod:`annoscore.align.are_documents` says (decision 5);
+counts are summed over documents before dividing.  ``count_are_N`` scores files already read
 (:func:`~annoscore.formats.are.read_are`, or :func:`~annoscore.formats.are.parse_are` of bytes).
-Ids, not values (decision 10): ``value`` attributes are never read.  A broken reference (a
-missing id or start/end, an id or token that is not in the input, a start after its end, a
-mention twice in one side's chains) is an input error naming file, line and element.
-
-One path for every file and corpus: each file read once into columns, the documents paired
-(:mod:`annoscore.align.are_documents`), every reference checked and resolved
-(:mod:`annoscore.align.are`), task 4's mentions aligned, every document counted at once
-(:mod:`annoscore.metrics.anaphora`); the text report's items are data of the result's
-:class:`~annoscore.metrics.anaphora_items.AreDetails`, put together when the report asks.
+Ids, not values (decision 10): ``value`` attributes are never read.  A broken reference is an
+input error naming file, line and element (:mod:`annoscore.align.are_checks`).  References are
+resolved by :mod:`annoscore.align.are`, counted by :mod:`annoscore.metrics.anaphora`; the text
+report's items are :class:`~annoscore.metrics.anaphora_items.AreDetails`, made when asked for.
 """
 
 from __future__ import annotations
@@ -40,12 +32,7 @@ from annoscore.metrics.anaphora import (
     overlap_counts,
     success_counts,
 )
-from annoscore.metrics.anaphora_items import (
-    AreDetails,
-    Labels,
-    aligned_chain_links,
-    id_chain_links,
-)
+from annoscore.metrics.anaphora_items import AreDetails, Labels, aligned_chain_links, id_chain_links
 from annoscore.options import Setting, TaskOptions, constant, fields, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
 from annoscore.tasks.registry import get
@@ -383,8 +370,8 @@ def count_are_3(
     input_file: AreFile | None = None,
     options: Are3Options = Are3Options(),
 ) -> Result:
-    """Task 3 (:func:`score_are_3`) of files already read: ``input_file`` is the input (else
-    the file ``options.input_path`` names).
+    """Task 3 (:func:`score_are_3`) of files already read (``input_file``: as in
+    :func:`count_are_1`).
 
     >>> from annoscore.formats.are import parse_are
     >>> def xml(text): return parse_are(Path("memory.xml"), text.encode())
@@ -441,8 +428,8 @@ def count_are_4(
     input_file: AreFile | None = None,
     options: Are4Options = Are4Options(),
 ) -> Result:
-    """Task 4 (:func:`score_are_4`) of files already read: ``input_file`` is the input (else
-    the file ``options.input_path`` names).
+    """Task 4 (:func:`score_are_4`) of files already read (``input_file``: as in
+    :func:`count_are_1`).
 
     >>> from annoscore.formats.are import parse_are
     >>> def xml(text): return parse_are(Path("memory.xml"), text.encode())

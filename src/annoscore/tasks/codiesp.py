@@ -19,9 +19,7 @@ Official rules (``spec/codiesp.md``), all defaults here (:class:`RankedOptions`,
   reference of that code (:mod:`annoscore.align.references`: one-sided 10-character tolerance
   ``contain``); the label column is ignored (``check_label=False``).
 - P = tp/(tp+fp), R = tp/(tp+fn) and F1 = 2PR/(P+R) as the official scripts compute them, with
-  the one rule where they print ``nan`` or crash (:mod:`annoscore.metrics.prf`): a zero count
-  over a positive denominator is 0, 0/0 is ``None`` (JSON null, named in the warnings), and F1
-  is 0 whenever something is on either side and nothing is found.
+  the one rule (:mod:`annoscore.metrics.prf`) where they print ``nan`` or crash.
 
 Every quirk that moves a number is reported in ``warnings`` with the number it would give
 (:mod:`annoscore.tasks.codiesp_warnings`).
@@ -221,8 +219,7 @@ def score_codiesp_d(gold: Path, pred: Path, options: RankedOptions = RankedOptio
     pairs, predictions whose code is not in ``options.codes`` dropped first; ``ap_sum`` (the
     document's AP, when it counts in MAP) and ``queries`` (1 when it counts).  MAP = ap_sum /
     queries, AP = the sum of P@k over the relevant ranks (the first ``depth``) / the document's
-    distinct gold codes; P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2PR/(P+R).  Every gold and
-    predicted document is a row of the count matrix.
+    distinct gold codes; P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2PR/(P+R).
 
     Undefined (``None``, named in the warnings): MAP when no document counts in it, P when no
     valid code is predicted (R and F1 are then 0 where the F1 script prints ``nan|0.0|nan``), R
@@ -250,20 +247,11 @@ def score_codiesp_d(gold: Path, pred: Path, options: RankedOptions = RankedOptio
 
 @chunked("codiesp-p", "lines", order="gold-first", details=_joined_details)
 def score_codiesp_p(gold: Path, pred: Path, options: RankedOptions = RankedOptions()) -> Result:
-    """CodiEsp-P (ICD-10 procedure codes) from files: MAP and micro P/R/F1 as for D (the same
-    two official scripts score both; see :func:`score_codiesp_d` on document ids).
-
-    Counts per document, additive: ``tp``, ``fp``, ``fn`` over distinct (document, code)
-    pairs (invalid predictions dropped first), ``ap_sum`` and ``queries``.  MAP = ap_sum /
-    queries, AP = the sum of P@k over the relevant ranks (the first ``depth``) / the document's
-    distinct gold codes; P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2PR/(P+R).
-
-    Undefined (``None``, named in the warnings): MAP when no document counts in it, P when no
-    valid code is predicted, R when no gold code counts, F1 when neither side has one.
-
-    Settings that move a number (:class:`RankedOptions`; official default): ``missing_docs``
-    (``ignore``), ``extra_docs`` (``zero``), ``filter_gold`` (off), ``depth`` (1000),
-    ``lowercase`` (on), ``tie_order`` (``file``).
+    """CodiEsp-P (ICD-10 procedure codes) from files, by the two scripts that score D: counts,
+    formulas (MAP = ap_sum / queries; P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2PR/(P+R)) and
+    document ids as in :func:`score_codiesp_d`.  Undefined: as there (MAP when no document
+    counts in it, P when no valid code is predicted, R when no gold code counts, F1 when
+    neither side has one).  Settings: :class:`RankedOptions`, as there.
 
     >>> from annoscore.samples import SAMPLES
     >>> c = SAMPLES / "codiesp"

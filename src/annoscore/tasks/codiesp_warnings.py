@@ -133,13 +133,11 @@ def lowercase_may_move(view: RankedView, options: RankedOptions) -> bool:
 
 def lowercase_warnings(
     read: RankedInput | None, view: RankedView, options: RankedOptions
-) -> list[ScoreWarning | str]:
+) -> list[str]:
     """The lower-casing quirk (official since 2020-09-30): upper-case codes lower-cased, with
     MAP and F1 of the other setting when they differ.  The other view of the codes (from the same
     reading, ``read``: ``None`` when :func:`lowercase_may_move` says it cannot differ) is
     counted only when it can differ."""
-    data = view.data
-    upper = data.pred.uppercase + data.gold.uppercase
     if read is None or not lowercase_may_move(view, options):
         return []
     flipped = replace(options, lowercase=not options.lowercase)
@@ -147,20 +145,28 @@ def lowercase_warnings(
     # both settings' numbers computed alike, so that equal numbers compare equal
     moved = (alt_map, alt_f1) != headline(view, options)
     effect = f"MAP {fmt(alt_map)} and F1 {fmt(alt_f1)}"
-    if options.lowercase:
+    counted = (view.data.pred.uppercase, view.data.gold.uppercase)
+    return _lowercase_text(options.lowercase, *counted, moved, effect, "", "valid list")
+
+
+def _lowercase_text(
+    lowercase: bool, pred: int, gold: int, moved: bool, effect: str, also: str, lists: str
+) -> list[str]:
+    """The lower-casing warning of D/P or X: ``pred`` and ``gold`` upper-case codes, the
+    other setting's numbers ``effect`` (given when they differ: ``moved``)."""
+    if lowercase:
         text = (
-            f"{upper} codes ({data.pred.uppercase} predicted, {data.gold.uppercase} gold) had "
-            "upper-case letters and were lower-cased, as the official script does since "
-            "2020-09-30"
+            f"{pred + gold} codes ({pred} predicted, {gold} gold) had upper-case letters and "
+            "were lower-cased, as the official script does since 2020-09-30"
         )
         if moved:
-            text += f"; with their case kept (--no-lowercase, the 2020 campaign): {effect}"
+            text += f"; with their case kept (--no-lowercase, the 2020 campaign{also}): {effect}"
         return [text]
     if not moved:
         return []
     return [
         "codes keep their case (--no-lowercase, the 2020 campaign), so upper-case codes miss "
-        "the lower-cased valid list and the gold; the official script lower-cases them since "
+        f"the lower-cased {lists} and the gold; the official script lower-cases them since "
         f"2020-09-30: {effect}"
     ]
 
@@ -311,25 +317,10 @@ def x_lowercase_warnings(
     alt = prf_scores(Counts.total(per_doc.values()))
     moved = any(alt[k] != scores[k] for k in ("precision", "recall", "f1"))
     effect = f"P {fmt(alt['precision'])}, R {fmt(alt['recall'])}, F1 {fmt(alt['f1'])}"
-    if options.lowercase:
-        text = (
-            f"{upper_gold + upper_pred} codes ({upper_pred} predicted, {upper_gold} gold) had "
-            "upper-case letters and were lower-cased, as the official script does since "
-            "2020-09-30"
-        )
-        if moved:
-            text += (
-                f"; with their case kept (--no-lowercase, the 2020 campaign and the README's "
-                f"numbers): {effect}"
-            )
-        return [text]
-    if not moved:
-        return []
-    return [
-        "codes keep their case (--no-lowercase, the 2020 campaign), so upper-case codes miss "
-        "the lower-cased valid lists and the gold; the official script lower-cases them since "
-        f"2020-09-30: {effect}"
-    ]
+    readme = " and the README's numbers"
+    return _lowercase_text(
+        options.lowercase, upper_pred, upper_gold, moved, effect, readme, "valid lists"
+    )
 
 
 def collapsed(

@@ -8,14 +8,10 @@ Preset (../shared/spec/coref.md, "Decisions for annoscore", and scorer.pl's obse
   lacks it (warning), and against an empty response when the response file has no document at all
   (warning); response documents absent from the key are ignored (warning); paired documents must
   have the same number of token lines (else :class:`~annoscore.errors.InputError`);
-* repeated mentions (:meth:`~annoscore.formats.conll.ConllDocument.partition`): a span given in
-  several entities stays in the entity that occurs first in the document.  In the response, a
-  repeat is removed only when its span is a key mention; a repeat that matches no key mention is
-  kept, as scorer.pl keeps it: one more mention in MUC, B3, CEAF and LEA, the same mention in
-  mention identification and in BLANC's links (:mod:`annoscore.metrics.coref`).  In the key
-  every repeat is removed (scorer.pl keeps them and can then score above 100%: the spec's
-  decision).  Each case is a warning naming file and line; document names in messages are
-  escaped (:func:`~annoscore.formats.conll.shown_name`);
+* repeated mentions (:meth:`~annoscore.formats.conll.ConllDocument.partition`): in the
+  response a repeat is removed only when its span is a key mention (others are kept, as
+  scorer.pl keeps them: :mod:`annoscore.metrics.coref`); in the key every repeat is removed
+  (scorer.pl keeps them and can score above 100%: the spec's decision); each a warning;
 * metrics: :mod:`annoscore.metrics.coref` on the raw (de-duplicated) partitions, counts summed
   over documents (micro average); the corpus scores show an undefined score as 0, as the
   reference scorer prints it (``Undefined.zero``, named in a warning).
@@ -112,10 +108,10 @@ memory: 0 and the document's name)."""
 
 
 def _partitions(
-    key: ConllDocument, response: ConllDocument | None, places: Places
+    key: ConllDocument, response: ConllDocument | None, places: Places, options: CorefOptions
 ) -> tuple[Partition, Partition]:
-    """The key and response partitions of one document, the repeats they drop or keep noted
-    in ``places``."""
+    """The key and response partitions of one document as scored (singletons removed if the
+    options say so), the repeats they drop or keep noted in ``places``."""
 
     def note(code: str, document: ConllDocument, lines: Sequence[int]) -> None:
         if document.path:
@@ -125,11 +121,14 @@ def _partitions(
 
     key_partition, dropped = key.partition()
     note("coref.key_repeat", key, dropped.removed)
-    if response is None:
-        return key_partition, ()
-    response_partition, dropped = response.partition({m for e in key_partition for m in e})
-    note("coref.response_repeat", response, dropped.removed)
-    note("coref.response_repeat_kept", response, dropped.kept)
+    response_partition: Partition = ()
+    if response is not None:
+        response_partition, dropped = response.partition({m for e in key_partition for m in e})
+        note("coref.response_repeat", response, dropped.removed)
+        note("coref.response_repeat_kept", response, dropped.kept)
+    if options.singletons == "removed":
+        key_partition = tuple(entity for entity in key_partition if len(entity) > 1)
+        response_partition = tuple(entity for entity in response_partition if len(entity) > 1)
     return key_partition, response_partition
 
 
@@ -145,10 +144,7 @@ def _result(
     places: Places = {code: [] for code in _REPEATS}
     per_document: dict[str, Counts] = {}
     for name, key_document, response_document in documents:
-        key, response = _partitions(key_document, response_document, places)
-        if options.singletons == "removed":
-            key = tuple(entity for entity in key if len(entity) > 1)
-            response = tuple(entity for entity in response if len(entity) > 1)
+        key, response = _partitions(key_document, response_document, places, options)
         try:
             per_document[name] = coref_counts(key, response, metrics)
         except ValueError as error:  # too many repeats to count BLANC's links
@@ -240,14 +236,7 @@ def coref_partitions(
     report's error analysis needs): mentions are ``(first token, last token)`` spans."""
     documents, _, _ = _read_documents(key, response)
     places: Places = {code: [] for code in _REPEATS}
-    out = {}
-    for name, key_document, response_document in documents:
-        key_partition, response_partition = _partitions(key_document, response_document, places)
-        if options.singletons == "removed":
-            key_partition = tuple(entity for entity in key_partition if len(entity) > 1)
-            response_partition = tuple(e for e in response_partition if len(e) > 1)
-        out[name] = (key_partition, response_partition)
-    return out
+    return {name: _partitions(k, r, places, options) for name, k, r in documents}
 
 
 _UNPAIRED = (

@@ -12,9 +12,7 @@ the same way.  The configuration (:mod:`annoscore.formats.muc_config`, the ``con
 names the classes, slots and string rules: a template task needs one; named entity and
 coreference use the manual's defaults without one.  A task scores a configuration of its family
 whatever its ``:scoring_task`` says (a TE configuration scores TR, as ``annoscore muc --task tr``
-does).  The signature records the options that move a number, then the configuration's settings
-(``scoring-method``; for all but coreference the string comparisons ``correct`` and ``partial``
-and the sizes of the ``premodifiers``, ``postmodifiers`` and ``designators`` lists).
+does).  The signature records the options, then the configuration's settings (:func:`_settings`).
 
 Every document of either side is scored (a document on one side only is all MIS or all SPU, with
 a warning).  Undefined: a percentage with a zero denominator is ``None`` (the score report's
@@ -44,7 +42,6 @@ from annoscore.model import TemplateDocument
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, Undefined
 from annoscore.tasks.muc_sgml import (
-    Counted,
     by_number,
     count_coreference,
     count_named_entity,
@@ -239,15 +236,6 @@ def _by_id(documents: Iterable[TemplateDocument], side: str) -> dict[str, Templa
     return out
 
 
-def _read_templates(
-    config: MucConfig, key: Path, response: Path
-) -> tuple[list[TemplateDocument], list[TemplateDocument]]:
-    status_slot = config.value("optional_status_slot")
-    keys = read_templates(key, keys_syntax=True, status_slot=status_slot)
-    responses = read_templates(response, keys_syntax=config.key2key, status_slot=status_slot)
-    return keys, responses
-
-
 def _templates(
     config: MucConfig,
     key_documents: Iterable[TemplateDocument],
@@ -295,8 +283,10 @@ def _templates(
 
 def _score_templates(task: str, key: Path, response: Path, options: TemplateOptions) -> Result:
     config = load_config(options.config, task)
-    keys, responses = _read_templates(config, Path(key), Path(response))
-    return _templates(config, keys, responses, options, bom_warnings(Path(key), Path(response)))
+    status_slot = config.value("optional_status_slot")
+    keys = read_templates(Path(key), keys_syntax=True, status_slot=status_slot)
+    rsps = read_templates(Path(response), keys_syntax=config.key2key, status_slot=status_slot)
+    return _templates(config, keys, rsps, options, bom_warnings(Path(key), Path(response)))
 
 
 def score_muc_template_element(
@@ -331,7 +321,7 @@ def score_muc_template_relation(
     """Template relation (TR): as :func:`score_muc_template_element` (the same counts, scores
     and settings); relations are objects whose slots point to other objects, aligned after
     them (a pointer fill is correct when its key and response targets are aligned together).
-    Undefined: as there (a ratio with a zero denominator; F only when POS + ACT = 0).
+    Undefined: as there.
 
     >>> from annoscore.samples import SAMPLES
     >>> muc = SAMPLES / "muc"
@@ -430,12 +420,28 @@ def count_muc_scenario_template(
 # --- SGML tasks ----------------------------------------------------------------------------------
 
 
-def _sgml_result(
-    config: MucConfig,
-    counted: Counted,
-    options: MucOptions,
-    file_warnings: Sequence[ScoreWarning],
+def _sgml(
+    task: str,
+    key: Path | Sequence[SgmlDocument],
+    response: Path | Sequence[SgmlDocument],
+    options: NamedEntityOptions | CoreferenceOptions,
 ) -> Result:
+    """Read (files) or number (parsed documents) both sides, count and build the result."""
+    config = load_config(options.config, task)
+    file_warnings: Sequence[ScoreWarning] = ()
+    if isinstance(key, Path) and isinstance(response, Path):
+        gids = task_gids(config)
+        keys, rsps = read_task_file(config, key, gids), read_task_file(config, response, gids)
+        file_warnings = bom_warnings(key, response)
+    else:
+        assert not isinstance(key, Path) and not isinstance(response, Path)
+        keys, rsps = by_number(key, "key"), by_number(response, "response")
+    strict = options.strict_text
+    counted = (
+        count_coreference(config, keys, rsps, metrics=options.metric, strict_text=strict)
+        if isinstance(options, CoreferenceOptions)
+        else count_named_entity(config, keys, rsps, strict_text=strict)
+    )
     return get(task_name(config.scoring_task)).result(
         options,
         counted.per_document,
@@ -443,13 +449,6 @@ def _sgml_result(
         warnings=[*counted.warnings, *file_warnings],
         details=counted.details,
     )
-
-
-def _read_sgml(
-    config: MucConfig, key: Path, response: Path
-) -> tuple[dict[str, SgmlDocument], dict[str, SgmlDocument]]:
-    gids = task_gids(config)
-    return read_task_file(config, key, gids), read_task_file(config, response, gids)
 
 
 def score_muc_named_entity(
@@ -461,11 +460,10 @@ def score_muc_named_entity(
 
     Counts and scores: those of :func:`score_muc_template_element`, plus the SUBTASK rows
     (``subtask:CLASS:SLOT:VALUE:*``, ``:ne_subtask_names``) and the SECT rows (``section:NAME:*``,
-    ``:doc_sections`` or ``:doc_section_groups``).  Undefined: as there (a ratio with a zero
-    denominator; F only when POS + ACT = 0).  Settings that move the number: the
-    configuration's (official string comparison CLEAN; TEXT is correct only on the exact
-    extent or an ALT alternative).  ``strict_text``: a response text that differs
-    from the key's outside the tags is an error, not a warning.
+    ``:doc_sections`` or ``:doc_section_groups``).  Undefined: as there.  Settings that move
+    the number: the configuration's (official string comparison CLEAN; TEXT is correct only on
+    the exact extent or an ALT alternative).  ``strict_text``: a response text that differs from
+    the key's outside the tags is an error, not a warning.
 
     >>> from annoscore.samples import SAMPLES
     >>> muc = SAMPLES / "muc"
@@ -474,10 +472,7 @@ def score_muc_named_entity(
     >>> r.counts["pos"], r.counts["act"], r.counts["cor"]
     (38, 36, 27)
     """
-    config = load_config(options.config, "named_entity")
-    keys, responses = _read_sgml(config, Path(key), Path(response))
-    counted = count_named_entity(config, keys, responses, strict_text=options.strict_text)
-    return _sgml_result(config, counted, options, bom_warnings(Path(key), Path(response)))
+    return _sgml("named_entity", Path(key), Path(response), options)
 
 
 def count_muc_named_entity(
@@ -496,10 +491,7 @@ def count_muc_named_entity(
     >>> r.counts["cor"], r.counts["inc"], r.scores["f_pr"]
     (1, 1, 0.5)
     """
-    config = load_config(options.config, "named_entity")
-    keys, responses = by_number(key_documents, "key"), by_number(response_documents, "response")
-    counted = count_named_entity(config, keys, responses, strict_text=options.strict_text)
-    return _sgml_result(config, counted, options, ())
+    return _sgml("named_entity", key_documents, response_documents, options)
 
 
 def score_muc_coreference(
@@ -524,12 +516,7 @@ def score_muc_coreference(
     >>> r.counts["muc_recall_num"], r.counts["muc_recall_den"], round(r.score, 4)
     (1, 3, 0.3333)
     """
-    config = load_config(options.config, "coreference")
-    keys, responses = _read_sgml(config, Path(key), Path(response))
-    counted = count_coreference(
-        config, keys, responses, metrics=options.metric, strict_text=options.strict_text
-    )
-    return _sgml_result(config, counted, options, bom_warnings(Path(key), Path(response)))
+    return _sgml("coreference", Path(key), Path(response), options)
 
 
 def count_muc_coreference(
@@ -548,9 +535,4 @@ def count_muc_coreference(
     >>> r.counts["muc_recall_num"], r.counts["muc_recall_den"], r.scores["recall"]
     (0, 1, 0.0)
     """
-    config = load_config(options.config, "coreference")
-    keys, responses = by_number(key_documents, "key"), by_number(response_documents, "response")
-    counted = count_coreference(
-        config, keys, responses, metrics=options.metric, strict_text=options.strict_text
-    )
-    return _sgml_result(config, counted, options, ())
+    return _sgml("coreference", key_documents, response_documents, options)

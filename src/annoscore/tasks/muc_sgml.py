@@ -52,10 +52,7 @@ class Counted(NamedTuple):
     details: MucDetails
 
 
-_UNPAIRED = (
-    "key document(s) have no response document",
-    "response document(s) are not in the key",
-)
+_UNPAIRED = ("key document(s) have no response document", "response document(s) are not in the key")
 """What an unpaired document of each side lacks, for :meth:`DocumentPairing.warnings`."""
 
 
@@ -166,19 +163,15 @@ def _common_warnings(
         at = first_difference(key.text, rsp.text)
         if at is None:
             continue
-        example = (
-            f"document {doc} at offset {at}: key {excerpt(key.text, at)!r}, "
-            f"response {excerpt(rsp.text, at)!r}"
-        )
+        both = f"at offset {at}: key {excerpt(key.text, at)!r}, response {excerpt(rsp.text, at)!r}"
         if strict_text:
             raise InputError(
-                f"the text differs from the key's outside the tags at offset {at}: key "
-                f"{excerpt(key.text, at)!r}, response {excerpt(rsp.text, at)!r} (--strict-text)",
+                f"the text differs from the key's outside the tags {both} (--strict-text)",
                 rsp.path or None,
                 rsp.line,
                 document=doc,
             )
-        differing.append(example)
+        differing.append(f"document {doc} {both}")
     if differing:
         warnings.append(
             ScoreWarning(

@@ -21,13 +21,10 @@ names (not always its file's; a row naming a document with no ``.ann`` file is k
 system codes as they are.
 
 Reading as the official scripts read (every tolerated line a warning naming file and line, or
-exit 2 with ``strict_input``): entity lines as the plain script splits them (lines it cannot
-split skipped, indented lines read, reversed offsets and ``int()`` digits compared as written,
-a line beginning with a byte-order mark dropped: :mod:`annoscore.formats.brat`, dialect
-``pharmaconer``); every file of a system folder read as brat, whatever its extension (plain
-script); indexing codes compared as written, repeated entities and codes counted once
-(:mod:`annoscore.formats.pharmaconer`), a line's trailing whitespace removed.  With no scored
-document the counts are all 0.  Offsets above 2^53 and options with no effect are input errors.
+exit 2 with ``strict_input``): entities by :mod:`annoscore.formats.brat`'s ``pharmaconer``
+dialect, every file of a system folder read as brat whatever its extension (plain script),
+codes by :mod:`annoscore.formats.pharmaconer`.  With no scored document the counts are all 0.
+Offsets above 2^53 and options with no effect are input errors.
 
 Beyond the official: per-type scores with macro averages, per-document scores, discontinuous
 entities (the official script crashes on them; here they match only identical fragments), and the
@@ -285,12 +282,9 @@ def score_pharmaconer_ner(gold: Path, system: Path, options: NerOptions = NerOpt
     Settings that move a number (:class:`NerOptions`): ``codalab`` (off: ``UNCLEAR`` entities
     kept), ``missing_docs`` (official), ``mode`` (strict: same type and fragments; the generic
     ``exact``, ``overlap`` with ``min_overlap``, ``relaxed`` with ``tolerance``, scored with
-    PharmaCoNER's pairing, UNCLEAR and set rules), ``undefined`` (zero).
-
-    The files are read as the official script reads them (:mod:`annoscore.formats.brat`,
-    dialect ``pharmaconer``); without ``codalab``, every file of a system folder is read as
-    brat, whatever its extension.  ``strict_input`` refuses every line that reading tolerates,
-    and every repeated entity.
+    PharmaCoNER's pairing, UNCLEAR and set rules), ``undefined`` (zero).  The files are read as
+    the official script reads them (module doc); ``strict_input`` refuses every line that reading
+    tolerates, and every repeated entity.
 
     >>> from annoscore.samples import SAMPLES
     >>> folder = SAMPLES / "pharmaconer"
@@ -351,15 +345,11 @@ def _ann_files(docs: Mapping[str, Document]) -> dict[str, AnnFile]:
     """Documents in memory as a reader's columns."""
 
     def columns(doc_id: str, doc: Document) -> AnnFile:
-        if isinstance(doc, AnnFile):
-            return doc
-        return AnnFile.of(doc if isinstance(doc, AnnotatedDocument) else _document(doc_id, doc))
+        if isinstance(doc, AnnFile | AnnotatedDocument):
+            return doc if isinstance(doc, AnnFile) else AnnFile.of(doc)
+        return AnnFile.of(AnnotatedDocument(doc_id, tuple(doc)))
 
     return {doc_id: columns(doc_id, doc) for doc_id, doc in docs.items()}
-
-
-def _document(doc_id: str, mentions: Iterable[Mention]) -> AnnotatedDocument:
-    return AnnotatedDocument(doc_id, tuple(mentions))
 
 
 def _ner_result(

@@ -1,51 +1,25 @@
 """Generic span scoring: ``annoscore spans GOLD SYSTEM``, :func:`score_spans` on brat files and
 :func:`count_spans` on documents in memory.
 
-Modes (see :mod:`annoscore.align.spans` for the matching rules, :mod:`annoscore.metrics.spans`
-for the counts and the attribution to types):
+Modes: ``strict``, ``exact``, ``overlap``, ``relaxed`` and ``token`` score precision, recall
+and f1, ``semeval`` ``{scheme}_precision``... per SemEval-2013 scheme (matching rules:
+:mod:`annoscore.align.spans`; counts and types: :mod:`annoscore.metrics.spans`); ``concepts``
+scores items of fragments, type and concept id, and each document's (type, id) pairs
+(``ids_precision``...).
 
-=========  ===========================================================  ======================
-mode       a gold and a predicted mention match when                     scores
-=========  ===========================================================  ======================
-strict     same fragments and same type                                  precision recall f1
-exact      same fragments (any type)                                     precision recall f1
-overlap    same type, shared characters >= ``min_overlap`` of the basis  precision recall f1
-relaxed    same type, start and end each within ``tolerance``            precision recall f1
-token      per whitespace token of the text (needs the ``.txt``)         precision recall f1
-semeval    SemEval-2013 strict / exact / partial / type schemes         ``{scheme}_precision``…
-concepts   same fragments, type and concept id (one item per id);        precision recall f1,
-           and each document's set of (type, id) pairs                   ``ids_precision``…
-=========  ===========================================================  ======================
+Matching is one-to-one and optimal and never depends on the order of the input.  F is
+undefined only when a unit has no mention on either side, so a document whose mentions were all
+missed has F 0 and pulls ``macro_doc`` down (:mod:`annoscore.metrics.prf`).  An option that has
+no effect in the chosen mode (``tolerance`` outside ``relaxed``, ``min_overlap`` or
+``overlap_basis`` outside ``overlap`` and ``semeval``) is an :class:`~annoscore.errors.InputError`.
 
-Matching is one-to-one and optimal and never depends on the order of the input.  ``Result``
-carries the micro scores (``scores``, ``counts``), the count matrix (documents x statistics,
-per-type columns ``type:NAME:stat`` included), and from it the per-type (``types``) and
-per-document (``documents``) tables and the macro averages by type and by document
-(``averages["macro_type"]``, ``averages["macro_doc"]``: plain means over the units where the
-score is defined, each named in a warning when it leaves units out).  Undefined scores (nothing
-to divide by) are ``None`` and named in a warning; F is undefined only when a unit has no
-mention on either side, so a document whose mentions were all missed has F 0 and pulls
-``macro_doc`` down (:mod:`annoscore.metrics.prf`).
+``concepts`` mode (:mod:`annoscore.metrics.concepts`) reads the concept ids the readers carry
+(BioC's ``id_infon`` infon, PubTator's 6th column, brat's ``N`` lines without the resource;
+``-1`` is no id); items are sets.  A side with no concept id at all is named in a warning, and
+so are ``type_infon`` and ``id_infon`` given when neither side is BioC (they have no effect).
 
-The settings that move a number are the fields of :class:`SpanOptions`, recorded in the
-signature.  An option that has no effect in the chosen mode (``tolerance`` outside ``relaxed``,
-``min_overlap`` or ``overlap_basis`` outside ``overlap`` and ``semeval``) is an
-:class:`~annoscore.errors.InputError` (exit 2): it would otherwise be silently ignored.
-
-``concepts`` mode (BioCreative-style normalisation, :mod:`annoscore.metrics.concepts`) reads the
-concept ids the readers carry: BioC's ``id_infon`` infon, PubTator's 6th column, brat's ``N``
-lines (their reference, without the resource; ``-1`` is no id); items are sets (a duplicate
-counts once).  A side
-that carries no concept id at all is named in a warning (every item of the other side is then
-missed or spurious).  ``type_infon`` and ``id_infon`` name BioC's infons; given other values
-than their defaults when neither side is BioC, a warning says they have no effect.
-
-Input (:func:`score_spans`): any entity format of :mod:`annoscore.formats.annotations` on
-either side (``gold_format``, ``system_format``; recognised when ``None``, a warning naming a
-format other than brat), documents paired by id; brat files are read by the generic rules of
-:mod:`annoscore.formats.brat` (malformed lines are errors naming file and line; a byte-order mark
-and text separated from the offsets by a space are tolerated with a warning, refused with
-``strict_input``).
+Input: any entity format of :mod:`annoscore.formats.annotations` on either side (recognised
+when ``gold_format`` or ``system_format`` is ``None``), documents paired by id.
 """
 
 from __future__ import annotations
@@ -262,15 +236,13 @@ def count_spans(
         docs: Mapping[str, AnnotatedDocument | AnnFile | Iterable[Mention]],
     ) -> dict[str, SpanDocument]:
         return {
-            doc_id: d if isinstance(d, AnnotatedDocument | AnnFile) else _document(doc_id, d)
+            doc_id: d
+            if isinstance(d, AnnotatedDocument | AnnFile)
+            else AnnotatedDocument(doc_id, tuple(d))
             for doc_id, d in docs.items()
         }
 
     return _scored(documents(gold_docs), documents(system_docs), options, [])
-
-
-def _document(doc_id: str, mentions: Iterable[Mention]) -> AnnotatedDocument:
-    return AnnotatedDocument(doc_id, tuple(mentions))
 
 
 def _scored(
