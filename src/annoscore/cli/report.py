@@ -167,4 +167,4 @@ def _buckets(sides: Any) -> Any:
     from annoscore.report.html_buckets import bucket_matrices
     from annoscore.report.html_spans import analyse
 
-    return bucket_matrices(analyse(sides, embed=False)["columns"])
+    return bucket_matrices(analyse(sides, embed=False))

@@ -1,19 +1,31 @@
-"""Buckets of a span report: the mentions grouped by length (characters) and by how frequent
-their type is in the gold, each bucket scored with its interval, and with several systems the
-per-bucket difference and its paired test.
+"""Buckets of a span report: the mentions grouped by length (characters and tokens), by how
+often their text is a gold mention's, by how frequent their type is in the gold, by the length
+of their document, continuous or discontinuous, and flat, nested or overlapping; each bucket
+scored with its interval, and with several systems the per-bucket difference and its paired
+test.
 
 A bucket is a subset of the counts: per document, ``tp`` its gold mentions predicted exactly
 (same fragments and type: the ``correct`` items of :mod:`annoscore.align.span_errors`), ``fn``
 its other gold mentions, ``fp`` its predictions that are not correct; a prediction falls in the
-bucket of its own length or type.  So a bucket is a count matrix (documents x ``tp``, ``fp``,
-``fn``) and the project's bootstrap and paired tests (:mod:`annoscore.significance`) apply to it
-as to any result.  The counts are the strict pairing of the error categories, whatever
-``--mode`` the scores used (the note under the table says so).
+bucket of its own length, text, type, document, fragments or nesting.  So a bucket is a count
+matrix (documents x ``tp``, ``fp``, ``fn``) and the project's bootstrap and paired tests
+(:mod:`annoscore.significance`) apply to it as to any result.  The counts are the strict pairing
+of the error categories, whatever ``--mode`` the scores used (the note under the table says so).
+
+Definitions (the note under the tables repeats them): a token is a maximal run of characters
+that are not whitespace (Python's ``str.split``); a mention's tokens are those its characters
+touch (of each fragment, added); its text is the document's text at its fragments joined by one
+space (the ``.ann`` file's text where the document has none); a document's length is its tokens
+(``text unknown`` without a text); a mention is nested when it contains, lies within or
+repeats another mention of its side in its document, overlapping when it shares a character
+with one without nesting, flat otherwise (outer bounds of a discontinuous mention).
 """
 
 from __future__ import annotations
 
+import functools
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,20 +35,210 @@ from annoscore.report.html_page import escape, fmt_count, fmt_score
 LENGTHS = ((1, 3), (4, 6), (7, 10), (11, 20), (21, None))
 """Length buckets in characters (outer bounds), inclusive."""
 FREQUENCIES = ("frequent types", "middle types", "rare types", "types not in the gold")
+TOKENS = (1, 2, 3, 5)
+"""Upper bounds (inclusive) of the token-length buckets; a last one beyond."""
+SURFACES = (0, 1, 5, 20)
+"""Upper bounds (inclusive) of the buckets of how many gold mentions have a mention's text."""
+DOCUMENTS = (100, 300, 1000)
+"""Upper bounds (inclusive) of the document-length buckets, in tokens."""
+TEXT_CHUNK = 1 << 22
+"""Characters of text tokenized at once (memory stays bounded on a large corpus)."""
 
 
 def _length_names() -> list[str]:
     return [f"{a}-{b} characters" if b is not None else f"{a}+ characters" for a, b in LENGTHS]
 
 
-def bucket_matrices(columns: Any) -> dict[str, dict[str, Any]]:
-    """Per kind (``length``, ``frequency``) and bucket name, its count matrix (the analysis's
-    ``columns``: document ids, type names, both sides' columns and the mentions' categories)."""
+KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "length": ("By length in characters", tuple(_length_names())),
+    "tokens": (
+        "By length in tokens",
+        ("1 token", "2 tokens", "3 tokens", "4-5 tokens", "6+ tokens"),
+    ),
+    "surface": (
+        "By how often the mention's text is a gold mention's",
+        (
+            "text never a gold mention's",
+            "text of 1 gold mention",
+            "text of 2-5 gold mentions",
+            "text of 6-20 gold mentions",
+            "text of 21+ gold mentions",
+        ),
+    ),
+    "frequency": ("By type frequency in the gold", FREQUENCIES),
+    "document": (
+        "By the length of the mention's document",
+        ("0-100 tokens", "101-300 tokens", "301-1000 tokens", "1001+ tokens", "text unknown"),
+    ),
+    "discontinuity": ("Continuous or discontinuous", ("continuous", "discontinuous")),
+    "nesting": ("Flat, nested or overlapping", ("flat", "nested", "overlapping")),
+}
+"""Each kind of bucket: its title and its buckets' names, in order."""
+
+
+@functools.cache
+def _whitespace() -> Any:
+    """Whether each code point up to U+3000 is whitespace (``str.isspace``; none is beyond)."""
+    import numpy as np
+
+    table = np.zeros(0x3001, dtype=bool)
+    table[[c for c in range(0x3001) if chr(c).isspace()]] = True
+    return table
+
+
+def _tokens(texts: Sequence[str | None], sides: Sequence[Any], files: Sequence[Any]) -> Any:
+    """The tokens of each mention of each side (:class:`~annoscore.report.html_spans._Side`;
+    ``files``: each side's files, for the mentions of a document without text) and of each
+    document (-1: without text), counted on the texts a few megabytes at a time."""
+    import numpy as np
+
+    from annoscore.report.html_spans import _rows
+
+    n_docs = len(texts)
+    table = _whitespace()
+    per_doc = np.full(n_docs, -1, dtype=np.int64)
+    counts = [np.zeros(side.doc.shape[0], dtype=np.int64) for side in sides]
+    bounds = [_rows(side.doc, n_docs) for side in sides]
+    d0 = 0
+    while d0 < n_docs:
+        d1, size = d0, 0
+        while d1 < n_docs and (d1 == d0 or size + len(texts[d1] or "") <= TEXT_CHUNK):
+            size += len(texts[d1] or "") + 1
+            d1 += 1
+        group = [texts[d] or "" for d in range(d0, d1)]
+        joined = "\n".join(group)  # a separator that is whitespace: no token crosses it
+        lengths = np.array([len(t) for t in group], dtype=np.int64)
+        base = np.cumsum(lengths + 1) - (lengths + 1)
+        if joined.isascii():
+            points: Any = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+            space = table[points]
+        else:
+            points = np.frombuffer(joined.encode("utf-32-le"), dtype="<u4")
+            space = table[np.minimum(points, 0x3000)] & (points <= 0x3000)
+        first = ~space
+        first[1:] &= space[:-1]
+        starts = np.flatnonzero(first)
+        ends = base + lengths
+        per_doc[d0:d1] = np.searchsorted(starts, ends) - np.searchsorted(starts, base)
+
+        for side, count, at, file_list in zip(sides, counts, bounds, files, strict=True):
+            lo, hi = int(at[d0]), int(at[d1])
+            if lo == hi:
+                continue
+            doc = side.doc[lo:hi]
+            local = base[doc - d0]
+            end = np.minimum(side.end[lo:hi], lengths[doc - d0])
+            start = np.minimum(side.start[lo:hi], end)
+            count[lo:hi] = _between(starts, space, local + start, local + end)
+            for r, fragments in side.fragments.items():
+                if lo <= r < hi:
+                    d = int(side.doc[r])
+                    count[r] = sum(
+                        int(_between(starts, space, base[d - d0] + a, base[d - d0] + b))
+                        for a, b in fragments
+                    )
+            for d in range(d0, d1):
+                if texts[d] is None:
+                    per_doc[d] = -1
+                    first_row = int(at[d])
+                    for r in range(first_row, int(at[d + 1])):
+                        count[r] = len(str(file_list[d].texts[r - first_row]).split())
+        d0 = d1
+    return counts, per_doc
+
+
+def _between(starts: Any, space: Any, a: Any, b: Any) -> Any:
+    """The tokens the characters ``[a, b)`` touch (``starts``: where tokens start, ``space``:
+    whether each character is whitespace)."""
+    import numpy as np
+
+    inside = np.searchsorted(starts, b) - np.searchsorted(starts, a + 1)
+    if not space.shape[0]:
+        return np.maximum(inside, 0)
+    touched = (a < b) & ~space[np.minimum(a, space.shape[0] - 1)]
+    return np.maximum(inside, 0) + touched
+
+
+def _surfaces(texts: Sequence[str | None], side: Any, files: Sequence[Any]) -> list[str]:
+    """The text of each mention of ``side``: the document's at its fragments (joined by one
+    space), the ``.ann`` file's where the document has no text."""
+    from annoscore.report.html_spans import _rows, _surface
+
+    out = [
+        "" if (t := texts[d]) is None else t[a:b]
+        for d, a, b in zip(side.doc.tolist(), side.start.tolist(), side.end.tolist(), strict=True)
+    ]
+    bounds = _rows(side.doc, len(texts))
+    odd = set(side.fragments)
+    odd.update(
+        r
+        for d, t in enumerate(texts)
+        if t is None
+        for r in range(int(bounds[d]), int(bounds[d + 1]))
+    )
+    for r in odd:
+        d = int(side.doc[r])
+        out[r] = _surface(
+            files[d],
+            texts[d],
+            r - int(bounds[d]),
+            int(side.start[r]),
+            int(side.end[r]),
+            side.fragments.get(r),
+        )
+    return out
+
+
+def _nesting(side: Any) -> Any:
+    """Per mention of ``side``: 0 flat, 1 nested (contains, lies within or repeats another
+    mention of its document), 2 overlapping (shares a character with one, without nesting);
+    on outer bounds."""
+    import numpy as np
+
+    doc, start, end = side.doc.astype(np.int64), side.start, side.end
+    n = doc.shape[0]
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    width = int(max(int(end.max()), int(start.max()))) + 2
+    key_s, key_e = doc * width + start, doc * width + end  # documents apart on one line
+    order = np.lexsort((end, start, doc))
+    same = (key_s[order][1:] == key_s[order][:-1]) & (key_e[order][1:] == key_e[order][:-1])
+    nested = np.zeros(n, dtype=bool)
+    nested[order[1:][same]] = True
+    nested[order[:-1][same]] = True
+    # start ascending, end descending: an earlier mention reaching the end holds this one
+    order = np.lexsort((-end, start, doc))
+    s, e = key_s[order], key_e[order]
+    reach = np.empty(n, dtype=np.int64)
+    reach[0] = -1
+    reach[1:] = np.maximum.accumulate(e)[:-1]
+    following = np.empty(n, dtype=np.int64)
+    following[-1] = np.iinfo(np.int64).max
+    following[:-1] = s[1:]
+    nested[order[reach >= e]] = True
+    touches = np.zeros(n, dtype=bool)
+    touches[order[(reach > s) | (following < e)]] = True
+    # start descending, end ascending (documents descending): an earlier one within it
+    order = np.lexsort((end, -start, -doc))
+    e = key_e[order]
+    least = np.empty(n, dtype=np.int64)
+    least[0] = np.iinfo(np.int64).max
+    least[1:] = np.minimum.accumulate(e)[:-1]
+    nested[order[least <= e]] = True
+    return np.where(nested, 1, np.where(touches, 2, 0))
+
+
+def bucket_matrices(data: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Per kind (:data:`KINDS`) and bucket name, its count matrix, in :data:`KINDS`'s order
+    (``data``: :func:`annoscore.report.html_spans.analyse`'s, its ``columns``: document ids,
+    type names, both sides' columns and the mentions' categories, and its ``sources``: the
+    texts and both sides' files)."""
     import numpy as np
 
     from annoscore.result import CountMatrix
 
-    ids, types, g, p, errors = columns
+    ids, types, g, p, errors = data["columns"]
+    texts, gold_files, pred_files = data["sources"]
     n_docs = len(ids)
     g_right = errors.gold_category == CORRECT
     p_right = errors.pred_category == CORRECT
@@ -56,12 +258,32 @@ def bucket_matrices(columns: Any) -> dict[str, dict[str, Any]]:
     tier[order] = np.where(share <= 1 / 3, 0, np.where(share <= 2 / 3, 1, 2))
     tier[order[:1]] = 0  # the most frequent type is frequent even alone past a third
     tier[gold_count == 0] = 3
-    kinds = {
-        "length": (_length_names(), length_bucket(g), length_bucket(p)),
-        "frequency": (list(FREQUENCIES), tier[g.kind], tier[p.kind]),
+    (g_tokens, p_tokens), doc_tokens = _tokens(texts, (g, p), (gold_files, pred_files))
+    doc_bucket = np.where(
+        doc_tokens < 0, len(DOCUMENTS) + 1, np.searchsorted(DOCUMENTS, doc_tokens)
+    )
+    g_text = _surfaces(texts, g, gold_files)
+    seen = Counter(g_text)
+    g_seen = np.array([seen[t] for t in g_text], dtype=np.int64)
+    p_seen = np.array([seen.get(t, 0) for t in _surfaces(texts, p, pred_files)], dtype=np.int64)
+
+    def split(side: Any) -> Any:
+        out = np.zeros(side.doc.shape[0], dtype=np.int64)
+        out[list(side.fragments)] = 1
+        return out
+
+    found = {
+        "length": (length_bucket(g), length_bucket(p)),
+        "tokens": (np.searchsorted(TOKENS, g_tokens), np.searchsorted(TOKENS, p_tokens)),
+        "surface": (np.searchsorted(SURFACES, g_seen), np.searchsorted(SURFACES, p_seen)),
+        "frequency": (tier[g.kind], tier[p.kind]),
+        "document": (doc_bucket[g.doc], doc_bucket[p.doc]),
+        "discontinuity": (split(g), split(p)),
+        "nesting": (_nesting(g), _nesting(p)),
     }
     out: dict[str, dict[str, Any]] = {}
-    for kind, (names, g_bucket, p_bucket) in kinds.items():
+    for kind, (_, names) in KINDS.items():
+        g_bucket, p_bucket = found[kind]
         out[kind] = {}
         for b, name in enumerate(names):
             in_g, in_p = g_bucket == b, p_bucket == b
@@ -111,10 +333,13 @@ def _cell(value: Any, path: Sequence[Any], score: bool = True, tag: str = "td") 
     return f'<{tag} class="num" data-bucket-path="{where}"{title}>{shown}</{tag}>'
 
 
+def _title(kind: str) -> str:
+    return KINDS[kind][0] if kind in KINDS else kind
+
+
 def bucket_tables(data: Mapping[str, Any], compared: Mapping[str, Any] | None = None) -> str:
     """The bucket tables (``compared``: per kind and bucket, per system the difference to the
     baseline, its interval and p-value, :func:`compare_buckets`)."""
-    titles = {"length": "By length", "frequency": "By type frequency in the gold"}
     parts = []
     for kind, rows in data.items():
         with_ci = any(r[3] is not None for r in rows)
@@ -143,20 +368,26 @@ def bucket_tables(data: Mapping[str, Any], compared: Mapping[str, Any] | None = 
                         cells += f'<td class="ci">[{low}, {high}]</td>'
             body.append(f"<tr>{cells}</tr>")
         parts.append(
-            f"<h3>{escape(titles.get(kind, kind))}</h3><div class='scroll'><table>"
+            f"<h3>{escape(_title(kind))}</h3><div class='scroll'><table>"
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
         )
     return "".join(parts)
 
 
 NOTE = (
-    "A bucket holds the gold mentions and the predictions of its length (characters, outer "
-    "bounds) or of its type's frequency in the gold (the types sorted by gold count: those "
+    "A bucket holds the gold mentions and the predictions of its length in characters (outer "
+    "bounds) or in tokens (maximal runs of non-whitespace characters a mention touches; one "
+    "without any counts in the first bucket), of how many gold mentions have its text "
+    "(exactly, the fragments joined by a space; 0 for a prediction whose text no gold "
+    "mention has), of its type's frequency in the gold (the types sorted by gold count: those "
     "reaching the first third of the gold mentions are frequent, the second third middle, the "
-    "rest rare). tp: gold mentions predicted exactly (span and type), fn: the other gold "
-    "mentions, fp: the predictions not exact; counted with the error categories' strict "
-    "pairing whatever --mode the scores used. Intervals (with --bootstrap): percentile "
-    "bootstrap over the documents."
+    "rest rare), of its document's length in tokens, continuous or discontinuous, and nested "
+    "(containing, within or repeating another mention of its side in its document), "
+    "overlapping (sharing a character with one, without nesting) or flat (outer bounds). "
+    "tp: gold mentions predicted exactly (span and type), fn: the other gold mentions, fp: "
+    "the predictions not exact; counted with the error categories' strict pairing whatever "
+    "--mode the scores used. Intervals (with --bootstrap): percentile bootstrap over the "
+    "documents."
 )
 
 
@@ -187,7 +418,7 @@ def compare_buckets(
     signature = Signature.of("spans-bucket")
     out: dict[str, Any] = {}
     for kind, listed in kinds.items():
-        order = _length_names() if kind == "length" else list(FREQUENCIES)
+        order = list(KINDS[kind][1])
         rows = []
         for bucket in sorted(listed, key=order.index):
             results = {}
@@ -227,7 +458,6 @@ def comparison_tables(data: Mapping[str, Any], names: Sequence[str]) -> str:
     """Per kind, one row per bucket: each system's F1 and, beside the baseline, the difference,
     its interval and p-value (bold below 0.05); every number names its place in ``data``
     (``data-bucket-path``)."""
-    titles = {"length": "By length", "frequency": "By type frequency in the gold"}
     parts = []
     for kind, rows in data.items():
         head = "<th>bucket</th>" + "".join(
@@ -263,7 +493,7 @@ def comparison_tables(data: Mapping[str, Any], names: Sequence[str]) -> str:
                 cells += cell
             body.append(f"<tr>{cells}</tr>")
         parts.append(
-            f"<h3>{escape(titles.get(kind, kind))}</h3><div class='scroll'><table>"
+            f"<h3>{escape(_title(kind))}</h3><div class='scroll'><table>"
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
         )
     return "".join(parts)

@@ -380,6 +380,7 @@ def analyse(
         "text": text,
         "embedding": embedding,
         "columns": (ids, types, g, p, errors),
+        "sources": (texts, gold, pred),
     }
     if embed:
         data["embedded"], data["windows"], data["dropped"] = embedding(max_bytes)
@@ -559,7 +560,7 @@ def sections(
     from annoscore.report import html_buckets
 
     data = analyse(sides, text=text, embed=False)
-    buckets = html_buckets.bucket_data(html_buckets.bucket_matrices(data["columns"]), bootstrap)
+    buckets = html_buckets.bucket_data(html_buckets.bucket_matrices(data), bootstrap)
     cards = [
         ("errors", "Errors", "Error categories per type", _categories_table(data)),
         ("confusion", "Confusion", "Type confusion (gold x predicted)", _confusion_table(data)),
@@ -567,7 +568,7 @@ def sections(
         (
             "buckets",
             "Buckets",
-            "Buckets: length and type frequency",
+            "Buckets: length, text and type frequency, document, fragments, nesting",
             html_buckets.bucket_tables(buckets)
             + f'<p class="note">{escape(html_buckets.NOTE)}</p>',
         ),
