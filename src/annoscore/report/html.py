@@ -213,13 +213,9 @@ def _histogram(values: Sequence[float], key: str) -> str:
 def _document_key(result: Result) -> str | None:
     """The per-document score the report ranks documents by (the headline where documents
     have it)."""
-    documents = result.documents
-    if not documents:
-        return None
-    first = next(iter(documents.values())).scores
-    if result.headline in first:
-        return result.headline
-    return next(iter(first), None)
+    from annoscore.metrics.worst_lists import document_key
+
+    return document_key(result)
 
 
 def _distribution(result: Result, key: str) -> str:
@@ -509,6 +505,7 @@ def render_comparison_html(
         )
         nav.append(("types", "Per type"))
     element = ""
+    css = js = ""
     if buckets:
         from annoscore.report.html_buckets import comparison_tables
         from annoscore.report.html_spans import BUCKETS_ID
@@ -537,6 +534,18 @@ def render_comparison_html(
             )
         body.append(_card(anchor, f"System {n}", part))
         nav.append((anchor, n))
+        if shown[n].details is not None:
+            from annoscore.report import html_trec
+
+            worst = html_trec.section(
+                shown[n].details, shown[n].documents, _document_key(shown[n]), f"-{i}"
+            )
+            if worst is not None:
+                (card_anchor, label, card_title, card), found = worst
+                body.append(_card(card_anchor, f"{n}: {card_title}", card))
+                nav.append((card_anchor, f"{n}: {label.lower()}"))
+                element += found
+                css, js = html_trec.CSS, html_trec.JS
     title = f"annoscore report: {first.task}, {len(names)} systems"
     return page(
         title,
@@ -544,4 +553,6 @@ def render_comparison_html(
         nav,
         "".join(body),
         embedded_json(data) + element,
+        css=css,
+        js=js,
     )
