@@ -134,22 +134,27 @@ def test_every_kind_of_bucket_on_handmade_documents(tmp_path: Path) -> None:
                     assert bounds[0] - 1e-12 <= value <= bounds[1] + 1e-12
 
 
-def test_the_tokens_of_each_document() -> None:
-    from annoscore.report.html_buckets import _tokens
+def test_the_tokens_and_texts_read_from_the_documents() -> None:
+    from annoscore.report.html_buckets import _text_features
 
     side = SimpleNamespace(
-        doc=np.array([0, 0, 1], dtype=np.int64),
-        start=np.array([0, 2, 1], dtype=np.int64),
-        end=np.array([5, 9, 4], dtype=np.int64),
+        doc=np.array([0, 0, 1, 2, 2], dtype=np.int64),
+        start=np.array([0, 2, 1, 1, 5], dtype=np.int64),
+        end=np.array([5, 9, 4, 2, 6], dtype=np.int64),
         fragments={},
     )
-    texts = ["ab cd\x1cef  gh", None, "\u3000x\u00a0y z"]
+    texts = ["ab cd\x1cef  gh", None, "\u3000x\u00a0y x"]
     files = [None, AnnFile("d", "", ["T1"], ["X"], [1], [4], ["one two three"]), None]
-    empty = SimpleNamespace(doc=np.zeros(0, dtype=np.int64), start=None, end=None, fragments={})
-    (counts, none), per_doc = _tokens(texts, (side, empty), (files, files))
-    # "ab cd" 2; "cd\x1cef " 2 (\x1c is whitespace to str.split); no text: the .ann's 3
-    assert counts.tolist() == [2, 2, 3] and none.tolist() == []
+    chosen = np.array([0, 2, 4])
+    tokens, per_doc, seen = _text_features(
+        texts, (side, side), (np.arange(5), chosen), (files, files)
+    )
+    # "ab cd" 2; " cd\x1cef " 2 (\x1c is whitespace to str.split); no text: the .ann's 3
+    assert tokens[0].tolist() == [2, 2, 3, 1, 1]
+    assert tokens[1].tolist() == [2, 0, 3, 0, 1]  # the rows not chosen are not read
     assert per_doc.tolist() == [4, -1, 3]
+    assert seen[0].tolist() == [1, 1, 1, 2, 2]  # "x" twice (the non-ASCII document)
+    assert seen[1].tolist() == [1, 0, 1, 0, 2]
 
 
 def test_a_document_without_text_is_bucketed_by_its_mentions_text() -> None:

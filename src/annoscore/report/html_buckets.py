@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import functools
 import json
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -86,19 +85,31 @@ def _whitespace() -> Any:
     return table
 
 
-def _tokens(texts: Sequence[str | None], sides: Sequence[Any], files: Sequence[Any]) -> Any:
-    """The tokens of each mention of each side (:class:`~annoscore.report.html_spans._Side`;
-    ``files``: each side's files, for the mentions of a document without text) and of each
-    document (-1: without text), counted on the texts a few megabytes at a time."""
+def _text_features(
+    texts: Sequence[str | None], sides: Sequence[Any], rows: Sequence[Any], files: Sequence[Any]
+) -> tuple[list[Any], Any, list[Any]]:
+    """What the texts tell of the mentions ``rows`` of each side
+    (:class:`~annoscore.report.html_spans._Side`; ``files``: each side's files, for the
+    mentions of a document without text): per side and mention, its tokens and how many gold
+    mentions of the first side's ``rows`` have its text (0 outside ``rows``); and the tokens of
+    each document (-1: without text).  The texts are read a few megabytes at a time as arrays
+    of code points; a mention's text is kept as its code points, and equal texts are found by
+    comparing them (:func:`_same_texts`), not as one string object per mention."""
     import numpy as np
 
-    from annoscore.report.html_spans import _rows
+    from annoscore.report.html_spans import _rows, _surface
 
     n_docs = len(texts)
     table = _whitespace()
     per_doc = np.full(n_docs, -1, dtype=np.int64)
-    counts = [np.zeros(side.doc.shape[0], dtype=np.int64) for side in sides]
-    bounds = [_rows(side.doc, n_docs) for side in sides]
+    tokens = [np.zeros(side.doc.shape[0], dtype=np.int64) for side in sides]
+    content: list[Any] = []  # code points of the mentions' texts, one piece after another
+    offset = [np.zeros(r.shape[0], dtype=np.int64) for r in rows]
+    length = [np.zeros(r.shape[0], dtype=np.int64) for r in rows]
+    used = 0
+    row_docs = [side.doc[r] for side, r in zip(sides, rows, strict=True)]
+    row_bounds = [_rows(d, n_docs) for d in row_docs]
+    doc_bounds = [_rows(side.doc, n_docs) for side in sides]
     d0 = 0
     while d0 < n_docs:
         d1, size = d0, 0
@@ -117,75 +128,107 @@ def _tokens(texts: Sequence[str | None], sides: Sequence[Any], files: Sequence[A
             space = table[np.minimum(points, 0x3000)] & (points <= 0x3000)
         first = ~space
         first[1:] &= space[:-1]
-        starts = np.flatnonzero(first)
-        ends = base + lengths
-        per_doc[d0:d1] = np.searchsorted(starts, ends) - np.searchsorted(starts, base)
-
-        for side, count, at, file_list in zip(sides, counts, bounds, files, strict=True):
-            lo, hi = int(at[d0]), int(at[d1])
+        before = np.zeros(first.shape[0] + 1, dtype=np.int64)  # token starts before each place
+        np.cumsum(first, out=before[1:])
+        per_doc[d0:d1] = before[base + lengths] - before[base]
+        for k, side in enumerate(sides):
+            lo, hi = int(row_bounds[k][d0]), int(row_bounds[k][d1])
             if lo == hi:
                 continue
-            doc = side.doc[lo:hi]
-            local = base[doc - d0]
-            end = np.minimum(side.end[lo:hi], lengths[doc - d0])
-            start = np.minimum(side.start[lo:hi], end)
-            count[lo:hi] = _between(starts, space, local + start, local + end)
-            for r, fragments in side.fragments.items():
-                if lo <= r < hi:
-                    d = int(side.doc[r])
-                    count[r] = sum(
-                        int(_between(starts, space, base[d - d0] + a, base[d - d0] + b))
-                        for a, b in fragments
-                    )
-            for d in range(d0, d1):
-                if texts[d] is None:
-                    per_doc[d] = -1
-                    first_row = int(at[d])
-                    for r in range(first_row, int(at[d + 1])):
-                        count[r] = len(str(file_list[d].texts[r - first_row]).split())
+            chosen = rows[k][lo:hi]
+            doc = row_docs[k][lo:hi] - d0
+            end = np.minimum(side.end[chosen], lengths[doc]) + base[doc]
+            start = np.minimum(side.start[chosen] + base[doc], end)
+            tokens[k][chosen] = _between(before, space, start, end)
+            size_of = end - start
+            offset[k][lo:hi] = used + np.cumsum(size_of) - size_of
+            total = int(size_of.sum())
+            within = np.arange(total, dtype=np.int64) - np.repeat(offset[k][lo:hi] - used, size_of)
+            content.append(points[np.repeat(start, size_of) + within].astype(np.uint32))
+            length[k][lo:hi] = size_of
+            used += total
         d0 = d1
-    return counts, per_doc
+    per_doc[[d for d, t in enumerate(texts) if t is None]] = -1
+    # mentions whose text is not one piece of a document's: discontinuous ones (fragments
+    # joined by a space), those of a document without text (the .ann file's)
+    for k, side in enumerate(sides):
+        at = doc_bounds[k]
+        odd = set(side.fragments)
+        odd.update(
+            r for d, t in enumerate(texts) if t is None for r in range(int(at[d]), int(at[d + 1]))
+        )
+        place = {int(r): i for i, r in enumerate(rows[k].tolist())} if odd else {}
+        for r in sorted(odd):
+            d = int(side.doc[r])
+            k_in = r - int(at[d])
+            text = _surface(
+                files[k][d], texts[d], k_in, int(side.start[r]), int(side.end[r]),
+                side.fragments.get(r),
+            )  # fmt: skip
+            document = texts[d]
+            if document is None:
+                tokens[k][r] = len(text.split())
+            else:  # the tokens each fragment touches (a cut one is a piece of the slice)
+                tokens[k][r] = sum(len(document[a:b].split()) for a, b in side.fragments[r])
+            if r in place:
+                i = place[r]
+                piece = np.frombuffer(text.encode("utf-32-le"), dtype="<u4").astype(np.uint32)
+                offset[k][i], length[k][i] = used, piece.shape[0]
+                content.append(piece)
+                used += piece.shape[0]
+    every = np.concatenate(content) if content else np.zeros(0, dtype=np.uint32)
+    if every.size and int(every.max()) < 256:
+        every = every.astype(np.uint8)
+    same = _same_texts(every, np.concatenate(offset), np.concatenate(length))
+    n_gold = rows[0].shape[0]
+    gold_count = np.bincount(same[:n_gold], minlength=int(same.max(initial=-1)) + 1)
+    seen = []
+    at_row = 0
+    for k, side in enumerate(sides):
+        counted = np.zeros(side.doc.shape[0], dtype=np.int64)
+        counted[rows[k]] = gold_count[same[at_row : at_row + rows[k].shape[0]]]
+        at_row += rows[k].shape[0]
+        seen.append(counted)
+    return tokens, per_doc, seen
 
 
-def _between(starts: Any, space: Any, a: Any, b: Any) -> Any:
-    """The tokens the characters ``[a, b)`` touch (``starts``: where tokens start, ``space``:
-    whether each character is whitespace)."""
+def _between(before: Any, space: Any, a: Any, b: Any) -> Any:
+    """The tokens the characters ``[a, b)`` touch (``before``: how many tokens start before
+    each place, ``space``: whether each character is whitespace): those starting after ``a``,
+    and the one ``a`` is in."""
     import numpy as np
 
-    inside = np.searchsorted(starts, b) - np.searchsorted(starts, a + 1)
     if not space.shape[0]:
-        return np.maximum(inside, 0)
-    touched = (a < b) & ~space[np.minimum(a, space.shape[0] - 1)]
-    return np.maximum(inside, 0) + touched
+        return np.zeros(np.shape(a), dtype=np.int64)
+    inside = np.where(b > a, before[b] - before[np.minimum(a + 1, b)], 0)
+    return inside + ((a < b) & ~space[np.minimum(a, space.shape[0] - 1)])
 
 
-def _surfaces(texts: Sequence[str | None], side: Any, files: Sequence[Any]) -> list[str]:
-    """The text of each mention of ``side``: the document's at its fragments (joined by one
-    space), the ``.ann`` file's where the document has no text."""
-    from annoscore.report.html_spans import _rows, _surface
+def _same_texts(content: Any, offset: Any, length: Any) -> Any:
+    """A number per text (``content[offset:offset + length]``), equal exactly for equal texts:
+    the texts of one length compared as rows of bytes (no hash)."""
+    import numpy as np
 
-    out = [
-        "" if (t := texts[d]) is None else t[a:b]
-        for d, a, b in zip(side.doc.tolist(), side.start.tolist(), side.end.tolist(), strict=True)
-    ]
-    bounds = _rows(side.doc, len(texts))
-    odd = set(side.fragments)
-    odd.update(
-        r
-        for d, t in enumerate(texts)
-        if t is None
-        for r in range(int(bounds[d]), int(bounds[d + 1]))
-    )
-    for r in odd:
-        d = int(side.doc[r])
-        out[r] = _surface(
-            files[d],
-            texts[d],
-            r - int(bounds[d]),
-            int(side.start[r]),
-            int(side.end[r]),
-            side.fragments.get(r),
-        )
+    n = offset.shape[0]
+    out = np.zeros(n, dtype=np.int64)
+    if n == 0:
+        return out
+    order = np.argsort(length, kind="stable")
+    sizes = length[order]
+    cuts = np.flatnonzero(sizes[1:] != sizes[:-1]) + 1
+    numbered = 0
+    for part in np.split(order, cuts):
+        size = int(length[part[0]])
+        if size == 0:
+            out[part] = numbered
+            numbered += 1
+            continue
+        grid = content[offset[part][:, None] + np.arange(size, dtype=np.int64)]
+        keys = np.ascontiguousarray(grid).view(np.dtype((np.void, size * grid.itemsize)))
+        _, inverse = np.unique(keys.ravel(), return_inverse=True)
+        inverse = inverse.ravel()
+        out[part] = inverse + numbered
+        numbered += int(inverse.max()) + 1
     return out
 
 
@@ -201,31 +244,41 @@ def _nesting(side: Any) -> Any:
         return np.zeros(0, dtype=np.int64)
     width = int(max(int(end.max()), int(start.max()))) + 2
     key_s, key_e = doc * width + start, doc * width + end  # documents apart on one line
-    order = np.lexsort((end, start, doc))
-    same = (key_s[order][1:] == key_s[order][:-1]) & (key_e[order][1:] == key_e[order][:-1])
+    # start ascending, end descending (one key where it fits in 63 bits)
+    if int(key_s.max()) < (1 << 62) // width:
+        order = np.argsort(key_s * width + (width - 1 - end), kind="stable")
+    else:  # pragma: no cover - offsets beyond what a corpus holds
+        order = np.lexsort((-end, start, doc))
+    s, e = key_s[order], key_e[order]
     nested = np.zeros(n, dtype=bool)
+    same = (s[1:] == s[:-1]) & (e[1:] == e[:-1])
     nested[order[1:][same]] = True
     nested[order[:-1][same]] = True
-    # start ascending, end descending: an earlier mention reaching the end holds this one
-    order = np.lexsort((-end, start, doc))
-    s, e = key_s[order], key_e[order]
+    # an earlier mention (start at most this one's) reaching this one's end holds it
     reach = np.empty(n, dtype=np.int64)
     reach[0] = -1
     reach[1:] = np.maximum.accumulate(e)[:-1]
+    nested[order[reach >= e]] = True
+    # a later mention (start at least this one's) ending within this one lies within it: the
+    # same order read backwards (documents descending, starts descending, ends ascending)
+    least = np.empty(n, dtype=np.int64)
+    least[-1] = np.iinfo(np.int64).max
+    least[:-1] = np.minimum.accumulate(e[::-1])[::-1][1:]
+    nested[order[least <= e]] = True
     following = np.empty(n, dtype=np.int64)
     following[-1] = np.iinfo(np.int64).max
     following[:-1] = s[1:]
-    nested[order[reach >= e]] = True
     touches = np.zeros(n, dtype=bool)
     touches[order[(reach > s) | (following < e)]] = True
-    # start descending, end ascending (documents descending): an earlier one within it
-    order = np.lexsort((end, -start, -doc))
-    e = key_e[order]
-    least = np.empty(n, dtype=np.int64)
-    least[0] = np.iinfo(np.int64).max
-    least[1:] = np.minimum.accumulate(e)[:-1]
-    nested[order[least <= e]] = True
     return np.where(nested, 1, np.where(touches, 2, 0))
+
+
+def _table(bucket: Any, doc: Any, rows: Any, n_buckets: int, n_docs: int) -> Any:
+    """How many of ``rows`` each bucket holds in each document (buckets x documents)."""
+    import numpy as np
+
+    cells = np.bincount(bucket[rows] * n_docs + doc[rows], minlength=n_buckets * n_docs)
+    return cells.reshape(n_buckets, n_docs)
 
 
 def bucket_matrices(data: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -258,14 +311,16 @@ def bucket_matrices(data: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     tier[order] = np.where(share <= 1 / 3, 0, np.where(share <= 2 / 3, 1, 2))
     tier[order[:1]] = 0  # the most frequent type is frequent even alone past a third
     tier[gold_count == 0] = 3
-    (g_tokens, p_tokens), doc_tokens = _tokens(texts, (g, p), (gold_files, pred_files))
+    g_wrong = np.flatnonzero(~g_right)
+    g_good = np.flatnonzero(g_right)
+    p_wrong = np.flatnonzero(~p_right)
+    every_gold = np.arange(g.doc.shape[0])
+    (g_tokens, p_tokens), doc_tokens, (g_seen, p_seen) = _text_features(
+        texts, (g, p), (every_gold, p_wrong), (gold_files, pred_files)
+    )  # a correct prediction counts on the gold side only: its text is not needed
     doc_bucket = np.where(
         doc_tokens < 0, len(DOCUMENTS) + 1, np.searchsorted(DOCUMENTS, doc_tokens)
     )
-    g_text = _surfaces(texts, g, gold_files)
-    seen = Counter(g_text)
-    g_seen = np.array([seen[t] for t in g_text], dtype=np.int64)
-    p_seen = np.array([seen.get(t, 0) for t in _surfaces(texts, p, pred_files)], dtype=np.int64)
 
     def split(side: Any) -> Any:
         out = np.zeros(side.doc.shape[0], dtype=np.int64)
@@ -284,15 +339,13 @@ def bucket_matrices(data: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for kind, (_, names) in KINDS.items():
         g_bucket, p_bucket = found[kind]
+        tp = _table(g_bucket, g.doc, g_good, len(names), n_docs)
+        fp = _table(p_bucket, p.doc, p_wrong, len(names), n_docs)
+        fn = _table(g_bucket, g.doc, g_wrong, len(names), n_docs)
         out[kind] = {}
         for b, name in enumerate(names):
-            in_g, in_p = g_bucket == b, p_bucket == b
-            columns_of = {
-                "tp": np.bincount(g.doc[in_g & g_right], minlength=n_docs),
-                "fp": np.bincount(p.doc[in_p & ~p_right], minlength=n_docs),
-                "fn": np.bincount(g.doc[in_g & ~g_right], minlength=n_docs),
-            }
-            if not any(int(c.sum()) for c in columns_of.values()):
+            columns_of = {"tp": tp[b], "fp": fp[b], "fn": fn[b]}
+            if not (tp[b].any() or fp[b].any() or fn[b].any()):
                 continue
             out[kind][name] = CountMatrix.from_columns(ids, columns_of, integer=("tp", "fp", "fn"))
     return out
