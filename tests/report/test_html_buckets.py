@@ -184,3 +184,31 @@ def test_nesting_of_repeated_touching_and_crossing_mentions() -> None:
     # one within another that crosses a third: nested wins for the two, the third overlaps
     assert nesting([(0, 0, 10), (0, 2, 4), (0, 8, 15)]) == [1, 1, 2]
     assert nesting([(0, 5, 9), (1, 0, 20)]) == [0, 0]
+
+
+def test_equal_texts_are_found_by_their_bytes(monkeypatch: Any) -> None:
+    import random
+
+    import annoscore.report.html_buckets as buckets
+
+    rng = random.Random(4)
+    for trial in range(300):
+        if trial == 150:  # every row the same mix: the rows' bytes decide alone
+            monkeypatch.setattr(buckets, "_mix", lambda words: np.zeros(len(words), np.uint64))
+        texts = [
+            "".join(rng.choice("ab\u00e9") for _ in range(rng.randrange(12))) for _ in range(60)
+        ]
+        wide = any(not t.isascii() for t in texts) and trial % 2
+        points = [np.frombuffer(t.encode("utf-32-le"), dtype="<u4") for t in texts]
+        content = np.concatenate(points).astype(np.uint32 if wide else np.uint8)
+        if not wide:  # one byte per character: as a text of ASCII is kept
+            content = np.frombuffer(
+                "".join(t.replace("\u00e9", "c") for t in texts).encode(), np.uint8
+            )
+            texts = [t.replace("\u00e9", "c") for t in texts]
+        length = np.array([len(t) for t in texts], dtype=np.int64)
+        offset = np.cumsum(length) - length
+        same = buckets._same_texts(content, offset, length).tolist()
+        for i in range(len(texts)):
+            for j in range(len(texts)):
+                assert (same[i] == same[j]) == (texts[i] == texts[j])

@@ -396,14 +396,16 @@ def render_comparison_html(
     *,
     command: str | None = None,
     buckets: Mapping[str, Any] | None = None,
+    versus: list[Any] | None = None,
 ) -> str:
     """One page for several systems on one gold standard: each system's scores side by side
     with the difference to the baseline, its interval and p-value (``comparison``, an
     :class:`annoscore.significance.Comparison`), per-type headline scores side by side, the
-    span buckets compared (``buckets``: :func:`annoscore.report.html_buckets.compare_buckets`)
-    and each system's own tables.  The embedded JSON is ``{"comparison": ..., "systems": {name:
-    result}}`` (the compare JSON and each system's ``--format json --per-doc --per-type``
-    object)."""
+    span buckets compared (``buckets``: :func:`annoscore.report.html_buckets.compare_buckets`),
+    the gold mentions one system predicts exactly and another not (``versus``:
+    :func:`annoscore.report.html_versus.versus`) and each system's own tables.  The embedded
+    JSON is ``{"comparison": ..., "systems": {name: result}}`` (the compare JSON and each
+    system's ``--format json --per-doc --per-type`` object)."""
     from annoscore.report.significance import json_dict
 
     shown = {name: report_view(r) for name, r in results.items()}
@@ -521,6 +523,21 @@ def render_comparison_html(
         )
         nav.append(("buckets", "Buckets"))
         element = embedded_json(buckets, BUCKETS_ID)
+    if versus:
+        from annoscore.report import html_versus
+
+        part, found = html_versus.section(versus, names[0])
+        body.append(
+            _card(
+                "versus",
+                f"{names[0]} right, other wrong, and the reverse",
+                part,
+                "Gold mentions one system predicts exactly (span and type) and the other does "
+                "not, per type and by their most frequent texts.",
+            )
+        )
+        nav.append(("versus", "Right / wrong"))
+        element += found
     for i, n in enumerate(names):
         anchor = f"system-{i}"
         part = _tiles(systems[n], shown[n].headline, ["systems", n])

@@ -204,9 +204,22 @@ def _between(before: Any, space: Any, a: Any, b: Any) -> Any:
     return inside + ((a < b) & ~space[np.minimum(a, space.shape[0] - 1)])
 
 
+def _mix(words: Any) -> Any:
+    """A 64-bit mix of each row of ``words`` (equal rows, equal mixes)."""
+    import numpy as np
+
+    mix = words[:, 0].copy()
+    for j in range(1, words.shape[1]):
+        mix = (mix ^ (mix >> np.uint64(31))) * np.uint64(0x9E3779B97F4A7C15) + words[:, j]
+    return mix
+
+
 def _same_texts(content: Any, offset: Any, length: Any) -> Any:
-    """A number per text (``content[offset:offset + length]``), equal exactly for equal texts:
-    the texts of one length compared as rows of bytes (no hash)."""
+    """A number per text (``content[offset:offset + length]``), equal exactly for equal texts.
+    The texts of one length are rows of bytes: a 64-bit mix of each row proposes the classes
+    (one integer sort), and every row is then compared with its class's first row; were two
+    different texts to share a mix, that length is sorted as rows of bytes instead.  A mix only
+    finds candidates: equality is the bytes'."""
     import numpy as np
 
     n = offset.shape[0]
@@ -224,9 +237,16 @@ def _same_texts(content: Any, offset: Any, length: Any) -> Any:
             numbered += 1
             continue
         grid = content[offset[part][:, None] + np.arange(size, dtype=np.int64)]
-        keys = np.ascontiguousarray(grid).view(np.dtype((np.void, size * grid.itemsize)))
-        _, inverse = np.unique(keys.ravel(), return_inverse=True)
+        width = size * grid.itemsize
+        padded = np.zeros((part.shape[0], -(-width // 8) * 8), dtype=np.uint8)
+        padded[:, :width] = np.ascontiguousarray(grid).view(np.uint8).reshape(-1, width)
+        words = padded.view(np.uint64)
+        mix = _mix(words)
+        firsts, inverse = np.unique(mix, return_index=True, return_inverse=True)[1:]
         inverse = inverse.ravel()
+        if not (words == words[firsts[inverse]]).all():  # a shared mix: sort the bytes
+            keys = np.ascontiguousarray(padded).view(np.dtype((np.void, padded.shape[1])))
+            inverse = np.unique(keys.ravel(), return_inverse=True)[1].ravel()
         out[part] = inverse + numbered
         numbered += int(inverse.max()) + 1
     return out

@@ -1,0 +1,184 @@
+"""What report.md asks of a span report beyond the scores, each on handmade documents: boundary
+errors by side, the viewer filtered by type (next/previous error through that type only), the
+per-document table filtered by type, the frequent errors opening their occurrences, offsets
+beyond the Basic Multilingual Plane, and on the page of several systems the gold mentions one
+system gets right and the other wrong (``annoscore report``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from annoscore.report.html import render_html
+from annoscore.report.html_spans import analyse, read_sides
+from annoscore.report.html_versus import VERSUS_ID
+from annoscore.tasks.spans import SpanOptions, score_spans
+from tests.report.browser import browser, check_number, open_report
+from tests.report.test_html_buckets import corpus
+from tests.report.test_html_spans import TEXT, _at, handmade
+
+__all__ = ["browser"]
+
+
+def _page(tmp_path: Path, gold: Path, system: Path, name: str = "page.html") -> Path:
+    path = tmp_path / name
+    result = score_spans(gold, system, SpanOptions())
+    path.write_text(render_html(result, spans=read_sides(gold, system)), encoding="utf-8")
+    return path
+
+
+def test_boundary_errors_by_side(browser: Any, tmp_path: Path) -> None:
+    gold, system = handmade(tmp_path)
+    data = analyse(read_sides(gold, system), embed=False)
+    # T2 Dose ends 6 characters late; T4 Anatomy starts 5 late; T7 Drug ("Beta blockers",
+    # predicted "Beta" as Gene) ends early
+    assert data["boundary"] == {
+        "Anatomy": {"left-": 1},
+        "Dose": {"right+": 1},
+        "Drug": {"right-": 1},
+    }
+    opened = open_report(browser, _page(tmp_path, gold, system))
+    try:
+        rows = opened.page.eval_on_selector_all(
+            "#boundary-table tbody tr",
+            "rs => rs.map(r => Array.from(r.cells).map(c => c.textContent))",
+        )
+        heads = opened.page.eval_on_selector_all(
+            "#boundary-table th", "es => es.map(e => e.textContent)"
+        )
+        assert heads == ["type", "right extended", "right shrunk", "left shrunk"]
+        assert rows == [
+            ["Anatomy", "0", "0", "1"],
+            ["Dose", "1", "0", "0"],
+            ["Drug", "0", "1", "0"],
+        ]
+        assert opened.errors == []
+    finally:
+        opened.page.close()
+
+
+def test_the_viewer_filtered_by_type(browser: Any, tmp_path: Path) -> None:
+    gold, system = handmade(tmp_path)
+    opened = open_report(browser, _page(tmp_path, gold, system))
+    page = opened.page
+    try:
+        assert page.eval_on_selector("#vpos", "e => e.textContent") == "6 errors"
+        page.select_option("#vtype", "Drug")
+        # Drug: ibuprofen (wrong type), Beta blockers (wrong type and boundary), daily (spurious)
+        assert page.eval_on_selector("#vpos", "e => e.textContent") == "3 errors"
+        shown = page.eval_on_selector_all(
+            "#vtext .bar:not(.offt)", "es => [...new Set(es.map(e => e.dataset.type))]"
+        )
+        assert shown == ["Drug"]
+        seen = []
+        for step in range(4):
+            page.click("#vnext")
+            hit = page.eval_on_selector("#vtext .hit", "e => [e.dataset.etype, e.textContent]")
+            seen.append(hit[0])
+            assert page.eval_on_selector("#vpos", "e => e.textContent") == (
+                f"error {step % 3 + 1} of 3"
+            )
+        assert seen == ["Drug"] * 4
+        page.uncheck("input[data-cat='spurious']")
+        assert page.eval_on_selector("#vpos", "e => e.textContent").endswith(" of 2") or (
+            page.eval_on_selector("#vpos", "e => e.textContent") == "2 errors"
+        )
+        page.select_option("#vtype", "")
+        assert page.eval_on_selector_all("#vtext .bar.offt", "es => es.length") == 0
+        assert opened.errors == []
+    finally:
+        page.close()
+
+
+def test_the_documents_filtered_by_type_and_the_frequent_errors(
+    browser: Any, tmp_path: Path
+) -> None:
+    gold, system = corpus(tmp_path)
+    opened = open_report(browser, _page(tmp_path, gold, system))
+    page = opened.page
+    try:
+
+        def listed() -> list[str]:
+            return sorted(
+                page.eval_on_selector_all("#docs tbody td.name", "es => es.map(e => e.textContent)")
+            )
+
+        assert listed() == ["a", "b", "c"]
+        for kind, documents in (("Y", ["a"]), ("Z", ["b"]), ("X", ["a", "b", "c"])):
+            page.select_option("#doctype", kind)
+            assert listed() == documents, kind
+            assert f"with an error of type {kind}" in page.eval_on_selector(
+                "#doccount", "e => e.textContent"
+            )
+        page.select_option("#doctype", "")
+        assert listed() == ["a", "b", "c"]
+        # the frequent spurious "naïve" (X, document c) opens its occurrence, then its document
+        page.click("tr[data-freq='spurious'][data-text='naïve']")
+        head = page.eval_on_selector("#freqlist h3", "e => e.textContent")
+        assert head == "spurious X \u201cnaïve\u201d: 1 occurrence"
+        items = page.eval_on_selector_all("#freqlist li", "es => es.map(e => e.textContent)")
+        assert items == ["c: [4, 9)"]
+        page.click("#freqlist li a")
+        assert page.eval_on_selector("#vdoc", "e => e.value") == "c"
+        assert opened.errors == []
+    finally:
+        page.close()
+
+
+def test_offsets_past_the_basic_plane(browser: Any, tmp_path: Path) -> None:
+    text = "\U0001f600\U0001f600 aspirin and \U0001d400 ibuprofen.\n"
+    for side, kind in (("gold", "Drug"), ("system", "Gene")):
+        folder = tmp_path / side
+        folder.mkdir()
+        (folder / "d.txt").write_text(text, encoding="utf-8")
+        a = text.index("aspirin")
+        i = text.index("ibuprofen")
+        (folder / "d.ann").write_text(
+            f"T1\tDrug {a} {a + 7}\taspirin\nT2\t{kind} {i} {i + 9}\tibuprofen\n", encoding="utf-8"
+        )
+    opened = open_report(browser, _page(tmp_path, tmp_path / "gold", tmp_path / "system"))
+    try:
+        segments = opened.page.eval_on_selector_all(
+            "#vtext .seg", "es => es.map(e => e.firstChild.textContent)"
+        )
+        assert segments == ["aspirin", "ibuprofen"]
+        assert opened.errors == []
+    finally:
+        opened.page.close()
+
+
+def test_right_and_wrong_between_two_systems(cli: Any, browser: Any, tmp_path: Path) -> None:
+    gold, system = handmade(tmp_path)
+    out = tmp_path / "many.html"
+    done = cli(
+        "report", "spans", gold, system, gold, "--names", "a,b", "--samples", "50", "-o", out
+    )
+    assert done.exit_code == 0, done.output
+    opened = open_report(browser, out)
+    page = opened.page
+    try:
+        embedded = json.loads(page.eval_on_selector(f"#{VERSUS_ID}", "e => e.textContent"))
+        name, found = embedded[0]
+        assert name == "b"
+        # b is the gold itself: it gets every gold mention right that a (system) gets wrong
+        assert found["types"] == {"Anatomy": [0, 1], "Code": [0, 1], "Dose": [0, 1], "Drug": [0, 2]}
+        assert found["texts"][0] == []
+        wrong = sorted(s for _, s, _ in found["texts"][1])
+        expected = ["100 mg", "<script>alert(1)</script>", "Beta blockers", "ibuprofen"]
+        expected.append(TEXT[slice(*_at("left ventricle wall"))])
+        assert wrong == sorted(expected)
+        cells = page.eval_on_selector_all(
+            "[data-versus-path]",
+            "es => es.map(e => [e.getAttribute('data-versus-path'), e.textContent, e.title])",
+        )
+        assert len(cells) == 4 * 2 + 5
+        for where, shown, title in cells:
+            value: Any = embedded
+            for step in json.loads(where):
+                value = value[step]
+            check_number(value, shown, title or None)
+        assert page.eval_on_selector_all("main script, main b", "es => es.length") == 0
+        assert opened.errors == []
+    finally:
+        page.close()
