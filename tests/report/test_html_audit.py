@@ -182,3 +182,34 @@ def test_right_and_wrong_between_two_systems(cli: Any, browser: Any, tmp_path: P
         assert opened.errors == []
     finally:
         page.close()
+
+
+def test_a_long_document_shows_windows_around_its_errors(browser: Any, tmp_path: Path) -> None:
+    from annoscore.report.html_spans import LONG, WINDOW
+
+    filler = "word " * (LONG // 5)
+    text = f"aspirin {filler}ibuprofen {filler}heparin.\n"
+    spans = {
+        k: (text.index(k), text.index(k) + len(k)) for k in ("aspirin", "ibuprofen", "heparin")
+    }
+    for side in ("gold", "system"):
+        folder = tmp_path / side
+        folder.mkdir()
+        (folder / "d.txt").write_text(text, encoding="utf-8")
+        kept = ("aspirin", "ibuprofen", "heparin") if side == "gold" else ("ibuprofen",)
+        lines = [f"T{k}\tDrug {spans[w][0]} {spans[w][1]}\t{w}" for k, w in enumerate(kept, 1)]
+        (folder / "d.ann").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    opened = open_report(browser, _page(tmp_path, tmp_path / "gold", tmp_path / "system"))
+    page = opened.page
+    try:
+        shown = page.eval_on_selector("#vtext", "e => e.textContent")
+        # the two missed drugs, each with its context; the correct one far from both is left out
+        assert shown.startswith("aspirin ") and "heparin." in shown and "ibuprofen" not in shown
+        assert len(shown) <= 2 * (2 * WINDOW + len("aspirin")) + 2
+        assert page.eval_on_selector_all("#vtext .gap", "es => es.length") == 1
+        page.check("#vwhole")
+        assert page.eval_on_selector("#vtext", "e => e.textContent") == text
+        assert page.eval_on_selector_all("#vtext .gap", "es => es.length") == 0
+        assert opened.errors == []
+    finally:
+        page.close()

@@ -40,6 +40,9 @@ WINDOW = 60
 GOLD_BYTES, PRED_BYTES = 10, 6
 """The fewest bytes a gold and a predicted mention take in the embedded data (five and three
 one-digit numbers with their commas), for telling early that the texts cannot all be kept."""
+LONG = 3000
+"""Characters beyond which the viewer shows a document as context windows around its errors
+(a box unticked shows the whole text)."""
 FREQUENT = 15
 """Missed and spurious strings listed per list."""
 
@@ -350,6 +353,8 @@ def analyse(
         "docs": ids,
         "n": errors_per_doc.tolist(),
         "text": text,
+        "long": LONG,
+        "window": WINDOW,
     }
 
     def embedding(max_bytes: int | None) -> tuple[str, bool, bool]:
@@ -594,11 +599,14 @@ def _viewer() -> str:
         '<button id="vprev" type="button">&larr; previous error</button>'
         '<button id="vnext" type="button">next error &rarr;</button>'
         '<select id="vtype" aria-label="type"><option value="">every type</option></select>'
+        '<label><input type="checkbox" id="vwhole"> whole text</label>'
         '<span id="vpos" class="muted"></span></div>'
         f'<div class="controls cats">{buttons}</div>'
         '<p class="note">Gold mentions are solid bars, predictions hatched bars, stacked where '
         "they nest or overlap; the fragments of a discontinuous mention share a number. Hover "
-        "a bar for its type and category.</p>"
+        f"a bar for its type and category. A document longer than {LONG} characters shows "
+        f"{WINDOW} characters of context around each error unless the whole text is asked "
+        "for.</p>"
         '<div id="vtext" class="viewer"></div>'
     )
 
@@ -705,7 +713,8 @@ var names=E.docs.slice();
 names.sort(function(a,b){return E.n[index[b]]-E.n[index[a]]||(a<b?-1:a>b?1:0);});
 var select=document.getElementById("vdoc"),view=document.getElementById("vtext");
 var pos=document.getElementById("vpos");var off={};var current=-1;var errs=[];
-var onlyType="",typeSel=document.getElementById("vtype");
+var onlyType="",typeSel=document.getElementById("vtype"),whole=document.getElementById("vwhole");
+whole.addEventListener("change",function(){if(select.value)draw(select.value);});
 E.typenames.forEach(function(t){var o=document.createElement("option");o.value=t;o.textContent=t;
   typeSel.appendChild(o);});
 typeSel.addEventListener("change",function(){onlyType=typeSel.value;
@@ -741,6 +750,15 @@ function draw(name){var d=decode(index[name]);view.textContent="";errs=[];curren
   op.forEach(function(i,k){var m=d.pred[i];m[0].forEach(function(f,fi){marks.push({s:f[0],e:f[1],
     side:"p",lane:ng+lp[k],i:i,n:m[0].length>1?fi+1:0,m:m,c:cat.p[i]});});});
   var pieces=d.text!==null&&d.text!==undefined?[[0,d.text]]:(d.pieces||null);
+  if(d.text!==null&&d.text!==undefined&&!whole.checked){var all=Array.from(d.text);
+    if(all.length>E.long){var spans=[];d.items.forEach(function(it){if(it[0]==="correct")return;
+        [it[1]!==null?d.gold[it[1]]:null,it[2]!==null?d.pred[it[2]]:null].forEach(function(m){
+          if(m)spans.push([Math.max(0,first(m)-E.window),Math.min(all.length,last(m)+E.window)]);});});
+      spans.sort(function(x,y){return x[0]-y[0];});var merged=[];
+      spans.forEach(function(w){var top=merged[merged.length-1];
+        if(top&&w[0]<=top[1])top[1]=Math.max(top[1],w[1]);else merged.push([w[0],w[1]]);});
+      if(merged.length)pieces=merged.map(function(w){
+        return [w[0],all.slice(w[0],w[1]).join("")];});}}
   if(!pieces){var ul=document.createElement("div");ul.className="list";
     d.items.forEach(function(it){var li=document.createElement("div");
       var g=it[1]!==null?d.gold[it[1]]:null,p=it[2]!==null?d.pred[it[2]]:null;
