@@ -213,3 +213,60 @@ def test_a_long_document_shows_windows_around_its_errors(browser: Any, tmp_path:
         assert opened.errors == []
     finally:
         page.close()
+
+
+def test_the_macro_averages_have_intervals(browser: Any, tmp_path: Path) -> None:
+    import random
+
+    from annoscore.counts import Counts
+    from annoscore.metrics.prf import prf_scores
+    from annoscore.report.html_macro import MACRO_ID, macro_intervals
+    from annoscore.result import Result
+    from annoscore.signature import Signature
+    from annoscore.significance import with_intervals
+
+    rng = random.Random(8)
+    rows = {}
+    for k in range(30):
+        counts = {"tp": 0, "fp": 0, "fn": 0}
+        for kind in ("A", "B", "C"):
+            tp, fp, fn = rng.randrange(4), rng.randrange(3), rng.randrange(3)
+            counts |= {f"type:{kind}:tp": tp, f"type:{kind}:fp": fp, f"type:{kind}:fn": fn}
+            counts["tp"] += tp
+            counts["fp"] += fp
+            counts["fn"] += fn
+        rows[f"d{k}"] = Counts(counts)
+    result = Result.from_counts("spans", Signature.of("spans"), rows, prf_scores)
+    found = macro_intervals(result, samples=300, confidence=0.9, seed=4)
+    for name, scores in result.averages.items():
+        for key, value in scores.items():
+            bounds = found[name][key]
+            assert bounds is not None and bounds[0] < value < bounds[1], (name, key)
+    same = Result.from_counts(
+        "spans", Signature.of("spans"), {f"d{k}": rows["d0"] for k in range(5)}, prf_scores
+    )
+    for name, scores in macro_intervals(same, samples=50, confidence=0.9, seed=1).items():
+        for key, bounds in scores.items():
+            value = same.averages[name][key]
+            assert bounds is not None and value is not None
+            assert abs(bounds[0] - value) < 1e-12 and abs(bounds[1] - value) < 1e-12
+    # on the page: each bound the embedded one
+    gold, system = handmade(tmp_path)
+    shown = with_intervals(score_spans(gold, system, SpanOptions()), samples=60, seed=2)
+    path = tmp_path / "macro.html"
+    path.write_text(render_html(shown, spans=read_sides(gold, system)), encoding="utf-8")
+    opened = open_report(browser, path)
+    try:
+        embedded = json.loads(opened.page.eval_on_selector(f"#{MACRO_ID}", "e => e.textContent"))
+        assert set(embedded) == {"macro_type", "macro_doc"}
+        cells = opened.page.eval_on_selector_all(
+            "[data-macro-path]",
+            "es => es.map(e => [e.getAttribute('data-macro-path'), e.textContent, e.title])",
+        )
+        assert len(cells) == 2 * 3 * 2
+        for where, text, title in cells:
+            name, key, i = json.loads(where)
+            check_number(embedded[name][key][i], text, title or None)
+        assert opened.errors == []
+    finally:
+        opened.page.close()

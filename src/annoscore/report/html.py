@@ -21,6 +21,7 @@ from annoscore.report.html_coref import CorefSides
 from annoscore.report.html_page import (
     embedded_json,
     escape,
+    fmt_score,
     number_cell,
     page,
 )
@@ -118,21 +119,42 @@ def _scores_table(data: Mapping[str, Any], root: Path = ()) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
-def _averages_table(data: Mapping[str, Any], root: Path = ()) -> str:
+def _bounds(where: Sequence[Any], bounds: Sequence[float]) -> str:
+    """An interval of the macro averages, each bound naming its place in their JSON."""
+    spans = ", ".join(
+        f'<span class="mnum" data-macro-path="{escape(json.dumps([*where, i]))}"'
+        f' title="{escape(repr(bound))}">{fmt_score(bound)}</span>'
+        for i, bound in enumerate(bounds)
+    )
+    return f'<td class="ci">[{spans}]</td>'
+
+
+def _averages_table(
+    data: Mapping[str, Any], root: Path = (), intervals: Mapping[str, Any] | None = None
+) -> str:
+    """The macro averages, each score with its interval when ``intervals`` are given
+    (:func:`annoscore.report.html_macro.macro_intervals`)."""
     averages: Mapping[str, Mapping[str, Any]] = data.get("averages") or {}
     keys: list[str] = []
     for scores in averages.values():
         keys.extend(k for k in scores if k not in keys)
-    head = "<th>average</th>" + "".join(f"<th class='num'>{escape(k)}</th>" for k in keys)
+    head = "<th>average</th>" + "".join(
+        f"<th class='num'>{escape(k)}</th>" + ("<th>interval</th>" if intervals else "")
+        for k in keys
+    )
     rows = []
     for name, scores in averages.items():
         cells = f'<td class="name">{escape(name)}</td>'
-        cells += "".join(
-            number_cell(scores.get(k), [*root, "averages", name, k], bar=True)
-            if k in scores
-            else '<td class="num muted"></td>'
-            for k in keys
-        )
+        for k in keys:
+            if k in scores:
+                cells += number_cell(scores.get(k), [*root, "averages", name, k], bar=True)
+            else:
+                cells += '<td class="num muted"></td>'
+            if intervals:
+                bounds = (intervals.get(name) or {}).get(k)
+                cells += (
+                    '<td class="muted">-</td>' if bounds is None else _bounds([name, k], bounds)
+                )
         rows.append(f"<tr>{cells}</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
@@ -290,8 +312,27 @@ def render_html(
             f"{settings.get('seed', '?')}."
         )
     scores = _scores_table(data)
+    bootstrap = None
+    if "intervals" in data:  # the macro averages' and the buckets' intervals as the scores'
+        settings = dict(result.signature.settings)
+        seed = settings.get("seed", "none")
+        bootstrap = (
+            int(settings.get("bootstrap", "1000")),
+            float(settings.get("confidence", "0.95")),
+            None if seed == "none" else int(seed),
+        )
+    macro_element = ""
     if data.get("averages"):
-        scores += "<h2 style='margin-top:14px'>Macro averages</h2>" + _averages_table(data)
+        macro = None
+        if bootstrap is not None:
+            from annoscore.report.html_macro import MACRO_ID, macro_intervals
+
+            samples, confidence, seed_value = bootstrap
+            macro = macro_intervals(result, samples=samples, confidence=confidence, seed=seed_value)
+            macro_element = embedded_json(json_safe(macro), MACRO_ID)
+        scores += "<h2 style='margin-top:14px'>Macro averages</h2>" + _averages_table(
+            data, intervals=macro
+        )
     scores += "<h2 style='margin-top:14px'>Counts</h2>" + _counts_table(data)
     body.append(
         _card(
@@ -317,7 +358,7 @@ def render_html(
         body.append(_card("distribution", f"Per-document {key}", _distribution(result, key)))
         nav.append(("documents", "Per document"))
         body.append(_card("documents", "Per document", _documents_section(key)))
-    data_elements = embedded_json(data)
+    data_elements = embedded_json(data) + macro_element
     css = js = ""
     if spans is not None:
         from annoscore.report import html_page, html_spans
@@ -327,15 +368,6 @@ def render_html(
             frame = (data_elements, "".join(body), html_page.CSS, html_page.JS)
             max_bytes -= sum(len(x.encode("utf-8")) for x in frame)
             max_bytes -= len(html_spans.CSS) + len(html_spans.JS) + 1024
-        bootstrap = None
-        if "intervals" in data:  # the buckets' intervals as the scores'
-            settings = dict(result.signature.settings)
-            seed = settings.get("seed", "none")
-            bootstrap = (
-                int(settings.get("bootstrap", "1000")),
-                float(settings.get("confidence", "0.95")),
-                None if seed == "none" else int(seed),
-            )
         cards, errors = html_spans.sections(
             spans, text=text, max_bytes=max_bytes, bootstrap=bootstrap
         )
