@@ -602,8 +602,11 @@ def _viewer() -> str:
         '<label><input type="checkbox" id="vwhole"> whole text</label>'
         '<span id="vpos" class="muted"></span></div>'
         f'<div class="controls cats">{buttons}</div>'
-        '<p class="note">Gold mentions are solid bars, predictions hatched bars, stacked where '
-        "they nest or overlap; the fragments of a discontinuous mention share a number. Hover "
+        '<p class="note">Gold mentions are bars in the colour and line of their category '
+        "(solid: correct, long dashes: wrong type, short dashes: boundary, dash and dot: wrong "
+        "type and boundary, dots: missed), predictions diagonally hatched bars in the colour of "
+        "theirs, stacked where they nest or overlap; the fragments of a discontinuous mention "
+        "share a number. Hover "
         f"a bar for its type and category. A document longer than {LONG} characters shows "
         f"{WINDOW} characters of context around each error unless the whole text is asked "
         "for.</p>"
@@ -669,9 +672,14 @@ def sections(
 
 CSS = """
 i.key{display:inline-block;width:14px;height:4px;margin:0 5px 3px 0;vertical-align:middle}
-.c-correct{--c:#009E73}.c-type{--c:#CC79A7}.c-boundary{--c:#E69F00}
-.c-type_boundary{--c:#56B4E9}.c-missed{--c:#D55E00}.c-spurious{--c:#0072B2}
-i.key{background:var(--c)}
+.c-correct{--c:#009E73;--p:var(--c) 0 12px}
+.c-type{--c:#CC79A7;--p:var(--c) 0 9px,transparent 9px 12px}
+.c-boundary{--c:#E69F00;--p:var(--c) 0 3px,transparent 3px 5px}
+.c-type_boundary{--c:#56B4E9;--p:var(--c) 0 7px,transparent 7px 9px,var(--c) 9px 11px,
+transparent 11px 13px}
+.c-missed{--c:#D55E00;--p:var(--c) 0 2px,transparent 2px 4px}
+.c-spurious{--c:#0072B2;--p:var(--c) 0 12px}
+i.key{background:repeating-linear-gradient(90deg,var(--p))}
 .cats label{display:inline-flex;align-items:center;gap:2px;font-size:12px}
 .pair{display:flex;gap:28px;flex-wrap:wrap}.pair h3{font-size:13px;margin:0 0 6px}
 td.surface{max-width:300px;white-space:pre-wrap}
@@ -679,8 +687,10 @@ td.surface{max-width:300px;white-space:pre-wrap}
 word-break:break-word;border:1px solid var(--line);border-radius:6px;padding:12px;max-height:560px;
 overflow:auto;background:#fcfcfd}
 .viewer .seg{position:relative;display:inline-block;line-height:18px;white-space:pre-wrap}
-.viewer .bar{position:absolute;left:0;right:0;height:3px;background:var(--c)}
-.viewer .bar.p{background:repeating-linear-gradient(90deg,var(--c) 0 4px,transparent 4px 6px)}
+.viewer .bar{position:absolute;left:0;right:0;height:3px;
+background:repeating-linear-gradient(90deg,var(--p))}
+.viewer .bar.p{height:4px;background:repeating-linear-gradient(135deg,var(--c) 0 2px,
+transparent 2px 4px)}
 .viewer .bar.off,.viewer .bar.offt{display:none}
 .viewer .seg.hit{outline:2px solid #1f2a44;outline-offset:1px}
 .viewer sup{font-size:9px;color:var(--muted)}
