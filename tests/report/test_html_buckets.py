@@ -146,7 +146,7 @@ def test_the_tokens_and_texts_read_from_the_documents() -> None:
     texts = ["ab cd\x1cef  gh", None, "\u3000x\u00a0y x"]
     files = [None, AnnFile("d", "", ["T1"], ["X"], [1], [4], ["one two three"]), None]
     chosen = np.array([0, 2, 4])
-    tokens, per_doc, seen = _text_features(
+    tokens, per_doc, seen, numbers = _text_features(
         texts, (side, side), (np.arange(5), chosen), (files, files)
     )
     # "ab cd" 2; " cd\x1cef " 2 (\x1c is whitespace to str.split); no text: the .ann's 3
@@ -155,6 +155,9 @@ def test_the_tokens_and_texts_read_from_the_documents() -> None:
     assert per_doc.tolist() == [4, -1, 3]
     assert seen[0].tolist() == [1, 1, 1, 2, 2]  # "x" twice (the non-ASCII document)
     assert seen[1].tolist() == [1, 0, 1, 0, 2]
+    assert numbers[1][1] == numbers[1][3] == -1  # not chosen
+    assert numbers[0][3] == numbers[0][4] == numbers[1][4]  # "x" on either side
+    assert len({numbers[0][k] for k in range(4)}) == 4
 
 
 def test_a_document_without_text_is_bucketed_by_its_mentions_text() -> None:
@@ -212,3 +215,45 @@ def test_equal_texts_are_found_by_their_bytes(monkeypatch: Any) -> None:
         for i in range(len(texts)):
             for j in range(len(texts)):
                 assert (same[i] == same[j]) == (texts[i] == texts[j])
+
+
+def test_the_frequent_errors_are_counted_by_text(tmp_path: Path) -> None:
+    """The most frequent missed and spurious (type, text) pairs (html_spans.analyse, counted by
+    the texts' numbers) against a plain count of the strings: most frequent first, ties in the
+    order of the first occurrence."""
+    import random
+    from collections import Counter
+
+    from annoscore.align.span_errors import CATEGORIES
+
+    rng = random.Random(11)
+    words = ["ab", "a", "b", "é", "ab a", "x"]
+    for case in range(25):
+        root = tmp_path / str(case)
+        root.mkdir()
+        docs: dict[str, dict[str, Any]] = {"gold": {}, "system": {}}
+        for d in range(rng.randrange(1, 5)):
+            text = " ".join(rng.choice(words) for _ in range(40))
+            for side in docs:
+                items = []
+                for _ in range(rng.randrange(0, 12)):
+                    a = rng.randrange(len(text))
+                    b = min(len(text), a + rng.randrange(1, 6))
+                    items.append((rng.choice("XY"), [(a, b)]))
+                docs[side][f"d{d}"] = (text, items)
+        gold = _write(root / "gold", docs["gold"])
+        system = _write(root / "system", docs["system"])
+        data = analyse(read_sides(gold, system), embed=False)
+        _, types, g, p, errors = data["columns"]
+        texts = data["sources"][0]
+        for what, side, category in (
+            ("missed", g, errors.gold_category),
+            ("spurious", p, errors.pred_category),
+        ):
+            counted: Counter[tuple[str, str]] = Counter()
+            for r in range(side.doc.shape[0]):
+                if CATEGORIES[int(category[r])] == what:
+                    d = int(side.doc[r])
+                    counted[(types[int(side.kind[r])], texts[d][side.start[r] : side.end[r]])] += 1
+            expected = [[t, s, n] for (t, s), n in counted.most_common(15)]
+            assert data[what] == expected, (case, what)

@@ -85,16 +85,32 @@ def _whitespace() -> Any:
     return table
 
 
+def text_features(data: Mapping[str, Any]) -> Any:
+    """:func:`_text_features` of an analysis's mentions (``data``: ``columns`` and ``sources``
+    of :func:`annoscore.report.html_spans.analyse`): every gold mention, and the predictions
+    that are not correct (a correct one counts on the gold side only: its text is not
+    needed)."""
+    import numpy as np
+
+    _, _, g, p, errors = data["columns"]
+    texts, gold_files, pred_files = data["sources"]
+    wrong = np.flatnonzero(errors.pred_category != CORRECT)
+    every = np.arange(g.doc.shape[0])
+    return _text_features(texts, (g, p), (every, wrong), (gold_files, pred_files))
+
+
 def _text_features(
     texts: Sequence[str | None], sides: Sequence[Any], rows: Sequence[Any], files: Sequence[Any]
-) -> tuple[list[Any], Any, list[Any]]:
+) -> tuple[list[Any], Any, list[Any], list[Any]]:
     """What the texts tell of the mentions ``rows`` of each side
     (:class:`~annoscore.report.html_spans._Side`; ``files``: each side's files, for the
     mentions of a document without text): per side and mention, its tokens and how many gold
-    mentions of the first side's ``rows`` have its text (0 outside ``rows``); and the tokens of
-    each document (-1: without text).  The texts are read a few megabytes at a time as arrays
-    of code points; a mention's text is kept as its code points, and equal texts are found by
-    comparing them (:func:`_same_texts`), not as one string object per mention."""
+    mentions of the first side's ``rows`` have its text (0 outside ``rows``); the tokens of
+    each document (-1: without text); and per side and mention a number of its text, equal
+    exactly for equal texts of either side (-1 outside ``rows``).  The texts are read a few
+    megabytes at a time as arrays of code points; a mention's text is kept as its code points,
+    and equal texts are found by comparing them (:func:`_same_texts`), not as one string object
+    per mention."""
     import numpy as np
 
     from annoscore.report.html_spans import _rows, _surface
@@ -182,14 +198,17 @@ def _text_features(
     same = _same_texts(every, np.concatenate(offset), np.concatenate(length))
     n_gold = rows[0].shape[0]
     gold_count = np.bincount(same[:n_gold], minlength=int(same.max(initial=-1)) + 1)
-    seen = []
+    seen, numbers = [], []
     at_row = 0
     for k, side in enumerate(sides):
         counted = np.zeros(side.doc.shape[0], dtype=np.int64)
-        counted[rows[k]] = gold_count[same[at_row : at_row + rows[k].shape[0]]]
+        number = np.full(side.doc.shape[0], -1, dtype=np.int64)
+        number[rows[k]] = same[at_row : at_row + rows[k].shape[0]]
+        counted[rows[k]] = gold_count[number[rows[k]]]
         at_row += rows[k].shape[0]
         seen.append(counted)
-    return tokens, per_doc, seen
+        numbers.append(number)
+    return tokens, per_doc, seen, numbers
 
 
 def _between(before: Any, space: Any, a: Any, b: Any) -> Any:
@@ -304,14 +323,13 @@ def _table(bucket: Any, doc: Any, rows: Any, n_buckets: int, n_docs: int) -> Any
 def bucket_matrices(data: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Per kind (:data:`KINDS`) and bucket name, its count matrix, in :data:`KINDS`'s order
     (``data``: :func:`annoscore.report.html_spans.analyse`'s, its ``columns``: document ids,
-    type names, both sides' columns and the mentions' categories, and its ``sources``: the
-    texts and both sides' files)."""
+    type names, both sides' columns and the mentions' categories, and its ``features``:
+    :func:`text_features`)."""
     import numpy as np
 
     from annoscore.result import CountMatrix
 
     ids, types, g, p, errors = data["columns"]
-    texts, gold_files, pred_files = data["sources"]
     n_docs = len(ids)
     g_right = errors.gold_category == CORRECT
     p_right = errors.pred_category == CORRECT
@@ -334,10 +352,7 @@ def bucket_matrices(data: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     g_wrong = np.flatnonzero(~g_right)
     g_good = np.flatnonzero(g_right)
     p_wrong = np.flatnonzero(~p_right)
-    every_gold = np.arange(g.doc.shape[0])
-    (g_tokens, p_tokens), doc_tokens, (g_seen, p_seen) = _text_features(
-        texts, (g, p), (every_gold, p_wrong), (gold_files, pred_files)
-    )  # a correct prediction counts on the gold side only: its text is not needed
+    (g_tokens, p_tokens), doc_tokens, (g_seen, p_seen), _ = data["features"]
     doc_bucket = np.where(
         doc_tokens < 0, len(DOCUMENTS) + 1, np.searchsorted(DOCUMENTS, doc_tokens)
     )

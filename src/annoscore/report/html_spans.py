@@ -307,41 +307,36 @@ def analyse(
     if predicted.any():
         confusion["(spurious)"] = {types[t]: int(n) for t, n in enumerate(predicted) if n}
     confusion = {k: confusion[k] for k in sorted(confusion)}
+    from annoscore.report.html_buckets import text_features
+
+    columns = (ids, types, g, p, errors)
+    features = text_features({"columns": columns, "sources": (texts, gold, pred)})
     frequent: dict[str, list[list[Any]]] = {"missed": [], "spurious": []}
     if text:
-        for what, side, files, rows in (
-            ("missed", g, gold, np.flatnonzero(g_cat == MISSED)),
-            ("spurious", p, pred, spurious),
+        numbers = features[3]
+        for what, side, files, rows, number in (
+            ("missed", g, gold, np.flatnonzero(g_cat == MISSED), numbers[0]),
+            ("spurious", p, pred, spurious, numbers[1]),
         ):
-            docs = side.doc[rows]
-            plain = np.array([texts[d] is not None for d in range(len(ids))], dtype=bool)[docs]
-            plain &= ~np.isin(rows, list(side.fragments))
-            at = np.flatnonzero(plain)
-            surfaces = [  # the text at the offsets: no call per mention
-                texts[d][a:b]
-                for d, a, b in zip(
-                    docs[at].tolist(),
-                    side.start[rows[at]].tolist(),
-                    side.end[rows[at]].tolist(),
-                    strict=True,
+            if not rows.size:
+                continue
+            # (type, text) pairs by their numbers: most frequent first, ties in row order
+            keys = side.kind[rows] * (int(number.max()) + 1) + number[rows]
+            _, firsts, counts = np.unique(keys, return_index=True, return_counts=True)
+            top = np.lexsort((firsts, -counts))[:FREQUENT]
+            bounds = _rows(side.doc, len(ids))
+            for k in top.tolist():
+                r = int(rows[firsts[k]])
+                d = int(side.doc[r])
+                surface = _surface(
+                    files[d],
+                    texts[d],
+                    r - int(bounds[d]),
+                    int(side.start[r]),
+                    int(side.end[r]),
+                    side.fragments.get(r),
                 )
-            ]
-            names = [types[t] for t in side.kind[rows[at]].tolist()]
-            counted: Counter[tuple[str, str]] = Counter(zip(names, surfaces, strict=True))
-            others = np.flatnonzero(~plain)
-            if others.size:
-                bounds = _rows(side.doc, len(ids))
-                for r, d in zip(rows[others].tolist(), docs[others].tolist(), strict=True):
-                    surface = _surface(
-                        files[d],
-                        texts[d],
-                        r - int(bounds[d]),
-                        int(side.start[r]),
-                        int(side.end[r]),
-                        side.fragments.get(r),
-                    )
-                    counted[(types[int(side.kind[r])], surface)] += 1
-            frequent[what] = [[t, s, n] for (t, s), n in counted.most_common(FREQUENT)]
+                frequent[what].append([types[int(side.kind[r])], surface, int(counts[k])])
     errors_per_doc = np.bincount(g.doc[g_cat != CORRECT], minlength=len(ids)) + np.bincount(
         p.doc[spurious], minlength=len(ids)
     )
@@ -396,8 +391,9 @@ def analyse(
         "spurious": frequent["spurious"],
         "text": text,
         "embedding": embedding,
-        "columns": (ids, types, g, p, errors),
+        "columns": columns,
         "sources": (texts, gold, pred),
+        "features": features,
     }
     if embed:
         data["embedded"], data["windows"], data["dropped"] = embedding(max_bytes)
