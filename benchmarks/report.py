@@ -16,12 +16,13 @@ Run: ``python benchmarks/report.py [--docs 10000] [--spans 50] [--rounds 3] [--s
 (``--chromium PATH`` for another browser).
 
 Latest figures (10,000 documents x 50 spans, 3 rounds, medians; 2 CPUs shared with other
-sessions' test runs): JSON 1.21 s wall / 1.04 s CPU, the report 2.23 s / 1.65 s (1.85x wall,
-1.58x CPU); measured again under a full test run on the other core, 1.74x wall and 1.59x CPU
-with the buckets added; 14.4 MB (budget 20 MB: the texts are cut to windows around the
-errors, which here cover most of each text); opened in Chromium with the first screen drawn
-in 1.05-1.38 s (median of 3 pages).  Before (the per-span analysis in Python, the inputs read
-twice): 10.77 s / 6.16 s (5.15x wall, 5.98x CPU), 16.7 MB, opened in 1.18 s.
+sessions' test runs, load 6-8): JSON 3.88 s wall / 1.22 s CPU, the report 6.98 s / 2.14 s (1.80x
+wall, 1.75x CPU) with the seven kinds of buckets (0.3 s CPU of it: the texts read once as code
+points for tokens, equal texts and the frequent errors); 14.4 MB (budget 20 MB: the texts are
+cut to windows around the errors, which here cover most of each text); opened in Chromium with
+the first screen drawn in 1.37-3.15 s (median 2.26 s of 3 pages, under that load).  Before the
+new buckets, the same day: 1.41x wall, 1.69x CPU, opened in 1.39 s; before the array analysis
+(the per-span analysis in Python, the inputs read twice): 5.15x wall, 5.98x CPU.
 """
 
 from __future__ import annotations

@@ -87,6 +87,9 @@ class Run:
 
     jobs: int = 1
     client: Any = None
+    lists: bool = False
+    """Chunks keep the ranked lists of their worst queries (an HTML report is written:
+    :func:`annoscore.metrics.worst_lists.for_chunk`)."""
 
     @property
     def serial(self) -> bool:
@@ -234,9 +237,10 @@ _RUN: ContextVar[Run] = ContextVar("annoscore_run", default=_SERIAL)
 
 
 @contextlib.contextmanager
-def using(jobs: int = 1, client: Any = None) -> Iterator[Run]:
-    """Score with ``jobs`` processes (0: every core) or on a Dask ``client`` inside the block."""
-    run = Run(resolve_jobs(jobs), client)
+def using(jobs: int = 1, client: Any = None, lists: bool = False) -> Iterator[Run]:
+    """Score with ``jobs`` processes (0: every core) or on a Dask ``client`` inside the block
+    (``lists``: :attr:`Run.lists`)."""
+    run = Run(resolve_jobs(jobs), client, lists)
     token = _RUN.set(run)
     try:
         yield run
@@ -245,17 +249,17 @@ def using(jobs: int = 1, client: Any = None) -> Iterator[Run]:
 
 
 @contextlib.contextmanager
-def scaled(jobs: int = 1, dask: str | None = None) -> Iterator[Run]:
+def scaled(jobs: int = 1, dask: str | None = None, lists: bool = False) -> Iterator[Run]:
     """:func:`using` ``jobs`` processes, or a Dask client of the scheduler at ``dask``
     (``"local"``: a :class:`distributed.LocalCluster` started and stopped here), imported only
     then (:mod:`annoscore.distributed`)."""
     if dask is None:
-        with using(jobs) as run:
+        with using(jobs, lists=lists) as run:
             yield run
         return
     from annoscore.distributed import connected
 
-    with connected(dask) as client, using(1, client) as run:
+    with connected(dask) as client, using(1, client, lists) as run:
         yield run
 
 
@@ -631,7 +635,7 @@ def chunked(
                     parts_wanted = run.workers * LINE_CHUNKS_PER_WORKER
                     lines = split_lines(Path(gold), Path(system), parts_wanted, cut_by)
                 if lines is not None:
-                    parts = run.map(functools.partial(_line_part, task, options), lines)
+                    parts = run.map(functools.partial(_line_part, task, options, run.lists), lines)
                     combined = combine_lines(task, options, parts, order, details)
             if combined is None:  # not cut, or not exactly: one run
                 return function(gold, system, options)  # type: ignore[no-any-return]
@@ -834,8 +838,13 @@ def score_line_chunk(task: str, chunk: LineChunk, options: TaskOptions) -> Part:
     )
 
 
-def _line_part(task: str, options: TaskOptions, chunk: LineChunk) -> Part:
-    return score_line_chunk(task, chunk, options)
+def _line_part(task: str, options: TaskOptions, lists: bool, chunk: LineChunk) -> Part:
+    from annoscore.metrics.worst_lists import for_chunk
+
+    part = score_line_chunk(task, chunk, options)
+    if part.result is None:
+        return part
+    return replace(part, result=for_chunk(part.result, lists))
 
 
 def exact_cut(parts: Sequence[Part]) -> bool:
@@ -942,6 +951,9 @@ def combine_lines(
         )
     except NotExact:
         return None
+    from annoscore.metrics.worst_lists import joined
+
+    merged = joined(merged, [r.details for r in results])
     result = get(task).result(
         options, whole, details=merged, extra=first.extra, undefined=first.undefined
     )

@@ -302,9 +302,12 @@ def test_the_buckets_add_up_to_the_strict_counts(tmp_path: Path) -> None:
 
     gold, system = handmade(tmp_path)
     data = analyse(read_sides(gold, system), embed=False)
-    buckets = bucket_data(bucket_matrices(data["columns"]), (200, 0.9, 7))
+    buckets = bucket_data(bucket_matrices(data), (200, 0.9, 7))
     strict = score_spans(gold, system, SpanOptions()).counts
-    for kind in ("length", "frequency"):
+    from annoscore.report.html_buckets import KINDS
+
+    assert list(buckets) == list(KINDS)
+    for kind in KINDS:
         rows = buckets[kind]
         for k in ("tp", "fp", "fn"):
             assert sum(r[1][k] for r in rows) == strict[k], (kind, k)
@@ -371,9 +374,7 @@ def test_annoscore_report_compares_the_buckets(cli: Any, browser: Any, tmp_path:
     try:
         assert opened.errors == []
         embedded = json.loads(opened.page.eval_on_selector(f"#{BUCKETS_ID}", "e => e.textContent"))
-        own = bucket_data(
-            bucket_matrices(analyse(read_sides(gold, system), embed=False)["columns"]), None
-        )
+        own = bucket_data(bucket_matrices(analyse(read_sides(gold, system), embed=False)), None)
         for kind, rows in embedded.items():
             alone = {r[0]: r[2]["f1"] for r in own[kind]}
             for bucket, systems in rows:

@@ -285,7 +285,7 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
         run = RunOptions(**{spec.name: values.pop(spec.name) for spec in run_specs})
         from annoscore.scale import scaled
 
-        with scaled(run.jobs, run.dask):
+        with scaled(run.jobs, run.dask, lists=out.format is OutputFormat.html):
             function(options=chosen, out=out, **values)
 
     command.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]

@@ -126,12 +126,19 @@ def register(app: typer.Typer) -> None:
                 )
             else:
                 comparison = compared(results, labels, once, test, samples, seed, confidence)
-                buckets = None
+                buckets = versus = None
                 if sides is not None:
-                    from annoscore.report.html_buckets import compare_buckets
+                    from annoscore.report.html_buckets import bucket_matrices, compare_buckets
+                    from annoscore.report.html_spans import analyse
+                    from annoscore.report.html_versus import versus as differing
 
+                    analyses = {
+                        label: analyse(s, embed=False)
+                        for label, s in zip(labels, sides, strict=True)
+                    }
+                    versus = differing(analyses)
                     buckets = compare_buckets(
-                        {label: _buckets(s) for label, s in zip(labels, sides, strict=True)},
+                        {label: bucket_matrices(a) for label, a in analyses.items()},
                         test=test.value,
                         samples=samples,
                         seed=seed,
@@ -142,6 +149,7 @@ def register(app: typer.Typer) -> None:
                     comparison,
                     command=command_line(),
                     buckets=buckets,
+                    versus=versus,
                 )
         write_result(page, output)  # never over an input
 
@@ -161,10 +169,3 @@ def _span_sides(
     if any(detect_format(p)[0] != "brat" for p in paths):
         return None
     return [read_sides(paths[0], p) for p in paths[1:]]
-
-
-def _buckets(sides: Any) -> Any:
-    from annoscore.report.html_buckets import bucket_matrices
-    from annoscore.report.html_spans import analyse
-
-    return bucket_matrices(analyse(sides, embed=False)["columns"])

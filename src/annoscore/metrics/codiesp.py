@@ -19,6 +19,7 @@ from annoscore.result import Details, Scores
 if TYPE_CHECKING:
     from annoscore.metrics.ranked_codes import CodeRanking
     from annoscore.metrics.trec_measures import Output
+    from annoscore.metrics.worst_lists import WorstLists
 
 
 def ranked_scores(counts: Counts) -> Scores:
@@ -52,11 +53,15 @@ class CodiespDetails(Details):
     gold_documents: tuple[str, ...]
     outputs: tuple[Output, ...] = ()
     """The other ranked measures chosen (``--measure``), in trec_eval's order."""
-    ranking: CodeRanking | None = field(default=None, compare=False, repr=False)
+    ranking: CodeRanking | WorstLists | None = field(default=None, compare=False, repr=False)
     """D and P: the ranked lists MAP is computed on (for the HTML report's worst documents;
-    ``None`` where the MAP script reads the ids as numbers, or the corpus was cut in chunks).
-    A pickled copy (a worker's result, :mod:`annoscore.scale`) leaves them out: they are
-    references to arrays of this process, and would cost a copy of every ranked row."""
+    ``None`` where the MAP script reads the ids as numbers; after a run cut in chunks, the
+    worst documents' lists only: :class:`~annoscore.metrics.worst_lists.WorstLists`).  A pickled
+    copy (a worker's result, :mod:`annoscore.scale`) leaves full lists out: they are references
+    to arrays of this process, and would cost a copy of every ranked row."""
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (CodiespDetails, (self.gold_documents, self.outputs))
+        from annoscore.metrics.worst_lists import WorstLists
+
+        kept = self.ranking if isinstance(self.ranking, WorstLists) else None
+        return (CodiespDetails, (self.gold_documents, self.outputs, kept))

@@ -10,6 +10,7 @@ micro P/R/F1.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
@@ -94,6 +95,28 @@ class CodeRanking:
     pred_global: IntArray
     lists: RankedLists
     vocabulary: list[str]
+
+    @property
+    def names(self) -> list[str]:
+        return self.documents
+
+    level = 1
+    """A gold code is relevant (1), another is not (0)."""
+
+    def query_lists(self, names: Iterable[str], first: int) -> dict[str, Any]:
+        """The :class:`~annoscore.metrics.worst_lists.QueryList` of each of ``names`` (of
+        ``documents``): its gold codes, those it ranks, its first ``first`` ranked codes as
+        ``(code, 1 or 0)`` and its gold codes never predicted, sorted (as text: not in the
+        order of the code ids, which a chunk of the corpus numbers otherwise)."""
+        from annoscore.metrics.worst_lists import QueryList
+
+        position = {name: k for k, name in enumerate(self.documents)}
+        out = {}
+        for name in names:
+            ranked, missed, found = self.ranked(position[name], first)
+            rows = tuple((code, int(relevant)) for code, relevant in ranked)
+            out[name] = QueryList(found + len(missed), found, rows, tuple(sorted(missed)))
+        return out
 
     def ranked(self, at: int, first: int) -> tuple[list[tuple[str, bool]], list[str], int]:
         """Of the document ``at`` (index of ``documents``): its first ``first`` ranked codes

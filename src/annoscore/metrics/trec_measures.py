@@ -27,11 +27,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.result import Details
+
+if TYPE_CHECKING:
+    from annoscore.metrics.worst_lists import WorstLists
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 RECALL_LEVELS = tuple(i / 10 for i in range(11))
@@ -346,6 +349,37 @@ class RankedLists:
     level: int
     run: Any
 
+    def query_lists(self, names: Iterable[str], first: int) -> dict[str, Any]:
+        """The :class:`~annoscore.metrics.worst_lists.QueryList` of each of ``names`` (queries
+        of ``self.names``): its relevant judgments, the relevant documents it ranks, its first
+        ``first`` ranks as ``(document, relevance)`` (``None``: not judged)."""
+        import numpy as np
+
+        from annoscore.formats.trec import shown
+        from annoscore.metrics.worst_lists import QueryList
+
+        position = {name: k for k, name in enumerate(self.names)}
+        query = np.asarray(self.query)
+        out = {}
+        for name in names:
+            k = position[name]
+            bounds = np.array([k, k + 1], dtype=query.dtype)  # no cast of the column
+            lo, hi = np.searchsorted(query, bounds).tolist()
+            relevant = self.value[lo:hi] >= self.level
+            found = int(np.count_nonzero(relevant & self.is_judged[lo:hi]))
+            top = min(hi, lo + first)
+            ranked = tuple(
+                (shown(self.run.document(int(row))), int(v) if judged else None)
+                for row, v, judged in zip(
+                    self.rows[lo:top].tolist(),
+                    self.value[lo:top].tolist(),
+                    self.is_judged[lo:top].tolist(),
+                    strict=True,
+                )
+            )
+            out[name] = QueryList(int(self.relevant[k]), found, ranked)
+        return out
+
 
 @dataclass(frozen=True, slots=True)
 class TrecDetails(Details):
@@ -356,4 +390,4 @@ class TrecDetails(Details):
     runid: str
     outputs: tuple[Output, ...]
     relstrings: tuple[str, ...] = ()
-    ranking: RankedLists | None = None
+    ranking: RankedLists | WorstLists | None = None

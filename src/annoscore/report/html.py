@@ -21,6 +21,7 @@ from annoscore.report.html_coref import CorefSides
 from annoscore.report.html_page import (
     embedded_json,
     escape,
+    fmt_score,
     number_cell,
     page,
 )
@@ -118,21 +119,42 @@ def _scores_table(data: Mapping[str, Any], root: Path = ()) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
-def _averages_table(data: Mapping[str, Any], root: Path = ()) -> str:
+def _bounds(where: Sequence[Any], bounds: Sequence[float]) -> str:
+    """An interval of the macro averages, each bound naming its place in their JSON."""
+    spans = ", ".join(
+        f'<span class="mnum" data-macro-path="{escape(json.dumps([*where, i]))}"'
+        f' title="{escape(repr(bound))}">{fmt_score(bound)}</span>'
+        for i, bound in enumerate(bounds)
+    )
+    return f'<td class="ci">[{spans}]</td>'
+
+
+def _averages_table(
+    data: Mapping[str, Any], root: Path = (), intervals: Mapping[str, Any] | None = None
+) -> str:
+    """The macro averages, each score with its interval when ``intervals`` are given
+    (:func:`annoscore.report.html_macro.macro_intervals`)."""
     averages: Mapping[str, Mapping[str, Any]] = data.get("averages") or {}
     keys: list[str] = []
     for scores in averages.values():
         keys.extend(k for k in scores if k not in keys)
-    head = "<th>average</th>" + "".join(f"<th class='num'>{escape(k)}</th>" for k in keys)
+    head = "<th>average</th>" + "".join(
+        f"<th class='num'>{escape(k)}</th>" + ("<th>interval</th>" if intervals else "")
+        for k in keys
+    )
     rows = []
     for name, scores in averages.items():
         cells = f'<td class="name">{escape(name)}</td>'
-        cells += "".join(
-            number_cell(scores.get(k), [*root, "averages", name, k], bar=True)
-            if k in scores
-            else '<td class="num muted"></td>'
-            for k in keys
-        )
+        for k in keys:
+            if k in scores:
+                cells += number_cell(scores.get(k), [*root, "averages", name, k], bar=True)
+            else:
+                cells += '<td class="num muted"></td>'
+            if intervals:
+                bounds = (intervals.get(name) or {}).get(k)
+                cells += (
+                    '<td class="muted">-</td>' if bounds is None else _bounds([name, k], bounds)
+                )
         rows.append(f"<tr>{cells}</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
@@ -213,13 +235,9 @@ def _histogram(values: Sequence[float], key: str) -> str:
 def _document_key(result: Result) -> str | None:
     """The per-document score the report ranks documents by (the headline where documents
     have it)."""
-    documents = result.documents
-    if not documents:
-        return None
-    first = next(iter(documents.values())).scores
-    if result.headline in first:
-        return result.headline
-    return next(iter(first), None)
+    from annoscore.metrics.worst_lists import document_key
+
+    return document_key(result)
 
 
 def _distribution(result: Result, key: str) -> str:
@@ -294,8 +312,27 @@ def render_html(
             f"{settings.get('seed', '?')}."
         )
     scores = _scores_table(data)
+    bootstrap = None
+    if "intervals" in data:  # the macro averages' and the buckets' intervals as the scores'
+        settings = dict(result.signature.settings)
+        seed = settings.get("seed", "none")
+        bootstrap = (
+            int(settings.get("bootstrap", "1000")),
+            float(settings.get("confidence", "0.95")),
+            None if seed == "none" else int(seed),
+        )
+    macro_element = ""
     if data.get("averages"):
-        scores += "<h2 style='margin-top:14px'>Macro averages</h2>" + _averages_table(data)
+        macro = None
+        if bootstrap is not None:
+            from annoscore.report.html_macro import MACRO_ID, macro_intervals
+
+            samples, confidence, seed_value = bootstrap
+            macro = macro_intervals(result, samples=samples, confidence=confidence, seed=seed_value)
+            macro_element = embedded_json(json_safe(macro), MACRO_ID)
+        scores += "<h2 style='margin-top:14px'>Macro averages</h2>" + _averages_table(
+            data, intervals=macro
+        )
     scores += "<h2 style='margin-top:14px'>Counts</h2>" + _counts_table(data)
     body.append(
         _card(
@@ -321,7 +358,7 @@ def render_html(
         body.append(_card("distribution", f"Per-document {key}", _distribution(result, key)))
         nav.append(("documents", "Per document"))
         body.append(_card("documents", "Per document", _documents_section(key)))
-    data_elements = embedded_json(data)
+    data_elements = embedded_json(data) + macro_element
     css = js = ""
     if spans is not None:
         from annoscore.report import html_page, html_spans
@@ -331,15 +368,6 @@ def render_html(
             frame = (data_elements, "".join(body), html_page.CSS, html_page.JS)
             max_bytes -= sum(len(x.encode("utf-8")) for x in frame)
             max_bytes -= len(html_spans.CSS) + len(html_spans.JS) + 1024
-        bootstrap = None
-        if "intervals" in data:  # the buckets' intervals as the scores'
-            settings = dict(result.signature.settings)
-            seed = settings.get("seed", "none")
-            bootstrap = (
-                int(settings.get("bootstrap", "1000")),
-                float(settings.get("confidence", "0.95")),
-                None if seed == "none" else int(seed),
-            )
         cards, errors = html_spans.sections(
             spans, text=text, max_bytes=max_bytes, bootstrap=bootstrap
         )
@@ -400,14 +428,16 @@ def render_comparison_html(
     *,
     command: str | None = None,
     buckets: Mapping[str, Any] | None = None,
+    versus: list[Any] | None = None,
 ) -> str:
     """One page for several systems on one gold standard: each system's scores side by side
     with the difference to the baseline, its interval and p-value (``comparison``, an
     :class:`annoscore.significance.Comparison`), per-type headline scores side by side, the
-    span buckets compared (``buckets``: :func:`annoscore.report.html_buckets.compare_buckets`)
-    and each system's own tables.  The embedded JSON is ``{"comparison": ..., "systems": {name:
-    result}}`` (the compare JSON and each system's ``--format json --per-doc --per-type``
-    object)."""
+    span buckets compared (``buckets``: :func:`annoscore.report.html_buckets.compare_buckets`),
+    the gold mentions one system predicts exactly and another not (``versus``:
+    :func:`annoscore.report.html_versus.versus`) and each system's own tables.  The embedded
+    JSON is ``{"comparison": ..., "systems": {name: result}}`` (the compare JSON and each
+    system's ``--format json --per-doc --per-type`` object)."""
     from annoscore.report.significance import json_dict
 
     shown = {name: report_view(r) for name, r in results.items()}
@@ -509,6 +539,7 @@ def render_comparison_html(
         )
         nav.append(("types", "Per type"))
     element = ""
+    css = js = ""
     if buckets:
         from annoscore.report.html_buckets import comparison_tables
         from annoscore.report.html_spans import BUCKETS_ID
@@ -524,6 +555,21 @@ def render_comparison_html(
         )
         nav.append(("buckets", "Buckets"))
         element = embedded_json(buckets, BUCKETS_ID)
+    if versus:
+        from annoscore.report import html_versus
+
+        part, found = html_versus.section(versus, names[0])
+        body.append(
+            _card(
+                "versus",
+                f"{names[0]} right, other wrong, and the reverse",
+                part,
+                "Gold mentions one system predicts exactly (span and type) and the other does "
+                "not, per type and by their most frequent texts.",
+            )
+        )
+        nav.append(("versus", "Right / wrong"))
+        element += found
     for i, n in enumerate(names):
         anchor = f"system-{i}"
         part = _tiles(systems[n], shown[n].headline, ["systems", n])
@@ -537,6 +583,18 @@ def render_comparison_html(
             )
         body.append(_card(anchor, f"System {n}", part))
         nav.append((anchor, n))
+        if shown[n].details is not None:
+            from annoscore.report import html_trec
+
+            worst = html_trec.section(
+                shown[n].details, shown[n].documents, _document_key(shown[n]), f"-{i}"
+            )
+            if worst is not None:
+                (card_anchor, label, card_title, card), found = worst
+                body.append(_card(card_anchor, f"{n}: {card_title}", card))
+                nav.append((card_anchor, f"{n}: {label.lower()}"))
+                element += found
+                css, js = html_trec.CSS, html_trec.JS
     title = f"annoscore report: {first.task}, {len(names)} systems"
     return page(
         title,
@@ -544,4 +602,6 @@ def render_comparison_html(
         nav,
         "".join(body),
         embedded_json(data) + element,
+        css=css,
+        js=js,
     )

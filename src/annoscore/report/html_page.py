@@ -190,8 +190,9 @@ if(box&&R.documents){
     th.textContent=k;if(i)th.className="num";head.appendChild(th);});
   var body=table.createTBody();
   box.appendChild(table);sortable(table);
-  function draw(){body.textContent="";var kept=filter?names.filter(function(n){
-      return n.toLowerCase().indexOf(filter)>=0;}):names;
+  function draw(){body.textContent="";var keep=window.annoscoreDocKeep;
+    var kept=filter||keep?names.filter(function(n){
+      return (!filter||n.toLowerCase().indexOf(filter)>=0)&&(!keep||keep(n));}):names;
     kept.slice(0,shown).forEach(function(n){var u=R.documents[n];var tr=body.insertRow();
       var td=document.createElement("td");td.className="name";td.textContent=n;td.title=n;
       tr.appendChild(td);
@@ -200,10 +201,11 @@ if(box&&R.documents){
       cKeys.forEach(function(k){tr.appendChild(cell(k in u.counts?u.counts[k]:null,
         ["documents",n,"counts",k],false,false));});});
     count.textContent="showing "+Math.min(shown,kept.length)+" of "+kept.length+
-      " documents, worst "+key+" first";
+      " documents, worst "+key+" first"+(window.annoscoreDocNote||"");
     more.style.display=kept.length>shown?"":"none";}
   input.addEventListener("input",function(){filter=input.value.toLowerCase();shown=200;draw();});
   more.addEventListener("click",function(){shown+=1000;draw();});
+  window.annoscoreDocsDraw=function(){shown=200;draw();};
   draw();
 }
 document.documentElement.setAttribute("data-ready","1");

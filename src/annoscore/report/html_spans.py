@@ -40,6 +40,9 @@ WINDOW = 60
 GOLD_BYTES, PRED_BYTES = 10, 6
 """The fewest bytes a gold and a predicted mention take in the embedded data (five and three
 one-digit numbers with their commas), for telling early that the texts cannot all be kept."""
+LONG = 3000
+"""Characters beyond which the viewer shows a document as context windows around its errors
+(a box unticked shows the whole text)."""
 FREQUENT = 15
 """Missed and spurious strings listed per list."""
 
@@ -279,6 +282,17 @@ def analyse(
         for t, row in enumerate(table.reshape(n_types, n_cats))
         if row.any()
     }
+    at_boundary = np.isin(g_cat, (BOUNDARY, TYPE_BOUNDARY))
+    n_sides = len(SIDES)
+    by_side = np.bincount(
+        g.kind[at_boundary] * n_sides + errors.gold_side[at_boundary].astype(np.int64),
+        minlength=n_types * n_sides,
+    ).reshape(n_types, n_sides)
+    boundary = {
+        types[t]: {SIDES[k]: int(n) for k, n in enumerate(row) if n}
+        for t, row in enumerate(by_side)
+        if row.any()
+    }
     partner = errors.gold_partner
     column = np.full(partner.shape[0], n_types, dtype=np.int64)  # (missed)
     paired = partner >= 0
@@ -293,41 +307,36 @@ def analyse(
     if predicted.any():
         confusion["(spurious)"] = {types[t]: int(n) for t, n in enumerate(predicted) if n}
     confusion = {k: confusion[k] for k in sorted(confusion)}
+    from annoscore.report.html_buckets import text_features
+
+    columns = (ids, types, g, p, errors)
+    features = text_features({"columns": columns, "sources": (texts, gold, pred)})
     frequent: dict[str, list[list[Any]]] = {"missed": [], "spurious": []}
     if text:
-        for what, side, files, rows in (
-            ("missed", g, gold, np.flatnonzero(g_cat == MISSED)),
-            ("spurious", p, pred, spurious),
+        numbers = features[3]
+        for what, side, files, rows, number in (
+            ("missed", g, gold, np.flatnonzero(g_cat == MISSED), numbers[0]),
+            ("spurious", p, pred, spurious, numbers[1]),
         ):
-            docs = side.doc[rows]
-            plain = np.array([texts[d] is not None for d in range(len(ids))], dtype=bool)[docs]
-            plain &= ~np.isin(rows, list(side.fragments))
-            at = np.flatnonzero(plain)
-            surfaces = [  # the text at the offsets: no call per mention
-                texts[d][a:b]
-                for d, a, b in zip(
-                    docs[at].tolist(),
-                    side.start[rows[at]].tolist(),
-                    side.end[rows[at]].tolist(),
-                    strict=True,
+            if not rows.size:
+                continue
+            # (type, text) pairs by their numbers: most frequent first, ties in row order
+            keys = side.kind[rows] * (int(number.max()) + 1) + number[rows]
+            _, firsts, counts = np.unique(keys, return_index=True, return_counts=True)
+            top = np.lexsort((firsts, -counts))[:FREQUENT]
+            bounds = _rows(side.doc, len(ids))
+            for k in top.tolist():
+                r = int(rows[firsts[k]])
+                d = int(side.doc[r])
+                surface = _surface(
+                    files[d],
+                    texts[d],
+                    r - int(bounds[d]),
+                    int(side.start[r]),
+                    int(side.end[r]),
+                    side.fragments.get(r),
                 )
-            ]
-            names = [types[t] for t in side.kind[rows[at]].tolist()]
-            counted: Counter[tuple[str, str]] = Counter(zip(names, surfaces, strict=True))
-            others = np.flatnonzero(~plain)
-            if others.size:
-                bounds = _rows(side.doc, len(ids))
-                for r, d in zip(rows[others].tolist(), docs[others].tolist(), strict=True):
-                    surface = _surface(
-                        files[d],
-                        texts[d],
-                        r - int(bounds[d]),
-                        int(side.start[r]),
-                        int(side.end[r]),
-                        side.fragments.get(r),
-                    )
-                    counted[(types[int(side.kind[r])], surface)] += 1
-            frequent[what] = [[t, s, n] for (t, s), n in counted.most_common(FREQUENT)]
+                frequent[what].append([types[int(side.kind[r])], surface, int(counts[k])])
     errors_per_doc = np.bincount(g.doc[g_cat != CORRECT], minlength=len(ids)) + np.bincount(
         p.doc[spurious], minlength=len(ids)
     )
@@ -339,6 +348,8 @@ def analyse(
         "docs": ids,
         "n": errors_per_doc.tolist(),
         "text": text,
+        "long": LONG,
+        "window": WINDOW,
     }
 
     def embedding(max_bytes: int | None) -> tuple[str, bool, bool]:
@@ -374,12 +385,15 @@ def analyse(
 
     data: dict[str, Any] = {
         "types": by_type,
+        "boundary": boundary,
         "confusion": confusion,
         "missed": frequent["missed"],
         "spurious": frequent["spurious"],
         "text": text,
         "embedding": embedding,
-        "columns": (ids, types, g, p, errors),
+        "columns": columns,
+        "sources": (texts, gold, pred),
+        "features": features,
     }
     if embed:
         data["embedded"], data["windows"], data["dropped"] = embedding(max_bytes)
@@ -475,6 +489,43 @@ def _categories_table(data: dict[str, Any]) -> str:
     )
 
 
+def side_label(side: str) -> str:
+    """A boundary error's side as words.
+
+    >>> side_label("left+ right-"), side_label("frag")
+    ('left extended, right shrunk', 'inner fragments only')
+    """
+    if side == "frag":
+        return "inner fragments only"
+    words = {"+": "extended", "-": "shrunk"}
+    return ", ".join(f"{part[:-1]} {words[part[-1]]}" for part in side.split())
+
+
+def _boundary_table(data: dict[str, Any]) -> str:
+    """Per type, its boundary errors (wrong type and boundary included) by side: which end of
+    the prediction is off, and whether it reaches beyond the gold (extended) or short of it
+    (shrunk)."""
+    boundary: dict[str, dict[str, int]] = data["boundary"]
+    if not boundary:
+        return ""
+    found = [s for s in SIDES if any(s in row for row in boundary.values())]
+    head = "<th>type</th>" + "".join(f'<th class="num">{escape(side_label(s))}</th>' for s in found)
+    rows = []
+    for kind, counts in boundary.items():
+        cells = "".join(
+            f'<td class="num" data-side="{escape(s)}">{counts.get(s, 0)}</td>' for s in found
+        )
+        rows.append(f'<tr><td class="name">{escape(kind)}</td>{cells}</tr>')
+    return (
+        "<h3>Boundary errors by side</h3>"
+        f'<div class="scroll"><table class="sort" id="boundary-table"><thead><tr>{head}</tr>'
+        f"</thead><tbody>{''.join(rows)}</tbody></table></div>"
+        '<p class="note">The gold mentions of a boundary error (wrong type and boundary '
+        "included) by the end of the prediction that is off: extended, the prediction reaches "
+        "beyond the gold; shrunk, it stops short.</p>"
+    )
+
+
 def _confusion_table(data: dict[str, Any]) -> str:
     confusion: dict[str, dict[str, int]] = data["confusion"]
     rows_names = [r for r in confusion if r != "(spurious)"] + (
@@ -516,7 +567,8 @@ def _frequent(data: dict[str, Any]) -> str:
     parts = []
     for what in ("missed", "spurious"):
         rows = "".join(
-            f'<tr><td class="name">{escape(t)}</td><td class="name surface">{escape(s)}</td>'
+            f'<tr data-freq="{what}" data-type="{escape(t)}" data-text="{escape(s)}">'
+            f'<td class="name">{escape(t)}</td><td class="name surface">{escape(s)}</td>'
             f'<td class="num">{n}</td></tr>'
             for t, s, n in data[what]
         )
@@ -524,7 +576,12 @@ def _frequent(data: dict[str, Any]) -> str:
             f"<div><h3>Most often {what}</h3><table><thead><tr><th>type</th><th>text</th>"
             f'<th class="num">n</th></tr></thead><tbody>{rows}</tbody></table></div>'
         )
-    return f'<div class="pair">{"".join(parts)}</div>'
+    return (
+        f'<div class="pair">{"".join(parts)}</div>'
+        '<p class="note">Click a row for its occurrences; click one to open its document in the '
+        "viewer.</p>"
+        '<div id="freqlist" class="cmlist"></div>'
+    )
 
 
 def _viewer() -> str:
@@ -537,11 +594,18 @@ def _viewer() -> str:
         '<div class="controls"><select id="vdoc" aria-label="document"></select>'
         '<button id="vprev" type="button">&larr; previous error</button>'
         '<button id="vnext" type="button">next error &rarr;</button>'
+        '<select id="vtype" aria-label="type"><option value="">every type</option></select>'
+        '<label><input type="checkbox" id="vwhole"> whole text</label>'
         '<span id="vpos" class="muted"></span></div>'
         f'<div class="controls cats">{buttons}</div>'
-        '<p class="note">Gold mentions are solid bars, predictions hatched bars, stacked where '
-        "they nest or overlap; the fragments of a discontinuous mention share a number. Hover "
-        "a bar for its type and category.</p>"
+        '<p class="note">Gold mentions are bars in the colour and line of their category '
+        "(solid: correct, long dashes: wrong type, short dashes: boundary, dash and dot: wrong "
+        "type and boundary, dots: missed), predictions diagonally hatched bars in the colour of "
+        "theirs, stacked where they nest or overlap; the fragments of a discontinuous mention "
+        "share a number. Hover "
+        f"a bar for its type and category. A document longer than {LONG} characters shows "
+        f"{WINDOW} characters of context around each error unless the whole text is asked "
+        "for.</p>"
         '<div id="vtext" class="viewer"></div>'
     )
 
@@ -559,15 +623,20 @@ def sections(
     from annoscore.report import html_buckets
 
     data = analyse(sides, text=text, embed=False)
-    buckets = html_buckets.bucket_data(html_buckets.bucket_matrices(data["columns"]), bootstrap)
+    buckets = html_buckets.bucket_data(html_buckets.bucket_matrices(data), bootstrap)
     cards = [
-        ("errors", "Errors", "Error categories per type", _categories_table(data)),
+        (
+            "errors",
+            "Errors",
+            "Error categories per type",
+            _categories_table(data) + _boundary_table(data),
+        ),
         ("confusion", "Confusion", "Type confusion (gold x predicted)", _confusion_table(data)),
         ("frequent", "Frequent errors", "Frequent missed and spurious strings", _frequent(data)),
         (
             "buckets",
             "Buckets",
-            "Buckets: length and type frequency",
+            "Buckets: length, text and type frequency, document, fragments, nesting",
             html_buckets.bucket_tables(buckets)
             + f'<p class="note">{escape(html_buckets.NOTE)}</p>',
         ),
@@ -599,9 +668,14 @@ def sections(
 
 CSS = """
 i.key{display:inline-block;width:14px;height:4px;margin:0 5px 3px 0;vertical-align:middle}
-.c-correct{--c:#009E73}.c-type{--c:#CC79A7}.c-boundary{--c:#E69F00}
-.c-type_boundary{--c:#56B4E9}.c-missed{--c:#D55E00}.c-spurious{--c:#0072B2}
-i.key{background:var(--c)}
+.c-correct{--c:#009E73;--p:var(--c) 0 12px}
+.c-type{--c:#CC79A7;--p:var(--c) 0 9px,transparent 9px 12px}
+.c-boundary{--c:#E69F00;--p:var(--c) 0 3px,transparent 3px 5px}
+.c-type_boundary{--c:#56B4E9;--p:var(--c) 0 7px,transparent 7px 9px,var(--c) 9px 11px,
+transparent 11px 13px}
+.c-missed{--c:#D55E00;--p:var(--c) 0 2px,transparent 2px 4px}
+.c-spurious{--c:#0072B2;--p:var(--c) 0 12px}
+i.key{background:repeating-linear-gradient(90deg,var(--p))}
 .cats label{display:inline-flex;align-items:center;gap:2px;font-size:12px}
 .pair{display:flex;gap:28px;flex-wrap:wrap}.pair h3{font-size:13px;margin:0 0 6px}
 td.surface{max-width:300px;white-space:pre-wrap}
@@ -609,9 +683,11 @@ td.surface{max-width:300px;white-space:pre-wrap}
 word-break:break-word;border:1px solid var(--line);border-radius:6px;padding:12px;max-height:560px;
 overflow:auto;background:#fcfcfd}
 .viewer .seg{position:relative;display:inline-block;line-height:18px;white-space:pre-wrap}
-.viewer .bar{position:absolute;left:0;right:0;height:3px;background:var(--c)}
-.viewer .bar.p{background:repeating-linear-gradient(90deg,var(--c) 0 4px,transparent 4px 6px)}
-.viewer .bar.off{display:none}
+.viewer .bar{position:absolute;left:0;right:0;height:3px;
+background:repeating-linear-gradient(90deg,var(--p))}
+.viewer .bar.p{height:4px;background:repeating-linear-gradient(135deg,var(--c) 0 2px,
+transparent 2px 4px)}
+.viewer .bar.off,.viewer .bar.offt{display:none}
 .viewer .seg.hit{outline:2px solid #1f2a44;outline-offset:1px}
 .viewer sup{font-size:9px;color:var(--muted)}
 .viewer .gap{color:var(--muted);display:block;margin:6px 0}
@@ -643,6 +719,18 @@ var names=E.docs.slice();
 names.sort(function(a,b){return E.n[index[b]]-E.n[index[a]]||(a<b?-1:a>b?1:0);});
 var select=document.getElementById("vdoc"),view=document.getElementById("vtext");
 var pos=document.getElementById("vpos");var off={};var current=-1;var errs=[];
+var onlyType="",typeSel=document.getElementById("vtype"),whole=document.getElementById("vwhole");
+whole.addEventListener("change",function(){if(select.value)draw(select.value);});
+E.typenames.forEach(function(t){var o=document.createElement("option");o.value=t;o.textContent=t;
+  typeSel.appendChild(o);});
+typeSel.addEventListener("change",function(){onlyType=typeSel.value;
+  Array.prototype.forEach.call(view.querySelectorAll(".bar"),function(b){
+    b.classList.toggle("offt",!!onlyType&&b.getAttribute("data-type")!==onlyType);});
+  Array.prototype.forEach.call(view.querySelectorAll(".item"),function(li){
+    li.style.display=shownErr(li)||li.getAttribute("data-ecat")==="correct"&&
+      (!onlyType||li.getAttribute("data-etype")===onlyType)?"":"none";});
+  if(current>=0&&!shownErr(errs[current])){errs[current].classList.remove("hit");current=-1;}
+  update();});
 var options=document.createDocumentFragment();
 names.forEach(function(n){var o=document.createElement("option");o.value=n;
   o.textContent=n+" ("+E.n[index[n]]+" errors)";options.appendChild(o);});
@@ -668,10 +756,20 @@ function draw(name){var d=decode(index[name]);view.textContent="";errs=[];curren
   op.forEach(function(i,k){var m=d.pred[i];m[0].forEach(function(f,fi){marks.push({s:f[0],e:f[1],
     side:"p",lane:ng+lp[k],i:i,n:m[0].length>1?fi+1:0,m:m,c:cat.p[i]});});});
   var pieces=d.text!==null&&d.text!==undefined?[[0,d.text]]:(d.pieces||null);
+  if(d.text!==null&&d.text!==undefined&&!whole.checked){var all=Array.from(d.text);
+    if(all.length>E.long){var spans=[];d.items.forEach(function(it){if(it[0]==="correct")return;
+        [it[1]!==null?d.gold[it[1]]:null,it[2]!==null?d.pred[it[2]]:null].forEach(function(m){
+          if(m)spans.push([Math.max(0,first(m)-E.window),Math.min(all.length,last(m)+E.window)]);});});
+      spans.sort(function(x,y){return x[0]-y[0];});var merged=[];
+      spans.forEach(function(w){var top=merged[merged.length-1];
+        if(top&&w[0]<=top[1])top[1]=Math.max(top[1],w[1]);else merged.push([w[0],w[1]]);});
+      if(merged.length)pieces=merged.map(function(w){
+        return [w[0],all.slice(w[0],w[1]).join("")];});}}
   if(!pieces){var ul=document.createElement("div");ul.className="list";
     d.items.forEach(function(it){var li=document.createElement("div");
       var g=it[1]!==null?d.gold[it[1]]:null,p=it[2]!==null?d.pred[it[2]]:null;
       li.className="item "+cls(it[0]);li.setAttribute("data-cat",it[0]);
+      li.setAttribute("data-ecat",it[0]);li.setAttribute("data-etype",(g||p)[1]);
       var k=document.createElement("i");k.className="key "+cls(it[0]);li.appendChild(k);
       li.appendChild(document.createTextNode(E.labels[it[0]]+(it[3]?" ("+it[3]+")":"")+
         ": gold "+(g?g[1]+" "+JSON.stringify(g[0]):"-")+
@@ -679,14 +777,15 @@ function draw(name){var d=decode(index[name]);view.textContent="";errs=[];curren
       ul.appendChild(li);if(it[0]!=="correct")errs.push(li);});
     view.appendChild(ul);update();return;}
   var h=(ng+np)*5+4;
-  pieces.forEach(function(piece,pi){var base=piece[0],text=piece[1],end=base+text.length;
+  pieces.forEach(function(piece,pi){var base=piece[0],chars=Array.from(piece[1]);
+    var end=base+chars.length;
     if(pi>0){var gap=document.createElement("span");gap.className="gap";
       gap.textContent="\u2026";view.appendChild(gap);}
     var cuts={};cuts[base]=1;cuts[end]=1;
     marks.forEach(function(m){if(m.s>base&&m.s<end)cuts[m.s]=1;if(m.e>base&&m.e<end)cuts[m.e]=1;});
     var pts=Object.keys(cuts).map(Number).sort(function(a,b){return a-b;});
     for(var k=0;k+1<pts.length;k++){var a=pts[k],b=pts[k+1];
-      var t=text.slice(a-base,b-base);
+      var t=chars.slice(a-base,b-base).join("");
       var on=marks.filter(function(m){return m.s<=a&&m.e>=b&&m.s<m.e;});
       if(!on.length){view.appendChild(document.createTextNode(t));continue;}
       var seg=document.createElement("span");seg.className="seg";seg.textContent=t;
@@ -694,29 +793,38 @@ function draw(name){var d=decode(index[name]);view.textContent="";errs=[];curren
       on.forEach(function(m){var bar=document.createElement("i");
         var c=m.c?m.c[0]:"correct";bar.className="bar "+m.side+" "+cls(c);
         bar.setAttribute("data-cat",c);bar.setAttribute("data-side",m.side);
+        bar.setAttribute("data-type",m.m[1]);
         bar.style.bottom=(2+(m.side==="g"?m.lane:m.lane)*5)+"px";
         bar.title=(m.side==="g"?"gold ":"predicted ")+m.m[1]+" "+JSON.stringify(m.m[0])+": "+
           E.labels[c]+(m.c&&m.c[1]?" ("+m.c[1]+")":"");
-        if(off[c])bar.classList.add("off");seg.appendChild(bar);
+        if(off[c])bar.classList.add("off");if(onlyType&&m.m[1]!==onlyType)bar.classList.add("offt");
+        seg.appendChild(bar);
         if(m.n&&m.s===a&&!seg.querySelector("sup")){var sup=document.createElement("sup");
           sup.textContent=String(m.n);seg.appendChild(sup);}
         if(m.c&&m.c[0]!=="correct"&&m.s===a&&m.n<=1&&!seen[m.c[2]]){seen[m.c[2]]=1;
-          seg.setAttribute("data-item",m.c[2]);}});
+          seg.setAttribute("data-item",m.c[2]);seg.setAttribute("data-ecat",m.c[0]);
+          seg.setAttribute("data-etype",m.m[1]);}});
       view.appendChild(seg);
       if(seg.hasAttribute("data-item")&&errs.indexOf(seg)<0)errs.push(seg);}});
   update();}
-function update(){pos.textContent=errs.length?(current<0?errs.length+" errors":
-  "error "+(current+1)+" of "+errs.length):"no errors";}
-function go(step){if(!errs.length)return;if(current>=0)errs[current].classList.remove("hit");
-  current=(current+step+errs.length)%errs.length;errs[current].classList.add("hit");
-  errs[current].scrollIntoView({block:"center"});update();}
+function shownErr(el){return !off[el.getAttribute("data-ecat")]&&
+  (!onlyType||el.getAttribute("data-etype")===onlyType);}
+function update(){var n=errs.filter(shownErr).length;
+  var at=errs.slice(0,current+1).filter(shownErr).length;
+  pos.textContent=n?(current<0?n+" errors":"error "+at+" of "+n):"no errors";}
+function go(step){if(!errs.some(shownErr))return;
+  if(current>=0)errs[current].classList.remove("hit");
+  do{current=(current+step+errs.length)%errs.length;}while(!shownErr(errs[current]));
+  errs[current].classList.add("hit");errs[current].scrollIntoView({block:"center"});update();}
 document.getElementById("vnext").addEventListener("click",function(){go(1);});
 document.getElementById("vprev").addEventListener("click",function(){go(-1);});
 select.addEventListener("change",function(){draw(select.value);});
 Array.prototype.forEach.call(document.querySelectorAll(".cats input"),function(box){
   box.addEventListener("change",function(){off[box.getAttribute("data-cat")]=!box.checked;
     Array.prototype.forEach.call(view.querySelectorAll(".bar[data-cat='"+box.getAttribute("data-cat")+"']"),
-      function(b){b.classList.toggle("off",!box.checked);});});});
+      function(b){b.classList.toggle("off",!box.checked);});
+    if(current>=0&&!shownErr(errs[current])){errs[current].classList.remove("hit");current=-1;}
+    update();});});
 window.annoscoreShow=function(name){select.value=name;draw(name);};
 var SPU=E.categories.indexOf("spurious");
 var list=document.getElementById("cmlist");
@@ -748,6 +856,50 @@ Array.prototype.forEach.call(document.querySelectorAll("td.cm"),function(td){
       a.setAttribute("data-doc",x[0]);
       a.addEventListener("click",function(){window.annoscoreShow(x[0]);});
       li.appendChild(a);ul.appendChild(li);});list.appendChild(ul);});});
+var cps={};
+function chars(k){if(!(k in cps))cps[k]=E.t&&E.t[k]!==null?Array.from(E.t[k]):null;return cps[k];}
+function surface(k,frags){return frags.map(function(f){var c=chars(k);
+    if(c)return c.slice(f[0],f[1]).join("");
+    var ps=E.w?E.w[k]:null;if(!ps)return null;
+    for(var i=0;i<ps.length;i++){var pc=Array.from(ps[i][1]);
+      var o=ps[i][0];if(o<=f[0]&&f[1]<=o+pc.length)return pc.slice(f[0]-o,f[1]-o).join("");}
+    return null;}).join(" ");}
+var freq=document.getElementById("freqlist");
+Array.prototype.forEach.call(document.querySelectorAll("tr[data-freq]"),function(tr){
+  tr.style.cursor="pointer";
+  tr.addEventListener("click",function(){var what=tr.getAttribute("data-freq"),
+      type=tr.getAttribute("data-type"),text=tr.getAttribute("data-text"),found=[];
+    for(var k=0;k<D;k++){var d=decode(k);d.items.forEach(function(it){if(it[0]!==what)return;
+      var m=what==="missed"?d.gold[it[1]]:d.pred[it[2]];
+      if(m[1]===type&&surface(k,m[0])===text)found.push([E.docs[k],m[0]]);});}
+    freq.textContent="";var h=document.createElement("h3");
+    h.textContent=what+" "+type+" “"+text+"”: "+found.length+" occurrence"+
+      (found.length===1?"":"s")+(found.length>200?" (the first 200 listed)":"");
+    freq.appendChild(h);var ul=document.createElement("ul");
+    found.slice(0,200).forEach(function(x){var li=document.createElement("li");
+      var a=document.createElement("a");a.href="#viewer";a.setAttribute("data-doc",x[0]);
+      a.textContent=x[0]+": "+x[1].map(function(f){return "["+f[0]+", "+f[1]+")";}).join(" ");
+      a.addEventListener("click",function(){window.annoscoreShow(x[0]);});
+      li.appendChild(a);ul.appendChild(li);});freq.appendChild(ul);});});
+var docfilter=document.getElementById("docfilter");
+if(docfilter&&window.annoscoreDocsDraw){
+  var dt=document.createElement("select");dt.id="doctype";dt.setAttribute("aria-label","type");
+  var o0=document.createElement("option");o0.value="";o0.textContent="errors of every type";
+  dt.appendChild(o0);
+  E.typenames.forEach(function(t){var o=document.createElement("option");o.value=t;
+    o.textContent="errors of "+t;dt.appendChild(o);});
+  docfilter.parentNode.insertBefore(dt,docfilter.nextSibling);
+  dt.addEventListener("change",function(){var t=dt.value;
+    if(!t){window.annoscoreDocKeep=null;window.annoscoreDocNote="";window.annoscoreDocsDraw();return;}
+    var keep={};
+    for(var k=0;k<D;k++){var p0=pOff[k];
+      for(var r=gOff[k];r<gOff[k+1];r++){if(E.gk[r]%C===0)continue;var j=E.gp[r];
+        if(E.typenames[Math.floor(E.gk[r]/C)]===t||
+           (j>=0&&E.typenames[Math.floor(E.pk[p0+j]/C)]===t))keep[E.docs[k]]=1;}
+      for(var q=p0;q<pOff[k+1];q++){if(E.pk[q]%C===SPU&&
+        E.typenames[Math.floor(E.pk[q]/C)]===t)keep[E.docs[k]]=1;}}
+    window.annoscoreDocKeep=function(n){return !!keep[n];};
+    window.annoscoreDocNote=", documents with an error of type "+t;window.annoscoreDocsDraw();});}
 if(names.length)draw(names[0]);
 })();
 """
