@@ -173,7 +173,8 @@ class _Rows:
         known = self._cumulative.get(key)
         if known is not None and known[0] is flags and known[1] is at:
             return known[2]
-        total = np.cumsum(flags, dtype=np.int64)
+        # whole numbers: a narrower running count is the same count, and twice as fast
+        total: Any = np.cumsum(flags, dtype=np.int32 if len(flags) < 1 << 31 else np.int64)
         base = np.zeros(self.n, dtype=np.int64)
         has = self.sizes > 0
         first = self.starts[has]

@@ -198,14 +198,22 @@ class _Rows:
         for table, start, stop in zip(self.tables, self.starts, self.starts[1:], strict=False):
             _candidate_hash(table, out[start:stop])
 
-    def column(self, k: int, rows: IntArray) -> WordArray:
-        """Column ``k`` of ``rows``."""
+    def columns(self, rows: IntArray, which: list[int]) -> list[WordArray]:
+        """Columns ``which`` of ``rows`` (the rows of each table found once)."""
         import numpy as np
 
-        out = np.empty(len(rows), dtype=np.uint64)
+        out = [np.empty(len(rows), dtype=np.uint64) for _ in which]
         for table, start, stop in zip(self.tables, self.starts, self.starts[1:], strict=False):
-            inside = np.flatnonzero((rows >= start) & (rows < stop))
-            out[inside] = table[k][rows[inside] - start]
+            if len(self.tables) == 1:
+                inside, local = None, rows
+            else:
+                inside = np.flatnonzero((rows >= start) & (rows < stop))
+                local = rows[inside] - start
+            for column, k in zip(out, which, strict=True):
+                if inside is None:
+                    column[:] = table[k][local]
+                else:
+                    column[inside] = table[k][local]
         return out
 
     def equal(self, a: IntArray, b: IntArray) -> BoolArray:
@@ -213,8 +221,9 @@ class _Rows:
         import numpy as np
 
         equal: BoolArray = np.ones(len(a), dtype=bool)
-        for k in range(len(self.tables[0])):
-            equal &= self.column(k, a) == self.column(k, b)
+        which = list(range(len(self.tables[0])))
+        for left, right in zip(self.columns(a, which), self.columns(b, which), strict=True):
+            equal &= left == right
         return equal
 
 
@@ -244,17 +253,24 @@ def _exact_groups(rows: _Rows) -> tuple[IntArray, BoolArray]:
     if len(candidate):
         equal = rows.equal(order[candidate], order[candidate + 1])
         if not bool(equal.all()):
-            order = _sorted_exactly(rows, order, key, candidate[~equal])
-            equal = rows.equal(order[candidate], order[candidate + 1])
+            order, moved = _sorted_exactly(rows, order, key, candidate[~equal])
+            # only the runs sorted again changed: a candidate and its next are in one run
+            touched = np.zeros(n, dtype=bool)
+            touched[moved] = True
+            again = np.flatnonzero(touched[candidate])
+            at = candidate[again]
+            equal[again] = rows.equal(order[at], order[at + 1])
         same[candidate + 1] = equal
     return order, same
 
 
-def _sorted_exactly(rows: _Rows, order: IntArray, key: WordArray, collided: IntArray) -> IntArray:
+def _sorted_exactly(
+    rows: _Rows, order: IntArray, key: WordArray, collided: IntArray
+) -> tuple[IntArray, IntArray]:
     """``order`` with the positions of every run of equal ``key`` (sorted) that holds a
     collision (``collided``: positions whose row differs from the next one's) sorted by the
     columns, then by row number (in place: the runs are found by binary search, so the cost
-    is in the rows of those runs, not in all the rows)."""
+    is in the rows of those runs, not in all the rows), and those positions."""
     import numpy as np
 
     values = np.unique(key[collided])
@@ -264,10 +280,10 @@ def _sorted_exactly(rows: _Rows, order: IntArray, key: WordArray, collided: IntA
     run = np.repeat(np.arange(len(values)), lengths)
     positions = np.arange(int(lengths.sum())) + (starts - offsets)[run]
     taken = order[positions]
-    columns = [rows.column(k, taken) for k in range(len(rows.tables[0]))]
+    columns = rows.columns(taken, list(range(len(rows.tables[0]))))
     within = np.lexsort((taken, *reversed(columns), run))
     order[positions] = taken[within]
-    return order
+    return order, positions
 
 
 def _query_names(judged: Judged, qrels: TrecColumns, run: TrecColumns) -> list[str]:
@@ -621,7 +637,10 @@ def _trec_order(score: FloatArray, keys: DocumentKeys, rows: IntArray, query: In
     pairs = np.flatnonzero(tie)  # position p ties with p + 1
     if not len(pairs):
         return order
-    at = np.union1d(pairs, pairs + 1)  # every position in a tie
+    in_tie = np.zeros(n, dtype=bool)
+    in_tie[pairs] = True
+    in_tie[pairs + 1] = True
+    at = np.flatnonzero(in_tie)  # every position in a tie, in order
     # a run of equal (query, score) starts where a position does not tie with the one before
     starts = np.ones(len(at), dtype=bool)
     later = at > 0
