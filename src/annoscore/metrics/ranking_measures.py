@@ -231,6 +231,14 @@ def ranking_measures(
     ideals: dict[tuple[tuple[int, float], ...], tuple[IntArray, FloatArray]] = {}
     rbps: dict[float, tuple[FloatArray, FloatArray]] = {}
 
+    run_gains: dict[tuple[tuple[int, float], ...], FloatArray] = {}
+
+    def run_gain(gains: tuple[tuple[int, float], ...]) -> FloatArray:
+        """Each row's gain with ``gains`` (each computed once)."""
+        if gains not in run_gains:
+            run_gains[gains] = _gain(value, judged, gains)
+        return run_gains[gains]
+
     def ideal(gains: tuple[tuple[int, float], ...]) -> tuple[IntArray, FloatArray]:
         """The ideal rankings with ``gains`` (each computed once)."""
         if gains not in ideals:
@@ -302,7 +310,7 @@ def ranking_measures(
         elif name == "G":
             add(
                 column,
-                _normalized_gain(rows, judged, value, qrels_query, qrels_value, ideal(())),
+                _normalized_gain(rows, qrels_query, qrels_value, ideal(()), run_gain(())),
             )
         elif family in ("ndcg", "ndcg_rel", "ndcg_cut", "Rndcg"):
             chosen = measures.get(family)
@@ -310,7 +318,14 @@ def ranking_measures(
             dcg = ndcg.get(chosen.gains)
             if dcg is None:
                 dcg = ndcg[chosen.gains] = _Ndcg(
-                    rows, judged, value, qrels_query, qrels_value, chosen.gains, ideal(chosen.gains)
+                    rows,
+                    judged,
+                    value,
+                    qrels_query,
+                    qrels_value,
+                    chosen.gains,
+                    ideal(chosen.gains),
+                    run_gain(chosen.gains),
                 )
             if family == "ndcg":
                 add(column, dcg.full)
@@ -469,18 +484,16 @@ def _ideal(
 
 def _normalized_gain(
     rows: _Rows,
-    judged: BoolArray,
-    value: IntArray,
     qrels_query: IntArray,
     qrels_value: IntArray,
     ideal: tuple[IntArray, FloatArray],
+    gain: FloatArray,
 ) -> FloatArray:
     """``G`` per query with the default gains (see the module doc); ``ideal``: the ideal
-    rankings with those gains (:func:`_ideal`)."""
+    rankings with those gains (:func:`_ideal`), ``gain``: each row's (:func:`_gain`)."""
     import numpy as np
 
     n = rows.n
-    gain = _gain(value, judged, ())
     ideal_gain = _gain(qrels_value, None, ())
     positive = np.flatnonzero(ideal_gain > 0)
     keep = ideal[1] > 0
@@ -510,12 +523,13 @@ class _Ndcg:
         qrels_value: IntArray,
         gains: tuple[tuple[int, float], ...],
         ideal: tuple[IntArray, FloatArray] | None = None,
+        gain: FloatArray | None = None,
     ) -> None:
         import numpy as np
 
         n = rows.n
         self.rows = rows
-        self.gain = _gain(value, judged, gains)
+        self.gain = _gain(value, judged, gains) if gain is None else gain
         self.discounted = self.gain / rows.discount(rows.rank)
         self._dcg_prefix: FloatArray | None = None
         # the ideal ranking: every judgement's gain, highest first
@@ -649,9 +663,12 @@ def relstrings(
     (``-`` for a document not in the qrels), quoted."""
     import numpy as np
 
-    rows = _Rows(query, n_queries)
-    keep = rows.rank <= depth
-    q, j, v = query[keep], judged[keep], value[keep]
+    # the first ``depth`` rows of each query (rows grouped by query, in rank order)
+    sizes = np.bincount(query, minlength=n_queries)
+    take = np.minimum(sizes, depth)
+    start = np.cumsum(sizes) - sizes
+    at = np.arange(int(take.sum())) + np.repeat(start - (np.cumsum(take) - take), take)
+    q, j, v = query[at], judged[at], value[at]
     shown = v[j]
     if not len(shown) or (int(shown.min()) >= 0 and int(shown.max()) <= 9):
         # one character per rank: the texts are slices of one string

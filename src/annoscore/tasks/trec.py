@@ -465,12 +465,13 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
 
     # rank: by query (run order), score descending, document id descending
     scored = np.flatnonzero(judged.run_query < judged.judged_queries)
+    every = len(scored) == len(run)  # every row scored: no copy of the columns
     queries_in_run = np.flatnonzero(judged.run_queries < judged.judged_queries)
     run_local = np.full(len(run.queries), -1, dtype=np.int64)
     run_local[queries_in_run] = np.arange(len(queries_in_run))
-    query = run_local[run.query[scored]]
-    order = _trec_order(run.value[scored], judged.run_keys, scored, query)
-    rows = scored[order]
+    query = run_local[run.query if every else run.query[scored]]
+    order = _trec_order(run.value if every else run.value[scored], judged.run_keys, scored, query)
+    rows = order if every else scored[order]
     query = query[order]
 
     qrels_names = names_of[: judged.judged_queries]
