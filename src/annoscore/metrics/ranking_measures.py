@@ -203,7 +203,56 @@ def ranking_measures(
     ...     MeasureSet.parse(["map", "P.2"]))
     >>> round(float(cols["map_sum"][0]), 4), float(cols["P_2_sum"][0])
     (0.5833, 0.5)
+
+    The queries are taken in pieces of whole queries of about :data:`_PIECE_ROWS` rows (run
+    and qrels), each computed alone and the columns joined: every value is a query's own, so
+    the pieces change nothing, and their arrays stay small (a large array is memory the
+    system maps afresh, page by page, each time; a small one is reused, and stays in cache).
     """
+    import numpy as np
+
+    if len(query) + len(qrels_query) <= _PIECE_ROWS or n_queries < 2:
+        return _measures(query, judged, value, qrels_query, qrels_value, n_queries, level, measures)
+    sizes = np.bincount(query, minlength=n_queries) + np.bincount(qrels_query, minlength=n_queries)
+    total = np.cumsum(sizes)
+    # each piece ends at the first query whose rows reach the next multiple of the piece size
+    ends = np.searchsorted(total, np.arange(_PIECE_ROWS, int(total[-1]), _PIECE_ROWS), "left")
+    bounds = [0, *sorted(set((ends + 1).tolist()) - {0, n_queries}), n_queries]
+    run_starts = np.concatenate([[0], np.cumsum(np.bincount(query, minlength=n_queries))])
+    pieces: list[dict[str, Any]] = []
+    for first, stop in itertools.pairwise(bounds):
+        a, b = int(run_starts[first]), int(run_starts[stop])
+        mine = np.flatnonzero((qrels_query >= first) & (qrels_query < stop))
+        pieces.append(
+            _measures(
+                query[a:b] - first,
+                judged[a:b],
+                value[a:b],
+                qrels_query[mine] - first,
+                qrels_value[mine],
+                stop - first,
+                level,
+                measures,
+            )
+        )
+    return {key: np.concatenate([piece[key] for piece in pieces]) for key in pieces[0]}
+
+
+_PIECE_ROWS = 1 << 19
+"""The rows (run and qrels) of a piece of :func:`ranking_measures`: its float arrays are 4 MiB."""
+
+
+def _measures(
+    query: IntArray,
+    judged: BoolArray,
+    value: IntArray,
+    qrels_query: IntArray,
+    qrels_value: IntArray,
+    n_queries: int,
+    level: int,
+    measures: MeasureSet,
+) -> dict[str, Any]:
+    """:func:`ranking_measures` of one piece."""
     import numpy as np
 
     rows = _Rows(query, n_queries)
