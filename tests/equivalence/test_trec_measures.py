@@ -128,3 +128,62 @@ def test_ideal_rankings_equal_a_plain_sort(spread: int) -> None:
         expected = ideal_rankings(queries, values, gains)
         assert query.tolist() == [q for q, _ in expected], case
         assert bits(gain.tolist()) == bits([g for _, g in expected]), (case, gains)
+
+
+def _queries(rng: random.Random) -> list[tuple[list[int | None], list[int]]]:
+    """Random queries: each a ranking (the judgement of each retrieved document, ``None`` when
+    not judged) and every judgement of the query."""
+    out: list[tuple[list[int | None], list[int]]] = []
+    for _ in range(rng.randint(1, 25)):
+        judgements = [rng.randint(-2, 4) for _ in range(rng.choice((0, 1, 3, 12, 40)))]
+        retrieved: list[int | None] = [
+            judgements[i] for i in range(len(judgements)) if rng.random() < 0.6
+        ]
+        retrieved += [None] * rng.choice((0, 1, 5, 30))
+        rng.shuffle(retrieved)
+        out.append((retrieved, judgements))
+    return out
+
+
+@pytest.mark.parametrize("piece", [1, 3, 17, 100])
+def test_measures_in_pieces_equal_the_reference(piece: int) -> None:
+    """:func:`ranking_measures` cut into pieces of whole queries (a piece size made tiny) gives
+    every query the plain reference's values (as ``tests/tasks/test_trec_measures.py`` compares
+    them), and the same bits as in one piece."""
+    from unittest import mock
+
+    from annoscore.metrics import ranking_measures as module
+    from annoscore.metrics.trec_measures import MeasureSet
+    from tests.oracles.trec_measures import per_query
+
+    measures = MeasureSet.parse(["all_trec"])
+    rng = random.Random(piece)
+    for case in range(40 * SCALE):
+        queries = _queries(rng)
+        level = rng.choice((-1, 0, 1, 2))
+        query = np.array([q for q, (r, _) in enumerate(queries) for _ in r], dtype=np.int64)
+        ranked = [v for r, _ in queries for v in r]
+        judged = np.array([v is not None for v in ranked], dtype=bool)
+        value = np.array([0 if v is None else v for v in ranked], dtype=np.int64)
+        judgements = [(q, v) for q, (_, j) in enumerate(queries) for v in j]
+        rng.shuffle(judgements)
+        qrels_query = np.array([q for q, _ in judgements], dtype=np.int64)
+        qrels_value = np.array([v for _, v in judgements], dtype=np.int64)
+        arguments = (query, judged, value, qrels_query, qrels_value, len(queries), level)
+        whole = module.ranking_measures(*arguments, measures)
+        with mock.patch.object(module, "_PIECE_ROWS", piece):
+            pieces = module.ranking_measures(*arguments, measures)
+        assert whole.keys() == pieces.keys()
+        for key in whole:
+            assert whole[key].tobytes() == pieces[key].tobytes(), (case, key)
+        for q, (ranking, judged_values) in enumerate(queries):
+            expected = per_query(ranking, judged_values, level)
+            for output in measures.outputs():
+                if output.kind in ("runid", "num_q", "relstring"):
+                    continue
+                got = float(pieces[output.column][q])
+                assert got == pytest.approx(expected[output.name], abs=1e-12), (
+                    case,
+                    output.name,
+                    ranking,
+                )
