@@ -459,9 +459,6 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
 
     judgment_query = qrels.query[judged.judgments]
     judgment_value = qrels.value[judged.judgments].astype(np.int64)
-    judged_all: BoolArray = judged.judgment >= 0
-    # -1 (not judged) reads the last judgement, masked out
-    value_all = np.where(judged_all, qrels.value[judged.judgment], 0).astype(np.int64, copy=False)
 
     # rank: by query (run order), score descending, document id descending
     scored = np.flatnonzero(judged.run_query < judged.judged_queries)
@@ -470,9 +467,10 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
     run_local = np.full(len(run.queries), -1, dtype=np.int64)
     run_local[queries_in_run] = np.arange(len(queries_in_run))
     query = run_local[run.query if every else run.query[scored]]
-    order = _trec_order(run.value if every else run.value[scored], judged.run_keys, scored, query)
+    order, query = _trec_order(
+        run.value if every else run.value[scored], judged.run_keys, scored, query
+    )
     rows = order if every else scored[order]
-    query = query[order]
 
     qrels_names = names_of[: judged.judged_queries]
     run_names = [names_of[i] for i in judged.run_queries.tolist()]
@@ -497,7 +495,11 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
     regroup = _grouped(query)
     if regroup is not None:
         query, rows = query[regroup], rows[regroup]
-    is_judged, value = judged_all[rows], value_all[rows]
+    judgment = judged.judgment[rows]
+    is_judged: BoolArray = judgment >= 0
+    # -1 (not judged) reads the last judgement, masked out
+    value = np.where(is_judged, qrels.value[judgment], 0).astype(np.int64, copy=False)
+    del judgment
     if options.judged_only:  # trec_eval -J: only judged documents are ranked
         keep = is_judged & (value >= 0)
         query, is_judged, value, rows = query[keep], is_judged[keep], value[keep], rows[keep]
@@ -616,16 +618,18 @@ def _grouped(query: IntArray) -> IntArray | None:
     return order
 
 
-def _trec_order(score: FloatArray, keys: DocumentKeys, rows: IntArray, query: IntArray) -> IntArray:
+def _trec_order(
+    score: FloatArray, keys: DocumentKeys, rows: IntArray, query: IntArray
+) -> tuple[IntArray, IntArray]:
     """The order of ``rows`` (of ``score`` and ``query``, which hold theirs; ``keys`` holds
     every row's) by query, score descending, then document id descending (byte order, as
     ``strcmp``): vectorised, ties ordered by the ids' keys
-    (:meth:`annoscore.formats.trec.DocumentKeys.descending`)."""
+    (:meth:`annoscore.formats.trec.DocumentKeys.descending`); and ``query`` in that order."""
     import numpy as np
 
     n = len(score)
     if n < 2:
-        return np.arange(n)
+        return np.arange(n), query
     grouped = bool((query[1:] >= query[:-1]).all())
     descending = grouped and bool(((query[1:] != query[:-1]) | (score[1:] <= score[:-1])).all())
     if descending:  # the rows are in order already: no copy of them
@@ -637,7 +641,7 @@ def _trec_order(score: FloatArray, keys: DocumentKeys, rows: IntArray, query: In
     tie &= s[1:] == s[:-1]
     pairs = np.flatnonzero(tie)  # position p ties with p + 1
     if not len(pairs):
-        return order
+        return order, q
     in_tie = np.zeros(n, dtype=bool)
     in_tie[pairs] = True
     in_tie[pairs + 1] = True
@@ -649,5 +653,5 @@ def _trec_order(score: FloatArray, keys: DocumentKeys, rows: IntArray, query: In
     group = np.cumsum(starts)
     tied = order[at]
     within = np.lexsort((*reversed(keys.take(rows[tied]).descending()), group))
-    order[at] = tied[within]
-    return order
+    order[at] = tied[within]  # within one query: the queries stay as they are
+    return order, q
