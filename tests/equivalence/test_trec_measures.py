@@ -22,6 +22,7 @@ import itertools
 import os
 import random
 import struct
+from typing import Any
 
 import numpy as np
 import pytest
@@ -187,3 +188,56 @@ def test_measures_in_pieces_equal_the_reference(piece: int) -> None:
                     output.name,
                     ranking,
                 )
+
+
+def _lines_query_by_query(result: Any) -> str:
+    """trec_eval's ``-q`` lines written from each query's own result (its counts and scores),
+    one query after the other, then the ``all`` lines as the renderer writes them."""
+    from annoscore.metrics.trec_measures import text_value
+
+    details = result.details
+    lines = []
+    for index, (query, unit) in enumerate(result.documents.items()):
+        for output in details.outputs:
+            if not output.per_query:
+                continue
+            if output.kind == "relstring":
+                value: Any = details.relstrings[index]
+            elif output.kind == "count":
+                value = unit.counts[output.column]
+            else:
+                value = unit.scores.get(output.name)
+            lines.append(f"{output.name:<22}\t{query}\t{text_value(output, value)}\n")
+    return "".join(lines)
+
+
+def test_per_query_lines_equal_each_querys_own_result() -> None:
+    """``-q``: the lines the renderer reads from the count matrix's columns equal the lines
+    written from each query's own result, on random runs (every measure, -0.0 and undefined
+    values included through custom gains and empty rankings)."""
+    from annoscore.report.trec import render_trec_eval
+    from annoscore.tasks.trec import TrecOptions, count_trec
+
+    rng = random.Random(11)
+    choices = (
+        ("all_trec",),
+        ("official", "relstring.3"),
+        ("ndcg.1=-0,2=-0", "ndcg_cut.1,2", "utility.1,-1,0,0", "set_F.0.5", "G"),
+    )
+    for case in range(150 * SCALE):
+        qrels: dict[str, dict[str, int]] = {}
+        run: dict[str, dict[str, float]] = {}
+        for q in range(rng.randint(1, 6)):
+            docs = [f"d{i}" for i in range(rng.choice((1, 4, 15)))]
+            qrels[f"q{q}"] = {d: rng.randint(-1, 3) for d in docs if rng.random() < 0.6}
+            qrels[f"q{q}"].setdefault("d0", rng.randint(0, 2))
+            if rng.random() < 0.9:
+                run[f"q{q}"] = {d: float(rng.randint(0, 4)) for d in docs if rng.random() < 0.7}
+        if not any(run.values()):
+            run["q0"] = {"d0": 1.0}
+        options = TrecOptions(measures=rng.choice(choices), complete=rng.random() < 0.5)
+        result = count_trec(qrels, {q: r for q, r in run.items() if r}, options)
+        text = render_trec_eval(result.shown(documents=True))
+        per_query = _lines_query_by_query(result)
+        assert text.startswith(per_query), case
+        assert text[len(per_query) :] == render_trec_eval(result), case
