@@ -10,10 +10,11 @@ per query, then times once each, in separate processes (start-up, reading and sc
   pytrec_eval lacks).
 
 It checks that the means of ``map``, ``P_10``, ``ndcg_cut_10``, ``bpref`` and ``recip_rank``
-agree (1e-9) and prints wall and CPU time (user + system), peak memory and the ratio::
+agree (1e-9) and prints wall and CPU time (user + system), peak memory and the ratio; with
+``--rounds N``, the medians of N alternating rounds (the machine is shared: compare CPU)::
 
     python benchmarks/trec_measures.py                   # 10,000 and 100,000 queries
-    python benchmarks/trec_measures.py --queries 10000
+    python benchmarks/trec_measures.py --queries 10000 --rounds 5
 """
 
 from __future__ import annotations
@@ -21,12 +22,13 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import statistics
 import sys
 import tempfile
 from pathlib import Path
 
 import installed
-from processes import measured
+from processes import Measured, measured
 from trec import generate
 
 PEER = r"""
@@ -41,19 +43,38 @@ print(json.dumps({n: sum(v[n] for v in per.values()) / len(per) for n in names})
 CHECKED = ("map", "P_10", "ndcg_cut_10", "bpref", "recip_rank")
 
 
-def one(queries: int) -> bool:
+def _median(runs: list[Measured]) -> Measured:
+    return Measured(
+        statistics.median(r.seconds for r in runs),
+        statistics.median(r.cpu for r in runs),
+        max(r.peak_mb for r in runs),
+        runs[-1].stdout,
+    )
+
+
+def one(queries: int, rounds: int = 1) -> bool:
     folder = Path(tempfile.mkdtemp(prefix="annoscore-trec-measures-"))
     try:
         generate(folder, queries)
         qrels, run = str(folder / "qrels.txt"), str(folder / "run.txt")
         ours_cmd = [sys.executable, "-m", "annoscore", "trec", qrels, run, "-m", "all_trec"]
-        ours = measured([*ours_cmd, "--format", "json"])
-        peer = measured([sys.executable, "-c", PEER, qrels, run])
+        commands = {
+            "ours": [*ours_cmd, "--format", "json"],
+            "peer": [sys.executable, "-c", PEER, qrels, run],
+        }
+        runs: dict[str, list[Measured]] = {"ours": [], "peer": []}
+        for round_number in range(rounds):
+            for name in ("ours", "peer") if round_number % 2 == 0 else ("peer", "ours"):
+                runs[name].append(measured(commands[name]))
+        ours, peer = _median(runs["ours"]), _median(runs["peer"])
         scores = json.loads(ours.stdout)["scores"]
         theirs = json.loads(peer.stdout)
         agree = all(abs(scores[n] - theirs[n]) < 1e-9 for n in CHECKED)
         size = Path(run).stat().st_size / 1e6
-        print(f"{queries:,} queries x 100 retrieved ({size:.0f} MB run), -m all_trec:")
+        print(
+            f"{queries:,} queries x 100 retrieved ({size:.0f} MB run), -m all_trec"
+            + (f", median of {rounds} alternating rounds:" if rounds > 1 else ":")
+        )
         print(
             f"  annoscore trec       {ours.seconds:6.2f} s wall  {ours.cpu:6.2f} s CPU  "
             f"{ours.peak_mb:6.0f} MB"
@@ -78,9 +99,10 @@ def main() -> None:
     parser.add_argument(
         "--no-bytecode", action="store_true", help="annoscore without compiled bytecode"
     )
+    parser.add_argument("--rounds", type=int, default=1, help="alternating rounds (median)")
     args = parser.parse_args()
     installed.compile_package(bytecode=not args.no_bytecode)
-    results = [one(n) for n in args.queries or [10_000, 100_000]]
+    results = [one(n, args.rounds) for n in args.queries or [10_000, 100_000]]
     if not all(results):
         raise SystemExit(1)
 

@@ -178,3 +178,39 @@ def per_query(
     for k in (5, 10, 20):
         out[f"unj_{k}"] = sum(1 for v in ranking[:k] if v is None) / k
     return out
+
+
+def running_sums(groups: list[list[float]]) -> list[list[float]]:
+    """Each group's running sum, added left to right from its first value (as trec_eval adds a
+    query's gains, rank after rank)."""
+    out: list[list[float]] = []
+    for values in groups:
+        sums: list[float] = []
+        for value in values:
+            sums.append(sums[-1] + value if sums else value)
+        out.append(sums)
+    return out
+
+
+def sum_from_zero(values: list[float]) -> float:
+    """The values added left to right, starting from 0.0 (a per-query total)."""
+    total = 0.0
+    for value in values:
+        total += value
+    return total
+
+
+def ideal_rankings(
+    queries: list[int], values: list[int], gains: dict[int, float]
+) -> list[tuple[int, float]]:
+    """Every judgement as (query, gain), by query, then gain highest first: a judgement's gain
+    is the one ``gains`` gives its value, else its value when above 0, else 0."""
+
+    def gain(value: int) -> float:
+        if value in gains:
+            return gains[value]
+        return float(value) if value > 0 else 0.0
+
+    return sorted(
+        ((q, gain(v)) for q, v in zip(queries, values, strict=True)), key=lambda p: (p[0], -p[1])
+    )

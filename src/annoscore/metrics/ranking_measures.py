@@ -61,9 +61,6 @@ if TYPE_CHECKING:
 
 _EPSILON = 0.00001
 
-_LONG_QUERY = 64
-"""A query with more judgments than this gets its own running sum (:meth:`_Ndcg._prefix`)."""
-
 
 def _divide(numerator: Any, denominator: Any) -> FloatArray:
     import numpy as np
@@ -117,6 +114,55 @@ class _Rows:
         out: IntArray = np.bincount(self.query[mask], minlength=self.n).astype(np.int64)
         return out
 
+    def prefix(self, values: FloatArray) -> FloatArray:
+        """Each query's own running sum of ``values`` (one per row), in rank order, added left to
+        right from the query's first row, as trec_eval adds them: a running sum over every
+        query minus the sum before the query would let the queries before round it (a
+        query's value would depend on the others, and on how a corpus is cut).
+
+        The queries are put in tables by width (a power of two at least their size, so the
+        tables hold at most twice the rows), each query a row padded with zeros after its
+        end, and every row summed at once (``np.cumsum`` along a row adds left to right, one
+        addition per element: the same additions as a loop).
+
+        >>> import numpy as np
+        >>> _Rows(np.array([0, 0, 0, 2, 2]), 3).prefix(np.array([0.1, 0.2, 0.3, 1.0, 2.0]))
+        array([0.1, 0.3, 0.6, 1. , 3. ])
+        """
+        import numpy as np
+
+        out: FloatArray = np.array(values, dtype=np.float64)
+        sizes = self.sizes
+        if len(out) < 2 or int(sizes.max()) < 2:
+            return out
+        exponent = np.frexp(np.maximum(sizes - 1, 1))[1].astype(np.int64)
+        width = np.left_shift(np.int64(1), exponent)
+        width[sizes < 2] = 0
+        classes = np.unique(width[width > 0]).tolist()
+        # the rows of a class are all the rows when no query of one row is left out
+        row_width = self.per_row(width) if len(classes) > 1 or bool((sizes == 1).any()) else None
+        for w in classes:
+            queries = np.flatnonzero(width == w)
+            if row_width is None and len(queries) == self.n and bool((sizes == sizes[0]).all()):
+                # every query has the same size: the rows are a table already
+                table = out.reshape(self.n, int(sizes[0]))
+                out = np.cumsum(table, axis=1).reshape(-1)
+                continue
+            at = np.flatnonzero(row_width == w) if row_width is not None else None
+            query = self.query if at is None else self.query[at]
+            rank = self.rank if at is None else self.rank[at]
+            slot = np.zeros(self.n, dtype=np.int64)
+            slot[queries] = np.arange(len(queries))
+            cell = slot[query] * w + (rank - 1)
+            table = np.zeros(len(queries) * w, dtype=np.float64)
+            table[cell] = out if at is None else out[at]
+            summed = np.cumsum(table.reshape(len(queries), w), axis=1).reshape(-1)[cell]
+            if at is None:
+                out = summed
+            else:
+                out[at] = summed
+        return out
+
     def cumulative(self, flags: BoolArray, at: IntArray) -> IntArray:
         """For each row of ``at``, the flagged rows of its query at its rank or before
         (computed once for each array of flags and of rows; only the values at ``at`` are
@@ -127,7 +173,8 @@ class _Rows:
         known = self._cumulative.get(key)
         if known is not None and known[0] is flags and known[1] is at:
             return known[2]
-        total = np.cumsum(flags, dtype=np.int64)
+        # whole numbers: a narrower running count is the same count, and twice as fast
+        total: Any = np.cumsum(flags, dtype=np.int32 if len(flags) < 1 << 31 else np.int64)
         base = np.zeros(self.n, dtype=np.int64)
         has = self.sizes > 0
         first = self.starts[has]
@@ -156,7 +203,56 @@ def ranking_measures(
     ...     MeasureSet.parse(["map", "P.2"]))
     >>> round(float(cols["map_sum"][0]), 4), float(cols["P_2_sum"][0])
     (0.5833, 0.5)
+
+    The queries are taken in pieces of whole queries of about :data:`_PIECE_ROWS` rows (run
+    and qrels), each computed alone and the columns joined: every value is a query's own, so
+    the pieces change nothing, and their arrays stay small (a large array is memory the
+    system maps afresh, page by page, each time; a small one is reused, and stays in cache).
     """
+    import numpy as np
+
+    if len(query) + len(qrels_query) <= _PIECE_ROWS or n_queries < 2:
+        return _measures(query, judged, value, qrels_query, qrels_value, n_queries, level, measures)
+    sizes = np.bincount(query, minlength=n_queries) + np.bincount(qrels_query, minlength=n_queries)
+    total = np.cumsum(sizes)
+    # each piece ends at the first query whose rows reach the next multiple of the piece size
+    ends = np.searchsorted(total, np.arange(_PIECE_ROWS, int(total[-1]), _PIECE_ROWS), "left")
+    bounds = [0, *sorted(set((ends + 1).tolist()) - {0, n_queries}), n_queries]
+    run_starts = np.concatenate([[0], np.cumsum(np.bincount(query, minlength=n_queries))])
+    pieces: list[dict[str, Any]] = []
+    for first, stop in itertools.pairwise(bounds):
+        a, b = int(run_starts[first]), int(run_starts[stop])
+        mine = np.flatnonzero((qrels_query >= first) & (qrels_query < stop))
+        pieces.append(
+            _measures(
+                query[a:b] - first,
+                judged[a:b],
+                value[a:b],
+                qrels_query[mine] - first,
+                qrels_value[mine],
+                stop - first,
+                level,
+                measures,
+            )
+        )
+    return {key: np.concatenate([piece[key] for piece in pieces]) for key in pieces[0]}
+
+
+_PIECE_ROWS = 1 << 19
+"""The rows (run and qrels) of a piece of :func:`ranking_measures`: its float arrays are 4 MiB."""
+
+
+def _measures(
+    query: IntArray,
+    judged: BoolArray,
+    value: IntArray,
+    qrels_query: IntArray,
+    qrels_value: IntArray,
+    n_queries: int,
+    level: int,
+    measures: MeasureSet,
+) -> dict[str, Any]:
+    """:func:`ranking_measures` of one piece."""
     import numpy as np
 
     rows = _Rows(query, n_queries)
@@ -181,6 +277,22 @@ def ranking_measures(
         out[name] = column
 
     levels: dict[float, FloatArray] = {}
+    ideals: dict[tuple[tuple[int, float], ...], tuple[IntArray, FloatArray]] = {}
+    rbps: dict[float, tuple[FloatArray, FloatArray]] = {}
+
+    run_gains: dict[tuple[tuple[int, float], ...], FloatArray] = {}
+
+    def run_gain(gains: tuple[tuple[int, float], ...]) -> FloatArray:
+        """Each row's gain with ``gains`` (each computed once)."""
+        if gains not in run_gains:
+            run_gains[gains] = _gain(value, judged, gains)
+        return run_gains[gains]
+
+    def ideal(gains: tuple[tuple[int, float], ...]) -> tuple[IntArray, FloatArray]:
+        """The ideal rankings with ``gains`` (each computed once)."""
+        if gains not in ideals:
+            ideals[gains] = _ideal(qrels_query, qrels_value, gains)
+        return ideals[gains]
 
     def iprec(x: float) -> FloatArray:
         """Interpolated precision at recall level ``x`` (each level computed once)."""
@@ -245,14 +357,24 @@ def ranking_measures(
             weights = 1.0 / np.log2(2 + hit_rank - so_far)
             add(column, _divide(np.bincount(hit_query, weights, n_queries), R))
         elif name == "G":
-            add(column, _normalized_gain(rows, judged, value, qrels_query, qrels_value))
+            add(
+                column,
+                _normalized_gain(rows, qrels_query, qrels_value, ideal(()), run_gain(())),
+            )
         elif family in ("ndcg", "ndcg_rel", "ndcg_cut", "Rndcg"):
             chosen = measures.get(family)
             assert chosen is not None
             dcg = ndcg.get(chosen.gains)
             if dcg is None:
                 dcg = ndcg[chosen.gains] = _Ndcg(
-                    rows, judged, value, qrels_query, qrels_value, chosen.gains
+                    rows,
+                    judged,
+                    value,
+                    qrels_query,
+                    qrels_value,
+                    chosen.gains,
+                    ideal(chosen.gains),
+                    run_gain(chosen.gains),
                 )
             if family == "ndcg":
                 add(column, dcg.full)
@@ -290,9 +412,10 @@ def ranking_measures(
         elif family == "rbp":
             measure = measures.get("rbp")
             assert measure is not None
-            rbp, resid = _rbp(
-                rows, judged, value, relevant, qrels_query, qrels_value, measure.params[0]
-            )
+            p = measure.params[0]
+            if p not in rbps:
+                rbps[p] = _rbp(rows, judged, value, relevant, qrels_query, qrels_value, p)
+            rbp, resid = rbps[p]
             add(column, rbp if name == "rbp" else resid)
         elif family == "unj":
             add(column, rows.count(~judged & (rank <= cut)) / cut)
@@ -371,29 +494,66 @@ def _gain(
     return out
 
 
+def _ideal(
+    qrels_query: IntArray, qrels_value: IntArray, gains: tuple[tuple[int, float], ...]
+) -> tuple[IntArray, FloatArray]:
+    """Every judgement's query and gain, by query then gain descending: the ideal rankings.
+    Judgements of one query with equal gains are alike, so which comes first is not seen.
+
+    One sort of whole numbers (query times the number of distinct gains plus the gain's place
+    among them, highest first) when the judgements' values span a small range; else a
+    lexicographic sort of the two.
+
+    >>> import numpy as np
+    >>> q, g = _ideal(np.array([1, 0, 1, 0]), np.array([1, 2, 3, -1]), ())
+    >>> q.tolist(), g.tolist()
+    ([0, 0, 1, 1], [2.0, 0.0, 3.0, 1.0])
+    """
+    import numpy as np
+
+    gain = _gain(qrels_value, None, gains)
+    if len(gain):
+        lo, hi = int(qrels_value.min()), int(qrels_value.max())
+        if hi - lo <= max(len(gain), 1 << 16):
+            level_gain = _gain(np.arange(lo, hi + 1, dtype=np.int64), None, gains)
+            # a gain of -0.0 equals 0.0 and would be merged with it: not here
+            if not bool(((level_gain == 0) & np.signbit(level_gain)).any()):
+                distinct, place = np.unique(-level_gain, return_inverse=True)
+                width = len(distinct)
+                if (int(qrels_query.max()) + 1) * width < 1 << 62:
+                    key = qrels_query.astype(np.int64) * width
+                    key += place.reshape(-1)[qrels_value - lo]
+                    key.sort()
+                    query: IntArray = key // width
+                    best: FloatArray = -distinct[key % width]
+                    return query, best
+    order = np.lexsort((-gain, qrels_query))
+    return qrels_query[order], gain[order]
+
+
 def _normalized_gain(
     rows: _Rows,
-    judged: BoolArray,
-    value: IntArray,
     qrels_query: IntArray,
     qrels_value: IntArray,
+    ideal: tuple[IntArray, FloatArray],
+    gain: FloatArray,
 ) -> FloatArray:
-    """``G`` per query with the default gains (see the module doc)."""
+    """``G`` per query with the default gains (see the module doc); ``ideal``: the ideal
+    rankings with those gains (:func:`_ideal`), ``gain``: each row's (:func:`_gain`)."""
     import numpy as np
 
     n = rows.n
-    gain = _gain(value, judged, ())
     ideal_gain = _gain(qrels_value, None, ())
     positive = np.flatnonzero(ideal_gain > 0)
-    order = positive[np.lexsort((-ideal_gain[positive], qrels_query[positive]))]
-    ideal = _Rows(qrels_query[order], n)
-    ideal_prefix = _Ndcg._prefix(ideal, ideal_gain[order])
+    keep = ideal[1] > 0
+    best_first = _Rows(ideal[0][keep], n)
+    ideal_prefix = best_first.prefix(ideal[1][keep])
     total = np.bincount(qrels_query[positive], ideal_gain[positive], n)
     hits = np.flatnonzero(gain > 0)
     q, k = rows.query[hits], rows.rank[hits]
-    so_far = _Ndcg._prefix(rows, gain)[hits]
-    count = ideal.sizes[q]  # at least 1: a retrieved gain > 0 is a judgement with one
-    best = ideal_prefix[ideal.starts[q] + np.minimum(k, count) - 1]
+    so_far = rows.prefix(gain)[hits]
+    count = best_first.sizes[q]  # at least 1: a retrieved gain > 0 is a judgement with one
+    best = ideal_prefix[best_first.starts[q] + np.minimum(k, count) - 1]
     best = np.where(k <= count, best, total[q] + (k - count))
     weights = gain[hits] / np.log2(2 + best - so_far)
     return _divide(np.bincount(q, weights, n), total)
@@ -411,46 +571,48 @@ class _Ndcg:
         qrels_query: IntArray,
         qrels_value: IntArray,
         gains: tuple[tuple[int, float], ...],
+        ideal: tuple[IntArray, FloatArray] | None = None,
+        gain: FloatArray | None = None,
     ) -> None:
         import numpy as np
 
         n = rows.n
         self.rows = rows
-        self.gain = _gain(value, judged, gains)
+        self.gain = _gain(value, judged, gains) if gain is None else gain
         self.discounted = self.gain / rows.discount(rows.rank)
+        self._dcg_prefix: FloatArray | None = None
         # the ideal ranking: every judgement's gain, highest first
-        ideal_gain = _gain(qrels_value, None, gains)
-        order = np.lexsort((-ideal_gain, qrels_query))
-        self.ideal = _Rows(qrels_query[order], n)
-        self.ideal_gain = ideal_gain[order]
+        ideal_query, self.ideal_gain = (
+            ideal if ideal is not None else _ideal(qrels_query, qrels_value, gains)
+        )
+        self.ideal = _Rows(ideal_query, n)
         ideal_discounted = self.ideal_gain / self.ideal.discount(self.ideal.rank)
         self.ideal_prefix = self._prefix(self.ideal, ideal_discounted)
-        self.with_gain = np.bincount(qrels_query[ideal_gain > 0], minlength=n).astype(np.int64)
-        self.full = _divide(rows.sum(self.discounted), self.ideal_at(self.ideal.sizes))
+        self.with_gain = np.bincount(ideal_query[self.ideal_gain > 0], minlength=n).astype(np.int64)
+        self.full = _divide(self.dcg_at(rows.sizes), self.ideal_at(self.ideal.sizes))
 
     @staticmethod
     def _prefix(r: _Rows, values: FloatArray) -> FloatArray:
+        """Each query's own running sum (:meth:`_Rows.prefix`)."""
+        return r.prefix(values)
+
+    @property
+    def dcg_prefix(self) -> FloatArray:
+        """DCG(k) at each row: its query's running sum of the discounted gains (computed once)."""
+        if self._dcg_prefix is None:
+            self._dcg_prefix = self.rows.prefix(self.discounted)
+        return self._dcg_prefix
+
+    def dcg_at(self, cut: Any) -> FloatArray:
+        """DCG(c) per query (c per query or one number), as a sum from 0.0 adds it: the running
+        sum at rank min(c, size), plus 0.0 (a sum from 0.0 never ends at -0.0)."""
         import numpy as np
 
-        # each query's own running sum, in rank order, as trec_eval adds it (a running sum
-        # over every query minus the sum before the query would let the queries before round
-        # it: a query's value would depend on the others, and on how a corpus is cut)
-        out: FloatArray = np.array(values, dtype=np.float64)
-        if not len(out):
-            return out
-        # a long query: NumPy's running sum of its own slice; the others all at once, one
-        # rank after the other (both add left to right)
-        long = np.flatnonzero(r.sizes > _LONG_QUERY)
-        for q in long.tolist():
-            start = int(r.starts[q])
-            out[start : start + int(r.sizes[q])] = np.cumsum(out[start : start + int(r.sizes[q])])
-        sizes = np.where(r.sizes > _LONG_QUERY, 0, r.sizes)
-        by_size = np.argsort(-sizes, kind="stable")
-        longest = sizes[by_size]
-        starts = r.starts[by_size]
-        for k in range(1, int(longest[0]) if len(longest) else 0):
-            at = starts[: int(np.searchsorted(-longest, -k, side="left"))] + k
-            out[at] += out[at - 1]
+        rows = self.rows
+        limit = np.minimum(np.broadcast_to(cut, (rows.n,)), rows.sizes)
+        out = np.zeros(rows.n, dtype=np.float64)
+        has = limit > 0
+        out[has] += self.dcg_prefix[rows.starts[has] + limit[has] - 1]
         return out
 
     def ideal_at(self, cut: Any) -> FloatArray:
@@ -465,8 +627,7 @@ class _Ndcg:
         return out
 
     def cut(self, depth: int) -> FloatArray:
-        keep = self.rows.rank <= depth
-        return _divide(self.rows.sum(self.discounted[keep], keep), self.ideal_at(depth))
+        return _divide(self.dcg_at(depth), self.ideal_at(depth))
 
     def r_levels(self, relevant: IntArray) -> FloatArray:
         """``Rndcg``: the mean of DCG(k)/IDCG(k) over the R-levels k of each query, the number
@@ -488,7 +649,7 @@ class _Ndcg:
         extra = np.flatnonzero((self.with_gain > 0) & (ret > self.with_gain + 1))
         q = np.concatenate([q, extra])
         levels = np.concatenate([levels, ret[extra]])
-        dcg_prefix = self._prefix(rows, self.discounted)
+        dcg_prefix = self.dcg_prefix
         depth = np.minimum(levels, ret[q])
         dcg = np.zeros(len(q), dtype=np.float64)
         has = depth > 0
@@ -509,7 +670,7 @@ class _Ndcg:
 
         rows, ideal = self.rows, self.ideal
         positive = np.flatnonzero(self.gain > 0)
-        dcg_prefix = self._prefix(rows, self.discounted)[positive]
+        dcg_prefix = self.dcg_prefix[positive]
         q = rows.query[positive]
         limit = np.minimum(rows.rank[positive], ideal.sizes[q])
         ideal_here = self.ideal_prefix[ideal.starts[q] + limit - 1]
@@ -551,9 +712,12 @@ def relstrings(
     (``-`` for a document not in the qrels), quoted."""
     import numpy as np
 
-    rows = _Rows(query, n_queries)
-    keep = rows.rank <= depth
-    q, j, v = query[keep], judged[keep], value[keep]
+    # the first ``depth`` rows of each query (rows grouped by query, in rank order)
+    sizes = np.bincount(query, minlength=n_queries)
+    take = np.minimum(sizes, depth)
+    start = np.cumsum(sizes) - sizes
+    at = np.arange(int(take.sum())) + np.repeat(start - (np.cumsum(take) - take), take)
+    q, j, v = query[at], judged[at], value[at]
     shown = v[j]
     if not len(shown) or (int(shown.min()) >= 0 and int(shown.max()) <= 9):
         # one character per rank: the texts are slices of one string

@@ -4,7 +4,7 @@ then the ``all`` lines.  Values as trec_eval prints them (``%.4f``, whole counts
 
 from __future__ import annotations
 
-from annoscore.metrics.trec_measures import TrecDetails, text_value
+from annoscore.metrics.trec_measures import Output, TrecDetails, text_value
 from annoscore.result import Result
 
 
@@ -14,19 +14,8 @@ def render_trec_eval(result: Result) -> str:
     assert isinstance(details, TrecDetails)
     lines: list[str] = []
     if result.view.documents:
-        documents = result.documents
-        for index, query in enumerate(result.matrix.documents):
-            unit = documents[query]
-            for output in details.outputs:
-                if not output.per_query:
-                    continue
-                if output.kind == "relstring":
-                    value: float | int | str | None = details.relstrings[index]
-                elif output.kind == "count":
-                    value = unit.counts[output.column]
-                else:
-                    value = unit.scores.get(output.name)
-                lines.append(f"{output.name:<22}\t{query}\t{text_value(output, value)}\n")
+        lines = _per_query_lines(result, details)
+    value: float | int | str | None
     for output in details.outputs:
         if output.kind == "relstring":
             continue
@@ -38,3 +27,40 @@ def render_trec_eval(result: Result) -> str:
             value = result.scores.get(output.name)
         lines.append(f"{output.name:<22}\tall\t{text_value(output, value)}\n")
     return "".join(lines)
+
+
+def _per_query_lines(result: Result, details: TrecDetails) -> list[str]:
+    """Each query's lines (``-q``), queries in the matrix's order, read from the matrix's
+    columns as a query's own result reads them: a whole count as it is, a mean as its sum over
+    the query's ``num_q`` (1), ``-`` when that is 0."""
+    matrix = result.matrix
+    names = result.matrix.documents
+    column = {name: k for k, name in enumerate(matrix.names)}
+    table = matrix.values
+    queries = [int(q) for q in table[:, column["num_q"]].tolist()] if len(names) else []
+    texts: list[list[str]] = []
+    shown: list[Output] = []
+    for output in details.outputs:
+        if not output.per_query:
+            continue
+        shown.append(output)
+        if output.kind == "relstring":
+            texts.append(list(details.relstrings))
+        elif output.kind == "count":
+            k = column[output.column]
+            whole = matrix.integer[k]
+            texts.append([text_value(output, int(v) if whole else v) for v in table[:, k].tolist()])
+        else:
+            values = table[:, column[output.column]].tolist()
+            texts.append(
+                [
+                    text_value(output, v / q if q else None)
+                    for v, q in zip(values, queries, strict=True)
+                ]
+            )
+    heads = [f"{output.name:<22}\t" for output in shown]
+    return [
+        f"{head}{query}\t{text[index]}\n"
+        for index, query in enumerate(names)
+        for head, text in zip(heads, texts, strict=True)
+    ]

@@ -198,14 +198,22 @@ class _Rows:
         for table, start, stop in zip(self.tables, self.starts, self.starts[1:], strict=False):
             _candidate_hash(table, out[start:stop])
 
-    def column(self, k: int, rows: IntArray) -> WordArray:
-        """Column ``k`` of ``rows``."""
+    def columns(self, rows: IntArray, which: list[int]) -> list[WordArray]:
+        """Columns ``which`` of ``rows`` (the rows of each table found once)."""
         import numpy as np
 
-        out = np.empty(len(rows), dtype=np.uint64)
+        out = [np.empty(len(rows), dtype=np.uint64) for _ in which]
         for table, start, stop in zip(self.tables, self.starts, self.starts[1:], strict=False):
-            inside = np.flatnonzero((rows >= start) & (rows < stop))
-            out[inside] = table[k][rows[inside] - start]
+            if len(self.tables) == 1:
+                inside, local = None, rows
+            else:
+                inside = np.flatnonzero((rows >= start) & (rows < stop))
+                local = rows[inside] - start
+            for column, k in zip(out, which, strict=True):
+                if inside is None:
+                    column[:] = table[k][local]
+                else:
+                    column[inside] = table[k][local]
         return out
 
     def equal(self, a: IntArray, b: IntArray) -> BoolArray:
@@ -213,8 +221,9 @@ class _Rows:
         import numpy as np
 
         equal: BoolArray = np.ones(len(a), dtype=bool)
-        for k in range(len(self.tables[0])):
-            equal &= self.column(k, a) == self.column(k, b)
+        which = list(range(len(self.tables[0])))
+        for left, right in zip(self.columns(a, which), self.columns(b, which), strict=True):
+            equal &= left == right
         return equal
 
 
@@ -244,17 +253,24 @@ def _exact_groups(rows: _Rows) -> tuple[IntArray, BoolArray]:
     if len(candidate):
         equal = rows.equal(order[candidate], order[candidate + 1])
         if not bool(equal.all()):
-            order = _sorted_exactly(rows, order, key, candidate[~equal])
-            equal = rows.equal(order[candidate], order[candidate + 1])
+            order, moved = _sorted_exactly(rows, order, key, candidate[~equal])
+            # only the runs sorted again changed: a candidate and its next are in one run
+            touched = np.zeros(n, dtype=bool)
+            touched[moved] = True
+            again = np.flatnonzero(touched[candidate])
+            at = candidate[again]
+            equal[again] = rows.equal(order[at], order[at + 1])
         same[candidate + 1] = equal
     return order, same
 
 
-def _sorted_exactly(rows: _Rows, order: IntArray, key: WordArray, collided: IntArray) -> IntArray:
+def _sorted_exactly(
+    rows: _Rows, order: IntArray, key: WordArray, collided: IntArray
+) -> tuple[IntArray, IntArray]:
     """``order`` with the positions of every run of equal ``key`` (sorted) that holds a
     collision (``collided``: positions whose row differs from the next one's) sorted by the
     columns, then by row number (in place: the runs are found by binary search, so the cost
-    is in the rows of those runs, not in all the rows)."""
+    is in the rows of those runs, not in all the rows), and those positions."""
     import numpy as np
 
     values = np.unique(key[collided])
@@ -264,10 +280,10 @@ def _sorted_exactly(rows: _Rows, order: IntArray, key: WordArray, collided: IntA
     run = np.repeat(np.arange(len(values)), lengths)
     positions = np.arange(int(lengths.sum())) + (starts - offsets)[run]
     taken = order[positions]
-    columns = [rows.column(k, taken) for k in range(len(rows.tables[0]))]
+    columns = rows.columns(taken, list(range(len(rows.tables[0]))))
     within = np.lexsort((taken, *reversed(columns), run))
     order[positions] = taken[within]
-    return order
+    return order, positions
 
 
 def _query_names(judged: Judged, qrels: TrecColumns, run: TrecColumns) -> list[str]:
@@ -443,19 +459,18 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
 
     judgment_query = qrels.query[judged.judgments]
     judgment_value = qrels.value[judged.judgments].astype(np.int64)
-    judged_all: BoolArray = judged.judgment >= 0
-    # -1 (not judged) reads the last judgement, masked out
-    value_all = np.where(judged_all, qrels.value[judged.judgment], 0).astype(np.int64, copy=False)
 
     # rank: by query (run order), score descending, document id descending
     scored = np.flatnonzero(judged.run_query < judged.judged_queries)
+    every = len(scored) == len(run)  # every row scored: no copy of the columns
     queries_in_run = np.flatnonzero(judged.run_queries < judged.judged_queries)
     run_local = np.full(len(run.queries), -1, dtype=np.int64)
     run_local[queries_in_run] = np.arange(len(queries_in_run))
-    query = run_local[run.query[scored]]
-    order = _trec_order(run.value[scored], judged.run_keys, scored, query)
-    rows = scored[order]
-    query = query[order]
+    query = run_local[run.query if every else run.query[scored]]
+    order, query = _trec_order(
+        run.value if every else run.value[scored], judged.run_keys, scored, query
+    )
+    rows = order if every else scored[order]
 
     qrels_names = names_of[: judged.judged_queries]
     run_names = [names_of[i] for i in judged.run_queries.tolist()]
@@ -480,7 +495,11 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
     regroup = _grouped(query)
     if regroup is not None:
         query, rows = query[regroup], rows[regroup]
-    is_judged, value = judged_all[rows], value_all[rows]
+    judgment = judged.judgment[rows]
+    is_judged: BoolArray = judgment >= 0
+    # -1 (not judged) reads the last judgement, masked out
+    value = np.where(is_judged, qrels.value[judgment], 0).astype(np.int64, copy=False)
+    del judgment
     if options.judged_only:  # trec_eval -J: only judged documents are ranked
         keep = is_judged & (value >= 0)
         query, is_judged, value, rows = query[keep], is_judged[keep], value[keep], rows[keep]
@@ -599,16 +618,18 @@ def _grouped(query: IntArray) -> IntArray | None:
     return order
 
 
-def _trec_order(score: FloatArray, keys: DocumentKeys, rows: IntArray, query: IntArray) -> IntArray:
+def _trec_order(
+    score: FloatArray, keys: DocumentKeys, rows: IntArray, query: IntArray
+) -> tuple[IntArray, IntArray]:
     """The order of ``rows`` (of ``score`` and ``query``, which hold theirs; ``keys`` holds
     every row's) by query, score descending, then document id descending (byte order, as
     ``strcmp``): vectorised, ties ordered by the ids' keys
-    (:meth:`annoscore.formats.trec.DocumentKeys.descending`)."""
+    (:meth:`annoscore.formats.trec.DocumentKeys.descending`); and ``query`` in that order."""
     import numpy as np
 
     n = len(score)
     if n < 2:
-        return np.arange(n)
+        return np.arange(n), query
     grouped = bool((query[1:] >= query[:-1]).all())
     descending = grouped and bool(((query[1:] != query[:-1]) | (score[1:] <= score[:-1])).all())
     if descending:  # the rows are in order already: no copy of them
@@ -620,8 +641,11 @@ def _trec_order(score: FloatArray, keys: DocumentKeys, rows: IntArray, query: In
     tie &= s[1:] == s[:-1]
     pairs = np.flatnonzero(tie)  # position p ties with p + 1
     if not len(pairs):
-        return order
-    at = np.union1d(pairs, pairs + 1)  # every position in a tie
+        return order, q
+    in_tie = np.zeros(n, dtype=bool)
+    in_tie[pairs] = True
+    in_tie[pairs + 1] = True
+    at = np.flatnonzero(in_tie)  # every position in a tie, in order
     # a run of equal (query, score) starts where a position does not tie with the one before
     starts = np.ones(len(at), dtype=bool)
     later = at > 0
@@ -629,5 +653,5 @@ def _trec_order(score: FloatArray, keys: DocumentKeys, rows: IntArray, query: In
     group = np.cumsum(starts)
     tied = order[at]
     within = np.lexsort((*reversed(keys.take(rows[tied]).descending()), group))
-    order[at] = tied[within]
-    return order
+    order[at] = tied[within]  # within one query: the queries stay as they are
+    return order, q
