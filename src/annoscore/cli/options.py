@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -288,6 +289,11 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
             strict_input=given["strict_input"],
         )
         run = RunOptions(**{spec.name: values.pop(spec.name) for spec in run_specs})
+        if run.jobs == 1 and run.dask is None and "annoscore.scale" not in sys.modules:
+            # one process and no run set before (the run module is not even imported): the
+            # serial run is the one in force, and the command starts faster without it
+            function(options=chosen, out=out, **values)
+            return
         from annoscore.scale import scaled
 
         with scaled(run.jobs, run.dask):

@@ -540,17 +540,32 @@ def _numbered(words: WordArray) -> tuple[IntArray, list[int]] | None:
     """
     import numpy as np
 
-    slot = ((words * np.uint64(_GOLDEN)) >> np.uint64(64 - _SLOTS_BITS)).astype(np.int64)
-    held = np.zeros(1 << _SLOTS_BITS, dtype=np.uint64)
+    size = 1 << _SLOTS_BITS
+    slot = ((words * np.uint64(_GOLDEN)) >> np.uint64(64 - _SLOTS_BITS)).astype(np.intp)
+    held = np.zeros(size, dtype=np.uint64)
     held[slot] = words
-    if not bool((held[slot] == words).all()):
+    if not np.array_equal(held[slot], words):
         return None  # two words in one slot
-    used = np.flatnonzero(np.bincount(slot, minlength=1 << _SLOTS_BITS))
+    seen = np.zeros(size, dtype=bool)
+    seen[slot] = True
+    used = np.flatnonzero(seen)
     if len(used) > _SCAN_DISTINCT:
         return None
-    first = [int(np.argmax(slot == s)) for s in used.tolist()]
-    order = used[np.argsort(first, kind="stable")]
-    rank = np.zeros(1 << _SLOTS_BITS, dtype=np.int64)
+    # where each slot is first seen: looked for in growing pieces until every one is found
+    first = np.full(size, len(words), dtype=np.intp)
+    at, step, missing = 0, 4096, len(used)
+    there = np.zeros(size, dtype=bool)
+    while missing:
+        piece = slot[at : at + step]
+        there[:] = False
+        there[piece] = True
+        for s in np.flatnonzero(there & (first == len(words))).tolist():
+            first[s] = at + int(np.argmax(piece == s))
+            missing -= 1
+        at += step
+        step *= 4
+    order = used[np.argsort(first[used], kind="stable")]
+    rank = np.zeros(size, dtype=np.int64)
     rank[order] = np.arange(len(order))
     return rank[slot], [int(v) for v in held[order]]
 
@@ -600,24 +615,20 @@ def _scan_tag_codes(data: bytes, path: str, columns: Sequence[int]) -> TagCodes 
     padded = np.concatenate((raw, np.zeros(_PACKED, dtype=np.uint8)))
     words = np.ndarray((len(raw) + 1,), dtype="<u8", buffer=padded.data, strides=(1,))
     masks = np.array([(1 << (8 * k)) - 1 for k in range(_PACKED + 1)], dtype=np.uint64)
-    outside = np.uint64(ord("O"))
-    values = []
-    for p in positions:
+    n = len(blank)
+    every = np.full(n * len(positions), ord("O"), dtype=np.uint64)  # "O" at a boundary
+    for k, p in enumerate(positions):
         begin = line_start if p == 0 else grid[:, p - 1] + 1
         end = line_end if p == width - 1 else grid[:, p]
         length = end - begin
-        if bool((length > _PACKED).any()):
+        if int(length.max()) > _PACKED:
             return None
-        column = np.full(len(blank), outside, dtype=np.uint64)
-        column[filled] = words[begin] & masks[length]
-        values.append(column)
-    every = np.concatenate(values)
+        every[k * n + filled] = words[begin] & masks[length]
     numbered = _numbered(every)
     if numbered is None:
         return None
     codes, found = numbered
     tags = [v.to_bytes(8, "little").rstrip(b"\0").decode("ascii") for v in found]
-    n = len(blank)
     return TagCodes(
         path,
         tags,
