@@ -286,13 +286,14 @@ def _scan_case(rng: random.Random, case: int) -> str:
     return "\n".join(lines) + ("\n" if rng.random() < 0.8 else "")
 
 
-def test_the_tag_code_scan_is_the_line_by_line_reading() -> None:
+def test_the_tag_code_scan_is_the_line_by_line_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     import tempfile
     from pathlib import Path
 
     import numpy as np
 
     from annoscore.errors import InputError
+    from annoscore.formats import conll_bio
     from annoscore.formats.conll_bio import _scan_tag_codes, read_tag_codes
     from tests.oracles.bio import plain_tag_codes
 
@@ -300,6 +301,8 @@ def test_the_tag_code_scan_is_the_line_by_line_reading() -> None:
     scanned = 0
     folder = Path(tempfile.mkdtemp())
     for case in range(CASES * 4):
+        # the scan reads pieces of the bytes: pieces of one line, of a few, and of the file
+        monkeypatch.setattr(conll_bio, "_SCAN_PIECE", rng.choice([1, 9, 50, 300, 1 << 17]))
         text = _scan_case(rng, case)
         path = folder / f"case{case % 7}.txt"
         path.write_bytes(text.encode("utf-8"))
@@ -321,11 +324,14 @@ def test_the_tag_code_scan_is_the_line_by_line_reading() -> None:
     assert scanned > CASES * 2  # the generator hits the scan
 
 
-def test_seqeval_of_a_tag_file_is_the_token_by_token_reading() -> None:
+def test_seqeval_of_a_tag_file_is_the_token_by_token_reading(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import tempfile
     from pathlib import Path
 
     from annoscore.errors import InputError
+    from annoscore.formats import conll_bio
     from annoscore.metrics.seqeval import entity_counts
     from annoscore.tasks.seqeval import score_seqeval_file
     from tests.oracles.bio import plain_default_entities, plain_read_tags
@@ -333,6 +339,7 @@ def test_seqeval_of_a_tag_file_is_the_token_by_token_reading() -> None:
     rng = random.Random("seqeval-file")
     folder = Path(tempfile.mkdtemp())
     for case in range(CASES * 2):
+        monkeypatch.setattr(conll_bio, "_SCAN_PIECE", rng.choice([1, 40, 1 << 17]))
         text = _scan_case(rng, case)
         path = folder / "tags.txt"
         path.write_bytes(text.encode("utf-8"))

@@ -570,60 +570,53 @@ def _numbered(words: WordArray) -> tuple[IntArray, list[int]] | None:
     return rank[slot], [int(v) for v in held[order]]
 
 
+_SCAN_PIECE = 1 << 17
+"""The scan reads the bytes in pieces of about this many (cut after a line end): its arrays stay
+small, in the processor's cache and in memory already used, which a fresh process pays for."""
+
+
 def _scan_tag_codes(data: bytes, path: str, columns: Sequence[int]) -> TagCodes | None:
     """The fast scan of the common tag file: ASCII, fields split by single spaces, every
     non-blank line with as many fields, tags of at most :data:`_PACKED` bytes, no ``-X-`` or
     ``-DOCSTART-`` line; ``None`` to decline (any other file: the checked reader reads it).
 
-    Found with NumPy on the bytes: the line ends and spaces, each line's fields from its
-    spaces, each tag packed into a 64-bit word (its bytes, zero-padded) and the distinct words
-    numbered in the order they are first seen.
+    Found with NumPy on the bytes, piece by piece (:func:`_scan_piece`): the line ends and
+    spaces, each line's fields from its spaces, each tag packed into a 64-bit word (its bytes,
+    zero-padded); then the distinct words numbered in the order they are first seen.
     """
     if not data or not data.isascii() or any(b in data for b in _DECLINED):
+        return None
+    first = len(data) - len(data.lstrip(b"\n"))
+    if first == len(data):
+        return None  # blank lines only
+    first_end = data.find(b"\n", first)
+    width = data.count(b" ", first, len(data) if first_end < 0 else first_end) + 1
+    positions = [c + width if c < 0 else c for c in columns]
+    if width < 2 or any(p < 0 or p >= width for p in positions):
         return None
     import numpy as np
 
     raw = np.frombuffer(data, dtype=np.uint8)
-    newline = np.flatnonzero(raw == 10)
-    ends = newline if data.endswith(b"\n") else np.append(newline, len(data))
-    starts = np.concatenate(([0], ends[:-1] + 1))
-    blank = ends == starts
-    filled = np.flatnonzero(~blank)
-    if not len(filled):
-        return None
-    spaces = np.flatnonzero(raw == 32)
-    first_start, first_end = starts[filled[0]], ends[filled[0]]
-    width = int(np.searchsorted(spaces, first_end) - np.searchsorted(spaces, first_start)) + 1
-    positions = [c + width if c < 0 else c for c in columns]
-    if width < 2 or any(p < 0 or p >= width for p in positions):
-        return None
-    line_start, line_end = starts[filled], ends[filled]
-    if len(spaces) != len(filled) * (width - 1):
-        return None
-    grid = spaces.reshape(len(filled), width - 1)
-    # each non-blank line holds its own width - 1 spaces, with a field before, between and
-    # after them (no empty field; no line of spaces only)
-    if bool((grid[:, 0] <= line_start).any()) or bool((grid[:, -1] >= line_end - 1).any()):
-        return None
-    if width > 2 and bool((np.diff(grid, axis=1) < 2).any()):
-        return None
-    first_length = grid[:, 0] - line_start
-    dashed = np.flatnonzero((raw[line_start] == 45) & ((first_length == 3) | (first_length == 10)))
-    for k in dashed.tolist():
-        if data[line_start[k] : grid[k, 0]] in (BOUNDARY.encode(), DOCSTART.encode()):
-            return None  # boundaries and documents: the checked reader
-    padded = np.concatenate((raw, np.zeros(_PACKED, dtype=np.uint8)))
-    words = np.ndarray((len(raw) + 1,), dtype="<u8", buffer=padded.data, strides=(1,))
     masks = np.array([(1 << (8 * k)) - 1 for k in range(_PACKED + 1)], dtype=np.uint64)
-    n = len(blank)
-    every = np.full(n * len(positions), ord("O"), dtype=np.uint64)  # "O" at a boundary
-    for k, p in enumerate(positions):
-        begin = line_start if p == 0 else grid[:, p - 1] + 1
-        end = line_end if p == width - 1 else grid[:, p]
-        length = end - begin
-        if int(length.max()) > _PACKED:
+    blanks = []
+    packed: list[list[WordArray]] = [[] for _ in positions]
+    at = 0
+    while at < len(data):
+        cut = data.find(b"\n", at + _SCAN_PIECE)
+        cut = len(data) if cut < 0 else cut + 1
+        piece = _scan_piece(data, raw, at, cut, width, positions, masks)
+        if piece is None:
             return None
-        every[k * n + filled] = words[begin] & masks[length]
+        blanks.append(piece[0])
+        for column, words in zip(packed, piece[1], strict=True):
+            column.append(words)
+        at = cut
+    blank = np.concatenate(blanks)
+    n = len(blank)
+    filled = np.flatnonzero(~blank)
+    every = np.full(n * len(positions), ord("O"), dtype=np.uint64)  # "O" at a boundary
+    for k, column in enumerate(packed):
+        every[k * n + filled] = np.concatenate(column)
     numbered = _numbered(every)
     if numbered is None:
         return None
@@ -637,3 +630,60 @@ def _scan_tag_codes(data: bytes, path: str, columns: Sequence[int]) -> TagCodes 
         np.zeros(n, dtype=bool),
         [Document(Path(path).name, 0, 0)],
     )
+
+
+def _scan_piece(
+    data: bytes,
+    raw: npt.NDArray[np.uint8],
+    at: int,
+    cut: int,
+    width: int,
+    positions: list[int],
+    masks: WordArray,
+) -> tuple[BoolArray, list[WordArray]] | None:
+    """The lines of ``data[at:cut]`` (whole lines; ``raw``: ``data`` as bytes): whether each
+    is blank, and each tag column of its non-blank lines packed into words; ``None`` to decline
+    (another number of fields, an empty field, a ``-X-`` or ``-DOCSTART-`` line, a tag past
+    :data:`_PACKED` bytes)."""
+    import numpy as np
+
+    part = raw[at:cut]
+    ends = np.flatnonzero(part == 10)
+    if cut == len(data) and not data.endswith(b"\n"):
+        ends = np.append(ends, cut - at)
+    starts = np.empty_like(ends)
+    starts[0] = 0
+    starts[1:] = ends[:-1] + 1
+    blank = ends == starts
+    filled = np.flatnonzero(~blank)
+    line_start, line_end = starts[filled], ends[filled]
+    spaces = np.flatnonzero(part == 32)
+    if len(spaces) != len(filled) * (width - 1):
+        return None
+    grid = spaces.reshape(len(filled), width - 1)
+    # each non-blank line holds its own width - 1 spaces, with a field before, between and
+    # after them (no empty field; no line of spaces only)
+    if bool((grid[:, 0] <= line_start).any()) or bool((grid[:, -1] >= line_end - 1).any()):
+        return None
+    if width > 2 and bool((np.diff(grid, axis=1) < 2).any()):
+        return None
+    first_length = grid[:, 0] - line_start
+    dashed = np.flatnonzero((part[line_start] == 45) & ((first_length == 3) | (first_length == 10)))
+    for k in dashed.tolist():
+        if data[at + line_start[k] : at + grid[k, 0]] in (BOUNDARY.encode(), DOCSTART.encode()):
+            return None  # boundaries and documents: the checked reader
+    if cut + _PACKED <= len(data):  # each word reads the 8 bytes from its tag on
+        words = np.ndarray((cut - at,), dtype="<u8", buffer=data, offset=at, strides=(1,))
+    else:
+        padded = np.zeros(cut - at + _PACKED, dtype=np.uint8)
+        padded[: cut - at] = part
+        words = np.ndarray((cut - at,), dtype="<u8", buffer=padded.data, strides=(1,))
+    out = []
+    for p in positions:
+        begin = line_start if p == 0 else grid[:, p - 1] + 1
+        end = line_end if p == width - 1 else grid[:, p]
+        length = end - begin
+        if len(length) and int(length.max()) > _PACKED:
+            return None
+        out.append(words[begin] & masks[length])
+    return blank, out
