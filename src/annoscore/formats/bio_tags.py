@@ -63,7 +63,7 @@ def _types(names: list[str]) -> list[str]:
 
 
 def _default_entity_arrays(
-    codes: IntArray, names: list[str], first: int = 0
+    codes: IntArray, names: list[str], first: int = 0, separators: IntArray | None = None
 ) -> tuple[IntArray, ...]:
     """(type code, begin, end) of the entities of a joined sequence of tag codes (indices into
     ``names``; ``len(names)`` is a separator ``O``); type codes index :func:`_types`.
@@ -73,7 +73,8 @@ def _default_entity_arrays(
     ``O``), typed by the item before it, and begins at the last item before it where a chunk
     started (``first`` if none: seqeval's first offset).  ``first``: the first token, read as
     the start of the sequence (the items before it must be separators: they end and start
-    nothing), so a sequence may begin with separators.
+    nothing), so a sequence may begin with separators.  ``separators``: more items read as
+    separators, whatever their codes.
 
     >>> import numpy as np
     >>> names = ["B-X", "I-X", "O"]
@@ -95,6 +96,8 @@ def _default_entity_arrays(
     current = np.empty(len(codes) + 1, dtype=small)
     current[:-1] = codes
     current[-1] = separator
+    if separators is not None:
+        current[separators] = separator
     previous = np.empty_like(current)
     previous[1:] = current[:-1]
     previous[: first + 1] = initial

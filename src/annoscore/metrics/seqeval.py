@@ -175,7 +175,6 @@ def default_mode_item_counts(
     import numpy as np
 
     n = len(gold)
-    separator = len(names)
     token = np.ones(n, dtype=bool)
     token[separators] = False
     kinds = _types(names)
@@ -184,12 +183,8 @@ def default_mode_item_counts(
     ends = []
     keys = []
     tables = []
-    coded = []
     for column in (gold, guess):
-        codes = np.array(column, dtype=np.int64)
-        codes[separators] = separator
-        coded.append(codes)
-        kind, begin, end = _default_entity_arrays(codes, names, start)
+        kind, begin, end = _default_entity_arrays(column, names, start, separators)
         ends.append(end)
         keys.append(kind * (n + 1) + begin)
         tables.append(kind if item_doc is None else item_doc[begin] * n_types + kind)
@@ -202,7 +197,7 @@ def default_mode_item_counts(
     gold_table = np.bincount(tables[0], minlength=size).reshape(documents, n_types)
     guess_table = np.bincount(tables[1], minlength=size).reshape(documents, n_types)
     hits = np.bincount(tables[0][hit_gold], minlength=size).reshape(documents, n_types)
-    same = token & (coded[0] == coded[1])  # one code per distinct tag: equal codes, equal tags
+    same = token & (gold == guess)  # one code per distinct tag: equal codes, equal tags
     if item_doc is None:
         tokens = np.array([n - len(separators)])
         right = np.array([np.count_nonzero(same)])
