@@ -101,12 +101,14 @@ def _default_entity_arrays(
     previous = np.empty_like(current)
     previous[1:] = current[:-1]
     previous[: first + 1] = initial
-    pair = np.multiply(previous, n_parts, dtype=small)
-    np.add(pair, current, out=pair)
+    pair = np.multiply(previous, n_parts, dtype=np.intp)
+    pair += current
     end_at = np.flatnonzero(ends.ravel()[pair])
-    start_at = np.flatnonzero(starts.ravel()[pair])
-    before = np.searchsorted(start_at, end_at, side="left")
-    begin = np.concatenate(([first], start_at))[before]  # no start before: seqeval's offset 0
+    started = starts.ravel()[pair]
+    start_at = np.flatnonzero(started)
+    # the starts before each end (no end at item 0: the initial tag ends nothing)
+    before = np.cumsum(started, dtype=np.int32 if len(started) < 1 << 31 else np.int64)
+    begin = np.concatenate(([first], start_at))[before[end_at - 1]]  # none: seqeval's offset 0
     kinds = _types(names)
     type_index = {kind: k for k, kind in enumerate(dict.fromkeys(kinds))}
     type_of = np.array([type_index[kind] for kind in kinds], dtype=np.int64)

@@ -546,9 +546,12 @@ def _numbered(words: WordArray) -> tuple[IntArray, list[int]] | None:
     held[slot] = words
     if not np.array_equal(held[slot], words):
         return None  # two words in one slot
-    seen = np.zeros(size, dtype=bool)
-    seen[slot] = True
-    used = np.flatnonzero(seen)
+    if words.all():  # the slots used hold a word other than 0
+        used = np.flatnonzero(held)
+    else:
+        seen = np.zeros(size, dtype=bool)
+        seen[slot] = True
+        used = np.flatnonzero(seen)
     if len(used) > _SCAN_DISTINCT:
         return None
     # where each slot is first seen: looked for in growing pieces until every one is found
@@ -597,14 +600,13 @@ def _scan_tag_codes(data: bytes, path: str, columns: Sequence[int]) -> TagCodes 
     import numpy as np
 
     raw = np.frombuffer(data, dtype=np.uint8)
-    masks = np.array([(1 << (8 * k)) - 1 for k in range(_PACKED + 1)], dtype=np.uint64)
     blanks = []
     packed: list[list[WordArray]] = [[] for _ in positions]
     at = 0
     while at < len(data):
         cut = data.find(b"\n", at + _SCAN_PIECE)
         cut = len(data) if cut < 0 else cut + 1
-        piece = _scan_piece(data, raw, at, cut, width, positions, masks)
+        piece = _scan_piece(data, raw, at, cut, width, positions)
         if piece is None:
             return None
         blanks.append(piece[0])
@@ -613,10 +615,10 @@ def _scan_tag_codes(data: bytes, path: str, columns: Sequence[int]) -> TagCodes 
         at = cut
     blank = np.concatenate(blanks)
     n = len(blank)
-    filled = np.flatnonzero(~blank)
+    filled = ~blank
     every = np.full(n * len(positions), ord("O"), dtype=np.uint64)  # "O" at a boundary
     for k, column in enumerate(packed):
-        every[k * n + filled] = np.concatenate(column)
+        every[k * n : (k + 1) * n][filled] = np.concatenate(column)
     numbered = _numbered(every)
     if numbered is None:
         return None
@@ -639,7 +641,6 @@ def _scan_piece(
     cut: int,
     width: int,
     positions: list[int],
-    masks: WordArray,
 ) -> tuple[BoolArray, list[WordArray]] | None:
     """The lines of ``data[at:cut]`` (whole lines; ``raw``: ``data`` as bytes): whether each
     is blank, and each tag column of its non-blank lines packed into words; ``None`` to decline
@@ -655,12 +656,12 @@ def _scan_piece(
     starts[0] = 0
     starts[1:] = ends[:-1] + 1
     blank = ends == starts
-    filled = np.flatnonzero(~blank)
+    filled = ~blank
     line_start, line_end = starts[filled], ends[filled]
     spaces = np.flatnonzero(part == 32)
-    if len(spaces) != len(filled) * (width - 1):
+    if len(spaces) != len(line_start) * (width - 1):
         return None
-    grid = spaces.reshape(len(filled), width - 1)
+    grid = spaces.reshape(len(line_start), width - 1)
     # each non-blank line holds its own width - 1 spaces, with a field before, between and
     # after them (no empty field; no line of spaces only)
     if bool((grid[:, 0] <= line_start).any()) or bool((grid[:, -1] >= line_end - 1).any()):
@@ -668,7 +669,8 @@ def _scan_piece(
     if width > 2 and bool((np.diff(grid, axis=1) < 2).any()):
         return None
     first_length = grid[:, 0] - line_start
-    dashed = np.flatnonzero((part[line_start] == 45) & ((first_length == 3) | (first_length == 10)))
+    dashed = np.flatnonzero((first_length == 3) | (first_length == 10))
+    dashed = dashed[part[line_start[dashed]] == 45]
     for k in dashed.tolist():
         if data[at + line_start[k] : at + grid[k, 0]] in (BOUNDARY.encode(), DOCSTART.encode()):
             return None  # boundaries and documents: the checked reader
@@ -685,5 +687,10 @@ def _scan_piece(
         length = end - begin
         if len(length) and int(length.max()) > _PACKED:
             return None
-        out.append(words[begin] & masks[length])
+        shift = (_PACKED - length).astype(np.uint64)
+        shift <<= np.uint64(3)  # the bytes past the tag, in bits
+        word = words[begin]
+        word <<= shift
+        word >>= shift
+        out.append(word)
     return blank, out
