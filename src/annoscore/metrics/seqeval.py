@@ -56,6 +56,7 @@ from annoscore.formats.bio_tags import (
     _default_entity_arrays,
     _types,
 )
+from annoscore.metrics.prf import prf, ratio
 
 if TYPE_CHECKING:
     import numpy as np
@@ -436,3 +437,20 @@ def classification_report(
             "support": total,
         }
     return out
+
+
+def conlleval_scores(counts: Counts) -> dict[str, float | None]:
+    """``accuracy`` (correct tokens / tokens), ``precision``, ``recall``, ``f1`` of the
+    chunks; ``None`` where undefined.  Counts without ``tokens`` (a type's) have no accuracy.
+    The scorer of ``annoscore conlleval`` and ``annoscore seqeval`` (here, so that seqeval's
+    result does not import conlleval's counting).
+
+    >>> conlleval_scores(Counts(tokens=4, correct_tokens=3, tp=1, fp=1, fn=0))
+    {'accuracy': 0.75, 'precision': 0.5, 'recall': 1.0, 'f1': 0.6666666666666666}
+    >>> conlleval_scores(Counts(tp=1, fn=1))
+    {'precision': 1.0, 'recall': 0.5, 'f1': 0.6666666666666666}
+    """
+    scores = prf(counts["tp"], counts["fp"], counts["fn"]).as_dict()
+    if "tokens" not in counts:
+        return scores
+    return {"accuracy": ratio(counts["correct_tokens"], counts["tokens"]), **scores}

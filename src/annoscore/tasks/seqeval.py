@@ -92,7 +92,6 @@ class SeqevalOptions(TaskOptions):
     reference: str = constant("seqeval-1.2.2", "The library reproduced.")
 
 
-@dataclass(frozen=True, slots=True)
 class _Tokens:
     """Both sides' tags as codes over a sequence of items: tokens, and at ``separators``
     (ascending) items that are not tokens and end sentences (where seqeval joins sentences with
@@ -103,16 +102,42 @@ class _Tokens:
     ``lines``: whether item ``i`` is line ``i + 1`` of ``path`` (else sentences given as
     lists, each followed by a separator, named by number)."""
 
-    tags: list[str]
-    gold: IntArray
-    guess: IntArray
-    separators: IntArray
-    item_doc: IntArray | None
-    names: list[str]
-    path: str
-    start: int = 0
-    lines: bool = False
-    boms: tuple[str, ...] = ()
+    __slots__ = (
+        "boms",
+        "gold",
+        "guess",
+        "item_doc",
+        "lines",
+        "names",
+        "path",
+        "separators",
+        "start",
+        "tags",
+    )
+
+    def __init__(  # a plain class: a dataclass costs the command's start-up its code generation
+        self,
+        tags: list[str],
+        gold: IntArray,
+        guess: IntArray,
+        separators: IntArray,
+        item_doc: IntArray | None,
+        names: list[str],
+        path: str,
+        start: int = 0,
+        lines: bool = False,
+        boms: tuple[str, ...] = (),
+    ) -> None:
+        self.tags = tags
+        self.gold = gold
+        self.guess = guess
+        self.separators = separators
+        self.item_doc = item_doc
+        self.names = names
+        self.path = path
+        self.start = start
+        self.lines = lines
+        self.boms = boms
 
     def where(self, t: int) -> str:
         """Item ``t``'s place, as a user finds it: ``path:line``, or sentence and token."""
