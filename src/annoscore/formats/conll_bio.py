@@ -440,7 +440,6 @@ def pair_tag_files(gold: TagColumns, system: TagColumns) -> TagColumns:
 # --- the tag columns as codes (what seqeval's default mode counts) ---------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class TagCodes:
     """The tag columns of a tag file read with whitespace as the delimiter (as
     :func:`read_tags` with ``delimiter=None`` reads them), each tag as a code: item ``i``'s tag
@@ -452,13 +451,25 @@ class TagCodes:
     :class:`TagColumns`.
     """
 
-    path: str
-    tags: list[str]
-    codes: tuple[IntArray, ...]
-    boundary: BoolArray
-    docstart: BoolArray
-    documents: list[Document]
-    bom: bool = False
+    __slots__ = ("bom", "boundary", "codes", "docstart", "documents", "path", "tags")
+
+    def __init__(  # a plain class: a dataclass costs ``annoscore seqeval``'s start-up its code
+        self,
+        path: str,
+        tags: list[str],
+        codes: tuple[IntArray, ...],
+        boundary: BoolArray,
+        docstart: BoolArray,
+        documents: list[Document],
+        bom: bool = False,
+    ) -> None:
+        self.path = path
+        self.tags = tags
+        self.codes = codes
+        self.boundary = boundary
+        self.docstart = docstart
+        self.documents = documents
+        self.bom = bom
 
     def __len__(self) -> int:
         return len(self.boundary)

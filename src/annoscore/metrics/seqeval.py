@@ -46,7 +46,6 @@ is *ill-formed* and counted (:class:`Entities`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -307,11 +306,13 @@ def _matches(patterns: frozenset[Pattern], a: tuple[str, str], b: tuple[str, str
     return False
 
 
-@dataclass(frozen=True, slots=True)
 class StrictReader:
     """Strict-mode entities of one scheme (the module doc), with its pattern tests cached."""
 
-    scheme: Scheme
+    __slots__ = ("scheme",)
+
+    def __init__(self, scheme: Scheme) -> None:  # a plain class: no generated code at import
+        self.scheme = scheme
 
     def invalid(self, tag: str) -> bool:
         """Whether ``tag``'s prefix is not one the scheme allows (or the tag is empty)."""
