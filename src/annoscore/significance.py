@@ -64,7 +64,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from annoscore.errors import InputError
-from annoscore.options import MAX_SAMPLES
+from annoscore.options import MAX_SAMPLES as MAX_SAMPLES  # the most resamples, re-exported
 from annoscore.result import TYPE_PREFIX, CountMatrix, Result, Scorer, Scores, ScoreWarning
 from annoscore.signature import Signature
 
