@@ -14,10 +14,11 @@ bytecode as an installed package does (``installed.py``).  conlleval.pl itself i
 it is not installed here.
 
 Target (issue 29): >= 20x seqeval's ``classification_report`` end to end.  Met, narrowly (2
-CPUs shared with other jobs, load 6-13 while measured; one run, best of 3 or 5; CPU seconds):
-seqeval 1.2.2 3.98-4.26 s, ``annoscore seqeval`` 0.195-0.21 s (20.1-20.9x; before this round
-0.21-0.24 s, 16.8-18.2x; 0.54 s, 7.3x before the tags were read as codes), ``annoscore
-conlleval`` 0.45-0.47 s (9.0x), reports equal; in one process (start-up excluded) 60-80x.
+CPUs shared with other jobs, load 2-13 while measured; one run, best of 3 or 5; CPU seconds):
+seqeval 1.2.2 3.91-4.26 s, ``annoscore seqeval`` 0.185-0.21 s (20.1-21.6x, wall 19.7-20.8x;
+before this round 0.21-0.24 s, 16.8-18.2x; 0.54 s, 7.3x before the tags were read as codes),
+``annoscore conlleval`` 0.45-0.50 s (7.8-9.0x), reports equal; in one process (start-up
+excluded) 60-83x.
 Counted exactly (``valgrind --tool=callgrind``, instructions of the whole process): 912 million
 against 1,122 million before this round, 11,900 page faults against 18,700.  What the command
 costs now: the interpreter 39 million instructions, typer 200 million, NumPy's import 334
@@ -31,7 +32,7 @@ finds each entity's begin by a cumulative count instead of a binary search; the 
 ``annoscore.scale`` (one process) and ``annoscore.significance``; the seqeval scorer no longer
 imports conlleval's counting.  Readers (best of 3, in this process): the tag file as strings
 (conlleval) 2.4-4.3x the floor, as codes (seqeval) 0.4-0.7x, PubTator 28-99x, Prodigy JSONL
-10-13x, BioC JSON 8-9x, BioC XML 12-16x: each annotation becomes a frozen ``Mention`` with a
+10-13x, BioC JSON 8-10x, BioC XML 12-16x: each annotation becomes a frozen ``Mention`` with a
 checked ``Span`` and often a ``Normalization`` (about 5 us together), the floor builds nothing;
 not met (a scan cannot help while the shape is an object per annotation).
 
