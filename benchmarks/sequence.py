@@ -13,18 +13,28 @@ labelled, the same work in this process (start-up excluded).  annoscore runs fro
 bytecode as an installed package does (``installed.py``).  conlleval.pl itself is not timed:
 it is not installed here.
 
-Target (issue 29): >= 20x seqeval's ``classification_report`` end to end.  Not met: latest
-figures (2 CPUs shared with other jobs, wall 2-3x the CPU time; one run, best of 3; CPU seconds):
-seqeval 1.2.2 4.00-4.15 s, ``annoscore seqeval`` 0.24 s (16.8-17.2x; 0.54 s, 7.3x before the
-tags were read as codes), ``annoscore conlleval`` 0.45 s (8.8-9.1x), reports equal; in one
-process (start-up excluded) 48-62x.  What is left is start-up: the interpreter, typer and NumPy
-take 0.11 s of CPU and annoscore's own modules about 0.05 s, so 20x (0.20 s) leaves about
-0.04 s for reading 3.2 MB and scoring 300,000 tokens, which is what that takes
-(``read_tag_codes`` 18 ms, counting 16 ms, best of 7).  Readers (best of 3, in this process):
-the tag file as strings (conlleval) 2.4-3.3x the floor, as codes (seqeval) 0.7x, PubTator
-28-61x, Prodigy JSONL 10-13x, BioC JSON 8-9x, BioC XML 16x (18-22x before its C-parser scan):
-each annotation becomes a frozen ``Mention`` with a checked ``Span`` and often a
-``Normalization`` (about 5 us together), the floor builds nothing; not met either.
+Target (issue 29): >= 20x seqeval's ``classification_report`` end to end.  Met, narrowly (2
+CPUs shared with other jobs, load 2-13 while measured; one run, best of 3 or 5; CPU seconds):
+seqeval 1.2.2 3.91-4.26 s, ``annoscore seqeval`` 0.185-0.21 s (20.1-21.6x, wall 19.7-20.8x;
+before this round 0.21-0.24 s, 16.8-18.2x; 0.54 s, 7.3x before the tags were read as codes),
+``annoscore conlleval`` 0.45-0.50 s (7.8-9.0x), reports equal; in one process (start-up
+excluded) 60-83x.
+Counted exactly (``valgrind --tool=callgrind``, instructions of the whole process): 912 million
+against 1,122 million before this round, 11,900 page faults against 18,700.  What the command
+costs now: the interpreter 39 million instructions, typer 200 million, NumPy's import 334
+million, annoscore's own modules about 140 million (a third of it the code that
+``dataclasses`` generates at import), reading 3.2 MB about 190 million and scoring 300,000
+tokens about 90 million.  What was cut: the tag-code scan reads the bytes in 128 KB pieces
+(small arrays, fewer fresh pages), finds first sightings without a pass per tag and without
+``np.unique`` (which imported ``numpy.ma``), and gathers less; default mode counts on the
+file's items (blank lines as separators) instead of compacting and re-joining the tokens, and
+finds each entity's begin by a cumulative count instead of a binary search; the command skips
+``annoscore.scale`` (one process) and ``annoscore.significance``; the seqeval scorer no longer
+imports conlleval's counting.  Readers (best of 3, in this process): the tag file as strings
+(conlleval) 2.4-4.3x the floor, as codes (seqeval) 0.4-0.7x, PubTator 28-99x, Prodigy JSONL
+10-13x, BioC JSON 8-10x, BioC XML 12-16x: each annotation becomes a frozen ``Mention`` with a
+checked ``Span`` and often a ``Normalization`` (about 5 us together), the floor builds nothing;
+not met (a scan cannot help while the shape is an object per annotation).
 
 Then each new reader (the tag file as strings and as codes, PubTator, Prodigy JSONL, BioC JSON
 and XML; 2,000 documents of 10 annotations) against ``readers.floor`` in this process (target:

@@ -54,6 +54,13 @@ _KEY = "annoscore"
 _TRUE = frozenset({"true", "yes", "1"})
 _FALSE = frozenset({"false", "no", "0"})
 
+MAX_SAMPLES = 1_000_000
+"""The most resamples or trials one call of :mod:`annoscore.significance` draws: a million take
+5 to 40 seconds (one call of the scorer each), far more than a percentile interval or a p-value
+needs (sacrebleu draws 1,000 and 10,000); ``--bootstrap 10**12`` would run for weeks and fill
+the memory.  Here, so that the command line's ``--bootstrap`` knows it without importing that
+module."""
+
 
 @dataclass(frozen=True, slots=True)
 class Setting:

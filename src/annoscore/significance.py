@@ -51,6 +51,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from annoscore.errors import InputError
+from annoscore.options import MAX_SAMPLES as MAX_SAMPLES  # the most resamples, re-exported
 from annoscore.result import TYPE_PREFIX, CountMatrix, Result, Scorer, Scores, ScoreWarning
 from annoscore.signature import Signature
 
@@ -69,10 +70,6 @@ BATCH_BYTES = 64 * 2**20
 BATCH_SAMPLES = 10_000
 """Resamples in one batch at most (their scores are Python objects until the batch is done)."""
 
-MAX_SAMPLES = 1_000_000
-"""The most resamples or trials one call draws: a million take 5 to 40 seconds (one call of the
-scorer each), far more than a percentile interval or a p-value needs (sacrebleu draws 1,000 and
-10,000); ``--bootstrap 10**12`` would run for weeks and fill the memory."""
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: told after every batch of resamples or trials."""

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import bisect
 import math
 import os
 import random
@@ -286,13 +287,14 @@ def _scan_case(rng: random.Random, case: int) -> str:
     return "\n".join(lines) + ("\n" if rng.random() < 0.8 else "")
 
 
-def test_the_tag_code_scan_is_the_line_by_line_reading() -> None:
+def test_the_tag_code_scan_is_the_line_by_line_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     import tempfile
     from pathlib import Path
 
     import numpy as np
 
     from annoscore.errors import InputError
+    from annoscore.formats import conll_bio
     from annoscore.formats.conll_bio import _scan_tag_codes, read_tag_codes
     from tests.oracles.bio import plain_tag_codes
 
@@ -300,6 +302,8 @@ def test_the_tag_code_scan_is_the_line_by_line_reading() -> None:
     scanned = 0
     folder = Path(tempfile.mkdtemp())
     for case in range(CASES * 4):
+        # the scan reads pieces of the bytes: pieces of one line, of a few, and of the file
+        monkeypatch.setattr(conll_bio, "_SCAN_PIECE", rng.choice([1, 9, 50, 300, 1 << 17]))
         text = _scan_case(rng, case)
         path = folder / f"case{case % 7}.txt"
         path.write_bytes(text.encode("utf-8"))
@@ -321,18 +325,23 @@ def test_the_tag_code_scan_is_the_line_by_line_reading() -> None:
     assert scanned > CASES * 2  # the generator hits the scan
 
 
-def test_seqeval_of_a_tag_file_is_the_token_by_token_reading() -> None:
+def test_seqeval_of_a_tag_file_is_the_token_by_token_reading(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import tempfile
     from pathlib import Path
 
     from annoscore.errors import InputError
+    from annoscore.formats import conll_bio
     from annoscore.metrics.seqeval import entity_counts
     from annoscore.tasks.seqeval import score_seqeval_file
     from tests.oracles.bio import plain_default_entities, plain_read_tags
 
     rng = random.Random("seqeval-file")
     folder = Path(tempfile.mkdtemp())
+    several = 0  # cases of several documents read
     for case in range(CASES * 2):
+        monkeypatch.setattr(conll_bio, "_SCAN_PIECE", rng.choice([1, 40, 1 << 17]))
         text = _scan_case(rng, case)
         path = folder / "tags.txt"
         path.write_bytes(text.encode("utf-8"))
@@ -347,23 +356,37 @@ def test_seqeval_of_a_tag_file_is_the_token_by_token_reading() -> None:
         # with one O after each (its entity offsets count in that joined sequence)
         gold: list[str] = []
         guess: list[str] = []
-        tokens = right = 0
+        doc_of: list[int] = []  # the document of each place of the joined sequence
+        tokens = [0] * len(read.documents)
+        right = [0] * len(read.documents)
+        starts = [d.start for d in read.documents]
         open_sentence = False
-        for token, b, g, p in zip(read.tokens, read.boundary, *read.columns, strict=True):
+        for i, (token, b, g, p) in enumerate(
+            zip(read.tokens, read.boundary, *read.columns, strict=True)
+        ):
+            d = bisect.bisect_right(starts, i) - 1  # documents hold the items from their start
             if b or token == "-DOCSTART-":  # not a token: ends a sentence
                 if open_sentence:
                     gold.append("O")
                     guess.append("O")
+                    doc_of.append(d)
                 open_sentence = False
                 continue
-            tokens += 1
-            right += g == p
+            tokens[d] += 1
+            right[d] += g == p
             gold.append(g)
             guess.append(p)
+            doc_of.append(d)
             open_sentence = True
-        expected = entity_counts(
-            set(plain_default_entities([*gold, "O"])), set(plain_default_entities([*guess, "O"]))
-        )
-        got = score_seqeval_file(path).matrix.total()
-        assert (got["tokens"], got["correct_tokens"]) == (tokens, right), case
-        assert {k: got[k] for k in expected.as_dict()} == expected.as_dict(), case
+        result = score_seqeval_file(path)
+        for d, document in enumerate(read.documents):  # an entity: its first token's document
+            expected = entity_counts(
+                {e for e in plain_default_entities([*gold, "O"]) if doc_of[e[1]] == d},
+                {e for e in plain_default_entities([*guess, "O"]) if doc_of[e[1]] == d},
+            )
+            got = result.matrix.row(result.matrix.documents.index(document.name))
+            assert (got["tokens"], got["correct_tokens"]) == (tokens[d], right[d]), case
+            assert {k: got[k] for k in expected.as_dict()} == expected.as_dict(), case
+        assert len(result.matrix.documents) == max(1, len(read.documents)), case  # empty: one
+        several += len(read.documents) > 1
+    assert several > CASES // 20  # the generator hits -DOCSTART- lines

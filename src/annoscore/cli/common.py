@@ -28,9 +28,9 @@ import typer
 
 from annoscore.cli import CLOSED_PIPE_STATUS
 from annoscore.errors import InputError
+from annoscore.options import MAX_SAMPLES
 from annoscore.report.generic import TextRenderer, render
 from annoscore.result import Result, one_line, refuse_tolerated
-from annoscore.significance import MAX_SAMPLES
 
 
 class OutputFormat(str, Enum):

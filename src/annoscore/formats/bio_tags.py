@@ -62,14 +62,24 @@ def _types(names: list[str]) -> list[str]:
     return [default_parts(name)[1] for name in names] + ["_", ""]
 
 
-def _default_entity_arrays(codes: IntArray, names: list[str]) -> tuple[IntArray, ...]:
+def _default_entity_arrays(
+    codes: IntArray, names: list[str], first: int = 0, separators: IntArray | None = None
+) -> tuple[IntArray, ...]:
     """(type code, begin, end) of the entities of a joined sequence of tag codes (indices into
     ``names``; ``len(names)`` is a separator ``O``); type codes index :func:`_types`.
 
     The end and start decisions of each (previous, current) pair of distinct tags are tabled
     once; an entity ends at each item where a chunk ends (and after the last, before a final
     ``O``), typed by the item before it, and begins at the last item before it where a chunk
-    started (0 if none: seqeval's first offset).
+    started (``first`` if none: seqeval's first offset).  ``first``: the first token, read as
+    the start of the sequence (the items before it must be separators: they end and start
+    nothing), so a sequence may begin with separators.  ``separators``: more items read as
+    separators, whatever their codes.
+
+    >>> import numpy as np
+    >>> names = ["B-X", "I-X", "O"]
+    >>> [a.tolist() for a in _default_entity_arrays(np.array([3, 3, 0, 1, 3, 0]), names, 2)]
+    [[0, 0], [2, 5], [4, 6]]
     """
     import numpy as np
 
@@ -82,12 +92,23 @@ def _default_entity_arrays(codes: IntArray, names: list[str]) -> tuple[IntArray,
             ends[a, b] = p in "ES" or (p, c) in _DEFAULT_ENDS or (p not in "O." and pt != ct)
             starts[a, b] = c in "BS" or (p, c) in _DEFAULT_STARTS or (c not in "O." and pt != ct)
     separator, initial = n_parts - 2, n_parts - 1
-    current = np.append(codes, separator)
-    previous = np.concatenate(([initial], current[:-1]))
-    end_at = np.flatnonzero(ends[previous, current])
-    start_at = np.flatnonzero(starts[previous, current])
-    before = np.searchsorted(start_at, end_at, side="left")
-    begin = np.concatenate(([0], start_at))[before]  # no start before: seqeval's offset 0
+    small = np.int16 if n_parts * n_parts < 1 << 15 else np.int64
+    current = np.empty(len(codes) + 1, dtype=small)
+    current[:-1] = codes
+    current[-1] = separator
+    if separators is not None:
+        current[separators] = separator
+    previous = np.empty_like(current)
+    previous[1:] = current[:-1]
+    previous[: first + 1] = initial
+    pair = np.multiply(previous, n_parts, dtype=np.intp)
+    pair += current
+    end_at = np.flatnonzero(ends.ravel()[pair])
+    started = starts.ravel()[pair]
+    start_at = np.flatnonzero(started)
+    # the starts before each end (no end at item 0: the initial tag ends nothing)
+    before = np.cumsum(started, dtype=np.int32 if len(started) < 1 << 31 else np.int64)
+    begin = np.concatenate(([first], start_at))[before[end_at - 1]]  # none: seqeval's offset 0
     kinds = _types(names)
     type_index = {kind: k for k, kind in enumerate(dict.fromkeys(kinds))}
     type_of = np.array([type_index[kind] for kind in kinds], dtype=np.int64)

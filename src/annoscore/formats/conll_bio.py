@@ -440,7 +440,6 @@ def pair_tag_files(gold: TagColumns, system: TagColumns) -> TagColumns:
 # --- the tag columns as codes (what seqeval's default mode counts) ---------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class TagCodes:
     """The tag columns of a tag file read with whitespace as the delimiter (as
     :func:`read_tags` with ``delimiter=None`` reads them), each tag as a code: item ``i``'s tag
@@ -452,13 +451,25 @@ class TagCodes:
     :class:`TagColumns`.
     """
 
-    path: str
-    tags: list[str]
-    codes: tuple[IntArray, ...]
-    boundary: BoolArray
-    docstart: BoolArray
-    documents: list[Document]
-    bom: bool = False
+    __slots__ = ("bom", "boundary", "codes", "docstart", "documents", "path", "tags")
+
+    def __init__(  # a plain class: a dataclass costs ``annoscore seqeval``'s start-up its code
+        self,
+        path: str,
+        tags: list[str],
+        codes: tuple[IntArray, ...],
+        boundary: BoolArray,
+        docstart: BoolArray,
+        documents: list[Document],
+        bom: bool = False,
+    ) -> None:
+        self.path = path
+        self.tags = tags
+        self.codes = codes
+        self.boundary = boundary
+        self.docstart = docstart
+        self.documents = documents
+        self.bom = bom
 
     def __len__(self) -> int:
         return len(self.boundary)
@@ -540,19 +551,42 @@ def _numbered(words: WordArray) -> tuple[IntArray, list[int]] | None:
     """
     import numpy as np
 
-    slot = ((words * np.uint64(_GOLDEN)) >> np.uint64(64 - _SLOTS_BITS)).astype(np.int64)
-    held = np.zeros(1 << _SLOTS_BITS, dtype=np.uint64)
+    size = 1 << _SLOTS_BITS
+    slot = ((words * np.uint64(_GOLDEN)) >> np.uint64(64 - _SLOTS_BITS)).astype(np.intp)
+    held = np.zeros(size, dtype=np.uint64)
     held[slot] = words
-    if not bool((held[slot] == words).all()):
+    if not np.array_equal(held[slot], words):
         return None  # two words in one slot
-    used = np.flatnonzero(np.bincount(slot, minlength=1 << _SLOTS_BITS))
+    if words.all():  # the slots used hold a word other than 0
+        used = np.flatnonzero(held)
+    else:
+        seen = np.zeros(size, dtype=bool)
+        seen[slot] = True
+        used = np.flatnonzero(seen)
     if len(used) > _SCAN_DISTINCT:
         return None
-    first = [int(np.argmax(slot == s)) for s in used.tolist()]
-    order = used[np.argsort(first, kind="stable")]
-    rank = np.zeros(1 << _SLOTS_BITS, dtype=np.int64)
+    # where each slot is first seen: looked for in growing pieces until every one is found
+    first = np.full(size, len(words), dtype=np.intp)
+    at, step, missing = 0, 4096, len(used)
+    there = np.zeros(size, dtype=bool)
+    while missing:
+        piece = slot[at : at + step]
+        there[:] = False
+        there[piece] = True
+        for s in np.flatnonzero(there & (first == len(words))).tolist():
+            first[s] = at + int(np.argmax(piece == s))
+            missing -= 1
+        at += step
+        step *= 4
+    order = used[np.argsort(first[used], kind="stable")]
+    rank = np.zeros(size, dtype=np.int64)
     rank[order] = np.arange(len(order))
     return rank[slot], [int(v) for v in held[order]]
+
+
+_SCAN_PIECE = 1 << 17
+"""The scan reads the bytes in pieces of about this many (cut after a line end): its arrays stay
+small, in the processor's cache and in memory already used, which a fresh process pays for."""
 
 
 def _scan_tag_codes(data: bytes, path: str, columns: Sequence[int]) -> TagCodes | None:
@@ -560,64 +594,47 @@ def _scan_tag_codes(data: bytes, path: str, columns: Sequence[int]) -> TagCodes 
     non-blank line with as many fields, tags of at most :data:`_PACKED` bytes, no ``-X-`` or
     ``-DOCSTART-`` line; ``None`` to decline (any other file: the checked reader reads it).
 
-    Found with NumPy on the bytes: the line ends and spaces, each line's fields from its
-    spaces, each tag packed into a 64-bit word (its bytes, zero-padded) and the distinct words
-    numbered in the order they are first seen.
+    Found with NumPy on the bytes, piece by piece (:func:`_scan_piece`): the line ends and
+    spaces, each line's fields from its spaces, each tag packed into a 64-bit word (its bytes,
+    zero-padded); then the distinct words numbered in the order they are first seen.
     """
     if not data or not data.isascii() or any(b in data for b in _DECLINED):
+        return None
+    first = len(data) - len(data.lstrip(b"\n"))
+    if first == len(data):
+        return None  # blank lines only
+    first_end = data.find(b"\n", first)
+    width = data.count(b" ", first, len(data) if first_end < 0 else first_end) + 1
+    positions = [c + width if c < 0 else c for c in columns]
+    if width < 2 or any(p < 0 or p >= width for p in positions):
         return None
     import numpy as np
 
     raw = np.frombuffer(data, dtype=np.uint8)
-    newline = np.flatnonzero(raw == 10)
-    ends = newline if data.endswith(b"\n") else np.append(newline, len(data))
-    starts = np.concatenate(([0], ends[:-1] + 1))
-    blank = ends == starts
-    filled = np.flatnonzero(~blank)
-    if not len(filled):
-        return None
-    spaces = np.flatnonzero(raw == 32)
-    first_start, first_end = starts[filled[0]], ends[filled[0]]
-    width = int(np.searchsorted(spaces, first_end) - np.searchsorted(spaces, first_start)) + 1
-    positions = [c + width if c < 0 else c for c in columns]
-    if width < 2 or any(p < 0 or p >= width for p in positions):
-        return None
-    line_start, line_end = starts[filled], ends[filled]
-    if len(spaces) != len(filled) * (width - 1):
-        return None
-    grid = spaces.reshape(len(filled), width - 1)
-    # each non-blank line holds its own width - 1 spaces, with a field before, between and
-    # after them (no empty field; no line of spaces only)
-    if bool((grid[:, 0] <= line_start).any()) or bool((grid[:, -1] >= line_end - 1).any()):
-        return None
-    if width > 2 and bool((np.diff(grid, axis=1) < 2).any()):
-        return None
-    first_length = grid[:, 0] - line_start
-    dashed = np.flatnonzero((raw[line_start] == 45) & ((first_length == 3) | (first_length == 10)))
-    for k in dashed.tolist():
-        if data[line_start[k] : grid[k, 0]] in (BOUNDARY.encode(), DOCSTART.encode()):
-            return None  # boundaries and documents: the checked reader
-    padded = np.concatenate((raw, np.zeros(_PACKED, dtype=np.uint8)))
-    words = np.ndarray((len(raw) + 1,), dtype="<u8", buffer=padded.data, strides=(1,))
-    masks = np.array([(1 << (8 * k)) - 1 for k in range(_PACKED + 1)], dtype=np.uint64)
-    outside = np.uint64(ord("O"))
-    values = []
-    for p in positions:
-        begin = line_start if p == 0 else grid[:, p - 1] + 1
-        end = line_end if p == width - 1 else grid[:, p]
-        length = end - begin
-        if bool((length > _PACKED).any()):
+    blanks = []
+    packed: list[list[WordArray]] = [[] for _ in positions]
+    at = 0
+    while at < len(data):
+        cut = data.find(b"\n", at + _SCAN_PIECE)
+        cut = len(data) if cut < 0 else cut + 1
+        piece = _scan_piece(data, raw, at, cut, width, positions)
+        if piece is None:
             return None
-        column = np.full(len(blank), outside, dtype=np.uint64)
-        column[filled] = words[begin] & masks[length]
-        values.append(column)
-    every = np.concatenate(values)
+        blanks.append(piece[0])
+        for column, words in zip(packed, piece[1], strict=True):
+            column.append(words)
+        at = cut
+    blank = np.concatenate(blanks)
+    n = len(blank)
+    filled = ~blank
+    every = np.full(n * len(positions), ord("O"), dtype=np.uint64)  # "O" at a boundary
+    for k, column in enumerate(packed):
+        every[k * n : (k + 1) * n][filled] = np.concatenate(column)
     numbered = _numbered(every)
     if numbered is None:
         return None
     codes, found = numbered
     tags = [v.to_bytes(8, "little").rstrip(b"\0").decode("ascii") for v in found]
-    n = len(blank)
     return TagCodes(
         path,
         tags,
@@ -626,3 +643,65 @@ def _scan_tag_codes(data: bytes, path: str, columns: Sequence[int]) -> TagCodes 
         np.zeros(n, dtype=bool),
         [Document(Path(path).name, 0, 0)],
     )
+
+
+def _scan_piece(
+    data: bytes,
+    raw: npt.NDArray[np.uint8],
+    at: int,
+    cut: int,
+    width: int,
+    positions: list[int],
+) -> tuple[BoolArray, list[WordArray]] | None:
+    """The lines of ``data[at:cut]`` (whole lines; ``raw``: ``data`` as bytes): whether each
+    is blank, and each tag column of its non-blank lines packed into words; ``None`` to decline
+    (another number of fields, an empty field, a ``-X-`` or ``-DOCSTART-`` line, a tag past
+    :data:`_PACKED` bytes)."""
+    import numpy as np
+
+    part = raw[at:cut]
+    ends = np.flatnonzero(part == 10)
+    if cut == len(data) and not data.endswith(b"\n"):
+        ends = np.append(ends, cut - at)
+    starts = np.empty_like(ends)
+    starts[0] = 0
+    starts[1:] = ends[:-1] + 1
+    blank = ends == starts
+    filled = ~blank
+    line_start, line_end = starts[filled], ends[filled]
+    spaces = np.flatnonzero(part == 32)
+    if len(spaces) != len(line_start) * (width - 1):
+        return None
+    grid = spaces.reshape(len(line_start), width - 1)
+    # each non-blank line holds its own width - 1 spaces, with a field before, between and
+    # after them (no empty field; no line of spaces only)
+    if bool((grid[:, 0] <= line_start).any()) or bool((grid[:, -1] >= line_end - 1).any()):
+        return None
+    if width > 2 and bool((np.diff(grid, axis=1) < 2).any()):
+        return None
+    first_length = grid[:, 0] - line_start
+    dashed = np.flatnonzero((first_length == 3) | (first_length == 10))
+    dashed = dashed[part[line_start[dashed]] == 45]
+    for k in dashed.tolist():
+        if data[at + line_start[k] : at + grid[k, 0]] in (BOUNDARY.encode(), DOCSTART.encode()):
+            return None  # boundaries and documents: the checked reader
+    if cut + _PACKED <= len(data):  # each word reads the 8 bytes from its tag on
+        words = np.ndarray((cut - at,), dtype="<u8", buffer=data, offset=at, strides=(1,))
+    else:
+        padded = np.zeros(cut - at + _PACKED, dtype=np.uint8)
+        padded[: cut - at] = part
+        words = np.ndarray((cut - at,), dtype="<u8", buffer=padded.data, strides=(1,))
+    out = []
+    for p in positions:
+        begin = line_start if p == 0 else grid[:, p - 1] + 1
+        end = line_end if p == width - 1 else grid[:, p]
+        length = end - begin
+        if len(length) and int(length.max()) > _PACKED:
+            return None
+        shift = (_PACKED - length).astype(np.uint64)
+        shift <<= np.uint64(3)  # the bytes past the tag, in bits
+        word = words[begin]
+        word <<= shift
+        word >>= shift
+        out.append(word)
+    return blank, out

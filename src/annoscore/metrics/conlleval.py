@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from annoscore.counts import Counts, Number
-from annoscore.metrics.prf import prf, ratio
+from annoscore.metrics.seqeval import conlleval_scores as conlleval_scores  # its scorer
 from annoscore.result import Details
 
 if TYPE_CHECKING:
@@ -258,18 +258,3 @@ def _document_counts(
         data[f"type:{kind}:fp"] = found_guess.get(kind, 0) - hit
         data[f"type:{kind}:fn"] = found_gold.get(kind, 0) - hit
     return Counts(data)
-
-
-def conlleval_scores(counts: Counts) -> dict[str, float | None]:
-    """``accuracy`` (correct tokens / tokens), ``precision``, ``recall``, ``f1`` of the
-    chunks; ``None`` where undefined.  Counts without ``tokens`` (a type's) have no accuracy.
-
-    >>> conlleval_scores(Counts(tokens=4, correct_tokens=3, tp=1, fp=1, fn=0))
-    {'accuracy': 0.75, 'precision': 0.5, 'recall': 1.0, 'f1': 0.6666666666666666}
-    >>> conlleval_scores(Counts(tp=1, fn=1))
-    {'precision': 1.0, 'recall': 0.5, 'f1': 0.6666666666666666}
-    """
-    scores = prf(counts["tp"], counts["fp"], counts["fn"]).as_dict()
-    if "tokens" not in counts:
-        return scores
-    return {"accuracy": ratio(counts["correct_tokens"], counts["tokens"]), **scores}

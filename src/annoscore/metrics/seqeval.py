@@ -46,7 +46,6 @@ is *ill-formed* and counted (:class:`Entities`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -56,6 +55,7 @@ from annoscore.formats.bio_tags import (
     _default_entity_arrays,
     _types,
 )
+from annoscore.metrics.prf import prf, ratio
 
 if TYPE_CHECKING:
     import numpy as np
@@ -119,54 +119,91 @@ def default_mode_code_counts(
     documents: int,
 ) -> list[Counts]:
     """:func:`default_mode_counts` of tags given as codes: token ``t``'s tags are
-    ``names[gold[t]]`` and ``names[guess[t]]`` (distinct names: equal codes, equal tags)."""
+    ``names[gold[t]]`` and ``names[guess[t]]`` (distinct names: equal codes, equal tags); the
+    sentences are joined with one separator after each and counted by
+    :func:`default_mode_item_counts`."""
     import numpy as np
 
     n = len(gold)
-    sentences = np.asarray(sentence_starts, dtype=np.int64)
-    # token t of sentence k sits at t + k in the joined sequence; the O after sentence k at
-    # (its end) + k
-    sentence_of = np.zeros(n, dtype=np.int64)
-    if len(sentences) > 1:
-        np.add.at(sentence_of, sentences[1:][sentences[1:] < n], 1)
-        sentence_of = np.cumsum(sentence_of)
-    at = np.arange(n, dtype=np.int64) + sentence_of
-    length = n + len(sentences)
-    separator = len(names)
+    starts = np.asarray(sentence_starts, dtype=np.int64)
+    ends = np.append(starts[1:], n) if len(starts) else starts
+    # token t of sentence k sits at t + k in the joined sequence, the separator after sentence
+    # k at (its end) + k
+    separators = ends + np.arange(len(starts), dtype=np.int64)
+    token_at = np.ones(n + len(starts), dtype=bool)
+    token_at[separators] = False
+    at = np.flatnonzero(token_at)
+    item_doc = np.zeros(n + len(starts), dtype=np.int64)
     doc_of_sentence = np.asarray(sentence_doc, dtype=np.int64)
-    joined_doc = np.zeros(length + 1, dtype=np.int64)
-    if len(sentences):
-        sentence_ends = np.append(sentences[1:], n)
-        joined_doc[at] = doc_of_sentence[sentence_of]
-        joined_doc[sentence_ends + np.arange(len(sentences))] = doc_of_sentence
+    if len(starts):
+        item_doc[separators] = doc_of_sentence
+        item_doc[at] = np.repeat(doc_of_sentence, ends - starts)
+    joined_gold = np.zeros(n + len(starts), dtype=np.int64)
+    joined_gold[at] = gold
+    joined_guess = np.zeros(n + len(starts), dtype=np.int64)
+    joined_guess[at] = guess
+    return default_mode_item_counts(
+        names, joined_gold, joined_guess, separators, item_doc, documents
+    )
+
+
+def default_mode_item_counts(
+    names: list[str],
+    gold: IntArray,
+    guess: IntArray,
+    separators: IntArray,
+    item_doc: IntArray | None,
+    documents: int,
+    start: int = 0,
+) -> list[Counts]:
+    """The counts of each document in seqeval's default mode, of a sequence of items: tokens,
+    and at ``separators`` (ascending) items that are not tokens (where seqeval joins sentences
+    with an ``O``; their codes are not read).  Item ``i``'s tags are ``names[gold[i]]`` and
+    ``names[guess[i]]``; ``item_doc[i]`` its document (``None``: all in document 0).  An entity
+    belongs to the document of its first token.  A run of separators reads as one ``O``
+    (``O`` then ``O`` ends and starts no chunk).  ``start``: the item where seqeval's sequence
+    begins (the separators before it are not read: a file's blank lines before its first
+    token; :func:`~annoscore.formats.bio_tags._default_entity_arrays` with ``first``).
+
+    >>> import numpy as np
+    >>> c = default_mode_item_counts(
+    ...     ["B-X", "I-X", "O"], np.array([0, 1, 0, 0]), np.array([0, 1, 0, 2]),
+    ...     np.array([2]), None, 1)
+    >>> c[0]["tokens"], c[0]["tp"], c[0]["fn"]
+    (3, 1, 1)
+    """
+    import numpy as np
+
+    n = len(gold)
+    token = np.ones(n, dtype=bool)
+    token[separators] = False
     kinds = _types(names)
     type_names = list(dict.fromkeys(kinds))
     n_types = len(type_names)
     ends = []
     keys = []
     tables = []
-    coded = []
     for column in (gold, guess):
-        codes = np.full(length, separator, dtype=np.int64)
-        coded.append(np.asarray(column, dtype=np.int64))
-        codes[at] = coded[-1]
-        kind, begin, end = _default_entity_arrays(codes, names)
+        kind, begin, end = _default_entity_arrays(column, names, start, separators)
         ends.append(end)
-        keys.append(kind * (length + 1) + begin)
-        tables.append(joined_doc[begin] * n_types + kind)
+        keys.append(kind * (n + 1) + begin)
+        tables.append(kind if item_doc is None else item_doc[begin] * n_types + kind)
     # at most one entity of a side ends at a place: a gold entity is found when the predicted
     # one that ends where it ends has its type and begin
-    predicted_at = np.full(length + 1, -1, dtype=np.int64)
+    predicted_at = np.full(n + 1, -1, dtype=np.int64)
     predicted_at[ends[1]] = keys[1]
     hit_gold = predicted_at[ends[0]] == keys[0]
     size = documents * n_types
     gold_table = np.bincount(tables[0], minlength=size).reshape(documents, n_types)
     guess_table = np.bincount(tables[1], minlength=size).reshape(documents, n_types)
     hits = np.bincount(tables[0][hit_gold], minlength=size).reshape(documents, n_types)
-    same = coded[0] == coded[1]  # one code per distinct tag: equal codes, equal tags
-    token_doc = doc_of_sentence[sentence_of] if n else np.zeros(0, dtype=np.int64)
-    tokens = np.bincount(token_doc, minlength=documents)
-    right = np.bincount(token_doc[same], minlength=documents)
+    same = token & (gold == guess)  # one code per distinct tag: equal codes, equal tags
+    if item_doc is None:
+        tokens = np.array([n - len(separators)])
+        right = np.array([np.count_nonzero(same)])
+    else:
+        tokens = np.bincount(item_doc[token], minlength=documents)
+        right = np.bincount(item_doc[same], minlength=documents)
     out = []
     for d in range(documents):
         data: dict[str, Number] = {"tokens": int(tokens[d]), "correct_tokens": int(right[d])}
@@ -269,11 +306,13 @@ def _matches(patterns: frozenset[Pattern], a: tuple[str, str], b: tuple[str, str
     return False
 
 
-@dataclass(frozen=True, slots=True)
 class StrictReader:
     """Strict-mode entities of one scheme (the module doc), with its pattern tests cached."""
 
-    scheme: Scheme
+    __slots__ = ("scheme",)
+
+    def __init__(self, scheme: Scheme) -> None:  # a plain class: no generated code at import
+        self.scheme = scheme
 
     def invalid(self, tag: str) -> bool:
         """Whether ``tag``'s prefix is not one the scheme allows (or the tag is empty)."""
@@ -399,3 +438,20 @@ def classification_report(
             "support": total,
         }
     return out
+
+
+def conlleval_scores(counts: Counts) -> dict[str, float | None]:
+    """``accuracy`` (correct tokens / tokens), ``precision``, ``recall``, ``f1`` of the
+    chunks; ``None`` where undefined.  Counts without ``tokens`` (a type's) have no accuracy.
+    The scorer of ``annoscore conlleval`` and ``annoscore seqeval`` (here, so that seqeval's
+    result does not import conlleval's counting).
+
+    >>> conlleval_scores(Counts(tokens=4, correct_tokens=3, tp=1, fp=1, fn=0))
+    {'accuracy': 0.75, 'precision': 0.5, 'recall': 1.0, 'f1': 0.6666666666666666}
+    >>> conlleval_scores(Counts(tp=1, fn=1))
+    {'precision': 1.0, 'recall': 0.5, 'f1': 0.6666666666666666}
+    """
+    scores = prf(counts["tp"], counts["fp"], counts["fn"]).as_dict()
+    if "tokens" not in counts:
+        return scores
+    return {"accuracy": ratio(counts["correct_tokens"], counts["tokens"]), **scores}

@@ -393,7 +393,7 @@ register(
         summary="seqeval's entity scores of tag sequences: default mode, or strict per scheme",
         options="annoscore.tasks.seqeval:SeqevalOptions",
         score="annoscore.tasks.seqeval:score_seqeval",
-        scorer="annoscore.metrics.conlleval:conlleval_scores",
+        scorer="annoscore.metrics.seqeval:conlleval_scores",
         headline="f1",
         sample=Sample("bio/gold.conll", "bio/system.conll", title="seqeval, default mode"),
     )

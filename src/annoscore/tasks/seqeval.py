@@ -46,7 +46,7 @@ from annoscore.metrics.seqeval import (
     Scheme,
     StrictReader,
     classification_report,
-    default_mode_code_counts,
+    default_mode_item_counts,
     entity_counts,
 )
 from annoscore.options import TaskOptions, constant, option
@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     IntArray = npt.NDArray[np.int64]
+    BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,44 +92,95 @@ class SeqevalOptions(TaskOptions):
     reference: str = constant("seqeval-1.2.2", "The library reproduced.")
 
 
-@dataclass(frozen=True, slots=True)
 class _Tokens:
-    """Both sides' tags, sentence after sentence, as codes: ``tags[gold[t]]``,
-    ``tags[guess[t]]`` the tags of token ``t`` (``tags`` distinct); ``starts[k]`` where sentence
-    ``k`` begins (ascending; an empty sentence begins where the next one does), ``doc[k]`` its
-    document (an index into ``names``); ``lines[t]`` token ``t``'s line in ``path`` (``None``:
-    sentences given as lists, named by number)."""
+    """Both sides' tags as codes over a sequence of items: tokens, and at ``separators``
+    (ascending) items that are not tokens and end sentences (where seqeval joins sentences with
+    an ``O``; their codes are not read).  ``tags[gold[i]]``, ``tags[guess[i]]``: item ``i``'s
+    tags (``tags`` distinct); ``item_doc[i]`` its document, an index into ``names`` (``None``:
+    one document); ``start``: where seqeval's joined sequence begins (a file's blank lines
+    before its first token are no sentence; in memory an empty sentence is an ``O``);
+    ``lines``: whether item ``i`` is line ``i + 1`` of ``path`` (else sentences given as
+    lists, each followed by a separator, named by number)."""
 
-    tags: list[str]
-    gold: IntArray
-    guess: IntArray
-    starts: list[int]
-    doc: list[int]
-    names: list[str]
-    path: str
-    lines: IntArray | None = None
-    boms: tuple[str, ...] = ()
+    __slots__ = (
+        "boms",
+        "gold",
+        "guess",
+        "item_doc",
+        "lines",
+        "names",
+        "path",
+        "separators",
+        "start",
+        "tags",
+    )
+
+    def __init__(  # a plain class: a dataclass costs the command's start-up its code generation
+        self,
+        tags: list[str],
+        gold: IntArray,
+        guess: IntArray,
+        separators: IntArray,
+        item_doc: IntArray | None,
+        names: list[str],
+        path: str,
+        start: int = 0,
+        lines: bool = False,
+        boms: tuple[str, ...] = (),
+    ) -> None:
+        self.tags = tags
+        self.gold = gold
+        self.guess = guess
+        self.separators = separators
+        self.item_doc = item_doc
+        self.names = names
+        self.path = path
+        self.start = start
+        self.lines = lines
+        self.boms = boms
 
     def where(self, t: int) -> str:
-        """Token ``t``'s place, as a user finds it: ``path:line``, or sentence and token."""
-        if self.lines is not None:
-            return f"{self.path}:{self.lines[t]}"
-        k = bisect_right(self.starts, t) - 1
-        return f"{self.path}: sentence {k + 1} token {t - self.starts[k] + 1}"
+        """Item ``t``'s place, as a user finds it: ``path:line``, or sentence and token."""
+        if self.lines:
+            return f"{self.path}:{t + 1}"
+        k, first = self._sentence_of(t)
+        return f"{self.path}: sentence {k + 1} token {t - first + 1}"
 
     def error(self, t: int, message: str) -> InputError:
-        """An error about token ``t``, naming its file and line (or sentence and token)."""
-        if self.lines is not None:
-            return InputError(message, self.path, int(self.lines[t]))
-        k = bisect_right(self.starts, t) - 1
-        return InputError(f"{message} (sentence {k + 1} token {t - self.starts[k] + 1})", self.path)
+        """An error about item ``t``, naming its file and line (or sentence and token)."""
+        if self.lines:
+            return InputError(message, self.path, t + 1)
+        k, first = self._sentence_of(t)
+        return InputError(f"{message} (sentence {k + 1} token {t - first + 1})", self.path)
+
+    def _sentence_of(self, t: int) -> tuple[int, int]:
+        """The sentence of item ``t`` (sentences given as lists) and its first item."""
+        k = bisect_right(self.separators.tolist(), t)
+        return k, int(self.separators[k - 1]) + 1 if k else 0
+
+    def token(self) -> BoolArray:
+        """Whether each item is a token."""
+        import numpy as np
+
+        token = np.ones(len(self.gold), dtype=bool)
+        token[self.separators] = False
+        return token
 
     def sentences(self) -> list[tuple[int, int]]:
-        """Each sentence's tokens as (first, end)."""
-        return list(zip(self.starts, [*self.starts[1:], len(self.gold)], strict=True))
+        """Each sentence's items as (first, end): the runs of tokens between separators."""
+        import numpy as np
+
+        cuts = np.concatenate(([-1], self.separators, [len(self.gold)]))
+        first, end = cuts[:-1] + 1, cuts[1:]
+        filled = end > first
+        return list(zip(first[filled].tolist(), end[filled].tolist(), strict=True))
+
+    def doc_of(self, item: int) -> int:
+        """The document of an item."""
+        return 0 if self.item_doc is None else int(self.item_doc[item])
 
     def strings(self, side: IntArray) -> list[str]:
-        """One side's tags as strings."""
+        """One side's tags as strings, item by item."""
         import numpy as np
 
         return np.array(self.tags, dtype=object)[side].tolist() if len(side) else []
@@ -137,22 +189,29 @@ class _Tokens:
         """The tags of either side's tokens."""
         import numpy as np
 
-        both = np.concatenate((self.gold, self.guess))
+        token = self.token()
+        both = np.concatenate((self.gold[token], self.guess[token]))
         return [self.tags[k] for k in np.flatnonzero(np.bincount(both, minlength=len(self.tags)))]
 
     @classmethod
     def of_sentences(
         cls, gold: Sequence[Sequence[str]], guess: Sequence[Sequence[str]], path: str, name: str
     ) -> _Tokens:
-        starts = []
-        at = 0
-        for sentence in gold:
-            starts.append(at)
-            at += len(sentence)
+        import numpy as np
+
+        lengths = np.array([len(sentence) for sentence in gold], dtype=np.int64)
         tags, (gold_codes, guess_codes) = tag_codes(
             [t for s in gold for t in s], [t for s in guess for t in s]
         )
-        return cls(tags, gold_codes, guess_codes, starts, [0] * len(gold), [name], path)
+        separators = np.cumsum(lengths) + np.arange(len(lengths), dtype=np.int64)
+        token = np.ones(len(gold_codes) + len(lengths), dtype=bool)
+        token[separators] = False
+        items = []
+        for codes in (gold_codes, guess_codes):
+            column = np.zeros(len(token), dtype=np.int64)
+            column[token] = codes
+            items.append(column)
+        return cls(tags, items[0], items[1], separators, None, [name], path)
 
 
 def _from_codes(
@@ -163,32 +222,22 @@ def _from_codes(
     path: str,
     *boms: str,
 ) -> _Tokens:
-    """The tokens of a tag file (``gold``, ``guess``: the codes of its items): every item but
-    the boundaries and the ``-DOCSTART-`` lines (which end sentences too), sentences between
-    them; ``boms``: the files read that began with a byte-order mark."""
+    """The tokens of a tag file (``gold``, ``guess``: the codes of its items, item ``i`` its
+    line ``i + 1``): every item but the boundaries and the ``-DOCSTART-`` lines (which end
+    sentences too); ``boms``: the files read that began with a byte-order mark."""
     import numpy as np
 
-    n = len(read)
     separator = read.boundary | read.docstart
-    kept = np.flatnonzero(~separator)
-    first = kept[(kept == 0) | separator[np.maximum(kept - 1, 0)]] if len(kept) else kept
-    item_doc = np.zeros(n + 1, dtype=np.int64)
-    for k, document in enumerate(read.documents[1:], 1):
-        item_doc[document.start] = k
-    item_doc = np.maximum.accumulate(item_doc)
-    position = np.searchsorted(kept, first)
+    separators = np.flatnonzero(separator)
+    start = int(np.argmax(~separator)) if len(separators) < len(read) else 0
+    item_doc = None
+    if len(read.documents) > 1:
+        item_doc = np.zeros(len(read), dtype=np.int64)
+        for k, document in enumerate(read.documents[1:], 1):
+            item_doc[document.start] = k
+        item_doc = np.maximum.accumulate(item_doc)
     names = [d.name for d in read.documents] or [Path(path).name]
-    return _Tokens(
-        tags,
-        gold[kept],
-        guess[kept],
-        position.tolist(),
-        item_doc[first].tolist(),
-        names,
-        path,
-        kept + 1,
-        boms,
-    )
+    return _Tokens(tags, gold, guess, separators, item_doc, names, path, start, True, boms)
 
 
 def _json_sentences(path: Path) -> list[list[str]]:
@@ -270,35 +319,41 @@ def _first(tokens: _Tokens, chosen: set[str]) -> list[int]:
     import numpy as np
 
     codes = [k for k, tag in enumerate(tokens.tags) if tag in chosen]
+    token = tokens.token()
     out: list[int] = []
     for side in (tokens.gold, tokens.guess):
-        out.extend(np.flatnonzero(np.isin(side, codes))[: EXAMPLES_SHOWN - len(out)].tolist())
+        hit = np.flatnonzero(np.isin(side, codes) & token)
+        out.extend(hit[: EXAMPLES_SHOWN - len(out)].tolist())
     return out
 
 
 def _strict_counts(
     tokens: _Tokens, scheme: Scheme, warnings: list[ScoreWarning], path: str
 ) -> list[Counts]:
+    import numpy as np
+
     reader = StrictReader(scheme)
-    gold, guess = tokens.strings(tokens.gold), tokens.strings(tokens.guess)
-    for name, side in (("gold", gold), ("predicted", guess)):
-        invalid = {tag for tag in set(side) if reader.invalid(tag)}
-        if invalid:
-            t = next(t for t, tag in enumerate(side) if tag in invalid)
+    token = tokens.token()
+    for name, codes in (("gold", tokens.gold), ("predicted", tokens.guess)):
+        invalid = [k for k, tag in enumerate(tokens.tags) if reader.invalid(tag)]
+        hit = np.flatnonzero(np.isin(codes, invalid) & token)
+        if len(hit):
+            t = int(hit[0])
             raise tokens.error(
                 t,
-                f"{name} tag {side[t]!r}: its prefix is not one the {scheme.value.upper()} "
-                "scheme allows (strict mode)",
+                f"{name} tag {tokens.tags[codes[t]]!r}: its prefix is not one the "
+                f"{scheme.value.upper()} scheme allows (strict mode)",
             )
+    gold, guess = tokens.strings(tokens.gold), tokens.strings(tokens.guess)
     n_docs = len(tokens.names)
     found: list[list[set[Entity]]] = []
     for name, side in (("gold", gold), ("predicted", guess)):
         entities: list[set[Entity]] = [set() for _ in range(n_docs)]
         ill: list[str] = []
         count = 0
-        for k, (first, end) in enumerate(tokens.sentences()):
-            got, loose = reader.entities(side[first:end], first + k)
-            entities[tokens.doc[k]].update(got)
+        for first, end in tokens.sentences():
+            got, loose = reader.entities(side[first:end], first)
+            entities[tokens.doc_of(first)].update(got)
             if loose:
                 count += len(loose)
                 if len(ill) < EXAMPLES_SHOWN:
@@ -321,12 +376,13 @@ def _strict_counts(
                     tuple(ill),
                 )
             )
-    tokens_per_doc = [0] * n_docs
-    right = [0] * n_docs
-    for k, (first, end) in enumerate(tokens.sentences()):
-        d = tokens.doc[k]
-        tokens_per_doc[d] += end - first
-        right[d] += sum(map(str.__eq__, gold[first:end], guess[first:end]))
+    same = token & (tokens.gold == tokens.guess)  # one code per distinct tag
+    if tokens.item_doc is None:
+        tokens_per_doc = [int(np.count_nonzero(token))]
+        right = [int(np.count_nonzero(same))]
+    else:
+        tokens_per_doc = np.bincount(tokens.item_doc[token], minlength=n_docs).tolist()
+        right = np.bincount(tokens.item_doc[same], minlength=n_docs).tolist()
     return [
         Counts(
             tokens=tokens_per_doc[d],
@@ -343,8 +399,14 @@ def _count(tokens: _Tokens, options: SeqevalOptions, path: str) -> Result:
         raise tokens.error(_first(tokens, {""})[0], "an empty tag")
     warnings: list[ScoreWarning] = [bom_warning(list(tokens.boms))] if tokens.boms else []
     if options.mode is Mode.default:
-        per_doc = default_mode_code_counts(
-            tokens.tags, tokens.gold, tokens.guess, tokens.starts, tokens.doc, len(tokens.names)
+        per_doc = default_mode_item_counts(
+            tokens.tags,
+            tokens.gold,
+            tokens.guess,
+            tokens.separators,
+            tokens.item_doc,
+            len(tokens.names),
+            tokens.start,
         )
         bare = {t for t in present if "-" not in t and t != "O"}
         if bare:
@@ -358,7 +420,11 @@ def _count(tokens: _Tokens, options: SeqevalOptions, path: str) -> Result:
                 if tag in bare
             )
             examples = tuple(dict.fromkeys(tokens.where(t) for t in _first(tokens, bare)))
-            counted = int(np.isin(tokens.gold, codes).sum() + np.isin(tokens.guess, codes).sum())
+            token = tokens.token()
+            counted = int(
+                np.count_nonzero(np.isin(tokens.gold, codes) & token)
+                + np.count_nonzero(np.isin(tokens.guess, codes) & token)
+            )
             warnings.append(
                 ScoreWarning(
                     "seqeval.bare-labels",
