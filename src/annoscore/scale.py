@@ -24,7 +24,12 @@ How a task's input is cut is declared by decorating its score function with :fun
   records the ids it found.  The cut is kept only when it is exact: no document is in two
   chunks (on either side), no chunk raised an error and no chunk warned (the warnings of these
   tasks are made from the whole corpus, so a warned input is scored in one run, as is an input
-  whose lines of one document are not adjacent: their order is kept, never regrouped).
+  whose lines of one document are not adjacent: their order is kept, never regrouped).  The
+  first chunk that raised, warned or was read otherwise ends the map (:func:`unusable`): the
+  chunks after it are not scored, so a warned input costs the chunks up to it plus one run.
+  A file of more than :data:`LINE_CHUNK_BYTES` of gold is cut with ``jobs=1`` too: its chunks
+  are scored one after the other in this process, so that memory holds one chunk and the
+  count rows, not the corpus.
 
 A task not decorated, or an input that cannot be cut, is one chunk: ``jobs`` does not change
 what it computes, only where.
@@ -36,7 +41,8 @@ progress line on standard error (documents done, rate, time left; :class:`Progre
 
 Whether to cut is decided by the run in force (:func:`using`): ``annoscore ... --jobs N``,
 ``annoscore.score(..., jobs=N)`` and :func:`annoscore.distributed.score` set it.  ``jobs=1``
-(the default) calls the score function on the whole input directly.
+(the default) calls the score function on the whole input directly, except for a file of lines
+larger than :data:`LINE_CHUNK_BYTES` (above).
 
 >>> resolve_jobs(0) >= 1, resolve_jobs(3)
 (True, 3)
@@ -471,10 +477,12 @@ def score_folder_chunk(task: str, chunk: FolderChunk, options: TaskOptions) -> P
     )
 
 
-def _sent(result: Result) -> Result:
+def _sent(result: Result, carry: bool = True) -> Result:
     """``result`` as a chunk sends it: no warnings (sent apart), and of what it cached only
-    every document's scores (computed in the worker, in parallel: :func:`_carry_documents`)."""
-    kept = {k: v for k, v in result._cache.items() if k == "documents"}
+    every document's scores (computed in the worker, in parallel: :func:`_carry_documents`),
+    unless ``carry`` is false (then nothing: a large corpus's parts would hold about five
+    times the memory of their count rows; the whole's scores are computed when asked)."""
+    kept = {k: v for k, v in result._cache.items() if k == "documents" and carry}
     return replace(result, warnings=(), _cache=kept)
 
 
@@ -834,7 +842,7 @@ def split_lines(
         ]
 
 
-def score_line_chunk(task: str, chunk: LineChunk, options: TaskOptions) -> Part:
+def score_line_chunk(task: str, chunk: LineChunk, options: TaskOptions, carry: bool = True) -> Part:
     """The chunk function of ``"lines"`` tasks: ``task``'s score function (undecorated) on the
     two files, their readers reading only the chunk's ranges
     (:func:`~annoscore.formats.files.cut_files`) and recording the ids found there.  An error
@@ -859,14 +867,20 @@ def score_line_chunk(task: str, chunk: LineChunk, options: TaskOptions) -> Part:
     if not (gold.exact and system.exact):  # a reader says the chunk reads otherwise
         return Part(None, ())
     return Part(
-        _sent(result),
+        _sent(result, carry),
         tuple((2, w) for w in result.warnings),
         (Seen.of(gold.seen), Seen.of(system.seen)),
     )
 
 
-def _line_part(task: str, options: TaskOptions, chunk: LineChunk) -> Part:
-    return score_line_chunk(task, chunk, options)
+def _line_part(task: str, options: TaskOptions, carry: bool, chunk: LineChunk) -> Part:
+    return score_line_chunk(task, chunk, options, carry)
+
+
+CARRY_CHUNKS = 16
+"""Chunks of lines send their documents' scores when the input has at most this many chunks
+(:func:`_sent`): beyond, the memory of the parts would grow with the corpus five times faster
+than its count rows."""
 
 
 def score_lines(
@@ -880,7 +894,8 @@ def score_lines(
     """The result of the chunks of lines ``lines`` scored by ``run`` (:func:`combine_lines`),
     or ``None`` when the cut is not exact or a chunk is :func:`unusable` (then the chunks after
     it are not scored: the input is scored in one run)."""
-    parts = run.map(functools.partial(_line_part, task, options), lines, until=unusable)
+    carry = len(lines) <= CARRY_CHUNKS
+    parts = run.map(functools.partial(_line_part, task, options, carry), lines, until=unusable)
     if len(parts) < len(lines):
         return None
     return combine_lines(task, options, parts, order, details)
