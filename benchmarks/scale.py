@@ -9,6 +9,9 @@ Data (seeded, generated here, in a temporary folder), ``--task``:
 - ``codiesp-d``: one gold and one prediction TSV of N documents, 5 gold codes each from a list
   of 10,400; predictions keep 70% of them and add 3 others (every document predicted, every
   code valid: an input without warnings, which is cut);
+- ``pubtator``: the documents of ``spans`` in one PubTator file per side (``spans
+  --gold-format pubtator --system-format pubtator``), cut at document boundaries found in the
+  bytes, with ``--jobs 1`` too (chunks scored one after the other: bounded memory);
 - ``trec``: a qrels file of N queries with 100 judgments each and a run of 1,000 documents per
   query.
 
@@ -18,9 +21,12 @@ seconds (median of the rounds), CPU seconds (user + system of the process and of
 processes it waited for, ``os.wait4``), peak resident memory (``ru_maxrss`` of ``os.wait4``: the
 largest of the process and its reaped workers; Dask's workers are not its children and are not
 counted), microseconds per document, the ``--jobs 2`` speed-up (wall of 1 / wall of 2), and
-whether every output is byte-identical to ``--jobs 1``'s (asserted).
+whether every output is byte-identical to ``--jobs 1``'s (asserted).  The peak memory of the
+whole run (the process and every worker, their resident memory summed, sampled every 0.2 s
+from ``/proc``; shared pages counted in each: an upper bound) is given beside it.
 
     python benchmarks/scale.py --documents 2000 20000 --rounds 3 [--dask] [--mode strict]
+    python benchmarks/scale.py --task pubtator --documents 1000000 --rounds 1 --no-warm
 
 The load averages of the machine are printed before and after (``os.getloadavg``): other
 processes on the cores make every figure slower and the speed-up smaller.
@@ -75,6 +81,40 @@ def write_corpus(root: Path, documents: int, spans: int, seed: int = 31) -> tupl
     return gold, system
 
 
+def write_pubtator(root: Path, documents: int, spans: int, seed: int = 31) -> tuple[Path, Path]:
+    """The documents of :func:`write_corpus` in one PubTator file per side (title: the first
+    word, abstract: the rest), written as they are made (nothing of the corpus held); the two
+    spurious spans of a document are distinct, so the input has no warning and is cut."""
+    rng = random.Random(seed)
+    gold, system = root / "gold.pubtator", root / "system.pubtator"
+    with gold.open("w", encoding="utf-8") as g, system.open("w", encoding="utf-8") as p:
+        for d in range(documents):
+            words = [rng.choice(WORDS) for _ in range(spans * 3)]
+            text = " ".join(words)
+            starts, at = [], 0
+            for w in words:
+                starts.append(at)
+                at += len(w) + 1
+            doc = str(d + 1)
+            head = f"{doc}|t|{words[0]}\n{doc}|a|{text[len(words[0]) + 1 :]}\n"
+            g_lines, p_lines = [], []
+            for n in range(spans):
+                k = 3 * n + 1
+                s, e, kind = starts[k], starts[k] + len(words[k]), rng.choice(TYPES)
+                g_lines.append(f"{doc}\t{s}\t{e}\t{text[s:e]}\t{kind}\tX\n")
+                roll = rng.random()
+                if roll < 0.8:
+                    p_lines.append(f"{doc}\t{s}\t{e}\t{text[s:e]}\t{kind}\tX\n")
+                elif roll < 0.9:
+                    p_lines.append(f"{doc}\t{s}\t{e - 1}\t{text[s : e - 1]}\t{kind}\tX\n")
+            for m in rng.sample(range(spans), 2):
+                s, e = starts[3 * m], starts[3 * m] + len(words[3 * m])
+                p_lines.append(f"{doc}\t{s}\t{e}\t{text[s:e]}\t{rng.choice(TYPES)}\tX\n")
+            g.write(head + "".join(g_lines) + "\n")
+            p.write(head + "".join(p_lines) + "\n")
+    return gold, system
+
+
 def write_codiesp(root: Path, documents: int, seed: int = 31) -> tuple[Path, Path, Path]:
     rng = random.Random(seed)
     letters = "abcdefghijklmnopqrstuvwxyz"
@@ -112,25 +152,50 @@ def write_input(task: str, root: Path, documents: int, spans: int) -> list[str]:
     if task == "trec":
         qrels, run_file = write_trec(root, documents)
         return ["trec", str(qrels), str(run_file), "-m", "all_trec"]
+    if task == "pubtator":
+        gold, system = write_pubtator(root, documents, spans)
+        return ["spans", str(gold), str(system), "--gold-format", "pubtator",
+                "--system-format", "pubtator"]  # fmt: skip
     gold, system = write_corpus(root, documents, spans)
     return ["spans", str(gold), str(system)]
 
 
-def run(args: list[str], out: Path) -> tuple[float, float, float, bytes]:
-    """Wall and CPU seconds, peak memory (MB) and the output of one whole process."""
+def tree_memory(pid: int) -> int:
+    """The resident bytes of process ``pid`` and of all its descendants now (0 when it is
+    gone), from ``/proc`` (Linux): shared pages are counted in each process, so the sum is an
+    upper bound of what the run holds."""
+    total = 0
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        with open(f"/proc/{pid}/statm") as handle:
+            total = int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return total
+    return total + sum(tree_memory(int(child)) for child in children)
+
+
+def run(args: list[str], out: Path) -> tuple[float, float, float, float, bytes]:
+    """Wall and CPU seconds, peak memory of the largest process and of the process tree
+    (sampled every 0.2 s: :func:`tree_memory`) in MB, and the output of one whole process."""
     start = time.perf_counter()
     process = subprocess.Popen(
         [sys.executable, "-m", "annoscore", *args, "-f", "json", "-o", str(out)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
+    tree = 0
+    still = os.WEXITED | os.WNOHANG | os.WNOWAIT  # not reaped: wait4 below gives its usage
+    while os.waitid(os.P_PID, process.pid, still) is None:
+        tree = max(tree, tree_memory(process.pid))
+        time.sleep(0.2)
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     stderr = process.stderr.read() if process.stderr else b""
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         raise SystemExit(f"annoscore failed ({process.returncode}): {stderr.decode()[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out.read_bytes()
+    cpu = usage.ru_utime + usage.ru_stime
+    return wall, cpu, usage.ru_maxrss / 1024, tree / 2**20, out.read_bytes()
 
 
 def main() -> None:
@@ -139,41 +204,53 @@ def main() -> None:
     parser.add_argument("--spans", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--mode", default="strict")
-    parser.add_argument("--task", default="spans", choices=("spans", "codiesp-d", "trec"))
+    parser.add_argument(
+        "--task", default="spans", choices=("spans", "pubtator", "codiesp-d", "trec")
+    )
     parser.add_argument("--dask", action="store_true", help="also --dask local")
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2], help="runs to time")
+    parser.add_argument("--no-warm", dest="warm", action="store_false",
+                        help="no warm-up run (large corpora)")  # fmt: skip
     options = parser.parse_args()
-    settings = [("--jobs 1", ["--jobs", "1"]), ("--jobs 2", ["--jobs", "2"])]
+    settings = [(f"--jobs {n}", ["--jobs", str(n)]) for n in options.jobs]
     if options.dask:
         settings.append(("--dask local", ["--dask", "local"]))
     print(f"{options.task}; cores: {len(os.sched_getaffinity(0))}; {options.spans} gold spans "
           f"per document (spans), mode {options.mode}; medians of {options.rounds} rounds; "
           f"load averages {os.getloadavg()}")  # fmt: skip
-    print("| documents | run | wall s | CPU s | peak MB | us/doc (wall) | speed-up vs --jobs 1 |")
-    print("|---:|---|---:|---:|---:|---:|---:|")
+    print("| documents | run | wall s | CPU s | peak MB (largest process) | peak MB (all "
+          "processes) | us/doc (wall) | us/doc (CPU) | speed-up vs --jobs 1 |")  # fmt: skip
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
     for documents in options.documents:
         with tempfile.TemporaryDirectory(prefix="annoscore-scale-") as folder:
             root = Path(folder)
             base = write_input(options.task, root, documents, options.spans)
-            if options.task == "spans":
+            if options.task in ("spans", "pubtator"):
                 base += ["--mode", options.mode]
-            figures: dict[str, list[tuple[float, float, float]]] = {n: [] for n, _ in settings}
+            figures: dict[str, list[tuple[float, float, float, float]]] = {
+                n: [] for n, _ in settings
+            }
             reference: bytes | None = None
-            run([*base, "--jobs", "1"], root / "warm.json")  # page cache and imports warm
+            if options.warm:
+                run([*base, "--jobs", "1"], root / "warm.json")  # page cache and imports warm
             for _ in range(options.rounds):
                 for name, extra in settings:
-                    wall, cpu, peak, output = run([*base, *extra], root / "out.json")
+                    wall, cpu, peak, tree, output = run([*base, *extra], root / "out.json")
                     if reference is None:
                         reference = output
-                    assert output == reference, f"{name} differs from --jobs 1"
-                    figures[name].append((wall, cpu, peak))
-            one = statistics.median(w for w, _, _ in figures["--jobs 1"])
+                    assert output == reference, f"{name} differs from {settings[0][0]}"
+                    figures[name].append((wall, cpu, peak, tree))
+            first = statistics.median(f[0] for f in figures[settings[0][0]])
             for name, _ in settings:
-                wall = statistics.median(w for w, _, _ in figures[name])
-                cpu = statistics.median(c for _, c, _ in figures[name])
-                peak = max(p for _, _, p in figures[name])
+                wall = statistics.median(f[0] for f in figures[name])
+                cpu = statistics.median(f[1] for f in figures[name])
+                peak = max(f[2] for f in figures[name])
+                tree = max(f[3] for f in figures[name])
                 print(
-                    f"| {documents:,} | {name} | {wall:.2f} | {cpu:.2f} | {peak:.0f} "
-                    f"| {wall / documents * 1e6:.0f} | {one / wall:.2f}x |"
+                    f"| {documents:,} | {name} | {wall:.2f} | {cpu:.2f} | {peak:.0f} | {tree:.0f} "
+                    f"| {wall / documents * 1e6:.0f} | {cpu / documents * 1e6:.0f} "
+                    f"| {first / wall:.2f}x |",
+                    flush=True,
                 )
     print(f"load averages after: {os.getloadavg()}")
 

@@ -24,7 +24,12 @@ How a task's input is cut is declared by decorating its score function with :fun
   records the ids it found.  The cut is kept only when it is exact: no document is in two
   chunks (on either side), no chunk raised an error and no chunk warned (the warnings of these
   tasks are made from the whole corpus, so a warned input is scored in one run, as is an input
-  whose lines of one document are not adjacent: their order is kept, never regrouped).
+  whose lines of one document are not adjacent: their order is kept, never regrouped).  The
+  first chunk that raised, warned or was read otherwise ends the map (:func:`unusable`): the
+  chunks after it are not scored, so a warned input costs the chunks up to it plus one run.
+  A file of more than :data:`LINE_CHUNK_BYTES` of gold is cut with ``jobs=1`` too: its chunks
+  are scored one after the other in this process, so that memory holds one chunk and the
+  count rows, not the corpus.
 
 A task not decorated, or an input that cannot be cut, is one chunk: ``jobs`` does not change
 what it computes, only where.
@@ -36,7 +41,8 @@ progress line on standard error (documents done, rate, time left; :class:`Progre
 
 Whether to cut is decided by the run in force (:func:`using`): ``annoscore ... --jobs N``,
 ``annoscore.score(..., jobs=N)`` and :func:`annoscore.distributed.score` set it.  ``jobs=1``
-(the default) calls the score function on the whole input directly.
+(the default) calls the score function on the whole input directly, except for a file of lines
+larger than :data:`LINE_CHUNK_BYTES` (above).
 
 >>> resolve_jobs(0) >= 1, resolve_jobs(3)
 (True, 3)
@@ -104,50 +110,74 @@ class Run:
                 return 2
         return self.jobs
 
-    def map(self, function: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
-        """``function`` of each item, in the items' order (a progress line on a terminal)."""
+    def map(
+        self,
+        function: Callable[[Any], Any],
+        items: Sequence[Any],
+        until: Callable[[Any], bool] | None = None,
+    ) -> list[Any]:
+        """``function`` of each item, in the items' order (a progress line on a terminal);
+        with ``until``, the results before the first one it holds true of (the items after it
+        are not scored, or no longer waited for: a shorter list)."""
         progress = Progress(len(items))
-        if self.client is not None:
-            futures = self.client.map(function, list(items), pure=False)
-            found = []
-            for future in futures:  # in order: each result as it comes
-                found.append(future.result())
-                progress.done(found[-1])
+        found: list[Any] = []
+
+        def take(part: Any) -> bool:
+            if until is not None and until(part):
+                return False
+            found.append(part)
+            progress.done(part)
+            return True
+
+        try:
+            if self.client is not None:
+                futures = self.client.map(function, list(items), pure=False)
+                for n, future in enumerate(futures):  # in order: each result as it comes
+                    if not take(future.result()):
+                        self.client.cancel(futures[n + 1 :])
+                        break
+            elif self.jobs == 1 or len(items) <= 1:
+                for item in items:  # one at a time: one chunk held, then only its counts
+                    if not take(function(item)):
+                        break
+            else:
+                self._forked(function, items, take)
+        finally:
             progress.close()
-            return found
-        if self.jobs == 1 or len(items) <= 1:
-            found = []
-            for item in items:
-                found.append(function(item))
-                progress.done(found[-1])
-            progress.close()
-            return found
+        return found
+
+    def _forked(
+        self, function: Callable[[Any], Any], items: Sequence[Any], take: Callable[[Any], bool]
+    ) -> None:
+        """:meth:`map` on forked workers: what this process imported is there already, the
+        items are small (paths and byte ranges) and each worker reads its own chunk."""
         import multiprocessing
 
-        # forked workers: what this process imported is there already, the items are small
-        # (paths and byte ranges) and each worker reads its own chunk
         global _WORK
         context = multiprocessing.get_context("fork")
-        _WORK = (function, items)  # inherited by the forked workers: nothing of it is pickled
+        stop = context.Event()  # set: the workers skip the items not yet begun
+        _WORK = (function, items, stop)  # inherited by the forked workers: nothing pickled
         try:
             pool = context.Pool(min(self.jobs, len(items)), initializer=_worker_started)
             try:
-                found = []
+                taking = True
                 for part in pool.imap(_work, range(len(items))):
-                    found.append(part)
-                    progress.done(part)
-                pool.close()  # every item done: the workers end on their own
+                    if taking and not take(part):
+                        # the chunks in flight end, the others are skipped; the pool is not
+                        # ended while it hands out items (terminate() can then hang)
+                        taking = False
+                        stop.set()
+                pool.close()  # every item done or skipped: the workers end on their own
             finally:
                 pool.terminate()
                 pool.join()
         finally:
             _WORK = None
-        progress.close()
-        return found
 
 
-_WORK: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
-"""The function and items of the running :meth:`Run.map`, as its forked workers inherit them."""
+_WORK: tuple[Callable[[Any], Any], Sequence[Any], Any] | None = None
+"""The function and items of the running :meth:`Run.map`, and the event that tells its forked
+workers to skip the items left, as they inherit them."""
 
 
 def _worker_started() -> None:
@@ -160,10 +190,10 @@ def _worker_started() -> None:
 
 
 def _work(n: int) -> Any:
-    """Item ``n`` of the running map, in a forked worker."""
+    """Item ``n`` of the running map, in a forked worker (``None`` once the map stopped)."""
     assert _WORK is not None
-    function, items = _WORK
-    return function(items[n])
+    function, items, stop = _WORK
+    return None if stop.is_set() else function(items[n])
 
 
 class Progress:
@@ -451,10 +481,12 @@ def score_folder_chunk(task: str, chunk: FolderChunk, options: TaskOptions) -> P
     )
 
 
-def _sent(result: Result) -> Result:
+def _sent(result: Result, carry: bool = True) -> Result:
     """``result`` as a chunk sends it: no warnings (sent apart), and of what it cached only
-    every document's scores (computed in the worker, in parallel: :func:`_carry_documents`)."""
-    kept = {k: v for k, v in result._cache.items() if k == "documents"}
+    every document's scores (computed in the worker, in parallel: :func:`_carry_documents`),
+    unless ``carry`` is false (then nothing: a large corpus's parts would hold about five
+    times the memory of their count rows; the whole's scores are computed when asked)."""
+    kept = {k: v for k, v in result._cache.items() if k == "documents" and carry}
     return replace(result, warnings=(), _cache=kept)
 
 
@@ -614,10 +646,16 @@ def chunked(
             run = _RUN.get()
             if options is None:
                 options = get_options(task)
-            if run.serial:
+            cuts_lines = how == "lines" or lines_when is not None
+            if run.serial and not cuts_lines:
                 return function(gold, system, options)  # type: ignore[no-any-return]
             combined: Result | None = None
-            if how == "folders" and Path(gold).is_dir() and Path(system).is_dir():
+            if (
+                how == "folders"
+                and not run.serial
+                and Path(gold).is_dir()
+                and Path(system).is_dir()
+            ):
                 # each worker lists the folders and takes its share (the parent lists nothing:
                 # the listing is done in parallel)
                 shares = run.workers * CHUNKS_PER_WORKER
@@ -628,15 +666,16 @@ def chunked(
                 if all(p.result is not None for p in parts if p.seen is None):
                     kept = [p for p in parts if p.result is not None]
                     combined = combine(task, options, kept, warnings) if kept else None
-            elif how == "lines" or lines_when is not None:
+            elif cuts_lines:
                 cut_by = separators if lines_when is None else lines_when(gold, system, options)
                 lines = None
                 if cut_by is not None:
-                    parts_wanted = run.workers * LINE_CHUNKS_PER_WORKER
+                    # one process: chunks of LINE_CHUNK_BYTES scored one after the other, so
+                    # that no more than one chunk is held at a time
+                    parts_wanted = 1 if run.serial else run.workers * LINE_CHUNKS_PER_WORKER
                     lines = split_lines(Path(gold), Path(system), parts_wanted, cut_by)
                 if lines is not None:
-                    parts = run.map(functools.partial(_line_part, task, options, run.lists), lines)
-                    combined = combine_lines(task, options, parts, order, details)
+                    combined = score_lines(task, options, run, lines, order, details)
             if combined is None:  # not cut, or not exactly: one run
                 return function(gold, system, options)  # type: ignore[no-any-return]
             return combined
@@ -684,7 +723,7 @@ def _folder_share(
 LINE_CHUNKS_PER_WORKER = 2
 """Chunks of a single file per worker (each chunk reads the task's other files again)."""
 
-LINE_CHUNK_BYTES = 16 << 20
+LINE_CHUNK_BYTES = 4 << 20
 """At most about this many bytes of the gold file per chunk of lines (more chunks than
 :data:`LINE_CHUNKS_PER_WORKER` per worker when the file is larger): with one chunk in flight per
 worker, memory stays bounded whatever the size of the corpus."""
@@ -759,8 +798,6 @@ def split_lines(
     (:func:`combine_lines`), by the ids their readers found."""
     import mmap
 
-    if parts < 2:
-        return None
     try:
         stats = [os.stat(gold), os.stat(system)]
     except OSError:
@@ -772,6 +809,8 @@ def split_lines(
     if os.path.samefile(gold, system) or stats[0].st_size + stats[1].st_size < MIN_LINE_BYTES:
         return None
     parts = max(parts, -(-stats[0].st_size // LINE_CHUNK_BYTES))
+    if parts < 2:
+        return None
     with (
         open(gold, "rb") as g,
         open(system, "rb") as p,
@@ -807,7 +846,7 @@ def split_lines(
         ]
 
 
-def score_line_chunk(task: str, chunk: LineChunk, options: TaskOptions) -> Part:
+def score_line_chunk(task: str, chunk: LineChunk, options: TaskOptions, carry: bool = True) -> Part:
     """The chunk function of ``"lines"`` tasks: ``task``'s score function (undecorated) on the
     two files, their readers reading only the chunk's ranges
     (:func:`~annoscore.formats.files.cut_files`) and recording the ids found there.  An error
@@ -832,19 +871,52 @@ def score_line_chunk(task: str, chunk: LineChunk, options: TaskOptions) -> Part:
     if not (gold.exact and system.exact):  # a reader says the chunk reads otherwise
         return Part(None, ())
     return Part(
-        _sent(result),
+        _sent(result, carry),
         tuple((2, w) for w in result.warnings),
         (Seen.of(gold.seen), Seen.of(system.seen)),
     )
 
 
-def _line_part(task: str, options: TaskOptions, lists: bool, chunk: LineChunk) -> Part:
+def _line_part(task: str, options: TaskOptions, lists: bool, carry: bool, chunk: LineChunk) -> Part:
     from annoscore.metrics.worst_lists import for_chunk
 
-    part = score_line_chunk(task, chunk, options)
+    part = score_line_chunk(task, chunk, options, carry)
     if part.result is None:
         return part
     return replace(part, result=for_chunk(part.result, lists))
+
+
+CARRY_CHUNKS = 16
+"""Chunks of lines send their documents' scores when the input has at most this many chunks
+(:func:`_sent`): beyond, the memory of the parts would grow with the corpus five times faster
+than its count rows."""
+
+
+def score_lines(
+    task: str,
+    options: TaskOptions,
+    run: Run,
+    lines: Sequence[LineChunk],
+    order: str = "gold-first",
+    details: Details | None = None,
+) -> Result | None:
+    """The result of the chunks of lines ``lines`` scored by ``run`` (:func:`combine_lines`),
+    or ``None`` when the cut is not exact or a chunk is :func:`unusable` (then the chunks after
+    it are not scored: the input is scored in one run)."""
+    carry = len(lines) <= CARRY_CHUNKS
+    score = functools.partial(_line_part, task, options, run.lists, carry)
+    parts = run.map(score, lines, until=unusable)
+    if len(parts) < len(lines):
+        return None
+    return combine_lines(task, options, parts, order, details)
+
+
+def unusable(part: Part) -> bool:
+    """Whether a chunk of lines cannot be part of a cut result: it raised an error, its reader
+    said it reads otherwise than the whole file, or it warned (these tasks' warnings are made
+    from the whole corpus).  The first such chunk ends the map: the input is then scored in
+    one run, and the chunks after it are not scored for nothing."""
+    return part.result is None or any(w.code not in DERIVED_CODES for _, w in part.warnings)
 
 
 def exact_cut(parts: Sequence[Part]) -> bool:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +102,28 @@ def test_the_lists_after_two_jobs_are_those_of_one(
         assert len(pages[1]["queries"]) == 50
         assert pages[2] == pages[1]
         cut.clear()
+
+
+def test_one_process_cutting_a_large_file_keeps_the_lists(
+    cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``annoscore trec -f html`` in a fresh process (where the run module is not imported
+    beforehand) with a gold file over LINE_CHUNK_BYTES: ``-j 1`` scores it chunk by chunk, and
+    the report's lists are those of one run, not dropped as chunks without a report drop them."""
+    gold, system = _trec(tmp_path, 4, queries=30_000)
+    assert gold.stat().st_size > scale.LINE_CHUNK_BYTES  # cut even with one process
+    monkeypatch.setattr(scale, "LINE_CHUNK_BYTES", 1 << 40)  # in this process: one run
+    whole = tmp_path / "whole.html"
+    assert cli("trec", gold, system, "-f", "html", "-o", whole).exit_code == 0
+    chunked = tmp_path / "chunked.html"
+    command = [sys.executable, "-m", "annoscore", "trec", str(gold), str(system)]
+    done = subprocess.run(
+        [*command, "-j", "1", "-f", "html", "-o", str(chunked)],
+        capture_output=True, text=True, check=False, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert len(_ranked(whole)["queries"]) == 50
+    assert _ranked(chunked) == _ranked(whole)
 
 
 def test_no_lists_are_sent_without_a_report(cut: list[bool], tmp_path: Path) -> None:

@@ -14,12 +14,12 @@ import annoscore.scale as scale
 def exact(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
     """Whether each cut run was combined (True) or scored again in one run (False)."""
     found: list[bool] = []
-    original = scale.combine_lines
+    original = scale.score_lines
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         result = original(*args, **kwargs)
         found.append(result is not None)
         return result
 
-    monkeypatch.setattr(scale, "combine_lines", spy)
+    monkeypatch.setattr(scale, "score_lines", spy)
     yield found

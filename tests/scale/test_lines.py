@@ -12,9 +12,10 @@ or not.  ``ANNOSCORE_EQUIVALENCE_CASES`` multiplies the number of corpora (defau
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,11 +47,28 @@ def _output(task: str, gold: Path, system: Path, jobs: int, **options: Any) -> s
     return render(shown, "json") + (text(result) if text is not None else "")
 
 
-def _same(task: str, gold: Path, system: Path, **options: Any) -> str:
+def _same(task: str, gold: Path, system: Path, chunk: int | None = None, **options: Any) -> str:
+    """One run's bytes, checked equal to those of ``--jobs`` 2 and 3 and, with ``chunk``
+    (bytes of gold per chunk), of one process scoring chunks of that size one after the other
+    (the bounded-memory path of ``--jobs 1``)."""
     one = _output(task, gold, system, 1, **options)
     for jobs in (2, 3):
         assert _output(task, gold, system, jobs, **options) == one, (task, jobs)
+    if chunk is not None:
+        with _chunks_of(chunk):
+            assert _output(task, gold, system, 1, **options) == one, (task, chunk)
     return one
+
+
+@contextlib.contextmanager
+def _chunks_of(size: int) -> Iterator[None]:
+    """Chunks of ``size`` bytes of gold (:data:`annoscore.scale.LINE_CHUNK_BYTES`)."""
+    saved = scale.LINE_CHUNK_BYTES
+    scale.LINE_CHUNK_BYTES = size
+    try:
+        yield
+    finally:
+        scale.LINE_CHUNK_BYTES = saved
 
 
 def _ids(rng: random.Random, n: int, forbidden: str) -> list[str]:
@@ -255,10 +273,11 @@ def test_random_single_files_give_the_same_bytes_with_1_2_and_3_jobs(
         elif rng.random() < 0.3 and task != "codiesp-x":
             options["lowercase"] = False
         exact.clear()
-        _same(task, root / gold_name, root / system_name, **options)
+        chunk = rng.choice([64, 300, 1000])
+        _same(task, root / gold_name, root / system_name, chunk, **options)
         if clean:
             clean_total += 1
-            clean_cut += all(exact) and bool(exact)
+            clean_cut += all(exact) and len(exact) == 3  # --jobs 2, 3 and 1 in chunks
     # a clean corpus of two documents or more is really cut, most of the time
     assert clean_cut >= clean_total // 2, (clean_cut, clean_total)
 
@@ -317,3 +336,38 @@ def test_ids_that_the_map_script_reads_as_one_number_are_never_in_two_chunks(
     assert chunks is not None and len(chunks) == 3
     _same("codiesp-d", tmp_path / "g.tsv", tmp_path / "p.tsv", codes=tmp_path / "codes.tsv")
     assert exact and not any(exact)  # cut, found not exact, scored in one run
+
+
+def test_a_warned_chunk_ends_the_cut_run_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exact: list[bool]
+) -> None:
+    # 40 documents in chunks of about 2; the second document's mention differs from its text
+    # (a warning): one process scores the chunks up to its own, stops there, and scores the
+    # input in one run; with 2 jobs the chunks not yet begun are skipped the same way
+    lines = []
+    for doc in range(1, 41):
+        mention = "Aspirin" if doc != 2 else "Aspirine"
+        lines += [f"{doc}|t|Aspirin works", f"{doc}|a|well", f"{doc}\t0\t7\t{mention}\tChem\tX", ""]
+    (tmp_path / "g.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "s.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    options = {"gold_format": "pubtator", "system_format": "pubtator"}
+    scored: list[scale.LineChunk] = []
+    original = scale.score_line_chunk
+
+    def counted(task: str, chunk: scale.LineChunk, *args: Any) -> scale.Part:
+        scored.append(chunk)
+        return original(task, chunk, *args)
+
+    monkeypatch.setattr(scale, "score_line_chunk", counted)
+    one = _output("spans", tmp_path / "g.txt", tmp_path / "s.txt", 1, **options)
+    assert "Aspirine" in one and not scored and not exact  # small: one run, not cut
+    with _chunks_of(150):
+        chunks = scale.split_lines(tmp_path / "g.txt", tmp_path / "s.txt", 1, b"|\t")
+        assert chunks is not None and len(chunks) > 10
+        assert _output("spans", tmp_path / "g.txt", tmp_path / "s.txt", 1, **options) == one
+        at = (tmp_path / "g.txt").read_bytes().index(b"Aspirine")
+        warned = next(k for k, c in enumerate(chunks) if c.gold_range[0] <= at < c.gold_range[1])
+        assert scored == chunks[: warned + 1]  # up to the warned chunk, no other
+        assert exact == [False]
+        for jobs in (2, 3):  # the workers skip the chunks not yet begun
+            assert _output("spans", tmp_path / "g.txt", tmp_path / "s.txt", jobs, **options) == one

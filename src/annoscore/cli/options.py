@@ -284,14 +284,16 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
             **{name: values.pop(name) for name, _, _ in common}, strict_input=given["strict_input"]
         )
         run = RunOptions(**{spec.name: values.pop(spec.name) for spec in run_specs})
-        if run.jobs == 1 and run.dask is None and "annoscore.scale" not in sys.modules:
-            # one process and no run set before (the run module is not even imported): the
-            # serial run is the one in force, and the command starts faster without it
+        lists = out.format is OutputFormat.html  # a report: chunks keep their worst lists
+        serial = run.jobs == 1 and run.dask is None and not lists
+        if serial and "annoscore.scale" not in sys.modules:
+            # one process, no report and no run set before (the run module is not even
+            # imported): the serial run is the one in force, and the command starts faster
             function(options=chosen, out=out, **values)
             return
         from annoscore.scale import scaled
 
-        with scaled(run.jobs, run.dask, lists=out.format is OutputFormat.html):
+        with scaled(run.jobs, run.dask, lists=lists):
             function(options=chosen, out=out, **values)
 
     command.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]

@@ -8,9 +8,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from annoscore.cli.common import cyclic_gc_paused, guarded
+from annoscore.cli.common import OutputFormat, cyclic_gc_paused, guarded
 from annoscore.cli.options import Output, scoring_command
-from annoscore.tasks.spans import SpanOptions, read_span_documents, score_span_documents
+from annoscore.tasks.spans import (
+    SpanOptions,
+    read_span_documents,
+    score_span_documents,
+    score_spans,
+)
 
 if TYPE_CHECKING:
     from annoscore.report.html_spans import SpanSides
@@ -56,6 +61,9 @@ def register(app: typer.Typer) -> None:
             return SpanSides(columns(gold_docs), columns(system_docs))
 
         with cyclic_gc_paused():
+            if out.format is not OutputFormat.html:  # cut by --jobs, --dask (annoscore.scale)
+                out.emit(score_spans(gold, system, options).shown(types=per_type))
+                return
             gold_docs, system_docs, read = read_span_documents(gold, system, options)
             result = score_span_documents(gold_docs, system_docs, read, options)
             out.emit(result.shown(types=per_type), spans=sides)
