@@ -54,12 +54,7 @@ def write_corpus(root: Path, documents: int, spans: int, seed: int = 31) -> tupl
     gold.mkdir()
     system.mkdir()
     for d in range(documents):
-        words = [rng.choice(WORDS) for _ in range(spans * 3)]
-        text = " ".join(words)
-        starts, at = [], 0
-        for w in words:
-            starts.append(at)
-            at += len(w) + 1
+        words, text, starts = _words(rng, spans)
         g_lines, p_lines = [], []
         for n in range(spans):
             k = 3 * n + 1
@@ -81,6 +76,16 @@ def write_corpus(root: Path, documents: int, spans: int, seed: int = 31) -> tupl
     return gold, system
 
 
+def _words(rng: random.Random, spans: int) -> tuple[list[str], str, list[int]]:
+    """A document's words (three per span), its text and where each word starts."""
+    words = [rng.choice(WORDS) for _ in range(spans * 3)]
+    starts, at = [], 0
+    for w in words:
+        starts.append(at)
+        at += len(w) + 1
+    return words, " ".join(words), starts
+
+
 def write_pubtator(root: Path, documents: int, spans: int, seed: int = 31) -> tuple[Path, Path]:
     """The documents of :func:`write_corpus` in one PubTator file per side (title: the first
     word, abstract: the rest), written as they are made (nothing of the corpus held); the two
@@ -89,12 +94,7 @@ def write_pubtator(root: Path, documents: int, spans: int, seed: int = 31) -> tu
     gold, system = root / "gold.pubtator", root / "system.pubtator"
     with gold.open("w", encoding="utf-8") as g, system.open("w", encoding="utf-8") as p:
         for d in range(documents):
-            words = [rng.choice(WORDS) for _ in range(spans * 3)]
-            text = " ".join(words)
-            starts, at = [], 0
-            for w in words:
-                starts.append(at)
-                at += len(w) + 1
+            words, text, starts = _words(rng, spans)
             doc = str(d + 1)
             head = f"{doc}|t|{words[0]}\n{doc}|a|{text[len(words[0]) + 1 :]}\n"
             g_lines, p_lines = [], []
