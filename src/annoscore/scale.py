@@ -771,16 +771,29 @@ def _next_run(data: Any, start: int, separators: bytes) -> tuple[int, bytes] | N
 
 def _find_line(data: Any, key: bytes, separators: bytes, after: int) -> int:
     """The start of the first line at or after ``after`` whose first field is ``key``
-    (-1: none)."""
-    found = -1
-    for separator in separators:
-        field = key + bytes((separator,))
-        if after == 0 and data[: len(field)] == field:
-            return 0
-        at = data.find(b"\n" + field, max(0, after - 1))
-        if at >= 0 and (found < 0 or at + 1 < found):
-            found = at + 1
-    return found
+    (-1: none).  One search for the key at a line's start, each hit checked for a separator
+    after it: a separator the file does not use costs nothing (searching for each separator
+    apart scanned to the end of the file for the ones never found).
+
+    >>> data = b"q1 a\\nq10 b\\nq1\\tc\\nq1 d\\n"
+    >>> _find_line(data, b"q1", b" \\t", 0), _find_line(data, b"q1", b" \\t", 1)
+    (0, 11)
+    >>> _find_line(data, b"q10", b"\\t", 0), _find_line(data, b"q2", b" ", 0)
+    (-1, -1)
+    """
+    ends = tuple(bytes((s,)) for s in separators)  # what a slice of one byte equals
+    if after == 0 and data[: len(key)] == key and data[len(key) : len(key) + 1] in ends:
+        return 0
+    needle = b"\n" + key
+    at = max(0, after - 1)
+    while True:
+        at = data.find(needle, at)
+        if at < 0:
+            return -1
+        end = at + len(needle)
+        if data[end : end + 1] in ends:
+            return at + 1
+        at += 1
 
 
 def split_lines(

@@ -371,3 +371,31 @@ def test_a_warned_chunk_ends_the_cut_run_at_once(
         assert exact == [False]
         for jobs in (2, 3):  # the workers skip the chunks not yet begun
             assert _output("spans", tmp_path / "g.txt", tmp_path / "s.txt", jobs, **options) == one
+
+
+def test_find_line_equals_a_line_by_line_search_on_random_files() -> None:
+    """``_find_line`` (one search for the key, each hit checked for a separator) equals reading
+    every line from ``after`` on: ids that are prefixes of others, both separators, a key at the
+    file's start and end, a key with no separator after it."""
+    rng = random.Random(31)
+    keys = [b"q1", b"q10", b"q1x", b"1", b"", b"d\xc3\xa9", b"q"]
+
+    def plain(data: bytes, key: bytes, separators: bytes, after: int) -> int:
+        starts = [0] + [k + 1 for k in range(len(data)) if data[k : k + 1] == b"\n"]
+        for start in starts:
+            rest = data[start + len(key) : start + len(key) + 1]
+            if start >= after and data[start:].startswith(key) and rest and rest[0] in separators:
+                return start
+        return -1
+
+    for _ in range(int(3000 * MULTIPLIER)):
+        lines = [
+            rng.choice(keys) + rng.choice([b" ", b"\t", b"", b"0"]) + rng.choice([b"a", b""])
+            for _ in range(rng.randrange(0, 8))
+        ]
+        data = b"\n".join(lines) + rng.choice([b"\n", b""])
+        key = rng.choice([k for k in keys if k])
+        separators = rng.choice([b" ", b"\t", b" \t", b"\t "])
+        after = rng.randrange(0, len(data) + 2)
+        expected = plain(data, key, separators, after)
+        assert scale._find_line(data, key, separators, after) == expected, (data, key, after)
