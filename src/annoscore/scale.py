@@ -785,9 +785,9 @@ def _find_line(data: Any, key: bytes, separators: bytes, after: int) -> int:
     if after == 0 and data[: len(key)] == key and data[len(key) : len(key) + 1] in ends:
         return 0
     needle = b"\n" + key
-    at = max(0, after - 1)
+    at: int = max(0, after - 1)
     while True:
-        at = data.find(needle, at)
+        at = int(data.find(needle, at))
         if at < 0:
             return -1
         end = at + len(needle)
