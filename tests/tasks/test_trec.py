@@ -63,10 +63,16 @@ def generated(rng: random.Random) -> tuple[dict[str, dict[str, int]], dict[str, 
     return qrels, run
 
 
+SEEDED = st.integers(0, 2**32 - 1).map(random.Random)
+"""A generator seeded by one drawn integer: the adversarial files draw thousands of values, which
+Hypothesis's own ``st.randoms`` counts against its entropy budget (a failed health check at
+random, not a finding)."""
+
+
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(st.randoms(use_true_random=False), st.sampled_from([1, 2]), st.booleans())
+@given(SEEDED, st.sampled_from([1, 2]), st.booleans())
 def test_agrees_with_pytrec_eval(
     tmp_path: Path, rng: random.Random, level: int, complete: bool
 ) -> None:
@@ -141,7 +147,7 @@ def test_relevance_level_zero_never_counts_unjudged_documents(tmp_path: Path) ->
     assert score_trec(q, r).scores["map"] == pytest.approx(1 / 4)
 
 
-@given(st.randoms(use_true_random=False), st.integers(-2, 0))
+@given(SEEDED, st.integers(-2, 0))
 @settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -210,7 +216,7 @@ def _adversarial(
 @settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(st.randoms(use_true_random=False), st.sampled_from([1, 2, 3]), st.booleans())
+@given(SEEDED, st.sampled_from([1, 2, 3]), st.booleans())
 def test_map_of_adversarial_ids_agrees_with_pytrec_eval(
     tmp_path: Path, rng: random.Random, level: int, complete: bool
 ) -> None:
