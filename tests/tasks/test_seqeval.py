@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from annoscore.cli import app
 from annoscore.errors import InputError
 from annoscore.metrics.seqeval import Mode, Scheme
 from annoscore.samples import sample_path
@@ -112,6 +113,28 @@ def test_bad_input_exits_2(cli: Cli, tmp_path: Path) -> None:
     tagged.write_text("a B-X B-X\nb S-X O\n")
     result = cli("seqeval", tagged, "--mode", "strict", "--scheme", "iob2")
     assert result.exit_code == 2 and f"{tagged}:2" in result.stderr
+
+
+def test_standard_input_is_named_stdin_and_scores_as_the_file(cli: Cli, tmp_path: Path) -> None:
+    """Tags from standard input: errors and warnings name ``<stdin>`` and its line (no
+    temporary file's path), and the scores are those of the same bytes in a file; the checked
+    reader (a line the fast scan declines) and a byte-order mark too."""
+    bad = "a B-X B-X\nb S-X O\n"
+    result = cli.runner.invoke(
+        app, ["seqeval", "-", "--mode", "strict", "--scheme", "iob2"], input=bad
+    )
+    assert result.exit_code == 2 and "<stdin>:2" in result.stderr and "tmp" not in result.stderr
+    for text in ("a B-X B-X\nb I-X O\n\nc B-Y B-Y\n", "\ufeffa B-X\tB-X\nb I-X   O\n"):
+        tagged = tmp_path / "t.txt"
+        tagged.write_text(text, encoding="utf-8")
+        from_file = cli.json("seqeval", tagged)
+        piped = cli.runner.invoke(app, ["seqeval", "-", "--format", "json"], input=text)
+        assert piped.exit_code == 0, piped.output
+        from_stdin = json.loads(piped.stdout)
+        assert from_stdin["scores"] == from_file["scores"]
+        assert [w.replace(str(tagged), "<stdin>") for w in from_file["warnings"]] == from_stdin[
+            "warnings"
+        ]
 
 
 def test_io_scheme_is_runs_of_one_type() -> None:

@@ -39,12 +39,7 @@ def register(app: typer.Typer) -> None:
         if system is not None:
             result = score_seqeval(Path(file), system, options)
         elif file == "-":
-            import tempfile
-
-            with tempfile.TemporaryDirectory() as folder:
-                path = Path(folder) / "stdin.txt"
-                path.write_text(stdin_text(), encoding="utf-8")
-                result = score_seqeval_file(path, options)
+            result = score_seqeval_file(Path("<stdin>"), options, stdin_text())
         else:
             result = score_seqeval_file(Path(file), options)
         out.emit(result.shown(types=per_type) if per_type else result)

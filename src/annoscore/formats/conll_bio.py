@@ -493,16 +493,26 @@ def tag_codes(*columns: Sequence[str]) -> tuple[list[str], tuple[IntArray, ...]]
     )
 
 
-def read_tag_codes(path: Path, columns: Sequence[int] = (-2, -1)) -> TagCodes:
-    """The tag columns of the file at ``path`` as codes (:class:`TagCodes`): the fast scan of
-    the common file (:func:`_scan_tag_codes`), else the checked reader (:func:`read_tags` with
-    whitespace as the delimiter, which names file and line in its errors)."""
-    with reading(path):
-        data = path.read_bytes()
+def read_tag_codes(
+    path: Path, columns: Sequence[int] = (-2, -1), text: str | None = None
+) -> TagCodes:
+    """The tag columns of the file at ``path`` (or of ``text`` already read, standard input,
+    named ``path``) as codes (:class:`TagCodes`): the fast scan of the common file
+    (:func:`_scan_tag_codes`), else the checked reader (:func:`read_tag_text` with whitespace
+    as the delimiter, which names file and line in its errors)."""
+    if text is None:
+        with reading(path):
+            data = path.read_bytes()
+    else:
+        data = text.encode("utf-8")
     scanned = _scan_tag_codes(data, str(path), columns)
     if scanned is not None:
         return scanned
-    return tag_codes_of(read_tags(path, delimiter=None, columns=columns))
+    if text is None:
+        return tag_codes_of(read_tags(path, delimiter=None, columns=columns))
+    text, bom = without_bom(text)
+    read = read_tag_text(text, str(path), delimiter=None, columns=columns)
+    return tag_codes_of(replace(read, bom=True) if bom else read)
 
 
 def tag_codes_of(read: TagColumns) -> TagCodes:

@@ -469,10 +469,13 @@ def score_seqeval(gold: Path, system: Path, options: SeqevalOptions = SeqevalOpt
     return _count(_read(gold, system), options, str(system))
 
 
-def score_seqeval_file(path: Path, options: SeqevalOptions = SeqevalOptions()) -> Result:
+def score_seqeval_file(
+    path: Path, options: SeqevalOptions = SeqevalOptions(), text: str | None = None
+) -> Result:
     """seqeval's entity scores of one file holding gold and predicted tags in the fields
-    ``gold_col`` and ``pred_col`` (the last two by default)."""
-    read = read_tag_codes(path, columns=(options.gold_col, options.pred_col))
+    ``gold_col`` and ``pred_col`` (the last two by default); ``text``: its text already read
+    (standard input), ``path`` then only names it in warnings and errors."""
+    read = read_tag_codes(path, columns=(options.gold_col, options.pred_col), text=text)
     boms = (read.path,) if read.bom else ()
     data = _from_codes(read.tags, read.codes[0], read.codes[1], read, str(path), *boms)
     return _count(data, options, str(path))
