@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,3 +49,21 @@ class Cli:
 @pytest.fixture
 def cli() -> Cli:
     return Cli()
+
+
+@pytest.fixture
+def exact(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
+    """Whether each run cut into chunks of lines (:mod:`annoscore.scale`) was combined (True)
+    or scored again in one run (False)."""
+    import annoscore.scale as scale
+
+    found: list[bool] = []
+    original = scale.score_lines
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        result = original(*args, **kwargs)
+        found.append(result is not None)
+        return result
+
+    monkeypatch.setattr(scale, "score_lines", spy)
+    yield found

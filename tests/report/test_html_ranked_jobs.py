@@ -64,19 +64,10 @@ def _ranked(path: Path, suffix: str = "") -> Any:
 
 
 @pytest.fixture
-def cut(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+def cut(monkeypatch: pytest.MonkeyPatch, exact: list[bool]) -> list[bool]:
     """Small files are cut; whether each cut run was combined (True) or scored again."""
     monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
-    found: list[bool] = []
-    original = scale.combine_lines
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        result = original(*args, **kwargs)
-        found.append(result is not None)
-        return result
-
-    monkeypatch.setattr(scale, "combine_lines", spy)
-    return found
+    return exact
 
 
 @pytest.mark.parametrize("task", ["trec", "codiesp-d", "codiesp-p"])
