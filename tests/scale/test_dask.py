@@ -28,12 +28,10 @@ distributed = pytest.importorskip("distributed", reason="needs the extra annosco
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
+    """The two-worker ``LocalCluster`` of ``--dask local``, started and stopped by the test."""
+    from annoscore.distributed import connected
+
+    with connected("local") as client:
         yield client
 
 
