@@ -63,9 +63,10 @@ class Opened:
         self.page = page
         self.errors = errors
 
-    def data(self) -> Any:
-        """The embedded JSON, read from the rendered page."""
-        return json.loads(self.page.eval_on_selector("#annoscore-result", "e => e.textContent"))
+    def data(self, element: str = "annoscore-result") -> Any:
+        """The JSON embedded in the element ``element`` (by default the result), read from
+        the rendered page."""
+        return json.loads(self.page.eval_on_selector(f"#{element}", "e => e.textContent"))
 
     def numbers(self) -> list[tuple[list[str], str, str | None]]:
         """Every number shown with a JSON path: (path, text shown, title)."""

@@ -158,7 +158,7 @@ def test_right_and_wrong_between_two_systems(cli: Any, browser: Any, tmp_path: P
     opened = open_report(browser, out)
     page = opened.page
     try:
-        embedded = json.loads(page.eval_on_selector(f"#{VERSUS_ID}", "e => e.textContent"))
+        embedded = opened.data(VERSUS_ID)
         name, found = embedded[0]
         assert name == "b"
         # b is the gold itself: it gets every gold mention right that a (system) gets wrong
@@ -257,7 +257,7 @@ def test_the_macro_averages_have_intervals(browser: Any, tmp_path: Path) -> None
     path.write_text(render_html(shown, spans=read_sides(gold, system)), encoding="utf-8")
     opened = open_report(browser, path)
     try:
-        embedded = json.loads(opened.page.eval_on_selector(f"#{MACRO_ID}", "e => e.textContent"))
+        embedded = opened.data(MACRO_ID)
         assert set(embedded) == {"macro_type", "macro_doc"}
         cells = opened.page.eval_on_selector_all(
             "[data-macro-path]",

@@ -147,7 +147,7 @@ def test_the_viewer_and_the_errors_table_in_chromium(browser: Any, tmp_path: Pat
     page = opened.page
     try:
         assert opened.errors == []
-        embedded = json.loads(page.eval_on_selector(f"#{COREF_ID}", "e => e.textContent"))
+        embedded = opened.data(COREF_ID)
         cells = page.eval_on_selector_all(
             "[data-coref-path]",
             "es => es.map(e => [e.getAttribute('data-coref-path'), e.textContent, e.title])",

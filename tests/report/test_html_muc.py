@@ -4,7 +4,6 @@ a fill shown as text."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +48,7 @@ def test_the_alignment_in_chromium(browser: Any, tmp_path: Path) -> None:
     page = opened.page
     try:
         assert opened.errors == []
-        embedded = json.loads(page.eval_on_selector(f"#{ALIGNMENT_ID}", "e => e.textContent"))
+        embedded = opened.data(ALIGNMENT_ID)
         first = embedded["documents"][0]
         shown = page.eval_on_selector_all(
             "#aview details summary", "es => es.map(e => e.textContent)"

@@ -5,7 +5,6 @@ from the files and from random data, and in Chromium."""
 
 from __future__ import annotations
 
-import json
 import pickle
 import random
 from pathlib import Path
@@ -137,7 +136,7 @@ def test_the_worst_documents_in_chromium(browser: Any, tmp_path: Path) -> None:
     page = opened.page
     try:
         assert opened.errors == []
-        embedded = json.loads(page.eval_on_selector(f"#{RANKED_ID}", "e => e.textContent"))
+        embedded = opened.data(RANKED_ID)
         assert [q[0] for q in embedded["queries"]] == ["D3", "D1", "D2"]
         rows = page.eval_on_selector_all(
             "#rlist tbody tr",

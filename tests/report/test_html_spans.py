@@ -338,7 +338,7 @@ def test_the_buckets_on_the_page_are_the_embedded_ones(browser: Any, tmp_path: P
     opened = open_report(browser, path)
     try:
         assert opened.errors == []
-        embedded = json.loads(opened.page.eval_on_selector(f"#{BUCKETS_ID}", "e => e.textContent"))
+        embedded = opened.data(BUCKETS_ID)
         cells = opened.page.eval_on_selector_all(
             "[data-bucket-path]",
             "es => es.map(e => [e.getAttribute('data-bucket-path'), e.textContent, e.title])",
@@ -373,7 +373,7 @@ def test_annoscore_report_compares_the_buckets(cli: Any, browser: Any, tmp_path:
     opened = open_report(browser, out)
     try:
         assert opened.errors == []
-        embedded = json.loads(opened.page.eval_on_selector(f"#{BUCKETS_ID}", "e => e.textContent"))
+        embedded = opened.data(BUCKETS_ID)
         own = bucket_data(bucket_matrices(analyse(read_sides(gold, system), embed=False)), None)
         for kind, rows in embedded.items():
             alone = {r[0]: r[2]["f1"] for r in own[kind]}

@@ -4,7 +4,6 @@ against the result's own per-query counts and trec_eval's relstring, and in Chro
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 from typing import Any
@@ -63,7 +62,7 @@ def test_the_worst_queries_in_chromium(browser: Any, tmp_path: Path) -> None:
     page = opened.page
     try:
         assert opened.errors == []
-        embedded = json.loads(page.eval_on_selector(f"#{RANKED_ID}", "e => e.textContent"))
+        embedded = opened.data(RANKED_ID)
         first = embedded["queries"][0]
         rows = page.eval_on_selector_all(
             "#rlist tbody tr",
