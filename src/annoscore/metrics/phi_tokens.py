@@ -78,7 +78,7 @@ _LOADED = "_annoscore_nltk."
 """The prefix under which the loaded NLTK modules stay in ``sys.modules`` (so that the bundle's
 vendoring finds them, and ``import nltk`` elsewhere still gets the real package)."""
 _LOCK = threading.Lock()
-_TREEBANK: list[Any] = []
+_TREEBANK: list[tuple[Any, bool]] = []
 
 
 def _ours(name: str, stdlib: bool) -> bool:
@@ -114,11 +114,17 @@ def treebank_tokenizer() -> TreebankWordTokenizer:
     >>> "_annoscore_nltk.nltk.tokenize.treebank" in sys.modules
     True
     """
+    return _loaded()[0]()
+
+
+def _loaded() -> tuple[Any, bool]:
+    """The tokenizer class loaded in this process (loaded on first use), and whether its rules
+    run on :mod:`re`."""
     with _LOCK:
         if not _TREEBANK:
             stdlib = stdlib_engine()
             _TREEBANK.append((_load_treebank(stdlib), stdlib))
-        return _TREEBANK[0][0]()
+        return _TREEBANK[0]
 
 
 ENGINE = "ANNOSCORE_NLTK_ENGINE"
@@ -140,8 +146,7 @@ def stdlib_engine() -> bool:
 
 def uses_stdlib_engine() -> bool:
     """Whether the tokenizer loaded in this process (loading it if need be) runs on :mod:`re`."""
-    treebank_tokenizer()
-    return bool(_TREEBANK[0][1])
+    return _loaded()[1]
 
 
 _OTHER_WHITESPACE = re.compile("[\x1c-\x1f]")
