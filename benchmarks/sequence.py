@@ -52,13 +52,12 @@ import random
 import shutil
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from operator import attrgetter
 from pathlib import Path
 
 import installed
-from processes import measured
+from processes import best, measured
 
 PEER = r"""
 import json, sys, warnings
@@ -79,16 +78,6 @@ print(json.dumps({k: {m: float(v) for m, v in row.items()} for k, row in report.
 """
 
 TYPES = ("PER", "LOC", "ORG", "MISC")
-
-
-def best(call: Callable[[], object], repeat: int) -> float:
-    """The fastest of ``repeat`` calls, in seconds."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def generate(path: Path, sentences: int, tokens: int = 30) -> None:

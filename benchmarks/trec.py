@@ -20,13 +20,11 @@ import random
 import shutil
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from operator import attrgetter
 from pathlib import Path
 
 import installed
-from processes import measured
+from processes import best, measured
 
 PEER = r"""
 import sys, pytrec_eval
@@ -73,15 +71,7 @@ def in_process(qrels: Path, run: Path, repeat: int) -> tuple[float, float]:
             ranked = pytrec_eval.parse_run(f)
         pytrec_eval.RelevanceEvaluator(judged, {"map"}).evaluate(ranked)
 
-    def best(call: Callable[[], object]) -> float:
-        times = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            call()
-            times.append(time.perf_counter() - start)
-        return min(times)
-
-    return best(lambda: score_trec(qrels, run)), best(peer)
+    return best(lambda: score_trec(qrels, run), repeat), best(peer, repeat)
 
 
 def main() -> None:
