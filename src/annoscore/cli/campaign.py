@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from annoscore.cli.common import registered
 from annoscore.errors import InputError
 from annoscore.result import Result, ScoreWarning
 from annoscore.tasks.registry import Task
@@ -402,7 +403,6 @@ def subtask_options(items: list[str], subtasks: list[tuple[str, str]]) -> dict[s
     {'a': ['codalab=true'], 'b': ['codalab=true', 'gold_ann=x']}
     """
     from annoscore.options import fields
-    from annoscore.tasks import registry
 
     out: dict[str, list[str]] = {name: [] for name, _ in subtasks}
     for item in items:
@@ -419,10 +419,7 @@ def subtask_options(items: list[str], subtasks: list[tuple[str, str]]) -> dict[s
         wanted = where.strip().replace("-", "_")
         takers = []
         for name, task_name in subtasks:
-            try:
-                task = registry.get(task_name)
-            except KeyError as error:
-                raise InputError(str(error.args[0])) from None
+            task = registered(task_name)
             declared = {
                 n.replace("-", "_")
                 for spec in fields(task.options_class())

@@ -53,7 +53,7 @@ from typing import Annotated, Any
 
 import typer
 
-from annoscore.cli.common import fail, guarded, tell
+from annoscore.cli.common import fail, guarded, registered, tell
 from annoscore.errors import InputError
 
 IMAGE = "codalab/codalab-legacy:py312"
@@ -226,7 +226,6 @@ def score_submission(
     from annoscore.cli.campaign import check, gold_input, prepare
     from annoscore.cli.compare import parse_options
     from annoscore.report.generic import render_json
-    from annoscore.tasks import registry
 
     if config.subtasks:
         return _score_subtasks(input_dir, output_dir, config, base, quiet=quiet)
@@ -234,10 +233,7 @@ def score_submission(
     detailed = output_dir / "detailed_results.html"
     title = f"annoscore {config.task}"
     detailed.write_text(_page(title, "<p>Scoring...</p>"), encoding="utf-8")
-    try:
-        task = registry.get(config.task)
-    except KeyError as error:
-        raise InputError(str(error.args[0])) from None
+    task = registered(config.task)
     options = parse_options(config.option_items(base), task)
     reference, submission = input_dir / "ref", input_dir / "res"
     if not reference.is_dir():
@@ -320,7 +316,6 @@ def _score_subtasks(
     from annoscore.cli.compare import parse_options
     from annoscore.report.generic import render_json
     from annoscore.result import Result
-    from annoscore.tasks import registry
 
     names = list(config.subtasks)
     keep = frozenset(name.lower() for name in names)
@@ -355,10 +350,7 @@ def _score_subtasks(
             problems += [f"'{o}' is no sub-task's folder (expected {expected})" for o in others]
         for index, (name, folder) in enumerate(entered.items()):
             part = config.subtasks[name]
-            try:
-                task = registry.get(part.task)
-            except KeyError as error:
-                raise InputError(str(error.args[0])) from None
+            task = registered(part.task)
             options = parse_options(part.option_items(base), task)
             gold = gold_input(golds[name])
             try:
@@ -663,14 +655,10 @@ def _parts(
     subtasks: list[tuple[str | None, str]], items: dict[str | None, list[str]]
 ) -> list[_Part]:
     from annoscore.cli.compare import parse_options
-    from annoscore.tasks import registry
 
     parts = []
     for name, task_name in subtasks:
-        try:
-            task = registry.get(task_name)
-        except KeyError as error:
-            raise InputError(str(error.args[0])) from None
+        task = registered(task_name)
         given = items.get(name, [])
         parts.append(_Part(name, task, given, parse_options(given, task), BundleConfig(task.name)))
     return parts

@@ -38,7 +38,15 @@ from typing import Annotated, Any
 
 import typer
 
-from annoscore.cli.common import fail, guarded, progress, tell, write_output, write_result
+from annoscore.cli.common import (
+    fail,
+    guarded,
+    progress,
+    registered,
+    tell,
+    write_output,
+    write_result,
+)
 from annoscore.errors import InputError
 
 NUMBERED = re.compile(r"(?:^|run|[-_. ])(\d+)(?:\.[A-Za-z]\w*)*$", re.IGNORECASE)
@@ -459,7 +467,6 @@ def register(app: typer.Typer) -> None:
         codiesp-d --gold gs_D.tsv --option codes=codes.tsv --subtask codiesp-d --out results/."""
         from annoscore.cli.campaign import subtask_arguments, subtask_options
         from annoscore.cli.compare import parse_options
-        from annoscore.tasks import registry
 
         settings = Settings(test, samples, seed, top)
         single = len(task) == 1 and "=" not in task[0]
@@ -476,10 +483,7 @@ def register(app: typer.Typer) -> None:
             jobs = [(n, t, golds[n], items[n], out / n) for n, t in subtasks]
         prepared = []
         for name, task_name, gold_path, items_of, folder in jobs:
-            try:
-                entry = registry.get(task_name)
-            except KeyError as error:
-                raise fail(str(error.args[0])) from None
+            entry = registered(task_name)
             prepared.append((name, entry, gold_path, parse_options(items_of, entry), folder))
         shown: list[str] = []
         later: list[str] = []

@@ -22,12 +22,15 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
 from pathlib import Path
-from typing import IO, Annotated, Any, ParamSpec, TypeVar
+from typing import IO, TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
 from annoscore.cli import CLOSED_PIPE_STATUS
 from annoscore.errors import InputError
+
+if TYPE_CHECKING:
+    from annoscore.tasks.registry import Task
 from annoscore.options import MAX_SAMPLES
 from annoscore.report.generic import TextRenderer, render
 from annoscore.result import Result, one_line, refuse_tolerated
@@ -163,6 +166,17 @@ def fail(message: str, status: int = 2) -> typer.Exit:
     raise."""
     tell("error", message)
     return typer.Exit(status)
+
+
+def registered(name: str) -> Task:
+    """The task registered as ``name``; an :class:`InputError` naming the known ones otherwise
+    (the registry's own ``KeyError``, which :func:`annoscore.score` keeps, as a user error)."""
+    from annoscore.tasks import registry
+
+    try:
+        return registry.get(name)
+    except KeyError as error:
+        raise InputError(str(error.args[0])) from None
 
 
 _indicator: contextvars.ContextVar[Any] = contextvars.ContextVar(

@@ -29,6 +29,7 @@ from annoscore.cli.common import (
     fail,
     guarded,
     progress,
+    registered,
     tell,
     write_result,
 )
@@ -301,12 +302,8 @@ def register(app: typer.Typer) -> None:
         score: the difference with the baseline (the first system), its bootstrap interval and
         the p-value, on the documents every system scored."""
         from annoscore.report.significance import render
-        from annoscore.tasks import registry
 
-        try:
-            entry = registry.get(task)
-        except KeyError as error:
-            raise fail(str(error.args[0])) from None
+        entry = registered(task)
         if len(systems) < 2:
             raise fail("compare needs at least two systems (the first is the baseline)")
         labels = system_labels(systems, names)

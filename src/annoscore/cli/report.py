@@ -19,10 +19,10 @@ import typer
 from annoscore.cli.common import (
     OutputOption,
     command_line,
-    fail,
     guarded,
     is_terminal,
     progress,
+    registered,
     write_result,
 )
 from annoscore.cli.compare import (
@@ -97,12 +97,8 @@ def register(app: typer.Typer) -> None:
 
         from annoscore.report.html import render_comparison_html, render_html
         from annoscore.significance import with_intervals
-        from annoscore.tasks import registry
 
-        try:
-            entry = registry.get(task)
-        except KeyError as error:
-            raise fail(str(error.args[0])) from None
+        entry = registered(task)
         if output is None and is_terminal(sys.stdout):
             raise InputError("annoscore report writes a page: give -o FILE (e.g. -o report.html)")
         labels = system_labels(systems, names)

@@ -18,7 +18,7 @@ from typing import Annotated
 
 import typer
 
-from annoscore.cli.common import OutputOption, fail, guarded, tell, write_result
+from annoscore.cli.common import OutputOption, guarded, registered, tell, write_result
 
 
 class ValidateFormat(str, Enum):
@@ -56,10 +56,7 @@ def register(app: typer.Typer) -> None:
         from annoscore.cli.compare import parse_options
         from annoscore.tasks import registry
 
-        try:
-            entry = registry.get(task)
-        except KeyError as error:
-            raise fail(str(error.args[0])) from None
+        entry = registered(task)
         options = parse_options(option or [], entry)
         if gold is None:
             gold = registry.sample_paths(entry)[0]
