@@ -481,13 +481,17 @@ def score_folder_chunk(task: str, chunk: FolderChunk, options: TaskOptions) -> P
     )
 
 
-def _sent(result: Result, carry: bool = True) -> Result:
+def _sent(result: Result, carry: bool = True, lists: bool = False) -> Result:
     """``result`` as a chunk sends it: no warnings (sent apart), and of what it cached only
     every document's scores (computed in the worker, in parallel: :func:`_carry_documents`),
     unless ``carry`` is false (then nothing: a large corpus's parts would hold about five
-    times the memory of their count rows; the whole's scores are computed when asked)."""
+    times the memory of their count rows; the whole's scores are computed when asked); a
+    ranked task's lists only for its worst queries, and only when ``lists`` (a report is
+    written: :func:`annoscore.metrics.worst_lists.for_chunk`)."""
+    from annoscore.metrics.worst_lists import for_chunk
+
     kept = {k: v for k, v in result._cache.items() if k == "documents" and carry}
-    return replace(result, warnings=(), _cache=kept)
+    return for_chunk(replace(result, warnings=(), _cache=kept), lists)
 
 
 def _carry_documents(result: Result, parts: Sequence[Result], order: Sequence[int] | None) -> None:
@@ -859,7 +863,9 @@ def split_lines(
         ]
 
 
-def score_line_chunk(task: str, chunk: LineChunk, options: TaskOptions, carry: bool = True) -> Part:
+def score_line_chunk(
+    task: str, chunk: LineChunk, options: TaskOptions, carry: bool = True, lists: bool = False
+) -> Part:
     """The chunk function of ``"lines"`` tasks: ``task``'s score function (undecorated) on the
     two files, their readers reading only the chunk's ranges
     (:func:`~annoscore.formats.files.cut_files`) and recording the ids found there.  An error
@@ -884,19 +890,14 @@ def score_line_chunk(task: str, chunk: LineChunk, options: TaskOptions, carry: b
     if not (gold.exact and system.exact):  # a reader says the chunk reads otherwise
         return Part(None, ())
     return Part(
-        _sent(result, carry),
+        _sent(result, carry, lists),
         tuple((2, w) for w in result.warnings),
         (Seen.of(gold.seen), Seen.of(system.seen)),
     )
 
 
 def _line_part(task: str, options: TaskOptions, lists: bool, carry: bool, chunk: LineChunk) -> Part:
-    from annoscore.metrics.worst_lists import for_chunk
-
-    part = score_line_chunk(task, chunk, options, carry)
-    if part.result is None:
-        return part
-    return replace(part, result=for_chunk(part.result, lists))
+    return score_line_chunk(task, chunk, options, carry, lists)
 
 
 CARRY_CHUNKS = 16
