@@ -83,7 +83,8 @@ def write_files(out: Path, planned: list[tuple[Path, str]]) -> None:
 
 HELP = (
     "Convert annotation files between formats: annoscore convert FROM TO INPUT OUTPUT (brat, "
-    "bioc-xml, bioc-json, pubtator, i2b2-xml, prodigy-jsonl, spacy-jsonl, conll-bio), and MUC "
+    "bioc-xml, bioc-json, pubtator, i2b2-xml, prodigy-jsonl, spacy-jsonl, conll-bio, "
+    "nlpsandbox-json), and MUC "
     "SGML to brat standoff (annoscore convert muc-sgml FILE --out DIR)."
 )
 
@@ -152,8 +153,7 @@ def register(app: typer.Typer) -> None:
     from annoscore.formats.annotations import FORMATS
 
     for source_format in FORMATS:
-        if source_format != "nlpsandbox-json":
-            _register_format(convert, source_format)
+        _register_format(convert, source_format)
 
 
 def _register_format(convert: typer.Typer, source_format: str) -> None:
@@ -161,7 +161,7 @@ def _register_format(convert: typer.Typer, source_format: str) -> None:
     name, beside ``muc-sgml``)."""
     from annoscore.formats.annotations import FORMATS
 
-    targets = [f for f in FORMATS if f not in ("nlpsandbox-json", "spacy-docbin")]
+    targets = [f for f in FORMATS if f != "spacy-docbin"]
 
     @convert.command(
         source_format,

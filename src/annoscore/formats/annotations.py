@@ -4,7 +4,8 @@ Format names, the same in every option and command (``../shared/spec/formats.md`
 ``brat``, ``bioc-xml``, ``bioc-json``, ``pubtator``, ``i2b2-xml``, ``prodigy-jsonl``,
 ``spacy-jsonl``, ``conll-bio``, ``nlpsandbox-json``.  :func:`read_annotations` reads a file (or
 a brat folder) into :class:`~annoscore.model.AnnotatedDocument` objects, whatever the format:
-what ``spans``, the report and ``convert`` take on either side.
+what ``spans``, the report and ``convert`` take on either side (an NLP Sandbox annotation file:
+:func:`~annoscore.formats.nlpsandbox.read_sandbox_documents`, documents without text).
 
 **BIO becomes spans at the door** (:func:`bio_documents`): a CoNLL tag file's chunks (seqeval's
 default reading, which knows IOBES; the last field is the tag) become mentions whose offsets
@@ -242,8 +243,6 @@ def read_annotations(path: Path, form: str | None = None) -> list[AnnotatedDocum
         from annoscore.formats.spacy_docbin import read_docbin
 
         return read_docbin(path)
-    raise InputError(
-        "nlpsandbox-json: read it with annoscore nlpsandbox (its notes carry no entity types "
-        "of one kind)",
-        path,
-    )
+    from annoscore.formats.nlpsandbox import read_sandbox_documents
+
+    return read_sandbox_documents(path)

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from annoscore.errors import InputError
+from annoscore.model import AnnotatedDocument, Attribute, Mention, Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -658,3 +659,75 @@ def read_objects(
             chunk = []
     reading.add(_scan_chunk(chunk, wanted) or _parse_chunk(name, chunk, wanted))
     return SandboxFile(name, tuple(reading.note_ids), columns, read, reading.merged)
+
+
+# --- the annotations as documents (spans, convert) ----------------------------------------------
+
+TYPE_ATTRIBUTE: Final = "TYPE"
+"""The attribute that holds an annotation's type value (``dateFormat``, ``locationType``, ...)
+when a file is read as documents: the name i2b2 XML gives a tag's subtype, so the two formats
+carry it to each other."""
+
+
+def read_sandbox_documents(path: Path | str) -> list[AnnotatedDocument]:
+    """A file's notes as documents (``--gold-format nlpsandbox-json``, ``annoscore convert``),
+    in file order (objects of one note merged, as :func:`read_sandbox` does): each annotation a
+    mention typed by its category (``date``, ``person``, ``location``, ``id``, ``contact``,
+    ``covid-symptom``), the categories in that order, each in file order, with ids ``T1``,
+    ``T2``, ...; the category's type value (``dateFormat``, ``locationType`` or the older
+    ``addressType``, ...) an attribute :data:`TYPE_ATTRIBUTE` of the mention (no attribute
+    when the item has no type field; a value-less one for ``null``).  A note's text is not in
+    the file: the documents have none, so the annotations' texts cannot be checked against it;
+    an item whose ``length`` is not its text's length is a warning (the span is ``start`` +
+    ``length``).
+
+    >>> import json, tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "gold.json"
+    >>> _ = f.write_text(json.dumps([{"annotationSource": {"resourceSource": {"name": "a/n1"}},
+    ...     "textLocationAnnotations": [{"start": 9, "length": 6, "text": "Boston",
+    ...                                  "locationType": "city"}],
+    ...     "textDateAnnotations": [{"start": 3, "length": 4, "text": "2/18"}]}]))
+    >>> [doc] = read_sandbox_documents(f)
+    >>> [(m.id, m.type, m.span.start, m.span.end, m.text) for m in doc.mentions]
+    [('T1', 'date', 3, 7, '2/18'), ('T2', 'location', 9, 15, 'Boston')]
+    >>> doc.id, doc.text, doc.attributes
+    ('n1', None, (Attribute(id='A1', name='TYPE', target='T2', value='city'),))
+    """
+    path = Path(path)
+    texts = Numbering()
+    kinds = {name: type_numbering() for name in CATEGORIES}
+    read = read_sandbox(path, texts=texts, kinds=kinds)
+    text_values = texts.values()
+    mentions: list[list[Mention]] = [[] for _ in read.note_ids]
+    attributes: list[list[Attribute]] = [[] for _ in read.note_ids]
+    warnings: list[list[str]] = [[] for _ in read.note_ids]
+    for name, columns in read.categories.items():
+        kind_values = kinds[name].values()
+        for note, start, length, text, kind in zip(
+            columns.note, columns.start, columns.length, columns.text, columns.kind, strict=True
+        ):
+            mention_id = f"T{len(mentions[note]) + 1}"
+            written = text_values[text]
+            mentions[note].append(
+                Mention(Span.of(start, start + length), name, mention_id, written)
+            )
+            if len(written) != length:
+                warnings[note].append(
+                    f"{path}: note {read.note_ids[note]!r}: {name} {written!r} at {start} has "
+                    f"length {length}, not its text's {len(written)} (the span is start + length)"
+                )
+            if kind != 0:  # 0: no type field
+                value = kind_values[kind]
+                found = attributes[note]
+                found.append(Attribute(f"A{len(found) + 1}", TYPE_ATTRIBUTE, mention_id, value))
+    return [
+        AnnotatedDocument(
+            note_id,
+            tuple(mentions[k]),
+            None,
+            attributes=tuple(attributes[k]),
+            path=str(path),
+            warnings=tuple(warnings[k]),
+        )
+        for k, note_id in enumerate(read.note_ids)
+    ]

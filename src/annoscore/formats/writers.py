@@ -3,10 +3,11 @@ what ``annoscore convert FROM TO INPUT OUTPUT`` writes.
 
 :func:`write_annotations` gives the files to write as ``(name, text)`` pairs: one pair named
 ``""`` (the output file itself) for the formats that hold a corpus in one file (BioC XML and
-JSON, PubTator, Prodigy and spaCy JSONL, CoNLL BIO), one or two files per document of a folder
-for brat (``ID.txt``, ``ID.ann``) and i2b2 XML (``ID.xml``).  Offsets, types, mention ids and
-concept ids (brat ``N`` lines, BioC's ``identifier`` infon, PubTator's last column) are kept, so
-reading the output gives the input's mentions; what a format cannot hold is an
+JSON, PubTator, Prodigy and spaCy JSONL, CoNLL BIO, NLP Sandbox JSON), one or two files per
+document of a folder for brat (``ID.txt``, ``ID.ann``) and i2b2 XML (``ID.xml``).  Offsets,
+types, mention ids and concept ids (brat ``N`` lines, BioC's ``identifier`` infon, PubTator's
+last column) are kept, so reading the output gives the input's mentions; attributes where the
+format holds them (:func:`write_warnings` names the others); what a format cannot hold is an
 :class:`~annoscore.errors.InputError` naming the document and the mention, never a silent loss:
 
 * PubTator: a discontinuous mention, a ``|`` in a document id; a PubTator document is one
@@ -14,6 +15,10 @@ reading the output gives the input's mentions; what a format cannot hold is an
   warning says how many documents);
 * i2b2 XML: a discontinuous mention, a type that is not an XML name;
 * Prodigy and spaCy JSONL: a discontinuous mention;
+* NLP Sandbox JSON (one annotation object per document, :func:`_nlpsandbox`): a discontinuous
+  mention, a type that is not a PHI category; it holds no document text (a warning);
+* every format but brat and NLP Sandbox JSON: a document without text (a brat ``.ann``
+  without its ``.txt``, an NLP Sandbox note);
 * CoNLL BIO: a mention that does not start and end on whitespace token boundaries, or that
   overlaps another, a document id with whitespace.  The text read back is the tokens joined
   by one space (sentences by a line break), so offsets move when the input's text has other
@@ -45,8 +50,10 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from annoscore.errors import InputError
+from annoscore.formats.nlpsandbox import CATEGORIES, TYPE_ATTRIBUTE
 from annoscore.model import (
     AnnotatedDocument,
+    Attribute,
     CodeReference,
     Mention,
     TemplateDocument,
@@ -61,6 +68,13 @@ _XML_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9._-]*\Z")
 def write_annotations(documents: Sequence[AnnotatedDocument], form: str) -> list[tuple[str, str]]:
     """The files of ``documents`` in format ``form`` (the module doc; :func:`write_warnings`
     says what the format changed)."""
+    if form not in _TEXTLESS:
+        for document in documents:
+            if document.text is None:
+                raise InputError(
+                    f"{_where(document)} has no text (a brat .ann without its .txt, or an "
+                    f"nlpsandbox-json note): {form} needs it; write brat or nlpsandbox-json"
+                )
     if form == "brat":
         return [pair for d in documents for pair in _brat(d)]
     if form == "i2b2-xml":
@@ -75,23 +89,61 @@ def write_annotations(documents: Sequence[AnnotatedDocument], form: str) -> list
         return [("", "".join(_jsonl(d, form) for d in documents))]
     if form == "conll-bio":
         return [("", _conll(documents))]
+    if form == "nlpsandbox-json":
+        return [("", json.dumps(_nlpsandbox(documents), ensure_ascii=False, indent=1) + "\n")]
     raise InputError(
         f"cannot write {form}: convert writes brat, bioc-xml, bioc-json, pubtator, "
-        "i2b2-xml, prodigy-jsonl, spacy-jsonl and conll-bio"
+        "i2b2-xml, prodigy-jsonl, spacy-jsonl, conll-bio and nlpsandbox-json"
     )
 
 
 def write_warnings(documents: Sequence[AnnotatedDocument], form: str) -> list[str]:
-    """What writing ``documents`` as ``form`` changes without losing an annotation."""
-    if form != "pubtator":
-        return []
-    changed = [d.id for d in documents if any(c in (d.text or "") for c in _BREAKS)]
-    if not changed:
-        return []
-    return [
-        f"{len(changed)} document(s) have line breaks or tabs, written as spaces (one per "
-        f"character, offsets kept) as a PubTator title line needs (e.g. {changed[0]!r})"
-    ]
+    """What writing ``documents`` as ``form`` changes or leaves out, without losing a mention:
+    PubTator's flattened line breaks, attributes the format cannot hold, texts nlpsandbox-json
+    cannot hold."""
+    warnings = []
+    if form == "pubtator":
+        changed = [d.id for d in documents if any(c in (d.text or "") for c in _BREAKS)]
+        if changed:
+            warnings.append(
+                f"{len(changed)} document(s) have line breaks or tabs, written as spaces (one "
+                f"per character, offsets kept) as a PubTator title line needs "
+                f"(e.g. {changed[0]!r})"
+            )
+    left_out = [(d, a) for d in documents for a in d.attributes if not _holds(form, a)]
+    if left_out:
+        document, attribute = left_out[0]
+        value = "" if attribute.value is None else f"={attribute.value!r}"
+        warnings.append(
+            f"{len(left_out)} attribute(s) left out: {form} cannot hold them (e.g. "
+            f"{attribute.name}{value} of {attribute.target} in {_where(document)})"
+        )
+    if form == "nlpsandbox-json":
+        texts = sum(d.text is not None for d in documents)
+        if texts:
+            warnings.append(
+                f"the text of {texts} document(s) left out: an NLP Sandbox annotation file "
+                "holds none (the notes are a file of their own)"
+            )
+    return warnings
+
+
+_TEXTLESS = frozenset({"brat", "nlpsandbox-json"})
+"""The formats that hold mentions without the document's text (a brat ``.ann`` without its
+``.txt``; an NLP Sandbox annotation file holds no text at all)."""
+
+
+def _holds(form: str, attribute: Attribute) -> bool:
+    """Whether ``form`` writes ``attribute``: brat any whose value is one word (or none);
+    i2b2 XML and nlpsandbox-json a mention's subtype (:data:`TYPE_ATTRIBUTE`; i2b2 only a
+    value)."""
+    if form == "brat":
+        return attribute.value is None or (
+            attribute.value != "" and attribute.value.split() == [attribute.value]
+        )
+    if attribute.name != TYPE_ATTRIBUTE:
+        return False
+    return form == "nlpsandbox-json" or (form == "i2b2-xml" and attribute.value is not None)
 
 
 def _where(document: AnnotatedDocument, mention: Mention | None = None) -> str:
@@ -136,6 +188,10 @@ def _brat(document: AnnotatedDocument) -> list[tuple[str, str]]:
         target = renamed.get(n.target, n.target)
         resource = n.resource or "Reference"
         lines.append(f"N{k}\tReference {target} {resource}:{n.reference}\t{n.text}")
+    kept = [a for a in document.attributes if _holds("brat", a)]
+    for k, a in enumerate(kept, 1):
+        value = "" if a.value is None else f" {a.value}"
+        lines.append(f"A{k}\t{a.name} {renamed.get(a.target, a.target)}{value}")
     pairs = [(f"{name}.ann", "".join(line + "\n" for line in lines))]
     if document.text is not None:
         pairs.insert(0, (f"{name}.txt", document.text))
@@ -237,6 +293,33 @@ def _bioc_xml(documents: Sequence[AnnotatedDocument]) -> str:
         parts.append("</passage></document>")
     parts.append("</collection>\n")
     return "\n".join(parts)
+
+
+def _nlpsandbox(documents: Sequence[AnnotatedDocument]) -> list[dict[str, Any]]:
+    """One annotation object per document, named by its id, with every category's array
+    (the official evaluation needs them all); each mention's type must be a category, its
+    :data:`TYPE_ATTRIBUTE` becomes the category's type field, and ``confidence`` is 100 (the
+    schema requires one; the evaluation does not read it)."""
+    out = []
+    for document in documents:
+        arrays: dict[str, list[dict[str, Any]]] = {c.arrays[0]: [] for c in CATEGORIES.values()}
+        types = {a.target: a.value for a in document.attributes if a.name == TYPE_ATTRIBUTE}
+        for m in document.mentions:
+            category = CATEGORIES.get(m.type)
+            if category is None:
+                raise InputError(
+                    f"{_where(document, m)}: type {m.type!r} is not an NLP Sandbox category "
+                    f"({', '.join(CATEGORIES)})"
+                )
+            start, end = _continuous(document, m, "nlpsandbox-json")
+            text = m.text if document.text is None else document.text[start:end]
+            item: dict[str, Any] = {"start": start, "length": end - start, "text": text}
+            if m.id in types:
+                item[category.type_fields[0]] = types[m.id]
+            item["confidence"] = 100.0
+            arrays[category.arrays[0]].append(item)
+        out.append({"annotationSource": {"resourceSource": {"name": document.id}}, **arrays})
+    return out
 
 
 def _pubtator(document: AnnotatedDocument) -> str:

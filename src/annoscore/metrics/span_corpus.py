@@ -465,7 +465,8 @@ def count_span_documents(
         text = g.text if g.text is not None else p.text
         if mode is SpanMode.token and text is None:
             raise InputError(
-                "token mode needs the document text: put the .txt beside the gold .ann",
+                "token mode needs the document text, which neither side has (brat: put the "
+                ".txt beside the gold .ann; an nlpsandbox-json note holds none)",
                 g.path or p.path or None,
                 document=doc_id,
             )

@@ -95,7 +95,8 @@ class SpanOptions(TaskOptions):
     gold_format: Format | None = option(
         None,
         "The gold file's format: brat, bioc-xml, bioc-json, pubtator, i2b2-xml, prodigy-jsonl, "
-        "spacy-jsonl, conll-bio or spacy-docbin (spaCy's .spacy files, with spaCy installed: "
+        "spacy-jsonl, conll-bio, nlpsandbox-json (an NLP Sandbox annotation file: no text) or "
+        "spacy-docbin (spaCy's .spacy files, with spaCy installed: "
         "annoscore[spacy]); recognised from the file when left out (a warning says "
         "which, unless brat).",
         moves=False,
