@@ -20,7 +20,10 @@ For each size, alternating in rounds: ``python -m annoscore spans GOLD SYSTEM --
 seconds (median of the rounds), CPU seconds (user + system of the process and of the worker
 processes it waited for, ``os.wait4``), peak resident memory (``ru_maxrss`` of ``os.wait4``: the
 largest of the process and its reaped workers; Dask's workers are not its children and are not
-counted), microseconds per document, the ``--jobs 2`` speed-up (wall of 1 / wall of 2), and
+counted), microseconds per document, the same with the fixed cost taken out (start-up, imports,
+workers' start: the CPU seconds of the same run on a corpus of one document, measured first,
+subtracted: ``(CPU - CPU of 1) / (N - 1)``, what "time per document stays flat" compares), the
+``--jobs 2`` speed-up (wall of 1 / wall of 2), and
 whether every output is byte-identical to ``--jobs 1``'s (asserted).  The peak memory of the
 whole run (the process and every worker, their resident memory summed, sampled every 0.2 s
 from ``/proc``; shared pages counted in each: an upper bound) is given beside it.
@@ -198,6 +201,23 @@ def run(args: list[str], out: Path) -> tuple[float, float, float, float, bytes]:
     return wall, cpu, usage.ru_maxrss / 1024, tree / 2**20, out.read_bytes()
 
 
+def fixed_costs(
+    options: argparse.Namespace, settings: list[tuple[str, list[str]]]
+) -> dict[str, float]:
+    """Each setting's CPU seconds on a corpus of one document (best of three): what a run costs
+    whatever its size (start-up, imports, workers)."""
+    with tempfile.TemporaryDirectory(prefix="annoscore-scale-") as folder:
+        root = Path(folder)
+        base = write_input(options.task, root, 1, options.spans)
+        if options.task in ("spans", "pubtator"):
+            base += ["--mode", options.mode]
+        costs = {name: min(run([*base, *extra], root / "out.json")[1] for _ in range(3))
+                 for name, extra in settings}  # fmt: skip
+    print("fixed cost (CPU s, one document): "
+          + ", ".join(f"{name} {cpu:.3f}" for name, cpu in costs.items()))  # fmt: skip
+    return costs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--documents", type=int, nargs="+", default=[2000, 20000])
@@ -218,9 +238,11 @@ def main() -> None:
     print(f"{options.task}; cores: {len(os.sched_getaffinity(0))}; {options.spans} gold spans "
           f"per document (spans), mode {options.mode}; medians of {options.rounds} rounds; "
           f"load averages {os.getloadavg()}")  # fmt: skip
+    fixed = fixed_costs(options, settings)
     print("| documents | run | wall s | CPU s | peak MB (largest process) | peak MB (all "
-          "processes) | us/doc (wall) | us/doc (CPU) | speed-up vs --jobs 1 |")  # fmt: skip
-    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+          "processes) | us/doc (wall) | us/doc (CPU) | us/doc (CPU, fixed cost out) | "
+          "speed-up vs --jobs 1 |")  # fmt: skip
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for documents in options.documents:
         with tempfile.TemporaryDirectory(prefix="annoscore-scale-") as folder:
             root = Path(folder)
@@ -249,6 +271,7 @@ def main() -> None:
                 print(
                     f"| {documents:,} | {name} | {wall:.2f} | {cpu:.2f} | {peak:.0f} | {tree:.0f} "
                     f"| {wall / documents * 1e6:.0f} | {cpu / documents * 1e6:.0f} "
+                    f"| {(cpu - fixed[name]) / max(documents - 1, 1) * 1e6:.1f} "
                     f"| {first / wall:.2f}x |",
                     flush=True,
                 )
