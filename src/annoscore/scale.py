@@ -330,10 +330,14 @@ def _listing(folder: Path) -> dict[str, list[str]] | None:
     return by_stem
 
 
-def split_folders(gold: Path, system: Path, parts: int) -> list[FolderChunk] | None:
+def split_folders(
+    gold: Path, system: Path, parts: int, suffix: str = ".ann"
+) -> list[FolderChunk] | None:
     """Two folders cut into at most ``parts`` chunks of whole documents (a document is a file
     stem, every file of that stem on both sides goes with it), in the sorted order of the
-    stems; ``None`` when they are not two plain folders or hold fewer than two documents."""
+    stems, each chunk with a file ending in ``suffix`` on both sides; ``None`` when they are
+    not two plain folders, hold fewer than two documents, or the chunks' order is not the
+    order of each folder's sorted file names (:func:`_in_name_order`)."""
     if parts < 2 or not (gold.is_dir() and system.is_dir()):
         return None
     gold_files, system_files = _listing(gold), _listing(system)
@@ -348,8 +352,8 @@ def split_folders(gold: Path, system: Path, parts: int) -> list[FolderChunk] | N
     for stem in stems:
         group = groups[-1]
         group.append(stem)
-        sides[0] = sides[0] or _has_ann(gold_files.get(stem, ()))
-        sides[1] = sides[1] or _has_ann(system_files.get(stem, ()))
+        sides[0] = sides[0] or _has_suffix(gold_files.get(stem, ()), suffix)
+        sides[1] = sides[1] or _has_suffix(system_files.get(stem, ()), suffix)
         if len(group) >= size and all(sides):
             groups.append([])
             sides = [False, False]
@@ -368,11 +372,34 @@ def split_folders(gold: Path, system: Path, parts: int) -> list[FolderChunk] | N
         )
         for group in groups
     ]
-    return chunks
+    return chunks if _in_name_order(chunks) else None
 
 
-def _has_ann(names: Sequence[str]) -> bool:
-    return any(n.endswith(".ann") for n in names)
+def _has_suffix(names: Sequence[str], suffix: str) -> bool:
+    return any(n.endswith(suffix) for n in names)
+
+
+def _in_name_order(chunks: Sequence[FolderChunk]) -> bool:
+    """Whether every file name of each side's chunk comes before those of the chunks after it
+    (a reader lists a folder's files sorted by name, and one run quotes them in that order;
+    stems and names may sort otherwise: ``a-b.ann`` < ``a.ann`` but ``a`` < ``a-b``).
+
+    >>> def chunk(*names): return FolderChunk("g", "s", names, names)
+    >>> _in_name_order([chunk("a.ann", "a.txt"), chunk("b.ann")])
+    True
+    >>> _in_name_order([chunk("a.ann"), chunk("a-b.ann")])
+    False
+    """
+    for side in (0, 1):
+        last: str | None = None
+        for chunk in chunks:
+            names = chunk.gold_names if side == 0 else chunk.system_names
+            if not names:
+                continue
+            if last is not None and min(names) <= last:
+                return False
+            last = max(names)
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,11 +483,22 @@ def _sided(warning: ScoreWarning, chunk: FolderChunk) -> list[tuple[int, ScoreWa
     ]
 
 
-def score_folder_chunk(task: str, chunk: FolderChunk, options: TaskOptions) -> Part:
+def score_folder_chunk(
+    task: str,
+    chunk: FolderChunk,
+    options: TaskOptions,
+    order: Sequence[str] = ("*",),
+    interleaved: Sequence[str] = (),
+) -> Part:
     """The chunk function of ``"folders"`` tasks: ``task``'s score function (undecorated) on
     the two folders, their readers seeing only the chunk's files
     (:func:`~annoscore.formats.files.selected_files`), so paths in warnings and errors are the
-    folders' own.  Runs in a worker (or in this process)."""
+    folders' own.  Its warnings go by side (:func:`_sided`), except those of the groups of
+    ``order`` named in ``interleaved``, which one run lists in document order whatever their
+    side (side 2, not split).  An error gives a part without a result: the input is then
+    scored in one run, which names the error one run names (another chunk, or the other side
+    of an earlier chunk, may hold the one it meets first).  Runs in a worker (or in this
+    process)."""
     from annoscore.formats.files import selected_files
     from annoscore.tasks.registry import get
 
@@ -473,11 +511,18 @@ def score_folder_chunk(task: str, chunk: FolderChunk, options: TaskOptions) -> P
     try:
         with selected_files(selection):
             result: Result = function(Path(chunk.gold), Path(chunk.system), options)
+    except InputError:
+        return Part(None, ())
     finally:
         _RUN.reset(token)
+    groups = {order.index(name) for name in interleaved}
     return Part(
         _sent(result),
-        tuple(item for w in result.warnings for item in _sided(w, chunk)),
+        tuple(
+            item
+            for w in result.warnings
+            for item in ([(2, w)] if _group(w.code, order) in groups else _sided(w, chunk))
+        ),
     )
 
 
@@ -560,18 +605,24 @@ def merge_in_order(
     """
     from annoscore.result import merge_warnings
 
-    def group(code: str) -> int:
-        for n, name in enumerate(order):
-            if code == name or (name.endswith(".") and code.startswith(name)):
-                return n
-        return order.index("*") if "*" in order else len(order)
-
     items = sorted(
-        ((group(w.code), side, c, n), w)
+        ((_group(w.code, order), side, c, n), w)
         for c, chunk in enumerate(lists)
         for n, (side, w) in enumerate(chunk)
     )
     return list(merge_warnings(w for _, w in items))
+
+
+def _group(code: str, order: Sequence[str]) -> int:
+    """The place of a warning's ``code`` among the groups of ``order`` (:func:`merge_in_order`).
+
+    >>> _group("documents.gold-only", ("documents.", "*")), _group("x", ("documents.", "*"))
+    (0, 1)
+    """
+    for n, name in enumerate(order):
+        if code == name or (name.endswith(".") and code.startswith(name)):
+            return n
+    return order.index("*") if "*" in order else len(order)
 
 
 def combine(
@@ -591,6 +642,8 @@ def combine(
     assert first is not None
     if any(side == UNKNOWN_SIDE for part in parts for side, _ in part.warnings):
         return None  # where one run quotes it among the others cannot be known: one run
+    if _repeated_examples(parts):
+        return None  # pooling would drop the repeats one run may quote: one run
     warnings = merge_in_order(
         [[(side, w) for side, w in p.warnings if w.code not in DERIVED_CODES] for p in parts],
         order,
@@ -607,6 +660,29 @@ def combine(
     _carry_documents(result, [p.result for p in parts if p.result is not None], None)
     view = first.view
     return result.shown(documents=view.documents, types=view.types, averages=view.averages)
+
+
+def _repeated_examples(parts: Sequence[Part]) -> bool:
+    """Whether an example is quoted twice by the chunks' warnings of one code (in one warning
+    or in two): pooling examples keeps one of each (:meth:`ScoreWarning.merged`), where one
+    run may quote both (``a.ann:2`` of gold and of the system, named by file name).
+
+    >>> from annoscore.result import ScoreWarning as W
+    >>> def part(*examples): return Part(None, ((2, W("x", "{count}", 1, examples)),))
+    >>> _repeated_examples([part("a:1", "b:1"), part("c:1")])
+    False
+    >>> _repeated_examples([part("a:1"), part("a:1")]), _repeated_examples([part("a:1", "a:1")])
+    (True, True)
+    """
+    seen: set[tuple[str, str]] = set()
+    for part in parts:
+        for _, warning in part.warnings:
+            for example in warning.examples:
+                key = (warning.code, example)
+                if key in seen:
+                    return True
+                seen.add(key)
+    return False
 
 
 Details = Callable[[Sequence[Any], Sequence[int]], Any]
@@ -628,6 +704,9 @@ def chunked(
     order: str = "gold-first",
     details: Details | None = None,
     lines_when: Callable[[Path, Path, Any], bytes | None] | None = None,
+    suffix: str = ".ann",
+    interleaved: Callable[[Any], Sequence[str]] | None = None,
+    folders_when: Callable[[Path, Path, Any], bool] | None = None,
 ) -> Callable[[F], F]:
     """Declare how ``task``'s score function ``(gold, system, options) -> Result`` is cut (see
     the module doc): ``"folders"``, with the order of its warnings' groups
@@ -636,9 +715,13 @@ def chunked(
     gold's first-seen order then the others', or ``"sorted"``, by the ids' bytes) and how
     the chunks' ``details`` make the whole's.  A ``"folders"`` task may cut two files as
     ``"lines"`` too: ``lines_when(gold, system, options)`` gives the separators when they are
-    files of lines (``None`` otherwise).  With a run of more than one job in force, it
-    scores the chunks of its input by the same function and combines them; otherwise, and
-    when the input cannot be cut, it is called as it is."""
+    files of lines (``None`` otherwise).  Folders are cut so that each chunk has a file
+    ending in ``suffix`` on both sides, and only when ``folders_when(gold, system, options)``
+    (if given) holds; ``interleaved(options)`` names the groups of ``warnings`` whose examples
+    one run lists in document order, a document's gold and system files together
+    (:func:`score_folder_chunk`).  With a run of more than one job in force, it scores the
+    chunks of its input by the same function and combines them; otherwise, and when the
+    input cannot be cut, it is called as it is."""
     if how not in ("folders", "lines"):
         raise ValueError(f"unknown way to cut an input: {how!r}")
     if order not in ("gold-first", "sorted"):
@@ -659,12 +742,20 @@ def chunked(
                 and not run.serial
                 and Path(gold).is_dir()
                 and Path(system).is_dir()
+                and (folders_when is None or folders_when(gold, system, options))
             ):
                 # each worker lists the folders and takes its share (the parent lists nothing:
                 # the listing is done in parallel)
                 shares = run.workers * CHUNKS_PER_WORKER
+                how_cut = _FolderCut(
+                    tuple(warnings),
+                    tuple(interleaved(options)) if interleaved is not None else (),
+                    suffix,
+                )
                 parts = run.map(
-                    functools.partial(_folder_share, task, options, str(gold), str(system)),
+                    functools.partial(
+                        _folder_share, task, options, str(gold), str(system), how_cut
+                    ),
                     [(k, shares) for k in range(shares)],
                 )
                 if all(p.result is not None for p in parts if p.seen is None):
@@ -699,27 +790,41 @@ _PLANS: dict[tuple[object, ...], list[FolderChunk] | None] = {}
 """The folder plans a worker made (a worker scores several shares of one plan)."""
 
 
+@dataclass(frozen=True, slots=True)
+class _FolderCut:
+    """How a task's folders are cut and its chunks' warnings sided (:func:`chunked`)."""
+
+    order: tuple[str, ...] = ("*",)
+    interleaved: tuple[str, ...] = ()
+    suffix: str = ".ann"
+
+
 def _folder_share(
-    task: str, options: TaskOptions, gold: str, system: str, share: tuple[int, int]
+    task: str,
+    options: TaskOptions,
+    gold: str,
+    system: str,
+    how: _FolderCut,
+    share: tuple[int, int],
 ) -> Part:
     """Share ``k`` of ``n`` of two folders (:func:`split_folders`, planned once in each worker):
     its part; a part without a result when the folders cannot be cut (then every share says
     so), and an empty part (``seen`` set) when the plan has fewer chunks than shares."""
     k, n = share
     try:
-        key: tuple[object, ...] = (gold, system, n, os.stat(gold).st_mtime_ns,
+        key: tuple[object, ...] = (gold, system, n, how.suffix, os.stat(gold).st_mtime_ns,
                                    os.stat(system).st_mtime_ns)  # fmt: skip
     except OSError:
         return Part(None, ())
     if key not in _PLANS:
         _PLANS.clear()
-        _PLANS[key] = split_folders(Path(gold), Path(system), n)
+        _PLANS[key] = split_folders(Path(gold), Path(system), n, how.suffix)
     plan = _PLANS[key]
     if plan is None:
         return Part(None, ())
     if k >= len(plan):
         return Part(None, (), (Seen.of([]), Seen.of([])))  # nothing to score in this share
-    return score_folder_chunk(task, plan[k], options)
+    return score_folder_chunk(task, plan[k], options, how.order, how.interleaved)
 
 
 # --- single files of lines -------------------------------------------------------------------
