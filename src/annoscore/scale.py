@@ -54,6 +54,7 @@ import contextlib
 import functools
 import itertools
 import os
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -691,6 +692,11 @@ rows (the stacked rows' positions; ``None``: the first chunk's); raises :class:`
 they cannot."""
 
 
+Finish = Callable[["Result", Sequence["Result"]], "Result | None"]
+"""What a task derives from the whole's counts (its ``extra`` fields), made again on the
+combined result given the chunks' results; ``None`` when they cannot make one run's."""
+
+
 class NotExact(Exception):
     """The chunks' results cannot make the result of one run exactly: score in one run."""
 
@@ -707,13 +713,17 @@ def chunked(
     suffix: str = ".ann",
     interleaved: Callable[[Any], Sequence[str]] | None = None,
     folders_when: Callable[[Path, Path, Any], bool] | None = None,
+    finish: Finish | None = None,
+    elements: JsonDocuments | None = None,
 ) -> Callable[[F], F]:
     """Declare how ``task``'s score function ``(gold, system, options) -> Result`` is cut (see
     the module doc): ``"folders"``, with the order of its warnings' groups
     (:func:`merge_in_order`); or ``"lines"``, with the bytes that end a line's first field
     (``separators``), the order of the documents of one run (``order``: ``"gold-first"``,
     gold's first-seen order then the others', or ``"sorted"``, by the ids' bytes) and how
-    the chunks' ``details`` make the whole's.  A ``"folders"`` task may cut two files as
+    the chunks' ``details`` make the whole's (``finish``: its ``extra`` fields).  ``"json"``:
+    two files each a JSON array of objects (``elements``), cut at top-level elements
+    (:func:`split_json`) and combined as chunks of lines.  A ``"folders"`` task may cut two files as
     ``"lines"`` too: ``lines_when(gold, system, options)`` gives the separators when they are
     files of lines (``None`` otherwise).  Folders are cut so that each chunk has a file
     ending in ``suffix`` on both sides, and only when ``folders_when(gold, system, options)``
@@ -722,10 +732,12 @@ def chunked(
     (:func:`score_folder_chunk`).  With a run of more than one job in force, it scores the
     chunks of its input by the same function and combines them; otherwise, and when the
     input cannot be cut, it is called as it is."""
-    if how not in ("folders", "lines"):
+    if how not in ("folders", "lines", "json"):
         raise ValueError(f"unknown way to cut an input: {how!r}")
     if order not in ("gold-first", "sorted"):
         raise ValueError(f"unknown order of documents: {order!r}")
+    if (how == "json") != (elements is not None):
+        raise ValueError("a JSON array is cut by its elements (and only it)")
 
     def decorate(function: F) -> F:
         @functools.wraps(function)
@@ -733,7 +745,7 @@ def chunked(
             run = _RUN.get()
             if options is None:
                 options = get_options(task)
-            cuts_lines = how == "lines" or lines_when is not None
+            cuts_lines = how in ("lines", "json") or lines_when is not None
             if run.serial and not cuts_lines:
                 return function(gold, system, options)  # type: ignore[no-any-return]
             combined: Result | None = None
@@ -764,13 +776,15 @@ def chunked(
             elif cuts_lines:
                 cut_by = separators if lines_when is None else lines_when(gold, system, options)
                 lines = None
-                if cut_by is not None:
-                    # one process: chunks of LINE_CHUNK_BYTES scored one after the other, so
-                    # that no more than one chunk is held at a time
-                    parts_wanted = 1 if run.serial else run.workers * LINE_CHUNKS_PER_WORKER
+                # one process: chunks of LINE_CHUNK_BYTES scored one after the other, so
+                # that no more than one chunk is held at a time
+                parts_wanted = 1 if run.serial else run.workers * LINE_CHUNKS_PER_WORKER
+                if elements is not None:
+                    lines = split_json(Path(gold), Path(system), parts_wanted, elements)
+                elif cut_by is not None:
                     lines = split_lines(Path(gold), Path(system), parts_wanted, cut_by)
                 if lines is not None:
-                    combined = score_lines(task, options, run, lines, order, details)
+                    combined = score_lines(task, options, run, lines, order, details, finish)
             if combined is None:  # not cut, or not exactly: one run
                 return function(gold, system, options)  # type: ignore[no-any-return]
             return combined
@@ -968,6 +982,191 @@ def split_lines(
         ]
 
 
+# --- single files of JSON arrays -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class JsonDocuments:
+    """How a task's JSON files hold their documents: a top-level array of objects, one a
+    document (or a part of one), whose first key is one of ``first_keys``; ``document`` gives
+    the document id of a decoded element (``None``: it cannot say)."""
+
+    first_keys: tuple[str, ...]
+    document: Callable[[Any], str | None]
+
+
+_JSON_SPACE = b" \t\n\r"
+
+
+def _element_pattern(keys: Sequence[str]) -> re.Pattern[bytes]:
+    """A comma, then the start of an object whose first key is one of ``keys`` (group 1): in
+    valid JSON never inside a string (a quote there is escaped), maybe nested (a chunk that
+    is not a run of whole top-level elements does not parse)."""
+    names = b"|".join(re.escape(k.encode()) for k in keys)
+    return re.compile(rb',[ \t\n\r]*(\{[ \t\n\r]*"(?:' + names + rb')"[ \t\n\r]*:)')
+
+
+def _json_array_span(data: Any) -> tuple[int, int] | None:
+    r"""Where the elements of a UTF-8 file holding one JSON array lie: after its ``[`` (and a
+    byte-order mark, spaces) and before its final ``]`` (spaces after it); ``None`` when the
+    file is not so (another encoding, anything else around the array).
+
+    >>> _json_array_span(b'\xef\xbb\xbf [{"a": 1}] \n'), _json_array_span(b'{"a": [1]}')
+    ((5, 13), None)
+    """
+    import json
+
+    head = bytes(data[:4096])
+    if json.detect_encoding(head) not in ("utf-8", "utf-8-sig"):
+        return None
+    start = 3 if head.startswith(b"\xef\xbb\xbf") else 0
+    start += len(head[start:]) - len(head[start:].lstrip(_JSON_SPACE))
+    if head[start : start + 1] != b"[":
+        return None
+    tail_from = max(start + 1, len(data) - 4096)
+    tail = bytes(data[tail_from:]).rstrip(_JSON_SPACE)
+    if not tail.endswith(b"]"):
+        return None
+    return start + 1, tail_from + len(tail) - 1
+
+
+def _element_document(data: Any, start: int, elements: JsonDocuments) -> str | None:
+    """The document id of the JSON value at ``start`` (read in growing windows; ``None`` when
+    it does not decode, is too large or names none)."""
+    import json
+
+    decoder = json.JSONDecoder()
+    size = 1 << 16
+    while True:
+        text = bytes(data[start : start + size]).decode("utf-8", "replace")
+        try:
+            value, _ = decoder.raw_decode(text)
+        except (ValueError, RecursionError):
+            if start + size >= len(data) or size >= 1 << 26:
+                return None
+            size *= 4
+            continue
+        return elements.document(value)
+
+
+def _element_before(data: Any, pattern: re.Pattern[bytes], at: int, low: int) -> Any:
+    """The last element start (:func:`_element_pattern`) between ``low`` and ``at``."""
+    window = 1 << 16
+    while True:
+        begin = max(low, at - window)
+        found = None
+        for found in pattern.finditer(data, begin, at):  # noqa: B007 (the last one is kept)
+            pass
+        if found is not None or begin == low:
+            return found
+        window *= 4
+
+
+def _find_element(
+    data: Any,
+    document: str,
+    pattern: re.Pattern[bytes],
+    elements: JsonDocuments,
+    low: int,
+    high: int,
+) -> tuple[int, int] | None:
+    """The comma before, and the start of, the first element after ``low`` (before ``high``)
+    whose document is ``document``: found by its id as JSON writes it (escaped or not) closing
+    a string, or after a ``/`` (the id may be a path's last part), each hit's element decoded
+    and checked."""
+    import json
+
+    forms = dict.fromkeys(
+        (json.dumps(document)[1:-1], json.dumps(document, ensure_ascii=False)[1:-1])
+    )
+    for form in forms:
+        raw = form.encode("utf-8", "surrogatepass")
+        for needle in (b'"' + raw + b'"', b"/" + raw + b'"'):
+            at = low
+            for _ in range(4):
+                hit = data.find(needle, at, high)
+                if hit < 0:
+                    break
+                found = _element_before(data, pattern, hit, low)
+                if (
+                    found is not None
+                    and found.start(1) > low
+                    and _element_document(data, found.start(1), elements) == document
+                ):
+                    return found.start(), found.start(1)
+                at = hit + 1
+    return None
+
+
+def split_json(
+    gold: Path, system: Path, parts: int, elements: JsonDocuments
+) -> list[LineChunk] | None:
+    """Two files each one JSON array of objects (:class:`JsonDocuments`) cut into at most
+    ``parts`` chunks (more when the gold file holds more than :data:`LINE_CHUNK_BYTES` per
+    chunk) at top-level elements found in the bytes: each gold cut is the first element start
+    (:func:`_element_pattern`) after an even share of the bytes, each system cut the first
+    element of the same document after the system cut before (the next gold elements when
+    it has none near; a cut that would not move forward in both is left out).  A chunk is the
+    bytes between two cuts without the comma, read as an array of its own by the task's reader
+    (``[`` and ``]`` around it); only the elements at the cuts are decoded here.  ``None`` as
+    :func:`split_lines` gives it, and when a file is not one UTF-8 array of objects.  That the
+    cut is exact is checked after the chunks are read: each parses as an array only if its
+    bytes are whole top-level elements, and the ids their readers found show every document
+    in one chunk (:func:`combine_lines`)."""
+    import mmap
+    import stat
+
+    try:
+        stats = [os.stat(gold), os.stat(system)]
+    except OSError:
+        return None
+    if not all(stat.S_ISREG(s.st_mode) and s.st_size > 0 for s in stats):
+        return None
+    if os.path.samefile(gold, system) or stats[0].st_size + stats[1].st_size < MIN_LINE_BYTES:
+        return None
+    parts = max(parts, -(-stats[0].st_size // LINE_CHUNK_BYTES))
+    if parts < 2:
+        return None
+    pattern = _element_pattern(elements.first_keys)
+    with (
+        open(gold, "rb") as g,
+        open(system, "rb") as p,
+        mmap.mmap(g.fileno(), 0, access=mmap.ACCESS_READ) as gold_data,
+        mmap.mmap(p.fileno(), 0, access=mmap.ACCESS_READ) as system_data,
+    ):
+        spans = _json_array_span(gold_data), _json_array_span(system_data)
+        if spans[0] is None or spans[1] is None:
+            return None
+        (gold_start, gold_end), (system_start, system_end) = spans[0], spans[1]
+        cuts: list[tuple[int, int, int, int]] = []  # gold comma, start; system comma, start
+        last = (gold_start, system_start)
+        for n in range(1, parts):
+            at = max(gold_start + (gold_end - gold_start) * n // parts, last[0] + 1)
+            for _ in range(16):  # the next elements when the system has none of this one
+                found = pattern.search(gold_data, at, gold_end)
+                if found is None:
+                    break
+                document = _element_document(gold_data, found.start(1), elements)
+                where = None
+                if document is not None:
+                    where = _find_element(
+                        system_data, document, pattern, elements, last[1], system_end
+                    )
+                if where is not None:
+                    cuts.append((found.start(), found.start(1), *where))
+                    last = (found.start(1), where[1])
+                    break
+                at = found.start(1) + 1
+        if not cuts:
+            return None
+        begins = [(gold_start, system_start), *((c[1], c[3]) for c in cuts)]
+        ends = [*((c[0], c[2]) for c in cuts), (gold_end, system_end)]
+        return [
+            LineChunk(str(gold), str(system), (b[0], e[0]), (b[1], e[1]))
+            for b, e in zip(begins, ends, strict=True)
+        ]
+
+
 def score_line_chunk(
     task: str, chunk: LineChunk, options: TaskOptions, carry: bool = True, lists: bool = False
 ) -> Part:
@@ -1018,6 +1217,7 @@ def score_lines(
     lines: Sequence[LineChunk],
     order: str = "gold-first",
     details: Details | None = None,
+    finish: Finish | None = None,
 ) -> Result | None:
     """The result of the chunks of lines ``lines`` scored by ``run`` (:func:`combine_lines`),
     or ``None`` when the cut is not exact or a chunk is :func:`unusable` (then the chunks after
@@ -1027,7 +1227,7 @@ def score_lines(
     parts = run.map(score, lines, until=unusable)
     if len(parts) < len(lines):
         return None
-    return combine_lines(task, options, parts, order, details)
+    return combine_lines(task, options, parts, order, details, finish)
 
 
 def unusable(part: Part) -> bool:
@@ -1095,10 +1295,12 @@ def combine_lines(
     parts: Sequence[Part],
     order: str = "gold-first",
     details: Details | None = None,
+    finish: Finish | None = None,
 ) -> Result | None:
     """One result of the chunks of lines (:func:`combine`), its rows in the order of one run
-    (``order``); ``None`` when the cut was not exact (:func:`exact_cut`) or a chunk warned
-    (these tasks' warnings are made from the whole corpus)."""
+    (``order``); ``None`` when the cut was not exact (:func:`exact_cut`), a chunk warned
+    (these tasks' warnings are made from the whole corpus) or ``finish`` (the fields a task
+    derives from the whole's counts, made again) found the chunks' results unlike."""
     import numpy as np
 
     from annoscore.result import CountMatrix
@@ -1149,6 +1351,11 @@ def combine_lines(
         options, whole, details=merged, extra=first.extra, undefined=first.undefined
     )
     result = replace(result, headline=first.headline, signature=first.signature)
+    if finish is not None:
+        finished = finish(result, results)
+        if finished is None:
+            return None
+        result = finished
     _carry_documents(result, results, None if isinstance(permutation, range) else permutation)
     view = first.view
     return result.shown(documents=view.documents, types=view.types, averages=view.averages)
