@@ -15,7 +15,16 @@ How a task's input is cut is declared by decorating its score function with :fun
   a worker runs the score function on the two folders themselves, their readers seeing only the
   chunk's files (:func:`~annoscore.formats.files.selected_files`), so each worker reads its own
   files and the paths in warnings and errors are the folders' own.  Two files, or folders with
-  entries the reader would skip or warn about by folder, are one chunk.
+  entries the reader would skip or warn about by folder, are one chunk; so are folders whose
+  files sorted by name are not in the order of their stems (``a-b.ann`` < ``a.ann``).  The
+  chunks' warnings are pooled in the order of one run (by side, or in document order for the
+  groups a task names ``interleaved``); a chunk with an error, warnings quoting an example
+  twice, or an example naming a file both sides hold, leave the input to one run.
+
+- ``"json"``: two files each one JSON array of objects (NLP Sandbox: a note's annotations)
+  are cut at top-level elements found in the bytes (:func:`split_json`), each chunk read as
+  an array of its own, and combined as chunks of lines (below): kept only when every
+  document is in one chunk and no chunk raised or warned.
 
 - ``"lines"``: two single files of lines whose first field is the document id (CodiEsp TSV,
   trec qrels and run) are cut at document boundaries found in the bytes (:func:`split_lines`):
