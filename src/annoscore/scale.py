@@ -15,7 +15,16 @@ How a task's input is cut is declared by decorating its score function with :fun
   a worker runs the score function on the two folders themselves, their readers seeing only the
   chunk's files (:func:`~annoscore.formats.files.selected_files`), so each worker reads its own
   files and the paths in warnings and errors are the folders' own.  Two files, or folders with
-  entries the reader would skip or warn about by folder, are one chunk.
+  entries the reader would skip or warn about by folder, are one chunk; so are folders whose
+  files sorted by name are not in the order of their stems (``a-b.ann`` < ``a.ann``).  The
+  chunks' warnings are pooled in the order of one run (by side, or in document order for the
+  groups a task names ``interleaved``); a chunk with an error, warnings quoting an example
+  twice, or an example naming a file both sides hold, leave the input to one run.
+
+- ``"json"``: two files each one JSON array of objects (NLP Sandbox: a note's annotations)
+  are cut at top-level elements found in the bytes (:func:`split_json`), each chunk read as
+  an array of its own, and combined as chunks of lines (below): kept only when every
+  document is in one chunk and no chunk raised or warned.
 
 - ``"lines"``: two single files of lines whose first field is the document id (CodiEsp TSV,
   trec qrels and run) are cut at document boundaries found in the bytes (:func:`split_lines`):
@@ -54,6 +63,7 @@ import contextlib
 import functools
 import itertools
 import os
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -330,10 +340,14 @@ def _listing(folder: Path) -> dict[str, list[str]] | None:
     return by_stem
 
 
-def split_folders(gold: Path, system: Path, parts: int) -> list[FolderChunk] | None:
+def split_folders(
+    gold: Path, system: Path, parts: int, suffix: str = ".ann"
+) -> list[FolderChunk] | None:
     """Two folders cut into at most ``parts`` chunks of whole documents (a document is a file
     stem, every file of that stem on both sides goes with it), in the sorted order of the
-    stems; ``None`` when they are not two plain folders or hold fewer than two documents."""
+    stems, each chunk with a file ending in ``suffix`` on both sides; ``None`` when they are
+    not two plain folders, hold fewer than two documents, or the chunks' order is not the
+    order of each folder's sorted file names (:func:`_in_name_order`)."""
     if parts < 2 or not (gold.is_dir() and system.is_dir()):
         return None
     gold_files, system_files = _listing(gold), _listing(system)
@@ -348,8 +362,8 @@ def split_folders(gold: Path, system: Path, parts: int) -> list[FolderChunk] | N
     for stem in stems:
         group = groups[-1]
         group.append(stem)
-        sides[0] = sides[0] or _has_ann(gold_files.get(stem, ()))
-        sides[1] = sides[1] or _has_ann(system_files.get(stem, ()))
+        sides[0] = sides[0] or _has_suffix(gold_files.get(stem, ()), suffix)
+        sides[1] = sides[1] or _has_suffix(system_files.get(stem, ()), suffix)
         if len(group) >= size and all(sides):
             groups.append([])
             sides = [False, False]
@@ -368,11 +382,34 @@ def split_folders(gold: Path, system: Path, parts: int) -> list[FolderChunk] | N
         )
         for group in groups
     ]
-    return chunks
+    return chunks if _in_name_order(chunks) else None
 
 
-def _has_ann(names: Sequence[str]) -> bool:
-    return any(n.endswith(".ann") for n in names)
+def _has_suffix(names: Sequence[str], suffix: str) -> bool:
+    return any(n.endswith(suffix) for n in names)
+
+
+def _in_name_order(chunks: Sequence[FolderChunk]) -> bool:
+    """Whether every file name of each side's chunk comes before those of the chunks after it
+    (a reader lists a folder's files sorted by name, and one run quotes them in that order;
+    stems and names may sort otherwise: ``a-b.ann`` < ``a.ann`` but ``a`` < ``a-b``).
+
+    >>> def chunk(*names): return FolderChunk("g", "s", names, names)
+    >>> _in_name_order([chunk("a.ann", "a.txt"), chunk("b.ann")])
+    True
+    >>> _in_name_order([chunk("a.ann"), chunk("a-b.ann")])
+    False
+    """
+    for side in (0, 1):
+        last: str | None = None
+        for chunk in chunks:
+            names = chunk.gold_names if side == 0 else chunk.system_names
+            if not names:
+                continue
+            if last is not None and min(names) <= last:
+                return False
+            last = max(names)
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,11 +493,22 @@ def _sided(warning: ScoreWarning, chunk: FolderChunk) -> list[tuple[int, ScoreWa
     ]
 
 
-def score_folder_chunk(task: str, chunk: FolderChunk, options: TaskOptions) -> Part:
+def score_folder_chunk(
+    task: str,
+    chunk: FolderChunk,
+    options: TaskOptions,
+    order: Sequence[str] = ("*",),
+    interleaved: Sequence[str] = (),
+) -> Part:
     """The chunk function of ``"folders"`` tasks: ``task``'s score function (undecorated) on
     the two folders, their readers seeing only the chunk's files
     (:func:`~annoscore.formats.files.selected_files`), so paths in warnings and errors are the
-    folders' own.  Runs in a worker (or in this process)."""
+    folders' own.  Its warnings go by side (:func:`_sided`), except those of the groups of
+    ``order`` named in ``interleaved``, which one run lists in document order whatever their
+    side (side 2, not split).  An error gives a part without a result: the input is then
+    scored in one run, which names the error one run names (another chunk, or the other side
+    of an earlier chunk, may hold the one it meets first).  Runs in a worker (or in this
+    process)."""
     from annoscore.formats.files import selected_files
     from annoscore.tasks.registry import get
 
@@ -473,11 +521,18 @@ def score_folder_chunk(task: str, chunk: FolderChunk, options: TaskOptions) -> P
     try:
         with selected_files(selection):
             result: Result = function(Path(chunk.gold), Path(chunk.system), options)
+    except InputError:
+        return Part(None, ())
     finally:
         _RUN.reset(token)
+    groups = {order.index(name) for name in interleaved}
     return Part(
         _sent(result),
-        tuple(item for w in result.warnings for item in _sided(w, chunk)),
+        tuple(
+            item
+            for w in result.warnings
+            for item in ([(2, w)] if _group(w.code, order) in groups else _sided(w, chunk))
+        ),
     )
 
 
@@ -560,18 +615,24 @@ def merge_in_order(
     """
     from annoscore.result import merge_warnings
 
-    def group(code: str) -> int:
-        for n, name in enumerate(order):
-            if code == name or (name.endswith(".") and code.startswith(name)):
-                return n
-        return order.index("*") if "*" in order else len(order)
-
     items = sorted(
-        ((group(w.code), side, c, n), w)
+        ((_group(w.code, order), side, c, n), w)
         for c, chunk in enumerate(lists)
         for n, (side, w) in enumerate(chunk)
     )
     return list(merge_warnings(w for _, w in items))
+
+
+def _group(code: str, order: Sequence[str]) -> int:
+    """The place of a warning's ``code`` among the groups of ``order`` (:func:`merge_in_order`).
+
+    >>> _group("documents.gold-only", ("documents.", "*")), _group("x", ("documents.", "*"))
+    (0, 1)
+    """
+    for n, name in enumerate(order):
+        if code == name or (name.endswith(".") and code.startswith(name)):
+            return n
+    return order.index("*") if "*" in order else len(order)
 
 
 def combine(
@@ -591,6 +652,8 @@ def combine(
     assert first is not None
     if any(side == UNKNOWN_SIDE for part in parts for side, _ in part.warnings):
         return None  # where one run quotes it among the others cannot be known: one run
+    if _repeated_examples(parts):
+        return None  # pooling would drop the repeats one run may quote: one run
     warnings = merge_in_order(
         [[(side, w) for side, w in p.warnings if w.code not in DERIVED_CODES] for p in parts],
         order,
@@ -609,10 +672,38 @@ def combine(
     return result.shown(documents=view.documents, types=view.types, averages=view.averages)
 
 
+def _repeated_examples(parts: Sequence[Part]) -> bool:
+    """Whether an example is quoted twice by the chunks' warnings of one code (in one warning
+    or in two): pooling examples keeps one of each (:meth:`ScoreWarning.merged`), where one
+    run may quote both (``a.ann:2`` of gold and of the system, named by file name).
+
+    >>> from annoscore.result import ScoreWarning as W
+    >>> def part(*examples): return Part(None, ((2, W("x", "{count}", 1, examples)),))
+    >>> _repeated_examples([part("a:1", "b:1"), part("c:1")])
+    False
+    >>> _repeated_examples([part("a:1"), part("a:1")]), _repeated_examples([part("a:1", "a:1")])
+    (True, True)
+    """
+    seen: set[tuple[str, str]] = set()
+    for part in parts:
+        for _, warning in part.warnings:
+            for example in warning.examples:
+                key = (warning.code, example)
+                if key in seen:
+                    return True
+                seen.add(key)
+    return False
+
+
 Details = Callable[[Sequence[Any], Sequence[int]], Any]
 """How a task's details of the chunks make the details of the whole, given the order of the
 rows (the stacked rows' positions; ``None``: the first chunk's); raises :class:`NotExact` when
 they cannot."""
+
+
+Finish = Callable[["Result", Sequence["Result"]], "Result | None"]
+"""What a task derives from the whole's counts (its ``extra`` fields), made again on the
+combined result given the chunks' results; ``None`` when they cannot make one run's."""
 
 
 class NotExact(Exception):
@@ -628,21 +719,34 @@ def chunked(
     order: str = "gold-first",
     details: Details | None = None,
     lines_when: Callable[[Path, Path, Any], bytes | None] | None = None,
+    suffix: str = ".ann",
+    interleaved: Callable[[Any], Sequence[str]] | None = None,
+    folders_when: Callable[[Path, Path, Any], bool] | None = None,
+    finish: Finish | None = None,
+    elements: JsonDocuments | None = None,
 ) -> Callable[[F], F]:
     """Declare how ``task``'s score function ``(gold, system, options) -> Result`` is cut (see
     the module doc): ``"folders"``, with the order of its warnings' groups
     (:func:`merge_in_order`); or ``"lines"``, with the bytes that end a line's first field
     (``separators``), the order of the documents of one run (``order``: ``"gold-first"``,
     gold's first-seen order then the others', or ``"sorted"``, by the ids' bytes) and how
-    the chunks' ``details`` make the whole's.  A ``"folders"`` task may cut two files as
+    the chunks' ``details`` make the whole's (``finish``: its ``extra`` fields).  ``"json"``:
+    two files each a JSON array of objects (``elements``), cut at top-level elements
+    (:func:`split_json`) and combined as chunks of lines.  A ``"folders"`` task may cut two files as
     ``"lines"`` too: ``lines_when(gold, system, options)`` gives the separators when they are
-    files of lines (``None`` otherwise).  With a run of more than one job in force, it
-    scores the chunks of its input by the same function and combines them; otherwise, and
-    when the input cannot be cut, it is called as it is."""
-    if how not in ("folders", "lines"):
+    files of lines (``None`` otherwise).  Folders are cut so that each chunk has a file
+    ending in ``suffix`` on both sides, and only when ``folders_when(gold, system, options)``
+    (if given) holds; ``interleaved(options)`` names the groups of ``warnings`` whose examples
+    one run lists in document order, a document's gold and system files together
+    (:func:`score_folder_chunk`).  With a run of more than one job in force, it scores the
+    chunks of its input by the same function and combines them; otherwise, and when the
+    input cannot be cut, it is called as it is."""
+    if how not in ("folders", "lines", "json"):
         raise ValueError(f"unknown way to cut an input: {how!r}")
     if order not in ("gold-first", "sorted"):
         raise ValueError(f"unknown order of documents: {order!r}")
+    if (how == "json") != (elements is not None):
+        raise ValueError("a JSON array is cut by its elements (and only it)")
 
     def decorate(function: F) -> F:
         @functools.wraps(function)
@@ -650,7 +754,7 @@ def chunked(
             run = _RUN.get()
             if options is None:
                 options = get_options(task)
-            cuts_lines = how == "lines" or lines_when is not None
+            cuts_lines = how in ("lines", "json") or lines_when is not None
             if run.serial and not cuts_lines:
                 return function(gold, system, options)  # type: ignore[no-any-return]
             combined: Result | None = None
@@ -659,12 +763,20 @@ def chunked(
                 and not run.serial
                 and Path(gold).is_dir()
                 and Path(system).is_dir()
+                and (folders_when is None or folders_when(gold, system, options))
             ):
                 # each worker lists the folders and takes its share (the parent lists nothing:
                 # the listing is done in parallel)
                 shares = run.workers * CHUNKS_PER_WORKER
+                how_cut = _FolderCut(
+                    tuple(warnings),
+                    tuple(interleaved(options)) if interleaved is not None else (),
+                    suffix,
+                )
                 parts = run.map(
-                    functools.partial(_folder_share, task, options, str(gold), str(system)),
+                    functools.partial(
+                        _folder_share, task, options, str(gold), str(system), how_cut
+                    ),
                     [(k, shares) for k in range(shares)],
                 )
                 if all(p.result is not None for p in parts if p.seen is None):
@@ -673,13 +785,15 @@ def chunked(
             elif cuts_lines:
                 cut_by = separators if lines_when is None else lines_when(gold, system, options)
                 lines = None
-                if cut_by is not None:
-                    # one process: chunks of LINE_CHUNK_BYTES scored one after the other, so
-                    # that no more than one chunk is held at a time
-                    parts_wanted = 1 if run.serial else run.workers * LINE_CHUNKS_PER_WORKER
+                # one process: chunks of LINE_CHUNK_BYTES scored one after the other, so
+                # that no more than one chunk is held at a time
+                parts_wanted = 1 if run.serial else run.workers * LINE_CHUNKS_PER_WORKER
+                if elements is not None:
+                    lines = split_json(Path(gold), Path(system), parts_wanted, elements)
+                elif cut_by is not None:
                     lines = split_lines(Path(gold), Path(system), parts_wanted, cut_by)
                 if lines is not None:
-                    combined = score_lines(task, options, run, lines, order, details)
+                    combined = score_lines(task, options, run, lines, order, details, finish)
             if combined is None:  # not cut, or not exactly: one run
                 return function(gold, system, options)  # type: ignore[no-any-return]
             return combined
@@ -699,27 +813,41 @@ _PLANS: dict[tuple[object, ...], list[FolderChunk] | None] = {}
 """The folder plans a worker made (a worker scores several shares of one plan)."""
 
 
+@dataclass(frozen=True, slots=True)
+class _FolderCut:
+    """How a task's folders are cut and its chunks' warnings sided (:func:`chunked`)."""
+
+    order: tuple[str, ...] = ("*",)
+    interleaved: tuple[str, ...] = ()
+    suffix: str = ".ann"
+
+
 def _folder_share(
-    task: str, options: TaskOptions, gold: str, system: str, share: tuple[int, int]
+    task: str,
+    options: TaskOptions,
+    gold: str,
+    system: str,
+    how: _FolderCut,
+    share: tuple[int, int],
 ) -> Part:
     """Share ``k`` of ``n`` of two folders (:func:`split_folders`, planned once in each worker):
     its part; a part without a result when the folders cannot be cut (then every share says
     so), and an empty part (``seen`` set) when the plan has fewer chunks than shares."""
     k, n = share
     try:
-        key: tuple[object, ...] = (gold, system, n, os.stat(gold).st_mtime_ns,
+        key: tuple[object, ...] = (gold, system, n, how.suffix, os.stat(gold).st_mtime_ns,
                                    os.stat(system).st_mtime_ns)  # fmt: skip
     except OSError:
         return Part(None, ())
     if key not in _PLANS:
         _PLANS.clear()
-        _PLANS[key] = split_folders(Path(gold), Path(system), n)
+        _PLANS[key] = split_folders(Path(gold), Path(system), n, how.suffix)
     plan = _PLANS[key]
     if plan is None:
         return Part(None, ())
     if k >= len(plan):
         return Part(None, (), (Seen.of([]), Seen.of([])))  # nothing to score in this share
-    return score_folder_chunk(task, plan[k], options)
+    return score_folder_chunk(task, plan[k], options, how.order, how.interleaved)
 
 
 # --- single files of lines -------------------------------------------------------------------
@@ -863,6 +991,191 @@ def split_lines(
         ]
 
 
+# --- single files of JSON arrays -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class JsonDocuments:
+    """How a task's JSON files hold their documents: a top-level array of objects, one a
+    document (or a part of one), whose first key is one of ``first_keys``; ``document`` gives
+    the document id of a decoded element (``None``: it cannot say)."""
+
+    first_keys: tuple[str, ...]
+    document: Callable[[Any], str | None]
+
+
+_JSON_SPACE = b" \t\n\r"
+
+
+def _element_pattern(keys: Sequence[str]) -> re.Pattern[bytes]:
+    """A comma, then the start of an object whose first key is one of ``keys`` (group 1): in
+    valid JSON never inside a string (a quote there is escaped), maybe nested (a chunk that
+    is not a run of whole top-level elements does not parse)."""
+    names = b"|".join(re.escape(k.encode()) for k in keys)
+    return re.compile(rb',[ \t\n\r]*(\{[ \t\n\r]*"(?:' + names + rb')"[ \t\n\r]*:)')
+
+
+def _json_array_span(data: Any) -> tuple[int, int] | None:
+    r"""Where the elements of a UTF-8 file holding one JSON array lie: after its ``[`` (and a
+    byte-order mark, spaces) and before its final ``]`` (spaces after it); ``None`` when the
+    file is not so (another encoding, anything else around the array).
+
+    >>> _json_array_span(b'\xef\xbb\xbf [{"a": 1}] \n'), _json_array_span(b'{"a": [1]}')
+    ((5, 13), None)
+    """
+    import json
+
+    head = bytes(data[:4096])
+    if json.detect_encoding(head) not in ("utf-8", "utf-8-sig"):
+        return None
+    start = 3 if head.startswith(b"\xef\xbb\xbf") else 0
+    start += len(head[start:]) - len(head[start:].lstrip(_JSON_SPACE))
+    if head[start : start + 1] != b"[":
+        return None
+    tail_from = max(start + 1, len(data) - 4096)
+    tail = bytes(data[tail_from:]).rstrip(_JSON_SPACE)
+    if not tail.endswith(b"]"):
+        return None
+    return start + 1, tail_from + len(tail) - 1
+
+
+def _element_document(data: Any, start: int, elements: JsonDocuments) -> str | None:
+    """The document id of the JSON value at ``start`` (read in growing windows; ``None`` when
+    it does not decode, is too large or names none)."""
+    import json
+
+    decoder = json.JSONDecoder()
+    size = 1 << 16
+    while True:
+        text = bytes(data[start : start + size]).decode("utf-8", "replace")
+        try:
+            value, _ = decoder.raw_decode(text)
+        except (ValueError, RecursionError):
+            if start + size >= len(data) or size >= 1 << 26:
+                return None
+            size *= 4
+            continue
+        return elements.document(value)
+
+
+def _element_before(data: Any, pattern: re.Pattern[bytes], at: int, low: int) -> Any:
+    """The last element start (:func:`_element_pattern`) between ``low`` and ``at``."""
+    window = 1 << 16
+    while True:
+        begin = max(low, at - window)
+        found = None
+        for found in pattern.finditer(data, begin, at):  # noqa: B007 (the last one is kept)
+            pass
+        if found is not None or begin == low:
+            return found
+        window *= 4
+
+
+def _find_element(
+    data: Any,
+    document: str,
+    pattern: re.Pattern[bytes],
+    elements: JsonDocuments,
+    low: int,
+    high: int,
+) -> tuple[int, int] | None:
+    """The comma before, and the start of, the first element after ``low`` (before ``high``)
+    whose document is ``document``: found by its id as JSON writes it (escaped or not) closing
+    a string, or after a ``/`` (the id may be a path's last part), each hit's element decoded
+    and checked."""
+    import json
+
+    forms = dict.fromkeys(
+        (json.dumps(document)[1:-1], json.dumps(document, ensure_ascii=False)[1:-1])
+    )
+    for form in forms:
+        raw = form.encode("utf-8", "surrogatepass")
+        for needle in (b'"' + raw + b'"', b"/" + raw + b'"'):
+            at = low
+            for _ in range(4):
+                hit = data.find(needle, at, high)
+                if hit < 0:
+                    break
+                found = _element_before(data, pattern, hit, low)
+                if (
+                    found is not None
+                    and found.start(1) > low
+                    and _element_document(data, found.start(1), elements) == document
+                ):
+                    return found.start(), found.start(1)
+                at = hit + 1
+    return None
+
+
+def split_json(
+    gold: Path, system: Path, parts: int, elements: JsonDocuments
+) -> list[LineChunk] | None:
+    """Two files each one JSON array of objects (:class:`JsonDocuments`) cut into at most
+    ``parts`` chunks (more when the gold file holds more than :data:`LINE_CHUNK_BYTES` per
+    chunk) at top-level elements found in the bytes: each gold cut is the first element start
+    (:func:`_element_pattern`) after an even share of the bytes, each system cut the first
+    element of the same document after the system cut before (the next gold elements when
+    it has none near; a cut that would not move forward in both is left out).  A chunk is the
+    bytes between two cuts without the comma, read as an array of its own by the task's reader
+    (``[`` and ``]`` around it); only the elements at the cuts are decoded here.  ``None`` as
+    :func:`split_lines` gives it, and when a file is not one UTF-8 array of objects.  That the
+    cut is exact is checked after the chunks are read: each parses as an array only if its
+    bytes are whole top-level elements, and the ids their readers found show every document
+    in one chunk (:func:`combine_lines`)."""
+    import mmap
+    import stat
+
+    try:
+        stats = [os.stat(gold), os.stat(system)]
+    except OSError:
+        return None
+    if not all(stat.S_ISREG(s.st_mode) and s.st_size > 0 for s in stats):
+        return None
+    if os.path.samefile(gold, system) or stats[0].st_size + stats[1].st_size < MIN_LINE_BYTES:
+        return None
+    parts = max(parts, -(-stats[0].st_size // LINE_CHUNK_BYTES))
+    if parts < 2:
+        return None
+    pattern = _element_pattern(elements.first_keys)
+    with (
+        open(gold, "rb") as g,
+        open(system, "rb") as p,
+        mmap.mmap(g.fileno(), 0, access=mmap.ACCESS_READ) as gold_data,
+        mmap.mmap(p.fileno(), 0, access=mmap.ACCESS_READ) as system_data,
+    ):
+        spans = _json_array_span(gold_data), _json_array_span(system_data)
+        if spans[0] is None or spans[1] is None:
+            return None
+        (gold_start, gold_end), (system_start, system_end) = spans[0], spans[1]
+        cuts: list[tuple[int, int, int, int]] = []  # gold comma, start; system comma, start
+        last = (gold_start, system_start)
+        for n in range(1, parts):
+            at = max(gold_start + (gold_end - gold_start) * n // parts, last[0] + 1)
+            for _ in range(16):  # the next elements when the system has none of this one
+                found = pattern.search(gold_data, at, gold_end)
+                if found is None:
+                    break
+                document = _element_document(gold_data, found.start(1), elements)
+                where = None
+                if document is not None:
+                    where = _find_element(
+                        system_data, document, pattern, elements, last[1], system_end
+                    )
+                if where is not None:
+                    cuts.append((found.start(), found.start(1), *where))
+                    last = (found.start(1), where[1])
+                    break
+                at = found.start(1) + 1
+        if not cuts:
+            return None
+        begins = [(gold_start, system_start), *((c[1], c[3]) for c in cuts)]
+        ends = [*((c[0], c[2]) for c in cuts), (gold_end, system_end)]
+        return [
+            LineChunk(str(gold), str(system), (b[0], e[0]), (b[1], e[1]))
+            for b, e in zip(begins, ends, strict=True)
+        ]
+
+
 def score_line_chunk(
     task: str, chunk: LineChunk, options: TaskOptions, carry: bool = True, lists: bool = False
 ) -> Part:
@@ -913,6 +1226,7 @@ def score_lines(
     lines: Sequence[LineChunk],
     order: str = "gold-first",
     details: Details | None = None,
+    finish: Finish | None = None,
 ) -> Result | None:
     """The result of the chunks of lines ``lines`` scored by ``run`` (:func:`combine_lines`),
     or ``None`` when the cut is not exact or a chunk is :func:`unusable` (then the chunks after
@@ -922,7 +1236,7 @@ def score_lines(
     parts = run.map(score, lines, until=unusable)
     if len(parts) < len(lines):
         return None
-    return combine_lines(task, options, parts, order, details)
+    return combine_lines(task, options, parts, order, details, finish)
 
 
 def unusable(part: Part) -> bool:
@@ -990,10 +1304,12 @@ def combine_lines(
     parts: Sequence[Part],
     order: str = "gold-first",
     details: Details | None = None,
+    finish: Finish | None = None,
 ) -> Result | None:
     """One result of the chunks of lines (:func:`combine`), its rows in the order of one run
-    (``order``); ``None`` when the cut was not exact (:func:`exact_cut`) or a chunk warned
-    (these tasks' warnings are made from the whole corpus)."""
+    (``order``); ``None`` when the cut was not exact (:func:`exact_cut`), a chunk warned
+    (these tasks' warnings are made from the whole corpus) or ``finish`` (the fields a task
+    derives from the whole's counts, made again) found the chunks' results unlike."""
     import numpy as np
 
     from annoscore.result import CountMatrix
@@ -1044,6 +1360,11 @@ def combine_lines(
         options, whole, details=merged, extra=first.extra, undefined=first.undefined
     )
     result = replace(result, headline=first.headline, signature=first.signature)
+    if finish is not None:
+        finished = finish(result, results)
+        if finished is None:
+            return None
+        result = finished
     _carry_documents(result, results, None if isinstance(permutation, range) else permutation)
     view = first.view
     return result.shown(documents=view.documents, types=view.types, averages=view.averages)

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from annoscore.errors import InputError
+from annoscore.formats.files import Cut, cut_of, read_cut, saw
 from annoscore.model import AnnotatedDocument, Attribute, Mention, Span
 
 
@@ -617,12 +618,40 @@ def read_sandbox(
     [0].textDateAnnotations[0].length: expected a non-negative integer
     """
     path = Path(path)
-    text = _read_text(path)
+    cut = cut_of(path)
+    text = _read_text(path) if cut is None else _read_cut_text(path, cut)
     try:
-        return read_objects(_objects(path, text), path, categories, texts=texts, kinds=kinds)
+        read = read_objects(_objects(path, text), path, categories, texts=texts, kinds=kinds)
     except InputError:
         _syntax_first(path, text)
         raise
+    saw(path, read.note_ids)
+    return read
+
+
+def _read_cut_text(path: Path, cut: Cut) -> str:
+    """A chunk of the file's top-level array (:mod:`annoscore.scale`: some of its elements,
+    UTF-8) read as an array of its own; bytes that are not UTF-8 are an error (the file is
+    then read whole, which names it)."""
+    try:
+        return "[" + read_cut(path, cut).decode("utf-8", "surrogatepass") + "]"
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text ({error.reason})", path) from None
+
+
+def note_document(item: object) -> str | None:
+    """The note id of an annotation object as :func:`read_sandbox` reads it, ``None`` where
+    it would refuse the object (a chunk of a file is cut before such an object's note).
+
+    >>> note_document({"annotationSource": {"resourceSource": {"name": "notes/n1"}}})
+    'n1'
+    >>> note_document({"annotationSource": {"resourceSource": {"name": "dir/"}}}) is None
+    True
+    """
+    try:
+        return _note_id(Path(), item, 0)
+    except InputError:
+        return None
 
 
 def read_objects(

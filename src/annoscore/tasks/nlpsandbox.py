@@ -27,7 +27,7 @@ type); per-note scores; the annotation texts checked against the notes (``notes`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -39,6 +39,7 @@ from annoscore.formats.nlpsandbox import (
     CATEGORIES,
     Numbering,
     SandboxFile,
+    note_document,
     read_notes,
     read_objects,
     read_sandbox,
@@ -48,6 +49,7 @@ from annoscore.metrics.phi_counts import Columns, category_counts
 from annoscore.metrics.phi_tokens import TokenSpans, span_table
 from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
+from annoscore.scale import JsonDocuments, chunked
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
@@ -274,14 +276,48 @@ def _score(
         notes = read_notes(options.notes)
         warnings += note_text_warnings(notes, [gold_file, pred_file], categories, texts)
     matrix = CountMatrix.from_columns(documents, columns, integer=columns)
+    result = get(f"nlpsandbox-{category or 'all'}").result(options, matrix, warnings=warnings)
+    return _with_leaderboard(result, category, categories)
+
+
+def _with_leaderboard(result: Result, category: str | None, categories: list[str]) -> Result:
+    """``result`` with the fields derived from its counts: the leaderboard (and with
+    ``nlpsandbox-all``, the categories scored)."""
     if category is not None:
-        result = get(f"nlpsandbox-{category}").result(options, matrix, warnings=warnings)
         return result.with_extra(leaderboard=leaderboard(result.counts, category))
-    result = get("nlpsandbox-all").result(options, matrix, warnings=warnings)
     board = {name: leaderboard(result.counts, name, _prefix(name)) for name in categories}
     return result.with_extra(categories=categories, leaderboard=board)
 
 
+def _finish(category: str | None, result: Result, parts: Sequence[Result]) -> Result | None:
+    """The chunks of a file cut by notes (:mod:`annoscore.scale`) combined: the leaderboard
+    made again from the whole's counts; ``None`` (scored in one run) when the chunks of
+    ``nlpsandbox-all`` scored other categories (one run scores those of the whole files)."""
+    categories = list(parts[0].extra.get("categories", ()))
+    if any(list(part.extra.get("categories", ())) != categories for part in parts):
+        return None
+    return _with_leaderboard(result, category, categories)
+
+
+_NOTES = JsonDocuments(
+    ("annotationSource", *tuple(name for c in CATEGORIES.values() for name in c.arrays)),
+    note_document,
+)
+"""A file's notes: the objects of its array (:func:`~annoscore.scale.split_json`)."""
+
+
+def _cut(category: str | None) -> Callable[[Any], Any]:
+    """``--jobs``: the two files cut by notes, at top-level elements of their arrays."""
+    return chunked(
+        f"nlpsandbox-{category or 'all'}",
+        "json",
+        order="gold-first",
+        elements=_NOTES,
+        finish=partial(_finish, category),
+    )
+
+
+@_cut("date")
 def score_nlpsandbox_date(
     gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
 ) -> Result:
@@ -305,6 +341,7 @@ def score_nlpsandbox_date(
     return _score("date", Path(gold), Path(pred), options)
 
 
+@_cut("person")
 def score_nlpsandbox_person(
     gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
 ) -> Result:
@@ -321,6 +358,7 @@ def score_nlpsandbox_person(
     return _score("person", Path(gold), Path(pred), options)
 
 
+@_cut("location")
 def score_nlpsandbox_location(
     gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
 ) -> Result:
@@ -339,6 +377,7 @@ def score_nlpsandbox_location(
     return _score("location", Path(gold), Path(pred), options)
 
 
+@_cut("id")
 def score_nlpsandbox_id(
     gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
 ) -> Result:
@@ -354,6 +393,7 @@ def score_nlpsandbox_id(
     return _score("id", Path(gold), Path(pred), options)
 
 
+@_cut("contact")
 def score_nlpsandbox_contact(
     gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
 ) -> Result:
@@ -371,6 +411,7 @@ def score_nlpsandbox_contact(
     return _score("contact", Path(gold), Path(pred), options)
 
 
+@_cut("covid-symptom")
 def score_nlpsandbox_covid_symptom(
     gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
 ) -> Result:
@@ -388,6 +429,7 @@ def score_nlpsandbox_covid_symptom(
     return _score("covid-symptom", Path(gold), Path(pred), options)
 
 
+@_cut(None)
 def score_nlpsandbox_all(
     gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
 ) -> Result:

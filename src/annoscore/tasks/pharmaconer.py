@@ -34,6 +34,7 @@ generic span modes (``mode``: ``exact``, ``overlap``, ``relaxed``;
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -58,6 +59,7 @@ from annoscore.result import (
     Undefined,
     merge_warnings,
 )
+from annoscore.scale import chunked
 from annoscore.tasks.registry import get
 
 UNCLEAR = "UNCLEAR"
@@ -268,6 +270,35 @@ def _check_comparable(files: dict[str, AnnFile], mode: str) -> None:
                 )
 
 
+def _two_folders(gold: Path, system: Path, options: object) -> bool:
+    """Whether two folders may be cut by file (:mod:`annoscore.scale`): not one folder as both
+    sides (its files' warnings could not be told apart by side)."""
+    try:
+        return not os.path.samefile(gold, system)
+    except OSError:
+        return False
+
+
+# one run's warnings: the folders' own (gold's, then the system's), unpaired documents, the
+# documents' files (strict: a document's gold file then its system file, in document order;
+# the span modes: every gold file, then every system file), duplicates, UNCLEAR
+@chunked(
+    "pharmaconer-ner",
+    warnings=(
+        "formats.skipped-entries",
+        "pharmaconer.non-ann-files",
+        "documents.gold-only",
+        "documents.system-only",
+        "*",
+        "pharmaconer.duplicates",
+        "spans.duplicates",
+        "pharmaconer.unclear",
+    ),
+    interleaved=lambda options: (
+        ("*", "pharmaconer.duplicates") if options.mode is SpanMode.strict else ()
+    ),
+    folders_when=_two_folders,
+)
 def score_pharmaconer_ner(gold: Path, system: Path, options: NerOptions = NerOptions()) -> Result:
     """Sub-track 1: entity offsets in two brat files, or two folders of them (documents paired
     by file name), scored as the official script scores them.
@@ -434,6 +465,18 @@ def _codalab_gold_codes(
     return kept
 
 
+# one run's warnings: the folders' own (gold's, then the system's), unpaired documents, the
+# documents' files (a document's gold file then its system file, in document order); with
+# --codalab (a third folder, the gold notes, read whole) the folders are not cut
+@chunked(
+    "pharmaconer-indexing",
+    warnings=("formats.skipped-entries", "documents.gold-only", "documents.system-only", "*"),
+    interleaved=lambda options: ("*",),
+    suffix=".tsv",
+    folders_when=lambda gold, system, options: (
+        not options.codalab and _two_folders(gold, system, options)
+    ),
+)
 def score_pharmaconer_indexing(
     gold: Path, system: Path, options: IndexingOptions = IndexingOptions()
 ) -> Result:
