@@ -857,13 +857,13 @@ def _find_line(data: Any, key: bytes, separators: bytes, after: int) -> int:
 
 
 def _find_near(data: Any, key: bytes, separators: bytes, after: int, near: int) -> int:
-    """The start of a line at or after ``after`` whose first field is ``key`` (-1: none),
-    sought near ``near`` first: the first such line after a point a little before ``near``,
-    and the lines of ``key`` just before it (the document's first line when its lines are
-    adjacent), else :func:`_find_line` from ``after``.  The same line as :func:`_find_line`
-    when the document's lines are adjacent, found without reading the file from ``after``;
-    otherwise a later line of the document may be found, and the cut is then not exact
-    (:func:`exact_cut`: the input is scored in one run).
+    """:func:`_find_line` from ``after``, sought near ``near`` first: the first line of
+    ``key`` after a point a little before ``near``, back to the first of the adjacent lines
+    whose first field is ``key`` (the document's first line, when its lines are adjacent),
+    and the first line of ``key`` from there; :func:`_find_line` from ``after`` when there is
+    none.  The same line as :func:`_find_line` when the lines of ``key`` are adjacent, found
+    without reading the file from ``after``; otherwise a later line of the document may be
+    found, and the cut is then not exact (:func:`exact_cut`: the input is scored in one run).
 
     >>> data = b"a 1\\nb 1\\nb 2\\nb 3\\nc 1\\n"
     >>> [_find_near(data, b"b", b" ", 0, near) for near in (0, 4, 9, 14, 19)]
@@ -877,14 +877,12 @@ def _find_near(data: Any, key: bytes, separators: bytes, after: int, near: int) 
     at = _find_line(data, key, separators, guess)
     if at < 0:
         return _find_line(data, key, separators, after)
-    ends = tuple(bytes((s,)) for s in separators)
     while at > after:  # back to the first of the adjacent lines of key
         before = max(after, data.rfind(b"\n", after, at - 1) + 1)
-        end = before + len(key)
-        if data[before:end] != key or data[end : end + 1] not in ends:
+        if _key(data, before, separators) != key:
             break
         at = before
-    return at
+    return _find_line(data, key, separators, at)
 
 
 def targets(size: int, parts: int, workers: int = 1) -> list[int]:
