@@ -1032,9 +1032,12 @@ def score_lines(
     """The result of the chunks of lines ``lines`` scored by ``run`` (:func:`combine_lines`),
     or ``None`` when the cut is not exact or a chunk is :func:`unusable` (then the chunks after
     it are not scored: the input is scored in one run)."""
+    from annoscore.formats.files import read_once
+
     carry = len(lines) <= CARRY_CHUNKS
     score = functools.partial(_line_part, task, options, run.lists, carry)
-    parts = run.map(score, lines, until=unusable)
+    with read_once():  # what every chunk reads alike, once in each process (forked inside)
+        parts = run.map(score, lines, until=unusable)
     if len(parts) < len(lines):
         return None
     return combine_lines(task, options, parts, order, details)

@@ -221,3 +221,35 @@ def test_a_corpus_cut_for_two_workers_is_cut_in_shrinking_chunks_and_scored_the_
     }
     rendered = {j: render(r.shown(documents=True), "json") for j, r in outputs.items()}
     assert rendered[2] == rendered[1] and rendered[3] == rendered[1]
+
+
+def test_the_valid_codes_are_read_once_in_a_cut_run_and_again_in_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exact: list[bool]
+) -> None:
+    import annoscore.formats.codiesp as codiesp_format
+
+    monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
+    monkeypatch.setattr(scale, "LINE_CHUNK_BYTES", 200)
+    gold = "".join(f"S{d:03d}\tc{d % 7}\n" for d in range(100))
+    (tmp_path / "g.tsv").write_text(gold, encoding="utf-8")
+    (tmp_path / "p.tsv").write_text(gold, encoding="utf-8")
+    reads: list[Path] = []
+    original = codiesp_format._read_valid_codes
+
+    def counted(path: Path) -> object:
+        reads.append(path)
+        return original(path)
+
+    monkeypatch.setattr(codiesp_format, "_read_valid_codes", counted)
+    codes = tmp_path / "codes.tsv"
+    scores = []
+    for listed in ("c0\nc1\nc2\nc3\nc4\nc5\nc6\n", "c0\nc1\nc2\nc3\nc4\nc5\nc6\nc7\n"):
+        codes.write_text(listed, encoding="utf-8")
+        reads.clear()
+        result = annoscore.score("codiesp-d", tmp_path / "g.tsv", tmp_path / "p.tsv", codes=codes)
+        assert len(reads) == 1  # one process, chunk after chunk: one reading (each run)
+        scores.append(result.scores["precision"])
+    assert exact == [True, True] and scores == [1.0, 1.0]
+    codiesp_format.read_valid_code_file(codes)
+    codiesp_format.read_valid_code_file(codes)
+    assert len(reads) == 3  # outside a cut run: every call reads
