@@ -288,8 +288,10 @@ class CountMatrix:
         if not len(self.values):
             return self._counts(np.zeros(len(self.names), dtype=np.float64))
         # a running sum (cumsum is sequential; sum() is pairwise along a contiguous axis), so
-        # fractions add left to right, as the official scorers add them
-        return self._counts(np.cumsum(self.values, axis=0)[-1])
+        # fractions add left to right, as the official scorers add them; column by column (a
+        # cumsum down the rows of the whole matrix is several times slower)
+        columns = range(self.values.shape[1])
+        return self._counts(np.array([np.cumsum(self.values[:, k])[-1] for k in columns]))
 
     def aligned(self, documents: Sequence[str]) -> CountMatrix:
         """The rows of ``documents`` in that order (a document this matrix lacks reads 0)."""

@@ -162,16 +162,20 @@ class Run:
         """:meth:`map` on forked workers: what this process imported is there already, the
         items are small (paths and byte ranges) and each worker reads its own chunk."""
         import multiprocessing
+        import shutil
+        import tempfile
 
         global _WORK
         context = multiprocessing.get_context("fork")
         stop = context.Event()  # set: the workers skip the items not yet begun
-        _WORK = (function, items, stop)  # inherited by the forked workers: nothing pickled
+        spool = tempfile.mkdtemp(prefix="annoscore-", dir=_spool_folder())
+        _WORK = (function, items, stop, spool)  # inherited by the forked workers: not pickled
         try:
             pool = context.Pool(min(self.jobs, len(items)), initializer=_worker_started)
             try:
                 taking = True
-                for part in pool.imap(_work, range(len(items))):
+                for sent in pool.imap(_work, range(len(items))):
+                    part = _received(sent)
                     if taking and not take(part):
                         # the chunks in flight end, the others are skipped; the pool is not
                         # ended while it hands out items (terminate() can then hang)
@@ -183,11 +187,20 @@ class Run:
                 pool.join()
         finally:
             _WORK = None
+            shutil.rmtree(spool, ignore_errors=True)
 
 
-_WORK: tuple[Callable[[Any], Any], Sequence[Any], Any] | None = None
-"""The function and items of the running :meth:`Run.map`, and the event that tells its forked
-workers to skip the items left, as they inherit them."""
+_WORK: tuple[Callable[[Any], Any], Sequence[Any], Any, str] | None = None
+"""The function and items of the running :meth:`Run.map`, the event that tells its forked
+workers to skip the items left, and the folder where they leave their results
+(:func:`_work`), as they inherit them."""
+
+
+def _spool_folder() -> str | None:
+    """Where workers leave their results: ``/dev/shm`` (memory) when there is one, else the
+    system's temporary folder."""
+    shm = "/dev/shm"
+    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
 
 
 def _worker_started() -> None:
@@ -199,11 +212,38 @@ def _worker_started() -> None:
         signal.signal(number, signal.SIG_DFL)
 
 
-def _work(n: int) -> Any:
-    """Item ``n`` of the running map, in a forked worker (``None`` once the map stopped)."""
+def _work(n: int) -> str | bytes:
+    """Item ``n`` of the running map, in a forked worker (``None`` once the map stopped),
+    pickled into a file of the map's folder (its path is sent back: the parent reads a
+    chunk's count rows and ids in one read, where a pipe passes them 64 KB at a time at a cost
+    of CPU on both sides), or sent pickled when the file cannot be written (a full
+    ``/dev/shm``)."""
+    import pickle
+
     assert _WORK is not None
-    function, items, stop = _WORK
-    return None if stop.is_set() else function(items[n])
+    function, items, stop, spool = _WORK
+    data = pickle.dumps(None if stop.is_set() else function(items[n]), pickle.HIGHEST_PROTOCOL)
+    path = os.path.join(spool, f"{n}.pickle")
+    try:
+        with open(path, "wb") as handle:
+            handle.write(data)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return data
+    return path
+
+
+def _received(sent: str | bytes) -> Any:
+    """The result :func:`_work` sent (its file read and removed)."""
+    import pickle
+
+    if isinstance(sent, str):
+        with open(sent, "rb") as handle:
+            data = handle.read()
+        os.unlink(sent)
+        sent = data
+    return pickle.loads(sent)
 
 
 class Progress:
@@ -433,9 +473,17 @@ class Seen:
 
     @classmethod
     def of(cls, ids: Sequence[object]) -> Seen:
+        distinct = list(dict.fromkeys(ids))
+        if all(type(k) is str for k in distinct):
+            # strings as they are: UTF-8 (surrogates passed) orders bytes as code points, so
+            # the order is the bytes' order, and the ids are encoded once, joined
+            texts: list[str] = distinct  # type: ignore[assignment]
+            ordered = texts == sorted(texts)  # distinct: sorted is strictly increasing
+            joined = "\n".join(texts).encode("utf-8", "surrogatepass")
+            first, last = (_utf8(texts[0]), _utf8(texts[-1])) if texts else (b"", b"")
+            return cls(first, last, ordered, len(texts), joined)
         keys = [
-            k if isinstance(k, bytes) else str(k).encode("utf-8", "surrogatepass")
-            for k in dict.fromkeys(ids)
+            k if isinstance(k, bytes) else str(k).encode("utf-8", "surrogatepass") for k in distinct
         ]
         ordered = all(a < b for a, b in itertools.pairwise(keys))
         first, last = (keys[0], keys[-1]) if keys else (b"", b"")
@@ -443,6 +491,10 @@ class Seen:
 
     def ids(self) -> frozenset[bytes]:
         return frozenset(self.joined.split(b"\n")) if self.count else frozenset()
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
 
 
 @dataclass(frozen=True, slots=True)
@@ -590,7 +642,11 @@ def stack(matrices: Sequence[CountMatrix]) -> CountMatrix:
     values = np.zeros((rows, len(column)), dtype=np.float64)
     at = 0
     for m in matrices:
-        values[at : at + len(m.documents), [column[n] for n in m.names]] = m.values
+        where = [column[n] for n in m.names]
+        if where == list(range(len(where))):  # the first columns in order: a slice is faster
+            values[at : at + len(m.documents), : len(where)] = m.values
+        else:
+            values[at : at + len(m.documents), where] = m.values
         at += len(m.documents)
     documents = tuple(itertools.chain.from_iterable(m.documents for m in matrices))
     return CountMatrix(documents, tuple(column), values, tuple(whole[n] for n in column))
@@ -791,7 +847,7 @@ def chunked(
                 if elements is not None:
                     lines = split_json(Path(gold), Path(system), parts_wanted, elements)
                 elif cut_by is not None:
-                    lines = split_lines(Path(gold), Path(system), parts_wanted, cut_by)
+                    lines = split_lines(Path(gold), Path(system), parts_wanted, cut_by, run.workers)
                 if lines is not None:
                     combined = score_lines(task, options, run, lines, order, details, finish)
             if combined is None:  # not cut, or not exactly: one run
@@ -928,16 +984,74 @@ def _find_line(data: Any, key: bytes, separators: bytes, after: int) -> int:
         at += 1
 
 
+def _find_near(data: Any, key: bytes, separators: bytes, after: int, near: int) -> int:
+    """:func:`_find_line` from ``after``, sought near ``near`` first: the first line of
+    ``key`` after a point a little before ``near``, back to the first of the adjacent lines
+    whose first field is ``key`` (the document's first line, when its lines are adjacent),
+    and the first line of ``key`` from there; :func:`_find_line` from ``after`` when there is
+    none.  The same line as :func:`_find_line` when the lines of ``key`` are adjacent, found
+    without reading the file from ``after``; otherwise a later line of the document may be
+    found, and the cut is then not exact (:func:`exact_cut`: the input is scored in one run).
+
+    >>> data = b"a 1\\nb 1\\nb 2\\nb 3\\nc 1\\n"
+    >>> [_find_near(data, b"b", b" ", 0, near) for near in (0, 4, 9, 14, 19)]
+    [4, 4, 4, 4, 4]
+    >>> _find_near(data, b"b", b" ", 8, 14), _find_near(data, b"a", b" ", 0, 19)
+    (8, 0)
+    """
+    guess = after + (near - after) * 7 // 8  # a little before: a run is found from its start
+    if guess <= after:
+        return _find_line(data, key, separators, after)
+    at = _find_line(data, key, separators, guess)
+    if at < 0:
+        return _find_line(data, key, separators, after)
+    while at > after:  # back to the first of the adjacent lines of key
+        before = max(after, data.rfind(b"\n", after, at - 1) + 1)
+        if _key(data, before, separators) != key:
+            break
+        at = before
+    return _find_line(data, key, separators, at)
+
+
+def targets(size: int, parts: int, workers: int = 1) -> list[int]:
+    """Where to seek the cuts of a gold file of ``size`` bytes (offsets, increasing; empty:
+    one chunk).  For one worker, ``parts`` even shares (more when a share would exceed
+    :data:`LINE_CHUNK_BYTES`).  For several, shares that shrink towards the end (each an even
+    share of what is left for twice the workers, at most :data:`LINE_CHUNK_BYTES`, at least an
+    eighth of an even share): workers take the next chunk as they finish one, so with small
+    chunks last they finish together (with equal chunks, one worker may score a whole chunk
+    alone at the end).
+
+    >>> targets(100, 4), targets(100, 1)
+    ([25, 50, 75], [])
+    >>> targets(1000, 4, workers=2)
+    [250, 438, 579, 685, 764, 823, 868, 901, 932, 963]
+    """
+    if workers <= 1:
+        parts = max(parts, -(-size // LINE_CHUNK_BYTES))
+        return [size * n // parts for n in range(1, parts)]
+    least = max(1, min(LINE_CHUNK_BYTES, size // max(1, parts)) // 8)
+    found: list[int] = []
+    at = 0
+    while True:
+        step = min(LINE_CHUNK_BYTES, max(least, -(-(size - at) // (2 * workers))))
+        if size - at - step < least:  # what is left is the last chunk
+            return found
+        at += step
+        found.append(at)
+
+
 def split_lines(
-    gold: Path, system: Path, parts: int, separators: bytes = b"\t"
+    gold: Path, system: Path, parts: int, separators: bytes = b"\t", workers: int = 1
 ) -> list[LineChunk] | None:
     """Two files of lines (a document's id in the first field) cut into at most ``parts``
-    chunks (more when the gold file holds more than :data:`LINE_CHUNK_BYTES` per chunk) at
-    document boundaries found in the bytes: each gold cut is the first line of a
-    document near an even share of the bytes (after every line of the document before, when
-    they are adjacent), each system cut the first line of that document in the system file
-    (the next gold document when the system has none; a cut that would not move forward in
-    both is left out).  Only the lines around the cuts are read (``mmap``).  ``None`` when
+    chunks (more when the gold file holds more than :data:`LINE_CHUNK_BYTES` per chunk, or
+    when ``workers`` share them: :func:`targets`) at document boundaries found in the bytes:
+    each gold cut is the first line of a document near its target (after every line of the
+    document before, when they are adjacent), each system cut the first line of that document
+    in the system file, sought near the same share of it (:func:`_find_near`; the next gold
+    document when the system has none; a cut that would not move forward in both is left
+    out).  Only the lines around the cuts are read (``mmap``).  ``None`` when
     the files are not two distinct regular files of :data:`MIN_LINE_BYTES` or more together,
     or give one chunk.  Whether the cut is exact is checked after the chunks are read
     (:func:`combine_lines`), by the ids their readers found."""
@@ -953,8 +1067,8 @@ def split_lines(
         return None
     if os.path.samefile(gold, system) or stats[0].st_size + stats[1].st_size < MIN_LINE_BYTES:
         return None
-    parts = max(parts, -(-stats[0].st_size // LINE_CHUNK_BYTES))
-    if parts < 2:
+    wanted = targets(stats[0].st_size, parts, workers)
+    if not wanted:
         return None
     with (
         open(gold, "rb") as g,
@@ -965,8 +1079,8 @@ def split_lines(
         size = len(gold_data)
         cuts: list[tuple[int, int]] = []
         last = (0, 0)
-        for n in range(1, parts):
-            at = max(size * n // parts, last[0] + 1)
+        for target in wanted:
+            at = max(target, last[0] + 1)
             newline = gold_data.find(b"\n", at - 1)
             if newline < 0 or newline + 1 >= size:
                 break
@@ -975,7 +1089,8 @@ def split_lines(
                 if found is None:
                     break
                 start, key = found
-                where = _find_line(system_data, key, separators, last[1])
+                near = start * len(system_data) // size  # the same share of the system
+                where = _find_near(system_data, key, separators, last[1], near)
                 if where > last[1]:
                     last = (start, where)
                     cuts.append(last)
@@ -1231,9 +1346,12 @@ def score_lines(
     """The result of the chunks of lines ``lines`` scored by ``run`` (:func:`combine_lines`),
     or ``None`` when the cut is not exact or a chunk is :func:`unusable` (then the chunks after
     it are not scored: the input is scored in one run)."""
+    from annoscore.formats.files import read_once
+
     carry = len(lines) <= CARRY_CHUNKS
     score = functools.partial(_line_part, task, options, run.lists, carry)
-    parts = run.map(score, lines, until=unusable)
+    with read_once():  # what every chunk reads alike, once in each process (forked inside)
+        parts = run.map(score, lines, until=unusable)
     if len(parts) < len(lines):
         return None
     return combine_lines(task, options, parts, order, details, finish)

@@ -26,6 +26,7 @@ checked parser), codes as written; :func:`recode` lower-cases and indexes the di
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -39,6 +40,7 @@ from annoscore.formats.files import (
     cut_of,
     decode_utf8,
     not_exact,
+    once,
     read_cut,
     reading,
     saw,
@@ -214,7 +216,12 @@ def _columns(
 
 def read_valid_code_file(path: Path) -> ValidCodes:
     """The lower-cased first column of every non-blank line of a valid-code TSV, with the
-    reader's warnings (a byte-order mark or CSV quotes removed, as pandas does)."""
+    reader's warnings (a byte-order mark or CSV quotes removed, as pandas does); read once
+    for all the chunks of a cut run (:func:`~annoscore.formats.files.once`)."""
+    return once(("valid-codes", os.path.abspath(path)), lambda: _read_valid_codes(path))
+
+
+def _read_valid_codes(path: Path) -> ValidCodes:
     text, warnings = _file_text(path)
     codes: set[str] = set()
     quoted: list[int] = []

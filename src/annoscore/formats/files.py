@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 from annoscore.errors import InputError
 from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
@@ -217,6 +218,35 @@ def not_exact(path: Path) -> None:
     cut = cut_of(path)
     if cut is not None:
         cut.exact = False
+
+
+_ONCE: ContextVar[dict[tuple[object, ...], Any] | None] = ContextVar(
+    "annoscore_read_once", default=None
+)
+_T = TypeVar("_T")
+
+
+@contextmanager
+def read_once() -> Iterator[None]:
+    """Inside the block (the chunks of one cut run, :mod:`annoscore.scale`), what is read by
+    :func:`once` is read once in each process: every chunk reads the same unchanged file (a
+    list of valid codes), not each chunk again."""
+    token = _ONCE.set({})
+    try:
+        yield
+    finally:
+        _ONCE.reset(token)
+
+
+def once(key: tuple[object, ...], read: Callable[[], _T]) -> _T:
+    """``read()``, or inside :func:`read_once` the value it gave for ``key`` before (it must
+    not be changed by its users); an error is raised each time."""
+    memo = _ONCE.get()
+    if memo is None:
+        return read()
+    if key not in memo:
+        memo[key] = read()
+    return memo[key]  # type: ignore[no-any-return]
 
 
 def saw(path: Path, ids: Iterable[object]) -> None:

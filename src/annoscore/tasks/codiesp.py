@@ -34,6 +34,7 @@ on one index of documents and codes (:mod:`annoscore.align.codes`, X:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -207,7 +208,7 @@ def _valid_codes(
 def _joined_details(chunks: Sequence[CodiespDetails], _order: Sequence[int]) -> CodiespDetails:
     """The details of a corpus cut into chunks of whole documents (:mod:`annoscore.scale`):
     the chunks' gold documents one after the other (each chunk in gold order)."""
-    return CodiespDetails(tuple(d for chunk in chunks for d in chunk.gold_documents))
+    return CodiespDetails(tuple(itertools.chain.from_iterable(c.gold_documents for c in chunks)))
 
 
 @chunked("codiesp-d", "lines", order="gold-first", details=_joined_details)
