@@ -416,6 +416,8 @@ class Part:
     warnings: tuple[tuple[int, ScoreWarning], ...]
     seen: tuple[Seen, Seen] | None = None
     """The document ids the readers found in a chunk of lines: (gold's, system's)."""
+    kept: tuple[Any, ...] = ()
+    """What the task's score function kept of a chunk of lines (:func:`keep`)."""
 
 
 UNKNOWN_SIDE = -1
@@ -619,6 +621,15 @@ class NotExact(Exception):
     """The chunks' results cannot make the result of one run exactly: score in one run."""
 
 
+Pooled = Callable[[Any, Sequence[Sequence["ScoreWarning"]], Sequence[tuple[Any, ...]]], Any]
+"""How a task makes the warnings of one run (``list[ScoreWarning | str]``, in its order, before
+what the whole derives) of its chunks of lines' warnings (the :data:`DERIVED_CODES` left out)
+and what each chunk kept (:func:`keep`), given the options; ``None`` when it cannot."""
+
+Splitter = Callable[[Path, Path, int], "list[LineChunk] | None"]
+"""How two single files are cut into chunks (at most about ``parts``; ``None``: not cut)."""
+
+
 def chunked(
     task: str,
     how: str = "folders",
@@ -628,6 +639,8 @@ def chunked(
     order: str = "gold-first",
     details: Details | None = None,
     lines_when: Callable[[Path, Path, Any], bytes | None] | None = None,
+    cut_when: Callable[[Path, Path, Any], Splitter | None] | None = None,
+    pooled: Pooled | None = None,
 ) -> Callable[[F], F]:
     """Declare how ``task``'s score function ``(gold, system, options) -> Result`` is cut (see
     the module doc): ``"folders"``, with the order of its warnings' groups
@@ -636,7 +649,10 @@ def chunked(
     gold's first-seen order then the others', or ``"sorted"``, by the ids' bytes) and how
     the chunks' ``details`` make the whole's.  A ``"folders"`` task may cut two files as
     ``"lines"`` too: ``lines_when(gold, system, options)`` gives the separators when they are
-    files of lines (``None`` otherwise).  With a run of more than one job in force, it
+    files of lines (``None`` otherwise), or ``cut_when(gold, system, options)`` the function
+    that cuts them (:data:`Splitter`: files whose documents are not found by a first field);
+    ``pooled`` makes one run's warnings of the chunks' (without it, a chunk that warned makes
+    the input be scored in one run).  With a run of more than one job in force, it
     scores the chunks of its input by the same function and combines them; otherwise, and
     when the input cannot be cut, it is called as it is."""
     if how not in ("folders", "lines"):
@@ -650,7 +666,7 @@ def chunked(
             run = _RUN.get()
             if options is None:
                 options = get_options(task)
-            cuts_lines = how == "lines" or lines_when is not None
+            cuts_lines = how == "lines" or lines_when is not None or cut_when is not None
             if run.serial and not cuts_lines:
                 return function(gold, system, options)  # type: ignore[no-any-return]
             combined: Result | None = None
@@ -671,15 +687,19 @@ def chunked(
                     kept = [p for p in parts if p.result is not None]
                     combined = combine(task, options, kept, warnings) if kept else None
             elif cuts_lines:
-                cut_by = separators if lines_when is None else lines_when(gold, system, options)
+                # one process: chunks of LINE_CHUNK_BYTES scored one after the other, so that
+                # no more than one chunk is held at a time
+                parts_wanted = 1 if run.serial else run.workers * LINE_CHUNKS_PER_WORKER
+                splitter = None if cut_when is None else cut_when(gold, system, options)
                 lines = None
-                if cut_by is not None:
-                    # one process: chunks of LINE_CHUNK_BYTES scored one after the other, so
-                    # that no more than one chunk is held at a time
-                    parts_wanted = 1 if run.serial else run.workers * LINE_CHUNKS_PER_WORKER
+                if splitter is not None:
+                    lines = splitter(Path(gold), Path(system), parts_wanted)
+                elif cut_by := _separators(separators, lines_when, gold, system, options):
                     lines = split_lines(Path(gold), Path(system), parts_wanted, cut_by)
+                    if lines is not None and pooled is not None:  # warnings quote lines
+                        lines = numbered(lines)
                 if lines is not None:
-                    combined = score_lines(task, options, run, lines, order, details)
+                    combined = score_lines(task, options, run, lines, order, details, pooled)
             if combined is None:  # not cut, or not exactly: one run
                 return function(gold, system, options)  # type: ignore[no-any-return]
             return combined
@@ -687,6 +707,16 @@ def chunked(
         return score  # type: ignore[return-value]
 
     return decorate
+
+
+def _separators(
+    separators: bytes,
+    lines_when: Callable[[Path, Path, Any], bytes | None] | None,
+    gold: Path,
+    system: Path,
+    options: Any,
+) -> bytes | None:
+    return separators if lines_when is None else lines_when(gold, system, options)
 
 
 def get_options(task: str) -> TaskOptions:
@@ -745,6 +775,41 @@ class LineChunk:
     system: str
     gold_range: tuple[int, int]
     system_range: tuple[int, int]
+    gold_line: int = 0
+    """Lines of the gold file before the range (0: not counted; :func:`numbered`)."""
+    system_line: int = 0
+
+
+def _lines_before(path: str, offsets: Sequence[int]) -> list[int]:
+    """How many lines of ``path`` come before each of ``offsets`` (increasing): one pass over
+    the bytes up to the last, a block at a time (no more than a block held)."""
+    found: list[int] = []
+    block = 1 << 24
+    lines = at = 0
+    handle = os.open(path, os.O_RDONLY)
+    try:
+        for offset in offsets:
+            while at < offset:
+                data = os.pread(handle, min(block, offset - at), at)
+                if not data:
+                    break
+                lines += data.count(b"\n")
+                at += len(data)
+            found.append(lines)
+    finally:
+        os.close(handle)
+    return found
+
+
+def numbered(chunks: Sequence[LineChunk]) -> list[LineChunk]:
+    """``chunks`` with the lines before each range counted, so that a reader numbers a chunk's
+    lines as in the whole file (:func:`~annoscore.formats.files.first_line`): what a chunk's
+    warnings quote is then what one run quotes, and the warnings can be pooled."""
+    gold = _lines_before(chunks[0].gold, [c.gold_range[0] for c in chunks])
+    system = _lines_before(chunks[0].system, [c.system_range[0] for c in chunks])
+    return [
+        replace(c, gold_line=g, system_line=p) for c, g, p in zip(chunks, gold, system, strict=True)
+    ]
 
 
 def _key(data: Any, start: int, separators: bytes) -> bytes:
@@ -863,6 +928,180 @@ def split_lines(
         ]
 
 
+def _regular_pair(gold: Path, system: Path, parts: int) -> int:
+    """How many chunks two files are cut into (:func:`split_lines`' rule: at least ``parts``,
+    more for a large gold file), or 0 when they are not two distinct regular files of
+    :data:`MIN_LINE_BYTES` or more together."""
+    import stat
+
+    try:
+        stats = [os.stat(gold), os.stat(system)]
+        if not all(stat.S_ISREG(s.st_mode) and s.st_size > 0 for s in stats):
+            return 0
+        if os.path.samefile(gold, system):
+            return 0
+    except OSError:
+        return 0
+    if stats[0].st_size + stats[1].st_size < MIN_LINE_BYTES:
+        return 0
+    parts = max(parts, -(-stats[0].st_size // LINE_CHUNK_BYTES))
+    return parts if parts >= 2 else 0
+
+
+def _json_id(data: Any, start: int, number: Callable[[], int] | None) -> str | None:
+    """The document id of the JSON Lines line at ``start`` of ``data`` (``number()``: its line
+    number, the id of a document without one; without ``number`` such a line has none),
+    ``None`` for a blank line or one that is not a JSON object with an id."""
+    import json
+
+    from annoscore.formats.jsonl import explicit_id
+
+    end = data.find(b"\n", start)
+    line = bytes(data[start : len(data) if end < 0 else end])
+    if not line.strip():
+        return None
+    try:
+        item = json.loads(line)
+        found = explicit_id(item) if isinstance(item, dict) else None
+    except (ValueError, AttributeError):  # not JSON, or a "meta" that is not an object
+        return None
+    if found is None and isinstance(item, dict) and number is not None:
+        return str(number())
+    return found
+
+
+def _line_number_at(path: str) -> Callable[[int], int]:
+    """The number of the line starting at a byte offset of ``path`` (offsets asked in
+    increasing order: each call counts on from the last)."""
+    counted = [0, 0]  # offset, lines before it
+
+    def number(offset: int) -> int:
+        if offset < counted[0]:
+            counted[:] = [0, 0]
+        counted[1] += _lines_before_range(path, counted[0], offset)
+        counted[0] = offset
+        return counted[1] + 1
+
+    return number
+
+
+def _lines_before_range(path: str, start: int, stop: int) -> int:
+    lines = 0
+    handle = os.open(path, os.O_RDONLY)
+    try:
+        while start < stop:
+            data = os.pread(handle, min(1 << 24, stop - start), start)
+            if not data:
+                break
+            lines += data.count(b"\n")
+            start += len(data)
+    finally:
+        os.close(handle)
+    return lines
+
+
+def _nth_line(data: Any, line: int) -> int:
+    """The start of line ``line`` (from 1) of ``data``, -1 past its end."""
+    at, number = 0, 1
+    block = 1 << 24
+    while number < line:
+        chunk = bytes(data[at : at + block])
+        if not chunk:
+            return -1
+        need = line - number
+        found = chunk.count(b"\n")
+        if found < need:
+            number += found
+            at += len(chunk)
+            continue
+        k = -1
+        for _ in range(need):
+            k = chunk.index(b"\n", k + 1)
+        return at + k + 1 if at + k + 1 < len(data) else -1
+    return at
+
+
+def split_json_lines(gold: Path, system: Path, parts: int) -> list[LineChunk] | None:
+    """Two JSON Lines files of one document a line (Prodigy, spaCy: :mod:`annoscore.formats.
+    jsonl`) cut into at most ``parts`` chunks (more for a large gold file) at lines found in
+    the bytes: each gold cut is the first line near an even share of the bytes, each system cut
+    the line of the same document id (found by searching the system for the id's JSON
+    spelling, each hit's line parsed; a document without an id is its line number, so the
+    system's line of that number).  A gold document the system lacks moves the cut to the next
+    one; a cut that would not move forward in both is left out.  The lines before each range
+    are counted (:func:`numbered`): a chunk numbers its lines, and the documents named by
+    their line, as the whole file does.  ``None`` as :func:`split_lines` gives it; whether the
+    cut is exact is checked by the ids the chunks' readers found (:func:`exact_cut`)."""
+    import mmap
+
+    parts = _regular_pair(gold, system, parts)
+    if not parts:
+        return None
+    gold_number = _line_number_at(str(gold))
+    with (
+        open(gold, "rb") as g,
+        open(system, "rb") as p,
+        mmap.mmap(g.fileno(), 0, access=mmap.ACCESS_READ) as gold_data,
+        mmap.mmap(p.fileno(), 0, access=mmap.ACCESS_READ) as system_data,
+    ):
+        size = len(gold_data)
+        cuts: list[tuple[int, int]] = []
+        last = (0, 0)
+        for n in range(1, parts):
+            newline = gold_data.find(b"\n", max(size * n // parts, last[0] + 1) - 1)
+            for _ in range(16):  # the next documents when the system has none of this one
+                if newline < 0 or newline + 1 >= size:
+                    break
+                start = newline + 1
+                newline = gold_data.find(b"\n", start)
+                key = _json_id(gold_data, start, functools.partial(gold_number, start))
+                if key is None:
+                    continue
+                where = _json_line_of(system_data, key, last[1])
+                if where is None:
+                    continue
+                if where > last[1] and start > last[0]:
+                    last = (start, where)
+                    cuts.append(last)
+                break
+        if not cuts:
+            return None
+        ends = [*cuts, (size, len(system_data))]
+        begins = [(0, 0), *cuts]
+        chunks = [
+            LineChunk(str(gold), str(system), (b[0], e[0]), (b[1], e[1]))
+            for b, e in zip(begins, ends, strict=True)
+        ]
+    return numbered(chunks)
+
+
+def _json_line_of(data: Any, key: str, after: int) -> int | None:
+    """The start of the line at or after ``after`` of the JSON Lines ``data`` whose document id
+    is ``key`` (``None``: not found among the first hits)."""
+    import json
+
+    if key.isdigit():  # perhaps a document named by its line: the system's line of that number
+        start = _nth_line(data, int(key))
+        if start >= after and _json_id(data, start, lambda: int(key)) == key:
+            return start
+    spellings = dict.fromkeys(
+        [json.dumps(key).encode(), json.dumps(key, ensure_ascii=False).encode()]
+    )
+    if key.lstrip("-").isdigit():
+        spellings[key.encode()] = None  # an id given as a number (Prodigy's _input_hash)
+    for spelling in spellings:
+        at = after
+        for _ in range(64):
+            at = int(data.find(spelling, at))
+            if at < 0:
+                break
+            start = int(data.rfind(b"\n", 0, at)) + 1
+            if start >= after and _json_id(data, start, None) == key:
+                return start
+            at += 1
+    return None
+
+
 def score_line_chunk(
     task: str, chunk: LineChunk, options: TaskOptions, carry: bool = True, lists: bool = False
 ) -> Part:
@@ -878,14 +1117,18 @@ def score_line_chunk(
 
     function = get(task).score_function()
     function = getattr(function, "__wrapped__", function)
-    gold, system = Cut(*chunk.gold_range), Cut(*chunk.system_range)
+    gold = Cut(*chunk.gold_range, line=chunk.gold_line)
+    system = Cut(*chunk.system_range, line=chunk.system_line)
     token = _RUN.set(_SERIAL)
+    kept: list[Any] = []
+    keeping = _KEPT.set(kept)
     try:
         with cut_files({chunk.gold: gold, chunk.system: system}):
             result: Result = function(Path(chunk.gold), Path(chunk.system), options)
     except InputError:
         return Part(None, ())
     finally:
+        _KEPT.reset(keeping)
         _RUN.reset(token)
     if not (gold.exact and system.exact):  # a reader says the chunk reads otherwise
         return Part(None, ())
@@ -893,7 +1136,27 @@ def score_line_chunk(
         _sent(result, carry, lists),
         tuple((2, w) for w in result.warnings),
         (Seen.of(gold.seen), Seen.of(system.seen)),
+        tuple(kept),
     )
+
+
+_KEPT: ContextVar[list[Any] | None] = ContextVar("annoscore_kept", default=None)
+"""What the task's score function keeps of a chunk of lines for the pooling of its warnings
+(:func:`keep`); ``None`` outside a chunk."""
+
+
+def keeping() -> bool:
+    """Whether a chunk of lines is being scored (then :func:`keep` keeps)."""
+    return _KEPT.get() is not None
+
+
+def keep(item: Any) -> None:
+    """Keep ``item`` with the part of the chunk of lines being scored (:attr:`Part.kept`):
+    what a task's ``pooled`` needs to make one run's warnings of the chunks' (nothing outside
+    a chunk)."""
+    kept = _KEPT.get()
+    if kept is not None:
+        kept.append(item)
 
 
 def _line_part(task: str, options: TaskOptions, lists: bool, carry: bool, chunk: LineChunk) -> Part:
@@ -913,16 +1176,24 @@ def score_lines(
     lines: Sequence[LineChunk],
     order: str = "gold-first",
     details: Details | None = None,
+    pooled: Pooled | None = None,
 ) -> Result | None:
     """The result of the chunks of lines ``lines`` scored by ``run`` (:func:`combine_lines`),
     or ``None`` when the cut is not exact or a chunk is :func:`unusable` (then the chunks after
-    it are not scored: the input is scored in one run)."""
+    it are not scored: the input is scored in one run); with ``pooled``, a chunk that warned
+    is used (its warnings pooled), one that raised is not."""
     carry = len(lines) <= CARRY_CHUNKS
     score = functools.partial(_line_part, task, options, run.lists, carry)
-    parts = run.map(score, lines, until=unusable)
+    parts = run.map(score, lines, until=unusable if pooled is None else unread)
     if len(parts) < len(lines):
         return None
-    return combine_lines(task, options, parts, order, details)
+    return combine_lines(task, options, parts, order, details, pooled)
+
+
+def unread(part: Part) -> bool:
+    """Whether a chunk of lines raised an error or was read otherwise than in the whole file
+    (:func:`unusable`, its warnings aside: a task that pools them)."""
+    return part.result is None
 
 
 def unusable(part: Part) -> bool:
@@ -990,10 +1261,12 @@ def combine_lines(
     parts: Sequence[Part],
     order: str = "gold-first",
     details: Details | None = None,
+    pooled: Pooled | None = None,
 ) -> Result | None:
     """One result of the chunks of lines (:func:`combine`), its rows in the order of one run
     (``order``); ``None`` when the cut was not exact (:func:`exact_cut`) or a chunk warned
-    (these tasks' warnings are made from the whole corpus)."""
+    (these tasks' warnings are made from the whole corpus), unless ``pooled`` makes one run's
+    warnings of theirs (``None`` from it: not exact either)."""
     import numpy as np
 
     from annoscore.result import CountMatrix
@@ -1001,7 +1274,16 @@ def combine_lines(
 
     if not exact_cut(parts):
         return None
-    if any(w.code not in DERIVED_CODES for part in parts for _, w in part.warnings):
+    warnings: Any = ()
+    if pooled is not None:
+        warnings = pooled(
+            options,
+            [[w for _, w in p.warnings if w.code not in DERIVED_CODES] for p in parts],
+            [p.kept for p in parts],
+        )
+        if warnings is None:
+            return None
+    elif any(w.code not in DERIVED_CODES for part in parts for _, w in part.warnings):
         return None
     results = [part.result for part in parts if part.result is not None]
     first = results[0]
@@ -1041,7 +1323,12 @@ def combine_lines(
 
     merged = joined(merged, [r.details for r in results])
     result = get(task).result(
-        options, whole, details=merged, extra=first.extra, undefined=first.undefined
+        options,
+        whole,
+        warnings=warnings,
+        details=merged,
+        extra=first.extra,
+        undefined=first.undefined,
     )
     result = replace(result, headline=first.headline, signature=first.signature)
     _carry_documents(result, results, None if isinstance(permutation, range) else permutation)
