@@ -347,7 +347,8 @@ def test_a_chunk_in_error_ends_the_cut_run_at_once(
     lines = []
     for doc in range(1, 41):
         end = 7 if doc != 2 else 700
-        lines += [f"{doc}|t|Aspirin works", f"{doc}|a|well", f"{doc}\t0\t{end}\tAspirin\tChem\tX", ""]
+        mention = f"{doc}\t0\t{end}\tAspirin\tChem\tX"
+        lines += [f"{doc}|t|Aspirin works", f"{doc}|a|well", mention, ""]
     (tmp_path / "g.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (tmp_path / "s.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     options = {"gold_format": "pubtator", "system_format": "pubtator"}
