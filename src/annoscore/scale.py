@@ -1102,6 +1102,85 @@ def _json_line_of(data: Any, key: str, after: int) -> int | None:
     return None
 
 
+def split_marked(
+    gold: Path,
+    system: Path,
+    parts: int,
+    word: bytes,
+    key_of: Callable[[bytes], bytes | None],
+) -> list[LineChunk] | None:
+    """Two files whose documents each begin at a marked line (``key_of(line)``: the document's
+    key, ``None`` for another line; every such line holds ``word`` followed by the key, as
+    ``#begin document NAME`` does) cut into at most ``parts`` chunks (more for a large gold
+    file) before such lines: each gold cut the first marked line after an even share of the
+    bytes, each system cut the marked line of the same key (the next gold document's when the
+    system has none of this one; a cut that would not move forward in both is left out).  The
+    lines before each range are counted (:func:`numbered`).  ``None`` as :func:`split_lines`
+    gives it; whether the cut is exact is checked by the ids the chunks' readers found
+    (:func:`exact_cut`) and by what the chunks say (a task's ``pooled``)."""
+    import mmap
+
+    parts = _regular_pair(gold, system, parts)
+    if not parts:
+        return None
+    with (
+        open(gold, "rb") as g,
+        open(system, "rb") as p,
+        mmap.mmap(g.fileno(), 0, access=mmap.ACCESS_READ) as gold_data,
+        mmap.mmap(p.fileno(), 0, access=mmap.ACCESS_READ) as system_data,
+    ):
+        size = len(gold_data)
+        cuts: list[tuple[int, int]] = []
+        last = (0, 0)
+        for n in range(1, parts):
+            at = max(size * n // parts, last[0] + 1)
+            for _ in range(16):  # the next documents when the system has none of this one
+                found = _marked_line(gold_data, word, key_of, at)
+                if found is None:
+                    break
+                start, at, key = found
+                if start <= last[0]:
+                    continue
+                where = last[1]
+                while (hit := _marked_line(system_data, word + key, key_of, where)) is not None:
+                    where = hit[1]
+                    if hit[2] == key and hit[0] > last[1]:
+                        last = (start, hit[0])
+                        cuts.append(last)
+                        break
+                else:
+                    continue
+                break
+        if not cuts:
+            return None
+        ends = [*cuts, (size, len(system_data))]
+        begins = [(0, 0), *cuts]
+        chunks = [
+            LineChunk(str(gold), str(system), (b[0], e[0]), (b[1], e[1]))
+            for b, e in zip(begins, ends, strict=True)
+        ]
+    return numbered(chunks)
+
+
+def _marked_line(
+    data: Any, word: bytes, key_of: Callable[[bytes], bytes | None], at: int
+) -> tuple[int, int, bytes] | None:
+    """The first marked line (``key_of`` gives its key) holding ``word`` after ``at``: its
+    start, its end and its key (``None``: none among the first hits)."""
+    for _ in range(64):
+        hit = int(data.find(word, at))
+        if hit < 0:
+            return None
+        start = int(data.rfind(b"\n", 0, hit)) + 1
+        end = int(data.find(b"\n", hit))
+        end = len(data) if end < 0 else end
+        key = key_of(bytes(data[start:end]))
+        if key is not None:
+            return start, end, key
+        at = end
+    return None
+
+
 def score_line_chunk(
     task: str, chunk: LineChunk, options: TaskOptions, carry: bool = True, lists: bool = False
 ) -> Part:
