@@ -696,8 +696,6 @@ def chunked(
                     lines = splitter(Path(gold), Path(system), parts_wanted)
                 elif cut_by := _separators(separators, lines_when, gold, system, options):
                     lines = split_lines(Path(gold), Path(system), parts_wanted, cut_by)
-                    if lines is not None and pooled is not None:  # warnings quote lines
-                        lines = numbered(lines)
                 if lines is not None:
                     combined = score_lines(task, options, run, lines, order, details, pooled)
             if combined is None:  # not cut, or not exactly: one run
@@ -775,14 +773,21 @@ class LineChunk:
     system: str
     gold_range: tuple[int, int]
     system_range: tuple[int, int]
-    gold_line: int = 0
-    """Lines of the gold file before the range (0: not counted; :func:`numbered`)."""
-    system_line: int = 0
+    gold_line: int = -1
+    """Lines of the gold file before the range (-1: not counted; :func:`numbered`)."""
+    system_line: int = -1
 
 
 def _lines_before(path: str, offsets: Sequence[int]) -> list[int]:
     """How many lines of ``path`` come before each of ``offsets`` (increasing): one pass over
-    the bytes up to the last, a block at a time (no more than a block held)."""
+    the bytes up to the last, a block at a time (no more than a block held).
+
+    >>> import tempfile
+    >>> path = tempfile.mkstemp()[1]
+    >>> _ = open(path, "wb").write(b"a\nb\n\nc")
+    >>> _lines_before(path, [0, 2, 5, 6])
+    [0, 1, 3, 3]
+    """
     found: list[int] = []
     block = 1 << 24
     lines = at = 0
@@ -1115,7 +1120,8 @@ def split_marked(
     file) before such lines: each gold cut the first marked line after an even share of the
     bytes, each system cut the marked line of the same key (the next gold document's when the
     system has none of this one; a cut that would not move forward in both is left out).  The
-    lines before each range are counted (:func:`numbered`).  ``None`` as :func:`split_lines`
+    lines before each range are counted only when a chunk warned (:func:`score_lines`).
+    ``None`` as :func:`split_lines`
     gives it; whether the cut is exact is checked by the ids the chunks' readers found
     (:func:`exact_cut`) and by what the chunks say (a task's ``pooled``)."""
     import mmap
@@ -1159,7 +1165,7 @@ def split_marked(
             LineChunk(str(gold), str(system), (b[0], e[0]), (b[1], e[1]))
             for b, e in zip(begins, ends, strict=True)
         ]
-    return numbered(chunks)
+    return chunks
 
 
 def _marked_line(
@@ -1196,8 +1202,8 @@ def score_line_chunk(
 
     function = get(task).score_function()
     function = getattr(function, "__wrapped__", function)
-    gold = Cut(*chunk.gold_range, line=chunk.gold_line)
-    system = Cut(*chunk.system_range, line=chunk.system_line)
+    gold = Cut(*chunk.gold_range, line=max(0, chunk.gold_line))
+    system = Cut(*chunk.system_range, line=max(0, chunk.system_line))
     token = _RUN.set(_SERIAL)
     kept: list[Any] = []
     keeping = _KEPT.set(kept)
@@ -1266,6 +1272,23 @@ def score_lines(
     parts = run.map(score, lines, until=unusable if pooled is None else unread)
     if len(parts) < len(lines):
         return None
+    if pooled is not None and lines[-1].gold_line < 0:
+        # the chunks numbered their lines from 1: those that warned (quoting lines, maybe)
+        # are scored again with the lines before them counted (only then: a pass over the
+        # bytes up to the last of them)
+        again = [
+            k
+            for k, part in enumerate(parts)
+            if k and any(w.code not in DERIVED_CODES for _, w in part.warnings)
+        ]
+        if again:
+            counted = numbered(lines[: again[-1] + 1])
+            redone = run.map(score, [counted[k] for k in again], until=unread)
+            if len(redone) < len(again):
+                return None
+            parts = list(parts)
+            for k, part in zip(again, redone, strict=True):
+                parts[k] = part
     return combine_lines(task, options, parts, order, details, pooled)
 
 
