@@ -784,7 +784,7 @@ def _lines_before(path: str, offsets: Sequence[int]) -> list[int]:
 
     >>> import tempfile
     >>> path = tempfile.mkstemp()[1]
-    >>> _ = open(path, "wb").write(b"a\nb\n\nc")
+    >>> _ = open(path, "wb").write(b"a\\nb\\n\\nc")
     >>> _lines_before(path, [0, 2, 5, 6])
     [0, 1, 3, 3]
     """
@@ -953,10 +953,10 @@ def _regular_pair(gold: Path, system: Path, parts: int) -> int:
     return parts if parts >= 2 else 0
 
 
-def _json_id(data: Any, start: int, number: Callable[[], int] | None) -> str | None:
-    """The document id of the JSON Lines line at ``start`` of ``data`` (``number()``: its line
-    number, the id of a document without one; without ``number`` such a line has none),
-    ``None`` for a blank line or one that is not a JSON object with an id."""
+def _json_id(data: Any, start: int) -> tuple[str | None, bool] | None:
+    """The document id of the JSON Lines line at ``start`` of ``data`` and whether it is the
+    document's own (``(None, False)``: none, the document is named by its line number);
+    ``None`` for a blank line or one that is not a JSON object."""
     import json
 
     from annoscore.formats.jsonl import explicit_id
@@ -967,63 +967,52 @@ def _json_id(data: Any, start: int, number: Callable[[], int] | None) -> str | N
         return None
     try:
         item = json.loads(line)
-        found = explicit_id(item) if isinstance(item, dict) else None
+        if not isinstance(item, dict):
+            return None
+        found = explicit_id(item)
     except (ValueError, AttributeError):  # not JSON, or a "meta" that is not an object
         return None
-    if found is None and isinstance(item, dict) and number is not None:
-        return str(number())
-    return found
+    return found, found is not None
 
 
-def _line_number_at(path: str) -> Callable[[int], int]:
-    """The number of the line starting at a byte offset of ``path`` (offsets asked in
-    increasing order: each call counts on from the last)."""
-    counted = [0, 0]  # offset, lines before it
+class _Lines:
+    """Line numbers of a file asked in increasing order (each answer counts on from the last
+    one, so all of them cost one pass over the bytes)."""
 
-    def number(offset: int) -> int:
-        if offset < counted[0]:
-            counted[:] = [0, 0]
-        counted[1] += _lines_before_range(path, counted[0], offset)
-        counted[0] = offset
-        return counted[1] + 1
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        self.at = 0  # an offset at a line's start
+        self.line = 1  # the number of that line
 
-    return number
+    def number(self, offset: int) -> int:
+        """The number of the line starting at ``offset``."""
+        if offset < self.at:
+            self.at, self.line = 0, 1
+        self.line += _count_newlines(self.data, self.at, offset)
+        self.at = offset
+        return self.line
+
+    def start(self, line: int) -> int:
+        """The offset of the start of line ``line`` (-1: the file has fewer lines)."""
+        if line < self.line:
+            self.at, self.line = 0, 1
+        data = self.data
+        while self.line < line:
+            newline = int(data.find(b"\n", self.at))
+            if newline < 0 or newline + 1 >= len(data):
+                return -1
+            self.at, self.line = newline + 1, self.line + 1
+        return self.at
 
 
-def _lines_before_range(path: str, start: int, stop: int) -> int:
-    lines = 0
-    handle = os.open(path, os.O_RDONLY)
-    try:
-        while start < stop:
-            data = os.pread(handle, min(1 << 24, stop - start), start)
-            if not data:
-                break
-            lines += data.count(b"\n")
-            start += len(data)
-    finally:
-        os.close(handle)
-    return lines
-
-
-def _nth_line(data: Any, line: int) -> int:
-    """The start of line ``line`` (from 1) of ``data``, -1 past its end."""
-    at, number = 0, 1
+def _count_newlines(data: Any, start: int, stop: int) -> int:
+    count = 0
     block = 1 << 24
-    while number < line:
-        chunk = bytes(data[at : at + block])
-        if not chunk:
-            return -1
-        need = line - number
-        found = chunk.count(b"\n")
-        if found < need:
-            number += found
-            at += len(chunk)
-            continue
-        k = -1
-        for _ in range(need):
-            k = chunk.index(b"\n", k + 1)
-        return at + k + 1 if at + k + 1 < len(data) else -1
-    return at
+    while start < stop:
+        end = min(stop, start + block)
+        count += bytes(data[start:end]).count(b"\n")
+        start = end
+    return count
 
 
 def split_json_lines(gold: Path, system: Path, parts: int) -> list[LineChunk] | None:
@@ -1031,18 +1020,17 @@ def split_json_lines(gold: Path, system: Path, parts: int) -> list[LineChunk] | 
     jsonl`) cut into at most ``parts`` chunks (more for a large gold file) at lines found in
     the bytes: each gold cut is the first line near an even share of the bytes, each system cut
     the line of the same document id (found by searching the system for the id's JSON
-    spelling, each hit's line parsed; a document without an id is its line number, so the
-    system's line of that number).  A gold document the system lacks moves the cut to the next
-    one; a cut that would not move forward in both is left out.  The lines before each range
-    are counted (:func:`numbered`): a chunk numbers its lines, and the documents named by
-    their line, as the whole file does.  ``None`` as :func:`split_lines` gives it; whether the
-    cut is exact is checked by the ids the chunks' readers found (:func:`exact_cut`)."""
+    spelling, each hit's line parsed; a document without an id is named by its line number,
+    so the system's line of that number).  A gold document the system lacks moves the cut to
+    the next one; a cut that would not move forward in both is left out.  The lines before
+    each range are counted (:func:`numbered`): a chunk numbers its lines, and the documents
+    named by them, as the whole file does.  ``None`` as :func:`split_lines` gives it; whether
+    the cut is exact is checked by the ids the chunks' readers found (:func:`exact_cut`)."""
     import mmap
 
     parts = _regular_pair(gold, system, parts)
     if not parts:
         return None
-    gold_number = _line_number_at(str(gold))
     with (
         open(gold, "rb") as g,
         open(system, "rb") as p,
@@ -1050,6 +1038,7 @@ def split_json_lines(gold: Path, system: Path, parts: int) -> list[LineChunk] | 
         mmap.mmap(p.fileno(), 0, access=mmap.ACCESS_READ) as system_data,
     ):
         size = len(gold_data)
+        gold_lines, system_lines = _Lines(gold_data), _Lines(system_data)
         cuts: list[tuple[int, int]] = []
         last = (0, 0)
         for n in range(1, parts):
@@ -1059,16 +1048,20 @@ def split_json_lines(gold: Path, system: Path, parts: int) -> list[LineChunk] | 
                     break
                 start = newline + 1
                 newline = gold_data.find(b"\n", start)
-                key = _json_id(gold_data, start, functools.partial(gold_number, start))
-                if key is None:
+                found = _json_id(gold_data, start)
+                if found is None:
                     continue
-                where = _json_line_of(system_data, key, last[1])
-                if where is None:
-                    continue
+                key, own = found
+                if own and key is not None:
+                    where = _json_line_of(system_data, key, last[1])
+                else:  # named by its line: the system's line of that number, named so too
+                    where = system_lines.start(gold_lines.number(start))
+                    if where < 0 or _json_id(system_data, where) != (None, False):
+                        where = -1
                 if where > last[1] and start > last[0]:
                     last = (start, where)
                     cuts.append(last)
-                break
+                    break
         if not cuts:
             return None
         ends = [*cuts, (size, len(system_data))]
@@ -1080,15 +1073,11 @@ def split_json_lines(gold: Path, system: Path, parts: int) -> list[LineChunk] | 
     return numbered(chunks)
 
 
-def _json_line_of(data: Any, key: str, after: int) -> int | None:
-    """The start of the line at or after ``after`` of the JSON Lines ``data`` whose document id
-    is ``key`` (``None``: not found among the first hits)."""
+def _json_line_of(data: Any, key: str, after: int) -> int:
+    """The start of the line after ``after`` of the JSON Lines ``data`` whose document's own
+    id is ``key`` (-1: not found among the first hits of its JSON spellings)."""
     import json
 
-    if key.isdigit():  # perhaps a document named by its line: the system's line of that number
-        start = _nth_line(data, int(key))
-        if start >= after and _json_id(data, start, lambda: int(key)) == key:
-            return start
     spellings = dict.fromkeys(
         [json.dumps(key).encode(), json.dumps(key, ensure_ascii=False).encode()]
     )
@@ -1101,10 +1090,10 @@ def _json_line_of(data: Any, key: str, after: int) -> int | None:
             if at < 0:
                 break
             start = int(data.rfind(b"\n", 0, at)) + 1
-            if start >= after and _json_id(data, start, None) == key:
+            if start > after and _json_id(data, start) == (key, True):
                 return start
             at += 1
-    return None
+    return -1
 
 
 def split_marked(

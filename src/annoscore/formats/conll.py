@@ -528,7 +528,7 @@ def begin_name(line: bytes) -> bytes | None:
     """The document name of ``line`` when it begins a document as :func:`parse_conll` reads it
     (the name's bytes; ``None`` otherwise): what a cut of a file looks for.
 
-    >>> begin_name(b" #\tbegin document (a/b); part 000\r"), begin_name(b"# end document")
+    >>> begin_name(b" #\\tbegin document (a/b); part 000\\r"), begin_name(b"# end document")
     (b'(a/b); part 000', None)
     """
     try:
