@@ -1,7 +1,7 @@
 """``annoscore spans`` on two single files cut into chunks (:mod:`annoscore.scale`): PubTator
 (cut at the first field) and JSON Lines (``prodigy-jsonl``, ``spacy-jsonl``: one document a
 line, cut by document id), their warnings pooled as one run makes them
-(:mod:`annoscore.tasks.span_chunks`).  Random adversarial corpora scored with ``--jobs`` 1, 2
+(:mod:`annoscore.tasks.spans_chunks`).  Random adversarial corpora scored with ``--jobs`` 1, 2
 and 3 and with one process scoring small chunks one after the other: identical bytes (JSON with
 documents, types and averages), warnings and errors included.
 

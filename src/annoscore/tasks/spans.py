@@ -39,7 +39,7 @@ from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, note
 from annoscore.scale import Splitter, chunked, keep, keeping, split_json_lines
 from annoscore.tasks.registry import get
-from annoscore.tasks.span_chunks import kept, pooled
+from annoscore.tasks.spans_chunks import kept, pooled
 
 if TYPE_CHECKING:
     from annoscore.metrics.span_corpus import SpanDocument
@@ -202,7 +202,7 @@ def _pubtator_lines(options: SpanOptions) -> bytes | None:
     """The separators that end a line's document id when both sides are named PubTator files
     (``PMID|t|``, ``PMID|a|``, ``PMID<TAB>start...``): their chunks of lines are cut at document
     boundaries (:mod:`annoscore.scale`), their warnings pooled (:mod:`~annoscore.tasks.
-    span_chunks`)."""
+    spans_chunks`)."""
     if options.gold_format == options.system_format == "pubtator":
         return b"|\t"
     return None
