@@ -40,6 +40,15 @@ How a task's input is cut is declared by decorating its score function with :fun
   are scored one after the other in this process, so that memory holds one chunk and the
   count rows, not the corpus.
 
+- The same with another way to find documents in the bytes (``cut_when``): JSON Lines of
+  ``spans`` (one document a line, the system's line found by the document's id:
+  :func:`split_json_lines`) and CoNLL coreference files (documents begun by ``#begin document
+  NAME``: :func:`split_marked`).  A task that knows how its warnings add up (``pooled``:
+  ``spans``, ``coref``) keeps a chunk that warned and makes one run's warnings of the chunks'
+  (counts added, examples in document order, capped as one run caps them); the chunks'
+  lines are then numbered as in the whole file (:func:`numbered`, counted only for the chunks
+  that warned, which are scored again with them).
+
 A task not decorated, or an input that cannot be cut, is one chunk: ``jobs`` does not change
 what it computes, only where.
 
@@ -505,6 +514,8 @@ class Part:
     warnings: tuple[tuple[int, ScoreWarning], ...]
     seen: tuple[Seen, Seen] | None = None
     """The document ids the readers found in a chunk of lines: (gold's, system's)."""
+    kept: tuple[Any, ...] = ()
+    """What the task's score function kept of a chunk of lines (:func:`keep`)."""
 
 
 UNKNOWN_SIDE = -1
@@ -766,6 +777,15 @@ class NotExact(Exception):
     """The chunks' results cannot make the result of one run exactly: score in one run."""
 
 
+Pooled = Callable[[Any, Sequence[Sequence["ScoreWarning"]], Sequence[tuple[Any, ...]]], Any]
+"""How a task makes the warnings of one run (``list[ScoreWarning | str]``, in its order, before
+what the whole derives) of its chunks of lines' warnings (the :data:`DERIVED_CODES` left out)
+and what each chunk kept (:func:`keep`), given the options; ``None`` when it cannot."""
+
+Splitter = Callable[[Path, Path, int], "list[LineChunk] | None"]
+"""How two single files are cut into chunks (at most about ``parts``; ``None``: not cut)."""
+
+
 def chunked(
     task: str,
     how: str = "folders",
@@ -780,6 +800,8 @@ def chunked(
     folders_when: Callable[[Path, Path, Any], bool] | None = None,
     finish: Finish | None = None,
     elements: JsonDocuments | None = None,
+    cut_when: Callable[[Path, Path, Any], Splitter | None] | None = None,
+    pooled: Pooled | None = None,
 ) -> Callable[[F], F]:
     """Declare how ``task``'s score function ``(gold, system, options) -> Result`` is cut (see
     the module doc): ``"folders"``, with the order of its warnings' groups
@@ -790,10 +812,13 @@ def chunked(
     two files each a JSON array of objects (``elements``), cut at top-level elements
     (:func:`split_json`) and combined as chunks of lines.  A ``"folders"`` task may cut two files as
     ``"lines"`` too: ``lines_when(gold, system, options)`` gives the separators when they are
-    files of lines (``None`` otherwise).  Folders are cut so that each chunk has a file
-    ending in ``suffix`` on both sides, and only when ``folders_when(gold, system, options)``
-    (if given) holds; ``interleaved(options)`` names the groups of ``warnings`` whose examples
-    one run lists in document order, a document's gold and system files together
+    files of lines (``None`` otherwise), or ``cut_when(gold, system, options)`` the function
+    that cuts them (:data:`Splitter`: files whose documents are not found by a first field);
+    ``pooled`` makes one run's warnings of the chunks' (without it, a chunk that warned makes
+    the input be scored in one run).  Folders are cut so that each chunk has a file ending in
+    ``suffix`` on both sides, and only when ``folders_when(gold, system, options)`` (if given)
+    holds; ``interleaved(options)`` names the groups of ``warnings`` whose examples one run
+    lists in document order, a document's gold and system files together
     (:func:`score_folder_chunk`).  With a run of more than one job in force, it scores the
     chunks of its input by the same function and combines them; otherwise, and when the
     input cannot be cut, it is called as it is."""
@@ -810,7 +835,7 @@ def chunked(
             run = _RUN.get()
             if options is None:
                 options = get_options(task)
-            cuts_lines = how in ("lines", "json") or lines_when is not None
+            cuts_lines = how in ("lines", "json") or lines_when is not None or cut_when is not None
             if run.serial and not cuts_lines:
                 return function(gold, system, options)  # type: ignore[no-any-return]
             combined: Result | None = None
@@ -839,17 +864,21 @@ def chunked(
                     kept = [p for p in parts if p.result is not None]
                     combined = combine(task, options, kept, warnings) if kept else None
             elif cuts_lines:
-                cut_by = separators if lines_when is None else lines_when(gold, system, options)
-                lines = None
-                # one process: chunks of LINE_CHUNK_BYTES scored one after the other, so
-                # that no more than one chunk is held at a time
+                # one process: chunks of LINE_CHUNK_BYTES scored one after the other, so that
+                # no more than one chunk is held at a time
                 parts_wanted = 1 if run.serial else run.workers * LINE_CHUNKS_PER_WORKER
-                if elements is not None:
+                splitter = None if cut_when is None else cut_when(gold, system, options)
+                lines = None
+                if splitter is not None:
+                    lines = splitter(Path(gold), Path(system), parts_wanted)
+                elif elements is not None:
                     lines = split_json(Path(gold), Path(system), parts_wanted, elements)
-                elif cut_by is not None:
+                elif cut_by := _separators(separators, lines_when, gold, system, options):
                     lines = split_lines(Path(gold), Path(system), parts_wanted, cut_by, run.workers)
                 if lines is not None:
-                    combined = score_lines(task, options, run, lines, order, details, finish)
+                    combined = score_lines(
+                        task, options, run, lines, order, details, finish, pooled
+                    )
             if combined is None:  # not cut, or not exactly: one run
                 return function(gold, system, options)  # type: ignore[no-any-return]
             return combined
@@ -857,6 +886,16 @@ def chunked(
         return score  # type: ignore[return-value]
 
     return decorate
+
+
+def _separators(
+    separators: bytes,
+    lines_when: Callable[[Path, Path, Any], bytes | None] | None,
+    gold: Path,
+    system: Path,
+    options: Any,
+) -> bytes | None:
+    return separators if lines_when is None else lines_when(gold, system, options)
 
 
 def get_options(task: str) -> TaskOptions:
@@ -929,6 +968,48 @@ class LineChunk:
     system: str
     gold_range: tuple[int, int]
     system_range: tuple[int, int]
+    gold_line: int = -1
+    """Lines of the gold file before the range (-1: not counted; :func:`numbered`)."""
+    system_line: int = -1
+
+
+def _lines_before(path: str, offsets: Sequence[int]) -> list[int]:
+    """How many lines of ``path`` come before each of ``offsets`` (increasing): one pass over
+    the bytes up to the last, a block at a time (no more than a block held).
+
+    >>> import tempfile
+    >>> path = tempfile.mkstemp()[1]
+    >>> _ = open(path, "wb").write(b"a\\nb\\n\\nc")
+    >>> _lines_before(path, [0, 2, 5, 6])
+    [0, 1, 3, 3]
+    """
+    found: list[int] = []
+    block = 1 << 24
+    lines = at = 0
+    handle = os.open(path, os.O_RDONLY)
+    try:
+        for offset in offsets:
+            while at < offset:
+                data = os.pread(handle, min(block, offset - at), at)
+                if not data:
+                    break
+                lines += data.count(b"\n")
+                at += len(data)
+            found.append(lines)
+    finally:
+        os.close(handle)
+    return found
+
+
+def numbered(chunks: Sequence[LineChunk]) -> list[LineChunk]:
+    """``chunks`` with the lines before each range counted, so that a reader numbers a chunk's
+    lines as in the whole file (:func:`~annoscore.formats.files.first_line`): what a chunk's
+    warnings quote is then what one run quotes, and the warnings can be pooled."""
+    gold = _lines_before(chunks[0].gold, [c.gold_range[0] for c in chunks])
+    system = _lines_before(chunks[0].system, [c.system_range[0] for c in chunks])
+    return [
+        replace(c, gold_line=g, system_line=p) for c, g, p in zip(chunks, gold, system, strict=True)
+    ]
 
 
 def _key(data: Any, start: int, separators: bytes) -> bytes:
@@ -1291,6 +1372,249 @@ def split_json(
         ]
 
 
+def _regular_pair(gold: Path, system: Path, parts: int) -> int:
+    """How many chunks two files are cut into (:func:`split_lines`' rule: at least ``parts``,
+    more for a large gold file), or 0 when they are not two distinct regular files of
+    :data:`MIN_LINE_BYTES` or more together."""
+    import stat
+
+    try:
+        stats = [os.stat(gold), os.stat(system)]
+        if not all(stat.S_ISREG(s.st_mode) and s.st_size > 0 for s in stats):
+            return 0
+        if os.path.samefile(gold, system):
+            return 0
+    except OSError:
+        return 0
+    if stats[0].st_size + stats[1].st_size < MIN_LINE_BYTES:
+        return 0
+    parts = max(parts, -(-stats[0].st_size // LINE_CHUNK_BYTES))
+    return parts if parts >= 2 else 0
+
+
+def _json_id(data: Any, start: int) -> tuple[str | None, bool] | None:
+    """The document id of the JSON Lines line at ``start`` of ``data`` and whether it is the
+    document's own (``(None, False)``: none, the document is named by its line number);
+    ``None`` for a blank line or one that is not a JSON object."""
+    import json
+
+    from annoscore.formats.jsonl import explicit_id
+
+    end = data.find(b"\n", start)
+    line = bytes(data[start : len(data) if end < 0 else end])
+    if not line.strip():
+        return None
+    try:
+        item = json.loads(line)
+        if not isinstance(item, dict):
+            return None
+        found = explicit_id(item)
+    except (ValueError, AttributeError):  # not JSON, or a "meta" that is not an object
+        return None
+    return found, found is not None
+
+
+class _Lines:
+    """Line numbers of a file asked in increasing order (each answer counts on from the last
+    one, so all of them cost one pass over the bytes)."""
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        self.at = 0  # an offset at a line's start
+        self.line = 1  # the number of that line
+
+    def number(self, offset: int) -> int:
+        """The number of the line starting at ``offset``."""
+        if offset < self.at:
+            self.at, self.line = 0, 1
+        self.line += _count_newlines(self.data, self.at, offset)
+        self.at = offset
+        return self.line
+
+    def start(self, line: int) -> int:
+        """The offset of the start of line ``line`` (-1: the file has fewer lines)."""
+        if line < self.line:
+            self.at, self.line = 0, 1
+        data = self.data
+        while self.line < line:
+            newline = int(data.find(b"\n", self.at))
+            if newline < 0 or newline + 1 >= len(data):
+                return -1
+            self.at, self.line = newline + 1, self.line + 1
+        return self.at
+
+
+def _count_newlines(data: Any, start: int, stop: int) -> int:
+    count = 0
+    block = 1 << 24
+    while start < stop:
+        end = min(stop, start + block)
+        count += bytes(data[start:end]).count(b"\n")
+        start = end
+    return count
+
+
+def split_json_lines(gold: Path, system: Path, parts: int) -> list[LineChunk] | None:
+    """Two JSON Lines files of one document a line (Prodigy, spaCy: :mod:`annoscore.formats.
+    jsonl`) cut into at most ``parts`` chunks (more for a large gold file) at lines found in
+    the bytes: each gold cut is the first line near an even share of the bytes, each system cut
+    the line of the same document id (found by searching the system for the id's JSON
+    spelling, each hit's line parsed; a document without an id is named by its line number,
+    so the system's line of that number).  A gold document the system lacks moves the cut to
+    the next one; a cut that would not move forward in both is left out.  The lines before
+    each range are counted (:func:`numbered`): a chunk numbers its lines, and the documents
+    named by them, as the whole file does.  ``None`` as :func:`split_lines` gives it; whether
+    the cut is exact is checked by the ids the chunks' readers found (:func:`exact_cut`)."""
+    import mmap
+
+    parts = _regular_pair(gold, system, parts)
+    if not parts:
+        return None
+    with (
+        open(gold, "rb") as g,
+        open(system, "rb") as p,
+        mmap.mmap(g.fileno(), 0, access=mmap.ACCESS_READ) as gold_data,
+        mmap.mmap(p.fileno(), 0, access=mmap.ACCESS_READ) as system_data,
+    ):
+        size = len(gold_data)
+        gold_lines, system_lines = _Lines(gold_data), _Lines(system_data)
+        cuts: list[tuple[int, int]] = []
+        last = (0, 0)
+        for n in range(1, parts):
+            newline = gold_data.find(b"\n", max(size * n // parts, last[0] + 1) - 1)
+            for _ in range(16):  # the next documents when the system has none of this one
+                if newline < 0 or newline + 1 >= size:
+                    break
+                start = newline + 1
+                newline = gold_data.find(b"\n", start)
+                found = _json_id(gold_data, start)
+                if found is None:
+                    continue
+                key, own = found
+                if own and key is not None:
+                    where = _json_line_of(system_data, key, last[1])
+                else:  # named by its line: the system's line of that number, named so too
+                    where = system_lines.start(gold_lines.number(start))
+                    if where < 0 or _json_id(system_data, where) != (None, False):
+                        where = -1
+                if where > last[1] and start > last[0]:
+                    last = (start, where)
+                    cuts.append(last)
+                    break
+        if not cuts:
+            return None
+        ends = [*cuts, (size, len(system_data))]
+        begins = [(0, 0), *cuts]
+        chunks = [
+            LineChunk(str(gold), str(system), (b[0], e[0]), (b[1], e[1]))
+            for b, e in zip(begins, ends, strict=True)
+        ]
+    return numbered(chunks)
+
+
+def _json_line_of(data: Any, key: str, after: int) -> int:
+    """The start of the line after ``after`` of the JSON Lines ``data`` whose document's own
+    id is ``key`` (-1: not found among the first hits of its JSON spellings)."""
+    import json
+
+    spellings = dict.fromkeys(
+        [json.dumps(key).encode(), json.dumps(key, ensure_ascii=False).encode()]
+    )
+    if key.lstrip("-").isdigit():
+        spellings[key.encode()] = None  # an id given as a number (Prodigy's _input_hash)
+    for spelling in spellings:
+        at = after
+        for _ in range(64):
+            at = int(data.find(spelling, at))
+            if at < 0:
+                break
+            start = int(data.rfind(b"\n", 0, at)) + 1
+            if start > after and _json_id(data, start) == (key, True):
+                return start
+            at += 1
+    return -1
+
+
+def split_marked(
+    gold: Path,
+    system: Path,
+    parts: int,
+    word: bytes,
+    key_of: Callable[[bytes], bytes | None],
+) -> list[LineChunk] | None:
+    """Two files whose documents each begin at a marked line (``key_of(line)``: the document's
+    key, ``None`` for another line; every such line holds ``word`` followed by the key, as
+    ``#begin document NAME`` does) cut into at most ``parts`` chunks (more for a large gold
+    file) before such lines: each gold cut the first marked line after an even share of the
+    bytes, each system cut the marked line of the same key (the next gold document's when the
+    system has none of this one; a cut that would not move forward in both is left out).  The
+    lines before each range are counted only when a chunk warned (:func:`score_lines`).
+    ``None`` as :func:`split_lines`
+    gives it; whether the cut is exact is checked by the ids the chunks' readers found
+    (:func:`exact_cut`) and by what the chunks say (a task's ``pooled``)."""
+    import mmap
+
+    parts = _regular_pair(gold, system, parts)
+    if not parts:
+        return None
+    with (
+        open(gold, "rb") as g,
+        open(system, "rb") as p,
+        mmap.mmap(g.fileno(), 0, access=mmap.ACCESS_READ) as gold_data,
+        mmap.mmap(p.fileno(), 0, access=mmap.ACCESS_READ) as system_data,
+    ):
+        size = len(gold_data)
+        cuts: list[tuple[int, int]] = []
+        last = (0, 0)
+        for n in range(1, parts):
+            at = max(size * n // parts, last[0] + 1)
+            for _ in range(16):  # the next documents when the system has none of this one
+                found = _marked_line(gold_data, word, key_of, at)
+                if found is None:
+                    break
+                start, at, key = found
+                if start <= last[0]:
+                    continue
+                where = last[1]
+                while (hit := _marked_line(system_data, word + key, key_of, where)) is not None:
+                    where = hit[1]
+                    if hit[2] == key and hit[0] > last[1]:
+                        last = (start, hit[0])
+                        cuts.append(last)
+                        break
+                else:
+                    continue
+                break
+        if not cuts:
+            return None
+        ends = [*cuts, (size, len(system_data))]
+        begins = [(0, 0), *cuts]
+        chunks = [
+            LineChunk(str(gold), str(system), (b[0], e[0]), (b[1], e[1]))
+            for b, e in zip(begins, ends, strict=True)
+        ]
+    return chunks
+
+
+def _marked_line(
+    data: Any, word: bytes, key_of: Callable[[bytes], bytes | None], at: int
+) -> tuple[int, int, bytes] | None:
+    """The first marked line (``key_of`` gives its key) holding ``word`` after ``at``: its
+    start, its end and its key (``None``: none among the first hits)."""
+    for _ in range(64):
+        hit = int(data.find(word, at))
+        if hit < 0:
+            return None
+        start = int(data.rfind(b"\n", 0, hit)) + 1
+        end = int(data.find(b"\n", hit))
+        end = len(data) if end < 0 else end
+        key = key_of(bytes(data[start:end]))
+        if key is not None:
+            return start, end, key
+        at = end
+    return None
+
+
 def score_line_chunk(
     task: str, chunk: LineChunk, options: TaskOptions, carry: bool = True, lists: bool = False
 ) -> Part:
@@ -1306,14 +1630,18 @@ def score_line_chunk(
 
     function = get(task).score_function()
     function = getattr(function, "__wrapped__", function)
-    gold, system = Cut(*chunk.gold_range), Cut(*chunk.system_range)
+    gold = Cut(*chunk.gold_range, line=max(0, chunk.gold_line))
+    system = Cut(*chunk.system_range, line=max(0, chunk.system_line))
     token = _RUN.set(_SERIAL)
+    kept: list[Any] = []
+    keeping = _KEPT.set(kept)
     try:
         with cut_files({chunk.gold: gold, chunk.system: system}):
             result: Result = function(Path(chunk.gold), Path(chunk.system), options)
     except InputError:
         return Part(None, ())
     finally:
+        _KEPT.reset(keeping)
         _RUN.reset(token)
     if not (gold.exact and system.exact):  # a reader says the chunk reads otherwise
         return Part(None, ())
@@ -1321,7 +1649,27 @@ def score_line_chunk(
         _sent(result, carry, lists),
         tuple((2, w) for w in result.warnings),
         (Seen.of(gold.seen), Seen.of(system.seen)),
+        tuple(kept),
     )
+
+
+_KEPT: ContextVar[list[Any] | None] = ContextVar("annoscore_kept", default=None)
+"""What the task's score function keeps of a chunk of lines for the pooling of its warnings
+(:func:`keep`); ``None`` outside a chunk."""
+
+
+def keeping() -> bool:
+    """Whether a chunk of lines is being scored (then :func:`keep` keeps)."""
+    return _KEPT.get() is not None
+
+
+def keep(item: Any) -> None:
+    """Keep ``item`` with the part of the chunk of lines being scored (:attr:`Part.kept`):
+    what a task's ``pooled`` needs to make one run's warnings of the chunks' (nothing outside
+    a chunk)."""
+    kept = _KEPT.get()
+    if kept is not None:
+        kept.append(item)
 
 
 def _line_part(task: str, options: TaskOptions, lists: bool, carry: bool, chunk: LineChunk) -> Part:
@@ -1342,19 +1690,44 @@ def score_lines(
     order: str = "gold-first",
     details: Details | None = None,
     finish: Finish | None = None,
+    pooled: Pooled | None = None,
 ) -> Result | None:
     """The result of the chunks of lines ``lines`` scored by ``run`` (:func:`combine_lines`),
     or ``None`` when the cut is not exact or a chunk is :func:`unusable` (then the chunks after
-    it are not scored: the input is scored in one run)."""
+    it are not scored: the input is scored in one run); with ``pooled``, a chunk that warned
+    is used (its warnings pooled), one that raised is not."""
     from annoscore.formats.files import read_once
 
     carry = len(lines) <= CARRY_CHUNKS
     score = functools.partial(_line_part, task, options, run.lists, carry)
     with read_once():  # what every chunk reads alike, once in each process (forked inside)
-        parts = run.map(score, lines, until=unusable)
-    if len(parts) < len(lines):
-        return None
-    return combine_lines(task, options, parts, order, details, finish)
+        parts = run.map(score, lines, until=unusable if pooled is None else unread)
+        if len(parts) < len(lines):
+            return None
+        if pooled is not None and lines[-1].gold_line < 0:
+            # the chunks numbered their lines from 1: those that warned (quoting lines,
+            # maybe) are scored again with the lines before them counted (only then: a pass
+            # over the bytes up to the last of them)
+            again = [
+                k
+                for k, part in enumerate(parts)
+                if k and any(w.code not in DERIVED_CODES for _, w in part.warnings)
+            ]
+            if again:
+                counted = numbered(lines[: again[-1] + 1])
+                redone = run.map(score, [counted[k] for k in again], until=unread)
+                if len(redone) < len(again):
+                    return None
+                parts = list(parts)
+                for k, part in zip(again, redone, strict=True):
+                    parts[k] = part
+    return combine_lines(task, options, parts, order, details, finish, pooled)
+
+
+def unread(part: Part) -> bool:
+    """Whether a chunk of lines raised an error or was read otherwise than in the whole file
+    (:func:`unusable`, its warnings aside: a task that pools them)."""
+    return part.result is None
 
 
 def unusable(part: Part) -> bool:
@@ -1423,10 +1796,12 @@ def combine_lines(
     order: str = "gold-first",
     details: Details | None = None,
     finish: Finish | None = None,
+    pooled: Pooled | None = None,
 ) -> Result | None:
     """One result of the chunks of lines (:func:`combine`), its rows in the order of one run
     (``order``); ``None`` when the cut was not exact (:func:`exact_cut`), a chunk warned
-    (these tasks' warnings are made from the whole corpus) or ``finish`` (the fields a task
+    (these tasks' warnings are made from the whole corpus) unless ``pooled`` makes one run's
+    warnings of theirs (``None`` from it: not exact either), or ``finish`` (the fields a task
     derives from the whole's counts, made again) found the chunks' results unlike."""
     import numpy as np
 
@@ -1435,7 +1810,16 @@ def combine_lines(
 
     if not exact_cut(parts):
         return None
-    if any(w.code not in DERIVED_CODES for part in parts for _, w in part.warnings):
+    warnings: Any = ()
+    if pooled is not None:
+        warnings = pooled(
+            options,
+            [[w for _, w in p.warnings if w.code not in DERIVED_CODES] for p in parts],
+            [p.kept for p in parts],
+        )
+        if warnings is None:
+            return None
+    elif any(w.code not in DERIVED_CODES for part in parts for _, w in part.warnings):
         return None
     results = [part.result for part in parts if part.result is not None]
     first = results[0]
@@ -1475,7 +1859,12 @@ def combine_lines(
 
     merged = joined(merged, [r.details for r in results])
     result = get(task).result(
-        options, whole, details=merged, extra=first.extra, undefined=first.undefined
+        options,
+        whole,
+        warnings=warnings,
+        details=merged,
+        extra=first.extra,
+        undefined=first.undefined,
     )
     result = replace(result, headline=first.headline, signature=first.signature)
     if finish is not None:

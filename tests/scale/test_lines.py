@@ -338,16 +338,17 @@ def test_ids_that_the_map_script_reads_as_one_number_are_never_in_two_chunks(
     assert exact and not any(exact)  # cut, found not exact, scored in one run
 
 
-def test_a_warned_chunk_ends_the_cut_run_at_once(
+def test_a_chunk_in_error_ends_the_cut_run_at_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exact: list[bool]
 ) -> None:
-    # 40 documents in chunks of about 2; the second document's mention differs from its text
-    # (a warning): one process scores the chunks up to its own, stops there, and scores the
-    # input in one run; with 2 jobs the chunks not yet begun are skipped the same way
+    # 40 documents in chunks of about 2; the second document's mention ends past its text (an
+    # error): one process scores the chunks up to its own, stops there, and scores the input in
+    # one run (which reports the error); with 2 jobs the chunks not yet begun are skipped
     lines = []
     for doc in range(1, 41):
-        mention = "Aspirin" if doc != 2 else "Aspirine"
-        lines += [f"{doc}|t|Aspirin works", f"{doc}|a|well", f"{doc}\t0\t7\t{mention}\tChem\tX", ""]
+        end = 7 if doc != 2 else 700
+        mention = f"{doc}\t0\t{end}\tAspirin\tChem\tX"
+        lines += [f"{doc}|t|Aspirin works", f"{doc}|a|well", mention, ""]
     (tmp_path / "g.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (tmp_path / "s.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     options = {"gold_format": "pubtator", "system_format": "pubtator"}
@@ -360,17 +361,45 @@ def test_a_warned_chunk_ends_the_cut_run_at_once(
 
     monkeypatch.setattr(scale, "score_line_chunk", counted)
     one = _output("spans", tmp_path / "g.txt", tmp_path / "s.txt", 1, **options)
-    assert "Aspirine" in one and not scored and not exact  # small: one run, not cut
+    assert one.startswith("error: ") and ":7" in one and not scored and not exact
     with _chunks_of(150):
         chunks = scale.split_lines(tmp_path / "g.txt", tmp_path / "s.txt", 1, b"|\t")
         assert chunks is not None and len(chunks) > 10
         assert _output("spans", tmp_path / "g.txt", tmp_path / "s.txt", 1, **options) == one
-        at = (tmp_path / "g.txt").read_bytes().index(b"Aspirine")
-        warned = next(k for k, c in enumerate(chunks) if c.gold_range[0] <= at < c.gold_range[1])
-        assert scored == chunks[: warned + 1]  # up to the warned chunk, no other
+        at = (tmp_path / "g.txt").read_bytes().index(b"\t700\t")
+        failed = next(k for k, c in enumerate(chunks) if c.gold_range[0] <= at < c.gold_range[1])
+        assert [c.gold_range for c in scored] == [c.gold_range for c in chunks[: failed + 1]]
         assert exact == [False]
         for jobs in (2, 3):  # the workers skip the chunks not yet begun
             assert _output("spans", tmp_path / "g.txt", tmp_path / "s.txt", jobs, **options) == one
+
+
+def test_warned_span_chunks_are_pooled_as_one_run_warns(tmp_path: Path, exact: list[bool]) -> None:
+    # every fifth document's mention differs from its text (a reader warning naming the file
+    # and line), documents on one side only, repeated mentions: the cut is kept and the
+    # warnings are one run's, lines numbered as in the whole file
+    gold, system = [], []
+    for doc in range(1, 41):
+        mention = "Aspirin" if doc % 5 else "Aspirine"
+        block = [f"{doc}|t|Aspirin works", f"{doc}|a|well", f"{doc}\t0\t7\t{mention}\tChem\tX"]
+        if doc % 7 == 0:
+            block.append(block[-1])
+        if doc % 9:
+            gold += [*block, ""]
+        if doc % 11:
+            system += [*block, ""]
+    (tmp_path / "g.txt").write_text("\n".join(gold) + "\n", encoding="utf-8")
+    (tmp_path / "s.txt").write_text("\n".join(system) + "\n", encoding="utf-8")
+    options = {"gold_format": "pubtator", "system_format": "pubtator"}
+    one = _output("spans", tmp_path / "g.txt", tmp_path / "s.txt", 1, **options)
+    assert "Aspirine" in one and "more such reader warnings" in one and "repeat" in one
+    assert "g.txt:36:" in one  # document "10" (the first in sorted order): its mention line
+    for size in (150, 400):
+        exact.clear()
+        with _chunks_of(size):
+            assert _output("spans", tmp_path / "g.txt", tmp_path / "s.txt", 1, **options) == one
+            assert _output("spans", tmp_path / "g.txt", tmp_path / "s.txt", 2, **options) == one
+        assert exact == [True, True]
 
 
 def test_find_line_equals_a_line_by_line_search_on_random_files() -> None:

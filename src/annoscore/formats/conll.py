@@ -59,7 +59,13 @@ from operator import not_
 from pathlib import Path
 
 from annoscore.errors import InputError
-from annoscore.formats.files import bom_warning, check_no_nul, read_text, without_bom
+from annoscore.formats.files import (
+    bom_warning,
+    check_no_nul,
+    first_line,
+    read_text,
+    without_bom,
+)
 from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
 
 _BEGIN = re.compile(r"#[ \t]*begin document (.*)$")
@@ -363,11 +369,12 @@ def _lines_holding(text: str, word: str) -> list[int]:
     return numbers
 
 
-def _lines_holding_cr(text: str) -> tuple[int, list[int]]:
-    """How many lines of ``text`` hold a carriage return, and the first few (1-based)."""
+def _lines_holding_cr(text: str, first: int = 1) -> tuple[int, list[int]]:
+    """How many lines of ``text`` hold a carriage return, and the first few (numbered from
+    ``first``)."""
     count = 0
     examples: list[int] = []
-    line = 1
+    line = first
     last = 0
     at = text.find("\r")
     while at >= 0:
@@ -387,22 +394,24 @@ def _is_id(text: str) -> bool:
     return text.isdigit() and text.isascii()
 
 
-def parse_conll(text: str, path: str = "<string>") -> ConllFile:
-    """Parse the text of a CoNLL-2011/2012 file (see the module doc for the rules)."""
+def parse_conll(text: str, path: str = "<string>", first: int = 1) -> ConllFile:
+    """Parse the text of a CoNLL-2011/2012 file (see the module doc for the rules); its lines
+    are numbered from ``first`` (a chunk of a file: :func:`~annoscore.formats.files.
+    first_line`)."""
     text, had_bom = without_bom(text)
     check_no_nul(text, Path(path))
     cr_lines: list[int] = []
     cr_count = 0
     if "\r" in text:
         text = text.replace("\r\n", "\n")  # and a lone '\r' before '\n' is stripped as blank
-        cr_count, cr_lines = _lines_holding_cr(text)
+        cr_count, cr_lines = _lines_holding_cr(text, first)
     documents: list[ConllDocument] = []
     current: _DocumentBuilder | None = None
     ignored = 0
     ignored_examples: list[int] = []
     split_antecedents: list[int] = []
     unreadable: list[int] = []
-    base = 0  # lines before the chunk
+    base = first - 1  # lines before the piece
     for chunk in _chunks(text):
         lines = chunk.split("\n")
         # The lines that need a look: those not ending in a no-mention cell, and every line
@@ -515,6 +524,22 @@ def parse_conll(text: str, path: str = "<string>") -> ConllFile:
     )
 
 
+def begin_name(line: bytes) -> bytes | None:
+    """The document name of ``line`` when it begins a document as :func:`parse_conll` reads it
+    (the name's bytes; ``None`` otherwise): what a cut of a file looks for.
+
+    >>> begin_name(b" #\\tbegin document (a/b); part 000\\r"), begin_name(b"# end document")
+    (b'(a/b); part 000', None)
+    """
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    text = text[:-1] if text.endswith("\r") else text
+    begin = _BEGIN.match(text.lstrip(_BLANK)) if "document" in text else None
+    return begin.group(1).encode("utf-8") if begin else None
+
+
 def read_conll(path: Path) -> ConllFile:
     """Read a CoNLL-2011/2012 file (UTF-8); errors are :class:`InputError` with file and line."""
-    return parse_conll(read_text(path), str(path))
+    return parse_conll(read_text(path), str(path), first_line(path))

@@ -171,6 +171,8 @@ class Cut:
     exact: bool = True
     """Cleared by a reader whose reading of the range may differ from its reading of the whole
     file for a reason the ids do not show (:func:`not_exact`)."""
+    line: int = 0
+    """How many lines of the file come before ``start`` (:func:`first_line`)."""
 
 
 _CUTS: ContextVar[Mapping[str, Cut] | None] = ContextVar("annoscore_cut_files", default=None)
@@ -191,6 +193,14 @@ def cut_of(path: Path) -> Cut | None:
     """The range of ``path`` to read inside :func:`cut_files`, or ``None`` (the whole file)."""
     cuts = _CUTS.get()
     return None if cuts is None else cuts.get(os.path.abspath(path))
+
+
+def first_line(path: Path | str) -> int:
+    """The number in the whole file of the first line a reader reads of ``path``: 1, or the
+    line at which its cut begins (a reader that numbers lines from it names the lines of a
+    chunk as a reading of the whole file does)."""
+    cut = cut_of(Path(path))
+    return 1 if cut is None else cut.line + 1
 
 
 def read_cut(path: Path, cut: Cut) -> bytes:

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from annoscore.errors import InputError
-from annoscore.formats.files import read_text
+from annoscore.formats.files import first_line, read_text
 from annoscore.model import AnnotatedDocument, Mention, Span
 
 FORMATS = ("prodigy-jsonl", "spacy-jsonl")
@@ -57,14 +57,21 @@ class JsonlCorpus:
 
 def read_jsonl(path: Path, form: str, answers: Collection[str] = ("accept",)) -> JsonlCorpus:
     """The documents of a Prodigy or spaCy JSONL file (:func:`read_jsonl_text`)."""
-    return read_jsonl_text(read_text(path), str(path), form, answers)
+    return read_jsonl_text(read_text(path), str(path), form, answers, first_line(path))
 
 
-def _document_id(item: dict[str, Any], line: int) -> str:
+def explicit_id(item: dict[str, Any]) -> str | None:
+    """A document's own id: its ``id``, else ``meta.id``, else ``_input_hash`` (``None``:
+    none, the document is named by its line)."""
     for value in (item.get("id"), (item.get("meta") or {}).get("id"), item.get("_input_hash")):
         if value is not None and value != "":
             return str(value)
-    return str(line)
+    return None
+
+
+def _document_id(item: dict[str, Any], line: int) -> str:
+    found = explicit_id(item)
+    return str(line) if found is None else found
 
 
 def _int(value: Any, what: str, path: str, line: int) -> int:
@@ -74,10 +81,11 @@ def _int(value: Any, what: str, path: str, line: int) -> int:
 
 
 def read_jsonl_text(
-    text: str, path: str, form: str, answers: Collection[str] = ("accept",)
+    text: str, path: str, form: str, answers: Collection[str] = ("accept",), first: int = 1
 ) -> JsonlCorpus:
     """The documents of JSONL ``text`` in ``form`` (``prodigy-jsonl`` or ``spacy-jsonl``; the
-    module doc gives the rules); ``path`` names it in errors and warnings."""
+    module doc gives the rules); ``path`` names it in errors and warnings, whose line numbers
+    (and the ids of documents without one) count from ``first`` (a chunk of a file)."""
     if form not in FORMATS:
         raise InputError(f"unknown JSONL format {form!r}; expected one of {', '.join(FORMATS)}")
     key = "spans" if form == "prodigy-jsonl" else "ents"
@@ -85,7 +93,7 @@ def read_jsonl_text(
     annotators: dict[str, str] = {}
     lines: dict[str, int] = {}
     skipped = 0
-    for number, raw in enumerate(text.split("\n"), 1):
+    for number, raw in enumerate(text.split("\n"), first):
         if not raw.strip():
             continue
         try:

@@ -37,7 +37,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from annoscore.errors import InputError
-from annoscore.formats.files import read_text
+from annoscore.formats.files import first_line, read_text
 from annoscore.model import AnnotatedDocument, Mention, Normalization, Relation, Span
 
 SEPARATOR = " "
@@ -49,7 +49,7 @@ NO_ID = frozenset({"", "-1"})
 
 def read_pubtator(path: Path) -> list[AnnotatedDocument]:
     """The documents of a PubTator file (:func:`read_pubtator_text`)."""
-    return read_pubtator_text(read_text(path), str(path))
+    return read_pubtator_text(read_text(path), str(path), first_line(path))
 
 
 class _Block:
@@ -72,12 +72,12 @@ def _text_line(line: str) -> tuple[str, str, str] | None:
     return line[:first], kind[0], line[first + 3 :]
 
 
-def read_pubtator_text(text: str, path: str) -> list[AnnotatedDocument]:
+def read_pubtator_text(text: str, path: str, first: int = 1) -> list[AnnotatedDocument]:
     """The documents of PubTator ``text`` (the module doc gives the rules); ``path`` names it
-    in errors and warnings."""
+    in errors and warnings, whose line numbers count from ``first`` (a chunk of a file)."""
     blocks: list[_Block] = []
     block: _Block | None = None
-    for number, raw in enumerate(text.split("\n"), 1):
+    for number, raw in enumerate(text.split("\n"), first):
         line = raw[:-1] if raw.endswith("\r") else raw
         if not line.strip():
             block = None

@@ -21,6 +21,7 @@ Preset (../shared/spec/coref.md, "Decisions for annoscore", and scorer.pl's obse
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from numbers import Integral
@@ -30,11 +31,21 @@ from typing import Literal, get_args
 from annoscore.align.documents import pair_documents
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.formats.conll import ConllDocument, Partition, Span, read_conll, shown_name
+from annoscore.formats.conll import (
+    ConllDocument,
+    Partition,
+    Span,
+    begin_name,
+    read_conll,
+    shown_name,
+)
+from annoscore.formats.files import saw
 from annoscore.metrics.coref import CONLL_METRICS, METRICS, ScoredMetric, coref_counts
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning, Undefined
+from annoscore.scale import chunked, keep, split_marked
 from annoscore.signature import Signature
+from annoscore.tasks.coref_chunks import pooled
 from annoscore.tasks.registry import get
 
 CHOSEN: tuple[ScoredMetric, ...] = get_args(ScoredMetric)
@@ -159,6 +170,11 @@ def _result(
     return get("coref").result(options, per_document, warnings=warnings, undefined=Undefined.zero)
 
 
+_CUT = functools.partial(split_marked, word=b"begin document ", key_of=begin_name)
+"""The files cut before their ``#begin document`` lines (:mod:`annoscore.scale`)."""
+
+
+@chunked("coref", "lines", order="gold-first", cut_when=lambda *_: _CUT, pooled=pooled)
 def score_coref(key: Path, response: Path, options: CorefOptions = CorefOptions()) -> Result:
     """Score a CoNLL-2011/2012 response file against a key file (the ``annoscore coref``
     command), as reference scorer v8.01 does (the module doc gives the reading rules).
@@ -179,6 +195,7 @@ def score_coref(key: Path, response: Path, options: CorefOptions = CorefOptions(
     (0.5537, 0.4167)
     """
     documents, warnings, response_path = _read_documents(key, response)
+    keep((str(key), str(response)))  # a chunk (annoscore.scale): what its pooling needs
     return _result(documents, options, warnings, response_path)
 
 
@@ -188,6 +205,8 @@ def _read_documents(
     """The scored documents of two files (name, key, response or ``None``), the reading's
     warnings and the response's path."""
     key_file, response_file = read_conll(key), read_conll(response)
+    saw(key, (d.name for d in key_file.documents))  # a chunk's documents (annoscore.scale)
+    saw(response, (d.name for d in response_file.documents))
     if not key_file.documents:
         raise InputError(
             "no '#begin document' line: not a CoNLL-2011/2012 coreference key", key_file.path

@@ -33,12 +33,13 @@ from annoscore.align.documents import MissingDocs, paired_files
 from annoscore.align.span_modes import Duplicates, OverlapBasis, SpanMode, match_options
 from annoscore.formats.annotations import Format, detect_format, read_corpus
 from annoscore.formats.brat import AnnFile, read_brat_corpus
-from annoscore.formats.files import saw
+from annoscore.formats.files import not_exact, saw
 from annoscore.model import AnnotatedDocument, Mention
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, note
-from annoscore.scale import chunked
+from annoscore.scale import Splitter, chunked, keep, keeping, split_json_lines
 from annoscore.tasks.registry import get
+from annoscore.tasks.spans_chunks import kept, pooled
 
 if TYPE_CHECKING:
     from annoscore.metrics.span_corpus import SpanDocument
@@ -124,6 +125,8 @@ class SpanOptions(TaskOptions):
     warnings=("documents.gold-only", "documents.system-only", "*", "spans.duplicates"),
     order="sorted",
     lines_when=lambda gold, system, options: _pubtator_lines(options),
+    cut_when=lambda gold, system, options: _json_lines(options),
+    pooled=pooled,
 )
 def score_spans(gold: Path, system: Path, options: SpanOptions = SpanOptions()) -> Result:
     """Predicted spans against gold spans in two brat files (one document, whatever their
@@ -146,7 +149,12 @@ def score_spans(gold: Path, system: Path, options: SpanOptions = SpanOptions()) 
     >>> r.counts.as_dict(), round(r.score, 4)
     ({'fn': 2, 'fp': 1, 'tp': 54}, 0.973)
     """
-    return score_span_documents(*read_span_documents(gold, system, options), options)
+    gold_docs, system_docs, read = read_span_documents(gold, system, options)
+    if keeping():  # a chunk of two single files: what the pooling of warnings needs
+        concepts = options.mode is SpanMode.concepts
+        rule = options.missing_docs.rule
+        keep(kept(str(gold), str(system), gold_docs, system_docs, concepts, rule))
+    return score_span_documents(gold_docs, system_docs, read, options)
 
 
 def read_span_documents(
@@ -158,6 +166,8 @@ def read_span_documents(
     gold_files, gold_form, gold_warnings = _read_side(gold, options.gold_format, options)
     system_files, system_form, system_warnings = _read_side(system, options.system_format, options)
     read = [*gold_warnings, *system_warnings, *_infon_warnings(options, gold_form, system_form)]
+    if len(gold_files) == len(system_files) == 1 and gold_files.keys() != system_files.keys():
+        not_exact(gold)  # a chunk of one document a side would pair them (annoscore.scale)
     gold_docs, system_docs = paired_files(gold, system, gold_files, system_files)
     return gold_docs, system_docs, read
 
@@ -192,10 +202,19 @@ def _infon_warnings(options: SpanOptions, *forms: str) -> list[ScoreWarning]:
 def _pubtator_lines(options: SpanOptions) -> bytes | None:
     """The separators that end a line's document id when both sides are named PubTator files
     (``PMID|t|``, ``PMID|a|``, ``PMID<TAB>start...``): their chunks of lines are cut at document
-    boundaries (:mod:`annoscore.scale`); a recognised format is noted in a warning, and a warned
-    input is scored in one run."""
+    boundaries (:mod:`annoscore.scale`), their warnings pooled (:mod:`~annoscore.tasks.
+    spans_chunks`)."""
     if options.gold_format == options.system_format == "pubtator":
         return b"|\t"
+    return None
+
+
+def _json_lines(options: SpanOptions) -> Splitter | None:
+    """How two named JSON Lines files of the same format are cut (one document a line:
+    :func:`~annoscore.scale.split_json_lines`)."""
+    form = options.gold_format
+    if form == options.system_format and form in ("prodigy-jsonl", "spacy-jsonl"):
+        return split_json_lines
     return None
 
 
