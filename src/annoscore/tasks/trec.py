@@ -198,6 +198,18 @@ class _Rows:
         for table, start, stop in zip(self.tables, self.starts, self.starts[1:], strict=False):
             _candidate_hash(table, out[start:stop])
 
+    def largest_first(self) -> int:
+        """The largest value of the first column (0 without rows)."""
+        return max((int(table[0].max()) for table in self.tables if len(table[0])), default=0)
+
+    def first_into(self, out: WordArray, shift: int) -> None:
+        """Put the first column, shifted left by ``shift`` bits, into ``out``'s bits above it
+        (``out``'s bits there are zero)."""
+        import numpy as np
+
+        for table, start, stop in zip(self.tables, self.starts, self.starts[1:], strict=False):
+            out[start:stop] |= table[0] << np.uint64(shift)
+
     def columns(self, rows: IntArray, which: list[int]) -> list[WordArray]:
         """Columns ``which`` of ``rows`` (the rows of each table found once)."""
         import numpy as np
@@ -221,20 +233,37 @@ class _Rows:
         import numpy as np
 
         equal: BoolArray = np.ones(len(a), dtype=bool)
+        if len(self.tables) == 2 and len(a):
+            split = self.starts[1]
+            if int(a.max()) < split <= int(b.min()):  # each a of the first table, b of the second
+                first, second = self.tables
+                local = b - split
+                for left, right in zip(first, second, strict=True):
+                    equal &= left[a] == right[local]
+                return equal
         which = list(range(len(self.tables[0])))
         for left, right in zip(self.columns(a, which), self.columns(b, which), strict=True):
             equal &= left == right
         return equal
 
 
+_HASH_BITS = 20
+"""Bits of the candidate hash kept below the query in :func:`_exact_groups`' sort key: fewer
+would make collisions (which cost a sort of their runs, never a judgment) frequent."""
+
+
 def _exact_groups(rows: _Rows) -> tuple[IntArray, BoolArray]:
     """An order of ``rows`` in which equal rows (equal in every column) are contiguous and in
     row order, and for each position whether its row equals the one before.
 
-    The rows are sorted by the high bits of :func:`_candidate_hash` with the row number in the
-    low bits (one sort of plain integers, stable by construction); neighbours with equal high
-    bits are compared on every column, and the groups where that finds a collision are sorted
-    again by the columns themselves.
+    The rows are sorted by one key of plain integers: the first column (the query) in the
+    highest bits when it leaves at least :data:`_HASH_BITS` bits, then the high bits of
+    :func:`_candidate_hash`, then the row number in the low bits (unique keys: the order is
+    stable by construction); neighbours with equal bits above the row number are compared on
+    every column, and the groups where that finds a collision are sorted again by the columns
+    themselves.  The files come grouped by query, so the keys come in runs that are sorted
+    already, and a merge sort (NumPy's ``stable``: timsort) merges them instead of sorting the
+    rows afresh.
     """
     import numpy as np
 
@@ -243,9 +272,15 @@ def _exact_groups(rows: _Rows) -> tuple[IntArray, BoolArray]:
     mask = np.uint64((1 << bits) - 1)
     key = np.empty(n, dtype=np.uint64)
     rows.hash_into(key)
-    key &= ~mask
+    query_bits = rows.largest_first().bit_length() if n else 0
+    if query_bits and 64 - query_bits - bits >= _HASH_BITS:
+        key >>= np.uint64(query_bits)
+        key &= ~mask
+        rows.first_into(key, 64 - query_bits)
+    else:
+        key &= ~mask
     key |= np.arange(n, dtype=np.uint64)
-    key.sort()
+    key.sort(kind="stable")
     order: IntArray = (key & mask).view(np.int64)
     key >>= np.uint64(bits)
     candidate = np.flatnonzero(key[1:] == key[:-1])
