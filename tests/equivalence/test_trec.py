@@ -332,22 +332,3 @@ def test_files_past_the_readers_piece(tmp_path: Path, long_ids: bool) -> None:
                 run,
                 {"complete": False, "relevance_level": 1, "max_docs": None, **options},
             )
-
-
-def test_runs_are_put_in_order_as_a_stable_sort_puts_the_rows() -> None:
-    """``_grouped`` (the order of the run's rows by query, one sort of the runs) against
-    NumPy's stable sort of the rows: runs of one value or several, values repeated in
-    separate runs, sorted and unsorted, empty and single rows."""
-    import numpy as np
-
-    rng = random.Random(41)
-    for _ in range(2000 * SCALE):
-        runs = rng.randint(0, 12)
-        values = [rng.randint(0, 5) for _ in range(runs)]
-        if rng.random() < 0.3:
-            values.sort()
-        query = np.array([v for v in values for _ in range(rng.randint(1, 4))], dtype=np.int64)
-        order = trec_task._grouped(query)
-        expected = np.argsort(query, kind="stable")
-        got = np.arange(len(query)) if order is None else order
-        assert got.tolist() == expected.tolist(), query.tolist()
