@@ -84,6 +84,7 @@ class _Rows:
         self.rank -= self.per_row(self.starts)
         self._running: dict[int, tuple[BoolArray, Any]] = {}
         self._layout: list[tuple[int, int, IntArray | None, IntArray | None]] | None = None
+        self._firsts: tuple[IntArray, IntArray] | None = None  # rows, their queries' first
 
     def per_row(self, values: Any) -> Any:
         """``values[query]`` (one value per query, repeated over its rows: the rows are grouped
@@ -99,20 +100,6 @@ class _Rows:
         top = int(rank.max()) if len(rank) else 0
         table: FloatArray = np.log2(np.arange(1, top + 2, dtype=np.float64))
         out: FloatArray = table[rank]
-        return out
-
-    def sum(self, weights: Any, rows: Any = None) -> FloatArray:
-        """Per-query sum of ``weights`` (of ``rows`` when given), in rank order."""
-        import numpy as np
-
-        query = self.query if rows is None else self.query[rows]
-        out: FloatArray = np.bincount(query, weights=weights, minlength=self.n).astype(np.float64)
-        return out
-
-    def count(self, mask: BoolArray) -> IntArray:
-        import numpy as np
-
-        out: IntArray = np.bincount(self.query[mask], minlength=self.n).astype(np.int64)
         return out
 
     def prefix(self, values: FloatArray) -> FloatArray:
@@ -225,7 +212,10 @@ class _Rows:
         import numpy as np
 
         total = self.running(flags)
-        out: IntArray = (total[at + 1] - total[self.starts[self.query[at]]]).astype(np.int64)
+        known = self._firsts
+        if known is None or known[0] is not at:
+            known = self._firsts = (at, self.starts[self.query[at]])
+        out: IntArray = (total[at + 1] - total[known[1]]).astype(np.int64)
         return out
 
     def upto(self, flags: BoolArray, cut: Any) -> IntArray:
@@ -412,7 +402,7 @@ def _measures(
         elif name == "num_rel_ret":
             add(column, rel_ret)
         elif name == "num_nonrel_judged_ret":
-            add(column, rows.count(nonrelevant))
+            add(column, rows.upto(nonrelevant, ret))
         elif name in ("map", "gm_map"):
             ap = _divide(np.bincount(hit_query, so_far / hit_rank, n_queries), R)
             add(column, ap if name == "map" else np.log(np.maximum(ap, MIN_GEO_MEAN)))
@@ -568,11 +558,11 @@ def _gain(
 ) -> FloatArray:
     import numpy as np
 
-    out = np.where(value > 0, value, 0).astype(np.float64)
+    out = np.maximum(value, 0).astype(np.float64)
     for level, gain in gains:
         out[value == level] = gain
     if judged is not None:
-        out[~judged] = 0.0
+        np.copyto(out, 0.0, where=~judged)
     return out
 
 
@@ -633,7 +623,9 @@ def _normalized_gain(
     total = np.bincount(qrels_query[positive], ideal_gain[positive], n)
     hits = np.flatnonzero(gain > 0)
     q, k = rows.query[hits], rows.rank[hits]
-    so_far = rows.prefix(gain)[hits]
+    # C(k) at each gain > 0: the running sum of the gains > 0 alone (the gains left out are
+    # 0.0, and x + 0.0 is x for a sum of gains >= 0)
+    so_far = _Rows(q, n).prefix(gain[hits])
     count = best_first.sizes[q]  # at least 1: a retrieved gain > 0 is a judgement with one
     best = ideal_prefix[best_first.starts[q] + np.minimum(k, count) - 1]
     best = np.where(k <= count, best, total[q] + (k - count))
