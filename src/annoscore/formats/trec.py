@@ -298,11 +298,12 @@ def _read(
         first = last
 
     # each piece's columns are written into whole columns allocated once, as long as the
-    # file has lines (a row is a line; pages past the rows are never touched), then cut to
-    # the rows: no piece is held twice
+    # file can have rows (a row holds ``columns`` tokens of a byte or more, a separator
+    # after each: at least 2 * columns bytes; pages past the rows are never touched), then
+    # cut to the rows: no piece is held twice
     queries: dict[bytes, int] = {}
     tags: dict[bytes, None] = {}
-    bound = buffer.count(b"\n", 0, size)
+    bound = size // (2 * columns) + 1
     out: dict[str, Any] = {
         name: np.empty(bound, dtype=np.int64)
         for name in ("query", "doc_start", "doc_length", "line")
