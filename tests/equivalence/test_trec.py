@@ -334,20 +334,98 @@ def test_files_past_the_readers_piece(tmp_path: Path, long_ids: bool) -> None:
             )
 
 
-def test_runs_are_put_in_order_as_a_stable_sort_puts_the_rows() -> None:
-    """``_grouped`` (the order of the run's rows by query, one sort of the runs) against
-    NumPy's stable sort of the rows: runs of one value or several, values repeated in
-    separate runs, sorted and unsorted, empty and single rows."""
+@pytest.mark.parametrize("weak", [None, 2])
+def test_join_keyed_by_the_hash_alone(tmp_path: Path, weak: int | None) -> None:
+    """The join's sort key without the query above the hash (as when the query's and the row
+    number's bits leave fewer than ``_HASH_BITS`` bits of it): the same judgments, duplicates
+    and numbers, with the real hash and with one that collides."""
+    with mock.patch.object(trec_task, "_HASH_BITS", 64):
+        outcomes = _cases(
+            200 + (weak or 0),
+            80 * SCALE,
+            tmp_path,
+            weak=None if weak is None else WEAK_HASHES[weak],
+        )
+    assert outcomes["ok"] > 0
+
+
+_WHITESPACE = rb"[\t\n\x0b\x0c\r ]+"
+
+
+def _plain_rows(piece: bytes, columns: int) -> tuple[list[tuple[int, list[tuple[int, int]]]], int]:
+    """The rows of a piece (text between two newlines) split by plain Python: each line with
+    tokens, numbered from 1, with its tokens' (start, end) in the piece; and the line of the
+    first line with a wrong number of tokens (0: none), the rows stopping before it."""
+    import re
+
+    rows: list[tuple[int, list[tuple[int, int]]]] = []
+    at = 1
+    for number, line in enumerate(piece[1:-1].split(b"\n"), 1):
+        tokens = [
+            (at + m.start(), at + m.end()) for m in re.finditer(rb"[^\t\n\x0b\x0c\r ]+", line)
+        ]
+        at += len(line) + 1
+        if not tokens:
+            continue
+        if len(tokens) < columns or (columns == 4 and len(tokens) > 4):
+            return rows, number
+        rows.append((number, tokens))
+    return rows, 0
+
+
+def _piece(rng: random.Random, columns: int) -> bytes:
+    """Lines of ``columns`` tokens joined by one space (the reader's regular case) most of the
+    time, now and then another separator, a blank line, a line with more or fewer tokens,
+    whitespace at its end."""
+    lines = []
+    for _ in range(rng.randint(0, 30)):
+        count = columns
+        roll = rng.random()
+        if roll < 0.05:
+            count = rng.choice((0, 1, columns - 1, columns + 1, columns + 3))
+        tokens = [
+            bytes(rng.choice(b"ab1.-\x01\xc3") for _ in range(rng.randint(1, 12)))
+            for _ in range(count)
+        ]
+        separator = b" " if rng.random() < 0.9 else rng.choice((b"\t", b"  ", b"\r", b"\x0b"))
+        end = b"" if rng.random() < 0.95 else rng.choice((b" ", b"\r", b"\t"))
+        lines.append(separator.join(tokens) + end)
+    return b"\n" + b"\n".join(lines) + (b"\n" if lines else b"")
+
+
+@pytest.mark.parametrize("columns", [4, 6])
+def test_token_bounds_equal_a_plain_split(columns: int) -> None:
+    """The reader's bounds of a piece (lines of exactly ``columns`` tokens taken as every n-th
+    token, and the general search of the newlines among the tokens) against a plain split of
+    each line: the rows, their lines, each used field's start and end, the error's line."""
     import numpy as np
 
-    rng = random.Random(41)
-    for _ in range(2000 * SCALE):
-        runs = rng.randint(0, 12)
-        values = [rng.randint(0, 5) for _ in range(runs)]
-        if rng.random() < 0.3:
-            values.sort()
-        query = np.array([v for v in values for _ in range(rng.randint(1, 4))], dtype=np.int64)
-        order = trec_task._grouped(query)
-        expected = np.argsort(query, kind="stable")
-        got = np.arange(len(query)) if order is None else order
-        assert got.tolist() == expected.tolist(), query.tolist()
+    rng = random.Random(columns)
+    regular = 0
+    for case in range(1500 * SCALE):
+        piece = _piece(rng, columns)
+        raw = np.frombuffer(piece, dtype=np.uint8)
+        expected, bad = _plain_rows(piece, columns)
+        bounds = trec_format._token_bounds(raw, columns, "fields", Path("f"))
+        regular += bounds.first_token is None
+        assert (bounds.error.line if bounds.error else 0) == bad, (case, piece)
+        assert bounds.line.tolist() == [n for n, _ in expected], (case, piece)
+        assert bounds.lines == piece.count(b"\n") - 1
+        for k in (0, 2, columns - 1):
+            start, end = bounds.field(k)
+            assert list(zip(start.tolist(), end.tolist(), strict=True)) == [
+                tokens[k] for _, tokens in expected
+            ], (case, k, piece)
+    assert 0.2 * 1500 * SCALE < regular < 0.9 * 1500 * SCALE  # both ways taken
+
+
+@pytest.mark.parametrize("final_newline", [True, False])
+def test_files_of_the_shortest_lines(tmp_path: Path, final_newline: bool) -> None:
+    """Files whose every line is as short as a line can be (one byte a field): as many rows as
+    the columns are allocated for, read whole."""
+    qrels = b"\n".join([b"1 0 d 1"] * 3000) + (b"\n" if final_newline else b"")
+    run = b"\n".join([b"1 Q d 1 1 r"] * 2 + [b"1 Q e 1 1 r"]) + (b"\n" if final_newline else b"")
+    for text, reader in ((qrels, trec_format.qrels_of_text), (run, trec_format.run_of_text)):
+        columns = reader(text)
+        assert len(columns) == text.count(b"\n") + (not final_newline)
+    check(tmp_path, qrels, run, {"complete": False, "relevance_level": 1, "max_docs": None})

@@ -241,3 +241,93 @@ def test_per_query_lines_equal_each_querys_own_result() -> None:
         per_query = _lines_query_by_query(result)
         assert text.startswith(per_query), case
         assert text[len(per_query) :] == render_trec_eval(result), case
+
+
+EXACT = ("P_", "recall_", "relative_P_", "success_", "Rprec", "map_cut_", "iprec_at_recall_")
+"""Measures whose value is the reference's to the bit: counts at cut-offs (read from one running
+count), sums of rel(k)/k (a running sum over the relevant ranks) and their maxima."""
+EXACT_NAMES = ("11pt_avg", "G", "num_nonrel_judged_ret", "unj_5", "unj_10", "unj_20", "map")
+
+
+@pytest.mark.parametrize("piece", [3, 1 << 19])
+def test_counts_sums_and_maxima_equal_the_reference_bit_for_bit(piece: int) -> None:
+    """The measures read from running counts (rel(c) of every cut-off, unj, the judged
+    non-relevant retrieved), from running sums over the relevant ranks (map_cut, G's gains so
+    far) and from running maxima from the end (iprec_at_recall, 11pt_avg): the plain
+    reference's bits, queries past every width of the running tables and cut-offs past every
+    query's size, in pieces or whole."""
+    from unittest import mock
+
+    from annoscore.metrics import ranking_measures as module
+    from annoscore.metrics.trec_measures import MeasureSet
+    from tests.oracles.trec_measures import per_query
+
+    measures = MeasureSet.parse(["all_trec"])
+    rng = random.Random(1000 + piece)
+    checked = 0
+    for case in range(40 * SCALE):
+        queries = _queries(rng)
+        if rng.random() < 0.3:  # long rankings: tables of width 128 and more
+            size = rng.choice((65, 129, 300))
+            judgements_of = [rng.choice((-1, 0, 1, 2)) for _ in range(size)]
+            long: list[int | None] = [v for v in judgements_of if rng.random() < 0.7]
+            long += [None] * (size - len(long))
+            rng.shuffle(long)
+            queries.append((long, judgements_of))
+        level = rng.choice((-1, 0, 1, 2))
+        query = np.array([q for q, (r, _) in enumerate(queries) for _ in r], dtype=np.int64)
+        ranked = [v for r, _ in queries for v in r]
+        judged = np.array([v is not None for v in ranked], dtype=bool)
+        value = np.array([0 if v is None else v for v in ranked], dtype=np.int64)
+        judgements = [(q, v) for q, (_, j) in enumerate(queries) for v in j]
+        rng.shuffle(judgements)
+        qrels_query = np.array([q for q, _ in judgements], dtype=np.int64)
+        qrels_value = np.array([v for _, v in judgements], dtype=np.int64)
+        with mock.patch.object(module, "_PIECE_ROWS", piece):
+            got = module.ranking_measures(
+                query, judged, value, qrels_query, qrels_value, len(queries), level, measures
+            )
+        for q, (ranking, judged_values) in enumerate(queries):
+            expected = per_query(ranking, judged_values, level)
+            for output in measures.outputs():
+                name = output.name
+                if not (name.startswith(EXACT) or name in EXACT_NAMES):
+                    continue
+                if output.kind == "count":
+                    assert int(got[output.column][q]) == expected[name], (case, name, ranking)
+                else:
+                    pair = [float(got[output.column][q]), float(expected[name])]
+                    assert bits(pair[:1]) == bits(pair[1:]), (case, name, ranking, pair)
+                checked += 1
+    assert checked > 1000
+
+
+def test_running_counts_and_maxima_equal_plain_loops() -> None:
+    """``_Rows.upto`` (flagged rows at ranks 1..c, c one number or one per query, 0 and past
+    the end included), ``_Rows.cumulative`` and ``_Rows.suffix_max`` against loops over each
+    query's rows."""
+    rng = random.Random(31)
+    for case in range(200 * SCALE):
+        sizes = random_sizes(rng)
+        n = len(sizes)
+        query = np.repeat(np.arange(n), sizes)
+        rows = _Rows(query, n)
+        flags = np.array([rng.random() < 0.4 for _ in range(len(query))], dtype=bool)
+        values = [random_value(rng) for _ in range(len(query))]
+        starts = [0, *np.cumsum(sizes).tolist()]
+        groups = [flags[a:b].tolist() for a, b in itertools.pairwise(starts)]
+        for cut in (0, 1, 2, 63, 64, 65, 10**6, rng.randint(0, 40)):
+            expected = [sum(g[:cut]) for g in groups]
+            assert rows.upto(flags, cut).tolist() == expected, (case, cut, sizes)
+        cuts = [rng.randint(0, s + 2) for s in sizes]
+        expected = [sum(g[:c]) for g, c in zip(groups, cuts, strict=True)]
+        assert rows.upto(flags, np.array(cuts, dtype=np.int64)).tolist() == expected, case
+        at = np.flatnonzero(flags)
+        ranks = rows.rank[at].tolist()
+        expected = [sum(groups[int(q)][:k]) for q, k in zip(query[at].tolist(), ranks, strict=True)]
+        assert rows.cumulative(flags, at).tolist() == expected, (case, sizes)
+        got = rows.suffix_max(np.array(values, dtype=np.float64)).tolist()
+        expected_max = [
+            max(values[a + i : b]) for a, b in itertools.pairwise(starts) for i in range(b - a)
+        ]
+        assert bits(got) == bits(expected_max), (case, sizes)

@@ -82,7 +82,9 @@ class _Rows:
         self.starts = np.cumsum(self.sizes) - self.sizes
         self.rank = np.arange(1, len(query) + 1, dtype=np.int64)
         self.rank -= self.per_row(self.starts)
-        self._cumulative: dict[tuple[int, int], tuple[BoolArray, IntArray, IntArray]] = {}
+        self._running: dict[int, tuple[BoolArray, Any]] = {}
+        self._layout: list[tuple[int, int, IntArray | None, IntArray | None]] | None = None
+        self._firsts: tuple[IntArray, IntArray] | None = None  # rows, their queries' first
 
     def per_row(self, values: Any) -> Any:
         """``values[query]`` (one value per query, repeated over its rows: the rows are grouped
@@ -98,20 +100,6 @@ class _Rows:
         top = int(rank.max()) if len(rank) else 0
         table: FloatArray = np.log2(np.arange(1, top + 2, dtype=np.float64))
         out: FloatArray = table[rank]
-        return out
-
-    def sum(self, weights: Any, rows: Any = None) -> FloatArray:
-        """Per-query sum of ``weights`` (of ``rows`` when given), in rank order."""
-        import numpy as np
-
-        query = self.query if rows is None else self.query[rows]
-        out: FloatArray = np.bincount(query, weights=weights, minlength=self.n).astype(np.float64)
-        return out
-
-    def count(self, mask: BoolArray) -> IntArray:
-        import numpy as np
-
-        out: IntArray = np.bincount(self.query[mask], minlength=self.n).astype(np.int64)
         return out
 
     def prefix(self, values: FloatArray) -> FloatArray:
@@ -131,56 +119,112 @@ class _Rows:
         """
         import numpy as np
 
+        return self._accumulate(values, np.add, 0.0, False)
+
+    def suffix_max(self, values: FloatArray) -> FloatArray:
+        """The largest of ``values`` at each row and the rows of its query after it (a maximum
+        is exact: any order of comparing gives it).
+
+        >>> import numpy as np
+        >>> _Rows(np.array([0, 0, 0, 2, 2]), 3).suffix_max(np.array([0.5, 0.2, 0.3, 1.0, 0.4]))
+        array([0.5, 0.3, 0.3, 1. , 0.4])
+        """
+        import numpy as np
+
+        return self._accumulate(values, np.maximum, -np.inf, True)
+
+    def _accumulate(self, values: FloatArray, ufunc: Any, fill: float, reverse: bool) -> FloatArray:
+        """``ufunc.accumulate`` along each query's rows (from its last row when ``reverse``),
+        in the tables of :meth:`prefix` (padded with ``fill``)."""
+        import numpy as np
+
         out: FloatArray = np.array(values, dtype=np.float64)
-        sizes = self.sizes
-        if len(out) < 2 or int(sizes.max()) < 2:
+        if len(out) < 2 or int(self.sizes.max()) < 2:
             return out
-        exponent = np.frexp(np.maximum(sizes - 1, 1))[1].astype(np.int64)
-        width = np.left_shift(np.int64(1), exponent)
-        width[sizes < 2] = 0
-        classes = np.unique(width[width > 0]).tolist()
-        # the rows of a class are all the rows when no query of one row is left out
-        row_width = self.per_row(width) if len(classes) > 1 or bool((sizes == 1).any()) else None
-        for w in classes:
-            queries = np.flatnonzero(width == w)
-            if row_width is None and len(queries) == self.n and bool((sizes == sizes[0]).all()):
-                # every query has the same size: the rows are a table already
-                table = out.reshape(self.n, int(sizes[0]))
-                out = np.cumsum(table, axis=1).reshape(-1)
+
+        def along(table: FloatArray) -> FloatArray:
+            if reverse:
+                done: FloatArray = ufunc.accumulate(table[:, ::-1], axis=1)[:, ::-1]
+                return done
+            done = ufunc.accumulate(table, axis=1)
+            return done
+
+        for w, count, at, cell in self.layout():
+            if cell is None:  # every query has the same size: the rows are a table already
+                out = np.ascontiguousarray(along(out.reshape(count, w))).reshape(-1)
                 continue
-            at = np.flatnonzero(row_width == w) if row_width is not None else None
-            query = self.query if at is None else self.query[at]
-            rank = self.rank if at is None else self.rank[at]
-            slot = np.zeros(self.n, dtype=np.int64)
-            slot[queries] = np.arange(len(queries))
-            cell = slot[query] * w + (rank - 1)
-            table = np.zeros(len(queries) * w, dtype=np.float64)
+            table = np.full(count * w, fill, dtype=np.float64)
             table[cell] = out if at is None else out[at]
-            summed = np.cumsum(table.reshape(len(queries), w), axis=1).reshape(-1)[cell]
+            summed = np.ascontiguousarray(along(table.reshape(count, w))).reshape(-1)[cell]
             if at is None:
                 out = summed
             else:
                 out[at] = summed
         return out
 
-    def cumulative(self, flags: BoolArray, at: IntArray) -> IntArray:
-        """For each row of ``at``, the flagged rows of its query at its rank or before
-        (computed once for each array of flags and of rows; only the values at ``at`` are
-        kept)."""
+    def layout(self) -> list[tuple[int, int, IntArray | None, IntArray | None]]:
+        """The tables of :meth:`prefix` (computed once): for each width ``w``, the number of
+        queries of that width, the rows in them (``None``: every row) and each row's cell in
+        a table of those queries (``None``: every query has ``w`` rows)."""
         import numpy as np
 
-        key = (id(flags), id(at))
-        known = self._cumulative.get(key)
-        if known is not None and known[0] is flags and known[1] is at:
-            return known[2]
-        # whole numbers: a narrower running count is the same count, and twice as fast
-        total: Any = np.cumsum(flags, dtype=np.int32 if len(flags) < 1 << 31 else np.int64)
-        base = np.zeros(self.n, dtype=np.int64)
-        has = self.sizes > 0
-        first = self.starts[has]
-        base[has] = total[first] - flags[first]
-        out: IntArray = total[at] - base[self.query[at]]
-        self._cumulative[key] = (flags, at, out)
+        if self._layout is not None:
+            return self._layout
+        sizes = self.sizes
+        exponent = np.frexp(np.maximum(sizes - 1, 1))[1].astype(np.int64)
+        width = np.left_shift(np.int64(1), exponent)
+        width[sizes < 2] = 0
+        # the widths there are, in increasing order (np.unique would import numpy.ma: 10 ms)
+        classes = [1 << int(e) for e in np.flatnonzero(np.bincount(exponent[sizes >= 2]))]
+        # the rows of a class are all the rows when no query of one row is left out
+        row_width = self.per_row(width) if len(classes) > 1 or bool((sizes == 1).any()) else None
+        layout: list[tuple[int, int, IntArray | None, IntArray | None]] = []
+        for w in classes:
+            queries = np.flatnonzero(width == w)
+            if row_width is None and len(queries) == self.n and bool((sizes == sizes[0]).all()):
+                layout.append((int(sizes[0]), self.n, None, None))
+                continue
+            at = np.flatnonzero(row_width == w) if row_width is not None else None
+            query = self.query if at is None else self.query[at]
+            rank = self.rank if at is None else self.rank[at]
+            slot = np.zeros(self.n, dtype=np.int64)
+            slot[queries] = np.arange(len(queries))
+            layout.append((w, len(queries), at, slot[query] * w + (rank - 1)))
+        self._layout = layout
+        return layout
+
+    def running(self, flags: BoolArray) -> Any:
+        """The flagged rows before each row and at the end: ``running(f)[i]`` = ``f[:i].sum()``
+        (computed once for each array of flags; whole numbers: a narrower count is the same
+        count, and twice as fast)."""
+        import numpy as np
+
+        known = self._running.get(id(flags))
+        if known is not None and known[0] is flags:
+            return known[1]
+        total = np.zeros(len(flags) + 1, dtype=np.int32 if len(flags) < 1 << 31 else np.int64)
+        np.cumsum(flags, out=total[1:])
+        self._running[id(flags)] = (flags, total)
+        return total
+
+    def cumulative(self, flags: BoolArray, at: IntArray) -> IntArray:
+        """For each row of ``at``, the flagged rows of its query at its rank or before."""
+        import numpy as np
+
+        total = self.running(flags)
+        known = self._firsts
+        if known is None or known[0] is not at:
+            known = self._firsts = (at, self.starts[self.query[at]])
+        out: IntArray = (total[at + 1] - total[known[1]]).astype(np.int64)
+        return out
+
+    def upto(self, flags: BoolArray, cut: Any) -> IntArray:
+        """Per query, the flagged rows at ranks 1 to ``cut`` (one cut-off or one per query)."""
+        import numpy as np
+
+        total = self.running(flags)
+        depth = np.clip(cut, 0, self.sizes)
+        out: IntArray = (total[self.starts + depth] - total[self.starts]).astype(np.int64)
         return out
 
 
@@ -294,18 +338,57 @@ def _measures(
             ideals[gains] = _ideal(qrels_query, qrels_value, gains)
         return ideals[gains]
 
+    not_judged: list[BoolArray] = []
+
+    def unjudged() -> BoolArray:
+        if not not_judged:
+            not_judged.append(~judged)
+        return not_judged[0]
+
+    hit_rows: list[_Rows] = []
+
+    def by_hit() -> _Rows:
+        """The relevant rows as rows of their own (rel(k) is the place of rank k there)."""
+        if not hit_rows:
+            hit_rows.append(_Rows(hit_query, n_queries))
+        return hit_rows[0]
+
+    hit_precision: list[FloatArray] = []
+
+    def rel_over_rank() -> FloatArray:
+        """rel(k)/k at each relevant rank k (computed once)."""
+        if not hit_precision:
+            hit_precision.append(so_far / hit_rank)
+        return hit_precision[0]
+
+    scans: dict[str, FloatArray] = {}
+
+    def scan(kind: str) -> FloatArray:
+        """Over each query's relevant ranks: the running sum of rel(k)/k (``"sum"``) or the
+        largest rel(k)/k from each on (``"max"``), computed once."""
+        if kind not in scans:
+            hits_of = by_hit()
+            scans[kind] = (
+                hits_of.prefix(rel_over_rank())
+                if kind == "sum"
+                else hits_of.suffix_max(rel_over_rank())
+            )
+        return scans[kind]
+
     def iprec(x: float) -> FloatArray:
-        """Interpolated precision at recall level ``x`` (each level computed once)."""
+        """Interpolated precision at recall level ``x`` (each level computed once): the largest
+        rel(k)/k over the relevant ranks from the ``need``-th on."""
         if x not in levels:
-            levels[x] = _iprec(hit_query, hit_rank, so_far, R, x, n_queries)
+            need = np.maximum(1, np.floor(x * R + 0.5).astype(np.int64))
+            found = np.zeros(n_queries, dtype=np.float64)
+            has = (need <= rel_ret) & (R > 0)
+            found[has] = scan("max")[by_hit().starts[has] + need[has] - 1]
+            levels[x] = found
         return levels[x]
 
     def at_most(cut: Any) -> IntArray:
         """rel(c) per query for a per-query (or single) cut-off c."""
-        limit = cut if np.ndim(cut) == 0 else np.asarray(cut)[hit_query]
-        keep = hit_rank <= limit
-        found: IntArray = np.bincount(hit_query[keep], minlength=n_queries).astype(np.int64)
-        return found
+        return rows.upto(relevant, cut)
 
     for output in measures.outputs():
         name, family, cut = output.name, output.measure, output.param
@@ -319,7 +402,7 @@ def _measures(
         elif name == "num_rel_ret":
             add(column, rel_ret)
         elif name == "num_nonrel_judged_ret":
-            add(column, rows.count(nonrelevant))
+            add(column, rows.upto(nonrelevant, ret))
         elif name in ("map", "gm_map"):
             ap = _divide(np.bincount(hit_query, so_far / hit_rank, n_queries), R)
             add(column, ap if name == "map" else np.log(np.maximum(ap, MIN_GEO_MEAN)))
@@ -385,11 +468,13 @@ def _measures(
             else:
                 add(column, dcg.rel())
         elif family == "map_cut":
-            keep = hit_rank <= cut
-            add(
-                column,
-                _divide(np.bincount(hit_query[keep], (so_far / hit_rank)[keep], n_queries), R),
-            )
+            # the sum of rel(k)/k over the relevant ranks k <= c: the running sum at the last
+            # one (the same additions in the same order as a sum from 0.0: the terms are > 0)
+            found = at_most(int(cut))
+            total = np.zeros(n_queries, dtype=np.float64)
+            has = found > 0
+            total[has] = scan("sum")[by_hit().starts[has] + found[has] - 1]
+            add(column, _divide(total, R))
         elif family == "relative_P":
             add(column, _divide(at_most(int(cut)), np.minimum(R, int(cut))))
         elif family == "success":
@@ -418,7 +503,7 @@ def _measures(
             rbp, resid = rbps[p]
             add(column, rbp if name == "rbp" else resid)
         elif family == "unj":
-            add(column, rows.count(~judged & (rank <= cut)) / cut)
+            add(column, rows.upto(unjudged(), int(cut)) / cut)
         else:  # pragma: no cover - the catalogue and this list are kept together
             raise AssertionError(f"no computation for {name}")
     return out
@@ -443,19 +528,6 @@ def _bpref(
     term[some] = 1.0 - np.minimum(above[some], r[some]) / np.minimum(n[some], r[some])
     value = _divide(np.bincount(q, term, rows.n), R)
     return np.log(np.maximum(value, MIN_GEO_MEAN)) if geometric else value
-
-
-def _iprec(
-    hit_query: IntArray, hit_rank: IntArray, so_far: IntArray, R: IntArray, x: float, n: int
-) -> FloatArray:
-    import numpy as np
-
-    need = np.maximum(1, np.floor(x * R + 0.5).astype(np.int64))
-    keep = so_far >= need[hit_query]
-    out = np.zeros(n, dtype=np.float64)
-    np.maximum.at(out, hit_query[keep], (so_far / hit_rank)[keep])
-    out[R == 0] = 0.0
-    return out
 
 
 def _inf_ap(
@@ -486,11 +558,11 @@ def _gain(
 ) -> FloatArray:
     import numpy as np
 
-    out = np.where(value > 0, value, 0).astype(np.float64)
+    out = np.maximum(value, 0).astype(np.float64)
     for level, gain in gains:
         out[value == level] = gain
     if judged is not None:
-        out[~judged] = 0.0
+        np.copyto(out, 0.0, where=~judged)
     return out
 
 
@@ -523,7 +595,7 @@ def _ideal(
                 if (int(qrels_query.max()) + 1) * width < 1 << 62:
                     key = qrels_query.astype(np.int64) * width
                     key += place.reshape(-1)[qrels_value - lo]
-                    key.sort()
+                    key.sort(kind="stable")  # the qrels come grouped by query: runs, merged
                     query: IntArray = key // width
                     best: FloatArray = -distinct[key % width]
                     return query, best
@@ -551,7 +623,9 @@ def _normalized_gain(
     total = np.bincount(qrels_query[positive], ideal_gain[positive], n)
     hits = np.flatnonzero(gain > 0)
     q, k = rows.query[hits], rows.rank[hits]
-    so_far = rows.prefix(gain)[hits]
+    # C(k) at each gain > 0: the running sum of the gains > 0 alone (the gains left out are
+    # 0.0, and x + 0.0 is x for a sum of gains >= 0)
+    so_far = _Rows(q, n).prefix(gain[hits])
     count = best_first.sizes[q]  # at least 1: a retrieved gain > 0 is a judgement with one
     best = ideal_prefix[best_first.starts[q] + np.minimum(k, count) - 1]
     best = np.where(k <= count, best, total[q] + (k - count))
@@ -695,14 +769,17 @@ def _rbp(
     n = rows.n
     top = np.zeros(n, dtype=np.int64)
     np.maximum.at(top, qrels_query, qrels_value)
-    deepest = int(rows.rank.max()) if len(rows.rank) else 0
-    weight = ((1 - p) * np.power(p, np.arange(deepest + 1)))[rows.rank - 1]
-    q = rows.query
+    deepest = int(rows.sizes.max()) if n else 0
+    weights = (1 - p) * np.power(p, np.arange(deepest + 1))  # by rank - 1
+    use = np.flatnonzero(relevant)
+    q = rows.query[use]
     best = top[q]
-    use = relevant & (best > 0)
-    rbp = rows.sum(weight[use] * value[use] / best[use], use)
-    resid = rows.sum(weight[~judged], ~judged) + np.power(p, rows.sizes)
-    return rbp, resid
+    use, q, best = use[best > 0], q[best > 0], best[best > 0]
+    gains = weights[rows.rank[use] - 1] * value[use] / best
+    rbp: FloatArray = np.bincount(q, weights=gains, minlength=n).astype(np.float64)
+    out = np.flatnonzero(~judged)
+    resid = np.bincount(rows.query[out], weights=weights[rows.rank[out] - 1], minlength=n)
+    return rbp, resid.astype(np.float64) + np.power(p, rows.sizes)
 
 
 def relstrings(

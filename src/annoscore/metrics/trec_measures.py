@@ -336,9 +336,9 @@ def text_value(output: Output, value: float | int | str | None) -> str:
 class RankedLists:
     """Every query's ranked list as trec_eval ranked it (what the HTML report shows of the worst
     queries): per ranked row, in query then rank order, its query's position in ``names`` (the
-    matrix's order), its row of the run (``run.document(row)`` is its id), its relevance
-    (``value``) and whether it is judged; per query the number of relevant judgments
-    (``relevant``: relevance at least ``level``)."""
+    order the run's rows give the queries; ``query`` ascending), its row of the run
+    (``run.document(row)`` is its id), its relevance (``value``) and whether it is judged; per
+    query the number of relevant judgments (``relevant``: relevance at least ``level``)."""
 
     names: tuple[str, ...]
     query: Any

@@ -198,6 +198,18 @@ class _Rows:
         for table, start, stop in zip(self.tables, self.starts, self.starts[1:], strict=False):
             _candidate_hash(table, out[start:stop])
 
+    def largest_first(self) -> int:
+        """The largest value of the first column (0 without rows)."""
+        return max((int(table[0].max()) for table in self.tables if len(table[0])), default=0)
+
+    def first_into(self, out: WordArray, shift: int) -> None:
+        """Put the first column, shifted left by ``shift`` bits, into ``out``'s bits above it
+        (``out``'s bits there are zero)."""
+        import numpy as np
+
+        for table, start, stop in zip(self.tables, self.starts, self.starts[1:], strict=False):
+            out[start:stop] |= table[0] << np.uint64(shift)
+
     def columns(self, rows: IntArray, which: list[int]) -> list[WordArray]:
         """Columns ``which`` of ``rows`` (the rows of each table found once)."""
         import numpy as np
@@ -221,20 +233,37 @@ class _Rows:
         import numpy as np
 
         equal: BoolArray = np.ones(len(a), dtype=bool)
+        if len(self.tables) == 2 and len(a):
+            split = self.starts[1]
+            if int(a.max()) < split <= int(b.min()):  # each a of the first table, b of the second
+                first, second = self.tables
+                local = b - split
+                for left, right in zip(first, second, strict=True):
+                    equal &= left[a] == right[local]
+                return equal
         which = list(range(len(self.tables[0])))
         for left, right in zip(self.columns(a, which), self.columns(b, which), strict=True):
             equal &= left == right
         return equal
 
 
+_HASH_BITS = 20
+"""Bits of the candidate hash kept below the query in :func:`_exact_groups`' sort key: fewer
+would make collisions (which cost a sort of their runs, never a judgment) frequent."""
+
+
 def _exact_groups(rows: _Rows) -> tuple[IntArray, BoolArray]:
     """An order of ``rows`` in which equal rows (equal in every column) are contiguous and in
     row order, and for each position whether its row equals the one before.
 
-    The rows are sorted by the high bits of :func:`_candidate_hash` with the row number in the
-    low bits (one sort of plain integers, stable by construction); neighbours with equal high
-    bits are compared on every column, and the groups where that finds a collision are sorted
-    again by the columns themselves.
+    The rows are sorted by one key of plain integers: the first column (the query) in the
+    highest bits when it leaves at least :data:`_HASH_BITS` bits, then the high bits of
+    :func:`_candidate_hash`, then the row number in the low bits (unique keys: the order is
+    stable by construction); neighbours with equal bits above the row number are compared on
+    every column, and the groups where that finds a collision are sorted again by the columns
+    themselves.  The files come grouped by query, so the keys come in runs that are sorted
+    already, and a merge sort (NumPy's ``stable``: timsort) merges them instead of sorting the
+    rows afresh.
     """
     import numpy as np
 
@@ -243,9 +272,15 @@ def _exact_groups(rows: _Rows) -> tuple[IntArray, BoolArray]:
     mask = np.uint64((1 << bits) - 1)
     key = np.empty(n, dtype=np.uint64)
     rows.hash_into(key)
-    key &= ~mask
+    query_bits = rows.largest_first().bit_length() if n else 0
+    if query_bits and 64 - query_bits - bits >= _HASH_BITS:
+        key >>= np.uint64(query_bits)
+        key &= ~mask
+        rows.first_into(key, 64 - query_bits)
+    else:
+        key &= ~mask
     key |= np.arange(n, dtype=np.uint64)
-    key.sort()
+    key.sort(kind="stable")
     order: IntArray = (key & mask).view(np.int64)
     key >>= np.uint64(bits)
     candidate = np.flatnonzero(key[1:] == key[:-1])
@@ -486,15 +521,19 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
     qrels_index = {q: i for i, q in enumerate(qrels_names)}
     kept = [q for q in pairing.scored if q in local] + (missing if options.complete else [])
     names = sorted(kept, key=lambda q: judged.queries[qrels_index[q]])
-    position = {q: k for k, q in enumerate(names)}
-    renumber = np.full(len(queries_in_run), -1, dtype=np.int64)
-    for q, k in local.items():
-        if q in position:
-            renumber[k] = position[q]
-    query = renumber[query] if len(query) else query
-    regroup = _grouped(query)
-    if regroup is not None:
-        query, rows = query[regroup], rows[regroup]
+    # the measures are computed with the queries numbered as the run's rows come (``query``
+    # is in that order: no regrouping of the rows), then put in ``names``' order (each
+    # query's values are its own)
+    kept_set = set(kept)
+    ranked = [q for q in local if q in kept_set]
+    if len(ranked) != len(local):  # a query of the run not scored: its rows left out
+        renumber = np.full(len(local), -1, dtype=np.int64)
+        renumber[[local[q] for q in ranked]] = np.arange(len(ranked))
+        keep = renumber[query] >= 0 if len(query) else np.zeros(0, dtype=bool)
+        query, rows = renumber[query[keep]], rows[keep]
+    numbered = ranked + (missing if options.complete else [])
+    number = {q: k for k, q in enumerate(numbered)}
+    to_names = np.array([number[q] for q in names], dtype=np.int64)
     judgment = judged.judgment[rows]
     is_judged: BoolArray = judgment >= 0
     # -1 (not judged) reads the last judgement, masked out
@@ -507,21 +546,22 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
         starts = np.searchsorted(query, query)
         keep = np.arange(len(query)) - starts < options.max_docs
         query, is_judged, value, rows = query[keep], is_judged[keep], value[keep], rows[keep]
-    qrels_to_position = np.full(len(qrels_names), -1, dtype=np.int64)
-    for q, k in position.items():
-        qrels_to_position[qrels_index[q]] = k
-    judgment_position = qrels_to_position[judgment_query]
-    in_scope = judgment_position >= 0
-    columns = ranking_measures(
+    qrels_to_number = np.full(len(qrels_names), -1, dtype=np.int64)
+    for q, k in number.items():
+        qrels_to_number[qrels_index[q]] = k
+    judgment_number = qrels_to_number[judgment_query]
+    in_scope = judgment_number >= 0
+    by_number = ranking_measures(
         query,
         is_judged,
         value,
-        judgment_position[in_scope],
+        judgment_number[in_scope],
         judgment_value[in_scope],
-        len(names),
+        len(numbered),
         options.relevance_level,
         measures,
     )
+    columns = {key: column[to_names] for key, column in by_number.items()}
     integer = [o.column for o in measures.outputs() if o.kind in ("count", "num_q")]
     matrix = CountMatrix.from_columns(names, columns, integer=("num_q", *integer))
     counts = matrix.total()
@@ -564,7 +604,8 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
     relstring = measures.get("relstring")
     strings: tuple[str, ...] = ()
     if relstring is not None:
-        strings = tuple(relstrings(query, is_judged, value, len(names), int(relstring.params[0])))
+        texts = relstrings(query, is_judged, value, len(numbered), int(relstring.params[0]))
+        strings = tuple(texts[k] for k in to_names.tolist())
     custom = measures.custom()
     return get("trec").result(
         options,
@@ -576,46 +617,20 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
             tuple(measures.outputs()),
             strings,
             RankedLists(
-                tuple(names),
+                tuple(numbered),
                 query,
                 rows,
                 value,
                 is_judged,
                 np.bincount(
-                    judgment_position[in_scope][
-                        judgment_value[in_scope] >= options.relevance_level
-                    ],
-                    minlength=len(names),
+                    judgment_number[in_scope][judgment_value[in_scope] >= options.relevance_level],
+                    minlength=len(numbered),
                 ),
                 options.relevance_level,
                 run,
             ),
         ),
     )
-
-
-def _grouped(query: IntArray) -> IntArray | None:
-    """The stable order that sorts ``query``, whose equal values are contiguous (``None``:
-    sorted already): the runs are put in order, each kept as it is, so the cost is a sort of
-    the runs, not of the rows.
-
-    >>> import numpy as np
-    >>> _grouped(np.array([2, 2, 0, 1, 1, 1])).tolist()
-    [2, 3, 4, 5, 0, 1]
-    """
-    import numpy as np
-
-    n = len(query)
-    if n < 2 or bool((query[1:] >= query[:-1]).all()):
-        return None
-    starts = np.flatnonzero(query[1:] != query[:-1]) + 1
-    starts = np.concatenate([[0], starts])
-    lengths = np.diff(np.append(starts, n))
-    runs = np.argsort(query[starts], kind="stable")
-    lengths = lengths[runs]
-    offsets = np.cumsum(lengths) - lengths
-    order: IntArray = np.arange(n) + np.repeat(starts[runs] - offsets, lengths)
-    return order
 
 
 def _trec_order(
