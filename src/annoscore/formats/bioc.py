@@ -40,7 +40,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import add
+from operator import add, itemgetter, methodcaller
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -99,12 +99,17 @@ class _Block:
         ]
 
 
-@dataclass
 class _Document:
-    id: str
-    pieces: list[tuple[int, str]] = field(default_factory=list)
-    annotations: list[_Annotation | _Block] = field(default_factory=list)
-    relations: list[tuple[str, dict[str, str], list[tuple[str, str]]]] = field(default_factory=list)
+    """One document as read: its id, its passages' (offset, text), its annotations in order
+    (one by one, or a passage's in columns) and its relations."""
+
+    __slots__ = ("annotations", "id", "pieces", "relations")
+
+    def __init__(self, id: str) -> None:
+        self.id = id
+        self.pieces: list[tuple[int, str]] = []
+        self.annotations: list[_Annotation | _Block] = []
+        self.relations: list[tuple[str, dict[str, str], list[tuple[str, str]]]] = []
 
 
 def read_bioc(
@@ -341,6 +346,10 @@ def _scanned_xml(text: str, type_infon: str, id_infon: str) -> list[_Document]:
                 _block((where, len(p_text)), p_region, type_infon, id_infon)
             )
             continue
+        if last == 4 and depth == 1 and not closed:  # a document and its id
+            document, own, seen_id = _Document(token.group(4)), [], True
+            depth = 2
+            continue
         if last == 10 and depth == 2 and token.group(10) == "document":
             depth = 1
             if not document.id:
@@ -556,45 +565,105 @@ def _xml_documents(text: str, path: str, type_infon: str, id_infon: str) -> Iter
         yield document
 
 
-def _json_block(
-    annotations: Any, holder: tuple[int, int], type_infon: str, id_infon: str
-) -> _Block | None:
-    """The fast step of a JSON passage: its annotations in columns when each is an object of
-    one location of whole numbers, its infons an object and its text a string; ``None`` to
-    decline (the checked walk reads them, and names what is wrong)."""
-    if type(annotations) is not list:
+def _scan_json(documents: list[Any], type_infon: str, id_infon: str) -> list[_Document] | None:
+    """The fast step of BioC JSON: the whole collection in columns (each column one pass over
+    every passage or annotation of the file) when every document is an object of passages and
+    nothing else, every passage an object of a whole-number offset, a text and annotations
+    (no sentences, no relations), every annotation as :func:`_json_annotations` takes it;
+    ``None`` to decline (the checked walk reads the file, and names what is wrong)."""
+    if not documents:
+        return []
+    if _types(documents) != {dict}:
         return None
+    if any([d.get("annotations") or d.get("relations") for d in documents]):
+        return None
+    groups = [d.get("passages") or [] for d in documents]
+    if _types(groups) != {list}:
+        return None
+    passages = [p for group in groups for p in group]
+    if not passages:
+        return [_Document(str(d.get("id") or k)) for k, d in enumerate(documents, 1)]
+    if _types(passages) != {dict}:
+        return None
+    if any([p.get("sentences") or p.get("relations") for p in passages]):
+        return None
+    offsets = [p.get("offset", 0) for p in passages]
+    texts = [p.get("text") for p in passages]
+    if _types(offsets) != {int} or min(offsets) < 0 or _types(texts) != {str}:
+        return None
+    held = [p.get("annotations") or [] for p in passages]
+    if _types(held) != {list}:
+        return None
+    columns = _json_annotations([a for group in held for a in group], type_infon, id_infon)
+    if columns is None:
+        return None
+    ids, types, concepts, starts, lengths, texts_ = columns
+    out = []
+    p = a = 0  # the first passage and annotation of the document
+    for k, (node, group) in enumerate(zip(documents, groups, strict=True), 1):
+        document = _Document(str(node.get("id") or k))
+        for q in range(p, p + len(group)):
+            body = texts[q]
+            offset = offsets[q]
+            document.pieces.append((offset, body))
+            n = a + len(held[q])
+            document.annotations.append(
+                _Block(
+                    (offset, len(body)),
+                    ids[a:n],
+                    types[a:n],
+                    concepts[a:n],
+                    starts[a:n],
+                    lengths[a:n],
+                    texts_[a:n],
+                )
+            )
+            a = n
+        p += len(group)
+        out.append(document)
+    return out
+
+
+def _json_annotations(
+    annotations: list[Any], type_infon: str, id_infon: str
+) -> tuple[Sequence[Any], ...] | None:
+    """Annotations as the columns of a :class:`_Block` (ids, types, concepts, starts, lengths,
+    texts) when each is an object with an id, infons (an object), a text (a string) and one
+    location of whole numbers; ``None`` to decline.  Each column is one pass of C code."""
     if not annotations:
-        return _Block(holder, (), (), (), (), (), ())
+        return (), (), (), (), (), ()
     if _types(annotations) != {dict}:
         return None
     try:
-        locations = [a["locations"] for a in annotations]
+        locations = list(map(_LOCATIONS, annotations))
         if _types(locations) != {list} or set(map(len, locations)) != {1}:
             return None
-        first = [location[0] for location in locations]
+        first = list(map(_FIRST, locations))
         if _types(first) != {dict}:
             return None
-        starts = [location["offset"] for location in first]
-        lengths = [location["length"] for location in first]
+        starts = list(map(_OFFSET, first))
+        lengths = list(map(_LENGTH, first))
+        infons = list(map(_INFONS, annotations))
+        texts = list(map(_TEXT, annotations))
+        ids = list(map(_ID, annotations))
     except KeyError:
         return None
     if _types(starts) != {int} or _types(lengths) != {int} or min(starts) < 0 or min(lengths) < 0:
         return None
-    infons = [a.get("infons") or {} for a in annotations]
-    texts = [a.get("text") or "" for a in annotations]
     if _types(infons) != {dict} or _types(texts) != {str}:
         return None
-    ids = [a.get("id", "") for a in annotations]
-    return _Block(
-        holder,
+    return (
         ids if _types(ids) == {str} else list(map(str, ids)),
-        _strings([i.get(type_infon) for i in infons]),
-        _strings([i.get(id_infon) for i in infons]),
+        _strings(list(map(methodcaller("get", type_infon), infons))),
+        _strings(list(map(methodcaller("get", id_infon), infons))),
         starts,
         lengths,
         texts,
     )
+
+
+_LOCATIONS, _INFONS, _TEXT, _ID = map(itemgetter, ("locations", "infons", "text", "id"))
+_FIRST, _OFFSET, _LENGTH = itemgetter(0), itemgetter("offset"), itemgetter("length")
 
 
 def _types(values: list[Any]) -> set[type]:
@@ -608,6 +677,17 @@ def _strings(values: list[Any]) -> Sequence[str]:
     return ["" if v is None else v if type(v) is str else str(v) for v in values]
 
 
+def _json_block(
+    annotations: Any, holder: tuple[int, int], type_infon: str, id_infon: str
+) -> _Block | None:
+    """The fast step of one JSON passage the collection's step declined: its annotations in
+    columns (:func:`_json_annotations`), or ``None``."""
+    if type(annotations) is not list:
+        return None
+    columns = _json_annotations(annotations, type_infon, id_infon)
+    return None if columns is None else _Block(holder, *columns)
+
+
 def _json_documents(text: str, path: str, type_infon: str, id_infon: str) -> Iterator[_Document]:
     try:
         data = json.loads(text)
@@ -615,6 +695,10 @@ def _json_documents(text: str, path: str, type_infon: str, id_infon: str) -> Ite
         raise InputError(f"not JSON ({error.msg})", path, error.lineno) from None
     if not isinstance(data, Mapping) or not isinstance(data.get("documents"), list):
         raise InputError('expected a BioC JSON collection (an object with "documents")', path)
+    scanned = _scan_json(data["documents"], type_infon, id_infon)
+    if scanned is not None:
+        yield from scanned
+        return
 
     def items(node: Any, key: str, where: str) -> list[Any]:
         value = node.get(key) or [] if isinstance(node, Mapping) else None
@@ -717,6 +801,9 @@ def _infon(infons: Mapping[str, Any], key: str) -> str:
 
 
 def _document_text(document: _Document, path: str) -> str:
+    if len(document.pieces) == 1:
+        offset, body = document.pieces[0]
+        return " " * offset + body
     parts: list[str] = []
     length = 0
     for offset, body in sorted(document.pieces, key=lambda piece: piece[0]):
@@ -918,19 +1005,31 @@ def _columns(
     )
 
 
-@dataclass(slots=True)
 class _Out:
     """The columns of one document as they are built."""
 
-    ids: list[str] = field(default_factory=list)
-    types: list[str] = field(default_factory=list)
-    starts: list[int] = field(default_factory=list)
-    ends: list[int] = field(default_factory=list)
-    texts: list[Any] = field(default_factory=list)
-    fragments: list[tuple[tuple[int, int], ...] | None] = field(default_factory=list)
-    concepts: list[tuple[int, str, str, Any]] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    discontinuous: bool = False
+    __slots__ = (
+        "concepts",
+        "discontinuous",
+        "ends",
+        "fragments",
+        "ids",
+        "starts",
+        "texts",
+        "types",
+        "warnings",
+    )
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self.types: list[str] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.texts: list[Any] = []
+        self.fragments: list[tuple[tuple[int, int], ...] | None] = []
+        self.concepts: list[tuple[int, str, str, Any]] = []
+        self.warnings: list[str] = []
+        self.discontinuous = False
 
 
 def _filled(out: _Out) -> list[tuple[tuple[int, int], ...]]:
