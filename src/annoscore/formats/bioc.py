@@ -23,6 +23,15 @@ Rules (annoscore's decisions):
   annotation) is an :class:`~annoscore.errors.InputError` naming the document and annotation;
   so is a location that is not a pair of whole numbers, or XML/JSON that is not a BioC tree.
 
+Reading (``../shared/spec/design.md``, "Fast paths"): a fast step first, which may decline,
+the checked parser second, the same documents and warnings either way.  XML: a scan by regular
+expressions over the tags of the common layout (:func:`_scan_xml`; anything else, or anything
+in error, is declined) before defusedxml and ElementTree (:func:`_parse_xml`, which names the
+line of an error).  JSON: after ``json.loads``, the whole collection in columns
+(:func:`_scan_json`) before the checked walk.  Documents come as columns
+(:class:`BiocFile`, what ``annoscore spans`` scores: no object per annotation), and
+:func:`read_bioc` builds the model objects from them.
+
 >>> xml = ('<collection><source/><date/><key/><document><id>d1</id><passage><offset>0</offset>'
 ...        '<text>Aspirin helps</text><annotation id="A1"><infon key="type">Chemical</infon>'
 ...        '<infon key="identifier">D001241</infon><location offset="0" length="7"/>'
