@@ -33,8 +33,15 @@ finds each entity's begin by a cumulative count instead of a binary search; the 
 imports conlleval's counting.  Readers (best of 3, in this process): the tag file as strings
 (conlleval) 2.4-4.3x the floor, as codes (seqeval) 0.4-0.7x, PubTator 28-99x, Prodigy JSONL
 10-13x, BioC JSON 8-10x, BioC XML 12-16x: each annotation becomes a frozen ``Mention`` with a
-checked ``Span`` and often a ``Normalization`` (about 5 us together), the floor builds nothing;
-not met (a scan cannot help while the shape is an object per annotation).
+checked ``Span`` and often a ``Normalization`` (about 5 us together), the floor builds nothing.
+BioC since (issue 29; CPU, alternating, best of 7, load 19-21 on 2 CPUs): read as the columns
+``spans`` scores (``read_bioc_files``), JSON 3.1-3.2x the floor, 2.6-2.7x with the collector
+paused as ``spans`` runs (was 5.0x and 4.8-4.9x), XML 2.6x, 2.4x paused (was 8.7-8.9x and
+7.1-7.2x); read as model objects (``read_bioc``) JSON 4.5x, XML 4.5x.  2x not met: past the
+floor's ``json.loads``, JSON costs about 1 us per annotation in C passes over its objects;
+XML costs two regular-expression passes (one checks the passage, one captures its annotations)
+and the per-document columns.  ``annoscore spans`` on 2,000 BioC documents of 10 annotations
+a side: XML 0.77 -> 0.55 s CPU, JSON 0.66 -> 0.60 s, output byte for byte the same.
 
 Then each new reader (the tag file as strings and as codes, PubTator, Prodigy JSONL, BioC JSON
 and XML; 2,000 documents of 10 annotations) against ``readers.floor`` in this process (target:
