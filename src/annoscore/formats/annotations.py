@@ -30,10 +30,15 @@ import os
 import typing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from annoscore.errors import InputError
 from annoscore.model import AnnotatedDocument, Mention, Span
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from annoscore.formats.brat_model import AnnFile
 
 Format = Literal[
     "brat",
@@ -160,15 +165,26 @@ class AnnotationCorpus:
     form: str
     documents: dict[str, AnnotatedDocument]
     warnings: tuple[str, ...] = ()
+    files: Mapping[str, AnnotatedDocument | AnnFile] | None = None
+    """With ``columns``, BioC documents by id as the reader's columns (``documents`` is then
+    empty)."""
 
 
 def read_corpus(
-    path: Path, form: str | None = None, *, type_infon: str = "type", id_infon: str = "identifier"
+    path: Path,
+    form: str | None = None,
+    *,
+    type_infon: str = "type",
+    id_infon: str = "identifier",
+    columns: bool = False,
 ) -> AnnotationCorpus:
     """:func:`read_annotations` keyed by document id, with the file's warnings: which format
     was recognised when ``form`` is ``None`` (unless brat), BioC's offset units, Prodigy's
     answers left out.  A document id given twice is an :class:`InputError`.  ``type_infon``,
     ``id_infon``: the BioC infons that name an annotation's type and hold its concept id.
+    ``columns``: BioC documents go to ``files`` as the reader's columns
+    (:class:`~annoscore.formats.bioc.BiocFile`, what ``spans`` scores), but those with reader
+    warnings, which stay model objects (their warnings are then reported as a model's are).
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
@@ -182,6 +198,12 @@ def read_corpus(
         form, why = detect_format(path)
         if form != "brat":
             warnings.append(f"{path}: read as {form} (recognised from {why})")
+    if form in ("bioc-xml", "bioc-json") and columns:
+        from annoscore.formats.bioc import read_bioc_files
+
+        files, found = read_bioc_files(path, form, type_infon=type_infon, id_infon=id_infon)
+        by_file = {f.id: f.document() if f.sentences else f for f in files}  # ids: each once
+        return AnnotationCorpus(form, {}, (*warnings, *found), by_file)
     if form in ("bioc-xml", "bioc-json"):
         from annoscore.formats.bioc import read_bioc
 

@@ -23,6 +23,15 @@ Rules (annoscore's decisions):
   annotation) is an :class:`~annoscore.errors.InputError` naming the document and annotation;
   so is a location that is not a pair of whole numbers, or XML/JSON that is not a BioC tree.
 
+Reading (``../shared/spec/design.md``, "Fast paths"): a fast step first, which may decline,
+the checked parser second, the same documents and warnings either way.  XML: a scan by regular
+expressions over the tags of the common layout (:func:`_scan_xml`; anything else, or anything
+in error, is declined) before defusedxml and ElementTree (:func:`_parse_xml`, which names the
+line of an error).  JSON: after ``json.loads``, the whole collection in columns
+(:func:`_scan_json`) before the checked walk.  Documents come as columns
+(:class:`BiocFile`, what ``annoscore spans`` scores: no object per annotation), and
+:func:`read_bioc` builds the model objects from them.
+
 >>> xml = ('<collection><source/><date/><key/><document><id>d1</id><passage><offset>0</offset>'
 ...        '<text>Aspirin helps</text><annotation id="A1"><infon key="type">Chemical</infon>'
 ...        '<infon key="identifier">D001241</infon><location offset="0" length="7"/>'
@@ -37,12 +46,15 @@ Rules (annoscore's decisions):
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import add, itemgetter, methodcaller
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from annoscore.errors import InputError
+from annoscore.formats.brat_model import AnnFile
 from annoscore.formats.files import read_text
 from annoscore.model import AnnotatedDocument, Mention, Normalization, Relation, Span
 
@@ -61,21 +73,52 @@ class BiocCorpus:
     warnings: list[str] = field(default_factory=list)
 
 
-@dataclass
-class _Annotation:
-    id: str
-    infons: dict[str, str]
-    locations: list[tuple[str, str]]
-    text: str
-    holder: tuple[int, int] | None  # (offset, length) of its passage or sentence
+_Annotation = tuple[Any, Any, list[tuple[Any, Any]], Any, "tuple[int, int] | None"]
+"""One annotation as read: (id, infons (a mapping), locations ((offset, length) as written),
+text, the (offset, length) of its passage or sentence, ``None`` for a document's own)."""
 
 
-@dataclass
+@dataclass(slots=True)
+class _Block:
+    """The annotations of one passage in columns (the fast steps' shape): each has one
+    location, given as whole numbers; ``types`` and ``concepts`` are the values of the
+    ``type_infon`` and ``id_infon`` infons (empty when absent)."""
+
+    holder: tuple[int, int] | None
+    ids: Sequence[str]
+    types: Sequence[str]
+    concepts: Sequence[str]
+    starts: Sequence[int]
+    lengths: Sequence[int]
+    texts: Sequence[str]
+
+    def annotations(self, type_infon: str, id_infon: str) -> list[_Annotation]:
+        """The same annotations one by one, as the checked parsers give them."""
+        return [
+            (i, {type_infon: t} | ({id_infon: c} if c else {}), [(s, n)], x, self.holder)
+            for i, t, c, s, n, x in zip(
+                self.ids,
+                self.types,
+                self.concepts,
+                self.starts,
+                self.lengths,
+                self.texts,
+                strict=True,
+            )
+        ]
+
+
 class _Document:
-    id: str
-    pieces: list[tuple[int, str]] = field(default_factory=list)
-    annotations: list[_Annotation] = field(default_factory=list)
-    relations: list[tuple[str, dict[str, str], list[tuple[str, str]]]] = field(default_factory=list)
+    """One document as read: its id, its passages' (offset, text), its annotations in order
+    (one by one, or a passage's in columns) and its relations."""
+
+    __slots__ = ("annotations", "id", "pieces", "relations")
+
+    def __init__(self, id: str) -> None:
+        self.id = id
+        self.pieces: list[tuple[int, str]] = []
+        self.annotations: list[_Annotation | _Block] = []
+        self.relations: list[tuple[str, dict[str, str], list[tuple[str, str]]]] = []
 
 
 def read_bioc(
@@ -92,22 +135,361 @@ def read_bioc(
     )
 
 
+def read_bioc_files(
+    path: Path,
+    form: str,
+    *,
+    type_infon: str = "type",
+    id_infon: str = "identifier",
+    offsets: str = "chars",
+) -> tuple[list[BiocFile], list[str]]:
+    """The documents of a BioC XML or JSON file as columns (:class:`BiocFile`, no object per
+    annotation), and the reader's warnings: what ``annoscore spans`` scores."""
+    return read_bioc_columns(
+        read_text(path), str(path), form, type_infon=type_infon, id_infon=id_infon, offsets=offsets
+    )
+
+
 # --- the two syntaxes into one tree ----------------------------------------------------------
 
 
-def _scan_xml(text: str) -> Element | None:
-    """The fast scan of BioC XML: a document with no document type declaration (so no entity
-    is declared: nothing for defusedxml to refuse) parsed by the standard library's C parser;
-    ``None`` to decline (a declaration, or XML that is not well-formed: :func:`_parse_xml`
-    reads it, and names the error)."""
-    if "<!DOCTYPE" in text or "<!ENTITY" in text:
-        return None
-    from xml.etree.ElementTree import ParseError, fromstring
+class _Decline(Exception):
+    """The scan met something it is not sure of: the checked parser reads the file."""
 
+
+_S = "[ \t\n]"  # XML white space (after line ends are normalised)
+_NOT_XML = "\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff"
+"""Characters XML 1.0 refuses anywhere: no text or attribute value of the scan holds one (and
+its tokens cover the file), so it declines a file that has one."""
+
+
+def _xml_pattern(pattern: str) -> re.Pattern[str]:
+    """``pattern`` compiled with no character XML refuses in its text or values."""
+    return re.compile(pattern.replace("[^", f"[^{_NOT_XML}"))
+
+
+_VALUE = "(?:\"([^\"<]*)\"|'([^'<]*)')"  # an attribute value, in either quotes
+_ANY_VALUE = "(?:\"[^\"<]*\"|'[^'<]*')"
+_LOCATION = (
+    f"<location{_S}+(?:offset|length){_S}*={_S}*{_ANY_VALUE}{_S}+(?:offset|length){_S}*={_S}*"
+    f"{_ANY_VALUE}{_S}*/>"
+)
+_INFON = f"<infon{_S}+key{_S}*={_S}*{_ANY_VALUE}{_S}*(?:>[^<]*</infon>|/>)"
+
+
+def _common(open_group: str) -> str:
+    """An annotation of up to two infons, one location and its text (its parts in groups
+    opened by ``open_group``: ``(`` to capture them, ``(?:`` not)."""
+    o = open_group
+    infon = f'<infon key="{o}[^"<]*)">{o}[^<]*)</infon>'
+    return (
+        f'<annotation id="{o}[^"<]*)">{_S}*(?:{infon}{_S}*)?(?:{infon}{_S}*)?'
+        f'<location offset="{o}[0-9]+)" length="{o}[0-9]+)"/>{_S}*<text>{o}[^<]*)</text>{_S}*'
+        "</annotation>"
+    )
+
+
+_COMMON_ANNOTATIONS = _xml_pattern(_common("("))
+_TOKENS = _xml_pattern(
+    # 1-3: a passage in the common layout: offset, text, annotations
+    f"<passage>{_S}*<offset>([0-9]+)</offset>{_S}*<text>([^<&]*)</text>"
+    f"((?:{_S}*{_common('(?:')})*){_S}*</passage>"
+    # 4: a document's start and its id
+    f"|<document>{_S}*<id>([^<&]*)</id>"
+    # 5-7: any annotation of infons, locations and a text
+    f"|<annotation(?:{_S}+id{_S}*={_S}*{_VALUE})?{_S}*>"
+    f"((?:{_S}*(?:{_INFON}|{_LOCATION}|<text>[^<]*</text>|<text/>))*){_S}*</annotation>"
+    # 8: white space between elements
+    f"|({_S}+)"
+    # 9, 10: an element that holds others opens or closes
+    "|<(collection|document|passage)>|</(collection|document|passage)>"
+    # 11, 12: an element of text, 13: an empty one (<name/>)
+    r"|<(id|offset|text|source|date|key)>([^<]*)</\11>|<(id|offset|text|source|date|key)/>"
+    # 14-16: an infon outside annotations (read for its syntax only)
+    f"|<infon{_S}+key{_S}*={_S}*{_VALUE}{_S}*>([^<]*)</infon>"
+)
+_INNER = _xml_pattern(
+    f"<(infon){_S}+key{_S}*={_S}*{_VALUE}{_S}*(?:>([^<]*)</infon>|/>)"
+    f"|<(location){_S}+(offset|length){_S}*={_S}*{_VALUE}{_S}+(offset|length){_S}*={_S}*"
+    f"{_VALUE}{_S}*/>"
+    "|<(text)>([^<]*)</text>|<(text)/>"
+)
+_PROLOG = _xml_pattern(
+    f"(?:<\\?xml{_S}+version{_S}*={_S}*([\"'])1\\.0\\1"
+    f"(?:{_S}+encoding{_S}*={_S}*([\"'])(?:UTF|utf)-8\\2)?"
+    f"(?:{_S}+standalone{_S}*={_S}*([\"'])(?:yes|no)\\3)?{_S}*\\?>)?{_S}*"
+    f"(?:<!DOCTYPE{_S}+collection{_S}+SYSTEM{_S}+(?:\"[^\"<>]*\"|'[^'<>]*'){_S}*>{_S}*)?"
+)
+_REFERENCE = re.compile("&(?:#([0-9]{1,7})|#x([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos));")
+_NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+
+
+def _reference(found: re.Match[str]) -> str:
+    decimal, hexadecimal, name = found.groups()
+    if name:
+        return _NAMED[name]
+    code = int(decimal) if decimal else int(hexadecimal, 16)
+    if not (
+        code in (0x9, 0xA, 0xD)
+        or 0x20 <= code <= 0xD7FF
+        or 0xE000 <= code <= 0xFFFD
+        or 0x10000 <= code <= 0x10FFFF
+    ):
+        raise _Decline
+    return chr(code)
+
+
+def _content(text: str) -> str:
+    """Character data as XML reads it: the five predefined entities and character references
+    replaced (any other ``&``: declined)."""
+    if "&" not in text:
+        return text
+    if text.count("&") != len(_REFERENCE.findall(text)):
+        raise _Decline
+    return _REFERENCE.sub(_reference, text)
+
+
+def _attribute(first: str, second: str = "") -> str:
+    """An attribute value (one of its two quotings matched) as XML reads it: white space
+    characters written as such become spaces, then references are replaced."""
+    value = first or second
+    if "\t" in value or "\n" in value:
+        value = value.replace("\t", " ").replace("\n", " ")
+    return _content(value)
+
+
+def _whole_or_decline(value: str) -> int:
+    text = value.strip()
+    if not text.isascii() or not text.isdigit():
+        raise _Decline
+    return int(text)
+
+
+def _scan_xml(
+    text: str, type_infon: str = "type", id_infon: str = "identifier"
+) -> list[_Document] | None:
+    """The fast scan of BioC XML: the common layout (``collection`` of ``source``, ``date``,
+    ``key``, ``infon`` and ``document`` elements; ``document`` of ``id``, ``infon``,
+    ``passage`` and ``annotation``; ``passage`` of ``infon``, ``offset``, ``text`` and
+    ``annotation``; ``annotation`` of ``infon``, ``location`` and ``text``; no attributes but
+    these; an XML declaration of UTF-8 and a ``SYSTEM`` document type at most) read by regular
+    expressions over its tags, text decoded as XML decodes it, each passage of the most common
+    form read in columns (:class:`_Block`); ``None`` to decline anything else (sentences,
+    relations, CDATA, comments, processing instructions, entities other than the five
+    predefined, other elements or attributes, anything malformed or in error:
+    :func:`_parse_xml` reads it, and names the error)."""
     try:
-        return fromstring(text)
-    except ParseError:
+        return _scanned_xml(text, type_infon, id_infon)
+    except _Decline:
         return None
+
+
+def _block(holder: tuple[int, int], region: str, type_infon: str, id_infon: str) -> _Block:
+    """The annotations of a common passage (``region``: its annotation elements) as columns."""
+    rows = _COMMON_ANNOTATIONS.findall(region)
+    if not rows:
+        return _Block(holder, (), (), (), (), (), ())
+    ids, k1, v1, k2, v2, offsets, lengths, texts = zip(*rows, strict=True)
+    if "&" in region:
+        v1, v2, texts = (tuple(map(_content, column)) for column in (v1, v2, texts))
+    names = "".join(ids) + "".join(k1) + "".join(k2)
+    if "&" in names or "\t" in names or "\n" in names:
+        ids, k1, k2 = (tuple(map(_attribute, column)) for column in (ids, k1, k2))
+    return _Block(
+        holder,
+        ids,
+        _infon_values(type_infon, k1, v1, k2, v2),
+        _infon_values(id_infon, k1, v1, k2, v2),
+        tuple(map(int, offsets)),
+        tuple(map(int, lengths)),
+        texts,
+    )
+
+
+def _infon_values(
+    key: str,
+    k1: Sequence[str],
+    v1: Sequence[str],
+    k2: Sequence[str],
+    v2: Sequence[str],
+) -> Sequence[str]:
+    """Each annotation's value of infon ``key`` (``k1``/``v1``: the first infon's key and
+    value, empty when none; ``k2``/``v2``: the second's, which wins, as in a mapping), empty
+    when it has none."""
+    if key not in k2:
+        if k1.count(key) == len(k1):
+            return v1
+        if key not in k1:
+            return ("",) * len(k1)
+    return tuple(
+        b if q == key else a if p == key else "" for p, a, q, b in zip(k1, v1, k2, v2, strict=True)
+    )
+
+
+def _scanned_xml(text: str, type_infon: str, id_infon: str) -> list[_Document]:
+    if "\r" in text:  # XML reads every line end as \n before anything else
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "]]>" in text or not type_infon or not id_infon:
+        raise _Decline  # (an empty infon name would match the infons a passage lacks)
+    prolog = _PROLOG.match(text)
+    at = prolog.end() if prolog is not None else 0
+    scanner = _TOKENS.scanner(text, at)  # type: ignore[attr-defined]
+    documents: list[_Document] = []
+    seen_id = False
+    depth = 0  # 0 outside the root, 1 collection, 2 document, 3 passage
+    closed = False
+    document = _Document("")
+    held: list[_Annotation] = []
+    own: list[_Annotation | _Block] = []
+    offset: str | None = None
+    body: str | None = None
+    end = at
+    for token in iter(scanner.match, None):
+        end = token.end()
+        last = token.lastindex
+        if last == 3 and depth == 2:  # a common passage
+            p_offset, p_text, p_region = token.group(1, 2, 3)
+            where = int(p_offset)
+            document.pieces.append((where, p_text))
+            document.annotations.append(
+                _block((where, len(p_text)), p_region, type_infon, id_infon)
+            )
+            continue
+        if last == 4 and depth == 1 and not closed:  # a document and its id
+            document, own, seen_id = _Document(token.group(4)), [], True
+            depth = 2
+            continue
+        if last == 10 and depth == 2 and token.group(10) == "document":
+            depth = 1
+            if not document.id:
+                document.id = str(len(documents) + 1)
+            document.annotations.extend(own)
+            documents.append(document)
+            continue
+        (
+            p_offset,
+            p_text,
+            p_region,
+            d_id,
+            a_id,
+            a_id2,
+            a_inner,
+            space,
+            opened,
+            shut,
+            leaf,
+            leaf_text,
+            empty_leaf,
+            i1,
+            i2,
+            i_text,
+        ) = token.groups()
+        if p_offset is not None:  # a common passage
+            if depth != 2:
+                raise _Decline
+            where = int(p_offset)
+            document.pieces.append((where, p_text))
+            document.annotations.append(
+                _block((where, len(p_text)), p_region, type_infon, id_infon)
+            )
+        elif d_id is not None:  # a document and its id
+            if depth != 1 or closed:
+                raise _Decline
+            document, own, seen_id = _Document(d_id), [], True
+            depth = 2
+        elif a_inner is not None:  # any other annotation
+            if depth not in (2, 3):
+                raise _Decline
+            infons: dict[str, str] = {}
+            locations: list[tuple[Any, Any]] = []
+            written = None
+            for (
+                infon,
+                k1,
+                k2,
+                value,
+                location,
+                n1,
+                v1,
+                w1,
+                n2,
+                v2,
+                w2,
+                tag,
+                inside,
+                _,
+            ) in _INNER.findall(a_inner):
+                if infon:
+                    infons[_attribute(k1, k2)] = _content(value)
+                elif location:
+                    if n1 == n2:
+                        raise _Decline  # an attribute twice: not XML
+                    first, second = _attribute(v1, w1), _attribute(v2, w2)
+                    locations.append((first, second) if n1 == "offset" else (second, first))
+                elif written is None:
+                    written = _content(inside) if tag else ""
+            annotation = (
+                _attribute(a_id or "", a_id2 or ""),
+                infons,
+                locations,
+                written or "",
+                None,
+            )
+            (held if depth == 3 else own).append(annotation)
+        elif space is not None:
+            continue
+        elif opened is not None:
+            if closed or (depth, opened) not in (
+                (0, "collection"),
+                (1, "document"),
+                (2, "passage"),
+            ):
+                raise _Decline
+            if opened == "document":
+                document, own, seen_id = _Document(""), [], False
+            elif opened == "passage":
+                held, offset, body = [], None, None
+            depth += 1
+        elif shut is not None:
+            if (depth, shut) not in ((1, "collection"), (2, "document"), (3, "passage")):
+                raise _Decline
+            depth -= 1
+            if shut == "document":
+                if not document.id:
+                    document.id = str(len(documents) + 1)
+                document.annotations.extend(own)
+                documents.append(document)
+            elif shut == "passage":
+                where = _whole_or_decline("0" if offset is None else offset)
+                if body is not None:
+                    document.pieces.append((where, body))
+                holder = (where, 0 if body is None else len(body))
+                document.annotations.extend((*a[:4], holder) for a in held)
+            else:
+                closed = True
+        elif leaf is not None or empty_leaf is not None:
+            name = leaf if leaf is not None else empty_leaf
+            value = _content(leaf_text) if leaf is not None else ""
+            if depth == 1 and name in ("source", "date", "key"):
+                pass
+            elif depth == 2 and name == "id" and not seen_id:
+                document.id, seen_id = value, True
+            elif depth == 3 and name == "offset" and offset is None:
+                offset = value
+            elif depth == 3 and name == "text" and body is None:
+                body = value
+            else:
+                raise _Decline
+        elif i_text is not None:  # an infon of a collection, document or passage
+            if depth == 0:
+                raise _Decline
+            _attribute(i1 or "", i2 or "")
+            _content(i_text)
+        else:  # pragma: no cover - every alternative is handled above
+            raise _Decline
+    if not closed or end != len(text):
+        raise _Decline
+    return documents
 
 
 def _parse_xml(text: str, path: str) -> Element:
@@ -128,10 +510,12 @@ def _parse_xml(text: str, path: str) -> Element:
     return root
 
 
-def _xml_documents(text: str, path: str) -> Iterator[_Document]:
-    root = _scan_xml(text)
-    if root is None:
-        root = _parse_xml(text, path)
+def _xml_documents(text: str, path: str, type_infon: str, id_infon: str) -> Iterator[_Document]:
+    scanned = _scan_xml(text, type_infon, id_infon)
+    if scanned is not None:
+        yield from scanned
+        return
+    root = _parse_xml(text, path)
     if root.tag != "collection":
         raise InputError(f"expected a BioC <collection>, not <{root.tag}>", path)
 
@@ -144,7 +528,7 @@ def _xml_documents(text: str, path: str) -> Iterator[_Document]:
 
     def annotations(node: Element, holder: tuple[int, int] | None) -> list[_Annotation]:
         return [
-            _Annotation(
+            (
                 a.get("id", ""),
                 infons(a),
                 [(loc.get("offset", ""), loc.get("length", "")) for loc in a.findall("location")],
@@ -190,13 +574,140 @@ def _xml_documents(text: str, path: str) -> Iterator[_Document]:
         yield document
 
 
-def _json_documents(text: str, path: str) -> Iterator[_Document]:
+def _scan_json(documents: list[Any], type_infon: str, id_infon: str) -> list[_Document] | None:
+    """The fast step of BioC JSON: the whole collection in columns (each column one pass over
+    every passage or annotation of the file) when every document is an object of passages and
+    nothing else, every passage an object of a whole-number offset, a text and annotations
+    (no sentences, no relations), every annotation as :func:`_json_annotations` takes it;
+    ``None`` to decline (the checked walk reads the file, and names what is wrong)."""
+    if not documents:
+        return []
+    if _types(documents) != {dict}:
+        return None
+    if any([d.get("annotations") or d.get("relations") for d in documents]):
+        return None
+    groups = [d.get("passages") or [] for d in documents]
+    if _types(groups) != {list}:
+        return None
+    passages = [p for group in groups for p in group]
+    if not passages:
+        return [_Document(str(d.get("id") or k)) for k, d in enumerate(documents, 1)]
+    if _types(passages) != {dict}:
+        return None
+    if any([p.get("sentences") or p.get("relations") for p in passages]):
+        return None
+    offsets = [p.get("offset", 0) for p in passages]
+    texts = [p.get("text") for p in passages]
+    if _types(offsets) != {int} or min(offsets) < 0 or _types(texts) != {str}:
+        return None
+    held = [p.get("annotations") or [] for p in passages]
+    if _types(held) != {list}:
+        return None
+    columns = _json_annotations([a for group in held for a in group], type_infon, id_infon)
+    if columns is None:
+        return None
+    ids, types, concepts, starts, lengths, texts_ = columns
+    out = []
+    p = a = 0  # the first passage and annotation of the document
+    for k, (node, group) in enumerate(zip(documents, groups, strict=True), 1):
+        document = _Document(str(node.get("id") or k))
+        for q in range(p, p + len(group)):
+            body = texts[q]
+            offset = offsets[q]
+            document.pieces.append((offset, body))
+            n = a + len(held[q])
+            document.annotations.append(
+                _Block(
+                    (offset, len(body)),
+                    ids[a:n],
+                    types[a:n],
+                    concepts[a:n],
+                    starts[a:n],
+                    lengths[a:n],
+                    texts_[a:n],
+                )
+            )
+            a = n
+        p += len(group)
+        out.append(document)
+    return out
+
+
+def _json_annotations(
+    annotations: list[Any], type_infon: str, id_infon: str
+) -> tuple[Sequence[Any], ...] | None:
+    """Annotations as the columns of a :class:`_Block` (ids, types, concepts, starts, lengths,
+    texts) when each is an object with an id, infons (an object), a text (a string) and one
+    location of whole numbers; ``None`` to decline.  Each column is one pass of C code."""
+    if not annotations:
+        return (), (), (), (), (), ()
+    if _types(annotations) != {dict}:
+        return None
+    try:
+        locations = list(map(_LOCATIONS, annotations))
+        if _types(locations) != {list} or set(map(len, locations)) != {1}:
+            return None
+        first = list(map(_FIRST, locations))
+        if _types(first) != {dict}:
+            return None
+        starts = list(map(_OFFSET, first))
+        lengths = list(map(_LENGTH, first))
+        infons = list(map(_INFONS, annotations))
+        texts = list(map(_TEXT, annotations))
+        ids = list(map(_ID, annotations))
+    except KeyError:
+        return None
+    if _types(starts) != {int} or _types(lengths) != {int} or min(starts) < 0 or min(lengths) < 0:
+        return None
+    if _types(infons) != {dict} or _types(texts) != {str}:
+        return None
+    return (
+        ids if _types(ids) == {str} else list(map(str, ids)),
+        _strings(list(map(methodcaller("get", type_infon), infons))),
+        _strings(list(map(methodcaller("get", id_infon), infons))),
+        starts,
+        lengths,
+        texts,
+    )
+
+
+_LOCATIONS, _INFONS, _TEXT, _ID = map(itemgetter, ("locations", "infons", "text", "id"))
+_FIRST, _OFFSET, _LENGTH = itemgetter(0), itemgetter("offset"), itemgetter("length")
+
+
+def _types(values: list[Any]) -> set[type]:
+    return set(map(type, values))
+
+
+def _strings(values: list[Any]) -> Sequence[str]:
+    """Infon values as strings (``None``, or no such infon: empty)."""
+    if _types(values) == {str}:
+        return values
+    return ["" if v is None else v if type(v) is str else str(v) for v in values]
+
+
+def _json_block(
+    annotations: Any, holder: tuple[int, int], type_infon: str, id_infon: str
+) -> _Block | None:
+    """The fast step of one JSON passage the collection's step declined: its annotations in
+    columns (:func:`_json_annotations`), or ``None``."""
+    if type(annotations) is not list:
+        return None
+    columns = _json_annotations(annotations, type_infon, id_infon)
+    return None if columns is None else _Block(holder, *columns)
+
+
+def _json_documents(text: str, path: str, type_infon: str, id_infon: str) -> Iterator[_Document]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise InputError(f"not JSON ({error.msg})", path, error.lineno) from None
     if not isinstance(data, Mapping) or not isinstance(data.get("documents"), list):
         raise InputError('expected a BioC JSON collection (an object with "documents")', path)
+    scanned = _scan_json(data["documents"], type_infon, id_infon)
+    if scanned is not None:
+        yield from scanned
+        return
 
     def items(node: Any, key: str, where: str) -> list[Any]:
         value = node.get(key) or [] if isinstance(node, Mapping) else None
@@ -209,14 +720,23 @@ def _json_documents(text: str, path: str) -> Iterator[_Document]:
         return {str(k): "" if v is None else str(v) for k, v in value.items()}
 
     def annotations(node: Any, holder: tuple[int, int] | None, where: str) -> list[_Annotation]:
-        out = []
+        # infons stay as written (their values are made strings where they are read), so are
+        # locations (a whole number stays one; anything else is made a string and checked)
+        out: list[_Annotation] = []
         for a in items(node, "annotations", where):
-            locations = [
-                (str(loc.get("offset", "")), str(loc.get("length", "")))
-                for loc in items(a, "locations", where)
-            ]
+            value = a.get("infons") or {}
+            value.items()  # not a mapping: the error it always was
             out.append(
-                _Annotation(str(a.get("id", "")), infons(a), locations, a.get("text") or "", holder)
+                (
+                    str(a.get("id", "")),
+                    value,
+                    [
+                        (loc.get("offset", ""), loc.get("length", ""))
+                        for loc in items(a, "locations", where)
+                    ],
+                    a.get("text") or "",
+                    holder,
+                )
             )
         return out
 
@@ -244,7 +764,12 @@ def _json_documents(text: str, path: str) -> Iterator[_Document]:
             sentences = items(passage, "sentences", where)
             if body is not None:
                 document.pieces.append((offset, body))
-                document.annotations.extend(annotations(passage, (offset, len(body)), where))
+                held = (offset, len(body))
+                block = _json_block(passage.get("annotations"), held, type_infon, id_infon)
+                if block is not None:
+                    document.annotations.append(block)
+                else:
+                    document.annotations.extend(annotations(passage, held, where))
             for sentence in sentences:
                 s_offset = _whole(
                     str(sentence.get("offset", 0)), document.id, "sentence offset", path
@@ -269,10 +794,25 @@ def _whole(value: str, document: str, what: str, path: str) -> int:
     return int(text)
 
 
+def _number(value: Any, document: str, what: str, path: str) -> int:
+    """A location's offset or length as written (a JSON whole number, or a string)."""
+    if type(value) is int and value >= 0:
+        return value
+    return _whole(str(value), document, what, path)
+
+
+def _infon(infons: Mapping[str, Any], key: str) -> str:
+    value = infons.get(key)
+    return "" if value is None else str(value)
+
+
 # --- one document ----------------------------------------------------------------------------
 
 
 def _document_text(document: _Document, path: str) -> str:
+    if len(document.pieces) == 1:
+        offset, body = document.pieces[0]
+        return " " * offset + body
     parts: list[str] = []
     length = 0
     for offset, body in sorted(document.pieces, key=lambda piece: piece[0]):
@@ -302,10 +842,11 @@ def _fragments(
     document: _Document, annotation: _Annotation, path: str, byte_map: dict[int, int] | None
 ) -> list[tuple[int, int]]:
     out = []
-    for offset, length in annotation.locations:
-        where = f"document {document.id!r}, annotation {annotation.id!r}"
-        start = _whole(offset, document.id, f"annotation {annotation.id!r} offset", path)
-        size = _whole(length, document.id, f"annotation {annotation.id!r} length", path)
+    name = annotation[0]
+    for offset, length in annotation[2]:
+        where = f"document {document.id!r}, annotation {name!r}"
+        start = _number(offset, document.id, f"annotation {name!r} offset", path)
+        size = _number(length, document.id, f"annotation {name!r} length", path)
         end = start + size
         if byte_map is not None:
             if start not in byte_map or end not in byte_map:
@@ -318,22 +859,20 @@ def _fragments(
     return sorted(out)
 
 
-def _inside(
-    fragments: list[tuple[int, int]],
-    holder: tuple[int, int] | None,
-    text: str,
-    byte_map: dict[int, int] | None,
-) -> bool:
+def _bounds(
+    holder: tuple[int, int] | None, text: str, byte_map: dict[int, int] | None
+) -> tuple[int, int]:
+    """Where the locations of an annotation held by ``holder`` may lie."""
     low, high = 0, len(text)
     if holder is not None and holder[1] > 0:
         low, high = holder[0], holder[0] + holder[1]
         if byte_map is not None:  # the holder's offset counts bytes too
             low = byte_map.get(low, low)
             high = low + holder[1]
-    return all(low <= start <= end <= high for start, end in fragments)
+    return low, high
 
 
-def _matches(fragments: list[tuple[int, int]], text: str, written: str) -> bool:
+def _matches(fragments: Sequence[tuple[int, int]], text: str, written: str) -> bool:
     return " ".join(text[s:e] for s, e in fragments) == written
 
 
@@ -348,19 +887,43 @@ def read_bioc_text(
 ) -> BiocCorpus:
     """The documents of BioC ``text`` in ``form`` (``bioc-xml`` or ``bioc-json``; the module
     doc gives the rules); ``path`` names it in errors and warnings."""
+    files, warnings = read_bioc_columns(
+        text, path, form, type_infon=type_infon, id_infon=id_infon, offsets=offsets
+    )
+    return BiocCorpus([f.document() for f in files], warnings)
+
+
+def read_bioc_columns(
+    text: str,
+    path: str,
+    form: str,
+    *,
+    type_infon: str = "type",
+    id_infon: str = "identifier",
+    offsets: str = "chars",
+) -> tuple[list[BiocFile], list[str]]:
+    """:func:`read_bioc_text` as columns (:class:`BiocFile`), and the reader's warnings."""
     if form not in FORMATS:
         raise InputError(f"unknown BioC format {form!r}; expected one of {', '.join(FORMATS)}")
     if offsets not in OFFSET_UNITS:
         raise InputError(f"offsets {offsets!r}: expected one of {', '.join(OFFSET_UNITS)}")
     read = _xml_documents if form == "bioc-xml" else _json_documents
-    documents: list[AnnotatedDocument] = []
+    documents: list[BiocFile] = []
     warnings: list[str] = []
     seen: set[str] = set()
-    for document in read(text, path):
+    for document in read(text, path, type_infon, id_infon):
         if document.id in seen:
             raise InputError(f"document {document.id!r} appears twice", path)
         seen.add(document.id)
         body = _document_text(document, path)
+        if offsets != "chars":  # other units: one annotation at a time
+            document.annotations = [
+                one
+                for item in document.annotations
+                for one in (
+                    item.annotations(type_infon, id_infon) if isinstance(item, _Block) else [item]
+                )
+            ]
         unit = offsets
         if offsets == "auto":
             unit = _auto_unit(document, body, path)
@@ -369,8 +932,8 @@ def read_bioc_text(
                     f"{path}: document {document.id!r}: annotation texts match at UTF-8 byte "
                     "offsets, not at character offsets: read as bytes (--offsets auto)"
                 )
-        documents.append(_build(document, body, path, unit, type_infon, id_infon))
-    return BiocCorpus(documents, warnings)
+        documents.append(_columns(document, body, path, unit, type_infon, id_infon))
+    return documents, warnings
 
 
 def _auto_unit(document: _Document, body: str, path: str) -> str:
@@ -379,61 +942,207 @@ def _auto_unit(document: _Document, body: str, path: str) -> str:
     byte_map = _char_of_byte(body)
     by_chars = by_bytes = True
     for annotation in document.annotations:
-        if not annotation.text:
+        if isinstance(annotation, _Block):  # pragma: no cover - expanded before
+            raise AssertionError("columns where annotations one by one were expected")
+        if not annotation[3]:
             continue
         chars = _fragments(document, annotation, path, None)
-        by_chars = by_chars and _matches(chars, body, annotation.text)
+        by_chars = by_chars and _matches(chars, body, annotation[3])
         try:
             in_bytes = _fragments(document, annotation, path, byte_map)
         except InputError:
             by_bytes = False
             continue
-        by_bytes = by_bytes and _matches(in_bytes, body, annotation.text)
+        by_bytes = by_bytes and _matches(in_bytes, body, annotation[3])
     return "utf8-bytes" if by_bytes and not by_chars else "chars"
 
 
-def _build(
+def _columns(
     document: _Document, body: str, path: str, unit: str, type_infon: str, id_infon: str
-) -> AnnotatedDocument:
+) -> BiocFile:
+    """One document's annotations as columns: each location checked against its passage (an
+    :class:`InputError` naming the document and annotation), each text against the document's
+    (a warning naming both strings)."""
     byte_map = _char_of_byte(body) if unit == "utf8-bytes" else None
-    mentions: list[Mention] = []
-    normalizations: list[Normalization] = []
-    warnings: list[str] = []
-    for k, annotation in enumerate(document.annotations, 1):
-        name = annotation.id or f"A{k}"
-        if not annotation.locations:
+    out = _Out()
+    k = 0
+    for item in document.annotations:
+        if isinstance(item, _Block):
+            _block_columns(document, item, k, body, path, out)
+            k += len(item.ids)
+            continue
+        k += 1
+        aid, infons, locations, written, holder = item
+        if not locations:
             continue  # a document-level annotation without a place: no mention
-        fragments = _fragments(document, annotation, path, byte_map)
-        if not _inside(fragments, annotation.holder, body, byte_map):
-            raise InputError(
-                f"document {document.id!r}, annotation {name!r}: location "
-                f"{';'.join(f'{s}-{e}' for s, e in fragments)} is past its passage "
-                f"(or the document text, {len(body)} characters)",
-                path,
-            )
-        if annotation.text and not _matches(fragments, body, annotation.text):
-            found = " ".join(body[s:e] for s, e in fragments)
-            warnings.append(
-                f"{path}: document {document.id!r}, annotation {name!r}: text "
-                f"{annotation.text!r} where the document has {found!r}"
-            )
-        kind = annotation.infons.get(type_infon, "")
-        mentions.append(Mention(Span(tuple(fragments)), kind, name, annotation.text, 0))
-        concept = annotation.infons.get(id_infon, "")
+        name = aid or f"A{k}"
+        fragments = tuple(_fragments(document, item, path, byte_map))
+        start, end = fragments[0][0], fragments[-1][1]
+        out.discontinuous = out.discontinuous or len(fragments) > 1
+        low, high = _bounds(holder, body, byte_map)
+        if not all(low <= s <= e <= high for s, e in fragments):
+            raise _past(document, name, fragments, body, path)
+        if written and not _matches(fragments, body, written):
+            out.warnings.append(_differs(document, name, written, fragments, body, path))
+        out.ids.append(name)
+        out.types.append(_infon(infons, type_infon))
+        out.starts.append(start)
+        out.ends.append(end)
+        out.texts.append(written)
+        out.fragments.append(fragments)
+        concept = _infon(infons, id_infon)
         if concept:
-            normalizations.append(
-                Normalization(f"N{k}", "Reference", name, id_infon, concept, annotation.text)
-            )
-    relations = [
+            out.concepts.append((k, name, concept, written))
+    relations = tuple(
         Relation(rid or f"R{k}", infons.get("type", infons.get("relation", "")), tuple(nodes))
         for k, (rid, infons, nodes) in enumerate(document.relations, 1)
-    ]
-    return AnnotatedDocument(
-        document.id,
-        tuple(mentions),
-        body,
-        normalizations=tuple(normalizations),
-        relations=tuple(relations),
-        path=path,
-        warnings=tuple(warnings),
     )
+    return BiocFile(
+        id=document.id,
+        path=path,
+        ids=out.ids,
+        types=out.types,
+        starts=out.starts,
+        ends=out.ends,
+        texts=out.texts,
+        fragments=_filled(out) if out.discontinuous else None,
+        text=body,
+        relations=relations,
+        concepts=out.concepts,
+        id_infon=id_infon,
+        sentences=tuple(out.warnings),
+    )
+
+
+class _Out:
+    """The columns of one document as they are built."""
+
+    __slots__ = (
+        "concepts",
+        "discontinuous",
+        "ends",
+        "fragments",
+        "ids",
+        "starts",
+        "texts",
+        "types",
+        "warnings",
+    )
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self.types: list[str] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.texts: list[Any] = []
+        self.fragments: list[tuple[tuple[int, int], ...] | None] = []
+        self.concepts: list[tuple[int, str, str, Any]] = []
+        self.warnings: list[str] = []
+        self.discontinuous = False
+
+
+def _filled(out: _Out) -> list[tuple[tuple[int, int], ...]]:
+    """Every annotation's fragments (a block's: its one location)."""
+    return [
+        ((s, e),) if f is None else f
+        for f, s, e in zip(out.fragments, out.starts, out.ends, strict=True)
+    ]
+
+
+def _block_columns(
+    document: _Document, block: _Block, k: int, body: str, path: str, out: _Out
+) -> None:
+    """A block's annotations (the ``k + 1``-th of the document first) added to ``out``, all
+    checked at once (in character offsets)."""
+    if not block.ids:
+        return
+    starts = block.starts
+    ends: Sequence[int] = tuple(map(add, starts, block.lengths))
+    names = block.ids
+    if "" in names:
+        names = [i or f"A{k + j}" for j, i in enumerate(names, 1)]
+    low, high = _bounds(block.holder, body, None)
+    if min(starts) < low or max(ends) > high:
+        for name, start, end in zip(names, starts, ends, strict=True):
+            if not low <= start <= end <= high:
+                raise _past(document, name, ((start, end),), body, path)
+    texts = block.texts
+    found = [body[s:e] for s, e in zip(starts, ends, strict=True)]
+    if found != texts:
+        for name, start, end, written, there in zip(names, starts, ends, texts, found, strict=True):
+            if written and there != written:
+                out.warnings.append(_differs(document, name, written, ((start, end),), body, path))
+    out.ids.extend(names)
+    out.types.extend(block.types)
+    out.starts.extend(starts)
+    out.ends.extend(ends)
+    out.texts.extend(texts)
+    out.fragments.extend([None] * len(starts))  # built when some annotation is discontinuous
+    if any(block.concepts):
+        out.concepts.extend(
+            (k + j, names[j - 1], concept, texts[j - 1])
+            for j, concept in enumerate(block.concepts, 1)
+            if concept
+        )
+
+
+def _past(
+    document: _Document, name: str, fragments: Sequence[tuple[int, int]], body: str, path: str
+) -> InputError:
+    return InputError(
+        f"document {document.id!r}, annotation {name!r}: location "
+        f"{';'.join(f'{s}-{e}' for s, e in fragments)} is past its passage "
+        f"(or the document text, {len(body)} characters)",
+        path,
+    )
+
+
+def _differs(
+    document: _Document,
+    name: str,
+    written: Any,
+    fragments: Sequence[tuple[int, int]],
+    body: str,
+    path: str,
+) -> str:
+    found = " ".join(body[s:e] for s, e in fragments)
+    return (
+        f"{path}: document {document.id!r}, annotation {name!r}: text "
+        f"{written!r} where the document has {found!r}"
+    )
+
+
+@dataclass(slots=True)
+class BiocFile(AnnFile):
+    """One BioC document as columns (:class:`~annoscore.formats.brat_model.AnnFile`), its
+    concept ids and warnings kept apart until :meth:`document` builds the model objects.
+
+    ``normalizations`` stays empty here: the concept ids are ``concepts`` (position, mention
+    id, id, text); ``sentences`` are the reader's warnings (a document's text checks), as
+    sentences.
+    """
+
+    concepts: list[tuple[int, str, str, Any]] = field(default_factory=list)
+    id_infon: str = "identifier"
+    sentences: tuple[str, ...] = ()
+
+    def document(self) -> AnnotatedDocument:
+        """The document as the model holds it: a :class:`Mention` per annotation (fragments
+        sorted), a ``Reference`` :class:`Normalization` per concept id."""
+        return AnnotatedDocument(
+            self.id,
+            tuple(
+                Mention(Span(f), t, i, x, 0)
+                for f, t, i, x in zip(
+                    self.entity_fragments(), self.types, self.ids, self.texts, strict=True
+                )
+            ),
+            self.text,
+            normalizations=tuple(
+                Normalization(f"N{k}", "Reference", name, self.id_infon, concept, written)
+                for k, name, concept, written in self.concepts
+            ),
+            relations=self.relations,
+            path=self.path,
+            warnings=self.sentences,
+        )

@@ -228,9 +228,12 @@ def _read_side(
     if form == "brat" or (form is None and path.suffix == ".ann"):
         corpus = read_brat_corpus(path, strict_input=options.strict_input)
         return corpus.files, "brat", list(corpus.warnings)
-    read = read_corpus(path, form, type_infon=options.type_infon, id_infon=options.id_infon)
-    saw(path, read.documents)  # the ids of a chunk of the file (annoscore.scale)
-    return read.documents, read.form, [note(w, "format.read") for w in read.warnings]
+    read = read_corpus(
+        path, form, type_infon=options.type_infon, id_infon=options.id_infon, columns=True
+    )
+    documents = read.documents if read.files is None else read.files  # BioC: columns
+    saw(path, documents)  # the ids of a chunk of the file (annoscore.scale)
+    return documents, read.form, [note(w, "format.read") for w in read.warnings]
 
 
 def count_spans(
