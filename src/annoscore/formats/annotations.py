@@ -34,6 +34,11 @@ from typing import Literal
 from annoscore.errors import InputError
 from annoscore.model import AnnotatedDocument, Mention, Span
 
+if typing.TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from annoscore.formats.brat_model import AnnFile
+
 Format = Literal[
     "brat",
     "bioc-xml",
@@ -205,6 +210,33 @@ def read_corpus(
             )
         by_id[document.id] = document
     return AnnotationCorpus(form, by_id, tuple(warnings))
+
+
+def read_columns(
+    path: Path, form: str | None = None, *, type_infon: str = "type", id_infon: str = "identifier"
+) -> tuple[str, Mapping[str, AnnotatedDocument | AnnFile], tuple[str, ...]]:
+    """:func:`read_corpus` as the ``spans`` task scores it: its format, its documents by id,
+    its warnings; a PubTator file's documents as columns
+    (:func:`~annoscore.formats.pubtator.read_pubtator_columns`), any other as model objects.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+    >>> _ = path.write_text("1|t|Aspirin works\\n1|a|x\\n1\\t0\\t7\\tAspirin\\tChemical\\tD1\\n")
+    >>> form, documents, warnings = read_columns(path)
+    >>> form, list(documents["1"].types), warnings[0].split(": ")[1]
+    ('pubtator', ['Chemical'], 'read as pubtator (recognised from an ID|t|title line)')
+    """
+    warnings: tuple[str, ...] = ()
+    if form is None and not path.is_dir():
+        detected, why = detect_format(path)
+        if detected == "pubtator":
+            form, warnings = detected, (f"{path}: read as {detected} (recognised from {why})",)
+    if form == "pubtator":
+        from annoscore.formats.pubtator import read_pubtator_columns
+
+        return form, read_pubtator_columns(path), warnings
+    corpus = read_corpus(path, form, type_infon=type_infon, id_infon=id_infon)
+    return corpus.form, corpus.documents, corpus.warnings
 
 
 def read_annotations(path: Path, form: str | None = None) -> list[AnnotatedDocument]:
