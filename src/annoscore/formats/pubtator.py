@@ -421,7 +421,8 @@ def _scan_pubtator(text: str, path: str) -> dict[str, AnnFile | AnnotatedDocumen
     annotations = rows[row_tabs >= 4]
     relations = rows[row_tabs == 3]
     where = first_tab_at[annotations]
-    t0, t1, t2, t3, t4 = (tabs[where + k] for k in range(5))
+    t0, t1, t2, t3 = (tabs[where + k] for k in range(4))  # every annotation line has 4
+    t4 = np.where(n_tabs[annotations] >= 5, tabs[where + 4], newlines[annotations])
     t5 = np.where(n_tabs[annotations] >= 6, tabs[where + 5], newlines[annotations])
     for lo, hi in ((t0, t1), (t1, t2)):
         digits = hi - lo - 1
