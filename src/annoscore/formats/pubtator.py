@@ -352,26 +352,26 @@ def _scan_pubtator(text: str, path: str) -> dict[str, AnnFile | AnnotatedDocumen
     pad = len(_PAD)
     buf = np.frombuffer(_PAD + data + _PAD, dtype=np.uint8)
     end_of_data = pad + len(data)
-    newlines = np.flatnonzero(buf == 10)
+    control = np.flatnonzero(buf[:end_of_data] < 32)  # newlines, tabs, other control bytes
+    values = buf[control]
+    is_newline = values == 10
+    newlines = control[is_newline]
     n = newlines.size
     starts_of = np.empty(n, dtype=np.int64)
     starts_of[0] = pad
     starts_of[1:] = newlines[:-1] + 1
     blank = newlines == starts_of
-
-    def firsts(byte: int, extra: int) -> tuple[Any, Any, Any]:
-        """Positions of ``byte``, how many each line has, and the index of each line's first
-        among them (``extra`` positions past the data appended, so that the index plus up to
-        ``extra - 1`` stays inside)."""
-        found = np.flatnonzero(buf[:end_of_data] == byte)
-        upto = np.searchsorted(found, newlines)  # how many before each line's end
-        first = np.empty(n, dtype=np.int64)
-        first[0] = 0
-        first[1:] = upto[:-1]
-        return np.append(found, np.full(extra, end_of_data, dtype=np.int64)), upto - first, first
-
-    tabs, n_tabs, first_tab_at = firsts(9, 6)
-    bars, n_bars, first_bar_at = firsts(124, 1)
+    is_tab = values == 9
+    tabs = np.append(control[is_tab], np.full(6, end_of_data, dtype=np.int64))
+    n_tabs = np.bincount((np.cumsum(is_newline) - is_newline)[is_tab], minlength=n)[:n]
+    first_tab_at = np.cumsum(n_tabs) - n_tabs  # each line's first tab in ``tabs``
+    bars = np.flatnonzero(buf[:end_of_data] == 124)
+    bars_upto = np.searchsorted(bars, newlines)  # how many before each line's end
+    first_bar_at = np.empty(n, dtype=np.int64)
+    first_bar_at[0] = 0
+    first_bar_at[1:] = bars_upto[:-1]
+    n_bars = bars_upto - first_bar_at
+    bars = np.append(bars, [end_of_data])
     first_tab = np.where(n_tabs > 0, tabs[first_tab_at], newlines)
     first_bar = np.where(n_bars > 0, bars[first_bar_at], newlines)
     kind = buf[first_bar + 1]
@@ -502,20 +502,23 @@ def _scan_pubtator(text: str, path: str) -> dict[str, AnnFile | AnnotatedDocumen
     start_values, end_values = starts.tolist(), ends.tolist()
     lines = (annotations + 1).tolist()
     mention_ids = _mention_ids(int(np.diff(bounds).max(initial=0)))
+    ids_of: dict[int, list[str]] = {}  # one list per count, shared by the documents
     places = np.stack(
         [chars(pmid_at), chars(pmid_end), title_at, title_end, abstract_at, abstract_end]
     ).tolist()
     bound_list = bounds.tolist()
+    relation_of = {d: tuple(found) for d, found in relation_lists.items()}
     out: dict[str, AnnFile | AnnotatedDocument] = {}
-    for d, (doc_id_at, doc_id_end, a, b, c, e) in enumerate(zip(*places, strict=True)):
+    for d, doc_id_at, doc_id_end, a, b, c, e, lo, hi in zip(
+        range(n_docs), *places, bound_list[:-1], bound_list[1:], strict=True
+    ):
         doc_id = text[doc_id_at:doc_id_end]
         if doc_id in out:
             return None
-        lo, hi = bound_list[d], bound_list[d + 1]
         out[doc_id] = PubTatorFile(
             doc_id,
             path,
-            mention_ids[: hi - lo],
+            ids_of.get(hi - lo) or ids_of.setdefault(hi - lo, mention_ids[: hi - lo]),
             type_list[lo:hi],
             start_values[lo:hi],
             end_values[lo:hi],
@@ -525,7 +528,7 @@ def _scan_pubtator(text: str, path: str) -> dict[str, AnnFile | AnnotatedDocumen
             text[a:b] + SEPARATOR + text[c:e],
             (),
             (),
-            tuple(relation_lists.get(d, ())),
+            relation_of.get(d, ()),
             (),
             (),
             [],
