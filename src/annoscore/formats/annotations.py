@@ -216,8 +216,9 @@ def read_columns(
     path: Path, form: str | None = None, *, type_infon: str = "type", id_infon: str = "identifier"
 ) -> tuple[str, Mapping[str, AnnotatedDocument | AnnFile], tuple[str, ...]]:
     """:func:`read_corpus` as the ``spans`` task scores it: its format, its documents by id,
-    its warnings; a PubTator file's documents as columns
-    (:func:`~annoscore.formats.pubtator.read_pubtator_columns`), any other as model objects.
+    its warnings; the documents of a PubTator or JSONL file as columns
+    (:func:`~annoscore.formats.pubtator.read_pubtator_columns`,
+    :func:`~annoscore.formats.jsonl.read_jsonl_columns`), any other's as model objects.
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
@@ -227,14 +228,22 @@ def read_columns(
     ('pubtator', ['Chemical'], 'read as pubtator (recognised from an ID|t|title line)')
     """
     warnings: tuple[str, ...] = ()
+    columnar = ("pubtator", "prodigy-jsonl", "spacy-jsonl")
     if form is None and not path.is_dir():
         detected, why = detect_format(path)
-        if detected == "pubtator":
+        if detected in columnar:
             form, warnings = detected, (f"{path}: read as {detected} (recognised from {why})",)
     if form == "pubtator":
         from annoscore.formats.pubtator import read_pubtator_columns
 
         return form, read_pubtator_columns(path), warnings
+    if form in ("prodigy-jsonl", "spacy-jsonl"):
+        from annoscore.formats.jsonl import read_jsonl_columns
+
+        documents, skipped = read_jsonl_columns(path, form)
+        if skipped:
+            warnings += (f"{path}: {skipped} line(s) left out (answer not accept)",)
+        return form, documents, warnings
     corpus = read_corpus(path, form, type_infon=type_infon, id_infon=id_infon)
     return corpus.form, corpus.documents, corpus.warnings
 

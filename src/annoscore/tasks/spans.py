@@ -203,7 +203,7 @@ def _read_side(
 ) -> tuple[Mapping[str, SpanDocument], str, list[ScoreWarning]]:
     """One side's documents by id, its format and the reader's warnings: brat through its own
     reader, any other format (named, or recognised) through
-    :func:`~annoscore.formats.annotations.read_columns` (PubTator as columns)."""
+    :func:`~annoscore.formats.annotations.read_columns` (PubTator and JSONL as columns)."""
     if form is None and path.is_dir():
         form = detect_format(path)[0]  # brat, or a folder of i2b2 XML notes
     if form == "brat" or (form is None and path.suffix == ".ann"):
