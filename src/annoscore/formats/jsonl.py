@@ -263,7 +263,7 @@ def _scan_jsonl(
     raw_lines = text.split("\n")
     kept_lines = [k for k, line in enumerate(raw_lines, 1) if line.strip()]
     try:
-        items = [json.loads(raw_lines[k - 1]) for k in kept_lines]
+        items = list(map(json.loads, map(raw_lines.__getitem__, [k - 1 for k in kept_lines])))
     except json.JSONDecodeError:
         return None
     if set(map(type, items)) - {dict}:
@@ -275,19 +275,19 @@ def _scan_jsonl(
             skipped = len(keep) - sum(keep)
             items = [item for item, kept in zip(items, keep, strict=True) if kept]
             kept_lines = [k for k, kept in zip(kept_lines, keep, strict=True) if kept]
-    bodies = [item.get("text") for item in items]
+    get: Any = dict.get  # the types are checked
+    bodies: list[str] = list(map(get, items, repeat("text")))
     if set(map(type, bodies)) - {str}:
         return None
     names = [_document_id(item, number) for item, number in zip(items, kept_lines, strict=True)]
     if len(set(names)) != len(names):
         return None
-    span_lists = [item.get(key) or [] for item in items]
+    span_lists = [found or [] for found in map(get, items, repeat(key))]
     if set(map(type, span_lists)) - {list}:
         return None
     flat = list(chain.from_iterable(span_lists))
     if set(map(type, flat)) - {dict}:
         return None
-    get: Any = dict.get  # the types are checked below
     start_list: list[int] = list(map(get, flat, repeat("start")))
     end_list: list[int] = list(map(get, flat, repeat("end")))
     labels: list[str] = list(map(get, flat, repeat("label")))
@@ -316,14 +316,11 @@ def _scan_jsonl(
         strings = texts.strings()
         if any(isinstance(w, str) and w != s for w, s in zip(written, strings, strict=True)):
             return None
-    codes_of: dict[str, int] = {}
-    codes = np.fromiter(
-        map(codes_of.setdefault, labels, map(len, repeat(codes_of, n))),
-        dtype=np.int64,
-        count=n,
-    )
+    type_names = list(dict.fromkeys(labels))  # in first-seen order
+    position = {name: k for k, name in enumerate(type_names)}
+    codes = np.fromiter(map(position.__getitem__, labels), dtype=np.int64, count=n)
     block = EntityBlock()
-    block.add_arrays(starts, ends, codes, list(codes_of))
+    block.add_arrays(starts, ends, codes, type_names)
     if len(_IDS) < int(sizes.max(initial=0)):
         _IDS.extend(f"T{k}" for k in range(len(_IDS) + 1, int(sizes.max()) + 1))
     bounds = [0, *np.cumsum(sizes).tolist()]

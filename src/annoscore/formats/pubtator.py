@@ -286,14 +286,15 @@ class _Strings:
 
     __slots__ = ("_built", "_hi", "_lo", "_nothing", "_text")
 
-    def __init__(self, text: str, lo: list[int], hi: list[int], nothing: str = "") -> None:
+    def __init__(self, text: str, lo: Any, hi: Any, nothing: str = "") -> None:
         self._text, self._lo, self._hi, self._nothing = text, lo, hi, nothing
         self._built: list[str] | None = None
 
     def strings(self) -> list[str]:
         if self._built is None:
             text, nothing = self._text, self._nothing
-            built = [text[a:b] if a >= 0 else "" for a, b in zip(self._lo, self._hi, strict=True)]
+            pairs = zip(self._lo.tolist(), self._hi.tolist(), strict=True)
+            built = [text[a:b] if a >= 0 else "" for a, b in pairs]
             self._built = [s if s != nothing else "" for s in built] if nothing else built
         return self._built
 
@@ -474,9 +475,9 @@ def _scan_pubtator(text: str, path: str) -> dict[str, AnnFile | AnnotatedDocumen
     codes, type_names = _type_keys(buf, t3 + 1, t4)
     names = [name.decode("utf-8") for name in type_names]
     # the documents
-    written = _Strings(text, chars(t2 + 1).tolist(), chars(t3).tolist())
+    written = _Strings(text, chars(t2 + 1), chars(t3))
     concept_at = np.where(n_tabs[annotations] >= 5, chars(t4 + 1), -1)
-    concepts = _Strings(text, concept_at.tolist(), chars(t5).tolist(), nothing="-1")
+    concepts = _Strings(text, concept_at, chars(t5), nothing="-1")
     relation_lists: dict[int, list[Relation]] = {}
     if relations.size:
         for line_at, line_end, owner in zip(
