@@ -72,7 +72,7 @@ def _line(rng: random.Random, form: str, pool: list[str], clean: bool, many: boo
     if r < 0.4:
         item["id"] = rng.choice(pool)
     elif r < 0.7:
-        item["meta"] = {"id": rng.choice(pool)}
+        item["meta"] = {"id": rng.choice(pool)} if rng.random() < 0.9 else rng.choice(["x", [1]])
     elif r < 0.85:
         item["_input_hash"] = rng.choice([rng.randint(-(2**40), 2**40), rng.choice(pool)])
     if form == "prodigy-jsonl":

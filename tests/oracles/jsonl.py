@@ -51,8 +51,9 @@ def plain_jsonl(
         if type(body) is not str:
             raise JsonlError(number)
         name = str(number)
-        meta = item.get("meta") or {}
-        for candidate in (item.get("id"), meta.get("id"), item.get("_input_hash")):
+        meta = item.get("meta")
+        meta_id = meta.get("id") if type(meta) is dict else None
+        for candidate in (item.get("id"), meta_id, item.get("_input_hash")):
             if candidate is not None and candidate != "":
                 name = str(candidate)
                 break

@@ -15,11 +15,11 @@ Rules (``../shared/spec/formats.md``):
   before its start, is an :class:`~annoscore.errors.InputError` naming the file and line (and
   the span's index).  A span that carries its own ``text`` is checked against the document
   text (a warning naming both strings).
-* A document's id: its ``id``, else ``meta.id``, else Prodigy's ``_input_hash``, else its line
-  number.  Prodigy lines whose ``answer`` is not in ``answers`` (``accept`` by default) are
-  left out; ``_annotator_id`` is kept (:attr:`JsonlCorpus.annotators`); two kept lines with one
-  document id are an error naming both lines (several annotators: keep one with ``answers`` or
-  split the file).
+* A document's id: its ``id``, else ``meta.id`` (when ``meta`` is an object), else Prodigy's
+  ``_input_hash``, else its line number.  Prodigy lines whose ``answer`` is not in ``answers``
+  (``accept`` by default) are left out; ``_annotator_id`` is kept
+  (:attr:`JsonlCorpus.annotators`); two kept lines with one document id are an error naming
+  both lines (several annotators: keep one with ``answers`` or split the file).
 * An empty line is skipped; a line that is not a JSON object is an error.
 
 Two readings: :func:`read_jsonl` gives model objects; :func:`read_jsonl_columns` gives the
@@ -74,7 +74,9 @@ def read_jsonl(path: Path, form: str, answers: Collection[str] = ("accept",)) ->
 
 
 def _document_id(item: dict[str, Any], line: int) -> str:
-    for value in (item.get("id"), (item.get("meta") or {}).get("id"), item.get("_input_hash")):
+    meta = item.get("meta")
+    meta_id = meta.get("id") if isinstance(meta, dict) else None  # a meta not an object: none
+    for value in (item.get("id"), meta_id, item.get("_input_hash")):
         if value is not None and value != "":
             return str(value)
     return str(line)
