@@ -45,13 +45,16 @@ and JSONL are timed through the readers ``annoscore spans`` uses for them
 (``formats.pubtator.read_pubtator_columns``, ``formats.jsonl.read_jsonl_columns``: columns, the
 fast scan first), and also through their model readers (``read_pubtator``, ``read_jsonl``: a
 ``Mention`` per annotation), labelled "models".  Measured (2 CPUs shared with other jobs, load
-about 7, best of 15, CPU time, collector paused / running): PubTator columns 2.7-2.9x / 3.3-3.6x
-the floor (models 18-19x / 27x), Prodigy JSONL columns 3.3-3.5x / 3.5-3.9x (models 5.8x /
-6.6x): the 2x target is not met.  What remains, PubTator (2,000 documents, 20,000 annotations,
-2.2 MB; floor 7.5 ms): about 8 ms of NumPy on the bytes and about 4 us per document to build and
-later free its columns object (its row ranges, type, offset and line lists, lazy mention texts
-and concept ids); JSONL (floor 12 ms): ``json.loads`` keeping its objects (14 ms) and freeing
-them (about 5 ms), four C-level passes over the span dicts, and the documents' columns.
+7-22, best of 15, CPU time, collector paused / running): PubTator columns 2.4-2.9x / 2.9-3.6x
+the floor (models 15-19x / 23-27x), Prodigy JSONL columns 3.3-3.6x / 3.3-4.0x (models 5.4-5.8x
+/ 6.1-6.6x): the 2x target is not met.  ``annoscore spans`` end to end on these files (each
+against itself, whole process, best of 5, CPU seconds): PubTator 0.58 s before the columns,
+0.41 s after; Prodigy JSONL 0.51 s before, 0.43 s after.  What remains, PubTator (2,000
+documents, 20,000 annotations, 2.2 MB; floor 7.5 ms): about 8 ms of NumPy on the bytes and about
+4 us per document to build and later free its columns object (its row range, type, offset and
+line lists, lazy mention texts and concept ids); JSONL (floor 12 ms): ``json.loads`` keeping its
+objects (14 ms) and freeing them (about 5 ms), four C-level passes over the span dicts, and the
+documents' columns.
 
 Run: ``python benchmarks/sequence.py [--sentences 10000] [--repeat 3]``.
 """
