@@ -6,9 +6,10 @@ astral characters in the texts (offsets count code points), ``|`` and tabs insid
 composite concept ids, ``-1`` and empty last columns, 7-column lines, relation lines, CRLF,
 byte-order marks, a last line without its newline, documents without an abstract, mention texts
 that differ from the document text (a warning), offsets out of range or not numbers (an error
-naming the line), lines of too few fields, duplicate document ids; and many type names (past the
-scan's few-types numbering).  The ``spans`` scores of two random files read as columns equal
-those of the plain reading scored by ``tests/oracles/spans.py``.
+naming the line), lines of too few fields, duplicate document ids; many type names (past the
+scan's few-types numbering) and type names of 64 bytes and longer (past the scan's limit: the
+parser reads them).  The ``spans`` scores of two random files read as columns equal those of the
+plain reading scored by ``tests/oracles/spans.py``.
 
 ``ANNOSCORE_EQUIVALENCE_CASES`` multiplies the number of cases (default 1).
 """
@@ -35,7 +36,8 @@ from tests.oracles.spans import mode_table
 SCALE = max(1, int(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1")))
 CASES = 600 * SCALE
 WORDS = ["aspirin", "héparine", "BRCA1", "γ-globulin", "😀", "a|t|b", "x\ty", "中文", "of", "-1"]
-TYPES = ["Chemical", "Disease", "Gène", "", "T|x", "😀"]
+TYPES = ["Chemical", "Disease", "Gène", "", "T|x", "😀", "x" * 8]
+LONG_TYPES = ["Tÿpe" * 16, "L" * 64, "L" * 65]  # 80, 64 and 65 bytes: the scan takes up to 64
 
 
 def _document(rng: random.Random, pmid: str, clean: bool, many_types: bool) -> tuple[str, bool]:
@@ -78,6 +80,8 @@ def _document(rng: random.Random, pmid: str, clean: bool, many_types: bool) -> t
                 continue
         fine = fine and "\t" not in written  # a tab in the mention: other fields, a warning
         kind = f"Type{rng.randint(0, 40)}" if many_types else rng.choice(TYPES)
+        kind = rng.choice(LONG_TYPES) if rng.random() < 0.02 else kind
+        fine = fine and len(kind.encode()) <= 64  # a longer type: the parser reads the file
         concept = rng.choice(["D001241", "D003920|D001241", "-1", "", "MESH:D0000", pmid])
         fields = [pmid, first, last, written, kind]
         r = rng.random()
