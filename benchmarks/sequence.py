@@ -46,11 +46,23 @@ a side: XML 0.77 -> 0.55 s CPU, JSON 0.66 -> 0.60 s, output byte for byte the sa
 Then each new reader (the tag file as strings and as codes, PubTator, Prodigy JSONL, BioC JSON
 and XML; 2,000 documents of 10 annotations) against ``readers.floor`` in this process (target:
 within 2x; the floor of a JSON Lines file is ``json.loads`` of each line, of BioC XML reading and
-splitting its lines): the least CPU time of each, the two called in turn, a collection before
-each.  Each reader is the function the command reads with: BioC is ``read_bioc_files`` (the
-columns ``annoscore spans`` scores, no object per annotation; ``read_bioc`` builds the model
-objects from them), and BioC is measured a second time with the cyclic collector paused, as
-``spans`` runs.
+splitting its lines): best CPU time of ``--repeat`` rounds, the floor and the reader alternating,
+with the cyclic collector running and paused for both (``annoscore spans`` pauses it).  PubTator
+and JSONL are timed through the readers ``annoscore spans`` uses for them
+(``formats.pubtator.read_pubtator_columns``, ``formats.jsonl.read_jsonl_columns``: columns, the
+fast scan first), and also through their model readers (``read_pubtator``, ``read_jsonl``: a
+``Mention`` per annotation), labelled "models".  Measured (2 CPUs shared with other jobs, load
+7-22, best of 15, CPU time, collector paused / running): PubTator columns 2.4-2.9x / 2.9-3.6x
+the floor (models 15-19x / 23-27x), Prodigy JSONL columns 3.3-3.6x / 3.3-4.0x (models 5.4-5.8x
+/ 6.1-6.6x): the 2x target is not met.  ``annoscore spans`` end to end on these files (each
+against itself, whole process, best of 5, CPU seconds): PubTator 0.58 s before the columns,
+0.41 s after; Prodigy JSONL 0.51 s before, 0.43 s after.  What remains, PubTator (2,000
+documents, 20,000 annotations, 2.2 MB; floor 7.5 ms): about 8 ms of NumPy on the bytes and about
+4 us per document to build and later free its columns object (its row range, type, offset and
+line lists, lazy mention texts and concept ids); JSONL (floor 12 ms): ``json.loads`` keeping its
+objects (14 ms) and freeing them (about 5 ms), four C-level passes over the span dicts, and the
+documents' columns.  BioC is timed through ``read_bioc_files`` (the columns ``annoscore spans``
+scores, no object per annotation; ``read_bioc`` builds the model objects from them).
 
 Run: ``python benchmarks/sequence.py [--sentences 10000] [--repeat 3]``.
 """
@@ -140,10 +152,11 @@ def in_process(path: Path, repeat: int) -> tuple[float, float]:
 
 def reader_data(folder: Path, documents: int) -> dict[str, tuple[Path, Callable[[], object]]]:
     """One file per reader (PubTator, Prodigy JSONL, BioC JSON, BioC XML) of ``documents``
-    documents with 10 annotations each, and a call that reads it."""
+    documents with 10 annotations each, and a call that reads it (PubTator, JSONL and BioC: as
+    ``annoscore spans`` reads them, columns; ``... models``: a model object per annotation)."""
     from annoscore.formats.bioc import read_bioc_files
-    from annoscore.formats.jsonl import read_jsonl
-    from annoscore.formats.pubtator import read_pubtator
+    from annoscore.formats.jsonl import read_jsonl, read_jsonl_columns
+    from annoscore.formats.pubtator import read_pubtator, read_pubtator_columns
 
     rng = random.Random(29)
     words = ["aspirin", "heparin", "pain", "tumour", "cells", "of", "the", "BRCA1"]
@@ -219,8 +232,13 @@ def reader_data(folder: Path, documents: int) -> dict[str, tuple[Path, Callable[
     xml.append("</collection>")
     paths["bioc-xml"].write_text("".join(xml), encoding="utf-8")
     return {
-        "pubtator": (paths["pubtator"], lambda: read_pubtator(paths["pubtator"])),
+        "pubtator": (paths["pubtator"], lambda: read_pubtator_columns(paths["pubtator"])),
+        "pubtator models": (paths["pubtator"], lambda: read_pubtator(paths["pubtator"])),
         "prodigy-jsonl": (
+            paths["prodigy-jsonl"],
+            lambda: read_jsonl_columns(paths["prodigy-jsonl"], "prodigy-jsonl"),
+        ),
+        "prodigy-jsonl models": (
             paths["prodigy-jsonl"],
             lambda: read_jsonl(paths["prodigy-jsonl"], "prodigy-jsonl"),
         ),
@@ -230,9 +248,36 @@ def reader_data(folder: Path, documents: int) -> dict[str, tuple[Path, Callable[
     }
 
 
+def _alternating(floor_call: Callable[[], object], call: Callable[[], object], repeat: int) -> str:
+    """Best CPU seconds of the floor and of the reader, alternating, with the cyclic collector
+    running and paused for both: the two ratios."""
+    import gc
+    import time
+
+    ratios = []
+    for paused in (False, True):
+        bottom = ours = float("inf")
+        for _ in range(repeat):
+            for which, target in (("floor", floor_call), ("reader", call)):
+                gc.collect()
+                if paused:
+                    gc.disable()
+                started = time.process_time()
+                target()
+                elapsed = time.process_time() - started
+                gc.enable()
+                if which == "floor":
+                    bottom = min(bottom, elapsed)
+                else:
+                    ours = min(ours, elapsed)
+        ratios.append(f"{ours:6.3f} s, floor {bottom:6.3f} s: {ours / bottom:4.1f}x")
+    return f"{ratios[0]} (collector paused: {ratios[1].split(': ')[-1]})"
+
+
 def readers_against_the_floor(folder: Path, repeat: int) -> None:
-    """Each new reader's best time against ``readers.floor`` (read, decode, split the lines and
-    their fields; JSON files: ``json.loads``) on the same file (target: within 2x)."""
+    """Each new reader's best CPU time against ``readers.floor`` (read, decode, split the lines
+    and their fields; JSON files: ``json.loads``) on the same file, alternating (target: within
+    2x); PubTator and JSONL through the readers ``annoscore spans`` uses."""
     from annoscore.formats.conll_bio import read_tag_codes, read_tags
     from readers import floor
 
@@ -243,51 +288,25 @@ def readers_against_the_floor(folder: Path, repeat: int) -> None:
         ("conll-bio codes", tagged, lambda: read_tag_codes(tagged), " "),
     ]
     for name, (path, call) in data.items():
-        fields = "json" if name == "bioc-json" else "\t" if name == "pubtator" else None
+        fields = "json" if name == "bioc-json" else "\t" if name.startswith("pubtator") else None
         cases.append((name, path, call, fields))
     for name, path, call, fields in cases:
-        if name in ("prodigy-jsonl",):
+        if name.startswith("prodigy-jsonl"):
             lines = path.read_text(encoding="utf-8").split("\n")
 
             def least(lines: list[str] = lines) -> int:
                 return sum(1 for line in lines if line and json.loads(line))
 
-            bottom_call: Callable[[], object] = least
+            floor_call: Callable[[], object] = least
         else:
-            bottom_call = lambda path=path, fields=fields: floor([path], fields)  # noqa: E731
-        bottom, ours = alternating_cpu(bottom_call, call, repeat)
-        paused = ""
-        if name.startswith("bioc"):  # ``spans`` reads with the collector paused
-            floor_p, ours_p = alternating_cpu(bottom_call, call, repeat, paused=True)
-            paused = f"; collector paused {ours_p / floor_p:4.1f}x"
+
+            def floor_call(path: Path = path, fields: str | None = fields) -> object:
+                return floor([path], fields)
+
         print(
-            f"reader {name:14s} {ours:6.3f} s, floor {bottom:6.3f} s: {ours / bottom:4.1f}x "
-            f"the floor{paused} ({path.stat().st_size / 1e6:.1f} MB)"
+            f"reader {name:20s} {_alternating(floor_call, call, repeat)} "
+            f"({path.stat().st_size / 1e6:.1f} MB)"
         )
-
-
-def alternating_cpu(
-    floor_call: Callable[[], object],
-    reader_call: Callable[[], object],
-    repeat: int,
-    paused: bool = False,
-) -> tuple[float, float]:
-    """The least CPU seconds of the floor and of the reader, called in turn ``repeat`` times
-    each in this process (a collection before each; ``paused``: the cyclic collector off)."""
-    import gc
-    import time
-
-    least = [float("inf"), float("inf")]
-    for _ in range(repeat):
-        for k, call in enumerate((floor_call, reader_call)):
-            gc.collect()
-            if paused:
-                gc.disable()
-            start = time.process_time()
-            call()
-            least[k] = min(least[k], time.process_time() - start)
-            gc.enable()
-    return least[0], least[1]
 
 
 def main() -> None:

@@ -230,6 +230,45 @@ def read_corpus(
     return AnnotationCorpus(form, by_id, tuple(warnings))
 
 
+def read_columns(
+    path: Path, form: str | None = None, *, type_infon: str = "type", id_infon: str = "identifier"
+) -> tuple[str, Mapping[str, AnnotatedDocument | AnnFile], tuple[str, ...]]:
+    """:func:`read_corpus` as the ``spans`` task scores it: its format, its documents by id,
+    its warnings; the documents of a PubTator, JSONL or BioC file as columns
+    (:func:`~annoscore.formats.pubtator.read_pubtator_columns`,
+    :func:`~annoscore.formats.jsonl.read_jsonl_columns`, :func:`read_corpus` with
+    ``columns``), any other's as model objects.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+    >>> _ = path.write_text("1|t|Aspirin works\\n1|a|x\\n1\\t0\\t7\\tAspirin\\tChemical\\tD1\\n")
+    >>> form, documents, warnings = read_columns(path)
+    >>> form, list(documents["1"].types), warnings[0].split(": ")[1]
+    ('pubtator', ['Chemical'], 'read as pubtator (recognised from an ID|t|title line)')
+    """
+    warnings: tuple[str, ...] = ()
+    columnar = ("pubtator", "prodigy-jsonl", "spacy-jsonl")
+    if form is None and not path.is_dir():
+        detected, why = detect_format(path)
+        if detected in columnar:
+            form, warnings = detected, (f"{path}: read as {detected} (recognised from {why})",)
+    if form == "pubtator":
+        from annoscore.formats.pubtator import read_pubtator_columns
+
+        return form, read_pubtator_columns(path), warnings
+    if form in ("prodigy-jsonl", "spacy-jsonl"):
+        from annoscore.formats.jsonl import read_jsonl_columns
+
+        documents, skipped = read_jsonl_columns(path, form)
+        if skipped:
+            warnings += (f"{path}: {skipped} line(s) left out (answer not accept)",)
+        return form, documents, warnings
+    corpus = read_corpus(path, form, type_infon=type_infon, id_infon=id_infon, columns=True)
+    if corpus.files is not None:  # BioC: columns
+        return corpus.form, corpus.files, corpus.warnings
+    return corpus.form, corpus.documents, corpus.warnings
+
+
 def read_annotations(path: Path, form: str | None = None) -> list[AnnotatedDocument]:
     """The documents of ``path`` in format ``form`` (recognised when ``None``:
     :func:`detect_format`)."""

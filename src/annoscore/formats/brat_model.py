@@ -15,7 +15,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from annoscore.errors import InputError
 from annoscore.model import (
@@ -201,9 +201,9 @@ class EntityBlock:
         return self._built()[3]
 
 
-@dataclass(frozen=True, slots=True)
-class FileRows:
-    """Rows ``lo:hi`` of an :class:`EntityBlock`: one file's entities."""
+class FileRows(NamedTuple):
+    """Rows ``lo:hi`` of an :class:`EntityBlock`: one file's entities (a named tuple: a reader
+    makes one per document, four times faster than a frozen dataclass)."""
 
     block: EntityBlock
     lo: int

@@ -24,6 +24,16 @@ Rules (``../shared/spec/formats.md``, "Decisions for annoscore"):
   above, a PMID other than its block's, offsets that are not integers or not in order, a
   document id used twice.  A line end ``\\r\\n`` is read as ``\\n``.
 
+Two readings: :func:`read_pubtator` gives model objects
+(:class:`~annoscore.model.AnnotatedDocument`); :func:`read_pubtator_columns` gives the columns
+the ``spans`` task scores from (a document without reader warnings as a :class:`PubTatorFile`,
+one with warnings as the model object that carries them).  The columns come from a fast step
+first, :func:`_scan_pubtator` (NumPy on the file's bytes, no Python code per annotation line; it
+declines, ``None``, anything unusual: a ``\\r``, a byte-order mark, a document without an
+abstract, a mention text that differs from the document text, any error), then from the
+checked parser (:func:`read_pubtator_text`, the only one that names file and line); both give
+the same columns (``tests/equivalence/test_pubtator.py``).
+
 >>> docs = read_pubtator_text(
 ...     "1|t|Aspirin helps\\n1|a|Pain goes.\\n1\\t0\\t7\\tAspirin\\tChemical\\tD001241\\n", "x")
 >>> [(m.span.start, m.span.end, m.type, m.text) for m in docs[0].mentions]
@@ -34,9 +44,13 @@ Rules (``../shared/spec/formats.md``, "Decisions for annoscore"):
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any, overload
 
 from annoscore.errors import InputError
+from annoscore.formats.brat_model import AnnFile, EntityBlock, FileRows
 from annoscore.formats.files import first_line, read_text
 from annoscore.model import AnnotatedDocument, Mention, Normalization, Relation, Span
 
@@ -50,6 +64,68 @@ NO_ID = frozenset({"", "-1"})
 def read_pubtator(path: Path) -> list[AnnotatedDocument]:
     """The documents of a PubTator file (:func:`read_pubtator_text`)."""
     return read_pubtator_text(read_text(path), str(path), first_line(path))
+
+
+@dataclass(slots=True)
+class PubTatorFile(AnnFile):
+    """One PubTator document as the columns of an :class:`~annoscore.formats.brat_model.AnnFile`,
+    with each annotation's concept id as written (``concepts``: the 6th column, ``""`` when
+    there is none): :meth:`document` gives its normalizations (``-1`` and ``""`` are no id)."""
+
+    concepts: Sequence[str] = ()
+    """Each annotation's concept id as written (``""`` for ``-1`` or none)."""
+
+    def document(self) -> AnnotatedDocument:
+        """The document as :func:`read_pubtator_text` gives it."""
+        document = AnnFile.document(self)
+        normalizations = tuple(
+            Normalization(f"N{k}", "Reference", f"T{k}", "", concept, written)
+            for k, (concept, written) in enumerate(zip(self.concepts, self.texts, strict=True), 1)
+            if concept not in NO_ID
+        )
+        return replace(document, normalizations=normalizations)
+
+
+def read_pubtator_columns(path: Path) -> dict[str, AnnFile | AnnotatedDocument]:
+    """The documents of a PubTator file by id as the ``spans`` task scores them: a document
+    without reader warnings as columns (:class:`PubTatorFile`, its entities rows of one
+    :class:`~annoscore.formats.brat_model.EntityBlock` of the file), one with warnings as the
+    model object (its warnings are sentences).  The scan reads the file when it can, the
+    checked parser otherwise: the same columns either way.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+    >>> _ = path.write_text("1|t|Aspirin helps\\n1|a|Pain.\\n1\\t0\\t7\\tAspirin\\tDrug\\t-1\\n")
+    >>> doc = read_pubtator_columns(path)["1"]
+    >>> list(doc.starts), list(doc.ends), list(doc.types), list(doc.texts), doc.text
+    ([0], [7], ['Drug'], ['Aspirin'], 'Aspirin helps Pain.')
+    """
+    text, name, first = read_text(path), str(path), first_line(path)  # a chunk's first line
+    scanned = _scan_pubtator(text, name, first)
+    if scanned is not None:
+        return scanned
+    documents = read_pubtator_text(text, name, first)
+    return {d.id: d if d.warnings else _columns_of(d) for d in documents}
+
+
+def _columns_of(document: AnnotatedDocument) -> PubTatorFile:
+    """A document the parser read as :class:`PubTatorFile` columns."""
+    concept = {n.target: n.reference for n in document.normalizations}
+    file = AnnFile.of(document)
+    return PubTatorFile(
+        file.id,
+        file.path,
+        file.ids,
+        file.types,
+        file.starts,
+        file.ends,
+        file.texts,
+        file.lines,
+        None,
+        file.text,
+        relations=file.relations,
+        concepts=[concept.get(m.id, "") for m in document.mentions],
+    )
 
 
 class _Block:
@@ -186,3 +262,293 @@ def _document(block: _Block, path: str) -> AnnotatedDocument:
         path=path,
         warnings=tuple(warnings),
     )
+
+
+# --- the scan --------------------------------------------------------------------------------
+
+_MAX_TYPE_BYTES = 64
+"""Type names longer than this (in UTF-8 bytes) are declined (the parser reads them)."""
+
+_IDS: list[str] = []
+"""``T1``, ``T2``, ...: the mention ids of a document, shared (grown on demand)."""
+
+
+def _mention_ids(count: int) -> list[str]:
+    """``["T1", ..., f"T{count}"]`` (a list to slice: ``_IDS[:k]`` for ``k <= count``)."""
+    if len(_IDS) < count:
+        _IDS.extend(f"T{k}" for k in range(len(_IDS) + 1, count + 1))
+    return _IDS
+
+
+class _Strings:
+    """Texts of a file cut at character positions ``lo[k]:hi[k]`` (``lo[k] == -1``: none, read
+    as ``""``; so is ``nothing``), made into Python strings on first use (most commands never
+    ask)."""
+
+    __slots__ = ("_built", "_hi", "_lo", "_nothing", "_text")
+
+    def __init__(self, text: str, lo: Any, hi: Any, nothing: str = "") -> None:
+        self._text, self._lo, self._hi, self._nothing = text, lo, hi, nothing
+        self._built: list[str] | None = None
+
+    def strings(self) -> list[str]:
+        if self._built is None:
+            text, nothing = self._text, self._nothing
+            pairs = zip(self._lo.tolist(), self._hi.tolist(), strict=True)
+            built = [text[a:b] if a >= 0 else "" for a, b in pairs]
+            self._built = [s if s != nothing else "" for s in built] if nothing else built
+        return self._built
+
+
+class _Rows(Sequence[str]):
+    """Rows ``lo:hi`` of a :class:`_Strings`: one document's column."""
+
+    __slots__ = ("_hi", "_lo", "_strings")
+
+    def __init__(self, strings: _Strings, lo: int, hi: int) -> None:
+        self._strings, self._lo, self._hi = strings, lo, hi
+
+    def __len__(self) -> int:
+        return self._hi - self._lo
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        return self._strings.strings()[self._lo : self._hi][index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._strings.strings()[self._lo : self._hi])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+def _scan_pubtator(
+    text: str, path: str, first_number: int = 1
+) -> dict[str, AnnFile | AnnotatedDocument] | None:
+    """The documents of PubTator ``text`` as columns, read in NumPy without Python code per
+    annotation line, or ``None`` (declined: the parser reads it).
+
+    Taken: blocks of a title line, an abstract line of the same PMID, then annotation lines
+    (at least 5 fields, offsets of 1 to 16 ASCII digits in order and inside the text, the
+    mention text equal to the document text there, a type of at most
+    :data:`_MAX_TYPE_BYTES` bytes) and relation lines (4 fields), each block after a blank line
+    (or first), every document id once; no ``\\r`` and no byte-order mark anywhere.  Anything
+    else (every error and every warning of the parser among it) is declined."""
+    if not text or "\r" in text or "\ufeff" in text:
+        return None
+    import numpy as np
+
+    from annoscore.formats.brat_scan import _PAD, _digits, _same_bytes, _type_keys
+
+    data = text.encode("utf-8")
+    if data[-1] != 10:  # a last line without its newline reads alike with it
+        data += b"\n"
+    pad = len(_PAD)
+    buf = np.frombuffer(_PAD + data + _PAD, dtype=np.uint8)
+    end_of_data = pad + len(data)
+    control = np.flatnonzero(buf[:end_of_data] < 32)  # newlines, tabs, other control bytes
+    values = buf[control]
+    is_newline = values == 10
+    newlines = control[is_newline]
+    n = newlines.size
+    starts_of = np.empty(n, dtype=np.int64)
+    starts_of[0] = pad
+    starts_of[1:] = newlines[:-1] + 1
+    blank = newlines == starts_of
+    is_tab = values == 9
+    tabs = np.append(control[is_tab], np.full(6, end_of_data, dtype=np.int64))
+    n_tabs = np.bincount((np.cumsum(is_newline) - is_newline)[is_tab], minlength=n)[:n]
+    first_tab_at = np.cumsum(n_tabs) - n_tabs  # each line's first tab in ``tabs``
+    bars = np.flatnonzero(buf[:end_of_data] == 124)
+    bars_upto = np.searchsorted(bars, newlines)  # how many before each line's end
+    first_bar_at = np.empty(n, dtype=np.int64)
+    first_bar_at[0] = 0
+    first_bar_at[1:] = bars_upto[:-1]
+    n_bars = bars_upto - first_bar_at
+    bars = np.append(bars, [end_of_data])
+    first_tab = np.where(n_tabs > 0, tabs[first_tab_at], newlines)
+    first_bar = np.where(n_bars > 0, bars[first_bar_at], newlines)
+    kind = buf[first_bar + 1]
+    is_text = (
+        (n_bars > 0)
+        & (first_bar > starts_of)
+        & (first_tab > first_bar)
+        & ((kind == 116) | (kind == 97))
+        & (buf[first_bar + 2] == 124)
+    )
+    is_title = is_text & (kind == 116)
+    is_abstract = is_text & (kind == 97)
+    other = ~blank & ~is_text
+    # each block: blank line (or none) - title - abstract - other lines
+    before = np.empty(n, dtype=np.int64)  # what precedes: 0 blank or nothing, 1 title, 2 abstract
+    before[0] = 0
+    before[1:] = np.where(
+        blank[:-1], 0, np.where(is_title[:-1], 1, np.where(is_abstract[:-1], 2, 3))
+    )
+    if (
+        (is_title & (before != 0)).any()
+        or (is_abstract & (before != 1)).any()
+        or (other & (before < 2)).any()
+        or (blank & (before == 1)).any()
+    ):
+        return None
+    titles = np.flatnonzero(is_title)
+    n_docs = titles.size
+    if n_docs == 0 or titles[-1] + 1 == n:  # a title last: no abstract
+        return None
+    abstracts = titles + 1
+    line_doc = np.cumsum(is_title) - 1
+    rows = np.flatnonzero(other)
+    row_tabs = n_tabs[rows]
+    if (row_tabs < 3).any():
+        return None
+    # every PMID its title's: the same length, the same bytes
+    pmid_at, pmid_end = starts_of[titles], first_bar[titles]
+    pmid_size = pmid_end - pmid_at
+    owners = np.concatenate([np.arange(n_docs, dtype=np.int64), line_doc[rows]])
+    at = np.concatenate([starts_of[abstracts], starts_of[rows]])
+    size = np.concatenate([first_bar[abstracts], first_tab[rows]]) - at
+    if (size != pmid_size[owners]).any() or not _same_bytes(
+        buf, at, buf, pmid_at[owners], size
+    ).all():
+        return None
+    annotations = rows[row_tabs >= 4]
+    relations = rows[row_tabs == 3]
+    where = first_tab_at[annotations]
+    t0, t1, t2, t3 = (tabs[where + k] for k in range(4))  # every annotation line has 4
+    t4 = np.where(n_tabs[annotations] >= 5, tabs[where + 4], newlines[annotations])
+    t5 = np.where(n_tabs[annotations] >= 6, tabs[where + 5], newlines[annotations])
+    for lo, hi in ((t0, t1), (t1, t2)):
+        digits = hi - lo - 1
+        if ((digits < 1) | (digits > 16)).any():
+            return None
+    starts, starts_ok = _digits(buf, t0 + 1, t1)
+    ends, ends_ok = _digits(buf, t1 + 1, t2)
+    if not (starts_ok.all() and ends_ok.all()) or (t4 - t3 - 1 > _MAX_TYPE_BYTES).any():
+        return None
+    # characters: positions in the text (one per byte when it is ASCII)
+    if text.isascii():
+
+        def chars(positions: Any) -> Any:
+            return positions - pad
+
+        def byte_of(characters: Any) -> Any:
+            return characters + pad
+    else:
+        char_starts = np.flatnonzero((buf & 0xC0) != 0x80)
+
+        def chars(positions: Any) -> Any:
+            return np.searchsorted(char_starts, positions) - pad
+
+        def byte_of(characters: Any) -> Any:
+            return char_starts[characters + pad]
+
+    title_at, title_end = chars(first_bar[titles] + 3), chars(newlines[titles])
+    abstract_at, abstract_end = chars(first_bar[abstracts] + 3), chars(newlines[abstracts])
+    title_size = title_end - title_at
+    text_size = title_size + 1 + abstract_end - abstract_at
+    doc = line_doc[annotations]
+    if (ends < starts).any() or (ends > text_size[doc]).any():
+        return None
+    # each mention text the document text's at its offsets: in the title, in the abstract, or
+    # across the separator (compared as strings below)
+    in_title = ends <= title_size[doc]
+    in_abstract = starts > title_size[doc]
+    offset = np.where(in_title, title_at[doc], abstract_at[doc] - title_size[doc] - 1)
+    inside = np.flatnonzero(in_title | in_abstract)
+    first = byte_of(offset[inside] + starts[inside])
+    length = byte_of(offset[inside] + ends[inside]) - first
+    written_at = t2[inside] + 1
+    if (t3[inside] - written_at != length).any() or not _same_bytes(
+        buf, written_at, buf, first, length
+    ).all():
+        return None
+    across = np.flatnonzero(~(in_title | in_abstract))
+    del in_title, in_abstract
+    codes, type_names = _type_keys(buf, t3 + 1, t4)
+    names = [name.decode("utf-8") for name in type_names]
+    # the documents
+    written = _Strings(text, chars(t2 + 1), chars(t3))
+    concept_at = np.where(n_tabs[annotations] >= 5, chars(t4 + 1), -1)
+    concepts = _Strings(text, concept_at, chars(t5), nothing="-1")
+    relation_lists: dict[int, list[Relation]] = {}
+    if relations.size:
+        for line_at, line_end, owner in zip(
+            chars(starts_of[relations]).tolist(),
+            chars(newlines[relations]).tolist(),
+            line_doc[relations].tolist(),
+            strict=True,
+        ):
+            fields = text[line_at:line_end].split("\t")
+            if not text[line_at:line_end].strip():
+                return None  # a blank line to the parser
+            found = relation_lists.setdefault(owner, [])
+            found.append(
+                Relation(
+                    f"R{len(found) + 1}", fields[1], (("Arg1", fields[2]), ("Arg2", fields[3]))
+                )
+            )
+    block = EntityBlock()
+    block.add_arrays(starts, ends, codes, names)  # rows 0, 1, ... of a new block
+    bounds = np.zeros(n_docs + 1, dtype=np.int64)
+    np.cumsum(np.bincount(doc, minlength=n_docs), out=bounds[1:])
+    type_list = np.array(names, dtype=object)[codes].tolist() if names else []
+    start_values, end_values = starts.tolist(), ends.tolist()
+    lines = (annotations + first_number).tolist()  # numbered from the chunk's first line
+    mention_ids = _mention_ids(int(np.diff(bounds).max(initial=0)))
+    ids_of: dict[int, list[str]] = {}  # one list per count, shared by the documents
+    places = np.stack(
+        [chars(pmid_at), chars(pmid_end), title_at, title_end, abstract_at, abstract_end]
+    ).tolist()
+    bound_list = bounds.tolist()
+    relation_of = {d: tuple(found) for d, found in relation_lists.items()}
+    out: dict[str, AnnFile | AnnotatedDocument] = {}
+    for d, doc_id_at, doc_id_end, a, b, c, e, lo, hi in zip(
+        range(n_docs), *places, bound_list[:-1], bound_list[1:], strict=True
+    ):
+        doc_id = text[doc_id_at:doc_id_end]
+        if doc_id in out:
+            return None
+        out[doc_id] = PubTatorFile(
+            doc_id,
+            path,
+            ids_of.get(hi - lo) or ids_of.setdefault(hi - lo, mention_ids[: hi - lo]),
+            type_list[lo:hi],
+            start_values[lo:hi],
+            end_values[lo:hi],
+            _Rows(written, lo, hi),
+            lines[lo:hi],
+            None,
+            text[a:b] + SEPARATOR + text[c:e],
+            (),
+            (),
+            relation_of.get(d, ()),
+            (),
+            (),
+            [],
+            FileRows(block, lo, hi),
+            _Rows(concepts, lo, hi),
+        )
+    if across.size:  # mentions across the title's end: compared as strings
+        bodies = [file.text or "" for file in out.values()]
+        for owner, lo, hi, at, end in zip(
+            doc[across].tolist(),
+            starts[across].tolist(),
+            ends[across].tolist(),
+            chars(t2[across] + 1).tolist(),
+            chars(t3[across]).tolist(),
+            strict=True,
+        ):
+            if bodies[owner][lo:hi] != text[at:end]:
+                return None
+    return out

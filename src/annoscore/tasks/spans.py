@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Literal
 
 from annoscore.align.documents import MissingDocs, paired_files
 from annoscore.align.span_modes import Duplicates, OverlapBasis, SpanMode, match_options
-from annoscore.formats.annotations import Format, detect_format, read_corpus
+from annoscore.formats.annotations import Format, detect_format, read_columns
 from annoscore.formats.brat import AnnFile, read_brat_corpus
 from annoscore.formats.files import not_exact, saw
 from annoscore.model import AnnotatedDocument, Mention
@@ -222,18 +222,18 @@ def _read_side(
     path: Path, form: str | None, options: SpanOptions
 ) -> tuple[Mapping[str, SpanDocument], str, list[ScoreWarning]]:
     """One side's documents by id, its format and the reader's warnings: brat through its own
-    reader, any other format (named, or recognised) through :func:`read_corpus`."""
+    reader, any other format (named, or recognised) through
+    :func:`~annoscore.formats.annotations.read_columns` (PubTator and JSONL as columns)."""
     if form is None and path.is_dir():
         form = detect_format(path)[0]  # brat, or a folder of i2b2 XML notes
     if form == "brat" or (form is None and path.suffix == ".ann"):
         corpus = read_brat_corpus(path, strict_input=options.strict_input)
         return corpus.files, "brat", list(corpus.warnings)
-    read = read_corpus(
-        path, form, type_infon=options.type_infon, id_infon=options.id_infon, columns=True
+    form, documents, warnings = read_columns(
+        path, form, type_infon=options.type_infon, id_infon=options.id_infon
     )
-    documents = read.documents if read.files is None else read.files  # BioC: columns
     saw(path, documents)  # the ids of a chunk of the file (annoscore.scale)
-    return documents, read.form, [note(w, "format.read") for w in read.warnings]
+    return documents, form, [note(w, "format.read") for w in warnings]
 
 
 def count_spans(

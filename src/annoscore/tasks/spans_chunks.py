@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from annoscore.formats.brat_model import AnnFile
 from annoscore.model import AnnotatedDocument
 from annoscore.result import ScoreWarning, note
 
@@ -62,8 +63,9 @@ def kept(
     concepts: bool,
     rule: str,
 ) -> Kept | None:
-    """The :class:`Kept` of a chunk's documents (``None``: documents that are not the reader's
-    document objects, which a file of lines never gives)."""
+    """The :class:`Kept` of a chunk's documents (``None``: documents that are neither the
+    reader's document objects nor its columns, which a file of lines never gives; columns are
+    documents without reader warnings: the column readers keep the others as objects)."""
     from annoscore.align.documents import pair_documents
     from annoscore.metrics.concepts import concept_items
 
@@ -84,13 +86,19 @@ def kept(
         total, firsts = 0, list[tuple[str, str]]()
         for name in order:
             document = side[name]
+            if isinstance(document, AnnFile):  # columns: a document without reader warnings
+                continue
             if not isinstance(document, AnnotatedDocument):
                 return None
             total += len(document.warnings)
             firsts += [(name, w) for w in document.warnings[: READER_SHOWN - len(firsts)]]
         mentions = identified = 0
         if concepts:
-            models = [d for d in side.values() if isinstance(d, AnnotatedDocument)]
+            models = [
+                d if isinstance(d, AnnotatedDocument) else d.document()
+                for d in side.values()
+                if isinstance(d, AnnotatedDocument | AnnFile)
+            ]
             mentions = sum(len(d.mentions) for d in models)
             identified = any(concept_items(d) for d in models)
         sides.append(Side(total, tuple(firsts), mentions, bool(identified)))

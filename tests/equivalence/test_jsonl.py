@@ -1,0 +1,215 @@
+"""JSON Lines' fast scan (:func:`annoscore.formats.jsonl._scan_jsonl`) held to the checked parser
+(:func:`~annoscore.formats.jsonl.read_jsonl_text`) and to a plain reading from the rules
+(``tests/oracles/jsonl.py``), Prodigy and spaCy, on random files: adversarial document ids
+(``tests/equivalence/ids.py``) as ``id``, ``meta.id`` or ``_input_hash`` (or none: the line
+number), answers kept and left out, multi-byte and astral characters (offsets count code
+points), spans carrying their own text (equal or not: a warning), offsets that are booleans,
+floats, strings, huge, negative, reversed or past the text, labels missing or empty, spans that
+are not a list, lines that are not objects or not JSON, blank and whitespace lines, CRLF, a
+byte-order mark, duplicate ids; and many labels.  The ``spans`` scores of two random files read
+as columns equal those of the plain reading scored by ``tests/oracles/spans.py``.
+
+``ANNOSCORE_EQUIVALENCE_CASES`` multiplies the number of cases (default 1).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from annoscore.align.span_modes import SpanMode
+from annoscore.errors import InputError
+from annoscore.formats import jsonl as reader
+from annoscore.formats.brat_model import AnnFile
+from annoscore.model import AnnotatedDocument
+from annoscore.tasks.spans import SpanOptions, score_spans
+from tests.equivalence.ids import id_pool
+from tests.oracles.jsonl import JsonlError, plain_jsonl
+from tests.oracles.spans import mode_table
+
+SCALE = max(1, int(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1")))
+CASES = 500 * SCALE
+WORDS = ["Ann", "héparine", "BRCA1", "γ-globulin", "😀", '"q"', "x\ty", "中文", "met", "\\"]
+LABELS = ["PER", "LOC", "Gène", "😀", " "]
+
+
+def _line(rng: random.Random, form: str, pool: list[str], clean: bool, many: bool) -> str:
+    text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 10)))
+    spans: list[Any] = []
+    for _ in range(rng.randint(0, 6)):
+        start = rng.randint(0, len(text))
+        end = rng.randint(start, len(text))
+        span: dict[str, Any] = {"start": start, "end": end}
+        span["label"] = f"L{rng.randint(0, 40)}" if many else rng.choice(LABELS)
+        if rng.random() < 0.3:
+            span["text"] = text[start:end]
+        if not clean:
+            r = rng.random()
+            if r < 0.02:
+                span["end"] = len(text) + 1
+            elif r < 0.04:
+                span["start"] = rng.choice([True, 1.0, "0", -1, None, 2**70])
+            elif r < 0.05:
+                span["label"] = rng.choice(["", 7, None])
+            elif r < 0.06:
+                del span["label"]
+            elif r < 0.09:
+                span["text"] = text[start:end] + "x"
+            elif r < 0.1:
+                span["start"], span["end"] = end, start
+        spans.append(span)
+    item: dict[str, Any] = {"text": text}
+    key = "spans" if form == "prodigy-jsonl" else "ents"
+    item[key] = spans
+    if not clean and rng.random() < 0.03:
+        item[key] = rng.choice([{}, None, 0, "", {"a": 1}, [1]])
+    r = rng.random()
+    if r < 0.4:
+        item["id"] = rng.choice(pool)
+    elif r < 0.7:
+        item["meta"] = {"id": rng.choice(pool)} if rng.random() < 0.9 else rng.choice(["x", [1]])
+    elif r < 0.85:
+        item["_input_hash"] = rng.choice([rng.randint(-(2**40), 2**40), rng.choice(pool)])
+    if form == "prodigy-jsonl":
+        r = rng.random()
+        if r < 0.7:
+            item["answer"] = "accept"
+        elif r < 0.85 and not clean:
+            item["answer"] = rng.choice(["reject", "ignore"])
+        if rng.random() < 0.3:
+            item["_annotator_id"] = rng.choice(["news-alice", "news-bob"])
+    if not clean and rng.random() < 0.02:
+        return rng.choice(["[1, 2]", "7", '"text"', "{oops", "null"])
+    return json.dumps(item, ensure_ascii=rng.random() < 0.3)
+
+
+def _file(rng: random.Random, case: int, form: str) -> str:
+    clean = case % 3 == 0
+    pool = id_pool(rng, 10)
+    many = case % 50 == 7
+    count = 300 if case % 100 == 11 else rng.randint(0, 8)
+    lines = [_line(rng, form, pool, clean, many) for _ in range(count)]
+    if not clean:
+        for _ in range(rng.randint(0, 2)):
+            lines.insert(rng.randint(0, len(lines)), rng.choice(["", "  ", "\t"]))
+    text = "\n".join(lines) + ("\n" if rng.random() < 0.9 else "")
+    if not clean:
+        if rng.random() < 0.05:
+            text = text.replace("\n", "\r\n")
+        if rng.random() < 0.03:
+            text = "\ufeff" + text
+    return text
+
+
+def _columns(document: AnnFile | AnnotatedDocument) -> dict[str, Any]:
+    """What a read document holds, whatever its shape."""
+    model = document if isinstance(document, AnnotatedDocument) else document.document()
+    if isinstance(document, AnnFile):
+        assert list(document.ids) == [f"T{k}" for k in range(1, len(document) + 1)]
+        if document.rows is not None:
+            block = document.rows.block
+            lo, hi = document.rows.lo, document.rows.hi
+            assert block.starts[lo:hi].tolist() == list(document.starts)
+            assert block.ends[lo:hi].tolist() == list(document.ends)
+            names = block.type_names
+            assert [names[c] for c in block.type_codes[lo:hi].tolist()] == list(document.types)
+    return {
+        "id": model.id,
+        "text": model.text,
+        "path": model.path,
+        "mentions": [(m.span.start, m.span.end, m.type, m.text, m.line) for m in model.mentions],
+        "warnings": list(model.warnings),
+    }
+
+
+@pytest.mark.parametrize("form", ["prodigy-jsonl", "spacy-jsonl"])
+def test_scan_parser_and_plain_reading_agree(tmp_path: Path, form: str) -> None:
+    rng = random.Random(f"jsonl {form}")
+    taken = refused = warned = 0
+    for case in range(CASES):
+        text = _file(rng, case, form)
+        path = tmp_path / f"c{case % 7}.jsonl"
+        path.write_bytes(text.encode("utf-8"))
+        name = str(path)
+        try:
+            expected: tuple[list[dict[str, Any]], int] | int = plain_jsonl(text, name, form)
+        except JsonlError as error:
+            expected = error.line
+        scanned = reader._scan_jsonl(text, name, form, ("accept",))
+        try:
+            documents, skipped = reader.read_jsonl_columns(path, form)
+        except InputError as error:
+            assert expected == error.line, (case, text, error)
+            assert scanned is None
+            refused += 1
+            continue
+        assert not isinstance(expected, int), (case, text)
+        docs, left_out = expected
+        assert skipped == left_out
+        assert [_columns(d) for d in documents.values()] == docs, (case, text)
+        assert list(documents) == [d["id"] for d in docs]
+        parsed = reader.read_jsonl_text(text, name, form)
+        assert [d.document() if isinstance(d, AnnFile) else d for d in documents.values()] == (
+            parsed.documents
+        )
+        if scanned is not None:
+            taken += 1
+            assert [_columns(d) for d in scanned[0].values()] == docs
+            assert scanned[1] == left_out
+        if any(d["warnings"] for d in docs):
+            warned += 1
+            assert scanned is None
+        if case % 3 == 0 and docs:
+            assert scanned is not None, (case, text)  # the scan takes every clean file
+    assert taken >= CASES // 5 and refused >= CASES // 20 and warned >= CASES // 50
+
+
+MODES = (SpanMode.strict, SpanMode.exact, SpanMode.overlap, SpanMode.token)
+
+
+def test_spans_scores_of_the_columns_equal_the_plain_scores(tmp_path: Path) -> None:
+    rng = random.Random(2930)
+    compared = 0
+    for case in range(CASES // 5):
+        form = ("prodigy-jsonl", "spacy-jsonl")[case % 2]
+        sides = []
+        for side in ("gold", "system"):
+            text = _file(rng, 3 * case if rng.random() < 0.7 else case, form)
+            path = tmp_path / f"{side}.jsonl"
+            path.write_bytes(text.encode("utf-8"))
+            try:
+                plain: list[dict[str, Any]] | None = plain_jsonl(text, str(path), form)[0]
+            except JsonlError:
+                plain = None
+            sides.append((path, plain))
+        (gold, gold_docs), (system, system_docs) = sides
+        if gold_docs is None or system_docs is None:
+            continue
+        mode = MODES[case % len(MODES)]
+        options = SpanOptions(mode=mode, gold_format=form, system_format=form)  # type: ignore[arg-type]
+        result = score_spans(gold, system, options)
+        gold_by_id = {d["id"]: d for d in gold_docs}
+        system_by_id = {d["id"]: d for d in system_docs}
+        if len(gold_by_id) == 1 and len(system_by_id) == 1:  # two files: one document
+            (only,) = gold_by_id
+            system_by_id = {only: next(iter(system_by_id.values()))}
+        totals = {"tp": 0, "fp": 0, "fn": 0}
+        for doc_id in gold_by_id.keys() | system_by_id.keys():
+            g, p = gold_by_id.get(doc_id), system_by_id.get(doc_id)
+            body = (g or p or {}).get("text")
+
+            def mentions(doc: dict[str, Any] | None) -> list[tuple[str, Any]]:
+                return [(m[2], ((m[0], m[1]),)) for m in (doc or {}).get("mentions", [])]
+
+            table = mode_table(mode.value, mentions(g), mentions(p), text=body)
+            for row in table.values():
+                for stat in totals:
+                    totals[stat] += row.get(stat, 0)
+        assert result.counts.as_dict() == totals, (case, mode)
+        compared += 1
+    assert compared >= CASES // 30
