@@ -280,13 +280,14 @@ class PathOrUrl:
         return Path(text)
 
 
-def url_arguments(annotation: Any) -> Any:
-    """``annotation`` (a command's parameter), a path argument made to read URLs too
+def url_arguments(name: str, annotation: Any) -> Any:
+    """``annotation`` of a command's parameter ``name``: a path it reads (an argument or an
+    option, not an output: :data:`OUTPUT_PARAMETERS`) made to read URLs too
     (:class:`PathOrUrl`)."""
     arguments = typing.get_args(annotation) if typing.get_origin(annotation) is Annotated else ()
-    if arguments and arguments[0] is Path:
+    if arguments and arguments[0] in (Path, Path | None) and name not in OUTPUT_PARAMETERS:
         for info in arguments[1:]:
-            if isinstance(info, typer.models.ArgumentInfo) and info.path_type is None:
+            if isinstance(info, typer.models.ParameterInfo) and info.path_type is None:
                 info.path_type = PathOrUrl  # type: ignore[assignment]
     return annotation
 

@@ -281,7 +281,8 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
             )
             parameters.extend(_flag_parameter(spec) for spec in run_specs)
         else:  # a path argument may be an fsspec URL
-            parameters.append(parameter.replace(annotation=url_arguments(hints[parameter.name])))
+            annotation = url_arguments(parameter.name, hints[parameter.name])
+            parameters.append(parameter.replace(annotation=annotation))
     strict = next(s for s in specs if s.name == "strict_input")
     parameters.append(_flag_parameter(strict))
     parameters.sort(key=lambda p: p.kind)  # positional arguments first, as Python requires
