@@ -777,7 +777,7 @@ def score_given(
     in chunks by the workers when the task cuts its input (:func:`chunked`), otherwise whole
     in this process; the warnings and errors name the URL.  ``annoscore.score`` and
     :func:`annoscore.distributed.score` call it."""
-    from annoscore.formats.files import fetched, given, is_url, named_error, named_result
+    from annoscore.formats.files import fetched, forget, given, is_url, named_error, named_result
     from annoscore.tasks.registry import get
 
     chosen = get(task)
@@ -790,6 +790,8 @@ def score_given(
             return named_result(chosen.run(gold, system, **options))
     except InputError as error:
         raise named_error(error) from None
+    finally:
+        forget(gold, system)
 
 
 def get_options(task: str) -> TaskOptions:
@@ -1055,7 +1057,7 @@ def score_line_chunk(
     (:func:`~annoscore.formats.files.not_exact`), gives a part without a result (the input is
     then scored in one run, which reports the error as one run does).  Runs in a worker (or
     in this process)."""
-    from annoscore.formats.files import Cut, cut_files, given, is_url
+    from annoscore.formats.files import Cut, cut_files, is_url, stand_in
     from annoscore.tasks.registry import get
 
     function = get(task).score_function()
@@ -1063,7 +1065,9 @@ def score_line_chunk(
     gold, system = Cut(*chunk.gold_range), Cut(*chunk.system_range)
     # a URL: its stand-in is read, its range through fsspec (Cut.url)
     gold.url, system.url = (u if is_url(u) else None for u in (chunk.gold, chunk.system))
-    paths = given(chunk.gold), given(chunk.system)
+    paths = tuple(
+        stand_in(p, register=False) if is_url(p) else Path(p) for p in (chunk.gold, chunk.system)
+    )
     token = _RUN.set(_SERIAL)
     try:
         with cut_files({str(paths[0]): gold, str(paths[1]): system}):

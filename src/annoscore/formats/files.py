@@ -361,15 +361,23 @@ _STAND_INS: dict[str, str] = {}
 """Local stand-in paths (:func:`stand_in`) and the URLs they stand for, in this process."""
 
 
-def stand_in(url: str) -> Path:
+def stand_in(url: str, register: bool = True) -> Path:
     """A new local path standing for ``url`` (its last name kept, in a temporary folder not yet
-    made): readers are given it, :func:`fetched` fills it, :func:`named` names the URL."""
+    made): readers are given it, :func:`fetched` fills it, :func:`named` names the URL (unless
+    not ``register``: a chunk's, read by its cut, whose words are not shown)."""
     name = url.rstrip("/").rpartition("/")[2] or "input"
     folder = tempfile.mkdtemp(prefix="annoscore-url-", dir=os.path.realpath(tempfile.gettempdir()))
     os.rmdir(folder)  # made by fetched() when it is read whole
     local = os.path.join(folder, name)
-    _STAND_INS[local] = url.rstrip("/") if is_url(url.rstrip("/")) else url
+    if register:
+        _STAND_INS[local] = url.rstrip("/") if is_url(url.rstrip("/")) else url
     return Path(local)
+
+
+def forget(*paths: str | os.PathLike[str]) -> None:
+    """Forget the stand-ins among ``paths`` (their run is over)."""
+    for path in paths:
+        _STAND_INS.pop(os.fspath(path), None)
 
 
 def given(path: str | os.PathLike[str]) -> Path:
@@ -387,7 +395,7 @@ def url_of(path: object) -> str | None:
 
 def named(text: str, names: Mapping[str, str] | None = None) -> str:
     """``text`` with each local stand-in (``names``: these local paths) replaced by its URL."""
-    for local, url in (_STAND_INS if names is None else names).items():
+    for local, url in list((_STAND_INS if names is None else names).items()):
         if local in text:
             text = text.replace(local, url)
     return text
