@@ -34,6 +34,11 @@ How a task's input is cut is declared by decorating its score function with :fun
 A task not decorated, or an input that cannot be cut, is one chunk: ``jobs`` does not change
 what it computes, only where.
 
+Gold and system may be fsspec URLs (:func:`score_given`; ``s3://``, ``gs://``, ``file://``,
+``memory://``): the parent plans the cuts from a few lines read through fsspec
+(:class:`RemoteBytes`) or from a listing, and each worker reads its own byte ranges or its own
+files; an input read whole (a task not decorated, a cut not kept) is fetched in this process.
+
 Workers are forked from this process (no pickling of the corpus, no import repeated in a
 worker), started as soon as the chunks are planned, and send back count rows and warnings.  On
 a terminal (not in a pipe or under ``CI``) a run longer than a couple of seconds shows a

@@ -120,7 +120,7 @@ def test_files_of_lines_from_urls_are_cut_and_read_by_two_workers(
     monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
     write, gold_name, system_name = test_lines.CORPORA[task]
     rng = random.Random(f"urls-{task}")
-    for case in range(4):
+    for case in range(max(2, int(4 * test_lines.MULTIPLIER))):
         root = tmp_path / str(case)
         root.mkdir()
         options = write(rng, root, case % 2 == 0)
