@@ -299,7 +299,8 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
         run = RunOptions(**{spec.name: values.pop(spec.name) for spec in run_specs})
         lists = out.format is OutputFormat.html  # a report: chunks keep their worst lists
         serial = run.jobs == 1 and run.dask is None and not lists
-        with fetched_inputs(values.values(), functools.partial(_cuts_urls, classes)):
+        # URLs read whole here unless the task reads them in chunks (a report reads them whole)
+        with fetched_inputs(values.values(), lambda: not lists and _cuts_urls(classes)):
             if serial and "annoscore.scale" not in sys.modules:
                 # one process, no report and no run set before (the run module is not even
                 # imported): the serial run is the one in force, and the command starts faster
