@@ -262,3 +262,18 @@ def test_a_run_on_local_files_imports_no_fsspec() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_report_reads_urls_whole(cli: Cli, tmp_path: Path) -> None:
+    """``--format html`` (the span viewer reads the documents after scoring): the local
+    files' page, their paths named as URLs."""
+    gold, system, _ = sample_paths(TASKS["spans"])
+    pages = []
+    for name, paths in (
+        ("local", (gold, system)),
+        ("url", _urls(f"file://{SAMPLES}", gold, system)),
+    ):
+        out = cli("spans", *paths, "--format", "html", "-o", tmp_path / f"{name}.html")
+        assert out.exit_code == 0, out.output
+        pages.append((tmp_path / f"{name}.html").read_text(encoding="utf-8"))
+    assert pages[1] == pages[0].replace(str(SAMPLES), f"file://{SAMPLES}")
