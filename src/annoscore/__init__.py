@@ -249,13 +249,14 @@ def score(
     is positional-only, so an option named ``task`` (``muc``'s) is the option.
 
     ``jobs``: score chunks of the documents in that many worker processes (0: every core;
-    :mod:`annoscore.scale`); the result is the same as with 1.
+    :mod:`annoscore.scale`); the result is the same as with 1.  ``gold`` and ``system`` may be
+    fsspec URLs (``s3://``, ``gs://``, ``file://``, ``memory://``; the extra
+    ``annoscore[dask]``): :func:`annoscore.scale.score_given`.
     """
-    from annoscore.scale import using
-    from annoscore.tasks.registry import get
+    from annoscore.scale import score_given, using
 
     with using(jobs):
-        return get(task).run(gold, system, **options)
+        return score_given(task, gold, system, **options)
 
 
 def bootstrap(

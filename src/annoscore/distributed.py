@@ -6,7 +6,14 @@ only when asked (``annoscore --help`` and every run without ``--dask`` import no
 :func:`score` is :func:`annoscore.score` with the chunks (:mod:`annoscore.scale`) mapped on
 ``client``'s workers and reduced here, in document order: the result is the one of
 ``annoscore.score(task, gold, system, **options)``, byte for byte.  The workers read the chunks'
-files themselves, so the paths must be ones they can open (a shared file system).
+files themselves, so the paths must be ones they can open: a shared file system, or fsspec URLs
+(``s3://``, ``gs://``, ``file://``, ``memory://``), each worker reading its own byte ranges of a
+file of lines or its own files of a folder through fsspec (a task that does not cut its input
+reads a URL whole, in this process).  ``s3://`` and ``gs://`` need s3fs or gcsfs installed
+where the files are read, and take their credentials from fsspec's own configuration
+(environment variables, ``~/.aws``, ``~/.config/fsspec``) on the workers; they go through the
+same code as ``file://`` and ``memory://``, the ones tested.  ``memory://`` is one process's
+memory: only workers that are threads of this process (``LocalCluster(processes=False)``) see it.
 """
 
 from __future__ import annotations
@@ -35,11 +42,10 @@ def score(
     """Score ``system`` against ``gold`` with ``task`` (as :func:`annoscore.score`), the
     chunks of the documents scored on the workers of ``client`` (a
     ``distributed.Client``)."""
-    from annoscore.scale import using
-    from annoscore.tasks.registry import get
+    from annoscore.scale import score_given, using
 
     with using(1, client):
-        return get(task).run(gold, system, **options)
+        return score_given(task, gold, system, **options)
 
 
 @contextlib.contextmanager

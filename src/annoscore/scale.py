@@ -52,6 +52,11 @@ How a task's input is cut is declared by decorating its score function with :fun
 A task not decorated, or an input that cannot be cut, is one chunk: ``jobs`` does not change
 what it computes, only where.
 
+Gold and system may be fsspec URLs (:func:`score_given`; ``s3://``, ``gs://``, ``file://``,
+``memory://``): the parent plans the cuts from a few lines read through fsspec
+(:class:`RemoteBytes`) or from a listing, and each worker reads its own byte ranges or its own
+files; an input read whole (a task not decorated, a cut not kept) is fetched in this process.
+
 Workers are forked from this process (no pickling of the corpus, no import repeated in a
 worker), started as soon as the chunks are planned, and send back count rows and warnings.  On
 a terminal (not in a pipe or under ``CI``) a run longer than a couple of seconds shows a
@@ -76,6 +81,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
+from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -370,10 +376,16 @@ class FolderChunk:
     system_names: tuple[str, ...]
 
 
-def _listing(folder: Path) -> dict[str, list[str]] | None:
+def _listing(folder: Path | str) -> dict[str, list[str]] | None:
     """The regular files of ``folder`` by stem, or ``None`` when cutting it could change what
-    its reader reports (any entry that is not a plain regular file)."""
+    its reader reports (any entry that is not a plain regular file).  A URL is listed through
+    fsspec (:func:`_url_listing`)."""
+    from annoscore.formats.files import url_of
+
     by_stem: dict[str, list[str]] = {}
+    url = url_of(folder)
+    if url is not None:
+        return _url_listing(url)
     try:
         entries = list(os.scandir(folder))
     except OSError:
@@ -389,15 +401,55 @@ def _listing(folder: Path) -> dict[str, list[str]] | None:
     return by_stem
 
 
+def _url_listing(url: str) -> dict[str, list[str]] | None:
+    """:func:`_listing` of the folder at ``url``, listed through fsspec."""
+    from annoscore.formats.files import url_fs
+
+    fs, where = url_fs(url)
+    by_stem: dict[str, list[str]] = {}
+    try:
+        entries = fs.ls(where, detail=True)
+    except OSError:
+        return None
+    for entry in entries:
+        if entry.get("type") != "file":
+            return None
+        name = str(entry["name"]).rstrip("/").rpartition("/")[2]
+        by_stem.setdefault(os.path.splitext(name)[0], []).append(name)
+    return by_stem
+
+
+def _is_folder(path: Path | str) -> bool:
+    """Whether ``path`` (a URL or a URL's stand-in: through fsspec) is a folder."""
+    from annoscore.formats.files import url_fs, url_of
+
+    url = url_of(path)
+    if url is None:
+        return Path(path).is_dir()
+    fs, where = url_fs(url)
+    try:
+        return bool(fs.isdir(where))
+    except OSError:
+        return False
+
+
+def _where(path: Path | str) -> str:
+    """The URL ``path`` stands for, or ``path`` itself (what a worker is sent)."""
+    from annoscore.formats.files import url_of
+
+    return url_of(path) or str(path)
+
+
 def split_folders(
-    gold: Path, system: Path, parts: int, suffix: str = ".ann"
+    gold: Path | str, system: Path | str, parts: int, suffix: str = ".ann"
 ) -> list[FolderChunk] | None:
     """Two folders cut into at most ``parts`` chunks of whole documents (a document is a file
     stem, every file of that stem on both sides goes with it), in the sorted order of the
     stems, each chunk with a file ending in ``suffix`` on both sides; ``None`` when they are
     not two plain folders, hold fewer than two documents, or the chunks' order is not the
-    order of each folder's sorted file names (:func:`_in_name_order`)."""
-    if parts < 2 or not (gold.is_dir() and system.is_dir()):
+    order of each folder's sorted file names (:func:`_in_name_order`).  A URL (a string) is
+    listed through fsspec."""
+    if parts < 2 or not (_is_folder(gold) and _is_folder(system)):
         return None
     gold_files, system_files = _listing(gold), _listing(system)
     if not gold_files or not system_files:
@@ -424,8 +476,8 @@ def split_folders(
         return None
     chunks = [
         FolderChunk(
-            str(gold),
-            str(system),
+            _where(gold),
+            _where(system),
             tuple(name for s in group for name in gold_files.get(s, ())),
             tuple(name for s in group for name in system_files.get(s, ())),
         )
@@ -566,24 +618,39 @@ def score_folder_chunk(
     """The chunk function of ``"folders"`` tasks: ``task``'s score function (undecorated) on
     the two folders, their readers seeing only the chunk's files
     (:func:`~annoscore.formats.files.selected_files`), so paths in warnings and errors are the
-    folders' own.  Its warnings go by side (:func:`_sided`), except those of the groups of
-    ``order`` named in ``interleaved``, which one run lists in document order whatever their
-    side (side 2, not split).  An error gives a part without a result: the input is then
-    scored in one run, which names the error one run names (another chunk, or the other side
-    of an earlier chunk, may hold the one it meets first).  Runs in a worker (or in this
-    process)."""
-    from annoscore.formats.files import selected_files
+    folders' own (a URL's chunk: its own files copied through fsspec, named as the URL's).
+    Its warnings go by side (:func:`_sided`), except those of the groups of ``order`` named in
+    ``interleaved``, which one run lists in document order whatever their side (side 2, not
+    split).  An error gives a part without a result: the input is then scored in one run,
+    which names the error one run names (another chunk, or the other side of an earlier
+    chunk, may hold the one it meets first).  Runs in a worker (or in this process)."""
+    from annoscore.formats.files import is_url, local_copy, named_warning, selected_files
     from annoscore.tasks.registry import get
 
     function = get(task).score_function()
     function = getattr(function, "__wrapped__", function)
-    selection = {chunk.gold: chunk.gold_names, chunk.system: chunk.system_names}
-    if os.path.abspath(chunk.gold) == os.path.abspath(chunk.system):
-        selection = {chunk.gold: (*chunk.gold_names, *chunk.system_names)}
+    same = chunk.gold == chunk.system or (
+        not is_url(chunk.gold) and os.path.abspath(chunk.gold) == os.path.abspath(chunk.system)
+    )
+    names: dict[str, str] = {}
     token = _RUN.set(_SERIAL)
     try:
-        with selected_files(selection):
-            result: Result = function(Path(chunk.gold), Path(chunk.system), options)
+        with contextlib.ExitStack() as stack:
+            gold, system = chunk.gold, chunk.system
+            for side, (url, wanted) in enumerate(
+                [(chunk.gold, chunk.gold_names), (chunk.system, chunk.system_names)][: 2 - same]
+            ):
+                if is_url(url):  # the chunk's own files, read through fsspec
+                    wanted = (*chunk.gold_names, *chunk.system_names) if same else wanted
+                    local, named = stack.enter_context(local_copy(url, wanted))
+                    names.update(named)
+                    gold, system = (str(local), system) if side == 0 else (gold, str(local))
+            system = gold if same else system
+            selection = {gold: chunk.gold_names, system: chunk.system_names}
+            if same:
+                selection = {gold: (*chunk.gold_names, *chunk.system_names)}
+            with selected_files(selection):
+                result: Result = function(Path(gold), Path(system), options)
     except InputError:
         return Part(None, ())
     finally:
@@ -593,7 +660,7 @@ def score_folder_chunk(
         _sent(result),
         tuple(
             item
-            for w in result.warnings
+            for w in map(named_warning, result.warnings, itertools.repeat(names))
             for item in ([(2, w)] if _group(w.code, order) in groups else _sided(w, chunk))
         ),
     )
@@ -837,13 +904,13 @@ def chunked(
                 options = get_options(task)
             cuts_lines = how in ("lines", "json") or lines_when is not None or cut_when is not None
             if run.serial and not cuts_lines:
-                return function(gold, system, options)  # type: ignore[no-any-return]
+                return _one_run(function, gold, system, options)
             combined: Result | None = None
             if (
                 how == "folders"
                 and not run.serial
-                and Path(gold).is_dir()
-                and Path(system).is_dir()
+                and _is_folder(gold)
+                and _is_folder(system)
                 and (folders_when is None or folders_when(gold, system, options))
             ):
                 # each worker lists the folders and takes its share (the parent lists nothing:
@@ -854,11 +921,11 @@ def chunked(
                     tuple(interleaved(options)) if interleaved is not None else (),
                     suffix,
                 )
+                where = _where(gold), _where(system)
+                plan = (os.urandom(8),) if where != (str(gold), str(system)) else ()
                 parts = run.map(
-                    functools.partial(
-                        _folder_share, task, options, str(gold), str(system), how_cut
-                    ),
-                    [(k, shares) for k in range(shares)],
+                    functools.partial(_folder_share, task, options, *where, how_cut),
+                    [(k, shares, *plan) for k in range(shares)],
                 )
                 if all(p.result is not None for p in parts if p.seen is None):
                     kept = [p for p in parts if p.result is not None]
@@ -880,9 +947,10 @@ def chunked(
                         task, options, run, lines, order, details, finish, pooled
                     )
             if combined is None:  # not cut, or not exactly: one run
-                return function(gold, system, options)  # type: ignore[no-any-return]
+                return _one_run(function, gold, system, options)
             return combined
 
+        score.cuts_urls = True  # type: ignore[attr-defined]
         return score  # type: ignore[return-value]
 
     return decorate
@@ -896,6 +964,43 @@ def _separators(
     options: Any,
 ) -> bytes | None:
     return separators if lines_when is None else lines_when(gold, system, options)
+
+
+def _one_run(function: Callable[..., Result], gold: Path, system: Path, options: Any) -> Result:
+    """``function`` on the whole input; a URL's stand-in filled first, through fsspec, and named
+    in the warnings and errors (:func:`~annoscore.formats.files.fetched`)."""
+    from annoscore.formats.files import fetched, named_result, url_of
+
+    if url_of(gold) is None and url_of(system) is None:
+        return function(gold, system, options)
+    with fetched(gold, system):
+        return named_result(function(gold, system, options))
+
+
+def score_given(
+    task: str, gold: str | PathLike[str], system: str | PathLike[str], **options: Any
+) -> Result:
+    """``task`` run on ``gold`` and ``system`` (:meth:`~annoscore.tasks.registry.Task.run`),
+    either of them an fsspec URL (``s3://``, ``gs://``, ``file://``, ``memory://``): given to
+    the task as a stand-in path (:func:`~annoscore.formats.files.given`), read through fsspec
+    in chunks by the workers when the task cuts its input (:func:`chunked`), otherwise whole
+    in this process; the warnings and errors name the URL.  ``annoscore.score`` and
+    :func:`annoscore.distributed.score` call it."""
+    from annoscore.formats.files import fetched, forget, given, is_url, named_error, named_result
+    from annoscore.tasks.registry import get
+
+    chosen = get(task)
+    if not (is_url(gold) or is_url(system)):
+        return chosen.run(gold, system, **options)
+    gold, system = given(gold), given(system)
+    cuts = getattr(chosen.score_function(), "cuts_urls", False)
+    try:
+        with fetched(*(() if cuts else (gold, system))):
+            return named_result(chosen.run(gold, system, **options))
+    except InputError as error:
+        raise named_error(error) from None
+    finally:
+        forget(gold, system)
 
 
 def get_options(task: str) -> TaskOptions:
@@ -923,20 +1028,33 @@ def _folder_share(
     gold: str,
     system: str,
     how: _FolderCut,
-    share: tuple[int, int],
+    share: tuple[Any, ...],
 ) -> Part:
     """Share ``k`` of ``n`` of two folders (:func:`split_folders`, planned once in each worker):
     its part; a part without a result when the folders cannot be cut (then every share says
     so), and an empty part (``seen`` set) when the plan has fewer chunks than shares."""
-    k, n = share
+    k, n = share[:2]
+    from annoscore.formats.files import is_url
+
     try:
-        key: tuple[object, ...] = (gold, system, n, how.suffix, os.stat(gold).st_mtime_ns,
-                                   os.stat(system).st_mtime_ns)  # fmt: skip
+        key: tuple[object, ...] = (
+            (gold, system, n, how.suffix, *share[2:])  # URLs: planned once per worker and map
+            if is_url(gold) or is_url(system)
+            else (
+                gold,
+                system,
+                n,
+                how.suffix,
+                os.stat(gold).st_mtime_ns,
+                os.stat(system).st_mtime_ns,
+            )
+        )
     except OSError:
         return Part(None, ())
     if key not in _PLANS:
         _PLANS.clear()
-        _PLANS[key] = split_folders(Path(gold), Path(system), n, how.suffix)
+        sides = [p if is_url(p) else Path(p) for p in (gold, system)]
+        _PLANS[key] = split_folders(sides[0], sides[1], n, how.suffix)
     plan = _PLANS[key]
     if plan is None:
         return Part(None, ())
@@ -1135,28 +1253,38 @@ def split_lines(
     out).  Only the lines around the cuts are read (``mmap``).  ``None`` when
     the files are not two distinct regular files of :data:`MIN_LINE_BYTES` or more together,
     or give one chunk.  Whether the cut is exact is checked after the chunks are read
-    (:func:`combine_lines`), by the ids their readers found."""
+    (:func:`combine_lines`), by the ids their readers found.  A URL (or its stand-in) is read
+    through fsspec, the same few lines (:class:`RemoteBytes`)."""
     import mmap
 
+    urls = _where(gold), _where(system)
+    paths = gold, system
+    sizes = [_url_size(u) if u != str(p) else None for u, p in zip(urls, paths, strict=True)]
     try:
-        stats = [os.stat(gold), os.stat(system)]
+        stats = [s or os.stat(p) for s, p in zip(sizes, (gold, system), strict=True)]
     except OSError:
         return None
     import stat
 
     if not all(stat.S_ISREG(s.st_mode) and s.st_size > 0 for s in stats):
         return None
-    if os.path.samefile(gold, system) or stats[0].st_size + stats[1].st_size < MIN_LINE_BYTES:
+    same = urls[0] == urls[1] if any(sizes) else os.path.samefile(gold, system)
+    if same or stats[0].st_size + stats[1].st_size < MIN_LINE_BYTES:
         return None
     wanted = targets(stats[0].st_size, parts, workers)
     if not wanted:
         return None
-    with (
-        open(gold, "rb") as g,
-        open(system, "rb") as p,
-        mmap.mmap(g.fileno(), 0, access=mmap.ACCESS_READ) as gold_data,
-        mmap.mmap(p.fileno(), 0, access=mmap.ACCESS_READ) as system_data,
-    ):
+    with contextlib.ExitStack() as stack:
+        gold_data, system_data = (
+            stack.enter_context(RemoteBytes.opened(url, size.st_size))
+            if size is not None
+            else stack.enter_context(
+                mmap.mmap(
+                    stack.enter_context(open(path, "rb")).fileno(), 0, access=mmap.ACCESS_READ
+                )
+            )
+            for url, size, path in zip(urls, sizes, (gold, system), strict=True)
+        )
         size = len(gold_data)
         cuts: list[tuple[int, int]] = []
         last = (0, 0)
@@ -1182,8 +1310,7 @@ def split_lines(
         ends = [*cuts, (size, len(system_data))]
         begins = [(0, 0), *cuts]
         return [
-            LineChunk(str(gold), str(system), (b[0], e[0]), (b[1], e[1]))
-            for b, e in zip(begins, ends, strict=True)
+            LineChunk(*urls, (b[0], e[0]), (b[1], e[1])) for b, e in zip(begins, ends, strict=True)
         ]
 
 
@@ -1615,6 +1742,70 @@ def _marked_line(
     return None
 
 
+def _url_size(url: str) -> os.stat_result | None:
+    """A stand-in for the ``os.stat`` of the file at ``url`` (its size; a regular file or a
+    folder), ``None`` when it cannot be read (the one run then says why)."""
+    import stat
+
+    from annoscore.formats.files import url_fs
+
+    fs, where = url_fs(url)
+    try:
+        info = fs.info(where)
+    except (OSError, ValueError):
+        return None
+    kind = stat.S_IFREG if info.get("type") == "file" else stat.S_IFDIR
+    return os.stat_result((kind, 0, 0, 0, 0, 0, int(info.get("size") or 0), 0, 0, 0))
+
+
+class RemoteBytes:
+    """A file read through fsspec as :func:`split_lines` reads a mapped file (its length,
+    slices and ``find``): only the bytes searched are read, in windows that grow from 4 KiB to
+    1 MiB, none of them kept.
+
+    >>> import io
+    >>> data = RemoteBytes(io.BytesIO(b"a\\tx\\nb\\ty\\n"), 8)
+    >>> len(data), data.find(b"\\n", 4), data[2:3], data.find(b"z")
+    (8, 7, b'x', -1)
+    """
+
+    def __init__(self, handle: Any, size: int) -> None:
+        self.handle, self.size = handle, size
+
+    @classmethod
+    @contextlib.contextmanager
+    def opened(cls, url: str, size: int) -> Iterator[RemoteBytes]:
+        from annoscore.formats.files import reading, url_fs
+
+        fs, where = url_fs(url)
+        with reading(url), fs.open(where, "rb") as handle:
+            yield cls(handle, size)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def _read(self, start: int, stop: int) -> bytes:
+        if stop <= start:
+            return b""
+        self.handle.seek(start)
+        return bytes(self.handle.read(stop - start))
+
+    def __getitem__(self, index: slice) -> bytes:
+        start, stop, _ = index.indices(self.size)
+        return self._read(start, stop)
+
+    def find(self, sub: bytes, start: int = 0, end: int | None = None) -> int:
+        end = self.size if end is None else min(end, self.size)
+        at, window = max(0, start), 1 << 12
+        while at < end:
+            stop = min(end, at + window)
+            found = self._read(at, min(end, stop + len(sub) - 1)).find(sub)
+            if found >= 0:
+                return at + found
+            at, window = stop, min(window * 2, 1 << 20)
+        return -1
+
+
 def score_line_chunk(
     task: str, chunk: LineChunk, options: TaskOptions, carry: bool = True, lists: bool = False
 ) -> Part:
@@ -1625,19 +1816,24 @@ def score_line_chunk(
     (:func:`~annoscore.formats.files.not_exact`), gives a part without a result (the input is
     then scored in one run, which reports the error as one run does).  Runs in a worker (or
     in this process)."""
-    from annoscore.formats.files import Cut, cut_files
+    from annoscore.formats.files import Cut, cut_files, is_url, stand_in
     from annoscore.tasks.registry import get
 
     function = get(task).score_function()
     function = getattr(function, "__wrapped__", function)
     gold = Cut(*chunk.gold_range, line=max(0, chunk.gold_line))
     system = Cut(*chunk.system_range, line=max(0, chunk.system_line))
+    # a URL: its stand-in is read, its range through fsspec (Cut.url)
+    gold.url, system.url = (u if is_url(u) else None for u in (chunk.gold, chunk.system))
+    paths = tuple(
+        stand_in(p, register=False) if is_url(p) else Path(p) for p in (chunk.gold, chunk.system)
+    )
     token = _RUN.set(_SERIAL)
     kept: list[Any] = []
     keeping = _KEPT.set(kept)
     try:
-        with cut_files({chunk.gold: gold, chunk.system: system}):
-            result: Result = function(Path(chunk.gold), Path(chunk.system), options)
+        with cut_files({str(paths[0]): gold, str(paths[1]): system}):
+            result: Result = function(*paths, options)
     except InputError:
         return Part(None, ())
     finally:

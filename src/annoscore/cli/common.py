@@ -19,6 +19,7 @@ import stat
 import sys
 import tempfile
 import threading
+import typing
 from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
 from pathlib import Path
@@ -258,6 +259,58 @@ _inputs: contextvars.ContextVar[tuple[Path, ...]] = contextvars.ContextVar(
 )
 OUTPUT_PARAMETERS = frozenset({"output", "summary", "history", "partitions", "out"})
 """Parameters that name files a command writes: every other path parameter is an input."""
+
+
+class PathOrUrl:
+    """The ``path_type`` of a path argument: a ``Path``, or for an fsspec URL (``s3://``,
+    ``memory://``, ...) the local stand-in its readers are given
+    (:func:`annoscore.formats.files.given`: a ``Path`` would lose its ``//``), fsspec not
+    imported.
+
+    >>> PathOrUrl("gold.tsv")
+    PosixPath('gold.tsv')
+    """
+
+    def __new__(cls, value: str | os.PathLike[str]) -> Path:  # type: ignore[misc]
+        text = os.fspath(value)
+        if "://" in text:
+            from annoscore.formats.files import given
+
+            return given(text)
+        return Path(text)
+
+
+def url_arguments(name: str, annotation: Any) -> Any:
+    """``annotation`` of a command's parameter ``name``: a path it reads (an argument or an
+    option, not an output: :data:`OUTPUT_PARAMETERS`) made to read URLs too
+    (:class:`PathOrUrl`)."""
+    arguments = typing.get_args(annotation) if typing.get_origin(annotation) is Annotated else ()
+    if arguments and arguments[0] in (Path, Path | None) and name not in OUTPUT_PARAMETERS:
+        for info in arguments[1:]:
+            if isinstance(info, typer.models.ParameterInfo) and info.path_type is None:
+                info.path_type = PathOrUrl  # type: ignore[assignment]
+    return annotation
+
+
+@contextlib.contextmanager
+def fetched_inputs(values: Iterable[object], cuts: Callable[[], bool]) -> Iterator[None]:
+    """Inside the block, the URL arguments among ``values`` are read whole through fsspec
+    (:func:`annoscore.formats.files.fetched`), unless ``cuts()`` says the command's task reads
+    them in chunks itself (:func:`annoscore.scale.chunked`)."""
+    files = sys.modules.get("annoscore.formats.files")
+    urls = [] if files is None else [v for v in values if isinstance(v, Path) and files.url_of(v)]
+    if not urls or cuts():
+        yield
+        return
+    assert files is not None
+    with files.fetched(*urls):
+        yield
+
+
+def _named(error: InputError) -> InputError:
+    """``error`` naming the URLs given where it names their stand-ins."""
+    files = sys.modules.get("annoscore.formats.files")
+    return error if files is None else files.named_error(error)
 
 
 def add_inputs(*paths: Path | None) -> None:
@@ -727,7 +780,7 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
         except OutputClosed:
             raise typer.Exit(CLOSED_PIPE_STATUS) from None
         except InputError as error:
-            raise fail(str(error), 2) from None
+            raise fail(str(_named(error)), 2) from None
         except OSError as error:
             if error.filename is None:
                 raise fail(f"internal error: OSError: {error}", 1) from None
@@ -775,6 +828,10 @@ def emit(
         check_output(output)
     elif fmt is OutputFormat.html and is_terminal(sys.stdout):
         raise InputError("--format html writes a page: give -o FILE (e.g. -o report.html)")
+    if "annoscore.formats.files" in sys.modules:  # URLs named where their stand-ins are
+        from annoscore.formats.files import named_result
+
+        result = named_result(result)
     if strict_input:
         refuse_tolerated(result.warnings)
     if per_doc:

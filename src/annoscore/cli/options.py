@@ -55,6 +55,8 @@ from annoscore.cli.common import (
     choice,
     command_line,
     emit,
+    fetched_inputs,
+    url_arguments,
 )
 from annoscore.errors import InputError
 from annoscore.options import OptionField, RunOptions, TaskOptions, fields
@@ -227,6 +229,16 @@ def _tasks(classes: list[str]) -> list[str]:
     return [t.name for t in TASKS.values() if t.options in classes] or classes
 
 
+def _cuts_urls(classes: tuple[type[TaskOptions], ...]) -> bool:
+    """Whether every task of the options ``classes`` reads URLs in chunks itself
+    (:func:`annoscore.scale.chunked`: the command then reads none whole)."""
+    from annoscore.tasks.registry import TASKS
+
+    names = {f"{c.__module__}:{c.__qualname__}" for c in classes}
+    tasks = [t for t in TASKS.values() if t.options in names]
+    return bool(tasks) and all(getattr(t.score_function(), "cuts_urls", False) for t in tasks)
+
+
 def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
     """``function`` as a Typer command whose ``options`` parameter is the flags of its options
     class (or classes: :class:`Choice`) and whose ``out`` parameter is the common output flags
@@ -268,8 +280,9 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
                 for name, a, d in common
             )
             parameters.extend(_flag_parameter(spec) for spec in run_specs)
-        else:
-            parameters.append(parameter.replace(annotation=hints[parameter.name]))
+        else:  # a path argument may be an fsspec URL
+            annotation = url_arguments(parameter.name, hints[parameter.name])
+            parameters.append(parameter.replace(annotation=annotation))
     strict = next(s for s in specs if s.name == "strict_input")
     parameters.append(_flag_parameter(strict))
     parameters.sort(key=lambda p: p.kind)  # positional arguments first, as Python requires
@@ -286,15 +299,17 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
         run = RunOptions(**{spec.name: values.pop(spec.name) for spec in run_specs})
         lists = out.format is OutputFormat.html  # a report: chunks keep their worst lists
         serial = run.jobs == 1 and run.dask is None and not lists
-        if serial and "annoscore.scale" not in sys.modules:
-            # one process, no report and no run set before (the run module is not even
-            # imported): the serial run is the one in force, and the command starts faster
-            function(options=chosen, out=out, **values)
-            return
-        from annoscore.scale import scaled
+        # URLs read whole here unless the task reads them in chunks (a report reads them whole)
+        with fetched_inputs(values.values(), lambda: not lists and _cuts_urls(classes)):
+            if serial and "annoscore.scale" not in sys.modules:
+                # one process, no report and no run set before (the run module is not even
+                # imported): the serial run is the one in force, and the command starts faster
+                function(options=chosen, out=out, **values)
+                return
+            from annoscore.scale import scaled
 
-        with scaled(run.jobs, run.dask, lists=lists):
-            function(options=chosen, out=out, **values)
+            with scaled(run.jobs, run.dask, lists=lists):
+                function(options=chosen, out=out, **values)
 
     command.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in parameters}

@@ -12,25 +12,39 @@ Rules every reader follows (issue: nothing lost, nothing silently changed):
   Arabic-Indic digits, ``1_0`` and surrounding spaces, none of which any official script
   reads as a number.
 - A NUL byte is an error naming the line (:func:`check_no_nul`).
+
+Gold and system may be fsspec URLs (``s3://``, ``gs://``, ``file://``, ``memory://``): a URL
+is given to the readers as a local *stand-in* path (:func:`stand_in`) that holds nothing until
+a run that reads the whole input fetches the URL's bytes there (:func:`fetched`); a chunk reads
+its own byte range (:attr:`Cut.url`) or its own files (:func:`local_copy`) through fsspec; the
+stand-in's name in an error or a warning is replaced by the URL (:func:`named`).  fsspec is
+imported only when a URL is read (:func:`url_fs`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
+import re
+import shutil
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from annoscore.errors import InputError
 from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
 
+if TYPE_CHECKING:
+    from annoscore.result import Result
+
 
 @contextmanager
-def reading(path: Path) -> Iterator[None]:
+def reading(path: str | Path) -> Iterator[None]:
     """Turn the operating system's errors while reading ``path`` into :class:`InputError`.
 
     >>> with reading(Path("no/such/file.tsv")), open("no/such/file.tsv", "rb") as handle:
@@ -173,6 +187,8 @@ class Cut:
     file for a reason the ids do not show (:func:`not_exact`)."""
     line: int = 0
     """How many lines of the file come before ``start`` (:func:`first_line`)."""
+    url: str | None = None
+    """The fsspec URL whose bytes the range is (``None``: the file itself)."""
 
 
 _CUTS: ContextVar[Mapping[str, Cut] | None] = ContextVar("annoscore_cut_files", default=None)
@@ -204,7 +220,12 @@ def first_line(path: Path | str) -> int:
 
 
 def read_cut(path: Path, cut: Cut) -> bytes:
-    """The bytes of ``cut`` of ``path``, read with ``pread`` (nothing else of the file)."""
+    """The bytes of ``cut`` of ``path``, read with ``pread`` (nothing else of the file); of its
+    URL through fsspec when it has one."""
+    if cut.url is not None:
+        fs, where = url_fs(cut.url)
+        with reading(cut.url):
+            return bytes(fs.cat_file(where, cut.start, cut.stop))
     parts: list[bytes] = []
     with reading(path):
         handle = os.open(path, os.O_RDONLY)
@@ -341,3 +362,168 @@ def list_folder_with_warnings(
     if not found:
         raise InputError(f"the folder has no {what} ({' or '.join(suffixes)} files)", folder)
     return sorted(found), warnings
+
+
+# --- fsspec URLs -----------------------------------------------------------------------------
+
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+EXTRA = "pip install 'annoscore[dask]'"
+
+
+def is_url(path: object) -> bool:
+    """Whether ``path`` is a string with a URL scheme (``memory://x``; a ``Path`` never is).
+
+    >>> is_url("s3://bucket/gold.tsv"), is_url("gold.tsv"), is_url(Path("file:///gold"))
+    (True, False, False)
+    """
+    return isinstance(path, str) and _URL.match(path) is not None
+
+
+def url_fs(url: str) -> tuple[Any, str]:
+    """The fsspec file system of ``url`` and the path in it, fsspec imported here; without the
+    extra, or for a scheme fsspec cannot read, an :class:`InputError` naming the URL.  s3 and gs
+    take their credentials from fsspec's own configuration (s3fs, gcsfs: environment variables,
+    ``~/.aws``, ``~/.config/fsspec``), as any fsspec program does."""
+    try:
+        fsspec: Any = importlib.import_module("fsspec")
+    except ImportError:
+        raise InputError(f"reading a URL needs the optional extra: {EXTRA}", url) from None
+    try:
+        fs, where = fsspec.core.url_to_fs(url)
+    except (ImportError, ValueError) as error:  # an unknown scheme, its package missing
+        raise InputError(f"cannot read the URL: {' '.join(str(error).split())}", url) from None
+    return fs, str(where)
+
+
+_STAND_INS: dict[str, str] = {}
+"""Local stand-in paths (:func:`stand_in`) and the URLs they stand for, in this process."""
+
+
+def stand_in(url: str, register: bool = True) -> Path:
+    """A new local path standing for ``url`` (its last name kept, in a temporary folder not yet
+    made): readers are given it, :func:`fetched` fills it, :func:`named` names the URL (unless
+    not ``register``: a chunk's, read by its cut, whose words are not shown)."""
+    name = url.rstrip("/").rpartition("/")[2] or "input"
+    folder = tempfile.mkdtemp(prefix="annoscore-url-", dir=os.path.realpath(tempfile.gettempdir()))
+    os.rmdir(folder)  # made by fetched() when it is read whole
+    local = os.path.join(folder, name)
+    if register:
+        _STAND_INS[local] = url.rstrip("/") if is_url(url.rstrip("/")) else url
+    return Path(local)
+
+
+def forget(*paths: str | os.PathLike[str]) -> None:
+    """Forget the stand-ins among ``paths`` (their run is over)."""
+    for path in paths:
+        _STAND_INS.pop(os.fspath(path), None)
+
+
+def given(path: str | os.PathLike[str]) -> Path:
+    """``path`` as a ``Path``; a URL as its :func:`stand_in` (a ``Path`` would lose its
+    ``//``)."""
+    return stand_in(path) if isinstance(path, str) and is_url(path) else Path(path)
+
+
+def url_of(path: object) -> str | None:
+    """The URL ``path`` is or stands for (``None``: a local path)."""
+    if is_url(path):
+        return str(path)
+    return _STAND_INS.get(os.fspath(path)) if isinstance(path, str | os.PathLike) else None
+
+
+def named(text: str, names: Mapping[str, str] | None = None) -> str:
+    """``text`` with each local stand-in (``names``: these local paths) replaced by its URL."""
+    for local, url in list((_STAND_INS if names is None else names).items()):
+        if local in text:
+            text = text.replace(local, url)
+    return text
+
+
+def named_error(error: InputError, names: Mapping[str, str] | None = None) -> InputError:
+    """``error`` naming URLs where it names their stand-ins (:func:`named`)."""
+    path = None if error.path is None else named(error.path, names)
+    return InputError(named(error.message, names), path, error.line, document=error.document)
+
+
+def named_warning(warning: ScoreWarning, names: Mapping[str, str] | None = None) -> ScoreWarning:
+    """``warning`` naming URLs where it names their stand-ins (:func:`named`)."""
+    from dataclasses import replace
+
+    examples = tuple(named(e, names) for e in warning.examples)
+    return replace(warning, message=named(warning.message, names), examples=examples)
+
+
+def named_result(result: Result) -> Result:
+    """``result`` whose warnings name URLs where they name their stand-ins (:func:`named`)."""
+    if not _STAND_INS:
+        return result
+    from dataclasses import replace
+
+    warnings = tuple(named_warning(w) for w in result.warnings)
+    return result if warnings == result.warnings else replace(result, warnings=warnings)
+
+
+def _copy(fs: Any, where: str, local: str, names: Iterable[str] | None = None) -> None:
+    """The file or folder ``where`` of ``fs`` copied to ``local`` (a folder: the files
+    ``names`` in it, or everything in it); nothing when it does not exist (a reader then says
+    so, naming the URL)."""
+    if not fs.exists(where):
+        return
+    if not fs.isdir(where):
+        fs.get_file(where, local)
+        return
+    os.makedirs(local, exist_ok=True)
+    if names is not None:
+        for name in names:
+            fs.get_file(f"{where.rstrip('/')}/{name}", os.path.join(local, name))
+        return
+    root = where.rstrip("/")
+    for found, info in sorted(fs.find(where, withdirs=True, detail=True).items()):
+        target = os.path.join(local, *found[len(root) :].strip("/").split("/"))
+        if info.get("type") == "directory":
+            os.makedirs(target, exist_ok=True)
+        else:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            fs.get_file(found, target)
+
+
+@contextmanager
+def fetched(*paths: str | os.PathLike[str] | None) -> Iterator[None]:
+    """Inside the block, each stand-in among ``paths`` (:func:`stand_in`) holds its URL's bytes
+    (a file, or a folder with everything in it), read through fsspec and removed at the end;
+    an :class:`InputError` raised inside names the URLs, not the stand-ins."""
+    made: list[str] = []
+    try:
+        for path in paths:
+            local = None if path is None else os.fspath(path)
+            url = None if local is None else _STAND_INS.get(local)
+            if local is None or url is None or os.path.lexists(os.path.dirname(local)):
+                continue
+            fs, where = url_fs(url)
+            os.makedirs(os.path.dirname(local))
+            made.append(os.path.dirname(local))
+            with reading(url):
+                _copy(fs, where, local)
+        yield
+    except InputError as error:
+        raise named_error(error) from None
+    finally:
+        for folder in made:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def local_copy(url: str, names: Iterable[str]) -> Iterator[tuple[Path, dict[str, str]]]:
+    """The files ``names`` of the folder ``url`` copied into a new temporary folder of the same
+    name (a chunk's own files, :mod:`annoscore.scale`), removed at the end; with the mapping
+    of :func:`named` from that folder to ``url``."""
+    fs, where = url_fs(url)
+    base = tempfile.mkdtemp(prefix="annoscore-url-", dir=os.path.realpath(tempfile.gettempdir()))
+    local = os.path.join(base, url.rstrip("/").rpartition("/")[2] or "input")
+    try:
+        with reading(url):
+            _copy(fs, where, local, names)
+        yield Path(local), {local: url.rstrip("/")}
+    finally:
+        shutil.rmtree(base, ignore_errors=True)

@@ -272,7 +272,13 @@ def _check_comparable(files: dict[str, AnnFile], mode: str) -> None:
 
 def _two_folders(gold: Path, system: Path, options: object) -> bool:
     """Whether two folders may be cut by file (:mod:`annoscore.scale`): not one folder as both
-    sides (its files' warnings could not be told apart by side)."""
+    sides (its files' warnings could not be told apart by side); fsspec URLs compared as
+    written."""
+    from annoscore.formats.files import url_of
+
+    urls = url_of(gold), url_of(system)
+    if urls != (None, None):
+        return urls[0] != urls[1]
     try:
         return not os.path.samefile(gold, system)
     except OSError:
