@@ -1092,8 +1092,9 @@ class LineChunk:
 
 
 def _lines_before(path: str, offsets: Sequence[int]) -> list[int]:
-    """How many lines of ``path`` come before each of ``offsets`` (increasing): one pass over
-    the bytes up to the last, a block at a time (no more than a block held).
+    """How many lines of ``path`` (a file, or an fsspec URL) come before each of ``offsets``
+    (increasing): one pass over the bytes up to the last, a block at a time (no more than a
+    block held).
 
     >>> import tempfile
     >>> path = tempfile.mkstemp()[1]
@@ -1101,21 +1102,25 @@ def _lines_before(path: str, offsets: Sequence[int]) -> list[int]:
     >>> _lines_before(path, [0, 2, 5, 6])
     [0, 1, 3, 3]
     """
+    from annoscore.formats.files import is_url, url_fs
+
     found: list[int] = []
     block = 1 << 24
     lines = at = 0
-    handle = os.open(path, os.O_RDONLY)
-    try:
+    with contextlib.ExitStack() as stack:
+        if is_url(path):
+            fs, where = url_fs(path)
+            handle = stack.enter_context(fs.open(where, "rb"))
+        else:
+            handle = stack.enter_context(open(path, "rb", buffering=0))
         for offset in offsets:
             while at < offset:
-                data = os.pread(handle, min(block, offset - at), at)
+                data = handle.read(min(block, offset - at))
                 if not data:
                     break
                 lines += data.count(b"\n")
                 at += len(data)
             found.append(lines)
-    finally:
-        os.close(handle)
     return found
 
 
@@ -1767,6 +1772,8 @@ class RemoteBytes:
     >>> data = RemoteBytes(io.BytesIO(b"a\\tx\\nb\\ty\\n"), 8)
     >>> len(data), data.find(b"\\n", 4), data[2:3], data.find(b"z")
     (8, 7, b'x', -1)
+    >>> data.rfind(b"\\n"), data.rfind(b"\\n", 0, 7), data.rfind(b"a", 1)
+    (7, 3, -1)
     """
 
     def __init__(self, handle: Any, size: int) -> None:
@@ -1803,6 +1810,18 @@ class RemoteBytes:
             if found >= 0:
                 return at + found
             at, window = stop, min(window * 2, 1 << 20)
+        return -1
+
+    def rfind(self, sub: bytes, start: int = 0, end: int | None = None) -> int:
+        """The last ``sub`` wholly in ``[start, end)``, read backwards in growing windows."""
+        end = self.size if end is None else min(end, self.size)
+        start, high, window = max(0, start), end, 1 << 12
+        while high > start:
+            low = max(start, high - window)
+            found = self._read(low, min(end, high + len(sub) - 1)).rfind(sub)
+            if found >= 0:
+                return low + found
+            high, window = low, min(window * 2, 1 << 20)
         return -1
 
 

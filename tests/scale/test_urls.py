@@ -282,3 +282,21 @@ def test_a_report_reads_urls_whole(cli: Cli, tmp_path: Path) -> None:
         assert out.exit_code == 0, out.output
         pages.append((tmp_path / f"{name}.html").read_text(encoding="utf-8"))
     assert pages[1] == pages[0].replace(str(SAMPLES), f"file://{SAMPLES}")
+
+
+def test_remote_bytes_find_and_rfind_equal_those_of_bytes() -> None:
+    """The windows of :class:`annoscore.scale.RemoteBytes` (4 KiB growing to 1 MiB, a
+    needle across two windows) find what ``bytes.find``/``rfind`` find, on random data
+    (offsets from the start: the callers')."""
+    import io
+
+    rng = random.Random(3107)
+    for _ in range(int(300 * test_lines.MULTIPLIER)):
+        size = rng.choice([0, 1, 7, 4095, 4096, 4097, 9000, 70_000])
+        data = bytes(rng.choice(b"ab\n") for _ in range(size))
+        remote = scale.RemoteBytes(io.BytesIO(data), size)
+        needle = rng.choice([b"\n", b"ab", b"\nb\n", b"bbbbbbbbbbbb", b"x"])
+        start = rng.randint(0, size + 2)  # callers give offsets, never from the end
+        end = rng.choice([None, rng.randint(0, size + 2)])
+        assert remote.find(needle, start, end) == data.find(needle, start, end)
+        assert remote.rfind(needle, start, end) == data.rfind(needle, start, end)
