@@ -121,6 +121,9 @@ class Run:
     lists: bool = False
     """Chunks keep the ranked lists of their worst queries (an HTML report is written:
     :func:`annoscore.metrics.worst_lists.for_chunk`)."""
+    own_process: bool = False
+    """The process is annoscore's own (the command line: :func:`scaled`), so its memory
+    allocator may be tuned for chunks of lines (:func:`reuse_freed_memory`)."""
 
     @property
     def serial(self) -> bool:
@@ -350,12 +353,43 @@ def scaled(jobs: int = 1, dask: str | None = None, lists: bool = False) -> Itera
     then (:mod:`annoscore.distributed`)."""
     if dask is None:
         with using(jobs, lists=lists) as run:
-            yield run
+            token = _RUN.set(replace(run, own_process=True))
+            try:
+                yield _RUN.get()
+            finally:
+                _RUN.reset(token)
         return
     from annoscore.distributed import connected
 
     with connected(dask) as client, using(1, client, lists) as run:
         yield run
+
+
+def reuse_freed_memory() -> bool:
+    """Have this process's allocator (glibc's, on Linux) keep the memory a chunk of lines frees
+    for the next chunk instead of giving it back to the system: arrays up to 32 MB come from
+    the heap (``M_MMAP_THRESHOLD``) and up to 256 MB of freed heap is kept (``M_TRIM_THRESHOLD``).
+    Chunks allocate and free the same large columns one after the other; given back, every
+    chunk faults its pages in again (trec, 20,000 queries x 1,000: 540,000 page faults and
+    2.4 s of system time of 7.5 s; kept: 120,000 and 0.5-1.0 s, 20% less wall time, peak
+    memory 445 -> 546 MB with one job, 488 -> 560 MB in the largest process with two).
+    Only in annoscore's own process (the command line), never where ``MALLOC_*`` or
+    ``GLIBC_TUNABLES`` set the allocator already; workers forked later inherit it.  Whether
+    it was applied."""
+    import sys
+
+    if not sys.platform.startswith("linux") or "GLIBC_TUNABLES" in os.environ:
+        return False
+    if any(name.startswith("MALLOC_") for name in os.environ):
+        return False
+    try:
+        import ctypes
+
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc (musl has no mallopt)
+        return False
+    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    return bool(mallopt(-3, 32 << 20) and mallopt(-1, 256 << 20))  # MMAP, TRIM thresholds
 
 
 def current() -> Run:
@@ -1915,6 +1949,8 @@ def score_lines(
 
     carry = len(lines) <= CARRY_CHUNKS
     score = functools.partial(_line_part, task, options, run.lists, carry)
+    if run.own_process and len(lines) > 1:
+        reuse_freed_memory()
     with read_once():  # what every chunk reads alike, once in each process (forked inside)
         parts = run.map(score, lines, until=unusable if pooled is None else unread)
         if len(parts) < len(lines):

@@ -253,3 +253,54 @@ def test_the_valid_codes_are_read_once_in_a_cut_run_and_again_in_the_next(
     codiesp_format.read_valid_code_file(codes)
     codiesp_format.read_valid_code_file(codes)
     assert len(reads) == 3  # outside a cut run: every call reads
+
+
+def test_the_allocator_is_tuned_only_in_a_process_that_has_not_tuned_it() -> None:
+    """:func:`annoscore.scale.reuse_freed_memory` applies glibc's thresholds (True) unless the
+    environment sets the allocator already (False); a command that cuts a file of lines calls
+    it (its output is the one of a run without it: the scale tests)."""
+    import ctypes
+    import os
+    import subprocess
+    import sys
+
+    try:
+        glibc = hasattr(ctypes.CDLL(None), "mallopt") and sys.platform.startswith("linux")
+    except OSError:
+        glibc = False
+    code = "import annoscore.scale as s; print(s.reuse_freed_memory())"
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
+    clean.pop("GLIBC_TUNABLES", None)
+    for extra, expected in (({}, str(glibc)), ({"MALLOC_ARENA_MAX": "2"}, "False")):
+        found = subprocess.run(
+            [sys.executable, "-c", code],
+            env={**clean, **extra},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        assert found == expected, extra
+
+
+def test_only_the_command_line_tunes_the_allocator_and_only_for_chunks_of_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``annoscore.score`` runs in the caller's process: it leaves the allocator alone; the
+    command line's run (:func:`annoscore.scale.scaled`) tunes it when a file of lines is cut
+    into several chunks."""
+    from tests.scale.test_lines import CORPORA
+
+    calls: list[bool] = []
+    monkeypatch.setattr(scale, "reuse_freed_memory", lambda: calls.append(True) or True)
+    monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
+    monkeypatch.setattr(scale, "LINE_CHUNK_BYTES", 200)
+    write, gold_name, system_name = CORPORA["trec"]
+    options = write(random.Random(5), tmp_path, True)
+    gold, system = tmp_path / gold_name, tmp_path / system_name
+    one = render(annoscore.score("trec", gold, system, **options), "json")
+    assert calls == []
+    with scale.scaled(1):
+        from annoscore.tasks.registry import get
+
+        tuned = render(get("trec").run(gold, system, **options), "json")
+    assert calls == [True] and tuned == one
