@@ -12,10 +12,10 @@ each file's :attr:`AnnFile.rows` says which rows are its own.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, Protocol, overload
 
 from annoscore.errors import InputError
 from annoscore.model import (
@@ -105,6 +105,46 @@ def place(path: Path | str, line: int) -> str:
     'a.ann:3'
     """
     return f"{os.path.basename(os.fspath(path))}:{line}"
+
+
+class Strings(Protocol):
+    """A column of strings built on first use (a reader's mention texts or concept ids)."""
+
+    def strings(self) -> list[str]: ...
+
+
+class LazyRows(Sequence[str]):
+    """Rows ``lo:hi`` of a :class:`Strings` column: one document's strings, built with the
+    whole column when first read (a reader of columns builds no string per annotation until
+    someone asks); equal to the list of them."""
+
+    __slots__ = ("_hi", "_lo", "_strings")
+
+    def __init__(self, strings: Strings, lo: int, hi: int) -> None:
+        self._strings, self._lo, self._hi = strings, lo, hi
+
+    def __len__(self) -> int:
+        return self._hi - self._lo
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        return self._strings.strings()[self._lo : self._hi][index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._strings.strings()[self._lo : self._hi])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 class EntityBlock:

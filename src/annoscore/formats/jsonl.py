@@ -43,14 +43,14 @@ columns (``tests/equivalence/test_jsonl.py``).
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from pathlib import Path
-from typing import Any, overload
+from typing import Any
 
 from annoscore.errors import InputError
-from annoscore.formats.brat_model import AnnFile, EntityBlock, FileRows
+from annoscore.formats.brat_model import AnnFile, EntityBlock, FileRows, LazyRows
 from annoscore.formats.files import first_line, read_text
 from annoscore.model import AnnotatedDocument, Mention, Span
 
@@ -217,38 +217,6 @@ class _Slices:
         return self._built
 
 
-class _Rows(Sequence[str]):
-    """Rows ``lo:hi`` of a :class:`_Slices`: one document's mention texts."""
-
-    __slots__ = ("_hi", "_lo", "_slices")
-
-    def __init__(self, slices: _Slices, lo: int, hi: int) -> None:
-        self._slices, self._lo, self._hi = slices, lo, hi
-
-    def __len__(self) -> int:
-        return self._hi - self._lo
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[str]: ...
-    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
-        return self._slices.strings()[self._lo : self._hi][index]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._slices.strings()[self._lo : self._hi])
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Sequence) and not isinstance(other, str):
-            return list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(list(self))
-
-
 _IDS: list[str] = []
 """``T1``, ``T2``, ...: the mention ids of a document, shared (grown on demand)."""
 
@@ -347,7 +315,7 @@ def _scan_jsonl(
             labels[lo:hi],
             start_list[lo:hi],
             end_list[lo:hi],
-            _Rows(texts, lo, hi),
+            LazyRows(texts, lo, hi),
             [number] * count,
             None,
             body,

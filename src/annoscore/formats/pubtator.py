@@ -44,13 +44,13 @@ the same columns (``tests/equivalence/test_pubtator.py``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, overload
+from typing import Any
 
 from annoscore.errors import InputError
-from annoscore.formats.brat_model import AnnFile, EntityBlock, FileRows
+from annoscore.formats.brat_model import AnnFile, EntityBlock, FileRows, LazyRows
 from annoscore.formats.files import first_line, read_text
 from annoscore.model import AnnotatedDocument, Mention, Normalization, Relation, Span
 
@@ -300,38 +300,6 @@ class _Strings:
         return self._built
 
 
-class _Rows(Sequence[str]):
-    """Rows ``lo:hi`` of a :class:`_Strings`: one document's column."""
-
-    __slots__ = ("_hi", "_lo", "_strings")
-
-    def __init__(self, strings: _Strings, lo: int, hi: int) -> None:
-        self._strings, self._lo, self._hi = strings, lo, hi
-
-    def __len__(self) -> int:
-        return self._hi - self._lo
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[str]: ...
-    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
-        return self._strings.strings()[self._lo : self._hi][index]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._strings.strings()[self._lo : self._hi])
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Sequence) and not isinstance(other, str):
-            return list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(list(self))
-
-
 def _scan_pubtator(
     text: str, path: str, first_number: int = 1
 ) -> dict[str, AnnFile | AnnotatedDocument] | None:
@@ -526,7 +494,7 @@ def _scan_pubtator(
             type_list[lo:hi],
             start_values[lo:hi],
             end_values[lo:hi],
-            _Rows(written, lo, hi),
+            LazyRows(written, lo, hi),
             lines[lo:hi],
             None,
             text[a:b] + SEPARATOR + text[c:e],
@@ -537,7 +505,7 @@ def _scan_pubtator(
             (),
             [],
             FileRows(block, lo, hi),
-            _Rows(concepts, lo, hi),
+            LazyRows(concepts, lo, hi),
         )
     if across.size:  # mentions across the title's end: compared as strings
         bodies = [file.text or "" for file in out.values()]
