@@ -135,3 +135,41 @@ def test_bad_xml_is_an_input_error() -> None:
     entity = '<!DOCTYPE c [<!ENTITY e "x">]><collection>&e;</collection>'
     with pytest.raises(InputError, match="XML refused"):
         read_bioc_text(entity, "x.xml", "bioc-xml")
+
+
+@pytest.mark.parametrize(
+    ("annotation", "message"),
+    [
+        ('"x"', "document 'd': \"annotations\"[0] is not an object"),
+        (
+            '{"id": "a1", "infons": ["type"], "locations": []}',
+            "document 'd', annotation 'a1': \"infons\" is not an object",
+        ),
+        (
+            '{"id": "a1", "infons": {}, "locations": [3]}',
+            "document 'd': \"locations\"[0] is not an object",
+        ),
+    ],
+)
+def test_a_json_node_that_is_not_an_object_is_an_input_error_naming_where(
+    annotation: str, message: str
+) -> None:
+    """Every list of a BioC JSON collection holds objects and ``infons`` is an object: anything
+    else is an :class:`InputError` naming the document and the list (it was an internal error,
+    ``AttributeError``, exit 1)."""
+    text = (
+        '{"documents": [{"id": "d", "passages": [{"offset": 0, "text": "abc", '
+        f'"annotations": [{annotation}]}}]}}]}}'
+    )
+    with pytest.raises(InputError) as error:
+        read_bioc_text(text, "c.json", "bioc-json")
+    assert error.value.message == message
+
+
+def test_a_relation_whose_infons_are_not_an_object_is_an_input_error() -> None:
+    text = (
+        '{"documents": [{"id": "d", "passages": [{"offset": 0, "text": "abc", '
+        '"relations": [{"id": "r1", "infons": 3, "nodes": []}]}]}]}'
+    )
+    with pytest.raises(InputError, match="relation 'r1': \"infons\" is not an object"):
+        read_bioc_text(text, "c.json", "bioc-json")

@@ -713,10 +713,19 @@ def _json_documents(text: str, path: str, type_infon: str, id_infon: str) -> Ite
         value = node.get(key) or [] if isinstance(node, Mapping) else None
         if not isinstance(value, list):
             raise InputError(f'{where}: "{key}" is not a list', path)
+        for n, item in enumerate(value):
+            if not isinstance(item, Mapping):
+                raise InputError(f'{where}: "{key}"[{n}] is not an object', path)
         return value
 
-    def infons(node: Mapping[str, Any]) -> dict[str, str]:
+    def infons_of(node: Mapping[str, Any], where: str) -> Mapping[str, Any]:
         value = node.get("infons") or {}
+        if not isinstance(value, Mapping):
+            raise InputError(f'{where}: "infons" is not an object', path)
+        return value
+
+    def infons(node: Mapping[str, Any], where: str) -> dict[str, str]:
+        value = infons_of(node, where)
         return {str(k): "" if v is None else str(v) for k, v in value.items()}
 
     def annotations(node: Any, holder: tuple[int, int] | None, where: str) -> list[_Annotation]:
@@ -724,8 +733,7 @@ def _json_documents(text: str, path: str, type_infon: str, id_infon: str) -> Ite
         # locations (a whole number stays one; anything else is made a string and checked)
         out: list[_Annotation] = []
         for a in items(node, "annotations", where):
-            value = a.get("infons") or {}
-            value.items()  # not a mapping: the error it always was
+            value = infons_of(a, f"{where}, annotation {a.get('id', '')!r}")
             out.append(
                 (
                     str(a.get("id", "")),
@@ -744,7 +752,7 @@ def _json_documents(text: str, path: str, type_infon: str, id_infon: str) -> Ite
         return [
             (
                 str(r.get("id", "")),
-                infons(r),
+                infons(r, f"{where}, relation {r.get('id', '')!r}"),
                 [
                     (str(n.get("role", "")), str(n.get("refid", "")))
                     for n in items(r, "nodes", where)
