@@ -1575,7 +1575,7 @@ def _json_id(data: Any, start: int) -> tuple[str | None, bool] | None:
         if not isinstance(item, dict):
             return None
         found = explicit_id(item)
-    except (ValueError, AttributeError):  # not JSON, or a "meta" that is not an object
+    except ValueError:  # not JSON (a "meta" that is not an object names no id: explicit_id)
         return None
     return found, found is not None
 
