@@ -1346,11 +1346,7 @@ def split_lines(
                 found = _next_run(gold_data, start, separators)
         if not cuts:
             return None
-        ends = [*cuts, (size, len(system_data))]
-        begins = [(0, 0), *cuts]
-        return [
-            LineChunk(*urls, (b[0], e[0]), (b[1], e[1])) for b, e in zip(begins, ends, strict=True)
-        ]
+        return _between(*urls, [(0, 0), *cuts], [*cuts, (size, len(system_data))])
 
 
 # --- single files of JSON arrays -------------------------------------------------------------
@@ -1484,27 +1480,11 @@ def split_json(
     cut is exact is checked after the chunks are read: each parses as an array only if its
     bytes are whole top-level elements, and the ids their readers found show every document
     in one chunk (:func:`combine_lines`)."""
-    import mmap
-    import stat
-
-    try:
-        stats = [os.stat(gold), os.stat(system)]
-    except OSError:
-        return None
-    if not all(stat.S_ISREG(s.st_mode) and s.st_size > 0 for s in stats):
-        return None
-    if os.path.samefile(gold, system) or stats[0].st_size + stats[1].st_size < MIN_LINE_BYTES:
-        return None
-    parts = max(parts, -(-stats[0].st_size // LINE_CHUNK_BYTES))
-    if parts < 2:
+    parts = _regular_pair(gold, system, parts)
+    if not parts:
         return None
     pattern = _element_pattern(elements.first_keys)
-    with (
-        open(gold, "rb") as g,
-        open(system, "rb") as p,
-        mmap.mmap(g.fileno(), 0, access=mmap.ACCESS_READ) as gold_data,
-        mmap.mmap(p.fileno(), 0, access=mmap.ACCESS_READ) as system_data,
-    ):
+    with _mapped(gold, system) as (gold_data, system_data):
         spans = _json_array_span(gold_data), _json_array_span(system_data)
         if spans[0] is None or spans[1] is None:
             return None
@@ -1532,10 +1512,31 @@ def split_json(
             return None
         begins = [(gold_start, system_start), *((c[1], c[3]) for c in cuts)]
         ends = [*((c[0], c[2]) for c in cuts), (gold_end, system_end)]
-        return [
-            LineChunk(str(gold), str(system), (b[0], e[0]), (b[1], e[1]))
-            for b, e in zip(begins, ends, strict=True)
-        ]
+        return _between(str(gold), str(system), begins, ends)
+
+
+@contextlib.contextmanager
+def _mapped(gold: Path, system: Path) -> Iterator[tuple[Any, Any]]:
+    """The bytes of two files, mapped (read only as the cutters search them)."""
+    import mmap
+
+    with (
+        open(gold, "rb") as g,
+        open(system, "rb") as p,
+        mmap.mmap(g.fileno(), 0, access=mmap.ACCESS_READ) as gold_data,
+        mmap.mmap(p.fileno(), 0, access=mmap.ACCESS_READ) as system_data,
+    ):
+        yield gold_data, system_data
+
+
+def _between(
+    gold: str, system: str, begins: Sequence[tuple[int, int]], ends: Sequence[tuple[int, int]]
+) -> list[LineChunk]:
+    """The chunks from each ``begins[k]`` to ``ends[k]`` (gold offset, system offset)."""
+    return [
+        LineChunk(gold, system, (b[0], e[0]), (b[1], e[1]))
+        for b, e in zip(begins, ends, strict=True)
+    ]
 
 
 def _regular_pair(gold: Path, system: Path, parts: int) -> int:
@@ -1631,17 +1632,10 @@ def split_json_lines(gold: Path, system: Path, parts: int) -> list[LineChunk] | 
     each range are counted (:func:`numbered`): a chunk numbers its lines, and the documents
     named by them, as the whole file does.  ``None`` as :func:`split_lines` gives it; whether
     the cut is exact is checked by the ids the chunks' readers found (:func:`exact_cut`)."""
-    import mmap
-
     parts = _regular_pair(gold, system, parts)
     if not parts:
         return None
-    with (
-        open(gold, "rb") as g,
-        open(system, "rb") as p,
-        mmap.mmap(g.fileno(), 0, access=mmap.ACCESS_READ) as gold_data,
-        mmap.mmap(p.fileno(), 0, access=mmap.ACCESS_READ) as system_data,
-    ):
+    with _mapped(gold, system) as (gold_data, system_data):
         size = len(gold_data)
         gold_lines, system_lines = _Lines(gold_data), _Lines(system_data)
         cuts: list[tuple[int, int]] = []
@@ -1669,12 +1663,9 @@ def split_json_lines(gold: Path, system: Path, parts: int) -> list[LineChunk] | 
                     break
         if not cuts:
             return None
-        ends = [*cuts, (size, len(system_data))]
-        begins = [(0, 0), *cuts]
-        chunks = [
-            LineChunk(str(gold), str(system), (b[0], e[0]), (b[1], e[1]))
-            for b, e in zip(begins, ends, strict=True)
-        ]
+        chunks = _between(
+            str(gold), str(system), [(0, 0), *cuts], [*cuts, (size, len(system_data))]
+        )
     return numbered(chunks)
 
 
@@ -1718,17 +1709,10 @@ def split_marked(
     ``None`` as :func:`split_lines`
     gives it; whether the cut is exact is checked by the ids the chunks' readers found
     (:func:`exact_cut`) and by what the chunks say (a task's ``pooled``)."""
-    import mmap
-
     parts = _regular_pair(gold, system, parts)
     if not parts:
         return None
-    with (
-        open(gold, "rb") as g,
-        open(system, "rb") as p,
-        mmap.mmap(g.fileno(), 0, access=mmap.ACCESS_READ) as gold_data,
-        mmap.mmap(p.fileno(), 0, access=mmap.ACCESS_READ) as system_data,
-    ):
+    with _mapped(gold, system) as (gold_data, system_data):
         size = len(gold_data)
         cuts: list[tuple[int, int]] = []
         last = (0, 0)
@@ -1753,12 +1737,9 @@ def split_marked(
                 break
         if not cuts:
             return None
-        ends = [*cuts, (size, len(system_data))]
-        begins = [(0, 0), *cuts]
-        chunks = [
-            LineChunk(str(gold), str(system), (b[0], e[0]), (b[1], e[1]))
-            for b, e in zip(begins, ends, strict=True)
-        ]
+        chunks = _between(
+            str(gold), str(system), [(0, 0), *cuts], [*cuts, (size, len(system_data))]
+        )
     return chunks
 
 
