@@ -31,7 +31,7 @@ from annoscore.model import AnnotatedDocument
 from annoscore.tasks.spans import SpanOptions, score_spans
 from tests.equivalence.ids import id_pool
 from tests.oracles.pubtator import PubTatorError, plain_pubtator
-from tests.oracles.spans import mode_table
+from tests.oracles.spans import plain_corpus_counts
 
 SCALE = max(1, int(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1")))
 CASES = 600 * SCALE
@@ -227,23 +227,7 @@ def test_spans_scores_of_the_columns_equal_the_plain_scores(tmp_path: Path) -> N
         mode = MODES[case % len(MODES)]
         options = SpanOptions(mode=mode, gold_format="pubtator", system_format="pubtator")
         result = score_spans(gold, system, options)
-        gold_by_id = {d["id"]: d for d in gold_docs}
-        system_by_id = {d["id"]: d for d in system_docs}
-        if len(gold_by_id) == 1 and len(system_by_id) == 1:  # two files: one document
-            (only,) = gold_by_id
-            system_by_id = {only: next(iter(system_by_id.values()))}
-        totals = {"tp": 0, "fp": 0, "fn": 0}
-        for doc_id in gold_by_id.keys() | system_by_id.keys():
-            g, p = gold_by_id.get(doc_id), system_by_id.get(doc_id)
-            body = (g or p or {}).get("text")
-
-            def mentions(doc: dict[str, Any] | None) -> list[tuple[str, Any]]:
-                return [(m[2], ((m[0], m[1]),)) for m in (doc or {}).get("mentions", [])]
-
-            table = mode_table(mode.value, mentions(g), mentions(p), text=body)
-            for row in table.values():
-                for stat in totals:
-                    totals[stat] += row.get(stat, 0)
+        totals = plain_corpus_counts(mode.value, gold_docs, system_docs)
         assert result.counts.as_dict() == totals, (case, mode)
         compared += 1
     assert compared >= CASES // 30

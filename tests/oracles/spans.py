@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Any
 
 Fragments = tuple[tuple[int, int], ...]
 Mention = tuple[str, Fragments]
@@ -399,3 +400,28 @@ def semeval_scores(totals: dict[str, int]) -> dict[str, float | None]:
             f1,
         )
     return out
+
+
+def plain_corpus_counts(
+    mode: str, gold_docs: Sequence[dict[str, Any]], system_docs: Sequence[dict[str, Any]]
+) -> dict[str, int]:
+    """tp/fp/fn of a corpus in ``mode`` from plain readings (documents as dicts with ``id``,
+    ``text`` and ``mentions`` of ``(start, end, type, ...)``), documents paired by id; two
+    files of one document each are that one document, whatever their ids."""
+    gold_by_id = {d["id"]: d for d in gold_docs}
+    system_by_id = {d["id"]: d for d in system_docs}
+    if len(gold_by_id) == 1 and len(system_by_id) == 1:  # two files: one document
+        (only,) = gold_by_id
+        system_by_id = {only: next(iter(system_by_id.values()))}
+
+    def mentions(doc: dict[str, Any] | None) -> list[tuple[str, Any]]:
+        return [(m[2], ((m[0], m[1]),)) for m in (doc or {}).get("mentions", [])]
+
+    totals = {"tp": 0, "fp": 0, "fn": 0}
+    for doc_id in gold_by_id.keys() | system_by_id.keys():
+        g, p = gold_by_id.get(doc_id), system_by_id.get(doc_id)
+        body = (g or p or {}).get("text")
+        for row in mode_table(mode, mentions(g), mentions(p), text=body).values():
+            for stat in totals:
+                totals[stat] += row.get(stat, 0)
+    return totals
