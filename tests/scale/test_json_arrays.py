@@ -15,23 +15,18 @@ line or JSON path as one run.  Clean files are checked to be really cut.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import annoscore
 import annoscore.scale as scale
-from annoscore.errors import InputError
-from annoscore.report.generic import render
 from annoscore.tasks.nlpsandbox import _NOTES
-from annoscore.tasks.registry import TASKS
 from tests.equivalence.ids import id_pool
+from tests.scale.test_lines import _same
 
 MULTIPLIER = float(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1"))
 CASES = max(1, int(16 * MULTIPLIER))
@@ -49,35 +44,6 @@ TEXTS = ["12/01/2020", "Boston", "a]b", "}{", 'say "hi"', "back\\slash", "Ã±u ä¸
 @pytest.fixture(autouse=True)
 def _small_files_are_cut(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
-
-
-@contextlib.contextmanager
-def _chunks_of(size: int) -> Iterator[None]:
-    saved = scale.LINE_CHUNK_BYTES
-    scale.LINE_CHUNK_BYTES = size
-    try:
-        yield
-    finally:
-        scale.LINE_CHUNK_BYTES = saved
-
-
-def _output(task: str, gold: Path, system: Path, jobs: int, **options: Any) -> str:
-    try:
-        result = annoscore.score(task, gold, system, jobs=jobs, **options)
-    except InputError as error:
-        return f"error: {error}"
-    text = TASKS[task].text_renderer()
-    shown = result.shown(documents=True, types=True, averages=True)
-    return render(shown, "json") + (text(result) if text is not None else "")
-
-
-def _same(task: str, gold: Path, system: Path, chunk: int, **options: Any) -> str:
-    one = _output(task, gold, system, 1, **options)
-    for jobs in (2, 3):
-        assert _output(task, gold, system, jobs, **options) == one, (task, jobs)
-    with _chunks_of(chunk):
-        assert _output(task, gold, system, 1, **options) == one, (task, chunk)
-    return one
 
 
 def _note(rng: random.Random, name: str, clean: bool, categories: list[str]) -> dict[str, Any]:

@@ -53,7 +53,7 @@ def _same(task: str, gold: Path, system: Path, chunk: int | None = None, **optio
     (the bounded-memory path of ``--jobs 1``)."""
     one = _output(task, gold, system, 1, **options)
     for jobs in (2, 3):
-        assert _output(task, gold, system, jobs, **options) == one, (task, jobs)
+        assert _output(task, gold, system, jobs, **options) == one, (task, jobs, options)
     if chunk is not None:
         with _chunks_of(chunk):
             assert _output(task, gold, system, 1, **options) == one, (task, chunk)

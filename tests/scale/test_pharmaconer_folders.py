@@ -20,12 +20,9 @@ from typing import Any
 
 import pytest
 
-import annoscore
 import annoscore.scale as scale
-from annoscore.errors import InputError
-from annoscore.report.generic import render
 from annoscore.scale import Run, split_folders
-from annoscore.tasks.registry import TASKS
+from tests.scale.test_lines import _same
 
 MULTIPLIER = float(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1"))
 CASES = max(1, int(40 * MULTIPLIER))
@@ -33,23 +30,6 @@ PROCESS_CASES = max(1, int(3 * MULTIPLIER))
 
 TYPES = ("NORMALIZABLES", "PROTEINAS", "NO_NORMALIZABLES", "UNCLEAR")
 WORDS = ("ácido", "dosis", "de", "mg", "PSA", "ñu", "中文", "x")
-
-
-def _output(task: str, gold: Path, system: Path, jobs: int, **options: Any) -> str:
-    try:
-        result = annoscore.score(task, gold, system, jobs=jobs, **options)
-    except InputError as error:
-        return f"error: {error}"
-    text = TASKS[task].text_renderer()
-    shown = result.shown(documents=True, types=True, averages=True)
-    return render(shown, "json") + (text(result) if text is not None else "")
-
-
-def _same(task: str, gold: Path, system: Path, **options: Any) -> str:
-    one = _output(task, gold, system, 1, **options)
-    for jobs in (2, 3):
-        assert _output(task, gold, system, jobs, **options) == one, (task, jobs, options)
-    return one
 
 
 def _stems(rng: random.Random, clean: bool) -> list[str]:
