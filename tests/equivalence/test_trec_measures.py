@@ -146,6 +146,22 @@ def _queries(rng: random.Random) -> list[tuple[list[int | None], list[int]]]:
     return out
 
 
+def _columns(
+    rng: random.Random, queries: list[tuple[list[int | None], list[int]]]
+) -> tuple[Any, Any, Any, Any, Any]:
+    """The run's columns (query number, judged, judgement value) of ``queries`` and the qrels'
+    (query number, value), the qrels rows shuffled: what ``ranking_measures`` takes."""
+    query = np.array([q for q, (r, _) in enumerate(queries) for _ in r], dtype=np.int64)
+    ranked = [v for r, _ in queries for v in r]
+    judged = np.array([v is not None for v in ranked], dtype=bool)
+    value = np.array([0 if v is None else v for v in ranked], dtype=np.int64)
+    judgements = [(q, v) for q, (_, j) in enumerate(queries) for v in j]
+    rng.shuffle(judgements)
+    qrels_query = np.array([q for q, _ in judgements], dtype=np.int64)
+    qrels_value = np.array([v for _, v in judgements], dtype=np.int64)
+    return query, judged, value, qrels_query, qrels_value
+
+
 @pytest.mark.parametrize("piece", [1, 3, 17, 100])
 def test_measures_in_pieces_equal_the_reference(piece: int) -> None:
     """:func:`ranking_measures` cut into pieces of whole queries (a piece size made tiny) gives
@@ -162,14 +178,7 @@ def test_measures_in_pieces_equal_the_reference(piece: int) -> None:
     for case in range(40 * SCALE):
         queries = _queries(rng)
         level = rng.choice((-1, 0, 1, 2))
-        query = np.array([q for q, (r, _) in enumerate(queries) for _ in r], dtype=np.int64)
-        ranked = [v for r, _ in queries for v in r]
-        judged = np.array([v is not None for v in ranked], dtype=bool)
-        value = np.array([0 if v is None else v for v in ranked], dtype=np.int64)
-        judgements = [(q, v) for q, (_, j) in enumerate(queries) for v in j]
-        rng.shuffle(judgements)
-        qrels_query = np.array([q for q, _ in judgements], dtype=np.int64)
-        qrels_value = np.array([v for _, v in judgements], dtype=np.int64)
+        query, judged, value, qrels_query, qrels_value = _columns(rng, queries)
         arguments = (query, judged, value, qrels_query, qrels_value, len(queries), level)
         whole = module.ranking_measures(*arguments, measures)
         with mock.patch.object(module, "_PIECE_ROWS", piece):
@@ -275,14 +284,7 @@ def test_counts_sums_and_maxima_equal_the_reference_bit_for_bit(piece: int) -> N
             rng.shuffle(long)
             queries.append((long, judgements_of))
         level = rng.choice((-1, 0, 1, 2))
-        query = np.array([q for q, (r, _) in enumerate(queries) for _ in r], dtype=np.int64)
-        ranked = [v for r, _ in queries for v in r]
-        judged = np.array([v is not None for v in ranked], dtype=bool)
-        value = np.array([0 if v is None else v for v in ranked], dtype=np.int64)
-        judgements = [(q, v) for q, (_, j) in enumerate(queries) for v in j]
-        rng.shuffle(judgements)
-        qrels_query = np.array([q for q, _ in judgements], dtype=np.int64)
-        qrels_value = np.array([v for _, v in judgements], dtype=np.int64)
+        query, judged, value, qrels_query, qrels_value = _columns(rng, queries)
         with mock.patch.object(module, "_PIECE_ROWS", piece):
             got = module.ranking_measures(
                 query, judged, value, qrels_query, qrels_value, len(queries), level, measures
