@@ -113,28 +113,24 @@ class Strings(Protocol):
     def strings(self) -> list[str]: ...
 
 
-class LazyRows(Sequence[str]):
-    """Rows ``lo:hi`` of a :class:`Strings` column: one document's strings, built with the
-    whole column when first read (a reader of columns builds no string per annotation until
-    someone asks); equal to the list of them."""
+class LazyColumn(Sequence[Any]):
+    """A column whose items are built on first use (:meth:`items`), its length known before:
+    equal to the list of its items."""
 
-    __slots__ = ("_hi", "_lo", "_strings")
+    __slots__ = ()
 
-    def __init__(self, strings: Strings, lo: int, hi: int) -> None:
-        self._strings, self._lo, self._hi = strings, lo, hi
-
-    def __len__(self) -> int:
-        return self._hi - self._lo
+    def items(self) -> list[Any]:
+        raise NotImplementedError
 
     @overload
-    def __getitem__(self, index: int) -> str: ...
+    def __getitem__(self, index: int) -> Any: ...
     @overload
-    def __getitem__(self, index: slice) -> Sequence[str]: ...
-    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
-        return self._strings.strings()[self._lo : self._hi][index]
+    def __getitem__(self, index: slice) -> Sequence[Any]: ...
+    def __getitem__(self, index: int | slice) -> Any:
+        return self.items()[index]
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._strings.strings()[self._lo : self._hi])
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.items())
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence) and not isinstance(other, str):
@@ -145,6 +141,23 @@ class LazyRows(Sequence[str]):
 
     def __repr__(self) -> str:
         return repr(list(self))
+
+
+class LazyRows(LazyColumn):
+    """Rows ``lo:hi`` of a :class:`Strings` column: one document's strings, built with the
+    whole column when first read (a reader of columns builds no string per annotation until
+    someone asks)."""
+
+    __slots__ = ("_hi", "_lo", "_strings")
+
+    def __init__(self, strings: Strings, lo: int, hi: int) -> None:
+        self._strings, self._lo, self._hi = strings, lo, hi
+
+    def __len__(self) -> int:
+        return self._hi - self._lo
+
+    def items(self) -> list[str]:
+        return self._strings.strings()[self._lo : self._hi]
 
 
 class EntityBlock:

@@ -21,11 +21,11 @@ than a chunk is declined.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from sys import intern
-from typing import Any, overload
+from typing import Any
 
-from annoscore.formats.brat_model import MAX_OFFSET, AnnFile, EntityBlock, FileRows
+from annoscore.formats.brat_model import MAX_OFFSET, AnnFile, EntityBlock, FileRows, LazyColumn
 
 CHUNK_BYTES = 1 << 20
 """The scan reads the ``.ann`` bytes about this many at a time, and declines larger files (its
@@ -72,7 +72,7 @@ class _FileColumns:
         return self.built[name]
 
 
-class _Column(Sequence[Any]):
+class _Column(LazyColumn):
     """One column of a file the scan took: its length is known, its items built on first use."""
 
     __slots__ = ("_columns", "_name")
@@ -83,25 +83,8 @@ class _Column(Sequence[Any]):
     def __len__(self) -> int:
         return self._columns.size
 
-    @overload
-    def __getitem__(self, index: int) -> Any: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Any]: ...
-    def __getitem__(self, index: int | slice) -> Any:
-        return self._columns.column(self._name)[index]
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self._columns.column(self._name))
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Sequence) and not isinstance(other, str):
-            return list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(list(self))
+    def items(self) -> list[Any]:
+        return self._columns.column(self._name)
 
 
 def _words(buf: Any, at: Any) -> Any:
