@@ -165,9 +165,6 @@ class AnnotationCorpus:
     form: str
     documents: dict[str, AnnotatedDocument]
     warnings: tuple[str, ...] = ()
-    files: Mapping[str, AnnotatedDocument | AnnFile] | None = None
-    """With ``columns``, BioC documents by id as the reader's columns (``documents`` is then
-    empty)."""
 
 
 def read_corpus(
@@ -176,15 +173,11 @@ def read_corpus(
     *,
     type_infon: str = "type",
     id_infon: str = "identifier",
-    columns: bool = False,
 ) -> AnnotationCorpus:
     """:func:`read_annotations` keyed by document id, with the file's warnings: which format
     was recognised when ``form`` is ``None`` (unless brat), BioC's offset units, Prodigy's
     answers left out.  A document id given twice is an :class:`InputError`.  ``type_infon``,
     ``id_infon``: the BioC infons that name an annotation's type and hold its concept id.
-    ``columns``: BioC documents go to ``files`` as the reader's columns
-    (:class:`~annoscore.formats.bioc.BiocFile`, what ``spans`` scores), but those with reader
-    warnings, which stay model objects (their warnings are then reported as a model's are).
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
@@ -198,12 +191,6 @@ def read_corpus(
         form, why = detect_format(path)
         if form != "brat":
             warnings.append(f"{path}: read as {form} (recognised from {why})")
-    if form in ("bioc-xml", "bioc-json") and columns:
-        from annoscore.formats.bioc import read_bioc_files
-
-        files, found = read_bioc_files(path, form, type_infon=type_infon, id_infon=id_infon)
-        by_file = {f.id: f.document() if f.sentences else f for f in files}  # ids: each once
-        return AnnotationCorpus(form, {}, (*warnings, *found), by_file)
     if form in ("bioc-xml", "bioc-json"):
         from annoscore.formats.bioc import read_bioc
 
@@ -236,8 +223,9 @@ def read_columns(
     """:func:`read_corpus` as the ``spans`` task scores it: its format, its documents by id,
     its warnings; the documents of a PubTator, JSONL or BioC file as columns
     (:func:`~annoscore.formats.pubtator.read_pubtator_columns`,
-    :func:`~annoscore.formats.jsonl.read_jsonl_columns`, :func:`read_corpus` with
-    ``columns``), any other's as model objects.
+    :func:`~annoscore.formats.jsonl.read_jsonl_columns`,
+    :func:`~annoscore.formats.bioc.read_bioc_files`: a BioC document with sentences as the
+    model object), any other's as model objects.  The format is recognised once, here.
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
@@ -247,11 +235,10 @@ def read_columns(
     ('pubtator', ['Chemical'], 'read as pubtator (recognised from an ID|t|title line)')
     """
     warnings: tuple[str, ...] = ()
-    columnar = ("pubtator", "prodigy-jsonl", "spacy-jsonl")
     if form is None and not path.is_dir():
-        detected, why = detect_format(path)
-        if detected in columnar:
-            form, warnings = detected, (f"{path}: read as {detected} (recognised from {why})",)
+        form, why = detect_format(path)
+        if form != "brat":
+            warnings = (f"{path}: read as {form} (recognised from {why})",)
     if form == "pubtator":
         from annoscore.formats.pubtator import read_pubtator_columns
 
@@ -263,10 +250,14 @@ def read_columns(
         if skipped:
             warnings += (f"{path}: {skipped} line(s) left out (answer not accept)",)
         return form, documents, warnings
-    corpus = read_corpus(path, form, type_infon=type_infon, id_infon=id_infon, columns=True)
-    if corpus.files is not None:  # BioC: columns
-        return corpus.form, corpus.files, corpus.warnings
-    return corpus.form, corpus.documents, corpus.warnings
+    if form in ("bioc-xml", "bioc-json"):
+        from annoscore.formats.bioc import read_bioc_files
+
+        files, found = read_bioc_files(path, form, type_infon=type_infon, id_infon=id_infon)
+        by_file = {f.id: f.document() if f.sentences else f for f in files}  # ids: each once
+        return form, by_file, (*warnings, *found)
+    corpus = read_corpus(path, form, type_infon=type_infon, id_infon=id_infon)
+    return corpus.form, corpus.documents, (*warnings, *corpus.warnings)
 
 
 def read_annotations(path: Path, form: str | None = None) -> list[AnnotatedDocument]:
