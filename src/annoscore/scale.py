@@ -335,10 +335,12 @@ _RUN: ContextVar[Run] = ContextVar("annoscore_run", default=_SERIAL)
 
 
 @contextlib.contextmanager
-def using(jobs: int = 1, client: Any = None, lists: bool = False) -> Iterator[Run]:
+def using(
+    jobs: int = 1, client: Any = None, lists: bool = False, own_process: bool = False
+) -> Iterator[Run]:
     """Score with ``jobs`` processes (0: every core) or on a Dask ``client`` inside the block
-    (``lists``: :attr:`Run.lists`)."""
-    run = Run(resolve_jobs(jobs), client, lists)
+    (``lists``, ``own_process``: :attr:`Run.lists`, :attr:`Run.own_process`)."""
+    run = Run(resolve_jobs(jobs), client, lists, own_process)
     token = _RUN.set(run)
     try:
         yield run
@@ -352,12 +354,8 @@ def scaled(jobs: int = 1, dask: str | None = None, lists: bool = False) -> Itera
     (``"local"``: a :class:`distributed.LocalCluster` started and stopped here), imported only
     then (:mod:`annoscore.distributed`)."""
     if dask is None:
-        with using(jobs, lists=lists) as run:
-            token = _RUN.set(replace(run, own_process=True))
-            try:
-                yield _RUN.get()
-            finally:
-                _RUN.reset(token)
+        with using(jobs, lists=lists, own_process=True) as run:
+            yield run
         return
     from annoscore.distributed import connected
 
