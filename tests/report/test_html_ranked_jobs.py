@@ -66,7 +66,7 @@ def _ranked(path: Path, suffix: str = "") -> Any:
 @pytest.fixture
 def cut(monkeypatch: pytest.MonkeyPatch, exact: list[bool]) -> list[bool]:
     """Small files are cut; whether each cut run was combined (True) or scored again."""
-    monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
     return exact
 
 
@@ -102,8 +102,8 @@ def test_one_process_cutting_a_large_file_keeps_the_lists(
     beforehand) with a gold file over LINE_CHUNK_BYTES: ``-j 1`` scores it chunk by chunk, and
     the report's lists are those of one run, not dropped as chunks without a report drop them."""
     gold, system = _trec(tmp_path, 4, queries=30_000)
-    assert gold.stat().st_size > scale.LINE_CHUNK_BYTES  # cut even with one process
-    monkeypatch.setattr(scale, "LINE_CHUNK_BYTES", 1 << 40)  # in this process: one run
+    assert gold.stat().st_size > scale.cut_lines.LINE_CHUNK_BYTES  # cut even with one process
+    monkeypatch.setattr(scale.cut_lines, "LINE_CHUNK_BYTES", 1 << 40)  # in this process: one run
     whole = tmp_path / "whole.html"
     assert cli("trec", gold, system, "-f", "html", "-o", whole).exit_code == 0
     chunked = tmp_path / "chunked.html"

@@ -38,7 +38,7 @@ OPTIONS: list[dict[str, Any]] = [
 
 @pytest.fixture(autouse=True)
 def _small_files_are_cut(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
 
 
 def _cells(rng: random.Random, tokens: int, repeat: bool) -> list[str]:

@@ -90,7 +90,7 @@ def test_random_single_files_give_the_same_bytes_on_a_local_cluster(
     import annoscore.scale as scale
     from tests.scale import test_lines
 
-    monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
     write, gold_name, system_name = test_lines.CORPORA[task]
     rng = random.Random(f"dask-{task}")
     for case in range(6):

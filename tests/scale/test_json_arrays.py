@@ -43,7 +43,7 @@ TEXTS = ["12/01/2020", "Boston", "a]b", "}{", 'say "hi"', "back\\slash", "Ã±u ä¸
 
 @pytest.fixture(autouse=True)
 def _small_files_are_cut(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
 
 
 def _note(rng: random.Random, name: str, clean: bool, categories: list[str]) -> dict[str, Any]:

@@ -34,7 +34,7 @@ CASES = max(1, int(40 * MULTIPLIER))
 
 @pytest.fixture(autouse=True)
 def _small_files_are_cut(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
 
 
 def _output(task: str, gold: Path, system: Path, jobs: int, **options: Any) -> str:
@@ -62,13 +62,13 @@ def _same(task: str, gold: Path, system: Path, chunk: int | None = None, **optio
 
 @contextlib.contextmanager
 def _chunks_of(size: int) -> Iterator[None]:
-    """Chunks of ``size`` bytes of gold (:data:`annoscore.scale.LINE_CHUNK_BYTES`)."""
-    saved = scale.LINE_CHUNK_BYTES
-    scale.LINE_CHUNK_BYTES = size
+    """Chunks of ``size`` bytes of gold (:data:`annoscore.scale.cut_lines.LINE_CHUNK_BYTES`)."""
+    saved = scale.cut_lines.LINE_CHUNK_BYTES
+    scale.cut_lines.LINE_CHUNK_BYTES = size
     try:
         yield
     finally:
-        scale.LINE_CHUNK_BYTES = saved
+        scale.cut_lines.LINE_CHUNK_BYTES = saved
 
 
 def _ids(rng: random.Random, n: int, forbidden: str) -> list[str]:
@@ -427,4 +427,8 @@ def test_find_line_equals_a_line_by_line_search_on_random_files() -> None:
         separators = rng.choice([b" ", b"\t", b" \t", b"\t "])
         after = rng.randrange(0, len(data) + 2)
         expected = plain(data, key, separators, after)
-        assert scale._find_line(data, key, separators, after) == expected, (data, key, after)
+        assert scale.cut_lines._find_line(data, key, separators, after) == expected, (
+            data,
+            key,
+            after,
+        )

@@ -46,7 +46,7 @@ WORDS = ["aspirina", "dosis", "de", "mg", "BRCA1", "ñu", "中文", "x"]
 
 @pytest.fixture(autouse=True)
 def _small_files_are_cut(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
 
 
 def _ids(rng: random.Random, n: int, forbidden: str) -> list[str]:

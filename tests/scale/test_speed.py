@@ -29,7 +29,7 @@ def test_targets_cut_every_byte_once_in_shrinking_shares(monkeypatch: pytest.Mon
     rng = random.Random(31)
     for _ in range(int(2000 * MULTIPLIER)):
         most = rng.choice([1, 7, 150, 4096, 1 << 22])
-        monkeypatch.setattr(scale, "LINE_CHUNK_BYTES", most)
+        monkeypatch.setattr(scale.cut_lines, "LINE_CHUNK_BYTES", most)
         size = rng.randrange(0, most * rng.choice([1, 10, 300]) + 50)
         parts, workers = rng.randint(1, 9), rng.randint(1, 5)
         found = scale.targets(size, parts, workers)
@@ -93,8 +93,8 @@ def test_a_system_cut_sought_near_its_share_is_the_first_line_of_adjacent_lines(
         key = rng.choice([*keys, b"q2"])
         near = rng.randrange(0, len(data) + 2)
         expected = _plain_find(data, key, separators, after)
-        assert scale._find_line(data, key, separators, after) == expected
-        found = scale._find_near(data, key, separators, after, near)
+        assert scale.cut_lines._find_line(data, key, separators, after) == expected
+        found = scale.cut_lines._find_near(data, key, separators, after, near)
         if grouped:
             assert found == expected, (data, key, separators, after, near)
         elif expected < 0:
@@ -131,15 +131,15 @@ def test_seen_of_strings_equals_the_ids_encoded_one_by_one() -> None:
 def test_workers_results_come_back_by_file_or_pipe_and_leave_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(scale, "_spool_folder", lambda: str(tmp_path))
+    monkeypatch.setattr(scale.run, "_spool_folder", lambda: str(tmp_path))
     sent: list[type] = []
-    received = scale._received
+    received = scale.run._received
 
     def spy(item: str | bytes) -> object:
         sent.append(type(item))
         return received(item)
 
-    monkeypatch.setattr(scale, "_received", spy)
+    monkeypatch.setattr(scale.run, "_received", spy)
     items = list(range(7))
     assert scale.Run(2).map(_rows, items) == [_rows(n) for n in items]
     assert sent == [str] * 7  # the paths of files
@@ -147,7 +147,7 @@ def test_workers_results_come_back_by_file_or_pipe_and_leave_nothing(
     # a folder where no file can be written (a full /dev/shm): the results sent by the pipe
     unwritable = tmp_path / "full"
     unwritable.mkdir()
-    monkeypatch.setattr(scale, "_spool_folder", lambda: str(unwritable))
+    monkeypatch.setattr(scale.run, "_spool_folder", lambda: str(unwritable))
     real_open = open
 
     def refusing(path: object, mode: str = "r", *args: object, **kwargs: object) -> object:
@@ -189,8 +189,8 @@ def test_a_corpus_cut_for_two_workers_is_cut_in_shrinking_chunks_and_scored_the_
 ) -> None:
     """CodiEsp D of 400 documents with chunks of at most 2,000 bytes: more chunks with two
     jobs than with one, the last ones smaller, and the same bytes of JSON."""
-    monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
-    monkeypatch.setattr(scale, "LINE_CHUNK_BYTES", 2000)
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
+    monkeypatch.setattr(scale.cut_lines, "LINE_CHUNK_BYTES", 2000)
     rng = random.Random(31)
     codes = [f"c{n:02d}" for n in range(40)]
     gold = "".join(f"S{d:05d}-1\t{c}\n" for d in range(400) for c in rng.sample(codes, 3))
@@ -228,8 +228,8 @@ def test_the_valid_codes_are_read_once_in_a_cut_run_and_again_in_the_next(
 ) -> None:
     import annoscore.formats.codiesp as codiesp_format
 
-    monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
-    monkeypatch.setattr(scale, "LINE_CHUNK_BYTES", 200)
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
+    monkeypatch.setattr(scale.cut_lines, "LINE_CHUNK_BYTES", 200)
     gold = "".join(f"S{d:03d}\tc{d % 7}\n" for d in range(100))
     (tmp_path / "g.tsv").write_text(gold, encoding="utf-8")
     (tmp_path / "p.tsv").write_text(gold, encoding="utf-8")
@@ -292,8 +292,8 @@ def test_only_the_command_line_tunes_the_allocator_and_only_for_chunks_of_lines(
 
     calls: list[bool] = []
     monkeypatch.setattr(scale, "reuse_freed_memory", lambda: calls.append(True) or True)
-    monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
-    monkeypatch.setattr(scale, "LINE_CHUNK_BYTES", 200)
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
+    monkeypatch.setattr(scale.cut_lines, "LINE_CHUNK_BYTES", 200)
     write, gold_name, system_name = CORPORA["trec"]
     options = write(random.Random(5), tmp_path, True)
     gold, system = tmp_path / gold_name, tmp_path / system_name

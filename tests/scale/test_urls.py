@@ -117,7 +117,7 @@ def test_files_of_lines_from_urls_are_cut_and_read_by_two_workers(
     """Random files of lines (clean ones and adversarial ones) cut at document boundaries found
     in the URL's bytes, each worker reading its own byte ranges through fsspec: the bytes of the
     local files in one run, cut (and the cut kept) exactly when the local files are."""
-    monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
     write, gold_name, system_name = test_lines.CORPORA[task]
     rng = random.Random(f"urls-{task}")
     kept = 0
@@ -155,7 +155,7 @@ def test_a_line_file_from_a_url_is_read_by_the_workers_not_the_parent(
     whole-file fetch (``fetched`` copies nothing) when the cut is exact."""
     import annoscore.formats.files as files
 
-    monkeypatch.setattr(scale, "MIN_LINE_BYTES", 0)
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
     write, gold_name, system_name = test_lines.CORPORA["trec"]
     write(random.Random(3), tmp_path, True)
     for name in (gold_name, system_name):

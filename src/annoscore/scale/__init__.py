@@ -1,0 +1,441 @@
+"""Scoring on every core or on a Dask cluster: a map over chunks of documents, then one reduce.
+
+A task's counts are additive per document, so scoring a corpus is a *map* (read, align and
+count one chunk of its documents) and a *reduce* (stack the chunks' count rows in document
+order, pool their warnings).  There is one path: the chunk function is the task's own score
+function, run on a chunk of the input, in this process (``jobs=1``), in worker processes
+(``jobs=N``) or on Dask workers (:mod:`annoscore.distributed`); the reduce rebuilds the result
+with :meth:`~annoscore.tasks.registry.Task.result` from the stacked rows, so everything derived
+from the whole corpus (the corpus counts, the undefined-score and macro-average notes) is
+computed once, from every document, as without chunks.
+
+How a task's input is cut is declared by decorating its score function with :func:`chunked`:
+
+- ``"folders"``: two folders of one file per document (brat) are cut by document (file stem):
+  a worker runs the score function on the two folders themselves, their readers seeing only the
+  chunk's files (:func:`~annoscore.formats.files.selected_files`), so each worker reads its own
+  files and the paths in warnings and errors are the folders' own.  Two files, or folders with
+  entries the reader would skip or warn about by folder, are one chunk; so are folders whose
+  files sorted by name are not in the order of their stems (``a-b.ann`` < ``a.ann``).  The
+  chunks' warnings are pooled in the order of one run (by side, or in document order for the
+  groups a task names ``interleaved``); a chunk with an error, warnings quoting an example
+  twice, or an example naming a file both sides hold, leave the input to one run.
+
+- ``"json"``: two files each one JSON array of objects (NLP Sandbox: a note's annotations)
+  are cut at top-level elements found in the bytes (:func:`split_json`), each chunk read as
+  an array of its own, and combined as chunks of lines (below): kept only when every
+  document is in one chunk and no chunk raised or warned.
+
+- ``"lines"``: two single files of lines whose first field is the document id (CodiEsp TSV,
+  trec qrels and run) are cut at document boundaries found in the bytes (:func:`split_lines`):
+  the parent reads a few lines around each cut, never the corpus; a worker reads its own byte
+  ranges (:func:`~annoscore.formats.files.cut_files`) with the task's own reader, which
+  records the ids it found.  The cut is kept only when it is exact: no document is in two
+  chunks (on either side), no chunk raised an error and no chunk warned (the warnings of these
+  tasks are made from the whole corpus, so a warned input is scored in one run, as is an input
+  whose lines of one document are not adjacent: their order is kept, never regrouped).  The
+  first chunk that raised, warned or was read otherwise ends the map (:func:`unusable`): the
+  chunks after it are not scored, so a warned input costs the chunks up to it plus one run.
+  A file of more than :data:`LINE_CHUNK_BYTES` of gold is cut with ``jobs=1`` too: its chunks
+  are scored one after the other in this process, so that memory holds one chunk and the
+  count rows, not the corpus.
+
+- The same with another way to find documents in the bytes (``cut_when``): JSON Lines of
+  ``spans`` (one document a line, the system's line found by the document's id:
+  :func:`split_json_lines`) and CoNLL coreference files (documents begun by ``#begin document
+  NAME``: :func:`split_marked`).  A task that knows how its warnings add up (``pooled``:
+  ``spans``, ``coref``) keeps a chunk that warned and makes one run's warnings of the chunks'
+  (counts added, examples in document order, capped as one run caps them); the chunks'
+  lines are then numbered as in the whole file (:func:`numbered`, counted only for the chunks
+  that warned, which are scored again with them).
+
+A task not decorated, or an input that cannot be cut, is one chunk: ``jobs`` does not change
+what it computes, only where.
+
+Gold and system may be fsspec URLs (:func:`score_given`; ``s3://``, ``gs://``, ``file://``,
+``memory://``): the parent plans the cuts from a few lines read through fsspec
+(:class:`RemoteBytes`) or from a listing, and each worker reads its own byte ranges or its own
+files; an input read whole (a task not decorated, a cut not kept) is fetched in this process.
+
+Workers are forked from this process (no pickling of the corpus, no import repeated in a
+worker), started as soon as the chunks are planned, and send back count rows and warnings.  On
+a terminal (not in a pipe or under ``CI``) a run longer than a couple of seconds shows a
+progress line on standard error (documents done, rate, time left; :class:`Progress`).
+
+Whether to cut is decided by the run in force (:func:`using`): ``annoscore ... --jobs N``,
+``annoscore.score(..., jobs=N)`` and :func:`annoscore.distributed.score` set it.  ``jobs=1``
+(the default) calls the score function on the whole input directly, except for a file of lines
+larger than :data:`LINE_CHUNK_BYTES` (above).
+
+>>> resolve_jobs(0) >= 1, resolve_jobs(3)
+(True, 3)
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Sequence
+from contextvars import ContextVar
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from annoscore.errors import InputError
+
+if TYPE_CHECKING:
+    from annoscore.options import TaskOptions
+    from annoscore.result import Result
+
+from annoscore.scale.chunks import (
+    Details,
+    Finish,
+    LineChunk,
+    NotExact,
+    Part,
+    Pooled,
+    Seen,
+    Splitter,
+)
+from annoscore.scale.cut_json import JsonDocuments, split_json, split_json_lines, split_marked
+from annoscore.scale.cut_lines import (
+    LINE_CHUNKS_PER_WORKER,
+    numbered,
+    split_lines,
+    targets,
+)
+from annoscore.scale.folders import (
+    _folder_share,
+    _FolderCut,
+    _is_folder,
+    _where,
+    split_folders,
+)
+from annoscore.scale.reduce import (
+    DERIVED_CODES,
+    _sent,
+    combine,
+    combine_lines,
+    unread,
+    unusable,
+)
+from annoscore.scale.remote import RemoteBytes
+from annoscore.scale.run import (
+    _RUN,
+    _SERIAL,
+    CHUNKS_PER_WORKER,
+    Progress,
+    Run,
+    current,
+    resolve_jobs,
+    reuse_freed_memory,
+    scaled,
+    using,
+)
+
+__all__ = [
+    "JsonDocuments",
+    "LineChunk",
+    "NotExact",
+    "Part",
+    "Progress",
+    "RemoteBytes",
+    "Run",
+    "Seen",
+    "Splitter",
+    "chunked",
+    "combine",
+    "current",
+    "keep",
+    "keeping",
+    "numbered",
+    "resolve_jobs",
+    "reuse_freed_memory",
+    "scaled",
+    "score_given",
+    "score_line_chunk",
+    "score_lines",
+    "split_folders",
+    "split_json",
+    "split_json_lines",
+    "split_lines",
+    "split_marked",
+    "targets",
+    "using",
+]
+"""The names the tasks, the command line and :mod:`annoscore.distributed` use; the constants
+that size the chunks are read in :mod:`annoscore.scale.cut_lines` only."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def chunked(
+    task: str,
+    how: str = "folders",
+    warnings: Sequence[str] = ("*",),
+    *,
+    separators: bytes = b"\t",
+    order: str = "gold-first",
+    details: Details | None = None,
+    lines_when: Callable[[Path, Path, Any], bytes | None] | None = None,
+    suffix: str = ".ann",
+    interleaved: Callable[[Any], Sequence[str]] | None = None,
+    folders_when: Callable[[Path, Path, Any], bool] | None = None,
+    finish: Finish | None = None,
+    elements: JsonDocuments | None = None,
+    cut_when: Callable[[Path, Path, Any], Splitter | None] | None = None,
+    pooled: Pooled | None = None,
+) -> Callable[[F], F]:
+    """Declare how ``task``'s score function ``(gold, system, options) -> Result`` is cut (see
+    the module doc): ``"folders"``, with the order of its warnings' groups
+    (:func:`merge_in_order`); or ``"lines"``, with the bytes that end a line's first field
+    (``separators``), the order of the documents of one run (``order``: ``"gold-first"``,
+    gold's first-seen order then the others', or ``"sorted"``, by the ids' bytes) and how
+    the chunks' ``details`` make the whole's (``finish``: its ``extra`` fields).  ``"json"``:
+    two files each a JSON array of objects (``elements``), cut at top-level elements
+    (:func:`split_json`) and combined as chunks of lines.  A ``"folders"`` task may cut two files as
+    ``"lines"`` too: ``lines_when(gold, system, options)`` gives the separators when they are
+    files of lines (``None`` otherwise), or ``cut_when(gold, system, options)`` the function
+    that cuts them (:data:`Splitter`: files whose documents are not found by a first field);
+    ``pooled`` makes one run's warnings of the chunks' (without it, a chunk that warned makes
+    the input be scored in one run).  Folders are cut so that each chunk has a file ending in
+    ``suffix`` on both sides, and only when ``folders_when(gold, system, options)`` (if given)
+    holds; ``interleaved(options)`` names the groups of ``warnings`` whose examples one run
+    lists in document order, a document's gold and system files together
+    (:func:`score_folder_chunk`).  With a run of more than one job in force, it scores the
+    chunks of its input by the same function and combines them; otherwise, and when the
+    input cannot be cut, it is called as it is."""
+    if how not in ("folders", "lines", "json"):
+        raise ValueError(f"unknown way to cut an input: {how!r}")
+    if order not in ("gold-first", "sorted"):
+        raise ValueError(f"unknown order of documents: {order!r}")
+    if (how == "json") != (elements is not None):
+        raise ValueError("a JSON array is cut by its elements (and only it)")
+
+    def decorate(function: F) -> F:
+        @functools.wraps(function)
+        def score(gold: Path, system: Path, options: Any = None) -> Result:
+            run = _RUN.get()
+            if options is None:
+                options = get_options(task)
+            cuts_lines = how in ("lines", "json") or lines_when is not None or cut_when is not None
+            if run.serial and not cuts_lines:
+                return _one_run(function, gold, system, options)
+            combined: Result | None = None
+            if (
+                how == "folders"
+                and not run.serial
+                and _is_folder(gold)
+                and _is_folder(system)
+                and (folders_when is None or folders_when(gold, system, options))
+            ):
+                # each worker lists the folders and takes its share (the parent lists nothing:
+                # the listing is done in parallel)
+                shares = run.workers * CHUNKS_PER_WORKER
+                how_cut = _FolderCut(
+                    tuple(warnings),
+                    tuple(interleaved(options)) if interleaved is not None else (),
+                    suffix,
+                )
+                where = _where(gold), _where(system)
+                plan = (os.urandom(8),) if where != (str(gold), str(system)) else ()
+                parts = run.map(
+                    functools.partial(_folder_share, task, options, *where, how_cut),
+                    [(k, shares, *plan) for k in range(shares)],
+                )
+                if all(p.result is not None for p in parts if p.seen is None):
+                    kept = [p for p in parts if p.result is not None]
+                    combined = combine(task, options, kept, warnings) if kept else None
+            elif cuts_lines:
+                # one process: chunks of LINE_CHUNK_BYTES scored one after the other, so that
+                # no more than one chunk is held at a time
+                parts_wanted = 1 if run.serial else run.workers * LINE_CHUNKS_PER_WORKER
+                splitter = None if cut_when is None else cut_when(gold, system, options)
+                lines = None
+                if splitter is not None:
+                    lines = splitter(Path(gold), Path(system), parts_wanted)
+                elif elements is not None:
+                    lines = split_json(Path(gold), Path(system), parts_wanted, elements)
+                elif cut_by := _separators(separators, lines_when, gold, system, options):
+                    lines = split_lines(Path(gold), Path(system), parts_wanted, cut_by, run.workers)
+                if lines is not None:
+                    combined = score_lines(
+                        task, options, run, lines, order, details, finish, pooled
+                    )
+            if combined is None:  # not cut, or not exactly: one run
+                return _one_run(function, gold, system, options)
+            return combined
+
+        score.cuts_urls = True  # type: ignore[attr-defined]
+        return score  # type: ignore[return-value]
+
+    return decorate
+
+
+def _separators(
+    separators: bytes,
+    lines_when: Callable[[Path, Path, Any], bytes | None] | None,
+    gold: Path,
+    system: Path,
+    options: Any,
+) -> bytes | None:
+    return separators if lines_when is None else lines_when(gold, system, options)
+
+
+def _one_run(function: Callable[..., Result], gold: Path, system: Path, options: Any) -> Result:
+    """``function`` on the whole input; a URL's stand-in filled first, through fsspec, and named
+    in the warnings and errors (:func:`~annoscore.formats.files.fetched`)."""
+    from annoscore.formats.files import fetched, named_result, url_of
+
+    if url_of(gold) is None and url_of(system) is None:
+        return function(gold, system, options)
+    with fetched(gold, system):
+        return named_result(function(gold, system, options))
+
+
+def score_given(
+    task: str, gold: str | PathLike[str], system: str | PathLike[str], **options: Any
+) -> Result:
+    """``task`` run on ``gold`` and ``system`` (:meth:`~annoscore.tasks.registry.Task.run`),
+    either of them an fsspec URL (``s3://``, ``gs://``, ``file://``, ``memory://``): given to
+    the task as a stand-in path (:func:`~annoscore.formats.files.given`), read through fsspec
+    in chunks by the workers when the task cuts its input (:func:`chunked`), otherwise whole
+    in this process; the warnings and errors name the URL.  ``annoscore.score`` and
+    :func:`annoscore.distributed.score` call it."""
+    from annoscore.formats.files import fetched, forget, given, is_url, named_error, named_result
+    from annoscore.tasks.registry import get
+
+    chosen = get(task)
+    if not (is_url(gold) or is_url(system)):
+        return chosen.run(gold, system, **options)
+    gold, system = given(gold), given(system)
+    cuts = getattr(chosen.score_function(), "cuts_urls", False)
+    try:
+        with fetched(*(() if cuts else (gold, system))):
+            return named_result(chosen.run(gold, system, **options))
+    except InputError as error:
+        raise named_error(error) from None
+    finally:
+        forget(gold, system)
+
+
+def get_options(task: str) -> TaskOptions:
+    from annoscore.tasks.registry import get
+
+    return get(task).options_class()()
+
+
+def score_line_chunk(
+    task: str, chunk: LineChunk, options: TaskOptions, carry: bool = True, lists: bool = False
+) -> Part:
+    """The chunk function of ``"lines"`` tasks: ``task``'s score function (undecorated) on the
+    two files, their readers reading only the chunk's ranges
+    (:func:`~annoscore.formats.files.cut_files`) and recording the ids found there.  An error
+    in a chunk, or a reader's word that the chunk may read otherwise than the whole file
+    (:func:`~annoscore.formats.files.not_exact`), gives a part without a result (the input is
+    then scored in one run, which reports the error as one run does).  Runs in a worker (or
+    in this process)."""
+    from annoscore.formats.files import Cut, cut_files, is_url, stand_in
+    from annoscore.tasks.registry import get
+
+    function = get(task).score_function()
+    function = getattr(function, "__wrapped__", function)
+    gold = Cut(*chunk.gold_range, line=max(0, chunk.gold_line))
+    system = Cut(*chunk.system_range, line=max(0, chunk.system_line))
+    # a URL: its stand-in is read, its range through fsspec (Cut.url)
+    gold.url, system.url = (u if is_url(u) else None for u in (chunk.gold, chunk.system))
+    paths = tuple(
+        stand_in(p, register=False) if is_url(p) else Path(p) for p in (chunk.gold, chunk.system)
+    )
+    token = _RUN.set(_SERIAL)
+    kept: list[Any] = []
+    keeping = _KEPT.set(kept)
+    try:
+        with cut_files({str(paths[0]): gold, str(paths[1]): system}):
+            result: Result = function(*paths, options)
+    except InputError:
+        return Part(None, ())
+    finally:
+        _KEPT.reset(keeping)
+        _RUN.reset(token)
+    if not (gold.exact and system.exact):  # a reader says the chunk reads otherwise
+        return Part(None, ())
+    return Part(
+        _sent(result, carry, lists),
+        tuple((2, w) for w in result.warnings),
+        (Seen.of(gold.seen), Seen.of(system.seen)),
+        tuple(kept),
+    )
+
+
+_KEPT: ContextVar[list[Any] | None] = ContextVar("annoscore_kept", default=None)
+"""What the task's score function keeps of a chunk of lines for the pooling of its warnings
+(:func:`keep`); ``None`` outside a chunk."""
+
+
+def keeping() -> bool:
+    """Whether a chunk of lines is being scored (then :func:`keep` keeps)."""
+    return _KEPT.get() is not None
+
+
+def keep(item: Any) -> None:
+    """Keep ``item`` with the part of the chunk of lines being scored (:attr:`Part.kept`):
+    what a task's ``pooled`` needs to make one run's warnings of the chunks' (nothing outside
+    a chunk)."""
+    kept = _KEPT.get()
+    if kept is not None:
+        kept.append(item)
+
+
+def _line_part(task: str, options: TaskOptions, lists: bool, carry: bool, chunk: LineChunk) -> Part:
+    return score_line_chunk(task, chunk, options, carry, lists)
+
+
+CARRY_CHUNKS = 16
+"""Chunks of lines send their documents' scores when the input has at most this many chunks
+(:func:`_sent`): beyond, the memory of the parts would grow with the corpus five times faster
+than its count rows."""
+
+
+def score_lines(
+    task: str,
+    options: TaskOptions,
+    run: Run,
+    lines: Sequence[LineChunk],
+    order: str = "gold-first",
+    details: Details | None = None,
+    finish: Finish | None = None,
+    pooled: Pooled | None = None,
+) -> Result | None:
+    """The result of the chunks of lines ``lines`` scored by ``run`` (:func:`combine_lines`),
+    or ``None`` when the cut is not exact or a chunk is :func:`unusable` (then the chunks after
+    it are not scored: the input is scored in one run); with ``pooled``, a chunk that warned
+    is used (its warnings pooled), one that raised is not."""
+    from annoscore.formats.files import read_once
+
+    carry = len(lines) <= CARRY_CHUNKS
+    score = functools.partial(_line_part, task, options, run.lists, carry)
+    if run.own_process and len(lines) > 1:
+        reuse_freed_memory()
+    with read_once():  # what every chunk reads alike, once in each process (forked inside)
+        parts = run.map(score, lines, until=unusable if pooled is None else unread)
+        if len(parts) < len(lines):
+            return None
+        if pooled is not None and lines[-1].gold_line < 0:
+            # the chunks numbered their lines from 1: those that warned (quoting lines,
+            # maybe) are scored again with the lines before them counted (only then: a pass
+            # over the bytes up to the last of them)
+            again = [
+                k
+                for k, part in enumerate(parts)
+                if k and any(w.code not in DERIVED_CODES for _, w in part.warnings)
+            ]
+            if again:
+                counted = numbered(lines[: again[-1] + 1])
+                redone = run.map(score, [counted[k] for k in again], until=unread)
+                if len(redone) < len(again):
+                    return None
+                parts = list(parts)
+                for k, part in zip(again, redone, strict=True):
+                    parts[k] = part
+    return combine_lines(task, options, parts, order, details, finish, pooled)

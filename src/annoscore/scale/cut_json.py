@@ -1,0 +1,393 @@
+"""Single JSON files cut at document boundaries: arrays of objects, JSON Lines, marked files.
+
+:func:`split_json` cuts two JSON arrays at top-level elements, :func:`split_json_lines` two
+JSON Lines files (the system's line found by the document's id), :func:`split_marked` two
+files whose documents begin with a marker line (CoNLL ``#begin document``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    pass
+
+from annoscore.scale.chunks import LineChunk
+from annoscore.scale.cut_lines import (
+    _between,
+    _mapped,
+    _regular_pair,
+    numbered,
+)
+
+# --- single files of JSON arrays -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class JsonDocuments:
+    """How a task's JSON files hold their documents: a top-level array of objects, one a
+    document (or a part of one), whose first key is one of ``first_keys``; ``document`` gives
+    the document id of a decoded element (``None``: it cannot say)."""
+
+    first_keys: tuple[str, ...]
+    document: Callable[[Any], str | None]
+
+
+_JSON_SPACE = b" \t\n\r"
+
+
+def _element_pattern(keys: Sequence[str]) -> re.Pattern[bytes]:
+    """A comma, then the start of an object whose first key is one of ``keys`` (group 1): in
+    valid JSON never inside a string (a quote there is escaped), maybe nested (a chunk that
+    is not a run of whole top-level elements does not parse)."""
+    names = b"|".join(re.escape(k.encode()) for k in keys)
+    return re.compile(rb',[ \t\n\r]*(\{[ \t\n\r]*"(?:' + names + rb')"[ \t\n\r]*:)')
+
+
+def _json_array_span(data: Any) -> tuple[int, int] | None:
+    r"""Where the elements of a UTF-8 file holding one JSON array lie: after its ``[`` (and a
+    byte-order mark, spaces) and before its final ``]`` (spaces after it); ``None`` when the
+    file is not so (another encoding, anything else around the array).
+
+    >>> _json_array_span(b'\xef\xbb\xbf [{"a": 1}] \n'), _json_array_span(b'{"a": [1]}')
+    ((5, 13), None)
+    """
+    import json
+
+    head = bytes(data[:4096])
+    if json.detect_encoding(head) not in ("utf-8", "utf-8-sig"):
+        return None
+    start = 3 if head.startswith(b"\xef\xbb\xbf") else 0
+    start += len(head[start:]) - len(head[start:].lstrip(_JSON_SPACE))
+    if head[start : start + 1] != b"[":
+        return None
+    tail_from = max(start + 1, len(data) - 4096)
+    tail = bytes(data[tail_from:]).rstrip(_JSON_SPACE)
+    if not tail.endswith(b"]"):
+        return None
+    return start + 1, tail_from + len(tail) - 1
+
+
+def _element_document(data: Any, start: int, elements: JsonDocuments) -> str | None:
+    """The document id of the JSON value at ``start`` (read in growing windows; ``None`` when
+    it does not decode, is too large or names none)."""
+    import json
+
+    decoder = json.JSONDecoder()
+    size = 1 << 16
+    while True:
+        text = bytes(data[start : start + size]).decode("utf-8", "replace")
+        try:
+            value, _ = decoder.raw_decode(text)
+        except (ValueError, RecursionError):
+            if start + size >= len(data) or size >= 1 << 26:
+                return None
+            size *= 4
+            continue
+        return elements.document(value)
+
+
+def _element_before(data: Any, pattern: re.Pattern[bytes], at: int, low: int) -> Any:
+    """The last element start (:func:`_element_pattern`) between ``low`` and ``at``."""
+    window = 1 << 16
+    while True:
+        begin = max(low, at - window)
+        found = None
+        for found in pattern.finditer(data, begin, at):  # noqa: B007 (the last one is kept)
+            pass
+        if found is not None or begin == low:
+            return found
+        window *= 4
+
+
+def _find_element(
+    data: Any,
+    document: str,
+    pattern: re.Pattern[bytes],
+    elements: JsonDocuments,
+    low: int,
+    high: int,
+) -> tuple[int, int] | None:
+    """The comma before, and the start of, the first element after ``low`` (before ``high``)
+    whose document is ``document``: found by its id as JSON writes it (escaped or not) closing
+    a string, or after a ``/`` (the id may be a path's last part), each hit's element decoded
+    and checked."""
+    import json
+
+    forms = dict.fromkeys(
+        (json.dumps(document)[1:-1], json.dumps(document, ensure_ascii=False)[1:-1])
+    )
+    for form in forms:
+        raw = form.encode("utf-8", "surrogatepass")
+        for needle in (b'"' + raw + b'"', b"/" + raw + b'"'):
+            at = low
+            for _ in range(4):
+                hit = data.find(needle, at, high)
+                if hit < 0:
+                    break
+                found = _element_before(data, pattern, hit, low)
+                if (
+                    found is not None
+                    and found.start(1) > low
+                    and _element_document(data, found.start(1), elements) == document
+                ):
+                    return found.start(), found.start(1)
+                at = hit + 1
+    return None
+
+
+def split_json(
+    gold: Path, system: Path, parts: int, elements: JsonDocuments
+) -> list[LineChunk] | None:
+    """Two files each one JSON array of objects (:class:`JsonDocuments`) cut into at most
+    ``parts`` chunks (more when the gold file holds more than :data:`LINE_CHUNK_BYTES` per
+    chunk) at top-level elements found in the bytes: each gold cut is the first element start
+    (:func:`_element_pattern`) after an even share of the bytes, each system cut the first
+    element of the same document after the system cut before (the next gold elements when
+    it has none near; a cut that would not move forward in both is left out).  A chunk is the
+    bytes between two cuts without the comma, read as an array of its own by the task's reader
+    (``[`` and ``]`` around it); only the elements at the cuts are decoded here.  ``None`` as
+    :func:`split_lines` gives it, and when a file is not one UTF-8 array of objects.  That the
+    cut is exact is checked after the chunks are read: each parses as an array only if its
+    bytes are whole top-level elements, and the ids their readers found show every document
+    in one chunk (:func:`combine_lines`)."""
+    parts = _regular_pair(gold, system, parts)
+    if not parts:
+        return None
+    pattern = _element_pattern(elements.first_keys)
+    with _mapped(gold, system) as (gold_data, system_data):
+        spans = _json_array_span(gold_data), _json_array_span(system_data)
+        if spans[0] is None or spans[1] is None:
+            return None
+        (gold_start, gold_end), (system_start, system_end) = spans[0], spans[1]
+        cuts: list[tuple[int, int, int, int]] = []  # gold comma, start; system comma, start
+        last = (gold_start, system_start)
+        for n in range(1, parts):
+            at = max(gold_start + (gold_end - gold_start) * n // parts, last[0] + 1)
+            for _ in range(16):  # the next elements when the system has none of this one
+                found = pattern.search(gold_data, at, gold_end)
+                if found is None:
+                    break
+                document = _element_document(gold_data, found.start(1), elements)
+                where = None
+                if document is not None:
+                    where = _find_element(
+                        system_data, document, pattern, elements, last[1], system_end
+                    )
+                if where is not None:
+                    cuts.append((found.start(), found.start(1), *where))
+                    last = (found.start(1), where[1])
+                    break
+                at = found.start(1) + 1
+        if not cuts:
+            return None
+        begins = [(gold_start, system_start), *((c[1], c[3]) for c in cuts)]
+        ends = [*((c[0], c[2]) for c in cuts), (gold_end, system_end)]
+        return _between(str(gold), str(system), begins, ends)
+
+
+def _json_id(data: Any, start: int) -> tuple[str | None, bool] | None:
+    """The document id of the JSON Lines line at ``start`` of ``data`` and whether it is the
+    document's own (``(None, False)``: none, the document is named by its line number);
+    ``None`` for a blank line or one that is not a JSON object."""
+    import json
+
+    from annoscore.formats.jsonl import explicit_id
+
+    end = data.find(b"\n", start)
+    line = bytes(data[start : len(data) if end < 0 else end])
+    if not line.strip():
+        return None
+    try:
+        item = json.loads(line)
+        if not isinstance(item, dict):
+            return None
+        found = explicit_id(item)
+    except ValueError:  # not JSON (a "meta" that is not an object names no id: explicit_id)
+        return None
+    return found, found is not None
+
+
+class _Lines:
+    """Line numbers of a file asked in increasing order (each answer counts on from the last
+    one, so all of them cost one pass over the bytes)."""
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        self.at = 0  # an offset at a line's start
+        self.line = 1  # the number of that line
+
+    def number(self, offset: int) -> int:
+        """The number of the line starting at ``offset``."""
+        if offset < self.at:
+            self.at, self.line = 0, 1
+        self.line += _count_newlines(self.data, self.at, offset)
+        self.at = offset
+        return self.line
+
+    def start(self, line: int) -> int:
+        """The offset of the start of line ``line`` (-1: the file has fewer lines)."""
+        if line < self.line:
+            self.at, self.line = 0, 1
+        data = self.data
+        while self.line < line:
+            newline = int(data.find(b"\n", self.at))
+            if newline < 0 or newline + 1 >= len(data):
+                return -1
+            self.at, self.line = newline + 1, self.line + 1
+        return self.at
+
+
+def _count_newlines(data: Any, start: int, stop: int) -> int:
+    count = 0
+    block = 1 << 24
+    while start < stop:
+        end = min(stop, start + block)
+        count += bytes(data[start:end]).count(b"\n")
+        start = end
+    return count
+
+
+def split_json_lines(gold: Path, system: Path, parts: int) -> list[LineChunk] | None:
+    """Two JSON Lines files of one document a line (Prodigy, spaCy: :mod:`annoscore.formats.
+    jsonl`) cut into at most ``parts`` chunks (more for a large gold file) at lines found in
+    the bytes: each gold cut is the first line near an even share of the bytes, each system cut
+    the line of the same document id (found by searching the system for the id's JSON
+    spelling, each hit's line parsed; a document without an id is named by its line number,
+    so the system's line of that number).  A gold document the system lacks moves the cut to
+    the next one; a cut that would not move forward in both is left out.  The lines before
+    each range are counted (:func:`numbered`): a chunk numbers its lines, and the documents
+    named by them, as the whole file does.  ``None`` as :func:`split_lines` gives it; whether
+    the cut is exact is checked by the ids the chunks' readers found (:func:`exact_cut`)."""
+    parts = _regular_pair(gold, system, parts)
+    if not parts:
+        return None
+    with _mapped(gold, system) as (gold_data, system_data):
+        size = len(gold_data)
+        gold_lines, system_lines = _Lines(gold_data), _Lines(system_data)
+        cuts: list[tuple[int, int]] = []
+        last = (0, 0)
+        for n in range(1, parts):
+            newline = gold_data.find(b"\n", max(size * n // parts, last[0] + 1) - 1)
+            for _ in range(16):  # the next documents when the system has none of this one
+                if newline < 0 or newline + 1 >= size:
+                    break
+                start = newline + 1
+                newline = gold_data.find(b"\n", start)
+                found = _json_id(gold_data, start)
+                if found is None:
+                    continue
+                key, own = found
+                if own and key is not None:
+                    where = _json_line_of(system_data, key, last[1])
+                else:  # named by its line: the system's line of that number, named so too
+                    where = system_lines.start(gold_lines.number(start))
+                    if where < 0 or _json_id(system_data, where) != (None, False):
+                        where = -1
+                if where > last[1] and start > last[0]:
+                    last = (start, where)
+                    cuts.append(last)
+                    break
+        if not cuts:
+            return None
+        chunks = _between(
+            str(gold), str(system), [(0, 0), *cuts], [*cuts, (size, len(system_data))]
+        )
+    return numbered(chunks)
+
+
+def _json_line_of(data: Any, key: str, after: int) -> int:
+    """The start of the line after ``after`` of the JSON Lines ``data`` whose document's own
+    id is ``key`` (-1: not found among the first hits of its JSON spellings)."""
+    import json
+
+    spellings = dict.fromkeys(
+        [json.dumps(key).encode(), json.dumps(key, ensure_ascii=False).encode()]
+    )
+    if key.lstrip("-").isdigit():
+        spellings[key.encode()] = None  # an id given as a number (Prodigy's _input_hash)
+    for spelling in spellings:
+        at = after
+        for _ in range(64):
+            at = int(data.find(spelling, at))
+            if at < 0:
+                break
+            start = int(data.rfind(b"\n", 0, at)) + 1
+            if start > after and _json_id(data, start) == (key, True):
+                return start
+            at += 1
+    return -1
+
+
+def split_marked(
+    gold: Path,
+    system: Path,
+    parts: int,
+    word: bytes,
+    key_of: Callable[[bytes], bytes | None],
+) -> list[LineChunk] | None:
+    """Two files whose documents each begin at a marked line (``key_of(line)``: the document's
+    key, ``None`` for another line; every such line holds ``word`` followed by the key, as
+    ``#begin document NAME`` does) cut into at most ``parts`` chunks (more for a large gold
+    file) before such lines: each gold cut the first marked line after an even share of the
+    bytes, each system cut the marked line of the same key (the next gold document's when the
+    system has none of this one; a cut that would not move forward in both is left out).  The
+    lines before each range are counted only when a chunk warned (:func:`score_lines`).
+    ``None`` as :func:`split_lines`
+    gives it; whether the cut is exact is checked by the ids the chunks' readers found
+    (:func:`exact_cut`) and by what the chunks say (a task's ``pooled``)."""
+    parts = _regular_pair(gold, system, parts)
+    if not parts:
+        return None
+    with _mapped(gold, system) as (gold_data, system_data):
+        size = len(gold_data)
+        cuts: list[tuple[int, int]] = []
+        last = (0, 0)
+        for n in range(1, parts):
+            at = max(size * n // parts, last[0] + 1)
+            for _ in range(16):  # the next documents when the system has none of this one
+                found = _marked_line(gold_data, word, key_of, at)
+                if found is None:
+                    break
+                start, at, key = found
+                if start <= last[0]:
+                    continue
+                where = last[1]
+                while (hit := _marked_line(system_data, word + key, key_of, where)) is not None:
+                    where = hit[1]
+                    if hit[2] == key and hit[0] > last[1]:
+                        last = (start, hit[0])
+                        cuts.append(last)
+                        break
+                else:
+                    continue
+                break
+        if not cuts:
+            return None
+        chunks = _between(
+            str(gold), str(system), [(0, 0), *cuts], [*cuts, (size, len(system_data))]
+        )
+    return chunks
+
+
+def _marked_line(
+    data: Any, word: bytes, key_of: Callable[[bytes], bytes | None], at: int
+) -> tuple[int, int, bytes] | None:
+    """The first marked line (``key_of`` gives its key) holding ``word`` after ``at``: its
+    start, its end and its key (``None``: none among the first hits)."""
+    for _ in range(64):
+        hit = int(data.find(word, at))
+        if hit < 0:
+            return None
+        start = int(data.rfind(b"\n", 0, hit)) + 1
+        end = int(data.find(b"\n", hit))
+        end = len(data) if end < 0 else end
+        key = key_of(bytes(data[start:end]))
+        if key is not None:
+            return start, end, key
+        at = end
+    return None

@@ -1,0 +1,305 @@
+"""Single files of lines cut at document boundaries found in the bytes.
+
+:func:`split_lines` cuts two files whose lines begin with the document id (CodiEsp TSV, trec)
+near even shares (:func:`targets`), reading a few lines around each cut, never the corpus.
+The sizes that decide whether and how finely a file is cut (:data:`LINE_CHUNK_BYTES`,
+:data:`MIN_LINE_BYTES`) are read here only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    pass
+
+from annoscore.scale.chunks import LineChunk
+from annoscore.scale.folders import _where
+from annoscore.scale.remote import RemoteBytes, _url_size
+
+# --- single files of lines -------------------------------------------------------------------
+
+LINE_CHUNKS_PER_WORKER = 2
+"""Chunks of a single file per worker (each chunk reads the task's other files again)."""
+
+LINE_CHUNK_BYTES = 4 << 20
+"""At most about this many bytes of the gold file per chunk of lines (more chunks than
+:data:`LINE_CHUNKS_PER_WORKER` per worker when the file is larger): with one chunk in flight per
+worker, memory stays bounded whatever the size of the corpus."""
+
+MIN_LINE_BYTES = 16 << 20
+"""Files smaller than this (gold and system together) are one chunk: forking and reading the
+task's other files in each chunk cost more than they save (about 10^5 CodiEsp documents)."""
+
+
+def _lines_before(path: str, offsets: Sequence[int]) -> list[int]:
+    """How many lines of ``path`` (a file, or an fsspec URL) come before each of ``offsets``
+    (increasing): one pass over the bytes up to the last, a block at a time (no more than a
+    block held).
+
+    >>> import tempfile
+    >>> path = tempfile.mkstemp()[1]
+    >>> _ = open(path, "wb").write(b"a\\nb\\n\\nc")
+    >>> _lines_before(path, [0, 2, 5, 6])
+    [0, 1, 3, 3]
+    """
+    from annoscore.formats.files import is_url, url_fs
+
+    found: list[int] = []
+    block = 1 << 24
+    lines = at = 0
+    with contextlib.ExitStack() as stack:
+        if is_url(path):
+            fs, where = url_fs(path)
+            handle = stack.enter_context(fs.open(where, "rb"))
+        else:
+            handle = stack.enter_context(open(path, "rb", buffering=0))
+        for offset in offsets:
+            while at < offset:
+                data = handle.read(min(block, offset - at))
+                if not data:
+                    break
+                lines += data.count(b"\n")
+                at += len(data)
+            found.append(lines)
+    return found
+
+
+def numbered(chunks: Sequence[LineChunk]) -> list[LineChunk]:
+    """``chunks`` with the lines before each range counted, so that a reader numbers a chunk's
+    lines as in the whole file (:func:`~annoscore.formats.files.first_line`): what a chunk's
+    warnings quote is then what one run quotes, and the warnings can be pooled."""
+    gold = _lines_before(chunks[0].gold, [c.gold_range[0] for c in chunks])
+    system = _lines_before(chunks[0].system, [c.system_range[0] for c in chunks])
+    return [
+        replace(c, gold_line=g, system_line=p) for c, g, p in zip(chunks, gold, system, strict=True)
+    ]
+
+
+def _key(data: Any, start: int, separators: bytes) -> bytes:
+    """The first field of the line at ``start`` of ``data`` (up to a separator or its end)."""
+    end = data.find(b"\n", start)
+    end = len(data) if end < 0 else end
+    for separator in separators:
+        found = data.find(bytes((separator,)), start, end)
+        if found >= 0:
+            end = found
+    return bytes(data[start:end])
+
+
+def _next_run(data: Any, start: int, separators: bytes) -> tuple[int, bytes] | None:
+    """The start and key of the first line after ``start`` whose key is not the key of the
+    line at ``start`` (the next document's first line when a document's lines are adjacent);
+    ``None`` at the end."""
+    key = _key(data, start, separators)
+    while True:
+        newline = data.find(b"\n", start)
+        if newline < 0 or newline + 1 >= len(data):
+            return None
+        start = newline + 1
+        other = _key(data, start, separators)
+        if other != key and other.strip():  # a blank line belongs to the document before
+            return start, other
+
+
+def _find_line(data: Any, key: bytes, separators: bytes, after: int) -> int:
+    """The start of the first line at or after ``after`` whose first field is ``key``
+    (-1: none).  One search for the key at a line's start, each hit checked for a separator
+    after it: a separator the file does not use costs nothing (searching for each separator
+    apart scanned to the end of the file for the ones never found).
+
+    >>> data = b"q1 a\\nq10 b\\nq1\\tc\\nq1 d\\n"
+    >>> _find_line(data, b"q1", b" \\t", 0), _find_line(data, b"q1", b" \\t", 1)
+    (0, 11)
+    >>> _find_line(data, b"q10", b"\\t", 0), _find_line(data, b"q2", b" ", 0)
+    (-1, -1)
+    """
+    ends = tuple(bytes((s,)) for s in separators)  # what a slice of one byte equals
+    if after == 0 and data[: len(key)] == key and data[len(key) : len(key) + 1] in ends:
+        return 0
+    needle = b"\n" + key
+    at: int = max(0, after - 1)
+    while True:
+        at = int(data.find(needle, at))
+        if at < 0:
+            return -1
+        end = at + len(needle)
+        if data[end : end + 1] in ends:
+            return at + 1
+        at += 1
+
+
+def _find_near(data: Any, key: bytes, separators: bytes, after: int, near: int) -> int:
+    """:func:`_find_line` from ``after``, sought near ``near`` first: the first line of
+    ``key`` after a point a little before ``near``, back to the first of the adjacent lines
+    whose first field is ``key`` (the document's first line, when its lines are adjacent),
+    and the first line of ``key`` from there; :func:`_find_line` from ``after`` when there is
+    none.  The same line as :func:`_find_line` when the lines of ``key`` are adjacent, found
+    without reading the file from ``after``; otherwise a later line of the document may be
+    found, and the cut is then not exact (:func:`exact_cut`: the input is scored in one run).
+
+    >>> data = b"a 1\\nb 1\\nb 2\\nb 3\\nc 1\\n"
+    >>> [_find_near(data, b"b", b" ", 0, near) for near in (0, 4, 9, 14, 19)]
+    [4, 4, 4, 4, 4]
+    >>> _find_near(data, b"b", b" ", 8, 14), _find_near(data, b"a", b" ", 0, 19)
+    (8, 0)
+    """
+    guess = after + (near - after) * 7 // 8  # a little before: a run is found from its start
+    if guess <= after:
+        return _find_line(data, key, separators, after)
+    at = _find_line(data, key, separators, guess)
+    if at < 0:
+        return _find_line(data, key, separators, after)
+    while at > after:  # back to the first of the adjacent lines of key
+        before = max(after, data.rfind(b"\n", after, at - 1) + 1)
+        if _key(data, before, separators) != key:
+            break
+        at = before
+    return _find_line(data, key, separators, at)
+
+
+def targets(size: int, parts: int, workers: int = 1) -> list[int]:
+    """Where to seek the cuts of a gold file of ``size`` bytes (offsets, increasing; empty:
+    one chunk).  For one worker, ``parts`` even shares (more when a share would exceed
+    :data:`LINE_CHUNK_BYTES`).  For several, shares that shrink towards the end (each an even
+    share of what is left for twice the workers, at most :data:`LINE_CHUNK_BYTES`, at least an
+    eighth of an even share): workers take the next chunk as they finish one, so with small
+    chunks last they finish together (with equal chunks, one worker may score a whole chunk
+    alone at the end).
+
+    >>> targets(100, 4), targets(100, 1)
+    ([25, 50, 75], [])
+    >>> targets(1000, 4, workers=2)
+    [250, 438, 579, 685, 764, 823, 868, 901, 932, 963]
+    """
+    if workers <= 1:
+        parts = max(parts, -(-size // LINE_CHUNK_BYTES))
+        return [size * n // parts for n in range(1, parts)]
+    least = max(1, min(LINE_CHUNK_BYTES, size // max(1, parts)) // 8)
+    found: list[int] = []
+    at = 0
+    while True:
+        step = min(LINE_CHUNK_BYTES, max(least, -(-(size - at) // (2 * workers))))
+        if size - at - step < least:  # what is left is the last chunk
+            return found
+        at += step
+        found.append(at)
+
+
+def split_lines(
+    gold: Path, system: Path, parts: int, separators: bytes = b"\t", workers: int = 1
+) -> list[LineChunk] | None:
+    """Two files of lines (a document's id in the first field) cut into at most ``parts``
+    chunks (more when the gold file holds more than :data:`LINE_CHUNK_BYTES` per chunk, or
+    when ``workers`` share them: :func:`targets`) at document boundaries found in the bytes:
+    each gold cut is the first line of a document near its target (after every line of the
+    document before, when they are adjacent), each system cut the first line of that document
+    in the system file, sought near the same share of it (:func:`_find_near`; the next gold
+    document when the system has none; a cut that would not move forward in both is left
+    out).  Only the lines around the cuts are read (``mmap``).  ``None`` when
+    the files are not two distinct regular files of :data:`MIN_LINE_BYTES` or more together,
+    or give one chunk.  Whether the cut is exact is checked after the chunks are read
+    (:func:`combine_lines`), by the ids their readers found.  A URL (or its stand-in) is read
+    through fsspec, the same few lines (:class:`RemoteBytes`)."""
+    import mmap
+
+    urls = _where(gold), _where(system)
+    paths = gold, system
+    sizes = [_url_size(u) if u != str(p) else None for u, p in zip(urls, paths, strict=True)]
+    try:
+        stats = [s or os.stat(p) for s, p in zip(sizes, (gold, system), strict=True)]
+    except OSError:
+        return None
+    import stat
+
+    if not all(stat.S_ISREG(s.st_mode) and s.st_size > 0 for s in stats):
+        return None
+    same = urls[0] == urls[1] if any(sizes) else os.path.samefile(gold, system)
+    if same or stats[0].st_size + stats[1].st_size < MIN_LINE_BYTES:
+        return None
+    wanted = targets(stats[0].st_size, parts, workers)
+    if not wanted:
+        return None
+    with contextlib.ExitStack() as stack:
+        gold_data, system_data = (
+            stack.enter_context(RemoteBytes.opened(url, size.st_size))
+            if size is not None
+            else stack.enter_context(
+                mmap.mmap(
+                    stack.enter_context(open(path, "rb")).fileno(), 0, access=mmap.ACCESS_READ
+                )
+            )
+            for url, size, path in zip(urls, sizes, (gold, system), strict=True)
+        )
+        size = len(gold_data)
+        cuts: list[tuple[int, int]] = []
+        last = (0, 0)
+        for target in wanted:
+            at = max(target, last[0] + 1)
+            newline = gold_data.find(b"\n", at - 1)
+            if newline < 0 or newline + 1 >= size:
+                break
+            found = _next_run(gold_data, newline + 1, separators)
+            for _ in range(16):  # the next documents when the system has none of this one
+                if found is None:
+                    break
+                start, key = found
+                near = start * len(system_data) // size  # the same share of the system
+                where = _find_near(system_data, key, separators, last[1], near)
+                if where > last[1]:
+                    last = (start, where)
+                    cuts.append(last)
+                    break
+                found = _next_run(gold_data, start, separators)
+        if not cuts:
+            return None
+        return _between(*urls, [(0, 0), *cuts], [*cuts, (size, len(system_data))])
+
+
+@contextlib.contextmanager
+def _mapped(gold: Path, system: Path) -> Iterator[tuple[Any, Any]]:
+    """The bytes of two files, mapped (read only as the cutters search them)."""
+    import mmap
+
+    with (
+        open(gold, "rb") as g,
+        open(system, "rb") as p,
+        mmap.mmap(g.fileno(), 0, access=mmap.ACCESS_READ) as gold_data,
+        mmap.mmap(p.fileno(), 0, access=mmap.ACCESS_READ) as system_data,
+    ):
+        yield gold_data, system_data
+
+
+def _between(
+    gold: str, system: str, begins: Sequence[tuple[int, int]], ends: Sequence[tuple[int, int]]
+) -> list[LineChunk]:
+    """The chunks from each ``begins[k]`` to ``ends[k]`` (gold offset, system offset)."""
+    return [
+        LineChunk(gold, system, (b[0], e[0]), (b[1], e[1]))
+        for b, e in zip(begins, ends, strict=True)
+    ]
+
+
+def _regular_pair(gold: Path, system: Path, parts: int) -> int:
+    """How many chunks two files are cut into (:func:`split_lines`' rule: at least ``parts``,
+    more for a large gold file), or 0 when they are not two distinct regular files of
+    :data:`MIN_LINE_BYTES` or more together."""
+    import stat
+
+    try:
+        stats = [os.stat(gold), os.stat(system)]
+        if not all(stat.S_ISREG(s.st_mode) and s.st_size > 0 for s in stats):
+            return 0
+        if os.path.samefile(gold, system):
+            return 0
+    except OSError:
+        return 0
+    if stats[0].st_size + stats[1].st_size < MIN_LINE_BYTES:
+        return 0
+    parts = max(parts, -(-stats[0].st_size // LINE_CHUNK_BYTES))
+    return parts if parts >= 2 else 0

@@ -1,0 +1,338 @@
+"""The reduce: the chunks' count rows stacked in document order, their warnings pooled.
+
+:func:`combine` rebuilds one run's result of folder chunks, :func:`combine_lines` of chunks of
+single files, kept only when the cut was exact (:func:`exact_cut`: no document in two chunks);
+what the whole derives from its matrix (:data:`DERIVED_CODES`) is made again once.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from annoscore.options import TaskOptions
+    from annoscore.result import CountMatrix, Result, ScoreWarning
+
+from annoscore.scale.chunks import UNKNOWN_SIDE, Details, Finish, NotExact, Part, Pooled, Seen
+
+DERIVED_CODES = frozenset({"undefined", "average.left-out"})
+"""Warnings a result derives from its whole matrix: dropped from the chunks, made again once."""
+
+
+def _sent(result: Result, carry: bool = True, lists: bool = False) -> Result:
+    """``result`` as a chunk sends it: no warnings (sent apart), and of what it cached only
+    every document's scores (computed in the worker, in parallel: :func:`_carry_documents`),
+    unless ``carry`` is false (then nothing: a large corpus's parts would hold about five
+    times the memory of their count rows; the whole's scores are computed when asked); a
+    ranked task's lists only for its worst queries, and only when ``lists`` (a report is
+    written: :func:`annoscore.metrics.worst_lists.for_chunk`)."""
+    from annoscore.metrics.worst_lists import for_chunk
+
+    kept = {k: v for k, v in result._cache.items() if k == "documents" and carry}
+    return for_chunk(replace(result, warnings=(), _cache=kept), lists)
+
+
+def _carry_documents(result: Result, parts: Sequence[Result], order: Sequence[int] | None) -> None:
+    """Give ``result`` (the chunks' rows stacked, in ``order`` when given) the per-document
+    scores its chunks computed, when every chunk computed them on the same columns as the
+    stacked matrix (then each row and each score is the same: the same counts, the same
+    scorer); otherwise they are computed again when asked."""
+    names, integer = result.matrix.names, result.matrix.integer
+    if not parts or any(
+        "documents" not in r._cache or r.matrix.names != names or r.matrix.integer != integer
+        for r in parts
+    ):
+        return
+    units = [unit for r in parts for unit in r._cache["documents"].items()]
+    if order is not None:
+        units = [units[i] for i in order]
+    if len(units) != len(result.matrix.documents) or any(
+        a != b for a, (b, _) in zip(result.matrix.documents, units, strict=True)
+    ):
+        return
+    result._cache["documents"] = dict(units)
+
+
+# --- the reduce -------------------------------------------------------------------------------
+
+
+def stack(matrices: Sequence[CountMatrix]) -> CountMatrix:
+    """The rows of ``matrices`` one after the other; columns in first-seen order (a chunk
+    without a column reads 0 there, as :meth:`CountMatrix.of` reads a missing key)."""
+    import numpy as np
+
+    from annoscore.result import CountMatrix
+
+    column: dict[str, int] = {}
+    whole: dict[str, bool] = {}
+    for m in matrices:
+        for name, integer in zip(m.names, m.integer, strict=True):
+            column.setdefault(name, len(column))
+            whole[name] = whole.get(name, True) and integer
+    rows = sum(len(m.documents) for m in matrices)
+    values = np.zeros((rows, len(column)), dtype=np.float64)
+    at = 0
+    for m in matrices:
+        where = [column[n] for n in m.names]
+        if where == list(range(len(where))):  # the first columns in order: a slice is faster
+            values[at : at + len(m.documents), : len(where)] = m.values
+        else:
+            values[at : at + len(m.documents), where] = m.values
+        at += len(m.documents)
+    documents = tuple(itertools.chain.from_iterable(m.documents for m in matrices))
+    return CountMatrix(documents, tuple(column), values, tuple(whole[n] for n in column))
+
+
+def merge_in_order(
+    lists: Sequence[Sequence[tuple[int, ScoreWarning]]], order: Sequence[str] = ("*",)
+) -> list[ScoreWarning]:
+    """The chunks' warnings merged by code and message as one run over every document merges
+    them.  A task emits its warnings in groups (``order``: codes, or code prefixes ending in
+    ``.``, ``"*"`` for every other code), each group over every document before the next; a
+    reader reports the gold side before the system side; inside that, in document order.  Each
+    warning comes with its side (``0`` gold, ``1`` system, ``2`` none: :func:`_sided`), so a
+    merged warning stands at (its group, side, first chunk and place), and its examples are
+    pooled in that order.
+
+    >>> from annoscore.result import ScoreWarning as W
+    >>> a, b, c = W("late", "{count} a"), W("early", "{count} b"), W("x", "{count} c")
+    >>> [w.code for w in merge_in_order([[(2, c), (2, a)], [(2, b), (2, a)]], ("early", "*",
+    ...                                                                        "late"))]
+    ['early', 'x', 'late']
+    """
+    from annoscore.result import merge_warnings
+
+    items = sorted(
+        ((_group(w.code, order), side, c, n), w)
+        for c, chunk in enumerate(lists)
+        for n, (side, w) in enumerate(chunk)
+    )
+    return list(merge_warnings(w for _, w in items))
+
+
+def _group(code: str, order: Sequence[str]) -> int:
+    """The place of a warning's ``code`` among the groups of ``order`` (:func:`merge_in_order`).
+
+    >>> _group("documents.gold-only", ("documents.", "*")), _group("x", ("documents.", "*"))
+    (0, 1)
+    """
+    for n, name in enumerate(order):
+        if code == name or (name.endswith(".") and code.startswith(name)):
+            return n
+    return order.index("*") if "*" in order else len(order)
+
+
+def combine(
+    task: str, options: TaskOptions, parts: Sequence[Part], order: Sequence[str] = ("*",)
+) -> Result | None:
+    """One result of the chunks' results: rows stacked in order, warnings pooled, then what
+    the whole corpus derives (corpus counts, scores, undefined and macro-average notes) made
+    once by :meth:`~annoscore.tasks.registry.Task.result`; the first chunk's view, headline,
+    details and extra fields kept (a task whose details are not additive is not cut).
+
+    ``None`` when the order of the warnings in one run cannot be known: an example names a file
+    both sides hold (``a.ann:4``: one run reports the gold side's reading before the system
+    side's); the caller then scores the input in one run (rare: tolerated input)."""
+    from annoscore.tasks.registry import get
+
+    first = parts[0].result
+    assert first is not None
+    if any(side == UNKNOWN_SIDE for part in parts for side, _ in part.warnings):
+        return None  # where one run quotes it among the others cannot be known: one run
+    if _repeated_examples(parts):
+        return None  # pooling would drop the repeats one run may quote: one run
+    warnings = merge_in_order(
+        [[(side, w) for side, w in p.warnings if w.code not in DERIVED_CODES] for p in parts],
+        order,
+    )
+    result = get(task).result(
+        options,
+        stack([p.result.matrix for p in parts if p.result is not None]),
+        warnings=warnings,
+        details=first.details,
+        extra=first.extra,
+        undefined=first.undefined,
+    )
+    result = replace(result, headline=first.headline, signature=first.signature)
+    _carry_documents(result, [p.result for p in parts if p.result is not None], None)
+    view = first.view
+    return result.shown(documents=view.documents, types=view.types, averages=view.averages)
+
+
+def _repeated_examples(parts: Sequence[Part]) -> bool:
+    """Whether an example is quoted twice by the chunks' warnings of one code (in one warning
+    or in two): pooling examples keeps one of each (:meth:`ScoreWarning.merged`), where one
+    run may quote both (``a.ann:2`` of gold and of the system, named by file name).
+
+    >>> from annoscore.result import ScoreWarning as W
+    >>> def part(*examples): return Part(None, ((2, W("x", "{count}", 1, examples)),))
+    >>> _repeated_examples([part("a:1", "b:1"), part("c:1")])
+    False
+    >>> _repeated_examples([part("a:1"), part("a:1")]), _repeated_examples([part("a:1", "a:1")])
+    (True, True)
+    """
+    seen: set[tuple[str, str]] = set()
+    for part in parts:
+        for _, warning in part.warnings:
+            for example in warning.examples:
+                key = (warning.code, example)
+                if key in seen:
+                    return True
+                seen.add(key)
+    return False
+
+
+def unread(part: Part) -> bool:
+    """Whether a chunk of lines raised an error or was read otherwise than in the whole file
+    (:func:`unusable`, its warnings aside: a task that pools them)."""
+    return part.result is None
+
+
+def unusable(part: Part) -> bool:
+    """Whether a chunk of lines cannot be part of a cut result: it raised an error, its reader
+    said it reads otherwise than the whole file, or it warned (these tasks' warnings are made
+    from the whole corpus).  The first such chunk ends the map: the input is then scored in
+    one run, and the chunks after it are not scored for nothing."""
+    return part.result is None or any(w.code not in DERIVED_CODES for _, w in part.warnings)
+
+
+def exact_cut(parts: Sequence[Part]) -> bool:
+    """Whether the chunks of lines hold every document whole: no document in two chunks of one
+    side, none in one chunk of gold and another of the system; and every chunk read.  When
+    every chunk's ids came in increasing order, their first and last ids may settle it (chunk
+    n's system ids lie strictly between the gold ids of chunks n-1 and n+1); otherwise the sets
+    of ids are compared.
+
+    >>> r = object()
+    >>> def part(gold, system): return Part(r, (), (Seen.of(gold), Seen.of(system)))
+    >>> exact_cut([part("ab", "az"), part("cd", "c")])
+    True
+    >>> exact_cut([part("ba", "a"), part("cd", "b")])
+    False
+    >>> exact_cut([part("ab", "a"), part("cd", "b")])
+    False
+    """
+    seen = [part.seen for part in parts]
+    if any(part.result is None for part in parts) or any(s is None for s in seen):
+        return False
+    sides = [(s[0], s[1]) for s in seen if s is not None]
+    if all(g.ordered and p.ordered for g, p in sides) and _ordered_exact(sides):
+        return True
+    gold = [g.ids() for g, _ in sides]
+    system = [p.ids() for _, p in sides]
+    every_gold = frozenset().union(*gold)
+    every_system = frozenset().union(*system)
+    if len(every_gold) != sum(map(len, gold)) or len(every_system) != sum(map(len, system)):
+        return False  # a document in two chunks of one side
+    # a system document of chunk n that gold holds is in gold's chunk n
+    return all(s.difference(g).isdisjoint(every_gold) for g, s in zip(gold, system, strict=True))
+
+
+def _ordered_exact(sides: Sequence[tuple[Seen, Seen]]) -> bool:
+    """Whether the first and last ids of chunks whose ids each came in increasing order show
+    the cut exact (``False``: they do not show it; the sets may)."""
+    for side in (0, 1):
+        found = [s[side] for s in sides if s[side].count]
+        if any(a.last >= b.first for a, b in itertools.pairwise(found)):
+            return False
+    for n, (_, system) in enumerate(sides):
+        if not system.count:
+            continue
+        before = [g for g, _ in sides[:n] if g.count]
+        after = [g for g, _ in sides[n + 1 :] if g.count]
+        if (before and system.first <= before[-1].last) or (
+            after and system.last >= after[0].first
+        ):
+            return False
+    return True
+
+
+def combine_lines(
+    task: str,
+    options: TaskOptions,
+    parts: Sequence[Part],
+    order: str = "gold-first",
+    details: Details | None = None,
+    finish: Finish | None = None,
+    pooled: Pooled | None = None,
+) -> Result | None:
+    """One result of the chunks of lines (:func:`combine`), its rows in the order of one run
+    (``order``); ``None`` when the cut was not exact (:func:`exact_cut`), a chunk warned
+    (these tasks' warnings are made from the whole corpus) unless ``pooled`` makes one run's
+    warnings of theirs (``None`` from it: not exact either), or ``finish`` (the fields a task
+    derives from the whole's counts, made again) found the chunks' results unlike."""
+    import numpy as np
+
+    from annoscore.result import CountMatrix
+    from annoscore.tasks.registry import get
+
+    if not exact_cut(parts):
+        return None
+    warnings: Any = ()
+    if pooled is not None:
+        warnings = pooled(
+            options,
+            [[w for _, w in p.warnings if w.code not in DERIVED_CODES] for p in parts],
+            [p.kept for p in parts],
+        )
+        if warnings is None:
+            return None
+    elif any(w.code not in DERIVED_CODES for part in parts for _, w in part.warnings):
+        return None
+    results = [part.result for part in parts if part.result is not None]
+    first = results[0]
+    whole = stack([r.matrix for r in results])
+    names = whole.documents
+    permutation: list[int] | range
+    if order == "sorted":
+        permutation = sorted(range(len(names)), key=lambda i: names[i].encode("utf-8", "replace"))
+    elif all(
+        part.seen is not None and len(result.matrix.documents) == part.seen[0].count
+        for part, result in zip(parts, results, strict=True)
+    ):  # every row a gold document: the chunks' rows are in gold order already
+        permutation = range(len(names))
+    else:
+        gold_rows: list[int] = []
+        other_rows: list[int] = []
+        at = 0
+        for part, result in zip(parts, results, strict=True):
+            golden = part.seen[0].ids() if part.seen is not None else frozenset()
+            for k, name in enumerate(result.matrix.documents):
+                key = name.encode("utf-8", "surrogatepass")
+                (gold_rows if key in golden else other_rows).append(at + k)
+            at += len(result.matrix.documents)
+        permutation = gold_rows + other_rows
+    if not isinstance(permutation, range) and permutation != list(range(len(names))):
+        index = np.asarray(permutation, dtype=np.int64)
+        whole = CountMatrix(
+            tuple(names[i] for i in permutation), whole.names, whole.values[index], whole.integer
+        )
+    try:
+        merged = (
+            first.details if details is None else details([r.details for r in results], permutation)
+        )
+    except NotExact:
+        return None
+    from annoscore.metrics.worst_lists import joined
+
+    merged = joined(merged, [r.details for r in results])
+    result = get(task).result(
+        options,
+        whole,
+        warnings=warnings,
+        details=merged,
+        extra=first.extra,
+        undefined=first.undefined,
+    )
+    result = replace(result, headline=first.headline, signature=first.signature)
+    if finish is not None:
+        finished = finish(result, results)
+        if finished is None:
+            return None
+        result = finished
+    _carry_documents(result, results, None if isinstance(permutation, range) else permutation)
+    view = first.view
+    return result.shown(documents=view.documents, types=view.types, averages=view.averages)

@@ -1,0 +1,321 @@
+"""The run in force and its workers: how many jobs, forked worker processes, the progress line.
+
+:func:`using` and :func:`scaled` set the run (``jobs``, a Dask client, whether ranked lists
+travel back); :meth:`Run.map` maps a chunk function over chunks in this process, in processes
+forked from it (results spooled through ``/dev/shm`` when they are large) or on Dask workers,
+and gives the results in chunk order.  A run longer than a couple of seconds on a terminal shows
+a :class:`Progress` line on standard error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from annoscore.errors import InputError
+
+if TYPE_CHECKING:
+    pass
+
+
+CHUNKS_PER_WORKER = 2
+"""How many chunks of folders each worker gets (each chunk lists the folders again)."""
+
+
+def resolve_jobs(jobs: int) -> int:
+    """The number of worker processes of ``jobs`` (0: every core; at least 1)."""
+    if jobs < 0:
+        raise InputError(f"--jobs must be 0 (every core) or more, not {jobs}")
+    if jobs:
+        return jobs
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """Where chunks run: ``jobs`` local processes, or a Dask ``client`` (any object with
+    ``map`` and ``gather`` as ``distributed.Client`` has them)."""
+
+    jobs: int = 1
+    client: Any = None
+    lists: bool = False
+    """Chunks keep the ranked lists of their worst queries (an HTML report is written:
+    :func:`annoscore.metrics.worst_lists.for_chunk`)."""
+    own_process: bool = False
+    """The process is annoscore's own (the command line: :func:`scaled`), so its memory
+    allocator may be tuned for chunks of lines (:func:`reuse_freed_memory`)."""
+
+    @property
+    def serial(self) -> bool:
+        return self.client is None and self.jobs == 1
+
+    @property
+    def workers(self) -> int:
+        if self.client is not None:
+            try:
+                return max(1, len(self.client.scheduler_info().get("workers", {})))
+            except Exception:  # a client that cannot say: assume two
+                return 2
+        return self.jobs
+
+    def map(
+        self,
+        function: Callable[[Any], Any],
+        items: Sequence[Any],
+        until: Callable[[Any], bool] | None = None,
+    ) -> list[Any]:
+        """``function`` of each item, in the items' order (a progress line on a terminal);
+        with ``until``, the results before the first one it holds true of (the items after it
+        are not scored, or no longer waited for: a shorter list)."""
+        progress = Progress(len(items))
+        found: list[Any] = []
+
+        def take(part: Any) -> bool:
+            if until is not None and until(part):
+                return False
+            found.append(part)
+            progress.done(part)
+            return True
+
+        try:
+            if self.client is not None:
+                futures = self.client.map(function, list(items), pure=False)
+                for n, future in enumerate(futures):  # in order: each result as it comes
+                    if not take(future.result()):
+                        self.client.cancel(futures[n + 1 :])
+                        break
+            elif self.jobs == 1 or len(items) <= 1:
+                for item in items:  # one at a time: one chunk held, then only its counts
+                    if not take(function(item)):
+                        break
+            else:
+                self._forked(function, items, take)
+        finally:
+            progress.close()
+        return found
+
+    def _forked(
+        self, function: Callable[[Any], Any], items: Sequence[Any], take: Callable[[Any], bool]
+    ) -> None:
+        """:meth:`map` on forked workers: what this process imported is there already, the
+        items are small (paths and byte ranges) and each worker reads its own chunk."""
+        import multiprocessing
+        import shutil
+        import tempfile
+
+        global _WORK
+        context = multiprocessing.get_context("fork")
+        stop = context.Event()  # set: the workers skip the items not yet begun
+        spool = tempfile.mkdtemp(prefix="annoscore-", dir=_spool_folder())
+        _WORK = (function, items, stop, spool)  # inherited by the forked workers: not pickled
+        try:
+            pool = context.Pool(min(self.jobs, len(items)), initializer=_worker_started)
+            try:
+                taking = True
+                for sent in pool.imap(_work, range(len(items))):
+                    part = _received(sent)
+                    if taking and not take(part):
+                        # the chunks in flight end, the others are skipped; the pool is not
+                        # ended while it hands out items (terminate() can then hang)
+                        taking = False
+                        stop.set()
+                pool.close()  # every item done or skipped: the workers end on their own
+            finally:
+                pool.terminate()
+                pool.join()
+        finally:
+            _WORK = None
+            shutil.rmtree(spool, ignore_errors=True)
+
+
+_WORK: tuple[Callable[[Any], Any], Sequence[Any], Any, str] | None = None
+"""The function and items of the running :meth:`Run.map`, the event that tells its forked
+workers to skip the items left, and the folder where they leave their results
+(:func:`_work`), as they inherit them."""
+
+
+def _spool_folder() -> str | None:
+    """Where workers leave their results: ``/dev/shm`` (memory) when there is one, else the
+    system's temporary folder."""
+    shm = "/dev/shm"
+    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
+
+
+def _worker_started() -> None:
+    """In a new worker: the default signal handlers (the command line's, inherited, would
+    report the pool's ending of a worker as an interruption)."""
+    import signal
+
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, signal.SIG_DFL)
+
+
+def _work(n: int) -> str | bytes:
+    """Item ``n`` of the running map, in a forked worker (``None`` once the map stopped),
+    pickled into a file of the map's folder (its path is sent back: the parent reads a
+    chunk's count rows and ids in one read, where a pipe passes them 64 KB at a time at a cost
+    of CPU on both sides), or sent pickled when the file cannot be written (a full
+    ``/dev/shm``)."""
+    import pickle
+
+    assert _WORK is not None
+    function, items, stop, spool = _WORK
+    data = pickle.dumps(None if stop.is_set() else function(items[n]), pickle.HIGHEST_PROTOCOL)
+    path = os.path.join(spool, f"{n}.pickle")
+    try:
+        with open(path, "wb") as handle:
+            handle.write(data)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return data
+    return path
+
+
+def _received(sent: str | bytes) -> Any:
+    """The result :func:`_work` sent (its file read and removed)."""
+    import pickle
+
+    if isinstance(sent, str):
+        with open(sent, "rb") as handle:
+            data = handle.read()
+        os.unlink(sent)
+        sent = data
+    return pickle.loads(sent)
+
+
+class Progress:
+    """A progress line on standard error while chunks come back: documents done, rate and
+    time left (by chunks), shown only on a terminal, not under ``CI``, and only once the run
+    has taken :attr:`AFTER` seconds; erased at the end."""
+
+    AFTER = 2.0
+
+    def __init__(self, chunks: int) -> None:
+        import sys
+        import time
+
+        self.chunks, self.finished, self.documents = chunks, 0, 0
+        self.start = time.monotonic()
+        self.shown = False
+        stream = sys.stderr
+        self.stream = stream
+        self.on = (
+            chunks > 1
+            and stream is not None
+            and stream.isatty()
+            and not os.environ.get("CI")
+            and os.environ.get("TERM") != "dumb"
+        )
+
+    def done(self, part: Any) -> None:
+        """One more chunk back (its documents counted when it says how many)."""
+        import time
+
+        self.finished += 1
+        self.documents += _documents_of(part)
+        if not self.on:
+            return
+        elapsed = time.monotonic() - self.start
+        if elapsed < self.AFTER:
+            return
+        self.stream.write("\r" + self.line(elapsed))
+        self.stream.flush()
+        self.shown = True
+
+    def line(self, elapsed: float) -> str:
+        """The progress line after ``elapsed`` seconds.
+
+        >>> p = Progress(4)
+        >>> p.finished, p.documents = 1, 2500
+        >>> p.line(5.0)
+        '[#####...............]  2,500 documents, 500/s, 15 s left '
+        """
+        width = 20
+        full = width * self.finished // max(1, self.chunks)
+        rate = self.documents / elapsed if elapsed > 0 else 0.0
+        left = elapsed * (self.chunks - self.finished) / max(1, self.finished)
+        bar = "#" * full + "." * (width - full)
+        return f"[{bar}]  {self.documents:,} documents, {rate:,.0f}/s, {left:,.0f} s left "
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * 78 + "\r")
+            self.stream.flush()
+
+
+def _documents_of(part: Any) -> int:
+    result = getattr(part, "result", None)
+    matrix = getattr(result, "matrix", None)
+    return len(matrix.documents) if matrix is not None else 0
+
+
+_SERIAL = Run()
+_RUN: ContextVar[Run] = ContextVar("annoscore_run", default=_SERIAL)
+
+
+@contextlib.contextmanager
+def using(
+    jobs: int = 1, client: Any = None, lists: bool = False, own_process: bool = False
+) -> Iterator[Run]:
+    """Score with ``jobs`` processes (0: every core) or on a Dask ``client`` inside the block
+    (``lists``, ``own_process``: :attr:`Run.lists`, :attr:`Run.own_process`)."""
+    run = Run(resolve_jobs(jobs), client, lists, own_process)
+    token = _RUN.set(run)
+    try:
+        yield run
+    finally:
+        _RUN.reset(token)
+
+
+@contextlib.contextmanager
+def scaled(jobs: int = 1, dask: str | None = None, lists: bool = False) -> Iterator[Run]:
+    """:func:`using` ``jobs`` processes, or a Dask client of the scheduler at ``dask``
+    (``"local"``: a :class:`distributed.LocalCluster` started and stopped here), imported only
+    then (:mod:`annoscore.distributed`)."""
+    if dask is None:
+        with using(jobs, lists=lists, own_process=True) as run:
+            yield run
+        return
+    from annoscore.distributed import connected
+
+    with connected(dask) as client, using(1, client, lists) as run:
+        yield run
+
+
+def reuse_freed_memory() -> bool:
+    """Have this process's allocator (glibc's, on Linux) keep the memory a chunk of lines frees
+    for the next chunk instead of giving it back to the system: arrays up to 32 MB come from
+    the heap (``M_MMAP_THRESHOLD``) and up to 256 MB of freed heap is kept (``M_TRIM_THRESHOLD``).
+    Chunks allocate and free the same large columns one after the other; given back, every
+    chunk faults its pages in again (trec, 20,000 queries x 1,000: 540,000 page faults and
+    2.4 s of system time of 7.5 s; kept: 120,000 and 0.5-1.0 s, 20% less wall time, peak
+    memory 445 -> 546 MB with one job, 488 -> 560 MB in the largest process with two).
+    Only in annoscore's own process (the command line), never where ``MALLOC_*`` or
+    ``GLIBC_TUNABLES`` set the allocator already; workers forked later inherit it.  Whether
+    it was applied."""
+    import sys
+
+    if not sys.platform.startswith("linux") or "GLIBC_TUNABLES" in os.environ:
+        return False
+    if any(name.startswith("MALLOC_") for name in os.environ):
+        return False
+    try:
+        import ctypes
+
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc (musl has no mallopt)
+        return False
+    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    return bool(mallopt(-3, 32 << 20) and mallopt(-1, 256 << 20))  # MMAP, TRIM thresholds
+
+
+def current() -> Run:
+    """The run in force (:func:`using`)."""
+    return _RUN.get()
