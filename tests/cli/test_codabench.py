@@ -433,7 +433,7 @@ def test_vendor_hides_optional_compiled_packages_at_once_else_one_at_a_time(
     """Two compiled packages nobody requires: the scoring is tried without both first; when
     that changes the output (one of them is needed after all), each is tried alone, and only
     the one whose absence changes nothing is left out."""
-    from annoscore.cli import codabench
+    from annoscore.cli import codabench_vendor
 
     site = tmp_path / "site"
     packages = {}
@@ -449,13 +449,13 @@ def test_vendor_hides_optional_compiled_packages_at_once_else_one_at_a_time(
         tried.append(sorted(hidden))
         found = [path for name, path in packages.items() if name not in hidden]
         output = (b"fails",) if "needed_ext" in hidden else (b"same",)
-        return codabench._Closure(found, 0, output)
+        return codabench_vendor._Closure(found, 0, output)
 
-    monkeypatch.setattr(codabench, "_closure", closure)
-    monkeypatch.setattr(codabench, "_needed_by", lambda name, found: [])
+    monkeypatch.setattr(codabench_vendor, "_closure", closure)
+    monkeypatch.setattr(codabench_vendor, "_needed_by", lambda name, found: [])
     program = tmp_path / "program"
     program.mkdir()
-    compiled = codabench.vendor(program, tmp_path / "layout", tmp_path / "config")
+    compiled = codabench_vendor.vendor(program, tmp_path / "layout", tmp_path / "config")
     assert tried == [
         [],
         ["needed_ext", "optional_ext"],
@@ -468,18 +468,18 @@ def test_vendor_hides_optional_compiled_packages_at_once_else_one_at_a_time(
     # every candidate optional: one scoring more, not one per package
     tried.clear()
     monkeypatch.setattr(
-        codabench,
+        codabench_vendor,
         "_closure",
         lambda layout, config, hidden: (
             tried.append(sorted(hidden))
-            or codabench._Closure(
+            or codabench_vendor._Closure(
                 [p for n, p in packages.items() if n not in hidden], 0, (b"same",)
             )
         ),
     )
     program2 = tmp_path / "program2"
     program2.mkdir()
-    assert codabench.vendor(program2, tmp_path / "layout", tmp_path / "config") == {}
+    assert codabench_vendor.vendor(program2, tmp_path / "layout", tmp_path / "config") == {}
     assert tried == [[], ["needed_ext", "optional_ext"]]
 
 
