@@ -573,8 +573,8 @@ def _ideal(
     Judgements of one query with equal gains are alike, so which comes first is not seen.
 
     One sort of whole numbers (query times the number of distinct gains plus the gain's place
-    among them, highest first) when the judgements' values span a small range; else a
-    lexicographic sort of the two.
+    among them, highest first) when the judgements' values span a small range (a counting
+    sort when those numbers are few); else a lexicographic sort of the two.
 
     >>> import numpy as np
     >>> q, g = _ideal(np.array([1, 0, 1, 0]), np.array([1, 2, 3, -1]), ())
@@ -592,10 +592,16 @@ def _ideal(
             if not bool(((level_gain == 0) & np.signbit(level_gain)).any()):
                 distinct, place = np.unique(-level_gain, return_inverse=True)
                 width = len(distinct)
-                if (int(qrels_query.max()) + 1) * width < 1 << 62:
+                cells = (int(qrels_query.max()) + 1) * width
+                if cells < 1 << 62:
                     key = qrels_query.astype(np.int64) * width
                     key += place.reshape(-1)[qrels_value - lo]
-                    key.sort(kind="stable")  # the qrels come grouped by query: runs, merged
+                    if cells <= 4 * len(key) + 1024:  # a counting sort: the keys are small
+                        key = np.repeat(
+                            np.arange(cells, dtype=np.int64), np.bincount(key, None, cells)
+                        )
+                    else:
+                        key.sort(kind="stable")  # the qrels come grouped by query: runs, merged
                     query: IntArray = key // width
                     best: FloatArray = -distinct[key % width]
                     return query, best
