@@ -455,3 +455,25 @@ def test_run_tags_found_by_their_bytes_equal_a_plain_split() -> None:
             assert list(trec_format.run_of_text(text).tags) == expected, (case, text)
         hit += len(expected) == 1
     assert 0 < hit < 400 * SCALE
+
+
+def test_ties_put_in_order_equal_a_lexicographic_sort() -> None:
+    """The order within runs of tied scores (:func:`annoscore.tasks.trec._within_ties`: a run
+    of two by one comparison of its rows, longer runs sorted) against a plain lexicographic
+    sort by run, then the keys, stable: runs of every length, keys equal in some or all
+    columns, the largest and smallest words."""
+    import numpy as np
+
+    rng = random.Random(2)
+    for case in range(2000 * SCALE):
+        sizes = [rng.choice([2, 2, 2, 2, 3, 4, 7]) for _ in range(rng.randint(1, 30))]
+        group = np.repeat(np.arange(1, len(sizes) + 1), sizes)
+        starts = np.concatenate([[True], group[1:] != group[:-1]])
+        words = [0, 1, 2, 1 << 63, (1 << 64) - 1]
+        keys = [
+            np.array([rng.choice(words) for _ in group], dtype=np.uint64)
+            for _ in range(rng.randint(1, 3))
+        ]
+        rows = list(range(len(group)))
+        expected = sorted(rows, key=lambda i: (int(group[i]), *(int(k[i]) for k in keys), i))
+        assert trec_task._within_ties(keys, group, starts).tolist() == expected, (case, sizes)

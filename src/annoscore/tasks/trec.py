@@ -670,6 +670,30 @@ def _trec_order(
     starts[later] = ~tie[at[later] - 1]
     group = np.cumsum(starts)
     tied = order[at]
-    within = np.lexsort((*reversed(keys.take(rows[tied]).descending()), group))
-    order[at] = tied[within]  # within one query: the queries stay as they are
+    order[at] = tied[_within_ties(keys.take(rows[tied]).descending(), group, starts)]
     return order, q
+
+
+def _within_ties(keys: list[WordArray], group: IntArray, starts: BoolArray) -> IntArray:
+    """The order of tied positions (``group``: their run of equal (query, score), numbered
+    in order; ``starts``: where each run begins) by run, then ``keys`` (most significant
+    first), stably: ``np.lexsort((*reversed(keys), group))``.  A run of two (most ties) is
+    put in order by comparing its two rows; longer runs are sorted."""
+    import numpy as np
+
+    size = np.bincount(group)[group]
+    first = np.flatnonzero(starts & (size == 2))
+    second = first + 1
+    before = np.zeros(len(first), dtype=bool)  # the second row's keys come first
+    equal = np.ones(len(first), dtype=bool)
+    for key in keys:
+        a, b = key[first], key[second]
+        before |= equal & (b < a)
+        equal &= a == b
+    within = np.arange(len(group))
+    within[first[before]] = second[before]
+    within[second[before]] = first[before]
+    longer = np.flatnonzero(size > 2)
+    if len(longer):
+        within[longer] = longer[np.lexsort((*reversed([k[longer] for k in keys]), group[longer]))]
+    return within
