@@ -124,6 +124,8 @@ def case(rng: random.Random) -> tuple[bytes, bytes, dict[str, Any]]:
         for _ in range(6)
     ]
     tag = rng.choice([b"run", b"sys-1", b"r\xff"])
+    # now and then several tags, alike at their ends (a run's tag is found by its bytes)
+    tags = [tag, b"x" + tag, tag[1:] or b"n"] if rng.random() < 0.2 else [tag]
     for query in retrieved:
         chosen = rng.sample(documents, rng.randint(0, min(len(documents), 30)))
         for rank, document in enumerate(chosen, 1):
@@ -133,7 +135,7 @@ def case(rng: random.Random) -> tuple[bytes, bytes, dict[str, Any]]:
                 document,
                 str(rank).encode(),
                 _score_text(rng, rng.choice(values)),
-                tag,
+                tag if len(tags) == 1 or rng.random() < 0.9 else rng.choice(tags),
             ]
             if rng.random() < 0.05:
                 fields += [b"extra"] * rng.randint(1, 3)
@@ -429,3 +431,49 @@ def test_files_of_the_shortest_lines(tmp_path: Path, final_newline: bool) -> Non
         columns = reader(text)
         assert len(columns) == text.count(b"\n") + (not final_newline)
     check(tmp_path, qrels, run, {"complete": False, "relevance_level": 1, "max_docs": None})
+
+
+def test_run_tags_found_by_their_bytes_equal_a_plain_split() -> None:
+    """The run's distinct tags when every line is regular (the reader counts the first line's
+    separator, tag and newline instead of comparing each line's tag): one tag, tags that end
+    or begin alike, another separator before a tag, a last line without a newline, pieces
+    cut small (the shortcut per piece), against the reference's reading."""
+    rng = random.Random(11)
+    hit = 0
+    for case in range(400 * SCALE):
+        tag = rng.choice([b"r", b"run", b"sys-1", b"r\xff", b"abcdefghij"])
+        others = [b"x" + tag, tag[1:] or b"n", tag + b"x", tag[:-1] + b"\xfe"]
+        lines = []
+        for i in range(rng.randint(1, 60)):
+            line_tag = tag if rng.random() < 0.97 else rng.choice(others)
+            before = b" " if rng.random() < 0.98 else rng.choice([b"\t", b"  ", b"\x0b"])
+            lines.append(b"q%d Q0 d%d %d 1.5%s%s" % (i % 3, i, i, before, line_tag))
+        text = b"\n".join(lines) + (b"\n" if rng.random() < 0.8 else b"")
+        expected = oracle.read(text, "run", "r").tags
+        pieces = rng.choice([trec_format._CHUNK, 1, 40, 200])
+        with mock.patch.object(trec_format, "_CHUNK", pieces):
+            assert list(trec_format.run_of_text(text).tags) == expected, (case, text)
+        hit += len(expected) == 1
+    assert 0 < hit < 400 * SCALE
+
+
+def test_ties_put_in_order_equal_a_lexicographic_sort() -> None:
+    """The order within runs of tied scores (:func:`annoscore.tasks.trec._within_ties`: a run
+    of two by one comparison of its rows, longer runs sorted) against a plain lexicographic
+    sort by run, then the keys, stable: runs of every length, keys equal in some or all
+    columns, the largest and smallest words."""
+    import numpy as np
+
+    rng = random.Random(2)
+    for case in range(2000 * SCALE):
+        sizes = [rng.choice([2, 2, 2, 2, 3, 4, 7]) for _ in range(rng.randint(1, 30))]
+        group = np.repeat(np.arange(1, len(sizes) + 1), sizes)
+        starts = np.concatenate([[True], group[1:] != group[:-1]])
+        words = [0, 1, 2, 1 << 63, (1 << 64) - 1]
+        keys = [
+            np.array([rng.choice(words) for _ in group], dtype=np.uint64)
+            for _ in range(rng.randint(1, 3))
+        ]
+        rows = list(range(len(group)))
+        expected = sorted(rows, key=lambda i: (int(group[i]), *(int(k[i]) for k in keys), i))
+        assert trec_task._within_ties(keys, group, starts).tolist() == expected, (case, sizes)

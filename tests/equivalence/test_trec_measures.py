@@ -80,6 +80,31 @@ def test_running_sums_equal_a_sum_rank_after_rank() -> None:
         assert bits(flat.tolist()) == bits([v for g in groups for v in g])  # input untouched
 
 
+def test_whole_number_running_sums_equal_a_sum_rank_after_rank() -> None:
+    """:meth:`_Rows.whole_prefix` (one running sum over every row less the sum before each
+    query, for whole numbers whose sizes add up below 2**53; else the tables of
+    :meth:`_Rows.prefix`) equal to a sum added rank after rank, bit for bit: small whole
+    numbers of both signs, whole numbers near 2**52 (past the bound), fractions, -0.0."""
+    rng = random.Random(53)
+    for case in range(400 * SCALE):
+        sizes = random_sizes(rng)
+        pool = rng.choice(
+            (
+                [0.0, 1.0, 2.0, 3.0],
+                [-5.0, -1.0, 0.0, 1.0, 4.0],
+                [2.0**52, 2.0**52 + 1, 2.0**51, 3.0],
+                [1.0, 2.0, 0.5],
+                [1.0, -0.0, -1.0],
+            )
+        )
+        groups = [[rng.choice(pool) for _ in range(size)] for size in sizes]
+        rows = _Rows(np.repeat(np.arange(len(sizes)), sizes), len(sizes))
+        flat = np.array([v for g in groups for v in g], dtype=np.float64)
+        got = rows.whole_prefix(flat).tolist()
+        expected = [v for g in running_sums(groups) for v in g]
+        assert bits(got) == bits(expected), (case, sizes, pool)
+
+
 def test_dcg_at_a_cut_off_equals_a_sum_from_zero() -> None:
     rng = random.Random(7)
     for case in range(300 * SCALE):

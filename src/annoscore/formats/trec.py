@@ -221,7 +221,9 @@ def _padded_bytes(path: Path) -> tuple[bytearray, int]:
     """
 
     cut = cut_of(path)
-    if cut is not None:  # a chunk of the file (annoscore.scale)
+    if cut is not None and cut.url is None:  # a chunk of the file (annoscore.scale)
+        return _padded_range(path, cut.start, cut.stop)
+    if cut is not None:  # a chunk of a URL's bytes
         return _padded(read_cut(path, cut))
     with reading(path), path.open("rb") as handle:
         expected = os.fstat(handle.fileno()).st_size
@@ -232,6 +234,31 @@ def _padded_bytes(path: Path) -> tuple[bytearray, int]:
         return buffer, expected
     # not a regular file (a pipe has no size), or one that changed while it was read
     return _padded(bytes(memoryview(buffer)[1 : 1 + got]) + rest)
+
+
+def _padded_range(path: Path, start: int, stop: int) -> tuple[bytearray, int]:
+    """The bytes ``[start, stop)`` of the file at ``path`` (``pread``: nothing else of it)
+    padded as :func:`_padded_bytes` pads a file, read straight into the padded buffer (no
+    copy of them held besides).  A file shorter than ``stop`` gives what it holds."""
+    buffer = _empty_padded(stop - start)
+    view = memoryview(buffer)
+    at = start
+    with reading(path):
+        handle = os.open(path, os.O_RDONLY)
+        try:
+            while at < stop:
+                got = os.preadv(
+                    handle, [view[1 + at - start : 1 + min(stop, at + (1 << 24)) - start]], at
+                )
+                if not got:
+                    break
+                at += got
+        finally:
+            os.close(handle)
+    if at == stop:
+        view.release()
+        return buffer, stop - start
+    return _padded(bytes(view[1 : 1 + at - start]))
 
 
 def _empty_padded(length: int) -> bytearray:
@@ -463,7 +490,11 @@ def _read_chunk(
         raise bounds.error  # after the numbers of the lines before it: one may be worse
     tags: list[bytes] = []
     if columns == 6:
-        tags = list(dict.fromkeys(_runs(buffer, words, field_start[5], field_length[5])[0]))
+        one = _one_tag(buffer, bounds, field_start[5], field_length[5], first, stop)
+        if one is not None:
+            tags = one
+        else:
+            tags = list(dict.fromkeys(_runs(buffer, words, field_start[5], field_length[5])[0]))
     return _Chunk(
         lines=bounds.lines,
         heads=heads,
@@ -478,6 +509,27 @@ def _read_chunk(
         extra=bounds.extra,
         decimal=decimal,
     )
+
+
+def _one_tag(
+    buffer: bytearray, bounds: _Bounds, start: IntArray, length: IntArray, first: int, stop: int
+) -> list[bytes] | None:
+    """The run's tag when every line of ``buffer[first:stop]`` has exactly 6 fields and ends
+    with the first line's tag after the same separator (what a run writer does), found by
+    one count of those bytes; ``None`` when that does not settle it.
+
+    A match of separator + tag + newline ends at a newline, so the matches are as many as the
+    lines that end with them; when they are all the lines, each line's last field, the tag,
+    is that tag (the field after a separator and before the newline, with no separator in
+    it)."""
+    rows = len(start)
+    if bounds.first_token is not None or not rows or bounds.lines != rows:
+        return None
+    at, n = int(start[0]), int(length[0])
+    tag = bytes(buffer[at : at + n])
+    if buffer.count(buffer[at - 1 : at + n] + b"\n", first, stop) != rows:
+        return None
+    return [tag]
 
 
 @dataclass(frozen=True, slots=True)

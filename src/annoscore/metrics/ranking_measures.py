@@ -121,6 +121,30 @@ class _Rows:
 
         return self._accumulate(values, np.add, 0.0, False)
 
+    def whole_prefix(self, values: FloatArray) -> FloatArray:
+        """:meth:`prefix` of whole numbers: one running sum over every row, less the sum
+        before each query's first row, when every value is a whole number (not -0.0) and the
+        sum of their sizes is below 2**53 (every partial sum is then exact, in any order: the
+        same numbers as the query's own sum); else :meth:`prefix`.
+
+        >>> import numpy as np
+        >>> _Rows(np.array([0, 0, 0, 2, 2]), 3).whole_prefix(np.array([1.0, 2.0, 3.0, 1.0, 2.0]))
+        array([1., 3., 6., 1., 3.])
+        """
+        import numpy as np
+
+        if not len(values):
+            return np.array(values, dtype=np.float64)
+        whole = float(np.abs(values).sum()) < 2.0**53 and bool((np.floor(values) == values).all())
+        if not whole or bool(np.signbit(values[values == 0]).any()):  # -0.0 starts a sum apart
+            return self.prefix(values)
+        running: FloatArray = np.cumsum(values, dtype=np.float64)
+        before = np.zeros(self.n, dtype=np.float64)
+        has = self.starts > 0
+        before[has] = running[self.starts[has] - 1]
+        running -= self.per_row(before)
+        return running
+
     def suffix_max(self, values: FloatArray) -> FloatArray:
         """The largest of ``values`` at each row and the rows of its query after it (a maximum
         is exact: any order of comparing gives it).
@@ -499,7 +523,7 @@ def _measures(
             assert measure is not None
             p = measure.params[0]
             if p not in rbps:
-                rbps[p] = _rbp(rows, judged, value, relevant, qrels_query, qrels_value, p)
+                rbps[p] = _rbp(rows, judged, value, relevant, qrels_query, qrels_value, p, hits)
             rbp, resid = rbps[p]
             add(column, rbp if name == "rbp" else resid)
         elif family == "unj":
@@ -573,8 +597,8 @@ def _ideal(
     Judgements of one query with equal gains are alike, so which comes first is not seen.
 
     One sort of whole numbers (query times the number of distinct gains plus the gain's place
-    among them, highest first) when the judgements' values span a small range; else a
-    lexicographic sort of the two.
+    among them, highest first) when the judgements' values span a small range (a counting
+    sort when those numbers are few); else a lexicographic sort of the two.
 
     >>> import numpy as np
     >>> q, g = _ideal(np.array([1, 0, 1, 0]), np.array([1, 2, 3, -1]), ())
@@ -592,10 +616,16 @@ def _ideal(
             if not bool(((level_gain == 0) & np.signbit(level_gain)).any()):
                 distinct, place = np.unique(-level_gain, return_inverse=True)
                 width = len(distinct)
-                if (int(qrels_query.max()) + 1) * width < 1 << 62:
+                cells = (int(qrels_query.max()) + 1) * width
+                if cells < 1 << 62:
                     key = qrels_query.astype(np.int64) * width
                     key += place.reshape(-1)[qrels_value - lo]
-                    key.sort(kind="stable")  # the qrels come grouped by query: runs, merged
+                    if cells <= 4 * len(key) + 1024:  # a counting sort: the keys are small
+                        key = np.repeat(
+                            np.arange(cells, dtype=np.int64), np.bincount(key, None, cells)
+                        )
+                    else:
+                        key.sort(kind="stable")  # the qrels come grouped by query: runs, merged
                     query: IntArray = key // width
                     best: FloatArray = -distinct[key % width]
                     return query, best
@@ -619,13 +649,13 @@ def _normalized_gain(
     positive = np.flatnonzero(ideal_gain > 0)
     keep = ideal[1] > 0
     best_first = _Rows(ideal[0][keep], n)
-    ideal_prefix = best_first.prefix(ideal[1][keep])
+    ideal_prefix = best_first.whole_prefix(ideal[1][keep])  # whole gains: exact in any order
     total = np.bincount(qrels_query[positive], ideal_gain[positive], n)
     hits = np.flatnonzero(gain > 0)
     q, k = rows.query[hits], rows.rank[hits]
     # C(k) at each gain > 0: the running sum of the gains > 0 alone (the gains left out are
     # 0.0, and x + 0.0 is x for a sum of gains >= 0)
-    so_far = _Rows(q, n).prefix(gain[hits])
+    so_far = _Rows(q, n).whole_prefix(gain[hits])
     count = best_first.sizes[q]  # at least 1: a retrieved gain > 0 is a judgement with one
     best = ideal_prefix[best_first.starts[q] + np.minimum(k, count) - 1]
     best = np.where(k <= count, best, total[q] + (k - count))
@@ -763,7 +793,9 @@ def _rbp(
     qrels_query: IntArray,
     qrels_value: IntArray,
     p: float,
+    hits: IntArray | None = None,
 ) -> tuple[FloatArray, FloatArray]:
+    """``rbp`` and ``rbp_resid`` per query (``hits``: the relevant rows, if known)."""
     import numpy as np
 
     n = rows.n
@@ -771,7 +803,7 @@ def _rbp(
     np.maximum.at(top, qrels_query, qrels_value)
     deepest = int(rows.sizes.max()) if n else 0
     weights = (1 - p) * np.power(p, np.arange(deepest + 1))  # by rank - 1
-    use = np.flatnonzero(relevant)
+    use = np.flatnonzero(relevant) if hits is None else hits
     q = rows.query[use]
     best = top[q]
     use, q, best = use[best > 0], q[best > 0], best[best > 0]

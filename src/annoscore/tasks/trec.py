@@ -126,9 +126,12 @@ def judge(qrels: TrecColumns, run: TrecColumns) -> Judged:
     )
     order, same = _exact_groups(rows)
     del rows
-    from_run = order >= judged
+    # the positions whose row equals the one before (few: the rest is read only there)
+    equal_to_previous = np.flatnonzero(same)
+    run_here = order[equal_to_previous] >= judged
+    run_before = order[equal_to_previous - 1] >= judged
     # a run row after a run row of its group: the document is retrieved again
-    again = np.flatnonzero(same[1:] & from_run[1:] & from_run[:-1]) + 1
+    again = equal_to_previous[run_here & run_before]
     if len(again):
         second = order[again] - judged
         at = int(np.argmin(run.line[second]))
@@ -141,13 +144,13 @@ def judge(qrels: TrecColumns, run: TrecColumns) -> Judged:
             int(run.line[b]),
         )
     # a qrels row after a qrels row of its group repeats a judgment (the last one counts)
-    repeated = same[1:] & ~from_run[1:] & ~from_run[:-1]
-    duplicate_lines = np.sort(qrels.line[order[np.flatnonzero(repeated) + 1]])
-    last = ~from_run
-    last[:-1] &= ~repeated
+    repeated = equal_to_previous[~run_here & ~run_before]
+    duplicate_lines = np.sort(qrels.line[order[repeated]])
+    last = order < judged
+    last[repeated - 1] = False
     judgments = order[last]
     # the first run row of a group that holds a judgment: the judgment just before it
-    hit = np.flatnonzero(same[1:] & from_run[1:] & ~from_run[:-1]) + 1
+    hit = equal_to_previous[run_here & ~run_before]
     judgment = np.full(len(run), -1, dtype=np.int64)
     judgment[order[hit] - judged] = order[hit - 1]
     return Judged(
@@ -564,7 +567,6 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
     columns = {key: column[to_names] for key, column in by_number.items()}
     integer = [o.column for o in measures.outputs() if o.kind in ("count", "num_q")]
     matrix = CountMatrix.from_columns(names, columns, integer=("num_q", *integer))
-    counts = matrix.total()
     warnings: list[ScoreWarning | str] = [*qrels.warnings, *run.warnings]
     if unjudged:
         warnings.append(
@@ -575,6 +577,7 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
         headline = next((o for o in measures.outputs() if o.kind == "mean"), None)
         alt = ""
         if headline is not None:
+            counts = matrix.total()
             total = counts[headline.column]
             other = counts["num_q"] + (-len(missing) if options.complete else len(missing))
             figure = None if not other else total / other
@@ -667,6 +670,30 @@ def _trec_order(
     starts[later] = ~tie[at[later] - 1]
     group = np.cumsum(starts)
     tied = order[at]
-    within = np.lexsort((*reversed(keys.take(rows[tied]).descending()), group))
-    order[at] = tied[within]  # within one query: the queries stay as they are
+    order[at] = tied[_within_ties(keys.take(rows[tied]).descending(), group, starts)]
     return order, q
+
+
+def _within_ties(keys: list[WordArray], group: IntArray, starts: BoolArray) -> IntArray:
+    """The order of tied positions (``group``: their run of equal (query, score), numbered
+    in order; ``starts``: where each run begins) by run, then ``keys`` (most significant
+    first), stably: ``np.lexsort((*reversed(keys), group))``.  A run of two (most ties) is
+    put in order by comparing its two rows; longer runs are sorted."""
+    import numpy as np
+
+    size = np.bincount(group)[group]
+    first = np.flatnonzero(starts & (size == 2))
+    second = first + 1
+    before = np.zeros(len(first), dtype=bool)  # the second row's keys come first
+    equal = np.ones(len(first), dtype=bool)
+    for key in keys:
+        a, b = key[first], key[second]
+        before |= equal & (b < a)
+        equal &= a == b
+    within = np.arange(len(group))
+    within[first[before]] = second[before]
+    within[second[before]] = first[before]
+    longer = np.flatnonzero(size > 2)
+    if len(longer):
+        within[longer] = longer[np.lexsort((*reversed([k[longer] for k in keys]), group[longer]))]
+    return within
