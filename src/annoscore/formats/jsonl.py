@@ -46,6 +46,7 @@ import json
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from itertools import chain, repeat
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -200,25 +201,110 @@ def read_jsonl_columns(
 
 
 class _Slices:
-    """The mention texts of a reading, ``bodies[k][starts[k]:ends[k]]``, made into strings on
-    first use (most commands never ask)."""
+    """The mention texts of a reading, ``bodies[doc[k]][starts[k]:ends[k]]``, made into
+    strings on first use (most commands never ask)."""
 
-    __slots__ = ("_bodies", "_built", "_ends", "_starts")
+    __slots__ = ("_bodies", "_built", "_doc", "_ends", "_starts")
 
-    def __init__(self, bodies: list[str], starts: list[int], ends: list[int]) -> None:
-        self._bodies, self._starts, self._ends = bodies, starts, ends
+    def __init__(self, bodies: list[str], doc: Any, starts: list[int], ends: list[int]) -> None:
+        self._bodies, self._doc, self._starts, self._ends = bodies, doc, starts, ends
         self._built: list[str] | None = None
 
     def strings(self) -> list[str]:
         if self._built is None:
+            bodies = self._bodies
             self._built = [
-                b[s:e] for b, s, e in zip(self._bodies, self._starts, self._ends, strict=True)
+                bodies[d][s:e]
+                for d, s, e in zip(self._doc.tolist(), self._starts, self._ends, strict=True)
             ]
         return self._built
 
 
 _IDS: list[str] = []
 """``T1``, ``T2``, ...: the mention ids of a document, shared (grown on demand)."""
+
+
+class _ScanColumns:
+    """The columns of every document of one scan, each document's lists made on first use
+    (:class:`_ScannedFile`)."""
+
+    __slots__ = ("bounds", "ends", "labels", "numbers", "starts", "texts")
+
+    def __init__(
+        self,
+        bounds: list[int],
+        starts: list[int],
+        ends: list[int],
+        labels: list[str],
+        texts: _Slices,
+        numbers: list[int],
+    ) -> None:
+        self.bounds, self.starts, self.ends, self.labels = bounds, starts, ends, labels
+        self.texts, self.numbers = texts, numbers
+
+    def field(self, name: str, d: int) -> Any:
+        """Document ``d``'s value of :class:`~annoscore.formats.brat_model.AnnFile` field
+        ``name``."""
+        lo, hi = self.bounds[d], self.bounds[d + 1]
+        if name == "ids":
+            if len(_IDS) < hi - lo:
+                _IDS.extend(f"T{k}" for k in range(len(_IDS) + 1, hi - lo + 1))
+            return _IDS[: hi - lo]
+        if name == "types":
+            return self.labels[lo:hi]
+        if name == "starts":
+            return self.starts[lo:hi]
+        if name == "ends":
+            return self.ends[lo:hi]
+        if name == "texts":
+            return LazyRows(self.texts, lo, hi)
+        if name == "lines":
+            return [self.numbers[d]] * (hi - lo)
+        return ()  # normalizations, attributes, relations, events, notes
+
+
+_LAZY = frozenset(
+    {"ids", "types", "starts", "ends", "texts", "lines"}
+    | {"normalizations", "attributes", "relations", "events", "notes"}
+)
+"""The fields of a :class:`_ScannedFile` made on first use."""
+
+
+class _ScannedFile(AnnFile):
+    """A document the scan read: an :class:`~annoscore.formats.brat_model.AnnFile` whose id,
+    path, text, rows, fragments and warnings are set when read (what the ``spans`` task asks
+    of every document) and whose other fields are made from the scan's columns when first
+    asked for (then kept)."""
+
+    __slots__ = ("columns", "number")
+
+    columns: _ScanColumns
+    number: int
+
+    def __getattr__(self, name: str) -> Any:  # a field not yet set
+        if name not in _LAZY:
+            raise AttributeError(name)
+        value = self.columns.field(name, self.number)
+        object.__setattr__(self, name, value)
+        return value
+
+
+_START_END_LABEL = itemgetter("start", "end", "label")
+
+
+def _names(items: list[dict[str, Any]], numbers: list[int]) -> list[str]:
+    """Each document's id (:func:`explicit_id`, else its line number): in C-level passes when
+    no item has an ``id`` and every one a non-empty string ``meta.id``, one by one otherwise."""
+    get: Any = dict.get
+    metas = list(map(get, items, repeat("meta")))
+    names = list(map(get, metas, repeat("id"))) if not set(map(type, metas)) - {dict} else [""]
+    if (
+        not set(map(type, names)) - {str}
+        and "" not in set(names)
+        and not set(map(get, items, repeat("id"))) - {None}
+    ):
+        return names
+    return [_document_id(item, number) for item, number in zip(items, numbers, strict=True)]
 
 
 def _scan_jsonl(
@@ -247,36 +333,40 @@ def _scan_jsonl(
     if set(map(type, items)) - {dict}:
         return None
     skipped = 0
+    get: Any = dict.get  # the types are checked
     if form == "prodigy-jsonl":
         keep = [item.get("answer", "accept") in answers for item in items]
         if not all(keep):
             skipped = len(keep) - sum(keep)
             items = [item for item, kept in zip(items, keep, strict=True) if kept]
             kept_lines = [k for k, kept in zip(kept_lines, keep, strict=True) if kept]
-    get: Any = dict.get  # the types are checked
     bodies: list[str] = list(map(get, items, repeat("text")))
     if set(map(type, bodies)) - {str}:
         return None
-    names = [_document_id(item, number) for item, number in zip(items, kept_lines, strict=True)]
+    names = _names(items, kept_lines)
     if len(set(names)) != len(names):
         return None
     span_lists = [found or [] for found in map(get, items, repeat(key))]
     if set(map(type, span_lists)) - {list}:
         return None
     flat = list(chain.from_iterable(span_lists))
-    if set(map(type, flat)) - {dict}:
+    try:  # a span that is not an object, or without one of the three: the parser's error
+        rows = list(map(_START_END_LABEL, flat))
+    except (KeyError, TypeError, IndexError):
         return None
-    start_list: list[int] = list(map(get, flat, repeat("start")))
-    end_list: list[int] = list(map(get, flat, repeat("end")))
-    labels: list[str] = list(map(get, flat, repeat("label")))
+    n = len(flat)
+    start_list, end_list, label_list = map(list, zip(*rows, strict=True)) if n else ([], [], [])
+    try:
+        type_names = list(dict.fromkeys(label_list))  # in first-seen order
+    except TypeError:  # a label that is a list or an object
+        return None
     if (
         set(map(type, start_list)) - {int}
         or set(map(type, end_list)) - {int}
-        or set(map(type, labels)) - {str}
-        or "" in set(labels)
+        or set(map(type, type_names)) - {str}
+        or "" in type_names
     ):
         return None
-    n = len(flat)
     try:
         starts = np.fromiter(start_list, dtype=np.int64, count=n)
         ends = np.fromiter(end_list, dtype=np.int64, count=n)
@@ -287,38 +377,26 @@ def _scan_jsonl(
     lengths = np.fromiter(map(len, bodies), dtype=np.int64, count=len(bodies))
     if n and ((starts < 0).any() or (ends < starts).any() or (ends > lengths[doc]).any()):
         return None
-    body_of = [bodies[d] for d in doc.tolist()] if n else []
-    texts = _Slices(body_of, start_list, end_list)
-    written = list(map(dict.get, flat, repeat("text")))
-    if set(map(type, written)) - {type(None)}:  # some span carries its text: compared
-        strings = texts.strings()
-        if any(isinstance(w, str) and w != s for w, s in zip(written, strings, strict=True)):
-            return None
-    type_names = list(dict.fromkeys(labels))  # in first-seen order
+    texts = _Slices(bodies, doc, start_list, end_list)
+    if sum(map(len, flat)) != 3 * n:  # a span with more than its three: maybe its text
+        written = list(map(dict.get, flat, repeat("text")))
+        if set(map(type, written)) - {type(None)}:  # some span carries its text: compared
+            strings = texts.strings()
+            if any(isinstance(w, str) and w != s for w, s in zip(written, strings, strict=True)):
+                return None
     position = {name: k for k, name in enumerate(type_names)}
-    codes = np.fromiter(map(position.__getitem__, labels), dtype=np.int64, count=n)
+    codes = np.fromiter(map(position.__getitem__, label_list), dtype=np.int64, count=n)
     block = EntityBlock()
     block.add_arrays(starts, ends, codes, type_names)
-    if len(_IDS) < int(sizes.max(initial=0)):
-        _IDS.extend(f"T{k}" for k in range(len(_IDS) + 1, int(sizes.max()) + 1))
     bounds = [0, *np.cumsum(sizes).tolist()]
-    ids_of: dict[int, list[str]] = {}
+    columns = _ScanColumns(bounds, start_list, end_list, label_list, texts, kept_lines)
     out: dict[str, AnnFile | AnnotatedDocument] = {}
-    for name, body, number, lo, hi in zip(
-        names, bodies, kept_lines, bounds[:-1], bounds[1:], strict=True
+    new = _ScannedFile.__new__
+    for d, (name, body, number, lo, hi) in enumerate(
+        zip(names, bodies, kept_lines, bounds[:-1], bounds[1:], strict=True)
     ):
-        count = hi - lo
-        out[name] = AnnFile(
-            name,
-            f"{path}:{number}",
-            ids_of.get(count) or ids_of.setdefault(count, _IDS[:count]),
-            labels[lo:hi],
-            start_list[lo:hi],
-            end_list[lo:hi],
-            LazyRows(texts, lo, hi),
-            [number] * count,
-            None,
-            body,
-            rows=FileRows(block, lo, hi),
-        )
+        file = out[name] = new(_ScannedFile)
+        file.id, file.path, file.text = name, f"{path}:{number}", body
+        file.rows, file.fragments, file.warnings = FileRows(block, lo, hi), None, []
+        file.columns, file.number = columns, d
     return out, skipped
