@@ -80,7 +80,8 @@ against itself, whole process, best of 5, CPU): PubTator 0.37 -> 0.35 s, Prodigy
 same.  What remains: JSONL, the NumPy passes over the bytes (about 0.8x the floor) and
 ``json.loads`` of the lines without their spans (about 0.5x); a file whose spans carry other
 keys (``token_start``, ``text``) or any escape is read by ``json.loads`` whole (about 3x).
-PubTator, about 8 ms of NumPy on the bytes; the tag file, splitting the text into its fields.
+PubTator, about 6 ms of NumPy on the bytes and about 1 us per document (its text and
+rows); the tag file, splitting the text into its fields (about 0.7x the floor).
 
 Run: ``python benchmarks/sequence.py [--sentences 10000] [--repeat 3]``.
 """
