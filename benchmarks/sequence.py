@@ -64,6 +64,25 @@ objects (14 ms) and freeing them (about 5 ms), four C-level passes over the span
 documents' columns.  BioC is timed through ``read_bioc_files`` (the columns ``annoscore spans``
 scores, no object per annotation; ``read_bioc`` builds the model objects from them).
 
+Since (issue 29; CPU, alternating, best of 7, load 9-11 on 2 CPUs; running / collector paused):
+the tag file as strings (``read_tags``) 1.7x / 1.6-1.7x the floor, was 3.2-3.3x / 3.5-3.6x
+(one NumPy pass finds the spaces and line ends, a blank line gets its ``-X- O`` fields in the
+bytes, the whole text is split once, ``-X-`` and ``-DOCSTART-`` looked for only among tokens
+beginning with ``-``, the line numbers a ``range``); PubTator columns 1.7x / 1.6x, was
+3.1-3.2x / 2.5-2.6x (a document is made with its id, path, text and rows only, its other
+fields from the file's columns on first use; one pass finds the line ends, tabs and ``|``);
+Prodigy JSONL columns 1.9-2.1x / 1.8-1.9x, was 3.6-4.0x / 3.6x (spans written as
+``json.dumps`` writes plain ones, ``{"start": N, "end": N, "label": "L"}`` in an ASCII file
+without backslashes, are read from the bytes in NumPy and ``json.loads`` reads each line with
+its spans cut out; the documents made as PubTator's).  ``annoscore spans`` end to end (each file
+against itself, whole process, best of 5, CPU): PubTator 0.37 -> 0.35 s, Prodigy JSONL 0.43 ->
+0.39 s; ``annoscore conlleval`` on 10,000 sentences 0.52 -> 0.44 s; outputs byte for byte the
+same.  What remains: JSONL, the NumPy passes over the bytes (about 0.8x the floor) and
+``json.loads`` of the lines without their spans (about 0.5x); a file whose spans carry other
+keys (``token_start``, ``text``) or any escape is read by ``json.loads`` whole (about 3x).
+PubTator, about 6 ms of NumPy on the bytes and about 1 us per document (its text and
+rows); the tag file, splitting the text into its fields (about 0.7x the floor).
+
 Run: ``python benchmarks/sequence.py [--sentences 10000] [--repeat 3]``.
 """
 

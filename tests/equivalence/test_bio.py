@@ -20,6 +20,7 @@ import os
 import random
 import warnings
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
@@ -213,7 +214,59 @@ def test_the_tag_reader_is_the_line_by_line_reading() -> None:
                     read_tag_text(text, "f", delimiter=delimiter, columns=columns)
                 assert str(raised.value) == str(error)
                 continue
-            assert read_tag_text(text, "f", delimiter=delimiter, columns=columns) == expected
+            got = read_tag_text(text, "f", delimiter=delimiter, columns=columns)
+            assert replace(got, line=list(got.line)) == expected
+
+
+def _field_scan_case(rng: random.Random, case: int) -> str:
+    """A tag file the field scan of :func:`read_tag_text` takes (single spaces, one width),
+    with blank lines anywhere (first, last, in runs), ``-X-`` and ``-DOCSTART-`` lines, tokens
+    beginning with ``-``, multi-byte text, a tab or CR inside a field, no last line end; now
+    and then what makes it decline (a double space, a space first or last, another width)."""
+    width = rng.randint(2, 5)
+    pool = ["O", "B-X", "I-X", "B-PER", "I-PER", "E-X", "S-X", "O-X", "B-DNA-binding", "-"]
+    tokens = ["w", "-", "--", "-X-a", "-DOCSTARTx", "-LRB-", "a1", "0", "-X-", "-DOCSTART-"]
+    if rng.random() < 0.3:
+        tokens += ["é", "中文", "x\ty", "a\r", "\u00a0", "\x85"]
+        pool += ["B-É", "O\r"]
+    lines = []
+    size = rng.randint(0, 40) if case % 40 else rng.randint(2000, 5000)
+    for _ in range(size):
+        if rng.random() < 0.15:
+            lines.append("")
+            continue
+        token = rng.choice(tokens)
+        middle = [f"d{rng.randint(0, 3)}" if token == "-DOCSTART-" else rng.choice(pool)]
+        fields = [token] + (middle * (width - 2)) + [rng.choice(pool)][: width - 1]
+        line = " ".join(fields[:width])
+        if rng.random() < 0.003:
+            line = rng.choice([line + " ", " " + line, line.replace(" ", "  ", 1), line + " O"])
+        lines.append(line)
+    return "\n".join(lines) + ("\n" if rng.random() < 0.8 else "")
+
+
+def test_the_field_scan_is_the_line_by_line_reading() -> None:
+    from annoscore.errors import InputError
+    from annoscore.formats.conll_bio import _scan_fields, read_tag_text
+    from tests.oracles.bio import plain_read_tags
+
+    rng = random.Random("field-scan")
+    scanned = 0
+    for case in range(CASES * 4):
+        text = _field_scan_case(rng, case)
+        delimiter = rng.choice([" ", " ", None])
+        columns = rng.choice([(-2, -1), (-1,), (1, -1), (0, -1), (-1, 1)])
+        scanned += _scan_fields(text, delimiter) is not None
+        try:
+            expected = plain_read_tags(text, "f", delimiter=delimiter, columns=columns)
+        except InputError as error:
+            with pytest.raises(InputError) as raised:
+                read_tag_text(text, "f", delimiter=delimiter, columns=columns)
+            assert str(raised.value) == str(error), case
+            continue
+        got = read_tag_text(text, "f", delimiter=delimiter, columns=columns)
+        assert replace(got, line=list(got.line)) == expected, case
+    assert scanned > CASES * 2  # the generator hits the scan
 
 
 def test_seqeval_default_counts_are_the_token_by_token_reading_per_document() -> None:

@@ -169,6 +169,148 @@ def test_scan_parser_and_plain_reading_agree(tmp_path: Path, form: str) -> None:
     assert taken >= CASES // 5 and refused >= CASES // 20 and warned >= CASES // 50
 
 
+# --- the spans read from the bytes (_cut_spans) ------------------------------------------------
+
+CUT_WORDS = ["Ann", "met", "Bo", "{", "}", "[", "]", ",", ":", "spans", "ents", "start", "x"]
+CUT_LABELS = ["PER", "LOC", "{x}", "a, b", "]", "L:1", "a b", "}", "\x7f", "start"]
+ODD_NUMBERS = ["01", "-1", "1.0", "1e2", "true", "12345678901234567", "00", " 1", '"1"']
+
+
+def _cut_span(rng: random.Random, text: str, odd: bool, many: bool) -> str:
+    """One span object as ``json.dumps`` writes it, or (``odd``) one the cut must leave to
+    ``json.loads``: another spacing or key order, odd numbers, a raw control byte in the
+    label, an empty label, a fourth key, not an object."""
+    start = rng.randint(0, len(text))
+    end = rng.randint(start, len(text))
+    label = f"L{rng.randint(0, 40)}" if many else rng.choice(CUT_LABELS)
+    first, second = str(start), str(end)
+    if not odd:
+        return f'{{"start": {first}, "end": {second}, "label": "{label}"}}'
+    r = rng.random()
+    if r < 0.2:
+        first = rng.choice(ODD_NUMBERS)
+    elif r < 0.3:
+        second = rng.choice(ODD_NUMBERS)
+    elif r < 0.4:
+        label = rng.choice(["", "a\tb", "a\nb"])  # empty; raw tab or line end: not JSON
+    elif r < 0.5:
+        return f'{{"start":{first},"end":{second},"label":"{label}"}}'
+    elif r < 0.6:
+        return f'{{"end": {second}, "start": {first}, "label": "{label}"}}'
+    elif r < 0.7:
+        written = text[start:end]
+        return f'{{"start": {first}, "end": {second}, "label": "{label}", "text": "{written}"}}'
+    elif r < 0.8:
+        return f'{{"start": {first}, "end": {second} , "label": "{label}"}}'
+    elif r < 0.9:
+        first, second = second, first
+    else:
+        return rng.choice(["[]", "{}", "7", '{"start": 1}', "null"])
+    return f'{{"start": {first}, "end": {second}, "label": "{label}"}}'
+
+
+def _cut_line(rng: random.Random, form: str, pool: list[str], odd: bool, many: bool) -> str:
+    """A line the cut takes (ASCII, no backslash, the spans as ``json.dumps`` writes them, any
+    place among the members), or (``odd``) one with one thing it must leave to ``json.loads``:
+    an odd span, the key in a nested object or twice, written compactly or with other
+    spacing, a backslash, non-ASCII, the spans not a list or not closed as written."""
+    text = " ".join(rng.choice(CUT_WORDS) for _ in range(rng.randint(0, 12)))
+    key = "spans" if form == "prodigy-jsonl" else "ents"
+    count = rng.randint(0, 7)
+    bad = rng.randrange(count) if odd and count and rng.random() < 0.4 else -1
+    spans = ", ".join(_cut_span(rng, text, k == bad, many) for k in range(count))
+    members = [f'"text": "{text}"', f'"{key}": [{spans}]']
+    r = rng.random()
+    if r < 0.3:
+        members.append(f'"meta": {{"id": {json.dumps(rng.choice(pool), ensure_ascii=False)}}}')
+    elif r < 0.5:
+        members.append(f'"id": {json.dumps(rng.choice(pool), ensure_ascii=False)}')
+    if form == "prodigy-jsonl" and rng.random() < 0.7:
+        members.append(f'"answer": "{rng.choice(["accept", "accept", "reject"])}"')
+    if odd and bad < 0:
+        r = rng.random()
+        if r < 0.1:
+            members.append(f'"meta2": {{"{key}": []}}')
+        elif r < 0.2:
+            members.append(f'"{key}": []')  # twice: json.loads keeps the last
+        elif r < 0.3:
+            members[1] = members[1].replace(": [", ":[", 1)
+        elif r < 0.4:
+            members[1] = f'"{key}" : [{spans}]'
+        elif r < 0.5:
+            members[1] = f'"{key}": {rng.choice(["null", "{}", "7", "[[]]", "[1]"])}'
+        elif r < 0.6:
+            members[1] = f'"meta3": {{"{key}": [{spans}]}}'  # only nested
+        elif r < 0.7:
+            members.append('"note": "a\\"b"')  # a backslash: the lines are read whole
+        elif r < 0.75:
+            members[0] = '"text": "é"'
+        elif r < 0.8:
+            members[0] = f'"text": "{text}", "text": "{text} x"'
+        elif r < 0.85:
+            members[1] = f'"{key}": [{spans} ]' if spans else f'"{key}": [ ]'
+        elif r < 0.9:
+            members = [m for m in members if not m.startswith(f'"{key}"')]
+        else:
+            line = "{" + ", ".join(members) + "}"
+            return rng.choice(["[1, 2]", "{oops", line + "}", line[:-1], " " + line + " "])
+    rng.shuffle(members)
+    return "{" + ", ".join(members) + "}"
+
+
+def _cut_file(rng: random.Random, case: int, form: str) -> str:
+    """A file the cut takes, or (two cases in three) with one line that has one odd thing."""
+    pool = [p for p in id_pool(rng, 10) if p.isascii() and "\\" not in p and '"' not in p]
+    pool = pool or ["d"]
+    count = 300 if case % 100 == 11 else rng.randint(1, 8)
+    many = case % 50 == 7
+    odd = rng.randrange(count) if case % 3 else -1
+    lines = [_cut_line(rng, form, pool, k == odd, many) for k in range(count)]
+    if case % 3 and rng.random() < 0.2:
+        lines.insert(rng.randint(0, len(lines)), rng.choice(["", "  ", "\t"]))
+    text = "\n".join(lines) + ("\n" if rng.random() < 0.9 else "")
+    if case % 3 and rng.random() < 0.05:
+        text = text.replace("\n", "\r\n")
+    return text
+
+
+@pytest.mark.parametrize("form", ["prodigy-jsonl", "spacy-jsonl"])
+def test_the_spans_cut_from_the_bytes_read_as_json_loads_reads_them(
+    tmp_path: Path, form: str
+) -> None:
+    rng = random.Random(f"jsonl cut {form}")
+    cut = taken = 0
+    for case in range(CASES):
+        text = _cut_file(rng, case, form)
+        path = tmp_path / f"c{case % 7}.jsonl"
+        path.write_bytes(text.encode("utf-8"))
+        name = str(path)
+        kept = [k for k, line in enumerate(text.split("\n")) if line.strip()]
+        key = "spans" if form == "prodigy-jsonl" else "ents"
+        cut += reader._cut_spans(text, key, kept) is not None
+        try:
+            expected: tuple[list[dict[str, Any]], int] | int = plain_jsonl(text, name, form)
+        except JsonlError as error:
+            expected = error.line
+        scanned = reader._scan_jsonl(text, name, form, ("accept",))
+        try:
+            documents, skipped = reader.read_jsonl_columns(path, form)
+        except InputError as error:
+            assert expected == error.line, (case, text, error)
+            assert scanned is None
+            continue
+        assert not isinstance(expected, int), (case, text)
+        docs, left_out = expected
+        assert skipped == left_out
+        assert [_columns(d) for d in documents.values()] == docs, (case, text)
+        assert list(documents) == [d["id"] for d in docs]
+        if scanned is not None:
+            taken += 1
+            assert [_columns(d) for d in scanned[0].values()] == docs, (case, text)
+            assert scanned[1] == left_out
+    assert cut >= CASES // 3 and taken >= CASES // 3, (cut, taken)
+
+
 MODES = (SpanMode.strict, SpanMode.exact, SpanMode.overlap, SpanMode.token)
 
 

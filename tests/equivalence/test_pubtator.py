@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -196,6 +197,10 @@ def test_scan_parser_and_plain_reading_agree(tmp_path: Path) -> None:
         if scanned is not None:
             taken += 1
             assert [_columns(d) for d in scanned.values()] == expected
+            # a copy (two files of one document each pair under the gold's id) reads alike
+            fresh = reader._scan_pubtator(text, name) or {}  # no field made yet
+            copies = [replace(d, id=d.id) for d in fresh.values()]
+            assert [_columns(d) for d in copies] == expected
         if any(d["warnings"] for d in expected):
             warned += 1
             assert scanned is None

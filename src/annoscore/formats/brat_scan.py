@@ -88,11 +88,13 @@ class _Column(LazyColumn):
 
 
 def _words(buf: Any, at: Any) -> Any:
-    """The eight bytes ``buf[at[k]:at[k] + 8]`` of each ``k`` as little-endian 64-bit words."""
+    """The eight bytes ``buf[at[k]:at[k] + 8]`` of each ``k`` as little-endian 64-bit words
+    (read from a view of ``buf`` as a word at every byte: one gather of words)."""
     import numpy as np
-    from numpy.lib.stride_tricks import sliding_window_view
 
-    return sliding_window_view(buf, 8)[at].view(np.dtype("<u8")).ravel()
+    if not buf.flags.c_contiguous:  # pragma: no cover - the scans' buffers are contiguous
+        buf = np.ascontiguousarray(buf)
+    return np.ndarray((buf.size - 7,), dtype="<u8", buffer=buf, strides=(1,))[at]
 
 
 def _low_bytes(count: Any) -> Any:

@@ -40,7 +40,6 @@ when that is nothing; tokens before the first ``-DOCSTART-`` are document ``0``;
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain, repeat
@@ -116,7 +115,8 @@ class TagColumns:
 
     ``columns[k][i]``: item ``i``'s tag in the ``k``-th column asked for (``"O"`` at a
     boundary); ``boundary[i]``: whether item ``i`` is a boundary (a blank or ``-X-`` line);
-    ``tokens[i]``: its first field (``-X-`` at a boundary); ``line[i]``: its line number (1-based);
+    ``tokens[i]``: its first field (``-X-`` at a boundary); ``line[i]``: its line number (1-based;
+    as read, ``range(1, n + 1)``: item ``i`` is line ``i + 1``);
     ``documents``: where each document starts (at least one when there is an item);
     ``fields``: the number of fields of a token line (0 for an empty file).
     """
@@ -125,7 +125,7 @@ class TagColumns:
     columns: tuple[list[str], ...]
     boundary: list[bool]
     tokens: list[str]
-    line: list[int]
+    line: Sequence[int]
     documents: list[Document] = field(default_factory=list)
     fields: int = 0
     bom: bool = False
@@ -206,37 +206,61 @@ _OTHER_WHITESPACE = "\t\r\x0b\x0c\x1c\x1d\x1e\x1f"
 
 
 def _scan_fields(
-    text: str, lines: list[str], delimiter: str | None
-) -> tuple[int, list[int], list[str]] | None:
+    text: str, delimiter: str | None
+) -> tuple[int, list[str], list[bool], list[int]] | None:
     """The fast scan of the common file (fields split by single spaces, every non-blank line
-    with as many fields): ``(width, blanks, flat)``, ``flat`` every non-blank line's fields one
-    after the other, ``blanks`` the indices of the blank lines; ``None`` to decline (any other
-    file: :func:`_rows` splits it line by line)."""
-    if delimiter not in (" ", None) or not lines:
+    with as many fields): ``(width, flat, blank, dashed)``, ``flat`` every line's fields one
+    after the other, a blank line's as :data:`BOUNDARY` and ``"O"`` (``width`` of them),
+    ``blank`` whether each line is blank, ``dashed`` the lines whose first field begins with
+    ``-`` (where ``-X-`` and ``-DOCSTART-`` are); ``None`` to decline (any other file:
+    :func:`_rows` splits it line by line).
+
+    The separators are found in NumPy on the bytes (spaces and line ends: no empty field, no
+    line of spaces, as many fields on every non-blank line); each blank line gets its fields
+    in the bytes, and the whole text is split once."""
+    if delimiter not in (" ", None) or not text:
         return None
     plain = text.isascii() and not any(c in text for c in _OTHER_WHITESPACE)
     if delimiter is None and not plain:
         return None  # str.split() splits at these too
-    if "  " in text or " \n" in text or "\n " in text or text[0] == " " or text[-1] == " ":
-        return None  # empty fields, or blank lines of spaces
     import numpy as np
 
     data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
-    newline = np.flatnonzero(data == 10)
-    ends = newline if len(newline) == len(lines) else np.append(newline, len(data))
-    spaces = np.concatenate(([0], np.cumsum(data == 32)))
-    starts = np.concatenate(([0], ends[:-1] + 1))
-    per_line = spaces[ends] - spaces[starts]
-    blank = ends == starts
+    separators = np.flatnonzero((data == 32) | (data == 10))
+    is_end = data[separators] == 10
+    if text[-1] != "\n":  # the last line ends where the text does
+        separators = np.append(separators, len(data))
+        is_end = np.append(is_end, True)
+    if separators.size > 1:  # two separators side by side, unless two line ends: empty field
+        side_by_side = separators[1:] - separators[:-1] == 1
+        if bool((side_by_side & ~(is_end[1:] & is_end[:-1])).any()):
+            return None
+    if separators[0] == 0 and not is_end[0]:
+        return None  # a space first
+    ends_at = np.flatnonzero(is_end)  # each line's end among the separators
+    spaces = np.diff(ends_at, prepend=-1) - 1  # each line's spaces
+    line_ends = separators[ends_at]
+    line_starts = np.empty_like(line_ends)
+    line_starts[0] = 0
+    line_starts[1:] = line_ends[:-1] + 1
+    blank = line_ends == line_starts
     if blank.all():
         return None
-    counts = per_line[~blank]
+    counts = spaces[~blank]
     width = int(counts[0]) + 1
     if width < 2 or not bool((counts == width - 1).all()):
         return None
-    # only spaces and line ends separate fields: one split of the whole text
-    flat = text.split() if plain else " ".join(line for line in lines if line).split(" ")
-    return width, np.flatnonzero(blank).tolist(), flat
+    dashed = np.flatnonzero(~blank & (data[np.minimum(line_starts, len(data) - 1)] == 45))
+    if blank.any():  # a blank line gets -X- and O's before its line end
+        fill = np.frombuffer(" ".join([BOUNDARY] + ["O"] * (width - 1)).encode(), np.uint8)
+        at = line_ends[blank]
+        data = np.insert(data, np.repeat(at, fill.size), np.tile(fill, at.size))
+    filled = data.tobytes().decode("ascii" if plain else "utf-8")
+    if plain:
+        flat = filled.split()
+    else:
+        flat = (filled[:-1] if filled[-1] == "\n" else filled).replace("\n", " ").split(" ")
+    return width, flat, blank.tolist(), dashed.tolist()
 
 
 def positions_of(items: list[str], value: str) -> list[int]:
@@ -253,23 +277,6 @@ def positions_of(items: list[str], value: str) -> list[int]:
     return out
 
 
-def _spread(values: list[str], blanks: list[int], fill: str) -> list[str]:
-    """``values`` with ``fill`` inserted at the items ``blanks`` (ascending)."""
-    if not blanks:
-        return values
-    out: list[str] = []
-    taken = 0
-    item = 0
-    for b in blanks:
-        take = b - item
-        out.extend(values[taken : taken + take])
-        taken += take
-        out.append(fill)
-        item = b + 1
-    out.extend(values[taken:])
-    return out
-
-
 def read_tag_text(
     text: str, path: str, *, delimiter: str | None = " ", columns: Sequence[int] = (-2, -1)
 ) -> TagColumns:
@@ -281,11 +288,12 @@ def read_tag_text(
     ``-DOCSTART-``, a wrong number of fields) are looked at one by one.
     """
     check_no_nul(text, Path(path))
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    scanned = _scan_fields(text, lines, delimiter)
+    scanned = _scan_fields(text, delimiter)
     if scanned is None:
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        n_lines = len(lines)
         rows = _rows(lines, delimiter)
         widths = list(map(len, rows))
         width = next((w for w in widths if w), 0)
@@ -301,22 +309,23 @@ def read_tag_text(
         def fields_of(i: int) -> list[str]:
             return rows[i]
     else:
-        width, blanks, flat = scanned
+        width, flat, boundary, dashed = scanned
+        n_lines = len(boundary)
         bad = None
-        first_line = next((i for i, b in enumerate(blanks) if i != b), len(blanks)) + 1
+        first_line = boundary.index(False) + 1
         positions = [c + width if c < 0 else c for c in columns]
-        tokens = _spread(flat[0::width], blanks, BOUNDARY)
-        tags = tuple(_spread(flat[p::width], blanks, "O") for p in positions)
-        boundary = [False] * len(tokens)
-        for i in blanks:
-            boundary[i] = True
+        tokens = flat[0::width]
+        tags = tuple(flat[p::width] for p in positions)
+        for p, column in zip(positions, tags, strict=True):
+            if p == 0:  # the token column as tags: O, not the -X- filled in, at a blank line
+                for i in [i for i, b in enumerate(boundary) if b]:
+                    column[i] = "O"
 
         def fields_of(i: int) -> list[str]:
-            k = i - bisect_left(blanks, i)
-            return flat[k * width : (k + 1) * width]
+            return flat[i * width : (i + 1) * width]
 
     if not width:
-        n = len(lines)
+        n = n_lines
         return TagColumns(
             path,
             tuple(["O"] * n for _ in columns),
@@ -327,7 +336,12 @@ def read_tag_text(
             0,
         )
     _check_first(width, columns, path, first_line)
-    for i in positions_of(tokens, BOUNDARY):  # blank lines (already O) and -X- lines
+    if scanned is not None:  # the tokens that begin with "-" only
+        ruled = [i for i in dashed if tokens[i] == BOUNDARY]
+        starts = [i for i in dashed if tokens[i] == DOCSTART]
+    else:
+        ruled, starts = positions_of(tokens, BOUNDARY), positions_of(tokens, DOCSTART)
+    for i in ruled:  # blank lines (already O) and -X- lines
         if not boundary[i]:
             boundary[i] = True
             for column in tags:
@@ -335,7 +349,7 @@ def read_tag_text(
     first_tag = min(positions)
     documents: list[Document] = []
     names: dict[str, int] = {}
-    for i in positions_of(tokens, DOCSTART):
+    for i in starts:
         extra = [f for f in fields_of(i)[1:first_tag] if f != BOUNDARY]
         name = " ".join(extra) if extra else str(len(documents) + 1)
         if bad is not None and bad.line is not None and bad.line <= i + 1:
@@ -362,9 +376,7 @@ def read_tag_text(
         documents.insert(0, Document("0", 0, 0))
     else:  # blank lines before the first -DOCSTART- belong to it
         documents[0] = Document(documents[0].name, 0, documents[0].line)
-    return TagColumns(
-        path, tags, boundary, tokens, list(range(1, len(lines) + 1)), documents, width
-    )
+    return TagColumns(path, tags, boundary, tokens, range(1, n_lines + 1), documents, width)
 
 
 def _in_order(gold: TagColumns, system: TagColumns) -> TagColumns:

@@ -27,7 +27,8 @@ columns the ``spans`` task scores from (a document without reader warnings as an
 :class:`~annoscore.formats.brat_model.AnnFile` whose entities are rows of one
 :class:`~annoscore.formats.brat_model.EntityBlock`, one with warnings as the model object that
 carries them).  The columns come from a fast step first, :func:`_scan_jsonl` (the spans of every
-line checked together, in C-level passes and NumPy; it declines, ``None``, anything unusual:
+line checked together, in C-level passes and NumPy, or read from the bytes when they are
+written as ``json.dumps`` writes plain spans; it declines, ``None``, anything unusual:
 a line that is not an object, a span that is not a dict of whole numbers and a label, offsets
 outside the text, a mention text that differs, a document id twice), then from the checked
 parser (:func:`read_jsonl_text`, the only one that names file and line); both give the same
@@ -46,6 +47,7 @@ import json
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from itertools import chain, repeat
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -200,25 +202,305 @@ def read_jsonl_columns(
 
 
 class _Slices:
-    """The mention texts of a reading, ``bodies[k][starts[k]:ends[k]]``, made into strings on
-    first use (most commands never ask)."""
+    """The mention texts of a reading, ``bodies[doc[k]][starts[k]:ends[k]]``, made into
+    strings on first use (most commands never ask)."""
 
-    __slots__ = ("_bodies", "_built", "_ends", "_starts")
+    __slots__ = ("_bodies", "_built", "_doc", "_ends", "_starts")
 
-    def __init__(self, bodies: list[str], starts: list[int], ends: list[int]) -> None:
-        self._bodies, self._starts, self._ends = bodies, starts, ends
+    def __init__(self, bodies: list[str], doc: Any, starts: Any, ends: Any) -> None:
+        self._bodies, self._doc, self._starts, self._ends = bodies, doc, starts, ends
         self._built: list[str] | None = None
 
     def strings(self) -> list[str]:
         if self._built is None:
+            bodies = self._bodies
             self._built = [
-                b[s:e] for b, s, e in zip(self._bodies, self._starts, self._ends, strict=True)
+                bodies[d][s:e]
+                for d, s, e in zip(
+                    self._doc.tolist(), self._starts.tolist(), self._ends.tolist(), strict=True
+                )
             ]
         return self._built
 
 
 _IDS: list[str] = []
 """``T1``, ``T2``, ...: the mention ids of a document, shared (grown on demand)."""
+
+
+class _ScanColumns:
+    """The columns of every document of one scan, each document's lists made on first use
+    (:class:`_ScannedFile`): the types and offsets as Python lists for the whole file at once,
+    then the document's rows of them."""
+
+    __slots__ = ("block", "bounds", "built", "numbers", "texts")
+
+    def __init__(
+        self, block: EntityBlock, bounds: list[int], texts: _Slices, numbers: list[int]
+    ) -> None:
+        self.block, self.bounds, self.texts, self.numbers = block, bounds, texts, numbers
+        self.built: dict[str, list[Any]] = {}
+
+    def _whole(self, name: str) -> list[Any]:
+        found = self.built.get(name)
+        if found is None:
+            import numpy as np
+
+            block = self.block
+            if name == "types":
+                names = np.array(block.type_names or [""], dtype=object)
+                found = names[block.type_codes].tolist()
+            else:  # starts, ends
+                found = getattr(block, name).tolist()
+            self.built[name] = found
+        return found
+
+    def field(self, name: str, d: int) -> Any:
+        """Document ``d``'s value of :class:`~annoscore.formats.brat_model.AnnFile` field
+        ``name``."""
+        lo, hi = self.bounds[d], self.bounds[d + 1]
+        if name == "ids":
+            if len(_IDS) < hi - lo:
+                _IDS.extend(f"T{k}" for k in range(len(_IDS) + 1, hi - lo + 1))
+            return _IDS[: hi - lo]
+        if name in ("types", "starts", "ends"):
+            return self._whole(name)[lo:hi]
+        if name == "texts":
+            return LazyRows(self.texts, lo, hi)
+        if name == "lines":
+            return [self.numbers[d]] * (hi - lo)
+        return ()  # normalizations, attributes, relations, events, notes
+
+
+_LAZY = frozenset(
+    {"ids", "types", "starts", "ends", "texts", "lines"}
+    | {"normalizations", "attributes", "relations", "events", "notes"}
+)
+"""The fields of a :class:`_ScannedFile` made on first use."""
+
+
+class _ScannedFile(AnnFile):
+    """A document the scan read: an :class:`~annoscore.formats.brat_model.AnnFile` whose id,
+    path, text, rows, fragments and warnings are set when read (what the ``spans`` task asks
+    of every document) and whose other fields are made from the scan's columns when first
+    asked for (then kept)."""
+
+    __slots__ = ("columns", "number")
+
+    columns: _ScanColumns
+    number: int
+
+    def __getattr__(self, name: str) -> Any:  # a field not yet set
+        if name not in _LAZY:
+            raise AttributeError(name)
+        value = self.columns.field(name, self.number)
+        object.__setattr__(self, name, value)
+        return value
+
+
+_START_END_LABEL = itemgetter("start", "end", "label")
+
+
+def _names(items: list[dict[str, Any]], numbers: list[int]) -> list[str]:
+    """Each document's id (:func:`explicit_id`, else its line number): in C-level passes when
+    no item has an ``id`` and every one a non-empty string ``meta.id``, one by one otherwise."""
+    get: Any = dict.get
+    metas = list(map(get, items, repeat("meta")))
+    names = list(map(get, metas, repeat("id"))) if not set(map(type, metas)) - {dict} else [""]
+    if (
+        not set(map(type, names)) - {str}
+        and "" not in set(names)
+        and not set(map(get, items, repeat("id"))) - {None}
+    ):
+        return names
+    return [_document_id(item, number) for item, number in zip(items, numbers, strict=True)]
+
+
+Spans = tuple[Any, Any, Any, Any, list[str], list[Any] | None]
+"""Each document's number of spans, and every span's start, end and type code (NumPy), the
+type names and, when some span carries its own text, each span's ``text`` value (else
+``None``)."""
+
+
+def _spans_of(items: list[dict[str, Any]], key: str) -> Spans | None:
+    """The spans of the documents read by ``json.loads`` (``None``: one the scan declines)."""
+    import numpy as np
+
+    get: Any = dict.get
+    span_lists = [found or [] for found in map(get, items, repeat(key))]
+    if set(map(type, span_lists)) - {list}:
+        return None
+    flat = list(chain.from_iterable(span_lists))
+    try:  # a span that is not an object, or without one of the three: the parser's error
+        rows = list(map(_START_END_LABEL, flat))
+    except (KeyError, TypeError, IndexError):
+        return None
+    n = len(flat)
+    start_list, end_list, label_list = map(list, zip(*rows, strict=True)) if n else ([], [], [])
+    try:
+        type_names = list(dict.fromkeys(label_list))  # in first-seen order
+    except TypeError:  # a label that is a list or an object
+        return None
+    if (
+        set(map(type, start_list)) - {int}
+        or set(map(type, end_list)) - {int}
+        or set(map(type, type_names)) - {str}
+        or "" in type_names
+    ):
+        return None
+    try:
+        starts = np.fromiter(start_list, dtype=np.int64, count=n)
+        ends = np.fromiter(end_list, dtype=np.int64, count=n)
+    except OverflowError:
+        return None
+    sizes = np.fromiter(map(len, span_lists), dtype=np.int64, count=len(span_lists))
+    written = None
+    if sum(map(len, flat)) != 3 * n:  # a span with more than its three: maybe its text
+        written = list(map(dict.get, flat, repeat("text")))
+        if not set(map(type, written)) - {type(None)}:
+            written = None
+    position = {name: k for k, name in enumerate(type_names)}
+    codes = np.fromiter(map(position.__getitem__, label_list), dtype=np.int64, count=n)
+    return sizes, starts, ends, codes, type_names, written
+
+
+def _kept_rows(spans: Spans, keep: list[bool] | None) -> Spans:
+    """``spans`` of the documents kept (``keep``: each one's answer accepted; ``None``: all)."""
+    if keep is None or all(keep):
+        return spans
+    import numpy as np
+
+    sizes, starts, ends, codes, type_names, _ = spans
+    kept = np.array(keep, dtype=bool)
+    rows = np.repeat(kept, sizes)
+    return sizes[kept], starts[rows], ends[rows], codes[rows], type_names, None
+
+
+_OBJECT_START = b'{"start": '
+_END = b', "end": '
+_LABEL = b', "label": "'
+_MAX_DIGITS = 16
+
+
+def _literal(buf: Any, at: Any, literal: bytes) -> Any:
+    """Whether ``buf`` holds ``literal`` (1 to 16 bytes) at each position of ``at`` (at most
+    ``buf.size - 16``): its bytes compared as two 64-bit words."""
+    import numpy as np
+
+    from annoscore.formats.brat_scan import _words
+
+    padded = literal.ljust(16, b"\0")
+    low, high = int.from_bytes(padded[:8], "little"), int.from_bytes(padded[8:], "little")
+    first = _words(buf, at)
+    if len(literal) < 8:
+        first &= np.uint64((1 << (8 * len(literal))) - 1)
+    same = first == np.uint64(low)
+    if len(literal) > 8:
+        second = _words(buf, at + 8) & np.uint64((1 << (8 * (len(literal) - 8))) - 1)
+        same &= second == np.uint64(high)
+    return same
+
+
+def _cut_spans(text: str, key: str, kept: list[int]) -> tuple[list[str], Spans] | None:
+    """Every line's spans (``kept``: the indices of the lines that are not blank) read from
+    the bytes, and each line with them cut out (an empty list ``[\t]`` in their place, for
+    ``json.loads``: a tab is no character of a JSON string, so the list read is a value); or
+    ``None`` (the lines are read whole).
+
+    Taken: an ASCII text without a backslash, each line holding ``"KEY": [`` once and
+    ``"KEY"`` nowhere else, the list holding objects ``{"start": N, "end": N, "label": "L"}``
+    as ``json.dumps`` writes them (``N`` a JSON whole number of at most 16 digits, ``L`` a
+    non-empty JSON string), separated by ``", "``.  The caller checks that each line read has
+    the empty list as its ``KEY``: so the list cut out was the line's spans."""
+    if not kept or not text.isascii() or "\\" in text:
+        return None
+    import numpy as np
+
+    from annoscore.formats.brat_scan import _PAD, _digits, _type_keys
+
+    data = text.encode("ascii")
+    opening = f'"{key}": ['.encode()
+    pad = len(_PAD)
+    buf = np.frombuffer(b"".join((_PAD, data, _PAD, _PAD)), dtype=np.uint8)  # 16 after
+    marks = np.flatnonzero((buf < 32) | (buf == 34) | (buf == 44) | (buf == 123))
+    values = buf[marks]
+    control, quotes = marks[values < 32], marks[values == 34]
+    line_ends = control[buf[control] == 10]
+    last = buf.size - 16  # past the text: a position past it is read here, no literal is
+    commas = np.append(marks[values == 44], last)
+    named = quotes[(buf[quotes + 1] == opening[1]) & (buf[quotes + 2] == opening[2])]
+    at = named[_literal(buf, np.minimum(named, last), opening[: len(key) + 2])]  # "KEY"
+    if at.size != len(kept) or not _literal(buf, np.minimum(at, last), opening).all():
+        return None  # "KEY" not once a line, or not followed by : [
+    if not np.array_equal(np.searchsorted(line_ends, at), np.array(kept, dtype=np.int64)):
+        return None  # not one a line
+    lists = at + len(opening)  # each list's first object, or its ]
+    # every object that may be a span: {"start": N, "end": N, "label": "L"} then , or ]
+    braces = marks[values == 123]
+    objects = braces[_literal(buf, np.minimum(braces, last), _OBJECT_START)]
+    first = objects + len(_OBJECT_START)
+    first_end = commas[np.searchsorted(commas, first)]
+    ok = _literal(buf, np.minimum(first_end, last), _END)
+    second = first_end + len(_END)
+    second_end = commas[np.searchsorted(commas, np.minimum(second, last))]
+    ok &= _literal(buf, np.minimum(second_end, last), _LABEL)
+    label = second_end + len(_LABEL)
+    label_end = quotes[np.minimum(np.searchsorted(quotes, label), quotes.size - 1)]
+    ok &= label_end > label  # a closing quote, a label not empty
+    label_end = np.maximum(label_end, label)
+    after = np.minimum(label_end + 2, last)
+    ok &= buf[label_end + 1] == 125  # "}"
+    closing = buf[after] == 93
+    more = (buf[after] == 44) & (buf[after + 1] == 32)
+    # a list: its objects one after another from its [, the last one closing it
+    linked = np.zeros(objects.size, dtype=bool)
+    linked[:-1] = more[:-1] & (after[:-1] + 2 == objects[1:])
+    empty = buf[lists] == 93
+    filled = np.flatnonzero(~empty)
+    head = np.searchsorted(objects, lists[filled])
+    if (head >= objects.size).any() or not np.array_equal(objects[head], lists[filled]):
+        return None
+    breaks = np.flatnonzero(~linked)
+    tail = breaks[np.searchsorted(breaks, head)]
+    if not closing[tail].all():
+        return None
+    sizes = np.zeros(lists.size, dtype=np.int64)
+    sizes[filled] = tail - head + 1
+    ends_of = lists.copy()  # where each list's ] is
+    ends_of[filled] = after[tail]
+    rows = np.repeat(head - (np.cumsum(sizes[filled]) - sizes[filled]), sizes[filled])
+    rows += np.arange(rows.size, dtype=np.int64)  # the spans' objects, list after list
+    if not ok[rows].all():
+        return None
+    lo1, hi1, lo2, hi2 = first[rows], first_end[rows], second[rows], second_end[rows]
+    lo3, hi3 = label[rows], label_end[rows]
+    for lo, hi in ((lo1, hi1), (lo2, hi2)):
+        digits = hi - lo
+        if ((digits < 1) | (digits > _MAX_DIGITS)).any():
+            return None
+        if ((buf[lo] == 48) & (digits > 1)).any():
+            return None  # a leading zero: not JSON
+    starts, starts_ok = _digits(buf, lo1, hi1)
+    ends, ends_ok = _digits(buf, lo2, hi2)
+    if not (starts_ok.all() and ends_ok.all()):
+        return None
+    # no control byte inside a label (nor a line end)
+    if (np.searchsorted(control, hi3) != np.searchsorted(control, lo3)).any():
+        return None
+    codes, type_names = _type_keys(buf, lo3, hi3)
+    names = [name.decode("ascii") for name in type_names]
+    line_index = np.array(kept, dtype=np.int64)
+    bounds = np.concatenate([[pad - 1], line_ends, [pad + len(data)]])
+    cut = [
+        text[line_start:b] + "[\t]" + text[e + 1 : line_stop]
+        for line_start, b, e, line_stop in zip(
+            (bounds[line_index] + 1 - pad).tolist(),
+            (lists - 1 - pad).tolist(),
+            (ends_of - pad).tolist(),
+            (bounds[line_index + 1] - pad).tolist(),
+            strict=True,
+        )
+    ]
+    return cut, (sizes, starts, ends, codes, names, None)
 
 
 def _scan_jsonl(
@@ -232,7 +514,11 @@ def _scan_jsonl(
     most 2^62) inside the text and in order, a non-empty ``label`` string, and, where a span
     carries a ``text`` string, that text equal to the document text at its offsets; every
     document id once.  Anything else (every error and every warning of the parser among it)
-    is declined."""
+    is declined.
+
+    When every line's spans are written as ``json.dumps`` writes plain ones
+    (:func:`_cut_spans`), they are read from the bytes and ``json.loads`` reads the rest of
+    each line; otherwise ``json.loads`` reads the lines whole."""
     if form not in FORMATS:
         return None
     import numpy as np
@@ -240,85 +526,58 @@ def _scan_jsonl(
     key = "spans" if form == "prodigy-jsonl" else "ents"
     raw_lines = text.split("\n")
     kept_lines = [k for k, line in enumerate(raw_lines, first) if line.strip()]
+    lines = list(map(raw_lines.__getitem__, [k - first for k in kept_lines]))
+    cut = _cut_spans(text, key, [k - first for k in kept_lines])
     try:
-        items = list(map(json.loads, map(raw_lines.__getitem__, [k - first for k in kept_lines])))
+        items = list(map(json.loads, lines if cut is None else cut[0]))
     except json.JSONDecodeError:
         return None
     if set(map(type, items)) - {dict}:
         return None
+    get: Any = dict.get  # the types are checked
+    if cut is not None:  # each line's spans cut out, an empty list in their place
+        found = list(map(get, items, repeat(key)))
+        if set(map(type, found)) - {list} or any(found):
+            return None  # the list cut out was not the line's spans: the parser reads it
     skipped = 0
+    keep = None
     if form == "prodigy-jsonl":
         keep = [item.get("answer", "accept") in answers for item in items]
         if not all(keep):
             skipped = len(keep) - sum(keep)
             items = [item for item, kept in zip(items, keep, strict=True) if kept]
             kept_lines = [k for k, kept in zip(kept_lines, keep, strict=True) if kept]
-    get: Any = dict.get  # the types are checked
     bodies: list[str] = list(map(get, items, repeat("text")))
     if set(map(type, bodies)) - {str}:
         return None
-    names = [_document_id(item, number) for item, number in zip(items, kept_lines, strict=True)]
+    names = _names(items, kept_lines)
     if len(set(names)) != len(names):
         return None
-    span_lists = [found or [] for found in map(get, items, repeat(key))]
-    if set(map(type, span_lists)) - {list}:
+    spans = _spans_of(items, key) if cut is None else _kept_rows(cut[1], keep)
+    if spans is None:
         return None
-    flat = list(chain.from_iterable(span_lists))
-    if set(map(type, flat)) - {dict}:
-        return None
-    start_list: list[int] = list(map(get, flat, repeat("start")))
-    end_list: list[int] = list(map(get, flat, repeat("end")))
-    labels: list[str] = list(map(get, flat, repeat("label")))
-    if (
-        set(map(type, start_list)) - {int}
-        or set(map(type, end_list)) - {int}
-        or set(map(type, labels)) - {str}
-        or "" in set(labels)
-    ):
-        return None
-    n = len(flat)
-    try:
-        starts = np.fromiter(start_list, dtype=np.int64, count=n)
-        ends = np.fromiter(end_list, dtype=np.int64, count=n)
-    except OverflowError:
-        return None
-    sizes = np.fromiter(map(len, span_lists), dtype=np.int64, count=len(span_lists))
+    sizes, starts, ends, codes, type_names, written = spans
+    n = starts.size
     doc = np.repeat(np.arange(len(items), dtype=np.int64), sizes)
     lengths = np.fromiter(map(len, bodies), dtype=np.int64, count=len(bodies))
     if n and ((starts < 0).any() or (ends < starts).any() or (ends > lengths[doc]).any()):
         return None
-    body_of = [bodies[d] for d in doc.tolist()] if n else []
-    texts = _Slices(body_of, start_list, end_list)
-    written = list(map(dict.get, flat, repeat("text")))
-    if set(map(type, written)) - {type(None)}:  # some span carries its text: compared
+    texts = _Slices(bodies, doc, starts, ends)
+    if written is not None:  # some span carries its text: compared
         strings = texts.strings()
         if any(isinstance(w, str) and w != s for w, s in zip(written, strings, strict=True)):
             return None
-    type_names = list(dict.fromkeys(labels))  # in first-seen order
-    position = {name: k for k, name in enumerate(type_names)}
-    codes = np.fromiter(map(position.__getitem__, labels), dtype=np.int64, count=n)
     block = EntityBlock()
     block.add_arrays(starts, ends, codes, type_names)
-    if len(_IDS) < int(sizes.max(initial=0)):
-        _IDS.extend(f"T{k}" for k in range(len(_IDS) + 1, int(sizes.max()) + 1))
     bounds = [0, *np.cumsum(sizes).tolist()]
-    ids_of: dict[int, list[str]] = {}
+    columns = _ScanColumns(block, bounds, texts, kept_lines)
     out: dict[str, AnnFile | AnnotatedDocument] = {}
-    for name, body, number, lo, hi in zip(
-        names, bodies, kept_lines, bounds[:-1], bounds[1:], strict=True
+    new = _ScannedFile.__new__
+    for d, (name, body, number, lo, hi) in enumerate(
+        zip(names, bodies, kept_lines, bounds[:-1], bounds[1:], strict=True)
     ):
-        count = hi - lo
-        out[name] = AnnFile(
-            name,
-            f"{path}:{number}",
-            ids_of.get(count) or ids_of.setdefault(count, _IDS[:count]),
-            labels[lo:hi],
-            start_list[lo:hi],
-            end_list[lo:hi],
-            LazyRows(texts, lo, hi),
-            [number] * count,
-            None,
-            body,
-            rows=FileRows(block, lo, hi),
-        )
+        file = out[name] = new(_ScannedFile)
+        file.id, file.path, file.text = name, f"{path}:{number}", body
+        file.rows, file.fragments, file.warnings = FileRows(block, lo, hi), None, []
+        file.columns, file.number = columns, d
     return out, skipped

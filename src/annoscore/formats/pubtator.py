@@ -300,6 +300,83 @@ class _Strings:
         return self._built
 
 
+class _ScanColumns:
+    """The columns of every document of one scan, made into each document's lists on first
+    use (:class:`_ScannedFile`): the mention ids, types, offsets and lines as Python lists for
+    the whole file at once, then the document's rows of them."""
+
+    __slots__ = ("block", "bounds", "built", "concepts", "lines", "relations", "written")
+
+    def __init__(
+        self,
+        block: EntityBlock,
+        bounds: list[int],
+        lines: Any,
+        written: _Strings,
+        concepts: _Strings,
+        relations: dict[int, tuple[Relation, ...]],
+    ) -> None:
+        self.block, self.bounds, self.lines = block, bounds, lines
+        self.written, self.concepts, self.relations = written, concepts, relations
+        self.built: dict[str, list[Any]] = {}
+
+    def _whole(self, name: str) -> list[Any]:
+        found = self.built.get(name)
+        if found is None:
+            import numpy as np
+
+            block = self.block
+            if name == "types":
+                names = np.array(block.type_names or [""], dtype=object)
+                found = names[block.type_codes].tolist()
+            elif name == "lines":
+                found = self.lines.tolist()
+            else:  # starts, ends
+                found = getattr(block, name).tolist()
+            self.built[name] = found
+        return found
+
+    def field(self, name: str, d: int) -> Any:
+        """Document ``d``'s value of :class:`PubTatorFile` field ``name``."""
+        lo, hi = self.bounds[d], self.bounds[d + 1]
+        if name in ("types", "starts", "ends", "lines"):
+            return self._whole(name)[lo:hi]
+        if name == "ids":
+            return _mention_ids(hi - lo)[: hi - lo]
+        if name == "texts":
+            return LazyRows(self.written, lo, hi)
+        if name == "concepts":
+            return LazyRows(self.concepts, lo, hi)
+        if name == "relations":
+            return self.relations.get(d, ())
+        return ()  # normalizations (from the concepts: PubTatorFile.document), attributes, ...
+
+
+_LAZY = frozenset(
+    {"ids", "types", "starts", "ends", "texts", "lines", "concepts"}
+    | {"normalizations", "attributes", "relations", "events", "notes"}
+)
+"""The fields of a :class:`_ScannedFile` made on first use."""
+
+
+class _ScannedFile(PubTatorFile):
+    """A document the scan read: a :class:`PubTatorFile` whose id, path, text, rows, fragments
+    and warnings are set when read (what the ``spans`` task asks of every document) and whose
+    other fields are made from the scan's columns when first asked for (then kept)."""
+
+    __slots__ = ("columns", "number")
+
+    columns: _ScanColumns
+    number: int
+
+    def __getattr__(self, name: str) -> Any:  # a field not yet set
+        if name not in _LAZY:
+            raise AttributeError(name)
+        value = self.columns.field(name, self.number)
+        object.__setattr__(self, name, value)
+        return value
+
+
 def _scan_pubtator(
     text: str, path: str, first_number: int = 1
 ) -> dict[str, AnnFile | AnnotatedDocument] | None:
@@ -324,8 +401,13 @@ def _scan_pubtator(
     pad = len(_PAD)
     buf = np.frombuffer(_PAD + data + _PAD, dtype=np.uint8)
     end_of_data = pad + len(data)
-    control = np.flatnonzero(buf[:end_of_data] < 32)  # newlines, tabs, other control bytes
-    values = buf[control]
+    scanned = buf[:end_of_data]
+    marks = np.flatnonzero((scanned < 32) | (scanned == 124))  # control bytes (tabs...) and |
+    values = buf[marks]
+    is_bar = values == 124
+    bars = marks[is_bar]
+    control = marks[~is_bar]  # newlines, tabs, other control bytes
+    values = values[~is_bar]
     is_newline = values == 10
     newlines = control[is_newline]
     n = newlines.size
@@ -337,7 +419,6 @@ def _scan_pubtator(
     tabs = np.append(control[is_tab], np.full(6, end_of_data, dtype=np.int64))
     n_tabs = np.bincount((np.cumsum(is_newline) - is_newline)[is_tab], minlength=n)[:n]
     first_tab_at = np.cumsum(n_tabs) - n_tabs  # each line's first tab in ``tabs``
-    bars = np.flatnonzero(buf[:end_of_data] == 124)
     bars_upto = np.searchsorted(bars, newlines)  # how many before each line's end
     first_bar_at = np.empty(n, dtype=np.int64)
     first_bar_at[0] = 0
@@ -470,43 +551,30 @@ def _scan_pubtator(
     block.add_arrays(starts, ends, codes, names)  # rows 0, 1, ... of a new block
     bounds = np.zeros(n_docs + 1, dtype=np.int64)
     np.cumsum(np.bincount(doc, minlength=n_docs), out=bounds[1:])
-    type_list = np.array(names, dtype=object)[codes].tolist() if names else []
-    start_values, end_values = starts.tolist(), ends.tolist()
-    lines = (annotations + first_number).tolist()  # numbered from the chunk's first line
-    mention_ids = _mention_ids(int(np.diff(bounds).max(initial=0)))
-    ids_of: dict[int, list[str]] = {}  # one list per count, shared by the documents
     places = np.stack(
         [chars(pmid_at), chars(pmid_end), title_at, title_end, abstract_at, abstract_end]
     ).tolist()
     bound_list = bounds.tolist()
-    relation_of = {d: tuple(found) for d, found in relation_lists.items()}
+    columns = _ScanColumns(
+        block,
+        bound_list,
+        annotations + first_number,  # numbered from the chunk's first line
+        written,
+        concepts,
+        {d: tuple(found) for d, found in relation_lists.items()},
+    )
     out: dict[str, AnnFile | AnnotatedDocument] = {}
+    new = _ScannedFile.__new__
     for d, doc_id_at, doc_id_end, a, b, c, e, lo, hi in zip(
         range(n_docs), *places, bound_list[:-1], bound_list[1:], strict=True
     ):
         doc_id = text[doc_id_at:doc_id_end]
         if doc_id in out:
             return None
-        out[doc_id] = PubTatorFile(
-            doc_id,
-            path,
-            ids_of.get(hi - lo) or ids_of.setdefault(hi - lo, mention_ids[: hi - lo]),
-            type_list[lo:hi],
-            start_values[lo:hi],
-            end_values[lo:hi],
-            LazyRows(written, lo, hi),
-            lines[lo:hi],
-            None,
-            text[a:b] + SEPARATOR + text[c:e],
-            (),
-            (),
-            relation_of.get(d, ()),
-            (),
-            (),
-            [],
-            FileRows(block, lo, hi),
-            LazyRows(concepts, lo, hi),
-        )
+        file = out[doc_id] = new(_ScannedFile)
+        file.id, file.path, file.text = doc_id, path, text[a:b] + SEPARATOR + text[c:e]
+        file.rows, file.fragments, file.warnings = FileRows(block, lo, hi), None, []
+        file.columns, file.number = columns, d
     if across.size:  # mentions across the title's end: compared as strings
         bodies = [file.text or "" for file in out.values()]
         for owner, lo, hi, at, end in zip(
