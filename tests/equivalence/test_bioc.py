@@ -228,16 +228,28 @@ def _declined(rng: random.Random, xml: str, wanted: set[str]) -> str:
 
 def _read(text: str, form: str, fast: bool, **options: str) -> reader.BiocCorpus | str:
     """The reading (or its error's message) with the fast steps, or with them declined."""
-    scan, block = reader._scan_xml, reader._json_block
+    saved = [
+        reader._scan_xml,
+        reader._json_block,
+        reader._scan_xml_corpus,
+        reader._scan_json_corpus,
+    ]
     if not fast:
         reader._scan_xml = lambda text, *names: None  # type: ignore[assignment]
         reader._json_block = lambda *arguments: None  # type: ignore[assignment]
+        reader._scan_xml_corpus = lambda *arguments: None  # type: ignore[assignment]
+        reader._scan_json_corpus = lambda *arguments: None  # type: ignore[assignment]
     try:
         return reader.read_bioc_text(text, "c.xml", form, **options)
     except InputError as error:
         return f"InputError: {error}"
     finally:
-        reader._scan_xml, reader._json_block = scan, block
+        (
+            reader._scan_xml,
+            reader._json_block,
+            reader._scan_xml_corpus,
+            reader._scan_json_corpus,
+        ) = saved
 
 
 def _facts(corpus: reader.BiocCorpus) -> tuple[list[tuple[object, ...]], list[str]]:

@@ -45,10 +45,12 @@ line of an error).  JSON: after ``json.loads``, the whole collection in columns
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import compress, pairwise
 from operator import add, itemgetter, methodcaller
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -228,6 +230,11 @@ def _reference(found: re.Match[str]) -> str:
     decimal, hexadecimal, name = found.groups()
     if name:
         return _NAMED[name]
+    return _character(decimal, hexadecimal)
+
+
+def _character(decimal: str, hexadecimal: str) -> str:
+    """The character of a reference (its number in decimal or hexadecimal), if XML allows it."""
     code = int(decimal) if decimal else int(hexadecimal, 16)
     if not (
         code in (0x9, 0xA, 0xD)
@@ -490,6 +497,271 @@ def _scanned_xml(text: str, type_infon: str, id_infon: str) -> list[_Document]:
     if not closed or end != len(text):
         raise _Decline
     return documents
+
+
+# --- the whole file at once (the first fast step) ---------------------------------------------
+
+_PLAIN_NAME = re.compile(f"[^<>&\"'\\\\\t\n\r{_NOT_XML}\\x7f-\\x9f]+")
+"""An infon name the corpus scans find as written (nothing XML or JSON would escape in it)."""
+
+_STRUCTURE = re.compile("(?:d(?:pa*q)*e)*")
+"""The rows of a corpus scan in order: documents (``d`` ... ``e``) of passages (``p`` ... ``q``)
+of annotations (``a``)."""
+
+_SPACE = " \t\n"
+
+_ROWS_OF = {kind: bytes(int(i == ord(kind)) for i in range(256)) for kind in "dpa"}
+"""For each kind of row, a table that makes the kinds of a corpus scan's rows (as bytes) the
+mask of the rows of that kind."""
+
+
+@functools.lru_cache(maxsize=8)
+def _xml_rows(type_infon: str, id_infon: str) -> re.Pattern[str]:
+    """A row of the documents of BioC XML in the common layout (:func:`_scan_xml_corpus`):
+    group 1 its kind (``d``, ``p``, ``a``, ``/p``, ``/d``: a document, passage or annotation,
+    the end of a passage or document); 2 a document's id; 3, 4 a passage's offset and text;
+    5-10 an annotation's id, type, concept id, offset, length and text; 11 any other character
+    (the scan declines).  Characters XML refuses are looked for once in the whole text
+    (:func:`_refused`), and every repetition stops at a character it cannot take (possessive:
+    nothing to give back)."""
+    s = f"{_S}*+"
+    kind, concept = re.escape(type_infon), re.escape(id_infon)
+    infon = '<infon key="[^"<]*+"(?:>[^<]*+</infon>|/>)'
+    other = f'<infon key="(?!{kind}"|{concept}")[^"<&\t\n]*+"(?:>[^<]*+</infon>|/>)'
+    return re.compile(
+        f"{s}<(/?[a-z])(?:"
+        f"(?<=<d)ocument>{s}<id>([^<]*+)</id>(?:{s}{infon})*+"
+        f"|(?<=<p)assage>(?:{s}{infon})*+{s}<offset>([0-9]{{1,16}}+)</offset>{s}"
+        "<text>([^<]*+)</text>"
+        f'|(?<=<a)nnotation id="([^"<]*+)">(?:{s}(?:<infon key="{kind}">([^<]*+)</infon>'
+        f'|<infon key="{concept}">([^<]*+)</infon>|{other}))*+{s}'
+        f'<location offset="([0-9]{{1,16}}+)" length="([0-9]{{1,16}}+)"/>{s}'
+        f"<text>([^<]*+)</text>{s}</annotation>"
+        "|(?<=</p)assage>|(?<=</d)ocument>)"
+        r"|([\s\S])"
+    )
+
+
+_CONTROLS = bytes([*range(9), 11, 12, *range(14, 32)])
+_NOT_CONTROLS = bytes(sorted(set(range(256)) - set(_CONTROLS)))
+
+
+def _refused(text: str) -> bool:
+    """Whether ``text`` holds a character XML 1.0 refuses (:data:`_NOT_XML`): the controls
+    looked for in its UTF-8 bytes (one C pass), a surrogate when it cannot be encoded."""
+    if text.isascii():
+        data = text.encode("ascii")
+    else:
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:  # a surrogate
+            return True
+        if "\ufffe" in text or "\uffff" in text:
+            return True
+    return bool(data.translate(None, _NOT_CONTROLS))
+
+
+_XML_HEAD = _xml_pattern(
+    f"<collection>(?:{_S}*(?:<(source|date|key)>[^<]*</\\1>|<(?:source|date|key)/>"
+    f'|<infon key="[^"<]*"(?:>[^<]*</infon>|/>)))*'
+)
+
+
+def _scan_xml_corpus(
+    text: str, path: str, type_infon: str, id_infon: str, auto: bool = False
+) -> list[BiocFile] | None:
+    """The first fast step of BioC XML: the whole file in columns (:func:`_corpus_files`) when
+    it is in the common layout (a ``collection`` of ``source``, ``date``, ``key`` and ``infon``
+    elements, then documents; a document of an ``id``, infons and passages; a passage of
+    infons, an ``offset``, a ``text`` and annotations; an annotation of an ``id`` attribute,
+    infons, one ``location`` and a ``text``, in this order, attributes as written here) and
+    nothing in it is in error; ``None`` to decline (:func:`_scan_xml` and the checked parser
+    read it).  ``auto``: offsets ``auto``, read as characters when every text matches."""
+    try:
+        return _scanned_xml_corpus(text, path, type_infon, id_infon, auto)
+    except _Decline:
+        return None
+
+
+def _scanned_xml_corpus(
+    text: str, path: str, type_infon: str, id_infon: str, auto: bool
+) -> list[BiocFile] | None:
+    if not (_PLAIN_NAME.fullmatch(type_infon) and _PLAIN_NAME.fullmatch(id_infon)):
+        return None
+    if type_infon == id_infon or "]]>" in text or _refused(text):
+        return None
+    if "&" in text:  # every reference one XML knows (those in values are replaced later)
+        found = _REFERENCE.findall(text)
+        if len(found) != text.count("&"):
+            return None
+        for decimal, hexadecimal, name in found:
+            if not name:
+                _character(decimal, hexadecimal)
+    if "\r" in text:  # XML reads every line end as \n before anything else
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    prolog = _PROLOG.match(text)
+    head = _XML_HEAD.match(text, prolog.end() if prolog is not None else 0)
+    end = text.rfind("</collection>")
+    if head is None or end < head.end() or text[end + 13 :].strip(_SPACE):
+        return None
+    while end > head.end() and text[end - 1] in _SPACE:
+        end -= 1
+    rows = _xml_rows(type_infon, id_infon).findall(text, head.end(), end)
+    if not rows:
+        return []
+    (kinds, d_ids, p_offsets, p_texts, a_ids, a_types, a_concepts, a_offsets, a_lengths, a_texts,
+     other) = zip(*rows, strict=True)  # fmt: skip
+    if any(other):
+        return None
+    order = "".join(kinds).replace("/p", "q").replace("/d", "e")
+    if not _STRUCTURE.fullmatch(order):
+        return None
+    codes = order.encode("ascii")
+    at = {kind: codes.translate(table) for kind, table in _ROWS_OF.items()}
+    documents = list(map(_content, compress(d_ids, at["d"])))
+    passages = (
+        [int(o) for o in compress(p_offsets, at["p"])],
+        list(map(_content, compress(p_texts, at["p"]))),
+    )
+    ids = list(compress(a_ids, at["a"]))
+    names = "".join(ids)
+    if "&" in names or "\t" in names or "\n" in names:
+        ids = list(map(_attribute, ids))
+    columns = [list(compress(column, at["a"])) for column in (a_types, a_concepts, a_texts)]
+    for n, column in enumerate(columns):
+        if "&" in "".join(column):
+            columns[n] = list(map(_content, column))
+    types, concepts, written = columns
+    return _corpus_files(
+        order,
+        documents,
+        passages,
+        (
+            ids,
+            types,
+            concepts,
+            list(compress(a_offsets, at["a"])),
+            list(compress(a_lengths, at["a"])),
+            written,
+        ),
+        path,
+        id_infon,
+        auto,
+    )
+
+
+def _corpus_files(
+    order: str,
+    documents: list[str],
+    passages: tuple[list[int], list[str]],
+    annotations: tuple[list[str], list[str], list[str], list[str], list[str], list[str]],
+    path: str,
+    id_infon: str,
+    auto: bool,
+) -> list[BiocFile] | None:
+    """The documents a corpus scan read as columns, checked at once: ``order`` the kinds of
+    its rows (:data:`_STRUCTURE`), ``documents`` each document's id, ``passages`` each
+    passage's offset and text, ``annotations`` each annotation's id, type, concept id, offset
+    and length (whole numbers, as written) and text.  ``None`` to decline: a document id given
+    twice, passages that overlap, a location past its passage (or in a passage without text),
+    the errors the checked steps name; with ``auto``, a text that differs (the checked steps
+    try bytes)."""
+    import numpy as np
+
+    p_offsets, p_texts = passages
+    ids, types, concepts, a_offsets, a_lengths, written = annotations
+    n_docs = len(documents)
+    names = [d or str(k) for k, d in enumerate(documents, 1)]
+    if len(set(names)) != n_docs:
+        return None
+    codes = np.frombuffer(order.encode("ascii"), dtype=np.uint8)
+    in_document = np.cumsum(codes == ord("d")) - 1
+    is_passage = codes == ord("p")
+    is_annotation = codes == ord("a")
+    a_document = in_document[is_annotation]
+    a_passage = (np.cumsum(is_passage) - 1)[is_annotation]
+    p_counts = np.bincount(in_document[is_passage], minlength=n_docs).tolist()
+    bounds = np.zeros(n_docs + 1, dtype=np.int64)
+    np.cumsum(np.bincount(a_document, minlength=n_docs), out=bounds[1:])
+    if p_counts.count(1) == n_docs:  # one passage a document
+        bodies = [" " * o + t if o else t for o, t in zip(p_offsets, p_texts, strict=True)]
+    else:
+        bodies = []
+        first = 0
+        for count in p_counts:
+            pieces = sorted(
+                zip(p_offsets[first : first + count], p_texts[first : first + count], strict=True),
+                key=itemgetter(0),
+            )
+            first += count
+            parts: list[str] = []
+            length = 0
+            for offset, body in pieces:
+                if offset < length:
+                    return None  # passages that overlap: an error
+                parts.append(" " * (offset - length))
+                parts.append(body)
+                length = offset + len(body)
+            bodies.append("".join(parts))
+    starts = np.array(a_offsets, dtype=np.int64)
+    lengths = np.array(a_lengths, dtype=np.int64)
+    ends = starts + lengths
+    p_at = np.array(p_offsets, dtype=np.int64)
+    p_length = np.fromiter(map(len, p_texts), dtype=np.int64, count=len(p_texts))
+    low, size = p_at[a_passage], p_length[a_passage]
+    if ids and not ((size > 0).all() and (starts >= low).all() and (ends <= low + size).all()):
+        return None  # a location past its passage (an error), or a passage without text
+    start_list, end_list = starts.tolist(), ends.tolist()
+    holders = list(map(p_texts.__getitem__, a_passage.tolist()))
+    warned: dict[int, list[str]] = {}
+    # each text where its location says (no string cut out), and as long as the location
+    if not (
+        all(map(str.startswith, holders, written, (starts - low).tolist()))
+        and (np.fromiter(map(len, written), dtype=np.int64, count=len(written)) == lengths).all()
+    ):
+        if auto:
+            return None
+        for j, (holder, text) in enumerate(zip(holders, written, strict=True)):
+            there = holder[start_list[j] - int(low[j]) : end_list[j] - int(low[j])]
+            if text and there != text:
+                d = int(a_document[j])
+                name = ids[j] or f"A{j - int(bounds[d]) + 1}"
+                place = ((start_list[j], end_list[j]),)
+                warned.setdefault(d, []).append(
+                    _differs(_Document(names[d]), name, text, place, bodies[d], path)
+                )
+    if "" in ids:  # an annotation without an id is named by its place in its document
+        place = (np.arange(len(ids), dtype=np.int64) - bounds[a_document] + 1).tolist()
+        ids = [i or f"A{k}" for i, k in zip(ids, place, strict=True)]
+    edges = bounds.tolist()
+    held: list[list[tuple[int, str, str, Any]]] = [[] for _ in range(n_docs)]
+    if any(concepts):
+        for j, concept in enumerate(concepts):
+            if concept:
+                d = int(a_document[j])
+                held[d].append((j - edges[d] + 1, ids[j], concept, written[j]))
+    return [
+        BiocFile(
+            id=names[d],
+            path=path,
+            ids=ids[lo:hi],
+            types=types[lo:hi],
+            starts=start_list[lo:hi],
+            ends=end_list[lo:hi],
+            texts=written[lo:hi],
+            text=bodies[d],
+            concepts=held[d],
+            id_infon=id_infon,
+            sentences=tuple(warned.get(d, ())),
+        )
+        for d, (lo, hi) in enumerate(pairwise(edges))
+    ]
+
+
+def _scan_json_corpus(
+    text: str, path: str, type_infon: str, id_infon: str, auto: bool = False
+) -> list[BiocFile] | None:
+    return None
 
 
 def _parse_xml(text: str, path: str) -> Element:
@@ -915,6 +1187,11 @@ def read_bioc_columns(
         raise InputError(f"unknown BioC format {form!r}; expected one of {', '.join(FORMATS)}")
     if offsets not in OFFSET_UNITS:
         raise InputError(f"offsets {offsets!r}: expected one of {', '.join(OFFSET_UNITS)}")
+    if offsets != "utf8-bytes":  # the whole file at once, when nothing in it is unusual
+        scan = _scan_xml_corpus if form == "bioc-xml" else _scan_json_corpus
+        files = scan(text, path, type_infon, id_infon, offsets == "auto")
+        if files is not None:
+            return files, []
     read = _xml_documents if form == "bioc-xml" else _json_documents
     documents: list[BiocFile] = []
     warnings: list[str] = []
