@@ -23,12 +23,16 @@ Rules (annoscore's decisions):
   annotation) is an :class:`~annoscore.errors.InputError` naming the document and annotation;
   so is a location that is not a pair of whole numbers, or XML/JSON that is not a BioC tree.
 
-Reading (``../shared/spec/design.md``, "Fast paths"): a fast step first, which may decline,
-the checked parser second, the same documents and warnings either way.  XML: a scan by regular
-expressions over the tags of the common layout (:func:`_scan_xml`; anything else, or anything
-in error, is declined) before defusedxml and ElementTree (:func:`_parse_xml`, which names the
-line of an error).  JSON: after ``json.loads``, the whole collection in columns
-(:func:`_scan_json`) before the checked walk.  Documents come as columns
+Reading (``../shared/spec/design.md``, "Fast paths"): fast steps first, each of which may
+decline, the checked parser last, the same documents and warnings either way.  First the whole
+file at once, when it is of the common layout and nothing in it is in error
+(:func:`_scan_xml_corpus`, :func:`_scan_json_corpus`: one regular-expression pass over its
+rows, JSON without ``json.loads``; the documents checked together in columns by
+:func:`_corpus_files`; character offsets, or ``auto`` when every text matches).  Then, XML: a
+scan by regular expressions over the tags of the common layout (:func:`_scan_xml`; anything
+else, or anything in error, is declined) before defusedxml and ElementTree
+(:func:`_parse_xml`, which names the line of an error).  JSON: after ``json.loads``, the whole
+collection in columns (:func:`_scan_json`) before the checked walk.  Documents come as columns
 (:class:`BiocFile`, what ``annoscore spans`` scores: no object per annotation), and
 :func:`read_bioc` builds the model objects from them.
 
@@ -1331,6 +1335,7 @@ def read_bioc_columns(
     if offsets not in OFFSET_UNITS:
         raise InputError(f"offsets {offsets!r}: expected one of {', '.join(OFFSET_UNITS)}")
     if offsets != "utf8-bytes":  # the whole file at once, when nothing in it is unusual
+        # (byte offsets: one annotation at a time, below)
         scan = _scan_xml_corpus if form == "bioc-xml" else _scan_json_corpus
         files = scan(text, path, type_infon, id_infon, offsets == "auto")
         if files is not None:
