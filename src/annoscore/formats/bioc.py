@@ -522,27 +522,27 @@ mask of the rows of that kind."""
 @functools.lru_cache(maxsize=8)
 def _xml_rows(type_infon: str, id_infon: str) -> re.Pattern[str]:
     """A row of the documents of BioC XML in the common layout (:func:`_scan_xml_corpus`):
-    group 1 its kind (``d``, ``p``, ``a``, ``/p``, ``/d``: a document, passage or annotation,
-    the end of a passage or document); 2 a document's id; 3, 4 a passage's offset and text;
-    5-10 an annotation's id, type, concept id, offset, length and text; 11 any other character
-    (the scan declines).  Characters XML refuses are looked for once in the whole text
-    (:func:`_refused`), and every repetition stops at a character it cannot take (possessive:
-    nothing to give back)."""
+    group 1 its kind (``a``, ``p``, ``d``, ``/p``, ``/d``: an annotation, passage or document,
+    the end of a passage or document; empty: any other character, which the scan declines);
+    2-7 an annotation's id, type, concept id, offset, length and text; 8, 9 a passage's offset
+    and text; 10 a document's id.  Characters XML refuses are looked for once in the whole
+    text (:func:`_refused`), and every repetition stops at a character it cannot take
+    (possessive: nothing to give back)."""
     s = f"{_S}*+"
     kind, concept = re.escape(type_infon), re.escape(id_infon)
     infon = '<infon key="[^"<]*+"(?:>[^<]*+</infon>|/>)'
     other = f'<infon key="(?!{kind}"|{concept}")[^"<&\t\n]*+"(?:>[^<]*+</infon>|/>)'
     return re.compile(
-        f"{s}<(/?[a-z])(?:"
-        f"(?<=<d)ocument>{s}<id>([^<]*+)</id>(?:{s}{infon})*+"
-        f"|(?<=<p)assage>(?:{s}{infon})*+{s}<offset>([0-9]{{1,16}}+)</offset>{s}"
-        "<text>([^<]*+)</text>"
-        f'|(?<=<a)nnotation id="([^"<]*+)">(?:{s}(?:<infon key="{kind}">([^<]*+)</infon>'
+        f"{s}(?:<(/?[a-z])(?:"
+        f'(?<=<a)nnotation id="([^"<]*+)">(?:{s}(?:<infon key="{kind}">([^<]*+)</infon>'
         f'|<infon key="{concept}">([^<]*+)</infon>|{other}))*+{s}'
         f'<location offset="([0-9]{{1,16}}+)" length="([0-9]{{1,16}}+)"/>{s}'
         f"<text>([^<]*+)</text>{s}</annotation>"
+        f"|(?<=<p)assage>(?:{s}{infon})*+{s}<offset>([0-9]{{1,16}}+)</offset>{s}"
+        "<text>([^<]*+)</text>"
+        f"|(?<=<d)ocument>{s}<id>([^<]*+)</id>(?:{s}{infon})*+"
         "|(?<=</p)assage>|(?<=</d)ocument>)"
-        r"|([\s\S])"
+        r"|[\s\S])"
     )
 
 
@@ -613,13 +613,11 @@ def _scanned_xml_corpus(
     rows = _xml_rows(type_infon, id_infon).findall(text, head.end(), end)
     if not rows:
         return []
-    (kinds, d_ids, p_offsets, p_texts, a_ids, a_types, a_concepts, a_offsets, a_lengths, a_texts,
-     other) = zip(*rows, strict=True)  # fmt: skip
-    if any(other):
-        return None
+    (kinds, a_ids, a_types, a_concepts, a_offsets, a_lengths, a_texts, p_offsets, p_texts,
+     d_ids) = zip(*rows, strict=True)  # fmt: skip
     order = "".join(kinds).replace("/p", "q").replace("/d", "e")
-    if not _STRUCTURE.fullmatch(order):
-        return None
+    if len(order) != len(rows) or not _STRUCTURE.fullmatch(order):
+        return None  # a row of another character, or rows out of order
     codes = order.encode("ascii")
     at = {kind: codes.translate(table) for kind, table in _ROWS_OF.items()}
     documents = list(map(_content, compress(d_ids, at["d"])))
@@ -796,9 +794,9 @@ def _json_rows(type_infon: str, id_infon: str) -> re.Pattern[str]:
     after a comma or not (group ``comma``): an annotation, the end of a list and its object,
     the start of a passage (up to its ``annotations``) or of a document (up to its
     ``passages``); groups ``annotation``, ``end``, ``passage`` and ``document`` mark the kind
-    of the row (``}``, ``]``, ``a``, ``p``); ``tail`` marks an end with ``annotations`` (a
-    document's: a passage's would be its second); ``other`` any other character (the scan
-    declines).  The members of an object come in the order BioC's writers give them (the
+    of the row (``}``, ``]``, ``a``, ``p``; none: any other character, which the scan
+    declines); ``tail`` marks an end with ``annotations`` (a document's: a passage's would be
+    its second).  The members of an object come in the order BioC's writers give them (the
     ``bioc`` package's and annoscore's), each but the list at most once."""
     w = _W
     kind, concept = re.escape(type_infon), re.escape(id_infon)
@@ -814,7 +812,7 @@ def _json_rows(type_infon: str, id_infon: str) -> re.Pattern[str]:
         f'{_JSON_EMPTY}|"infons"{w}:{w}{_JSON_FLAT}|{_JSON_OTHER}'
     )
     return re.compile(
-        f"{w}(?P<comma>,?+){w}(?:"
+        f"{w}(?:(?P<comma>,?+){w}(?:"
         f'\\{{{w}{others}(?:"id"{w}:{w}"(?P<a_id>{_JSON_BODY})"{w},{w})?+'
         f'(?:"infons"{w}:{w}{infons}{w},{w})?+(?:"text"{w}:{w}"(?P<a_text>{_JSON_BODY})"{w},{w})?+'
         f'"locations"{w}:{w}\\[{w}\\{{{w}"offset"{w}:{w}(?P<a_offset>{_JSON_WHOLE}){w},{w}'
@@ -825,7 +823,7 @@ def _json_rows(type_infon: str, id_infon: str) -> re.Pattern[str]:
         f'(?:"sentences"{w}:{w}{_JSON_EMPTY}{w},{w})?+"(?P<passage>a)nnotations"{w}:{w}\\['
         f'|\\{{{w}{others}(?:"id"{w}:{w}"(?P<d_id>{_JSON_BODY})"{w},{w})?+{flat}'
         f'"(?P<document>p)assages"{w}:{w}\\[)'
-        r"|(?P<other>[\s\S])"
+        r"|[\s\S])"
     )
 
 
@@ -865,13 +863,13 @@ def _scan_json_corpus(
     pattern = _json_rows(type_infon, id_infon)
     rows = pattern.findall(text, head.end(), end)
     columns = dict(zip(pattern.groupindex, zip(*rows, strict=True), strict=True))
-    if not rows or any(columns["other"]):
+    if not rows:
         return None
     marks = (columns[name] for name in ("comma", "document", "passage", "annotation", "end"))
     kinds = "".join(chain.from_iterable(zip(*marks, strict=True)))
-    if not _JSON_STRUCTURE.fullmatch(kinds):
-        return None
     order = kinds.replace(",", "").translate(_JSON_KINDS)
+    if len(order) != len(rows) or not _JSON_STRUCTURE.fullmatch(kinds):
+        return None  # a row of another character, or rows out of order
     codes = order.encode("ascii")
     at = {kind: codes.translate(table) for kind, table in _ROWS_OF.items()}
     if any(columns["tail"]):  # an end with annotations: a document's, or declined
