@@ -592,8 +592,8 @@ def _scanned_xml_corpus(
 ) -> list[BiocFile] | None:
     if not (_PLAIN_NAME.fullmatch(type_infon) and _PLAIN_NAME.fullmatch(id_infon)):
         return None
-    if type_infon == id_infon or "]]>" in text or _refused(text):
-        return None
+    if type_infon == id_infon or ("]" in text and "]]>" in text) or _refused(text):
+        return None  # (one character is found faster than three)
     if "&" in text:  # every reference one XML knows (those in values are replaced later)
         found = _REFERENCE.findall(text)
         if len(found) != text.count("&"):
