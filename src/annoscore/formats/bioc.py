@@ -523,7 +523,8 @@ mask of the rows of that kind."""
 def _xml_rows(type_infon: str, id_infon: str) -> re.Pattern[str]:
     """A row of the documents of BioC XML in the common layout (:func:`_scan_xml_corpus`):
     group 1 its kind (``a``, ``p``, ``d``, ``/p``, ``/d``: an annotation, passage or document,
-    the end of a passage or document; empty: any other character, which the scan declines);
+    the end of a passage or document; empty: the rest of the text from any other character on,
+    one row, which the scan declines);
     2-7 an annotation's id, type, concept id, offset, length and text; 8, 9 a passage's offset
     and text; 10 a document's id.  Characters XML refuses are looked for once in the whole
     text (:func:`_refused`), and every repetition stops at a character it cannot take
@@ -542,7 +543,7 @@ def _xml_rows(type_infon: str, id_infon: str) -> re.Pattern[str]:
         "<text>([^<]*+)</text>"
         f"|(?<=<d)ocument>{s}<id>([^<]*+)</id>(?:{s}{infon})*+"
         "|(?<=</p)assage>|(?<=</d)ocument>)"
-        r"|[\s\S])"
+        r"|[\s\S]++)"
     )
 
 
@@ -794,10 +795,11 @@ def _json_rows(type_infon: str, id_infon: str) -> re.Pattern[str]:
     after a comma or not (group ``comma``): an annotation, the end of a list and its object,
     the start of a passage (up to its ``annotations``) or of a document (up to its
     ``passages``); groups ``annotation``, ``end``, ``passage`` and ``document`` mark the kind
-    of the row (``}``, ``]``, ``a``, ``p``; none: any other character, which the scan
-    declines); ``tail`` marks an end with ``annotations`` (a document's: a passage's would be
-    its second).  The members of an object come in the order BioC's writers give them (the
-    ``bioc`` package's and annoscore's), each but the list at most once."""
+    of the row (``}``, ``]``, ``a``, ``p``; none: the rest of the text from any other
+    character on, one row, which the scan declines); ``tail`` marks an end with
+    ``annotations`` (a document's: a passage's would be its second).  The members of an
+    object come in the order BioC's writers give them (the ``bioc`` package's and
+    annoscore's), each but the list at most once."""
     w = _W
     kind, concept = re.escape(type_infon), re.escape(id_infon)
     infon = (
@@ -823,7 +825,7 @@ def _json_rows(type_infon: str, id_infon: str) -> re.Pattern[str]:
         f'(?:"sentences"{w}:{w}{_JSON_EMPTY}{w},{w})?+"(?P<passage>a)nnotations"{w}:{w}\\['
         f'|\\{{{w}{others}(?:"id"{w}:{w}"(?P<d_id>{_JSON_BODY})"{w},{w})?+{flat}'
         f'"(?P<document>p)assages"{w}:{w}\\[)'
-        r"|[\s\S])"
+        r"|[\s\S]++)"
     )
 
 
