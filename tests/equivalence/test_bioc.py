@@ -766,3 +766,71 @@ def test_the_corpus_scans_give_every_field_of_a_document_in_order() -> None:
     """The corpus scans build each :class:`~annoscore.formats.bioc.BiocFile` by position
     (:data:`~annoscore.formats.bioc.FILE_FIELDS`): a field added to ``AnnFile`` shows here."""
     assert tuple(f.name for f in dataclasses.fields(reader.BiocFile)) == reader.FILE_FIELDS
+
+
+def test_the_corpus_scans_read_what_bioc_writers_write() -> None:
+    """Collections written by the ``bioc`` package (XML, and JSON indented or not) and by
+    ``annoscore convert`` are read by the corpus scans, as the checked steps read them."""
+    import bioc
+    from bioc import biocjson, biocxml
+
+    from annoscore.formats import writers
+    from annoscore.model import AnnotatedDocument, Mention, Normalization, Span
+
+    collection = bioc.BioCCollection()
+    collection.source, collection.key = "PubTator", "BioC.key"
+    title, abstract = "Aspirin & heparin in Ωmega cells", "Tumour <b> pain"
+    for d in range(3):
+        document = bioc.BioCDocument()
+        document.id, document.infons["journal"] = f"PMID{d}", "J & K"
+        parts = []
+        for offset, text, kind in ((0, title, "title"), (len(title) + 1, abstract, "abstract")):
+            passage = bioc.BioCPassage()
+            passage.offset, passage.text, passage.infons["type"] = offset, text, kind
+            parts.append(passage)
+            document.add_passage(passage)
+        body = f"{title} {abstract}"
+        for k, (passage, start, end) in enumerate(
+            [(parts[0], 0, 7), (parts[0], 10, 17), (parts[1], len(title) + 1, len(title) + 7)]
+        ):
+            annotation = bioc.BioCAnnotation()
+            annotation.id, annotation.text = str(k), body[start:end]
+            annotation.infons.update({"identifier": f"MESH:D{k}", "type": "Chemical"})
+            annotation.add_location(bioc.BioCLocation(start, end - start))
+            passage.add_annotation(annotation)
+        collection.add_document(document)
+    models = [
+        AnnotatedDocument(
+            f"d{k}",
+            (Mention(Span.of(0, 7), "Chem", "T1", "Aspirin"), Mention(Span.of(8, 13), "Dis")),
+            "Aspirin helps & more",
+            normalizations=(Normalization("N1", "Reference", "T1", "MeSH", "D1", "Aspirin"),),
+        )
+        for k in range(3)
+    ]
+    written = [
+        ("bioc-xml", biocxml.dumps(collection)),
+        ("bioc-json", biocjson.dumps(collection)),
+        ("bioc-json", biocjson.dumps(collection, indent=2)),
+        ("bioc-xml", writers._bioc_xml(models)),
+        ("bioc-json", json.dumps(writers._bioc_json(models))),
+    ]
+    for form, text in written:
+        scan = reader._scan_xml_corpus if form == "bioc-xml" else reader._scan_json_corpus
+        files = scan(text, "c.xml", "type", "identifier")
+        assert files is not None, (form, text[:200])
+        expected = _read(text, form, fast=False)
+        assert not isinstance(expected, str)
+        assert [f.document() for f in files] == expected.documents
+        assert any(f.concepts for f in files)
+
+
+def test_a_declined_file_is_one_pass() -> None:
+    """The first character the corpus scans cannot read ends their pass: the rest of the file
+    is one row (a file they decline costs one pass, not a row per character)."""
+    sentence = "<sentence><offset>0</offset><text>" + "x " * 500 + "</text></sentence>"
+    xml = f"<document><id>a</id><passage><offset>0</offset>{sentence}</passage></document>"
+    assert len(reader._xml_rows("type", "identifier").findall(xml * 50)) == 2
+    passage = '{"offset": 0, "text": "x", "sentences": [{"offset": 0}], "annotations": []}'
+    text = f'{{"id": "a", "passages": [{passage}]}}, ' * 50
+    assert len(reader._json_rows("type", "identifier").findall(text)) == 2
