@@ -47,7 +47,7 @@ objects; escapes decoded by one ``json.loads`` a column), and checks every docum
 in columns (NumPy: passage bounds, each text against its passage by ``str.startswith``), with
 no object between the scan and the documents (built positionally, five times faster than by
 name); anything unusual, in error or warned of in ``auto`` offsets declines to the steps
-before.  What is left: the pass itself (XML 15 ms, JSON 25 ms of the floor's 25-35 ms), its
+after.  What is left: the pass itself (XML 15 ms, JSON 25 ms of the floor's 25-35 ms), its
 rows (a tuple of ten or fifteen groups each: the transposition 4-5 ms, the columns of each
 kind 2 ms), the offsets made numbers (3 ms), the texts checked (3-4 ms), the 2,000 document
 objects and their slices (3-4 ms); with the collector running, the rows' tuples and the
