@@ -34,6 +34,7 @@ import dataclasses
 import json
 import os
 import random
+import re
 from typing import Any
 
 import pytest
@@ -436,6 +437,7 @@ def test_other_offset_units_read_the_columns_one_by_one(offsets: str) -> None:
 
 # --- the corpus scans: whole files of the common layout, and their near misses ---------------
 
+_SENTENCES_OR_RELATIONS = r'<sentence>|<relation|"nodes"|"sentences"\s*:\s*\[\s*\{'
 INFON_NAMES = [("type", "identifier"), ("NCBI Gene", "MeSH"), ("kind", "kind"), ("a&b", "id")]
 
 
@@ -747,8 +749,8 @@ def test_the_corpus_scans_are_the_checked_steps_and_the_plain_reference(form: st
                 assert columns == files, case
         if isinstance(got, str):
             errors += 1
-        if offsets != "chars" or "<sentence>" in text or '"nodes"' in text or "<relation" in text:
-            continue
+        if offsets != "chars" or re.search(_SENTENCES_OR_RELATIONS, text):
+            continue  # the reference reads no sentences or relations
         try:
             plain = plain_bioc_read(text, form, "c.xml", type_infon, id_infon)
         except (AttributeError, KeyError, TypeError):
