@@ -37,11 +37,25 @@ checked ``Span`` and often a ``Normalization`` (about 5 us together), the floor 
 BioC since (issue 29; CPU, alternating, best of 7, load 19-21 on 2 CPUs): read as the columns
 ``spans`` scores (``read_bioc_files``), JSON 3.1-3.2x the floor, 2.6-2.7x with the collector
 paused as ``spans`` runs (was 5.0x and 4.8-4.9x), XML 2.6x, 2.4x paused (was 8.7-8.9x and
-7.1-7.2x); read as model objects (``read_bioc``) JSON 4.5x, XML 4.5x.  2x not met: past the
-floor's ``json.loads``, JSON costs about 1 us per annotation in C passes over its objects;
-XML costs two regular-expression passes (one checks the passage, one captures its annotations)
-and the per-document columns.  ``annoscore spans`` on 2,000 BioC documents of 10 annotations
-a side: XML 0.77 -> 0.55 s CPU, JSON 0.66 -> 0.60 s, output byte for byte the same.
+7.1-7.2x); read as model objects (``read_bioc``) JSON 4.5x, XML 4.5x.  Then (second round:
+CPU, alternating with the code before it, best of 7, load 10 on 2 CPUs): JSON 1.8x the floor,
+1.8x paused (was 3.6-3.7x and 2.7-2.9x), XML 2.0-2.2x, 1.6-1.7x paused (was 2.8-3.0x and 2.3x):
+a first step reads a whole file of the common layout (the ``bioc`` package's and annoscore's
+writers, the generators here) in one regular-expression pass over its rows (a document's or
+passage's start, an annotation, an end), JSON without ``json.loads`` (the rows are its
+objects; escapes decoded by one ``json.loads`` a column), and checks every document at once
+in columns (NumPy: passage bounds, each text against its passage by ``str.startswith``), with
+no object between the scan and the documents (built positionally, five times faster than by
+name); anything unusual, in error or warned of in ``auto`` offsets declines to the steps
+after.  What is left: the pass itself (XML 15 ms, JSON 25 ms of the floor's 25-35 ms), its
+rows (a tuple of ten or fifteen groups each: the transposition 4-5 ms, the columns of each
+kind 2 ms), the offsets made numbers (3 ms), the texts checked (3-4 ms), the 2,000 document
+objects and their slices (3-4 ms); with the collector running, the rows' tuples and the
+documents' lists it traverses (XML 0.3-0.5x more).  ``annoscore spans`` on 2,000 BioC
+documents of 10 annotations a side: XML 0.77 -> 0.55 -> 0.35 s CPU, JSON 0.66 -> 0.60 -> 0.42 s
+(second round: best of 7, alternating with the code before it, load 11: XML 0.45 -> 0.35 s,
+JSON 0.55 -> 0.42 s), output byte for byte the same (and ``score_spans`` on 150 random pairs
+of the equivalence tests' files in four modes: the same results, errors and warnings).
 
 Then each new reader (the tag file as strings and as codes, PubTator, Prodigy JSONL, BioC JSON
 and XML; 2,000 documents of 10 annotations) against ``readers.floor`` in this process (target:

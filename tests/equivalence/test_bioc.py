@@ -13,6 +13,16 @@ malformed XML).  JSON: the columnar step of a passage (:func:`annoscore.formats.
 against the checked walk and the reference, on collections with offsets as numbers, strings,
 floats, negatives and booleans, infons of every JSON type, missing fields.
 
+The corpus scans (the first step: a whole XML or JSON file of the common layout read in
+columns, :func:`annoscore.formats.bioc._scan_xml_corpus` and ``_scan_json_corpus``) against
+the checked steps (every fast step declined) and the reference, on files of that layout and
+their near misses: several passages (out of order, overlapping), ids empty, repeated or with
+references, type and concept infons absent, repeated, in either order, beside others, other
+infon names (one holding ``&``, two the same), locations past their passage, texts that
+differ, the bioc package's JSON members and the shortest, JSON members given twice, escaped
+names, numbers of other forms, either ``ensure_ascii``, indentation, other offset units, and
+one syntax error or unusual construct now and then.
+
 Equal: documents, mentions, concept ids, warnings, or the same error.  The columns ``spans``
 scores (:class:`~annoscore.formats.bioc.BiocFile`) are held to the model objects too.
 ``ANNOSCORE_EQUIVALENCE_CASES`` multiplies the number of cases (default 1).
@@ -20,9 +30,11 @@ scores (:class:`~annoscore.formats.bioc.BiocFile`) are held to the model objects
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
+import re
 from typing import Any
 
 import pytest
@@ -228,16 +240,28 @@ def _declined(rng: random.Random, xml: str, wanted: set[str]) -> str:
 
 def _read(text: str, form: str, fast: bool, **options: str) -> reader.BiocCorpus | str:
     """The reading (or its error's message) with the fast steps, or with them declined."""
-    scan, block = reader._scan_xml, reader._json_block
+    saved = [
+        reader._scan_xml,
+        reader._json_block,
+        reader._scan_xml_corpus,
+        reader._scan_json_corpus,
+    ]
     if not fast:
         reader._scan_xml = lambda text, *names: None  # type: ignore[assignment]
         reader._json_block = lambda *arguments: None  # type: ignore[assignment]
+        reader._scan_xml_corpus = lambda *arguments: None  # type: ignore[assignment]
+        reader._scan_json_corpus = lambda *arguments: None  # type: ignore[assignment]
     try:
         return reader.read_bioc_text(text, "c.xml", form, **options)
     except InputError as error:
         return f"InputError: {error}"
     finally:
-        reader._scan_xml, reader._json_block = scan, block
+        (
+            reader._scan_xml,
+            reader._json_block,
+            reader._scan_xml_corpus,
+            reader._scan_json_corpus,
+        ) = saved
 
 
 def _facts(corpus: reader.BiocCorpus) -> tuple[list[tuple[object, ...]], list[str]]:
@@ -409,3 +433,406 @@ def test_other_offset_units_read_the_columns_one_by_one(offsets: str) -> None:
         assert _read(xml, "bioc-xml", True, offsets=offsets) == _read(
             xml, "bioc-xml", False, offsets=offsets
         ), case
+
+
+# --- the corpus scans: whole files of the common layout, and their near misses ---------------
+
+_SENTENCES_OR_RELATIONS = r'<sentence>|<relation|"nodes"|"sentences"\s*:\s*\[\s*\{'
+INFON_NAMES = [("type", "identifier"), ("NCBI Gene", "MeSH"), ("kind", "kind"), ("a&b", "id")]
+
+
+def _xml_value(rng: random.Random, text: str) -> str:
+    """``text`` as XML character data, sometimes with references."""
+    return (
+        _escape(rng, text)
+        if rng.random() < 0.3
+        else text.replace("&", "&amp;").replace("<", "&lt;")
+    )
+
+
+def _common_xml(rng: random.Random, case: int) -> tuple[str, str, str, str]:
+    """A BioC XML collection in the layout the corpus scan reads, with one of its near misses
+    now and then (what the scan must decline, or read with the same errors and warnings as the
+    checked steps), the infon names and the offset units to read it with."""
+    pool = id_pool(rng, 8, forbidden="\t\n\r")
+    type_infon, id_infon = rng.choice(INFON_NAMES) if rng.random() < 0.2 else INFON_NAMES[0]
+    sp = rng.choice(["", "", "\n", " ", "\r\n  "])
+    edge = 0.0 if rng.random() < 0.5 else 1.0  # half the files without any near miss
+    documents = []
+    for d in range(rng.randint(0, 5) if case % 40 else 120):
+        passages = []
+        offset = rng.choice([0, 0, 0, 2])
+        for _ in range(rng.choice([1, 1, 1, 2, 3])):
+            body = " ".join(
+                rng.choice(WORDS) for _ in range(rng.randint(0 if rng.random() < 0.05 else 1, 8))
+            )
+            annotations = []
+            for k in range(rng.randint(0, 5)):
+                start = rng.randint(0, len(body))
+                end = rng.randint(start, len(body))
+                at, length = offset + start, end - start
+                r = rng.random()
+                if r < 0.02 * edge:
+                    at = offset - 1 if offset else offset + len(body) + 1  # outside its passage
+                elif r < 0.04 * edge:
+                    length += 1
+                written = body[start:end]
+                r = rng.random()
+                if r < 0.04:
+                    written = rng.choice(["other", "", "a&b"])
+                infons = []
+                if rng.random() < 0.9:
+                    infons.append((type_infon, rng.choice(["Chemical", "Gène", "", "a&b", "x<y"])))
+                if rng.random() < 0.6:
+                    infons.append((id_infon, rng.choice(pool)))
+                if rng.random() < 0.1:
+                    infons.append(
+                        (
+                            rng.choice(["other", "NCBI Homologene", "typ&#101;", type_infon]),
+                            rng.choice(pool),
+                        )
+                    )
+                if rng.random() < 0.1:
+                    infons.append((rng.choice([type_infon, id_infon]), rng.choice(pool)))
+                rng.shuffle(infons)
+                infon_xml = "".join(
+                    f'<infon key="{key}">{_xml_value(rng, value)}</infon>{sp}'
+                    if rng.random() < 1 - 0.03 * edge
+                    else f'<infon key="{key}"/>'
+                    for key, value in infons
+                )
+                name = (
+                    rng.choice(
+                        [
+                            "",
+                            f"{rng.choice(pool)}{len(passages)}.{k}",
+                            f"T{k}",
+                            "a&amp;b",
+                            "a&#9;b",
+                            "a\tb",
+                        ]
+                    )
+                    if rng.random() < 0.2
+                    else f"{rng.choice(pool)}{d}.{len(passages)}.{k}"
+                )
+                name = (
+                    name.replace("&", "&amp;")
+                    if "&" in name and not name.endswith(("amp;b", "9;b"))
+                    else name
+                )
+                name = name.replace('"', "&quot;").replace("<", "&lt;")
+                location = f'<location offset="{at}" length="{length}"/>'
+                if rng.random() < 0.02 * edge:
+                    location = rng.choice(
+                        [location * 2, f"<location length='{length}' offset='{at}'/>", ""]
+                    )
+                annotations.append(
+                    f'<annotation id="{name}">{sp}{infon_xml}{location}{sp}'
+                    f"<text>{_xml_value(rng, written)}</text>{sp}</annotation>"
+                )
+            infon = (
+                f'<infon key="type">{rng.choice(["title", "a&amp;b"])}</infon>{sp}'
+                if rng.random() < 0.3
+                else ""
+            )
+            passages.append(
+                f"<passage>{sp}{infon}<offset>{offset}</offset>{sp}"
+                f"<text>{_xml_value(rng, body)}</text>{sp}{sp.join(annotations)}{sp}</passage>"
+            )
+            offset += len(body) + rng.choice([1, 1, 0, 5, -1 if len(body) and edge else 0])
+        if rng.random() < 0.2:
+            rng.shuffle(passages)
+        name = rng.choice(pool) + str(d) if rng.random() < 0.95 else rng.choice(["", "1", "2"])
+        infon = '<infon key="journal">J</infon>' if rng.random() < 0.2 else ""
+        documents.append(
+            f"<document>{sp}<id>{_xml_value(rng, name)}</id>{sp}{infon}"
+            f"{sp.join(passages)}{sp}</document>"
+        )
+    head = rng.choice(
+        [
+            "",
+            "<?xml version='1.0' encoding='UTF-8'?>",
+            '<?xml version="1.0"?>\n<!DOCTYPE collection SYSTEM "BioC.dtd">',
+        ]
+    )
+    xml = (
+        f"{head}<collection>{sp}<source>PubTator &amp; co</source><date/>{sp}<key>k</key>{sp}"
+        f"{sp.join(documents)}{sp}</collection>{sp}"
+    )
+    r = rng.random()
+    if r < 0.16 * edge:  # one near miss in the syntax
+        old, new = rng.choice(
+            [
+                ("</text>", "\x01</text>"),
+                ("</text>", "&#1;</text>"),
+                ("</text>", "&nbsp;</text>"),
+                ("</text>", "]]></text>"),
+                ("</collection>", "</collection><x/>"),
+                ("<annotation ", "<annotation  "),
+                ("</annotation>", "</annotation >"),
+                ("<passage>", "<passage lang='en'>"),
+                (
+                    "</document>",
+                    "<annotation id='x'><location offset='0' length='0'/></annotation></document>",
+                ),
+                ("</passage>", "<sentence><offset>0</offset><text>s</text></sentence></passage>"),
+                ("</document>", "<relation id='R1'/></document>"),
+                ("</id>", "</id><id>again</id>"),
+            ]
+        )
+        if old in xml:
+            at = rng.choice([i for i in range(len(xml)) if xml.startswith(old, i)][:20])
+            xml = xml[:at] + new + xml[at + len(old) :]
+    offsets = rng.choice(["chars"] * 6 + ["auto", "utf8-bytes"])
+    return xml, type_infon, id_infon, offsets
+
+
+def _common_json(rng: random.Random, case: int) -> tuple[str, str, str, str]:
+    """A BioC JSON collection in the layout the corpus scan reads (in the ``bioc`` package's
+    order of members or the shortest one), with near misses now and then, the infon names and
+    the offset units to read it with."""
+    pool = id_pool(rng, 8)
+    type_infon, id_infon = rng.choice(INFON_NAMES) if rng.random() < 0.2 else INFON_NAMES[0]
+    full = rng.random() < 0.5  # every member the bioc package writes
+    edge = 0.0 if rng.random() < 0.5 else 1.0  # half the files without any near miss
+
+    def odd(value: object, *others: object) -> object:
+        return rng.choice(others) if rng.random() < 0.02 * edge else value
+
+    documents = []
+    for d in range(rng.randint(0, 5) if case % 40 else 120):
+        passages = []
+        offset = rng.choice([0, 0, 0, 2])
+        for _ in range(rng.choice([1, 1, 1, 2, 3])):
+            body = " ".join(
+                rng.choice(WORDS) for _ in range(rng.randint(0 if rng.random() < 0.05 else 1, 8))
+            )
+            annotations = []
+            for k in range(rng.randint(0, 5)):
+                start = rng.randint(0, len(body))
+                end = rng.randint(start, len(body) + (rng.random() < 0.02 * edge))
+                location: dict[str, Any] = {
+                    "offset": odd(offset + start, -1, 1.0, "3", True, None, 10**17),
+                    "length": odd(end - start, -1, 2.5, "1", False),
+                }
+                if rng.random() < 0.02 * edge:
+                    location = rng.choice(
+                        [
+                            {"length": end - start, "offset": offset + start},
+                            {"offset": offset + start},
+                            {**location, "x": 1},
+                        ]
+                    )
+                infons: dict[str, Any] = {}
+                if rng.random() < 0.9:
+                    infons[type_infon] = odd(
+                        rng.choice(["Chemical", "Gène", "", 'a"b\\c']), None, 5, ["x"]
+                    )
+                if rng.random() < 0.6:
+                    infons[id_infon] = odd(rng.choice(pool), None, 7)
+                if rng.random() < 0.1 * edge:
+                    infons[rng.choice(["other", "NCBI Homologene", "valid"])] = rng.choice(
+                        [True, None, 1.5, "x"]
+                    )
+                annotation: dict[str, Any] = {
+                    "id": odd(
+                        "" if rng.random() < 0.03 else f"{rng.choice(pool)}{d}.{len(passages)}.{k}",
+                        "",
+                        7,
+                        None,
+                    ),
+                    "infons": odd(infons, {}, [], None),
+                    "text": odd(body[start:end] if rng.random() < 0.95 else "other", "", None),
+                    "locations": odd([location], [], [location, location]),
+                }
+                if rng.random() < 0.03 * edge:
+                    del annotation[rng.choice(["id", "infons", "text", "locations"])]
+                annotations.append(annotation)
+            passage: dict[str, Any] = {"offset": odd(offset, -1, "2", 1.5)}
+            if full:
+                passage = {"bioctype": "BioCPassage", **passage, "infons": {"type": "title"}}
+            passage["text"] = odd(body, None)
+            if full:
+                passage["sentences"] = odd([], [{"offset": 0, "text": "s"}])
+            passage["annotations"] = annotations
+            if full:
+                passage["relations"] = odd([], [{"id": "R1", "nodes": []}])
+            if rng.random() < 0.02 * edge:
+                del passage[rng.choice(["offset", "text"])]
+            passages.append(passage)
+            offset += len(body) + rng.choice([1, 1, 0, 5, -1 if len(body) and edge else 0])
+        if rng.random() < 0.2:
+            rng.shuffle(passages)
+        document: dict[str, Any] = {"id": odd(rng.choice(pool) + str(d), "", "1", 5, None)}
+        if full:
+            document = {"bioctype": "BioCDocument", **document, "infons": {}}
+        document["passages"] = passages
+        if full:
+            document["annotations"] = odd([], [annotations[0] if annotations else {}])
+            document["relations"] = []
+        documents.append(document)
+    collection: dict[str, Any] = {"documents": documents}
+    if full:
+        collection = {"source": "PubTator", "date": "", "key": "", "infons": {}, **collection}
+    text = json.dumps(
+        collection,
+        ensure_ascii=rng.random() < 0.5,
+        indent=rng.choice([None, None, 1]),
+        separators=rng.choice([None, (",", ":")]),
+        sort_keys=rng.random() < 0.05 * edge,
+    )
+    r = rng.random()
+    if r < 0.2 * edge:  # one near miss in the syntax, or a member given twice
+        old, new = rng.choice(
+            [
+                ('"text"', '"text": "x", "text"'),
+                ('"infons"', '"infons": {"identifier": "D1"}, "infons"'),
+                ('"locations"', '"locations": [{"offset": 0, "length": 0}], "locations"'),
+                ('"annotations"', '"annotations": [], "annotations"'),
+                ('"relations"', '"annotations": [], "relations"'),
+                ('"id"', '"id": "again", "id"'),
+                ('"offset"', '"offset": 1, "offset"'),
+                ('"type"', '"\\u0074ype"'),
+                ('"type"', '"type": "x", "type"'),
+                ("}", ",}"),
+                ("]", ",]"),
+                (", ", " "),
+                ('"text": "', '"text": "\t'),
+                ('"documents"', '"documents": [], "documents"'),
+                ("[", "[ \n"),
+                ('"passages"', '"x": {"y": 1}, "passages"'),
+                ('"locations"', '"note": [1], "locations"'),
+            ]
+        )
+        if old in text:
+            at = rng.choice([i for i in range(len(text)) if text.startswith(old, i)][:20])
+            text = text[:at] + new + text[at + len(old) :]
+    if rng.random() < 0.04 * edge:
+        text = rng.choice(["\ufeff", " \n", ""]) + text + rng.choice([" \n", "x", "}"])
+    offsets = rng.choice(["chars"] * 6 + ["auto", "utf8-bytes"])
+    return text, type_infon, id_infon, offsets
+
+
+@pytest.mark.parametrize("form", ["bioc-xml", "bioc-json"])
+def test_the_corpus_scans_are_the_checked_steps_and_the_plain_reference(form: str) -> None:
+    """Whole files the corpus scans read (:func:`~annoscore.formats.bioc._scan_xml_corpus`,
+    :func:`~annoscore.formats.bioc._scan_json_corpus`) and their near misses: the same
+    documents, columns, warnings or error as with every fast step declined, and as the plain
+    reference."""
+    rng = random.Random(f"corpus-{form}")
+    scan = reader._scan_xml_corpus if form == "bioc-xml" else reader._scan_json_corpus
+    taken = declined = errors = warned = several = unnamed = concepts = 0
+    for case in range(CASES):
+        make = _common_xml if form == "bioc-xml" else _common_json
+        text, type_infon, id_infon, offsets = make(rng, case)
+        names = {"type_infon": type_infon, "id_infon": id_infon}
+        files = None  # other units: one annotation at a time, never the corpus scan
+        if offsets != "utf8-bytes":
+            files = scan(text, "c.xml", type_infon, id_infon, offsets == "auto")
+        got = _read(text, form, True, offsets=offsets, **names)
+        expected = _read(text, form, False, offsets=offsets, **names)
+        assert got == expected, case
+        if files is None:
+            declined += 1
+        else:
+            taken += 1
+            assert not isinstance(got, str), case  # the scan takes no file in error
+            assert [f.document() for f in files] == got.documents, case
+            warned += any(f.sentences for f in files)
+            several += any(
+                len(f.text or "") > len(f.texts) and " " * 3 in (f.text or "") for f in files
+            )
+            unnamed += any(i.startswith("A") for f in files for i in f.ids)
+            concepts += any(f.concepts for f in files)
+            if offsets == "chars":
+                columns, _ = reader.read_bioc_columns(text, "c.xml", form, **names)
+                assert columns == files, case
+        if isinstance(got, str):
+            errors += 1
+        if offsets != "chars" or re.search(_SENTENCES_OR_RELATIONS, text):
+            continue  # the reference reads no sentences or relations
+        try:
+            plain = plain_bioc_read(text, form, "c.xml", type_infon, id_infon)
+        except (AttributeError, KeyError, TypeError):
+            continue  # the reference reads no JSON of other types (the checked steps refuse it)
+        if isinstance(got, str):
+            assert plain == "error" or form == "bioc-json", (case, got)
+        elif plain != "error":
+            assert _facts(got) == plain, case
+    assert taken > CASES // 3 and declined > CASES // 20, (taken, declined)
+    assert errors > CASES // 50 and warned > CASES // 20, (errors, warned)
+    assert unnamed > CASES // 100 and concepts > CASES // 5, (unnamed, concepts)
+
+
+def test_the_corpus_scans_give_every_field_of_a_document_in_order() -> None:
+    """The corpus scans build each :class:`~annoscore.formats.bioc.BiocFile` by position
+    (:data:`~annoscore.formats.bioc.FILE_FIELDS`): a field added to ``AnnFile`` shows here."""
+    assert tuple(f.name for f in dataclasses.fields(reader.BiocFile)) == reader.FILE_FIELDS
+
+
+def test_the_corpus_scans_read_what_bioc_writers_write() -> None:
+    """Collections written by the ``bioc`` package (XML, and JSON indented or not) and by
+    ``annoscore convert`` are read by the corpus scans, as the checked steps read them."""
+    import bioc
+    from bioc import biocjson, biocxml
+
+    from annoscore.formats import writers
+    from annoscore.model import AnnotatedDocument, Mention, Normalization, Span
+
+    collection = bioc.BioCCollection()
+    collection.source, collection.key = "PubTator", "BioC.key"
+    title, abstract = "Aspirin & heparin in Ωmega cells", "Tumour <b> pain"
+    for d in range(3):
+        document = bioc.BioCDocument()
+        document.id, document.infons["journal"] = f"PMID{d}", "J & K"
+        parts = []
+        for offset, text, kind in ((0, title, "title"), (len(title) + 1, abstract, "abstract")):
+            passage = bioc.BioCPassage()
+            passage.offset, passage.text, passage.infons["type"] = offset, text, kind
+            parts.append(passage)
+            document.add_passage(passage)
+        body = f"{title} {abstract}"
+        for k, (passage, start, end) in enumerate(
+            [(parts[0], 0, 7), (parts[0], 10, 17), (parts[1], len(title) + 1, len(title) + 7)]
+        ):
+            annotation = bioc.BioCAnnotation()
+            annotation.id, annotation.text = str(k), body[start:end]
+            annotation.infons.update({"identifier": f"MESH:D{k}", "type": "Chemical"})
+            annotation.add_location(bioc.BioCLocation(start, end - start))
+            passage.add_annotation(annotation)
+        collection.add_document(document)
+    models = [
+        AnnotatedDocument(
+            f"d{k}",
+            (Mention(Span.of(0, 7), "Chem", "T1", "Aspirin"), Mention(Span.of(8, 13), "Dis")),
+            "Aspirin helps & more",
+            normalizations=(Normalization("N1", "Reference", "T1", "MeSH", "D1", "Aspirin"),),
+        )
+        for k in range(3)
+    ]
+    written = [
+        ("bioc-xml", biocxml.dumps(collection)),
+        ("bioc-json", biocjson.dumps(collection)),
+        ("bioc-json", biocjson.dumps(collection, indent=2)),
+        ("bioc-xml", writers._bioc_xml(models)),
+        ("bioc-json", json.dumps(writers._bioc_json(models))),
+    ]
+    for form, text in written:
+        scan = reader._scan_xml_corpus if form == "bioc-xml" else reader._scan_json_corpus
+        files = scan(text, "c.xml", "type", "identifier")
+        assert files is not None, (form, text[:200])
+        expected = _read(text, form, fast=False)
+        assert not isinstance(expected, str)
+        assert [f.document() for f in files] == expected.documents
+        assert any(f.concepts for f in files)
+
+
+def test_a_declined_file_is_one_pass() -> None:
+    """The first character the corpus scans cannot read ends their pass: the rest of the file
+    is one row (a file they decline costs one pass, not a row per character)."""
+    sentence = "<sentence><offset>0</offset><text>" + "x " * 500 + "</text></sentence>"
+    xml = f"<document><id>a</id><passage><offset>0</offset>{sentence}</passage></document>"
+    assert len(reader._xml_rows("type", "identifier").findall(xml * 50)) == 2
+    passage = '{"offset": 0, "text": "x", "sentences": [{"offset": 0}], "annotations": []}'
+    text = f'{{"id": "a", "passages": [{passage}]}}, ' * 50
+    assert len(reader._json_rows("type", "identifier").findall(text)) == 2
