@@ -11,6 +11,7 @@ import contextvars
 import errno
 import functools
 import gc
+import inspect
 import os
 import queue
 import select
@@ -280,16 +281,66 @@ class PathOrUrl:
         return Path(text)
 
 
+WRITTEN_PARAMETERS = OUTPUT_PARAMETERS | {"output_dir"}
+"""Parameters that name what a command writes, for URLs: such a URL is refused
+(:func:`annoscore.formats.files.refuse_url_output`), never read."""
+
+
 def url_arguments(name: str, annotation: Any) -> Any:
     """``annotation`` of a command's parameter ``name``: a path it reads (an argument or an
-    option, not an output: :data:`OUTPUT_PARAMETERS`) made to read URLs too
-    (:class:`PathOrUrl`)."""
+    option, a list of them, not an output: :data:`WRITTEN_PARAMETERS`) made to read URLs too
+    (:class:`PathOrUrl`); an output made to keep a URL as one, which the command refuses
+    (:func:`guarded`) instead of writing a local file named ``s3:/...``."""
     arguments = typing.get_args(annotation) if typing.get_origin(annotation) is Annotated else ()
-    if arguments and arguments[0] in (Path, Path | None) and name not in OUTPUT_PARAMETERS:
+    paths = (Path, Path | None, list[Path], list[Path] | None)
+    if arguments and arguments[0] in paths:
         for info in arguments[1:]:
             if isinstance(info, typer.models.ParameterInfo) and info.path_type is None:
                 info.path_type = PathOrUrl  # type: ignore[assignment]
     return annotation
+
+
+def all_url_arguments(command: Callable[..., Any]) -> None:
+    """Every path parameter of ``command`` made to take URLs (:func:`url_arguments`)."""
+    try:
+        signature = inspect.signature(command, eval_str=True)
+    except (NameError, TypeError, ValueError):  # not a command whose annotations Typer reads
+        return
+    for parameter in signature.parameters.values():
+        url_arguments(parameter.name, parameter.annotation)
+
+
+@contextlib.contextmanager
+def url_inputs(values: dict[str, Any], lazy: Iterable[str]) -> Iterator[None]:
+    """Inside the block (a command's run), the URL inputs among the command's ``values`` are
+    read whole through fsspec (:func:`annoscore.formats.files.filled`; ``lazy``: those the
+    command reads itself, a scoring command's gold and system that its task may cut), a URL
+    output is refused, and the copies are removed at the end.  Nothing is imported when no
+    value is a URL."""
+    named = any(isinstance(v, str) and "://" in v for v in _items(values))  # --option X=URL
+    files = sys.modules.get("annoscore.formats.files")
+    if not named and (files is None or not any(files.url_of(path) for path in _paths(values))):
+        yield
+        return
+    from annoscore.formats import files
+
+    for name in values.keys() & WRITTEN_PARAMETERS:
+        for path in _paths({name: values[name]}):
+            files.refuse_url_output(path)
+    skipped = set(lazy) | WRITTEN_PARAMETERS
+    with files.url_inputs():
+        for path in _paths({k: v for k, v in values.items() if k not in skipped}):
+            files.filled(path)
+        yield
+
+
+def _items(values: dict[str, Any]) -> Iterator[Any]:
+    for value in values.values():
+        yield from value if isinstance(value, list | tuple) else (value,)
+
+
+def _paths(values: dict[str, Any]) -> Iterator[Path]:
+    return (item for item in _items(values) if isinstance(item, Path))
 
 
 @contextlib.contextmanager
@@ -328,7 +379,11 @@ def _resolved(path: Path) -> Path:
 
 def check_output(path: Path) -> None:
     """Refuse (exit 2, before anything is written) an output path that is an input file, the
-    configuration, or a file inside an input folder."""
+    configuration, or a file inside an input folder; a URL (outputs are local files)."""
+    if "annoscore.formats.files" in sys.modules:
+        from annoscore.formats.files import refuse_url_output
+
+        refuse_url_output(path)
     target = _resolved(path)
     for given in _inputs.get():
         source = _resolved(given)
@@ -762,6 +817,9 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
     While the command runs, :func:`working_indicator` shows that it is working.
     """
 
+    all_url_arguments(command)
+    lazy = getattr(command, "lazy_urls", ())
+
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         inputs = tuple(
@@ -773,7 +831,11 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
         )
         token = _inputs.set(inputs)
         try:
-            with signals_interrupt(), working_indicator(command.__name__):
+            with (
+                signals_interrupt(),
+                working_indicator(command.__name__),
+                url_inputs(kwargs, lazy),
+            ):
                 return command(*args, **kwargs)
         except (typer.Exit, typer.Abort, SystemExit):
             raise

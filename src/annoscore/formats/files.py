@@ -513,6 +513,80 @@ def fetched(*paths: str | os.PathLike[str] | None) -> Iterator[None]:
             shutil.rmtree(folder, ignore_errors=True)
 
 
+_SCOPE: ContextVar[list[str] | None] = ContextVar("annoscore_url_inputs", default=None)
+
+
+@contextmanager
+def url_inputs() -> Iterator[None]:
+    """Inside the block (a command, a call of :func:`annoscore.score`), the URLs read whole by
+    :func:`filled` and :func:`input_path` stay in their local copies; at the end the copies are
+    removed and their stand-ins forgotten.  A copy made outside such a block is removed when
+    the process ends."""
+    made: list[str] = []
+    token = _SCOPE.set(made)
+    try:
+        yield
+    finally:
+        _SCOPE.reset(token)
+        _remove(made)
+
+
+def _remove(made: list[str]) -> None:
+    for local in made:
+        shutil.rmtree(os.path.dirname(local), ignore_errors=True)
+        _STAND_INS.pop(local, None)
+    made.clear()
+
+
+def filled(path: Path) -> Path:
+    """``path``; a stand-in (:func:`stand_in`) first filled with its URL's bytes (a file, or a
+    folder with everything in it), read whole through fsspec now: an input every process reads
+    whole (a file an option names, a command's input that is not cut).  The copy lives until
+    the end of the enclosing :func:`url_inputs` block.  A URL that cannot be read is an
+    :class:`InputError` naming it."""
+    local = os.fspath(path)
+    url = _STAND_INS.get(local)
+    if url is None or os.path.lexists(os.path.dirname(local)):
+        return path
+    fs, where = url_fs(url)
+    os.makedirs(os.path.dirname(local))
+    scope = _SCOPE.get()
+    if scope is None:  # no command or call around: removed at exit
+        scope = []
+        import atexit
+
+        atexit.register(_remove, scope)
+    scope.append(local)
+    with reading(url):
+        _copy(fs, where, local)
+    return path
+
+
+def input_path(value: str | os.PathLike[str]) -> Path:
+    """The local path a reader is given for an input a user named, read whole: a ``Path``; an
+    fsspec URL (``s3://``, ``memory://``, ...) read now into a local copy that names the URL in
+    errors and warnings (:func:`given`, :func:`filled`).  The one way every command and option
+    that names an input file takes a URL; fsspec is imported only for a URL.
+
+    >>> input_path("codes.tsv")
+    PosixPath('codes.tsv')
+    """
+    return filled(given(value))
+
+
+def refuse_url_output(path: str | os.PathLike[str]) -> None:
+    """:class:`InputError` for an output path that is a URL (or a stand-in for one): outputs are
+    local files, so that the rules every output keeps (never over an input, never over
+    ``/dev/null`` or a special file) can be checked."""
+    url = url_of(path) if not is_url(path) else str(path)
+    if url is not None:
+        raise InputError(
+            "cannot write to a URL: outputs are local files (write one and copy it, e.g. "
+            "with fsspec or the cloud's own tool)",
+            url,
+        )
+
+
 @contextmanager
 def local_copy(url: str, names: Iterable[str]) -> Iterator[tuple[Path, dict[str, str]]]:
     """The files ``names`` of the folder ``url`` copied into a new temporary folder of the same
