@@ -322,15 +322,15 @@ def url_inputs(values: dict[str, Any], lazy: Iterable[str]) -> Iterator[None]:
     if not named and (files is None or not any(files.url_of(path) for path in _paths(values))):
         yield
         return
-    from annoscore.formats import files
+    from annoscore.formats import files as read
 
     for name in values.keys() & WRITTEN_PARAMETERS:
         for path in _paths({name: values[name]}):
-            files.refuse_url_output(path)
+            read.refuse_url_output(path)
     skipped = set(lazy) | WRITTEN_PARAMETERS
-    with files.url_inputs():
+    with read.url_inputs():
         for path in _paths({k: v for k, v in values.items() if k not in skipped}):
-            files.filled(path)
+            read.filled(path)
         yield
 
 

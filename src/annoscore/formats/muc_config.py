@@ -220,9 +220,8 @@ class MucConfig:
         base = self.value("muc_base_directory")
         url = url_of(self.path)
         if url is not None and not (base and Path(base).is_absolute()):
-            folder = url.rpartition("/")[0] + "/"
             relative = "/".join(part for part in (base.strip("/"), str(name)) if part)
-            return given(folder + relative)
+            return given(url.rpartition("/")[0] + "/" + relative)
         folder = self.path.parent
         if base:
             base_path = Path(base)
