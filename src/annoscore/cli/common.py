@@ -154,7 +154,7 @@ def tell(kind: str, message: str) -> None:
     written.  Names and excerpts in ``message`` are escaped (:func:`one_line`: a file name with
     a newline, a CR from the input) and a very long message is shortened in the middle.  A
     standard error that cannot be written is left alone (the exit status still tells)."""
-    text = one_line(message)
+    text = one_line(_named_text(message))
     if len(text) > MESSAGE_LIMIT:
         half = MESSAGE_LIMIT // 2
         text = f"{text[:half]} ... {text[-half:]}"
@@ -300,14 +300,16 @@ def url_arguments(name: str, annotation: Any) -> Any:
     return annotation
 
 
-def all_url_arguments(command: Callable[..., Any]) -> None:
-    """Every path parameter of ``command`` made to take URLs (:func:`url_arguments`)."""
+def all_url_arguments(command: Callable[..., Any]) -> inspect.Signature | None:
+    """The signature of ``command`` whose path parameters take URLs (:func:`url_arguments`;
+    Typer is to read it, not the annotations' text, which makes new parameter objects)."""
     try:
         signature = inspect.signature(command, eval_str=True)
     except (NameError, TypeError, ValueError):  # not a command whose annotations Typer reads
-        return
+        return None
     for parameter in signature.parameters.values():
         url_arguments(parameter.name, parameter.annotation)
+    return signature
 
 
 @contextlib.contextmanager
@@ -362,6 +364,13 @@ def _named(error: InputError) -> InputError:
     """``error`` naming the URLs given where it names their stand-ins."""
     files = sys.modules.get("annoscore.formats.files")
     return error if files is None else files.named_error(error)
+
+
+def _named_text(text: str) -> str:
+    """``text`` naming the URLs given where it names their local copies (nothing imported or
+    searched when no URL was given)."""
+    files = sys.modules.get("annoscore.formats.files")
+    return text if files is None or not files.url_inputs_given() else files.named(text)
 
 
 def add_inputs(*paths: Path | None) -> None:
@@ -817,7 +826,7 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
     While the command runs, :func:`working_indicator` shows that it is working.
     """
 
-    all_url_arguments(command)
+    signature = all_url_arguments(command)
     lazy = getattr(command, "lazy_urls", ())
 
     @functools.wraps(command)
@@ -862,6 +871,8 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
         finally:
             _inputs.reset(token)
 
+    if signature is not None:
+        wrapper.__signature__ = signature  # type: ignore[attr-defined]
     return wrapper
 
 
@@ -941,6 +952,7 @@ def write_result(rendered: str, output: Path | None) -> None:
     """Write a command's output to ``output`` (:class:`OutputFiles`) or standard output
     (:func:`write_stdout`), the working indicator cleared first."""
     stop_working_indicator()
+    rendered = _named_text(rendered)
     if output is None:
         write_stdout(rendered)
     else:

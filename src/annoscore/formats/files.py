@@ -432,6 +432,11 @@ def url_of(path: object) -> str | None:
     return _STAND_INS.get(os.fspath(path)) if isinstance(path, str | os.PathLike) else None
 
 
+def url_inputs_given() -> bool:
+    """Whether a URL is read in this process (a stand-in is known: :func:`named` has work)."""
+    return bool(_STAND_INS)
+
+
 def named(text: str, names: Mapping[str, str] | None = None) -> str:
     """``text`` with each local stand-in (``names``: these local paths) replaced by its URL."""
     for local, url in list((_STAND_INS if names is None else names).items()):
