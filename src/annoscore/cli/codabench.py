@@ -1412,6 +1412,7 @@ def _subtask_golds(items: list[str], names: list[str]) -> list[tuple[str, dict[s
     """``--gold PHASE=DIR`` (a folder per sub-task in DIR) or ``PHASE:SUBTASK=PATH`` items as
     each phase's gold per sub-task, every sub-task given in every phase."""
     from annoscore.cli.campaign import subtask_folders
+    from annoscore.formats.files import input_path  # a URL read into a local copy
 
     phases: dict[str, dict[str, Path]] = {}
     for item in items:
@@ -1423,15 +1424,16 @@ def _subtask_golds(items: list[str], names: list[str]) -> list[tuple[str, dict[s
         if colon:
             if name not in names:
                 raise InputError(f"--gold {item!r}: no sub-task {name!r} ({', '.join(names)})")
-            found = {name: Path(path)}
+            found = {name: input_path(path)}
         else:
-            if not Path(path).is_dir():
+            folder = input_path(path)
+            if not folder.is_dir():
                 raise InputError(
                     "expected a folder holding one folder per sub-task "
                     f"({', '.join(names)}), or PHASE:SUBTASK=PATH",
                     path,
                 )
-            found, _, _ = subtask_folders(Path(path), names)
+            found, _, _ = subtask_folders(folder, names)
         for name, gold in found.items():
             if name in given:
                 raise InputError(f"--gold: phase {phase!r} gives sub-task {name!r} twice")
@@ -1498,13 +1500,15 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write a complete Codabench v2 bundle scoring TASK, e.g. codabench init
         pharmaconer-ner --gold practice=dev/ --gold test=test/ --out bundle --zip."""
+        from annoscore.formats.files import input_path  # a URL read into a local copy
+
         if len(task) == 1 and "=" not in task[0]:
             golds = []
             for item in gold:
                 phase, equals, path = item.partition("=")
                 if not equals or not phase.strip() or not path:
                     raise fail(f"--gold {item!r}: expected PHASE=DIR")
-                golds.append((phase.strip(), Path(path)))
+                golds.append((phase.strip(), input_path(path)))
             if len({p for p, _ in golds}) != len(golds):
                 raise fail("--gold: every phase needs its own name")
             notes = build_bundle(task[0], golds, option or [], out)
