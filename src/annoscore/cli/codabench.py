@@ -53,7 +53,7 @@ from typing import Annotated, Any
 
 import typer
 
-from annoscore.cli.common import fail, guarded, registered, tell
+from annoscore.cli.common import fail, guarded, registered, tell, write_result
 from annoscore.errors import InputError
 
 IMAGE = "codalab/codalab-legacy:py312"
@@ -1621,6 +1621,7 @@ def register(app: typer.Typer) -> None:
             tell("error", problem)
         if problems:
             raise typer.Exit(2)
-        print(f"{bundle}: the bundle follows Codabench's rules; leaderboard {', '.join(keys)}")
+        rules = f"{bundle}: the bundle follows Codabench's rules; leaderboard {', '.join(keys)}"
+        write_result(rules + "\n", None)  # a URL named as given, not its local copy
 
     app.add_typer(group, name="codabench")

@@ -331,9 +331,12 @@ def url_inputs(values: dict[str, Any], lazy: Iterable[str]) -> Iterator[None]:
             read.refuse_url_output(path)
     skipped = set(lazy) | WRITTEN_PARAMETERS
     with read.url_inputs():
-        for path in _paths({k: v for k, v in values.items() if k not in skipped}):
-            read.filled(path)
-        yield
+        try:
+            for path in _paths({k: v for k, v in values.items() if k not in skipped}):
+                read.filled(path)
+            yield
+        except InputError as error:  # named while the local copies are known
+            raise read.named_error(error) from None
 
 
 def _items(values: dict[str, Any]) -> Iterator[Any]:
