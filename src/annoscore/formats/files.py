@@ -17,8 +17,13 @@ Gold and system may be fsspec URLs (``s3://``, ``gs://``, ``file://``, ``memory:
 is given to the readers as a local *stand-in* path (:func:`stand_in`) that holds nothing until
 a run that reads the whole input fetches the URL's bytes there (:func:`fetched`); a chunk reads
 its own byte range (:attr:`Cut.url`) or its own files (:func:`local_copy`) through fsspec; the
-stand-in's name in an error or a warning is replaced by the URL (:func:`named`).  fsspec is
-imported only when a URL is read (:func:`url_fs`).
+stand-in's name in an error or a warning is replaced by the URL (:func:`named`).  Every other
+input a user names (a list of codes, a configuration and the files it names, the folders and
+runs of ``compare``, ``report``, ``validate``, ``collect``, ``codabench`` and ``convert``) takes
+a URL the same way, read whole into a local copy by one helper (:func:`input_path`,
+:func:`filled`) and removed at the end of the command or call (:func:`url_inputs`).  Outputs are
+local files: a URL given for one is refused (:func:`refuse_url_output`).  fsspec is imported
+only when a URL is read (:func:`url_fs`).
 """
 
 from __future__ import annotations
