@@ -102,9 +102,9 @@ def _same_from_urls(
         named = {v: k for k, v in names.items()}  # the URLs written as the local paths
 
         def text(shown: str, named: dict[str, str] = named) -> str:
-            # collect names its own temporary folder, a new one each run
+            # collect and codabench score name their own temporary folder, a new one each run
             shown = _as(named, [shown])[0]
-            return re.sub(r"annoscore-collect-[^/]+/", "annoscore-collect-*/", shown)
+            return re.sub(r"annoscore-(collect|codabench)-[^/]+/", r"annoscore-\1-*/", shown)
 
         seen.append(
             (
@@ -268,6 +268,16 @@ def test_collect_and_codabench_read_urls(
     cli(*init, "--out", inputs / "bundle")
     _put(inputs.parent)
     _same_from_urls(cli, roots, ["codabench", "check", inputs / "bundle"])
+    # the bundle's program on an input folder (ref/, res/) and its configuration read from URLs
+    layout = inputs / "input"
+    (layout / "ref").mkdir(parents=True)
+    (layout / "res").mkdir()
+    (layout / "ref" / gold.name).write_bytes(gold.read_bytes())
+    (layout / "res" / "pred_D.tsv").write_bytes(sample_paths(TASKS["codiesp-d"])[1].read_bytes())
+    _put(inputs.parent)
+    config = inputs / "bundle" / "scoring_program" / "annoscore-bundle.json"
+    score = ["codabench", "score", layout, written / "scored", "--config", config]
+    _same_from_urls(cli, roots, score, files=written / "scored")
 
 
 @pytest.mark.parametrize(

@@ -1549,7 +1549,15 @@ def register(app: typer.Typer) -> None:
         if config is None:
             config = Path(sys.argv[0]).resolve().parent / CONFIG
         settings = BundleConfig.read(config)
-        status = score_submission(input_dir, output_dir, settings, config.parent)
+        base = config.parent
+        files = sys.modules.get("annoscore.formats.files")
+        if files is not None and (url := files.url_of(config)) is not None:
+            base = files.input_path(url.rpartition("/")[0])  # the files it names, beside it
+        status = score_submission(input_dir, output_dir, settings, base)
+        if files is not None and files.url_inputs_given():  # the files name the URLs given
+            for path in (output_dir / n for n in ("result.json", "detailed_results.html")):
+                if path.is_file():
+                    path.write_text(files.named(path.read_text("utf-8")), encoding="utf-8")
         if status:
             raise typer.Exit(status)
 
