@@ -251,7 +251,8 @@ def score(
     ``jobs``: score chunks of the documents in that many worker processes (0: every core;
     :mod:`annoscore.scale`); the result is the same as with 1.  ``gold`` and ``system`` may be
     fsspec URLs (``s3://``, ``gs://``, ``file://``, ``memory://``; the extra
-    ``annoscore[dask]``): :func:`annoscore.scale.score_given`.
+    ``annoscore[dask]``): :func:`annoscore.scale.score_given`; so may an option naming a file
+    (``codes="s3://bucket/codes-D.tsv"``), read whole before the run.
     """
     from annoscore.scale import score_given, using
 

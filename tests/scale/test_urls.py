@@ -300,3 +300,18 @@ def test_remote_bytes_find_and_rfind_equal_those_of_bytes() -> None:
         end = rng.choice([None, rng.randint(0, size + 2)])
         assert remote.find(needle, start, end) == data.find(needle, start, end)
         assert remote.rfind(needle, start, end) == data.rfind(needle, start, end)
+
+
+def test_a_file_option_given_as_a_url_is_read_by_a_local_cluster_s_workers(
+    memory: Any, processes: Any, threads: Any
+) -> None:
+    """``codes=URL`` on a ``LocalCluster``: read whole once, in the process that starts the run
+    (its local copy seen by the workers of this machine), the chunks cut and read as with a
+    local file of codes."""
+    memory.put(str(SAMPLES), "/samples", recursive=True)
+    gold, system, options = sample_paths(TASKS["codiesp-d"])
+    one = _bytes(annoscore.score("codiesp-d", gold, system, **options))
+    for prefix, client in (("memory://samples", threads), (f"file://{SAMPLES}", processes)):
+        urls = _urls(prefix, gold, system, options["codes"])
+        on_dask = annoscore.distributed.score("codiesp-d", *urls[:2], client=client, codes=urls[2])
+        assert _bytes(on_dask) == one.replace(str(SAMPLES), prefix), prefix

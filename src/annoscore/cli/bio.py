@@ -25,6 +25,16 @@ SYSTEM = Annotated[
 ]
 
 
+def tag_file(file: str) -> Path:
+    """The path of FILE (not ``-``): an fsspec URL read whole into a local copy
+    (:func:`annoscore.formats.files.input_path`)."""
+    if "://" in file:
+        from annoscore.formats.files import input_path
+
+        return input_path(file)
+    return Path(file)
+
+
 def stdin_text() -> str:
     from annoscore.formats.files import decode_utf8
 

@@ -56,7 +56,7 @@ from annoscore.cli.codabench_check import (
 from annoscore.cli.codabench_layout import CONFIG
 from annoscore.cli.codabench_score import BundleConfig, score_submission
 from annoscore.cli.codabench_vendor import copy_path, zip_folder
-from annoscore.cli.common import fail, guarded, tell
+from annoscore.cli.common import fail, guarded, tell, write_result
 
 # --- the commands ---------------------------------------------------------------------------
 
@@ -108,13 +108,15 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write a complete Codabench v2 bundle scoring TASK, e.g. codabench init
         pharmaconer-ner --gold practice=dev/ --gold test=test/ --out bundle --zip."""
+        from annoscore.formats.files import input_path  # a URL read into a local copy
+
         if len(task) == 1 and "=" not in task[0]:
             golds = []
             for item in gold:
                 phase, equals, path = item.partition("=")
                 if not equals or not phase.strip() or not path:
                     raise fail(f"--gold {item!r}: expected PHASE=DIR")
-                golds.append((phase.strip(), Path(path)))
+                golds.append((phase.strip(), input_path(path)))
             if len({p for p, _ in golds}) != len(golds):
                 raise fail("--gold: every phase needs its own name")
             notes = build_bundle(task[0], golds, option or [], out)
@@ -155,7 +157,15 @@ def register(app: typer.Typer) -> None:
         if config is None:
             config = Path(sys.argv[0]).resolve().parent / CONFIG
         settings = BundleConfig.read(config)
-        status = score_submission(input_dir, output_dir, settings, config.parent)
+        base = config.parent
+        files = sys.modules.get("annoscore.formats.files")
+        if files is not None and (url := files.url_of(config)) is not None:
+            base = files.input_path(url.rpartition("/")[0])  # the files it names, beside it
+        status = score_submission(input_dir, output_dir, settings, base)
+        if files is not None and files.url_inputs_given():  # the files name the URLs given
+            for path in (output_dir / n for n in ("result.json", "detailed_results.html")):
+                if path.is_file():
+                    path.write_text(files.named(path.read_text("utf-8")), encoding="utf-8")
         if status:
             raise typer.Exit(status)
 
@@ -227,6 +237,7 @@ def register(app: typer.Typer) -> None:
             tell("error", problem)
         if problems:
             raise typer.Exit(2)
-        print(f"{bundle}: the bundle follows Codabench's rules; leaderboard {', '.join(keys)}")
+        rules = f"{bundle}: the bundle follows Codabench's rules; leaderboard {', '.join(keys)}"
+        write_result(rules + "\n", None)  # a URL named as given, not its local copy
 
     app.add_typer(group, name="codabench")

@@ -251,6 +251,7 @@ def _subtask_golds(items: list[str], names: list[str]) -> list[tuple[str, dict[s
     """``--gold PHASE=DIR`` (a folder per sub-task in DIR) or ``PHASE:SUBTASK=PATH`` items as
     each phase's gold per sub-task, every sub-task given in every phase."""
     from annoscore.cli.campaign import subtask_folders
+    from annoscore.formats.files import input_path  # a URL read into a local copy
 
     phases: dict[str, dict[str, Path]] = {}
     for item in items:
@@ -262,15 +263,16 @@ def _subtask_golds(items: list[str], names: list[str]) -> list[tuple[str, dict[s
         if colon:
             if name not in names:
                 raise InputError(f"--gold {item!r}: no sub-task {name!r} ({', '.join(names)})")
-            found = {name: Path(path)}
+            found = {name: input_path(path)}
         else:
-            if not Path(path).is_dir():
+            folder = input_path(path)
+            if not folder.is_dir():
                 raise InputError(
                     "expected a folder holding one folder per sub-task "
                     f"({', '.join(names)}), or PHASE:SUBTASK=PATH",
                     path,
                 )
-            found, _, _ = subtask_folders(Path(path), names)
+            found, _, _ = subtask_folders(folder, names)
         for name, gold in found.items():
             if name in given:
                 raise InputError(f"--gold: phase {phase!r} gives sub-task {name!r} twice")

@@ -384,9 +384,10 @@ def collect_one(
 def _subtask_golds(items: list[str], names: list[str]) -> dict[str, Path]:
     """``--gold DIR`` (a folder per sub-task) or ``--gold NAME=PATH`` items: each sub-task's."""
     from annoscore.cli.campaign import subtask_folders
+    from annoscore.formats.files import input_path  # a URL read into a local copy
 
     if len(items) == 1 and "=" not in items[0]:
-        folder = Path(items[0])
+        folder = input_path(items[0])
         if not folder.is_dir():
             raise InputError("expected a folder holding one folder per sub-task", folder)
         found, _, _ = subtask_folders(folder, names)
@@ -399,7 +400,7 @@ def _subtask_golds(items: list[str], names: list[str]) -> dict[str, Path]:
                     f"--gold {item!r}: expected one DIR holding a folder per sub-task, or "
                     f"NAME=PATH once for each sub-task ({', '.join(names)})"
                 )
-            found[name] = Path(path)
+            found[name] = input_path(path)
     lacking = [name for name in names if name not in found]
     if lacking:
         raise InputError(f"--gold: no gold standard for the sub-task(s) {', '.join(lacking)}")
@@ -467,13 +468,14 @@ def register(app: typer.Typer) -> None:
         codiesp-d --gold gs_D.tsv --option codes=codes.tsv --subtask codiesp-d --out results/."""
         from annoscore.cli.campaign import subtask_arguments, subtask_options
         from annoscore.cli.compare import parse_options
+        from annoscore.formats.files import input_path
 
         settings = Settings(test, samples, seed, top)
         single = len(task) == 1 and "=" not in task[0]
         if single:
             if len(gold) != 1:
                 raise fail("--gold: one gold standard for one task")
-            jobs = [(subtask, task[0], Path(gold[0]), option or [], out)]
+            jobs = [(subtask, task[0], input_path(gold[0]), option or [], out)]
         else:
             if subtask is not None:
                 raise fail("--subtask: with sub-tasks, each --task NAME=TASK names its folder")

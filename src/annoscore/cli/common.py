@@ -11,6 +11,7 @@ import contextvars
 import errno
 import functools
 import gc
+import inspect
 import os
 import queue
 import select
@@ -153,7 +154,7 @@ def tell(kind: str, message: str) -> None:
     written.  Names and excerpts in ``message`` are escaped (:func:`one_line`: a file name with
     a newline, a CR from the input) and a very long message is shortened in the middle.  A
     standard error that cannot be written is left alone (the exit status still tells)."""
-    text = one_line(message)
+    text = one_line(_named_text(message))
     if len(text) > MESSAGE_LIMIT:
         half = MESSAGE_LIMIT // 2
         text = f"{text[:half]} ... {text[-half:]}"
@@ -280,16 +281,71 @@ class PathOrUrl:
         return Path(text)
 
 
+WRITTEN_PARAMETERS = OUTPUT_PARAMETERS | {"output_dir"}
+"""Parameters that name what a command writes, for URLs: such a URL is refused
+(:func:`annoscore.formats.files.refuse_url_output`), never read."""
+
+
 def url_arguments(name: str, annotation: Any) -> Any:
     """``annotation`` of a command's parameter ``name``: a path it reads (an argument or an
-    option, not an output: :data:`OUTPUT_PARAMETERS`) made to read URLs too
-    (:class:`PathOrUrl`)."""
+    option, a list of them, not an output: :data:`WRITTEN_PARAMETERS`) made to read URLs too
+    (:class:`PathOrUrl`); an output made to keep a URL as one, which the command refuses
+    (:func:`guarded`) instead of writing a local file named ``s3:/...``."""
     arguments = typing.get_args(annotation) if typing.get_origin(annotation) is Annotated else ()
-    if arguments and arguments[0] in (Path, Path | None) and name not in OUTPUT_PARAMETERS:
+    paths = (Path, Path | None, list[Path], list[Path] | None)
+    if arguments and arguments[0] in paths:
         for info in arguments[1:]:
             if isinstance(info, typer.models.ParameterInfo) and info.path_type is None:
                 info.path_type = PathOrUrl  # type: ignore[assignment]
     return annotation
+
+
+def all_url_arguments(command: Callable[..., Any]) -> inspect.Signature | None:
+    """The signature of ``command`` whose path parameters take URLs (:func:`url_arguments`;
+    Typer is to read it, not the annotations' text, which makes new parameter objects)."""
+    try:
+        signature = inspect.signature(command, eval_str=True)
+    except (NameError, TypeError, ValueError):  # not a command whose annotations Typer reads
+        return None
+    for parameter in signature.parameters.values():
+        url_arguments(parameter.name, parameter.annotation)
+    return signature
+
+
+@contextlib.contextmanager
+def url_inputs(values: dict[str, Any], lazy: Iterable[str]) -> Iterator[None]:
+    """Inside the block (a command's run), the URL inputs among the command's ``values`` are
+    read whole through fsspec (:func:`annoscore.formats.files.filled`; ``lazy``: those the
+    command reads itself, a scoring command's gold and system that its task may cut), a URL
+    output is refused, and the copies are removed at the end.  Nothing is imported when no
+    value is a URL."""
+    named = any(isinstance(v, str) and "://" in v for v in _items(values))  # --option X=URL
+    files = sys.modules.get("annoscore.formats.files")
+    if not named and (files is None or not any(files.url_of(path) for path in _paths(values))):
+        yield
+        return
+    from annoscore.formats import files as read
+
+    for name in values.keys() & WRITTEN_PARAMETERS:
+        for path in _paths({name: values[name]}):
+            read.refuse_url_output(path)
+    skipped = set(lazy) | WRITTEN_PARAMETERS
+    with read.url_inputs():
+        try:
+            for path in _paths({k: v for k, v in values.items() if k not in skipped}):
+                read.filled(path)
+            yield
+        except InputError as error:  # named while the local copies are known
+            raise read.named_error(error) from None
+
+
+def _items(values: dict[str, Any]) -> Iterator[Any]:
+    for value in values.values():
+        yield from value if isinstance(value, list | tuple) else (value,)
+
+
+def _paths(values: dict[str, Any]) -> Iterator[Path]:
+    return (item for item in _items(values) if isinstance(item, Path))
 
 
 @contextlib.contextmanager
@@ -313,6 +369,13 @@ def _named(error: InputError) -> InputError:
     return error if files is None else files.named_error(error)
 
 
+def _named_text(text: str) -> str:
+    """``text`` naming the URLs given where it names their local copies (nothing imported or
+    searched when no URL was given)."""
+    files = sys.modules.get("annoscore.formats.files")
+    return text if files is None or not files.url_inputs_given() else files.named(text)
+
+
 def add_inputs(*paths: Path | None) -> None:
     """Record more input paths (a configuration's key and response files, say): no output may
     be written over them."""
@@ -328,7 +391,11 @@ def _resolved(path: Path) -> Path:
 
 def check_output(path: Path) -> None:
     """Refuse (exit 2, before anything is written) an output path that is an input file, the
-    configuration, or a file inside an input folder."""
+    configuration, or a file inside an input folder; a URL (outputs are local files)."""
+    if "annoscore.formats.files" in sys.modules:
+        from annoscore.formats.files import refuse_url_output
+
+        refuse_url_output(path)
     target = _resolved(path)
     for given in _inputs.get():
         source = _resolved(given)
@@ -762,6 +829,9 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
     While the command runs, :func:`working_indicator` shows that it is working.
     """
 
+    signature = all_url_arguments(command)
+    lazy = getattr(command, "lazy_urls", ())
+
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         inputs = tuple(
@@ -773,7 +843,11 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
         )
         token = _inputs.set(inputs)
         try:
-            with signals_interrupt(), working_indicator(command.__name__):
+            with (
+                signals_interrupt(),
+                working_indicator(command.__name__),
+                url_inputs(kwargs, lazy),
+            ):
                 return command(*args, **kwargs)
         except (typer.Exit, typer.Abort, SystemExit):
             raise
@@ -800,6 +874,8 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
         finally:
             _inputs.reset(token)
 
+    if signature is not None:
+        wrapper.__signature__ = signature  # type: ignore[attr-defined]
     return wrapper
 
 
@@ -879,6 +955,7 @@ def write_result(rendered: str, output: Path | None) -> None:
     """Write a command's output to ``output`` (:class:`OutputFiles`) or standard output
     (:func:`write_stdout`), the working indicator cleared first."""
     stop_working_indicator()
+    rendered = _named_text(rendered)
     if output is None:
         write_stdout(rendered)
     else:

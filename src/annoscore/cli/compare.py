@@ -16,6 +16,7 @@ import dataclasses
 import os
 import shutil
 import stat
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from enum import Enum
@@ -212,7 +213,10 @@ def read_once() -> Iterator[ReadOnce]:
 def system_labels(systems: list[Path], names: str | None) -> list[str]:
     """The systems' names: ``--names`` (comma-separated) or their file or folder names; a
     count that differs from the systems', a repeated or an empty name is a usage error."""
-    labels = system_names(systems) if names is None else [n.strip() for n in names.split(",")]
+    labels = [n.strip() for n in names.split(",")] if names is not None else None
+    if labels is None:  # a URL's local copy named by the URL's own folders
+        files = sys.modules.get("annoscore.formats.files")
+        labels = system_names([Path(files.url_of(p) or p) if files else p for p in systems])
     if len(labels) != len(systems):
         raise fail(f"--names gives {len(labels)} names for {len(systems)} systems")
     if len(set(labels)) != len(labels) or not all(labels):

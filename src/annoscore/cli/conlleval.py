@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from annoscore.cli.bio import FILE, SYSTEM, stdin_text
+from annoscore.cli.bio import FILE, SYSTEM, stdin_text, tag_file
 from annoscore.cli.common import guarded
 from annoscore.cli.options import Output, scoring_command
 from annoscore.tasks.conlleval import ConllevalOptions
@@ -43,9 +42,9 @@ def register(app: typer.Typer) -> None:
         )
 
         if system is not None:
-            result = score_conlleval(Path(file), system, options)
+            result = score_conlleval(tag_file(file), system, options)
         elif file == "-":
             result = score_conlleval_text(stdin_text(), "<stdin>", options)
         else:
-            result = score_conlleval_file(Path(file), options)
+            result = score_conlleval_file(tag_file(file), options)
         out.emit(result.shown(types=True), render_conlleval_latex if latex else render_conlleval)

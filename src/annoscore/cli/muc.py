@@ -116,6 +116,7 @@ def muc(
     out: Output,
 ) -> None:
     """``annoscore muc`` (see :data:`HELP`)."""
+    from annoscore.formats.files import filled
     from annoscore.metrics.muc import MucDetails
     from annoscore.report import muc as report
     from annoscore.report import muc_history as history_report
@@ -159,8 +160,9 @@ def muc(
         )
         if config is None and (key is None or response is None):
             raise InputError("without a configuration file give --key and --response")
-        key = key or cfg.file("key_file")
-        response = response or cfg.file("response_file")
+        # named by a configuration read from a URL: read whole from the URL's folder
+        key = filled(key or cfg.file("key_file"))
+        response = filled(response or cfg.file("response_file"))
         add_inputs(key, response)  # besides the configuration itself
         result = scored.score_with(key, response, chosen)
         details = result.details

@@ -50,6 +50,7 @@ from annoscore.cli.common import (
     NoTextOption,
     OutputFormat,
     OutputOption,
+    PathOrUrl,
     PerDocOption,
     SeedOption,
     choice,
@@ -164,8 +165,9 @@ def _flag_parameter(spec: OptionField) -> inspect.Parameter:
             default = default.value if isinstance(default, Enum) else default
     elif spec.kind == "names":
         annotation = list[str] | None
-    elif spec.kind == "path":
+    elif spec.kind == "path":  # a file the option names: a URL too, read whole (guarded)
         annotation = Path | None if spec.nullable else Path
+        extra["path_type"] = PathOrUrl
     if setting.panel:
         extra["rich_help_panel"] = setting.panel
     if isinstance(default, tuple) or (spec.kind == "choice" and spec.enum is None):
@@ -311,6 +313,10 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
             with scaled(run.jobs, run.dask, lists=lists):
                 function(options=chosen, out=out, **values)
 
+    # the arguments it reads itself (a URL cut by its task), not read whole first (guarded)
+    command.lazy_urls = frozenset(  # type: ignore[attr-defined]
+        p.name for p in signature.parameters.values() if p.name not in ("options", "out")
+    )
     command.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in parameters}
     del command.__wrapped__  # Typer reads the signature above, not the function's

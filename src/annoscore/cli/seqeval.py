@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from annoscore.cli.bio import FILE, SYSTEM, stdin_text
+from annoscore.cli.bio import FILE, SYSTEM, stdin_text, tag_file
 from annoscore.cli.common import guarded
 from annoscore.cli.options import Output, scoring_command
 from annoscore.tasks.seqeval import SeqevalOptions
@@ -37,9 +37,9 @@ def register(app: typer.Typer) -> None:
         from annoscore.tasks.seqeval import score_seqeval, score_seqeval_file
 
         if system is not None:
-            result = score_seqeval(Path(file), system, options)
+            result = score_seqeval(tag_file(file), system, options)
         elif file == "-":
             result = score_seqeval_file(Path("<stdin>"), options, stdin_text())
         else:
-            result = score_seqeval_file(Path(file), options)
+            result = score_seqeval_file(tag_file(file), options)
         out.emit(result.shown(types=per_type) if per_type else result)

@@ -17,8 +17,13 @@ Gold and system may be fsspec URLs (``s3://``, ``gs://``, ``file://``, ``memory:
 is given to the readers as a local *stand-in* path (:func:`stand_in`) that holds nothing until
 a run that reads the whole input fetches the URL's bytes there (:func:`fetched`); a chunk reads
 its own byte range (:attr:`Cut.url`) or its own files (:func:`local_copy`) through fsspec; the
-stand-in's name in an error or a warning is replaced by the URL (:func:`named`).  fsspec is
-imported only when a URL is read (:func:`url_fs`).
+stand-in's name in an error or a warning is replaced by the URL (:func:`named`).  Every other
+input a user names (a list of codes, a configuration and the files it names, the folders and
+runs of ``compare``, ``report``, ``validate``, ``collect``, ``codabench`` and ``convert``) takes
+a URL the same way, read whole into a local copy by one helper (:func:`input_path`,
+:func:`filled`) and removed at the end of the command or call (:func:`url_inputs`).  Outputs are
+local files: a URL given for one is refused (:func:`refuse_url_output`).  fsspec is imported
+only when a URL is read (:func:`url_fs`).
 """
 
 from __future__ import annotations
@@ -432,6 +437,11 @@ def url_of(path: object) -> str | None:
     return _STAND_INS.get(os.fspath(path)) if isinstance(path, str | os.PathLike) else None
 
 
+def url_inputs_given() -> bool:
+    """Whether a URL is read in this process (a stand-in is known: :func:`named` has work)."""
+    return bool(_STAND_INS)
+
+
 def named(text: str, names: Mapping[str, str] | None = None) -> str:
     """``text`` with each local stand-in (``names``: these local paths) replaced by its URL."""
     for local, url in list((_STAND_INS if names is None else names).items()):
@@ -511,6 +521,80 @@ def fetched(*paths: str | os.PathLike[str] | None) -> Iterator[None]:
     finally:
         for folder in made:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+_SCOPE: ContextVar[list[str] | None] = ContextVar("annoscore_url_inputs", default=None)
+
+
+@contextmanager
+def url_inputs() -> Iterator[None]:
+    """Inside the block (a command, a call of :func:`annoscore.score`), the URLs read whole by
+    :func:`filled` and :func:`input_path` stay in their local copies; at the end the copies are
+    removed and their stand-ins forgotten.  A copy made outside such a block is removed when
+    the process ends."""
+    made: list[str] = []
+    token = _SCOPE.set(made)
+    try:
+        yield
+    finally:
+        _SCOPE.reset(token)
+        _remove(made)
+
+
+def _remove(made: list[str]) -> None:
+    for local in made:
+        shutil.rmtree(os.path.dirname(local), ignore_errors=True)
+        _STAND_INS.pop(local, None)
+    made.clear()
+
+
+def filled(path: Path) -> Path:
+    """``path``; a stand-in (:func:`stand_in`) first filled with its URL's bytes (a file, or a
+    folder with everything in it), read whole through fsspec now: an input every process reads
+    whole (a file an option names, a command's input that is not cut).  The copy lives until
+    the end of the enclosing :func:`url_inputs` block.  A URL that cannot be read is an
+    :class:`InputError` naming it."""
+    local = os.fspath(path)
+    url = _STAND_INS.get(local)
+    if url is None or os.path.lexists(os.path.dirname(local)):
+        return path
+    fs, where = url_fs(url)
+    os.makedirs(os.path.dirname(local))
+    scope = _SCOPE.get()
+    if scope is None:  # no command or call around: removed at exit
+        scope = []
+        import atexit
+
+        atexit.register(_remove, scope)
+    scope.append(local)
+    with reading(url):
+        _copy(fs, where, local)
+    return path
+
+
+def input_path(value: str | os.PathLike[str]) -> Path:
+    """The local path a reader is given for an input a user named, read whole: a ``Path``; an
+    fsspec URL (``s3://``, ``memory://``, ...) read now into a local copy that names the URL in
+    errors and warnings (:func:`given`, :func:`filled`).  The one way every command and option
+    that names an input file takes a URL; fsspec is imported only for a URL.
+
+    >>> input_path("codes.tsv")
+    PosixPath('codes.tsv')
+    """
+    return filled(given(value))
+
+
+def refuse_url_output(path: str | os.PathLike[str]) -> None:
+    """:class:`InputError` for an output path that is a URL (or a stand-in for one): outputs are
+    local files, so that the rules every output keeps (never over an input, never over
+    ``/dev/null`` or a special file) can be checked."""
+    url = url_of(path) if not is_url(path) else str(path)
+    if url is not None:
+        raise InputError(
+            "cannot write to a URL: outputs are local files (write one and copy it, e.g. "
+            "with fsspec or the cloud's own tool)",
+            url,
+        )
 
 
 @contextmanager

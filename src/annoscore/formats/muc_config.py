@@ -34,7 +34,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from annoscore.errors import InputError
-from annoscore.formats.files import check_no_nul, read_text, split_lines
+from annoscore.formats.files import check_no_nul, given, read_text, split_lines, url_of
 
 TASKS = (
     "template_element",
@@ -211,11 +211,17 @@ class MucConfig:
         return self.scoring_method == "key2key"
 
     def file(self, option: str) -> Path:
-        """A file option resolved against ``:muc_base_directory`` or the configuration's folder."""
+        """A file option resolved against ``:muc_base_directory`` or the configuration's folder;
+        of a configuration read from a URL, a relative name is resolved against the URL (the
+        stand-in of that URL, not yet read: :func:`~annoscore.formats.files.given`)."""
         name = Path(self.value(option))
         if name.is_absolute():
             return name
         base = self.value("muc_base_directory")
+        url = url_of(self.path)
+        if url is not None and not (base and Path(base).is_absolute()):
+            relative = "/".join(part for part in (base.strip("/"), str(name)) if part)
+            return given(url.rpartition("/")[0] + "/" + relative)
         folder = self.path.parent
         if base:
             base_path = Path(base)

@@ -86,6 +86,7 @@ from annoscore.errors import InputError
 if TYPE_CHECKING:
     from annoscore.options import TaskOptions
     from annoscore.result import Result
+    from annoscore.tasks.registry import Task
 
 from annoscore.scale.chunks import (
     Details,
@@ -301,11 +302,28 @@ def score_given(
     the task as a stand-in path (:func:`~annoscore.formats.files.given`), read through fsspec
     in chunks by the workers when the task cuts its input (:func:`chunked`), otherwise whole
     in this process; the warnings and errors name the URL.  ``annoscore.score`` and
-    :func:`annoscore.distributed.score` call it."""
-    from annoscore.formats.files import fetched, forget, given, is_url, named_error, named_result
+    :func:`annoscore.distributed.score` call it.  An option naming a file (``codes=...``)
+    may be a URL too: read whole, in this process, before the run."""
+    from annoscore.formats.files import is_url, named_error, named_result
     from annoscore.tasks.registry import get
 
     chosen = get(task)
+    if any(is_url(v) for v in options.values()):  # a file option's URL: read whole, named
+        from annoscore.formats.files import url_inputs
+
+        with url_inputs():
+            try:
+                return named_result(_score_given(chosen, gold, system, options))
+            except InputError as error:
+                raise named_error(error) from None
+    return _score_given(chosen, gold, system, options)
+
+
+def _score_given(
+    chosen: Task, gold: str | PathLike[str], system: str | PathLike[str], options: dict[str, Any]
+) -> Result:
+    from annoscore.formats.files import fetched, forget, given, is_url, named_error, named_result
+
     if not (is_url(gold) or is_url(system)):
         return chosen.run(gold, system, **options)
     gold, system = given(gold), given(system)

@@ -122,7 +122,17 @@ class Task:
 
     def parse_options(self, values: Mapping[str, Any], *, cli: bool = False) -> TaskOptions:
         """The task's options of ``values`` (by Python name; with ``cli``, as ``annoscore
-        compare --option`` spells them), checked."""
+        compare --option`` spells them), checked.  A file option given as an fsspec URL is
+        read into a local copy (:func:`~annoscore.formats.files.input_path`)."""
+        if any(isinstance(v, str) and "://" in v for v in values.values()):
+            from annoscore.formats.files import input_path
+            from annoscore.options import fields
+
+            paths = {f.name for f in fields(self.options_class()) if f.kind == "path"}
+            values = {
+                k: input_path(v) if isinstance(v, str) and k.replace("-", "_") in paths else v
+                for k, v in values.items()
+            }
         return self.options_class().from_values(values, task=self.name, cli=cli)
 
     def score_with(self, gold: Path, system: Path, options: TaskOptions) -> Result:
