@@ -142,6 +142,10 @@ def _find_line(
         at += 1
 
 
+_NEAR_BYTES = 1 << 12
+"""The least width of the first window in which :func:`_find_near` seeks a line."""
+
+
 def _find_near(data: Any, key: bytes, separators: bytes, after: int, near: int) -> int:
     """:func:`_find_line` from ``after``, sought near ``near`` first: the first line of
     ``key`` after a point a little before ``near``, back to the first of the adjacent lines
@@ -161,7 +165,7 @@ def _find_near(data: Any, key: bytes, separators: bytes, after: int, near: int) 
     # times wider): a search unbounded from a little before near read on to the end of the
     # file when the document lay before that point (trec: 0.2-5 s of the parent's time for
     # 77 cuts, before any worker started)
-    width = max(1 << 12, (near - after) // 64)
+    width = max(_NEAR_BYTES, (near - after) // 64)
     low, at = near, -1
     while at < 0 and low > after:
         low = max(after, low - width)
