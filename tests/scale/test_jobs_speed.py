@@ -12,6 +12,8 @@ from __future__ import annotations
 import gc
 import os
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -74,3 +76,38 @@ def test_a_system_cut_sought_in_small_windows_is_the_first_line_of_adjacent_line
         else:
             assert found >= after and found in starts
             assert _plain_find(data, key, separators, found) == found
+
+
+def _state(_: int) -> tuple[bool, int]:
+    """What a worker finds as it begins: NumPy imported, objects frozen."""
+    return "numpy" in sys.modules, gc.get_freeze_count()
+
+
+def test_workers_are_forked_with_the_objects_frozen_then_given_back() -> None:
+    assert gc.get_freeze_count() == 0
+    found = scale.Run(jobs=2).map(_state, range(4))
+    assert len(found) == 4 and all(frozen > 0 for _, frozen in found)
+    assert gc.get_freeze_count() == 0  # unfrozen after the map
+    gc.freeze()  # an application's own freeze: kept as it was
+    try:
+        kept = gc.get_freeze_count()
+        assert scale.Run(jobs=2).map(_state, range(2))[0][1] <= kept  # not frozen again
+        assert gc.get_freeze_count() == kept
+    finally:
+        gc.unfreeze()
+
+
+def test_workers_find_numpy_imported_before_they_were_forked() -> None:
+    """In a fresh process (this one imported NumPy long ago)."""
+    code = (
+        "import sys\n"
+        "import annoscore.scale.run as run\n"
+        "assert 'numpy' not in sys.modules\n"
+        "def began(_):\n"
+        "    return 'numpy' in sys.modules\n"
+        "print(run.Run(jobs=2).map(began, range(3)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.strip() == "[True, True, True]"
