@@ -148,10 +148,13 @@ _NEAR_BYTES = 1 << 12
 
 def _find_near(data: Any, key: bytes, separators: bytes, after: int, near: int) -> int:
     """:func:`_find_line` from ``after``, sought near ``near`` first: the first line of
-    ``key`` after a point a little before ``near``, back to the first of the adjacent lines
-    whose first field is ``key`` (the document's first line, when its lines are adjacent),
-    and the first line of ``key`` from there; :func:`_find_line` from ``after`` when there is
-    none.  The same line as :func:`_find_line` when the lines of ``key`` are adjacent, found
+    ``key`` in a window around ``near`` (from a little before it, 1/64 of the way from
+    ``after``, to as far after it; then windows reaching 4, 16... times further back, never
+    before ``after``), back to the first of the adjacent lines whose first field is ``key``
+    (the document's first line, when its lines are adjacent), and the first line of ``key``
+    from there; :func:`_find_line` from ``after`` when no window holds one.  Each search is
+    bounded: a document before the window costs a wider window, not a read to the end.
+    The same line as :func:`_find_line` when the lines of ``key`` are adjacent, found
     without reading the file from ``after``; otherwise a later line of the document may be
     found, and the cut is then not exact (:func:`exact_cut`: the input is scored in one run).
 
