@@ -18,12 +18,14 @@ Data (seeded, generated here, in a temporary folder), ``--task``:
 For each size, alternating in rounds: ``python -m annoscore spans GOLD SYSTEM --mode M -f json
 -o OUT`` with ``--jobs 1``, ``--jobs 2`` (and ``--dask local`` with ``--dask``).  Reported: wall
 seconds (median of the rounds), CPU seconds (user + system of the process and of the worker
-processes it waited for, ``os.wait4``), peak resident memory (``ru_maxrss`` of ``os.wait4``: the
+processes it waited for, ``os.wait4``; and apart, the process's own and its workers', read from
+``/proc`` before it is reaped), peak resident memory (``ru_maxrss`` of ``os.wait4``: the
 largest of the process and its reaped workers; Dask's workers are not its children and are not
 counted), microseconds per document, the same with the fixed cost taken out (start-up, imports,
 workers' start: the CPU seconds of the same run on a corpus of one document, measured first,
 subtracted: ``(CPU - CPU of 1) / (N - 1)``, what "time per document stays flat" compares), the
-``--jobs 2`` speed-up (wall of 1 / wall of 2), and
+``--jobs 2`` speed-up (wall of 1 / wall of 2) and the speed-up on free cores estimated from the
+CPU seconds (:func:`free_cores`: what the wall clock shows when no other process runs), and
 whether every output is byte-identical to ``--jobs 1``'s (asserted).  The peak memory of the
 whole run (the process and every worker, their resident memory summed, sampled every 0.2 s
 from ``/proc``; shared pages counted in each: an upper bound) is given beside it.
@@ -177,9 +179,24 @@ def tree_memory(pid: int) -> int:
     return total + sum(tree_memory(int(child)) for child in children)
 
 
-def run(args: list[str], out: Path) -> tuple[float, float, float, float, bytes]:
+def split_cpu(pid: int) -> tuple[float, float]:
+    """The CPU seconds (user + system) of process ``pid`` itself and of the children it waited
+    for (its workers), read from ``/proc/PID/stat`` while it is a zombie (exited, not yet
+    reaped); ``(nan, nan)`` where ``/proc`` cannot say."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        tick = os.sysconf("SC_CLK_TCK")
+        # after the name: state is field 3; utime, stime, cutime, cstime are fields 14-17
+        utime, stime, cutime, cstime = (int(f) / tick for f in fields[11:15])
+    except (OSError, ValueError, IndexError):
+        return float("nan"), float("nan")
+    return utime + stime, cutime + cstime
+
+
+def run(args: list[str], out: Path) -> tuple[float, float, float, float, bytes, float, float]:
     """Wall and CPU seconds, peak memory of the largest process and of the process tree
-    (sampled every 0.2 s: :func:`tree_memory`) in MB, and the output of one whole process."""
+    (sampled every 0.2 s: :func:`tree_memory`) in MB, the output of one whole process, and the
+    CPU seconds of the process itself and of its workers (:func:`split_cpu`)."""
     start = time.perf_counter()
     process = subprocess.Popen(
         [sys.executable, "-m", "annoscore", *args, "-f", "json", "-o", str(out)],
@@ -191,6 +208,7 @@ def run(args: list[str], out: Path) -> tuple[float, float, float, float, bytes]:
     while os.waitid(os.P_PID, process.pid, still) is None:
         tree = max(tree, tree_memory(process.pid))
         time.sleep(0.2)
+    own, workers = split_cpu(process.pid)  # a zombie still: its /proc entry is there
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     stderr = process.stderr.read() if process.stderr else b""
@@ -198,7 +216,7 @@ def run(args: list[str], out: Path) -> tuple[float, float, float, float, bytes]:
     if process.returncode != 0:
         raise SystemExit(f"annoscore failed ({process.returncode}): {stderr.decode()[-2000:]}")
     cpu = usage.ru_utime + usage.ru_stime
-    return wall, cpu, usage.ru_maxrss / 1024, tree / 2**20, out.read_bytes()
+    return wall, cpu, usage.ru_maxrss / 1024, tree / 2**20, out.read_bytes(), own, workers
 
 
 def fixed_costs(
@@ -216,6 +234,25 @@ def fixed_costs(
     print("fixed cost (CPU s, one document): "
           + ", ".join(f"{name} {cpu:.3f}" for name, cpu in costs.items()))  # fmt: skip
     return costs
+
+
+def free_cores(serial: float, own: float, workers: float, extra: list[str]) -> str:
+    """The speed-up a run of ``--jobs N`` would reach on N free cores, from CPU seconds (the
+    other sessions on the machine slow the wall clock, not the work): the CPU seconds of
+    ``--jobs 1`` (``serial``, one process) over the run's critical path, estimated as its own
+    process's CPU seconds (planning, reading the results, the reduce, the report: all counted
+    as serial, an upper bound) plus its workers' CPU seconds shared evenly by the N workers.
+    Empty for a Dask run (its workers are not the process's children).
+
+    >>> free_cores(6.0, 0.5, 5.0, ["--jobs", "2"])
+    '2.00x'
+    """
+    if "--jobs" not in extra or own != own or workers != workers:  # nan: /proc could not say
+        return ""
+    jobs = int(extra[extra.index("--jobs") + 1])
+    if jobs == 1 or not workers:
+        return f"{serial / (own + workers):.2f}x"
+    return f"{serial / (own + workers / jobs):.2f}x"
 
 
 def main() -> None:
@@ -239,17 +276,17 @@ def main() -> None:
           f"per document (spans), mode {options.mode}; medians of {options.rounds} rounds; "
           f"load averages {os.getloadavg()}")  # fmt: skip
     fixed = fixed_costs(options, settings)
-    print("| documents | run | wall s | CPU s | peak MB (largest process) | peak MB (all "
-          "processes) | us/doc (wall) | us/doc (CPU) | us/doc (CPU, fixed cost out) | "
-          "speed-up vs --jobs 1 |")  # fmt: skip
-    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| documents | run | wall s | CPU s | CPU s: process / workers | peak MB (largest "
+          "process) | peak MB (all processes) | us/doc (wall) | us/doc (CPU) | us/doc (CPU, fixed "
+          "cost out) | speed-up vs --jobs 1 | on free cores (est.) |")  # fmt: skip
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for documents in options.documents:
         with tempfile.TemporaryDirectory(prefix="annoscore-scale-") as folder:
             root = Path(folder)
             base = write_input(options.task, root, documents, options.spans)
             if options.task in ("spans", "pubtator"):
                 base += ["--mode", options.mode]
-            figures: dict[str, list[tuple[float, float, float, float]]] = {
+            figures: dict[str, list[tuple[float, float, float, float, float, float]]] = {
                 n: [] for n, _ in settings
             }
             reference: bytes | None = None
@@ -257,22 +294,28 @@ def main() -> None:
                 run([*base, "--jobs", "1"], root / "warm.json")  # page cache and imports warm
             for _ in range(options.rounds):
                 for name, extra in settings:
-                    wall, cpu, peak, tree, output = run([*base, *extra], root / "out.json")
+                    wall, cpu, peak, tree, output, own, workers = run(
+                        [*base, *extra], root / "out.json"
+                    )
                     if reference is None:
                         reference = output
                     assert output == reference, f"{name} differs from {settings[0][0]}"
-                    figures[name].append((wall, cpu, peak, tree))
+                    figures[name].append((wall, cpu, peak, tree, own, workers))
             first = statistics.median(f[0] for f in figures[settings[0][0]])
-            for name, _ in settings:
+            first_cpu = statistics.median(f[1] for f in figures[settings[0][0]])
+            for name, extra in settings:
                 wall = statistics.median(f[0] for f in figures[name])
                 cpu = statistics.median(f[1] for f in figures[name])
                 peak = max(f[2] for f in figures[name])
                 tree = max(f[3] for f in figures[name])
+                own = statistics.median(f[4] for f in figures[name])
+                workers = statistics.median(f[5] for f in figures[name])
                 print(
-                    f"| {documents:,} | {name} | {wall:.2f} | {cpu:.2f} | {peak:.0f} | {tree:.0f} "
+                    f"| {documents:,} | {name} | {wall:.2f} | {cpu:.2f} | {own:.2f} / "
+                    f"{workers:.2f} | {peak:.0f} | {tree:.0f} "
                     f"| {wall / documents * 1e6:.0f} | {cpu / documents * 1e6:.0f} "
                     f"| {(cpu - fixed[name]) / max(documents - 1, 1) * 1e6:.1f} "
-                    f"| {first / wall:.2f}x |",
+                    f"| {first / wall:.2f}x | {free_cores(first_cpu, own, workers, extra)} |",
                     flush=True,
                 )
     print(f"load averages after: {os.getloadavg()}")
