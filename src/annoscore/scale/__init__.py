@@ -342,6 +342,9 @@ def score_line_chunk(
     function = getattr(function, "__wrapped__", function)
     gold = Cut(*chunk.gold_range, line=max(0, chunk.gold_line))
     system = Cut(*chunk.system_range, line=max(0, chunk.system_line))
+    for cut, wrap in ((gold, chunk.gold_wrap), (system, chunk.system_wrap)):
+        if wrap is not None:  # the file's own start and end around the range
+            cut.head, cut.tail, cut.check = wrap.head, wrap.tail, wrap.check
     # a URL: its stand-in is read, its range through fsspec (Cut.url)
     gold.url, system.url = (u if is_url(u) else None for u in (chunk.gold, chunk.system))
     paths = tuple(

@@ -38,6 +38,7 @@ from annoscore.model import AnnotatedDocument, Mention
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, note
 from annoscore.scale import Splitter, chunked, keep, keeping, split_json_lines
+from annoscore.scale.cut_xml import split_bioc_json, split_bioc_xml, unnamed_documents
 from annoscore.tasks.registry import get
 from annoscore.tasks.spans_chunks import kept, pooled
 
@@ -210,12 +211,17 @@ def _pubtator_lines(options: SpanOptions) -> bytes | None:
 
 
 def _json_lines(options: SpanOptions) -> Splitter | None:
-    """How two named JSON Lines files of the same format are cut (one document a line:
-    :func:`~annoscore.scale.split_json_lines`)."""
+    """How two named files of the same format are cut: JSON Lines (one document a line:
+    :func:`~annoscore.scale.split_json_lines`), BioC XML and JSON (documents inside one root:
+    :mod:`annoscore.scale.cut_xml`)."""
     form = options.gold_format
-    if form == options.system_format and form in ("prodigy-jsonl", "spacy-jsonl"):
-        return split_json_lines
-    return None
+    splitters: dict[str | None, Splitter] = {
+        "prodigy-jsonl": split_json_lines,
+        "spacy-jsonl": split_json_lines,
+        "bioc-xml": split_bioc_xml,
+        "bioc-json": split_bioc_json,
+    }
+    return splitters.get(form) if form == options.system_format else None
 
 
 def _read_side(
@@ -233,6 +239,8 @@ def _read_side(
         path, form, type_infon=options.type_infon, id_infon=options.id_infon
     )
     saw(path, documents)  # the ids of a chunk of the file (annoscore.scale)
+    if form in ("bioc-xml", "bioc-json"):  # a chunk naming a document by its position
+        unnamed_documents(path, documents)
     return documents, form, [note(w, "format.read") for w in warnings]
 
 
