@@ -263,6 +263,8 @@ def test_random_bioc_files_give_the_same_bytes_warnings_included(
         root.mkdir()
         clean = case % 3 != 0  # clean: may warn, never breaks
         options = writer(rng, root, clean)
+        if rng.random() < 0.3:  # recognised by each chunk (a warning each, pooled)
+            options = {}
         options.update(rng.choice(MODES))
         gold, system = root / f"gold.{suffix}", root / f"system.{suffix}"
         exact.clear()
@@ -398,3 +400,20 @@ def test_clean_bioc_files_are_cut_and_the_system_found_by_id(
     assert exact and all(exact)
     one = _same("spans", tmp_path / "g.xml", tmp_path / "s.xml", 500, **options)
     assert "have no gold file" in one and "have no system file" in one
+
+
+def test_files_whose_format_is_recognised_are_cut_and_say_so_once(
+    tmp_path: Path, exact: list[bool]
+) -> None:
+    xml = _collection([f"d{k}" for k in range(20)], "Aspirin")
+    (tmp_path / "g.xml").write_text(xml, encoding="utf-8")
+    (tmp_path / "s.xml").write_text(xml.replace("Chem", "Gene", 4), encoding="utf-8")
+    lines = [json.dumps({"id": f"d{k}", "text": "Aspirin", "spans": [
+        {"start": 0, "end": 7, "label": "Chem"}]}) for k in range(20)]  # fmt: skip
+    (tmp_path / "g.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "s.jsonl").write_text("\n".join(lines[3:]) + "\n", encoding="utf-8")
+    for gold, system, form in (("g.xml", "s.xml", "bioc-xml"), ("g.jsonl", "s.jsonl", "prodigy")):
+        exact.clear()
+        one = _same("spans", tmp_path / gold, tmp_path / system, 300)
+        assert exact and all(exact)
+        assert one.count(f"read as {form}") == 2, one

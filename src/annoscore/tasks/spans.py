@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Literal
 
 from annoscore.align.documents import MissingDocs, paired_files
 from annoscore.align.span_modes import Duplicates, OverlapBasis, SpanMode, match_options
+from annoscore.errors import InputError
 from annoscore.formats.annotations import Format, detect_format, read_columns
 from annoscore.formats.brat import AnnFile, read_brat_corpus
 from annoscore.formats.files import not_exact, saw
@@ -126,7 +127,7 @@ class SpanOptions(TaskOptions):
     warnings=("documents.gold-only", "documents.system-only", "*", "spans.duplicates"),
     order="sorted",
     lines_when=lambda gold, system, options: _pubtator_lines(options),
-    cut_when=lambda gold, system, options: _json_lines(options),
+    cut_when=lambda gold, system, options: _json_lines(gold, system, options),
     pooled=pooled,
 )
 def score_spans(gold: Path, system: Path, options: SpanOptions = SpanOptions()) -> Result:
@@ -210,18 +211,26 @@ def _pubtator_lines(options: SpanOptions) -> bytes | None:
     return None
 
 
-def _json_lines(options: SpanOptions) -> Splitter | None:
-    """How two named files of the same format are cut: JSON Lines (one document a line:
+def _json_lines(gold: Path, system: Path, options: SpanOptions) -> Splitter | None:
+    """How two files of the same format (named, or recognised as each chunk recognises it:
+    from the file's first bytes) are cut: JSON Lines (one document a line:
     :func:`~annoscore.scale.split_json_lines`), BioC XML and JSON (documents inside one root:
     :mod:`annoscore.scale.cut_xml`)."""
-    form = options.gold_format
     splitters: dict[str | None, Splitter] = {
         "prodigy-jsonl": split_json_lines,
         "spacy-jsonl": split_json_lines,
         "bioc-xml": split_bioc_xml,
         "bioc-json": split_bioc_json,
     }
-    return splitters.get(form) if form == options.system_format else None
+    forms = []
+    for path, form in ((gold, options.gold_format), (system, options.system_format)):
+        if form is None and path.is_file():
+            try:
+                form = detect_format(path)[0]  # type: ignore[assignment]
+            except InputError:
+                return None  # one run says why
+        forms.append(form)
+    return splitters.get(forms[0]) if forms[0] == forms[1] else None
 
 
 def _read_side(
