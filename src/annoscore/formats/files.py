@@ -197,6 +197,9 @@ class Cut:
     check: Callable[[bytes], bool] | None = None
     """What the range's bytes must pass for its reading to be the whole file's (otherwise
     :attr:`exact` is cleared)."""
+    documents: int = 0
+    """How many documents a reader that names documents by their position (``-DOCSTART-``
+    lines without a name) finds before the range: it names the range's as the whole file does."""
 
 
 _CUTS: ContextVar[Mapping[str, Cut] | None] = ContextVar("annoscore_cut_files", default=None)

@@ -345,6 +345,7 @@ def score_line_chunk(
     for cut, wrap in ((gold, chunk.gold_wrap), (system, chunk.system_wrap)):
         if wrap is not None:  # the file's own start and end around the range
             cut.head, cut.tail, cut.check = wrap.head, wrap.tail, wrap.check
+            cut.documents = wrap.documents
     # a URL: its stand-in is read, its range through fsspec (Cut.url)
     gold.url, system.url = (u if is_url(u) else None for u in (chunk.gold, chunk.system))
     paths = tuple(

@@ -129,12 +129,15 @@ class LineChunk:
 
 @dataclass(frozen=True, slots=True)
 class Wrap:
-    """The bytes read before and after a chunk's range (the file's own start and end) and a
-    check the range's bytes must pass (a module-level function: chunks are pickled)."""
+    """The bytes read before and after a chunk's range (the file's own start and end), a check
+    the range's bytes must pass (a module-level function: chunks are pickled), and how many
+    documents named by position come before it."""
 
     head: bytes
     tail: bytes
     check: Callable[[bytes], bool] | None = None
+    documents: int = 0
+    """The documents before the range (:attr:`~annoscore.formats.files.Cut.documents`)."""
 
 
 UNKNOWN_SIDE = -1
