@@ -233,7 +233,8 @@ def _bioc_json(rng: random.Random, root: Path, clean: bool) -> dict[str, Any]:
             collection = {"documents": items, **{k: v for k, v in collection.items()
                                                  if k != "documents"}}  # fmt: skip
         if not clean and rng.random() < 0.1 and items:  # documents-like objects after it
-            collection["later"] = [_json_document(rng, documents[0], side, True, no_ids)]
+            other = {**documents[0], "sides": [[], []]}
+            collection["later"] = [_json_document(rng, other, side, True, no_ids)]
         text = json.dumps(collection, indent=indent, ensure_ascii=ascii_only)
         if not clean:
             roll = rng.random()
