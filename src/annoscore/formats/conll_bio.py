@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from annoscore.errors import InputError
-from annoscore.formats.files import check_no_nul, read_text, reading, without_bom
+from annoscore.formats.files import check_no_nul, cut_of, read_text, reading, without_bom
 
 if TYPE_CHECKING:
     import numpy as np
@@ -151,7 +151,20 @@ def read_tags(
     """The tag columns of the file at ``path`` (:func:`read_tag_text`); a leading byte-order
     mark is removed (:attr:`TagColumns.bom` says so: the task warns)."""
     text, bom = without_bom(read_text(path))
-    columns_read = read_tag_text(text, str(path), delimiter=delimiter, columns=columns)
+    cut = cut_of(path)
+    if cut is not None:  # a chunk of the file (annoscore.scale): named and numbered as in it
+        columns_read = read_tag_text(
+            text, str(path), delimiter=delimiter, columns=columns, named_from=cut.documents
+        )
+        columns_read = replace(
+            columns_read,
+            line=[n + cut.line for n in columns_read.line],
+            documents=[
+                replace(d, line=d.line + cut.line) if d.line else d for d in columns_read.documents
+            ],
+        )
+    else:
+        columns_read = read_tag_text(text, str(path), delimiter=delimiter, columns=columns)
     return replace(columns_read, bom=True) if bom else columns_read
 
 
@@ -278,10 +291,17 @@ def positions_of(items: list[str], value: str) -> list[int]:
 
 
 def read_tag_text(
-    text: str, path: str, *, delimiter: str | None = " ", columns: Sequence[int] = (-2, -1)
+    text: str,
+    path: str,
+    *,
+    delimiter: str | None = " ",
+    columns: Sequence[int] = (-2, -1),
+    named_from: int = 0,
 ) -> TagColumns:
     """The tag columns of ``text`` (the module doc gives the rules); ``path`` names it in
-    errors.  ``columns``: the indices of the tag columns (negative from the end).
+    errors.  ``columns``: the indices of the tag columns (negative from the end);
+    ``named_from``: the ``-DOCSTART-`` documents before ``text`` (a chunk of a file: its
+    documents without a name are named by their place in the whole file).
 
     Every line is an item (item ``i`` is line ``i + 1``); the columns are taken from the
     lines' fields with list operations, and only the lines that need it (a boundary, a
@@ -351,7 +371,7 @@ def read_tag_text(
     names: dict[str, int] = {}
     for i in starts:
         extra = [f for f in fields_of(i)[1:first_tag] if f != BOUNDARY]
-        name = " ".join(extra) if extra else str(len(documents) + 1)
+        name = " ".join(extra) if extra else str(named_from + len(documents) + 1)
         if bad is not None and bad.line is not None and bad.line <= i + 1:
             raise bad
         if name in names:

@@ -194,6 +194,17 @@ class Cut:
     """How many lines of the file come before ``start`` (:func:`first_line`)."""
     url: str | None = None
     """The fsspec URL whose bytes the range is (``None``: the file itself)."""
+    head: bytes = b""
+    """Bytes read before the range (a file's own start, the context that makes its chunk of
+    elements a file of its own: a BioC collection's opening; :mod:`annoscore.scale.cut_xml`)."""
+    tail: bytes = b""
+    """Bytes read after the range (the file's own end: the collection's closing)."""
+    check: Callable[[bytes], bool] | None = None
+    """What the range's bytes must pass for its reading to be the whole file's (otherwise
+    :attr:`exact` is cleared)."""
+    documents: int = 0
+    """How many documents a reader that names documents by their position (``-DOCSTART-``
+    lines without a name) finds before the range: it names the range's as the whole file does."""
 
 
 _CUTS: ContextVar[Mapping[str, Cut] | None] = ContextVar("annoscore_cut_files", default=None)
@@ -226,7 +237,15 @@ def first_line(path: Path | str) -> int:
 
 def read_cut(path: Path, cut: Cut) -> bytes:
     """The bytes of ``cut`` of ``path``, read with ``pread`` (nothing else of the file); of its
-    URL through fsspec when it has one."""
+    URL through fsspec when it has one; between its :attr:`~Cut.head` and :attr:`~Cut.tail`,
+    checked by its :attr:`~Cut.check`."""
+    data = _read_range(path, cut)
+    if cut.check is not None and not cut.check(data):
+        cut.exact = False
+    return cut.head + data + cut.tail if cut.head or cut.tail else data
+
+
+def _read_range(path: Path, cut: Cut) -> bytes:
     if cut.url is not None:
         fs, where = url_fs(cut.url)
         with reading(cut.url):

@@ -43,11 +43,14 @@ How a task's input is cut is declared by decorating its score function with :fun
 - The same with another way to find documents in the bytes (``cut_when``): JSON Lines of
   ``spans`` (one document a line, the system's line found by the document's id:
   :func:`split_json_lines`) and CoNLL coreference files (documents begun by ``#begin document
-  NAME``: :func:`split_marked`).  A task that knows how its warnings add up (``pooled``:
-  ``spans``, ``coref``) keeps a chunk that warned and makes one run's warnings of the chunks'
-  (counts added, examples in document order, capped as one run caps them); the chunks'
-  lines are then numbered as in the whole file (:func:`numbered`, counted only for the chunks
-  that warned, which are scored again with them).
+  NAME``: :func:`split_marked`), BioC XML and JSON of ``spans`` (each chunk read between the
+  file's own head and tail: :mod:`~annoscore.scale.cut_xml`) and the tag files of
+  ``conlleval`` (before ``-DOCSTART-`` lines: :mod:`~annoscore.scale.cut_tags`).  A task
+  that knows how its warnings add up (``pooled``: ``spans``, ``coref``, ``conlleval``) keeps
+  a chunk that warned and makes one run's warnings of the chunks' (counts added, examples in
+  document order, capped as one run caps them); the chunks' lines are then numbered as in the
+  whole file (:func:`numbered`, counted only for the chunks that warned, which are scored
+  again with them).
 
 A task not decorated, or an input that cannot be cut, is one chunk: ``jobs`` does not change
 what it computes, only where.
@@ -360,6 +363,10 @@ def score_line_chunk(
     function = getattr(function, "__wrapped__", function)
     gold = Cut(*chunk.gold_range, line=max(0, chunk.gold_line))
     system = Cut(*chunk.system_range, line=max(0, chunk.system_line))
+    for cut, wrap in ((gold, chunk.gold_wrap), (system, chunk.system_wrap)):
+        if wrap is not None:  # the file's own start and end around the range
+            cut.head, cut.tail, cut.check = wrap.head, wrap.tail, wrap.check
+            cut.documents = wrap.documents
     # a URL: its stand-in is read, its range through fsspec (Cut.url)
     gold.url, system.url = (u if is_url(u) else None for u in (chunk.gold, chunk.system))
     paths = tuple(

@@ -121,6 +121,23 @@ class LineChunk:
     gold_line: int = -1
     """Lines of the gold file before the range (-1: not counted; :func:`numbered`)."""
     system_line: int = -1
+    gold_wrap: Wrap | None = None
+    """What a reader of the gold range reads around it (a single file of elements inside one
+    root: :mod:`annoscore.scale.cut_xml`); ``None``: nothing."""
+    system_wrap: Wrap | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Wrap:
+    """The bytes read before and after a chunk's range (the file's own start and end), a check
+    the range's bytes must pass (a module-level function: chunks are pickled), and how many
+    documents named by position come before it."""
+
+    head: bytes
+    tail: bytes
+    check: Callable[[bytes], bool] | None = None
+    documents: int = 0
+    """The documents before the range (:attr:`~annoscore.formats.files.Cut.documents`)."""
 
 
 UNKNOWN_SIDE = -1

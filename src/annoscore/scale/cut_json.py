@@ -141,7 +141,11 @@ def _find_element(
 
 
 def split_json(
-    gold: Path, system: Path, parts: int, elements: JsonDocuments
+    gold: Path,
+    system: Path,
+    parts: int,
+    elements: JsonDocuments,
+    array: Callable[[Any], tuple[int, int] | None] | None = None,
 ) -> list[LineChunk] | None:
     """Two files each one JSON array of objects (:class:`JsonDocuments`) cut into at most
     ``parts`` chunks (more when the gold file holds more than :data:`LINE_CHUNK_BYTES` per
@@ -154,13 +158,15 @@ def split_json(
     :func:`split_lines` gives it, and when a file is not one UTF-8 array of objects.  That the
     cut is exact is checked after the chunks are read: each parses as an array only if its
     bytes are whole top-level elements, and the ids their readers found show every document
-    in one chunk (:func:`combine_lines`)."""
+    in one chunk (:func:`combine_lines`).  ``array`` finds where the elements lie in a file
+    whose array is not the whole of it (default: :func:`_json_array_span`)."""
     parts = _regular_pair(gold, system, parts)
     if not parts:
         return None
     pattern = _element_pattern(elements.first_keys)
     with _mapped(gold, system) as (gold_data, system_data):
-        spans = _json_array_span(gold_data), _json_array_span(system_data)
+        span = _json_array_span if array is None else array
+        spans = span(gold_data), span(system_data)
         if spans[0] is None or spans[1] is None:
             return None
         (gold_start, gold_end), (system_start, system_end) = spans[0], spans[1]

@@ -29,10 +29,13 @@ from annoscore.formats.conll_bio import (
     read_tag_text,
     read_tags,
 )
-from annoscore.formats.files import bom_warning
+from annoscore.formats.files import bom_warning, saw
 from annoscore.metrics.conlleval import conlleval_counts, split_tag
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning
+from annoscore.scale import chunked, keep, keeping
+from annoscore.scale.cut_tags import split_tag_files, tag_chunk
+from annoscore.tasks.conlleval_chunks import joined_details, pooled
 from annoscore.tasks.registry import get
 
 
@@ -137,19 +140,34 @@ def _warnings(
                 where(iobes),
             )
         )
+    tokens, right = counts_tokens - len(docstart), counts_right - docstart_right
+    keep(DocstartTokens(tokens, right))  # a chunk (annoscore.scale): what its pooling needs
     if docstart:
-        tokens, right = counts_tokens - len(docstart), counts_right - docstart_right
-        alternative = f"{100 * right / tokens:.2f}%" if tokens else "undefined"
-        out.append(
-            ScoreWarning(
-                "conlleval.docstart",
-                "{count} -DOCSTART- lines are counted as tokens, as conlleval counts them "
-                f"(accuracy without them: {alternative})",
-                len(docstart),
-                where(docstart),
-            )
-        )
+        out.append(docstart_warning(len(docstart), tokens, right, where(docstart)))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class DocstartTokens:
+    """The tokens that are not ``-DOCSTART-`` lines and how many of them are right."""
+
+    tokens: int
+    right: int
+
+
+def docstart_warning(
+    count: int, tokens: int, right: int, examples: tuple[str, ...]
+) -> ScoreWarning:
+    """The warning for ``count`` ``-DOCSTART-`` lines (``tokens`` others, ``right`` of them
+    right)."""
+    alternative = f"{100 * right / tokens:.2f}%" if tokens else "undefined"
+    return ScoreWarning(
+        "conlleval.docstart",
+        "{count} -DOCSTART- lines are counted as tokens, as conlleval counts them "
+        f"(accuracy without them: {alternative})",
+        count,
+        examples,
+    )
 
 
 def _result(
@@ -176,6 +194,14 @@ def _result(
     return result.shown(types=True)  # conlleval.pl's report shows every type
 
 
+@chunked(
+    "conlleval",
+    "lines",
+    order="gold-first",
+    details=joined_details,
+    cut_when=lambda *_: split_tag_files,
+    pooled=pooled,
+)
 def score_conlleval(
     gold: Path, system: Path, options: ConllevalOptions = ConllevalOptions()
 ) -> Result:
@@ -197,6 +223,10 @@ def score_conlleval(
     """
     gold_columns = read_tags(gold, delimiter=options.delimiter, columns=(-1,))
     system_columns = read_tags(system, delimiter=options.delimiter, columns=(-1,))
+    if keeping():  # a chunk of the files (annoscore.scale): its documents, what it found
+        saw(gold, (d.name for d in gold_columns.documents))
+        saw(system, (d.name for d in system_columns.documents))
+        keep((tag_chunk(gold, gold_columns), tag_chunk(system, system_columns)))
     system_columns = pair_tag_files(gold_columns, system_columns)
     return _result(
         gold_columns,

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Literal
 
 from annoscore.align.documents import MissingDocs, paired_files
 from annoscore.align.span_modes import Duplicates, OverlapBasis, SpanMode, match_options
+from annoscore.errors import InputError
 from annoscore.formats.annotations import Format, detect_format, read_columns
 from annoscore.formats.brat import AnnFile, read_brat_corpus
 from annoscore.formats.files import not_exact, saw
@@ -38,6 +39,7 @@ from annoscore.model import AnnotatedDocument, Mention
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, note
 from annoscore.scale import Splitter, chunked, keep, keeping, split_json_lines
+from annoscore.scale.cut_xml import split_bioc_json, split_bioc_xml, unnamed_documents
 from annoscore.tasks.registry import get
 from annoscore.tasks.spans_chunks import kept, pooled
 
@@ -125,7 +127,7 @@ class SpanOptions(TaskOptions):
     warnings=("documents.gold-only", "documents.system-only", "*", "spans.duplicates"),
     order="sorted",
     lines_when=lambda gold, system, options: _pubtator_lines(options),
-    cut_when=lambda gold, system, options: _json_lines(options),
+    cut_when=lambda gold, system, options: _json_lines(gold, system, options),
     pooled=pooled,
 )
 def score_spans(gold: Path, system: Path, options: SpanOptions = SpanOptions()) -> Result:
@@ -209,13 +211,26 @@ def _pubtator_lines(options: SpanOptions) -> bytes | None:
     return None
 
 
-def _json_lines(options: SpanOptions) -> Splitter | None:
-    """How two named JSON Lines files of the same format are cut (one document a line:
-    :func:`~annoscore.scale.split_json_lines`)."""
-    form = options.gold_format
-    if form == options.system_format and form in ("prodigy-jsonl", "spacy-jsonl"):
-        return split_json_lines
-    return None
+def _json_lines(gold: Path, system: Path, options: SpanOptions) -> Splitter | None:
+    """How two files of the same format (named, or recognised as each chunk recognises it:
+    from the file's first bytes) are cut: JSON Lines (one document a line:
+    :func:`~annoscore.scale.split_json_lines`), BioC XML and JSON (documents inside one root:
+    :mod:`annoscore.scale.cut_xml`)."""
+    splitters: dict[str | None, Splitter] = {
+        "prodigy-jsonl": split_json_lines,
+        "spacy-jsonl": split_json_lines,
+        "bioc-xml": split_bioc_xml,
+        "bioc-json": split_bioc_json,
+    }
+    forms = []
+    for path, form in ((gold, options.gold_format), (system, options.system_format)):
+        if form is None and path.is_file():
+            try:
+                form = detect_format(path)[0]  # type: ignore[assignment]
+            except InputError:
+                return None  # one run says why
+        forms.append(form)
+    return splitters.get(forms[0]) if forms[0] == forms[1] else None
 
 
 def _read_side(
@@ -233,6 +248,8 @@ def _read_side(
         path, form, type_infon=options.type_infon, id_infon=options.id_infon
     )
     saw(path, documents)  # the ids of a chunk of the file (annoscore.scale)
+    if form in ("bioc-xml", "bioc-json"):  # a chunk naming a document by its position
+        unnamed_documents(path, documents)
     return documents, form, [note(w, "format.read") for w in warnings]
 
 

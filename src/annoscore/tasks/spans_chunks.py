@@ -1,16 +1,17 @@
 """The warnings of ``annoscore spans`` on chunks of two single files, pooled as one run makes
-them (:mod:`annoscore.scale`): PubTator files (cut by :func:`~annoscore.scale.split_lines`)
-and JSON Lines files (cut by :func:`~annoscore.scale.split_json_lines`).
+them (:mod:`annoscore.scale`): PubTator files (cut by :func:`~annoscore.scale.split_lines`),
+JSON Lines files (cut by :func:`~annoscore.scale.split_json_lines`) and BioC files (cut by
+:mod:`annoscore.scale.cut_xml`).
 
 One run's warnings, in order: what the readers said of each file (gold's, then the system's:
-Prodigy lines left out, added up), the options with no effect (the same in every chunk), the
-unpaired documents of each side (counts added, the first five ids in sorted order), the
-readers' warnings about documents (the first three in full, in the order one run lists the
-documents, then how many more), in ``concepts`` mode a side without any concept id, and the
-repeated mentions (counts added).  Each chunk keeps what its own warnings cannot show
-(:class:`Kept`: each side's first three document warnings with their document ids, their
-number, and in ``concepts`` mode each side's mentions and whether any carries an id).  A
-warning of another kind makes the input be scored in one run.
+the format recognised, the same in every chunk; Prodigy lines left out, added up), the options
+with no effect (the same in every chunk), the unpaired documents of each side (counts added,
+the first five ids in sorted order), the readers' warnings about documents (the first three in
+full, in the order one run lists the documents, then how many more), in ``concepts`` mode a
+side without any concept id, and the repeated mentions (counts added).  Each chunk keeps what
+its own warnings cannot show (:class:`Kept`: each side's first three document warnings with
+their document ids, their number, and in ``concepts`` mode each side's mentions and whether
+any carries an id).  A warning of another kind makes the input be scored in one run.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ READER_SHOWN = 3
 UNPAIRED = ("documents.gold-only", "documents.system-only")
 
 _SKIPPED = re.compile(r"(.*): (\d+) line\(s\) left out \(answer not accept\)", re.DOTALL)
+_RECOGNISED = re.compile(r"(.*): read as \S+ \(recognised from .*\)", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +118,7 @@ def pooled(
         return None
     gold_path, system_path = materials[0].paths
     skipped = {gold_path: 0, system_path: 0}
+    recognised: dict[str, list[str]] = {}
     infon: list[ScoreWarning] | None = None
     unpaired: dict[str, tuple[str, int, list[str]]] = {}
     repeated: tuple[str, int] | None = None
@@ -124,10 +127,13 @@ def pooled(
         options_warnings = []
         for w in warnings:
             if w.code == "format.read":
-                found = _SKIPPED.fullmatch(w.message)
+                found = _SKIPPED.fullmatch(w.message) or _RECOGNISED.fullmatch(w.message)
                 if found is None or found[1] not in skipped or w.count != 1:
                     return None
-                skipped[found[1]] += int(found[2])
+                if found.re is _RECOGNISED:  # the same in every chunk (the whole file's head)
+                    recognised.setdefault(found[1], []).append(w.message)
+                else:
+                    skipped[found[1]] += int(found[2])
             elif w.code == "spans.infon-unused":
                 options_warnings.append(w)
             elif w.code in UNPAIRED:
@@ -147,11 +153,15 @@ def pooled(
             infon = options_warnings
         elif infon != options_warnings:
             return None
-    out: list[ScoreWarning | str] = [
-        note(f"{path}: {count} line(s) left out (answer not accept)", "format.read")
-        for path, count in skipped.items()
-        if count
-    ]
+    out: list[ScoreWarning | str] = []
+    for path, count in skipped.items():
+        said = recognised.get(path, [])
+        if said:
+            if len(said) != len(warned) or len(set(said)) != 1:
+                return None
+            out.append(note(said[0], "format.read"))
+        if count:
+            out.append(note(f"{path}: {count} line(s) left out (answer not accept)", "format.read"))
     out += infon or []
     for code in UNPAIRED:
         if code in unpaired:

@@ -1,0 +1,420 @@
+"""``annoscore spans`` on two BioC files cut into chunks of documents (:mod:`annoscore.scale.
+cut_xml`): XML (a ``<collection>`` of ``<document>`` elements) and JSON (a ``documents`` array),
+each chunk read between its file's own head and tail.  Random adversarial corpora scored with
+``--jobs`` 1, 2 and 3 and with one process scoring small chunks one after the other: identical
+bytes (JSON with documents, types and averages), warnings and errors included.
+
+The corpora warn (annotation texts unlike the document's, documents on one side only, repeated
+mentions, a side without concept ids) and are adversarial: ids from ``tests/equivalence/ids.py``
+escaped as XML or JSON writes them; passage texts, comments, CDATA sections and processing
+instructions holding ``<document><id>..</id>``, ``</document>``, ``"documents": [`` and a
+document's first key; documents without an id (named by their position); sentences, relations
+and document-level annotations (the checked parsers); compact or indented; the system in
+another order.  They break too: a byte-order mark, a document twice, a location outside its
+passage, a tag left open, a JSON syntax error, a key after ``documents`` whose array holds
+documents, a comment after ``</collection>``.  Most clean corpora are checked to be really cut.
+``ANNOSCORE_EQUIVALENCE_CASES`` multiplies the number of corpora (default 1).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+import pytest
+
+import annoscore.scale as scale
+from annoscore.scale.cut_xml import split_bioc_json, split_bioc_xml
+from tests.scale.test_lines import MULTIPLIER, _chunks_of, _output, _same
+from tests.scale.test_span_lines import MODES, _documents
+
+CASES = max(3, int(15 * MULTIPLIER))
+
+TRAPS = [
+    "<document><id>trap</id><passage><offset>0</offset><text>x</text></passage></document>",
+    "</document>\n<document>",
+    '"documents": [{"id": "t", "passages": []}',
+    '], "x": [{"id": "u", "passages": []}',
+]
+
+
+@pytest.fixture(autouse=True)
+def _small_files_are_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
+
+
+def _passages(
+    text: str, mentions: list[Any], split: bool
+) -> tuple[list[tuple[int, str, list[Any]]], list[Any]]:
+    """The document's passages (offset, text, the mentions inside it) and the mentions left at
+    the document's level (crossing the passages)."""
+    half = len(text) // 2 if split and len(text) > 3 else len(text)
+    pieces = [(0, text[:half])] + ([(half, text[half:])] if half < len(text) else [])
+    out: list[tuple[int, str, list[Any]]] = [(o, t, []) for o, t in pieces]
+    own = []
+    for mention in mentions:
+        a, b = mention[0], mention[1]
+        for offset, body, held in out:
+            if offset <= a and b <= offset + len(body):
+                held.append(mention)
+                break
+        else:
+            own.append(mention)
+    return out, own
+
+
+def _xml_annotation(rng: random.Random, k: int, mention: Any, side: int, no_ids: bool) -> str:
+    a, b, kind, concept, written = mention
+    infons = f'<infon key="type">{escape(kind)}</infon>'
+    if concept != "-1" and not (no_ids and side == 1):
+        infons += f'<infon key="identifier">{escape(concept)}</infon>'
+    name = f"A{k}" if rng.random() < 0.9 else ""
+    return (
+        f'<annotation id="{name}">{infons}<location offset="{a}" length="{b - a}"/>'
+        f"<text>{escape(written)}</text></annotation>"
+    )
+
+
+def _xml_document(
+    rng: random.Random, document: dict[str, Any], side: int, clean: bool, no_ids: bool
+) -> str:
+    mentions = document["sides"][side]
+    passages, own = _passages(document["text"], mentions, rng.random() < 0.4)
+    name = document["id"]
+    head = f"<document><id>{escape(name)}</id>"
+    if not clean and rng.random() < 0.05:
+        head = "<document>"  # no id: named by its position
+    elif rng.random() < 0.1:
+        head = f"<document>\n  <id>{escape(name)}</id><infon key='kind'>x</infon>"
+    parts = [head]
+    k = 0
+    for offset, body, held in passages:
+        text = escape(body)
+        if rng.random() < 0.05:  # a CDATA section holding a document's start: the parser
+            text = f"<![CDATA[{body}]]>" if "]]>" not in body else text
+        inner = ""
+        for mention in held:
+            k += 1
+            inner += _xml_annotation(rng, k, mention, side, no_ids)
+        if rng.random() < 0.05:  # a sentence: the checked parser
+            parts.append(
+                f"<passage><offset>{offset}</offset><sentence><offset>{offset}</offset>"
+                f"<text>{text}</text>{inner}</sentence></passage>"
+            )
+        else:
+            parts.append(
+                f"<passage><infon key='section'>t</infon><offset>{offset}</offset>"
+                f"<text>{text}</text>{inner}</passage>"
+            )
+    for mention in own:
+        k += 1
+        parts.append(_xml_annotation(rng, k, mention, side, no_ids))
+    if rng.random() < 0.05:
+        parts.append(
+            '<relation id="R1"><infon key="type">r</infon><node refid="A1" role="x"/></relation>'
+        )
+    if rng.random() < 0.1:  # a comment or instruction holding a document
+        trap = rng.choice(TRAPS[:2])
+        parts.insert(1, rng.choice([f"<!-- {trap} -->", f"<?pi {trap}?>"]))
+    joiner = rng.choice(["", "\n", "\n  "])
+    return joiner.join(parts) + "</document>"
+
+
+def _xml(rng: random.Random, root: Path, clean: bool) -> dict[str, Any]:
+    documents = _documents(rng, clean)
+    for document in documents:
+        if rng.random() < 0.1:  # a text holding a document's start, escaped
+            document["text"] += " " + rng.choice(TRAPS)
+    no_ids = rng.random() < 0.2
+    for side, name in enumerate(("gold.xml", "system.xml")):
+        blocks = [
+            _xml_document(rng, d, side, clean, no_ids)
+            for d in documents
+            if d["sides"][side] is not None
+        ]
+        if not clean and rng.random() < 0.3:
+            rng.shuffle(blocks)
+        if not clean and rng.random() < 0.05 and blocks:
+            blocks.append(blocks[0])  # a document twice: an error
+        if not clean and rng.random() < 0.05 and blocks:  # outside its passage: an error
+            blocks[-1] = blocks[-1].replace('length="', 'length="9999', 1)
+        if not clean and rng.random() < 0.05 and len(blocks) > 2:  # a tag left open
+            blocks[len(blocks) // 2] = blocks[len(blocks) // 2].replace("</document>", "", 1)
+        if rng.random() < 0.1 and blocks:  # something else between documents
+            blocks.insert(rng.randrange(len(blocks)), "<!-- </document><document> -->")
+        head = rng.choice(["", '<?xml version="1.0" encoding="UTF-8"?>\n'])
+        if rng.random() < 0.5:
+            head += '<!DOCTYPE collection SYSTEM "BioC.dtd">\n'
+        head += "<collection><source>PubTator</source><date>2024</date><key>BioC.key</key>"
+        if rng.random() < 0.3:
+            head += "<infon key='c'>v</infon>"
+        joiner = rng.choice(["", "\n"])
+        text = head + joiner + joiner.join(blocks) + joiner + "</collection>\n"
+        if not clean:
+            roll = rng.random()
+            if roll < 0.05:
+                text = "\ufeff" + text
+            elif roll < 0.1:
+                text = text.replace("\n", "\r\n")
+            elif roll < 0.15:
+                text += "<!-- after the root -->\n"
+        (root / name).write_text(text, encoding="utf-8")
+    return {"gold_format": "bioc-xml", "system_format": "bioc-xml"}
+
+
+def _json_annotation(rng: random.Random, k: int, mention: Any, side: int, no_ids: bool) -> Any:
+    a, b, kind, concept, written = mention
+    infons = {"type": kind}
+    if concept != "-1" and not (no_ids and side == 1):
+        infons["identifier"] = concept
+    item = {"id": f"A{k}", "infons": infons, "text": written,
+            "locations": [{"offset": a, "length": b - a}]}  # fmt: skip
+    return dict(reversed(list(item.items()))) if rng.random() < 0.3 else item
+
+
+def _json_document(
+    rng: random.Random, document: dict[str, Any], side: int, clean: bool, no_ids: bool
+) -> Any:
+    mentions = document["sides"][side]
+    passages, own = _passages(document["text"], mentions, rng.random() < 0.4)
+    k = 0
+    out = []
+    for offset, body, held in passages:
+        items = []
+        for mention in held:
+            k += 1
+            items.append(_json_annotation(rng, k, mention, side, no_ids))
+        passage: dict[str, Any] = {"infons": {"type": "t"}, "offset": offset, "text": body,
+                                   "annotations": items}  # fmt: skip
+        if rng.random() < 0.05:  # a sentence: the checked walk
+            passage = {"offset": offset, "sentences": [
+                {"offset": offset, "text": body, "annotations": items}]}  # fmt: skip
+        out.append(passage)
+    annotations = []
+    for mention in own:
+        k += 1
+        annotations.append(_json_annotation(rng, k, mention, side, no_ids))
+    item: dict[str, Any] = {"id": document["id"], "infons": {}, "passages": out,
+                            "annotations": annotations, "relations": []}  # fmt: skip
+    if not clean and rng.random() < 0.05:
+        item["id"] = rng.choice([None, "", 0])  # no id: named by its position
+    if rng.random() < 0.1:  # a nested object that begins as a document
+        item["infons"]["x"] = rng.choice(TRAPS)
+    keys = list(item)
+    if rng.random() < 0.3:
+        rng.shuffle(keys)
+    return {key: item[key] for key in keys}
+
+
+def _bioc_json(rng: random.Random, root: Path, clean: bool) -> dict[str, Any]:
+    documents = _documents(rng, clean)
+    for document in documents:
+        if rng.random() < 0.1:
+            document["text"] += " " + rng.choice(TRAPS)
+    no_ids = rng.random() < 0.2
+    indent = rng.choice([None, None, 1])
+    ascii_only = rng.random() < 0.5
+    for side, name in enumerate(("gold.json", "system.json")):
+        items = [
+            _json_document(rng, d, side, clean, no_ids)
+            for d in documents
+            if d["sides"][side] is not None
+        ]
+        if not clean and rng.random() < 0.3:
+            rng.shuffle(items)
+        if not clean and rng.random() < 0.05 and items:
+            items.append(items[0])  # a document twice: an error
+        collection: dict[str, Any] = {"source": "PubTator", "date": "", "key": "BioC.key",
+                                      "infons": {}, "documents": items}  # fmt: skip
+        if rng.random() < 0.2:
+            collection = {"documents": items, **{k: v for k, v in collection.items()
+                                                 if k != "documents"}}  # fmt: skip
+        if not clean and rng.random() < 0.1 and items:  # documents-like objects after it
+            other = {**documents[0], "sides": [[], []]}
+            collection["later"] = [_json_document(rng, other, side, True, no_ids)]
+        text = json.dumps(collection, indent=indent, ensure_ascii=ascii_only)
+        if not clean:
+            roll = rng.random()
+            if roll < 0.05:
+                text = "\ufeff" + text
+            elif roll < 0.1:  # a syntax error inside a document
+                at = text.rfind('"offset"')
+                text = text[:at] + "," + text[at:] if at > 0 else text
+            elif roll < 0.15:  # a location outside its passage: an error
+                text = text.replace('"length": ', '"length": 999', 1)
+        (root / name).write_text(text + "\n", encoding="utf-8")
+    return {"gold_format": "bioc-json", "system_format": "bioc-json"}
+
+
+WRITERS = {"bioc-xml": (_xml, "xml"), "bioc-json": (_bioc_json, "json")}
+
+
+@pytest.mark.parametrize("form", list(WRITERS))
+def test_random_bioc_files_give_the_same_bytes_warnings_included(
+    form: str, tmp_path: Path, exact: list[bool]
+) -> None:
+    rng = random.Random(f"bioc-cuts-{form}")
+    writer, suffix = WRITERS[form]
+    kept = clean_total = 0
+    for case in range(CASES):
+        root = tmp_path / str(case)
+        root.mkdir()
+        clean = case % 3 != 0  # clean: may warn, never breaks
+        options = writer(rng, root, clean)
+        if rng.random() < 0.3:  # recognised by each chunk (a warning each, pooled)
+            options = {}
+        options.update(rng.choice(MODES))
+        gold, system = root / f"gold.{suffix}", root / f"system.{suffix}"
+        exact.clear()
+        one = _same("spans", gold, system, rng.choice([150, 400, 1500]), **options)
+        if clean:
+            assert not one.startswith("error"), one
+            clean_total += 1
+            kept += bool(exact) and all(exact)
+    assert kept >= clean_total // 2, (kept, clean_total)
+
+
+def _collection(ids: list[str], text: str) -> str:
+    documents = "".join(
+        f"<document><id>{escape(d)}</id><passage><offset>0</offset><text>{escape(text)}</text>"
+        f'<annotation id="A1"><infon key="type">Chem</infon><location offset="0" length="7"/>'
+        f"<text>Aspirin</text></annotation></passage></document>\n"
+        for d in ids
+    )
+    return f'<?xml version="1.0"?>\n<collection><source/><date/><key/>\n{documents}</collection>\n'
+
+
+def test_a_cut_never_falls_inside_a_bioc_xml_document(tmp_path: Path) -> None:
+    # passage texts (escaped), a CDATA section and a comment hold a document's start and end:
+    # the middle byte falls inside a document; every chunk is whole documents between the
+    # file's own head and tail, and reads as a collection of its own
+    text = "Aspirin </document><document><id>x</id> " * 4
+    xml = _collection([f"d{k}" for k in range(12)], text)
+    xml = xml.replace("<id>d5</id>", "<id>d5</id><!-- </document><document><id>y</id> -->")
+    xml = xml.replace("<text>Aspirin &lt;", "<text><![CDATA[Aspirin </document>]]>&lt;", 1)
+    (tmp_path / "g.xml").write_text(xml, encoding="utf-8")
+    (tmp_path / "s.xml").write_text(xml, encoding="utf-8")
+    chunks = split_bioc_xml(tmp_path / "g.xml", tmp_path / "s.xml", 4)
+    assert chunks is not None and len(chunks) == 4
+    data = xml.encode()
+    from defusedxml.ElementTree import fromstring
+
+    found = []
+    for chunk in chunks:
+        assert chunk.gold_wrap is not None
+        piece = data[chunk.gold_range[0] : chunk.gold_range[1]]
+        assert piece.startswith(b"<document><id>") and piece.rstrip().endswith(b"</document>")
+        root = fromstring((chunk.gold_wrap.head + piece + chunk.gold_wrap.tail).decode())
+        found += [d.findtext("id") for d in root.findall("document")]
+        assert chunk.gold_range == chunk.system_range
+    assert found == [f"d{k}" for k in range(12)]
+    options = {"gold_format": "bioc-xml", "system_format": "bioc-xml"}
+    one = _same("spans", tmp_path / "g.xml", tmp_path / "s.xml", 300, **options)
+    assert '"d11"' in one
+
+
+def test_a_cut_at_a_document_inside_a_comment_is_never_kept(
+    tmp_path: Path, exact: list[bool]
+) -> None:
+    # a commented-out run of documents looks like documents in the bytes: a chunk beginning
+    # inside the comment is not a well-formed collection, so the input is scored in one run
+    fake = "".join(
+        f"</document>\n<document><id>f{k}</id><passage><offset>0</offset><text>Aspirin</text>"
+        "</passage>"
+        for k in range(40)
+    )
+    gold = _collection(["a", "b"], "Aspirin").replace("<id>b</id>", f"<id>b</id><!-- {fake} -->")
+    (tmp_path / "g.xml").write_text(gold, encoding="utf-8")
+    (tmp_path / "s.xml").write_text(_collection(["a", "f20", "b"], "Aspirin"), "utf-8")
+    chunks = split_bioc_xml(tmp_path / "g.xml", tmp_path / "s.xml", 2)
+    assert chunks is not None and len(chunks) == 2  # cut at the commented "f20"
+    options = {"gold_format": "bioc-xml", "system_format": "bioc-xml"}
+    exact.clear()
+    one = _same("spans", tmp_path / "g.xml", tmp_path / "s.xml", 200, **options)
+    assert '"tp": 2' in one and "have no gold file" in one
+    exact.clear()
+    assert _output("spans", tmp_path / "g.xml", tmp_path / "s.xml", 2, **options) == one
+    assert exact == [False]  # the first chunk ends inside the comment: not well-formed
+
+
+def test_a_key_after_the_documents_array_is_never_read_as_documents(
+    tmp_path: Path, exact: list[bool]
+) -> None:
+    # {"documents": [...], "later": [...]}: the file's last "]" closes "later", whose
+    # document-like objects one run ignores; the chunks that hold them say they are not exact
+    def doc(name: str) -> dict[str, Any]:
+        passage = {"offset": 0, "text": "Aspirin", "annotations": [
+            {"id": "A1", "infons": {"type": "Chem"}, "text": "Aspirin",
+             "locations": [{"offset": 0, "length": 7}]}]}  # fmt: skip
+        return {"id": name, "passages": [passage]}
+
+    collection = {"source": "", "documents": [doc(f"d{k}") for k in range(8)],
+                  "later": [doc(f"z{k}") for k in range(8)]}  # fmt: skip
+    text = json.dumps(collection, indent=1)
+    (tmp_path / "g.json").write_text(text, encoding="utf-8")
+    (tmp_path / "s.json").write_text(text, encoding="utf-8")
+    chunks = split_bioc_json(tmp_path / "g.json", tmp_path / "s.json", 4)
+    assert chunks is not None and len(chunks) == 4  # the frame alone cannot tell
+    options = {"gold_format": "bioc-json", "system_format": "bioc-json"}
+    exact.clear()
+    one = _same("spans", tmp_path / "g.json", tmp_path / "s.json", 300, **options)
+    assert '"z0"' not in one and '"d7"' in one
+    assert exact and not any(exact)
+
+
+def test_documents_named_by_their_position_are_named_as_in_the_whole_file(
+    tmp_path: Path, exact: list[bool]
+) -> None:
+    xml = _collection([f"d{k}" for k in range(20)], "Aspirin")
+    for k in (3, 11, 17):  # no id: the k+1-th document is named "k+1"
+        xml = xml.replace(f"<id>d{k}</id>", "")
+    (tmp_path / "g.xml").write_text(xml, encoding="utf-8")
+    (tmp_path / "s.xml").write_text(xml.replace("Chem", "Gene", 5), encoding="utf-8")
+    options = {"gold_format": "bioc-xml", "system_format": "bioc-xml"}
+    exact.clear()
+    one = _same("spans", tmp_path / "g.xml", tmp_path / "s.xml", 300, **options)
+    assert '"12": {' in one and '"18": {' in one
+    assert exact and not all(exact)
+
+
+def test_clean_bioc_files_are_cut_and_the_system_found_by_id(
+    tmp_path: Path, exact: list[bool]
+) -> None:
+    gold = _collection([f"d{k}" for k in range(30)], "Aspirin works")
+    system = _collection(["new", *(f"d{k}" for k in range(30) if k % 7)], "Aspirin works")
+    (tmp_path / "g.xml").write_text(gold, encoding="utf-8")
+    (tmp_path / "s.xml").write_text(system.replace("Chem", "Gene", 3), encoding="utf-8")
+    chunks = split_bioc_xml(tmp_path / "g.xml", tmp_path / "s.xml", 4)
+    assert chunks is not None and len(chunks) >= 2
+    data = (tmp_path / "g.xml").read_bytes(), (tmp_path / "s.xml").read_bytes()
+    for chunk in chunks[1:]:
+        first = [side[r[0] :].split(b"</id>")[0] for side, r in
+                 zip(data, (chunk.gold_range, chunk.system_range), strict=True)]  # fmt: skip
+        assert first[0] == first[1]
+    options = {"gold_format": "bioc-xml", "system_format": "bioc-xml"}
+    with _chunks_of(len(gold) // 5):
+        exact.clear()
+        _output("spans", tmp_path / "g.xml", tmp_path / "s.xml", 2, **options)
+    assert exact and all(exact)
+    one = _same("spans", tmp_path / "g.xml", tmp_path / "s.xml", 500, **options)
+    assert "have no gold file" in one and "have no system file" in one
+
+
+def test_files_whose_format_is_recognised_are_cut_and_say_so_once(
+    tmp_path: Path, exact: list[bool]
+) -> None:
+    xml = _collection([f"d{k}" for k in range(20)], "Aspirin")
+    (tmp_path / "g.xml").write_text(xml, encoding="utf-8")
+    (tmp_path / "s.xml").write_text(xml.replace("Chem", "Gene", 4), encoding="utf-8")
+    lines = [json.dumps({"id": f"d{k}", "text": "Aspirin", "spans": [
+        {"start": 0, "end": 7, "label": "Chem"}]}) for k in range(20)]  # fmt: skip
+    (tmp_path / "g.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "s.jsonl").write_text("\n".join(lines[3:]) + "\n", encoding="utf-8")
+    for gold, system, form in (("g.xml", "s.xml", "bioc-xml"), ("g.jsonl", "s.jsonl", "prodigy")):
+        exact.clear()
+        one = _same("spans", tmp_path / gold, tmp_path / system, 300)
+        assert exact and all(exact)
+        assert one.count(f"read as {form}") == 2, one
