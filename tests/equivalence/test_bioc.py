@@ -41,6 +41,7 @@ import pytest
 
 from annoscore.errors import InputError
 from annoscore.formats import bioc as reader
+from annoscore.formats import bioc_corpus, bioc_json, bioc_tree, bioc_xml
 from annoscore.formats.brat_model import AnnFile
 from tests.equivalence.ids import id_pool
 from tests.oracles.bioc import plain_bioc_read, plain_bioc_xml_facts
@@ -238,30 +239,28 @@ def _declined(rng: random.Random, xml: str, wanted: set[str]) -> str:
     return xml[:at] + new + xml[at + len(old) :]
 
 
+FAST_STEPS = (
+    (bioc_xml, "_scan_xml"),
+    (bioc_json, "_json_block"),
+    (reader, "_scan_xml_corpus"),
+    (reader, "_scan_json_corpus"),
+)
+"""The fast steps, each in the module that calls it (declining one elsewhere would not)."""
+
+
 def _read(text: str, form: str, fast: bool, **options: str) -> reader.BiocCorpus | str:
     """The reading (or its error's message) with the fast steps, or with them declined."""
-    saved = [
-        reader._scan_xml,
-        reader._json_block,
-        reader._scan_xml_corpus,
-        reader._scan_json_corpus,
-    ]
+    saved = [getattr(module, name) for module, name in FAST_STEPS]  # each must exist there
     if not fast:
-        reader._scan_xml = lambda text, *names: None  # type: ignore[assignment]
-        reader._json_block = lambda *arguments: None  # type: ignore[assignment]
-        reader._scan_xml_corpus = lambda *arguments: None  # type: ignore[assignment]
-        reader._scan_json_corpus = lambda *arguments: None  # type: ignore[assignment]
+        for module, name in FAST_STEPS:
+            setattr(module, name, lambda *arguments: None)
     try:
         return reader.read_bioc_text(text, "c.xml", form, **options)
     except InputError as error:
         return f"InputError: {error}"
     finally:
-        (
-            reader._scan_xml,
-            reader._json_block,
-            reader._scan_xml_corpus,
-            reader._scan_json_corpus,
-        ) = saved
+        for (module, name), step in zip(FAST_STEPS, saved, strict=True):
+            setattr(module, name, step)
 
 
 def _facts(corpus: reader.BiocCorpus) -> tuple[list[tuple[object, ...]], list[str]]:
@@ -296,10 +295,10 @@ def test_the_xml_scan_is_the_checked_parse_and_the_plain_reference() -> None:
     scanned = declined = errors = warned = compared = columns = 0
     for case in range(CASES):
         text, wanted, has_own = _collection(rng, case)
-        found = reader._scan_xml(text)
+        found = bioc_xml._scan_xml(text)
         taken = found is not None
         scanned += taken
-        columns += any(isinstance(a, reader._Block) for d in found or [] for a in d.annotations)
+        columns += any(isinstance(a, bioc_tree._Block) for d in found or [] for a in d.annotations)
         if wanted and wanted != {"malformed"}:
             assert not taken, (case, wanted)
             declined += 1
@@ -412,7 +411,8 @@ def test_the_json_columns_are_the_checked_walk_and_the_plain_reference() -> None
             continue
         blocks += any(
             isinstance(p, dict)
-            and reader._json_block(p.get("annotations"), (0, 0), "type", "identifier") is not None
+            and bioc_json._json_block(p.get("annotations"), (0, 0), "type", "identifier")
+            is not None
             for doc in json.loads(text)["documents"]
             for p in doc["passages"]
         )
@@ -767,7 +767,7 @@ def test_the_corpus_scans_are_the_checked_steps_and_the_plain_reference(form: st
 def test_the_corpus_scans_give_every_field_of_a_document_in_order() -> None:
     """The corpus scans build each :class:`~annoscore.formats.bioc.BiocFile` by position
     (:data:`~annoscore.formats.bioc.FILE_FIELDS`): a field added to ``AnnFile`` shows here."""
-    assert tuple(f.name for f in dataclasses.fields(reader.BiocFile)) == reader.FILE_FIELDS
+    assert tuple(f.name for f in dataclasses.fields(reader.BiocFile)) == bioc_tree.FILE_FIELDS
 
 
 def test_the_corpus_scans_read_what_bioc_writers_write() -> None:
@@ -832,7 +832,7 @@ def test_a_declined_file_is_one_pass() -> None:
     is one row (a file they decline costs one pass, not a row per character)."""
     sentence = "<sentence><offset>0</offset><text>" + "x " * 500 + "</text></sentence>"
     xml = f"<document><id>a</id><passage><offset>0</offset>{sentence}</passage></document>"
-    assert len(reader._xml_rows("type", "identifier").findall(xml * 50)) == 2
+    assert len(bioc_corpus._xml_rows("type", "identifier").findall(xml * 50)) == 2
     passage = '{"offset": 0, "text": "x", "sentences": [{"offset": 0}], "annotations": []}'
     text = f'{{"id": "a", "passages": [{passage}]}}, ' * 50
-    assert len(reader._json_rows("type", "identifier").findall(text)) == 2
+    assert len(bioc_corpus._json_rows("type", "identifier").findall(text)) == 2
