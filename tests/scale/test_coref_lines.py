@@ -26,7 +26,7 @@ from annoscore.formats.conll import begin_name
 from tests.equivalence.ids import id_pool
 from tests.scale.test_lines import MULTIPLIER, _same
 
-CASES = max(3, int(30 * MULTIPLIER))
+CASES = max(3, int(18 * MULTIPLIER))
 
 OPTIONS: list[dict[str, Any]] = [
     {},

@@ -29,7 +29,7 @@ from tests.equivalence.ids import id_pool
 from tests.scale.test_lines import _same
 
 MULTIPLIER = float(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1"))
-CASES = max(1, int(16 * MULTIPLIER))
+CASES = max(1, int(10 * MULTIPLIER))
 
 ARRAYS: dict[str, tuple[str, str, list[str | None]]] = {
     "date": ("textDateAnnotations", "dateFormat", ["MM/DD/YYYY", "YYYY", None]),

@@ -29,7 +29,7 @@ from annoscore.tasks.registry import TASKS
 from tests.equivalence.ids import id_pool
 
 MULTIPLIER = float(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1"))
-CASES = max(1, int(40 * MULTIPLIER))
+CASES = max(1, int(24 * MULTIPLIER))
 
 
 @pytest.fixture(autouse=True)

@@ -27,7 +27,7 @@ import annoscore.scale as scale
 from annoscore.scale.cut_tags import split_tag_files
 from tests.scale.test_lines import MULTIPLIER, _output, _same
 
-CASES = max(3, int(24 * MULTIPLIER))
+CASES = max(3, int(16 * MULTIPLIER))
 
 WORDS = ["John", "lives", "in", "New", "York", "-DOCSTART-", "-X-", "ñu", "O", "a|b"]
 TYPES = ["PER", "LOC", "ORG"]
