@@ -254,6 +254,39 @@ class EntityBlock:
         return self._built()[3]
 
 
+class ScanColumns:
+    """The columns of every document of one scan (``block``, each document's rows
+    ``bounds[d]:bounds[d + 1]`` of it), made into Python lists for the whole file at once when a
+    document first asks for one (:meth:`whole`): the types, starts and ends; a reader's
+    subclass adds its own columns (:meth:`column`) and gives each field of a document
+    (``field(name, d)``)."""
+
+    __slots__ = ("block", "bounds", "built")
+
+    def __init__(self, block: EntityBlock, bounds: list[int]) -> None:
+        self.block, self.bounds = block, bounds
+        self.built: dict[str, list[Any]] = {}
+
+    def whole(self, name: str) -> list[Any]:
+        """Column ``name`` of the whole file as a list, built once."""
+        found = self.built.get(name)
+        if found is None:
+            found = self.built[name] = self.column(name)
+        return found
+
+    def column(self, name: str) -> list[Any]:
+        """Column ``name`` built: ``types`` (the type names by row), ``starts``, ``ends``."""
+        import numpy as np
+
+        block = self.block
+        if name == "types":
+            names = np.array(block.type_names or [""], dtype=object)
+            found: list[Any] = names[block.type_codes].tolist()
+            return found
+        rows: list[Any] = getattr(block, name).tolist()
+        return rows
+
+
 class FileRows(NamedTuple):
     """Rows ``lo:hi`` of an :class:`EntityBlock`: one file's entities (a named tuple: a reader
     makes one per document, four times faster than a frozen dataclass)."""

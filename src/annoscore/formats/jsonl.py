@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from annoscore.errors import InputError
-from annoscore.formats.brat_model import AnnFile, EntityBlock, FileRows, LazyRows
+from annoscore.formats.brat_model import AnnFile, EntityBlock, FileRows, LazyRows, ScanColumns
 from annoscore.formats.files import first_line, read_text
 from annoscore.model import AnnotatedDocument, Mention, Span
 
@@ -227,32 +227,17 @@ _IDS: list[str] = []
 """``T1``, ``T2``, ...: the mention ids of a document, shared (grown on demand)."""
 
 
-class _ScanColumns:
+class _ScanColumns(ScanColumns):
     """The columns of every document of one scan, each document's lists made on first use
-    (:class:`_ScannedFile`): the types and offsets as Python lists for the whole file at once,
-    then the document's rows of them."""
+    (:class:`_ScannedFile`)."""
 
-    __slots__ = ("block", "bounds", "built", "numbers", "texts")
+    __slots__ = ("numbers", "texts")
 
     def __init__(
         self, block: EntityBlock, bounds: list[int], texts: _Slices, numbers: list[int]
     ) -> None:
-        self.block, self.bounds, self.texts, self.numbers = block, bounds, texts, numbers
-        self.built: dict[str, list[Any]] = {}
-
-    def _whole(self, name: str) -> list[Any]:
-        found = self.built.get(name)
-        if found is None:
-            import numpy as np
-
-            block = self.block
-            if name == "types":
-                names = np.array(block.type_names or [""], dtype=object)
-                found = names[block.type_codes].tolist()
-            else:  # starts, ends
-                found = getattr(block, name).tolist()
-            self.built[name] = found
-        return found
+        super().__init__(block, bounds)
+        self.texts, self.numbers = texts, numbers
 
     def field(self, name: str, d: int) -> Any:
         """Document ``d``'s value of :class:`~annoscore.formats.brat_model.AnnFile` field
@@ -263,7 +248,7 @@ class _ScanColumns:
                 _IDS.extend(f"T{k}" for k in range(len(_IDS) + 1, hi - lo + 1))
             return _IDS[: hi - lo]
         if name in ("types", "starts", "ends"):
-            return self._whole(name)[lo:hi]
+            return self.whole(name)[lo:hi]
         if name == "texts":
             return LazyRows(self.texts, lo, hi)
         if name == "lines":

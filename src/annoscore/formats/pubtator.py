@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from annoscore.errors import InputError
-from annoscore.formats.brat_model import AnnFile, EntityBlock, FileRows, LazyRows
+from annoscore.formats.brat_model import AnnFile, EntityBlock, FileRows, LazyRows, ScanColumns
 from annoscore.formats.files import first_line, read_text
 from annoscore.model import AnnotatedDocument, Mention, Normalization, Relation, Span
 
@@ -300,12 +300,12 @@ class _Strings:
         return self._built
 
 
-class _ScanColumns:
+class _ScanColumns(ScanColumns):
     """The columns of every document of one scan, made into each document's lists on first
-    use (:class:`_ScannedFile`): the mention ids, types, offsets and lines as Python lists for
-    the whole file at once, then the document's rows of them."""
+    use (:class:`_ScannedFile`): with the types and offsets, the lines, the written mention
+    texts, the concept ids and the relations."""
 
-    __slots__ = ("block", "bounds", "built", "concepts", "lines", "relations", "written")
+    __slots__ = ("concepts", "lines", "relations", "written")
 
     def __init__(
         self,
@@ -316,31 +316,25 @@ class _ScanColumns:
         concepts: _Strings,
         relations: dict[int, tuple[Relation, ...]],
     ) -> None:
-        self.block, self.bounds, self.lines = block, bounds, lines
-        self.written, self.concepts, self.relations = written, concepts, relations
-        self.built: dict[str, list[Any]] = {}
+        super().__init__(block, bounds)
+        self.lines, self.written, self.concepts, self.relations = (
+            lines,
+            written,
+            concepts,
+            relations,
+        )
 
-    def _whole(self, name: str) -> list[Any]:
-        found = self.built.get(name)
-        if found is None:
-            import numpy as np
-
-            block = self.block
-            if name == "types":
-                names = np.array(block.type_names or [""], dtype=object)
-                found = names[block.type_codes].tolist()
-            elif name == "lines":
-                found = self.lines.tolist()
-            else:  # starts, ends
-                found = getattr(block, name).tolist()
-            self.built[name] = found
-        return found
+    def column(self, name: str) -> list[Any]:
+        if name == "lines":
+            found: list[Any] = self.lines.tolist()
+            return found
+        return super().column(name)
 
     def field(self, name: str, d: int) -> Any:
         """Document ``d``'s value of :class:`PubTatorFile` field ``name``."""
         lo, hi = self.bounds[d], self.bounds[d + 1]
         if name in ("types", "starts", "ends", "lines"):
-            return self._whole(name)[lo:hi]
+            return self.whole(name)[lo:hi]
         if name == "ids":
             return _mention_ids(hi - lo)[: hi - lo]
         if name == "texts":
