@@ -55,9 +55,9 @@ rows (a tuple of ten or fifteen groups each: the transposition 4-5 ms, the colum
 kind 2 ms), the offsets made numbers (3 ms), the texts checked (3-4 ms), the 2,000 document
 objects and their slices (3-4 ms); with the collector running, the rows' tuples and the
 documents' lists it traverses (XML 0.3-0.5x more).  ``annoscore spans`` on 2,000 BioC
-documents of 10 annotations a side: XML 0.77 -> 0.55 -> 0.35 s CPU, JSON 0.66 -> 0.60 -> 0.42 s
-(second round: best of 7, alternating with the code before it, load 11: XML 0.45 -> 0.35 s,
-JSON 0.55 -> 0.42 s), output byte for byte the same (and ``score_spans`` on 150 random pairs
+documents of 10 annotations a side: XML 0.77 -> 0.55 -> 0.35 s CPU, JSON 0.66 -> 0.60 -> 0.37 s
+(second round: best of 5, alternating with the code before it, load 2: XML 0.47 -> 0.35 s,
+JSON 0.50 -> 0.37 s), output byte for byte the same (and ``score_spans`` on 150 random pairs
 of the equivalence tests' files in four modes: the same results, errors and warnings).
 
 Then each new reader (the tag file as strings and as codes, PubTator, Prodigy JSONL, BioC JSON
