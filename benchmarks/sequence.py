@@ -38,8 +38,11 @@ BioC since (issue 29; CPU, alternating, best of 7, load 19-21 on 2 CPUs): read a
 ``spans`` scores (``read_bioc_files``), JSON 3.1-3.2x the floor, 2.6-2.7x with the collector
 paused as ``spans`` runs (was 5.0x and 4.8-4.9x), XML 2.6x, 2.4x paused (was 8.7-8.9x and
 7.1-7.2x); read as model objects (``read_bioc``) JSON 4.5x, XML 4.5x.  Then (second round:
-CPU, alternating with the code before it, best of 7, load 10 on 2 CPUs): JSON 1.8x the floor,
-1.8x paused (was 3.6-3.7x and 2.7-2.9x), XML 2.0-2.2x, 1.6-1.7x paused (was 2.8-3.0x and 2.3x):
+CPU, the BioC readers alone, alternating with the code before it, best of 7, load 1 on 2
+CPUs): JSON 1.7-1.8x the floor, 1.7-1.8x paused (was 3.2-3.3x and 2.6x), XML 1.7-1.8x,
+1.5-1.6x paused (was 2.7-2.8x and 2.2-2.3x); in this script's run, after the other readers
+(whose allocations leave the floor's reading faster: XML 21-24 ms, not 26-30 ms), JSON
+2.0-2.1x, 1.9-2.1x paused, XML 2.2-2.6x, 2.0-2.4x paused: 2x met alone, not reliably here.  So:
 a first step reads a whole file of the common layout (the ``bioc`` package's and annoscore's
 writers, the generators here) in one regular-expression pass over its rows (a document's or
 passage's start, an annotation, an end), JSON without ``json.loads`` (the rows are its
@@ -52,9 +55,9 @@ rows (a tuple of ten or fifteen groups each: the transposition 4-5 ms, the colum
 kind 2 ms), the offsets made numbers (3 ms), the texts checked (3-4 ms), the 2,000 document
 objects and their slices (3-4 ms); with the collector running, the rows' tuples and the
 documents' lists it traverses (XML 0.3-0.5x more).  ``annoscore spans`` on 2,000 BioC
-documents of 10 annotations a side: XML 0.77 -> 0.55 -> 0.35 s CPU, JSON 0.66 -> 0.60 -> 0.42 s
-(second round: best of 7, alternating with the code before it, load 11: XML 0.45 -> 0.35 s,
-JSON 0.55 -> 0.42 s), output byte for byte the same (and ``score_spans`` on 150 random pairs
+documents of 10 annotations a side: XML 0.77 -> 0.55 -> 0.35 s CPU, JSON 0.66 -> 0.60 -> 0.37 s
+(second round: best of 5, alternating with the code before it, load 2: XML 0.47 -> 0.35 s,
+JSON 0.50 -> 0.37 s), output byte for byte the same (and ``score_spans`` on 150 random pairs
 of the equivalence tests' files in four modes: the same results, errors and warnings).
 
 Then each new reader (the tag file as strings and as codes, PubTator, Prodigy JSONL, BioC JSON
