@@ -81,14 +81,14 @@ objects (14 ms) and freeing them (about 5 ms), four C-level passes over the span
 documents' columns.  BioC is timed through ``read_bioc_files`` (the columns ``annoscore spans``
 scores, no object per annotation; ``read_bioc`` builds the model objects from them).
 
-Since (issue 29; CPU, alternating, best of 7, load 9-11 on 2 CPUs; running / collector paused):
-the tag file as strings (``read_tags``) 1.7x / 1.6-1.7x the floor, was 3.2-3.3x / 3.5-3.6x
+Since (issue 29; CPU, alternating, best of 5-7, load 9-18 on 2 CPUs; running / collector
+paused): the tag file as strings (``read_tags``) 1.7x / 1.4-1.7x the floor, was 3.2-3.3x / 3.5-3.6x
 (one NumPy pass finds the spaces and line ends, a blank line gets its ``-X- O`` fields in the
 bytes, the whole text is split once, ``-X-`` and ``-DOCSTART-`` looked for only among tokens
-beginning with ``-``, the line numbers a ``range``); PubTator columns 1.7x / 1.6x, was
+beginning with ``-``, the line numbers a ``range``); PubTator columns 1.7-2.0x / 1.6-1.9x, was
 3.1-3.2x / 2.5-2.6x (a document is made with its id, path, text and rows only, its other
 fields from the file's columns on first use; one pass finds the line ends, tabs and ``|``);
-Prodigy JSONL columns 1.9-2.1x / 1.8-1.9x, was 3.6-4.0x / 3.6x (spans written as
+Prodigy JSONL columns 1.9-2.4x / 1.8-1.9x, was 3.6-4.0x / 3.6x (spans written as
 ``json.dumps`` writes plain ones, ``{"start": N, "end": N, "label": "L"}`` in an ASCII file
 without backslashes, are read from the bytes in NumPy and ``json.loads`` reads each line with
 its spans cut out; the documents made as PubTator's).  ``annoscore spans`` end to end (each file
