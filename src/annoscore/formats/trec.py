@@ -237,24 +237,20 @@ def _padded_bytes(path: Path) -> tuple[bytearray, int]:
 
 
 def _padded_range(path: Path, start: int, stop: int) -> tuple[bytearray, int]:
-    """The bytes ``[start, stop)`` of the file at ``path`` (``pread``: nothing else of it)
-    padded as :func:`_padded_bytes` pads a file, read straight into the padded buffer (no
-    copy of them held besides).  A file shorter than ``stop`` gives what it holds."""
+    """The bytes ``[start, stop)`` of the file at ``path`` (nothing else of it) padded as
+    :func:`_padded_bytes` pads a file, read straight into the padded buffer (no copy of them
+    held besides; an unbuffered file's ``readinto``, which every platform has, unlike
+    ``os.preadv``).  A file shorter than ``stop`` gives what it holds."""
     buffer = _empty_padded(stop - start)
     view = memoryview(buffer)
     at = start
-    with reading(path):
-        handle = os.open(path, os.O_RDONLY)
-        try:
-            while at < stop:
-                got = os.preadv(
-                    handle, [view[1 + at - start : 1 + min(stop, at + (1 << 24)) - start]], at
-                )
-                if not got:
-                    break
-                at += got
-        finally:
-            os.close(handle)
+    with reading(path), open(path, "rb", buffering=0) as handle:
+        handle.seek(start)
+        while at < stop:
+            got = handle.readinto(view[1 + at - start : 1 + min(stop, at + (1 << 24)) - start])
+            if not got:
+                break
+            at += got
     if at == stop:
         view.release()
         return buffer, stop - start
