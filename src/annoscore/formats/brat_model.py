@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, Protocol, overload
+from typing import Any, ClassVar, Literal, NamedTuple, Protocol, overload
 
 from annoscore.errors import InputError
 from annoscore.model import (
@@ -285,6 +285,29 @@ class ScanColumns:
             return found
         rows: list[Any] = getattr(block, name).tolist()
         return rows
+
+    def field(self, name: str, d: int) -> Any:
+        """Document ``d``'s value of field ``name`` (each reader's subclass gives its own)."""
+        raise NotImplementedError(name)
+
+
+class ScannedFields:
+    """A document a scan read whose fields in :attr:`LAZY` are made from the scan's columns
+    (``columns``, a :class:`ScanColumns`; the document's place ``number``) when first asked
+    for, then kept: mixed into a reader's file class before it, whose slots hold them."""
+
+    __slots__ = ()
+
+    LAZY: ClassVar[frozenset[str]]
+    columns: ScanColumns
+    number: int
+
+    def __getattr__(self, name: str) -> Any:  # a field not yet set
+        if name not in type(self).LAZY:
+            raise AttributeError(name)
+        value = self.columns.field(name, self.number)
+        object.__setattr__(self, name, value)
+        return value
 
 
 class FileRows(NamedTuple):

@@ -52,7 +52,14 @@ from pathlib import Path
 from typing import Any
 
 from annoscore.errors import InputError
-from annoscore.formats.brat_model import AnnFile, EntityBlock, FileRows, LazyRows, ScanColumns
+from annoscore.formats.brat_model import (
+    AnnFile,
+    EntityBlock,
+    FileRows,
+    LazyRows,
+    ScanColumns,
+    ScannedFields,
+)
 from annoscore.formats.files import first_line, read_text
 from annoscore.model import AnnotatedDocument, Mention, Span
 
@@ -256,14 +263,7 @@ class _ScanColumns(ScanColumns):
         return ()  # normalizations, attributes, relations, events, notes
 
 
-_LAZY = frozenset(
-    {"ids", "types", "starts", "ends", "texts", "lines"}
-    | {"normalizations", "attributes", "relations", "events", "notes"}
-)
-"""The fields of a :class:`_ScannedFile` made on first use."""
-
-
-class _ScannedFile(AnnFile):
+class _ScannedFile(ScannedFields, AnnFile):
     """A document the scan read: an :class:`~annoscore.formats.brat_model.AnnFile` whose id,
     path, text, rows, fragments and warnings are set when read (what the ``spans`` task asks
     of every document) and whose other fields are made from the scan's columns when first
@@ -271,15 +271,11 @@ class _ScannedFile(AnnFile):
 
     __slots__ = ("columns", "number")
 
-    columns: _ScanColumns
-    number: int
-
-    def __getattr__(self, name: str) -> Any:  # a field not yet set
-        if name not in _LAZY:
-            raise AttributeError(name)
-        value = self.columns.field(name, self.number)
-        object.__setattr__(self, name, value)
-        return value
+    LAZY = frozenset(
+        {"ids", "types", "starts", "ends", "texts", "lines"}
+        | {"normalizations", "attributes", "relations", "events", "notes"}
+    )
+    """The fields made on first use."""
 
 
 _START_END_LABEL = itemgetter("start", "end", "label")

@@ -50,7 +50,14 @@ from pathlib import Path
 from typing import Any
 
 from annoscore.errors import InputError
-from annoscore.formats.brat_model import AnnFile, EntityBlock, FileRows, LazyRows, ScanColumns
+from annoscore.formats.brat_model import (
+    AnnFile,
+    EntityBlock,
+    FileRows,
+    LazyRows,
+    ScanColumns,
+    ScannedFields,
+)
 from annoscore.formats.files import first_line, read_text
 from annoscore.model import AnnotatedDocument, Mention, Normalization, Relation, Span
 
@@ -346,29 +353,18 @@ class _ScanColumns(ScanColumns):
         return ()  # normalizations (from the concepts: PubTatorFile.document), attributes, ...
 
 
-_LAZY = frozenset(
-    {"ids", "types", "starts", "ends", "texts", "lines", "concepts"}
-    | {"normalizations", "attributes", "relations", "events", "notes"}
-)
-"""The fields of a :class:`_ScannedFile` made on first use."""
-
-
-class _ScannedFile(PubTatorFile):
+class _ScannedFile(ScannedFields, PubTatorFile):
     """A document the scan read: a :class:`PubTatorFile` whose id, path, text, rows, fragments
     and warnings are set when read (what the ``spans`` task asks of every document) and whose
     other fields are made from the scan's columns when first asked for (then kept)."""
 
     __slots__ = ("columns", "number")
 
-    columns: _ScanColumns
-    number: int
-
-    def __getattr__(self, name: str) -> Any:  # a field not yet set
-        if name not in _LAZY:
-            raise AttributeError(name)
-        value = self.columns.field(name, self.number)
-        object.__setattr__(self, name, value)
-        return value
+    LAZY = frozenset(
+        {"ids", "types", "starts", "ends", "texts", "lines", "concepts"}
+        | {"normalizations", "attributes", "relations", "events", "notes"}
+    )
+    """The fields made on first use."""
 
 
 def _scan_pubtator(
