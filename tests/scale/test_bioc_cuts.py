@@ -28,7 +28,7 @@ import pytest
 
 import annoscore.scale as scale
 from annoscore.scale.cut_xml import split_bioc_json, split_bioc_xml
-from tests.scale.test_lines import MULTIPLIER, _chunks_of, _output, _same
+from tests.scale.test_lines import MULTIPLIER, _chunks_of, _jobs, _output, _same
 from tests.scale.test_span_lines import MODES, _documents
 
 CASES = max(3, int(15 * MULTIPLIER))
@@ -269,7 +269,9 @@ def test_random_bioc_files_give_the_same_bytes_warnings_included(
         options.update(rng.choice(MODES))
         gold, system = root / f"gold.{suffix}", root / f"system.{suffix}"
         exact.clear()
-        one = _same("spans", gold, system, rng.choice([150, 400, 1500]), **options)
+        one = _same(
+            "spans", gold, system, rng.choice([150, 400, 1500]), jobs=_jobs(case), **options
+        )
         if clean:
             assert not one.startswith("error"), one
             clean_total += 1

@@ -24,7 +24,7 @@ import pytest
 import annoscore.scale as scale
 from annoscore.formats.conll import begin_name
 from tests.equivalence.ids import id_pool
-from tests.scale.test_lines import MULTIPLIER, _same
+from tests.scale.test_lines import MULTIPLIER, _jobs, _same
 
 CASES = max(3, int(18 * MULTIPLIER))
 
@@ -141,6 +141,7 @@ def test_random_coreference_files_give_the_same_bytes(tmp_path: Path, exact: lis
             root / "key.conll",
             root / "response.conll",
             rng.choice([80, 300, 900]),
+            jobs=_jobs(case),
             **rng.choice(OPTIONS),
         )
         if clean and not one.startswith("error"):

@@ -26,7 +26,7 @@ import pytest
 import annoscore.scale as scale
 from annoscore.tasks.nlpsandbox import _NOTES
 from tests.equivalence.ids import id_pool
-from tests.scale.test_lines import _same
+from tests.scale.test_lines import _jobs, _same
 
 MULTIPLIER = float(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1"))
 CASES = max(1, int(10 * MULTIPLIER))
@@ -150,10 +150,10 @@ def test_random_json_arrays_give_the_same_bytes_with_1_2_and_3_jobs(
         if rng.random() < 0.2:
             options["tokenizer"] = "whitespace"
         exact.clear()
-        _same(task, gold, system, rng.choice([100, 300, 1000]), **options)
+        _same(task, gold, system, rng.choice([100, 300, 1000]), jobs=_jobs(case), **options)
         if clean:
             clean_total += 1
-            cut += len(exact) == 3 and all(exact)
+            cut += len(exact) == 2 and all(exact)
     assert cut >= clean_total // 2, (cut, clean_total)
 
 

@@ -25,7 +25,7 @@ import pytest
 
 import annoscore.scale as scale
 from tests.equivalence.ids import id_pool
-from tests.scale.test_lines import MULTIPLIER, _chunks_of, _output, _same
+from tests.scale.test_lines import MULTIPLIER, _chunks_of, _jobs, _output, _same
 
 T = TypeVar("T")
 
@@ -214,7 +214,7 @@ def test_random_span_files_give_the_same_bytes_warnings_included(
             else (root / "gold.jsonl", root / "system.jsonl")
         )
         exact.clear()
-        one = _same("spans", gold, system, rng.choice([60, 200, 700]), **options)
+        one = _same("spans", gold, system, rng.choice([60, 200, 700]), jobs=_jobs(case), **options)
         if clean and not one.startswith("error"):
             warned += '"warnings": [\n' in one
             kept += bool(exact) and all(exact)
