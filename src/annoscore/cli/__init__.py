@@ -20,29 +20,34 @@ from typer.core import TyperGroup
 
 from annoscore import __version__
 
-COMMANDS: dict[str, tuple[str, str]] = {
-    "pharmaconer": ("pharmaconer", "PharmaCoNER: sub-track 1 NER offsets, sub-track 2 indexing."),
-    "codiesp": ("codiesp", "CodiEsp: D and P ranked codes (MAP, P/R/F1), X explainable coding."),
-    "nlpsandbox": ("nlpsandbox", "NLP Sandbox PHI annotation: instance, token, type, HIPAA."),
-    "muc": ("muc", "The MUC scorer: TE, TR, ST templates; named entity and coreference SGML."),
-    "are": ("are", "Anaphora Resolution Exercise 2007, tasks 1-4, from XML."),
-    "coref": ("coref", "CoNLL coreference: MUC, B3, CEAFm, CEAFe, BLANC, LEA, CoNLL score."),
-    "spans": ("spans", "Generic span scoring of brat files: six matching modes, SemEval."),
-    "trec": ("trec", "trec_eval-style MAP of a run against qrels."),
-    "conlleval": ("conlleval", "conlleval.pl on BIO-tagged CoNLL files, byte for byte."),
-    "seqeval": (
-        "seqeval",
-        "seqeval's entity scores of tag sequences: default or strict per scheme.",
-    ),
-    "compare": ("compare", "Paired significance tests of several systems on one gold standard."),
-    "report": ("report", "One HTML report of one or several systems on one gold standard."),
-    "convert": ("convert", "Convert between formats (MUC SGML to brat)."),
-    "validate": ("validate", "Check a submission against a task: every problem, file and line."),
-    "codabench": ("codabench", "A Codabench competition bundle: init, score, check."),
-    "collect": ("collect", "Score every team's runs offline: leaderboard, reports, tests."),
-    "demo": ("demo", "Score every registered task on the built-in sample data."),
+COMMANDS: dict[str, str] = {
+    "pharmaconer": "PharmaCoNER: sub-track 1 NER offsets, sub-track 2 indexing.",
+    "codiesp": "CodiEsp: D and P ranked codes (MAP, P/R/F1), X explainable coding.",
+    "nlpsandbox": "NLP Sandbox PHI annotation: instance, token, type, HIPAA.",
+    "muc": "The MUC scorer: TE, TR, ST templates; named entity and coreference SGML.",
+    "are": "Anaphora Resolution Exercise 2007, tasks 1-4, from XML.",
+    "coref": "CoNLL coreference: MUC, B3, CEAFm, CEAFe, BLANC, LEA, CoNLL score.",
+    "spans": "Generic span scoring of brat files: six matching modes, SemEval.",
+    "trec": "trec_eval-style MAP of a run against qrels.",
+    "conlleval": "conlleval.pl on BIO-tagged CoNLL files, byte for byte.",
+    "seqeval": "seqeval's entity scores of tag sequences: default or strict per scheme.",
+    "compare": "Paired significance tests of several systems on one gold standard.",
+    "report": "One HTML report of one or several systems on one gold standard.",
+    "convert": "Convert between formats (MUC SGML to brat).",
+    "validate": "Check a submission against a task: every problem, file and line.",
+    "codabench": "A Codabench competition bundle: init, score, check.",
+    "collect": "Score every team's runs offline: leaderboard, reports, tests.",
+    "demo": "Score every registered task on the built-in sample data.",
 }
-"""Sub-command name -> (module in this package, one-line help for the root help)."""
+"""Sub-command name (its module in this package) -> its one-line help in the root help."""
+
+_SETTINGS: dict[str, Any] = {
+    "add_completion": False,
+    "pretty_exceptions_enable": False,
+    "rich_markup_mode": None,
+    "context_settings": {"help_option_names": ["-h", "--help"]},
+}
+"""The settings of the root group and of every sub-command's."""
 
 
 class LazyGroup(TyperGroup):
@@ -52,23 +57,16 @@ class LazyGroup(TyperGroup):
         return list(COMMANDS)
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        entry = COMMANDS.get(cmd_name)
-        if entry is None:
+        if cmd_name not in COMMANDS:
             return None
-        module = importlib.import_module(f"annoscore.cli.{entry[0]}")
-        holder = typer.Typer(
-            add_completion=False,
-            pretty_exceptions_enable=False,
-            rich_markup_mode=None,
-            context_settings={"help_option_names": ["-h", "--help"]},
-        )
+        module = importlib.import_module(f"annoscore.cli.{cmd_name}")
+        holder = typer.Typer(**_SETTINGS)
         module.register(holder)
         return typer.main.get_group(holder).get_command(ctx, cmd_name)
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
-        rows = [(name, text) for name, (_, text) in COMMANDS.items()]
         with formatter.section("Commands"):
-            formatter.write_dl(rows)
+            formatter.write_dl(list(COMMANDS.items()))
 
 
 app = typer.Typer(
@@ -83,10 +81,7 @@ app = typer.Typer(
         "--bootstrap N. Run 'annoscore demo' to see every task on built-in sample data."
     ),
     no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    **_SETTINGS,
 )
 
 

@@ -56,7 +56,7 @@ from annoscore.cli.codabench_check import (
 from annoscore.cli.codabench_layout import CONFIG
 from annoscore.cli.codabench_score import BundleConfig, score_submission
 from annoscore.cli.codabench_vendor import copy_path, zip_folder
-from annoscore.cli.common import fail, guarded, tell, write_result
+from annoscore.cli.common import SubtaskOptions, fail, guarded, tell, write_result
 
 # --- the commands ---------------------------------------------------------------------------
 
@@ -94,14 +94,7 @@ def register(app: typer.Typer) -> None:
             ),
         ],
         out: Annotated[Path, typer.Option("--out", help="The bundle folder to write.")],
-        option: Annotated[
-            list[str] | None,
-            typer.Option(
-                "--option",
-                help="A task option NAME=VALUE (with sub-tasks: SUBTASK:NAME=VALUE, or "
-                "NAME=VALUE for every sub-task whose task has it).",
-            ),
-        ] = None,
+        option: SubtaskOptions = None,
         zip_: Annotated[
             bool, typer.Option("--zip", help="Also write BUNDLE.zip, ready to upload.")
         ] = False,

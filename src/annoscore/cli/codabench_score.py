@@ -12,11 +12,14 @@ import math
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from annoscore.cli.codabench_layout import KEY_LENGTH, SHORTER
 from annoscore.cli.common import registered, tell
 from annoscore.errors import InputError
+
+if TYPE_CHECKING:
+    from annoscore.result import Result
 
 # --- score ----------------------------------------------------------------------------------
 
@@ -103,6 +106,27 @@ def _items(title: str, items: list[str], cls: str = "") -> str:
     return f"<h2>{html.escape(title)}</h2><ul class='{cls}'>{rows}</ul>"
 
 
+def _detailed(path: Path, title: str, body: str, notes: list[str], warnings: list[str]) -> None:
+    """Write the detailed results page: ``body``, then the notes and the warnings."""
+    page = _page(title, body + _items("Notes", notes) + _items("Warnings", warnings))
+    path.write_text(page, encoding="utf-8")
+
+
+def _scores_html(result: Result, columns: dict[str, str], shown: dict[str, float]) -> str:
+    """A result's signature, each leaderboard column's value (or ``undefined``), its counts."""
+    rows = "".join(
+        f"<tr><td>{html.escape(k)}</td><td>{html.escape(n)}</td>"
+        f"<td>{'undefined' if k not in shown else f'{shown[k]:.4f}'}</td></tr>"
+        for k, n in columns.items()
+    )
+    counts = ", ".join(f"{k} {v}" for k, v in result.counts.as_dict().items())
+    return (
+        f"<p>Signature: <code>{html.escape(str(result.signature))}</code></p>"
+        f"<table><tr><th>column</th><th>score</th><th>value</th></tr>{rows}</table>"
+        f"<p>Counts: {html.escape(counts)}</p>"
+    )
+
+
 def leaderboard_scores(scores: dict[str, Any], columns: dict[str, str]) -> dict[str, float]:
     """The flat ``scores.json``: each column's score when it is a finite number (an undefined
     score is left out).
@@ -155,8 +179,7 @@ def score_submission(
         body = _items(
             f"The submission cannot be scored ({len(problems)} problem(s))", problems, "bad"
         )
-        body += _items("Notes", checked.notes) + _items("Warnings", warnings)
-        detailed.write_text(_page(title, body), encoding="utf-8")
+        _detailed(detailed, title, body, checked.notes, warnings)
         more = (
             f" (and {len(problems) - 1} more: see the detailed results)"
             if len(problems) > 1
@@ -172,27 +195,15 @@ def score_submission(
     left_out = [k for k in columns if k not in written]
     if not written:  # nothing a leaderboard can show: fail, do not write an empty row
         body = _items("No score is defined for this submission", left_out, "bad")
-        body += _items("Notes", checked.notes) + _items("Warnings", warnings)
-        detailed.write_text(_page(title, body), encoding="utf-8")
+        _detailed(detailed, title, body, checked.notes, warnings)
         say("error", f"no score is defined for this submission: {', '.join(left_out)}")
         return 2
     (output_dir / "scores.json").write_text(json.dumps(written, indent=2) + "\n", encoding="utf-8")
     (output_dir / "result.json").write_text(render_json(result), encoding="utf-8")
-    rows = "".join(
-        f"<tr><td>{html.escape(k)}</td><td>{html.escape(n)}</td>"
-        f"<td>{'undefined' if k not in written else f'{written[k]:.4f}'}</td></tr>"
-        for k, n in columns.items()
-    )
-    counts = ", ".join(f"{k} {v}" for k, v in result.counts.as_dict().items())
-    body = (
-        f"<p>Signature: <code>{html.escape(str(result.signature))}</code></p>"
-        f"<table><tr><th>column</th><th>score</th><th>value</th></tr>{rows}</table>"
-        f"<p>Counts: {html.escape(counts)}</p>"
-    )
+    body = _scores_html(result, columns, written)
     if left_out:
         body += _items("Left out of the leaderboard (undefined)", left_out, "bad")
-    body += _items("Notes", checked.notes) + _items("Warnings", warnings)
-    detailed.write_text(_page(title, body), encoding="utf-8")
+    _detailed(detailed, title, body, checked.notes, warnings)
     return 0
 
 
@@ -219,7 +230,6 @@ def _score_subtasks(
     from annoscore.cli.campaign import check, gold_input, prepare, subtask_folders
     from annoscore.cli.compare import parse_options
     from annoscore.report.generic import render_json
-    from annoscore.result import Result
 
     names = list(config.subtasks)
     keep = frozenset(name.lower() for name in names)
@@ -277,8 +287,7 @@ def _score_subtasks(
         body = _items(
             f"The submission cannot be scored ({len(problems)} problem(s))", problems, "bad"
         )
-        body += _items("Notes", notes) + _items("Warnings", warnings)
-        detailed.write_text(_page(title, body), encoding="utf-8")
+        _detailed(detailed, title, body, notes, warnings)
         more = f" (and {len(problems) - 1} more: see the detailed results)" if problems[1:] else ""
         say("error", f"{problems[0]}{more}")
         return 2
@@ -300,22 +309,11 @@ def _score_subtasks(
         mine = leaderboard_scores(dict(result.scores), columns)
         written.update(mine)
         left_out += [k for k in columns if k not in mine]
-        rows = "".join(
-            f"<tr><td>{html.escape(k)}</td><td>{html.escape(n)}</td>"
-            f"<td>{'undefined' if k not in mine else f'{mine[k]:.4f}'}</td></tr>"
-            for k, n in columns.items()
-        )
-        counts = ", ".join(f"{k} {v}" for k, v in result.counts.as_dict().items())
-        body += (
-            f"<h2>{html.escape(name)} ({html.escape(part.task)})</h2>"
-            f"<p>Signature: <code>{html.escape(str(result.signature))}</code></p>"
-            f"<table><tr><th>column</th><th>score</th><th>value</th></tr>{rows}</table>"
-            f"<p>Counts: {html.escape(counts)}</p>"
-        )
+        body += f"<h2>{html.escape(name)} ({html.escape(part.task)})</h2>"
+        body += _scores_html(result, columns, mine)
     if not written:
         body = _items("No score is defined for this submission", left_out, "bad")
-        body += _items("Notes", notes) + _items("Warnings", warnings)
-        detailed.write_text(_page(title, body), encoding="utf-8")
+        _detailed(detailed, title, body, notes, warnings)
         say("error", f"no score is defined for this submission: {', '.join(left_out)}")
         return 2
     absent = [
@@ -329,8 +327,7 @@ def _score_subtasks(
     body += _items("Sub-tasks not entered (their columns are left out)", absent)
     if left_out:
         body += _items("Left out of the leaderboard (undefined)", left_out, "bad")
-    body += _items("Notes", notes) + _items("Warnings", warnings)
-    detailed.write_text(_page(title, body), encoding="utf-8")
+    _detailed(detailed, title, body, notes, warnings)
     return 0
 
 

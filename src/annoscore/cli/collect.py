@@ -39,6 +39,7 @@ from typing import Annotated, Any
 import typer
 
 from annoscore.cli.common import (
+    SubtaskOptions,
     fail,
     guarded,
     progress,
@@ -436,14 +437,7 @@ def register(app: typer.Typer) -> None:
                 "sub-task, or NAME=PATH for each).",
             ),
         ],
-        option: Annotated[
-            list[str] | None,
-            typer.Option(
-                "--option",
-                help="A task option NAME=VALUE (with sub-tasks: SUBTASK:NAME=VALUE, or "
-                "NAME=VALUE for every sub-task whose task has it).",
-            ),
-        ] = None,
+        option: SubtaskOptions = None,
         subtask: Annotated[
             str | None,
             typer.Option("--subtask", help="The sub-task folder to read in each team's runs."),

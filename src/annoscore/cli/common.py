@@ -125,6 +125,15 @@ SeedOption = Annotated[
         rich_help_panel="Confidence intervals",
     ),
 ]
+SubtaskOptions = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        help="A task option NAME=VALUE (with sub-tasks: SUBTASK:NAME=VALUE, or "
+        "NAME=VALUE for every sub-task whose task has it).",
+    ),
+]
+"""``--option`` of the commands that score a bundle of sub-tasks (``codabench``, ``collect``)."""
 
 
 def choice(values: tuple[str, ...] | list[str]) -> dict[str, Any]:

@@ -81,6 +81,17 @@ def write_files(out: Path, planned: list[tuple[Path, str]]) -> None:
         raise
 
 
+def _check_targets(planned: list[tuple[Path, str]], inputs: set[Path], force: bool) -> None:
+    """Refuse (:class:`InputError`) to write over an input, a folder, or a file unless forced."""
+    for path, _ in planned:
+        if path.resolve() in inputs:
+            raise InputError("refusing to overwrite an input file", path)
+        if path.is_dir():
+            raise InputError("is a folder: cannot write the file", path)
+        if path.exists() and not force:
+            raise InputError("exists; use --force to overwrite", path)
+
+
 HELP = (
     "Convert annotation files between formats: annoscore convert FROM TO INPUT OUTPUT (brat, "
     "bioc-xml, bioc-json, pubtator, i2b2-xml, prodigy-jsonl, spacy-jsonl, conll-bio, "
@@ -140,13 +151,7 @@ def register(app: typer.Typer) -> None:
             ann = brat_annotation(document, gids, slots=slots, coreference=coreference)
             planned.append((out / f"{number}.txt", document.text))
             planned.append((out / f"{number}.ann", ann))
-        for path, _ in planned:
-            if path.resolve() in inputs:
-                raise InputError("refusing to overwrite an input file", path)
-            if path.is_dir():
-                raise InputError("is a folder: cannot write the file", path)
-            if path.exists() and not force:
-                raise InputError("exists; use --force to overwrite", path)
+        _check_targets(planned, inputs, force)
         write_files(out, planned)
         tell("note", f"{len(documents)} documents written to {out}")
 
@@ -192,13 +197,7 @@ def _register_format(convert: typer.Typer, source_format: str) -> None:
         for warning in write_warnings(documents, target):
             tell("warning", warning)
         planned = [(output if name == "" else output / name, text) for name, text in files]
-        for path, _ in planned:
-            if path.exists() and path.resolve() == source.resolve():
-                raise InputError("refusing to overwrite an input file", path)
-            if path.is_dir():
-                raise InputError("is a folder: cannot write the file", path)
-            if path.exists() and not force:
-                raise InputError("exists; use --force to overwrite", path)
+        _check_targets(planned, {source.resolve()}, force)
         if len(files) == 1 and files[0][0] == "":
             _write_file(output, files[0][1])
         else:

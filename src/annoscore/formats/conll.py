@@ -225,74 +225,57 @@ class ConllFile:
         out = []
         if self.had_bom:
             out.append(bom_warning([path]))
-        if self.carriage_returns:
-            out.append(
-                ScoreWarning(
-                    "coref.carriage_return",
-                    f"{{count}} line(s) of the {side} hold a carriage return (CR) that does not "
-                    "end a CRLF line end: lines end at LF only, so the CR is read as part of its "
-                    "line, as scorer.pl reads it (a file with CR-only line ends reads as one line)",
-                    self.carriage_returns,
-                    _where(path, list(self.carriage_return_lines)),
-                    tolerated=True,
-                )
-            )
-        if self.ignored_lines:
-            out.append(
-                ScoreWarning(
-                    "coref.outside_document",
-                    f"{{count}} non-blank line(s) of the {side} outside any '#begin document' "
-                    "block ignored, as scorer.pl does",
-                    self.ignored_lines,
-                    _where(path, list(self.ignored_examples)),
-                    tolerated=True,
-                )
-            )
-        if self.split_antecedent_lines:
-            out.append(
-                ScoreWarning(
-                    "coref.split_antecedent",
-                    f"{{count}} split-antecedent annotation(s) '(N+M)' in the {side} discarded, "
-                    "as scorer.pl does",
-                    len(self.split_antecedent_lines),
-                    _where(path, list(self.split_antecedent_lines)),
-                    tolerated=True,
-                )
-            )
-        if self.unreadable_lines:
-            out.append(
-                ScoreWarning(
-                    "coref.unreadable_cell",
-                    f"{{count}} coreference cell(s) of the {side} hold text other than brackets "
-                    "(ASCII-digit ids), '-', '_' or '|'; that text was ignored, as scorer.pl "
-                    "ignores it",
-                    len(self.unreadable_lines),
-                    _where(path, list(self.unreadable_lines)),
-                    tolerated=True,
-                )
-            )
-        if self.unclosed:
-            out.append(
-                ScoreWarning(
-                    "coref.unclosed_document",
-                    f"{{count}} document(s) of the {side} not closed by '#end document' before "
-                    "the end of the file, read up to the end and scored, as scorer.pl does",
-                    len(self.unclosed),
-                    _where(path, [d.line for d in self.unclosed]),
-                    tolerated=True,
-                )
-            )
-        if self.shadowed:
-            out.append(
-                ScoreWarning(
-                    "coref.repeated_document",
-                    f"{{count}} document(s) of the {side} have the name of a later document in "
-                    "the same file and are ignored: the last one is scored, as scorer.pl does",
-                    len(self.shadowed),
-                    _where(path, [d.line for d in self.shadowed]),
-                    tolerated=True,
-                )
-            )
+        unclosed = self.unclosed
+        tolerated = (  # (code, message, count, the lines of the first few)
+            (
+                "carriage_return",
+                f"{{count}} line(s) of the {side} hold a carriage return (CR) that does not "
+                "end a CRLF line end: lines end at LF only, so the CR is read as part of its "
+                "line, as scorer.pl reads it (a file with CR-only line ends reads as one line)",
+                self.carriage_returns,
+                self.carriage_return_lines,
+            ),
+            (
+                "outside_document",
+                f"{{count}} non-blank line(s) of the {side} outside any '#begin document' "
+                "block ignored, as scorer.pl does",
+                self.ignored_lines,
+                self.ignored_examples,
+            ),
+            (
+                "split_antecedent",
+                f"{{count}} split-antecedent annotation(s) '(N+M)' in the {side} discarded, "
+                "as scorer.pl does",
+                len(self.split_antecedent_lines),
+                self.split_antecedent_lines,
+            ),
+            (
+                "unreadable_cell",
+                f"{{count}} coreference cell(s) of the {side} hold text other than brackets "
+                "(ASCII-digit ids), '-', '_' or '|'; that text was ignored, as scorer.pl "
+                "ignores it",
+                len(self.unreadable_lines),
+                self.unreadable_lines,
+            ),
+            (
+                "unclosed_document",
+                f"{{count}} document(s) of the {side} not closed by '#end document' before "
+                "the end of the file, read up to the end and scored, as scorer.pl does",
+                len(unclosed),
+                tuple(d.line for d in unclosed),
+            ),
+            (
+                "repeated_document",
+                f"{{count}} document(s) of the {side} have the name of a later document in "
+                "the same file and are ignored: the last one is scored, as scorer.pl does",
+                len(self.shadowed),
+                tuple(d.line for d in self.shadowed),
+            ),
+        )
+        for code, message, times, lines in tolerated:
+            if times:
+                where = _where(path, list(lines))
+                out.append(ScoreWarning(f"coref.{code}", message, times, where, tolerated=True))
         return out
 
 

@@ -128,6 +128,11 @@ DEFAULT_DEFS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 manual's named entity example (slots in the order of its score report) and one COREF class."""
 
 
+def _exactly(written: Fraction | None, value: float) -> Fraction:
+    """The decimal as written, or the float's own value when none was written."""
+    return written if written is not None else Fraction(value)
+
+
 @dataclass(frozen=True, slots=True)
 class ClassDef:
     """One ``:class_defs`` entry: ``"name  report-name  scored|unscored  map-threshold"``.
@@ -146,9 +151,7 @@ class ClassDef:
     @property
     def threshold_value(self) -> Fraction:
         """The threshold, exactly."""
-        if self.exact_threshold is not None:
-            return self.exact_threshold
-        return Fraction(self.threshold)
+        return _exactly(self.exact_threshold, self.threshold)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,9 +175,7 @@ class SlotDef:
     @property
     def weight_value(self) -> Fraction:
         """The map weight, exactly."""
-        if self.exact_weight is not None:
-            return self.exact_weight
-        return Fraction(self.weight)
+        return _exactly(self.exact_weight, self.weight)
 
 
 @dataclass(frozen=True, slots=True)

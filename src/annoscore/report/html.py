@@ -67,6 +67,18 @@ def _warnings(warnings: Sequence[str]) -> str:
     )
 
 
+def _head(task: str, signature: str, command: str | None) -> list[tuple[str, str]]:
+    """The first rows of a page's summary: task, signature, version and the command line."""
+    rows = [
+        ("task", f"<code>{escape(task)}</code>"),
+        ("signature", f"<code>{escape(signature)}</code>"),
+        ("version", escape(__version__)),
+    ]
+    if command:
+        rows.append(("command", f"<code>{escape(command)}</code>"))
+    return rows
+
+
 def _meta(rows: Sequence[tuple[str, str]]) -> str:
     body = "".join(f"<dt>{escape(k)}</dt><dd>{v}</dd>" for k, v in rows)
     return f'<dl class="meta">{body}</dl>'
@@ -290,13 +302,7 @@ def render_html(
     data = result_data(result)
     documents = len(result.matrix.documents)
     types = len(result.types)
-    meta = [
-        ("task", f"<code>{escape(result.task)}</code>"),
-        ("signature", f"<code>{escape(data['signature'])}</code>"),
-        ("version", escape(__version__)),
-    ]
-    if command:
-        meta.append(("command", f"<code>{escape(command)}</code>"))
+    meta = _head(result.task, data["signature"], command)
     meta.append(("documents", f'<span data-count="documents">{documents}</span>'))
     if types:
         meta.append(("types", f'<span data-count="types">{types}</span>'))
@@ -493,13 +499,7 @@ def render_comparison_html(
         f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
-    meta = [
-        ("task", f"<code>{escape(first.task)}</code>"),
-        ("signature", f"<code>{escape(compared['signature'])}</code>"),
-        ("version", escape(__version__)),
-    ]
-    if command:
-        meta.append(("command", f"<code>{escape(command)}</code>"))
+    meta = _head(first.task, compared["signature"], command)
     meta.append(("systems", escape(", ".join(names))))
     said = set(compared["warnings"])
     summary = _meta(meta) + _warnings(

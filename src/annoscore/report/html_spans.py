@@ -37,9 +37,6 @@ ERRORS_ID = "annoscore-errors"
 BUCKETS_ID = "annoscore-buckets"
 WINDOW = 60
 """Characters of context kept on each side of a mention when texts are cut to windows."""
-GOLD_BYTES, PRED_BYTES = 10, 6
-"""The fewest bytes a gold and a predicted mention take in the embedded data (five and three
-one-digit numbers with their commas), for telling early that the texts cannot all be kept."""
 LONG = 3000
 """Characters beyond which the viewer shows a document as context windows around its errors
 (a box unticked shows the whole text)."""
