@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from annoscore.scale.chunks import LineChunk, Wrap
 from annoscore.scale.cut_json import _Lines
-from annoscore.scale.cut_lines import _mapped, _regular_pair
+from annoscore.scale.cut_lines import _mapped, split_pair
 
 if TYPE_CHECKING:
     from annoscore.formats.conll_bio import TagColumns
@@ -43,60 +43,48 @@ def _docstarts(data: Any, start: int, stop: int) -> int:
 
 
 def split_tag_files(gold: Path, system: Path, parts: int) -> list[LineChunk] | None:
-    """Two tag files cut into at most ``parts`` chunks (more for a large gold file) before
-    ``-DOCSTART-`` lines that follow a blank line: each gold cut the first such line after an
-    even share of the bytes whose line in the system file is one too (the next ones
-    otherwise).  ``None`` when the files are not two distinct regular files of
-    :data:`~annoscore.scale.cut_lines.MIN_LINE_BYTES` or more together, or give one chunk."""
-    parts = _regular_pair(gold, system, parts)
-    if not parts:
-        return None
-    with _mapped(gold, system) as (gold_data, system_data):
-        size = len(gold_data)
+    """Two tag files cut before ``-DOCSTART-`` lines that follow a blank line, at the same line
+    in both files (:func:`~annoscore.scale.cut_lines.split_pair`)."""
+
+    def searches(gold_data: Any, system_data: Any) -> Any:
         gold_lines, system_lines = _Lines(gold_data), _Lines(system_data)
-        cuts: list[tuple[int, int, int]] = []  # gold offset, system offset, lines before
-        last = (0, 0)
-        for n in range(1, parts):
-            at = max(size * n // parts, last[0] + 1) - 2
-            for _ in range(16):  # the next documents when the system's line is not one
-                found = _CUT.search(gold_data, max(0, at))
-                if found is None:
-                    break
-                start = found.start() + 2
-                at = start
-                line = gold_lines.number(start)
-                where = system_lines.start(line)
-                if (
-                    where > last[1]
-                    and start > last[0]
-                    and system_data[where - 2 : where] == b"\n\n"
-                    and _CUT.match(system_data, where - 2) is not None
-                ):
-                    last = (start, where)
-                    cuts.append((start, where, line - 1))
-                    break
-        if not cuts:
-            return None
-        chunks = []
-        begins = [(0, 0, 0), *cuts]
-        ends = [*((c[0], c[1]) for c in cuts), (size, len(system_data))]
-        documents = [0, 0]
-        for (g, s, lines), (g_end, s_end) in zip(begins, ends, strict=True):
-            chunks.append(
-                LineChunk(
-                    str(gold),
-                    str(system),
-                    (g, g_end),
-                    (s, s_end),
-                    lines,
-                    lines,
-                    Wrap(b"", b"", None, documents[0]),
-                    Wrap(b"", b"", None, documents[1]),
+
+        def docstart(at: int, low: int) -> tuple[int, int, int] | None:
+            found = _CUT.search(gold_data, max(0, at - 2))
+            if found is None:
+                return None
+            start = found.start() + 2
+            return start, start + 2, gold_lines.number(start)
+
+        def same(line: int, after: int, near: int) -> int:
+            where = system_lines.start(line)
+            if where > after and _CUT.match(system_data, where - 2) is not None:
+                return where
+            return -1
+
+        return ((0, len(gold_data)), (0, len(system_data))), docstart, same
+
+    cut = split_pair(gold, system, parts, searches)
+    if cut is None:
+        return None
+    chunks, lines = cut
+    documents = [0, 0]  # named by position, before each chunk
+    found = []
+    with _mapped(gold, system) as data:
+        for chunk, line in zip(chunks, [1, *lines], strict=True):
+            gold_wrap, system_wrap = (Wrap(b"", b"", None, n) for n in documents)
+            found.append(
+                replace(
+                    chunk,
+                    gold_line=line - 1,
+                    system_line=line - 1,
+                    gold_wrap=gold_wrap,
+                    system_wrap=system_wrap,
                 )
             )
-            documents[0] += _docstarts(gold_data, g, g_end)
-            documents[1] += _docstarts(system_data, s, s_end)
-    return chunks
+            documents[0] += _docstarts(data[0], *chunk.gold_range)
+            documents[1] += _docstarts(data[1], *chunk.system_range)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
