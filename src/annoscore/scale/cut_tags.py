@@ -36,12 +36,6 @@ _CUT = re.compile(rb"\n\n-DOCSTART-(?=[ \t\n])")
 _DOCSTART = re.compile(rb"(?m)^(?:\xef\xbb\xbf)?-DOCSTART-(?=[ \t\r\n]|\Z)")
 
 
-def _docstarts(data: Any, start: int, stop: int) -> int:
-    """The ``-DOCSTART-`` lines between ``start`` (a line's start) and ``stop`` (as the bytes
-    show them: checked against the chunks' readers, :func:`chained`)."""
-    return sum(1 for _ in _DOCSTART.finditer(data, start, stop))
-
-
 def split_tag_files(gold: Path, system: Path, parts: int) -> list[LineChunk] | None:
     """Two tag files cut before ``-DOCSTART-`` lines that follow a blank line, at the same line
     in both files (:func:`~annoscore.scale.cut_lines.split_pair`)."""
@@ -68,22 +62,15 @@ def split_tag_files(gold: Path, system: Path, parts: int) -> list[LineChunk] | N
     if cut is None:
         return None
     chunks, lines = cut
-    documents = [0, 0]  # named by position, before each chunk
-    found = []
+    documents = [0, 0]  # named by position, before each chunk (as the bytes show them:
+    found = []  # checked against the chunks' readers, chained)
     with _mapped(gold, system) as data:
         for chunk, line in zip(chunks, [1, *lines], strict=True):
-            gold_wrap, system_wrap = (Wrap(b"", b"", None, n) for n in documents)
-            found.append(
-                replace(
-                    chunk,
-                    gold_line=line - 1,
-                    system_line=line - 1,
-                    gold_wrap=gold_wrap,
-                    system_wrap=system_wrap,
-                )
-            )
-            documents[0] += _docstarts(data[0], *chunk.gold_range)
-            documents[1] += _docstarts(data[1], *chunk.system_range)
+            wraps = [Wrap(b"", b"", None, n) for n in documents]
+            found.append(replace(chunk, gold_line=line - 1, system_line=line - 1))
+            found[-1] = replace(found[-1], gold_wrap=wraps[0], system_wrap=wraps[1])
+            for n, side in enumerate((chunk.gold_range, chunk.system_range)):
+                documents[n] += len(_DOCSTART.findall(data[n], *side))
     return found
 
 
