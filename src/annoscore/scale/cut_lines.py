@@ -308,23 +308,25 @@ def _between(
     ]
 
 
-def _regular_pair(gold: Path, system: Path, parts: int) -> int:
+def _regular_pair(gold: Path, system: Path, parts: int, alone: bool = False) -> int:
     """How many chunks two files are cut into (:func:`split_lines`' rule: at least ``parts``,
     more for a large gold file), or 0 when they are not two distinct regular files of
-    :data:`MIN_LINE_BYTES` or more together."""
+    :data:`MIN_LINE_BYTES` or more together (``alone``: one file holding both sides, given
+    twice, of that many bytes)."""
     import stat
 
     try:
         stats = [os.stat(gold), os.stat(system)]
         if not all(stat.S_ISREG(s.st_mode) and s.st_size > 0 for s in stats):
             return 0
-        if os.path.samefile(gold, system):
+        if os.path.samefile(gold, system) != alone:
             return 0
     except OSError:
         return 0
-    if stats[0].st_size + stats[1].st_size < MIN_LINE_BYTES:
+    sizes = (stats[0].st_size, 0 if alone else stats[1].st_size)
+    if sum(sizes) < MIN_LINE_BYTES:
         return 0
-    most = most_gold(stats[0].st_size, stats[1].st_size)
+    most = most_gold(*sizes)
     parts = max(parts, -(-stats[0].st_size // most))
     return parts if parts >= 2 else 0
 
@@ -400,14 +402,16 @@ def split_pair(
     parts: int,
     searches: Searches,
     end: Callable[[Any, int], int] | None = None,
+    alone: bool = False,
 ) -> tuple[list[LineChunk], list[Any]] | None:
     """Two single files cut into at most ``parts`` chunks (more for a large gold file:
     :func:`_regular_pair`) at documents a format's ``searches`` find near even shares of the
     gold bytes (:func:`cut_points`), and each cut's key.  A chunk ends at the next cut's
     document (``end(data, start)``: before it, the JSON array's comma).  Only the bytes
     searched are read (``mmap``).  ``None``: not two distinct regular files of
-    :data:`MIN_LINE_BYTES` or more together, not of the format, or one chunk."""
-    parts = _regular_pair(gold, system, parts)
+    :data:`MIN_LINE_BYTES` or more together (``alone``: one file given twice, holding both
+    sides), not of the format, or one chunk."""
+    parts = _regular_pair(gold, system, parts, alone)
     if not parts:
         return None
     with _mapped(gold, system) as (gold_data, system_data):

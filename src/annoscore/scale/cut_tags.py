@@ -36,9 +36,12 @@ _CUT = re.compile(rb"\n\n-DOCSTART-(?=[ \t\n])")
 _DOCSTART = re.compile(rb"(?m)^(?:\xef\xbb\xbf)?-DOCSTART-(?=[ \t\r\n]|\Z)")
 
 
-def split_tag_files(gold: Path, system: Path, parts: int) -> list[LineChunk] | None:
+def split_tag_files(
+    gold: Path, system: Path, parts: int, alone: bool = False
+) -> list[LineChunk] | None:
     """Two tag files cut before ``-DOCSTART-`` lines that follow a blank line, at the same line
-    in both files (:func:`~annoscore.scale.cut_lines.split_pair`)."""
+    in both files (:func:`~annoscore.scale.cut_lines.split_pair`; ``alone``: one file given
+    twice, conlleval's layout of both sides: :func:`split_tag_file`)."""
 
     def searches(gold_data: Any, system_data: Any) -> Any:
         gold_lines, system_lines = _Lines(gold_data), _Lines(system_data)
@@ -58,7 +61,7 @@ def split_tag_files(gold: Path, system: Path, parts: int) -> list[LineChunk] | N
 
         return ((0, len(gold_data)), (0, len(system_data))), docstart, same
 
-    cut = split_pair(gold, system, parts, searches)
+    cut = split_pair(gold, system, parts, searches, alone=alone)
     if cut is None:
         return None
     chunks, lines = cut
@@ -72,6 +75,12 @@ def split_tag_files(gold: Path, system: Path, parts: int) -> list[LineChunk] | N
             for n, side in enumerate((chunk.gold_range, chunk.system_range)):
                 documents[n] += len(_DOCSTART.findall(data[n], *side))
     return found
+
+
+def split_tag_file(path: Path, same: Path, parts: int) -> list[LineChunk] | None:
+    """One tag file holding gold and system tags (conlleval's layout; ``same`` is ``path``)
+    cut as :func:`split_tag_files` cuts two: each chunk's two ranges are one."""
+    return split_tag_files(path, same, parts, alone=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,16 +111,22 @@ def tag_chunk(path: Path, columns: TagColumns) -> TagChunk | None:
 def chained(sides: Sequence[TagChunk]) -> bool:
     """Whether the chunks of one side (in order) read as the whole file: each after the first
     begins with a ``-DOCSTART-`` document, the documents before each are those found by the
-    chunks before it, and their token lines have as many fields.
+    chunks before it, their token lines have as many fields, and each holds a ``-DOCSTART-``
+    document (a first chunk of the tokens before the first one alone names them by the file,
+    the whole file ``0``).
 
     >>> chained([TagChunk(0, 2, True, 4), TagChunk(2, 1, True, 4)])
     True
     >>> chained([TagChunk(0, 2, True, 4), TagChunk(3, 1, True, 4)])
     False
+    >>> chained([TagChunk(0, 0, False, 4), TagChunk(0, 1, True, 4)])
+    False
     """
     before = 0
     for k, side in enumerate(sides):
         if side.before != before or (k and not side.begins) or side.fields != sides[0].fields:
+            return False
+        if len(sides) > 1 and not side.found:
             return False
         before += side.found
     return True
