@@ -19,17 +19,19 @@ differ is an error of one run).  Otherwise the input is scored in one run.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from annoscore.result import EXAMPLES_SHOWN
 from annoscore.scale.chunks import LineChunk, Wrap
 from annoscore.scale.cut_json import _Lines
 from annoscore.scale.cut_lines import _mapped, split_pair
 
 if TYPE_CHECKING:
     from annoscore.formats.conll_bio import TagColumns
+    from annoscore.result import ScoreWarning
 
 _CUT = re.compile(rb"\n\n-DOCSTART-(?=[ \t\n])")
 """A ``-DOCSTART-`` line after a blank line (the cut is before the ``-``)."""
@@ -130,3 +132,29 @@ def chained(sides: Sequence[TagChunk]) -> bool:
             return False
         before += side.found
     return True
+
+
+def pooled_in_order(
+    warned: Sequence[Sequence[ScoreWarning]],
+    order: Sequence[str],
+    made: Callable[[str, int, tuple[str, ...]], ScoreWarning | None],
+) -> list[ScoreWarning | str] | None:
+    """One run's warnings of the warnings of tag chunks (``warned``, in chunk order): one a
+    code of ``order``, in that order, its counts added and its first examples in chunk order,
+    made by ``made(code, count, examples)`` (``None``: the first chunk's warning with them);
+    ``None`` for a code not in ``order`` or a byte-order mark after the first chunk."""
+    grouped: dict[str, list[ScoreWarning]] = {}
+    for k, warnings in enumerate(warned):
+        for warning in warnings:
+            if warning.code not in order or (warning.code == "formats.bom" and k):
+                return None
+            grouped.setdefault(warning.code, []).append(warning)
+    out: list[ScoreWarning | str] = []
+    for code in order:
+        if found := grouped.get(code):
+            count = sum(w.count for w in found)
+            examples = tuple(e for w in found for e in w.examples)[:EXAMPLES_SHOWN]
+            out.append(
+                made(code, count, examples) or replace(found[0], count=count, examples=examples)
+            )
+    return out

@@ -15,6 +15,7 @@ document where it starts.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -194,14 +195,13 @@ def _result(
     return result.shown(types=True)  # conlleval.pl's report shows every type
 
 
-@chunked(
-    "conlleval",
-    "lines",
-    order="gold-first",
-    details=joined_details,
-    cut_when=lambda *_: split_tag_files,
-    pooled=pooled,
+_CUT = functools.partial(
+    chunked, "conlleval", "lines", order="gold-first", details=joined_details, pooled=pooled
 )
+"""How conlleval's inputs are cut (two tag files, one: before documents)."""
+
+
+@_CUT(cut_when=lambda *_: split_tag_files)
 def score_conlleval(
     gold: Path, system: Path, options: ConllevalOptions = ConllevalOptions()
 ) -> Result:
@@ -244,15 +244,7 @@ def score_conlleval_file(path: Path, options: ConllevalOptions = ConllevalOption
     return _one_file(path, path, options)
 
 
-@chunked(
-    "conlleval",
-    "lines",
-    order="gold-first",
-    details=joined_details,
-    cut_when=lambda *_: split_tag_file,
-    pooled=pooled,
-    scores="annoscore.tasks.conlleval:_one_file",
-)
+@_CUT(cut_when=lambda *_: split_tag_file, scores="annoscore.tasks.conlleval:_one_file")
 def _one_file(path: Path, same: Path, options: ConllevalOptions) -> Result:
     """:func:`score_conlleval_file` of ``path`` (``same``: ``path`` again, both sides' file):
     cut before documents as two tag files are (:func:`~annoscore.scale.cut_tags.split_tag_file`),

@@ -15,11 +15,10 @@ a warning of another kind, or anything else kept, makes the input be scored in o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
-from annoscore.scale.cut_tags import TagChunk, chained
+from annoscore.scale.cut_tags import TagChunk, chained, pooled_in_order
 
 ORDER = (
     "formats.bom",
@@ -56,29 +55,18 @@ def pooled(
         scheme = detected(frozenset().union(*prefixes))
         if len(prefixes) != len(kept) or any(detected(p) is not scheme for p in prefixes):
             return None
-    grouped: dict[str, list[ScoreWarning]] = {}
-    for k, warnings in enumerate(warned):
-        for warning in warnings:
-            if warning.code not in ORDER or (warning.code == "formats.bom" and k):
-                return None
-            grouped.setdefault(warning.code, []).append(warning)
-    out: list[ScoreWarning | str] = []
-    for code in ORDER:
-        found = grouped.get(code)
-        if not found:
-            continue
-        if code == "seqeval.bare-labels":
-            both = [
-                BareTags(
-                    sum(s.count for s in side),
-                    [e for s in side for e in s.first][:EXAMPLES_SHOWN],
-                    next((s.tag for s in side if s.count), ""),
-                )
-                for side in zip(*bare, strict=True)
-            ]
-            out.append(bare_warning(*both))
-        else:
-            count = sum(w.count for w in found)
-            examples = tuple(e for w in found for e in w.examples)[:EXAMPLES_SHOWN]
-            out.append(replace(found[0], count=count, examples=examples))
-    return out
+
+    def made(code: str, count: int, examples: tuple[str, ...]) -> ScoreWarning | None:
+        if code != "seqeval.bare-labels":
+            return None
+        both = [  # each side's tags over the chunks, the first examples the gold side's
+            BareTags(
+                sum(s.count for s in side),
+                [e for s in side for e in s.first][:EXAMPLES_SHOWN],
+                next((s.tag for s in side if s.count), ""),
+            )
+            for side in zip(*bare, strict=True)
+        ]
+        return bare_warning(*both)
+
+    return pooled_in_order(warned, ORDER, made)
