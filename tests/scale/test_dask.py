@@ -106,3 +106,43 @@ def test_random_single_files_give_the_same_bytes_on_a_local_cluster(
                 outcomes.append(f"error: {error}")
         assert outcomes[1] == outcomes[0], case
     assert any(exact)
+
+
+def test_random_tag_files_give_the_same_bytes_on_a_local_cluster(
+    tmp_path: Path, client: Any, monkeypatch: pytest.MonkeyPatch, exact: list[bool]
+) -> None:
+    """seqeval and conlleval on two tag files, and conlleval on one file in its layout, cut
+    before documents and read by the cluster's workers: one process's bytes, cuts kept."""
+    import annoscore.scale as scale
+    from annoscore.tasks.conlleval import ConllevalOptions, score_conlleval_file
+    from tests.scale.test_seqeval_cuts import MODES, _seqeval_files
+    from tests.scale.test_tag_file_cuts import _joined
+
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
+    rng = random.Random("dask-tags")
+    for case in range(4):
+        root = tmp_path / str(case)
+        root.mkdir()
+        _seqeval_files(rng, root, case % 2 == 0)
+        gold, system = root / "gold.conll", root / "system.conll"
+        for task, options in (("seqeval", MODES[case]), ("conlleval", {})):
+            outcomes = []
+            for run in (
+                annoscore.score,
+                functools.partial(annoscore.distributed.score, client=client),
+            ):
+                try:
+                    outcomes.append(_bytes(run(task, gold, system, **options)))
+                except InputError as error:
+                    outcomes.append(f"error: {error}")
+            assert outcomes[1] == outcomes[0], (case, task)
+        chosen = ConllevalOptions(**_joined(random.Random(case), root, case % 2 == 0))
+        outcomes = []
+        for where in (scale.using(1), scale.using(1, client)):
+            with where:
+                try:
+                    outcomes.append(_bytes(score_conlleval_file(root / "tagged.txt", chosen)))
+                except InputError as error:
+                    outcomes.append(f"error: {error}")
+        assert outcomes[1] == outcomes[0], case
+    assert any(exact)

@@ -189,6 +189,7 @@ def chunked(
     elements: JsonDocuments | None = None,
     cut_when: Callable[[Path, Path, Any], Splitter | None] | None = None,
     pooled: Pooled | None = None,
+    scores: str | None = None,
 ) -> Callable[[F], F]:
     """Declare how ``task``'s score function ``(gold, system, options) -> Result`` is cut (see
     the module doc): ``"folders"``, with the order of its warnings' groups
@@ -208,7 +209,8 @@ def chunked(
     lists in document order, a document's gold and system files together
     (:func:`score_folder_chunk`).  With a run of more than one job in force, it scores the
     chunks of its input by the same function and combines them; otherwise, and when the
-    input cannot be cut, it is called as it is."""
+    input cannot be cut, it is called as it is.  ``scores``: the ``module:name`` of the function a
+    chunk of lines runs when it is not the task's score function (conlleval's one file)."""
     if how not in ("folders", "lines", "json"):
         raise ValueError(f"unknown way to cut an input: {how!r}")
     if order not in ("gold-first", "sorted"):
@@ -264,7 +266,7 @@ def chunked(
                     lines = split_lines(Path(gold), Path(system), parts_wanted, cut_by, run.workers)
                 if lines is not None:
                     combined = score_lines(
-                        task, options, run, lines, order, details, finish, pooled
+                        task, options, run, lines, order, details, finish, pooled, scores
                     )
             if combined is None:  # not cut, or not exactly: one run
                 return _one_run(function, gold, system, options)
@@ -347,7 +349,12 @@ def get_options(task: str) -> TaskOptions:
 
 
 def score_line_chunk(
-    task: str, chunk: LineChunk, options: TaskOptions, carry: bool = True, lists: bool = False
+    task: str,
+    chunk: LineChunk,
+    options: TaskOptions,
+    carry: bool = True,
+    lists: bool = False,
+    scores: str | None = None,
 ) -> Part:
     """The chunk function of ``"lines"`` tasks: ``task``'s score function (undecorated) on the
     two files, their readers reading only the chunk's ranges
@@ -359,10 +366,18 @@ def score_line_chunk(
     from annoscore.formats.files import Cut, cut_files, is_url, stand_in
     from annoscore.tasks.registry import get
 
-    function = get(task).score_function()
+    if scores is None:
+        function = get(task).score_function()
+    else:  # another function than the task's (module:name)
+        import importlib
+
+        module, _, name = scores.partition(":")
+        function = getattr(importlib.import_module(module), name)
     function = getattr(function, "__wrapped__", function)
     gold = Cut(*chunk.gold_range, line=max(0, chunk.gold_line))
     system = Cut(*chunk.system_range, line=max(0, chunk.system_line))
+    if chunk.gold == chunk.system:  # one file holds both sides: one range, one reading
+        system = gold
     for cut, wrap in ((gold, chunk.gold_wrap), (system, chunk.system_wrap)):
         if wrap is not None:  # the file's own start and end around the range
             cut.head, cut.tail, cut.check = wrap.head, wrap.tail, wrap.check
@@ -412,8 +427,10 @@ def keep(item: Any) -> None:
         kept.append(item)
 
 
-def _line_part(task: str, options: TaskOptions, lists: bool, carry: bool, chunk: LineChunk) -> Part:
-    return score_line_chunk(task, chunk, options, carry, lists)
+def _line_part(
+    task: str, options: TaskOptions, lists: bool, carry: bool, scores: str | None, chunk: LineChunk
+) -> Part:
+    return score_line_chunk(task, chunk, options, carry, lists, scores)
 
 
 CARRY_CHUNKS = 16
@@ -431,6 +448,7 @@ def score_lines(
     details: Details | None = None,
     finish: Finish | None = None,
     pooled: Pooled | None = None,
+    scores: str | None = None,
 ) -> Result | None:
     """The result of the chunks of lines ``lines`` scored by ``run`` (:func:`combine_lines`),
     or ``None`` when the cut is not exact or a chunk is :func:`unusable` (then the chunks after
@@ -439,7 +457,7 @@ def score_lines(
     from annoscore.formats.files import read_once
 
     carry = len(lines) <= CARRY_CHUNKS
-    score = functools.partial(_line_part, task, options, run.lists, carry)
+    score = functools.partial(_line_part, task, options, run.lists, carry, scores)
     if run.own_process and len(lines) > 1:
         reuse_freed_memory()
     with read_once():  # what every chunk reads alike, once in each process (forked inside)

@@ -11,18 +11,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    pass
+from typing import Any
 
 from annoscore.scale.chunks import LineChunk
-from annoscore.scale.cut_lines import (
-    _between,
-    _mapped,
-    _regular_pair,
-    numbered,
-)
+from annoscore.scale.cut_lines import numbered, split_pair
 
 # --- single files of JSON arrays -------------------------------------------------------------
 
@@ -147,53 +139,40 @@ def split_json(
     elements: JsonDocuments,
     array: Callable[[Any], tuple[int, int] | None] | None = None,
 ) -> list[LineChunk] | None:
-    """Two files each one JSON array of objects (:class:`JsonDocuments`) cut into at most
-    ``parts`` chunks (more when the gold file holds more than :data:`LINE_CHUNK_BYTES` per
-    chunk) at top-level elements found in the bytes: each gold cut is the first element start
-    (:func:`_element_pattern`) after an even share of the bytes, each system cut the first
-    element of the same document after the system cut before (the next gold elements when
-    it has none near; a cut that would not move forward in both is left out).  A chunk is the
-    bytes between two cuts without the comma, read as an array of its own by the task's reader
-    (``[`` and ``]`` around it); only the elements at the cuts are decoded here.  ``None`` as
-    :func:`split_lines` gives it, and when a file is not one UTF-8 array of objects.  That the
-    cut is exact is checked after the chunks are read: each parses as an array only if its
-    bytes are whole top-level elements, and the ids their readers found show every document
-    in one chunk (:func:`combine_lines`).  ``array`` finds where the elements lie in a file
-    whose array is not the whole of it (default: :func:`_json_array_span`)."""
-    parts = _regular_pair(gold, system, parts)
-    if not parts:
-        return None
+    """Two files each one JSON array of objects (:class:`JsonDocuments`) cut at top-level
+    elements (:func:`_element_pattern`; :func:`~annoscore.scale.cut_lines.split_pair`), the
+    system's at the element of the gold one's document.  A chunk is the bytes between two cuts
+    without the comma, read as an array of its own (``[`` and ``]`` around it); only the
+    elements at the cuts are decoded here.  ``None`` also when a file is not one UTF-8 array of
+    objects.  Exact when each chunk parses as an array (whole top-level elements) and the ids
+    its reader found show every document in one chunk (:func:`combine_lines`).  ``array``
+    finds where the elements lie in a file whose array is not the whole of it (default:
+    :func:`_json_array_span`)."""
     pattern = _element_pattern(elements.first_keys)
-    with _mapped(gold, system) as (gold_data, system_data):
-        span = _json_array_span if array is None else array
-        spans = span(gold_data), span(system_data)
-        if spans[0] is None or spans[1] is None:
+    span = _json_array_span if array is None else array
+
+    def searches(gold_data: Any, system_data: Any) -> Any:
+        frames = span(gold_data), span(system_data)
+        if frames[0] is None or frames[1] is None:
             return None
-        (gold_start, gold_end), (system_start, system_end) = spans[0], spans[1]
-        cuts: list[tuple[int, int, int, int]] = []  # gold comma, start; system comma, start
-        last = (gold_start, system_start)
-        for n in range(1, parts):
-            at = max(gold_start + (gold_end - gold_start) * n // parts, last[0] + 1)
-            for _ in range(16):  # the next elements when the system has none of this one
-                found = pattern.search(gold_data, at, gold_end)
-                if found is None:
-                    break
-                document = _element_document(gold_data, found.start(1), elements)
-                where = None
-                if document is not None:
-                    where = _find_element(
-                        system_data, document, pattern, elements, last[1], system_end
-                    )
-                if where is not None:
-                    cuts.append((found.start(), found.start(1), *where))
-                    last = (found.start(1), where[1])
-                    break
-                at = found.start(1) + 1
-        if not cuts:
-            return None
-        begins = [(gold_start, system_start), *((c[1], c[3]) for c in cuts)]
-        ends = [*((c[0], c[2]) for c in cuts), (gold_end, system_end)]
-        return _between(str(gold), str(system), begins, ends)
+        gold_end, system_end = frames[0][1], frames[1][1]
+
+        def element(at: int, low: int) -> tuple[int, int, str | None] | None:
+            found = pattern.search(gold_data, at, gold_end)
+            if found is None:
+                return None
+            start = found.start(1)
+            return start, start + 1, _element_document(gold_data, start, elements)
+
+        def same(document: str, after: int, near: int) -> int:
+            where = _find_element(system_data, document, pattern, elements, after, system_end)
+            return -1 if where is None else where[1]
+
+        return frames, element, same
+
+    # a range ends at the comma before the next one's element (only white space between)
+    cut = split_pair(gold, system, parts, searches, lambda data, at: data.rfind(b",", 0, at))
+    return None if cut is None else cut[0]
 
 
 def _json_id(data: Any, start: int) -> tuple[str | None, bool] | None:
@@ -259,51 +238,44 @@ def _count_newlines(data: Any, start: int, stop: int) -> int:
 
 
 def split_json_lines(gold: Path, system: Path, parts: int) -> list[LineChunk] | None:
-    """Two JSON Lines files of one document a line (Prodigy, spaCy: :mod:`annoscore.formats.
-    jsonl`) cut into at most ``parts`` chunks (more for a large gold file) at lines found in
-    the bytes: each gold cut is the first line near an even share of the bytes, each system cut
-    the line of the same document id (found by searching the system for the id's JSON
-    spelling, each hit's line parsed; a document without an id is named by its line number,
-    so the system's line of that number).  A gold document the system lacks moves the cut to
-    the next one; a cut that would not move forward in both is left out.  The lines before
-    each range are counted (:func:`numbered`): a chunk numbers its lines, and the documents
-    named by them, as the whole file does.  ``None`` as :func:`split_lines` gives it; whether
-    the cut is exact is checked by the ids the chunks' readers found (:func:`exact_cut`)."""
-    parts = _regular_pair(gold, system, parts)
-    if not parts:
-        return None
-    with _mapped(gold, system) as (gold_data, system_data):
+    """Two JSON Lines files of one document a line (:mod:`annoscore.formats.jsonl`) cut before
+    lines (:func:`~annoscore.scale.cut_lines.split_pair`): the system's cut at the line of the
+    gold line's document id (its JSON spellings searched, each hit's line parsed); a document
+    without an id is named by its line number, so the system's line of that number.  The lines
+    before each range are counted (:func:`numbered`): a chunk numbers its lines, and the
+    documents named by them, as the whole file does.  Exact when the ids the chunks' readers
+    found say so (:func:`exact_cut`)."""
+
+    def searches(gold_data: Any, system_data: Any) -> Any:
         size = len(gold_data)
         gold_lines, system_lines = _Lines(gold_data), _Lines(system_data)
-        cuts: list[tuple[int, int]] = []
-        last = (0, 0)
-        for n in range(1, parts):
-            newline = gold_data.find(b"\n", max(size * n // parts, last[0] + 1) - 1)
-            for _ in range(16):  # the next documents when the system has none of this one
-                if newline < 0 or newline + 1 >= size:
-                    break
-                start = newline + 1
-                newline = gold_data.find(b"\n", start)
-                found = _json_id(gold_data, start)
-                if found is None:
-                    continue
-                key, own = found
-                if own and key is not None:
-                    where = _json_line_of(system_data, key, last[1])
-                else:  # named by its line: the system's line of that number, named so too
-                    where = system_lines.start(gold_lines.number(start))
-                    if where < 0 or _json_id(system_data, where) != (None, False):
-                        where = -1
-                if where > last[1] and start > last[0]:
-                    last = (start, where)
-                    cuts.append(last)
-                    break
-        if not cuts:
-            return None
-        chunks = _between(
-            str(gold), str(system), [(0, 0), *cuts], [*cuts, (size, len(system_data))]
-        )
-    return numbered(chunks)
+
+        def line(at: int, low: int) -> tuple[int, int, tuple[str | None, int] | None] | None:
+            newline = gold_data.find(b"\n", at - 1)
+            if newline < 0 or newline + 1 >= size:
+                return None
+            start = newline + 1
+            found = _json_id(gold_data, start)
+            if found is None:
+                return start, start + 1, None
+            key, own = found
+            if own and key is not None:
+                return start, start + 1, (key, 0)
+            return start, start + 1, (None, gold_lines.number(start))  # named by its line
+
+        def same(document: tuple[str | None, int], after: int, near: int) -> int:
+            key, number = document
+            if key is not None:
+                return _json_line_of(system_data, key, after)
+            where = system_lines.start(number)  # the system's line of that number, named so too
+            if where < 0 or _json_id(system_data, where) != (None, False):
+                return -1
+            return where
+
+        return ((0, size), (0, len(system_data))), line, same
+
+    cut = split_pair(gold, system, parts, searches)
+    return None if cut is None else numbered(cut[0])
 
 
 def _json_line_of(data: Any, key: str, after: int) -> int:
@@ -338,46 +310,27 @@ def split_marked(
 ) -> list[LineChunk] | None:
     """Two files whose documents each begin at a marked line (``key_of(line)``: the document's
     key, ``None`` for another line; every such line holds ``word`` followed by the key, as
-    ``#begin document NAME`` does) cut into at most ``parts`` chunks (more for a large gold
-    file) before such lines: each gold cut the first marked line after an even share of the
-    bytes, each system cut the marked line of the same key (the next gold document's when the
-    system has none of this one; a cut that would not move forward in both is left out).  The
-    lines before each range are counted only when a chunk warned (:func:`score_lines`).
-    ``None`` as :func:`split_lines`
-    gives it; whether the cut is exact is checked by the ids the chunks' readers found
-    (:func:`exact_cut`) and by what the chunks say (a task's ``pooled``)."""
-    parts = _regular_pair(gold, system, parts)
-    if not parts:
-        return None
-    with _mapped(gold, system) as (gold_data, system_data):
-        size = len(gold_data)
-        cuts: list[tuple[int, int]] = []
-        last = (0, 0)
-        for n in range(1, parts):
-            at = max(size * n // parts, last[0] + 1)
-            for _ in range(16):  # the next documents when the system has none of this one
-                found = _marked_line(gold_data, word, key_of, at)
-                if found is None:
-                    break
-                start, at, key = found
-                if start <= last[0]:
-                    continue
-                where = last[1]
-                while (hit := _marked_line(system_data, word + key, key_of, where)) is not None:
-                    where = hit[1]
-                    if hit[2] == key and hit[0] > last[1]:
-                        last = (start, hit[0])
-                        cuts.append(last)
-                        break
-                else:
-                    continue
-                break
-        if not cuts:
-            return None
-        chunks = _between(
-            str(gold), str(system), [(0, 0), *cuts], [*cuts, (size, len(system_data))]
-        )
-    return chunks
+    ``#begin document NAME`` does) cut before such lines, the system's at the marked line of
+    the gold one's key (:func:`~annoscore.scale.cut_lines.split_pair`).  Exact when the ids the
+    chunks' readers found (:func:`exact_cut`) and what the chunks say (a task's ``pooled``)
+    say so; their lines are counted only when a chunk warned (:func:`score_lines`)."""
+
+    def searches(gold_data: Any, system_data: Any) -> Any:
+        def marked(at: int, low: int) -> tuple[int, int, bytes] | None:
+            return _marked_line(gold_data, word, key_of, at)
+
+        def same(key: bytes, after: int, near: int) -> int:
+            where = after
+            while (hit := _marked_line(system_data, word + key, key_of, where)) is not None:
+                where = hit[1]
+                if hit[2] == key and hit[0] > after:
+                    return hit[0]
+            return -1
+
+        return ((0, len(gold_data)), (0, len(system_data))), marked, same
+
+    cut = split_pair(gold, system, parts, searches)
+    return None if cut is None else cut[0]
 
 
 def _marked_line(

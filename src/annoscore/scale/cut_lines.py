@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    pass
+from typing import Any
 
 from annoscore.scale.chunks import LineChunk
 from annoscore.scale.folders import _where
@@ -230,18 +227,12 @@ def targets(size: int, parts: int, workers: int = 1, most: int | None = None) ->
 def split_lines(
     gold: Path, system: Path, parts: int, separators: bytes = b"\t", workers: int = 1
 ) -> list[LineChunk] | None:
-    """Two files of lines (a document's id in the first field) cut into at most ``parts``
-    chunks (more when the gold file holds more than :data:`LINE_CHUNK_BYTES` per chunk, or
-    when ``workers`` share them: :func:`targets`) at document boundaries found in the bytes:
-    each gold cut is the first line of a document near its target (after every line of the
-    document before, when they are adjacent), each system cut the first line of that document
-    in the system file, sought near the same share of it (:func:`_find_near`; the next gold
-    document when the system has none; a cut that would not move forward in both is left
-    out).  Only the lines around the cuts are read (``mmap``).  ``None`` when
-    the files are not two distinct regular files of :data:`MIN_LINE_BYTES` or more together,
-    or give one chunk.  Whether the cut is exact is checked after the chunks are read
-    (:func:`combine_lines`), by the ids their readers found.  A URL (or its stand-in) is read
-    through fsspec, the same few lines (:class:`RemoteBytes`)."""
+    """Two files of lines (a document's id in the first field) cut as :func:`split_pair` cuts
+    (its targets from :func:`targets`, shrinking when ``workers`` share them): each gold cut at
+    the first line of a document near its target, the system's at the first line of that
+    document, sought near where the cut before's rate predicts it (:func:`_find_near`).
+    Exact when the ids the chunks' readers found say so (:func:`combine_lines`).  A URL (or
+    its stand-in) is read through fsspec, the same few lines (:class:`RemoteBytes`)."""
     import mmap
 
     urls = _where(gold), _where(system)
@@ -275,32 +266,19 @@ def split_lines(
             for url, size, path in zip(urls, sizes, (gold, system), strict=True)
         )
         size = len(gold_data)
-        cuts: list[tuple[int, int]] = []
-        last = (0, 0)
-        for target in wanted:
-            at = max(target, last[0] + 1)
+
+        def first_of_next(at: int, low: int) -> tuple[int, int, bytes] | None:
             newline = gold_data.find(b"\n", at - 1)
             if newline < 0 or newline + 1 >= size:
-                break
+                return None
             found = _next_run(gold_data, newline + 1, separators)
-            for _ in range(16):  # the next documents when the system has none of this one
-                if found is None:
-                    break
-                start, key = found
-                # the same share of the system, at the rate of the cut before (bytes per
-                # document drift with the ids' length: the whole file's rate put trec's cuts
-                # megabytes away, each searched for from there)
-                near = (
-                    last[1] + (start - last[0]) * last[1] // last[0]
-                    if last[0]
-                    else start * len(system_data) // size
-                )
-                where = _find_near(system_data, key, separators, last[1], near)
-                if where > last[1]:
-                    last = (start, where)
-                    cuts.append(last)
-                    break
-                found = _next_run(gold_data, start, separators)
+            return None if found is None else (found[0], found[0], found[1])
+
+        def system_line(key: bytes, after: int, near: int) -> int:
+            return _find_near(system_data, key, separators, after, near)
+
+        frames = ((0, size), (0, len(system_data)))
+        cuts = [(g, s) for g, s, _ in cut_points(frames, wanted, first_of_next, system_line)]
         if not cuts:
             return None
         return _between(*urls, [(0, 0), *cuts], [*cuts, (size, len(system_data))])
@@ -330,22 +308,124 @@ def _between(
     ]
 
 
-def _regular_pair(gold: Path, system: Path, parts: int) -> int:
+def _regular_pair(gold: Path, system: Path, parts: int, alone: bool = False) -> int:
     """How many chunks two files are cut into (:func:`split_lines`' rule: at least ``parts``,
     more for a large gold file), or 0 when they are not two distinct regular files of
-    :data:`MIN_LINE_BYTES` or more together."""
+    :data:`MIN_LINE_BYTES` or more together (``alone``: one file holding both sides, given
+    twice, of that many bytes)."""
     import stat
 
     try:
         stats = [os.stat(gold), os.stat(system)]
         if not all(stat.S_ISREG(s.st_mode) and s.st_size > 0 for s in stats):
             return 0
-        if os.path.samefile(gold, system):
+        if os.path.samefile(gold, system) != alone:
             return 0
     except OSError:
         return 0
-    if stats[0].st_size + stats[1].st_size < MIN_LINE_BYTES:
+    sizes = (stats[0].st_size, 0 if alone else stats[1].st_size)
+    if sum(sizes) < MIN_LINE_BYTES:
         return 0
-    most = most_gold(stats[0].st_size, stats[1].st_size)
+    most = most_gold(*sizes)
     parts = max(parts, -(-stats[0].st_size // most))
     return parts if parts >= 2 else 0
+
+
+# --- one cutter of two single files ----------------------------------------------------------
+
+GoldSearch = Callable[[int, int], "tuple[int, int, Any] | None"]
+"""``(at, low)`` (``low``: the gold cut before) -> the first gold document start at or after
+about ``at``: ``(start, where to seek the next one, key)`` (``key`` ``None``: no cut there)."""
+
+SystemSearch = Callable[[Any, int, int], int]
+"""``(key, after, near)`` -> the start of the system's document ``key`` after ``after`` (-1:
+none); ``near``: where the cut before's rate predicts it (:func:`_find_near` looks there)."""
+
+Searches = Callable[[Any, Any], "tuple[Frames, GoldSearch, SystemSearch] | None"]
+"""A format's searches of two mapped files (``None``: not of the format) and the frames
+``(start, end)`` of each side's documents."""
+Frames = tuple[tuple[int, int], tuple[int, int]]
+
+
+def cut_points(
+    frames: Frames,
+    wanted: Sequence[int],
+    gold_next: GoldSearch,
+    system_find: SystemSearch,
+) -> list[tuple[int, int, Any]]:
+    """The cuts ``(gold start, system start, key)`` of two files whose documents lie in
+    ``frames``: for each target of ``wanted`` (increasing), the first gold document at or after
+    it (``gold_next``) whose document the system has after the system cut before
+    (``system_find``; else the next of 16 gold documents); each cut moves forward in both.
+
+    >>> gold, system = b"a1 b1 c1 d1 ", b"a22 b22 d22 "
+    >>> def gold_next(at, low):
+    ...     start = gold.find(b" ", at - 1) + 1
+    ...     return (start, start + 1, gold[start : start + 1]) if 0 < start < len(gold) else None
+    >>> def system_find(key, after, near):
+    ...     return system.find(b" " + key, after) + 1 or -1
+    >>> cut_points(((0, 12), (0, 12)), [2, 5], gold_next, system_find)  # no c: d
+    [(3, 4, b'b'), (9, 8, b'd')]
+    """
+    (gold_start, gold_end), (system_start, system_end) = frames
+    cuts: list[tuple[int, int, Any]] = []
+    last = (gold_start, system_start)
+    for target in wanted:
+        at = max(target, last[0] + 1)
+        for _ in range(16):  # the next documents when the system has none of this one
+            found = gold_next(at, last[0])
+            if found is None:
+                break
+            start, at, key = found
+            if key is None or start <= last[0]:
+                continue
+            # the same share of the system, at the rate of the cut before (bytes per
+            # document drift with the ids' length: the whole file's rate put trec's cuts
+            # megabytes away, each searched for from there)
+            near = (
+                last[1] + (start - last[0]) * (last[1] - system_start) // (last[0] - gold_start)
+                if last[0] > gold_start
+                else system_start
+                + (start - gold_start) * (system_end - system_start) // (gold_end - gold_start)
+            )
+            where = system_find(key, last[1], near)
+            if where > last[1]:
+                last = (start, where)
+                cuts.append((start, where, key))
+                break
+    return cuts
+
+
+def split_pair(
+    gold: Path,
+    system: Path,
+    parts: int,
+    searches: Searches,
+    end: Callable[[Any, int], int] | None = None,
+    alone: bool = False,
+) -> tuple[list[LineChunk], list[Any]] | None:
+    """Two single files cut into at most ``parts`` chunks (more for a large gold file:
+    :func:`_regular_pair`) at documents a format's ``searches`` find near even shares of the
+    gold bytes (:func:`cut_points`), and each cut's key.  A chunk ends at the next cut's
+    document (``end(data, start)``: before it, the JSON array's comma).  Only the bytes
+    searched are read (``mmap``).  ``None``: not two distinct regular files of
+    :data:`MIN_LINE_BYTES` or more together (``alone``: one file given twice, holding both
+    sides), not of the format, or one chunk."""
+    parts = _regular_pair(gold, system, parts, alone)
+    if not parts:
+        return None
+    with _mapped(gold, system) as (gold_data, system_data):
+        found = searches(gold_data, system_data)
+        if found is None:
+            return None
+        frames, gold_next, system_find = found
+        (gold_start, gold_end), (system_start, system_end) = frames
+        wanted = [gold_start + (gold_end - gold_start) * n // parts for n in range(1, parts)]
+        cuts = cut_points(frames, wanted, gold_next, system_find)
+        if not cuts:
+            return None
+        at = [(g, s) for g, s, _ in cuts]
+        ends = at if end is None else [(end(gold_data, g), end(system_data, s)) for g, s in at]
+        begins = [(gold_start, system_start), *at]
+        chunks = _between(str(gold), str(system), begins, [*ends, (gold_end, system_end)])
+    return chunks, [key for _, _, key in cuts]

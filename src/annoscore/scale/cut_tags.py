@@ -19,84 +19,70 @@ differ is an error of one run).  Otherwise the input is scored in one run.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from annoscore.result import EXAMPLES_SHOWN
 from annoscore.scale.chunks import LineChunk, Wrap
 from annoscore.scale.cut_json import _Lines
-from annoscore.scale.cut_lines import _mapped, _regular_pair
+from annoscore.scale.cut_lines import _mapped, split_pair
 
 if TYPE_CHECKING:
     from annoscore.formats.conll_bio import TagColumns
+    from annoscore.result import ScoreWarning
 
 _CUT = re.compile(rb"\n\n-DOCSTART-(?=[ \t\n])")
 """A ``-DOCSTART-`` line after a blank line (the cut is before the ``-``)."""
 _DOCSTART = re.compile(rb"(?m)^(?:\xef\xbb\xbf)?-DOCSTART-(?=[ \t\r\n]|\Z)")
 
 
-def _docstarts(data: Any, start: int, stop: int) -> int:
-    """The ``-DOCSTART-`` lines between ``start`` (a line's start) and ``stop`` (as the bytes
-    show them: checked against the chunks' readers, :func:`chained`)."""
-    return sum(1 for _ in _DOCSTART.finditer(data, start, stop))
+def split_tag_files(
+    gold: Path, system: Path, parts: int, alone: bool = False
+) -> list[LineChunk] | None:
+    """Two tag files cut before ``-DOCSTART-`` lines that follow a blank line, at the same line
+    in both files (:func:`~annoscore.scale.cut_lines.split_pair`; ``alone``: one file given
+    twice, conlleval's layout of both sides: :func:`split_tag_file`)."""
 
-
-def split_tag_files(gold: Path, system: Path, parts: int) -> list[LineChunk] | None:
-    """Two tag files cut into at most ``parts`` chunks (more for a large gold file) before
-    ``-DOCSTART-`` lines that follow a blank line: each gold cut the first such line after an
-    even share of the bytes whose line in the system file is one too (the next ones
-    otherwise).  ``None`` when the files are not two distinct regular files of
-    :data:`~annoscore.scale.cut_lines.MIN_LINE_BYTES` or more together, or give one chunk."""
-    parts = _regular_pair(gold, system, parts)
-    if not parts:
-        return None
-    with _mapped(gold, system) as (gold_data, system_data):
-        size = len(gold_data)
+    def searches(gold_data: Any, system_data: Any) -> Any:
         gold_lines, system_lines = _Lines(gold_data), _Lines(system_data)
-        cuts: list[tuple[int, int, int]] = []  # gold offset, system offset, lines before
-        last = (0, 0)
-        for n in range(1, parts):
-            at = max(size * n // parts, last[0] + 1) - 2
-            for _ in range(16):  # the next documents when the system's line is not one
-                found = _CUT.search(gold_data, max(0, at))
-                if found is None:
-                    break
-                start = found.start() + 2
-                at = start
-                line = gold_lines.number(start)
-                where = system_lines.start(line)
-                if (
-                    where > last[1]
-                    and start > last[0]
-                    and system_data[where - 2 : where] == b"\n\n"
-                    and _CUT.match(system_data, where - 2) is not None
-                ):
-                    last = (start, where)
-                    cuts.append((start, where, line - 1))
-                    break
-        if not cuts:
-            return None
-        chunks = []
-        begins = [(0, 0, 0), *cuts]
-        ends = [*((c[0], c[1]) for c in cuts), (size, len(system_data))]
-        documents = [0, 0]
-        for (g, s, lines), (g_end, s_end) in zip(begins, ends, strict=True):
-            chunks.append(
-                LineChunk(
-                    str(gold),
-                    str(system),
-                    (g, g_end),
-                    (s, s_end),
-                    lines,
-                    lines,
-                    Wrap(b"", b"", None, documents[0]),
-                    Wrap(b"", b"", None, documents[1]),
-                )
-            )
-            documents[0] += _docstarts(gold_data, g, g_end)
-            documents[1] += _docstarts(system_data, s, s_end)
-    return chunks
+
+        def docstart(at: int, low: int) -> tuple[int, int, int] | None:
+            found = _CUT.search(gold_data, max(0, at - 2))
+            if found is None:
+                return None
+            start = found.start() + 2
+            return start, start + 2, gold_lines.number(start)
+
+        def same(line: int, after: int, near: int) -> int:
+            where = system_lines.start(line)
+            if where > after and _CUT.match(system_data, where - 2) is not None:
+                return where
+            return -1
+
+        return ((0, len(gold_data)), (0, len(system_data))), docstart, same
+
+    cut = split_pair(gold, system, parts, searches, alone=alone)
+    if cut is None:
+        return None
+    chunks, lines = cut
+    documents = [0, 0]  # named by position, before each chunk (as the bytes show them:
+    found = []  # checked against the chunks' readers, chained)
+    with _mapped(gold, system) as data:
+        for chunk, line in zip(chunks, [1, *lines], strict=True):
+            wraps = [Wrap(b"", b"", None, n) for n in documents]
+            found.append(replace(chunk, gold_line=line - 1, system_line=line - 1))
+            found[-1] = replace(found[-1], gold_wrap=wraps[0], system_wrap=wraps[1])
+            for n, side in enumerate((chunk.gold_range, chunk.system_range)):
+                documents[n] += len(_DOCSTART.findall(data[n], *side))
+    return found
+
+
+def split_tag_file(path: Path, same: Path, parts: int) -> list[LineChunk] | None:
+    """One tag file holding gold and system tags (conlleval's layout; ``same`` is ``path``)
+    cut as :func:`split_tag_files` cuts two: each chunk's two ranges are one."""
+    return split_tag_files(path, same, parts, alone=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,16 +113,48 @@ def tag_chunk(path: Path, columns: TagColumns) -> TagChunk | None:
 def chained(sides: Sequence[TagChunk]) -> bool:
     """Whether the chunks of one side (in order) read as the whole file: each after the first
     begins with a ``-DOCSTART-`` document, the documents before each are those found by the
-    chunks before it, and their token lines have as many fields.
+    chunks before it, their token lines have as many fields, and each holds a ``-DOCSTART-``
+    document (a first chunk of the tokens before the first one alone names them by the file,
+    the whole file ``0``).
 
     >>> chained([TagChunk(0, 2, True, 4), TagChunk(2, 1, True, 4)])
     True
     >>> chained([TagChunk(0, 2, True, 4), TagChunk(3, 1, True, 4)])
+    False
+    >>> chained([TagChunk(0, 0, False, 4), TagChunk(0, 1, True, 4)])
     False
     """
     before = 0
     for k, side in enumerate(sides):
         if side.before != before or (k and not side.begins) or side.fields != sides[0].fields:
             return False
+        if len(sides) > 1 and not side.found:
+            return False
         before += side.found
     return True
+
+
+def pooled_in_order(
+    warned: Sequence[Sequence[ScoreWarning]],
+    order: Sequence[str],
+    made: Callable[[str, int, tuple[str, ...]], ScoreWarning | None],
+) -> list[ScoreWarning | str] | None:
+    """One run's warnings of the warnings of tag chunks (``warned``, in chunk order): one a
+    code of ``order``, in that order, its counts added and its first examples in chunk order,
+    made by ``made(code, count, examples)`` (``None``: the first chunk's warning with them);
+    ``None`` for a code not in ``order`` or a byte-order mark after the first chunk."""
+    grouped: dict[str, list[ScoreWarning]] = {}
+    for k, warnings in enumerate(warned):
+        for warning in warnings:
+            if warning.code not in order or (warning.code == "formats.bom" and k):
+                return None
+            grouped.setdefault(warning.code, []).append(warning)
+    out: list[ScoreWarning | str] = []
+    for code in order:
+        if found := grouped.get(code):
+            count = sum(w.count for w in found)
+            examples = tuple(e for w in found for e in w.examples)[:EXAMPLES_SHOWN]
+            out.append(
+                made(code, count, examples) or replace(found[0], count=count, examples=examples)
+            )
+    return out

@@ -42,7 +42,7 @@ from typing import Any
 
 from annoscore.scale.chunks import LineChunk, Wrap
 from annoscore.scale.cut_json import JsonDocuments, split_json
-from annoscore.scale.cut_lines import _between, _mapped, _regular_pair, numbered
+from annoscore.scale.cut_lines import numbered, split_pair
 
 HEAD_BYTES = 1 << 20
 """A file whose first document starts later than this is not cut (its head is read by every
@@ -118,47 +118,32 @@ def _xml_document_of(data: Any, key: bytes, after: int, end: int) -> int:
 
 
 def split_bioc_xml(gold: Path, system: Path, parts: int) -> list[LineChunk] | None:
-    """Two BioC XML files cut into at most ``parts`` chunks (more for a large gold file) before
-    ``<document>`` elements (the module doc): each gold cut the first document after an even
-    share of the bytes that follows another and begins with its id, each system cut the
-    document of the same id after the system cut before (the next gold documents when it has
-    none; a cut that would not move forward in both is left out).  ``None`` when the files
-    are not two distinct regular files of :data:`~annoscore.scale.cut_lines.MIN_LINE_BYTES`
-    or more together, or not collections of documents as :func:`_xml_frame` finds them, or
-    give one chunk."""
-    parts = _regular_pair(gold, system, parts)
-    if not parts:
-        return None
-    with _mapped(gold, system) as (gold_data, system_data):
+    """Two BioC XML files cut before ``<document>`` elements (the module doc;
+    :func:`~annoscore.scale.cut_lines.split_pair`): at gold documents that follow another and
+    begin with their id, the system's at the document of the same id.  ``None`` also when the
+    files are not collections of documents as :func:`_xml_frame` finds them."""
+
+    def searches(gold_data: Any, system_data: Any) -> Any:
         frames = _xml_frame(gold_data), _xml_frame(system_data)
         if frames[0] is None or frames[1] is None:
             return None
-        (gold_start, gold_end), (system_start, system_end) = frames[0], frames[1]
-        cuts: list[tuple[int, int]] = []
-        last = (gold_start, system_start)
-        for n in range(1, parts):
-            at = max(gold_start + (gold_end - gold_start) * n // parts, last[0] + 1)
-            for _ in range(16):  # the next documents when the system has none of this one
-                found = _XML_DOCUMENT.search(gold_data, at, gold_end)
-                if found is None:
-                    break
-                start, at = found.start(), found.end()
-                if not _after_document(gold_data, start, last[0]):
-                    continue
-                where = _xml_document_of(system_data, found.group(1), last[1], system_end)
-                if where > last[1]:
-                    last = (start, where)
-                    cuts.append(last)
-                    break
-        if not cuts:
-            return None
-        chunks = _between(
-            str(gold),
-            str(system),
-            [(gold_start, system_start), *cuts],
-            [*cuts, (gold_end, system_end)],
-        )
-    return _wrapped(chunks, None)
+        gold_end, system_end = frames[0][1], frames[1][1]
+
+        def document(at: int, low: int) -> tuple[int, int, bytes | None] | None:
+            found = _XML_DOCUMENT.search(gold_data, at, gold_end)
+            if found is None:
+                return None
+            start = found.start()
+            following = _after_document(gold_data, start, low)
+            return start, found.end(), found.group(1) if following else None
+
+        def same(key: bytes, after: int, near: int) -> int:
+            return _xml_document_of(system_data, key, after, system_end)
+
+        return frames, document, same
+
+    cut = split_pair(gold, system, parts, searches)
+    return None if cut is None else _wrapped(cut[0], None)
 
 
 # --- BioC JSON -------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ document where it starts.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,7 +35,7 @@ from annoscore.metrics.conlleval import conlleval_counts, split_tag
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning
 from annoscore.scale import chunked, keep, keeping
-from annoscore.scale.cut_tags import split_tag_files, tag_chunk
+from annoscore.scale.cut_tags import split_tag_file, split_tag_files, tag_chunk
 from annoscore.tasks.conlleval_chunks import joined_details, pooled
 from annoscore.tasks.registry import get
 
@@ -194,14 +195,13 @@ def _result(
     return result.shown(types=True)  # conlleval.pl's report shows every type
 
 
-@chunked(
-    "conlleval",
-    "lines",
-    order="gold-first",
-    details=joined_details,
-    cut_when=lambda *_: split_tag_files,
-    pooled=pooled,
+_CUT = functools.partial(
+    chunked, "conlleval", "lines", order="gold-first", details=joined_details, pooled=pooled
 )
+"""How conlleval's inputs are cut (two tag files, one: before documents)."""
+
+
+@_CUT(cut_when=lambda *_: split_tag_files)
 def score_conlleval(
     gold: Path, system: Path, options: ConllevalOptions = ConllevalOptions()
 ) -> Result:
@@ -241,7 +241,18 @@ def score_conlleval(
 def score_conlleval_file(path: Path, options: ConllevalOptions = ConllevalOptions()) -> Result:
     """conlleval.pl's scores of one file in its layout (the gold tag, then the guessed tag, in
     the last two fields): :func:`score_conlleval` otherwise."""
+    return _one_file(path, path, options)
+
+
+@_CUT(cut_when=lambda *_: split_tag_file, scores="annoscore.tasks.conlleval:_one_file")
+def _one_file(path: Path, same: Path, options: ConllevalOptions) -> Result:
+    """:func:`score_conlleval_file` of ``path`` (``same``: ``path`` again, both sides' file):
+    cut before documents as two tag files are (:func:`~annoscore.scale.cut_tags.split_tag_file`),
+    each chunk read once for both sides."""
     columns = read_tags(path, delimiter=options.delimiter, columns=(-2, -1))
+    if keeping():  # a chunk of the file (annoscore.scale): its documents, what it found
+        saw(path, (d.name for d in columns.documents))
+        keep((tag_chunk(path, columns), tag_chunk(path, columns)))
     return _result(columns, columns.columns[0], columns.columns[1], options, columns)
 
 

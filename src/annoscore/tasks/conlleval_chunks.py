@@ -13,12 +13,11 @@ makes the input be scored in one run.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from annoscore.metrics.conlleval import ConllevalDetails
-from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
-from annoscore.scale.cut_tags import TagChunk, chained
+from annoscore.result import ScoreWarning
+from annoscore.scale.cut_tags import TagChunk, chained, pooled_in_order
 
 ORDER = (
     "conlleval.crlf",
@@ -58,21 +57,10 @@ def pooled(
         tokens, right = tokens + counted[0].tokens, right + counted[0].right
     if not (chained(sides[0]) and chained(sides[1])):
         return None
-    grouped: dict[str, list[ScoreWarning]] = {}
-    for k, warnings in enumerate(warned):
-        for warning in warnings:
-            if warning.code not in ORDER or (warning.code == "formats.bom" and k):
-                return None
-            grouped.setdefault(warning.code, []).append(warning)
-    out: list[ScoreWarning | str] = []
-    for code in ORDER:
-        found = grouped.get(code)
-        if not found:
-            continue
-        count = sum(w.count for w in found)
-        examples = tuple(e for w in found for e in w.examples)[:EXAMPLES_SHOWN]
-        if code == "conlleval.docstart":
-            out.append(docstart_warning(count, tokens, right, examples))
-        else:
-            out.append(replace(found[0], count=count, examples=examples))
-    return out
+
+    def made(code: str, count: int, examples: tuple[str, ...]) -> ScoreWarning | None:
+        if code != "conlleval.docstart":
+            return None
+        return docstart_warning(count, tokens, right, examples)
+
+    return pooled_in_order(warned, ORDER, made)

@@ -22,9 +22,11 @@ IOB1: such data needs ``--scheme iob1``).
 
 from __future__ import annotations
 
+import functools
 import json
+import sys
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,7 +42,7 @@ from annoscore.formats.conll_bio import (
     tag_codes,
     tag_codes_of,
 )
-from annoscore.formats.files import bom_warning, read_text
+from annoscore.formats.files import bom_warning, first_line, read_text, saw, url_of
 from annoscore.metrics.seqeval import (
     Mode,
     Scheme,
@@ -56,6 +58,8 @@ from annoscore.tasks.registry import get
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+    from annoscore.scale import Splitter
 
     IntArray = npt.NDArray[np.int64]
     BoolArray = npt.NDArray[np.bool_]
@@ -141,15 +145,15 @@ class _Tokens:
 
     def where(self, t: int) -> str:
         """Item ``t``'s place, as a user finds it: ``path:line``, or sentence and token."""
-        if self.lines:
-            return f"{self.path}:{t + 1}"
+        if self.lines:  # a chunk's lines numbered as in the whole file (annoscore.scale)
+            return f"{self.path}:{t + first_line(self.path)}"
         k, first = self._sentence_of(t)
         return f"{self.path}: sentence {k + 1} token {t - first + 1}"
 
     def error(self, t: int, message: str) -> InputError:
         """An error about item ``t``, naming its file and line (or sentence and token)."""
         if self.lines:
-            return InputError(message, self.path, t + 1)
+            return InputError(message, self.path, t + first_line(self.path))
         k, first = self._sentence_of(t)
         return InputError(f"{message} (sentence {k + 1} token {t - first + 1})", self.path)
 
@@ -273,11 +277,30 @@ def _read(gold: Path, system: Path) -> _Tokens:
         return _Tokens.of_sentences(gold_sentences, guess_sentences, str(gold), gold.name)
     gold_columns = read_tags(gold, delimiter=None, columns=(-1,))
     system_columns = read_tags(system, delimiter=None, columns=(-1,))
+    if _keeping():  # a chunk of the files (annoscore.scale): its documents, what it found
+        from annoscore.scale.cut_tags import tag_chunk
+
+        saw(gold, (d.name for d in gold_columns.documents))
+        saw(system, (d.name for d in system_columns.documents))
+        _keep((tag_chunk(gold, gold_columns), tag_chunk(system, system_columns)))
     system_columns = pair_tag_files(gold_columns, system_columns)
     tags, (gold_codes, system_codes) = tag_codes(gold_columns.columns[0], system_columns.columns[0])
     boms = tuple(c.path for c in (gold_columns, system_columns) if c.bom)
     read = tag_codes_of(gold_columns)
     return _from_codes(tags, gold_codes, system_codes, read, str(gold), *boms)
+
+
+def _keeping() -> bool:
+    """:func:`annoscore.scale.keeping` (a chunk is scored only where it was imported: the
+    command's start-up does not import it for one process)."""
+    scale = sys.modules.get("annoscore.scale")
+    return scale is not None and bool(scale.keeping())
+
+
+def _keep(item: object) -> None:
+    """:func:`annoscore.scale.keep` (nothing outside a chunk)."""
+    if _keeping():
+        sys.modules["annoscore.scale"].keep(item)
 
 
 def _sets(*names: str) -> frozenset[frozenset[str]]:
@@ -294,6 +317,18 @@ _DETECTED = (
 IOBESLU), and the scheme it picks; any other set (``{I, O}``: IOB1 data; ``{O, S}``) it refuses."""
 
 
+@dataclass(frozen=True, slots=True)
+class GoldPrefixes:
+    """The first characters of a chunk's gold tags (what the scheme is detected from)."""
+
+    prefixes: frozenset[str]
+
+
+def detected(prefixes: frozenset[str]) -> Scheme | None:
+    """The scheme seqeval detects from these gold prefixes (``None``: none)."""
+    return next((scheme for scheme, accepted in _DETECTED if prefixes in accepted), None)
+
+
 def detect_scheme(sentences: Sequence[Sequence[str]], path: str) -> Scheme:
     """The scheme seqeval's auto-detection picks from these tags' prefixes: IOB2, IOE2, IOBES
     or BILOU; an :class:`InputError` when none fits (IOB1 is never detected).
@@ -301,10 +336,11 @@ def detect_scheme(sentences: Sequence[Sequence[str]], path: str) -> Scheme:
     >>> detect_scheme([["B-X", "I-X", "O"]], "x")
     <Scheme.iob2: 'iob2'>
     """
-    prefixes = {tag[:1] for sentence in sentences for tag in sentence}
-    for scheme, accepted in _DETECTED:
-        if prefixes in accepted:
-            return scheme
+    prefixes = frozenset(tag[:1] for sentence in sentences for tag in sentence)
+    _keep(GoldPrefixes(prefixes))  # a chunk (annoscore.scale): the pooling detects from all
+    scheme = detected(prefixes)
+    if scheme is not None:
+        return scheme
     shown = ", ".join(sorted(p or "''" for p in prefixes))
     raise InputError(
         f"cannot detect the tagging scheme from the gold prefixes ({shown}): seqeval detects "
@@ -413,29 +449,16 @@ def _count(tokens: _Tokens, options: SeqevalOptions, path: str) -> Result:
             import numpy as np
 
             codes = [k for k, tag in enumerate(tokens.tags) if tag in bare]
-            t = _first(tokens, bare)[0]
-            shown = next(
-                tag
-                for tag in (tokens.tags[tokens.gold[t]], tokens.tags[tokens.guess[t]])
-                if tag in bare
-            )
-            examples = tuple(dict.fromkeys(tokens.where(t) for t in _first(tokens, bare)))
             token = tokens.token()
-            counted = int(
-                np.count_nonzero(np.isin(tokens.gold, codes) & token)
-                + np.count_nonzero(np.isin(tokens.guess, codes) & token)
-            )
-            warnings.append(
-                ScoreWarning(
-                    "seqeval.bare-labels",
-                    "{count} tags have no prefix and hyphen: seqeval reads a bare label "
-                    f"character by character ({shown!r}: prefix {shown[:1]!r}, type "
-                    f"{shown[1:] or '_'!r}), so identical bare tags score 1.0 where conlleval "
-                    "finds no phrase",
-                    counted,
-                    examples,
+            sides = []
+            for side in (tokens.gold, tokens.guess):  # each side's first tokens and tag
+                hit = np.flatnonzero(np.isin(side, codes) & token)
+                first = [tokens.where(t) for t in hit[:EXAMPLES_SHOWN].tolist()]
+                sides.append(
+                    BareTags(len(hit), first, tokens.tags[side[hit[0]]] if len(hit) else "")
                 )
-            )
+            _keep(tuple(sides))  # a chunk (annoscore.scale): what the pooling needs
+            warnings.append(bare_warning(*sides))
     else:
         gold = tokens.strings(tokens.gold)
         sentences = [gold[a:b] for a, b in tokens.sentences()]
@@ -444,11 +467,49 @@ def _count(tokens: _Tokens, options: SeqevalOptions, path: str) -> Result:
     result = get("seqeval").result(
         options, dict(zip(tokens.names, per_doc, strict=True)), warnings=warnings
     )
+    return with_report(result)
+
+
+def with_report(result: Result, *_: object) -> Result:
+    """``result`` with seqeval's report of its corpus counts (its ``extra``)."""
     per_type = {
         kind: (int(c["tp"]), int(c["fp"]), int(c["fn"]))
         for kind, c in type_counts(result.matrix.total()).items()
     }
     return result.with_extra(seqeval=classification_report(per_type))
+
+
+@dataclass(frozen=True, slots=True)
+class BareTags:
+    """One side's tokens whose tag is a bare label: how many, the places of the first
+    :data:`EXAMPLES_SHOWN` and the first one's tag."""
+
+    count: int
+    first: list[str]
+    tag: str
+
+
+def bare_warning(gold: BareTags, guess: BareTags) -> ScoreWarning:
+    """The warning for bare labels: the first examples the gold side's first, the first
+    tag shown the gold side's when it has one."""
+    shown = gold.tag if gold.count else guess.tag
+    examples = (gold.first + guess.first)[:EXAMPLES_SHOWN]
+    return ScoreWarning(
+        "seqeval.bare-labels",
+        "{count} tags have no prefix and hyphen: seqeval reads a bare label "
+        f"character by character ({shown!r}: prefix {shown[:1]!r}, type "
+        f"{shown[1:] or '_'!r}), so identical bare tags score 1.0 where conlleval "
+        "finds no phrase",
+        gold.count + guess.count,
+        tuple(dict.fromkeys(examples)),
+    )
+
+
+def _tag_files(gold: Path, system: Path, options: SeqevalOptions) -> Splitter | None:
+    """Two tag files are cut before documents (:mod:`annoscore.scale.cut_tags`), JSON not."""
+    from annoscore.scale.cut_tags import split_tag_files
+
+    return None if ".json" in (gold.suffix, system.suffix) else split_tag_files
 
 
 def score_seqeval(gold: Path, system: Path, options: SeqevalOptions = SeqevalOptions()) -> Result:
@@ -466,7 +527,35 @@ def score_seqeval(gold: Path, system: Path, options: SeqevalOptions = SeqevalOpt
     >>> r.counts["tp"], r.counts["fp"], r.counts["fn"], round(r.score, 4)
     (5, 2, 1, 0.7692)
     """
+    if "annoscore.scale" in sys.modules or url_of(gold) or url_of(system):
+        return _cut()(gold, system, options)
+    return _whole(gold, system, options)  # no run set: annoscore.scale not imported (20 ms)
+
+
+def _whole(gold: Path, system: Path, options: SeqevalOptions = SeqevalOptions()) -> Result:
     return _count(_read(gold, system), options, str(system))
+
+
+score_seqeval.__wrapped__ = _whole  # type: ignore[attr-defined]  # a chunk's function
+score_seqeval.cuts_urls = True  # type: ignore[attr-defined]
+
+
+@functools.cache
+def _cut() -> Callable[[Path, Path, SeqevalOptions], Result]:
+    """The whole input's score function, cut into chunks as the run in force asks
+    (:func:`~annoscore.scale.chunked`): two tag files before documents."""
+    from annoscore.scale import chunked
+    from annoscore.tasks import seqeval_chunks
+
+    cut = chunked(
+        "seqeval",
+        "lines",
+        order="gold-first",
+        cut_when=_tag_files,
+        pooled=seqeval_chunks.pooled,
+        finish=with_report,
+    )
+    return cut(_whole)
 
 
 def score_seqeval_file(

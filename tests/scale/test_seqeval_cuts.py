@@ -1,0 +1,146 @@
+"""``annoscore seqeval`` on two CoNLL tag files cut before documents (:mod:`annoscore.scale.
+cut_tags`, :mod:`annoscore.tasks.seqeval_chunks`): random adversarial files scored with
+``--jobs`` 1, 2 and 3 and with one process scoring small chunks one after the other give
+identical bytes (JSON with documents, types and seqeval's report; the command line's text),
+warnings and errors included.
+
+The files are those of the conlleval cuts (``tests/scale/test_tag_cuts.py``: ``-DOCSTART-``
+lines named or not, inside sentences, runs of blank lines, a byte-order mark, carriage returns,
+documents named twice, other numbers of fields, the system unlike the gold), with bare labels
+and IOBES tags in either side, in default mode and strict mode with the scheme given or
+detected; in strict mode some documents hold only ``O`` or ``I-`` tags, so that a chunk alone
+detects another scheme than the whole (or none) and the input is scored in one run.
+``ANNOSCORE_EQUIVALENCE_CASES`` multiplies the number of files (default 1).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import annoscore.scale as scale
+from annoscore.scale.cut_tags import split_tag_files
+from tests.scale.test_lines import MULTIPLIER, _chunks_of, _same
+from tests.scale.test_tag_cuts import _document, _files
+
+CASES = max(4, int(24 * MULTIPLIER))
+
+MODES: list[dict[str, Any]] = [
+    {},
+    {"mode": "strict"},
+    {"mode": "strict", "scheme": "iob2"},
+    {"mode": "strict", "scheme": "iobes"},
+]
+
+
+@pytest.fixture(autouse=True)
+def _small_files_are_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
+
+
+def _seqeval_files(rng: random.Random, root: Path, clean: bool) -> None:
+    """conlleval's random files, some gold documents' tags made only O or I- (a chunk may then
+    detect another scheme than the whole file)."""
+    _files(rng, root, clean)
+    if rng.random() < 0.4:
+        gold = (root / "gold.conll").read_text(encoding="utf-8").split("\n")
+        documents = [k for k, line in enumerate(gold) if line.startswith("-DOCSTART-")]
+        start = rng.choice(documents)
+        end = next((k for k in documents if k > start), len(gold))
+        change = rng.choice(["O", "I"])
+        for k in range(start + 1, end):
+            fields = gold[k].rsplit(maxsplit=1)
+            if len(fields) == 2 and fields[1] != "O":
+                tag = "O" if change == "O" else "I-" + fields[1].partition("-")[2]
+                gold[k] = gold[k][: -len(fields[1])] + tag
+        (root / "gold.conll").write_text("\n".join(gold), encoding="utf-8")
+
+
+def test_random_tag_files_give_the_same_bytes_warnings_included(
+    tmp_path: Path, exact: list[bool]
+) -> None:
+    rng = random.Random("seqeval-cuts")
+    kept = clean_total = 0
+    for case in range(CASES):
+        root = tmp_path / str(case)
+        root.mkdir()
+        clean = case % 3 != 0
+        _seqeval_files(rng, root, clean)
+        options = MODES[case % len(MODES)]
+        exact.clear()
+        one = _same(
+            "seqeval",
+            root / "gold.conll",
+            root / "system.conll",
+            rng.choice([100, 300, 1000]),
+            **options,
+        )
+        if clean and not one.startswith("error") and not options.get("scheme"):
+            clean_total += 1
+            kept += bool(exact) and all(exact)
+    assert kept >= 1, (kept, clean_total)
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    from annoscore.cli import app
+
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+def test_the_command_line_gives_the_same_text_with_1_2_and_3_jobs(
+    tmp_path: Path, exact: list[bool]
+) -> None:
+    rng = random.Random("seqeval-cli")
+    for case in range(max(2, CASES // 4)):
+        root = tmp_path / str(case)
+        root.mkdir()
+        _seqeval_files(rng, root, case % 2 == 0)
+        for options in (["--per-type"], ["--mode", "strict", "--per-type", "--per-doc"]):
+            files = [str(root / "gold.conll"), str(root / "system.conll")]
+            one = _cli("seqeval", *files, *options)
+            for jobs in ("2", "3"):
+                assert _cli("seqeval", *files, *options, "--jobs", jobs) == one
+            with _chunks_of(200):
+                assert _cli("seqeval", *files, *options) == one
+
+
+def test_a_naive_byte_split_would_cut_a_document_the_cut_never_does(
+    tmp_path: Path, exact: list[bool]
+) -> None:
+    gold = [line for k in range(31) for line in _document(k)]
+    system = [line for k in range(31) for line in _document(k, "B-PER O PER")]
+    texts = ["\n".join(gold) + "\n", "\n".join(system) + "\n"]
+    (tmp_path / "g.conll").write_text(texts[0], encoding="utf-8")
+    (tmp_path / "s.conll").write_text(texts[1], encoding="utf-8")
+    half = len(texts[0]) // 2
+    assert texts[0][half - 2 : half + 10] != "\n\n-DOCSTART-"  # a naive cut splits a document
+    chunks = split_tag_files(tmp_path / "g.conll", tmp_path / "s.conll", 2)
+    assert chunks is not None and len(chunks) == 2
+    for side, start in zip(
+        texts, (chunks[1].gold_range[0], chunks[1].system_range[0]), strict=True
+    ):
+        assert side.encode()[start - 2 : start + 10] == b"\n\n-DOCSTART-"
+    exact.clear()
+    one = _same("seqeval", tmp_path / "g.conll", tmp_path / "s.conll", 150)
+    assert exact and all(exact)
+    assert "no prefix and hyphen" in one and "g.conll:11" in one
+
+
+def test_a_chunk_that_detects_another_scheme_is_scored_in_one_run(
+    tmp_path: Path, exact: list[bool]
+) -> None:
+    # the first documents' gold tags are IOB2 with I- only after B-, the last ones' only O:
+    # a chunk of them alone detects no scheme; the whole file detects IOB2
+    gold = [line for k in range(20) for line in _document(k)]
+    gold += [line for k in range(20) for line in _document(k, "O O O")]
+    system = [line for k in range(40) for line in _document(k, "B-PER O B-LOC")]
+    (tmp_path / "g.conll").write_text("\n".join(gold) + "\n", encoding="utf-8")
+    (tmp_path / "s.conll").write_text("\n".join(system) + "\n", encoding="utf-8")
+    exact.clear()
+    one = _same("seqeval", tmp_path / "g.conll", tmp_path / "s.conll", 150, mode="strict")
+    assert not one.startswith("error") and exact and not all(exact)
