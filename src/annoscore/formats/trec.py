@@ -473,24 +473,18 @@ def _read_chunk(
         field_length[k] = end - start
     heads, head_of_row = _runs(buffer, words, field_start[0], field_length[0])
     doc_start, doc_length = field_start[2], field_length[2]
-    decimal: list[int] = []
-    value: npt.NDArray[Any]
-    if columns == 4:
-        value, decimal_rows = _relevances(
-            buffer, words, field_start[3], field_length[3], bounds.line, path
-        )
-        decimal = bounds.line[decimal_rows].tolist()
-    else:
-        value = _scores(buffer, words, field_start[4], field_length[4], bounds.line, path)
+    number = columns - 1 if columns == 4 else 4
+    value, decimal_rows = _numbers(
+        buffer, words, field_start[number], field_length[number], bounds.line, path, columns == 4
+    )
+    decimal = bounds.line[decimal_rows].tolist()
     if bounds.error is not None:
         raise bounds.error  # after the numbers of the lines before it: one may be worse
     tags: list[bytes] = []
     if columns == 6:
-        one = _one_tag(buffer, bounds, field_start[5], field_length[5], first, stop)
-        if one is not None:
-            tags = one
-        else:
-            tags = list(dict.fromkeys(_runs(buffer, words, field_start[5], field_length[5])[0]))
+        tags = _one_tag(buffer, words, field_start[5], field_length[5]) or list(
+            dict.fromkeys(_runs(buffer, words, field_start[5], field_length[5])[0])
+        )
     return _Chunk(
         lines=bounds.lines,
         heads=heads,
@@ -508,24 +502,24 @@ def _read_chunk(
 
 
 def _one_tag(
-    buffer: bytearray, bounds: _Bounds, start: IntArray, length: IntArray, first: int, stop: int
+    buffer: bytearray, words: WordArray, start: IntArray, length: IntArray
 ) -> list[bytes] | None:
-    """The run's tag when every line of ``buffer[first:stop]`` has exactly 6 fields and ends
-    with the first line's tag after the same separator (what a run writer does), found by
-    one count of those bytes; ``None`` when that does not settle it.
-
-    A match of separator + tag + newline ends at a newline, so the matches are as many as the
-    lines that end with them; when they are all the lines, each line's last field, the tag,
-    is that tag (the field after a separator and before the newline, with no separator in
-    it)."""
-    rows = len(start)
-    if bounds.first_token is not None or not rows or bounds.lines != rows:
+    """The run's tag when every row's tag (``start``, ``length``: the sixth field) has the
+    bytes of the first row's (what a run writer does): the same length, then the same words
+    (:class:`~annoscore.formats.words.WordReader`, each masked to the tag's bytes), a few
+    passes over the rows whatever the tag's length; ``None`` otherwise (the caller finds the
+    distinct tags)."""
+    if not len(start):
         return None
     at, n = int(start[0]), int(length[0])
-    tag = bytes(buffer[at : at + n])
-    if buffer.count(buffer[at - 1 : at + n] + b"\n", first, stop) != rows:
+    if not bool((length == n).all()):
         return None
-    return [tag]
+    reader = WordReader(words, start)
+    for k in range((n + 7) // 8):
+        word = reader.word(k, n - 8 * k)
+        if not bool((word == word[0]).all()):
+            return None
+    return [bytes(buffer[at : at + n])]
 
 
 @dataclass(frozen=True, slots=True)
@@ -686,30 +680,46 @@ def _digit_grid(words: WordArray, start: IntArray, length: IntArray) -> Any:
     return np.stack([low, high], axis=1).view(np.uint8)[:, :width].T.copy()
 
 
-def _scores(
+def _numbers(
     data: bytearray,
     words: WordArray,
     start: IntArray,
     length: IntArray,
     line: IntArray,
     path: Path,
-) -> FloatArray:
-    """The scores of one field: plain decimals (``-12.5``, at most 15 digits) vectorised and
-    exact (an integer over a power of ten, both exact doubles: one correctly rounded division,
-    as ``float()`` gives); anything else through :func:`_python_score`."""
+    relevance: bool,
+) -> tuple[npt.NDArray[Any], IntArray]:
+    """The numbers of one field and the rows of relevances written with a decimal point (read
+    as their integer part; none for scores).  Plain decimals are vectorised
+    (:func:`_plain_decimals`): a relevance (int64) of at most 16 bytes as the integer part of
+    its digits; a score (``-12.5``, at most 15 digits) exact, an integer over a power of ten,
+    both exact doubles: one correctly rounded division, as ``float()`` gives.  Anything else
+    goes through :func:`_python_relevance` or :func:`_python_score`."""
     import numpy as np
 
     if not len(start):
-        return np.zeros(0, dtype=np.float64)
+        empty = np.zeros(0, dtype=np.int64)
+        return (empty if relevance else np.zeros(0, dtype=np.float64)), empty
     plain = _plain_decimals(_digit_grid(words, start, length), length)
-    digits = plain.before + plain.after
-    ok = plain.ok & (digits >= 1) & (digits <= 15)
-    value: FloatArray = plain.mantissa / np.asarray(_POW10)[np.minimum(plain.after, 22)]
-    value[plain.negative] = -value[plain.negative]
+    value: npt.NDArray[Any]
+    if relevance:
+        ok = plain.ok & (plain.before >= 1)
+        integer = plain.mantissa // np.power(10, plain.after)  # the integer part
+        value = np.where(plain.negative, -integer, integer)
+        decimal = ok & plain.dotted
+    else:
+        digits = plain.before + plain.after
+        ok = plain.ok & (digits >= 1) & (digits <= 15)
+        value = plain.mantissa / np.asarray(_POW10)[np.minimum(plain.after, 22)]
+        np.negative(value, out=value, where=plain.negative)
+        decimal = np.zeros(0, dtype=bool)
     for row in np.flatnonzero(~ok).tolist():
         token = bytes(data[int(start[row]) : int(start[row]) + int(length[row])])
-        value[row] = _python_score(token, path, int(line[row]))
-    return value
+        if relevance:
+            value[row], decimal[row] = _python_relevance(token, path, int(line[row]))
+        else:
+            value[row] = _python_score(token, path, int(line[row]))
+    return value, np.flatnonzero(decimal)
 
 
 @dataclass(frozen=True)
@@ -789,33 +799,6 @@ def _python_score(token: bytes, path: Path, line: int) -> float:
             f"score {_excerpt(token)} is out of the range of a 64-bit float", path, line
         )
     return number
-
-
-def _relevances(
-    data: bytearray,
-    words: WordArray,
-    start: IntArray,
-    length: IntArray,
-    line: IntArray,
-    path: Path,
-) -> tuple[IntArray, IntArray]:
-    """The relevances of one field (int64) and the rows written with a decimal point (read as
-    their integer part): at most 16 bytes vectorised, anything else through
-    :func:`_python_relevance`."""
-    import numpy as np
-
-    n = len(start)
-    if not n:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    plain = _plain_decimals(_digit_grid(words, start, length), length)
-    ok = plain.ok & (plain.before >= 1)
-    integer = plain.mantissa // np.power(10, plain.after.astype(np.int64))  # the integer part
-    value: IntArray = np.where(plain.negative, -integer, integer)
-    decimal = ok & plain.dotted
-    for row in np.flatnonzero(~ok).tolist():
-        token = bytes(data[int(start[row]) : int(start[row]) + int(length[row])])
-        value[row], decimal[row] = _python_relevance(token, path, int(line[row]))
-    return value, np.flatnonzero(decimal)
 
 
 def _python_relevance(token: bytes, path: Path, line: int) -> tuple[int, bool]:
