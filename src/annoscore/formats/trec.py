@@ -675,8 +675,11 @@ def _digit_grid(words: WordArray, start: IntArray, length: IntArray) -> Any:
     import numpy as np
 
     reader = WordReader(words, start)
-    low, high = reader.word(0, length), reader.word(1, length - 8)
     width = min(16, int(length.max()))
+    low = reader.word(0, length)
+    if width <= 8:  # one word holds every token (scores such as 12.375)
+        return low.view(np.uint8).reshape(-1, 8)[:, :width].T.copy()
+    high = reader.word(1, length - 8)
     return np.stack([low, high], axis=1).view(np.uint8)[:, :width].T.copy()
 
 
@@ -737,39 +740,49 @@ class _PlainDecimals:
 def _plain_decimals(grid: Any, length: IntArray) -> _PlainDecimals:
     """The digits of each token of a (width, rows) byte grid (:func:`_digit_grid`), one pass
     over its columns: the fields a score (mantissa over a power of ten) and a relevance (the
-    integer part) are read from.
+    integer part) are read from.  ``before`` and ``after`` count the digits on each side of
+    the point of a token that is ``ok`` (the others are read in Python).
 
     >>> import numpy as np
-    >>> tokens = [b"-12.5", b"+3", b"1.2.3", b"7e1"]
+    >>> tokens = [b"-12.5", b"+3", b".25", b"1.2.3", b"7e1"]
     >>> grid = np.array([list(t.ljust(5, b"\\0")) for t in tokens], dtype=np.uint8).T
     >>> found = _plain_decimals(grid, np.array([len(t) for t in tokens]))
-    >>> found.ok.tolist(), found.mantissa.tolist(), found.before.tolist(), found.after.tolist()
-    ([True, True, False, False], [125, 3, 123, 71], [2, 1, 1, 2], [1, 0, 2, 0])
+    >>> found.ok.tolist(), found.mantissa.tolist()
+    ([True, True, True, False, False], [125, 3, 25, 123, 71])
+    >>> found.before[:3].tolist(), found.after[:3].tolist(), found.dotted[:3].tolist()
+    ([2, 1, 0], [1, 0, 2], [True, False, True])
     """
     import numpy as np
 
     n = len(length)
     mantissa = np.zeros(n, dtype=np.int64)
-    before = np.zeros(n, dtype=np.int64)
-    after = np.zeros(n, dtype=np.int64)
-    dots = np.zeros(n, dtype=np.int8)
+    digits = np.zeros(n, dtype=np.uint8)
+    dots = np.zeros(n, dtype=np.uint8)
+    point = np.zeros(n, dtype=np.uint8)  # the column of the (last) point
     ok = length <= 16
     for j in range(len(grid)):
         char = grid[j]
         digit = char - np.uint8(48)
         is_digit = digit < 10
         is_dot = char == 46
-        allowed = is_digit | is_dot | (char == 0)
+        allowed = is_digit | is_dot
+        allowed |= char == 0
         if j == 0:
             allowed |= (char == 45) | (char == 43)
         ok &= allowed
-        after += is_digit & (dots > 0)
-        before += is_digit & (dots == 0)
+        digits += is_digit
         dots += is_dot
+        if j:
+            np.copyto(point, j, where=is_dot)
         np.multiply(mantissa, 10, out=mantissa, where=is_digit)
         np.add(mantissa, digit, out=mantissa, where=is_digit)
+    dotted = dots == 1
+    # with one point and only digits (and a sign) besides, the digits after it end the token
+    after = np.where(dotted, length - point.astype(np.int64) - 1, 0)
+    before: IntArray = digits.astype(np.int64)
+    before -= after
     negative = grid[0] == 45 if len(grid) else np.zeros(n, dtype=bool)
-    return _PlainDecimals(ok & (dots <= 1), negative, mantissa, before, after, dots == 1)
+    return _PlainDecimals(ok & (dots <= 1), negative, mantissa, before, after, dotted)
 
 
 _SCORE = re.compile(

@@ -26,9 +26,7 @@
 
 from __future__ import annotations
 
-import contextvars
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -363,6 +361,9 @@ def _read_both(qrels_path: Path, run_path: Path) -> tuple[TrecColumns, TrecColum
     if not large or str(run_path) == "-":
         run = read_run(run_path)
         return read_qrels(qrels_path), run
+    import contextvars
+    from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(1) as pool:
         # in the reading thread, the cut of a chunk (annoscore.scale) holds as here
         reading_qrels = pool.submit(contextvars.copy_context().run, read_qrels, qrels_path)
