@@ -554,26 +554,38 @@ def _token_bounds(raw: ByteArray, columns: int, names: str, path: Path) -> _Boun
     A byte is a separator when it is ASCII whitespace (9-13, 32); every other byte, including
     the other control characters, belongs to a token, as in trec_eval.  Three passes over the
     bytes find the boundaries: whether each byte is a separator, where that changes (a token
-    starts after a change at an even place and ends at the next), and the newlines; the tokens
-    of each line are counted by locating the newlines among the token bounds.  A qrels line has
+    starts after a change at an even place and ends at the next), and, unless every line is
+    regular (``columns`` tokens, single spaces or other non-control separators), the newlines:
+    the tokens of each line are then counted by locating the newlines among the token bounds.  A qrels line has
     exactly ``columns`` tokens, a run line at least ``columns`` (the rest are ignored).
     """
     import numpy as np
 
     separator = raw <= 32
-    controls = np.count_nonzero(raw < 32)
-    lines = int(np.count_nonzero(raw == 10)) - 1
-    if controls != lines + 1:  # tabs, \r, or control characters that are not whitespace
-        whitespace = np.subtract(raw, np.uint8(9), dtype=np.uint8) <= 4
-        if np.count_nonzero(whitespace) != controls:
-            separator = whitespace | (raw == 32)
+    controls = int(np.count_nonzero(raw < 32))
     bounds = np.flatnonzero(separator[1:] != separator[:-1])
-    del separator
     bounds += 1  # alternately where a token starts and where it ends (exclusive)
     starts, ends = bounds[0::2], bounds[1::2]
+    lines = len(starts) // columns
+    if (
+        len(starts) != columns * lines
+        or controls != lines + 1
+        or not bool((raw[ends[columns - 1 :: columns]] == 10).all())
+    ):
+        lines = int(np.count_nonzero(raw == 10)) - 1
+        if controls != lines + 1:  # tabs, \r, or control characters that are not whitespace
+            whitespace = np.subtract(raw, np.uint8(9), dtype=np.uint8) <= 4
+            if np.count_nonzero(whitespace) != controls:
+                separator = whitespace | (raw == 32)
+                bounds = np.flatnonzero(separator[1:] != separator[:-1])
+                bounds += 1
+                starts, ends = bounds[0::2], bounds[1::2]
+    del separator
     if len(starts) == columns * lines and bool((raw[ends[columns - 1 :: columns]] == 10).all()):
         # every line has ``columns`` tokens, the last one ending at the line's end: the
-        # ``lines`` newlines after the tokens are all of the piece's (but its first)
+        # ``lines`` newlines after the tokens are all of the piece's (but its first).  Seen
+        # first without counting the newlines: when the control bytes are the piece's first
+        # byte and one newline after each ``columns`` tokens, there is no other newline
         return _Bounds(
             starts=starts,
             ends=ends,
