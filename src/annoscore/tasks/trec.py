@@ -49,13 +49,7 @@ from annoscore.scale import NotExact, chunked
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
-    IntArray = npt.NDArray[np.int64]
-    BoolArray = npt.NDArray[np.bool_]
-    FloatArray = npt.NDArray[np.float64]
-    WordArray = npt.NDArray[np.uint64]
+    from annoscore.formats.trec import BoolArray, FloatArray, IntArray, WordArray
 
 
 @dataclass(frozen=True, slots=True)
