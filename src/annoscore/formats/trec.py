@@ -555,8 +555,8 @@ def _token_bounds(raw: ByteArray, columns: int, names: str, path: Path) -> _Boun
     the other control characters, belongs to a token, as in trec_eval.  Three passes over the
     bytes find the boundaries: whether each byte is a separator, where that changes (a token
     starts after a change at an even place and ends at the next), and, unless every line is
-    regular (``columns`` tokens, single spaces or other non-control separators), the newlines:
-    the tokens of each line are then counted by locating the newlines among the token bounds.  A qrels line has
+    regular (``columns`` tokens separated by spaces), the newlines: the tokens of each line
+    are then counted by locating the newlines among the token bounds.  A qrels line has
     exactly ``columns`` tokens, a run line at least ``columns`` (the rest are ignored).
     """
     import numpy as np
