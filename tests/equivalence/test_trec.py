@@ -434,19 +434,27 @@ def test_files_of_the_shortest_lines(tmp_path: Path, final_newline: bool) -> Non
 
 
 def test_run_tags_found_by_their_bytes_equal_a_plain_split() -> None:
-    """The run's distinct tags when every line is regular (the reader counts the first line's
-    separator, tag and newline instead of comparing each line's tag): one tag, tags that end
-    or begin alike, another separator before a tag, a last line without a newline, pieces
-    cut small (the shortcut per piece), against the reference's reading."""
+    """The run's distinct tags (the reader compares each line's tag field with the first
+    line's as words, :func:`annoscore.formats.trec._one_tag`, before it finds the distinct
+    tags): one tag, tags of 1 to 40 bytes (one word and several), tags that end or begin
+    alike or differ in one byte of any word, another separator before a tag, fields after
+    the tag, a last line without a newline, pieces cut small (the shortcut per piece),
+    against the reference's reading."""
     rng = random.Random(11)
     hit = 0
     for case in range(400 * SCALE):
-        tag = rng.choice([b"r", b"run", b"sys-1", b"r\xff", b"abcdefghij"])
+        tag = rng.choice(
+            [b"r", b"run", b"sys-1", b"r\xff", b"abcdefghij", b"t" * rng.randint(7, 40)]
+        )
+        at = rng.randrange(len(tag))
         others = [b"x" + tag, tag[1:] or b"n", tag + b"x", tag[:-1] + b"\xfe"]
+        others.append(tag[:at] + bytes([tag[at] ^ 1]) + tag[at + 1 :])  # one byte differs
         lines = []
         for i in range(rng.randint(1, 60)):
             line_tag = tag if rng.random() < 0.97 else rng.choice(others)
             before = b" " if rng.random() < 0.98 else rng.choice([b"\t", b"  ", b"\x0b"])
+            if rng.random() < 0.02:  # a seventh field: the tag is still the sixth
+                line_tag += rng.choice([b" extra", b"\tx"])
             lines.append(b"q%d Q0 d%d %d 1.5%s%s" % (i % 3, i, i, before, line_tag))
         text = b"\n".join(lines) + (b"\n" if rng.random() < 0.8 else b"")
         expected = oracle.read(text, "run", "r").tags
@@ -455,6 +463,70 @@ def test_run_tags_found_by_their_bytes_equal_a_plain_split() -> None:
             assert list(trec_format.run_of_text(text).tags) == expected, (case, text)
         hit += len(expected) == 1
     assert 0 < hit < 400 * SCALE
+
+
+def _number_token(rng: random.Random) -> bytes:
+    """A score or relevance as files write them, now and then malformed: 1 to 20 bytes,
+    a sign, a point anywhere (or two), leading zeros, exponents, letters."""
+    digits = "".join(rng.choice("0123456789") for _ in range(rng.randint(1, 18)))
+    point = rng.randint(0, len(digits))
+    text = rng.choice(
+        [
+            digits,
+            digits[:point] + "." + digits[point:],
+            digits[: rng.randint(1, 4)] + "." + digits[:2],
+            "0" * rng.randint(1, 3) + digits[:3],
+            digits[:3] + "e" + digits[:1],
+            digits[:2] + "." + digits[2:4] + "." + digits[4:5],
+            rng.choice(["inf", "-Infinity", "x1", "1x", "..", ".", "+", "1_0", "nan"]),
+        ]
+    )
+    if rng.random() < 0.3:
+        text = rng.choice("+-") + text
+    return text.encode()
+
+
+def _accepted(kind: str, token: bytes) -> bool:
+    if kind == "qrels":
+        return oracle._relevance(token) is not None
+    return not isinstance(oracle._score(token), str)
+
+
+def test_numbers_read_as_the_reference() -> None:
+    """Scores and relevances read by the vectorised reader
+    (:func:`annoscore.formats.trec._numbers`: the bytes of each token as one word when the
+    piece's longest has at most 8, else two; the digits, the point and the sign counted per
+    column) equal the reference's reading, refusals at the same line, with pieces cut small
+    (pieces whose numbers all fit one word, and others) and whole."""
+    rng = random.Random(12)
+    checked = {"run": 0, "qrels": 0}
+    for case in range(300 * SCALE):
+        kind = rng.choice(["run", "qrels"])
+        short = rng.random() < 0.5  # every token of at most 8 bytes: one word
+        tokens = [_number_token(rng) for _ in range(rng.randint(1, 40))]
+        if short:
+            tokens = [t[:8] for t in tokens]
+        if rng.random() < 0.8:  # mostly well formed: the reading goes past the first line
+            tokens = [t for t in tokens if _accepted(kind, t)] or [b"1"]
+        lines = [
+            b"q%d 0 d%d %s" % (i % 2, i, t) if kind == "qrels" else b"q Q0 d%d 1 %s t" % (i, t)
+            for i, t in enumerate(tokens)
+        ]
+        text = b"\n".join(lines) + b"\n"
+        pieces = rng.choice([trec_format._CHUNK, 1, 30, 120])
+        read = trec_format.qrels_of_text if kind == "qrels" else trec_format.run_of_text
+        try:
+            expected = [row[2] for row in oracle.read(text, kind, "f").rows]
+        except oracle.OracleError as refused:
+            with mock.patch.object(trec_format, "_CHUNK", pieces), pytest.raises(InputError) as e:
+                read(text)
+            assert e.value.line == refused.line, (case, text, e.value, refused)
+            continue
+        with mock.patch.object(trec_format, "_CHUNK", pieces):
+            got = read(text).value.tolist()
+        assert [repr(v) for v in got] == [repr(v) for v in expected], (case, text)
+        checked[kind] += 1
+    assert min(checked.values()) > 20 * SCALE
 
 
 def test_ties_put_in_order_equal_a_lexicographic_sort() -> None:

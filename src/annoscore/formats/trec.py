@@ -473,24 +473,18 @@ def _read_chunk(
         field_length[k] = end - start
     heads, head_of_row = _runs(buffer, words, field_start[0], field_length[0])
     doc_start, doc_length = field_start[2], field_length[2]
-    decimal: list[int] = []
-    value: npt.NDArray[Any]
-    if columns == 4:
-        value, decimal_rows = _relevances(
-            buffer, words, field_start[3], field_length[3], bounds.line, path
-        )
-        decimal = bounds.line[decimal_rows].tolist()
-    else:
-        value = _scores(buffer, words, field_start[4], field_length[4], bounds.line, path)
+    number = columns - 1 if columns == 4 else 4
+    value, decimal_rows = _numbers(
+        buffer, words, field_start[number], field_length[number], bounds.line, path, columns == 4
+    )
+    decimal = bounds.line[decimal_rows].tolist()
     if bounds.error is not None:
         raise bounds.error  # after the numbers of the lines before it: one may be worse
     tags: list[bytes] = []
     if columns == 6:
-        one = _one_tag(buffer, bounds, field_start[5], field_length[5], first, stop)
-        if one is not None:
-            tags = one
-        else:
-            tags = list(dict.fromkeys(_runs(buffer, words, field_start[5], field_length[5])[0]))
+        tags = _one_tag(buffer, words, field_start[5], field_length[5]) or list(
+            dict.fromkeys(_runs(buffer, words, field_start[5], field_length[5])[0])
+        )
     return _Chunk(
         lines=bounds.lines,
         heads=heads,
@@ -508,24 +502,24 @@ def _read_chunk(
 
 
 def _one_tag(
-    buffer: bytearray, bounds: _Bounds, start: IntArray, length: IntArray, first: int, stop: int
+    buffer: bytearray, words: WordArray, start: IntArray, length: IntArray
 ) -> list[bytes] | None:
-    """The run's tag when every line of ``buffer[first:stop]`` has exactly 6 fields and ends
-    with the first line's tag after the same separator (what a run writer does), found by
-    one count of those bytes; ``None`` when that does not settle it.
-
-    A match of separator + tag + newline ends at a newline, so the matches are as many as the
-    lines that end with them; when they are all the lines, each line's last field, the tag,
-    is that tag (the field after a separator and before the newline, with no separator in
-    it)."""
-    rows = len(start)
-    if bounds.first_token is not None or not rows or bounds.lines != rows:
+    """The run's tag when every row's tag (``start``, ``length``: the sixth field) has the
+    bytes of the first row's (what a run writer does): the same length, then the same words
+    (:class:`~annoscore.formats.words.WordReader`, each masked to the tag's bytes), a few
+    passes over the rows whatever the tag's length; ``None`` otherwise (the caller finds the
+    distinct tags)."""
+    if not len(start):
         return None
     at, n = int(start[0]), int(length[0])
-    tag = bytes(buffer[at : at + n])
-    if buffer.count(buffer[at - 1 : at + n] + b"\n", first, stop) != rows:
+    if not bool((length == n).all()):
         return None
-    return [tag]
+    reader = WordReader(words, start)
+    for k in range((n + 7) // 8):
+        word = reader.word(k, n - 8 * k)
+        if not bool((word == word[0]).all()):
+            return None
+    return [bytes(buffer[at : at + n])]
 
 
 @dataclass(frozen=True, slots=True)
@@ -560,26 +554,38 @@ def _token_bounds(raw: ByteArray, columns: int, names: str, path: Path) -> _Boun
     A byte is a separator when it is ASCII whitespace (9-13, 32); every other byte, including
     the other control characters, belongs to a token, as in trec_eval.  Three passes over the
     bytes find the boundaries: whether each byte is a separator, where that changes (a token
-    starts after a change at an even place and ends at the next), and the newlines; the tokens
-    of each line are counted by locating the newlines among the token bounds.  A qrels line has
+    starts after a change at an even place and ends at the next), and, unless every line is
+    regular (``columns`` tokens separated by spaces), the newlines: the tokens of each line
+    are then counted by locating the newlines among the token bounds.  A qrels line has
     exactly ``columns`` tokens, a run line at least ``columns`` (the rest are ignored).
     """
     import numpy as np
 
     separator = raw <= 32
-    controls = np.count_nonzero(raw < 32)
-    lines = int(np.count_nonzero(raw == 10)) - 1
-    if controls != lines + 1:  # tabs, \r, or control characters that are not whitespace
-        whitespace = np.subtract(raw, np.uint8(9), dtype=np.uint8) <= 4
-        if np.count_nonzero(whitespace) != controls:
-            separator = whitespace | (raw == 32)
+    controls = int(np.count_nonzero(raw < 32))
     bounds = np.flatnonzero(separator[1:] != separator[:-1])
-    del separator
     bounds += 1  # alternately where a token starts and where it ends (exclusive)
     starts, ends = bounds[0::2], bounds[1::2]
+    lines = len(starts) // columns
+    if (
+        len(starts) != columns * lines
+        or controls != lines + 1
+        or not bool((raw[ends[columns - 1 :: columns]] == 10).all())
+    ):
+        lines = int(np.count_nonzero(raw == 10)) - 1
+        if controls != lines + 1:  # tabs, \r, or control characters that are not whitespace
+            whitespace = np.subtract(raw, np.uint8(9), dtype=np.uint8) <= 4
+            if np.count_nonzero(whitespace) != controls:
+                separator = whitespace | (raw == 32)
+                bounds = np.flatnonzero(separator[1:] != separator[:-1])
+                bounds += 1
+                starts, ends = bounds[0::2], bounds[1::2]
+    del separator
     if len(starts) == columns * lines and bool((raw[ends[columns - 1 :: columns]] == 10).all()):
         # every line has ``columns`` tokens, the last one ending at the line's end: the
-        # ``lines`` newlines after the tokens are all of the piece's (but its first)
+        # ``lines`` newlines after the tokens are all of the piece's (but its first).  Seen
+        # first without counting the newlines: when the control bytes are the piece's first
+        # byte and one newline after each ``columns`` tokens, there is no other newline
         return _Bounds(
             starts=starts,
             ends=ends,
@@ -681,35 +687,54 @@ def _digit_grid(words: WordArray, start: IntArray, length: IntArray) -> Any:
     import numpy as np
 
     reader = WordReader(words, start)
-    low, high = reader.word(0, length), reader.word(1, length - 8)
     width = min(16, int(length.max()))
+    low = reader.word(0, length)
+    if width <= 8:  # one word holds every token (scores such as 12.375)
+        return low.view(np.uint8).reshape(-1, 8)[:, :width].T.copy()
+    high = reader.word(1, length - 8)
     return np.stack([low, high], axis=1).view(np.uint8)[:, :width].T.copy()
 
 
-def _scores(
+def _numbers(
     data: bytearray,
     words: WordArray,
     start: IntArray,
     length: IntArray,
     line: IntArray,
     path: Path,
-) -> FloatArray:
-    """The scores of one field: plain decimals (``-12.5``, at most 15 digits) vectorised and
-    exact (an integer over a power of ten, both exact doubles: one correctly rounded division,
-    as ``float()`` gives); anything else through :func:`_python_score`."""
+    relevance: bool,
+) -> tuple[npt.NDArray[Any], IntArray]:
+    """The numbers of one field and the rows of relevances written with a decimal point (read
+    as their integer part; none for scores).  Plain decimals are vectorised
+    (:func:`_plain_decimals`): a relevance (int64) of at most 16 bytes as the integer part of
+    its digits; a score (``-12.5``, at most 15 digits) exact, an integer over a power of ten,
+    both exact doubles: one correctly rounded division, as ``float()`` gives.  Anything else
+    goes through :func:`_python_relevance` or :func:`_python_score`."""
     import numpy as np
 
     if not len(start):
-        return np.zeros(0, dtype=np.float64)
+        empty = np.zeros(0, dtype=np.int64)
+        return (empty if relevance else np.zeros(0, dtype=np.float64)), empty
     plain = _plain_decimals(_digit_grid(words, start, length), length)
-    digits = plain.before + plain.after
-    ok = plain.ok & (digits >= 1) & (digits <= 15)
-    value: FloatArray = plain.mantissa / np.asarray(_POW10)[np.minimum(plain.after, 22)]
-    value[plain.negative] = -value[plain.negative]
+    value: npt.NDArray[Any]
+    if relevance:
+        ok = plain.ok & (plain.before >= 1)
+        integer = plain.mantissa // np.power(10, plain.after)  # the integer part
+        value = np.where(plain.negative, -integer, integer)
+        decimal = ok & plain.dotted
+    else:
+        digits = plain.before + plain.after
+        ok = plain.ok & (digits >= 1) & (digits <= 15)
+        value = plain.mantissa / np.asarray(_POW10)[np.minimum(plain.after, 22)]
+        np.negative(value, out=value, where=plain.negative)
+        decimal = np.zeros(0, dtype=bool)
     for row in np.flatnonzero(~ok).tolist():
         token = bytes(data[int(start[row]) : int(start[row]) + int(length[row])])
-        value[row] = _python_score(token, path, int(line[row]))
-    return value
+        if relevance:
+            value[row], decimal[row] = _python_relevance(token, path, int(line[row]))
+        else:
+            value[row] = _python_score(token, path, int(line[row]))
+    return value, np.flatnonzero(decimal)
 
 
 @dataclass(frozen=True)
@@ -727,39 +752,49 @@ class _PlainDecimals:
 def _plain_decimals(grid: Any, length: IntArray) -> _PlainDecimals:
     """The digits of each token of a (width, rows) byte grid (:func:`_digit_grid`), one pass
     over its columns: the fields a score (mantissa over a power of ten) and a relevance (the
-    integer part) are read from.
+    integer part) are read from.  ``before`` and ``after`` count the digits on each side of
+    the point of a token that is ``ok`` (the others are read in Python).
 
     >>> import numpy as np
-    >>> tokens = [b"-12.5", b"+3", b"1.2.3", b"7e1"]
+    >>> tokens = [b"-12.5", b"+3", b".25", b"1.2.3", b"7e1"]
     >>> grid = np.array([list(t.ljust(5, b"\\0")) for t in tokens], dtype=np.uint8).T
     >>> found = _plain_decimals(grid, np.array([len(t) for t in tokens]))
-    >>> found.ok.tolist(), found.mantissa.tolist(), found.before.tolist(), found.after.tolist()
-    ([True, True, False, False], [125, 3, 123, 71], [2, 1, 1, 2], [1, 0, 2, 0])
+    >>> found.ok.tolist(), found.mantissa.tolist()
+    ([True, True, True, False, False], [125, 3, 25, 123, 71])
+    >>> found.before[:3].tolist(), found.after[:3].tolist(), found.dotted[:3].tolist()
+    ([2, 1, 0], [1, 0, 2], [True, False, True])
     """
     import numpy as np
 
     n = len(length)
     mantissa = np.zeros(n, dtype=np.int64)
-    before = np.zeros(n, dtype=np.int64)
-    after = np.zeros(n, dtype=np.int64)
-    dots = np.zeros(n, dtype=np.int8)
+    digits = np.zeros(n, dtype=np.uint8)
+    dots = np.zeros(n, dtype=np.uint8)
+    point = np.zeros(n, dtype=np.uint8)  # the column of the (last) point
     ok = length <= 16
     for j in range(len(grid)):
         char = grid[j]
         digit = char - np.uint8(48)
         is_digit = digit < 10
         is_dot = char == 46
-        allowed = is_digit | is_dot | (char == 0)
+        allowed = is_digit | is_dot
+        allowed |= char == 0
         if j == 0:
             allowed |= (char == 45) | (char == 43)
         ok &= allowed
-        after += is_digit & (dots > 0)
-        before += is_digit & (dots == 0)
+        digits += is_digit
         dots += is_dot
+        if j:
+            np.copyto(point, j, where=is_dot)
         np.multiply(mantissa, 10, out=mantissa, where=is_digit)
         np.add(mantissa, digit, out=mantissa, where=is_digit)
+    dotted = dots == 1
+    # with one point and only digits (and a sign) besides, the digits after it end the token
+    after = np.where(dotted, length - point.astype(np.int64) - 1, 0)
+    before: IntArray = digits.astype(np.int64)
+    before -= after
     negative = grid[0] == 45 if len(grid) else np.zeros(n, dtype=bool)
-    return _PlainDecimals(ok & (dots <= 1), negative, mantissa, before, after, dots == 1)
+    return _PlainDecimals(ok & (dots <= 1), negative, mantissa, before, after, dotted)
 
 
 _SCORE = re.compile(
@@ -789,33 +824,6 @@ def _python_score(token: bytes, path: Path, line: int) -> float:
             f"score {_excerpt(token)} is out of the range of a 64-bit float", path, line
         )
     return number
-
-
-def _relevances(
-    data: bytearray,
-    words: WordArray,
-    start: IntArray,
-    length: IntArray,
-    line: IntArray,
-    path: Path,
-) -> tuple[IntArray, IntArray]:
-    """The relevances of one field (int64) and the rows written with a decimal point (read as
-    their integer part): at most 16 bytes vectorised, anything else through
-    :func:`_python_relevance`."""
-    import numpy as np
-
-    n = len(start)
-    if not n:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    plain = _plain_decimals(_digit_grid(words, start, length), length)
-    ok = plain.ok & (plain.before >= 1)
-    integer = plain.mantissa // np.power(10, plain.after.astype(np.int64))  # the integer part
-    value: IntArray = np.where(plain.negative, -integer, integer)
-    decimal = ok & plain.dotted
-    for row in np.flatnonzero(~ok).tolist():
-        token = bytes(data[int(start[row]) : int(start[row]) + int(length[row])])
-        value[row], decimal[row] = _python_relevance(token, path, int(line[row]))
-    return value, np.flatnonzero(decimal)
 
 
 def _python_relevance(token: bytes, path: Path, line: int) -> tuple[int, bool]:

@@ -280,7 +280,9 @@ def ranking_measures(
     import numpy as np
 
     if len(query) + len(qrels_query) <= _PIECE_ROWS or n_queries < 2:
-        return _measures(query, judged, value, qrels_query, qrels_value, n_queries, level, measures)
+        return _measures(
+            (query, judged, value, qrels_query, qrels_value), n_queries, level, measures
+        )
     sizes = np.bincount(query, minlength=n_queries) + np.bincount(qrels_query, minlength=n_queries)
     total = np.cumsum(sizes)
     # each piece ends at the first query whose rows reach the next multiple of the piece size
@@ -293,11 +295,13 @@ def ranking_measures(
         mine = np.flatnonzero((qrels_query >= first) & (qrels_query < stop))
         pieces.append(
             _measures(
-                query[a:b] - first,
-                judged[a:b],
-                value[a:b],
-                qrels_query[mine] - first,
-                qrels_value[mine],
+                (
+                    query[a:b] - first,
+                    judged[a:b],
+                    value[a:b],
+                    qrels_query[mine] - first,
+                    qrels_value[mine],
+                ),
                 stop - first,
                 level,
                 measures,
@@ -311,17 +315,16 @@ _PIECE_ROWS = 1 << 19
 
 
 def _measures(
-    query: IntArray,
-    judged: BoolArray,
-    value: IntArray,
-    qrels_query: IntArray,
-    qrels_value: IntArray,
+    piece: tuple[IntArray, BoolArray, IntArray, IntArray, IntArray],
     n_queries: int,
     level: int,
     measures: MeasureSet,
 ) -> dict[str, Any]:
-    """:func:`ranking_measures` of one piece."""
+    """:func:`ranking_measures` of one piece: its ``query``, ``judged``, ``value``,
+    ``qrels_query`` and ``qrels_value``."""
     import numpy as np
+
+    query, judged, value, qrels_query, qrels_value = piece
 
     rows = _Rows(query, n_queries)
     rank = rows.rank

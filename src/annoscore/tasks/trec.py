@@ -26,9 +26,7 @@
 
 from __future__ import annotations
 
-import contextvars
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -51,13 +49,7 @@ from annoscore.scale import NotExact, chunked
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
-    IntArray = npt.NDArray[np.int64]
-    BoolArray = npt.NDArray[np.bool_]
-    FloatArray = npt.NDArray[np.float64]
-    WordArray = npt.NDArray[np.uint64]
+    from annoscore.formats.trec import BoolArray, FloatArray, IntArray, WordArray
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,6 +355,9 @@ def _read_both(qrels_path: Path, run_path: Path) -> tuple[TrecColumns, TrecColum
     if not large or str(run_path) == "-":
         run = read_run(run_path)
         return read_qrels(qrels_path), run
+    import contextvars
+    from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(1) as pool:
         # in the reading thread, the cut of a chunk (annoscore.scale) holds as here
         reading_qrels = pool.submit(contextvars.copy_context().run, read_qrels, qrels_path)
