@@ -136,13 +136,20 @@ def _scanned_xml_corpus(
         return None
     while end > head.end() and text[end - 1] in _SPACE:
         end -= 1
-    rows = _xml_rows(type_infon, id_infon).findall(text, head.end(), end)
-    if not rows:
-        return []
+    flat = _xml_rows(type_infon, id_infon).split(text[head.end() : end])
+    if len(flat) == 1:
+        return []  # no row
+    # the rows' ten groups one after another (``None``: a group not in the row), between
+    # the text around the rows (empty: the rows cover the text); one list, no tuple a row
     (kinds, a_ids, a_types, a_concepts, a_offsets, a_lengths, a_texts, p_offsets, p_texts,
-     d_ids) = zip(*rows, strict=True)  # fmt: skip
-    order = "".join(kinds).replace("/p", "q").replace("/d", "e")
-    if len(order) != len(rows) or not _STRUCTURE.fullmatch(order):
+     d_ids) = (flat[k::11] for k in range(1, 11))  # fmt: skip
+    try:
+        order = "".join(kinds).replace("/p", "q").replace("/d", "e")
+    except TypeError:  # (a None) the rest of the text from another character on: declined
+        return None
+    if "".join(flat[::11]):  # pragma: no cover - the rows cover the text
+        return None
+    if len(order) != len(kinds) or not _STRUCTURE.fullmatch(order):
         return None  # a row of another character, or rows out of order
     codes = order.encode("ascii")
     at = {kind: codes.translate(table) for kind, table in _ROWS_OF.items()}
@@ -157,7 +164,12 @@ def _scanned_xml_corpus(
         ids = list(map(_attribute, ids))
     columns = [list(compress(column, at["a"])) for column in (a_types, a_concepts, a_texts)]
     for n, column in enumerate(columns):
-        if "&" in "".join(column):
+        try:
+            joined = "".join(column)
+        except TypeError:  # (a None) an annotation without this infon
+            column = columns[n] = [value or "" for value in column]
+            joined = "".join(column)
+        if "&" in joined:
             columns[n] = list(map(_content, column))
     types, concepts, written = columns
     return _corpus_files(
