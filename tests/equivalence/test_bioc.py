@@ -802,7 +802,7 @@ def test_a_scanned_document_gives_every_field() -> None:
     """A document of a corpus scan sets some fields when read and makes the others on first
     use: every field of :class:`~annoscore.formats.bioc.BiocFile` is one or the other."""
     xml = (
-        '<collection><document><id>d</id><passage><offset>0</offset><text>ab</text>'
+        "<collection><document><id>d</id><passage><offset>0</offset><text>ab</text>"
         '<annotation id="A"><infon key="type">T</infon><infon key="identifier">C</infon>'
         '<location offset="0" length="1"/><text>a</text></annotation></passage></document>'
         "</collection>"

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     pass
 
 from annoscore.formats.bioc_tree import BiocFile, _Decline, _differs, _Document
-from annoscore.formats.brat_model import EntityBlock, FileRows, ScanColumns, ScannedFields
 from annoscore.formats.bioc_xml import (
     _NOT_XML,
     _PROLOG,
@@ -27,6 +26,7 @@ from annoscore.formats.bioc_xml import (
     _content,
     _xml_pattern,
 )
+from annoscore.formats.brat_model import EntityBlock, FileRows, ScanColumns, ScannedFields
 
 # --- the whole file at once (the first fast step) ---------------------------------------------
 
@@ -283,9 +283,10 @@ def _corpus_files(
         block, edges, {"ids": ids, "types": types, "starts": start_list, "ends": end_list,
                        "texts": written}, concepts, a_document
     )  # fmt: skip
-    out = []
+    out: list[BiocFile] = []
     new = _CorpusFile.__new__
-    for d, (name, body, lo, hi) in enumerate(zip(names, bodies, edges[:-1], edges[1:], strict=True)):
+    pairs = zip(names, bodies, edges[:-1], edges[1:], strict=True)
+    for d, (name, body, lo, hi) in enumerate(pairs):
         file = new(_CorpusFile)
         file.id, file.path, file.text, file.id_infon = name, path, body, id_infon
         file.rows, file.fragments, file.warnings = FileRows(block, lo, hi), None, []
@@ -441,14 +442,17 @@ def _scan_json_corpus(
     while end > head.end() and text[end - 1] in " \t\n\r":
         end -= 1
     pattern = _json_rows(type_infon, id_infon)
-    rows = pattern.findall(text, head.end(), end)
-    columns = dict(zip(pattern.groupindex, zip(*rows, strict=True), strict=True))
-    if not rows:
+    flat = pattern.split(text[head.end() : end])  # as the XML scan: no tuple a row
+    step = pattern.groups + 1
+    if len(flat) == 1 or "".join(flat[::step]):  # no row (or text between rows: none is)
         return None
+    columns = {name: flat[k::step] for name, k in pattern.groupindex.items()}
     marks = (columns[name] for name in ("comma", "document", "passage", "annotation", "end"))
-    kinds = "".join(chain.from_iterable(zip(*marks, strict=True)))
+    # each row's comma and kind (a group not in its row is None: every one in a row of
+    # another character, which so adds nothing)
+    kinds = "".join(filter(None, chain.from_iterable(zip(*marks, strict=True))))
     order = kinds.replace(",", "").translate(_JSON_KINDS)
-    if len(order) != len(rows) or not _JSON_STRUCTURE.fullmatch(kinds):
+    if len(order) != len(columns["comma"]) or not _JSON_STRUCTURE.fullmatch(kinds):
         return None  # a row of another character, or rows out of order
     codes = order.encode("ascii")
     at = {kind: codes.translate(table) for kind, table in _ROWS_OF.items()}
@@ -480,10 +484,18 @@ def _scan_json_corpus(
     )
 
 
-def _json_strings(column: list[str]) -> list[str]:
-    """JSON strings as written (without their quotes) as ``json.loads`` reads them: one call
-    for the column when some string has an escape."""
-    if "\\" not in "".join(column):
+def _json_strings(column: list[Any]) -> list[str]:
+    """JSON strings as written (without their quotes; ``None``: none written, an empty
+    string) as ``json.loads`` reads them: one call for the column when some string has an
+    escape."""
+    try:
+        joined = "".join(column)
+    except TypeError:  # (a None)
+        if column.count(None) == len(column):
+            return [""] * len(column)
+        column = [value or "" for value in column]
+        joined = "".join(column)
+    if "\\" not in joined:
         return column
     decoded: list[str] = json.loads("[" + ",".join(map('"{}"'.format, column)) + "]")
     return decoded
