@@ -100,6 +100,24 @@ keys (``token_start``, ``text``) or any escape is read by ``json.loads`` whole (
 PubTator, about 6 ms of NumPy on the bytes and about 1 us per document (its text and
 rows); the tag file, splitting the text into its fields (about 0.7x the floor).
 
+BioC, third round (issue 29; 2 CPUs shared with other jobs, load 7-13): the corpus scans split
+the text by their row pattern (``Pattern.split``: one flat list of the rows' groups, each
+column a slice of it) instead of ``findall`` (a tuple of ten or fifteen groups a row, 28,000
+here, which the collector walked, then their transposition), and make each document with its
+id, path, text, rows and warnings only, its other fields from the scan's columns on first use
+(as PubTator's and JSONL's: no five list slices and no 20-field dataclass call a document;
+``annoscore spans`` takes their rows of one block); offsets and lengths parsed by one
+``np.fromstring`` of their join.  Alone (CPU, best of 7, alternating processes with the code
+before, collector running): XML 58-65 ms -> 44-50 ms (1.7-1.8x -> 1.3-1.5x the floor), JSON
+74-84 ms -> 58-64 ms (1.5-1.9x -> 1.2-1.3x); instructions of one read (callgrind, collector
+running): XML 454 -> 420 million with the lazy documents alone, JSON 695 -> 602 million.  In
+this script (--repeat 5, after the other readers, whose allocations leave the floor faster:
+XML 23 ms, not 32 ms): JSON 2.4x / 2.1x -> 1.7x / 1.7x, XML 2.8x / 2.3x -> 2.2x / 1.9x
+(running / paused; the same load for both): JSON has its margin, XML not yet.  What XML
+still costs (best CPU, warm heap): the split itself about 0.5x the floor, the check for
+characters XML refuses (one ``bytes.translate`` of the text) 0.1x, the columns and the
+documents' checks about 0.5x.  Prodigy JSONL is unchanged (1.9-2.1x).
+
 Run: ``python benchmarks/sequence.py [--sentences 10000] [--repeat 3]``.
 """
 

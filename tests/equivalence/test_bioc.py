@@ -42,7 +42,7 @@ import pytest
 from annoscore.errors import InputError
 from annoscore.formats import bioc as reader
 from annoscore.formats import bioc_corpus, bioc_json, bioc_tree, bioc_xml
-from annoscore.formats.brat_model import AnnFile
+from annoscore.formats.brat_model import AnnFile, FileRows
 from tests.equivalence.ids import id_pool
 from tests.oracles.bioc import plain_bioc_read, plain_bioc_xml_facts
 
@@ -746,7 +746,10 @@ def test_the_corpus_scans_are_the_checked_steps_and_the_plain_reference(form: st
             concepts += any(f.concepts for f in files)
             if offsets == "chars":
                 columns, _ = reader.read_bioc_columns(text, "c.xml", form, **names)
-                assert columns == files, case
+                assert list(map(_every_field, columns)) == list(map(_every_field, files)), case
+                checked = _checked_columns(text, form, names)
+                assert list(map(_every_field, files)) == list(map(_every_field, checked)), case
+                _rows_agree(files)
         if isinstance(got, str):
             errors += 1
         if offsets != "chars" or re.search(_SENTENCES_OR_RELATIONS, text):
@@ -764,10 +767,52 @@ def test_the_corpus_scans_are_the_checked_steps_and_the_plain_reference(form: st
     assert unnamed > CASES // 100 and concepts > CASES // 5, (unnamed, concepts)
 
 
-def test_the_corpus_scans_give_every_field_of_a_document_in_order() -> None:
-    """The corpus scans build each :class:`~annoscore.formats.bioc.BiocFile` by position
-    (:data:`~annoscore.formats.bioc.FILE_FIELDS`): a field added to ``AnnFile`` shows here."""
-    assert tuple(f.name for f in dataclasses.fields(reader.BiocFile)) == bioc_tree.FILE_FIELDS
+def _every_field(file: AnnFile) -> tuple[object, ...]:
+    """Every field of a document as columns but its rows (their block is the reading's), the
+    columns as lists."""
+    return tuple(
+        list(value) if isinstance(value, list) else value
+        for value in (
+            getattr(file, f.name) for f in dataclasses.fields(reader.BiocFile) if f.name != "rows"
+        )
+    )
+
+
+def _checked_columns(text: str, form: str, names: dict[str, str]) -> list[reader.BiocFile]:
+    """The columns the checked steps give (the corpus scans declined)."""
+    saved = reader._scan_xml_corpus, reader._scan_json_corpus
+    reader._scan_xml_corpus = reader._scan_json_corpus = lambda *arguments: None
+    try:
+        return reader.read_bioc_columns(text, "c.xml", form, **names)[0]
+    finally:
+        reader._scan_xml_corpus, reader._scan_json_corpus = saved
+
+
+def _rows_agree(files: list[reader.BiocFile]) -> None:
+    """Each document's rows of the reading's block are its types, starts and ends."""
+    for file in files:
+        assert isinstance(file.rows, FileRows)
+        block, lo, hi = file.rows
+        assert block.starts[lo:hi].tolist() == list(file.starts)
+        assert block.ends[lo:hi].tolist() == list(file.ends)
+        assert [block.type_names[c] for c in block.type_codes[lo:hi]] == list(file.types)
+
+
+def test_a_scanned_document_gives_every_field() -> None:
+    """A document of a corpus scan sets some fields when read and makes the others on first
+    use: every field of :class:`~annoscore.formats.bioc.BiocFile` is one or the other."""
+    xml = (
+        "<collection><document><id>d</id><passage><offset>0</offset><text>ab</text>"
+        '<annotation id="A"><infon key="type">T</infon><infon key="identifier">C</infon>'
+        '<location offset="0" length="1"/><text>a</text></annotation></passage></document>'
+        "</collection>"
+    )
+    (file,) = reader._scan_xml_corpus(xml, "c.xml", "type", "identifier") or []
+    set_when_read = {"id", "path", "text", "rows", "fragments", "warnings", "id_infon"}
+    fields = {f.name for f in dataclasses.fields(reader.BiocFile)}
+    assert fields == set_when_read | {"sentences"} | bioc_corpus._CorpusFile.LAZY
+    assert file.concepts == [(1, "A", "C", "a")] and file.lines is None
+    assert file.document() == reader.read_bioc_text(xml, "c.xml", "bioc-xml").documents[0]
 
 
 def test_the_corpus_scans_read_what_bioc_writers_write() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from itertools import chain, compress, pairwise
+from itertools import chain, compress
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,7 @@ from annoscore.formats.bioc_xml import (
     _content,
     _xml_pattern,
 )
+from annoscore.formats.brat_model import EntityBlock, FileRows, ScanColumns, ScannedFields
 
 # --- the whole file at once (the first fast step) ---------------------------------------------
 
@@ -135,13 +136,20 @@ def _scanned_xml_corpus(
         return None
     while end > head.end() and text[end - 1] in _SPACE:
         end -= 1
-    rows = _xml_rows(type_infon, id_infon).findall(text, head.end(), end)
-    if not rows:
-        return []
+    flat = _xml_rows(type_infon, id_infon).split(text[head.end() : end])
+    if len(flat) == 1:
+        return []  # no row
+    # the rows' ten groups one after another (``None``: a group not in the row), between
+    # the text around the rows (empty: the rows cover the text); one list, no tuple a row
     (kinds, a_ids, a_types, a_concepts, a_offsets, a_lengths, a_texts, p_offsets, p_texts,
-     d_ids) = zip(*rows, strict=True)  # fmt: skip
-    order = "".join(kinds).replace("/p", "q").replace("/d", "e")
-    if len(order) != len(rows) or not _STRUCTURE.fullmatch(order):
+     d_ids) = (flat[k::11] for k in range(1, 11))  # fmt: skip
+    try:
+        order = "".join(kinds).replace("/p", "q").replace("/d", "e")
+    except TypeError:  # (a None) the rest of the text from another character on: declined
+        return None
+    if "".join(flat[::11]):  # pragma: no cover - the rows cover the text
+        return None
+    if len(order) != len(kinds) or not _STRUCTURE.fullmatch(order):
         return None  # a row of another character, or rows out of order
     codes = order.encode("ascii")
     at = {kind: codes.translate(table) for kind, table in _ROWS_OF.items()}
@@ -156,7 +164,12 @@ def _scanned_xml_corpus(
         ids = list(map(_attribute, ids))
     columns = [list(compress(column, at["a"])) for column in (a_types, a_concepts, a_texts)]
     for n, column in enumerate(columns):
-        if "&" in "".join(column):
+        try:
+            joined = "".join(column)
+        except TypeError:  # (a None) an annotation without this infon
+            column = columns[n] = [value or "" for value in column]
+            joined = "".join(column)
+        if "&" in joined:
             columns[n] = list(map(_content, column))
     types, concepts, written = columns
     return _corpus_files(
@@ -230,8 +243,11 @@ def _corpus_files(
                 parts.append(body)
                 length = offset + len(body)
             bodies.append("".join(parts))
-    starts = np.array(a_offsets, dtype=np.int64)
-    lengths = np.array(a_lengths, dtype=np.int64)
+    numbers = np.fromstring(" ".join(a_offsets + a_lengths), dtype=np.int64, sep=" ")
+    if numbers.shape[0] != 2 * len(a_offsets):  # pragma: no cover - the scans read digits
+        return None
+    starts, lengths = numbers[: len(a_offsets)], numbers[len(a_offsets) :]  # (parsed at once:
+    # the join of whole numbers of at most 16 ASCII digits, four times faster than one by one)
     ends = starts + lengths
     p_at = np.array(p_offsets, dtype=np.int64)
     p_length = np.fromiter(map(len, p_texts), dtype=np.int64, count=len(p_texts))
@@ -261,37 +277,76 @@ def _corpus_files(
         place = (np.arange(len(ids), dtype=np.int64) - bounds[a_document] + 1).tolist()
         ids = [i or f"A{k}" for i, k in zip(ids, place, strict=True)]
     edges = bounds.tolist()
-    held: list[list[tuple[int, str, str, Any]]] = [[] for _ in range(n_docs)]
-    if any(concepts):
-        for j, concept in enumerate(concepts):
-            if concept:
-                d = int(a_document[j])
-                held[d].append((j - edges[d] + 1, ids[j], concept, written[j]))
-    return [
-        BiocFile(  # every field in order (five times faster than by name: FILE_FIELDS)
-            names[d],
-            path,
-            ids[lo:hi],
-            types[lo:hi],
-            start_list[lo:hi],
-            end_list[lo:hi],
-            written[lo:hi],
-            None,  # lines
-            None,  # fragments
-            bodies[d],
-            (),  # normalizations
-            (),  # attributes
-            (),  # relations
-            (),  # events
-            (),  # notes
-            [],  # warnings
-            None,  # rows
-            held[d],
-            id_infon,
-            tuple(warned.get(d, ())),
-        )
-        for d, (lo, hi) in enumerate(pairwise(edges))
-    ]
+    block = EntityBlock()
+    block.add_lists(start_list, end_list, types)
+    columns = _CorpusColumns(
+        block, edges, {"ids": ids, "types": types, "starts": start_list, "ends": end_list,
+                       "texts": written}, concepts, a_document
+    )  # fmt: skip
+    out: list[BiocFile] = []
+    new = _CorpusFile.__new__
+    pairs = zip(names, bodies, edges[:-1], edges[1:], strict=True)
+    for d, (name, body, lo, hi) in enumerate(pairs):
+        file = new(_CorpusFile)
+        file.id, file.path, file.text, file.id_infon = name, path, body, id_infon
+        file.rows, file.fragments, file.warnings = FileRows(block, lo, hi), None, []
+        file.columns, file.number, file.sentences = columns, d, tuple(warned.get(d, ()))
+        out.append(file)
+    return out
+
+
+class _CorpusColumns(ScanColumns):
+    """The columns of every document of a corpus scan (``lists``: the ids, types, starts,
+    ends and texts of every annotation; ``concepts``: each one's concept id, empty when none;
+    ``documents``: each one's document), each document's own made on first use
+    (:class:`_CorpusFile`)."""
+
+    __slots__ = ("concepts", "documents", "held", "lists")
+
+    def __init__(
+        self,
+        block: EntityBlock,
+        bounds: list[int],
+        lists: dict[str, list[Any]],
+        concepts: list[str],
+        documents: Any,
+    ) -> None:
+        super().__init__(block, bounds)
+        self.lists, self.concepts, self.documents = lists, concepts, documents
+        self.held: list[list[tuple[int, str, str, Any]]] | None = None
+
+    def field(self, name: str, d: int) -> Any:
+        """Document ``d``'s value of :class:`~annoscore.formats.bioc_tree.BiocFile` field
+        ``name``."""
+        if name in self.lists:
+            return self.lists[name][self.bounds[d] : self.bounds[d + 1]]
+        if name == "concepts":  # (position in the document, mention id, concept id, text)
+            if self.held is None:
+                edges, ids, written = self.bounds, self.lists["ids"], self.lists["texts"]
+                held: list[list[tuple[int, str, str, Any]]] = [[] for _ in edges[1:]]
+                for j in [j for j, concept in enumerate(self.concepts) if concept]:
+                    e = int(self.documents[j])
+                    held[e].append((j - edges[e] + 1, ids[j], self.concepts[j], written[j]))
+                self.held = held
+            return self.held[d]
+        if name == "lines":
+            return None
+        return ()  # normalizations, attributes, relations, events, notes
+
+
+class _CorpusFile(ScannedFields, BiocFile):
+    """A document a corpus scan read: a :class:`~annoscore.formats.bioc_tree.BiocFile` whose
+    id, path, text, rows, fragments, warnings, concept infon name and reader warnings are set
+    when read (what the ``spans`` task asks of every document) and whose other fields are made
+    from the scan's columns when first asked for (then kept)."""
+
+    __slots__ = ("columns", "number")
+
+    LAZY = frozenset(
+        {"ids", "types", "starts", "ends", "texts", "lines", "concepts"}
+        | {"normalizations", "attributes", "relations", "events", "notes"}
+    )
+    """The fields made on first use."""
 
 
 _W = "[ \t\n\r]*+"  # JSON white space
@@ -387,14 +442,17 @@ def _scan_json_corpus(
     while end > head.end() and text[end - 1] in " \t\n\r":
         end -= 1
     pattern = _json_rows(type_infon, id_infon)
-    rows = pattern.findall(text, head.end(), end)
-    columns = dict(zip(pattern.groupindex, zip(*rows, strict=True), strict=True))
-    if not rows:
+    flat = pattern.split(text[head.end() : end])  # as the XML scan: no tuple a row
+    step = pattern.groups + 1
+    if len(flat) == 1 or "".join(flat[::step]):  # no row (or text between rows: none is)
         return None
+    columns = {name: flat[k::step] for name, k in pattern.groupindex.items()}
     marks = (columns[name] for name in ("comma", "document", "passage", "annotation", "end"))
-    kinds = "".join(chain.from_iterable(zip(*marks, strict=True)))
+    # each row's comma and kind (a group not in its row is None: every one in a row of
+    # another character, which so adds nothing)
+    kinds = "".join(filter(None, chain.from_iterable(zip(*marks, strict=True))))
     order = kinds.replace(",", "").translate(_JSON_KINDS)
-    if len(order) != len(rows) or not _JSON_STRUCTURE.fullmatch(kinds):
+    if len(order) != len(columns["comma"]) or not _JSON_STRUCTURE.fullmatch(kinds):
         return None  # a row of another character, or rows out of order
     codes = order.encode("ascii")
     at = {kind: codes.translate(table) for kind, table in _ROWS_OF.items()}
@@ -426,10 +484,18 @@ def _scan_json_corpus(
     )
 
 
-def _json_strings(column: list[str]) -> list[str]:
-    """JSON strings as written (without their quotes) as ``json.loads`` reads them: one call
-    for the column when some string has an escape."""
-    if "\\" not in "".join(column):
+def _json_strings(column: list[Any]) -> list[str]:
+    """JSON strings as written (without their quotes; ``None``: none written, an empty
+    string) as ``json.loads`` reads them: one call for the column when some string has an
+    escape."""
+    try:
+        joined = "".join(column)
+    except TypeError:  # (a None)
+        if column.count(None) == len(column):
+            return [""] * len(column)
+        column = [value or "" for value in column]
+        joined = "".join(column)
+    if "\\" not in joined:
         return column
     decoded: list[str] = json.loads("[" + ",".join(map('"{}"'.format, column)) + "]")
     return decoded

@@ -150,29 +150,3 @@ class BiocFile(AnnFile):
             path=self.path,
             warnings=self.sentences,
         )
-
-
-FILE_FIELDS = (
-    "id",
-    "path",
-    "ids",
-    "types",
-    "starts",
-    "ends",
-    "texts",
-    "lines",
-    "fragments",
-    "text",
-    "normalizations",
-    "attributes",
-    "relations",
-    "events",
-    "notes",
-    "warnings",
-    "rows",
-    "concepts",
-    "id_infon",
-    "sentences",
-)
-"""The fields of :class:`BiocFile` in order, as the corpus scans give them (a test holds them
-to the class: a field added to :class:`~annoscore.formats.brat_model.AnnFile` shows there)."""
