@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from annoscore.errors import InputError
-from annoscore.formats.files import bom_warnings
+from annoscore.formats.files import bom_warnings, cut_of
 from annoscore.formats.nlpsandbox import (
     CATEGORIES,
     Numbering,
@@ -49,7 +49,7 @@ from annoscore.metrics.phi_counts import Columns, category_counts
 from annoscore.metrics.phi_tokens import TokenSpans, span_table
 from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
-from annoscore.scale import JsonDocuments, chunked
+from annoscore.scale import JsonDocuments, chunked, keep
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
@@ -124,42 +124,69 @@ _MESSAGES = {
 """The reading's, the counting's and ``--notes``' warnings by code (``name``... filled in)."""
 
 
-def _warning(
-    found: list[ScoreWarning], code: str, count: int, examples: Sequence[str] = (), **fill: str
-) -> None:
-    """Add the warning ``code`` (:data:`_MESSAGES`) to ``found`` if ``count`` is not 0."""
-    if count:
-        message = _MESSAGES[code].format(**fill)
-        found.append(ScoreWarning(code, message, count, tuple(examples[:5])))
+@dataclass(frozen=True, slots=True)
+class _Tally:
+    """A warning one run may give (:data:`_MESSAGES`), as chunks of notes add up: what fills
+    its message, and per part (a category for ``--notes``' checks, else one) its count and its
+    first examples in file order.  A chunk's tallies of the same input have the same codes and
+    fills in the same order (:func:`_pooled`), zero counts included."""
+
+    code: str
+    fill: tuple[tuple[str, str], ...]
+    counts: tuple[int, ...]
+    examples: tuple[tuple[str, ...], ...]
+
+    def warning(self) -> ScoreWarning | None:
+        """The warning (``None``: a count of 0, no warning)."""
+        count = sum(self.counts)
+        if not count:
+            return None
+        examples = tuple(e for part in self.examples for e in part)[:5]
+        return ScoreWarning(
+            self.code, _MESSAGES[self.code].format(**dict(self.fill)), count, examples
+        )
 
 
-def _warnings(
+def _tally(
+    code: str, count: int | Sequence[int], examples: Sequence[Sequence[str]] = ((),), **fill: str
+) -> _Tally:
+    counts = (count,) if isinstance(count, int) else tuple(count)
+    cut = tuple(tuple(part[:5]) for part in examples)
+    return _Tally(code, tuple(fill.items()), counts, cut)
+
+
+def _given(tallies: Iterable[_Tally]) -> list[ScoreWarning]:
+    return [w for w in (t.warning() for t in tallies) if w is not None]
+
+
+def _tallies(
     gold: SandboxFile,
     pred: SandboxFile,
     categories: Iterable[str],
     overwritten: dict[str, int],
     unknown_hipaa: int,
     spans: TokenSpans,
-) -> list[ScoreWarning]:
-    found: list[ScoreWarning] = []
-    add = partial(_warning, found)
+) -> list[_Tally]:
+    """The reading's and the counting's warnings, in one run's order, zero counts included."""
+    found: list[_Tally] = []
     for side, file in (("gold", gold), ("prediction", pred)):
         name = file.path.name
-        add("same-start", overwritten[side], side=side, name=name)
-        add("merged-notes", file.merged_notes, name=name)
+        found.append(_tally("same-start", overwritten[side], side=side, name=name))
+        found.append(_tally("merged-notes", file.merged_notes, name=name))
         for category in categories:
             read = file.categories[category]
             array = CATEGORIES[category].arrays[0]
-            add("missing-array", read.missing_array, name=name, array=array)
-            add("length-mismatch", read.length_mismatch, name=name, category=category)
+            found.append(_tally("missing-array", read.missing_array, name=name, array=array))
+            mismatch = read.length_mismatch
+            found.append(_tally("length-mismatch", mismatch, name=name, category=category))
     gold_ids, pred_ids = set(gold.note_ids), set(pred.note_ids)
     one_side = [n for n in pred.note_ids if n not in gold_ids]
     missing = [n for n in gold.note_ids if n not in pred_ids]
-    add("prediction-only-notes", len(one_side), one_side)
-    add("gold-only-notes", len(missing), missing)
-    add("unknown-location-type", unknown_hipaa)
-    add("quote-offsets", spans.quote_fixes)
-    add("tokenizer-engine", len(spans.engine_doubts))
+    found.append(_tally("prediction-only-notes", len(one_side), (one_side,)))
+    found.append(_tally("gold-only-notes", len(missing), (missing,)))
+    found.append(_tally("unknown-location-type", unknown_hipaa))
+    found.append(_tally("quote-offsets", spans.quote_fixes))
+    found.append(_tally("tokenizer-engine", len(spans.engine_doubts)))
     return found
 
 
@@ -172,13 +199,23 @@ def note_text_warnings(
     the file, its examples the note and the offset.  Nothing is changed or dropped: the
     official script never reads the notes, and its counts stand.
     """
+    return _given(_note_tallies(notes, files, categories, texts))
+
+
+def _note_tallies(
+    notes: dict[str, str], files: list[SandboxFile], categories: list[str], texts: Numbering
+) -> list[_Tally]:
+    """:func:`note_text_warnings` as tallies, one part per category (the examples of one run
+    come category by category)."""
     values = texts.values()
-    out: list[ScoreWarning] = []
+    out: list[_Tally] = []
     for file in files:
-        differ: list[str] = []
-        unknown: list[str] = []
+        differ: list[list[str]] = []
+        unknown: list[list[str]] = []
         for category in categories:
             read = file.categories[category]
+            differ.append([])
+            unknown.append([])
             for note, start, length, text in zip(
                 read.note, read.start, read.length, read.text, strict=True
             ):
@@ -189,14 +226,52 @@ def note_text_warnings(
                 where = f"note {note_id} at {start}"  # the message names the file
                 note_text = notes.get(note_id)
                 if note_text is None:
-                    unknown.append(where)
+                    unknown[-1].append(where)
                 elif note_text[start : start + length] != written:
                     shown = note_text[start : start + length][:30]
-                    differ.append(f"{where}: {written[:30]!r}, the note has {shown!r}")
+                    differ[-1].append(f"{where}: {written[:30]!r}, the note has {shown!r}")
         name = file.path.name
-        _warning(out, "nlpsandbox.text-differs", len(differ), differ, name=name)
-        _warning(out, "nlpsandbox.unknown-note", len(unknown), unknown, name=name)
+        out.append(_tally("nlpsandbox.text-differs", [*map(len, differ)], differ, name=name))
+        out.append(_tally("nlpsandbox.unknown-note", [*map(len, unknown)], unknown, name=name))
     return out
+
+
+def _pooled(
+    options: Any, warned: Sequence[Sequence[ScoreWarning]], kept: Sequence[tuple[Any, ...]]
+) -> list[ScoreWarning] | None:
+    """One run's warnings of the chunks of notes (:func:`~annoscore.scale.chunked`), from the
+    tallies each kept (:func:`_score`): counts added, examples in file order, capped at 5, as
+    one run makes them.  ``None`` (one run) when the chunks' tallies do not line up (other
+    categories), a chunk cannot know a file's byte-order mark (a URL's), or
+    ``tokenizer-engine`` warned (one run counts distinct texts of the whole corpus)."""
+    if any(len(k) != 1 for k in kept):
+        return None
+    first, boms, _ = kept[0][0]
+    if boms is None:
+        return None
+    pooled = list(first)
+    for tallies, other_boms, _ in (k[0] for k in kept[1:]):
+        if other_boms != boms or len(tallies) != len(pooled):
+            return None
+        for n, (a, b) in enumerate(zip(pooled, tallies, strict=True)):
+            if (a.code, a.fill, len(a.counts)) != (b.code, b.fill, len(b.counts)):
+                return None
+            pooled[n] = _Tally(
+                a.code,
+                a.fill,
+                tuple(x + y for x, y in zip(a.counts, b.counts, strict=True)),
+                tuple((x + y)[:5] for x, y in zip(a.examples, b.examples, strict=True)),
+            )
+    if any(t.code == "tokenizer-engine" and sum(t.counts) for t in pooled):
+        return None
+    split = kept[0][0][2]
+    return [*_given(pooled[:split]), *boms, *_given(pooled[split:])]
+
+
+def _of_url(*paths: Path | Notes) -> bool:
+    """Whether a chunk reads one of ``paths`` through fsspec (its byte-order mark unseen)."""
+    cuts = [cut_of(p) for p in paths if isinstance(p, Path)]
+    return any(cut is not None and cut.url is not None for cut in cuts)
 
 
 def _columns(file: SandboxFile, category: str, documents: dict[str, int]) -> Columns:
@@ -269,12 +344,15 @@ def _score(
         overwritten["prediction"] += tally.overwritten_pred
         unknown_hipaa += tally.unknown_hipaa
         spans.quote_fixes += tally.quote_fixes
-    warnings = _warnings(gold_file, pred_file, categories, overwritten, unknown_hipaa, spans)
-    if isinstance(gold, Path) and isinstance(pred, Path):
-        warnings += bom_warnings(gold, pred)
+    tallies = _tallies(gold_file, pred_file, categories, overwritten, unknown_hipaa, spans)
+    split = len(tallies)
+    boms = bom_warnings(gold, pred) if isinstance(gold, Path) and isinstance(pred, Path) else []
     if options.notes is not None:
         notes = read_notes(options.notes)
-        warnings += note_text_warnings(notes, [gold_file, pred_file], categories, texts)
+        tallies += _note_tallies(notes, [gold_file, pred_file], categories, texts)
+    # a chunk of notes: its warnings pooled (_pooled); a chunk of a URL sees no mark
+    keep((tallies, boms if not _of_url(gold, pred) else None, split))
+    warnings = [*_given(tallies[:split]), *boms, *_given(tallies[split:])]
     matrix = CountMatrix.from_columns(documents, columns, integer=columns)
     result = get(f"nlpsandbox-{category or 'all'}").result(options, matrix, warnings=warnings)
     return _with_leaderboard(result, category, categories)
@@ -314,6 +392,8 @@ def _cut(category: str | None) -> Callable[[Any], Any]:
         order="gold-first",
         elements=_NOTES,
         finish=partial(_finish, category),
+        pooled=_pooled,
+        quotes_lines=False,
     )
 
 
