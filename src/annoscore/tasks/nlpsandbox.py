@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from annoscore.errors import InputError
 from annoscore.formats.files import bom_warnings, cut_of
@@ -49,6 +49,7 @@ from annoscore.metrics.phi_counts import Columns, category_counts
 from annoscore.metrics.phi_tokens import TokenSpans, span_table
 from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
+from annoscore.samples import sample_path
 from annoscore.scale import JsonDocuments, chunked, keep
 from annoscore.tasks.registry import get
 
@@ -397,10 +398,58 @@ def _cut(category: str | None) -> Callable[[Any], Any]:
     )
 
 
-@_cut("date")
-def score_nlpsandbox_date(
-    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+class _OnFiles(Protocol):
+    def __call__(
+        self, gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
+    ) -> Result: ...
+
+
+class _InMemory(Protocol):
+    def __call__(
+        self, gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
+    ) -> Result: ...
+
+
+SAMPLE = (sample_path("nlpsandbox", "gold.json"), sample_path("nlpsandbox", "pred.json"))
+"""The shipped sample's gold and prediction files (the examples below)."""
+
+_SAME = "\n\n    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`."
+
+
+def _name(category: str | None) -> str:
+    return (category or "all").replace("-", "_")
+
+
+def _on_files(category: str | None, doc: str) -> _OnFiles:
+    """``score_nlpsandbox_CATEGORY(gold, pred, options)``: ``category`` (``None``: all) of a
+    gold and a prediction file, cut by notes with ``--jobs`` (:func:`_cut`); ``doc`` its doc."""
+
+    def score(gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()) -> Result:
+        return _score(category, Path(gold), Path(pred), options)
+
+    score.__name__ = score.__qualname__ = f"score_nlpsandbox_{_name(category)}"
+    summary, example = doc.split("\n\n    >>> ", 1)
+    score.__doc__ = f"{summary}{_SAME if category != 'date' else ''}\n\n    >>> {example}"
+    scored: _OnFiles = _cut(category)(score)
+    return scored
+
+
+def _in_memory(category: str | None, doc: str) -> _InMemory:
+    """``count_nlpsandbox_CATEGORY(gold_notes, pred_notes, options)``: the same on annotation
+    objects in memory (:data:`Notes`); ``doc`` its doc."""
+
+    def count(
+        gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
+    ) -> Result:
+        return _score(category, gold_notes, pred_notes, options)
+
+    count.__name__ = count.__qualname__ = f"count_nlpsandbox_{_name(category)}"
+    count.__doc__ = doc
+    return count
+
+
+score_nlpsandbox_date = _on_files(
+    "date",
     """Dates (``textDateAnnotations``; type ``dateFormat``, which the official reports as NaN)
     of a gold and a prediction file.
 
@@ -412,124 +461,87 @@ def score_nlpsandbox_date(
     (the spec's decision; the client: official), ``same_start`` last, ``relax_margin`` 2; the
     same for every ``score_nlpsandbox_*`` below.
 
-    >>> from annoscore.samples import SAMPLES
-    >>> r = score_nlpsandbox_date(SAMPLES / "nlpsandbox/gold.json",
-    ...                           SAMPLES / "nlpsandbox/pred.json")
+    >>> r = score_nlpsandbox_date(*SAMPLE)
     >>> r.counts["token_strict_tp"], r.extra["leaderboard"]["location_F1_token_strict"]
     (3, 0.86)
-    """
-    return _score("date", Path(gold), Path(pred), options)
+    """,
+)
 
 
-@_cut("person")
-def score_nlpsandbox_person(
-    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+score_nlpsandbox_person = _on_files(
+    "person",
     """Person names (``textPersonNameAnnotations``; type ``personType``, NaN officially).
 
-    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
-
-    >>> from annoscore.samples import SAMPLES
-    >>> r = score_nlpsandbox_person(SAMPLES / "nlpsandbox/gold.json",
-    ...                             SAMPLES / "nlpsandbox/pred.json")
+    >>> r = score_nlpsandbox_person(*SAMPLE)
     >>> round(r.score, 4)  # the headline: token_strict_f1
     0.9091
-    """
-    return _score("person", Path(gold), Path(pred), options)
+    """,
+)
 
 
-@_cut("location")
-def score_nlpsandbox_location(
-    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+score_nlpsandbox_location = _on_files(
+    "location",
     """Locations (``textLocationAnnotations``/``locationType``, or schema 1.1's
     ``textPhysicalAddressAnnotations``/``addressType``), and ``hipaa``: same start and length
     and the same HIPAA-PHI flag of the location type (never computed officially).
 
-    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
-
-    >>> from annoscore.samples import SAMPLES
-    >>> r = score_nlpsandbox_location(SAMPLES / "nlpsandbox/gold.json",
-    ...                               SAMPLES / "nlpsandbox/pred.json")
+    >>> r = score_nlpsandbox_location(*SAMPLE)
     >>> r.counts["hipaa_tp"], r.counts["type_tp"]
     (1, 1)
-    """
-    return _score("location", Path(gold), Path(pred), options)
+    """,
+)
 
 
-@_cut("id")
-def score_nlpsandbox_id(
-    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+score_nlpsandbox_id = _on_files(
+    "id",
     """Ids (``textIdAnnotations``; type ``idType``) of a gold and a prediction file.
 
-    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
-
-    >>> from annoscore.samples import SAMPLES
-    >>> r = score_nlpsandbox_id(SAMPLES / "nlpsandbox/gold.json", SAMPLES / "nlpsandbox/pred.json")
+    >>> r = score_nlpsandbox_id(*SAMPLE)
     >>> r.scores["instance_strict_f1"]
     1.0
-    """
-    return _score("id", Path(gold), Path(pred), options)
+    """,
+)
 
 
-@_cut("contact")
-def score_nlpsandbox_contact(
-    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+score_nlpsandbox_contact = _on_files(
+    "contact",
     """Contacts (``textContactAnnotations``; type ``contactType``) of a gold and a prediction
     file.
 
-    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
-
-    >>> from annoscore.samples import SAMPLES
-    >>> r = score_nlpsandbox_contact(SAMPLES / "nlpsandbox/gold.json",
-    ...                              SAMPLES / "nlpsandbox/pred.json")
+    >>> r = score_nlpsandbox_contact(*SAMPLE)
     >>> r.counts["token_strict_tp"], r.counts["token_strict_fn"]
     (4, 0)
-    """
-    return _score("contact", Path(gold), Path(pred), options)
+    """,
+)
 
 
-@_cut("covid-symptom")
-def score_nlpsandbox_covid_symptom(
-    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+score_nlpsandbox_covid_symptom = _on_files(
+    "covid-symptom",
     """COVID symptoms (``textCovidSymptomAnnotations``; type ``condition``), by the other
     categories' rules (nlpsandbox-client 4.3.1 declares no evaluator for them).
 
-    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
-
-    >>> from annoscore.samples import SAMPLES
-    >>> r = score_nlpsandbox_covid_symptom(SAMPLES / "nlpsandbox/gold.json",
-    ...                                    SAMPLES / "nlpsandbox/pred.json")
+    >>> r = score_nlpsandbox_covid_symptom(*SAMPLE)
     >>> r.scores["type_precision"], r.scores["type_recall"]
     (0.5, 1.0)
-    """
-    return _score("covid-symptom", Path(gold), Path(pred), options)
+    """,
+)
 
 
-@_cut(None)
-def score_nlpsandbox_all(
-    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+score_nlpsandbox_all = _on_files(
+    None,
     """Every category whose array is in either file, the files read once: each key prefixed
     by its category (``location_token_strict_f1``), ``leaderboard`` per category, and no
     headline score (no score pools the categories).
 
-    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
-
-    >>> from annoscore.samples import SAMPLES
-    >>> r = score_nlpsandbox_all(SAMPLES / "nlpsandbox/gold.json", SAMPLES / "nlpsandbox/pred.json")
+    >>> r = score_nlpsandbox_all(*SAMPLE)
     >>> r.extra["categories"]
     ['date', 'person', 'location', 'id', 'contact', 'covid-symptom']
-    """
-    return _score(None, Path(gold), Path(pred), options)
+    """,
+)
 
 
-def count_nlpsandbox_date(
-    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+count_nlpsandbox_date = _in_memory(
+    "date",
     """:func:`score_nlpsandbox_date` of annotation objects in memory (:data:`Notes`).
 
     >>> note = {"annotationSource": {"resourceSource": {"name": "notes/n1"}}}
@@ -538,13 +550,12 @@ def count_nlpsandbox_date(
     >>> r = count_nlpsandbox_date(gold, pred)
     >>> r.scores["instance_relax_f1"], r.scores["instance_strict_f1"]
     (1.0, 0.0)
-    """
-    return _score("date", gold_notes, pred_notes, options)
+    """,
+)
 
 
-def count_nlpsandbox_person(
-    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+count_nlpsandbox_person = _in_memory(
+    "person",
     """:func:`score_nlpsandbox_person` of annotation objects in memory (:data:`Notes`).
 
     >>> note = {"annotationSource": {"resourceSource": {"name": "n1"}}}
@@ -553,13 +564,12 @@ def count_nlpsandbox_person(
     >>> r = count_nlpsandbox_person(gold, [note])
     >>> r.counts["token_strict_fn"], r.scores["token_strict_precision"]
     (2, None)
-    """
-    return _score("person", gold_notes, pred_notes, options)
+    """,
+)
 
 
-def count_nlpsandbox_location(
-    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+count_nlpsandbox_location = _in_memory(
+    "location",
     """:func:`score_nlpsandbox_location` of annotation objects in memory (:data:`Notes`).
 
     >>> def at(kind):
@@ -569,13 +579,12 @@ def count_nlpsandbox_location(
     >>> r = count_nlpsandbox_location(at("organization"), at("hospital"))
     >>> r.scores["type_f1"], r.scores["hipaa_f1"]
     (0.0, 0.0)
-    """
-    return _score("location", gold_notes, pred_notes, options)
+    """,
+)
 
 
-def count_nlpsandbox_id(
-    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+count_nlpsandbox_id = _in_memory(
+    "id",
     """:func:`score_nlpsandbox_id` of annotation objects in memory (:data:`Notes`).
 
     >>> gold = [{"annotationSource": {"resourceSource": {"name": "n1"}},
@@ -583,13 +592,12 @@ def count_nlpsandbox_id(
     ...                                 "idType": "ssn"}]}]
     >>> count_nlpsandbox_id(gold, gold).scores["type_f1"]
     1.0
-    """
-    return _score("id", gold_notes, pred_notes, options)
+    """,
+)
 
 
-def count_nlpsandbox_contact(
-    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+count_nlpsandbox_contact = _in_memory(
+    "contact",
     """:func:`score_nlpsandbox_contact` of annotation objects in memory (:data:`Notes`).
 
     >>> gold = [{"annotationSource": {"resourceSource": {"name": "n1"}},
@@ -597,26 +605,24 @@ def count_nlpsandbox_contact(
     ...                                      "text": "(617) 555-0142"}]}]
     >>> count_nlpsandbox_contact(gold, gold).counts["token_strict_tp"]
     4
-    """
-    return _score("contact", gold_notes, pred_notes, options)
+    """,
+)
 
 
-def count_nlpsandbox_covid_symptom(
-    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+count_nlpsandbox_covid_symptom = _in_memory(
+    "covid-symptom",
     """:func:`score_nlpsandbox_covid_symptom` of annotation objects in memory (:data:`Notes`).
 
     >>> gold = [{"annotationSource": {"resourceSource": {"name": "n1"}},
     ...          "textCovidSymptomAnnotations": [{"start": 9, "length": 5, "text": "fever"}]}]
     >>> count_nlpsandbox_covid_symptom(gold, gold).scores["type_f1"]  # no condition: no match
     0.0
-    """
-    return _score("covid-symptom", gold_notes, pred_notes, options)
+    """,
+)
 
 
-def count_nlpsandbox_all(
-    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+count_nlpsandbox_all = _in_memory(
+    None,
     """:func:`score_nlpsandbox_all` of annotation objects in memory (:data:`Notes`).
 
     >>> gold = [{"annotationSource": {"resourceSource": {"name": "n1"}}, "textIdAnnotations": [],
@@ -624,5 +630,5 @@ def count_nlpsandbox_all(
     >>> r = count_nlpsandbox_all(gold, gold, NlpSandboxOptions(tokenizer="whitespace"))
     >>> r.extra["categories"], r.scores["date_token_strict_f1"], r.scores["id_token_strict_f1"]
     (['date', 'id'], 1.0, None)
-    """
-    return _score(None, gold_notes, pred_notes, options)
+    """,
+)
