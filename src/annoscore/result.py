@@ -348,6 +348,12 @@ class ScoredUnit:
         return {"scores": dict(self.scores), "counts": self.counts.as_dict()}
 
 
+MACRO_DOC = "macro_doc"
+"""A result's cached ``macro_doc`` and the documents each score leaves out, when chunks of its
+input made them (:func:`annoscore.scale.reduce._macro_doc`; float for float
+:func:`macro_average` of its documents' scores), so that its documents are not scored again."""
+
+
 def macro_average(per_unit: Iterable[Mapping[str, float | None]]) -> Scores:
     """Mean of each score over the units where it is defined (``None`` if it is nowhere).
 
@@ -508,21 +514,25 @@ class Result:
 
     def _average_notes(self) -> list[ScoreWarning]:
         notes = []
-        units = {"macro_type": ("types", self.types), "macro_doc": ("documents", self.documents)}
         for average in self.averages:
-            what, members = units[average]
+            what = "types" if average == "macro_type" else "documents"
             left_out: dict[str, int] = {}
-            for unit in members.values():
-                for key, value in unit.scores.items():
-                    if value is None:
-                        left_out[key] = left_out.get(key, 0) + 1
+            if average == "macro_doc" and MACRO_DOC in self._cache:
+                left_out, size = self._cache[MACRO_DOC][1], len(self.matrix.documents)
+            else:
+                members = self.types if average == "macro_type" else self.documents
+                size = len(members)
+                for unit in members.values():
+                    for key, value in unit.scores.items():
+                        if value is None:
+                            left_out[key] = left_out.get(key, 0) + 1
             if left_out:
                 parts = ", ".join(f"{key} of {n}" for key, n in left_out.items())
                 notes.append(
                     ScoreWarning(
                         "average.left-out",
                         f"{average} leaves out the {what} where a score is undefined: {parts} "
-                        f"(of {len(members)})",
+                        f"(of {size})",
                     )
                 )
         return notes
@@ -564,5 +574,8 @@ class Result:
         out: dict[str, Scores] = {}
         if self.types:
             out["macro_type"] = macro_average(u.scores for u in self.types.values())
-        out["macro_doc"] = macro_average(u.scores for u in self.documents.values())
+        if MACRO_DOC in self._cache:  # made from the chunks' columns (annoscore.scale.reduce)
+            out["macro_doc"] = dict(self._cache[MACRO_DOC][0])
+        else:
+            out["macro_doc"] = macro_average(u.scores for u in self.documents.values())
         return out

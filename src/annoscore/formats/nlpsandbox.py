@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from annoscore.errors import InputError
-from annoscore.formats.files import Cut, cut_of, read_cut, saw
+from annoscore.formats.files import Cut, cut_of, read_cut, reading, saw
 from annoscore.model import AnnotatedDocument, Attribute, Mention, Span
 
 
@@ -218,13 +218,10 @@ def _too_deep(path: Path, text: str, at: int, where: str) -> InputError:
 
 def _read_text(path: Path) -> str:
     """The file decoded as ``json.load`` decodes it (UTF-8, -16 or -32, BOM allowed)."""
-    try:
+    with reading(path):  # no such file, a folder, unreadable: named
         raw = path.read_bytes()
+    try:
         return raw.decode(json.detect_encoding(raw), "surrogatepass")
-    except FileNotFoundError:
-        raise InputError("no such file", path) from None
-    except IsADirectoryError:
-        raise InputError("expected a JSON file, found a folder", path) from None
     except UnicodeDecodeError as error:
         raise InputError(f"not UTF-8 text ({error.reason})", path) from None
 

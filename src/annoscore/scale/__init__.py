@@ -190,6 +190,7 @@ def chunked(
     cut_when: Callable[[Path, Path, Any], Splitter | None] | None = None,
     pooled: Pooled | None = None,
     scores: str | None = None,
+    quotes_lines: bool = True,
 ) -> Callable[[F], F]:
     """Declare how ``task``'s score function ``(gold, system, options) -> Result`` is cut (see
     the module doc): ``"folders"``, with the order of its warnings' groups
@@ -203,10 +204,12 @@ def chunked(
     files of lines (``None`` otherwise), or ``cut_when(gold, system, options)`` the function
     that cuts them (:data:`Splitter`: files whose documents are not found by a first field);
     ``pooled`` makes one run's warnings of the chunks' (without it, a chunk that warned makes
-    the input be scored in one run).  Folders are cut so that each chunk has a file ending in
-    ``suffix`` on both sides, and only when ``folders_when(gold, system, options)`` (if given)
-    holds; ``interleaved(options)`` names the groups of ``warnings`` whose examples one run
-    lists in document order, a document's gold and system files together
+    the input be scored in one run; ``quotes_lines=False``: its warnings never quote a line,
+    so the chunks that warned are not scored again with their lines counted).  Folders are cut
+    so that each chunk has a file ending in ``suffix`` on both sides, and only when
+    ``folders_when(gold, system, options)`` (if given) holds; ``interleaved(options)`` names the
+    groups of ``warnings`` whose examples one run lists in document order, a document's gold
+    and system files together
     (:func:`score_folder_chunk`).  With a run of more than one job in force, it scores the
     chunks of its input by the same function and combines them; otherwise, and when the
     input cannot be cut, it is called as it is.  ``scores``: the ``module:name`` of the function a
@@ -266,7 +269,16 @@ def chunked(
                     lines = split_lines(Path(gold), Path(system), parts_wanted, cut_by, run.workers)
                 if lines is not None:
                     combined = score_lines(
-                        task, options, run, lines, order, details, finish, pooled, scores
+                        task,
+                        options,
+                        run,
+                        lines,
+                        order,
+                        details,
+                        finish,
+                        pooled,
+                        scores,
+                        quotes_lines,
                     )
             if combined is None:  # not cut, or not exactly: one run
                 return _one_run(function, gold, system, options)
@@ -449,6 +461,7 @@ def score_lines(
     finish: Finish | None = None,
     pooled: Pooled | None = None,
     scores: str | None = None,
+    quotes_lines: bool = True,
 ) -> Result | None:
     """The result of the chunks of lines ``lines`` scored by ``run`` (:func:`combine_lines`),
     or ``None`` when the cut is not exact or a chunk is :func:`unusable` (then the chunks after
@@ -464,7 +477,7 @@ def score_lines(
         parts = run.map(score, lines, until=unusable if pooled is None else unread)
         if len(parts) < len(lines):
             return None
-        if pooled is not None and lines[-1].gold_line < 0:
+        if pooled is not None and quotes_lines and lines[-1].gold_line < 0:
             # the chunks numbered their lines from 1: those that warned (quoting lines,
             # maybe) are scored again with the lines before them counted (only then: a pass
             # over the bytes up to the last of them)

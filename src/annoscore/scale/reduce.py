@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from annoscore.options import TaskOptions
     from annoscore.result import CountMatrix, Result, ScoreWarning
 
+from annoscore.result import MACRO_DOC
 from annoscore.scale.chunks import UNKNOWN_SIDE, Details, Finish, NotExact, Part, Pooled, Seen
 
 DERIVED_CODES = frozenset({"undefined", "average.left-out"})
@@ -26,25 +27,106 @@ def _sent(result: Result, carry: bool = True, lists: bool = False) -> Result:
     """``result`` as a chunk sends it: no warnings (sent apart), and of what it cached only
     every document's scores (computed in the worker, in parallel: :func:`_carry_documents`),
     unless ``carry`` is false (then nothing: a large corpus's parts would hold about five
-    times the memory of their count rows; the whole's scores are computed when asked); a
+    times the memory of their count rows; the whole's scores are computed when asked, and
+    ``macro_doc`` of columns when the view shows the averages, not the documents); a
     ranked task's lists only for its worst queries, and only when ``lists`` (a report is
     written: :func:`annoscore.metrics.worst_lists.for_chunk`)."""
     from annoscore.metrics.worst_lists import for_chunk
 
     kept = {k: v for k, v in result._cache.items() if k == "documents" and carry}
+    view = result.view
+    if "documents" not in kept and view.averages and not view.documents:
+        kept[MACRO_PART] = _macro_part(result)  # the parent's macro_doc of them (_macro_doc)
     return for_chunk(replace(result, warnings=(), _cache=kept), lists)
+
+
+MACRO_PART = "macro_doc_part"
+"""What a chunk sends of its documents' scores when it does not send them whole: their keys,
+values (float64, a row per document) and where they are defined (:func:`_macro_part`)."""
+
+
+def _macro_part(result: Result) -> tuple[tuple[str, ...], Any, Any] | None:
+    """The documents' scores of a chunk as columns (computed in the worker, in parallel):
+    ``None`` unless every document has the same keys, each a float or ``None``."""
+    import numpy as np
+
+    units = result.documents
+    if not units:
+        return None
+    keys = tuple(next(iter(units.values())).scores)
+    values = np.zeros((len(units), len(keys)), dtype=np.float64)
+    defined = np.zeros((len(units), len(keys)), dtype=bool)
+    for row, unit in enumerate(units.values()):
+        scores = unit.scores
+        if tuple(scores) != keys:
+            return None
+        for column, value in enumerate(scores.values()):
+            if value is not None:
+                if type(value) is not float:
+                    return None
+                values[row, column] = value
+                defined[row, column] = True
+    return keys, values, defined
+
+
+def _macro_doc(
+    parts: Sequence[Result], order: Sequence[int] | None
+) -> tuple[dict[str, float | None], dict[str, int]] | None:
+    """``macro_doc`` and the documents each score leaves out (in the order the notes of one
+    run name them), from the chunks' columns (:func:`_macro_part`), float for float what
+    :func:`~annoscore.result.macro_average` makes of every document's scores: each mean the
+    sum of the defined values added one after the other in document order, from 0.0
+    (``np.add.accumulate`` adds sequentially), divided by their number."""
+    import numpy as np
+
+    found: list[tuple[tuple[str, ...], Any, Any]] = []
+    for part in parts:
+        columns = part._cache.get(MACRO_PART)
+        if columns is None:
+            return None
+        found.append(columns)
+    if not found:
+        return None
+    keys = found[0][0]
+    if any(f[0] != keys for f in found):
+        return None
+    values = np.concatenate([f[1] for f in found])
+    defined = np.concatenate([f[2] for f in found])
+    if order is not None:
+        index = np.asarray(order, dtype=np.int64)
+        values, defined = values[index], defined[index]
+    means: dict[str, float | None] = {}
+    firsts: list[tuple[int, int, str, int]] = []
+    for column, key in enumerate(keys):
+        given = values[defined[:, column], column]
+        total = float(np.add.accumulate(np.concatenate(([0.0], given)))[-1])
+        means[key] = total / len(given) if len(given) else None
+        missing = ~defined[:, column]
+        if missing.any():
+            firsts.append((int(np.argmax(missing)), column, key, int(missing.sum())))
+    left_out = {key: n for _, _, key, n in sorted(firsts)}
+    return means, left_out
 
 
 def _carry_documents(result: Result, parts: Sequence[Result], order: Sequence[int] | None) -> None:
     """Give ``result`` (the chunks' rows stacked, in ``order`` when given) the per-document
     scores its chunks computed, when every chunk computed them on the same columns as the
     stacked matrix (then each row and each score is the same: the same counts, the same
-    scorer); otherwise they are computed again when asked."""
+    scorer); otherwise ``macro_doc`` and its notes from the columns they sent
+    (:func:`_macro_doc`), the documents' scores computed again only when asked."""
     names, integer = result.matrix.names, result.matrix.integer
-    if not parts or any(
-        "documents" not in r._cache or r.matrix.names != names or r.matrix.integer != integer
-        for r in parts
-    ):
+    if parts and any("documents" not in r._cache for r in parts):
+        # a document's scores are of its columns but the per-type ones (Result.documents)
+        plain = _plain_columns(result.matrix)
+        rows = sum(len(r.matrix.documents) for r in parts)
+        if rows == len(result.matrix.documents) and all(
+            _plain_columns(r.matrix) == plain for r in parts
+        ):
+            macro = _macro_doc(parts, order)
+            if macro is not None:
+                result._cache[MACRO_DOC] = macro
+        return
+    if not parts or any(r.matrix.names != names or r.matrix.integer != integer for r in parts):
         return
     units = [unit for r in parts for unit in r._cache["documents"].items()]
     if order is not None:
@@ -54,6 +136,14 @@ def _carry_documents(result: Result, parts: Sequence[Result], order: Sequence[in
     ):
         return
     result._cache["documents"] = dict(units)
+
+
+def _plain_columns(matrix: CountMatrix) -> list[tuple[str, bool]]:
+    """The columns (name, whether integer) of ``matrix`` but the per-type ones."""
+    from annoscore.result import TYPE_PREFIX
+
+    pairs = zip(matrix.names, matrix.integer, strict=True)
+    return [(name, whole) for name, whole in pairs if not name.startswith(TYPE_PREFIX)]
 
 
 # --- the reduce -------------------------------------------------------------------------------
@@ -222,9 +312,13 @@ def exact_cut(parts: Sequence[Part]) -> bool:
     if all(g.ordered and p.ordered for g, p in sides) and _ordered_exact(sides):
         return True
     gold = [g.ids() for g, _ in sides]
-    system = [p.ids() for _, p in sides]
+    # a chunk whose system ids are its gold ids, in one order (the usual case), has one set
+    system = [
+        ids if p.joined == g.joined else p.ids() for ids, (g, p) in zip(gold, sides, strict=True)
+    ]
     every_gold = frozenset().union(*gold)
-    every_system = frozenset().union(*system)
+    same = all(s is g for s, g in zip(system, gold, strict=True))
+    every_system = every_gold if same else frozenset().union(*system)
     if len(every_gold) != sum(map(len, gold)) or len(every_system) != sum(map(len, system)):
         return False  # a document in two chunks of one side
     # a system document of chunk n that gold holds is in gold's chunk n
@@ -248,6 +342,21 @@ def _ordered_exact(sides: Sequence[tuple[Seen, Seen]]) -> bool:
         ):
             return False
     return True
+
+
+def _by_bytes(names: Sequence[str]) -> list[int]:
+    """The positions of ``names`` in the order of their UTF-8 bytes (a lone surrogate as
+    ``?``), stable: the strings themselves compared when none holds a surrogate (code points
+    order as their UTF-8 bytes; the encoding is then not made per name).
+
+    >>> _by_bytes(["b", chr(0xFF61), "a", chr(0x1F600), "a"]), _by_bytes([chr(0xD800), "@", "?"])
+    ([2, 4, 0, 1, 3], [0, 2, 1])
+    """
+    try:
+        "".join(names).encode("utf-8")
+    except UnicodeEncodeError:
+        return sorted(range(len(names)), key=lambda i: names[i].encode("utf-8", "replace"))
+    return sorted(range(len(names)), key=names.__getitem__)
 
 
 def combine_lines(
@@ -288,7 +397,7 @@ def combine_lines(
     names = whole.documents
     permutation: list[int] | range
     if order == "sorted":
-        permutation = sorted(range(len(names)), key=lambda i: names[i].encode("utf-8", "replace"))
+        permutation = _by_bytes(names)
     elif all(
         part.seen is not None and len(result.matrix.documents) == part.seen[0].count
         for part, result in zip(parts, results, strict=True)

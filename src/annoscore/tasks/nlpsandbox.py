@@ -31,10 +31,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from annoscore.errors import InputError
-from annoscore.formats.files import bom_warnings
+from annoscore.formats.files import bom_warnings, cut_of
 from annoscore.formats.nlpsandbox import (
     CATEGORIES,
     Numbering,
@@ -49,7 +49,8 @@ from annoscore.metrics.phi_counts import Columns, category_counts
 from annoscore.metrics.phi_tokens import TokenSpans, span_table
 from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
-from annoscore.scale import JsonDocuments, chunked
+from annoscore.samples import sample_path
+from annoscore.scale import JsonDocuments, chunked, keep
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
@@ -124,42 +125,69 @@ _MESSAGES = {
 """The reading's, the counting's and ``--notes``' warnings by code (``name``... filled in)."""
 
 
-def _warning(
-    found: list[ScoreWarning], code: str, count: int, examples: Sequence[str] = (), **fill: str
-) -> None:
-    """Add the warning ``code`` (:data:`_MESSAGES`) to ``found`` if ``count`` is not 0."""
-    if count:
-        message = _MESSAGES[code].format(**fill)
-        found.append(ScoreWarning(code, message, count, tuple(examples[:5])))
+@dataclass(frozen=True, slots=True)
+class _Tally:
+    """A warning one run may give (:data:`_MESSAGES`), as chunks of notes add up: what fills
+    its message, and per part (a category for ``--notes``' checks, else one) its count and its
+    first examples in file order.  A chunk's tallies of the same input have the same codes and
+    fills in the same order (:func:`_pooled`), zero counts included."""
+
+    code: str
+    fill: tuple[tuple[str, str], ...]
+    counts: tuple[int, ...]
+    examples: tuple[tuple[str, ...], ...]
+
+    def warning(self) -> ScoreWarning | None:
+        """The warning (``None``: a count of 0, no warning)."""
+        count = sum(self.counts)
+        if not count:
+            return None
+        examples = tuple(e for part in self.examples for e in part)[:5]
+        return ScoreWarning(
+            self.code, _MESSAGES[self.code].format(**dict(self.fill)), count, examples
+        )
 
 
-def _warnings(
+def _tally(
+    code: str, count: int | Sequence[int], examples: Sequence[Sequence[str]] = ((),), **fill: str
+) -> _Tally:
+    counts = (count,) if isinstance(count, int) else tuple(count)
+    cut = tuple(tuple(part[:5]) for part in examples)
+    return _Tally(code, tuple(fill.items()), counts, cut)
+
+
+def _given(tallies: Iterable[_Tally]) -> list[ScoreWarning]:
+    return [w for w in (t.warning() for t in tallies) if w is not None]
+
+
+def _tallies(
     gold: SandboxFile,
     pred: SandboxFile,
     categories: Iterable[str],
     overwritten: dict[str, int],
     unknown_hipaa: int,
     spans: TokenSpans,
-) -> list[ScoreWarning]:
-    found: list[ScoreWarning] = []
-    add = partial(_warning, found)
+) -> list[_Tally]:
+    """The reading's and the counting's warnings, in one run's order, zero counts included."""
+    found: list[_Tally] = []
     for side, file in (("gold", gold), ("prediction", pred)):
         name = file.path.name
-        add("same-start", overwritten[side], side=side, name=name)
-        add("merged-notes", file.merged_notes, name=name)
+        found.append(_tally("same-start", overwritten[side], side=side, name=name))
+        found.append(_tally("merged-notes", file.merged_notes, name=name))
         for category in categories:
             read = file.categories[category]
             array = CATEGORIES[category].arrays[0]
-            add("missing-array", read.missing_array, name=name, array=array)
-            add("length-mismatch", read.length_mismatch, name=name, category=category)
+            found.append(_tally("missing-array", read.missing_array, name=name, array=array))
+            mismatch = read.length_mismatch
+            found.append(_tally("length-mismatch", mismatch, name=name, category=category))
     gold_ids, pred_ids = set(gold.note_ids), set(pred.note_ids)
     one_side = [n for n in pred.note_ids if n not in gold_ids]
     missing = [n for n in gold.note_ids if n not in pred_ids]
-    add("prediction-only-notes", len(one_side), one_side)
-    add("gold-only-notes", len(missing), missing)
-    add("unknown-location-type", unknown_hipaa)
-    add("quote-offsets", spans.quote_fixes)
-    add("tokenizer-engine", len(spans.engine_doubts))
+    found.append(_tally("prediction-only-notes", len(one_side), (one_side,)))
+    found.append(_tally("gold-only-notes", len(missing), (missing,)))
+    found.append(_tally("unknown-location-type", unknown_hipaa))
+    found.append(_tally("quote-offsets", spans.quote_fixes))
+    found.append(_tally("tokenizer-engine", len(spans.engine_doubts)))
     return found
 
 
@@ -172,13 +200,23 @@ def note_text_warnings(
     the file, its examples the note and the offset.  Nothing is changed or dropped: the
     official script never reads the notes, and its counts stand.
     """
+    return _given(_note_tallies(notes, files, categories, texts))
+
+
+def _note_tallies(
+    notes: dict[str, str], files: list[SandboxFile], categories: list[str], texts: Numbering
+) -> list[_Tally]:
+    """:func:`note_text_warnings` as tallies, one part per category (the examples of one run
+    come category by category)."""
     values = texts.values()
-    out: list[ScoreWarning] = []
+    out: list[_Tally] = []
     for file in files:
-        differ: list[str] = []
-        unknown: list[str] = []
+        differ: list[list[str]] = []
+        unknown: list[list[str]] = []
         for category in categories:
             read = file.categories[category]
+            differ.append([])
+            unknown.append([])
             for note, start, length, text in zip(
                 read.note, read.start, read.length, read.text, strict=True
             ):
@@ -189,14 +227,52 @@ def note_text_warnings(
                 where = f"note {note_id} at {start}"  # the message names the file
                 note_text = notes.get(note_id)
                 if note_text is None:
-                    unknown.append(where)
+                    unknown[-1].append(where)
                 elif note_text[start : start + length] != written:
                     shown = note_text[start : start + length][:30]
-                    differ.append(f"{where}: {written[:30]!r}, the note has {shown!r}")
+                    differ[-1].append(f"{where}: {written[:30]!r}, the note has {shown!r}")
         name = file.path.name
-        _warning(out, "nlpsandbox.text-differs", len(differ), differ, name=name)
-        _warning(out, "nlpsandbox.unknown-note", len(unknown), unknown, name=name)
+        out.append(_tally("nlpsandbox.text-differs", [*map(len, differ)], differ, name=name))
+        out.append(_tally("nlpsandbox.unknown-note", [*map(len, unknown)], unknown, name=name))
     return out
+
+
+def _pooled(
+    options: Any, warned: Sequence[Sequence[ScoreWarning]], kept: Sequence[tuple[Any, ...]]
+) -> list[ScoreWarning] | None:
+    """One run's warnings of the chunks of notes (:func:`~annoscore.scale.chunked`), from the
+    tallies each kept (:func:`_score`): counts added, examples in file order, capped at 5, as
+    one run makes them.  ``None`` (one run) when the chunks' tallies do not line up (other
+    categories), a chunk cannot know a file's byte-order mark (a URL's), or
+    ``tokenizer-engine`` warned (one run counts distinct texts of the whole corpus)."""
+    if any(len(k) != 1 for k in kept):
+        return None
+    first, boms, _ = kept[0][0]
+    if boms is None:
+        return None
+    pooled = list(first)
+    for tallies, other_boms, _ in (k[0] for k in kept[1:]):
+        if other_boms != boms or len(tallies) != len(pooled):
+            return None
+        for n, (a, b) in enumerate(zip(pooled, tallies, strict=True)):
+            if (a.code, a.fill, len(a.counts)) != (b.code, b.fill, len(b.counts)):
+                return None
+            pooled[n] = _Tally(
+                a.code,
+                a.fill,
+                tuple(x + y for x, y in zip(a.counts, b.counts, strict=True)),
+                tuple((x + y)[:5] for x, y in zip(a.examples, b.examples, strict=True)),
+            )
+    if any(t.code == "tokenizer-engine" and sum(t.counts) for t in pooled):
+        return None
+    split = kept[0][0][2]
+    return [*_given(pooled[:split]), *boms, *_given(pooled[split:])]
+
+
+def _of_url(*paths: Path | Notes) -> bool:
+    """Whether a chunk reads one of ``paths`` through fsspec (its byte-order mark unseen)."""
+    cuts = [cut_of(p) for p in paths if isinstance(p, Path)]
+    return any(cut is not None and cut.url is not None for cut in cuts)
 
 
 def _columns(file: SandboxFile, category: str, documents: dict[str, int]) -> Columns:
@@ -269,12 +345,15 @@ def _score(
         overwritten["prediction"] += tally.overwritten_pred
         unknown_hipaa += tally.unknown_hipaa
         spans.quote_fixes += tally.quote_fixes
-    warnings = _warnings(gold_file, pred_file, categories, overwritten, unknown_hipaa, spans)
-    if isinstance(gold, Path) and isinstance(pred, Path):
-        warnings += bom_warnings(gold, pred)
+    tallies = _tallies(gold_file, pred_file, categories, overwritten, unknown_hipaa, spans)
+    split = len(tallies)
+    boms = bom_warnings(gold, pred) if isinstance(gold, Path) and isinstance(pred, Path) else []
     if options.notes is not None:
         notes = read_notes(options.notes)
-        warnings += note_text_warnings(notes, [gold_file, pred_file], categories, texts)
+        tallies += _note_tallies(notes, [gold_file, pred_file], categories, texts)
+    # a chunk of notes: its warnings pooled (_pooled); a chunk of a URL sees no mark
+    keep((tallies, boms if not _of_url(gold, pred) else None, split))
+    warnings = [*_given(tallies[:split]), *boms, *_given(tallies[split:])]
     matrix = CountMatrix.from_columns(documents, columns, integer=columns)
     result = get(f"nlpsandbox-{category or 'all'}").result(options, matrix, warnings=warnings)
     return _with_leaderboard(result, category, categories)
@@ -314,13 +393,63 @@ def _cut(category: str | None) -> Callable[[Any], Any]:
         order="gold-first",
         elements=_NOTES,
         finish=partial(_finish, category),
+        pooled=_pooled,
+        quotes_lines=False,
     )
 
 
-@_cut("date")
-def score_nlpsandbox_date(
-    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+class _OnFiles(Protocol):
+    def __call__(
+        self, gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
+    ) -> Result: ...
+
+
+class _InMemory(Protocol):
+    def __call__(
+        self, gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
+    ) -> Result: ...
+
+
+SAMPLE = (sample_path("nlpsandbox", "gold.json"), sample_path("nlpsandbox", "pred.json"))
+"""The shipped sample's gold and prediction files (the examples below)."""
+
+_SAME = "\n\n    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`."
+
+
+def _name(category: str | None) -> str:
+    return (category or "all").replace("-", "_")
+
+
+def _on_files(category: str | None, doc: str) -> _OnFiles:
+    """``score_nlpsandbox_CATEGORY(gold, pred, options)``: ``category`` (``None``: all) of a
+    gold and a prediction file, cut by notes with ``--jobs`` (:func:`_cut`); ``doc`` its doc."""
+
+    def score(gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()) -> Result:
+        return _score(category, Path(gold), Path(pred), options)
+
+    score.__name__ = score.__qualname__ = f"score_nlpsandbox_{_name(category)}"
+    summary, example = doc.split("\n\n    >>> ", 1)
+    score.__doc__ = f"{summary}{_SAME if category != 'date' else ''}\n\n    >>> {example}"
+    scored: _OnFiles = _cut(category)(score)
+    return scored
+
+
+def _in_memory(category: str | None, doc: str) -> _InMemory:
+    """``count_nlpsandbox_CATEGORY(gold_notes, pred_notes, options)``: the same on annotation
+    objects in memory (:data:`Notes`); ``doc`` its doc."""
+
+    def count(
+        gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
+    ) -> Result:
+        return _score(category, gold_notes, pred_notes, options)
+
+    count.__name__ = count.__qualname__ = f"count_nlpsandbox_{_name(category)}"
+    count.__doc__ = doc
+    return count
+
+
+score_nlpsandbox_date = _on_files(
+    "date",
     """Dates (``textDateAnnotations``; type ``dateFormat``, which the official reports as NaN)
     of a gold and a prediction file.
 
@@ -332,124 +461,87 @@ def score_nlpsandbox_date(
     (the spec's decision; the client: official), ``same_start`` last, ``relax_margin`` 2; the
     same for every ``score_nlpsandbox_*`` below.
 
-    >>> from annoscore.samples import SAMPLES
-    >>> r = score_nlpsandbox_date(SAMPLES / "nlpsandbox/gold.json",
-    ...                           SAMPLES / "nlpsandbox/pred.json")
+    >>> r = score_nlpsandbox_date(*SAMPLE)
     >>> r.counts["token_strict_tp"], r.extra["leaderboard"]["location_F1_token_strict"]
     (3, 0.86)
-    """
-    return _score("date", Path(gold), Path(pred), options)
+    """,
+)
 
 
-@_cut("person")
-def score_nlpsandbox_person(
-    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+score_nlpsandbox_person = _on_files(
+    "person",
     """Person names (``textPersonNameAnnotations``; type ``personType``, NaN officially).
 
-    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
-
-    >>> from annoscore.samples import SAMPLES
-    >>> r = score_nlpsandbox_person(SAMPLES / "nlpsandbox/gold.json",
-    ...                             SAMPLES / "nlpsandbox/pred.json")
+    >>> r = score_nlpsandbox_person(*SAMPLE)
     >>> round(r.score, 4)  # the headline: token_strict_f1
     0.9091
-    """
-    return _score("person", Path(gold), Path(pred), options)
+    """,
+)
 
 
-@_cut("location")
-def score_nlpsandbox_location(
-    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+score_nlpsandbox_location = _on_files(
+    "location",
     """Locations (``textLocationAnnotations``/``locationType``, or schema 1.1's
     ``textPhysicalAddressAnnotations``/``addressType``), and ``hipaa``: same start and length
     and the same HIPAA-PHI flag of the location type (never computed officially).
 
-    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
-
-    >>> from annoscore.samples import SAMPLES
-    >>> r = score_nlpsandbox_location(SAMPLES / "nlpsandbox/gold.json",
-    ...                               SAMPLES / "nlpsandbox/pred.json")
+    >>> r = score_nlpsandbox_location(*SAMPLE)
     >>> r.counts["hipaa_tp"], r.counts["type_tp"]
     (1, 1)
-    """
-    return _score("location", Path(gold), Path(pred), options)
+    """,
+)
 
 
-@_cut("id")
-def score_nlpsandbox_id(
-    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+score_nlpsandbox_id = _on_files(
+    "id",
     """Ids (``textIdAnnotations``; type ``idType``) of a gold and a prediction file.
 
-    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
-
-    >>> from annoscore.samples import SAMPLES
-    >>> r = score_nlpsandbox_id(SAMPLES / "nlpsandbox/gold.json", SAMPLES / "nlpsandbox/pred.json")
+    >>> r = score_nlpsandbox_id(*SAMPLE)
     >>> r.scores["instance_strict_f1"]
     1.0
-    """
-    return _score("id", Path(gold), Path(pred), options)
+    """,
+)
 
 
-@_cut("contact")
-def score_nlpsandbox_contact(
-    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+score_nlpsandbox_contact = _on_files(
+    "contact",
     """Contacts (``textContactAnnotations``; type ``contactType``) of a gold and a prediction
     file.
 
-    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
-
-    >>> from annoscore.samples import SAMPLES
-    >>> r = score_nlpsandbox_contact(SAMPLES / "nlpsandbox/gold.json",
-    ...                              SAMPLES / "nlpsandbox/pred.json")
+    >>> r = score_nlpsandbox_contact(*SAMPLE)
     >>> r.counts["token_strict_tp"], r.counts["token_strict_fn"]
     (4, 0)
-    """
-    return _score("contact", Path(gold), Path(pred), options)
+    """,
+)
 
 
-@_cut("covid-symptom")
-def score_nlpsandbox_covid_symptom(
-    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+score_nlpsandbox_covid_symptom = _on_files(
+    "covid-symptom",
     """COVID symptoms (``textCovidSymptomAnnotations``; type ``condition``), by the other
     categories' rules (nlpsandbox-client 4.3.1 declares no evaluator for them).
 
-    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
-
-    >>> from annoscore.samples import SAMPLES
-    >>> r = score_nlpsandbox_covid_symptom(SAMPLES / "nlpsandbox/gold.json",
-    ...                                    SAMPLES / "nlpsandbox/pred.json")
+    >>> r = score_nlpsandbox_covid_symptom(*SAMPLE)
     >>> r.scores["type_precision"], r.scores["type_recall"]
     (0.5, 1.0)
-    """
-    return _score("covid-symptom", Path(gold), Path(pred), options)
+    """,
+)
 
 
-@_cut(None)
-def score_nlpsandbox_all(
-    gold: Path, pred: Path, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+score_nlpsandbox_all = _on_files(
+    None,
     """Every category whose array is in either file, the files read once: each key prefixed
     by its category (``location_token_strict_f1``), ``leaderboard`` per category, and no
     headline score (no score pools the categories).
 
-    Scores, undefined cases and settings as :func:`score_nlpsandbox_date`.
-
-    >>> from annoscore.samples import SAMPLES
-    >>> r = score_nlpsandbox_all(SAMPLES / "nlpsandbox/gold.json", SAMPLES / "nlpsandbox/pred.json")
+    >>> r = score_nlpsandbox_all(*SAMPLE)
     >>> r.extra["categories"]
     ['date', 'person', 'location', 'id', 'contact', 'covid-symptom']
-    """
-    return _score(None, Path(gold), Path(pred), options)
+    """,
+)
 
 
-def count_nlpsandbox_date(
-    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+count_nlpsandbox_date = _in_memory(
+    "date",
     """:func:`score_nlpsandbox_date` of annotation objects in memory (:data:`Notes`).
 
     >>> note = {"annotationSource": {"resourceSource": {"name": "notes/n1"}}}
@@ -458,13 +550,12 @@ def count_nlpsandbox_date(
     >>> r = count_nlpsandbox_date(gold, pred)
     >>> r.scores["instance_relax_f1"], r.scores["instance_strict_f1"]
     (1.0, 0.0)
-    """
-    return _score("date", gold_notes, pred_notes, options)
+    """,
+)
 
 
-def count_nlpsandbox_person(
-    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+count_nlpsandbox_person = _in_memory(
+    "person",
     """:func:`score_nlpsandbox_person` of annotation objects in memory (:data:`Notes`).
 
     >>> note = {"annotationSource": {"resourceSource": {"name": "n1"}}}
@@ -473,13 +564,12 @@ def count_nlpsandbox_person(
     >>> r = count_nlpsandbox_person(gold, [note])
     >>> r.counts["token_strict_fn"], r.scores["token_strict_precision"]
     (2, None)
-    """
-    return _score("person", gold_notes, pred_notes, options)
+    """,
+)
 
 
-def count_nlpsandbox_location(
-    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+count_nlpsandbox_location = _in_memory(
+    "location",
     """:func:`score_nlpsandbox_location` of annotation objects in memory (:data:`Notes`).
 
     >>> def at(kind):
@@ -489,13 +579,12 @@ def count_nlpsandbox_location(
     >>> r = count_nlpsandbox_location(at("organization"), at("hospital"))
     >>> r.scores["type_f1"], r.scores["hipaa_f1"]
     (0.0, 0.0)
-    """
-    return _score("location", gold_notes, pred_notes, options)
+    """,
+)
 
 
-def count_nlpsandbox_id(
-    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+count_nlpsandbox_id = _in_memory(
+    "id",
     """:func:`score_nlpsandbox_id` of annotation objects in memory (:data:`Notes`).
 
     >>> gold = [{"annotationSource": {"resourceSource": {"name": "n1"}},
@@ -503,13 +592,12 @@ def count_nlpsandbox_id(
     ...                                 "idType": "ssn"}]}]
     >>> count_nlpsandbox_id(gold, gold).scores["type_f1"]
     1.0
-    """
-    return _score("id", gold_notes, pred_notes, options)
+    """,
+)
 
 
-def count_nlpsandbox_contact(
-    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+count_nlpsandbox_contact = _in_memory(
+    "contact",
     """:func:`score_nlpsandbox_contact` of annotation objects in memory (:data:`Notes`).
 
     >>> gold = [{"annotationSource": {"resourceSource": {"name": "n1"}},
@@ -517,26 +605,24 @@ def count_nlpsandbox_contact(
     ...                                      "text": "(617) 555-0142"}]}]
     >>> count_nlpsandbox_contact(gold, gold).counts["token_strict_tp"]
     4
-    """
-    return _score("contact", gold_notes, pred_notes, options)
+    """,
+)
 
 
-def count_nlpsandbox_covid_symptom(
-    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+count_nlpsandbox_covid_symptom = _in_memory(
+    "covid-symptom",
     """:func:`score_nlpsandbox_covid_symptom` of annotation objects in memory (:data:`Notes`).
 
     >>> gold = [{"annotationSource": {"resourceSource": {"name": "n1"}},
     ...          "textCovidSymptomAnnotations": [{"start": 9, "length": 5, "text": "fever"}]}]
     >>> count_nlpsandbox_covid_symptom(gold, gold).scores["type_f1"]  # no condition: no match
     0.0
-    """
-    return _score("covid-symptom", gold_notes, pred_notes, options)
+    """,
+)
 
 
-def count_nlpsandbox_all(
-    gold_notes: Notes, pred_notes: Notes, options: NlpSandboxOptions = NlpSandboxOptions()
-) -> Result:
+count_nlpsandbox_all = _in_memory(
+    None,
     """:func:`score_nlpsandbox_all` of annotation objects in memory (:data:`Notes`).
 
     >>> gold = [{"annotationSource": {"resourceSource": {"name": "n1"}}, "textIdAnnotations": [],
@@ -544,5 +630,5 @@ def count_nlpsandbox_all(
     >>> r = count_nlpsandbox_all(gold, gold, NlpSandboxOptions(tokenizer="whitespace"))
     >>> r.extra["categories"], r.scores["date_token_strict_f1"], r.scores["id_token_strict_f1"]
     (['date', 'id'], 1.0, None)
-    """
-    return _score(None, gold_notes, pred_notes, options)
+    """,
+)
