@@ -41,6 +41,8 @@ from annoscore.metrics.muc_coref import MetricName, parse_metrics
 from annoscore.model import TemplateDocument
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, Undefined
+from annoscore.scale import chunked
+from annoscore.tasks.muc_chunks import joined_details, pooled, sgml_cut
 from annoscore.tasks.muc_sgml import (
     by_number,
     count_coreference,
@@ -451,6 +453,14 @@ def _sgml(
     )
 
 
+@chunked(
+    "muc-named-entity",
+    "lines",
+    order="gold-first",
+    details=joined_details,
+    cut_when=sgml_cut("named_entity"),
+    pooled=pooled,
+)
 def score_muc_named_entity(
     key: Path, response: Path, options: NamedEntityOptions = NamedEntityOptions()
 ) -> Result:
@@ -494,6 +504,14 @@ def count_muc_named_entity(
     return _sgml("named_entity", key_documents, response_documents, options)
 
 
+@chunked(
+    "muc-coreference",
+    "lines",
+    order="gold-first",
+    details=joined_details,
+    cut_when=sgml_cut("coreference"),
+    pooled=pooled,
+)
 def score_muc_coreference(
     key: Path, response: Path, options: CoreferenceOptions = CoreferenceOptions()
 ) -> Result:
