@@ -155,19 +155,18 @@ def _corpus(rng: random.Random, root: Path, task: str, clean: bool) -> dict[str,
             parts.append(_between(rng) + _document(rng, task, spelled, words, side, clean))
         sides.append(parts)
     if not clean:
-        roll = rng.random()
-        broken = sides[rng.randrange(2)]
-        if roll < 0.2:
+        broken = sides[1] if sides[1] and rng.random() < 0.5 else sides[0]
+        k = rng.randrange(len(broken))
+        kind = rng.choice(["bom", "twice", "open", "comment", "nested"])
+        if kind == "bom":
             broken.insert(0, "\ufeff")
-        elif roll < 0.35 and len(broken) > 1:
-            broken.append(broken[0])  # a number used twice
-        elif roll < 0.5 and len(broken) > 1:
-            k = rng.randrange(len(broken) - 1)
-            broken[k] = broken[k].replace("</DOC>", "", 1).replace("</doc>", "", 1)  # left open
-        elif roll < 0.6 and len(broken) > 1:
-            broken.insert(rng.randrange(len(broken)), "<!-- not closed\n")
-        elif roll < 0.75 and len(broken) > 1:
-            k = rng.randrange(len(broken))
+        elif kind == "twice":
+            broken.append(broken[k])  # a number used twice
+        elif kind == "open":
+            broken[k] = broken[k].replace("</DOC>", "", 1).replace("</doc>", "", 1)
+        elif kind == "comment":
+            broken.insert(k, "<!-- not closed\n")
+        else:
             broken[k] = broken[k].replace("\n", "\n<DOC>\n", 1)  # a <DOC> inside a document
     for name, parts in zip(("key.sgml", "response.sgml"), sides, strict=True):
         (root / name).write_text("".join(parts), encoding="utf-8")
@@ -191,9 +190,11 @@ def _output(task: str, gold: Path, system: Path, jobs: int, **options: Any) -> s
     text = TASKS[task].text_renderer()
     out = [render(shown, "json"), text(result) if text is not None else ""]
     details = result.details
-    if task == "muc-named-entity":
+    if task.startswith("muc-") and task != "muc-coreference":
         out += [report.score_report(result, True), report.score_report(result, False)]
-        out += [report.report_summary(result), report.ne_summary(details)]  # type: ignore[arg-type]
+        out += [report.report_summary(result)]
+        if task == "muc-named-entity":
+            out.append(report.ne_summary(details))  # type: ignore[arg-type]
         out += list(muc_history.map_history_chunks(details, 3))  # type: ignore[arg-type]
     else:
         out += [report.coref_summary(details), report.partition_file(details)]  # type: ignore[arg-type]
@@ -298,3 +299,76 @@ def test_the_muc_command_writes_the_same_files_with_jobs(tmp_path: Path, cli: An
         files = [(tmp_path / f"out.{n}").read_text() for n in ("report", "summary", "history")]
         outputs.append((done.stdout, files))
     assert outputs[1] == outputs[0]
+
+
+TEMPLATE_CONFIG = """:scoring_task scenario_template
+:class_defs
+    "A  a  scored  0"
+    "B  b  scored  40"
+    "R  r  scored  -1"
+    "TEMPLATE  template  scored  0"
+:slot_defs
+    "TEMPLATE  CONTENT  content  scored  1  R"
+    "A  NAME  name  scored  1  string"
+    "A  TYPE  type  scored  4  set"
+    "B  NAME  name  scored  1  string"
+    "B  KIND  kind  scored  1  set"
+    "R  ARG  arg  scored  1  A"
+    "R  ARG2  arg2  scored  1  B"
+    "R  KIND  kind  scored  1  set"
+:premodifiers the a
+:corporate_designators inc co
+"""
+
+
+def _template_corpus(rng: random.Random, root: Path, clean: bool) -> None:
+    from tests.equivalence.ids import id_pool, split_sides
+    from tests.equivalence.muc_cases import _SlotSpec, _template_file
+
+    classes = {
+        "A": [_SlotSpec("NAME", "string"), _SlotSpec("TYPE", "set")],
+        "B": [_SlotSpec("NAME", "string"), _SlotSpec("KIND", "set")],
+        "R": [_SlotSpec("ARG", "pointer", "A"), _SlotSpec("ARG2", "pointer", "B")],
+        "TEMPLATE": [_SlotSpec("CONTENT", "pointer", "R")],
+    }
+    pool = id_pool(rng, rng.randint(3, 30), forbidden="<> \t", numeric=True)
+    key_documents, response_documents = split_sides(rng, [p for p in pool if p])
+    if rng.random() < 0.3:
+        rng.shuffle(response_documents)
+    common = rng.random() < 0.5
+    key = _template_file(rng, classes, key_documents, True, common, "scenario_template")
+    response = _template_file(rng, classes, response_documents, False, common, "x")
+    if not clean:
+        roll = rng.random()
+        if roll < 0.3:
+            key = "\ufeff" + key
+        elif roll < 0.6 and key_documents:
+            first = f"<A-{key_documents[0]}-1> :="
+            key += f'\n<A-{key_documents[0]}-9> :=\n  NAME: "again"\n' if first in key else ""
+    (root / "key.tpl").write_text(key, encoding="utf-8", newline="")
+    (root / "response.tpl").write_text(response, encoding="utf-8", newline="")
+    (root / "te.config").write_text(TEMPLATE_CONFIG, encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "task", ["muc-template-element", "muc-template-relation", "muc-scenario-template"]
+)
+def test_random_muc_template_files_give_the_same_bytes(
+    task: str, tmp_path: Path, exact: list[bool]
+) -> None:
+    rng = random.Random(f"muc-cuts-{task}")
+    clean_cut = clean_total = 0
+    for case in range(CASES):
+        root = tmp_path / str(case)
+        root.mkdir()
+        clean = case % 2 == 0
+        _template_corpus(rng, root, clean)
+        options: dict[str, Any] = {"config": root / "te.config"}
+        if task == "muc-scenario-template":
+            options["text_filter"] = rng.choice(["agreement", "relevance"])
+        exact.clear()
+        one = _same(task, root / "key.tpl", root / "response.tpl", **options)
+        if clean and not one.startswith("error"):
+            clean_total += 1
+            clean_cut += bool(exact) and all(exact)
+    assert clean_cut >= clean_total // 3 and clean_total >= CASES // 3, (clean_cut, clean_total)

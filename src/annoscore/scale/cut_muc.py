@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from annoscore.scale.chunks import LineChunk
-from annoscore.scale.cut_lines import _between, _mapped, _regular_pair
+from annoscore.scale.cut_lines import _between, _mapped, _regular_pair, numbered
 
 Boundary = Callable[[Any, int], "tuple[int, bytes] | None"]
 """The gold boundary search: the first document start at or after an offset, and the key that
@@ -66,7 +66,10 @@ def split_pair(
                     break
         if not cuts:
             return None
-        return _between(str(gold), str(system), [(0, 0), *cuts], [*cuts, (size, len(system_data))])
+        chunks = _between(
+            str(gold), str(system), [(0, 0), *cuts], [*cuts, (size, len(system_data))]
+        )
+    return numbered(chunks)
 
 
 def _tag(name: str, closing: bool = False) -> re.Pattern[bytes]:
@@ -141,6 +144,56 @@ def _in_comment(data: Any, at: int) -> bool:
     closed before it): a cut there would not be kept, so another is sought."""
     opened = int(data.rfind(b"<!--", max(0, at - (1 << 16)), at))
     return opened >= 0 and int(data.find(b"-->", opened + 4, at)) < 0
+
+
+_HEADER = re.compile(rb"^[ \t]*<([^<>\s]*)>[ \t]*:=[ \t]*\r?$", re.MULTILINE)
+"""A template file's object header line, ``<CLASS-DOCNUM-N> :=`` (its id: group 1)."""
+_OBJECT_ID = re.compile(rb"([^\s<>\-]+)-([^\s<>]+)-([^\s<>\-]+)")
+"""An object id: class, document, number (the reader's rule, on bytes)."""
+
+
+def _document_of(header: re.Match[bytes]) -> bytes | None:
+    found = _OBJECT_ID.fullmatch(header.group(1))
+    return None if found is None else found.group(2)
+
+
+def template_boundary(data: Any, at: int) -> tuple[int, bytes] | None:
+    """The first header line after ``at`` whose document is not the one of the header before
+    it (the first object of a document; its objects are contiguous), and that document."""
+    previous = None
+    for _ in range(4096):
+        header = _HEADER.search(data, at)
+        if header is None:
+            return None
+        document = _document_of(header)
+        if previous is not None and document is not None and document != previous:
+            return header.start(), document
+        previous = document
+        at = header.end()
+    return None
+
+
+def template_find(data: Any, key: bytes, after: int) -> int:
+    """The start of the first header line after ``after`` whose document is ``key`` (the first
+    hits of ``-key-``, each hit's line read)."""
+    at = after
+    needle = b"-" + key + b"-"
+    for _ in range(64):
+        hit = int(data.find(needle, at))
+        if hit < 0:
+            return -1
+        start = int(data.rfind(b"\n", 0, hit)) + 1
+        header = _HEADER.match(data, start)
+        if start > after and header is not None and _document_of(header) == key:
+            return start
+        at = hit + 1
+    return -1
+
+
+def split_templates(gold: Path, system: Path, parts: int) -> list[LineChunk] | None:
+    """A MUC key and response template file cut before the header line of a document's first
+    object (a line that starts an object in any reading of the file: fills do not span lines)."""
+    return split_pair(gold, system, parts, template_boundary, template_find)
 
 
 def split_sgml(

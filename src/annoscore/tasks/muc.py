@@ -41,8 +41,15 @@ from annoscore.metrics.muc_coref import MetricName, parse_metrics
 from annoscore.model import TemplateDocument
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, Undefined
-from annoscore.scale import chunked
-from annoscore.tasks.muc_chunks import joined_details, pooled, sgml_cut
+from annoscore.scale import chunked, keep
+from annoscore.tasks.muc_chunks import (
+    SGML_ORDER,
+    TEMPLATE_ORDER,
+    Kept,
+    joined_details,
+    muc_cut,
+    pooled_as,
+)
 from annoscore.tasks.muc_sgml import (
     by_number,
     count_coreference,
@@ -252,8 +259,12 @@ def _templates(
         options.text_filter if isinstance(options, ScenarioOptions) else TextFilter.agreement
     )
     aligner = MucAligner(config, text_filter)
-    for document in (*keys.values(), *rsps.values()):
+    for document in keys.values():
         aligner.validate(document)
+    in_keys = len(aligner.warnings)  # a dangling pointer's warning of each key document first
+    for document in rsps.values():
+        aligner.validate(document)
+    dangling = [(k < in_keys, w) for k, w in enumerate(aligner.warnings)]
     pairing = pair_documents(keys, rsps, gold_only="empty", system_only="empty")
     warnings: list[ScoreWarning | str] = [*config.warnings]
     warnings += pairing.warnings(
@@ -262,11 +273,17 @@ def _templates(
     warnings += file_warnings
     alignments: list[DocumentAlignment] = []
     per_document: dict[str, Counts] = {}
+    notes: list[tuple[bool, str]] = []  # each document's own notes, and whether key has it
     for doc_id in pairing.scored:
+        before = len(aligner.warnings)
         alignment = aligner.align(doc_id, keys.get(doc_id), rsps.get(doc_id))
         alignments.append(alignment)
         per_document[doc_id] = document_counts(alignment)
+        if len(aligner.warnings) > before:
+            own = aligner.warnings[before:]
+            notes += ((doc_id in keys, w) for w in own if isinstance(w, str))
     warnings.extend(aligner.warnings)
+    keep(Kept(len(config.warnings), tuple(notes), tuple(dangling)))  # annoscore.scale
     removed = sum(v for c in per_document.values() for k, v in c.items() if k.endswith(":rem"))
     if removed:
         warnings.append(
@@ -291,6 +308,14 @@ def _score_templates(task: str, key: Path, response: Path, options: TemplateOpti
     return _templates(config, keys, rsps, options, bom_warnings(Path(key), Path(response)))
 
 
+@chunked(
+    "muc-template-element",
+    "lines",
+    order="gold-first",
+    details=joined_details,
+    cut_when=muc_cut("template_element"),
+    pooled=pooled_as(TEMPLATE_ORDER),
+)
 def score_muc_template_element(
     key: Path, response: Path, options: TemplateOptions = TemplateOptions()
 ) -> Result:
@@ -317,6 +342,14 @@ def score_muc_template_element(
     return _score_templates("template_element", key, response, options)
 
 
+@chunked(
+    "muc-template-relation",
+    "lines",
+    order="gold-first",
+    details=joined_details,
+    cut_when=muc_cut("template_relation"),
+    pooled=pooled_as(TEMPLATE_ORDER),
+)
 def score_muc_template_relation(
     key: Path, response: Path, options: TemplateOptions = TemplateOptions()
 ) -> Result:
@@ -335,6 +368,14 @@ def score_muc_template_relation(
     return _score_templates("template_relation", key, response, options)
 
 
+@chunked(
+    "muc-scenario-template",
+    "lines",
+    order="gold-first",
+    details=joined_details,
+    cut_when=muc_cut("scenario_template"),
+    pooled=pooled_as(TEMPLATE_ORDER),
+)
 def score_muc_scenario_template(
     key: Path, response: Path, options: ScenarioOptions = ScenarioOptions()
 ) -> Result:
@@ -438,6 +479,7 @@ def _sgml(
     else:
         assert not isinstance(key, Path) and not isinstance(response, Path)
         keys, rsps = by_number(key, "key"), by_number(response, "response")
+    keep(Kept(len(config.warnings)))  # a chunk's notes of its configuration (annoscore.scale)
     strict = options.strict_text
     counted = (
         count_coreference(config, keys, rsps, metrics=options.metric, strict_text=strict)
@@ -458,8 +500,8 @@ def _sgml(
     "lines",
     order="gold-first",
     details=joined_details,
-    cut_when=sgml_cut("named_entity"),
-    pooled=pooled,
+    cut_when=muc_cut("named_entity"),
+    pooled=pooled_as(SGML_ORDER),
 )
 def score_muc_named_entity(
     key: Path, response: Path, options: NamedEntityOptions = NamedEntityOptions()
@@ -509,8 +551,8 @@ def count_muc_named_entity(
     "lines",
     order="gold-first",
     details=joined_details,
-    cut_when=sgml_cut("coreference"),
-    pooled=pooled,
+    cut_when=muc_cut("coreference"),
+    pooled=pooled_as(SGML_ORDER),
 )
 def score_muc_coreference(
     key: Path, response: Path, options: CoreferenceOptions = CoreferenceOptions()
