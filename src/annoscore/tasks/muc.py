@@ -22,10 +22,10 @@ in the corpus scores and the official layouts (the manual's pages print 0).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from annoscore.align.documents import pair_documents
 from annoscore.align.muc import MucAligner, TextFilter
@@ -61,6 +61,8 @@ from annoscore.tasks.registry import get
 
 IE_TASKS = ("template_element", "template_relation", "scenario_template")
 SGML_TASKS = ("named_entity", "coreference")
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 TASK_ALIASES = {
     "te": "template_element",
@@ -222,6 +224,19 @@ class CoreferenceOptions(SgmlOptions):
 # --- template tasks ------------------------------------------------------------------------------
 
 
+def _chunked(task: str) -> Callable[[_F], _F]:
+    """A MUC task's score function cut into chunks of documents with more than one job
+    (:func:`~annoscore.scale.chunked`; :mod:`annoscore.tasks.muc_chunks`)."""
+    return chunked(
+        task_name(task),
+        "lines",
+        order="gold-first",
+        details=joined_details,
+        cut_when=muc_cut(task),
+        pooled=pooled_as(SGML_ORDER if task in SGML_TASKS else TEMPLATE_ORDER),
+    )
+
+
 def _settings(config: MucConfig) -> tuple[tuple[str, object], ...]:
     """The configuration's settings that move a number (the signature records them)."""
     if config.scoring_task == "coreference":
@@ -264,7 +279,9 @@ def _templates(
     in_keys = len(aligner.warnings)  # a dangling pointer's warning of each key document first
     for document in rsps.values():
         aligner.validate(document)
-    dangling = [(k < in_keys, w) for k, w in enumerate(aligner.warnings)]
+    dangling = [
+        (k < in_keys, w) for k, w in enumerate(aligner.warnings) if isinstance(w, ScoreWarning)
+    ]
     pairing = pair_documents(keys, rsps, gold_only="empty", system_only="empty")
     warnings: list[ScoreWarning | str] = [*config.warnings]
     warnings += pairing.warnings(
@@ -308,14 +325,7 @@ def _score_templates(task: str, key: Path, response: Path, options: TemplateOpti
     return _templates(config, keys, rsps, options, bom_warnings(Path(key), Path(response)))
 
 
-@chunked(
-    "muc-template-element",
-    "lines",
-    order="gold-first",
-    details=joined_details,
-    cut_when=muc_cut("template_element"),
-    pooled=pooled_as(TEMPLATE_ORDER),
-)
+@_chunked("template_element")
 def score_muc_template_element(
     key: Path, response: Path, options: TemplateOptions = TemplateOptions()
 ) -> Result:
@@ -342,14 +352,7 @@ def score_muc_template_element(
     return _score_templates("template_element", key, response, options)
 
 
-@chunked(
-    "muc-template-relation",
-    "lines",
-    order="gold-first",
-    details=joined_details,
-    cut_when=muc_cut("template_relation"),
-    pooled=pooled_as(TEMPLATE_ORDER),
-)
+@_chunked("template_relation")
 def score_muc_template_relation(
     key: Path, response: Path, options: TemplateOptions = TemplateOptions()
 ) -> Result:
@@ -368,14 +371,7 @@ def score_muc_template_relation(
     return _score_templates("template_relation", key, response, options)
 
 
-@chunked(
-    "muc-scenario-template",
-    "lines",
-    order="gold-first",
-    details=joined_details,
-    cut_when=muc_cut("scenario_template"),
-    pooled=pooled_as(TEMPLATE_ORDER),
-)
+@_chunked("scenario_template")
 def score_muc_scenario_template(
     key: Path, response: Path, options: ScenarioOptions = ScenarioOptions()
 ) -> Result:
@@ -495,14 +491,7 @@ def _sgml(
     )
 
 
-@chunked(
-    "muc-named-entity",
-    "lines",
-    order="gold-first",
-    details=joined_details,
-    cut_when=muc_cut("named_entity"),
-    pooled=pooled_as(SGML_ORDER),
-)
+@_chunked("named_entity")
 def score_muc_named_entity(
     key: Path, response: Path, options: NamedEntityOptions = NamedEntityOptions()
 ) -> Result:
@@ -546,14 +535,7 @@ def count_muc_named_entity(
     return _sgml("named_entity", key_documents, response_documents, options)
 
 
-@chunked(
-    "muc-coreference",
-    "lines",
-    order="gold-first",
-    details=joined_details,
-    cut_when=muc_cut("coreference"),
-    pooled=pooled_as(SGML_ORDER),
-)
+@_chunked("coreference")
 def score_muc_coreference(
     key: Path, response: Path, options: CoreferenceOptions = CoreferenceOptions()
 ) -> Result:

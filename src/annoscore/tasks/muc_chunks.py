@@ -167,13 +167,13 @@ def pooled_as(order: Sequence[str]) -> Pooled:
                 return None  # a note of a document's own the task did not keep
             for in_key, text in held.notes:
                 ordered[0 if in_key else 1].append(text)
-            for in_key, warning in held.dangling:
-                dangling[0 if in_key else 1].append(warning)
+            for in_key, pointers in held.dangling:
+                dangling[0 if in_key else 1].append(pointers)
         if any(s != same[0] for s in same):
             return None
         added: dict[str, ScoreWarning] = {}
-        for chunk in warned:
-            for warning in chunk:
+        for given in warned:
+            for warning in given:
                 if warning.code in ("note", SAME, DANGLING):
                     continue
                 if warning.code not in order:
