@@ -30,6 +30,7 @@ from annoscore.errors import InputError
 from annoscore.report import muc as report
 from annoscore.report import muc_history
 from annoscore.report.generic import render
+from annoscore.result import Result
 from annoscore.scale.cut_muc import split_sgml
 from annoscore.tasks.registry import TASKS
 from tests.scale.test_lines import MULTIPLIER
@@ -186,6 +187,13 @@ def _output(task: str, gold: Path, system: Path, jobs: int, **options: Any) -> s
         result = annoscore.score(task, gold, system, jobs=jobs, **options)
     except InputError as error:
         return f"error: {error}"
+    return _output_of(result)
+
+
+def _output_of(result: Result) -> str:
+    """Every layout of a MUC result: JSON with documents, the text report, the score report
+    with and without document pages, the summaries, the map history, the partitions."""
+    task = result.task
     shown = result.shown(documents=True, types=True, averages=True)
     text = TASKS[task].text_renderer()
     out = [render(shown, "json"), text(result) if text is not None else ""]
