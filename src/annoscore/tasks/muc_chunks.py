@@ -73,6 +73,11 @@ SAME = "formats.bom"
 """The warning every chunk gives alike (the files' byte-order marks)."""
 
 
+def _uncut(gold: Path, system: Path, parts: int) -> None:
+    """The splitter of an input read whole."""
+    del gold, system, parts
+
+
 def muc_cut(task: str) -> Any:
     """The ``cut_when`` of a MUC task: template files cut before a document's first object
     (:func:`~annoscore.scale.cut_muc.split_templates`), SGML files before the documents' tags
@@ -88,13 +93,13 @@ def muc_cut(task: str) -> Any:
         from annoscore.tasks.muc import SGML_TASKS, load_config
 
         if current().serial:
-            return None
+            return _uncut  # (None would let the input be cut as a file of lines)
         if task not in SGML_TASKS:
             return split_templates
         try:
             config = load_config(options.config, task)
         except InputError:  # one run reports it
-            return None
+            return _uncut
         return functools.partial(
             split_sgml,
             doc_gid=config.value("sgml_doc_gid"),
