@@ -227,7 +227,7 @@ class CoreferenceOptions(SgmlOptions):
 def _chunked(task: str) -> Callable[[_F], _F]:
     """A MUC task's score function cut into chunks of documents with more than one job
     (:func:`~annoscore.scale.chunked`; :mod:`annoscore.tasks.muc_chunks`)."""
-    return chunked(
+    cut = chunked(
         task_name(task),
         "lines",
         order="gold-first",
@@ -235,6 +235,15 @@ def _chunked(task: str) -> Callable[[_F], _F]:
         cut_when=muc_cut(task),
         pooled=pooled_as(SGML_ORDER if task in SGML_TASKS else TEMPLATE_ORDER),
     )
+
+    def decorate(function: _F) -> _F:
+        score = cut(function)
+        # URLs are fetched whole before the run, with the files a configuration names beside
+        # them (annoscore.scale.score_given): a local file is cut, a URL is not
+        score.cuts_urls = False  # type: ignore[attr-defined]
+        return score
+
+    return decorate
 
 
 def _settings(config: MucConfig) -> tuple[tuple[str, object], ...]:
