@@ -33,7 +33,7 @@ from annoscore.report.generic import render
 from annoscore.result import Result
 from annoscore.scale.cut_muc import split_sgml
 from annoscore.tasks.registry import TASKS
-from tests.scale.test_lines import MULTIPLIER
+from tests.scale.test_lines import MULTIPLIER, _jobs
 
 CASES = max(4, int(10 * MULTIPLIER))
 
@@ -209,10 +209,14 @@ def _output_of(result: Result) -> str:
     return "\n".join(out)
 
 
-def _same(task: str, gold: Path, system: Path, **options: Any) -> str:
+def _same(
+    task: str, gold: Path, system: Path, jobs: tuple[int, ...] = (2, 3), **options: Any
+) -> str:
+    """One run's output, checked equal with each number of ``jobs`` (random cases take turns:
+    :func:`tests.scale.test_lines._jobs`)."""
     one = _output(task, gold, system, 1, **options)
-    for jobs in (2, 3):
-        assert _output(task, gold, system, jobs, **options) == one, (task, jobs, options)
+    for n in jobs:
+        assert _output(task, gold, system, n, **options) == one, (task, n, options)
     return one
 
 
@@ -229,7 +233,7 @@ def test_random_muc_sgml_files_give_the_same_bytes(
         clean = case % 2 == 0
         options = _corpus(rng, root, task, clean)
         exact.clear()
-        one = _same(name, root / "key.sgml", root / "response.sgml", **options)
+        one = _same(name, root / "key.sgml", root / "response.sgml", _jobs(case), **options)
         errors += one.startswith("error")
         if clean and not one.startswith("error"):
             clean_total += 1
@@ -375,7 +379,7 @@ def test_random_muc_template_files_give_the_same_bytes(
         if task == "muc-scenario-template":
             options["text_filter"] = rng.choice(["agreement", "relevance"])
         exact.clear()
-        one = _same(task, root / "key.tpl", root / "response.tpl", **options)
+        one = _same(task, root / "key.tpl", root / "response.tpl", _jobs(case), **options)
         if clean and not one.startswith("error"):
             clean_total += 1
             clean_cut += bool(exact) and all(exact)

@@ -29,7 +29,7 @@ from annoscore.scale.reduce import DERIVED_CODES
 from annoscore.tasks.nlpsandbox import _pooled, _Tally
 from tests.equivalence.ids import id_pool
 from tests.scale.test_json_arrays import ARRAYS, _dumps, _names
-from tests.scale.test_lines import _output, _same
+from tests.scale.test_lines import _jobs, _output, _same
 
 MULTIPLIER = float(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1"))
 CASES = max(2, int(8 * MULTIPLIER))
@@ -129,7 +129,7 @@ def test_warned_files_give_the_same_bytes_with_1_2_and_3_jobs(
         ordered = case % 4 != 3
         gold, system, options = _warned_corpus(rng, root, ordered)
         exact.clear()
-        one = _same(task, gold, system, rng.choice([150, 400, 1200]), **options)
+        one = _same(task, gold, system, rng.choice([150, 400, 1200]), jobs=_jobs(case), **options)
         found = annoscore.score(task, gold, system, **options).warnings
         if (
             ordered
@@ -137,7 +137,7 @@ def test_warned_files_give_the_same_bytes_with_1_2_and_3_jobs(
             and any(w.code not in DERIVED_CODES for w in found)
         ):
             warned += 1
-            cut += len(exact) == 3 and all(exact)
+            cut += len(exact) == 2 and all(exact)  # --jobs 2 or 3, and 1 in chunks
     assert warned >= CASES // 2 and cut >= warned // 2, (cut, warned)
 
 

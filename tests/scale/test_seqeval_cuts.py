@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 
 import annoscore.scale as scale
 from annoscore.scale.cut_tags import split_tag_files
-from tests.scale.test_lines import MULTIPLIER, _chunks_of, _same
+from tests.scale.test_lines import MULTIPLIER, _chunks_of, _jobs, _same
 from tests.scale.test_tag_cuts import _document, _files
 
 CASES = max(4, int(24 * MULTIPLIER))
@@ -77,6 +77,7 @@ def test_random_tag_files_give_the_same_bytes_warnings_included(
             root / "gold.conll",
             root / "system.conll",
             rng.choice([100, 300, 1000]),
+            jobs=_jobs(case),
             **options,
         )
         if clean and not one.startswith("error") and not options.get("scheme"):

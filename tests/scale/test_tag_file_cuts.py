@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 import annoscore.scale as scale
 from annoscore.scale.cut_tags import split_tag_file
-from tests.scale.test_lines import MULTIPLIER, _chunks_of
+from tests.scale.test_lines import MULTIPLIER, _chunks_of, _jobs
 from tests.scale.test_tag_cuts import _document, _files
 
 CASES = max(3, int(16 * MULTIPLIER))
@@ -52,14 +52,17 @@ def _cli(path: Path, options: dict[str, Any], *args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def _same(path: Path, options: dict[str, Any], chunk: int) -> list[tuple[int, str]]:
-    """One run's outputs (text, LaTeX, JSON), checked equal with --jobs 2 and 3 and with one
-    process scoring chunks of ``chunk`` bytes."""
+def _same(
+    path: Path, options: dict[str, Any], chunk: int, jobs: tuple[str, ...] = ("2", "3")
+) -> list[tuple[int, str]]:
+    """One run's outputs (text, LaTeX, JSON), checked equal with each number of ``jobs``
+    (random cases take turns: :func:`tests.scale.test_lines._jobs`) and with one process
+    scoring chunks of ``chunk`` bytes."""
     outputs = []
     for args in ([], ["-l"], ["-f", "json", "--per-doc"]):
         one = _cli(path, options, *args)
-        for jobs in ("2", "3"):
-            assert _cli(path, options, *args, "--jobs", jobs) == one, (path, args, jobs)
+        for jobs_n in jobs:
+            assert _cli(path, options, *args, "--jobs", jobs_n) == one, (path, args, jobs_n)
         with _chunks_of(chunk):
             assert _cli(path, options, *args) == one, (path, args, chunk)
         outputs.append(one)
@@ -77,7 +80,8 @@ def test_random_files_give_the_same_bytes_warnings_included(
         clean = case % 3 != 0
         options = _joined(rng, root, clean)
         exact.clear()
-        outputs = _same(root / "tagged.txt", options, rng.choice([100, 300, 1000]))
+        chunk = rng.choice([100, 300, 1000])
+        outputs = _same(root / "tagged.txt", options, chunk, tuple(map(str, _jobs(case))))
         if clean and outputs[0][0] == 0:
             clean_total += 1
             kept += bool(exact) and all(exact)
