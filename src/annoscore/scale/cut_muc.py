@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from annoscore.scale.chunks import LineChunk
-from annoscore.scale.cut_lines import Frames, GoldSearch, SystemSearch, numbered, split_pair
+from annoscore.scale.cut_lines import _between, _mapped, _regular_pair, numbered
 
 Boundary = Callable[[Any, int], "tuple[int, bytes] | None"]
 """The gold boundary search: the first document start at or after an offset, and the key that
@@ -35,27 +35,41 @@ Find = Callable[[Any, bytes, int], int]
 """The system search: the start of the document of a key after an offset (-1: not found)."""
 
 
-def _split(
+def split_pair(
     gold: Path, system: Path, parts: int, boundary: Boundary, find: Find
 ) -> list[LineChunk] | None:
-    """Two single files cut by the one cutter of two files
-    (:func:`~annoscore.scale.cut_lines.split_pair`) with a MUC format's two searches: each gold
-    cut the first document start ``boundary`` finds after an even share of the bytes, each
-    system cut the start of the same document that ``find`` gives after the system cut before.
-    ``None`` when the files are too small to cut or no cut is found."""
-
-    def searches(gold_data: Any, system_data: Any) -> tuple[Frames, GoldSearch, SystemSearch]:
-        def gold_next(at: int, low: int) -> tuple[int, int, bytes] | None:
-            found = boundary(gold_data, at)
-            return None if found is None else (found[0], found[0] + 1, found[1])
-
-        def system_find(key: bytes, after: int, near: int) -> int:
-            return find(system_data, key, after)
-
-        return ((0, len(gold_data)), (0, len(system_data))), gold_next, system_find
-
-    cut = split_pair(gold, system, parts, searches)
-    return None if cut is None else numbered(cut[0])
+    """Two single files cut into at most ``parts`` chunks (more for a large gold file:
+    :func:`~annoscore.scale.cut_lines._regular_pair`) by two searches: each gold cut is the
+    first document start ``boundary`` finds after an even share of the bytes, each system cut
+    the start of the same document that ``find`` gives after the system cut before (the next
+    gold documents when the system has none of this one; a cut that would not move forward in
+    both is left out).  ``None`` when the files are too small to cut or no cut is found."""
+    parts = _regular_pair(gold, system, parts)
+    if not parts:
+        return None
+    with _mapped(gold, system) as (gold_data, system_data):
+        size = len(gold_data)
+        cuts: list[tuple[int, int]] = []
+        last = (0, 0)
+        for n in range(1, parts):
+            at = max(size * n // parts, last[0] + 1)
+            for _ in range(16):  # the next documents when the system has none of this one
+                found = boundary(gold_data, at)
+                if found is None:
+                    break
+                start, key = found
+                at = start + 1
+                where = find(system_data, key, last[1])
+                if start > last[0] and where > last[1]:
+                    last = (start, where)
+                    cuts.append(last)
+                    break
+        if not cuts:
+            return None
+        chunks = _between(
+            str(gold), str(system), [(0, 0), *cuts], [*cuts, (size, len(system_data))]
+        )
+    return numbered(chunks)
 
 
 def _tag(name: str, closing: bool = False) -> re.Pattern[bytes]:
@@ -179,7 +193,7 @@ def template_find(data: Any, key: bytes, after: int) -> int:
 def split_templates(gold: Path, system: Path, parts: int) -> list[LineChunk] | None:
     """A MUC key and response template file cut before the header line of a document's first
     object (a line that starts an object in any reading of the file: fills do not span lines)."""
-    return _split(gold, system, parts, template_boundary, template_find)
+    return split_pair(gold, system, parts, template_boundary, template_find)
 
 
 def split_sgml(
@@ -187,4 +201,4 @@ def split_sgml(
 ) -> list[LineChunk] | None:
     """A MUC SGML key and response cut before their documents' tags (the module doc)."""
     documents = SgmlDocuments(doc_gid, docnum_gid)
-    return _split(gold, system, parts, documents.boundary, documents.find)
+    return split_pair(gold, system, parts, documents.boundary, documents.find)
