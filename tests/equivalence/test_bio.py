@@ -188,13 +188,17 @@ DELIMITERS = [(" ", (-2, -1)), (None, (-1,)), ("[ \t]", (-2, -1)), ("|", (0, -1)
 FIELDS = ["a", "B-X", "O", "I-Y", "-X-", "-DOCSTART-", "é", "x\r", "", "\t", "d1"]
 
 
-def test_the_tag_reader_is_the_line_by_line_reading() -> None:
+def test_the_tag_reader_is_the_line_by_line_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checked reading (split in blocks of lines, to the first wrong width: blocks of 1, 3
+    and 7 lines too) against the reference."""
     from annoscore.errors import InputError
+    from annoscore.formats import conll_bio
     from annoscore.formats.conll_bio import read_tag_text
     from tests.oracles.bio import plain_read_tags
 
     rng = random.Random("reader")
     for case in range(CASES * 5):
+        monkeypatch.setattr(conll_bio, "ROW_BLOCK", [1, 3, 7, 1 << 16][case % 4])
         width = rng.randint(1, 4)
         lines = []
         for _ in range(rng.randint(0, 30) if case % 50 else 2000):
