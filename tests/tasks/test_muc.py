@@ -314,6 +314,19 @@ def test_text_filter_agreement_per_manual_or_relevance_per_muc6(
     assert result.counts["obj:template:non"] == 4
 
 
+def test_more_than_one_template_object_is_named_only_when_a_side_has_several(
+    tmp_path: Path,
+) -> None:
+    # document 1: a template in the key only (missing, no warning); 2: two in the key
+    key = (
+        "<TEMPLATE-1-1> :=\n CONTENT:\n<TEMPLATE-2-1> :=\n CONTENT:\n<TEMPLATE-2-2> :=\n CONTENT:\n"
+    )
+    response = "<TEMPLATE-2-1> :=\n CONTENT:\n"
+    result = score_configured(write(tmp_path, TEMPLATE_CONFIG, key, response))
+    named = [w for w in map(str, result.warnings) if "more than one TEMPLATE" in w]
+    assert len(named) == 1 and "document 2" in named[0] and "document 1" not in named[0], named
+
+
 def test_key2key_both_sides_may_have_alternatives_and_optional_marks(tmp_path: Path) -> None:
     path = write(
         tmp_path,

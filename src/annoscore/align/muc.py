@@ -160,6 +160,7 @@ class MucAligner(ClassMapping):
         document: str,
     ) -> list[ObjectPair]:
         pairs: list[ObjectPair] = []
+        several = len(keys) > 1 or len(rsps) > 1  # one on a side only: missing or spurious
         if keys and rsps:
             pair = self.compare_objects(keys[0], rsps[0], ctx)
             pair.status = "non"
@@ -167,7 +168,7 @@ class MucAligner(ClassMapping):
             ctx.r2k[rsps[0].id] = keys[0].id
             pairs.append(pair)
             keys, rsps = keys[1:], rsps[1:]
-        if keys or rsps:
+        if several:
             self.warnings.append(
                 f"document {document}: more than one {self.template.upper()} object; the first "
                 "of each side are paired, the others scored as missing or spurious"
