@@ -454,13 +454,13 @@ def align_document(
         rs = [r for r in rsps if r.cls == name]
         records: list[PairRecord] = []
         if name == template:
+            if len(ks) > 1 or len(rs) > 1:
+                several_templates = 1
             if ks and rs:
                 slots, _, _ = ref.compare(ks[0], rs[0], state)
                 records.append(PairRecord("non", ks[0], rs[0], slots))
                 state.k2r[ks[0].id], state.r2k[rs[0].id] = rs[0].id, ks[0].id
                 ks, rs = ks[1:], rs[1:]
-            if ks or rs:
-                several_templates = 1
             if config.scoring_task == "scenario_template":
                 verdict = _text_filter(config, keys, rsps, template, text_filter)
             left_k, left_r = ks, rs
