@@ -5,6 +5,7 @@ processes started and stopped here; the same bytes as one process.  Needs ``anno
 from __future__ import annotations
 
 import functools
+import os
 import random
 import subprocess
 import sys
@@ -60,6 +61,35 @@ def test_random_brat_folders_give_the_same_bytes_on_a_local_cluster(
             except InputError as error:  # token mode without a text: the same error
                 outcomes.append(f"error: {error}")
         assert outcomes[1] == outcomes[0], options
+
+
+def test_the_local_workers_keep_freed_memory(client: Any) -> None:
+    from annoscore.scale.run import KEPT_MEMORY, allocator_chosen
+
+    if allocator_chosen():  # the environment's own choice is kept (and passed on by Dask)
+        return
+    seen = client.run(lambda: {name: os.environ.get(name) for name in KEPT_MEMORY})
+    assert len(seen) == 2
+    for environ in seen.values():
+        assert environ == {name: str(value) for name, value in KEPT_MEMORY.items()}
+
+
+def test_the_allocator_the_environment_sets_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dask
+
+    from annoscore.distributed import _workers_keep_freed_memory
+    from annoscore.scale.run import KEPT_MEMORY
+
+    key = "distributed.nanny.pre-spawn-environ"
+    for name in [n for n in os.environ if n.startswith("MALLOC_") or n == "GLIBC_TUNABLES"]:
+        monkeypatch.delenv(name)
+    before = dict(dask.config.get(key))
+    with _workers_keep_freed_memory():
+        assert dask.config.get(key) == {**before, **{k: str(v) for k, v in KEPT_MEMORY.items()}}
+    assert dask.config.get(key) == before
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "2")
+    with _workers_keep_freed_memory():
+        assert dask.config.get(key) == before
 
 
 def test_dask_local_on_the_command_line(tmp_path: Path) -> None:

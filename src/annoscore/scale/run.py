@@ -326,9 +326,7 @@ def reuse_freed_memory() -> bool:
     it was applied."""
     import sys
 
-    if not sys.platform.startswith("linux") or "GLIBC_TUNABLES" in os.environ:
-        return False
-    if any(name.startswith("MALLOC_") for name in os.environ):
+    if not sys.platform.startswith("linux") or allocator_chosen():
         return False
     try:
         import ctypes
@@ -337,7 +335,19 @@ def reuse_freed_memory() -> bool:
     except (OSError, AttributeError):  # not glibc (musl has no mallopt)
         return False
     mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-    return bool(mallopt(-3, 32 << 20) and mallopt(-1, 256 << 20))  # MMAP, TRIM thresholds
+    mmap, trim = KEPT_MEMORY.values()
+    return bool(mallopt(-3, mmap) and mallopt(-1, trim))  # M_MMAP_THRESHOLD, M_TRIM_THRESHOLD
+
+
+KEPT_MEMORY = {"MALLOC_MMAP_THRESHOLD_": 32 << 20, "MALLOC_TRIM_THRESHOLD_": 256 << 20}
+"""glibc's thresholds of a process that scores chunks one after the other
+(:func:`reuse_freed_memory`), as the environment variables that set them in a new process."""
+
+
+def allocator_chosen() -> bool:
+    """Whether the environment sets glibc's allocator (``MALLOC_*``, ``GLIBC_TUNABLES``): a
+    choice annoscore then keeps."""
+    return "GLIBC_TUNABLES" in os.environ or any(name.startswith("MALLOC_") for name in os.environ)
 
 
 def current() -> Run:
