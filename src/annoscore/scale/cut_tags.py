@@ -70,16 +70,19 @@ def split_tag_files(
 
     def searches(gold_data: Any, system_data: Any) -> Any:
         gold_lines, system_lines = _Lines(gold_data), _Lines(system_data)
+        starts: dict[int, int] = {}  # the gold offset of each line found (one file: its own)
 
         def docstart(at: int, low: int) -> tuple[int, int, int] | None:
             found = _CUT.search(gold_data, max(0, at - 2))
             if found is None:
                 return None
             start = found.start() + 2
-            return start, start + 2, gold_lines.number(start)
+            line = gold_lines.number(start)
+            starts[line] = start
+            return start, start + 2, line
 
         def same(line: int, after: int, near: int) -> int:
-            where = system_lines.start(line)
+            where = starts[line] if alone else system_lines.start(line)
             if where > after and _CUT.match(system_data, where - 2) is not None:
                 return where
             return -1
