@@ -14,6 +14,8 @@ Data (seeded, generated here, in a temporary folder), ``--task``:
   bytes, with ``--jobs 1`` too (chunks scored one after the other: bounded memory);
 - ``trec``: a qrels file of N queries with 100 judgments each and a run of 1,000 documents per
   query.
+- ``conlleval``: N documents of 100 sentences of 30 tokens in conlleval's one-file layout
+  (2,000: 63 MB); ``conlleval-two`` and ``seqeval``: the same as two tag files.
 
 For each size, alternating in rounds: ``python -m annoscore spans GOLD SYSTEM --mode M -f json
 -o OUT`` with ``--jobs 1``, ``--jobs 2`` (and ``--dask local`` with ``--dask``).  Reported: wall
@@ -149,6 +151,42 @@ def write_trec(root: Path, queries: int, seed: int = 31) -> tuple[Path, Path]:
     return qrels, run_file
 
 
+def write_conlleval(root: Path, documents: int, seed: int = 31) -> tuple[Path, Path, Path]:
+    """``documents`` documents (a ``-DOCSTART-`` line, then 100 sentences of 30 tokens; 2,000
+    documents: 63 MB) in conlleval's one-file layout (token, gold tag, guessed tag) and as two
+    tag files (token, tag): 15% of the tokens begin a phrase of 1-3 tokens of 4 types, 10% of
+    their guessed tags wrong, 2% of the outside tokens guessed as a phrase."""
+    rng = random.Random(seed)
+    one, gold, system = root / "tagged.txt", root / "gold.conll", root / "system.conll"
+    words = ("the", "a", "of", "Paris", "John", "x", "bank", "said", "in", "to")
+    with (
+        one.open("w", encoding="utf-8") as o,
+        gold.open("w", encoding="utf-8") as g,
+        system.open("w", encoding="utf-8") as p,
+    ):
+        for _ in range(documents):
+            lines = [("-DOCSTART-", "O", "O"), None]
+            for _ in range(100):
+                tokens = 0
+                while tokens < 30:
+                    if rng.random() < 0.15:
+                        kind, length = rng.choice(TYPES), rng.randint(1, 3)
+                        for k in range(length):
+                            tag = ("B-" if k == 0 else "I-") + kind
+                            guess = tag if rng.random() < 0.9 else f"B-{rng.choice(TYPES)}"
+                            lines.append((rng.choice(words), tag, guess))
+                        tokens += length
+                    else:
+                        guess = "O" if rng.random() < 0.98 else f"B-{rng.choice(TYPES)}"
+                        lines.append((rng.choice(words), "O", guess))
+                        tokens += 1
+                lines.append(None)
+            o.write("".join("\n" if t is None else " ".join(t) + "\n" for t in lines))
+            g.write("".join("\n" if t is None else f"{t[0]} {t[1]}\n" for t in lines))
+            p.write("".join("\n" if t is None else f"{t[0]} {t[2]}\n" for t in lines))
+    return one, gold, system
+
+
 def write_input(task: str, root: Path, documents: int, spans: int) -> list[str]:
     """The command's words for ``task`` on generated data of ``documents`` documents."""
     if task == "codiesp-d":
@@ -157,6 +195,10 @@ def write_input(task: str, root: Path, documents: int, spans: int) -> list[str]:
     if task == "trec":
         qrels, run_file = write_trec(root, documents)
         return ["trec", str(qrels), str(run_file), "-m", "all_trec"]
+    if task.startswith("conlleval") or task == "seqeval":  # one file, or two tag files
+        one, gold, system = write_conlleval(root, documents)
+        files = [str(one)] if task == "conlleval" else [str(gold), str(system)]
+        return ["conlleval" if task.startswith("conlleval") else "seqeval", *files]
     if task == "pubtator":
         gold, system = write_pubtator(root, documents, spans)
         return ["spans", str(gold), str(system), "--gold-format", "pubtator",
@@ -262,7 +304,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--mode", default="strict")
     parser.add_argument(
-        "--task", default="spans", choices=("spans", "pubtator", "codiesp-d", "trec")
+        "--task",
+        default="spans",
+        choices=("spans", "pubtator", "codiesp-d", "trec", "conlleval", "conlleval-two", "seqeval"),
     )
     parser.add_argument("--dask", action="store_true", help="also --dask local")
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2], help="runs to time")

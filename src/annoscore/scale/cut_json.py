@@ -215,10 +215,25 @@ class _Lines:
         return self.line
 
     def start(self, line: int) -> int:
-        """The offset of the start of line ``line`` (-1: the file has fewer lines)."""
+        """The offset of the start of line ``line`` (-1: the file has fewer lines): whole
+        blocks whose newlines all come before it counted, then one line at a time (a find per
+        line from the start was 2.6 s of the parent's 3 s for conlleval's 63 MB file).
+
+        >>> lines = _Lines(b"a\\nbb\\n\\nc" * 30000)
+        >>> [lines.start(n) for n in (1, 2, 4, 89999, 90000, 90001, 90002)]
+        [0, 2, 6, 209995, 209998, 209999, -1]
+        """
         if line < self.line:
             self.at, self.line = 0, 1
         data = self.data
+        block = 1 << 16
+        while self.line < line:
+            end = min(len(data), self.at + block)
+            count = bytes(data[self.at : end]).count(b"\n")
+            last = int(data.rfind(b"\n", self.at, end))
+            if not count or count >= line - self.line or last + 1 >= len(data):
+                break  # the line starts in this block (or is none: the end)
+            self.at, self.line = last + 1, self.line + count
         while self.line < line:
             newline = int(data.find(b"\n", self.at))
             if newline < 0 or newline + 1 >= len(data):
