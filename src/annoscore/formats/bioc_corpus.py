@@ -26,7 +26,7 @@ from annoscore.formats.bioc_xml import (
     _content,
     _xml_pattern,
 )
-from annoscore.formats.brat_model import EntityBlock, FileRows, ScanColumns, ScannedFields
+from annoscore.formats.brat_model import EntityBlock, ScanColumns, ScannedFields, file_rows
 
 # --- the whole file at once (the first fast step) ---------------------------------------------
 
@@ -299,11 +299,11 @@ def _corpus_files(
     )  # fmt: skip
     out: list[BiocFile] = []
     new = _CorpusFile.__new__
-    pairs = zip(names, bodies, edges[:-1], edges[1:], strict=True)
-    for d, (name, body, lo, hi) in enumerate(pairs):
+    pairs = zip(names, bodies, file_rows(block, edges), strict=True)
+    for d, (name, body, rows) in enumerate(pairs):
         file = new(_CorpusFile)
         file.id, file.path, file.text, file.id_infon = name, path, body, id_infon
-        file.rows, file.fragments, file.warnings = FileRows(block, lo, hi), None, []
+        file.rows, file.fragments, file.warnings = rows, None, []
         file.columns, file.number, file.sentences = columns, d, tuple(warned.get(d, ()))
         out.append(file)
     return out

@@ -56,10 +56,10 @@ from annoscore.errors import InputError
 from annoscore.formats.brat_model import (
     AnnFile,
     EntityBlock,
-    FileRows,
     LazyRows,
     ScanColumns,
     ScannedFields,
+    file_rows,
 )
 from annoscore.formats.files import first_line, read_text
 from annoscore.model import AnnotatedDocument, Mention, Span
@@ -557,11 +557,11 @@ def _scan_jsonl(
     columns = _ScanColumns(block, bounds, texts, kept_lines)
     out: dict[str, AnnFile | AnnotatedDocument] = {}
     new = _ScannedFile.__new__
-    for d, (name, body, number, lo, hi) in enumerate(
-        zip(names, bodies, kept_lines, bounds[:-1], bounds[1:], strict=True)
+    places = map(f"{path}:".__add__, map(str, kept_lines))
+    for d, (name, body, place, rows) in enumerate(
+        zip(names, bodies, places, file_rows(block, bounds), strict=True)
     ):
         file = out[name] = new(_ScannedFile)
-        file.id, file.path, file.text = name, f"{path}:{number}", body
-        file.rows, file.fragments, file.warnings = FileRows(block, lo, hi), None, []
-        file.columns, file.number = columns, d
+        file.id, file.path, file.text, file.rows = name, place, body, rows
+        file.fragments, file.warnings, file.columns, file.number = None, [], columns, d
     return out, skipped
