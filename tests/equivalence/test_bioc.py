@@ -901,9 +901,8 @@ def test_the_characters_xml_refuses_are_found_in_every_piece() -> None:
             size = piece * rng.randint(1, 3) + rng.randint(-2, 2)
             chars = ["a"] * size
             if rng.random() < 0.7:
-                chars[rng.choice([piece - 1, piece, size - 1, rng.randrange(size)])] = rng.choice(
-                    [*odd[:7], "\t", "\n"]
-                )
+                at = min(rng.choice([piece - 1, piece, size - 1, rng.randrange(size)]), size - 1)
+                chars[at] = rng.choice([*odd[:7], "\t", "\n"])
         else:
             chars = [rng.choice(alphabet) for _ in range(rng.randint(0, 40))]
             if rng.random() < 0.4:
