@@ -118,6 +118,28 @@ still costs (best CPU, warm heap): the split itself about 0.5x the floor, the ch
 characters XML refuses (one ``bytes.translate`` of the text) 0.1x, the columns and the
 documents' checks about 0.5x.  Prodigy JSONL is unchanged (1.9-2.1x).
 
+Fourth round (issue 29; 2 CPUs shared with five other jobs, load 10-23: every wall and CPU
+figure below is noisy, the instruction counts are not). Prodigy JSONL: the spans lists are cut
+from the text by one ``str.split`` at ``"spans"`` (each list to its first ``"}]``, or empty) and
+checked in NumPy on the lists alone, eight quotes an object, instead of about thirty passes over
+every byte; each line is read by ``json.loads``'s C scanner without its Python steps (a line
+with white space around its value goes to ``json.loads`` itself). Alone (CPU, best of 7-9,
+alternating with the code before): 17.3-19.7 ms against 23.5-27.2 ms, floor 11.8-12.7 ms:
+1.44-1.66x / 1.43-1.54x the floor (running / paused), was 1.95-2.20x / 1.80-2.17x; instructions
+of one read (callgrind) 222 -> 144 million (the floor's 159). BioC XML: the check for the
+controls XML refuses is NumPy a piece at a time, not ``bytes.translate`` deleting every other
+byte (9 instructions a byte; a read 381 -> 356 million, the floor's 173): alone 35-45 ms against
+41-46 ms (1.27-1.54x against 1.35-1.73x, noise larger than the gain). Every scanned document's
+rows are made in a C-level ``map`` (PubTator, JSONL, BioC: within noise). In this script's run
+the readers stay 1.6-2.4x (BioC XML 2.0-2.4x, PubTator 1.9-2.0x), the same as the code before in
+the same run: after ``in_process`` and the other readers the floor's reading is faster (XML 23
+ms, not 28-32 ms: its 6,800 page faults of a fresh process are gone), the readers are not.
+``annoscore seqeval``: 0.20 s CPU against seqeval's 4.07 s (19.9x CPU, 26.4x wall): what its
+process costs (callgrind, 914 million instructions): the interpreter 39 million, NumPy's import
+338 million, typer's 202 million, annoscore's modules, the reading and the scoring 433 million;
+24x needs about 115 million less, which only a start-up without typer (the command's own
+argument parsing) would give.
+
 Run: ``python benchmarks/sequence.py [--sentences 10000] [--repeat 3]``.
 """
 

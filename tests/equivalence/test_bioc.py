@@ -881,3 +881,34 @@ def test_a_declined_file_is_one_pass() -> None:
     passage = '{"offset": 0, "text": "x", "sentences": [{"offset": 0}], "annotations": []}'
     text = f'{{"id": "a", "passages": [{passage}]}}, ' * 50
     assert len(bioc_corpus._json_rows("type", "identifier").findall(text)) == 2
+
+
+REFUSED = re.compile(f"[{bioc_xml._NOT_XML}]")
+"""What XML 1.0 refuses, written from its definition (the plain reference of ``_refused``)."""
+
+
+def test_the_characters_xml_refuses_are_found_in_every_piece() -> None:
+    """``bioc_corpus._refused`` (NumPy on the bytes, a piece at a time) finds a character XML
+    refuses where the plain search does: anywhere in a text longer than several pieces, at a
+    piece's edge, among allowed tabs, line ends and multi-byte characters, a lone surrogate."""
+    rng = random.Random("refused")
+    alphabet = ["a", " ", "\t", "\n", "\r", "é", "😀", "\x7f", "\x85"]
+    odd = ["\x00", "\x01", "\x08", "\x0b", "\x0c", "\x0e", "\x1f", "\ud800", "\ufffe", "\uffff"]
+    piece = bioc_corpus._PIECE
+    found = 0
+    for case in range(CASES):
+        if case % 20 == 0:  # past several pieces, one character maybe at a piece's edge
+            size = piece * rng.randint(1, 3) + rng.randint(-2, 2)
+            chars = ["a"] * size
+            if rng.random() < 0.7:
+                at = min(rng.choice([piece - 1, piece, size - 1, rng.randrange(size)]), size - 1)
+                chars[at] = rng.choice([*odd[:7], "\t", "\n"])
+        else:
+            chars = [rng.choice(alphabet) for _ in range(rng.randint(0, 40))]
+            if rng.random() < 0.4:
+                chars.insert(rng.randint(0, len(chars)), rng.choice(odd))
+        text = "".join(chars)
+        expected = REFUSED.search(text) is not None
+        assert bioc_corpus._refused(text) == expected, (case, text[:80])
+        found += expected
+    assert CASES // 5 <= found <= CASES - CASES // 5

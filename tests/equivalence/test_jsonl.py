@@ -84,7 +84,7 @@ def _line(rng: random.Random, form: str, pool: list[str], clean: bool, many: boo
         if rng.random() < 0.3:
             item["_annotator_id"] = rng.choice(["news-alice", "news-bob"])
     if not clean and rng.random() < 0.02:
-        return rng.choice(["[1, 2]", "7", '"text"', "{oops", "null"])
+        return rng.choice(["[1, 2]", "7", '"text"', "{oops", "null", "oops", "]", "{} x"])
     return json.dumps(item, ensure_ascii=rng.random() < 0.3)
 
 
@@ -253,7 +253,9 @@ def _cut_line(rng: random.Random, form: str, pool: list[str], odd: bool, many: b
             members = [m for m in members if not m.startswith(f'"{key}"')]
         else:
             line = "{" + ", ".join(members) + "}"
-            return rng.choice(["[1, 2]", "{oops", line + "}", line[:-1], " " + line + " "])
+            return rng.choice(
+                ["[1, 2]", "{oops", "oops", line + "}", line[:-1], " " + line + " ", line + "\r"]
+            )
     rng.shuffle(members)
     return "{" + ", ".join(members) + "}"
 
@@ -285,9 +287,8 @@ def test_the_spans_cut_from_the_bytes_read_as_json_loads_reads_them(
         path = tmp_path / f"c{case % 7}.jsonl"
         path.write_bytes(text.encode("utf-8"))
         name = str(path)
-        kept = [k for k, line in enumerate(text.split("\n")) if line.strip()]
         key = "spans" if form == "prodigy-jsonl" else "ents"
-        cut += reader._cut_spans(text, key, kept) is not None
+        cut += reader._cut_spans(text, key) is not None
         try:
             expected: tuple[list[dict[str, Any]], int] | int = plain_jsonl(text, name, form)
         except JsonlError as error:
@@ -309,6 +310,29 @@ def test_the_spans_cut_from_the_bytes_read_as_json_loads_reads_them(
             assert [_columns(d) for d in scanned[0].values()] == docs, (case, text)
             assert scanned[1] == left_out
     assert cut >= CASES // 3 and taken >= CASES // 3, (cut, taken)
+
+
+JSON_PIECES = ['{"a": 1}', "[]", "7", '"s"', "null", " ", "\t", "\r", "x", "{", "}", "é", ","]
+
+
+def test_each_line_read_as_json_loads_reads_it() -> None:
+    """``_json_lines`` (the C scanner alone where it reads a whole line) gives what
+    ``json.loads`` of each line gives, and ``None`` where one of them raises."""
+    rng = random.Random("json lines")
+    agreed = failed = 0
+    for _ in range(20 * CASES):
+        lines = [
+            "".join(rng.choice(JSON_PIECES) for _ in range(rng.randint(0, 3)))
+            for _ in range(rng.randint(1, 4))
+        ]
+        try:
+            expected: list[Any] | None = [json.loads(line) for line in lines]
+        except json.JSONDecodeError:
+            expected = None
+        assert reader._json_lines(lines) == expected, lines
+        agreed += expected is not None
+        failed += expected is None
+    assert agreed >= CASES // 2 and failed >= CASES // 2
 
 
 MODES = (SpanMode.strict, SpanMode.exact, SpanMode.overlap, SpanMode.token)

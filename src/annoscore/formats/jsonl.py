@@ -47,18 +47,19 @@ import json
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from itertools import chain, repeat
+from json.scanner import make_scanner
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from annoscore.errors import InputError
 from annoscore.formats.brat_model import (
     AnnFile,
     EntityBlock,
-    FileRows,
     LazyRows,
     ScanColumns,
     ScannedFields,
+    file_rows,
 )
 from annoscore.formats.files import first_line, read_text
 from annoscore.model import AnnotatedDocument, Mention, Span
@@ -381,79 +382,75 @@ def _literal(buf: Any, at: Any, literal: bytes) -> Any:
     return same
 
 
-def _cut_spans(text: str, key: str, kept: list[int]) -> tuple[list[str], Spans] | None:
-    """Every line's spans (``kept``: the indices of the lines that are not blank) read from
-    the bytes, and each line with them cut out (an empty list ``[\t]`` in their place, for
-    ``json.loads``: a tab is no character of a JSON string, so the list read is a value); or
-    ``None`` (the lines are read whole).
+def _cut_spans(text: str, key: str) -> tuple[str, Spans] | None:
+    """Every ``"KEY": [...]`` list of ``text`` read from the bytes, and ``text`` with each one
+    cut out (an empty list ``[\t]`` in its place, for ``json.loads``: a tab is no character of
+    a JSON string, so the list read is a value); or ``None`` (the lines are read whole).
+    The lists are in file order, each one's spans counted in the first column.
 
-    Taken: an ASCII text without a backslash, each line holding ``"KEY": [`` once and
-    ``"KEY"`` nowhere else, the list holding objects ``{"start": N, "end": N, "label": "L"}``
-    as ``json.dumps`` writes them (``N`` a JSON whole number of at most 16 digits, ``L`` a
-    non-empty JSON string), separated by ``", "``.  The caller checks that each line read has
-    the empty list as its ``KEY``: so the list cut out was the line's spans."""
-    if not kept or not text.isascii() or "\\" in text:
+    Taken: an ASCII text without a backslash, ``"KEY"`` written only as ``"KEY": [`` (a JSON
+    string cannot hold a quote unescaped: so each is a key of an object), each list holding
+    objects ``{"start": N, "end": N, "label": "L"}`` as ``json.dumps`` writes them (``N`` a
+    JSON whole number of at most 16 digits, ``L`` a non-empty JSON string) separated by
+    ``", "``.  The caller checks that each line read has one and has the empty list as its
+    ``KEY``: so the list cut out was the line's spans.
+
+    How: the text is split at ``"KEY"`` (C speed), each list ends at its first ``"}]`` (a
+    label holds no quote) or is empty; the lists are joined and checked in NumPy by the
+    positions of their quotes, eight an object: the bytes between them are the literals
+    above, the numbers digits, the labels without control bytes, the objects one after the
+    other, each list whole."""
+    if not text.isascii() or "\\" in text:
         return None
     import numpy as np
 
     from annoscore.formats.brat_scan import _PAD, _digits, _type_keys
 
-    data = text.encode("ascii")
-    opening = f'"{key}": ['.encode()
+    name = f'"{key}"'
+    pieces = text.split(name)
+    n = len(pieces) - 1
+    tails = pieces[1:]
+    if not n or not all(map(str.startswith, tails, repeat(": ["))):
+        return None  # "KEY" not always followed by : [
+    empty = list(map(str.startswith, tails, repeat(": []")))
+    found = list(map(str.find, tails, repeat('"}]')))
+    stops = [3 if e else f + 2 for e, f in zip(empty, found, strict=True)]
+    if 1 in stops:  # a list not closed as written
+        return None
+    bodies = list(map(str.__getitem__, tails, map(slice, repeat(3), stops)))
+    rests = list(map(str.__getitem__, tails, map(slice, stops, repeat(None))))
+    cut_text = f"{name}: [\t".join([pieces[0], *rests])
+    lengths = np.fromiter(map(len, bodies), dtype=np.int64, count=n)
     pad = len(_PAD)
-    buf = np.frombuffer(b"".join((_PAD, data, _PAD, _PAD)), dtype=np.uint8)  # 16 after
-    marks = np.flatnonzero((buf < 32) | (buf == 34) | (buf == 44) | (buf == 123))
-    values = buf[marks]
-    control, quotes = marks[values < 32], marks[values == 34]
-    line_ends = control[buf[control] == 10]
-    last = buf.size - 16  # past the text: a position past it is read here, no literal is
-    commas = np.append(marks[values == 44], last)
-    named = quotes[(buf[quotes + 1] == opening[1]) & (buf[quotes + 2] == opening[2])]
-    at = named[_literal(buf, np.minimum(named, last), opening[: len(key) + 2])]  # "KEY"
-    if at.size != len(kept) or not _literal(buf, np.minimum(at, last), opening).all():
-        return None  # "KEY" not once a line, or not followed by : [
-    if not np.array_equal(np.searchsorted(line_ends, at), np.array(kept, dtype=np.int64)):
-        return None  # not one a line
-    lists = at + len(opening)  # each list's first object, or its ]
-    # every object that may be a span: {"start": N, "end": N, "label": "L"} then , or ]
-    braces = marks[values == 123]
-    objects = braces[_literal(buf, np.minimum(braces, last), _OBJECT_START)]
-    first = objects + len(_OBJECT_START)
-    first_end = commas[np.searchsorted(commas, first)]
-    ok = _literal(buf, np.minimum(first_end, last), _END)
-    second = first_end + len(_END)
-    second_end = commas[np.searchsorted(commas, np.minimum(second, last))]
-    ok &= _literal(buf, np.minimum(second_end, last), _LABEL)
-    label = second_end + len(_LABEL)
-    label_end = quotes[np.minimum(np.searchsorted(quotes, label), quotes.size - 1)]
-    ok &= label_end > label  # a closing quote, a label not empty
-    label_end = np.maximum(label_end, label)
-    after = np.minimum(label_end + 2, last)
-    ok &= buf[label_end + 1] == 125  # "}"
-    closing = buf[after] == 93
-    more = (buf[after] == 44) & (buf[after + 1] == 32)
-    # a list: its objects one after another from its [, the last one closing it
-    linked = np.zeros(objects.size, dtype=bool)
-    linked[:-1] = more[:-1] & (after[:-1] + 2 == objects[1:])
-    empty = buf[lists] == 93
-    filled = np.flatnonzero(~empty)
-    head = np.searchsorted(objects, lists[filled])
-    if (head >= objects.size).any() or not np.array_equal(objects[head], lists[filled]):
+    joined = "".join(bodies)
+    size = len(joined)
+    buf = np.frombuffer("".join((_PAD.decode(), joined, _PAD.decode() * 2)).encode(), np.uint8)
+    sizes = np.zeros(n, dtype=np.int64)
+    if not size:
+        no_rows = np.zeros(0, dtype=np.int64)
+        return cut_text, (sizes, no_rows, no_rows, no_rows, [], None)
+    quotes = np.flatnonzero(buf == 34)
+    if quotes.size % 8:
         return None
-    breaks = np.flatnonzero(~linked)
-    tail = breaks[np.searchsorted(breaks, head)]
-    if not closing[tail].all():
+    q = quotes.reshape(-1, 8)
+    objects, q2, q4, q7 = q[:, 0] - 1, q[:, 2], q[:, 4], q[:, 7]
+    last = buf.size - 16
+    ok = _literal(buf, np.minimum(objects, last), _OBJECT_START)
+    ok &= _literal(buf, np.minimum(q2 - 2, last), _END)
+    ok &= _literal(buf, np.minimum(q4 - 2, last), _LABEL)
+    ok &= (buf[q7 + 1] == 125) & (q7 > q4 + 10)  # "}", a label not empty
+    if not ok.all() or objects[0] != pad:
         return None
-    sizes = np.zeros(lists.size, dtype=np.int64)
-    sizes[filled] = tail - head + 1
-    ends_of = lists.copy()  # where each list's ] is
-    ends_of[filled] = after[tail]
-    rows = np.repeat(head - (np.cumsum(sizes[filled]) - sizes[filled]), sizes[filled])
-    rows += np.arange(rows.size, dtype=np.int64)  # the spans' objects, list after list
-    if not ok[rows].all():
+    # the objects one after another: an object's end is its list's end or ", " and the next
+    ends = q7 + 2
+    gaps = np.append(objects[1:], pad + size) - ends
+    closed = gaps == 0
+    if not np.array_equal(ends[closed], np.cumsum(lengths[lengths > 0]) + pad):
         return None
-    lo1, hi1, lo2, hi2 = first[rows], first_end[rows], second[rows], second_end[rows]
-    lo3, hi3 = label[rows], label_end[rows]
+    between = ends[~closed]
+    if ((gaps[~closed] != 2) | (buf[between] != 44) | (buf[between + 1] != 32)).any():
+        return None
+    lo1, hi1, lo2, hi2 = objects + len(_OBJECT_START), q2 - 2, q2 + 7, q4 - 2
     for lo, hi in ((lo1, hi1), (lo2, hi2)):
         digits = hi - lo
         if ((digits < 1) | (digits > _MAX_DIGITS)).any():
@@ -461,27 +458,34 @@ def _cut_spans(text: str, key: str, kept: list[int]) -> tuple[list[str], Spans] 
         if ((buf[lo] == 48) & (digits > 1)).any():
             return None  # a leading zero: not JSON
     starts, starts_ok = _digits(buf, lo1, hi1)
-    ends, ends_ok = _digits(buf, lo2, hi2)
+    ends_at, ends_ok = _digits(buf, lo2, hi2)
     if not (starts_ok.all() and ends_ok.all()):
         return None
-    # no control byte inside a label (nor a line end)
-    if (np.searchsorted(control, hi3) != np.searchsorted(control, lo3)).any():
+    if (buf[pad : pad + size] < 32).any():  # a control byte inside a label: not JSON
         return None
-    codes, type_names = _type_keys(buf, lo3, hi3)
-    names = [name.decode("ascii") for name in type_names]
-    line_index = np.array(kept, dtype=np.int64)
-    bounds = np.concatenate([[pad - 1], line_ends, [pad + len(data)]])
-    cut = [
-        text[line_start:b] + "[\t]" + text[e + 1 : line_stop]
-        for line_start, b, e, line_stop in zip(
-            (bounds[line_index] + 1 - pad).tolist(),
-            (lists - 1 - pad).tolist(),
-            (ends_of - pad).tolist(),
-            (bounds[line_index + 1] - pad).tolist(),
-            strict=True,
-        )
-    ]
-    return cut, (sizes, starts, ends, codes, names, None)
+    codes, type_names = _type_keys(buf, q4 + 10, q7)
+    names = [found_name.decode("ascii") for found_name in type_names]
+    sizes[lengths > 0] = np.diff(np.flatnonzero(closed), prepend=-1)
+    return cut_text, (sizes, starts, ends_at, codes, names, None)
+
+
+_SCAN_ONCE = make_scanner(cast(Any, json.JSONDecoder()))  # its settings: json.loads's
+"""The scanner of ``json.loads`` (C): one JSON value from a position, and where it ends."""
+
+
+def _json_lines(lines: list[str]) -> list[Any] | None:
+    """``json.loads`` of each line (``None``: one is not JSON).  Each line is read by the
+    scanner ``json.loads`` calls, without its Python steps around it; a line with white space
+    around its value (or none) is given to ``json.loads`` itself (the scanner stops at the
+    value's end, and raises ``StopIteration`` where no value starts, which ends the ``map``
+    early: the count tells)."""
+    try:
+        parsed = list(map(_SCAN_ONCE, lines, repeat(0)))
+        if len(parsed) == len(lines) and [end for _, end in parsed] == list(map(len, lines)):
+            return [value for value, _ in parsed]
+        return list(map(json.loads, lines))
+    except json.JSONDecodeError:
+        return None
 
 
 def _scan_jsonl(
@@ -505,15 +509,14 @@ def _scan_jsonl(
     import numpy as np
 
     key = "spans" if form == "prodigy-jsonl" else "ents"
-    raw_lines = text.split("\n")
+    cut = _cut_spans(text, key)
+    raw_lines = (text if cut is None else cut[0]).split("\n")  # a cut keeps every line end
     kept_lines = [k for k, line in enumerate(raw_lines, first) if line.strip()]
+    if cut is not None and len(kept_lines) != cut[1][0].size:
+        return None  # not one list a line: the parser reads it
     lines = list(map(raw_lines.__getitem__, [k - first for k in kept_lines]))
-    cut = _cut_spans(text, key, [k - first for k in kept_lines])
-    try:
-        items = list(map(json.loads, lines if cut is None else cut[0]))
-    except json.JSONDecodeError:
-        return None
-    if set(map(type, items)) - {dict}:
+    items = _json_lines(lines)
+    if items is None or set(map(type, items)) - {dict}:
         return None
     get: Any = dict.get  # the types are checked
     if cut is not None:  # each line's spans cut out, an empty list in their place
@@ -554,11 +557,11 @@ def _scan_jsonl(
     columns = _ScanColumns(block, bounds, texts, kept_lines)
     out: dict[str, AnnFile | AnnotatedDocument] = {}
     new = _ScannedFile.__new__
-    for d, (name, body, number, lo, hi) in enumerate(
-        zip(names, bodies, kept_lines, bounds[:-1], bounds[1:], strict=True)
+    places = map(f"{path}:".__add__, map(str, kept_lines))
+    for d, (name, body, place, rows) in enumerate(
+        zip(names, bodies, places, file_rows(block, bounds), strict=True)
     ):
         file = out[name] = new(_ScannedFile)
-        file.id, file.path, file.text = name, f"{path}:{number}", body
-        file.rows, file.fragments, file.warnings = FileRows(block, lo, hi), None, []
-        file.columns, file.number = columns, d
+        file.id, file.path, file.text, file.rows = name, place, body, rows
+        file.fragments, file.warnings, file.columns, file.number = None, [], columns, d
     return out, skipped

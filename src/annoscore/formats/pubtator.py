@@ -53,10 +53,10 @@ from annoscore.errors import InputError
 from annoscore.formats.brat_model import (
     AnnFile,
     EntityBlock,
-    FileRows,
     LazyRows,
     ScanColumns,
     ScannedFields,
+    file_rows,
 )
 from annoscore.formats.files import first_line, read_text
 from annoscore.model import AnnotatedDocument, Mention, Normalization, Relation, Span
@@ -555,15 +555,15 @@ def _scan_pubtator(
     )
     out: dict[str, AnnFile | AnnotatedDocument] = {}
     new = _ScannedFile.__new__
-    for d, doc_id_at, doc_id_end, a, b, c, e, lo, hi in zip(
-        range(n_docs), *places, bound_list[:-1], bound_list[1:], strict=True
+    for d, doc_id_at, doc_id_end, a, b, c, e, rows in zip(
+        range(n_docs), *places, file_rows(block, bound_list), strict=True
     ):
         doc_id = text[doc_id_at:doc_id_end]
         if doc_id in out:
             return None
         file = out[doc_id] = new(_ScannedFile)
         file.id, file.path, file.text = doc_id, path, text[a:b] + SEPARATOR + text[c:e]
-        file.rows, file.fragments, file.warnings = FileRows(block, lo, hi), None, []
+        file.rows, file.fragments, file.warnings = rows, None, []
         file.columns, file.number = columns, d
     if across.size:  # mentions across the title's end: compared as strings
         bodies = [file.text or "" for file in out.values()]
