@@ -25,6 +25,7 @@ import pytest
 
 from annoscore.samples import SAMPLES
 from tests.conftest import Cli, shared_data
+from tests.helpers import built_once
 
 PLACEHOLDERS = {
     "$predictions": "input/res",
@@ -142,17 +143,21 @@ FAMILIES: list[tuple[str, Path, Path, list[str]]] = [
 
 
 class SampleBundles:
-    """The bundle of each task built from its sample gold (phase ``dev``), built once per
-    module when a test first asks for it: ``bundles[task]`` is its folder,
-    ``bundles.stderr(task)`` what init printed.  A test that changes a bundle copies it."""
+    """The bundle of each task built from its sample gold (phase ``dev``), built once per run
+    (:func:`tests.helpers.built_once`: the xdist workers share it) when a test first asks for
+    it: ``bundles[task]`` is its folder, ``bundles.stderr(task)`` what init printed.  A test
+    that changes a bundle copies it."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
+    def __init__(self, factory: pytest.TempPathFactory) -> None:
+        self.factory = factory
         self.built: dict[str, tuple[Path, str]] = {}
 
     def _get(self, task: str) -> tuple[Path, str]:
         if task not in self.built:
-            self.built[task] = _sample_bundle(task, self.root / task)
+            folder, stderr = built_once(
+                self.factory, f"bundle-{task}", lambda root: _sample_bundle(task, root / task)[1]
+            )
+            self.built[task] = (folder / task, stderr)
         return self.built[task]
 
     def __getitem__(self, task: str) -> Path:
@@ -164,7 +169,7 @@ class SampleBundles:
 
 @pytest.fixture(scope="module")
 def bundles(tmp_path_factory: pytest.TempPathFactory) -> SampleBundles:
-    return SampleBundles(tmp_path_factory.mktemp("bundles"))
+    return SampleBundles(tmp_path_factory)
 
 
 @pytest.mark.parametrize("task", [f[0] for f in FAMILIES])
@@ -500,13 +505,17 @@ def _codalab_official(subtask: str) -> dict[str, float]:
 @pytest.fixture(scope="module")
 def subtask_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """PharmaCoNER's two sub-tracks in one bundle, from the CodaLab data (each sub-task's gold
-    given as PHASE:SUBTASK=PATH; an option for both, one for sub-task 2)."""
+    given as PHASE:SUBTASK=PATH; an option for both, one for sub-task 2); built once per run."""
+    return built_once(tmp_path_factory, "subtasks", _build_subtask_bundle)[0] / "bundle"
+
+
+def _build_subtask_bundle(root: Path) -> str:
     from typer.testing import CliRunner
 
     from annoscore.cli import app
 
     base = shared_data("pharmaconer", "codalab")
-    out = tmp_path_factory.mktemp("subtasks") / "bundle"
+    out = root / "bundle"
     args = ["codabench", "init", "subtask1=pharmaconer-ner", "subtask2=pharmaconer-indexing"]
     for subtask in CODALAB_SUBTASKS:
         args += ["--gold", f"test:{subtask}={base / subtask / 'input' / 'ref' / subtask}"]
@@ -514,7 +523,7 @@ def subtask_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     args += ["--option", f"subtask2:gold_ann={base / 'subtask2' / 'input' / 'ref' / 'subtask1'}"]
     done = CliRunner().invoke(app, [*args, "--out", str(out)], catch_exceptions=False)
     assert done.exit_code == 0, done.stderr
-    return out
+    return ""
 
 
 def _subtask_zip(target: Path, subtasks: tuple[str, ...], top: str = "", **bad: str) -> Path:
@@ -590,12 +599,16 @@ SMALL = {
 @pytest.fixture(scope="module")
 def small_subtask_bundle(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """The bundle of :data:`SMALL` (``--gold PHASE=DIR`` with a folder per sub-task, an option
-    of one sub-task) and init's stdout."""
+    of one sub-task) and init's stdout; built once per run."""
+    root, stdout = built_once(tmp_path_factory, "small", _build_small_subtask_bundle)
+    return root / "b", stdout
+
+
+def _build_small_subtask_bundle(root: Path) -> str:
     from typer.testing import CliRunner
 
     from annoscore.cli import app
 
-    root = tmp_path_factory.mktemp("small")
     gold = root / "gold"
     for name, (_, path, _) in SMALL.items():
         _copy_gold(path, gold / name)
@@ -603,7 +616,7 @@ def small_subtask_bundle(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path
     args += ["--gold", f"dev={gold}", "--option", f"diag:codes={SAMPLES / 'codiesp/codes-D.tsv'}"]
     done = CliRunner().invoke(app, [*args, "--out", str(root / "b")], catch_exceptions=False)
     assert done.exit_code == 0, done.stderr
-    return root / "b", done.stdout
+    return done.stdout
 
 
 def _copy_gold(path: Path, target: Path) -> None:

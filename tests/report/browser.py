@@ -36,9 +36,9 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One headless Chromium for a test module."""
+def launched_browser() -> Iterator[Any]:
+    """One headless Chromium: the session fixture ``browser`` of ``tests/report/conftest.py``
+    (one launch per test process, not one per module)."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:

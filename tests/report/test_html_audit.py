@@ -14,11 +14,9 @@ from annoscore.report.html import render_html
 from annoscore.report.html_spans import analyse, read_sides
 from annoscore.report.html_versus import VERSUS_ID
 from annoscore.tasks.spans import SpanOptions, score_spans
-from tests.report.browser import browser, check_number, open_report
+from tests.report.browser import check_number, open_report
 from tests.report.test_html_buckets import corpus
 from tests.report.test_html_spans import TEXT, _at, handmade
-
-__all__ = ["browser"]
 
 
 def _page(tmp_path: Path, gold: Path, system: Path, name: str = "page.html") -> Path:

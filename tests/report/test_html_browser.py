@@ -14,10 +14,8 @@ import pytest
 from annoscore.report.html import render_html
 from annoscore.significance import with_intervals
 from annoscore.tasks import registry
-from tests.report.browser import at, browser, check_number, open_report
+from tests.report.browser import at, check_number, open_report
 from tests.report.test_html import _hostile, sample_result
-
-__all__ = ["browser"]
 
 FAMILIES = sorted(
     {

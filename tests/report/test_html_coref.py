@@ -19,9 +19,7 @@ from annoscore.metrics.coref_errors import (
 from annoscore.report.html import render_html
 from annoscore.report.html_coref import COREF_ID, CorefSides, analyse
 from annoscore.tasks.coref import CorefOptions, coref_partitions, score_coref
-from tests.report.browser import browser, open_report
-
-__all__ = ["browser"]
+from tests.report.browser import open_report
 
 NAME = "<b>doc</b> & </script>"
 KEY = [

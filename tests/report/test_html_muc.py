@@ -11,10 +11,8 @@ import pytest
 
 from annoscore.report.html import render_html
 from annoscore.report.html_muc import ALIGNMENT_ID, alignment_data
-from tests.report.browser import browser, open_report
+from tests.report.browser import open_report
 from tests.report.test_html import sample_result
-
-__all__ = ["browser"]
 
 TALLIES = ("cor", "par", "inc", "mis", "spu", "non")
 

@@ -21,9 +21,7 @@ from annoscore.tasks.codiesp import (
     score_codiesp_d,
     score_codiesp_p,
 )
-from tests.report.browser import browser, open_report
-
-__all__ = ["browser"]
+from tests.report.browser import open_report
 
 
 def _pairs(path: Path) -> list[tuple[str, str]]:

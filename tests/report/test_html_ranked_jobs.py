@@ -17,9 +17,7 @@ import pytest
 
 import annoscore.scale as scale
 from annoscore.report.html_trec import RANKED_ID
-from tests.report.browser import browser, open_report
-
-__all__ = ["browser"]
+from tests.report.browser import open_report
 
 
 def _trec(folder: Path, seed: int, queries: int = 160) -> tuple[Path, Path]:

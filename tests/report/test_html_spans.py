@@ -14,9 +14,7 @@ from annoscore.align.span_errors import CATEGORIES, categorize
 from annoscore.report.html import render_html
 from annoscore.report.html_spans import ERRORS_ID, analyse, read_sides
 from annoscore.tasks.spans import SpanOptions, score_spans
-from tests.report.browser import browser, check_number, open_report
-
-__all__ = ["browser"]
+from tests.report.browser import check_number, open_report
 
 TEXT = (
     "Patient took <script>alert(1)</script> aspirin 100 mg daily & ibuprofen; the left "

@@ -11,9 +11,7 @@ from typing import Any
 from annoscore.report.html import render_html
 from annoscore.report.html_trec import RANKED_ID, ranked_data
 from annoscore.tasks.trec import TrecOptions, score_trec
-from tests.report.browser import browser, open_report
-
-__all__ = ["browser"]
+from tests.report.browser import open_report
 
 
 def _files(folder: Path, seed: int) -> tuple[Path, Path]:
