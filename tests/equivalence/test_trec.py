@@ -388,8 +388,7 @@ def _piece(rng: random.Random, columns: int) -> bytes:
         if roll < 0.05:
             count = rng.choice((0, 1, columns - 1, columns + 1, columns + 3))
         tokens = [
-            bytes(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
-            for _ in range(count)
+            bytes(rng.choice(alphabet) for _ in range(rng.randint(1, 12))) for _ in range(count)
         ]
         separator = b" " if rng.random() < 0.9 else rng.choice((b"\t", b"  ", b"\r", b"\x0b"))
         end = b"" if rng.random() < 0.95 else rng.choice((b" ", b"\r", b"\t"))

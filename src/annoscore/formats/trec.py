@@ -717,9 +717,9 @@ def _by_separators(raw: ByteArray, columns: int, controls: int) -> _Bounds | Non
         return None
     if not bool((raw[at[::columns]] == 10).all()):  # a newline after every columns-th token
         return None
-    if controls != lines + 1:  # other bytes below 32 than the newlines: tabs only
-        if controls != lines + 1 + int(np.count_nonzero(raw == 9)):
-            return None
+    # other bytes below 32 than the newlines: tabs only
+    if controls != lines + 1 and controls != lines + 1 + int(np.count_nonzero(raw == 9)):
+        return None
     gaps = at[1:] - at[:-1]
     if int(gaps.min()) < 2:  # two separators together: an empty token between
         return None
@@ -869,7 +869,7 @@ def _plain_decimals(grid: Any, length: IntArray) -> _PlainDecimals:
     mantissa = np.zeros(n, dtype=np.int64)
     digits = np.zeros(n, dtype=np.uint8)
     dots = np.zeros(n, dtype=np.uint8)
-    point = np.zeros(n, dtype=np.uint8)  # the column of the (last) point
+    point = np.zeros(n, dtype=np.uint8)  # the column of the point (read only with one)
     ok = length <= 16
     for j in range(len(grid)):
         char = grid[j]
@@ -883,10 +883,10 @@ def _plain_decimals(grid: Any, length: IntArray) -> _PlainDecimals:
         ok &= allowed
         digits += is_digit
         dots += is_dot
-        if j:
-            np.copyto(point, j, where=is_dot)
-        np.multiply(mantissa, 10, out=mantissa, where=is_digit)
-        np.add(mantissa, digit, out=mantissa, where=is_digit)
+        if j:  # the columns of the points, added: the column of a token's one point
+            point += is_dot.view(np.uint8) * np.uint8(j)
+        # (plain passes: a pass with ``where=`` takes twice as long)
+        mantissa = np.where(is_digit, mantissa * 10 + digit, mantissa)
     dotted = dots == 1
     # with one point and only digits (and a sign) besides, the digits after it end the token
     after = np.where(dotted, length - point.astype(np.int64) - 1, 0)
