@@ -380,14 +380,15 @@ def _piece(rng: random.Random, columns: int) -> bytes:
     time, now and then another separator, a blank line, a line with more or fewer tokens,
     whitespace at its end."""
     lines = []
+    # a control byte inside tokens in half the pieces (it is no separator)
+    alphabet = b"ab1.-\x01\xc3" if rng.random() < 0.5 else b"ab1.-\xc3"
     for _ in range(rng.randint(0, 30)):
         count = columns
         roll = rng.random()
         if roll < 0.05:
             count = rng.choice((0, 1, columns - 1, columns + 1, columns + 3))
         tokens = [
-            bytes(rng.choice(b"ab1.-\x01\xc3") for _ in range(rng.randint(1, 12)))
-            for _ in range(count)
+            bytes(rng.choice(alphabet) for _ in range(rng.randint(1, 12))) for _ in range(count)
         ]
         separator = b" " if rng.random() < 0.9 else rng.choice((b"\t", b"  ", b"\r", b"\x0b"))
         end = b"" if rng.random() < 0.95 else rng.choice((b" ", b"\r", b"\t"))
@@ -403,12 +404,24 @@ def test_token_bounds_equal_a_plain_split(columns: int) -> None:
     import numpy as np
 
     rng = random.Random(columns)
-    regular = 0
+    regular = by_separators = with_tabs = 0
+    plain_separators = trec_format._by_separators
+    found: list[Any] = []
+
+    def separators(*args: Any) -> Any:
+        found.append(plain_separators(*args))
+        return found[-1]
+
     for case in range(1500 * SCALE):
         piece = _piece(rng, columns)
         raw = np.frombuffer(piece, dtype=np.uint8)
         expected, bad = _plain_rows(piece, columns)
-        bounds = trec_format._token_bounds(raw, columns, "fields", Path("f"))
+        found.clear()
+        with mock.patch.object(trec_format, "_by_separators", separators):
+            bounds = trec_format._token_bounds(raw, columns, "fields", Path("f"))
+        if found[0] is not None:  # the separators alone found the rows
+            by_separators += 1
+            with_tabs += b"\t" in piece
         regular += bounds.first_token is None
         assert (bounds.error.line if bounds.error else 0) == bad, (case, piece)
         assert bounds.line.tolist() == [n for n, _ in expected], (case, piece)
@@ -419,6 +432,8 @@ def test_token_bounds_equal_a_plain_split(columns: int) -> None:
                 tokens[k] for _, tokens in expected
             ], (case, k, piece)
     assert 0.2 * 1500 * SCALE < regular < 0.9 * 1500 * SCALE  # both ways taken
+    assert 0.05 * 1500 * SCALE < by_separators < regular  # and the separators' way, with tabs too
+    assert with_tabs > 10 * SCALE
 
 
 @pytest.mark.parametrize("final_newline", [True, False])

@@ -110,6 +110,11 @@ class Output:
     kind: str
     param: float = 0.0
 
+    def __reduce__(self) -> tuple[type[Output], tuple[str, str, str, float]]:
+        """Pickled as its fields, made again by the class (a chunk's result carries every
+        output of ``all_trec``; a slotted dataclass's own state costs ten times more)."""
+        return Output, (self.name, self.measure, self.kind, self.param)
+
     @property
     def column(self) -> str:
         """The count that holds it (``P_10_sum``; a whole count under its own name)."""
