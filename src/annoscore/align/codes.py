@@ -74,17 +74,20 @@ def align_ranked(
     # (each chunk of a cut run has the same), filtered here (a sort per chunk cost more)
     vocabulary = [*gold.codes, *itertools.filterfalse(known.__contains__, _sorted_codes(valid))]
     code_valid = np.ones(len(vocabulary), dtype=bool)  # the codes after the gold's are valid
-    code_valid[: len(gold.codes)] = list(map(valid.__contains__, gold.codes))
+    code_valid[: len(gold.codes)] = np.fromiter(
+        map(valid.__contains__, gold.codes), dtype=bool, count=len(gold.codes)
+    )
     pred = recode(pred_written, lowercase=lowercase, vocabulary=vocabulary)
     # the first few distinct invalid predicted codes in file order (the written codes are in
-    # order of first appearance)
-    read = map(str.lower, pred_written.codes) if lowercase else iter(pred_written.codes)
+    # order of first appearance, each on some row: none is invalid when no row's code is)
     examples: list[str] = []
-    for code in itertools.filterfalse(valid.__contains__, read):
-        if code not in examples:
-            examples.append(code)
-            if len(examples) == EXAMPLES:
-                break
+    if not np.append(code_valid, False)[pred.code].all():  # code -1 (outside) reads False
+        read = map(str.lower, pred_written.codes) if lowercase else iter(pred_written.codes)
+        for code in itertools.filterfalse(valid.__contains__, read):
+            if code not in examples:
+                examples.append(code)
+                if len(examples) == EXAMPLES:
+                    break
     data = _index(gold, pred, code_valid, examples)
     numeric = None
     gold_numbers, pred_numbers = numeric_view(gold), numeric_view(pred)

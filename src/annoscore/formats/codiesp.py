@@ -350,8 +350,15 @@ def recode(
     if vocabulary is None:
         index: dict[str, int] = dict.fromkeys(codes, 0)
         if len(index) == len(codes):  # distinct (the reader's codes, not lower-cased together)
-            remap = list(range(len(codes)))
-            names = list(codes)
+            # each code keeps its id: the rows as they are, none outside the codes
+            return replace(
+                rows,
+                codes=list(codes),
+                unknown=0,
+                unknown_distinct=0,
+                unknown_examples=(),
+                uppercase=uppercase,
+            )
         else:
             index = {}
             remap = [index.setdefault(c, len(index)) for c in codes]
