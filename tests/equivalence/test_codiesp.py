@@ -132,6 +132,8 @@ def ranked_case(rng: random.Random, folder: Path, size: str) -> oracle.RankedSet
     gold_docs, pred_docs = split_sides(rng, docs)
     if not gold_docs:
         gold_docs = [docs[0]]
+    if rng.random() < 0.25:  # every document on both sides (in one order when grouped)
+        pred_docs = list(gold_docs)
     n_codes = {"small": rng.randint(1, 12), "many-codes": 600, "big": 400}[size]
     codes = code_pool(rng, n_codes, wide, 8 if plain else 12)
     valid = [c.lower() for c in codes if rng.random() < 0.7] + ["zz.9"]
@@ -242,6 +244,36 @@ def test_the_generator_reaches_the_scan_and_the_parser(
             folder / "gold.tsv", folder / "pred.tsv", RankedOptions(codes=folder / "codes.tsv")
         )
     assert ran["scan"] > 20 and ran["parser"] > 20, ran
+
+
+def test_the_generator_reaches_both_pairings_of_documents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Documents alike on both sides, in one order (``_index`` takes them as they are) and
+    otherwise (they are paired): the generator makes both."""
+    from annoscore.align import codes as aligned
+
+    paired = {"alike": 0, "paired": 0}
+    pair = aligned.pair_documents
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        paired["paired"] += 1
+        return pair(*args, **kwargs)
+
+    index = aligned._index
+
+    def indexed(gold, pred, *args):  # type: ignore[no-untyped-def]
+        paired["alike"] += gold.documents == pred.documents
+        return index(gold, pred, *args)
+
+    monkeypatch.setattr(aligned, "pair_documents", counted)
+    monkeypatch.setattr(aligned, "_index", indexed)
+    for seed in range(80):
+        folder = tmp_path / str(seed)
+        folder.mkdir()
+        settings = ranked_case(random.Random(seed), folder, "small")
+        check_ranked(folder, settings, f"seed {seed}")
+    assert paired["alike"] > 8 and paired["paired"] > 20, paired
 
 
 # --- X ---------------------------------------------------------------------------------------

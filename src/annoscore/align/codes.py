@@ -14,6 +14,8 @@ the corpus indexed that way (``None`` when no id changes).
 
 from __future__ import annotations
 
+import functools
+import itertools
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -68,19 +70,37 @@ def align_ranked(
 
     gold = recode(gold_written, lowercase=lowercase)
     known = set(gold.codes)
-    vocabulary = list(gold.codes) + sorted(valid - known)
-    code_valid = np.fromiter((c in valid for c in vocabulary), dtype=bool, count=len(vocabulary))
+    # the valid codes the gold lacks, sorted: the sorted list made once per list of codes
+    # (each chunk of a cut run has the same), filtered here (a sort per chunk cost more)
+    vocabulary = [*gold.codes, *itertools.filterfalse(known.__contains__, _sorted_codes(valid))]
+    code_valid = np.ones(len(vocabulary), dtype=bool)  # the codes after the gold's are valid
+    code_valid[: len(gold.codes)] = np.fromiter(
+        map(valid.__contains__, gold.codes), dtype=bool, count=len(gold.codes)
+    )
     pred = recode(pred_written, lowercase=lowercase, vocabulary=vocabulary)
     # the first few distinct invalid predicted codes in file order (the written codes are in
-    # order of first appearance)
-    read = (c.lower() if lowercase else c for c in pred_written.codes)
-    examples = list(dict.fromkeys(c for c in read if c not in valid))[:EXAMPLES]
+    # order of first appearance, each on some row: none is invalid when no row's code is)
+    examples: list[str] = []
+    if not np.append(code_valid, False)[pred.code].all():  # code -1 (outside) reads False
+        read = map(str.lower, pred_written.codes) if lowercase else iter(pred_written.codes)
+        for code in itertools.filterfalse(valid.__contains__, read):
+            if code not in examples:
+                examples.append(code)
+                if len(examples) == EXAMPLES:
+                    break
     data = _index(gold, pred, code_valid, examples)
     numeric = None
     gold_numbers, pred_numbers = numeric_view(gold), numeric_view(pred)
     if gold_numbers is not None or pred_numbers is not None:
         numeric = _index(gold_numbers or gold, pred_numbers or pred, code_valid, examples)
     return RankedView(data, numeric, vocabulary)
+
+
+@functools.lru_cache(maxsize=4)
+def _sorted_codes(valid: frozenset[str]) -> list[str]:
+    """``valid`` sorted (kept for the next chunks of a run: a frozenset's hash is computed
+    once, and the same set is found by identity)."""
+    return sorted(valid)
 
 
 def _index(
@@ -90,11 +110,15 @@ def _index(
 
     # every gold document, then the predicted ones the gold lacks: MAP's --missing-docs and
     # --extra-docs rules then decide, per document, whether it counts (rank_codes)
-    documents = list(pair_documents(gold.documents, pred.documents).scored)
-    index = {d: i for i, d in enumerate(documents)}
-    pred_global = np.fromiter(
-        (index[doc] for doc in pred.documents), dtype=np.int64, count=len(pred.documents)
-    )
+    if pred.documents == gold.documents:  # every document on both sides, in one order
+        documents = list(gold.documents)
+        pred_global = np.arange(len(documents), dtype=np.int64)
+    else:
+        documents = list(pair_documents(gold.documents, pred.documents).scored)
+        index = dict(zip(documents, range(len(documents)), strict=True))
+        pred_global = np.fromiter(
+            (index[doc] for doc in pred.documents), dtype=np.int64, count=len(pred.documents)
+        )
     valid_or_not = np.append(code_valid, False)  # code -1 (not in the vocabulary) reads False
     invalid_pred_rows = len(pred) - int(np.count_nonzero(valid_or_not[pred.code]))
     return RankedCodes(

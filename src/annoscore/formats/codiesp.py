@@ -26,6 +26,7 @@ checked parser), codes as written; :func:`recode` lower-cases and indexes the di
 from __future__ import annotations
 
 import io
+import itertools
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -338,29 +339,41 @@ def recode(
     """
     import numpy as np
 
-    written = rows.codes
-    codes = [c.lower() for c in written] if lowercase else list(written)
+    written = list(rows.codes)
+    codes = list(map(str.lower, written)) if lowercase else written
     per_code = None
     uppercase = 0
-    upper = [i for i, (c, w) in enumerate(zip(codes, written, strict=True)) if c != w]
-    if upper:
+    if codes is not written and codes != written:
+        upper = [i for i, (c, w) in enumerate(zip(codes, written, strict=True)) if c != w]
         per_code = np.bincount(rows.code, minlength=len(written))
         uppercase = int(per_code[upper].sum())
     if vocabulary is None:
-        index: dict[str, int] = {}
-        remap = [index.setdefault(c, len(index)) for c in codes]
-        names = list(index)
+        index: dict[str, int] = dict.fromkeys(codes, 0)
+        if len(index) == len(codes):  # distinct (the reader's codes, not lower-cased together)
+            # each code keeps its id: the rows as they are, none outside the codes
+            return replace(
+                rows,
+                codes=list(codes),
+                unknown=0,
+                unknown_distinct=0,
+                unknown_examples=(),
+                uppercase=uppercase,
+            )
+        else:
+            index = {}
+            remap = [index.setdefault(c, len(index)) for c in codes]
+            names = list(index)
     else:
-        index = {}
-        for i, c in enumerate(vocabulary):
-            index.setdefault(c, i)
-        remap = [index.get(c, -1) for c in codes]
+        # each code's first place in the vocabulary (reversed: the first place is set last)
+        last = len(vocabulary) - 1
+        index = dict(zip(reversed(vocabulary), range(last, -1, -1), strict=True))
+        remap = list(map(index.get, codes, itertools.repeat(-1)))
         names = list(vocabulary)
     identity = remap == list(range(len(remap)))
     code = rows.code if identity else np.array(remap, dtype=np.int32)[rows.code]
     unknown = unknown_distinct = 0
     examples: tuple[str, ...] = ()
-    missing = [i for i, r in enumerate(remap) if r < 0]
+    missing = [i for i, r in enumerate(remap) if r < 0] if -1 in remap else []
     if missing:
         if per_code is None:
             per_code = np.bincount(rows.code, minlength=len(written))
@@ -622,8 +635,16 @@ class _WordTable:
             slot[pending] = (slot[pending] + 1) & mask  # each one's slot is taken now
 
 
-def _word_text(word: int) -> str:
-    return word.to_bytes(8, "little").rstrip(b"\0").decode("ascii")
+def _words_text(words: WordArray) -> list[str]:
+    """The text of each word (a code of 1 to 8 ASCII bytes, none NUL, little-endian, zeros
+    after it), in one conversion: the bytes of each word as an 8-byte string, whose trailing
+    NULs NumPy drops, decoded as ASCII.
+
+    >>> import numpy as np
+    >>> _words_text(np.array([0x6261, 0x3132333435363738, 0x41], dtype=np.uint64))
+    ['ab', '87654321', 'A']
+    """
+    return list(words.astype("<u8", copy=False).view("S8").astype("U8").tolist())
 
 
 class _CodeScan:
@@ -736,7 +757,7 @@ class _CodeScan:
         return CodeRows(
             path=path,
             documents=list(self.doc_index),
-            codes=[_word_text(w) for w in self.table.words.tolist()],
+            codes=_words_text(self.table.words),
             doc=np.concatenate(self.doc_parts),
             code=np.concatenate(self.code_parts),
             lines=None,

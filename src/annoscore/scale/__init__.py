@@ -412,11 +412,12 @@ def score_line_chunk(
         _RUN.reset(token)
     if not (gold.exact and system.exact):  # a reader says the chunk reads otherwise
         return Part(None, ())
+    seen_gold = Seen.of(gold.seen)
+    # the same ids on both sides (the usual chunk): one object, made once and sent once (the
+    # pickle's memo: its bytes once)
+    seen = seen_gold, seen_gold if system.seen == gold.seen else Seen.of(system.seen)
     return Part(
-        _sent(result, carry, lists),
-        tuple((2, w) for w in result.warnings),
-        (Seen.of(gold.seen), Seen.of(system.seen)),
-        tuple(kept),
+        _sent(result, carry, lists), tuple((2, w) for w in result.warnings), seen, tuple(kept)
     )
 
 

@@ -51,7 +51,7 @@ class Seen:
     @classmethod
     def of(cls, ids: Sequence[object]) -> Seen:
         distinct = list(dict.fromkeys(ids))
-        if all(type(k) is str for k in distinct):
+        if set(map(type, distinct)) <= {str}:
             # strings as they are: UTF-8 (surrogates passed) orders bytes as code points, so
             # the order is the bytes' order, and the ids are encoded once, joined
             texts: list[str] = distinct  # type: ignore[assignment]
