@@ -121,6 +121,7 @@ def muc(
     from annoscore.report import muc as report
     from annoscore.report import muc_history as history_report
     from annoscore.tasks.muc import load_config, task_name
+    from annoscore.tasks.muc_chunks import rendering
     from annoscore.tasks.registry import get
 
     def run() -> None:
@@ -164,10 +165,33 @@ def muc(
         key = filled(key or cfg.file("key_file"))
         response = filled(response or cfg.file("response_file"))
         add_inputs(key, response)  # besides the configuration itself
-        result = scored.score_with(key, response, chosen)
+        dump_history = cfg.flag("dump_map_history")
+        kinds = (
+            []
+            if no_files
+            else [
+                kind
+                for kind, wanted in (
+                    ("summary", summary is not None or "report_summary_file" in cfg.given),
+                    ("history", history is not None or dump_history),
+                    (
+                        "partitions",
+                        cfg.scoring_task == "coreference"
+                        and (partitions is not None or "partition_file" in cfg.given),
+                    ),
+                )
+                if wanted
+            ]
+        )
+        if out.format is OutputFormat.html or (
+            out.format is OutputFormat.json and (dump_history or history is not None)
+        ):  # pages that read the alignments: the chunks send them
+            result = scored.score_with(key, response, chosen)
+        else:  # the chunks (--jobs N) write their documents' reports, the alignments stay there
+            with rendering(report.rendered(kinds)):
+                result = scored.score_with(key, response, chosen)
         details = result.details
         assert isinstance(details, MucDetails)
-        dump_history = cfg.flag("dump_map_history")
         reports: dict[bool, str] = {}  # the score report (with document pages or not), made once
 
         def score_text(shown: Result, document_pages: bool = True) -> str:

@@ -45,6 +45,26 @@ class MucDetails(Details):
     """Named entity: the SECT SCORES row names (groups, else sections)."""
     subtasks: tuple[tuple[str, str, str], ...] = ()
     """Named entity: the SUBTASK SCORES rows ``(class, slot, value)``."""
+    rendered: Rendered | None = None
+    """A chunk's reports written per document in its worker (``annoscore muc --jobs N``:
+    :mod:`annoscore.tasks.muc_chunks`); then ``documents`` and ``coref`` hold no alignment
+    (``coref`` is an empty list for coreference) and the reports join these texts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """Reports written per document (each a text per scored document, in scoring order), by
+    kind: ``summary`` (the report summary), ``history`` (the map history's Tcl lines),
+    ``partitions`` (coreference's partition file); only the kinds asked for."""
+
+    texts: dict[str, tuple[str, ...]]
+
+    def of(self, kind: str) -> tuple[str, ...]:
+        """The documents' texts of ``kind``; :class:`ValueError` when it was not written."""
+        texts = self.texts.get(kind)
+        if texts is None:
+            raise ValueError(f"the MUC {kind} was not written by the chunks of this result")
+        return texts
 
 
 _INDEX = {"cor": 0, "par": 1, "inc": 2, "mis": 3, "spu": 4, "non": 5}

@@ -46,6 +46,7 @@ from annoscore.tasks.muc_chunks import (
     SGML_ORDER,
     TEMPLATE_ORDER,
     Kept,
+    in_chunk,
     joined_details,
     muc_cut,
     pooled_as,
@@ -320,7 +321,7 @@ def _templates(
                 int(removed),
             )
         )
-    details = MucDetails(config, alignments, pairs_scored=aligner.pairs_scored)
+    details = in_chunk(MucDetails(config, alignments, pairs_scored=aligner.pairs_scored))
     return get(task_name(config.scoring_task)).result(
         options, per_document, read=_settings(config), warnings=warnings, details=details
     )
@@ -496,7 +497,7 @@ def _sgml(
         counted.per_document,
         read=_settings(config),
         warnings=[*counted.warnings, *file_warnings],
-        details=counted.details,
+        details=in_chunk(counted.details),
     )
 
 

@@ -28,14 +28,19 @@ warnings of the chunks':
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from annoscore.result import EXAMPLES_SHOWN, ScoreWarning, merge_warnings
-from annoscore.scale import NotExact, Splitter, current
+from annoscore.scale import NotExact, Splitter, current, keeping
 from annoscore.scale.chunks import Pooled
+
+if TYPE_CHECKING:
+    from annoscore.metrics.muc import MucDetails
 
 DOCUMENT_NOTES = "note:document"
 """Where the documents' own notes stand in one run's order (``document 12: more than one
@@ -109,15 +114,65 @@ def muc_cut(task: str) -> Any:
     return cut_when
 
 
+Render = Callable[["MucDetails"], "MucDetails"]
+"""How a chunk writes its reports per document (:func:`rendering`)."""
+
+_RENDER: ContextVar[Render | None] = ContextVar("annoscore_muc_render", default=None)
+
+
+@contextlib.contextmanager
+def rendering(render: Render) -> Iterator[None]:
+    """Inside the block, each chunk of a MUC task cut over processes forked from this one
+    (``--jobs N``) writes its reports per document in its worker with ``render`` (the command
+    line gives :func:`annoscore.report.muc.rendered`, the reports it writes) and sends those
+    texts instead of its alignments (:attr:`~annoscore.metrics.muc.MucDetails.rendered`):
+    the parent then only joins them.  Outside it (the API, whose details hold the alignments;
+    Dask workers, which do not inherit it), the chunks send their alignments."""
+    token = _RENDER.set(render)
+    try:
+        yield
+    finally:
+        _RENDER.reset(token)
+
+
+def in_chunk(details: MucDetails) -> MucDetails:
+    """``details`` as a chunk sends them: written per document (:func:`rendering`) in a chunk
+    of a run that asked for it, else as they are."""
+    render = _RENDER.get()
+    if render is None or not keeping():
+        return details
+    return render(details)
+
+
 def joined_details(details: Sequence[Any], order: Sequence[int]) -> Any:
     """One run's :class:`~annoscore.metrics.muc.MucDetails` of the chunks' (in chunk order),
-    their alignments put in the stacked rows' ``order`` (one a row); :class:`NotExact` when
-    they are not one a row."""
-    from annoscore.metrics.muc import MucDetails
+    their alignments (or the texts written per document) put in the stacked rows' ``order``
+    (one a row); :class:`NotExact` when they are not one a row."""
+    from annoscore.metrics.muc import MucDetails, Rendered
 
     first = details[0]
     if not all(isinstance(d, MucDetails) for d in details):
         raise NotExact
+    if any((d.rendered is None) != (first.rendered is None) for d in details):
+        raise NotExact
+    if first.rendered is not None:
+        kinds = first.rendered.texts.keys()
+        texts: dict[str, tuple[str, ...]] = {}
+        for kind in kinds:
+            pieces: list[str] = []
+            for d in details:
+                given = d.rendered.texts.get(kind) if d.rendered is not None else None
+                if given is None:
+                    raise NotExact
+                pieces.extend(given)
+            if len(pieces) != len(order):
+                raise NotExact
+            texts[kind] = tuple(pieces) if _kept(order) else tuple(pieces[k] for k in order)
+        return replace(
+            first,
+            pairs_scored=sum(d.pairs_scored for d in details),
+            rendered=Rendered(texts),
+        )
     documents = [a for d in details for a in d.documents]
     if len(documents) != len(order):
         raise NotExact
@@ -129,10 +184,15 @@ def joined_details(details: Sequence[Any], order: Sequence[int]) -> Any:
         coref = [coref[k] for k in order]
     return replace(
         first,
-        documents=[documents[k] for k in order],
+        documents=documents if _kept(order) else [documents[k] for k in order],
         pairs_scored=sum(d.pairs_scored for d in details),
         coref=coref,
     )
+
+
+def _kept(order: Sequence[int]) -> bool:
+    """Whether ``order`` keeps the rows where they are."""
+    return isinstance(order, range) and order == range(len(order))
 
 
 class Kept(NamedTuple):
