@@ -60,6 +60,7 @@ NE_TYPES = [("ENAMEX", "PERSON"), ("ENAMEX", "ORGANIZATION"), ("TIMEX", "DATE")]
 @pytest.fixture(autouse=True)
 def _small_files_are_cut(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
+    monkeypatch.setattr(scale.cut_muc, "MUC_MIN_BYTES", 0)
 
 
 def _ne_text(rng: random.Random, words: list[str], tagged: bool) -> str:
@@ -182,9 +183,27 @@ def _corpus(rng: random.Random, root: Path, task: str, clean: bool) -> dict[str,
     return options
 
 
-def _output(task: str, gold: Path, system: Path, jobs: int, **options: Any) -> str:
+KINDS = ("summary", "history", "partitions")
+"""The reports the chunks of ``annoscore muc --jobs N`` write per document."""
+RENDERED: list[bool] = []
+"""Whether each result made with :data:`KINDS` asked for was written per document."""
+
+
+def _output(
+    task: str, gold: Path, system: Path, jobs: int, rendered: bool = False, **options: Any
+) -> str:
+    """Every layout of a run's result (:func:`_output_of`); ``rendered``: with the chunks
+    writing their documents' reports, as ``annoscore muc`` has them
+    (:func:`annoscore.tasks.muc_chunks.rendering`)."""
+    from annoscore.tasks.muc_chunks import rendering
+
     try:
-        result = annoscore.score(task, gold, system, jobs=jobs, **options)
+        if rendered:
+            with rendering(report.rendered(KINDS)):
+                result = annoscore.score(task, gold, system, jobs=jobs, **options)
+            RENDERED.append(result.details.rendered is not None)  # type: ignore[union-attr]
+        else:
+            result = annoscore.score(task, gold, system, jobs=jobs, **options)
     except InputError as error:
         return f"error: {error}"
     return _output_of(result)
@@ -198,14 +217,13 @@ def _output_of(result: Result) -> str:
     text = TASKS[task].text_renderer()
     out = [render(shown, "json"), text(result) if text is not None else ""]
     details = result.details
+    out += [report.report_summary(result)]  # (coreference's or named entity's own)
     if task.startswith("muc-") and task != "muc-coreference":
         out += [report.score_report(result, True), report.score_report(result, False)]
-        out += [report.report_summary(result)]
-        if task == "muc-named-entity":
-            out.append(report.ne_summary(details))  # type: ignore[arg-type]
         out += list(muc_history.map_history_chunks(details, 3))  # type: ignore[arg-type]
     else:
-        out += [report.coref_summary(details), report.partition_file(details)]  # type: ignore[arg-type]
+        out += [report.partition_file(details)]  # type: ignore[arg-type]
+        out += list(muc_history.map_history_chunks(details, 3))  # type: ignore[arg-type]
     return "\n".join(out)
 
 
@@ -213,10 +231,12 @@ def _same(
     task: str, gold: Path, system: Path, jobs: tuple[int, ...] = (2, 3), **options: Any
 ) -> str:
     """One run's output, checked equal with each number of ``jobs`` (random cases take turns:
-    :func:`tests.scale.test_lines._jobs`)."""
+    :func:`tests.scale.test_lines._jobs`), the chunks sending their alignments (the API) or
+    their documents' reports (the command line)."""
     one = _output(task, gold, system, 1, **options)
     for n in jobs:
         assert _output(task, gold, system, n, **options) == one, (task, n, options)
+        assert _output(task, gold, system, n, True, **options) == one, (task, n, "rendered")
     return one
 
 
@@ -226,6 +246,7 @@ def test_random_muc_sgml_files_give_the_same_bytes(
 ) -> None:
     name = {"ne": "muc-named-entity", "co": "muc-coreference"}[task]
     rng = random.Random(f"muc-cuts-{task}")
+    RENDERED.clear()
     clean_cut = clean_total = errors = 0
     for case in range(CASES):
         root = tmp_path / str(case)
@@ -240,6 +261,7 @@ def test_random_muc_sgml_files_give_the_same_bytes(
             clean_cut += bool(exact) and all(exact)
     assert clean_cut >= clean_total // 2 and clean_total >= CASES // 3, (clean_cut, clean_total)
     assert errors, "no broken corpus gave an error"
+    assert sum(RENDERED) >= clean_cut, "the cut results were not written per document"
 
 
 def test_a_naive_byte_split_would_cut_a_muc_document(tmp_path: Path) -> None:
@@ -295,22 +317,48 @@ def test_a_cut_inside_a_comment_is_the_result_of_one_run(
     assert exact and not any(exact)  # cut, not used
 
 
-def test_the_muc_command_writes_the_same_files_with_jobs(tmp_path: Path, cli: Any) -> None:
-    rng = random.Random("muc-command")
-    _corpus(rng, tmp_path, "ne", True)
-    config = NE_CONFIG + (
-        ":key_file key.sgml\n:response_file response.sgml\n"
+CO_CONFIG = """:scoring_task coreference
+:doc_sections TEXT
+"""
+
+
+@pytest.mark.parametrize("task", ["ne", "co", "st"])
+def test_the_muc_command_writes_the_same_files_with_jobs(
+    task: str, tmp_path: Path, cli: Any, exact: list[bool]
+) -> None:
+    # every file and output of annoscore muc, its chunks writing their documents' reports
+    # (the text and JSON outputs) or sending their alignments (JSON with the map history)
+    seed = {"ne": 2, "co": 1, "st": 1}[task]  # corpora whose cut is exact (most are not)
+    rng = random.Random(f"muc-command-{task}-{seed}")
+    if task == "st":
+        _template_corpus(rng, tmp_path, True)
+        config = TEMPLATE_CONFIG + ":key_file key.tpl\n:response_file response.tpl\n"
+    else:
+        _corpus(rng, tmp_path, task, True)
+        config = (NE_CONFIG if task == "ne" else CO_CONFIG) + (
+            ":key_file key.sgml\n:response_file response.sgml\n"
+        )
+    config += (
         ":score_report_file out.report\n:report_summary_file out.summary\n"
         ":dump_map_history yes\n:map_history_file out.history\n"
     )
-    (tmp_path / "ne.config").write_text(config, encoding="utf-8")
-    outputs = []
-    for jobs in ("1", "2"):
-        done = cli("muc", tmp_path / "ne.config", "--jobs", jobs)
-        assert done.exit_code == 0, done.output
-        files = [(tmp_path / f"out.{n}").read_text() for n in ("report", "summary", "history")]
-        outputs.append((done.stdout, files))
-    assert outputs[1] == outputs[0]
+    names = ["report", "summary", "history"]
+    if task == "co":
+        config += ":partition_file out.partitions\n"
+        names.append("partitions")
+    (tmp_path / "muc.config").write_text(config, encoding="utf-8")
+    for extra in ((), ("--format", "json", "--per-doc"), ("--totals-only",)):
+        outputs = []
+        exact.clear()
+        for jobs in ("1", "2", "3"):
+            done = cli("muc", tmp_path / "muc.config", "--jobs", jobs, *extra)
+            assert done.exit_code == 0, done.output
+            files = [(tmp_path / f"out.{n}").read_text() for n in names]
+            outputs.append((done.stdout, done.stderr, files))
+            for n in names:
+                (tmp_path / f"out.{n}").unlink()
+        assert outputs[1] == outputs[0] and outputs[2] == outputs[0], extra
+        assert exact and all(exact), extra  # cut and combined
 
 
 TEMPLATE_CONFIG = """:scoring_task scenario_template
@@ -369,6 +417,7 @@ def test_random_muc_template_files_give_the_same_bytes(
     task: str, tmp_path: Path, exact: list[bool]
 ) -> None:
     rng = random.Random(f"muc-cuts-{task}")
+    RENDERED.clear()
     clean_cut = clean_total = 0
     for case in range(CASES):
         root = tmp_path / str(case)
@@ -384,3 +433,4 @@ def test_random_muc_template_files_give_the_same_bytes(
             clean_total += 1
             clean_cut += bool(exact) and all(exact)
     assert clean_cut >= clean_total // 3 and clean_total >= CASES // 3, (clean_cut, clean_total)
+    assert sum(RENDERED) >= clean_cut, "the cut results were not written per document"

@@ -699,8 +699,9 @@ def rendered(kinds: Collection[str]) -> Callable[[MucDetails], MucDetails]:
                 texts[kind] = tuple(summary_texts(details))
             elif kind == "history":
                 texts[kind] = tuple(history_texts(details))
-            elif kind == "partitions":
-                texts[kind] = tuple(partition_texts(details)) if details.coref is not None else ()
+            elif kind == "partitions":  # coreference's only
+                if details.coref is not None:
+                    texts[kind] = tuple(partition_texts(details))
             else:
                 raise ValueError(f"no MUC report {kind!r}")
         return replace(
