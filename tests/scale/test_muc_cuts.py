@@ -201,12 +201,30 @@ def _output(
         if rendered:
             with rendering(report.rendered(KINDS)):
                 result = annoscore.score(task, gold, system, jobs=jobs, **options)
-            RENDERED.append(result.details.rendered is not None)  # type: ignore[union-attr]
+                RENDERED.append(result.details.rendered is not None)  # type: ignore[union-attr]
+                _encoded_pieces_are_the_reports(result)
         else:
             result = annoscore.score(task, gold, system, jobs=jobs, **options)
     except InputError as error:
         return f"error: {error}"
     return _output_of(result)
+
+
+def _encoded_pieces_are_the_reports(result: Result) -> None:
+    """The bytes ``annoscore muc`` writes of the texts the chunks wrote are the reports'."""
+    details = result.details
+    if details.rendered is None:  # type: ignore[union-attr]
+        return
+    wholes = {
+        "summary": report.report_summary(result),
+        "history": muc_history.map_history_tcl(details),  # type: ignore[arg-type]
+    }
+    if details.coref is not None:  # type: ignore[union-attr]
+        wholes["partitions"] = report.partition_file(details)  # type: ignore[arg-type]
+    for kind, whole in wholes.items():
+        head, tail = ("{\n", "}\n") if kind == "history" else ("", "")
+        pieces = report.encoded_pieces(details, kind, head, tail, documents=3)  # type: ignore[arg-type]
+        assert b"".join(pieces) == whole.encode("utf-8", "backslashreplace"), kind
 
 
 def _output_of(result: Result) -> str:

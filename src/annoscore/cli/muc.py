@@ -204,20 +204,29 @@ def muc(
         check_output_early(out.output)
         if not no_files:
             with OutputFiles() as files:  # every file written (or the first error) on leaving
+                per_document = details.rendered is not None  # written by the chunks
                 if details.coref is not None and (
                     partitions is not None or "partition_file" in cfg.given
                 ):
                     files.write(
-                        partitions or cfg.file("partition_file"), [report.partition_file(details)]
+                        partitions or cfg.file("partition_file"),
+                        report.encoded_pieces(details, "partitions")
+                        if per_document
+                        else [report.partition_file(details)],
                     )
                 if summary is not None or "report_summary_file" in cfg.given:
                     files.write(
-                        summary or cfg.file("report_summary_file"), [report.report_summary(result)]
+                        summary or cfg.file("report_summary_file"),
+                        report.encoded_pieces(details, "summary")
+                        if per_document
+                        else [report.report_summary(result)],
                     )
                 if history is not None or dump_history:
                     files.write(
                         history or cfg.file("map_history_file"),
-                        history_report.map_history_chunks(details),
+                        report.encoded_pieces(details, "history", "{\n", "}\n")
+                        if per_document
+                        else history_report.map_history_chunks(details),
                     )
                 if "score_report_file" in cfg.given:
                     files.write(cfg.file("score_report_file"), [score_text(result)])

@@ -344,7 +344,7 @@ def summary_texts(details: MucDetails) -> Iterator[str]:
     """The report summary document by document (each text ends in a newline; a document
     without lines gives an empty text), as :func:`report_summary` joins them."""
     if details.rendered is not None:
-        yield from details.rendered.of("summary")
+        yield from details.rendered.strings("summary")
         return
     if not details.config.flag("use_ie_report_summary"):
         if details.coref is not None:
@@ -678,7 +678,7 @@ def partition_texts(details: MucDetails) -> Iterator[str]:
     """The partition file document by document (:func:`partition_file` joins them)."""
     assert details.coref is not None
     if details.rendered is not None:
-        yield from details.rendered.of("partitions")
+        yield from details.rendered.strings("partitions")
         return
     for alignment in details.coref:
         yield _lines([f"Document {alignment.document}", "", *partition_blocks(alignment)])
@@ -693,15 +693,15 @@ def rendered(kinds: Collection[str]) -> Callable[[MucDetails], MucDetails]:
     def render(details: MucDetails) -> MucDetails:
         from annoscore.report.muc_history import history_texts
 
-        texts: dict[str, tuple[str, ...]] = {}
+        texts: dict[str, tuple[bytes | str, ...]] = {}
         for kind in chosen:
             if kind == "summary":
-                texts[kind] = tuple(summary_texts(details))
+                texts[kind] = tuple(map(Rendered.held, summary_texts(details)))
             elif kind == "history":
-                texts[kind] = tuple(history_texts(details))
+                texts[kind] = tuple(map(Rendered.held, history_texts(details)))
             elif kind == "partitions":  # coreference's only
                 if details.coref is not None:
-                    texts[kind] = tuple(partition_texts(details))
+                    texts[kind] = tuple(map(Rendered.held, partition_texts(details)))
             else:
                 raise ValueError(f"no MUC report {kind!r}")
         return replace(
@@ -712,3 +712,32 @@ def rendered(kinds: Collection[str]) -> Callable[[MucDetails], MucDetails]:
         )
 
     return render
+
+
+def encoded_pieces(
+    details: MucDetails, kind: str, head: str = "", tail: str = "", documents: int = 50
+) -> Iterator[bytes]:
+    """The documents' texts of ``kind`` written by the chunks, as the bytes of an output file
+    (UTF-8, a lone surrogate written as ``\\udcff``, as every output is), ``documents`` at a
+    time, after ``head`` and before ``tail``."""
+    texts = written_per_document(details).of(kind)
+    for start in range(0, len(texts), documents):
+        part = texts[start : start + documents]
+        if all(isinstance(t, bytes) for t in part):
+            data = b"".join(part)  # type: ignore[arg-type]
+        else:
+            data = b"".join(
+                t if isinstance(t, bytes) else t.encode("utf-8", "backslashreplace") for t in part
+            )
+        yield (head.encode() if not start else b"") + data
+    if not texts:
+        yield head.encode()
+    yield tail.encode()
+
+
+def written_per_document(details: MucDetails) -> Rendered:
+    """What the chunks wrote (:attr:`~annoscore.metrics.muc.MucDetails.rendered`);
+    :class:`ValueError` when the details hold the alignments instead."""
+    if details.rendered is None:
+        raise ValueError("the reports of this MUC result were not written by its chunks")
+    return details.rendered

@@ -573,7 +573,7 @@ def history_texts(details: MucDetails) -> Iterator[str]:
     :func:`map_history_chunks` joins them; the texts a chunk wrote when it did
     (:attr:`~annoscore.metrics.muc.MucDetails.rendered`)."""
     if details.rendered is not None:
-        yield from details.rendered.of("history")
+        yield from details.rendered.strings("history")
         return
     writer = _TclHistoryWriter(details)
     out: list[str] = []

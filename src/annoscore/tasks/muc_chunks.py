@@ -157,9 +157,9 @@ def joined_details(details: Sequence[Any], order: Sequence[int]) -> Any:
         raise NotExact
     if first.rendered is not None:
         kinds = first.rendered.texts.keys()
-        texts: dict[str, tuple[str, ...]] = {}
+        texts: dict[str, tuple[bytes | str, ...]] = {}
         for kind in kinds:
-            pieces: list[str] = []
+            pieces: list[bytes | str] = []
             for d in details:
                 given = d.rendered.texts.get(kind) if d.rendered is not None else None
                 if given is None:
