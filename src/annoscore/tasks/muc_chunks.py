@@ -87,8 +87,8 @@ def muc_cut(task: str) -> Any:
     """The ``cut_when`` of a MUC task: template files cut before a document's first object
     (:func:`~annoscore.scale.cut_muc.split_templates`), SGML files before the documents' tags
     the configuration names (:func:`~annoscore.scale.cut_muc.split_sgml`), with more than one
-    job in force (one job reads the files whole, as it always did: the details hold every
-    document anyway)."""
+    job in force and the chunks writing their documents' reports (:func:`rendering`:
+    ``annoscore muc``); otherwise the files are read whole."""
 
     def cut_when(gold: Path, system: Path, options: Any) -> Splitter | None:
         import functools
@@ -97,8 +97,12 @@ def muc_cut(task: str) -> Any:
         from annoscore.scale.cut_muc import split_sgml, split_templates
         from annoscore.tasks.muc import SGML_TASKS, load_config
 
-        if current().serial:
-            return _uncut  # (None would let the input be cut as a file of lines)
+        if current().serial or _RENDER.get() is None:
+            # one job reads the files whole, as it always did; so does a run whose chunks
+            # would send their alignments (the API: the parent's unpickling of them and its
+            # writing of every report cost more than the cut saves, 0.6-0.7x); None would let
+            # the input be cut as a file of lines
+            return _uncut
         if task not in SGML_TASKS:
             return split_templates
         try:
@@ -126,8 +130,9 @@ def rendering(render: Render) -> Iterator[None]:
     (``--jobs N``) writes its reports per document in its worker with ``render`` (the command
     line gives :func:`annoscore.report.muc.rendered`, the reports it writes) and sends those
     texts instead of its alignments (:attr:`~annoscore.metrics.muc.MucDetails.rendered`):
-    the parent then only joins them.  Outside it (the API, whose details hold the alignments;
-    Dask workers, which do not inherit it), the chunks send their alignments."""
+    the parent then only joins them.  Outside it (the API, whose details hold the alignments)
+    the input is not cut (:func:`muc_cut`); Dask workers, which do not inherit it, send their
+    alignments, joined in one run's order (:func:`joined_details`)."""
     token = _RENDER.set(render)
     try:
         yield
