@@ -21,6 +21,11 @@ linearly with objects per document (about a third of the pairs of a class share 
 this data: 3 titles, 3 organization types), while reading and writing stay linear.
 
     python benchmarks/muc.py [--docs 1000] [--objects 50] [--repeat 3] [--tasks te,ne,co]
+                             [--jobs 1]
+
+With ``--jobs 2`` the timed commands cut the key and response files into chunks of documents
+scored in two worker processes, each writing its documents' reports (the parent joins them):
+compare with ``--jobs 1`` on the same data (CPU time: the parent's and the workers').
 
 Named entity and coreference (``--tasks ne,co``): 1,000 MUC-6 style SGML documents of 2,000 words
 (HL, TXT sections, ``<p>`` paragraphs) with 100 ENAMEX/TIMEX/NUMEX tags (NE) or 60 COREF
@@ -332,9 +337,15 @@ class Run(NamedTuple):
     peak_mb: float
 
 
+JOBS = 1
+"""``--jobs`` of the timed command (:func:`main`'s ``--jobs``)."""
+
+
 def time_command(folder: Path, config: str, repeat: int) -> list[Run]:
-    """``python -m annoscore muc CONFIG -o scores`` (files in, reports out), ``repeat`` times."""
+    """``python -m annoscore muc CONFIG -o scores --jobs N`` (files in, reports out; ``N``:
+    :data:`JOBS`), ``repeat`` times; the CPU time includes the workers'."""
     command = [sys.executable, "-m", "annoscore", "muc", config, "-o", "scores"]
+    command += ["--jobs", str(JOBS)]
     from processes import measured  # beside this script (tests import this module by its path)
 
     runs = []
@@ -478,9 +489,17 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of the main measurement")
     parser.add_argument("--tasks", default="te,ne,co", help="te, ne, co (comma-separated)")
     parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="--jobs of the timed commands (the chunks write their documents' reports)",
+    )
+    parser.add_argument(
         "--no-bytecode", action="store_true", help="annoscore without compiled bytecode"
     )
     args = parser.parse_args()
+    global JOBS
+    JOBS = args.jobs
     import installed  # beside this script (tests import this module by its path)
 
     installed.compile_package(bytecode=not args.no_bytecode)

@@ -176,3 +176,41 @@ def test_random_tag_files_give_the_same_bytes_on_a_local_cluster(
                     outcomes.append(f"error: {error}")
         assert outcomes[1] == outcomes[0], case
     assert any(exact)
+
+
+@pytest.mark.parametrize("task", ["muc-named-entity", "muc-coreference", "muc-template-element"])
+def test_random_muc_files_give_the_same_bytes_on_a_local_cluster(
+    task: str, tmp_path: Path, client: Any, monkeypatch: pytest.MonkeyPatch, exact: list[bool]
+) -> None:
+    """MUC SGML and template files cut before their documents, read by the cluster's workers
+    from their own byte ranges, details and warnings made one run's: one process's bytes."""
+    import annoscore.scale as scale
+    import annoscore.scale.cut_muc
+    from annoscore.report import muc as report
+    from annoscore.tasks.muc_chunks import rendering
+    from tests.scale import test_muc_cuts
+
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
+    monkeypatch.setattr(annoscore.scale.cut_muc, "MUC_MIN_BYTES", 0)
+    rng = random.Random(f"dask-{task}")
+    for case in range(4):
+        root = tmp_path / str(case)
+        root.mkdir()
+        if task == "muc-template-element":
+            test_muc_cuts._template_corpus(rng, root, True)
+            gold, system = root / "key.tpl", root / "response.tpl"
+            options: dict[str, Any] = {"config": root / "te.config"}
+        else:
+            short = "ne" if task == "muc-named-entity" else "co"
+            options = test_muc_cuts._corpus(rng, root, short, case % 2 == 0)
+            gold, system = root / "key.sgml", root / "response.sgml"
+        outcomes = []
+        for run in (annoscore.score, functools.partial(annoscore.distributed.score, client=client)):
+            try:
+                # cut as annoscore muc cuts (its chunks, on Dask, send their alignments)
+                with rendering(report.rendered(test_muc_cuts.KINDS)):
+                    outcomes.append(test_muc_cuts._output_of(run(task, gold, system, **options)))
+            except InputError as error:
+                outcomes.append(f"error: {error}")
+        assert outcomes[1] == outcomes[0], case
+    assert any(exact)

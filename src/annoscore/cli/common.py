@@ -746,10 +746,11 @@ class OutputFiles:
             self.pieces.put_nowait(None)
         self.thread.join(STOP_WAIT)
 
-    def write(self, path: Path, chunks: Iterable[str]) -> None:
-        """Write ``chunks`` to ``path``.  A path that cannot be written (an input, a folder, in
-        a missing folder) fails in its turn, the outputs given before it put in place (as they
-        are when writing it fails), and ``chunks`` is not read."""
+    def write(self, path: Path, chunks: Iterable[str | bytes]) -> None:
+        """Write ``chunks`` (text, or its bytes: :func:`_encoded`) to ``path``.  A path that
+        cannot be written (an input, a folder, in a missing folder) fails in its turn, the
+        outputs given before it put in place (as they are when writing it fails), and
+        ``chunks`` is not read."""
         try:
             sink = _sink(path)
         except InputError as error:
@@ -759,7 +760,7 @@ class OutputFiles:
         for chunk in chunks:
             if self.failure is not None:
                 break
-            self.pieces.put((sink, _encoded(chunk)))
+            self.pieces.put((sink, chunk if isinstance(chunk, bytes) else _encoded(chunk)))
         self.pieces.put((sink, None))  # put in place
 
     def _run(self) -> None:

@@ -121,6 +121,7 @@ def muc(
     from annoscore.report import muc as report
     from annoscore.report import muc_history as history_report
     from annoscore.tasks.muc import load_config, task_name
+    from annoscore.tasks.muc_chunks import rendering
     from annoscore.tasks.registry import get
 
     def run() -> None:
@@ -164,10 +165,33 @@ def muc(
         key = filled(key or cfg.file("key_file"))
         response = filled(response or cfg.file("response_file"))
         add_inputs(key, response)  # besides the configuration itself
-        result = scored.score_with(key, response, chosen)
+        dump_history = cfg.flag("dump_map_history")
+        kinds = (
+            []
+            if no_files
+            else [
+                kind
+                for kind, wanted in (
+                    ("summary", summary is not None or "report_summary_file" in cfg.given),
+                    ("history", history is not None or dump_history),
+                    (
+                        "partitions",
+                        cfg.scoring_task == "coreference"
+                        and (partitions is not None or "partition_file" in cfg.given),
+                    ),
+                )
+                if wanted
+            ]
+        )
+        if out.format is OutputFormat.html or (
+            out.format is OutputFormat.json and (dump_history or history is not None)
+        ):  # pages that read the alignments: the chunks send them
+            result = scored.score_with(key, response, chosen)
+        else:  # the chunks (--jobs N) write their documents' reports, the alignments stay there
+            with rendering(report.rendered(kinds)):
+                result = scored.score_with(key, response, chosen)
         details = result.details
         assert isinstance(details, MucDetails)
-        dump_history = cfg.flag("dump_map_history")
         reports: dict[bool, str] = {}  # the score report (with document pages or not), made once
 
         def score_text(shown: Result, document_pages: bool = True) -> str:
@@ -180,20 +204,29 @@ def muc(
         check_output_early(out.output)
         if not no_files:
             with OutputFiles() as files:  # every file written (or the first error) on leaving
+                per_document = details.rendered is not None  # written by the chunks
                 if details.coref is not None and (
                     partitions is not None or "partition_file" in cfg.given
                 ):
                     files.write(
-                        partitions or cfg.file("partition_file"), [report.partition_file(details)]
+                        partitions or cfg.file("partition_file"),
+                        report.encoded_pieces(details, "partitions")
+                        if per_document
+                        else [report.partition_file(details)],
                     )
                 if summary is not None or "report_summary_file" in cfg.given:
                     files.write(
-                        summary or cfg.file("report_summary_file"), [report.report_summary(result)]
+                        summary or cfg.file("report_summary_file"),
+                        report.encoded_pieces(details, "summary")
+                        if per_document
+                        else [report.report_summary(result)],
                     )
                 if history is not None or dump_history:
                     files.write(
                         history or cfg.file("map_history_file"),
-                        history_report.map_history_chunks(details),
+                        report.encoded_pieces(details, "history", "{\n", "}\n")
+                        if per_document
+                        else history_report.map_history_chunks(details),
                     )
                 if "score_report_file" in cfg.given:
                     files.write(cfg.file("score_report_file"), [score_text(result)])

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from annoscore.errors import InputError
-from annoscore.formats.files import check_no_nul, read_text
+from annoscore.formats.files import check_no_nul, read_text, saw
 
 DEFAULT_SECTIONS = ("DOC", "DATELINE", "DD", "HEADLINE", "TEXT")
 """The manual's default ``:doc_sections``."""
@@ -674,6 +674,7 @@ def read_sgml(
                 document.line,
             )
         seen[document.number] = document.line
+    saw(path, seen)  # a chunk's numbers (annoscore.scale: every document in one chunk)
     return documents
 
 

@@ -33,7 +33,14 @@ from operator import itemgetter, ne
 from pathlib import Path
 
 from annoscore.errors import InputError
-from annoscore.formats.files import check_no_nul, read_text, split_lines, without_bom
+from annoscore.formats.files import (
+    check_no_nul,
+    first_line,
+    read_text,
+    saw,
+    split_lines,
+    without_bom,
+)
 from annoscore.model import TemplateDocument, TemplateFill, TemplateObject, TemplateSlot
 
 _ID = re.compile(r"([^\s<>\-]+)-([^\s<>]+)-([^\s<>\-]+)")
@@ -117,22 +124,28 @@ class _ObjectBuilder:
 
 
 def parse_templates(
-    text: str, path: Path, *, keys_syntax: bool, status_slot: str = "OBJ_STATUS"
+    text: str,
+    path: Path,
+    *,
+    keys_syntax: bool,
+    status_slot: str = "OBJ_STATUS",
+    first: int = 1,
 ) -> list[TemplateDocument]:
-    """Parse a template file's text into documents (in file order) of objects (in file order).
+    """Parse a template file's text into documents (in file order) of objects (in file order);
+    ``first`` is the number of the text's first line (a chunk of a file: its line there).
 
     A NUL character is an :class:`InputError` naming its line; then :func:`_scan_templates`
     reads the file, or declines and :func:`_parse_templates` does (see the module docstring).
     """
     check_no_nul(text, path)
-    documents = _scan_templates(text, path, keys_syntax, status_slot)
+    documents = _scan_templates(text, path, keys_syntax, status_slot, first)
     if documents is None:
-        documents = _parse_templates(text, path, keys_syntax, status_slot)
+        documents = _parse_templates(text, path, keys_syntax, status_slot, first)
     return documents
 
 
 def _scan_templates(
-    text: str, path: Path, keys_syntax: bool, status_slot: str
+    text: str, path: Path, keys_syntax: bool, status_slot: str, first: int = 1
 ) -> list[TemplateDocument] | None:
     """The documents of a file whose lines are all common ones, built column by column; None
     (decline) for any other file: a line that is not a header with a well-formed id, a slot
@@ -149,8 +162,8 @@ def _scan_templates(
     if any(rows[_GROUPS::step]):
         return None  # an uncommon line
     ids, names = rows[1::step], rows[2::step]
-    header_lines = list(compress(count(1), ids))
-    slot_lines = list(compress(count(1), names))
+    header_lines = list(compress(count(first), ids))
+    slot_lines = list(compress(count(first), names))
     if slot_lines and (not header_lines or slot_lines[0] < header_lines[0]):
         return None  # a slot before the first header: the parser's error
     object_ids = list(compress(ids, ids))
@@ -229,12 +242,12 @@ def _grouped(
 
 
 def _parse_templates(
-    text: str, path: Path, keys_syntax: bool, status_slot: str
+    text: str, path: Path, keys_syntax: bool, status_slot: str, first: int = 1
 ) -> list[TemplateDocument]:
     """The documents of any template file, every line read by the checked parser
     (:class:`_Parser`); the first error in file order is an :class:`InputError`."""
     parser = _Parser(path, keys_syntax, status_slot)
-    parser.read_lines(split_lines(text))
+    parser.read_lines(split_lines(text), first)
     return parser.documents()
 
 
@@ -251,9 +264,9 @@ class _Parser:
     def error(self, message: str, line: int) -> InputError:
         return InputError(message, self.path, line)
 
-    def read_lines(self, lines: Sequence[str]) -> None:
-        """Read ``lines`` (``lines[i]`` is line ``i + 1``) into ``self.objects``."""
-        for number, raw in enumerate(lines, start=1):
+    def read_lines(self, lines: Sequence[str], first: int = 1) -> None:
+        """Read ``lines`` (``lines[i]`` is line ``i + first``) into ``self.objects``."""
+        for number, raw in enumerate(lines, start=first):
             stripped = raw.strip()
             if not stripped or stripped[0] in ";#":
                 continue
@@ -412,4 +425,8 @@ def read_templates(
 ) -> list[TemplateDocument]:
     """Read a key (``keys_syntax=True``) or response template file."""
     text, _ = without_bom(read_text(path))  # reported by the task (files.bom_warnings)
-    return parse_templates(text, path, keys_syntax=keys_syntax, status_slot=status_slot)
+    documents = parse_templates(
+        text, path, keys_syntax=keys_syntax, status_slot=status_slot, first=first_line(path)
+    )
+    saw(path, (d.id for d in documents))  # a chunk's documents (annoscore.scale)
+    return documents

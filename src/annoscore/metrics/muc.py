@@ -15,7 +15,7 @@ unfilled scored slot adds one NON (decision 11 of ../shared/spec/muc.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -45,6 +45,41 @@ class MucDetails(Details):
     """Named entity: the SECT SCORES row names (groups, else sections)."""
     subtasks: tuple[tuple[str, str, str], ...] = ()
     """Named entity: the SUBTASK SCORES rows ``(class, slot, value)``."""
+    rendered: Rendered | None = None
+    """A chunk's reports written per document in its worker (``annoscore muc --jobs N``:
+    :mod:`annoscore.tasks.muc_chunks`); then ``documents`` and ``coref`` hold no alignment
+    (``coref`` is an empty list for coreference) and the reports join these texts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """Reports written per document (each a text per scored document, in scoring order), by
+    kind: ``summary`` (the report summary), ``history`` (the map history's Tcl lines),
+    ``partitions`` (coreference's partition file); only the kinds asked for.  A text is held
+    as its UTF-8 bytes (the parent writes them as they are: no decoding, no encoding), or as
+    a string when it holds a lone surrogate (which no UTF-8 encodes)."""
+
+    texts: dict[str, tuple[bytes | str, ...]]
+
+    @staticmethod
+    def held(text: str) -> bytes | str:
+        """``text`` as :attr:`texts` holds it."""
+        try:
+            return text.encode("utf-8")
+        except UnicodeEncodeError:
+            return text
+
+    def of(self, kind: str) -> tuple[bytes | str, ...]:
+        """The documents' texts of ``kind``; :class:`ValueError` when it was not written."""
+        texts = self.texts.get(kind)
+        if texts is None:
+            raise ValueError(f"the MUC {kind} was not written by the chunks of this result")
+        return texts
+
+    def strings(self, kind: str) -> Iterator[str]:
+        """The documents' texts of ``kind`` as strings."""
+        for text in self.of(kind):
+            yield text.decode("utf-8") if isinstance(text, bytes) else text
 
 
 _INDEX = {"cor": 0, "par": 1, "inc": 2, "mis": 3, "spu": 4, "non": 5}

@@ -18,14 +18,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass, replace
 from itertools import chain
 
 from annoscore.align.muc_coref import CorefAlignment
 from annoscore.align.muc_records import DocumentAlignment, ObjectPair, SlotPair
 from annoscore.counts import Counts
-from annoscore.metrics.muc import MucDetails
+from annoscore.metrics.muc import MucDetails, Rendered
 from annoscore.metrics.tallies import TALLY_NAMES, Tally
 from annoscore.result import CountMatrix, Result, Undefined
 
@@ -34,6 +34,17 @@ def _details(result: Result) -> MucDetails:
     details = result.details
     if not isinstance(details, MucDetails):
         raise TypeError(f"a {result.task} result carries no MUC details")
+    return details
+
+
+def written(details: MucDetails) -> MucDetails:
+    """``details`` when they hold their alignments; :class:`ValueError` when a chunk wrote
+    them per document (:attr:`~annoscore.metrics.muc.MucDetails.rendered`: only the reports
+    written there can be had)."""
+    if details.rendered is not None:
+        raise ValueError(
+            "the alignments of this MUC result were written per document by its chunks"
+        )
     return details
 
 
@@ -326,16 +337,29 @@ def report_summary(result: Result) -> str:
     """The report summary of every document: the coreference one (:func:`coref_summary`), the
     named entity one (:func:`ne_summary`), or the information-extraction one (TE, TR, ST, and
     NE or CO with ``:use_IE_report_summary`` on)."""
-    details = _details(result)
+    return "".join(summary_texts(_details(result)))
+
+
+def summary_texts(details: MucDetails) -> Iterator[str]:
+    """The report summary document by document (each text ends in a newline; a document
+    without lines gives an empty text), as :func:`report_summary` joins them."""
+    if details.rendered is not None:
+        yield from details.rendered.strings("summary")
+        return
     if not details.config.flag("use_ie_report_summary"):
         if details.coref is not None:
-            return coref_summary(details)
+            yield from _coref_summary_texts(details)
+            return
         if details.config.scoring_task == "named_entity":
-            return ne_summary(details)
+            yield from _ne_summary_texts(details)
+            return
     separator = details.config.value("report_field_separator")
-    lines: list[str] = []
-    for alignment in details.documents:
-        lines.extend(summary_lines(alignment, separator))
+    for alignment in written(details).documents:
+        yield _lines(summary_lines(alignment, separator))
+
+
+def _lines(lines: list[str]) -> str:
+    """``lines``, each ended by a newline."""
     return "\n".join(lines) + "\n" if lines else ""
 
 
@@ -462,16 +486,24 @@ def ne_summary(details: MucDetails) -> str:
     each), key TEXT (50, quoted) and response TEXT (quoted).  The key TEXT shown is the
     alternative the response was compared with.  Verdicts are the scored ones (the scorer's
     string comparison), ``opt`` for an optional key object left unaligned."""
+    return "".join(_ne_summary_texts(details))
+
+
+def _ne_summary_texts(details: MucDetails) -> Iterator[str]:
+    """:func:`ne_summary` document by document."""
+    written(details)
     config = details.config
     writer = _NeSummaryWriter(config.value("sgml_type_slot"), config.value("sgml_text_slot"))
-    out: list[str] = []
     for alignment in details.documents:
-        out.append(NE_SUMMARY_RULE)
-        out.append(f"Document {alignment.document}")
-        out.append(NE_SUMMARY_HEADER)
-        out.append(NE_SUMMARY_RULE)
-        out.extend(writer.document(alignment))
-    return "\n".join(out) + "\n" if out else ""
+        yield _lines(
+            [
+                NE_SUMMARY_RULE,
+                f"Document {alignment.document}",
+                NE_SUMMARY_HEADER,
+                NE_SUMMARY_RULE,
+                *writer.document(alignment),
+            ]
+        )
 
 
 # ------------------------------------------------------------------ coreference
@@ -567,10 +599,15 @@ def coref_summary(details: MucDetails) -> str:
     """The coreference report summary: per document, ``COR`` lines (aligned key and response
     markables), then ``MIS`` (key only), ``SPU`` (response only) and ``OPT`` (optional key
     markables left unaligned), each in text order, with the key and response text quoted."""
+    return "".join(_coref_summary_texts(details))
+
+
+def _coref_summary_texts(details: MucDetails) -> Iterator[str]:
+    """:func:`coref_summary` document by document."""
+    written(details)
     assert details.coref is not None
-    out: list[str] = []
     for alignment in details.coref:
-        out.append(f"Document {alignment.document}")
+        out = [f"Document {alignment.document}"]
         by_id = {m.id: m for m in alignment.response}
         removed = {m.id for m in alignment.removed}
         mapped = set(alignment.key_to_response.values())
@@ -585,7 +622,7 @@ def coref_summary(details: MucDetails) -> str:
         )
         out.extend(f'SPU "" {_quoted(m.text)}' for m in alignment.response if m.id not in mapped)
         out.extend(f'OPT {_quoted(m.text)} ""' for m in alignment.removed)
-    return "\n".join(out) + "\n" if out else ""
+        yield _lines(out)
 
 
 PARTITION_KEY_RULE = "*" * 52
@@ -634,9 +671,73 @@ def partition_file(details: MucDetails) -> str:
     the manual's page; ``ref`` is ``NULL`` when there is none), an ``M`` line (no partner on the
     other side, each a part of its own, after the others) has no other id."""
     assert details.coref is not None
-    out: list[str] = []
+    return "".join(partition_texts(details))
+
+
+def partition_texts(details: MucDetails) -> Iterator[str]:
+    """The partition file document by document (:func:`partition_file` joins them)."""
+    assert details.coref is not None
+    if details.rendered is not None:
+        yield from details.rendered.strings("partitions")
+        return
     for alignment in details.coref:
-        out.append(f"Document {alignment.document}")
-        out.append("")
-        out.extend(partition_blocks(alignment))
-    return "\n".join(out) + "\n" if out else ""
+        yield _lines([f"Document {alignment.document}", "", *partition_blocks(alignment)])
+
+
+def rendered(kinds: Collection[str]) -> Callable[[MucDetails], MucDetails]:
+    """What a chunk of ``annoscore muc --jobs N`` makes of its details
+    (:func:`annoscore.tasks.muc_chunks.rendering`): the reports of ``kinds`` (``summary``,
+    ``history``, ``partitions``) written per document, its alignments left out."""
+    chosen = tuple(kinds)
+
+    def render(details: MucDetails) -> MucDetails:
+        from annoscore.report.muc_history import history_texts
+
+        texts: dict[str, tuple[bytes | str, ...]] = {}
+        for kind in chosen:
+            if kind == "summary":
+                texts[kind] = tuple(map(Rendered.held, summary_texts(details)))
+            elif kind == "history":
+                texts[kind] = tuple(map(Rendered.held, history_texts(details)))
+            elif kind == "partitions":  # coreference's only
+                if details.coref is not None:
+                    texts[kind] = tuple(map(Rendered.held, partition_texts(details)))
+            else:
+                raise ValueError(f"no MUC report {kind!r}")
+        return replace(
+            details,
+            documents=(),
+            coref=None if details.coref is None else [],
+            rendered=Rendered(texts),
+        )
+
+    return render
+
+
+def encoded_pieces(
+    details: MucDetails, kind: str, head: str = "", tail: str = "", documents: int = 50
+) -> Iterator[bytes]:
+    """The documents' texts of ``kind`` written by the chunks, as the bytes of an output file
+    (UTF-8, a lone surrogate written as ``\\udcff``, as every output is), ``documents`` at a
+    time, after ``head`` and before ``tail``."""
+    texts = written_per_document(details).of(kind)
+    for start in range(0, len(texts), documents):
+        part = texts[start : start + documents]
+        if all(isinstance(t, bytes) for t in part):
+            data = b"".join(part)  # type: ignore[arg-type]
+        else:
+            data = b"".join(
+                t if isinstance(t, bytes) else t.encode("utf-8", "backslashreplace") for t in part
+            )
+        yield (head.encode() if not start else b"") + data
+    if not texts:
+        yield head.encode()
+    yield tail.encode()
+
+
+def written_per_document(details: MucDetails) -> Rendered:
+    """What the chunks wrote (:attr:`~annoscore.metrics.muc.MucDetails.rendered`);
+    :class:`ValueError` when the details hold the alignments instead."""
+    if details.rendered is None:
+        raise ValueError("the reports of this MUC result were not written by its chunks")
+    return details.rendered

@@ -62,8 +62,9 @@ def _sgml_attributes(pair: ObjectPair) -> Node:
 def map_history(details: MucDetails) -> list[Node]:
     """The map history as nested attribute/value mappings (one per document)."""
     from annoscore.align.muc_strings import StringRules
+    from annoscore.report.muc import written
 
-    config = details.config
+    config = written(details).config
     rules = StringRules(
         config.items("premodifiers"),
         config.items("postmodifiers"),
@@ -557,13 +558,27 @@ def map_history_tcl(details: MucDetails) -> str:
 def map_history_chunks(details: MucDetails, documents: int = 50) -> Iterator[str]:
     """:func:`map_history_tcl` in pieces of ``documents`` documents (a named entity corpus's
     map history is some 130 MB: written piece by piece, it is never held whole)."""
-    writer = _TclHistoryWriter(details)
     out: list[str] = ["{\n"]
-    for number, alignment in enumerate(details.documents, 1):
-        writer.document(alignment, out)
-        out.append("\n")
+    for number, text in enumerate(history_texts(details), 1):
+        out.append(text)
         if number % documents == 0:
             yield "".join(out)
             out = []
     out.append("}\n")
     yield "".join(out)
+
+
+def history_texts(details: MucDetails) -> Iterator[str]:
+    """The map history's line of each document (with its newline), as
+    :func:`map_history_chunks` joins them; the texts a chunk wrote when it did
+    (:attr:`~annoscore.metrics.muc.MucDetails.rendered`)."""
+    if details.rendered is not None:
+        yield from details.rendered.strings("history")
+        return
+    writer = _TclHistoryWriter(details)
+    out: list[str] = []
+    for alignment in details.documents:
+        writer.document(alignment, out)
+        out.append("\n")
+        yield "".join(out)
+        out.clear()

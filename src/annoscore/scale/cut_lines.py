@@ -308,11 +308,13 @@ def _between(
     ]
 
 
-def _regular_pair(gold: Path, system: Path, parts: int, alone: bool = False) -> int:
+def _regular_pair(
+    gold: Path, system: Path, parts: int, alone: bool = False, least: int | None = None
+) -> int:
     """How many chunks two files are cut into (:func:`split_lines`' rule: at least ``parts``,
     more for a large gold file), or 0 when they are not two distinct regular files of
-    :data:`MIN_LINE_BYTES` or more together (``alone``: one file holding both sides, given
-    twice, of that many bytes)."""
+    ``least`` bytes (:data:`MIN_LINE_BYTES` unless given) or more together (``alone``: one
+    file holding both sides, given twice, of that many bytes)."""
     import stat
 
     try:
@@ -324,7 +326,7 @@ def _regular_pair(gold: Path, system: Path, parts: int, alone: bool = False) -> 
     except OSError:
         return 0
     sizes = (stats[0].st_size, 0 if alone else stats[1].st_size)
-    if sum(sizes) < MIN_LINE_BYTES:
+    if sum(sizes) < (MIN_LINE_BYTES if least is None else least):
         return 0
     most = most_gold(*sizes)
     parts = max(parts, -(-stats[0].st_size // most))

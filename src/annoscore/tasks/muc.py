@@ -22,10 +22,10 @@ in the corpus scores and the official layouts (the manual's pages print 0).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from annoscore.align.documents import pair_documents
 from annoscore.align.muc import MucAligner, TextFilter
@@ -41,6 +41,16 @@ from annoscore.metrics.muc_coref import MetricName, parse_metrics
 from annoscore.model import TemplateDocument
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, Undefined
+from annoscore.scale import chunked, keep
+from annoscore.tasks.muc_chunks import (
+    SGML_ORDER,
+    TEMPLATE_ORDER,
+    Kept,
+    in_chunk,
+    joined_details,
+    muc_cut,
+    pooled_as,
+)
 from annoscore.tasks.muc_sgml import (
     by_number,
     count_coreference,
@@ -52,6 +62,8 @@ from annoscore.tasks.registry import get
 
 IE_TASKS = ("template_element", "template_relation", "scenario_template")
 SGML_TASKS = ("named_entity", "coreference")
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 TASK_ALIASES = {
     "te": "template_element",
@@ -213,6 +225,28 @@ class CoreferenceOptions(SgmlOptions):
 # --- template tasks ------------------------------------------------------------------------------
 
 
+def _chunked(task: str) -> Callable[[_F], _F]:
+    """A MUC task's score function cut into chunks of documents with more than one job
+    (:func:`~annoscore.scale.chunked`; :mod:`annoscore.tasks.muc_chunks`)."""
+    cut = chunked(
+        task_name(task),
+        "lines",
+        order="gold-first",
+        details=joined_details,
+        cut_when=muc_cut(task),
+        pooled=pooled_as(SGML_ORDER if task in SGML_TASKS else TEMPLATE_ORDER),
+    )
+
+    def decorate(function: _F) -> _F:
+        score = cut(function)
+        # URLs are fetched whole before the run, with the files a configuration names beside
+        # them (annoscore.scale.score_given): a local file is cut, a URL is not
+        score.cuts_urls = False  # type: ignore[attr-defined]
+        return score
+
+    return decorate
+
+
 def _settings(config: MucConfig) -> tuple[tuple[str, object], ...]:
     """The configuration's settings that move a number (the signature records them)."""
     if config.scoring_task == "coreference":
@@ -250,8 +284,14 @@ def _templates(
         options.text_filter if isinstance(options, ScenarioOptions) else TextFilter.agreement
     )
     aligner = MucAligner(config, text_filter)
-    for document in (*keys.values(), *rsps.values()):
+    for document in keys.values():
         aligner.validate(document)
+    in_keys = len(aligner.warnings)  # a dangling pointer's warning of each key document first
+    for document in rsps.values():
+        aligner.validate(document)
+    dangling = [
+        (k < in_keys, w) for k, w in enumerate(aligner.warnings) if isinstance(w, ScoreWarning)
+    ]
     pairing = pair_documents(keys, rsps, gold_only="empty", system_only="empty")
     warnings: list[ScoreWarning | str] = [*config.warnings]
     warnings += pairing.warnings(
@@ -260,11 +300,17 @@ def _templates(
     warnings += file_warnings
     alignments: list[DocumentAlignment] = []
     per_document: dict[str, Counts] = {}
+    notes: list[tuple[bool, str]] = []  # each document's own notes, and whether key has it
     for doc_id in pairing.scored:
+        before = len(aligner.warnings)
         alignment = aligner.align(doc_id, keys.get(doc_id), rsps.get(doc_id))
         alignments.append(alignment)
         per_document[doc_id] = document_counts(alignment)
+        if len(aligner.warnings) > before:
+            own = aligner.warnings[before:]
+            notes += ((doc_id in keys, w) for w in own if isinstance(w, str))
     warnings.extend(aligner.warnings)
+    keep(Kept(len(config.warnings), tuple(notes), tuple(dangling)))  # annoscore.scale
     removed = sum(v for c in per_document.values() for k, v in c.items() if k.endswith(":rem"))
     if removed:
         warnings.append(
@@ -275,7 +321,7 @@ def _templates(
                 int(removed),
             )
         )
-    details = MucDetails(config, alignments, pairs_scored=aligner.pairs_scored)
+    details = in_chunk(MucDetails(config, alignments, pairs_scored=aligner.pairs_scored))
     return get(task_name(config.scoring_task)).result(
         options, per_document, read=_settings(config), warnings=warnings, details=details
     )
@@ -289,6 +335,7 @@ def _score_templates(task: str, key: Path, response: Path, options: TemplateOpti
     return _templates(config, keys, rsps, options, bom_warnings(Path(key), Path(response)))
 
 
+@_chunked("template_element")
 def score_muc_template_element(
     key: Path, response: Path, options: TemplateOptions = TemplateOptions()
 ) -> Result:
@@ -315,6 +362,7 @@ def score_muc_template_element(
     return _score_templates("template_element", key, response, options)
 
 
+@_chunked("template_relation")
 def score_muc_template_relation(
     key: Path, response: Path, options: TemplateOptions = TemplateOptions()
 ) -> Result:
@@ -333,6 +381,7 @@ def score_muc_template_relation(
     return _score_templates("template_relation", key, response, options)
 
 
+@_chunked("scenario_template")
 def score_muc_scenario_template(
     key: Path, response: Path, options: ScenarioOptions = ScenarioOptions()
 ) -> Result:
@@ -436,6 +485,7 @@ def _sgml(
     else:
         assert not isinstance(key, Path) and not isinstance(response, Path)
         keys, rsps = by_number(key, "key"), by_number(response, "response")
+    keep(Kept(len(config.warnings)))  # a chunk's notes of its configuration (annoscore.scale)
     strict = options.strict_text
     counted = (
         count_coreference(config, keys, rsps, metrics=options.metric, strict_text=strict)
@@ -447,10 +497,11 @@ def _sgml(
         counted.per_document,
         read=_settings(config),
         warnings=[*counted.warnings, *file_warnings],
-        details=counted.details,
+        details=in_chunk(counted.details),
     )
 
 
+@_chunked("named_entity")
 def score_muc_named_entity(
     key: Path, response: Path, options: NamedEntityOptions = NamedEntityOptions()
 ) -> Result:
@@ -494,6 +545,7 @@ def count_muc_named_entity(
     return _sgml("named_entity", key_documents, response_documents, options)
 
 
+@_chunked("coreference")
 def score_muc_coreference(
     key: Path, response: Path, options: CoreferenceOptions = CoreferenceOptions()
 ) -> Result:
