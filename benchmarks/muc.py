@@ -50,7 +50,6 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -342,11 +341,14 @@ JOBS = 1
 
 
 def time_command(folder: Path, config: str, repeat: int) -> list[Run]:
-    """``python -m annoscore muc CONFIG -o scores --jobs N`` (files in, reports out; ``N``:
+    """``annoscore muc CONFIG -o scores --jobs N`` (files in, reports out; ``N``:
     :data:`JOBS`), ``repeat`` times; the CPU time includes the workers'."""
-    command = [sys.executable, "-m", "annoscore", "muc", config, "-o", "scores"]
-    command += ["--jobs", str(JOBS)]
-    from processes import measured  # beside this script (tests import this module by its path)
+    from processes import (
+        annoscore_command,
+        measured,
+    )  # beside this script (tests import this module by its path)
+
+    command = [*annoscore_command(), "muc", config, "-o", "scores", "--jobs", str(JOBS)]
 
     runs = []
     for _ in range(max(1, repeat)):

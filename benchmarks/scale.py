@@ -17,7 +17,7 @@ Data (seeded, generated here, in a temporary folder), ``--task``:
 - ``conlleval``: N documents of 100 sentences of 30 tokens in conlleval's one-file layout
   (2,000: 63 MB); ``conlleval-two`` and ``seqeval``: the same as two tag files.
 
-For each size, alternating in rounds: ``python -m annoscore spans GOLD SYSTEM --mode M -f json
+For each size, alternating in rounds: ``annoscore spans GOLD SYSTEM --mode M -f json
 -o OUT`` with ``--jobs 1``, ``--jobs 2`` (and ``--dask local`` with ``--dask``).  Reported: wall
 seconds (median of the rounds), CPU seconds (user + system of the process and of the worker
 processes it waited for, ``os.wait4``; and apart, the process's own and its workers', read from
@@ -47,7 +47,6 @@ import os
 import random
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -240,9 +239,11 @@ def run(args: list[str], out: Path) -> tuple[float, float, float, float, bytes, 
     """Wall and CPU seconds, peak memory of the largest process and of the process tree
     (sampled every 0.2 s: :func:`tree_memory`) in MB, the output of one whole process, and the
     CPU seconds of the process itself and of its workers (:func:`split_cpu`)."""
+    from processes import annoscore_command  # beside this script
+
     start = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-m", "annoscore", *args, "-f", "json", "-o", str(out)],
+        [*annoscore_command(), *args, "-f", "json", "-o", str(out)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )

@@ -156,7 +156,7 @@ from operator import attrgetter
 from pathlib import Path
 
 import installed
-from processes import best, measured
+from processes import annoscore_command, best, measured
 
 PEER = r"""
 import json, sys, warnings
@@ -398,16 +398,8 @@ def main() -> None:
     path = folder / "tagged.txt"
     generate(path, args.sentences)
     commands = {
-        "annoscore seqeval": [
-            sys.executable,
-            "-m",
-            "annoscore",
-            "seqeval",
-            str(path),
-            "-f",
-            "json",
-        ],
-        "annoscore conlleval": [sys.executable, "-m", "annoscore", "conlleval", str(path)],
+        "annoscore seqeval": [*annoscore_command(), "seqeval", str(path), "-f", "json"],
+        "annoscore conlleval": [*annoscore_command(), "conlleval", str(path)],
         "seqeval 1.2.2": [sys.executable, "-c", PEER, str(path)],
     }
     runs: dict[str, list] = {name: [] for name in commands}

@@ -43,7 +43,7 @@ import tempfile
 from pathlib import Path
 
 import installed
-from processes import Measured, measured
+from processes import Measured, annoscore_command, measured
 from trec import generate
 
 PEER = r"""
@@ -72,7 +72,7 @@ def one(queries: int, rounds: int = 1) -> bool:
     try:
         generate(folder, queries)
         qrels, run = str(folder / "qrels.txt"), str(folder / "run.txt")
-        ours_cmd = [sys.executable, "-m", "annoscore", "trec", qrels, run, "-m", "all_trec"]
+        ours_cmd = [*annoscore_command(), "trec", qrels, run, "-m", "all_trec"]
         commands = {
             "ours": [*ours_cmd, "--format", "json"],
             "peer": [sys.executable, "-c", PEER, qrels, run],
