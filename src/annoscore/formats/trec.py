@@ -639,17 +639,7 @@ def _token_bounds(raw: ByteArray, columns: int, names: str, path: Path) -> _Boun
         # ``lines`` newlines after the tokens are all of the piece's (but its first).  Seen
         # first without counting the newlines: when the control bytes are the piece's first
         # byte and one newline after each ``columns`` tokens, there is no other newline
-        return _Bounds(
-            starts=starts,
-            ends=ends,
-            columns=columns,
-            first_token=None,
-            line=np.arange(1, lines + 1),
-            lines=lines,
-            blank=[],
-            extra=[],
-            error=None,
-        )
+        return _regular(starts, ends, columns, lines)
     newlines = np.flatnonzero(raw == 10)
     # every token before a newline has both bounds at or before it
     tokens_before = np.searchsorted(bounds, newlines, side="right") // 2
@@ -718,9 +708,17 @@ def _by_separators(raw: ByteArray, columns: int, controls: int) -> _Bounds | Non
     gaps = at[1:] - at[:-1]
     if int(gaps.min()) < 2:  # two separators together: an empty token between
         return None
+    return _regular(at[:-1] + 1, at[1:], columns, lines)
+
+
+def _regular(starts: IntArray, ends: IntArray, columns: int, lines: int) -> _Bounds:
+    """The bounds of a regular piece: ``lines`` lines of ``columns`` tokens each, nothing
+    else (no blank line, no line with more or fewer tokens)."""
+    import numpy as np
+
     return _Bounds(
-        starts=at[:-1] + 1,
-        ends=at[1:],
+        starts=starts,
+        ends=ends,
         columns=columns,
         first_token=None,
         line=np.arange(1, lines + 1),
