@@ -4,6 +4,7 @@ command line's contract."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -151,3 +152,26 @@ def test_per_doc_documents_are_docstart_blocks(cli: Cli) -> None:
     )
     assert set(data["documents"]) == {"doc1", "doc2"}
     assert data["documents"]["doc2"]["counts"]["fn"] == 0
+
+
+def test_two_large_tag_files_are_scored_chunk_by_chunk_with_one_job(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from annoscore.scale.cut_lines import MIN_LINE_BYTES
+    from annoscore.tasks import seqeval
+
+    assert seqeval._LARGE_BYTES == MIN_LINE_BYTES  # the size from which the files are cut
+    gold, system = sample_path("bio/gold.conll"), sample_path("bio/system.conll")
+    both = gold.stat().st_size + system.stat().st_size
+    monkeypatch.setattr(seqeval, "_LARGE_BYTES", both)
+    assert seqeval._large(gold, system)
+    assert not seqeval._large(gold, tmp_path / "missing.conll")  # the reader says why
+    monkeypatch.setattr(seqeval, "_LARGE_BYTES", both + 1)
+    assert not seqeval._large(gold, system)
+    # the dispatch: large files go through the chunks even where annoscore.scale is not loaded
+    monkeypatch.setattr(seqeval, "_LARGE_BYTES", both)
+    monkeypatch.delitem(sys.modules, "annoscore.scale", raising=False)
+    called: list[tuple[Path, Path]] = []
+    monkeypatch.setattr(seqeval, "_cut", lambda: lambda g, s, o: called.append((g, s)))
+    seqeval.score_seqeval(gold, system)
+    assert called == [(gold, system)]
