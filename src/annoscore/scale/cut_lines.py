@@ -405,15 +405,16 @@ def split_pair(
     searches: Searches,
     end: Callable[[Any, int], int] | None = None,
     alone: bool = False,
+    least: int | None = None,
 ) -> tuple[list[LineChunk], list[Any]] | None:
     """Two single files cut into at most ``parts`` chunks (more for a large gold file:
     :func:`_regular_pair`) at documents a format's ``searches`` find near even shares of the
     gold bytes (:func:`cut_points`), and each cut's key.  A chunk ends at the next cut's
     document (``end(data, start)``: before it, the JSON array's comma).  Only the bytes
     searched are read (``mmap``).  ``None``: not two distinct regular files of
-    :data:`MIN_LINE_BYTES` or more together (``alone``: one file given twice, holding both
-    sides), not of the format, or one chunk."""
-    parts = _regular_pair(gold, system, parts, alone)
+    :data:`MIN_LINE_BYTES` (or ``least``) bytes or more together (``alone``: one file given
+    twice, holding both sides), not of the format, or one chunk."""
+    parts = _regular_pair(gold, system, parts, alone, least)
     if not parts:
         return None
     with _mapped(gold, system) as (gold_data, system_data):

@@ -24,8 +24,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from annoscore.scale import cut_lines
 from annoscore.scale.chunks import LineChunk
-from annoscore.scale.cut_lines import _between, _mapped, _regular_pair, numbered
+from annoscore.scale.cut_lines import numbered
 
 MUC_MIN_BYTES = 2 << 20
 """MUC files smaller than this (key and response together) are read in one run; larger ones
@@ -43,38 +44,23 @@ Find = Callable[[Any, bytes, int], int]
 def split_pair(
     gold: Path, system: Path, parts: int, boundary: Boundary, find: Find
 ) -> list[LineChunk] | None:
-    """Two single files cut into at most ``parts`` chunks (more for a large gold file:
-    :func:`~annoscore.scale.cut_lines._regular_pair`) by two searches: each gold cut is the
-    first document start ``boundary`` finds after an even share of the bytes, each system cut
-    the start of the same document that ``find`` gives after the system cut before (the next
-    gold documents when the system has none of this one; a cut that would not move forward in
-    both is left out).  ``None`` when the files are too small to cut or no cut is found."""
-    parts = _regular_pair(gold, system, parts, least=MUC_MIN_BYTES)
-    if not parts:
-        return None
-    with _mapped(gold, system) as (gold_data, system_data):
-        size = len(gold_data)
-        cuts: list[tuple[int, int]] = []
-        last = (0, 0)
-        for n in range(1, parts):
-            at = max(size * n // parts, last[0] + 1)
-            for _ in range(16):  # the next documents when the system has none of this one
-                found = boundary(gold_data, at)
-                if found is None:
-                    break
-                start, key = found
-                at = start + 1
-                where = find(system_data, key, last[1])
-                if start > last[0] and where > last[1]:
-                    last = (start, where)
-                    cuts.append(last)
-                    break
-        if not cuts:
-            return None
-        chunks = _between(
-            str(gold), str(system), [(0, 0), *cuts], [*cuts, (size, len(system_data))]
-        )
-    return numbered(chunks)
+    """Two MUC files cut as every pair of single files is
+    (:func:`~annoscore.scale.cut_lines.split_pair`, from :data:`MUC_MIN_BYTES` together), with
+    ``boundary`` as the gold search and ``find`` as the system's; the chunks numbered by the
+    lines before them.  ``None`` when the files are too small to cut or no cut is found."""
+
+    def searches(gold_data: Any, system_data: Any) -> Any:
+        def gold_next(at: int, low: int) -> tuple[int, int, bytes] | None:
+            found = boundary(gold_data, at)
+            return None if found is None else (found[0], found[0] + 1, found[1])
+
+        def system_find(key: bytes, after: int, near: int) -> int:
+            return find(system_data, key, after)
+
+        return ((0, len(gold_data)), (0, len(system_data))), gold_next, system_find
+
+    cut = cut_lines.split_pair(gold, system, parts, searches, least=MUC_MIN_BYTES)
+    return None if cut is None else numbered(cut[0])
 
 
 def _tag(name: str, closing: bool = False) -> re.Pattern[bytes]:
