@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +30,6 @@ from annoscore.tasks.nlpsandbox import _pooled, _Tally
 from tests.equivalence.ids import id_pool
 from tests.scale.test_json_arrays import ARRAYS, _dumps, _names
 from tests.scale.test_lines import _jobs, _output, _same
-from tests.scale.watchdog import limited
 
 MULTIPLIER = float(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1"))
 CASES = max(2, int(8 * MULTIPLIER))
@@ -40,12 +38,6 @@ TWICE = 0.03
 """How often a note's objects come twice in a row (merged-notes; a cut between them is not
 exact, and the input is scored in one run)."""
 TEXTS = ["12/01/2020", "Boston", 'say "hi"', "ñu 中文", "John Smith", "(617) 555-0142", "a]b"]
-
-
-@pytest.fixture(autouse=True)
-def _time_limit() -> Iterator[None]:
-    """Forked pools: a hang fails the test after its limit (tests.scale.watchdog)."""
-    yield from limited()
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,18 +26,11 @@ import pytest
 import annoscore.scale as scale
 from annoscore.scale.cut_tags import split_tag_files
 from tests.scale.test_lines import MULTIPLIER, _output, _same
-from tests.scale.watchdog import limited
 
 CASES = max(3, int(16 * MULTIPLIER))
 
 WORDS = ["John", "lives", "in", "New", "York", "-DOCSTART-", "-X-", "ñu", "O", "a|b"]
 TYPES = ["PER", "LOC", "ORG"]
-
-
-@pytest.fixture(autouse=True)
-def _time_limit() -> Iterator[None]:
-    """Forked pools: a hang fails the test after its limit (tests.scale.watchdog)."""
-    yield from limited()
 
 
 @pytest.fixture(autouse=True)

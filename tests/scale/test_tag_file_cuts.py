@@ -10,7 +10,6 @@ types), warnings and errors included.  The files are those of the two-file cuts
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,15 +20,8 @@ import annoscore.scale as scale
 from annoscore.scale.cut_tags import split_tag_file
 from tests.scale.test_lines import MULTIPLIER, _chunks_of, _jobs
 from tests.scale.test_tag_cuts import _document, _files
-from tests.scale.watchdog import limited
 
 CASES = max(3, int(16 * MULTIPLIER))
-
-
-@pytest.fixture(autouse=True)
-def _time_limit() -> Iterator[None]:
-    """Forked pools: a hang fails the test after its limit (tests.scale.watchdog)."""
-    yield from limited()
 
 
 @pytest.fixture(autouse=True)
