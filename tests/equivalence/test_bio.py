@@ -21,6 +21,7 @@ import random
 import warnings
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -344,10 +345,9 @@ def _scan_case(rng: random.Random, case: int) -> str:
     return "\n".join(lines) + ("\n" if rng.random() < 0.8 else "")
 
 
-def test_the_tag_code_scan_is_the_line_by_line_reading(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tempfile
-    from pathlib import Path
-
+def test_the_tag_code_scan_is_the_line_by_line_reading(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     import numpy as np
 
     from annoscore.errors import InputError
@@ -357,7 +357,7 @@ def test_the_tag_code_scan_is_the_line_by_line_reading(monkeypatch: pytest.Monke
 
     rng = random.Random("tag-code-scan")
     scanned = 0
-    folder = Path(tempfile.mkdtemp())
+    folder = tmp_path
     for case in range(CASES * 4):
         # the scan reads pieces of the bytes: pieces of one line, of a few, and of the file
         monkeypatch.setattr(conll_bio, "_SCAN_PIECE", rng.choice([1, 9, 50, 300, 1 << 17]))
@@ -383,11 +383,8 @@ def test_the_tag_code_scan_is_the_line_by_line_reading(monkeypatch: pytest.Monke
 
 
 def test_seqeval_of_a_tag_file_is_the_token_by_token_reading(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import tempfile
-    from pathlib import Path
-
     from annoscore.errors import InputError
     from annoscore.formats import conll_bio
     from annoscore.metrics.seqeval import entity_counts
@@ -395,7 +392,7 @@ def test_seqeval_of_a_tag_file_is_the_token_by_token_reading(
     from tests.oracles.bio import plain_default_entities, plain_read_tags
 
     rng = random.Random("seqeval-file")
-    folder = Path(tempfile.mkdtemp())
+    folder = tmp_path
     several = 0  # cases of several documents read
     for case in range(CASES * 2):
         monkeypatch.setattr(conll_bio, "_SCAN_PIECE", rng.choice([1, 40, 1 << 17]))

@@ -8,9 +8,10 @@ readable as the definitions, and the items the checks read are the text report's
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -49,8 +50,18 @@ from annoscore.tasks.are import (
 Mention = tuple[int, int]
 
 
+_CASES: list[Path] = []  # the module's temporary folder (pytest's, removed by pytest)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _cases_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    _CASES.append(tmp_path_factory.mktemp("are-cases"))
+    yield
+    _CASES.pop()
+
+
 def _files(**texts: str) -> dict[str, Path]:
-    folder = Path(tempfile.mkdtemp(prefix="are-case-"))
+    folder = Path(tempfile.mkdtemp(prefix="case-", dir=_CASES[-1]))
     paths = {}
     for name, text in texts.items():
         paths[name] = folder / f"{name}.xml"

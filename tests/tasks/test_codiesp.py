@@ -99,19 +99,17 @@ def test_lowercase_quirk_reproduces_the_2020_readme() -> None:
     ]
 
 
-def test_sample_gold_against_itself_scores_one() -> None:
+def test_sample_gold_against_itself_scores_one(tmp_path: Path) -> None:
     sample = shared_data("codiesp", "sample")
     gold = sample / "sample_annotations_D.tsv"
-    codes = write_codes_from(gold)
+    codes = write_codes_from(gold, tmp_path)
     result = score_codiesp_d(gold, gold, RankedOptions(codes=codes))
     assert result.scores == {"map": 1.0, "precision": 1.0, "recall": 1.0, "f1": 1.0}
 
 
-def write_codes_from(gold: Path) -> Path:
-    import tempfile
-
+def write_codes_from(gold: Path, folder: Path) -> Path:
     codes = {line.split("\t")[1].strip().lower() for line in gold.read_text().splitlines()}
-    path = Path(tempfile.mkdtemp()) / "codes.tsv"
+    path = folder / "codes.tsv"
     path.write_text("\n".join(sorted(codes)) + "\n")
     return path
 

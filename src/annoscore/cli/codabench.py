@@ -207,7 +207,7 @@ def register(app: typer.Typer) -> None:
                                 copy_path(path / name, alone / name)
                                 runs.append((alone, index))
                 for path, index in runs:
-                    status, stderr, output = dry_run(bundle, path, index)
+                    status, stderr, output = dry_run(bundle, path, Path(work), index)
                     if status != 0:
                         problems.append(
                             f"dry run on {path.name}: exit {status}: {stderr.strip()[-300:]}"
@@ -222,7 +222,7 @@ def register(app: typer.Typer) -> None:
                     shutil.rmtree(output.parent.parent, ignore_errors=True)
                 empty = Path(work) / "empty.zip"
                 zipfile.ZipFile(empty, "w").close()
-                status, stderr, output = dry_run(bundle, empty)
+                status, stderr, output = dry_run(bundle, empty, Path(work))
                 shutil.rmtree(output.parent.parent, ignore_errors=True)
                 if status != 2:
                     problems.append(f"an empty submission exits {status}, not 2")

@@ -144,14 +144,17 @@ def substitute(command: str, app: Path) -> str:
     return command
 
 
-def dry_run(bundle: Path, submission: Path, phase_index: int = 0) -> tuple[int, str, Path]:
+def dry_run(
+    bundle: Path, submission: Path, inside: Path, phase_index: int = 0
+) -> tuple[int, str, Path]:
     """Run the bundle's program on ``submission`` (a zip, unzipped as the worker does, or a
-    folder) in a temporary ``/app`` layout; (exit status, stderr, the output folder copy)."""
+    folder) in a new ``/app`` layout in the folder ``inside`` (the caller's temporary folder,
+    which removes it); (exit status, stderr, the output folder copy)."""
     import shlex
 
     data = read_yaml(bundle / "competition.yaml")
     task = data["tasks"][phase_index]
-    work = Path(tempfile.mkdtemp(prefix="annoscore-dry-run-"))
+    work = Path(tempfile.mkdtemp(prefix="dry-run-", dir=inside))
     app = work / "app"
     copy_path(bundle / task["scoring_program"], app / "program")
     copy_path(bundle / task["reference_data"], app / "input" / "ref")
