@@ -244,6 +244,21 @@ def test_check_passes_a_built_bundle_and_prints_the_row(cli: Cli, bundles: Sampl
     assert "dev: f1 1.0000 | precision 1.0000 | recall 1.0000" in result.stdout
 
 
+def test_check_leaves_no_temporary_folder_even_when_a_dry_run_fails(
+    cli: Cli, bundles: SampleBundles, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    empty = tmp_path / "empty.zip"
+    zipfile.ZipFile(empty, "w").close()
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    result = cli("codabench", "check", bundles["pharmaconer-ner"], "--submission", empty)
+    assert result.exit_code == 2 and "dry run on empty.zip: exit 2" in result.stderr
+    assert list(scratch.iterdir()) == []
+
+
 def test_check_names_every_broken_rule(cli: Cli, bundles: SampleBundles, tmp_path: Path) -> None:
     bundle = tmp_path / "broken"
     shutil.copytree(bundles["pharmaconer-ner"], bundle)
