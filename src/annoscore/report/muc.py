@@ -25,7 +25,7 @@ from itertools import chain
 from annoscore.align.muc_coref import CorefAlignment
 from annoscore.align.muc_records import DocumentAlignment, ObjectPair, SlotPair
 from annoscore.counts import Counts
-from annoscore.metrics.muc import MucDetails, Rendered
+from annoscore.metrics.muc import MucDetails, Rendered, Spooled
 from annoscore.metrics.tallies import TALLY_NAMES, Tally
 from annoscore.result import CountMatrix, Result, Undefined
 
@@ -693,7 +693,7 @@ def rendered(kinds: Collection[str]) -> Callable[[MucDetails], MucDetails]:
     def render(details: MucDetails) -> MucDetails:
         from annoscore.report.muc_history import history_texts
 
-        texts: dict[str, tuple[bytes | str, ...]] = {}
+        texts: dict[str, tuple[bytes | str, ...] | Spooled] = {}
         for kind in chosen:
             if kind == "summary":
                 texts[kind] = tuple(map(Rendered.held, summary_texts(details)))
@@ -715,23 +715,17 @@ def rendered(kinds: Collection[str]) -> Callable[[MucDetails], MucDetails]:
 
 
 def encoded_pieces(
-    details: MucDetails, kind: str, head: str = "", tail: str = "", documents: int = 50
+    details: MucDetails, kind: str, head: str = "", tail: str = ""
 ) -> Iterator[bytes]:
     """The documents' texts of ``kind`` written by the chunks, as the bytes of an output file
-    (UTF-8, a lone surrogate written as ``\\udcff``, as every output is), ``documents`` at a
-    time, after ``head`` and before ``tail``."""
+    (UTF-8, a lone surrogate written as ``\\udcff``, as every output is), after ``head`` and
+    before ``tail``: the bytes of the chunks' files in blocks, as they are
+    (:meth:`~annoscore.metrics.muc.Spooled.encoded`)."""
     texts = written_per_document(details).of(kind)
-    for start in range(0, len(texts), documents):
-        part = texts[start : start + documents]
-        if all(isinstance(t, bytes) for t in part):
-            data = b"".join(part)  # type: ignore[arg-type]
-        else:
-            data = b"".join(
-                t if isinstance(t, bytes) else t.encode("utf-8", "backslashreplace") for t in part
-            )
-        yield (head.encode() if not start else b"") + data
-    if not texts:
-        yield head.encode()
+    if not isinstance(texts, Spooled):
+        raise ValueError(f"the MUC {kind} of this result is not held in the chunks' files")
+    yield head.encode()
+    yield from texts.encoded()
     yield tail.encode()
 
 
