@@ -57,24 +57,15 @@ class MucDetails(Details):
 
 @dataclass(frozen=True, slots=True)
 class Rendered:
-    """Reports written per document (each a text per scored document, in scoring order), by
-    kind: ``summary`` (the report summary), ``history`` (the map history's Tcl lines),
-    ``partitions`` (coreference's partition file); only the kinds asked for.  A text is held
-    as its UTF-8 bytes (the parent writes them as they are: no decoding, no encoding), or as
-    a string when it holds a lone surrogate (which no UTF-8 encodes); a chunk's texts are held
-    in a file (:class:`Spooled`), which the parent copies without reading them into strings."""
+    """Reports written per document by the chunks of a run (each a text per scored document,
+    in scoring order), by kind: ``summary`` (the report summary), ``history`` (the map
+    history's Tcl lines), ``partitions`` (coreference's partition file); only the kinds asked
+    for.  The texts are held in the chunks' files (:class:`Spooled`), as UTF-8 bytes that the
+    parent copies as they are (no string sent, decoded or encoded)."""
 
-    texts: dict[str, tuple[bytes | str, ...] | Spooled]
+    texts: dict[str, Spooled]
 
-    @staticmethod
-    def held(text: str) -> bytes | str:
-        """``text`` as :attr:`texts` holds it."""
-        try:
-            return text.encode("utf-8")
-        except UnicodeEncodeError:
-            return text
-
-    def of(self, kind: str) -> tuple[bytes | str, ...] | Spooled:
+    def of(self, kind: str) -> Spooled:
         """The documents' texts of ``kind``; :class:`ValueError` when it was not written."""
         texts = self.texts.get(kind)
         if texts is None:
@@ -108,7 +99,7 @@ class SpoolFile:
             os.close(self.fd)
 
     def text(self, k: int) -> bytes | str:
-        """Text ``k`` as :attr:`Rendered.texts` holds it."""
+        """Text ``k``: its UTF-8 bytes, or the string held aside."""
         held = self.held.get(k)
         if held is not None:
             return held
@@ -157,14 +148,14 @@ def _reopened(path: str, offsets: array[int], held: dict[int, str]) -> SpoolFile
 @dataclass(frozen=True, slots=True)
 class Spooled:
     """Documents' texts held in spool files: runs of consecutive texts ``(file, start,
-    stop)``, in order; a sequence of the texts (as :attr:`Rendered.texts` holds them)."""
+    stop)``, in order; iterated, each text's UTF-8 bytes (or the string held aside)."""
 
     runs: tuple[tuple[SpoolFile, int, int], ...]
 
     @staticmethod
-    def written(folder: str, kinds: Mapping[str, Iterable[bytes | str]]) -> dict[str, Spooled]:
-        """Each kind's texts (as :attr:`Rendered.texts` holds them, or strings) written to
-        one new file in ``folder``, kind after kind."""
+    def written(folder: str, kinds: Mapping[str, Iterable[str]]) -> dict[str, Spooled]:
+        """Each kind's texts written to one new file in ``folder``, kind after kind, each as
+        it comes (a text that holds a lone surrogate, which no UTF-8 encodes, kept aside)."""
         fd, path = tempfile.mkstemp(prefix="muc-", dir=folder)
         offsets = array("q", [0])
         held: dict[int, str] = {}
@@ -175,9 +166,10 @@ class Spooled:
                 for kind, texts in kinds.items():
                     first = len(offsets) - 1
                     for text in texts:
-                        data = Rendered.held(text) if isinstance(text, str) else text
-                        if isinstance(data, str):  # a lone surrogate
-                            held[len(offsets) - 1] = data
+                        try:
+                            data = text.encode("utf-8")
+                        except UnicodeEncodeError:  # a lone surrogate
+                            held[len(offsets) - 1] = text
                             data = b""
                         handle.write(data)
                         at += len(data)

@@ -19,13 +19,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import chain
 
 from annoscore.align.muc_coref import CorefAlignment
 from annoscore.align.muc_records import DocumentAlignment, ObjectPair, SlotPair
 from annoscore.counts import Counts
-from annoscore.metrics.muc import MucDetails, Rendered, Spooled
+from annoscore.metrics.muc import MucDetails, Rendered
 from annoscore.metrics.tallies import TALLY_NAMES, Tally
 from annoscore.result import CountMatrix, Result, Undefined
 
@@ -684,32 +684,29 @@ def partition_texts(details: MucDetails) -> Iterator[str]:
         yield _lines([f"Document {alignment.document}", "", *partition_blocks(alignment)])
 
 
-def rendered(kinds: Collection[str]) -> Callable[[MucDetails], MucDetails]:
-    """What a chunk of ``annoscore muc --jobs N`` makes of its details
+def rendered(kinds: Collection[str]) -> Callable[[MucDetails], dict[str, Iterator[str]]]:
+    """What a chunk of ``annoscore muc --jobs N`` writes of its details
     (:func:`annoscore.tasks.muc_chunks.rendering`): the reports of ``kinds`` (``summary``,
-    ``history``, ``partitions``) written per document, its alignments left out."""
+    ``history``, ``partitions``), each a text per document, made one after another as they
+    are read (a chunk writes each to its file as it comes: the texts of its documents are
+    never held together)."""
     chosen = tuple(kinds)
+    for kind in chosen:
+        if kind not in ("summary", "history", "partitions"):
+            raise ValueError(f"no MUC report {kind!r}")
 
-    def render(details: MucDetails) -> MucDetails:
+    def render(details: MucDetails) -> dict[str, Iterator[str]]:
         from annoscore.report.muc_history import history_texts
 
-        texts: dict[str, tuple[bytes | str, ...] | Spooled] = {}
+        texts: dict[str, Iterator[str]] = {}
         for kind in chosen:
             if kind == "summary":
-                texts[kind] = tuple(map(Rendered.held, summary_texts(details)))
+                texts[kind] = summary_texts(details)
             elif kind == "history":
-                texts[kind] = tuple(map(Rendered.held, history_texts(details)))
-            elif kind == "partitions":  # coreference's only
-                if details.coref is not None:
-                    texts[kind] = tuple(map(Rendered.held, partition_texts(details)))
-            else:
-                raise ValueError(f"no MUC report {kind!r}")
-        return replace(
-            details,
-            documents=(),
-            coref=None if details.coref is None else [],
-            rendered=Rendered(texts),
-        )
+                texts[kind] = history_texts(details)
+            elif details.coref is not None:  # partitions: coreference's only
+                texts[kind] = partition_texts(details)
+        return texts
 
     return render
 
@@ -721,11 +718,8 @@ def encoded_pieces(
     (UTF-8, a lone surrogate written as ``\\udcff``, as every output is), after ``head`` and
     before ``tail``: the bytes of the chunks' files in blocks, as they are
     (:meth:`~annoscore.metrics.muc.Spooled.encoded`)."""
-    texts = written_per_document(details).of(kind)
-    if not isinstance(texts, Spooled):
-        raise ValueError(f"the MUC {kind} of this result is not held in the chunks' files")
     yield head.encode()
-    yield from texts.encoded()
+    yield from written_per_document(details).of(kind).encoded()
     yield tail.encode()
 
 

@@ -29,7 +29,7 @@ warnings of the chunks':
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import replace
 from pathlib import Path
@@ -118,8 +118,8 @@ def muc_cut(task: str) -> Any:
     return cut_when
 
 
-Render = Callable[["MucDetails"], "MucDetails"]
-"""How a chunk writes its reports per document (:func:`rendering`)."""
+Render = Callable[["MucDetails"], "Mapping[str, Iterable[str]]"]
+"""How a chunk writes its reports: each kind's text per document (:func:`rendering`)."""
 
 _RENDER: ContextVar[tuple[Render, str] | None] = ContextVar("annoscore_muc_render", default=None)
 """The chunks' :data:`Render` and the folder where they leave the texts."""
@@ -161,10 +161,12 @@ def in_chunk(details: MucDetails) -> MucDetails:
     if given is None or not keeping():
         return details
     render, folder = given
-    written = render(details)
-    assert written.rendered is not None
-    texts = {kind: written.rendered.of(kind) for kind in written.rendered.texts}
-    return replace(written, rendered=Rendered(dict(Spooled.written(folder, texts))))
+    return replace(
+        details,
+        documents=(),
+        coref=None if details.coref is None else [],
+        rendered=Rendered(Spooled.written(folder, render(details))),
+    )
 
 
 def joined_details(details: Sequence[Any], order: Sequence[int]) -> Any:
@@ -179,12 +181,12 @@ def joined_details(details: Sequence[Any], order: Sequence[int]) -> Any:
     if any((d.rendered is None) != (first.rendered is None) for d in details):
         raise NotExact
     if first.rendered is not None:
-        texts: dict[str, tuple[bytes | str, ...] | Spooled] = {}
+        texts: dict[str, Spooled] = {}
         for kind in first.rendered.texts:
             parts: list[Spooled] = []
             for d in details:
                 given = d.rendered.texts.get(kind) if d.rendered is not None else None
-                if not isinstance(given, Spooled):
+                if given is None:
                     raise NotExact
                 parts.append(given)
             if sum(map(len, parts)) != len(order):
