@@ -10,7 +10,8 @@ warnings of the chunks':
 - details (:func:`joined_details`): the :class:`~annoscore.metrics.muc.MucDetails` of one run
   are every scored document's alignment in scoring order (the key's documents in file order,
   then the response's others), its pairs scored summed: the chunks' alignments are put in the
-  order of the stacked rows, one alignment a row;
+  order of the stacked rows, one alignment a row (or, with the chunks writing their reports,
+  :func:`rendering`, the texts of their files, one a row);
 - warnings (:func:`pooled_as`): one run gives the configuration's notes first, then, for named
   entity and coreference, the unpaired documents of each side, the texts that differ, the tags
   outside every section, the ignored attributes, the key markables without their MIN in the
