@@ -493,3 +493,43 @@ def test_spooled_texts_are_the_texts(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert metrics.Rendered({"a": again}).strings("a").__next__() == "z\n"
     monkeypatch.setattr(metrics, "BLOCK", 2)  # blocks smaller than a text
     assert b"".join(joined.encoded()) == "x\né\n\\udcff\nz\n".encode()
+
+
+@pytest.mark.parametrize("failing", ["every", "some"])
+def test_chunks_that_cannot_write_their_texts_send_their_alignments(
+    failing: str, tmp_path: Path, exact: list[bool]
+) -> None:
+    """A chunk whose file cannot be written (``/dev/shm`` full: an :class:`OSError`) sends its
+    alignments instead: every chunk so, they are joined as the API's are; some, the input is
+    scored in one run; the same bytes either way."""
+    from annoscore.tasks.muc_chunks import rendering
+
+    written = report.rendered(KINDS)
+
+    def render(details: Any) -> Any:
+        first = details.documents[0].document if details.documents else ""
+        if failing == "every" or first.endswith(("1", "3", "5", "7", "9")):
+            raise OSError(28, "No space left on device")
+        return written(details)
+
+    rng = random.Random(f"muc-full-{failing}")
+    combined = alone = 0
+    for case in range(max(3, CASES // 2)):
+        root = tmp_path / str(case)
+        root.mkdir()
+        options = _corpus(rng, root, "ne", True)
+        gold, system = root / "key.sgml", root / "response.sgml"
+        one = _output("muc-named-entity", gold, system, 1, **options)
+        exact.clear()
+        try:
+            with rendering(render):
+                result = annoscore.score("muc-named-entity", gold, system, jobs=2, **options)
+        except InputError as error:
+            assert one == f"error: {error}"
+            continue
+        assert _output_of(result) == one
+        assert result.details.rendered is None  # type: ignore[union-attr]
+        combined += exact == [True]
+        alone += exact == [False]
+    # every chunk sending its alignments: joined; some: one run (some corpora's chunks all fail)
+    assert combined if failing == "every" else alone, (combined, alone)

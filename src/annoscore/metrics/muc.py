@@ -177,6 +177,8 @@ class Spooled:
                     spans[kind] = first, len(offsets) - 1
         except BaseException:
             os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(path)
             raise
         spool = SpoolFile(fd, path, offsets, held)
         return {kind: Spooled(((spool, a, b),)) for kind, (a, b) in spans.items()}

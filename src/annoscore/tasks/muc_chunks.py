@@ -144,7 +144,11 @@ def rendering(render: Render) -> Iterator[None]:
 
     from annoscore.scale.run import _spool_folder
 
-    folder = tempfile.mkdtemp(prefix="annoscore-muc-", dir=_spool_folder())
+    try:
+        folder = tempfile.mkdtemp(prefix="annoscore-muc-", dir=_spool_folder())
+    except OSError:  # no folder for the texts: the input is read whole (muc_cut)
+        yield
+        return
     token = _RENDER.set((render, folder))
     try:
         yield
@@ -162,11 +166,12 @@ def in_chunk(details: MucDetails) -> MucDetails:
     if given is None or not keeping():
         return details
     render, folder = given
+    try:
+        texts = Spooled.written(folder, render(details))
+    except OSError:  # the folder cannot take them (full): the chunk sends its alignments,
+        return details  # joined as the API's are, or beside chunks' texts not (one run)
     return replace(
-        details,
-        documents=(),
-        coref=None if details.coref is None else [],
-        rendered=Rendered(Spooled.written(folder, render(details))),
+        details, documents=(), coref=None if details.coref is None else [], rendered=Rendered(texts)
     )
 
 
