@@ -528,7 +528,8 @@ def test_chunks_that_cannot_write_their_texts_send_their_alignments(
             assert one == f"error: {error}"
             continue
         assert _output_of(result) == one
-        assert result.details.rendered is None  # type: ignore[union-attr]
+        if failing == "every":
+            assert result.details.rendered is None  # type: ignore[union-attr]
         combined += exact == [True]
         alone += exact == [False]
     # every chunk sending its alignments: joined; some: one run (some corpora's chunks all fail)
