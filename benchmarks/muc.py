@@ -24,7 +24,8 @@ this data: 3 titles, 3 organization types), while reading and writing stay linea
                              [--jobs 1]
 
 With ``--jobs 2`` the timed commands cut the key and response files into chunks of documents
-scored in two worker processes, each writing its documents' reports (the parent joins them):
+scored in two worker processes, each writing its documents' reports to a file that the parent
+copies into the output files:
 compare with ``--jobs 1`` on the same data (CPU time: the parent's and the workers').
 
 Named entity and coreference (``--tasks ne,co``): 1,000 MUC-6 style SGML documents of 2,000 words

@@ -223,7 +223,7 @@ def _encoded_pieces_are_the_reports(result: Result) -> None:
         wholes["partitions"] = report.partition_file(details)  # type: ignore[arg-type]
     for kind, whole in wholes.items():
         head, tail = ("{\n", "}\n") if kind == "history" else ("", "")
-        pieces = report.encoded_pieces(details, kind, head, tail, documents=3)  # type: ignore[arg-type]
+        pieces = report.encoded_pieces(details, kind, head, tail)  # type: ignore[arg-type]
         assert b"".join(pieces) == whole.encode("utf-8", "backslashreplace"), kind
 
 
@@ -466,3 +466,71 @@ def test_random_muc_template_files_give_the_same_bytes(
             clean_cut += bool(exact) and all(exact)
     assert clean_cut >= clean_total // 3 and clean_total >= CASES // 3, (clean_cut, clean_total)
     assert sum(RENDERED) >= clean_cut, "the cut results were not written per document"
+
+
+def test_spooled_texts_are_the_texts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Texts a chunk writes to its file (:class:`~annoscore.metrics.muc.Spooled`) read back
+    as they were, sent through a pickle as the file's name (the receiver opens the file and
+    removes its name), joined in chunk order or in another, a lone surrogate kept aside and
+    written as every output writes it."""
+    import os
+    import pickle
+
+    from annoscore.metrics import muc as metrics
+
+    first = metrics.Spooled.written(str(tmp_path), {"a": ["x\n", "", "é\n"], "b": ["y\n"]})
+    second = metrics.Spooled.written(str(tmp_path), {"a": ["\udcff\n", "z\n"], "b": ["w"]})
+    assert list(first["a"]) == [b"x\n", b"", "é\n".encode()] and list(first["b"]) == [b"y\n"]
+    assert list(second["a"]) == ["\udcff\n", b"z\n"]
+    sent = pickle.loads(pickle.dumps(second))
+    assert len(os.listdir(tmp_path)) == 1  # the name of the file received is removed
+    joined = metrics.Spooled.joined([first["a"], sent["a"]])
+    assert len(joined) == 5
+    assert b"".join(joined.encoded()) == "x\né\n\\udcff\nz\n".encode()
+    again = metrics.Spooled.joined([first["a"], sent["a"]], [4, 0, 3, 2, 1])
+    assert list(again) == [b"z\n", b"x\n", "\udcff\n", "é\n".encode(), b""]
+    assert b"".join(again.encoded()) == "z\nx\n\\udcff\né\n".encode()
+    assert metrics.Rendered({"a": again}).strings("a").__next__() == "z\n"
+    monkeypatch.setattr(metrics, "BLOCK", 2)  # blocks smaller than a text
+    assert b"".join(joined.encoded()) == "x\né\n\\udcff\nz\n".encode()
+
+
+@pytest.mark.parametrize("failing", ["every", "some"])
+def test_chunks_that_cannot_write_their_texts_send_their_alignments(
+    failing: str, tmp_path: Path, exact: list[bool]
+) -> None:
+    """A chunk whose file cannot be written (``/dev/shm`` full: an :class:`OSError`) sends its
+    alignments instead: every chunk so, they are joined as the API's are; some, the input is
+    scored in one run; the same bytes either way."""
+    from annoscore.tasks.muc_chunks import rendering
+
+    written = report.rendered(KINDS)
+
+    def render(details: Any) -> Any:
+        first = details.documents[0].document if details.documents else ""
+        if failing == "every" or first.endswith(("1", "3", "5", "7", "9")):
+            raise OSError(28, "No space left on device")
+        return written(details)
+
+    rng = random.Random(f"muc-full-{failing}")
+    combined = alone = 0
+    for case in range(max(3, CASES // 2)):
+        root = tmp_path / str(case)
+        root.mkdir()
+        options = _corpus(rng, root, "ne", True)
+        gold, system = root / "key.sgml", root / "response.sgml"
+        one = _output("muc-named-entity", gold, system, 1, **options)
+        exact.clear()
+        try:
+            with rendering(render):
+                result = annoscore.score("muc-named-entity", gold, system, jobs=2, **options)
+        except InputError as error:
+            assert one == f"error: {error}"
+            continue
+        assert _output_of(result) == one
+        if failing == "every":
+            assert result.details.rendered is None  # type: ignore[union-attr]
+        combined += exact == [True]
+        alone += exact == [False]
+    # every chunk sending its alignments: joined; some: one run (some corpora's chunks all fail)
+    assert combined if failing == "every" else alone, (combined, alone)

@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import chain
 
 from annoscore.align.muc_coref import CorefAlignment
@@ -684,54 +684,42 @@ def partition_texts(details: MucDetails) -> Iterator[str]:
         yield _lines([f"Document {alignment.document}", "", *partition_blocks(alignment)])
 
 
-def rendered(kinds: Collection[str]) -> Callable[[MucDetails], MucDetails]:
-    """What a chunk of ``annoscore muc --jobs N`` makes of its details
+def rendered(kinds: Collection[str]) -> Callable[[MucDetails], dict[str, Iterator[str]]]:
+    """What a chunk of ``annoscore muc --jobs N`` writes of its details
     (:func:`annoscore.tasks.muc_chunks.rendering`): the reports of ``kinds`` (``summary``,
-    ``history``, ``partitions``) written per document, its alignments left out."""
+    ``history``, ``partitions``), each a text per document, made one after another as they
+    are read (a chunk writes each to its file as it comes: the texts of its documents are
+    never held together)."""
     chosen = tuple(kinds)
+    for kind in chosen:
+        if kind not in ("summary", "history", "partitions"):
+            raise ValueError(f"no MUC report {kind!r}")
 
-    def render(details: MucDetails) -> MucDetails:
+    def render(details: MucDetails) -> dict[str, Iterator[str]]:
         from annoscore.report.muc_history import history_texts
 
-        texts: dict[str, tuple[bytes | str, ...]] = {}
+        texts: dict[str, Iterator[str]] = {}
         for kind in chosen:
             if kind == "summary":
-                texts[kind] = tuple(map(Rendered.held, summary_texts(details)))
+                texts[kind] = summary_texts(details)
             elif kind == "history":
-                texts[kind] = tuple(map(Rendered.held, history_texts(details)))
-            elif kind == "partitions":  # coreference's only
-                if details.coref is not None:
-                    texts[kind] = tuple(map(Rendered.held, partition_texts(details)))
-            else:
-                raise ValueError(f"no MUC report {kind!r}")
-        return replace(
-            details,
-            documents=(),
-            coref=None if details.coref is None else [],
-            rendered=Rendered(texts),
-        )
+                texts[kind] = history_texts(details)
+            elif details.coref is not None:  # partitions: coreference's only
+                texts[kind] = partition_texts(details)
+        return texts
 
     return render
 
 
 def encoded_pieces(
-    details: MucDetails, kind: str, head: str = "", tail: str = "", documents: int = 50
+    details: MucDetails, kind: str, head: str = "", tail: str = ""
 ) -> Iterator[bytes]:
     """The documents' texts of ``kind`` written by the chunks, as the bytes of an output file
-    (UTF-8, a lone surrogate written as ``\\udcff``, as every output is), ``documents`` at a
-    time, after ``head`` and before ``tail``."""
-    texts = written_per_document(details).of(kind)
-    for start in range(0, len(texts), documents):
-        part = texts[start : start + documents]
-        if all(isinstance(t, bytes) for t in part):
-            data = b"".join(part)  # type: ignore[arg-type]
-        else:
-            data = b"".join(
-                t if isinstance(t, bytes) else t.encode("utf-8", "backslashreplace") for t in part
-            )
-        yield (head.encode() if not start else b"") + data
-    if not texts:
-        yield head.encode()
+    (UTF-8, a lone surrogate written as ``\\udcff``, as every output is), after ``head`` and
+    before ``tail``: the bytes of the chunks' files in blocks, as they are
+    (:meth:`~annoscore.metrics.muc.Spooled.encoded`)."""
+    yield head.encode()
+    yield from written_per_document(details).of(kind).encoded()
     yield tail.encode()
 
 

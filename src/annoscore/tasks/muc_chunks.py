@@ -10,7 +10,8 @@ warnings of the chunks':
 - details (:func:`joined_details`): the :class:`~annoscore.metrics.muc.MucDetails` of one run
   are every scored document's alignment in scoring order (the key's documents in file order,
   then the response's others), its pairs scored summed: the chunks' alignments are put in the
-  order of the stacked rows, one alignment a row;
+  order of the stacked rows, one alignment a row (or, with the chunks writing their reports,
+  :func:`rendering`, the texts of their files, one a row);
 - warnings (:func:`pooled_as`): one run gives the configuration's notes first, then, for named
   entity and coreference, the unpaired documents of each side, the texts that differ, the tags
   outside every section, the ignored attributes, the key markables without their MIN in the
@@ -29,7 +30,7 @@ warnings of the chunks':
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import replace
 from pathlib import Path
@@ -118,42 +119,67 @@ def muc_cut(task: str) -> Any:
     return cut_when
 
 
-Render = Callable[["MucDetails"], "MucDetails"]
-"""How a chunk writes its reports per document (:func:`rendering`)."""
+Render = Callable[["MucDetails"], "Mapping[str, Iterable[str]]"]
+"""How a chunk writes its reports: each kind's text per document (:func:`rendering`)."""
 
-_RENDER: ContextVar[Render | None] = ContextVar("annoscore_muc_render", default=None)
+_RENDER: ContextVar[tuple[Render, str] | None] = ContextVar("annoscore_muc_render", default=None)
+"""The chunks' :data:`Render` and the folder where they leave the texts."""
 
 
 @contextlib.contextmanager
 def rendering(render: Render) -> Iterator[None]:
     """Inside the block, each chunk of a MUC task cut over processes forked from this one
     (``--jobs N``) writes its reports per document in its worker with ``render`` (the command
-    line gives :func:`annoscore.report.muc.rendered`, the reports it writes) and sends those
-    texts instead of its alignments (:attr:`~annoscore.metrics.muc.MucDetails.rendered`):
-    the parent then only joins them.  Outside it (the API, whose details hold the alignments)
-    the input is not cut (:func:`muc_cut`); Dask workers, which do not inherit it, send their
-    alignments, joined in one run's order (:func:`joined_details`)."""
-    token = _RENDER.set(render)
+    line gives :func:`annoscore.report.muc.rendered`, the reports it writes) into a file of a
+    folder made here (in ``/dev/shm`` when there is one) and sends that file's name instead
+    of its alignments (:attr:`~annoscore.metrics.muc.MucDetails.rendered`,
+    :class:`~annoscore.metrics.muc.Spooled`): the parent then copies the texts' bytes as
+    they are, no string unpickled, joined or encoded.  The files are the parent's once
+    received (opened, their names removed); the folder and what a chunk not used left in it
+    are removed on leaving the block.  Outside it (the API, whose details hold the
+    alignments) the input is not cut (:func:`muc_cut`); Dask workers, which do not inherit
+    it, send their alignments, joined in one run's order (:func:`joined_details`)."""
+    import shutil
+    import tempfile
+
+    from annoscore.scale.run import _spool_folder
+
+    try:
+        folder = tempfile.mkdtemp(prefix="annoscore-muc-", dir=_spool_folder())
+    except OSError:  # no folder for the texts: the input is read whole (muc_cut)
+        yield
+        return
+    token = _RENDER.set((render, folder))
     try:
         yield
     finally:
         _RENDER.reset(token)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def in_chunk(details: MucDetails) -> MucDetails:
     """``details`` as a chunk sends them: written per document (:func:`rendering`) in a chunk
-    of a run that asked for it, else as they are."""
-    render = _RENDER.get()
-    if render is None or not keeping():
+    of a run that asked for it, the texts in a file of the run's folder, else as they are."""
+    from annoscore.metrics.muc import Rendered, Spooled
+
+    given = _RENDER.get()
+    if given is None or not keeping():
         return details
-    return render(details)
+    render, folder = given
+    try:
+        texts = Spooled.written(folder, render(details))
+    except OSError:  # the folder cannot take them (full): the chunk sends its alignments,
+        return details  # joined as the API's are, or beside chunks' texts not (one run)
+    return replace(
+        details, documents=(), coref=None if details.coref is None else [], rendered=Rendered(texts)
+    )
 
 
 def joined_details(details: Sequence[Any], order: Sequence[int]) -> Any:
     """One run's :class:`~annoscore.metrics.muc.MucDetails` of the chunks' (in chunk order),
     their alignments (or the texts written per document) put in the stacked rows' ``order``
     (one a row); :class:`NotExact` when they are not one a row."""
-    from annoscore.metrics.muc import MucDetails, Rendered
+    from annoscore.metrics.muc import MucDetails, Rendered, Spooled
 
     first = details[0]
     if not all(isinstance(d, MucDetails) for d in details):
@@ -161,18 +187,17 @@ def joined_details(details: Sequence[Any], order: Sequence[int]) -> Any:
     if any((d.rendered is None) != (first.rendered is None) for d in details):
         raise NotExact
     if first.rendered is not None:
-        kinds = first.rendered.texts.keys()
-        texts: dict[str, tuple[bytes | str, ...]] = {}
-        for kind in kinds:
-            pieces: list[bytes | str] = []
+        texts: dict[str, Spooled] = {}
+        for kind in first.rendered.texts:
+            parts: list[Spooled] = []
             for d in details:
                 given = d.rendered.texts.get(kind) if d.rendered is not None else None
                 if given is None:
                     raise NotExact
-                pieces.extend(given)
-            if len(pieces) != len(order):
+                parts.append(given)
+            if sum(map(len, parts)) != len(order):
                 raise NotExact
-            texts[kind] = tuple(pieces) if _kept(order) else tuple(pieces[k] for k in order)
+            texts[kind] = Spooled.joined(parts, None if _kept(order) else order)
         return replace(
             first,
             pairs_scored=sum(d.pairs_scored for d in details),
