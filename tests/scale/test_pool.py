@@ -48,16 +48,19 @@ def _double(n: int) -> int:
 
 
 def test_the_workers_of_a_map_are_ended_by_the_end_of_the_run() -> None:
-    with scale.using(jobs=2) as run:
-        assert run.map(_double, range(6)) == [0, 2, 4, 6, 8, 10]
-    assert not run_module._ENDING
-    assert not multiprocessing.active_children()
+    """The command line's run (its workers end while it reports) and a library's."""
+    for own_process in (True, False):
+        with scale.using(jobs=2, own_process=own_process) as run:
+            assert run.map(_double, range(6)) == [0, 2, 4, 6, 8, 10]
+            assert len(run_module._ENDING) == own_process
+        assert not run_module._ENDING
+        assert not multiprocessing.active_children()
 
 
 def test_a_map_ends_the_workers_of_the_map_before_it_before_it_forks() -> None:
-    first = scale.Run(jobs=2)
+    first = scale.Run(jobs=2, own_process=True)
     assert first.map(_double, range(4)) == [0, 2, 4, 6]
-    assert scale.Run(jobs=2).map(_double, range(5)) == [0, 2, 4, 6, 8]
+    assert scale.Run(jobs=2, own_process=True).map(_double, range(5)) == [0, 2, 4, 6, 8]
     assert len(run_module._ENDING) <= 1  # only the last map's, still ending
     run_module.finish_workers()
     assert not run_module._ENDING and not multiprocessing.active_children()

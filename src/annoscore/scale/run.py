@@ -113,8 +113,8 @@ class Run:
         while it waits for an item leaves the lock of the pool's queue held, the other workers
         blocked on it.  Here a dead worker breaks the pool: the items whose results did not
         come back are scored in this process, in order, so the map ends with the same
-        results.  Once every result is back, the workers end while this process reduces and
-        reports (:func:`finish_workers`)."""
+        results.  Once every result is back, the workers of the command line's process
+        (:attr:`own_process`) end while it reduces and reports (:func:`finish_workers`)."""
         import gc
         import multiprocessing
         import shutil
@@ -154,9 +154,11 @@ class Run:
                 stop.set()  # an interrupt: the workers begin no other item
                 raise
             finally:
-                # every result here: the workers end while this process goes on, the thread
-                # that joins them waited for later (the executor forgets it once shut down)
-                ending = getattr(pool, "_executor_manager_thread", None) if done else None
+                # every result here, in the command line's process: the workers end while it
+                # goes on, the thread that joins them waited for later (the executor forgets
+                # it once shut down); elsewhere (a library's caller) they are waited for here
+                later = done and self.own_process
+                ending = getattr(pool, "_executor_manager_thread", None) if later else None
                 if ending is not None:
                     pool.shutdown(wait=False)
                     _ENDING.append(ending)
@@ -175,11 +177,11 @@ own thread, which joins its workers: :func:`finish_workers`)."""
 
 
 def finish_workers() -> None:
-    """Wait for the workers of the maps before to end (and their executors' threads).  A map
-    whose results all came back does not wait for its workers to exit (each gives back its
-    memory, some hundredths of a second that the reduce and the report then overlap): the
-    run's end (:func:`using`) waits, as does the next map, before it forks (no thread of an
-    executor left running while a process is forked)."""
+    """Wait for the workers of the maps before to end (and their executors' threads).  In
+    the command line's process, a map whose results all came back does not wait for its
+    workers to exit (each gives back its memory, some hundredths of a second that the reduce
+    and the report then overlap): the run's end (:func:`using`) waits, as does the next map,
+    before it forks (no thread of an executor left running while a process is forked)."""
     while _ENDING:
         _ENDING.pop().join()
 
