@@ -1,7 +1,8 @@
 """The parent's searches of the tag file cutter (:mod:`annoscore.scale.cut_tags`), held to
-plain references on random bytes: the start of a line by its number
-(:meth:`annoscore.scale.cut_json._Lines.start`: blocks of newlines counted, then a line at a
-time) against the line starts listed one by one, and the ``-DOCSTART-`` lines of a range
+plain references on random bytes: the start of a line by its number and the number of a
+line by its start (:class:`annoscore.scale.cut_tags._Lines`: the newlines of blocks counted by
+NumPy, blocks of 1 MB or, here, of a few bytes) against the line starts listed one by one, and
+the ``-DOCSTART-`` lines of a range
 (:func:`annoscore.scale.cut_tags.docstart_lines`: the word searched, its line's start checked)
 against the multi-line pattern that defines them.  ``ANNOSCORE_EQUIVALENCE_CASES`` multiplies
 the number of cases (default 1).
@@ -13,8 +14,10 @@ import os
 import random
 import re
 
-from annoscore.scale.cut_json import _Lines
-from annoscore.scale.cut_tags import docstart_lines
+import pytest
+
+from annoscore.scale import cut_tags
+from annoscore.scale.cut_tags import _Lines, docstart_lines
 
 MULTIPLIER = float(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1"))
 CASES = max(20, int(400 * MULTIPLIER))
@@ -37,16 +40,24 @@ def _line_starts(data: bytes) -> list[int]:
     return [0] + [i + 1 for i, byte in enumerate(data) if byte == 10 and i + 1 < len(data)]
 
 
-def test_line_starts_by_number() -> None:
+def test_line_starts_by_number_and_numbers_by_start(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(2031)
     for case in range(CASES):
-        data = _bytes(rng, large=case % 8 == 0)
+        large = case % 8 == 0
+        blocks = [4096, 1 << 20] if large else [1, 2, 3, 7, 64, 1 << 20]
+        monkeypatch.setattr(cut_tags, "_BLOCK", rng.choice(blocks))
+        data = _bytes(rng, large)
+        if not data:
+            continue
         starts = _line_starts(data)
         lines = _Lines(data)
         asked = sorted(rng.randrange(1, len(starts) + 4) for _ in range(rng.randrange(1, 8)))
         if rng.random() < 0.25:
             asked.reverse()  # asked backwards: counted again from the start
         for line in asked:
+            if rng.random() < 0.5:  # a line's number by its start, in between
+                n = rng.randrange(len(starts))
+                assert lines.number(starts[n]) == n + 1, (case, starts[n])
             expected = starts[line - 1] if line <= len(starts) else -1
             assert lines.start(line) == expected, (case, line)
 

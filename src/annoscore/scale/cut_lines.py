@@ -406,12 +406,15 @@ def split_pair(
     end: Callable[[Any, int], int] | None = None,
     alone: bool = False,
     least: int | None = None,
+    workers: int = 1,
 ) -> tuple[list[LineChunk], list[Any]] | None:
     """Two single files cut into at most ``parts`` chunks (more for a large gold file:
     :func:`_regular_pair`) at documents a format's ``searches`` find near even shares of the
-    gold bytes (:func:`cut_points`), and each cut's key.  A chunk ends at the next cut's
-    document (``end(data, start)``: before it, the JSON array's comma).  Only the bytes
-    searched are read (``mmap``).  ``None``: not two distinct regular files of
+    gold bytes (:func:`cut_points`), and each cut's key; with more than one of ``workers``,
+    near shares that shrink towards the end instead (:func:`targets`: the workers then finish
+    together, where with even shares one of them scored the last chunk alone).  A chunk ends
+    at the next cut's document (``end(data, start)``: before it, the JSON array's comma).
+    Only the bytes searched are read (``mmap``).  ``None``: not two distinct regular files of
     :data:`MIN_LINE_BYTES` (or ``least``) bytes or more together (``alone``: one file given
     twice, holding both sides), not of the format, or one chunk."""
     parts = _regular_pair(gold, system, parts, alone, least)
@@ -423,7 +426,12 @@ def split_pair(
             return None
         frames, gold_next, system_find = found
         (gold_start, gold_end), (system_start, system_end) = frames
-        wanted = [gold_start + (gold_end - gold_start) * n // parts for n in range(1, parts)]
+        if workers > 1:
+            size = gold_end - gold_start
+            most = most_gold(size, system_end - system_start)
+            wanted = [gold_start + at for at in targets(size, parts, workers, most)]
+        else:
+            wanted = [gold_start + (gold_end - gold_start) * n // parts for n in range(1, parts)]
         cuts = cut_points(frames, wanted, gold_next, system_find)
         if not cuts:
             return None

@@ -104,38 +104,86 @@ class Run:
         self, function: Callable[[Any], Any], items: Sequence[Any], take: Callable[[Any], bool]
     ) -> None:
         """:meth:`map` on forked workers: what this process imported is there already, the
-        items are small (paths and byte ranges) and each worker reads its own chunk."""
+        items are small (paths and byte ranges) and each worker reads its own chunk.
+
+        The workers are a :class:`concurrent.futures.ProcessPoolExecutor`, not a
+        :class:`multiprocessing.pool.Pool`: a worker of a ``Pool`` that dies (the system's
+        out-of-memory killer, a signal) is replaced and its item never comes back, so the map
+        waited for it for ever (``tests/scale/test_pool.py`` shows it), and one that dies
+        while it waits for an item leaves the lock of the pool's queue held, the other workers
+        blocked on it.  Here a dead worker breaks the pool: the items whose results did not
+        come back are scored in this process, in order, so the map ends with the same
+        results.  Once every result is back, the workers of the command line's process
+        (:attr:`own_process`) end while it reduces and reports (:func:`finish_workers`)."""
         import gc
         import multiprocessing
         import shutil
         import tempfile
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
 
         global _WORK
+        finish_workers()  # a map's workers before: ended before these are forked
         context = multiprocessing.get_context("fork")
         stop = context.Event()  # set: the workers skip the items not yet begun
         spool = tempfile.mkdtemp(prefix="annoscore-", dir=_spool_folder())
         _WORK = (function, items, stop, spool)  # inherited by the forked workers: not pickled
         frozen = _before_fork()
         try:
-            pool = context.Pool(min(self.jobs, len(items)), initializer=_worker_started)
+            # the workers are forked at the first submit, before the executor starts a thread
+            pool = ProcessPoolExecutor(
+                min(self.jobs, len(items)), mp_context=context, initializer=_worker_started
+            )
+            done = False
             try:
-                taking = True
-                for sent in pool.imap(_work, range(len(items))):
-                    part = _received(sent)
-                    if taking and not take(part):
-                        # the chunks in flight end, the others are skipped; the pool is not
-                        # ended while it hands out items (terminate() can then hang)
-                        taking = False
+                futures = [pool.submit(_work, n) for n in range(len(items))]
+                for n, future in enumerate(futures):
+                    try:
+                        part = _received(future.result())
+                    except BrokenProcessPool:  # a worker died: this item scored here
+                        part = function(items[n])
+                    if not take(part):
+                        # the chunks in flight end, the others are skipped
                         stop.set()
-                pool.close()  # every item done or skipped: the workers end on their own
+                        for waiting in futures[n + 1 :]:
+                            waiting.cancel()
+                        break
+                else:
+                    done = True
+            except BaseException:
+                stop.set()  # an interrupt: the workers begin no other item
+                raise
             finally:
-                pool.terminate()
-                pool.join()
+                # every result here, in the command line's process: the workers end while it
+                # goes on, the thread that joins them waited for later (the executor forgets
+                # it once shut down); elsewhere (a library's caller) they are waited for here
+                later = done and self.own_process
+                ending = getattr(pool, "_executor_manager_thread", None) if later else None
+                if ending is not None:
+                    pool.shutdown(wait=False)
+                    _ENDING.append(ending)
+                else:
+                    pool.shutdown(wait=True, cancel_futures=True)
         finally:
             _WORK = None
             if frozen:
                 gc.unfreeze()
             shutil.rmtree(spool, ignore_errors=True)
+
+
+_ENDING: list[Any] = []
+"""The threads that end the workers of the maps whose results all came back (each executor's
+own thread, which joins its workers: :func:`finish_workers`)."""
+
+
+def finish_workers() -> None:
+    """Wait for the workers of the maps before to end (and their executors' threads).  In
+    the command line's process, a map whose results all came back does not wait for its
+    workers to exit (each gives back its memory, some hundredths of a second that the reduce
+    and the report then overlap): the run's end (:func:`using`) waits, as does the next map,
+    before it forks (no thread of an executor left running while a process is forked)."""
+    while _ENDING:
+        _ENDING.pop().join()
 
 
 def _before_fork() -> bool:
@@ -296,6 +344,7 @@ def using(
         yield run
     finally:
         _RUN.reset(token)
+        finish_workers()
 
 
 @contextlib.contextmanager

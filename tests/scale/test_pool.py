@@ -1,0 +1,98 @@
+"""The forked workers of ``--jobs`` (:meth:`annoscore.scale.run.Run.map`): a worker that dies
+does not hang the map, and the workers of a map are ended by the end of the run.
+
+A ``multiprocessing.Pool`` (what the map used before) waits for ever for the item of a worker
+that died: the pool replaces the worker, but the item is lost (the test below shows it on a
+child process, stopped after a few seconds).  A pool worker blocked for 23 minutes on the
+pool's queue lock, the test waiting for it, was seen once under load 19; the machine's kernel
+log shows its out-of-memory killer ending processes that day.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import annoscore.scale as scale
+from annoscore.scale import run as run_module
+
+_PARENT = os.getpid()
+
+
+def _square_or_die(n: int) -> int:
+    """``n * n``; item 3 kills the worker scoring it (not this process)."""
+    if n == 3 and os.getpid() != _PARENT:
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.01)
+    return n * n
+
+
+def test_a_worker_that_dies_does_not_hang_the_map_and_its_items_are_scored_here() -> None:
+    started = time.monotonic()
+    assert scale.Run(jobs=2).map(_square_or_die, range(10)) == [n * n for n in range(10)]
+    assert time.monotonic() - started < 120
+
+
+def test_a_map_with_until_stops_and_a_dead_worker_changes_nothing() -> None:
+    found = scale.Run(jobs=2).map(_square_or_die, range(10), until=lambda part: part >= 25)
+    assert found == [0, 1, 4, 9, 16]
+
+
+def _double(n: int) -> int:
+    return 2 * n
+
+
+def test_the_workers_of_a_map_are_ended_by_the_end_of_the_run() -> None:
+    """The command line's run (its workers end while it reports) and a library's."""
+    for own_process in (True, False):
+        with scale.using(jobs=2, own_process=own_process) as run:
+            assert run.map(_double, range(6)) == [0, 2, 4, 6, 8, 10]
+            assert len(run_module._ENDING) == own_process
+        assert not run_module._ENDING
+        assert not multiprocessing.active_children()
+
+
+def test_a_map_ends_the_workers_of_the_map_before_it_before_it_forks() -> None:
+    first = scale.Run(jobs=2, own_process=True)
+    assert first.map(_double, range(4)) == [0, 2, 4, 6]
+    assert scale.Run(jobs=2, own_process=True).map(_double, range(5)) == [0, 2, 4, 6, 8]
+    assert len(run_module._ENDING) <= 1  # only the last map's, still ending
+    run_module.finish_workers()
+    assert not run_module._ENDING and not multiprocessing.active_children()
+
+
+def test_a_multiprocessing_pool_waits_for_ever_for_the_item_of_a_worker_that_died() -> None:
+    """Why the map does not use ``multiprocessing.Pool`` (in a child process, stopped)."""
+    code = textwrap.dedent(
+        """
+        import multiprocessing, os, signal, sys
+        def work(n):
+            if n == 1:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return n
+        pool = multiprocessing.get_context("fork").Pool(2)
+        print(list(pool.imap(work, range(4))), flush=True)
+        """
+    )
+    child = subprocess.Popen(  # its own process group: its pool's workers are ended with it
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        child.wait(timeout=5)
+        hung = False
+    except subprocess.TimeoutExpired:
+        hung = True
+    finally:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+        if child.stdout is not None:
+            child.stdout.close()
+    assert hung
