@@ -62,20 +62,102 @@ the memory.  Here, so that the command line's ``--bootstrap`` knows it without i
 module."""
 
 
-@dataclass(frozen=True, slots=True)
-class Setting:
-    """What an option is besides its name, type and default (see :func:`option`)."""
+class _Record:
+    """A record of read-only fields named by ``__slots__``, set once by the subclass's
+    ``__init__``: :class:`Setting` and :class:`OptionField` are plain classes, not dataclasses,
+    because a dataclass's generated code (about 4 million instructions a class) costs the
+    start-up of every command, and this module is on each one's path."""
 
+    __slots__: tuple[str, ...] = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only: cannot set {name}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only: cannot delete {name}")
+
+    def _fields(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), self._fields()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, _Record)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({shown})"
+
+
+def _set(record: _Record, **values: Any) -> None:
+    for name, value in values.items():
+        object.__setattr__(record, name, value)
+
+
+class Setting(_Record):
+    """What an option is besides its name, type and default (see :func:`option`).
+
+    >>> Setting("Ranks kept.", low=0)
+    Setting(help='Ranks kept.', flags=(), moves=True, low=0, high=None, panel=None, \
+required=False, fixed=False, argument=False, omitted_at_default=False)
+    """
+
+    __slots__ = (  # noqa: RUF023 (the order of the fields: repr, equality)
+        "help",
+        "flags",
+        "moves",
+        "low",
+        "high",
+        "panel",
+        "required",
+        "fixed",
+        "argument",
+        "omitted_at_default",
+    )
     help: str
-    flags: tuple[str, ...] = ()
-    moves: bool = True
-    low: float | None = None
-    high: float | None = None
-    panel: str | None = None
-    required: bool = False
-    fixed: bool = False
-    argument: bool = False
-    omitted_at_default: bool = False
+    flags: tuple[str, ...]
+    moves: bool
+    low: float | None
+    high: float | None
+    panel: str | None
+    required: bool
+    fixed: bool
+    argument: bool
+    omitted_at_default: bool
+
+    def __init__(
+        self,
+        help: str,
+        flags: tuple[str, ...] = (),
+        moves: bool = True,
+        low: float | None = None,
+        high: float | None = None,
+        panel: str | None = None,
+        required: bool = False,
+        fixed: bool = False,
+        argument: bool = False,
+        omitted_at_default: bool = False,
+    ) -> None:
+        _set(
+            self,
+            help=help,
+            flags=flags,
+            moves=moves,
+            low=low,
+            high=high,
+            panel=panel,
+            required=required,
+            fixed=fixed,
+            argument=argument,
+            omitted_at_default=omitted_at_default,
+        )
 
 
 def option(
@@ -132,22 +214,54 @@ def constant(value: T, help: str) -> T:
     return field
 
 
-@dataclass(frozen=True, slots=True)
-class OptionField:
+class OptionField(_Record):
     """One option of an options class, as :func:`fields` gives it: ``kind`` is ``bool``,
     ``int``, ``float``, ``path``, ``choice`` (an ``Enum``: ``enum``, or a ``Literal``, of text
     or of some members of one ``Enum``: ``enum`` then too), ``names`` (a tuple of names) or
     ``text``; ``choices`` the values a ``choice`` takes, as text (for ``names`` of a
     ``tuple[Literal[...], ...]``, the names it takes)."""
 
+    __slots__ = (  # noqa: RUF023 (the order of the fields: repr, equality)
+        "name",
+        "annotation",
+        "kind",
+        "default",
+        "setting",
+        "nullable",
+        "choices",
+        "enum",
+    )
     name: str
     annotation: Any
     kind: str
     default: Any
     setting: Setting
-    nullable: bool = False
-    choices: tuple[str, ...] = ()
-    enum: type[Enum] | None = None
+    nullable: bool
+    choices: tuple[str, ...]
+    enum: type[Enum] | None
+
+    def __init__(
+        self,
+        name: str,
+        annotation: Any,
+        kind: str,
+        default: Any,
+        setting: Setting,
+        nullable: bool = False,
+        choices: tuple[str, ...] = (),
+        enum: type[Enum] | None = None,
+    ) -> None:
+        _set(
+            self,
+            name=name,
+            annotation=annotation,
+            kind=kind,
+            default=default,
+            setting=setting,
+            nullable=nullable,
+            choices=choices,
+            enum=enum,
+        )
 
     @property
     def flag(self) -> str:

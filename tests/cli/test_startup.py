@@ -33,3 +33,83 @@ def test_the_command_runs_openblas_with_one_thread_unless_told_otherwise() -> No
     env["OPENBLAS_NUM_THREADS"] = "4"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert done.stderr.strip() == "4"
+
+
+def test_the_collector_is_paused_while_the_command_starts_and_scores() -> None:
+    """The cyclic collector is paused for the imports and a scoring command's run (the objects
+    made then are no cyclic garbage), and is running again after ``main``; the importer of
+    ``annoscore.cli`` finds it as it was."""
+    code = (
+        "import gc, sys\n"
+        "import annoscore.cli\n"
+        "print('imported', gc.isenabled(), file=sys.stderr)\n"
+        "import annoscore.tasks.trec as trec\n"
+        "scored = trec.score_trec\n"
+        "def spy(*args, **kwargs):\n"
+        "    print('scoring', gc.isenabled(), file=sys.stderr)\n"
+        "    return scored(*args, **kwargs)\n"
+        "trec.score_trec = spy\n"
+        "from annoscore.samples import SAMPLES\n"
+        "try:\n"
+        "    annoscore.cli.main(['trec', str(SAMPLES / 'trec/qrels.txt'),\n"
+        "                        str(SAMPLES / 'trec/run.txt'), '-f', 'json'])\n"
+        "except SystemExit as done:\n"
+        "    print('exit', done.code, gc.isenabled(), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stderr.splitlines() == ["imported True", "scoring False", "exit 0 True"]
+
+
+def test_a_command_other_than_a_scoring_command_runs_with_the_collector() -> None:
+    import gc
+
+    from annoscore.cli import _collector_paused
+    from annoscore.cli.common import guarded
+
+    seen: list[tuple[str, bool]] = []
+
+    def plain() -> None:
+        seen.append(("plain", gc.isenabled()))
+
+    def scoring() -> None:
+        seen.append(("scoring", gc.isenabled()))
+
+    scoring.scoring = True  # type: ignore[attr-defined]  # as scoring_command marks it
+    assert gc.isenabled()
+    with _collector_paused():
+        guarded(plain)()
+        guarded(scoring)()
+        paused = not gc.isenabled()
+    assert seen == [("plain", True), ("scoring", False)]
+    assert paused and gc.isenabled()
+    seen.clear()
+    guarded(plain)()  # not started by main: nothing changes
+    guarded(scoring)()
+    assert seen == [("plain", True), ("scoring", True)]
+
+
+def test_option_records_are_read_only_and_equal_by_value() -> None:
+    """:class:`~annoscore.options.Setting` and ``OptionField`` are plain classes (a
+    dataclass's generated code costs every command's start-up) that behave as the frozen
+    dataclasses they were: read-only, equal and hashed by value, pickled."""
+    import pickle
+
+    import pytest
+
+    from annoscore.options import OptionField, Setting, fields
+    from annoscore.tasks.trec import TrecOptions
+
+    setting = Setting("Ranks kept.", low=0)
+    assert setting == Setting("Ranks kept.", low=0) != Setting("Ranks kept.", low=1)
+    assert hash(setting) == hash(Setting("Ranks kept.", low=0))
+    assert setting.low == 0 and setting.flags == () and setting.moves
+    with pytest.raises(AttributeError, match="read-only"):
+        setting.low = 1
+    with pytest.raises(AttributeError, match="read-only"):
+        del setting.help
+    spec = fields(TrecOptions)[1]
+    assert isinstance(spec, OptionField)
+    assert pickle.loads(pickle.dumps(spec)) == spec
+    assert repr(spec).startswith("OptionField(name='complete', annotation=<class 'bool'>")
+    with pytest.raises(AttributeError, match="read-only"):
+        spec.name = "other"

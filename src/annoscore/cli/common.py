@@ -13,12 +13,10 @@ import functools
 import gc
 import inspect
 import os
-import queue
 import select
 import signal
 import stat
 import sys
-import tempfile
 import threading
 import typing
 from collections.abc import Callable, Iterable, Iterator
@@ -28,10 +26,12 @@ from typing import IO, TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
-from annoscore.cli import CLOSED_PIPE_STATUS
+from annoscore.cli import CLOSED_PIPE_STATUS, collector_resumed
 from annoscore.errors import InputError
 
 if TYPE_CHECKING:
+    import queue
+
     from annoscore.tasks.registry import Task
 from annoscore.options import MAX_SAMPLES
 from annoscore.report.generic import TextRenderer, render
@@ -546,6 +546,8 @@ class _Replaced(_Sink):
         super().__init__(path)
         self.target = target
         folder = target.parent if str(target.parent) else Path(".")
+        import tempfile  # here: a command writing standard output does not import it
+
         try:  # closed in finish or discard
             self.handle = tempfile.NamedTemporaryFile(  # noqa: SIM115
                 "wb", dir=folder, prefix=f".{target.name}.", delete=False
@@ -708,6 +710,8 @@ class OutputFiles:
     into place and every temporary file is removed."""
 
     def __init__(self) -> None:
+        import queue  # here: a command writing standard output does not import it
+
         self.pieces: queue.Queue[tuple[_Sink, bytes | None] | None] = queue.Queue(2)
         self.failure: BaseException | None = None
         self.stopped = threading.Event()
@@ -739,6 +743,8 @@ class OutputFiles:
         """Tell the thread to stop (without blocking on a full queue) and wait a little."""
         with self.lock:
             self.stopped.set()
+        import queue
+
         with contextlib.suppress(queue.Empty):
             while True:
                 self.pieces.get_nowait()
@@ -836,11 +842,14 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
     error on a named file (a path too long, a permission) and a number too large for the machine
     are the user's input too: exit 2.  A closed standard output (:class:`OutputClosed`) ends
     quietly; SIGINT, SIGTERM and SIGHUP end with 128 + the signal (:func:`signals_interrupt`).
-    While the command runs, :func:`working_indicator` shows that it is working.
+    While the command runs, :func:`working_indicator` shows that it is working.  A command
+    other than a scoring command (:func:`annoscore.cli.options.scoring_command`) runs with the
+    cyclic garbage collector that :func:`annoscore.cli.main` paused for the start-up.
     """
 
     signature = all_url_arguments(command)
     lazy = getattr(command, "lazy_urls", ())
+    resume = not getattr(command, "scoring", False)  # the collector: see annoscore.cli.main
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -857,6 +866,7 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
                 signals_interrupt(),
                 working_indicator(command.__name__),
                 url_inputs(kwargs, lazy),
+                collector_resumed(resume),
             ):
                 return command(*args, **kwargs)
         except (typer.Exit, typer.Abort, SystemExit):

@@ -195,14 +195,23 @@ def _option_value(spec: OptionField, values: dict[str, Any]) -> Any:
     return value
 
 
-@dataclass(frozen=True, slots=True)
 class Choice:
     """The option flags of a command serving several options classes, before the command knows
-    which task it scores (see the module doc): ``values`` by option name."""
+    which task it scores (see the module doc): ``values`` by option name.  A plain class: a
+    dataclass's generated code would cost every command's start-up (this module is on each
+    scoring command's path)."""
 
-    values: dict[str, Any]
-    specs: tuple[OptionField, ...]
-    classes: tuple[type[TaskOptions], ...]
+    __slots__ = ("classes", "specs", "values")
+
+    def __init__(
+        self,
+        values: dict[str, Any],
+        specs: tuple[OptionField, ...],
+        classes: tuple[type[TaskOptions], ...],
+    ) -> None:
+        self.values = values
+        self.specs = specs
+        self.classes = classes
 
     def of(self, cls: type[O], task: str, **own: Any) -> O:
         """The options of ``cls`` (one of :attr:`classes`) from the flags and ``own`` (options
@@ -314,6 +323,8 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
                 function(options=chosen, out=out, **values)
 
     # the arguments it reads itself (a URL cut by its task), not read whole first (guarded)
+    # run with the cyclic collector paused where the command line paused it (annoscore.cli.main)
+    command.scoring = True  # type: ignore[attr-defined]
     command.lazy_urls = frozenset(  # type: ignore[attr-defined]
         p.name for p in signature.parameters.values() if p.name not in ("options", "out")
     )

@@ -317,11 +317,14 @@ _DETECTED = (
 IOBESLU), and the scheme it picks; any other set (``{I, O}``: IOB1 data; ``{O, S}``) it refuses."""
 
 
-@dataclass(frozen=True, slots=True)
 class GoldPrefixes:
-    """The first characters of a chunk's gold tags (what the scheme is detected from)."""
+    """The first characters of a chunk's gold tags (what the scheme is detected from).  A plain
+    class, as :class:`_Tokens`: a dataclass's generated code costs every command's start-up."""
 
-    prefixes: frozenset[str]
+    __slots__ = ("prefixes",)
+
+    def __init__(self, prefixes: frozenset[str]) -> None:
+        self.prefixes = prefixes
 
 
 def detected(prefixes: frozenset[str]) -> Scheme | None:
@@ -479,14 +482,16 @@ def with_report(result: Result, *_: object) -> Result:
     return result.with_extra(seqeval=classification_report(per_type))
 
 
-@dataclass(frozen=True, slots=True)
 class BareTags:
     """One side's tokens whose tag is a bare label: how many, the places of the first
-    :data:`EXAMPLES_SHOWN` and the first one's tag."""
+    :data:`EXAMPLES_SHOWN` and the first one's tag (a plain class: see :class:`GoldPrefixes`)."""
 
-    count: int
-    first: list[str]
-    tag: str
+    __slots__ = ("count", "first", "tag")
+
+    def __init__(self, count: int, first: list[str], tag: str) -> None:
+        self.count = count
+        self.first = first
+        self.tag = tag
 
 
 def bare_warning(gold: BareTags, guess: BareTags) -> ScoreWarning:
