@@ -48,7 +48,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from annoscore.align.are import ChainColumns, IdChains, IdLinks, MentionPairs, lookup, row_keys
+from annoscore.align.are import ChainColumns, IdChains, IdLinks, MentionPairs, lookup
+from annoscore.align.documents import row_keys
 from annoscore.counts import Counts
 from annoscore.metrics.anaphora_items import (
     NO_CHAIN,
@@ -347,7 +348,7 @@ def overlap_counts(
     chain_start = np.cumsum(gold.sizes) - gold.sizes
 
     # the gold member each pair's pronoun is, if any (gold mentions are distinct)
-    gold_keys, pair_keys = row_keys(
+    (gold_keys, pair_keys), _ = row_keys(
         (gold.member_document, gold.first, gold.last),
         (pairs.document, pairs.pronoun_first, pairs.pronoun_last),
     )
