@@ -230,9 +230,7 @@ def bootstrap_intervals(
 
     ``source`` is a :class:`Result` (its matrix and scorer; keys: its ``scores``) or a
     :class:`CountMatrix` with ``scorer``, or the pair ``(matrix, scorer)`` (keys: those of the
-    scorer on the column sums).  Each
-    resample draws the documents with replacement; its score is ``scorer(column sums)``; the
-    interval is the ((1 - C)/2, (1 + C)/2) quantiles of those scores (see the module doc).
+    scorer on the column sums).  The interval is the module doc's percentile interval.
     Undefined: a resample where a score is ``None`` is left out of that key's quantiles; a key
     undefined in every resample maps to ``None``.
 

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment
 
 from annoscore.align import are
-from annoscore.align.are import ChainColumns, Keys, MentionChains, align_mentions, overlap, row_keys
+from annoscore.align.are import ChainColumns, Keys, MentionChains, align_mentions, overlap
+from annoscore.align.documents import row_keys
 from annoscore.errors import InputError
 
 spans = st.lists(
@@ -126,8 +127,9 @@ def test_a_document_too_large_for_the_assignment_is_an_input_error(
 
 def test_row_keys_are_exact_past_64_bits() -> None:
     big = np.array([0, 2**62, 2**62 + 1, 5], dtype=np.int64)
-    a, b = row_keys((big, big), (np.array([2**62 + 1, 3]), np.array([2**62 + 1, 5])))
+    (a, b), first = row_keys((big, big), (np.array([2**62 + 1, 3]), np.array([2**62 + 1, 5])))
     assert len(set(a.tolist())) == 4 and b[0] == a[2] and b[1] not in set(a.tolist())
+    assert first(a).tolist() == big.tolist() and first(b).tolist() == [2**62 + 1, 3]
 
 
 def test_keys_by_rank_when_documents_times_ids_pass_64_bits() -> None:

@@ -44,6 +44,7 @@ from typing import Any
 
 from annoscore.align.are_checks import raise_first_error
 from annoscore.align.are_documents import Corpus, Side
+from annoscore.align.documents import row_keys
 from annoscore.errors import InputError
 from annoscore.formats.are import ABSENT
 
@@ -95,39 +96,6 @@ class Keys:
         if self.values is None:
             return documents * self.span + (codes - self.low)
         return documents * self.span + np.searchsorted(self.values, codes)
-
-
-def row_keys(*sets: tuple[Any, ...]) -> list[Any]:
-    """One integer per row of each set of columns (every set has the same number of columns),
-    equal exactly when the rows are, across the sets: mixed-radix numbers when they fit in 64
-    bits, else ranks of the distinct rows.
-
-    >>> import numpy as np
-    >>> a, b = row_keys((np.array([0, 1]), np.array([5, 5])), (np.array([1]), np.array([5])))
-    >>> a.tolist(), b.tolist()
-    ([0, 1], [1])
-    """
-    import numpy as np
-
-    columns = [np.concatenate(parts) for parts in zip(*sets, strict=True)]
-    sizes = [len(s[0]) for s in sets]
-    total = sum(sizes)
-    if total == 0:
-        return [np.zeros(0, dtype=np.int64) for _ in sets]
-    lows = [int(c.min()) for c in columns]
-    spans = [int(c.max()) - low + 1 for c, low in zip(columns, lows, strict=True)]
-    product = 1
-    for span in spans:
-        product *= span
-    if product < 2**62:
-        keys = np.zeros(total, dtype=np.int64)
-        for column, low, span in zip(columns, lows, spans, strict=True):
-            keys = keys * span + (column - low)
-    else:
-        _, keys = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
-        keys = keys.ravel().astype(np.int64)
-    bounds = np.cumsum([0, *sizes])
-    return [keys[bounds[k] : bounds[k + 1]] for k in range(len(sets))]
 
 
 class Index:
@@ -483,7 +451,7 @@ def _twice(positions: TokenPositions, documents: Any, first: Any, last: Any, tok
     shared = np.bincount(start, minlength=tokens)[start] > 1
     if shared.any():
         some = known[shared]
-        repeated[some] = _repeated(row_keys((documents[some], first[some], last[some]))[0])
+        repeated[some] = _repeated(row_keys((documents[some], first[some], last[some]))[0][0])
     return repeated
 
 

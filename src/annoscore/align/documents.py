@@ -7,7 +7,8 @@ Official scorers differ on documents present on one side only, so each side has 
 - ``"ignore"``: leave it out of the score.
 
 Each task's preset says which (``missing_docs``, ``extra_docs`` and the like).  Either way the
-unpaired documents are listed, so the caller warns with their number.
+unpaired documents are listed, so the caller warns with their number.  Inside paired documents,
+rows (document, ...) are matched by the exact keys of :func:`row_keys`.
 
 >>> p = pair_documents(["a", "b"], ["b", "c"], gold_only="empty", system_only="ignore")
 >>> p.scored, p.gold_only, p.system_only
@@ -16,11 +17,11 @@ unpaired documents are listed, so the caller warns with their number.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from annoscore.result import ScoreWarning
 
@@ -118,3 +119,36 @@ def paired_files(
     if hasattr(system_doc, "id"):
         system_doc = replace(system_doc, id=doc_id)  # type: ignore[type-var]
     return {doc_id: gold_doc}, {doc_id: system_doc}
+
+
+def row_keys(*sets: tuple[Any, ...]) -> tuple[list[Any], Callable[[Any], Any]]:
+    """One integer per row of each set of columns (every set has the same number of columns),
+    equal exactly when the rows are, across the sets: mixed-radix numbers (column 0 most
+    significant) when they fit in 62 bits, else ranks of the distinct rows (``np.unique``: a
+    sort of the rows, not a hash); and the function that maps keys back to column 0.
+
+    >>> import numpy as np
+    >>> (a, b), first = row_keys((np.array([0, 1]), np.array([5, 5])),
+    ...                          (np.array([1]), np.array([5])))
+    >>> a.tolist(), b.tolist(), first(b).tolist()
+    ([0, 1], [1], [1])
+    """
+    import numpy as np
+
+    columns = [np.concatenate(parts) for parts in zip(*sets, strict=True)]
+    bounds = np.cumsum([len(s[0]) for s in sets])[:-1]
+    if not len(columns[0]):
+        return np.split(np.zeros(0, dtype=np.int64), bounds), lambda k: k
+    lows = [int(c.min()) for c in columns]
+    spans = [int(c.max()) - low + 1 for c, low in zip(columns, lows, strict=True)]
+    product = 1
+    for span in spans:
+        product *= span
+    if product < 2**62:
+        keys = np.zeros(len(columns[0]), dtype=np.int64)
+        for column, low, span in zip(columns, lows, spans, strict=True):
+            keys = keys * span + (column - low)
+        weight, base = product // spans[0], lows[0]
+        return np.split(keys, bounds), lambda k: k // weight + base
+    unique, ranks = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
+    return np.split(ranks.ravel().astype(np.int64), bounds), lambda k: unique[k, 0]

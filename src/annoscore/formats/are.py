@@ -568,7 +568,7 @@ def _parse_are(path: Path, data: bytes) -> AreFile:
     problem (see :class:`_Builder`)."""
     from xml.parsers.expat import ExpatError
 
-    from defusedxml import DefusedXmlException, DTDForbidden, EntitiesForbidden
+    from defusedxml import DefusedXmlException, EntitiesForbidden
 
     builder = _Builder(path, data.startswith(BOM))
     expat = _expat()
@@ -595,8 +595,6 @@ def _parse_are(path: Path, data: bytes) -> AreFile:
             path,
             expat.CurrentLineNumber,
         ) from None
-    except DTDForbidden:  # pragma: no cover - forbid_dtd is off
-        raise InputError("document type declarations are not allowed", path) from None
     except (LookupError, UnicodeError) as error:  # an encoding expat does not know, or bad bytes
         raise InputError(f"cannot decode the XML: {error}", path, expat.CurrentLineNumber) from None
     except DefusedXmlException as error:

@@ -120,10 +120,8 @@ class ConllDocument:
         a span given again is kept in the entity that occurs first, as scorer.pl does (not in the
         entity whose bracket comes first on the repeated span's token).  A repeat of a span in
         ``removable`` (or of any span, if ``removable`` is ``None``) is removed; any other repeat
-        stays, listed again where it is written (scorer.pl keeps a response span that matches no
-        key mention each time it reads it: :mod:`annoscore.metrics.coref` counts such a repeat
-        as a mention of its own in MUC, B3, CEAF and LEA, and once in mention identification
-        and BLANC).
+        stays, listed again where it is written (as scorer.pl keeps a response span that matches
+        no key mention; :mod:`annoscore.metrics.coref` says how each metric counts it).
 
         >>> d = ConllDocument("d", 1, 9, (("3", 0, 0, 2), ("1", 5, 7, 7), ("3", 5, 7, 7)))
         >>> d.partition()

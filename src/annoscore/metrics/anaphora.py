@@ -20,9 +20,7 @@ a noun phrase of it.
 **Task 2**: MUC (Vilain et al. 1995) over entity ids (:func:`muc_counts`): the numbers of
 :func:`annoscore.metrics.coref.muc`.
 
-**Overlap** (:func:`annoscore.align.are.overlap`, the seed's measure) = token positions two
-mentions share / max(len1, len2), lengths in tokens of the input: "the government of Zair" vs
-"the government" = 2/4 = 0.5; vs "Zair's government" (elsewhere in the text) = 0.
+**Overlap**: :func:`annoscore.align.are.overlap` (the seed's measure, with its examples).
 
 **Task 3** (:func:`overlap_counts`): a system pair (p, a) earns credit only when p has exactly
 the start and end of a gold pronoun and is the first pair for it; then m* = the member of
@@ -50,7 +48,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from annoscore.align.are import ChainColumns, IdChains, IdLinks, MentionPairs, lookup, row_keys
+from annoscore.align.are import ChainColumns, IdChains, IdLinks, MentionPairs, lookup
+from annoscore.align.documents import row_keys
 from annoscore.counts import Counts
 from annoscore.metrics.anaphora_items import (
     NO_CHAIN,
@@ -103,18 +102,14 @@ def _walk_status(successor: Any, status: Any) -> Any:
 
 
 def success_counts(ids: IdLinks, documents: int) -> tuple[dict[str, Any], PronounParts]:
-    """Task 1: each document's counts (see the module doc) and the items.
+    """Task 1: each document's counts (the credit rule: the module doc) and the items.
 
-    Per listed pronoun p (K its gold chain, a the antecedent of the first pair for p): 0 when
-    unresolved, when K is missing or has one member (``chainless``), a = p or a is not in K; 1
-    when a is non-pronominal; when a is pronominal, 0.5 when every member of K is, else 1 when
-    ``ok(a)`` and 0.5 when not.  ``ok(x)``: x is not listed, or x's own first answer y is in K,
-    y != x, and y is non-pronominal or ``ok(y)``, with no member met twice (p included): for
-    every member at once, a walk along the first answers that ends at a non-pronominal member
-    (a cycle never does).  Pairs for an unlisted pronoun (``unlisted_pairs``) and later pairs
-    for a listed one (``repeated_pairs``) are ignored.  Counts: ``credit_sum``, ``pronouns``,
-    ``unlisted_pairs``, ``repeated_pairs``, ``full``, ``half``, ``zero``, ``unresolved``,
-    ``chainless``.
+    A listed pronoun whose gold chain is missing or has one member (``chainless``) earns 0.
+    ``ok`` is decided for every member at once, by a walk along the first answers that ends at a
+    non-pronominal member (a cycle never does).  Pairs for an unlisted pronoun
+    (``unlisted_pairs``) and later pairs for a listed one (``repeated_pairs``) are ignored.
+    Counts: ``credit_sum``, ``pronouns``, ``unlisted_pairs``, ``repeated_pairs``, ``full``,
+    ``half``, ``zero``, ``unresolved``, ``chainless``.
     """
     import numpy as np
 
@@ -337,23 +332,14 @@ def _reaches_noun_phrase(successor: Any, pronominal: Any) -> Any:
 def overlap_counts(
     gold: ChainColumns, pronoun: Any, pairs: MentionPairs, documents: int
 ) -> tuple[dict[str, Any], PronounParts]:
-    """Task 3: each document's counts (see the module doc) and the items.
+    """Task 3: each document's counts (the credit rule: the module doc) and the items.
 
     ``pronoun``: whether each gold member is marked pronominal (the gold pronouns; mentions are
-    distinct on each side).  Per system pair p -> a, in document order:
-
-    - p not a gold pronoun: ``partial_pronoun_pairs`` when it shares a token with one, else
-      ``nonreferential_pairs``; a later pair for the same gold pronoun: ``repeated_pairs``;
-      all earn 0;
-    - the first pair for a gold pronoun: m* = the member of its chain (not p) with the largest
-      overlap with a (ties: non-pronominal, earliest start, earliest end); credit =
-      overlap(a, m*) when m* is non-pronominal, or when the chain has a non-pronominal member
-      and the first pairs lead from m*, member to member (each pronoun's m*), to one; half of it
-      otherwise; 0 when nothing overlaps.
-
-    ``pairs`` (precision denominator), ``pronouns`` = gold pronouns whose chain has another
-    member (recall denominator); ``unresolved`` = those no pair answers; ``credit_sum`` summed
-    in pair order.
+    distinct on each side).  A system pair p -> a whose p is no gold pronoun counts in
+    ``partial_pronoun_pairs`` when it shares a token with one, else in ``nonreferential_pairs``;
+    a later pair for the same gold pronoun in ``repeated_pairs``; all earn 0, as does a first
+    pair whose a overlaps no member.  ``unresolved`` = the gold pronouns of ``pronouns`` no pair
+    answers; ``credit_sum`` is summed in pair order.
     """
     import numpy as np
 
@@ -362,7 +348,7 @@ def overlap_counts(
     chain_start = np.cumsum(gold.sizes) - gold.sizes
 
     # the gold member each pair's pronoun is, if any (gold mentions are distinct)
-    gold_keys, pair_keys = row_keys(
+    (gold_keys, pair_keys), _ = row_keys(
         (gold.member_document, gold.first, gold.last),
         (pairs.document, pairs.pronoun_first, pairs.pronoun_last),
     )

@@ -1,9 +1,10 @@
 """NLP Sandbox counts, every note of a category at once, from the reader's integer columns.
 
 The definitions are in :mod:`annoscore.metrics.phi`.  Here the (note, start) and (note, start,
-length) keys are packed into int64 and compared by sorting (numpy): packing is exact (a
-mixed-radix number of the columns when it fits in 62 bits, else the row's rank among the
-distinct rows), so two keys are equal only when their columns are.  The per-note counts are
+length) keys are packed into int64 and compared by sorting (numpy): packing is exact
+(:func:`annoscore.align.documents.row_keys`: a mixed-radix number of the columns when it fits in 62
+bits, else the row's rank among the distinct rows), so two keys are equal only when their
+columns are.  The per-note counts are
 ``bincount`` s of the matches.  ``tests/equivalence/test_nlpsandbox.py`` holds every count to a
 plain reference written from the definitions.
 """
@@ -11,8 +12,9 @@ plain reference written from the definitions.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from annoscore.align.documents import row_keys
 from annoscore.metrics.phi import SameStart
 from annoscore.metrics.phi_tokens import SpanTable
 
@@ -45,41 +47,6 @@ class CategoryTally:
     overwritten_pred: int
     unknown_hipaa: int
     quote_fixes: int
-
-
-def _packed(*columns: tuple[IntArray, IntArray]) -> tuple[IntArray, IntArray, Any]:
-    """Keys of the rows ``(c0, c1, ...)`` of both sides: equal keys iff equal rows.
-
-    Each argument is one column as (gold part, prediction part).  Keys are mixed-radix numbers
-    (column 0 most significant) when they fit in 62 bits, else row numbers from ``np.unique``;
-    the returned function maps keys back to column 0 (the document).
-    """
-    import numpy as np
-
-    lows, spans = [], []
-    for g, p in columns:
-        both = [part for part in (g, p) if len(part)]
-        low = min(int(part.min()) for part in both) if both else 0
-        high = max(int(part.max()) for part in both) if both else 0
-        lows.append(low)
-        spans.append(high - low + 1)
-    weights = [1] * len(columns)
-    for k in range(len(columns) - 2, -1, -1):
-        weights[k] = weights[k + 1] * spans[k + 1]
-    if weights[0] * spans[0] < 2**62:
-        keys = []
-        for side in (0, 1):
-            key = np.zeros(len(columns[0][side]), dtype=np.int64)
-            for column, low, weight in zip(columns, lows, weights, strict=True):
-                key += (column[side] - low) * weight
-            keys.append(key)
-        w0, low0 = weights[0], lows[0]
-        return keys[0], keys[1], lambda k: k // w0 + low0
-    rows = np.stack([np.concatenate(pair) for pair in columns], axis=1)
-    unique, inverse = np.unique(rows, axis=0, return_inverse=True)  # a sort (rows, not hash)
-    inverse = inverse.reshape(-1).astype(np.int64)
-    n_gold = len(columns[0][0])
-    return inverse[:n_gold], inverse[n_gold:], lambda k: unique[k, 0]
 
 
 def _kept(keys: IntArray, same_start: SameStart) -> IntArray:
@@ -159,7 +126,7 @@ def category_counts(
     def per_document(notes: IntArray) -> IntArray:
         return np.bincount(notes, minlength=documents).astype(np.int64)
 
-    g_keys, p_keys, _ = _packed((gold.note, pred.note), (gold.start, pred.start))
+    (g_keys, p_keys), _ = row_keys((gold.note, gold.start), (pred.note, pred.start))
     g_rows, p_rows = _kept(g_keys, same_start), _kept(p_keys, same_start)
     gi, pi = _common(g_keys[g_rows], p_keys[p_rows])
     g_at, p_at = g_rows[gi], p_rows[pi]
@@ -187,7 +154,7 @@ def category_counts(
         columns[f"{name}_fp"] = n_pred - tp
         columns[f"{name}_fn"] = n_gold - tp
     g_token, p_token = _token_rows(gold, table), _token_rows(pred, table)
-    g_keys, p_keys, document_of = _packed(*zip(g_token, p_token, strict=True))
+    (g_keys, p_keys), document_of = row_keys(g_token, p_token)
     g_keys, p_keys = _distinct(g_keys), _distinct(p_keys)
     both = p_keys[_common(g_keys, p_keys)[1]]
     tp = per_document(document_of(both))

@@ -10,11 +10,10 @@ For each metric, in the official order (instance relax, instance strict, type, t
 
 Rows are ``"{:<25}{:<15}{:<15}{:<20}"`` (trailing spaces kept, as the official prints them); the
 type table's title is the category (``date``, ``location``, ...) and its mode ``strict``.
-Values are :func:`annoscore.metrics.phi.official_prf`: P and R rounded to 2 decimals, F1 from the
-rounded values, the int ``0`` for an empty denominator, so a leaderboard number can be compared
-by eye.  The official prints the date and person type tables with ``nan``: so do we, and then add
-a fifth table with the computed value (``dateFormat``, ``personType``); for locations the fifth
-table is ``hipaa``.  Neither was ever computed officially.
+Values are rounded as officially (:func:`annoscore.metrics.phi.official_prf`), so a leaderboard
+number can be compared by eye.  The official prints the date and person type tables with
+``nan``: so do we, and then add a fifth table with the computed value (``dateFormat``,
+``personType``); for locations the fifth table is ``hipaa`` (neither computed officially).
 
 ``annoscore nlpsandbox all`` prints a ``[category]`` title line before each category's tables;
 ``--per-doc`` adds the generic per-note table after them.

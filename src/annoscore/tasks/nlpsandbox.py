@@ -191,23 +191,16 @@ def _tallies(
     return found
 
 
-def note_text_warnings(
-    notes: dict[str, str], files: list[SandboxFile], categories: list[str], texts: Numbering
-) -> list[ScoreWarning]:
-    """What checking the annotations against the notes found, file by file: annotations whose
-    ``text`` is not the note's text at ``[start, start + length)``, and annotations of a note the
-    notes file does not have (an annotation without a ``text`` is not checked).  A warning names
-    the file, its examples the note and the offset.  Nothing is changed or dropped: the
-    official script never reads the notes, and its counts stand.
-    """
-    return _given(_note_tallies(notes, files, categories, texts))
-
-
 def _note_tallies(
     notes: dict[str, str], files: list[SandboxFile], categories: list[str], texts: Numbering
 ) -> list[_Tally]:
-    """:func:`note_text_warnings` as tallies, one part per category (the examples of one run
-    come category by category)."""
+    """What checking the annotations against the notes found, file by file, one part per
+    category (the examples of one run come category by category): annotations whose ``text`` is
+    not the note's text at ``[start, start + length)``, and annotations of a note the notes file
+    does not have (an annotation without a ``text`` is not checked).  A warning names the file,
+    its examples the note and the offset.  Nothing is changed or dropped: the official script
+    never reads the notes, and its counts stand.
+    """
     values = texts.values()
     out: list[_Tally] = []
     for file in files:
