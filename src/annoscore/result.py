@@ -27,10 +27,10 @@ bootstrap intervals and paired tests (:mod:`annoscore.significance`).  The JSON 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from annoscore.counts import Counts, Number
 from annoscore.errors import InputError
@@ -185,6 +185,78 @@ def merge_warnings(items: Iterable[ScoreWarning]) -> tuple[ScoreWarning, ...]:
     return tuple(merged.values())
 
 
+class Names(Sequence[str]):
+    """Document names held as one string, joined by newlines (no name holds one), made into
+    strings only when one is read: what a chunk of a cut run sends of its names (one string
+    to unpickle, not one object per document) and what the reduce joins (:meth:`joined`), so
+    that a cut run's parent makes no string per document unless it shows one.
+
+    >>> names = Names.of(("b", "a", ""))
+    >>> len(names), names[1], list(names), names == ("b", "a", ""), names[-2:]
+    (3, 'a', ['b', 'a', ''], True, ('a', ''))
+    >>> joined = Names.joined([names, Names.of(()), Names.of(["c"])])
+    >>> joined.text, len(joined), tuple(joined)
+    ('b\\na\\n\\nc', 4, ('b', 'a', '', 'c'))
+    >>> Names.of(["a\\nb"])  # a name holding a newline: kept as it is
+    ['a\\nb']
+    """
+
+    __slots__ = ("_items", "size", "text")
+
+    def __init__(self, text: str, size: int) -> None:
+        self.text, self.size = text, size
+        self._items: tuple[str, ...] | None = None
+
+    @classmethod
+    def of(cls, names: Sequence[str]) -> Sequence[str]:
+        """``names`` as :class:`Names`, or unchanged when a name holds a newline."""
+        if isinstance(names, Names):
+            return names
+        text = "\n".join(names)
+        if text.count("\n") != max(len(names) - 1, 0):
+            return names
+        return cls(text, len(names))
+
+    @classmethod
+    def joined(cls, parts: Sequence[Names]) -> Names:
+        """The names of ``parts`` one after the other (their strings joined, none made)."""
+        return cls("\n".join(p.text for p in parts if p.size), sum(p.size for p in parts))
+
+    def _all(self) -> tuple[str, ...]:
+        if self._items is None:
+            self._items = tuple(self.text.split("\n")) if self.size else ()
+        return self._items
+
+    def __len__(self) -> int:
+        return self.size
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
+    def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Names):
+            return self.size == other.size and self.text == other.text
+        if isinstance(other, tuple):
+            return self._all() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __repr__(self) -> str:
+        return f"Names({self._all()!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Names, (self.text, self.size))
+
+
 @dataclass(frozen=True, slots=True)
 class CountMatrix:
     """Documents x named additive statistics: ``values[d, k]`` is ``names[k]`` of ``documents[d]``.
@@ -194,7 +266,7 @@ class CountMatrix:
     float64, exact for whole numbers below 2^53.
     """
 
-    documents: tuple[str, ...]
+    documents: Sequence[str]
     names: tuple[str, ...]
     values: Array
     integer: tuple[bool, ...]

@@ -9,12 +9,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from annoscore.counts import Counts
 from annoscore.metrics.prf import prf_scores, ratio
-from annoscore.result import Details, Scores
+from annoscore.result import Details, Names, Scores
 
 if TYPE_CHECKING:
     from annoscore.metrics.ranked_codes import CodeRanking
@@ -48,9 +49,10 @@ def ranked_scores(counts: Counts) -> Scores:
 @dataclass(frozen=True, slots=True)
 class CodiespDetails(Details):
     """What the official CodiEsp layouts need beyond the counts: the gold documents, in gold
-    order (the F1 scripts' per-document tables list those only)."""
+    order (the F1 scripts' per-document tables list those only; after a cut run, the chunks'
+    joined as :class:`~annoscore.result.Names`, made into strings only when listed)."""
 
-    gold_documents: tuple[str, ...]
+    gold_documents: Sequence[str]
     outputs: tuple[Output, ...] = ()
     """The other ranked measures chosen (``--measure``), in trec_eval's order."""
     ranking: CodeRanking | WorstLists | None = field(default=None, compare=False, repr=False)
@@ -64,4 +66,5 @@ class CodiespDetails(Details):
         from annoscore.metrics.worst_lists import WorstLists
 
         kept = self.ranking if isinstance(self.ranking, WorstLists) else None
-        return (CodiespDetails, (self.gold_documents, self.outputs, kept))
+        # the names as one string (a chunk's: the parent joins them, making none)
+        return (CodiespDetails, (Names.of(self.gold_documents), self.outputs, kept))

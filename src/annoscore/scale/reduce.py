@@ -32,12 +32,16 @@ def _sent(result: Result, carry: bool = True, lists: bool = False) -> Result:
     ranked task's lists only for its worst queries, and only when ``lists`` (a report is
     written: :func:`annoscore.metrics.worst_lists.for_chunk`)."""
     from annoscore.metrics.worst_lists import for_chunk
+    from annoscore.result import Names
 
     kept = {k: v for k, v in result._cache.items() if k == "documents" and carry}
     view = result.view
     if "documents" not in kept and view.averages and not view.documents:
         kept[MACRO_PART] = _macro_part(result)  # the parent's macro_doc of them (_macro_doc)
-    return for_chunk(replace(result, warnings=(), _cache=kept), lists)
+    # the names as one string (:class:`Names`): the parent unpickles one object, not one a
+    # document, and makes the strings only if it shows them
+    matrix = replace(result.matrix, documents=Names.of(result.matrix.documents))
+    return for_chunk(replace(result, matrix=matrix, warnings=(), _cache=kept), lists)
 
 
 MACRO_PART = "macro_doc_part"
@@ -154,7 +158,7 @@ def stack(matrices: Sequence[CountMatrix]) -> CountMatrix:
     without a column reads 0 there, as :meth:`CountMatrix.of` reads a missing key)."""
     import numpy as np
 
-    from annoscore.result import CountMatrix
+    from annoscore.result import CountMatrix, Names
 
     column: dict[str, int] = {}
     whole: dict[str, bool] = {}
@@ -172,7 +176,12 @@ def stack(matrices: Sequence[CountMatrix]) -> CountMatrix:
         else:
             values[at : at + len(m.documents), where] = m.values
         at += len(m.documents)
-    documents = tuple(itertools.chain.from_iterable(m.documents for m in matrices))
+    documents: Sequence[str]
+    sent = [m.documents for m in matrices if isinstance(m.documents, Names)]
+    if len(sent) == len(matrices):  # the chunks' names (_sent): joined, no string made
+        documents = Names.joined(sent)
+    else:
+        documents = tuple(itertools.chain.from_iterable(m.documents for m in matrices))
     return CountMatrix(documents, tuple(column), values, tuple(whole[n] for n in column))
 
 

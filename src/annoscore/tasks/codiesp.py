@@ -67,7 +67,7 @@ from annoscore.metrics.ranked_codes import (
 )
 from annoscore.model import CodeReference
 from annoscore.options import TaskOptions, option
-from annoscore.result import CountMatrix, Result, ScoreWarning
+from annoscore.result import CountMatrix, Names, Result, ScoreWarning
 from annoscore.scale import chunked
 from annoscore.tasks.codiesp_warnings import (
     collapsed,
@@ -207,7 +207,11 @@ def _valid_codes(
 
 def _joined_details(chunks: Sequence[CodiespDetails], _order: Sequence[int]) -> CodiespDetails:
     """The details of a corpus cut into chunks of whole documents (:mod:`annoscore.scale`):
-    the chunks' gold documents one after the other (each chunk in gold order)."""
+    the chunks' gold documents one after the other (each chunk in gold order; joined as one
+    string when each chunk sent them so, :class:`~annoscore.result.Names`)."""
+    sent = [c.gold_documents for c in chunks if isinstance(c.gold_documents, Names)]
+    if len(sent) == len(chunks):
+        return CodiespDetails(Names.joined(sent))
     return CodiespDetails(tuple(itertools.chain.from_iterable(c.gold_documents for c in chunks)))
 
 
