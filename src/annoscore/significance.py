@@ -553,8 +553,10 @@ def paired_test(
       ``InputError``).
     - Only documents every result scored are compared, rows aligned by document id; a warning
       counts the others.
-    - ``test``: ``bootstrap`` (paired bootstrap, ``samples`` resamples, default 1000) or
-      ``randomization`` (approximate randomization, ``samples`` trials, default 10,000).
+    - ``test``: ``bootstrap`` (paired bootstrap, ``samples`` resamples, default 1000),
+      ``randomization`` (approximate randomization, ``samples`` trials, default 10,000) or
+      ``t-test`` (paired t-test on the per-document scores, its p-value exact); the interval of
+      the last two from ``interval_samples`` bootstrap resamples.
     - Per score key: the difference (system - baseline), its paired bootstrap percentile
       interval at ``confidence`` and the two-sided p-value ``(c + 1) / (N + 1)``.
     - ``progress(done, total)`` is told after every batch (resamples, then trials).
