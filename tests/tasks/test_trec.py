@@ -269,3 +269,55 @@ def test_trec_eval_master_outputs_of_the_shared_sample(output: str, flags: list[
     )
     assert outcome.exit_code == 0, outcome.output
     assert outcome.stdout == (folder / output).read_text()
+
+
+def _columns_of(qrels: Path, run: Path) -> list[bytes]:
+    """What ``_read_both`` reads of the two files, as bytes (every column of both)."""
+    from annoscore.tasks.trec import _read_both
+
+    out = []
+    for columns in _read_both(qrels, run):
+        out += [b"\n".join(columns.queries), *(a.tobytes() for a in columns.doc_words)]
+        out += [columns.query.tobytes(), columns.value.tobytes(), columns.line.tobytes()]
+    return out
+
+
+def _in_child(qrels: Path, run: Path, sender: Any) -> None:
+    from annoscore.tasks.trec import _in_worker
+
+    sender.send((_in_worker(), _columns_of(qrels, run)))
+
+
+def test_a_worker_reads_the_two_files_one_after_the_other_alike(tmp_path: Path) -> None:
+    """In a forked multiprocessing process (a worker of ``--jobs N``) the two files are read one
+    after the other, not in two threads, and give the same columns as in this process (where a
+    qrels file of 1 MiB or more is read in a thread beside the run)."""
+    import multiprocessing
+
+    from annoscore.tasks.trec import _PARALLEL_BYTES, _in_worker
+
+    rng = random.Random(31)
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    lines = [
+        f"q{n // 50} 0 d{rng.randrange(10**6)} {rng.choice((0, 1, 2))}\n" for n in range(70000)
+    ]
+    qrels.write_text("".join(dict.fromkeys(lines)))
+    assert qrels.stat().st_size >= _PARALLEL_BYTES
+    run.write_text(
+        "".join(f"q{n // 100} Q0 d{n} {n % 100} {rng.random():.3f} r\n" for n in range(20000))
+    )
+    assert not _in_worker()
+    expected = _columns_of(qrels, run)
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_in_child, args=(qrels, run, sender))
+    child.start()
+    try:
+        assert receiver.poll(120), "the forked process sent nothing"
+        in_worker, found = receiver.recv()
+    finally:
+        child.join(30)
+        if child.is_alive():
+            child.kill()
+    assert in_worker
+    assert found == expected

@@ -110,10 +110,12 @@ class Output:
     kind: str
     param: float = 0.0
 
-    def __reduce__(self) -> tuple[type[Output], tuple[str, str, str, float]]:
-        """Pickled as its fields, made again by the class (a chunk's result carries every
-        output of ``all_trec``; a slotted dataclass's own state costs ten times more)."""
-        return Output, (self.name, self.measure, self.kind, self.param)
+    def __reduce__(self) -> tuple[Any, tuple[str, str, str, float]]:
+        """Pickled as its fields, made again once per process (:func:`_output`: a chunk's
+        result carries every output of ``all_trec``; a slotted dataclass's own state costs ten
+        times more, and the chunks' outputs, the same objects, compare at once when the parent
+        joins them)."""
+        return _output, (self.name, self.measure, self.kind, self.param)
 
     @property
     def column(self) -> str:
@@ -128,6 +130,28 @@ class Output:
     def per_query(self) -> bool:
         """Whether ``trec_eval -q`` prints it for each query."""
         return self.kind not in ("runid", "num_q", "geo")
+
+
+_OUTPUTS: dict[tuple[str, str, str, type, str], Output] = {}
+
+
+def _output(name: str, measure: str, kind: str, param: float) -> Output:
+    """The :class:`Output` of these fields, one object for each in a process (an unpickled
+    chunk's; keyed by the parameter's type and exact text, so ``10`` and ``10.0``, ``0.0``
+    and ``-0.0`` stay apart; at most 4,096 kept).
+
+    >>> _output("P_10", "P", "mean", 10.0) is _output("P_10", "P", "mean", 10.0)
+    True
+    >>> _output("x", "x", "mean", -0.0) is _output("x", "x", "mean", 0.0)
+    False
+    """
+    key = (name, measure, kind, type(param), repr(param))
+    found = _OUTPUTS.get(key)
+    if found is None:
+        found = Output(name, measure, kind, param)
+        if len(_OUTPUTS) < 4096:
+            _OUTPUTS[key] = found
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -345,14 +345,25 @@ def _query_names(judged: Judged, qrels: TrecColumns, run: TrecColumns) -> list[s
 _PARALLEL_BYTES = 1 << 20
 
 
+def _in_worker() -> bool:
+    """Whether this process is a worker of ``--jobs N`` (:mod:`annoscore.scale`'s forked
+    pool): every core then scores a chunk already, so a second thread only takes turns with
+    the other workers (multiprocessing is imported in such a process, and only asked then)."""
+    import sys
+
+    multiprocessing = sys.modules.get("multiprocessing")
+    return multiprocessing is not None and multiprocessing.parent_process() is not None
+
+
 def _read_both(qrels_path: Path, run_path: Path) -> tuple[TrecColumns, TrecColumns]:
     """Both files, the run first (its errors come first); read at once in two threads (NumPy
-    releases the GIL) when the qrels file is large enough for that to pay."""
+    releases the GIL) when the qrels file is large enough for that to pay, and not in a worker
+    of ``--jobs N`` (:func:`_in_worker`)."""
     try:
         large = qrels_path.stat().st_size >= _PARALLEL_BYTES
     except OSError:  # the reader says what is wrong
         large = False
-    if not large or str(run_path) == "-":
+    if not large or str(run_path) == "-" or _in_worker():
         run = read_run(run_path)
         return read_qrels(qrels_path), run
     import contextvars
