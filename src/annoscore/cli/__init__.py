@@ -121,9 +121,9 @@ def main(argv: list[str] | None = None) -> None:
 
     Python's cyclic garbage collector is paused while the command starts (the imports, the
     command built from its module, the arguments read: the objects made then are no cyclic
-    garbage, and collecting them cost about 4% of a small command), and a scoring command
-    keeps it paused while it reads, scores and writes (:func:`collector_resumed`: the other
-    commands run with it); the process ends without a last collection.
+    garbage, and collecting them cost about 4% of a small command); the command itself runs
+    with it (:func:`collector_resumed`: memory stays bounded whatever the run makes), and the
+    process ends without a last collection.
 
     Standard output is flushed and checked before the exit (help, ``--version``): a write that
     fails is exit 2 "cannot write standard output: ..." (a full disk), a reader that closed the
@@ -176,11 +176,10 @@ def _collector_paused() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def collector_resumed(resume: bool = True) -> Iterator[None]:
+def collector_resumed() -> Iterator[None]:
     """Inside, the cyclic garbage collector runs again if :func:`main` paused it for the
-    start-up (``resume``: a command other than a scoring command, whose run may be long and
-    make cyclic garbage); paused again after."""
-    if not (resume and _paused_by_main) or gc.isenabled():
+    start-up (a command's run may be long and make cyclic garbage); paused again after."""
+    if not _paused_by_main or gc.isenabled():
         yield
         return
     gc.enable()

@@ -842,14 +842,13 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
     error on a named file (a path too long, a permission) and a number too large for the machine
     are the user's input too: exit 2.  A closed standard output (:class:`OutputClosed`) ends
     quietly; SIGINT, SIGTERM and SIGHUP end with 128 + the signal (:func:`signals_interrupt`).
-    While the command runs, :func:`working_indicator` shows that it is working.  A command
-    other than a scoring command (:func:`annoscore.cli.options.scoring_command`) runs with the
-    cyclic garbage collector that :func:`annoscore.cli.main` paused for the start-up.
+    While the command runs, :func:`working_indicator` shows that it is working.  The command
+    runs with the cyclic garbage collector that :func:`annoscore.cli.main` paused for the
+    start-up.
     """
 
     signature = all_url_arguments(command)
     lazy = getattr(command, "lazy_urls", ())
-    resume = not getattr(command, "scoring", False)  # the collector: see annoscore.cli.main
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -866,7 +865,7 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
                 signals_interrupt(),
                 working_indicator(command.__name__),
                 url_inputs(kwargs, lazy),
-                collector_resumed(resume),
+                collector_resumed(),
             ):
                 return command(*args, **kwargs)
         except (typer.Exit, typer.Abort, SystemExit):

@@ -323,8 +323,6 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
                 function(options=chosen, out=out, **values)
 
     # the arguments it reads itself (a URL cut by its task), not read whole first (guarded)
-    # run with the cyclic collector paused where the command line paused it (annoscore.cli.main)
-    command.scoring = True  # type: ignore[attr-defined]
     command.lazy_urls = frozenset(  # type: ignore[attr-defined]
         p.name for p in signature.parameters.values() if p.name not in ("options", "out")
     )
