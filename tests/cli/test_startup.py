@@ -38,8 +38,8 @@ def test_the_command_runs_openblas_with_one_thread_unless_told_otherwise() -> No
 def test_the_collector_is_paused_while_the_command_starts_and_runs_with_the_command() -> None:
     """The cyclic collector is paused for the imports and the start-up (the objects made then
     are no cyclic garbage) and runs while the command scores (memory stays bounded whatever
-    the run makes), paused again until ``main`` ends; the importer of ``annoscore.cli`` finds
-    it as it was."""
+    the run makes) over the run's objects only (the start-up's frozen), paused again until
+    ``main`` ends, everything thawed; the importer of ``annoscore.cli`` finds it as it was."""
     code = (
         "import gc, sys\n"
         "import annoscore.cli\n"
@@ -53,7 +53,7 @@ def test_the_collector_is_paused_while_the_command_starts_and_runs_with_the_comm
         "import annoscore.tasks.trec as trec\n"
         "scored = trec.score_trec\n"
         "def spy_score(*args, **kwargs):\n"
-        "    print('scoring', gc.isenabled(), file=sys.stderr)\n"
+        "    print('scoring', gc.isenabled(), gc.get_freeze_count() > 0, file=sys.stderr)\n"
         "    return scored(*args, **kwargs)\n"
         "trec.score_trec = spy_score\n"
         "from annoscore.samples import SAMPLES\n"
@@ -61,14 +61,14 @@ def test_the_collector_is_paused_while_the_command_starts_and_runs_with_the_comm
         "    annoscore.cli.main(['trec', str(SAMPLES / 'trec/qrels.txt'),\n"
         "                        str(SAMPLES / 'trec/run.txt'), '-f', 'json'])\n"
         "except SystemExit as done:\n"
-        "    print('exit', done.code, gc.isenabled(), file=sys.stderr)\n"
+        "    print('exit', done.code, gc.isenabled(), gc.get_freeze_count(), file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stderr.splitlines() == [
         "imported True",
         "starting False",
-        "scoring True",
-        "exit 0 True",
+        "scoring True True",
+        "exit 0 True 0",
     ]
 
 

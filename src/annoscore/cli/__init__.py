@@ -122,8 +122,8 @@ def main(argv: list[str] | None = None) -> None:
     Python's cyclic garbage collector is paused while the command starts (the imports, the
     command built from its module, the arguments read: the objects made then are no cyclic
     garbage, and collecting them cost about 4% of a small command); the command itself runs
-    with it (:func:`collector_resumed`: memory stays bounded whatever the run makes), and the
-    process ends without a last collection.
+    with it, over the objects it makes (:func:`collector_resumed`: memory stays bounded
+    whatever the run makes), and the process ends without a last collection.
 
     Standard output is flushed and checked before the exit (help, ``--version``): a write that
     fails is exit 2 "cannot write standard output: ..." (a full disk), a reader that closed the
@@ -178,15 +178,19 @@ def _collector_paused() -> Iterator[None]:
 @contextlib.contextmanager
 def collector_resumed() -> Iterator[None]:
     """Inside, the cyclic garbage collector runs again if :func:`main` paused it for the
-    start-up (a command's run may be long and make cyclic garbage); paused again after."""
+    start-up (a command's run may be long and make cyclic garbage), over the objects the run
+    makes only: the start-up's (modules, the command) are frozen (``gc.freeze``), so no
+    collection walks them again; paused and thawed after."""
     if not _paused_by_main or gc.isenabled():
         yield
         return
+    gc.freeze()
     gc.enable()
     try:
         yield
     finally:
         gc.disable()
+        gc.unfreeze()
 
 
 def _run(argv: list[str] | None) -> int | Any:
