@@ -222,6 +222,21 @@ class Names(Sequence[str]):
         """The names of ``parts`` one after the other (their strings joined, none made)."""
         return cls("\n".join(p.text for p in parts if p.size), sum(p.size for p in parts))
 
+    @classmethod
+    def chained(cls, parts: Sequence[Sequence[str]]) -> Sequence[str]:
+        """The names of ``parts`` one after the other: :meth:`joined` when every part is
+        :class:`Names` (the chunks of a cut run sent them so), else a tuple of them.
+
+        >>> Names.chained([Names.of(["a"]), Names.of(["b", "c"])])
+        Names(('a', 'b', 'c'))
+        >>> Names.chained([Names.of(["a"]), ("b",)])
+        ('a', 'b')
+        """
+        sent = [p for p in parts if isinstance(p, Names)]
+        if len(sent) == len(parts):
+            return cls.joined(sent)
+        return tuple(name for part in parts for name in part)
+
     def _all(self) -> tuple[str, ...]:
         if self._items is None:
             self._items = tuple(self.text.split("\n")) if self.size else ()

@@ -176,12 +176,7 @@ def stack(matrices: Sequence[CountMatrix]) -> CountMatrix:
         else:
             values[at : at + len(m.documents), where] = m.values
         at += len(m.documents)
-    documents: Sequence[str]
-    sent = [m.documents for m in matrices if isinstance(m.documents, Names)]
-    if len(sent) == len(matrices):  # the chunks' names (_sent): joined, no string made
-        documents = Names.joined(sent)
-    else:
-        documents = tuple(itertools.chain.from_iterable(m.documents for m in matrices))
+    documents = Names.chained([m.documents for m in matrices])  # the chunks' (_sent): joined
     return CountMatrix(documents, tuple(column), values, tuple(whole[n] for n in column))
 
 

@@ -34,7 +34,6 @@ on one index of documents and codes (:mod:`annoscore.align.codes`, X:
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,10 +208,7 @@ def _joined_details(chunks: Sequence[CodiespDetails], _order: Sequence[int]) -> 
     """The details of a corpus cut into chunks of whole documents (:mod:`annoscore.scale`):
     the chunks' gold documents one after the other (each chunk in gold order; joined as one
     string when each chunk sent them so, :class:`~annoscore.result.Names`)."""
-    sent = [c.gold_documents for c in chunks if isinstance(c.gold_documents, Names)]
-    if len(sent) == len(chunks):
-        return CodiespDetails(Names.joined(sent))
-    return CodiespDetails(tuple(itertools.chain.from_iterable(c.gold_documents for c in chunks)))
+    return CodiespDetails(Names.chained([c.gold_documents for c in chunks]))
 
 
 @chunked("codiesp-d", "lines", order="gold-first", details=_joined_details)
