@@ -1,6 +1,6 @@
 """The parent's searches of the tag file cutter (:mod:`annoscore.scale.cut_tags`), held to
 plain references on random bytes: the start of a line by its number and the number of a
-line by its start (:class:`annoscore.scale.cut_tags._Lines`: the newlines of blocks counted by
+line by its start (:class:`annoscore.scale.cut_lines._Lines`: the newlines of blocks counted by
 NumPy, blocks of 1 MB or, here, of a few bytes) against the line starts listed one by one, and
 the ``-DOCSTART-`` lines of a range
 (:func:`annoscore.scale.cut_tags.docstart_lines`: the word searched, its line's start checked)
@@ -16,8 +16,9 @@ import re
 
 import pytest
 
-from annoscore.scale import cut_tags
-from annoscore.scale.cut_tags import _Lines, docstart_lines
+from annoscore.scale import cut_lines
+from annoscore.scale.cut_lines import _Lines
+from annoscore.scale.cut_tags import docstart_lines
 
 MULTIPLIER = float(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1"))
 CASES = max(20, int(400 * MULTIPLIER))
@@ -45,7 +46,7 @@ def test_line_starts_by_number_and_numbers_by_start(monkeypatch: pytest.MonkeyPa
     for case in range(CASES):
         large = case % 8 == 0
         blocks = [4096, 1 << 20] if large else [1, 2, 3, 7, 64, 1 << 20]
-        monkeypatch.setattr(cut_tags, "_BLOCK", rng.choice(blocks))
+        monkeypatch.setattr(cut_lines, "_BLOCK", rng.choice(blocks))
         data = _bytes(rng, large)
         if not data:
             continue

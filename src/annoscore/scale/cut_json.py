@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from annoscore.scale.chunks import LineChunk
-from annoscore.scale.cut_lines import numbered, split_pair
+from annoscore.scale.cut_lines import _Lines, numbered, split_pair
 
 # --- single files of JSON arrays -------------------------------------------------------------
 
@@ -195,61 +195,6 @@ def _json_id(data: Any, start: int) -> tuple[str | None, bool] | None:
     except ValueError:  # not JSON (a "meta" that is not an object names no id: explicit_id)
         return None
     return found, found is not None
-
-
-class _Lines:
-    """Line numbers of a file asked in increasing order (each answer counts on from the last
-    one, so all of them cost one pass over the bytes)."""
-
-    def __init__(self, data: Any) -> None:
-        self.data = data
-        self.at = 0  # an offset at a line's start
-        self.line = 1  # the number of that line
-
-    def number(self, offset: int) -> int:
-        """The number of the line starting at ``offset``."""
-        if offset < self.at:
-            self.at, self.line = 0, 1
-        self.line += _count_newlines(self.data, self.at, offset)
-        self.at = offset
-        return self.line
-
-    def start(self, line: int) -> int:
-        """The offset of the start of line ``line`` (-1: the file has fewer lines): whole
-        blocks whose newlines all come before it counted, then one line at a time (a find per
-        line from the start was 2.6 s of the parent's 3 s for conlleval's 63 MB file).
-
-        >>> lines = _Lines(b"a\\nbb\\n\\nc" * 30000)
-        >>> [lines.start(n) for n in (1, 2, 4, 89999, 90000, 90001, 90002)]
-        [0, 2, 6, 209995, 209998, 209999, -1]
-        """
-        if line < self.line:
-            self.at, self.line = 0, 1
-        data = self.data
-        block = 1 << 16
-        while self.line < line:
-            end = min(len(data), self.at + block)
-            count = bytes(data[self.at : end]).count(b"\n")
-            last = int(data.rfind(b"\n", self.at, end))
-            if not count or count >= line - self.line or last + 1 >= len(data):
-                break  # the line starts in this block (or is none: the end)
-            self.at, self.line = last + 1, self.line + count
-        while self.line < line:
-            newline = int(data.find(b"\n", self.at))
-            if newline < 0 or newline + 1 >= len(data):
-                return -1
-            self.at, self.line = newline + 1, self.line + 1
-        return self.at
-
-
-def _count_newlines(data: Any, start: int, stop: int) -> int:
-    count = 0
-    block = 1 << 24
-    while start < stop:
-        end = min(stop, start + block)
-        count += bytes(data[start:end]).count(b"\n")
-        start = end
-    return count
 
 
 def split_json_lines(gold: Path, system: Path, parts: int) -> list[LineChunk] | None:

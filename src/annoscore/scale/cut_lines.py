@@ -284,6 +284,73 @@ def split_lines(
         return _between(*urls, [(0, 0), *cuts], [*cuts, (size, len(system_data))])
 
 
+_BLOCK = 1 << 20
+"""The bytes whose newlines :class:`_Lines` counts at a time (one NumPy comparison)."""
+
+
+class _Lines:
+    """Line numbers and line starts of a file, asked in increasing order (each answer counts on
+    from the last one, so all of them cost one pass over the bytes), its newlines counted by
+    NumPy a block at a time (``bytes.count`` of a newline: 0.06 s of the parent's time per
+    44 MB file, before any worker starts; NumPy 0.006 s).
+
+    >>> lines = _Lines(b"a\\nbb\\n\\nc" * 300000)
+    >>> [lines.start(n) for n in (1, 2, 4, 899999, 900000, 900001, 900002)]
+    [0, 2, 6, 2099995, 2099998, 2099999, -1]
+    >>> [lines.number(n) for n in (0, 2, 5, 6, 2099999)]
+    [1, 2, 3, 4, 900001]
+    """
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        self.at = 0  # an offset at a line's start
+        self.line = 1  # the number of that line
+
+    def _newlines(self, start: int, stop: int) -> Any:
+        """The newlines of ``data[start:stop]`` as a NumPy array of booleans (a view made and
+        dropped here: a mapped file with a view alive cannot be closed)."""
+        import numpy as np
+
+        return np.frombuffer(self.data, np.uint8, stop - start, start) == 10
+
+    def number(self, offset: int) -> int:
+        """The number of the line starting at ``offset``."""
+        import numpy as np
+
+        if offset < self.at:
+            self.at, self.line = 0, 1
+        while self.at < offset:
+            end = min(offset, self.at + _BLOCK)
+            self.line += int(np.count_nonzero(self._newlines(self.at, end)))
+            self.at = end
+        return self.line
+
+    def start(self, line: int) -> int:
+        """The offset of the start of line ``line`` (-1: the file has fewer lines, or the line
+        would begin at the end)."""
+        import numpy as np
+
+        if line < self.line:
+            self.at, self.line = 0, 1
+        size = len(self.data)
+        scan, counted = self.at, 0  # the newlines from self.at up to scan
+        while self.line + counted < line:
+            end = min(size, scan + _BLOCK)
+            if scan >= end:
+                return -1
+            newlines = self._newlines(scan, end)
+            count = int(np.count_nonzero(newlines))
+            if counted + count >= line - self.line:  # the line starts in this block
+                nth = line - self.line - counted - 1
+                first = scan + int(np.flatnonzero(newlines)[nth]) + 1
+                if first >= size:
+                    return -1
+                self.at, self.line = first, line
+                break
+            scan, counted = end, counted + count
+        return self.at
+
+
 @contextlib.contextmanager
 def _mapped(gold: Path, system: Path) -> Iterator[tuple[Any, Any]]:
     """The bytes of two files, mapped (read only as the cutters search them)."""
