@@ -23,8 +23,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from annoscore.align import codes as align_codes
 from annoscore.align.codes import align_ranked
-from annoscore.formats.codiesp import recode
+from annoscore.formats.codiesp import CodeSeed, code_seed, recode
 from annoscore.model import CodeRows
 
 SCALE = float(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1"))
@@ -137,3 +138,70 @@ def test_align_ranked_equals_the_reference(batch: int) -> None:
         assert data.documents == documents, case
         where = [documents.index(d) for d in pred.documents]
         assert data.pred_global.tolist() == where, case
+
+
+def seeded_rows(rows: CodeRows, seed: CodeSeed) -> CodeRows:
+    """``rows`` as the scan reads them from ``seed``: the seed's codes first (a code written
+    as one of them takes its id), then the others in order of first appearance."""
+    others = [c for c in rows.codes if c not in seed.index]
+    at = {c: len(seed.names) + k for k, c in enumerate(others)}
+    remap = [seed.index[c] if c in seed.index else at[c] for c in rows.codes]
+    code = np.array(remap, dtype=np.int32)[rows.code]
+    return CodeRows(rows.path, rows.documents, [*seed.names, *others], rows.doc, code, None)
+
+
+def row_codes(rows: CodeRows, names: list[str]) -> list[str | None]:
+    return [names[i] if i >= 0 else None for i in rows.code.tolist()]
+
+
+@pytest.mark.parametrize("batch", range(max(1, CASES // BATCH)))
+def test_seeded_align_ranked_equals_the_plain_one(batch: int) -> None:
+    """Rows read from the seed of the valid codes (:class:`CodeSeed`: their codes after the
+    seed's) give, code by code, what the plain alignment gives (other code ids: the same
+    codes, counts and examples)."""
+    for k in range(BATCH):
+        case_seed = 20_000 * batch + k
+        rng = random.Random(case_seed)
+        pool = random_codes(rng, rng.randint(2, 10))
+        gold = random_rows(rng, rng.sample(pool, rng.randint(1, len(pool))))
+        pred = random_rows(rng, rng.sample(pool, rng.randint(1, len(pool))))
+        lowercase = rng.random() < 0.7
+        valid = frozenset(c.lower() for c in rng.sample(pool, rng.randint(1, len(pool))))
+        valid |= frozenset(c.lower() for c in random_codes(rng, rng.randint(0, 4)))  # no row's
+        seed = code_seed(valid)
+        assert seed is not None
+        plain = align_ranked(gold, pred, valid, lowercase=lowercase)
+        # each side read from the seed, or one of them by the parser (the plain path's turn)
+        sides = rng.choice([(True, True), (True, True), (True, False), (False, True)])
+        read = (
+            seeded_rows(gold, seed) if sides[0] else gold,
+            seeded_rows(pred, seed) if sides[1] else pred,
+        )
+        fast = align_ranked(*read, valid, lowercase=lowercase, seed=seed)
+        case = f"seed {case_seed}"
+        ran = align_codes._seeded(*read, valid, lowercase, seed) is not None
+        assert ran or not all(sides), case
+        for a, b in ((plain.data, fast.data), (plain.numeric, fast.numeric)):
+            assert (a is None) == (b is None), case
+            if a is None or b is None:
+                continue
+            for side_a, side_b in ((a.gold, b.gold), (a.pred, b.pred)):
+                codes_a = row_codes(side_a, plain.vocabulary)
+                assert codes_a == row_codes(side_b, fast.vocabulary), case
+                assert (side_a.unknown, side_a.unknown_distinct, side_a.unknown_examples) == (
+                    side_b.unknown,
+                    side_b.unknown_distinct,
+                    side_b.unknown_examples,
+                ), case
+                assert side_a.uppercase == side_b.uppercase, case
+                assert side_a.documents == side_b.documents, case
+                assert side_a.doc.tolist() == side_b.doc.tolist(), case
+            valid_a = dict(zip(plain.vocabulary, a.code_valid.tolist(), strict=True))
+            valid_b = dict(zip(fast.vocabulary, b.code_valid.tolist(), strict=True))
+            assert valid_a == valid_b, case
+            assert a.documents == b.documents and a.pred_global.tolist() == b.pred_global.tolist()
+            assert (a.invalid_gold_rows, a.invalid_pred_rows, a.invalid_pred_examples) == (
+                b.invalid_gold_rows,
+                b.invalid_pred_rows,
+                b.invalid_pred_examples,
+            ), case

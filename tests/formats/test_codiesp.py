@@ -147,6 +147,47 @@ def test_scan_equals_parser(tmp_path: Path, pairs: list[tuple[str, str]], lowerc
     ]
 
 
+@pytest.mark.parametrize("case", range(40))
+def test_seeded_scan_reads_the_same_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: int
+) -> None:
+    """Read from the seed of a valid list (:class:`~annoscore.formats.codiesp.CodeSeed`), a
+    file gives the same (document, code) rows as read plainly, the seed's codes first (a code
+    written as one of them takes its id: the same 64-bit word), then the file's others in
+    order of first appearance: codes in both cases, valid or not, of 1 to 9 bytes (9: the
+    parser, unseeded), buffers of a few lines (the table grows past the seed's words)."""
+    import random
+
+    rng = random.Random(case)
+    letters = "aAbB019.-"
+    pool = list(
+        dict.fromkeys(
+            "".join(rng.choice(letters) for _ in range(rng.choice((1, 2, 3, 8, 8, 9))))
+            for _ in range(rng.randint(2, 600))
+        )
+    )
+    if rng.random() < 0.8:  # mostly plain codes (a 9-byte one: the parser reads the file)
+        pool = [c for c in pool if len(c) <= 8] or ["a"]
+    # few valid codes and many others: the table grows (1,024 slots, a quarter full)
+    some = rng.randint(1, len(pool) if rng.random() < 0.5 else min(5, len(pool)))
+    valid = frozenset(c.lower() for c in rng.sample(pool, some))
+    valid |= frozenset(f"z{k}" for k in range(rng.randint(0, 50)))  # no row's
+    seed = codiesp.code_seed(valid)
+    assert seed is not None
+    lines = [f"D{rng.randrange(30)}\t{rng.choice(pool)}\n" for _ in range(rng.randint(1, 900))]
+    path = write(tmp_path, "p.tsv", "".join(lines))
+    if rng.random() < 0.5:
+        monkeypatch.setattr(codiesp, "_CHUNK", rng.choice((64, 256, 4096)))
+    plain = codiesp.read_code_file(path, "p", lowercase=False).rows
+    seeded = codiesp.read_code_file(path, "p", lowercase=False, seed=seed).rows
+    assert decoded(seeded) == decoded(plain)
+    assert seeded.documents == plain.documents and seeded.lines is None
+    if seeded.codes[: len(seed.names)] == seed.names:
+        assert seeded.codes[len(seed.names) :] == [c for c in plain.codes if c not in valid]
+    else:  # the parser read it
+        assert seeded.codes == plain.codes and any(len(c) > 8 for c in plain.codes)
+
+
 def test_positions() -> None:
     assert parse_position("385 397;405 411", Path("g"), 1) == (385, 411)
     assert parse_position("10 20", Path("g"), 1) == (10, 20)

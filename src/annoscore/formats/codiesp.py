@@ -21,10 +21,13 @@ Positions are ASCII digits.
 D/P files can be large, so :func:`read_code_file` returns columns (NumPy arrays of document and
 code indexes), read once: :func:`_scan_code_rows` (plain files) or :func:`_parse_code_rows` (the
 checked parser), codes as written; :func:`recode` lower-cases and indexes the distinct codes.
+The scan may start from the valid codes (:class:`CodeSeed`, made once per process), so that a
+file's (or a chunk's) work is per code outside the valid list, not per valid code it uses.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import os
@@ -247,6 +250,7 @@ def read_code_file(
     lowercase: bool = True,
     vocabulary: Sequence[str] | None = None,
     allow_empty: bool = False,
+    seed: CodeSeed | None = None,
 ) -> CodeFile:
     """Read a 2-column ``clinical_case<TAB>code`` file (CodiEsp D or P, gold or predictions).
 
@@ -256,10 +260,13 @@ def read_code_file(
     ``lowercase=False`` and no vocabulary, the rows hold the codes as written, and
     :func:`recode` gives any other view of them without reading again).  A missing file, a line
     without exactly 2 columns and an empty field are :class:`InputError`; so is a file with no
-    line unless ``allow_empty`` (then it has no rows).
+    line unless ``allow_empty`` (then it has no rows).  With ``seed`` (read as written, no
+    vocabulary), a plain file's rows may start from its codes (:class:`CodeSeed`: the same
+    rows on ids that put the seed's codes first; the checked parser does not use it).
     """
+    seeded = seed if not lowercase and vocabulary is None else None
     with _opened(path) as handle:
-        rows = _scan_code_rows(handle, path)
+        rows = _scan_code_rows(handle, path, seeded)
         if rows is not None:
             read = CodeFile(rows)
         else:
@@ -546,20 +553,40 @@ parser (``_need``), so the scan declines."""
 class _WordTable:
     """An exact map from non-zero 64-bit words to ids, growing as words arrive: open
     addressing with linear probing; the hash only chooses where to look, a word is found only
-    where the stored word equals it."""
+    where the stored word equals it.  A table may start from a seed's words (:class:`CodeSeed`,
+    ids below ``base``, given); the words inserted after take the ids from ``base`` on."""
 
     _MULTIPLIER = 0x9E3779B97F4A7C15
 
-    def __init__(self) -> None:
+    def __init__(
+        self, seed_words: WordArray | None = None, seed_ids: Int32Array | None = None, base: int = 0
+    ) -> None:
         import numpy as np
 
-        self.count = 0
-        self._allocate(1 << 10)
+        self.base = self.count = base
+        self._seed_words = np.zeros(0, np.uint64) if seed_words is None else seed_words
+        self._seed_ids = np.zeros(0, np.int32) if seed_ids is None else seed_ids
         self._parts: list[WordArray] = [np.zeros(0, dtype=np.uint64)]
+        size = 1 << 10
+        while 4 * max(self.count, 1) > size:
+            size *= 2
+        self._allocate(size)
+        if len(self._seed_words):
+            self._place(self._seed_words, self._seed_ids)
+
+    def copy(self) -> _WordTable:
+        """A table with the same words, to insert others into (this one unchanged)."""
+        table = object.__new__(_WordTable)
+        table.base, table.count = self.base, self.count
+        table._seed_words, table._seed_ids = self._seed_words, self._seed_ids
+        table._parts = list(self._parts)
+        table.size, table.shift = self.size, self.shift
+        table.key, table.id = self.key.copy(), self.id.copy()
+        return table
 
     @property
     def words(self) -> WordArray:
-        """Every word inserted, by id."""
+        """Every word inserted (not the seed's), by id (from ``base``)."""
         import numpy as np
 
         if len(self._parts) > 1:
@@ -610,7 +637,9 @@ class _WordTable:
             while 4 * self.count > size:
                 size *= 2
             self._allocate(size)
-            self._place(self.words, np.arange(self.count, dtype=np.int32))
+            if len(self._seed_words):
+                self._place(self._seed_words, self._seed_ids)
+            self._place(self.words, np.arange(self.base, self.count, dtype=np.int32))
         else:
             first = self.count - len(words)
             self._place(words, np.arange(first, self.count, dtype=np.int32))
@@ -647,12 +676,51 @@ def _words_text(words: WordArray) -> list[str]:
     return list(words.astype("<u8", copy=False).view("S8").astype("U8").tolist())
 
 
-class _CodeScan:
-    """Accumulates the columns of a file scanned chunk by chunk."""
+@dataclass(frozen=True, slots=True, eq=False)
+class CodeSeed:
+    """The valid codes of a run where a D/P file's reading starts (:func:`read_code_file`'s
+    ``seed``, :func:`code_seed`): ``names`` the codes sorted, ``index`` each one's place, and a
+    word table of those that fit in a 64-bit word (1 to 8 ASCII bytes, none NUL), so that
+    the scan finds a valid code as written without adding it to a table of its own.  Rows
+    read from a seed have ``names`` as their first codes (each code's id: its place), then
+    the file's other codes in order of first appearance."""
 
-    def __init__(self) -> None:
+    valid: frozenset[str]
+    names: list[str]
+    index: dict[str, int]
+    table: _WordTable
+
+
+def code_seed(valid: frozenset[str]) -> CodeSeed | None:
+    """The :class:`CodeSeed` of ``valid``, made once per list of codes in a process (each
+    chunk of a cut run has the same list: found again by identity); ``None`` when a code is
+    not its own lower-case (the readers lower-case the valid codes: a seed's codes must stay
+    valid once lower-cased)."""
+    return _code_seed(valid)
+
+
+@functools.lru_cache(maxsize=4)
+def _code_seed(valid: frozenset[str]) -> CodeSeed | None:
+    import numpy as np
+
+    names = sorted(valid)
+    if any(c != c.lower() for c in names):
+        return None
+    fit = [i for i, c in enumerate(names) if 0 < len(c) <= 8 and c.isascii() and "\0" not in c]
+    words = np.array([names[i].encode("ascii") for i in fit], dtype="S8").view("<u8")
+    table = _WordTable(words.astype(np.uint64), np.array(fit, dtype=np.int32), len(names))
+    index = dict(zip(names, range(len(names)), strict=True))
+    return CodeSeed(valid, names, index, table)
+
+
+class _CodeScan:
+    """Accumulates the columns of a file scanned chunk by chunk (from ``seed``'s codes, when
+    given)."""
+
+    def __init__(self, seed: CodeSeed | None = None) -> None:
         self.doc_index: dict[str, int] = {}
-        self.table = _WordTable()
+        self.seed = seed
+        self.table = _WordTable() if seed is None else seed.table.copy()
         self.doc_parts: list[Int32Array] = []
         self.code_parts: list[Int32Array] = []
 
@@ -754,21 +822,25 @@ class _CodeScan:
     def rows(self, path: Path) -> CodeRows:
         import numpy as np
 
+        codes = _words_text(self.table.words)
         return CodeRows(
             path=path,
             documents=list(self.doc_index),
-            codes=_words_text(self.table.words),
+            codes=codes if self.seed is None else [*self.seed.names, *codes],
             doc=np.concatenate(self.doc_parts),
             code=np.concatenate(self.code_parts),
             lines=None,
         )
 
 
-def _scan_code_rows(handle: io.BufferedIOBase, path: Path) -> CodeRows | None:
+def _scan_code_rows(
+    handle: io.BufferedIOBase, path: Path, seed: CodeSeed | None = None
+) -> CodeRows | None:
     """The rows of a plain D/P file (ASCII, one tab per line, codes of at most 8 bytes, no
     blank line, quote, ``\\r``, NUL or field beginning with a space), read in chunks from
-    ``handle``; ``None`` when the file is not plain (the parser reads it, and names the line)."""
-    scan = _CodeScan()
+    ``handle``; ``None`` when the file is not plain (the parser reads it, and names the line);
+    from ``seed``'s codes when given (:class:`CodeSeed`)."""
+    scan = _CodeScan(seed)
     buffer = bytearray(_CHUNK + 16)
     view = memoryview(buffer)
     carry = 0

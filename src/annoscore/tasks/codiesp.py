@@ -46,6 +46,7 @@ from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.codiesp import (
     code_rows_of,
+    code_seed,
     read_code_file,
     read_gold_reference_file,
     read_predicted_reference_file,
@@ -296,13 +297,18 @@ def count_codiesp_p(
 
 
 def _score_ranked(task: str, gold: Path, pred: Path, options: RankedOptions) -> Result:
-    """D or P from files: each read once, codes as written."""
+    """D or P from files: each read once, codes as written, from the seed of the valid codes
+    (:class:`~annoscore.formats.codiesp.CodeSeed`: made once per process, so that a chunk's
+    work is per code outside the valid list, not per valid code it uses)."""
 
     def read() -> tuple[RankedInput, list[ScoreWarning | str]]:
         valid, warnings = _valid_codes(None, task, (options.codes, "codes"))
-        gold_file = read_code_file(gold, "gold", lowercase=False)
-        pred_file = read_code_file(pred, "predictions", lowercase=False, allow_empty=True)
-        both = RankedInput(gold_file.rows, pred_file.rows, valid)
+        seed = code_seed(valid)
+        gold_file = read_code_file(gold, "gold", lowercase=False, seed=seed)
+        pred_file = read_code_file(
+            pred, "predictions", lowercase=False, allow_empty=True, seed=seed
+        )
+        both = RankedInput(gold_file.rows, pred_file.rows, valid, seed)
         return both, [*warnings, *gold_file.warnings, *pred_file.warnings]
 
     return _count_ranked(task, read, options)
