@@ -517,10 +517,6 @@ def _t_test_p_values(
     return out
 
 
-def _difference(a: float | None, b: float | None) -> float | None:
-    return None if a is None or b is None else b - a
-
-
 def paired_test(
     baseline: Result,
     systems: Mapping[str, Result],
@@ -611,7 +607,8 @@ def paired_test(
         interval: dict[str, Interval | None] = {}
         p_value: dict[str, float | None] = {}
         for j, key in enumerate(keys):
-            d = _difference(observed[0][key], observed[i][key])
+            base, value = observed[0][key], observed[i][key]
+            d = None if base is None or value is None else value - base
             difference[key] = d
             draws = differences[:, i - 1, j]
             missing = int(np.count_nonzero(np.isnan(draws)))

@@ -333,15 +333,11 @@ def _document_key(data: bytes, at: int) -> str | None:
     return match.group(2).decode() if match.group(1) else None
 
 
-def _absent(count: int) -> Any:
-    import numpy as np
-
-    return np.full(count, ABSENT, dtype=np.int64)
-
-
 def _refs(count: int, **given: Any) -> Refs:
     """References with the given columns, every other one absent."""
-    return Refs(*(given.get(name, _absent(count)) for name in Refs._fields))
+    import numpy as np
+
+    return Refs(*(given.get(name, np.full(count, ABSENT, dtype=np.int64)) for name in Refs._fields))
 
 
 def scan_are(path: Path, data: bytes) -> AreFile | None:

@@ -16,6 +16,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from annoscore.metrics.worst_lists import document_key
 from annoscore.report.generic import json_safe
 from annoscore.report.html_coref import CorefSides
 from annoscore.report.html_page import (
@@ -244,14 +245,6 @@ def _histogram(values: Sequence[float], key: str) -> str:
     )
 
 
-def _document_key(result: Result) -> str | None:
-    """The per-document score the report ranks documents by (the headline where documents
-    have it)."""
-    from annoscore.metrics.worst_lists import document_key
-
-    return document_key(result)
-
-
 def _distribution(result: Result, key: str) -> str:
     values = [v for unit in result.documents.values() if (v := unit.scores.get(key)) is not None]
     left = len(result.documents) - len(values)
@@ -358,7 +351,7 @@ def render_html(
                 "Click a column to sort.",
             )
         )
-    key = _document_key(result)
+    key = document_key(result)
     if key is not None:
         nav.append(("distribution", "Distribution"))
         body.append(_card("distribution", f"Per-document {key}", _distribution(result, key)))
@@ -587,7 +580,7 @@ def render_comparison_html(
             from annoscore.report import html_trec
 
             worst = html_trec.section(
-                shown[n].details, shown[n].documents, _document_key(shown[n]), f"-{i}"
+                shown[n].details, shown[n].documents, document_key(shown[n]), f"-{i}"
             )
             if worst is not None:
                 (card_anchor, label, card_title, card), found = worst

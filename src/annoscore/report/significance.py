@@ -52,10 +52,6 @@ def format_interval(
     return f"[{low:{sign}.{digits}f}, {high:{sign}.{digits}f}]"
 
 
-def _signed(value: float | None) -> str:
-    return "-" if value is None else f"{value:+.4f}"
-
-
 def _p(value: float | None) -> str:
     if value is None:
         return "-"
@@ -94,7 +90,7 @@ def _rows(comparison: Comparison, key: str) -> list[list[str]]:
             [
                 name,
                 fmt_score(row.scores.get(key)),
-                _signed(row.difference.get(key)),
+                "-" if (d := row.difference.get(key)) is None else f"{d:+.4f}",
                 format_interval(row.interval.get(key), signed=True),
                 _p(row.p_value.get(key)),
             ]
