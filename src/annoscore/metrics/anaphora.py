@@ -258,7 +258,9 @@ def muc_counts(chains: IdChains, documents: int) -> dict[str, Any]:
     return _muc(gold, system, common - shared, documents)
 
 
-def _muc(gold: ChainColumns, system: ChainColumns, numerator: Any, documents: int) -> Any:
+def _muc(
+    gold: ChainColumns, system: ChainColumns, numerator: Any, documents: int
+) -> dict[str, Any]:
     """MUC's four counts: the numerator both ratios share, the gold's and the system's links."""
     return {
         "recall_num": numerator,
