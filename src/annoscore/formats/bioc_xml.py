@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from annoscore.errors import InputError
+from annoscore.formats.files import is_xml_character
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
@@ -92,12 +93,7 @@ def _reference(found: re.Match[str]) -> str:
 def _character(decimal: str, hexadecimal: str) -> str:
     """The character of a reference (its number in decimal or hexadecimal), if XML allows it."""
     code = int(decimal) if decimal else int(hexadecimal, 16)
-    if not (
-        code in (0x9, 0xA, 0xD)
-        or 0x20 <= code <= 0xD7FF
-        or 0xE000 <= code <= 0xFFFD
-        or 0x10000 <= code <= 0x10FFFF
-    ):
+    if not is_xml_character(code):
         raise _Decline
     return chr(code)
 
