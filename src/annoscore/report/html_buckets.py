@@ -174,13 +174,8 @@ def _text_features(
         )
         place = {int(r): i for i, r in enumerate(rows[k].tolist())} if odd else {}
         for r in sorted(odd):
-            d = int(side.doc[r])
-            k_in = r - int(at[d])
-            text = _surface(
-                files[k][d], texts[d], k_in, int(side.start[r]), int(side.end[r]),
-                side.fragments.get(r),
-            )  # fmt: skip
-            document = texts[d]
+            text = _surface(files[k], texts, side, at, r)
+            document = texts[int(side.doc[r])]
             if document is None:
                 tokens[k][r] = len(text.split())
             else:  # the tokens each fragment touches (a cut one is a piece of the slice)
