@@ -303,17 +303,15 @@ def render_html(
     nav = [("summary", "Summary"), ("scores", "Scores")]
     body = [_card("summary", "Summary", summary)]
     interval_note = ""
-    if "intervals" in data:
+    scores = _scores_table(data)
+    bootstrap = None
+    if "intervals" in data:  # the macro averages' and the buckets' intervals as the scores'
         settings = dict(result.signature.settings)
         interval_note = (
             f"Intervals: {float(settings.get('confidence', '0.95')):.0%} percentile bootstrap, "
             f"{settings.get('bootstrap', '?')} resamples of the documents, seed "
             f"{settings.get('seed', '?')}."
         )
-    scores = _scores_table(data)
-    bootstrap = None
-    if "intervals" in data:  # the macro averages' and the buckets' intervals as the scores'
-        settings = dict(result.signature.settings)
         seed = settings.get("seed", "none")
         bootstrap = (
             int(settings.get("bootstrap", "1000")),
@@ -359,6 +357,13 @@ def render_html(
         body.append(_card("documents", "Per document", _documents_section(key)))
     data_elements = embedded_json(data) + macro_element
     css = js = ""
+
+    def before_distribution(cards: Sequence[tuple[str, str, str, str]]) -> None:
+        """Insert ``(anchor, label, title, part)`` cards before the distribution (or last)."""
+        at = next((i for i, (a, _) in enumerate(nav) if a == "distribution"), len(nav))
+        nav[at:at] = [(anchor, label) for anchor, label, _, _ in cards]
+        body[at:at] = [_card(anchor, title, part) for anchor, _, title, part in cards]
+
     if spans is not None:
         from annoscore.report import html_page, html_spans
 
@@ -370,9 +375,7 @@ def render_html(
         cards, errors = html_spans.sections(
             spans, text=text, max_bytes=max_bytes, bootstrap=bootstrap
         )
-        at = next((i for i, (a, _) in enumerate(nav) if a == "distribution"), len(nav))
-        nav[at:at] = [(anchor, label) for anchor, label, _, _ in cards]
-        body[at:at] = [_card(anchor, title, part) for anchor, _, title, part in cards]
+        before_distribution(cards)
         data_elements += errors
         css, js = html_spans.CSS, html_spans.JS
     if coref is None and result.details is not None:
@@ -383,9 +386,7 @@ def render_html(
         from annoscore.report import html_coref
 
         cards, element = html_coref.sections(coref)
-        at = next((i for i, (a, _) in enumerate(nav) if a == "distribution"), len(nav))
-        nav[at:at] = [(anchor, label) for anchor, label, _, _ in cards]
-        body[at:at] = [_card(anchor, title, part) for anchor, _, title, part in cards]
+        before_distribution(cards)
         data_elements += element
         css, js = css + html_coref.CSS, js + html_coref.JS
     if result.details is not None:
@@ -403,11 +404,8 @@ def render_html(
 
         found = html_muc.section(result.details)
         if found is not None:
-            (anchor, label, card_title, part), element = found
-            at = next((i for i, (a, _) in enumerate(nav) if a == "distribution"), len(nav))
-            nav.insert(at, (anchor, label))
-            body.insert(at, _card(anchor, card_title, part))
-            data_elements += element
+            before_distribution([found[0]])
+            data_elements += found[1]
             css, js = css + html_muc.CSS, js + html_muc.JS
     title = f"annoscore report: {result.task}"
     return page(
