@@ -200,20 +200,8 @@ def resampled_scores(
     undefined.  Per-type columns are left out before resampling.  With no documents every
     resample is empty (all its sums are 0).
     """
-    import numpy as np
-
     _check_settings(samples, None, seed)
-    plain = _plain(matrix)
-    n = len(plain.documents)
-    rng = np.random.default_rng(seed)
-    parts = []
-    for batch in _batches(samples, n, 32, progress):
-        if n == 0:
-            sums = np.zeros((batch, len(plain.names)))
-        else:
-            sums = _resample_weights(rng, batch, n) @ plain.values
-        parts.append(_score_sums(sums, plain, scorer, keys))
-    out: Array = np.concatenate(parts) if parts else np.zeros((0, len(keys)))
+    out: Array = _bootstrap_scores([_plain(matrix)], scorer, keys, samples, seed, progress)[:, 0]
     return out
 
 
@@ -257,8 +245,9 @@ def bootstrap_intervals(
     return {key: _quantiles(scores[:, j], confidence) for j, key in enumerate(keys)}
 
 
-def _settings_text(value: float) -> str:
-    return f"{value:g}"
+def _confidence_and_seed(confidence: float, seed: int | None) -> tuple[tuple[str, str], ...]:
+    """The signature settings both :func:`with_intervals` and :func:`paired_test` end with."""
+    return ("confidence", f"{confidence:g}"), ("seed", "none" if seed is None else str(seed))
 
 
 def with_intervals(
@@ -283,11 +272,7 @@ def with_intervals(
         result, samples=samples, confidence=confidence, seed=seed, progress=progress
     )
     kept = tuple((k, v) for k, v in result.signature.settings if k not in RESAMPLING_SETTINGS)
-    added = (
-        ("bootstrap", str(samples)),
-        ("confidence", _settings_text(confidence)),
-        ("seed", "none" if seed is None else str(seed)),
-    )
+    added = (("bootstrap", str(samples)), *_confidence_and_seed(confidence, seed))
     signature = Signature(result.signature.task, kept + added)
     return replace(result, signature=signature, intervals=intervals, _cache={})
 
@@ -434,7 +419,8 @@ def _bootstrap_scores(
     progress: Progress | None = None,
 ) -> Array:
     """``out[s, i, j]``: key ``j`` of system ``i`` on paired bootstrap resample ``s`` (the same
-    documents drawn for every system; one product per batch for all of them)."""
+    documents drawn for every system; one product per batch for all of them).  With no documents
+    every resample is empty (all its sums are 0)."""
     import numpy as np
 
     n, k, m = len(matrices[0].documents), len(matrices[0].names), len(matrices)
@@ -442,7 +428,8 @@ def _bootstrap_scores(
     rng = np.random.default_rng(seed)
     parts = []
     for batch in _batches(samples, n, 32, progress):
-        sums = (_resample_weights(rng, batch, n) @ stacked).reshape(batch * m, k)
+        weights = _resample_weights(rng, batch, n) if n else np.zeros((batch, 0))
+        sums = (weights @ stacked).reshape(batch * m, k)
         parts.append(_score_sums(sums, matrices[0], scorer, keys).reshape(batch, m, len(keys)))
     out: Array = np.concatenate(parts)
     return out
@@ -528,10 +515,6 @@ def _t_test_p_values(
                 row.append(float(stats.ttest_rel(other[both, j], base[both, j]).pvalue))
         out.append(row)
     return out
-
-
-def _difference(a: float | None, b: float | None) -> float | None:
-    return None if a is None or b is None else b - a
 
 
 def paired_test(
@@ -624,7 +607,8 @@ def paired_test(
         interval: dict[str, Interval | None] = {}
         p_value: dict[str, float | None] = {}
         for j, key in enumerate(keys):
-            d = _difference(observed[0][key], observed[i][key])
+            base, value = observed[0][key], observed[i][key]
+            d = None if base is None or value is None else value - base
             difference[key] = d
             draws = differences[:, i - 1, j]
             missing = int(np.count_nonzero(np.isnan(draws)))
@@ -655,10 +639,7 @@ def paired_test(
     added: list[tuple[str, str]] = [("test", kind.value), ("samples", str(trials))]
     if kind is not PairedTestKind.bootstrap:
         added.append(("bootstrap", str(interval_samples)))
-    added += [
-        ("confidence", _settings_text(confidence)),
-        ("seed", "none" if seed is None else str(seed)),
-    ]
+    added += _confidence_and_seed(confidence, seed)
     return Comparison(
         task=baseline.task,
         signature=Signature(task, settings + tuple(added)),

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from annoscore.align.are_documents import Corpus, DocumentSet, Placed, item_starts
 from annoscore.errors import InputError
-from annoscore.formats.are import ABSENT, AreFile
+from annoscore.formats.are import ABSENT, AreFile, Refs
 
 NEEDS_INPUT = {
     1: "the pronouns to resolve and the candidates",
@@ -76,9 +76,12 @@ class _Items:
                 yield m, self.lines.members[m], self.lines.elements[m], self.lines.chains[c]
             member += int(f.chain_sizes[c])
 
-    def pairs(self) -> Iterator[int]:
-        first = self.starts["pairs"]
-        return iter(range(first, first + int(self.file.pair_counts[self.index])))
+    def pair_parts(self) -> Iterator[tuple[int, str, Refs, int]]:
+        """``(pair, element, its columns, line)`` of each pair's pronoun, then its antecedent."""
+        f, lines, first = self.file, self.lines, self.starts["pairs"]
+        for pair in range(first, first + int(f.pair_counts[self.index])):
+            yield pair, "pronoun", f.pronouns, lines.pronouns[pair]
+            yield pair, "antecedent", f.antecedents, lines.antecedents[pair]
 
     def codes(self, column: str, size: str) -> list[int]:
         first = self.starts[column]
@@ -153,12 +156,8 @@ def _ids(doc: DocumentSet, task: int) -> None:
     assert source is not None
     if doc.system is not None:
         items = _Items(doc.system)
-        for pair in items.pairs():
-            for element, refs, lines in (
-                ("pronoun", items.file.pronouns, items.lines.pronouns),
-                ("antecedent", items.file.antecedents, items.lines.antecedents),
-            ):
-                _id(items, int(refs.id[pair]), lines[pair], element, "in a <pair>", known, source)
+        for pair, element, refs, line in items.pair_parts():
+            _id(items, int(refs.id[pair]), line, element, "in a <pair>", known, source)
     if source.file.has_list[source.index]:
         listed: set[int] = set()
         first = source.starts["listed"]
@@ -251,17 +250,6 @@ def _mentions(doc: DocumentSet, task: int) -> None:
             seen[mention] = chain_line
     if task == 3 and doc.system is not None:
         items = _Items(doc.system)
-        for pair in items.pairs():
-            for element, refs, lines in (
-                ("pronoun", items.file.pronouns, items.lines.pronouns),
-                ("antecedent", items.file.antecedents, items.lines.antecedents),
-            ):
-                _mention(
-                    items,
-                    int(refs.start[pair]),
-                    int(refs.end[pair]),
-                    lines[pair],
-                    element,
-                    tokens,
-                    source,
-                )
+        for pair, element, refs, line in items.pair_parts():
+            start, end = int(refs.start[pair]), int(refs.end[pair])
+            _mention(items, start, end, line, element, tokens, source)

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from annoscore.formats.are import ABSENT, BOM, AreFile, Refs, Source, repeated_token
+from annoscore.formats.files import is_xml_character
 
 _S = "[ \t\r\n]*+"
 _CONTROL = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f"
@@ -171,13 +172,7 @@ def _checked_bytes(data: bytes) -> int | None:
                 digits = name[2 if hexadecimal else 1 :].lstrip(b"0") or b"0"
                 if len(digits) > 7:  # beyond any character (and never a 5,000-digit int)
                     return None
-                code = int(digits, 16 if hexadecimal else 10)
-                if not (
-                    code in (0x9, 0xA, 0xD)
-                    or 0x20 <= code <= 0xD7FF
-                    or 0xE000 <= code <= 0xFFFD
-                    or 0x10000 <= code <= 0x10FFFF
-                ):
+                if not is_xml_character(int(digits, 16 if hexadecimal else 10)):
                     return None
     return body
 
@@ -333,15 +328,11 @@ def _document_key(data: bytes, at: int) -> str | None:
     return match.group(2).decode() if match.group(1) else None
 
 
-def _absent(count: int) -> Any:
-    import numpy as np
-
-    return np.full(count, ABSENT, dtype=np.int64)
-
-
 def _refs(count: int, **given: Any) -> Refs:
     """References with the given columns, every other one absent."""
-    return Refs(*(given.get(name, _absent(count)) for name in Refs._fields))
+    import numpy as np
+
+    return Refs(*(given.get(name, np.full(count, ABSENT, dtype=np.int64)) for name in Refs._fields))
 
 
 def scan_are(path: Path, data: bytes) -> AreFile | None:

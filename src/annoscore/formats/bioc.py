@@ -31,7 +31,7 @@ rows, JSON without ``json.loads``; the documents checked together in columns by
 :func:`_corpus_files`; character offsets, or ``auto`` when every text matches).  Then, XML: a
 scan by regular expressions over the tags of the common layout (:func:`_scan_xml`; anything
 else, or anything in error, is declined) before defusedxml and ElementTree
-(:func:`_parse_xml`, which names the line of an error).  JSON: after ``json.loads``, the whole
+(:func:`parse_xml`, which names the line of an error).  JSON: after ``json.loads``, the whole
 collection in columns (:func:`_scan_json`) before the checked walk.  Documents come as columns
 (:class:`BiocFile`, what ``annoscore spans`` scores: no object per annotation), and
 :func:`read_bioc` builds the model objects from them.

@@ -1,6 +1,6 @@
 """BioC XML into documents (:func:`_xml_documents`): the regular-expression scan of a passage
 (:func:`_scan_xml`) first, declining anything unusual, the checked parse of ``xml.etree``
-(:func:`_parse_xml`) second, the only step that names what is wrong."""
+(:func:`parse_xml`) second, the only step that names what is wrong."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from annoscore.errors import InputError
+from annoscore.formats.files import is_xml_character
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
@@ -92,12 +93,7 @@ def _reference(found: re.Match[str]) -> str:
 def _character(decimal: str, hexadecimal: str) -> str:
     """The character of a reference (its number in decimal or hexadecimal), if XML allows it."""
     code = int(decimal) if decimal else int(hexadecimal, 16)
-    if not (
-        code in (0x9, 0xA, 0xD)
-        or 0x20 <= code <= 0xD7FF
-        or 0xE000 <= code <= 0xFFFD
-        or 0x10000 <= code <= 0x10FFFF
-    ):
+    if not is_xml_character(code):
         raise _Decline
     return chr(code)
 
@@ -140,7 +136,7 @@ def _scan_xml(
     form read in columns (:class:`_Block`); ``None`` to decline anything else (sentences,
     relations, CDATA, comments, processing instructions, entities other than the five
     predefined, other elements or attributes, anything malformed or in error:
-    :func:`_parse_xml` reads it, and names the error)."""
+    :func:`parse_xml` reads it, and names the error)."""
     try:
         return _scanned_xml(text, type_infon, id_infon)
     except _Decline:
@@ -355,9 +351,9 @@ def _scanned_xml(text: str, type_infon: str, id_infon: str) -> list[_Document]:
     return documents
 
 
-def _parse_xml(text: str, path: str) -> Element:
-    """BioC XML parsed through defusedxml (entity declarations refused), errors naming the file
-    and line."""
+def parse_xml(text: str, path: str) -> Element:
+    """XML (BioC's, i2b2's) parsed through defusedxml (entity declarations refused), errors
+    naming the file and line."""
     from xml.etree.ElementTree import ParseError
 
     from defusedxml import DefusedXmlException
@@ -378,7 +374,7 @@ def _xml_documents(text: str, path: str, type_infon: str, id_infon: str) -> Iter
     if scanned is not None:
         yield from scanned
         return
-    root = _parse_xml(text, path)
+    root = parse_xml(text, path)
     if root.tag != "collection":
         raise InputError(f"expected a BioC <collection>, not <{root.tag}>", path)
 

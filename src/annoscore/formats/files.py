@@ -161,6 +161,20 @@ def check_no_nul(text: str, path: Path) -> None:
         raise InputError("NUL byte in the text (binary data?)", path, text.count("\n", 0, at) + 1)
 
 
+def is_xml_character(code: int) -> bool:
+    """Whether the code point ``code`` is a character XML 1.0 allows (its ``Char`` production).
+
+    >>> [is_xml_character(c) for c in (0x9, 0x1F, 0xFFFE, 0x10FFFF)]
+    [True, False, False, True]
+    """
+    return (
+        code in (0x9, 0xA, 0xD)
+        or 0x20 <= code <= 0xD7FF
+        or 0xE000 <= code <= 0xFFFD
+        or 0x10000 <= code <= 0x10FFFF
+    )
+
+
 _SELECTED: ContextVar[Mapping[str, frozenset[str]] | None] = ContextVar(
     "annoscore_selected_files", default=None
 )

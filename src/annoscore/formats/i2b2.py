@@ -56,18 +56,11 @@ def _whole(value: str | None, what: str, path: str) -> int:
 def read_i2b2_text(text: str, path: str) -> AnnotatedDocument:
     """The document of i2b2 XML ``text`` (the module doc gives the rules); ``path`` names it
     (its stem is the document id)."""
-    from xml.etree.ElementTree import Element, ParseError
+    from xml.etree.ElementTree import Element
 
-    from defusedxml import DefusedXmlException
-    from defusedxml.ElementTree import fromstring
+    from annoscore.formats.bioc_xml import parse_xml
 
-    try:
-        root = fromstring(text)
-    except ParseError as error:
-        line = error.position[0] if hasattr(error, "position") else None
-        raise InputError(f"not well-formed XML ({error})", path, line) from None
-    except DefusedXmlException as error:
-        raise InputError(f"XML refused ({error})", path) from None
+    root = parse_xml(text, path)
     body_node = root.find("TEXT")
     if body_node is None:
         raise InputError(f"no <TEXT> element under <{root.tag}>", path)

@@ -255,7 +255,13 @@ def muc_counts(chains: IdChains, documents: int) -> dict[str, Any]:
     width = max(len(system.sizes), 1)
     shared_pairs = np.unique(match[hit] * width + system_chain[hit])
     shared = np.bincount(gold.chain_document[shared_pairs // width], minlength=documents)
-    numerator = common - shared
+    return _muc(gold, system, common - shared, documents)
+
+
+def _muc(
+    gold: ChainColumns, system: ChainColumns, numerator: Any, documents: int
+) -> dict[str, Any]:
+    """MUC's four counts: the numerator both ratios share, the gold's and the system's links."""
     return {
         "recall_num": numerator,
         "recall_den": links(gold.chain_document, gold.sizes, documents),
@@ -291,10 +297,7 @@ def fractional_muc_counts(
     order = np.lexsort((terms, term_document))
     numerator = np.bincount(term_document[order], weights=terms[order], minlength=documents)
     return {
-        "recall_num": numerator,
-        "recall_den": links(gold.chain_document, gold.sizes, documents),
-        "precision_num": numerator,
-        "precision_den": links(system.chain_document, system.sizes, documents),
+        **_muc(gold, system, numerator, documents),
         "aligned": np.bincount(gold.member_document[rows], minlength=documents),
         "gold_mentions": np.bincount(gold.member_document, minlength=documents),
         "system_mentions": np.bincount(system.member_document, minlength=documents),

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from annoscore.counts import Counts, Number
+from annoscore.report.html_page import fmt_count, fmt_score
 from annoscore.result import Result, Scores
 
 FORMATS = ("text", "json", "csv", "markdown", "html")
@@ -77,16 +78,6 @@ def _columns(result: Result) -> tuple[list[str], list[str]]:
     return score_keys, count_keys
 
 
-def _fmt_score(value: float | None) -> str:
-    return "-" if value is None else f"{value:.4f}"
-
-
-def _fmt_count(value: Number) -> str:
-    if isinstance(value, float) and not value.is_integer():
-        return f"{value:.4f}"
-    return str(int(value))
-
-
 def _grid(result: Result, blank: str) -> tuple[list[str], list[list[str]]]:
     score_keys, count_keys = _columns(result)
     header = ["scope", "name", *score_keys, *count_keys]
@@ -94,10 +85,10 @@ def _grid(result: Result, blank: str) -> tuple[list[str], list[list[str]]]:
     for scope, name, scores, counts in _rows(result):
         row = [scope, name]
         row += [
-            blank if scores.get(k) is None and blank else _fmt_score(scores.get(k))
+            blank if scores.get(k) is None and blank else fmt_score(scores.get(k))
             for k in score_keys
         ]
-        row += [_fmt_count(counts[k]) if k in counts else blank for k in count_keys]
+        row += [fmt_count(counts[k]) if k in counts else blank for k in count_keys]
         body.append(row)
     return header, body
 
@@ -165,7 +156,7 @@ def _interval_rows(result: Result) -> list[list[str]]:
         if key in intervals:
             bounds = intervals[key]
             low, high = ("-", "-") if bounds is None else (f"{bounds[0]:.4f}", f"{bounds[1]:.4f}")
-            rows.append([key, _fmt_score(value), low, high])
+            rows.append([key, fmt_score(value), low, high])
     return rows
 
 

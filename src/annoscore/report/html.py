@@ -16,6 +16,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from annoscore.metrics.worst_lists import document_key
 from annoscore.report.generic import json_safe
 from annoscore.report.html_coref import CorefSides
 from annoscore.report.html_page import (
@@ -244,14 +245,6 @@ def _histogram(values: Sequence[float], key: str) -> str:
     )
 
 
-def _document_key(result: Result) -> str | None:
-    """The per-document score the report ranks documents by (the headline where documents
-    have it)."""
-    from annoscore.metrics.worst_lists import document_key
-
-    return document_key(result)
-
-
 def _distribution(result: Result, key: str) -> str:
     values = [v for unit in result.documents.values() if (v := unit.scores.get(key)) is not None]
     left = len(result.documents) - len(values)
@@ -310,17 +303,15 @@ def render_html(
     nav = [("summary", "Summary"), ("scores", "Scores")]
     body = [_card("summary", "Summary", summary)]
     interval_note = ""
-    if "intervals" in data:
+    scores = _scores_table(data)
+    bootstrap = None
+    if "intervals" in data:  # the macro averages' and the buckets' intervals as the scores'
         settings = dict(result.signature.settings)
         interval_note = (
             f"Intervals: {float(settings.get('confidence', '0.95')):.0%} percentile bootstrap, "
             f"{settings.get('bootstrap', '?')} resamples of the documents, seed "
             f"{settings.get('seed', '?')}."
         )
-    scores = _scores_table(data)
-    bootstrap = None
-    if "intervals" in data:  # the macro averages' and the buckets' intervals as the scores'
-        settings = dict(result.signature.settings)
         seed = settings.get("seed", "none")
         bootstrap = (
             int(settings.get("bootstrap", "1000")),
@@ -358,7 +349,7 @@ def render_html(
                 "Click a column to sort.",
             )
         )
-    key = _document_key(result)
+    key = document_key(result)
     if key is not None:
         nav.append(("distribution", "Distribution"))
         body.append(_card("distribution", f"Per-document {key}", _distribution(result, key)))
@@ -366,6 +357,13 @@ def render_html(
         body.append(_card("documents", "Per document", _documents_section(key)))
     data_elements = embedded_json(data) + macro_element
     css = js = ""
+
+    def before_distribution(cards: Sequence[tuple[str, str, str, str]]) -> None:
+        """Insert ``(anchor, label, title, part)`` cards before the distribution (or last)."""
+        at = next((i for i, (a, _) in enumerate(nav) if a == "distribution"), len(nav))
+        nav[at:at] = [(anchor, label) for anchor, label, _, _ in cards]
+        body[at:at] = [_card(anchor, title, part) for anchor, _, title, part in cards]
+
     if spans is not None:
         from annoscore.report import html_page, html_spans
 
@@ -377,9 +375,7 @@ def render_html(
         cards, errors = html_spans.sections(
             spans, text=text, max_bytes=max_bytes, bootstrap=bootstrap
         )
-        at = next((i for i, (a, _) in enumerate(nav) if a == "distribution"), len(nav))
-        nav[at:at] = [(anchor, label) for anchor, label, _, _ in cards]
-        body[at:at] = [_card(anchor, title, part) for anchor, _, title, part in cards]
+        before_distribution(cards)
         data_elements += errors
         css, js = html_spans.CSS, html_spans.JS
     if coref is None and result.details is not None:
@@ -390,9 +386,7 @@ def render_html(
         from annoscore.report import html_coref
 
         cards, element = html_coref.sections(coref)
-        at = next((i for i, (a, _) in enumerate(nav) if a == "distribution"), len(nav))
-        nav[at:at] = [(anchor, label) for anchor, label, _, _ in cards]
-        body[at:at] = [_card(anchor, title, part) for anchor, _, title, part in cards]
+        before_distribution(cards)
         data_elements += element
         css, js = css + html_coref.CSS, js + html_coref.JS
     if result.details is not None:
@@ -410,11 +404,8 @@ def render_html(
 
         found = html_muc.section(result.details)
         if found is not None:
-            (anchor, label, card_title, part), element = found
-            at = next((i for i, (a, _) in enumerate(nav) if a == "distribution"), len(nav))
-            nav.insert(at, (anchor, label))
-            body.insert(at, _card(anchor, card_title, part))
-            data_elements += element
+            before_distribution([found[0]])
+            data_elements += found[1]
             css, js = css + html_muc.CSS, js + html_muc.JS
     title = f"annoscore report: {result.task}"
     return page(
@@ -587,7 +578,7 @@ def render_comparison_html(
             from annoscore.report import html_trec
 
             worst = html_trec.section(
-                shown[n].details, shown[n].documents, _document_key(shown[n]), f"-{i}"
+                shown[n].details, shown[n].documents, document_key(shown[n]), f"-{i}"
             )
             if worst is not None:
                 (card_anchor, label, card_title, card), found = worst

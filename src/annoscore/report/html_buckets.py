@@ -44,12 +44,11 @@ TEXT_CHUNK = 1 << 22
 """Characters of text tokenized at once (memory stays bounded on a large corpus)."""
 
 
-def _length_names() -> list[str]:
-    return [f"{a}-{b} characters" if b is not None else f"{a}+ characters" for a, b in LENGTHS]
-
-
 KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "length": ("By length in characters", tuple(_length_names())),
+    "length": (
+        "By length in characters",
+        tuple(f"{a}-{b} characters" if b is not None else f"{a}+ characters" for a, b in LENGTHS),
+    ),
     "tokens": (
         "By length in tokens",
         ("1 token", "2 tokens", "3 tokens", "4-5 tokens", "6+ tokens"),
@@ -175,13 +174,8 @@ def _text_features(
         )
         place = {int(r): i for i, r in enumerate(rows[k].tolist())} if odd else {}
         for r in sorted(odd):
-            d = int(side.doc[r])
-            k_in = r - int(at[d])
-            text = _surface(
-                files[k][d], texts[d], k_in, int(side.start[r]), int(side.end[r]),
-                side.fragments.get(r),
-            )  # fmt: skip
-            document = texts[d]
+            text = _surface(files[k], texts, side, at, r)
+            document = texts[int(side.doc[r])]
             if document is None:
                 tokens[k][r] = len(text.split())
             else:  # the tokens each fragment touches (a cut one is a piece of the slice)
@@ -492,6 +486,7 @@ def compare_buckets(
     per system, :func:`bucket_matrices`).  Returns per kind a list of ``[bucket, {system:
     comparison}]`` (the JSON of :class:`~annoscore.significance.SystemComparison`; a bucket a
     system lacks is empty for it)."""
+    from annoscore.counts import Counts
     from annoscore.metrics.prf import prf_scores
     from annoscore.result import CountMatrix, Result
     from annoscore.signature import Signature
@@ -518,7 +513,7 @@ def compare_buckets(
                         for m in systems.values()
                         if bucket in m.get(kind, {})
                     )
-                    matrix = CountMatrix.of({d: _zero() for d in documents})
+                    matrix = CountMatrix.of({d: Counts(tp=0, fp=0, fn=0) for d in documents})
                 results[name] = Result.from_counts("spans-bucket", signature, matrix, prf_scores)
             from annoscore.significance import paired_test
 
@@ -534,12 +529,6 @@ def compare_buckets(
             rows.append([bucket, {n: c.to_json_dict() for n, c in tested.systems.items()}])
         out[kind] = rows
     return out
-
-
-def _zero() -> Any:
-    from annoscore.counts import Counts
-
-    return Counts(tp=0, fp=0, fn=0)
 
 
 def comparison_tables(data: Mapping[str, Any], names: Sequence[str]) -> str:

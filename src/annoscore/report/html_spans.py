@@ -155,12 +155,18 @@ def _columns(
     return types, sides[0], sides[1], errors
 
 
-def _surface(file: AnnFile, text: str | None, k: int, start: int, end: int, frags: Any) -> str:
-    """The text of mention ``k`` of ``file``: of the document where it is known."""
+def _surface(
+    files: Sequence[AnnFile], texts: Sequence[str | None], side: _Side, bounds: Any, r: int
+) -> str:
+    """The text of row ``r`` of ``side``: of its document where that is known, else its file's
+    (``bounds``: :func:`_rows` of the side)."""
+    d = int(side.doc[r])
+    text = texts[d]
     if text is None:
-        return str(file.texts[k])
+        return str(files[d].texts[r - int(bounds[d])])
+    frags = side.fragments.get(r)
     if frags is None:
-        return text[start:end]
+        return text[int(side.start[r]) : int(side.end[r])]
     return " ".join(text[a:b] for a, b in frags)
 
 
@@ -324,15 +330,7 @@ def analyse(
             bounds = _rows(side.doc, len(ids))
             for k in top.tolist():
                 r = int(rows[firsts[k]])
-                d = int(side.doc[r])
-                surface = _surface(
-                    files[d],
-                    texts[d],
-                    r - int(bounds[d]),
-                    int(side.start[r]),
-                    int(side.end[r]),
-                    side.fragments.get(r),
-                )
+                surface = _surface(files, texts, side, bounds, r)
                 frequent[what].append([types[int(side.kind[r])], surface, int(counts[k])])
     errors_per_doc = np.bincount(g.doc[g_cat != CORRECT], minlength=len(ids)) + np.bincount(
         p.doc[spurious], minlength=len(ids)

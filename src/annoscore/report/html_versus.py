@@ -69,16 +69,7 @@ def versus(analyses: Mapping[str, Mapping[str, Any]]) -> list[Any]:
             for r in rows.tolist():
                 kind = str(b_type[r])
                 per_type.setdefault(kind, [0, 0])[k] += 1
-                d = int(g.doc[r])
-                surface = _surface(
-                    gold_files[d],
-                    texts[d],
-                    r - int(bounds[d]),
-                    int(g.start[r]),
-                    int(g.end[r]),
-                    g.fragments.get(r),
-                )
-                counted[(kind, surface)] += 1
+                counted[(kind, _surface(gold_files, texts, g, bounds, r))] += 1
             texts_of.append([[t, s, n] for (t, s), n in counted.most_common(FREQUENT)])
         out.append([name, {"types": dict(sorted(per_type.items())), "texts": texts_of}])
     return out

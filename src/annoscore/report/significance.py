@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from annoscore.report.generic import aligned
+from annoscore.report.html_page import fmt_score
 
 if TYPE_CHECKING:
     from annoscore.significance import Comparison
@@ -49,14 +50,6 @@ def format_interval(
     sign = "+" if signed else ""
     low, high = bounds
     return f"[{low:{sign}.{digits}f}, {high:{sign}.{digits}f}]"
-
-
-def _score(value: float | None) -> str:
-    return "-" if value is None else f"{value:.4f}"
-
-
-def _signed(value: float | None) -> str:
-    return "-" if value is None else f"{value:+.4f}"
 
 
 def _p(value: float | None) -> str:
@@ -91,13 +84,13 @@ def _rows(comparison: Comparison, key: str) -> list[list[str]]:
     rows = []
     for name, row in comparison.systems.items():
         if name == comparison.baseline:
-            rows.append([name, _score(row.scores.get(key)), "baseline", "", ""])
+            rows.append([name, fmt_score(row.scores.get(key)), "baseline", "", ""])
             continue
         rows.append(
             [
                 name,
-                _score(row.scores.get(key)),
-                _signed(row.difference.get(key)),
+                fmt_score(row.scores.get(key)),
+                "-" if (d := row.difference.get(key)) is None else f"{d:+.4f}",
                 format_interval(row.interval.get(key), signed=True),
                 _p(row.p_value.get(key)),
             ]

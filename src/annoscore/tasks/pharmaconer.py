@@ -193,33 +193,6 @@ def _entity_set(file: AnnFile | None, strict_input: bool, repeated: list[str]) -
     return unique
 
 
-def _duplicate_warning(repeated: list[str], what: str) -> list[ScoreWarning]:
-    if not repeated:
-        return []
-    return [
-        ScoreWarning(
-            "pharmaconer.duplicates",
-            "{count} " + what + " repeat an earlier one of the same document and count once "
-            "(a set, as the official script)",
-            len(repeated),
-            tuple(repeated[:5]),
-            tolerated=True,
-        )
-    ]
-
-
-def _unclear_warning(dropped: int) -> list[ScoreWarning]:
-    if not dropped:
-        return []
-    return [
-        ScoreWarning(
-            "pharmaconer.unclear",
-            "{count} UNCLEAR entities removed from gold and system (CodaLab rule)",
-            dropped,
-        )
-    ]
-
-
 def _without_unclear(files: dict[str, AnnFile]) -> tuple[dict[str, AnnFile], int]:
     out, dropped = {}, 0
     for doc_id, file in files.items():
@@ -421,7 +394,17 @@ def _ner_result(
             if d is not None  # a file with no entity is falsy, and its warnings count most
         ]
         warnings += [*pairing.warnings(), *merge_warnings(w for d in scored for w in d.warnings)]
-        warnings += _duplicate_warning(repeated, "entit(ies)")
+        if repeated:
+            warnings.append(
+                ScoreWarning(
+                    "pharmaconer.duplicates",
+                    "{count} entit(ies) repeat an earlier one of the same document and count "
+                    "once (a set, as the official script)",
+                    len(repeated),
+                    tuple(repeated[:5]),
+                    tolerated=True,
+                )
+            )
         matrix = per_document or _empty_matrix(PRF_DOCUMENTS)
     else:
         from annoscore.metrics.span_corpus import count_span_documents
@@ -438,9 +421,15 @@ def _ner_result(
         )
         warnings += span_warnings
         matrix = span_matrix.with_column("documents", 1)
-    return get("pharmaconer-ner").result(
-        options, matrix, warnings=[*warnings, *_unclear_warning(dropped)], details=details
-    )
+    if dropped:
+        warnings.append(
+            ScoreWarning(
+                "pharmaconer.unclear",
+                "{count} UNCLEAR entities removed from gold and system (CodaLab rule)",
+                dropped,
+            )
+        )
+    return get("pharmaconer-ner").result(options, matrix, warnings=warnings, details=details)
 
 
 def unclear_only_codes(file: AnnFile) -> set[str]:
