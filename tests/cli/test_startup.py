@@ -122,3 +122,38 @@ def test_option_records_are_read_only_and_equal_by_value() -> None:
     assert repr(spec).startswith("OptionField(name='complete', annotation=<class 'bool'>")
     with pytest.raises(AttributeError, match="read-only"):
         spec.name = "other"
+
+
+def test_a_group_builds_only_the_sub_command_it_runs() -> None:
+    """``annoscore codiesp D`` builds D's command alone (Typer would build the options of D, P,
+    X and their hidden lower-case aliases); the group's help and an unknown name see them all."""
+    code = (
+        "import sys\n"
+        "import typer.main\n"
+        "from annoscore.cli import main\n"
+        "from annoscore.samples import SAMPLES\n"
+        "built = typer.main.get_command_from_info\n"
+        "names = []\n"
+        "def spy(command_info, **kwargs):\n"
+        "    names.append(command_info.name)\n"
+        "    return built(command_info, **kwargs)\n"
+        "typer.main.get_command_from_info = spy\n"
+        "folder = SAMPLES / 'codiesp'\n"
+        "words = {'run': ['codiesp', 'D', '-g', str(folder / 'gs_D.tsv'), '-p',\n"
+        "                 str(folder / 'pred_D.tsv'), '-c', str(folder / 'codes-D.tsv')],\n"
+        "         'alias': ['codiesp', 'x', '--help'], 'help': ['codiesp', '--help'],\n"
+        "         'unknown': ['codiesp', 'Q']}[sys.argv[1]]\n"
+        "try:\n"
+        "    main(words)\n"
+        "except SystemExit as done:\n"
+        "    print(done.code, sorted(names), file=sys.stderr)\n"
+    )
+    every = "['D', 'P', 'X', 'd', 'p', 'x']"
+    for words, expected in [
+        ("run", "0 ['D']"),
+        ("alias", "0 ['x']"),
+        ("help", f"0 {every}"),
+        ("unknown", f"2 {every}"),
+    ]:
+        done = subprocess.run([sys.executable, "-c", code, words], capture_output=True, text=True)
+        assert done.stderr.splitlines()[-1] == expected, done.stderr

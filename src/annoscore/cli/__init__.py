@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import copy
 import errno
 import gc
 import importlib
@@ -65,17 +66,46 @@ class LazyGroup(TyperGroup):
     def list_commands(self, ctx: Any) -> list[str]:
         return list(COMMANDS)
 
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        ctx.meta[_NEXT_WORD] = tuple(args[:2])
+        return super().resolve_command(ctx, args)
+
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         if cmd_name not in COMMANDS:
             return None
         module = importlib.import_module(f"annoscore.cli.{cmd_name}")
         holder = typer.Typer(**_SETTINGS)
         module.register(holder)
+        words = ctx.meta.get(_NEXT_WORD, ())
+        if len(words) == 2 and words[0] == cmd_name:
+            _only_named(holder, words[1])
         return typer.main.get_group(holder).get_command(ctx, cmd_name)
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         with formatter.section("Commands"):
             formatter.write_dl(list(COMMANDS.items()))
+
+
+_NEXT_WORD = "annoscore.next_word"
+"""The key of :attr:`click.Context.meta` holding the sub-command's name and the word after it."""
+
+
+def _only_named(holder: typer.Typer, word: str) -> None:
+    """A command group's sub-command named ``word`` alone, when it names one (``annoscore codiesp
+    D``): Typer builds every sub-command of a group (its options, their types), which only
+    its help lists; otherwise (its help, an unknown name) every one."""
+    for group in holder.registered_groups:
+        instance = group.typer_instance
+        if instance is None or instance.registered_groups:
+            continue
+        named = [
+            info
+            for info in instance.registered_commands
+            if word == (info.name or typer.main.get_command_name(info.callback.__name__))  # type: ignore[union-attr]
+        ]
+        if len(named) == 1:
+            group.typer_instance = copy.copy(instance)
+            group.typer_instance.registered_commands = named
 
 
 app = typer.Typer(
