@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 
 def test_cli_import_loads_neither_scipy_nor_numpy() -> None:
@@ -157,3 +158,38 @@ def test_a_group_builds_only_the_sub_command_it_runs() -> None:
     ]:
         done = subprocess.run([sys.executable, "-c", code, words], capture_output=True, text=True)
         assert done.stderr.splitlines()[-1] == expected, done.stderr
+
+
+def test_the_command_ends_without_the_interpreter_s_shutdown(tmp_path: Path) -> None:
+    """The ``annoscore`` command's process ends once its exit functions ran and its output is
+    flushed, without tearing the interpreter down (a module-level object is never finalized);
+    a program calling ``main`` itself, or one with a thread still running, ends as usual."""
+    from annoscore.samples import SAMPLES
+
+    script = tmp_path / "annoscore"
+    script.write_text(
+        "import atexit, sys, threading\n"
+        "from annoscore.cli import main\n"
+        "atexit.register(lambda: print('atexit', file=sys.stderr))\n"
+        "class Finalized:\n"
+        "    def __del__(self):\n"
+        "        print('shutdown', file=sys.stderr)\n"
+        "kept = Finalized()\n"
+        "if sys.argv.pop() == 'thread':\n"
+        "    threading.Thread(target=threading.Event().wait, args=(0.5,)).start()\n"
+        "main()\n"
+    )
+    qrels, run = SAMPLES / "trec/qrels.txt", SAMPLES / "trec/run.txt"
+    for thread, name, ended in [
+        ("", "annoscore", ["atexit"]),
+        ("thread", "annoscore", ["atexit", "shutdown"]),
+        ("", "other", ["atexit", "shutdown"]),
+    ]:
+        started = script.rename(tmp_path / name)
+        args = [sys.executable, str(started), "trec", str(qrels), str(run), "-m", "map", thread]
+        done = subprocess.run(args, capture_output=True, text=True)
+        assert done.returncode == 0 and done.stdout.startswith("map"), done.stderr
+        assert [e for e in done.stderr.splitlines() if e in ("atexit", "shutdown")] == ended
+        failed = subprocess.run([*args[:3], str(qrels), "missing", thread], capture_output=True)
+        assert failed.returncode == 2 and b"missing: no such file" in failed.stderr
+        started.rename(script)

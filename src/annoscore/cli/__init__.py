@@ -153,7 +153,8 @@ def main(argv: list[str] | None = None) -> None:
     command built from its module, the arguments read: the objects made then are no cyclic
     garbage, and collecting them cost about 4% of a small command); the command itself runs
     with it, over the objects it makes (:func:`collector_resumed`: memory stays bounded
-    whatever the run makes), and the process ends without a last collection.
+    whatever the run makes), and the process ends without a last collection: the ``annoscore``
+    command itself ends without the interpreter's shutdown (:func:`_exit_now`).
 
     Standard output is flushed and checked before the exit (help, ``--version``): a write that
     fails is exit 2 "cannot write standard output: ..." (a full disk), a reader that closed the
@@ -176,7 +177,37 @@ def main(argv: list[str] | None = None) -> None:
         failed = finish_stdout()
         if failed is not None and not status:
             status = failed
-    sys.exit(status if isinstance(status, int) else 0)
+    status = status if isinstance(status, int) else 0
+    if argv is None and _ending_alone():
+        _exit_now(status)
+    sys.exit(status)
+
+
+def _ending_alone() -> bool:
+    """Whether this process is the ``annoscore`` command itself (its console script or ``python
+    -m annoscore``, not a program calling :func:`main`) with no thread but daemons left: then
+    nothing after :func:`main` needs the interpreter's own shutdown."""
+    import threading
+
+    started = sys.modules.get("__main__")
+    spec = getattr(started, "__spec__", None)
+    command = os.path.basename(getattr(started, "__file__", None) or "") == "annoscore"
+    if not (command or (spec is not None and spec.name == "annoscore.__main__")):
+        return False
+    return all(t.daemon for t in threading.enumerate() if t is not threading.main_thread())
+
+
+def _exit_now(status: int) -> None:
+    """End the process with ``status`` once the exit functions ran (:mod:`atexit`: temporary
+    folders removed, worker processes joined) and the standard streams are flushed, without
+    the interpreter's shutdown: tearing every module down and the collections it runs even
+    with the collector paused cost about 6% of a small command (8% of ``--help``), for memory
+    the system takes back anyway."""
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(status)
 
 
 _paused_by_main: list[bool] = []
