@@ -175,9 +175,13 @@ def test_the_command_ends_without_the_interpreter_s_shutdown(tmp_path: Path) -> 
         "    def __del__(self):\n"
         "        print('shutdown', file=sys.stderr)\n"
         "kept = Finalized()\n"
-        "if sys.argv.pop() == 'thread':\n"
-        "    threading.Thread(target=threading.Event().wait, args=(0.5,)).start()\n"
-        "main()\n"
+        "alive = threading.Event()\n"
+        "if sys.argv.pop() == 'thread':  # a thread alive until main ends\n"
+        "    threading.Thread(target=alive.wait).start()\n"
+        "try:\n"
+        "    main()\n"
+        "finally:\n"
+        "    alive.set()\n"
     )
     qrels, run = SAMPLES / "trec/qrels.txt", SAMPLES / "trec/run.txt"
     for thread, name, ended in [
