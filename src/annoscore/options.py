@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from annoscore.errors import InputError
+from annoscore.records import Record, set_fields
 from annoscore.signature import Signature
 
 T = TypeVar("T")
@@ -62,46 +63,7 @@ the memory.  Here, so that the command line's ``--bootstrap`` knows it without i
 module."""
 
 
-class _Record:
-    """A record of read-only fields named by ``__slots__``, set once by the subclass's
-    ``__init__``: :class:`Setting` and :class:`OptionField` are plain classes, not dataclasses,
-    because a dataclass's generated code (about 4 million instructions a class) costs the
-    start-up of every command, and this module is on each one's path."""
-
-    __slots__: tuple[str, ...] = ()
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is read-only: cannot set {name}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is read-only: cannot delete {name}")
-
-    def _fields(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return type(self), self._fields()
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, _Record)
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{type(self).__name__}({shown})"
-
-
-def _set(record: _Record, **values: Any) -> None:
-    for name, value in values.items():
-        object.__setattr__(record, name, value)
-
-
-class Setting(_Record):
+class Setting(Record):
     """What an option is besides its name, type and default (see :func:`option`).
 
     >>> Setting("Ranks kept.", low=0)
@@ -145,7 +107,7 @@ required=False, fixed=False, argument=False, omitted_at_default=False)
         argument: bool = False,
         omitted_at_default: bool = False,
     ) -> None:
-        _set(
+        set_fields(
             self,
             help=help,
             flags=flags,
@@ -214,7 +176,7 @@ def constant(value: T, help: str) -> T:
     return field
 
 
-class OptionField(_Record):
+class OptionField(Record):
     """One option of an options class, as :func:`fields` gives it: ``kind`` is ``bool``,
     ``int``, ``float``, ``path``, ``choice`` (an ``Enum``: ``enum``, or a ``Literal``, of text
     or of some members of one ``Enum``: ``enum`` then too), ``names`` (a tuple of names) or
@@ -251,7 +213,7 @@ class OptionField(_Record):
         choices: tuple[str, ...] = (),
         enum: type[Enum] | None = None,
     ) -> None:
-        _set(
+        set_fields(
             self,
             name=name,
             annotation=annotation,

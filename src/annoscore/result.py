@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from annoscore.counts import Counts, Number
 from annoscore.errors import InputError
+from annoscore.records import Record, set_fields
 from annoscore.signature import Signature
 
 if TYPE_CHECKING:
@@ -431,12 +432,15 @@ def type_counts(counts: Counts) -> dict[str, Counts]:
     return {name: Counts(out[name]) for name in sorted(out)}
 
 
-@dataclass(frozen=True, slots=True)
-class ScoredUnit:
+class ScoredUnit(Record):
     """Scores and counts of one document or one type."""
 
+    __slots__ = ("scores", "counts")  # noqa: RUF023 (the order of the fields)
     scores: Scores
     counts: Counts
+
+    def __init__(self, scores: Scores, counts: Counts) -> None:
+        set_fields(self, scores=scores, counts=counts)
 
     def to_json_dict(self) -> dict[str, Any]:
         return {"scores": dict(self.scores), "counts": self.counts.as_dict()}
@@ -472,13 +476,26 @@ def macro_average(per_unit: Iterable[Mapping[str, float | None]]) -> Scores:
     return {k: (totals[k] / defined[k] if defined[k] else None) for k in totals}
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(Record):
     """What a rendering shows beyond the corpus row (output switches, not in the signature)."""
 
-    documents: bool = False
-    types: bool = False
-    averages: bool = False
+    __slots__ = ("documents", "types", "averages")  # noqa: RUF023 (the order of the fields)
+    documents: bool
+    types: bool
+    averages: bool
+
+    def __init__(
+        self, documents: bool = False, types: bool = False, averages: bool = False
+    ) -> None:
+        set_fields(self, documents=documents, types=types, averages=averages)
+
+    def shown(self, **switches: bool) -> View:
+        """The same view with ``switches`` changed (``documents=True``...)."""
+        return View(**{**dict(zip(self.__slots__, self._fields(), strict=True)), **switches})
+
+
+CORPUS_VIEW = View()
+"""The corpus row only (a result's view unless a switch asks for more)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -496,7 +513,7 @@ class Result:
     scores: Scores
     counts: Counts
     warnings: tuple[ScoreWarning, ...] = ()
-    view: View = View()
+    view: View = CORPUS_VIEW
     details: Details | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
     intervals: Mapping[str, tuple[float, float] | None] | None = None
@@ -513,7 +530,7 @@ class Result:
         scorer: Scorer,
         *,
         warnings: Iterable[ScoreWarning | str] = (),
-        view: View = View(),
+        view: View = CORPUS_VIEW,
         details: Details | None = None,
         extra: Mapping[str, Any] | None = None,
         headline: str | None = None,
@@ -599,7 +616,7 @@ class Result:
 
         Showing the macro averages adds a warning for each average that leaves units out (where
         a unit's score is undefined, it does not count in the mean)."""
-        view = replace(self.view, **switches)
+        view = self.view.shown(**switches)
         warnings = self.warnings
         if view.averages and not self.view.averages:
             warnings = merge_warnings((*warnings, *self._average_notes()))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 
 def test_cli_import_loads_neither_scipy_nor_numpy() -> None:
@@ -122,3 +123,77 @@ def test_option_records_are_read_only_and_equal_by_value() -> None:
     assert repr(spec).startswith("OptionField(name='complete', annotation=<class 'bool'>")
     with pytest.raises(AttributeError, match="read-only"):
         spec.name = "other"
+
+
+def test_a_group_builds_only_the_sub_command_it_runs() -> None:
+    """``annoscore codiesp D`` builds D's command alone (Typer would build the options of D, P,
+    X and their hidden lower-case aliases); the group's help and an unknown name see them all."""
+    code = (
+        "import sys\n"
+        "import typer.main\n"
+        "from annoscore.cli import main\n"
+        "from annoscore.samples import SAMPLES\n"
+        "built = typer.main.get_command_from_info\n"
+        "names = []\n"
+        "def spy(command_info, **kwargs):\n"
+        "    names.append(command_info.name)\n"
+        "    return built(command_info, **kwargs)\n"
+        "typer.main.get_command_from_info = spy\n"
+        "folder = SAMPLES / 'codiesp'\n"
+        "words = {'run': ['codiesp', 'D', '-g', str(folder / 'gs_D.tsv'), '-p',\n"
+        "                 str(folder / 'pred_D.tsv'), '-c', str(folder / 'codes-D.tsv')],\n"
+        "         'alias': ['codiesp', 'x', '--help'], 'help': ['codiesp', '--help'],\n"
+        "         'unknown': ['codiesp', 'Q']}[sys.argv[1]]\n"
+        "try:\n"
+        "    main(words)\n"
+        "except SystemExit as done:\n"
+        "    print(done.code, sorted(names), file=sys.stderr)\n"
+    )
+    every = "['D', 'P', 'X', 'd', 'p', 'x']"
+    for words, expected in [
+        ("run", "0 ['D']"),
+        ("alias", "0 ['x']"),
+        ("help", f"0 {every}"),
+        ("unknown", f"2 {every}"),
+    ]:
+        done = subprocess.run([sys.executable, "-c", code, words], capture_output=True, text=True)
+        assert done.stderr.splitlines()[-1] == expected, done.stderr
+
+
+def test_the_command_ends_without_the_interpreter_s_shutdown(tmp_path: Path) -> None:
+    """The ``annoscore`` command's process ends once its exit functions ran and its output is
+    flushed, without tearing the interpreter down (a module-level object is never finalized);
+    a program calling ``main`` itself, or one with a thread still running, ends as usual."""
+    from annoscore.samples import SAMPLES
+
+    script = tmp_path / "annoscore"
+    script.write_text(
+        "import atexit, sys, threading\n"
+        "from annoscore.cli import main\n"
+        "atexit.register(lambda: print('atexit', file=sys.stderr))\n"
+        "class Finalized:\n"
+        "    def __del__(self):\n"
+        "        print('shutdown', file=sys.stderr)\n"
+        "kept = Finalized()\n"
+        "alive = threading.Event()\n"
+        "if sys.argv.pop() == 'thread':  # a thread alive until main ends\n"
+        "    threading.Thread(target=alive.wait).start()\n"
+        "try:\n"
+        "    main()\n"
+        "finally:\n"
+        "    alive.set()\n"
+    )
+    qrels, run = SAMPLES / "trec/qrels.txt", SAMPLES / "trec/run.txt"
+    for thread, name, ended in [
+        ("", "annoscore", ["atexit"]),
+        ("thread", "annoscore", ["atexit", "shutdown"]),
+        ("", "other", ["atexit", "shutdown"]),
+    ]:
+        started = script.rename(tmp_path / name)
+        args = [sys.executable, str(started), "trec", str(qrels), str(run), "-m", "map", thread]
+        done = subprocess.run(args, capture_output=True, text=True)
+        assert done.returncode == 0 and done.stdout.startswith("map"), done.stderr
+        assert [e for e in done.stderr.splitlines() if e in ("atexit", "shutdown")] == ended
+        failed = subprocess.run([*args[:3], str(qrels), "missing", thread], capture_output=True)
+        assert failed.returncode == 2 and b"missing: no such file" in failed.stderr
+        started.rename(script)

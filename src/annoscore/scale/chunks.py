@@ -15,22 +15,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from annoscore.records import Record, set_fields
+
 if TYPE_CHECKING:
     from annoscore.result import Result, ScoreWarning
 
 
-@dataclass(frozen=True, slots=True)
-class FolderChunk:
+class FolderChunk(Record):
     """Some documents of two folders: the file names of each side to link."""
 
+    __slots__ = ("gold", "system", "gold_names", "system_names")  # noqa: RUF023 (field order)
     gold: str
     system: str
     gold_names: tuple[str, ...]
     system_names: tuple[str, ...]
 
+    def __init__(
+        self, gold: str, system: str, gold_names: tuple[str, ...], system_names: tuple[str, ...]
+    ) -> None:
+        set_fields(self, gold=gold, system=system, gold_names=gold_names, system_names=system_names)
 
-@dataclass(frozen=True, slots=True)
-class Seen:
+
+class Seen(Record):
     """The distinct document ids a reader found in a chunk of one side, as bytes: the first
     and the last, whether they came in strictly increasing order, how many, and all of them
     joined by newlines (no id of a file of lines holds one; read only when the order does not
@@ -42,11 +48,15 @@ class Seen:
     ([b'x', b'y'], frozenset())
     """
 
+    __slots__ = ("first", "last", "ordered", "count", "joined")  # noqa: RUF023 (field order)
     first: bytes
     last: bytes
     ordered: bool
     count: int
     joined: bytes
+
+    def __init__(self, first: bytes, last: bytes, ordered: bool, count: int, joined: bytes) -> None:
+        set_fields(self, first=first, last=last, ordered=ordered, count=count, joined=joined)
 
     @classmethod
     def of(cls, ids: Sequence[object]) -> Seen:
@@ -74,16 +84,25 @@ def _utf8(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-@dataclass(frozen=True, slots=True)
-class Part:
-    """A chunk's result, and its warnings each with its side (:func:`_sided`)."""
+class Part(Record):
+    """A chunk's result, and its warnings each with its side (:func:`_sided`); ``seen``: the
+    document ids the readers found in a chunk of lines (gold's, system's); ``kept``: what the
+    task's score function kept of a chunk of lines (:func:`keep`)."""
 
+    __slots__ = ("result", "warnings", "seen", "kept")  # noqa: RUF023 (field order)
     result: Result | None
     warnings: tuple[tuple[int, ScoreWarning], ...]
-    seen: tuple[Seen, Seen] | None = None
-    """The document ids the readers found in a chunk of lines: (gold's, system's)."""
-    kept: tuple[Any, ...] = ()
-    """What the task's score function kept of a chunk of lines (:func:`keep`)."""
+    seen: tuple[Seen, Seen] | None
+    kept: tuple[Any, ...]
+
+    def __init__(
+        self,
+        result: Result | None,
+        warnings: tuple[tuple[int, ScoreWarning], ...],
+        seen: tuple[Seen, Seen] | None = None,
+        kept: tuple[Any, ...] = (),
+    ) -> None:
+        set_fields(self, result=result, warnings=warnings, seen=seen, kept=kept)
 
 
 Details = Callable[[Sequence[Any], Sequence[int]], Any]
@@ -127,17 +146,26 @@ class LineChunk:
     system_wrap: Wrap | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Wrap:
+class Wrap(Record):
     """The bytes read before and after a chunk's range (the file's own start and end), a check
     the range's bytes must pass (a module-level function: chunks are pickled), and how many
-    documents named by position come before it."""
+    documents named by position come before it (``documents``:
+    :attr:`~annoscore.formats.files.Cut.documents`)."""
 
+    __slots__ = ("head", "tail", "check", "documents")  # noqa: RUF023 (field order)
     head: bytes
     tail: bytes
-    check: Callable[[bytes], bool] | None = None
-    documents: int = 0
-    """The documents before the range (:attr:`~annoscore.formats.files.Cut.documents`)."""
+    check: Callable[[bytes], bool] | None
+    documents: int
+
+    def __init__(
+        self,
+        head: bytes,
+        tail: bytes,
+        check: Callable[[bytes], bool] | None = None,
+        documents: int = 0,
+    ) -> None:
+        set_fields(self, head=head, tail=tail, check=check, documents=documents)
 
 
 UNKNOWN_SIDE = -1

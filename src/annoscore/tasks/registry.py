@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
+
+from annoscore.records import Record, set_fields
 
 if TYPE_CHECKING:
     from annoscore.counts import Counts
@@ -31,22 +32,28 @@ if TYPE_CHECKING:
     from annoscore.result import CountMatrix, Details, Result, ScoreWarning, Undefined
 
 
-@dataclass(frozen=True, slots=True)
-class Sample:
+class Sample(Record):
     """Sample data shipped in ``annoscore/samples``: paths relative to it, and options.
 
     An option whose value is a string starting with ``samples/`` is a path under the samples
     folder.
     """
 
+    __slots__ = ("gold", "system", "options", "title")  # noqa: RUF023 (field order)
     gold: str
     system: str
-    options: Mapping[str, Any] = field(default_factory=dict)
-    title: str = ""
+    options: Mapping[str, Any]
+    title: str
+
+    def __init__(
+        self, gold: str, system: str, options: Mapping[str, Any] | None = None, title: str = ""
+    ) -> None:
+        set_fields(
+            self, gold=gold, system=system, options={} if options is None else options, title=title
+        )
 
 
-@dataclass(frozen=True, slots=True)
-class Task:
+class Task(Record):
     """One scoring task (see the module doc).
 
     - ``options``: ``"module:Class"``, a :class:`~annoscore.options.TaskOptions` subclass;
@@ -60,6 +67,17 @@ class Task:
       task whose gold is not itself one (``None``: the gold is a perfect submission).
     """
 
+    __slots__ = (  # noqa: RUF023 (the order of the fields)
+        "name",
+        "summary",
+        "options",
+        "score",
+        "scorer",
+        "headline",
+        "sample",
+        "text",
+        "solution",
+    )
     name: str
     summary: str
     options: str
@@ -67,8 +85,33 @@ class Task:
     scorer: str
     headline: str | None
     sample: Sample
-    text: str | None = None
-    solution: str | None = None
+    text: str | None
+    solution: str | None
+
+    def __init__(
+        self,
+        name: str,
+        summary: str,
+        options: str,
+        score: str,
+        scorer: str,
+        headline: str | None,
+        sample: Sample,
+        text: str | None = None,
+        solution: str | None = None,
+    ) -> None:
+        set_fields(
+            self,
+            name=name,
+            summary=summary,
+            options=options,
+            score=score,
+            scorer=scorer,
+            headline=headline,
+            sample=sample,
+            text=text,
+            solution=solution,
+        )
 
     @property
     def command(self) -> tuple[str, ...]:
