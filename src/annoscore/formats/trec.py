@@ -611,10 +611,10 @@ def _token_bounds(raw: ByteArray, columns: int, names: str, path: Path) -> _Boun
     """
     import numpy as np
 
-    regular = _by_separators(raw, columns)
+    controls = int(np.count_nonzero(raw < 32))
+    regular = _by_separators(raw, columns, controls)
     if regular is not None:
         return regular
-    controls = int(np.count_nonzero(raw < 32))
     separator = raw <= 32
     bounds = np.flatnonzero(separator[1:] != separator[:-1])
     bounds += 1  # alternately where a token starts and where it ends (exclusive)
@@ -678,22 +678,20 @@ def _token_bounds(raw: ByteArray, columns: int, names: str, path: Path) -> _Boun
     )
 
 
-def _by_separators(raw: ByteArray, columns: int) -> _Bounds | None:
+def _by_separators(raw: ByteArray, columns: int, controls: int) -> _Bounds | None:
     """:func:`_token_bounds` of a piece whose lines are all regular, found from its separator
     bytes alone (one pass, a third of the positions that the tokens' bounds are): every line
     ``columns`` tokens, each separated from the next by one space or tab and the last followed
-    by the line's newline, and no other byte below 33.  The separators are then the piece's
-    first newline and ``columns`` per line, the ``columns``-th a newline; a token lies between
-    two of them.  ``None`` for any other piece.
+    by the line's newline, and no other byte below 33 (``controls``: the bytes below 32).  The
+    separators are then the piece's first newline and ``columns`` per line, the ``columns``-th
+    a newline; a token lies between two of them.  ``None`` for any other piece.
 
     >>> import numpy as np
     >>> raw = np.frombuffer(b"\\n1 0 d 1\\n2\\t0 ee 0\\n", dtype=np.uint8)
-    >>> found = _by_separators(raw, 4)
+    >>> found = _by_separators(raw, 4, 4)
     >>> found.field(2), found.lines
     ((array([ 5, 13]), array([ 6, 15])), 2)
-    >>> _by_separators(np.frombuffer(b"\\n1 0  d 1\\n", dtype=np.uint8), 4) is None
-    True
-    >>> _by_separators(np.frombuffer(b"\\n1 0\\x01d 1\\n", dtype=np.uint8), 4) is None
+    >>> _by_separators(np.frombuffer(b"\\n1 0  d 1\\n", dtype=np.uint8), 4, 2) is None
     True
     """
     import numpy as np
@@ -702,12 +700,10 @@ def _by_separators(raw: ByteArray, columns: int) -> _Bounds | None:
     lines, rest = divmod(len(at) - 1, columns)
     if rest or not lines:
         return None
-    separators = raw[at]  # every byte below 33 of the piece
-    if not bool((separators[::columns] == 10).all()):  # a newline after every columns-th token
+    if not bool((raw[at[::columns]] == 10).all()):  # a newline after every columns-th token
         return None
-    # the bytes below 32 (all among the separators) are those newlines and tabs only
-    controls = int(np.count_nonzero(separators < 32))
-    if controls != lines + 1 and controls != lines + 1 + int(np.count_nonzero(separators == 9)):
+    # other bytes below 32 than the newlines: tabs only
+    if controls != lines + 1 and controls != lines + 1 + int(np.count_nonzero(raw == 9)):
         return None
     gaps = at[1:] - at[:-1]
     if int(gaps.min()) < 2:  # two separators together: an empty token between
