@@ -52,7 +52,6 @@ if TYPE_CHECKING:
     from annoscore.formats.trec import BoolArray, FloatArray, IntArray, WordArray
 
 
-@dataclass(frozen=True, slots=True)
 class Judged:
     """A run joined with its qrels, each (query, document) identified by its bytes.
 
@@ -66,14 +65,36 @@ class Judged:
     (:func:`annoscore.formats.trec.document_keys`).
     """
 
-    queries: list[bytes]
-    judged_queries: int
-    run_queries: IntArray
-    run_query: IntArray
-    judgment: IntArray
-    judgments: IntArray
-    duplicate_lines: IntArray
-    run_keys: DocumentKeys
+    __slots__ = (
+        "duplicate_lines",
+        "judged_queries",
+        "judgment",
+        "judgments",
+        "queries",
+        "run_keys",
+        "run_queries",
+        "run_query",
+    )
+
+    def __init__(
+        self,
+        queries: list[bytes],
+        judged_queries: int,
+        run_queries: IntArray,
+        run_query: IntArray,
+        judgment: IntArray,
+        judgments: IntArray,
+        duplicate_lines: IntArray,
+        run_keys: DocumentKeys,
+    ) -> None:
+        self.queries = queries
+        self.judged_queries = judged_queries
+        self.run_queries = run_queries
+        self.run_query = run_query
+        self.judgment = judgment
+        self.judgments = judgments
+        self.duplicate_lines = duplicate_lines
+        self.run_keys = run_keys
 
 
 def judge(qrels: TrecColumns, run: TrecColumns) -> Judged:
