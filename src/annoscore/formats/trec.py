@@ -33,7 +33,7 @@ from __future__ import annotations
 import codecs
 import os
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -61,7 +61,10 @@ compared as words; longer ones through their bytes (:func:`document_keys`)."""
 KEY_BYTES = 8 * KEY_WORDS
 
 
-@dataclass(frozen=True, slots=True)
+# the classes of this module are plain classes with __slots__, not dataclasses: made at import
+# (every ``trec`` command imports them), they cost a fiftieth of a dataclass
+
+
 class TrecColumns:
     """A qrels or run file as columns, one entry per line with fields, in file order.
 
@@ -72,17 +75,45 @@ class TrecColumns:
     (run, float64); ``line`` the 1-based line number; ``tags`` the run's distinct tags.
     """
 
-    path: Path
-    queries: list[bytes]
-    query: IntArray
-    doc_start: IntArray
-    doc_length: IntArray
-    doc_words: tuple[WordArray, ...]
-    value: npt.NDArray[Any]
-    line: IntArray
-    tags: tuple[bytes, ...]
-    warnings: tuple[ScoreWarning, ...]
-    data: bytearray
+    __slots__ = (
+        "data",
+        "doc_length",
+        "doc_start",
+        "doc_words",
+        "line",
+        "path",
+        "queries",
+        "query",
+        "tags",
+        "value",
+        "warnings",
+    )
+
+    def __init__(
+        self,
+        path: Path,
+        queries: list[bytes],
+        query: IntArray,
+        doc_start: IntArray,
+        doc_length: IntArray,
+        doc_words: tuple[WordArray, ...],
+        value: npt.NDArray[Any],
+        line: IntArray,
+        tags: tuple[bytes, ...],
+        warnings: tuple[ScoreWarning, ...],
+        data: bytearray,
+    ) -> None:
+        self.path = path
+        self.queries = queries
+        self.query = query
+        self.doc_start = doc_start
+        self.doc_length = doc_length
+        self.doc_words = doc_words
+        self.value = value
+        self.line = line
+        self.tags = tags
+        self.warnings = warnings
+        self.data = data
 
     def __len__(self) -> int:
         return len(self.query)
@@ -129,7 +160,6 @@ def read_run(path: Path) -> TrecColumns:
     return _read(path, 6, RUN_FIELDS)
 
 
-@dataclass(frozen=True, slots=True)
 class DocumentKeys:
     """Exact keys for the document ids of a file, made with those of other files
     (:func:`document_keys`): two ids are equal exactly when all their :attr:`columns` are.
@@ -141,8 +171,11 @@ class DocumentKeys:
     the code, order the ids as their bytes order (:meth:`descending`).
     """
 
-    words: tuple[WordArray, ...]
-    code: WordArray | None
+    __slots__ = ("code", "words")
+
+    def __init__(self, words: tuple[WordArray, ...], code: WordArray | None) -> None:
+        self.words = words
+        self.code = code
 
     @property
     def columns(self) -> tuple[WordArray, ...]:
@@ -297,6 +330,8 @@ class _Words:
         import numpy as np
 
         self.at = np.ndarray((len(buffer) - 7,), dtype="<u8", buffer=buffer, strides=(1,))
+        # the mask that keeps a word's first m bytes, for m = 0 to 8
+        self.masks = np.array([(1 << (8 * m)) - 1 for m in range(9)], dtype=np.uint64)
 
     def word(self, start: IntArray, k: int, remaining: IntArray | int) -> WordArray:
         """Word ``k`` of the tokens at ``start`` (bytes ``8k`` to ``8k + 8`` of each), masked
@@ -316,9 +351,7 @@ class _Words:
         if low == high:  # one length: one mask
             word &= np.uint64((1 << (8 * max(low, 0))) - 1)
             return word
-        bits = np.clip(remaining, 0, 8).astype(np.uint64)
-        bits <<= np.uint64(3)
-        word &= ~(np.uint64(0xFFFFFFFFFFFFFFFF) << bits)  # a shift by 64 gives 0: every byte
+        word &= self.masks.take(remaining, mode="clip")  # (one gather; below 0: none kept)
         return word
 
 
@@ -480,24 +513,53 @@ def _non_utf8_lines(buffer: bytearray, first: int, stop: int) -> list[int]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
 class _Chunk:
     """The rows of one piece of a file: query ids by run (``heads``, and each row's head),
     document ids as words, values, 1-based lines, distinct tags, and the lines that warnings
     name (blank, with extra fields, with a decimal relevance)."""
 
-    lines: int
-    heads: list[bytes]
-    head_of_row: IntArray
-    doc_start: IntArray
-    doc_words: tuple[WordArray, ...]
-    doc_length: IntArray
-    value: npt.NDArray[Any]
-    line: IntArray
-    tags: list[bytes]
-    blank: list[int]
-    extra: list[int]
-    decimal: list[int]
+    __slots__ = (
+        "blank",
+        "decimal",
+        "doc_length",
+        "doc_start",
+        "doc_words",
+        "extra",
+        "head_of_row",
+        "heads",
+        "line",
+        "lines",
+        "tags",
+        "value",
+    )
+
+    def __init__(
+        self,
+        lines: int,
+        heads: list[bytes],
+        head_of_row: IntArray,
+        doc_start: IntArray,
+        doc_words: tuple[WordArray, ...],
+        doc_length: IntArray,
+        value: npt.NDArray[Any],
+        line: IntArray,
+        tags: list[bytes],
+        blank: list[int],
+        extra: list[int],
+        decimal: list[int],
+    ) -> None:
+        self.lines = lines
+        self.heads = heads
+        self.head_of_row = head_of_row
+        self.doc_start = doc_start
+        self.doc_words = doc_words
+        self.doc_length = doc_length
+        self.value = value
+        self.line = line
+        self.tags = tags
+        self.blank = blank
+        self.extra = extra
+        self.decimal = decimal
 
 
 def _read_chunk(
@@ -572,7 +634,6 @@ def _one_tag(
     return [bytes(buffer[at : at + n])]
 
 
-@dataclass(frozen=True, slots=True)
 class _Bounds:
     """The tokens of a piece (``starts``, ``ends``), the index of each row's first token
     (``None`` when every line has ``columns`` tokens: row ``i`` starts at token
@@ -580,15 +641,39 @@ class _Bounds:
     the lines with more fields than ``columns``, and the error of the first line with too few
     (or, for qrels, too many) fields: the rows are then those before it."""
 
-    starts: IntArray
-    ends: IntArray
-    columns: int
-    first_token: IntArray | None
-    line: IntArray
-    lines: int
-    blank: list[int]
-    extra: list[int]
-    error: InputError | None
+    __slots__ = (
+        "blank",
+        "columns",
+        "ends",
+        "error",
+        "extra",
+        "first_token",
+        "line",
+        "lines",
+        "starts",
+    )
+
+    def __init__(
+        self,
+        starts: IntArray,
+        ends: IntArray,
+        columns: int,
+        first_token: IntArray | None,
+        line: IntArray,
+        lines: int,
+        blank: list[int],
+        extra: list[int],
+        error: InputError | None,
+    ) -> None:
+        self.starts = starts
+        self.ends = ends
+        self.columns = columns
+        self.first_token = first_token
+        self.line = line
+        self.lines = lines
+        self.blank = blank
+        self.extra = extra
+        self.error = error
 
     def field(self, k: int) -> tuple[IntArray, IntArray]:
         """Where field ``k`` of each row starts and ends (in the piece)."""
@@ -829,16 +914,26 @@ def _numbers(
     return value, np.flatnonzero(decimal)
 
 
-@dataclass(frozen=True)
 class _PlainDecimals:
     """What :func:`_plain_decimals` finds in each token of a field."""
 
-    ok: BoolArray  # at most 16 bytes: an optional sign, digits and at most one point
-    negative: BoolArray  # the first byte is '-'
-    mantissa: IntArray  # every digit, in order (16 digits fit in 64 bits)
-    before: IntArray  # digits before the point
-    after: IntArray  # digits after it
-    dotted: BoolArray  # the token holds the point
+    __slots__ = ("after", "before", "dotted", "mantissa", "negative", "ok")
+
+    def __init__(
+        self,
+        ok: BoolArray,
+        negative: BoolArray,
+        mantissa: IntArray,
+        before: IntArray,
+        after: IntArray,
+        dotted: BoolArray,
+    ) -> None:
+        self.ok = ok  # at most 16 bytes: an optional sign, digits and at most one point
+        self.negative = negative  # the first byte is '-'
+        self.mantissa = mantissa  # every digit, in order (16 digits fit in 64 bits)
+        self.before = before  # digits before the point
+        self.after = after  # digits after it
+        self.dotted = dotted  # the token holds the point
 
 
 def _plain_decimals(grid: Any, length: IntArray) -> _PlainDecimals:

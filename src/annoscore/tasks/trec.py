@@ -52,7 +52,6 @@ if TYPE_CHECKING:
     from annoscore.formats.trec import BoolArray, FloatArray, IntArray, WordArray
 
 
-@dataclass(frozen=True, slots=True)
 class Judged:
     """A run joined with its qrels, each (query, document) identified by its bytes.
 
@@ -66,14 +65,36 @@ class Judged:
     (:func:`annoscore.formats.trec.document_keys`).
     """
 
-    queries: list[bytes]
-    judged_queries: int
-    run_queries: IntArray
-    run_query: IntArray
-    judgment: IntArray
-    judgments: IntArray
-    duplicate_lines: IntArray
-    run_keys: DocumentKeys
+    __slots__ = (
+        "duplicate_lines",
+        "judged_queries",
+        "judgment",
+        "judgments",
+        "queries",
+        "run_keys",
+        "run_queries",
+        "run_query",
+    )
+
+    def __init__(
+        self,
+        queries: list[bytes],
+        judged_queries: int,
+        run_queries: IntArray,
+        run_query: IntArray,
+        judgment: IntArray,
+        judgments: IntArray,
+        duplicate_lines: IntArray,
+        run_keys: DocumentKeys,
+    ) -> None:
+        self.queries = queries
+        self.judged_queries = judged_queries
+        self.run_queries = run_queries
+        self.run_query = run_query
+        self.judgment = judgment
+        self.judgments = judgments
+        self.duplicate_lines = duplicate_lines
+        self.run_keys = run_keys
 
 
 def judge(qrels: TrecColumns, run: TrecColumns) -> Judged:
@@ -254,11 +275,9 @@ def _exact_groups(rows: _Rows) -> tuple[IntArray, BoolArray]:
     The rows are sorted by one key of plain integers: the first column (the query) in the
     highest bits when it leaves at least :data:`_HASH_BITS` bits, then the high bits of
     :func:`_candidate_hash`, then the row number in the low bits (unique keys: the order is
-    stable by construction); neighbours with equal bits above the row number are compared on
-    every column, and the groups where that finds a collision are sorted again by the columns
-    themselves.  The files come grouped by query, so the keys come in runs that are sorted
-    already, and a merge sort (NumPy's ``stable``: timsort) merges them instead of sorting the
-    rows afresh.
+    stable by construction, whatever the sort); neighbours with equal bits above the row number are
+    compared on every column, and the groups where that finds a collision are sorted again by
+    the columns themselves.
     """
     import numpy as np
 
@@ -275,7 +294,7 @@ def _exact_groups(rows: _Rows) -> tuple[IntArray, BoolArray]:
     else:
         key &= ~mask
     key |= np.arange(n, dtype=np.uint64)
-    key.sort(kind="stable")
+    key.sort()  # the keys are distinct: any sort gives this order (NumPy's SIMD sort is fastest)
     order: IntArray = (key & mask).view(np.int64)
     key >>= np.uint64(bits)
     candidate = np.flatnonzero(key[1:] == key[:-1])
