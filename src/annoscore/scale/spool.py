@@ -21,7 +21,11 @@ from typing import Any
 
 def spool_folder() -> str | None:
     """Where workers leave their results: ``/dev/shm`` (memory) when there is one, else the
-    system's temporary folder (``None``)."""
+    system's temporary folder (``None``).
+
+    >>> spool_folder() in ("/dev/shm", None)
+    True
+    """
     shm = "/dev/shm"
     return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
 
