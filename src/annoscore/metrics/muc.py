@@ -17,13 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from annoscore.align.muc_records import DocumentAlignment
 from annoscore.counts import Counts, Number
 from annoscore.metrics.tallies import Tally
 from annoscore.result import Details
-from annoscore.scale.spool import Spooled
 
 if TYPE_CHECKING:
     from annoscore.align.muc_coref import CorefAlignment
@@ -57,12 +56,13 @@ class Rendered:
     """Reports written per document by the chunks of a run (each a text per scored document,
     in scoring order), by kind: ``summary`` (the report summary), ``history`` (the map
     history's Tcl lines), ``partitions`` (coreference's partition file); only the kinds asked
-    for.  The texts are held in the chunks' files (:class:`Spooled`), as UTF-8 bytes that the
-    parent copies as they are (no string sent, decoded or encoded)."""
+    for.  The texts are held in the chunks' files (:class:`~annoscore.scale.spool.Spooled`),
+    as UTF-8 bytes that the parent copies as they are (no string sent, decoded or encoded)."""
 
-    texts: dict[str, Spooled]
+    texts: dict[str, Any]
+    """Each kind's :class:`~annoscore.scale.spool.Spooled` (the scale layer's, above this one)."""
 
-    def of(self, kind: str) -> Spooled:
+    def of(self, kind: str) -> Any:
         """The documents' texts of ``kind``; :class:`ValueError` when it was not written."""
         texts = self.texts.get(kind)
         if texts is None:
