@@ -469,29 +469,30 @@ def test_random_muc_template_files_give_the_same_bytes(
 
 
 def test_spooled_texts_are_the_texts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Texts a chunk writes to its file (:class:`~annoscore.metrics.muc.Spooled`) read back
+    """Texts a chunk writes to its file (:class:`~annoscore.scale.spool.Spooled`) read back
     as they were, sent through a pickle as the file's name (the receiver opens the file and
     removes its name), joined in chunk order or in another, a lone surrogate kept aside and
     written as every output writes it."""
     import os
     import pickle
 
-    from annoscore.metrics import muc as metrics
+    from annoscore.metrics.muc import Rendered
+    from annoscore.scale import spool
 
-    first = metrics.Spooled.written(str(tmp_path), {"a": ["x\n", "", "é\n"], "b": ["y\n"]})
-    second = metrics.Spooled.written(str(tmp_path), {"a": ["\udcff\n", "z\n"], "b": ["w"]})
+    first = spool.Spooled.written(str(tmp_path), {"a": ["x\n", "", "é\n"], "b": ["y\n"]})
+    second = spool.Spooled.written(str(tmp_path), {"a": ["\udcff\n", "z\n"], "b": ["w"]})
     assert list(first["a"]) == [b"x\n", b"", "é\n".encode()] and list(first["b"]) == [b"y\n"]
     assert list(second["a"]) == ["\udcff\n", b"z\n"]
     sent = pickle.loads(pickle.dumps(second))
     assert len(os.listdir(tmp_path)) == 1  # the name of the file received is removed
-    joined = metrics.Spooled.joined([first["a"], sent["a"]])
+    joined = spool.Spooled.joined([first["a"], sent["a"]])
     assert len(joined) == 5
     assert b"".join(joined.encoded()) == "x\né\n\\udcff\nz\n".encode()
-    again = metrics.Spooled.joined([first["a"], sent["a"]], [4, 0, 3, 2, 1])
+    again = spool.Spooled.joined([first["a"], sent["a"]], [4, 0, 3, 2, 1])
     assert list(again) == [b"z\n", b"x\n", "\udcff\n", "é\n".encode(), b""]
     assert b"".join(again.encoded()) == "z\nx\n\\udcff\né\n".encode()
-    assert metrics.Rendered({"a": again}).strings("a").__next__() == "z\n"
-    monkeypatch.setattr(metrics, "BLOCK", 2)  # blocks smaller than a text
+    assert Rendered({"a": again}).strings("a").__next__() == "z\n"
+    monkeypatch.setattr(spool, "BLOCK", 2)  # blocks smaller than a text
     assert b"".join(joined.encoded()) == "x\né\n\\udcff\nz\n".encode()
 
 

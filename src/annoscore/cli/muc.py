@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -26,6 +27,9 @@ from annoscore.tasks.muc import (
     ScenarioOptions,
     TemplateOptions,
 )
+
+if TYPE_CHECKING:
+    from annoscore.formats.muc_config import MucConfig
 
 HELP = (
     "Score MUC files as the MUC scoring software does, from its configuration file "
@@ -165,30 +169,13 @@ def muc(
         key = filled(key or cfg.file("key_file"))
         response = filled(response or cfg.file("response_file"))
         add_inputs(key, response)  # besides the configuration itself
-        dump_history = cfg.flag("dump_map_history")
-        kinds = (
-            []
-            if no_files
-            else [
-                kind
-                for kind, wanted in (
-                    ("summary", summary is not None or "report_summary_file" in cfg.given),
-                    ("history", history is not None or dump_history),
-                    (
-                        "partitions",
-                        cfg.scoring_task == "coreference"
-                        and (partitions is not None or "partition_file" in cfg.given),
-                    ),
-                )
-                if wanted
-            ]
-        )
-        if out.format is OutputFormat.html or (
-            out.format is OutputFormat.json and (dump_history or history is not None)
-        ):  # pages that read the alignments: the chunks send them
+        history_asked = history is not None or cfg.flag("dump_map_history")
+        written = {} if no_files else _report_files(cfg, summary, history, partitions)
+        if out.format is OutputFormat.html or (out.format is OutputFormat.json and history_asked):
+            # pages that read the alignments: the chunks send them
             result = scored.score_with(key, response, chosen)
         else:  # the chunks (--jobs N) write their documents' reports, the alignments stay there
-            with rendering(report.rendered(kinds)):
+            with rendering(report.rendered(written)):
                 result = scored.score_with(key, response, chosen)
         details = result.details
         assert isinstance(details, MucDetails)
@@ -204,33 +191,11 @@ def muc(
         check_output_early(out.output)
         if not no_files:
             with OutputFiles() as files:  # every file written (or the first error) on leaving
-                per_document = details.rendered is not None  # written by the chunks
-                if details.coref is not None and (
-                    partitions is not None or "partition_file" in cfg.given
-                ):
-                    files.write(
-                        partitions or cfg.file("partition_file"),
-                        report.encoded_pieces(details, "partitions")
-                        if per_document
-                        else [report.partition_file(details)],
-                    )
-                if summary is not None or "report_summary_file" in cfg.given:
-                    files.write(
-                        summary or cfg.file("report_summary_file"),
-                        report.encoded_pieces(details, "summary")
-                        if per_document
-                        else [report.report_summary(result)],
-                    )
-                if history is not None or dump_history:
-                    files.write(
-                        history or cfg.file("map_history_file"),
-                        report.encoded_pieces(details, "history", "{\n", "}\n")
-                        if per_document
-                        else history_report.map_history_chunks(details),
-                    )
+                for kind, path in written.items():
+                    files.write(path, _report_pieces(result, kind))
                 if "score_report_file" in cfg.given:
                     files.write(cfg.file("score_report_file"), [score_text(result)])
-        if out.format is OutputFormat.json and (dump_history or history is not None):
+        if out.format is OutputFormat.json and history_asked:
             result = result.with_extra(
                 map_history=history_report.to_json(history_report.map_history(details))
             )
@@ -244,6 +209,42 @@ def muc(
     # run's objects are freed (lifted inside, it would walk them all once more: 0.1-0.2 s).
     with cyclic_gc_paused():
         run()
+
+
+def _report_files(
+    cfg: MucConfig, summary: Path | None, history: Path | None, partitions: Path | None
+) -> dict[str, Path]:
+    """The report files written besides the score report, by kind (``partitions``,
+    ``summary``, ``history``: :func:`annoscore.report.muc.rendered`), in the order written:
+    each named on the command line, else as the configuration says."""
+    files: dict[str, Path] = {}
+    if cfg.scoring_task == "coreference" and (
+        partitions is not None or "partition_file" in cfg.given
+    ):
+        files["partitions"] = partitions or cfg.file("partition_file")
+    if summary is not None or "report_summary_file" in cfg.given:
+        files["summary"] = summary or cfg.file("report_summary_file")
+    if history is not None or cfg.flag("dump_map_history"):
+        files["history"] = history or cfg.file("map_history_file")
+    return files
+
+
+def _report_pieces(result: Result, kind: str) -> Iterable[str | bytes]:
+    """The text of the report file of ``kind`` (:func:`_report_files`): the chunks' texts
+    copied as they wrote them (``--jobs N``), else made here of the alignments."""
+    from annoscore.metrics.muc import MucDetails
+    from annoscore.report import muc as report
+    from annoscore.report import muc_history as history_report
+
+    details = result.details
+    assert isinstance(details, MucDetails)
+    if details.rendered is not None:  # written per document by the chunks
+        return report.encoded_pieces(details, kind, *(("{\n", "}\n") if kind == "history" else ()))
+    if kind == "partitions":
+        return [report.partition_file(details)]
+    if kind == "summary":
+        return [report.report_summary(result)]
+    return history_report.map_history_chunks(details)
 
 
 def register(app: typer.Typer) -> None:

@@ -717,7 +717,7 @@ def encoded_pieces(
     """The documents' texts of ``kind`` written by the chunks, as the bytes of an output file
     (UTF-8, a lone surrogate written as ``\\udcff``, as every output is), after ``head`` and
     before ``tail``: the bytes of the chunks' files in blocks, as they are
-    (:meth:`~annoscore.metrics.muc.Spooled.encoded`)."""
+    (:meth:`~annoscore.scale.spool.Spooled.encoded`)."""
     yield head.encode()
     yield from written_per_document(details).of(kind).encoded()
     yield tail.encode()

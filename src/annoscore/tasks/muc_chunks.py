@@ -133,7 +133,7 @@ def rendering(render: Render) -> Iterator[None]:
     line gives :func:`annoscore.report.muc.rendered`, the reports it writes) into a file of a
     folder made here (in ``/dev/shm`` when there is one) and sends that file's name instead
     of its alignments (:attr:`~annoscore.metrics.muc.MucDetails.rendered`,
-    :class:`~annoscore.metrics.muc.Spooled`): the parent then copies the texts' bytes as
+    :class:`~annoscore.scale.spool.Spooled`): the parent then copies the texts' bytes as
     they are, no string unpickled, joined or encoded.  The files are the parent's once
     received (opened, their names removed); the folder and what a chunk not used left in it
     are removed on leaving the block.  Outside it (the API, whose details hold the
@@ -142,10 +142,10 @@ def rendering(render: Render) -> Iterator[None]:
     import shutil
     import tempfile
 
-    from annoscore.scale.run import _spool_folder
+    from annoscore.scale.spool import spool_folder
 
     try:
-        folder = tempfile.mkdtemp(prefix="annoscore-muc-", dir=_spool_folder())
+        folder = tempfile.mkdtemp(prefix="annoscore-muc-", dir=spool_folder())
     except OSError:  # no folder for the texts: the input is read whole (muc_cut)
         yield
         return
@@ -160,7 +160,8 @@ def rendering(render: Render) -> Iterator[None]:
 def in_chunk(details: MucDetails) -> MucDetails:
     """``details`` as a chunk sends them: written per document (:func:`rendering`) in a chunk
     of a run that asked for it, the texts in a file of the run's folder, else as they are."""
-    from annoscore.metrics.muc import Rendered, Spooled
+    from annoscore.metrics.muc import Rendered
+    from annoscore.scale.spool import Spooled
 
     given = _RENDER.get()
     if given is None or not keeping():
@@ -179,7 +180,8 @@ def joined_details(details: Sequence[Any], order: Sequence[int]) -> Any:
     """One run's :class:`~annoscore.metrics.muc.MucDetails` of the chunks' (in chunk order),
     their alignments (or the texts written per document) put in the stacked rows' ``order``
     (one a row); :class:`NotExact` when they are not one a row."""
-    from annoscore.metrics.muc import MucDetails, Rendered, Spooled
+    from annoscore.metrics.muc import MucDetails, Rendered
+    from annoscore.scale.spool import Spooled
 
     first = details[0]
     if not all(isinstance(d, MucDetails) for d in details):
