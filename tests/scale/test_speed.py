@@ -131,7 +131,7 @@ def test_seen_of_strings_equals_the_ids_encoded_one_by_one() -> None:
 def test_workers_results_come_back_by_file_or_pipe_and_leave_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(scale.run, "_spool_folder", lambda: str(tmp_path))
+    monkeypatch.setattr("annoscore.scale.spool.spool_folder", lambda: str(tmp_path))
     sent: list[type] = []
     received = scale.run._received
 
@@ -147,7 +147,7 @@ def test_workers_results_come_back_by_file_or_pipe_and_leave_nothing(
     # a folder where no file can be written (a full /dev/shm): the results sent by the pipe
     unwritable = tmp_path / "full"
     unwritable.mkdir()
-    monkeypatch.setattr(scale.run, "_spool_folder", lambda: str(unwritable))
+    monkeypatch.setattr("annoscore.scale.spool.spool_folder", lambda: str(unwritable))
     real_open = open
 
     def refusing(path: object, mode: str = "r", *args: object, **kwargs: object) -> object:

@@ -122,11 +122,13 @@ class Run:
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
+        from annoscore.scale.spool import spool_folder
+
         global _WORK
         finish_workers()  # a map's workers before: ended before these are forked
         context = multiprocessing.get_context("fork")
         stop = context.Event()  # set: the workers skip the items not yet begun
-        spool = tempfile.mkdtemp(prefix="annoscore-", dir=_spool_folder())
+        spool = tempfile.mkdtemp(prefix="annoscore-", dir=spool_folder())
         _WORK = (function, items, stop, spool)  # inherited by the forked workers: not pickled
         frozen = _before_fork()
         try:
@@ -210,13 +212,6 @@ _WORK: tuple[Callable[[Any], Any], Sequence[Any], Any, str] | None = None
 """The function and items of the running :meth:`Run.map`, the event that tells its forked
 workers to skip the items left, and the folder where they leave their results
 (:func:`_work`), as they inherit them."""
-
-
-def _spool_folder() -> str | None:
-    """Where workers leave their results: ``/dev/shm`` (memory) when there is one, else the
-    system's temporary folder."""
-    shm = "/dev/shm"
-    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
 
 
 def _worker_started() -> None:
