@@ -75,6 +75,14 @@ class MucAligner(ClassMapping):
         self.text_filter_mode = TextFilter(text_filter)
         self.warnings: list[str | ScoreWarning] = []
 
+    def restarted(self) -> None:
+        """This aligner for another set of documents (a chunk of a run:
+        :func:`~annoscore.tasks.muc_chunks.kept_per_process`): no warnings, no pairs scored;
+        what it remembers (codes, records, bands) kept, as it is for every document of one
+        run (each entry holds what its key names)."""
+        self.warnings = []
+        self.pairs_scored = 0
+
     def validate(self, document: TemplateDocument) -> None:
         """Classes and slots must be defined; pointers must point to earlier classes.
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -189,10 +190,15 @@ def muc(
             return reports[document_pages]
 
         check_output_early(out.output)
+        wanted = [True] if "score_report_file" in cfg.given else []  # the score reports made
+        if out.format is OutputFormat.text:
+            wanted.append(not totals_only)
         if not no_files:
             with OutputFiles() as files:  # every file written (or the first error) on leaving
-                for kind, path in written.items():
-                    files.write(path, _report_pieces(result, kind))
+                spooled = details.rendered is not None
+                with _fed_aside(spooled, files, result, written):
+                    for pages in wanted:  # made while the chunks' texts are copied out
+                        score_text(result, pages)
                 if "score_report_file" in cfg.given:
                     files.write(cfg.file("score_report_file"), [score_text(result)])
         if out.format is OutputFormat.json and history_asked:
@@ -227,6 +233,55 @@ def _report_files(
     if history is not None or cfg.flag("dump_map_history"):
         files["history"] = history or cfg.file("map_history_file")
     return files
+
+
+@contextlib.contextmanager
+def _fed_aside(
+    aside: bool, files: OutputFiles, result: Result, written: dict[str, Path]
+) -> Iterator[None]:
+    """The report files ``written`` (:func:`_report_files`) written to ``files`` in their
+    order: with ``aside`` (the chunks' texts, bytes read from their files:
+    :func:`_report_pieces`), fed from a thread of their own while the block runs
+    (``annoscore muc --jobs N``: the parent makes the score report while the texts are
+    copied, where it made it after them; named entity, 1,000 documents, 150 MB of map
+    history: 0.3 s of the parent's serial part), else before it.  The feeding thread
+    reads, the writing thread writes (:class:`~annoscore.cli.common.OutputFiles`): both wait
+    in system calls, and take the interpreter's lock for a moment between them; the switch
+    interval is made short meanwhile, so that neither waits the 5 ms the block's Python code
+    may otherwise hold the lock.  An error of the feeding is raised on leaving."""
+    import sys
+    import threading
+
+    if not aside:
+        for kind, path in written.items():
+            files.write(path, _report_pieces(result, kind))
+        yield
+        return
+    failed: list[BaseException] = []
+
+    def feed() -> None:
+        try:
+            for kind, path in written.items():
+                files.write(path, _report_pieces(result, kind))
+        except BaseException as error:  # raised on leaving
+            failed.append(error)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(min(interval, SWITCH_INTERVAL))
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    try:
+        yield
+    finally:
+        feeder.join()
+        sys.setswitchinterval(interval)
+    if failed:
+        raise failed[0]
+
+
+SWITCH_INTERVAL = 0.0002
+"""The interpreter's switch interval (seconds) while the chunks' texts are fed aside
+(:func:`_fed_aside`)."""
 
 
 def _report_pieces(result: Result, kind: str) -> Iterable[str | bytes]:

@@ -29,12 +29,16 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import Any, TypeVar
 
 from annoscore.errors import InputError
-from annoscore.formats.files import check_no_nul, given, read_text, split_lines, url_of
+from annoscore.formats.files import check_no_nul, given, once, read_text, split_lines, url_of
+
+_T = TypeVar("_T")
 
 TASKS = (
     "template_element",
@@ -453,3 +457,39 @@ def _check_choice(
 def read_muc_config(path: Path) -> MucConfig:
     """Read and parse a configuration file."""
     return parse_muc_config(read_text(path), path)
+
+
+KEPT_PER_PROCESS = 4
+"""At most this many configurations' objects of one kind are kept by a process through a
+run (:func:`kept_per_process`; a run has one configuration)."""
+
+
+def kept_per_process(kind: str, config: MucConfig, make: Callable[[], _T]) -> _T:
+    """``make()``; in the chunks of one cut run (inside
+    :func:`~annoscore.formats.files.read_once`), the object of ``kind`` made before in this
+    process for an equal configuration, kept through the run: a worker's chunks share it.
+
+    For what remembers work by content (the named entity reader's shared slots, an aligner's
+    codes and records, a report writer's lines): each is valid for any document of its
+    configuration, and one run (one job) keeps it for all of them, so a worker that keeps it
+    through its chunks does what one run does for some of the documents, instead of the work
+    of every chunk again (named entity, two jobs: 20% of the calls of the alignment and the
+    reports).  The configuration is compared whole (``==``, never a hash); at most
+    :data:`KEPT_PER_PROCESS` are kept a kind, and nothing outside a run.
+
+    >>> config = parse_muc_config(":scoring_task named_entity\\n", Path("ne.config"))
+    >>> kept_per_process("list", config, list) is kept_per_process("list", config, list)
+    False
+    >>> from annoscore.formats.files import read_once
+    >>> with read_once():
+    ...     kept_per_process("list", config, list) is kept_per_process("list", config, list)
+    True
+    """
+    made: list[tuple[MucConfig, Any]] = once(("annoscore.muc.kept", kind), list)
+    for known, value in made:
+        if known == config:
+            return value  # type: ignore[no-any-return]
+    value = make()
+    if len(made) < KEPT_PER_PROCESS:
+        made.append((config, value))
+    return value

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from annoscore.errors import InputError
-from annoscore.formats.files import check_no_nul, read_text, saw
+from annoscore.formats.files import check_no_nul, once, read_text, saw
 
 DEFAULT_SECTIONS = ("DOC", "DATELINE", "DD", "HEADLINE", "TEXT")
 """The manual's default ``:doc_sections``."""
@@ -190,6 +190,21 @@ def _scanner(tasks: Collection[str], others: Collection[str]) -> re.Pattern[str]
     return pattern
 
 
+def _parsed_attributes(quote_char: str) -> dict[str, dict[str, str]]:
+    """Each attribute text's attributes as a reading parses them (with ``quote_char``), shared
+    read-only by its tags; a new mapping for each file read, one per process through the
+    chunks of one cut run (:func:`~annoscore.formats.files.read_once`), as one reading of
+    the whole file shares them: the tags of a worker's chunks then share their attributes,
+    and what is made of a tag's attributes (the named entity slots:
+    :class:`~annoscore.formats.muc_sgml_objects.SharedSlots`) is made once, not in each chunk
+    again.  A pure function of the text and ``quote_char``.
+
+    >>> _parsed_attributes('"') is _parsed_attributes('"')
+    False
+    """
+    return once(("annoscore.muc_sgml.attributes", quote_char), dict)
+
+
 def _scan_sgml(
     source: str,
     where: str,
@@ -212,7 +227,7 @@ def _scan_sgml(
     task_only = tasks - {doc_name}
     documents: list[SgmlDocument] = []
     names: dict[str, str] = {}  # as written -> upper-case
-    parsed: dict[str, dict[str, str]] = {}  # attribute text -> attributes (shared)
+    parsed = _parsed_attributes(quote_char)  # attribute text -> attributes (shared)
     find_attributes = _ATTRIBUTES.findall
     count = source.count
     rfind = source.rfind
@@ -436,7 +451,7 @@ def _parse_sgml(
     find_attributes = _ATTRIBUTES.findall
     structural = {doc_name, docnum_name, *section_names}
     names: dict[str, str] = {}  # as written -> upper-case
-    parsed: dict[str, dict[str, str]] = {}  # attribute text -> attributes (shared)
+    parsed = _parsed_attributes(quote_char)  # attribute text -> attributes (shared)
     resume = 0  # tokens before this offset are inside a tag or comment already read
     for m in _TOKEN.finditer(source):
         i = m.start()

@@ -25,6 +25,7 @@ from itertools import chain
 from annoscore.align.muc_coref import CorefAlignment
 from annoscore.align.muc_records import DocumentAlignment, ObjectPair, SlotPair
 from annoscore.counts import Counts
+from annoscore.formats.muc_config import kept_per_process
 from annoscore.metrics.muc import MucDetails, Rendered
 from annoscore.metrics.tallies import TALLY_NAMES, Tally
 from annoscore.result import CountMatrix, Result, Undefined
@@ -493,7 +494,12 @@ def _ne_summary_texts(details: MucDetails) -> Iterator[str]:
     """:func:`ne_summary` document by document."""
     written(details)
     config = details.config
-    writer = _NeSummaryWriter(config.value("sgml_type_slot"), config.value("sgml_text_slot"))
+    # its lines kept through a worker's chunks, as one run keeps them for every document
+    writer = kept_per_process(
+        "named entity summary",
+        config,
+        lambda: _NeSummaryWriter(config.value("sgml_type_slot"), config.value("sgml_text_slot")),
+    )
     for alignment in details.documents:
         yield _lines(
             [

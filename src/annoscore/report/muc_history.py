@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from annoscore.align.muc_records import COUNTED, DocumentAlignment, ObjectPair, SlotPair
+from annoscore.formats.muc_config import kept_per_process
 from annoscore.metrics.tallies import Tally
 from annoscore.model import TemplateFill
 
@@ -575,7 +576,8 @@ def history_texts(details: MucDetails) -> Iterator[str]:
     if details.rendered is not None:
         yield from details.rendered.strings("history")
         return
-    writer = _TclHistoryWriter(details)
+    # what it wrote kept through a worker's chunks, as one run keeps it for every document
+    writer = kept_per_process("map history", details.config, lambda: _TclHistoryWriter(details))
     out: list[str] = []
     for alignment in details.documents:
         writer.document(alignment, out)

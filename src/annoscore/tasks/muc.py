@@ -33,7 +33,13 @@ from annoscore.align.muc_records import DocumentAlignment
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.files import bom_warnings
-from annoscore.formats.muc_config import TASKS, MucConfig, parse_muc_config, read_muc_config
+from annoscore.formats.muc_config import (
+    TASKS,
+    MucConfig,
+    kept_per_process,
+    parse_muc_config,
+    read_muc_config,
+)
 from annoscore.formats.muc_sgml import SgmlDocument
 from annoscore.formats.muc_template import read_templates
 from annoscore.metrics.muc import MucDetails, document_counts
@@ -283,7 +289,11 @@ def _templates(
     text_filter = (
         options.text_filter if isinstance(options, ScenarioOptions) else TextFilter.agreement
     )
-    aligner = MucAligner(config, text_filter)
+    # its string codes kept through a worker's chunks, as one run keeps them for every document
+    aligner = kept_per_process(
+        f"template aligner {text_filter}", config, lambda: MucAligner(config, text_filter)
+    )
+    aligner.restarted()
     for document in keys.values():
         aligner.validate(document)
     in_keys = len(aligner.warnings)  # a dangling pointer's warning of each key document first

@@ -30,7 +30,7 @@ from typing import NamedTuple
 from annoscore.align.documents import pair_documents
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.formats.muc_config import NE_SUBTASK_NAMES, MucConfig
+from annoscore.formats.muc_config import NE_SUBTASK_NAMES, MucConfig, kept_per_process
 from annoscore.formats.muc_sgml import (
     DEFAULT_SECTIONS,
     SgmlDocument,
@@ -213,7 +213,8 @@ def count_named_entity(
     slots = sgml_slots(config)
     defined = config.slot_names()
     ignored = 0
-    shared = SharedSlots()  # equal slots are one object (cheaper to align and report)
+    # equal slots are one object (cheaper to align and report), kept through a worker's chunks
+    shared = kept_per_process("named entity slots", config, SharedSlots)
     key_objects = {}
     for doc, document in keys.items():
         key_objects[doc], n = ne_objects(
@@ -238,7 +239,8 @@ def count_named_entity(
                 ignored,
             )
         )
-    aligner = NeAligner(config)
+    aligner = kept_per_process("named entity aligner", config, lambda: NeAligner(config))
+    aligner.restarted()
     subtasks = subtasks_of(config)
     groups = section_groups(config)
     alignments: list[DocumentAlignment] = []
@@ -276,7 +278,8 @@ def count_coreference(
     class_def = config.class_defs[0]
     gid = class_def.name.upper()
     slots = sgml_slots(config)
-    shared = SharedSlots()  # equal slots are one object (cheaper to align and report)
+    # equal slots are one object (cheaper to align and report), kept through a worker's chunks
+    shared = kept_per_process("coreference slots", config, SharedSlots)
     key_objects = {
         d: coref_objects(doc, gid, slots=slots, shared_slots=shared) for d, doc in keys.items()
     }
