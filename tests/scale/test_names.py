@@ -76,3 +76,32 @@ def test_a_cut_run_makes_no_string_per_document(
     assert cut.details == one.details
     shown = dict(cut.shown(documents=True).to_dict())
     assert shown == dict(one.shown(documents=True).to_dict())
+
+
+@pytest.mark.parametrize("extra", [False, True])
+def test_a_chunk_sends_its_names_once_when_every_document_is_a_gold_one(
+    tmp_path: Path, extra: bool
+) -> None:
+    """CodiEsp D's gold documents are the matrix's names when every document of a chunk is a
+    gold one: one object in the chunk's pickle (its text once); with a predicted document the
+    gold lacks, two lists, each its own; the same names as one run's either way."""
+    from annoscore.scale.chunks import LineChunk
+    from annoscore.tasks.codiesp import RankedOptions, score_codiesp_d
+
+    gold, pred, codes = tmp_path / "g.tsv", tmp_path / "p.tsv", tmp_path / "codes.tsv"
+    codes.write_text("a\nb\nc\n", encoding="utf-8")
+    gold.write_text("".join(f"S{d}\ta\n" for d in range(50)), encoding="utf-8")
+    pred.write_text("".join(f"S{d}\tc\n" for d in range(50 + extra)), encoding="utf-8")
+    options = RankedOptions(codes=codes)
+    chunk = LineChunk(str(gold), str(pred), (0, gold.stat().st_size), (0, pred.stat().st_size))
+    data = pickle.dumps(scale.score_line_chunk("codiesp-d", chunk, options), 5)
+    back = pickle.loads(data).result
+    one = score_codiesp_d(gold, pred, options)
+    gold_documents = back.details.gold_documents
+    assert (gold_documents is back.matrix.documents) is not extra
+    # the names (once, or the gold's and every document's), and the ids the readers saw (one
+    # object for the two sides when they saw the same, Seen)
+    assert data.count(b"S17\nS18") == (4 if extra else 2)
+    assert tuple(back.matrix.documents) == tuple(one.matrix.documents)
+    assert tuple(gold_documents) == tuple(one.details.gold_documents)  # type: ignore[union-attr]
+    assert len(gold_documents) == 50 and len(back.matrix.documents) == 50 + extra

@@ -135,14 +135,14 @@ def test_workers_results_come_back_by_file_or_pipe_and_leave_nothing(
     sent: list[type] = []
     received = scale.run._received
 
-    def spy(item: str | bytes) -> object:
+    def spy(item: tuple[str, int, tuple[tuple[int, int], ...]] | bytes) -> object:
         sent.append(type(item))
         return received(item)
 
     monkeypatch.setattr(scale.run, "_received", spy)
     items = list(range(7))
     assert scale.Run(2).map(_rows, items) == [_rows(n) for n in items]
-    assert sent == [str] * 7  # the paths of files
+    assert sent == [tuple] * 7  # the paths of files (with where their arrays' bytes are)
     assert not list(tmp_path.iterdir())  # every file read and removed, the folder too
     # a folder where no file can be written (a full /dev/shm): the results sent by the pipe
     unwritable = tmp_path / "full"

@@ -223,38 +223,79 @@ def _worker_started() -> None:
         signal.signal(number, signal.SIG_DFL)
 
 
-def _work(n: int) -> str | bytes:
+def _work(n: int) -> tuple[str, int, tuple[tuple[int, int], ...]] | bytes:
     """Item ``n`` of the running map, in a forked worker (``None`` once the map stopped),
-    pickled into a file of the map's folder (its path is sent back: the parent reads a
-    chunk's count rows and ids in one read, where a pipe passes them 64 KB at a time at a cost
-    of CPU on both sides), or sent pickled when the file cannot be written (a full
-    ``/dev/shm``)."""
+    pickled into a file of the map's folder, its arrays' bytes apart (:func:`_spooled`), and
+    the file's path sent back with where its parts are: the parent maps the file and the
+    arrays it unpickles are views of it (:func:`_received`), where a pipe passed the pickle
+    64 KB at a time at a cost of CPU on both sides, and a read then an unpickling copied each
+    array twice more into memory faulted in for it.  Sent pickled (the arrays inside) when
+    the file cannot be written (a full ``/dev/shm``)."""
     import pickle
 
     assert _WORK is not None
     function, items, stop, spool = _WORK
-    data = pickle.dumps(None if stop.is_set() else function(items[n]), pickle.HIGHEST_PROTOCOL)
+    result = None if stop.is_set() else function(items[n])
     path = os.path.join(spool, f"{n}.pickle")
     try:
-        with open(path, "wb") as handle:
-            handle.write(data)
+        return path, *_spooled(result, path)
     except OSError:
         with contextlib.suppress(OSError):
             os.unlink(path)
-        return data
-    return path
+    return pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
 
 
-def _received(sent: str | bytes) -> Any:
-    """The result :func:`_work` sent (its file read and removed)."""
+ALIGN = 64
+"""Where each array's bytes begin in a spooled result (a multiple of it: aligned for NumPy)."""
+
+
+def _spooled(result: Any, path: str) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """Write ``result`` to ``path``: its pickle (protocol 5) with the bytes of its contiguous
+    arrays left out of band, then each array's bytes at the next multiple of :data:`ALIGN`;
+    the pickle's length and each array's (offset, length)."""
     import pickle
 
-    if isinstance(sent, str):
-        with open(sent, "rb") as handle:
-            data = handle.read()
-        os.unlink(sent)
-        sent = data
-    return pickle.loads(sent)
+    buffers: list[pickle.PickleBuffer] = []
+    data = pickle.dumps(result, 5, buffer_callback=buffers.append)
+    places: list[tuple[int, int]] = []
+    with open(path, "wb") as handle:
+        handle.write(data)
+        at = len(data)
+        for buffer in buffers:
+            raw = buffer.raw()
+            pad = -at % ALIGN
+            handle.write(bytes(pad))
+            places.append((at + pad, raw.nbytes))
+            handle.write(raw)
+            at += pad + raw.nbytes
+    return len(data), tuple(places)
+
+
+def _received(sent: tuple[str, int, tuple[tuple[int, int], ...]] | bytes) -> Any:
+    """The result :func:`_work` sent: its file mapped (private pages: an array of it may be
+    written, the file is not) and removed, the pickle read from the mapping and its arrays
+    made views of it (no copy); read into memory when it cannot be mapped."""
+    import mmap
+    import pickle
+
+    if isinstance(sent, bytes):
+        return pickle.loads(sent)
+    path, size, places = sent
+    with open(path, "rb") as handle:
+        try:
+            view = memoryview(
+                mmap.mmap(
+                    handle.fileno(),
+                    0,
+                    flags=mmap.MAP_PRIVATE,
+                    prot=mmap.PROT_READ | mmap.PROT_WRITE,
+                )
+            )
+        except (OSError, ValueError, AttributeError):  # no mmap here, or not of this file
+            view = memoryview(bytearray(handle.read()))
+    os.unlink(path)
+    # each array holds its slice, which holds the mapping: unmapped when the last is freed
+    return pickle.loads(view[:size], buffers=[view[at : at + length] for at, length in places])
 
 
 class Progress:

@@ -35,7 +35,7 @@ on one index of documents and codes (:mod:`annoscore.align.codes`, X:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -68,7 +68,7 @@ from annoscore.metrics.ranked_codes import (
 from annoscore.model import CodeReference
 from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Names, Result, ScoreWarning
-from annoscore.scale import chunked
+from annoscore.scale import chunked, keeping
 from annoscore.tasks.codiesp_warnings import (
     collapsed,
     explainable_warnings,
@@ -382,7 +382,11 @@ def _count_ranked(
         warnings += numeric_ids_warning(view, as_text, ranked_scores(map_counts)["map"])
     matrix = CountMatrix.from_columns(data.documents, columns, integer=tuple(integer))
     warnings += ranked_warnings(other, view, outcome, options, map_counts)
-    gold_documents = tuple(data.documents[: len(data.gold.documents)])
+    gold_documents: Sequence[str] = tuple(data.documents[: len(data.gold.documents)])
+    if len(gold_documents) == len(data.documents):  # every document a gold one (the usual)
+        if keeping():  # a chunk of a cut run: the names as one string, sent once for both
+            matrix = replace(matrix, documents=Names.of(matrix.documents))
+        gold_documents = matrix.documents
     outputs = () if measures is None else tuple(measure_outputs(measures, shown=True))
     ranking = None
     if outcome.ranked is not None:
