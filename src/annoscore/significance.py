@@ -573,9 +573,7 @@ def paired_test(
         for warning in result.warnings:
             warnings.append(replace(warning, message=f"{name}: {warning.message}"))
     matrices = _stacked(named, documents)
-    keys = list(baseline.scores)
-    for result in systems.values():
-        keys.extend(k for k in result.scores if k not in keys)
+    keys = list(dict.fromkeys(k for r in named.values() for k in r.scores))
     scorer = baseline.scorer
     observed = [_observed(r, m, keys) for r, m in zip(named.values(), matrices, strict=True)]
 

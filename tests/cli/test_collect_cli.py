@@ -107,6 +107,26 @@ def test_no_run_scored_is_exit_2(cli: Cli, tmp_path: Path) -> None:
     assert result.exit_code == 2 and "no run could be scored" in result.stderr
 
 
+def test_a_run_number_taken_already_leaves_the_entry_its_own_name(tmp_path: Path) -> None:
+    from annoscore.cli.collect import find_runs
+
+    for name in ("a/run1", "a/x-1", "a/run2.zip", "b/run3/sub", "b/x-3/sub", "b/top/sub"):
+        (tmp_path / "teams" / name).mkdir(parents=True)
+    (tmp_path / "work").mkdir()
+    found = find_runs(tmp_path / "teams", tmp_path / "work", None, one_file=False)
+    assert [(r.team, r.name) for r in found if r.team == "a"] == [
+        ("a", "run1"),
+        ("a", "run2"),
+        ("a", "x-1"),
+    ]
+    found = find_runs(tmp_path / "teams", tmp_path / "work", "sub", one_file=False)
+    assert [(r.team, r.name) for r in found if r.team == "b"] == [
+        ("b", "run3"),
+        ("b", "top/sub"),
+        ("b", "x-3/sub"),
+    ]
+
+
 def test_sub_task_folders_inside_each_team_s_runs_give_one_leaderboard_per_sub_task(
     cli: Cli, tmp_path: Path
 ) -> None:

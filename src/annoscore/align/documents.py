@@ -17,6 +17,7 @@ rows (document, ...) are matched by the exact keys of :func:`row_keys`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -141,9 +142,7 @@ def row_keys(*sets: tuple[Any, ...]) -> tuple[list[Any], Callable[[Any], Any]]:
         return np.split(np.zeros(0, dtype=np.int64), bounds), lambda k: k
     lows = [int(c.min()) for c in columns]
     spans = [int(c.max()) - low + 1 for c, low in zip(columns, lows, strict=True)]
-    product = 1
-    for span in spans:
-        product *= span
+    product = math.prod(spans)
     if product < 2**62:
         keys = np.zeros(len(columns[0]), dtype=np.int64)
         for column, low, span in zip(columns, lows, spans, strict=True):

@@ -297,14 +297,6 @@ class Checked:
         }
 
 
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.resolve().relative_to(folder.resolve())
-    except ValueError:
-        return False
-    return True
-
-
 def _remove_line(prepared: Prepared, path: Path, line: int) -> int | None:
     """Remove line ``line`` (as the copy now numbers it) from the copy; its number as
     uploaded, or ``None`` if the file has no such line."""
@@ -337,7 +329,7 @@ def check(
             message = prepared.shown(error.message)
             if error.document is not None:
                 message = f"document {error.document}: {message}"
-            if where is None or not _inside(where, prepared.copy_root):
+            if where is None or not where.resolve().is_relative_to(prepared.copy_root.resolve()):
                 named = error.path if where is None else prepared.shown(str(where))
                 problems.append(Problem(message, named, error.line))
                 return Checked(None, problems, prepared.notes, [], stopped=str(problems[-1]))
@@ -362,9 +354,7 @@ def check(
                 continue
             return Checked(None, problems, prepared.notes, [], stopped=str(problems[-1]))
         warnings = [prepared.warning(w) for w in result.warnings]
-        if problems:
-            return Checked(None, problems, prepared.notes, warnings)
-        return Checked(result, problems, prepared.notes, warnings)
+        return Checked(None if problems else result, problems, prepared.notes, warnings)
     return Checked(None, problems, prepared.notes, [], stopped="too many problems")
 
 

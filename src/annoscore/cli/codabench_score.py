@@ -112,6 +112,18 @@ def _detailed(path: Path, title: str, body: str, notes: list[str], warnings: lis
     path.write_text(page, encoding="utf-8")
 
 
+def _cannot_score(
+    path: Path, title: str, problems: list[str], notes: list[str], warnings: list[str], say: Any
+) -> int:
+    """Exit status 2 for a submission that cannot be scored: every problem in the detailed
+    results page, the first on stderr."""
+    body = _items(f"The submission cannot be scored ({len(problems)} problem(s))", problems, "bad")
+    _detailed(path, title, body, notes, warnings)
+    more = f" (and {len(problems) - 1} more: see the detailed results)" if problems[1:] else ""
+    say("error", f"{problems[0]}{more}")
+    return 2
+
+
 def _scores_html(result: Result, columns: dict[str, str], shown: dict[str, float]) -> str:
     """A result's signature, each leaderboard column's value (or ``undefined``), its counts."""
     rows = "".join(
@@ -175,18 +187,8 @@ def score_submission(
         say("warning", note)
     warnings = [str(w) for w in checked.warnings]
     if checked.result is None:
-        problems = [str(p) for p in checked.problems]
-        body = _items(
-            f"The submission cannot be scored ({len(problems)} problem(s))", problems, "bad"
-        )
-        _detailed(detailed, title, body, checked.notes, warnings)
-        more = (
-            f" (and {len(problems) - 1} more: see the detailed results)"
-            if len(problems) > 1
-            else ""
-        )
-        say("error", f"{problems[0] if problems else checked.stopped}{more}")
-        return 2
+        problems = [str(p) for p in checked.problems] or [str(checked.stopped)]
+        return _cannot_score(detailed, title, problems, checked.notes, warnings, say)
     result = checked.result
     for warning in warnings:
         say("warning", warning)
@@ -284,13 +286,7 @@ def _score_subtasks(
     for note in notes:
         say("warning", note)
     if problems:
-        body = _items(
-            f"The submission cannot be scored ({len(problems)} problem(s))", problems, "bad"
-        )
-        _detailed(detailed, title, body, notes, warnings)
-        more = f" (and {len(problems) - 1} more: see the detailed results)" if problems[1:] else ""
-        say("error", f"{problems[0]}{more}")
-        return 2
+        return _cannot_score(detailed, title, problems, notes, warnings, say)
     for warning in warnings:
         say("warning", warning)
     missing = [name for name in names if name not in results]

@@ -119,14 +119,29 @@ def _subtask(folder: Path, name: str) -> list[Path]:
     return found
 
 
+def _run_name(name: str) -> str | None:
+    """``runN`` for an entry whose name carries run number N (:data:`NUMBERED`), else ``None``."""
+    match = NUMBERED.search(name.removesuffix(".zip"))
+    return f"run{int(match.group(1))}" if match else None
+
+
 def _run_above(folder: Path, found: Path) -> str | None:
     """The run a sub-task folder belongs to: the number of the innermost numbered folder
     between the team's ``folder`` and it (``run2/subtask1`` -> ``run2``)."""
-    for part in reversed(found.relative_to(folder).parts[:-1]):
-        match = NUMBERED.search(part.removesuffix(".zip"))
-        if match:
-            return f"run{int(match.group(1))}"
-    return None
+    names = map(_run_name, reversed(found.relative_to(folder).parts[:-1]))
+    return next((name for name in names if name is not None), None)
+
+
+def _named_runs(team: str, named: list[tuple[Path, str | None, str]]) -> list[Run]:
+    """The runs at the paths of ``(path, name, fallback)``, each named ``name``, or
+    ``fallback`` where it has none or an earlier run has it already."""
+    runs: list[Run] = []
+    seen: set[str] = set()
+    for path, name, fallback in named:
+        name = fallback if name is None or name in seen else name
+        seen.add(name)
+        runs.append(Run(team, name, path))
+    return runs
 
 
 def find_runs(teams_dir: Path, work: Path, subtask: str | None, one_file: bool) -> list[Run]:
@@ -153,13 +168,7 @@ def find_runs(teams_dir: Path, work: Path, subtask: str | None, one_file: bool) 
         if len(found) == 1 and named[0][1] is None:
             runs += _team_runs(team, found[0], one_file)
             continue
-        seen: set[str] = set()
-        for path, run in named:
-            name = run or path.relative_to(folder).as_posix()
-            if name in seen:
-                name = path.relative_to(folder).as_posix()
-            seen.add(name)
-            runs.append(Run(team, name, path))
+        runs += _named_runs(team, [(p, run, p.relative_to(folder).as_posix()) for p, run in named])
     return runs
 
 
@@ -173,21 +182,12 @@ def _team_runs(team: str, folder: Path, one_file: bool) -> list[Run]:
     numbered = [
         p
         for p in entries
-        if NUMBERED.search(p.name.removesuffix(".zip"))
+        if _run_name(p.name)
         and (p.is_file() if one_file else (p.is_dir() or p.suffix.lower() == ".zip"))
     ]
     if not entries or numbered != entries:
         return [Run(team, "run1", folder)]
-    runs: list[Run] = []
-    seen: set[str] = set()
-    for path in numbered:
-        match = NUMBERED.search(path.name.removesuffix(".zip"))
-        name = f"run{int(match.group(1))}" if match else path.name
-        if name in seen:
-            name = path.name
-        seen.add(name)
-        runs.append(Run(team, name, path))
-    return runs
+    return _named_runs(team, [(p, _run_name(p.name), p.name) for p in numbered])
 
 
 def score_runs(runs: list[Run], task: Any, gold: Path, options: Any, work: Path) -> None:
@@ -216,23 +216,13 @@ def ranked(runs: list[Run]) -> list[Run]:
     return sorted(runs, key=lambda r: (r.headline is None, -(r.headline or 0.0)))
 
 
-def _keys(runs: list[Run]) -> list[str]:
-    keys: list[str] = []
-    for run in runs:
-        if run.result is not None:
-            for key in run.result.scores:
-                if key not in keys:
-                    keys.append(key)
-    return keys
-
-
 def _cell(value: Any) -> str:
     return "-" if value is None else f"{value:.4f}"
 
 
 def leaderboard_rows(runs: list[Run]) -> tuple[list[str], list[list[str]]]:
     """Header and rows: rank, team, run, every score, status."""
-    keys = _keys(runs)
+    keys = list(dict.fromkeys(k for r in runs if r.result is not None for k in r.result.scores))
     header = ["rank", "team", "run", *keys, "status"]
     rows = []
     for rank, run in enumerate(ranked(runs), 1):

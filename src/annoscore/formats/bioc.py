@@ -53,15 +53,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import add
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from annoscore.errors import InputError
-from annoscore.formats.files import read_text
-from annoscore.model import AnnotatedDocument, Relation
-
-if TYPE_CHECKING:
-    pass
-
 from annoscore.formats.bioc_corpus import _scan_json_corpus, _scan_xml_corpus
 from annoscore.formats.bioc_json import _json_documents
 from annoscore.formats.bioc_tree import (
@@ -75,6 +69,8 @@ from annoscore.formats.bioc_tree import (
     _past,
 )
 from annoscore.formats.bioc_xml import _xml_documents
+from annoscore.formats.files import read_text
+from annoscore.model import AnnotatedDocument, Relation
 
 FORMATS = ("bioc-xml", "bioc-json")
 OFFSET_UNITS = ("chars", "utf8-bytes", "auto")

@@ -10,10 +10,7 @@ import json
 import re
 from itertools import chain, compress
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    pass
+from typing import Any
 
 from annoscore.formats.bioc_tree import BiocFile, _Decline, _differs, _Document
 from annoscore.formats.bioc_xml import (

@@ -6,13 +6,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from operator import itemgetter, methodcaller
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from annoscore.errors import InputError
-
-if TYPE_CHECKING:
-    pass
-
 from annoscore.formats.bioc_tree import _Annotation, _Block, _Document, _whole
 
 

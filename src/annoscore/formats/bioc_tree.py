@@ -6,15 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from annoscore.errors import InputError
 from annoscore.formats.brat_model import AnnFile
 from annoscore.model import AnnotatedDocument, Mention, Normalization, Span
-
-if TYPE_CHECKING:
-    pass
-
 
 _Annotation = tuple[Any, Any, list[tuple[Any, Any]], Any, "tuple[int, int] | None"]
 """One annotation as read: (id, infons (a mapping), locations ((offset, length) as written),

@@ -25,7 +25,7 @@ from annoscore.formats.brat_model import (
     tolerated_refusal,
     tolerated_warning,
 )
-from annoscore.formats.files import BOM, check_no_nul
+from annoscore.formats.files import BOM, bom_warning, check_no_nul
 from annoscore.model import Attribute, Event, Normalization, Note, Relation
 from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
 
@@ -375,15 +375,7 @@ def parse_lines(
                 "the file begins with a UTF-8 byte-order mark (--strict-input refuses it)", path, 1
             )
         content = content[1:]
-        warnings.append(
-            ScoreWarning(
-                "formats.bom",
-                "{count} file(s) began with a UTF-8 byte-order mark, removed before reading",
-                1,
-                (str(path),),
-                tolerated=True,
-            )
-        )
+        warnings.append(bom_warning([str(path)]))
     builder = _Builder(path, dialect, tolerances)
     read = builder.official_line if dialect == "pharmaconer" else builder.generic_line
     for number, raw in enumerate(content.split("\n"), start=1):

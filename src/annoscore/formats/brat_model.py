@@ -255,6 +255,10 @@ class EntityBlock:
         return self._built()[3]
 
 
+_IDS: list[str] = []
+"""``T1``, ``T2``, ...: the mention ids of a document, shared (grown on demand)."""
+
+
 class ScanColumns:
     """The columns of every document of one scan (``block``, each document's rows
     ``bounds[d]:bounds[d + 1]`` of it), made into Python lists for the whole file at once when a
@@ -290,6 +294,14 @@ class ScanColumns:
     def field(self, name: str, d: int) -> Any:
         """Document ``d``'s value of field ``name`` (each reader's subclass gives its own)."""
         raise NotImplementedError(name)
+
+    def mention_ids(self, d: int) -> list[str]:
+        """``["T1", ..., "Tn"]``, the ids of document ``d``'s ``n`` mentions where a reader
+        numbers them (a slice of one shared list)."""
+        count = self.bounds[d + 1] - self.bounds[d]
+        if len(_IDS) < count:
+            _IDS.extend(f"T{k}" for k in range(len(_IDS) + 1, count + 1))
+        return _IDS[:count]
 
 
 class ScannedFields:

@@ -105,9 +105,7 @@ def without_bom(text: str) -> tuple[str, bool]:
     >>> without_bom("\ufeffS1\ti10")
     ('S1\ti10', True)
     """
-    if text.startswith(BOM):
-        return text[1:], True
-    return text, False
+    return (text[1:], True) if text.startswith(BOM) else (text, False)
 
 
 def bom_warning(paths: list[str]) -> ScoreWarning:
@@ -621,7 +619,7 @@ def refuse_url_output(path: str | os.PathLike[str]) -> None:
     """:class:`InputError` for an output path that is a URL (or a stand-in for one): outputs are
     local files, so that the rules every output keeps (never over an input, never over
     ``/dev/null`` or a special file) can be checked."""
-    url = url_of(path) if not is_url(path) else str(path)
+    url = url_of(path)
     if url is not None:
         raise InputError(
             "cannot write to a URL: outputs are local files (write one and copy it, e.g. "

@@ -231,10 +231,6 @@ class _Slices:
         return self._built
 
 
-_IDS: list[str] = []
-"""``T1``, ``T2``, ...: the mention ids of a document, shared (grown on demand)."""
-
-
 class _ScanColumns(ScanColumns):
     """The columns of every document of one scan, each document's lists made on first use
     (:class:`_ScannedFile`)."""
@@ -252,9 +248,7 @@ class _ScanColumns(ScanColumns):
         ``name``."""
         lo, hi = self.bounds[d], self.bounds[d + 1]
         if name == "ids":
-            if len(_IDS) < hi - lo:
-                _IDS.extend(f"T{k}" for k in range(len(_IDS) + 1, hi - lo + 1))
-            return _IDS[: hi - lo]
+            return self.mention_ids(d)
         if name in ("types", "starts", "ends"):
             return self.whole(name)[lo:hi]
         if name == "texts":

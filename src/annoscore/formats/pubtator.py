@@ -276,16 +276,6 @@ def _document(block: _Block, path: str) -> AnnotatedDocument:
 _MAX_TYPE_BYTES = 64
 """Type names longer than this (in UTF-8 bytes) are declined (the parser reads them)."""
 
-_IDS: list[str] = []
-"""``T1``, ``T2``, ...: the mention ids of a document, shared (grown on demand)."""
-
-
-def _mention_ids(count: int) -> list[str]:
-    """``["T1", ..., f"T{count}"]`` (a list to slice: ``_IDS[:k]`` for ``k <= count``)."""
-    if len(_IDS) < count:
-        _IDS.extend(f"T{k}" for k in range(len(_IDS) + 1, count + 1))
-    return _IDS
-
 
 class _Strings:
     """Texts of a file cut at character positions ``lo[k]:hi[k]`` (``lo[k] == -1``: none, read
@@ -343,7 +333,7 @@ class _ScanColumns(ScanColumns):
         if name in ("types", "starts", "ends", "lines"):
             return self.whole(name)[lo:hi]
         if name == "ids":
-            return _mention_ids(hi - lo)[: hi - lo]
+            return self.mention_ids(d)
         if name == "texts":
             return LazyRows(self.written, lo, hi)
         if name == "concepts":

@@ -262,19 +262,17 @@ def pronoun_credits(items: PronounItems, document: int, label: Any) -> tuple[Pro
     mention (a row of ``items.pronoun``)."""
     import numpy as np
 
-    out = []
-    for k in np.flatnonzero(items.document == document).tolist():
-        out.append(
-            PronounCredit(
-                label(document, items.pronoun[k]),
-                label(document, items.answer[k]) if items.answered[k] else None,
-                float(items.credit[k]),
-                REASON_NAMES[int(items.reason[k])],
-                label(document, items.target[k]) if items.targeted[k] else None,
-                None if np.isnan(items.overlap[k]) else float(items.overlap[k]),
-            )
+    return tuple(
+        PronounCredit(
+            label(document, items.pronoun[k]),
+            label(document, items.answer[k]) if items.answered[k] else None,
+            float(items.credit[k]),
+            REASON_NAMES[int(items.reason[k])],
+            label(document, items.target[k]) if items.targeted[k] else None,
+            None if np.isnan(items.overlap[k]) else float(items.overlap[k]),
         )
-    return tuple(out)
+        for k in np.flatnonzero(items.document == document).tolist()
+    )
 
 
 @dataclass(frozen=True, slots=True)

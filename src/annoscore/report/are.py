@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from annoscore.metrics.anaphora_items import REASONS, AreDetails, DocumentExplanation
-from annoscore.result import Result
+from annoscore.result import Result, Scores
 
 TITLES = {
     1: "ARE 2007 task 1: pronoun resolution over entity ids, success rate",
@@ -66,13 +66,13 @@ def _chain_lines(document: DocumentExplanation, task: int) -> list[str]:
     return lines
 
 
+def _scores(scores: Scores) -> str:
+    return "  ".join(f"{k} {'-' if v is None else f'{v:.4f}'}" for k, v in scores.items())
+
+
 def _score_lines(result: Result) -> list[str]:
     counts = ", ".join(f"{name} {_number(value)}" for name, value in result.counts.items())
-    scores = "  ".join(
-        f"{name} {'-' if value is None else f'{value:.4f}'}"
-        for name, value in result.scores.items()
-    )
-    return [f"counts: {counts}", f"scores: {scores}"]
+    return [f"counts: {counts}", f"scores: {_scores(result.scores)}"]
 
 
 def render_report(result: Result) -> str:
@@ -94,12 +94,7 @@ def render_report(result: Result) -> str:
                 lines.extend(body or ["  (no chain of two or more mentions on either side)"])
             unit = result.documents.get(document.key)
             if unit is not None and result.view.documents:
-                lines.append(
-                    "  "
-                    + "  ".join(
-                        f"{k} {'-' if v is None else f'{v:.4f}'}" for k, v in unit.scores.items()
-                    )
-                )
+                lines.append("  " + _scores(unit.scores))
             lines.append("")
     lines.append("TOTAL")
     lines.extend(_score_lines(result))

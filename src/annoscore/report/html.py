@@ -148,9 +148,7 @@ def _averages_table(
     """The macro averages, each score with its interval when ``intervals`` are given
     (:func:`annoscore.report.html_macro.macro_intervals`)."""
     averages: Mapping[str, Mapping[str, Any]] = data.get("averages") or {}
-    keys: list[str] = []
-    for scores in averages.values():
-        keys.extend(k for k in scores if k not in keys)
+    keys = list(dict.fromkeys(k for scores in averages.values() for k in scores))
     head = "<th>average</th>" + "".join(
         f"<th class='num'>{escape(k)}</th>" + ("<th>interval</th>" if intervals else "")
         for k in keys
@@ -181,11 +179,8 @@ def _counts_table(data: Mapping[str, Any], root: Path = ()) -> str:
 
 def _units_table(units: Mapping[str, Mapping[str, Any]], what: str, root: Path) -> str:
     """A sortable table of scored units (types): one row each, scores then counts."""
-    score_keys: list[str] = []
-    count_keys: list[str] = []
-    for unit in units.values():
-        score_keys.extend(k for k in unit["scores"] if k not in score_keys)
-        count_keys.extend(k for k in unit["counts"] if k not in count_keys)
+    score_keys = list(dict.fromkeys(k for unit in units.values() for k in unit["scores"]))
+    count_keys = list(dict.fromkeys(k for unit in units.values() for k in unit["counts"]))
     head = f"<th>{escape(what)}</th>" + "".join(
         f"<th class='num'>{escape(k)}</th>" for k in (*score_keys, *count_keys)
     )
@@ -499,9 +494,7 @@ def render_comparison_html(
     )
     body = [_card("summary", "Summary", summary), _card("compare", "Systems compared", table, note)]
     nav = [("summary", "Summary"), ("compare", "Compared")]
-    type_names: list[str] = []
-    for n in names:
-        type_names.extend(t for t in systems[n].get("types", {}) if t not in type_names)
+    type_names = list(dict.fromkeys(t for n in names for t in systems[n].get("types", {})))
     headline = first.headline
     if type_names and headline:
         head = "<th>type</th>" + "".join(f"<th class='num'>{escape(n)}</th>" for n in names)

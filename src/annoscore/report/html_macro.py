@@ -58,9 +58,7 @@ def macro_intervals(
             )
         )
     documents = result.documents
-    keys: list[str] = []
-    for unit in documents.values():
-        keys.extend(k for k in unit.scores if k not in keys)
+    keys = list(dict.fromkeys(k for unit in documents.values() for k in unit.scores))
     columns: dict[str, Any] = {}
     for k in keys:
         values = [unit.scores.get(k) for unit in documents.values()]

@@ -174,17 +174,6 @@ def read_span_documents(
     return gold_docs, system_docs, read
 
 
-def score_span_documents(
-    gold_docs: Mapping[str, SpanDocument],
-    system_docs: Mapping[str, SpanDocument],
-    read: list[ScoreWarning],
-    options: SpanOptions = SpanOptions(),
-) -> Result:
-    """:func:`score_spans` of the documents :func:`read_span_documents` read (``read``: its
-    warnings)."""
-    return _scored(gold_docs, system_docs, options, read)
-
-
 def _infon_warnings(options: SpanOptions, *forms: str) -> list[ScoreWarning]:
     """``type_infon`` and ``id_infon`` given other values than their defaults when neither
     side is BioC: a warning each (they change nothing then)."""
@@ -299,16 +288,17 @@ def count_spans(
             for doc_id, d in docs.items()
         }
 
-    return _scored(documents(gold_docs), documents(system_docs), options, [])
+    return score_span_documents(documents(gold_docs), documents(system_docs), [], options)
 
 
-def _scored(
+def score_span_documents(
     gold_docs: Mapping[str, SpanDocument],
     system_docs: Mapping[str, SpanDocument],
-    options: SpanOptions,
     read: list[ScoreWarning],
+    options: SpanOptions = SpanOptions(),
 ) -> Result:
-    """The result of both sides' documents (``read``: the readers' warnings)."""
+    """:func:`score_spans` of the documents :func:`read_span_documents` read (``read``: its
+    warnings)."""
     from annoscore.metrics.span_corpus import count_span_documents
 
     if options.mode is SpanMode.concepts:
