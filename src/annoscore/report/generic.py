@@ -8,9 +8,7 @@ empty cell in CSV).
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 import math
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -49,6 +47,8 @@ def render_json(result: Result) -> str:
     history) is written compact, because Python's fast C encoder does not indent (an indented
     dump of a few hundred megabytes takes tens of seconds).
     """
+    import json  # here: a text table needs neither json nor csv (start-up)
+
     data = json_safe(result.to_dict())
     compact = json.dumps(data, ensure_ascii=False)
     if len(compact) > PRETTY_JSON_LIMIT:
@@ -200,6 +200,8 @@ def render_csv(result: Result) -> str:
     With confidence intervals (``--bootstrap``) the last columns are ``SCORE_low`` and
     ``SCORE_high`` of every score that has one, filled on the corpus row.
     """
+    import csv
+
     score_keys, count_keys = _columns(result)
     intervals = result.intervals or {}
     bounded = [k for k in result.scores if k in intervals]
