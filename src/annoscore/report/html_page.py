@@ -11,8 +11,6 @@ hold the page to the JSON.
 
 from __future__ import annotations
 
-import html
-import json
 from collections.abc import Sequence
 
 RESULT_ID = "annoscore-result"
@@ -25,6 +23,8 @@ def escape(text: object) -> str:
     >>> escape('</script><b title="x">&')
     '&lt;/script&gt;&lt;b title=&quot;x&quot;&gt;&amp;'
     """
+    import html  # here: this module's formatters are on every command's path, html is not
+
     return html.escape(str(text), quote=True)
 
 
@@ -35,6 +35,8 @@ def embedded_json(data: object, element_id: str = RESULT_ID) -> str:
     >>> embedded_json({"t": "</script>"}, "x")
     '<script type="application/json" id="x">{"t":"\\\\u003c/script>"}</script>'
     """
+    import json
+
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return (
         f'<script type="application/json" id="{escape(element_id)}">'
@@ -72,6 +74,8 @@ def number_cell(
         style = f' style="--v:{value:.4f}"'
     classes = "num bar" if bar else "num"
     title = "" if value is None else f' title="{escape(repr(value))}"'
+    import json
+
     data = escape(json.dumps(list(path), ensure_ascii=False))
     sort = "" if value is None else f' data-sort="{escape(repr(value))}"'
     return f'<{tag} class="{classes}" data-path="{data}"{title}{sort}{style}>{shown}</{tag}>'
