@@ -70,12 +70,12 @@ def _rows(result: Result) -> Iterator[tuple[str, str, Scores, Counts]]:
 
 
 def _columns(result: Result) -> tuple[list[str], list[str]]:
-    score_keys: list[str] = []
-    count_keys: list[str] = []
+    score_keys: dict[str, None] = {}  # first seen first, as dict.fromkeys keeps them
+    count_keys: dict[str, None] = {}
     for _, _, scores, counts in _rows(result):
-        score_keys.extend(k for k in scores if k not in score_keys)
-        count_keys.extend(k for k in counts if k not in count_keys)
-    return score_keys, count_keys
+        score_keys.update(dict.fromkeys(scores))
+        count_keys.update(dict.fromkeys(counts))
+    return list(score_keys), list(count_keys)
 
 
 def _grid(result: Result, blank: str) -> tuple[list[str], list[list[str]]]:

@@ -14,13 +14,9 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from annoscore.errors import InputError
-
-if TYPE_CHECKING:
-    pass
-
 
 CHUNKS_PER_WORKER = 2
 """How many chunks of folders each worker gets (each chunk lists the folders again)."""
