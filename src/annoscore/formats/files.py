@@ -306,8 +306,12 @@ def read_once() -> Iterator[None]:
 
 
 def once(key: tuple[object, ...], read: Callable[[], _T]) -> _T:
-    """``read()``, or inside :func:`read_once` the value it gave for ``key`` before (it must
-    not be changed by its users); an error is raised each time."""
+    """``read()``, or inside :func:`read_once` the value it gave for ``key`` before; an error
+    is raised each time.  Its users never change what the value says: a value read from a file
+    stays as read; a cache (a dict or list that its one user fills, keyed by everything its
+    entries depend on) may only grow by what would be computed anew, so no chunk can tell
+    whether another ran before it in the same process (MUC's
+    :func:`~annoscore.formats.muc_config.kept_per_process` and parsed SGML attributes)."""
     memo = _ONCE.get()
     if memo is None:
         return read()
