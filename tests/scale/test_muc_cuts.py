@@ -315,6 +315,22 @@ def test_a_naive_byte_split_would_cut_a_muc_document(tmp_path: Path) -> None:
     assert chunks[1].system_range == chunks[1].gold_range
 
 
+def test_a_document_number_far_from_its_tag_is_found() -> None:
+    """The system search finds a document whose number stands more than the 64 KB it looks
+    back first from its tag (then it looks back :data:`~annoscore.scale.cut_muc.LOOK` bytes,
+    and no further)."""
+    from annoscore.scale.cut_muc import LOOK, SgmlDocuments
+
+    far = b"<DOC>\n<HL>" + b"x " * 50_000 + b"</HL>\n<DOCNO> 7 </DOCNO>\n</DOC>\n"
+    data = b"<DOC>\n<DOCNO> 6 </DOCNO>\n</DOC>\n" + far
+    documents = SgmlDocuments()
+    key = b"<DOCNO> 7 </DOCNO>"
+    assert documents.find(data, key, 0) == data.index(b"<DOC>\n<HL>")
+    assert documents.boundary(data, 1) == (data.index(b"<DOC>\n<HL>"), key)
+    beyond = b"<DOC>\n<HL>" + b"x " * LOOK + b"</HL>\n<DOCNO> 8 </DOCNO>\n</DOC>\n"
+    assert documents.find(beyond, b"<DOCNO> 8 </DOCNO>", 0) == -1  # too far: no cut there
+
+
 def test_a_cut_inside_a_comment_is_the_result_of_one_run(
     tmp_path: Path, exact: list[bool], monkeypatch: pytest.MonkeyPatch
 ) -> None:
