@@ -21,12 +21,16 @@ linearly with objects per document (about a third of the pairs of a class share 
 this data: 3 titles, 3 organization types), while reading and writing stay linear.
 
     python benchmarks/muc.py [--docs 1000] [--objects 50] [--repeat 3] [--tasks te,ne,co]
-                             [--jobs 1]
+                             [--jobs 1 | --jobs 1,2]
 
 With ``--jobs 2`` the timed commands cut the key and response files into chunks of documents
 scored in two worker processes, each writing its documents' reports to a file that the parent
-copies into the output files:
-compare with ``--jobs 1`` on the same data (CPU time: the parent's and the workers').
+copies into the output files.  ``--jobs 1,2`` times both in the same invocation, alternating
+in rounds (one job, two jobs, one job, ...: a machine whose speed drifts between runs, by up
+to 28% here, drifts alike for both), and prints each one's medians (wall, CPU, the parent's
+own CPU and its workers'), the speed-up of the wall times and the speed-up on free cores
+estimated from the CPU seconds (benchmarks/scale.py's ``free_cores``: one job's CPU over the
+parent's CPU plus the workers' shared by the jobs), with the load averages.
 
 Named entity and coreference (``--tasks ne,co``): 1,000 MUC-6 style SGML documents of 2,000 words
 (HL, TXT sections, ``<p>`` paragraphs) with 100 ENAMEX/TIMEX/NUMEX tags (NE) or 60 COREF
@@ -49,6 +53,7 @@ agree.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import tempfile
@@ -330,32 +335,74 @@ def generate_co(
 
 class Run(NamedTuple):
     """One ``annoscore muc`` process: wall-clock seconds, CPU seconds (user + system, the
-    figure a busy shared machine disturbs least) and peak resident memory in MB."""
+    figure a busy shared machine disturbs least; the workers' included), peak resident memory
+    in MB (the largest process), and the CPU seconds of the process itself and of its workers."""
 
     wall: float
     cpu: float
     peak_mb: float
+    own: float
+    workers: float
 
 
-JOBS = 1
-"""``--jobs`` of the timed command (:func:`main`'s ``--jobs``)."""
+JOBS: tuple[int, ...] = (1,)
+"""``--jobs`` of the timed commands (:func:`main`'s ``--jobs``): the main measurements time
+each, alternating (:func:`time_jobs`); the growth measurements the first."""
 
 
-def time_command(folder: Path, config: str, repeat: int) -> list[Run]:
-    """``annoscore muc CONFIG -o scores --jobs N`` (files in, reports out; ``N``:
-    :data:`JOBS`), ``repeat`` times; the CPU time includes the workers'."""
-    from processes import (
-        annoscore_command,
-        measured,
-    )  # beside this script (tests import this module by its path)
+def time_command(folder: Path, config: str, repeat: int, jobs: int | None = None) -> list[Run]:
+    """``annoscore muc CONFIG -o scores --jobs N`` (files in, reports out; ``N``: ``jobs``,
+    by default the first of :data:`JOBS`), ``repeat`` times."""
+    # beside this script (tests import this module by its path)
+    from processes import annoscore_command
+    from scale import run_command
 
-    command = [*annoscore_command(), "muc", config, "-o", "scores", "--jobs", str(JOBS)]
-
+    n = JOBS[0] if jobs is None else jobs
+    command = [*annoscore_command(), "muc", config, "-o", "scores", "--jobs", str(n)]
     runs = []
     for _ in range(max(1, repeat)):
-        done = measured(command, cwd=folder)
-        runs.append(Run(done.seconds, done.cpu, done.peak_mb))
+        wall, cpu, peak, _, own, workers = run_command(command, folder)
+        runs.append(Run(wall, cpu, peak, own, workers))
     return runs
+
+
+def time_jobs(folder: Path, config: str, repeat: int) -> dict[int, list[Run]]:
+    """:func:`time_command` with each of :data:`JOBS`, ``repeat`` rounds, the jobs alternating
+    in each round."""
+    runs: dict[int, list[Run]] = {n: [] for n in JOBS}
+    for _ in range(max(1, repeat)):
+        for n in JOBS:
+            runs[n] += time_command(folder, config, 1, n)
+    return runs
+
+
+def jobs_lines(runs: dict[int, list[Run]]) -> list[str]:
+    """Each ``--jobs``'s medians (wall, CPU, the process's own CPU and its workers'), and for
+    the others than the first their speed-up over it: of the wall times (the same rounds),
+    and on free cores, estimated from the CPU seconds (``free_cores`` of benchmarks/scale.py).
+    """
+    from scale import free_cores  # beside this script
+
+    first = runs[JOBS[0]]
+    wall_1 = statistics.median(r.wall for r in first)
+    cpu_1 = statistics.median(r.cpu for r in first)
+    lines = []
+    for n, done in runs.items():
+        wall = statistics.median(r.wall for r in done)
+        own = statistics.median(r.own for r in done)
+        workers = statistics.median(r.workers for r in done)
+        line = (
+            f"--jobs {n}: wall {wall:.2f} s, CPU {statistics.median(r.cpu for r in done):.2f} s "
+            f"(process {own:.2f} / workers {workers:.2f}; medians of {len(done)})"
+        )
+        if done is not first:
+            estimate = free_cores(cpu_1, own, workers, ["--jobs", str(n)])
+            line += (
+                f"; speed-up over --jobs {JOBS[0]}: wall {wall_1 / wall:.2f}x, on free cores "
+                f"(est., CPU) {estimate}"
+            )
+        lines.append(line)
+    return lines
 
 
 GOAL_SECONDS = 3.0
@@ -445,7 +492,8 @@ def bench_sgml(task: str, docs: int, tags: int, repeat: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         truth = write_sgml(folder, task, docs, tags)
-        runs = time_command(folder, "muc.config", repeat)
+        by_jobs = time_jobs(folder, "muc.config", repeat)
+        runs = by_jobs[JOBS[0]]
         wall = statistics.median(r.wall for r in runs)
         cpu = statistics.median(r.cpu for r in runs)
         times = ", ".join(f"{r.wall:.2f}/{r.cpu:.2f}" for r in runs)
@@ -456,6 +504,8 @@ def bench_sgml(task: str, docs: int, tags: int, repeat: int) -> None:
             f"goal {GOAL_SECONDS:.0f} s: wall x{wall / GOAL_SECONDS:.2f}, "
             f"CPU x{cpu / GOAL_SECONDS:.2f} of the goal"
         )
+        if len(JOBS) > 1:
+            print("  " + "\n  ".join(jobs_lines(by_jobs)))
         try:
             print("  " + (check_ne_peer(folder) if task == "ne" else check_co_peer(folder, truth)))
         except ImportError as error:
@@ -493,16 +543,17 @@ def main() -> None:
     parser.add_argument("--tasks", default="te,ne,co", help="te, ne, co (comma-separated)")
     parser.add_argument(
         "--jobs",
-        type=int,
-        default=1,
-        help="--jobs of the timed commands (the chunks write their documents' reports)",
+        default="1",
+        help="--jobs of the timed commands (the chunks write their documents' reports); "
+        "several, comma-separated (1,2): each timed in alternating rounds, compared",
     )
     parser.add_argument(
         "--no-bytecode", action="store_true", help="annoscore without compiled bytecode"
     )
     args = parser.parse_args()
     global JOBS
-    JOBS = args.jobs
+    JOBS = tuple(int(n) for n in args.jobs.split(","))
+    print(f"load averages: {os.getloadavg()}")
     import installed  # beside this script (tests import this module by its path)
 
     installed.compile_package(bytecode=not args.no_bytecode)
@@ -513,6 +564,7 @@ def main() -> None:
         bench_sgml("co", args.docs, 60, args.repeat)
     if "te" in tasks:
         main_template(args)
+    print(f"load averages after: {os.getloadavg()}")
 
 
 def main_template(args: argparse.Namespace) -> None:
@@ -520,7 +572,8 @@ def main_template(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         runs = [run(folder, args.docs, args.objects) for _ in range(max(1, args.repeat))]
-        commands = time_command(folder, "muc.config", args.repeat)  # the files of the last run
+        by_jobs = time_jobs(folder, "muc.config", args.repeat)  # the files of the last run
+        commands = by_jobs[JOBS[0]]
         wall = statistics.median(r.wall for r in commands)
         cpu = statistics.median(r.cpu for r in commands)
         print(
@@ -531,6 +584,8 @@ def main_template(args: argparse.Namespace) -> None:
             + f"), peak RSS {max(r.peak_mb for r in commands):.0f} MB; goal 5 s: "
             f"x{wall / 5:.2f}; no peer implements MUC"
         )
+        if len(JOBS) > 1:
+            print("  " + "\n  ".join(jobs_lines(by_jobs)))
         best = min(runs, key=lambda m: m.seconds)
         times = ", ".join(f"{m.seconds:.2f}" for m in runs)
         print(

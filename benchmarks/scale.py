@@ -244,12 +244,20 @@ def run(args: list[str], out: Path) -> tuple[float, float, float, float, bytes, 
     CPU seconds of the process itself and of its workers (:func:`split_cpu`)."""
     from processes import annoscore_command  # beside this script
 
-    start = time.perf_counter()
-    process = subprocess.Popen(
-        [*annoscore_command(), *args, "-f", "json", "-o", str(out)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+    wall, cpu, peak, tree, own, workers = run_command(
+        [*annoscore_command(), *args, "-f", "json", "-o", str(out)]
     )
+    return wall, cpu, peak, tree, out.read_bytes(), own, workers
+
+
+def run_command(
+    command: list[str], cwd: Path | None = None
+) -> tuple[float, float, float, float, float, float]:
+    """Wall and CPU seconds, peak memory of the largest process and of the process tree in MB,
+    and the CPU seconds of the process itself and of its workers, of one ``command`` run in
+    ``cwd`` (its standard output discarded; ``SystemExit`` when it fails)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
     tree = 0
     sampled = start - 1.0
     still = os.WEXITED | os.WNOHANG | os.WNOWAIT  # not reaped: wait4 below gives its usage
@@ -268,7 +276,7 @@ def run(args: list[str], out: Path) -> tuple[float, float, float, float, bytes, 
     if process.returncode != 0:
         raise SystemExit(f"annoscore failed ({process.returncode}): {stderr.decode()[-2000:]}")
     cpu = usage.ru_utime + usage.ru_stime
-    return wall, cpu, usage.ru_maxrss / 1024, tree / 2**20, out.read_bytes(), own, workers
+    return wall, cpu, usage.ru_maxrss / 1024, tree / 2**20, own, workers
 
 
 def fixed_costs(

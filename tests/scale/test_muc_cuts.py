@@ -19,6 +19,7 @@ corpora (default 1).
 from __future__ import annotations
 
 import random
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -224,7 +225,8 @@ def _encoded_pieces_are_the_reports(result: Result) -> None:
     for kind, whole in wholes.items():
         head, tail = ("{\n", "}\n") if kind == "history" else ("", "")
         pieces = report.encoded_pieces(details, kind, head, tail)  # type: ignore[arg-type]
-        assert b"".join(pieces) == whole.encode("utf-8", "backslashreplace"), kind
+        written = b"".join(p if isinstance(p, bytes) else b"".join(p.blocks()) for p in pieces)
+        assert written == whole.encode("utf-8", "backslashreplace"), kind
 
 
 def _output_of(result: Result) -> str:
@@ -311,6 +313,22 @@ def test_a_naive_byte_split_would_cut_a_muc_document(tmp_path: Path) -> None:
     assert chunks is not None and len(chunks) == 2
     assert data[chunks[1].gold_range[0] :].startswith(b"<DOC>\n<DOCNO> 3 ")
     assert chunks[1].system_range == chunks[1].gold_range
+
+
+def test_a_document_number_far_from_its_tag_is_found() -> None:
+    """The system search finds a document whose number stands more than the 64 KB it looks
+    back first from its tag (then it looks back :data:`~annoscore.scale.cut_muc.LOOK` bytes,
+    and no further)."""
+    from annoscore.scale.cut_muc import LOOK, SgmlDocuments
+
+    far = b"<DOC>\n<HL>" + b"x " * 50_000 + b"</HL>\n<DOCNO> 7 </DOCNO>\n</DOC>\n"
+    data = b"<DOC>\n<DOCNO> 6 </DOCNO>\n</DOC>\n" + far
+    documents = SgmlDocuments()
+    key = b"<DOCNO> 7 </DOCNO>"
+    assert documents.find(data, key, 0) == data.index(b"<DOC>\n<HL>")
+    assert documents.boundary(data, 1) == (data.index(b"<DOC>\n<HL>"), key)
+    beyond = b"<DOC>\n<HL>" + b"x " * LOOK + b"</HL>\n<DOCNO> 8 </DOCNO>\n</DOC>\n"
+    assert documents.find(beyond, b"<DOCNO> 8 </DOCNO>", 0) == -1  # too far: no cut there
 
 
 def test_a_cut_inside_a_comment_is_the_result_of_one_run(
@@ -487,13 +505,69 @@ def test_spooled_texts_are_the_texts(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert len(os.listdir(tmp_path)) == 1  # the name of the file received is removed
     joined = spool.Spooled.joined([first["a"], sent["a"]])
     assert len(joined) == 5
-    assert b"".join(joined.encoded()) == "x\né\n\\udcff\nz\n".encode()
+    assert _bytes(joined) == "x\né\n\\udcff\nz\n".encode()
     again = spool.Spooled.joined([first["a"], sent["a"]], [4, 0, 3, 2, 1])
     assert list(again) == [b"z\n", b"x\n", "\udcff\n", "é\n".encode(), b""]
-    assert b"".join(again.encoded()) == "z\nx\n\\udcff\né\n".encode()
+    assert _bytes(again) == "z\nx\n\\udcff\né\n".encode()
     assert Rendered({"a": again}).strings("a").__next__() == "z\n"
     monkeypatch.setattr(spool, "BLOCK", 2)  # blocks smaller than a text
-    assert b"".join(joined.encoded()) == "x\né\n\\udcff\nz\n".encode()
+    assert _bytes(joined) == "x\né\n\\udcff\nz\n".encode()
+
+
+@pytest.mark.parametrize("failing", [None, "at once", "midway"])
+def test_outputs_copy_another_files_bytes(
+    failing: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An output file takes a stretch of another file's bytes in the kernel (``os.sendfile``);
+    where that fails before a byte is copied, read in blocks instead (the same bytes), and
+    where it fails midway, an error (never a half-copied output)."""
+    import errno
+    import os
+
+    from annoscore.cli.common import OutputFiles
+    from annoscore.scale.spool import FileBytes
+
+    source = tmp_path / "source"
+    source.write_bytes(bytes(range(256)) * 100)
+    sendfile = os.sendfile
+    calls: list[int] = []
+
+    def flaky(out: int, fd: int, at: int, count: int) -> int:
+        calls.append(at)
+        if failing == "at once" or (failing == "midway" and len(calls) > 1):
+            raise OSError(errno.EINVAL, "no sendfile here")
+        return sendfile(out, fd, at, min(count, 1000))
+
+    monkeypatch.setattr(os, "sendfile", flaky)
+    fd = os.open(source, os.O_RDONLY)
+    try:
+        pieces = [b"head", FileBytes(fd, 10, 25_010), b"tail"]
+        if failing == "midway":
+            with pytest.raises(InputError, match="no sendfile here"), OutputFiles() as files:
+                files.write(tmp_path / "out", pieces)
+            assert not (tmp_path / "out").exists()
+            return
+        with OutputFiles() as files:
+            files.write(tmp_path / "out", pieces)
+    finally:
+        os.close(fd)
+    assert (tmp_path / "out").read_bytes() == b"head" + source.read_bytes()[10:25_010] + b"tail"
+    assert len(calls) == (1 if failing else 25)
+
+
+def _bytes(spooled: Any) -> bytes:
+    """The bytes an output file gets of ``spooled``: its stretches of files copied by
+    :class:`~annoscore.cli.common.OutputFiles` (a file's, then standard output's way)."""
+    from annoscore.cli.common import OutputFiles
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "out"
+        with OutputFiles() as files:
+            files.write(path, spooled.encoded())
+        whole = path.read_bytes()
+    pieces = spooled.encoded()
+    assert whole == b"".join(p if isinstance(p, bytes) else b"".join(p.blocks()) for p in pieces)
+    return whole
 
 
 @pytest.mark.parametrize("failing", ["every", "some"])

@@ -32,6 +32,7 @@ from annoscore.errors import InputError
 if TYPE_CHECKING:
     import queue
 
+    from annoscore.scale.spool import FileBytes
     from annoscore.tasks.registry import Task
 from annoscore.options import MAX_SAMPLES
 from annoscore.report.generic import TextRenderer, render
@@ -526,6 +527,12 @@ class _Sink:
     def write(self, data: bytes) -> None:
         raise NotImplementedError
 
+    def copy(self, piece: FileBytes) -> None:
+        """Write the bytes of another file's ``piece``, read in blocks (a regular file takes
+        them in the kernel: :meth:`_Replaced.copy`)."""
+        for block in piece.blocks():
+            self.write(block)
+
     def finish(self) -> None:
         """Everything is written: put the output in place."""
 
@@ -559,6 +566,24 @@ class _Replaced(_Sink):
 
     def write(self, data: bytes) -> None:
         self.handle.write(data)
+
+    def copy(self, piece: FileBytes) -> None:
+        """The bytes copied from file to file by the kernel (``os.sendfile``: never read into
+        this process); read in blocks where it cannot copy them (another system)."""
+        self.handle.flush()
+        at = piece.start
+        try:
+            while at < piece.stop:
+                sent = os.sendfile(self.handle.fileno(), piece.fd, at, piece.stop - at)
+                if sent <= 0:
+                    raise OSError(errno.EIO, f"a copied file ends before byte {piece.stop}")
+                at += sent
+        except (OSError, AttributeError) as error:
+            if at > piece.start or (isinstance(error, OSError) and error.errno == errno.EIO):
+                raise
+            super().copy(piece)  # nothing copied: no sendfile between these files
+        finally:
+            self.handle.seek(0, os.SEEK_END)  # where the kernel left the file's offset
 
     def finish(self) -> None:
         self.handle.close()
@@ -712,7 +737,7 @@ class OutputFiles:
     def __init__(self) -> None:
         import queue  # here: a command writing standard output does not import it
 
-        self.pieces: queue.Queue[tuple[_Sink, bytes | None] | None] = queue.Queue(2)
+        self.pieces: queue.Queue[tuple[_Sink, bytes | FileBytes | None] | None] = queue.Queue(2)
         self.failure: BaseException | None = None
         self.stopped = threading.Event()
         self.lock = threading.Lock()
@@ -752,8 +777,9 @@ class OutputFiles:
             self.pieces.put_nowait(None)
         self.thread.join(STOP_WAIT)
 
-    def write(self, path: Path, chunks: Iterable[str | bytes]) -> None:
-        """Write ``chunks`` (text, or its bytes: :func:`_encoded`) to ``path``.  A path that
+    def write(self, path: Path, chunks: Iterable[str | bytes | FileBytes]) -> None:
+        """Write ``chunks`` (text, or its bytes: :func:`_encoded`, or another file's bytes:
+        :meth:`_Sink.copy`) to ``path``.  A path that
         cannot be written (an input, a folder, in a missing folder) fails in its turn, the
         outputs given before it put in place (as they are when writing it fails), and
         ``chunks`` is not read."""
@@ -766,7 +792,7 @@ class OutputFiles:
         for chunk in chunks:
             if self.failure is not None:
                 break
-            self.pieces.put((sink, chunk if isinstance(chunk, bytes) else _encoded(chunk)))
+            self.pieces.put((sink, _encoded(chunk) if isinstance(chunk, str) else chunk))
         self.pieces.put((sink, None))  # put in place
 
     def _run(self) -> None:
@@ -775,8 +801,11 @@ class OutputFiles:
             if self.failure is not None or self.stopped.is_set():
                 continue
             try:
-                if data is not None:
+                if isinstance(data, bytes):
                     sink.write(data)
+                    continue
+                if data is not None:
+                    sink.copy(data)
                     continue
                 with self.lock:
                     if self.stopped.is_set():

@@ -31,6 +31,7 @@ from annoscore.tasks.muc import (
 
 if TYPE_CHECKING:
     from annoscore.formats.muc_config import MucConfig
+    from annoscore.scale.spool import FileBytes
 
 HELP = (
     "Score MUC files as the MUC scoring software does, from its configuration file "
@@ -284,7 +285,7 @@ SWITCH_INTERVAL = 0.0002
 (:func:`_fed_aside`)."""
 
 
-def _report_pieces(result: Result, kind: str) -> Iterable[str | bytes]:
+def _report_pieces(result: Result, kind: str) -> Iterable[str | bytes | FileBytes]:
     """The text of the report file of ``kind`` (:func:`_report_files`): the chunks' texts
     copied as they wrote them (``--jobs N``), else made here of the alignments."""
     from annoscore.metrics.muc import MucDetails

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
+from typing import TYPE_CHECKING
 
 from annoscore.align.muc_coref import CorefAlignment
 from annoscore.align.muc_records import DocumentAlignment, ObjectPair, SlotPair
@@ -29,6 +30,9 @@ from annoscore.formats.muc_config import kept_per_process
 from annoscore.metrics.muc import MucDetails, Rendered
 from annoscore.metrics.tallies import TALLY_NAMES, Tally
 from annoscore.result import CountMatrix, Result, Undefined
+
+if TYPE_CHECKING:
+    from annoscore.scale.spool import FileBytes
 
 
 def _details(result: Result) -> MucDetails:
@@ -719,10 +723,10 @@ def rendered(kinds: Collection[str]) -> Callable[[MucDetails], dict[str, Iterato
 
 def encoded_pieces(
     details: MucDetails, kind: str, head: str = "", tail: str = ""
-) -> Iterator[bytes]:
+) -> Iterator[bytes | FileBytes]:
     """The documents' texts of ``kind`` written by the chunks, as the bytes of an output file
     (UTF-8, a lone surrogate written as ``\\udcff``, as every output is), after ``head`` and
-    before ``tail``: the bytes of the chunks' files in blocks, as they are
+    before ``tail``: the stretches of the chunks' files, as they are, for the writer to copy
     (:meth:`~annoscore.scale.spool.Spooled.encoded`)."""
     yield head.encode()
     yield from written_per_document(details).of(kind).encoded()

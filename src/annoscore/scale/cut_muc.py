@@ -90,20 +90,21 @@ class SgmlDocuments:
 
     def _number_of(self, data: Any, start: int) -> tuple[int, bytes] | None:
         """The number element of the document whose tag is at ``start``: where it begins and
-        its bytes (``None``: none before the document's end, or too far to look)."""
-        window = bytes(data[start : start + (1 << 20)])
-        end = self.close.search(window, 1)
-        limit = len(window) if end is None else end.start()
-        opened = self.number.search(window, 1, limit)
-        if opened is None or self.open.search(window, 1, opened.start()) is not None:
+        its bytes (``None``: none before the document's end, or too far to look).  Searched
+        in the mapping itself, the first :data:`LOOK` bytes from ``start`` (no copy of them)."""
+        window = min(len(data), start + LOOK)
+        end = self.close.search(data, start + 1, window)
+        limit = window if end is None else end.start()
+        opened = self.number.search(data, start + 1, limit)
+        if opened is None or self.open.search(data, start + 1, opened.start()) is not None:
             return None  # none, or another document's (this tag is in a comment, a tag)
-        closed = self.number_close.search(window, opened.end(), limit)
+        closed = self.number_close.search(data, opened.end(), limit)
         if closed is None:
             return None
-        stop = window.find(b">", closed.end(), limit)
+        stop = int(data.find(b">", closed.end(), limit))
         if stop < 0:
             return None
-        return start + opened.start(), window[opened.start() : stop + 1]
+        return opened.start(), bytes(data[opened.start() : stop + 1])
 
     def boundary(self, data: Any, at: int) -> tuple[int, bytes] | None:
         """The first document tag at or after ``at`` that has a number, and its number's
@@ -120,22 +121,30 @@ class SgmlDocuments:
 
     def find(self, data: Any, key: bytes, after: int) -> int:
         """The start of the system document after ``after`` whose number element is ``key``:
-        the element's first hits, each the number of the last document tag before it."""
+        the element's first hits, each the number of the last document tag before it (within
+        :data:`LOOK` bytes: sought in the last 64 KB first, where a document's tag is)."""
         at = after
         for _ in range(16):
             hit = int(data.find(key, at))
             if hit < 0:
                 return -1
-            begin = max(after, hit - (1 << 20))
             tag = None
-            for tag in self.open.finditer(data, begin, hit):  # noqa: B007 (the last one)
-                pass
+            for begin in (max(after, hit - (1 << 16)), max(after, hit - LOOK)):
+                for tag in self.open.finditer(data, begin, hit):  # noqa: B007 (the last one)
+                    pass
+                if tag is not None:  # the last tag of the nearer bytes is the last of all
+                    break
             if tag is not None and tag.start() > after:
                 number = self._number_of(data, tag.start())
                 if number is not None and number[0] == hit:
                     return tag.start()
             at = hit + 1
         return -1
+
+
+LOOK = 1 << 20
+"""How far a cut looks from a document's tag for its number, and back from a number for
+its document's tag (bytes)."""
 
 
 def _in_comment(data: Any, at: int) -> bool:

@@ -5,7 +5,8 @@ A chunk (a worker of ``--jobs N``) that writes its documents' texts itself (``an
 (:func:`spool_folder`: ``/dev/shm`` when there is one), one text after another
 (:meth:`Spooled.written`), and sends the file's name and the texts' offsets
 (:class:`SpoolFile`); the parent copies the bytes into its outputs as they are, in document
-order (:meth:`Spooled.encoded`): no string is pickled, joined, decoded or encoded there.
+order (:meth:`Spooled.encoded`), file to file in the kernel (:class:`FileBytes`): no string
+is pickled, joined, decoded or encoded there, and no byte read.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import tempfile
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
 def spool_folder() -> str | None:
@@ -58,16 +59,36 @@ class SpoolFile:
         start, stop = self.offsets[k], self.offsets[k + 1]
         return _read(self.fd, start, stop)
 
-    def encoded(self, start: int, stop: int) -> Iterator[bytes]:
-        """The bytes of texts ``start`` to ``stop`` as an output file holds them (a lone
-        surrogate written as ``\\udcff``, as every output is), in blocks of at most
-        :data:`BLOCK` bytes."""
+    def encoded(self, start: int, stop: int) -> Iterator[bytes | FileBytes]:
+        """Texts ``start`` to ``stop`` as an output file holds them (a lone surrogate written
+        as ``\\udcff``, as every output is): the stretches of this file between the texts
+        held aside (:class:`FileBytes`, copied by the writer without being read here:
+        :class:`~annoscore.cli.common.OutputFiles`) and the held texts' bytes."""
         k = start
         for h in sorted(h for h in self.held if start <= h < stop):
-            yield from _blocks(self.fd, self.offsets[k], self.offsets[h])
+            if self.offsets[h] > self.offsets[k]:
+                yield FileBytes(self.fd, self.offsets[k], self.offsets[h])
             yield self.held[h].encode("utf-8", "backslashreplace")
             k = h + 1
-        yield from _blocks(self.fd, self.offsets[k], self.offsets[stop])
+        if self.offsets[stop] > self.offsets[k]:
+            yield FileBytes(self.fd, self.offsets[k], self.offsets[stop])
+
+
+class FileBytes(NamedTuple):
+    """Bytes ``start`` to ``stop`` of the open file ``fd`` (a chunk's spooled texts): an
+    output file takes them from file to file in the kernel (``os.sendfile``), never read into
+    this process (named entity, 1,000 documents, 136 MB of map history: 0.06-0.08 s of system
+    time to copy, where reading them in blocks and writing those took 0.08-0.43 s and 4,096
+    page faults); :meth:`blocks` reads them where it cannot."""
+
+    fd: int
+    start: int
+    stop: int
+
+    def blocks(self) -> Iterator[bytes]:
+        """The bytes, read in blocks of at most :data:`BLOCK` bytes."""
+        for at in range(self.start, self.stop, BLOCK):
+            yield _read(self.fd, at, min(self.stop, at + BLOCK))
 
 
 BLOCK = 8 << 20
@@ -82,11 +103,6 @@ def _read(fd: int, start: int, stop: int) -> bytes:
             raise OSError(f"a spooled MUC report ends before byte {stop}")
         data += more
     return data
-
-
-def _blocks(fd: int, start: int, stop: int) -> Iterator[bytes]:
-    for at in range(start, stop, BLOCK):
-        yield _read(fd, at, min(stop, at + BLOCK))
 
 
 def _reopened(path: str, offsets: array[int], held: dict[int, str]) -> SpoolFile:
@@ -143,8 +159,8 @@ class Spooled:
             for k in range(start, stop):
                 yield spool.text(k)
 
-    def encoded(self) -> Iterator[bytes]:
-        """The texts' bytes as an output file holds them (:meth:`SpoolFile.encoded`)."""
+    def encoded(self) -> Iterator[bytes | FileBytes]:
+        """The texts as an output file holds them (:meth:`SpoolFile.encoded`)."""
         for spool, start, stop in self.runs:
             yield from spool.encoded(start, stop)
 
