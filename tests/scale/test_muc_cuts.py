@@ -514,6 +514,21 @@ def test_spooled_texts_are_the_texts(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert _bytes(joined) == "x\né\n\\udcff\nz\n".encode()
 
 
+def test_spooled_bytes_keep_their_file_open(tmp_path: Path) -> None:
+    """The pieces of a spool file waiting in a writer's queue keep the file open when nothing
+    else holds it: its descriptor is not closed, nor its number given to another file."""
+    import gc
+    import os
+
+    from annoscore.scale import spool
+
+    pieces = list(spool.Spooled.written(str(tmp_path), {"a": ["x\n", "yz\n"]})["a"].encoded())
+    gc.collect()
+    os.open(tmp_path / "other", os.O_CREAT | os.O_RDWR)  # the number a closed file would free
+    (piece,) = pieces
+    assert os.pread(piece.fd, piece.stop - piece.start, piece.start) == b"x\nyz\n"
+
+
 @pytest.mark.parametrize("failing", [None, "at once", "midway"])
 def test_outputs_copy_another_files_bytes(
     failing: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
