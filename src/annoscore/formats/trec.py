@@ -395,15 +395,18 @@ def _read(
     # the text in pieces of about _CHUNK bytes, each between two newlines: every temporary
     # array stays small (in cache, its memory reused), so the time per line stays flat; a
     # piece numbers its lines from 1, made absolute here
-    pieces: list[tuple[int, int]] = []
+    pieces: list[tuple[int, int, int]] = []
     first = 0
-    bound = 1  # the lines: the newlines (the buffer's last byte is one), counted piece by piece
+    # the lines are at most the bytes below 32 (newlines among them; the buffer's last byte is
+    # one), counted piece by piece, each piece's count handed to _token_bounds
+    bound = 1
     while first < size - 1:
         last = buffer.find(b"\n", min(first + _CHUNK, size - 1))
-        pieces.append((first, last + 1))
+        controls = int(np.count_nonzero(raw[first:last] < 32))  # (bytearray.count: 4x slower)
+        pieces.append((first, last + 1, controls + 1))
         # (an upper bound from the bytes instead saves this pass but not memory: the larger
         # columns made the allocator keep more, peak memory 124 -> 142 MB at 20,000 queries)
-        bound += int(np.count_nonzero(raw[first:last] == 10))  # (bytearray.count: 4x slower)
+        bound += controls
         first = last
 
     # each piece's columns are written into whole columns allocated once, as long as the
@@ -421,8 +424,8 @@ def _read(
     non_utf8, blank, extra, decimal = _Lines(), _Lines(), _Lines(), _Lines()
     lines = 0
     try:
-        for first, stop in pieces:
-            chunk = _read_chunk(raw, words, buffer, first, stop, columns, names, path)
+        for first, stop, controls in pieces:
+            chunk = _read_chunk(raw, words, buffer, first, stop, controls, columns, names, path)
             heads = [queries.setdefault(q, len(queries)) for q in chunk.heads]
             here = slice(rows, rows + len(chunk.line))
             np.take(np.array(heads, dtype=np.int64), chunk.head_of_row, out=out["query"][here])
@@ -568,15 +571,16 @@ def _read_chunk(
     buffer: bytearray,
     first: int,
     stop: int,
+    controls: int,
     columns: int,
     names: str,
     path: Path,
 ) -> _Chunk:
-    """The rows of ``raw[first:stop]`` (which starts and ends with a newline), lines numbered
-    from 1 at ``first``."""
+    """The rows of ``raw[first:stop]`` (which starts and ends with a newline; ``controls`` of
+    its bytes are below 32), lines numbered from 1 at ``first``."""
 
     piece = raw[first:stop]
-    bounds = _token_bounds(piece, columns, names, path)
+    bounds = _token_bounds(piece, columns, names, path, controls)
     used = (0, 2, columns - 1) if columns == 4 else (0, 2, 4, 5)
     field_start: dict[int, IntArray] = {}
     field_length: dict[int, IntArray] = {}
@@ -683,8 +687,11 @@ class _Bounds:
         return self.starts[at], self.ends[at]
 
 
-def _token_bounds(raw: ByteArray, columns: int, names: str, path: Path) -> _Bounds:
-    """The tokens and rows of ``raw`` (a text between two newlines).
+def _token_bounds(
+    raw: ByteArray, columns: int, names: str, path: Path, controls: int | None = None
+) -> _Bounds:
+    """The tokens and rows of ``raw`` (a text between two newlines), ``controls`` of its
+    bytes below 32 (counted here when not given).
 
     A byte is a separator when it is ASCII whitespace (9-13, 32); every other byte, including
     the other control characters, belongs to a token, as in trec_eval.  Three passes over the
@@ -696,7 +703,8 @@ def _token_bounds(raw: ByteArray, columns: int, names: str, path: Path) -> _Boun
     """
     import numpy as np
 
-    controls = int(np.count_nonzero(raw < 32))
+    if controls is None:
+        controls = int(np.count_nonzero(raw < 32))
     regular = _by_separators(raw, columns, controls)
     if regular is not None:
         return regular
@@ -822,37 +830,32 @@ def _words(words: _Words, start: IntArray, length: IntArray) -> tuple[WordArray,
     return tuple(words.word(start, k, length - 8 * k) for k in range(count))
 
 
-def _same_as_previous(
-    data: bytearray, words: _Words, start: IntArray, length: IntArray
-) -> BoolArray:
-    """Whether each token but the first has the bytes of the token before it: compared as words
-    up to :data:`KEY_BYTES` bytes, the rest of longer ones as bytes."""
-    import numpy as np
-
-    same: BoolArray = length[1:] == length[:-1]
-    for word in _words(words, start, length):
-        same &= word[1:] == word[:-1]
-    for i in np.flatnonzero(same & (length[1:] > KEY_BYTES)).tolist():
-        a, b, n = int(start[i]), int(start[i + 1]), int(length[i])
-        same[i] = data[a + KEY_BYTES : a + n] == data[b + KEY_BYTES : b + n]
-    return same
-
-
 def _runs(
     data: bytearray, words: _Words, start: IntArray, length: IntArray
 ) -> tuple[list[bytes], IntArray]:
-    """The token of each run of equal tokens (one Python object per run: query ids come
-    grouped) and each row's run."""
+    """The token of each run of equal tokens (query ids come grouped) and each row's run.  A
+    token equals the one before it when their lengths and words are equal (up to
+    :data:`KEY_BYTES` bytes), and the rest of longer ones as bytes; a run's token is made from
+    its words (one array of fixed-width bytes, whose NUL padding Python's bytes drop: there
+    is no NUL in the text), a longer one from the text."""
     import numpy as np
 
+    columns = _words(words, start, length)
     changed = np.ones(len(start), dtype=bool)
     if len(start) > 1:
-        changed[1:] = ~_same_as_previous(data, words, start, length)
+        same = length[1:] == length[:-1]
+        for word in columns:
+            same &= word[1:] == word[:-1]
+        for i in np.flatnonzero(same & (length[1:] > KEY_BYTES)).tolist():
+            a, b, n = int(start[i]), int(start[i + 1]), int(length[i])
+            same[i] = data[a + KEY_BYTES : a + n] == data[b + KEY_BYTES : b + n]
+        np.logical_not(same, out=changed[1:])
     heads = np.flatnonzero(changed)
-    tokens = [
-        bytes(data[s : s + n])
-        for s, n in zip(start[heads].tolist(), length[heads].tolist(), strict=True)
-    ]
+    held = np.stack([word[heads] for word in columns], axis=1)  # little-endian: bytes in order
+    tokens: list[bytes] = held.view(f"S{8 * len(columns)}").ravel().tolist()
+    for i in np.flatnonzero(length[heads] > KEY_BYTES).tolist():
+        at = int(start[heads[i]])
+        tokens[i] = bytes(data[at : at + int(length[heads[i]])])
     return tokens, np.cumsum(changed) - 1
 
 
@@ -882,16 +885,21 @@ def _numbers(
     relevance: bool,
 ) -> tuple[npt.NDArray[Any], IntArray]:
     """The numbers of one field and the rows of relevances written with a decimal point (read
-    as their integer part; none for scores).  Plain decimals are vectorised
+    as their integer part; none for scores).  Relevances of one byte each (a qrels file's
+    ``0``, ``1``, ``2``) are their digits, one gather; plain decimals are vectorised
     (:func:`_plain_decimals`): a relevance (int64) of at most 16 bytes as the integer part of
     its digits; a score (``-12.5``, at most 15 digits) exact, an integer over a power of ten,
     both exact doubles: one correctly rounded division, as ``float()`` gives.  Anything else
     goes through :func:`_python_relevance` or :func:`_python_score`."""
     import numpy as np
 
+    empty = np.zeros(0, dtype=np.int64)
     if not len(start):
-        empty = np.zeros(0, dtype=np.int64)
         return (empty if relevance else np.zeros(0, dtype=np.float64)), empty
+    if relevance and int(length.max()) == 1:  # one byte each (0, 1, 2): a digit is its value
+        digit = np.frombuffer(data, dtype=np.uint8)[start] - np.uint8(48)
+        if int(digit.max()) < 10:
+            return digit.astype(np.int64), empty
     plain = _plain_decimals(_digit_grid(words, start, length), length)
     value: npt.NDArray[Any]
     if relevance:
