@@ -76,11 +76,11 @@ class TrecColumns:
     """
 
     __slots__ = (
+        "_line",
         "data",
         "doc_length",
         "doc_start",
         "doc_words",
-        "line",
         "path",
         "queries",
         "query",
@@ -98,7 +98,7 @@ class TrecColumns:
         doc_length: IntArray,
         doc_words: tuple[WordArray, ...],
         value: npt.NDArray[Any],
-        line: IntArray,
+        line: IntArray | None,
         tags: tuple[bytes, ...],
         warnings: tuple[ScoreWarning, ...],
         data: bytearray,
@@ -110,13 +110,22 @@ class TrecColumns:
         self.doc_length = doc_length
         self.doc_words = doc_words
         self.value = value
-        self.line = line
+        self._line = line  # None: row i is line i + 1 (no blank line before a row)
         self.tags = tags
         self.warnings = warnings
         self.data = data
 
     def __len__(self) -> int:
         return len(self.query)
+
+    @property
+    def line(self) -> IntArray:
+        """The 1-based line of each row (made when asked: only messages name lines)."""
+        if self._line is not None:
+            return self._line
+        import numpy as np
+
+        return np.arange(1, len(self.query) + 1)
 
     def document(self, row: int) -> bytes:
         """The document id of ``row``."""
@@ -415,9 +424,9 @@ def _read(
     queries: dict[bytes, int] = {}
     tags: dict[bytes, None] = {}
     out: dict[str, Any] = {
-        name: np.empty(bound, dtype=np.int64)
-        for name in ("query", "doc_start", "doc_length", "line")
+        name: np.empty(bound, dtype=np.int64) for name in ("query", "doc_start", "doc_length")
     }
+    line: IntArray | None = None  # while row i is line i + 1: no column
     out["value"] = np.empty(bound, dtype=np.int64 if columns == 4 else np.float64)
     doc_words: list[WordArray] = []  # zeros beyond the words a piece's ids need
     rows = 0
@@ -432,7 +441,11 @@ def _read(
             out["doc_start"][here] = chunk.doc_start
             out["doc_length"][here] = chunk.doc_length
             out["value"][here] = chunk.value
-            np.add(chunk.line, lines, out=out["line"][here])
+            if line is None and (rows != lines or chunk.line[-1:].tolist() != [len(chunk.line)]):
+                line = np.empty(bound, dtype=np.int64)  # (rows increase: the last says all)
+                line[:rows] = np.arange(1, rows + 1)
+            if line is not None:
+                np.add(chunk.line, lines, out=line[here])
             while len(doc_words) < len(chunk.doc_words):
                 doc_words.append(np.zeros(bound, dtype="<u8"))
             for column, part in zip(doc_words, chunk.doc_words, strict=False):
@@ -488,7 +501,7 @@ def _read(
         doc_length=out["doc_length"][:rows],
         doc_words=tuple(column[:rows] for column in doc_words),
         value=out["value"][:rows],
-        line=out["line"][:rows],
+        line=None if line is None else line[:rows],
         tags=tuple(tags) if columns == 6 else (),
         warnings=tuple(warnings),
         data=buffer,
