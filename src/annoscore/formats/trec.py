@@ -322,46 +322,63 @@ _CHUNK = 1 << 19
 
 class _Words:
     """The bytes of a padded buffer (:func:`_empty_padded`) as little-endian 8-byte words at
-    every byte offset: a view of the buffer with one unaligned word per offset (a stride of one
-    byte), so word ``k`` of each token is one gather, whatever the token's alignment.  The
-    padding holds the words a token's first :data:`KEY_WORDS` words need, however short it is.
+    every byte offset: views of the buffer with one unaligned block of ``count`` words per
+    offset (a stride of one byte), so the first ``count`` words of each token are one gather,
+    whatever the token's alignment (a block of bytes: a gather of 16 bytes takes about the
+    time of one of a word, a third of two).  The padding holds the words a token's first
+    :data:`KEY_WORDS` words need, however short it is.
 
     >>> words = _Words(_padded(b"ab cdefghijk")[0])
     >>> import numpy as np
-    >>> start = np.array([1, 4])
-    >>> words.word(start, 0, np.array([2, 9])).tolist() == [0x6261, 0x6A696867_66656463]
-    True
-    >>> words.word(start, 1, np.array([2, 9]) - 8).tolist()
-    [0, 107]
+    >>> block = words.words(np.array([1, 4]), 2, np.array([2, 9]))
+    >>> block[:, 0].tolist() == [0x6261, 0x6A696867_66656463], block[:, 1].tolist()
+    (True, [0, 107])
     """
 
     def __init__(self, buffer: bytearray) -> None:
         import numpy as np
 
-        self.at = np.ndarray((len(buffer) - 7,), dtype="<u8", buffer=buffer, strides=(1,))
+        self.buffer = buffer
+        self.views: dict[int, Any] = {}
         # the mask that keeps a word's first m bytes, for m = 0 to 8
         self.masks = np.array([(1 << (8 * m)) - 1 for m in range(9)], dtype=np.uint64)
 
-    def word(self, start: IntArray, k: int, remaining: IntArray | int) -> WordArray:
-        """Word ``k`` of the tokens at ``start`` (bytes ``8k`` to ``8k + 8`` of each), masked
-        to its ``remaining`` bytes (0 for none: a token shorter than ``8k + 1`` bytes)."""
+    def words(self, start: IntArray, count: int, length: IntArray | int) -> WordArray:
+        """Words 0 to ``count - 1`` of the tokens at ``start`` (bytes ``8k`` to ``8k + 8`` of
+        each, for word ``k``), an array of ``count`` columns, each masked to the token's
+        ``length`` bytes (0 beyond: a word past its end is 0)."""
         import numpy as np
 
-        word: WordArray = self.at[8 * k :][start] if k else self.at[start]
+        view = self.views.get(count)
+        if view is None:
+            view = self.views[count] = np.ndarray(
+                (len(self.buffer) - 8 * count + 1,),
+                dtype=f"V{8 * count}",
+                buffer=self.buffer,
+                strides=(1,),
+            )
+        block: WordArray = view[start].view("<u8").reshape(len(start), count)
+        for k in range(count):
+            self._keep(block[:, k], length - 8 * k)
+        return block
+
+    def _keep(self, word: WordArray, remaining: IntArray | int) -> None:
+        """Zero the bytes of ``word`` past its ``remaining`` bytes (0 for none)."""
+        import numpy as np
+
         if isinstance(remaining, int):
             if remaining < 8:
                 word &= np.uint64((1 << (8 * max(remaining, 0))) - 1)
-            return word
+            return
         if not len(remaining):
-            return word
+            return
         low, high = int(remaining.min()), int(remaining.max())
         if low >= 8:  # every token has the whole word
-            return word
+            return
         if low == high:  # one length: one mask
             word &= np.uint64((1 << (8 * max(low, 0))) - 1)
-            return word
+            return
         word &= self.masks.take(remaining, mode="clip")  # (one gather; below 0: none kept)
-        return word
 
 
 class _Lines:
@@ -426,7 +443,7 @@ def _read(
     out: dict[str, Any] = {
         name: np.empty(bound, dtype=np.int64) for name in ("query", "doc_start", "doc_length")
     }
-    line: IntArray | None = None  # while row i is line i + 1: no column
+    line_column: IntArray | None = None  # while row i is line i + 1: none
     out["value"] = np.empty(bound, dtype=np.int64 if columns == 4 else np.float64)
     doc_words: list[WordArray] = []  # zeros beyond the words a piece's ids need
     rows = 0
@@ -441,11 +458,12 @@ def _read(
             out["doc_start"][here] = chunk.doc_start
             out["doc_length"][here] = chunk.doc_length
             out["value"][here] = chunk.value
-            if line is None and (rows != lines or chunk.line[-1:].tolist() != [len(chunk.line)]):
-                line = np.empty(bound, dtype=np.int64)  # (rows increase: the last says all)
-                line[:rows] = np.arange(1, rows + 1)
-            if line is not None:
-                np.add(chunk.line, lines, out=line[here])
+            regular = rows == lines and int(chunk.line[-1:].sum()) == len(chunk.line)
+            if line_column is None and not regular:  # (rows increase: the last tells)
+                line_column = np.empty(bound, dtype=np.int64)
+                line_column[:rows] = np.arange(1, rows + 1)
+            if line_column is not None:
+                np.add(chunk.line, lines, out=line_column[here])
             while len(doc_words) < len(chunk.doc_words):
                 doc_words.append(np.zeros(bound, dtype="<u8"))
             for column, part in zip(doc_words, chunk.doc_words, strict=False):
@@ -501,7 +519,7 @@ def _read(
         doc_length=out["doc_length"][:rows],
         doc_words=tuple(column[:rows] for column in doc_words),
         value=out["value"][:rows],
-        line=None if line is None else line[:rows],
+        line=None if line_column is None else line_column[:rows],
         tags=tuple(tags) if columns == 6 else (),
         warnings=tuple(warnings),
         data=buffer,
@@ -620,7 +638,7 @@ def _read_chunk(
         heads=heads,
         head_of_row=head_of_row,
         doc_start=doc_start,
-        doc_words=_words(words, doc_start, doc_length),
+        doc_words=tuple(_words(words, doc_start, doc_length).T),
         doc_length=doc_length,
         value=value,
         line=bounds.line,
@@ -636,7 +654,7 @@ def _one_tag(
 ) -> list[bytes] | None:
     """The run's tag when every row's tag (``start``, ``length``: the sixth field) has the
     bytes of the first row's (what a run writer does): the same length, then the same words
-    (:class:`_Words`, each masked to the tag's bytes), a few
+    (:class:`_Words`, each masked to the tag's bytes, :data:`KEY_WORDS` at a time), a few
     passes over the rows whatever the tag's length; ``None`` otherwise (the caller finds the
     distinct tags)."""
     if not len(start):
@@ -644,9 +662,10 @@ def _one_tag(
     at, n = int(start[0]), int(length[0])
     if not bool((length == n).all()):
         return None
-    for k in range((n + 7) // 8):
-        word = words.word(start, k, n - 8 * k)
-        if not bool((word == word[0]).all()):
+    for k in range(0, (n + 7) // 8, KEY_WORDS):
+        count = min(KEY_WORDS, (n + 7) // 8 - k)
+        block = words.words(start + 8 * k if k else start, count, n - 8 * k)
+        if not bool((block == block[0]).all()):
             return None
     return [bytes(buffer[at : at + n])]
 
@@ -835,12 +854,11 @@ def _regular(starts: IntArray, ends: IntArray, columns: int, lines: int) -> _Bou
     )
 
 
-def _words(words: _Words, start: IntArray, length: IntArray) -> tuple[WordArray, ...]:
+def _words(words: _Words, start: IntArray, length: IntArray) -> WordArray:
     """The first :data:`KEY_BYTES` bytes of each token as words: as many columns as the longest
     token needs, at most :data:`KEY_WORDS` (at least one)."""
     longest = int(length.max()) if len(length) else 0
-    count = min(KEY_WORDS, max(1, (longest + 7) // 8))
-    return tuple(words.word(start, k, length - 8 * k) for k in range(count))
+    return words.words(start, min(KEY_WORDS, max(1, (longest + 7) // 8)), length)
 
 
 def _runs(
@@ -853,19 +871,19 @@ def _runs(
     is no NUL in the text), a longer one from the text."""
     import numpy as np
 
-    columns = _words(words, start, length)
+    block = _words(words, start, length)
     changed = np.ones(len(start), dtype=bool)
     if len(start) > 1:
         same = length[1:] == length[:-1]
-        for word in columns:
+        for word in block.T:
             same &= word[1:] == word[:-1]
         for i in np.flatnonzero(same & (length[1:] > KEY_BYTES)).tolist():
             a, b, n = int(start[i]), int(start[i + 1]), int(length[i])
             same[i] = data[a + KEY_BYTES : a + n] == data[b + KEY_BYTES : b + n]
         np.logical_not(same, out=changed[1:])
     heads = np.flatnonzero(changed)
-    held = np.stack([word[heads] for word in columns], axis=1)  # little-endian: bytes in order
-    tokens: list[bytes] = held.view(f"S{8 * len(columns)}").ravel().tolist()
+    # little-endian words: the bytes in order
+    tokens: list[bytes] = block[heads].view(f"S{8 * block.shape[1]}").ravel().tolist()
     for i in np.flatnonzero(length[heads] > KEY_BYTES).tolist():
         at = int(start[heads[i]])
         tokens[i] = bytes(data[at : at + int(length[heads[i]])])
@@ -881,11 +899,8 @@ def _digit_grid(words: _Words, start: IntArray, length: IntArray) -> Any:
     import numpy as np
 
     width = min(16, int(length.max()))
-    low = words.word(start, 0, length)
-    if width <= 8:  # one word holds every token (scores such as 12.375)
-        return low.view(np.uint8).reshape(-1, 8)[:, :width].T.copy()
-    high = words.word(start, 1, length - 8)
-    return np.stack([low, high], axis=1).view(np.uint8)[:, :width].T.copy()
+    block = words.words(start, 1 if width <= 8 else 2, length)  # (scores such as 12.375: one)
+    return block.view(np.uint8)[:, :width].T.copy()
 
 
 def _numbers(
