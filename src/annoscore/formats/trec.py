@@ -68,19 +68,22 @@ KEY_BYTES = 8 * KEY_WORDS
 class TrecColumns:
     """A qrels or run file as columns, one entry per line with fields, in file order.
 
-    ``query[i]`` indexes ``queries`` (distinct ids as bytes, first-seen order); the document id
-    of row ``i`` is ``data[doc_start[i]:doc_start[i] + doc_length[i]]``, its first
-    :data:`KEY_BYTES` bytes also as little-endian words ``doc_words[k][i]`` (zero beyond the id;
-    one to :data:`KEY_WORDS` columns); ``value`` is the relevance (qrels, int64) or the score
-    (run, float64); ``line`` the 1-based line number; ``tags`` the run's distinct tags.
+    ``query[i]`` indexes ``queries`` (distinct ids as bytes, first-seen order); the first
+    :data:`KEY_BYTES` bytes of the document id of row ``i`` are the little-endian words
+    ``doc_words[k][i]`` (zero beyond the id; one to :data:`KEY_WORDS` columns), the whole of
+    it when no longer; a longer one's row is in ``long_rows`` (ascending), its bytes
+    ``data[long_start[j]:long_start[j] + long_length[j]]`` (:meth:`document`); ``value`` is
+    the relevance (qrels, int64) or the score (run, float64); ``line`` the 1-based line
+    number; ``tags`` the run's distinct tags.
     """
 
     __slots__ = (
         "_line",
         "data",
-        "doc_length",
-        "doc_start",
         "doc_words",
+        "long_length",
+        "long_rows",
+        "long_start",
         "path",
         "queries",
         "query",
@@ -94,9 +97,10 @@ class TrecColumns:
         path: Path,
         queries: list[bytes],
         query: IntArray,
-        doc_start: IntArray,
-        doc_length: IntArray,
         doc_words: tuple[WordArray, ...],
+        long_rows: IntArray,
+        long_start: IntArray,
+        long_length: IntArray,
         value: npt.NDArray[Any],
         line: IntArray | None,
         tags: tuple[bytes, ...],
@@ -106,9 +110,10 @@ class TrecColumns:
         self.path = path
         self.queries = queries
         self.query = query
-        self.doc_start = doc_start
-        self.doc_length = doc_length
         self.doc_words = doc_words
+        self.long_rows = long_rows
+        self.long_start = long_start
+        self.long_length = long_length
         self.value = value
         self._line = line  # None: row i is line i + 1 (no blank line before a row)
         self.tags = tags
@@ -128,9 +133,15 @@ class TrecColumns:
         return np.arange(1, len(self.query) + 1)
 
     def document(self, row: int) -> bytes:
-        """The document id of ``row``."""
-        start = int(self.doc_start[row])
-        return bytes(self.data[start : start + int(self.doc_length[row])])
+        """The document id of ``row``: its words without the zeros past its end (there is no
+        NUL in the text), a longer one from the text."""
+        import numpy as np
+
+        at = int(np.searchsorted(self.long_rows, row))
+        if at < len(self.long_rows) and int(self.long_rows[at]) == row:
+            start = int(self.long_start[at])
+            return bytes(self.data[start : start + int(self.long_length[at])])
+        return b"".join(int(w[row]).to_bytes(8, "little") for w in self.doc_words).rstrip(b"\0")
 
 
 def shown(token: bytes) -> str:
@@ -229,15 +240,15 @@ def document_keys(*files: TrecColumns) -> list[DocumentKeys]:
         )
         for f in files
     ]
-    long_rows = [np.flatnonzero(f.doc_length > KEY_BYTES) for f in files]
+    long_rows = [f.long_rows for f in files]
     if not any(len(rows) for rows in long_rows):
         return [DocumentKeys(w, None) for w in words]
     ids = [
         [
             bytes(f.data[s : s + n])
-            for s, n in zip(f.doc_start[rows].tolist(), f.doc_length[rows].tolist(), strict=True)
+            for s, n in zip(f.long_start.tolist(), f.long_length.tolist(), strict=True)
         ]
-        for f, rows in zip(files, long_rows, strict=True)
+        for f in files
     ]
     rank = {doc: i + 1 for i, doc in enumerate(sorted({d for part in ids for d in part}))}
     keys = []
@@ -441,7 +452,10 @@ def _read(
     queries: dict[bytes, int] = {}
     tags: dict[bytes, None] = {}
     out: dict[str, Any] = {
-        name: np.empty(bound, dtype=np.int64) for name in ("query", "doc_start", "doc_length")
+        "query": np.empty(bound, dtype=np.int64),
+        "long_rows": [np.zeros(0, dtype=np.int64)],  # (the ids longer than KEY_BYTES: few)
+        "long_start": [np.zeros(0, dtype=np.int64)],
+        "long_length": [np.zeros(0, dtype=np.int64)],
     }
     line_column: IntArray | None = None  # while row i is line i + 1: none
     out["value"] = np.empty(bound, dtype=np.int64 if columns == 4 else np.float64)
@@ -455,8 +469,9 @@ def _read(
             heads = [queries.setdefault(q, len(queries)) for q in chunk.heads]
             here = slice(rows, rows + len(chunk.line))
             np.take(np.array(heads, dtype=np.int64), chunk.head_of_row, out=out["query"][here])
-            out["doc_start"][here] = chunk.doc_start
-            out["doc_length"][here] = chunk.doc_length
+            out["long_rows"].append(chunk.long_rows + rows)
+            out["long_start"].append(chunk.long_start)
+            out["long_length"].append(chunk.long_length)
             out["value"][here] = chunk.value
             regular = rows == lines and int(chunk.line[-1:].sum()) == len(chunk.line)
             if line_column is None and not regular:  # (rows increase: the last tells)
@@ -515,9 +530,10 @@ def _read(
         path=path,
         queries=list(queries),
         query=out["query"][:rows],
-        doc_start=out["doc_start"][:rows],
-        doc_length=out["doc_length"][:rows],
         doc_words=tuple(column[:rows] for column in doc_words),
+        long_rows=np.concatenate(out["long_rows"]),
+        long_start=np.concatenate(out["long_start"]),
+        long_length=np.concatenate(out["long_length"]),
         value=out["value"][:rows],
         line=None if line_column is None else line_column[:rows],
         tags=tuple(tags) if columns == 6 else (),
@@ -549,20 +565,22 @@ def _non_utf8_lines(buffer: bytearray, first: int, stop: int) -> list[int]:
 
 class _Chunk:
     """The rows of one piece of a file: query ids by run (``heads``, and each row's head),
-    document ids as words, values, 1-based lines, distinct tags, and the lines that warnings
-    name (blank, with extra fields, with a decimal relevance)."""
+    document ids as words (the rows of longer ones, and where they are), values, 1-based
+    lines, distinct tags, and the lines that warnings name (blank, with extra fields, with a
+    decimal relevance)."""
 
     __slots__ = (
         "blank",
         "decimal",
-        "doc_length",
-        "doc_start",
         "doc_words",
         "extra",
         "head_of_row",
         "heads",
         "line",
         "lines",
+        "long_length",
+        "long_rows",
+        "long_start",
         "tags",
         "value",
     )
@@ -572,9 +590,10 @@ class _Chunk:
         lines: int,
         heads: list[bytes],
         head_of_row: IntArray,
-        doc_start: IntArray,
         doc_words: tuple[WordArray, ...],
-        doc_length: IntArray,
+        long_rows: IntArray,
+        long_start: IntArray,
+        long_length: IntArray,
         value: npt.NDArray[Any],
         line: IntArray,
         tags: list[bytes],
@@ -585,9 +604,10 @@ class _Chunk:
         self.lines = lines
         self.heads = heads
         self.head_of_row = head_of_row
-        self.doc_start = doc_start
         self.doc_words = doc_words
-        self.doc_length = doc_length
+        self.long_rows = long_rows
+        self.long_start = long_start
+        self.long_length = long_length
         self.value = value
         self.line = line
         self.tags = tags
@@ -609,6 +629,7 @@ def _read_chunk(
 ) -> _Chunk:
     """The rows of ``raw[first:stop]`` (which starts and ends with a newline; ``controls`` of
     its bytes are below 32), lines numbered from 1 at ``first``."""
+    import numpy as np
 
     piece = raw[first:stop]
     bounds = _token_bounds(piece, columns, names, path, controls)
@@ -621,6 +642,7 @@ def _read_chunk(
         field_length[k] = end - start
     heads, head_of_row = _runs(buffer, words, field_start[0], field_length[0])
     doc_start, doc_length = field_start[2], field_length[2]
+    long_rows = np.flatnonzero(doc_length > KEY_BYTES)
     number = columns - 1 if columns == 4 else 4
     value, decimal_rows = _numbers(
         buffer, words, field_start[number], field_length[number], bounds.line, path, columns == 4
@@ -637,9 +659,10 @@ def _read_chunk(
         lines=bounds.lines,
         heads=heads,
         head_of_row=head_of_row,
-        doc_start=doc_start,
         doc_words=tuple(_words(words, doc_start, doc_length).T),
-        doc_length=doc_length,
+        long_rows=long_rows,
+        long_start=doc_start[long_rows],
+        long_length=doc_length[long_rows],
         value=value,
         line=bounds.line,
         tags=tags,
