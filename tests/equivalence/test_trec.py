@@ -511,8 +511,9 @@ def test_numbers_read_as_the_reference() -> None:
     """Scores and relevances read by the vectorised reader
     (:func:`annoscore.formats.trec._numbers`: the bytes of each token as one word when the
     piece's longest has at most 8, else two; the digits, the point and the sign counted per
-    column) equal the reference's reading, refusals at the same line, with pieces cut small
-    (pieces whose numbers all fit one word, and others) and whole."""
+    column; relevances of one byte as that digit) equal the reference's reading, refusals at
+    the same line, with pieces cut small (pieces whose numbers all fit one word, or one byte,
+    and others) and whole."""
     rng = random.Random(12)
     checked = {"run": 0, "qrels": 0}
     for case in range(300 * SCALE):
@@ -521,6 +522,8 @@ def test_numbers_read_as_the_reference() -> None:
         tokens = [_number_token(rng) for _ in range(rng.randint(1, 40))]
         if short:
             tokens = [t[:8] for t in tokens]
+        if rng.random() < 0.2:  # one byte each (a relevance is then read as its digit)
+            tokens = [bytes([rng.choice(b"0123456789+-.eE/:x\xff")]) for _ in tokens]
         if rng.random() < 0.8:  # mostly well formed: the reading goes past the first line
             tokens = [t for t in tokens if _accepted(kind, t)] or [b"1"]
         lines = [

@@ -68,19 +68,22 @@ KEY_BYTES = 8 * KEY_WORDS
 class TrecColumns:
     """A qrels or run file as columns, one entry per line with fields, in file order.
 
-    ``query[i]`` indexes ``queries`` (distinct ids as bytes, first-seen order); the document id
-    of row ``i`` is ``data[doc_start[i]:doc_start[i] + doc_length[i]]``, its first
-    :data:`KEY_BYTES` bytes also as little-endian words ``doc_words[k][i]`` (zero beyond the id;
-    one to :data:`KEY_WORDS` columns); ``value`` is the relevance (qrels, int64) or the score
-    (run, float64); ``line`` the 1-based line number; ``tags`` the run's distinct tags.
+    ``query[i]`` indexes ``queries`` (distinct ids as bytes, first-seen order); the first
+    :data:`KEY_BYTES` bytes of the document id of row ``i`` are the little-endian words
+    ``doc_words[k][i]`` (zero beyond the id; one to :data:`KEY_WORDS` columns), the whole of
+    it when no longer; a longer one's row is in ``long_rows`` (ascending), its bytes
+    ``data[long_start[j]:long_start[j] + long_length[j]]`` (:meth:`document`); ``value`` is
+    the relevance (qrels, int64) or the score (run, float64); ``line`` the 1-based line
+    number; ``tags`` the run's distinct tags.
     """
 
     __slots__ = (
+        "_line",
         "data",
-        "doc_length",
-        "doc_start",
         "doc_words",
-        "line",
+        "long_length",
+        "long_rows",
+        "long_start",
         "path",
         "queries",
         "query",
@@ -94,11 +97,12 @@ class TrecColumns:
         path: Path,
         queries: list[bytes],
         query: IntArray,
-        doc_start: IntArray,
-        doc_length: IntArray,
         doc_words: tuple[WordArray, ...],
+        long_rows: IntArray,
+        long_start: IntArray,
+        long_length: IntArray,
         value: npt.NDArray[Any],
-        line: IntArray,
+        line: IntArray | None,
         tags: tuple[bytes, ...],
         warnings: tuple[ScoreWarning, ...],
         data: bytearray,
@@ -106,11 +110,12 @@ class TrecColumns:
         self.path = path
         self.queries = queries
         self.query = query
-        self.doc_start = doc_start
-        self.doc_length = doc_length
         self.doc_words = doc_words
+        self.long_rows = long_rows
+        self.long_start = long_start
+        self.long_length = long_length
         self.value = value
-        self.line = line
+        self._line = line  # None: row i is line i + 1 (no blank line before a row)
         self.tags = tags
         self.warnings = warnings
         self.data = data
@@ -118,10 +123,25 @@ class TrecColumns:
     def __len__(self) -> int:
         return len(self.query)
 
+    @property
+    def line(self) -> IntArray:
+        """The 1-based line of each row (made when asked: only messages name lines)."""
+        if self._line is not None:
+            return self._line
+        import numpy as np
+
+        return np.arange(1, len(self.query) + 1)
+
     def document(self, row: int) -> bytes:
-        """The document id of ``row``."""
-        start = int(self.doc_start[row])
-        return bytes(self.data[start : start + int(self.doc_length[row])])
+        """The document id of ``row``: its words without the zeros past its end (there is no
+        NUL in the text), a longer one from the text."""
+        import numpy as np
+
+        at = int(np.searchsorted(self.long_rows, row))
+        if at < len(self.long_rows) and int(self.long_rows[at]) == row:
+            start = int(self.long_start[at])
+            return bytes(self.data[start : start + int(self.long_length[at])])
+        return b"".join(int(w[row]).to_bytes(8, "little") for w in self.doc_words).rstrip(b"\0")
 
 
 def shown(token: bytes) -> str:
@@ -220,15 +240,15 @@ def document_keys(*files: TrecColumns) -> list[DocumentKeys]:
         )
         for f in files
     ]
-    long_rows = [np.flatnonzero(f.doc_length > KEY_BYTES) for f in files]
+    long_rows = [f.long_rows for f in files]
     if not any(len(rows) for rows in long_rows):
         return [DocumentKeys(w, None) for w in words]
     ids = [
         [
             bytes(f.data[s : s + n])
-            for s, n in zip(f.doc_start[rows].tolist(), f.doc_length[rows].tolist(), strict=True)
+            for s, n in zip(f.long_start.tolist(), f.long_length.tolist(), strict=True)
         ]
-        for f, rows in zip(files, long_rows, strict=True)
+        for f in files
     ]
     rank = {doc: i + 1 for i, doc in enumerate(sorted({d for part in ids for d in part}))}
     keys = []
@@ -313,46 +333,63 @@ _CHUNK = 1 << 19
 
 class _Words:
     """The bytes of a padded buffer (:func:`_empty_padded`) as little-endian 8-byte words at
-    every byte offset: a view of the buffer with one unaligned word per offset (a stride of one
-    byte), so word ``k`` of each token is one gather, whatever the token's alignment.  The
-    padding holds the words a token's first :data:`KEY_WORDS` words need, however short it is.
+    every byte offset: views of the buffer with one unaligned block of ``count`` words per
+    offset (a stride of one byte), so the first ``count`` words of each token are one gather,
+    whatever the token's alignment (a block of bytes: a gather of 16 bytes takes about the
+    time of one of a word, a third of two).  The padding holds the words a token's first
+    :data:`KEY_WORDS` words need, however short it is.
 
     >>> words = _Words(_padded(b"ab cdefghijk")[0])
     >>> import numpy as np
-    >>> start = np.array([1, 4])
-    >>> words.word(start, 0, np.array([2, 9])).tolist() == [0x6261, 0x6A696867_66656463]
-    True
-    >>> words.word(start, 1, np.array([2, 9]) - 8).tolist()
-    [0, 107]
+    >>> block = words.words(np.array([1, 4]), 2, np.array([2, 9]))
+    >>> block[:, 0].tolist() == [0x6261, 0x6A696867_66656463], block[:, 1].tolist()
+    (True, [0, 107])
     """
 
     def __init__(self, buffer: bytearray) -> None:
         import numpy as np
 
-        self.at = np.ndarray((len(buffer) - 7,), dtype="<u8", buffer=buffer, strides=(1,))
+        self.buffer = buffer
+        self.views: dict[int, Any] = {}
         # the mask that keeps a word's first m bytes, for m = 0 to 8
         self.masks = np.array([(1 << (8 * m)) - 1 for m in range(9)], dtype=np.uint64)
 
-    def word(self, start: IntArray, k: int, remaining: IntArray | int) -> WordArray:
-        """Word ``k`` of the tokens at ``start`` (bytes ``8k`` to ``8k + 8`` of each), masked
-        to its ``remaining`` bytes (0 for none: a token shorter than ``8k + 1`` bytes)."""
+    def words(self, start: IntArray, count: int, length: IntArray | int) -> WordArray:
+        """Words 0 to ``count - 1`` of the tokens at ``start`` (bytes ``8k`` to ``8k + 8`` of
+        each, for word ``k``), an array of ``count`` columns, each masked to the token's
+        ``length`` bytes (0 beyond: a word past its end is 0)."""
         import numpy as np
 
-        word: WordArray = self.at[8 * k :][start] if k else self.at[start]
+        view = self.views.get(count)
+        if view is None:
+            view = self.views[count] = np.ndarray(
+                (len(self.buffer) - 8 * count + 1,),
+                dtype=f"V{8 * count}",
+                buffer=self.buffer,
+                strides=(1,),
+            )
+        block: WordArray = view[start].view("<u8").reshape(len(start), count)
+        for k in range(count):
+            self._keep(block[:, k], length - 8 * k)
+        return block
+
+    def _keep(self, word: WordArray, remaining: IntArray | int) -> None:
+        """Zero the bytes of ``word`` past its ``remaining`` bytes (0 for none)."""
+        import numpy as np
+
         if isinstance(remaining, int):
             if remaining < 8:
                 word &= np.uint64((1 << (8 * max(remaining, 0))) - 1)
-            return word
+            return
         if not len(remaining):
-            return word
+            return
         low, high = int(remaining.min()), int(remaining.max())
         if low >= 8:  # every token has the whole word
-            return word
+            return
         if low == high:  # one length: one mask
             word &= np.uint64((1 << (8 * max(low, 0))) - 1)
-            return word
+            return
         word &= self.masks.take(remaining, mode="clip")  # (one gather; below 0: none kept)
-        return word
 
 
 class _Lines:
@@ -395,15 +432,18 @@ def _read(
     # the text in pieces of about _CHUNK bytes, each between two newlines: every temporary
     # array stays small (in cache, its memory reused), so the time per line stays flat; a
     # piece numbers its lines from 1, made absolute here
-    pieces: list[tuple[int, int]] = []
+    pieces: list[tuple[int, int, int]] = []
     first = 0
-    bound = 1  # the lines: the newlines (the buffer's last byte is one), counted piece by piece
+    # the lines are at most the bytes below 32 (newlines among them; the buffer's last byte is
+    # one), counted piece by piece, each piece's count handed to _token_bounds
+    bound = 1
     while first < size - 1:
         last = buffer.find(b"\n", min(first + _CHUNK, size - 1))
-        pieces.append((first, last + 1))
+        controls = int(np.count_nonzero(raw[first:last] < 32))  # (bytearray.count: 4x slower)
+        pieces.append((first, last + 1, controls + 1))
         # (an upper bound from the bytes instead saves this pass but not memory: the larger
         # columns made the allocator keep more, peak memory 124 -> 142 MB at 20,000 queries)
-        bound += int(np.count_nonzero(raw[first:last] == 10))  # (bytearray.count: 4x slower)
+        bound += controls
         first = last
 
     # each piece's columns are written into whole columns allocated once, as long as the
@@ -412,24 +452,33 @@ def _read(
     queries: dict[bytes, int] = {}
     tags: dict[bytes, None] = {}
     out: dict[str, Any] = {
-        name: np.empty(bound, dtype=np.int64)
-        for name in ("query", "doc_start", "doc_length", "line")
+        "query": np.empty(bound, dtype=np.int64),
+        "long_rows": [np.zeros(0, dtype=np.int64)],  # (the ids longer than KEY_BYTES: few)
+        "long_start": [np.zeros(0, dtype=np.int64)],
+        "long_length": [np.zeros(0, dtype=np.int64)],
     }
+    line_column: IntArray | None = None  # while row i is line i + 1: none
     out["value"] = np.empty(bound, dtype=np.int64 if columns == 4 else np.float64)
     doc_words: list[WordArray] = []  # zeros beyond the words a piece's ids need
     rows = 0
     non_utf8, blank, extra, decimal = _Lines(), _Lines(), _Lines(), _Lines()
     lines = 0
     try:
-        for first, stop in pieces:
-            chunk = _read_chunk(raw, words, buffer, first, stop, columns, names, path)
+        for first, stop, controls in pieces:
+            chunk = _read_chunk(raw, words, buffer, first, stop, controls, columns, names, path)
             heads = [queries.setdefault(q, len(queries)) for q in chunk.heads]
             here = slice(rows, rows + len(chunk.line))
             np.take(np.array(heads, dtype=np.int64), chunk.head_of_row, out=out["query"][here])
-            out["doc_start"][here] = chunk.doc_start
-            out["doc_length"][here] = chunk.doc_length
+            out["long_rows"].append(chunk.long_rows + rows)
+            out["long_start"].append(chunk.long_start)
+            out["long_length"].append(chunk.long_length)
             out["value"][here] = chunk.value
-            np.add(chunk.line, lines, out=out["line"][here])
+            regular = rows == lines and int(chunk.line[-1:].sum()) == len(chunk.line)
+            if line_column is None and not regular:  # (rows increase: the last tells)
+                line_column = np.empty(bound, dtype=np.int64)
+                line_column[:rows] = np.arange(1, rows + 1)
+            if line_column is not None:
+                np.add(chunk.line, lines, out=line_column[here])
             while len(doc_words) < len(chunk.doc_words):
                 doc_words.append(np.zeros(bound, dtype="<u8"))
             for column, part in zip(doc_words, chunk.doc_words, strict=False):
@@ -481,11 +530,12 @@ def _read(
         path=path,
         queries=list(queries),
         query=out["query"][:rows],
-        doc_start=out["doc_start"][:rows],
-        doc_length=out["doc_length"][:rows],
         doc_words=tuple(column[:rows] for column in doc_words),
+        long_rows=np.concatenate(out["long_rows"]),
+        long_start=np.concatenate(out["long_start"]),
+        long_length=np.concatenate(out["long_length"]),
         value=out["value"][:rows],
-        line=out["line"][:rows],
+        line=None if line_column is None else line_column[:rows],
         tags=tuple(tags) if columns == 6 else (),
         warnings=tuple(warnings),
         data=buffer,
@@ -515,20 +565,22 @@ def _non_utf8_lines(buffer: bytearray, first: int, stop: int) -> list[int]:
 
 class _Chunk:
     """The rows of one piece of a file: query ids by run (``heads``, and each row's head),
-    document ids as words, values, 1-based lines, distinct tags, and the lines that warnings
-    name (blank, with extra fields, with a decimal relevance)."""
+    document ids as words (the rows of longer ones, and where they are), values, 1-based
+    lines, distinct tags, and the lines that warnings name (blank, with extra fields, with a
+    decimal relevance)."""
 
     __slots__ = (
         "blank",
         "decimal",
-        "doc_length",
-        "doc_start",
         "doc_words",
         "extra",
         "head_of_row",
         "heads",
         "line",
         "lines",
+        "long_length",
+        "long_rows",
+        "long_start",
         "tags",
         "value",
     )
@@ -538,9 +590,10 @@ class _Chunk:
         lines: int,
         heads: list[bytes],
         head_of_row: IntArray,
-        doc_start: IntArray,
         doc_words: tuple[WordArray, ...],
-        doc_length: IntArray,
+        long_rows: IntArray,
+        long_start: IntArray,
+        long_length: IntArray,
         value: npt.NDArray[Any],
         line: IntArray,
         tags: list[bytes],
@@ -551,9 +604,10 @@ class _Chunk:
         self.lines = lines
         self.heads = heads
         self.head_of_row = head_of_row
-        self.doc_start = doc_start
         self.doc_words = doc_words
-        self.doc_length = doc_length
+        self.long_rows = long_rows
+        self.long_start = long_start
+        self.long_length = long_length
         self.value = value
         self.line = line
         self.tags = tags
@@ -568,15 +622,17 @@ def _read_chunk(
     buffer: bytearray,
     first: int,
     stop: int,
+    controls: int,
     columns: int,
     names: str,
     path: Path,
 ) -> _Chunk:
-    """The rows of ``raw[first:stop]`` (which starts and ends with a newline), lines numbered
-    from 1 at ``first``."""
+    """The rows of ``raw[first:stop]`` (which starts and ends with a newline; ``controls`` of
+    its bytes are below 32), lines numbered from 1 at ``first``."""
+    import numpy as np
 
     piece = raw[first:stop]
-    bounds = _token_bounds(piece, columns, names, path)
+    bounds = _token_bounds(piece, columns, names, path, controls)
     used = (0, 2, columns - 1) if columns == 4 else (0, 2, 4, 5)
     field_start: dict[int, IntArray] = {}
     field_length: dict[int, IntArray] = {}
@@ -586,6 +642,7 @@ def _read_chunk(
         field_length[k] = end - start
     heads, head_of_row = _runs(buffer, words, field_start[0], field_length[0])
     doc_start, doc_length = field_start[2], field_length[2]
+    long_rows = np.flatnonzero(doc_length > KEY_BYTES)
     number = columns - 1 if columns == 4 else 4
     value, decimal_rows = _numbers(
         buffer, words, field_start[number], field_length[number], bounds.line, path, columns == 4
@@ -602,9 +659,10 @@ def _read_chunk(
         lines=bounds.lines,
         heads=heads,
         head_of_row=head_of_row,
-        doc_start=doc_start,
-        doc_words=_words(words, doc_start, doc_length),
-        doc_length=doc_length,
+        doc_words=tuple(_words(words, doc_start, doc_length).T),
+        long_rows=long_rows,
+        long_start=doc_start[long_rows],
+        long_length=doc_length[long_rows],
         value=value,
         line=bounds.line,
         tags=tags,
@@ -619,7 +677,7 @@ def _one_tag(
 ) -> list[bytes] | None:
     """The run's tag when every row's tag (``start``, ``length``: the sixth field) has the
     bytes of the first row's (what a run writer does): the same length, then the same words
-    (:class:`_Words`, each masked to the tag's bytes), a few
+    (:class:`_Words`, each masked to the tag's bytes, :data:`KEY_WORDS` at a time), a few
     passes over the rows whatever the tag's length; ``None`` otherwise (the caller finds the
     distinct tags)."""
     if not len(start):
@@ -627,9 +685,10 @@ def _one_tag(
     at, n = int(start[0]), int(length[0])
     if not bool((length == n).all()):
         return None
-    for k in range((n + 7) // 8):
-        word = words.word(start, k, n - 8 * k)
-        if not bool((word == word[0]).all()):
+    for k in range(0, (n + 7) // 8, KEY_WORDS):
+        count = min(KEY_WORDS, (n + 7) // 8 - k)
+        block = words.words(start + 8 * k if k else start, count, n - 8 * k)
+        if not bool((block == block[0]).all()):
             return None
     return [bytes(buffer[at : at + n])]
 
@@ -683,8 +742,11 @@ class _Bounds:
         return self.starts[at], self.ends[at]
 
 
-def _token_bounds(raw: ByteArray, columns: int, names: str, path: Path) -> _Bounds:
-    """The tokens and rows of ``raw`` (a text between two newlines).
+def _token_bounds(
+    raw: ByteArray, columns: int, names: str, path: Path, controls: int | None = None
+) -> _Bounds:
+    """The tokens and rows of ``raw`` (a text between two newlines), ``controls`` of its
+    bytes below 32 (counted here when not given).
 
     A byte is a separator when it is ASCII whitespace (9-13, 32); every other byte, including
     the other control characters, belongs to a token, as in trec_eval.  Three passes over the
@@ -696,7 +758,8 @@ def _token_bounds(raw: ByteArray, columns: int, names: str, path: Path) -> _Boun
     """
     import numpy as np
 
-    controls = int(np.count_nonzero(raw < 32))
+    if controls is None:
+        controls = int(np.count_nonzero(raw < 32))
     regular = _by_separators(raw, columns, controls)
     if regular is not None:
         return regular
@@ -814,45 +877,39 @@ def _regular(starts: IntArray, ends: IntArray, columns: int, lines: int) -> _Bou
     )
 
 
-def _words(words: _Words, start: IntArray, length: IntArray) -> tuple[WordArray, ...]:
+def _words(words: _Words, start: IntArray, length: IntArray) -> WordArray:
     """The first :data:`KEY_BYTES` bytes of each token as words: as many columns as the longest
     token needs, at most :data:`KEY_WORDS` (at least one)."""
     longest = int(length.max()) if len(length) else 0
-    count = min(KEY_WORDS, max(1, (longest + 7) // 8))
-    return tuple(words.word(start, k, length - 8 * k) for k in range(count))
-
-
-def _same_as_previous(
-    data: bytearray, words: _Words, start: IntArray, length: IntArray
-) -> BoolArray:
-    """Whether each token but the first has the bytes of the token before it: compared as words
-    up to :data:`KEY_BYTES` bytes, the rest of longer ones as bytes."""
-    import numpy as np
-
-    same: BoolArray = length[1:] == length[:-1]
-    for word in _words(words, start, length):
-        same &= word[1:] == word[:-1]
-    for i in np.flatnonzero(same & (length[1:] > KEY_BYTES)).tolist():
-        a, b, n = int(start[i]), int(start[i + 1]), int(length[i])
-        same[i] = data[a + KEY_BYTES : a + n] == data[b + KEY_BYTES : b + n]
-    return same
+    return words.words(start, min(KEY_WORDS, max(1, (longest + 7) // 8)), length)
 
 
 def _runs(
     data: bytearray, words: _Words, start: IntArray, length: IntArray
 ) -> tuple[list[bytes], IntArray]:
-    """The token of each run of equal tokens (one Python object per run: query ids come
-    grouped) and each row's run."""
+    """The token of each run of equal tokens (query ids come grouped) and each row's run.  A
+    token equals the one before it when their lengths and words are equal (up to
+    :data:`KEY_BYTES` bytes), and the rest of longer ones as bytes; a run's token is made from
+    its words (one array of fixed-width bytes, whose NUL padding Python's bytes drop: there
+    is no NUL in the text), a longer one from the text."""
     import numpy as np
 
+    block = _words(words, start, length)
     changed = np.ones(len(start), dtype=bool)
     if len(start) > 1:
-        changed[1:] = ~_same_as_previous(data, words, start, length)
+        same = length[1:] == length[:-1]
+        for word in block.T:
+            same &= word[1:] == word[:-1]
+        for i in np.flatnonzero(same & (length[1:] > KEY_BYTES)).tolist():
+            a, b, n = int(start[i]), int(start[i + 1]), int(length[i])
+            same[i] = data[a + KEY_BYTES : a + n] == data[b + KEY_BYTES : b + n]
+        np.logical_not(same, out=changed[1:])
     heads = np.flatnonzero(changed)
-    tokens = [
-        bytes(data[s : s + n])
-        for s, n in zip(start[heads].tolist(), length[heads].tolist(), strict=True)
-    ]
+    # little-endian words: the bytes in order
+    tokens: list[bytes] = block[heads].view(f"S{8 * block.shape[1]}").ravel().tolist()
+    for i in np.flatnonzero(length[heads] > KEY_BYTES).tolist():
+        at = int(start[heads[i]])
+        tokens[i] = bytes(data[at : at + int(length[heads[i]])])
     return tokens, np.cumsum(changed) - 1
 
 
@@ -865,11 +922,8 @@ def _digit_grid(words: _Words, start: IntArray, length: IntArray) -> Any:
     import numpy as np
 
     width = min(16, int(length.max()))
-    low = words.word(start, 0, length)
-    if width <= 8:  # one word holds every token (scores such as 12.375)
-        return low.view(np.uint8).reshape(-1, 8)[:, :width].T.copy()
-    high = words.word(start, 1, length - 8)
-    return np.stack([low, high], axis=1).view(np.uint8)[:, :width].T.copy()
+    block = words.words(start, 1 if width <= 8 else 2, length)  # (scores such as 12.375: one)
+    return block.view(np.uint8)[:, :width].T.copy()
 
 
 def _numbers(
@@ -882,16 +936,21 @@ def _numbers(
     relevance: bool,
 ) -> tuple[npt.NDArray[Any], IntArray]:
     """The numbers of one field and the rows of relevances written with a decimal point (read
-    as their integer part; none for scores).  Plain decimals are vectorised
+    as their integer part; none for scores).  Relevances of one byte each (a qrels file's
+    ``0``, ``1``, ``2``) are their digits, one gather; plain decimals are vectorised
     (:func:`_plain_decimals`): a relevance (int64) of at most 16 bytes as the integer part of
     its digits; a score (``-12.5``, at most 15 digits) exact, an integer over a power of ten,
     both exact doubles: one correctly rounded division, as ``float()`` gives.  Anything else
     goes through :func:`_python_relevance` or :func:`_python_score`."""
     import numpy as np
 
+    empty = np.zeros(0, dtype=np.int64)
     if not len(start):
-        empty = np.zeros(0, dtype=np.int64)
         return (empty if relevance else np.zeros(0, dtype=np.float64)), empty
+    if relevance and int(length.max()) == 1:  # one byte each (0, 1, 2): a digit is its value
+        digit = np.frombuffer(data, dtype=np.uint8)[start] - np.uint8(48)
+        if int(digit.max()) < 10:
+            return digit.astype(np.int64), empty
     plain = _plain_decimals(_digit_grid(words, start, length), length)
     value: npt.NDArray[Any]
     if relevance:
