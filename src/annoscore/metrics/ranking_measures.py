@@ -249,7 +249,7 @@ class _Rows:
         import numpy as np
 
         total = self.running(flags)
-        depth = np.clip(cut, 0, self.sizes)
+        depth = np.minimum(np.maximum(cut, 0), self.sizes)  # np.clip's wrapper costs more
         out: IntArray = (total[self.starts + depth] - total[self.starts]).astype(np.int64)
         return out
 
@@ -415,9 +415,16 @@ def _measures(
             levels[x] = found
         return levels[x]
 
+    found_by_cut: dict[int, IntArray] = {}
+
     def at_most(cut: Any) -> IntArray:
-        """rel(c) per query for a per-query (or single) cut-off c."""
-        return rows.upto(relevant, cut)
+        """rel(c) per query for a per-query (or single) cut-off c (a single one computed once:
+        ``P``, ``recall``, ``relative_P``, ``success`` and ``map_cut`` share it)."""
+        if not isinstance(cut, int):
+            return rows.upto(relevant, cut)
+        if cut not in found_by_cut:
+            found_by_cut[cut] = rows.upto(relevant, cut)
+        return found_by_cut[cut]
 
     for output in measures.outputs():
         name, family, cut = output.name, output.measure, output.param
