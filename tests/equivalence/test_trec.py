@@ -567,3 +567,45 @@ def test_ties_put_in_order_equal_a_lexicographic_sort() -> None:
         rows = list(range(len(group)))
         expected = sorted(rows, key=lambda i: (int(group[i]), *(int(k[i]) for k in keys), i))
         assert trec_task._within_ties(keys, group, starts).tolist() == expected, (case, sizes)
+
+
+def test_join_groups_sorted_query_by_query_equal_one_sort() -> None:
+    """The join's sort done query by query when both tables come grouped by query
+    (:meth:`annoscore.tasks.trec._Rows.grouped` and :func:`_sort_segments`: segments of 0, 1,
+    2, every width class, all of one size, one huge; a query on one side only) against the
+    plain sort of every key (:func:`_exact_groups` with ``grouped`` off): the same order and
+    equal neighbours, with the real hash and with colliding ones, and the fallback taken for
+    tables that are not grouped."""
+    import numpy as np
+
+    rng = random.Random(11)
+    for case in range(300 * SCALE):
+        n_queries = rng.randint(1, 12)
+        tables = []
+        for _ in range(2):
+            if rng.random() < 0.3:  # every query the same number of rows
+                size = rng.randint(0, 6)
+                sizes = [size] * n_queries
+            else:
+                sizes = [rng.choice([0, 0, 1, 2, 3, 5, 9, 17, 40]) for _ in range(n_queries)]
+            if rng.random() < 0.05:
+                sizes[rng.randrange(n_queries)] = 700
+            query = np.repeat(np.arange(n_queries, dtype=np.uint64), sizes)
+            if rng.random() < 0.1 and len(query) > 1:  # not grouped: the plain sort
+                query = query[::-1].copy()
+            words = rng.randint(1, 3)
+            docs = [
+                np.array([rng.choice([0, 1, 2, (1 << 64) - 1]) for _ in query], dtype=np.uint64)
+                for _ in range(words)
+            ]
+            tables.append([query, *docs])
+        width = max(len(t) for t in tables)
+        for t in tables:  # the same number of columns: zeros beyond a table's words
+            t.extend(np.zeros(len(t[0]), dtype=np.uint64) for _ in range(width - len(t)))
+        weak = rng.choice([None, *WEAK_HASHES])
+        with mock.patch.object(trec_task, "_candidate_hash", weak or trec_task._candidate_hash):
+            order, same = trec_task._exact_groups(trec_task._Rows(tables))
+            with mock.patch.object(trec_task._Rows, "grouped", lambda self: None):
+                plain_order, plain_same = trec_task._exact_groups(trec_task._Rows(tables))
+        assert order.tolist() == plain_order.tolist(), case
+        assert same.tolist() == plain_same.tolist(), case

@@ -78,8 +78,10 @@ class _Rows:
 
         self.query = query
         self.n = n_queries
-        self.sizes = np.bincount(query, minlength=n_queries).astype(np.int64)
-        self.starts = np.cumsum(self.sizes) - self.sizes
+        # the rows are grouped by query in query order: each query's first row by binary search
+        bounds = np.searchsorted(query, np.arange(n_queries + 1))
+        self.sizes = np.diff(bounds)
+        self.starts = bounds[:-1]
         self.rank = np.arange(1, len(query) + 1, dtype=np.int64)
         self.rank -= self.per_row(self.starts)
         self._running: dict[int, tuple[BoolArray, Any]] = {}
@@ -247,7 +249,7 @@ class _Rows:
         import numpy as np
 
         total = self.running(flags)
-        depth = np.clip(cut, 0, self.sizes)
+        depth = np.minimum(np.maximum(cut, 0), self.sizes)  # np.clip's wrapper costs more
         out: IntArray = (total[self.starts + depth] - total[self.starts]).astype(np.int64)
         return out
 
@@ -413,9 +415,16 @@ def _measures(
             levels[x] = found
         return levels[x]
 
+    found_by_cut: dict[int, IntArray] = {}
+
     def at_most(cut: Any) -> IntArray:
-        """rel(c) per query for a per-query (or single) cut-off c."""
-        return rows.upto(relevant, cut)
+        """rel(c) per query for a per-query (or single) cut-off c (a single one computed once:
+        ``P``, ``recall``, ``relative_P``, ``success`` and ``map_cut`` share it)."""
+        if not isinstance(cut, int):
+            return rows.upto(relevant, cut)
+        if cut not in found_by_cut:
+            found_by_cut[cut] = rows.upto(relevant, cut)
+        return found_by_cut[cut]
 
     for output in measures.outputs():
         name, family, cut = output.name, output.measure, output.param
@@ -526,7 +535,7 @@ def _measures(
             assert measure is not None
             p = measure.params[0]
             if p not in rbps:
-                rbps[p] = _rbp(rows, judged, value, relevant, qrels_query, qrels_value, p, hits)
+                rbps[p] = _rbp(rows, judged, value, hits, ideal(()), p)
             rbp, resid = rbps[p]
             add(column, rbp if name == "rbp" else resid)
         elif family == "unj":
@@ -792,29 +801,33 @@ def _rbp(
     rows: _Rows,
     judged: BoolArray,
     value: IntArray,
-    relevant: BoolArray,
-    qrels_query: IntArray,
-    qrels_value: IntArray,
+    hits: IntArray,
+    ideal: tuple[IntArray, FloatArray],
     p: float,
-    hits: IntArray | None = None,
 ) -> tuple[FloatArray, FloatArray]:
-    """``rbp`` and ``rbp_resid`` per query (``hits``: the relevant rows, if known)."""
+    """``rbp`` and ``rbp_resid`` per query (``hits``: the relevant rows; ``ideal``: the ideal
+    rankings with the default gains, :func:`_ideal`, whose first gain of a query is its largest
+    judgement, or 0)."""
     import numpy as np
 
     n = rows.n
-    top = np.zeros(n, dtype=np.int64)
-    np.maximum.at(top, qrels_query, qrels_value)
+    ideal_query, ideal_gain = ideal
+    first = np.searchsorted(ideal_query, np.arange(n + 1))
+    top = np.zeros(n, dtype=np.float64)
+    judged_query = first[1:] > first[:-1]
+    top[judged_query] = ideal_gain[first[:-1][judged_query]]
     deepest = int(rows.sizes.max()) if n else 0
     weights = (1 - p) * np.power(p, np.arange(deepest + 1))  # by rank - 1
-    use = np.flatnonzero(relevant) if hits is None else hits
-    q = rows.query[use]
+    q = rows.query[hits]
     best = top[q]
-    use, q, best = use[best > 0], q[best > 0], best[best > 0]
+    use, q, best = hits[best > 0], q[best > 0], best[best > 0]
     gains = weights[rows.rank[use] - 1] * value[use] / best
     rbp: FloatArray = np.bincount(q, weights=gains, minlength=n).astype(np.float64)
-    out = np.flatnonzero(~judged)
-    resid = np.bincount(rows.query[out], weights=weights[rows.rank[out] - 1], minlength=n)
-    return rbp, resid.astype(np.float64) + np.power(p, rows.sizes)
+    # the judged rows add 0.0: a sum from 0.0 is never -0.0, and x + 0.0 is x
+    unjudged = np.where(judged, 0.0, weights[rows.rank - 1])
+    resid = np.bincount(rows.query, unjudged, n).astype(np.float64, copy=False)
+    resid += np.power(p, rows.sizes)
+    return rbp, resid
 
 
 def relstrings(
