@@ -35,7 +35,14 @@ def test_names_are_the_names(seed: int) -> None:
         assert [back[k] for k in range(-len(part), len(part))] == part + part
     joined = Names.joined(sent)
     every = tuple(name for part in parts for name in part)
+    assert joined._text is None  # joined when read, not before
     assert len(joined) == len(every) and joined == every and hash(joined) == hash(every)
+    # joined again (of joined names, read or not): the text of the names one after the other
+    fresh = Names.joined(sent)
+    twice = Names.joined([fresh, joined, *sent[:1]])
+    assert twice.text == chr(10).join([*every, *every, *parts[0]] if parts else [])
+    assert twice == Names.of([*every, *every, *(parts[0] if parts else [])])
+    assert pickle.loads(pickle.dumps(fresh)) == every and fresh.text == joined.text
 
 
 def test_a_name_with_a_newline_is_kept_as_it_is() -> None:

@@ -162,15 +162,19 @@ def stack(matrices: Sequence[CountMatrix]) -> CountMatrix:
 
     column: dict[str, int] = {}
     whole: dict[str, bool] = {}
-    for m in matrices:
-        for name, integer in zip(m.names, m.integer, strict=True):
+    # each layout of columns once (the chunks of a corpus share one: trec's 82 chunks of 93
+    # columns, 0.02 s of the parent's time after the last chunk when each was read)
+    layouts = dict.fromkeys((m.names, m.integer) for m in matrices)
+    for names, integers in layouts:
+        for name, integer in zip(names, integers, strict=True):
             column.setdefault(name, len(column))
             whole[name] = whole.get(name, True) and integer
+    places = {names: [column[n] for n in names] for names, _ in layouts}
     rows = sum(len(m.documents) for m in matrices)
     values = np.zeros((rows, len(column)), dtype=np.float64)
     at = 0
     for m in matrices:
-        where = [column[n] for n in m.names]
+        where = places[m.names]
         if where == list(range(len(where))):  # the first columns in order: a slice is faster
             values[at : at + len(m.documents), : len(where)] = m.values
         else:
