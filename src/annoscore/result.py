@@ -391,18 +391,14 @@ class CountMatrix:
 
         if not len(self.values):
             return self._counts(np.zeros(len(self.names), dtype=np.float64))
-        # a running sum (cumsum is sequential; sum() is pairwise along a contiguous axis), so
-        # fractions add left to right, as the official scorers add them; column by column (a
-        # cumsum down the rows of the whole matrix is several times slower)
-        # a column of whole numbers sums exactly in any order (below 2^53): sum() is faster
-        return self._counts(
-            np.array(
-                [
-                    self.values[:, k].sum() if whole else np.cumsum(self.values[:, k])[-1]
-                    for k, whole in enumerate(self.integer)
-                ]
-            )
-        )
+        # columns of whole numbers sum exactly in any order (below 2^53): all at once, row
+        # after row; a column of fractions by a running sum (cumsum is sequential), so they
+        # add left to right as the official scorers add them, column by column (a cumsum down
+        # the rows of the whole matrix is several times slower)
+        sums = self.values.sum(axis=0)
+        for k in np.flatnonzero(~np.asarray(self.integer, dtype=bool)).tolist():
+            sums[k] = np.cumsum(self.values[:, k])[-1]
+        return self._counts(sums)
 
     def aligned(self, documents: Sequence[str]) -> CountMatrix:
         """The rows of ``documents`` in that order (a document this matrix lacks reads 0)."""

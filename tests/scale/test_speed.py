@@ -172,11 +172,13 @@ def test_the_total_is_the_running_sum_of_the_rows_in_order() -> None:
         rows, columns = int(rng.integers(0, 3000)), int(rng.integers(0, 6))
         values = rng.random((rows, columns)) * 10.0 ** rng.integers(-3, 12, size=columns)
         values[rng.random((rows, columns)) < 0.1] = np.float64(0.1)
+        whole = rng.random(columns) < 0.5  # columns of whole numbers: summed exactly
+        values[:, whole] = rng.integers(0, 10 ** int(rng.integers(1, 10)), (rows, int(whole.sum())))
         matrix = CountMatrix(
             tuple(f"d{k}" for k in range(rows)),
             tuple(f"c{k}" for k in range(columns)),
             values,
-            (False,) * columns,
+            tuple(bool(w) for w in whole),
         )
         expected: list[float] = [0.0] * columns
         for row in values.tolist():  # left to right, one document after the other
