@@ -77,7 +77,7 @@ class MucAligner(ClassMapping):
 
     def restarted(self) -> None:
         """This aligner for another set of documents (a chunk of a run:
-        :func:`~annoscore.tasks.muc_chunks.kept_per_process`): no warnings, no pairs scored;
+        :func:`~annoscore.formats.muc_config.kept_per_process`): no warnings, no pairs scored;
         what it remembers (codes, records, bands) kept, as it is for every document of one
         run (each entry holds what its key names)."""
         self.warnings = []
