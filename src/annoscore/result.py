@@ -207,11 +207,11 @@ class Names(Sequence[str]):
 
     __slots__ = ("_items", "_parts", "_text", "size")
 
-    def __init__(self, text: str, size: int) -> None:
-        self._text: str | None = text
+    def __init__(self, text: str | None, size: int, parts: tuple[Names, ...] = ()) -> None:
+        self._text = text
         self.size = size
         self._items: tuple[str, ...] | None = None
-        self._parts: tuple[Names, ...] = ()
+        self._parts = parts
 
     @property
     def text(self) -> str:
@@ -235,9 +235,7 @@ class Names(Sequence[str]):
     def joined(cls, parts: Sequence[Names]) -> Names:
         """The names of ``parts`` one after the other (their strings joined when read, none
         made)."""
-        names = cls("", sum(p.size for p in parts))
-        names._text, names._parts = None, tuple(p for p in parts if p.size)
-        return names
+        return cls(None, sum(p.size for p in parts), tuple(p for p in parts if p.size))
 
     @classmethod
     def chained(cls, parts: Sequence[Sequence[str]]) -> Sequence[str]:
