@@ -295,6 +295,30 @@ def test_random_muc_sgml_files_give_the_same_bytes(
     assert sum(RENDERED) >= clean_cut, "the cut results were not written per document"
 
 
+@pytest.mark.parametrize("task", ["ne", "co"])
+def test_the_lines_of_sgml_chunks_are_not_counted(
+    task: str, tmp_path: Path, exact: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # what the chunks of named entity and coreference say names no line: the parent counts no
+    # line before the workers start, and the chunks that warned (a text that differs) are not
+    # scored again with their lines counted; the output is one run's all the same
+    def counted(path: str, offsets: Any) -> list[int]:
+        raise AssertionError(f"the lines of {path} were counted")
+
+    monkeypatch.setattr(scale.cut_lines, "_lines_before", counted)
+    name = {"ne": "muc-named-entity", "co": "muc-coreference"}[task]
+    rng = random.Random(f"muc-lines-{task}")
+    warned = 0
+    for case in range(6):
+        root = tmp_path / str(case)
+        root.mkdir()
+        options = _corpus(rng, root, task, True)
+        exact.clear()
+        one = _same(name, root / "key.sgml", root / "response.sgml", (2,), **options)
+        warned += bool(exact) and all(exact) and "response text differs" in one
+    assert warned, "no cut run warned"
+
+
 def test_a_naive_byte_split_would_cut_a_muc_document(tmp_path: Path) -> None:
     # the middle byte falls inside the second document, whose comment holds a <DOC> tag: the
     # cut moves to the third document's tag

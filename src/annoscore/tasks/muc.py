@@ -241,6 +241,9 @@ def _chunked(task: str) -> Callable[[_F], _F]:
         details=joined_details,
         cut_when=muc_cut(task),
         pooled=pooled_as(SGML_ORDER if task in SGML_TASKS else TEMPLATE_ORDER),
+        # the SGML tasks' warnings name no line (their chunks' lines are not counted:
+        # annoscore.scale.cut_muc.split_sgml), the template tasks' do
+        quotes_lines=task not in SGML_TASKS,
     )
 
     def decorate(function: _F) -> _F:
