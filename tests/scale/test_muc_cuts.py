@@ -19,6 +19,8 @@ corpora (default 1).
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -293,6 +295,30 @@ def test_random_muc_sgml_files_give_the_same_bytes(
     assert clean_cut >= clean_total // 2 and clean_total >= CASES // 3, (clean_cut, clean_total)
     assert errors, "no broken corpus gave an error"
     assert sum(RENDERED) >= clean_cut, "the cut results were not written per document"
+
+
+@pytest.mark.parametrize("task", ["ne", "co"])
+def test_the_lines_of_sgml_chunks_are_not_counted(
+    task: str, tmp_path: Path, exact: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # what the chunks of named entity and coreference say names no line: the parent counts no
+    # line before the workers start, and the chunks that warned (a text that differs) are not
+    # scored again with their lines counted; the output is one run's all the same
+    def counted(path: str, offsets: Any) -> list[int]:
+        raise AssertionError(f"the lines of {path} were counted")
+
+    monkeypatch.setattr(scale.cut_lines, "_lines_before", counted)
+    name = {"ne": "muc-named-entity", "co": "muc-coreference"}[task]
+    rng = random.Random(f"muc-lines-{task}")
+    warned = 0
+    for case in range(6):
+        root = tmp_path / str(case)
+        root.mkdir()
+        options = _corpus(rng, root, task, True)
+        exact.clear()
+        one = _same(name, root / "key.sgml", root / "response.sgml", (2,), **options)
+        warned += bool(exact) and all(exact) and "response text differs" in one
+    assert warned, "no cut run warned"
 
 
 def test_a_naive_byte_split_would_cut_a_muc_document(tmp_path: Path) -> None:
@@ -624,3 +650,53 @@ def test_chunks_that_cannot_write_their_texts_send_their_alignments(
         alone += exact == [False]
     # every chunk sending its alignments: joined; some: one run (some corpora's chunks all fail)
     assert combined if failing == "every" else alone, (combined, alone)
+
+
+@pytest.mark.parametrize("task", ["named_entity", "coreference", "scenario_template"])
+def test_a_cut_imports_what_its_chunks_import_before_the_workers_start(
+    task: str, tmp_path: Path
+) -> None:
+    # a module a chunk imports is imported by every worker, and the reduce imports some of
+    # them again in the parent: the cut imports them first, in the parent (a fresh process:
+    # this one imported them already); one chunk scored in it then imports no module
+    script = f"""
+import sys
+from pathlib import Path
+from annoscore.scale import run
+from annoscore.tasks.muc import NamedEntityOptions, CoreferenceOptions, ScenarioOptions
+from annoscore.tasks.muc_chunks import muc_cut, rendering
+from annoscore.report.muc import rendered
+import annoscore.report.muc_history  # what the command line imports before it scores
+import annoscore.scale.cut_muc as cut_muc
+import annoscore.scale.cut_lines as cut_lines
+cut_muc.MUC_MIN_BYTES = cut_lines.MIN_LINE_BYTES = 0
+task, root = {task!r}, Path({str(tmp_path)!r})
+options = {{"named_entity": NamedEntityOptions, "coreference": CoreferenceOptions}}.get(
+    task, ScenarioOptions
+)(config=root / "muc.config")
+suffix = "tpl" if task == "scenario_template" else "sgml"
+gold, system = root / f"key.{{suffix}}", root / f"response.{{suffix}}"
+with rendering(rendered(("summary",))), run.using(2):
+    splitter = muc_cut(task)(gold, system, options)
+    chunks = splitter(gold, system, 2)
+    assert chunks is not None and len(chunks) > 1, chunks
+    before = set(sys.modules)
+    from annoscore.scale import _line_part
+    part = _line_part("muc-" + task.replace("_", "-"), options, False, True, None, chunks[0])
+    assert part.result is not None
+    print(sorted(m for m in set(sys.modules) - before if m.startswith("annoscore")))
+"""
+    rng = random.Random(f"muc-imports-{task}")
+    if task == "scenario_template":
+        _template_corpus(rng, tmp_path, True)
+        (tmp_path / "muc.config").write_text(TEMPLATE_CONFIG, encoding="utf-8")
+    else:
+        options = _corpus(rng, tmp_path, "ne" if task == "named_entity" else "co", True)
+        config = NE_CONFIG if task == "named_entity" else ":scoring_task coreference\n"
+        (tmp_path / "muc.config").write_text(config, encoding="utf-8")
+        del options
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]", done.stdout

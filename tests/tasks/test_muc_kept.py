@@ -74,3 +74,22 @@ def test_objects_kept_through_a_run_give_what_fresh_ones_give(task: str, tmp_pat
     assert again == alone[::-1]
     assert any(a.startswith("error") for a in alone), "no broken corpus raised"
     assert sum(not a.startswith("error") for a in alone) >= 6
+
+
+def test_a_configuration_is_read_once_a_process_in_a_run(tmp_path: Path) -> None:
+    from annoscore.tasks.muc import load_config
+
+    path = tmp_path / "muc.config"
+    path.write_text(NE_CONFIG, encoding="utf-8")
+    broken = tmp_path / "broken.config"
+    broken.write_text(":scoring_task nothing\n", encoding="utf-8")
+    assert load_config(path) is not load_config(path)  # outside a run: read each time
+    assert load_config(path) == load_config(path)
+    with read_once():
+        first = load_config(path)
+        assert load_config(path) is first and first == load_config(path, "named_entity")
+        assert load_config(path, "named_entity") is not first  # another key: --task given
+        assert load_config(None, "ne") is load_config(None, "ne")
+        for _ in range(2):  # an error each time
+            with pytest.raises(InputError):
+                load_config(broken)

@@ -32,7 +32,7 @@ from annoscore.align.muc import MucAligner, TextFilter
 from annoscore.align.muc_records import DocumentAlignment
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.formats.files import bom_warnings
+from annoscore.formats.files import bom_warnings, once
 from annoscore.formats.muc_config import (
     TASKS,
     MucConfig,
@@ -90,8 +90,18 @@ def load_config(path: Path | None, task: str | None = None) -> MucConfig:
     """Read a configuration; ``task`` (``--task``) overrides ``:scoring_task``.
 
     Without a file (``path`` None) the configuration is the manual's defaults for ``task``
-    (only the SGML tasks, named entity and coreference, can be scored so).
+    (only the SGML tasks, named entity and coreference, can be scored so).  In the chunks of
+    one cut run (:func:`~annoscore.formats.files.read_once`) it is read once in each process,
+    the same object for every chunk (a worker's chunks read the same unchanged file; it
+    parsed it again for each, 11 chunks a run, and each object kept through the chunks,
+    :func:`~annoscore.formats.muc_config.kept_per_process`, compared it field by field); an
+    error is raised each time.
     """
+    return once(("annoscore.muc.config", path, task), lambda: _read_config(path, task))
+
+
+def _read_config(path: Path | None, task: str | None) -> MucConfig:
+    """:func:`load_config`, read each time."""
     normalized = None
     if task is not None:
         normalized = task.lower().replace("-", "_")
@@ -241,6 +251,9 @@ def _chunked(task: str) -> Callable[[_F], _F]:
         details=joined_details,
         cut_when=muc_cut(task),
         pooled=pooled_as(SGML_ORDER if task in SGML_TASKS else TEMPLATE_ORDER),
+        # the SGML tasks' warnings name no line (their chunks' lines are not counted:
+        # annoscore.scale.cut_muc.split_sgml), the template tasks' do
+        quotes_lines=task not in SGML_TASKS,
     )
 
     def decorate(function: _F) -> _F:

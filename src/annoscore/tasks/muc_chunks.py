@@ -104,6 +104,7 @@ def muc_cut(task: str) -> Any:
             # writing of every report cost more than the cut saves, 0.6-0.7x); None would let
             # the input be cut as a file of lines
             return _uncut
+        _chunk_modules(task)
         if task not in SGML_TASKS:
             return split_templates
         try:
@@ -117,6 +118,20 @@ def muc_cut(task: str) -> Any:
         )
 
     return cut_when
+
+
+def _chunk_modules(task: str) -> None:
+    """Import what a chunk of ``task`` imports when it is scored (named entity: its aligner
+    and tallies; every task: the lists a chunk's part keeps,
+    :func:`annoscore.metrics.worst_lists.for_chunk`) in this process, before its workers are
+    forked from it: each worker imported them on its first chunk, and this process the
+    latter again for the reduce (named entity, 250 documents, two jobs: 11M instructions in
+    each worker)."""
+    import annoscore.metrics.worst_lists
+
+    if task == "named_entity":
+        import annoscore.align.muc_ne
+        import annoscore.metrics.muc_ne  # noqa: F401
 
 
 Render = Callable[["MucDetails"], "Mapping[str, Iterable[str]]"]
