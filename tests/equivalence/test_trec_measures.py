@@ -175,13 +175,15 @@ def _columns(
     rng: random.Random, queries: list[tuple[list[int | None], list[int]]]
 ) -> tuple[Any, Any, Any, Any, Any]:
     """The run's columns (query number, judged, judgement value) of ``queries`` and the qrels'
-    (query number, value), the qrels rows shuffled: what ``ranking_measures`` takes."""
+    (query number, value), the qrels rows shuffled or grouped by query in order (the two
+    ways ``ranking_measures`` cuts them into pieces): what ``ranking_measures`` takes."""
     query = np.array([q for q, (r, _) in enumerate(queries) for _ in r], dtype=np.int64)
     ranked = [v for r, _ in queries for v in r]
     judged = np.array([v is not None for v in ranked], dtype=bool)
     value = np.array([0 if v is None else v for v in ranked], dtype=np.int64)
     judgements = [(q, v) for q, (_, j) in enumerate(queries) for v in j]
-    rng.shuffle(judgements)
+    if rng.random() < 0.5:
+        rng.shuffle(judgements)
     qrels_query = np.array([q for q, _ in judgements], dtype=np.int64)
     qrels_value = np.array([v for _, v in judgements], dtype=np.int64)
     return query, judged, value, qrels_query, qrels_value

@@ -312,16 +312,26 @@ def ranking_measures(
         return _measures(
             (query, judged, value, qrels_query, qrels_value), n_queries, level, measures
         )
-    sizes = np.bincount(query, minlength=n_queries) + np.bincount(qrels_query, minlength=n_queries)
-    total = np.cumsum(sizes)
+    # the run's rows are grouped by query in query order: each query's first row by binary
+    # search; the qrels' too when they come so (else counted, and each piece's found)
+    everyone = np.arange(n_queries + 1)
+    run_starts = np.searchsorted(query, everyone)
+    qrels_sorted = bool((qrels_query[1:] >= qrels_query[:-1]).all())
+    if qrels_sorted:
+        qrels_starts = np.searchsorted(qrels_query, everyone)
+    else:
+        qrels_starts = np.concatenate([[0], np.cumsum(np.bincount(qrels_query, None, n_queries))])
+    total = run_starts[1:] + qrels_starts[1:]
     # each piece ends at the first query whose rows reach the next multiple of the piece size
     ends = np.searchsorted(total, np.arange(_PIECE_ROWS, int(total[-1]), _PIECE_ROWS), "left")
     bounds = [0, *sorted(set((ends + 1).tolist()) - {0, n_queries}), n_queries]
-    run_starts = np.concatenate([[0], np.cumsum(np.bincount(query, minlength=n_queries))])
     pieces: list[dict[str, Any]] = []
     for first, stop in itertools.pairwise(bounds):
         a, b = int(run_starts[first]), int(run_starts[stop])
-        mine = np.flatnonzero((qrels_query >= first) & (qrels_query < stop))
+        if qrels_sorted:
+            mine: Any = slice(int(qrels_starts[first]), int(qrels_starts[stop]))
+        else:
+            mine = np.flatnonzero((qrels_query >= first) & (qrels_query < stop))
         pieces.append(
             _measures(
                 (
@@ -360,10 +370,11 @@ def _measures(
     threshold = max(level, 0)
     relevant = judged & (value >= threshold)
     nonrelevant = judged & (value >= 0) & (value < threshold)
-    R = np.bincount(qrels_query[qrels_value >= threshold], minlength=n_queries).astype(np.int64)
-    N = np.bincount(
-        qrels_query[(qrels_value >= 0) & (qrels_value < threshold)], minlength=n_queries
-    ).astype(np.int64)
+    # (np.compress: a boolean index costs twice as much)
+    R = np.bincount(np.compress(qrels_value >= threshold, qrels_query), None, n_queries)
+    judged_nonrelevant = qrels_value >= 0
+    judged_nonrelevant &= qrels_value < threshold
+    N = np.bincount(np.compress(judged_nonrelevant, qrels_query), None, n_queries)
     hits = np.flatnonzero(relevant)
     hit_rank = rank[hits]
     hit_query = query[hits]
@@ -692,8 +703,9 @@ def _normalized_gain(
     ideal_gain = _gain(qrels_value, None, ())
     positive = np.flatnonzero(ideal_gain > 0)
     keep = ideal[1] > 0
-    best_first = _Rows(ideal[0][keep], n)
-    ideal_prefix = best_first.whole_prefix(ideal[1][keep])  # whole gains: exact in any order
+    best_first = _Rows(np.compress(keep, ideal[0]), n)
+    # whole gains: exact in any order
+    ideal_prefix = best_first.whole_prefix(np.compress(keep, ideal[1]))
     total = np.bincount(qrels_query[positive], ideal_gain[positive], n)
     hits = np.flatnonzero(gain > 0)
     q, k = rows.query[hits], rows.rank[hits]
@@ -736,7 +748,7 @@ class _Ndcg:
         self.ideal = _Rows(ideal_query, n)
         ideal_discounted = self.ideal_gain / self.ideal.discount(self.ideal.rank)
         self.ideal_prefix = self._prefix(self.ideal, ideal_discounted)
-        self.with_gain = np.bincount(ideal_query[self.ideal_gain > 0], minlength=n).astype(np.int64)
+        self.with_gain = np.bincount(np.compress(self.ideal_gain > 0, ideal_query), None, n)
         self.full = _divide(self.dcg_at(rows.sizes), self.ideal_at(self.ideal.sizes))
 
     @staticmethod
