@@ -245,10 +245,12 @@ class _Rows:
             sizes += np.diff(b)
         at = np.cumsum(sizes) - sizes  # where each value's rows start
         positions = np.empty(len(self), dtype=np.int64)
-        for f, b, start, stop in zip(firsts, bounds, self.starts, self.starts[1:], strict=False):
-            shift = at - b[:-1]
-            positions[start:stop] = shift[f.view(np.int64)] + np.arange(stop - start)
-            at = at + np.diff(b)
+        for b, start, stop in zip(bounds, self.starts, self.starts[1:], strict=False):
+            count = np.diff(b)  # the rows of each value, one after the other (sorted)
+            np.add(
+                np.repeat(at - b[:-1], count), np.arange(stop - start), out=positions[start:stop]
+            )
+            at = at + count
         return positions, sizes
 
     def columns(self, rows: IntArray, which: list[int]) -> list[WordArray]:
