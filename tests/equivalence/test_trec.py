@@ -609,3 +609,68 @@ def test_join_groups_sorted_query_by_query_equal_one_sort() -> None:
                 plain_order, plain_same = trec_task._exact_groups(trec_task._Rows(tables))
         assert order.tolist() == plain_order.tolist(), case
         assert same.tolist() == plain_same.tolist(), case
+
+
+def _ranked_case(rng: random.Random) -> tuple[bytes, bytes, bytes]:
+    """A qrels file and a run written as systems write one (each query's lines together, by
+    score highest first, ties in any order of documents): the run's queries the qrels' in the
+    same order, a prefix of them, or any two sides in any order; and the run's lines
+    shuffled."""
+    queries = [f"q{i}".encode() for i in range(rng.randint(1, 25))]
+    style = rng.randrange(3)
+    if style == 0:
+        judged, retrieved = queries, list(queries)
+    elif style == 1:
+        judged, retrieved = queries, queries[: rng.randint(1, len(queries))]
+    else:
+        judged, retrieved = split_sides(rng, queries)  # type: ignore[arg-type]
+        judged, retrieved = judged or queries[:1], retrieved or queries[-1:]
+        rng.shuffle(retrieved)
+    documents = [f"d{i:03d}".encode() for i in range(60)]
+    qrels_lines = [
+        b"%s 0 %s %d" % (q, d, rng.choice([-1, 0, 0, 1, 1, 2]))
+        for q in judged
+        for d in rng.sample(documents, rng.randint(1, 30))
+    ]
+    values = [rng.choice([0.0, 0.5, 1.0, 2.0]) for _ in range(3)]
+    run_lines: list[bytes] = []
+    for q in retrieved:
+        scored = [
+            (rng.choice(values) if rng.random() < 0.7 else rng.uniform(0, 3), d)
+            for d in rng.sample(documents, rng.randint(1, 40))
+        ]
+        scored.sort(key=lambda item: -item[0])  # stable: ties stay in random document order
+        run_lines += [b"%s Q0 %s %d %r r" % (q, d, k, s) for k, (s, d) in enumerate(scored, 1)]
+    shuffled = list(run_lines)
+    rng.shuffle(shuffled)
+    return (
+        b"\n".join(qrels_lines) + b"\n",
+        b"\n".join(run_lines) + b"\n",
+        b"\n".join(shuffled) + b"\n",
+    )
+
+
+def test_ranked_runs_equal_the_reference_and_their_shuffled_lines(tmp_path: Path) -> None:
+    """A run whose lines come ranked (read without sorting them: the order only fixed within
+    ties) equal to the reference, and to the same lines shuffled (sorted as a whole) in every
+    measure of ``all_trec``, bit for bit: the run's queries numbered as the qrels' or not,
+    queries on one side only, with ``-M`` and ``-c``."""
+    rng = random.Random(20261130)
+    for i in range(120 * SCALE):
+        qrels, ranked, shuffled = _ranked_case(rng)
+        options = {
+            "complete": rng.random() < 0.3,
+            "relevance_level": rng.choice([0, 1, 1, 2]),
+            "max_docs": rng.choice([None, None, 3, 10]),
+        }
+        check(tmp_path, qrels, ranked, options)
+        results = []
+        for run in (ranked, shuffled):
+            qrels_path, run_path = tmp_path / f"q{i}.txt", tmp_path / f"r{i}.txt"
+            qrels_path.write_bytes(qrels)
+            run_path.write_bytes(run)
+            result = score_trec(
+                qrels_path, run_path, TrecOptions(measures=("all_trec",), **options)
+            )
+            results.append((result.matrix.documents, result.matrix.values.tobytes()))
+        assert results[0] == results[1], i

@@ -175,13 +175,15 @@ def _columns(
     rng: random.Random, queries: list[tuple[list[int | None], list[int]]]
 ) -> tuple[Any, Any, Any, Any, Any]:
     """The run's columns (query number, judged, judgement value) of ``queries`` and the qrels'
-    (query number, value), the qrels rows shuffled: what ``ranking_measures`` takes."""
+    (query number, value), the qrels rows shuffled or grouped by query in order (the two
+    ways ``ranking_measures`` cuts them into pieces): what ``ranking_measures`` takes."""
     query = np.array([q for q, (r, _) in enumerate(queries) for _ in r], dtype=np.int64)
     ranked = [v for r, _ in queries for v in r]
     judged = np.array([v is not None for v in ranked], dtype=bool)
     value = np.array([0 if v is None else v for v in ranked], dtype=np.int64)
     judgements = [(q, v) for q, (_, j) in enumerate(queries) for v in j]
-    rng.shuffle(judgements)
+    if rng.random() < 0.5:
+        rng.shuffle(judgements)
     qrels_query = np.array([q for q, _ in judgements], dtype=np.int64)
     qrels_value = np.array([v for _, v in judgements], dtype=np.int64)
     return query, judged, value, qrels_query, qrels_value
@@ -358,3 +360,40 @@ def test_running_counts_and_maxima_equal_plain_loops() -> None:
             max(values[a + i : b]) for a, b in itertools.pairwise(starts) for i in range(b - a)
         ]
         assert bits(got) == bits(expected_max), (case, sizes)
+
+
+@pytest.mark.parametrize("many", [1, 64, 10**9])
+def test_running_sums_and_maxima_by_rows_or_by_columns(
+    many: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """:func:`annoscore.metrics.ranking_measures._along` steps down a table's columns a row at a
+    time (every column in one call) from :data:`_MANY_COLUMNS` columns on, else accumulates
+    column by column: both against sums added rank after rank and maxima of plain loops, bit
+    for bit, with hundreds of queries of one width (so that the row-at-a-time steps run: 1
+    forces them, 10**9 forbids them), tables of one size (the rows a table already) and mixed
+    sizes, values with -0.0, 0.0, tiny and huge magnitudes."""
+    from annoscore.metrics import ranking_measures
+
+    monkeypatch.setattr(ranking_measures, "_MANY_COLUMNS", many)
+    rng = random.Random(20261130 + many)
+    for case in range(60 * SCALE):
+        queries = rng.randint(1, 300)
+        style = rng.randrange(3)
+        if style == 0:
+            sizes = [rng.choice(SIZES)] * queries
+        elif style == 1:
+            top = rng.choice((2, 4, 8, 16, 64))
+            sizes = [rng.randint(0, top) for _ in range(queries)]
+        else:
+            sizes = [rng.choice(SIZES[:12]) for _ in range(queries)]
+        groups = [[random_value(rng) for _ in range(size)] for size in sizes]
+        query = np.repeat(np.arange(len(sizes)), sizes)
+        rows = _Rows(query, len(sizes))
+        flat = np.array([v for g in groups for v in g], dtype=np.float64)
+        got = rows.prefix(flat).tolist()
+        expected = [v for g in running_sums(groups) for v in g]
+        assert bits(got) == bits(expected), (case, sizes)
+        got = rows.suffix_max(flat).tolist()
+        expected_max = [max(g[i:]) for g in groups for i in range(len(g))]
+        assert bits(got) == bits(expected_max), (case, sizes)
+        assert bits(flat.tolist()) == bits([v for g in groups for v in g])  # input untouched

@@ -210,3 +210,44 @@ def test_errors_name_the_first_bad_line_whatever_the_pieces(tmp_path: Path, chun
     assert error.value.line == 4 and "not a number" in str(error.value)
     with mock.patch.object(trec, "_CHUNK", chunk), pytest.raises(InputError, match="empty"):
         read_run(write(tmp_path, "\n \n\t\n"))
+
+
+def test_words_at_any_offset_equal_the_bytes() -> None:
+    """``_Words.words`` (a token's words gathered from views of the buffer at every byte
+    offset, then masked to its length) against the token's bytes read by Python: 1 to
+    :data:`KEY_WORDS` words, tokens at every offset of a word (0 to 7), of every length (0,
+    shorter and longer than the words), at the start and at the very end of the buffer (its
+    padding), bytes of every value (0xFF: a mask that keeps a byte too many shows)."""
+    import random
+
+    import numpy as np
+
+    rng = random.Random(30)
+    for case in range(300):
+        size = rng.randint(0, 200)
+        data = bytes(
+            rng.choice([0x20, 0x41, 0xFF, 0x80, rng.randrange(1, 256)]) for _ in range(size)
+        )
+        buffer, length = trec._padded(data)
+        words = trec._Words(buffer)
+        count = rng.randint(1, trec.KEY_WORDS)
+        # tokens inside the text (between its two newlines) and at its end
+        inside = sorted(rng.randint(1, length + 1) for _ in range(rng.randint(0, 20)))
+        start = np.array([*inside, length + 1], dtype=np.int64)
+        span = np.array([rng.randint(0, length + 1 - s) for s in start.tolist()], dtype=np.int64)
+        got = words.words(start, count, span)
+        assert got.shape == (len(start), count) and got.flags.c_contiguous, case
+        for row, (s, n) in enumerate(zip(start.tolist(), span.tolist(), strict=True)):
+            token = bytes(buffer[s : s + n]).ljust(8 * count, b"\0")[: 8 * count]
+            expected = [int.from_bytes(token[8 * k : 8 * k + 8], "little") for k in range(count)]
+            assert got[row].tolist() == expected, (case, s, n, count)
+        one = rng.randint(0, 12)  # one length for every token, or lengths close to it
+        for lengths in (one, np.array([one + rng.randint(0, 2) for _ in start.tolist()])):
+            got = words.words(start, count, lengths)
+            spans = np.broadcast_to(lengths, start.shape).tolist()
+            for row, (s, n) in enumerate(zip(start.tolist(), spans, strict=True)):
+                token = bytes(buffer[s : s + n]).ljust(8 * count, b"\0")[: 8 * count]
+                expected = [
+                    int.from_bytes(token[8 * k : 8 * k + 8], "little") for k in range(count)
+                ]
+                assert got[row].tolist() == expected, (case, s, n, count)

@@ -1032,8 +1032,12 @@ def _plain_decimals(grid: Any, length: IntArray) -> _PlainDecimals:
         dots += is_dot
         if j:  # the columns of the points, added: the column of a token's one point
             point += is_dot.view(np.uint8) * np.uint8(j)
-        # (plain passes: a pass with ``where=`` takes twice as long)
-        mantissa = np.where(is_digit, mantissa * 10 + digit, mantissa)
+        # times 10 plus the digit where a digit is, else times 1 plus 0 (plain passes: one
+        # with ``where=`` takes twice as long, and np.where six times the instructions)
+        step = is_digit.view(np.uint8) * np.uint8(9)
+        step += np.uint8(1)
+        mantissa *= step
+        mantissa += digit * is_digit
     dotted = dots == 1
     # with one point and only digits (and a sign) besides, the digits after it end the token
     after = np.where(dotted, length - point.astype(np.int64) - 1, 0)

@@ -161,37 +161,31 @@ class _Rows:
 
     def _accumulate(self, values: FloatArray, ufunc: Any, fill: float, reverse: bool) -> FloatArray:
         """``ufunc.accumulate`` along each query's rows (from its last row when ``reverse``),
-        in the tables of :meth:`prefix` (padded with ``fill``)."""
+        in the tables of :meth:`prefix` (padded with ``fill``), each query a column of its
+        table (:meth:`layout`): :func:`_along` steps down the columns, all at once."""
         import numpy as np
 
         out: FloatArray = np.array(values, dtype=np.float64)
         if len(out) < 2 or int(self.sizes.max()) < 2:
             return out
-
-        def along(table: FloatArray) -> FloatArray:
-            if reverse:
-                done: FloatArray = ufunc.accumulate(table[:, ::-1], axis=1)[:, ::-1]
-                return done
-            done = ufunc.accumulate(table, axis=1)
-            return done
-
         for w, count, at, cell in self.layout():
             if cell is None:  # every query has the same size: the rows are a table already
-                out = np.ascontiguousarray(along(out.reshape(count, w))).reshape(-1)
+                _along(out.reshape(count, w).T, ufunc, reverse)
                 continue
             table = np.full(count * w, fill, dtype=np.float64)
             table[cell] = out if at is None else out[at]
-            summed = np.ascontiguousarray(along(table.reshape(count, w))).reshape(-1)[cell]
+            _along(table.reshape(w, count), ufunc, reverse)
             if at is None:
-                out = summed
+                out = table[cell]
             else:
-                out[at] = summed
+                out[at] = table[cell]
         return out
 
     def layout(self) -> list[tuple[int, int, IntArray | None, IntArray | None]]:
         """The tables of :meth:`prefix` (computed once): for each width ``w``, the number of
         queries of that width, the rows in them (``None``: every row) and each row's cell in
-        a table of those queries (``None``: every query has ``w`` rows)."""
+        a table of ``w`` rows, one column per query of that width, rank ``k`` in row ``k - 1``
+        (``None``: every query has ``w`` rows, and the rows are a table with one query a row)."""
         import numpy as np
 
         if self._layout is not None:
@@ -215,7 +209,10 @@ class _Rows:
             rank = self.rank if at is None else self.rank[at]
             slot = np.zeros(self.n, dtype=np.int64)
             slot[queries] = np.arange(len(queries))
-            layout.append((w, len(queries), at, slot[query] * w + (rank - 1)))
+            cell = rank - 1
+            cell *= len(queries)
+            cell += slot[query]
+            layout.append((w, len(queries), at, cell))
         self._layout = layout
         return layout
 
@@ -254,6 +251,36 @@ class _Rows:
         return out
 
 
+_MANY_COLUMNS = 64
+"""Columns of a table from which :func:`_along` steps down them in a loop of NumPy calls (one
+call a row, over every column at once) rather than calling ``accumulate`` on each column."""
+
+
+def _along(table: FloatArray, ufunc: Any, reverse: bool) -> None:
+    """``ufunc.accumulate`` down each column of ``table`` (from its last row when
+    ``reverse``), in place: row ``k`` becomes ``ufunc(row k - 1, row k)`` (``ufunc(row k + 1,
+    row k)``), the operations and their order that ``accumulate`` makes along a column.  With
+    many columns (:data:`_MANY_COLUMNS`) a row at a time, every column in one call; else a
+    column at a time.
+
+    >>> import numpy as np
+    >>> table = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    >>> _along(table, np.add, False)
+    >>> table.tolist()
+    [[1.0, 2.0], [4.0, 6.0], [9.0, 12.0]]
+    """
+    rows, columns = table.shape
+    if rows < 2:
+        return
+    if columns < _MANY_COLUMNS:
+        step = table[::-1] if reverse else table
+        ufunc.accumulate(step, axis=0, out=step)
+        return
+    for k in range(rows - 2, -1, -1) if reverse else range(1, rows):
+        before = table[k + 1] if reverse else table[k - 1]
+        ufunc(before, table[k], out=table[k])
+
+
 def ranking_measures(
     query: IntArray,
     judged: BoolArray,
@@ -285,16 +312,26 @@ def ranking_measures(
         return _measures(
             (query, judged, value, qrels_query, qrels_value), n_queries, level, measures
         )
-    sizes = np.bincount(query, minlength=n_queries) + np.bincount(qrels_query, minlength=n_queries)
-    total = np.cumsum(sizes)
+    # the run's rows are grouped by query in query order: each query's first row by binary
+    # search; the qrels' too when they come so (else counted, and each piece's found)
+    everyone = np.arange(n_queries + 1)
+    run_starts = np.searchsorted(query, everyone)
+    qrels_sorted = bool((qrels_query[1:] >= qrels_query[:-1]).all())
+    if qrels_sorted:
+        qrels_starts = np.searchsorted(qrels_query, everyone)
+    else:
+        qrels_starts = np.concatenate([[0], np.cumsum(np.bincount(qrels_query, None, n_queries))])
+    total = run_starts[1:] + qrels_starts[1:]
     # each piece ends at the first query whose rows reach the next multiple of the piece size
     ends = np.searchsorted(total, np.arange(_PIECE_ROWS, int(total[-1]), _PIECE_ROWS), "left")
     bounds = [0, *sorted(set((ends + 1).tolist()) - {0, n_queries}), n_queries]
-    run_starts = np.concatenate([[0], np.cumsum(np.bincount(query, minlength=n_queries))])
     pieces: list[dict[str, Any]] = []
     for first, stop in itertools.pairwise(bounds):
         a, b = int(run_starts[first]), int(run_starts[stop])
-        mine = np.flatnonzero((qrels_query >= first) & (qrels_query < stop))
+        if qrels_sorted:
+            mine: Any = slice(int(qrels_starts[first]), int(qrels_starts[stop]))
+        else:
+            mine = np.flatnonzero((qrels_query >= first) & (qrels_query < stop))
         pieces.append(
             _measures(
                 (
@@ -333,10 +370,11 @@ def _measures(
     threshold = max(level, 0)
     relevant = judged & (value >= threshold)
     nonrelevant = judged & (value >= 0) & (value < threshold)
-    R = np.bincount(qrels_query[qrels_value >= threshold], minlength=n_queries).astype(np.int64)
-    N = np.bincount(
-        qrels_query[(qrels_value >= 0) & (qrels_value < threshold)], minlength=n_queries
-    ).astype(np.int64)
+    # (np.compress: a boolean index costs twice as much)
+    R = np.bincount(np.compress(qrels_value >= threshold, qrels_query), None, n_queries)
+    judged_nonrelevant = qrels_value >= 0
+    judged_nonrelevant &= qrels_value < threshold
+    N = np.bincount(np.compress(judged_nonrelevant, qrels_query), None, n_queries)
     hits = np.flatnonzero(relevant)
     hit_rank = rank[hits]
     hit_query = query[hits]
@@ -416,6 +454,8 @@ def _measures(
         return levels[x]
 
     found_by_cut: dict[int, IntArray] = {}
+    bprefs: list[FloatArray] = []
+    aps: list[FloatArray] = []
 
     def at_most(cut: Any) -> IntArray:
         """rel(c) per query for a per-query (or single) cut-off c (a single one computed once:
@@ -440,12 +480,17 @@ def _measures(
         elif name == "num_nonrel_judged_ret":
             add(column, rows.upto(nonrelevant, ret))
         elif name in ("map", "gm_map"):
-            ap = _divide(np.bincount(hit_query, so_far / hit_rank, n_queries), R)
+            if not aps:  # (map and gm_map share it)
+                aps.append(_divide(np.bincount(hit_query, rel_over_rank(), n_queries), R))
+            ap = aps[0]
             add(column, ap if name == "map" else np.log(np.maximum(ap, MIN_GEO_MEAN)))
         elif name == "Rprec":
             add(column, _divide(at_most(R), R))
         elif name in ("bpref", "gm_bpref"):
-            add(column, _bpref(rows, relevant, nonrelevant, hits, R, N, name == "gm_bpref"))
+            if not bprefs:  # (bpref and gm_bpref share it)
+                bprefs.append(_bpref(rows, relevant, nonrelevant, hits, R, N))
+            bpref = bprefs[0]
+            add(column, bpref if name == "bpref" else np.log(np.maximum(bpref, MIN_GEO_MEAN)))
         elif name == "recip_rank":
             first = so_far == 1
             add(column, np.bincount(hit_query[first], 1.0 / hit_rank[first], n_queries))
@@ -552,7 +597,6 @@ def _bpref(
     hits: IntArray,
     R: IntArray,
     N: IntArray,
-    geometric: bool,
 ) -> FloatArray:
     import numpy as np
 
@@ -562,8 +606,7 @@ def _bpref(
     term = np.ones(len(hits), dtype=np.float64)
     some = above > 0
     term[some] = 1.0 - np.minimum(above[some], r[some]) / np.minimum(n[some], r[some])
-    value = _divide(np.bincount(q, term, rows.n), R)
-    return np.log(np.maximum(value, MIN_GEO_MEAN)) if geometric else value
+    return _divide(np.bincount(q, term, rows.n), R)
 
 
 def _inf_ap(
@@ -660,8 +703,9 @@ def _normalized_gain(
     ideal_gain = _gain(qrels_value, None, ())
     positive = np.flatnonzero(ideal_gain > 0)
     keep = ideal[1] > 0
-    best_first = _Rows(ideal[0][keep], n)
-    ideal_prefix = best_first.whole_prefix(ideal[1][keep])  # whole gains: exact in any order
+    best_first = _Rows(np.compress(keep, ideal[0]), n)
+    # whole gains: exact in any order
+    ideal_prefix = best_first.whole_prefix(np.compress(keep, ideal[1]))
     total = np.bincount(qrels_query[positive], ideal_gain[positive], n)
     hits = np.flatnonzero(gain > 0)
     q, k = rows.query[hits], rows.rank[hits]
@@ -704,7 +748,7 @@ class _Ndcg:
         self.ideal = _Rows(ideal_query, n)
         ideal_discounted = self.ideal_gain / self.ideal.discount(self.ideal.rank)
         self.ideal_prefix = self._prefix(self.ideal, ideal_discounted)
-        self.with_gain = np.bincount(ideal_query[self.ideal_gain > 0], minlength=n).astype(np.int64)
+        self.with_gain = np.bincount(np.compress(self.ideal_gain > 0, ideal_query), None, n)
         self.full = _divide(self.dcg_at(rows.sizes), self.ideal_at(self.ideal.sizes))
 
     @staticmethod

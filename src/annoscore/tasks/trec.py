@@ -128,7 +128,9 @@ def judge(qrels: TrecColumns, run: TrecColumns) -> Judged:
             queries.append(q)
         run_to_all.append(at)
     run_queries = np.array(run_to_all, dtype=np.int64)
-    run_query = run_queries[run.query]
+    # the run's queries numbered as the qrels' first ones, in order: its own numbers are these
+    same_numbers = bool((run_queries == np.arange(len(run_queries))).all())
+    run_query = run.query if same_numbers else run_queries[run.query]
     qrels_keys, run_keys = document_keys(qrels, run)
     judged = len(qrels)
     rows = _Rows(
@@ -161,7 +163,7 @@ def judge(qrels: TrecColumns, run: TrecColumns) -> Judged:
     duplicate_lines = np.sort(qrels.line[order[repeated]])
     last = order < judged
     last[repeated - 1] = False
-    judgments = order[last]
+    judgments = np.compress(last, order)  # (a boolean index costs twice as much)
     # the first run row of a group that holds a judgment: the judgment just before it
     hit = equal_to_previous[run_here & ~run_before]
     judgment = np.full(len(run), -1, dtype=np.int64)
@@ -243,10 +245,12 @@ class _Rows:
             sizes += np.diff(b)
         at = np.cumsum(sizes) - sizes  # where each value's rows start
         positions = np.empty(len(self), dtype=np.int64)
-        for f, b, start, stop in zip(firsts, bounds, self.starts, self.starts[1:], strict=False):
-            shift = at - b[:-1]
-            positions[start:stop] = shift[f.view(np.int64)] + np.arange(stop - start)
-            at = at + np.diff(b)
+        for b, start, stop in zip(bounds, self.starts, self.starts[1:], strict=False):
+            count = np.diff(b)  # the rows of each value, one after the other (sorted)
+            np.add(
+                np.repeat(at - b[:-1], count), np.arange(stop - start), out=positions[start:stop]
+            )
+            at = at + count
         return positions, sizes
 
     def columns(self, rows: IntArray, which: list[int]) -> list[WordArray]:
@@ -586,16 +590,21 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
     names_of = _query_names(judged, qrels, run)
 
     judgment_query = qrels.query[judged.judgments]
-    judgment_value = qrels.value[judged.judgments].astype(np.int64)
+    judgment_value = qrels.value[judged.judgments].astype(np.int64, copy=False)
 
     # rank: by query (run order), score descending, document id descending
-    scored = np.flatnonzero(judged.run_query < judged.judged_queries)
-    every = len(scored) == len(run)  # every row scored: no copy of the columns
     queries_in_run = np.flatnonzero(judged.run_queries < judged.judged_queries)
-    run_local = np.full(len(run.queries), -1, dtype=np.int64)
-    run_local[queries_in_run] = np.arange(len(queries_in_run))
-    query = run_local[run.query if every else run.query[scored]]
-    order, query = _trec_order(
+    every = len(queries_in_run) == len(run.queries)  # every row scored: no copy of the columns
+    scored = (
+        np.arange(len(run)) if every else np.flatnonzero(judged.run_query < judged.judged_queries)
+    )
+    if every:  # the run's own query numbers are the local ones
+        query = run.query
+    else:
+        run_local = np.full(len(run.queries), -1, dtype=np.int64)
+        run_local[queries_in_run] = np.arange(len(queries_in_run))
+        query = run_local[run.query[scored]]
+    order, query, moved = _trec_order(
         run.value if every else run.value[scored], judged.run_keys, scored, query
     )
     rows = order if every else scored[order]
@@ -627,7 +636,11 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
     numbered = ranked + (missing if options.complete else [])
     number = {q: k for k, q in enumerate(numbered)}
     to_names = np.array([number[q] for q in names], dtype=np.int64)
-    judgment = judged.judgment[rows]
+    if every and moved is not None:  # rows is the identity but at ``moved``
+        judgment = judged.judgment.copy()
+        judgment[moved] = judged.judgment[rows[moved]]
+    else:
+        judgment = judged.judgment[rows]
     is_judged: BoolArray = judgment >= 0
     # -1 (not judged) reads the last judgement, masked out
     value = np.where(is_judged, qrels.value[judgment], 0).astype(np.int64, copy=False)
@@ -644,12 +657,15 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
         qrels_to_number[qrels_index[q]] = k
     judgment_number = qrels_to_number[judgment_query]
     in_scope = judgment_number >= 0
+    if not bool(in_scope.all()):  # (every judgment in scope: no copies)
+        judgment_number = np.compress(in_scope, judgment_number)
+        judgment_value = np.compress(in_scope, judgment_value)
     by_number = ranking_measures(
         query,
         is_judged,
         value,
-        judgment_number[in_scope],
-        judgment_value[in_scope],
+        judgment_number,
+        judgment_value,
         len(numbered),
         options.relevance_level,
         measures,
@@ -716,7 +732,7 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
                 value,
                 is_judged,
                 np.bincount(
-                    judgment_number[in_scope][judgment_value[in_scope] >= options.relevance_level],
+                    np.compress(judgment_value >= options.relevance_level, judgment_number),
                     minlength=len(numbered),
                 ),
                 options.relevance_level,
@@ -728,16 +744,18 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
 
 def _trec_order(
     score: FloatArray, keys: DocumentKeys, rows: IntArray, query: IntArray
-) -> tuple[IntArray, IntArray]:
+) -> tuple[IntArray, IntArray, IntArray | None]:
     """The order of ``rows`` (of ``score`` and ``query``, which hold theirs; ``keys`` holds
     every row's) by query, score descending, then document id descending (byte order, as
     ``strcmp``): vectorised, ties ordered by the ids' keys
-    (:meth:`annoscore.formats.trec.DocumentKeys.descending`); and ``query`` in that order."""
+    (:meth:`annoscore.formats.trec.DocumentKeys.descending`); ``query`` in that order; and
+    when the order is the identity but at some positions (the rows came ranked, but for
+    the order within ties), those positions, else ``None``."""
     import numpy as np
 
     n = len(score)
     if n < 2:
-        return np.arange(n), query
+        return np.arange(n), query, np.zeros(0, dtype=np.int64)
     grouped = bool((query[1:] >= query[:-1]).all())
     descending = grouped and bool(((query[1:] != query[:-1]) | (score[1:] <= score[:-1])).all())
     if descending:  # the rows are in order already: no copy of them
@@ -748,8 +766,9 @@ def _trec_order(
     tie = q[1:] == q[:-1]
     tie &= s[1:] == s[:-1]
     pairs = np.flatnonzero(tie)  # position p ties with p + 1
+    moved = np.zeros(0, dtype=np.int64) if descending else None
     if not len(pairs):
-        return order, q
+        return order, q, moved
     in_tie = np.zeros(n, dtype=bool)
     in_tie[pairs] = True
     in_tie[pairs + 1] = True
@@ -761,7 +780,7 @@ def _trec_order(
     group = np.cumsum(starts)
     tied = order[at]
     order[at] = tied[_within_ties(keys.take(rows[tied]).descending(), group, starts)]
-    return order, q
+    return order, q, at if descending else None
 
 
 def _within_ties(keys: list[WordArray], group: IntArray, starts: BoolArray) -> IntArray:
