@@ -117,6 +117,7 @@ from annoscore.scale.folders import (
 )
 from annoscore.scale.reduce import (
     DERIVED_CODES,
+    RowStack,
     _sent,
     combine,
     combine_lines,
@@ -474,8 +475,19 @@ def score_lines(
     score = functools.partial(_line_part, task, options, run.lists, carry, scores)
     if run.own_process and len(lines) > 1:
         reuse_freed_memory()
+    # the rows stacked as the chunks come back, while the workers count the next ones
+    rows = RowStack([_size(c) for c in lines])
+    stops = unusable if pooled is None else unread
+
+    def until(part: Part) -> bool:
+        if stops(part):
+            return True
+        assert part.result is not None
+        rows.add(part.result.matrix)
+        return False
+
     with read_once():  # what every chunk reads alike, once in each process (forked inside)
-        parts = run.map(score, lines, until=unusable if pooled is None else unread)
+        parts = run.map(score, lines, until=until)
         if len(parts) < len(lines):
             return None
         if pooled is not None and quotes_lines and lines[-1].gold_line < 0:
@@ -495,4 +507,10 @@ def score_lines(
                 parts = list(parts)
                 for k, part in zip(again, redone, strict=True):
                     parts[k] = part
-    return combine_lines(task, options, parts, order, details, finish, pooled)
+                rows.broken = True  # parts replaced: their rows stacked anew (stack)
+    return combine_lines(task, options, parts, order, details, finish, pooled, rows.matrix())
+
+
+def _size(chunk: LineChunk) -> int:
+    """The bytes of ``chunk``'s two ranges."""
+    return sum(stop - start for start, stop in (chunk.gold_range, chunk.system_range))
