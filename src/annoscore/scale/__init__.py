@@ -117,6 +117,7 @@ from annoscore.scale.folders import (
 )
 from annoscore.scale.reduce import (
     DERIVED_CODES,
+    GoldIds,
     RowStack,
     _sent,
     combine,
@@ -475,8 +476,9 @@ def score_lines(
     score = functools.partial(_line_part, task, options, run.lists, carry, scores)
     if run.own_process and len(lines) > 1:
         reuse_freed_memory()
-    # the rows stacked as the chunks come back, while the workers count the next ones
-    rows = RowStack([_size(c) for c in lines])
+    # the rows stacked and the gold ids collected as the chunks come back, while the workers
+    # count the next ones
+    rows, gold_ids = RowStack([_size(c) for c in lines]), GoldIds()
     stops = unusable if pooled is None else unread
 
     def until(part: Part) -> bool:
@@ -484,6 +486,7 @@ def score_lines(
             return True
         assert part.result is not None
         rows.add(part.result.matrix)
+        gold_ids.add(part)
         return False
 
     with read_once():  # what every chunk reads alike, once in each process (forked inside)
@@ -507,8 +510,11 @@ def score_lines(
                 parts = list(parts)
                 for k, part in zip(again, redone, strict=True):
                     parts[k] = part
-                rows.broken = True  # parts replaced: their rows stacked anew (stack)
-    return combine_lines(task, options, parts, order, details, finish, pooled, rows.matrix())
+                # parts replaced: their rows stacked and their ids read anew
+                rows.broken, gold_ids = True, None
+    return combine_lines(
+        task, options, parts, order, details, finish, pooled, rows.matrix(), gold_ids
+    )
 
 
 def _size(chunk: LineChunk) -> int:
