@@ -479,6 +479,7 @@ def score_lines(
     # the rows stacked and the gold ids collected as the chunks come back, while the workers
     # count the next ones
     rows, gold_ids = RowStack([_size(c) for c in lines]), GoldIds()
+    collected: GoldIds | None = gold_ids
     stops = unusable if pooled is None else unread
 
     def until(part: Part) -> bool:
@@ -511,9 +512,9 @@ def score_lines(
                 for k, part in zip(again, redone, strict=True):
                     parts[k] = part
                 # parts replaced: their rows stacked and their ids read anew
-                rows.broken, gold_ids = True, None
+                rows.broken, collected = True, None
     return combine_lines(
-        task, options, parts, order, details, finish, pooled, rows.matrix(), gold_ids
+        task, options, parts, order, details, finish, pooled, rows.matrix(), collected
     )
 
 

@@ -146,8 +146,9 @@ _NEAR_BYTES = 1 << 12
 def _find_near(data: Any, key: bytes, separators: bytes, after: int, near: int) -> int:
     """:func:`_find_line` from ``after``, sought near ``near`` first: the first line of
     ``key`` in a window around ``near`` (from :data:`_NEAR_BYTES` before it to as far after
-    it; then windows reaching 4, 16... times further back, never before ``after``), back to the first of the adjacent lines whose first field is ``key``
-    (the document's first line, when its lines are adjacent: lines probed 64, 128, 256...
+    it; then windows reaching 4, 16... times further back, never before ``after``), back to
+    the first of the adjacent lines whose first field is ``key`` (the document's first line,
+    when its lines are adjacent: lines probed 64, 128, 256...
     bytes back until one is not of ``key``, then the first line of ``key`` after it);
     :func:`_find_line` from ``after`` when no window holds one.  Each search is bounded: a
     document before the window costs a wider window, not a read to the end.  The same line
