@@ -9,7 +9,7 @@ import random
 import pytest
 
 from annoscore.scale.chunks import Part, Seen
-from annoscore.scale.reduce import exact_cut
+from annoscore.scale.reduce import GoldIds, exact_cut
 
 IDS = ("", "a", "b", "c", "ab", "b\u00e9", "1", "2", "10", "9", "\U0001f600")
 
@@ -57,3 +57,8 @@ def test_exact_cut_says_what_the_reference_says(seed: int) -> None:
         chunks = random_chunks(rng)
         parts = [Part(object(), (), (Seen.of(g), Seen.of(s))) for g, s in chunks]  # type: ignore[arg-type]
         assert exact_cut(parts) == reference(chunks), chunks
+        # the gold ids collected one chunk at a time, as they come back: the same answer
+        gold_ids = GoldIds()
+        for part in parts:
+            gold_ids.add(part)
+        assert exact_cut(parts, gold_ids) == reference(chunks), chunks

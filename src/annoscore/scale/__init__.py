@@ -117,6 +117,8 @@ from annoscore.scale.folders import (
 )
 from annoscore.scale.reduce import (
     DERIVED_CODES,
+    GoldIds,
+    RowStack,
     _sent,
     combine,
     combine_lines,
@@ -474,8 +476,22 @@ def score_lines(
     score = functools.partial(_line_part, task, options, run.lists, carry, scores)
     if run.own_process and len(lines) > 1:
         reuse_freed_memory()
+    # the rows stacked and the gold ids collected as the chunks come back, while the workers
+    # count the next ones
+    rows, gold_ids = RowStack([_size(c) for c in lines]), GoldIds()
+    collected: GoldIds | None = gold_ids
+    stops = unusable if pooled is None else unread
+
+    def until(part: Part) -> bool:
+        if stops(part):
+            return True
+        assert part.result is not None
+        rows.add(part.result.matrix)
+        gold_ids.add(part)
+        return False
+
     with read_once():  # what every chunk reads alike, once in each process (forked inside)
-        parts = run.map(score, lines, until=unusable if pooled is None else unread)
+        parts = run.map(score, lines, until=until)
         if len(parts) < len(lines):
             return None
         if pooled is not None and quotes_lines and lines[-1].gold_line < 0:
@@ -495,4 +511,13 @@ def score_lines(
                 parts = list(parts)
                 for k, part in zip(again, redone, strict=True):
                     parts[k] = part
-    return combine_lines(task, options, parts, order, details, finish, pooled)
+                # parts replaced: their rows stacked and their ids read anew
+                rows.broken, collected = True, None
+    return combine_lines(
+        task, options, parts, order, details, finish, pooled, rows.matrix(), collected
+    )
+
+
+def _size(chunk: LineChunk) -> int:
+    """The bytes of ``chunk``'s two ranges."""
+    return sum(stop - start for start, stop in (chunk.gold_range, chunk.system_range))

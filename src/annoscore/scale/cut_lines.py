@@ -140,15 +140,15 @@ def _find_line(
 
 
 _NEAR_BYTES = 1 << 12
-"""The least width of the first window in which :func:`_find_near` seeks a line."""
+"""The width of the first window in which :func:`_find_near` seeks a line."""
 
 
 def _find_near(data: Any, key: bytes, separators: bytes, after: int, near: int) -> int:
     """:func:`_find_line` from ``after``, sought near ``near`` first: the first line of
-    ``key`` in a window around ``near`` (from a little before it, 1/64 of the way from
-    ``after``, to as far after it; then windows reaching 4, 16... times further back, never
-    before ``after``), back to the first of the adjacent lines whose first field is ``key``
-    (the document's first line, when its lines are adjacent: lines probed 64, 128, 256...
+    ``key`` in a window around ``near`` (from :data:`_NEAR_BYTES` before it to as far after
+    it; then windows reaching 4, 16... times further back, never before ``after``), back to
+    the first of the adjacent lines whose first field is ``key`` (the document's first line,
+    when its lines are adjacent: lines probed 64, 128, 256...
     bytes back until one is not of ``key``, then the first line of ``key`` after it);
     :func:`_find_line` from ``after`` when no window holds one.  Each search is bounded: a
     document before the window costs a wider window, not a read to the end.  The same line
@@ -162,11 +162,12 @@ def _find_near(data: Any, key: bytes, separators: bytes, after: int, near: int) 
     >>> _find_near(data, b"b", b" ", 8, 14), _find_near(data, b"a", b" ", 0, 19)
     (8, 0)
     """
-    # sought in windows around near that grow back towards after (1/64 of the way, then 4
-    # times wider): a search unbounded from a little before near read on to the end of the
+    # sought in windows around near that grow back towards after (4 KB, then 4 times wider
+    # each time): a search unbounded from a little before near read on to the end of the
     # file when the document lay before that point (trec: 0.2-5 s of the parent's time for
-    # 77 cuts, before any worker started)
-    width = max(_NEAR_BYTES, (near - after) // 64)
+    # 77 cuts, before any worker started); a first window of 1/64 of the way read 110 KB or
+    # more per cut where near, at the rate of the chunk before (cut_points), is a few KB off
+    width = _NEAR_BYTES
     low, at = near, -1
     while at < 0 and low > after:
         low = max(after, low - width)
@@ -443,7 +444,7 @@ def cut_points(
     """
     (gold_start, gold_end), (system_start, system_end) = frames
     cuts: list[tuple[int, int, Any]] = []
-    last = (gold_start, system_start)
+    last = before = (gold_start, system_start)
     for target in wanted:
         at = max(target, last[0] + 1)
         for _ in range(16):  # the next documents when the system has none of this one
@@ -453,18 +454,19 @@ def cut_points(
             start, at, key = found
             if key is None or start <= last[0]:
                 continue
-            # the same share of the system, at the rate of the cut before (bytes per
+            # the same share of the system, at the rate of the chunk before (bytes per
             # document drift with the ids' length: the whole file's rate put trec's cuts
-            # megabytes away, each searched for from there)
+            # megabytes away, each searched for from there; the rate of every chunk before,
+            # 100-500 KB away, 0.4 MB read per cut)
             near = (
-                last[1] + (start - last[0]) * (last[1] - system_start) // (last[0] - gold_start)
-                if last[0] > gold_start
+                last[1] + (start - last[0]) * (last[1] - before[1]) // (last[0] - before[0])
+                if last[0] > before[0]
                 else system_start
                 + (start - gold_start) * (system_end - system_start) // (gold_end - gold_start)
             )
             where = system_find(key, last[1], near)
             if where > last[1]:
-                last = (start, where)
+                before, last = last, (start, where)
                 cuts.append((start, where, key))
                 break
     return cuts
