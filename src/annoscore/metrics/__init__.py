@@ -2,10 +2,7 @@
 
 Every score function takes counts and returns fractions in [0, 1] (never percent), or ``None``
 where the value is undefined (a zero denominator), unless the caller names a ``zero_division``
-value, as scikit-learn does.
+value, as scikit-learn does.  Each is imported from its module (:mod:`annoscore.metrics.prf`,
+:mod:`annoscore.metrics.tallies`, ...): the package imports none, so a command imports only the
+metrics it scores with (a module's dataclasses cost every command that imports it).
 """
-
-from annoscore.metrics.prf import PRF, f_beta, prf, ratio
-from annoscore.metrics.tallies import Tally
-
-__all__ = ["PRF", "Tally", "f_beta", "prf", "ratio"]
