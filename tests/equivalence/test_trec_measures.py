@@ -71,13 +71,20 @@ def test_running_sums_equal_a_sum_rank_after_rank() -> None:
     for case in range(400 * SCALE):
         sizes = random_sizes(rng)
         groups = [[random_value(rng) for _ in range(size)] for size in sizes]
-        query = np.repeat(np.arange(len(sizes)), sizes)
-        rows = _Rows(query, len(sizes))
-        flat = np.array([v for g in groups for v in g], dtype=np.float64)
-        got = rows.prefix(flat).tolist()
-        expected = [v for g in running_sums(groups) for v in g]
-        assert bits(got) == bits(expected), (case, sizes)
+        _, flat = assert_running_sums(groups, case)
         assert bits(flat.tolist()) == bits([v for g in groups for v in g])  # input untouched
+
+
+def assert_running_sums(groups: list[list[float]], case: int) -> tuple[_Rows, Any]:
+    """:meth:`_Rows.prefix` of ``groups`` (a query each) against sums rank after rank, bit for
+    bit; the rows and the values it was given."""
+    sizes = [len(g) for g in groups]
+    rows = _Rows(np.repeat(np.arange(len(sizes)), sizes), len(sizes))
+    flat = np.array([v for g in groups for v in g], dtype=np.float64)
+    got = rows.prefix(flat).tolist()
+    expected = [v for g in running_sums(groups) for v in g]
+    assert bits(got) == bits(expected), (case, sizes)
+    return rows, flat
 
 
 def test_whole_number_running_sums_equal_a_sum_rank_after_rank() -> None:
@@ -387,12 +394,7 @@ def test_running_sums_and_maxima_by_rows_or_by_columns(
         else:
             sizes = [rng.choice(SIZES[:12]) for _ in range(queries)]
         groups = [[random_value(rng) for _ in range(size)] for size in sizes]
-        query = np.repeat(np.arange(len(sizes)), sizes)
-        rows = _Rows(query, len(sizes))
-        flat = np.array([v for g in groups for v in g], dtype=np.float64)
-        got = rows.prefix(flat).tolist()
-        expected = [v for g in running_sums(groups) for v in g]
-        assert bits(got) == bits(expected), (case, sizes)
+        rows, flat = assert_running_sums(groups, case)
         got = rows.suffix_max(flat).tolist()
         expected_max = [max(g[i:]) for g in groups for i in range(len(g))]
         assert bits(got) == bits(expected_max), (case, sizes)
