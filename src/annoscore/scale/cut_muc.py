@@ -42,14 +42,14 @@ Find = Callable[[Any, bytes, int], int]
 
 
 def split_pair(
-    gold: Path, system: Path, parts: int, boundary: Boundary, find: Find, lines: bool = True
+    gold: Path, system: Path, parts: int, boundary: Boundary, find: Find
 ) -> list[LineChunk] | None:
     """Two MUC files cut as every pair of single files is
     (:func:`~annoscore.scale.cut_lines.split_pair`, from :data:`MUC_MIN_BYTES` together), with
-    ``boundary`` as the gold search and ``find`` as the system's; with ``lines``, the chunks
-    numbered by the lines before them (:func:`~annoscore.scale.cut_lines.numbered`: a pass
-    over the bytes before the last cut, in the parent before any worker starts).  ``None``
-    when the files are too small to cut or no cut is found.
+    ``boundary`` as the gold search and ``find`` as the system's; the chunks not numbered by
+    the lines before them (:func:`~annoscore.scale.cut_lines.numbered` does that, a pass over
+    the bytes before the last cut, for the tasks whose warnings name lines).  ``None`` when
+    the files are too small to cut or no cut is found.
 
     With more than one worker in the run (:func:`~annoscore.scale.run.current`), the chunks
     shrink towards the end (:func:`~annoscore.scale.cut_lines.targets`): the workers then end
@@ -70,9 +70,7 @@ def split_pair(
 
     workers = current().workers
     cut = cut_lines.split_pair(gold, system, parts, searches, least=MUC_MIN_BYTES, workers=workers)
-    if cut is None:
-        return None
-    return numbered(cut[0]) if lines else list(cut[0])
+    return None if cut is None else list(cut[0])
 
 
 def _tag(name: str, closing: bool = False) -> re.Pattern[bytes]:
@@ -204,8 +202,10 @@ def template_find(data: Any, key: bytes, after: int) -> int:
 
 def split_templates(gold: Path, system: Path, parts: int) -> list[LineChunk] | None:
     """A MUC key and response template file cut before the header line of a document's first
-    object (a line that starts an object in any reading of the file: fills do not span lines)."""
-    return split_pair(gold, system, parts, template_boundary, template_find)
+    object (a line that starts an object in any reading of the file: fills do not span lines),
+    the chunks numbered by the lines before them (their warnings quote lines)."""
+    chunks = split_pair(gold, system, parts, template_boundary, template_find)
+    return None if chunks is None else numbered(chunks)
 
 
 def split_sgml(
@@ -219,4 +219,4 @@ def split_sgml(
     workers, a pass over both files (named entity, 250 documents, 5.9 MB: 29M instructions
     of its 808M)."""
     documents = SgmlDocuments(doc_gid, docnum_gid)
-    return split_pair(gold, system, parts, documents.boundary, documents.find, lines=False)
+    return split_pair(gold, system, parts, documents.boundary, documents.find)
