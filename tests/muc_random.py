@@ -18,9 +18,9 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from annoscore.formats.muc_config import MucConfig
 from annoscore.formats.muc_sgml import SgmlDocument, parse_sgml
 from annoscore.formats.muc_sgml_objects import SharedSlots, ne_objects
-from annoscore.model import TemplateDocument
 from annoscore.tasks.muc import load_config
 from annoscore.tasks.muc_sgml import sgml_slots
+from annoscore.templates import TemplateDocument
 
 TYPES: Mapping[str, tuple[str, ...]] = {
     "ENAMEX": ("PERSON", "ORGANIZATION", "LOCATION"),

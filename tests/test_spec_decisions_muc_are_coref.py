@@ -13,9 +13,9 @@ from annoscore.errors import InputError
 from annoscore.formats.muc_config import parse_muc_config
 from annoscore.formats.muc_template import parse_templates
 from annoscore.metrics.tallies import Tally
-from annoscore.model import TemplateFill
 from annoscore.samples import SAMPLES
 from annoscore.tasks.muc import load_config, score_muc_coreference, score_muc_named_entity
+from annoscore.templates import TemplateFill
 from tests.conftest import Cli
 from tests.helpers import texts
 from tests.muc_scoring import score_configured

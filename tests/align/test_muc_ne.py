@@ -17,9 +17,9 @@ import pytest
 from annoscore.align.muc_ne import NeAligner, overlapping_partners
 from annoscore.formats.muc_sgml_objects import SharedSlots
 from annoscore.metrics.muc_ne import ne_document_counts
-from annoscore.model import TemplateObject
 from annoscore.tasks.muc import load_config
 from annoscore.tasks.muc_sgml import section_groups, subtasks_of
+from annoscore.templates import TemplateObject
 from tests.muc_random import NeReader, nested_ne_files, without_lines
 
 

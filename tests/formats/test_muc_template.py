@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from annoscore.errors import InputError
 from annoscore.formats.muc_template import parse_templates, read_templates
-from annoscore.model import TemplateFill
+from annoscore.templates import TemplateFill
 
 MANUAL_RESPONSE = """<ORGANIZATION-9303020074-1> :=
     ORG_NAME: "Evergreen Information Technologies Inc."

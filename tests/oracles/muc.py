@@ -44,7 +44,7 @@ from pathlib import Path
 
 from annoscore.formats.muc_config import MucConfig, SlotDef
 from annoscore.formats.muc_sgml import SgmlDocument
-from annoscore.model import TemplateDocument
+from annoscore.templates import TemplateDocument
 from tests.oracles.muc_sgml import reference_parse
 
 MANUAL_SECTIONS = ("DOC", "DATELINE", "DD", "HEADLINE", "TEXT")

@@ -106,7 +106,7 @@ def test_pointer_chains_are_linear(tmp_path: Path) -> None:
     object until nothing changed: quadratic in a chain of pointers (each pass one link).  Now
     a worklist: 4,000 relations pointing down a chain take well under a second."""
     from annoscore.align.muc_compare import optional_keys
-    from annoscore.model import TemplateFill, TemplateObject, TemplateSlot
+    from annoscore.templates import TemplateFill, TemplateObject, TemplateSlot
 
     n = 4000
     objects = [TemplateObject(f"R-1-{n}", "R", "1", str(n), (), optional=True)]
@@ -134,7 +134,7 @@ def test_one_long_tag_does_not_make_the_overlap_search_quadratic() -> None:
     """Before: each key looked at every response starting within the longest response's length
     before it: one tag over the whole text made it quadratic.  Now a sweep: linear in the tags
     and the overlapping pairs."""
-    from annoscore.model import TemplateObject
+    from annoscore.templates import TemplateObject
 
     def tag(start: int, end: int) -> TemplateObject:
         return TemplateObject("X", "enamex", "1", "1", (), start=start, end=end)

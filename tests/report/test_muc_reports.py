@@ -31,7 +31,6 @@ from annoscore.counts import Counts
 from annoscore.formats.muc_config import ClassDef, SlotDef
 from annoscore.metrics.muc import MucDetails
 from annoscore.metrics.tallies import Tally
-from annoscore.model import TemplateFill, TemplateObject, TemplateSlot
 from annoscore.report.muc import (
     _page_plan,
     f_measure_lines,
@@ -51,6 +50,7 @@ from annoscore.report.muc_history import (
 )
 from annoscore.result import Result
 from annoscore.tasks.muc import load_config
+from annoscore.templates import TemplateFill, TemplateObject, TemplateSlot
 from tests.muc_random import NeShape, ne_files
 from tests.muc_scoring import score_configured
 from tests.oracles.tcl import to_tcl

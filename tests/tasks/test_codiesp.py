@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from annoscore.align.documents import MissingDocs
+from annoscore.code_lists import CodeReference
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.model import CodeReference
 from annoscore.result import Result
 from annoscore.tasks.codiesp import (
     ExplainableOptions,

@@ -124,7 +124,7 @@ def test_the_isolated_pair_short_cut_changes_nothing(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(20))
 def test_overlapping_partners_are_every_overlapping_pair(seed: int) -> None:
     from annoscore.align.muc_ne import overlapping_partners
-    from annoscore.model import TemplateObject
+    from annoscore.templates import TemplateObject
 
     rng = random.Random(seed)
 

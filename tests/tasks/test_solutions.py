@@ -13,9 +13,9 @@ import pytest
 from annoscore.errors import InputError
 from annoscore.formats.muc_template import read_templates
 from annoscore.formats.writers import response_templates_text
-from annoscore.model import TemplateDocument
 from annoscore.samples import SAMPLES
 from annoscore.tasks import registry
+from annoscore.templates import TemplateDocument
 
 BEST = re.compile(r"the best (\w+) is ([0-9.]+)")
 

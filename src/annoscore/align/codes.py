@@ -24,8 +24,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from annoscore.align.documents import pair_documents
+from annoscore.code_lists import CodeRows
 from annoscore.formats.codiesp import CodeSeed, integer_ids, recode
-from annoscore.model import CodeRows
 
 if TYPE_CHECKING:
     import numpy as np

@@ -36,8 +36,8 @@ from annoscore.align.muc_mapping import ClassMapping
 from annoscore.align.muc_records import ClassAlignment, DocumentAlignment, ObjectPair
 from annoscore.errors import InputError
 from annoscore.formats.muc_config import MucConfig
-from annoscore.model import TemplateDocument, TemplateObject
 from annoscore.result import ScoreWarning
+from annoscore.templates import TemplateDocument, TemplateObject
 
 
 class TextFilter(str, Enum):

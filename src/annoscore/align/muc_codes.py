@@ -28,7 +28,7 @@ from operator import itemgetter
 from annoscore.align.muc_compare import DocumentContext, SlotComparison, fraction
 from annoscore.align.muc_records import FillPair, ObjectPair, SlotPair
 from annoscore.formats.muc_config import MucConfig, SlotDef
-from annoscore.model import TemplateFill, TemplateObject, TemplateSlot
+from annoscore.templates import TemplateFill, TemplateObject, TemplateSlot
 
 Code = tuple[str, str | None]
 """Equality codes ``(correct, partial)`` of one single fill (:meth:`CodedComparison._fill_code`)."""

@@ -45,7 +45,7 @@ from annoscore.align.muc_records import FillPair, ObjectPair, SlotPair
 from annoscore.align.muc_strings import StringRules
 from annoscore.errors import InputError
 from annoscore.formats.muc_config import MucConfig, SlotDef
-from annoscore.model import TemplateFill, TemplateObject, TemplateSlot
+from annoscore.templates import TemplateFill, TemplateObject, TemplateSlot
 
 _RANK = {"cor": 0, "par": 1, "inc": 2}
 _CREDIT = {"cor": 2, "par": 1, "inc": 0}
@@ -124,7 +124,7 @@ def document_context(
 def optional_keys(objects: Sequence[TemplateObject], task: str) -> set[str]:
     """The ids of the optional key objects: marked so, or implicitly (see the module doc).
 
-    >>> from annoscore.model import TemplateFill, TemplateSlot
+    >>> from annoscore.templates import TemplateFill, TemplateSlot
     >>> person = TemplateObject("PERSON-1-1", "PERSON", "1", "1", (), optional=True)
     >>> points = TemplateSlot("PERSON", ((TemplateFill("PERSON-1-1", is_pointer=True),),))
     >>> relation = TemplateObject("EMPLOYEE_OF-1-1", "EMPLOYEE_OF", "1", "1", (points,))

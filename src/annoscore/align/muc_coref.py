@@ -36,7 +36,7 @@ from annoscore.align.muc_records import ClassAlignment, DocumentAlignment, Objec
 from annoscore.errors import InputError
 from annoscore.formats.muc_config import ClassDef
 from annoscore.formats.muc_sgml_objects import DEFAULT_SLOTS, SgmlSlots
-from annoscore.model import TemplateDocument, TemplateObject, TemplateSlot
+from annoscore.templates import TemplateDocument, TemplateObject, TemplateSlot
 
 COREF_CLASS = ClassDef("COREF", "coref", True, 0.0)
 """The class of COREF objects in the alignment records (map history)."""

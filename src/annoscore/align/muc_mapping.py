@@ -42,7 +42,7 @@ from annoscore.align.muc_compare import DocumentContext, exact_weighted
 from annoscore.align.muc_records import FillPair, ObjectPair, SlotPair
 from annoscore.errors import InputError
 from annoscore.formats.muc_config import ClassDef, MucConfig
-from annoscore.model import TemplateObject, TemplateSlot
+from annoscore.templates import TemplateObject, TemplateSlot
 
 MAX_PAIRS = 4_000_000
 """Candidate pairs the alignment of one class in one document may score (each is kept for the

@@ -13,7 +13,7 @@ in time linear in the tags and the overlapping pairs (up to sorting); more than
 :data:`~annoscore.align.muc_mapping.MAX_PAIRS` overlapping pairs of a class in one document is an
 :class:`~annoscore.errors.InputError`.
 
->>> from annoscore.model import TemplateObject, TemplateSlot
+>>> from annoscore.templates import TemplateObject, TemplateSlot
 >>> def tag(start: int, end: int) -> TemplateObject:
 ...     return TemplateObject("X", "enamex", "1", "1", (), start=start, end=end)
 >>> overlapping_partners([tag(0, 5), tag(10, 12)], [tag(5, 8), tag(3, 11), tag(11, 20)])
@@ -35,7 +35,7 @@ from annoscore.align.muc_compare import DocumentContext, fraction
 from annoscore.align.muc_mapping import MAX_PAIRS
 from annoscore.align.muc_records import ObjectPair, SlotPair
 from annoscore.formats.muc_config import ClassDef, MucConfig, SlotDef
-from annoscore.model import TemplateObject, TemplateSlot
+from annoscore.templates import TemplateObject, TemplateSlot
 
 
 def overlapping_partners(

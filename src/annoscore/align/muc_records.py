@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from annoscore.formats.muc_config import ClassDef, SlotDef
-from annoscore.model import TemplateFill, TemplateObject, TemplateSlot
+from annoscore.templates import TemplateFill, TemplateObject, TemplateSlot
 
 COUNTED = ("cor", "par", "inc", "mis", "spu", "non")
 """Fill statuses that are tallies; ``uns`` counts as NON; ``opt`` and ``rem`` count nothing."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from annoscore.model import TemplateFill
+from annoscore.templates import TemplateFill
 
 
 def _tokens(values: Iterable[str]) -> tuple[tuple[str, ...], ...]:

@@ -24,8 +24,8 @@ from collections import Counter
 from collections.abc import Iterable
 from enum import Enum
 
+from annoscore.code_lists import CodeReference
 from annoscore.counts import Counts
-from annoscore.model import CodeReference
 
 
 class ToleranceMode(str, Enum):

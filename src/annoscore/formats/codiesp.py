@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from annoscore.code_lists import CodeReference, CodeRows
 from annoscore.errors import InputError
 from annoscore.formats.files import (
     bom_warning,
@@ -52,7 +53,6 @@ from annoscore.formats.files import (
     without_bom,
 )
 from annoscore.formats.words import WordReader
-from annoscore.model import CodeReference, CodeRows
 from annoscore.result import ScoreWarning
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from annoscore.errors import InputError
 from annoscore.formats.muc_sgml import SgmlDocument, SgmlTag
-from annoscore.model import TemplateDocument, TemplateSlot
+from annoscore.templates import TemplateDocument, TemplateSlot
 
 OPTIONAL_VALUES = ("OPT", "OPTIONAL")
 """``STATUS`` values that make a key object optional."""
@@ -101,7 +101,7 @@ def ne_objects(
     """The named-entity objects of a document, and how many attributes were ignored.
 
     Each tag of a class in ``classes`` (upper-case generic identifiers) becomes a
-    :class:`~annoscore.model.TemplateObject` ``<CLASS-DOCNUM-N>`` (N counts per class) with
+    :class:`~annoscore.templates.TemplateObject` ``<CLASS-DOCNUM-N>`` (N counts per class) with
     ``span`` and ``section``: the TEXT slot holds the tagged text (newlines made spaces) and, in
     keys, each ``ALT`` value as its own alternative; the TYPE slot the ``TYPE`` value; in keys
     ``STATUS="OPT"`` (or ``OPTIONAL``) makes the object optional.  Any other attribute becomes
@@ -112,7 +112,7 @@ def ne_objects(
     pass the same :class:`SharedSlots` for every document of a corpus to share them across
     documents.
     """
-    from annoscore.model import TemplateFill, TemplateObject, TemplateSlot
+    from annoscore.templates import TemplateFill, TemplateObject, TemplateSlot
 
     numbers: dict[str, int] = {}
     objects: list[TemplateObject] = []
@@ -259,7 +259,7 @@ def coref_objects(
     tag's); pass the same :class:`SharedSlots` for every document of a corpus to share them
     across documents.
     """
-    from annoscore.model import TemplateFill, TemplateObject
+    from annoscore.templates import TemplateFill, TemplateObject
 
     objects: list[TemplateObject] = []
     seen: dict[str, SgmlTag] = {}

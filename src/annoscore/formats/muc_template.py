@@ -41,7 +41,7 @@ from annoscore.formats.files import (
     split_lines,
     without_bom,
 )
-from annoscore.model import TemplateDocument, TemplateFill, TemplateObject, TemplateSlot
+from annoscore.templates import TemplateDocument, TemplateFill, TemplateObject, TemplateSlot
 
 _ID = re.compile(r"([^\s<>\-]+)-([^\s<>]+)-([^\s<>\-]+)")
 _HEADER = re.compile(r"\s*<([^<>]*)>\s*:=\s*$")

@@ -49,16 +49,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from annoscore.code_lists import CodeReference
 from annoscore.errors import InputError
 from annoscore.formats.nlpsandbox import CATEGORIES, TYPE_ATTRIBUTE
-from annoscore.model import (
-    AnnotatedDocument,
-    Attribute,
-    CodeReference,
-    Mention,
-    TemplateDocument,
-    TemplateFill,
-)
+from annoscore.model import AnnotatedDocument, Attribute, Mention
+from annoscore.templates import TemplateDocument, TemplateFill
 
 _BREAKS = "\n\r\t\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 _FLAT = str.maketrans(dict.fromkeys(_BREAKS, " "))
@@ -450,7 +445,7 @@ def response_templates_text(documents: Sequence[TemplateDocument]) -> str:
     What only keys hold (alternatives, an optional slot or object, a minimum string) is an
     :class:`~annoscore.errors.InputError` naming the object and slot, never dropped silently.
 
-    >>> from annoscore.model import TemplateObject, TemplateSlot
+    >>> from annoscore.templates import TemplateObject, TemplateSlot
     >>> slot = TemplateSlot("PER_NAME", ((TemplateFill("Jane Doe"),),))
     >>> o = TemplateObject("PERSON-1-1", "PERSON", "1", "1", (slot,))
     >>> print(response_templates_text([TemplateDocument("1", (o,))]), end="")

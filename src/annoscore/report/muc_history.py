@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from annoscore.align.muc_records import COUNTED, DocumentAlignment, ObjectPair, SlotPair
 from annoscore.formats.muc_config import kept_per_process
 from annoscore.metrics.tallies import Tally
-from annoscore.model import TemplateFill
+from annoscore.templates import TemplateFill
 
 if TYPE_CHECKING:
     from annoscore.metrics.muc import MucDetails

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from annoscore.align.codes import RankedInput
 from annoscore.align.documents import MissingDocs
 from annoscore.align.references import ToleranceMode
+from annoscore.code_lists import CodeReference
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.codiesp import (
@@ -65,7 +66,6 @@ from annoscore.metrics.ranked_codes import (
     numeric_map_columns,
     numeric_positions,
 )
-from annoscore.model import CodeReference
 from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Names, Result, ScoreWarning
 from annoscore.scale import chunked, keeping
@@ -466,13 +466,13 @@ def count_codiesp_x(
     valid: Iterable[str] | None = None,
     options: ExplainableOptions = ExplainableOptions(),
 ) -> Result:
-    """CodiEsp-X of references in memory (the reader's :class:`~annoscore.model.CodeReference`
+    """CodiEsp-X of references in memory (the reader's :class:`~annoscore.code_lists.CodeReference`
     objects, codes as written; ``line`` names one in warnings), scored as
     :func:`score_codiesp_x` scores the same lines in files.  ``valid``: the valid D and P codes
     (lower-cased as from a file); ``None``: ``options.codes_d`` and ``options.codes_p`` are
     read.
 
-    >>> from annoscore.model import CodeReference as Ref
+    >>> from annoscore.code_lists import CodeReference as Ref
     >>> gold = [Ref("D1", "DIAGNOSTICO", "a", 10, 20, 1)]
     >>> pred = [Ref("D1", "DIAGNOSTICO", "a", 5, 25, 1), Ref("D1", "DIAGNOSTICO", "b", 0, 4, 2)]
     >>> count_codiesp_x(gold, pred, ["a", "b"], ExplainableOptions(tolerance=5)).scores

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from annoscore.align.codes import RankedCodes, RankedInput, RankedView
 from annoscore.align.references import ToleranceMode, match_code_references
+from annoscore.code_lists import CodeReference, CodeRows
 from annoscore.counts import Counts
 from annoscore.metrics.codiesp import ranked_scores
 from annoscore.metrics.prf import prf_scores, ratio
@@ -26,7 +27,6 @@ from annoscore.metrics.ranked_codes import (
     corpus_counts,
     rank_codes,
 )
-from annoscore.model import CodeReference, CodeRows
 from annoscore.result import Scores, ScoreWarning
 
 if TYPE_CHECKING:

@@ -44,7 +44,6 @@ from annoscore.formats.muc_sgml import SgmlDocument
 from annoscore.formats.muc_template import read_templates
 from annoscore.metrics.muc import MucDetails, document_counts
 from annoscore.metrics.muc_coref import MetricName, parse_metrics
-from annoscore.model import TemplateDocument
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, Undefined
 from annoscore.scale import chunked, keep
@@ -65,6 +64,7 @@ from annoscore.tasks.muc_sgml import (
     task_gids,
 )
 from annoscore.tasks.registry import get
+from annoscore.templates import TemplateDocument
 
 IE_TASKS = ("template_element", "template_relation", "scenario_template")
 SGML_TASKS = ("named_entity", "coreference")

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from annoscore.errors import InputError
-from annoscore.model import TemplateDocument, TemplateFill, TemplateObject, TemplateSlot
+from annoscore.templates import TemplateDocument, TemplateFill, TemplateObject, TemplateSlot
 
 
 def _write(target: Path, name: str, data: str | bytes) -> None:

@@ -1,0 +1,59 @@
+"""CodiEsp code lists: the rows of a D/P file as columns, and the text references of CodiEsp-X.
+
+:mod:`annoscore.formats.codiesp` builds these; the code aligners and metrics consume them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    Int32Array = npt.NDArray[np.int32]
+
+
+@dataclass(frozen=True, slots=True)
+class CodeRows:
+    """The rows of a D/P file as columns, in file order.
+
+    ``documents`` lists the distinct document ids in order of first appearance and ``doc[i]``
+    indexes it.  ``code[i]`` indexes ``codes`` (the vocabulary passed to
+    :func:`annoscore.formats.codiesp.read_code_rows`, or the distinct codes of the file when
+    none was passed); it is -1 for a code outside the vocabulary.  ``unknown`` counts those
+    rows, ``unknown_distinct`` their distinct codes, and ``unknown_examples`` shows a few.
+    ``lines[i]`` is the 1-based line number of row ``i``.
+    """
+
+    path: Path
+    documents: list[str]
+    codes: list[str]
+    doc: Int32Array
+    code: Int32Array
+    lines: IntArray | None
+    """None when row ``i`` is line ``i + 1`` (no blank line)."""
+    unknown: int = 0
+    unknown_distinct: int = 0
+    unknown_examples: tuple[str, ...] = ()
+    uppercase: int = 0
+    """Rows whose code had upper-case letters before lower-casing."""
+
+    def __len__(self) -> int:
+        return len(self.doc)
+
+
+@dataclass(frozen=True, slots=True)
+class CodeReference:
+    """One CodiEsp-X line: a code in a document, supported by the text at ``[start, end]``."""
+
+    document: str
+    label: str
+    code: str
+    start: int
+    end: int
+    line: int
+    text: str = ""
