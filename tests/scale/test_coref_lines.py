@@ -1,5 +1,6 @@
 """``annoscore coref`` on its two CoNLL files cut before ``#begin document`` lines
-(:func:`annoscore.scale.split_marked`), warnings pooled (:mod:`annoscore.tasks.coref_chunks`).
+(:func:`annoscore.scale.cut_json.split_marked`), warnings pooled
+(:mod:`annoscore.tasks.coref_chunks`).
 Random adversarial corpora scored with ``--jobs`` 1, 2 and 3 and with one process scoring small
 chunks one after the other: identical bytes (JSON with documents, and the text report),
 warnings and errors included.
@@ -23,6 +24,7 @@ import pytest
 
 import annoscore.scale as scale
 from annoscore.formats.conll import begin_name
+from annoscore.scale.cut_json import split_marked
 from tests.equivalence.ids import id_pool
 from tests.scale.test_lines import MULTIPLIER, _jobs, _same
 
@@ -162,7 +164,7 @@ def test_a_naive_byte_split_would_cut_a_coreference_document(tmp_path: Path) -> 
     data = text.encode()
     middle = len(data) // 2
     assert data.rfind(b"(b)", 0, middle) >= 0 and data.find(b"(c)", middle) > middle
-    chunks = scale.split_marked(
+    chunks = split_marked(
         tmp_path / "key.conll", tmp_path / "response.conll", 2, b"begin document ", begin_name
     )
     assert chunks is not None and len(chunks) == 2

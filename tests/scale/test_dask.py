@@ -20,7 +20,7 @@ import annoscore.distributed
 from annoscore.errors import InputError
 from annoscore.report.generic import render
 from annoscore.result import Result
-from annoscore.scale import split_folders
+from annoscore.scale.folders import split_folders
 from annoscore.tasks.registry import TASKS, sample_paths
 from tests.scale.test_jobs import MODES, _corpus
 

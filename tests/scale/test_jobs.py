@@ -22,7 +22,8 @@ import annoscore
 from annoscore.errors import InputError
 from annoscore.report.generic import render
 from annoscore.result import Result
-from annoscore.scale import Run, split_folders, using
+from annoscore.scale import Run, using
+from annoscore.scale.folders import split_folders
 from annoscore.tasks.registry import TASKS, sample_paths
 from tests.conftest import Cli
 
@@ -231,17 +232,17 @@ def test_a_corpus_without_tolerated_input_is_scored_by_chunks(
 ) -> None:
     """The cut-and-combine path runs (no fallback to one run) when no example names a file
     both sides hold, and gives one run's bytes."""
-    import annoscore.scale as scale
+    import annoscore.scale.reduce as reduce
 
     combined: list[bool] = []
-    original = scale.combine
+    original = reduce.combine
 
     def counting(*args: Any, **kwargs: Any) -> Result | None:
         result = original(*args, **kwargs)
         combined.append(result is not None)
         return result
 
-    monkeypatch.setattr(scale, "combine", counting)
+    monkeypatch.setattr(reduce, "combine", counting)
     gold, system = _corpus(random.Random(2), tmp_path)
     one = _bytes(annoscore.score("spans", gold, system, mode="semeval"))
     assert _bytes(annoscore.score("spans", gold, system, mode="semeval", jobs=2)) == one

@@ -1,6 +1,6 @@
 """NLP Sandbox JSON files cut at top-level elements of their arrays
-(``annoscore.scale.split_json``): random files scored with ``--jobs`` 1, 2 and 3, and by one
-process in chunks, give the same bytes (JSON with documents, types and averages, and the
+(``annoscore.scale.cut_json.split_json``): random files scored with ``--jobs`` 1, 2 and 3, and
+by one process in chunks, give the same bytes (JSON with documents, types and averages, and the
 official text layout), warnings and errors included.
 
 Adversarial files: note ids from ``tests/equivalence/ids.py`` (multi-byte UTF-8, shared
@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 import annoscore.scale as scale
+from annoscore.scale.cut_json import split_json
 from annoscore.tasks.nlpsandbox import _NOTES
 from tests.equivalence.ids import id_pool
 from tests.scale.test_lines import _jobs, _same
@@ -181,7 +182,7 @@ def test_a_naive_byte_split_would_cut_a_note_the_element_cut_never_does(tmp_path
     middle = len(data) // 2
     with pytest.raises(json.JSONDecodeError):
         json.loads(data[:middle] + b"]")  # a naive cut: no array of whole notes
-    chunks = scale.split_json(tmp_path / "g.json", tmp_path / "p.json", 4, _NOTES)
+    chunks = split_json(tmp_path / "g.json", tmp_path / "p.json", 4, _NOTES)
     assert chunks is not None and len(chunks) == 4
     gold = [item for c in chunks for item in _elements(data, c.gold_range)]
     system = [item for c in chunks for item in _elements(data, c.system_range)]
@@ -204,7 +205,7 @@ def test_the_system_cut_finds_each_note_in_another_layout(tmp_path: Path) -> Non
     system = json.dumps(notes, separators=(",", ":")).encode()  # é escaped, compact
     (tmp_path / "g.json").write_bytes(gold)
     (tmp_path / "p.json").write_bytes(system)
-    chunks = scale.split_json(tmp_path / "g.json", tmp_path / "p.json", 5, _NOTES)
+    chunks = split_json(tmp_path / "g.json", tmp_path / "p.json", 5, _NOTES)
     assert chunks is not None and len(chunks) == 5
     for c in chunks:
         assert _elements(gold, c.gold_range) == _elements(system, c.system_range)

@@ -667,6 +667,7 @@ from annoscore.tasks.muc import NamedEntityOptions, CoreferenceOptions, Scenario
 from annoscore.tasks.muc_chunks import muc_cut, rendering
 from annoscore.report.muc import rendered
 import annoscore.report.muc_history  # what the command line imports before it scores
+import annoscore.scale.reduce  # what score_lines imports before its workers start
 import annoscore.scale.cut_muc as cut_muc
 import annoscore.scale.cut_lines as cut_lines
 cut_muc.MUC_MIN_BYTES = cut_lines.MIN_LINE_BYTES = 0

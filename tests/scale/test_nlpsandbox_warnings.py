@@ -1,4 +1,4 @@
-"""NLP Sandbox files that warn, cut at notes (``annoscore.scale.split_json``): the chunks'
+"""NLP Sandbox files that warn, cut at notes (``annoscore.scale.cut_json.split_json``): the chunks'
 warnings pooled from what each kept (``tasks/nlpsandbox.py``: ``_pooled``; counts added,
 examples in file order, capped at five) give one run's bytes with ``--jobs`` 1, 2 and 3, one
 process scoring chunks one after the other, and a two-worker ``LocalCluster``.

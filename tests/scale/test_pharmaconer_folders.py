@@ -20,8 +20,9 @@ from typing import Any
 
 import pytest
 
-import annoscore.scale as scale
-from annoscore.scale import Run, split_folders
+import annoscore.scale.reduce as reduce
+from annoscore.scale import Run
+from annoscore.scale.folders import split_folders
 from tests.scale.test_lines import _same
 
 MULTIPLIER = float(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1"))
@@ -199,14 +200,14 @@ def _inline(self: Run, function: Any, items: Any, until: Any = None) -> list[Any
 def combined(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Whether each run cut into folder chunks was combined (True) or scored in one run."""
     found: list[bool] = []
-    original = scale.combine
+    original = reduce.combine
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         result = original(*args, **kwargs)
         found.append(result is not None)
         return result
 
-    monkeypatch.setattr(scale, "combine", spy)
+    monkeypatch.setattr(reduce, "combine", spy)
     return found
 
 

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 import pytest
 
 import annoscore.scale as scale
+from annoscore.scale.cut_json import split_json_lines
 from tests.equivalence.ids import id_pool
 from tests.scale.test_lines import MULTIPLIER, _chunks_of, _jobs, _output, _same
 
@@ -243,7 +244,7 @@ def test_json_lines_cut_at_the_line_of_the_same_document(tmp_path: Path) -> None
     system.insert(3, json.dumps({"id": "extra", "text": "z", "spans": []}))
     (tmp_path / "g.jsonl").write_text("\n".join(gold) + "\n", encoding="utf-8")
     (tmp_path / "s.jsonl").write_text("\n".join(system) + "\n", encoding="utf-8")
-    chunks = scale.split_json_lines(tmp_path / "g.jsonl", tmp_path / "s.jsonl", 4)
+    chunks = split_json_lines(tmp_path / "g.jsonl", tmp_path / "s.jsonl", 4)
     assert chunks is not None and len(chunks) == 4
     gold_bytes = (tmp_path / "g.jsonl").read_bytes()
     system_bytes = (tmp_path / "s.jsonl").read_bytes()

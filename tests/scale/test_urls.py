@@ -25,6 +25,7 @@ from annoscore.errors import InputError
 from annoscore.report.generic import render
 from annoscore.result import Result
 from annoscore.samples import SAMPLES
+from annoscore.scale.folders import split_folders
 from annoscore.tasks.registry import TASKS, sample_paths
 from tests.conftest import Cli
 from tests.scale import test_lines
@@ -178,10 +179,10 @@ def test_brat_folders_from_urls_are_listed_and_read_by_each_worker(
     tmp_path: Path, memory: Any, threads: Any
 ) -> None:
     gold, system = _corpus(random.Random(7), tmp_path)
-    assert scale.split_folders(gold, system, 4) is not None
+    assert split_folders(gold, system, 4) is not None
     memory.put(str(tmp_path), "/brat", recursive=True)
     urls = [f"memory://brat/{p.name}" for p in (gold, system)]
-    assert scale.split_folders(urls[0], urls[1], 4) is not None  # listed through fsspec, cut
+    assert split_folders(urls[0], urls[1], 4) is not None  # listed through fsspec, cut
     for options in MODES:
         one = _outcome(annoscore.score, "spans", gold, system, **options)
         expected = one.replace(str(tmp_path), "memory://brat")

@@ -89,43 +89,15 @@ from annoscore.errors import InputError
 if TYPE_CHECKING:
     from annoscore.options import TaskOptions
     from annoscore.result import Result
+    from annoscore.scale.chunks import Details, Finish, Pooled
+    from annoscore.scale.cut_json import JsonDocuments
     from annoscore.tasks.registry import Task
 
-from annoscore.scale.chunks import (
-    Details,
-    Finish,
-    LineChunk,
-    NotExact,
-    Part,
-    Pooled,
-    Seen,
-    Splitter,
-)
-from annoscore.scale.cut_json import JsonDocuments, split_json, split_json_lines, split_marked
-from annoscore.scale.cut_lines import (
-    LINE_CHUNKS_PER_WORKER,
-    numbered,
-    split_lines,
-    targets,
-)
-from annoscore.scale.folders import (
-    _folder_share,
-    _FolderCut,
-    _is_folder,
-    _where,
-    split_folders,
-)
-from annoscore.scale.reduce import (
-    DERIVED_CODES,
-    GoldIds,
-    RowStack,
-    _sent,
-    combine,
-    combine_lines,
-    unread,
-    unusable,
-)
-from annoscore.scale.remote import RemoteBytes
+# what every task's score function uses at import or on every call (a file of lines is looked
+# at by split_lines even in one job); folders, the reduce and JSON cuts are imported on use
+from annoscore.scale.chunks import LineChunk, NotExact, Part, Seen, Splitter
+from annoscore.scale.cut_lines import LINE_CHUNKS_PER_WORKER, numbered, split_lines, targets
+from annoscore.scale.remote import RemoteBytes, _is_folder, _where
 from annoscore.scale.run import (
     _RUN,
     _SERIAL,
@@ -140,7 +112,6 @@ from annoscore.scale.run import (
 )
 
 __all__ = [
-    "JsonDocuments",
     "LineChunk",
     "NotExact",
     "Part",
@@ -150,7 +121,6 @@ __all__ = [
     "Seen",
     "Splitter",
     "chunked",
-    "combine",
     "current",
     "keep",
     "keeping",
@@ -161,16 +131,14 @@ __all__ = [
     "score_given",
     "score_line_chunk",
     "score_lines",
-    "split_folders",
-    "split_json",
-    "split_json_lines",
     "split_lines",
-    "split_marked",
     "targets",
     "using",
 ]
 """The names the tasks, the command line and :mod:`annoscore.distributed` use; the constants
-that size the chunks are read in :mod:`annoscore.scale.cut_lines` only."""
+that size the chunks are read in :mod:`annoscore.scale.cut_lines` only.  The cutters of
+folders (:mod:`~annoscore.scale.folders`) and of JSON (:mod:`~annoscore.scale.cut_json`) and
+the reduce (:mod:`~annoscore.scale.reduce`) are imported from their modules where used."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -240,6 +208,9 @@ def chunked(
                 and _is_folder(system)
                 and (folders_when is None or folders_when(gold, system, options))
             ):
+                from annoscore.scale.folders import _folder_share, _FolderCut
+                from annoscore.scale.reduce import combine
+
                 # each worker lists the folders and takes its share (the parent lists nothing:
                 # the listing is done in parallel)
                 shares = run.workers * CHUNKS_PER_WORKER
@@ -266,6 +237,8 @@ def chunked(
                 if splitter is not None:
                     lines = splitter(Path(gold), Path(system), parts_wanted)
                 elif elements is not None:
+                    from annoscore.scale.cut_json import split_json
+
                     lines = split_json(Path(gold), Path(system), parts_wanted, elements)
                 elif cut_by := _separators(separators, lines_when, gold, system, options):
                     lines = split_lines(Path(gold), Path(system), parts_wanted, cut_by, run.workers)
@@ -378,6 +351,7 @@ def score_line_chunk(
     then scored in one run, which reports the error as one run does).  Runs in a worker (or
     in this process)."""
     from annoscore.formats.files import Cut, cut_files, is_url, stand_in
+    from annoscore.scale.reduce import _sent
     from annoscore.tasks.registry import get
 
     if scores is None:
@@ -471,6 +445,14 @@ def score_lines(
     it are not scored: the input is scored in one run); with ``pooled``, a chunk that warned
     is used (its warnings pooled), one that raised is not."""
     from annoscore.formats.files import read_once
+    from annoscore.scale.reduce import (
+        DERIVED_CODES,
+        GoldIds,
+        RowStack,
+        combine_lines,
+        unread,
+        unusable,
+    )
 
     carry = len(lines) <= CARRY_CHUNKS
     score = functools.partial(_line_part, task, options, run.lists, carry, scores)

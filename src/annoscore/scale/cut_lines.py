@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from annoscore.scale.chunks import LineChunk
-from annoscore.scale.folders import _where
-from annoscore.scale.remote import RemoteBytes, _url_size
+from annoscore.scale.remote import RemoteBytes, _url_size, _where
 
 # --- single files of lines -------------------------------------------------------------------
 

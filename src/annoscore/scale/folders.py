@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 from annoscore.scale.chunks import UNKNOWN_SIDE, FolderChunk, Part, Seen
 from annoscore.scale.reduce import _group, _sent
+from annoscore.scale.remote import _is_folder, _where
 from annoscore.scale.run import _RUN, _SERIAL
 
 # --- cutting the input -----------------------------------------------------------------------
@@ -69,27 +70,6 @@ def _url_listing(url: str) -> dict[str, list[str]] | None:
         name = str(entry["name"]).rstrip("/").rpartition("/")[2]
         by_stem.setdefault(os.path.splitext(name)[0], []).append(name)
     return by_stem
-
-
-def _is_folder(path: Path | str) -> bool:
-    """Whether ``path`` (a URL or a URL's stand-in: through fsspec) is a folder."""
-    from annoscore.formats.files import url_fs, url_of
-
-    url = url_of(path)
-    if url is None:
-        return Path(path).is_dir()
-    fs, where = url_fs(url)
-    try:
-        return bool(fs.isdir(where))
-    except OSError:
-        return False
-
-
-def _where(path: Path | str) -> str:
-    """The URL ``path`` stands for, or ``path`` itself (what a worker is sent)."""
-    from annoscore.formats.files import url_of
-
-    return url_of(path) or str(path)
 
 
 def split_folders(

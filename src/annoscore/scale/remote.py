@@ -1,7 +1,8 @@
 """Bytes of an fsspec URL read on demand, so that cuts are planned without fetching a file.
 
 :class:`RemoteBytes` gives the slices and searches the cutters use on a mapped file, reading
-growing blocks through fsspec; :func:`_url_size` stats a URL.
+growing blocks through fsspec; :func:`_url_size` stats a URL, :func:`_is_folder` says whether a
+path or URL is a folder and :func:`_where` names it for a worker.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 
@@ -26,6 +28,27 @@ def _url_size(url: str) -> os.stat_result | None:
         return None
     kind = stat.S_IFREG if info.get("type") == "file" else stat.S_IFDIR
     return os.stat_result((kind, 0, 0, 0, 0, 0, int(info.get("size") or 0), 0, 0, 0))
+
+
+def _is_folder(path: Path | str) -> bool:
+    """Whether ``path`` (a URL or a URL's stand-in: through fsspec) is a folder."""
+    from annoscore.formats.files import url_fs, url_of
+
+    url = url_of(path)
+    if url is None:
+        return Path(path).is_dir()
+    fs, where = url_fs(url)
+    try:
+        return bool(fs.isdir(where))
+    except OSError:
+        return False
+
+
+def _where(path: Path | str) -> str:
+    """The URL ``path`` stands for, or ``path`` itself (what a worker is sent)."""
+    from annoscore.formats.files import url_of
+
+    return url_of(path) or str(path)
 
 
 class RemoteBytes:

@@ -43,7 +43,8 @@ from annoscore.formats.files import saw
 from annoscore.metrics.coref import CONLL_METRICS, METRICS, ScoredMetric, coref_counts
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning, Undefined
-from annoscore.scale import chunked, keep, split_marked
+from annoscore.scale import chunked, keep
+from annoscore.scale.cut_json import split_marked
 from annoscore.signature import Signature
 from annoscore.tasks.coref_chunks import pooled
 from annoscore.tasks.registry import get

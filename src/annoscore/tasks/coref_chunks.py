@@ -1,6 +1,6 @@
 """The warnings of ``annoscore coref`` on chunks of its two files, pooled as one run makes them
 (:mod:`annoscore.scale`; the files are cut before ``#begin document`` lines by
-:func:`~annoscore.scale.split_marked`).
+:func:`~annoscore.scale.cut_json.split_marked`).
 
 One run's warnings, in order: what the reader tolerated in the key (a byte-order mark, carriage
 returns, lines outside documents, split antecedents, unreadable cells, an unclosed document,

@@ -50,7 +50,8 @@ from annoscore.metrics.phi_tokens import TokenSpans, span_table
 from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
 from annoscore.samples import sample_path
-from annoscore.scale import JsonDocuments, chunked, keep
+from annoscore.scale import chunked, keep
+from annoscore.scale.cut_json import JsonDocuments
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
@@ -375,7 +376,7 @@ _NOTES = JsonDocuments(
     ("annotationSource", *tuple(name for c in CATEGORIES.values() for name in c.arrays)),
     note_document,
 )
-"""A file's notes: the objects of its array (:func:`~annoscore.scale.split_json`)."""
+"""A file's notes: the objects of its array (:func:`~annoscore.scale.cut_json.split_json`)."""
 
 
 def _cut(category: str | None) -> Callable[[Any], Any]:

@@ -38,7 +38,8 @@ from annoscore.formats.files import not_exact, saw
 from annoscore.model import AnnotatedDocument, Mention
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, note
-from annoscore.scale import Splitter, chunked, keep, keeping, split_json_lines
+from annoscore.scale import Splitter, chunked, keep, keeping
+from annoscore.scale.cut_json import split_json_lines
 from annoscore.scale.cut_xml import split_bioc_json, split_bioc_xml, unnamed_documents
 from annoscore.tasks.registry import get
 from annoscore.tasks.spans_chunks import kept, pooled
@@ -220,8 +221,8 @@ def _chunk_modules() -> None:
 def _json_lines(gold: Path, system: Path, options: SpanOptions) -> Splitter | None:
     """How two files of the same format (named, or recognised as each chunk recognises it:
     from the file's first bytes) are cut: JSON Lines (one document a line:
-    :func:`~annoscore.scale.split_json_lines`), BioC XML and JSON (documents inside one root:
-    :mod:`annoscore.scale.cut_xml`)."""
+    :func:`~annoscore.scale.cut_json.split_json_lines`), BioC XML and JSON (documents inside one
+    root: :mod:`annoscore.scale.cut_xml`)."""
     splitters: dict[str | None, Splitter] = {
         "prodigy-jsonl": split_json_lines,
         "spacy-jsonl": split_json_lines,

@@ -1,6 +1,6 @@
 """The warnings of ``annoscore spans`` on chunks of two single files, pooled as one run makes
 them (:mod:`annoscore.scale`): PubTator files (cut by :func:`~annoscore.scale.split_lines`),
-JSON Lines files (cut by :func:`~annoscore.scale.split_json_lines`) and BioC files (cut by
+JSON Lines files (cut by :func:`~annoscore.scale.cut_json.split_json_lines`) and BioC files (cut by
 :mod:`annoscore.scale.cut_xml`).
 
 One run's warnings, in order: what the readers said of each file (gold's, then the system's:
