@@ -505,7 +505,8 @@ def test_every_path_of_a_list_argument_is_an_input(
     so :func:`check_output` refuses to write over any of them."""
     import typer
 
-    from annoscore.cli.common import check_output, guarded
+    from annoscore.cli.common import guarded
+    from annoscore.cli.writing import check_output
 
     @guarded
     def command(*, gold: Path, systems: list[Path], output: Path) -> None:

@@ -565,7 +565,7 @@ def test_outputs_copy_another_files_bytes(
     import errno
     import os
 
-    from annoscore.cli.common import OutputFiles
+    from annoscore.cli.writing import OutputFiles
     from annoscore.scale.spool import FileBytes
 
     source = tmp_path / "source"
@@ -598,8 +598,8 @@ def test_outputs_copy_another_files_bytes(
 
 def _bytes(spooled: Any) -> bytes:
     """The bytes an output file gets of ``spooled``: its stretches of files copied by
-    :class:`~annoscore.cli.common.OutputFiles` (a file's, then standard output's way)."""
-    from annoscore.cli.common import OutputFiles
+    :class:`~annoscore.cli.writing.OutputFiles` (a file's, then standard output's way)."""
+    from annoscore.cli.writing import OutputFiles
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "out"

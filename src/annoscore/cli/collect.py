@@ -45,9 +45,9 @@ from annoscore.cli.common import (
     progress,
     registered,
     tell,
-    write_output,
     write_result,
 )
+from annoscore.cli.writing import write_output
 from annoscore.errors import InputError
 
 NUMBERED = re.compile(r"(?:^|run|[-_. ])(\d+)(?:\.[A-Za-z]\w*)*$", re.IGNORECASE)

@@ -12,7 +12,8 @@ from typing import Annotated
 
 import typer
 
-from annoscore.cli.common import guarded, stop_working_indicator, tell, write_stdout
+from annoscore.cli.common import guarded, stop_working_indicator, tell
+from annoscore.cli.writing import write_stdout
 
 
 def register(app: typer.Typer) -> None:

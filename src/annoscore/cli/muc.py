@@ -10,15 +10,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from annoscore.cli.common import (
-    OutputFiles,
     OutputFormat,
-    add_inputs,
-    check_output_early,
     choice,
     cyclic_gc_paused,
     guarded,
 )
 from annoscore.cli.options import Choice, Output, scoring_command
+from annoscore.cli.writing import OutputFiles, add_inputs, check_output_early
 from annoscore.errors import InputError
 from annoscore.result import Result, Undefined
 from annoscore.tasks.muc import (
@@ -246,7 +244,7 @@ def _fed_aside(
     (``annoscore muc --jobs N``: the parent makes the score report while the texts are
     copied, where it made it after them; named entity, 1,000 documents, 150 MB of map
     history: 0.3 s of the parent's serial part), else before it.  The feeding thread
-    reads, the writing thread writes (:class:`~annoscore.cli.common.OutputFiles`): both wait
+    reads, the writing thread writes (:class:`~annoscore.cli.writing.OutputFiles`): both wait
     in system calls, and take the interpreter's lock for a moment between them; the switch
     interval is made short meanwhile, so that neither waits the 5 ms the block's Python code
     may otherwise hold the lock.  An error of the feeding is raised on leaving."""

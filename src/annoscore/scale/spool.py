@@ -63,7 +63,7 @@ class SpoolFile:
         """Texts ``start`` to ``stop`` as an output file holds them (a lone surrogate written
         as ``\\udcff``, as every output is): the stretches of this file between the texts
         held aside (:class:`FileBytes`, copied by the writer without being read here:
-        :class:`~annoscore.cli.common.OutputFiles`) and the held texts' bytes."""
+        :class:`~annoscore.cli.writing.OutputFiles`) and the held texts' bytes."""
         k = start
         for h in sorted(h for h in self.held if start <= h < stop):
             if self.offsets[h] > self.offsets[k]:
