@@ -18,7 +18,7 @@ Usage::
     python benchmarks/ranking.py --docs 10000
 
 The figures are in the README's Speed section.  What bounds it at 100,000 documents (CPU): ~0.2 s
-start-up, ~1.1 s reading the 10 million lines (``formats.codiesp._scan_code_rows``: 1 MB chunks
+start-up, ~1.1 s reading the 10 million lines (``formats.codiesp_scan._scan_code_rows``: 1 MB chunks
 in numpy, ``formats.words`` gathers, codes in an exact table of 64-bit words, each file read
 once), ~1.2 s ``metrics.ranked_codes.rank_codes`` (a stable argsort of the 10 million
 (document, code) keys alone takes 0.55 s), ~0.15 s indexing (``align.codes``: the codes as

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from annoscore.align.documents import MissingDocs
-from annoscore.formats import codiesp
+from annoscore.formats import codiesp, codiesp_scan
 from annoscore.result import Result
 from annoscore.tasks.codiesp import (
     ExplainableOptions,
@@ -206,7 +206,7 @@ def test_ranked_equals_the_reference(
         seed = 1000 * batch + k
         rng = random.Random(seed)
         size = "many-codes" if k == BATCH - 1 else "small"
-        monkeypatch.setattr(codiesp, "_CHUNK", rng.choice([16, 40, 64, 200, 1000, 1 << 20]))
+        monkeypatch.setattr(codiesp_scan, "_CHUNK", rng.choice([16, 40, 64, 200, 1000, 1 << 20]))
         folder = tmp_path / str(k)
         folder.mkdir()
         settings = ranked_case(rng, folder, size)
@@ -218,7 +218,7 @@ def test_ranked_past_the_chunk_equals_the_reference(seed: int, tmp_path: Path) -
     """Files past the 1 MiB chunk, read in whole chunks."""
     rng = random.Random(seed)
     settings = ranked_case(rng, tmp_path, "big")
-    assert (tmp_path / "pred.tsv").stat().st_size > codiesp._CHUNK
+    assert (tmp_path / "pred.tsv").stat().st_size > codiesp_scan._CHUNK
     check_ranked(tmp_path, settings, f"big seed {seed}")
 
 

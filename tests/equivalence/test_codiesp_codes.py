@@ -26,7 +26,8 @@ import pytest
 from annoscore.align import codes as align_codes
 from annoscore.align.codes import align_ranked
 from annoscore.code_lists import CodeRows
-from annoscore.formats.codiesp import CodeSeed, code_seed, recode
+from annoscore.formats.codiesp import recode
+from annoscore.formats.codiesp_scan import CodeSeed, code_seed
 
 SCALE = float(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1"))
 CASES = max(1, int(3000 * SCALE))

@@ -9,10 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from annoscore.errors import InputError
-from annoscore.formats import codiesp
+from annoscore.formats import codiesp, codiesp_scan
 from annoscore.formats.codiesp import (
     _parse_code_rows,
-    _scan_code_rows,
     parse_position,
     read_code_rows,
     read_gold_reference_file,
@@ -113,7 +112,7 @@ def test_chunk_boundaries_do_not_matter(tmp_path: Path, monkeypatch: pytest.Monk
     lines = [f"DOC{i // 7:03d}\tc{i % 13}.{i % 5}\n" for i in range(500)]
     path = write(tmp_path, "p.tsv", "".join(lines))
     whole = decoded(read_code_rows(path, "predictions"))
-    monkeypatch.setattr(codiesp, "_CHUNK", 64)
+    monkeypatch.setattr(codiesp_scan, "_CHUNK", 64)
     assert decoded(read_code_rows(path, "predictions")) == whole
     assert decoded(read_code_rows(path, "predictions", vocabulary=["c1.1", "c2.2"])) == [
         (d, c if c in ("c1.1", "c2.2") else None) for d, c in whole
@@ -132,7 +131,7 @@ def test_scan_equals_parser(tmp_path: Path, pairs: list[tuple[str, str]], lowerc
     written, both in order of first appearance)."""
     path = write(tmp_path, "h.tsv", "".join(f"{d}\t{c}\n" for d, c in pairs))
     with path.open("rb") as handle:
-        scanned = _scan_code_rows(handle, path)
+        scanned = codiesp_scan._scan_code_rows(handle, path)
     parsed = _parse_code_rows(path.read_bytes(), path, "predictions", False).rows
     if scanned is not None:
         assert (scanned.documents, scanned.codes, scanned.lines) == (
@@ -151,7 +150,7 @@ def test_scan_equals_parser(tmp_path: Path, pairs: list[tuple[str, str]], lowerc
 def test_seeded_scan_reads_the_same_rows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: int
 ) -> None:
-    """Read from the seed of a valid list (:class:`~annoscore.formats.codiesp.CodeSeed`), a
+    """Read from the seed of a valid list (:class:`~annoscore.formats.codiesp_scan.CodeSeed`), a
     file gives the same (document, code) rows as read plainly, the seed's codes first (a code
     written as one of them takes its id: the same 64-bit word), then the file's others in
     order of first appearance: codes in both cases, valid or not, of 1 to 9 bytes (9: the
@@ -172,12 +171,12 @@ def test_seeded_scan_reads_the_same_rows(
     some = rng.randint(1, len(pool) if rng.random() < 0.5 else min(5, len(pool)))
     valid = frozenset(c.lower() for c in rng.sample(pool, some))
     valid |= frozenset(f"z{k}" for k in range(rng.randint(0, 50)))  # no row's
-    seed = codiesp.code_seed(valid)
+    seed = codiesp_scan.code_seed(valid)
     assert seed is not None
     lines = [f"D{rng.randrange(30)}\t{rng.choice(pool)}\n" for _ in range(rng.randint(1, 900))]
     path = write(tmp_path, "p.tsv", "".join(lines))
     if rng.random() < 0.5:
-        monkeypatch.setattr(codiesp, "_CHUNK", rng.choice((64, 256, 4096)))
+        monkeypatch.setattr(codiesp_scan, "_CHUNK", rng.choice((64, 256, 4096)))
     plain = codiesp.read_code_file(path, "p", lowercase=False).rows
     seeded = codiesp.read_code_file(path, "p", lowercase=False, seed=seed).rows
     assert decoded(seeded) == decoded(plain)

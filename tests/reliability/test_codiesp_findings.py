@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from annoscore.errors import InputError
-from annoscore.formats import codiesp
+from annoscore.formats import codiesp_scan
 from annoscore.formats.codiesp import read_code_file, read_code_rows
 from annoscore.tasks.codiesp import RankedOptions, score_codiesp_d
 from tests.conftest import Cli
@@ -155,13 +155,13 @@ def test_the_word_table_is_exact_when_every_word_collides(
     """The scan's table finds a code only where the stored word equals it: with a hash that
     sends every word to one slot, and chunks small enough to insert in many batches, every
     code still gets its own id."""
-    monkeypatch.setattr(codiesp._WordTable, "_MULTIPLIER", 0)
-    monkeypatch.setattr(codiesp, "_CHUNK", 256)
+    monkeypatch.setattr(codiesp_scan._WordTable, "_MULTIPLIER", 0)
+    monkeypatch.setattr(codiesp_scan, "_CHUNK", 256)
     rng = np.random.default_rng(5)
     codes = [f"c{n}" for n in rng.integers(0, 3000, 2000).tolist()]
     path = write(tmp_path, "p.tsv", "".join(f"D{i // 10}\t{c}\n" for i, c in enumerate(codes)))
     with path.open("rb") as handle:
-        scanned = codiesp._scan_code_rows(handle, path)
+        scanned = codiesp_scan._scan_code_rows(handle, path)
     assert scanned is not None
     assert [scanned.codes[c] for c in scanned.code.tolist()] == codes
     assert scanned.codes == list(dict.fromkeys(codes))
@@ -178,7 +178,7 @@ def test_a_long_document_id_among_short_lines_is_linear(tmp_path: Path) -> None:
             out.write("L" * 500_000 + "\tc\n")
     start = time.process_time()
     with path.open("rb") as handle:
-        rows = codiesp._scan_code_rows(handle, path)
+        rows = codiesp_scan._scan_code_rows(handle, path)
     assert time.process_time() - start < 10
     assert rows is not None and len(rows) == 300_003 and rows.documents == ["d", "L" * 500_000]
 

@@ -5,7 +5,7 @@ The reader gives each file's rows with the codes as written (:mod:`annoscore.for
 codes, then the valid codes the gold lacks; a predicted code outside it is -1) and one list of
 documents (every gold document, then the predicted ones the gold lacks), and marks which codes
 are valid.  Rows read from the seed of the valid codes
-(:class:`~annoscore.formats.codiesp.CodeSeed`) take a vocabulary of the same codes in another
+(:class:`~annoscore.formats.codiesp_scan.CodeSeed`) take a vocabulary of the same codes in another
 order (the valid codes, then the gold's others), made with work per code outside the valid
 list only.  Both settings of ``--lowercase`` come from the same rows, read once.
 
@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING
 
 from annoscore.align.documents import pair_documents
 from annoscore.code_lists import CodeRows
-from annoscore.formats.codiesp import CodeSeed, integer_ids, recode
+from annoscore.formats.codiesp import integer_ids, recode
+from annoscore.formats.codiesp_scan import CodeSeed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -133,7 +134,7 @@ def _seeded(
 ) -> tuple[CodeRows, CodeRows, list[str], BoolArray, list[str]] | None:
     """What :func:`_plain` gives, for rows whose codes both begin with the codes of ``seed``
     (every valid code, sorted, each its own lower-case:
-    :class:`~annoscore.formats.codiesp.CodeSeed`), on another vocabulary: the seed's codes,
+    :class:`~annoscore.formats.codiesp_scan.CodeSeed`), on another vocabulary: the seed's codes,
     then the gold's other codes (lower-cased when ``lowercase``, distinct, in order of first
     appearance; none of them valid, as every valid code is the seed's).  Each side's code ids
     below the seed's size stay as they are: only the codes after them are looked up.  The

@@ -47,12 +47,12 @@ from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.codiesp import (
     code_rows_of,
-    code_seed,
     read_code_file,
     read_gold_reference_file,
     read_predicted_reference_file,
     read_valid_code_file,
 )
+from annoscore.formats.codiesp_scan import code_seed
 from annoscore.metrics.codiesp import CodiespDetails, ranked_scores
 from annoscore.metrics.prf import prf_scores
 from annoscore.metrics.ranked_codes import (
@@ -298,7 +298,7 @@ def count_codiesp_p(
 
 def _score_ranked(task: str, gold: Path, pred: Path, options: RankedOptions) -> Result:
     """D or P from files: each read once, codes as written, from the seed of the valid codes
-    (:class:`~annoscore.formats.codiesp.CodeSeed`: made once per process, so that a chunk's
+    (:class:`~annoscore.formats.codiesp_scan.CodeSeed`: made once per process, so that a chunk's
     work is per code outside the valid list, not per valid code it uses)."""
 
     def read() -> tuple[RankedInput, list[ScoreWarning | str]]:
