@@ -2,7 +2,7 @@
 (:func:`~annoscore.align.span_errors.categorize_columns`, every document at once, packed sort
 keys or, past 62 bits, a lexicographic sort), the per-document path
 (:func:`~annoscore.align.span_errors.categorize`, which discontinuous mentions take) and the
-report's columns (:func:`annoscore.report.html_spans.analyse` on brat files, both paths mixed)
+report's columns (:func:`annoscore.report.html_span_data.analyse` on brat files, both paths mixed)
 against the plain reference of ``tests/oracles/span_errors.py``.
 
 Cases: several documents of random continuous mentions over few positions and types (so that
@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from annoscore.align.span_errors import CATEGORIES, SIDES, categorize, categorize_columns
-from annoscore.report.html_spans import analyse, read_sides
+from annoscore.report.html_span_data import analyse, read_sides
 from tests.oracles import span_errors as oracle
 
 MULTIPLIER = max(1, int(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1") or 1))

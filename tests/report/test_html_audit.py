@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from annoscore.report.html import render_html
-from annoscore.report.html_spans import analyse, read_sides
+from annoscore.report.html_span_data import analyse, read_sides
 from annoscore.report.html_versus import VERSUS_ID
 from annoscore.tasks.spans import SpanOptions, score_spans
 from tests.report.browser import check_number, open_report
@@ -183,7 +183,7 @@ def test_right_and_wrong_between_two_systems(cli: Any, browser: Any, tmp_path: P
 
 
 def test_a_long_document_shows_windows_around_its_errors(browser: Any, tmp_path: Path) -> None:
-    from annoscore.report.html_spans import LONG, WINDOW
+    from annoscore.report.html_span_data import LONG, WINDOW
 
     filler = "word " * (LONG // 5)
     text = f"aspirin {filler}ibuprofen {filler}heparin.\n"

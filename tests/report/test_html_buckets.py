@@ -13,7 +13,7 @@ import numpy as np
 
 from annoscore.formats.brat_model import AnnFile
 from annoscore.report.html_buckets import KINDS, _nesting, bucket_data, bucket_matrices
-from annoscore.report.html_spans import SpanSides, analyse, read_sides
+from annoscore.report.html_span_data import SpanSides, analyse, read_sides
 from annoscore.tasks.spans import SpanOptions, score_spans
 
 A = "alpha beta gamma delta epsilon zeta eta theta"  # eta at 36-39
@@ -218,7 +218,7 @@ def test_equal_texts_are_found_by_their_bytes(monkeypatch: Any) -> None:
 
 
 def test_the_frequent_errors_are_counted_by_text(tmp_path: Path) -> None:
-    """The most frequent missed and spurious (type, text) pairs (html_spans.analyse, counted by
+    """The most frequent missed and spurious (type, text) pairs (html_span_data.analyse, counted by
     the texts' numbers) against a plain count of the strings: most frequent first, ties in the
     order of the first occurrence."""
     import random

@@ -66,7 +66,7 @@ from annoscore.result import Result
 
 if typing.TYPE_CHECKING:
     from annoscore.report.html_coref import CorefSides
-    from annoscore.report.html_spans import SpanSides
+    from annoscore.report.html_span_data import SpanSides
 
 O = typing.TypeVar("O", bound=TaskOptions)  # noqa: E741
 

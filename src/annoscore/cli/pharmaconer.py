@@ -20,7 +20,7 @@ from annoscore.tasks.pharmaconer import (
 )
 
 if TYPE_CHECKING:
-    from annoscore.report.html_spans import SpanSides
+    from annoscore.report.html_span_data import SpanSides
 
 Gold = Annotated[Path, typer.Argument(help="Gold .ann/.tsv file, or a folder of them.")]
 System = Annotated[Path, typer.Argument(help="System file or folder (same kind as GOLD).")]
@@ -68,7 +68,7 @@ def ner(
     """Sub-track 1: exact (type, start, end) entity matching over brat files, micro P/R/F1."""
 
     def sides() -> SpanSides:  # read again only for --format html
-        from annoscore.report.html_spans import read_sides
+        from annoscore.report.html_span_data import read_sides
 
         return read_sides(
             gold,

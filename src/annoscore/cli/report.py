@@ -125,7 +125,7 @@ def register(app: typer.Typer) -> None:
                 buckets = versus = None
                 if sides is not None:
                     from annoscore.report.html_buckets import bucket_matrices, compare_buckets
-                    from annoscore.report.html_spans import analyse
+                    from annoscore.report.html_span_data import analyse
                     from annoscore.report.html_versus import versus as differing
 
                     analyses = {
@@ -159,7 +159,7 @@ def _span_sides(
     if task != "spans" or any(o.split("=", 1)[0].endswith("format") for o in option or []):
         return None
     from annoscore.formats.annotations import detect_format
-    from annoscore.report.html_spans import read_sides
+    from annoscore.report.html_span_data import read_sides
 
     paths = [once(gold), *(once(s) for s in systems)]
     if any(detect_format(p)[0] != "brat" for p in paths):

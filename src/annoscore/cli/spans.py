@@ -18,7 +18,7 @@ from annoscore.tasks.spans import (
 )
 
 if TYPE_CHECKING:
-    from annoscore.report.html_spans import SpanSides
+    from annoscore.report.html_span_data import SpanSides
 
 HELP = """Score predicted spans against gold spans (brat .ann files or folders of them, BioC XML
 or JSON, PubTator, i2b2 XML, Prodigy or spaCy JSONL, CoNLL BIO: --gold-format, --system-format,
@@ -53,7 +53,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         def sides() -> SpanSides:  # the documents scored, for --format html's viewer
             from annoscore.formats.brat_model import AnnFile
-            from annoscore.report.html_spans import SpanSides
+            from annoscore.report.html_span_data import SpanSides
 
             def columns(docs: Mapping[str, Any]) -> dict[str, AnnFile]:
                 return {d: f if isinstance(f, AnnFile) else AnnFile.of(f) for d, f in docs.items()}

@@ -26,7 +26,7 @@ from annoscore.report.html_page import (
     number_cell,
     page,
 )
-from annoscore.report.html_spans import SpanSides
+from annoscore.report.html_span_data import SpanSides
 from annoscore.result import Result
 from annoscore.version import __version__
 

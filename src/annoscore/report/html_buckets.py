@@ -86,7 +86,7 @@ def _whitespace() -> Any:
 
 def text_features(data: Mapping[str, Any]) -> Any:
     """:func:`_text_features` of an analysis's mentions (``data``: ``columns`` and ``sources``
-    of :func:`annoscore.report.html_spans.analyse`): every gold mention, and the predictions
+    of :func:`annoscore.report.html_span_data.analyse`): every gold mention, and the predictions
     that are not correct (a correct one counts on the gold side only: its text is not
     needed)."""
     import numpy as np
@@ -102,7 +102,7 @@ def _text_features(
     texts: Sequence[str | None], sides: Sequence[Any], rows: Sequence[Any], files: Sequence[Any]
 ) -> tuple[list[Any], Any, list[Any], list[Any]]:
     """What the texts tell of the mentions ``rows`` of each side
-    (:class:`~annoscore.report.html_spans._Side`; ``files``: each side's files, for the
+    (:class:`~annoscore.report.html_span_data._Side`; ``files``: each side's files, for the
     mentions of a document without text): per side and mention, its tokens and how many gold
     mentions of the first side's ``rows`` have its text (0 outside ``rows``); the tokens of
     each document (-1: without text); and per side and mention a number of its text, equal
@@ -112,7 +112,7 @@ def _text_features(
     per mention."""
     import numpy as np
 
-    from annoscore.report.html_spans import _rows, _surface
+    from annoscore.report.html_span_data import _rows, _surface
 
     n_docs = len(texts)
     table = _whitespace()
@@ -316,7 +316,7 @@ def _table(bucket: Any, doc: Any, rows: Any, n_buckets: int, n_docs: int) -> Any
 
 def bucket_matrices(data: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Per kind (:data:`KINDS`) and bucket name, its count matrix, in :data:`KINDS`'s order
-    (``data``: :func:`annoscore.report.html_spans.analyse`'s, its ``columns``: document ids,
+    (``data``: :func:`annoscore.report.html_span_data.analyse`'s, its ``columns``: document ids,
     type names, both sides' columns and the mentions' categories, and its ``features``:
     :func:`text_features`)."""
     import numpy as np

@@ -26,7 +26,7 @@ FREQUENT = 15
 
 
 def _rights(data: Mapping[str, Any]) -> tuple[Any, Any]:
-    """Per gold mention of an analysis (:func:`annoscore.report.html_spans.analyse`), a key
+    """Per gold mention of an analysis (:func:`annoscore.report.html_span_data.analyse`), a key
     (document, start, end, type name) and whether the system predicts it exactly."""
     import numpy as np
 
@@ -42,7 +42,7 @@ def versus(analyses: Mapping[str, Mapping[str, Any]]) -> list[Any]:
     the most frequent texts of each."""
     import numpy as np
 
-    from annoscore.report.html_spans import _rows, _surface
+    from annoscore.report.html_span_data import _rows, _surface
 
     names = list(analyses)
     base = analyses[names[0]]
