@@ -437,8 +437,11 @@ def _read(
     # the lines are at most the bytes below 32 (newlines among them; the buffer's last byte is
     # one), counted piece by piece, each piece's count handed to _token_bounds
     bound = 1
-    while first < size - 1:
-        last = buffer.find(b"\n", min(first + _CHUNK, size - 1))
+    # a text that ends with a newline ends there: the padding's newline after it would make an
+    # empty last line (no line), which keeps the last piece off the regular path
+    end = size - 2 if length and buffer[length] == 10 else size - 1
+    while first < end:
+        last = buffer.find(b"\n", min(first + _CHUNK, end))
         controls = int(np.count_nonzero(raw[first:last] < 32))  # (bytearray.count: 4x slower)
         pieces.append((first, last + 1, controls + 1))
         # (an upper bound from the bytes instead saves this pass but not memory: the larger
@@ -485,10 +488,7 @@ def _read(
                 column[here] = part
             rows = here.stop
             tags.update(dict.fromkeys(chunk.tags))
-            blanks = chunk.blank
-            if stop == size and buffer[length] == 10 and blanks[-1:] == [chunk.lines]:
-                blanks = blanks[:-1]  # the empty text after a final newline is no line
-            blank.add([n + lines for n in blanks])
+            blank.add([n + lines for n in chunk.blank])
             extra.add([n + lines for n in chunk.extra])
             decimal.add([n + lines for n in chunk.decimal])
             if not ascii_only:
