@@ -251,3 +251,58 @@ def test_words_at_any_offset_equal_the_bytes() -> None:
                     int.from_bytes(token[8 * k : 8 * k + 8], "little") for k in range(count)
                 ]
                 assert got[row].tolist() == expected, (case, s, n, count)
+
+
+def _run_columns(columns: trec.TrecColumns) -> list[object]:
+    """Every column of a reading, as comparable values (the scores by their bits)."""
+    return [
+        columns.queries,
+        columns.query.tolist(),
+        [w.tolist() for w in columns.doc_words],
+        columns.long_rows.tolist(),
+        [columns.document(int(row)) for row in columns.long_rows.tolist()],
+        columns.value.tobytes(),
+        columns.line.tolist(),
+        columns.tags,
+        columns.warnings,
+    ]
+
+
+def test_a_run_read_with_a_helper_thread_equals_one_thread(tmp_path: Path) -> None:
+    """Every other piece of a run read in a helper thread (``read_run(path, helper=True)``,
+    :func:`annoscore.formats.trec._in_order`) gives the columns, warnings and first error of
+    the reading by one thread: random runs with blank lines, tabs, bytes that are not UTF-8,
+    ids longer than a key, extra fields, tied and exponent scores and bad lines anywhere, cut in
+    pieces of 1 to 300 bytes (even and odd numbers of pieces, the error in either thread's)."""
+    import random
+
+    rng = random.Random(16)
+    helped = errors = 0
+    for case in range(300):
+        lines = []
+        for i in range(rng.randint(1, 80)):
+            doc = rng.choice([b"d%d" % i, b"D\xff%d" % i, b"x" * rng.randint(30, 45) + b"%d" % i])
+            score = rng.choice([b"1.5", b"-2", b"3e2", b"0.25", b"%d" % rng.randint(0, 9)])
+            line = b"q%d Q0 %s %d %s r" % (i // rng.randint(1, 9), doc, i, score)
+            if rng.random() < 0.05:
+                line = line.replace(b" ", b"\t", 2) + b" extra"
+            if rng.random() < 0.03:
+                line = rng.choice([b"", b"q Q0 d", b"q Q0 d 1 nan r", b"q Q0 d 1 1_0 r"])
+            lines.append(line)
+        path = tmp_path / f"run{case}"
+        path.write_bytes(b"\n".join(lines) + (b"\n" if rng.random() < 0.8 else b""))
+        piece = rng.choice([1, 20, 60, 300])
+        results = []
+        for helper in (False, True):
+            with (
+                mock.patch.object(trec, "_CHUNK", piece),
+                mock.patch.object(trec, "_HELPED_PIECES", rng.choice([1, 2, 4])),
+            ):
+                try:
+                    results.append(_run_columns(read_run(path, helper)))
+                except InputError as error:
+                    results.append([str(error), error.line])
+        assert results[0] == results[1], (case, path.read_bytes())
+        helped += path.stat().st_size > 4 * piece
+        errors += isinstance(results[0][0], str)
+    assert helped > 100 and 10 < errors < 200
