@@ -31,10 +31,8 @@ key columns, equal exactly when the ids' bytes are equal.
 from __future__ import annotations
 
 import codecs
-import functools
 import os
 import re
-from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -172,15 +170,14 @@ def read_qrels(path: Path) -> TrecColumns:
     return _read(path, 4, QRELS_FIELDS)
 
 
-def read_run(path: Path, helper: bool = False) -> TrecColumns:
+def read_run(path: Path) -> TrecColumns:
     """The retrieved documents of a run file (``value`` holds the score); ``-`` reads the run
-    from standard input (as trec_eval does).  ``helper``: every other piece of a large file
-    is read in a second thread (NumPy releases the GIL: two cores read it; the same columns)."""
+    from standard input (as trec_eval does)."""
     if str(path) == "-":
         import sys
 
         return _read(Path("<stdin>"), 6, RUN_FIELDS, _padded(sys.stdin.buffer.read()))
-    return _read(path, 6, RUN_FIELDS, helper=helper)
+    return _read(path, 6, RUN_FIELDS)
 
 
 class DocumentKeys:
@@ -415,11 +412,7 @@ class _Lines:
 
 
 def _read(
-    path: Path,
-    columns: int,
-    names: str,
-    padded: tuple[bytearray, int] | None = None,
-    helper: bool = False,
+    path: Path, columns: int, names: str, padded: tuple[bytearray, int] | None = None
 ) -> TrecColumns:
     import numpy as np
 
@@ -473,11 +466,9 @@ def _read(
     rows = 0
     non_utf8, blank, extra, decimal = _Lines(), _Lines(), _Lines(), _Lines()
     lines = 0
-    read = functools.partial(
-        _read_chunk, raw, words, buffer, columns=columns, names=names, path=path
-    )
     try:
-        for (first, stop, _), chunk in _in_order(read, pieces, helper):
+        for first, stop, controls in pieces:
+            chunk = _read_chunk(raw, words, buffer, first, stop, controls, columns, names, path)
             heads = [queries.setdefault(q, len(queries)) for q in chunk.heads]
             here = slice(rows, rows + len(chunk.line))
             np.take(np.array(heads, dtype=np.int64), chunk.head_of_row, out=out["query"][here])
@@ -549,34 +540,6 @@ def _read(
         warnings=tuple(warnings),
         data=buffer,
     )
-
-
-_HELPED_PIECES = 4
-"""The fewest pieces of a file read with a helper thread (:func:`_in_order`)."""
-
-
-def _in_order(
-    read: Callable[[int, int, int], _Chunk], pieces: list[tuple[int, int, int]], helper: bool
-) -> Iterator[tuple[tuple[int, int, int], _Chunk]]:
-    """Each piece and ``read`` of it, in order; with ``helper`` (and at least
-    :data:`_HELPED_PIECES` pieces), every other piece read in a second thread while this one
-    reads the piece before it and its reader takes it in.  An error of a piece is raised when
-    its turn comes, after the pieces before it, as without the helper."""
-    if not helper or len(pieces) < max(2, _HELPED_PIECES):
-        for piece in pieces:
-            yield piece, read(*piece)
-        return
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(1) as pool:
-        ahead = pool.submit(read, *pieces[1])
-        for k in range(0, len(pieces), 2):
-            yield pieces[k], read(*pieces[k])
-            if k + 1 < len(pieces):
-                theirs = ahead.result()
-                if k + 3 < len(pieces):
-                    ahead = pool.submit(read, *pieces[k + 3])
-                yield pieces[k + 1], theirs
 
 
 def _non_utf8_lines(buffer: bytearray, first: int, stop: int) -> list[int]:

@@ -445,16 +445,14 @@ def _in_worker() -> bool:
 
 def _read_both(qrels_path: Path, run_path: Path) -> tuple[TrecColumns, TrecColumns]:
     """Both files, the run first (its errors come first); read at once in two threads (NumPy
-    releases the GIL) when the qrels file is large enough for that to pay, and the run's pieces
-    by two threads (:func:`annoscore.formats.trec.read_run`), not in a worker of ``--jobs N``
-    (:func:`_in_worker`)."""
+    releases the GIL) when the qrels file is large enough for that to pay, and not in a worker
+    of ``--jobs N`` (:func:`_in_worker`)."""
     try:
         large = qrels_path.stat().st_size >= _PARALLEL_BYTES
     except OSError:  # the reader says what is wrong
         large = False
-    helper = not _in_worker()  # the run's pieces read by two threads
-    if not large or str(run_path) == "-" or not helper:
-        run = read_run(run_path, helper)
+    if not large or str(run_path) == "-" or _in_worker():
+        run = read_run(run_path)
         return read_qrels(qrels_path), run
     import contextvars
     from concurrent.futures import ThreadPoolExecutor
@@ -462,7 +460,7 @@ def _read_both(qrels_path: Path, run_path: Path) -> tuple[TrecColumns, TrecColum
     with ThreadPoolExecutor(1) as pool:
         # in the reading thread, the cut of a chunk (annoscore.scale) holds as here
         reading_qrels = pool.submit(contextvars.copy_context().run, read_qrels, qrels_path)
-        run = read_run(run_path, helper)
+        run = read_run(run_path)
         return reading_qrels.result(), run
 
 
