@@ -425,9 +425,9 @@ def _read(
     if nul >= 0:
         line = buffer.count(b"\n", 1, nul) + 1
         raise InputError("NUL byte in the text (binary data?)", path, line)
-    ascii_only = buffer.isascii()  # the padding is ASCII
     size = length + 2
     raw = np.frombuffer(buffer, dtype=np.uint8, count=size)
+    ascii_only = int(raw.max()) < 128  # (the padding is ASCII; bytearray.isascii: 15x slower)
     words = _Words(buffer)
     # the text in pieces of about _CHUNK bytes, each between two newlines: every temporary
     # array stays small (in cache, its memory reused), so the time per line stays flat; a
@@ -437,8 +437,11 @@ def _read(
     # the lines are at most the bytes below 32 (newlines among them; the buffer's last byte is
     # one), counted piece by piece, each piece's count handed to _token_bounds
     bound = 1
-    while first < size - 1:
-        last = buffer.find(b"\n", min(first + _CHUNK, size - 1))
+    # a text that ends with a newline ends there: the padding's newline after it would make an
+    # empty last line (no line), which keeps the last piece off the regular path
+    end = size - 2 if length and buffer[length] == 10 else size - 1
+    while first < end:
+        last = buffer.find(b"\n", min(first + _CHUNK, end))
         controls = int(np.count_nonzero(raw[first:last] < 32))  # (bytearray.count: 4x slower)
         pieces.append((first, last + 1, controls + 1))
         # (an upper bound from the bytes instead saves this pass but not memory: the larger
@@ -485,10 +488,7 @@ def _read(
                 column[here] = part
             rows = here.stop
             tags.update(dict.fromkeys(chunk.tags))
-            blanks = chunk.blank
-            if stop == size and buffer[length] == 10 and blanks[-1:] == [chunk.lines]:
-                blanks = blanks[:-1]  # the empty text after a final newline is no line
-            blank.add([n + lines for n in blanks])
+            blank.add([n + lines for n in chunk.blank])
             extra.add([n + lines for n in chunk.extra])
             decimal.add([n + lines for n in chunk.decimal])
             if not ascii_only:
@@ -632,14 +632,12 @@ def _read_chunk(
     import numpy as np
 
     piece = raw[first:stop]
-    bounds = _token_bounds(piece, columns, names, path, controls)
+    bounds = _token_bounds(piece, columns, names, path, controls, offset=first)
     used = (0, 2, columns - 1) if columns == 4 else (0, 2, 4, 5)
     field_start: dict[int, IntArray] = {}
     field_length: dict[int, IntArray] = {}
     for k in used:
-        start, end = bounds.field(k)
-        field_start[k] = start + first
-        field_length[k] = end - start
+        field_start[k], field_length[k] = bounds.field(k)
     heads, head_of_row = _runs(buffer, words, field_start[0], field_length[0])
     doc_start, doc_length = field_start[2], field_length[2]
     long_rows = np.flatnonzero(doc_length > KEY_BYTES)
@@ -694,7 +692,7 @@ def _one_tag(
 
 
 class _Bounds:
-    """The tokens of a piece (``starts``, ``ends``), the index of each row's first token
+    """The tokens of a piece (``starts``, ``lengths``), the index of each row's first token
     (``None`` when every line has ``columns`` tokens: row ``i`` starts at token
     ``columns * i``), the 1-based line of each row, the number of lines, the blank lines and
     the lines with more fields than ``columns``, and the error of the first line with too few
@@ -703,10 +701,10 @@ class _Bounds:
     __slots__ = (
         "blank",
         "columns",
-        "ends",
         "error",
         "extra",
         "first_token",
+        "lengths",
         "line",
         "lines",
         "starts",
@@ -715,7 +713,7 @@ class _Bounds:
     def __init__(
         self,
         starts: IntArray,
-        ends: IntArray,
+        lengths: IntArray,
         columns: int,
         first_token: IntArray | None,
         line: IntArray,
@@ -725,7 +723,7 @@ class _Bounds:
         error: InputError | None,
     ) -> None:
         self.starts = starts
-        self.ends = ends
+        self.lengths = lengths
         self.columns = columns
         self.first_token = first_token
         self.line = line
@@ -735,18 +733,31 @@ class _Bounds:
         self.error = error
 
     def field(self, k: int) -> tuple[IntArray, IntArray]:
-        """Where field ``k`` of each row starts and ends (in the piece)."""
+        """Where field ``k`` of each row starts and its length (each an array of its own: a
+        copy of every ``columns``-th token's costs a third of arithmetic on them)."""
+        import numpy as np
+
         if self.first_token is None:
-            return self.starts[k :: self.columns], self.ends[k :: self.columns]
+            step = self.columns
+            return (
+                np.ascontiguousarray(self.starts[k::step]),
+                np.ascontiguousarray(self.lengths[k::step]),
+            )
         at = self.first_token + k
-        return self.starts[at], self.ends[at]
+        return self.starts[at], self.lengths[at]
 
 
 def _token_bounds(
-    raw: ByteArray, columns: int, names: str, path: Path, controls: int | None = None
+    raw: ByteArray,
+    columns: int,
+    names: str,
+    path: Path,
+    controls: int | None = None,
+    offset: int = 0,
 ) -> _Bounds:
     """The tokens and rows of ``raw`` (a text between two newlines), ``controls`` of its
-    bytes below 32 (counted here when not given).
+    bytes below 32 (counted here when not given); the tokens' starts plus ``offset`` (where
+    ``raw`` is in the text).
 
     A byte is a separator when it is ASCII whitespace (9-13, 32); every other byte, including
     the other control characters, belongs to a token, as in trec_eval.  Three passes over the
@@ -760,7 +771,7 @@ def _token_bounds(
 
     if controls is None:
         controls = int(np.count_nonzero(raw < 32))
-    regular = _by_separators(raw, columns, controls)
+    regular = _by_separators(raw, columns, controls, offset)
     if regular is not None:
         return regular
     separator = raw <= 32
@@ -787,7 +798,7 @@ def _token_bounds(
         # ``lines`` newlines after the tokens are all of the piece's (but its first).  Seen
         # first without counting the newlines: when the control bytes are the piece's first
         # byte and one newline after each ``columns`` tokens, there is no other newline
-        return _regular(starts, ends, columns, lines)
+        return _regular(starts + offset, ends - starts, columns, lines)
     newlines = np.flatnonzero(raw == 10)
     # every token before a newline has both bounds at or before it
     tokens_before = np.searchsorted(bounds, newlines, side="right") // 2
@@ -814,8 +825,8 @@ def _token_bounds(
     if not exact:
         extra = (np.flatnonzero(per_line_count > columns) + 1).tolist()
     return _Bounds(
-        starts=starts,
-        ends=ends,
+        starts=starts + offset,
+        lengths=ends - starts,
         columns=columns,
         first_token=first_token,
         line=rows + 1,
@@ -826,7 +837,7 @@ def _token_bounds(
     )
 
 
-def _by_separators(raw: ByteArray, columns: int, controls: int) -> _Bounds | None:
+def _by_separators(raw: ByteArray, columns: int, controls: int, offset: int = 0) -> _Bounds | None:
     """:func:`_token_bounds` of a piece whose lines are all regular, found from its separator
     bytes alone (one pass, a third of the positions that the tokens' bounds are): every line
     ``columns`` tokens, each separated from the next by one space or tab and the last followed
@@ -838,7 +849,7 @@ def _by_separators(raw: ByteArray, columns: int, controls: int) -> _Bounds | Non
     >>> raw = np.frombuffer(b"\\n1 0 d 1\\n2\\t0 ee 0\\n", dtype=np.uint8)
     >>> found = _by_separators(raw, 4, 4)
     >>> found.field(2), found.lines
-    ((array([ 5, 13]), array([ 6, 15])), 2)
+    ((array([ 5, 13]), array([1, 2])), 2)
     >>> _by_separators(np.frombuffer(b"\\n1 0  d 1\\n", dtype=np.uint8), 4, 2) is None
     True
     """
@@ -856,17 +867,18 @@ def _by_separators(raw: ByteArray, columns: int, controls: int) -> _Bounds | Non
     gaps = at[1:] - at[:-1]
     if int(gaps.min()) < 2:  # two separators together: an empty token between
         return None
-    return _regular(at[:-1] + 1, at[1:], columns, lines)
+    gaps -= 1  # the tokens' lengths
+    return _regular(at[:-1] + (offset + 1), gaps, columns, lines)
 
 
-def _regular(starts: IntArray, ends: IntArray, columns: int, lines: int) -> _Bounds:
+def _regular(starts: IntArray, lengths: IntArray, columns: int, lines: int) -> _Bounds:
     """The bounds of a regular piece: ``lines`` lines of ``columns`` tokens each, nothing
     else (no blank line, no line with more or fewer tokens)."""
     import numpy as np
 
     return _Bounds(
         starts=starts,
-        ends=ends,
+        lengths=lengths,
         columns=columns,
         first_token=None,
         line=np.arange(1, lines + 1),

@@ -306,12 +306,21 @@ class MeasureSet:
         return next((m for m in self.measures if m.name == name), None)
 
     def outputs(self) -> list[Output]:
-        return [o for m in self.measures for o in m.outputs()]
+        """Every output of the measures, in order (made once for the last set asked: a
+        command asks for them several times, for each chunk of its input)."""
+        last = _LAST_OUTPUTS[0]
+        if last is None or last[0] is not self:
+            last = _LAST_OUTPUTS[0] = (self, tuple(o for m in self.measures for o in m.outputs()))
+        return list(last[1])
 
     def custom(self) -> str:
         """The parameters that move a number (gains, levels, cut-offs are names of their own):
         the measures with gains, for the signature; empty when none."""
         return ";".join(m.text for m in self.measures if m.gains or m.kind in ("utility", "beta"))
+
+
+_LAST_OUTPUTS: list[tuple[MeasureSet, tuple[Output, ...]] | None] = [None]
+"""The last :class:`MeasureSet` whose outputs were asked for, and its outputs."""
 
 
 def trec_scores(counts: Counts) -> dict[str, float | None]:
