@@ -56,6 +56,30 @@ def test_shared_slots_and_remembered_codes_change_nothing(seed: int) -> None:
     assert written == "{\n" + "".join(to_tcl(d) + "\n" for d in map_history(plain_details)) + "}\n"
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_shared_slots_across_sides_and_documents(seed: int) -> None:
+    """In the chunks of a cut run (``read_once``) the key's and the response's tags of one
+    attribute text share one mapping, and one SharedSlots serves every document of both
+    sides: what a mapping makes (ALT values, STATUS, slots, ignored attributes) is kept
+    once for the corpus by side.  Each side read with the key's tags (ALT and STATUS mean
+    something only in keys), then the response's, must equal each document read alone."""
+    from annoscore.formats.files import read_once
+
+    rng = random.Random(seed)
+    reader = NeReader()
+    key_text, rsp_text = ne_files(rng, NeShape(optional=0.3, alternatives=0.3))
+    with read_once():  # one mapping per attribute text for both files
+        documents = reader.documents(key_text, rsp_text, ("HL", "TXT"))
+    shared = SharedSlots()
+    for key, rsp in documents:
+        for document in (key, rsp):
+            for keys_syntax in (True, False):
+                built = reader.objects(document, keys_syntax=keys_syntax, shared=shared)
+                alone = reader.objects(document, keys_syntax=keys_syntax)
+                assert without_lines(built) == without_lines(alone)
+    assert any(k[2] for k in shared.made) and any(not k[2] for k in shared.made)
+
+
 def test_shared_coreference_slots_change_nothing(tmp_path: Path) -> None:
     from annoscore.samples import sample_path
 

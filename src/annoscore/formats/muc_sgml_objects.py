@@ -46,7 +46,7 @@ class SharedSlots:
     object, and so are equal tuples of shared slots, which lets the aligner and the reports
     do the work of equal content once.  A shared object's ``line`` is its first tag's."""
 
-    __slots__ = ("combined", "slots", "tags", "texts", "tuples")
+    __slots__ = ("combined", "made", "slots", "tags", "texts", "tuples")
 
     def __init__(self) -> None:
         self.slots: dict[tuple[str, str], TemplateSlot] = {}
@@ -67,6 +67,15 @@ class SharedSlots:
         mark and ignored attributes), by the identity of its attribute mapping (the reader
         shares equal ones; the entry holds it), its text as written, class and side (keys
         syntax or not)."""
+        self.made: dict[
+            tuple[str, int, bool],
+            tuple[dict[str, str], list[str], bool, tuple[TemplateSlot, ...], int, bool],
+        ] = {}
+        """What :func:`ne_objects` makes of a tag's attributes whatever its text (its ``ALT``
+        values, optional mark, shared tuple of the other slots, ignored attributes, and
+        whether its class has a TEXT slot), by its class, the identity of its attribute
+        mapping (the entry holds it) and side: made once for the corpus, where it was made
+        again in each document a tag's new text came in."""
 
 
 def flat_text(text: str) -> str:
@@ -124,15 +133,14 @@ def ne_objects(
     shared, tuples = sharing.slots, sharing.tuples
     alt, status, text_name = slots.alt, slots.status, slots.text.upper()
     defined_upper: dict[str, set[str]] = {}
-    # what a tag's attributes make, by class and attribute mapping (the reader shares the
-    # mapping of identical attribute texts): ALT values, optional, slots, ignored attributes
-    made: dict[tuple[str, int], tuple[list[str], bool, tuple[TemplateSlot, ...], int]] = {}
-    keep_alive: list[dict[str, str]] = []  # the mappings whose id() keys ``made``
+    # what a tag's attributes make, by class, attribute mapping (the reader shares the
+    # mapping of identical attribute texts) and side: ALT values, optional, slots, ignored
+    # attributes, whether the class has a TEXT slot (SharedSlots.made)
+    made = sharing.made
     separator = slots.separator
     number_text = document.number
     by_text = sharing.texts
     combined = sharing.combined
-    text_wanted: dict[str, bool] = {}
     prefixes: dict[str, str] = {}
     plain = sharing.tags
 
@@ -140,13 +148,12 @@ def ne_objects(
         name: str, attributes: dict[str, str], raw_text: str, line: int
     ) -> tuple[tuple[TemplateSlot, ...], bool, int]:
         """A tag's slots, whether it is optional, and how many attributes it ignores."""
-        parts = made.get((name, id(attributes)))
-        if parts is None:
+        parts = made.get((name, id(attributes), keys_syntax))
+        if parts is None or parts[0] is not attributes:
             defined = defined_upper.get(name)
             if defined is None:
                 lowered = defined_slots.get(name.lower(), set())
                 defined = defined_upper[name] = {n.upper() for n in lowered}
-                text_wanted[name] = text_name in defined
             alt_values: list[str] = []
             optional = False
             built: list[TemplateSlot] = []
@@ -172,10 +179,16 @@ def ne_objects(
             shared_tuple = tuples.get(identities)
             if shared_tuple is None:
                 shared_tuple = tuples[identities] = tuple(built)
-            parts = made[name, id(attributes)] = (alt_values, optional, shared_tuple, not_defined)
-            keep_alive.append(attributes)
-        alt_values, optional, together, not_defined = parts
-        if not text_wanted[name]:
+            parts = made[name, id(attributes), keys_syntax] = (
+                attributes,
+                alt_values,
+                optional,
+                shared_tuple,
+                not_defined,
+                text_name in defined,
+            )
+        _, alt_values, optional, together, not_defined, text_wanted = parts
+        if not text_wanted:
             object_slots = together
         elif alt_values:
             text = flat_text(raw_text)
