@@ -306,7 +306,13 @@ class MeasureSet:
         return next((m for m in self.measures if m.name == name), None)
 
     def outputs(self) -> list[Output]:
-        return [o for m in self.measures for o in m.outputs()]
+        """Every measure's lines, each one object in this process (:func:`_output`): the
+        outputs of chunks scored here and of chunks unpickled compare at once when they are
+        joined (:func:`annoscore.tasks.trec._joined_details`; 83 chunks of ``all_trec``,
+        8,100 field-by-field comparisons otherwise)."""
+        return [
+            _output(o.name, o.measure, o.kind, o.param) for m in self.measures for o in m.outputs()
+        ]
 
     def custom(self) -> str:
         """The parameters that move a number (gains, levels, cut-offs are names of their own):
