@@ -98,10 +98,19 @@ def test_a_multiprocessing_pool_waits_for_ever_for_the_item_of_a_worker_that_die
     assert hung
 
 
+_WORKER_BEGAN = multiprocessing.get_context("fork").Event()
+"""Set by a worker as it begins an item (forked workers inherit it)."""
+
+
 def _noted(folder: str, n: int) -> tuple[int, int]:
-    """``n * n`` and the process that scored it, noted in a file of ``folder`` per item."""
+    """``n * n`` and the process that scored it, noted in a file of ``folder`` per item; this
+    process waits until a worker has begun one (under load, a worker may start late)."""
     with open(os.path.join(folder, f"{n}.{os.getpid()}"), "x"):
         pass
+    if os.getpid() == _PARENT:
+        _WORKER_BEGAN.wait(60)
+    else:
+        _WORKER_BEGAN.set()
     time.sleep(0.05)
     return n * n, os.getpid()
 
@@ -111,6 +120,7 @@ def test_the_parent_scores_items_beside_its_workers_each_item_once_in_order(tmp_
     begun while it waits: every item is scored once, by one process, the results in order."""
     import functools
 
+    _WORKER_BEGAN.clear()
     found = scale.Run(jobs=2).map(functools.partial(_noted, str(tmp_path)), range(12))
     assert [square for square, _ in found] == [n * n for n in range(12)]
     notes = sorted(p.name for p in tmp_path.iterdir())

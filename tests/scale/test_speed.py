@@ -9,6 +9,7 @@ left by the workers in files, and the corpus total summed column by column.
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import os
 import random
 import time
@@ -142,6 +143,7 @@ def test_workers_results_come_back_by_file_or_pipe_and_leave_nothing(
 
     monkeypatch.setattr(scale.run, "_received", spy)
     items = list(range(7))
+    _WORKER_BEGAN.clear()
     # the items the worker scored (this process, slow here, scores few: they are not sent)
     assert scale.Run(2).map(_rows_slow_here, items) == [_rows(n) for n in items]
     assert sent and sent == [tuple] * len(sent)  # paths of files (where their arrays' bytes are)
@@ -159,6 +161,7 @@ def test_workers_results_come_back_by_file_or_pipe_and_leave_nothing(
 
     monkeypatch.setattr("builtins.open", refusing)
     sent.clear()
+    _WORKER_BEGAN.clear()
     assert scale.Run(2).map(_rows_slow_here, items) == [_rows(n) for n in items]
     assert sent and sent == [bytes] * len(sent)  # sent by the pipe
     assert not list(unwritable.iterdir())
@@ -169,12 +172,18 @@ def _rows(n: int) -> tuple[int, list[str]]:
 
 
 _PARENT = os.getpid()
+_WORKER_BEGAN = multiprocessing.get_context("fork").Event()
+"""Set by a worker as it begins an item (forked workers inherit it)."""
 
 
 def _rows_slow_here(n: int) -> tuple[int, list[str]]:
-    """:func:`_rows`, slowly in this process (which scores the items no worker has begun)."""
+    """:func:`_rows`, slowly in this process (which scores the items no worker has begun):
+    it waits until a worker has begun one (under load, a worker may start late)."""
     if os.getpid() == _PARENT:
-        time.sleep(0.5)
+        _WORKER_BEGAN.wait(60)
+        time.sleep(0.2)
+    else:
+        _WORKER_BEGAN.set()
     return _rows(n)
 
 
