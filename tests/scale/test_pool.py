@@ -96,3 +96,67 @@ def test_a_multiprocessing_pool_waits_for_ever_for_the_item_of_a_worker_that_die
         if child.stdout is not None:
             child.stdout.close()
     assert hung
+
+
+_WORKER_BEGAN = multiprocessing.get_context("fork").Event()
+"""Set by a worker as it begins an item (forked workers inherit it)."""
+
+
+def _noted(folder: str, n: int) -> tuple[int, int]:
+    """``n * n`` and the process that scored it, noted in a file of ``folder`` per item; this
+    process waits until a worker has begun one (under load, a worker may start late)."""
+    with open(os.path.join(folder, f"{n}.{os.getpid()}"), "x"):
+        pass
+    if os.getpid() == _PARENT:
+        _WORKER_BEGAN.wait(60)
+    else:
+        _WORKER_BEGAN.set()
+    time.sleep(0.05)
+    return n * n, os.getpid()
+
+
+def test_the_parent_scores_items_beside_its_workers_each_item_once_in_order(tmp_path) -> None:
+    """With ``jobs=2`` one worker is forked and this process scores the items no worker has
+    begun while it waits: every item is scored once, by one process, the results in order."""
+    import functools
+
+    _WORKER_BEGAN.clear()
+    found = scale.Run(jobs=2).map(functools.partial(_noted, str(tmp_path)), range(12))
+    assert [square for square, _ in found] == [n * n for n in range(12)]
+    notes = sorted(p.name for p in tmp_path.iterdir())
+    assert sorted(f"{n}.{pid}" for n, (_, pid) in enumerate(found)) == notes  # once each
+    scorers = {pid for _, pid in found}
+    assert _PARENT in scorers and len(scorers) == 2
+
+
+def _square_or_die_in_a_worker(n: int) -> int:
+    """``n * n``; any worker that scores an item dies (this process does not)."""
+    if os.getpid() != _PARENT:
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.02)
+    return n * n
+
+
+def test_a_worker_dying_on_its_first_item_leaves_every_item_to_the_parent() -> None:
+    assert scale.Run(jobs=2).map(_square_or_die_in_a_worker, range(8)) == [n * n for n in range(8)]
+
+
+def _square_or_raise(n: int) -> int:
+    if n == 4:
+        raise ValueError("item 4")
+    time.sleep(0.02)
+    return n * n
+
+
+def test_an_error_is_raised_in_its_turn_whichever_process_scored_it() -> None:
+    """The parent may score item 4 before items 0-3 come back: its error waits for its turn, so
+    a map that stops before it returns the items before, as when a worker raised it."""
+    for _ in range(3):
+        found = scale.Run(jobs=2).map(_square_or_raise, range(8), until=lambda part: part >= 9)
+        assert found == [0, 1, 4]
+        try:
+            scale.Run(jobs=2).map(_square_or_raise, range(8))
+        except ValueError as error:
+            assert str(error) == "item 4"
+        else:
+            raise AssertionError("item 4's error was not raised")

@@ -9,8 +9,10 @@ left by the workers in files, and the corpus total summed column by column.
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import os
 import random
+import time
 from pathlib import Path
 
 import numpy as np
@@ -141,8 +143,10 @@ def test_workers_results_come_back_by_file_or_pipe_and_leave_nothing(
 
     monkeypatch.setattr(scale.run, "_received", spy)
     items = list(range(7))
-    assert scale.Run(2).map(_rows, items) == [_rows(n) for n in items]
-    assert sent == [tuple] * 7  # the paths of files (with where their arrays' bytes are)
+    _WORKER_BEGAN.clear()
+    # the items the worker scored (this process, slow here, scores few: they are not sent)
+    assert scale.Run(2).map(_rows_slow_here, items) == [_rows(n) for n in items]
+    assert sent and sent == [tuple] * len(sent)  # paths of files (where their arrays' bytes are)
     assert not list(tmp_path.iterdir())  # every file read and removed, the folder too
     # a folder where no file can be written (a full /dev/shm): the results sent by the pipe
     unwritable = tmp_path / "full"
@@ -157,13 +161,30 @@ def test_workers_results_come_back_by_file_or_pipe_and_leave_nothing(
 
     monkeypatch.setattr("builtins.open", refusing)
     sent.clear()
-    assert scale.Run(2).map(_rows, items) == [_rows(n) for n in items]
-    assert sent == [bytes] * 7  # sent by the pipe
+    _WORKER_BEGAN.clear()
+    assert scale.Run(2).map(_rows_slow_here, items) == [_rows(n) for n in items]
+    assert sent and sent == [bytes] * len(sent)  # sent by the pipe
     assert not list(unwritable.iterdir())
 
 
 def _rows(n: int) -> tuple[int, list[str]]:
     return n, [f"d{n}-{k}" for k in range(n * 1000)]
+
+
+_PARENT = os.getpid()
+_WORKER_BEGAN = multiprocessing.get_context("fork").Event()
+"""Set by a worker as it begins an item (forked workers inherit it)."""
+
+
+def _rows_slow_here(n: int) -> tuple[int, list[str]]:
+    """:func:`_rows`, slowly in this process (which scores the items no worker has begun):
+    it waits until a worker has begun one (under load, a worker may start late)."""
+    if os.getpid() == _PARENT:
+        _WORKER_BEGAN.wait(60)
+        time.sleep(0.2)
+    else:
+        _WORKER_BEGAN.set()
+    return _rows(n)
 
 
 def test_the_total_is_the_running_sum_of_the_rows_in_order() -> None:

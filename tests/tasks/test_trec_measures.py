@@ -264,3 +264,20 @@ def test_the_command_line_reads_the_run_from_standard_input(tmp_path: Any) -> No
         "P_1                   \tq1\t0.0000\nP_2                   \tq1\t0.5000\n"
         "P_1                   \tall\t0.0000\nP_2                   \tall\t0.5000\n"
     )
+
+
+def test_outputs_are_one_object_each_in_a_process_as_unpickled_ones_are() -> None:
+    """A chunk scored in the parent and one unpickled there give the same line objects (the
+    parent's join compares them by identity first), equal field by field to fresh ones."""
+    import pickle
+
+    from annoscore.metrics.trec_measures import Output
+
+    first = MeasureSet.parse(["all_trec", "P.5,10", "ndcg.1=0,2=3"]).outputs()
+    again = MeasureSet.parse(["all_trec", "P.5,10", "ndcg.1=0,2=3"]).outputs()
+    assert all(a is b for a, b in zip(first, again, strict=True))
+    assert all(pickle.loads(pickle.dumps(o)) is o for o in first)
+    fresh = [Output(o.name, o.measure, o.kind, o.param) for o in first]
+    assert fresh == first and all(
+        type(f.param) is type(o.param) for f, o in zip(fresh, first, strict=True)
+    )

@@ -60,10 +60,12 @@ Gold and system may be fsspec URLs (:func:`score_given`; ``s3://``, ``gs://``, `
 (:class:`RemoteBytes`) or from a listing, and each worker reads its own byte ranges or its own
 files; an input read whole (a task not decorated, a cut not kept) is fetched in this process.
 
-Workers are forked from this process (no pickling of the corpus, no import repeated in a
-worker), started as soon as the chunks are planned, and send back count rows and warnings.  On
-a terminal (not in a pipe or under ``CI``) a run longer than a couple of seconds shows a
-progress line on standard error (documents done, rate, time left; :class:`Progress`).
+``jobs - 1`` workers are forked from this process (no pickling of the corpus, no import
+repeated in a worker), started as soon as the chunks are planned, and send back count rows and
+warnings; this process scores the chunks no worker has begun while it waits
+(:meth:`Run._forked`).  On a terminal (not in a pipe or under ``CI``) a run longer than a
+couple of seconds shows a progress line on standard error (documents done, rate, time left;
+:class:`Progress`).
 
 Whether to cut is decided by the run in force (:func:`using`): ``annoscore ... --jobs N``,
 ``annoscore.score(..., jobs=N)`` and :func:`annoscore.distributed.score` set it.  ``jobs=1``

@@ -435,10 +435,15 @@ _PARALLEL_BYTES = 1 << 20
 
 def _in_worker() -> bool:
     """Whether this process is a worker of ``--jobs N`` (:mod:`annoscore.scale`'s forked
-    pool): every core then scores a chunk already, so a second thread only takes turns with
-    the other workers (multiprocessing is imported in such a process, and only asked then)."""
+    pool), or the process that runs that pool (it scores chunks too): every core then scores
+    a chunk already, so a second thread only takes turns with the other workers
+    (multiprocessing is imported in such a process, and only asked then)."""
     import sys
 
+    from annoscore.scale.run import cores_taken
+
+    if cores_taken():
+        return True
     multiprocessing = sys.modules.get("multiprocessing")
     return multiprocessing is not None and multiprocessing.parent_process() is not None
 
@@ -520,7 +525,7 @@ def _joined_details(chunks: Sequence[TrecDetails], order: Sequence[int]) -> Trec
         return first
     if len(strings) != len(order):
         raise NotExact("not one relstring per query")
-    return replace(first, relstrings=tuple(strings[i] for i in order))
+    return replace(first, relstrings=tuple(map(strings.__getitem__, order)))
 
 
 @chunked("trec", "lines", separators=b" \t", order="sorted", details=_joined_details)
