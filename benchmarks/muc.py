@@ -30,7 +30,8 @@ in rounds (one job, two jobs, one job, ...: a machine whose speed drifts between
 to 28% here, drifts alike for both), and prints each one's medians (wall, CPU, the parent's
 own CPU and its workers'), the speed-up of the wall times and the speed-up on free cores
 estimated from the CPU seconds (benchmarks/scale.py's ``free_cores``: one job's CPU over the
-parent's CPU plus the workers' shared by the jobs), with the load averages.
+longer of the parent's CPU, which scores chunks too, and all the CPU shared by the jobs), with
+the load averages.
 
 Named entity and coreference (``--tasks ne,co``): 1,000 MUC-6 style SGML documents of 2,000 words
 (HL, TXT sections, ``<p>`` paragraphs) with 100 ENAMEX/TIMEX/NUMEX tags (NE) or 60 COREF

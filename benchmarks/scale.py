@@ -329,20 +329,23 @@ def rounds_for(documents: int, rounds: int) -> int:
 def free_cores(serial: float, own: float, workers: float, extra: list[str]) -> str:
     """The speed-up a run of ``--jobs N`` would reach on N free cores, from CPU seconds (the
     other sessions on the machine slow the wall clock, not the work): the CPU seconds of
-    ``--jobs 1`` (``serial``, one process) over the run's critical path, estimated as its own
-    process's CPU seconds (planning, reading the results, the reduce, the report: all counted
-    as serial, an upper bound) plus its workers' CPU seconds shared evenly by the N workers.
-    Empty for a Dask run (its workers are not the process's children).
+    ``--jobs 1`` (``serial``, one process) over the run's critical path, estimated as the
+    longer of its own process's CPU seconds (planning, its share of the chunks, reading the
+    results, the reduce, the report: it scores chunks beside its ``N - 1`` workers and is busy
+    until the last result, so its CPU is the wall time less its wait for the workers' last
+    chunk, which is not counted) and all the CPU seconds, its own and its workers', shared
+    evenly by the N processes.  Empty for a Dask run (its workers are not the process's
+    children).
 
-    >>> free_cores(6.0, 0.5, 5.0, ["--jobs", "2"])
+    >>> free_cores(6.0, 3.2, 2.8, ["--jobs", "2"])
+    '1.88x'
+    >>> free_cores(6.0, 2.5, 3.5, ["--jobs", "2"])
     '2.00x'
     """
     if "--jobs" not in extra or own != own or workers != workers:  # nan: /proc could not say
         return ""
     jobs = int(extra[extra.index("--jobs") + 1])
-    if jobs == 1 or not workers:
-        return f"{serial / (own + workers):.2f}x"
-    return f"{serial / (own + workers / jobs):.2f}x"
+    return f"{serial / max(own, (own + workers) / jobs):.2f}x"
 
 
 def main() -> None:
