@@ -129,6 +129,46 @@ def test_the_parent_scores_items_beside_its_workers_each_item_once_in_order(tmp_
     assert _PARENT in scorers and len(scorers) == 2
 
 
+_FOLDERS: list[str] = []
+"""The folders of the maps :func:`_slow_in_the_worker` was scored in (by this process)."""
+
+
+def _slow_in_the_worker(folder: str, n: int) -> tuple[int, int]:
+    """``n * n`` and the process that scored it, noted as :func:`_noted` does; a worker's
+    item takes 0.5 s, so this process scores every item after it meanwhile."""
+    with open(os.path.join(folder, f"{n}.{os.getpid()}"), "x"):
+        pass
+    if os.getpid() == _PARENT:
+        _WORKER_BEGAN.wait(60)
+        if run_module._WORK is not None:
+            _FOLDERS.append(run_module._WORK[3])
+    else:
+        _WORKER_BEGAN.set()
+        time.sleep(0.5)
+    return n * n, os.getpid()
+
+
+def test_the_items_the_parent_scored_are_not_scored_again_after_the_map(tmp_path) -> None:
+    """In the command line's process (``own_process``) a map whose results all came back
+    does not wait for its worker to end, though the items this process scored are still
+    queued for it: the worker skips them, and the map's folder is removed once the worker
+    has ended.  (Removed at once, a worker that then tried to mark such an item found no
+    folder, scored the item again, and could leave the folder behind, marked, in
+    ``/dev/shm``.)"""
+    import functools
+
+    _WORKER_BEGAN.clear()
+    _FOLDERS.clear()
+    with run_module.using(jobs=2, own_process=True) as run:
+        found = run.map(functools.partial(_slow_in_the_worker, str(tmp_path)), range(12))
+        time.sleep(0.3)  # the worker goes through the items left in its queue
+    assert [square for square, _ in found] == [n * n for n in range(12)]
+    notes = sorted(p.name for p in tmp_path.iterdir())
+    assert sorted(f"{n}.{pid}" for n, (_, pid) in enumerate(found)) == notes  # once each
+    assert _PARENT in {pid for _, pid in found} and len({pid for _, pid in found}) == 2
+    assert _FOLDERS and not any(os.path.exists(folder) for folder in _FOLDERS)
+
+
 def _square_or_die_in_a_worker(n: int) -> int:
     """``n * n``; any worker that scores an item dies (this process does not)."""
     if os.getpid() != _PARENT:

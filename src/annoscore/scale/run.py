@@ -177,23 +177,30 @@ class Run:
                 # every result here, in the command line's process: the workers end while it
                 # goes on, the thread that joins them waited for later (the executor forgets
                 # it once shut down); elsewhere (a library's caller) they are waited for here
+                # (the items this process scored are still queued for the worker: ``stop``
+                # makes it skip them, and their folder is removed once it has ended, not
+                # while it may still mark an item in it)
                 later = done and self.own_process
                 ending = getattr(pool, "_executor_manager_thread", None) if later else None
                 if ending is not None:
-                    pool.shutdown(wait=False)
-                    _ENDING.append(ending)
+                    stop.set()
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    _ENDING.append((ending, spool))
                 else:
                     pool.shutdown(wait=True, cancel_futures=True)
+                    shutil.rmtree(spool, ignore_errors=True)
+        except BaseException:
+            shutil.rmtree(spool, ignore_errors=True)  # no pool: no worker
+            raise
         finally:
             _WORK = None
             if frozen:
                 gc.unfreeze()
-            shutil.rmtree(spool, ignore_errors=True)
 
 
-_ENDING: list[Any] = []
+_ENDING: list[tuple[Any, str]] = []
 """The threads that end the workers of the maps whose results all came back (each executor's
-own thread, which joins its workers: :func:`finish_workers`)."""
+own thread, which joins its workers: :func:`finish_workers`), each with its map's folder."""
 
 
 def finish_workers() -> None:
@@ -201,9 +208,14 @@ def finish_workers() -> None:
     the command line's process, a map whose results all came back does not wait for its
     workers to exit (each gives back its memory, some hundredths of a second that the reduce
     and the report then overlap): the run's end (:func:`using`) waits, as does the next map,
-    before it forks (no thread of an executor left running while a process is forked)."""
+    before it forks (no thread of an executor left running while a process is forked).  Then
+    each map's folder is removed (its worker may mark an item there until it has ended)."""
+    import shutil
+
     while _ENDING:
-        _ENDING.pop().join()
+        ending, spool = _ENDING.pop()
+        ending.join()
+        shutil.rmtree(spool, ignore_errors=True)
 
 
 def _before_fork() -> bool:
@@ -260,9 +272,9 @@ def _work(n: int) -> tuple[str, int, tuple[tuple[int, int], ...]] | bytes:
 
     assert _WORK is not None
     function, items, stop, spool = _WORK
-    if _mark(spool, n) is False:  # the parent scores it (or scored it)
+    if stop.is_set() or _mark(spool, n) is False:  # skipped, or the parent scores it
         return pickle.dumps(None)
-    result = None if stop.is_set() else function(items[n])
+    result = function(items[n])
     path = os.path.join(spool, f"{n}.pickle")
     try:
         return path, *_spooled(result, path)
