@@ -135,6 +135,7 @@ class Run:
         spool = tempfile.mkdtemp(prefix="annoscore-", dir=spool_folder())
         _WORK = (function, items, stop, spool)  # inherited by the forked workers: not pickled
         frozen = _before_fork()
+        removed_later = False  # the folder: removed once the workers have ended
         try:
             # the workers are forked at the first submit, before the executor starts a thread
             pool = ProcessPoolExecutor(
@@ -186,16 +187,15 @@ class Run:
                     stop.set()
                     pool.shutdown(wait=False, cancel_futures=True)
                     _ENDING.append((ending, spool))
+                    removed_later = True
                 else:
                     pool.shutdown(wait=True, cancel_futures=True)
-                    shutil.rmtree(spool, ignore_errors=True)
-        except BaseException:
-            shutil.rmtree(spool, ignore_errors=True)  # no pool: no worker
-            raise
         finally:
             _WORK = None
             if frozen:
                 gc.unfreeze()
+            if not removed_later:
+                shutil.rmtree(spool, ignore_errors=True)
 
 
 _ENDING: list[tuple[Any, str]] = []
