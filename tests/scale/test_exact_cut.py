@@ -62,3 +62,35 @@ def test_exact_cut_says_what_the_reference_says(seed: int) -> None:
         for part in parts:
             gold_ids.add(part)
         assert exact_cut(parts, gold_ids) == reference(chunks), chunks
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_gold_ids_distinct_says_what_a_set_of_every_id_says(seed: int) -> None:
+    """``GoldIds.distinct`` against the set of every gold id, on random chunks often in order
+    (no set made: each chunk's ids increasing, after the chunk's before) and often not."""
+    rng = random.Random(seed)
+    for _ in range(200):
+        chunks = random_chunks(rng)
+        if rng.random() < 0.5:  # every id in order, some chunks then out of it
+            every = sorted({name for gold, _ in chunks for name in gold})
+            at = 0
+            for n, (_, system) in enumerate(chunks):
+                take = rng.randint(0, len(every) - at)
+                chunks[n] = (every[at : at + take], system)
+                at += take - (rng.random() < 0.2)  # sometimes one id again
+                at = max(0, at)
+        gold_ids = GoldIds()
+        for gold, system in chunks:
+            gold_ids.add(Part(object(), (), (Seen.of(gold), Seen.of(system))))  # type: ignore[arg-type]
+        names = [name for gold, _ in chunks for name in dict.fromkeys(gold)]
+        assert gold_ids.distinct == (len(set(names)) == len(names)), chunks
+
+
+def test_gold_ids_in_order_make_no_set() -> None:
+    """Chunks of ids in increasing order (a corpus sorted by id, CodiEsp's) make no set of
+    their ids: their order shows them distinct."""
+    gold_ids = GoldIds()
+    for start in range(0, 1000, 100):
+        seen = Seen.of([f"doc{n:04d}" for n in range(start, start + 100)])
+        gold_ids.add(Part(object(), (), (seen, seen)))  # type: ignore[arg-type]
+    assert gold_ids.distinct and not gold_ids.ids
