@@ -701,3 +701,27 @@ with rendering(rendered(("summary",))), run.using(2):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]", done.stdout
+
+
+def test_the_objects_a_cut_run_keeps_per_process_outlive_it(tmp_path: Path) -> None:
+    # the caches a MUC cut run keeps in each process (kept_per_process, the parsed attributes)
+    # are held past the run, not freed by the command's process after the last chunk came
+    # back (formats.muc_config.once_per_run); the next cut run's replace them
+    from annoscore.formats.files import read_once
+    from annoscore.formats.muc_config import HELD_PAST_RUN
+    from annoscore.report.muc_history import map_history_tcl
+    from annoscore.tasks.muc import NamedEntityOptions, score_muc_named_entity
+
+    options = _corpus(random.Random("muc-held"), tmp_path, "ne", True)
+    function = score_muc_named_entity.__wrapped__  # the chunk's own function: not cut again
+    gold, system = tmp_path / "key.sgml", tmp_path / "response.sgml"
+    kinds = ("named entity slots", "named entity aligner", "map history")
+    held: list[list[Any]] = []
+    for _ in range(2):
+        with read_once():
+            map_history_tcl(function(gold, system, NamedEntityOptions(**options)).details)
+            made = [HELD_PAST_RUN[("annoscore.muc.kept", kind)] for kind in kinds]
+        assert all(len(m) == 1 for m in made), made  # one object a kind, shared by the chunks
+        assert [HELD_PAST_RUN[("annoscore.muc.kept", kind)] for kind in kinds] == made
+        held.append(made)
+    assert all(a is not b for a, b in zip(*held, strict=True))  # the second run's, anew

@@ -46,7 +46,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from annoscore.errors import InputError
-from annoscore.formats.files import check_no_nul, once, read_text, saw
+from annoscore.formats.files import check_no_nul, read_text, saw
+from annoscore.formats.muc_config import once_per_run
 
 DEFAULT_SECTIONS = ("DOC", "DATELINE", "DD", "HEADLINE", "TEXT")
 """The manual's default ``:doc_sections``."""
@@ -202,7 +203,7 @@ def _parsed_attributes(quote_char: str) -> dict[str, dict[str, str]]:
     >>> _parsed_attributes('"') is _parsed_attributes('"')
     False
     """
-    return once(("annoscore.muc_sgml.attributes", quote_char), dict)
+    return once_per_run(("annoscore.muc_sgml.attributes", quote_char), dict)
 
 
 def _scan_sgml(
