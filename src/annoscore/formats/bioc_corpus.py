@@ -235,12 +235,13 @@ def _corpus_files(
     np.cumsum(np.bincount(a_document, minlength=n_docs), out=bounds[1:])
     p_at = np.array(p_offsets, dtype=np.int64)
     p_length = np.fromiter(map(len, p_texts), dtype=np.int64, count=len(p_texts))
+    bodies: list[str] | None
     if p_counts.count(1) == n_docs:  # one passage a document
         bodies = [" " * o + t if o else t for o, t in zip(p_offsets, p_texts, strict=True)]
     else:
         bodies = _bodies(p_at, p_length, p_texts, in_document[is_passage], p_counts)
-        if bodies is None:
-            return None  # passages that overlap: an error
+    if bodies is None:
+        return None  # passages that overlap: an error
     numbers = np.fromstring(" ".join(a_offsets + a_lengths), dtype=np.int64, sep=" ")
     if numbers.shape[0] != 2 * len(a_offsets):  # pragma: no cover - the scans read digits
         return None
