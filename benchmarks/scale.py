@@ -12,6 +12,8 @@ Data (seeded, generated here, in a temporary folder), ``--task``:
 - ``pubtator``: the documents of ``spans`` in one PubTator file per side (``spans
   --gold-format pubtator --system-format pubtator``), cut at document boundaries found in the
   bytes, with ``--jobs 1`` too (chunks scored one after the other: bounded memory);
+- ``bioc-xml``, ``bioc-json``: the same documents in one BioC file per side (a title and an
+  abstract passage each), cut at document boundaries;
 - ``trec``: a qrels file of N queries with 100 judgments each and a run of 1,000 documents per
   query.
 - ``conlleval``: N documents of 100 sentences of 30 tokens in conlleval's one-file layout
@@ -125,6 +127,90 @@ def write_pubtator(root: Path, documents: int, spans: int, seed: int = 31) -> tu
     return gold, system
 
 
+def write_bioc(root: Path, documents: int, spans: int, form: str) -> tuple[Path, Path]:
+    """The documents of :func:`write_pubtator` in one BioC file per side (``form``: ``xml`` or
+    ``json``), as PubTator's BioC has them: a title and an abstract passage (offsets in the
+    document), each holding its annotations (infons ``type`` and ``identifier``)."""
+    sides = write_pubtator(root, documents, spans)
+    out = root / f"gold.{form}", root / f"system.{form}"
+    for source, target in zip(sides, out, strict=True):
+        with source.open(encoding="utf-8") as lines, target.open("w", encoding="utf-8") as f:
+            f.write(BIOC_HEAD[form])
+            for k, block in enumerate(lines.read().split("\n\n")[:-1]):  # one document each
+                f.write(("" if form == "xml" or k == 0 else ",\n") + _bioc_document(block, form))
+            f.write("</collection>\n" if form == "xml" else "]}\n")
+    return out
+
+
+BIOC_HEAD = {
+    "xml": '<?xml version="1.0" encoding="UTF-8"?>\n'
+    "<collection><source>bench</source><date>2026</date><key>BioC.key</key>\n",
+    "json": '{"source": "bench", "date": "2026", "key": "BioC.key", "infons": {}, "documents": [\n',
+}
+
+
+def _bioc_document(block: str, form: str) -> str:
+    """One PubTator document (its lines) as a BioC document in ``form``."""
+    import json
+    from xml.sax.saxutils import escape
+
+    rows = block.split("\n")
+    doc, title = rows[0].split("|t|")
+    passages: list[tuple[str, int, str, list[tuple[str, ...]]]] = [
+        ("title", 0, title, []),
+        ("abstract", len(title) + 1, rows[1].split("|a|")[1], []),
+    ]
+    for n, row in enumerate(rows[2:], 1):
+        _, s, e, text, kind, concept = row.split("\t")
+        length = str(int(e) - int(s))
+        passages[int(s) >= passages[1][1]][3].append((f"T{n}", kind, concept, s, length, text))
+    if form == "json":
+        return json.dumps(
+            {
+                "id": doc,
+                "infons": {},
+                "passages": [
+                    {
+                        "offset": o,
+                        "infons": {"type": name},
+                        "text": text,
+                        "sentences": [],
+                        "annotations": [
+                            {
+                                "id": a,
+                                "infons": {"type": kind, "identifier": concept},
+                                "text": written,
+                                "locations": [{"offset": int(s), "length": int(n)}],
+                            }
+                            for a, kind, concept, s, n, written in held
+                        ],
+                        "relations": [],
+                    }
+                    for name, o, text, held in passages
+                ],
+                "annotations": [],
+                "relations": [],
+            }
+        )
+    return (
+        f"<document><id>{doc}</id>"
+        + "".join(
+            f'<passage><infon key="type">{name}</infon><offset>{o}</offset>'
+            f"<text>{escape(text)}</text>"
+            + "".join(
+                f'<annotation id="{a}"><infon key="type">{kind}</infon>'
+                f'<infon key="identifier">{concept}</infon>'
+                f'<location offset="{s}" length="{n}"/><text>{escape(written)}</text>'
+                "</annotation>"
+                for a, kind, concept, s, n, written in held
+            )
+            + "</passage>"
+            for name, o, text, held in passages
+        )
+        + "</document>\n"
+    )
+
+
 def write_codiesp(root: Path, documents: int, seed: int = 31) -> tuple[Path, Path, Path]:
     rng = random.Random(seed)
     letters = "abcdefghijklmnopqrstuvwxyz"
@@ -206,6 +292,9 @@ def write_input(task: str, root: Path, documents: int, spans: int) -> list[str]:
         gold, system = write_pubtator(root, documents, spans)
         return ["spans", str(gold), str(system), "--gold-format", "pubtator",
                 "--system-format", "pubtator"]  # fmt: skip
+    if task.startswith("bioc-"):
+        gold, system = write_bioc(root, documents, spans, task[5:])
+        return ["spans", str(gold), str(system), "--gold-format", task, "--system-format", task]
     gold, system = write_corpus(root, documents, spans)
     return ["spans", str(gold), str(system)]
 
@@ -288,7 +377,7 @@ def fixed_costs(
     with tempfile.TemporaryDirectory(prefix="annoscore-scale-") as folder:
         root = Path(folder)
         base = write_input(options.task, root, 1, options.spans)
-        if options.task in ("spans", "pubtator"):
+        if options.task in ("spans", "pubtator", "bioc-xml", "bioc-json"):
             base += ["--mode", options.mode]
         found: dict[str, list[float]] = {name: [] for name, _ in settings}
         for _ in range(options.fixed_rounds):
@@ -368,7 +457,17 @@ def main() -> None:
     parser.add_argument(
         "--task",
         default="spans",
-        choices=("spans", "pubtator", "codiesp-d", "trec", "conlleval", "conlleval-two", "seqeval"),
+        choices=(
+            "spans",
+            "pubtator",
+            "codiesp-d",
+            "trec",
+            "conlleval",
+            "conlleval-two",
+            "seqeval",
+            "bioc-xml",
+            "bioc-json",
+        ),
     )
     parser.add_argument("--dask", action="store_true", help="also --dask local")
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2], help="runs to time")
@@ -392,7 +491,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="annoscore-scale-") as folder:
             root = Path(folder)
             base = write_input(options.task, root, documents, options.spans)
-            if options.task in ("spans", "pubtator"):
+            if options.task in ("spans", "pubtator", "bioc-xml", "bioc-json"):
                 base += ["--mode", options.mode]
             figures: dict[str, list[tuple[float, float, float, float, float, float]]] = {
                 n: [] for n, _ in settings

@@ -912,3 +912,48 @@ def test_the_characters_xml_refuses_are_found_in_every_piece() -> None:
         assert bioc_corpus._refused(text) == expected, (case, text[:80])
         found += expected
     assert CASES // 5 <= found <= CASES - CASES // 5
+
+
+def _plain_bodies(pieces: list[list[tuple[int, str]]]) -> list[str] | None:
+    """Each document's text from its passages (offset, text), one passage at a time: sorted
+    by offset (as written when equal), the gaps spaces; ``None`` when two overlap."""
+    bodies = []
+    for passages in pieces:
+        text = ""
+        for offset, body in sorted(passages, key=lambda passage: passage[0]):
+            if offset < len(text):
+                return None
+            text += " " * (offset - len(text)) + body
+        bodies.append(text)
+    return bodies
+
+
+def test_the_corpus_scans_document_texts_are_the_plain_joins() -> None:
+    """:func:`~annoscore.formats.bioc_corpus._bodies` (every document's passages at once, in
+    NumPy) against a join one passage at a time, on random documents of passages in any order,
+    at equal offsets, empty, touching, far apart or overlapping."""
+    import numpy as np
+
+    rng = random.Random("bodies")
+    overlapped = 0
+    for case in range(CASES):
+        pieces = [
+            [
+                (rng.choice([0, 1, 2, 3, 5, 8, 40]), rng.choice(["", "a", "bc", "中文😀", "x y"]))
+                for _ in range(rng.choice([0, 1, 1, 2, 3, 4]))
+            ]
+            for _ in range(rng.randint(1, 5))
+        ]
+        flat = [p for passages in pieces for p in passages]
+        texts = [t for _, t in flat]
+        got = bioc_corpus._bodies(
+            np.array([o for o, _ in flat], dtype=np.int64),
+            np.array(list(map(len, texts)), dtype=np.int64),
+            texts,
+            np.array([d for d, ps in enumerate(pieces) for _ in ps], dtype=np.int64),
+            list(map(len, pieces)),
+        )
+        expected = _plain_bodies(pieces)
+        assert got == expected, case
+        overlapped += expected is None
+    assert 0 < overlapped < CASES

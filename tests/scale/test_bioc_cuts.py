@@ -420,3 +420,76 @@ def test_files_whose_format_is_recognised_are_cut_and_say_so_once(
         one = _same("spans", tmp_path / gold, tmp_path / system, 300)
         assert exact and all(exact)
         assert one.count(f"read as {form}") == 2, one
+
+
+RANGE_TRAPS = [
+    '], "x": [',
+    "]}, {",
+    ",",
+    ", {}",
+    "}",
+    '{"id": "t", "passages": []}',
+    "] , [",
+    "]",
+    "[",
+    " \n",
+]
+
+
+def test_a_bioc_json_chunk_is_whole_documents_as_the_check_says(tmp_path: Path) -> None:
+    """A chunk of a BioC JSON file, its range of the ``documents`` array cut anywhere or
+    spliced with brackets, commas and keys: the reader (whose corpus scan, when it reads the
+    chunk, stands for the check that the range is whole values of the array,
+    :func:`~annoscore.formats.bioc._json_chunk`) says the chunk is exact exactly when the
+    check (:func:`~annoscore.formats.bioc_tree.json_array_items`, a parse of the range) says
+    so, and reads the same columns, warnings or error as the reader of the whole text."""
+    from annoscore.errors import InputError
+    from annoscore.formats import bioc
+    from annoscore.formats.bioc_tree import json_array_items
+    from annoscore.formats.files import Cut, cut_files
+    from annoscore.scale.cut_xml import _bioc_json_array
+    from tests.equivalence.test_bioc import _common_json, _every_field
+
+    rng = random.Random("bioc-json-chunks")
+    exact = scanned = 0
+    for case in range(40 * CASES):
+        text, type_infon, id_infon, offsets = _common_json(rng, case)
+        data = text.encode("utf-8")
+        frame = _bioc_json_array(data)
+        if frame is None:
+            continue
+        head, whole, tail = data[: frame[0]], data[frame[0] : frame[1]], data[frame[1] :]
+        cuts = sorted(rng.randrange(len(whole) + 1) for _ in range(2))
+        part = rng.choice([whole, whole, whole[cuts[0] : cuts[1]], whole[cuts[0] :]])
+        for _ in range(rng.choice([0, 0, 1, 2])):  # something spliced in
+            at = rng.randrange(len(part) + 1)
+            part = part[:at] + rng.choice(RANGE_TRAPS).encode() + part[at:]
+        try:
+            part.decode("utf-8")
+        except UnicodeDecodeError:
+            continue  # cut inside a character (no cut does: it is between documents)
+        path = tmp_path / "c.json"
+        path.write_bytes(head + part + tail)
+        cut = Cut(len(head), len(head) + len(part), head=head, tail=tail, check=json_array_items)
+        names = {"type_infon": type_infon, "id_infon": id_infon, "offsets": offsets}
+        got: Any
+        try:
+            with cut_files({str(path): cut}):
+                files, warnings = bioc.read_bioc_files(path, "bioc-json", **names)
+            got = (list(map(_every_field, files)), warnings)
+        except InputError as error:
+            got = str(error)
+        assert cut.check is json_array_items, case
+        assert cut.exact == json_array_items(part), case
+        expected: Any
+        try:
+            files, warnings = bioc.read_bioc_columns(
+                (head + part + tail).decode(), str(path), "bioc-json", **names
+            )
+            expected = (list(map(_every_field, files)), warnings)
+        except InputError as error:
+            expected = str(error)
+        assert got == expected, case
+        exact += cut.exact
+        scanned += cut.exact and not isinstance(got, str)
+    assert 0 < exact < 40 * CASES and scanned > 0

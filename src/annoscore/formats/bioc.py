@@ -56,7 +56,7 @@ from pathlib import Path
 from typing import Any
 
 from annoscore.errors import InputError
-from annoscore.formats.bioc_corpus import _scan_json_corpus, _scan_xml_corpus
+from annoscore.formats.bioc_corpus import _JSON_HEAD, _scan_json_corpus, _scan_xml_corpus
 from annoscore.formats.bioc_json import _json_documents
 from annoscore.formats.bioc_tree import (
     BiocFile,
@@ -67,9 +67,10 @@ from annoscore.formats.bioc_tree import (
     _infon,
     _number,
     _past,
+    json_array_items,
 )
 from annoscore.formats.bioc_xml import _xml_documents
-from annoscore.formats.files import read_text
+from annoscore.formats.files import Cut, cut_of, read_text
 from annoscore.model import AnnotatedDocument, Relation
 
 FORMATS = ("bioc-xml", "bioc-json")
@@ -108,8 +109,57 @@ def read_bioc_files(
 ) -> tuple[list[BiocFile], list[str]]:
     """The documents of a BioC XML or JSON file as columns (:class:`BiocFile`, no object per
     annotation), and the reader's warnings: what ``annoscore spans`` scores."""
+    cut = cut_of(path) if form == "bioc-json" else None
+    if cut is None or cut.check is not json_array_items:
+        return read_bioc_columns(
+            read_text(path),
+            str(path),
+            form,
+            type_infon=type_infon,
+            id_infon=id_infon,
+            offsets=offsets,
+        )
+    return _json_chunk(path, cut, type_infon, id_infon, offsets)
+
+
+def _json_chunk(
+    path: Path, cut: Cut, type_infon: str, id_infon: str, offsets: str
+) -> tuple[list[BiocFile], list[str]]:
+    """:func:`read_bioc_files` of a chunk of a BioC JSON file: its range of the documents
+    array between the file's head (up to the array's ``[``) and tail (``]``, ``}``), which
+    must be whole values of the array (:func:`json_array_items`,
+    :func:`~annoscore.scale.cut_xml.split_bioc_json`).  The corpus scan, when it reads the
+    chunk, shows that on the way, and the range is not parsed a second time: it takes a
+    collection whose ``documents`` array opens where the head ends (its head, members of
+    scalar values and flat infons, holds no other ``[``) and holds rows of whole documents,
+    separated by commas, up to the ``]`` that closes it, followed by ``}`` alone, the tail's
+    (the parent checked the tail to be ``]``, ``}`` and white space).  Otherwise the range is
+    checked here, as :func:`~annoscore.formats.files.read_cut` would have."""
+    cut.check = None  # checked below, or shown by the scan
+    try:
+        text = read_text(path)
+    finally:
+        cut.check = json_array_items
+    name = str(path)
+    files = None
+    if offsets != "utf8-bytes":
+        files = _scan_json_corpus(text, name, type_infon, id_infon, offsets == "auto")
+    head = _JSON_HEAD.match(text)
+    at = len(cut.head.decode("utf-8"))
+    if files is None or head is None or head.end() != at:
+        data = text[at : len(text) - len(cut.tail.decode("utf-8"))]
+        if not json_array_items(data.encode("utf-8")):
+            cut.exact = False
+    if files is not None:
+        return files, []
     return read_bioc_columns(
-        read_text(path), str(path), form, type_infon=type_infon, id_infon=id_infon, offsets=offsets
+        text,
+        name,
+        "bioc-json",
+        type_infon=type_infon,
+        id_infon=id_infon,
+        offsets=offsets,
+        scanned=True,
     )
 
 
@@ -208,14 +258,16 @@ def read_bioc_columns(
     type_infon: str = "type",
     id_infon: str = "identifier",
     offsets: str = "chars",
+    scanned: bool = False,
 ) -> tuple[list[BiocFile], list[str]]:
-    """:func:`read_bioc_text` as columns (:class:`BiocFile`), and the reader's warnings."""
+    """:func:`read_bioc_text` as columns (:class:`BiocFile`), and the reader's warnings
+    (``scanned``: the corpus scan has declined the text already)."""
     if form not in FORMATS:
         raise InputError(f"unknown BioC format {form!r}; expected one of {', '.join(FORMATS)}")
     if offsets not in OFFSET_UNITS:
         raise InputError(f"offsets {offsets!r}: expected one of {', '.join(OFFSET_UNITS)}")
-    if offsets != "utf8-bytes":  # the whole file at once, when nothing in it is unusual
-        # (byte offsets: one annotation at a time, below)
+    if offsets != "utf8-bytes" and not scanned:  # the whole file at once, when nothing in it
+        # is unusual (byte offsets: one annotation at a time, below)
         scan = _scan_xml_corpus if form == "bioc-xml" else _scan_json_corpus
         files = scan(text, path, type_infon, id_infon, offsets == "auto")
         if files is not None:

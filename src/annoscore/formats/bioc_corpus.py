@@ -8,8 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from itertools import chain, compress
-from operator import itemgetter
+from itertools import chain, compress, pairwise
 from typing import Any
 
 from annoscore.formats.bioc_tree import BiocFile, _Decline, _differs, _Document
@@ -234,34 +233,21 @@ def _corpus_files(
     p_counts = np.bincount(in_document[is_passage], minlength=n_docs).tolist()
     bounds = np.zeros(n_docs + 1, dtype=np.int64)
     np.cumsum(np.bincount(a_document, minlength=n_docs), out=bounds[1:])
+    p_at = np.array(p_offsets, dtype=np.int64)
+    p_length = np.fromiter(map(len, p_texts), dtype=np.int64, count=len(p_texts))
+    bodies: list[str] | None
     if p_counts.count(1) == n_docs:  # one passage a document
         bodies = [" " * o + t if o else t for o, t in zip(p_offsets, p_texts, strict=True)]
     else:
-        bodies = []
-        first = 0
-        for count in p_counts:
-            pieces = sorted(
-                zip(p_offsets[first : first + count], p_texts[first : first + count], strict=True),
-                key=itemgetter(0),
-            )
-            first += count
-            parts: list[str] = []
-            length = 0
-            for offset, body in pieces:
-                if offset < length:
-                    return None  # passages that overlap: an error
-                parts.append(" " * (offset - length))
-                parts.append(body)
-                length = offset + len(body)
-            bodies.append("".join(parts))
+        bodies = _bodies(p_at, p_length, p_texts, in_document[is_passage], p_counts)
+    if bodies is None:
+        return None  # passages that overlap: an error
     numbers = np.fromstring(" ".join(a_offsets + a_lengths), dtype=np.int64, sep=" ")
     if numbers.shape[0] != 2 * len(a_offsets):  # pragma: no cover - the scans read digits
         return None
     starts, lengths = numbers[: len(a_offsets)], numbers[len(a_offsets) :]  # (parsed at once:
     # the join of whole numbers of at most 16 ASCII digits, four times faster than one by one)
     ends = starts + lengths
-    p_at = np.array(p_offsets, dtype=np.int64)
-    p_length = np.fromiter(map(len, p_texts), dtype=np.int64, count=len(p_texts))
     low, size = p_at[a_passage], p_length[a_passage]
     if ids and not ((size > 0).all() and (starts >= low).all() and (ends <= low + size).all()):
         return None  # a location past its passage (an error), or a passage without text
@@ -289,7 +275,10 @@ def _corpus_files(
         ids = [i or f"A{k}" for i, k in zip(ids, place, strict=True)]
     edges = bounds.tolist()
     block = EntityBlock()
-    block.add_lists(start_list, end_list, types)
+    names_of_types = list(dict.fromkeys(types))  # first seen first, as add_lists numbers them
+    code_of = dict(zip(names_of_types, range(len(names_of_types)), strict=True))
+    codes = np.fromiter(map(code_of.__getitem__, types), dtype=np.int64, count=len(types))
+    block.add_arrays(starts, ends, codes, names_of_types)
     columns = _CorpusColumns(
         block, edges, {"ids": ids, "types": types, "starts": start_list, "ends": end_list,
                        "texts": written}, concepts, a_document
@@ -304,6 +293,41 @@ def _corpus_files(
         file.columns, file.number, file.sentences = columns, d, tuple(warned.get(d, ()))
         out.append(file)
     return out
+
+
+def _bodies(
+    offsets: Any, lengths: Any, texts: list[str], documents: Any, counts: list[int]
+) -> list[str] | None:
+    """Each document's text from its passages (``offsets``, ``lengths`` and ``texts`` of every
+    passage, ``documents`` the document of each, ``counts`` how many each document has): the
+    passages in the order of their offsets (those at the same offset as written), the gaps
+    between them spaces; ``None`` when two overlap.
+
+    >>> import numpy as np
+    >>> texts = ["b", "a", "", "c"]
+    >>> lengths = np.array([1, 1, 0, 1])
+    >>> _bodies(np.array([2, 0, 0, 1]), lengths, texts, np.array([0, 0, 1, 1]), [2, 2, 0])
+    ['a b', ' c', '']
+    >>> _bodies(np.array([0, 0]), np.array([1, 1]), ["a", "b"], np.array([0, 0]), [2])
+    """
+    import numpy as np
+
+    order = np.argsort(offsets, kind="stable")
+    order = order[np.argsort(documents[order], kind="stable")]
+    at, ends = offsets[order], (offsets + lengths)[order]
+    before = np.zeros_like(at)  # where the passage before it in its document ends
+    before[1:] = ends[:-1]
+    firsts = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=firsts[1:])
+    before[firsts[:-1][np.asarray(counts) > 0]] = 0
+    gaps = at - before
+    if gaps.size and gaps.min() < 0:
+        return None
+    pieces = [
+        " " * g + texts[k] if g else texts[k]
+        for g, k in zip(gaps.tolist(), order.tolist(), strict=True)
+    ]
+    return ["".join(pieces[lo:hi]) for lo, hi in pairwise(firsts.tolist())]
 
 
 class _CorpusColumns(ScanColumns):

@@ -67,6 +67,23 @@ class _Decline(Exception):
     """The scan met something it is not sure of: the checked parser reads the file."""
 
 
+def json_array_items(data: bytes) -> bool:
+    """Whether ``data`` between brackets is a JSON array: values separated by commas, none
+    leaving the array it is cut from (the check of a chunk of a BioC JSON file's documents,
+    :func:`~annoscore.scale.cut_xml.split_bioc_json`).
+
+    >>> json_array_items(b'{"id": "a"}, {"id": "b"}'), json_array_items(b'{"id": "a"}], "x": [{}')
+    (True, False)
+    """
+    import json
+
+    try:
+        json.loads(b"[" + data + b"]")
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
 def _whole(value: str, document: str, what: str, path: str) -> int:
     text = value.strip()
     if not text.isascii() or not text.isdigit():

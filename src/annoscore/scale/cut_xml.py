@@ -22,9 +22,11 @@ Why a chunk can never hold part of a document and be used (the cut is exact by c
   raises, and the input is scored in one run.
 - JSON.  The parent checks that the head followed by the tail is one object whose
   ``documents`` is the empty array, and that the tail is ``]``, ``}`` and white space; each
-  chunk checks that its range, between brackets, is a JSON array (:func:`_json_values`): a run
-  of whole values of the ``documents`` array, none leaving it.  Otherwise the chunk is not
-  exact, and the input is scored in one run.
+  chunk checks that its range, between brackets, is a JSON array
+  (:func:`~annoscore.formats.bioc_tree.json_array_items`): a run of whole values of the
+  ``documents`` array, none leaving it; the BioC reader's corpus scan, when it reads the
+  chunk, shows it on the way (:func:`~annoscore.formats.bioc.read_bioc_files`: no second
+  parse).  Otherwise the chunk is not exact, and the input is scored in one run.
 
 Either way the ids the readers found show every document in one chunk on each side
 (:func:`~annoscore.scale.reduce.exact_cut`), and a document that has no id, named by its
@@ -163,7 +165,8 @@ def _bioc_json_array(data: Any) -> tuple[int, int] | None:
     >>> _bioc_json_array(b'{"infons": {"documents": [{"id": "1"}]}}')
 
     A key after ``documents`` whose value ends in ``]`` is not seen here (the array found
-    ends at the last ``]``): the chunks' check finds it (:func:`_json_values`).
+    ends at the last ``]``): the chunks' check finds it
+    (:func:`~annoscore.formats.bioc_tree.json_array_items`).
     """
     head = bytes(data[:HEAD_BYTES])
     if json.detect_encoding(head) != "utf-8":
@@ -181,20 +184,6 @@ def _bioc_json_array(data: Any) -> tuple[int, int] | None:
     if not isinstance(frame, dict) or frame.get("documents") != []:
         return None
     return found.end(), end.start()
-
-
-def _json_values(data: bytes) -> bool:
-    """Whether ``data`` between brackets is a JSON array: values separated by commas, none
-    leaving the array it is cut from (a chunk's check, in the worker).
-
-    >>> _json_values(b'{"id": "a"}, {"id": "b"}'), _json_values(b'{"id": "a"}], "x": [{}')
-    (True, False)
-    """
-    try:
-        json.loads(b"[" + data + b"]")
-    except (ValueError, RecursionError):
-        return False
-    return True
 
 
 def _bioc_json_document(value: Any) -> str | None:
@@ -217,9 +206,12 @@ def split_bioc_json(gold: Path, system: Path, parts: int) -> list[LineChunk] | N
     """Two BioC JSON files cut into at most ``parts`` chunks (more for a large gold file) at
     elements of their ``documents`` arrays (:func:`~annoscore.scale.cut_json.split_json` inside
     :func:`_bioc_json_array`), each read between the file's own head and tail and checked to
-    be whole values of the array (:func:`_json_values`; the module doc)."""
+    be whole values of the array (:func:`~annoscore.formats.bioc_tree.json_array_items`; the
+    module doc)."""
+    from annoscore.formats.bioc_tree import json_array_items
+
     chunks = split_json(gold, system, parts, BIOC_DOCUMENTS, _bioc_json_array)
-    return None if chunks is None else _wrapped(chunks, _json_values)
+    return None if chunks is None else _wrapped(chunks, json_array_items)
 
 
 # --- both ------------------------------------------------------------------------------------
