@@ -5,7 +5,7 @@ The generator is built to hit what the vectorised reader and the exact join can 
 and document ids from :mod:`tests.equivalence.ids` (1-40 bytes, across every word boundary,
 shared prefixes, last-byte variants, numeric-looking forms, multi-byte UTF-8), chosen
 independently for the qrels and the run, some longer than the words the reader keeps
-(:data:`annoscore.formats.trec.KEY_BYTES`) and sharing those bytes, some not UTF-8; judgments
+(:data:`annoscore.formats.trec_scan.KEY_BYTES`) and sharing those bytes, some not UTF-8; judgments
 repeated; queries on one side only; tied scores; relevances and scores in every written form;
 blank lines, extra fields, tabs, ``\\r``; malformed lines now and then; the reader's pieces cut
 small in some cases (down to one line each: the lines of a query, blank lines, bad bytes and
@@ -30,6 +30,7 @@ import pytest
 
 from annoscore.errors import InputError
 from annoscore.formats import trec as trec_format
+from annoscore.formats import trec_scan
 from annoscore.result import Result
 from annoscore.tasks import trec as trec_task
 from annoscore.tasks.trec import TrecOptions, score_trec
@@ -405,7 +406,7 @@ def test_token_bounds_equal_a_plain_split(columns: int) -> None:
 
     rng = random.Random(columns)
     regular = by_separators = with_tabs = 0
-    plain_separators = trec_format._by_separators
+    plain_separators = trec_scan.by_separators
     found: list[Any] = []
 
     def separators(*args: Any) -> Any:
@@ -417,8 +418,8 @@ def test_token_bounds_equal_a_plain_split(columns: int) -> None:
         raw = np.frombuffer(piece, dtype=np.uint8)
         expected, bad = _plain_rows(piece, columns)
         found.clear()
-        with mock.patch.object(trec_format, "_by_separators", separators):
-            bounds = trec_format._token_bounds(raw, columns, "fields", Path("f"))
+        with mock.patch.object(trec_scan, "by_separators", separators):
+            bounds = trec_scan.token_bounds(raw, columns, "fields", Path("f"))
         if found[0] is not None:  # the separators alone found the rows
             by_separators += 1
             with_tabs += b"\t" in piece
@@ -450,7 +451,7 @@ def test_files_of_the_shortest_lines(tmp_path: Path, final_newline: bool) -> Non
 
 def test_run_tags_found_by_their_bytes_equal_a_plain_split() -> None:
     """The run's distinct tags (the reader compares each line's tag field with the first
-    line's as words, :func:`annoscore.formats.trec._one_tag`, before it finds the distinct
+    line's as words, :func:`annoscore.formats.trec_scan.one_tag`, before it finds the distinct
     tags): one tag, tags of 1 to 40 bytes (one word and several), tags that end or begin
     alike or differ in one byte of any word, another separator before a tag, fields after
     the tag, a last line without a newline, pieces cut small (the shortcut per piece),
