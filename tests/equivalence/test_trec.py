@@ -28,11 +28,11 @@ from unittest import mock
 
 import pytest
 
+from annoscore.align import trec as trec_join
 from annoscore.errors import InputError
 from annoscore.formats import trec as trec_format
 from annoscore.formats import trec_scan
 from annoscore.result import Result
-from annoscore.tasks import trec as trec_task
 from annoscore.tasks.trec import TrecOptions, score_trec
 from tests.equivalence.ids import id_pool, split_sides
 from tests.oracles import trec as oracle
@@ -222,7 +222,7 @@ def expected(reference: oracle.OracleResult) -> dict[str, Any]:
 def _reading(chunk: int | None, weak: Any) -> Iterator[None]:
     with (
         mock.patch.object(trec_format, "_CHUNK", chunk or trec_format._CHUNK),
-        mock.patch.object(trec_task, "_candidate_hash", weak or trec_task._candidate_hash),
+        mock.patch.object(trec_join, "_candidate_hash", weak or trec_join._candidate_hash),
     ):
         yield
 
@@ -342,7 +342,7 @@ def test_join_keyed_by_the_hash_alone(tmp_path: Path, weak: int | None) -> None:
     """The join's sort key without the query above the hash (as when the query's and the row
     number's bits leave fewer than ``_HASH_BITS`` bits of it): the same judgments, duplicates
     and numbers, with the real hash and with one that collides."""
-    with mock.patch.object(trec_task, "_HASH_BITS", 64):
+    with mock.patch.object(trec_join, "_HASH_BITS", 64):
         outcomes = _cases(
             200 + (weak or 0),
             80 * SCALE,
@@ -549,7 +549,7 @@ def test_numbers_read_as_the_reference() -> None:
 
 
 def test_ties_put_in_order_equal_a_lexicographic_sort() -> None:
-    """The order within runs of tied scores (:func:`annoscore.tasks.trec._within_ties`: a run
+    """The order within runs of tied scores (:func:`annoscore.align.trec._within_ties`: a run
     of two by one comparison of its rows, longer runs sorted) against a plain lexicographic
     sort by run, then the keys, stable: runs of every length, keys equal in some or all
     columns, the largest and smallest words."""
@@ -567,12 +567,12 @@ def test_ties_put_in_order_equal_a_lexicographic_sort() -> None:
         ]
         rows = list(range(len(group)))
         expected = sorted(rows, key=lambda i: (int(group[i]), *(int(k[i]) for k in keys), i))
-        assert trec_task._within_ties(keys, group, starts).tolist() == expected, (case, sizes)
+        assert trec_join._within_ties(keys, group, starts).tolist() == expected, (case, sizes)
 
 
 def test_join_groups_sorted_query_by_query_equal_one_sort() -> None:
     """The join's sort done query by query when both tables come grouped by query
-    (:meth:`annoscore.tasks.trec._Rows.grouped` and :func:`_sort_segments`: segments of 0, 1,
+    (:meth:`annoscore.align.trec._Rows.grouped` and :func:`_sort_segments`: segments of 0, 1,
     2, every width class, all of one size, one huge; a query on one side only) against the
     plain sort of every key (:func:`_exact_groups` with ``grouped`` off): the same order and
     equal neighbours, with the real hash and with colliding ones, and the fallback taken for
@@ -604,10 +604,10 @@ def test_join_groups_sorted_query_by_query_equal_one_sort() -> None:
         for t in tables:  # the same number of columns: zeros beyond a table's words
             t.extend(np.zeros(len(t[0]), dtype=np.uint64) for _ in range(width - len(t)))
         weak = rng.choice([None, *WEAK_HASHES])
-        with mock.patch.object(trec_task, "_candidate_hash", weak or trec_task._candidate_hash):
-            order, same = trec_task._exact_groups(trec_task._Rows(tables))
-            with mock.patch.object(trec_task._Rows, "grouped", lambda self: None):
-                plain_order, plain_same = trec_task._exact_groups(trec_task._Rows(tables))
+        with mock.patch.object(trec_join, "_candidate_hash", weak or trec_join._candidate_hash):
+            order, same = trec_join._exact_groups(trec_join._Rows(tables))
+            with mock.patch.object(trec_join._Rows, "grouped", lambda self: None):
+                plain_order, plain_same = trec_join._exact_groups(trec_join._Rows(tables))
         assert order.tolist() == plain_order.tolist(), case
         assert same.tolist() == plain_same.tolist(), case
 
