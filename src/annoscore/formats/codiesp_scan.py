@@ -181,16 +181,12 @@ class CodeSeed:
     table: _WordTable
 
 
+@functools.lru_cache(maxsize=4)
 def code_seed(valid: frozenset[str]) -> CodeSeed | None:
     """The :class:`CodeSeed` of ``valid``, made once per list of codes in a process (each
     chunk of a cut run has the same list: found again by identity); ``None`` when a code is
     not its own lower-case (the readers lower-case the valid codes: a seed's codes must stay
     valid once lower-cased)."""
-    return _code_seed(valid)
-
-
-@functools.lru_cache(maxsize=4)
-def _code_seed(valid: frozenset[str]) -> CodeSeed | None:
     import numpy as np
 
     names = sorted(valid)

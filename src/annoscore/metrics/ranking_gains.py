@@ -135,14 +135,9 @@ class Ndcg:
         )
         self.ideal = QueryRows(ideal_query, n)
         ideal_discounted = self.ideal_gain / self.ideal.discount(self.ideal.rank)
-        self.ideal_prefix = self._prefix(self.ideal, ideal_discounted)
+        self.ideal_prefix = self.ideal.prefix(ideal_discounted)
         self.with_gain = np.bincount(np.compress(self.ideal_gain > 0, ideal_query), None, n)
         self.full = divide_or_zero(self.dcg_at(rows.sizes), self.ideal_at(self.ideal.sizes))
-
-    @staticmethod
-    def _prefix(r: QueryRows, values: FloatArray) -> FloatArray:
-        """Each query's own running sum (:meth:`QueryRows.prefix`)."""
-        return r.prefix(values)
 
     @property
     def dcg_prefix(self) -> FloatArray:
