@@ -21,7 +21,7 @@ from annoscore.formats.trec import (
 )
 
 if TYPE_CHECKING:
-    from annoscore.formats.trec import BoolArray, FloatArray, IntArray, WordArray
+    from annoscore.arrays import BoolArray, FloatArray, IntArray, WordArray
 
 
 class Judged:

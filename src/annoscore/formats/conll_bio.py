@@ -50,12 +50,8 @@ from annoscore.errors import InputError
 from annoscore.formats.files import check_no_nul, cut_of, read_text, reading, without_bom
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+    from annoscore.arrays import BoolArray, ByteArray, IntArray, WordArray
 
-    IntArray = npt.NDArray[np.int64]
-    WordArray = npt.NDArray[np.uint64]
-    BoolArray = npt.NDArray[np.bool_]
 
 BOUNDARY = "-X-"
 """The first field of a line conlleval reads as a sentence boundary."""
@@ -710,7 +706,7 @@ def _scan_tag_codes(data: bytes, path: str, columns: Sequence[int]) -> TagCodes 
 
 def _scan_piece(
     data: bytes,
-    raw: npt.NDArray[np.uint8],
+    raw: ByteArray,
     at: int,
     cut: int,
     width: int,

@@ -55,14 +55,8 @@ from annoscore.formats.trec_scan import (
 from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+    from annoscore.arrays import AnyArray, ByteArray, IntArray, WordArray
 
-    IntArray = npt.NDArray[np.int64]
-    FloatArray = npt.NDArray[np.float64]
-    WordArray = npt.NDArray[np.uint64]
-    BoolArray = npt.NDArray[np.bool_]
-    ByteArray = npt.NDArray[np.uint8]
 
 _BOM = b"\xef\xbb\xbf"
 QRELS_FIELDS = "query iteration document relevance"
@@ -109,7 +103,7 @@ class TrecColumns:
         long_rows: IntArray,
         long_start: IntArray,
         long_length: IntArray,
-        value: npt.NDArray[Any],
+        value: AnyArray,
         line: IntArray | None,
         tags: tuple[bytes, ...],
         warnings: tuple[ScoreWarning, ...],
@@ -541,7 +535,7 @@ class _Chunk:
         long_rows: IntArray,
         long_start: IntArray,
         long_length: IntArray,
-        value: npt.NDArray[Any],
+        value: AnyArray,
         line: IntArray,
         tags: list[bytes],
         blank: list[int],
@@ -628,7 +622,7 @@ def _numbers(
     line: IntArray,
     path: Path,
     relevance: bool,
-) -> tuple[npt.NDArray[Any], IntArray]:
+) -> tuple[AnyArray, IntArray]:
     """The numbers of one field and the rows of relevances written with a decimal point (read
     as their integer part; none for scores).  Relevances of one byte each (a qrels file's
     ``0``, ``1``, ``2``) are their digits, one gather; plain decimals are vectorised
@@ -646,7 +640,7 @@ def _numbers(
         if int(digit.max()) < 10:
             return digit.astype(np.int64), empty
     plain = plain_decimals(digit_grid(words, start, length), length)
-    value: npt.NDArray[Any]
+    value: AnyArray
     if relevance:
         ok = plain.ok & (plain.before >= 1)
         integer = plain.mantissa // np.power(10, plain.after)  # the integer part

@@ -21,13 +21,8 @@ from typing import TYPE_CHECKING, Any
 from annoscore.errors import InputError
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+    from annoscore.arrays import BoolArray, ByteArray, IntArray, WordArray
 
-    IntArray = npt.NDArray[np.int64]
-    WordArray = npt.NDArray[np.uint64]
-    BoolArray = npt.NDArray[np.bool_]
-    ByteArray = npt.NDArray[np.uint8]
 
 KEY_WORDS = 4
 """Words (8 bytes each) of an id held in the columns: ids up to :data:`KEY_BYTES` bytes are

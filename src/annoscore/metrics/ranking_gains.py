@@ -11,12 +11,7 @@ from typing import TYPE_CHECKING, Any
 from annoscore.metrics.ranking_rows import QueryRows, divide_or_zero
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
-    IntArray = npt.NDArray[np.int64]
-    FloatArray = npt.NDArray[np.float64]
-    BoolArray = npt.NDArray[np.bool_]
+    from annoscore.arrays import BoolArray, FloatArray, IntArray
 
 
 def row_gains(

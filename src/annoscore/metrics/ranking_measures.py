@@ -64,12 +64,8 @@ from annoscore.metrics.ranking_rows import QueryRows, divide_or_zero
 from annoscore.metrics.trec_measures import MIN_GEO_MEAN, MeasureSet
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+    from annoscore.arrays import BoolArray, FloatArray, IntArray
 
-    IntArray = npt.NDArray[np.int64]
-    FloatArray = npt.NDArray[np.float64]
-    BoolArray = npt.NDArray[np.bool_]
 
 _EPSILON = 0.00001
 

@@ -9,12 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
-    IntArray = npt.NDArray[np.int64]
-    FloatArray = npt.NDArray[np.float64]
-    BoolArray = npt.NDArray[np.bool_]
+    from annoscore.arrays import BoolArray, FloatArray, IntArray
 
 
 def divide_or_zero(numerator: Any, denominator: Any) -> FloatArray:

@@ -45,7 +45,7 @@ from annoscore.scale import NotExact, chunked
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
-    from annoscore.formats.trec import BoolArray
+    from annoscore.arrays import BoolArray
 
 
 def _query_names(judged: Judged, qrels: TrecColumns, run: TrecColumns) -> list[str]:
