@@ -19,12 +19,13 @@ from annoscore.formats.trec import (
     document_keys,
     shown,
 )
+from annoscore.records import Fields
 
 if TYPE_CHECKING:
     from annoscore.arrays import BoolArray, FloatArray, IntArray, WordArray
 
 
-class Judged:
+class Judged(Fields):
     """A run joined with its qrels, each (query, document) identified by its bytes.
 
     ``queries``: every query id, the qrels' first (first-seen order, indices below
@@ -47,26 +48,14 @@ class Judged:
         "run_queries",
         "run_query",
     )
-
-    def __init__(
-        self,
-        queries: list[bytes],
-        judged_queries: int,
-        run_queries: IntArray,
-        run_query: IntArray,
-        judgment: IntArray,
-        judgments: IntArray,
-        duplicate_lines: IntArray,
-        run_keys: DocumentKeys,
-    ) -> None:
-        self.queries = queries
-        self.judged_queries = judged_queries
-        self.run_queries = run_queries
-        self.run_query = run_query
-        self.judgment = judgment
-        self.judgments = judgments
-        self.duplicate_lines = duplicate_lines
-        self.run_keys = run_keys
+    duplicate_lines: IntArray
+    judged_queries: int
+    judgment: IntArray
+    judgments: IntArray
+    queries: list[bytes]
+    run_keys: DocumentKeys
+    run_queries: IntArray
+    run_query: IntArray
 
 
 def judge(qrels: TrecColumns, run: TrecColumns) -> Judged:

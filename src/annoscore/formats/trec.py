@@ -52,6 +52,7 @@ from annoscore.formats.trec_scan import (
     plain_decimals,
     token_bounds,
 )
+from annoscore.records import Fields
 from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
 
 if TYPE_CHECKING:
@@ -504,7 +505,7 @@ def _non_utf8_lines(buffer: bytearray, first: int, stop: int) -> list[int]:
     return found
 
 
-class _Chunk:
+class _Chunk(Fields):
     """The rows of one piece of a file: query ids by run (``heads``, and each row's head),
     document ids as words (the rows of longer ones, and where they are), values, 1-based
     lines, distinct tags, and the lines that warnings name (blank, with extra fields, with a
@@ -525,36 +526,19 @@ class _Chunk:
         "tags",
         "value",
     )
-
-    def __init__(
-        self,
-        lines: int,
-        heads: list[bytes],
-        head_of_row: IntArray,
-        doc_words: tuple[WordArray, ...],
-        long_rows: IntArray,
-        long_start: IntArray,
-        long_length: IntArray,
-        value: AnyArray,
-        line: IntArray,
-        tags: list[bytes],
-        blank: list[int],
-        extra: list[int],
-        decimal: list[int],
-    ) -> None:
-        self.lines = lines
-        self.heads = heads
-        self.head_of_row = head_of_row
-        self.doc_words = doc_words
-        self.long_rows = long_rows
-        self.long_start = long_start
-        self.long_length = long_length
-        self.value = value
-        self.line = line
-        self.tags = tags
-        self.blank = blank
-        self.extra = extra
-        self.decimal = decimal
+    blank: list[int]
+    decimal: list[int]
+    doc_words: tuple[WordArray, ...]
+    extra: list[int]
+    head_of_row: IntArray
+    heads: list[bytes]
+    line: IntArray
+    lines: int
+    long_length: IntArray
+    long_rows: IntArray
+    long_start: IntArray
+    tags: list[bytes]
+    value: AnyArray
 
 
 def _read_chunk(

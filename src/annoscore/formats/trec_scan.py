@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from annoscore.errors import InputError
+from annoscore.records import Fields
 
 if TYPE_CHECKING:
     from annoscore.arrays import BoolArray, ByteArray, IntArray, WordArray
@@ -113,7 +114,7 @@ def one_tag(
     return [bytes(buffer[at : at + n])]
 
 
-class Bounds:
+class Bounds(Fields):
     """The tokens of a piece (``starts``, ``lengths``), the index of each row's first token
     (``None`` when every line has ``columns`` tokens: row ``i`` starts at token
     ``columns * i``), the 1-based line of each row, the number of lines, the blank lines and
@@ -131,28 +132,15 @@ class Bounds:
         "lines",
         "starts",
     )
-
-    def __init__(
-        self,
-        starts: IntArray,
-        lengths: IntArray,
-        columns: int,
-        first_token: IntArray | None,
-        line: IntArray,
-        lines: int,
-        blank: list[int],
-        extra: list[int],
-        error: InputError | None,
-    ) -> None:
-        self.starts = starts
-        self.lengths = lengths
-        self.columns = columns
-        self.first_token = first_token
-        self.line = line
-        self.lines = lines
-        self.blank = blank
-        self.extra = extra
-        self.error = error
+    blank: list[int]
+    columns: int
+    error: InputError | None
+    extra: list[int]
+    first_token: IntArray | None
+    lengths: IntArray
+    line: IntArray
+    lines: int
+    starts: IntArray
 
     def field(self, k: int) -> tuple[IntArray, IntArray]:
         """Where field ``k`` of each row starts and its length (each an array of its own: a
@@ -357,26 +345,16 @@ def digit_grid(words: Words, start: IntArray, length: IntArray) -> Any:
     return block.view(np.uint8)[:, :width].T.copy()
 
 
-class PlainDecimals:
+class PlainDecimals(Fields):
     """What :func:`plain_decimals` finds in each token of a field."""
 
     __slots__ = ("after", "before", "dotted", "mantissa", "negative", "ok")
-
-    def __init__(
-        self,
-        ok: BoolArray,
-        negative: BoolArray,
-        mantissa: IntArray,
-        before: IntArray,
-        after: IntArray,
-        dotted: BoolArray,
-    ) -> None:
-        self.ok = ok  # at most 16 bytes: an optional sign, digits and at most one point
-        self.negative = negative  # the first byte is '-'
-        self.mantissa = mantissa  # every digit, in order (16 digits fit in 64 bits)
-        self.before = before  # digits before the point
-        self.after = after  # digits after it
-        self.dotted = dotted  # the token holds the point
+    ok: BoolArray  # at most 16 bytes: an optional sign, digits and at most one point
+    negative: BoolArray  # the first byte is '-'
+    mantissa: IntArray  # every digit, in order (16 digits fit in 64 bits)
+    before: IntArray  # digits before the point
+    after: IntArray  # digits after it
+    dotted: BoolArray  # the token holds the point
 
 
 def plain_decimals(grid: Any, length: IntArray) -> PlainDecimals:
@@ -428,4 +406,11 @@ def plain_decimals(grid: Any, length: IntArray) -> PlainDecimals:
     before: IntArray = digits.astype(np.int64)
     before -= after
     negative = grid[0] == 45 if len(grid) else np.zeros(n, dtype=bool)
-    return PlainDecimals(ok & (dots <= 1), negative, mantissa, before, after, dotted)
+    return PlainDecimals(
+        ok=ok & (dots <= 1),
+        negative=negative,
+        mantissa=mantissa,
+        before=before,
+        after=after,
+        dotted=dotted,
+    )
