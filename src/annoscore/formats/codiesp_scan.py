@@ -27,12 +27,8 @@ from annoscore.formats.files import reading
 from annoscore.formats.words import WordReader
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+    from annoscore.arrays import Int32Array, IntArray, WordArray
 
-    IntArray = npt.NDArray[np.int64]
-    Int32Array = npt.NDArray[np.int32]
-    WordArray = npt.NDArray[np.uint64]
 
 _CHUNK = 1 << 20
 _WHITESPACE = bytes([9, 10, 11, 12, 13, 28, 29, 30, 31, 32])
