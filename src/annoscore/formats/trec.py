@@ -68,7 +68,7 @@ RUN_FIELDS = "query Q0 document rank score tag"
 # (every ``trec`` command imports them), they cost a fiftieth of a dataclass
 
 
-class TrecColumns:
+class TrecColumns(Fields):
     """A qrels or run file as columns, one entry per line with fields, in file order.
 
     ``query[i]`` indexes ``queries`` (distinct ids as bytes, first-seen order); the first
@@ -94,34 +94,18 @@ class TrecColumns:
         "value",
         "warnings",
     )
-
-    def __init__(
-        self,
-        path: Path,
-        queries: list[bytes],
-        query: IntArray,
-        doc_words: tuple[WordArray, ...],
-        long_rows: IntArray,
-        long_start: IntArray,
-        long_length: IntArray,
-        value: AnyArray,
-        line: IntArray | None,
-        tags: tuple[bytes, ...],
-        warnings: tuple[ScoreWarning, ...],
-        data: bytearray,
-    ) -> None:
-        self.path = path
-        self.queries = queries
-        self.query = query
-        self.doc_words = doc_words
-        self.long_rows = long_rows
-        self.long_start = long_start
-        self.long_length = long_length
-        self.value = value
-        self._line = line  # None: row i is line i + 1 (no blank line before a row)
-        self.tags = tags
-        self.warnings = warnings
-        self.data = data
+    path: Path
+    queries: list[bytes]
+    query: IntArray
+    doc_words: tuple[WordArray, ...]
+    long_rows: IntArray
+    long_start: IntArray
+    long_length: IntArray
+    value: AnyArray
+    _line: IntArray | None  # None: row i is line i + 1 (no blank line before a row)
+    tags: tuple[bytes, ...]
+    warnings: tuple[ScoreWarning, ...]
+    data: bytearray
 
     def __len__(self) -> int:
         return len(self.query)
@@ -183,7 +167,7 @@ def read_run(path: Path) -> TrecColumns:
     return _read(path, 6, RUN_FIELDS)
 
 
-class DocumentKeys:
+class DocumentKeys(Fields):
     """Exact keys for the document ids of a file, made with those of other files
     (:func:`document_keys`): two ids are equal exactly when all their :attr:`columns` are.
 
@@ -195,10 +179,8 @@ class DocumentKeys:
     """
 
     __slots__ = ("code", "words")
-
-    def __init__(self, words: tuple[WordArray, ...], code: WordArray | None) -> None:
-        self.words = words
-        self.code = code
+    words: tuple[WordArray, ...]
+    code: WordArray | None
 
     @property
     def columns(self) -> tuple[WordArray, ...]:
@@ -207,8 +189,8 @@ class DocumentKeys:
     def take(self, rows: IntArray) -> DocumentKeys:
         """The keys of ``rows``."""
         return DocumentKeys(
-            tuple(word[rows] for word in self.words),
-            None if self.code is None else self.code[rows],
+            words=tuple(word[rows] for word in self.words),
+            code=None if self.code is None else self.code[rows],
         )
 
     def descending(self) -> list[WordArray]:
@@ -245,7 +227,7 @@ def document_keys(*files: TrecColumns) -> list[DocumentKeys]:
     ]
     long_rows = [f.long_rows for f in files]
     if not any(len(rows) for rows in long_rows):
-        return [DocumentKeys(w, None) for w in words]
+        return [DocumentKeys(words=w, code=None) for w in words]
     ids = [
         [
             bytes(f.data[s : s + n])
@@ -258,7 +240,7 @@ def document_keys(*files: TrecColumns) -> list[DocumentKeys]:
     for f, w, rows, part in zip(files, words, long_rows, ids, strict=True):
         code = np.zeros(len(f), dtype=np.uint64)
         code[rows] = np.array([rank[d] for d in part], dtype=np.uint64)
-        keys.append(DocumentKeys(w, code))
+        keys.append(DocumentKeys(words=w, code=code))
     return keys
 
 
@@ -477,7 +459,7 @@ def _read(
         long_start=np.concatenate(out["long_start"]),
         long_length=np.concatenate(out["long_length"]),
         value=out["value"][:rows],
-        line=None if line_column is None else line_column[:rows],
+        _line=None if line_column is None else line_column[:rows],
         tags=tuple(tags) if columns == 6 else (),
         warnings=tuple(warnings),
         data=buffer,

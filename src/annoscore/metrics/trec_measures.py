@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.records import Record, set_fields
+from annoscore.records import Fields, Record, set_fields
 from annoscore.result import Details
 
 if TYPE_CHECKING:
@@ -384,23 +384,14 @@ def text_value(output: Output, value: float | int | str | None) -> str:
     return f"{value:.4f}"
 
 
-class RankedLists(Record):
+class RankedLists(Fields):
     """Every query's ranked list as trec_eval ranked it (what the HTML report shows of the worst
     queries): per ranked row, in query then rank order, its query's position in ``names`` (the
     order the run's rows give the queries; ``query`` ascending), its row of the run
     (``run.document(row)`` is its id), its relevance (``value``) and whether it is judged; per
     query the number of relevant judgments (``relevant``: relevance at least ``level``)."""
 
-    __slots__ = (  # noqa: RUF023 (field order)
-        "names",
-        "query",
-        "rows",
-        "value",
-        "is_judged",
-        "relevant",
-        "level",
-        "run",
-    )
+    __slots__ = ("is_judged", "level", "names", "query", "relevant", "rows", "run", "value")
     names: tuple[str, ...]
     query: Any
     rows: Any
@@ -409,29 +400,6 @@ class RankedLists(Record):
     relevant: Any
     level: int
     run: Any
-
-    def __init__(
-        self,
-        names: tuple[str, ...],
-        query: Any,
-        rows: Any,
-        value: Any,
-        is_judged: Any,
-        relevant: Any,
-        level: int,
-        run: Any,
-    ) -> None:
-        set_fields(
-            self,
-            names=names,
-            query=query,
-            rows=rows,
-            value=value,
-            is_judged=is_judged,
-            relevant=relevant,
-            level=level,
-            run=run,
-        )
 
     def query_lists(self, names: Iterable[str], first: int) -> dict[str, Any]:
         """The :class:`~annoscore.metrics.worst_lists.QueryList` of each of ``names`` (queries

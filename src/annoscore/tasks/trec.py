@@ -375,17 +375,17 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
             tuple(measures.outputs()),
             strings,
             RankedLists(
-                tuple(numbered),
-                query,
-                rows,
-                value,
-                is_judged,
-                np.bincount(
+                names=tuple(numbered),
+                query=query,
+                rows=rows,
+                value=value,
+                is_judged=is_judged,
+                relevant=np.bincount(
                     np.compress(judgment_value >= options.relevance_level, judgment_number),
                     minlength=len(numbered),
                 ),
-                options.relevance_level,
-                run,
+                level=options.relevance_level,
+                run=run,
             ),
         ),
     )
