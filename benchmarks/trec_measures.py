@@ -27,7 +27,7 @@ before (paired difference: median 0.02 s, mean 0.04 s); pytrec-eval-terrier 1.6-
 Where the time goes at 10,000 queries (quiet): start-up 0.13-0.15 s (NumPy's import alone is
 75 ms; typer; annoscore's own modules about 25 ms, most of it dataclass creation), reading
 0.25 s (``formats.trec``: per 512 KiB piece the token bounds, the query runs, the document
-words, the scores), the join 0.06 s (``tasks.trec.judge``: a stable sort of the 1.5 million
+words, the scores), the join 0.06 s (``align.trec.judge``: a stable sort of the 1.5 million
 keys is 30 ms), the measures 0.11 s (``metrics.ranking_measures``), the rest (the chunks'
 reduce, JSON) a few tens of ms.  3x at 10,000 queries needs about 0.53 s wall.
 """

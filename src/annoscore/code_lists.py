@@ -10,11 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
-    IntArray = npt.NDArray[np.int64]
-    Int32Array = npt.NDArray[np.int32]
+    from annoscore.arrays import Int32Array, IntArray
 
 
 @dataclass(frozen=True, slots=True)

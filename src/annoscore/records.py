@@ -62,3 +62,15 @@ def set_fields(record: Record, **values: Any) -> None:
     """Set the fields of ``record`` (in its ``__init__``: they are read-only after)."""
     for name, value in values.items():
         object.__setattr__(record, name, value)
+
+
+class Fields:
+    """Fields named by ``__slots__`` (and annotated on the class), given by keyword once: for a
+    class that one function fills and another reads, with no repr, equality or pickling by
+    value of its own (a :class:`Record` has them)."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def __init__(self, **values: Any) -> None:
+        for name, value in values.items():
+            setattr(self, name, value)

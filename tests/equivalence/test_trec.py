@@ -5,7 +5,7 @@ The generator is built to hit what the vectorised reader and the exact join can 
 and document ids from :mod:`tests.equivalence.ids` (1-40 bytes, across every word boundary,
 shared prefixes, last-byte variants, numeric-looking forms, multi-byte UTF-8), chosen
 independently for the qrels and the run, some longer than the words the reader keeps
-(:data:`annoscore.formats.trec.KEY_BYTES`) and sharing those bytes, some not UTF-8; judgments
+(:data:`annoscore.formats.trec_scan.KEY_BYTES`) and sharing those bytes, some not UTF-8; judgments
 repeated; queries on one side only; tied scores; relevances and scores in every written form;
 blank lines, extra fields, tabs, ``\\r``; malformed lines now and then; the reader's pieces cut
 small in some cases (down to one line each: the lines of a query, blank lines, bad bytes and
@@ -28,10 +28,11 @@ from unittest import mock
 
 import pytest
 
+from annoscore.align import trec as trec_join
 from annoscore.errors import InputError
 from annoscore.formats import trec as trec_format
+from annoscore.formats import trec_scan
 from annoscore.result import Result
-from annoscore.tasks import trec as trec_task
 from annoscore.tasks.trec import TrecOptions, score_trec
 from tests.equivalence.ids import id_pool, split_sides
 from tests.oracles import trec as oracle
@@ -221,7 +222,7 @@ def expected(reference: oracle.OracleResult) -> dict[str, Any]:
 def _reading(chunk: int | None, weak: Any) -> Iterator[None]:
     with (
         mock.patch.object(trec_format, "_CHUNK", chunk or trec_format._CHUNK),
-        mock.patch.object(trec_task, "_candidate_hash", weak or trec_task._candidate_hash),
+        mock.patch.object(trec_join, "_candidate_hash", weak or trec_join._candidate_hash),
     ):
         yield
 
@@ -341,7 +342,7 @@ def test_join_keyed_by_the_hash_alone(tmp_path: Path, weak: int | None) -> None:
     """The join's sort key without the query above the hash (as when the query's and the row
     number's bits leave fewer than ``_HASH_BITS`` bits of it): the same judgments, duplicates
     and numbers, with the real hash and with one that collides."""
-    with mock.patch.object(trec_task, "_HASH_BITS", 64):
+    with mock.patch.object(trec_join, "_HASH_BITS", 64):
         outcomes = _cases(
             200 + (weak or 0),
             80 * SCALE,
@@ -405,7 +406,7 @@ def test_token_bounds_equal_a_plain_split(columns: int) -> None:
 
     rng = random.Random(columns)
     regular = by_separators = with_tabs = 0
-    plain_separators = trec_format._by_separators
+    plain_separators = trec_scan.by_separators
     found: list[Any] = []
 
     def separators(*args: Any) -> Any:
@@ -417,8 +418,8 @@ def test_token_bounds_equal_a_plain_split(columns: int) -> None:
         raw = np.frombuffer(piece, dtype=np.uint8)
         expected, bad = _plain_rows(piece, columns)
         found.clear()
-        with mock.patch.object(trec_format, "_by_separators", separators):
-            bounds = trec_format._token_bounds(raw, columns, "fields", Path("f"))
+        with mock.patch.object(trec_scan, "by_separators", separators):
+            bounds = trec_scan.token_bounds(raw, columns, "fields", Path("f"))
         if found[0] is not None:  # the separators alone found the rows
             by_separators += 1
             with_tabs += b"\t" in piece
@@ -450,7 +451,7 @@ def test_files_of_the_shortest_lines(tmp_path: Path, final_newline: bool) -> Non
 
 def test_run_tags_found_by_their_bytes_equal_a_plain_split() -> None:
     """The run's distinct tags (the reader compares each line's tag field with the first
-    line's as words, :func:`annoscore.formats.trec._one_tag`, before it finds the distinct
+    line's as words, :func:`annoscore.formats.trec_scan.one_tag`, before it finds the distinct
     tags): one tag, tags of 1 to 40 bytes (one word and several), tags that end or begin
     alike or differ in one byte of any word, another separator before a tag, fields after
     the tag, a last line without a newline, pieces cut small (the shortcut per piece),
@@ -548,7 +549,7 @@ def test_numbers_read_as_the_reference() -> None:
 
 
 def test_ties_put_in_order_equal_a_lexicographic_sort() -> None:
-    """The order within runs of tied scores (:func:`annoscore.tasks.trec._within_ties`: a run
+    """The order within runs of tied scores (:func:`annoscore.align.trec._within_ties`: a run
     of two by one comparison of its rows, longer runs sorted) against a plain lexicographic
     sort by run, then the keys, stable: runs of every length, keys equal in some or all
     columns, the largest and smallest words."""
@@ -566,12 +567,12 @@ def test_ties_put_in_order_equal_a_lexicographic_sort() -> None:
         ]
         rows = list(range(len(group)))
         expected = sorted(rows, key=lambda i: (int(group[i]), *(int(k[i]) for k in keys), i))
-        assert trec_task._within_ties(keys, group, starts).tolist() == expected, (case, sizes)
+        assert trec_join._within_ties(keys, group, starts).tolist() == expected, (case, sizes)
 
 
 def test_join_groups_sorted_query_by_query_equal_one_sort() -> None:
     """The join's sort done query by query when both tables come grouped by query
-    (:meth:`annoscore.tasks.trec._Rows.grouped` and :func:`_sort_segments`: segments of 0, 1,
+    (:meth:`annoscore.align.trec._Rows.grouped` and :func:`_sort_segments`: segments of 0, 1,
     2, every width class, all of one size, one huge; a query on one side only) against the
     plain sort of every key (:func:`_exact_groups` with ``grouped`` off): the same order and
     equal neighbours, with the real hash and with colliding ones, and the fallback taken for
@@ -603,10 +604,10 @@ def test_join_groups_sorted_query_by_query_equal_one_sort() -> None:
         for t in tables:  # the same number of columns: zeros beyond a table's words
             t.extend(np.zeros(len(t[0]), dtype=np.uint64) for _ in range(width - len(t)))
         weak = rng.choice([None, *WEAK_HASHES])
-        with mock.patch.object(trec_task, "_candidate_hash", weak or trec_task._candidate_hash):
-            order, same = trec_task._exact_groups(trec_task._Rows(tables))
-            with mock.patch.object(trec_task._Rows, "grouped", lambda self: None):
-                plain_order, plain_same = trec_task._exact_groups(trec_task._Rows(tables))
+        with mock.patch.object(trec_join, "_candidate_hash", weak or trec_join._candidate_hash):
+            order, same = trec_join._exact_groups(trec_join._Rows(tables))
+            with mock.patch.object(trec_join._Rows, "grouped", lambda self: None):
+                plain_order, plain_same = trec_join._exact_groups(trec_join._Rows(tables))
         assert order.tolist() == plain_order.tolist(), case
         assert same.tolist() == plain_same.tolist(), case
 

@@ -1,17 +1,17 @@
 """The vectorised pieces of trec_eval's measures (:mod:`annoscore.metrics.ranking_measures`)
 against the plain references of ``tests/oracles/trec_measures.py``, bit for bit:
 
-- each query's running sum (:meth:`_Rows.prefix`: the queries put in tables by width, one
+- each query's running sum (:meth:`QueryRows.prefix`: the queries put in tables by width, one
   ``cumsum`` a table) equal to a sum added rank after rank, on queries of every size around the
   widths (0, 1, 2, powers of two and one past them, all of one size or mixed, one long query
   among short ones), values with -0.0, 0.0, tiny and huge magnitudes so that every rounding
   shows;
-- DCG at a cut-off read from that running sum (:meth:`_Ndcg.dcg_at`, plus 0.0) equal to a
+- DCG at a cut-off read from that running sum (:meth:`Ndcg.dcg_at`, plus 0.0) equal to a
   sum from 0.0 over the first ranks, the per-query totals (``ndcg``) too;
-- the ideal rankings (:func:`_ideal`: one integer sort when the relevances span a small range,
-  else a lexicographic sort) equal to a plain sort by query then gain highest first, with
-  default and custom gains (negative, fractional, -0.0, which the integer sort declines), and
-  relevances spanning a small or a huge range.
+- the ideal rankings (:func:`annoscore.metrics.ranking_gains.ideal_rankings`: one integer sort
+  when the relevances span a small range, else a lexicographic sort) equal to a plain sort by
+  query then gain highest first, with default and custom gains (negative, fractional, -0.0,
+  which the integer sort declines), and relevances spanning a small or a huge range.
 
 ``ANNOSCORE_EQUIVALENCE_CASES`` multiplies the number of cases (default 1).
 """
@@ -27,7 +27,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from annoscore.metrics.ranking_measures import _gain, _ideal, _Ndcg, _Rows
+from annoscore.metrics import ranking_gains
+from annoscore.metrics.ranking_gains import Ndcg, row_gains
+from annoscore.metrics.ranking_rows import QueryRows
 from tests.oracles.trec_measures import ideal_rankings, running_sums, sum_from_zero
 
 SCALE = max(1, int(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1")))
@@ -75,11 +77,11 @@ def test_running_sums_equal_a_sum_rank_after_rank() -> None:
         assert bits(flat.tolist()) == bits([v for g in groups for v in g])  # input untouched
 
 
-def assert_running_sums(groups: list[list[float]], case: int) -> tuple[_Rows, Any]:
-    """:meth:`_Rows.prefix` of ``groups`` (a query each) against sums rank after rank, bit for
+def assert_running_sums(groups: list[list[float]], case: int) -> tuple[QueryRows, Any]:
+    """:meth:`QueryRows.prefix` of ``groups`` (a query each) against sums rank after rank, bit for
     bit; the rows and the values it was given."""
     sizes = [len(g) for g in groups]
-    rows = _Rows(np.repeat(np.arange(len(sizes)), sizes), len(sizes))
+    rows = QueryRows(np.repeat(np.arange(len(sizes)), sizes), len(sizes))
     flat = np.array([v for g in groups for v in g], dtype=np.float64)
     got = rows.prefix(flat).tolist()
     expected = [v for g in running_sums(groups) for v in g]
@@ -88,9 +90,9 @@ def assert_running_sums(groups: list[list[float]], case: int) -> tuple[_Rows, An
 
 
 def test_whole_number_running_sums_equal_a_sum_rank_after_rank() -> None:
-    """:meth:`_Rows.whole_prefix` (one running sum over every row less the sum before each
+    """:meth:`QueryRows.whole_prefix` (one running sum over every row less the sum before each
     query, for whole numbers whose sizes add up below 2**53; else the tables of
-    :meth:`_Rows.prefix`) equal to a sum added rank after rank, bit for bit: small whole
+    :meth:`QueryRows.prefix`) equal to a sum added rank after rank, bit for bit: small whole
     numbers of both signs, whole numbers near 2**52 (past the bound), fractions, -0.0."""
     rng = random.Random(53)
     for case in range(400 * SCALE):
@@ -105,7 +107,7 @@ def test_whole_number_running_sums_equal_a_sum_rank_after_rank() -> None:
             )
         )
         groups = [[rng.choice(pool) for _ in range(size)] for size in sizes]
-        rows = _Rows(np.repeat(np.arange(len(sizes)), sizes), len(sizes))
+        rows = QueryRows(np.repeat(np.arange(len(sizes)), sizes), len(sizes))
         flat = np.array([v for g in groups for v in g], dtype=np.float64)
         got = rows.whole_prefix(flat).tolist()
         expected = [v for g in running_sums(groups) for v in g]
@@ -118,15 +120,15 @@ def test_dcg_at_a_cut_off_equals_a_sum_from_zero() -> None:
         sizes = random_sizes(rng)
         n = len(sizes)
         query = np.repeat(np.arange(n), sizes)
-        rows = _Rows(query, n)
+        rows = QueryRows(query, n)
         judged = np.array([rng.random() < 0.7 for _ in range(len(query))], dtype=bool)
         value = np.array([rng.randint(-2, 4) for _ in range(len(query))], dtype=np.int64)
         gains = rng.choice(((), ((1, -0.0), (2, -0.0)), ((1, 0.5), (3, -2.0)), ((0, -1.0),)))
         # the ideal side: one judgement per retrieved judged document, and a few more
         qrels_query = np.concatenate([query[judged], rng.choices(range(n), k=3)]).astype(np.int64)
         qrels_value = np.concatenate([value[judged], [1, 2, -1]]).astype(np.int64)
-        dcg = _Ndcg(rows, judged, value, qrels_query, qrels_value, gains)
-        discounted = (_gain(value, judged, gains) / np.log2(rows.rank + 1.0)).tolist()
+        dcg = Ndcg(rows, judged, value, qrels_query, qrels_value, gains)
+        discounted = (row_gains(value, judged, gains) / np.log2(rows.rank + 1.0)).tolist()
         starts = [0, *np.cumsum(sizes).tolist()]
         per_query = [discounted[a:b] for a, b in itertools.pairwise(starts)]
         for cut in (1, 2, 5, 64, 65, 10**6, *rng.sample(range(1, 300), 3)):
@@ -153,7 +155,7 @@ def test_ideal_rankings_equal_a_plain_sort(spread: int) -> None:
         values = [rng.choice((low, low + spread, rng.randint(low, low + spread))) for _ in range(n)]
         values = [rng.choice((v, rng.randint(-2, 5))) for v in values]
         gains = rng.choice(gain_choices)
-        query, gain = _ideal(
+        query, gain = ranking_gains.ideal_rankings(
             np.array(queries, dtype=np.int64),
             np.array(values, dtype=np.int64),
             tuple(sorted(gains.items())),
@@ -339,15 +341,15 @@ def test_counts_sums_and_maxima_equal_the_reference_bit_for_bit(piece: int) -> N
 
 
 def test_running_counts_and_maxima_equal_plain_loops() -> None:
-    """``_Rows.upto`` (flagged rows at ranks 1..c, c one number or one per query, 0 and past
-    the end included), ``_Rows.cumulative`` and ``_Rows.suffix_max`` against loops over each
+    """``QueryRows.upto`` (flagged rows at ranks 1..c, c one number or one per query, 0 and past
+    the end included), ``QueryRows.cumulative`` and ``QueryRows.suffix_max`` against loops over each
     query's rows."""
     rng = random.Random(31)
     for case in range(200 * SCALE):
         sizes = random_sizes(rng)
         n = len(sizes)
         query = np.repeat(np.arange(n), sizes)
-        rows = _Rows(query, n)
+        rows = QueryRows(query, n)
         flags = np.array([rng.random() < 0.4 for _ in range(len(query))], dtype=bool)
         values = [random_value(rng) for _ in range(len(query))]
         starts = [0, *np.cumsum(sizes).tolist()]
@@ -373,15 +375,15 @@ def test_running_counts_and_maxima_equal_plain_loops() -> None:
 def test_running_sums_and_maxima_by_rows_or_by_columns(
     many: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """:func:`annoscore.metrics.ranking_measures._along` steps down a table's columns a row at a
-    time (every column in one call) from :data:`_MANY_COLUMNS` columns on, else accumulates
+    """:func:`annoscore.metrics.ranking_rows.accumulate_down` steps down a table's columns a row
+    at a time (every column in one call) from :data:`MANY_COLUMNS` columns on, else accumulates
     column by column: both against sums added rank after rank and maxima of plain loops, bit
     for bit, with hundreds of queries of one width (so that the row-at-a-time steps run: 1
     forces them, 10**9 forbids them), tables of one size (the rows a table already) and mixed
     sizes, values with -0.0, 0.0, tiny and huge magnitudes."""
-    from annoscore.metrics import ranking_measures
+    from annoscore.metrics import ranking_rows
 
-    monkeypatch.setattr(ranking_measures, "_MANY_COLUMNS", many)
+    monkeypatch.setattr(ranking_rows, "MANY_COLUMNS", many)
     rng = random.Random(20261130 + many)
     for case in range(60 * SCALE):
         queries = rng.randint(1, 300)

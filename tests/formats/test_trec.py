@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from annoscore.errors import InputError
-from annoscore.formats import trec
+from annoscore.formats import trec, trec_scan
 from annoscore.formats.trec import read_qrels, read_run
 from annoscore.tasks.trec import score_trec
 
@@ -213,7 +213,7 @@ def test_errors_name_the_first_bad_line_whatever_the_pieces(tmp_path: Path, chun
 
 
 def test_words_at_any_offset_equal_the_bytes() -> None:
-    """``_Words.words`` (a token's words gathered from views of the buffer at every byte
+    """``Words.words`` (a token's words gathered from views of the buffer at every byte
     offset, then masked to its length) against the token's bytes read by Python: 1 to
     :data:`KEY_WORDS` words, tokens at every offset of a word (0 to 7), of every length (0,
     shorter and longer than the words), at the start and at the very end of the buffer (its
@@ -229,8 +229,8 @@ def test_words_at_any_offset_equal_the_bytes() -> None:
             rng.choice([0x20, 0x41, 0xFF, 0x80, rng.randrange(1, 256)]) for _ in range(size)
         )
         buffer, length = trec._padded(data)
-        words = trec._Words(buffer)
-        count = rng.randint(1, trec.KEY_WORDS)
+        words = trec_scan.Words(buffer)
+        count = rng.randint(1, trec_scan.KEY_WORDS)
         # tokens inside the text (between its two newlines) and at its end
         inside = sorted(rng.randint(1, length + 1) for _ in range(rng.randint(0, 20)))
         start = np.array([*inside, length + 1], dtype=np.int64)

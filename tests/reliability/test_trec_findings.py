@@ -11,8 +11,8 @@ from unittest import mock
 
 import pytest
 
+from annoscore.align import trec as trec_join
 from annoscore.errors import InputError
-from annoscore.tasks import trec as trec_task
 from annoscore.tasks.trec import TrecOptions, score_trec
 from tests.conftest import Cli
 
@@ -57,7 +57,7 @@ def test_a_hash_collision_is_neither_a_crash_nor_a_lost_judgment(tmp_path: Path)
     def collide(columns: list[np.ndarray], out: np.ndarray) -> None:
         out[:] = 0
 
-    with mock.patch.object(trec_task, "_candidate_hash", collide):
+    with mock.patch.object(trec_join, "_candidate_hash", collide):
         colliding = score_trec(q, r)
     assert colliding.scores == plain.scores == {"map": 0.5}
     assert colliding.counts == plain.counts

@@ -29,11 +29,8 @@ from annoscore.formats.codiesp import integer_ids, recode
 from annoscore.formats.codiesp_scan import CodeSeed
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+    from annoscore.arrays import BoolArray, IntArray
 
-    IntArray = npt.NDArray[np.int64]
-    BoolArray = npt.NDArray[np.bool_]
 
 EXAMPLES = 5
 

@@ -16,10 +16,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+    from annoscore.arrays import IntArray
 
-    IntArray = npt.NDArray[np.int64]
 
 Entity = tuple[str, int, int]
 """(type, first token, end token exclusive), tokens numbered over the whole corpus."""

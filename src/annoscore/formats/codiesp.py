@@ -35,7 +35,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from annoscore.code_lists import CodeReference, CodeRows
 from annoscore.errors import InputError
@@ -54,13 +53,6 @@ from annoscore.formats.files import (
     without_bom,
 )
 from annoscore.result import ScoreWarning
-
-if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
-    IntArray = npt.NDArray[np.int64]
-    Int32Array = npt.NDArray[np.int32]
 
 _EXAMPLES = 5
 

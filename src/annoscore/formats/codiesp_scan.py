@@ -27,12 +27,8 @@ from annoscore.formats.files import reading
 from annoscore.formats.words import WordReader
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+    from annoscore.arrays import Int32Array, IntArray, WordArray
 
-    IntArray = npt.NDArray[np.int64]
-    Int32Array = npt.NDArray[np.int32]
-    WordArray = npt.NDArray[np.uint64]
 
 _CHUNK = 1 << 20
 _WHITESPACE = bytes([9, 10, 11, 12, 13, 28, 29, 30, 31, 32])
@@ -181,16 +177,12 @@ class CodeSeed:
     table: _WordTable
 
 
+@functools.lru_cache(maxsize=4)
 def code_seed(valid: frozenset[str]) -> CodeSeed | None:
     """The :class:`CodeSeed` of ``valid``, made once per list of codes in a process (each
     chunk of a cut run has the same list: found again by identity); ``None`` when a code is
     not its own lower-case (the readers lower-case the valid codes: a seed's codes must stay
     valid once lower-cased)."""
-    return _code_seed(valid)
-
-
-@functools.lru_cache(maxsize=4)
-def _code_seed(valid: frozenset[str]) -> CodeSeed | None:
     import numpy as np
 
     names = sorted(valid)

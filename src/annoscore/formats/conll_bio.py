@@ -48,14 +48,11 @@ from typing import TYPE_CHECKING
 
 from annoscore.errors import InputError
 from annoscore.formats.files import check_no_nul, cut_of, read_text, reading, without_bom
+from annoscore.records import Fields
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+    from annoscore.arrays import BoolArray, ByteArray, IntArray, WordArray
 
-    IntArray = npt.NDArray[np.int64]
-    WordArray = npt.NDArray[np.uint64]
-    BoolArray = npt.NDArray[np.bool_]
 
 BOUNDARY = "-X-"
 """The first field of a line conlleval reads as a sentence boundary."""
@@ -493,7 +490,7 @@ def pair_tag_files(gold: TagColumns, system: TagColumns) -> TagColumns:
 # --- the tag columns as codes (what seqeval's default mode counts) ---------------------------
 
 
-class TagCodes:
+class TagCodes(Fields):
     """The tag columns of a tag file read with whitespace as the delimiter (as
     :func:`read_tags` with ``delimiter=None`` reads them), each tag as a code: item ``i``'s tag
     in the ``k``-th column asked for is ``tags[codes[k][i]]`` (``"O"`` at a boundary).
@@ -504,25 +501,15 @@ class TagCodes:
     :class:`TagColumns`.
     """
 
+    # plain fields: a dataclass costs ``annoscore seqeval``'s start-up its code
     __slots__ = ("bom", "boundary", "codes", "docstart", "documents", "path", "tags")
-
-    def __init__(  # a plain class: a dataclass costs ``annoscore seqeval``'s start-up its code
-        self,
-        path: str,
-        tags: list[str],
-        codes: tuple[IntArray, ...],
-        boundary: BoolArray,
-        docstart: BoolArray,
-        documents: list[Document],
-        bom: bool = False,
-    ) -> None:
-        self.path = path
-        self.tags = tags
-        self.codes = codes
-        self.boundary = boundary
-        self.docstart = docstart
-        self.documents = documents
-        self.bom = bom
+    path: str
+    tags: list[str]
+    codes: tuple[IntArray, ...]
+    boundary: BoolArray
+    docstart: BoolArray
+    documents: list[Document]
+    bom: bool
 
     def __len__(self) -> int:
         return len(self.boundary)
@@ -576,13 +563,13 @@ def tag_codes_of(read: TagColumns) -> TagCodes:
     docstart = np.zeros(len(read), dtype=bool)
     docstart[positions_of(read.tokens, DOCSTART)] = True
     return TagCodes(
-        read.path,
-        tags,
-        codes,
-        np.array(read.boundary, dtype=bool),
-        docstart,
-        read.documents,
-        read.bom,
+        path=read.path,
+        tags=tags,
+        codes=codes,
+        boundary=np.array(read.boundary, dtype=bool),
+        docstart=docstart,
+        documents=read.documents,
+        bom=read.bom,
     )
 
 
@@ -699,18 +686,19 @@ def _scan_tag_codes(data: bytes, path: str, columns: Sequence[int]) -> TagCodes 
     codes, found = numbered
     tags = [v.to_bytes(8, "little").rstrip(b"\0").decode("ascii") for v in found]
     return TagCodes(
-        path,
-        tags,
-        tuple(codes[k * n : (k + 1) * n] for k in range(len(positions))),
-        blank,
-        np.zeros(n, dtype=bool),
-        [Document(Path(path).name, 0, 0)],
+        path=path,
+        tags=tags,
+        codes=tuple(codes[k * n : (k + 1) * n] for k in range(len(positions))),
+        boundary=blank,
+        docstart=np.zeros(n, dtype=bool),
+        documents=[Document(Path(path).name, 0, 0)],
+        bom=False,
     )
 
 
 def _scan_piece(
     data: bytes,
-    raw: npt.NDArray[np.uint8],
+    raw: ByteArray,
     at: int,
     cut: int,
     width: int,

@@ -21,8 +21,10 @@ and line.
 The reading is vectorised (NumPy over the bytes: token boundaries, then each field as 64-bit
 words): a file becomes a :class:`TrecColumns` with no Python object per line; only the first
 line of each run of equal query ids, ids longer than :data:`KEY_BYTES` and numbers that are not
-plain decimals go through Python.  Every array is a fixed number of words per line (never one
-sized by the longest id), so time and memory stay linear in the file's bytes.
+plain decimals go through Python (the columnar scan is :mod:`annoscore.formats.trec_scan`;
+the numbers it cannot read are parsed here, checked).  Every array is a fixed number of words
+per line (never one sized by the longest id), so time and memory stay linear in the file's
+bytes.
 
 Identity is exact: :func:`document_keys` gives the document ids of several files one set of
 key columns, equal exactly when the ids' bytes are equal.
@@ -39,33 +41,34 @@ from typing import TYPE_CHECKING, Any
 
 from annoscore.errors import InputError
 from annoscore.formats.files import bom_warning, cut_of, read_cut, reading, saw
+from annoscore.formats.trec_scan import (
+    KEY_BYTES,
+    KEY_WORDS,
+    Words,
+    digit_grid,
+    equal_runs,
+    id_words,
+    one_tag,
+    plain_decimals,
+    token_bounds,
+)
+from annoscore.records import Fields
 from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+    from annoscore.arrays import AnyArray, ByteArray, IntArray, WordArray
 
-    IntArray = npt.NDArray[np.int64]
-    FloatArray = npt.NDArray[np.float64]
-    WordArray = npt.NDArray[np.uint64]
-    BoolArray = npt.NDArray[np.bool_]
-    ByteArray = npt.NDArray[np.uint8]
 
 _BOM = b"\xef\xbb\xbf"
 QRELS_FIELDS = "query iteration document relevance"
 RUN_FIELDS = "query Q0 document rank score tag"
-
-KEY_WORDS = 4
-"""Words (8 bytes each) of an id held in the columns: ids up to :data:`KEY_BYTES` bytes are
-compared as words; longer ones through their bytes (:func:`document_keys`)."""
-KEY_BYTES = 8 * KEY_WORDS
 
 
 # the classes of this module are plain classes with __slots__, not dataclasses: made at import
 # (every ``trec`` command imports them), they cost a fiftieth of a dataclass
 
 
-class TrecColumns:
+class TrecColumns(Fields):
     """A qrels or run file as columns, one entry per line with fields, in file order.
 
     ``query[i]`` indexes ``queries`` (distinct ids as bytes, first-seen order); the first
@@ -91,34 +94,18 @@ class TrecColumns:
         "value",
         "warnings",
     )
-
-    def __init__(
-        self,
-        path: Path,
-        queries: list[bytes],
-        query: IntArray,
-        doc_words: tuple[WordArray, ...],
-        long_rows: IntArray,
-        long_start: IntArray,
-        long_length: IntArray,
-        value: npt.NDArray[Any],
-        line: IntArray | None,
-        tags: tuple[bytes, ...],
-        warnings: tuple[ScoreWarning, ...],
-        data: bytearray,
-    ) -> None:
-        self.path = path
-        self.queries = queries
-        self.query = query
-        self.doc_words = doc_words
-        self.long_rows = long_rows
-        self.long_start = long_start
-        self.long_length = long_length
-        self.value = value
-        self._line = line  # None: row i is line i + 1 (no blank line before a row)
-        self.tags = tags
-        self.warnings = warnings
-        self.data = data
+    path: Path
+    queries: list[bytes]
+    query: IntArray
+    doc_words: tuple[WordArray, ...]
+    long_rows: IntArray
+    long_start: IntArray
+    long_length: IntArray
+    value: AnyArray
+    _line: IntArray | None  # None: row i is line i + 1 (no blank line before a row)
+    tags: tuple[bytes, ...]
+    warnings: tuple[ScoreWarning, ...]
+    data: bytearray
 
     def __len__(self) -> int:
         return len(self.query)
@@ -180,7 +167,7 @@ def read_run(path: Path) -> TrecColumns:
     return _read(path, 6, RUN_FIELDS)
 
 
-class DocumentKeys:
+class DocumentKeys(Fields):
     """Exact keys for the document ids of a file, made with those of other files
     (:func:`document_keys`): two ids are equal exactly when all their :attr:`columns` are.
 
@@ -192,10 +179,8 @@ class DocumentKeys:
     """
 
     __slots__ = ("code", "words")
-
-    def __init__(self, words: tuple[WordArray, ...], code: WordArray | None) -> None:
-        self.words = words
-        self.code = code
+    words: tuple[WordArray, ...]
+    code: WordArray | None
 
     @property
     def columns(self) -> tuple[WordArray, ...]:
@@ -204,8 +189,8 @@ class DocumentKeys:
     def take(self, rows: IntArray) -> DocumentKeys:
         """The keys of ``rows``."""
         return DocumentKeys(
-            tuple(word[rows] for word in self.words),
-            None if self.code is None else self.code[rows],
+            words=tuple(word[rows] for word in self.words),
+            code=None if self.code is None else self.code[rows],
         )
 
     def descending(self) -> list[WordArray]:
@@ -242,7 +227,7 @@ def document_keys(*files: TrecColumns) -> list[DocumentKeys]:
     ]
     long_rows = [f.long_rows for f in files]
     if not any(len(rows) for rows in long_rows):
-        return [DocumentKeys(w, None) for w in words]
+        return [DocumentKeys(words=w, code=None) for w in words]
     ids = [
         [
             bytes(f.data[s : s + n])
@@ -255,7 +240,7 @@ def document_keys(*files: TrecColumns) -> list[DocumentKeys]:
     for f, w, rows, part in zip(files, words, long_rows, ids, strict=True):
         code = np.zeros(len(f), dtype=np.uint64)
         code[rows] = np.array([rank[d] for d in part], dtype=np.uint64)
-        keys.append(DocumentKeys(w, code))
+        keys.append(DocumentKeys(words=w, code=code))
     return keys
 
 
@@ -311,7 +296,7 @@ def _padded_range(path: Path, start: int, stop: int) -> tuple[bytearray, int]:
 
 def _empty_padded(length: int) -> bytearray:
     """A zeroed buffer for ``length`` bytes between two newlines, and a spare word past the
-    last one a token's :data:`KEY_WORDS` words can start at (:class:`_Words`), whole words."""
+    last one a token's :data:`KEY_WORDS` words can start at (:class:`Words`), whole words."""
     buffer = bytearray(length + 2 + _SPARE + (-(length + 2)) % 8)
     buffer[0] = buffer[length + 1] = 10
     return buffer
@@ -329,67 +314,6 @@ _SPARE = 8 * (KEY_WORDS + 1)
 to :data:`KEY_WORDS` words past where it starts, whatever its length."""
 
 _CHUNK = 1 << 19
-
-
-class _Words:
-    """The bytes of a padded buffer (:func:`_empty_padded`) as little-endian 8-byte words at
-    every byte offset: views of the buffer with one unaligned block of ``count`` words per
-    offset (a stride of one byte), so the first ``count`` words of each token are one gather,
-    whatever the token's alignment (a block of bytes: a gather of 16 bytes takes about the
-    time of one of a word, a third of two).  The padding holds the words a token's first
-    :data:`KEY_WORDS` words need, however short it is.
-
-    >>> words = _Words(_padded(b"ab cdefghijk")[0])
-    >>> import numpy as np
-    >>> block = words.words(np.array([1, 4]), 2, np.array([2, 9]))
-    >>> block[:, 0].tolist() == [0x6261, 0x6A696867_66656463], block[:, 1].tolist()
-    (True, [0, 107])
-    """
-
-    def __init__(self, buffer: bytearray) -> None:
-        import numpy as np
-
-        self.buffer = buffer
-        self.views: dict[int, Any] = {}
-        # the mask that keeps a word's first m bytes, for m = 0 to 8
-        self.masks = np.array([(1 << (8 * m)) - 1 for m in range(9)], dtype=np.uint64)
-
-    def words(self, start: IntArray, count: int, length: IntArray | int) -> WordArray:
-        """Words 0 to ``count - 1`` of the tokens at ``start`` (bytes ``8k`` to ``8k + 8`` of
-        each, for word ``k``), an array of ``count`` columns, each masked to the token's
-        ``length`` bytes (0 beyond: a word past its end is 0)."""
-        import numpy as np
-
-        view = self.views.get(count)
-        if view is None:
-            view = self.views[count] = np.ndarray(
-                (len(self.buffer) - 8 * count + 1,),
-                dtype=f"V{8 * count}",
-                buffer=self.buffer,
-                strides=(1,),
-            )
-        block: WordArray = view[start].view("<u8").reshape(len(start), count)
-        for k in range(count):
-            self._keep(block[:, k], length - 8 * k)
-        return block
-
-    def _keep(self, word: WordArray, remaining: IntArray | int) -> None:
-        """Zero the bytes of ``word`` past its ``remaining`` bytes (0 for none)."""
-        import numpy as np
-
-        if isinstance(remaining, int):
-            if remaining < 8:
-                word &= np.uint64((1 << (8 * max(remaining, 0))) - 1)
-            return
-        if not len(remaining):
-            return
-        low, high = int(remaining.min()), int(remaining.max())
-        if low >= 8:  # every token has the whole word
-            return
-        if low == high:  # one length: one mask
-            word &= np.uint64((1 << (8 * max(low, 0))) - 1)
-            return
-        word &= self.masks.take(remaining, mode="clip")  # (one gather; below 0: none kept)
 
 
 class _Lines:
@@ -428,14 +352,14 @@ def _read(
     size = length + 2
     raw = np.frombuffer(buffer, dtype=np.uint8, count=size)
     ascii_only = int(raw.max()) < 128  # (the padding is ASCII; bytearray.isascii: 15x slower)
-    words = _Words(buffer)
+    words = Words(buffer)
     # the text in pieces of about _CHUNK bytes, each between two newlines: every temporary
     # array stays small (in cache, its memory reused), so the time per line stays flat; a
     # piece numbers its lines from 1, made absolute here
     pieces: list[tuple[int, int, int]] = []
     first = 0
     # the lines are at most the bytes below 32 (newlines among them; the buffer's last byte is
-    # one), counted piece by piece, each piece's count handed to _token_bounds
+    # one), counted piece by piece, each piece's count handed to token_bounds
     bound = 1
     # a text that ends with a newline ends there: the padding's newline after it would make an
     # empty last line (no line), which keeps the last piece off the regular path
@@ -535,7 +459,7 @@ def _read(
         long_start=np.concatenate(out["long_start"]),
         long_length=np.concatenate(out["long_length"]),
         value=out["value"][:rows],
-        line=None if line_column is None else line_column[:rows],
+        _line=None if line_column is None else line_column[:rows],
         tags=tuple(tags) if columns == 6 else (),
         warnings=tuple(warnings),
         data=buffer,
@@ -563,7 +487,7 @@ def _non_utf8_lines(buffer: bytearray, first: int, stop: int) -> list[int]:
     return found
 
 
-class _Chunk:
+class _Chunk(Fields):
     """The rows of one piece of a file: query ids by run (``heads``, and each row's head),
     document ids as words (the rows of longer ones, and where they are), values, 1-based
     lines, distinct tags, and the lines that warnings name (blank, with extra fields, with a
@@ -584,41 +508,24 @@ class _Chunk:
         "tags",
         "value",
     )
-
-    def __init__(
-        self,
-        lines: int,
-        heads: list[bytes],
-        head_of_row: IntArray,
-        doc_words: tuple[WordArray, ...],
-        long_rows: IntArray,
-        long_start: IntArray,
-        long_length: IntArray,
-        value: npt.NDArray[Any],
-        line: IntArray,
-        tags: list[bytes],
-        blank: list[int],
-        extra: list[int],
-        decimal: list[int],
-    ) -> None:
-        self.lines = lines
-        self.heads = heads
-        self.head_of_row = head_of_row
-        self.doc_words = doc_words
-        self.long_rows = long_rows
-        self.long_start = long_start
-        self.long_length = long_length
-        self.value = value
-        self.line = line
-        self.tags = tags
-        self.blank = blank
-        self.extra = extra
-        self.decimal = decimal
+    blank: list[int]
+    decimal: list[int]
+    doc_words: tuple[WordArray, ...]
+    extra: list[int]
+    head_of_row: IntArray
+    heads: list[bytes]
+    line: IntArray
+    lines: int
+    long_length: IntArray
+    long_rows: IntArray
+    long_start: IntArray
+    tags: list[bytes]
+    value: AnyArray
 
 
 def _read_chunk(
     raw: ByteArray,
-    words: _Words,
+    words: Words,
     buffer: bytearray,
     first: int,
     stop: int,
@@ -632,13 +539,13 @@ def _read_chunk(
     import numpy as np
 
     piece = raw[first:stop]
-    bounds = _token_bounds(piece, columns, names, path, controls, offset=first)
+    bounds = token_bounds(piece, columns, names, path, controls, offset=first)
     used = (0, 2, columns - 1) if columns == 4 else (0, 2, 4, 5)
     field_start: dict[int, IntArray] = {}
     field_length: dict[int, IntArray] = {}
     for k in used:
         field_start[k], field_length[k] = bounds.field(k)
-    heads, head_of_row = _runs(buffer, words, field_start[0], field_length[0])
+    heads, head_of_row = equal_runs(buffer, words, field_start[0], field_length[0])
     doc_start, doc_length = field_start[2], field_length[2]
     long_rows = np.flatnonzero(doc_length > KEY_BYTES)
     number = columns - 1 if columns == 4 else 4
@@ -650,14 +557,14 @@ def _read_chunk(
         raise bounds.error  # after the numbers of the lines before it: one may be worse
     tags: list[bytes] = []
     if columns == 6:
-        tags = _one_tag(buffer, words, field_start[5], field_length[5]) or list(
-            dict.fromkeys(_runs(buffer, words, field_start[5], field_length[5])[0])
+        tags = one_tag(buffer, words, field_start[5], field_length[5]) or list(
+            dict.fromkeys(equal_runs(buffer, words, field_start[5], field_length[5])[0])
         )
     return _Chunk(
         lines=bounds.lines,
         heads=heads,
         head_of_row=head_of_row,
-        doc_words=tuple(_words(words, doc_start, doc_length).T),
+        doc_words=tuple(id_words(words, doc_start, doc_length).T),
         long_rows=long_rows,
         long_start=doc_start[long_rows],
         long_length=doc_length[long_rows],
@@ -670,287 +577,22 @@ def _read_chunk(
     )
 
 
-def _one_tag(
-    buffer: bytearray, words: _Words, start: IntArray, length: IntArray
-) -> list[bytes] | None:
-    """The run's tag when every row's tag (``start``, ``length``: the sixth field) has the
-    bytes of the first row's (what a run writer does): the same length, then the same words
-    (:class:`_Words`, each masked to the tag's bytes, :data:`KEY_WORDS` at a time), a few
-    passes over the rows whatever the tag's length; ``None`` otherwise (the caller finds the
-    distinct tags)."""
-    if not len(start):
-        return None
-    at, n = int(start[0]), int(length[0])
-    if not bool((length == n).all()):
-        return None
-    for k in range(0, (n + 7) // 8, KEY_WORDS):
-        count = min(KEY_WORDS, (n + 7) // 8 - k)
-        block = words.words(start + 8 * k if k else start, count, n - 8 * k)
-        if not bool((block == block[0]).all()):
-            return None
-    return [bytes(buffer[at : at + n])]
-
-
-class _Bounds:
-    """The tokens of a piece (``starts``, ``lengths``), the index of each row's first token
-    (``None`` when every line has ``columns`` tokens: row ``i`` starts at token
-    ``columns * i``), the 1-based line of each row, the number of lines, the blank lines and
-    the lines with more fields than ``columns``, and the error of the first line with too few
-    (or, for qrels, too many) fields: the rows are then those before it."""
-
-    __slots__ = (
-        "blank",
-        "columns",
-        "error",
-        "extra",
-        "first_token",
-        "lengths",
-        "line",
-        "lines",
-        "starts",
-    )
-
-    def __init__(
-        self,
-        starts: IntArray,
-        lengths: IntArray,
-        columns: int,
-        first_token: IntArray | None,
-        line: IntArray,
-        lines: int,
-        blank: list[int],
-        extra: list[int],
-        error: InputError | None,
-    ) -> None:
-        self.starts = starts
-        self.lengths = lengths
-        self.columns = columns
-        self.first_token = first_token
-        self.line = line
-        self.lines = lines
-        self.blank = blank
-        self.extra = extra
-        self.error = error
-
-    def field(self, k: int) -> tuple[IntArray, IntArray]:
-        """Where field ``k`` of each row starts and its length (each an array of its own: a
-        copy of every ``columns``-th token's costs a third of arithmetic on them)."""
-        import numpy as np
-
-        if self.first_token is None:
-            step = self.columns
-            return (
-                np.ascontiguousarray(self.starts[k::step]),
-                np.ascontiguousarray(self.lengths[k::step]),
-            )
-        at = self.first_token + k
-        return self.starts[at], self.lengths[at]
-
-
-def _token_bounds(
-    raw: ByteArray,
-    columns: int,
-    names: str,
-    path: Path,
-    controls: int | None = None,
-    offset: int = 0,
-) -> _Bounds:
-    """The tokens and rows of ``raw`` (a text between two newlines), ``controls`` of its
-    bytes below 32 (counted here when not given); the tokens' starts plus ``offset`` (where
-    ``raw`` is in the text).
-
-    A byte is a separator when it is ASCII whitespace (9-13, 32); every other byte, including
-    the other control characters, belongs to a token, as in trec_eval.  Three passes over the
-    bytes find the boundaries: whether each byte is a separator, where that changes (a token
-    starts after a change at an even place and ends at the next), and, unless every line is
-    regular (``columns`` tokens separated by spaces), the newlines: the tokens of each line
-    are then counted by locating the newlines among the token bounds.  A qrels line has
-    exactly ``columns`` tokens, a run line at least ``columns`` (the rest are ignored).
-    """
-    import numpy as np
-
-    if controls is None:
-        controls = int(np.count_nonzero(raw < 32))
-    regular = _by_separators(raw, columns, controls, offset)
-    if regular is not None:
-        return regular
-    separator = raw <= 32
-    bounds = np.flatnonzero(separator[1:] != separator[:-1])
-    bounds += 1  # alternately where a token starts and where it ends (exclusive)
-    starts, ends = bounds[0::2], bounds[1::2]
-    lines = len(starts) // columns
-    if (
-        len(starts) != columns * lines
-        or controls != lines + 1
-        or not bool((raw[ends[columns - 1 :: columns]] == 10).all())
-    ):
-        lines = int(np.count_nonzero(raw == 10)) - 1
-        if controls != lines + 1:  # tabs, \r, or control characters that are not whitespace
-            whitespace = np.subtract(raw, np.uint8(9), dtype=np.uint8) <= 4
-            if np.count_nonzero(whitespace) != controls:
-                separator = whitespace | (raw == 32)
-                bounds = np.flatnonzero(separator[1:] != separator[:-1])
-                bounds += 1
-                starts, ends = bounds[0::2], bounds[1::2]
-    del separator
-    if len(starts) == columns * lines and bool((raw[ends[columns - 1 :: columns]] == 10).all()):
-        # every line has ``columns`` tokens, the last one ending at the line's end: the
-        # ``lines`` newlines after the tokens are all of the piece's (but its first).  Seen
-        # first without counting the newlines: when the control bytes are the piece's first
-        # byte and one newline after each ``columns`` tokens, there is no other newline
-        return _regular(starts + offset, ends - starts, columns, lines)
-    newlines = np.flatnonzero(raw == 10)
-    # every token before a newline has both bounds at or before it
-    tokens_before = np.searchsorted(bounds, newlines, side="right") // 2
-    per_line_count = np.diff(tokens_before)
-    exact = columns == 4
-    if exact:
-        bad = np.flatnonzero((per_line_count != 0) & (per_line_count != columns))
-    else:
-        bad = np.flatnonzero((per_line_count != 0) & (per_line_count < columns))
-    error = None
-    if len(bad):  # the lines before the bad one are still read (one of them may be worse)
-        at = int(bad[0])
-        wanted = f"{columns}" if exact else f"at least {columns}"
-        error = InputError(
-            f"expected {wanted} whitespace-separated columns ({names}), "
-            f"found {int(per_line_count[at])}",
-            path,
-            at + 1,
-        )
-        per_line_count = per_line_count[:at]
-    rows = np.flatnonzero(per_line_count)
-    first_token = tokens_before[rows]
-    extra: list[int] = []
-    if not exact:
-        extra = (np.flatnonzero(per_line_count > columns) + 1).tolist()
-    return _Bounds(
-        starts=starts + offset,
-        lengths=ends - starts,
-        columns=columns,
-        first_token=first_token,
-        line=rows + 1,
-        lines=lines,
-        blank=(np.flatnonzero(per_line_count == 0) + 1).tolist(),
-        extra=extra,
-        error=error,
-    )
-
-
-def _by_separators(raw: ByteArray, columns: int, controls: int, offset: int = 0) -> _Bounds | None:
-    """:func:`_token_bounds` of a piece whose lines are all regular, found from its separator
-    bytes alone (one pass, a third of the positions that the tokens' bounds are): every line
-    ``columns`` tokens, each separated from the next by one space or tab and the last followed
-    by the line's newline, and no other byte below 33 (``controls``: the bytes below 32).  The
-    separators are then the piece's first newline and ``columns`` per line, the ``columns``-th
-    a newline; a token lies between two of them.  ``None`` for any other piece.
-
-    >>> import numpy as np
-    >>> raw = np.frombuffer(b"\\n1 0 d 1\\n2\\t0 ee 0\\n", dtype=np.uint8)
-    >>> found = _by_separators(raw, 4, 4)
-    >>> found.field(2), found.lines
-    ((array([ 5, 13]), array([1, 2])), 2)
-    >>> _by_separators(np.frombuffer(b"\\n1 0  d 1\\n", dtype=np.uint8), 4, 2) is None
-    True
-    """
-    import numpy as np
-
-    at = np.flatnonzero(raw <= 32)
-    lines, rest = divmod(len(at) - 1, columns)
-    if rest or not lines:
-        return None
-    if not bool((raw[at[::columns]] == 10).all()):  # a newline after every columns-th token
-        return None
-    # other bytes below 32 than the newlines: tabs only
-    if controls != lines + 1 and controls != lines + 1 + int(np.count_nonzero(raw == 9)):
-        return None
-    gaps = at[1:] - at[:-1]
-    if int(gaps.min()) < 2:  # two separators together: an empty token between
-        return None
-    gaps -= 1  # the tokens' lengths
-    return _regular(at[:-1] + (offset + 1), gaps, columns, lines)
-
-
-def _regular(starts: IntArray, lengths: IntArray, columns: int, lines: int) -> _Bounds:
-    """The bounds of a regular piece: ``lines`` lines of ``columns`` tokens each, nothing
-    else (no blank line, no line with more or fewer tokens)."""
-    import numpy as np
-
-    return _Bounds(
-        starts=starts,
-        lengths=lengths,
-        columns=columns,
-        first_token=None,
-        line=np.arange(1, lines + 1),
-        lines=lines,
-        blank=[],
-        extra=[],
-        error=None,
-    )
-
-
-def _words(words: _Words, start: IntArray, length: IntArray) -> WordArray:
-    """The first :data:`KEY_BYTES` bytes of each token as words: as many columns as the longest
-    token needs, at most :data:`KEY_WORDS` (at least one)."""
-    longest = int(length.max()) if len(length) else 0
-    return words.words(start, min(KEY_WORDS, max(1, (longest + 7) // 8)), length)
-
-
-def _runs(
-    data: bytearray, words: _Words, start: IntArray, length: IntArray
-) -> tuple[list[bytes], IntArray]:
-    """The token of each run of equal tokens (query ids come grouped) and each row's run.  A
-    token equals the one before it when their lengths and words are equal (up to
-    :data:`KEY_BYTES` bytes), and the rest of longer ones as bytes; a run's token is made from
-    its words (one array of fixed-width bytes, whose NUL padding Python's bytes drop: there
-    is no NUL in the text), a longer one from the text."""
-    import numpy as np
-
-    block = _words(words, start, length)
-    changed = np.ones(len(start), dtype=bool)
-    if len(start) > 1:
-        same = length[1:] == length[:-1]
-        for word in block.T:
-            same &= word[1:] == word[:-1]
-        for i in np.flatnonzero(same & (length[1:] > KEY_BYTES)).tolist():
-            a, b, n = int(start[i]), int(start[i + 1]), int(length[i])
-            same[i] = data[a + KEY_BYTES : a + n] == data[b + KEY_BYTES : b + n]
-        np.logical_not(same, out=changed[1:])
-    heads = np.flatnonzero(changed)
-    # little-endian words: the bytes in order
-    tokens: list[bytes] = block[heads].view(f"S{8 * block.shape[1]}").ravel().tolist()
-    for i in np.flatnonzero(length[heads] > KEY_BYTES).tolist():
-        at = int(start[heads[i]])
-        tokens[i] = bytes(data[at : at + int(length[heads[i]])])
-    return tokens, np.cumsum(changed) - 1
-
-
 _POW10 = [10.0**k for k in range(23)]
-
-
-def _digit_grid(words: _Words, start: IntArray, length: IntArray) -> Any:
-    """Byte ``j`` of every token, for ``j`` below 16 and the longest token: a (width, rows)
-    array, 0 beyond a token (there is no NUL in a file)."""
-    import numpy as np
-
-    width = min(16, int(length.max()))
-    block = words.words(start, 1 if width <= 8 else 2, length)  # (scores such as 12.375: one)
-    return block.view(np.uint8)[:, :width].T.copy()
 
 
 def _numbers(
     data: bytearray,
-    words: _Words,
+    words: Words,
     start: IntArray,
     length: IntArray,
     line: IntArray,
     path: Path,
     relevance: bool,
-) -> tuple[npt.NDArray[Any], IntArray]:
+) -> tuple[AnyArray, IntArray]:
     """The numbers of one field and the rows of relevances written with a decimal point (read
     as their integer part; none for scores).  Relevances of one byte each (a qrels file's
     ``0``, ``1``, ``2``) are their digits, one gather; plain decimals are vectorised
-    (:func:`_plain_decimals`): a relevance (int64) of at most 16 bytes as the integer part of
+    (:func:`plain_decimals`): a relevance (int64) of at most 16 bytes as the integer part of
     its digits; a score (``-12.5``, at most 15 digits) exact, an integer over a power of ten,
     both exact doubles: one correctly rounded division, as ``float()`` gives.  Anything else
     goes through :func:`_python_relevance` or :func:`_python_score`."""
@@ -963,8 +605,8 @@ def _numbers(
         digit = np.frombuffer(data, dtype=np.uint8)[start] - np.uint8(48)
         if int(digit.max()) < 10:
             return digit.astype(np.int64), empty
-    plain = _plain_decimals(_digit_grid(words, start, length), length)
-    value: npt.NDArray[Any]
+    plain = plain_decimals(digit_grid(words, start, length), length)
+    value: AnyArray
     if relevance:
         ok = plain.ok & (plain.before >= 1)
         integer = plain.mantissa // np.power(10, plain.after)  # the integer part
@@ -983,80 +625,6 @@ def _numbers(
         else:
             value[row] = _python_score(token, path, int(line[row]))
     return value, np.flatnonzero(decimal)
-
-
-class _PlainDecimals:
-    """What :func:`_plain_decimals` finds in each token of a field."""
-
-    __slots__ = ("after", "before", "dotted", "mantissa", "negative", "ok")
-
-    def __init__(
-        self,
-        ok: BoolArray,
-        negative: BoolArray,
-        mantissa: IntArray,
-        before: IntArray,
-        after: IntArray,
-        dotted: BoolArray,
-    ) -> None:
-        self.ok = ok  # at most 16 bytes: an optional sign, digits and at most one point
-        self.negative = negative  # the first byte is '-'
-        self.mantissa = mantissa  # every digit, in order (16 digits fit in 64 bits)
-        self.before = before  # digits before the point
-        self.after = after  # digits after it
-        self.dotted = dotted  # the token holds the point
-
-
-def _plain_decimals(grid: Any, length: IntArray) -> _PlainDecimals:
-    """The digits of each token of a (width, rows) byte grid (:func:`_digit_grid`), one pass
-    over its columns: the fields a score (mantissa over a power of ten) and a relevance (the
-    integer part) are read from.  ``before`` and ``after`` count the digits on each side of
-    the point of a token that is ``ok`` (the others are read in Python).
-
-    >>> import numpy as np
-    >>> tokens = [b"-12.5", b"+3", b".25", b"1.2.3", b"7e1"]
-    >>> grid = np.array([list(t.ljust(5, b"\\0")) for t in tokens], dtype=np.uint8).T
-    >>> found = _plain_decimals(grid, np.array([len(t) for t in tokens]))
-    >>> found.ok.tolist(), found.mantissa.tolist()
-    ([True, True, True, False, False], [125, 3, 25, 123, 71])
-    >>> found.before[:3].tolist(), found.after[:3].tolist(), found.dotted[:3].tolist()
-    ([2, 1, 0], [1, 0, 2], [True, False, True])
-    """
-    import numpy as np
-
-    n = len(length)
-    mantissa = np.zeros(n, dtype=np.int64)
-    digits = np.zeros(n, dtype=np.uint8)
-    dots = np.zeros(n, dtype=np.uint8)
-    point = np.zeros(n, dtype=np.uint8)  # the column of the point (read only with one)
-    ok = length <= 16
-    for j in range(len(grid)):
-        char = grid[j]
-        digit = char - np.uint8(48)
-        is_digit = digit < 10
-        is_dot = char == 46
-        allowed = is_digit | is_dot
-        allowed |= char == 0
-        if j == 0:
-            allowed |= (char == 45) | (char == 43)
-        ok &= allowed
-        digits += is_digit
-        dots += is_dot
-        if j:  # the columns of the points, added: the column of a token's one point
-            point += is_dot.view(np.uint8) * np.uint8(j)
-        # times 10 plus the digit where a digit is, else times 1 plus 0 (plain passes: one
-        # with ``where=`` takes twice as long, and np.where six times the instructions)
-        step = is_digit.view(np.uint8) * np.uint8(9)
-        step += np.uint8(1)
-        mantissa *= step
-        mantissa += digit * is_digit
-    dotted = dots == 1
-    # with one point and only digits (and a sign) besides, the digits after it end the token
-    after = np.where(dotted, length - point.astype(np.int64) - 1, 0)
-    before: IntArray = digits.astype(np.int64)
-    before -= after
-    negative = grid[0] == 45 if len(grid) else np.zeros(n, dtype=bool)
-    return _PlainDecimals(ok & (dots <= 1), negative, mantissa, before, after, dotted)
 
 
 _SCORE = re.compile(

@@ -11,11 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
-    IntArray = npt.NDArray[np.int64]
-    WordArray = npt.NDArray[np.uint64]
+    from annoscore.arrays import IntArray, WordArray
 
 
 def masks() -> WordArray:

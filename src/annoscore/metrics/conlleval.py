@@ -37,11 +37,8 @@ from annoscore.metrics.seqeval import conlleval_scores as conlleval_scores  # it
 from annoscore.result import Details
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+    from annoscore.arrays import BoolArray, IntArray
 
-    IntArray = npt.NDArray[np.int64]
-    BoolArray = npt.NDArray[np.bool_]
 
 _STARTS = frozenset(
     {("B", "B"), ("I", "B"), ("O", "B"), ("O", "I"), ("E", "E"), ("E", "I"), ("O", "E")}

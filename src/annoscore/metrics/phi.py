@@ -46,10 +46,7 @@ from annoscore.counts import Number
 from annoscore.metrics.prf import f_beta, prf, prf_of
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
-    IntArray = npt.NDArray[np.int64]
+    from annoscore.arrays import IntArray
 
 
 class SameStart(str, Enum):

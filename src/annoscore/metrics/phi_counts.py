@@ -19,7 +19,7 @@ from annoscore.metrics.phi import SameStart
 from annoscore.metrics.phi_tokens import SpanTable
 
 if TYPE_CHECKING:
-    from annoscore.metrics.phi import IntArray
+    from annoscore.arrays import IntArray
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from annoscore.metrics.phi import Quotes, Tokenizer
 if TYPE_CHECKING:
     from nltk.tokenize import TreebankWordTokenizer
 
-    from annoscore.metrics.phi import IntArray
+    from annoscore.arrays import IntArray
 
 
 _DIGITS_TO_ZERO = str.maketrans("123456789", "000000000")

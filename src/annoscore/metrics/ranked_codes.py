@@ -21,14 +21,8 @@ from annoscore.formats.codiesp import integer_ids
 from annoscore.metrics.ranking import group_rows, ranking_stats
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
+    from annoscore.arrays import AnyArray, AnyIntArray, BoolArray, FloatArray, IntArray
     from annoscore.metrics.trec_measures import MeasureSet, Output
-
-    IntArray = npt.NDArray[np.int64]
-    FloatArray = npt.NDArray[np.float64]
-    BoolArray = npt.NDArray[np.bool_]
 
 
 EXAMPLE_ROWS = 5
@@ -76,9 +70,9 @@ class RankedLists:
     a document contiguous, documents in index order, each in rank order; ``relevant[i]`` whether
     its code is one of the document's gold codes."""
 
-    query: npt.NDArray[np.signedinteger[Any]]
+    query: AnyIntArray
     relevant: BoolArray
-    code: npt.NDArray[np.signedinteger[Any]]
+    code: AnyIntArray
     """The code (index of the vocabulary) of each row."""
     gold: IntArray
     """The distinct gold pairs, sorted, each ``document * codes + code`` (``document``: the
@@ -305,7 +299,7 @@ def rank_codes(
 
 def measure_columns(
     data: RankedCodes, outcome: RankedCodeStats, measures: MeasureSet, depth: int | None
-) -> dict[str, npt.NDArray[Any]]:
+) -> dict[str, AnyArray]:
     """trec_eval's ``measures`` of every document of ``data`` (a column per measure, as
     :func:`annoscore.metrics.ranking_measures.ranking_measures` names them) on the ranked lists
     MAP is computed on (``outcome`` of :func:`rank_codes` with ``keep_lists``): each document's

@@ -25,18 +25,12 @@ MAP), ``relevant``, ``retrieved`` and ``relevant_retrieved``; MAP of a corpus is
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from annoscore.counts import Counts
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
-    IntArray = npt.NDArray[np.int64]
-    AnyIntArray = npt.NDArray[np.signedinteger[Any]]
-    FloatArray = npt.NDArray[np.float64]
-    BoolArray = npt.NDArray[np.bool_]
+    from annoscore.arrays import AnyArray, AnyIntArray, BoolArray, FloatArray, IntArray
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +56,7 @@ class RankingStats:
         out[has] = self.precision_sum[has] / self.num_relevant[has]
         return out
 
-    def columns(self) -> dict[str, npt.NDArray[Any]]:
+    def columns(self) -> dict[str, AnyArray]:
         """The additive counts of every query as columns (``ap_sum``, ``queries`` = 1, ...)."""
         import numpy as np
 

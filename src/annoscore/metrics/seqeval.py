@@ -58,10 +58,7 @@ from annoscore.formats.bio_tags import (
 from annoscore.metrics.prf import prf, ratio
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
-    IntArray = npt.NDArray[np.int64]
+    from annoscore.arrays import IntArray
 
 
 class Scheme(str, Enum):

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from annoscore.counts import Counts
 from annoscore.errors import InputError
+from annoscore.records import Fields, Record, set_fields
 from annoscore.result import Details
 
 if TYPE_CHECKING:
@@ -154,14 +155,19 @@ def _output(name: str, measure: str, kind: str, param: float) -> Output:
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class Measure:
+class Measure(Record):
     """A measure chosen, with its parameters (``params``: cut-offs or levels; ``gains``:
     relevance level -> gain for the nDCG family)."""
 
+    __slots__ = ("name", "params", "gains")  # noqa: RUF023 (field order)
     name: str
-    params: tuple[float, ...] = ()
-    gains: tuple[tuple[int, float], ...] = ()
+    params: tuple[float, ...]
+    gains: tuple[tuple[int, float], ...]
+
+    def __init__(
+        self, name: str, params: tuple[float, ...] = (), gains: tuple[tuple[int, float], ...] = ()
+    ) -> None:
+        set_fields(self, name=name, params=params, gains=gains)
 
     @property
     def kind(self) -> str:
@@ -378,14 +384,14 @@ def text_value(output: Output, value: float | int | str | None) -> str:
     return f"{value:.4f}"
 
 
-@dataclass(frozen=True, slots=True)
-class RankedLists:
+class RankedLists(Fields):
     """Every query's ranked list as trec_eval ranked it (what the HTML report shows of the worst
     queries): per ranked row, in query then rank order, its query's position in ``names`` (the
     order the run's rows give the queries; ``query`` ascending), its row of the run
     (``run.document(row)`` is its id), its relevance (``value``) and whether it is judged; per
     query the number of relevant judgments (``relevant``: relevance at least ``level``)."""
 
+    __slots__ = ("is_judged", "level", "names", "query", "relevant", "rows", "run", "value")
     names: tuple[str, ...]
     query: Any
     rows: Any

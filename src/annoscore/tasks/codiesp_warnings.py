@@ -30,12 +30,8 @@ from annoscore.metrics.ranked_codes import (
 from annoscore.result import Scores, ScoreWarning
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
+    from annoscore.arrays import IntArray
     from annoscore.tasks.codiesp import ExplainableOptions, RankedOptions
-
-    IntArray = npt.NDArray[np.int64]
 
 
 def rank(

@@ -55,7 +55,7 @@ from annoscore.scale.cut_json import JsonDocuments
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
-    from annoscore.metrics.phi import IntArray
+    from annoscore.arrays import IntArray
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,13 +56,8 @@ from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning, type_counts
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
+    from annoscore.arrays import BoolArray, IntArray
     from annoscore.scale import Splitter
-
-    IntArray = npt.NDArray[np.int64]
-    BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True, slots=True)
