@@ -23,7 +23,7 @@ AttributeError: Point is read-only: cannot set x
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, dataclass_transform
 
 
 class Record:
@@ -64,13 +64,33 @@ def set_fields(record: Record, **values: Any) -> None:
         object.__setattr__(record, name, value)
 
 
+@dataclass_transform(kw_only_default=True)
 class Fields:
-    """Fields named by ``__slots__`` (and annotated on the class), given by keyword once: for a
-    class that one function fills and another reads, with no repr, equality or pickling by
-    value of its own (a :class:`Record` has them)."""
+    """Fields named by ``__slots__`` (and annotated on the class), each given by keyword once:
+    for a class that one function fills and another reads, with no repr, equality or pickling
+    by value of its own (a :class:`Record` has them).  Type checkers read the annotations as a
+    keyword-only ``__init__`` (``dataclass_transform``: each call checked, nothing compiled at
+    import); a field left out or one not declared is a ``TypeError``.
+
+    >>> class Piece(Fields):
+    ...     __slots__ = ("start", "end")
+    ...     start: int
+    ...     end: int
+    >>> Piece(start=1, end=4).end
+    4
+    >>> Piece(start=1)
+    Traceback (most recent call last):
+    ...
+    TypeError: Piece takes start, end by keyword; given start
+    """
 
     __slots__: tuple[str, ...] = ()
 
     def __init__(self, **values: Any) -> None:
+        if len(values) != len(self.__slots__) or not values.keys() <= set(self.__slots__):
+            raise TypeError(
+                f"{type(self).__name__} takes {', '.join(self.__slots__)} by keyword;"
+                f" given {', '.join(values)}"
+            )
         for name, value in values.items():
             setattr(self, name, value)
