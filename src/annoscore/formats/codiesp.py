@@ -369,8 +369,7 @@ def recode(
         index: dict[str, int] = dict.fromkeys(codes, 0)
         if len(index) == len(codes):  # distinct (the reader's codes, not lower-cased together)
             # each code keeps its id: the rows as they are, none outside the codes
-            return replace(
-                rows,
+            return rows.replaced(
                 codes=list(codes),
                 unknown=0,
                 unknown_distinct=0,
@@ -398,8 +397,7 @@ def recode(
         unknown = int(per_code[missing].sum())
         distinct = list(dict.fromkeys(codes[i] for i in missing))
         unknown_distinct, examples = len(distinct), tuple(distinct[:_EXAMPLES])
-    return replace(
-        rows,
+    return rows.replaced(
         codes=names,
         code=code,
         unknown=unknown,
