@@ -9,12 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from annoscore.records import Record, set_fields
+
 if TYPE_CHECKING:
     from annoscore.arrays import Int32Array, IntArray
 
 
-@dataclass(frozen=True, slots=True)
-class CodeRows:
+class CodeRows(Record):
     """The rows of a D/P file as columns, in file order.
 
     ``documents`` lists the distinct document ids in order of first appearance and ``doc[i]``
@@ -25,6 +26,18 @@ class CodeRows:
     ``lines[i]`` is the 1-based line number of row ``i``.
     """
 
+    __slots__ = (  # noqa: RUF023 (the fields' order)
+        "path",
+        "documents",
+        "codes",
+        "doc",
+        "code",
+        "lines",
+        "unknown",
+        "unknown_distinct",
+        "unknown_examples",
+        "uppercase",
+    )
     path: Path
     documents: list[str]
     codes: list[str]
@@ -32,11 +45,38 @@ class CodeRows:
     code: Int32Array
     lines: IntArray | None
     """None when row ``i`` is line ``i + 1`` (no blank line)."""
-    unknown: int = 0
-    unknown_distinct: int = 0
-    unknown_examples: tuple[str, ...] = ()
-    uppercase: int = 0
+    unknown: int
+    unknown_distinct: int
+    unknown_examples: tuple[str, ...]
+    uppercase: int
     """Rows whose code had upper-case letters before lower-casing."""
+
+    def __init__(
+        self,
+        path: Path,
+        documents: list[str],
+        codes: list[str],
+        doc: Int32Array,
+        code: Int32Array,
+        lines: IntArray | None,
+        unknown: int = 0,
+        unknown_distinct: int = 0,
+        unknown_examples: tuple[str, ...] = (),
+        uppercase: int = 0,
+    ) -> None:
+        set_fields(
+            self,
+            path=path,
+            documents=documents,
+            codes=codes,
+            doc=doc,
+            code=code,
+            lines=lines,
+            unknown=unknown,
+            unknown_distinct=unknown_distinct,
+            unknown_examples=unknown_examples,
+            uppercase=uppercase,
+        )
 
     def __len__(self) -> int:
         return len(self.doc)

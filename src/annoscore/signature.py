@@ -9,9 +9,9 @@ Booleans print as ``yes``/``no``; ``None`` prints as ``none``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import Enum
 
+from annoscore.records import Record, set_fields
 from annoscore.version import __version__
 
 
@@ -27,12 +27,15 @@ def _text(value: object) -> str:
     return str(value)
 
 
-@dataclass(frozen=True, slots=True)
-class Signature:
+class Signature(Record):
     """The task name and its settings, in declaration order."""
 
+    __slots__ = ("task", "settings")  # noqa: RUF023 (the fields' order)
     task: str
-    settings: tuple[tuple[str, str], ...] = ()
+    settings: tuple[tuple[str, str], ...]
+
+    def __init__(self, task: str, settings: tuple[tuple[str, str], ...] = ()) -> None:
+        set_fields(self, task=task, settings=settings)
 
     @classmethod
     def of(cls, task: str, **settings: object) -> Signature:

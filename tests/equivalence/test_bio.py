@@ -20,7 +20,6 @@ import os
 import random
 import warnings
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -220,7 +219,7 @@ def test_the_tag_reader_is_the_line_by_line_reading(monkeypatch: pytest.MonkeyPa
                 assert str(raised.value) == str(error)
                 continue
             got = read_tag_text(text, "f", delimiter=delimiter, columns=columns)
-            assert replace(got, line=list(got.line)) == expected
+            assert got.replaced(line=list(got.line)) == expected
 
 
 def _field_scan_case(rng: random.Random, case: int) -> str:
@@ -270,7 +269,7 @@ def test_the_field_scan_is_the_line_by_line_reading() -> None:
             assert str(raised.value) == str(error), case
             continue
         got = read_tag_text(text, "f", delimiter=delimiter, columns=columns)
-        assert replace(got, line=list(got.line)) == expected, case
+        assert got.replaced(line=list(got.line)) == expected, case
     assert scanned > CASES * 2  # the generator hits the scan
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from annoscore.align.documents import pair_documents
@@ -163,8 +163,8 @@ def _seeded(
     pred = _recode_seeded(
         pred_written, size, lowercase, lambda c: seed.index.get(c, others.get(c, -1))
     )
-    gold = replace(gold, codes=vocabulary)
-    pred = replace(pred, codes=vocabulary)
+    gold = gold.replaced(codes=vocabulary)
+    pred = pred.replaced(codes=vocabulary)
     # the first few distinct invalid predicted codes in file order: among the codes after the
     # seed's (in order of first appearance), those outside the valid list
     examples: list[str] = []
@@ -201,8 +201,7 @@ def _recode_seeded(
         uppercase = int(per_code[upper].sum())
         unknown = int(per_code[[size + k for k in missing]].sum())
     distinct = list(dict.fromkeys(codes[k] for k in missing))
-    return replace(
-        rows,
+    return rows.replaced(
         code=code,
         unknown=unknown,
         unknown_distinct=len(distinct),
@@ -261,7 +260,7 @@ def numeric_view(rows: CodeRows) -> CodeRows | None:
     remap = np.fromiter(
         (merged.setdefault(i, len(merged)) for i in ids), dtype=np.int32, count=len(ids)
     )
-    return replace(rows, documents=list(merged), doc=remap[rows.doc])
+    return rows.replaced(documents=list(merged), doc=remap[rows.doc])
 
 
 @dataclass(slots=True)

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from annoscore.records import Record, set_fields
 from annoscore.result import ScoreWarning
 
 Rule = Literal["empty", "ignore"]
@@ -45,19 +46,42 @@ class MissingDocs(Enum):
         return "ignore" if self is MissingDocs.ignore else "empty"
 
 
-@dataclass(frozen=True, slots=True)
-class DocumentPairing:
+class DocumentPairing(Record):
     """Which document ids to score, and which were found on one side only.
 
     ``scored``: gold ids in gold order, then the system-only ids that are scored, in system
     order (``sort=True`` sorts all three tuples).
     """
 
+    __slots__ = (  # noqa: RUF023 (the fields' order)
+        "scored",
+        "gold_only",
+        "system_only",
+        "gold_rule",
+        "system_rule",
+    )
     scored: tuple[str, ...]
     gold_only: tuple[str, ...]
     system_only: tuple[str, ...]
     gold_rule: Rule
     system_rule: Rule
+
+    def __init__(
+        self,
+        scored: tuple[str, ...],
+        gold_only: tuple[str, ...],
+        system_only: tuple[str, ...],
+        gold_rule: Rule,
+        system_rule: Rule,
+    ) -> None:
+        set_fields(
+            self,
+            scored=scored,
+            gold_only=gold_only,
+            system_only=system_only,
+            gold_rule=gold_rule,
+            system_rule=system_rule,
+        )
 
     def warnings(
         self,

@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 from annoscore.align.assignment import max_weight_matching
 from annoscore.align.span_modes import MatchKind, MatchOptions, OverlapBasis
+from annoscore.records import Record, set_fields
 
 Array = npt.NDArray[Any]
 
@@ -117,14 +118,17 @@ def sorted_rank(keys: Array, queries: Array, side: Literal["left", "right"]) -> 
     return result
 
 
-@dataclass(frozen=True, slots=True)
-class CandidatePairs:
+class CandidatePairs(Record):
     """Candidate pairs of the array path: row indices into gold and pred, and pair attributes."""
 
+    __slots__ = ("gold", "pred", "same_bounds", "same_type")
     gold: Array
     pred: Array
     same_bounds: Array
     same_type: Array
+
+    def __init__(self, gold: Array, pred: Array, same_bounds: Array, same_type: Array) -> None:
+        set_fields(self, gold=gold, pred=pred, same_bounds=same_bounds, same_type=same_type)
 
     def take(self, positions: Array) -> CandidatePairs:
         """The pairs at ``positions``."""

@@ -7,12 +7,12 @@ touches with two look-ups.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from annoscore.align.span_arrays import Array, SpanArrays
 from annoscore.align.spans import WHITESPACE_CODEPOINTS
+from annoscore.records import Record, set_fields
 
 
 def _joined_space(texts: Sequence[str]) -> tuple[Array, Array]:
@@ -38,8 +38,7 @@ def _joined_space(texts: Sequence[str]) -> tuple[Array, Array]:
     return table[np.minimum(wide, 0x3001)], offsets
 
 
-@dataclass(frozen=True, slots=True)
-class TokenIndex:
+class TokenIndex(Record):
     """The whitespace tokens of many texts joined by ``"\\n"``, indexed by character.
 
     ``started[p]`` is the number of tokens that start at or before joined position ``p`` and
@@ -49,10 +48,14 @@ class TokenIndex:
     ``first_token[d]`` to ``first_token[d + 1] - 1``.
     """
 
+    __slots__ = ("offsets", "started", "inside", "first_token")  # noqa: RUF023 (the fields' order)
     offsets: Array
     started: Array
     inside: Array
     first_token: Array
+
+    def __init__(self, offsets: Array, started: Array, inside: Array, first_token: Array) -> None:
+        set_fields(self, offsets=offsets, started=started, inside=inside, first_token=first_token)
 
     @classmethod
     def of(cls, texts: Sequence[str]) -> TokenIndex:

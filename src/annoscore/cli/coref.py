@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -80,7 +79,7 @@ def register(app: typer.Typer) -> None:
                 )
             out.emit(score_coref(key, response, options), render_reference)
         else:
-            shown = replace(out, format=OutputFormat(format.value))
+            shown = out.replaced(format=OutputFormat(format.value))
 
             def sides() -> CorefSides:  # read again only for --format html
                 from annoscore.report.html_coref import CorefSides

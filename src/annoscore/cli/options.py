@@ -35,7 +35,6 @@ import inspect
 import sys
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
@@ -61,6 +60,7 @@ from annoscore.cli.common import (
 )
 from annoscore.errors import InputError
 from annoscore.options import OptionField, RunOptions, TaskOptions, fields
+from annoscore.records import Record, set_fields
 from annoscore.report.generic import TextRenderer
 from annoscore.result import Result
 
@@ -71,20 +71,55 @@ if typing.TYPE_CHECKING:
 O = typing.TypeVar("O", bound=TaskOptions)  # noqa: E741
 
 
-@dataclass(frozen=True, slots=True)
-class Output:
+class Output(Record):
     """The output switches every scoring command shares, and ``strict_input`` from the
     options (it decides whether a result that needed tolerated input is refused)."""
 
-    format: OutputFormat = OutputFormat.text
-    output: Path | None = None
-    per_doc: bool = False
-    bootstrap: int = 0
-    confidence: float = 0.95
-    seed: int = 12345
-    strict_input: bool = False
-    no_text: bool = False
-    max_html_mb: float = 20.0
+    __slots__ = (  # noqa: RUF023 (the fields' order)
+        "format",
+        "output",
+        "per_doc",
+        "bootstrap",
+        "confidence",
+        "seed",
+        "strict_input",
+        "no_text",
+        "max_html_mb",
+    )
+    format: OutputFormat
+    output: Path | None
+    per_doc: bool
+    bootstrap: int
+    confidence: float
+    seed: int
+    strict_input: bool
+    no_text: bool
+    max_html_mb: float
+
+    def __init__(
+        self,
+        format: OutputFormat = OutputFormat.text,
+        output: Path | None = None,
+        per_doc: bool = False,
+        bootstrap: int = 0,
+        confidence: float = 0.95,
+        seed: int = 12345,
+        strict_input: bool = False,
+        no_text: bool = False,
+        max_html_mb: float = 20.0,
+    ) -> None:
+        set_fields(
+            self,
+            format=format,
+            output=output,
+            per_doc=per_doc,
+            bootstrap=bootstrap,
+            confidence=confidence,
+            seed=seed,
+            strict_input=strict_input,
+            no_text=no_text,
+            max_html_mb=max_html_mb,
+        )
 
     def emit(
         self,

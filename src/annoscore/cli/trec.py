@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -43,5 +42,5 @@ def register(app: typer.Typer) -> None:
         from annoscore.tasks.trec import score_trec
 
         if per_query:
-            out = replace(out, per_doc=True)
+            out = out.replaced(per_doc=True)
         out.emit(score_trec(qrels, run, options), render_trec_eval)

@@ -28,12 +28,12 @@ from __future__ import annotations
 import json
 import os
 import typing
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from annoscore.errors import InputError
 from annoscore.model import AnnotatedDocument, Mention, Span
+from annoscore.records import Record, set_fields
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -157,14 +157,19 @@ def bio_documents(path: Path) -> list[AnnotatedDocument]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class AnnotationCorpus:
+class AnnotationCorpus(Record):
     """The documents of one file (or brat folder) by id, its format, and the reader's warnings
     about the whole file (a recognised format is named in one)."""
 
+    __slots__ = ("form", "documents", "warnings")  # noqa: RUF023 (the fields' order)
     form: str
     documents: dict[str, AnnotatedDocument]
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[str, ...]
+
+    def __init__(
+        self, form: str, documents: dict[str, AnnotatedDocument], warnings: tuple[str, ...] = ()
+    ) -> None:
+        set_fields(self, form=form, documents=documents, warnings=warnings)
 
 
 def read_corpus(

@@ -54,7 +54,6 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from annoscore.errors import InputError
@@ -72,6 +71,7 @@ from annoscore.formats.brat_model import (
 from annoscore.formats.brat_scan import scan_files
 from annoscore.formats.files import folder_files, read_text
 from annoscore.model import AnnotatedDocument
+from annoscore.records import Record, set_fields
 from annoscore.result import EXAMPLES_SHOWN, ScoreWarning, merge_warnings
 
 __all__ = [
@@ -236,12 +236,15 @@ def read_ann(
     return read_ann_file(path, text_path, check_text=check_text).document()
 
 
-@dataclass(frozen=True, slots=True)
-class BratCorpus:
+class BratCorpus(Record):
     """The ``.ann`` files of a path, by document id, and the warnings of reading them."""
 
+    __slots__ = ("files", "warnings")
     files: dict[str, AnnFile]
-    warnings: tuple[ScoreWarning, ...] = ()
+    warnings: tuple[ScoreWarning, ...]
+
+    def __init__(self, files: dict[str, AnnFile], warnings: tuple[ScoreWarning, ...] = ()) -> None:
+        set_fields(self, files=files, warnings=warnings)
 
     def all_warnings(self) -> list[ScoreWarning]:
         """The folder's warnings and every file's, merged by kind."""

@@ -33,7 +33,7 @@ import itertools
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from annoscore.code_lists import CodeReference, CodeRows
@@ -52,33 +52,45 @@ from annoscore.formats.files import (
     split_lines,
     without_bom,
 )
+from annoscore.records import Record, set_fields
 from annoscore.result import ScoreWarning
 
 _EXAMPLES = 5
 
 
-@dataclass(frozen=True, slots=True)
-class CodeFile:
+class CodeFile(Record):
     """A D/P file read: its rows, and what the reader tolerated to read it as pandas does."""
 
+    __slots__ = ("rows", "warnings")
     rows: CodeRows
-    warnings: tuple[ScoreWarning, ...] = ()
+    warnings: tuple[ScoreWarning, ...]
+
+    def __init__(self, rows: CodeRows, warnings: tuple[ScoreWarning, ...] = ()) -> None:
+        set_fields(self, rows=rows, warnings=warnings)
 
 
-@dataclass(frozen=True, slots=True)
-class ReferenceFile:
+class ReferenceFile(Record):
     """An X file read: its references, and what the reader tolerated."""
 
+    __slots__ = ("references", "warnings")
     references: list[CodeReference]
-    warnings: tuple[ScoreWarning, ...] = ()
+    warnings: tuple[ScoreWarning, ...]
+
+    def __init__(
+        self, references: list[CodeReference], warnings: tuple[ScoreWarning, ...] = ()
+    ) -> None:
+        set_fields(self, references=references, warnings=warnings)
 
 
-@dataclass(frozen=True, slots=True)
-class ValidCodes:
+class ValidCodes(Record):
     """A valid-code list read: the lower-cased codes, and what the reader tolerated."""
 
+    __slots__ = ("codes", "warnings")
     codes: frozenset[str]
-    warnings: tuple[ScoreWarning, ...] = ()
+    warnings: tuple[ScoreWarning, ...]
+
+    def __init__(self, codes: frozenset[str], warnings: tuple[ScoreWarning, ...] = ()) -> None:
+        set_fields(self, codes=codes, warnings=warnings)
 
 
 @contextmanager
@@ -271,7 +283,7 @@ def read_code_file(
             not_exact(path)
     if not lowercase and vocabulary is None:
         return read
-    return replace(read, rows=recode(read.rows, lowercase=lowercase, vocabulary=vocabulary))
+    return CodeFile(recode(read.rows, lowercase=lowercase, vocabulary=vocabulary), read.warnings)
 
 
 def read_code_rows(
@@ -349,8 +361,7 @@ def recode(
         index: dict[str, int] = dict.fromkeys(codes, 0)
         if len(index) == len(codes):  # distinct (the reader's codes, not lower-cased together)
             # each code keeps its id: the rows as they are, none outside the codes
-            return replace(
-                rows,
+            return rows.replaced(
                 codes=list(codes),
                 unknown=0,
                 unknown_distinct=0,
@@ -378,8 +389,7 @@ def recode(
         unknown = int(per_code[missing].sum())
         distinct = list(dict.fromkeys(codes[i] for i in missing))
         unknown_distinct, examples = len(distinct), tuple(distinct[:_EXAMPLES])
-    return replace(
-        rows,
+    return rows.replaced(
         codes=names,
         code=code,
         unknown=unknown,

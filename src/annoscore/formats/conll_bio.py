@@ -41,14 +41,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from itertools import chain, repeat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from annoscore.errors import InputError
 from annoscore.formats.files import check_no_nul, cut_of, read_text, reading, without_bom
-from annoscore.records import Fields
+from annoscore.records import Fields, Record, set_fields
 
 if TYPE_CHECKING:
     from annoscore.arrays import BoolArray, ByteArray, IntArray, WordArray
@@ -96,18 +95,20 @@ def perl_split(pattern: re.Pattern[str], line: str) -> list[str]:
     return fields
 
 
-@dataclass(frozen=True, slots=True)
-class Document:
+class Document(Record):
     """A document of a tag file: its id, its first item and its ``-DOCSTART-`` line (0: the
     items before the first ``-DOCSTART-``)."""
 
+    __slots__ = ("name", "start", "line")  # noqa: RUF023 (the fields' order)
     name: str
     start: int
     line: int
 
+    def __init__(self, name: str, start: int, line: int) -> None:
+        set_fields(self, name=name, start=start, line=line)
 
-@dataclass(frozen=True, slots=True)
-class TagColumns:
+
+class TagColumns(Record):
     """The items of a tag file in order: every line that is a token or a boundary.
 
     ``columns[k][i]``: item ``i``'s tag in the ``k``-th column asked for (``"O"`` at a
@@ -118,14 +119,47 @@ class TagColumns:
     ``fields``: the number of fields of a token line (0 for an empty file).
     """
 
+    __slots__ = (  # noqa: RUF023 (the fields' order)
+        "path",
+        "columns",
+        "boundary",
+        "tokens",
+        "line",
+        "documents",
+        "fields",
+        "bom",
+    )
     path: str
     columns: tuple[list[str], ...]
     boundary: list[bool]
     tokens: list[str]
     line: Sequence[int]
-    documents: list[Document] = field(default_factory=list)
-    fields: int = 0
-    bom: bool = False
+    documents: list[Document]
+    fields: int
+    bom: bool
+
+    def __init__(
+        self,
+        path: str,
+        columns: tuple[list[str], ...],
+        boundary: list[bool],
+        tokens: list[str],
+        line: Sequence[int],
+        documents: list[Document] | None = None,
+        fields: int = 0,
+        bom: bool = False,
+    ) -> None:
+        set_fields(
+            self,
+            path=path,
+            columns=columns,
+            boundary=boundary,
+            tokens=tokens,
+            line=line,
+            documents=[] if documents is None else documents,
+            fields=fields,
+            bom=bom,
+        )
 
     def __len__(self) -> int:
         return len(self.boundary)
@@ -153,16 +187,15 @@ def read_tags(
         columns_read = read_tag_text(
             text, str(path), delimiter=delimiter, columns=columns, named_from=cut.documents
         )
-        columns_read = replace(
-            columns_read,
+        columns_read = columns_read.replaced(
             line=[n + cut.line for n in columns_read.line],
             documents=[
-                replace(d, line=d.line + cut.line) if d.line else d for d in columns_read.documents
+                d.replaced(line=d.line + cut.line) if d.line else d for d in columns_read.documents
             ],
         )
     else:
         columns_read = read_tag_text(text, str(path), delimiter=delimiter, columns=columns)
-    return replace(columns_read, bom=True) if bom else columns_read
+    return columns_read.replaced(bom=True) if bom else columns_read
 
 
 def _rows(lines: list[str], delimiter: str | None) -> list[list[str]]:
@@ -552,7 +585,7 @@ def read_tag_codes(
         return tag_codes_of(read_tags(path, delimiter=None, columns=columns))
     text, bom = without_bom(text)
     read = read_tag_text(text, str(path), delimiter=None, columns=columns)
-    return tag_codes_of(replace(read, bom=True) if bom else read)
+    return tag_codes_of(read.replaced(bom=True) if bom else read)
 
 
 def tag_codes_of(read: TagColumns) -> TagCodes:

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from annoscore.counts import Counts, Number
 from annoscore.metrics.seqeval import conlleval_scores as conlleval_scores  # its scorer
+from annoscore.records import Record, set_fields
 from annoscore.result import Details
 
 if TYPE_CHECKING:
@@ -104,15 +105,18 @@ class ConllevalDetails(Details):
     guessed_types: frozenset[str]
 
 
-@dataclass(frozen=True, slots=True)
-class TagCodes:
+class TagCodes(Record):
     """Both tag columns as small integers: ``gold[i]``, ``guess[i]`` index ``names``, one more
     code (``len(names)``) standing for a boundary item (``O`` on both sides, whatever ``-r``
     and ``-o`` say)."""
 
+    __slots__ = ("gold", "guess", "names")
     gold: IntArray
     guess: IntArray
     names: list[str]
+
+    def __init__(self, gold: IntArray, guess: IntArray, names: list[str]) -> None:
+        set_fields(self, gold=gold, guess=guess, names=names)
 
     @classmethod
     def of(cls, gold: Sequence[str], guess: Sequence[str], boundary: Sequence[bool]) -> TagCodes:

@@ -24,9 +24,9 @@ MUC's ``*`` (a rendering of ``None`` in :mod:`annoscore.report.muc`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from annoscore.counts import Number
+from annoscore.records import Record
 
 
 def ratio(
@@ -74,13 +74,20 @@ def f_of(precision: float | None, recall: float | None) -> float | None:
     return f_beta(precision, recall, zero_division=0.0)
 
 
-@dataclass(frozen=True, slots=True)
-class PRF:
+class PRF(Record):
     """Precision, recall and F (fractions, or ``None`` where undefined)."""
 
+    __slots__ = ("precision", "recall", "f1")  # noqa: RUF023 (the fields' order)
     precision: float | None
     recall: float | None
     f1: float | None
+
+    def __init__(self, precision: float | None, recall: float | None, f1: float | None) -> None:
+        # set one by one, not by set_fields: one is made for every document scored
+        put = object.__setattr__
+        put(self, "precision", precision)
+        put(self, "recall", recall)
+        put(self, "f1", f1)
 
     def as_dict(self, prefix: str = "") -> dict[str, float | None]:
         return {

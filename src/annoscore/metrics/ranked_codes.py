@@ -19,6 +19,7 @@ from annoscore.align.codes import RankedCodes
 from annoscore.counts import Counts
 from annoscore.formats.codiesp import integer_ids
 from annoscore.metrics.ranking import group_rows, ranking_stats
+from annoscore.records import Record, set_fields
 
 if TYPE_CHECKING:
     from annoscore.arrays import AnyArray, AnyIntArray, BoolArray, FloatArray, IntArray
@@ -63,13 +64,13 @@ class RankedCodeStats:
     """The ranked lists MAP is computed on (``keep_lists`` of :func:`rank_codes`)."""
 
 
-@dataclass(frozen=True, slots=True)
-class RankedLists:
+class RankedLists(Record):
     """The ranked lists of :func:`rank_codes`, as MAP ranks them before the depth cut-off:
     ``query[i]`` the predicted document (index of ``data.pred.documents``) of row ``i``, rows of
     a document contiguous, documents in index order, each in rank order; ``relevant[i]`` whether
     its code is one of the document's gold codes."""
 
+    __slots__ = ("query", "relevant", "code", "gold")  # noqa: RUF023 (the fields' order)
     query: AnyIntArray
     relevant: BoolArray
     code: AnyIntArray
@@ -78,17 +79,38 @@ class RankedLists:
     """The distinct gold pairs, sorted, each ``document * codes + code`` (``document``: the
     global index, ``codes``: the size of the vocabulary)."""
 
+    def __init__(
+        self,
+        query: AnyIntArray,
+        relevant: BoolArray,
+        code: AnyIntArray,
+        gold: IntArray,
+    ) -> None:
+        set_fields(self, query=query, relevant=relevant, code=code, gold=gold)
 
-@dataclass(frozen=True, slots=True)
-class CodeRanking:
+
+class CodeRanking(Record):
     """Every document's ranked list as MAP ranks it, with its gold codes (what the HTML report
     shows of the worst documents): ``lists`` of :func:`rank_codes` on ``documents``
     (``pred_global`` of its data), ``vocabulary`` the codes its code ids index."""
 
+    __slots__ = (  # noqa: RUF023 (the fields' order)
+        "documents",
+        "pred_global",
+        "lists",
+        "vocabulary",
+    )
     documents: list[str]
     pred_global: IntArray
     lists: RankedLists
     vocabulary: list[str]
+
+    def __init__(
+        self, documents: list[str], pred_global: IntArray, lists: RankedLists, vocabulary: list[str]
+    ) -> None:
+        set_fields(
+            self, documents=documents, pred_global=pred_global, lists=lists, vocabulary=vocabulary
+        )
 
     @property
     def names(self) -> list[str]:

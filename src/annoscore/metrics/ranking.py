@@ -24,18 +24,25 @@ MAP), ``relevant``, ``retrieved`` and ``relevant_retrieved``; MAP of a corpus is
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from annoscore.counts import Counts
+from annoscore.records import Record, set_fields
 
 if TYPE_CHECKING:
     from annoscore.arrays import AnyArray, AnyIntArray, BoolArray, FloatArray, IntArray
 
 
-@dataclass(frozen=True, slots=True)
-class RankingStats:
+class RankingStats(Record):
     """Per-query statistics of one run, as arrays indexed by query."""
+
+    __slots__ = (  # noqa: RUF023 (the fields' order)
+        "precision_sum",
+        "num_relevant",
+        "retrieved",
+        "relevant_retrieved",
+        "ranked_beyond_depth",
+    )
 
     precision_sum: FloatArray
     """Sum of P@k over the relevant ranks k within the depth."""
@@ -45,6 +52,23 @@ class RankingStats:
     relevant_retrieved: IntArray
     ranked_beyond_depth: IntArray
     """Rows dropped by the depth cut-off."""
+
+    def __init__(
+        self,
+        precision_sum: FloatArray,
+        num_relevant: IntArray,
+        retrieved: IntArray,
+        relevant_retrieved: IntArray,
+        ranked_beyond_depth: IntArray,
+    ) -> None:
+        set_fields(
+            self,
+            precision_sum=precision_sum,
+            num_relevant=num_relevant,
+            retrieved=retrieved,
+            relevant_retrieved=relevant_retrieved,
+            ranked_beyond_depth=ranked_beyond_depth,
+        )
 
     @property
     def average_precision(self) -> FloatArray:

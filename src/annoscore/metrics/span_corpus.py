@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter, itemgetter
 from typing import Any, Literal, Protocol, TypeVar, cast
@@ -34,6 +33,7 @@ from annoscore.metrics.span_tables import (
 )
 from annoscore.metrics.spans import PRF_NAMES, SEMEVAL_NAMES, mode_counts, semeval_counts, type_key
 from annoscore.model import AnnotatedDocument, Mention
+from annoscore.records import Record, set_fields
 from annoscore.result import CountMatrix, ScoreWarning, merge_warnings
 
 
@@ -244,8 +244,7 @@ def entity_columns(
     return types, g, p, discontinuous
 
 
-@dataclass(frozen=True, slots=True)
-class SpanCorpus:
+class SpanCorpus(Record):
     """Gold and predicted mentions of many documents, ready to be counted in any mode.
 
     Continuous mentions go to the array path.  A document with a discontinuous mention (on
@@ -253,12 +252,39 @@ class SpanCorpus:
     integer keys of the array path would not fit in 64 bits (offsets beyond ~10^8).
     """
 
+    __slots__ = (  # noqa: RUF023 (the fields' order)
+        "doc_ids",
+        "types",
+        "gold",
+        "pred",
+        "by_mentions",
+        "texts",
+    )
     doc_ids: tuple[str, ...]
     types: tuple[str, ...]
     gold: SpanArrays
     pred: SpanArrays
     by_mentions: dict[int, tuple[tuple[Mention, ...], tuple[Mention, ...]]]
     texts: tuple[str | None, ...]
+
+    def __init__(
+        self,
+        doc_ids: tuple[str, ...],
+        types: tuple[str, ...],
+        gold: SpanArrays,
+        pred: SpanArrays,
+        by_mentions: dict[int, tuple[tuple[Mention, ...], tuple[Mention, ...]]],
+        texts: tuple[str | None, ...],
+    ) -> None:
+        set_fields(
+            self,
+            doc_ids=doc_ids,
+            types=types,
+            gold=gold,
+            pred=pred,
+            by_mentions=by_mentions,
+            texts=texts,
+        )
 
     @classmethod
     def from_mentions(

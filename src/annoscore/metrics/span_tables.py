@@ -10,7 +10,6 @@ to the plain reference of ``tests/oracles/spans.py`` on random corpora.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 import numpy as np
@@ -38,16 +37,20 @@ from annoscore.align.span_tokens import TokenIndex
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.metrics.spans import SEMEVAL_NAMES, counts_by_type, type_key
+from annoscore.records import Record, set_fields
 from annoscore.result import CountMatrix
 
 
-@dataclass(frozen=True, slots=True)
-class CountTable:
+class CountTable(Record):
     """Per-document, per-type counts: ``values[d, t, k]`` is statistic ``names[k]``."""
 
+    __slots__ = ("names", "types", "values")
     names: tuple[str, ...]
     types: tuple[str, ...]
     values: Array
+
+    def __init__(self, names: tuple[str, ...], types: tuple[str, ...], values: Array) -> None:
+        set_fields(self, names=names, types=types, values=values)
 
     def document(self, d: int) -> Counts:
         """Document ``d``'s counts, with the same keys as :func:`mode_counts` gives."""

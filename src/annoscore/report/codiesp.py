@@ -13,10 +13,14 @@ undefined value (0/0) prints ``-``, but for MAP, which prints ``nan`` as the MAP
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from annoscore.counts import Counts
 from annoscore.metrics.codiesp import CodiespDetails
-from annoscore.metrics.trec_measures import Output, text_value
 from annoscore.result import Result, Scores
+
+if TYPE_CHECKING:
+    from annoscore.metrics.trec_measures import Output
 
 RULE = "-" * 53
 _BLOCKS = (("precision", "Precision"), ("recall", "Recall"), ("f1", "F-score"))
@@ -75,6 +79,7 @@ def _measure_lines(result: Result) -> list[str]:
     outputs = details.outputs if isinstance(details, CodiespDetails) else ()
     if not outputs:
         return []
+    from annoscore.metrics.trec_measures import text_value  # the measures' module: --measure only
 
     def line(output: Output, name: str, scores: Scores, counts: Counts) -> str:
         value = counts[output.column] if output.kind == "count" else scores.get(output.name)

@@ -99,7 +99,7 @@ class CorefOptions(TaskOptions):
         signature = TaskOptions.signature(self, task, *read)
         joined = "+".join(self.metrics)
         settings = tuple((k, joined if k == "metrics" else v) for k, v in signature.settings)
-        return replace(signature, settings=settings)
+        return signature.replaced(settings=settings)
 
 
 _REPEATS = {

@@ -39,8 +39,6 @@ from annoscore.model import AnnotatedDocument, Mention
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, note
 from annoscore.scale import Splitter, chunked, keep, keeping
-from annoscore.scale.cut_json import split_json_lines
-from annoscore.scale.cut_xml import split_bioc_json, split_bioc_xml, unnamed_documents
 from annoscore.tasks.registry import get
 from annoscore.tasks.spans_chunks import kept, pooled
 
@@ -223,12 +221,6 @@ def _json_lines(gold: Path, system: Path, options: SpanOptions) -> Splitter | No
     from the file's first bytes) are cut: JSON Lines (one document a line:
     :func:`~annoscore.scale.cut_json.split_json_lines`), BioC XML and JSON (documents inside one
     root: :mod:`annoscore.scale.cut_xml`)."""
-    splitters: dict[str | None, Splitter] = {
-        "prodigy-jsonl": split_json_lines,
-        "spacy-jsonl": split_json_lines,
-        "bioc-xml": split_bioc_xml,
-        "bioc-json": split_bioc_json,
-    }
     forms = []
     for path, form in ((gold, options.gold_format), (system, options.system_format)):
         if form is None and path.is_file():
@@ -237,7 +229,20 @@ def _json_lines(gold: Path, system: Path, options: SpanOptions) -> Splitter | No
             except InputError:
                 return None  # one run says why
         forms.append(form)
-    return splitters.get(forms[0]) if forms[0] == forms[1] else None
+    if forms[0] != forms[1] or forms[0] not in _CUT_FORMATS:
+        return None
+    from annoscore.scale import cut_json, cut_xml  # their cutters: imported for these formats
+
+    return {
+        "prodigy-jsonl": cut_json.split_json_lines,
+        "spacy-jsonl": cut_json.split_json_lines,
+        "bioc-xml": cut_xml.split_bioc_xml,
+        "bioc-json": cut_xml.split_bioc_json,
+    }[forms[0]]
+
+
+_CUT_FORMATS = ("prodigy-jsonl", "spacy-jsonl", "bioc-xml", "bioc-json")
+"""The formats whose two files :func:`_json_lines` cuts."""
 
 
 def _read_side(
@@ -256,6 +261,8 @@ def _read_side(
     )
     saw(path, documents)  # the ids of a chunk of the file (annoscore.scale)
     if form in ("bioc-xml", "bioc-json"):  # a chunk naming a document by its position
+        from annoscore.scale.cut_xml import unnamed_documents
+
         unnamed_documents(path, documents)
     return documents, form, [note(w, "format.read") for w in warnings]
 
