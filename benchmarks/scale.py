@@ -16,6 +16,8 @@ Data (seeded, generated here, in a temporary folder), ``--task``:
   abstract passage each), cut at document boundaries;
 - ``trec``: a qrels file of N queries with 100 judgments each and a run of 1,000 documents per
   query.
+- ``nlpsandbox``: N notes of ``benchmarks/nlpsandbox.py`` (30 annotations of each of six PHI
+  categories; its input warns on purpose), ``annoscore nlpsandbox all``;
 - ``conlleval``: N documents of 100 sentences of 30 tokens in conlleval's one-file layout
   (2,000: 63 MB); ``conlleval-two`` and ``seqeval``: the same as two tag files.
 
@@ -292,6 +294,11 @@ def write_input(task: str, root: Path, documents: int, spans: int) -> list[str]:
         gold, system = write_pubtator(root, documents, spans)
         return ["spans", str(gold), str(system), "--gold-format", "pubtator",
                 "--system-format", "pubtator"]  # fmt: skip
+    if task == "nlpsandbox":
+        import nlpsandbox  # benchmarks/nlpsandbox.py, beside this script
+
+        gold, pred = nlpsandbox.write(root, *nlpsandbox.generate(documents))
+        return ["nlpsandbox", "all", "--gold", str(gold), "--pred", str(pred)]
     if task.startswith("bioc-"):
         gold, system = write_bioc(root, documents, spans, task[5:])
         return ["spans", str(gold), str(system), "--gold-format", task, "--system-format", task]
@@ -467,6 +474,7 @@ def main() -> None:
             "seqeval",
             "bioc-xml",
             "bioc-json",
+            "nlpsandbox",
         ),
     )
     parser.add_argument("--dask", action="store_true", help="also --dask local")
