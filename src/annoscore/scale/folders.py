@@ -234,7 +234,9 @@ def folder_parts(
     how: _FolderCut,
 ) -> list[Part] | None:
     """The parts of two folders scored in ``run``'s processes: listed and cut once, here
-    (:func:`split_folders`), the chunks inherited by the forked workers; ``None`` when they
+    (:func:`split_folders`), the chunks inherited by the forked workers (and what a chunk of
+    brat files imports to count spans imported before they are forked: each imported it
+    again, 3% of a worker's instructions at 5,000 documents); ``None`` when they
     cannot be cut (one run then).  On Dask each worker lists the folders and takes its shares
     (:func:`_folder_share`: a chunk's names are not sent)."""
     where = _where(gold), _where(system)
@@ -245,6 +247,9 @@ def folder_parts(
         )
         if chunks is None:
             return None
+        if how.suffix == ".ann" and run.jobs > 1:  # brat spans: imported once, before the fork
+            import annoscore.metrics.span_corpus
+            import annoscore.metrics.worst_lists  # noqa: F401  (a chunk's result as sent)
         return run.map(functools.partial(_scored_chunk, task, options, how), chunks)
     shares = run.workers * CHUNKS_PER_WORKER
     plan = (os.urandom(8),) if where != (str(gold), str(system)) else ()
