@@ -69,7 +69,7 @@ from annoscore.formats.brat_model import (
     tolerated_warning,
 )
 from annoscore.formats.brat_scan import scan_files
-from annoscore.formats.files import folder_files, read_text
+from annoscore.formats.files import folder_files, name_stem, read_text
 from annoscore.model import AnnotatedDocument
 from annoscore.records import Record, set_fields
 from annoscore.result import EXAMPLES_SHOWN, ScoreWarning, merge_warnings
@@ -332,8 +332,10 @@ def read_brat_corpus(
         )
     stems, others = [], []
     text_names: list[str | None] = []
+    within = len(os.path.join(path, ""))  # each path is the folder's joined with a name
     for name in paths:
-        stem, extension = os.path.splitext(os.path.basename(name))
+        stem = name_stem(name[within:])
+        extension = name[within + len(stem) :]
         stems.append(stem)
         if every_file and extension != ".ann":
             others.append(name)

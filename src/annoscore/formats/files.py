@@ -173,17 +173,20 @@ def is_xml_character(code: int) -> bool:
     )
 
 
-_SELECTED: ContextVar[Mapping[str, frozenset[str]] | None] = ContextVar(
+_SELECTED: ContextVar[tuple[Mapping[str, frozenset[str]], bool] | None] = ContextVar(
     "annoscore_selected_files", default=None
 )
 
 
 @contextmanager
-def selected_files(selection: Mapping[str, Iterable[str]]) -> Iterator[None]:
+def selected_files(selection: Mapping[str, Iterable[str]], listed: bool = False) -> Iterator[None]:
     """Inside the block, :func:`folder_files` of a folder named in ``selection`` (its absolute
     path) sees only the entries named there: a chunk of a folder's documents, read by the same
-    reader with the folder's own paths (:mod:`annoscore.scale`)."""
-    token = _SELECTED.set({os.path.abspath(k): frozenset(v) for k, v in selection.items()})
+    reader with the folder's own paths (:mod:`annoscore.scale`).  ``listed``: every name is a
+    regular file of the folder (or a link to one), as a listing of it just found, so the
+    folder is not listed again (a name gone since is then read, and its reader says why)."""
+    chosen = {os.path.abspath(k): frozenset(v) for k, v in selection.items()}
+    token = _SELECTED.set((chosen, listed))
     try:
         yield
     finally:
@@ -327,6 +330,17 @@ def saw(path: Path, ids: Iterable[object]) -> None:
         cut.seen.extend(ids)
 
 
+def name_stem(name: str) -> str:
+    """``os.path.splitext(name)[0]`` of a file's name (without folder), in a third of its time:
+    the name before its last dot, unless only dots come before it (no extension then).
+
+    >>> [name_stem(n) for n in ("a.ann", "a.b.ann", ".ann", "..ann", ".a.ann", "a", "a.", "...")]
+    ['a', 'a.b', '.ann', '..ann', '.a', 'a', 'a', '...']
+    """
+    head = name.rpartition(".")[0]
+    return head if head.strip(".") else name
+
+
 def folder_files(
     folder: Path, suffix: str = ".ann", every_file: bool = False, texts: set[str] | None = None
 ) -> tuple[list[str], ScoreWarning | None]:
@@ -335,14 +349,17 @@ def folder_files(
     sub-folders, FIFOs and other special files, links that lead nowhere or loop, and names
     ending in ``suffix`` in another case (``.ANN``).  Nothing is opened but the folder.
     ``texts``, if given, receives the paths of the folder's ``.txt`` files."""
+    selection, listed = _SELECTED.get() or ({}, False)
+    names = selection.get(os.path.abspath(folder)) if selection else None
+    if names is not None and listed:
+        return _listed_files(os.fspath(folder), names, suffix, every_file, texts)
     chosen: list[str] = []
     skipped: list[str] = []
     try:
         entries = list(os.scandir(folder))
     except OSError as error:
         raise InputError(f"cannot read the folder: {error.strerror}", folder) from None
-    selection = _SELECTED.get()
-    if selection is not None and (names := selection.get(os.path.abspath(folder))) is not None:
+    if names is not None:
         entries = [entry for entry in entries if entry.name in names]
     for entry in entries:
         name = entry.name
@@ -369,6 +386,33 @@ def folder_files(
             skipped.append(f"{entry.path} (a sub-folder: folders are not read recursively)")
         elif looks:
             skipped.append(f"{entry.path} (not a regular file)")
+    return _found(chosen, skipped, suffix)
+
+
+def _listed_files(
+    folder: str, names: Iterable[str], suffix: str, every_file: bool, texts: set[str] | None
+) -> tuple[list[str], ScoreWarning | None]:
+    """:func:`folder_files` of ``folder`` when its entries ``names`` are known to be regular
+    files or links to them (:func:`selected_files`): the same answer, made of the names
+    alone, without listing the folder or asking any file's kind."""
+    within = os.path.join(folder, "")  # a name has no separator: joined as os.path.join does
+    chosen: list[str] = []
+    skipped: list[str] = []
+    for name in names:
+        if every_file or name.endswith(suffix):
+            chosen.append(within + name)
+        elif name.lower().endswith(suffix):
+            skipped.append(f"{within}{name} (not '{suffix}': the extension is case-sensitive)")
+        if texts is not None and name.endswith(".txt"):
+            texts.add(within + name)
+    return _found(chosen, skipped, suffix)
+
+
+def _found(
+    chosen: list[str], skipped: list[str], suffix: str
+) -> tuple[list[str], ScoreWarning | None]:
+    """:func:`folder_files`'s answer: the files ``chosen``, sorted, and a warning counting the
+    entries ``skipped``."""
     chosen.sort()
     warning = None
     if skipped:

@@ -79,7 +79,6 @@ larger than :data:`LINE_CHUNK_BYTES` (above).
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from os import PathLike
@@ -99,11 +98,10 @@ if TYPE_CHECKING:
 # at by split_lines even in one job); folders, the reduce and JSON cuts are imported on use
 from annoscore.scale.chunks import LineChunk, NotExact, Part, Seen, Splitter
 from annoscore.scale.cut_lines import LINE_CHUNKS_PER_WORKER, numbered, split_lines, targets
-from annoscore.scale.remote import RemoteBytes, _is_folder, _where
+from annoscore.scale.remote import RemoteBytes, _is_folder
 from annoscore.scale.run import (
     _RUN,
     _SERIAL,
-    CHUNKS_PER_WORKER,
     Progress,
     Run,
     current,
@@ -210,24 +208,16 @@ def chunked(
                 and _is_folder(system)
                 and (folders_when is None or folders_when(gold, system, options))
             ):
-                from annoscore.scale.folders import _folder_share, _FolderCut
+                from annoscore.scale.folders import _FolderCut, folder_parts
                 from annoscore.scale.reduce import combine
 
-                # each worker lists the folders and takes its share (the parent lists nothing:
-                # the listing is done in parallel)
-                shares = run.workers * CHUNKS_PER_WORKER
                 how_cut = _FolderCut(
                     tuple(warnings),
                     tuple(interleaved(options)) if interleaved is not None else (),
                     suffix,
                 )
-                where = _where(gold), _where(system)
-                plan = (os.urandom(8),) if where != (str(gold), str(system)) else ()
-                parts = run.map(
-                    functools.partial(_folder_share, task, options, *where, how_cut),
-                    [(k, shares, *plan) for k in range(shares)],
-                )
-                if all(p.result is not None for p in parts if p.seen is None):
+                parts = folder_parts(run, task, options, gold, system, how_cut)
+                if parts is not None and all(p.result is not None for p in parts if p.seen is None):
                     kept = [p for p in parts if p.result is not None]
                     combined = combine(task, options, kept, warnings) if kept else None
             elif cuts_lines:

@@ -7,7 +7,9 @@ seeing only the chunk's files (:func:`score_folder_chunk`).
 
 from __future__ import annotations
 
+import bisect
 import contextlib
+import functools
 import itertools
 import os
 from collections.abc import Sequence
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from annoscore.errors import InputError
+from annoscore.formats.files import is_url
 
 if TYPE_CHECKING:
     from annoscore.options import TaskOptions
@@ -24,52 +27,33 @@ if TYPE_CHECKING:
 from annoscore.scale.chunks import UNKNOWN_SIDE, FolderChunk, Part, Seen
 from annoscore.scale.reduce import _group, _sent
 from annoscore.scale.remote import _is_folder, _where
-from annoscore.scale.run import _RUN, _SERIAL
+from annoscore.scale.run import _RUN, _SERIAL, CHUNKS_PER_WORKER, Run
 
 # --- cutting the input -----------------------------------------------------------------------
 
 
-def _listing(folder: Path | str) -> dict[str, list[str]] | None:
-    """The regular files of ``folder`` by stem, or ``None`` when cutting it could change what
-    its reader reports (any entry that is not a plain regular file).  A URL is listed through
-    fsspec (:func:`_url_listing`)."""
-    from annoscore.formats.files import url_of
+def _listing(folder: Path | str) -> list[str] | None:
+    """The names of the regular files of ``folder``, sorted, or ``None`` when cutting it
+    could change what its reader reports (any entry that is not a regular file, or a link to
+    one).  A URL is listed through fsspec."""
+    from annoscore.formats.files import url_fs, url_of
 
-    by_stem: dict[str, list[str]] = {}
     url = url_of(folder)
-    if url is not None:
-        return _url_listing(url)
     try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return None
-    for entry in entries:
-        try:
-            if not entry.is_file():  # a folder, a special file, a link leading nowhere
+        if url is not None:
+            fs, where = url_fs(url)
+            listed = fs.ls(where, detail=True)
+            if any(entry.get("type") != "file" for entry in listed):
                 return None
-        except OSError:
+            return sorted(str(entry["name"]).rstrip("/").rpartition("/")[2] for entry in listed)
+        with os.scandir(folder) as scan:
+            entries = list(scan)
+        # the kind the folder listing gives (no system call), except for links
+        if not all(entry.is_file() for entry in entries):  # a folder, a FIFO, a broken link
             return None
-        stem = os.path.splitext(entry.name)[0]
-        by_stem.setdefault(stem, []).append(entry.name)
-    return by_stem
-
-
-def _url_listing(url: str) -> dict[str, list[str]] | None:
-    """:func:`_listing` of the folder at ``url``, listed through fsspec."""
-    from annoscore.formats.files import url_fs
-
-    fs, where = url_fs(url)
-    by_stem: dict[str, list[str]] = {}
-    try:
-        entries = fs.ls(where, detail=True)
     except OSError:
         return None
-    for entry in entries:
-        if entry.get("type") != "file":
-            return None
-        name = str(entry["name"]).rstrip("/").rpartition("/")[2]
-        by_stem.setdefault(os.path.splitext(name)[0], []).append(name)
-    return by_stem
+    return sorted(entry.name for entry in entries)
 
 
 def split_folders(
@@ -77,72 +61,70 @@ def split_folders(
 ) -> list[FolderChunk] | None:
     """Two folders cut into at most ``parts`` chunks of whole documents (a document is a file
     stem, every file of that stem on both sides goes with it), in the sorted order of the
-    stems, each chunk with a file ending in ``suffix`` on both sides; ``None`` when they are
-    not two plain folders, hold fewer than two documents, or the chunks' order is not the
-    order of each folder's sorted file names (:func:`_in_name_order`).  A URL (a string) is
-    listed through fsspec."""
+    stems, about as many stems in each, each chunk with a file ending in ``suffix`` on both
+    sides (a chunk grows until it has them; the last is joined to the one before when it
+    has not); ``None`` when they are not two plain folders, hold fewer than two documents,
+    or a folder's names sorted are not in the order of their stems (``a-b.ann`` < ``a.ann``
+    but ``a`` < ``a-b``: a reader lists a folder's files sorted by name, and one run quotes
+    them in that order).  Each chunk's names of a side are then a slice of its sorted names.
+    A URL (a string) is listed through fsspec.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> for name in ("g/a.ann", "g/a.txt", "g/b.ann", "g/c.ann", "s/a.ann", "s/b.txt", "s/c.ann"):
+    ...     (root / name).parent.mkdir(exist_ok=True)
+    ...     (root / name).touch()
+    >>> [(c.gold_names, c.system_names) for c in split_folders(root / "g", root / "s", 3)]
+    [(('a.ann', 'a.txt'), ('a.ann',)), (('b.ann', 'c.ann'), ('b.txt', 'c.ann'))]
+    >>> (root / "g/a-b.ann").touch()  # a-b.ann < a.ann, but a < a-b
+    >>> split_folders(root / "g", root / "s", 3) is None
+    True
+    """
+    from annoscore.formats.files import name_stem
+
     if parts < 2 or not (_is_folder(gold) and _is_folder(system)):
         return None
-    gold_files, system_files = _listing(gold), _listing(system)
-    if not gold_files or not system_files:
+    sides: list[tuple[list[str], list[str], list[str]]] = []  # names, their stems, suffixed
+    for folder in (gold, system):
+        names = _listing(folder)
+        if not names:
+            return None
+        stems = list(map(name_stem, names))
+        if stems != sorted(stems):
+            return None
+        suffixed = [stem for stem, name in zip(stems, names, strict=True) if name.endswith(suffix)]
+        sides.append((names, stems, suffixed))
+    every = sorted({*sides[0][1], *sides[1][1]})
+    count = len(every)
+    if count < 2:
         return None
-    stems = sorted(gold_files.keys() | system_files.keys())
-    if len(stems) < 2:
+    parts = min(parts, count)
+    bounds = [0]  # the index in ``every`` where each chunk begins, then the end
+    while bounds[-1] < count:
+        begin = bounds[-1]
+        end = max(begin + 1, len(bounds) * count // parts)
+        for _, _, suffixed in sides:  # grown to hold a suffixed file of this side
+            at = bisect.bisect_left(suffixed, every[begin])
+            end = max(
+                end,
+                bisect.bisect_left(every, suffixed[at]) + 1 if at < len(suffixed) else count + 1,
+            )
+        if end > count:  # a side without a file would be read as an empty folder
+            if len(bounds) > 1:
+                bounds.pop()
+            end = count
+        bounds.append(end)
+    if len(bounds) < 3:
         return None
-    size = -(-len(stems) // min(parts, len(stems)))
-    groups: list[list[str]] = [[]]
-    sides = [False, False]
-    for stem in stems:
-        group = groups[-1]
-        group.append(stem)
-        sides[0] = sides[0] or _has_suffix(gold_files.get(stem, ()), suffix)
-        sides[1] = sides[1] or _has_suffix(system_files.get(stem, ()), suffix)
-        if len(group) >= size and all(sides):
-            groups.append([])
-            sides = [False, False]
-    if not groups[-1]:
-        groups.pop()
-    elif len(groups) > 1:  # a side without a file would be read as an empty folder
-        groups[-2].extend(groups.pop())
-    if len(groups) < 2:
-        return None
-    chunks = [
-        FolderChunk(
-            _where(gold),
-            _where(system),
-            tuple(name for s in group for name in gold_files.get(s, ())),
-            tuple(name for s in group for name in system_files.get(s, ())),
-        )
-        for group in groups
+    where = _where(gold), _where(system)
+    cuts = [
+        [bisect.bisect_left(stems, every[k]) for k in bounds[:-1]] + [len(names)]
+        for names, stems, _ in sides
     ]
-    return chunks if _in_name_order(chunks) else None
-
-
-def _has_suffix(names: Sequence[str], suffix: str) -> bool:
-    return any(n.endswith(suffix) for n in names)
-
-
-def _in_name_order(chunks: Sequence[FolderChunk]) -> bool:
-    """Whether every file name of each side's chunk comes before those of the chunks after it
-    (a reader lists a folder's files sorted by name, and one run quotes them in that order;
-    stems and names may sort otherwise: ``a-b.ann`` < ``a.ann`` but ``a`` < ``a-b``).
-
-    >>> def chunk(*names): return FolderChunk("g", "s", names, names)
-    >>> _in_name_order([chunk("a.ann", "a.txt"), chunk("b.ann")])
-    True
-    >>> _in_name_order([chunk("a.ann"), chunk("a-b.ann")])
-    False
-    """
-    for side in (0, 1):
-        last: str | None = None
-        for chunk in chunks:
-            names = chunk.gold_names if side == 0 else chunk.system_names
-            if not names:
-                continue
-            if last is not None and min(names) <= last:
-                return False
-            last = max(names)
-    return True
+    return [
+        FolderChunk(*where, tuple(sides[0][0][g:g_end]), tuple(sides[1][0][s:s_end]))
+        for g, g_end, s, s_end in zip(cuts[0], cuts[0][1:], cuts[1], cuts[1][1:], strict=False)
+    ]
 
 
 def _side(example: str, chunk: FolderChunk) -> int:
@@ -220,7 +202,7 @@ def score_folder_chunk(
             selection = {gold: chunk.gold_names, system: chunk.system_names}
             if same:
                 selection = {gold: (*chunk.gold_names, *chunk.system_names)}
-            with selected_files(selection):
+            with selected_files(selection, listed=True):  # every name a file: not listed again
                 result: Result = function(Path(gold), Path(system), options)
     except InputError:
         return Part(None, ())
@@ -235,6 +217,50 @@ def score_folder_chunk(
             for item in ([(2, w)] if _group(w.code, order) in groups else _sided(w, chunk))
         ),
     )
+
+
+FOLDER_CHUNKS_PER_PROCESS = 4
+"""How many chunks of folders each process of a forked run scores (the command's process and
+its workers take the next chunk none has begun: smaller chunks end the processes closer
+together)."""
+
+
+def folder_parts(
+    run: Run,
+    task: str,
+    options: TaskOptions,
+    gold: Path | str,
+    system: Path | str,
+    how: _FolderCut,
+) -> list[Part] | None:
+    """The parts of two folders scored in ``run``'s processes: listed and cut once, here
+    (:func:`split_folders`), the chunks inherited by the forked workers (and what a chunk of
+    brat files imports to count spans imported before they are forked: each imported it
+    again, 3% of a worker's instructions at 5,000 documents); ``None`` when they
+    cannot be cut (one run then).  On Dask each worker lists the folders and takes its shares
+    (:func:`_folder_share`: a chunk's names are not sent)."""
+    where = _where(gold), _where(system)
+    if run.client is None:
+        sides = [p if is_url(p) else Path(p) for p in where]
+        chunks = split_folders(
+            sides[0], sides[1], run.workers * FOLDER_CHUNKS_PER_PROCESS, how.suffix
+        )
+        if chunks is None:
+            return None
+        if how.suffix == ".ann" and run.jobs > 1:  # brat spans: imported once, before the fork
+            import annoscore.metrics.span_corpus
+            import annoscore.metrics.worst_lists  # noqa: F401  (a chunk's result as sent)
+        return run.map(functools.partial(_scored_chunk, task, options, how), chunks)
+    shares = run.workers * CHUNKS_PER_WORKER
+    plan = (os.urandom(8),) if where != (str(gold), str(system)) else ()
+    return run.map(
+        functools.partial(_folder_share, task, options, *where, how),
+        [(k, shares, *plan) for k in range(shares)],
+    )
+
+
+def _scored_chunk(task: str, options: TaskOptions, how: _FolderCut, chunk: FolderChunk) -> Part:
+    return score_folder_chunk(task, chunk, options, how.order, how.interleaved)
 
 
 _PLANS: dict[tuple[object, ...], list[FolderChunk] | None] = {}
