@@ -308,6 +308,11 @@ def read_once() -> Iterator[None]:
         _ONCE.reset(token)
 
 
+def reading_once() -> bool:
+    """Whether this is inside :func:`read_once` (the chunks of one cut run)."""
+    return _ONCE.get() is not None
+
+
 def once(key: tuple[object, ...], read: Callable[[], _T]) -> _T:
     """``read()``, or inside :func:`read_once` the value it gave for ``key`` before; an error
     is raised each time.  Its users never change what the value says: a value read from a file

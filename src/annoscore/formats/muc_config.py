@@ -36,7 +36,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from annoscore.errors import InputError
-from annoscore.formats.files import check_no_nul, given, once, read_text, split_lines, url_of
+from annoscore.formats.files import (
+    check_no_nul,
+    given,
+    once,
+    read_text,
+    reading_once,
+    split_lines,
+    url_of,
+)
 
 _T = TypeVar("_T")
 
@@ -486,13 +494,9 @@ def once_per_run(key: tuple[object, ...], make: Callable[[], _T]) -> _T:
     False
     """
     value = once(key, make)
-    if once(key, _unread) is value:  # made once for the run: inside read_once
+    if reading_once():
         HELD_PAST_RUN[key] = value
     return value
-
-
-def _unread() -> object:
-    return _unread
 
 
 HELD_PAST_RUN: dict[tuple[object, ...], Any] = {}
