@@ -381,12 +381,7 @@ def folder_files(
                 skipped.append(f"{entry.path} (a link that leads nowhere)")
             continue
         if is_file:
-            if texts is not None and name.endswith(".txt"):
-                texts.add(entry.path)
-            if wanted or every_file:
-                chosen.append(entry.path)
-            elif looks:
-                skipped.append(f"{entry.path} (not '{suffix}': the extension is case-sensitive)")
+            _take_file(entry.path, name, suffix, every_file, texts, chosen, skipped)
         elif is_dir:
             skipped.append(f"{entry.path} (a sub-folder: folders are not read recursively)")
         elif looks:
@@ -404,13 +399,28 @@ def _listed_files(
     chosen: list[str] = []
     skipped: list[str] = []
     for name in names:
-        if every_file or name.endswith(suffix):
-            chosen.append(within + name)
-        elif name.lower().endswith(suffix):
-            skipped.append(f"{within}{name} (not '{suffix}': the extension is case-sensitive)")
-        if texts is not None and name.endswith(".txt"):
-            texts.add(within + name)
+        _take_file(within + name, name, suffix, every_file, texts, chosen, skipped)
     return _found(chosen, skipped, suffix)
+
+
+def _take_file(
+    path: str,
+    name: str,
+    suffix: str,
+    every_file: bool,
+    texts: set[str] | None,
+    chosen: list[str],
+    skipped: list[str],
+) -> None:
+    """What :func:`folder_files` does with the regular file ``name`` at ``path``: chosen when
+    ``name`` ends in ``suffix`` (or ``every_file``), skipped with a note when only its case
+    differs; a ``.txt`` file noted in ``texts``."""
+    if texts is not None and name.endswith(".txt"):
+        texts.add(path)
+    if every_file or name.endswith(suffix):
+        chosen.append(path)
+    elif name.lower().endswith(suffix):
+        skipped.append(f"{path} (not '{suffix}': the extension is case-sensitive)")
 
 
 def _found(
