@@ -463,6 +463,36 @@ def test_cyclic_gc_paused_restores_the_collector_state() -> None:
             gc.enable()
 
 
+def test_cyclic_gc_paused_freezes_what_outlives_it_only_beside_a_freeze() -> None:
+    """Beside objects frozen before (the command line's start-up), what the paused block made
+    and kept is frozen with them, out of every generation the collector walks; without one,
+    nothing is frozen (no one would thaw it) and what was kept is collected as usual."""
+    was_enabled = gc.isenabled()
+    assert gc.get_freeze_count() == 0  # the test process freezes nothing of its own
+    try:
+        gc.enable()
+        with cyclic_gc_paused():
+            left = [[n] for n in range(1000)]
+        assert gc.isenabled() and gc.get_freeze_count() == 0
+        assert id(left) in {id(o) for generation in range(3) for o in gc.get_objects(generation)}
+        gc.freeze()  # as the command line freezes its start-up
+        before = gc.get_freeze_count()
+        with cyclic_gc_paused():
+            kept = [[n] for n in range(1000)]
+        assert gc.isenabled()
+        assert gc.get_freeze_count() >= before + len(kept) + 1
+        walked = {id(o) for generation in range(3) for o in gc.get_objects(generation)}
+        assert id(kept) not in walked and not any(id(k) in walked for k in kept)
+        with pytest.raises(RuntimeError), cyclic_gc_paused():  # an error: frozen alike
+            raised = [[1]]
+            raise RuntimeError
+        assert id(raised) not in {id(o) for o in gc.get_objects(0)} and gc.isenabled()
+    finally:
+        gc.unfreeze()
+        if not was_enabled:
+            gc.disable()
+
+
 PRUNE_CONFIG = """:scoring_task template_relation
 :class_defs
     "A  a  scored  {threshold}"
