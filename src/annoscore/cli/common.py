@@ -256,9 +256,9 @@ def cyclic_gc_paused() -> Iterator[None]:
     with them before the collector runs again: its first pass would otherwise walk every one
     of them, all made since its last pass (``annoscore muc --jobs 2``, whose command process
     keeps a cut run's caches past the run,
-    :func:`~annoscore.formats.muc_config.once_per_run`: template relation, 1,000 documents,
-    1.26 million objects, 0.45 s of its CPU after the last chunk; named entity 290,000, 0.1
-    s).  Without such a freeze (a benchmark, a test) nothing is frozen: no one would thaw it.
+    :func:`~annoscore.formats.muc_config.once_per_run`: 1,000 documents, named entity 290,000
+    objects, 0.06-0.1 s of its CPU after the last chunk, template relation 0.06-0.1 s).
+    Without such a freeze (a benchmark, a test) nothing is frozen: no one would thaw it.
     """
     was_enabled = gc.isenabled()
     gc.disable()
