@@ -389,11 +389,13 @@ class CountMatrix:
 
         if not len(self.values):
             return self._counts(np.zeros(len(self.names), dtype=np.float64))
-        # columns of whole numbers sum exactly in any order (below 2^53): all at once, row
-        # after row; a column of fractions by a running sum (cumsum is sequential), so they
-        # add left to right as the official scorers add them, column by column (a cumsum down
-        # the rows of the whole matrix is several times slower)
-        sums = self.values.sum(axis=0)
+        # columns of whole numbers sum exactly in any order (below 2^53): all at once
+        # (einsum's sum down the columns: 0.004 s for 10^6 rows, where ``sum(axis=0)`` took
+        # 0.02 s of the parent's time after the last chunk); a column of fractions by a
+        # running sum (cumsum is sequential), so they add left to right as the official
+        # scorers add them, column by column (a cumsum down the rows of the whole matrix is
+        # several times slower)
+        sums = np.einsum("ij->j", self.values)
         for k in np.flatnonzero(~np.asarray(self.integer, dtype=bool)).tolist():
             sums[k] = np.cumsum(self.values[:, k])[-1]
         return self._counts(sums)

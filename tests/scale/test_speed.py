@@ -41,7 +41,7 @@ def test_targets_cut_every_byte_once_in_shrinking_shares(monkeypatch: pytest.Mon
             continue
         assert found == sorted(set(found)) and all(0 < t < size for t in found)
         shares = [b - a for a, b in itertools.pairwise([0, *found, size])]
-        least = max(1, min(most, size // parts) // 8)
+        least = max(1, min(most, size // parts) // 16)
         assert all(s <= most for s in shares[:-1]) and shares[-1] < most + least
         assert all(a >= b for a, b in itertools.pairwise(shares[:-1]) if b > least)
         assert all(s >= least for s in shares) or not found
@@ -194,7 +194,15 @@ def test_the_total_is_the_running_sum_of_the_rows_in_order() -> None:
         values = rng.random((rows, columns)) * 10.0 ** rng.integers(-3, 12, size=columns)
         values[rng.random((rows, columns)) < 0.1] = np.float64(0.1)
         whole = rng.random(columns) < 0.5  # columns of whole numbers: summed exactly
-        values[:, whole] = rng.integers(0, 10 ** int(rng.integers(1, 10)), (rows, int(whole.sum())))
+        low = -(10 ** int(rng.integers(0, 10))) if rng.random() < 0.3 else 0  # some negative
+        shape = (rows, int(whole.sum()))
+        values[:, whole] = rng.integers(low, 10 ** int(rng.integers(1, 10)), shape)
+        if rng.random() < 0.2:  # -0.0 and whole numbers near 2^53 / rows (exact sums still)
+            values[rng.random((rows, columns)) < 0.2] = -0.0
+            values[:, whole] += rng.integers(0, 2**53 // max(1, rows) // 2, shape)
+        if rng.random() < 0.3:  # a view: every other row, the columns reversed
+            values = np.ascontiguousarray(values)[::2, ::-1]
+            whole, rows = whole[::-1], len(values)
         matrix = CountMatrix(
             tuple(f"d{k}" for k in range(rows)),
             tuple(f"c{k}" for k in range(columns)),
@@ -327,3 +335,58 @@ def test_only_the_command_line_tunes_the_allocator_and_only_for_chunks_of_lines(
 
         tuned = render(get("trec").run(gold, system, **options), "json")
     assert calls == [True] and tuned == one
+
+
+def test_json_arrays_are_cut_in_shrinking_shares_for_the_workers_of_the_run_in_force(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``split_pair`` asks the run in force for its workers unless told (NLP Sandbox's arrays):
+    even shares outside a run of several jobs or when told one worker, shares that shrink
+    towards the end inside one; either way every note in exactly one chunk, on both sides, from
+    one note (not cut) up, and the same bytes with 1, 2 and 3 jobs."""
+    import json
+
+    from annoscore.scale.cut_json import split_json
+    from annoscore.tasks.nlpsandbox import _NOTES
+    from tests.scale.test_lines import _same
+
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
+    monkeypatch.setattr(scale.cut_lines, "LINE_CHUNK_BYTES", 3000)
+    rng = random.Random(31)
+    for count in (1, 2, 3, 4, 5, 9, 120):
+        notes = [
+            {
+                "annotationSource": {"resourceSource": {"name": f"notes/n{n:03d}"}},
+                "textDateAnnotations": [
+                    {"start": 3 * k, "length": 2, "text": "]}", "dateFormat": "YYYY"}
+                    for k in range(rng.randint(0, 12))
+                ],
+            }
+            for n in range(count)
+        ]
+        data = json.dumps(notes).encode()
+        gold, system = tmp_path / f"g{count}.json", tmp_path / f"p{count}.json"
+        gold.write_bytes(data)
+        system.write_bytes(data)
+        alone = split_json(gold, system, 4, _NOTES)
+        with scale.using(2):
+            shrinking = split_json(gold, system, 4, _NOTES)
+            even = split_json(gold, system, 1, _NOTES)  # one part asked: even shares
+        if count == 1:
+            assert alone is None and shrinking is None and even is None
+            continue
+        assert alone is not None and shrinking is not None
+        for chunks in (alone, shrinking, even or alone):
+            for side in ("gold_range", "system_range"):
+                ranges = [getattr(c, side) for c in chunks]
+                assert all(a[1] <= b[0] for a, b in itertools.pairwise(ranges))
+                items = [item for r in ranges for item in json.loads(b"[" + data[slice(*r)] + b"]")]
+                assert items == notes
+        if count == 120:
+            assert alone is not None and shrinking is not None and even is not None
+            sizes = [c.gold_range[1] - c.gold_range[0] for c in shrinking]
+            assert len(shrinking) > len(alone) and max(sizes[-3:]) < max(sizes[:3])
+            even_sizes = [c.gold_range[1] - c.gold_range[0] for c in even]
+            assert max(even_sizes) - min(even_sizes) < 2 * max(len(json.dumps(n)) for n in notes)
+        if count in (2, 120):
+            _same("nlpsandbox-date", gold, system, 3000, jobs=(2, 3))

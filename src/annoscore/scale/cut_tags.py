@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 from annoscore.result import EXAMPLES_SHOWN
 from annoscore.scale.chunks import LineChunk, Wrap
 from annoscore.scale.cut_lines import _Lines, _mapped, split_pair
-from annoscore.scale.run import current
 
 if TYPE_CHECKING:
     from annoscore.formats.conll_bio import TagColumns
@@ -97,9 +96,7 @@ def split_tag_files(
 
         return ((0, len(gold_data)), (0, len(system_data))), docstart, same
 
-    # the workers of the run in force (chunks shrinking towards the end; one: even shares)
-    workers = current().workers if parts > 1 else 1
-    cut = split_pair(gold, system, parts, searches, alone=alone, workers=workers)
+    cut = split_pair(gold, system, parts, searches, alone=alone)
     if cut is None:
         return None
     chunks, lines = cut
