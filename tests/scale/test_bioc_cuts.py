@@ -493,3 +493,86 @@ def test_a_bioc_json_chunk_is_whole_documents_as_the_check_says(tmp_path: Path) 
         exact += cut.exact
         scanned += cut.exact and not isinstance(got, str)
     assert 0 < exact < 40 * CASES and scanned > 0
+
+
+def _first_ids(chunks: list[Any], gold: Path, system: Path, form: str) -> list[tuple[Any, Any]]:
+    """The id of the document each chunk after the first begins with, on each side."""
+    from annoscore.scale.cut_json import _element_document
+    from annoscore.scale.cut_xml import _XML_DOCUMENT, BIOC_DOCUMENTS
+
+    data = gold.read_bytes(), system.read_bytes()
+
+    def first(side: bytes, at: int) -> Any:
+        if form == "bioc-xml":
+            found = _XML_DOCUMENT.match(side, at)
+            return None if found is None else found.group(1)
+        return _element_document(side, at + side[at:].index(b"{"), BIOC_DOCUMENTS)
+
+    return [
+        (first(data[0], c.gold_range[0]), first(data[1], c.system_range[0])) for c in chunks[1:]
+    ]
+
+
+def _from_after(find: Any, after: int, near: int, end: int) -> int:
+    return int(find(after, end))  # the plain search: from the cut before
+
+
+@pytest.mark.parametrize("form", list(WRITERS))
+def test_the_system_cut_sought_near_its_place_begins_at_the_gold_cut_document(
+    form: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The system's cut of each gold cut is sought in windows around where the rate of the
+    chunk before puts it (:func:`~annoscore.scale.cut_lines.sought_near`), here windows of a
+    few bytes, and against the plain search from the cut before on the same random corpora:
+    each system chunk begins at the document of its gold chunk's, the cuts are those of the
+    plain search on most clean corpora, and the output is one run's."""
+    rng = random.Random(f"bioc-near-{form}")
+    writer, suffix = WRITERS[form]
+    split = split_bioc_xml if form == "bioc-xml" else split_bioc_json
+    same_cuts = clean_total = 0
+    for case in range(CASES):
+        root = tmp_path / str(case)
+        root.mkdir()
+        clean = case % 3 != 0
+        options = writer(rng, root, clean)
+        options.update(rng.choice(MODES))
+        gold, system = root / f"gold.{suffix}", root / f"system.{suffix}"
+        monkeypatch.setattr(scale.cut_lines, "_NEAR_BYTES", rng.choice([1, 8, 64, 512]))
+        parts = rng.choice([3, 6, 12])
+        near = split(gold, system, parts)
+        with monkeypatch.context() as plain:
+            for module in (scale.cut_xml, scale.cut_json):
+                plain.setattr(module, "sought_near", _from_after)
+            from_before = split(gold, system, parts)
+        for chunks in (near, from_before):
+            if chunks is not None:
+                assert all(g == s for g, s in _first_ids(chunks, gold, system, form)), case
+        if clean:
+            clean_total += 1
+            same_cuts += near == from_before and near is not None
+        _same("spans", gold, system, rng.choice([150, 400]), jobs=_jobs(case), **options)
+    assert same_cuts >= clean_total // 2, (same_cuts, clean_total)
+
+
+@pytest.mark.parametrize("form", list(WRITERS))
+def test_the_lines_of_bioc_chunks_are_not_counted(
+    form: str, tmp_path: Path, exact: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a chunk of BioC is read after its file's head and its readers name no line: the parent
+    # counts no line before the workers start, and the chunks that warned (a text unlike the
+    # document's) are not scored again with their lines counted; the output is one run's
+    def counted(path: str, offsets: Any) -> list[int]:
+        raise AssertionError(f"the lines of {path} were counted")
+
+    monkeypatch.setattr(scale.cut_lines, "_lines_before", counted)
+    rng = random.Random(f"bioc-lines-{form}")
+    writer, suffix = WRITERS[form]
+    warned = 0
+    for case in range(2 * CASES):
+        root = tmp_path / str(case)
+        root.mkdir()
+        options = writer(rng, root, True)
+        exact.clear()
+        one = _same("spans", root / f"gold.{suffix}", root / f"system.{suffix}", **options)
+        warned += bool(exact) and all(exact) and "where the document has" in one
+    assert warned, "no cut run warned"

@@ -91,6 +91,7 @@ def _stems_in_name_order(names: list[str]) -> bool:
 
 def test_random_folders_are_cut_in_whole_stems_in_name_order(tmp_path: Path) -> None:
     rng = random.Random("cut")
+    several = random.Random("cut-workers")  # the workers the chunks are for (shrinking: 2, 3)
     cut = 0
     for case in range(CASES * 2):
         root = tmp_path / str(case)
@@ -101,7 +102,8 @@ def test_random_folders_are_cut_in_whole_stems_in_name_order(tmp_path: Path) -> 
         _folder(rng, gold, plain, odd)
         _folder(rng, system, plain and rng.random() < 0.9, odd)
         parts = rng.randint(2, 6)
-        chunks = split_folders(gold, system, parts)
+        workers = several.choice([1, 2, 3])
+        chunks = split_folders(gold, system, parts, workers=workers)
         names = [sorted(os.listdir(folder)) for folder in (gold, system)]
         regular = all(entry.is_file() for folder in (gold, system) for entry in os.scandir(folder))
         stems = {os.path.splitext(n)[0] for side in names for n in side}
@@ -118,7 +120,7 @@ def test_random_folders_are_cut_in_whole_stems_in_name_order(tmp_path: Path) -> 
             continue
         cut += 1
         assert regular and all(_stems_in_name_order(side) for side in names)
-        assert 2 <= len(chunks) <= parts
+        assert len(chunks) >= 2 and (workers > 1 or len(chunks) <= parts)
         for side in (0, 1):
             got = [c.gold_names if side == 0 else c.system_names for c in chunks]
             joined = [n for chunk in got for n in chunk]
@@ -146,3 +148,21 @@ def test_chunks_are_about_as_large() -> None:
         assert chunks is not None
         sizes = [len(c.gold_names) for c in chunks]
         assert len(sizes) == 8 and max(sizes) - min(sizes) <= 1, sizes
+
+
+def test_chunks_for_several_workers_shrink_towards_the_end() -> None:
+    # as large as even shares at first, never larger, then smaller and smaller: the processes
+    # that take the next chunk as they finish one end together
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as root:
+        gold, system = Path(root, "gold"), Path(root, "system")
+        for folder in (gold, system):
+            folder.mkdir()
+            for n in range(101):
+                (folder / f"d{n:03d}.ann").touch()
+        chunks = split_folders(gold, system, 8, workers=2)
+        assert chunks is not None
+        sizes = [len(c.gold_names) for c in chunks]
+        assert sum(sizes) == 101 and len(sizes) > 8, sizes
+        assert sizes[0] == 13 and sizes == sorted(sizes, reverse=True) and sizes[-1] < 4, sizes

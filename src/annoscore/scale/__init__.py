@@ -468,7 +468,7 @@ def score_lines(
         parts = run.map(score, lines, until=until)
         if len(parts) < len(lines):
             return None
-        if pooled is not None and quotes_lines and lines[-1].gold_line < 0:
+        if pooled is not None and quotes_lines and _numbers_lines(lines[-1]):
             # the chunks numbered their lines from 1: those that warned (quoting lines,
             # maybe) are scored again with the lines before them counted (only then: a pass
             # over the bytes up to the last of them)
@@ -490,6 +490,14 @@ def score_lines(
     return combine_lines(
         task, options, parts, order, details, finish, pooled, rows.matrix(), collected
     )
+
+
+def _numbers_lines(chunk: LineChunk) -> bool:
+    """Whether ``chunk``'s reader numbers its lines from 1, where the whole file's reader
+    numbers them from the lines before its range (not counted: ``gold_line`` -1).  A chunk
+    read between its file's head and tail (``gold_wrap``: BioC) numbers none
+    (:func:`~annoscore.scale.cut_xml._wrapped`)."""
+    return chunk.gold_line < 0 and chunk.gold_wrap is None
 
 
 def _size(chunk: LineChunk) -> int:

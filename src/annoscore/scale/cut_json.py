@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from annoscore.scale.chunks import LineChunk
-from annoscore.scale.cut_lines import _Lines, numbered, split_pair
+from annoscore.scale.cut_lines import _Lines, numbered, sought_near, split_pair
 
 # --- single files of JSON arrays -------------------------------------------------------------
 
@@ -138,6 +138,7 @@ def split_json(
     parts: int,
     elements: JsonDocuments,
     array: Callable[[Any], tuple[int, int] | None] | None = None,
+    workers: int = 1,
 ) -> list[LineChunk] | None:
     """Two files each one JSON array of objects (:class:`JsonDocuments`) cut at top-level
     elements (:func:`_element_pattern`; :func:`~annoscore.scale.cut_lines.split_pair`), the
@@ -147,7 +148,8 @@ def split_json(
     objects.  Exact when each chunk parses as an array (whole top-level elements) and the ids
     its reader found show every document in one chunk (:func:`combine_lines`).  ``array``
     finds where the elements lie in a file whose array is not the whole of it (default:
-    :func:`_json_array_span`)."""
+    :func:`_json_array_span`); more than one of ``workers``: chunks that shrink towards the
+    end (:func:`~annoscore.scale.cut_lines.targets`)."""
     pattern = _element_pattern(elements.first_keys)
     span = _json_array_span if array is None else array
 
@@ -165,13 +167,19 @@ def split_json(
             return start, start + 1, _element_document(gold_data, start, elements)
 
         def same(document: str, after: int, near: int) -> int:
-            where = _find_element(system_data, document, pattern, elements, after, system_end)
-            return -1 if where is None else where[1]
+            def found(low: int, high: int) -> int:
+                where = _find_element(system_data, document, pattern, elements, low, high)
+                return -1 if where is None else where[1]
+
+            # near first: from ``after``, each cut read the system's file from the cut before
+            return sought_near(found, after, near, system_end)
 
         return frames, element, same
 
     # a range ends at the comma before the next one's element (only white space between)
-    cut = split_pair(gold, system, parts, searches, lambda data, at: data.rfind(b",", 0, at))
+    cut = split_pair(
+        gold, system, parts, searches, lambda data, at: data.rfind(b",", 0, at), workers=workers
+    )
     return None if cut is None else cut[0]
 
 

@@ -162,19 +162,11 @@ def _find_near(data: Any, key: bytes, separators: bytes, after: int, near: int) 
     >>> _find_near(data, b"b", b" ", 8, 14), _find_near(data, b"a", b" ", 0, 19)
     (8, 0)
     """
-    # sought in windows around near that grow back towards after (4 KB, then 4 times wider
-    # each time): a search unbounded from a little before near read on to the end of the
-    # file when the document lay before that point (trec: 0.2-5 s of the parent's time for
-    # 77 cuts, before any worker started); a first window of 1/64 of the way read 110 KB or
-    # more per cut where near, at the rate of the chunk before (cut_points), is a few KB off
-    width = _NEAR_BYTES
-    low, at = near, -1
-    while at < 0 and low > after:
-        low = max(after, low - width)
-        at = _find_line(data, key, separators, low, near + width)
-        width *= 4
+    at = sought_near(
+        lambda low, high: _find_line(data, key, separators, low, high), after, near, len(data)
+    )
     if at < 0:
-        return _find_line(data, key, separators, after)
+        return -1
     # back to the first of the adjacent lines of key: lines probed twice as far back each time
     # until one is not of key, then the first line of key after it (line by line, trec's cuts
     # read 400 lines each: the cuts took 0.064 s of CPU before any worker began, now 0.047 s)
@@ -185,6 +177,39 @@ def _find_near(data: Any, key: bytes, separators: bytes, after: int, near: int) 
             return _find_line(data, key, separators, probe)
         at, step = probe, step * 2
     return _find_line(data, key, separators, at)
+
+
+def sought_near(find: Callable[[int, int], int], after: int, near: int, end: int) -> int:
+    """``find(low, high)`` (the first hit in ``[low, high)``, -1: none) sought in windows
+    around ``near``: from :data:`_NEAR_BYTES` before it to as far after it, then windows
+    reaching 4, 16... times further each way, never before ``after``; from ``after`` to
+    ``end`` when no window holds a hit.  A search from ``after`` reads the file from the cut
+    before (a search unbounded from a little before ``near`` read on to the end of the file
+    when the document lay before that point: trec 0.2-5 s of the parent's time for 77 cuts,
+    before any worker started; a first window of 1/64 of the way read 110 KB or more per
+    cut where ``near``, at the rate of the chunk before (:func:`cut_points`), is a few KB
+    off).  A hit in a window may be a later one than the first after ``after``.
+
+    >>> data = b"x" * 100_000 + b"k" + b"x" * 100_000 + b"k"
+    >>> seen = []
+    >>> def find(low, high):
+    ...     seen.append((low, high))
+    ...     return data.find(b"k", low, high)
+    >>> sought_near(find, 0, 100_500, len(data)), seen
+    (100000, [(96404, 104596)])
+    >>> sought_near(find, 0, 190_000, len(data)), seen[-1]  # the hit near, not the first
+    (200001, (169520, 200002))
+    >>> sought_near(find, 100_001, 100_000, len(data)), seen[-1]  # near before after
+    (200001, (100001, 200002))
+    """
+    width, low = _NEAR_BYTES, near
+    while low > after:
+        low = max(after, low - width)
+        at = find(low, min(end, near + width))
+        if at >= 0:
+            return at
+        width *= 4
+    return find(after, end)
 
 
 def most_gold(gold: int, system: int) -> int:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from annoscore.result import Result, ScoreWarning
 
 from annoscore.scale.chunks import UNKNOWN_SIDE, FolderChunk, Part, Seen
+from annoscore.scale.cut_lines import targets
 from annoscore.scale.reduce import _group, _sent
 from annoscore.scale.remote import _is_folder, _where
 from annoscore.scale.run import _RUN, _SERIAL, CHUNKS_PER_WORKER, Run
@@ -57,11 +58,14 @@ def _listing(folder: Path | str) -> list[str] | None:
 
 
 def split_folders(
-    gold: Path | str, system: Path | str, parts: int, suffix: str = ".ann"
+    gold: Path | str, system: Path | str, parts: int, suffix: str = ".ann", workers: int = 1
 ) -> list[FolderChunk] | None:
     """Two folders cut into at most ``parts`` chunks of whole documents (a document is a file
     stem, every file of that stem on both sides goes with it), in the sorted order of the
-    stems, about as many stems in each, each chunk with a file ending in ``suffix`` on both
+    stems, about as many stems in each (with more than one of ``workers``, more chunks, none
+    larger, that shrink towards the end: :func:`~annoscore.scale.cut_lines.targets`; the
+    processes then end together, where with even shares one of them scored the last chunk
+    alone while the other waited), each chunk with a file ending in ``suffix`` on both
     sides (a chunk grows until it has them; the last is joined to the one before when it
     has not); ``None`` when they are not two plain folders, hold fewer than two documents,
     or a folder's names sorted are not in the order of their stems (``a-b.ann`` < ``a.ann``
@@ -99,10 +103,11 @@ def split_folders(
     if count < 2:
         return None
     parts = min(parts, count)
+    ends = targets(count, parts, workers, -(-count // parts))  # where each chunk would end
     bounds = [0]  # the index in ``every`` where each chunk begins, then the end
     while bounds[-1] < count:
         begin = bounds[-1]
-        end = max(begin + 1, len(bounds) * count // parts)
+        end = max(begin + 1, ends[len(bounds) - 1] if len(bounds) <= len(ends) else count)
         for _, _, suffixed in sides:  # grown to hold a suffixed file of this side
             at = bisect.bisect_left(suffixed, every[begin])
             end = max(
@@ -243,7 +248,7 @@ def folder_parts(
     if run.client is None:
         sides = [p if is_url(p) else Path(p) for p in where]
         chunks = split_folders(
-            sides[0], sides[1], run.workers * FOLDER_CHUNKS_PER_PROCESS, how.suffix
+            sides[0], sides[1], run.workers * FOLDER_CHUNKS_PER_PROCESS, how.suffix, run.workers
         )
         if chunks is None:
             return None
