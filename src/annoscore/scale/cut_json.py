@@ -138,7 +138,7 @@ def split_json(
     parts: int,
     elements: JsonDocuments,
     array: Callable[[Any], tuple[int, int] | None] | None = None,
-    workers: int = 1,
+    workers: int | None = None,
 ) -> list[LineChunk] | None:
     """Two files each one JSON array of objects (:class:`JsonDocuments`) cut at top-level
     elements (:func:`_element_pattern`; :func:`~annoscore.scale.cut_lines.split_pair`), the
@@ -148,8 +148,8 @@ def split_json(
     objects.  Exact when each chunk parses as an array (whole top-level elements) and the ids
     its reader found show every document in one chunk (:func:`combine_lines`).  ``array``
     finds where the elements lie in a file whose array is not the whole of it (default:
-    :func:`_json_array_span`); more than one of ``workers``: chunks that shrink towards the
-    end (:func:`~annoscore.scale.cut_lines.targets`)."""
+    :func:`_json_array_span`); ``workers`` as :func:`~annoscore.scale.cut_lines.split_pair` takes
+    them (by default the run's: chunks that shrink towards the end)."""
     pattern = _element_pattern(elements.first_keys)
     span = _json_array_span if array is None else array
 

@@ -148,7 +148,7 @@ def split_bioc_xml(gold: Path, system: Path, parts: int) -> list[LineChunk] | No
 
         return frames, document, same
 
-    cut = split_pair(gold, system, parts, searches, workers=_workers(parts))
+    cut = split_pair(gold, system, parts, searches)
     return None if cut is None else _wrapped(cut[0], None)
 
 
@@ -214,21 +214,11 @@ def split_bioc_json(gold: Path, system: Path, parts: int) -> list[LineChunk] | N
     module doc)."""
     from annoscore.formats.bioc_tree import json_array_items
 
-    chunks = split_json(gold, system, parts, BIOC_DOCUMENTS, _bioc_json_array, _workers(parts))
+    chunks = split_json(gold, system, parts, BIOC_DOCUMENTS, _bioc_json_array)
     return None if chunks is None else _wrapped(chunks, json_array_items)
 
 
 # --- both ------------------------------------------------------------------------------------
-
-
-def _workers(parts: int) -> int:
-    """The workers of the run in force (:func:`~annoscore.scale.run.current`) when a file is
-    cut for several (``parts``): its chunks then shrink towards the end
-    (:func:`~annoscore.scale.cut_lines.targets`), so the processes end together, where with
-    even shares one of them scored the last chunk alone while the other waited."""
-    from annoscore.scale.run import current
-
-    return current().workers if parts > 1 else 1
 
 
 def _wrapped(chunks: Sequence[LineChunk], check: Callable[[bytes], bool] | None) -> list[LineChunk]:
