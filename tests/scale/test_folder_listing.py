@@ -135,34 +135,27 @@ def test_random_folders_are_cut_in_whole_stems_in_name_order(tmp_path: Path) -> 
     assert cut >= CASES // 2, cut
 
 
-def test_chunks_are_about_as_large() -> None:
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as root:
-        gold, system = Path(root, "gold"), Path(root, "system")
-        for folder in (gold, system):
-            folder.mkdir()
-            for n in range(101):
-                (folder / f"d{n:03d}.ann").touch()
-        chunks = split_folders(gold, system, 8)
-        assert chunks is not None
-        sizes = [len(c.gold_names) for c in chunks]
-        assert len(sizes) == 8 and max(sizes) - min(sizes) <= 1, sizes
+def _chunk_sizes(root: Path, workers: int) -> list[int]:
+    """The gold documents in each of the chunks ``split_folders`` makes of two folders of 101
+    documents each, asked for 8 parts."""
+    gold, system = root / "gold", root / "system"
+    for folder in (gold, system):
+        folder.mkdir()
+        for n in range(101):
+            (folder / f"d{n:03d}.ann").touch()
+    chunks = split_folders(gold, system, 8, workers=workers)
+    assert chunks is not None
+    return [len(c.gold_names) for c in chunks]
 
 
-def test_chunks_for_several_workers_shrink_towards_the_end() -> None:
+def test_chunks_are_about_as_large(tmp_path: Path) -> None:
+    sizes = _chunk_sizes(tmp_path, workers=1)
+    assert len(sizes) == 8 and max(sizes) - min(sizes) <= 1, sizes
+
+
+def test_chunks_for_several_workers_shrink_towards_the_end(tmp_path: Path) -> None:
     # as large as even shares at first, never larger, then smaller and smaller: the processes
     # that take the next chunk as they finish one end together
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as root:
-        gold, system = Path(root, "gold"), Path(root, "system")
-        for folder in (gold, system):
-            folder.mkdir()
-            for n in range(101):
-                (folder / f"d{n:03d}.ann").touch()
-        chunks = split_folders(gold, system, 8, workers=2)
-        assert chunks is not None
-        sizes = [len(c.gold_names) for c in chunks]
-        assert sum(sizes) == 101 and len(sizes) > 8, sizes
-        assert sizes[0] == 13 and sizes == sorted(sizes, reverse=True) and sizes[-1] < 4, sizes
+    sizes = _chunk_sizes(tmp_path, workers=2)
+    assert sum(sizes) == 101 and len(sizes) > 8, sizes
+    assert sizes[0] == 13 and sizes == sorted(sizes, reverse=True) and sizes[-1] < 4, sizes
