@@ -138,7 +138,6 @@ def split_json(
     parts: int,
     elements: JsonDocuments,
     array: Callable[[Any], tuple[int, int] | None] | None = None,
-    workers: int | None = None,
 ) -> list[LineChunk] | None:
     """Two files each one JSON array of objects (:class:`JsonDocuments`) cut at top-level
     elements (:func:`_element_pattern`; :func:`~annoscore.scale.cut_lines.split_pair`), the
@@ -148,8 +147,8 @@ def split_json(
     objects.  Exact when each chunk parses as an array (whole top-level elements) and the ids
     its reader found show every document in one chunk (:func:`combine_lines`).  ``array``
     finds where the elements lie in a file whose array is not the whole of it (default:
-    :func:`_json_array_span`); ``workers`` as :func:`~annoscore.scale.cut_lines.split_pair` takes
-    them (by default the run's: chunks that shrink towards the end)."""
+    :func:`_json_array_span`); with more than one worker in the run, chunks that shrink towards
+    the end (:func:`~annoscore.scale.cut_lines.split_pair`'s default)."""
     pattern = _element_pattern(elements.first_keys)
     span = _json_array_span if array is None else array
 
@@ -177,9 +176,7 @@ def split_json(
         return frames, element, same
 
     # a range ends at the comma before the next one's element (only white space between)
-    cut = split_pair(
-        gold, system, parts, searches, lambda data, at: data.rfind(b",", 0, at), workers=workers
-    )
+    cut = split_pair(gold, system, parts, searches, lambda data, at: data.rfind(b",", 0, at))
     return None if cut is None else cut[0]
 
 
