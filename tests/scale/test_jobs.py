@@ -247,3 +247,35 @@ def test_a_corpus_without_tolerated_input_is_scored_by_chunks(
     one = _bytes(annoscore.score("spans", gold, system, mode="semeval"))
     assert _bytes(annoscore.score("spans", gold, system, mode="semeval", jobs=2)) == one
     assert combined == [True]
+
+
+@pytest.mark.parametrize("seed", range(200, 200 + max(1, CASES // 2)))
+def test_chunks_of_a_run_that_shows_no_document_send_only_the_columns_of_macro_doc(
+    seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run whose output shows no document (``Run.documents`` false: the command line
+    without ``--per-doc``) gets no document's scores from its chunks, only the columns
+    ``macro_doc`` is made of, and gives one run's bytes, the documents shown or not."""
+    import annoscore.scale.reduce as reduce
+    from annoscore.scale import score_given
+
+    monkeypatch.setattr(Run, "map", _inline)
+    sent: list[bool] = []
+    original = reduce.combine
+
+    def spying(task: str, options: Any, parts: Any, *rest: Any) -> Result | None:
+        sent.extend("documents" in p.result._cache for p in parts if p.result is not None)
+        return original(task, options, parts, *rest)
+
+    monkeypatch.setattr(reduce, "combine", spying)
+    gold, system = _corpus(random.Random(seed), tmp_path)
+    for options in MODES:
+        try:
+            one = annoscore.score("spans", gold, system, **options)
+        except InputError:
+            continue
+        with using(3, documents=False):
+            cut = score_given("spans", gold, system, **options)
+        for view in ({"averages": True}, {"documents": True, "types": True, "averages": True}):
+            assert render(cut.shown(**view), "json") == render(one.shown(**view), "json")
+    assert sent and not any(sent)

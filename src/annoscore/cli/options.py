@@ -354,7 +354,8 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
                 return
             from annoscore.scale import scaled
 
-            with scaled(run.jobs, run.dask, lists=lists):
+            # the documents' scores sent back by the chunks only when shown
+            with scaled(run.jobs, run.dask, lists, documents=lists or out.per_doc):
                 function(options=chosen, out=out, **values)
 
     # the arguments it reads itself (a URL cut by its task), not read whole first (guarded)

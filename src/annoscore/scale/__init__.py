@@ -415,9 +415,9 @@ def _line_part(
 
 
 CARRY_CHUNKS = 16
-"""Chunks of lines send their documents' scores when the input has at most this many chunks
-(:func:`_sent`): beyond, the memory of the parts would grow with the corpus five times faster
-than its count rows."""
+"""Chunks of lines send their documents' scores (when the run asks: :attr:`Run.documents`)
+when the input has at most this many chunks (:func:`_sent`): beyond, the memory of the parts
+would grow with the corpus five times faster than its count rows."""
 
 
 def score_lines(
@@ -446,7 +446,7 @@ def score_lines(
         unusable,
     )
 
-    carry = len(lines) <= CARRY_CHUNKS
+    carry = run.documents and len(lines) <= CARRY_CHUNKS
     score = functools.partial(_line_part, task, options, run.lists, carry, scores)
     if run.own_process and len(lines) > 1:
         reuse_freed_memory()

@@ -172,6 +172,7 @@ def score_folder_chunk(
     options: TaskOptions,
     order: Sequence[str] = ("*",),
     interleaved: Sequence[str] = (),
+    documents: bool = True,
 ) -> Part:
     """The chunk function of ``"folders"`` tasks: ``task``'s score function (undecorated) on
     the two folders, their readers seeing only the chunk's files
@@ -179,9 +180,11 @@ def score_folder_chunk(
     folders' own (a URL's chunk: its own files copied through fsspec, named as the URL's).
     Its warnings go by side (:func:`_sided`), except those of the groups of ``order`` named in
     ``interleaved``, which one run lists in document order whatever their side (side 2, not
-    split).  An error gives a part without a result: the input is then scored in one run,
-    which names the error one run names (another chunk, or the other side of an earlier
-    chunk, may hold the one it meets first).  Runs in a worker (or in this process)."""
+    split).  ``documents``: the result sends every document's scores (:attr:`Run.documents`;
+    else the columns of ``macro_doc``).  An error gives a part without a result: the input
+    is then scored in one run, which names the error one run names (another chunk, or the
+    other side of an earlier chunk, may hold the one it meets first).  Runs in a worker (or
+    in this process)."""
     from annoscore.formats.files import is_url, local_copy, named_warning, selected_files
     from annoscore.tasks.registry import get
 
@@ -215,7 +218,7 @@ def score_folder_chunk(
         _RUN.reset(token)
     groups = {order.index(name) for name in interleaved}
     return Part(
-        _sent(result),
+        _sent(result, documents),
         tuple(
             item
             for w in map(named_warning, result.warnings, itertools.repeat(names))
@@ -245,6 +248,7 @@ def folder_parts(
     cannot be cut (one run then).  On Dask each worker lists the folders and takes its shares
     (:func:`_folder_share`: a chunk's names are not sent)."""
     where = _where(gold), _where(system)
+    how = replace(how, documents=run.documents)
     if run.client is None:
         sides = [p if is_url(p) else Path(p) for p in where]
         chunks = split_folders(
@@ -265,7 +269,7 @@ def folder_parts(
 
 
 def _scored_chunk(task: str, options: TaskOptions, how: _FolderCut, chunk: FolderChunk) -> Part:
-    return score_folder_chunk(task, chunk, options, how.order, how.interleaved)
+    return score_folder_chunk(task, chunk, options, how.order, how.interleaved, how.documents)
 
 
 _PLANS: dict[tuple[object, ...], list[FolderChunk] | None] = {}
@@ -279,6 +283,8 @@ class _FolderCut:
     order: tuple[str, ...] = ("*",)
     interleaved: tuple[str, ...] = ()
     suffix: str = ".ann"
+    documents: bool = True
+    """The chunks send every document's scores (:attr:`Run.documents`)."""
 
 
 def _folder_share(
@@ -319,4 +325,4 @@ def _folder_share(
         return Part(None, ())
     if k >= len(plan):
         return Part(None, (), (Seen.of([]), Seen.of([])))  # nothing to score in this share
-    return score_folder_chunk(task, plan[k], options, how.order, how.interleaved)
+    return score_folder_chunk(task, plan[k], options, how.order, how.interleaved, how.documents)
