@@ -67,6 +67,11 @@ def detect_format(path: Path) -> tuple[str, str]:
     ``answer`` Prodigy, with ``ents`` spaCy; ``ID|t|`` PubTator; token lines CoNLL BIO); an
     :class:`InputError` when nothing fits."""
     if path.is_dir():
+        from annoscore.formats.files import selected_names
+
+        # a chunk's names (a subset of the folder's entries) with a .ann: the folder not opened
+        if any(name.endswith(".ann") for name in selected_names(path) or ()):
+            return "brat", "a folder with .ann files"
         xml = False
         with os.scandir(path) as entries:
             for entry in entries:  # the first .ann decides: a brat folder is not listed whole

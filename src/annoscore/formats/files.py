@@ -193,6 +193,13 @@ def selected_files(selection: Mapping[str, Iterable[str]], listed: bool = False)
         _SELECTED.reset(token)
 
 
+def selected_names(folder: Path | str) -> frozenset[str] | None:
+    """The names of ``folder`` its readers see inside :func:`selected_files` (``None``: every
+    entry of it)."""
+    selection = _SELECTED.get()
+    return None if selection is None else selection[0].get(os.path.abspath(folder))
+
+
 @dataclass(slots=True)
 class Cut:
     """A byte range ``[start, stop)`` of a file, whole lines, that a reader reads instead of
