@@ -144,8 +144,8 @@ def _corpus(rng: random.Random, root: Path) -> tuple[Path, Path]:
     return gold, system
 
 
-def _inline(self: Run, function: Any, items: Any) -> list[Any]:
-    return [function(item) for item in items]
+def _inline(self: Run, function: Any, items: Any, ready: Any = None) -> list[Any]:
+    return [function(item) for item in (items() if callable(items) else items)]
 
 
 @pytest.mark.parametrize("seed", range(CASES))

@@ -186,9 +186,11 @@ CORPORA = {
 }
 
 
-def _inline(self: Run, function: Any, items: Any, until: Any = None) -> list[Any]:
+def _inline(
+    self: Run, function: Any, items: Any, until: Any = None, ready: Any = None
+) -> list[Any]:
     found = []
-    for item in items:
+    for item in items() if callable(items) else items:  # made by a plan, or given
         part = function(item)
         if until is not None and until(part):
             break

@@ -200,3 +200,37 @@ def test_an_error_is_raised_in_its_turn_whichever_process_scored_it() -> None:
             assert str(error) == "item 4"
         else:
             raise AssertionError("item 4's error was not raised")
+
+
+_READY: list[int] = []
+"""The processes that ran :func:`_get_ready` (in a worker: its own pid)."""
+
+
+def _get_ready() -> None:
+    _READY.append(os.getpid())
+
+
+def _scored_where(item: str) -> tuple[str, int, bool]:
+    time.sleep(0.02)
+    return item, os.getpid(), os.getpid() in _READY
+
+
+def test_items_made_once_the_workers_are_forked_are_sent_to_them_ready() -> None:
+    """A map of a plan (``items`` a function): the workers are forked before it is made, each
+    runs ``ready`` first, and scores items it could not inherit (a token made after the fork);
+    the results come back in the items' order.  A plan of no items maps nothing."""
+    made: list[str] = []
+
+    def plan() -> list[str]:
+        made[:] = [f"{os.urandom(4).hex()}-{n}" for n in range(20)]
+        return made
+
+    for jobs in (2, 3):
+        found = scale.Run(jobs=jobs).map(_scored_where, plan, ready=_get_ready)
+        assert [item for item, _, _ in found] == made
+        assert {pid for _, pid, _ in found} - {_PARENT}  # a worker scored some
+        assert all(ready == (pid != _PARENT) for _, pid, ready in found)
+    assert not _READY  # never run in this process
+    assert scale.Run(jobs=2).map(_double, list) == []
+    assert scale.Run(jobs=1).map(_double, lambda: [1, 2]) == [2, 4]
+    assert not multiprocessing.active_children()

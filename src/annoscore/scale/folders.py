@@ -242,30 +242,35 @@ def folder_parts(
     how: _FolderCut,
 ) -> list[Part] | None:
     """The parts of two folders scored in ``run``'s processes: listed and cut once, here
-    (:func:`split_folders`), the chunks inherited by the forked workers (and what a chunk of
-    brat files imports to count spans imported before they are forked: each imported it
-    again, 3% of a worker's instructions at 5,000 documents); ``None`` when they
-    cannot be cut (one run then).  On Dask each worker lists the folders and takes its shares
-    (:func:`_folder_share`: a chunk's names are not sent)."""
+    (:func:`split_folders`), while the forked workers import what a chunk imports
+    (:func:`_brat_modules`; :meth:`~annoscore.scale.run.Run.map` of a plan), the chunks then
+    sent to them; ``None`` when they cannot be cut (one run then).  On Dask each worker
+    lists the folders and takes its shares (:func:`_folder_share`: a chunk's names are not
+    sent)."""
     where = _where(gold), _where(system)
     how = replace(how, documents=run.documents)
     if run.client is None:
-        sides = [p if is_url(p) else Path(p) for p in where]
-        chunks = split_folders(
-            sides[0], sides[1], run.workers * FOLDER_CHUNKS_PER_PROCESS, how.suffix, run.workers
-        )
-        if chunks is None:
-            return None
-        if how.suffix == ".ann" and run.jobs > 1:  # brat spans: imported once, before the fork
-            import annoscore.metrics.span_corpus
-            import annoscore.metrics.worst_lists  # noqa: F401  (a chunk's result as sent)
-        return run.map(functools.partial(_scored_chunk, task, options, how), chunks)
+        gold_side, system_side = (p if is_url(p) else Path(p) for p in where)
+
+        def chunks() -> list[FolderChunk]:  # none: one run
+            parts = run.workers * FOLDER_CHUNKS_PER_PROCESS
+            return split_folders(gold_side, system_side, parts, how.suffix, run.workers) or []
+
+        score = functools.partial(_scored_chunk, task, options, how)
+        return run.map(score, chunks, ready=_brat_modules if how.suffix == ".ann" else None) or None
     shares = run.workers * CHUNKS_PER_WORKER
     plan = (os.urandom(8),) if where != (str(gold), str(system)) else ()
     return run.map(
         functools.partial(_folder_share, task, options, *where, how),
         [(k, shares, *plan) for k in range(shares)],
     )
+
+
+def _brat_modules() -> None:
+    """What a chunk of brat files imports to count its spans and send its result (NumPy
+    among them), imported by each worker while the command's process plans the chunks."""
+    import annoscore.metrics.span_corpus
+    import annoscore.metrics.worst_lists  # noqa: F401
 
 
 def _scored_chunk(task: str, options: TaskOptions, how: _FolderCut, chunk: FolderChunk) -> Part:
