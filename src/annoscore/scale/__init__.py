@@ -60,8 +60,9 @@ Gold and system may be fsspec URLs (:func:`score_given`; ``s3://``, ``gs://``, `
 (:class:`RemoteBytes`) or from a listing, and each worker reads its own byte ranges or its own
 files; an input read whole (a task not decorated, a cut not kept) is fetched in this process.
 
-``jobs - 1`` workers are forked from this process (no pickling of the corpus, no import
-repeated in a worker), started as soon as the chunks are planned, and send back count rows and
+``jobs - 1`` workers are forked from this process (no pickling of the corpus), started as
+soon as the chunks are planned (folders: before, each importing what a chunk needs while this
+process lists the folders; the chunks' names then sent), and send back count rows and
 warnings; this process scores the chunks no worker has begun while it waits
 (:meth:`Run._forked`).  On a terminal (not in a pipe or under ``CI``) a run longer than a
 couple of seconds shows a progress line on standard error (documents done, rate, time left;
