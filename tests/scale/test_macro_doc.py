@@ -135,3 +135,25 @@ def test_pubtator_files_in_many_chunks_give_one_runs_averages(
         assert '"macro_doc"' in one and any(exact), (case, exact)
         cut = annoscore.score("spans", gold, system, jobs=2, **options)
         assert MACRO_DOC in cut._cache  # the parent did not score every document again
+
+
+def test_documents_carried_in_the_order_of_the_index() -> None:
+    """The documents' scores the chunks computed are carried into the stacked result in the
+    order of the rows' permutation (a NumPy index, ``combine_lines``), or not at all when the
+    names do not follow it."""
+    from annoscore.scale.reduce import _carry_documents
+
+    def part(*names: str) -> Any:
+        matrix = SimpleNamespace(documents=names, names=("tp",), integer=(True,))
+        return SimpleNamespace(matrix=matrix, _cache={"documents": {n: n.upper() for n in names}})
+
+    parts = [part("c", "a"), part("b")]
+    for order, names, carried in (
+        ([1, 2, 0], ("a", "b", "c"), {"a": "A", "b": "B", "c": "C"}),
+        ([0, 1, 2], ("c", "a", "b"), {"c": "C", "a": "A", "b": "B"}),
+        ([1, 0, 2], ("a", "b", "c"), None),
+    ):
+        whole = SimpleNamespace(matrix=part(*names).matrix, _cache={})
+        _carry_documents(whole, parts, np.asarray(order, dtype=np.int64))  # type: ignore[arg-type]
+        got = whole._cache.get("documents")
+        assert got == carried and (got is None or list(got) == list(names))

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from annoscore.arrays import IntArray
     from annoscore.options import TaskOptions
     from annoscore.result import CountMatrix, Result, ScoreWarning
 
@@ -74,7 +75,7 @@ def _macro_part(result: Result) -> tuple[tuple[str, ...], Any, Any] | None:
 
 
 def _macro_doc(
-    parts: Sequence[Result], order: Sequence[int] | None
+    parts: Sequence[Result], order: Sequence[int] | IntArray | None
 ) -> tuple[dict[str, float | None], dict[str, int]] | None:
     """``macro_doc`` and the documents each score leaves out (in the order the notes of one
     run name them), from the chunks' columns (:func:`_macro_part`), float for float what
@@ -112,7 +113,7 @@ def _macro_doc(
     return means, left_out
 
 
-def _carry_documents(result: Result, parts: Sequence[Result], order: Sequence[int] | None) -> None:
+def _carry_documents(result: Result, parts: Sequence[Result], order: IntArray | None) -> None:
     """Give ``result`` (the chunks' rows stacked, in ``order`` when given) the per-document
     scores its chunks computed, when every chunk computed them on the same columns as the
     stacked matrix (then each row and each score is the same: the same counts, the same
@@ -137,7 +138,7 @@ def _carry_documents(result: Result, parts: Sequence[Result], order: Sequence[in
         return
     units = [unit for r in parts for unit in r._cache["documents"].items()]
     if order is not None:
-        units = [units[i] for i in order]
+        units = list(map(units.__getitem__, order.tolist()))
     if len(units) != len(result.matrix.documents) or any(
         a != b for a, (b, _) in zip(result.matrix.documents, units, strict=True)
     ):
@@ -561,8 +562,10 @@ def combine_lines(
                 (gold_rows if key in golden else other_rows).append(at + k)
             at += len(result.matrix.documents)
         permutation = gold_rows + other_rows
-    if not isinstance(permutation, range) and permutation != list(range(len(names))):
-        index = np.asarray(permutation, dtype=np.int64)
+    index = None if isinstance(permutation, range) else np.asarray(permutation, dtype=np.int64)
+    if index is not None and np.array_equal(index, np.arange(len(index))):
+        index = None  # the rows in order already
+    if index is not None:
         whole = CountMatrix(
             tuple(map(tuple(names).__getitem__, permutation)),
             whole.names,
@@ -592,6 +595,6 @@ def combine_lines(
         if finished is None:
             return None
         result = finished
-    _carry_documents(result, results, None if isinstance(permutation, range) else permutation)
+    _carry_documents(result, results, index)
     view = first.view
     return result.shown(documents=view.documents, types=view.types, averages=view.averages)
