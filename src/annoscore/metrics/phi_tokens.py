@@ -266,7 +266,7 @@ class TokenSpans:
             if self.tokenizer is Tokenizer.whitespace:
                 spans = self._split(text)
             else:
-                spans, lost = self._tokenize(text, key)
+                spans, lost = self._cut(text, key)
                 if lost:  # quote offsets: computed for this text only, never shared
                     return spans, False
             self._cache[key] = spans
@@ -280,22 +280,26 @@ class TokenSpans:
             offset += len(token) + 1
         return tuple(spans)
 
-    def _tokenize(self, text: str, shape: str) -> tuple[tuple[tuple[int, int], ...], bool]:
+    def _cut(self, text: str, shape: str) -> tuple[tuple[tuple[int, int], ...], bool]:
+        """:meth:`_tokenize` of ``text``, or the spans an earlier run of this process found for
+        its ``shape`` (:data:`SHAPES_KEPT`: the texts whose tokens were all found)."""
         if self._treebank is None:
             tokenizer, self._stdlib, self._shapes = _loaded()  # loaded only when used
             self._treebank = tokenizer()
+        known = self._shapes.get(shape)
+        if known is None:
+            spans, lost = self._tokenize(text)
+            if not lost and len(self._shapes) < SHAPES_KEPT:
+                self._shapes[shape] = spans
+            return spans, lost
+        if self._stdlib and engines_may_differ(text):  # as _tokenize notes it
+            self.engine_doubts.add(text)
+        return known, False
+
+    def _tokenize(self, text: str) -> tuple[tuple[tuple[int, int], ...], bool]:
+        assert self._treebank is not None  # loaded by _cut
         if self._stdlib and engines_may_differ(text):
             self.engine_doubts.add(text)
-        known = self._shapes.get(shape)  # cut in an earlier run of this process
-        if known is not None:
-            return known, False
-        spans, lost = self._cut(text)
-        if not lost and len(self._shapes) < SHAPES_KEPT:
-            self._shapes[shape] = spans
-        return spans, lost
-
-    def _cut(self, text: str) -> tuple[tuple[tuple[int, int], ...], bool]:
-        assert self._treebank is not None
         tokens = self._treebank.tokenize(text)
         spans = []
         cursor = 0
