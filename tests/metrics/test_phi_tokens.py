@@ -14,6 +14,7 @@ import random
 import subprocess
 import sys
 import textwrap
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -193,3 +194,41 @@ def test_the_token_level_imports_neither_regex_nor_nltk_s_package() -> None:
     spans = "(0, 1), (1, 3), (4, 1), (6, 2), (8, 3), (12, 1), (13, 3), (16, 1), (18, 8), (26, 1)"
     assert first == f"({spans})"
     assert second == "[]"
+
+
+def test_a_later_run_of_the_process_cuts_no_shape_an_earlier_one_cut(monkeypatch: Any) -> None:
+    """Each chunk of notes is a run of its own (a fresh :class:`TokenSpans`): a digit shape one
+    run cut is not tokenized again by a later run of the process (the same spans), but a text
+    whose quotes were found in it is cut, and counted, in every run; once
+    :data:`~annoscore.metrics.phi_tokens.SHAPES_KEPT` shapes are kept, no more are."""
+    from annoscore.metrics.phi import Quotes, Tokenizer
+    from annoscore.metrics.phi_tokens import TokenSpans
+
+    tokenizer = phi_tokens._loaded()[0]
+    cut: list[str] = []
+    tokenize = tokenizer.tokenize
+    monkeypatch.setattr(
+        tokenizer, "tokenize", lambda self, text: [cut.append(text), *tokenize(self, text)][1:]
+    )
+    # a shape (digits made 0) no run of this process cut yet: letters only
+    unique = "Zq" + uuid.uuid4().hex.translate(str.maketrans("0123456789", "ghijklmnop"))
+    first = TokenSpans(Tokenizer.treebank, Quotes.fixed)
+    assert first(f"{unique} (617) 555-0142") == first(f"{unique} (212) 555-9876")
+    assert len(cut) == 1
+    later = TokenSpans(Tokenizer.treebank, Quotes.official)
+    assert later(f"{unique} (300) 123-4567") == first(f"{unique} (617) 555-0142")
+    assert len(cut) == 1  # not tokenized again
+    for _ in range(2):
+        run = TokenSpans(Tokenizer.treebank, Quotes.fixed)
+        assert run(f'"{unique}" X') == (
+            (0, 1),
+            (1, len(unique)),
+            (len(unique) + 1, 1),
+            (len(unique) + 3, 1),
+        )
+        assert run.quote_fixes == 1
+    assert len(cut) == 5  # the quoted text: cut in each run (and by span_tokenize)
+    monkeypatch.setattr(phi_tokens, "SHAPES_KEPT", len(phi_tokens._loaded()[2]))
+    for _ in range(2):
+        TokenSpans(Tokenizer.treebank, Quotes.fixed)(f"{unique} more")
+    assert len(cut) == 7  # none kept: cut in each run

@@ -78,7 +78,15 @@ _LOADED = "_annoscore_nltk."
 """The prefix under which the loaded NLTK modules stay in ``sys.modules`` (so that the bundle's
 vendoring finds them, and ``import nltk`` elsewhere still gets the real package)."""
 _LOCK = threading.Lock()
-_TREEBANK: list[tuple[Any, bool]] = []
+_TREEBANK: list[tuple[Any, bool, dict[str, tuple[tuple[int, int], ...]]]] = []
+"""The tokenizer class loaded in this process, whether its rules run on :mod:`re`, and the
+spans of the text shapes it has cut (:data:`SHAPES_KEPT`)."""
+SHAPES_KEPT = 1 << 16
+"""At most this many text shapes' spans are kept for the process's later runs (every chunk of
+notes is a run of its own, and the chunks of a corpus mostly repeat each other's shapes: NLP
+Sandbox's 5,000 notes, about 110 shapes in each of 22-33 chunks, 12 ms of each chunk's CPU);
+beyond, a run's shapes are kept for that run only (:class:`TokenSpans`), so memory stays
+bounded whatever the corpus."""
 
 
 def _ours(name: str, stdlib: bool) -> bool:
@@ -117,13 +125,13 @@ def treebank_tokenizer() -> TreebankWordTokenizer:
     return _loaded()[0]()
 
 
-def _loaded() -> tuple[Any, bool]:
-    """The tokenizer class loaded in this process (loaded on first use), and whether its rules
-    run on :mod:`re`."""
+def _loaded() -> tuple[Any, bool, dict[str, tuple[tuple[int, int], ...]]]:
+    """The tokenizer class loaded in this process (loaded on first use), whether its rules
+    run on :mod:`re`, and the spans of the shapes it cut (:data:`_TREEBANK`)."""
     with _LOCK:
         if not _TREEBANK:
             stdlib = stdlib_engine()
-            _TREEBANK.append((_load_treebank(stdlib), stdlib))
+            _TREEBANK.append((_load_treebank(stdlib), stdlib, {}))
         return _TREEBANK[0]
 
 
@@ -243,6 +251,7 @@ class TokenSpans:
         self._cache: dict[str, tuple[tuple[int, int], ...]] = {}
         self._treebank: TreebankWordTokenizer | None = None
         self._stdlib = False
+        self._shapes: dict[str, tuple[tuple[int, int], ...]] = {}
         self._whitespace = re.compile(r"\s+")
 
     def __call__(self, text: str) -> tuple[tuple[int, int], ...]:
@@ -257,7 +266,7 @@ class TokenSpans:
             if self.tokenizer is Tokenizer.whitespace:
                 spans = self._split(text)
             else:
-                spans, lost = self._tokenize(text)
+                spans, lost = self._cut(text, key)
                 if lost:  # quote offsets: computed for this text only, never shared
                     return spans, False
             self._cache[key] = spans
@@ -271,10 +280,24 @@ class TokenSpans:
             offset += len(token) + 1
         return tuple(spans)
 
-    def _tokenize(self, text: str) -> tuple[tuple[tuple[int, int], ...], bool]:
+    def _cut(self, text: str, shape: str) -> tuple[tuple[tuple[int, int], ...], bool]:
+        """:meth:`_tokenize` of ``text``, or the spans an earlier run of this process found for
+        its ``shape`` (:data:`SHAPES_KEPT`: the texts whose tokens were all found)."""
         if self._treebank is None:
-            self._treebank = treebank_tokenizer()  # loaded only when used
-            self._stdlib = uses_stdlib_engine()
+            tokenizer, self._stdlib, self._shapes = _loaded()  # loaded only when used
+            self._treebank = tokenizer()
+        known = self._shapes.get(shape)
+        if known is None:
+            spans, lost = self._tokenize(text)
+            if not lost and len(self._shapes) < SHAPES_KEPT:
+                self._shapes[shape] = spans
+            return spans, lost
+        if self._stdlib and engines_may_differ(text):  # as _tokenize notes it
+            self.engine_doubts.add(text)
+        return known, False
+
+    def _tokenize(self, text: str) -> tuple[tuple[tuple[int, int], ...], bool]:
+        assert self._treebank is not None  # loaded by _cut
         if self._stdlib and engines_may_differ(text):
             self.engine_doubts.add(text)
         tokens = self._treebank.tokenize(text)
