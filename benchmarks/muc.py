@@ -21,7 +21,10 @@ linearly with objects per document (about a third of the pairs of a class share 
 this data: 3 titles, 3 organization types), while reading and writing stay linear.
 
     python benchmarks/muc.py [--docs 1000] [--objects 50] [--repeat 3] [--tasks te,ne,co]
-                             [--jobs 1 | --jobs 1,2]
+                             [--jobs 1 | --jobs 1,2] [--write DIR]
+
+``--write DIR`` only writes each task's data of the main measurement to ``DIR/TASK`` (kept),
+for timing the command there by hand (:func:`write_data`).
 
 With ``--jobs 2`` the timed commands cut the key and response files into chunks of documents
 scored in two worker processes, each writing its documents' reports to a file that the parent
@@ -59,6 +62,7 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -181,11 +185,16 @@ def score_and_write(folder: Path) -> tuple[float, float, int]:
     return scoring, f if f is not None else float("nan"), details.pairs_scored
 
 
-def run(folder: Path, docs: int, per_doc: int) -> Measure:
+def write_template(folder: Path, docs: int, per_doc: int) -> None:
+    """The template relation files (:func:`generate`) and :data:`CONFIG` written to ``folder``."""
     key, rsp = generate(docs, per_doc)
     (folder / "key.tpl").write_text(key, encoding="utf-8")
     (folder / "response.tpl").write_text(rsp, encoding="utf-8")
     (folder / "muc.config").write_text(CONFIG, encoding="utf-8")
+
+
+def run(folder: Path, docs: int, per_doc: int) -> Measure:
+    write_template(folder, docs, per_doc)
     # the command runs with the cyclic collector paused until its records are released
     # (annoscore.cli.common.cyclic_gc_paused); so does this measurement
     with cyclic_gc_paused():
@@ -406,6 +415,27 @@ def jobs_lines(runs: dict[int, list[Run]]) -> list[str]:
     return lines
 
 
+TAGS = {"ne": 100, "co": 60}
+"""Tags per document of the named entity and coreference data (the module docstring)."""
+
+
+def write_data(folder: Path, tasks: Sequence[str], docs: int, objects: int) -> list[Path]:
+    """The files of the main measurement of each of ``tasks`` (``te``, ``ne``, ``co``) written
+    to ``folder / TASK`` and kept (``--write DIR``): ``annoscore muc muc.config -o scores
+    --jobs N`` may then be timed there by hand (whole processes, alternating, on a quiet
+    machine) or under ``valgrind --tool=callgrind``.  The folders, in the order of ``tasks``."""
+    written = []
+    for task in tasks:
+        place = folder / task
+        place.mkdir(parents=True, exist_ok=True)
+        if task == "te":
+            write_template(place, docs, objects)
+        else:
+            write_sgml(place, task, docs, TAGS[task])
+        written.append(place)
+    return written
+
+
 GOAL_SECONDS = 3.0
 """The goal of issue 11: each SGML task end to end under 3 s."""
 
@@ -551,18 +581,27 @@ def main() -> None:
     parser.add_argument(
         "--no-bytecode", action="store_true", help="annoscore without compiled bytecode"
     )
+    parser.add_argument(
+        "--write",
+        type=Path,
+        metavar="DIR",
+        help="only write each task's data to DIR/TASK and keep it (nothing timed)",
+    )
     args = parser.parse_args()
+    tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
+    if args.write is not None:
+        for place in write_data(args.write, tasks, args.docs, args.objects):
+            print(f"{place}: annoscore muc muc.config -o scores --jobs N")
+        return
     global JOBS
     JOBS = tuple(int(n) for n in args.jobs.split(","))
     print(f"load averages: {os.getloadavg()}")
     import installed  # beside this script (tests import this module by its path)
 
     installed.compile_package(bytecode=not args.no_bytecode)
-    tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
-    if "ne" in tasks:
-        bench_sgml("ne", args.docs, 100, args.repeat)
-    if "co" in tasks:
-        bench_sgml("co", args.docs, 60, args.repeat)
+    for task in ("ne", "co"):
+        if task in tasks:
+            bench_sgml(task, args.docs, TAGS[task], args.repeat)
     if "te" in tasks:
         main_template(args)
     print(f"load averages after: {os.getloadavg()}")

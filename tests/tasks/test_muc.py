@@ -562,6 +562,23 @@ def test_benchmark_data_totals_are_those_of_scoring_every_pair(
     assert result.scores["f_pr"] == pytest.approx(f_pr, abs=1e-10)
 
 
+def test_benchmark_data_is_written_to_a_folder_per_task_each_scored_by_its_config(
+    tmp_path: Path,
+) -> None:
+    """``benchmarks/muc.py --write DIR``: each task's files and configuration in ``DIR/TASK``,
+    scored as the benchmark's command scores them (every document paired)."""
+    bench = _benchmark()
+    folders = bench.write_data(tmp_path, ["co", "te", "ne"], 3, 10)
+    assert folders == [tmp_path / "co", tmp_path / "te", tmp_path / "ne"]
+    for folder, task in zip(
+        folders, ("coreference", "template-relation", "named-entity"), strict=True
+    ):
+        result = score_configured(folder / "muc.config")
+        assert result.task == f"muc-{task}"
+        assert len(result.documents) == 3
+        assert not [w for w in result.warnings if w.code.startswith("documents.")]
+
+
 def test_pointers_to_missing_objects_or_unknown_classes_are_counted_in_a_warning(
     tmp_path: Path,
 ) -> None:
