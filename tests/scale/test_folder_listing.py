@@ -159,26 +159,3 @@ def test_chunks_for_several_workers_shrink_towards_the_end(tmp_path: Path) -> No
     sizes = _chunk_sizes(tmp_path, workers=2)
     assert sum(sizes) == 101 and len(sizes) > 8, sizes
     assert sizes[0] == 13 and sizes == sorted(sizes, reverse=True) and sizes[-1] < 4, sizes
-
-
-def test_a_chunks_folder_is_recognised_as_the_whole_folder_is(tmp_path: Path) -> None:
-    """:func:`detect_format` of a folder inside :func:`selected_files` (a chunk's names, which
-    decide without the folder being opened when one ends in ``.ann``) against the same
-    outside, on folders with ``.xml`` files, sub-folders and links among their entries."""
-    from annoscore.formats.annotations import detect_format
-
-    rng = random.Random("recognised")
-    kinds = set()
-    for case in range(CASES):
-        folder = tmp_path / str(case) / "folder"
-        folder.parent.mkdir()
-        _folder(rng, folder, plain=False, odd=rng.random())
-        if rng.random() < 0.4:
-            (folder / f"n{case}.xml").write_text("<x/>", encoding="utf-8")
-        names = sorted(os.listdir(folder))
-        whole = detect_format(folder)
-        kinds.add(whole)
-        chosen = rng.sample(names, rng.randint(0, len(names)))
-        with selected_files({str(folder): chosen}, listed=rng.random() < 0.5):
-            assert detect_format(folder) == whole, (case, chosen)
-    assert len(kinds) >= 2
