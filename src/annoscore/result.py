@@ -459,9 +459,10 @@ class ScoredUnit(Record):
 
 
 MACRO_DOC = "macro_doc"
-"""A result's cached ``macro_doc`` and the documents each score leaves out, when chunks of its
-input made them (:func:`annoscore.scale.reduce._macro_doc`; float for float
-:func:`macro_average` of its documents' scores), so that its documents are not scored again."""
+"""A result's cached ``macro_doc`` and the documents each score leaves out
+(:func:`macro_average_left_out`): made once (:attr:`Result.averages`), or by chunks of its input
+(:func:`annoscore.scale.reduce._macro_doc`; float for float :func:`macro_average` of its
+documents' scores), so that its documents are not scored again."""
 
 
 def macro_average(per_unit: Iterable[Mapping[str, float | None]]) -> Scores:
@@ -476,8 +477,21 @@ def macro_average(per_unit: Iterable[Mapping[str, float | None]]) -> Scores:
     >>> macro_average([{"f1": 1.0}, {"f1": 0.0}, {"f1": None}])
     {'f1': 0.5}
     """
+    return macro_average_left_out(per_unit)[0]
+
+
+def macro_average_left_out(
+    per_unit: Iterable[Mapping[str, float | None]],
+) -> tuple[Scores, dict[str, int]]:
+    """:func:`macro_average` and how many units each score leaves out (undefined there), in
+    the order each score is first found undefined.
+
+    >>> macro_average_left_out([{"f1": 1.0, "p": None}, {"f1": None, "p": None}])
+    ({'f1': 1.0, 'p': None}, {'p': 2, 'f1': 1})
+    """
     totals: dict[str, float] = {}
     defined: dict[str, int] = {}
+    left_out: dict[str, int] = {}
     for scores in per_unit:
         for key, value in scores.items():
             totals.setdefault(key, 0.0)
@@ -485,7 +499,9 @@ def macro_average(per_unit: Iterable[Mapping[str, float | None]]) -> Scores:
             if value is not None:
                 totals[key] += value
                 defined[key] += 1
-    return {k: (totals[k] / defined[k] if defined[k] else None) for k in totals}
+            else:
+                left_out[key] = left_out.get(key, 0) + 1
+    return {k: (totals[k] / defined[k] if defined[k] else None) for k in totals}, left_out
 
 
 class View(Record):
@@ -639,16 +655,11 @@ class Result:
         notes = []
         for average in self.averages:
             what = "types" if average == "macro_type" else "documents"
-            left_out: dict[str, int] = {}
-            if average == "macro_doc" and MACRO_DOC in self._cache:
+            if average == "macro_doc":  # kept by :attr:`averages`
                 left_out, size = self._cache[MACRO_DOC][1], len(self.matrix.documents)
             else:
-                members = self.types if average == "macro_type" else self.documents
-                size = len(members)
-                for unit in members.values():
-                    for key, value in unit.scores.items():
-                        if value is None:
-                            left_out[key] = left_out.get(key, 0) + 1
+                left_out = macro_average_left_out(u.scores for u in self.types.values())[1]
+                size = len(self.types)
             if left_out:
                 parts = ", ".join(f"{key} of {n}" for key, n in left_out.items())
                 notes.append(
@@ -693,12 +704,15 @@ class Result:
 
     @property
     def averages(self) -> dict[str, Scores]:
-        """``macro_type`` (when the task counts types) and ``macro_doc``."""
+        """``macro_type`` (when the task counts types) and ``macro_doc``.  ``macro_doc`` and
+        the documents it leaves out are kept once made (a pass over every document's scores),
+        or were made from the chunks' columns (:mod:`annoscore.scale.reduce`)."""
         out: dict[str, Scores] = {}
         if self.types:
             out["macro_type"] = macro_average(u.scores for u in self.types.values())
-        if MACRO_DOC in self._cache:  # made from the chunks' columns (annoscore.scale.reduce)
-            out["macro_doc"] = dict(self._cache[MACRO_DOC][0])
-        else:
-            out["macro_doc"] = macro_average(u.scores for u in self.documents.values())
+        if MACRO_DOC not in self._cache:
+            self._cache[MACRO_DOC] = macro_average_left_out(
+                u.scores for u in self.documents.values()
+            )
+        out["macro_doc"] = dict(self._cache[MACRO_DOC][0])
         return out
