@@ -187,8 +187,11 @@ def read_tags(
         columns_read = read_tag_text(
             text, str(path), delimiter=delimiter, columns=columns, named_from=cut.documents
         )
+        line = columns_read.line  # range(1, n + 1) as read: shifted, not one int a line
         columns_read = columns_read.replaced(
-            line=[n + cut.line for n in columns_read.line],
+            line=range(line.start + cut.line, line.stop + cut.line)
+            if isinstance(line, range)
+            else [n + cut.line for n in line],
             documents=[
                 d.replaced(line=d.line + cut.line) if d.line else d for d in columns_read.documents
             ],
