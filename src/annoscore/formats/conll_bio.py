@@ -189,7 +189,7 @@ def read_tags(
         )
         line = columns_read.line  # range(1, n + 1) as read: shifted, not one int a line
         columns_read = columns_read.replaced(
-            line=range(line.start + cut.line, line.stop + cut.line)
+            line=range(line.start + cut.line, line.stop + cut.line, line.step)
             if isinstance(line, range)
             else [n + cut.line for n in line],
             documents=[
