@@ -286,20 +286,18 @@ class TokenSpans:
         if self._treebank is None:
             tokenizer, self._stdlib, self._shapes = _loaded()  # loaded only when used
             self._treebank = tokenizer()
+        if self._stdlib and engines_may_differ(text):  # cut now or before, by the same rules
+            self.engine_doubts.add(text)
         known = self._shapes.get(shape)
         if known is None:
             spans, lost = self._tokenize(text)
             if not lost and len(self._shapes) < SHAPES_KEPT:
                 self._shapes[shape] = spans
             return spans, lost
-        if self._stdlib and engines_may_differ(text):  # as _tokenize notes it
-            self.engine_doubts.add(text)
         return known, False
 
     def _tokenize(self, text: str) -> tuple[tuple[tuple[int, int], ...], bool]:
         assert self._treebank is not None  # loaded by _cut
-        if self._stdlib and engines_may_differ(text):
-            self.engine_doubts.add(text)
         tokens = self._treebank.tokenize(text)
         spans = []
         cursor = 0
