@@ -377,10 +377,7 @@ class _CorpusFile(ScannedFields, BiocFile):
 
     __slots__ = ("columns", "number")
 
-    LAZY = frozenset(
-        {"ids", "types", "starts", "ends", "texts", "lines", "concepts"}
-        | {"normalizations", "attributes", "relations", "events", "notes"}
-    )
+    LAZY = ScannedFields.LAZY | {"concepts"}
     """The fields made on first use."""
 
 

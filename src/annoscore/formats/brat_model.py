@@ -311,7 +311,12 @@ class ScannedFields:
 
     __slots__ = ()
 
-    LAZY: ClassVar[frozenset[str]]
+    LAZY: ClassVar[frozenset[str]] = frozenset(
+        {"ids", "types", "starts", "ends", "texts", "lines"}
+        | {"normalizations", "attributes", "relations", "events", "notes"}
+    )
+    """The fields made on first use: these of a brat file (a reader whose file class has more
+    adds its own)."""
     columns: ScanColumns
     number: int
 

@@ -266,12 +266,6 @@ class _ScannedFile(ScannedFields, AnnFile):
 
     __slots__ = ("columns", "number")
 
-    LAZY = frozenset(
-        {"ids", "types", "starts", "ends", "texts", "lines"}
-        | {"normalizations", "attributes", "relations", "events", "notes"}
-    )
-    """The fields made on first use."""
-
 
 _START_END_LABEL = itemgetter("start", "end", "label")
 

@@ -350,10 +350,7 @@ class _ScannedFile(ScannedFields, PubTatorFile):
 
     __slots__ = ("columns", "number")
 
-    LAZY = frozenset(
-        {"ids", "types", "starts", "ends", "texts", "lines", "concepts"}
-        | {"normalizations", "attributes", "relations", "events", "notes"}
-    )
+    LAZY = ScannedFields.LAZY | {"concepts"}
     """The fields made on first use."""
 
 
