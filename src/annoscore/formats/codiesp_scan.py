@@ -53,12 +53,7 @@ class _WordTable:
         self._seed_words = np.zeros(0, np.uint64) if seed_words is None else seed_words
         self._seed_ids = np.zeros(0, np.int32) if seed_ids is None else seed_ids
         self._parts: list[WordArray] = [np.zeros(0, dtype=np.uint64)]
-        size = 1 << 10
-        while 4 * max(self.count, 1) > size:
-            size *= 2
-        self._allocate(size)
-        if len(self._seed_words):
-            self._place(self._seed_words, self._seed_ids)
+        self._allocate(1 << 10)
 
     def copy(self) -> _WordTable:
         """A table with the same words, to insert others into (this one unchanged)."""
@@ -80,12 +75,18 @@ class _WordTable:
         return self._parts[0]
 
     def _allocate(self, size: int) -> None:
+        """Empty slots, ``size`` of them doubled until the words counted fill at most a quarter
+        (probes stay short), then the seed's words placed."""
         import numpy as np
 
+        while 4 * self.count > size:
+            size *= 2
         self.size = size
         self.shift = np.uint64(64 - (size.bit_length() - 1))
         self.key = np.zeros(size, dtype=np.uint64)
         self.id = np.full(size, -1, dtype=np.int32)
+        if len(self._seed_words):
+            self._place(self._seed_words, self._seed_ids)
 
     def _slot(self, words: WordArray) -> IntArray:
         import numpy as np
@@ -119,12 +120,7 @@ class _WordTable:
         self._parts.append(words)  # joined only when the table grows (doubling) or at the end
         self.count += len(words)
         if 4 * self.count > self.size:  # at most a quarter full: probes stay short
-            size = self.size
-            while 4 * self.count > size:
-                size *= 2
-            self._allocate(size)
-            if len(self._seed_words):
-                self._place(self._seed_words, self._seed_ids)
+            self._allocate(self.size)
             self._place(self.words, np.arange(self.base, self.count, dtype=np.int32))
         else:
             first = self.count - len(words)
