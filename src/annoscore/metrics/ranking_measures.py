@@ -51,6 +51,7 @@ family, ``rbp``) :mod:`annoscore.metrics.ranking_gains`.
 from __future__ import annotations
 
 import itertools
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from annoscore.metrics.ranking_gains import (
@@ -171,76 +172,66 @@ def _measures(
     ret = rows.sizes
     rel_ret = np.bincount(hit_query, minlength=n_queries).astype(np.int64)
     out: dict[str, Any] = {"num_q": np.ones(n_queries, dtype=np.int64)}
-    ndcg: dict[tuple[tuple[int, float], ...], Ndcg] = {}
 
     def add(name: str, column: Any) -> None:
         out[name] = column
 
-    levels: dict[float, FloatArray] = {}
-    ideals: dict[tuple[tuple[int, float], ...], tuple[IntArray, FloatArray]] = {}
-    rbps: dict[float, tuple[FloatArray, FloatArray]] = {}
-
-    run_gains: dict[tuple[tuple[int, float], ...], FloatArray] = {}
-
+    @cache
     def run_gain(gains: tuple[tuple[int, float], ...]) -> FloatArray:
         """Each row's gain with ``gains`` (each computed once)."""
-        if gains not in run_gains:
-            run_gains[gains] = row_gains(value, judged, gains)
-        return run_gains[gains]
+        return row_gains(value, judged, gains)
 
+    @cache
     def ideal(gains: tuple[tuple[int, float], ...]) -> tuple[IntArray, FloatArray]:
         """The ideal rankings with ``gains`` (each computed once)."""
-        if gains not in ideals:
-            ideals[gains] = ideal_rankings(qrels_query, qrels_value, gains)
-        return ideals[gains]
+        return ideal_rankings(qrels_query, qrels_value, gains)
 
-    not_judged: list[BoolArray] = []
+    @cache
+    def ndcg(gains: tuple[tuple[int, float], ...]) -> Ndcg:
+        """The DCG columns with ``gains`` (each computed once)."""
+        return Ndcg(
+            rows, judged, value, qrels_query, qrels_value, gains, ideal(gains), run_gain(gains)
+        )
 
+    @cache
+    def rbp_of(p: float) -> tuple[FloatArray, FloatArray]:
+        """Rank-biased precision and its residual with persistence ``p`` (computed once)."""
+        return rank_biased_precision(rows, judged, value, hits, ideal(()), p)
+
+    @cache
     def unjudged() -> BoolArray:
-        if not not_judged:
-            not_judged.append(~judged)
-        return not_judged[0]
+        return ~judged
 
-    hit_rows: list[QueryRows] = []
-
+    @cache
     def by_hit() -> QueryRows:
         """The relevant rows as rows of their own (rel(k) is the place of rank k there)."""
-        if not hit_rows:
-            hit_rows.append(QueryRows(hit_query, n_queries))
-        return hit_rows[0]
+        return QueryRows(hit_query, n_queries)
 
-    hit_precision: list[FloatArray] = []
-
+    @cache
     def rel_over_rank() -> FloatArray:
         """rel(k)/k at each relevant rank k (computed once)."""
-        if not hit_precision:
-            hit_precision.append(so_far / hit_rank)
-        return hit_precision[0]
+        return so_far / hit_rank
 
-    scans: dict[str, FloatArray] = {}
-
+    @cache
     def scan(kind: str) -> FloatArray:
         """Over each query's relevant ranks: the running sum of rel(k)/k (``"sum"``) or the
         largest rel(k)/k from each on (``"max"``), computed once."""
-        if kind not in scans:
-            hits_of = by_hit()
-            scans[kind] = (
-                hits_of.prefix(rel_over_rank())
-                if kind == "sum"
-                else hits_of.suffix_max(rel_over_rank())
-            )
-        return scans[kind]
+        hits_of = by_hit()
+        return (
+            hits_of.prefix(rel_over_rank())
+            if kind == "sum"
+            else hits_of.suffix_max(rel_over_rank())
+        )
 
+    @cache
     def iprec(x: float) -> FloatArray:
         """Interpolated precision at recall level ``x`` (each level computed once): the largest
         rel(k)/k over the relevant ranks from the ``need``-th on."""
-        if x not in levels:
-            need = np.maximum(1, np.floor(x * R + 0.5).astype(np.int64))
-            found = np.zeros(n_queries, dtype=np.float64)
-            has = (need <= rel_ret) & (R > 0)
-            found[has] = scan("max")[by_hit().starts[has] + need[has] - 1]
-            levels[x] = found
-        return levels[x]
+        need = np.maximum(1, np.floor(x * R + 0.5).astype(np.int64))
+        found = np.zeros(n_queries, dtype=np.float64)
+        has = (need <= rel_ret) & (R > 0)
+        found[has] = scan("max")[by_hit().starts[has] + need[has] - 1]
+        return found
 
     found_by_cut: dict[int, IntArray] = {}
     bprefs: list[FloatArray] = []
@@ -317,18 +308,7 @@ def _measures(
         elif family in ("ndcg", "ndcg_rel", "ndcg_cut", "Rndcg"):
             chosen = measures.get(family)
             assert chosen is not None
-            dcg = ndcg.get(chosen.gains)
-            if dcg is None:
-                dcg = ndcg[chosen.gains] = Ndcg(
-                    rows,
-                    judged,
-                    value,
-                    qrels_query,
-                    qrels_value,
-                    chosen.gains,
-                    ideal(chosen.gains),
-                    run_gain(chosen.gains),
-                )
+            dcg = ndcg(chosen.gains)
             if family == "ndcg":
                 add(column, dcg.full)
             elif family == "ndcg_cut":
@@ -370,10 +350,7 @@ def _measures(
         elif family == "rbp":
             measure = measures.get("rbp")
             assert measure is not None
-            p = measure.params[0]
-            if p not in rbps:
-                rbps[p] = rank_biased_precision(rows, judged, value, hits, ideal(()), p)
-            rbp, resid = rbps[p]
+            rbp, resid = rbp_of(measure.params[0])
             add(column, rbp if name == "rbp" else resid)
         elif family == "unj":
             add(column, rows.upto(unjudged(), int(cut)) / cut)
