@@ -347,6 +347,7 @@ class TaskOptions:
         :class:`InputError` naming an unknown option or a value it does not take."""
         by_name = {f.name: f for f in fields(cls)}
         prefix = "--option " if cli else ""
+        where = f" ({task})" if task else ""
         out: dict[str, Any] = {}
         for name, value in values.items():
             key = name.replace("-", "_") if cli else name
@@ -355,7 +356,6 @@ class TaskOptions:
                 spelled = [
                     f.key if cli else f.name for f in by_name.values() if not f.setting.fixed
                 ]
-                where = f" ({task})" if task else ""
                 raise InputError(
                     f"{prefix}{name}: unknown option; this task{where} takes " + ", ".join(spelled)
                 )
@@ -366,7 +366,6 @@ class TaskOptions:
             if f.setting.required and out.get(f.name, f.default) is None
         ]
         if missing:
-            where = f" ({task})" if task else ""
             needed = " ".join(f"{prefix}{name}=VALUE" for name in missing)
             raise InputError(f"this task{where} needs {needed}")
         return cls(**out)
