@@ -470,13 +470,11 @@ def _listed(spec: OptionField, names: tuple[str, ...], label: str) -> tuple[str,
     annoscore.errors.InputError: --option metrics: 'x' is not one of muc, bcub
     """
     by_text = {choice.lower(): choice for choice in spec.choices}
-    listed = []
-    for name in (part.strip() for item in names for part in re.split("[,+]", item)):
-        if name and by_text.get(name.lower()) is None:
+    listed = [part.strip() for item in names for part in re.split("[,+]", item)]
+    for name in listed:
+        if name and name.lower() not in by_text:
             raise InputError(f"{label}: {name!r} is not one of {', '.join(spec.choices)}")
-        if name:
-            listed.append(by_text[name.lower()])
-    return tuple(listed)
+    return tuple(by_text[name.lower()] for name in listed if name)
 
 
 def _number(spec: OptionField, value: Any, text: str | None, label: str) -> int | float:
