@@ -347,6 +347,7 @@ class TaskOptions:
         :class:`InputError` naming an unknown option or a value it does not take."""
         by_name = {f.name: f for f in fields(cls)}
         prefix = "--option " if cli else ""
+        where = f" ({task})" if task else ""
         out: dict[str, Any] = {}
         for name, value in values.items():
             key = name.replace("-", "_") if cli else name
@@ -355,7 +356,6 @@ class TaskOptions:
                 spelled = [
                     f.key if cli else f.name for f in by_name.values() if not f.setting.fixed
                 ]
-                where = f" ({task})" if task else ""
                 raise InputError(
                     f"{prefix}{name}: unknown option; this task{where} takes " + ", ".join(spelled)
                 )
@@ -366,7 +366,6 @@ class TaskOptions:
             if f.setting.required and out.get(f.name, f.default) is None
         ]
         if missing:
-            where = f" ({task})" if task else ""
             needed = " ".join(f"{prefix}{name}=VALUE" for name in missing)
             raise InputError(f"this task{where} needs {needed}")
         return cls(**out)
@@ -471,13 +470,11 @@ def _listed(spec: OptionField, names: tuple[str, ...], label: str) -> tuple[str,
     annoscore.errors.InputError: --option metrics: 'x' is not one of muc, bcub
     """
     by_text = {choice.lower(): choice for choice in spec.choices}
-    listed = []
-    for name in (part.strip() for item in names for part in re.split("[,+]", item)):
-        if name and by_text.get(name.lower()) is None:
+    listed = [part.strip() for item in names for part in re.split("[,+]", item)]
+    for name in listed:
+        if name and name.lower() not in by_text:
             raise InputError(f"{label}: {name!r} is not one of {', '.join(spec.choices)}")
-        if name:
-            listed.append(by_text[name.lower()])
-    return tuple(listed)
+    return tuple(by_text[name.lower()] for name in listed if name)
 
 
 def _number(spec: OptionField, value: Any, text: str | None, label: str) -> int | float:

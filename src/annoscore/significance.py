@@ -239,8 +239,7 @@ def bootstrap_intervals(
         if scorer is None:
             raise TypeError("bootstrap_intervals(matrix, scorer): the scorer is missing")
         matrix, score = source, scorer
-        plain = _plain(matrix)
-        keys = list(score(plain.total()))
+        keys = list(score(_plain(matrix).total()))
     scores = resampled_scores(matrix, score, keys, samples=samples, seed=seed, progress=progress)
     return {key: _quantiles(scores[:, j], confidence) for j, key in enumerate(keys)}
 

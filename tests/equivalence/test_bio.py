@@ -274,8 +274,11 @@ def test_the_field_scan_is_the_line_by_line_reading() -> None:
 
 
 def test_seqeval_default_counts_are_the_token_by_token_reading_per_document() -> None:
+    import numpy as np
+
     from annoscore.counts import Counts
-    from annoscore.metrics.seqeval import default_mode_counts
+    from annoscore.formats.conll_bio import tag_codes
+    from annoscore.metrics.seqeval import default_mode_item_counts
     from tests.oracles.bio import plain_default_entities, plain_entity_counts
 
     rng = random.Random("seqeval-vectorised")
@@ -287,13 +290,23 @@ def test_seqeval_default_counts_are_the_token_by_token_reading_per_document() ->
         ]
         guess_s = [[t if rng.random() < 0.6 else rng.choice(TAGS) for t in s] for s in gold_s]
         doc = sorted(rng.randrange(docs) for _ in range(sentences))
-        starts, at = [], 0
-        for s in gold_s:
-            starts.append(at)
-            at += len(s)
         gold = [t for s in gold_s for t in s]
         guess = [t for s in guess_s for t in s]
-        got = default_mode_counts(gold, guess, starts, doc, docs)
+        names, (gold_codes, guess_codes) = tag_codes(gold, guess)
+        # the sentences joined with one separator after each (its codes are not read)
+        joined: list[list[int]] = [[], [], []]  # gold, guess, document of each item
+        separators, at = [], 0
+        for k, s in enumerate(gold_s):
+            for _ in s:
+                joined[0].append(int(gold_codes[at]))
+                joined[1].append(int(guess_codes[at]))
+                joined[2].append(doc[k])
+                at += 1
+            separators.append(len(joined[0]))
+            for column, value in zip(joined, (0, 0, doc[k]), strict=True):
+                column.append(value)
+        g, p, item_doc, at_separators = (np.array(x, dtype=np.int64) for x in (*joined, separators))
+        got = default_mode_item_counts(names, g, p, at_separators, item_doc, docs)
         sentence_of = [k for k, s in enumerate(gold_s) for _ in range(len(s) + 1)]
         found = []
         for side in (gold_s, guess_s):

@@ -127,8 +127,9 @@ def test_dcg_at_a_cut_off_equals_a_sum_from_zero() -> None:
         # the ideal side: one judgement per retrieved judged document, and a few more
         qrels_query = np.concatenate([query[judged], rng.choices(range(n), k=3)]).astype(np.int64)
         qrels_value = np.concatenate([value[judged], [1, 2, -1]]).astype(np.int64)
-        dcg = Ndcg(rows, judged, value, qrels_query, qrels_value, gains)
-        discounted = (row_gains(value, judged, gains) / np.log2(rows.rank + 1.0)).tolist()
+        gain = row_gains(value, judged, gains)
+        dcg = Ndcg(rows, ranking_gains.ideal_rankings(qrels_query, qrels_value, gains), gain)
+        discounted = (gain / np.log2(rows.rank + 1.0)).tolist()
         starts = [0, *np.cumsum(sizes).tolist()]
         per_query = [discounted[a:b] for a, b in itertools.pairwise(starts)]
         for cut in (1, 2, 5, 64, 65, 10**6, *rng.sample(range(1, 300), 3)):

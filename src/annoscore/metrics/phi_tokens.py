@@ -152,11 +152,6 @@ def stdlib_engine() -> bool:
         return True
 
 
-def uses_stdlib_engine() -> bool:
-    """Whether the tokenizer loaded in this process (loading it if need be) runs on :mod:`re`."""
-    return _loaded()[1]
-
-
 _OTHER_WHITESPACE = re.compile("[\x1c-\x1f]")
 
 

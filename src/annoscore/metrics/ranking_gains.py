@@ -104,30 +104,21 @@ def normalized_gain(
 
 class Ndcg:
     """The DCG of a run and the ideal DCG of its qrels for one choice of gains, computed once
-    and read for ``ndcg``, ``ndcg_cut_c`` and ``ndcg_rel``."""
+    and read for ``ndcg``, ``ndcg_cut_c`` and ``ndcg_rel``; ``ideal``: the ideal rankings with
+    those gains (:func:`ideal_rankings`), ``gain``: each run row's (:func:`row_gains`)."""
 
     def __init__(
-        self,
-        rows: QueryRows,
-        judged: BoolArray,
-        value: IntArray,
-        qrels_query: IntArray,
-        qrels_value: IntArray,
-        gains: tuple[tuple[int, float], ...],
-        ideal: tuple[IntArray, FloatArray] | None = None,
-        gain: FloatArray | None = None,
+        self, rows: QueryRows, ideal: tuple[IntArray, FloatArray], gain: FloatArray
     ) -> None:
         import numpy as np
 
         n = rows.n
         self.rows = rows
-        self.gain = row_gains(value, judged, gains) if gain is None else gain
+        self.gain = gain
         self.discounted = self.gain / rows.discount(rows.rank)
         self._dcg_prefix: FloatArray | None = None
         # the ideal ranking: every judgement's gain, highest first
-        ideal_query, self.ideal_gain = (
-            ideal if ideal is not None else ideal_rankings(qrels_query, qrels_value, gains)
-        )
+        ideal_query, self.ideal_gain = ideal
         self.ideal = QueryRows(ideal_query, n)
         ideal_discounted = self.ideal_gain / self.ideal.discount(self.ideal.rank)
         self.ideal_prefix = self.ideal.prefix(ideal_discounted)

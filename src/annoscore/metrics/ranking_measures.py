@@ -51,6 +51,7 @@ family, ``rbp``) :mod:`annoscore.metrics.ranking_gains`.
 from __future__ import annotations
 
 import itertools
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from annoscore.metrics.ranking_gains import (
@@ -171,76 +172,61 @@ def _measures(
     ret = rows.sizes
     rel_ret = np.bincount(hit_query, minlength=n_queries).astype(np.int64)
     out: dict[str, Any] = {"num_q": np.ones(n_queries, dtype=np.int64)}
-    ndcg: dict[tuple[tuple[int, float], ...], Ndcg] = {}
 
-    def add(name: str, column: Any) -> None:
-        out[name] = column
-
-    levels: dict[float, FloatArray] = {}
-    ideals: dict[tuple[tuple[int, float], ...], tuple[IntArray, FloatArray]] = {}
-    rbps: dict[float, tuple[FloatArray, FloatArray]] = {}
-
-    run_gains: dict[tuple[tuple[int, float], ...], FloatArray] = {}
-
+    @cache
     def run_gain(gains: tuple[tuple[int, float], ...]) -> FloatArray:
         """Each row's gain with ``gains`` (each computed once)."""
-        if gains not in run_gains:
-            run_gains[gains] = row_gains(value, judged, gains)
-        return run_gains[gains]
+        return row_gains(value, judged, gains)
 
+    @cache
     def ideal(gains: tuple[tuple[int, float], ...]) -> tuple[IntArray, FloatArray]:
         """The ideal rankings with ``gains`` (each computed once)."""
-        if gains not in ideals:
-            ideals[gains] = ideal_rankings(qrels_query, qrels_value, gains)
-        return ideals[gains]
+        return ideal_rankings(qrels_query, qrels_value, gains)
 
-    not_judged: list[BoolArray] = []
+    @cache
+    def ndcg(gains: tuple[tuple[int, float], ...]) -> Ndcg:
+        """The DCG columns with ``gains`` (each computed once)."""
+        return Ndcg(rows, ideal(gains), run_gain(gains))
 
+    @cache
+    def rbp_of(p: float) -> tuple[FloatArray, FloatArray]:
+        """Rank-biased precision and its residual with persistence ``p`` (computed once)."""
+        return rank_biased_precision(rows, judged, value, hits, ideal(()), p)
+
+    @cache
     def unjudged() -> BoolArray:
-        if not not_judged:
-            not_judged.append(~judged)
-        return not_judged[0]
+        return ~judged
 
-    hit_rows: list[QueryRows] = []
-
+    @cache
     def by_hit() -> QueryRows:
         """The relevant rows as rows of their own (rel(k) is the place of rank k there)."""
-        if not hit_rows:
-            hit_rows.append(QueryRows(hit_query, n_queries))
-        return hit_rows[0]
+        return QueryRows(hit_query, n_queries)
 
-    hit_precision: list[FloatArray] = []
-
+    @cache
     def rel_over_rank() -> FloatArray:
         """rel(k)/k at each relevant rank k (computed once)."""
-        if not hit_precision:
-            hit_precision.append(so_far / hit_rank)
-        return hit_precision[0]
+        return so_far / hit_rank
 
-    scans: dict[str, FloatArray] = {}
-
+    @cache
     def scan(kind: str) -> FloatArray:
         """Over each query's relevant ranks: the running sum of rel(k)/k (``"sum"``) or the
         largest rel(k)/k from each on (``"max"``), computed once."""
-        if kind not in scans:
-            hits_of = by_hit()
-            scans[kind] = (
-                hits_of.prefix(rel_over_rank())
-                if kind == "sum"
-                else hits_of.suffix_max(rel_over_rank())
-            )
-        return scans[kind]
+        hits_of = by_hit()
+        return (
+            hits_of.prefix(rel_over_rank())
+            if kind == "sum"
+            else hits_of.suffix_max(rel_over_rank())
+        )
 
+    @cache
     def iprec(x: float) -> FloatArray:
         """Interpolated precision at recall level ``x`` (each level computed once): the largest
         rel(k)/k over the relevant ranks from the ``need``-th on."""
-        if x not in levels:
-            need = np.maximum(1, np.floor(x * R + 0.5).astype(np.int64))
-            found = np.zeros(n_queries, dtype=np.float64)
-            has = (need <= rel_ret) & (R > 0)
-            found[has] = scan("max")[by_hit().starts[has] + need[has] - 1]
-            levels[x] = found
-        return levels[x]
+        need = np.maximum(1, np.floor(x * R + 0.5).astype(np.int64))
+        found = np.zeros(n_queries, dtype=np.float64)
+        has = (need <= rel_ret) & (R > 0)
+        found[has] = scan("max")[by_hit().starts[has] + need[has] - 1]
+        return found
 
     found_by_cut: dict[int, IntArray] = {}
     bprefs: list[FloatArray] = []
@@ -261,82 +247,68 @@ def _measures(
             continue
         column = output.column
         if name == "num_ret":
-            add(column, ret)
+            out[column] = ret
         elif name == "num_rel":
-            add(column, R)
+            out[column] = R
         elif name == "num_rel_ret":
-            add(column, rel_ret)
+            out[column] = rel_ret
         elif name == "num_nonrel_judged_ret":
-            add(column, rows.upto(nonrelevant, ret))
+            out[column] = rows.upto(nonrelevant, ret)
         elif name in ("map", "gm_map"):
             if not aps:  # (map and gm_map share it)
                 aps.append(divide_or_zero(np.bincount(hit_query, rel_over_rank(), n_queries), R))
             ap = aps[0]
-            add(column, ap if name == "map" else np.log(np.maximum(ap, MIN_GEO_MEAN)))
+            out[column] = ap if name == "map" else np.log(np.maximum(ap, MIN_GEO_MEAN))
         elif name == "Rprec":
-            add(column, divide_or_zero(at_most(R), R))
+            out[column] = divide_or_zero(at_most(R), R)
         elif name in ("bpref", "gm_bpref"):
             if not bprefs:  # (bpref and gm_bpref share it)
                 bprefs.append(_bpref(rows, relevant, nonrelevant, hits, R, N))
             bpref = bprefs[0]
-            add(column, bpref if name == "bpref" else np.log(np.maximum(bpref, MIN_GEO_MEAN)))
+            out[column] = bpref if name == "bpref" else np.log(np.maximum(bpref, MIN_GEO_MEAN))
         elif name == "recip_rank":
             first = so_far == 1
-            add(column, np.bincount(hit_query[first], 1.0 / hit_rank[first], n_queries))
+            out[column] = np.bincount(hit_query[first], 1.0 / hit_rank[first], n_queries)
         elif family == "iprec_at_recall":
-            add(column, iprec(cut))
+            out[column] = iprec(cut)
         elif family == "P":
-            add(column, at_most(int(cut)) / cut)
+            out[column] = at_most(int(cut)) / cut
         elif family == "recall":
-            add(column, divide_or_zero(at_most(int(cut)), R))
+            out[column] = divide_or_zero(at_most(int(cut)), R)
         elif name == "infAP":
-            add(column, _inf_ap(rows, judged, relevant, nonrelevant, hits, R))
+            out[column] = _inf_ap(rows, judged, relevant, nonrelevant, hits, R)
         elif family == "Rprec_mult":
             limit = np.ceil(cut * R).astype(np.int64)
-            add(column, divide_or_zero(at_most(limit), limit))
+            out[column] = divide_or_zero(at_most(limit), limit)
         elif name == "utility":
             measure = measures.get("utility")
             assert measure is not None
             a, b, c, _ = measure.params
-            add(column, a * rel_ret + b * (ret - rel_ret) + c * (R - rel_ret))
+            out[column] = a * rel_ret + b * (ret - rel_ret) + c * (R - rel_ret)
         elif name == "11pt_avg":
             measure = measures.get("11pt_avg")
             assert measure is not None
             total = np.zeros(n_queries, dtype=np.float64)
             for x in measure.params:
                 total += iprec(x)
-            add(column, total / len(measure.params))
+            out[column] = total / len(measure.params)
         elif name == "binG":
             weights = 1.0 / np.log2(2 + hit_rank - so_far)
-            add(column, divide_or_zero(np.bincount(hit_query, weights, n_queries), R))
+            out[column] = divide_or_zero(np.bincount(hit_query, weights, n_queries), R)
         elif name == "G":
-            add(
-                column,
-                normalized_gain(rows, qrels_query, qrels_value, ideal(()), run_gain(())),
-            )
+            out[column] = normalized_gain(rows, qrels_query, qrels_value, ideal(()), run_gain(()))
         elif family in ("ndcg", "ndcg_rel", "ndcg_cut", "Rndcg"):
             chosen = measures.get(family)
             assert chosen is not None
-            dcg = ndcg.get(chosen.gains)
-            if dcg is None:
-                dcg = ndcg[chosen.gains] = Ndcg(
-                    rows,
-                    judged,
-                    value,
-                    qrels_query,
-                    qrels_value,
-                    chosen.gains,
-                    ideal(chosen.gains),
-                    run_gain(chosen.gains),
-                )
+            dcg = ndcg(chosen.gains)
             if family == "ndcg":
-                add(column, dcg.full)
+                out[column] = dcg.full
             elif family == "ndcg_cut":
-                add(column, dcg.cut(int(cut)))
+                out[column] = dcg.cut(int(cut))
             elif family == "Rndcg":
-                add(column, dcg.r_levels(R))
+                out[column] = dcg.r_levels(R)
             else:
-                add(column, dcg.rel())
+                out[column] = dcg.rel()
         elif family == "map_cut":
             # the sum of rel(k)/k over the relevant ranks k <= c: the running sum at the last
             # one (the same additions in the same order as a sum from 0.0: the terms are > 0)
@@ -344,39 +316,35 @@ def _measures(
             total = np.zeros(n_queries, dtype=np.float64)
             has = found > 0
             total[has] = scan("sum")[by_hit().starts[has] + found[has] - 1]
-            add(column, divide_or_zero(total, R))
+            out[column] = divide_or_zero(total, R)
         elif family == "relative_P":
-            add(column, divide_or_zero(at_most(int(cut)), np.minimum(R, int(cut))))
+            out[column] = divide_or_zero(at_most(int(cut)), np.minimum(R, int(cut)))
         elif family == "success":
-            add(column, (at_most(int(cut)) > 0).astype(np.float64))
+            out[column] = (at_most(int(cut)) > 0).astype(np.float64)
         elif name.startswith("set_"):
             precision, recall = divide_or_zero(rel_ret, ret), divide_or_zero(rel_ret, R)
             if name == "set_P":
-                add(column, precision)
+                out[column] = precision
             elif name == "set_recall":
-                add(column, recall)
+                out[column] = recall
             elif name == "set_relative_P":
-                add(column, divide_or_zero(rel_ret, np.minimum(ret, R)))
+                out[column] = divide_or_zero(rel_ret, np.minimum(ret, R))
             elif name == "set_map":
-                add(column, precision * recall)
+                out[column] = precision * recall
             else:
                 measure = measures.get("set_F")
                 assert measure is not None
                 beta2 = measure.params[0] ** 2
-                add(
-                    column,
-                    divide_or_zero((1 + beta2) * precision * recall, beta2 * precision + recall),
+                out[column] = divide_or_zero(
+                    (1 + beta2) * precision * recall, beta2 * precision + recall
                 )
         elif family == "rbp":
             measure = measures.get("rbp")
             assert measure is not None
-            p = measure.params[0]
-            if p not in rbps:
-                rbps[p] = rank_biased_precision(rows, judged, value, hits, ideal(()), p)
-            rbp, resid = rbps[p]
-            add(column, rbp if name == "rbp" else resid)
+            rbp, resid = rbp_of(measure.params[0])
+            out[column] = rbp if name == "rbp" else resid
         elif family == "unj":
-            add(column, rows.upto(unjudged(), int(cut)) / cut)
+            out[column] = rows.upto(unjudged(), int(cut)) / cut
         else:  # pragma: no cover - the catalogue and this list are kept together
             raise AssertionError(f"no computation for {name}")
     return out

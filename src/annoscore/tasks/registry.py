@@ -279,38 +279,26 @@ def sample_paths(task: Task) -> tuple[Path, Path, dict[str, Any]]:
 
 _PRF = "annoscore.metrics.prf:prf_scores"
 
-register(
-    Task(
-        name="pharmaconer-ner",
-        summary="PharmaCoNER sub-track 1: entity offsets in brat files, micro P/R/F1",
-        options="annoscore.tasks.pharmaconer:NerOptions",
-        score="annoscore.tasks.pharmaconer:score_pharmaconer_ner",
-        scorer=_PRF,
-        headline="f1",
-        sample=Sample(
-            "pharmaconer/gold/subtrack1/sample",
-            "pharmaconer/system/subtrack1/sample",
-            title="PharmaCoNER sub-track 1 (NER offsets), official layout",
-        ),
-        text="annoscore.report.pharmaconer:render_official",
+for _number, _task, _what, _title in (
+    ("1", "ner", "entity offsets in brat files", "NER offsets"),
+    ("2", "indexing", "concept codes per document (TSV)", "concept indexing"),
+):
+    register(
+        Task(
+            name=f"pharmaconer-{_task}",
+            summary=f"PharmaCoNER sub-track {_number}: {_what}, micro P/R/F1",
+            options=f"annoscore.tasks.pharmaconer:{_task.capitalize()}Options",
+            score=f"annoscore.tasks.pharmaconer:score_pharmaconer_{_task}",
+            scorer=_PRF,
+            headline="f1",
+            sample=Sample(
+                f"pharmaconer/gold/subtrack{_number}/sample",
+                f"pharmaconer/system/subtrack{_number}/sample",
+                title=f"PharmaCoNER sub-track {_number} ({_title}), official layout",
+            ),
+            text="annoscore.report.pharmaconer:render_official",
+        )
     )
-)
-register(
-    Task(
-        name="pharmaconer-indexing",
-        summary="PharmaCoNER sub-track 2: concept codes per document (TSV), micro P/R/F1",
-        options="annoscore.tasks.pharmaconer:IndexingOptions",
-        score="annoscore.tasks.pharmaconer:score_pharmaconer_indexing",
-        scorer=_PRF,
-        headline="f1",
-        sample=Sample(
-            "pharmaconer/gold/subtrack2/sample",
-            "pharmaconer/system/subtrack2/sample",
-            title="PharmaCoNER sub-track 2 (concept indexing), official layout",
-        ),
-        text="annoscore.report.pharmaconer:render_official",
-    )
-)
 register(
     Task(
         name="spans",
@@ -363,40 +351,27 @@ for _task, _summary, _options in (
             solution="annoscore.tasks.solutions:muc_template_solution",
         )
     )
-register(
-    Task(
-        name="codiesp-d",
-        summary="CodiEsp-D: ranked ICD-10 diagnosis codes, MAP and micro P/R/F1",
-        options="annoscore.tasks.codiesp:RankedOptions",
-        score="annoscore.tasks.codiesp:score_codiesp_d",
-        scorer="annoscore.metrics.codiesp:ranked_scores",
-        headline="map",
-        sample=Sample(
-            "codiesp/gs_D.tsv",
-            "codiesp/pred_D.tsv",
-            {"codes": "samples/codiesp/codes-D.tsv"},
-            title="CodiEsp-D (ranked ICD-10 codes: MAP and P/R/F1), official layout",
-        ),
-        text="annoscore.report.codiesp:render_ranked",
+for _letter, _what, _title in (
+    ("D", "diagnosis", "CodiEsp-D (ranked ICD-10 codes: MAP and P/R/F1), official layout"),
+    ("P", "procedure", "CodiEsp-P (ranked ICD-10 procedure codes)"),
+):
+    register(
+        Task(
+            name=f"codiesp-{_letter.lower()}",
+            summary=f"CodiEsp-{_letter}: ranked ICD-10 {_what} codes, MAP and micro P/R/F1",
+            options="annoscore.tasks.codiesp:RankedOptions",
+            score=f"annoscore.tasks.codiesp:score_codiesp_{_letter.lower()}",
+            scorer="annoscore.metrics.codiesp:ranked_scores",
+            headline="map",
+            sample=Sample(
+                f"codiesp/gs_{_letter}.tsv",
+                f"codiesp/pred_{_letter}.tsv",
+                {"codes": f"samples/codiesp/codes-{_letter}.tsv"},
+                title=_title,
+            ),
+            text="annoscore.report.codiesp:render_ranked",
+        )
     )
-)
-register(
-    Task(
-        name="codiesp-p",
-        summary="CodiEsp-P: ranked ICD-10 procedure codes, MAP and micro P/R/F1",
-        options="annoscore.tasks.codiesp:RankedOptions",
-        score="annoscore.tasks.codiesp:score_codiesp_p",
-        scorer="annoscore.metrics.codiesp:ranked_scores",
-        headline="map",
-        sample=Sample(
-            "codiesp/gs_P.tsv",
-            "codiesp/pred_P.tsv",
-            {"codes": "samples/codiesp/codes-P.tsv"},
-            title="CodiEsp-P (ranked ICD-10 procedure codes)",
-        ),
-        text="annoscore.report.codiesp:render_ranked",
-    )
-)
 register(
     Task(
         name="codiesp-x",
