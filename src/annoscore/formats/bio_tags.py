@@ -39,7 +39,8 @@ def default_parts(tag: str) -> tuple[str, str]:
 
 def default_entities(tags: Sequence[str]) -> list[Entity]:
     """seqeval's ``get_entities`` of one joined sequence (sentences already joined with ``O``),
-    end exclusive (:func:`default_mode_counts` on a single sequence).
+    end exclusive (the entities :func:`annoscore.metrics.seqeval.default_mode_item_counts`
+    counts, on a single sequence).
 
     >>> default_entities(["B-X", "E-X", "B-X", "E-X", "S-Y", "S-Y"])
     [('X', 0, 2), ('X', 2, 4), ('Y', 4, 5), ('Y', 5, 6)]
