@@ -195,9 +195,9 @@ def working_indicator(name: str) -> Iterator[None]:
     """A transient spinner with the elapsed time on stderr while a command works.
 
     Shown only when stderr is a terminal and ``CI`` is not set, so pipes, files and CI logs get
-    nothing.  :meth:`annoscore.cli.options.Output.emit` stops it before
-    writing, so it never mixes with the output; stdout is
-    not redirected.  Rich is imported only when the spinner is shown.
+    nothing.  :meth:`annoscore.cli.options.Output.emit` stops it before writing, so it never
+    mixes with the output; stdout is not redirected.  Rich is imported only when the spinner is
+    shown.
     """
     if os.environ.get("CI") or not is_terminal(sys.stderr):
         yield
@@ -299,8 +299,8 @@ WRITTEN_PARAMETERS = OUTPUT_PARAMETERS | {"output_dir"}
 (:func:`annoscore.formats.files.refuse_url_output`), never read."""
 
 
-def url_arguments(name: str, annotation: Any) -> Any:
-    """``annotation`` of a command's parameter ``name``: a path it reads (an argument or an
+def url_arguments(annotation: Any) -> Any:
+    """``annotation`` of a command's parameter: a path it reads (an argument or an
     option, a list of them, not an output: :data:`WRITTEN_PARAMETERS`) made to read URLs too
     (:class:`PathOrUrl`); an output made to keep a URL as one, which the command refuses
     (:func:`guarded`) instead of writing a local file named ``s3:/...``."""
@@ -321,7 +321,7 @@ def all_url_arguments(command: Callable[..., Any]) -> inspect.Signature | None:
     except (NameError, TypeError, ValueError):  # not a command whose annotations Typer reads
         return None
     for parameter in signature.parameters.values():
-        url_arguments(parameter.name, parameter.annotation)
+        url_arguments(parameter.annotation)
     return signature
 
 

@@ -351,7 +351,7 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
             )
             parameters.extend(_flag_parameter(spec) for spec in run_specs)
         else:  # a path argument may be an fsspec URL
-            annotation = url_arguments(parameter.name, hints[parameter.name])
+            annotation = url_arguments(hints[parameter.name])
             parameters.append(parameter.replace(annotation=annotation))
     strict = next(s for s in specs if s.name == "strict_input")
     parameters.append(_flag_parameter(strict))
