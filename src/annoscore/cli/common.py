@@ -71,6 +71,7 @@ OutputOption = Annotated[
 PerDocOption = Annotated[
     bool, typer.Option("--per-doc", help="Add per-document scores and counts.")
 ]
+PerTypeOption = Annotated[bool, typer.Option("--per-type", help="Add per-type scores and counts.")]
 BootstrapOption = Annotated[
     int,
     typer.Option(
