@@ -165,7 +165,7 @@ def test_every_scoring_command_writes_the_page(cli: Any, tmp_path: Path, name: s
 def test_html_to_a_terminal_is_refused_with_a_hint(
     cli: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("annoscore.cli.common.is_terminal", lambda stream: True)
+    monkeypatch.setattr("annoscore.cli.options.is_terminal", lambda stream: True)
     done = cli(*_command("trec"), "--format", "html")
     assert done.exit_code == 2
     assert "give -o FILE" in done.stderr and "\n" not in done.stderr.strip()

@@ -8,7 +8,7 @@ import pytest
 
 from annoscore.counts import Counts
 from annoscore.errors import InputError
-from annoscore.report.muc import coref_row, coref_summary, partition_file, score_report
+from annoscore.report.muc import coref_row, partition_file, report_summary, score_report
 from annoscore.tasks.muc import CoreferenceOptions, score_muc_coreference
 from tests.conftest import shared_data
 from tests.helpers import texts
@@ -214,7 +214,7 @@ def test_manual_coreference_summary_is_reproduced(tmp_path: Path) -> None:
     result = score_muc_coreference(
         write(tmp_path / "key.sgml", SUMMARY_KEY), write(tmp_path / "rsp.sgml", SUMMARY_RESPONSE)
     )
-    assert coref_summary(result.details) == MANUAL_SUMMARY
+    assert report_summary(result) == MANUAL_SUMMARY
     c = result.counts
     assert (c["markables:cor"], c["markables:mis"], c["markables:spu"], c["markables:opt"]) == (
         4,

@@ -9,7 +9,7 @@ import pytest
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.metrics.muc import MucDetails
-from annoscore.report.muc import ne_summary, score_page, score_report
+from annoscore.report.muc import report_summary, score_page, score_report
 from annoscore.samples import sample_path
 from annoscore.tasks.muc import NamedEntityOptions, load_config, score_muc_named_entity
 from tests.helpers import texts
@@ -202,7 +202,7 @@ def test_manual_named_entity_summary_lines_are_reproduced(tmp_path: Path) -> Non
     (tmp_path / "key.sgml").write_text(key)
     (tmp_path / "rsp.sgml").write_text(response)
     result = score_muc_named_entity(tmp_path / "key.sgml", tmp_path / "rsp.sgml")
-    lines = ne_summary(result.details).splitlines()
+    lines = report_summary(result).splitlines()
     assert lines[:4] == [
         "-" * 105,
         "Document 930620083",

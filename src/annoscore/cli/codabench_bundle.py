@@ -67,6 +67,11 @@ def _pages(folder: Path, parts: list[_Part], signatures: dict[str | None, str]) 
             f"# {task.summary}\n\nSubmissions are scored by annoscore with the task "
             f"`{task.name}`: the same code scores locally (`pip install annoscore`) and here.\n"
         )
+        layout = (
+            "Submit a zip with the same files as the starting kit's sample submission (one "
+            "file, or a folder of one file per document, named as the documents)."
+        )
+        check = f"`annoscore validate {task.name} submission.zip`"
     else:
         listed = "".join(f"- `{p.name}`: {p.task.summary} (`{p.task.name}`)\n" for p in parts)
         overview = (
@@ -74,6 +79,14 @@ def _pages(folder: Path, parts: list[_Part], signatures: dict[str | None, str]) 
             "sub-task with its task: the same code scores locally (`pip install annoscore`) "
             "and here. A team may enter any of the sub-tasks.\n"
         )
+        names = ", ".join(f"`{p.name}/`" for p in parts)
+        layout = (
+            f"Submit a zip with one folder per sub-task you enter ({names}), each holding "
+            "that sub-task's files as in the starting kit's sample submission. You may enter "
+            "any subset: a sub-task you leave out is no error, its columns stay empty. A "
+            "folder that is no sub-task's fails the submission."
+        )
+        check = "`annoscore validate TASK FOLDER` on each sub-task's folder"
     (folder / "overview.md").write_text(overview, encoding="utf-8")
     sections = []
     for part in parts:
@@ -98,22 +111,6 @@ def _pages(folder: Path, parts: list[_Part], signatures: dict[str | None, str]) 
     (folder / "evaluation.md").write_text(
         "# Evaluation\n\n" + "\n".join(sections), encoding="utf-8"
     )
-    if single:
-        task = parts[0].task
-        layout = (
-            "Submit a zip with the same files as the starting kit's sample submission (one "
-            "file, or a folder of one file per document, named as the documents)."
-        )
-        check = f"`annoscore validate {task.name} submission.zip`"
-    else:
-        names = ", ".join(f"`{p.name}/`" for p in parts)
-        layout = (
-            f"Submit a zip with one folder per sub-task you enter ({names}), each holding "
-            "that sub-task's files as in the starting kit's sample submission. You may enter "
-            "any subset: a sub-task you leave out is no error, its columns stay empty. A "
-            "folder that is no sub-task's fails the submission."
-        )
-        check = "`annoscore validate TASK FOLDER` on each sub-task's folder"
     (folder / "data.md").write_text(
         f"# Data and submission format\n\n{layout} A single top folder inside the zip and "
         "archive litter (`__MACOSX/`, `._*`, `.DS_Store`, `Thumbs.db`) are tolerated with a "

@@ -24,14 +24,13 @@ from typing import IO, TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 import typer
 
 from annoscore.cli import CLOSED_PIPE_STATUS, collector_resumed
-from annoscore.cli.writing import OutputClosed, _inputs, check_output, write_output, write_stdout
+from annoscore.cli.writing import OutputClosed, _inputs, write_output, write_stdout
 from annoscore.errors import InputError
 
 if TYPE_CHECKING:
     from annoscore.tasks.registry import Task
 from annoscore.options import MAX_SAMPLES
-from annoscore.report.generic import TextRenderer, render
-from annoscore.result import Result, one_line, refuse_tolerated
+from annoscore.result import one_line
 
 
 class OutputFormat(str, Enum):
@@ -72,6 +71,7 @@ OutputOption = Annotated[
 PerDocOption = Annotated[
     bool, typer.Option("--per-doc", help="Add per-document scores and counts.")
 ]
+PerTypeOption = Annotated[bool, typer.Option("--per-type", help="Add per-type scores and counts.")]
 BootstrapOption = Annotated[
     int,
     typer.Option(
@@ -196,8 +196,9 @@ def working_indicator(name: str) -> Iterator[None]:
     """A transient spinner with the elapsed time on stderr while a command works.
 
     Shown only when stderr is a terminal and ``CI`` is not set, so pipes, files and CI logs get
-    nothing.  :func:`emit` stops it before writing, so it never mixes with the output; stdout is
-    not redirected.  Rich is imported only when the spinner is shown.
+    nothing.  :meth:`annoscore.cli.options.Output.emit` stops it before writing, so it never
+    mixes with the output; stdout is not redirected.  Rich is imported only when the spinner is
+    shown.
     """
     if os.environ.get("CI") or not is_terminal(sys.stderr):
         yield
@@ -299,8 +300,8 @@ WRITTEN_PARAMETERS = OUTPUT_PARAMETERS | {"output_dir"}
 (:func:`annoscore.formats.files.refuse_url_output`), never read."""
 
 
-def url_arguments(name: str, annotation: Any) -> Any:
-    """``annotation`` of a command's parameter ``name``: a path it reads (an argument or an
+def url_arguments(annotation: Any) -> Any:
+    """``annotation`` of a command's parameter: a path it reads (an argument or an
     option, a list of them, not an output: :data:`WRITTEN_PARAMETERS`) made to read URLs too
     (:class:`PathOrUrl`); an output made to keep a URL as one, which the command refuses
     (:func:`guarded`) instead of writing a local file named ``s3:/...``."""
@@ -321,7 +322,7 @@ def all_url_arguments(command: Callable[..., Any]) -> inspect.Signature | None:
     except (NameError, TypeError, ValueError):  # not a command whose annotations Typer reads
         return None
     for parameter in signature.parameters.values():
-        url_arguments(parameter.name, parameter.annotation)
+        url_arguments(parameter.annotation)
     return signature
 
 
@@ -496,59 +497,6 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
     if signature is not None:
         wrapper.__signature__ = signature  # type: ignore[attr-defined]
     return wrapper
-
-
-def emit(
-    result: Result,
-    fmt: OutputFormat,
-    output: Path | None,
-    text: TextRenderer | None = None,
-    *,
-    per_doc: bool = False,
-    bootstrap: int = 0,
-    confidence: float = 0.95,
-    seed: int = 12345,
-    strict_input: bool = False,
-    page: Callable[[Result], str] | None = None,
-) -> None:
-    """Render ``result`` and write it to ``output`` (never an input) or stdout.
-
-    ``page`` renders ``--format html`` (else the plain report page); ``per_doc`` adds the
-    per-document rows; ``bootstrap`` adds percentile intervals (:mod:`annoscore.significance`);
-    ``strict_input`` refuses (exit 2) a result that needed tolerated input.  JSON and Markdown
-    carry the warnings inside; for text and CSV they go to stderr, so the official layout on
-    stdout stays byte-for-byte the official script's.
-    """
-    if output is not None:
-        check_output(output)
-    elif fmt is OutputFormat.html and is_terminal(sys.stdout):
-        raise InputError("--format html writes a page: give -o FILE (e.g. -o report.html)")
-    if "annoscore.formats.files" in sys.modules:  # URLs named where their stand-ins are
-        from annoscore.formats.files import named_result
-
-        result = named_result(result)
-    if strict_input:
-        refuse_tolerated(result.warnings)
-    if per_doc:
-        result = result.shown(documents=True)
-    if bootstrap:
-        from annoscore.significance import with_intervals
-
-        result = with_intervals(
-            result, samples=bootstrap, confidence=confidence, seed=seed, progress=progress
-        )
-    if fmt is OutputFormat.html and page is not None:
-        rendered = page(result)
-    elif fmt is OutputFormat.html:
-        from annoscore.report.html import render_html
-
-        rendered = render_html(result, command=command_line())
-    else:
-        rendered = render(result, fmt.value, text)
-    write_result(rendered, output)
-    if fmt in (OutputFormat.text, OutputFormat.csv):
-        for warning in result.warnings:
-            tell("warning", str(warning))
 
 
 def is_terminal(stream: IO[Any] | None) -> bool:

@@ -98,6 +98,7 @@ HELP = (
     "nlpsandbox-json), and MUC "
     "SGML to brat standoff (annoscore convert muc-sgml FILE --out DIR)."
 )
+Force = Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")]
 
 
 def register(app: typer.Typer) -> None:
@@ -126,9 +127,7 @@ def register(app: typer.Typer) -> None:
         task: Annotated[
             str | None, typer.Option("--task", help="named_entity or coreference (ne, co).")
         ] = None,
-        force: Annotated[
-            bool, typer.Option("--force", help="Overwrite existing output files.")
-        ] = False,
+        force: Force = False,
     ) -> None:
         from annoscore.formats.muc_sgml_objects import brat_annotation
         from annoscore.tasks.muc import load_config
@@ -180,9 +179,7 @@ def _register_format(convert: typer.Typer, source_format: str) -> None:
         target: Annotated[str, typer.Argument(help="The format to write.", metavar="TO")],
         source: Annotated[Path, typer.Argument(help="The file (or brat folder) to read.")],
         output: Annotated[Path, typer.Argument(help="The file (or folder) to write.")],
-        force: Annotated[
-            bool, typer.Option("--force", help="Overwrite existing output files.")
-        ] = False,
+        force: Force = False,
     ) -> None:
         from annoscore.formats.annotations import read_corpus
         from annoscore.formats.writers import write_annotations, write_warnings

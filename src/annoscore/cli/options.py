@@ -54,15 +54,19 @@ from annoscore.cli.common import (
     SeedOption,
     choice,
     command_line,
-    emit,
     fetched_inputs,
+    is_terminal,
+    progress,
+    tell,
     url_arguments,
+    write_result,
 )
+from annoscore.cli.writing import check_output
 from annoscore.errors import InputError
 from annoscore.options import OptionField, RunOptions, TaskOptions, fields
 from annoscore.records import Record, set_fields
-from annoscore.report.generic import TextRenderer
-from annoscore.result import Result
+from annoscore.report.generic import TextRenderer, render
+from annoscore.result import Result, refuse_tolerated
 
 if typing.TYPE_CHECKING:
     from annoscore.report.html_coref import CorefSides
@@ -128,35 +132,55 @@ class Output(Record):
         spans: Callable[[], SpanSides] | None = None,
         coref: Callable[[], CorefSides] | None = None,
     ) -> None:
-        """Render ``result`` and write it (:func:`annoscore.cli.common.emit`); ``text``: the
+        """Render ``result`` and write it to ``output`` (never an input) or stdout; ``text``: the
         official layout for ``--format text``; ``spans`` and ``coref``: a task's documents or
-        partitions, read only for ``--format html`` (the page's error analysis and viewer)."""
-        page = None
-        if self.format is OutputFormat.html:
+        partitions, read only for ``--format html`` (the page's error analysis and viewer).
+
+        ``per_doc`` adds the per-document rows; ``bootstrap`` adds percentile intervals
+        (:mod:`annoscore.significance`); ``strict_input`` refuses (exit 2) a result that needed
+        tolerated input.  JSON and Markdown carry the warnings inside; for text and CSV they go
+        to stderr, so the official layout on stdout stays byte-for-byte the official script's.
+        """
+        fmt, output = self.format, self.output
+        if output is not None:
+            check_output(output)
+        elif fmt is OutputFormat.html and is_terminal(sys.stdout):
+            raise InputError("--format html writes a page: give -o FILE (e.g. -o report.html)")
+        if "annoscore.formats.files" in sys.modules:  # URLs named where their stand-ins are
+            from annoscore.formats.files import named_result
+
+            result = named_result(result)
+        if self.strict_input:
+            refuse_tolerated(result.warnings)
+        if self.per_doc:
+            result = result.shown(documents=True)
+        if self.bootstrap:
+            from annoscore.significance import with_intervals
+
+            result = with_intervals(
+                result,
+                samples=self.bootstrap,
+                confidence=self.confidence,
+                seed=self.seed,
+                progress=progress,
+            )
+        if fmt is OutputFormat.html:
             from annoscore.report.html import render_html
 
-            def page(shown: Result) -> str:
-                return render_html(
-                    shown,
-                    command=command_line(),
-                    spans=None if spans is None else spans(),
-                    text=not self.no_text,
-                    max_mb=self.max_html_mb,
-                    coref=None if coref is None else coref(),
-                )
-
-        emit(
-            result,
-            self.format,
-            self.output,
-            text,
-            per_doc=self.per_doc,
-            bootstrap=self.bootstrap,
-            confidence=self.confidence,
-            seed=self.seed,
-            strict_input=self.strict_input,
-            page=page,
-        )
+            rendered = render_html(
+                result,
+                command=command_line(),
+                spans=None if spans is None else spans(),
+                text=not self.no_text,
+                max_mb=self.max_html_mb,
+                coref=None if coref is None else coref(),
+            )
+        else:
+            rendered = render(result, fmt.value, text)
+        write_result(rendered, output)
+        if fmt in (OutputFormat.text, OutputFormat.csv):
+            for warning in result.warnings:
+                tell("warning", str(warning))
 
 
 _OUTPUT: list[tuple[str, Any, Any]] = [
@@ -327,7 +351,7 @@ def scoring_command(function: Callable[..., None]) -> Callable[..., None]:
             )
             parameters.extend(_flag_parameter(spec) for spec in run_specs)
         else:  # a path argument may be an fsspec URL
-            annotation = url_arguments(parameter.name, hints[parameter.name])
+            annotation = url_arguments(hints[parameter.name])
             parameters.append(parameter.replace(annotation=annotation))
     strict = next(s for s in specs if s.name == "strict_input")
     parameters.append(_flag_parameter(strict))

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
 import typer
 
 from annoscore.cli.bio import FILE, SYSTEM, stdin_text, tag_file
-from annoscore.cli.common import guarded
+from annoscore.cli.common import PerTypeOption, guarded
 from annoscore.cli.options import Output, scoring_command
 from annoscore.tasks.seqeval import SeqevalOptions
 
@@ -30,9 +29,7 @@ def register(app: typer.Typer) -> None:
         out: Output,
         file: FILE = "-",
         system: SYSTEM = None,
-        per_type: Annotated[
-            bool, typer.Option("--per-type", help="Add per-type scores and counts.")
-        ] = False,
+        per_type: PerTypeOption = False,
     ) -> None:
         from annoscore.tasks.seqeval import score_seqeval, score_seqeval_file
 

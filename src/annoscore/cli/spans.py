@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from annoscore.cli.common import OutputFormat, cyclic_gc_paused, guarded
+from annoscore.cli.common import OutputFormat, PerTypeOption, cyclic_gc_paused, guarded
 from annoscore.cli.options import Output, scoring_command
 from annoscore.tasks.spans import (
     SpanOptions,
@@ -47,9 +47,7 @@ def register(app: typer.Typer) -> None:
         ],
         options: SpanOptions,
         out: Output,
-        per_type: Annotated[
-            bool, typer.Option("--per-type", help="Add per-type scores and counts.")
-        ] = False,
+        per_type: PerTypeOption = False,
     ) -> None:
         def sides() -> SpanSides:  # the documents scored, for --format html's viewer
             from annoscore.formats.brat_model import AnnFile

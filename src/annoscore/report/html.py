@@ -85,6 +85,13 @@ def _meta(rows: Sequence[tuple[str, str]]) -> str:
     return f'<dl class="meta">{body}</dl>'
 
 
+def _bound_spans(bounds: Sequence[Any], path: Path, between: str) -> str:
+    """An interval's two bounds in ``span`` elements, ``between`` them, each naming its place
+    (``path`` then ``"0"`` or ``"1"``)."""
+    low = number_cell(bounds[0], [*path, "0"], tag="span")
+    return low + between + number_cell(bounds[1], [*path, "1"], tag="span")
+
+
 def _tiles(data: Mapping[str, Any], headline: str | None, root: Path = ()) -> str:
     """The headline score (or the first few) large, with its interval when there is one."""
     scores: Mapping[str, Any] = data["scores"]
@@ -96,13 +103,8 @@ def _tiles(data: Mapping[str, Any], headline: str | None, root: Path = ()) -> st
         ci = ""
         bounds = intervals.get(key)
         if bounds is not None:
-            ci = (
-                '<div class="ci">'
-                + number_cell(bounds[0], [*root, "intervals", key, "0"], tag="span")
-                + " &ndash; "
-                + number_cell(bounds[1], [*root, "intervals", key, "1"], tag="span")
-                + "</div>"
-            )
+            shown = _bound_spans(bounds, [*root, "intervals", key], " &ndash; ")
+            ci = f'<div class="ci">{shown}</div>'
         value = number_cell(scores[key], [*root, "scores", key], tag="span")
         tiles.append(
             f'<div class="tile"><div class="k">{escape(key)}</div>'
@@ -463,13 +465,8 @@ def render_comparison_html(
             if bounds is None:
                 cells += '<td class="num muted">-</td>'
             else:
-                cells += (
-                    '<td class="num">['
-                    + number_cell(bounds[0], [*path, "interval", key, "0"], tag="span")
-                    + ", "
-                    + number_cell(bounds[1], [*path, "interval", key, "1"], tag="span")
-                    + "]</td>"
-                )
+                low_high = _bound_spans(bounds, [*path, "interval", key], ", ")
+                cells += f'<td class="num">[{low_high}]</td>'
             p = row["p_value"].get(key)
             cell = number_cell(p, [*path, "p_value", key])
             if p is not None and p < 0.05:

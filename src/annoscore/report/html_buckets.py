@@ -415,13 +415,23 @@ def _cell(value: Any, path: Sequence[Any], score: bool = True, tag: str = "td") 
     return f'<{tag} class="num" data-bucket-path="{where}"{title}>{shown}</{tag}>'
 
 
+def _interval(bounds: Sequence[Any] | None, path: Sequence[Any], missing: str) -> str:
+    """An interval's cell, each bound naming its place (``path`` then 0 or 1); ``-`` in a cell
+    of class ``missing`` when there is none."""
+    if bounds is None:
+        return f'<td class="{missing}">-</td>'
+    low = _cell(bounds[0], [*path, 0], tag="span")
+    high = _cell(bounds[1], [*path, 1], tag="span")
+    return f'<td class="ci">[{low}, {high}]</td>'
+
+
 def _title(kind: str) -> str:
     return KINDS[kind][0] if kind in KINDS else kind
 
 
-def bucket_tables(data: Mapping[str, Any], compared: Mapping[str, Any] | None = None) -> str:
-    """The bucket tables (``compared``: per kind and bucket, per system the difference to the
-    baseline, its interval and p-value, :func:`compare_buckets`)."""
+def bucket_tables(data: Mapping[str, Any]) -> str:
+    """The bucket tables: per kind, one row per bucket with its counts and scores (and their
+    intervals when there are some)."""
     parts = []
     for kind, rows in data.items():
         with_ci = any(r[3] is not None for r in rows)
@@ -442,12 +452,7 @@ def bucket_tables(data: Mapping[str, Any], compared: Mapping[str, Any] | None = 
                 cells += _cell(scores[k], [kind, i, 2, k])
                 if with_ci:
                     bounds = None if intervals is None else intervals.get(k)
-                    if bounds is None:
-                        cells += '<td class="num muted">-</td>'
-                    else:
-                        low = _cell(bounds[0], [kind, i, 3, k, 0], tag="span")
-                        high = _cell(bounds[1], [kind, i, 3, k, 1], tag="span")
-                        cells += f'<td class="ci">[{low}, {high}]</td>'
+                    cells += _interval(bounds, [kind, i, 3, k], "num muted")
             body.append(f"<tr>{cells}</tr>")
         parts.append(
             f"<h3>{escape(_title(kind))}</h3><div class='scroll'><table>"
@@ -556,13 +561,7 @@ def comparison_tables(data: Mapping[str, Any], names: Sequence[str]) -> str:
                 if i == 0:
                     continue
                 cells += _cell(entry["difference"].get("f1"), [*path, "difference", "f1"])
-                bounds = entry["interval"].get("f1")
-                if bounds is None:
-                    cells += '<td class="muted">-</td>'
-                else:
-                    low = _cell(bounds[0], [*path, "interval", "f1", 0], tag="span")
-                    high = _cell(bounds[1], [*path, "interval", "f1", 1], tag="span")
-                    cells += f'<td class="ci">[{low}, {high}]</td>'
+                cells += _interval(entry["interval"].get("f1"), [*path, "interval", "f1"], "muted")
                 p = entry["p_value"].get("f1")
                 cell = _cell(p, [*path, "p_value", "f1"])
                 if p is not None and p < 0.05:

@@ -339,9 +339,10 @@ def summary_lines(alignment: DocumentAlignment, separator: str = "|") -> list[st
 
 
 def report_summary(result: Result) -> str:
-    """The report summary of every document: the coreference one (:func:`coref_summary`), the
-    named entity one (:func:`ne_summary`), or the information-extraction one (TE, TR, ST, and
-    NE or CO with ``:use_IE_report_summary`` on)."""
+    """The report summary of every document: the coreference one
+    (:func:`_coref_summary_texts`), the named entity one (:func:`_ne_summary_texts`), or the
+    information-extraction one (TE, TR, ST, and NE or CO with ``:use_IE_report_summary``
+    on)."""
     return "".join(summary_texts(_details(result)))
 
 
@@ -401,7 +402,7 @@ def _ne_fill(slot: SlotPair | None, side: str) -> tuple[str, str]:
 
 class _NeSummaryWriter:
     """The named entity report summary lines of a corpus's documents (see
-    :func:`ne_summary`), each distinct line made once.
+    :func:`_ne_summary_texts`), each distinct line made once.
 
     A line depends only on the pair's slot records, class, sides and status: lines are kept by
     the identity of the pair's list of records (which the aligner shares between equal pairs)
@@ -482,20 +483,16 @@ class _NeSummaryWriter:
         return [*aligned, *missing, *spurious]
 
 
-def ne_summary(details: MucDetails) -> str:
-    """The named entity report summary (the manual's "Named Entity Report Summaries"): per
-    document a rule, its number, the column header and a rule, then aligned pairs (class
-    order), missing and optional key objects, and spurious responses.
+def _ne_summary_texts(details: MucDetails) -> Iterator[str]:
+    """The named entity report summary (the manual's "Named Entity Report Summaries")
+    document by document: per document a rule, its number, the column header and a rule,
+    then aligned pairs (class order), missing and optional key objects, and spurious
+    responses.
 
     Columns: tag (11), TYPE and TEXT verdicts (5 each, lower case), key and response TYPE (13
     each), key TEXT (50, quoted) and response TEXT (quoted).  The key TEXT shown is the
     alternative the response was compared with.  Verdicts are the scored ones (the scorer's
     string comparison), ``opt`` for an optional key object left unaligned."""
-    return "".join(_ne_summary_texts(details))
-
-
-def _ne_summary_texts(details: MucDetails) -> Iterator[str]:
-    """:func:`ne_summary` document by document."""
     written(details)
     config = details.config
     # its lines kept through a worker's chunks, as one run keeps them for every document
@@ -605,15 +602,11 @@ def _quoted(text: str) -> str:
     return '"' + text.replace("\n", " ") + '"'
 
 
-def coref_summary(details: MucDetails) -> str:
-    """The coreference report summary: per document, ``COR`` lines (aligned key and response
-    markables), then ``MIS`` (key only), ``SPU`` (response only) and ``OPT`` (optional key
-    markables left unaligned), each in text order, with the key and response text quoted."""
-    return "".join(_coref_summary_texts(details))
-
-
 def _coref_summary_texts(details: MucDetails) -> Iterator[str]:
-    """:func:`coref_summary` document by document."""
+    """The coreference report summary document by document: per document, ``COR`` lines
+    (aligned key and response markables), then ``MIS`` (key only), ``SPU`` (response only) and
+    ``OPT`` (optional key markables left unaligned), each in text order, with the key and
+    response text quoted."""
     written(details)
     assert details.coref is not None
     for alignment in details.coref:
