@@ -68,7 +68,8 @@ from typing import Any, NamedTuple
 
 from annoscore.cli.common import cyclic_gc_paused
 from annoscore.metrics.muc import MucDetails
-from annoscore.report.muc import render_json_result, report_summary, score_report
+from annoscore.report.generic import render_json
+from annoscore.report.muc import report_summary, score_report
 from annoscore.report.muc_history import map_history_tcl
 from annoscore.tasks.muc import (
     CoreferenceOptions,
@@ -180,7 +181,7 @@ def score_and_write(folder: Path) -> tuple[float, float, int]:
     (folder / "scores").write_text(score_report(result), encoding="utf-8")
     (folder / "report_summary").write_text(report_summary(result), encoding="utf-8")
     (folder / "map_history").write_text(map_history_tcl(details), encoding="utf-8")
-    (folder / "scores.json").write_text(render_json_result(result), encoding="utf-8")
+    (folder / "scores.json").write_text(render_json(result), encoding="utf-8")
     f = result.scores["f_pr"]
     return scoring, f if f is not None else float("nan"), details.pairs_scored
 

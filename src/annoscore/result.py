@@ -156,6 +156,11 @@ class ScoreWarning:
         examples = tuple(dict.fromkeys((*self.examples, *other.examples)))[:EXAMPLES_SHOWN]
         return replace(self, count=self.count + other.count, examples=examples, alternative=None)
 
+    def renamed(self, name: Callable[[str], str]) -> ScoreWarning:
+        """This warning with ``name`` applied to its message and to each example (files and
+        lines named as the user gave them: ``compare``'s copies, a campaign's uploads)."""
+        return replace(self, message=name(self.message), examples=tuple(map(name, self.examples)))
+
 
 def refuse_tolerated(warnings: Iterable[ScoreWarning]) -> None:
     """``--strict-input``: an :class:`InputError` naming the first warning about input that was

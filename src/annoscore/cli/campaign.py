@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import shutil
 import zipfile
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -100,11 +100,7 @@ class Prepared:
 
     def warning(self, warning: ScoreWarning) -> ScoreWarning:
         """``warning`` naming files and lines as uploaded."""
-        return replace(
-            warning,
-            message=self.shown(self.renumbered(warning.message)),
-            examples=tuple(self.shown(self.renumbered(e)) for e in warning.examples),
-        )
+        return warning.renamed(lambda text: self.shown(self.renumbered(text)))
 
 
 def _safe_members(archive: zipfile.ZipFile, path: Path) -> list[zipfile.ZipInfo]:

@@ -190,13 +190,7 @@ class ReadOnce:
 
     def warning(self, warning: ScoreWarning) -> ScoreWarning:
         """``warning`` naming the inputs as given."""
-        if not self.names:
-            return warning
-        return dataclasses.replace(
-            warning,
-            message=self.named(warning.message),
-            examples=tuple(self.named(e) for e in warning.examples),
-        )
+        return warning.renamed(self.named) if self.names else warning
 
 
 @contextlib.contextmanager

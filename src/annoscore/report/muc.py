@@ -369,13 +369,6 @@ def _lines(lines: list[str]) -> str:
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def render_json_result(result: Result) -> str:
-    """The cli.md JSON of ``result`` (with the map history when ``extra`` carries it)."""
-    from annoscore.report.generic import render_json
-
-    return render_json(result)
-
-
 # ------------------------------------------------------------------ named entity summary
 NE_SUMMARY_RULE = "-" * 105
 NE_SUMMARY_HEADER = (
