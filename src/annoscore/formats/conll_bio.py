@@ -188,10 +188,9 @@ def read_tags(
             text, str(path), delimiter=delimiter, columns=columns, named_from=cut.documents
         )
         line = columns_read.line  # range(1, n + 1) as read: shifted, not one int a line
+        assert isinstance(line, range)  # (read_tag_text numbers every line so)
         columns_read = columns_read.replaced(
-            line=range(line.start + cut.line, line.stop + cut.line, line.step)
-            if isinstance(line, range)
-            else [n + cut.line for n in line],
+            line=range(line.start + cut.line, line.stop + cut.line, line.step),
             documents=[
                 d.replaced(line=d.line + cut.line) if d.line else d for d in columns_read.documents
             ],
@@ -405,7 +404,7 @@ def read_tag_text(
             tuple(["O"] * n for _ in columns),
             [True] * n,
             [BOUNDARY] * n,
-            list(range(1, n + 1)),
+            range(1, n + 1),
             [Document(Path(path).name, 0, 0)] if n else [],
             0,
         )
