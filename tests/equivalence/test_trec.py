@@ -7,10 +7,11 @@ shared prefixes, last-byte variants, numeric-looking forms, multi-byte UTF-8), c
 independently for the qrels and the run, some longer than the words the reader keeps
 (:data:`annoscore.formats.trec_scan.KEY_BYTES`) and sharing those bytes, some not UTF-8; judgments
 repeated; queries on one side only; tied scores; relevances and scores in every written form;
-blank lines, extra fields, tabs, ``\\r``; malformed lines now and then; the reader's pieces cut
-small in some cases (down to one line each: the lines of a query, blank lines, bad bytes and
-errors fall on both sides of piece boundaries) and, in a few cases, files past its 512 KiB
-piece; and the candidate hash of the join made weak, so that collisions happen.
+blank lines, comment lines, extra fields, tabs, ``\\r``; malformed lines now and then; the
+reader's pieces cut small in some cases (down to one line each: the lines of a query, blank
+lines, comments, bad bytes and errors fall on both sides of piece boundaries) and, in a few
+cases, files past its 512 KiB piece; and the candidate hash of the join made weak, so that
+collisions happen.
 
 ``ANNOSCORE_EQUIVALENCE_CASES`` multiplies the number of cases (default 1).
 """
@@ -57,6 +58,10 @@ def _two_bits(columns: list[Any], out: Any) -> None:
 WEAK_HASHES = [_zeros, _query_only, _two_bits]
 """Candidate hashes that collide on purpose (the join must stay exact): all equal, the query
 only, two bits of the last key column."""
+
+
+COMMENTS = [b"#", b"# a comment", b"#q 0 d 1", b"## x y z w v u", b"#\xff\xfe\r", b"#\t"]
+"""Comment lines (a ``#`` first: skipped); ``" #"`` would be a line of data."""
 
 
 def _pool(rng: random.Random, size: int) -> list[bytes]:
@@ -147,6 +152,8 @@ def case(rng: random.Random) -> tuple[bytes, bytes, dict[str, Any]]:
     for lines in (qrels_lines, run_lines):
         if lines and rng.random() < 0.15:
             lines.insert(rng.randrange(len(lines) + 1), rng.choice([b"", b"  ", b"\t\r"]))
+        for _ in range(rng.choice([0, 0, 0, 1, 3])):  # comments (trec_eval master's)
+            lines.insert(rng.randrange(len(lines) + 1), rng.choice(COMMENTS))
     if run_lines and rng.random() < 0.05:  # a document retrieved twice
         run_lines.append(rng.choice(run_lines))
     if rng.random() < 0.08:  # something malformed

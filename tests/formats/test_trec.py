@@ -84,6 +84,42 @@ def test_byte_order_mark_is_removed_with_a_warning(tmp_path: Path) -> None:
     assert warning.code == "formats.bom" and warning.tolerated
 
 
+def test_comment_lines_are_skipped_with_a_warning_as_trec_eval_master_skips_them(
+    tmp_path: Path,
+) -> None:
+    """A line whose first byte is ``#`` is a comment (trec_eval master); ``#`` anywhere else
+    is a byte of the line (a document id of MS MARCO holds one; " #" begins a line of data)."""
+    text = "#run of\tthe day\n\ufeffx\nq1 Q0 d#1 1 2.0 t\n##\n#\nq1 Q0 d2 2 1.0 t\n# \xff\n"
+    run = read_run(write(tmp_path, text.replace("\ufeffx\n", "")))
+    assert [run.document(0), run.document(1)] == [b"d#1", b"d2"] and run.line.tolist() == [2, 5]
+    [comments] = run.warnings
+    assert comments.code == "trec.comment-line" and comments.count == 4 and comments.tolerated
+    assert comments.examples == tuple(f"{tmp_path / 'f'}:{n}" for n in (1, 3, 4, 6))
+    qrels = read_qrels(write(tmp_path, "\ufeff# judged by A\nq1 0 d1 1\n\n#q1 0 d2 1\n", "q"))
+    assert qrels.queries == [b"q1"] and qrels.line.tolist() == [2]
+    codes = [(w.code, w.examples) for w in qrels.warnings]
+    path = tmp_path / "q"
+    assert codes == [  # the blank line 3 is one (trec_eval refuses it), the comments are not
+        ("formats.bom", (str(path),)),
+        ("trec.comment-line", (f"{path}:1", f"{path}:4")),
+        ("trec.blank-line", (f"{path}:3",)),
+    ]
+    with pytest.raises(InputError, match="expected at least 6") as error:
+        read_run(write(tmp_path, " # not a comment\n", "s"))
+    assert error.value.line == 1
+    with pytest.raises(InputError, match="empty"):
+        read_qrels(write(tmp_path, "# only a comment\n", "e"))
+
+
+def test_without_comments_a_hash_line_is_a_line_like_any_other(tmp_path: Path) -> None:
+    """trec_eval 9.0.8 has no comments: ``#`` is a query id, a short line an error."""
+    run = read_run(write(tmp_path, "# Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n"), comments=False)
+    assert run.queries == [b"#", b"q1"] and not run.warnings
+    with pytest.raises(InputError, match="expected 4") as error:
+        read_qrels(write(tmp_path, "q1 0 d1 1\n# judged\n", "q"), comments=False)
+    assert error.value.line == 2
+
+
 def test_a_pipe_reads_as_the_file_it_carries(tmp_path: Path) -> None:
     """A pipe has no size: the reader reads on to its end (bash ``<(...)`` gives such paths)."""
     import os

@@ -6,6 +6,8 @@ the reader's rules (``annoscore.formats.trec``'s module doc) state it:
 - A file is split at ``\\n``; the empty text after a final newline is no line.  A leading UTF-8
   byte-order mark is dropped (warning ``formats.bom``); a NUL byte anywhere is an error at its
   line, before anything else.  Fields are split at ASCII whitespace (``bytes.split()``).
+- A line whose first byte is ``#`` (after a byte-order mark) is a comment, skipped (warning
+  ``trec.comment-line``), unless ``comments`` is false (trec_eval 9.0.8: a line like any other).
 - qrels: a line with no field is skipped (warning ``trec.blank-line``: trec_eval refuses it);
   otherwise exactly 4 fields, the relevance an optional sign, ASCII digits, and optionally a
   point and more digits (read as the integer part: warning ``trec.decimal-relevance``), within
@@ -121,7 +123,7 @@ def _score(token: bytes) -> float | str:
     return number
 
 
-def read(data: bytes, kind: str, label: str) -> OracleFile:
+def read(data: bytes, kind: str, label: str, comments: bool = True) -> OracleFile:
     """One file (``kind`` "qrels" or "run") as rows; ``label`` names it in warnings."""
     warnings: list[OracleWarning] = []
     if data.startswith(b"\xef\xbb\xbf"):
@@ -131,8 +133,11 @@ def read(data: bytes, kind: str, label: str) -> OracleFile:
         raise OracleError(kind, data[: data.index(b"\0")].count(b"\n") + 1, "NUL")
     rows: list[tuple[bytes, bytes, object, int]] = []
     tags: list[bytes] = []
-    non_utf8, blank, extra, decimal = [], [], [], []
+    non_utf8, blank, extra, decimal, comment = [], [], [], [], []
     for number, line in enumerate(_lines(data), 1):
+        if comments and line.startswith(b"#"):
+            comment.append(number)
+            continue
         fields = line.split()
         if not fields:
             blank.append(number)
@@ -168,6 +173,7 @@ def read(data: bytes, kind: str, label: str) -> OracleFile:
         if lines:
             warnings.append(OracleWarning(code, len(lines), [f"{label}:{n}" for n in lines[:5]]))
 
+    lines_warning("trec.comment-line", comment)
     lines_warning("trec.non-utf8", non_utf8)
     if kind == "qrels":
         lines_warning("trec.blank-line", blank)
@@ -201,11 +207,12 @@ def score(
     complete: bool = False,
     relevance_level: int = 1,
     max_docs: int | None = None,
+    comments: bool = True,
 ) -> OracleResult:
     """trec_eval ``map`` of the run against the qrels, by the definitions (module doc);
     :class:`OracleError` where the input is refused."""
-    run = read(run_data, "run", run_label)
-    qrels = read(qrels_data, "qrels", qrels_label)
+    run = read(run_data, "run", run_label, comments)
+    qrels = read(qrels_data, "qrels", qrels_label, comments)
 
     judged_queries: list[bytes] = []
     judgments: dict[tuple[bytes, bytes], int] = {}

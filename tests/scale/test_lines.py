@@ -179,9 +179,22 @@ def _trec_corpus(rng: random.Random, root: Path, clean: bool) -> dict[str, Any]:
     run_text = "\n".join(_arranged(rng, run, clean, ordered))
     if not clean and rng.random() < 0.1:
         run_text += "\nbroken"
+    if not clean and rng.random() < 0.5:  # comments (trec_eval master's), a cut may fall on one
+        qrels_text, run_text = (_commented(rng, text) for text in (qrels_text, run_text))
     (root / "qrels").write_text(qrels_text + "\n", encoding="utf-8")
     (root / "run").write_text(run_text + "\n", encoding="utf-8")
     return {}
+
+
+def _commented(rng: random.Random, text: str) -> str:
+    """``text`` with comment lines among its lines (``#`` first: skipped), a run of them now
+    and then, one that looks like a line of the file."""
+    lines = text.split("\n")
+    for _ in range(rng.randint(1, 6)):
+        comment = rng.choice(["#", "# tuned on 2019", "#q 0 d 1", "# x y z w v u"])
+        at = rng.randrange(len(lines) + 1)
+        lines[at:at] = [comment] * rng.choice([1, 1, 3])
+    return "\n".join(lines)
 
 
 def _codiesp_x_corpus(rng: random.Random, root: Path, clean: bool) -> dict[str, Any]:

@@ -192,6 +192,24 @@ def test_cli_strict_input_and_bad_numbers(cli: Any, tmp_path: Path) -> None:
     assert cli("trec", q, r, "-l", str(10**30)).exit_code in (0, 2)
 
 
+def test_cli_comment_lines_are_skipped_named_and_refused_when_strict(
+    cli: Any, tmp_path: Path
+) -> None:
+    """trec_eval master skips a line that begins with ``#``: the same MAP as without them, a
+    warning naming the lines, and exit 2 under ``--strict-input``."""
+    q, r = write_files(tmp_path, {"q1": {"a": 1, "b": 1}}, {"q1": {"a": 1.0, "c": 2.0}})
+    plain = cli.json("trec", q, r)
+    q.write_bytes(b"# judged on 2020-01-01\n" + q.read_bytes())
+    r.write_bytes(r.read_bytes() + b"#q1 Q0 b 3 9.0 t\n")
+    commented = cli.json("trec", q, r)
+    assert commented["scores"] == plain["scores"] == {"map": 0.25}
+    [warning] = commented["warnings"]
+    assert warning.startswith("2 comment line(s) (beginning with #) skipped")
+    assert warning.endswith(f"(e.g. {q}:1, {r}:3)")
+    strict = cli("trec", q, r, "--strict-input")
+    assert strict.exit_code == 2 and "comment line" in strict.stderr
+
+
 def _adversarial(
     rng: random.Random,
 ) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, float]]]:

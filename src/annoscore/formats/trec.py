@@ -14,9 +14,11 @@ Fields are separated by ASCII whitespace (space, tab, ``\\r``, ``\\v``, ``\\f``,
 C reading does); lines end at ``\\n``.  Ids are bytes, compared byte for byte as trec_eval
 compares them: bytes that are not UTF-8 are read, with a warning naming the lines (they are shown
 with ``\\x`` escapes).  A UTF-8 byte-order mark is removed with a warning; a blank line is
-skipped (in a qrels file, which trec_eval refuses, with a warning); a NUL byte, a line with too
-few (or, in qrels, too many) fields and a bad number are an :class:`InputError` naming the file
-and line.
+skipped (in a qrels file, which trec_eval refuses, with a warning); a comment line, one whose
+first byte is ``#``, is skipped with a warning, as trec_eval master skips it (``comments``;
+without, as trec_eval 9.0.8 reads it, it is a line like any other, most often one of too few
+fields); a NUL byte, a line with too few (or, in qrels, too many) fields and a bad number are an
+:class:`InputError` naming the file and line.
 
 The reading is vectorised (NumPy over the bytes: token boundaries, then each field as 64-bit
 words): a file becomes a :class:`TrecColumns` with no Python object per line; only the first
@@ -140,31 +142,34 @@ def shown(token: bytes) -> str:
     return token.decode("utf-8", "backslashreplace")
 
 
-def qrels_of_text(text: bytes, name: str = "<qrels>") -> TrecColumns:
+def qrels_of_text(text: bytes, name: str = "<qrels>", comments: bool = True) -> TrecColumns:
     """The judgments of qrels lines given as bytes (``name`` stands for the file in
     messages): the same reading as :func:`read_qrels`."""
-    return _read(Path(name), 4, QRELS_FIELDS, _padded(text))
+    return _read(Path(name), 4, QRELS_FIELDS, _padded(text), comments)
 
 
-def run_of_text(text: bytes, name: str = "<run>") -> TrecColumns:
+def run_of_text(text: bytes, name: str = "<run>", comments: bool = True) -> TrecColumns:
     """The retrieved documents of run lines given as bytes: the same reading as
     :func:`read_run`."""
-    return _read(Path(name), 6, RUN_FIELDS, _padded(text))
+    return _read(Path(name), 6, RUN_FIELDS, _padded(text), comments)
 
 
-def read_qrels(path: Path) -> TrecColumns:
-    """The judgments of a qrels file (``value`` holds the integer relevance)."""
-    return _read(path, 4, QRELS_FIELDS)
+def read_qrels(path: Path, comments: bool = True) -> TrecColumns:
+    """The judgments of a qrels file (``value`` holds the integer relevance); ``comments``:
+    lines that begin with ``#`` are comments, skipped (trec_eval master), or lines like any
+    other (trec_eval 9.0.8)."""
+    return _read(path, 4, QRELS_FIELDS, comments=comments)
 
 
-def read_run(path: Path) -> TrecColumns:
+def read_run(path: Path, comments: bool = True) -> TrecColumns:
     """The retrieved documents of a run file (``value`` holds the score); ``-`` reads the run
-    from standard input (as trec_eval does)."""
+    from standard input (as trec_eval does); ``comments`` as :func:`read_qrels` takes it."""
     if str(path) == "-":
         import sys
 
-        return _read(Path("<stdin>"), 6, RUN_FIELDS, _padded(sys.stdin.buffer.read()))
-    return _read(path, 6, RUN_FIELDS)
+        text = sys.stdin.buffer.read()
+        return _read(Path("<stdin>"), 6, RUN_FIELDS, _padded(text), comments)
+    return _read(path, 6, RUN_FIELDS, comments=comments)
 
 
 class DocumentKeys(Fields):
@@ -336,13 +341,18 @@ class _Lines:
 
 
 def _read(
-    path: Path, columns: int, names: str, padded: tuple[bytearray, int] | None = None
+    path: Path,
+    columns: int,
+    names: str,
+    padded: tuple[bytearray, int] | None = None,
+    comments: bool = True,
 ) -> TrecColumns:
     import numpy as np
 
     buffer, length = _padded_bytes(path) if padded is None else padded
     warnings: list[ScoreWarning] = []
-    if buffer.startswith(_BOM, 1):  # the byte-order mark becomes spaces
+    bom = buffer.startswith(_BOM, 1)
+    if bom:  # the byte-order mark becomes spaces
         buffer[1 : 1 + len(_BOM)] = b" " * len(_BOM)
         warnings.append(replace(bom_warning([str(path)]), tolerated=True))
     nul = buffer.find(b"\0", 1, 1 + length)
@@ -351,6 +361,8 @@ def _read(
         raise InputError("NUL byte in the text (binary data?)", path, line)
     size = length + 2
     raw = np.frombuffer(buffer, dtype=np.uint8, count=size)
+    commented = _blank_comments(buffer, raw, 1 + len(_BOM) if bom else 1) if comments else []
+    skipped = frozenset(commented)  # the comments' lines: blank lines now, not warned as such
     ascii_only = int(raw.max()) < 128  # (the padding is ASCII; bytearray.isascii: 15x slower)
     words = Words(buffer)
     # the text in pieces of about _CHUNK bytes, each between two newlines: every temporary
@@ -389,6 +401,8 @@ def _read(
     doc_words: list[WordArray] = []  # zeros beyond the words a piece's ids need
     rows = 0
     non_utf8, blank, extra, decimal = _Lines(), _Lines(), _Lines(), _Lines()
+    comment = _Lines()
+    comment.add(commented)
     lines = 0
     try:
         for first, stop, controls in pieces:
@@ -412,7 +426,7 @@ def _read(
                 column[here] = part
             rows = here.stop
             tags.update(dict.fromkeys(chunk.tags))
-            blank.add([n + lines for n in chunk.blank])
+            blank.add([n + lines for n in chunk.blank if n + lines not in skipped])
             extra.add([n + lines for n in chunk.extra])
             decimal.add([n + lines for n in chunk.decimal])
             if not ascii_only:
@@ -423,6 +437,12 @@ def _read(
         raise InputError(error.message, error.path, where) from None
     if not rows:
         raise InputError(f"the file is empty: expected lines of {names}", path)
+    warnings += comment.warning(
+        "trec.comment-line",
+        "{count} comment line(s) (beginning with #) skipped, as trec_eval master skips them "
+        "(trec_eval 9.0.8 reads them as lines like any other: --trec-eval 9.0.8)",
+        path,
+    )
     warnings += non_utf8.warning(
         "trec.non-utf8",
         "{count} line(s) hold bytes that are not UTF-8: ids are compared byte for byte, as "
@@ -464,6 +484,38 @@ def _read(
         warnings=tuple(warnings),
         data=buffer,
     )
+
+
+def _blank_comments(buffer: bytearray, raw: ByteArray, first: int) -> list[int]:
+    """The numbers of the comment lines of the text in ``buffer`` (between its padding
+    newlines, ``raw`` its bytes up to the last; its first line begins at ``first``, past a
+    byte-order mark made spaces), each made a blank line: every byte of it before its newline
+    a space.  A comment line is one whose first byte is ``#`` (trec_eval master's comments;
+    ``" #"`` begins with a space and is a line of data).  A file with no ``#`` at all (almost
+    every file) costs one ``memchr``; one with comments two passes of NumPy, and a loop over
+    its comment lines.
+
+    >>> import numpy as np
+    >>> buffer = bytearray(b"\\n#a b\\nq 0 d#1 1\\n #x\\n##\\n")
+    >>> _blank_comments(buffer, np.frombuffer(buffer, dtype=np.uint8), 1), bytes(buffer)
+    ([1, 4], b'\\n    \\nq 0 d#1 1\\n #x\\n  \\n')
+    >>> _blank_comments(bytearray(b"\\nq 0 d#1 1\\n"), np.zeros(0, dtype=np.uint8), 1)
+    []
+    """
+    import numpy as np
+
+    if buffer.find(b"#") < 0 or (buffer.find(b"\n#") < 0 and buffer[first] != 35):
+        return []
+    newlines = np.flatnonzero(raw == 10)
+    starts = newlines[:-1] + 1
+    starts = starts[raw[starts] == 35]
+    if buffer[first] == 35 and first > 1:  # the first line, past a byte-order mark
+        starts = np.concatenate([np.array([first], dtype=starts.dtype), starts])
+    at = np.searchsorted(newlines, starts)  # the newlines before each (the padding's too)
+    for start, end in zip(starts.tolist(), newlines[at].tolist(), strict=True):
+        raw[start:end] = 32  # (a view of buffer: its bytes)
+    numbers: list[int] = at.tolist()
+    return numbers
 
 
 def _non_utf8_lines(buffer: bytearray, first: int, stop: int) -> list[int]:
