@@ -422,8 +422,8 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
                     "trec.nan-in-9.0.8",
                     "{count} queries of the run have no judged document to rank (-J): "
                     "trec_eval 9.0.8 gives them nan for iprec_at_recall at the levels it "
-                    "reaches before the first relevant document (0.00 always) and for 11pt_avg; "
-                    "annoscore gives 0, as trec_eval master does",
+                    "reaches before the first relevant document (such as 0.00) and for "
+                    "11pt_avg; annoscore gives 0, as trec_eval master does",
                     len(emptied),
                     tuple(numbered[k] for k in emptied[:5]),
                 )
