@@ -18,10 +18,13 @@ CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
 
 def per_query(
-    ranking: list[int | None], judgements: list[int], level: int = 1
+    ranking: list[int | None], judgements: list[int], level: int = 1, version: str = "master"
 ) -> dict[str, float | int | str]:
     """Every all_trec measure of one query (``gm_*``: the log of the floored
-    value, as the geometric mean adds them)."""
+    value, as the geometric mean adds them), as trec_eval ``version`` computes it: ``9.0.8``
+    has its own recall rule for ``iprec_at_recall`` and ``11pt_avg`` (a level x is reached at
+    the floor(xR + 0.9)-th relevant document, master's at the floor(xR + 0.5)-th: the nearest)
+    and no ``rbp``, ``rbp_resid`` or ``unj``."""
     threshold = max(level, 0)
 
     def relevant(v: int | None) -> bool:
@@ -68,7 +71,7 @@ def per_query(
     levels = []
     for j in range(11):
         x = j / 10
-        need = max(1, math.floor(x * R + 0.5))
+        need = max(1, math.floor(x * R + (0.9 if version == "9.0.8" else 0.5)))
         found = [p for count, p in precisions if count >= need]
         levels.append(max(found) if found and R else 0.0)
         out[f"iprec_at_recall_{x:.2f}"] = levels[-1]
@@ -164,6 +167,8 @@ def per_query(
     out["set_map"] = precision * recall
     out["set_F"] = ratio(2 * precision * recall, precision + recall)
     out["num_nonrel_judged_ret"] = sum(1 for v in ranking if nonrelevant(v))
+    if version == "9.0.8":
+        return out
     p = 0.9
     best = max(judgements, default=0)
     rbp = resid = 0.0

@@ -127,6 +127,8 @@ def test_random_single_files_give_the_same_bytes_on_a_local_cluster(
         root = tmp_path / str(case)
         root.mkdir()
         options = write(rng, root, case % 2 == 0)
+        if task == "trec" and case % 3 == 1:
+            options["trec_eval"] = "9.0.8"
         gold, system = root / gold_name, root / system_name
         outcomes = []
         for run in (annoscore.score, functools.partial(annoscore.distributed.score, client=client)):

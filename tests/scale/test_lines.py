@@ -155,6 +155,10 @@ def _codiesp_corpus(rng: random.Random, root: Path, clean: bool) -> dict[str, An
     return {"codes": root / "codes.tsv"}
 
 
+TREC_SCORES = ["1.5", "2.0", "0.25", "3.0", "1.0000000001E-1", "1e-1", "1e39", "2E+39", "-1e-46"]
+"""Scores that tie in float32 only (``--trec-eval 9.0.8``) among ones that never do."""
+
+
 def _trec_corpus(rng: random.Random, root: Path, clean: bool) -> dict[str, Any]:
     queries = _ids(rng, rng.randint(2, 40), " \t\n\r\v\f")
     documents = _ids(rng, 30, " \t\n\r\v\f")
@@ -167,7 +171,7 @@ def _trec_corpus(rng: random.Random, root: Path, clean: bool) -> dict[str, Any]:
         if clean or rng.random() < 0.9:
             ranked = rng.sample(documents, rng.randint(1, 10))
             run += [
-                (query, f"{query} Q0 {d} {k} {rng.choice([1.5, 2.0, 0.25, 3.0])} {tag}")
+                (query, f"{query} Q0 {d} {k} {rng.choice(TREC_SCORES)} {tag}")
                 for k, d in enumerate(ranked)
             ]
     if not clean and rng.random() < 0.2:
@@ -280,6 +284,8 @@ TREC_OPTIONS: list[dict[str, Any]] = [
     {"complete": True, "relevance_level": 2},
     {"measures": ("map", "P.5", "ndcg_cut.10", "relstring"), "max_docs": 5},
     {"judged_only": True, "measures": ("gm_map", "bpref")},
+    {"measures": ("all_trec",), "trec_eval": "9.0.8"},
+    {"judged_only": True, "measures": ("official", "11pt_avg"), "trec_eval": "9.0.8"},
 ]
 
 

@@ -6,6 +6,7 @@
   retrieved twice for one query is an :class:`InputError`.
 - :func:`trec_order`: the run's rows by query, score descending, then document id descending
   in byte order (trec_eval's order; the run's rank column is ignored).
+- :func:`float32_scores`: the scores as trec_eval 9.0.8 ranks them (32-bit floats).
 """
 
 from __future__ import annotations
@@ -365,6 +366,25 @@ def _sorted_exactly(
     within = np.lexsort((taken, *reversed(columns), run))
     order[positions] = taken[within]
     return order, positions
+
+
+def float32_scores(score: FloatArray) -> FloatArray:
+    """``score`` as trec_eval 9.0.8 (and pytrec-eval-terrier) ranks it: each score, read as a
+    double, rounded to the nearest 32-bit float (ties to even, as C's double to float
+    conversion), given back as doubles (exactly).  Scores equal as 32-bit floats then tie, and
+    :func:`trec_order` orders them by document id: 0.1 and 0.1 + 1e-9 are one float; beyond
+    the range of a 32-bit float a score becomes +-inf (1e39 ties with 2e39); below half its
+    smallest subnormal (1.4e-45) it becomes 0 (1e-46 and -1e-46 tie with 0, as -0.0 and 0.0
+    do).
+
+    >>> import numpy as np
+    >>> float32_scores(np.array([0.1 + 1e-9, 1e39, -1e39, 1e-46, 3.0])).tolist()
+    [0.10000000149011612, inf, -inf, 0.0, 3.0]
+    """
+    import numpy as np
+
+    with np.errstate(over="ignore"):  # out of range: inf, as in C, without a warning
+        return score.astype(np.float32).astype(np.float64)
 
 
 def trec_order(

@@ -16,7 +16,9 @@ document).  With ``level`` = max(relevance level, 0):
   ``Rprec_mult_x`` = rel(ceil(xR))/ceil(xR).
 - ``iprec_at_recall_x``: the highest rel(k)/k over the relevant ranks k with
   rel(k) >= max(1, floor(xR + 0.5)) (trec_eval master's rule), 0 if none; ``11pt_avg`` their
-  mean over the 11 levels 0.0, 0.1, ..., 1.0.
+  mean over the 11 levels 0.0, 0.1, ..., 1.0.  trec_eval 9.0.8 (``MeasureSet.version``) has
+  its own rule: rel(k) >= max(1, floor(xR + 0.9)), xR + 0.9 computed in doubles
+  (:func:`recall_rank`).
 - ``bpref`` = sum over relevant ranks of 1 - min(n, R)/min(N, R) (1 when n = 0), n the judged
   non-relevant documents above, over R; ``binG`` = sum over relevant ranks k of
   1/log2(2 + k - rel(k)), over R; ``G`` = sum over the retrieved documents with a gain
@@ -139,6 +141,43 @@ def ranking_measures(
     return {key: np.concatenate([piece[key] for piece in pieces]) for key in pieces[0]}
 
 
+def recall_rank(x: float, R: IntArray, version: str = "master") -> IntArray:
+    """For each query of ``R`` relevant judgements, the number of relevant documents a ranking
+    must have reached for its recall to count as recall level ``x`` (``iprec_at_recall_x``
+    and ``11pt_avg`` take the highest precision from there on):
+
+    - trec_eval master: max(1, floor(xR + 0.5)), the nearest whole number, halves up;
+    - trec_eval 9.0.8: max(1, floor(xR + 0.9)), xR + 0.9 in doubles: a whole xR is itself,
+      any other is rounded up unless its fraction is 0.1 or less (R = 10: 0.105 needs 1, 0.11
+      needs 2).  It is not rel(k)/R >= x: 0.7 * 3 is 2.0999999999999996 in doubles, so with
+      R = 3 the level 0.7 needs 2 relevant documents (2/3 < 0.7), with R = 16 it needs 12
+      (11.2 + 0.9 = 12.1), and 0.3 with R = 57 (17.099999999999998) needs 17.  Found by
+      black-box experiments with pytrec-eval-terrier (trec_eval 9.0.8): rankings with
+      relevant documents at ranks 1, 3, 5, ... (each rel(k) its own precision), R = 1 to 30
+      at every level 0.000 to 1.000 by 0.001 and R = 1 to 300 at the 11 default levels and
+      others (0.05, 0.15, 0.333, 0.6667, 0.95, 0.99, 1.5): this rule gave every one of the
+      35,430 values; of the first 30,030, rel(k)/R >= x missed 2,510, and this rule with the
+      level read as a 32-bit float 44.
+
+    A level above 1 needs more than R: the value is 0, as it is when R = 0 or the ranking
+    holds fewer relevant documents than needed.
+
+    >>> import numpy as np
+    >>> R = np.array([3, 10, 16, 57])
+    >>> recall_rank(0.7, R).tolist(), recall_rank(0.7, R, "9.0.8").tolist()
+    ([2, 7, 11, 40], [2, 7, 12, 40])
+    >>> recall_rank(0.3, R).tolist(), recall_rank(0.3, R, "9.0.8").tolist()
+    ([1, 3, 5, 17], [1, 3, 5, 17])
+    >>> recall_rank(0.15, R).tolist(), recall_rank(0.15, R, "9.0.8").tolist()
+    ([1, 2, 2, 9], [1, 2, 3, 9])
+    """
+    import numpy as np
+
+    half = 0.9 if version == "9.0.8" else 0.5
+    need: IntArray = np.maximum(1, np.floor(x * R + half).astype(np.int64))
+    return need
+
+
 _PIECE_ROWS = 1 << 19
 """The rows (run and qrels) of a piece of :func:`ranking_measures`: its float arrays are 4 MiB."""
 
@@ -222,7 +261,7 @@ def _measures(
     def iprec(x: float) -> FloatArray:
         """Interpolated precision at recall level ``x`` (each level computed once): the largest
         rel(k)/k over the relevant ranks from the ``need``-th on."""
-        need = np.maximum(1, np.floor(x * R + 0.5).astype(np.int64))
+        need = recall_rank(x, R, measures.version)
         found = np.zeros(n_queries, dtype=np.float64)
         has = (need <= rel_ret) & (R > 0)
         found[has] = scan("max")[by_hit().starts[has] + need[has] - 1]

@@ -97,6 +97,9 @@ OFFICIAL = (
     "P",
 )
 SETS = {"all_trec": ALL_TREC, "official": OFFICIAL}
+MASTER_ONLY = frozenset({"rbp", "unj"})
+"""The measures of trec_eval master that release 9.0.8 does not have (``-m all_trec`` there
+leaves them out)."""
 DEFAULT = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map")
 
 
@@ -211,13 +214,18 @@ def _numbers(name: str, text: str, whole: bool, flag: str) -> tuple[float, ...]:
     return tuple(values)
 
 
-def _measure(spec: str, flag: str) -> Measure:
+def _measure(spec: str, flag: str, version: str) -> Measure:
     name, dot, text = spec.partition(".")
     if name not in _CATALOGUE:
         raise InputError(
             f"{flag} {spec}: unknown measure; annoscore computes trec_eval's all_trec measures "
             f"({', '.join(ALL_TREC)}) and the sets "
             "official and all_trec"
+        )
+    if version == "9.0.8" and name in MASTER_ONLY:
+        raise InputError(
+            f"{flag} {spec}: {name} is not in trec_eval 9.0.8 (a measure of trec_eval master: "
+            "leave out --trec-eval 9.0.8 to compute it)"
         )
     kind, default = _CATALOGUE[name]
     if not dot:
@@ -280,30 +288,39 @@ def _joined(specs: Iterable[str]) -> list[str]:
 @dataclass(frozen=True, slots=True)
 class MeasureSet:
     """The measures ``-m`` chose (each name at most once: a later ``-m`` of the same measure
-    replaces an earlier one), in trec_eval's output order."""
+    replaces an earlier one), in trec_eval's output order, as trec_eval ``version`` defines
+    them (``master``, or ``9.0.8``: its recall rule for ``iprec_at_recall`` and ``11pt_avg``,
+    :mod:`annoscore.metrics.ranking_measures`)."""
 
     measures: tuple[Measure, ...]
+    version: str = "master"
 
     @classmethod
-    def parse(cls, specs: Iterable[str], flag: str = "-m") -> MeasureSet:
+    def parse(cls, specs: Iterable[str], flag: str = "-m", version: str = "master") -> MeasureSet:
         """``-m`` values: measure names with optional ``.params``, or ``official``/``all_trec``
-        (``flag``: the option that gave them, as messages name it).
+        (``flag``: the option that gave them, as messages name it), of trec_eval ``version``:
+        with ``9.0.8``, the sets leave out the measures of master only (:data:`MASTER_ONLY`)
+        and naming one is an :class:`InputError`.
 
         >>> [m.text for m in MeasureSet.parse(["official", "ndcg.1=0,2=3"]).measures][-2:]
         ['P', 'ndcg.1=0,2=3']
+        >>> [m.name for m in MeasureSet.parse(["all_trec"], version="9.0.8").measures][-2:]
+        ['set_F', 'num_nonrel_judged_ret']
         """
         chosen: dict[str, Measure] = {}
         for spec in _joined(specs):
             if spec in SETS:
                 for name in SETS[spec]:
+                    if version == "9.0.8" and name in MASTER_ONLY:
+                        continue
                     chosen.setdefault(name, Measure(name, _CATALOGUE[name][1]))
                 continue
-            measure = _measure(spec, flag)
+            measure = _measure(spec, flag, version)
             chosen[measure.name] = measure
         ordered = tuple(chosen[n] for n in ALL_TREC if n in chosen)
         if not ordered:
             raise InputError(f"{flag}: no measure chosen")
-        return cls(ordered)
+        return cls(ordered, version)
 
     def __contains__(self, name: str) -> bool:
         return any(m.name == name for m in self.measures)

@@ -14,6 +14,13 @@
   (:func:`annoscore.align.trec.judge`, which joins the run with its qrels;
   :func:`annoscore.align.trec.trec_order` ranks it).
 
+- ``trec_eval`` chooses whose numbers: trec_eval master's (the default), or release 9.0.8's
+  (pytrec-eval-terrier's), which differs in three ways: each score is rounded to the nearest
+  32-bit float before ranking (:func:`annoscore.align.trec.float32_scores`: scores equal as
+  32-bit floats tie, and are ordered by document id); ``iprec_at_recall`` and ``11pt_avg``
+  follow its recall rule (:mod:`annoscore.metrics.ranking_measures`); and ``rbp``
+  (``rbp_resid``) and ``unj``, measures of master only, are not there (the sets leave them
+  out; asked for by name, an :class:`InputError`).
 - ``measures`` (trec_eval ``-m``) chooses what is reported: any measure of trec_eval's
   ``all_trec`` set with its parameters, or the sets ``official`` and ``all_trec``
   (:mod:`annoscore.metrics.trec_measures`; computed by
@@ -31,10 +38,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from annoscore.align.documents import pair_documents
-from annoscore.align.trec import Judged, judge, trec_order
+from annoscore.align.trec import Judged, float32_scores, judge, trec_order
 from annoscore.errors import InputError
 from annoscore.formats.trec import TrecColumns, read_qrels, read_run, shown
 from annoscore.metrics.ranking_measures import ranking_measures, relstrings
@@ -45,7 +52,7 @@ from annoscore.scale import NotExact, chunked
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
-    from annoscore.arrays import BoolArray
+    from annoscore.arrays import BoolArray, IntArray
 
 
 def _query_names(judged: Judged, qrels: TrecColumns, run: TrecColumns) -> list[str]:
@@ -155,6 +162,51 @@ class TrecOptions(TaskOptions):
         flags=("-m", "--measure", "--measures"),
         moves=False,
     )
+    trec_eval: Literal["master", "9.0.8"] = option(
+        "master",
+        "The trec_eval whose numbers to give: master (10.0-rc3), or release 9.0.8 (as "
+        "pytrec-eval-terrier): scores rounded to 32-bit floats before ranking, its "
+        "iprec_at_recall and 11pt_avg recall rule, no rbp or unj.",
+        flags=("--trec-eval",),
+        omitted_at_default=True,
+    )
+
+
+def _nan_in_9_0_8(
+    measures: MeasureSet,
+    query: IntArray,
+    judgment_number: IntArray,
+    judgment_value: IntArray,
+    ranked: int,
+    level: int,
+) -> list[int]:
+    """The queries of the run (numbers below ``ranked``) to which trec_eval 9.0.8 gives nan:
+    no document ranked (``-J`` removed them all) and a recall level of ``iprec_at_recall`` or
+    ``11pt_avg`` it reaches before the first relevant document (its rule,
+    :func:`annoscore.metrics.ranking_measures.recall_rank`, gives floor(xR + 0.9) = 0:
+    x = 0, or xR < 0.1), where it divides 0 by 0 (seen with pytrec-eval-terrier)."""
+    import numpy as np
+
+    levels = [x for name in ("iprec_at_recall", "11pt_avg") for x in _levels(measures, name)]
+    if not levels or not ranked:
+        return []
+    empty = np.bincount(query, minlength=ranked)[:ranked] == 0
+    if not bool(empty.any()):
+        return []
+    in_run = judgment_number < ranked
+    R = np.bincount(
+        np.compress(in_run & (judgment_value >= max(level, 0)), judgment_number), None, ranked
+    )
+    at_rank_0 = np.zeros(ranked, dtype=bool)
+    for x in levels:
+        at_rank_0 |= np.floor(x * R + 0.9) <= 0
+    found: list[int] = np.flatnonzero(empty & at_rank_0).tolist()
+    return found
+
+
+def _levels(measures: MeasureSet, name: str) -> tuple[float, ...]:
+    measure = measures.get(name)
+    return () if measure is None else measure.params
 
 
 def _joined_details(chunks: Sequence[TrecDetails], order: Sequence[int]) -> TrecDetails:
@@ -184,7 +236,8 @@ def score_trec(qrels: Path, run: Path, options: TrecOptions = TrecOptions()) -> 
     divided by ``num_q`` (``gm_map``, ``gm_bpref``: a geometric mean), the formulas in
     :mod:`annoscore.metrics.ranking_measures`.  Undefined: every measure of no query
     (``None``).  Settings that move a number: ``complete`` (off), ``relevance_level`` (1),
-    ``max_docs`` (none), ``judged_only`` (off), gains given to ``ndcg`` in ``measures``.
+    ``max_docs`` (none), ``judged_only`` (off), gains given to ``ndcg`` in ``measures``,
+    ``trec_eval`` (``master``; ``9.0.8``: 32-bit scores, its recall rule, no ``rbp``/``unj``).
 
     >>> from annoscore.samples import SAMPLES
     >>> r = score_trec(SAMPLES / "trec/qrels.txt", SAMPLES / "trec/run.txt",
@@ -234,7 +287,7 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
     """The result of a qrels and a run read into columns (:mod:`annoscore.formats.trec`)."""
     import numpy as np
 
-    measures = MeasureSet.parse(options.measures)
+    measures = MeasureSet.parse(options.measures, version=options.trec_eval)
     judged = judge(qrels, run)
     names_of = _query_names(judged, qrels, run)
 
@@ -253,9 +306,10 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
         run_local = np.full(len(run.queries), -1, dtype=np.int64)
         run_local[queries_in_run] = np.arange(len(queries_in_run))
         query = run_local[run.query[scored]]
-    order, query, moved = trec_order(
-        run.value if every else run.value[scored], judged.run_keys, scored, query
-    )
+    score = run.value if every else run.value[scored]
+    if options.trec_eval == "9.0.8":  # its scores are 32-bit floats
+        score = float32_scores(score)
+    order, query, moved = trec_order(score, judged.run_keys, scored, query)
     rows = order if every else scored[order]
 
     qrels_names = names_of[: judged.judged_queries]
@@ -358,6 +412,22 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
                 tuple(f"{qrels.path}:{n}" for n in judged.duplicate_lines[:5].tolist()),
             )
         )
+    if options.trec_eval == "9.0.8" and options.judged_only:
+        emptied = _nan_in_9_0_8(
+            measures, query, judgment_number, judgment_value, len(ranked), options.relevance_level
+        )
+        if emptied:
+            warnings.append(
+                ScoreWarning(
+                    "trec.nan-in-9.0.8",
+                    "{count} queries of the run have no judged document to rank (-J): "
+                    "trec_eval 9.0.8 gives them nan for iprec_at_recall at the levels it "
+                    "reaches before the first relevant document (such as 0.00) and for "
+                    "11pt_avg; annoscore gives 0, as trec_eval master does",
+                    len(emptied),
+                    tuple(numbered[k] for k in emptied[:5]),
+                )
+            )
     tags = sorted(shown(tag) for tag in run.tags)
     relstring = measures.get("relstring")
     strings: tuple[str, ...] = ()
