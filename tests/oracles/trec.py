@@ -7,7 +7,8 @@ the reader's rules (``annoscore.formats.trec``'s module doc) state it:
   byte-order mark is dropped (warning ``formats.bom``); a NUL byte anywhere is an error at its
   line, before anything else.  Fields are split at ASCII whitespace (``bytes.split()``).
 - A line whose first byte is ``#`` (after a byte-order mark) is a comment, skipped (warning
-  ``trec.comment-line``), unless ``comments`` is false (trec_eval 9.0.8: a line like any other).
+  ``trec.comment-line``); with ``trec_eval`` "9.0.8" a line like any other, and every score is
+  rounded to a C ``float`` before ranking.
 - qrels: a line with no field is skipped (warning ``trec.blank-line``: trec_eval refuses it);
   otherwise exactly 4 fields, the relevance an optional sign, ASCII digits, and optionally a
   point and more digits (read as the integer part: warning ``trec.decimal-relevance``), within
@@ -32,6 +33,7 @@ the reader's rules (``annoscore.formats.trec``'s module doc) state it:
 
 from __future__ import annotations
 
+import ctypes
 from dataclasses import dataclass, field
 
 
@@ -207,10 +209,12 @@ def score(
     complete: bool = False,
     relevance_level: int = 1,
     max_docs: int | None = None,
-    comments: bool = True,
+    trec_eval: str = "master",
 ) -> OracleResult:
     """trec_eval ``map`` of the run against the qrels, by the definitions (module doc);
-    :class:`OracleError` where the input is refused."""
+    :class:`OracleError` where the input is refused.  ``trec_eval`` "9.0.8": no comment lines,
+    each score rounded to a C ``float`` before ranking."""
+    comments = trec_eval == "master"
     run = read(run_data, "run", run_label, comments)
     qrels = read(qrels_data, "qrels", qrels_label, comments)
 
@@ -237,6 +241,8 @@ def score(
             duplicates.append((line, first_line[key]))
             continue
         first_line[key] = line
+        if not comments:  # 9.0.8 keeps each score in a C float
+            score_ = ctypes.c_float(score_).value  # type: ignore[arg-type]
         ranked[query].append((score_, document))  # type: ignore[arg-type]
     if duplicates:
         line, _ = min(duplicates)

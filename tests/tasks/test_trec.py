@@ -210,6 +210,27 @@ def test_cli_comment_lines_are_skipped_named_and_refused_when_strict(
     assert strict.exit_code == 2 and "comment line" in strict.stderr
 
 
+def test_9_0_8_has_no_comment_lines_and_data_in_memory_none_either(tmp_path: Path) -> None:
+    """``--trec-eval 9.0.8`` reads a line that begins with ``#`` as data (a query ``#x``); so
+    does :func:`count_trec`, whose ids are data, never lines of a file."""
+    from annoscore.tasks.trec import count_trec
+
+    q, r = tmp_path / "q", tmp_path / "r"
+    q.write_text("#x 0 a 1\nq1 0 b 1\n")
+    r.write_text("#x Q0 a 1 1.0 t\nq1 Q0 c 1 1.0 t\n")
+    master = score_trec(q, r)
+    assert master.counts["num_q"] == 1 and master.scores["map"] == 0.0
+    assert [w.code for w in master.warnings] == ["trec.comment-line"]
+    old = score_trec(q, r, TrecOptions(trec_eval="9.0.8"))
+    assert old.counts["num_q"] == 2 and old.scores["map"] == 0.5 and not old.warnings
+    in_memory = count_trec({"#x": {"a": 1}, "q1": {"b": 1}}, {"#x": {"a": 1.0}, "q1": {"c": 1.0}})
+    assert in_memory.counts["num_q"] == 2 and in_memory.scores["map"] == 0.5
+    q.write_text("q1 0 b 1\n# judged\n")
+    with pytest.raises(InputError, match="expected 4") as error:
+        score_trec(q, r, TrecOptions(trec_eval="9.0.8"))
+    assert error.value.line == 2
+
+
 def _adversarial(
     rng: random.Random,
 ) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, float]]]:

@@ -15,12 +15,13 @@
   :func:`annoscore.align.trec.trec_order` ranks it).
 
 - ``trec_eval`` chooses whose numbers: trec_eval master's (the default), or release 9.0.8's
-  (pytrec-eval-terrier's), which differs in three ways: each score is rounded to the nearest
+  (pytrec-eval-terrier's), which differs in four ways: each score is rounded to the nearest
   32-bit float before ranking (:func:`annoscore.align.trec.float32_scores`: scores equal as
   32-bit floats tie, and are ordered by document id); ``iprec_at_recall`` and ``11pt_avg``
-  follow its recall rule (:mod:`annoscore.metrics.ranking_measures`); and ``rbp``
+  follow its recall rule (:mod:`annoscore.metrics.ranking_measures`); ``rbp``
   (``rbp_resid``) and ``unj``, measures of master only, are not there (the sets leave them
-  out; asked for by name, an :class:`InputError`).
+  out; asked for by name, an :class:`InputError`); and it has no comment lines: a line that
+  begins with ``#``, which master skips (with a warning here), is a line of data.
 - ``measures`` (trec_eval ``-m``) chooses what is reported: any measure of trec_eval's
   ``all_trec`` set with its parameters, or the sets ``official`` and ``all_trec``
   (:mod:`annoscore.metrics.trec_measures`; computed by
@@ -99,24 +100,27 @@ def _in_worker() -> bool:
     return multiprocessing is not None and multiprocessing.parent_process() is not None
 
 
-def _read_both(qrels_path: Path, run_path: Path) -> tuple[TrecColumns, TrecColumns]:
-    """Both files, the run first (its errors come first); read at once in two threads (NumPy
-    releases the GIL) when the qrels file is large enough for that to pay, and not in a worker
-    of ``--jobs N`` (:func:`_in_worker`)."""
+def _read_both(qrels_path: Path, run_path: Path, comments: bool) -> tuple[TrecColumns, TrecColumns]:
+    """Both files, the run first (its errors come first), lines that begin with ``#`` read as
+    comments or not (:func:`annoscore.formats.trec.read_qrels`); read at once in two threads
+    (NumPy releases the GIL) when the qrels file is large enough for that to pay, and not in a
+    worker of ``--jobs N`` (:func:`_in_worker`)."""
     try:
         large = qrels_path.stat().st_size >= _PARALLEL_BYTES
     except OSError:  # the reader says what is wrong
         large = False
     if not large or str(run_path) == "-" or _in_worker():
-        run = read_run(run_path)
-        return read_qrels(qrels_path), run
+        run = read_run(run_path, comments)
+        return read_qrels(qrels_path, comments), run
     import contextvars
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(1) as pool:
         # in the reading thread, the cut of a chunk (annoscore.scale) holds as here
-        reading_qrels = pool.submit(contextvars.copy_context().run, read_qrels, qrels_path)
-        run = read_run(run_path)
+        reading_qrels = pool.submit(
+            contextvars.copy_context().run, read_qrels, qrels_path, comments
+        )
+        run = read_run(run_path, comments)
         return reading_qrels.result(), run
 
 
@@ -166,7 +170,7 @@ class TrecOptions(TaskOptions):
         "master",
         "The trec_eval whose numbers to give: master (10.0-rc3), or release 9.0.8 (as "
         "pytrec-eval-terrier): scores rounded to 32-bit floats before ranking, its "
-        "iprec_at_recall and 11pt_avg recall rule, no rbp or unj.",
+        "iprec_at_recall and 11pt_avg recall rule, no rbp or unj, no # comment lines.",
         flags=("--trec-eval",),
         omitted_at_default=True,
     )
@@ -237,7 +241,8 @@ def score_trec(qrels: Path, run: Path, options: TrecOptions = TrecOptions()) -> 
     :mod:`annoscore.metrics.ranking_measures`.  Undefined: every measure of no query
     (``None``).  Settings that move a number: ``complete`` (off), ``relevance_level`` (1),
     ``max_docs`` (none), ``judged_only`` (off), gains given to ``ndcg`` in ``measures``,
-    ``trec_eval`` (``master``; ``9.0.8``: 32-bit scores, its recall rule, no ``rbp``/``unj``).
+    ``trec_eval`` (``master``; ``9.0.8``: 32-bit scores, its recall rule, no ``rbp``/``unj``,
+    no comment lines).
 
     >>> from annoscore.samples import SAMPLES
     >>> r = score_trec(SAMPLES / "trec/qrels.txt", SAMPLES / "trec/run.txt",
@@ -245,7 +250,8 @@ def score_trec(qrels: Path, run: Path, options: TrecOptions = TrecOptions()) -> 
     >>> r.counts["num_q"], round(r.score, 4), r.scores["P_2"]
     (3, 0.6389, 0.5)
     """
-    qrels_columns, run_columns = _read_both(qrels, run)
+    # trec_eval master skips comment lines; 9.0.8 reads them as data
+    qrels_columns, run_columns = _read_both(qrels, run, options.trec_eval == "master")
     return count_trec_columns(qrels_columns, run_columns, options)
 
 
@@ -278,8 +284,10 @@ def count_trec(
         for q, docs in run.items()
         for d, v in docs.items()
     )
-    return count_trec_columns(
-        qrels_of_text(qrels_text.encode()), run_of_text(run_text.encode()), options
+    return count_trec_columns(  # ids given as data: one that begins with # is no comment
+        qrels_of_text(qrels_text.encode(), comments=False),
+        run_of_text(run_text.encode(), comments=False),
+        options,
     )
 
 
