@@ -315,7 +315,7 @@ def _columns_of(qrels: Path, run: Path) -> list[bytes]:
     from annoscore.tasks.trec import _read_both
 
     out = []
-    for columns in _read_both(qrels, run):
+    for columns in _read_both(qrels, run, True):
         out += [b"\n".join(columns.queries), *(a.tobytes() for a in columns.doc_words)]
         out += [columns.query.tobytes(), columns.value.tobytes(), columns.line.tobytes()]
     return out
