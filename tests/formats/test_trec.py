@@ -34,6 +34,20 @@ def test_reads_qrels_and_run(tmp_path: Path) -> None:
     assert run.document(1) == b"d2" and run.line.tolist() == [1, 2] and not run.warnings
 
 
+def test_a_blank_run_line_is_skipped_with_a_warning_as_trec_eval_refuses_it(
+    tmp_path: Path,
+) -> None:
+    """trec.md: trec_eval refuses an empty line; annoscore skips it and says so, in a run file
+    as in qrels (tolerated: ``--strict-input`` refuses it)."""
+    run = read_run(write(tmp_path, "q1 Q0 d1 1 2.0 t\n\n \t\nq1 Q0 d2 2 1.0 t\n\n"))
+    assert run.line.tolist() == [1, 4]
+    [blank] = run.warnings
+    assert blank.code == "trec.blank-line" and blank.count == 3 and blank.tolerated
+    assert blank.examples == tuple(f"{tmp_path / 'f'}:{n}" for n in (2, 3, 5))
+    assert "run file" in blank.message
+    assert not read_run(write(tmp_path, "q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n")).warnings
+
+
 def test_plain_decimals_parse_exactly_as_float(tmp_path: Path) -> None:
     scores = ["0.1", "12.3456", "-7", "999999999999999", "0.000000000000001", "3.", ".5"]
     text = "".join(f"q Q0 d{i} {i} {s} t\n" for i, s in enumerate(scores))

@@ -9,7 +9,7 @@ the reader's rules (``annoscore.formats.trec``'s module doc) state it:
 - A line whose first byte is ``#`` (after a byte-order mark) is a comment, skipped (warning
   ``trec.comment-line``); with ``trec_eval`` "9.0.8" a line like any other, and every score is
   rounded to a C ``float`` before ranking.
-- qrels: a line with no field is skipped (warning ``trec.blank-line``: trec_eval refuses it);
+- a line with no field is skipped (warning ``trec.blank-line``: trec_eval refuses it); qrels:
   otherwise exactly 4 fields, the relevance an optional sign, ASCII digits, and optionally a
   point and more digits (read as the integer part: warning ``trec.decimal-relevance``), within
   a signed 64-bit integer.
@@ -50,7 +50,7 @@ class OracleWarning:
     code: str
     count: int
     examples: list[str]
-    text: str = ""  # for a finished sentence (code "note")
+    text: str = ""  # a finished sentence (code "note"); the kind of file (a blank line's)
 
 
 @dataclass
@@ -171,14 +171,15 @@ def read(data: bytes, kind: str, label: str, comments: bool = True) -> OracleFil
     if not rows:
         raise OracleError(kind, None, "empty")
 
-    def lines_warning(code: str, lines: list[int]) -> None:
+    def lines_warning(code: str, lines: list[int], text: str = "") -> None:
         if lines:
-            warnings.append(OracleWarning(code, len(lines), [f"{label}:{n}" for n in lines[:5]]))
+            examples = [f"{label}:{n}" for n in lines[:5]]
+            warnings.append(OracleWarning(code, len(lines), examples, text))
 
     lines_warning("trec.comment-line", comment)
     lines_warning("trec.non-utf8", non_utf8)
+    lines_warning("trec.blank-line", blank, kind)  # one of each kind of file: their texts differ
     if kind == "qrels":
-        lines_warning("trec.blank-line", blank)
         lines_warning("trec.decimal-relevance", decimal)
     else:
         lines_warning("trec.extra-fields", extra)
@@ -318,7 +319,8 @@ def score(
         else:
             text = (
                 f"{len(missing)} judged queries are not in the run and are ignored, as "
-                f"trec_eval does without -c; with -c MAP would be "
+                "trec_eval 9.0.8 does without -c (trec_eval master exits on such a run unless "
+                f"-c); with -c MAP would be "
                 f"{ap_sum / (counted + len(missing)):.4f}"
             )
         warnings.append(OracleWarning("note", 1, [], text))

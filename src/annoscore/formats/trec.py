@@ -14,7 +14,7 @@ Fields are separated by ASCII whitespace (space, tab, ``\\r``, ``\\v``, ``\\f``,
 C reading does); lines end at ``\\n``.  Ids are bytes, compared byte for byte as trec_eval
 compares them: bytes that are not UTF-8 are read, with a warning naming the lines (they are shown
 with ``\\x`` escapes).  A UTF-8 byte-order mark is removed with a warning; a blank line is
-skipped (in a qrels file, which trec_eval refuses, with a warning); a comment line, one whose
+skipped with a warning (trec_eval refuses an empty line); a comment line, one whose
 first byte is ``#``, is skipped with a warning, as trec_eval master skips it (``comments``;
 without, as trec_eval 9.0.8 reads it, it is a line like any other, most often one of too few
 fields); a NUL byte, a line with too few (or, in qrels, too many) fields and a bad number are an
@@ -462,6 +462,11 @@ def _read(
             path,
         )
     else:
+        warnings += blank.warning(
+            "trec.blank-line",
+            "{count} blank line(s) of a run file skipped; trec_eval refuses an empty line",
+            path,
+        )
         warnings += extra.warning(
             "trec.extra-fields",
             "{count} run line(s) have more than 6 fields; the fields after the sixth are "

@@ -409,7 +409,8 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
         else:
             warnings.append(
                 f"{len(missing)} judged queries are not in the run and are ignored, as trec_eval "
-                "does without -c" + alt.replace("; ", "; with -c ")
+                "9.0.8 does without -c (trec_eval master exits on such a run unless -c)"
+                + alt.replace("; ", "; with -c ")
             )
     if len(judged.duplicate_lines):
         warnings.append(
