@@ -125,6 +125,48 @@ def test_pubtator_writes_line_breaks_as_spaces_and_says_so(tmp_path: Path) -> No
     assert "\t" not in out.read_text(encoding="utf-8").split("\n", 1)[0]
 
 
+LINKED = (
+    "T1\tDrug 0 7\tAspirin\nT2\tDisease 15 20\tfever\nT3\tDisease 25 29\tpain\n"
+    "E1\tTREAT:T1 Theme:T2\nE7\tTREAT:T1 Theme:E1\nR1\tTreats Arg1:T1 Arg2:T2\n"
+    "R4\tTreats Arg1:E1 Arg2:T3\n*\tEquiv T2 T3\n#1\tAnnotatorNotes T1\tC0004057\n"
+    "N1\tReference T1 UMLS:C0004057\tAspirin\n"
+)
+
+
+def test_brat_to_brat_keeps_relations_events_and_notes(tmp_path: Path) -> None:
+    """formats.md: a round trip returns the input's annotations; brat's relations (``R``, and
+    ``*`` equivalences), events and notes are written back, each naming what it named."""
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in/d1.txt").write_text("Aspirin treats fever and pain.\n", encoding="utf-8")
+    (tmp_path / "in/d1.ann").write_text(LINKED, encoding="utf-8")
+    output = _run("brat", "brat", tmp_path / "in", tmp_path / "out")
+    assert "left out" not in output
+    before = read_corpus(tmp_path / "in", "brat").documents["d1"]
+    after = read_corpus(tmp_path / "out", "brat").documents["d1"]
+    assert after.relations == before.relations and len(after.relations) == 3
+    assert after.events == before.events and len(after.events) == 2
+    assert after.notes == before.notes and after.normalizations == before.normalizations
+
+
+def test_relations_a_format_does_not_write_are_named_in_a_warning(tmp_path: Path) -> None:
+    """Never a silent loss: PubTator has no events or notes here, BioC's writer no relations;
+    a PubTator relation names concept ids, which no brat line defines."""
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in/d1.txt").write_text("Aspirin treats fever and pain.\n", encoding="utf-8")
+    (tmp_path / "in/d1.ann").write_text(LINKED, encoding="utf-8")
+    output = _run("brat", "bioc-json", tmp_path / "in", tmp_path / "d.json")
+    assert "6 relation(s), event(s) or note(s) left out: bioc-json cannot hold them" in output
+    pubtator = tmp_path / "p.txt"
+    pubtator.write_text(
+        "1|t|Aspirin treats fever.\n1\t0\t7\tAspirin\tChemical\tD001241\n"
+        "1\t15\t20\tfever\tDisease\tD005334\n1\tCID\tD001241\tD005334\n\n",
+        encoding="utf-8",
+    )
+    output = _run("pubtator", "brat", pubtator, tmp_path / "b")
+    assert "1 relation(s), event(s) or note(s) left out: names an id that no line" in output
+    assert "R1" not in (tmp_path / "b/1.ann").read_text(encoding="utf-8")
+
+
 def test_muc_sgml_conversion_is_still_a_sub_command() -> None:
     result = CliRunner().invoke(app, ["convert", "muc-sgml", "--help"])
     assert result.exit_code == 0 and "--out" in result.output

@@ -94,8 +94,9 @@ def write_annotations(documents: Sequence[AnnotatedDocument], form: str) -> list
 
 def write_warnings(documents: Sequence[AnnotatedDocument], form: str) -> list[str]:
     """What writing ``documents`` as ``form`` changes or leaves out, without losing a mention:
-    PubTator's flattened line breaks, attributes the format cannot hold, texts nlpsandbox-json
-    cannot hold."""
+    PubTator's flattened line breaks, attributes the format cannot hold, relations, events and
+    notes it does not write (brat writes them, but one that names no id of the file), texts
+    nlpsandbox-json cannot hold."""
     warnings = []
     if form == "pubtator":
         changed = [d.id for d in documents if any(c in (d.text or "") for c in _BREAKS)]
@@ -112,6 +113,18 @@ def write_warnings(documents: Sequence[AnnotatedDocument], form: str) -> list[st
         warnings.append(
             f"{len(left_out)} attribute(s) left out: {form} cannot hold them (e.g. "
             f"{attribute.name}{value} of {attribute.target} in {_where(document)})"
+        )
+    links = [(d, x) for d in documents for x in _links_left_out(d, form)]
+    if links:
+        document, link = links[0]
+        cannot = (
+            "names an id that no line of the file defines"
+            if form == "brat"
+            else (f"{form} cannot hold them")
+        )
+        warnings.append(
+            f"{len(links)} relation(s), event(s) or note(s) left out: {cannot} (e.g. {link} "
+            f"in {_where(document)})"
         )
     if form == "nlpsandbox-json":
         texts = sum(d.text is not None for d in documents)
@@ -187,10 +200,62 @@ def _brat(document: AnnotatedDocument) -> list[tuple[str, str]]:
     for k, a in enumerate(kept, 1):
         value = "" if a.value is None else f" {a.value}"
         lines.append(f"A{k}\t{a.name} {renamed.get(a.target, a.target)}{value}")
+    lines += _brat_links(document, renamed)
     pairs = [(f"{name}.ann", "".join(line + "\n" for line in lines))]
     if document.text is not None:
         pairs.insert(0, (f"{name}.txt", document.text))
     return pairs
+
+
+def _brat_ids(document: AnnotatedDocument, renamed: dict[str, str]) -> dict[str, str]:
+    """Every id a brat link may name, as :func:`_brat` writes it: the mentions' (``renamed``)
+    and the events' (kept when an ``E`` and a number, else ``E`` and their place)."""
+    ids = dict(renamed)
+    for k, e in enumerate(document.events, 1):
+        ids[e.id] = e.id if e.id.startswith("E") and e.id[1:].isdigit() else f"E{k}"
+    return ids
+
+
+def _brat_links(document: AnnotatedDocument, renamed: dict[str, str]) -> list[str]:
+    """A document's relations (``R`` and ``*`` lines), events (``E``) and notes (``#``) as
+    brat lines, their targets named as :func:`_brat` names them; one that names an id no line
+    of the file defines (a PubTator relation between concept ids) is left out
+    (:func:`_links_left_out` counts it)."""
+    ids = _brat_ids(document, renamed)
+    lines: list[str] = []
+    for e in document.events:
+        if e.trigger in ids and all(t in ids for _, t in e.arguments):
+            roles = "".join(f" {role}:{ids[t]}" for role, t in e.arguments)
+            lines.append(f"{ids[e.id]}\t{e.type}:{ids[e.trigger]}{roles}")
+    for k, r in enumerate(document.relations, 1):
+        if not all(t in ids for _, t in r.arguments):
+            continue
+        if r.id == "*":  # an equivalence: its members, no roles
+            lines.append(f"*\t{r.type} {' '.join(ids[t] for _, t in r.arguments)}")
+        else:
+            rid = r.id if r.id.startswith("R") and r.id[1:].isdigit() else f"R{k}"
+            roles = " ".join(f"{role}:{ids[t]}" for role, t in r.arguments)
+            lines.append(f"{rid}\t{r.type} {roles}")
+    for k, n in enumerate(document.notes, 1):
+        if n.target in ids:
+            lines.append(f"#{k}\t{n.type} {ids[n.target]}\t{n.text}")
+    return lines
+
+
+def _links_left_out(document: AnnotatedDocument, form: str) -> list[str]:
+    """The ids of the relations, events and notes of ``document`` that writing it as ``form``
+    leaves out: all of them but in brat, where those that name an id no line of the file
+    defines (:func:`_brat_links`)."""
+    if form != "brat":
+        relations = [r.id for r in document.relations]
+        return relations + [e.id for e in document.events] + [n.id for n in document.notes]
+    renamed = {m.id: m.id for m in document.mentions if m.id}
+    ids = _brat_ids(document, renamed)
+    out = [
+        e.id for e in document.events if not {e.trigger, *(t for _, t in e.arguments)} <= ids.keys()
+    ]
+    out += [r.id for r in document.relations if not all(t in ids for _, t in r.arguments)]
+    return out + [n.id for n in document.notes if n.target not in ids]
 
 
 def _i2b2(document: AnnotatedDocument) -> str:
