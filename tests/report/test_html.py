@@ -148,18 +148,20 @@ def _command(name: str) -> list[str]:
     ],
 )
 def test_every_scoring_command_writes_the_page(cli: Any, tmp_path: Path, name: str) -> None:
+    """The page embeds what ``--format json --per-doc --per-type`` prints, with or without
+    ``--per-type`` (a command without it: the page adds the types it counts)."""
     args = _command(name)
     out = tmp_path / "r.html"
     per_type = ["--per-type"] if name in ("spans", "pharmaconer-ner") else []
-    done = cli(*args, *per_type, "--format", "html", "-o", out)
-    assert done.exit_code == 0, done.output
-    page = out.read_text(encoding="utf-8")
     expected = cli.json(*args, "--per-doc", *per_type)
-    data = embedded(page)
-    if not per_type:  # the command has no --per-type: the page adds the types it counts
-        assert "types" not in expected
-        data.pop("types", None)
-    assert data == expected
+    for asked in [[], per_type] if per_type else [[]]:
+        done = cli(*args, *asked, "--format", "html", "-o", out)
+        assert done.exit_code == 0, done.output
+        data = embedded(out.read_text(encoding="utf-8"))
+        if not per_type:
+            assert "types" not in expected
+            data.pop("types", None)
+        assert data == expected, asked
 
 
 def test_html_to_a_terminal_is_refused_with_a_hint(

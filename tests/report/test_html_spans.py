@@ -428,3 +428,37 @@ def test_confusion_cells_list_their_instances(browser: Any, tmp_path: Path) -> N
         assert opened.errors == []
     finally:
         page.close()
+
+
+def test_the_report_command_takes_no_text_and_the_size_budget(cli: Any, tmp_path: Path) -> None:
+    """``annoscore report`` has the scoring commands' --no-text and --max-html-mb: the page of
+    one system as ``--format html`` writes it, that of several without the frequent texts."""
+    gold, system = handmade(tmp_path)
+    out = tmp_path / "r.html"
+    done = cli("report", "spans", gold, system, "-o", out)
+    assert done.exit_code == 0, done.output
+    page = out.read_text(encoding="utf-8")
+    found = re.findall(
+        r'<script type="application/json" id="' + ERRORS_ID + r'">(.*?)</script>', page, re.S
+    )
+    assert json.loads(found[0])["t"] == [TEXT]
+    done = cli("report", "spans", gold, system, "--no-text", "-o", out)
+    page = out.read_text(encoding="utf-8")
+    assert done.exit_code == 0 and "alert(1)" not in page and "aspirin" not in page
+    assert "Texts left out (--no-text)" in page and "Error categories per type" in page
+    budget = (out.stat().st_size - 1) / 1e6 / 2  # well below the whole page
+    done = cli("report", "spans", gold, system, "--max-html-mb", budget, "-o", out)
+    page = out.read_text(encoding="utf-8")
+    assert done.exit_code == 0 and "larger than the size budget (--max-html-mb)" in page
+    several = ["report", "spans", gold, system, gold, "--samples", "50", "-o", out]
+    done = cli(*several)
+    assert done.exit_code == 0, done.output
+    page = out.read_text(encoding="utf-8")
+    assert "ibuprofen" in page and "Texts left out" not in page
+    done = cli(*several, "--no-text")
+    page = out.read_text(encoding="utf-8")
+    assert done.exit_code == 0 and "Texts left out (--no-text)" in page
+    assert "ibuprofen" not in page and "alert(1)" not in page
+    assert 'id="versus"' in page  # the counts per type stay
+    help_text = cli("report", "--help").stdout
+    assert "--no-text" in help_text and "--max-html-mb" in help_text

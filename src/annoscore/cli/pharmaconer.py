@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from annoscore.cli.common import guarded
+from annoscore.cli.common import OutputFormat, guarded
 from annoscore.cli.options import Output, scoring_command
 from annoscore.report.pharmaconer import render_codalab, render_official
 from annoscore.result import Result
@@ -79,7 +79,8 @@ def ner(
         )
 
     result = score_pharmaconer_ner(gold, system, options)
-    shown = result.shown(types=per_type, averages=per_type)
+    full = per_type or out.format is OutputFormat.html  # the page holds the --per-type content
+    shown = result.shown(types=full, averages=full)
     _emit(out, shown, options.codalab, verbose, sides)
 
 

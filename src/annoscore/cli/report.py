@@ -5,7 +5,10 @@ TASK is a registered task name and ``--option NAME=VALUE`` its options, as for `
 compare`` (whose helpers read the inputs: a pipe or FIFO is read once).  With one system the page
 is the one ``--format html`` writes; with several, the first is the baseline and the page holds
 the paired tests of ``compare`` (:func:`annoscore.significance.paired_test`) beside each system's
-tables (:func:`annoscore.report.html.render_comparison_html`).
+tables (:func:`annoscore.report.html.render_comparison_html`).  ``--no-text`` and
+``--max-html-mb`` are the scoring commands' (:mod:`annoscore.cli.common`): without texts the page
+of one system has no document text and that of several no frequent texts; the budget cuts the
+document viewer's texts, which only the page of one system holds.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from typing import Annotated, Any
 import typer
 
 from annoscore.cli.common import (
+    MaxHtmlOption,
+    NoTextOption,
     OutputOption,
     command_line,
     guarded,
@@ -89,6 +94,8 @@ def register(app: typer.Typer) -> None:
         names: NamesOption = None,
         option: TaskOptions = None,
         output: OutputOption = None,
+        no_text: NoTextOption = False,
+        max_html_mb: MaxHtmlOption = 20.0,
     ) -> None:
         """One self-contained HTML report of one or several systems on one gold standard: each
         system's scores, intervals, per-type and per-document tables, and with several systems
@@ -118,7 +125,11 @@ def register(app: typer.Typer) -> None:
             sides = _span_sides(entry.name, gold, systems, option, once)
             if len(results) == 1:
                 page = render_html(
-                    results[0], command=command_line(), spans=None if sides is None else sides[0]
+                    results[0],
+                    command=command_line(),
+                    spans=None if sides is None else sides[0],
+                    text=not no_text,
+                    max_mb=max_html_mb,
                 )
             else:
                 comparison = compared(results, labels, once, test, samples, seed, confidence)
@@ -132,7 +143,7 @@ def register(app: typer.Typer) -> None:
                         label: analyse(s, embed=False)
                         for label, s in zip(labels, sides, strict=True)
                     }
-                    versus = differing(analyses)
+                    versus = differing(analyses, text=not no_text)
                     buckets = compare_buckets(
                         {label: bucket_matrices(a) for label, a in analyses.items()},
                         test=test.value,
@@ -146,6 +157,7 @@ def register(app: typer.Typer) -> None:
                     command=command_line(),
                     buckets=buckets,
                     versus=versus,
+                    text=not no_text,
                 )
         write_result(page, output)  # never over an input
 

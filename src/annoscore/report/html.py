@@ -423,15 +423,17 @@ def render_comparison_html(
     command: str | None = None,
     buckets: Mapping[str, Any] | None = None,
     versus: list[Any] | None = None,
+    text: bool = True,
 ) -> str:
     """One page for several systems on one gold standard: each system's scores side by side
     with the difference to the baseline, its interval and p-value (``comparison``, an
     :class:`annoscore.significance.Comparison`), per-type headline scores side by side, the
     span buckets compared (``buckets``: :func:`annoscore.report.html_buckets.compare_buckets`),
     the gold mentions one system predicts exactly and another not (``versus``:
-    :func:`annoscore.report.html_versus.versus`) and each system's own tables.  The embedded
-    JSON is ``{"comparison": ..., "systems": {name: result}}`` (the compare JSON and each
-    system's ``--format json --per-doc --per-type`` object)."""
+    :func:`annoscore.report.html_versus.versus`; ``text`` False: without their texts, as
+    ``--no-text`` asks) and each system's own tables; no document viewer.  The embedded JSON
+    is ``{"comparison": ..., "systems": {name: result}}`` (the compare JSON and each system's
+    ``--format json --per-doc --per-type`` object)."""
     from annoscore.report.significance import json_dict
 
     shown = {name: report_view(r) for name, r in results.items()}
@@ -539,7 +541,7 @@ def render_comparison_html(
     if versus:
         from annoscore.report import html_versus
 
-        part, found = html_versus.section(versus, names[0])
+        part, found = html_versus.section(versus, names[0], text=text)
         body.append(
             _card(
                 "versus",

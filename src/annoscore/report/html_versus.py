@@ -7,7 +7,8 @@ type), as in the buckets.  Both systems are scored on one gold standard, so thei
 are the same rows; each is matched by document, offsets and type name.  Embedded as
 ``<script type="application/json" id="annoscore-versus">``: per other system ``[name, {"types":
 {type: [a_right_b_wrong, b_right_a_wrong]}, "texts": [[type, text, n], ...] twice]}``; every
-number shown names its place there (``data-versus-path``).
+number shown names its place there (``data-versus-path``).  With ``--no-text`` the texts are
+left out (their lists empty).
 """
 
 from __future__ import annotations
@@ -36,10 +37,10 @@ def _rights(data: Mapping[str, Any]) -> tuple[Any, Any]:
     return key, errors.gold_category == CORRECT
 
 
-def versus(analyses: Mapping[str, Mapping[str, Any]]) -> list[Any]:
+def versus(analyses: Mapping[str, Mapping[str, Any]], *, text: bool = True) -> list[Any]:
     """Each system against the first (``analyses``: per system name its analysis): per type
     how many gold mentions the first predicts exactly and the other not, and the reverse, and
-    the most frequent texts of each."""
+    the most frequent texts of each (``text`` False: none)."""
     import numpy as np
 
     from annoscore.report.html_span_data import _rows, _surface
@@ -69,7 +70,8 @@ def versus(analyses: Mapping[str, Mapping[str, Any]]) -> list[Any]:
             for r in rows.tolist():
                 kind = str(b_type[r])
                 per_type.setdefault(kind, [0, 0])[k] += 1
-                counted[(kind, _surface(gold_files, texts, g, bounds, r))] += 1
+                if text:
+                    counted[(kind, _surface(gold_files, texts, g, bounds, r))] += 1
             texts_of.append([[t, s, n] for (t, s), n in counted.most_common(FREQUENT)])
         out.append([name, {"types": dict(sorted(per_type.items())), "texts": texts_of}])
     return out
@@ -80,9 +82,9 @@ def _cell(value: int, path: Sequence[Any]) -> str:
     return f'<td class="num" data-versus-path="{where}" title="{value}">{value}</td>'
 
 
-def section(data: list[Any], baseline: str) -> tuple[str, str]:
+def section(data: list[Any], baseline: str, *, text: bool = True) -> tuple[str, str]:
     """The card's body (per other system: the counts per type, the frequent texts of each
-    direction) and its embedded data."""
+    direction; ``text`` False: a line saying they are left out) and its embedded data."""
     parts = []
     for i, (name, found) in enumerate(data):
         a, b = escape(baseline), escape(name)
@@ -98,6 +100,12 @@ def section(data: list[Any], baseline: str) -> tuple[str, str]:
         rows = rows or '<tr><td class="muted" colspan="3">none</td></tr>'
         lists = []
         for k, label in enumerate((f"{a} right, {b} wrong", f"{b} right, {a} wrong")):
+            if not text:
+                lists.append(
+                    f'<div><h3>Most often {label}</h3><p class="muted">Texts left out '
+                    "(--no-text).</p></div>"
+                )
+                continue
             items = "".join(
                 f'<tr><td class="name">{escape(t)}</td><td class="name surface">'
                 f"{escape(s)}</td>" + _cell(n, [i, 1, "texts", k, j, 2]) + "</tr>"
