@@ -175,3 +175,24 @@ def test_two_large_tag_files_are_scored_chunk_by_chunk_with_one_job(
     monkeypatch.setattr(seqeval, "_cut", lambda: lambda g, s, o: called.append((g, s)))
     seqeval.score_seqeval(gold, system)
     assert called == [(gold, system)]
+
+
+@pytest.mark.parametrize(
+    "mode", [[], ["--mode", "strict"], ["--mode", "strict", "--scheme", "iob2"]]
+)
+def test_two_files_without_docstart_pair_by_position_whatever_their_names(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: list[str]
+) -> None:
+    gold, system = tmp_path / "gold.txt", tmp_path / "pred.txt"
+    gold.write_text("John B-PER\nlives O\n\nin O\nParis B-LOC\n")
+    system.write_text("John B-PER\nlives B-LOC\n\nin O\nParis B-LOC\n")
+    data = cli.json("seqeval", gold, system, "--per-doc", *mode)
+    assert (data["counts"]["tp"], data["counts"]["fp"], data["counts"]["fn"]) == (2, 1, 0)
+    assert list(data["documents"]) == ["gold.txt"]  # the gold file's name
+    import annoscore.scale as scale
+
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)  # small files are cut
+    for args in ((), ("--per-doc", "--format", "json")):
+        one = cli("seqeval", gold, system, *mode, *args)
+        assert one.exit_code == 0, one.output
+        assert cli("seqeval", gold, system, *mode, *args, "--jobs", "2").stdout == one.stdout

@@ -5,7 +5,8 @@ two fields (``gold_col``, ``pred_col`` pick others), or two files (gold, system)
 per line and the tag in the last field, or two JSON files each holding a list of sentences, each
 a list of tags (seqeval's own shape).  Fields are split on whitespace; sentences end at blank
 lines; ``-DOCSTART-`` lines are not tokens (seqeval users drop them) and start a document
-(``--per-doc``).
+(``--per-doc``): two files pair their documents by id, and two files without ``-DOCSTART-``
+lines are one document each, paired whatever the files' names and named after the gold file.
 
 Scores: ``precision``, ``recall``, ``f1`` (micro, as seqeval's ``micro avg``; undefined is
 ``None``) and ``accuracy`` (tags equal, seqeval's ``accuracy_score``); the JSON carries
