@@ -249,3 +249,23 @@ def test_a_docstart_the_reader_does_not_see_is_not_counted_as_a_document(
     exact.clear()
     assert _output("conlleval", tmp_path / "g.conll", tmp_path / "s.conll", 2) == one
     assert exact == [False]
+
+
+def test_a_first_chunk_without_docstart_in_files_named_otherwise_is_scored_in_one_run(
+    tmp_path: Path, exact: list[bool]
+) -> None:
+    # the tokens before the first -DOCSTART- alone in the first chunk: each side reads it as
+    # one document named after its file (paired by position); the whole file names it "0"
+    gold = ["Mary NNP I-NP B-PER", ""] * 20 + [line for k in range(4) for line in _document(k)]
+    system = ["Mary NNP I-NP O", ""] * 20 + [
+        line for k in range(4) for line in _document(k, "B-PER I-PER B-LOC")
+    ]
+    (tmp_path / "g.conll").write_text("\n".join(gold) + "\n", encoding="utf-8")
+    (tmp_path / "s.conll").write_text("\n".join(system) + "\n", encoding="utf-8")
+    chunks = split_tag_files(tmp_path / "g.conll", tmp_path / "s.conll", 2)
+    assert chunks is not None and chunks[0].gold_range[1] == 20 * len("Mary NNP I-NP B-PER\n\n")
+    for task in ("conlleval", "seqeval"):
+        exact.clear()
+        one = _same(task, tmp_path / "g.conll", tmp_path / "s.conll", 200)
+        assert '"0": {' in one and '"4": {' in one and '"g.conll": {' not in one
+        assert exact and not any(exact)

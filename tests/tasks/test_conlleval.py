@@ -202,3 +202,69 @@ def test_strict_input_refuses_the_crlf_quirk(cli: Cli, tmp_path: Path) -> None:
     assert cli("conlleval", crlf).exit_code == 0
     refused = cli("conlleval", crlf, "--strict-input")
     assert refused.exit_code == 2 and "carriage return" in refused.stderr
+
+
+def _untitled(folder: Path, name: str, tags: str) -> Path:
+    """A tag file of two sentences without a ``-DOCSTART-`` line (one document: the file)."""
+    words = ["John", "lives", "", "in", "Paris"]
+    rows = [f"{w} NNP {t}" if w else "" for w, t in zip(words, tags.split(" "), strict=True)]
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(_lines(*rows))
+    return path
+
+
+def test_two_files_without_docstart_pair_by_position_whatever_their_names(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gold = _untitled(tmp_path, "g.txt", "B-PER O  O B-LOC")
+    system = _untitled(tmp_path, "s1.txt", "B-PER B-LOC  O B-LOC")
+    text = cli("conlleval", gold, system)
+    assert text.exit_code == 0, text.output
+    assert "processed 4 tokens with 2 phrases; found: 3 phrases; correct: 2." in text.stdout
+    # the same numbers as the files named alike in two folders (paired by name)
+    alike = _untitled(tmp_path / "a", "g.txt", "B-PER O  O B-LOC")
+    alike_system = _untitled(tmp_path / "b", "g.txt", "B-PER B-LOC  O B-LOC")
+    assert cli("conlleval", alike, alike_system).stdout == text.stdout
+    one = cli.json("conlleval", gold, system, "--per-doc")
+    assert list(one["documents"]) == ["g.txt"]  # the gold file's name
+    assert one["documents"]["g.txt"]["counts"]["fp"] == 1
+    import annoscore.scale as scale
+
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)  # small files are cut
+    for args in ((gold, system), (gold, system, "--per-doc", "--format", "json")):
+        jobs = cli("conlleval", *args, "--jobs", "2")
+        assert jobs.exit_code == 0 and jobs.stdout == cli("conlleval", *args).stdout
+
+
+def test_files_with_docstart_still_pair_by_id_and_refuse_other_ids(tmp_path: Path) -> None:
+    gold, system, untitled = tmp_path / "g.txt", tmp_path / "s.txt", tmp_path / "u.txt"
+    gold.write_text(_lines("-DOCSTART- d1 O", "a NN B-X", "", "b NN B-Y"))
+    system.write_text(_lines("-DOCSTART- d2 O", "a NN B-X", "", "b NN B-Y"))
+    untitled.write_text(_lines("a NN B-X", "", "b NN B-Y"))
+    with pytest.raises(InputError, match="has no document 'd1' of the gold file"):
+        score_conlleval(gold, system)
+    # one side with a -DOCSTART- line, the other without: paired by id, refused
+    with pytest.raises(InputError, match="has no document 'd1' of the gold file"):
+        score_conlleval(gold, untitled)
+    with pytest.raises(InputError, match=r"has no document 'u\.txt' of the gold file"):
+        score_conlleval(untitled, gold)
+    both = tmp_path / "same.txt"
+    both.write_text(_lines("-DOCSTART- d1 O", "a NN B-X", "", "b NN O"))
+    assert score_conlleval(gold, both).counts["fn"] == 1  # the same id: paired
+
+
+@pytest.mark.parametrize("task", ["conlleval", "seqeval"])
+def test_compare_and_report_take_tag_files_without_docstart(
+    cli: Cli, tmp_path: Path, task: str
+) -> None:
+    gold = _untitled(tmp_path, "gold.txt", "B-PER O  O B-LOC")
+    one = _untitled(tmp_path, "pred1.txt", "B-PER B-LOC  O B-LOC")
+    two = _untitled(tmp_path, "pred2.txt", "B-PER O  O O")
+    compared = cli("compare", task, gold, one, two, "--samples", "10")
+    assert compared.exit_code == 0, compared.output
+    assert "pred2.txt" in compared.stdout
+    page = tmp_path / "report.html"
+    reported = cli("report", task, gold, one, two, "--samples", "10", "-o", page)
+    assert reported.exit_code == 0, reported.output
+    assert "pred2.txt" in page.read_text()

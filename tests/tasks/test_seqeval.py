@@ -175,3 +175,94 @@ def test_two_large_tag_files_are_scored_chunk_by_chunk_with_one_job(
     monkeypatch.setattr(seqeval, "_cut", lambda: lambda g, s, o: called.append((g, s)))
     seqeval.score_seqeval(gold, system)
     assert called == [(gold, system)]
+
+
+@pytest.mark.parametrize(
+    "mode", [[], ["--mode", "strict"], ["--mode", "strict", "--scheme", "iob2"]]
+)
+def test_two_files_without_docstart_pair_by_position_whatever_their_names(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: list[str]
+) -> None:
+    gold, system = tmp_path / "gold.txt", tmp_path / "pred.txt"
+    gold.write_text("John B-PER\nlives O\n\nin O\nParis B-LOC\n")
+    system.write_text("John B-PER\nlives B-LOC\n\nin O\nParis B-LOC\n")
+    data = cli.json("seqeval", gold, system, "--per-doc", *mode)
+    assert (data["counts"]["tp"], data["counts"]["fp"], data["counts"]["fn"]) == (2, 1, 0)
+    assert list(data["documents"]) == ["gold.txt"]  # the gold file's name
+    import annoscore.scale as scale
+
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)  # small files are cut
+    for args in ((), ("--per-doc", "--format", "json")):
+        one = cli("seqeval", gold, system, *mode, *args)
+        assert one.exit_code == 0, one.output
+        assert cli("seqeval", gold, system, *mode, *args, "--jobs", "2").stdout == one.stdout
+
+
+def test_problems_of_the_predicted_file_name_it_and_its_lines(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exact: list[bool]
+) -> None:
+    """Ill-formed sequences, tags the scheme does not allow, bare labels and empty tags name
+    the file they are in (the predicted one's own lines, its documents in another order than
+    the gold's); the scheme detected from the gold tags names the gold file."""
+    gd, sd = tmp_path / "gd", tmp_path / "sd"
+    gd.mkdir()
+    sd.mkdir()
+    strict = ("--mode", "strict", "--scheme", "iob2", "--format", "json")
+    (gd / "w2.txt").write_text("John B-PER\nlives O\n\nin O\nParis B-LOC\n")
+    (sd / "w2.txt").write_text("John B-PER\nlives I-LOC\n\nin O\nParis B-LOC\n")
+    data = cli.json("seqeval", gd / "w2.txt", sd / "w2.txt", *strict[:-2])
+    assert data["warnings"][0].endswith(f"(e.g. {sd / 'w2.txt'}:2)")
+    data = cli.json("seqeval", sd / "w2.txt", gd / "w2.txt", *strict[:-2])  # gold ill-formed
+    assert data["warnings"][0].startswith("1 non-O gold tokens")
+    assert data["warnings"][0].endswith(f"(e.g. {sd / 'w2.txt'}:2)")
+    # documents in another order: the predicted file's own line
+    (gd / "d.txt").write_text("-DOCSTART- d1 O\na N B-X\nb N O\n-DOCSTART- d2 O\nc N B-Y\n")
+    (sd / "d.txt").write_text("-DOCSTART- d2 O\nc N B-Y\n-DOCSTART- d1 O\na N B-X\nb N I-Y\n")
+    data = cli.json("seqeval", gd / "d.txt", sd / "d.txt", *strict[:-2])
+    assert data["warnings"][0].endswith(f"(e.g. {sd / 'd.txt'}:5)")
+    (sd / "s.txt").write_text("-DOCSTART- d2 O\nc N B-Y\n-DOCSTART- d1 O\na N B-X\nb N S-Y\n")
+    result = cli("seqeval", gd / "d.txt", sd / "s.txt", *strict)
+    assert result.exit_code == 2
+    assert f"{sd / 's.txt'}:5: predicted tag 'S-Y'" in result.stderr
+    result = cli("seqeval", sd / "s.txt", gd / "d.txt", *strict)
+    assert result.exit_code == 2 and f"{sd / 's.txt'}:5: gold tag 'S-Y'" in result.stderr
+    # bare labels in default mode: each side's examples in its file
+    (sd / "bare.txt").write_text("John B-PER\nlives PER\n\nin O\nParis B-LOC\n")
+    data = cli.json("seqeval", gd / "w2.txt", sd / "bare.txt")
+    assert data["warnings"][0].endswith(f"(e.g. {sd / 'bare.txt'}:2)")
+    # JSON sentences: the predicted file, sentence and token
+    (gd / "bad.json").write_text(json.dumps([["B-PER", "O"]]))
+    (sd / "bad.json").write_text(json.dumps([["B-PER", "PER"]]))
+    result = cli("seqeval", gd / "bad.json", sd / "bad.json", *strict)
+    assert result.exit_code == 2
+    assert f"{sd / 'bad.json'}: predicted tag 'PER'" in result.stderr
+    assert "(sentence 1 token 2)" in result.stderr
+    (sd / "empty.json").write_text(json.dumps([["B-PER", ""]]))
+    result = cli("seqeval", gd / "bad.json", sd / "empty.json")
+    assert result.exit_code == 2
+    assert f"{sd / 'empty.json'}: an empty tag (sentence 1 token 2)" in result.stderr
+    (sd / "ill.json").write_text(json.dumps([["B-PER", "I-LOC"]]))
+    data = cli.json("seqeval", gd / "bad.json", sd / "ill.json", *strict[:-2])
+    assert data["warnings"][0].endswith(f"(e.g. {sd / 'ill.json'}: sentence 1 token 2)")
+    # the scheme is detected from the gold tags: the error names the gold file
+    (gd / "io.txt").write_text("John I-PER\nlives O\n")
+    (sd / "io.txt").write_text("John B-PER\nlives O\n")
+    result = cli("seqeval", gd / "io.txt", sd / "io.txt", "--mode", "strict")
+    assert result.exit_code == 2 and f"{gd / 'io.txt'}: cannot detect" in result.stderr
+    # cut into chunks (--jobs 2): the same bytes, the same file named
+    import annoscore.scale as scale
+    from annoscore.scale.cut_tags import split_tag_files
+
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)  # small files are cut
+    gold = "".join(f"-DOCSTART- d{k} O\n\na N B-X\nb N O\n\n" for k in range(20))
+    (gd / "many.txt").write_text(gold)
+    system = gold.replace("b N O\n\n-DOCSTART- d7", "b N I-Y\n\n-DOCSTART- d7")
+    (sd / "many.txt").write_text(system)
+    assert split_tag_files(gd / "many.txt", sd / "many.txt", 2) is not None
+    for options in (strict[:-2], ("--mode", "strict", "--per-doc", "--format", "json")):
+        one = cli("seqeval", gd / "many.txt", sd / "many.txt", *options)
+        assert f"(e.g. {sd / 'many.txt'}:34)" in one.output
+        exact.clear()
+        jobs = cli("seqeval", gd / "many.txt", sd / "many.txt", *options, "--jobs", "2")
+        assert (jobs.exit_code, jobs.stdout, jobs.stderr) == (0, one.stdout, one.stderr)
+        assert exact == [True]  # cut, and the chunks combined

@@ -28,7 +28,8 @@ Rules (``../shared/spec/formats.md``, conlleval.pl 2004-01-26, "observed"):
 A document's id is what its ``-DOCSTART-`` line holds between the token and the tag columns,
 ``-X-`` fillers left out (``-DOCSTART- doc7 O`` is ``doc7``), or its number (``1``, ``2``, ...)
 when that is nothing; tokens before the first ``-DOCSTART-`` are document ``0``; a file without
-``-DOCSTART-`` is one document named by the file's name.
+``-DOCSTART-`` is one document named by the file's name (two such files, gold and system, pair by
+position whatever their names: :func:`pair_tag_files`).
 
 >>> t = read_tag_text("-DOCSTART- -X- O O\\n\\nJohn NNP B-PER B-PER\\nlives VBZ O B-LOC\\n", "x")
 >>> t.columns
@@ -452,13 +453,26 @@ def read_tag_text(
     return TagColumns(path, tags, boundary, tokens, range(1, n_lines + 1), documents, width)
 
 
+def whole_file(columns: TagColumns) -> bool:
+    """Whether ``columns`` is one document named after its file: a file without a
+    ``-DOCSTART-`` line (no document id of its own)."""
+    return len(columns.documents) == 1 and columns.documents[0].line == 0
+
+
 def _in_order(gold: TagColumns, system: TagColumns) -> TagColumns:
     """``system`` with its documents in the gold's order (documents paired by id); an
-    :class:`InputError` naming a document one side lacks."""
+    :class:`InputError` naming a document one side lacks.
+
+    Two files without ``-DOCSTART-`` lines (:func:`whole_file`: each one document named after
+    its file) pair by position, whatever their names: the document is the gold file's, named
+    after it in every output (per-document rows, warnings).  Files with ``-DOCSTART-`` lines
+    pair by id."""
     gold_names = [d.name for d in gold.documents]
     system_names = [d.name for d in system.documents]
     if gold_names == system_names:
         return system
+    if whole_file(gold) and whole_file(system):
+        return system.replaced(documents=list(gold.documents))
     if set(gold_names) != set(system_names) or len(gold.documents) < 2:
         missing = [n for n in gold_names if n not in system_names]
         extra = [n for n in system_names if n not in gold_names]
@@ -497,9 +511,10 @@ def _in_order(gold: TagColumns, system: TagColumns) -> TagColumns:
 
 
 def pair_tag_files(gold: TagColumns, system: TagColumns) -> TagColumns:
-    """``system`` paired with ``gold``: its documents in the gold's order (paired by id), then
-    line for line; an :class:`InputError` where they do not pair (another number of items, a
-    boundary against a token, or another token)."""
+    """``system`` paired with ``gold``: its documents in the gold's order (paired by id; two
+    files without ``-DOCSTART-`` by position, :func:`_in_order`), then line for line; an
+    :class:`InputError` where they do not pair (another number of items, a boundary against a
+    token, or another token)."""
     system = _in_order(gold, system)
     for i, (a, b) in enumerate(zip(gold.boundary, system.boundary, strict=False)):
         if a != b or gold.tokens[i] != system.tokens[i]:

@@ -10,7 +10,9 @@ A warning says where the official number surprises: CRLF line ends (types never 
 labels without ``-r`` (no phrase found), IOBES tags read by IOB rules, ``-DOCSTART-`` tokens.
 
 A document (``--per-doc``) is a ``-DOCSTART-`` block, else the file; a chunk belongs to the
-document where it starts.
+document where it starts.  Two files pair their documents by ``-DOCSTART-`` id; two files without
+``-DOCSTART-`` lines are one document each, paired whatever the files' names and named after
+the gold file.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ two fields (``gold_col``, ``pred_col`` pick others), or two files (gold, system)
 per line and the tag in the last field, or two JSON files each holding a list of sentences, each
 a list of tags (seqeval's own shape).  Fields are split on whitespace; sentences end at blank
 lines; ``-DOCSTART-`` lines are not tokens (seqeval users drop them) and start a document
-(``--per-doc``).
+(``--per-doc``): two files pair their documents by id, and two files without ``-DOCSTART-``
+lines are one document each, paired whatever the files' names and named after the gold file.
 
 Scores: ``precision``, ``recall``, ``f1`` (micro, as seqeval's ``micro avg``; undefined is
 ``None``) and ``accuracy`` (tags equal, seqeval's ``accuracy_score``); the JSON carries
@@ -99,12 +100,17 @@ class _Tokens:
     one document); ``start``: where seqeval's joined sequence begins (a file's blank lines
     before its first token are no sentence; in memory an empty sentence is an ``O``);
     ``lines``: whether item ``i`` is line ``i + 1`` of ``path`` (else sentences given as
-    lists, each followed by a separator, named by number)."""
+    lists, each followed by a separator, named by number).  ``path`` is the gold tags' file,
+    ``guess_path`` the predicted tags' (the same file for one file of both), where item ``i``
+    is line ``guess_lines[i]`` (``None``: numbered as in ``path``): a problem of the predicted
+    tags names that file and line."""
 
     __slots__ = (
         "boms",
         "gold",
         "guess",
+        "guess_lines",
+        "guess_path",
         "item_doc",
         "lines",
         "names",
@@ -126,6 +132,8 @@ class _Tokens:
         start: int = 0,
         lines: bool = False,
         boms: tuple[str, ...] = (),
+        guess_path: str | None = None,
+        guess_lines: Sequence[int] | None = None,
     ) -> None:
         self.tags = tags
         self.gold = gold
@@ -137,20 +145,33 @@ class _Tokens:
         self.start = start
         self.lines = lines
         self.boms = boms
+        self.guess_path = path if guess_path is None else guess_path
+        self.guess_lines = guess_lines
 
-    def where(self, t: int) -> str:
-        """Item ``t``'s place, as a user finds it: ``path:line``, or sentence and token."""
-        if self.lines:  # a chunk's lines numbered as in the whole file (annoscore.scale)
-            return f"{self.path}:{t + first_line(self.path)}"
-        k, first = self._sentence_of(t)
-        return f"{self.path}: sentence {k + 1} token {t - first + 1}"
-
-    def error(self, t: int, message: str) -> InputError:
-        """An error about item ``t``, naming its file and line (or sentence and token)."""
+    def where(self, t: int, predicted: bool = False) -> str:
+        """Item ``t``'s place in the gold file (``predicted``: the predicted tags' file), as a
+        user finds it: ``path:line``, or sentence and token."""
+        path = self.guess_path if predicted else self.path
         if self.lines:
-            return InputError(message, self.path, t + first_line(self.path))
+            return f"{path}:{self._line(t, predicted)}"
         k, first = self._sentence_of(t)
-        return InputError(f"{message} (sentence {k + 1} token {t - first + 1})", self.path)
+        return f"{path}: sentence {k + 1} token {t - first + 1}"
+
+    def error(self, t: int, message: str, predicted: bool = False) -> InputError:
+        """An error about item ``t`` of the gold file (``predicted``: of the predicted tags'
+        file), naming the file and line (or sentence and token)."""
+        path = self.guess_path if predicted else self.path
+        if self.lines:
+            return InputError(message, path, self._line(t, predicted))
+        k, first = self._sentence_of(t)
+        return InputError(f"{message} (sentence {k + 1} token {t - first + 1})", path)
+
+    def _line(self, t: int, predicted: bool) -> int:
+        """Item ``t``'s line in its file (a chunk's lines numbered as in the whole file:
+        annoscore.scale)."""
+        if predicted and self.guess_lines is not None:
+            return self.guess_lines[t]
+        return t + first_line(self.guess_path if predicted else self.path)
 
     def _sentence_of(self, t: int) -> tuple[int, int]:
         """The sentence of item ``t`` (sentences given as lists) and its first item."""
@@ -194,7 +215,12 @@ class _Tokens:
 
     @classmethod
     def of_sentences(
-        cls, gold: Sequence[Sequence[str]], guess: Sequence[Sequence[str]], path: str, name: str
+        cls,
+        gold: Sequence[Sequence[str]],
+        guess: Sequence[Sequence[str]],
+        path: str,
+        name: str,
+        guess_path: str | None = None,
     ) -> _Tokens:
         import numpy as np
 
@@ -210,7 +236,7 @@ class _Tokens:
             column = np.zeros(len(token), dtype=np.int64)
             column[token] = codes
             items.append(column)
-        return cls(tags, items[0], items[1], separators, None, [name], path)
+        return cls(tags, items[0], items[1], separators, None, [name], path, guess_path=guess_path)
 
 
 def _from_codes(
@@ -220,10 +246,13 @@ def _from_codes(
     read: TagCodes,
     path: str,
     *boms: str,
+    guess_path: str | None = None,
+    guess_lines: Sequence[int] | None = None,
 ) -> _Tokens:
     """The tokens of a tag file (``gold``, ``guess``: the codes of its items, item ``i`` its
     line ``i + 1``): every item but the boundaries and the ``-DOCSTART-`` lines (which end
-    sentences too); ``boms``: the files read that began with a byte-order mark."""
+    sentences too); ``boms``: the files read that began with a byte-order mark;
+    ``guess_path``, ``guess_lines``: the predicted tags' file and lines (:class:`_Tokens`)."""
     import numpy as np
 
     separator = read.boundary | read.docstart
@@ -236,7 +265,20 @@ def _from_codes(
             item_doc[document.start] = k
         item_doc = np.maximum.accumulate(item_doc)
     names = [d.name for d in read.documents] or [Path(path).name]
-    return _Tokens(tags, gold, guess, separators, item_doc, names, path, start, True, boms)
+    return _Tokens(
+        tags,
+        gold,
+        guess,
+        separators,
+        item_doc,
+        names,
+        path,
+        start,
+        True,
+        boms,
+        guess_path,
+        guess_lines,
+    )
 
 
 def _json_sentences(path: Path) -> list[list[str]]:
@@ -269,7 +311,9 @@ def _read(gold: Path, system: Path) -> _Tokens:
         gold_sentences = _json_sentences(gold)
         guess_sentences = _json_sentences(system)
         _check_pairs(gold_sentences, guess_sentences, str(system))
-        return _Tokens.of_sentences(gold_sentences, guess_sentences, str(gold), gold.name)
+        return _Tokens.of_sentences(
+            gold_sentences, guess_sentences, str(gold), gold.name, str(system)
+        )
     gold_columns = read_tags(gold, delimiter=None, columns=(-1,))
     system_columns = read_tags(system, delimiter=None, columns=(-1,))
     if _keeping():  # a chunk of the files (annoscore.scale): its documents, what it found
@@ -282,7 +326,16 @@ def _read(gold: Path, system: Path) -> _Tokens:
     tags, (gold_codes, system_codes) = tag_codes(gold_columns.columns[0], system_columns.columns[0])
     boms = tuple(c.path for c in (gold_columns, system_columns) if c.bom)
     read = tag_codes_of(gold_columns)
-    return _from_codes(tags, gold_codes, system_codes, read, str(gold), *boms)
+    return _from_codes(
+        tags,
+        gold_codes,
+        system_codes,
+        read,
+        str(gold),
+        *boms,
+        guess_path=str(system),
+        guess_lines=system_columns.line,  # its documents in the gold's order: its own lines
+    )
 
 
 def _keeping() -> bool:
@@ -347,23 +400,21 @@ def detect_scheme(sentences: Sequence[Sequence[str]], path: str) -> Scheme:
     )
 
 
-def _first(tokens: _Tokens, chosen: set[str]) -> list[int]:
+def _first(tokens: _Tokens, chosen: set[str]) -> list[tuple[int, bool]]:
     """The tokens whose tag (either side, gold first) is in ``chosen``, in order, at most
-    :data:`EXAMPLES_SHOWN` of them."""
+    :data:`EXAMPLES_SHOWN` of them, each with whether it is the predicted side's."""
     import numpy as np
 
     codes = [k for k, tag in enumerate(tokens.tags) if tag in chosen]
     token = tokens.token()
-    out: list[int] = []
-    for side in (tokens.gold, tokens.guess):
+    out: list[tuple[int, bool]] = []
+    for predicted, side in ((False, tokens.gold), (True, tokens.guess)):
         hit = np.flatnonzero(np.isin(side, codes) & token)
-        out.extend(hit[: EXAMPLES_SHOWN - len(out)].tolist())
+        out.extend((t, predicted) for t in hit[: EXAMPLES_SHOWN - len(out)].tolist())
     return out
 
 
-def _strict_counts(
-    tokens: _Tokens, scheme: Scheme, warnings: list[ScoreWarning], path: str
-) -> list[Counts]:
+def _strict_counts(tokens: _Tokens, scheme: Scheme, warnings: list[ScoreWarning]) -> list[Counts]:
     import numpy as np
 
     reader = StrictReader(scheme)
@@ -377,6 +428,7 @@ def _strict_counts(
                 t,
                 f"{name} tag {tokens.tags[codes[t]]!r}: its prefix is not one the "
                 f"{scheme.value.upper()} scheme allows (strict mode)",
+                predicted=name == "predicted",
             )
     gold, guess = tokens.strings(tokens.gold), tokens.strings(tokens.guess)
     n_docs = len(tokens.names)
@@ -391,7 +443,7 @@ def _strict_counts(
             if loose:
                 count += len(loose)
                 if len(ill) < EXAMPLES_SHOWN:
-                    ill.append(tokens.where(first + loose[0]))
+                    ill.append(tokens.where(first + loose[0], predicted=name == "predicted"))
         found.append(entities)
         if count:
             hint = (
@@ -427,10 +479,11 @@ def _strict_counts(
     ]
 
 
-def _count(tokens: _Tokens, options: SeqevalOptions, path: str) -> Result:
+def _count(tokens: _Tokens, options: SeqevalOptions) -> Result:
     present = tokens.present()
     if "" in present:
-        raise tokens.error(_first(tokens, {""})[0], "an empty tag")
+        t, predicted = _first(tokens, {""})[0]
+        raise tokens.error(t, "an empty tag", predicted)
     warnings: list[ScoreWarning] = [bom_warning(list(tokens.boms))] if tokens.boms else []
     if options.mode is Mode.default:
         per_doc = default_mode_item_counts(
@@ -449,9 +502,10 @@ def _count(tokens: _Tokens, options: SeqevalOptions, path: str) -> Result:
             codes = [k for k, tag in enumerate(tokens.tags) if tag in bare]
             token = tokens.token()
             sides = []
-            for side in (tokens.gold, tokens.guess):  # each side's first tokens and tag
+            # each side's first tokens (in its file) and tag
+            for predicted, side in ((False, tokens.gold), (True, tokens.guess)):
                 hit = np.flatnonzero(np.isin(side, codes) & token)
-                first = [tokens.where(t) for t in hit[:EXAMPLES_SHOWN].tolist()]
+                first = [tokens.where(t, predicted) for t in hit[:EXAMPLES_SHOWN].tolist()]
                 sides.append(
                     BareTags(len(hit), first, tokens.tags[side[hit[0]]] if len(hit) else "")
                 )
@@ -460,8 +514,8 @@ def _count(tokens: _Tokens, options: SeqevalOptions, path: str) -> Result:
     else:
         gold = tokens.strings(tokens.gold)
         sentences = [gold[a:b] for a, b in tokens.sentences()]
-        scheme = options.scheme or detect_scheme(sentences, path)
-        per_doc = _strict_counts(tokens, scheme, warnings, path)
+        scheme = options.scheme or detect_scheme(sentences, tokens.path)  # the gold tags'
+        per_doc = _strict_counts(tokens, scheme, warnings)
     result = get("seqeval").result(
         options, dict(zip(tokens.names, per_doc, strict=True)), warnings=warnings
     )
@@ -549,7 +603,7 @@ def _large(gold: Path, system: Path) -> bool:
 
 
 def _whole(gold: Path, system: Path, options: SeqevalOptions = SeqevalOptions()) -> Result:
-    return _count(_read(gold, system), options, str(system))
+    return _count(_read(gold, system), options)
 
 
 score_seqeval.__wrapped__ = _whole  # type: ignore[attr-defined]  # a chunk's function
@@ -583,7 +637,7 @@ def score_seqeval_file(
     read = read_tag_codes(path, columns=(options.gold_col, options.pred_col), text=text)
     boms = (read.path,) if read.bom else ()
     data = _from_codes(read.tags, read.codes[0], read.codes[1], read, str(path), *boms)
-    return _count(data, options, str(path))
+    return _count(data, options)
 
 
 def count_seqeval(
@@ -599,4 +653,4 @@ def count_seqeval(
     (1, 1, 1.0)
     """
     _check_pairs(gold, guess, "<memory>")
-    return _count(_Tokens.of_sentences(gold, guess, "<memory>", "memory"), options, "<memory>")
+    return _count(_Tokens.of_sentences(gold, guess, "<memory>", "memory"), options)
