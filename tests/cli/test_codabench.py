@@ -111,6 +111,42 @@ def _leaderboard_keys(bundle: Path) -> list[str]:
     return [c["key"] for c in competition["leaderboards"][0]["columns"]]
 
 
+RESULT_ELEMENT = re.compile(
+    r'<script type="application/json" id="annoscore-result">(.*?)</script>', re.DOTALL
+)
+ITEM_SECTIONS = ("annoscore-ranked", "annoscore-alignment", "annoscore-coref", "annoscore-spans")
+"""The ids of the report's item-level sections, which show the reference data."""
+
+
+def _check_report(page: str, result: dict[str, Any], columns: dict[str, str]) -> dict[str, Any]:
+    """``page`` is the HTML report of ``result`` (result.json's object): its embedded
+    ``annoscore-result`` is that object with the per-document (and per-type) rows the report
+    adds; its leaderboard card shows each column's value (``undefined`` where left out), each
+    number naming its place in the JSON; no item-level section.  Returns the embedded object."""
+    found = RESULT_ELEMENT.findall(page)
+    assert len(found) == 1, "the page embeds the result once"
+    data: dict[str, Any] = json.loads(found[0])
+    assert {k: data[k] for k in result} == result
+    assert set(data) - set(result) <= {"documents", "types"}
+    assert page.index('id="leaderboard"') < page.index('id="summary"')
+    for key, name in columns.items():
+        value = result["scores"].get(name)
+        if value is None:
+            assert (
+                f'<td><code>{key}</code></td><td>{name}</td><td class="num neg">undefined' in page
+            )
+        else:
+            path = "[&quot;scores&quot;, &quot;" + name + "&quot;]"
+            cell = f'<td><code>{key}</code></td><td>{name}</td><td class="num" data-path="{path}"'
+            assert cell in page and f">{value:.4f}</td>" in page, key
+    if data.get("types"):
+        assert '<section class="card" id="types"><h2>Per type</h2>' in page
+        for name in data["types"]:
+            assert f">{name}</td>" in page, name
+    assert not [i for i in ITEM_SECTIONS if f'id="{i}"' in page]
+    return data
+
+
 FAMILIES: list[tuple[str, Path, Path, list[str]]] = [
     (
         "pharmaconer-ner",
@@ -188,7 +224,8 @@ def test_the_worker_scores_a_system_with_the_leaderboard_keys(
     assert set(scores) <= set(keys) and scores, (scores, keys)
     assert all(isinstance(v, float) for v in scores.values())
     assert not (output / "metadata").exists()
-    assert (output / "detailed_results.html").read_text().startswith("<!DOCTYPE html>")
+    page = (output / "detailed_results.html").read_text()
+    assert page.startswith("<!DOCTYPE html>")
     # the same numbers as annoscore itself on the same files
     named = dict(o.split("=", 1) for o in options)
     expected = registry.get(task).run(gold, system, **named).scores
@@ -197,6 +234,7 @@ def test_the_worker_scores_a_system_with_the_leaderboard_keys(
         assert value == expected[config["columns"][key]]
     result = json.loads((output / "result.json").read_text())
     assert result["task"] == task
+    _check_report(page, result, config["columns"])
 
 
 @pytest.mark.parametrize("task", ["pharmaconer-ner", "codiesp-d", "coref"])
@@ -213,6 +251,10 @@ def test_the_gold_as_a_submission_scores_1_in_a_top_folder_with_litter(
     headline = _leaderboard_keys(bundle)[0]
     assert scores[headline] == 1.0
     assert "top folder 'my-run/'" in stderr and "__MACOSX/" in stderr
+    page = (output / "detailed_results.html").read_text()
+    notes = page.partition("<h3>Notes</h3><ul>")[2].partition("</ul>")[0]
+    assert "top folder &#x27;my-run/&#x27;" in notes and "__MACOSX/" in notes
+    assert "<h3>Left out" not in page
 
 
 def test_a_malformed_line_fails_with_one_line_and_every_problem_in_the_details(
@@ -342,6 +384,31 @@ def test_a_submission_with_no_defined_score_fails(bundles: SampleBundles, tmp_pa
     assert status == 2 and "no score is defined for this submission: map" in stderr
     assert not (output / "scores.json").exists()  # never an empty row, never NaN
     assert "No score is defined" in (output / "detailed_results.html").read_text()
+
+
+def test_an_undefined_score_is_left_out_and_named_in_the_report(
+    bundles: SampleBundles, tmp_path: Path
+) -> None:
+    """No entity predicted: each precision is undefined, left out of scores.json, named in the
+    report's leaderboard card (value ``undefined`` and in the list left out), recall shown."""
+    bundle = bundles["spans"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for path in (SAMPLES / "pharmaconer/system/subtrack1/sample").glob("*.ann"):
+        (empty / path.name).write_text("", encoding="utf-8")
+    status, stderr, output = worker(bundle, _zip(empty, tmp_path / "e.zip"), tmp_path / "run")
+    assert status == 0, stderr
+    config = json.loads((bundle / "scoring_program/annoscore-bundle.json").read_text())
+    columns: dict[str, str] = config["columns"]
+    undefined = [key for key, name in columns.items() if name.endswith("_precision")]
+    assert len(undefined) == 4
+    scores = json.loads((output / "scores.json").read_text())
+    assert list(scores) == [key for key in columns if key not in undefined]
+    page = (output / "detailed_results.html").read_text()
+    result = json.loads((output / "result.json").read_text())
+    _check_report(page, result, columns)
+    left = page.partition("<h3>Left out of the leaderboard (undefined)</h3><ul>")[2]
+    assert left.partition("</ul>")[0] == "".join(f"<li>{key}</li>" for key in undefined)
 
 
 # --- every registered task: the solution scores the best its rules allow ------------------------
@@ -556,6 +623,25 @@ def _subtask_zip(target: Path, subtasks: tuple[str, ...], top: str = "", **bad: 
     return target
 
 
+FRAME = re.compile(r"<h2 id='subtask-([^']*)'>[^<]*</h2><iframe title='[^']*' srcdoc='([^']*)'>")
+
+
+def _check_subtask_reports(page: str, output: Path, bundle: Path) -> list[str]:
+    """Each sub-task entered has its report in a frame of the page (:func:`_check_report`
+    against its part of result.json, its columns); the sub-tasks shown, in order."""
+    import html
+
+    result = json.loads((output / "result.json").read_text())
+    config = json.loads((bundle / "scoring_program/annoscore-bundle.json").read_text())
+    frames = FRAME.findall(page)
+    for name, document in frames:
+        _check_report(
+            html.unescape(document), result["subtasks"][name], config["subtasks"][name]["columns"]
+        )
+    assert [name for name, _ in frames] == list(result["subtasks"])
+    return [name for name, _ in frames]
+
+
 def test_a_bundle_of_sub_tasks_writes_the_prefixed_keys_and_the_codalab_numbers(
     subtask_bundle: Path, tmp_path: Path
 ) -> None:
@@ -584,6 +670,10 @@ def test_a_bundle_of_sub_tasks_writes_the_prefixed_keys_and_the_codalab_numbers(
         "pharmaconer-ner",
         "pharmaconer-indexing",
     ]
+    page = (output / "detailed_results.html").read_text()
+    assert _check_subtask_reports(page, output, subtask_bundle) == list(CODALAB_SUBTASKS)
+    for key, value in scores.items():
+        assert f"<td><code>{key}</code></td><td>{key.partition('_')[2]}</td><td>{value:.4f}" in page
 
 
 def test_a_team_may_enter_a_subset_of_the_sub_tasks(subtask_bundle: Path, tmp_path: Path) -> None:
@@ -597,6 +687,10 @@ def test_a_team_may_enter_a_subset_of_the_sub_tasks(subtask_bundle: Path, tmp_pa
         assert scores == _codalab_official("subtask2")
         details = (output / "detailed_results.html").read_text()
         assert "Sub-tasks not entered" in details and "subtask1: subtask1_f1" in details
+        assert _check_subtask_reports(details, output, subtask_bundle) == ["subtask2"]
+        assert "<td>subtask1</td><td><code>subtask1_f1</code></td><td>f1</td><td>not entered" in (
+            details
+        )
         assert "sub-task(s) not entered: subtask1" in stderr
 
 
@@ -745,3 +839,59 @@ def test_init_with_a_folder_per_sub_task_and_its_syntax_errors(
     assert done.exit_code == 2 and "sub-task 'a' is named twice" in done.stderr
     shown = cli("codabench", "init", "--help")
     assert "subtask1=pharmaconer-ner" in " ".join(shown.stdout.split())
+
+
+# --- the detailed results in a browser ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Any:
+    from tests.report.browser import launched_browser
+
+    yield from launched_browser()
+
+
+def test_the_detailed_results_load_in_a_browser_with_every_number_the_json_s(
+    chromium: Any,
+    bundles: SampleBundles,
+    small_subtask_bundle: tuple[Path, str],
+    tmp_path: Path,
+) -> None:
+    """The report of one task (per-type table, leaderboard card) loads with no console error
+    and no request, each number shown (the leaderboard's too) the embedded JSON's; the page of
+    sub-tasks loads each sub-task's report in its frame, with no error either."""
+    from tests.report.browser import at, check_number, open_report
+
+    bundle = bundles["pharmaconer-ner"]
+    system = _zip(SAMPLES / "pharmaconer/system/subtrack1/sample", tmp_path / "s.zip")
+    status, stderr, output = worker(bundle, system, tmp_path / "one")
+    assert status == 0, stderr
+    opened = open_report(chromium, output / "detailed_results.html")
+    try:
+        data = opened.data()
+        numbers = opened.numbers()
+        shown = [n for n in numbers if n[0][0] == "scores"]
+        assert len(shown) >= 2 * len(_leaderboard_keys(bundle))  # the card's and the table's
+        for path, text, title in numbers:
+            check_number(at(data, path), text, title)
+        assert opened.page.is_visible("#leaderboard-columns") and opened.page.is_visible("#types")
+        assert opened.errors == []
+    finally:
+        opened.page.close()
+    submission = _small_zip(tmp_path / "both.zip")
+    status, stderr, output = worker(small_subtask_bundle[0], submission, tmp_path / "both")
+    assert status == 0, stderr
+    page = chromium.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto((output / "detailed_results.html").resolve().as_uri())
+        frames = [f for f in page.frames if f != page.main_frame]
+        assert len(frames) == len(SMALL)
+        for frame in frames:
+            frame.wait_for_selector("html[data-ready='1']", timeout=10_000)
+            assert frame.eval_on_selector("#annoscore-result", "e => e.textContent")
+        assert errors == []
+    finally:
+        page.close()

@@ -87,12 +87,16 @@ class BundleConfig:
         return [f"{k}={folder / v if k in self.paths else v}" for k, v in self.options.items()]
 
 
-def _page(title: str, body: str) -> str:
+SUBTASK_STYLE = "iframe{width:100%;height:85vh;border:1px solid #ccc}"
+"""The sub-tasks' page: each sub-task's report in a frame (its own page: ids and scripts)."""
+
+
+def _page(title: str, body: str, more_style: str = "") -> str:
     style = (
         "body{font-family:sans-serif;max-width:60em;margin:1em auto}"
         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
         ".bad{color:#a00}"
-    )
+    ) + more_style
     return (
         f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
         f"<style>{style}</style></head><body><h1>{html.escape(title)}</h1>{body}</body></html>\n"
@@ -124,19 +128,52 @@ def _cannot_score(
     return 2
 
 
-def _scores_html(result: Result, columns: dict[str, str], shown: dict[str, float]) -> str:
-    """A result's signature, each leaderboard column's value (or ``undefined``), its counts."""
+def _list(title: str, items: list[str]) -> str:
+    """A titled list inside a report's card (nothing when ``items`` is empty)."""
+    if not items:
+        return ""
+    from annoscore.report.html_page import escape
+
+    rows = "".join(f"<li>{escape(i)}</li>" for i in items)
+    return f"<h3>{escape(title)}</h3><ul>{rows}</ul>"
+
+
+def _report(
+    result: Result,
+    columns: dict[str, str],
+    shown: dict[str, float],
+    lists: list[tuple[str, list[str]]],
+) -> str:
+    """The detailed results of a scored submission: the HTML report of ``result``
+    (:func:`annoscore.report.html.render_html`, texts left out) with a first card: each
+    leaderboard column and its value (``undefined`` where ``scores.json`` leaves it out), then
+    ``lists`` (left out, notes, warnings shown to the participant).
+
+    The report's item-level sections (worst queries and their judged documents, gold codes
+    never predicted, MUC key fills, coreference entities) come from ``result.details`` and show
+    the reference data: they are left out (the page is shown to participants)."""
+    import dataclasses
+
+    from annoscore.report.html import render_html
+    from annoscore.report.html_page import escape, number_cell
+
     rows = "".join(
-        f"<tr><td>{html.escape(k)}</td><td>{html.escape(n)}</td>"
-        f"<td>{'undefined' if k not in shown else f'{shown[k]:.4f}'}</td></tr>"
-        for k, n in columns.items()
+        f"<tr><td><code>{escape(key)}</code></td><td>{escape(name)}</td>"
+        + (
+            number_cell(shown[key], ["scores", name])
+            if key in shown
+            else '<td class="num neg">undefined</td>'
+        )
+        + "</tr>"
+        for key, name in columns.items()
     )
-    counts = ", ".join(f"{k} {v}" for k, v in result.counts.as_dict().items())
-    return (
-        f"<p>Signature: <code>{html.escape(str(result.signature))}</code></p>"
-        f"<table><tr><th>column</th><th>score</th><th>value</th></tr>{rows}</table>"
-        f"<p>Counts: {html.escape(counts)}</p>"
+    table = (
+        '<table id="leaderboard-columns"><tr><th>column</th><th>score</th>'
+        f'<th class="num">value</th></tr>{rows}</table>'
     )
+    card = table + "".join(_list(title, items) for title, items in lists)
+    bare = dataclasses.replace(result, details=None, _cache={})
+    return render_html(bare, text=False, first=[("leaderboard", "Leaderboard", card)])
 
 
 def leaderboard_scores(scores: dict[str, Any], columns: dict[str, str]) -> dict[str, float]:
@@ -160,7 +197,8 @@ def score_submission(
     input_dir: Path, output_dir: Path, config: BundleConfig, base: Path, *, quiet: bool = False
 ) -> int:
     """Score ``input_dir/res`` against ``input_dir/ref`` as the bundle's task; write
-    ``scores.json``, ``detailed_results.html`` and ``result.json`` in ``output_dir``.  Returns
+    ``scores.json``, ``detailed_results.html`` (first "Scoring...", then the report:
+    :func:`_report`) and ``result.json`` in ``output_dir``.  Returns
     the exit status: 0 scored, 2 a malformed submission (one line on stderr; every problem in
     the detailed results)."""
     from annoscore.cli.campaign import check, gold_input, prepare
@@ -202,10 +240,9 @@ def score_submission(
         return 2
     (output_dir / "scores.json").write_text(json.dumps(written, indent=2) + "\n", encoding="utf-8")
     (output_dir / "result.json").write_text(render_json(result), encoding="utf-8")
-    body = _scores_html(result, columns, written)
-    if left_out:
-        body += _items("Left out of the leaderboard (undefined)", left_out, "bad")
-    _detailed(detailed, title, body, checked.notes, warnings)
+    lists = [("Left out of the leaderboard (undefined)", left_out), ("Notes", checked.notes)]
+    lists.append(("Warnings", warnings))
+    detailed.write_text(_report(result, columns, written, lists), encoding="utf-8")
     return 0
 
 
@@ -293,20 +330,37 @@ def _score_subtasks(
     if missing:
         say("warning", f"sub-task(s) not entered: {', '.join(missing)} (no score for them)")
     written: dict[str, float] = {}
-    body = ""
+    rows = ""
+    reports = ""
     left_out: list[str] = []
     for name, part in config.subtasks.items():
         result = results.get(name)
         columns = part.columns or {
             column_key(f"{name}_{k}"): k for k in (result.scores if result else {})
         }
+        mine = {} if result is None else leaderboard_scores(dict(result.scores), columns)
+        for key, score in columns.items():
+            shown = "undefined" if key not in mine else f"{mine[key]:.4f}"
+            shown = "not entered" if result is None else shown
+            rows += (
+                f"<tr><td>{html.escape(name)}</td><td><code>{html.escape(key)}</code></td>"
+                f"<td>{html.escape(score)}</td><td>{shown}</td></tr>"
+            )
         if result is None:
             continue
-        mine = leaderboard_scores(dict(result.scores), columns)
         written.update(mine)
-        left_out += [k for k in columns if k not in mine]
-        body += f"<h2>{html.escape(name)} ({html.escape(part.task)})</h2>"
-        body += _scores_html(result, columns, mine)
+        undefined = [k for k in columns if k not in mine]
+        left_out += undefined
+        own = f"{name}: "
+        lists = [("Left out of the leaderboard (undefined)", undefined)]
+        lists.append(("Notes", [n for n in notes if n.startswith(own)]))
+        lists.append(("Warnings", [w for w in warnings if w.startswith(own)]))
+        page = _report(result, columns, mine, lists)
+        reports += (
+            f"<h2 id='subtask-{html.escape(name)}'>{html.escape(name)} "
+            f"({html.escape(part.task)})</h2><iframe title='{html.escape(name)}' "
+            f"srcdoc='{html.escape(page)}'></iframe>"
+        )
     if not written:
         body = _items("No score is defined for this submission", left_out, "bad")
         _detailed(detailed, title, body, notes, warnings)
@@ -320,10 +374,17 @@ def _score_subtasks(
     (output_dir / "result.json").write_text(
         json.dumps(full, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
+    body = (
+        "<table id='leaderboard-columns'><tr><th>sub-task</th><th>column</th><th>score</th>"
+        f"<th>value</th></tr>{rows}</table>"
+    )
     body += _items("Sub-tasks not entered (their columns are left out)", absent)
     if left_out:
         body += _items("Left out of the leaderboard (undefined)", left_out, "bad")
-    _detailed(detailed, title, body, notes, warnings)
+    body += _items("Notes", notes) + _items("Warnings", warnings)
+    body += "<p>Each sub-task entered: its report (texts left out).</p>" + reports
+    page = _page(title, body, SUBTASK_STYLE)
+    detailed.write_text(page, encoding="utf-8")
     return 0
 
 

@@ -281,10 +281,13 @@ def render_html(
     text: bool = True,
     max_mb: float | None = None,
     coref: CorefSides | None = None,
+    first: Sequence[tuple[str, str, str]] = (),
 ) -> str:
     """One self-contained HTML page for ``result`` (``command``: the command line that
-    reproduces it, shown in the header).  With ``spans`` (a span task's documents), the error
-    analysis and the document viewer too (:mod:`annoscore.report.html_spans`): ``text`` False
+    reproduces it, shown in the header; ``first``: cards ``(anchor, title, HTML)`` shown before
+    the summary, as ``codabench score`` shows the leaderboard's columns).  With ``spans`` (a
+    span task's documents), the error analysis and the document viewer too
+    (:mod:`annoscore.report.html_spans`): ``text`` False
     leaves the document texts out, ``max_mb`` is the size budget beyond which texts are cut to
     context windows.  With ``coref`` (a coreference task's partitions), the coreference errors
     and the entity viewer (:mod:`annoscore.report.html_coref`)."""
@@ -297,8 +300,10 @@ def render_html(
     if types:
         meta.append(("types", f'<span data-count="types">{types}</span>'))
     summary = _tiles(data, result.headline) + _meta(meta) + _warnings(data["warnings"])
-    nav = [("summary", "Summary"), ("scores", "Scores")]
-    body = [_card("summary", "Summary", summary)]
+    nav = [*((anchor, title) for anchor, title, _ in first), ("summary", "Summary")]
+    nav.append(("scores", "Scores"))
+    body = [*(_card(anchor, title, part) for anchor, title, part in first)]
+    body.append(_card("summary", "Summary", summary))
     interval_note = ""
     scores = _scores_table(data)
     bootstrap = None
