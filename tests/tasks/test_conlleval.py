@@ -268,3 +268,25 @@ def test_compare_and_report_take_tag_files_without_docstart(
     reported = cli("report", task, gold, one, two, "--samples", "10", "-o", page)
     assert reported.exit_code == 0, reported.output
     assert "pred2.txt" in page.read_text()
+
+
+def test_a_warning_names_the_file_and_line_of_the_tag_that_shows_it(tmp_path: Path) -> None:
+    """Two files: a CRLF, a bare label or an S-/E- tag of the system file is named by the system
+    file and its own line (its documents in another order than the gold's); -DOCSTART- lines by
+    the gold file."""
+    gold = tmp_path / "g.txt"
+    system = tmp_path / "s.txt"
+    gold.write_bytes(
+        b"-DOCSTART- d1 O\n\nJohn NNP B-PER\nruns VBZ O\n\n-DOCSTART- d2 O\n\nMary NNP B-PER\n"
+        b"sings VBZ O\n\n"
+    )
+    system.write_bytes(
+        b"-DOCSTART- d2 O\n\nMary NNP PER\nsings VBZ O\n\n-DOCSTART- d1 O\n\nJohn NNP S-PER\n"
+        b"runs VBZ O\r\n\n"
+    )
+    result = score_conlleval(gold, system)
+    found = {w.code: w.examples for w in result.warnings}
+    assert found["conlleval.bare-labels"] == (f"{system}:9", f"{system}:3")  # "O\\r" is one
+    assert found["conlleval.iobes"] == (f"{system}:8",)
+    assert found["conlleval.crlf"] == (f"{system}:9",)
+    assert found["conlleval.docstart"] == (f"{gold}:1", f"{gold}:6")

@@ -74,29 +74,33 @@ def _warnings(
     options: ConllevalOptions,
     counts_tokens: int,
     counts_right: int,
+    system: TagColumns | None = None,
 ) -> list[ScoreWarning]:
-    """Where the official number surprises (the module doc)."""
+    """Where the official number surprises (the module doc).  Each example names the file and
+    line of the tag that shows it: the gold file's (``columns``), or the system file's
+    (``system``, paired row for row: its own lines) when only the guessed tag does."""
     pairs = Counter(zip(gold, guess, strict=True))
-    kinds: dict[str, set[tuple[str, str]]] = {"crlf": set(), "bare": set(), "iobes": set()}
+    # each kind: the (gold, guess) pairs that show it, and which of the two tags does (0, 1)
+    kinds: dict[str, dict[tuple[str, str], int]] = {"crlf": {}, "bare": {}, "iobes": {}}
     for pair in pairs:
         if pair[0].endswith("\r") or pair[1].endswith("\r"):
-            kinds["crlf"].add(pair)
+            kinds["crlf"][pair] = 0 if pair[0].endswith("\r") else 1
         if not options.raw:
-            for tag in pair:
+            for side, tag in enumerate(pair):
                 prefix, kind = split_tag(tag)
                 if "-" not in tag and tag not in ("O", ".", "[", "]"):
-                    kinds["bare"].add(pair)
+                    kinds["bare"][pair] = side
                     break
                 if prefix in ("S", "E") and kind:
-                    kinds["iobes"].add(pair)
+                    kinds["iobes"][pair] = side
                     break
-    found: dict[str, list[int]] = {}
+    found: dict[str, list[tuple[int, int]]] = {}
     for name, chosen in kinds.items():
-        items: list[int] = []
+        items: list[tuple[int, int]] = []
         if chosen:
             for i, pair in enumerate(zip(gold, guess, strict=True)):
                 if pair in chosen:
-                    items.append(i)
+                    items.append((i, chosen[pair]))
                     if len(items) == EXAMPLES_SHOWN:
                         break
         found[name] = items
@@ -106,8 +110,11 @@ def _warnings(
     docstart_right = sum(1 for i in docstart if gold[i] == guess[i])
     out = []
 
-    def where(items: list[int]) -> tuple[str, ...]:
-        return tuple(f"{path}:{columns.line[i]}" for i in items[:EXAMPLES_SHOWN])
+    def where(items: list[tuple[int, int]]) -> tuple[str, ...]:
+        return tuple(
+            f"{system.path}:{system.line[i]}" if side and system else f"{path}:{columns.line[i]}"
+            for i, side in items[:EXAMPLES_SHOWN]
+        )
 
     if crlf:
         out.append(
@@ -146,7 +153,9 @@ def _warnings(
     tokens, right = counts_tokens - len(docstart), counts_right - docstart_right
     keep(DocstartTokens(tokens, right))  # a chunk (annoscore.scale): what its pooling needs
     if docstart:
-        out.append(docstart_warning(len(docstart), tokens, right, where(docstart)))
+        out.append(
+            docstart_warning(len(docstart), tokens, right, where([(i, 0) for i in docstart]))
+        )
     return out
 
 
@@ -187,7 +196,8 @@ def _result(
     )
     tokens = sum(int(c["tokens"]) for c in per_doc)
     right = sum(int(c["correct_tokens"]) for c in per_doc)
-    warnings = _warnings(columns.path, gold, guess, columns, options, tokens, right)
+    system = files[1] if len(files) == 2 else None  # two files: the system's, paired
+    warnings = _warnings(columns.path, gold, guess, columns, options, tokens, right, system)
     boms = [c.path for c in files if c.bom]
     if boms:
         warnings.append(bom_warning(boms))
