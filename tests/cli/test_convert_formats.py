@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from annoscore.cli import app
 from annoscore.formats.annotations import read_corpus
 from annoscore.formats.writers import write_annotations
-from annoscore.model import AnnotatedDocument, Mention, Span
+from annoscore.model import AnnotatedDocument, Event, Mention, Relation, Span
 from annoscore.samples import SAMPLES
 
 TARGETS = [
@@ -146,6 +146,31 @@ def test_brat_to_brat_keeps_relations_events_and_notes(tmp_path: Path) -> None:
     assert after.relations == before.relations and len(after.relations) == 3
     assert after.events == before.events and len(after.events) == 2
     assert after.notes == before.notes and after.normalizations == before.normalizations
+
+
+def test_brat_ids_written_are_distinct_whatever_ids_the_input_gave(tmp_path: Path) -> None:
+    """Ids of another format (BioC's, any text) become brat ids by their place, never one that
+    another item keeps: the file reads back, each link naming what it named."""
+    mentions = (
+        Mention(Span.of(0, 7), "Drug", "x"),
+        Mention(Span.of(15, 20), "Disease", "T1"),
+        Mention(Span.of(25, 29), "Disease", "T1"),
+    )
+    relations = (
+        Relation("rel", "Treats", (("Arg1", "x"), ("Arg2", "T1"))),
+        Relation("R1", "Treats", (("Arg1", "x"), ("Arg2", "T1"))),
+    )
+    events = (Event("e", "TREAT", "x", (("Theme", "T1"),)), Event("E1", "TREAT", "x", ()))
+    text = "Aspirin treats fever and pain.\n"
+    document = AnnotatedDocument("d1", mentions, text, relations=relations, events=events)
+    (tmp_path / "out").mkdir()
+    for name, content in write_annotations([document], "brat"):
+        (tmp_path / "out" / name).write_text(content, encoding="utf-8")
+    back = read_corpus(tmp_path / "out", "brat").documents["d1"]
+    assert [m.id for m in back.mentions] == ["T2", "T1", "T3"]
+    assert [r.id for r in back.relations] == ["R2", "R1"]
+    assert [e.id for e in back.events] == ["E2", "E1"]
+    assert back.relations[0].arguments == (("Arg1", "T2"), ("Arg2", "T3"))
 
 
 def test_relations_a_format_does_not_write_are_named_in_a_warning(tmp_path: Path) -> None:

@@ -183,8 +183,9 @@ def _brat(document: AnnotatedDocument) -> list[tuple[str, str]]:
     name = _file_name(document)
     lines: list[str] = []
     ids: dict[int, str] = {}
+    numbered = _brat_numbered("T", [m.id for m in document.mentions])
     for k, m in enumerate(document.mentions, 1):
-        mention_id = m.id if m.id.startswith("T") and m.id[1:].isdigit() else f"T{k}"
+        mention_id = numbered[k - 1]
         ids[k] = mention_id
         offsets = ";".join(f"{s} {e}" for s, e in m.span.fragments)
         text = m.text
@@ -207,12 +208,40 @@ def _brat(document: AnnotatedDocument) -> list[tuple[str, str]]:
     return pairs
 
 
+def _brat_numbered(prefix: str, ids: Sequence[str]) -> list[str]:
+    """brat ids for items whose ids are ``ids``, in order, all distinct: an id that is
+    ``prefix`` and a number is kept (its first holder's), any other becomes ``prefix`` and the
+    item's place, or the next number no item keeps when that one is taken.
+
+    >>> _brat_numbered("T", ["T2", "x", "T2", "T1"])
+    ['T2', 'T3', 'T4', 'T1']
+    >>> _brat_numbered("R", ["1", "2"])
+    ['R1', 'R2']
+    """
+    kept: dict[str, int] = {}
+    for k, given in enumerate(ids):
+        if given.startswith(prefix) and given[len(prefix) :].isdigit():
+            kept.setdefault(given, k)
+    used = set(kept)
+    out: list[str] = []
+    for k, given in enumerate(ids):
+        if kept.get(given) == k:
+            out.append(given)
+            continue
+        number = k + 1
+        while f"{prefix}{number}" in used:
+            number += 1
+        used.add(f"{prefix}{number}")
+        out.append(f"{prefix}{number}")
+    return out
+
+
 def _brat_ids(document: AnnotatedDocument, renamed: dict[str, str]) -> dict[str, str]:
     """Every id a brat link may name, as :func:`_brat` writes it: the mentions' (``renamed``)
-    and the events' (kept when an ``E`` and a number, else ``E`` and their place)."""
+    and the events' (:func:`_brat_numbered`)."""
     ids = dict(renamed)
-    for k, e in enumerate(document.events, 1):
-        ids[e.id] = e.id if e.id.startswith("E") and e.id[1:].isdigit() else f"E{k}"
+    events = _brat_numbered("E", [e.id for e in document.events])
+    ids.update(zip((e.id for e in document.events), events, strict=True))
     return ids
 
 
@@ -223,19 +252,23 @@ def _brat_links(document: AnnotatedDocument, renamed: dict[str, str]) -> list[st
     (:func:`_links_left_out` counts it)."""
     ids = _brat_ids(document, renamed)
     lines: list[str] = []
-    for e in document.events:
+    events = _brat_numbered("E", [e.id for e in document.events])
+    for e, event_id in zip(document.events, events, strict=True):
         if e.trigger in ids and all(t in ids for _, t in e.arguments):
             roles = "".join(f" {role}:{ids[t]}" for role, t in e.arguments)
-            lines.append(f"{ids[e.id]}\t{e.type}:{ids[e.trigger]}{roles}")
-    for k, r in enumerate(document.relations, 1):
+            lines.append(f"{event_id}\t{e.type}:{ids[e.trigger]}{roles}")
+    named = [r for r in document.relations if r.id != "*"]
+    relation_ids = dict(
+        zip(map(id, named), _brat_numbered("R", [r.id for r in named]), strict=True)
+    )
+    for r in document.relations:
         if not all(t in ids for _, t in r.arguments):
             continue
         if r.id == "*":  # an equivalence: its members, no roles
             lines.append(f"*\t{r.type} {' '.join(ids[t] for _, t in r.arguments)}")
         else:
-            rid = r.id if r.id.startswith("R") and r.id[1:].isdigit() else f"R{k}"
             roles = " ".join(f"{role}:{ids[t]}" for role, t in r.arguments)
-            lines.append(f"{rid}\t{r.type} {roles}")
+            lines.append(f"{relation_ids[id(r)]}\t{r.type} {roles}")
     for k, n in enumerate(document.notes, 1):
         if n.target in ids:
             lines.append(f"#{k}\t{n.type} {ids[n.target]}\t{n.text}")
