@@ -141,7 +141,7 @@ def ranking_measures(
     return {key: np.concatenate([piece[key] for piece in pieces]) for key in pieces[0]}
 
 
-def recall_rank(x: float, R: IntArray, version: str = "master") -> IntArray:
+def recall_rank(x: float, R: IntArray, version: str = "master", least: int = 1) -> IntArray:
     """For each query of ``R`` relevant judgements, the number of relevant documents a ranking
     must have reached for its recall to count as recall level ``x`` (``iprec_at_recall_x``
     and ``11pt_avg`` take the highest precision from there on):
@@ -160,7 +160,9 @@ def recall_rank(x: float, R: IntArray, version: str = "master") -> IntArray:
       level read as a 32-bit float 44.
 
     A level above 1 needs more than R: the value is 0, as it is when R = 0 or the ranking
-    holds fewer relevant documents than needed.
+    holds fewer relevant documents than needed.  ``least``: the fewest relevant documents
+    a level needs (1, as both versions take it; 0 shows the levels the rule reaches before
+    any relevant document, where 9.0.8 divides 0 by 0 for a query with nothing ranked).
 
     >>> import numpy as np
     >>> R = np.array([3, 10, 16, 57])
@@ -174,7 +176,7 @@ def recall_rank(x: float, R: IntArray, version: str = "master") -> IntArray:
     import numpy as np
 
     half = 0.9 if version == "9.0.8" else 0.5
-    need: IntArray = np.maximum(1, np.floor(x * R + half).astype(np.int64))
+    need: IntArray = np.maximum(least, np.floor(x * R + half).astype(np.int64))
     return need
 
 

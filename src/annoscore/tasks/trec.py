@@ -45,7 +45,7 @@ from annoscore.align.documents import pair_documents
 from annoscore.align.trec import Judged, float32_scores, judge, trec_order
 from annoscore.errors import InputError
 from annoscore.formats.trec import TrecColumns, read_qrels, read_run, shown
-from annoscore.metrics.ranking_measures import ranking_measures, relstrings
+from annoscore.metrics.ranking_measures import ranking_measures, recall_rank, relstrings
 from annoscore.metrics.trec_measures import DEFAULT, MeasureSet, RankedLists, TrecDetails
 from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
@@ -203,7 +203,7 @@ def _nan_in_9_0_8(
     )
     at_rank_0 = np.zeros(ranked, dtype=bool)
     for x in levels:
-        at_rank_0 |= np.floor(x * R + 0.9) <= 0
+        at_rank_0 |= recall_rank(x, R, "9.0.8", least=0) == 0
     found: list[int] = np.flatnonzero(empty & at_rank_0).tolist()
     return found
 
