@@ -52,7 +52,7 @@ from xml.sax.saxutils import escape, quoteattr
 from annoscore.code_lists import CodeReference
 from annoscore.errors import InputError
 from annoscore.formats.nlpsandbox import CATEGORIES, TYPE_ATTRIBUTE
-from annoscore.model import AnnotatedDocument, Attribute, Mention
+from annoscore.model import AnnotatedDocument, Attribute, Event, Mention, Note, Relation
 from annoscore.templates import TemplateDocument, TemplateFill
 
 _BREAKS = "\n\r\t\v\f\x1c\x1d\x1e\x85\u2028\u2029"
@@ -254,7 +254,7 @@ def _brat_links(document: AnnotatedDocument, renamed: dict[str, str]) -> list[st
     lines: list[str] = []
     events = _brat_numbered("E", [e.id for e in document.events])
     for e, event_id in zip(document.events, events, strict=True):
-        if e.trigger in ids and all(t in ids for _, t in e.arguments):
+        if _names_known(e, ids):
             roles = "".join(f" {role}:{ids[t]}" for role, t in e.arguments)
             lines.append(f"{event_id}\t{e.type}:{ids[e.trigger]}{roles}")
     named = [r for r in document.relations if r.id != "*"]
@@ -262,7 +262,7 @@ def _brat_links(document: AnnotatedDocument, renamed: dict[str, str]) -> list[st
         zip(map(id, named), _brat_numbered("R", [r.id for r in named]), strict=True)
     )
     for r in document.relations:
-        if not all(t in ids for _, t in r.arguments):
+        if not _names_known(r, ids):
             continue
         if r.id == "*":  # an equivalence: its members, no roles
             lines.append(f"*\t{r.type} {' '.join(ids[t] for _, t in r.arguments)}")
@@ -270,7 +270,7 @@ def _brat_links(document: AnnotatedDocument, renamed: dict[str, str]) -> list[st
             roles = " ".join(f"{role}:{ids[t]}" for role, t in r.arguments)
             lines.append(f"{relation_ids[id(r)]}\t{r.type} {roles}")
     for k, n in enumerate(document.notes, 1):
-        if n.target in ids:
+        if _names_known(n, ids):
             lines.append(f"#{k}\t{n.type} {ids[n.target]}\t{n.text}")
     return lines
 
@@ -282,13 +282,18 @@ def _links_left_out(document: AnnotatedDocument, form: str) -> list[str]:
     if form != "brat":
         relations = [r.id for r in document.relations]
         return relations + [e.id for e in document.events] + [n.id for n in document.notes]
-    renamed = {m.id: m.id for m in document.mentions if m.id}
-    ids = _brat_ids(document, renamed)
-    out = [
-        e.id for e in document.events if not {e.trigger, *(t for _, t in e.arguments)} <= ids.keys()
-    ]
-    out += [r.id for r in document.relations if not all(t in ids for _, t in r.arguments)]
-    return out + [n.id for n in document.notes if n.target not in ids]
+    ids = _brat_ids(document, {m.id: m.id for m in document.mentions if m.id})
+    links: list[Relation | Event | Note] = [*document.events, *document.relations, *document.notes]
+    return [x.id for x in links if not _names_known(x, ids)]
+
+
+def _names_known(link: Relation | Event | Note, ids: Mapping[str, str]) -> bool:
+    """Whether every id ``link`` names is one of ``ids``: a relation's arguments, an event's
+    trigger and arguments, a note's target (:func:`_brat_links` writes it then)."""
+    if isinstance(link, Note):
+        return link.target in ids
+    trigger = (link.trigger,) if isinstance(link, Event) else ()
+    return all(t in ids for t in (*trigger, *(t for _, t in link.arguments)))
 
 
 def _i2b2(document: AnnotatedDocument) -> str:
