@@ -103,11 +103,14 @@ def _page(title: str, body: str, more_style: str = "") -> str:
     )
 
 
-def _items(title: str, items: list[str], cls: str = "") -> str:
+def _items(title: str, items: list[str], cls: str = "", heading: str = "h2") -> str:
+    """A titled list (``heading``: ``h3`` inside a report's card; nothing when ``items`` is
+    empty), of class ``cls`` when given."""
     if not items:
         return ""
     rows = "".join(f"<li>{html.escape(i)}</li>" for i in items)
-    return f"<h2>{html.escape(title)}</h2><ul class='{cls}'>{rows}</ul>"
+    start = f"<ul class='{cls}'>" if cls else "<ul>"
+    return f"<{heading}>{html.escape(title)}</{heading}>{start}{rows}</ul>"
 
 
 def _detailed(path: Path, title: str, body: str, notes: list[str], warnings: list[str]) -> None:
@@ -126,16 +129,6 @@ def _cannot_score(
     more = f" (and {len(problems) - 1} more: see the detailed results)" if problems[1:] else ""
     say("error", f"{problems[0]}{more}")
     return 2
-
-
-def _list(title: str, items: list[str]) -> str:
-    """A titled list inside a report's card (nothing when ``items`` is empty)."""
-    if not items:
-        return ""
-    from annoscore.report.html_page import escape
-
-    rows = "".join(f"<li>{escape(i)}</li>" for i in items)
-    return f"<h3>{escape(title)}</h3><ul>{rows}</ul>"
 
 
 def _report(
@@ -171,7 +164,7 @@ def _report(
         '<table id="leaderboard-columns"><tr><th>column</th><th>score</th>'
         f'<th class="num">value</th></tr>{rows}</table>'
     )
-    card = table + "".join(_list(title, items) for title, items in lists)
+    card = table + "".join(_items(title, items, heading="h3") for title, items in lists)
     bare = dataclasses.replace(result, details=None, _cache={})
     return render_html(bare, text=False, first=[("leaderboard", "Leaderboard", card)])
 
