@@ -279,3 +279,93 @@ def test_chunks_of_a_run_that_shows_no_document_send_only_the_columns_of_macro_d
         for view in ({"averages": True}, {"documents": True, "types": True, "averages": True}):
             assert render(cut.shown(**view), "json") == render(one.shown(**view), "json")
     assert sent and not any(sent)
+
+
+# --- large folders cut with one process ------------------------------------------------------
+
+
+@pytest.fixture
+def combined(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each run cut into folder chunks was combined (True) or left to one run."""
+    import annoscore.scale.reduce as reduce
+
+    found: list[bool] = []
+    original = reduce.combine
+
+    def spy(*args: Any, **kwargs: Any) -> Result | None:
+        result = original(*args, **kwargs)
+        found.append(result is not None)
+        return result
+
+    monkeypatch.setattr(reduce, "combine", spy)
+    return found
+
+
+@pytest.mark.parametrize("seed", range(300, 300 + CASES))
+def test_random_brat_folders_cut_with_one_process_give_the_bytes_of_one_run(
+    seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, combined: list[bool]
+) -> None:
+    """Folders of more than ``FOLDER_CHUNK_DOCUMENTS`` documents are scored chunk by chunk
+    with one process too (memory holds one chunk; a terminal shows the progress): the same
+    bytes as one run of the whole, with every mode, warning and error."""
+    import annoscore.scale.folders as folders
+
+    rng = random.Random(seed)
+    gold, system = _corpus(rng, tmp_path)
+    for options in MODES:
+        outputs = []
+        for most in (1 << 40, rng.randint(1, 4)):
+            monkeypatch.setattr(folders, "FOLDER_CHUNK_DOCUMENTS", most)
+            try:
+                result = annoscore.score("spans", gold, system, **options)
+            except InputError as error:
+                outputs.append(f"error: {error}")
+            else:
+                outputs.append(_bytes(result))
+        assert outputs[1] == outputs[0], options
+    stems = {p.name.split(".")[0] for p in (*gold.iterdir(), *system.iterdir())}
+    assert combined or len(stems) < 2  # cut (and combined, or left to one run) at least once
+
+
+def test_one_process_cuts_only_folders_larger_than_a_chunk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, combined: list[bool]
+) -> None:
+    import annoscore.scale.folders as folders
+
+    gold, system = _corpus(random.Random(2), tmp_path)
+    stems = {p.name.split(".")[0] for p in (*gold.iterdir(), *system.iterdir())}
+    monkeypatch.setattr(folders, "FOLDER_CHUNK_DOCUMENTS", len(stems))
+    one = _bytes(annoscore.score("spans", gold, system, mode="semeval"))
+    assert combined == []  # one chunk would hold them all: one run, no plan
+    monkeypatch.setattr(folders, "FOLDER_CHUNK_DOCUMENTS", 3)
+    assert _bytes(annoscore.score("spans", gold, system, mode="semeval")) == one
+    assert combined == [True]
+    plan = split_folders(gold, system, 1, most=3)
+    assert plan is not None and len(plan) >= len(stems) // 3
+
+
+def test_an_error_in_a_chunk_of_one_process_stops_the_chunks_and_names_one_runs_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The chunks after one that failed are not scored; the whole, scored in one run, names
+    the error one run names."""
+    import annoscore.scale.folders as folders
+
+    gold, system = _corpus(random.Random(7), tmp_path)
+    bad = sorted(system.glob("*.ann"))[0]
+    bad.write_text("T1\tDrug 4 x\tno\n", encoding="utf-8")
+    with pytest.raises(InputError) as whole:
+        annoscore.score("spans", gold, system)
+    scored: list[object] = []
+    original = folders._scored_chunk
+
+    def counting(*args: Any) -> Any:
+        scored.append(args[-1])
+        return original(*args)
+
+    monkeypatch.setattr(folders, "_scored_chunk", counting)
+    monkeypatch.setattr(folders, "FOLDER_CHUNK_DOCUMENTS", 2)
+    with pytest.raises(InputError) as cut:
+        annoscore.score("spans", gold, system)
+    assert str(cut.value) == str(whole.value) and str(bad) in str(cut.value)
+    assert scored and len(scored) < len(split_folders(gold, system, 1, most=2) or ())
