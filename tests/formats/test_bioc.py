@@ -127,6 +127,17 @@ def test_annotation_texts_are_checked_and_byte_offsets_detected() -> None:
     assert not auto.documents[0].warnings and "UTF-8 byte" in auto.warnings[0]
 
 
+def test_auto_reads_bytes_when_the_characters_fall_past_the_text() -> None:
+    """Character offsets past the end of the text are no match, though a slice of the text
+    there is its end (the annotation's text): bytes are read, not an error for the location."""
+    text = "de 中文"  # 5 characters, 9 bytes
+    auto = read_bioc_text(_json(text, 0, 9, text), "x", "bioc-json", offsets="auto")
+    assert auto.documents[0].mentions[0].span.fragments == ((0, 5),)
+    assert "read as bytes (--offsets auto)" in auto.warnings[0]
+    with pytest.raises(InputError, match="location 0-9 is past its passage"):
+        read_bioc_text(_json(text, 0, 9, text), "x", "bioc-json")
+
+
 def test_bad_xml_is_an_input_error() -> None:
     with pytest.raises(InputError, match="not well-formed XML"):
         read_bioc_text("<collection><document>", "x.xml", "bioc-xml")

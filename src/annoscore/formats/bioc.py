@@ -312,14 +312,28 @@ def _auto_unit(document: _Document, body: str, path: str) -> str:
         if not annotation[3]:
             continue
         chars = _fragments(document, annotation, path, None)
-        by_chars = by_chars and _matches(chars, body, annotation[3])
+        by_chars = by_chars and _placed(chars, annotation, body, None)
         try:
             in_bytes = _fragments(document, annotation, path, byte_map)
         except InputError:
             by_bytes = False
             continue
-        by_bytes = by_bytes and _matches(in_bytes, body, annotation[3])
+        by_bytes = by_bytes and _placed(in_bytes, annotation, body, byte_map)
     return "utf8-bytes" if by_bytes and not by_chars else "chars"
+
+
+def _placed(
+    fragments: Sequence[tuple[int, int]],
+    annotation: _Annotation,
+    body: str,
+    byte_map: dict[int, int] | None,
+) -> bool:
+    """Whether ``fragments`` (in the unit of ``byte_map``) lie inside the annotation's passage
+    and hold its text: a location past the text is not a match (a slice past the end of the
+    text would be the text's end)."""
+    low, high = _bounds(annotation[4], body, byte_map)
+    inside = all(low <= s <= e <= high for s, e in fragments)
+    return inside and _matches(fragments, body, annotation[3])
 
 
 def _columns(
