@@ -184,3 +184,38 @@ def test_a_relation_whose_infons_are_not_an_object_is_an_input_error() -> None:
     )
     with pytest.raises(InputError, match="relation 'r1': \"infons\" is not an object"):
         read_bioc_text(text, "c.json", "bioc-json")
+
+
+XML_LINES = """<?xml version="1.0"?>
+<collection><source/><date/><key/>
+<document><id>d1</id>
+<passage><offset>{passage}</offset><text>Aspirin helps</text>
+<annotation id="A1"><infon key="type">C</infon><location offset="0" length="7"/>
+<text>Aspirin</text></annotation>
+<annotation id="A2"><infon key="type">C</infon>
+<location {location}/><text>helps</text></annotation>
+</passage></document>{more}
+</collection>
+"""
+
+
+@pytest.mark.parametrize("offsets", ["chars", "utf8-bytes", "auto"])
+def test_xml_value_errors_name_the_line(offsets: str) -> None:
+    """A location not a whole number, missing or past its passage, a passage offset not a
+    number, a document twice: the error names file and line (the checked parse's), whichever
+    step met it."""
+    good = 'offset="8" length="5"'
+    second = "\n<document><id>d1</id><passage><offset>0</offset><text>x</text></passage></document>"
+    for fields, line, message in (
+        ({"location": 'offset="x" length="5"'}, 7, "annotation 'A2' offset 'x' is not a whole"),
+        ({"location": 'length="5"'}, 7, "annotation 'A2' offset '' is not a whole number"),
+        ({"location": 'offset="8" length="-5"'}, 7, "annotation 'A2' length '-5' is not a whole"),
+        ({"location": 'offset="20" length="5"'}, 7, "annotation 'A2': "),
+        ({"passage": "z"}, 4, "passage offset 'z' is not a whole number"),
+        ({"more": second}, 10, "document 'd1' appears twice"),
+    ):
+        text = XML_LINES.format(**{"passage": "0", "location": good, "more": ""} | fields)
+        with pytest.raises(InputError) as raised:
+            read_bioc_text(text, "c.xml", "bioc-xml", offsets=offsets)
+        assert raised.value.line == line, (fields, raised.value)
+        assert message in str(raised.value), raised.value

@@ -272,15 +272,46 @@ def read_bioc_columns(
         files = scan(text, path, type_infon, id_infon, offsets == "auto")
         if files is not None:
             return files, []
-    read = _xml_documents if form == "bioc-xml" else _json_documents
+    try:
+        return _read_columns(text, path, form, type_infon, id_infon, offsets)
+    except InputError as error:
+        if error.line is not None or form != "bioc-xml":
+            raise
+        try:  # the same error again, read by the parse that knows the lines
+            _read_columns(text, path, form, type_infon, id_infon, offsets, lined=True)
+        except InputError as placed:
+            if placed.message == error.message and placed.path == error.path:
+                raise placed from None
+        raise
+
+
+def _read_columns(
+    text: str,
+    path: str,
+    form: str,
+    type_infon: str,
+    id_infon: str,
+    offsets: str,
+    lined: bool = False,
+) -> tuple[list[BiocFile], list[str]]:
+    """:func:`read_bioc_columns` past the corpus scan (``lined``: XML parsed, not scanned, so
+    that an error names its line)."""
     documents: list[BiocFile] = []
     warnings: list[str] = []
     seen: set[str] = set()
-    for document in read(text, path, type_infon, id_infon):
+    read = (
+        _xml_documents(text, path, type_infon, id_infon, lined)
+        if form == "bioc-xml"
+        else _json_documents(text, path, type_infon, id_infon)
+    )
+    for document in read:
         if document.id in seen:
-            raise InputError(f"document {document.id!r} appears twice", path)
+            raise document.placed(InputError(f"document {document.id!r} appears twice", path))
         seen.add(document.id)
-        body = _document_text(document, path)
+        try:
+            body = _document_text(document, path)
+        except InputError as error:
+            raise document.placed(error) from None
         if offsets != "chars":  # other units: one annotation at a time
             document.annotations = [
                 one
@@ -311,7 +342,10 @@ def _auto_unit(document: _Document, body: str, path: str) -> str:
             raise AssertionError("columns where annotations one by one were expected")
         if not annotation[3]:
             continue
-        chars = _fragments(document, annotation, path, None)
+        try:
+            chars = _fragments(document, annotation, path, None)
+        except InputError as error:
+            raise document.placed(error, annotation) from None
         by_chars = by_chars and _placed(chars, annotation, body, None)
         try:
             in_bytes = _fragments(document, annotation, path, byte_map)
@@ -355,12 +389,15 @@ def _columns(
         if not locations:
             continue  # a document-level annotation without a place: no mention
         name = aid or f"A{k}"
-        fragments = tuple(_fragments(document, item, path, byte_map))
+        try:
+            fragments = tuple(_fragments(document, item, path, byte_map))
+        except InputError as error:
+            raise document.placed(error, item) from None
         start, end = fragments[0][0], fragments[-1][1]
         out.discontinuous = out.discontinuous or len(fragments) > 1
         low, high = _bounds(holder, body, byte_map)
         if not all(low <= s <= e <= high for s, e in fragments):
-            raise _past(document, name, fragments, body, path)
+            raise document.placed(_past(document, name, fragments, body, path), item)
         if written and not _matches(fragments, body, written):
             out.warnings.append(_differs(document, name, written, fragments, body, path))
         out.ids.append(name)
