@@ -195,3 +195,25 @@ def test_relations_a_format_does_not_write_are_named_in_a_warning(tmp_path: Path
 def test_muc_sgml_conversion_is_still_a_sub_command() -> None:
     result = CliRunner().invoke(app, ["convert", "muc-sgml", "--help"])
     assert result.exit_code == 0 and "--out" in result.output
+
+
+def test_one_document_written_as_conll_bio_keeps_its_id(tmp_path: Path) -> None:
+    """A -DOCSTART- line holds the id of one document too, so a round trip keeps it; an id
+    such a line cannot hold is left out with a warning (read back: the file's name)."""
+    source = tmp_path / "brat"
+    source.mkdir()
+    (source / "doc7.txt").write_text("Aspirin helps here\n", encoding="utf-8")
+    (source / "doc7.ann").write_text("T1\tChem 0 7\tAspirin\n", encoding="utf-8")
+    _run("brat", "conll-bio", source, tmp_path / "one.conll")
+    written = (tmp_path / "one.conll").read_text(encoding="utf-8")
+    assert written == "-DOCSTART- doc7 O\n\nAspirin -X- B-Chem\nhelps -X- O\nhere -X- O\n"
+    _run("conll-bio", "brat", tmp_path / "one.conll", tmp_path / "back")
+    assert _mentions(tmp_path / "back", "brat") == _mentions(source, "brat")
+    assert sorted(p.name for p in (tmp_path / "back").iterdir()) == ["doc7.ann", "doc7.txt"]
+    spaced = tmp_path / "spaced"
+    spaced.mkdir()
+    (spaced / "my doc.txt").write_text("Aspirin helps\n", encoding="utf-8")
+    (spaced / "my doc.ann").write_text("T1\tChem 0 7\tAspirin\n", encoding="utf-8")
+    said = _run("brat", "conll-bio", spaced, tmp_path / "spaced.conll")
+    assert "the document id 'my doc' is left out: a -DOCSTART- line cannot hold it" in said
+    assert (tmp_path / "spaced.conll").read_text(encoding="utf-8") == "Aspirin B-Chem\nhelps O\n"

@@ -22,9 +22,10 @@ format holds them (:func:`write_warnings` names the others); what a format canno
 * CoNLL BIO: a mention that does not start and end on whitespace token boundaries, or that
   overlaps another, a document id with whitespace.  The text read back is the tokens joined
   by one space (sentences by a line break), so offsets move when the input's text has other
-  spacing; the mentions' texts and types do not.  One document is written without a
-  ``-DOCSTART-`` line (read back, it is named after the file); several get
-  ``-DOCSTART- ID O`` lines and three columns (``TOKEN -X- TAG``).
+  spacing; the mentions' texts and types do not.  Each document gets a ``-DOCSTART- ID O``
+  line and three columns (``TOKEN -X- TAG``), one document too, so that its id is read back;
+  one document whose id such a line cannot hold (empty, or with white space) is written
+  without it, in two columns (read back, it is named after the file; a warning says so).
 
 >>> from annoscore.model import AnnotatedDocument, Mention, Span
 >>> doc = AnnotatedDocument("d1", (Mention(Span.of(0, 7), "Chemical", "T1", "Aspirin"),),
@@ -32,8 +33,10 @@ format holds them (:func:`write_warnings` names the others); what a format canno
 >>> write_annotations([doc], "pubtator")
 [('', 'd1|t|Aspirin works\\nd1|a|\\nd1\\t0\\t7\\tAspirin\\tChemical\\t-1\\n\\n')]
 >>> print(write_annotations([doc], "conll-bio")[0][1], end="")
-Aspirin B-Chemical
-works O
+-DOCSTART- d1 O
+<BLANKLINE>
+Aspirin -X- B-Chemical
+works -X- O
 
 The other formats' submissions are written here too, for the solutions of ``annoscore
 codabench init`` (:mod:`annoscore.tasks.solutions`): CodiEsp-X prediction lines
@@ -125,6 +128,11 @@ def write_warnings(documents: Sequence[AnnotatedDocument], form: str) -> list[st
         warnings.append(
             f"{len(links)} relation(s), event(s) or note(s) left out: {cannot} (e.g. {link} "
             f"in {_where(document)})"
+        )
+    if form == "conll-bio" and len(documents) == 1 and not _docstart_holds(documents[0]):
+        warnings.append(
+            f"the document id {documents[0].id!r} is left out: a -DOCSTART- line cannot hold it "
+            "(read back, the document is named after the file)"
         )
     if form == "nlpsandbox-json":
         texts = sum(d.text is not None for d in documents)
@@ -451,17 +459,18 @@ def _jsonl(document: AnnotatedDocument, form: str) -> str:
     return json.dumps(item, ensure_ascii=False) + "\n"
 
 
+def _docstart_holds(document: AnnotatedDocument) -> bool:
+    """Whether a ``-DOCSTART- ID O`` line can hold the document's id (one word)."""
+    return bool(document.id) and document.id.split() == [document.id]
+
+
 def _conll(documents: Sequence[AnnotatedDocument]) -> str:
     lines: list[str] = []
-    several = len(documents) > 1
+    docstart = len(documents) > 1 or all(map(_docstart_holds, documents))
     for document in documents:
         text = document.text or ""
-        if several:
-            if (
-                not document.id
-                or len(document.id.split()) != 1
-                or document.id != document.id.strip()
-            ):
+        if docstart:
+            if not _docstart_holds(document):
                 raise InputError(f"{_where(document)}: a -DOCSTART- line cannot hold this id")
             lines += [f"-DOCSTART- {document.id} O", ""]
         tags: dict[int, str] = {}
@@ -484,10 +493,10 @@ def _conll(documents: Sequence[AnnotatedDocument]) -> str:
         for i, (s, e) in enumerate(tokens):
             if i and "\n" in text[previous_end:s]:
                 lines.append("")
-            filler = " -X-" if several else ""
+            filler = " -X-" if docstart else ""
             lines.append(f"{text[s:e]}{filler} {tags.get(i, 'O')}")
             previous_end = e
-        if not several:
+        if not docstart:
             lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n" if lines else ""
 
