@@ -217,3 +217,52 @@ def test_one_document_written_as_conll_bio_keeps_its_id(tmp_path: Path) -> None:
     said = _run("brat", "conll-bio", spaced, tmp_path / "spaced.conll")
     assert "the document id 'my doc' is left out: a -DOCSTART- line cannot hold it" in said
     assert (tmp_path / "spaced.conll").read_text(encoding="utf-8") == "Aspirin B-Chem\nhelps O\n"
+
+
+I2B2_LABELS = """<PatientMatching>
+<TEXT><![CDATA[Seen 2067-05-03.]]></TEXT>
+<TAGS>
+<DATE id="P0" start="5" end="15" text="2067-05-03" TYPE="DATE"/>
+<ABDOMINAL met="met"/>
+<ADVANCED-CAD met="not met"/>
+<DIABETES time="before"><DIABETES id="D1" start="0" end="4" text="Seen"/></DIABETES>
+<DIABETES time="after"/>
+<SMOKER/>
+<X a="1" b="2"/>
+</TAGS></PatientMatching>
+"""
+
+
+def _labels(path: Path) -> list[tuple[str, str | None]]:
+    (document,) = read_corpus(path, "i2b2-xml").documents.values()
+    return [(a.name, a.value) for a in document.attributes if a.target == ""]
+
+
+def test_i2b2_document_labels_are_kept_by_i2b2_and_left_out_of_brat(tmp_path: Path) -> None:
+    """2018 track 1 criteria (tags without offsets) are written back as such by i2b2 XML; brat
+    has no attribute of a document: they are left out with the warning, and the brat written
+    is read back (an A line without its annotation was written, then refused)."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "n1.xml").write_text(I2B2_LABELS, encoding="utf-8")
+    _run("i2b2-xml", "i2b2-xml", notes, tmp_path / "again")
+    assert (
+        _labels(tmp_path / "again")
+        == _labels(notes)
+        == [
+            ("ABDOMINAL:met", "met"),
+            ("ADVANCED-CAD:met", "not met"),
+            ("DIABETES:time", "before"),
+            ("DIABETES:time", "after"),
+            ("SMOKER", None),
+            ("X:a", "1"),
+            ("X:b", "2"),
+        ]
+    )
+    assert _mentions(tmp_path / "again", "i2b2-xml") == _mentions(notes, "i2b2-xml")
+    said = _run("i2b2-xml", "brat", notes, tmp_path / "brat")
+    assert "7 attribute(s) left out: brat cannot hold them" in said
+    ann = (tmp_path / "brat" / "n1.ann").read_text(encoding="utf-8")
+    assert ann == "T1\tDATE 5 15\t2067-05-03\nT2\tDIABETES 0 4\tSeen\nA1\tTYPE T1 DATE\n"
+    _run("brat", "i2b2-xml", tmp_path / "brat", tmp_path / "round")
+    assert _mentions(tmp_path / "round", "i2b2-xml") == _mentions(notes, "i2b2-xml")

@@ -7,7 +7,9 @@ JSON, PubTator, Prodigy and spaCy JSONL, CoNLL BIO, NLP Sandbox JSON), one or tw
 document of a folder for brat (``ID.txt``, ``ID.ann``) and i2b2 XML (``ID.xml``).  Offsets,
 types, mention ids and concept ids (brat ``N`` lines, BioC's ``identifier`` infon, PubTator's
 last column) are kept, so reading the output gives the input's mentions; attributes where the
-format holds them (:func:`write_warnings` names the others); what a format cannot hold is an
+format holds them (an i2b2 document's labels, its tags without offsets such as
+``<ABDOMINAL met="met"/>``, only in i2b2 XML: brat has no attribute of a document;
+:func:`write_warnings` names the others); what a format cannot hold is an
 :class:`~annoscore.errors.InputError` naming the document and the mention, never a silent loss:
 
 * PubTator: a discontinuous mention, a ``|`` in a document id; a PubTator document is one
@@ -150,16 +152,35 @@ _TEXTLESS = frozenset({"brat", "nlpsandbox-json"})
 
 
 def _holds(form: str, attribute: Attribute) -> bool:
-    """Whether ``form`` writes ``attribute``: brat any whose value is one word (or none);
-    i2b2 XML and nlpsandbox-json a mention's subtype (:data:`TYPE_ATTRIBUTE`; i2b2 only a
-    value)."""
-    if form == "brat":
-        return attribute.value is None or (
-            attribute.value != "" and attribute.value.split() == [attribute.value]
+    """Whether ``form`` writes ``attribute``: brat any of an annotation whose value is one
+    word (or none); i2b2 XML and nlpsandbox-json a mention's subtype (:data:`TYPE_ATTRIBUTE`;
+    i2b2 only a value), i2b2 XML a document label too (:func:`_label_tag`)."""
+    if form == "brat":  # an A line names the annotation it is of: none of the document
+        return attribute.target != "" and (
+            attribute.value is None
+            or (attribute.value != "" and attribute.value.split() == [attribute.value])
         )
+    if form == "i2b2-xml" and attribute.target == "":
+        return _label_tag(attribute) is not None
     if attribute.name != TYPE_ATTRIBUTE:
         return False
     return form == "nlpsandbox-json" or (form == "i2b2-xml" and attribute.value is not None)
+
+
+def _label_tag(attribute: Attribute) -> tuple[str, str | None] | None:
+    """The i2b2 tag without offsets a document label is read from (:mod:`~annoscore.formats.
+    i2b2`): ``TAG:key`` with a value is ``<TAG key="value"/>`` (``(TAG, key)``), ``TAG``
+    without one is ``<TAG/>`` (``(TAG, None)``); ``None`` when it is neither (not XML names)."""
+    if attribute.target != "":
+        return None
+    tag, colon, key = attribute.name.partition(":")
+    if not _XML_NAME.match(tag):
+        return None
+    if not colon:
+        return (tag, None) if attribute.value is None else None
+    if attribute.value is None or not _XML_NAME.match(key):
+        return None
+    return tag, key
 
 
 def _where(document: AnnotatedDocument, mention: Mention | None = None) -> str:
@@ -321,11 +342,31 @@ def _i2b2(document: AnnotatedDocument) -> str:
             f'<{m.type} id={quoteattr(mention_id)} start="{start}" end="{end}" '
             f"text={quoteattr(text[start:end])}{extra} />"
         )
+    tags += _label_tags(document)
     body = "\n".join(tags)
     return (
         '<?xml version="1.0" encoding="UTF-8" ?>\n<deIdi2b2>\n'
         f"<TEXT><![CDATA[{text}]]></TEXT>\n<TAGS>\n{body}\n</TAGS>\n</deIdi2b2>\n"
     )
+
+
+def _label_tags(document: AnnotatedDocument) -> list[str]:
+    """The document's labels as the tags without offsets they were read from, in order
+    (``<ABDOMINAL met="met" />``): a label's key joins the tag before it when the tag is the
+    same and does not have the key yet."""
+    out: list[tuple[str, dict[str, str]]] = []
+    for attribute in document.attributes:
+        found = _label_tag(attribute)
+        if found is None:
+            continue
+        tag, key = found
+        if key is None or not out or out[-1][0] != tag or key in out[-1][1] or not out[-1][1]:
+            out.append((tag, {}))
+        if key is not None:
+            out[-1][1][key] = attribute.value or ""
+    return [
+        f"<{tag}{''.join(f' {k}={quoteattr(v)}' for k, v in keys.items())} />" for tag, keys in out
+    ]
 
 
 def _bioc_annotations(document: AnnotatedDocument) -> list[dict[str, Any]]:
