@@ -219,3 +219,27 @@ def test_xml_value_errors_name_the_line(offsets: str) -> None:
             read_bioc_text(text, "c.xml", "bioc-xml", offsets=offsets)
         assert raised.value.line == line, (fields, raised.value)
         assert message in str(raised.value), raised.value
+
+
+def test_byte_offsets_count_the_passages_bytes_too() -> None:
+    """A title and an abstract whose offsets count UTF-8 bytes (the abstract at the title's
+    bytes + 1): the abstract's annotations are read where the bytes say, in the text that the
+    passages make at their byte offsets (one space between them, not one per byte more)."""
+    title, abstract = "Ñu café", "aspirin works"  # the title: 7 characters, 9 bytes
+
+    def xml(at: int) -> str:
+        return (
+            "<collection><source/><date/><key/><document><id>d</id>"
+            f"<passage><offset>0</offset><text>{title}</text></passage>"
+            f"<passage><offset>{at}</offset><text>{abstract}</text>"
+            '<annotation id="A1"><infon key="type">C</infon>'
+            f'<location offset="{at}" length="7"/><text>aspirin</text></annotation>'
+            "</passage></document></collection>"
+        )
+
+    chars = read_bioc_text(xml(8), "x", "bioc-xml").documents[0]
+    by_bytes = read_bioc_text(xml(10), "x", "bioc-xml", offsets="utf8-bytes").documents[0]
+    assert by_bytes.text == chars.text == "Ñu café aspirin works"
+    assert by_bytes.mentions == chars.mentions and not by_bytes.warnings
+    with pytest.raises(InputError, match=r"offset 8 overlaps the one before it \(which ends at 9"):
+        read_bioc_text(xml(8), "x", "bioc-xml", offsets="utf8-bytes")

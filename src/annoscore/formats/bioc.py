@@ -13,10 +13,10 @@ Rules (annoscore's decisions):
 * An annotation's type is its infon ``type_infon`` (``type``), its concept id the infon
   ``id_infon`` (``identifier``), kept as a normalization when present.  Several locations make
   a discontinuous mention (its fragments sorted).
-* ``offsets``: ``chars`` (the default: most corpora), ``utf8-bytes`` (offsets count UTF-8
-  bytes of the document text, as some producers write them), or ``auto`` (characters, unless
-  some annotation texts do not match at character offsets and all do at byte offsets: then
-  bytes, and a warning says so).
+* ``offsets``: ``chars`` (the default: most corpora), ``utf8-bytes`` (offsets, the passages'
+  too, count UTF-8 bytes of the document text, as some producers write them), or ``auto``
+  (characters, unless some annotation texts do not match at character offsets and all do at
+  byte offsets: then bytes, and a warning says so).
 * Each annotation's text is checked against the document text at its locations (fragments
   joined by a space): a difference is a warning naming both strings.  A location outside the
   passage or sentence that holds the annotation (outside the document text for a document-level
@@ -166,7 +166,9 @@ def _json_chunk(
 # --- one document ----------------------------------------------------------------------------
 
 
-def _document_text(document: _Document, path: str) -> str:
+def _document_text(document: _Document, path: str, in_bytes: bool = False) -> str:
+    """The document's text: each passage's (or sentence's) text at its offset, in characters
+    or (``in_bytes``) in UTF-8 bytes of the text before it, spaces between them."""
     if len(document.pieces) == 1:
         offset, body = document.pieces[0]
         return " " * offset + body
@@ -181,7 +183,7 @@ def _document_text(document: _Document, path: str) -> str:
             )
         parts.append(" " * (offset - length))
         parts.append(body)
-        length = offset + len(body)
+        length = offset + (len(body.encode("utf-8")) if in_bytes else len(body))
     return "".join(parts)
 
 
@@ -309,7 +311,7 @@ def _read_columns(
             raise document.placed(InputError(f"document {document.id!r} appears twice", path))
         seen.add(document.id)
         try:
-            body = _document_text(document, path)
+            body = _document_text(document, path, offsets == "utf8-bytes")
         except InputError as error:
             raise document.placed(error) from None
         if offsets != "chars":  # other units: one annotation at a time
@@ -322,8 +324,15 @@ def _read_columns(
             ]
         unit = offsets
         if offsets == "auto":
-            unit = _auto_unit(document, body, path)
-            if unit == "utf8-bytes":
+            in_bytes: str | None = body
+            if not body.isascii():
+                try:
+                    in_bytes = _document_text(document, path, True)
+                except InputError:  # passages that overlap in bytes: characters
+                    in_bytes = None
+            unit = "chars" if in_bytes is None else _auto_unit(document, body, in_bytes, path)
+            if unit == "utf8-bytes" and in_bytes is not None:
+                body = in_bytes
                 warnings.append(
                     f"{path}: document {document.id!r}: annotation texts match at UTF-8 byte "
                     "offsets, not at character offsets: read as bytes (--offsets auto)"
@@ -332,10 +341,13 @@ def _read_columns(
     return documents, warnings
 
 
-def _auto_unit(document: _Document, body: str, path: str) -> str:
+def _auto_unit(document: _Document, body: str, in_bytes: str, path: str) -> str:
+    """``utf8-bytes`` when the document's annotation texts all match at byte offsets into its
+    text in bytes (``in_bytes``: passages at byte offsets) and some do not at character
+    offsets into ``body``; else ``chars``."""
     if body.isascii():
         return "chars"
-    byte_map = _char_of_byte(body)
+    byte_map = _char_of_byte(in_bytes)
     by_chars = by_bytes = True
     for annotation in document.annotations:
         if isinstance(annotation, _Block):  # pragma: no cover - expanded before
@@ -348,11 +360,11 @@ def _auto_unit(document: _Document, body: str, path: str) -> str:
             raise document.placed(error, annotation) from None
         by_chars = by_chars and _placed(chars, annotation, body, None)
         try:
-            in_bytes = _fragments(document, annotation, path, byte_map)
+            places = _fragments(document, annotation, path, byte_map)
         except InputError:
             by_bytes = False
             continue
-        by_bytes = by_bytes and _placed(in_bytes, annotation, body, byte_map)
+        by_bytes = by_bytes and _placed(places, annotation, in_bytes, byte_map)
     return "utf8-bytes" if by_bytes and not by_chars else "chars"
 
 
