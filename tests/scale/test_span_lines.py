@@ -288,3 +288,67 @@ def test_a_chunk_of_one_document_a_side_is_not_paired_as_two_files_are(
     one = _same("spans", tmp_path / "g.txt", tmp_path / "s.txt", len(gold) // 4, **options)
     assert '"tp": 3' in one and '"fp": 1' in one and '"fn": 1' in one
     assert _output("spans", tmp_path / "g.txt", tmp_path / "s.txt", 1, **options) == one
+
+
+def test_prodigy_answers_reach_every_path(tmp_path: Path, exact: list[bool]) -> None:
+    """``--answers`` on random Prodigy corpora whose lines answer accept, reject, ignore or
+    nothing: one run, ``--jobs`` 2 and 3 and small chunks give the same bytes (the lines left
+    out pooled), and they are those of the same corpus whose kept lines answer ``accept`` and
+    the others ``reject``, read with the default (a path keeping only ``accept`` would
+    differ)."""
+    rng = random.Random("span-lines-answers")
+    cut = 0
+    for case in range(CASES):
+        answers = rng.choice([("accept", "ignore"), ("reject",), ("ignore", "reject", "accept")])
+        asked, plain = tmp_path / str(case) / "asked", tmp_path / str(case) / "plain"
+        asked.mkdir(parents=True)
+        plain.mkdir()
+        options = _prodigy(rng, asked, True)
+        for name in ("gold.jsonl", "system.jsonl"):
+            lines = [json.loads(line) for line in (asked / name).read_text().splitlines()]
+            for item in lines:
+                item.pop("answer")
+                roll = rng.choice(["accept", "reject", "ignore", None])
+                if roll is not None:
+                    item["answer"] = roll
+            (asked / name).write_text("".join(json.dumps(i) + "\n" for i in lines))
+            for item in lines:
+                item["answer"] = "accept" if item.get("answer", "accept") in answers else "reject"
+            (plain / name).write_text("".join(json.dumps(i) + "\n" for i in lines))
+        options.update(rng.choice(MODES))
+        exact.clear()
+        one = _same("spans", asked / "gold.jsonl", asked / "system.jsonl", rng.choice([60, 200]),
+                    jobs=_jobs(case), answers=answers, **options)  # fmt: skip
+        cut += bool(exact) and all(exact)
+        reference = _output("spans", plain / "gold.jsonl", plain / "system.jsonl", 1, **options)
+        same = (
+            one.replace(str(asked), str(plain))
+            .replace("|answers:" + ",".join(answers), "")
+            .replace(f"(answer not {' or '.join(answers)})", "(answer not accept)")
+        )
+        assert same == reference, (case, answers)
+    assert cut > 0
+
+
+def test_one_document_a_side_in_two_chunks_is_paired_as_one_run_pairs_it(
+    tmp_path: Path, exact: list[bool]
+) -> None:
+    """Two files of one document each are that document, whatever their ids (one run); when
+    Prodigy lines left out leave one document a side, in two chunks, the chunks are not used
+    (they would leave both unpaired)."""
+
+    def line(name: str, answer: str, start: int) -> str:
+        spans = [{"start": start, "end": start + 3, "label": "PER"}]
+        item = {"id": name, "text": "Ann met Bob", "spans": spans, "answer": answer}
+        return json.dumps(item) + "\n"
+
+    gold, system = tmp_path / "gold.jsonl", tmp_path / "system.jsonl"
+    gold.write_text(line("a", "accept", 0) + "".join(line(f"r{k}", "reject", 0) for k in range(30)))
+    system.write_text(
+        "".join(line(f"r{k}", "reject", 0) for k in range(30)) + line("z", "accept", 0)
+    )
+    one = _same(
+        "spans", gold, system, 60, gold_format="prodigy-jsonl", system_format="prodigy-jsonl"
+    )
+    assert '"tp": 1' in one and "no system file" not in one
+    assert exact and not any(exact)

@@ -16,7 +16,8 @@ no effect in the chosen mode (``tolerance`` outside ``relaxed``, ``min_overlap``
 ``concepts`` mode (:mod:`annoscore.metrics.concepts`) reads the concept ids the readers carry
 (BioC's ``id_infon`` infon, PubTator's 6th column, brat's ``N`` lines without the resource;
 ``-1`` is no id); items are sets.  A side with no concept id at all is named in a warning, and
-so are ``type_infon`` and ``id_infon`` given when neither side is BioC (they have no effect).
+so are ``type_infon``, ``id_infon`` and ``offsets`` given when neither side is BioC, and
+``answers`` when neither is Prodigy JSONL (they have no effect).
 
 Input: any entity format of :mod:`annoscore.formats.annotations` on either side (recognised
 when ``gold_format`` or ``system_format`` is ``None``), documents paired by id.
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING, Literal
 from annoscore.align.documents import MissingDocs, paired_files
 from annoscore.align.span_modes import Duplicates, OverlapBasis, SpanMode, match_options
 from annoscore.errors import InputError
-from annoscore.formats.annotations import Format, detect_format, read_columns
+from annoscore.formats.annotations import Answer, Format, OffsetUnit, detect_format, read_columns
 from annoscore.formats.brat import AnnFile, read_brat_corpus
 from annoscore.formats.files import not_exact, saw
 from annoscore.model import AnnotatedDocument, Mention
@@ -117,6 +118,20 @@ class SpanOptions(TaskOptions):
         "(other formats: a warning).",
         omitted_at_default=True,
     )
+    offsets: OffsetUnit = option(
+        "chars",
+        "BioC input: what the offsets count: chars, utf8-bytes (as some producers write them), "
+        "or auto (chars, unless a document's annotation texts match only at UTF-8 byte offsets: "
+        "then bytes, and a warning says so; other formats: a warning).",
+        omitted_at_default=True,
+    )
+    answers: tuple[Answer, ...] = option(
+        ("accept",),
+        "Prodigy JSONL input: the answers whose lines are kept (accept, reject, ignore; "
+        "comma-separated); the others are left out, and a warning counts them (other formats: "
+        "a warning).",
+        omitted_at_default=True,
+    )
 
 
 # one run's warnings: unpaired documents, then what the readers tolerated (read lazily, document
@@ -174,19 +189,32 @@ def read_span_documents(
 
 
 def _infon_warnings(options: SpanOptions, *forms: str) -> list[ScoreWarning]:
-    """``type_infon`` and ``id_infon`` given other values than their defaults when neither
-    side is BioC: a warning each (they change nothing then)."""
-    if any(form.startswith("bioc") for form in forms):
-        return []
-    return [
-        ScoreWarning(
-            "spans.infon-unused",
-            f"--{name.replace('_', '-')} {getattr(options, name)!r} has no effect: neither side "
-            f"is BioC ({', '.join(forms)})",
-        )
-        for name, default in (("type_infon", "type"), ("id_infon", "identifier"))
-        if getattr(options, name) != default
-    ]
+    """``type_infon``, ``id_infon`` and ``offsets`` given other values than their defaults when
+    neither side is BioC, ``answers`` when neither is Prodigy JSONL: a warning each (they
+    change nothing then)."""
+    out = []
+    if not any(form.startswith("bioc") for form in forms):
+        out = [
+            ScoreWarning(
+                "spans.infon-unused",
+                f"--{name.replace('_', '-')} {getattr(options, name)!r} has no effect: neither "
+                f"side is BioC ({', '.join(forms)})",
+            )
+            for name, default in (("type_infon", "type"), ("id_infon", "identifier"))
+            if getattr(options, name) != default
+        ]
+        if options.offsets != "chars":
+            out.append(_unused("--offsets", options.offsets, "BioC", forms))
+    if options.answers != ("accept",) and "prodigy-jsonl" not in forms:
+        out.append(_unused("--answers", ",".join(options.answers), "Prodigy JSONL", forms))
+    return out
+
+
+def _unused(flag: str, value: str, what: str, forms: tuple[str, ...]) -> ScoreWarning:
+    return ScoreWarning(
+        "spans.option-unused",
+        f"{flag} {value!r} has no effect: neither side is {what} ({', '.join(forms)})",
+    )
 
 
 def _pubtator_lines(options: SpanOptions) -> bytes | None:
@@ -263,7 +291,12 @@ def _read_side(
         corpus = read_brat_corpus(path, strict_input=options.strict_input)
         return corpus.files, "brat", list(corpus.warnings)
     form, documents, warnings = read_columns(
-        path, form, type_infon=options.type_infon, id_infon=options.id_infon
+        path,
+        form,
+        type_infon=options.type_infon,
+        id_infon=options.id_infon,
+        offsets=options.offsets,
+        answers=options.answers,
     )
     saw(path, documents)  # the ids of a chunk of the file (annoscore.scale)
     if form in ("bioc-xml", "bioc-json"):  # a chunk naming a document by its position

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from annoscore.formats.annotations import left_out
 from annoscore.formats.brat_model import AnnFile
 from annoscore.model import AnnotatedDocument
 from annoscore.result import ScoreWarning, note
@@ -32,7 +33,7 @@ READER_SHOWN = 3
 
 UNPAIRED = ("documents.gold-only", "documents.system-only")
 
-_SKIPPED = re.compile(r"(.*): (\d+) line\(s\) left out \(answer not accept\)", re.DOTALL)
+_SKIPPED = re.compile(r"(.*): (\d+) line\(s\) left out \(answer not ([a-z ]+)\)", re.DOTALL)
 _RECOGNISED = re.compile(r"(.*): read as \S+ \(recognised from .*\)", re.DOTALL)
 
 
@@ -134,7 +135,7 @@ def pooled(
                     recognised.setdefault(found[1], []).append(w.message)
                 else:
                     skipped[found[1]] += int(found[2])
-            elif w.code == "spans.infon-unused":
+            elif w.code in ("spans.infon-unused", "spans.option-unused"):
                 options_warnings.append(w)
             elif w.code in UNPAIRED:
                 message, count, examples = unpaired.get(w.code, (w.message, 0, []))
@@ -161,7 +162,7 @@ def pooled(
                 return None
             out.append(note(said[0], "format.read"))
         if count:
-            out.append(note(f"{path}: {count} line(s) left out (answer not accept)", "format.read"))
+            out.append(note(left_out(path, count, options.answers), "format.read"))
     out += infon or []
     for code in UNPAIRED:
         if code in unpaired:
