@@ -51,7 +51,7 @@ def test_every_bad_line_of_every_file_is_named_with_its_line_as_uploaded(
 
 def test_codiesp_lines_with_the_wrong_columns_each_named(cli: Cli, tmp_path: Path) -> None:
     pred = tmp_path / "pred.tsv"
-    body = (CODIESP / "pred_D.tsv").read_text(encoding="utf-8")
+    body = (CODIESP / "gs_D.tsv").read_text(encoding="utf-8")  # valid lines, every document
     pred.write_text("a\tb\tc\n" + body + "x\n", encoding="utf-8")
     last = 1 + len(body.splitlines()) + 1
     result = cli(
@@ -118,3 +118,53 @@ def test_one_file_expected_several_given(cli: Cli, tmp_path: Path) -> None:
 def test_an_unknown_task_is_named(cli: Cli, tmp_path: Path) -> None:
     result = cli("validate", "no-such-task", tmp_path)
     assert result.exit_code == 2 and "unknown task" in result.stderr
+
+
+def _problems(report: dict[str, object]) -> set[tuple[str | None, int | None, str]]:
+    """The report's problems as (file name, line, message)."""
+    return {
+        (None if p["file"] is None else Path(p["file"]).name, p["line"], p["message"])
+        for p in report["problems"]  # type: ignore[attr-defined]
+    }
+
+
+def test_codiesp_unknown_and_missing_documents_and_invalid_codes_are_problems(
+    cli: Cli, tmp_path: Path
+) -> None:
+    gold = CODIESP / "gs_D.tsv"
+    pred = tmp_path / "pred.tsv"
+    lines = [line for line in gold.read_text(encoding="utf-8").splitlines() if "S0210" not in line]
+    lines[1] = lines[1].split("\t")[0] + "\tnot.a.code"  # line 2
+    lines.append("NO-SUCH-DOC\tq64.4")  # the last line
+    pred.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    codes = f"codes={CODIESP / 'codes-D.tsv'}"
+    status, report = _report(cli, "codiesp-d", pred, "--gold", gold, "--option", codes)
+    assert status == 2 and report["valid"] is False
+    assert _problems(report) == {
+        ("pred.tsv", 2, "code 'not.a.code' is not in the valid-code list (codes-D.tsv)"),
+        ("pred.tsv", len(lines), "document 'NO-SUCH-DOC' is not in the gold standard (gs_D.tsv)"),
+        ("gs_D.tsv", None, "document 'S0210-48062005000700013-1' is missing from the submission"),
+    }
+    # and the text names file and line as the other problems
+    result = cli("validate", "codiesp-d", pred, "--gold", gold, "--option", codes)
+    assert result.exit_code == 2 and f"{pred}:2: code 'not.a.code'" in result.stdout
+    assert f"{gold}: document 'S0210-48062005000700013-1' is missing" in result.stdout
+
+
+def test_codiesp_x_unknown_and_missing_documents_are_problems(cli: Cli, tmp_path: Path) -> None:
+    gold = tmp_path / "gold.tsv"
+    gold.write_text(
+        "D1\tDIAGNOSTICO\tn20.0\tlitiasis\t10 18\nD2\tDIAGNOSTICO\tm81.0\tosteo\t0 5\n",
+        encoding="utf-8",
+    )
+    pred = tmp_path / "pred.tsv"
+    pred.write_text("D1\t10 18\tDIAGNOSTICO\tn20.0\nD9\t0 5\tDIAGNOSTICO\tm81.0\n")
+    options = [f"codes_{x}={CODIESP / f'codes-{x.upper()}.tsv'}" for x in "dp"]
+    status, report = _report(
+        cli, "codiesp-x", pred, "--gold", gold, "--option", options[0], "--option", options[1]
+    )
+    assert status == 2
+    assert _problems(report) == {
+        ("pred.tsv", 2, "document 'D9' is not in the gold standard (gold.tsv)"),
+        ("gold.tsv", None, "document 'D2' is missing from the submission"),
+    }

@@ -9,7 +9,9 @@ What ``annoscore validate``, ``annoscore codabench score`` and ``annoscore colle
 - :func:`gold_input` finds the gold standard in a reference folder the same way;
 - :func:`check` scores the copy and, on each :class:`~annoscore.errors.InputError` in the
   submission, records it (file and line as uploaded), removes the line (or the file) from the
-  copy and scores again, so that every problem is found at once, not only the first.
+  copy and scores again, so that every problem is found at once, not only the first; with
+  ``strict`` (``validate``), it also names what the scoring tolerates with a warning
+  (:mod:`annoscore.cli.campaign_audit`).
 
 Nothing here imports Typer: the commands are in :mod:`annoscore.cli.validate`,
 :mod:`annoscore.cli.codabench` and :mod:`annoscore.cli.collect`.
@@ -267,11 +269,18 @@ class Checked:
     notes: list[str]
     warnings: list[ScoreWarning]
     stopped: str | None = None
+    findings: list[Problem] = field(default_factory=list)
+    """Problems only ``validate`` counts (``check(strict=True)``): what scoring tolerates."""
 
     @property
     def clean(self) -> bool:
         """No problem, no warning about the submission's documents."""
-        return not self.problems and self.result is not None and not self.document_warnings
+        return (
+            not self.problems
+            and not self.findings
+            and self.result is not None
+            and not self.document_warnings
+        )
 
     @property
     def document_warnings(self) -> list[ScoreWarning]:
@@ -280,8 +289,10 @@ class Checked:
 
     @property
     def all_problems(self) -> list[Problem]:
-        """The problems, then the warnings about the submission's documents as problems."""
-        return [*self.problems, *(Problem(str(w)) for w in self.document_warnings)]
+        """The problems, the findings, then the warnings about the submission's documents as
+        problems."""
+        documents = (Problem(str(w)) for w in self.document_warnings)
+        return [*self.problems, *self.findings, *documents]
 
     def to_dict(self) -> dict[str, Any]:
         others = [w for w in self.warnings if w.code not in SUBMISSION_WARNINGS]
@@ -314,8 +325,12 @@ def check(
     options: Any,
     *,
     limit: int = MAX_PROBLEMS,
+    strict: bool = False,
 ) -> Checked:
-    """Score the cleaned copy, collecting every problem (see the module doc)."""
+    """Score the cleaned copy, collecting every problem (see the module doc).  ``strict``
+    (``validate``, campaign.md: what the scoring program scores with a warning is a problem
+    there): the findings of :func:`annoscore.cli.campaign_audit.audit` too; the result only
+    when there is none."""
     problems: list[Problem] = []
     for _ in range(limit + 1):
         try:
@@ -350,7 +365,13 @@ def check(
                 continue
             return Checked(None, problems, prepared.notes, [], stopped=str(problems[-1]))
         warnings = [prepared.warning(w) for w in result.warnings]
-        return Checked(None if problems else result, problems, prepared.notes, warnings)
+        findings: list[Problem] = []
+        if strict:
+            from annoscore.cli.campaign_audit import audit
+
+            findings = audit(task, gold, prepared, options, max(limit - len(problems), 0))
+        kept = None if problems or findings else result
+        return Checked(kept, problems, prepared.notes, warnings, findings=findings)
     return Checked(None, problems, prepared.notes, [], stopped="too many problems")
 
 
