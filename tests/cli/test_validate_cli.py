@@ -168,3 +168,28 @@ def test_codiesp_x_unknown_and_missing_documents_are_problems(cli: Cli, tmp_path
         ("pred.tsv", 2, "document 'D9' is not in the gold standard (gold.tsv)"),
         ("gold.tsv", None, "document 'D2' is missing from the submission"),
     }
+
+
+def _sandbox(path: Path, notes: dict[str, list[tuple[int, str]]]) -> Path:
+    objects = [
+        {
+            "annotationSource": {"resourceSource": {"name": f"notes/{note}"}},
+            "textDateAnnotations": [
+                {"start": start, "length": len(text), "text": text} for start, text in dates
+            ],
+        }
+        for note, dates in notes.items()
+    ]
+    path.write_text(json.dumps(objects), encoding="utf-8")
+    return path
+
+
+def test_nlpsandbox_unknown_and_missing_notes_are_problems(cli: Cli, tmp_path: Path) -> None:
+    gold = _sandbox(tmp_path / "gold.json", {"n1": [(3, "2/18")], "n2": [(0, "May")]})
+    pred = _sandbox(tmp_path / "pred.json", {"n1": [(3, "2/18")], "n3": [(0, "May")]})
+    status, report = _report(cli, "nlpsandbox-date", pred, "--gold", gold)
+    assert status == 2
+    assert _problems(report) == {
+        ("pred.json", None, "note 'n3' is not in the gold standard (gold.json)"),
+        ("gold.json", None, "note 'n2' is missing from the submission"),
+    }

@@ -27,6 +27,8 @@ def audit(task: Task, gold: Path, prepared: Prepared, options: Any, limit: int) 
     """The problems of the submission ``prepared`` that its scoring tolerates, for the tasks
     that have such checks (others: none), at most ``limit`` (then one more saying so)."""
     auditor = _AUDITORS.get(task.name)
+    if auditor is None and task.name.startswith("nlpsandbox-"):
+        auditor = _nlpsandbox
     if auditor is None:
         return []
     found: list[Problem] = []
@@ -128,6 +130,22 @@ def _codiesp_x(gold: Path, prepared: Prepared, options: Any) -> Iterator[Problem
     for ref in refs:
         if lists and (ref.code.lower() if options.lowercase else ref.code) not in valid:
             yield _invalid_code(prepared, path, ref.line, ref.code, names)
+
+
+# --- NLP Sandbox -----------------------------------------------------------------------------
+
+
+def _nlpsandbox(gold: Path, prepared: Prepared, options: Any) -> Iterator[Problem]:
+    """NLP Sandbox: notes (documents; a JSON file has no line per note)."""
+    from annoscore.formats.nlpsandbox import read_sandbox
+
+    if not gold.is_file():
+        return
+    path = prepared.path
+    gold_file = read_sandbox(gold)
+    pred_file = read_sandbox(path)
+    pairs = ((n, path, None) for n in pred_file.note_ids)
+    yield from _documents(prepared, gold, gold_file.note_ids, pairs, "note")
 
 
 _AUDITORS: dict[str, Auditor] = {
