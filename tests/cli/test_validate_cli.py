@@ -193,3 +193,33 @@ def test_nlpsandbox_unknown_and_missing_notes_are_problems(cli: Cli, tmp_path: P
         ("pred.json", None, "note 'n3' is not in the gold standard (gold.json)"),
         ("gold.json", None, "note 'n2' is missing from the submission"),
     }
+
+
+def test_offsets_beyond_the_gold_text_are_problems(cli: Cli, tmp_path: Path) -> None:
+    run = _ann_copy(tmp_path / "run")
+    first = sorted(run.glob("*.ann"))[0]
+    text = (NER_GOLD / f"{first.stem}.txt").read_text(encoding="utf-8")
+    size = len(text)
+    body = first.read_text(encoding="utf-8")
+    first.write_text(body + f"T99\tPROTEINAS {size - 2} {size + 3}\tabcde\n", encoding="utf-8")
+    line = len(body.splitlines()) + 1
+    message = (
+        f"entity T99 ends at {size + 3}, beyond the text of the document "
+        f"({first.stem}.txt: {size} characters)"
+    )
+    for task in ("pharmaconer-ner", "spans"):
+        status, report = _report(cli, task, run, "--gold", NER_GOLD)
+        assert status == 2, task
+        assert _problems(report) == {(first.name, line, message)}, task
+    # NLP Sandbox, with the notes
+    notes = tmp_path / "notes.json"
+    notes.write_text(json.dumps([{"identifier": "n1", "text": "On 2/18"}]), encoding="utf-8")
+    gold = _sandbox(tmp_path / "gold.json", {"n1": [(3, "2/18")]})
+    pred = _sandbox(tmp_path / "pred.json", {"n1": [(3, "2/18"), (5, "18 May")]})
+    args = ("--gold", gold, "--option", f"notes={notes}")
+    status, report = _report(cli, "nlpsandbox-date", pred, *args)
+    assert status == 2
+    expected = "note 'n1': a date annotation at 5 (length 6) ends beyond the note's text"
+    assert _problems(report) == {("pred.json", None, f"{expected} (7 characters, notes.json)")}
+    status, report = _report(cli, "nlpsandbox-date", gold, *args)
+    assert status == 0, report

@@ -1,7 +1,7 @@
 """What ``annoscore validate`` checks beyond what scoring refuses (``../shared/spec/campaign.md``).
 
 A submission that scores may still hold documents the gold standard does not have, miss gold
-documents or name codes outside the valid list: the
+documents, name codes outside the valid list or place annotations beyond the gold text: the
 scoring program scores those (with a warning, as the official script does), ``validate`` names
 each as a problem with the submission's file and line as uploaded (a missing document: its id
 and the gold file).  :func:`audit` reads the cleaned copy of the submission once more with the
@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from annoscore.cli.campaign import Prepared, Problem
+from annoscore.errors import InputError
 
 if TYPE_CHECKING:
     from annoscore.tasks.registry import Task
@@ -136,8 +137,9 @@ def _codiesp_x(gold: Path, prepared: Prepared, options: Any) -> Iterator[Problem
 
 
 def _nlpsandbox(gold: Path, prepared: Prepared, options: Any) -> Iterator[Problem]:
-    """NLP Sandbox: notes (documents; a JSON file has no line per note)."""
-    from annoscore.formats.nlpsandbox import read_sandbox
+    """NLP Sandbox: notes (documents; a JSON file has no line per note), and, with the notes
+    (``--option notes=...``), annotations that end beyond their note's text."""
+    from annoscore.formats.nlpsandbox import CATEGORIES, read_notes, read_sandbox
 
     if not gold.is_file():
         return
@@ -146,10 +148,67 @@ def _nlpsandbox(gold: Path, prepared: Prepared, options: Any) -> Iterator[Proble
     pred_file = read_sandbox(path)
     pairs = ((n, path, None) for n in pred_file.note_ids)
     yield from _documents(prepared, gold, gold_file.note_ids, pairs, "note")
+    if options.notes is None:
+        return
+    notes = read_notes(options.notes)
+    shown = prepared.shown(str(path))
+    for category in CATEGORIES:
+        read = pred_file.categories[category]
+        for note, start, length in zip(read.note, read.start, read.length, strict=True):
+            note_id = pred_file.note_ids[note]
+            text = notes.get(note_id)
+            if text is not None and start + length > len(text):
+                yield Problem(
+                    f"note {note_id!r}: a {category} annotation at {start} (length {length}) "
+                    f"ends beyond the note's text ({len(text)} characters, {options.notes.name})",
+                    shown,
+                )
+
+
+# --- brat ------------------------------------------------------------------------------------
+
+
+def _brat(gold: Path, prepared: Prepared, options: Any, **reading: Any) -> Iterator[Problem]:
+    """brat: entities that end beyond the gold document's ``.txt`` (where the gold has one)."""
+    from annoscore.formats.brat import read_brat_corpus
+
+    try:
+        corpus = read_brat_corpus(prepared.path, check_text=False, **reading)
+    except InputError:  # not brat (spans reads other formats too): nothing to check here
+        return
+    for document, file in corpus.files.items():
+        text_path = gold / f"{document}.txt" if gold.is_dir() else gold.with_suffix(".txt")
+        if not gold.is_dir() and gold.stem != document:
+            continue
+        try:
+            length = len(text_path.read_bytes().decode("utf-8", errors="replace"))
+        except OSError:
+            continue
+        for k, fragments in enumerate(file.entity_fragments()):
+            end = max(max(start, stop) for start, stop in fragments)
+            if end > length:
+                yield Problem(
+                    f"entity {file.ids[k]} ends at {end}, beyond the text of the document "
+                    f"({text_path.name}: {length} characters)",
+                    prepared.shown(file.path),
+                    _line(prepared, file.path, file.line_of(k)),
+                )
+
+
+def _pharmaconer_ner(gold: Path, prepared: Prepared, options: Any) -> Iterator[Problem]:
+    return _brat(gold, prepared, options, dialect="pharmaconer", every_file=not options.codalab)
+
+
+def _spans(gold: Path, prepared: Prepared, options: Any) -> Iterator[Problem]:
+    brat = options.system_format in (None, "brat") and options.gold_format in (None, "brat")
+    if brat and (gold.is_dir() or gold.suffix == ".ann"):
+        yield from _brat(gold, prepared, options)
 
 
 _AUDITORS: dict[str, Auditor] = {
     "codiesp-d": _codiesp_ranked,
     "codiesp-p": _codiesp_ranked,
     "codiesp-x": _codiesp_x,
+    "pharmaconer-ner": _pharmaconer_ner,
+    "spans": _spans,
 }
