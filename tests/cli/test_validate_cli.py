@@ -223,3 +223,20 @@ def test_offsets_beyond_the_gold_text_are_problems(cli: Cli, tmp_path: Path) -> 
     assert _problems(report) == {("pred.json", None, f"{expected} (7 characters, notes.json)")}
     status, report = _report(cli, "nlpsandbox-date", gold, *args)
     assert status == 0, report
+
+
+def test_lines_the_official_script_tolerates_are_problems_each_with_its_line(
+    cli: Cli, tmp_path: Path
+) -> None:
+    run = _ann_copy(tmp_path / "run")
+    first, second = sorted(run.glob("*.ann"))[:2]
+    body = first.read_text(encoding="utf-8")
+    first.write_text(body + "T98 PROTEINAS 1 5\tabcd\n T97\tPROTEINAS 1 5\tabcd\n")
+    second.write_text("T96 PROTEINAS 1 5\tabcd\n" + second.read_text(encoding="utf-8"))
+    status, report = _report(cli, "pharmaconer-ner", run, "--gold", NER_GOLD)
+    assert status == 2 and report["valid"] is False
+    last = len(body.splitlines())
+    found = {(name, line) for name, line, _ in _problems(report)}
+    assert found == {(first.name, last + 1), (first.name, last + 2), (second.name, 1)}
+    # the scoring program scores them, as the official script does (with warnings)
+    assert cli("pharmaconer", "ner", NER_GOLD, run).exit_code == 0

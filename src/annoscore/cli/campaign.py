@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import shutil
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -329,18 +329,30 @@ def check(
 ) -> Checked:
     """Score the cleaned copy, collecting every problem (see the module doc).  ``strict``
     (``validate``, campaign.md: what the scoring program scores with a warning is a problem
-    there): the findings of :func:`annoscore.cli.campaign_audit.audit` too; the result only
-    when there is none."""
+    there): each line of the submission that the official reading tolerates (read with
+    ``strict_input``, as long as what it refuses is a line of the submission), and the findings of
+    :func:`annoscore.cli.campaign_audit.audit`; the result only when there is none."""
     problems: list[Problem] = []
-    for _ in range(limit + 1):
+    # strict: each line of the submission that the official reading tolerates is refused, with
+    # its file and line (``strict_input``), until a refusal is not a line of the submission
+    scoring = replace(options, strict_input=True) if strict else options
+    for _ in range(limit + 2):
         try:
-            result = task.score_with(gold, prepared.path, options)
+            result = task.score_with(gold, prepared.path, scoring)
         except InputError as error:
             where = Path(error.path) if error.path is not None else None
             message = prepared.shown(error.message)
             if error.document is not None:
                 message = f"document {error.document}: {message}"
-            if where is None or not where.resolve().is_relative_to(prepared.copy_root.resolve()):
+            inside = where is not None and where.resolve().is_relative_to(
+                prepared.copy_root.resolve()
+            )
+            if scoring is not options and (not inside or error.line is None):
+                # the gold's tolerated input, or tolerated input that is no line (a file, a
+                # byte-order mark): read the rest as the scoring program reads it
+                scoring = options
+                continue
+            if where is None or not inside:
                 named = error.path if where is None else prepared.shown(str(where))
                 problems.append(Problem(message, named, error.line))
                 return Checked(None, problems, prepared.notes, [], stopped=str(problems[-1]))
