@@ -240,3 +240,18 @@ def test_lines_the_official_script_tolerates_are_problems_each_with_its_line(
     assert found == {(first.name, last + 1), (first.name, last + 2), (second.name, 1)}
     # the scoring program scores them, as the official script does (with warnings)
     assert cli("pharmaconer", "ner", NER_GOLD, run).exit_code == 0
+
+
+def test_findings_stop_at_the_problem_limit(cli: Cli, tmp_path: Path) -> None:
+    from annoscore.cli.campaign import MAX_PROBLEMS
+
+    gold = CODIESP / "gs_D.tsv"
+    pred = tmp_path / "pred.tsv"
+    valid = gold.read_text(encoding="utf-8")
+    pred.write_text(valid + "".join(f"S0210-48062005000700013-1\tx{k}\n" for k in range(150)))
+    codes = f"codes={CODIESP / 'codes-D.tsv'}"
+    status, report = _report(cli, "codiesp-d", pred, "--gold", gold, "--option", codes)
+    problems = report["problems"]
+    assert status == 2 and len(problems) == MAX_PROBLEMS + 1  # type: ignore[arg-type]
+    assert problems[-1] == {"file": None, "line": None, "message": "more problems not shown"}  # type: ignore[index]
+    assert problems[0]["line"] == len(valid.splitlines()) + 1  # type: ignore[index]
