@@ -120,10 +120,16 @@ class SpanOptions(TaskOptions):
 
 
 # one run's warnings: unpaired documents, then what the readers tolerated (read lazily, document
-# by document), then duplicates
+# by document), then duplicates, then the paired documents whose texts differ
 @chunked(
     "spans",
-    warnings=("documents.gold-only", "documents.system-only", "*", "spans.duplicates"),
+    warnings=(
+        "documents.gold-only",
+        "documents.system-only",
+        "*",
+        "spans.duplicates",
+        "spans.text-differs",
+    ),
     order="sorted",
     lines_when=lambda gold, system, options: _pubtator_lines(options),
     cut_when=lambda gold, system, options: _json_lines(gold, system, options),
@@ -342,7 +348,7 @@ def _concepts_scored(
 ) -> Result:
     """The ``concepts`` mode's result (:mod:`annoscore.metrics.concepts`): documents paired by
     id, each one's counts of (fragments, type, id) items and of (type, id) pairs."""
-    from annoscore.align.documents import pair_documents
+    from annoscore.align.documents import differing_texts, pair_documents, text_warnings
     from annoscore.formats.brat import reader_warnings
     from annoscore.metrics.concepts import concept_counts, concept_items
 
@@ -369,6 +375,8 @@ def _concepts_scored(
                     mentions,
                 )
             )
+    both = [(d, gold[d], system[d]) for d in paired.scored if d in gold and d in system]
+    warnings += text_warnings(differing_texts(both))
     per_document = {d: concept_counts(gold.get(d), system.get(d)) for d in paired.scored}
     result = get("spans").result(
         options, per_document, warnings=warnings, extra={"mode": options.mode.value}
