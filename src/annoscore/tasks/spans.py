@@ -19,7 +19,12 @@ no effect in the chosen mode (``tolerance`` outside ``relaxed``, ``min_overlap``
 so are ``type_infon`` and ``id_infon`` given when neither side is BioC (they have no effect).
 
 Input: any entity format of :mod:`annoscore.formats.annotations` on either side (recognised
-when ``gold_format`` or ``system_format`` is ``None``), documents paired by id.
+when ``gold_format`` or ``system_format`` is ``None``), documents paired by id.  Offsets are
+compared as given; a paired document whose two sides both carry a text, and texts that differ
+other than by a whitespace character for another or trailing whitespace (a CoNLL BIO file's
+text is its tokens joined by spaces: a .txt with line ends there agrees, one with two spaces
+does not), is named in the warning ``spans.text-differs``
+(:func:`~annoscore.align.documents.texts_differ_at`); ``strict_input`` does not refuse it.
 """
 
 from __future__ import annotations
