@@ -4,7 +4,8 @@ each chunk read between its file's own head and tail.  Random adversarial corpor
 ``--jobs`` 1, 2 and 3 and with one process scoring small chunks one after the other: identical
 bytes (JSON with documents, types and averages), warnings and errors included.
 
-The corpora warn (annotation texts unlike the document's, documents on one side only, repeated
+The corpora warn (annotation texts unlike the document's, texts unlike the other side's,
+documents on one side only, repeated
 mentions, a side without concept ids) and are adversarial: ids from ``tests/equivalence/ids.py``
 escaped as XML or JSON writes them; passage texts, comments, CDATA sections and processing
 instructions holding ``<document><id>..</id>``, ``</document>``, ``"documents": [`` and a
@@ -82,7 +83,7 @@ def _xml_document(
     rng: random.Random, document: dict[str, Any], side: int, clean: bool, no_ids: bool
 ) -> str:
     mentions = document["sides"][side]
-    passages, own = _passages(document["text"], mentions, rng.random() < 0.4)
+    passages, own = _passages(document["texts"][side], mentions, rng.random() < 0.4)
     name = document["id"]
     head = f"<document><id>{escape(name)}</id>"
     if not clean and rng.random() < 0.05:
@@ -127,7 +128,8 @@ def _xml(rng: random.Random, root: Path, clean: bool) -> dict[str, Any]:
     documents = _documents(rng, clean)
     for document in documents:
         if rng.random() < 0.1:  # a text holding a document's start, escaped
-            document["text"] += " " + rng.choice(TRAPS)
+            trap = " " + rng.choice(TRAPS)
+            document["texts"] = tuple(text + trap for text in document["texts"])
     no_ids = rng.random() < 0.2
     for side, name in enumerate(("gold.xml", "system.xml")):
         blocks = [
@@ -179,7 +181,7 @@ def _json_document(
     rng: random.Random, document: dict[str, Any], side: int, clean: bool, no_ids: bool
 ) -> Any:
     mentions = document["sides"][side]
-    passages, own = _passages(document["text"], mentions, rng.random() < 0.4)
+    passages, own = _passages(document["texts"][side], mentions, rng.random() < 0.4)
     k = 0
     out = []
     for offset, body, held in passages:
@@ -213,7 +215,8 @@ def _bioc_json(rng: random.Random, root: Path, clean: bool) -> dict[str, Any]:
     documents = _documents(rng, clean)
     for document in documents:
         if rng.random() < 0.1:
-            document["text"] += " " + rng.choice(TRAPS)
+            trap = " " + rng.choice(TRAPS)
+            document["texts"] = tuple(text + trap for text in document["texts"])
     no_ids = rng.random() < 0.2
     indent = rng.choice([None, None, 1])
     ascii_only = rng.random() < 0.5

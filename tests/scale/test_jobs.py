@@ -2,7 +2,8 @@
 
 Every registered task on its sample (JSON with documents, types and averages, and the official
 text layout) with 1, 2 and 3 jobs; random brat folders (every span mode; one-sided documents,
-duplicates, byte-order marks, missing texts, names with dots) with 1, 2 and 3 jobs, checked to
+duplicates, byte-order marks, missing texts, texts that differ between the sides, names with
+dots) with 1, 2 and 3 jobs, checked to
 be really cut into chunks; errors inside a chunk name the original file.
 
 ``ANNOSCORE_EQUIVALENCE_CASES`` multiplies the number of random corpora (default 1).
@@ -124,6 +125,18 @@ def _write(folder: Path, stem: str, text: str, mentions: list[tuple[int, int, st
         (folder / f"{stem}.txt").write_text(text, encoding="utf-8")
 
 
+def _other_text(rng: random.Random, text: str) -> str:
+    """``text`` with a line end after it (the same offsets: no warning), a space made two
+    (every later offset moves: ``spans.text-differs``) or a word more at its end (a warning)."""
+    roll = rng.random()
+    at = text.find(" ", rng.randrange(len(text)))
+    if roll < 0.4:
+        return text + "\n"
+    if roll < 0.8 and at >= 0:
+        return text[:at] + "  " + text[at + 1 :]
+    return text + " x"
+
+
 def _corpus(rng: random.Random, root: Path) -> tuple[Path, Path]:
     gold, system = root / "gold", root / "system"
     gold.mkdir()
@@ -137,7 +150,8 @@ def _corpus(rng: random.Random, root: Path) -> tuple[Path, Path]:
         if side > 0.1:
             _write(gold, stem, text, g, rng, True)
         if side < 0.9:
-            _write(system, stem, text, p, rng, rng.random() < 0.8)
+            other = _other_text(rng, text) if rng.random() < 0.2 else text  # its own .txt
+            _write(system, stem, other, p, rng, rng.random() < 0.8)
     for folder in (gold, system):  # a side without documents is an error, not a test here
         if not any(folder.glob("*.ann")):
             _write(folder, "zz-last", "x y", [], rng, True)
@@ -247,6 +261,44 @@ def test_a_corpus_without_tolerated_input_is_scored_by_chunks(
     one = _bytes(annoscore.score("spans", gold, system, mode="semeval"))
     assert _bytes(annoscore.score("spans", gold, system, mode="semeval", jobs=2)) == one
     assert combined == [True]
+
+
+def test_texts_that_differ_are_pooled_from_the_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Paired documents whose .txt files differ (``spans.text-differs``) in several chunks:
+    counted and named as one run names them (the first examples in order of the ids), the
+    chunks combined (no fallback to one run)."""
+    import annoscore.scale.reduce as reduce
+
+    combined: list[bool] = []
+    original = reduce.combine
+
+    def counting(*args: Any, **kwargs: Any) -> Result | None:
+        result = original(*args, **kwargs)
+        combined.append(result is not None)
+        return result
+
+    monkeypatch.setattr(reduce, "combine", counting)
+    gold, system = tmp_path / "gold", tmp_path / "system"
+    gold.mkdir()
+    system.mkdir()
+    for n in range(12):
+        text = f"aspirina {n % 10} dosis de gen"
+        other = text.replace(" ", "  ", 1) if n % 2 else text.replace(" ", "\n", 1)
+        for folder, written, lines in (
+            (gold, text, "T1\tDrug 0 8\taspirina\nT2\tDose 11 16\tdosis\n"),
+            (system, other, "T1\tDrug 0 8\taspirina\n"),
+        ):
+            (folder / f"doc-{n:02d}.ann").write_text(lines, encoding="utf-8")
+            (folder / f"doc-{n:02d}.txt").write_text(written, encoding="utf-8")
+    for mode in ("strict", "concepts"):
+        one = annoscore.score("spans", gold, system, mode=mode)
+        (warning,) = [w for w in one.warnings if w.code == "spans.text-differs"]
+        assert warning.count == 6 and len(warning.examples) == 5
+        assert warning.examples[0].startswith("document doc-01, offset 9: gold ")
+        assert _bytes(annoscore.score("spans", gold, system, mode=mode, jobs=2)) == _bytes(one)
+    assert combined == [True, True]
 
 
 @pytest.mark.parametrize("seed", range(200, 200 + max(1, CASES // 2)))

@@ -6,7 +6,8 @@ and 3 and with one process scoring small chunks one after the other: identical b
 documents, types and averages), warnings and errors included.
 
 The corpora warn on purpose: mentions whose written text differs from the document's (reader
-warnings naming file and line), documents on one side only, repeated mentions, Prodigy lines
+warnings naming file and line), documents whose text differs between the sides, documents on
+one side only, repeated mentions, Prodigy lines
 whose answer is not ``accept``, documents without an id (named by their line), a side without
 concept ids; and they break: a byte-order mark, CRLF line ends, no final newline, a document
 twice, a line that is not JSON, offsets outside the text.  Most corpora that only warn are
@@ -84,8 +85,20 @@ def _documents(rng: random.Random, clean: bool) -> list[dict[str, Any]]:
                 sides[0] = None
             elif roll < 0.2:
                 sides[1] = None
-        out.append({"id": name, "text": text, "sides": sides})
+        out.append({"id": name, "texts": (text, _other_text(rng, text)), "sides": sides})
     return out
+
+
+def _other_text(rng: random.Random, text: str) -> str:
+    """The system side's text: mostly the gold side's; else with a space made two (every
+    later offset moves: ``spans.text-differs``), a word more at its end (a warning too) or
+    spaces after it (the same offsets: no warning)."""
+    roll = rng.random()
+    if roll < 0.8:
+        return text
+    if roll < 0.87:
+        return text.replace(" ", "  ", 1)
+    return text + (" x" if roll < 0.94 else "  ")
 
 
 def _order(rng: random.Random, lines: list[T], clean: bool) -> list[T]:
@@ -122,7 +135,7 @@ def _pubtator(rng: random.Random, root: Path, clean: bool) -> dict[str, Any]:
             mentions = document["sides"][n]
             if mentions is None:
                 continue
-            doc, text = document["id"], document["text"]
+            doc, text = document["id"], document["texts"][n]
             half = len(text) // 2
             lines = [f"{doc}|t|{text[:half]}", f"{doc}|a|{text[half:]}"]
             for a, b, kind, concept, written in mentions:
@@ -155,7 +168,7 @@ def _jsonl(rng: random.Random, root: Path, clean: bool, form: str) -> dict[str, 
             mentions = document["sides"][n]
             if mentions is None and named != "line":
                 continue
-            item: dict[str, Any] = {"text": document["text"]}
+            item: dict[str, Any] = {"text": document["texts"][n]}
             if named == "id":
                 item["id"] = document["id"]
             elif named == "meta":

@@ -20,7 +20,12 @@ so are ``type_infon``, ``id_infon`` and ``offsets`` given when neither side is B
 ``answers`` when neither is Prodigy JSONL (they have no effect).
 
 Input: any entity format of :mod:`annoscore.formats.annotations` on either side (recognised
-when ``gold_format`` or ``system_format`` is ``None``), documents paired by id.
+when ``gold_format`` or ``system_format`` is ``None``), documents paired by id.  Offsets are
+compared as given; a paired document whose two sides both carry a text, and texts that differ
+other than by a whitespace character for another or trailing whitespace (a CoNLL BIO file's
+text is its tokens joined by spaces: a .txt with line ends there agrees, one with two spaces
+does not), is named in the warning ``spans.text-differs``
+(:func:`~annoscore.align.documents.texts_differ_at`); ``strict_input`` does not refuse it.
 """
 
 from __future__ import annotations
@@ -135,10 +140,16 @@ class SpanOptions(TaskOptions):
 
 
 # one run's warnings: unpaired documents, then what the readers tolerated (read lazily, document
-# by document), then duplicates
+# by document), then duplicates, then the paired documents whose texts differ
 @chunked(
     "spans",
-    warnings=("documents.gold-only", "documents.system-only", "*", "spans.duplicates"),
+    warnings=(
+        "documents.gold-only",
+        "documents.system-only",
+        "*",
+        "spans.duplicates",
+        "spans.text-differs",
+    ),
     order="sorted",
     lines_when=lambda gold, system, options: _pubtator_lines(options),
     cut_when=lambda gold, system, options: _json_lines(gold, system, options),
@@ -375,7 +386,7 @@ def _concepts_scored(
 ) -> Result:
     """The ``concepts`` mode's result (:mod:`annoscore.metrics.concepts`): documents paired by
     id, each one's counts of (fragments, type, id) items and of (type, id) pairs."""
-    from annoscore.align.documents import pair_documents
+    from annoscore.align.documents import differing_texts, pair_documents, text_warnings
     from annoscore.formats.brat import reader_warnings
     from annoscore.metrics.concepts import concept_counts, concept_items
 
@@ -402,6 +413,8 @@ def _concepts_scored(
                     mentions,
                 )
             )
+    both = [(d, gold[d], system[d]) for d in paired.scored if d in gold and d in system]
+    warnings += text_warnings(differing_texts(both))
     per_document = {d: concept_counts(gold.get(d), system.get(d)) for d in paired.scored}
     result = get("spans").result(
         options, per_document, warnings=warnings, extra={"mode": options.mode.value}
