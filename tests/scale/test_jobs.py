@@ -86,6 +86,7 @@ MODES: list[dict[str, Any]] = [
     {"mode": "token"},
     {"mode": "semeval"},
     {"mode": "strict", "duplicates": "collapse", "missing_docs": "ignore"},
+    {"mode": "concepts"},  # folders: one run (its warning of no concept id is the corpus's)
 ]
 
 
@@ -118,6 +119,8 @@ def _write(folder: Path, stem: str, text: str, mentions: list[tuple[int, int, st
             lines.append("T98\tGene 0 1\tnot the text")  # a text differing from the .txt
         else:  # the text separated from the offsets by a space
             lines.append(f"T97\tDose 0 1 {text[0:1]}")
+    if lines and rng.random() < 0.2:  # a concept id (--mode concepts), in some documents only
+        lines.append(f"N1\tReference T1 db:{rng.randint(1, 3)}\t{text[0:1]}")
     body = "\n".join(lines) + ("\n" if lines else "")
     bom = "\ufeff" if rng.random() < 0.05 else ""
     (folder / f"{stem}.ann").write_text(bom + body, encoding="utf-8")
@@ -298,7 +301,7 @@ def test_texts_that_differ_are_pooled_from_the_chunks(
         assert warning.count == 6 and len(warning.examples) == 5
         assert warning.examples[0].startswith("document doc-01, offset 9: gold ")
         assert _bytes(annoscore.score("spans", gold, system, mode=mode, jobs=2)) == _bytes(one)
-    assert combined == [True, True]
+    assert combined == [True]  # concepts: folders in one run (its no-concept-id warning)
 
 
 @pytest.mark.parametrize("seed", range(200, 200 + max(1, CASES // 2)))
@@ -421,3 +424,33 @@ def test_an_error_in_a_chunk_of_one_process_stops_the_chunks_and_names_one_runs_
         annoscore.score("spans", gold, system)
     assert str(cut.value) == str(whole.value) and str(bad) in str(cut.value)
     assert scored and len(scored) < len(split_folders(gold, system, 1, most=2) or ())
+
+
+def test_concepts_mode_scores_folders_in_one_run_whatever_the_jobs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, combined: list[bool]
+) -> None:
+    """A side's warning that it carries no concept id is of the whole corpus: folders cut into
+    chunks warned where a chunk had none and one run of every document did not (and placed it
+    before the readers' warnings), so ``concepts`` mode scores folders in one run."""
+    import annoscore.scale.folders as folders
+
+    for side in ("gold", "system"):
+        (tmp_path / side).mkdir()
+        for n in range(6):
+            ann = "T1\tDrug 0 1\ta\n" + ("N1\tReference T1 db:123\ta\n" if n == 0 else "")
+            (tmp_path / side / f"d{n}.ann").write_text(ann, encoding="utf-8")
+            (tmp_path / side / f"d{n}.txt").write_text("a b c", encoding="utf-8")
+    (tmp_path / "gold" / "d3.ann").write_text("\ufeffT1\tDrug 0 1\ta\n", encoding="utf-8")
+    gold, system = tmp_path / "gold", tmp_path / "system"
+    one = annoscore.score("spans", gold, system, mode="concepts")
+    assert [w.code for w in one.warnings if w.code.startswith("spans.no-concept")] == []
+    monkeypatch.setattr(folders, "FOLDER_CHUNK_DOCUMENTS", 1)
+    for jobs in (1, 2, 3):
+        assert _bytes(annoscore.score("spans", gold, system, mode="concepts", jobs=jobs)) == (
+            _bytes(one)
+        )
+    assert combined == []  # never cut
+    assert _bytes(annoscore.score("spans", gold, system, jobs=2)) == _bytes(
+        annoscore.score("spans", gold, system)
+    )
+    assert combined == [True, True]  # other modes are (one job too: chunks of one document)

@@ -139,6 +139,15 @@ class SpanOptions(TaskOptions):
     )
 
 
+def _folders_cut(gold: Path, system: Path, options: SpanOptions) -> bool:
+    """Whether two brat folders may be cut by file: not in ``concepts`` mode, whose warning
+    that a side carries no concept id is of the whole corpus (a chunk without one warned where
+    one run of every document did not, and its place among the readers' warnings was not one
+    run's); its files of lines are cut, their warnings pooled (:mod:`~annoscore.tasks.
+    spans_chunks`)."""
+    return options.mode is not SpanMode.concepts
+
+
 # one run's warnings: unpaired documents, then what the readers tolerated (read lazily, document
 # by document), then duplicates, then the paired documents whose texts differ
 @chunked(
@@ -151,6 +160,7 @@ class SpanOptions(TaskOptions):
         "spans.text-differs",
     ),
     order="sorted",
+    folders_when=_folders_cut,
     lines_when=lambda gold, system, options: _pubtator_lines(options),
     cut_when=lambda gold, system, options: _json_lines(gold, system, options),
     pooled=pooled,
