@@ -593,8 +593,8 @@ def _in_units(documents: list[dict[str, Any]], unit: str) -> list[dict[str, Any]
             "sides": [
                 None
                 if side is None
-                else [(place(d["text"], a), place(d["text"], b), *rest) for a, b, *rest in side]
-                for side in d["sides"]
+                else [(place(text, a), place(text, b), *rest) for a, b, *rest in side]
+                for side, text in zip(d["sides"], d["texts"], strict=True)
             ],
         }
         for d in documents
@@ -659,8 +659,9 @@ def test_byte_offsets_reach_every_path(
         documents = make(rng, True)
         if offsets == "auto":  # auto reads bytes only when every text matches at them
             for d in documents:
-                for side in filter(None, d["sides"]):
-                    side[:] = [(a, b, k, c, d["text"][a:b]) for a, b, k, c, _ in side]
+                for side, text in zip(d["sides"], d["texts"], strict=True):
+                    if side is not None:
+                        side[:] = [(a, b, k, c, text[a:b]) for a, b, k, c, _ in side]
         seed = rng.random()
         paths = {}
         for unit in ("chars", "bytes"):
