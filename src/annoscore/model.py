@@ -143,3 +143,23 @@ class AnnotatedDocument:
     notes: tuple[Note, ...] = ()
     path: str = ""
     warnings: tuple[str, ...] = ()
+
+
+def first_difference(key: str, response: str) -> int | None:
+    """The first offset where two document texts differ (None when equal): the length of
+    their longest common prefix, found by bisection on slices (string comparisons in C).
+
+    >>> first_difference("abc", "abd"), first_difference("ab", "abc"), first_difference("a", "a")
+    (2, 2, None)
+    """
+    if key == response:
+        return None
+    n = min(len(key), len(response))
+    low, high = 0, n
+    while low < high:  # the longest common prefix, by bisection on slices
+        mid = (low + high + 1) // 2
+        if key[:mid] == response[:mid]:
+            low = mid
+        else:
+            high = mid - 1
+    return low

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from annoscore.errors import InputError
-from annoscore.formats.muc_sgml import first_difference, parse_sgml, read_sgml
+from annoscore.formats.muc_sgml import parse_sgml, read_sgml
 from annoscore.formats.muc_sgml_objects import coref_objects, display_text, ne_objects
+from annoscore.model import first_difference
 
 NE = {"ENAMEX", "TIMEX", "NUMEX"}
 SECTIONS = ("HL", "DD", "TXT")

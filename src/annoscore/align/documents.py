@@ -28,6 +28,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
 
+from annoscore.model import first_difference
 from annoscore.records import Record, set_fields
 from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
 
@@ -194,16 +195,7 @@ def texts_differ_at(gold: str, system: str) -> int | None:
         return None
     gold, system = gold.rstrip(), system.rstrip()
     if gold != system:  # every whitespace character as one space (str.isspace's, as re's \s)
-        gold, system = re.sub(r"\s", " ", gold), re.sub(r"\s", " ", system)
-        if gold != system:
-            low, high = 0, min(len(gold), len(system))
-            while low < high:  # the longest common prefix, by bisection on slices
-                mid = (low + high + 1) // 2
-                if gold[:mid] == system[:mid]:
-                    low = mid
-                else:
-                    high = mid - 1
-            return low
+        return first_difference(re.sub(r"\s", " ", gold), re.sub(r"\s", " ", system))
     return None
 
 

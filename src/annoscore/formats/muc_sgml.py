@@ -694,25 +694,6 @@ def read_sgml(
     return documents
 
 
-def first_difference(key: str, response: str) -> int | None:
-    """The first offset where two document texts differ (None when equal).
-
-    >>> first_difference("abc", "abd"), first_difference("ab", "abc"), first_difference("a", "a")
-    (2, 2, None)
-    """
-    if key == response:
-        return None
-    n = min(len(key), len(response))
-    low, high = 0, n
-    while low < high:  # the longest common prefix, by bisection on slices
-        mid = (low + high + 1) // 2
-        if key[:mid] == response[:mid]:
-            low = mid
-        else:
-            high = mid - 1
-    return low
-
-
 def excerpt(text: str, offset: int, width: int = 20) -> str:
     """``width`` characters of ``text`` from ``offset``, newlines shown as spaces."""
     return text[offset : offset + width].replace("\n", " ")

@@ -35,11 +35,11 @@ from annoscore.formats.muc_sgml import (
     DEFAULT_SECTIONS,
     SgmlDocument,
     excerpt,
-    first_difference,
     read_sgml,
 )
 from annoscore.formats.muc_sgml_objects import SgmlSlots
 from annoscore.metrics.muc import MucDetails
+from annoscore.model import first_difference
 from annoscore.result import ScoreWarning
 
 
