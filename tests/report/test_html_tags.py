@@ -19,7 +19,7 @@ import annoscore.scale as scale
 from annoscore.cli import app
 from annoscore.metrics.conlleval import conlleval_chunks, conlleval_counts
 from annoscore.report.html_spans import ERRORS_ID
-from annoscore.report.html_tags import TEXT_NOTE
+from annoscore.report.html_tags import NO_TOKENS_NOTE, TEXT_NOTE
 from annoscore.samples import SAMPLES
 from tests.report.browser import open_report
 from tests.report.test_html import embedded
@@ -69,8 +69,10 @@ def test_the_chunks_shown_are_those_conlleval_counts(alphabet: list[str]) -> Non
             assert counts[f"type:{kind}:fp"] == found[1] - hits
 
 
-def _conlleval_page(cli: Any, out: Path, *args: Any, stdin: str | None = None) -> str:
-    argv = [str(a) for a in ("conlleval", *args, "-f", "html", "-o", out)]
+def _conlleval_page(
+    cli: Any, out: Path, *args: Any, stdin: str | None = None, command: str = "conlleval"
+) -> str:
+    argv = [str(a) for a in (command, *args, "-f", "html", "-o", out)]
     done = cli.runner.invoke(app, argv, input=stdin, catch_exceptions=False)
     assert done.exit_code == 0, done.output
     return out.read_text(encoding="utf-8")
@@ -142,7 +144,7 @@ def _tag_files(folder: Path, seed: int, documents: int = 40) -> tuple[Path, Path
     return folder / "gold.conll", folder / "system.conll"
 
 
-@pytest.mark.parametrize("command", [["conlleval"]])
+@pytest.mark.parametrize("command", [["conlleval"], ["seqeval"], ["seqeval", "--mode", "strict"]])
 def test_two_jobs_write_the_page_of_one(
     cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exact: list[bool], command: list[str]
 ) -> None:
@@ -157,3 +159,81 @@ def test_two_jobs_write_the_page_of_one(
     assert exact and all(exact), "the run with -j 2 was not cut: the test tests nothing"
     assert pages[2] == pages[1]
     assert f'id="{ERRORS_ID}"'.encode() in pages[1]
+
+
+def _agrees(page: str, expected: dict[str, Any]) -> None:
+    """The analysis' correct mentions are the task's tp, its gold and predicted mentions the
+    task's, with no note of a difference."""
+    errors = _element(page, ERRORS_ID)
+    categories = errors["categories"]
+    kinds = [categories[k % len(categories)] for k in errors["gk"]]
+    counts = expected["counts"]
+    assert kinds.count("correct") == counts["tp"]
+    assert len(errors["gk"]) == counts["tp"] + counts["fn"]
+    assert len(errors["pk"]) == counts["tp"] + counts["fp"]
+    assert "type by type" not in page
+
+
+IOBES = ["O", "B-X", "I-X", "E-X", "S-X", "B-Y", "I-Y", "E-Y", "S-Y", "I-X"]
+IOB = ["O", "O", "B-X", "I-X", "B-Y", "I-Y"]
+
+
+@pytest.mark.parametrize(
+    ("options", "alphabet"),
+    [
+        ([], IOBES),
+        (["--mode", "strict", "--scheme", "iob2"], IOB),
+        (["--mode", "strict", "--scheme", "iobes"], IOBES),
+    ],
+)
+def test_the_seqeval_page_analyses_its_entities(
+    cli: Any, tmp_path: Path, options: list[str], alphabet: list[str]
+) -> None:
+    rng = random.Random(7)
+    for case in range(6):
+        lines = []
+        for _ in range(rng.randrange(1, 12)):
+            for k in range(rng.randrange(1, 10)):
+                lines.append(f"w{k} {rng.choice(alphabet)} {rng.choice(alphabet)}")
+            lines.append("")
+        tagged = tmp_path / f"t{case}.txt"
+        tagged.write_text("\n".join(lines), encoding="utf-8")
+        page = _conlleval_page(cli, tmp_path / f"p{case}.html", tagged, *options, command="seqeval")
+        expected = cli.json("seqeval", tagged, *options, "--per-doc", "--per-type")
+        assert embedded(page) == expected  # the JSON of --format json, unchanged
+        _agrees(page, expected)
+        assert "w0" in _element(page, ERRORS_ID)["t"][0]
+
+
+def test_seqeval_pages_of_two_files_json_and_stdin(cli: Any, tmp_path: Path) -> None:
+    files = (BIO / "gold.conll", BIO / "system.conll")
+    page = _conlleval_page(cli, tmp_path / "two.html", *files, command="seqeval")
+    _agrees(page, cli.json("seqeval", *files, "--per-doc"))
+    assert _element(page, ERRORS_ID)["docs"] == ["doc1", "doc2"]
+    tags = (BIO / "gold-tags.json", BIO / "pred-tags.json")
+    page = _conlleval_page(cli, tmp_path / "json.html", *tags, command="seqeval")
+    _agrees(page, cli.json("seqeval", *tags, "--per-doc"))
+    assert page.count(NO_TOKENS_NOTE) == 2 and TEXT_NOTE.replace("'", "&#x27;") not in page
+    assert _element(page, ERRORS_ID)["t"] == [None]
+    one = _conlleval_page(cli, tmp_path / "one.html", BIO / "tagged.txt", command="seqeval")
+    text = (BIO / "tagged.txt").read_text(encoding="utf-8")
+    piped = _conlleval_page(cli, tmp_path / "piped.html", stdin=text, command="seqeval")
+    assert _element(piped, ERRORS_ID) == _element(one, ERRORS_ID)
+
+
+def test_the_seqeval_pages_load_in_a_browser(cli: Any, browser: Any, tmp_path: Path) -> None:
+    for name, files in (
+        ("conll", (BIO / "gold.conll", BIO / "system.conll")),
+        ("json", (BIO / "gold-tags.json", BIO / "pred-tags.json")),
+    ):
+        out = tmp_path / f"{name}.html"
+        _conlleval_page(cli, out, *files, command="seqeval")
+        opened = open_report(browser, out)
+        try:
+            assert opened.errors == []
+            assert opened.page.eval_on_selector_all("#errors tbody tr", "rs => rs.length") >= 1
+            shown = opened.page.eval_on_selector("#vtext", "e => e.textContent")
+            assert ("John Smith" in shown) == (name == "conll")
+            assert opened.errors == []
+        finally:
+            opened.page.close()
