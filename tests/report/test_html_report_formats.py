@@ -1,6 +1,7 @@
-"""``annoscore report spans`` on inputs other than brat folders (PubTator, BioC, JSONL): the
-page of one system holds the span analysis ``annoscore spans --format html`` writes for them,
-and the page of several systems compares their buckets and right/wrong mentions."""
+"""``annoscore report spans`` on inputs other than brat folders (PubTator, BioC, JSONL), and
+``annoscore report`` on conlleval, seqeval and the NLP Sandbox tasks: the page of one system
+holds the span analysis the task's ``--format html`` writes for them, and the page of several
+systems compares their buckets and right/wrong mentions."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from annoscore.report.html_spans import BUCKETS_ID, ERRORS_ID
 from annoscore.report.html_versus import VERSUS_ID
+from annoscore.samples import SAMPLES
 from tests.report.browser import open_report
 
 GOLD = """\
@@ -122,3 +124,43 @@ def test_the_report_of_several_systems_compares_them(
         )  # the first document's
     finally:
         opened.page.close()
+
+
+BIO = SAMPLES / "bio"
+SANDBOX = SAMPLES / "nlpsandbox"
+
+
+@pytest.mark.parametrize(
+    ("task", "own", "files"),
+    [
+        ("conlleval", ["conlleval"], (BIO / "gold.conll", BIO / "system.conll")),
+        ("seqeval", ["seqeval"], (BIO / "gold.conll", BIO / "system.conll")),
+        ("seqeval", ["seqeval"], (BIO / "gold-tags.json", BIO / "pred-tags.json")),
+        ("nlpsandbox-date", ["nlpsandbox", "date"], (SANDBOX / "gold.json", SANDBOX / "pred.json")),
+        ("nlpsandbox-all", ["nlpsandbox", "all"], (SANDBOX / "gold.json", SANDBOX / "pred.json")),
+    ],
+)
+def test_the_report_command_analyses_the_tag_and_sandbox_tasks(
+    cli: Any, browser: Any, tmp_path: Path, task: str, own: list[str], files: tuple[Path, Path]
+) -> None:
+    """``annoscore report`` on these tasks: the page of one system holds the analysis their
+    ``--format html`` page holds, that of several the buckets and right/wrong mentions."""
+    gold, system = files
+    alone = tmp_path / "own.html"
+    paths = ["--gold", gold, "--pred", system] if own[0] == "nlpsandbox" else [gold, system]
+    done = cli(*own, *paths, "-f", "html", "-o", alone)
+    assert done.exit_code == 0, done.output
+    out = tmp_path / "one.html"
+    done = cli("report", task, gold, system, "-o", out)
+    assert done.exit_code == 0, done.output
+    assert _element(out, ERRORS_ID) == _element(alone, ERRORS_ID)
+    many = tmp_path / "many.html"
+    done = cli("report", task, gold, system, gold, "--samples", "50", "-o", many)
+    assert done.exit_code == 0, done.output
+    assert _element(many, BUCKETS_ID) and _element(many, VERSUS_ID)
+    for page in (out, many):
+        opened = open_report(browser, page)
+        try:
+            assert opened.errors == []
+        finally:
+            opened.page.close()

@@ -122,7 +122,7 @@ def register(app: typer.Typer) -> None:
                     )
                     for r in results
                 ]
-            sides = _span_sides(entry.name, gold, systems, option, once)
+            sides = _span_sides(entry.name, gold, systems, option, once, results)
             if len(results) == 1:
                 page = render_html(
                     results[0],
@@ -163,13 +163,42 @@ def register(app: typer.Typer) -> None:
 
 
 def _span_sides(
-    task: str, gold: Path, systems: list[Path], option: list[str] | None, once: Any
+    task: str,
+    gold: Path,
+    systems: list[Path],
+    option: list[str] | None,
+    once: Any,
+    results: list[Any],
 ) -> list[Any] | None:
     """Each system's documents beside the gold's, for the span report (its viewer, its
     buckets), where the task is ``spans``: brat files without a format option read as
     before (:func:`~annoscore.report.html_span_data.read_sides`), any other input read as
     ``annoscore spans --format html`` reads it (:func:`annoscore.tasks.spans.
-    read_span_documents` with the ``--option`` values); else ``None``."""
+    read_span_documents` with the ``--option`` values); ``conlleval``, ``seqeval`` and the
+    NLP Sandbox tasks: as their ``--format html`` reads them (``results``: each system's, which
+    their pages check the analysis against); else ``None``."""
+    if task in ("conlleval", "seqeval") or task.startswith("nlpsandbox-"):
+        from annoscore.cli.compare import parse_options, with_paths
+        from annoscore.tasks.registry import get
+
+        options = with_paths(parse_options(option or [], get(task)), once)
+        if task.startswith("nlpsandbox-"):
+            from annoscore.cli.nlpsandbox import sandbox_sides
+
+            category = task.removeprefix("nlpsandbox-")
+            return [
+                sandbox_sides(once(gold), once(s), options, category, r)
+                for s, r in zip(systems, results, strict=True)
+            ]
+        tag_sides: Any
+        if task == "conlleval":
+            from annoscore.cli.conlleval import conlleval_sides as tag_sides
+        else:
+            from annoscore.cli.seqeval import seqeval_sides as tag_sides
+        return [
+            tag_sides(once(gold), once(s), options, r)
+            for s, r in zip(systems, results, strict=True)
+        ]
     if task != "spans":
         return None
     from annoscore.formats.annotations import detect_format

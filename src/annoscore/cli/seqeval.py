@@ -14,6 +14,22 @@ from annoscore.tasks.seqeval import SeqevalOptions
 
 if TYPE_CHECKING:
     from annoscore.report.html_span_data import SpanSides
+    from annoscore.result import Result
+
+
+def seqeval_sides(
+    path: Path | None,
+    system: Path | None,
+    options: SeqevalOptions,
+    result: Result,
+    text: str | None = None,
+) -> SpanSides:
+    """The entities of the HTML report's span analysis, read again as the task read ``path``
+    (with ``system``, or alone) or ``text`` (standard input)."""
+    from annoscore.tasks.seqeval import seqeval_entities
+
+    documents, items, paths, chunks = seqeval_entities(path, system, options, text)
+    return tag_report_sides(result, documents, items, paths, chunks, "seqeval")
 
 
 def register(app: typer.Typer) -> None:
@@ -49,9 +65,6 @@ def register(app: typer.Typer) -> None:
             result = score_seqeval_file(path, options)
 
         def sides() -> SpanSides:  # read again only for --format html
-            from annoscore.tasks.seqeval import seqeval_entities
-
-            documents, items, paths, chunks = seqeval_entities(path, system, options, text)
-            return tag_report_sides(result, documents, items, paths, chunks, "seqeval")
+            return seqeval_sides(path, system, options, result, text)
 
         out.emit(result.shown(types=per_type) if per_type else result, spans=sides)
