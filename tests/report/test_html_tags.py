@@ -237,3 +237,23 @@ def test_the_seqeval_pages_load_in_a_browser(cli: Any, browser: Any, tmp_path: P
             assert opened.errors == []
         finally:
             opened.page.close()
+
+
+def test_one_file_with_documents_is_read_as_the_task_reads_it(cli: Any, tmp_path: Path) -> None:
+    """``-DOCSTART-`` lines of conlleval's layout (``-DOCSTART- -X- O O``): the words are read
+    with the tag columns the task reads, so the documents are the task's (read with another
+    column, ``O`` would name each document, twice)."""
+    lines = []
+    for d in range(3):
+        lines += ["-DOCSTART- -X- O O", "", f"w{d} NN B-X B-X", "v NN I-X O", ""]
+    tagged = tmp_path / "docs.txt"
+    tagged.write_text("\n".join(lines), encoding="utf-8")
+    expected = cli.json("seqeval", tagged, "--per-doc", "--per-type")
+    for name, stdin, args in (("file", None, [tagged]), ("stdin", "\n".join(lines), [])):
+        page = _conlleval_page(
+            cli, tmp_path / f"{name}.html", *args, stdin=stdin, command="seqeval"
+        )
+        errors = _element(page, ERRORS_ID)
+        assert errors["docs"] == list(expected["documents"])
+        assert [t.split()[0] for t in errors["t"]] == ["w0", "w1", "w2"]  # no -DOCSTART-
+        _agrees(page, expected)

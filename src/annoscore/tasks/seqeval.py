@@ -666,10 +666,13 @@ def seqeval_entities(
         path = file if file is not None else Path("<stdin>")
         read = read_tag_codes(path, columns=(options.gold_col, options.pred_col), text=text)
         data = _from_codes(read.tags, read.codes[0], read.codes[1], read, str(path))
+        columns = (options.gold_col, options.pred_col)  # as read: -DOCSTART- names alike
         if text is None:
-            words = read_tags(path, delimiter=None, columns=(-1,)).tokens
+            words = read_tags(path, delimiter=None, columns=columns).tokens
         else:
-            words = read_tag_text(without_bom(text)[0], str(path), delimiter=None).tokens
+            words = read_tag_text(
+                without_bom(text)[0], str(path), delimiter=None, columns=columns
+            ).tokens
     n = len(data.gold)
     boundary = ~data.token()
     if data.item_doc is None:
