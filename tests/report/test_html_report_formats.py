@@ -128,6 +128,7 @@ def test_the_report_of_several_systems_compares_them(
 
 BIO = SAMPLES / "bio"
 SANDBOX = SAMPLES / "nlpsandbox"
+CODIESP = SAMPLES / "codiesp"
 
 
 @pytest.mark.parametrize(
@@ -138,6 +139,7 @@ SANDBOX = SAMPLES / "nlpsandbox"
         ("seqeval", ["seqeval"], (BIO / "gold-tags.json", BIO / "pred-tags.json")),
         ("nlpsandbox-date", ["nlpsandbox", "date"], (SANDBOX / "gold.json", SANDBOX / "pred.json")),
         ("nlpsandbox-all", ["nlpsandbox", "all"], (SANDBOX / "gold.json", SANDBOX / "pred.json")),
+        ("codiesp-x", ["codiesp", "X"], (CODIESP / "gs_X.tsv", CODIESP / "pred_X.tsv")),
     ],
 )
 def test_the_report_command_analyses_the_tag_and_sandbox_tasks(
@@ -147,15 +149,22 @@ def test_the_report_command_analyses_the_tag_and_sandbox_tasks(
     ``--format html`` page holds, that of several the buckets and right/wrong mentions."""
     gold, system = files
     alone = tmp_path / "own.html"
-    paths = ["--gold", gold, "--pred", system] if own[0] == "nlpsandbox" else [gold, system]
-    done = cli(*own, *paths, "-f", "html", "-o", alone)
+    named = own[0] in ("nlpsandbox", "codiesp")
+    paths = ["--gold", gold, "--pred", system] if named else [gold, system]
+    codes = [CODIESP / "codes-D.tsv", CODIESP / "codes-P.tsv"] if own[0] == "codiesp" else []
+    flags = ["--codes-d", codes[0], "--codes-p", codes[1]] if codes else []
+    options = (
+        ["--option", f"codes_d={codes[0]}", "--option", f"codes_p={codes[1]}"] if codes else []
+    )
+    done = cli(*own, *paths, *flags, "-f", "html", "-o", alone)
     assert done.exit_code == 0, done.output
     out = tmp_path / "one.html"
-    done = cli("report", task, gold, system, "-o", out)
+    done = cli("report", task, gold, system, *options, "-o", out)
     assert done.exit_code == 0, done.output
     assert _element(out, ERRORS_ID) == _element(alone, ERRORS_ID)
     many = tmp_path / "many.html"
-    done = cli("report", task, gold, system, gold, "--samples", "50", "-o", many)
+    several = ["report", task, gold, system, system, *options, "--names", "a,b"]
+    done = cli(*several, "--samples", "50", "-o", many)
     assert done.exit_code == 0, done.output
     assert _element(many, BUCKETS_ID) and _element(many, VERSUS_ID)
     for page in (out, many):

@@ -174,14 +174,18 @@ def _span_sides(
     buckets), where the task is ``spans``: brat files without a format option read as
     before (:func:`~annoscore.report.html_span_data.read_sides`), any other input read as
     ``annoscore spans --format html`` reads it (:func:`annoscore.tasks.spans.
-    read_span_documents` with the ``--option`` values); ``conlleval``, ``seqeval`` and the
-    NLP Sandbox tasks: as their ``--format html`` reads them (``results``: each system's, which
-    their pages check the analysis against); else ``None``."""
-    if task in ("conlleval", "seqeval") or task.startswith("nlpsandbox-"):
+    read_span_documents` with the ``--option`` values); ``conlleval``, ``seqeval``, the
+    NLP Sandbox tasks and ``codiesp-x``: as their ``--format html`` reads them (``results``:
+    each system's, which their pages check the analysis against); else ``None``."""
+    if task in ("conlleval", "seqeval", "codiesp-x") or task.startswith("nlpsandbox-"):
         from annoscore.cli.compare import parse_options, with_paths
         from annoscore.tasks.registry import get
 
         options = with_paths(parse_options(option or [], get(task)), once)
+        if task == "codiesp-x":
+            from annoscore.cli.codiesp import codiesp_x_sides
+
+            return [codiesp_x_sides(once(gold), once(s), options) for s in systems]
         if task.startswith("nlpsandbox-"):
             from annoscore.cli.nlpsandbox import sandbox_sides
 
