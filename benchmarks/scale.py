@@ -19,7 +19,8 @@ Data (seeded, generated here, in a temporary folder), ``--task``:
 - ``nlpsandbox``: N notes of ``benchmarks/nlpsandbox.py`` (30 annotations of each of six PHI
   categories; its input warns on purpose), ``annoscore nlpsandbox all``;
 - ``conlleval``: N documents of 100 sentences of 30 tokens in conlleval's one-file layout
-  (2,000: 63 MB); ``conlleval-two`` and ``seqeval``: the same as two tag files.
+  (2,000: 63 MB); ``conlleval-two`` and ``seqeval``: the same as two tag files;
+  ``seqeval-one``: seqeval on the one file.
 
 For each size, alternating in rounds: ``annoscore spans GOLD SYSTEM --mode M -f json
 -o OUT`` with ``--jobs 1``, ``--jobs 2`` (and ``--dask local`` with ``--dask``).  Reported: wall
@@ -286,10 +287,10 @@ def write_input(task: str, root: Path, documents: int, spans: int) -> list[str]:
     if task == "trec":
         qrels, run_file = write_trec(root, documents)
         return ["trec", str(qrels), str(run_file), "-m", "all_trec"]
-    if task.startswith("conlleval") or task == "seqeval":  # one file, or two tag files
+    if task.startswith(("conlleval", "seqeval")):  # one file, or two tag files
         one, gold, system = write_conlleval(root, documents)
-        files = [str(one)] if task == "conlleval" else [str(gold), str(system)]
-        return ["conlleval" if task.startswith("conlleval") else "seqeval", *files]
+        files = [str(one)] if task in ("conlleval", "seqeval-one") else [str(gold), str(system)]
+        return [task.partition("-")[0], *files]
     if task == "pubtator":
         gold, system = write_pubtator(root, documents, spans)
         return ["spans", str(gold), str(system), "--gold-format", "pubtator",
@@ -472,6 +473,7 @@ def main() -> None:
             "conlleval",
             "conlleval-two",
             "seqeval",
+            "seqeval-one",
             "bioc-xml",
             "bioc-json",
             "nlpsandbox",

@@ -195,3 +195,74 @@ def test_relations_a_format_does_not_write_are_named_in_a_warning(tmp_path: Path
 def test_muc_sgml_conversion_is_still_a_sub_command() -> None:
     result = CliRunner().invoke(app, ["convert", "muc-sgml", "--help"])
     assert result.exit_code == 0 and "--out" in result.output
+
+
+def test_one_document_written_as_conll_bio_keeps_its_id(tmp_path: Path) -> None:
+    """A -DOCSTART- line holds the id of one document too, so a round trip keeps it; an id
+    such a line cannot hold is left out with a warning (read back: the file's name)."""
+    source = tmp_path / "brat"
+    source.mkdir()
+    (source / "doc7.txt").write_text("Aspirin helps here\n", encoding="utf-8")
+    (source / "doc7.ann").write_text("T1\tChem 0 7\tAspirin\n", encoding="utf-8")
+    _run("brat", "conll-bio", source, tmp_path / "one.conll")
+    written = (tmp_path / "one.conll").read_text(encoding="utf-8")
+    assert written == "-DOCSTART- doc7 O\n\nAspirin -X- B-Chem\nhelps -X- O\nhere -X- O\n"
+    _run("conll-bio", "brat", tmp_path / "one.conll", tmp_path / "back")
+    assert _mentions(tmp_path / "back", "brat") == _mentions(source, "brat")
+    assert sorted(p.name for p in (tmp_path / "back").iterdir()) == ["doc7.ann", "doc7.txt"]
+    spaced = tmp_path / "spaced"
+    spaced.mkdir()
+    (spaced / "my doc.txt").write_text("Aspirin helps\n", encoding="utf-8")
+    (spaced / "my doc.ann").write_text("T1\tChem 0 7\tAspirin\n", encoding="utf-8")
+    said = _run("brat", "conll-bio", spaced, tmp_path / "spaced.conll")
+    assert "the document id 'my doc' is left out: a -DOCSTART- line cannot hold it" in said
+    assert (tmp_path / "spaced.conll").read_text(encoding="utf-8") == "Aspirin B-Chem\nhelps O\n"
+
+
+I2B2_LABELS = """<PatientMatching>
+<TEXT><![CDATA[Seen 2067-05-03.]]></TEXT>
+<TAGS>
+<DATE id="P0" start="5" end="15" text="2067-05-03" TYPE="DATE"/>
+<ABDOMINAL met="met"/>
+<ADVANCED-CAD met="not met"/>
+<DIABETES time="before"><DIABETES id="D1" start="0" end="4" text="Seen"/></DIABETES>
+<DIABETES time="after"/>
+<SMOKER/>
+<X a="1" b="2"/>
+</TAGS></PatientMatching>
+"""
+
+
+def _labels(path: Path) -> list[tuple[str, str | None]]:
+    (document,) = read_corpus(path, "i2b2-xml").documents.values()
+    return [(a.name, a.value) for a in document.attributes if a.target == ""]
+
+
+def test_i2b2_document_labels_are_kept_by_i2b2_and_left_out_of_brat(tmp_path: Path) -> None:
+    """2018 track 1 criteria (tags without offsets) are written back as such by i2b2 XML; brat
+    has no attribute of a document: they are left out with the warning, and the brat written
+    is read back (an A line without its annotation was written, then refused)."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "n1.xml").write_text(I2B2_LABELS, encoding="utf-8")
+    _run("i2b2-xml", "i2b2-xml", notes, tmp_path / "again")
+    assert (
+        _labels(tmp_path / "again")
+        == _labels(notes)
+        == [
+            ("ABDOMINAL:met", "met"),
+            ("ADVANCED-CAD:met", "not met"),
+            ("DIABETES:time", "before"),
+            ("DIABETES:time", "after"),
+            ("SMOKER", None),
+            ("X:a", "1"),
+            ("X:b", "2"),
+        ]
+    )
+    assert _mentions(tmp_path / "again", "i2b2-xml") == _mentions(notes, "i2b2-xml")
+    said = _run("i2b2-xml", "brat", notes, tmp_path / "brat")
+    assert "7 attribute(s) left out: brat cannot hold them" in said
+    ann = (tmp_path / "brat" / "n1.ann").read_text(encoding="utf-8")
+    assert ann == "T1\tDATE 5 15\t2067-05-03\nT2\tDIABETES 0 4\tSeen\nA1\tTYPE T1 DATE\n"
+    _run("brat", "i2b2-xml", tmp_path / "brat", tmp_path / "round")
+    assert _mentions(tmp_path / "round", "i2b2-xml") == _mentions(notes, "i2b2-xml")

@@ -25,6 +25,7 @@ import pytest
 from annoscore.align.span_modes import SpanMode
 from annoscore.errors import InputError
 from annoscore.formats import jsonl as reader
+from annoscore.formats.annotations import Answer
 from annoscore.formats.brat_model import AnnFile
 from annoscore.model import AnnotatedDocument
 from annoscore.tasks.spans import SpanOptions, score_spans
@@ -127,6 +128,16 @@ def _columns(document: AnnFile | AnnotatedDocument) -> dict[str, Any]:
     }
 
 
+ANSWERS: list[tuple[Answer, ...]] = [
+    ("accept",),
+    ("accept",),
+    ("accept", "ignore"),
+    ("reject",),
+    ("ignore", "reject", "accept"),
+]
+"""The Prodigy answers kept (``--answers``), the default most often."""
+
+
 @pytest.mark.parametrize("form", ["prodigy-jsonl", "spacy-jsonl"])
 def test_scan_parser_and_plain_reading_agree(tmp_path: Path, form: str) -> None:
     rng = random.Random(f"jsonl {form}")
@@ -136,13 +147,16 @@ def test_scan_parser_and_plain_reading_agree(tmp_path: Path, form: str) -> None:
         path = tmp_path / f"c{case % 7}.jsonl"
         path.write_bytes(text.encode("utf-8"))
         name = str(path)
+        answers = rng.choice(ANSWERS)
         try:
-            expected: tuple[list[dict[str, Any]], int] | int = plain_jsonl(text, name, form)
+            expected: tuple[list[dict[str, Any]], int] | int = plain_jsonl(
+                text, name, form, answers
+            )
         except JsonlError as error:
             expected = error.line
-        scanned = reader._scan_jsonl(text, name, form, ("accept",))
+        scanned = reader._scan_jsonl(text, name, form, answers)
         try:
-            documents, skipped = reader.read_jsonl_columns(path, form)
+            documents, skipped = reader.read_jsonl_columns(path, form, answers)
         except InputError as error:
             assert expected == error.line, (case, text, error)
             assert scanned is None
@@ -153,7 +167,7 @@ def test_scan_parser_and_plain_reading_agree(tmp_path: Path, form: str) -> None:
         assert skipped == left_out
         assert [_columns(d) for d in documents.values()] == docs, (case, text)
         assert list(documents) == [d["id"] for d in docs]
-        parsed = reader.read_jsonl_text(text, name, form)
+        parsed = reader.read_jsonl_text(text, name, form, answers)
         assert [d.document() if isinstance(d, AnnFile) else d for d in documents.values()] == (
             parsed.documents
         )
@@ -343,13 +357,14 @@ def test_spans_scores_of_the_columns_equal_the_plain_scores(tmp_path: Path) -> N
     compared = 0
     for case in range(CASES // 5):
         form = ("prodigy-jsonl", "spacy-jsonl")[case % 2]
+        answers = ANSWERS[case // 2 % len(ANSWERS)]
         sides = []
         for side in ("gold", "system"):
             text = _file(rng, 3 * case if rng.random() < 0.7 else case, form)
             path = tmp_path / f"{side}.jsonl"
             path.write_bytes(text.encode("utf-8"))
             try:
-                plain: list[dict[str, Any]] | None = plain_jsonl(text, str(path), form)[0]
+                plain: list[dict[str, Any]] | None = plain_jsonl(text, str(path), form, answers)[0]
             except JsonlError:
                 plain = None
             sides.append((path, plain))
@@ -357,7 +372,7 @@ def test_spans_scores_of_the_columns_equal_the_plain_scores(tmp_path: Path) -> N
         if gold_docs is None or system_docs is None:
             continue
         mode = MODES[case % len(MODES)]
-        options = SpanOptions(mode=mode, gold_format=form, system_format=form)  # type: ignore[arg-type]
+        options = SpanOptions(mode=mode, gold_format=form, system_format=form, answers=answers)  # type: ignore[arg-type]
         result = score_spans(gold, system, options)
         totals = plain_corpus_counts(mode.value, gold_docs, system_docs)
         assert result.counts.as_dict() == totals, (case, mode)

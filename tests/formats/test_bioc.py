@@ -127,6 +127,17 @@ def test_annotation_texts_are_checked_and_byte_offsets_detected() -> None:
     assert not auto.documents[0].warnings and "UTF-8 byte" in auto.warnings[0]
 
 
+def test_auto_reads_bytes_when_the_characters_fall_past_the_text() -> None:
+    """Character offsets past the end of the text are no match, though a slice of the text
+    there is its end (the annotation's text): bytes are read, not an error for the location."""
+    text = "de 中文"  # 5 characters, 9 bytes
+    auto = read_bioc_text(_json(text, 0, 9, text), "x", "bioc-json", offsets="auto")
+    assert auto.documents[0].mentions[0].span.fragments == ((0, 5),)
+    assert "read as bytes (--offsets auto)" in auto.warnings[0]
+    with pytest.raises(InputError, match="location 0-9 is past its passage"):
+        read_bioc_text(_json(text, 0, 9, text), "x", "bioc-json")
+
+
 def test_bad_xml_is_an_input_error() -> None:
     with pytest.raises(InputError, match="not well-formed XML"):
         read_bioc_text("<collection><document>", "x.xml", "bioc-xml")
@@ -173,3 +184,62 @@ def test_a_relation_whose_infons_are_not_an_object_is_an_input_error() -> None:
     )
     with pytest.raises(InputError, match="relation 'r1': \"infons\" is not an object"):
         read_bioc_text(text, "c.json", "bioc-json")
+
+
+XML_LINES = """<?xml version="1.0"?>
+<collection><source/><date/><key/>
+<document><id>d1</id>
+<passage><offset>{passage}</offset><text>Aspirin helps</text>
+<annotation id="A1"><infon key="type">C</infon><location offset="0" length="7"/>
+<text>Aspirin</text></annotation>
+<annotation id="A2"><infon key="type">C</infon>
+<location {location}/><text>helps</text></annotation>
+</passage></document>{more}
+</collection>
+"""
+
+
+@pytest.mark.parametrize("offsets", ["chars", "utf8-bytes", "auto"])
+def test_xml_value_errors_name_the_line(offsets: str) -> None:
+    """A location not a whole number, missing or past its passage, a passage offset not a
+    number, a document twice: the error names file and line (the checked parse's), whichever
+    step met it."""
+    good = 'offset="8" length="5"'
+    second = "\n<document><id>d1</id><passage><offset>0</offset><text>x</text></passage></document>"
+    for fields, line, message in (
+        ({"location": 'offset="x" length="5"'}, 7, "annotation 'A2' offset 'x' is not a whole"),
+        ({"location": 'length="5"'}, 7, "annotation 'A2' offset '' is not a whole number"),
+        ({"location": 'offset="8" length="-5"'}, 7, "annotation 'A2' length '-5' is not a whole"),
+        ({"location": 'offset="20" length="5"'}, 7, "annotation 'A2': "),
+        ({"passage": "z"}, 4, "passage offset 'z' is not a whole number"),
+        ({"more": second}, 10, "document 'd1' appears twice"),
+    ):
+        text = XML_LINES.format(**{"passage": "0", "location": good, "more": ""} | fields)
+        with pytest.raises(InputError) as raised:
+            read_bioc_text(text, "c.xml", "bioc-xml", offsets=offsets)
+        assert raised.value.line == line, (fields, raised.value)
+        assert message in str(raised.value), raised.value
+
+
+def test_byte_offsets_count_the_passages_bytes_too() -> None:
+    """A title and an abstract whose offsets count UTF-8 bytes (the abstract at the title's
+    bytes + 1): the abstract's annotations are read where the bytes say, in the text that the
+    passages make at their byte offsets (one space between them, not one per byte more)."""
+    title, abstract = "Ñu café", "aspirin works"  # the title: 7 characters, 9 bytes
+
+    def xml(at: int) -> str:
+        return (
+            "<collection><source/><date/><key/><document><id>d</id>"
+            f"<passage><offset>0</offset><text>{title}</text></passage>"
+            f"<passage><offset>{at}</offset><text>{abstract}</text>"
+            '<annotation id="A1"><infon key="type">C</infon>'
+            f'<location offset="{at}" length="7"/><text>aspirin</text></annotation>'
+            "</passage></document></collection>"
+        )
+
+    chars = read_bioc_text(xml(8), "x", "bioc-xml").documents[0]
+    by_bytes = read_bioc_text(xml(10), "x", "bioc-xml", offsets="utf8-bytes").documents[0]
+    assert by_bytes.text == chars.text == "Ñu café aspirin works"
+    assert by_bytes.mentions == chars.mentions and not by_bytes.warnings
+    with pytest.raises(InputError, match=r"offset 8 overlaps the one before it \(which ends at 9"):
+        read_bioc_text(xml(8), "x", "bioc-xml", offsets="utf8-bytes")

@@ -47,3 +47,21 @@ def test_texts_are_checked_and_offsets_refused_past_the_text() -> None:
         read_i2b2_text(NOTE.replace('start="13"', 'start="x"'), "n.xml")
     with pytest.raises(InputError, match="no <TEXT> element"):
         read_i2b2_text("<deIdi2b2><TAGS/></deIdi2b2>", "n.xml")
+
+
+def test_value_errors_name_the_line_of_the_tag() -> None:
+    note = (
+        "<deIdi2b2>\n<TEXT><![CDATA[Seen 2067-05-03.\nagain]]></TEXT>\n<TAGS>\n"
+        '<DATE id="P0" start="5" end="15" text="2067-05-03" TYPE="DATE"/>\n'
+        '<DATE id="P1" {} TYPE="DATE"/>\n</TAGS></deIdi2b2>\n'
+    )
+    for attributes, message in (
+        ('start="x" end="15"', "note.xml:6: <DATE id='P1'> start: 'x' is not a whole number"),
+        ('end="15"', "note.xml:6: <DATE id='P1'> start: None is not a whole number"),
+        ('start="5" end="99"', "note.xml:6: <DATE id='P1'>: offsets 5-99 out of order or past"),
+    ):
+        with pytest.raises(InputError) as raised:
+            read_i2b2_text(note.format(attributes), "note.xml")
+        assert str(raised.value).startswith(message), raised.value
+    with pytest.raises(InputError, match=r"^note\.xml:2: no <TEXT> element under <deIdi2b2>"):
+        read_i2b2_text("\n<deIdi2b2><TAGS/></deIdi2b2>", "note.xml")

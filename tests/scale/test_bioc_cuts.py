@@ -4,7 +4,8 @@ each chunk read between its file's own head and tail.  Random adversarial corpor
 ``--jobs`` 1, 2 and 3 and with one process scoring small chunks one after the other: identical
 bytes (JSON with documents, types and averages), warnings and errors included.
 
-The corpora warn (annotation texts unlike the document's, documents on one side only, repeated
+The corpora warn (annotation texts unlike the document's, texts unlike the other side's,
+documents on one side only, repeated
 mentions, a side without concept ids) and are adversarial: ids from ``tests/equivalence/ids.py``
 escaped as XML or JSON writes them; passage texts, comments, CDATA sections and processing
 instructions holding ``<document><id>..</id>``, ``</document>``, ``"documents": [`` and a
@@ -82,7 +83,7 @@ def _xml_document(
     rng: random.Random, document: dict[str, Any], side: int, clean: bool, no_ids: bool
 ) -> str:
     mentions = document["sides"][side]
-    passages, own = _passages(document["text"], mentions, rng.random() < 0.4)
+    passages, own = _passages(document["texts"][side], mentions, rng.random() < 0.4)
     name = document["id"]
     head = f"<document><id>{escape(name)}</id>"
     if not clean and rng.random() < 0.05:
@@ -127,7 +128,8 @@ def _xml(rng: random.Random, root: Path, clean: bool) -> dict[str, Any]:
     documents = _documents(rng, clean)
     for document in documents:
         if rng.random() < 0.1:  # a text holding a document's start, escaped
-            document["text"] += " " + rng.choice(TRAPS)
+            trap = " " + rng.choice(TRAPS)
+            document["texts"] = tuple(text + trap for text in document["texts"])
     no_ids = rng.random() < 0.2
     for side, name in enumerate(("gold.xml", "system.xml")):
         blocks = [
@@ -179,7 +181,7 @@ def _json_document(
     rng: random.Random, document: dict[str, Any], side: int, clean: bool, no_ids: bool
 ) -> Any:
     mentions = document["sides"][side]
-    passages, own = _passages(document["text"], mentions, rng.random() < 0.4)
+    passages, own = _passages(document["texts"][side], mentions, rng.random() < 0.4)
     k = 0
     out = []
     for offset, body, held in passages:
@@ -213,7 +215,8 @@ def _bioc_json(rng: random.Random, root: Path, clean: bool) -> dict[str, Any]:
     documents = _documents(rng, clean)
     for document in documents:
         if rng.random() < 0.1:
-            document["text"] += " " + rng.choice(TRAPS)
+            trap = " " + rng.choice(TRAPS)
+            document["texts"] = tuple(text + trap for text in document["texts"])
     no_ids = rng.random() < 0.2
     indent = rng.choice([None, None, 1])
     ascii_only = rng.random() < 0.5
@@ -576,3 +579,112 @@ def test_the_lines_of_bioc_chunks_are_not_counted(
         one = _same("spans", root / f"gold.{suffix}", root / f"system.{suffix}", **options)
         warned += bool(exact) and all(exact) and "where the document has" in one
     assert warned, "no cut run warned"
+
+
+def _in_units(documents: list[dict[str, Any]], unit: str) -> list[dict[str, Any]]:
+    """``documents`` with their mentions' offsets in ``unit`` (``chars`` or ``bytes``: UTF-8)."""
+
+    def place(text: str, at: int) -> int:
+        return at if unit == "chars" else len(text[:at].encode("utf-8"))
+
+    return [
+        {
+            **d,
+            "sides": [
+                None
+                if side is None
+                else [(place(text, a), place(text, b), *rest) for a, b, *rest in side]
+                for side, text in zip(d["sides"], d["texts"], strict=True)
+            ],
+        }
+        for d in documents
+    ]
+
+
+def _passages_in(unit: str, split: bool) -> Any:
+    """:func:`_passages` with the offsets of passages and mentions in ``unit`` (and never a
+    second passage unless ``split``)."""
+
+    def size(text: str) -> int:
+        return len(text) if unit == "chars" else len(text.encode("utf-8"))
+
+    def passages(
+        text: str, mentions: list[Any], halves: bool
+    ) -> tuple[list[tuple[int, str, list[Any]]], list[Any]]:
+        half = len(text) // 2 if split and halves and len(text) > 3 else len(text)
+        pieces = [(0, text[:half])] + (
+            [(size(text[:half]), text[half:])] if half < len(text) else []
+        )
+        out: list[tuple[int, str, list[Any]]] = [(o, t, []) for o, t in pieces]
+        own = []
+        for mention in mentions:
+            for offset, body, held in out:
+                if offset <= mention[0] and mention[1] <= offset + size(body):
+                    held.append(mention)
+                    break
+            else:
+                own.append(mention)
+        return out, own
+
+    return passages
+
+
+def _without_auto_notes(output: str) -> tuple[Any, str]:
+    """A run's JSON less the warnings of ``--offsets auto`` (documents read as bytes), and the
+    text after it."""
+    shown, end = json.JSONDecoder().raw_decode(output)
+    if "warnings" in shown:
+        shown["warnings"] = [w for w in shown["warnings"] if "(--offsets auto)" not in str(w)]
+    return shown, output[end:]
+
+
+@pytest.mark.parametrize("form", list(WRITERS))
+def test_byte_offsets_reach_every_path(
+    form: str, tmp_path: Path, exact: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--offsets utf8-bytes`` and ``auto`` on random corpora whose offsets count UTF-8 bytes
+    (texts with ``ñ`` and ``中文``): one run, ``--jobs`` 2 and 3 and small chunks give the same
+    bytes, and they are those of the same corpus written in characters and read as characters
+    (a path reading characters would differ, as the default reading of the bytes does).  With
+    ``utf8-bytes``, a document's second passage, when it is split, starts at its offset in
+    bytes too."""
+    import tests.scale.test_bioc_cuts as here
+
+    make = here._documents
+    rng = random.Random(f"bioc-bytes-{form}")
+    writer, suffix = WRITERS[form]
+    differ = cut = 0
+    for case in range(CASES):
+        offsets = rng.choice(["utf8-bytes", "auto"])
+        documents = make(rng, True)
+        if offsets == "auto":  # auto reads bytes only when every text matches at them
+            for d in documents:
+                for side, text in zip(d["sides"], d["texts"], strict=True):
+                    if side is not None:
+                        side[:] = [(a, b, k, c, text[a:b]) for a, b, k, c, _ in side]
+        seed = rng.random()
+        paths = {}
+        for unit in ("chars", "bytes"):
+            root = tmp_path / str(case) / unit
+            root.mkdir(parents=True)
+            monkeypatch.setattr(
+                here, "_documents", lambda r, c, d=documents, u=unit: _in_units(d, u)
+            )
+            # auto: one passage (a second one at a byte offset read as characters, spaces
+            # before it, may match too: auto then reads characters, as it says)
+            monkeypatch.setattr(here, "_passages", _passages_in(unit, offsets == "utf8-bytes"))
+            options = writer(random.Random(seed), root, True)
+            paths[unit] = (root / f"gold.{suffix}", root / f"system.{suffix}")
+        options.update(rng.choice(MODES))
+        exact.clear()
+        one = _same("spans", *paths["bytes"], rng.choice([150, 400, 1500]), jobs=_jobs(case),
+                    offsets=offsets, **options)  # fmt: skip
+        cut += offsets == "utf8-bytes" and bool(exact) and all(exact)
+        reference = _output("spans", *paths["chars"], 1, **options)
+        assert not reference.startswith("error"), reference
+        chars_dir, bytes_dir = str(paths["chars"][0].parent), str(paths["bytes"][0].parent)
+        same = one.replace(bytes_dir, chars_dir).replace(f"|offsets:{offsets}", "")
+        assert _without_auto_notes(same) == _without_auto_notes(reference), (case, offsets)
+        default = _output("spans", *paths["bytes"], 1, **options).replace(bytes_dir, chars_dir)
+        differ += default != reference
+    assert differ >= CASES // 2 and cut > 0, (differ, cut)

@@ -2,7 +2,8 @@
 
 Every registered task on its sample (JSON with documents, types and averages, and the official
 text layout) with 1, 2 and 3 jobs; random brat folders (every span mode; one-sided documents,
-duplicates, byte-order marks, missing texts, names with dots) with 1, 2 and 3 jobs, checked to
+duplicates, byte-order marks, missing texts, texts that differ between the sides, names with
+dots) with 1, 2 and 3 jobs, checked to
 be really cut into chunks; errors inside a chunk name the original file.
 
 ``ANNOSCORE_EQUIVALENCE_CASES`` multiplies the number of random corpora (default 1).
@@ -85,6 +86,7 @@ MODES: list[dict[str, Any]] = [
     {"mode": "token"},
     {"mode": "semeval"},
     {"mode": "strict", "duplicates": "collapse", "missing_docs": "ignore"},
+    {"mode": "concepts"},  # folders: one run (its warning of no concept id is the corpus's)
 ]
 
 
@@ -117,11 +119,25 @@ def _write(folder: Path, stem: str, text: str, mentions: list[tuple[int, int, st
             lines.append("T98\tGene 0 1\tnot the text")  # a text differing from the .txt
         else:  # the text separated from the offsets by a space
             lines.append(f"T97\tDose 0 1 {text[0:1]}")
+    if lines and rng.random() < 0.2:  # a concept id (--mode concepts), in some documents only
+        lines.append(f"N1\tReference T1 db:{rng.randint(1, 3)}\t{text[0:1]}")
     body = "\n".join(lines) + ("\n" if lines else "")
     bom = "\ufeff" if rng.random() < 0.05 else ""
     (folder / f"{stem}.ann").write_text(bom + body, encoding="utf-8")
     if with_text:
         (folder / f"{stem}.txt").write_text(text, encoding="utf-8")
+
+
+def _other_text(rng: random.Random, text: str) -> str:
+    """``text`` with a line end after it (the same offsets: no warning), a space made two
+    (every later offset moves: ``spans.text-differs``) or a word more at its end (a warning)."""
+    roll = rng.random()
+    at = text.find(" ", rng.randrange(len(text)))
+    if roll < 0.4:
+        return text + "\n"
+    if roll < 0.8 and at >= 0:
+        return text[:at] + "  " + text[at + 1 :]
+    return text + " x"
 
 
 def _corpus(rng: random.Random, root: Path) -> tuple[Path, Path]:
@@ -137,7 +153,8 @@ def _corpus(rng: random.Random, root: Path) -> tuple[Path, Path]:
         if side > 0.1:
             _write(gold, stem, text, g, rng, True)
         if side < 0.9:
-            _write(system, stem, text, p, rng, rng.random() < 0.8)
+            other = _other_text(rng, text) if rng.random() < 0.2 else text  # its own .txt
+            _write(system, stem, other, p, rng, rng.random() < 0.8)
     for folder in (gold, system):  # a side without documents is an error, not a test here
         if not any(folder.glob("*.ann")):
             _write(folder, "zz-last", "x y", [], rng, True)
@@ -249,6 +266,44 @@ def test_a_corpus_without_tolerated_input_is_scored_by_chunks(
     assert combined == [True]
 
 
+def test_texts_that_differ_are_pooled_from_the_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Paired documents whose .txt files differ (``spans.text-differs``) in several chunks:
+    counted and named as one run names them (the first examples in order of the ids), the
+    chunks combined (no fallback to one run)."""
+    import annoscore.scale.reduce as reduce
+
+    combined: list[bool] = []
+    original = reduce.combine
+
+    def counting(*args: Any, **kwargs: Any) -> Result | None:
+        result = original(*args, **kwargs)
+        combined.append(result is not None)
+        return result
+
+    monkeypatch.setattr(reduce, "combine", counting)
+    gold, system = tmp_path / "gold", tmp_path / "system"
+    gold.mkdir()
+    system.mkdir()
+    for n in range(12):
+        text = f"aspirina {n % 10} dosis de gen"
+        other = text.replace(" ", "  ", 1) if n % 2 else text.replace(" ", "\n", 1)
+        for folder, written, lines in (
+            (gold, text, "T1\tDrug 0 8\taspirina\nT2\tDose 11 16\tdosis\n"),
+            (system, other, "T1\tDrug 0 8\taspirina\n"),
+        ):
+            (folder / f"doc-{n:02d}.ann").write_text(lines, encoding="utf-8")
+            (folder / f"doc-{n:02d}.txt").write_text(written, encoding="utf-8")
+    for mode in ("strict", "concepts"):
+        one = annoscore.score("spans", gold, system, mode=mode)
+        (warning,) = [w for w in one.warnings if w.code == "spans.text-differs"]
+        assert warning.count == 6 and len(warning.examples) == 5
+        assert warning.examples[0].startswith("document doc-01, offset 9: gold ")
+        assert _bytes(annoscore.score("spans", gold, system, mode=mode, jobs=2)) == _bytes(one)
+    assert combined == [True]  # concepts: folders in one run (its no-concept-id warning)
+
+
 @pytest.mark.parametrize("seed", range(200, 200 + max(1, CASES // 2)))
 def test_chunks_of_a_run_that_shows_no_document_send_only_the_columns_of_macro_doc(
     seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -279,3 +334,123 @@ def test_chunks_of_a_run_that_shows_no_document_send_only_the_columns_of_macro_d
         for view in ({"averages": True}, {"documents": True, "types": True, "averages": True}):
             assert render(cut.shown(**view), "json") == render(one.shown(**view), "json")
     assert sent and not any(sent)
+
+
+# --- large folders cut with one process ------------------------------------------------------
+
+
+@pytest.fixture
+def combined(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each run cut into folder chunks was combined (True) or left to one run."""
+    import annoscore.scale.reduce as reduce
+
+    found: list[bool] = []
+    original = reduce.combine
+
+    def spy(*args: Any, **kwargs: Any) -> Result | None:
+        result = original(*args, **kwargs)
+        found.append(result is not None)
+        return result
+
+    monkeypatch.setattr(reduce, "combine", spy)
+    return found
+
+
+@pytest.mark.parametrize("seed", range(300, 300 + CASES))
+def test_random_brat_folders_cut_with_one_process_give_the_bytes_of_one_run(
+    seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, combined: list[bool]
+) -> None:
+    """Folders of more than ``FOLDER_CHUNK_DOCUMENTS`` documents are scored chunk by chunk
+    with one process too (memory holds one chunk; a terminal shows the progress): the same
+    bytes as one run of the whole, with every mode, warning and error."""
+    import annoscore.scale.folders as folders
+
+    rng = random.Random(seed)
+    gold, system = _corpus(rng, tmp_path)
+    for options in MODES:
+        outputs = []
+        for most in (1 << 40, rng.randint(1, 4)):
+            monkeypatch.setattr(folders, "FOLDER_CHUNK_DOCUMENTS", most)
+            try:
+                result = annoscore.score("spans", gold, system, **options)
+            except InputError as error:
+                outputs.append(f"error: {error}")
+            else:
+                outputs.append(_bytes(result))
+        assert outputs[1] == outputs[0], options
+    # cut (then combined, or left to one run) unless no cut could be made
+    assert combined or split_folders(gold, system, 1, most=1) is None
+
+
+def test_one_process_cuts_only_folders_larger_than_a_chunk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, combined: list[bool]
+) -> None:
+    import annoscore.scale.folders as folders
+
+    gold, system = _corpus(random.Random(2), tmp_path)
+    stems = {p.name.split(".")[0] for p in (*gold.iterdir(), *system.iterdir())}
+    monkeypatch.setattr(folders, "FOLDER_CHUNK_DOCUMENTS", len(stems))
+    one = _bytes(annoscore.score("spans", gold, system, mode="semeval"))
+    assert combined == []  # one chunk would hold them all: one run, no plan
+    monkeypatch.setattr(folders, "FOLDER_CHUNK_DOCUMENTS", 3)
+    assert _bytes(annoscore.score("spans", gold, system, mode="semeval")) == one
+    assert combined == [True]
+    plan = split_folders(gold, system, 1, most=3)
+    assert plan is not None and len(plan) >= len(stems) // 3
+
+
+def test_an_error_in_a_chunk_of_one_process_stops_the_chunks_and_names_one_runs_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The chunks after one that failed are not scored; the whole, scored in one run, names
+    the error one run names."""
+    import annoscore.scale.folders as folders
+
+    gold, system = _corpus(random.Random(7), tmp_path)
+    bad = sorted(system.glob("*.ann"))[0]
+    bad.write_text("T1\tDrug 4 x\tno\n", encoding="utf-8")
+    with pytest.raises(InputError) as whole:
+        annoscore.score("spans", gold, system)
+    scored: list[object] = []
+    original = folders._scored_chunk
+
+    def counting(*args: Any) -> Any:
+        scored.append(args[-1])
+        return original(*args)
+
+    monkeypatch.setattr(folders, "_scored_chunk", counting)
+    monkeypatch.setattr(folders, "FOLDER_CHUNK_DOCUMENTS", 2)
+    with pytest.raises(InputError) as cut:
+        annoscore.score("spans", gold, system)
+    assert str(cut.value) == str(whole.value) and str(bad) in str(cut.value)
+    assert scored and len(scored) < len(split_folders(gold, system, 1, most=2) or ())
+
+
+def test_concepts_mode_scores_folders_in_one_run_whatever_the_jobs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, combined: list[bool]
+) -> None:
+    """A side's warning that it carries no concept id is of the whole corpus: folders cut into
+    chunks warned where a chunk had none and one run of every document did not (and placed it
+    before the readers' warnings), so ``concepts`` mode scores folders in one run."""
+    import annoscore.scale.folders as folders
+
+    for side in ("gold", "system"):
+        (tmp_path / side).mkdir()
+        for n in range(6):
+            ann = "T1\tDrug 0 1\ta\n" + ("N1\tReference T1 db:123\ta\n" if n == 0 else "")
+            (tmp_path / side / f"d{n}.ann").write_text(ann, encoding="utf-8")
+            (tmp_path / side / f"d{n}.txt").write_text("a b c", encoding="utf-8")
+    (tmp_path / "gold" / "d3.ann").write_text("\ufeffT1\tDrug 0 1\ta\n", encoding="utf-8")
+    gold, system = tmp_path / "gold", tmp_path / "system"
+    one = annoscore.score("spans", gold, system, mode="concepts")
+    assert [w.code for w in one.warnings if w.code.startswith("spans.no-concept")] == []
+    monkeypatch.setattr(folders, "FOLDER_CHUNK_DOCUMENTS", 1)
+    for jobs in (1, 2, 3):
+        assert _bytes(annoscore.score("spans", gold, system, mode="concepts", jobs=jobs)) == (
+            _bytes(one)
+        )
+    assert combined == []  # never cut
+    assert _bytes(annoscore.score("spans", gold, system, jobs=2)) == _bytes(
+        annoscore.score("spans", gold, system)
+    )
+    assert combined == [True, True]  # other modes are (one job too: chunks of one document)

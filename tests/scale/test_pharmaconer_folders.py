@@ -293,3 +293,26 @@ def test_codalab_indexing_with_its_notes_folder_is_one_chunk(
     assert combined == []
     _same("pharmaconer-indexing", gold, system)
     assert combined == [True, True]
+
+
+@pytest.mark.parametrize("task", list(CORPORA))
+def test_random_pharmaconer_folders_cut_with_one_process_give_the_bytes_of_one_run(
+    task: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, combined: list[bool]
+) -> None:
+    """Folders of more than ``FOLDER_CHUNK_DOCUMENTS`` documents, scored chunk by chunk in one
+    process (the bounded-memory path of ``--jobs 1``), against one run of the whole."""
+    import annoscore.scale.folders as folders
+    from tests.scale.test_lines import _output
+
+    write, choose, _ = CORPORA[task]
+    rng = random.Random(f"pharmaconer-one-process-{task}")
+    for case in range(max(1, CASES // 2)):
+        root = tmp_path / str(case)
+        root.mkdir()
+        gold, system = write(rng, root, case % 2 == 0)
+        options = {} if case % 2 == 0 else choose(rng)
+        monkeypatch.setattr(folders, "FOLDER_CHUNK_DOCUMENTS", 1 << 40)
+        one = _output(task, gold, system, 1, **options)
+        monkeypatch.setattr(folders, "FOLDER_CHUNK_DOCUMENTS", rng.randint(1, 3))
+        assert _output(task, gold, system, 1, **options) == one, (case, options)
+    assert True in combined  # some were cut and combined

@@ -7,6 +7,7 @@ import contextlib
 import io
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -77,3 +78,61 @@ def test_a_command_in_a_pipe_writes_on_standard_error_what_one_job_writes() -> N
     one = subprocess.run(args, capture_output=True, text=True, check=True)
     two = subprocess.run([*args, "-j", "2"], capture_output=True, text=True, check=True)
     assert (two.stdout, two.stderr) == (one.stdout, one.stderr)
+
+
+def test_beside_the_spinner_the_line_is_its_text_not_a_second_line() -> None:
+    """The command line's spinner (:func:`annoscore.cli.common.working_indicator`) shows the
+    progress line as its text, so the two do not draw over each other; its own text again at
+    the end."""
+    from annoscore.scale.run import SHOWN_BY
+
+    told: list[str] = []
+    token = SHOWN_BY.set(told.append)
+    try:
+        written = _shown(Terminal(), 1, 250)
+    finally:
+        SHOWN_BY.reset(token)
+    assert written == ""
+    assert told[-1] == "" and "[##########" in told[-2] and "1,000 documents" in told[-2]
+    assert not any(line.endswith(" ") for line in told)
+
+
+def test_the_spinner_shows_a_long_run_of_one_process_by_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Large folders scored with one process go by chunks, so the spinner of a terminal shows
+    documents done, rate and time left as its text (drawn as text: rich's markup would take
+    the bar's brackets for a tag), then its own text again."""
+    import io as stdio
+
+    from rich.console import Console
+
+    import annoscore
+    import annoscore.scale.folders as folders
+    from annoscore.cli import common
+    from annoscore.scale.run import SHOWN_BY
+
+    for n in range(8):
+        for side in ("gold", "system"):
+            (tmp_path / side).mkdir(exist_ok=True)
+            (tmp_path / side / f"d{n}.ann").write_text("T1\tDrug 0 1\ta\n", encoding="utf-8")
+    monkeypatch.setattr(folders, "FOLDER_CHUNK_DOCUMENTS", 2)
+    monkeypatch.setattr(common, "is_terminal", lambda stream: True)
+    told: list[str] = []
+    with contextlib.redirect_stderr(Terminal()), common.working_indicator("spans"):
+        live, show = common._indicator.get()
+        live.console.file = stdio.StringIO()  # the test's terminal
+
+        def drawn() -> str:
+            console = Console(file=stdio.StringIO(), width=100)
+            console.print(live.get_renderable())
+            return console.file.getvalue()  # type: ignore[attr-defined,no-any-return]
+
+        assert SHOWN_BY.get() == show
+        SHOWN_BY.set(lambda text: (told.append(text), show(text)))
+        annoscore.score("spans", tmp_path / "gold", tmp_path / "system")
+        assert "annoscore spans: working... 0 s" in drawn()
+        show("[##....]  8 documents")
+        assert "annoscore spans: [##....]  8 documents" in drawn()
+    assert any(t.startswith("[#####") and "8 documents" in t for t in told), told
+    assert told[-1] == ""

@@ -146,3 +146,89 @@ def test_a_chunk_that_detects_another_scheme_is_scored_in_one_run(
     exact.clear()
     one = _same("seqeval", tmp_path / "g.conll", tmp_path / "s.conll", 150, mode="strict")
     assert not one.startswith("error") and exact and not all(exact)
+
+
+# --- one file holding both sides --------------------------------------------------------------
+
+
+def _one_file(rng: random.Random, root: Path, clean: bool) -> Path:
+    """The two random files joined line by line, each gold line with the system line's tag
+    (``annoscore seqeval FILE``: the gold and predicted tags in the last two fields)."""
+    _seqeval_files(rng, root, clean)
+    gold = (root / "gold.conll").read_text(encoding="utf-8").split("\n")
+    system = (root / "system.conll").read_text(encoding="utf-8").split("\n")
+    lines = [
+        g if not g.strip() else f"{g} {s.split()[-1] if s.strip() else 'O'}"
+        for g, s in zip(gold, system, strict=False)
+    ]
+    path = root / "tagged.txt"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def test_random_single_files_give_the_same_bytes_with_jobs_and_chunks(
+    tmp_path: Path, exact: list[bool]
+) -> None:
+    """``annoscore seqeval FILE`` cut before documents as two files are: the text and the JSON
+    (documents, types, seqeval's report) with ``--jobs`` 2 or 3 and with one process scoring
+    small chunks one after the other are one run's, warnings and errors included."""
+    rng = random.Random("seqeval-one-file")
+    kept = clean_total = 0
+    for case in range(CASES):
+        root = tmp_path / str(case)
+        root.mkdir()
+        clean = case % 3 != 0
+        path = _one_file(rng, root, clean)
+        mode = MODES[case % len(MODES)]
+        flags = [f"--{k}={v}" for k, v in mode.items()]
+        exact.clear()
+        for args in (["--per-type"], ["-f", "json", "--per-doc", "--per-type"]):
+            one = _cli("seqeval", str(path), *flags, *args)
+            for jobs in map(str, _jobs(case)):
+                assert _cli("seqeval", str(path), *flags, *args, "--jobs", jobs) == one
+            with _chunks_of(rng.choice([100, 300, 1000])):
+                assert _cli("seqeval", str(path), *flags, *args) == one, (case, args)
+        if clean and one[0] == 0 and not mode.get("scheme"):
+            clean_total += 1
+            kept += bool(exact) and all(exact)
+    assert kept >= 1, (kept, clean_total)
+
+
+def test_a_large_single_file_is_scored_chunk_by_chunk_with_one_job(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dispatch: a file of ``_LARGE_BYTES`` or more goes through the chunks even where
+    :mod:`annoscore.scale` is not loaded; standard input never does."""
+    import sys
+
+    from annoscore.tasks import seqeval
+
+    path = tmp_path / "tagged.txt"
+    path.write_text("-DOCSTART- O O\n\nJohn B-PER B-PER\n", encoding="utf-8")
+    monkeypatch.setattr(seqeval, "_LARGE_BYTES", path.stat().st_size)
+    monkeypatch.delitem(sys.modules, "annoscore.scale", raising=False)
+    called: list[tuple[Path, Path]] = []
+    monkeypatch.setattr(seqeval, "_one_file_cut", lambda: lambda g, s, o: called.append((g, s)))
+    seqeval.score_seqeval_file(path)
+    assert called == [(path, path)]
+    monkeypatch.setattr(seqeval, "_LARGE_BYTES", path.stat().st_size + 1)
+    assert seqeval.score_seqeval_file(path).counts["tp"] == 1
+    assert seqeval.score_seqeval_file(path, text=path.read_text()).counts["tp"] == 1
+    assert called == [(path, path)]
+
+
+def test_a_naive_byte_split_of_a_single_file_would_cut_a_document_the_cut_never_does(
+    tmp_path: Path, exact: list[bool]
+) -> None:
+    lines = [line for k in range(31) for line in _document(k)]
+    lines = [f"{line} {line.rsplit(' ', 1)[-1]}" if line else line for line in lines]
+    text = "\n".join(lines) + "\n"
+    path = tmp_path / "tagged.txt"
+    path.write_text(text, encoding="utf-8")
+    half = len(text) // 2
+    assert text[half - 2 : half + 10] != "\n\n-DOCSTART-"  # a naive cut splits a document
+    one = _cli("seqeval", str(path), "-f", "json", "--per-doc")
+    exact.clear()
+    with _chunks_of(150):
+        assert _cli("seqeval", str(path), "-f", "json", "--per-doc") == one
+    assert exact and all(exact)  # cut, and every chunk kept

@@ -6,7 +6,8 @@ and 3 and with one process scoring small chunks one after the other: identical b
 documents, types and averages), warnings and errors included.
 
 The corpora warn on purpose: mentions whose written text differs from the document's (reader
-warnings naming file and line), documents on one side only, repeated mentions, Prodigy lines
+warnings naming file and line), documents whose text differs between the sides, documents on
+one side only, repeated mentions, Prodigy lines
 whose answer is not ``accept``, documents without an id (named by their line), a side without
 concept ids; and they break: a byte-order mark, CRLF line ends, no final newline, a document
 twice, a line that is not JSON, offsets outside the text.  Most corpora that only warn are
@@ -84,8 +85,20 @@ def _documents(rng: random.Random, clean: bool) -> list[dict[str, Any]]:
                 sides[0] = None
             elif roll < 0.2:
                 sides[1] = None
-        out.append({"id": name, "text": text, "sides": sides})
+        out.append({"id": name, "texts": (text, _other_text(rng, text)), "sides": sides})
     return out
+
+
+def _other_text(rng: random.Random, text: str) -> str:
+    """The system side's text: mostly the gold side's; else with a space made two (every
+    later offset moves: ``spans.text-differs``), a word more at its end (a warning too) or
+    spaces after it (the same offsets: no warning)."""
+    roll = rng.random()
+    if roll < 0.8:
+        return text
+    if roll < 0.87:
+        return text.replace(" ", "  ", 1)
+    return text + (" x" if roll < 0.94 else "  ")
 
 
 def _order(rng: random.Random, lines: list[T], clean: bool) -> list[T]:
@@ -122,7 +135,7 @@ def _pubtator(rng: random.Random, root: Path, clean: bool) -> dict[str, Any]:
             mentions = document["sides"][n]
             if mentions is None:
                 continue
-            doc, text = document["id"], document["text"]
+            doc, text = document["id"], document["texts"][n]
             half = len(text) // 2
             lines = [f"{doc}|t|{text[:half]}", f"{doc}|a|{text[half:]}"]
             for a, b, kind, concept, written in mentions:
@@ -155,7 +168,7 @@ def _jsonl(rng: random.Random, root: Path, clean: bool, form: str) -> dict[str, 
             mentions = document["sides"][n]
             if mentions is None and named != "line":
                 continue
-            item: dict[str, Any] = {"text": document["text"]}
+            item: dict[str, Any] = {"text": document["texts"][n]}
             if named == "id":
                 item["id"] = document["id"]
             elif named == "meta":
@@ -288,3 +301,67 @@ def test_a_chunk_of_one_document_a_side_is_not_paired_as_two_files_are(
     one = _same("spans", tmp_path / "g.txt", tmp_path / "s.txt", len(gold) // 4, **options)
     assert '"tp": 3' in one and '"fp": 1' in one and '"fn": 1' in one
     assert _output("spans", tmp_path / "g.txt", tmp_path / "s.txt", 1, **options) == one
+
+
+def test_prodigy_answers_reach_every_path(tmp_path: Path, exact: list[bool]) -> None:
+    """``--answers`` on random Prodigy corpora whose lines answer accept, reject, ignore or
+    nothing: one run, ``--jobs`` 2 and 3 and small chunks give the same bytes (the lines left
+    out pooled), and they are those of the same corpus whose kept lines answer ``accept`` and
+    the others ``reject``, read with the default (a path keeping only ``accept`` would
+    differ)."""
+    rng = random.Random("span-lines-answers")
+    cut = 0
+    for case in range(CASES):
+        answers = rng.choice([("accept", "ignore"), ("reject",), ("ignore", "reject", "accept")])
+        asked, plain = tmp_path / str(case) / "asked", tmp_path / str(case) / "plain"
+        asked.mkdir(parents=True)
+        plain.mkdir()
+        options = _prodigy(rng, asked, True)
+        for name in ("gold.jsonl", "system.jsonl"):
+            lines = [json.loads(line) for line in (asked / name).read_text().splitlines()]
+            for item in lines:
+                item.pop("answer")
+                roll = rng.choice(["accept", "reject", "ignore", None])
+                if roll is not None:
+                    item["answer"] = roll
+            (asked / name).write_text("".join(json.dumps(i) + "\n" for i in lines))
+            for item in lines:
+                item["answer"] = "accept" if item.get("answer", "accept") in answers else "reject"
+            (plain / name).write_text("".join(json.dumps(i) + "\n" for i in lines))
+        options.update(rng.choice(MODES))
+        exact.clear()
+        one = _same("spans", asked / "gold.jsonl", asked / "system.jsonl", rng.choice([60, 200]),
+                    jobs=_jobs(case), answers=answers, **options)  # fmt: skip
+        cut += bool(exact) and all(exact)
+        reference = _output("spans", plain / "gold.jsonl", plain / "system.jsonl", 1, **options)
+        same = (
+            one.replace(str(asked), str(plain))
+            .replace("|answers:" + ",".join(answers), "")
+            .replace(f"(answer not {' or '.join(answers)})", "(answer not accept)")
+        )
+        assert same == reference, (case, answers)
+    assert cut > 0
+
+
+def test_one_document_a_side_in_two_chunks_is_paired_as_one_run_pairs_it(
+    tmp_path: Path, exact: list[bool]
+) -> None:
+    """Two files of one document each are that document, whatever their ids (one run); when
+    Prodigy lines left out leave one document a side, in two chunks, the chunks are not used
+    (they would leave both unpaired)."""
+
+    def line(name: str, answer: str, start: int) -> str:
+        spans = [{"start": start, "end": start + 3, "label": "PER"}]
+        item = {"id": name, "text": "Ann met Bob", "spans": spans, "answer": answer}
+        return json.dumps(item) + "\n"
+
+    gold, system = tmp_path / "gold.jsonl", tmp_path / "system.jsonl"
+    gold.write_text(line("a", "accept", 0) + "".join(line(f"r{k}", "reject", 0) for k in range(30)))
+    system.write_text(
+        "".join(line(f"r{k}", "reject", 0) for k in range(30)) + line("z", "accept", 0)
+    )
+    one = _same(
+        "spans", gold, system, 60, gold_format="prodigy-jsonl", system_format="prodigy-jsonl"
+    )
+    assert '"tp": 1' in one and "no system file" not in one
+    assert exact and not any(exact)

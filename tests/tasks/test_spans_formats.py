@@ -192,3 +192,127 @@ def test_the_command_line_takes_the_format_flags(tmp_path: Path) -> None:
     assert json.loads(run.stdout)["counts"] == {"tp": 1, "fp": 2, "fn": 2}
     wrong = runner.invoke(app, ["spans", str(gold), str(system), "--gold-format", "x"])
     assert wrong.exit_code == 2
+
+
+# --- texts that differ between the sides (spans.text-differs) ---------------------------------
+
+# three documents as a CoNLL BIO file rebuilds them (tokens joined by one space, a line end
+# between sentences), and as their .txt files hold them
+REBUILT = {
+    "d1": "John Smith lives\nin Paris .",
+    "d2": "Aspirin works well",
+    "d3": "BRCA1 is a gene",
+}
+TAGS = {
+    "d1": ["B-PER", "I-PER", "O", None, "O", "B-LOC", "O"],
+    "d2": ["B-Chemical", "O", "O"],
+    "d3": ["B-Gene", "O", "O", "O"],
+}
+
+
+def _tagged_conll(path: Path) -> Path:
+    """The documents of :data:`REBUILT` as one CoNLL BIO file (``None``: a sentence break)."""
+    lines = []
+    for doc, text in REBUILT.items():
+        lines += [f"-DOCSTART- {doc} O", ""]
+        tokens = iter(text.split())
+        for tag in TAGS[doc]:
+            lines.append("" if tag is None else f"{next(tokens)} X {tag}")
+        lines.append("")
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def _brat_folder(folder: Path, texts: dict[str, str]) -> Path:
+    """The gold mentions of :data:`REBUILT` as brat files with the given .txt texts (each
+    mention's offsets found in its own .txt)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    mentions = {"d1": [("John", "PER"), ("Paris", "LOC")], "d2": [("Aspirin", "Chemical")],
+                "d3": [("BRCA1", "Gene")]}  # fmt: skip
+    for doc, text in texts.items():
+        lines = []
+        for k, (word, kind) in enumerate(mentions[doc], 1):
+            start = text.index(word)
+            end = text.index("Smith") + 5 if word == "John" else start + len(word)
+            lines.append(f"T{k}\t{kind} {start} {end}\t{text[start:end]}")
+        (folder / f"{doc}.txt").write_text(text, encoding="utf-8")
+        (folder / f"{doc}.ann").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder
+
+
+def _differs(result: object) -> list[object]:
+    return [w for w in result.warnings if getattr(w, "code", None) == "spans.text-differs"]  # type: ignore[attr-defined]
+
+
+def test_a_text_that_differs_in_whitespace_from_the_txt_is_named(tmp_path: Path) -> None:
+    """The audit's case: a brat folder whose .txt files put two spaces (or a line end and an
+    indent) where the CoNLL file's rebuilt text has one space.  Every later offset is shifted,
+    so the mentions after it match nothing: the counts are those of the offsets as given, and
+    a warning names each such document and both files."""
+    texts = {
+        "d1": "John  Smith lives\nin Paris .\n",  # two spaces: every later offset moves
+        "d2": "Aspirin works well\n",  # a line end more: the same offsets
+        "d3": "BRCA1\n  is a gene\n",  # a line end and an indent after the mention
+    }
+    gold = _brat_folder(tmp_path / "gold", texts)
+    system = _tagged_conll(tmp_path / "system.conll")
+    options = SpanOptions(system_format="conll-bio")
+    result = score_spans(gold, system, options)
+    # d1: John Smith (0-11 in the .txt, 0-10 rebuilt) and Paris moved: 2 fn, 2 fp
+    assert result.counts.as_dict() == {"tp": 2, "fp": 2, "fn": 2}
+    (warning,) = _differs(result)
+    assert warning.count == 2  # type: ignore[attr-defined]
+    assert warning.examples == (  # type: ignore[attr-defined]
+        "document d1, offset 5: gold d1.txt ' Smith lives', system system.conll 'Smith lives\\n'",
+        "document d3, offset 6: gold d3.txt '  is a gene\\n', system system.conll 'is a gene'",
+    )
+    assert not warning.tolerated  # type: ignore[attr-defined]
+    # the gold side as the CoNLL file, the other way round: named alike, the number unchanged
+    swapped = score_spans(system, gold, SpanOptions(gold_format="conll-bio"))
+    assert swapped.counts.as_dict() == {"tp": 2, "fp": 2, "fn": 2}
+    assert [w.examples[0][:22] for w in _differs(swapped)] == ["document d1, offset 5:"]  # type: ignore[attr-defined]
+    runner = CliRunner()
+    for strict in ([], ["--strict-input"]):  # data, not tolerated input: as brat.text-mismatch
+        run = runner.invoke(
+            app, ["spans", str(gold), str(system), "--system-format", "conll-bio", *strict]
+        )
+        assert run.exit_code == 0, run.output
+        assert "2 paired document(s) carry a different text on each side" in run.stderr
+
+
+def test_texts_that_agree_offset_by_offset_give_no_warning(tmp_path: Path) -> None:
+    """A .txt that breaks lines where the rebuilt text has a space, or ends with a line end,
+    points every offset at the same characters: no warning, and every mention matches; nor
+    does a side without a text (a brat .ann without its .txt) warn."""
+    texts = {doc: "\n".join(text.rsplit(" ", 1)) + "\n" for doc, text in REBUILT.items()}
+    gold = _brat_folder(tmp_path / "gold", texts)
+    system = _tagged_conll(tmp_path / "system.conll")
+    result = score_spans(gold, system, SpanOptions(system_format="conll-bio"))
+    assert result.counts.as_dict() == {"tp": 4, "fp": 0, "fn": 0}
+    assert _differs(result) == []
+    same = score_spans(gold, _brat_folder(tmp_path / "copy", texts))  # identical .txt files
+    assert same.counts.as_dict() == {"tp": 4, "fp": 0, "fn": 0} and same.warnings == ()
+    untexted = _brat_folder(tmp_path / "untexted", {"d1": "John  Smith lives in Paris ."})
+    (untexted / "d1.txt").unlink()
+    assert _differs(score_spans(untexted, system, SpanOptions(system_format="conll-bio"))) == []
+    for mode in ("token", "concepts"):  # every mode compares the texts alike
+        options = SpanOptions(system_format="conll-bio", mode=mode)  # type: ignore[arg-type]
+        assert _differs(score_spans(gold, system, options)) == []
+
+
+@pytest.mark.parametrize("mode", ["strict", "concepts"])
+def test_a_format_with_its_own_text_is_compared_too(tmp_path: Path, mode: str) -> None:
+    """JSON Lines (and BioC, PubTator) carry the document text: a JSONL text with two spaces
+    where the .txt has one is named; the PubTator text (title, a space, an empty abstract)
+    agrees with the .txt."""
+    gold = _brat(tmp_path / "gold", "d1", GOLD).parent
+    doubled = _prodigy(SYSTEM).replace("Aspirin eases", "Aspirin  eases")
+    (tmp_path / "p.jsonl").write_text(doubled, encoding="utf-8")
+    options = SpanOptions(system_format="prodigy-jsonl", mode=mode)  # type: ignore[arg-type]
+    (warning,) = _differs(score_spans(gold, tmp_path / "p.jsonl", options))
+    assert warning.examples == (  # type: ignore[attr-defined]
+        "document d1, offset 8: gold d1.txt 'eases pain i', system p.jsonl:1 ' eases pain '",
+    )
+    pubtator = _write(tmp_path / "s", "pubtator", SYSTEM)
+    options = SpanOptions(system_format="pubtator", mode=mode)  # type: ignore[arg-type]
+    assert _differs(score_spans(gold, pubtator, options)) == []

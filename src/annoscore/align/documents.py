@@ -8,7 +8,9 @@ Official scorers differ on documents present on one side only, so each side has 
 
 Each task's preset says which (``missing_docs``, ``extra_docs`` and the like).  Either way the
 unpaired documents are listed, so the caller warns with their number.  Inside paired documents,
-rows (document, ...) are matched by the exact keys of :func:`row_keys`.
+rows (document, ...) are matched by the exact keys of :func:`row_keys`.  Offsets of two paired
+documents are compared as given: when both sides carry a text and the two differ where an
+offset could point (:func:`texts_differ_at`), :func:`differing_texts` names them for a warning.
 
 >>> p = pair_documents(["a", "b"], ["b", "c"], gold_only="empty", system_only="ignore")
 >>> p.scored, p.gold_only, p.system_only
@@ -18,14 +20,16 @@ rows (document, ...) are matched by the exact keys of :func:`row_keys`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from enum import Enum
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from annoscore.records import Record, set_fields
-from annoscore.result import ScoreWarning
+from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
 
 Rule = Literal["empty", "ignore"]
 
@@ -144,6 +148,123 @@ def paired_files(
     if hasattr(system_doc, "id"):
         system_doc = replace(system_doc, id=doc_id)  # type: ignore[type-var]
     return {doc_id: gold_doc}, {doc_id: system_doc}
+
+
+class TextDocument(Protocol):
+    """A document that may carry its text (``None``: it has none) and names its file."""
+
+    @property
+    def text(self) -> str | None: ...
+
+    @property
+    def path(self) -> str: ...
+
+
+TEXT_DIFFERS = (
+    "{count} paired document(s) carry a different text on each side (other than a whitespace "
+    "character for another or trailing whitespace): an offset may not point at the same "
+    "characters on both sides; the offsets are compared as given"
+)
+"""The message of the ``spans.text-differs`` warning (:func:`text_warnings`)."""
+
+
+def texts_differ_at(gold: str, system: str) -> int | None:
+    """The first offset at which two texts of one document stop agreeing, ``None`` when every
+    offset points at the same character on both sides or at whitespace on both: a whitespace
+    character for another one (a line end for a space) and whitespace after the last other
+    character of both do not make texts differ; anything else does (another character, two
+    spaces for one, a text that goes on).  Equal texts (what correct inputs give, brat .txt
+    against brat .txt) cost one comparison of two strings in memory, never a hash.
+
+    A CoNLL BIO document's text is rebuilt from its tokens (joined by one space, sentences by a
+    line end: :func:`~annoscore.formats.annotations.bio_documents`), so it can equal a .txt
+    only by chance.  Compared this way, a .txt that breaks its lines where the rebuilt text has
+    a space (or ends with a line end) agrees with it, offsets and scores being the same on
+    both texts; one with two spaces, or a line end and an indent, where the rebuilt text has
+    one space does not: every later offset is shifted, the user's mistake shows.
+
+    >>> texts_differ_at("John Smith\\nlives", "John Smith lives\\n") is None
+    True
+    >>> texts_differ_at("John  Smith", "John Smith"), texts_differ_at("abc", "abd")
+    (5, 2)
+    >>> texts_differ_at("abc", "abc def"), texts_differ_at(" abc", "abc ")
+    (3, 0)
+    """
+    if gold == system:
+        return None
+    gold, system = gold.rstrip(), system.rstrip()
+    if gold != system:  # every whitespace character as one space (str.isspace's, as re's \s)
+        gold, system = re.sub(r"\s", " ", gold), re.sub(r"\s", " ", system)
+        if gold != system:
+            low, high = 0, min(len(gold), len(system))
+            while low < high:  # the longest common prefix, by bisection on slices
+                mid = (low + high + 1) // 2
+                if gold[:mid] == system[:mid]:
+                    low = mid
+                else:
+                    high = mid - 1
+            return low
+    return None
+
+
+def differing_texts(
+    pairs: Iterable[tuple[str, TextDocument, TextDocument]],
+) -> list[tuple[str, str]]:
+    """The paired documents (``pairs``: id, gold document, system document) whose texts both
+    exist and differ (:func:`texts_differ_at`), sorted by id, each with the example a warning
+    shows: the document, the offset, and each side's file by name (a brat ``.ann``'s ``.txt``)
+    with its text from there.  A document without a text on either side is not compared.  The caller
+    may pass only the pairs whose texts are not equal (equal texts never differ).
+
+    >>> from annoscore.model import AnnotatedDocument as D
+    >>> differing_texts([("d", D("d", (), "a  b", path="g/d.ann"), D("d", (), "a b"))])
+    [('d', "document d, offset 2: gold d.txt ' b', system 'b'")]
+    >>> differing_texts([("d", D("d", (), "a b"), D("d", (), None))])
+    []
+    """
+    found: list[tuple[str, int, TextDocument, TextDocument]] = []
+    for doc_id, gold, system in pairs:
+        gold_text, system_text = gold.text, system.text
+        if gold_text is not None and system_text is not None:
+            at = texts_differ_at(gold_text, system_text)
+            if at is not None:
+                found.append((doc_id, at, gold, system))
+    found.sort(key=lambda item: item[0])
+    return [
+        (
+            doc_id,
+            f"document {doc_id}, offset {at}: "
+            + ", ".join(
+                f"{side}{_text_file(d.path)} {(d.text or '')[at : at + 12]!r}"
+                for side, d in (("gold", gold), ("system", system))
+            ),
+        )
+        for doc_id, at, gold, system in found
+    ]
+
+
+def _text_file(path: str) -> str:
+    """The name of the file a document's text was read from, after a space (a brat ``.ann``'s
+    ``.txt``; nothing for a document in memory): its name only, the short form warnings quote
+    (:func:`~annoscore.formats.brat_model.place`; the examples are capped in length)."""
+    if not path:
+        return ""
+    return " " + os.path.basename(path[:-4] + ".txt" if path.endswith(".ann") else path)
+
+
+def text_warnings(
+    differing: Sequence[tuple[str, str]], count: int | None = None
+) -> list[ScoreWarning]:
+    """The ``spans.text-differs`` warning of :func:`differing_texts`' documents (none when
+    there are none): their number (``count``, when ``differing`` holds only the first few) and
+    the first few examples, in order of their ids.  It warns about the data, not about input
+    tolerated to reproduce an official script, so ``--strict-input`` does not refuse it (as
+    ``brat.text-mismatch``)."""
+    if not differing:
+        return []
+    examples = tuple(example for _, example in differing[:EXAMPLES_SHOWN])
+    total = len(differing) if count is None else count
+    return [ScoreWarning("spans.text-differs", TEXT_DIFFERS, total, examples)]
 
 
 def row_keys(*sets: tuple[Any, ...]) -> tuple[list[Any], Callable[[Any], Any]]:

@@ -9,7 +9,9 @@ What ``annoscore validate``, ``annoscore codabench score`` and ``annoscore colle
 - :func:`gold_input` finds the gold standard in a reference folder the same way;
 - :func:`check` scores the copy and, on each :class:`~annoscore.errors.InputError` in the
   submission, records it (file and line as uploaded), removes the line (or the file) from the
-  copy and scores again, so that every problem is found at once, not only the first.
+  copy and scores again, so that every problem is found at once, not only the first; with
+  ``strict`` (``validate``), it also names what the scoring tolerates with a warning
+  (:mod:`annoscore.cli.campaign_audit`).
 
 Nothing here imports Typer: the commands are in :mod:`annoscore.cli.validate`,
 :mod:`annoscore.cli.codabench` and :mod:`annoscore.cli.collect`.
@@ -20,7 +22,7 @@ from __future__ import annotations
 import re
 import shutil
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -267,11 +269,18 @@ class Checked:
     notes: list[str]
     warnings: list[ScoreWarning]
     stopped: str | None = None
+    findings: list[Problem] = field(default_factory=list)
+    """Problems only ``validate`` counts (``check(strict=True)``): what scoring tolerates."""
 
     @property
     def clean(self) -> bool:
         """No problem, no warning about the submission's documents."""
-        return not self.problems and self.result is not None and not self.document_warnings
+        return (
+            not self.problems
+            and not self.findings
+            and self.result is not None
+            and not self.document_warnings
+        )
 
     @property
     def document_warnings(self) -> list[ScoreWarning]:
@@ -280,8 +289,10 @@ class Checked:
 
     @property
     def all_problems(self) -> list[Problem]:
-        """The problems, then the warnings about the submission's documents as problems."""
-        return [*self.problems, *(Problem(str(w)) for w in self.document_warnings)]
+        """The problems, the findings, then the warnings about the submission's documents as
+        problems."""
+        documents = (Problem(str(w)) for w in self.document_warnings)
+        return [*self.problems, *self.findings, *documents]
 
     def to_dict(self) -> dict[str, Any]:
         others = [w for w in self.warnings if w.code not in SUBMISSION_WARNINGS]
@@ -314,18 +325,34 @@ def check(
     options: Any,
     *,
     limit: int = MAX_PROBLEMS,
+    strict: bool = False,
 ) -> Checked:
-    """Score the cleaned copy, collecting every problem (see the module doc)."""
+    """Score the cleaned copy, collecting every problem (see the module doc).  ``strict``
+    (``validate``, campaign.md: what the scoring program scores with a warning is a problem
+    there): each line of the submission that the official reading tolerates (read with
+    ``strict_input``, as long as what it refuses is a line of the submission), and the findings of
+    :func:`annoscore.cli.campaign_audit.audit`; the result only when there is none."""
     problems: list[Problem] = []
-    for _ in range(limit + 1):
+    # strict: each line of the submission that the official reading tolerates is refused, with
+    # its file and line (``strict_input``), until a refusal is not a line of the submission
+    scoring = replace(options, strict_input=True) if strict else options
+    for _ in range(limit + 2):
         try:
-            result = task.score_with(gold, prepared.path, options)
+            result = task.score_with(gold, prepared.path, scoring)
         except InputError as error:
             where = Path(error.path) if error.path is not None else None
             message = prepared.shown(error.message)
             if error.document is not None:
                 message = f"document {error.document}: {message}"
-            if where is None or not where.resolve().is_relative_to(prepared.copy_root.resolve()):
+            inside = where is not None and where.resolve().is_relative_to(
+                prepared.copy_root.resolve()
+            )
+            if scoring is not options and (not inside or error.line is None):
+                # the gold's tolerated input, or tolerated input that is no line (a file, a
+                # byte-order mark): read the rest as the scoring program reads it
+                scoring = options
+                continue
+            if where is None or not inside:
                 named = error.path if where is None else prepared.shown(str(where))
                 problems.append(Problem(message, named, error.line))
                 return Checked(None, problems, prepared.notes, [], stopped=str(problems[-1]))
@@ -350,7 +377,13 @@ def check(
                 continue
             return Checked(None, problems, prepared.notes, [], stopped=str(problems[-1]))
         warnings = [prepared.warning(w) for w in result.warnings]
-        return Checked(None if problems else result, problems, prepared.notes, warnings)
+        findings: list[Problem] = []
+        if strict:
+            from annoscore.cli.campaign_audit import audit
+
+            findings = audit(task, gold, prepared, options, max(limit - len(problems), 0))
+        kept = None if problems or findings else result
+        return Checked(kept, problems, prepared.notes, warnings, findings=findings)
     return Checked(None, problems, prepared.notes, [], stopped="too many problems")
 
 

@@ -7,8 +7,10 @@ tolerated).  Inside, ``--subtask NAME`` picks the sub-task folder; the runs are 
 name carries a number (``run1``, ``2``, ``team-run3.tsv``), or the team's whole submission when
 none does.  The sub-task folder may also sit inside each run (``run1/subtask1/``,
 ``run2/subtask1/``, as a Codabench submission of sub-tasks holds them): each is then a run,
-numbered by the folder above it.  Every run is checked and scored as ``annoscore validate`` does
-(:mod:`annoscore.cli.campaign`); a run with a problem is listed, not scored.
+numbered by the folder above it.  Every run is checked and scored as ``annoscore codabench
+score`` does (:func:`annoscore.cli.campaign.check`: what the official script scores with a
+warning, which ``annoscore validate`` names as a problem, is scored with the warning); a run with
+a problem is listed, not scored.
 
 Several sub-tasks at once: ``--task NAME=TASK`` for each (NAME is the sub-task's folder), the
 gold as ``--gold DIR`` holding a folder per sub-task or ``--gold NAME=PATH`` for each, and

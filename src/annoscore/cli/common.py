@@ -193,7 +193,10 @@ _indicator: contextvars.ContextVar[Any] = contextvars.ContextVar(
 
 @contextlib.contextmanager
 def working_indicator(name: str) -> Iterator[None]:
-    """A transient spinner with the elapsed time on stderr while a command works.
+    """A transient spinner on stderr while a command works: ``annoscore NAME: working... 12 s``
+    (the seconds since it began), or the line of a run scored by chunks (documents done, rate,
+    time left: :class:`annoscore.scale.Progress`, told through :data:`SHOWN_BY`) or of
+    resampling (:func:`progress`) while there is one.
 
     Shown only when stderr is a terminal and ``CI`` is not set, so pipes, files and CI logs get
     nothing.  :meth:`annoscore.cli.options.Output.emit` stops it before writing, so it never
@@ -203,23 +206,46 @@ def working_indicator(name: str) -> Iterator[None]:
     if os.environ.get("CI") or not is_terminal(sys.stderr):
         yield
         return
+    import time
+
     from rich.console import Console
     from rich.live import Live
     from rich.spinner import Spinner
+    from rich.text import Text
 
+    from annoscore.scale.run import SHOWN_BY
+
+    class Working:
+        """The spinner and its text, the seconds counted when it is drawn."""
+
+        def __init__(self) -> None:
+            self.spinner, self.text, self.start = Spinner("dots"), "", time.monotonic()
+
+        def show(self, text: str) -> None:  # a progress line, or "" (working again)
+            self.text = text
+
+        def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
+            seconds = time.monotonic() - self.start
+            text = self.text or f"working... {seconds:.0f} s"
+            self.spinner.update(text=Text(f"annoscore {name}: {text}"))  # "[##..]": no markup
+            yield self.spinner
+
+    working = Working()
     live = Live(
-        Spinner("dots", text=f"annoscore {name}: working..."),
+        working,
         console=Console(stderr=True),
         transient=True,
         redirect_stdout=False,
         redirect_stderr=False,
     )
-    token = _indicator.set((live, f"annoscore {name}"))
+    token = _indicator.set((live, working.show))
+    shown_by = SHOWN_BY.set(working.show)
     live.start()
     try:
         yield
     finally:
         live.stop()
+        SHOWN_BY.reset(shown_by)
         _indicator.reset(token)
 
 
@@ -236,11 +262,8 @@ def progress(done: int, total: int) -> None:
     shown = _indicator.get()
     if shown is None:
         return
-    from rich.spinner import Spinner
-
-    live, name = shown
     share = done / total if total else 1.0
-    live.update(Spinner("dots", text=f"{name}: resampling {done:,}/{total:,} ({share:.0%})"))
+    shown[1](f"resampling {done:,}/{total:,} ({share:.0%})")
 
 
 @contextlib.contextmanager

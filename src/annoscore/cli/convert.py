@@ -18,16 +18,21 @@ partial file and no half-converted folder.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import os
 import shutil
 import tempfile
+import typing
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from annoscore.cli.common import guarded, tell
+from annoscore.cli.common import choice, guarded, tell
 from annoscore.errors import InputError
+from annoscore.formats.annotations import Answer, OffsetUnit
+
+OFFSET_UNITS = typing.get_args(OffsetUnit)
 
 
 def _new_mode() -> int:
@@ -167,26 +172,22 @@ def _register_format(convert: typer.Typer, source_format: str) -> None:
 
     targets = [f for f in FORMATS if f != "spacy-docbin"]
 
-    @convert.command(
-        source_format,
-        help=f"Convert {source_format} to another format: annoscore convert {source_format} TO "
-        f"INPUT OUTPUT (TO: {', '.join(targets)}; brat and i2b2-xml write a folder, the others "
-        "one file).  Offsets, types, mention and concept ids are kept; what TO cannot hold is an "
-        "error, never a silent loss.",
-    )
-    @guarded
     def convert_format(
         target: Annotated[str, typer.Argument(help="The format to write.", metavar="TO")],
         source: Annotated[Path, typer.Argument(help="The file (or brat folder) to read.")],
         output: Annotated[Path, typer.Argument(help="The file (or folder) to write.")],
         force: Force = False,
+        offsets: Offsets = "chars",
+        answers: Answers = None,
     ) -> None:
         from annoscore.formats.annotations import read_corpus
         from annoscore.formats.writers import write_annotations, write_warnings
 
         if target not in targets:
             raise InputError(f"cannot write {target!r}; TO is one of {', '.join(targets)}")
-        corpus = read_corpus(source, source_format)
+        corpus = read_corpus(
+            source, source_format, offsets=_offset_unit(offsets), answers=_answers(answers)
+        )
         for warning in corpus.warnings:
             tell("warning", warning)
         documents = list(corpus.documents.values())
@@ -200,6 +201,60 @@ def _register_format(convert: typer.Typer, source_format: str) -> None:
         else:
             write_files(output, planned)
         tell("note", f"{len(documents)} documents written to {output} as {target}")
+
+    # --offsets for BioC input only, --answers for Prodigy JSONL only (the command's flags)
+    own = {"bioc-xml": "offsets", "bioc-json": "offsets", "prodigy-jsonl": "answers"}
+    signature = inspect.signature(convert_format, eval_str=True)
+    convert_format.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[
+            p
+            for p in signature.parameters.values()
+            if p.name not in ("offsets", "answers") or own.get(source_format) == p.name
+        ]
+    )
+    convert.command(
+        source_format,
+        help=f"Convert {source_format} to another format: annoscore convert {source_format} TO "
+        f"INPUT OUTPUT (TO: {', '.join(targets)}; brat and i2b2-xml write a folder, the others "
+        "one file).  Offsets, types, mention and concept ids are kept; what TO cannot hold is an "
+        "error, never a silent loss.",
+    )(guarded(convert_format))
+
+
+Offsets = Annotated[
+    str,
+    typer.Option(
+        "--offsets",
+        help="What the BioC offsets count: chars, utf8-bytes, or auto (chars, unless a "
+        "document's annotation texts match only at UTF-8 byte offsets: then bytes, and a warning "
+        "says so).",
+        **choice(OFFSET_UNITS),
+    ),
+]
+Answers = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--answers",
+        help="The Prodigy answers whose lines are kept (accept, reject, ignore; comma-separated; "
+        "default: accept); the others are left out, and a warning counts them.",
+    ),
+]
+
+
+def _offset_unit(value: str) -> OffsetUnit:
+    """``--offsets`` (one of :data:`OFFSET_UNITS`, checked by the flag's parser) as
+    :func:`~annoscore.formats.annotations.read_corpus` takes it."""
+    return typing.cast(OffsetUnit, value)
+
+
+def _answers(values: list[str] | None) -> tuple[Answer, ...]:
+    """``--answers`` (repeated, or comma-separated) as the Prodigy reader takes them."""
+    known = typing.get_args(Answer)
+    names = [part.strip() for value in values or () for part in value.split(",") if part.strip()]
+    for name in names:
+        if name.lower() not in known:
+            raise InputError(f"--answers: {name!r} is not one of {', '.join(known)}")
+    return tuple(typing.cast(Answer, name.lower()) for name in names) or ("accept",)
 
 
 def _write_file(path: Path, text: str) -> None:

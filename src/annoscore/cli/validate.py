@@ -64,7 +64,7 @@ def register(app: typer.Typer) -> None:
             prepared = prepare(
                 submission, Path(work), one_file=gold.is_file(), label=str(submission)
             )
-            checked = check(entry, gold, prepared, options)
+            checked = check(entry, gold, prepared, options, strict=True)
             report = checked.to_dict()
         report = {"task": entry.name, "submission": str(submission), **report}
         if checked.result is not None:

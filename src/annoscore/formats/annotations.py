@@ -57,6 +57,25 @@ DocBin, read only with spaCy installed)."""
 
 FORMATS: tuple[str, ...] = typing.get_args(Format)
 
+OffsetUnit = Literal["chars", "utf8-bytes", "auto"]
+"""What BioC offsets count (:mod:`annoscore.formats.bioc`): characters, UTF-8 bytes, or
+characters unless only bytes make the annotation texts match."""
+
+Answer = Literal["accept", "reject", "ignore"]
+"""A Prodigy task's ``answer``: the lines kept are those whose answer is listed (``accept``
+by default; a line without one is ``accept``)."""
+
+
+def left_out(path: Path | str, skipped: int, answers: tuple[str, ...]) -> str:
+    """The warning that ``skipped`` Prodigy lines of ``path`` were left out, their answer not
+    one of ``answers``.
+
+    >>> left_out("a.jsonl", 2, ("accept",)), left_out("a.jsonl", 1, ("accept", "ignore"))
+    ('a.jsonl: 2 line(s) left out (answer not accept)', \
+'a.jsonl: 1 line(s) left out (answer not accept or ignore)')
+    """
+    return f"{path}: {skipped} line(s) left out (answer not {' or '.join(answers)})"
+
 
 def detect_format(path: Path) -> tuple[str, str]:
     """The format of ``path`` and why: a folder is brat (i2b2 XML when it has ``.xml`` files
@@ -183,11 +202,14 @@ def read_corpus(
     *,
     type_infon: str = "type",
     id_infon: str = "identifier",
+    offsets: OffsetUnit = "chars",
+    answers: tuple[Answer, ...] = ("accept",),
 ) -> AnnotationCorpus:
     """:func:`read_annotations` keyed by document id, with the file's warnings: which format
     was recognised when ``form`` is ``None`` (unless brat), BioC's offset units, Prodigy's
     answers left out.  A document id given twice is an :class:`InputError`.  ``type_infon``,
-    ``id_infon``: the BioC infons that name an annotation's type and hold its concept id.
+    ``id_infon``: the BioC infons that name an annotation's type and hold its concept id;
+    ``offsets``: what BioC offsets count; ``answers``: the Prodigy answers kept.
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
@@ -204,15 +226,15 @@ def read_corpus(
     if form in ("bioc-xml", "bioc-json"):
         from annoscore.formats.bioc import read_bioc
 
-        bioc = read_bioc(path, form, type_infon=type_infon, id_infon=id_infon)
+        bioc = read_bioc(path, form, type_infon=type_infon, id_infon=id_infon, offsets=offsets)
         documents, warnings = bioc.documents, [*warnings, *bioc.warnings]
     elif form in ("prodigy-jsonl", "spacy-jsonl"):
         from annoscore.formats.jsonl import read_jsonl
 
-        jsonl = read_jsonl(path, form)
+        jsonl = read_jsonl(path, form, _answers(answers))
         documents = jsonl.documents
         if jsonl.skipped:
-            warnings.append(f"{path}: {jsonl.skipped} line(s) left out (answer not accept)")
+            warnings.append(left_out(path, jsonl.skipped, answers))
     else:
         documents = read_annotations(path, form)
     by_id: dict[str, AnnotatedDocument] = {}
@@ -228,7 +250,13 @@ def read_corpus(
 
 
 def read_columns(
-    path: Path, form: str | None = None, *, type_infon: str = "type", id_infon: str = "identifier"
+    path: Path,
+    form: str | None = None,
+    *,
+    type_infon: str = "type",
+    id_infon: str = "identifier",
+    offsets: OffsetUnit = "chars",
+    answers: tuple[Answer, ...] = ("accept",),
 ) -> tuple[str, Mapping[str, AnnotatedDocument | AnnFile], tuple[str, ...]]:
     """:func:`read_corpus` as the ``spans`` task scores it: its format, its documents by id,
     its warnings; the documents of a PubTator, JSONL or BioC file as columns
@@ -256,18 +284,29 @@ def read_columns(
     if form in ("prodigy-jsonl", "spacy-jsonl"):
         from annoscore.formats.jsonl import read_jsonl_columns
 
-        documents, skipped = read_jsonl_columns(path, form)
+        documents, skipped = read_jsonl_columns(path, form, _answers(answers))
         if skipped:
-            warnings += (f"{path}: {skipped} line(s) left out (answer not accept)",)
+            warnings += (left_out(path, skipped, answers),)
         return form, documents, warnings
     if form in ("bioc-xml", "bioc-json"):
         from annoscore.formats.bioc import read_bioc_files
 
-        files, found = read_bioc_files(path, form, type_infon=type_infon, id_infon=id_infon)
+        files, found = read_bioc_files(
+            path, form, type_infon=type_infon, id_infon=id_infon, offsets=offsets
+        )
         by_file = {f.id: f.document() if f.sentences else f for f in files}  # ids: each once
         return form, by_file, (*warnings, *found)
-    corpus = read_corpus(path, form, type_infon=type_infon, id_infon=id_infon)
+    corpus = read_corpus(
+        path, form, type_infon=type_infon, id_infon=id_infon, offsets=offsets, answers=answers
+    )
     return corpus.form, corpus.documents, (*warnings, *corpus.warnings)
+
+
+def _answers(answers: tuple[str, ...]) -> tuple[str, ...]:
+    """``answers`` when it names one at least (none would leave every Prodigy line out)."""
+    if not answers:
+        raise InputError("--answers: name one answer at least (accept, reject, ignore)")
+    return answers
 
 
 def read_annotations(path: Path, form: str | None = None) -> list[AnnotatedDocument]:

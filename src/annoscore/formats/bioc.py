@@ -13,10 +13,10 @@ Rules (annoscore's decisions):
 * An annotation's type is its infon ``type_infon`` (``type``), its concept id the infon
   ``id_infon`` (``identifier``), kept as a normalization when present.  Several locations make
   a discontinuous mention (its fragments sorted).
-* ``offsets``: ``chars`` (the default: most corpora), ``utf8-bytes`` (offsets count UTF-8
-  bytes of the document text, as some producers write them), or ``auto`` (characters, unless
-  some annotation texts do not match at character offsets and all do at byte offsets: then
-  bytes, and a warning says so).
+* ``offsets``: ``chars`` (the default: most corpora), ``utf8-bytes`` (offsets, the passages'
+  too, count UTF-8 bytes of the document text, as some producers write them), or ``auto``
+  (characters, unless some annotation texts do not match at character offsets and all do at
+  byte offsets: then bytes, and a warning says so).
 * Each annotation's text is checked against the document text at its locations (fragments
   joined by a space): a difference is a warning naming both strings.  A location outside the
   passage or sentence that holds the annotation (outside the document text for a document-level
@@ -166,7 +166,9 @@ def _json_chunk(
 # --- one document ----------------------------------------------------------------------------
 
 
-def _document_text(document: _Document, path: str) -> str:
+def _document_text(document: _Document, path: str, in_bytes: bool = False) -> str:
+    """The document's text: each passage's (or sentence's) text at its offset, in characters
+    or (``in_bytes``) in UTF-8 bytes of the text before it, spaces between them."""
     if len(document.pieces) == 1:
         offset, body = document.pieces[0]
         return " " * offset + body
@@ -181,7 +183,7 @@ def _document_text(document: _Document, path: str) -> str:
             )
         parts.append(" " * (offset - length))
         parts.append(body)
-        length = offset + len(body)
+        length = offset + (len(body.encode("utf-8")) if in_bytes else len(body))
     return "".join(parts)
 
 
@@ -272,15 +274,46 @@ def read_bioc_columns(
         files = scan(text, path, type_infon, id_infon, offsets == "auto")
         if files is not None:
             return files, []
-    read = _xml_documents if form == "bioc-xml" else _json_documents
+    try:
+        return _read_columns(text, path, form, type_infon, id_infon, offsets)
+    except InputError as error:
+        if error.line is not None or form != "bioc-xml":
+            raise
+        try:  # the same error again, read by the parse that knows the lines
+            _read_columns(text, path, form, type_infon, id_infon, offsets, lined=True)
+        except InputError as placed:
+            if placed.message == error.message and placed.path == error.path:
+                raise placed from None
+        raise
+
+
+def _read_columns(
+    text: str,
+    path: str,
+    form: str,
+    type_infon: str,
+    id_infon: str,
+    offsets: str,
+    lined: bool = False,
+) -> tuple[list[BiocFile], list[str]]:
+    """:func:`read_bioc_columns` past the corpus scan (``lined``: XML parsed, not scanned, so
+    that an error names its line)."""
     documents: list[BiocFile] = []
     warnings: list[str] = []
     seen: set[str] = set()
-    for document in read(text, path, type_infon, id_infon):
+    read = (
+        _xml_documents(text, path, type_infon, id_infon, lined)
+        if form == "bioc-xml"
+        else _json_documents(text, path, type_infon, id_infon)
+    )
+    for document in read:
         if document.id in seen:
-            raise InputError(f"document {document.id!r} appears twice", path)
+            raise document.placed(InputError(f"document {document.id!r} appears twice", path))
         seen.add(document.id)
-        body = _document_text(document, path)
+        try:
+            body = _document_text(document, path, offsets == "utf8-bytes")
+        except InputError as error:
+            raise document.placed(error) from None
         if offsets != "chars":  # other units: one annotation at a time
             document.annotations = [
                 one
@@ -291,8 +324,15 @@ def read_bioc_columns(
             ]
         unit = offsets
         if offsets == "auto":
-            unit = _auto_unit(document, body, path)
-            if unit == "utf8-bytes":
+            in_bytes: str | None = body
+            if not body.isascii():
+                try:
+                    in_bytes = _document_text(document, path, True)
+                except InputError:  # passages that overlap in bytes: characters
+                    in_bytes = None
+            unit = "chars" if in_bytes is None else _auto_unit(document, body, in_bytes, path)
+            if unit == "utf8-bytes" and in_bytes is not None:
+                body = in_bytes
                 warnings.append(
                     f"{path}: document {document.id!r}: annotation texts match at UTF-8 byte "
                     "offsets, not at character offsets: read as bytes (--offsets auto)"
@@ -301,25 +341,45 @@ def read_bioc_columns(
     return documents, warnings
 
 
-def _auto_unit(document: _Document, body: str, path: str) -> str:
+def _auto_unit(document: _Document, body: str, in_bytes: str, path: str) -> str:
+    """``utf8-bytes`` when the document's annotation texts all match at byte offsets into its
+    text in bytes (``in_bytes``: passages at byte offsets) and some do not at character
+    offsets into ``body``; else ``chars``."""
     if body.isascii():
         return "chars"
-    byte_map = _char_of_byte(body)
+    byte_map = _char_of_byte(in_bytes)
     by_chars = by_bytes = True
     for annotation in document.annotations:
         if isinstance(annotation, _Block):  # pragma: no cover - expanded before
             raise AssertionError("columns where annotations one by one were expected")
         if not annotation[3]:
             continue
-        chars = _fragments(document, annotation, path, None)
-        by_chars = by_chars and _matches(chars, body, annotation[3])
         try:
-            in_bytes = _fragments(document, annotation, path, byte_map)
+            chars = _fragments(document, annotation, path, None)
+        except InputError as error:
+            raise document.placed(error, annotation) from None
+        by_chars = by_chars and _placed(chars, annotation, body, None)
+        try:
+            places = _fragments(document, annotation, path, byte_map)
         except InputError:
             by_bytes = False
             continue
-        by_bytes = by_bytes and _matches(in_bytes, body, annotation[3])
+        by_bytes = by_bytes and _placed(places, annotation, in_bytes, byte_map)
     return "utf8-bytes" if by_bytes and not by_chars else "chars"
+
+
+def _placed(
+    fragments: Sequence[tuple[int, int]],
+    annotation: _Annotation,
+    body: str,
+    byte_map: dict[int, int] | None,
+) -> bool:
+    """Whether ``fragments`` (in the unit of ``byte_map``) lie inside the annotation's passage
+    and hold its text: a location past the text is not a match (a slice past the end of the
+    text would be the text's end)."""
+    low, high = _bounds(annotation[4], body, byte_map)
+    inside = all(low <= s <= e <= high for s, e in fragments)
+    return inside and _matches(fragments, body, annotation[3])
 
 
 def _columns(
@@ -341,12 +401,15 @@ def _columns(
         if not locations:
             continue  # a document-level annotation without a place: no mention
         name = aid or f"A{k}"
-        fragments = tuple(_fragments(document, item, path, byte_map))
+        try:
+            fragments = tuple(_fragments(document, item, path, byte_map))
+        except InputError as error:
+            raise document.placed(error, item) from None
         start, end = fragments[0][0], fragments[-1][1]
         out.discontinuous = out.discontinuous or len(fragments) > 1
         low, high = _bounds(holder, body, byte_map)
         if not all(low <= s <= e <= high for s, e in fragments):
-            raise _past(document, name, fragments, body, path)
+            raise document.placed(_past(document, name, fragments, body, path), item)
         if written and not _matches(fragments, body, written):
             out.warnings.append(_differs(document, name, written, fragments, body, path))
         out.ids.append(name)

@@ -49,15 +49,27 @@ class _Block:
 
 class _Document:
     """One document as read: its id, its passages' (offset, text), its annotations in order
-    (one by one, or a passage's in columns) and its relations."""
+    (one by one, or a passage's in columns) and its relations; when the checked XML parse
+    read it for the place of an error, the line of its ``<document>`` and those of its
+    annotations (by the tuple's ``id``)."""
 
-    __slots__ = ("annotations", "id", "pieces", "relations")
+    __slots__ = ("annotations", "id", "line", "lines", "pieces", "relations")
 
     def __init__(self, id: str) -> None:
         self.id = id
         self.pieces: list[tuple[int, str]] = []
         self.annotations: list[_Annotation | _Block] = []
         self.relations: list[tuple[str, dict[str, str], list[tuple[str, str]]]] = []
+        self.line: int | None = None
+        self.lines: dict[int, int] = {}
+
+    def placed(self, error: InputError, annotation: object = None) -> InputError:
+        """``error`` naming the line of ``annotation`` (else of the document) when it names
+        none and the line is known."""
+        line = self.lines.get(id(annotation), self.line)
+        if error.line is not None or line is None:
+            return error
+        return InputError(error.message, error.path, line, document=error.document)
 
 
 # --- the two syntaxes into one tree ----------------------------------------------------------

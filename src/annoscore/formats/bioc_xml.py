@@ -351,16 +351,29 @@ def _scanned_xml(text: str, type_infon: str, id_infon: str) -> list[_Document]:
     return documents
 
 
-def parse_xml(text: str, path: str) -> Element:
+def parse_xml(text: str, path: str, lines: dict[int, int] | None = None) -> Element:
     """XML (BioC's, i2b2's) parsed through defusedxml (entity declarations refused), errors
-    naming the file and line."""
-    from xml.etree.ElementTree import ParseError
+    naming the file and line; with ``lines``, the line where each element starts, by the
+    element's ``id``, is put in it (for the errors found in the tree)."""
+    from xml.etree.ElementTree import ParseError, TreeBuilder
 
     from defusedxml import DefusedXmlException
-    from defusedxml.ElementTree import fromstring
+    from defusedxml.ElementTree import DefusedXMLParser, fromstring
+
+    class Lined(TreeBuilder):
+        def start(self, tag: Any, attrs: Any) -> Element:
+            element = super().start(tag, attrs)
+            if lines is not None:
+                lines[id(element)] = parser.parser.CurrentLineNumber
+            return element
 
     try:
-        root: Element = fromstring(text)
+        if lines is None:
+            root: Element = fromstring(text)
+        else:  # as fromstring, with the lines
+            parser = DefusedXMLParser(target=Lined())
+            parser.feed(text)
+            root = parser.close()
     except ParseError as error:
         line = error.position[0] if hasattr(error, "position") else None
         raise InputError(f"not well-formed XML ({error})", path, line) from None
@@ -369,12 +382,17 @@ def parse_xml(text: str, path: str) -> Element:
     return root
 
 
-def _xml_documents(text: str, path: str, type_infon: str, id_infon: str) -> Iterator[_Document]:
-    scanned = _scan_xml(text, type_infon, id_infon)
+def _xml_documents(
+    text: str, path: str, type_infon: str, id_infon: str, lined: bool = False
+) -> Iterator[_Document]:
+    """The documents of BioC XML ``text``: scanned, or parsed (``lined``: parsed, each
+    document holding its line and its annotations', :class:`_Document`)."""
+    scanned = None if lined else _scan_xml(text, type_infon, id_infon)
     if scanned is not None:
         yield from scanned
         return
-    root = parse_xml(text, path)
+    lines: dict[int, int] | None = {} if lined else None
+    root = parse_xml(text, path, lines)
     if root.tag != "collection":
         raise InputError(f"expected a BioC <collection>, not <{root.tag}>", path)
 
@@ -386,7 +404,7 @@ def _xml_documents(text: str, path: str, type_infon: str, id_infon: str) -> Iter
         return {i.get("key", ""): i.text or "" for i in node.findall("infon")}
 
     def annotations(node: Element, holder: tuple[int, int] | None) -> list[_Annotation]:
-        return [
+        out: list[_Annotation] = [
             (
                 a.get("id", ""),
                 infons(a),
@@ -396,6 +414,18 @@ def _xml_documents(text: str, path: str, type_infon: str, id_infon: str) -> Iter
             )
             for a in node.findall("annotation")
         ]
+        if lines is not None:
+            for item, a in zip(out, node.findall("annotation"), strict=True):
+                document.lines[id(item)] = lines[id(a)]
+        return out
+
+    def whole(node: Element, what: str) -> int:
+        try:
+            return _whole(child_text(node, "offset", "0"), document.id, what, path)
+        except InputError as error:
+            offset = node.find("offset")
+            line = None if lines is None else lines[id(node if offset is None else offset)]
+            raise InputError(error.message, error.path, line) from None
 
     def relations(node: Element) -> list[tuple[str, dict[str, str], list[tuple[str, str]]]]:
         return [
@@ -409,17 +439,17 @@ def _xml_documents(text: str, path: str, type_infon: str, id_infon: str) -> Iter
 
     for k, node in enumerate(root.findall("document"), 1):
         document = _Document(child_text(node, "id") or str(k))
+        if lines is not None:
+            document.line = lines[id(node)]
         for passage in node.findall("passage"):
-            offset = _whole(child_text(passage, "offset", "0"), document.id, "passage offset", path)
+            offset = whole(passage, "passage offset")
             body = passage.find("text")
             if body is not None:
                 document.pieces.append((offset, body.text or ""))
                 held = (offset, len(body.text or ""))
                 document.annotations.extend(annotations(passage, held))
             for sentence in passage.findall("sentence"):
-                s_offset = _whole(
-                    child_text(sentence, "offset", "0"), document.id, "sentence offset", path
-                )
+                s_offset = whole(sentence, "sentence offset")
                 s_text = child_text(sentence, "text")
                 if body is None:
                     document.pieces.append((s_offset, s_text))

@@ -23,7 +23,8 @@ Rules (``../shared/spec/formats.md``, "Decisions for annoscore"):
   risk-factor parent): an attribute of the document (target ``""``), one per attribute.
 * Each mention's ``text`` is checked against the text at its offsets (a warning naming both
   strings); offsets that are not whole numbers, out of order or past the text are an
-  :class:`~annoscore.errors.InputError` naming the tag; so is XML without ``TEXT``.
+  :class:`~annoscore.errors.InputError` naming the tag and its line; so is XML without
+  ``TEXT``.
 
 >>> doc = read_i2b2_text('<deIdi2b2><TEXT><![CDATA[Seen 2067-05-03.]]></TEXT><TAGS>'
 ...                      '<DATE id="P0" start="5" end="15" text="2067-05-03" TYPE="DATE"/>'
@@ -46,10 +47,10 @@ def read_i2b2(path: Path) -> AnnotatedDocument:
     return read_i2b2_text(read_text(path), str(path))
 
 
-def _whole(value: str | None, what: str, path: str) -> int:
+def _whole(value: str | None, what: str, path: str, line: int | None = None) -> int:
     text = (value or "").strip()
     if not text.isascii() or not text.isdigit():
-        raise InputError(f"{what}: {value!r} is not a whole number", path)
+        raise InputError(f"{what}: {value!r} is not a whole number", path, line)
     return int(text)
 
 
@@ -60,10 +61,11 @@ def read_i2b2_text(text: str, path: str) -> AnnotatedDocument:
 
     from annoscore.formats.bioc_xml import parse_xml
 
-    root = parse_xml(text, path)
+    lines: dict[int, int] = {}  # where each element starts, for the errors
+    root = parse_xml(text, path, lines)
     body_node = root.find("TEXT")
     if body_node is None:
-        raise InputError(f"no <TEXT> element under <{root.tag}>", path)
+        raise InputError(f"no <TEXT> element under <{root.tag}>", path, lines[id(root)])
     body = body_node.text or ""
     mentions: list[Mention] = []
     attributes: list[Attribute] = []
@@ -76,13 +78,15 @@ def read_i2b2_text(text: str, path: str) -> AnnotatedDocument:
             name = tag.get("id") or f"{tag.tag}{k}"
             where = f"<{tag.tag} id={name!r}>"
             if tag.get("start") is not None or tag.get("end") is not None:
-                start = _whole(tag.get("start"), f"{where} start", path)
-                end = _whole(tag.get("end"), f"{where} end", path)
+                line = lines[id(tag)]
+                start = _whole(tag.get("start"), f"{where} start", path, line)
+                end = _whole(tag.get("end"), f"{where} end", path, line)
                 if end < start or end > len(body):
                     raise InputError(
                         f"{where}: offsets {start}-{end} out of order or past the text "
                         f"({len(body)} characters)",
                         path,
+                        line,
                     )
                 written = tag.get("text")
                 if written is not None and written != body[start:end]:

@@ -7,7 +7,9 @@ JSON, PubTator, Prodigy and spaCy JSONL, CoNLL BIO, NLP Sandbox JSON), one or tw
 document of a folder for brat (``ID.txt``, ``ID.ann``) and i2b2 XML (``ID.xml``).  Offsets,
 types, mention ids and concept ids (brat ``N`` lines, BioC's ``identifier`` infon, PubTator's
 last column) are kept, so reading the output gives the input's mentions; attributes where the
-format holds them (:func:`write_warnings` names the others); what a format cannot hold is an
+format holds them (an i2b2 document's labels, its tags without offsets such as
+``<ABDOMINAL met="met"/>``, only in i2b2 XML: brat has no attribute of a document;
+:func:`write_warnings` names the others); what a format cannot hold is an
 :class:`~annoscore.errors.InputError` naming the document and the mention, never a silent loss:
 
 * PubTator: a discontinuous mention, a ``|`` in a document id; a PubTator document is one
@@ -22,9 +24,10 @@ format holds them (:func:`write_warnings` names the others); what a format canno
 * CoNLL BIO: a mention that does not start and end on whitespace token boundaries, or that
   overlaps another, a document id with whitespace.  The text read back is the tokens joined
   by one space (sentences by a line break), so offsets move when the input's text has other
-  spacing; the mentions' texts and types do not.  One document is written without a
-  ``-DOCSTART-`` line (read back, it is named after the file); several get
-  ``-DOCSTART- ID O`` lines and three columns (``TOKEN -X- TAG``).
+  spacing; the mentions' texts and types do not.  Each document gets a ``-DOCSTART- ID O``
+  line and three columns (``TOKEN -X- TAG``), one document too, so that its id is read back;
+  one document whose id such a line cannot hold (empty, or with white space) is written
+  without it, in two columns (read back, it is named after the file; a warning says so).
 
 >>> from annoscore.model import AnnotatedDocument, Mention, Span
 >>> doc = AnnotatedDocument("d1", (Mention(Span.of(0, 7), "Chemical", "T1", "Aspirin"),),
@@ -32,8 +35,10 @@ format holds them (:func:`write_warnings` names the others); what a format canno
 >>> write_annotations([doc], "pubtator")
 [('', 'd1|t|Aspirin works\\nd1|a|\\nd1\\t0\\t7\\tAspirin\\tChemical\\t-1\\n\\n')]
 >>> print(write_annotations([doc], "conll-bio")[0][1], end="")
-Aspirin B-Chemical
-works O
+-DOCSTART- d1 O
+<BLANKLINE>
+Aspirin -X- B-Chemical
+works -X- O
 
 The other formats' submissions are written here too, for the solutions of ``annoscore
 codabench init`` (:mod:`annoscore.tasks.solutions`): CodiEsp-X prediction lines
@@ -126,6 +131,11 @@ def write_warnings(documents: Sequence[AnnotatedDocument], form: str) -> list[st
             f"{len(links)} relation(s), event(s) or note(s) left out: {cannot} (e.g. {link} "
             f"in {_where(document)})"
         )
+    if form == "conll-bio" and len(documents) == 1 and not _docstart_holds(documents[0]):
+        warnings.append(
+            f"the document id {documents[0].id!r} is left out: a -DOCSTART- line cannot hold it "
+            "(read back, the document is named after the file)"
+        )
     if form == "nlpsandbox-json":
         texts = sum(d.text is not None for d in documents)
         if texts:
@@ -142,16 +152,35 @@ _TEXTLESS = frozenset({"brat", "nlpsandbox-json"})
 
 
 def _holds(form: str, attribute: Attribute) -> bool:
-    """Whether ``form`` writes ``attribute``: brat any whose value is one word (or none);
-    i2b2 XML and nlpsandbox-json a mention's subtype (:data:`TYPE_ATTRIBUTE`; i2b2 only a
-    value)."""
-    if form == "brat":
-        return attribute.value is None or (
-            attribute.value != "" and attribute.value.split() == [attribute.value]
+    """Whether ``form`` writes ``attribute``: brat any of an annotation whose value is one
+    word (or none); i2b2 XML and nlpsandbox-json a mention's subtype (:data:`TYPE_ATTRIBUTE`;
+    i2b2 only a value), i2b2 XML a document label too (:func:`_label_tag`)."""
+    if form == "brat":  # an A line names the annotation it is of: none of the document
+        return attribute.target != "" and (
+            attribute.value is None
+            or (attribute.value != "" and attribute.value.split() == [attribute.value])
         )
+    if form == "i2b2-xml" and attribute.target == "":
+        return _label_tag(attribute) is not None
     if attribute.name != TYPE_ATTRIBUTE:
         return False
     return form == "nlpsandbox-json" or (form == "i2b2-xml" and attribute.value is not None)
+
+
+def _label_tag(attribute: Attribute) -> tuple[str, str | None] | None:
+    """The i2b2 tag without offsets a document label is read from (:mod:`~annoscore.formats.
+    i2b2`): ``TAG:key`` with a value is ``<TAG key="value"/>`` (``(TAG, key)``), ``TAG``
+    without one is ``<TAG/>`` (``(TAG, None)``); ``None`` when it is neither (not XML names)."""
+    if attribute.target != "":
+        return None
+    tag, colon, key = attribute.name.partition(":")
+    if not _XML_NAME.match(tag):
+        return None
+    if not colon:
+        return (tag, None) if attribute.value is None else None
+    if attribute.value is None or not _XML_NAME.match(key):
+        return None
+    return tag, key
 
 
 def _where(document: AnnotatedDocument, mention: Mention | None = None) -> str:
@@ -313,11 +342,31 @@ def _i2b2(document: AnnotatedDocument) -> str:
             f'<{m.type} id={quoteattr(mention_id)} start="{start}" end="{end}" '
             f"text={quoteattr(text[start:end])}{extra} />"
         )
+    tags += _label_tags(document)
     body = "\n".join(tags)
     return (
         '<?xml version="1.0" encoding="UTF-8" ?>\n<deIdi2b2>\n'
         f"<TEXT><![CDATA[{text}]]></TEXT>\n<TAGS>\n{body}\n</TAGS>\n</deIdi2b2>\n"
     )
+
+
+def _label_tags(document: AnnotatedDocument) -> list[str]:
+    """The document's labels as the tags without offsets they were read from, in order
+    (``<ABDOMINAL met="met" />``): a label's key joins the tag before it when the tag is the
+    same and does not have the key yet."""
+    out: list[tuple[str, dict[str, str]]] = []
+    for attribute in document.attributes:
+        found = _label_tag(attribute)
+        if found is None:
+            continue
+        tag, key = found
+        if key is None or not out or out[-1][0] != tag or key in out[-1][1] or not out[-1][1]:
+            out.append((tag, {}))
+        if key is not None:
+            out[-1][1][key] = attribute.value or ""
+    return [
+        f"<{tag}{''.join(f' {k}={quoteattr(v)}' for k, v in keys.items())} />" for tag, keys in out
+    ]
 
 
 def _bioc_annotations(document: AnnotatedDocument) -> list[dict[str, Any]]:
@@ -451,17 +500,18 @@ def _jsonl(document: AnnotatedDocument, form: str) -> str:
     return json.dumps(item, ensure_ascii=False) + "\n"
 
 
+def _docstart_holds(document: AnnotatedDocument) -> bool:
+    """Whether a ``-DOCSTART- ID O`` line can hold the document's id (one word)."""
+    return bool(document.id) and document.id.split() == [document.id]
+
+
 def _conll(documents: Sequence[AnnotatedDocument]) -> str:
     lines: list[str] = []
-    several = len(documents) > 1
+    docstart = len(documents) > 1 or all(map(_docstart_holds, documents))
     for document in documents:
         text = document.text or ""
-        if several:
-            if (
-                not document.id
-                or len(document.id.split()) != 1
-                or document.id != document.id.strip()
-            ):
+        if docstart:
+            if not _docstart_holds(document):
                 raise InputError(f"{_where(document)}: a -DOCSTART- line cannot hold this id")
             lines += [f"-DOCSTART- {document.id} O", ""]
         tags: dict[int, str] = {}
@@ -484,10 +534,10 @@ def _conll(documents: Sequence[AnnotatedDocument]) -> str:
         for i, (s, e) in enumerate(tokens):
             if i and "\n" in text[previous_end:s]:
                 lines.append("")
-            filler = " -X-" if several else ""
+            filler = " -X-" if docstart else ""
             lines.append(f"{text[s:e]}{filler} {tags.get(i, 'O')}")
             previous_end = e
-        if not several:
+        if not docstart:
             lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n" if lines else ""
 

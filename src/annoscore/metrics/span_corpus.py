@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol, TypeVar, cast
 
 import numpy as np
 
-from annoscore.align.documents import Rule, pair_documents
+from annoscore.align.documents import Rule, differing_texts, pair_documents, text_warnings
 from annoscore.align.span_arrays import Array, SpanArrays
 from annoscore.align.span_modes import Duplicates, MatchOptions, SpanMode
 from annoscore.errors import InputError
@@ -476,6 +476,9 @@ def count_span_documents(
     (:func:`~annoscore.align.documents.pair_documents`); ``duplicates``: identical mentions of
     one document and side each counted, or collapsed to one (a warning names how many either
     way).  ``token`` mode needs each document's text (the gold document's, else the system's).
+    Offsets are compared as given; a paired document whose two sides carry texts that differ
+    (:func:`~annoscore.align.documents.texts_differ_at`) is named in a last warning,
+    ``spans.text-differs``.
     """
     mode, duplicates = SpanMode(mode), Duplicates(duplicates)
     paired = pair_documents(
@@ -487,8 +490,13 @@ def count_span_documents(
     gold_list = [gold_docs.get(d, empty) for d in doc_ids]
     pred_list = [system_docs.get(d, empty) for d in doc_ids]
     texts: list[str | None] = []
+    unequal: list[tuple[str, SpanDocument, SpanDocument]] = []  # both texts, not equal
     for doc_id, g, p in zip(doc_ids, gold_list, pred_list, strict=True):
-        text = g.text if g.text is not None else p.text
+        text, other = g.text, p.text
+        if text is None:
+            text = other
+        elif other is not None and other != text:  # lengths, then characters: never a hash
+            unequal.append((doc_id, g, p))
         if mode is SpanMode.token and text is None:
             raise InputError(
                 "token mode needs the document text, which neither side has (brat: put the "
@@ -532,4 +540,5 @@ def count_span_documents(
         )
     if duplicates is Duplicates.collapse:
         corpus = deduplicated
+    warnings += text_warnings(differing_texts(unequal))
     return corpus.table(mode, match).matrix(corpus.doc_ids), warnings

@@ -19,7 +19,10 @@ How a task's input is cut is declared by decorating its score function with :fun
   files sorted by name are not in the order of their stems (``a-b.ann`` < ``a.ann``).  The
   chunks' warnings are pooled in the order of one run (by side, or in document order for the
   groups a task names ``interleaved``); a chunk with an error, warnings quoting an example
-  twice, or an example naming a file both sides hold, leave the input to one run.
+  twice, or an example naming a file both sides hold, leave the input to one run.  A chunk
+  holds at most :data:`~annoscore.scale.folders.FOLDER_CHUNK_DOCUMENTS` documents, and folders
+  of more are cut with ``jobs=1`` too, their chunks scored one after the other in this process
+  (the first that cannot be used ends them: one run then).
 
 - ``"json"``: two files each one JSON array of objects (NLP Sandbox: a note's annotations)
   are cut at top-level elements found in the bytes (:func:`split_json`), each chunk read as
@@ -64,14 +67,15 @@ files; an input read whole (a task not decorated, a cut not kept) is fetched in 
 soon as the chunks are planned (folders: before, each importing what a chunk needs while this
 process lists the folders; the chunks' names then sent), and send back count rows and
 warnings; this process scores the chunks no worker has begun while it waits
-(:meth:`Run._forked`).  On a terminal (not in a pipe or under ``CI``) a run longer than a
-couple of seconds shows a progress line on standard error (documents done, rate, time left;
-:class:`Progress`).
+(:meth:`Run._forked`).  On a terminal (not in a pipe or under ``CI``) a run by chunks
+shows a progress line on standard error (documents done, rate, time left; :class:`Progress`),
+as the text of the command line's spinner.
 
 Whether to cut is decided by the run in force (:func:`using`): ``annoscore ... --jobs N``,
 ``annoscore.score(..., jobs=N)`` and :func:`annoscore.distributed.score` set it.  ``jobs=1``
 (the default) calls the score function on the whole input directly, except for a file of lines
-larger than :data:`LINE_CHUNK_BYTES` (above).
+larger than :data:`LINE_CHUNK_BYTES` and folders of more than
+:data:`~annoscore.scale.folders.FOLDER_CHUNK_DOCUMENTS` documents (above).
 
 >>> resolve_jobs(0) >= 1, resolve_jobs(3)
 (True, 3)
@@ -199,12 +203,9 @@ def chunked(
             if options is None:
                 options = get_options(task)
             cuts_lines = how in ("lines", "json") or lines_when is not None or cut_when is not None
-            if run.serial and not cuts_lines:
-                return _one_run(function, gold, system, options)
             combined: Result | None = None
             if (
                 how == "folders"
-                and not run.serial
                 and _is_folder(gold)
                 and _is_folder(system)
                 and (folders_when is None or folders_when(gold, system, options))

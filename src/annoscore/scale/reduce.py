@@ -437,11 +437,18 @@ def exact_cut(parts: Sequence[Part], gold_ids: GoldIds | None = None) -> bool:
     >>> b, c, d = part("ba", "ba"), part("ca", "ca"), part("dc", "dc")
     >>> exact_cut([b, d]), exact_cut([b, c])
     (True, False)
+    >>> exact_cut([part("a", ""), part("", "b")]), exact_cut([part("a", "b"), part("", "")])
+    (False, True)
     """
     seen = [part.seen for part in parts]
     if any(part.result is None for part in parts) or any(s is None for s in seen):
         return False
     sides = [(s[0], s[1]) for s in seen if s is not None]
+    if sum(g.count for g, _ in sides) == 1 == sum(p.count for _, p in sides) and not any(
+        g.count == 1 == p.count for g, p in sides
+    ):  # one document a side, in two chunks: one run pairs them whatever their ids
+        # (:func:`~annoscore.align.documents.paired_files`; Prodigy lines left out, say)
+        return False
     if all(g.ordered and p.ordered for g, p in sides) and _ordered_exact(sides):
         return True
     if all(p.joined == g.joined and p.count == g.count for g, p in sides):

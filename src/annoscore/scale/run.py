@@ -429,10 +429,17 @@ def _received(sent: tuple[str, int, tuple[tuple[int, int], ...]] | bytes) -> Any
     return pickle.loads(view[:size], buffers=[view[at : at + length] for at, length in places])
 
 
+SHOWN_BY: ContextVar[Callable[[str], None] | None] = ContextVar("annoscore_shown_by", default=None)
+"""Where :class:`Progress` shows its line instead of writing it on standard error: the command
+line's spinner (:func:`annoscore.cli.common.working_indicator`) sets it, so that one line shows
+the run, not two drawing over each other; told ``""`` at the end (the spinner's own text)."""
+
+
 class Progress:
     """A progress line on standard error while chunks come back: documents done, rate and
     time left (by chunks), shown only on a terminal, not under ``CI``, and only once the run
-    has taken :attr:`AFTER` seconds; erased at the end."""
+    has taken :attr:`AFTER` seconds; erased at the end.  Beside the command line's spinner
+    (:data:`SHOWN_BY`) it is the spinner's text instead, from the first chunk on."""
 
     AFTER = 2.0
 
@@ -461,11 +468,16 @@ class Progress:
         if not self.on or self.chunks <= 1:
             return
         elapsed = time.monotonic() - self.start
+        show = SHOWN_BY.get()
+        if show is not None:  # the spinner's text: from the first chunk on
+            show(self.line(elapsed).rstrip())
+            self.shown = True
+            return
         if elapsed < self.AFTER:
             return
+        self.shown = True
         self.stream.write("\r" + self.line(elapsed))
         self.stream.flush()
-        self.shown = True
 
     def line(self, elapsed: float) -> str:
         """The progress line after ``elapsed`` seconds.
@@ -483,9 +495,14 @@ class Progress:
         return f"[{bar}]  {self.documents:,} documents, {rate:,.0f}/s, {left:,.0f} s left "
 
     def close(self) -> None:
-        if self.shown:
-            self.stream.write("\r" + " " * 78 + "\r")
-            self.stream.flush()
+        if not self.shown:
+            return
+        show = SHOWN_BY.get()
+        if show is not None:
+            show("")
+            return
+        self.stream.write("\r" + " " * 78 + "\r")
+        self.stream.flush()
 
 
 def _documents_of(part: Any) -> int:

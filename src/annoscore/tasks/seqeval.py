@@ -593,11 +593,11 @@ took 1.6 GB read whole): :data:`annoscore.scale.cut_lines.MIN_LINE_BYTES`, the s
 which it cuts, kept here so that smaller files do not import it (a test holds them equal)."""
 
 
-def _large(gold: Path, system: Path) -> bool:
-    """Whether the two files are :data:`_LARGE_BYTES` or more together (a file that cannot be
-    read is not: the reader says why)."""
+def _large(*paths: Path) -> bool:
+    """Whether the files (two, or one holding both sides) are :data:`_LARGE_BYTES` or more
+    together (a file that cannot be read is not: the reader says why)."""
     try:
-        return Path(gold).stat().st_size + Path(system).stat().st_size >= _LARGE_BYTES
+        return sum(Path(path).stat().st_size for path in paths) >= _LARGE_BYTES
     except (OSError, ValueError):
         return False
 
@@ -633,11 +633,55 @@ def score_seqeval_file(
 ) -> Result:
     """seqeval's entity scores of one file holding gold and predicted tags in the fields
     ``gold_col`` and ``pred_col`` (the last two by default); ``text``: its text already read
-    (standard input), ``path`` then only names it in warnings and errors."""
-    read = read_tag_codes(path, columns=(options.gold_col, options.pred_col), text=text)
+    (standard input), ``path`` then only names it in warnings and errors.  A file of
+    :data:`_LARGE_BYTES` or more, or any file with a run of several jobs in force, is cut before
+    documents as two files are (:func:`_one_file_cut`)."""
+    if text is None and ("annoscore.scale" in sys.modules or url_of(path) or _large(path)):
+        return _one_file_cut()(path, path, options)
+    return _one_file(path, path, options, text)
+
+
+def _one_file(path: Path, same: Path, options: SeqevalOptions, text: str | None = None) -> Result:
+    """:func:`score_seqeval_file` of ``path`` (``same``: ``path`` again, both sides' file).  A
+    chunk of it (:mod:`annoscore.scale`) is read by the checked reader, which reads only the
+    chunk's range and numbers and names its lines and documents as in the whole file (the fast
+    scan reads no file with ``-DOCSTART-`` lines, the only files cut), and keeps what the
+    pooling of the chunks' warnings needs (:mod:`annoscore.tasks.seqeval_chunks`)."""
+    columns = (options.gold_col, options.pred_col)
+    if _keeping():
+        from annoscore.scale.cut_tags import tag_chunk
+
+        checked = read_tags(path, delimiter=None, columns=columns)
+        saw(path, (d.name for d in checked.documents))
+        chunk = tag_chunk(path, checked)
+        _keep((chunk, chunk))
+        read = tag_codes_of(checked)
+    else:
+        read = read_tag_codes(path, columns=columns, text=text)
     boms = (read.path,) if read.bom else ()
     data = _from_codes(read.tags, read.codes[0], read.codes[1], read, str(path), *boms)
     return _count(data, options)
+
+
+@functools.cache
+def _one_file_cut() -> Callable[[Path, Path, SeqevalOptions], Result]:
+    """:func:`_one_file` cut into chunks as the run in force asks (:func:`~annoscore.scale.
+    chunked`): one tag file before documents (:func:`~annoscore.scale.cut_tags.split_tag_file`),
+    each chunk read once for both sides, its warnings pooled as two files' are."""
+    from annoscore.scale import chunked
+    from annoscore.scale.cut_tags import split_tag_file
+    from annoscore.tasks import seqeval_chunks
+
+    cut = chunked(
+        "seqeval",
+        "lines",
+        order="gold-first",
+        cut_when=lambda *_: split_tag_file,
+        pooled=seqeval_chunks.pooled,
+        finish=with_report,
+        scores="annoscore.tasks.seqeval:_one_file",
+    )
+    return cut(_one_file)
 
 
 def seqeval_entities(

@@ -16,10 +16,16 @@ no effect in the chosen mode (``tolerance`` outside ``relaxed``, ``min_overlap``
 ``concepts`` mode (:mod:`annoscore.metrics.concepts`) reads the concept ids the readers carry
 (BioC's ``id_infon`` infon, PubTator's 6th column, brat's ``N`` lines without the resource;
 ``-1`` is no id); items are sets.  A side with no concept id at all is named in a warning, and
-so are ``type_infon`` and ``id_infon`` given when neither side is BioC (they have no effect).
+so are ``type_infon``, ``id_infon`` and ``offsets`` given when neither side is BioC, and
+``answers`` when neither is Prodigy JSONL (they have no effect).
 
 Input: any entity format of :mod:`annoscore.formats.annotations` on either side (recognised
-when ``gold_format`` or ``system_format`` is ``None``), documents paired by id.
+when ``gold_format`` or ``system_format`` is ``None``), documents paired by id.  Offsets are
+compared as given; a paired document whose two sides both carry a text, and texts that differ
+other than by a whitespace character for another or trailing whitespace (a CoNLL BIO file's
+text is its tokens joined by spaces: a .txt with line ends there agrees, one with two spaces
+does not), is named in the warning ``spans.text-differs``
+(:func:`~annoscore.align.documents.texts_differ_at`); ``strict_input`` does not refuse it.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from typing import TYPE_CHECKING, Literal
 from annoscore.align.documents import MissingDocs, paired_files
 from annoscore.align.span_modes import Duplicates, OverlapBasis, SpanMode, match_options
 from annoscore.errors import InputError
-from annoscore.formats.annotations import Format, detect_format, read_columns
+from annoscore.formats.annotations import Answer, Format, OffsetUnit, detect_format, read_columns
 from annoscore.formats.brat import AnnFile, read_brat_corpus
 from annoscore.formats.files import not_exact, saw
 from annoscore.model import AnnotatedDocument, Mention
@@ -117,14 +123,44 @@ class SpanOptions(TaskOptions):
         "(other formats: a warning).",
         omitted_at_default=True,
     )
+    offsets: OffsetUnit = option(
+        "chars",
+        "BioC input: what the offsets count: chars, utf8-bytes (as some producers write them), "
+        "or auto (chars, unless a document's annotation texts match only at UTF-8 byte offsets: "
+        "then bytes, and a warning says so; other formats: a warning).",
+        omitted_at_default=True,
+    )
+    answers: tuple[Answer, ...] = option(
+        ("accept",),
+        "Prodigy JSONL input: the answers whose lines are kept (accept, reject, ignore; "
+        "comma-separated); the others are left out, and a warning counts them (other formats: "
+        "a warning).",
+        omitted_at_default=True,
+    )
+
+
+def _folders_cut(gold: Path, system: Path, options: SpanOptions) -> bool:
+    """Whether two brat folders may be cut by file: not in ``concepts`` mode, whose warning
+    that a side carries no concept id is of the whole corpus (a chunk without one warned where
+    one run of every document did not, and its place among the readers' warnings was not one
+    run's); its files of lines are cut, their warnings pooled (:mod:`~annoscore.tasks.
+    spans_chunks`)."""
+    return options.mode is not SpanMode.concepts
 
 
 # one run's warnings: unpaired documents, then what the readers tolerated (read lazily, document
-# by document), then duplicates
+# by document), then duplicates, then the paired documents whose texts differ
 @chunked(
     "spans",
-    warnings=("documents.gold-only", "documents.system-only", "*", "spans.duplicates"),
+    warnings=(
+        "documents.gold-only",
+        "documents.system-only",
+        "*",
+        "spans.duplicates",
+        "spans.text-differs",
+    ),
     order="sorted",
+    folders_when=_folders_cut,
     lines_when=lambda gold, system, options: _pubtator_lines(options),
     cut_when=lambda gold, system, options: _json_lines(gold, system, options),
     pooled=pooled,
@@ -174,19 +210,32 @@ def read_span_documents(
 
 
 def _infon_warnings(options: SpanOptions, *forms: str) -> list[ScoreWarning]:
-    """``type_infon`` and ``id_infon`` given other values than their defaults when neither
-    side is BioC: a warning each (they change nothing then)."""
-    if any(form.startswith("bioc") for form in forms):
-        return []
-    return [
-        ScoreWarning(
-            "spans.infon-unused",
-            f"--{name.replace('_', '-')} {getattr(options, name)!r} has no effect: neither side "
-            f"is BioC ({', '.join(forms)})",
-        )
-        for name, default in (("type_infon", "type"), ("id_infon", "identifier"))
-        if getattr(options, name) != default
-    ]
+    """``type_infon``, ``id_infon`` and ``offsets`` given other values than their defaults when
+    neither side is BioC, ``answers`` when neither is Prodigy JSONL: a warning each (they
+    change nothing then)."""
+    out = []
+    if not any(form.startswith("bioc") for form in forms):
+        out = [
+            ScoreWarning(
+                "spans.infon-unused",
+                f"--{name.replace('_', '-')} {getattr(options, name)!r} has no effect: neither "
+                f"side is BioC ({', '.join(forms)})",
+            )
+            for name, default in (("type_infon", "type"), ("id_infon", "identifier"))
+            if getattr(options, name) != default
+        ]
+        if options.offsets != "chars":
+            out.append(_unused("--offsets", options.offsets, "BioC", forms))
+    if options.answers != ("accept",) and "prodigy-jsonl" not in forms:
+        out.append(_unused("--answers", ",".join(options.answers), "Prodigy JSONL", forms))
+    return out
+
+
+def _unused(flag: str, value: str, what: str, forms: tuple[str, ...]) -> ScoreWarning:
+    return ScoreWarning(
+        "spans.option-unused",
+        f"{flag} {value!r} has no effect: neither side is {what} ({', '.join(forms)})",
+    )
 
 
 def _pubtator_lines(options: SpanOptions) -> bytes | None:
@@ -263,7 +312,12 @@ def _read_side(
         corpus = read_brat_corpus(path, strict_input=options.strict_input)
         return corpus.files, "brat", list(corpus.warnings)
     form, documents, warnings = read_columns(
-        path, form, type_infon=options.type_infon, id_infon=options.id_infon
+        path,
+        form,
+        type_infon=options.type_infon,
+        id_infon=options.id_infon,
+        offsets=options.offsets,
+        answers=options.answers,
     )
     saw(path, documents)  # the ids of a chunk of the file (annoscore.scale)
     if form in ("bioc-xml", "bioc-json"):  # a chunk naming a document by its position
@@ -342,7 +396,7 @@ def _concepts_scored(
 ) -> Result:
     """The ``concepts`` mode's result (:mod:`annoscore.metrics.concepts`): documents paired by
     id, each one's counts of (fragments, type, id) items and of (type, id) pairs."""
-    from annoscore.align.documents import pair_documents
+    from annoscore.align.documents import differing_texts, pair_documents, text_warnings
     from annoscore.formats.brat import reader_warnings
     from annoscore.metrics.concepts import concept_counts, concept_items
 
@@ -369,6 +423,8 @@ def _concepts_scored(
                     mentions,
                 )
             )
+    both = [(d, gold[d], system[d]) for d in paired.scored if d in gold and d in system]
+    warnings += text_warnings(differing_texts(both))
     per_document = {d: concept_counts(gold.get(d), system.get(d)) for d in paired.scored}
     result = get("spans").result(
         options, per_document, warnings=warnings, extra={"mode": options.mode.value}

@@ -8,7 +8,8 @@ the format recognised, the same in every chunk; Prodigy lines left out, added up
 with no effect (the same in every chunk), the unpaired documents of each side (counts added,
 the first five ids in sorted order), the readers' warnings about documents (the first three in
 full, in the order one run lists the documents, then how many more), in ``concepts`` mode a
-side without any concept id, and the repeated mentions (counts added).  Each chunk keeps what
+side without any concept id, the repeated mentions (counts added), and the paired documents
+whose texts differ (counts added, the first examples in order of the ids).  Each chunk keeps what
 its own warnings cannot show (:class:`Kept`: each side's first three document warnings with
 their document ids, their number, and in ``concepts`` mode each side's mentions and whether
 any carries an id).  A warning of another kind makes the input be scored in one run.
@@ -17,14 +18,17 @@ any carries an id).  A warning of another kind makes the input be scored in one 
 from __future__ import annotations
 
 import heapq
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from annoscore.align.documents import text_warnings
+from annoscore.formats.annotations import left_out
 from annoscore.formats.brat_model import AnnFile
 from annoscore.model import AnnotatedDocument
-from annoscore.result import ScoreWarning, note
+from annoscore.result import EXAMPLES_SHOWN, ScoreWarning, note
 
 READER_SHOWN = 3
 """The documents' reader warnings one run shows in full
@@ -32,7 +36,7 @@ READER_SHOWN = 3
 
 UNPAIRED = ("documents.gold-only", "documents.system-only")
 
-_SKIPPED = re.compile(r"(.*): (\d+) line\(s\) left out \(answer not accept\)", re.DOTALL)
+_SKIPPED = re.compile(r"(.*): (\d+) line\(s\) left out \(answer not ([a-z ]+)\)", re.DOTALL)
 _RECOGNISED = re.compile(r"(.*): read as \S+ \(recognised from .*\)", re.DOTALL)
 
 
@@ -50,11 +54,14 @@ class Side:
 
 @dataclass(frozen=True, slots=True)
 class Kept:
-    """What a chunk keeps for the pooling (:func:`annoscore.scale.keep`)."""
+    """What a chunk keeps for the pooling (:func:`annoscore.scale.keep`); ``texts``: how many
+    paired documents carry texts that differ, and the first :data:`~annoscore.result.
+    EXAMPLES_SHOWN` of them (id, example) in order of their ids."""
 
     paths: tuple[str, str]
     sides: tuple[Side, Side]
     concepts: bool
+    texts: tuple[int, tuple[tuple[str, str], ...]] = (0, ())
 
 
 def kept(
@@ -68,7 +75,7 @@ def kept(
     """The :class:`Kept` of a chunk's documents (``None``: documents that are neither the
     reader's document objects nor its columns, which a file of lines never gives; columns are
     documents without reader warnings: the column readers keep the others as objects)."""
-    from annoscore.align.documents import pair_documents
+    from annoscore.align.documents import differing_texts, pair_documents
     from annoscore.metrics.concepts import concept_items
 
     docs = (gold_docs, system_docs)
@@ -104,7 +111,11 @@ def kept(
             mentions = sum(len(d.mentions) for d in models)
             identified = any(concept_items(d) for d in models)
         sides.append(Side(total, tuple(firsts), mentions, bool(identified)))
-    return Kept((gold, system), (sides[0], sides[1]), concepts)
+    # documents of the reader (checked above): their texts compared as one run compares them
+    both = [(d, gold_docs[d], system_docs[d]) for d in gold_docs if d in system_docs]
+    differing = differing_texts(both)  # type: ignore[arg-type]
+    texts = (len(differing), tuple(differing[:EXAMPLES_SHOWN]))
+    return Kept((gold, system), (sides[0], sides[1]), concepts, texts)
 
 
 def pooled(
@@ -123,6 +134,7 @@ def pooled(
     unpaired: dict[str, tuple[str, int, list[str]]] = {}
     repeated: tuple[str, int] | None = None
     unidentified: dict[str, str] = {}
+    differ = 0
     for warnings in warned:
         options_warnings = []
         for w in warnings:
@@ -134,7 +146,7 @@ def pooled(
                     recognised.setdefault(found[1], []).append(w.message)
                 else:
                     skipped[found[1]] += int(found[2])
-            elif w.code == "spans.infon-unused":
+            elif w.code in ("spans.infon-unused", "spans.option-unused"):
                 options_warnings.append(w)
             elif w.code in UNPAIRED:
                 message, count, examples = unpaired.get(w.code, (w.message, 0, []))
@@ -147,6 +159,8 @@ def pooled(
                 repeated = (w.message, w.count + (repeated[1] if repeated else 0))
             elif w.code.startswith("spans.no-concept-ids-"):
                 unidentified[w.code] = w.message
+            elif w.code == "spans.text-differs":
+                differ += w.count
             elif w.code != "note":  # notes: the readers' warnings about documents, kept apart
                 return None
         if infon is None:
@@ -161,7 +175,7 @@ def pooled(
                 return None
             out.append(note(said[0], "format.read"))
         if count:
-            out.append(note(f"{path}: {count} line(s) left out (answer not accept)", "format.read"))
+            out.append(note(left_out(path, count, options.answers), "format.read"))
     out += infon or []
     for code in UNPAIRED:
         if code in unpaired:
@@ -178,6 +192,10 @@ def pooled(
                 out.append(ScoreWarning(code, unidentified[code], mentions))
     if repeated is not None:
         out.append(ScoreWarning("spans.duplicates", repeated[0], repeated[1]))
+    if differ != sum(m.texts[0] for m in materials):
+        return None
+    firsts = heapq.merge(*(m.texts[1] for m in materials), key=lambda item: item[0])
+    out += text_warnings([*itertools.islice(firsts, EXAMPLES_SHOWN)], differ)
     return out
 
 
