@@ -257,3 +257,32 @@ def test_one_file_with_documents_is_read_as_the_task_reads_it(cli: Any, tmp_path
         assert errors["docs"] == list(expected["documents"])
         assert [t.split()[0] for t in errors["t"]] == ["w0", "w1", "w2"]  # no -DOCSTART-
         _agrees(page, expected)
+
+
+def test_two_jobs_write_the_page_of_one_file(
+    cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exact: list[bool]
+) -> None:
+    """One file in conlleval's layout, with ``-DOCSTART-`` documents: cut for both tasks."""
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
+    gold, system = _tag_files(tmp_path, 6)
+    joined = [
+        f"{g} {s.rsplit(' ', 1)[-1]}" if g.strip() else g
+        for g, s in zip(
+            gold.read_text(encoding="utf-8").split("\n"),
+            system.read_text(encoding="utf-8").split("\n"),
+            strict=True,
+        )
+    ]
+    tagged = tmp_path / "tagged.txt"
+    tagged.write_text("\n".join(joined), encoding="utf-8")
+    for command in ("conlleval", "seqeval"):
+        pages = {}
+        for jobs in (1, 2):
+            out = tmp_path / f"{command}{jobs}.html"
+            done = cli(command, tagged, "-j", jobs, "-f", "html", "-o", out)
+            assert done.exit_code == 0, done.output
+            pages[jobs] = out.read_bytes()
+        assert exact and all(exact), f"{command} with -j 2 was not cut: the test tests nothing"
+        exact.clear()
+        assert pages[2] == pages[1]
+        assert f'id="{ERRORS_ID}"'.encode() in pages[1]
