@@ -101,7 +101,8 @@ def test_the_command_line_gives_the_same_text_with_1_2_and_3_jobs(
         root = tmp_path / str(case)
         root.mkdir()
         _seqeval_files(rng, root, case % 2 == 0)
-        for options in (["--per-type"], ["--mode", "strict", "--per-type", "--per-doc"]):
+        strict = ["--mode", "strict", "--per-type", "--per-doc"]
+        for options in (["--per-type"], strict, ["-f", "html"], [*strict, "-f", "html"]):
             files = [str(root / "gold.conll"), str(root / "system.conll")]
             one = _cli("seqeval", *files, *options)
             for jobs in ("2", "3"):

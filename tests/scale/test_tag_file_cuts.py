@@ -59,7 +59,7 @@ def _same(
     (random cases take turns: :func:`tests.scale.test_lines._jobs`) and with one process
     scoring chunks of ``chunk`` bytes."""
     outputs = []
-    for args in ([], ["-l"], ["-f", "json", "--per-doc"]):
+    for args in ([], ["-l"], ["-f", "json", "--per-doc"], ["-f", "html"]):
         one = _cli(path, options, *args)
         for jobs_n in jobs:
             assert _cli(path, options, *args, "--jobs", jobs_n) == one, (path, args, jobs_n)

@@ -122,7 +122,7 @@ def register(app: typer.Typer) -> None:
                     )
                     for r in results
                 ]
-            sides = _span_sides(entry.name, gold, systems, option, once)
+            sides = _span_sides(entry.name, gold, systems, option, once, results)
             if len(results) == 1:
                 page = render_html(
                     results[0],
@@ -163,17 +163,68 @@ def register(app: typer.Typer) -> None:
 
 
 def _span_sides(
-    task: str, gold: Path, systems: list[Path], option: list[str] | None, once: Any
+    task: str,
+    gold: Path,
+    systems: list[Path],
+    option: list[str] | None,
+    once: Any,
+    results: list[Any],
 ) -> list[Any] | None:
     """Each system's documents beside the gold's, for the span report (its viewer, its
-    buckets), where the task is ``spans`` on brat files without a format option; else
-    ``None``."""
-    if task != "spans" or any(o.split("=", 1)[0].endswith("format") for o in option or []):
+    buckets), where the task is ``spans``: brat files without a format option read as
+    before (:func:`~annoscore.report.html_span_data.read_sides`), any other input read as
+    ``annoscore spans --format html`` reads it (:func:`annoscore.tasks.spans.
+    read_span_documents` with the ``--option`` values); ``conlleval``, ``seqeval``, the
+    NLP Sandbox tasks and ``codiesp-x``: as their ``--format html`` reads them (``results``:
+    each system's, which their pages check the analysis against); else ``None``."""
+    if task in ("conlleval", "seqeval", "codiesp-x") or task.startswith("nlpsandbox-"):
+        from annoscore.cli.compare import parse_options, with_paths
+        from annoscore.tasks.registry import get
+
+        options = with_paths(parse_options(option or [], get(task)), once)
+        if task == "codiesp-x":
+            from annoscore.cli.codiesp import codiesp_x_sides
+
+            return [codiesp_x_sides(once(gold), once(s), options) for s in systems]
+        if task.startswith("nlpsandbox-"):
+            from annoscore.cli.nlpsandbox import sandbox_sides
+
+            category = task.removeprefix("nlpsandbox-")
+            return [
+                sandbox_sides(once(gold), once(s), options, category, r)
+                for s, r in zip(systems, results, strict=True)
+            ]
+        tag_sides: Any
+        if task == "conlleval":
+            from annoscore.cli.conlleval import conlleval_sides as tag_sides
+        else:
+            from annoscore.cli.seqeval import seqeval_sides as tag_sides
+        return [
+            tag_sides(once(gold), once(s), options, r)
+            for s, r in zip(systems, results, strict=True)
+        ]
+    if task != "spans":
         return None
     from annoscore.formats.annotations import detect_format
     from annoscore.report.html_span_data import read_sides
 
     paths = [once(gold), *(once(s) for s in systems)]
-    if any(detect_format(p)[0] != "brat" for p in paths):
-        return None
-    return [read_sides(paths[0], p) for p in paths[1:]]
+    formats = any(o.split("=", 1)[0].strip().endswith("format") for o in option or [])
+    if not formats and all(detect_format(p)[0] == "brat" for p in paths):
+        return [read_sides(paths[0], p) for p in paths[1:]]
+    from annoscore.cli.compare import parse_options, with_paths
+    from annoscore.formats.brat_model import AnnFile
+    from annoscore.report.html_span_data import SpanSides
+    from annoscore.tasks.registry import get
+    from annoscore.tasks.spans import read_span_documents
+
+    options = with_paths(parse_options(option or [], get(task)), once)
+
+    def columns(docs: Any) -> dict[str, AnnFile]:
+        return {d: f if isinstance(f, AnnFile) else AnnFile.of(f) for d, f in docs.items()}
+
+    sides = []
+    for path in paths[1:]:
+        gold_docs, system_docs, _ = read_span_documents(paths[0], path, options)
+        sides.append(SpanSides(columns(gold_docs), columns(system_docs)))
+    return sides

@@ -3,13 +3,33 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from annoscore.cli.bio import FILE, SYSTEM, stdin_text, tag_file
+from annoscore.cli.bio import FILE, SYSTEM, stdin_text, tag_file, tag_report_sides
 from annoscore.cli.common import PerTypeOption, guarded
 from annoscore.cli.options import Output, scoring_command
 from annoscore.tasks.seqeval import SeqevalOptions
+
+if TYPE_CHECKING:
+    from annoscore.report.html_span_data import SpanSides
+    from annoscore.result import Result
+
+
+def seqeval_sides(
+    path: Path | None,
+    system: Path | None,
+    options: SeqevalOptions,
+    result: Result,
+    text: str | None = None,
+) -> SpanSides:
+    """The entities of the HTML report's span analysis, read again as the task read ``path``
+    (with ``system``, or alone) or ``text`` (standard input)."""
+    from annoscore.tasks.seqeval import seqeval_entities
+
+    documents, items, paths, chunks = seqeval_entities(path, system, options, text)
+    return tag_report_sides(result, documents, items, paths, chunks, "seqeval")
 
 
 def register(app: typer.Typer) -> None:
@@ -33,10 +53,18 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         from annoscore.tasks.seqeval import score_seqeval, score_seqeval_file
 
+        text = path = None
         if system is not None:
-            result = score_seqeval(tag_file(file), system, options)
+            path = tag_file(file)
+            result = score_seqeval(path, system, options)
         elif file == "-":
-            result = score_seqeval_file(Path("<stdin>"), options, stdin_text())
+            text = stdin_text()
+            result = score_seqeval_file(Path("<stdin>"), options, text)
         else:
-            result = score_seqeval_file(tag_file(file), options)
-        out.emit(result.shown(types=per_type) if per_type else result)
+            path = tag_file(file)
+            result = score_seqeval_file(path, options)
+
+        def sides() -> SpanSides:  # read again only for --format html
+            return seqeval_sides(path, system, options, result, text)
+
+        out.emit(result.shown(types=per_type) if per_type else result, spans=sides)

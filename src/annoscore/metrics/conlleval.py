@@ -238,6 +238,39 @@ def conlleval_counts(
     return out, ConllevalDetails(gold_types, guessed_types)
 
 
+def conlleval_chunks(
+    tags: Sequence[str], boundary: Sequence[bool], *, raw: bool = False, outside: str = "O"
+) -> tuple[IntArray, IntArray, list[str]]:
+    """The chunks conlleval finds in one tag column, for the HTML report: each chunk's first
+    and last item and its type (its first tag's).  A chunk starts where
+    :func:`chunk_start` says and ends before the next item where one ends
+    (:func:`chunk_end`) or another starts.  :func:`conlleval_counts` counts these chunks
+    (``found``); its correct ones are, on well-formed tags, the chunks both sides hold with
+    the same first item, last item and type (the report checks that they agree).
+
+    >>> first, last, types = conlleval_chunks(["B-X", "I-X", "O", "I-Y", "B-Y"], [False] * 5)
+    >>> first.tolist(), last.tolist(), types
+    ([0, 3, 4], [1, 3, 4], ['X', 'Y', 'Y'])
+    """
+    import numpy as np
+
+    names = list(dict.fromkeys(tags))
+    index = {name: k for k, name in enumerate(names)}
+    codes = np.fromiter(map(index.__getitem__, tags), dtype=np.int64, count=len(tags))
+    codes[np.asarray(boundary, dtype=bool)] = len(names)  # a boundary item: O
+    parts = [split_tag(raw_tag(t, outside) if raw else t) for t in names] + [("O", "")]
+    n = codes.shape[0]
+    previous = np.concatenate(([len(names)], codes[:-1])) if n else codes
+    start = _event_tables(parts, chunk_start)[previous, codes]
+    stop = start | _event_tables(parts, chunk_end)[previous, codes]
+    first = np.flatnonzero(start)
+    stops = np.flatnonzero(stop)
+    after = np.searchsorted(stops, first, side="right")
+    ends = np.append(stops, n)
+    last = ends[after] - 1
+    return first, last, [parts[c][1] for c in codes[first].tolist()]
+
+
 def _document_counts(
     tokens: int,
     right: int,

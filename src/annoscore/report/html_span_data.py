@@ -51,6 +51,9 @@ class SpanSides:
 
     gold: Mapping[str, AnnFile]
     system: Mapping[str, AnnFile]
+    note: str = ""
+    """What the page says of these documents beside the analysis (a tag file's text made of
+    its tokens, what is left out and why)."""
 
 
 def read_sides(

@@ -182,12 +182,13 @@ def sections(
 
     data = analyse(sides, text=text, embed=False)
     buckets = html_buckets.bucket_data(html_buckets.bucket_matrices(data), bootstrap)
+    said = f'<p class="notice">{escape(sides.note)}</p>' if sides.note else ""
     cards = [
         (
             "errors",
             "Errors",
             "Error categories per type",
-            _categories_table(data) + _boundary_table(data),
+            said + _categories_table(data) + _boundary_table(data),
         ),
         ("confusion", "Confusion", "Type confusion (gold x predicted)", _confusion_table(data)),
         ("frequent", "Frequent errors", "Frequent missed and spurious strings", _frequent(data)),
@@ -219,7 +220,7 @@ def sections(
         )
     elif not text:
         notice = '<p class="notice">Texts left out (--no-text): the viewer shows offsets.</p>'
-    cards.append(("viewer", "Viewer", "Document viewer", notice + _viewer()))
+    cards.append(("viewer", "Viewer", "Document viewer", said + notice + _viewer()))
     element = f'<script type="application/json" id="{ERRORS_ID}">{data["embedded"]}</script>'
     return cards, element + buckets_element
 

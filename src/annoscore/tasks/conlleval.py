@@ -276,6 +276,30 @@ def score_conlleval_text(
     return _result(columns, columns.columns[0], columns.columns[1], options)
 
 
+def conlleval_tags(
+    file: Path | None,
+    system: Path | None,
+    options: ConllevalOptions = ConllevalOptions(),
+    text: str | None = None,
+) -> tuple[TagColumns, list[str], list[str], tuple[str, str]]:
+    """The items, both tag columns and both sides' paths as :func:`score_conlleval` (two
+    files), :func:`score_conlleval_file` (``file`` alone) or :func:`score_conlleval_text`
+    (``text``, named ``<stdin>``) read them, for the HTML report's chunks."""
+    if text is not None:
+        columns = read_tag_text(text, "<stdin>", delimiter=options.delimiter, columns=(-2, -1))
+        return columns, columns.columns[0], columns.columns[1], (columns.path, columns.path)
+    assert file is not None
+    if system is None:
+        columns = read_tags(file, delimiter=options.delimiter, columns=(-2, -1))
+        return columns, columns.columns[0], columns.columns[1], (columns.path, columns.path)
+    gold_columns = read_tags(file, delimiter=options.delimiter, columns=(-1,))
+    system_columns = pair_tag_files(
+        gold_columns, read_tags(system, delimiter=options.delimiter, columns=(-1,))
+    )
+    guess = system_columns.columns[0]
+    return gold_columns, gold_columns.columns[0], guess, (gold_columns.path, system_columns.path)
+
+
 def count_conlleval(
     gold: Sequence[Sequence[str]],
     guess: Sequence[Sequence[str]],

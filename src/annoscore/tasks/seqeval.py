@@ -30,7 +30,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from annoscore.counts import Counts
 from annoscore.errors import InputError
@@ -682,6 +682,78 @@ def _one_file_cut() -> Callable[[Path, Path, SeqevalOptions], Result]:
         scores="annoscore.tasks.seqeval:_one_file",
     )
     return cut(_one_file)
+
+
+def seqeval_entities(
+    file: Path | None,
+    system: Path | None,
+    options: SeqevalOptions = SeqevalOptions(),
+    text: str | None = None,
+) -> tuple[Any, ...]:
+    """What the HTML report shows of the inputs :func:`score_seqeval` (two files),
+    :func:`score_seqeval_file` (``file`` alone) or its ``text`` (standard input) scored:
+    ``(names, starts)`` (each document's name and first item), ``(tokens, boundary, lines)``
+    (each item's token, ``None`` for JSON tag lists, whether it is no token, its line), both
+    sides' paths and both sides' entities, each side's (first item, last item, type) as the
+    mode (and scheme) finds them."""
+    import numpy as np
+
+    from annoscore.formats.conll_bio import read_tag_text
+    from annoscore.formats.files import without_bom
+
+    if system is not None:
+        assert file is not None
+        data = _read(file, system)
+        json_input = ".json" in (file.suffix, system.suffix)
+        words = None if json_input else read_tags(file, delimiter=None, columns=(-1,)).tokens
+    else:
+        path = file if file is not None else Path("<stdin>")
+        read = read_tag_codes(path, columns=(options.gold_col, options.pred_col), text=text)
+        data = _from_codes(read.tags, read.codes[0], read.codes[1], read, str(path))
+        columns = (options.gold_col, options.pred_col)  # as read: -DOCSTART- names alike
+        if text is None:
+            words = read_tags(path, delimiter=None, columns=columns).tokens
+        else:
+            words = read_tag_text(
+                without_bom(text)[0], str(path), delimiter=None, columns=columns
+            ).tokens
+    n = len(data.gold)
+    boundary = ~data.token()
+    if data.item_doc is None:
+        starts = [0]
+    else:
+        starts = np.searchsorted(data.item_doc, np.arange(len(data.names))).tolist()
+    sides = []
+    if options.mode is Mode.default:
+        from annoscore.formats.bio_tags import _default_entity_arrays, _types
+
+        type_names = list(dict.fromkeys(_types(data.tags)))
+        for column in (data.gold, data.guess):
+            kind, begin, end = _default_entity_arrays(
+                column, data.tags, data.start, data.separators
+            )
+            sides.append((begin, end - 1, [type_names[k] for k in kind.tolist()]))
+    else:
+        gold = data.strings(data.gold)
+        scheme = options.scheme or detect_scheme(
+            [gold[a:b] for a, b in data.sentences()], data.path
+        )
+        reader = StrictReader(scheme)
+        for tags in (gold, data.strings(data.guess)):
+            found: set[Entity] = set()
+            for a, b in data.sentences():
+                found.update(reader.entities(tags[a:b], a)[0])
+            ordered = sorted(found, key=lambda e: (e[1], e[2], e[0]))
+            sides.append(
+                (
+                    np.array([e[1] for e in ordered], dtype=np.int64),
+                    np.array([e[2] - 1 for e in ordered], dtype=np.int64),
+                    [e[0] for e in ordered],
+                )
+            )
+    lines = list(range(1, n + 1))
+    paths = (data.path, data.guess_path)
+    return (data.names, starts), (words, boundary.tolist(), lines), paths, (sides[0], sides[1])
 
 
 def count_seqeval(
