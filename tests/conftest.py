@@ -84,3 +84,21 @@ def exact(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
 
     monkeypatch.setattr(scale, "score_lines", spy)
     yield found
+
+
+@pytest.fixture
+def combined(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each run cut into folder chunks (:mod:`annoscore.scale.folders`) was combined
+    (True) or left to one run (False)."""
+    import annoscore.scale.reduce as reduce
+
+    found: list[bool] = []
+    original = reduce.combine
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        result = original(*args, **kwargs)
+        found.append(result is not None)
+        return result
+
+    monkeypatch.setattr(reduce, "combine", spy)
+    return found

@@ -33,6 +33,14 @@ def embedded(page: str) -> Any:
     return json.loads(found[0])
 
 
+def element(page: str, name: str) -> Any:
+    """The JSON a page holds in its ``<script type="application/json">`` element ``name`` (the
+    viewer's data, the error lists: :data:`annoscore.report.html_spans.ERRORS_ID`)."""
+    found = re.search(rf'<script type="application/json" id="{name}">(.*?)</script>', page, re.S)
+    assert found is not None, f"no {name}"
+    return json.loads(found.group(1))
+
+
 def sample_result(name: str) -> Result:
     task = registry.get(name)
     gold, system, options = registry.sample_paths(task)

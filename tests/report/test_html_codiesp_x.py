@@ -5,9 +5,7 @@ text); in Chromium with no error; ``-j 2`` writes the bytes of ``-j 1``."""
 
 from __future__ import annotations
 
-import json
 import random
-import re
 from pathlib import Path
 from typing import Any
 
@@ -17,18 +15,14 @@ import annoscore.scale as scale
 from annoscore.report.html_spans import ERRORS_ID
 from annoscore.samples import SAMPLES
 from tests.report.browser import open_report
-from tests.report.test_html import embedded
+from tests.report.test_html import element, embedded
 
 CODIESP = SAMPLES / "codiesp"
 CODES = ("--codes-d", CODIESP / "codes-D.tsv", "--codes-p", CODIESP / "codes-P.tsv")
 
 
 def _errors(page: str) -> Any:
-    found = re.search(
-        rf'<script type="application/json" id="{ERRORS_ID}">(.*?)</script>', page, re.S
-    )
-    assert found is not None, f"no {ERRORS_ID}"
-    return json.loads(found.group(1))
+    return element(page, ERRORS_ID)
 
 
 def _page(cli: Any, out: Path, *args: Any) -> str:

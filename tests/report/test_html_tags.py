@@ -6,9 +6,7 @@ where the chunks disagree with the task's correct ones), it loads in Chromium wi
 
 from __future__ import annotations
 
-import json
 import random
-import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -22,15 +20,9 @@ from annoscore.report.html_spans import ERRORS_ID
 from annoscore.report.html_tags import NO_TOKENS_NOTE, TEXT_NOTE
 from annoscore.samples import SAMPLES
 from tests.report.browser import open_report
-from tests.report.test_html import embedded
+from tests.report.test_html import element, embedded
 
 BIO = SAMPLES / "bio"
-
-
-def _element(page: str, name: str) -> Any:
-    found = re.search(rf'<script type="application/json" id="{name}">(.*?)</script>', page, re.S)
-    assert found is not None, f"no {name}"
-    return json.loads(found.group(1))
 
 
 def _random_tags(rng: random.Random, n: int, alphabet: list[str]) -> list[str]:
@@ -82,7 +74,7 @@ def test_the_conlleval_page_analyses_its_chunks(cli: Any, tmp_path: Path) -> Non
     page = _conlleval_page(cli, tmp_path / "two.html", BIO / "gold.conll", BIO / "system.conll")
     expected = cli.json("conlleval", BIO / "gold.conll", BIO / "system.conll", "--per-doc")
     assert embedded(page) == expected  # the JSON of --format json, unchanged
-    errors = _element(page, ERRORS_ID)
+    errors = element(page, ERRORS_ID)
     assert errors["docs"] == ["doc1", "doc2"]
     assert errors["t"][0].startswith("-DOCSTART-\nJohn Smith lives in New York .\n")
     kinds = [k % len(errors["categories"]) for k in errors["gk"]]
@@ -94,8 +86,8 @@ def test_the_conlleval_page_analyses_its_chunks(cli: Any, tmp_path: Path) -> Non
     one = _conlleval_page(cli, tmp_path / "one.html", BIO / "tagged.txt")
     text = (BIO / "tagged.txt").read_text(encoding="utf-8")
     piped = _conlleval_page(cli, tmp_path / "piped.html", stdin=text)
-    assert _element(piped, ERRORS_ID) == _element(one, ERRORS_ID)
-    assert _element(one, ERRORS_ID)["gk"]
+    assert element(piped, ERRORS_ID) == element(one, ERRORS_ID)
+    assert element(one, ERRORS_ID)["gk"]
 
 
 def test_chunks_conlleval_does_not_count_as_correct_are_said(cli: Any, tmp_path: Path) -> None:
@@ -164,7 +156,7 @@ def test_two_jobs_write_the_page_of_one(
 def _agrees(page: str, expected: dict[str, Any]) -> None:
     """The analysis' correct mentions are the task's tp, its gold and predicted mentions the
     task's, with no note of a difference."""
-    errors = _element(page, ERRORS_ID)
+    errors = element(page, ERRORS_ID)
     categories = errors["categories"]
     kinds = [categories[k % len(categories)] for k in errors["gk"]]
     counts = expected["counts"]
@@ -202,23 +194,23 @@ def test_the_seqeval_page_analyses_its_entities(
         expected = cli.json("seqeval", tagged, *options, "--per-doc", "--per-type")
         assert embedded(page) == expected  # the JSON of --format json, unchanged
         _agrees(page, expected)
-        assert "w0" in _element(page, ERRORS_ID)["t"][0]
+        assert "w0" in element(page, ERRORS_ID)["t"][0]
 
 
 def test_seqeval_pages_of_two_files_json_and_stdin(cli: Any, tmp_path: Path) -> None:
     files = (BIO / "gold.conll", BIO / "system.conll")
     page = _conlleval_page(cli, tmp_path / "two.html", *files, command="seqeval")
     _agrees(page, cli.json("seqeval", *files, "--per-doc"))
-    assert _element(page, ERRORS_ID)["docs"] == ["doc1", "doc2"]
+    assert element(page, ERRORS_ID)["docs"] == ["doc1", "doc2"]
     tags = (BIO / "gold-tags.json", BIO / "pred-tags.json")
     page = _conlleval_page(cli, tmp_path / "json.html", *tags, command="seqeval")
     _agrees(page, cli.json("seqeval", *tags, "--per-doc"))
     assert page.count(NO_TOKENS_NOTE) == 2 and TEXT_NOTE.replace("'", "&#x27;") not in page
-    assert _element(page, ERRORS_ID)["t"] == [None]
+    assert element(page, ERRORS_ID)["t"] == [None]
     one = _conlleval_page(cli, tmp_path / "one.html", BIO / "tagged.txt", command="seqeval")
     text = (BIO / "tagged.txt").read_text(encoding="utf-8")
     piped = _conlleval_page(cli, tmp_path / "piped.html", stdin=text, command="seqeval")
-    assert _element(piped, ERRORS_ID) == _element(one, ERRORS_ID)
+    assert element(piped, ERRORS_ID) == element(one, ERRORS_ID)
 
 
 def test_the_seqeval_pages_load_in_a_browser(cli: Any, browser: Any, tmp_path: Path) -> None:
@@ -253,7 +245,7 @@ def test_one_file_with_documents_is_read_as_the_task_reads_it(cli: Any, tmp_path
         page = _conlleval_page(
             cli, tmp_path / f"{name}.html", *args, stdin=stdin, command="seqeval"
         )
-        errors = _element(page, ERRORS_ID)
+        errors = element(page, ERRORS_ID)
         assert errors["docs"] == list(expected["documents"])
         assert [t.split()[0] for t in errors["t"]] == ["w0", "w1", "w2"]  # no -DOCSTART-
         _agrees(page, expected)

@@ -245,44 +245,20 @@ def test_the_run_in_force_is_restored(tmp_path: Path) -> None:
 
 
 def test_a_corpus_without_tolerated_input_is_scored_by_chunks(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, combined: list[bool]
 ) -> None:
     """The cut-and-combine path runs (no fallback to one run) when no example names a file
     both sides hold, and gives one run's bytes."""
-    import annoscore.scale.reduce as reduce
-
-    combined: list[bool] = []
-    original = reduce.combine
-
-    def counting(*args: Any, **kwargs: Any) -> Result | None:
-        result = original(*args, **kwargs)
-        combined.append(result is not None)
-        return result
-
-    monkeypatch.setattr(reduce, "combine", counting)
     gold, system = _corpus(random.Random(2), tmp_path)
     one = _bytes(annoscore.score("spans", gold, system, mode="semeval"))
     assert _bytes(annoscore.score("spans", gold, system, mode="semeval", jobs=2)) == one
     assert combined == [True]
 
 
-def test_texts_that_differ_are_pooled_from_the_chunks(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_texts_that_differ_are_pooled_from_the_chunks(tmp_path: Path, combined: list[bool]) -> None:
     """Paired documents whose .txt files differ (``spans.text-differs``) in several chunks:
     counted and named as one run names them (the first examples in order of the ids), the
     chunks combined (no fallback to one run)."""
-    import annoscore.scale.reduce as reduce
-
-    combined: list[bool] = []
-    original = reduce.combine
-
-    def counting(*args: Any, **kwargs: Any) -> Result | None:
-        result = original(*args, **kwargs)
-        combined.append(result is not None)
-        return result
-
-    monkeypatch.setattr(reduce, "combine", counting)
     gold, system = tmp_path / "gold", tmp_path / "system"
     gold.mkdir()
     system.mkdir()
@@ -337,23 +313,6 @@ def test_chunks_of_a_run_that_shows_no_document_send_only_the_columns_of_macro_d
 
 
 # --- large folders cut with one process ------------------------------------------------------
-
-
-@pytest.fixture
-def combined(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Whether each run cut into folder chunks was combined (True) or left to one run."""
-    import annoscore.scale.reduce as reduce
-
-    found: list[bool] = []
-    original = reduce.combine
-
-    def spy(*args: Any, **kwargs: Any) -> Result | None:
-        result = original(*args, **kwargs)
-        found.append(result is not None)
-        return result
-
-    monkeypatch.setattr(reduce, "combine", spy)
-    return found
 
 
 @pytest.mark.parametrize("seed", range(300, 300 + CASES))

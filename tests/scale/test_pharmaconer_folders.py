@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 
-import annoscore.scale.reduce as reduce
 from annoscore.scale import Run
 from annoscore.scale.folders import split_folders
 from tests.scale.test_lines import _same
@@ -195,21 +194,6 @@ def _inline(
         if until is not None and until(part):
             break
         found.append(part)
-    return found
-
-
-@pytest.fixture
-def combined(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Whether each run cut into folder chunks was combined (True) or scored in one run."""
-    found: list[bool] = []
-    original = reduce.combine
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        result = original(*args, **kwargs)
-        found.append(result is not None)
-        return result
-
-    monkeypatch.setattr(reduce, "combine", spy)
     return found
 
 

@@ -220,13 +220,9 @@ def test_a_large_single_file_is_scored_chunk_by_chunk_with_one_job(
 def test_a_naive_byte_split_of_a_single_file_would_cut_a_document_the_cut_never_does(
     tmp_path: Path, exact: list[bool]
 ) -> None:
-    lines = [line for k in range(31) for line in _document(k)]
-    lines = [f"{line} {line.rsplit(' ', 1)[-1]}" if line else line for line in lines]
-    text = "\n".join(lines) + "\n"
-    path = tmp_path / "tagged.txt"
-    path.write_text(text, encoding="utf-8")
-    half = len(text) // 2
-    assert text[half - 2 : half + 10] != "\n\n-DOCSTART-"  # a naive cut splits a document
+    from tests.scale.test_tag_file_cuts import documents_in_one_file
+
+    path, _ = documents_in_one_file(tmp_path)
     one = _cli("seqeval", str(path), "-f", "json", "--per-doc")
     exact.clear()
     with _chunks_of(150):

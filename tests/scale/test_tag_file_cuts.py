@@ -88,16 +88,24 @@ def test_random_files_give_the_same_bytes_warnings_included(
     assert kept >= clean_total // 2, (kept, clean_total)
 
 
-def test_a_naive_byte_split_would_cut_a_document_the_cut_never_does(
-    tmp_path: Path, exact: list[bool]
-) -> None:
+def documents_in_one_file(root: Path) -> tuple[Path, str]:
+    """31 documents of the two-file cuts in one file of both sides (each gold tag again as the
+    guessed one), written to ``root``, and its text, whose middle a naive byte split would
+    cut inside a document."""
     lines = [line for k in range(31) for line in _document(k)]
     lines = [f"{line} {line.rsplit(' ', 1)[-1]}" if line else line for line in lines]
     text = "\n".join(lines) + "\n"
-    path = tmp_path / "tagged.txt"
+    path = root / "tagged.txt"
     path.write_text(text, encoding="utf-8")
     half = len(text) // 2
     assert text[half - 2 : half + 10] != "\n\n-DOCSTART-"  # a naive cut splits a document
+    return path, text
+
+
+def test_a_naive_byte_split_would_cut_a_document_the_cut_never_does(
+    tmp_path: Path, exact: list[bool]
+) -> None:
+    path, text = documents_in_one_file(tmp_path)
     chunks = split_tag_file(path, path, 3)
     assert chunks is not None and len(chunks) == 3
     for chunk in chunks[1:]:
