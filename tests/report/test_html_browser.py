@@ -190,3 +190,41 @@ def test_a_report_of_several_systems_shows_the_json(browser: Any, tmp_path: Path
         assert ("systems", "oracle", "types", "PROTEINAS") in seen
     finally:
         opened.page.close()
+
+
+def test_a_report_of_several_systems_sets_their_macro_averages_side_by_side(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Each macro average (over types, over documents) of each system is a cell of the
+    "Macro averages" card, showing the number the system's JSON holds."""
+    from annoscore.report.html import render_comparison_html
+    from annoscore.significance import paired_test
+
+    task = registry.get("spans")
+    gold, system, options = registry.sample_paths(task)
+    results = {"run": task.run(gold, system, **options), "oracle": task.run(gold, gold, **options)}
+    comparison = paired_test(
+        results["run"], {"oracle": results["oracle"]}, samples=50, baseline_name="run"
+    )
+    path = tmp_path / "many.html"
+    path.write_text(render_comparison_html(results, comparison), encoding="utf-8")
+    opened = open_report(browser, path)
+    try:
+        assert opened.errors == []
+        data = opened.data()
+        cells = opened.page.eval_on_selector_all(
+            "#averages td[data-path]", "es => es.map(e => e.getAttribute('data-path'))"
+        )
+        shown = {tuple(json.loads(c)) for c in cells}
+        expected = {
+            ("systems", n, "averages", average, key)
+            for n in ("run", "oracle")
+            for average, scores in data["systems"][n]["averages"].items()
+            for key in scores
+        }
+        assert shown == expected and len(expected) >= 2 * 2 * 3
+        for where, text, title in opened.numbers():
+            check_number(at(data, where), text, title)
+        assert data["systems"]["oracle"]["averages"]["macro_doc"]["strict_f1"] == 1.0
+    finally:
+        opened.page.close()

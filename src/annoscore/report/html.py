@@ -172,6 +172,36 @@ def _averages_table(
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
+def _averages_compared(systems: Mapping[str, Mapping[str, Any]], names: Sequence[str]) -> str:
+    """The macro averages of several systems side by side: a row per average and score
+    (``macro_type f1``), a column per system, each cell the number its system's JSON holds
+    (``systems.NAME.averages.AVERAGE.KEY``); ``""`` when no system has averages."""
+    rows: dict[tuple[str, str], None] = {}
+    for n in names:
+        for average, scores in (systems[n].get("averages") or {}).items():
+            rows.update(dict.fromkeys((average, key) for key in scores))
+    if not rows:
+        return ""
+    head = "<th>average</th><th>score</th>" + "".join(
+        f"<th class='num'>{escape(n)}</th>" for n in names
+    )
+    lines = []
+    for average, key in rows:
+        cells = f'<td class="name">{escape(average)}</td><td class="name">{escape(key)}</td>'
+        for n in names:
+            scores = (systems[n].get("averages") or {}).get(average) or {}
+            if key in scores:
+                path = ["systems", n, "averages", average, key]
+                cells += number_cell(scores[key], path, bar=True)
+            else:
+                cells += '<td class="num muted"></td>'
+        lines.append(f"<tr>{cells}</tr>")
+    return (
+        f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(lines)}</tbody></table></div>"
+    )
+
+
 def _counts_table(data: Mapping[str, Any], root: Path = ()) -> str:
     counts: Mapping[str, Any] = data["counts"]
     head = "".join(f"<th class='num'>{escape(k)}</th>" for k in counts)
@@ -432,7 +462,8 @@ def render_comparison_html(
 ) -> str:
     """One page for several systems on one gold standard: each system's scores side by side
     with the difference to the baseline, its interval and p-value (``comparison``, an
-    :class:`annoscore.significance.Comparison`), per-type headline scores side by side, the
+    :class:`annoscore.significance.Comparison`), per-type headline scores and the macro
+    averages (:func:`_averages_compared`) side by side, the
     span buckets compared (``buckets``: :func:`annoscore.report.html_buckets.compare_buckets`),
     the gold mentions one system predicts exactly and another not (``versus``:
     :func:`annoscore.report.html_versus.versus`; ``text`` False: without their texts, as
@@ -526,6 +557,19 @@ def render_comparison_html(
             )
         )
         nav.append(("types", "Per type"))
+    averaged = _averages_compared(systems, names)
+    if averaged:
+        body.append(
+            _card(
+                "averages",
+                "Macro averages",
+                averaged,
+                "Each system's macro averages side by side (over types, over documents; "
+                "units whose score is undefined are left out, as design.md's rule says); "
+                "the paired tests above are of the micro scores.",
+            )
+        )
+        nav.append(("averages", "Macro"))
     element = ""
     css = js = ""
     if buckets:
