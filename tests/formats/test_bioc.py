@@ -221,6 +221,43 @@ def test_xml_value_errors_name_the_line(offsets: str) -> None:
         assert message in str(raised.value), raised.value
 
 
+JSON_LINES = """{{"documents": [
+ {{"id": "d0", "passages": [{{"offset": 0, "text": "x"}}]}},
+ {{"id": "d1", "passages": [{{"offset": {passage}, "text": "Aspirin helps",
+   "annotations": [
+    {{"id": "A1", "infons": {{"type": "C"}}, "text": "Aspirin",
+     "locations": [{{"offset": 0, "length": 7}}]}},
+    {{"id": "A2", "infons": {{"type": "C"}}, "text": "helps",
+     "locations": [{{{location}}}]}}]}}]}}{more}
+]}}
+"""
+
+
+@pytest.mark.parametrize("offsets", ["chars", "utf8-bytes", "auto"])
+def test_json_value_errors_name_the_line(offsets: str) -> None:
+    """BioC JSON as BioC XML: a location not a whole number, missing or past its passage (the
+    annotation's line), a passage offset not a number, a document twice, a walk's error, a
+    document not an object (the document's line): the error names file and line, found
+    again in the text (the reading notes no place)."""
+    good = '"offset": 8, "length": 5'
+    second = ',\n {"id": "d1", "passages": []}'
+    for fields, line, message in (
+        ({"location": '"offset": "x", "length": 5'}, 7, "annotation 'A2' offset 'x' is not"),
+        ({"location": '"length": 5'}, 7, "annotation 'A2' offset '' is not a whole number"),
+        ({"location": '"offset": 8, "length": -5'}, 7, "annotation 'A2' length '-5' is not"),
+        ({"location": '"offset": 20, "length": 5'}, 7, "annotation 'A2': "),
+        ({"passage": '"z"'}, 3, "passage offset 'z' is not a whole number"),
+        ({"more": second}, 9, "document 'd1' appears twice"),
+        ({"more": ',\n {"id": "d2", "passages": 3}'}, 9, '"passages" is not a list'),
+        ({"more": ",\n 7"}, 9, "documents[2] is not an object"),
+    ):
+        text = JSON_LINES.format(**{"passage": "0", "location": good, "more": ""} | fields)
+        with pytest.raises(InputError) as raised:
+            read_bioc_text(text, "c.json", "bioc-json", offsets=offsets)
+        assert raised.value.line == line, (fields, raised.value)
+        assert message in str(raised.value), raised.value
+
+
 def test_byte_offsets_count_the_passages_bytes_too() -> None:
     """A title and an abstract whose offsets count UTF-8 bytes (the abstract at the title's
     bytes + 1): the abstract's annotations are read where the bytes say, in the text that the

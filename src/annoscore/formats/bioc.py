@@ -493,7 +493,7 @@ def _block_columns(
     if min(starts) < low or max(ends) > high:
         for name, start, end in zip(names, starts, ends, strict=True):
             if not low <= start <= end <= high:
-                raise _past(document, name, ((start, end),), body, path)
+                raise document.placed(_past(document, name, ((start, end),), body, path), (name,))
     texts = block.texts
     found = [body[s:e] for s, e in zip(starts, ends, strict=True)]
     if found != texts:

@@ -4,7 +4,7 @@ of a location, and :class:`BiocFile`, one document as the columns ``spans`` scor
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,23 +51,34 @@ class _Document:
     """One document as read: its id, its passages' (offset, text), its annotations in order
     (one by one, or a passage's in columns) and its relations; when the checked XML parse
     read it for the place of an error, the line of its ``<document>`` and those of its
-    annotations (by the tuple's ``id``)."""
+    annotations (by the tuple's ``id``); a JSON document, how to find them
+    (:func:`~annoscore.formats.bioc_json.json_line`)."""
 
-    __slots__ = ("annotations", "id", "line", "lines", "pieces", "relations")
+    __slots__ = ("annotations", "id", "line", "lines", "locate", "number", "pieces", "relations")
 
-    def __init__(self, id: str) -> None:
+    def __init__(
+        self, id: str, locate: Callable[[int, object], int | None] | None = None, number: int = 0
+    ) -> None:
         self.id = id
         self.pieces: list[tuple[int, str]] = []
         self.annotations: list[_Annotation | _Block] = []
         self.relations: list[tuple[str, dict[str, str], list[tuple[str, str]]]] = []
         self.line: int | None = None
         self.lines: dict[int, int] = {}
+        self.locate = locate
+        self.number = number
 
     def placed(self, error: InputError, annotation: object = None) -> InputError:
         """``error`` naming the line of ``annotation`` (else of the document) when it names
-        none and the line is known."""
+        none and the line is known: XML's as the checked parse noted them, JSON's found when
+        asked (``locate``: from the document's ``number`` and an annotation, or ``None``, to its
+        line or its document's)."""
+        if error.line is not None:
+            return error
         line = self.lines.get(id(annotation), self.line)
-        if error.line is not None or line is None:
+        if line is None and self.locate is not None:
+            line = self.locate(self.number, annotation)
+        if line is None:
             return error
         return InputError(error.message, error.path, line, document=error.document)
 
