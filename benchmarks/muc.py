@@ -459,10 +459,10 @@ def check_ne_peer(folder: Path) -> str:
     """nervaluate's ent_type and exact schemes against the TYPE and TEXT slot tallies."""
     from nervaluate import Evaluator
 
-    from annoscore.formats.muc_sgml import read_sgml
+    from annoscore.formats.muc_sgml import SgmlMarkup, read_sgml
 
     def spans(path: Path) -> list[list[dict[str, Any]]]:
-        documents = read_sgml(path, NE_TYPES, sections=("HL", "TXT"))
+        documents = read_sgml(path, NE_TYPES, SgmlMarkup(sections=("HL", "TXT")))
         return [
             [{"label": t.attributes["TYPE"], "start": t.start, "end": t.end - 1} for t in d.tags]
             for d in documents

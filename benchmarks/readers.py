@@ -168,7 +168,7 @@ def muc_template_data(folder: Path, scale: int) -> tuple[list[Path], Reader, str
 
 def muc_sgml_data(folder: Path, scale: int) -> tuple[list[Path], Reader, str | None]:
     import muc
-    from annoscore.formats.muc_sgml import read_sgml
+    from annoscore.formats.muc_sgml import SgmlMarkup, read_sgml
 
     key_text, response_text = muc.generate_ne(500 * scale, 2000, 60)
     key, response = folder / "key.sgml", folder / "response.sgml"
@@ -178,8 +178,8 @@ def muc_sgml_data(folder: Path, scale: int) -> tuple[list[Path], Reader, str | N
 
     def read() -> Any:
         return (
-            read_sgml(key, gids, sections=("HL", "TXT")),
-            read_sgml(response, gids, sections=("HL", "TXT")),
+            read_sgml(key, gids, SgmlMarkup(sections=("HL", "TXT"))),
+            read_sgml(response, gids, SgmlMarkup(sections=("HL", "TXT"))),
         )
 
     return [key, response], read, "<"

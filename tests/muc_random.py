@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 
 from annoscore.formats.muc_config import MucConfig
-from annoscore.formats.muc_sgml import SgmlDocument, parse_sgml
+from annoscore.formats.muc_sgml import SgmlDocument, SgmlMarkup, parse_sgml
 from annoscore.formats.muc_sgml_objects import SharedSlots, ne_objects
 from annoscore.tasks.muc import load_config
 from annoscore.tasks.muc_sgml import sgml_slots
@@ -161,8 +161,11 @@ class NeReader:
         self, key_text: str, rsp_text: str, sections: Sequence[str]
     ) -> list[tuple[SgmlDocument, SgmlDocument]]:
         """Each key document (in file order) with the response document of its number."""
-        keys = parse_sgml(key_text, "k", self.classes, sections=sections)
-        rsps = {d.number: d for d in parse_sgml(rsp_text, "r", self.classes, sections=sections)}
+        keys = parse_sgml(key_text, "k", self.classes, SgmlMarkup(sections=tuple(sections)))
+        rsps = {
+            d.number: d
+            for d in parse_sgml(rsp_text, "r", self.classes, SgmlMarkup(sections=tuple(sections)))
+        }
         return [(key, rsps[key.number]) for key in keys]
 
     def objects(

@@ -281,3 +281,43 @@ def test_every_option_of_the_five_tasks_is_a_flag(cli: Cli) -> None:
             for spec in fields(task.options_class()):
                 if not spec.setting.fixed and spec.name != "config":
                     assert (spec.setting.flags or (spec.flag,))[0] in shown, spec.flag
+
+
+def test_the_configured_sgml_markup_reaches_the_reader(cli: Cli, tmp_path: Path) -> None:
+    """``:sgml_DOC_gid``, ``:sgml_DOCNUM_gid``, ``:sgml_attribute_quote_char`` and the sections
+    of a configuration reach the SGML reader (one
+    :class:`~annoscore.formats.muc_sgml.SgmlMarkup`): the sample's files with other document
+    and number tags score as the sample, in one run and with ``--jobs 2``."""
+    from annoscore.formats.muc_config import MucConfig
+    from annoscore.tasks.muc import load_config
+    from annoscore.tasks.muc_sgml import read_task_file
+
+    config = sgml_copy(tmp_path)
+    expected = cli.json("muc", config, "--no-files")["counts"]
+    for name in ("ne.key.sgml", "ne.response.sgml"):
+        path = tmp_path / name
+        text = (
+            path.read_text(encoding="utf-8").replace("<DOC>", "<ART>").replace("</DOC>", "</ART>")
+        )
+        path.write_text(text.replace("DOCNO>", "NUM>"), encoding="utf-8")
+    assert cli("muc", config, "--no-files").exit_code == 2  # no <DOC>: not the sample
+    with config.open("a", encoding="utf-8") as handle:
+        handle.write(":sgml_DOC_gid ART\n:sgml_DOCNUM_gid NUM\n")
+    for jobs in ("1", "2"):
+        assert cli.json("muc", config, "--no-files", "--jobs", jobs)["counts"] == expected, jobs
+    with config.open("a", encoding="utf-8") as handle:
+        handle.write(":sgml_attribute_quote_char #\n")
+    (tmp_path / "q.sgml").write_text(
+        '<ART><NUM>7</NUM><TXT><ENAMEX TYPE="PERSON" ALT="a #b# *c*">Ann</ENAMEX>'
+        "<TIMEX TYPE=DATE>x</TIMEX></TXT><HL><NUMEX TYPE=MONEY>1</NUMEX></HL></ART>",
+        encoding="utf-8",
+    )
+    configured: MucConfig = load_config(config)
+    (document,) = read_task_file(
+        configured, tmp_path / "q.sgml", ["ENAMEX", "TIMEX", "NUMEX"]
+    ).values()
+    assert document.number == "7"
+    assert [(t.name, t.section) for t in document.tags] == [
+        ("ENAMEX", "TXT"), ("TIMEX", "TXT"), ("NUMEX", "HL")
+    ]  # fmt: skip
+    assert document.tags[0].attributes["ALT"] == 'a "b" *c*'

@@ -42,6 +42,7 @@ import pytest
 from annoscore.errors import InputError
 from annoscore.formats import bioc as reader
 from annoscore.formats import bioc_corpus, bioc_json, bioc_tree, bioc_xml
+from annoscore.formats.annotations import ReaderOptions
 from annoscore.formats.brat_model import AnnFile, FileRows
 from tests.equivalence.ids import id_pool
 from tests.oracles.bioc import plain_bioc_read, plain_bioc_xml_facts
@@ -255,7 +256,7 @@ def _read(text: str, form: str, fast: bool, **options: str) -> reader.BiocCorpus
         for module, name in FAST_STEPS:
             setattr(module, name, lambda *arguments: None)
     try:
-        return reader.read_bioc_text(text, "c.xml", form, **options)
+        return reader.read_bioc_text(text, "c.xml", form, ReaderOptions(**options))  # type: ignore[arg-type]
     except InputError as error:
         return f"InputError: {error}"
     finally:
@@ -745,7 +746,7 @@ def test_the_corpus_scans_are_the_checked_steps_and_the_plain_reference(form: st
             unnamed += any(i.startswith("A") for f in files for i in f.ids)
             concepts += any(f.concepts for f in files)
             if offsets == "chars":
-                columns, _ = reader.read_bioc_columns(text, "c.xml", form, **names)
+                columns, _ = reader.read_bioc_columns(text, "c.xml", form, ReaderOptions(**names))
                 assert list(map(_every_field, columns)) == list(map(_every_field, files)), case
                 checked = _checked_columns(text, form, names)
                 assert list(map(_every_field, files)) == list(map(_every_field, checked)), case
@@ -783,7 +784,7 @@ def _checked_columns(text: str, form: str, names: dict[str, str]) -> list[reader
     saved = reader._scan_xml_corpus, reader._scan_json_corpus
     reader._scan_xml_corpus = reader._scan_json_corpus = lambda *arguments: None
     try:
-        return reader.read_bioc_columns(text, "c.xml", form, **names)[0]
+        return reader.read_bioc_columns(text, "c.xml", form, ReaderOptions(**names))[0]
     finally:
         reader._scan_xml_corpus, reader._scan_json_corpus = saved
 

@@ -31,7 +31,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from annoscore.errors import InputError
-from annoscore.formats.muc_sgml import SgmlDocument, _parse_sgml, _scan_sgml, parse_sgml
+from annoscore.formats.muc_sgml import (
+    SgmlDocument,
+    SgmlMarkup,
+    _parse_sgml,
+    _scan_sgml,
+    parse_sgml,
+)
 from annoscore.formats.muc_template import _parse_templates, _scan_templates, parse_templates
 from tests.equivalence.ids import id_pool
 from tests.oracles.muc_sgml import reference_parse
@@ -318,12 +324,12 @@ def test_sgml_scan_parser_and_first_version_agree(seed: int) -> None:
         if mangled:
             text = _mangle(text, rng)
         sections = rng.choice([("HL", "TXT"), ("TXT",), ("DOC", "TXT"), ("TEXT",), ("hl", "Txt")])
-        checked = _sgml(_parse_sgml, text, "f.sgml", NE, "DOC", "DOCNO", sections, "*")
+        checked = _sgml(_parse_sgml, text, "f.sgml", NE, SgmlMarkup(sections=sections))
         first = _sgml(reference_parse, text, "f.sgml", NE, sections=sections)
-        public = _sgml(parse_sgml, text, "f.sgml", NE, sections=sections)
+        public = _sgml(parse_sgml, text, "f.sgml", NE, SgmlMarkup(sections=sections))
         assert checked == first, text
         assert public == checked, text
-        scanned = _scan_sgml(text, "f.sgml", NE, "DOC", "DOCNO", sections, "*")
+        scanned = _scan_sgml(text, "f.sgml", NE, SgmlMarkup(sections=sections))
         if scanned is None:
             paths["declined"] += 1
             assert mangled or "<!--" in text or "<y>" in text, "a clean file must be scanned"
@@ -335,12 +341,12 @@ def test_sgml_scan_parser_and_first_version_agree(seed: int) -> None:
 
 def test_sgml_scan_declines_on_comments_and_tags_inside_tags() -> None:
     base = '<DOC><DOCNO>1</DOCNO><TXT><ENAMEX TYPE="A">x</ENAMEX>{}</TXT></DOC>'
-    assert _scan_sgml(base.format(""), "f", NE, "DOC", "DOCNO", ("TXT",), "*") is not None
+    assert _scan_sgml(base.format(""), "f", NE, SgmlMarkup(sections=("TXT",))) is not None
     for odd in ("<!-- <ENAMEX> -->", '<p title="<ENAMEX>">', "<p", "<ENAMEX\u00e9>"):
         text = base.format(odd)
-        assert _scan_sgml(text, "f", NE, "DOC", "DOCNO", ("TXT",), "*") is None, odd
-        checked = _sgml(_parse_sgml, text, "f", NE, "DOC", "DOCNO", ("TXT",), "*")
-        assert _sgml(parse_sgml, text, "f", NE, sections=("TXT",)) == checked
+        assert _scan_sgml(text, "f", NE, SgmlMarkup(sections=("TXT",))) is None, odd
+        checked = _sgml(_parse_sgml, text, "f", NE, SgmlMarkup(sections=("TXT",)))
+        assert _sgml(parse_sgml, text, "f", NE, SgmlMarkup(sections=("TXT",))) == checked
 
 
 def test_sgml_reader_equals_the_first_version_on_the_samples() -> None:
@@ -349,7 +355,7 @@ def test_sgml_reader_equals_the_first_version_on_the_samples() -> None:
     for name, gids in (("ne.key.sgml", NE), ("co.key.sgml", ("COREF",))):
         text = sample_path("muc", name).read_text()
         sections = ("HL", "DD", "TXT", "TEXT")
-        assert parse_sgml(text, "s", gids, sections=sections) == reference_parse(
+        assert parse_sgml(text, "s", gids, SgmlMarkup(sections=sections)) == reference_parse(
             text, "s", gids, sections=sections
         )
 
@@ -358,7 +364,7 @@ def test_equal_attribute_texts_share_one_read_only_mapping() -> None:
     text = '<DOC><DOCNO>1</DOCNO><TXT><ENAMEX TYPE="A">x</ENAMEX> <ENAMEX TYPE="A">y</ENAMEX>'
     text += '<ENAMEX TYPE="B">z</ENAMEX></TXT></DOC>'
     for read in (_scan_sgml, _parse_sgml):
-        documents = read(text, "k", NE, "DOC", "DOCNO", ("TXT",), "*")
+        documents = read(text, "k", NE, SgmlMarkup(sections=("TXT",)))
         assert documents is not None
         first, second, third = documents[0].tags
         assert first.attributes is second.attributes

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from annoscore.errors import InputError
+from annoscore.formats.annotations import ReaderOptions
 from annoscore.formats.bioc import read_bioc_text
 
 bioc = pytest.importorskip("bioc")
@@ -122,7 +123,7 @@ def test_annotation_texts_are_checked_and_byte_offsets_detected() -> None:
     by_bytes = _json(text, start, 7, "aspirin")
     chars = read_bioc_text(by_bytes, "x", "bioc-json")
     assert chars.documents[0].warnings  # read as characters: the text does not match
-    auto = read_bioc_text(by_bytes, "x", "bioc-json", offsets="auto")
+    auto = read_bioc_text(by_bytes, "x", "bioc-json", ReaderOptions(offsets="auto"))
     assert auto.documents[0].mentions[0].span.fragments == ((9, 16),)
     assert not auto.documents[0].warnings and "UTF-8 byte" in auto.warnings[0]
 
@@ -131,7 +132,7 @@ def test_auto_reads_bytes_when_the_characters_fall_past_the_text() -> None:
     """Character offsets past the end of the text are no match, though a slice of the text
     there is its end (the annotation's text): bytes are read, not an error for the location."""
     text = "de 中文"  # 5 characters, 9 bytes
-    auto = read_bioc_text(_json(text, 0, 9, text), "x", "bioc-json", offsets="auto")
+    auto = read_bioc_text(_json(text, 0, 9, text), "x", "bioc-json", ReaderOptions(offsets="auto"))
     assert auto.documents[0].mentions[0].span.fragments == ((0, 5),)
     assert "read as bytes (--offsets auto)" in auto.warnings[0]
     with pytest.raises(InputError, match="location 0-9 is past its passage"):
@@ -216,7 +217,7 @@ def test_xml_value_errors_name_the_line(offsets: str) -> None:
     ):
         text = XML_LINES.format(**{"passage": "0", "location": good, "more": ""} | fields)
         with pytest.raises(InputError) as raised:
-            read_bioc_text(text, "c.xml", "bioc-xml", offsets=offsets)
+            read_bioc_text(text, "c.xml", "bioc-xml", ReaderOptions(offsets=offsets))
         assert raised.value.line == line, (fields, raised.value)
         assert message in str(raised.value), raised.value
 
@@ -275,8 +276,10 @@ def test_byte_offsets_count_the_passages_bytes_too() -> None:
         )
 
     chars = read_bioc_text(xml(8), "x", "bioc-xml").documents[0]
-    by_bytes = read_bioc_text(xml(10), "x", "bioc-xml", offsets="utf8-bytes").documents[0]
+    by_bytes = read_bioc_text(
+        xml(10), "x", "bioc-xml", ReaderOptions(offsets="utf8-bytes")
+    ).documents[0]
     assert by_bytes.text == chars.text == "Ñu café aspirin works"
     assert by_bytes.mentions == chars.mentions and not by_bytes.warnings
     with pytest.raises(InputError, match=r"offset 8 overlaps the one before it \(which ends at 9"):
-        read_bioc_text(xml(8), "x", "bioc-xml", offsets="utf8-bytes")
+        read_bioc_text(xml(8), "x", "bioc-xml", ReaderOptions(offsets="utf8-bytes"))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from annoscore.errors import InputError
-from annoscore.formats.muc_sgml import parse_sgml, read_sgml
+from annoscore.formats.muc_sgml import SgmlMarkup, parse_sgml, read_sgml
 from annoscore.formats.muc_sgml_objects import coref_objects, display_text, ne_objects
 from annoscore.model import first_difference
 
@@ -33,8 +33,8 @@ COMMENT="the *big* one">it</ENAMEX>.
 """
 
 
-def parse(text: str, **options: object) -> list:  # type: ignore[type-arg]
-    return parse_sgml(text, "k.sgml", NE, sections=SECTIONS, **options)  # type: ignore[arg-type]
+def parse(text: str) -> list:  # type: ignore[type-arg]
+    return parse_sgml(text, "k.sgml", NE, SgmlMarkup(sections=SECTIONS))
 
 
 def test_documents_numbers_and_offsets_without_task_tags() -> None:
@@ -112,28 +112,30 @@ COREF = """<DOC><DOCNO> 77 </DOCNO><TEXT>
 )
 def test_malformed_markup_names_file_line_and_column(text: str, line: int, fragment: str) -> None:
     with pytest.raises(InputError) as caught:
-        parse_sgml(text, "bad.sgml", NE, sections=("TEXT",))
+        parse_sgml(text, "bad.sgml", NE, SgmlMarkup(sections=("TEXT",)))
     message = str(caught.value)
     assert message.startswith(f"bad.sgml:{line}: column ")
     assert fragment in message
 
 
 def test_coref_objects_and_their_errors() -> None:
-    doc = parse_sgml(COREF.replace(' REF="9"', ""), "c.sgml", {"COREF"}, sections=("TEXT",))[0]
+    doc = parse_sgml(
+        COREF.replace(' REF="9"', ""), "c.sgml", {"COREF"}, SgmlMarkup(sections=("TEXT",))
+    )[0]
     built = coref_objects(doc)
     first, second, _ = built.objects
     assert first.id == "COREF-77-1" and first.slot("MIN").fills[0].text == "Acme"  # type: ignore[union-attr]
     assert second.slot("REF").fills[0].text == "COREF-77-1"  # type: ignore[union-attr]
     assert second.slot("REF").fills[0].is_pointer  # type: ignore[union-attr]
-    missing = parse_sgml(COREF, "c.sgml", {"COREF"}, sections=("TEXT",))[0]
+    missing = parse_sgml(COREF, "c.sgml", {"COREF"}, SgmlMarkup(sections=("TEXT",)))[0]
     with pytest.raises(InputError, match=r"c.sgml:3: column 1: REF='9' names no markable"):
         coref_objects(missing)
     twice = COREF.replace('ID="3" REF="9"', 'ID="2"')
     with pytest.raises(InputError, match=r"c.sgml:3: column 1: ID='2' is used again"):
-        coref_objects(parse_sgml(twice, "c.sgml", {"COREF"}, sections=("TEXT",))[0])
+        coref_objects(parse_sgml(twice, "c.sgml", {"COREF"}, SgmlMarkup(sections=("TEXT",)))[0])
     no_id = COREF.replace('ID="3" REF="9"', 'TYPE="IDENT"')
     with pytest.raises(InputError, match=r"has no ID attribute"):
-        coref_objects(parse_sgml(no_id, "c.sgml", {"COREF"}, sections=("TEXT",))[0])
+        coref_objects(parse_sgml(no_id, "c.sgml", {"COREF"}, SgmlMarkup(sections=("TEXT",)))[0])
 
 
 def test_duplicate_document_numbers_are_an_error(tmp_path: Path) -> None:
@@ -145,7 +147,7 @@ def test_duplicate_document_numbers_are_an_error(tmp_path: Path) -> None:
 
 def test_lone_angle_brackets_and_comments_are_text() -> None:
     text = "<DOC><DOCNO>5</DOCNO><TEXT>a < b <!-- <ENAMEX> --> <ENAMEX>c</ENAMEX></TEXT></DOC>"
-    doc = parse_sgml(text, "k", NE, sections=("TEXT",))[0]
+    doc = parse_sgml(text, "k", NE, SgmlMarkup(sections=("TEXT",)))[0]
     assert [t.text for t in doc.tags] == ["c"]
     assert "a < b <!-- <ENAMEX> -->" in doc.text
 
@@ -179,7 +181,7 @@ def test_mangled_markup_is_read_or_refused_never_a_crash() -> None:
                 chars.insert(at, rng.choice("<>/\"'= \nDOCENAMEXCOREF|*"))
         try:
             documents = parse_sgml(
-                "".join(chars), "f", {*NE, "COREF"}, sections=(*SECTIONS, "TEXT")
+                "".join(chars), "f", {*NE, "COREF"}, SgmlMarkup(sections=(*SECTIONS, "TEXT"))
             )
             for document in documents:
                 ne_objects(document, NE, {"enamex": {"type", "text"}})

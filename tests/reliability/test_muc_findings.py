@@ -313,14 +313,14 @@ def test_deeply_nested_tags_are_refused_before_memory_grows_with_the_square(
     (3,000 x 100,000 characters: 300 MB from a 200 KB file, and as much again in the TEXT
     fills).  Now a document whose tags enclose more than 10 times its length plus 1,000,000
     characters in all is exit 2 naming the file and line, scanned or parsed alike."""
-    from annoscore.formats.muc_sgml import _parse_sgml, _scan_sgml
+    from annoscore.formats.muc_sgml import SgmlMarkup, _parse_sgml, _scan_sgml
 
     depth = 3000
     body = '<ENAMEX TYPE="PERSON">' * depth + "x" * 100_000 + "</ENAMEX>" * depth
     text = f"<DOC>\n<DOCNO> 3 </DOCNO>\n<TXT>\n{body}\n</TXT>\n</DOC>\n"
-    assert _scan_sgml(text, "k", ("ENAMEX",), "DOC", "DOCNO", ("TXT",), "*") is None
+    assert _scan_sgml(text, "k", ("ENAMEX",), SgmlMarkup(sections=("TXT",))) is None
     with pytest.raises(InputError) as caught:
-        _parse_sgml(text, "k", ("ENAMEX",), "DOC", "DOCNO", ("TXT",), "*")
+        _parse_sgml(text, "k", ("ENAMEX",), SgmlMarkup(sections=("TXT",)))
     assert caught.value.line == 6 and "enclose 300,00" in caught.value.message
     (tmp_path / "k.sgml").write_text(text, encoding="utf-8")
     started = time.process_time()

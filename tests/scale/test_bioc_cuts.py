@@ -448,6 +448,7 @@ def test_a_bioc_json_chunk_is_whole_documents_as_the_check_says(tmp_path: Path) 
     so, and reads the same columns, warnings or error as the reader of the whole text."""
     from annoscore.errors import InputError
     from annoscore.formats import bioc
+    from annoscore.formats.annotations import ReaderOptions
     from annoscore.formats.bioc_tree import json_array_items
     from annoscore.formats.files import Cut, cut_files
     from annoscore.scale.cut_xml import _bioc_json_array
@@ -474,11 +475,11 @@ def test_a_bioc_json_chunk_is_whole_documents_as_the_check_says(tmp_path: Path) 
         path = tmp_path / "c.json"
         path.write_bytes(head + part + tail)
         cut = Cut(len(head), len(head) + len(part), head=head, tail=tail, check=json_array_items)
-        names = {"type_infon": type_infon, "id_infon": id_infon, "offsets": offsets}
+        names = ReaderOptions(type_infon, id_infon, offsets)
         got: Any
         try:
             with cut_files({str(path): cut}):
-                files, warnings = bioc.read_bioc_files(path, "bioc-json", **names)
+                files, warnings = bioc.read_bioc_files(path, "bioc-json", names)
             got = (list(map(_every_field, files)), warnings)
         except InputError as error:
             got = str(error)
@@ -487,7 +488,7 @@ def test_a_bioc_json_chunk_is_whole_documents_as_the_check_says(tmp_path: Path) 
         expected: Any
         try:
             files, warnings = bioc.read_bioc_columns(
-                (head + part + tail).decode(), str(path), "bioc-json", **names
+                (head + part + tail).decode(), str(path), "bioc-json", names
             )
             expected = (list(map(_every_field, files)), warnings)
         except InputError as error:
@@ -688,3 +689,73 @@ def test_byte_offsets_reach_every_path(
         default = _output("spans", *paths["bytes"], 1, **options).replace(bytes_dir, chars_dir)
         differ += default != reference
     assert differ >= CASES // 2 and cut > 0, (differ, cut)
+
+
+def _named_infons(ids: list[str], kinds: dict[str, str], form: str) -> str:
+    """A BioC file whose annotations name their type by the infon ``kind`` and their concept id
+    by ``MESH`` (the ``type`` infon says ``Drug`` in every one): ``kinds`` by document id."""
+    if form == "bioc-json":
+        documents = [
+            {"id": d, "passages": [{"offset": 0, "text": "Aspirin works", "annotations": [
+                {"id": "A1", "infons": {"type": "Drug", "kind": kinds[d], "MESH": "D1"},
+                 "locations": [{"offset": 0, "length": 7}], "text": "Aspirin"}]}]}
+            for d in ids
+        ]  # fmt: skip
+        return json.dumps({"source": "", "date": "", "key": "", "documents": documents})
+    xml = _collection(ids, "Aspirin works")
+    for d in ids:
+        xml = xml.replace(
+            f'<id>{d}</id><passage><offset>0</offset><text>Aspirin works</text><annotation id="A1">'
+            '<infon key="type">Chem</infon>',
+            f'<id>{d}</id><passage><offset>0</offset><text>Aspirin works</text><annotation id="A1">'
+            f'<infon key="type">Drug</infon><infon key="kind">{kinds[d]}</infon>'
+            '<infon key="MESH">D1</infon>',
+        )
+    return xml
+
+
+@pytest.mark.parametrize("form", ["bioc-xml", "bioc-json"])
+def test_reader_options_on_the_command_line_reach_each_chunk(
+    form: str, tmp_path: Path, exact: list[bool]
+) -> None:
+    """``--type-infon``, ``--id-infon`` (BioC) and ``--answers`` (Prodigy JSONL) given on the
+    command line reach the reader of each chunk of ``--jobs 2`` (one
+    :class:`~annoscore.formats.annotations.ReaderOptions` from :class:`~annoscore.tasks.spans.
+    SpanOptions`): the counts are those of the infons and answers named, as in one run."""
+    from typer.testing import CliRunner
+
+    from annoscore.cli import app
+
+    ids = [f"d{k}" for k in range(20)]
+    suffix = "xml" if form == "bioc-xml" else "json"
+    gold, system = tmp_path / f"g.{suffix}", tmp_path / f"s.{suffix}"
+    gold.write_text(_named_infons(ids, dict.fromkeys(ids, "Chem"), form), encoding="utf-8")
+    kinds = {d: "Gene" if k % 5 == 0 else "Chem" for k, d in enumerate(ids)}  # 4 of 20 differ
+    system.write_text(_named_infons(ids, kinds, form), encoding="utf-8")
+    lines = [json.dumps({"id": d, "text": "Aspirin", "answer": "reject" if k < 5 else "accept",
+                         "spans": [{"start": 0, "end": 7, "label": "Chem"}]})
+             for k, d in enumerate(ids)]  # fmt: skip
+    (tmp_path / "g.jsonl").write_text("".join(json.dumps(
+        {"id": d, "text": "Aspirin", "spans": [{"start": 0, "end": 7, "label": "Chem"}]}) + "\n"
+        for d in ids), encoding="utf-8")  # fmt: skip
+    (tmp_path / "s.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    runner = CliRunner()
+    infons = ["--type-infon", "kind", "--id-infon", "MESH", "--mode", "concepts"]
+    for files, flags, expected in (
+        ((gold, system), infons, {"tp": 16, "fp": 4, "fn": 4, "ids_tp": 16}),
+        ((gold, system), ["--mode", "concepts"], {"tp": 0, "fp": 0, "fn": 0, "ids_tp": 0}),
+        ((tmp_path / "g.jsonl", tmp_path / "s.jsonl"), ["--answers", "accept,reject"], {"tp": 20}),
+        ((tmp_path / "g.jsonl", tmp_path / "s.jsonl"), [], {"tp": 15, "fn": 5}),
+    ):
+        shown = []
+        for jobs in ("1", "2"):
+            with _chunks_of(len(files[0].read_bytes()) // 5):
+                exact.clear()
+                args = ["spans", *map(str, files), *flags, "--jobs", jobs, "-f", "json"]
+                done = runner.invoke(app, args)
+            assert done.exit_code == 0, done.output
+            assert jobs == "1" or (exact and all(exact)), (flags, exact)  # really cut
+            counts = json.loads(done.stdout)["counts"]
+            assert {k: counts.get(k, 0) for k in expected} == expected, (flags, counts)
+            shown.append(done.stdout)
+        assert shown[0] == shown[1], flags

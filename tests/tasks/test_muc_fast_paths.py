@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from annoscore.align.muc_ne import NeAligner
-from annoscore.formats.muc_sgml import parse_sgml
+from annoscore.formats.muc_sgml import SgmlMarkup, parse_sgml
 from annoscore.formats.muc_sgml_objects import SharedSlots, coref_objects
 from annoscore.metrics.muc import MucDetails
 from annoscore.metrics.muc_ne import ne_document_counts
@@ -84,7 +84,7 @@ def test_shared_coreference_slots_change_nothing(tmp_path: Path) -> None:
     from annoscore.samples import sample_path
 
     text = sample_path("muc", "co.key.sgml").read_text()
-    documents = parse_sgml(text, "k", {"COREF"}, sections=("TEXT", "TXT"))
+    documents = parse_sgml(text, "k", {"COREF"}, SgmlMarkup(sections=("TEXT", "TXT")))
     shared = SharedSlots()
     for document in documents:
         assert without_lines(coref_objects(document, shared_slots=shared)) == without_lines(

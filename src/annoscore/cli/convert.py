@@ -30,7 +30,7 @@ import typer
 
 from annoscore.cli.common import choice, guarded, tell
 from annoscore.errors import InputError
-from annoscore.formats.annotations import Answer, OffsetUnit
+from annoscore.formats.annotations import Answer, OffsetUnit, ReaderOptions
 
 OFFSET_UNITS = typing.get_args(OffsetUnit)
 
@@ -185,9 +185,8 @@ def _register_format(convert: typer.Typer, source_format: str) -> None:
 
         if target not in targets:
             raise InputError(f"cannot write {target!r}; TO is one of {', '.join(targets)}")
-        corpus = read_corpus(
-            source, source_format, offsets=_offset_unit(offsets), answers=_answers(answers)
-        )
+        options = ReaderOptions(offsets=_offset_unit(offsets), answers=_answers(answers))
+        corpus = read_corpus(source, source_format, options)
         for warning in corpus.warnings:
             tell("warning", warning)
         documents = list(corpus.documents.values())

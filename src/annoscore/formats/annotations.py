@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 import typing
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -64,6 +65,28 @@ characters unless only bytes make the annotation texts match."""
 Answer = Literal["accept", "reject", "ignore"]
 """A Prodigy task's ``answer``: the lines kept are those whose answer is listed (``accept``
 by default; a line without one is ``accept``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderOptions:
+    """How the readers take what a format leaves open: one record, passed whole from the
+    command line (``annoscore spans``, ``annoscore convert``) through :func:`read_corpus` and
+    :func:`read_columns` to the BioC and Prodigy readers; each format reads its own fields and
+    leaves the others.
+
+    ``type_infon``: the BioC infon that names an annotation's type; ``id_infon``: the BioC
+    infon that holds its concept id; ``offsets``: what BioC offsets count
+    (:data:`OffsetUnit`); ``answers``: the Prodigy answers whose lines are kept
+    (:data:`Answer`).
+
+    >>> ReaderOptions()
+    ReaderOptions(type_infon='type', id_infon='identifier', offsets='chars', answers=('accept',))
+    """
+
+    type_infon: str = "type"
+    id_infon: str = "identifier"
+    offsets: OffsetUnit = "chars"
+    answers: tuple[Answer, ...] = ("accept",)
 
 
 def left_out(path: Path | str, skipped: int, answers: tuple[str, ...]) -> str:
@@ -199,17 +222,12 @@ class AnnotationCorpus(Record):
 def read_corpus(
     path: Path,
     form: str | None = None,
-    *,
-    type_infon: str = "type",
-    id_infon: str = "identifier",
-    offsets: OffsetUnit = "chars",
-    answers: tuple[Answer, ...] = ("accept",),
+    options: ReaderOptions = ReaderOptions(),
 ) -> AnnotationCorpus:
     """:func:`read_annotations` keyed by document id, with the file's warnings: which format
     was recognised when ``form`` is ``None`` (unless brat), BioC's offset units, Prodigy's
-    answers left out.  A document id given twice is an :class:`InputError`.  ``type_infon``,
-    ``id_infon``: the BioC infons that name an annotation's type and hold its concept id;
-    ``offsets``: what BioC offsets count; ``answers``: the Prodigy answers kept.
+    answers left out.  A document id given twice is an :class:`InputError`.  ``options``: the
+    BioC infons and offset units, the Prodigy answers kept (:class:`ReaderOptions`).
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
@@ -226,15 +244,15 @@ def read_corpus(
     if form in ("bioc-xml", "bioc-json"):
         from annoscore.formats.bioc import read_bioc
 
-        bioc = read_bioc(path, form, type_infon=type_infon, id_infon=id_infon, offsets=offsets)
+        bioc = read_bioc(path, form, options)
         documents, warnings = bioc.documents, [*warnings, *bioc.warnings]
     elif form in ("prodigy-jsonl", "spacy-jsonl"):
         from annoscore.formats.jsonl import read_jsonl
 
-        jsonl = read_jsonl(path, form, _answers(answers))
+        jsonl = read_jsonl(path, form, _answers(options.answers))
         documents = jsonl.documents
         if jsonl.skipped:
-            warnings.append(left_out(path, jsonl.skipped, answers))
+            warnings.append(left_out(path, jsonl.skipped, options.answers))
     else:
         documents = read_annotations(path, form)
     by_id: dict[str, AnnotatedDocument] = {}
@@ -252,11 +270,7 @@ def read_corpus(
 def read_columns(
     path: Path,
     form: str | None = None,
-    *,
-    type_infon: str = "type",
-    id_infon: str = "identifier",
-    offsets: OffsetUnit = "chars",
-    answers: tuple[Answer, ...] = ("accept",),
+    options: ReaderOptions = ReaderOptions(),
 ) -> tuple[str, Mapping[str, AnnotatedDocument | AnnFile], tuple[str, ...]]:
     """:func:`read_corpus` as the ``spans`` task scores it: its format, its documents by id,
     its warnings; the documents of a PubTator, JSONL or BioC file as columns
@@ -284,21 +298,17 @@ def read_columns(
     if form in ("prodigy-jsonl", "spacy-jsonl"):
         from annoscore.formats.jsonl import read_jsonl_columns
 
-        documents, skipped = read_jsonl_columns(path, form, _answers(answers))
+        documents, skipped = read_jsonl_columns(path, form, _answers(options.answers))
         if skipped:
-            warnings += (left_out(path, skipped, answers),)
+            warnings += (left_out(path, skipped, options.answers),)
         return form, documents, warnings
     if form in ("bioc-xml", "bioc-json"):
         from annoscore.formats.bioc import read_bioc_files
 
-        files, found = read_bioc_files(
-            path, form, type_infon=type_infon, id_infon=id_infon, offsets=offsets
-        )
+        files, found = read_bioc_files(path, form, options)
         by_file = {f.id: f.document() if f.sentences else f for f in files}  # ids: each once
         return form, by_file, (*warnings, *found)
-    corpus = read_corpus(
-        path, form, type_infon=type_infon, id_infon=id_infon, offsets=offsets, answers=answers
-    )
+    corpus = read_corpus(path, form, options)
     return corpus.form, corpus.documents, (*warnings, *corpus.warnings)
 
 

@@ -12,7 +12,8 @@ Rules (annoscore's decisions):
   the document text (the gaps between passages are spaces); passages may not overlap.
 * An annotation's type is its infon ``type_infon`` (``type``), its concept id the infon
   ``id_infon`` (``identifier``), kept as a normalization when present.  Several locations make
-  a discontinuous mention (its fragments sorted).
+  a discontinuous mention (its fragments sorted).  (These and ``offsets`` are the fields of a
+  :class:`~annoscore.formats.annotations.ReaderOptions`, each reader's ``options``.)
 * ``offsets``: ``chars`` (the default: most corpora), ``utf8-bytes`` (offsets, the passages'
   too, count UTF-8 bytes of the document text, as some producers write them), or ``auto``
   (characters, unless some annotation texts do not match at character offsets and all do at
@@ -56,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from annoscore.errors import InputError
+from annoscore.formats.annotations import ReaderOptions
 from annoscore.formats.bioc_corpus import _JSON_HEAD, _scan_json_corpus, _scan_xml_corpus
 from annoscore.formats.bioc_json import _json_documents
 from annoscore.formats.bioc_tree import (
@@ -85,46 +87,23 @@ class BiocCorpus:
     warnings: list[str] = field(default_factory=list)
 
 
-def read_bioc(
-    path: Path,
-    form: str,
-    *,
-    type_infon: str = "type",
-    id_infon: str = "identifier",
-    offsets: str = "chars",
-) -> BiocCorpus:
+def read_bioc(path: Path, form: str, options: ReaderOptions = ReaderOptions()) -> BiocCorpus:
     """The documents of a BioC XML or JSON file (:func:`read_bioc_text`)."""
-    return read_bioc_text(
-        read_text(path), str(path), form, type_infon=type_infon, id_infon=id_infon, offsets=offsets
-    )
+    return read_bioc_text(read_text(path), str(path), form, options)
 
 
 def read_bioc_files(
-    path: Path,
-    form: str,
-    *,
-    type_infon: str = "type",
-    id_infon: str = "identifier",
-    offsets: str = "chars",
+    path: Path, form: str, options: ReaderOptions = ReaderOptions()
 ) -> tuple[list[BiocFile], list[str]]:
     """The documents of a BioC XML or JSON file as columns (:class:`BiocFile`, no object per
     annotation), and the reader's warnings: what ``annoscore spans`` scores."""
     cut = cut_of(path) if form == "bioc-json" else None
     if cut is None or cut.check is not json_array_items:
-        return read_bioc_columns(
-            read_text(path),
-            str(path),
-            form,
-            type_infon=type_infon,
-            id_infon=id_infon,
-            offsets=offsets,
-        )
-    return _json_chunk(path, cut, type_infon, id_infon, offsets)
+        return read_bioc_columns(read_text(path), str(path), form, options)
+    return _json_chunk(path, cut, options)
 
 
-def _json_chunk(
-    path: Path, cut: Cut, type_infon: str, id_infon: str, offsets: str
-) -> tuple[list[BiocFile], list[str]]:
+def _json_chunk(path: Path, cut: Cut, options: ReaderOptions) -> tuple[list[BiocFile], list[str]]:
     """:func:`read_bioc_files` of a chunk of a BioC JSON file: its range of the documents
     array between the file's head (up to the array's ``[``) and tail (``]``, ``}``), which
     must be whole values of the array (:func:`json_array_items`,
@@ -142,8 +121,9 @@ def _json_chunk(
         cut.check = json_array_items
     name = str(path)
     files = None
-    if offsets != "utf8-bytes":
-        files = _scan_json_corpus(text, name, type_infon, id_infon, offsets == "auto")
+    if options.offsets != "utf8-bytes":
+        auto = options.offsets == "auto"
+        files = _scan_json_corpus(text, name, options.type_infon, options.id_infon, auto)
     head = _JSON_HEAD.match(text)
     at = len(cut.head.decode("utf-8"))
     if files is None or head is None or head.end() != at:
@@ -152,15 +132,7 @@ def _json_chunk(
             cut.exact = False
     if files is not None:
         return files, []
-    return read_bioc_columns(
-        text,
-        name,
-        "bioc-json",
-        type_infon=type_infon,
-        id_infon=id_infon,
-        offsets=offsets,
-        scanned=True,
-    )
+    return read_bioc_columns(text, name, "bioc-json", options, scanned=True)
 
 
 # --- one document ----------------------------------------------------------------------------
@@ -236,19 +208,12 @@ def _matches(fragments: Sequence[tuple[int, int]], text: str, written: str) -> b
 
 
 def read_bioc_text(
-    text: str,
-    path: str,
-    form: str,
-    *,
-    type_infon: str = "type",
-    id_infon: str = "identifier",
-    offsets: str = "chars",
+    text: str, path: str, form: str, options: ReaderOptions = ReaderOptions()
 ) -> BiocCorpus:
     """The documents of BioC ``text`` in ``form`` (``bioc-xml`` or ``bioc-json``; the module
-    doc gives the rules); ``path`` names it in errors and warnings."""
-    files, warnings = read_bioc_columns(
-        text, path, form, type_infon=type_infon, id_infon=id_infon, offsets=offsets
-    )
+    doc gives the rules), read with ``options``' infons and offset units; ``path`` names it in
+    errors and warnings."""
+    files, warnings = read_bioc_columns(text, path, form, options)
     return BiocCorpus([f.document() for f in files], warnings)
 
 
@@ -256,14 +221,13 @@ def read_bioc_columns(
     text: str,
     path: str,
     form: str,
+    options: ReaderOptions = ReaderOptions(),
     *,
-    type_infon: str = "type",
-    id_infon: str = "identifier",
-    offsets: str = "chars",
     scanned: bool = False,
 ) -> tuple[list[BiocFile], list[str]]:
     """:func:`read_bioc_text` as columns (:class:`BiocFile`), and the reader's warnings
     (``scanned``: the corpus scan has declined the text already)."""
+    type_infon, id_infon, offsets = options.type_infon, options.id_infon, options.offsets
     if form not in FORMATS:
         raise InputError(f"unknown BioC format {form!r}; expected one of {', '.join(FORMATS)}")
     if offsets not in OFFSET_UNITS:
@@ -275,12 +239,12 @@ def read_bioc_columns(
         if files is not None:
             return files, []
     try:
-        return _read_columns(text, path, form, type_infon, id_infon, offsets)
+        return _read_columns(text, path, form, options)
     except InputError as error:
         if error.line is not None or form != "bioc-xml":
             raise
         try:  # the same error again, read by the parse that knows the lines
-            _read_columns(text, path, form, type_infon, id_infon, offsets, lined=True)
+            _read_columns(text, path, form, options, lined=True)
         except InputError as placed:
             if placed.message == error.message and placed.path == error.path:
                 raise placed from None
@@ -288,16 +252,11 @@ def read_bioc_columns(
 
 
 def _read_columns(
-    text: str,
-    path: str,
-    form: str,
-    type_infon: str,
-    id_infon: str,
-    offsets: str,
-    lined: bool = False,
+    text: str, path: str, form: str, options: ReaderOptions, lined: bool = False
 ) -> tuple[list[BiocFile], list[str]]:
     """:func:`read_bioc_columns` past the corpus scan (``lined``: XML parsed, not scanned, so
     that an error names its line)."""
+    type_infon, id_infon, offsets = options.type_infon, options.id_infon, options.offsets
     documents: list[BiocFile] = []
     warnings: list[str] = []
     seen: set[str] = set()
@@ -322,7 +281,7 @@ def _read_columns(
                     item.annotations(type_infon, id_infon) if isinstance(item, _Block) else [item]
                 )
             ]
-        unit = offsets
+        unit: str = offsets
         if offsets == "auto":
             in_bytes: str | None = body
             if not body.isascii():

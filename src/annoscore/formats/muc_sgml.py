@@ -19,13 +19,16 @@ inside a document (a stack of open sections), inside task tags (a stack of open 
 - Attribute names are upper-cased; in values the ``:sgml_attribute_quote_char`` (``*``) stands
   for ``"`` and is turned back.
 
+The document element, number section, sections and quote character are one
+:class:`SgmlMarkup` (the configuration's, or the manual's defaults).
+
 Errors name the file, line and column: an unclosed tag (task, section or document), a closing
 tag without an opening one, a tag across a document boundary, a tag that is not closed by ``>``,
 a document without a number, a document whose tags nest so deep that they enclose more than
 :func:`enclosed_limit` characters in all (memory stays linear in the file).
 
 >>> docs = parse_sgml('<DOC><DOCNO> 12-3 </DOCNO><TEXT><ENAMEX TYPE=PERSON>Ann</ENAMEX> ran'
-...                   '</TEXT></DOC>', "k.sgml", {"ENAMEX"}, sections=("TEXT",))
+...                   '</TEXT></DOC>', "k.sgml", {"ENAMEX"}, SgmlMarkup(sections=("TEXT",)))
 >>> d = docs[0]
 >>> d.number, d.tags[0].attributes, d.tags[0].start, d.tags[0].end, d.tags[0].section
 ('123', {'TYPE': 'PERSON'}, 27, 30, 'TEXT')
@@ -37,7 +40,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from functools import partial
 from itertools import accumulate, repeat
@@ -51,6 +54,24 @@ from annoscore.formats.muc_config import once_per_run
 
 DEFAULT_SECTIONS = ("DOC", "DATELINE", "DD", "HEADLINE", "TEXT")
 """The manual's default ``:doc_sections``."""
+
+
+@dataclass(frozen=True, slots=True)
+class SgmlMarkup:
+    """How a MUC SGML task file marks its documents up (the manual's defaults; a configuration
+    gives its own: :func:`~annoscore.tasks.muc_sgml.sgml_markup`).
+
+    ``doc_gid``: the element of a document (``:sgml_DOC_gid``); ``docnum_gid``: the section
+    that holds its number (``:sgml_DOCNUM_gid``); ``sections``: the sections whose task tags
+    are read (``:doc_sections`` and the sections its groups name); ``quote_char``: what stands
+    for ``"`` in attribute values (``:sgml_attribute_quote_char``; empty: nothing does).
+    """
+
+    doc_gid: str = "DOC"
+    docnum_gid: str = "DOCNO"
+    sections: tuple[str, ...] = DEFAULT_SECTIONS
+    quote_char: str = "*"
+
 
 ENCLOSED_PER_CHARACTER = 10
 ENCLOSED_EXTRA = 1_000_000
@@ -126,16 +147,10 @@ file).  Its line and column are computed from the file offset only when needed."
 
 
 def parse_sgml(
-    source: str,
-    path: str | Path,
-    task_gids: Collection[str],
-    *,
-    doc_gid: str = "DOC",
-    docnum_gid: str = "DOCNO",
-    sections: Sequence[str] = DEFAULT_SECTIONS,
-    quote_char: str = "*",
+    source: str, path: str | Path, task_gids: Collection[str], markup: SgmlMarkup = SgmlMarkup()
 ) -> list[SgmlDocument]:
-    """The documents of an SGML task file (see the module docstring).
+    """The documents of an SGML task file marked up as ``markup`` says (see the module
+    docstring).
 
     One reader, two steps (../shared/spec/design.md, "Fast paths"): :func:`_scan_sgml` reads a
     well-formed file without comments or ``<`` inside a tag (one regular expression finds only
@@ -147,10 +162,9 @@ def parse_sgml(
     are parsed once per distinct attribute text (a corpus repeats ``TYPE="PERSON"`` thousands
     of times: the parsed mapping is shared, read-only).
     """
-    options = (doc_gid, docnum_gid, tuple(sections), quote_char)
-    documents = _scan_sgml(source, str(path), task_gids, *options)
+    documents = _scan_sgml(source, str(path), task_gids, markup)
     if documents is None:
-        documents = _parse_sgml(source, path, task_gids, *options)
+        documents = _parse_sgml(source, path, task_gids, markup)
     return documents
 
 
@@ -207,13 +221,7 @@ def _parsed_attributes(quote_char: str) -> dict[str, dict[str, str]]:
 
 
 def _scan_sgml(
-    source: str,
-    where: str,
-    task_gids: Collection[str],
-    doc_gid: str,
-    docnum_gid: str,
-    sections: Sequence[str],
-    quote_char: str,
+    source: str, where: str, task_gids: Collection[str], markup: SgmlMarkup
 ) -> list[SgmlDocument] | None:
     """:func:`parse_sgml` of a well-formed file, or None (see :func:`parse_sgml`).
 
@@ -222,9 +230,10 @@ def _scan_sgml(
     when the document closes (``str.count`` from one open tag to the next, ``str.rfind`` of
     the line start, mapped over the offsets)."""
     tasks = {g.upper() for g in task_gids}
-    doc_name = doc_gid.upper()
-    docnum_name = docnum_gid.upper()
-    section_names = {s.upper(): s for s in sections}
+    doc_name = markup.doc_gid.upper()
+    docnum_name = markup.docnum_gid.upper()
+    section_names = {s.upper(): s for s in markup.sections}
+    quote_char = markup.quote_char
     task_only = tasks - {doc_name}
     documents: list[SgmlDocument] = []
     names: dict[str, str] = {}  # as written -> upper-case
@@ -408,13 +417,7 @@ def _start_longest_first(tag: tuple[int, int, str, dict[str, str], str, int]) ->
 
 
 def _parse_sgml(
-    source: str,
-    path: str | Path,
-    task_gids: Collection[str],
-    doc_gid: str,
-    docnum_gid: str,
-    sections: Sequence[str],
-    quote_char: str,
+    source: str, path: str | Path, task_gids: Collection[str], markup: SgmlMarkup
 ) -> list[SgmlDocument]:
     """:func:`parse_sgml` one ``<`` at a time: any file, every error (see :func:`parse_sgml`)."""
     position = _Position(source)
@@ -429,9 +432,10 @@ def _parse_sgml(
         return f"line {line}, column {column}"
 
     tasks = {g.upper() for g in task_gids}
+    doc_gid, docnum_gid, quote_char = markup.doc_gid, markup.docnum_gid, markup.quote_char
     doc_name = doc_gid.upper()
     docnum_name = docnum_gid.upper()
-    section_names = {s.upper(): s for s in sections}
+    section_names = {s.upper(): s for s in markup.sections}
     documents: list[SgmlDocument] = []
 
     in_doc = False
@@ -659,27 +663,13 @@ def _tags(
 
 
 def read_sgml(
-    path: Path,
-    task_gids: Iterable[str],
-    *,
-    doc_gid: str = "DOC",
-    docnum_gid: str = "DOCNO",
-    sections: Sequence[str] = DEFAULT_SECTIONS,
-    quote_char: str = "*",
+    path: Path, task_gids: Iterable[str], markup: SgmlMarkup = SgmlMarkup()
 ) -> list[SgmlDocument]:
     """Read and parse an SGML task file; a document number used twice is an error, and so is a
     NUL byte anywhere in the file (:func:`~annoscore.formats.files.check_no_nul`)."""
     text = read_text(path)
     check_no_nul(text, path)
-    documents = parse_sgml(
-        text,
-        path,
-        set(task_gids),
-        doc_gid=doc_gid,
-        docnum_gid=docnum_gid,
-        sections=sections,
-        quote_char=quote_char,
-    )
+    documents = parse_sgml(text, path, set(task_gids), markup)
     seen: dict[str, int] = {}
     for document in documents:
         if document.number in seen:

@@ -399,9 +399,9 @@ def brat_annotation(
     counterpart and are left out.  A tag that spans lines becomes a discontinuous entity, one
     fragment per line, its text the fragments joined by one space (brat's convention).
 
-    >>> from annoscore.formats.muc_sgml import parse_sgml
+    >>> from annoscore.formats.muc_sgml import SgmlMarkup, parse_sgml
     >>> doc = parse_sgml('<DOC><DOCNO>1</DOCNO><TEXT><ENAMEX TYPE="PERSON">Ann\\nLee</ENAMEX>'
-    ...                  '</TEXT></DOC>', "k", {"ENAMEX"}, sections=("TEXT",))[0]
+    ...                  '</TEXT></DOC>', "k", {"ENAMEX"}, SgmlMarkup(sections=("TEXT",)))[0]
     >>> print(brat_annotation(doc, {"ENAMEX"}), end="")  # doctest: +NORMALIZE_WHITESPACE
     T1 PERSON 22 25;26 29 Ann Lee
     """

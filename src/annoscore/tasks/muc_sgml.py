@@ -34,6 +34,7 @@ from annoscore.formats.muc_config import NE_SUBTASK_NAMES, MucConfig, kept_per_p
 from annoscore.formats.muc_sgml import (
     DEFAULT_SECTIONS,
     SgmlDocument,
+    SgmlMarkup,
     excerpt,
     read_sgml,
 )
@@ -97,6 +98,18 @@ def sections_of(config: MucConfig) -> list[str]:
     return sections
 
 
+def sgml_markup(config: MucConfig) -> SgmlMarkup:
+    """How the configuration says its SGML task files are marked up: ``:sgml_DOC_gid``,
+    ``:sgml_DOCNUM_gid``, the sections parsed (:func:`sections_of`) and
+    ``:sgml_attribute_quote_char``."""
+    return SgmlMarkup(
+        config.value("sgml_doc_gid"),
+        config.value("sgml_docnum_gid"),
+        tuple(sections_of(config)),
+        config.value("sgml_attribute_quote_char"),
+    )
+
+
 def subtasks_of(config: MucConfig) -> tuple[tuple[str, str, str], ...]:
     """``:ne_subtask_names`` as (class, slot, value) (:data:`NE_SUBTASK_NAMES` by default)."""
     out = []
@@ -121,14 +134,7 @@ def task_gids(config: MucConfig) -> list[str]:
 def read_task_file(config: MucConfig, path: Path, gids: Sequence[str]) -> dict[str, SgmlDocument]:
     """The documents of an SGML key or response file, read as the configuration says, by number
     (``gids``: :func:`task_gids`)."""
-    documents = read_sgml(
-        path,
-        gids,
-        doc_gid=config.value("sgml_doc_gid"),
-        docnum_gid=config.value("sgml_docnum_gid"),
-        sections=sections_of(config),
-        quote_char=config.value("sgml_attribute_quote_char"),
-    )
+    documents = read_sgml(path, gids, sgml_markup(config))
     return {d.number: d for d in documents}
 
 

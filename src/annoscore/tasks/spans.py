@@ -38,7 +38,14 @@ from typing import TYPE_CHECKING, Literal
 from annoscore.align.documents import MissingDocs, paired_files
 from annoscore.align.span_modes import Duplicates, OverlapBasis, SpanMode, match_options
 from annoscore.errors import InputError
-from annoscore.formats.annotations import Answer, Format, OffsetUnit, detect_format, read_columns
+from annoscore.formats.annotations import (
+    Answer,
+    Format,
+    OffsetUnit,
+    ReaderOptions,
+    detect_format,
+    read_columns,
+)
 from annoscore.formats.brat import AnnFile, read_brat_corpus
 from annoscore.formats.files import not_exact, saw
 from annoscore.model import AnnotatedDocument, Mention
@@ -50,6 +57,10 @@ from annoscore.tasks.spans_chunks import kept, pooled
 
 if TYPE_CHECKING:
     from annoscore.metrics.span_corpus import SpanDocument
+
+
+_READER = ReaderOptions()
+"""The readers' defaults: those of ``type_infon``, ``id_infon``, ``offsets`` and ``answers``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,30 +124,35 @@ class SpanOptions(TaskOptions):
         None, "The system file's format (as --gold-format).", moves=False
     )
     type_infon: str = option(
-        "type",
+        _READER.type_infon,
         "BioC input: the infon that names an annotation's type (other formats: a warning).",
         omitted_at_default=True,
     )
     id_infon: str = option(
-        "identifier",
+        _READER.id_infon,
         "BioC input: the infon that holds an annotation's concept id, read by --mode concepts "
         "(other formats: a warning).",
         omitted_at_default=True,
     )
     offsets: OffsetUnit = option(
-        "chars",
+        _READER.offsets,
         "BioC input: what the offsets count: chars, utf8-bytes (as some producers write them), "
         "or auto (chars, unless a document's annotation texts match only at UTF-8 byte offsets: "
         "then bytes, and a warning says so; other formats: a warning).",
         omitted_at_default=True,
     )
     answers: tuple[Answer, ...] = option(
-        ("accept",),
+        _READER.answers,
         "Prodigy JSONL input: the answers whose lines are kept (accept, reject, ignore; "
         "comma-separated); the others are left out, and a warning counts them (other formats: "
         "a warning).",
         omitted_at_default=True,
     )
+
+    def reader_options(self) -> ReaderOptions:
+        """What the readers take of these options: the BioC infons and offset units, the
+        Prodigy answers."""
+        return ReaderOptions(self.type_infon, self.id_infon, self.offsets, self.answers)
 
 
 def _folders_cut(gold: Path, system: Path, options: SpanOptions) -> bool:
@@ -221,12 +237,12 @@ def _infon_warnings(options: SpanOptions, *forms: str) -> list[ScoreWarning]:
                 f"--{name.replace('_', '-')} {getattr(options, name)!r} has no effect: neither "
                 f"side is BioC ({', '.join(forms)})",
             )
-            for name, default in (("type_infon", "type"), ("id_infon", "identifier"))
-            if getattr(options, name) != default
+            for name in ("type_infon", "id_infon")
+            if getattr(options, name) != getattr(_READER, name)
         ]
-        if options.offsets != "chars":
+        if options.offsets != _READER.offsets:
             out.append(_unused("--offsets", options.offsets, "BioC", forms))
-    if options.answers != ("accept",) and "prodigy-jsonl" not in forms:
+    if options.answers != _READER.answers and "prodigy-jsonl" not in forms:
         out.append(_unused("--answers", ",".join(options.answers), "Prodigy JSONL", forms))
     return out
 
@@ -311,14 +327,7 @@ def _read_side(
     if form == "brat" or (form is None and path.suffix == ".ann"):
         corpus = read_brat_corpus(path, strict_input=options.strict_input)
         return corpus.files, "brat", list(corpus.warnings)
-    form, documents, warnings = read_columns(
-        path,
-        form,
-        type_infon=options.type_infon,
-        id_infon=options.id_infon,
-        offsets=options.offsets,
-        answers=options.answers,
-    )
+    form, documents, warnings = read_columns(path, form, options.reader_options())
     saw(path, documents)  # the ids of a chunk of the file (annoscore.scale)
     if form in ("bioc-xml", "bioc-json"):  # a chunk naming a document by its position
         from annoscore.scale.cut_xml import unnamed_documents
