@@ -254,7 +254,7 @@ def test_json_value_errors_name_the_line(offsets: str) -> None:
     ):
         text = JSON_LINES.format(**{"passage": "0", "location": good, "more": ""} | fields)
         with pytest.raises(InputError) as raised:
-            read_bioc_text(text, "c.json", "bioc-json", offsets=offsets)
+            read_bioc_text(text, "c.json", "bioc-json", ReaderOptions(offsets=offsets))
         assert raised.value.line == line, (fields, raised.value)
         assert message in str(raised.value), raised.value
 
