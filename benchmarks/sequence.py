@@ -370,7 +370,8 @@ def readers_against_the_floor(folder: Path, repeat: int) -> None:
     """Each new reader's best CPU time against ``readers.floor`` (read, decode, split the lines
     and their fields; JSON files: ``json.loads``) on the same file, alternating (target: within
     2x); PubTator and JSONL through the readers ``annoscore spans`` uses."""
-    from annoscore.formats.conll_bio import read_tag_codes, read_tags
+    from annoscore.formats.conll_bio import read_tags
+    from annoscore.formats.tag_codes import read_tag_codes
     from readers import floor
 
     data = reader_data(folder, 2000)

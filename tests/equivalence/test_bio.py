@@ -277,7 +277,7 @@ def test_seqeval_default_counts_are_the_token_by_token_reading_per_document() ->
     import numpy as np
 
     from annoscore.counts import Counts
-    from annoscore.formats.conll_bio import tag_codes
+    from annoscore.formats.tag_codes import tag_codes
     from annoscore.metrics.seqeval import default_mode_item_counts
     from tests.oracles.bio import plain_default_entities, plain_entity_counts
 
@@ -363,8 +363,8 @@ def test_the_tag_code_scan_is_the_line_by_line_reading(
     import numpy as np
 
     from annoscore.errors import InputError
-    from annoscore.formats import conll_bio
-    from annoscore.formats.conll_bio import _scan_tag_codes, read_tag_codes
+    from annoscore.formats import tag_codes
+    from annoscore.formats.tag_codes import _scan_tag_codes, read_tag_codes
     from tests.oracles.bio import plain_tag_codes
 
     rng = random.Random("tag-code-scan")
@@ -372,7 +372,7 @@ def test_the_tag_code_scan_is_the_line_by_line_reading(
     folder = tmp_path
     for case in range(CASES * 4):
         # the scan reads pieces of the bytes: pieces of one line, of a few, and of the file
-        monkeypatch.setattr(conll_bio, "_SCAN_PIECE", rng.choice([1, 9, 50, 300, 1 << 17]))
+        monkeypatch.setattr(tag_codes, "_SCAN_PIECE", rng.choice([1, 9, 50, 300, 1 << 17]))
         text = _scan_case(rng, case)
         path = folder / f"case{case % 7}.txt"
         path.write_bytes(text.encode("utf-8"))
@@ -398,7 +398,7 @@ def test_seqeval_of_a_tag_file_is_the_token_by_token_reading(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     from annoscore.errors import InputError
-    from annoscore.formats import conll_bio
+    from annoscore.formats import tag_codes
     from annoscore.metrics.seqeval import entity_counts
     from annoscore.tasks.seqeval import score_seqeval_file
     from tests.oracles.bio import plain_default_entities, plain_read_tags
@@ -407,7 +407,7 @@ def test_seqeval_of_a_tag_file_is_the_token_by_token_reading(
     folder = tmp_path
     several = 0  # cases of several documents read
     for case in range(CASES * 2):
-        monkeypatch.setattr(conll_bio, "_SCAN_PIECE", rng.choice([1, 40, 1 << 17]))
+        monkeypatch.setattr(tag_codes, "_SCAN_PIECE", rng.choice([1, 40, 1 << 17]))
         text = _scan_case(rng, case)
         path = folder / "tags.txt"
         path.write_bytes(text.encode("utf-8"))

@@ -35,15 +35,9 @@ from typing import TYPE_CHECKING, Any
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.bio_tags import Entity
-from annoscore.formats.conll_bio import (
-    TagCodes,
-    pair_tag_files,
-    read_tag_codes,
-    read_tags,
-    tag_codes,
-    tag_codes_of,
-)
+from annoscore.formats.conll_bio import pair_tag_files, read_tags
 from annoscore.formats.files import bom_warning, first_line, read_text, saw, url_of
+from annoscore.formats.tag_codes import TagCodes, read_tag_codes, tag_codes, tag_codes_of
 from annoscore.metrics.seqeval import (
     Mode,
     Scheme,
