@@ -1,8 +1,8 @@
 """The span analysis of the HTML report found through the registry: each span task names the
 function that reads its sides again (``Task.sides``, tasks/registry.py), which both its
 ``--format html`` and ``annoscore report`` call.  PharmaCoNER NER's report page has the span
-analysis its ``--format html`` page has, its counts the result's; ``-j 2`` writes the bytes of
-``-j 1``."""
+analysis its ``--format html`` page has, its counts the result's; MUC NE's pages have one of
+its tags; ``-j 2`` writes the bytes of ``-j 1``."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pytest
 from annoscore.report.html_spans import BUCKETS_ID, ERRORS_ID
 from annoscore.report.html_versus import VERSUS_ID
 from annoscore.samples import SAMPLES
+from annoscore.scale import cut_lines, cut_muc
 from annoscore.tasks import registry
 from tests.report.test_html import _command, element, embedded
 
@@ -23,6 +24,7 @@ SPAN_TASKS = {
     "conlleval",
     "seqeval",
     "codiesp-x",
+    "muc-named-entity",
     *(name for name in registry.TASKS if name.startswith("nlpsandbox-")),
 }
 PHARMACONER = SAMPLES / "pharmaconer"
@@ -147,3 +149,95 @@ def test_two_jobs_write_the_pharmaconer_page_of_one(
     assert pages[2] == pages[1]
     page = pages[1].decode("utf-8")
     _agrees(page, embedded(page)["counts"])
+
+
+MUC = SAMPLES / "muc"
+
+
+def test_the_muc_named_entity_pages_analyse_its_tags(cli: Any, tmp_path: Path) -> None:
+    """``annoscore muc ne.config --format html`` and ``annoscore report muc-named-entity``: the
+    analysis of every task tag (the key's 20, one of them optional; the response's 18, the
+    objects the score report counts), with the texts the offsets count, and the page saying
+    how it differs from MUC's alignment; an exact match is one MUC counts correct."""
+    own = tmp_path / "own.html"
+    done = cli("muc", MUC / "ne.config", "--no-files", "-f", "html", "-o", own)
+    assert done.exit_code == 0, done.output
+    alone = own.read_text(encoding="utf-8")
+    expected = cli.json("muc", MUC / "ne.config", "--no-files", "--per-doc")
+    assert embedded(alone) == expected  # the JSON of --format json, unchanged
+    errors = element(alone, ERRORS_ID)
+    counts = expected["counts"]
+    classes = ("enamex", "timex", "numex")
+    assert len(errors["pk"]) == sum(counts[f"obj:{c}:act"] for c in classes) == 18
+    optional_missed = 1  # <ENAMEX TYPE="ORGANIZATION" STATUS="OPT">Acme</ENAMEX>
+    assert len(errors["gk"]) == sum(counts[f"obj:{c}:pos"] for c in classes) + optional_missed
+    categories = errors["categories"]
+    correct = [categories[k % len(categories)] for k in errors["gk"]].count("correct")
+    assert 0 < correct <= sum(counts[f"obj:{c}:cor"] for c in classes)
+    assert "PERSON" in errors["typenames"] and "Jane Doe" in errors["t"][0]
+    assert "MUC named entity aligns a response tag" in alone
+    out = tmp_path / "report.html"
+    config = ["--option", f"config={MUC / 'ne.config'}"]
+    done = cli("report", "muc-named-entity", MUC / "ne.key.sgml", MUC / "ne.response.sgml",
+               *config, "-o", out)  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert element(out.read_text(encoding="utf-8"), ERRORS_ID) == errors
+    many = tmp_path / "many.html"
+    args = [MUC / "ne.key.sgml", MUC / "ne.response.sgml", MUC / "ne.key.sgml"]
+    done = cli("report", "muc-named-entity", *args, *config, "--samples", "50", "-o", many)
+    assert done.exit_code == 0, done.output
+    several = many.read_text(encoding="utf-8")
+    assert element(several, BUCKETS_ID) and element(several, VERSUS_ID)
+
+
+def _copies(source: Path, target: Path, n: int) -> Path:
+    """``source``'s documents ``n`` times, numbered apart (a corpus large enough to cut)."""
+    text = source.read_text(encoding="utf-8")
+    copies = [text.replace("<DOCNO> 9301", f"<DOCNO> {k}9301") for k in range(n)]
+    target.write_text("".join(copies), encoding="utf-8")
+    return target
+
+
+def test_two_jobs_write_the_muc_named_entity_page_of_one(
+    cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exact: list[bool]
+) -> None:
+    """A page reads the alignments: ``annoscore muc`` reads its files whole then, with any
+    number of jobs (tasks/muc_chunks.py), and the analysis is of the whole files."""
+    monkeypatch.setattr(cut_lines, "MIN_LINE_BYTES", 0)
+    monkeypatch.setattr(cut_muc, "MUC_MIN_BYTES", 0)
+    key = _copies(MUC / "ne.key.sgml", tmp_path / "key.sgml", 6)
+    response = _copies(MUC / "ne.response.sgml", tmp_path / "response.sgml", 6)
+    args = ["muc", MUC / "ne.config", "--key", key, "--response", response, "--no-files"]
+    pages = {}
+    for jobs in (1, 2):
+        out = tmp_path / f"j{jobs}.html"
+        done = cli(*args, "-j", jobs, "-f", "html", "-o", out)
+        assert done.exit_code == 0, done.output
+        pages[jobs] = out.read_bytes()
+    assert not exact
+    assert pages[2] == pages[1]
+    errors = element(pages[1].decode("utf-8"), ERRORS_ID)
+    assert len(errors["docs"]) == 12 and len(errors["pk"]) == 6 * 18
+
+
+def test_the_type_of_a_muc_tag_is_the_configured_attribute(cli: Any, tmp_path: Path) -> None:
+    """``:sgml_type_slot KIND``: the analysis types a tag by its KIND attribute, as the task's
+    TYPE slot reads it."""
+    config = tmp_path / "ne.config"
+    config.write_text(
+        (MUC / "ne.config").read_text(encoding="utf-8") + ":sgml_type_slot KIND\n",
+        encoding="utf-8",
+    )
+    documents = '<DOC><DOCNO>1</DOCNO><TXT><ENAMEX KIND="{}">Ann</ENAMEX> met <ENAMEX KIND="PERSON">Bob</ENAMEX></TXT></DOC>\n'  # noqa: E501
+    key, response = tmp_path / "key.sgml", tmp_path / "response.sgml"
+    key.write_text(documents.format("PERSON"), encoding="utf-8")
+    response.write_text(documents.format("ORGANIZATION"), encoding="utf-8")
+    out = tmp_path / "ne.html"
+    args = ["--key", key, "--response", response, "--no-files"]
+    done = cli("muc", config, *args, "-f", "html", "-o", out)
+    assert done.exit_code == 0, done.output
+    errors = element(out.read_text(encoding="utf-8"), ERRORS_ID)
+    categories = errors["categories"]
+    assert [categories[k % len(categories)] for k in errors["gk"]] == ["type", "correct"]
+    assert sorted(errors["typenames"]) == ["ORGANIZATION", "PERSON"]
+    assert errors["t"] == ["<DOCNO>1</DOCNO><TXT>Ann met Bob</TXT>"]  # the task tags removed

@@ -501,6 +501,7 @@ register(
             title="MUC named entity (NE), totals page",
         ),
         text="annoscore.report.muc:render_totals",
+        sides="annoscore.tasks.muc:ne_sides",
     )
 )
 register(
