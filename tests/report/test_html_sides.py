@@ -16,6 +16,7 @@ from annoscore.report.html_versus import VERSUS_ID
 from annoscore.samples import SAMPLES
 from annoscore.scale import cut_lines, cut_muc
 from annoscore.tasks import registry
+from tests.report.browser import open_report
 from tests.report.test_html import _command, element, embedded
 
 SPAN_TASKS = {
@@ -241,3 +242,28 @@ def test_the_type_of_a_muc_tag_is_the_configured_attribute(cli: Any, tmp_path: P
     assert [categories[k % len(categories)] for k in errors["gk"]] == ["type", "correct"]
     assert sorted(errors["typenames"]) == ["ORGANIZATION", "PERSON"]
     assert errors["t"] == ["<DOCNO>1</DOCNO><TXT>Ann met Bob</TXT>"]  # the task tags removed
+
+
+def test_the_new_pages_load_in_a_browser(cli: Any, browser: Any, tmp_path: Path) -> None:
+    """The pages that gained the analysis (MUC named entity's, the PharmaCoNER report of one
+    and of two systems) load with no console error, the errors table and the viewer filled."""
+    pages = [tmp_path / name for name in ("ne.html", "one.html", "many.html")]
+    runs = [
+        ("muc", MUC / "ne.config", "--no-files", "-f", "html", "-o", pages[0]),
+        ("report", "pharmaconer-ner", GOLD, SYSTEM, "-o", pages[1]),
+        ("report", "pharmaconer-ner", GOLD, SYSTEM, GOLD, "--samples", "30", "-o", pages[2]),
+    ]
+    for run in runs:
+        done = cli(*run)
+        assert done.exit_code == 0, done.output
+    for page in pages:
+        opened = open_report(browser, page)
+        try:
+            assert opened.errors == []
+            if page.name != "many.html":  # the page of several systems has no viewer
+                rows = opened.page.eval_on_selector_all("#errors tbody tr", "rs => rs.length")
+                assert rows >= 1
+                assert opened.page.eval_on_selector("#vpos", "e => e.textContent")
+            assert opened.errors == []
+        finally:
+            opened.page.close()
