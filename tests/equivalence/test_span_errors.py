@@ -22,7 +22,8 @@ from typing import Any
 import numpy as np
 
 from annoscore.align.span_errors import CATEGORIES, SIDES, categorize, categorize_columns
-from annoscore.report.html_span_data import analyse, read_sides
+from annoscore.align.span_sides import read_sides
+from annoscore.report.html_span_data import analyse
 from tests.oracles import span_errors as oracle
 
 MULTIPLIER = max(1, int(os.environ.get("ANNOSCORE_EQUIVALENCE_CASES", "1") or 1))

@@ -10,8 +10,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from annoscore.align.span_sides import read_sides
 from annoscore.report.html import render_html
-from annoscore.report.html_span_data import analyse, read_sides
+from annoscore.report.html_span_data import analyse
 from annoscore.report.html_versus import VERSUS_ID
 from annoscore.tasks.spans import SpanOptions, score_spans
 from tests.report.browser import check_number, open_report

@@ -11,9 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from annoscore.align.span_sides import SpanSides, read_sides
 from annoscore.formats.brat_model import AnnFile
 from annoscore.report.html_buckets import KINDS, _nesting, bucket_data, bucket_matrices
-from annoscore.report.html_span_data import SpanSides, analyse, read_sides
+from annoscore.report.html_span_data import analyse
 from annoscore.tasks.spans import SpanOptions, score_spans
 
 A = "alpha beta gamma delta epsilon zeta eta theta"  # eta at 36-39

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 import annoscore.scale as scale
+from annoscore.align.span_sides import NO_TOKENS_NOTE, TEXT_NOTE
 from annoscore.cli import app
 from annoscore.metrics.conlleval import conlleval_chunks, conlleval_counts
 from annoscore.report.html_spans import ERRORS_ID
-from annoscore.report.html_tags import NO_TOKENS_NOTE, TEXT_NOTE
 from annoscore.samples import SAMPLES
 from tests.report.browser import open_report
 from tests.report.test_html import element, embedded

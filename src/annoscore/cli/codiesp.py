@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from annoscore.cli.common import guarded
 from annoscore.cli.options import Output, scoring_command
 from annoscore.tasks.codiesp import ExplainableOptions, RankedOptions
-
-if TYPE_CHECKING:
-    from annoscore.code_lists import CodeReference
-    from annoscore.report.html_span_data import SpanSides
 
 HELP = (
     "CodiEsp (CLEF eHealth 2020): D and P ranked codes (MAP and P/R/F1), X explainable "
@@ -61,66 +57,11 @@ def _ranked(task: str) -> Callable[..., None]:
 def _explainable(gold: Gold, pred: Pred, options: ExplainableOptions, out: Output) -> None:
     from annoscore.report.codiesp import render_explainable
     from annoscore.tasks.codiesp import score_codiesp_x
+    from annoscore.tasks.registry import get
 
-    def sides() -> SpanSides:  # read again only for --format html
-        return codiesp_x_sides(gold, pred, options)
-
-    out.emit(score_codiesp_x(gold, pred, options), render_explainable, sides)
-
-
-X_NOTE = (
-    "CodiEsp-X counts (document, code) pairs: a gold code is found when a prediction of that "
-    "code has a position matching one of its references (--tolerance, --tolerance-mode), "
-    "however many references it has. The analysis below is of the references themselves, "
-    "typed by their label (DIAGNOSTICO, PROCEDIMIENTO): correct means the same position "
-    "(first start, last end) and label, codes are not compared, so its counts are not the "
-    "scores' tp, fp and fn. The files hold no text: the viewer shows offsets; the strings "
-    "listed are the gold references' texts, predictions have none. Predictions of a code in "
-    "neither valid list are left out, as the task leaves them out."
-)
-
-
-def codiesp_x_sides(gold: Path, pred: Path, options: ExplainableOptions) -> SpanSides:
-    """Both X files' references as documents for the HTML report (:data:`X_NOTE` says what
-    the analysis compares and lacks)."""
-    from annoscore.formats.brat_model import AnnFile
-    from annoscore.formats.codiesp import (
-        read_gold_reference_file,
-        read_predicted_reference_file,
-        read_valid_code_file,
-    )
-    from annoscore.report.html_span_data import SpanSides
-
-    valid = frozenset[str]().union(
-        *(read_valid_code_file(p).codes for p in (options.codes_d, options.codes_p) if p)
-    )
-    lowercase = options.lowercase
-    gold_refs = read_gold_reference_file(gold, lowercase=lowercase).references
-    pred_refs = read_predicted_reference_file(pred, lowercase=lowercase, allow_empty=True)
-    kept = [r for r in pred_refs.references if r.code in valid]  # as the task keeps them
-    if options.filter_gold:
-        gold_refs = [r for r in gold_refs if r.code in valid]
-    ids = list(dict.fromkeys([*(r.document for r in gold_refs), *(r.document for r in kept)]))
-
-    def documents(refs: list[CodeReference], path: Path) -> dict[str, AnnFile]:
-        by_doc: dict[str, list[CodeReference]] = {d: [] for d in ids}
-        for r in refs:
-            by_doc[r.document].append(r)
-        return {
-            d: AnnFile(
-                id=d,
-                path=str(path),
-                ids=[f"{r.code}@{r.line}" for r in rows],
-                types=[r.label for r in rows],
-                starts=[min(r.start, r.end) for r in rows],
-                ends=[max(r.start, r.end) for r in rows],
-                texts=[r.text for r in rows],
-                lines=[r.line for r in rows],
-            )
-            for d, rows in by_doc.items()
-        }
-
-    return SpanSides(documents(gold_refs, gold), documents(kept, pred), X_NOTE)
+    result = score_codiesp_x(gold, pred, options)
+    sides = get("codiesp-x").report_sides(gold, pred, options, result)  # only for a page
+    out.emit(result, render_explainable, sides)
 
 
 def register(app: typer.Typer) -> None:

@@ -2,43 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from annoscore.cli.bio import FILE, SYSTEM, stdin_text, tag_file, tag_report_sides
+from annoscore.cli.bio import FILE, SYSTEM, stdin_text, tag_file
 from annoscore.cli.common import guarded
 from annoscore.cli.options import Output, scoring_command
 from annoscore.tasks.conlleval import ConllevalOptions
-
-if TYPE_CHECKING:
-    from annoscore.report.html_span_data import SpanSides
-    from annoscore.result import Result
-
-
-def conlleval_sides(
-    path: Path | None,
-    system: Path | None,
-    options: ConllevalOptions,
-    result: Result,
-    text: str | None = None,
-) -> SpanSides:
-    """The chunks of the HTML report's span analysis, read again as the task read ``path``
-    (with ``system``, or alone) or ``text`` (standard input)."""
-    from annoscore.metrics.conlleval import conlleval_chunks
-    from annoscore.tasks.conlleval import conlleval_tags
-
-    columns, gold, guess, paths = conlleval_tags(path, system, options, text)
-    gold_chunks, guess_chunks = (
-        conlleval_chunks(tags, columns.boundary, raw=options.raw, outside=options.outside_tag)
-        for tags in (gold, guess)
-    )
-    names = [d.name for d in columns.documents] or [Path(columns.path).name]
-    starts = [d.start for d in columns.documents] or [0]
-    items = (columns.tokens, columns.boundary, columns.line)
-    chunks = (gold_chunks, guess_chunks)
-    return tag_report_sides(result, (names, starts), items, paths, chunks, "conlleval")
 
 
 def register(app: typer.Typer) -> None:
@@ -69,6 +40,7 @@ def register(app: typer.Typer) -> None:
             score_conlleval_file,
             score_conlleval_text,
         )
+        from annoscore.tasks.registry import get
 
         text = path = None
         if system is not None:
@@ -81,8 +53,7 @@ def register(app: typer.Typer) -> None:
             path = tag_file(file)
             result = score_conlleval_file(path, options)
 
-        def sides() -> SpanSides:  # read again only for --format html
-            return conlleval_sides(path, system, options, result, text)
-
+        # read again only for --format html
+        sides = get("conlleval").report_sides(path, system, options, result, text=text)
         render = render_conlleval_latex if latex else render_conlleval
         out.emit(result.shown(types=True), render, sides)

@@ -208,7 +208,8 @@ def muc(
         def text(shown: Result) -> str:  # the score report file's text when it was written
             return score_text(shown, document_pages=not totals_only)
 
-        out.emit(result, text)
+        # the span analysis of a page (named entity), its tags read again
+        out.emit(result, text, scored.report_sides(key, response, chosen, result))
 
     # The collector is paused while the command reads, scores and writes, and lifted only once
     # run's objects are freed (lifted inside, it would walk them all once more: 0.1-0.2 s).

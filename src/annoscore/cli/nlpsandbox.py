@@ -7,7 +7,7 @@ the score function is the registry's, imported (with NLTK) when the command runs
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -15,9 +15,6 @@ from annoscore.cli.common import guarded
 from annoscore.cli.options import Output, scoring_command
 from annoscore.tasks.nlpsandbox import NlpSandboxOptions
 from annoscore.tasks.registry import get
-
-if TYPE_CHECKING:
-    from annoscore.report.html_span_data import SpanSides
 
 Gold = Annotated[
     Path, typer.Option("--gold", help="Gold JSON: a list of Annotation objects, one per note.")
@@ -61,10 +58,7 @@ def _command(category: str) -> None:
     def command(gold: Gold, pred: Pred, options: NlpSandboxOptions, out: Output) -> None:
         task = get(f"nlpsandbox-{category}")
         result = task.score_function()(gold, pred, options)
-
-        def sides() -> SpanSides:  # read again only for --format html
-            return sandbox_sides(gold, pred, options, category, result)
-
+        sides = task.report_sides(gold, pred, options, result)  # read only for --format html
         out.emit(result, task.text_renderer(), sides)
 
     command.__name__ = f"nlpsandbox_{category.replace('-', '_')}"
@@ -72,68 +66,6 @@ def _command(category: str) -> None:
 
 for _category in ("date", "person", "location", "id", "contact", "covid-symptom", "all"):
     _command(_category)
-
-
-SPAN_NOTE = (
-    "The categories below are by exact span and category: a prediction is correct where it "
-    "has a gold annotation's start, length and category (instance_strict's match); the "
-    "relaxed, token and type keys of the scores match otherwise, and the type values "
-    "(dateFormat, locationType...) are not compared here."
-)
-
-
-def sandbox_sides(
-    gold: Path, pred: Path, options: NlpSandboxOptions, category: str, result: Any
-) -> SpanSides:
-    """Both files' notes as documents for the HTML report (``category``'s annotations, or
-    every category's for ``all``), with their texts where ``--notes`` gives them; the page
-    says what the analysis compares, what it lacks without the notes, and where its correct
-    annotations are not instance_strict's true positives (several annotations at one start)."""
-    import dataclasses
-    from collections import Counter
-
-    from annoscore.formats.brat_model import AnnFile
-    from annoscore.formats.nlpsandbox import read_notes, read_sandbox_documents
-    from annoscore.report.html_span_data import SpanSides
-
-    notes = read_notes(options.notes) if options.notes is not None else {}
-
-    def documents(path: Path) -> dict[str, AnnFile]:
-        out = {}
-        for doc in read_sandbox_documents(path):
-            mentions = tuple(m for m in doc.mentions if category in ("all", m.type))
-            shown = dataclasses.replace(doc, mentions=mentions, text=notes.get(doc.id))
-            out[doc.id] = AnnFile.of(shown)
-        return out
-
-    sides = SpanSides(documents(gold), documents(pred))
-    said = [SPAN_NOTE]
-    if not notes:
-        said.append(
-            "No note texts (give --notes): the viewer shows offsets, and the strings listed "
-            "are the annotations' own texts."
-        )
-    same: Counter[str] = Counter()
-    for note, found in sides.gold.items():
-        other = sides.system.get(note)
-        if other is not None:
-            a = Counter(zip(found.starts, found.ends, found.types, strict=True))
-            b = Counter(zip(other.starts, other.ends, other.types, strict=True))
-            for (_, _, kind), n in (a & b).items():
-                same[kind] += n
-    counts = result.counts
-    for kind in sorted(
-        {t for f in (*sides.gold.values(), *sides.system.values()) for t in f.types}
-    ):
-        prefix = "" if category != "all" else kind.replace("-", "_") + "_"
-        key = f"{prefix}instance_strict_tp"
-        if key in counts and int(counts[key]) != same[kind]:
-            said.append(
-                f"Here {same[kind]} {kind} annotations are correct by span, where "
-                f"instance_strict counts {int(counts[key])} (several annotations at one start "
-                "count once there: --same-start)."
-            )
-    return dataclasses.replace(sides, note=" ".join(said))
 
 
 def register(app: typer.Typer) -> None:

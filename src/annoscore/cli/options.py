@@ -69,8 +69,8 @@ from annoscore.report.generic import TextRenderer, render
 from annoscore.result import Result, refuse_tolerated
 
 if typing.TYPE_CHECKING:
+    from annoscore.align.span_sides import SpanSides
     from annoscore.report.html_coref import CorefSides
-    from annoscore.report.html_span_data import SpanSides
 
 O = typing.TypeVar("O", bound=TaskOptions)  # noqa: E741
 

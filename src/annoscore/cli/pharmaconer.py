@@ -20,7 +20,7 @@ from annoscore.tasks.pharmaconer import (
 )
 
 if TYPE_CHECKING:
-    from annoscore.report.html_span_data import SpanSides
+    from annoscore.align.span_sides import SpanSides
 
 Gold = Annotated[Path, typer.Argument(help="Gold .ann/.tsv file, or a folder of them.")]
 System = Annotated[Path, typer.Argument(help="System file or folder (same kind as GOLD).")]
@@ -66,19 +66,10 @@ def ner(
     verbose: Verbose = False,
 ) -> None:
     """Sub-track 1: exact (type, start, end) entity matching over brat files, micro P/R/F1."""
-
-    def sides() -> SpanSides:  # read again only for --format html
-        from annoscore.report.html_span_data import read_sides
-
-        return read_sides(
-            gold,
-            system,
-            strict_input=options.strict_input,
-            dialect="pharmaconer",
-            every_file=not options.codalab,
-        )
+    from annoscore.tasks.registry import get
 
     result = score_pharmaconer_ner(gold, system, options)
+    sides = get("pharmaconer-ner").report_sides(gold, system, options, result)  # for a page
     full = per_type or out.format is OutputFormat.html  # the page holds the --per-type content
     shown = result.shown(types=full, averages=full)
     _emit(out, shown, options.codalab, verbose, sides)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -45,6 +45,11 @@ from annoscore.cli.compare import (
 )
 from annoscore.errors import InputError
 from annoscore.significance import MAX_SAMPLES
+
+if TYPE_CHECKING:
+    from annoscore.align.span_sides import SpanSides
+    from annoscore.result import Result
+    from annoscore.tasks.registry import Task
 
 
 def register(app: typer.Typer) -> None:
@@ -122,7 +127,7 @@ def register(app: typer.Typer) -> None:
                     )
                     for r in results
                 ]
-            sides = _span_sides(entry.name, gold, systems, option, once, results)
+            sides = _span_sides(entry, gold, systems, option, once, results)
             if len(results) == 1:
                 page = render_html(
                     results[0],
@@ -163,68 +168,24 @@ def register(app: typer.Typer) -> None:
 
 
 def _span_sides(
-    task: str,
+    entry: Task,
     gold: Path,
     systems: list[Path],
     option: list[str] | None,
     once: Any,
-    results: list[Any],
-) -> list[Any] | None:
+    results: list[Result],
+) -> list[SpanSides] | None:
     """Each system's documents beside the gold's, for the span report (its viewer, its
-    buckets), where the task is ``spans``: brat files without a format option read as
-    before (:func:`~annoscore.report.html_span_data.read_sides`), any other input read as
-    ``annoscore spans --format html`` reads it (:func:`annoscore.tasks.spans.
-    read_span_documents` with the ``--option`` values); ``conlleval``, ``seqeval``, the
-    NLP Sandbox tasks and ``codiesp-x``: as their ``--format html`` reads them (``results``:
-    each system's, which their pages check the analysis against); else ``None``."""
-    if task in ("conlleval", "seqeval", "codiesp-x") or task.startswith("nlpsandbox-"):
-        from annoscore.cli.compare import parse_options, with_paths
-        from annoscore.tasks.registry import get
-
-        options = with_paths(parse_options(option or [], get(task)), once)
-        if task == "codiesp-x":
-            from annoscore.cli.codiesp import codiesp_x_sides
-
-            return [codiesp_x_sides(once(gold), once(s), options) for s in systems]
-        if task.startswith("nlpsandbox-"):
-            from annoscore.cli.nlpsandbox import sandbox_sides
-
-            category = task.removeprefix("nlpsandbox-")
-            return [
-                sandbox_sides(once(gold), once(s), options, category, r)
-                for s, r in zip(systems, results, strict=True)
-            ]
-        tag_sides: Any
-        if task == "conlleval":
-            from annoscore.cli.conlleval import conlleval_sides as tag_sides
-        else:
-            from annoscore.cli.seqeval import seqeval_sides as tag_sides
-        return [
-            tag_sides(once(gold), once(s), options, r)
-            for s, r in zip(systems, results, strict=True)
-        ]
-    if task != "spans":
+    buckets): as the task's ``--format html`` reads them (its registration's ``sides``, with
+    the ``--option`` values; ``results``: each system's, which some pages check the analysis
+    against); ``None`` for a task without them."""
+    if entry.sides is None:
         return None
-    from annoscore.formats.annotations import detect_format
-    from annoscore.report.html_span_data import read_sides
-
-    paths = [once(gold), *(once(s) for s in systems)]
-    formats = any(o.split("=", 1)[0].strip().endswith("format") for o in option or [])
-    if not formats and all(detect_format(p)[0] == "brat" for p in paths):
-        return [read_sides(paths[0], p) for p in paths[1:]]
     from annoscore.cli.compare import parse_options, with_paths
-    from annoscore.formats.brat_model import AnnFile
-    from annoscore.report.html_span_data import SpanSides
-    from annoscore.tasks.registry import get
-    from annoscore.tasks.spans import read_span_documents
 
-    options = with_paths(parse_options(option or [], get(task)), once)
-
-    def columns(docs: Any) -> dict[str, AnnFile]:
-        return {d: f if isinstance(f, AnnFile) else AnnFile.of(f) for d, f in docs.items()}
-
-    sides = []
-    for path in paths[1:]:
-        gold_docs, system_docs, _ = read_span_documents(paths[0], path, options)
-        sides.append(SpanSides(columns(gold_docs), columns(system_docs)))
-    return sides
+    options = with_paths(parse_options(option or [], entry), once)
+    read = [
+        entry.report_sides(once(gold), once(s), options, r)
+        for s, r in zip(systems, results, strict=True)
+    ]
+    return [sides() for sides in read if sides is not None]

@@ -3,33 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import typer
 
-from annoscore.cli.bio import FILE, SYSTEM, stdin_text, tag_file, tag_report_sides
+from annoscore.cli.bio import FILE, SYSTEM, stdin_text, tag_file
 from annoscore.cli.common import PerTypeOption, guarded
 from annoscore.cli.options import Output, scoring_command
 from annoscore.tasks.seqeval import SeqevalOptions
-
-if TYPE_CHECKING:
-    from annoscore.report.html_span_data import SpanSides
-    from annoscore.result import Result
-
-
-def seqeval_sides(
-    path: Path | None,
-    system: Path | None,
-    options: SeqevalOptions,
-    result: Result,
-    text: str | None = None,
-) -> SpanSides:
-    """The entities of the HTML report's span analysis, read again as the task read ``path``
-    (with ``system``, or alone) or ``text`` (standard input)."""
-    from annoscore.tasks.seqeval import seqeval_entities
-
-    documents, items, paths, chunks = seqeval_entities(path, system, options, text)
-    return tag_report_sides(result, documents, items, paths, chunks, "seqeval")
 
 
 def register(app: typer.Typer) -> None:
@@ -51,6 +31,7 @@ def register(app: typer.Typer) -> None:
         system: SYSTEM = None,
         per_type: PerTypeOption = False,
     ) -> None:
+        from annoscore.tasks.registry import get
         from annoscore.tasks.seqeval import score_seqeval, score_seqeval_file
 
         text = path = None
@@ -64,7 +45,6 @@ def register(app: typer.Typer) -> None:
             path = tag_file(file)
             result = score_seqeval_file(path, options)
 
-        def sides() -> SpanSides:  # read again only for --format html
-            return seqeval_sides(path, system, options, result, text)
-
+        # read again only for --format html
+        sides = get("seqeval").report_sides(path, system, options, result, text=text)
         out.emit(result.shown(types=per_type) if per_type else result, spans=sides)

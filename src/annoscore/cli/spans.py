@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -15,10 +14,8 @@ from annoscore.tasks.spans import (
     read_span_documents,
     score_span_documents,
     score_spans,
+    span_sides_of,
 )
-
-if TYPE_CHECKING:
-    from annoscore.report.html_span_data import SpanSides
 
 HELP = """Score predicted spans against gold spans (brat .ann files or folders of them, BioC XML
 or JSON, PubTator, i2b2 XML, Prodigy or spaCy JSONL, CoNLL BIO: --gold-format, --system-format,
@@ -49,19 +46,13 @@ def register(app: typer.Typer) -> None:
         out: Output,
         per_type: PerTypeOption = False,
     ) -> None:
-        def sides() -> SpanSides:  # the documents scored, for --format html's viewer
-            from annoscore.formats.brat_model import AnnFile
-            from annoscore.report.html_span_data import SpanSides
-
-            def columns(docs: Mapping[str, Any]) -> dict[str, AnnFile]:
-                return {d: f if isinstance(f, AnnFile) else AnnFile.of(f) for d, f in docs.items()}
-
-            return SpanSides(columns(gold_docs), columns(system_docs))
-
         with cyclic_gc_paused():
             if out.format is not OutputFormat.html:  # cut by --jobs, --dask (annoscore.scale)
                 out.emit(score_spans(gold, system, options).shown(types=per_type))
                 return
             gold_docs, system_docs, read = read_span_documents(gold, system, options)
             result = score_span_documents(gold_docs, system_docs, read, options)
-            out.emit(result.shown(types=per_type), spans=sides)
+            # the page's analysis: the documents scored (not read again)
+            out.emit(
+                result.shown(types=per_type), spans=lambda: span_sides_of(gold_docs, system_docs)
+            )

@@ -16,6 +16,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from annoscore.align.span_sides import SpanSides
 from annoscore.metrics.worst_lists import document_key
 from annoscore.report.generic import json_safe
 from annoscore.report.html_coref import CorefSides
@@ -26,7 +27,6 @@ from annoscore.report.html_page import (
     number_cell,
     page,
 )
-from annoscore.report.html_span_data import SpanSides
 from annoscore.result import Result
 from annoscore.version import __version__
 

@@ -1,16 +1,16 @@
-"""The error analysis behind the span sections of an HTML report (``spans``, ``pharmaconer
-ner``): both sides read again as the task read them (:func:`read_sides`), every mention's
+"""The error analysis behind the span sections of an HTML report (of every task whose
+registration names its ``sides``: ``spans``, ``pharmaconer-ner``, ...): both sides read again
+as the task read them (:class:`~annoscore.align.span_sides.SpanSides`), every mention's
 category (:mod:`annoscore.align.span_errors`), the summary counts and the viewer's data as
-compact JSON within a size budget (:func:`analyse`).  :mod:`annoscore.report.html_spans` renders
-them.
+compact JSON within a size budget (:func:`analyse`).  :mod:`annoscore.report.html_spans`
+renders them.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from annoscore.align.span_errors import (
@@ -25,7 +25,8 @@ from annoscore.align.span_errors import (
     categorize_columns,
     categorize_mentions,
 )
-from annoscore.formats.brat_model import AnnFile, Dialect
+from annoscore.align.span_sides import SpanSides
+from annoscore.formats.brat_model import AnnFile
 
 WINDOW = 60
 """Characters of context kept on each side of a mention when texts are cut to windows."""
@@ -43,41 +44,6 @@ LABELS = {
     "missed": "missed",
     "spurious": "spurious",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class SpanSides:
-    """Both sides' documents by id, as a reader's entity columns (the files the task scored)."""
-
-    gold: Mapping[str, AnnFile]
-    system: Mapping[str, AnnFile]
-    note: str = ""
-    """What the page says of these documents beside the analysis (a tag file's text made of
-    its tokens, what is left out and why)."""
-
-
-def read_sides(
-    gold: Path,
-    system: Path,
-    *,
-    strict_input: bool = False,
-    dialect: Dialect = "brat",
-    every_file: bool = False,
-) -> SpanSides:
-    """Both sides of a brat span task read again for the report, as the task reads them
-    (``dialect``, and ``every_file`` for the system folder: PharmaCoNER's reading)."""
-    from annoscore.align.documents import paired_files
-    from annoscore.formats.brat import read_brat_corpus
-
-    gold_files = read_brat_corpus(gold, strict_input=strict_input, dialect=dialect).files
-    system_files = read_brat_corpus(
-        system,
-        strict_input=strict_input,
-        dialect=dialect,
-        check_text=dialect == "brat",
-        every_file=every_file,
-    ).files
-    return SpanSides(*paired_files(gold, system, gold_files, system_files))
 
 
 @dataclass(slots=True)

@@ -17,8 +17,9 @@ from collections import Counter
 from typing import Any
 
 from annoscore.align.span_errors import CATEGORIES, SIDES
+from annoscore.align.span_sides import SpanSides
 from annoscore.report.html_page import embedded_json, escape
-from annoscore.report.html_span_data import LABELS, LONG, WINDOW, SpanSides, analyse
+from annoscore.report.html_span_data import LABELS, LONG, WINDOW, analyse
 
 ERRORS_ID = "annoscore-errors"
 BUCKETS_ID = "annoscore-buckets"

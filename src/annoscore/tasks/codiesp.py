@@ -86,6 +86,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from annoscore.align.span_sides import SpanSides
+
 __all__ = [
     "OFFICIAL_DEPTH",
     "ExplainableOptions",
@@ -522,3 +524,56 @@ def _count_explainable(
     return get("codiesp-x").result(
         options, every, warnings=out, details=CodiespDetails(gold_documents)
     )
+
+
+X_NOTE = (
+    "CodiEsp-X counts (document, code) pairs: a gold code is found when a prediction of that "
+    "code has a position matching one of its references (--tolerance, --tolerance-mode), "
+    "however many references it has. The analysis below is of the references themselves, "
+    "typed by their label (DIAGNOSTICO, PROCEDIMIENTO): correct means the same position "
+    "(first start, last end) and label, codes are not compared, so its counts are not the "
+    "scores' tp, fp and fn. The files hold no text: the viewer shows offsets; the strings "
+    "listed are the gold references' texts, predictions have none. Predictions of a code in "
+    "neither valid list are left out, as the task leaves them out."
+)
+
+
+def codiesp_x_sides(
+    gold: Path, pred: Path, options: ExplainableOptions, result: Result | None = None
+) -> SpanSides:
+    """Both X files' references as documents for the HTML report (the registration's
+    ``sides``; :data:`X_NOTE` says what the analysis compares and lacks: not the scores'
+    counts, so ``result`` is not read)."""
+    from annoscore.align.span_sides import SpanSides
+    from annoscore.formats.brat_model import AnnFile
+
+    valid = frozenset[str]().union(
+        *(read_valid_code_file(p).codes for p in (options.codes_d, options.codes_p) if p)
+    )
+    lowercase = options.lowercase
+    gold_refs = read_gold_reference_file(gold, lowercase=lowercase).references
+    pred_refs = read_predicted_reference_file(pred, lowercase=lowercase, allow_empty=True)
+    kept = [r for r in pred_refs.references if r.code in valid]  # as the task keeps them
+    if options.filter_gold:
+        gold_refs = [r for r in gold_refs if r.code in valid]
+    ids = list(dict.fromkeys([*(r.document for r in gold_refs), *(r.document for r in kept)]))
+
+    def documents(refs: list[CodeReference], path: Path) -> dict[str, AnnFile]:
+        by_doc: dict[str, list[CodeReference]] = {d: [] for d in ids}
+        for r in refs:
+            by_doc[r.document].append(r)
+        return {
+            d: AnnFile(
+                id=d,
+                path=str(path),
+                ids=[f"{r.code}@{r.line}" for r in rows],
+                types=[r.label for r in rows],
+                starts=[min(r.start, r.end) for r in rows],
+                ends=[max(r.start, r.end) for r in rows],
+                texts=[r.text for r in rows],
+                lines=[r.line for r in rows],
+            )
+            for d, rows in by_doc.items()
+        }
+
+    return SpanSides(documents(gold_refs, gold), documents(kept, pred), X_NOTE)

@@ -22,7 +22,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from annoscore.align.span_sides import tag_task_sides
 from annoscore.errors import InputError
 from annoscore.formats.conll_bio import (
     DOCSTART,
@@ -33,13 +35,16 @@ from annoscore.formats.conll_bio import (
     read_tags,
 )
 from annoscore.formats.files import bom_warning, saw
-from annoscore.metrics.conlleval import conlleval_counts, split_tag
+from annoscore.metrics.conlleval import conlleval_chunks, conlleval_counts, split_tag
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning
 from annoscore.scale import chunked, keep, keeping
 from annoscore.scale.cut_tags import split_tag_file, split_tag_files, tag_chunk
 from annoscore.tasks.conlleval_chunks import joined_details, pooled
 from annoscore.tasks.registry import get
+
+if TYPE_CHECKING:
+    from annoscore.align.span_sides import TagEntities
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,28 +281,46 @@ def score_conlleval_text(
     return _result(columns, columns.columns[0], columns.columns[1], options)
 
 
-def conlleval_tags(
+def conlleval_entities(
     file: Path | None,
     system: Path | None,
     options: ConllevalOptions = ConllevalOptions(),
     text: str | None = None,
-) -> tuple[TagColumns, list[str], list[str], tuple[str, str]]:
-    """The items, both tag columns and both sides' paths as :func:`score_conlleval` (two
-    files), :func:`score_conlleval_file` (``file`` alone) or :func:`score_conlleval_text`
-    (``text``, named ``<stdin>``) read them, for the HTML report's chunks."""
+) -> TagEntities:
+    """The documents, items, both sides' paths and both sides' chunks
+    (:data:`~annoscore.align.span_sides.TagEntities`) as :func:`score_conlleval` (two files),
+    :func:`score_conlleval_file` (``file`` alone) or :func:`score_conlleval_text` (``text``,
+    named ``<stdin>``) read them, for the HTML report's chunks."""
     if text is not None:
         columns = read_tag_text(text, "<stdin>", delimiter=options.delimiter, columns=(-2, -1))
-        return columns, columns.columns[0], columns.columns[1], (columns.path, columns.path)
-    assert file is not None
-    if system is None:
+        gold, guess = columns.columns[0], columns.columns[1]
+        paths = (columns.path, columns.path)
+    elif system is None:
+        assert file is not None
         columns = read_tags(file, delimiter=options.delimiter, columns=(-2, -1))
-        return columns, columns.columns[0], columns.columns[1], (columns.path, columns.path)
-    gold_columns = read_tags(file, delimiter=options.delimiter, columns=(-1,))
-    system_columns = pair_tag_files(
-        gold_columns, read_tags(system, delimiter=options.delimiter, columns=(-1,))
+        gold, guess = columns.columns[0], columns.columns[1]
+        paths = (columns.path, columns.path)
+    else:
+        assert file is not None
+        columns = read_tags(file, delimiter=options.delimiter, columns=(-1,))
+        system_columns = pair_tag_files(
+            columns, read_tags(system, delimiter=options.delimiter, columns=(-1,))
+        )
+        gold, guess = columns.columns[0], system_columns.columns[0]
+        paths = (columns.path, system_columns.path)
+    gold_chunks, guess_chunks = (
+        conlleval_chunks(tags, columns.boundary, raw=options.raw, outside=options.outside_tag)
+        for tags in (gold, guess)
     )
-    guess = system_columns.columns[0]
-    return gold_columns, gold_columns.columns[0], guess, (gold_columns.path, system_columns.path)
+    names = [d.name for d in columns.documents] or [Path(columns.path).name]
+    starts = [d.start for d in columns.documents] or [0]
+    items = (columns.tokens, columns.boundary, columns.line)
+    return (names, starts), items, paths, (gold_chunks, guess_chunks)
+
+
+conlleval_sides = tag_task_sides(conlleval_entities, "conlleval")
+"""The chunks of the HTML report's span analysis (the registration's ``sides``), read again as
+the task read them: :func:`conlleval_entities`."""
 
 
 def count_conlleval(

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from annoscore.align.documents import pair_documents
 from annoscore.align.muc import MucAligner, TextFilter
@@ -61,10 +61,14 @@ from annoscore.tasks.muc_sgml import (
     count_coreference,
     count_named_entity,
     read_task_file,
+    sgml_slots,
     task_gids,
 )
 from annoscore.tasks.registry import get
 from annoscore.templates import TemplateDocument
+
+if TYPE_CHECKING:
+    from annoscore.align.span_sides import SpanSides
 
 IE_TASKS = ("template_element", "template_relation", "scenario_template")
 SGML_TASKS = ("named_entity", "coreference")
@@ -566,6 +570,54 @@ def count_muc_named_entity(
     (1, 1, 0.5)
     """
     return _sgml("named_entity", key_documents, response_documents, options)
+
+
+NE_NOTE = (
+    "MUC named entity aligns a response tag with a key tag whose extent overlaps it and "
+    "scores their TYPE and TEXT apart (TEXT is correct on the key's extent or an ALT "
+    'alternative; an optional key tag, STATUS="OPT", counts nothing when missed). The '
+    "analysis below is of the tags themselves, typed by their TYPE value (else their class): "
+    "correct means the same extent and TYPE, so its counts are not the score report's."
+)
+"""What the page of ``muc-named-entity`` says of its span analysis (:func:`ne_sides`)."""
+
+
+def ne_sides(
+    key: Path, response: Path, options: NamedEntityOptions, result: Result | None = None
+) -> SpanSides:
+    """Both files' task tags (ENAMEX, TIMEX, NUMEX: the configuration's classes) as documents
+    for the HTML report (the registration's ``sides``), read again as
+    :func:`score_muc_named_entity` reads them (its configuration; the documents it scores,
+    with their texts, tags removed), typed by their TYPE attribute (``:sgml_type_slot``);
+    :data:`NE_NOTE` says what the analysis compares (``result`` is not read)."""
+    from annoscore.align.span_sides import SpanSides
+    from annoscore.formats.brat_model import AnnFile
+
+    config = load_config(options.config, "named_entity")
+    gids = task_gids(config)
+    keys, rsps = read_task_file(config, key, gids), read_task_file(config, response, gids)
+    scored = pair_documents(keys, rsps, gold_only="empty", system_only="empty").scored
+    kind = sgml_slots(config).type  # the TYPE attribute (:sgml_type_slot)
+
+    def documents(side: dict[str, SgmlDocument], path: Path) -> dict[str, AnnFile]:
+        out = {}
+        for doc in scored:
+            document = side.get(doc)
+            tags = () if document is None else document.tags
+            out[doc] = AnnFile(
+                id=doc,
+                path=str(path),
+                ids=[f"{t.name}{k}" for k, t in enumerate(tags, 1)],
+                types=[t.attributes.get(kind) or t.name for t in tags],
+                starts=[t.start for t in tags],
+                ends=[t.end for t in tags],
+                texts=[t.text for t in tags],
+                lines=[t.line for t in tags],
+                text=None if document is None else document.text,
+            )
+        return out
+
+    return SpanSides(documents(keys, key), documents(rsps, response), NE_NOTE)
 
 
 @_chunked("coreference")

@@ -43,6 +43,7 @@ from annoscore.formats.nlpsandbox import (
     read_notes,
     read_objects,
     read_sandbox,
+    read_sandbox_documents,
 )
 from annoscore.metrics.phi import Quotes, SameStart, Tokenizer, hipaa_flags, leaderboard
 from annoscore.metrics.phi_counts import Columns, category_counts
@@ -55,6 +56,7 @@ from annoscore.scale.cut_json import JsonDocuments
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
+    from annoscore.align.span_sides import SpanSides
     from annoscore.arrays import IntArray
 
 
@@ -626,3 +628,58 @@ count_nlpsandbox_all = _in_memory(
     (['date', 'id'], 1.0, None)
     """,
 )
+
+
+SPAN_NOTE = (
+    "The categories below are by exact span and category: a prediction is correct where it "
+    "has a gold annotation's start, length and category (instance_strict's match); the "
+    "relaxed, token and type keys of the scores match otherwise, and the type values "
+    "(dateFormat, locationType...) are not compared here."
+)
+
+
+def nlpsandbox_sides(
+    gold: Path, pred: Path, options: NlpSandboxOptions, result: Result
+) -> SpanSides:
+    """Both files' notes as documents for the HTML report (the registration's ``sides``): the
+    annotations of the category ``result`` scored (every category's for ``all``), with their
+    texts where ``--notes`` gives them; the page says what the analysis compares, what it lacks
+    without the notes, and where its correct annotations are not instance_strict's true
+    positives (several annotations at one start)."""
+    import dataclasses
+
+    from annoscore.align.span_sides import SpanSides, exact_matches
+    from annoscore.formats.brat_model import AnnFile
+
+    category = result.task.removeprefix("nlpsandbox-")
+    notes = read_notes(options.notes) if options.notes is not None else {}
+
+    def documents(path: Path) -> dict[str, AnnFile]:
+        out = {}
+        for doc in read_sandbox_documents(path):
+            mentions = tuple(m for m in doc.mentions if category in ("all", m.type))
+            shown = dataclasses.replace(doc, mentions=mentions, text=notes.get(doc.id))
+            out[doc.id] = AnnFile.of(shown)
+        return out
+
+    sides = SpanSides(documents(gold), documents(pred))
+    said = [SPAN_NOTE]
+    if not notes:
+        said.append(
+            "No note texts (give --notes): the viewer shows offsets, and the strings listed "
+            "are the annotations' own texts."
+        )
+    same = exact_matches(sides)
+    counts = result.counts
+    for kind in sorted(
+        {t for f in (*sides.gold.values(), *sides.system.values()) for t in f.types}
+    ):
+        prefix = "" if category != "all" else kind.replace("-", "_") + "_"
+        key = f"{prefix}instance_strict_tp"
+        if key in counts and int(counts[key]) != same.get(kind, 0):
+            said.append(
+                f"Here {same.get(kind, 0)} {kind} annotations are correct by span, where "
+                f"instance_strict counts {int(counts[key])} (several annotations at one start "
+                "count once there: --same-start)."
+            )
+    return dataclasses.replace(sides, note=" ".join(said))

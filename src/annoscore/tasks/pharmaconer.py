@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from enum import Enum
 from operator import itemgetter
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from annoscore.align.documents import Rule, pair_documents, paired_files
 from annoscore.align.span_modes import Duplicates, OverlapBasis, SpanMode, match_options
@@ -61,6 +61,9 @@ from annoscore.result import (
 )
 from annoscore.scale import chunked
 from annoscore.tasks.registry import get
+
+if TYPE_CHECKING:
+    from annoscore.align.span_sides import SpanSides
 
 UNCLEAR = "UNCLEAR"
 
@@ -326,6 +329,23 @@ def score_pharmaconer_ner(gold: Path, system: Path, options: NerOptions = NerOpt
 Document = AnnFile | AnnotatedDocument | Iterable[Mention]
 """A document in memory: a reader's :class:`~annoscore.formats.brat.AnnFile`, the brat model's
 :class:`~annoscore.model.AnnotatedDocument`, or its mentions."""
+
+
+def pharmaconer_ner_sides(
+    gold: Path, system: Path, options: NerOptions, result: Result | None = None
+) -> SpanSides:
+    """Both sides' brat files for the HTML report (the registration's ``sides``), read again
+    as :func:`score_pharmaconer_ner` reads them (its dialect; without ``codalab`` every file
+    of the system folder; ``result`` is not read)."""
+    from annoscore.align.span_sides import read_sides
+
+    return read_sides(
+        gold,
+        system,
+        strict_input=options.strict_input,
+        dialect="pharmaconer",
+        every_file=not options.codalab,
+    )
 
 
 def count_pharmaconer_ner(

@@ -19,7 +19,7 @@ headline from here.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, cast
 from annoscore.records import Record, set_fields
 
 if TYPE_CHECKING:
+    from annoscore.align.span_sides import SpanSides
     from annoscore.counts import Counts
     from annoscore.options import TaskOptions
     from annoscore.result import CountMatrix, Details, Result, ScoreWarning, Undefined
@@ -64,7 +65,10 @@ class Task(Record):
     - ``text``: ``"module:function"``, ``Result -> str``: the official text layout, if any;
     - ``solution``: ``"module:function"``, ``(gold, folder, options) -> notes``: writes the gold
       standard as the submission that scores best (:mod:`annoscore.tasks.solutions`), for a
-      task whose gold is not itself one (``None``: the gold is a perfect submission).
+      task whose gold is not itself one (``None``: the gold is a perfect submission);
+    - ``sides``: ``"module:function"``, ``(gold, system, options, result) -> SpanSides``: both
+      sides' documents read again as the task read them, for the span analysis of the HTML
+      report (``--format html``, ``annoscore report``; ``None``: the task's page has none).
     """
 
     __slots__ = (  # noqa: RUF023 (the order of the fields)
@@ -77,6 +81,7 @@ class Task(Record):
         "sample",
         "text",
         "solution",
+        "sides",
     )
     name: str
     summary: str
@@ -87,6 +92,7 @@ class Task(Record):
     sample: Sample
     text: str | None
     solution: str | None
+    sides: str | None
 
     def __init__(
         self,
@@ -99,6 +105,7 @@ class Task(Record):
         sample: Sample,
         text: str | None = None,
         solution: str | None = None,
+        sides: str | None = None,
     ) -> None:
         set_fields(
             self,
@@ -111,6 +118,7 @@ class Task(Record):
             sample=sample,
             text=text,
             solution=solution,
+            sides=sides,
         )
 
     @property
@@ -157,6 +165,22 @@ class Task(Record):
         if self.solution is None:
             return None
         return cast("list[str]", load(self.solution)(gold, target, options))
+
+    def report_sides(
+        self,
+        gold: Path | None,
+        system: Path | None,
+        options: TaskOptions,
+        result: Result,
+        **read: Any,
+    ) -> Callable[[], SpanSides] | None:
+        """Both sides' documents for the HTML report's span analysis (:attr:`sides`; ``read``:
+        what else its function takes, a tag file's standard input), read only when the
+        returned function is called (a page is asked for); ``None``: the task has none."""
+        if self.sides is None:
+            return None
+        sides = self.sides
+        return lambda: cast("SpanSides", load(sides)(gold, system, options, result, **read))
 
     def run(self, gold: str | PathLike[str], system: str | PathLike[str], **options: Any) -> Result:
         """Score with options given by name, as Python values or the command line's text
@@ -297,6 +321,7 @@ for _number, _task, _what, _title in (
                 title=f"PharmaCoNER sub-track {_number} ({_title}), official layout",
             ),
             text="annoscore.report.pharmaconer:render_official",
+            sides="annoscore.tasks.pharmaconer:pharmaconer_ner_sides" if _task == "ner" else None,
         )
     )
 register(
@@ -314,6 +339,7 @@ register(
             {"mode": "semeval"},
             title="Generic span scoring, SemEval-2013 schemes, on the PharmaCoNER sample",
         ),
+        sides="annoscore.tasks.spans:spans_sides",
     )
 )
 register(
@@ -388,6 +414,7 @@ register(
         ),
         text="annoscore.report.codiesp:render_explainable",
         solution="annoscore.tasks.solutions:codiesp_x_solution",
+        sides="annoscore.tasks.codiesp:codiesp_x_sides",
     )
 )
 register(
@@ -413,6 +440,7 @@ register(
         headline="f1",
         sample=Sample("bio/gold.conll", "bio/system.conll", title="conlleval.pl layout"),
         text="annoscore.report.conlleval:render_conlleval",
+        sides="annoscore.tasks.conlleval:conlleval_sides",
     )
 )
 register(
@@ -424,6 +452,7 @@ register(
         scorer="annoscore.metrics.seqeval:conlleval_scores",
         headline="f1",
         sample=Sample("bio/gold.conll", "bio/system.conll", title="seqeval, default mode"),
+        sides="annoscore.tasks.seqeval:seqeval_sides",
     )
 )
 for _category, _what in (
@@ -454,6 +483,7 @@ for _category, _what in (
                 else f"NLP Sandbox {_category} (official four tables)",
             ),
             text="annoscore.report.nlpsandbox:render_official",
+            sides="annoscore.tasks.nlpsandbox:nlpsandbox_sides",
         )
     )
 register(
@@ -471,6 +501,7 @@ register(
             title="MUC named entity (NE), totals page",
         ),
         text="annoscore.report.muc:render_totals",
+        sides="annoscore.tasks.muc:ne_sides",
     )
 )
 register(

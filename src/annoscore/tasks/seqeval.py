@@ -30,8 +30,9 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from annoscore.align.span_sides import tag_task_sides
 from annoscore.counts import Counts
 from annoscore.errors import InputError
 from annoscore.formats.bio_tags import Entity
@@ -51,6 +52,7 @@ from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning, type_counts
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:
+    from annoscore.align.span_sides import TagEntities
     from annoscore.arrays import BoolArray, IntArray
     from annoscore.scale import Splitter
 
@@ -683,7 +685,7 @@ def seqeval_entities(
     system: Path | None,
     options: SeqevalOptions = SeqevalOptions(),
     text: str | None = None,
-) -> tuple[Any, ...]:
+) -> TagEntities:
     """What the HTML report shows of the inputs :func:`score_seqeval` (two files),
     :func:`score_seqeval_file` (``file`` alone) or its ``text`` (standard input) scored:
     ``(names, starts)`` (each document's name and first item), ``(tokens, boundary, lines)``
@@ -748,6 +750,11 @@ def seqeval_entities(
     lines = list(range(1, n + 1))
     paths = (data.path, data.guess_path)
     return (data.names, starts), (words, boundary.tolist(), lines), paths, (sides[0], sides[1])
+
+
+seqeval_sides = tag_task_sides(seqeval_entities, "seqeval")
+"""The chunks of the HTML report's span analysis (the registration's ``sides``), read again as
+the task read them: :func:`seqeval_entities`."""
 
 
 def count_seqeval(

@@ -56,6 +56,7 @@ from annoscore.tasks.registry import get
 from annoscore.tasks.spans_chunks import kept, pooled
 
 if TYPE_CHECKING:
+    from annoscore.align.span_sides import SpanSides
     from annoscore.metrics.span_corpus import SpanDocument
 
 
@@ -223,6 +224,33 @@ def read_span_documents(
         not_exact(gold)  # a chunk of one document a side would pair them (annoscore.scale)
     gold_docs, system_docs = paired_files(gold, system, gold_files, system_files)
     return gold_docs, system_docs, read
+
+
+def span_sides_of(
+    gold_docs: Mapping[str, SpanDocument], system_docs: Mapping[str, SpanDocument]
+) -> SpanSides:
+    """The documents :func:`read_span_documents` read, as the HTML report's columns."""
+    from annoscore.align.span_sides import SpanSides
+
+    def columns(docs: Mapping[str, SpanDocument]) -> dict[str, AnnFile]:
+        return {d: f if isinstance(f, AnnFile) else AnnFile.of(f) for d, f in docs.items()}
+
+    return SpanSides(columns(gold_docs), columns(system_docs))
+
+
+def spans_sides(
+    gold: Path, system: Path, options: SpanOptions, result: Result | None = None
+) -> SpanSides:
+    """Both sides' documents for the HTML report (the registration's ``sides``): two brat
+    inputs without a format option read as :func:`~annoscore.align.span_sides.read_sides`
+    reads them, any other as :func:`read_span_documents` (``result`` is not read)."""
+    from annoscore.align.span_sides import read_sides
+
+    formats = options.gold_format is not None or options.system_format is not None
+    if not formats and all(detect_format(p)[0] == "brat" for p in (gold, system)):
+        return read_sides(gold, system)
+    gold_docs, system_docs, _ = read_span_documents(gold, system, options)
+    return span_sides_of(gold_docs, system_docs)
 
 
 def _infon_warnings(options: SpanOptions, *forms: str) -> list[ScoreWarning]:

@@ -1,7 +1,9 @@
-"""The span analysis of a tag task's HTML report (``conlleval``, ``seqeval``): the chunks (or
-entities) each side's tags make, as the documents of :class:`~annoscore.report.html_span_data.
-SpanSides`, so that the page shows the error categories, the type confusion, the buckets, the
-frequent missed and spurious strings and the document viewer a span task shows.
+"""Both sides' documents of a span task, paired, as a reader's entity columns
+(:class:`SpanSides`): what the HTML report's span analysis (:mod:`annoscore.report.
+html_span_data`) reads.  Each task builds its own (its registration's ``sides``,
+:mod:`annoscore.tasks.registry`), read again as the task read its inputs: brat files
+(:func:`read_sides`), the chunks of a tag file (:func:`tag_sides`, :func:`tag_report_sides`),
+or the task's own documents.
 
 A CoNLL file holds no text: a document's text is its tokens, one sentence a line, separated by
 single spaces (the tokens' own order and spelling), and a chunk's offsets and length in
@@ -11,11 +13,53 @@ so (:data:`TEXT_NOTE`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from annoscore.formats.brat_model import AnnFile
-from annoscore.report.html_span_data import SpanSides
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from annoscore.formats.brat_model import AnnFile, Dialect
+    from annoscore.result import Result
+
+
+@dataclass(frozen=True, slots=True)
+class SpanSides:
+    """Both sides' documents by id, as a reader's entity columns (the files the task scored)."""
+
+    gold: Mapping[str, AnnFile]
+    system: Mapping[str, AnnFile]
+    note: str = ""
+    """What the page says of these documents beside the analysis (a tag file's text made of
+    its tokens, what is left out and why)."""
+
+
+def read_sides(
+    gold: Path,
+    system: Path,
+    *,
+    strict_input: bool = False,
+    dialect: Dialect = "brat",
+    every_file: bool = False,
+) -> SpanSides:
+    """Both sides of a brat span task read again for the report, as the task reads them
+    (``dialect``, and ``every_file`` for the system folder: PharmaCoNER's reading)."""
+    from annoscore.align.documents import paired_files
+    from annoscore.formats.brat import read_brat_corpus
+
+    gold_files = read_brat_corpus(gold, strict_input=strict_input, dialect=dialect).files
+    system_files = read_brat_corpus(
+        system,
+        strict_input=strict_input,
+        dialect=dialect,
+        check_text=dialect == "brat",
+        every_file=every_file,
+    ).files
+    return SpanSides(*paired_files(gold, system, gold_files, system_files))
+
 
 TEXT_NOTE = (
     "A tag file holds no text: each document's text here is its tokens, one sentence a line, "
@@ -65,6 +109,17 @@ def _texts(
     return texts, doc_of, first, end
 
 
+TagEntities = tuple[
+    tuple[Sequence[str], Sequence[int]],
+    tuple[Sequence[str] | None, Sequence[bool], Sequence[int]],
+    tuple[str, str],
+    tuple[tuple[Any, Any, list[str]], tuple[Any, Any, list[str]]],
+]
+"""What a tag task read, for :func:`tag_report_sides`: the documents (names, first items), the
+items (tokens, ``None`` without tokens; boundary flags; file lines), both sides' paths and both
+sides' chunks, each side's (first item, last item, type)."""
+
+
 def tag_sides(
     names: Sequence[str],
     starts: Sequence[int],
@@ -82,6 +137,8 @@ def tag_sides(
     :data:`TEXT_NOTE`) is shown on the page.  ``tokens`` ``None`` (tags without tokens: a
     JSON list of tag lists): no text, offsets are the items' positions in their document
     (:data:`NO_TOKENS_NOTE`)."""
+    from annoscore.formats.brat_model import AnnFile
+
     starts = list(starts) or [0]
     if tokens is None:
         texts: list[str | None] = [None] * len(starts)
@@ -140,3 +197,42 @@ def exact_matches(sides: SpanSides) -> dict[str, int]:
         for (_, _, kind), n in (a & b).items():
             found[kind] += n
     return dict(found)
+
+
+def tag_report_sides(result: Result, entities: TagEntities, what: str) -> SpanSides:
+    """The documents of a tag task's HTML report (:func:`tag_sides`) of its ``entities``
+    (:data:`TagEntities`, as the task ``what`` read them).  Where the chunks both sides hold
+    with one span and type are not the task's correct ones per type (conlleval on ill-formed
+    tags), the page says so."""
+    (names, starts), (tokens, boundary, lines), paths, chunks = entities
+    sides = tag_sides(names, starts, tokens, boundary, lines, paths, chunks)
+    correct = {
+        kind: int(tp) for kind, unit in result.types.items() if (tp := unit.counts.get("tp"))
+    }
+    same = exact_matches(sides)
+    if same == correct:
+        return sides
+    note = (
+        f"Here the chunks both sides hold with one span and type ({sum(same.values())}) are "
+        f"not {what}'s correct ones ({sum(correct.values())}) type by type: the categories "
+        f"below are by span and type, the scores {what}'s."
+    )
+    return dataclasses.replace(sides, note=f"{sides.note} {note}")
+
+
+def tag_task_sides(entities: Callable[..., TagEntities], what: str) -> Callable[..., SpanSides]:
+    """The ``sides`` of the tag task ``what`` (its registration's): ``(gold, system, options,
+    result, text=None) -> SpanSides``, the chunks its reader ``entities`` finds again in
+    ``gold`` (with ``system``, or alone) or ``text`` (standard input), as
+    :func:`tag_report_sides` shows them."""
+
+    def sides(
+        gold: Path | None,
+        system: Path | None,
+        options: Any,
+        result: Result,
+        text: str | None = None,
+    ) -> SpanSides:
+        return tag_report_sides(result, entities(gold, system, options, text), what)
+
+    return sides
