@@ -44,7 +44,7 @@ from annoscore.formats.files import not_exact, saw
 from annoscore.model import AnnotatedDocument, Mention
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, note
-from annoscore.scale import Splitter, chunked, keep, keeping
+from annoscore.scale import Splitter, chunked, counted, keep, keeping
 from annoscore.tasks.registry import get
 from annoscore.tasks.spans_chunks import kept, pooled
 
@@ -425,7 +425,9 @@ def _concepts_scored(
             )
     both = [(d, gold[d], system[d]) for d in paired.scored if d in gold and d in system]
     warnings += text_warnings(differing_texts(both))
-    per_document = {d: concept_counts(gold.get(d), system.get(d)) for d in paired.scored}
+    per_document = {
+        d: concept_counts(gold.get(d), system.get(d)) for d in counted(paired.scored)
+    }  # a progress line on a terminal
     result = get("spans").result(
         options, per_document, warnings=warnings, extra={"mode": options.mode.value}
     )
