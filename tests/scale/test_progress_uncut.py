@@ -77,11 +77,17 @@ def _concepts(root: Path) -> tuple[str, Path, Path, dict[str, Any]]:
     return "spans", root / "gold", root / "system", {"mode": "concepts"}
 
 
+def _coref(root: Path) -> tuple[str, Path, Path, dict[str, Any]]:
+    gold, system, options = sample_paths(TASKS["coref"])
+    return "coref", gold, system, options
+
+
 UNCUT = {
     "muc templates": (_templates, 3),
     "muc named entity": (_named_entity, 2),
     "muc coreference": (_coreference, 3),
     "spans concepts": (_concepts, 3),
+    "coref": (_coref, 2),
 }
 """Each path scored in one run, document after document, and its number of documents."""
 
@@ -154,6 +160,8 @@ def _arguments(task: str, gold: Path, system: Path, options: dict[str, Any]) -> 
     """The command that scores ``gold`` and ``system`` as ``annoscore.score`` does."""
     if task == "spans":
         return ["spans", str(gold), str(system), "--mode", options["mode"]]
+    if task == "coref":
+        return ["coref", str(gold), str(system)]
     config = [str(options["config"])] if "config" in options else []
     short = {"muc-template-element": "te", "muc-named-entity": "ne", "muc-coreference": "co"}
     return ["muc", *config, "-k", str(gold), "-r", str(system), "--task", short[task]]

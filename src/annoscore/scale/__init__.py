@@ -71,7 +71,7 @@ warnings; this process scores the chunks no worker has begun while it waits
 shows a progress line on standard error (documents done, rate, time left; :class:`Progress`),
 as the text of the command line's spinner; a run not cut tells the spinner the same line as
 its task counts its documents one after the other (:func:`counted`: MUC templates, named
-entity and coreference, ``spans --mode concepts``).
+entity and coreference, ``spans --mode concepts``, ``coref``).
 
 Whether to cut is decided by the run in force (:func:`using`): ``annoscore ... --jobs N``,
 ``annoscore.score(..., jobs=N)`` and :func:`annoscore.distributed.score` set it.  ``jobs=1``
