@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import annoscore
-from annoscore.scale import Progress, Run, counted
+from annoscore.scale import Progress, Run, counted, files_read
 from annoscore.scale.run import SHOWN_BY
 from annoscore.tasks.registry import TASKS, sample_paths
 
@@ -82,6 +82,11 @@ def _coref(root: Path) -> tuple[str, Path, Path, dict[str, Any]]:
     return "coref", gold, system, options
 
 
+def _strict(root: Path) -> tuple[str, Path, Path, dict[str, Any]]:
+    _, gold, system, _ = _concepts(root)
+    return "spans", gold, system, {"mode": "strict"}
+
+
 UNCUT = {
     "muc templates": (_templates, 3),
     "muc named entity": (_named_entity, 2),
@@ -102,7 +107,7 @@ def test_a_run_not_cut_tells_the_spinner_documents_rate_and_time_left(
     with contextlib.redirect_stderr(terminal):  # here: pytest sets its capture at the start
         result = annoscore.score(task, gold, system, **options)
     assert len(result.matrix.documents) == documents
-    lines = [line for line in told if line]
+    lines = [line for line in told if " documents, " in line]
     assert len(lines) == documents, told  # one a document (EVERY = 0)
     assert f"{documents:,} documents" in lines[-1] and "/s, " in lines[-1]
     assert lines[-1].startswith("[" + "#" * 20 + "]") and lines[-1].endswith("0 s left")
@@ -111,6 +116,27 @@ def test_a_run_not_cut_tells_the_spinner_documents_rate_and_time_left(
     assert terminal.getvalue() == ""  # told, never written
     SHOWN_BY.set(None)
     alone = annoscore.score(task, gold, system, **options)
+    assert json.dumps(alone.to_dict()) == json.dumps(result.to_dict())
+
+
+@pytest.mark.parametrize("mode", ["strict", "concepts"])
+def test_a_folder_of_brat_files_read_in_one_run_tells_the_files_read(
+    mode: str, told: list[str], tmp_path: Path
+) -> None:
+    """Reading is most of a run of brat folders whose files the checked parser reads (``N``
+    lines): each side's files read are told as they are parsed, then (concepts, counted one
+    after the other) its documents."""
+    _, gold, system, _ = _concepts(tmp_path)
+    terminal = Terminal()
+    with contextlib.redirect_stderr(terminal):
+        result = annoscore.score("spans", gold, system, mode=mode)
+    read = [line for line in told if " files read, " in line]
+    assert len(read) == 6, told  # 3 a side, a line a file (EVERY = 0)
+    assert read[2].startswith("[" + "#" * 20 + "]  3 files read, ") and "1 files read" in read[3]
+    assert told[told.index(read[2]) + 1] == ""  # the spinner's own text between the sides
+    assert told[-1] == "" and terminal.getvalue() == ""
+    SHOWN_BY.set(None)
+    alone = annoscore.score("spans", gold, system, mode=mode)
     assert json.dumps(alone.to_dict()) == json.dumps(result.to_dict())
 
 
@@ -131,7 +157,7 @@ def test_nothing_is_wrapped_without_a_spinner_in_ci_in_a_pipe_or_in_a_chunk(
         assert counted(documents) is documents
         monkeypatch.delenv("CI")
     with contextlib.redirect_stderr(io.StringIO()):  # a pipe
-        assert counted(documents) is documents
+        assert counted(documents) is documents and files_read(documents) is documents
     # the map's own line only (its parts say no documents): its chunks' counts told nothing
     assert told and all(" 0 documents" in line for line in told if line), told
 
@@ -148,17 +174,19 @@ def test_a_count_stopped_by_an_error_gives_the_spinner_its_own_text_back(
 
 _WITHOUT = (
     "import sys, annoscore.scale as s, annoscore.scale.run as r\n"
-    "s.counted = r.counted = lambda documents: documents\n"
+    "s.counted = r.counted = lambda documents, unit='documents': documents\n"
+    "s.files_read = r.files_read = lambda files: files\n"
     "from annoscore.cli import main\n"
     "sys.argv[0] = 'annoscore'\n"
     "main()\n"
 )
-"""The command with :func:`counted` giving back the documents always (as before it was)."""
+"""The command with :func:`counted` and :func:`files_read` giving back what they are given
+always (as before they were)."""
 
 
 def _arguments(task: str, gold: Path, system: Path, options: dict[str, Any]) -> list[str]:
     """The command that scores ``gold`` and ``system`` as ``annoscore.score`` does."""
-    if task == "spans":
+    if task.startswith("spans"):
         return ["spans", str(gold), str(system), "--mode", options["mode"]]
     if task == "coref":
         return ["coref", str(gold), str(system)]
@@ -167,12 +195,12 @@ def _arguments(task: str, gold: Path, system: Path, options: dict[str, Any]) -> 
     return ["muc", *config, "-k", str(gold), "-r", str(system), "--task", short[task]]
 
 
-@pytest.mark.parametrize("path", UNCUT)
+@pytest.mark.parametrize("path", [*UNCUT, "spans strict"])
 @pytest.mark.parametrize("output", ["text", "json"])
 def test_in_a_pipe_the_command_writes_what_it_writes_without_the_line(
     path: str, output: str, tmp_path: Path
 ) -> None:
-    make, documents = UNCUT[path]
+    make, documents = UNCUT.get(path, (_strict, 3))
     task, gold, system, options = make(tmp_path)
     arguments = [*_arguments(task, gold, system, options), "--per-doc", "--format", output]
     now = subprocess.run(
@@ -189,4 +217,4 @@ def test_in_a_pipe_the_command_writes_what_it_writes_without_the_line(
     )
     if output == "json":
         assert len(json.loads(now.stdout)["documents"]) == documents
-    assert b"documents," not in now.stderr
+    assert b"documents," not in now.stderr and b"files read," not in now.stderr

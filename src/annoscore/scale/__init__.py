@@ -71,7 +71,8 @@ warnings; this process scores the chunks no worker has begun while it waits
 shows a progress line on standard error (documents done, rate, time left; :class:`Progress`),
 as the text of the command line's spinner; a run not cut tells the spinner the same line as
 its task counts its documents one after the other (:func:`counted`: MUC templates, named
-entity and coreference, ``spans --mode concepts``, ``coref``).
+entity and coreference, ``spans --mode concepts``, ``coref``), and the files of a brat
+folder as its reader parses them (:func:`files_read`: ``spans`` in one run).
 
 Whether to cut is decided by the run in force (:func:`using`): ``annoscore ... --jobs N``,
 ``annoscore.score(..., jobs=N)`` and :func:`annoscore.distributed.score` set it.  ``jobs=1``
@@ -113,6 +114,7 @@ from annoscore.scale.run import (
     Run,
     counted,
     current,
+    files_read,
     resolve_jobs,
     reuse_freed_memory,
     scaled,
@@ -131,6 +133,7 @@ __all__ = [
     "chunked",
     "counted",
     "current",
+    "files_read",
     "keep",
     "keeping",
     "numbered",

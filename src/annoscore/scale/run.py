@@ -456,11 +456,12 @@ class Progress:
     EVERY = 0.25
     """Seconds between two lines of :meth:`each` (the spinner is drawn 4 times a second)."""
 
-    def __init__(self, chunks: int) -> None:
+    def __init__(self, chunks: int, unit: str = "documents") -> None:
         import sys
         import time
 
         self.chunks, self.finished, self.documents = chunks, 0, 0
+        self.unit = unit  # what the line counts: documents, or the files a reader reads
         self.start = time.monotonic()
         self.shown = False
         stream = sys.stderr
@@ -531,7 +532,7 @@ class Progress:
         rate = self.documents / elapsed if elapsed > 0 else 0.0
         left = elapsed * (self.chunks - self.finished) / max(1, self.finished)
         bar = "#" * full + "." * (width - full)
-        return f"[{bar}]  {self.documents:,} documents, {rate:,.0f}/s, {left:,.0f} s left "
+        return f"[{bar}]  {self.documents:,} {self.unit}, {rate:,.0f}/s, {left:,.0f} s left "
 
     def close(self) -> None:
         if not self.shown:
@@ -544,21 +545,30 @@ class Progress:
         self.stream.flush()
 
 
-def counted(documents: Sequence[T]) -> Iterable[T]:
+def counted(documents: Sequence[T], unit: str = "documents") -> Iterable[T]:
     """``documents`` as a run that is not cut into chunks counts them, one after the other
     (read -> align -> count, document by document): beside the command line's spinner on a
     terminal (:data:`SHOWN_BY`, :class:`Progress`'s own conditions), its progress line by
     documents (done, rate, time left: :meth:`Progress.each`); otherwise ``documents``
     themselves, nothing wrapped (a pipe, ``CI``, a library's call, a chunk of a
-    :meth:`Run.map`, whose own line shows the run: :data:`_IN_MAP`).
+    :meth:`Run.map`, whose own line shows the run: :data:`_IN_MAP`).  ``unit``: what the
+    line says they are (``"files read"``: a reader's files, given it by its caller, where
+    reading is most of the run: :func:`files_read`).
 
     >>> counted(("a", "b"))  # no spinner here
     ('a', 'b')
     """
     if SHOWN_BY.get() is None or _IN_MAP.get() or len(documents) < 2:
         return documents
-    progress = Progress(len(documents))
+    progress = Progress(len(documents), unit)
     return progress.each(documents) if progress.on else documents
+
+
+def files_read(files: Sequence[T]) -> Iterable[T]:
+    """:func:`counted` of the files a reader parses one after the other, the line saying
+    ``files read`` (the reader of a folder of brat files, given it by a task:
+    :func:`annoscore.formats.brat.read_brat_corpus`'s ``each``)."""
+    return counted(files, "files read")
 
 
 def _documents_of(part: Any) -> int:

@@ -44,7 +44,7 @@ from annoscore.formats.files import not_exact, saw
 from annoscore.model import AnnotatedDocument, Mention
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, note
-from annoscore.scale import Splitter, chunked, counted, keep, keeping
+from annoscore.scale import Splitter, chunked, counted, files_read, keep, keeping
 from annoscore.tasks.registry import get
 from annoscore.tasks.spans_chunks import kept, pooled
 
@@ -309,7 +309,7 @@ def _read_side(
     if form is None and path.is_dir():
         form = detect_format(path)[0]  # brat, or a folder of i2b2 XML notes
     if form == "brat" or (form is None and path.suffix == ".ann"):
-        corpus = read_brat_corpus(path, strict_input=options.strict_input)
+        corpus = read_brat_corpus(path, strict_input=options.strict_input, each=files_read)
         return corpus.files, "brat", list(corpus.warnings)
     form, documents, warnings = read_columns(
         path,
