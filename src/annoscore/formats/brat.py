@@ -53,8 +53,9 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from annoscore.errors import InputError
 from annoscore.formats.brat_lines import parse_lines
@@ -92,6 +93,11 @@ __all__ = [
     "reader_warnings",
     "tolerated_warning",
 ]
+
+Each = Callable[[Sequence[Any]], Iterable[Any]]
+"""How a reader goes through the files it parses one after the other: given by the caller
+(a task's progress line on a terminal: :func:`annoscore.scale.files_read`), the files given
+back in order, each once; the reader knows nothing of it."""
 
 
 def _file_bytes(path: str) -> bytes | None:
@@ -138,10 +144,12 @@ def _read_files(
     text_paths: Sequence[str | None],
     dialect: Dialect,
     strict_input: bool,
+    each: Each | None = None,
 ) -> list[AnnFile]:
     """Files of one reading: the scan first, the parser for every file it declines; every
     file's entities are rows of one :class:`EntityBlock`.  ``contents`` are the files' bytes
-    (or text, or ``None`` when unreadable), ``texts`` their ``.txt`` (``None``: no check)."""
+    (or text, or ``None`` when unreadable), ``texts`` their ``.txt`` (``None``: no check);
+    ``each``: how the files are gone through (:data:`Each`)."""
     block = EntityBlock()
     as_bytes: list[bytes | None] = []
     for data in contents:
@@ -155,7 +163,7 @@ def _read_files(
     checks = [t is not None for t in texts]
     scanned = scan_files(as_bytes, text_bytes, checks, paths, doc_ids, block)
     out = []
-    for k, file in enumerate(scanned):
+    for k, file in enumerate(scanned if each is None else each(scanned)):
         if file is None:  # the checked parser, the only step that names a line
             text = texts[k]
             checked = None if text is None else _decoded(text, text_paths[k] or paths[k])
@@ -287,13 +295,14 @@ def _read_folder_files(
     text_names: Sequence[str | None],
     dialect: Dialect,
     strict_input: bool,
+    each: Each | None = None,
 ) -> list[AnnFile]:
     """The files ``paths`` of a folder (``text_names``: their ``.txt`` files, where the folder
     has one); a ``.txt`` that cannot be read checks nothing."""
     texts = [None if t is None else _file_bytes(t) for t in text_names]
     named = [t if data is not None else None for t, data in zip(text_names, texts, strict=True)]
     contents = [_file_bytes(name) for name in paths]
-    return _read_files(paths, stems, contents, texts, named, dialect, strict_input)
+    return _read_files(paths, stems, contents, texts, named, dialect, strict_input, each)
 
 
 def read_brat_corpus(
@@ -303,11 +312,13 @@ def read_brat_corpus(
     dialect: Dialect = "brat",
     strict_input: bool = False,
     every_file: bool = False,
+    each: Each | None = None,
 ) -> BratCorpus:
     """One ``.ann`` file, or the ``.ann`` files of a folder (``every_file``: every regular
     file, read as brat whatever its name, as the official PharmaCoNER script reads a system
     folder; files of the same name without extension are one document), keyed by document id
-    (the file name without its extension).
+    (the file name without its extension).  ``each``: how a folder's files are gone through
+    as they are parsed (:data:`Each`: the caller's progress line).
 
     A missing path, and a folder with nothing to read, are :class:`InputError`.
     """
@@ -348,7 +359,7 @@ def read_brat_corpus(
             "not a .ann file (the official script reads it as brat; --strict-input refuses it)",
             others[0],
         )
-    read = _read_folder_files(paths, stems, text_names, dialect, strict_input)
+    read = _read_folder_files(paths, stems, text_names, dialect, strict_input, each)
     files: dict[str, AnnFile] = {}
     for stem, file in zip(stems, read, strict=True):
         files[stem] = files[stem].merged(file) if stem in files else file

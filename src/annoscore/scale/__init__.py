@@ -69,7 +69,10 @@ process lists the folders; the chunks' names then sent), and send back count row
 warnings; this process scores the chunks no worker has begun while it waits
 (:meth:`Run._forked`).  On a terminal (not in a pipe or under ``CI``) a run by chunks
 shows a progress line on standard error (documents done, rate, time left; :class:`Progress`),
-as the text of the command line's spinner.
+as the text of the command line's spinner; a run not cut tells the spinner the same line as
+its task counts its documents one after the other (:func:`counted`: MUC templates, named
+entity and coreference, ``spans --mode concepts``, ``coref``), and the files of a brat
+folder as its reader parses them (:func:`files_read`: ``spans`` in one run).
 
 Whether to cut is decided by the run in force (:func:`using`): ``annoscore ... --jobs N``,
 ``annoscore.score(..., jobs=N)`` and :func:`annoscore.distributed.score` set it.  ``jobs=1``
@@ -109,7 +112,9 @@ from annoscore.scale.run import (
     _SERIAL,
     Progress,
     Run,
+    counted,
     current,
+    files_read,
     resolve_jobs,
     reuse_freed_memory,
     scaled,
@@ -126,7 +131,9 @@ __all__ = [
     "Seen",
     "Splitter",
     "chunked",
+    "counted",
     "current",
+    "files_read",
     "keep",
     "keeping",
     "numbered",

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from annoscore.errors import InputError
+
+T = TypeVar("T")
 
 CHUNKS_PER_WORKER = 2
 """How many chunks of folders each worker gets (each chunk lists the folders again)."""
@@ -80,6 +82,7 @@ class Run:
         worker running ``ready`` meanwhile (:meth:`_forked`)."""
         progress = Progress(0)
         found: list[Any] = []
+        mapping = _IN_MAP.set(True)  # a chunk's own count shows nothing (:func:`counted`)
 
         def take(part: Any) -> bool:
             if until is not None and until(part):
@@ -106,6 +109,7 @@ class Run:
                     if not take(function(item)):
                         break
         finally:
+            _IN_MAP.reset(mapping)
             progress.close()
         return found
 
@@ -435,19 +439,29 @@ line's spinner (:func:`annoscore.cli.common.working_indicator`) sets it, so that
 the run, not two drawing over each other; told ``""`` at the end (the spinner's own text)."""
 
 
+_IN_MAP: ContextVar[bool] = ContextVar("annoscore_in_map", default=False)
+"""Whether a :meth:`Run.map` is running in this context (its chunks scored here, or in a
+worker forked from here): its own :class:`Progress` shows the run, :func:`counted` nothing."""
+
+
 class Progress:
     """A progress line on standard error while chunks come back: documents done, rate and
     time left (by chunks), shown only on a terminal, not under ``CI``, and only once the run
     has taken :attr:`AFTER` seconds; erased at the end.  Beside the command line's spinner
-    (:data:`SHOWN_BY`) it is the spinner's text instead, from the first chunk on."""
+    (:data:`SHOWN_BY`) it is the spinner's text instead, from the first chunk on.  A run not
+    cut into chunks tells the same line, by documents, as its task counts them
+    (:func:`counted`, :meth:`each`)."""
 
     AFTER = 2.0
+    EVERY = 0.25
+    """Seconds between two lines of :meth:`each` (the spinner is drawn 4 times a second)."""
 
-    def __init__(self, chunks: int) -> None:
+    def __init__(self, chunks: int, unit: str = "documents") -> None:
         import sys
         import time
 
         self.chunks, self.finished, self.documents = chunks, 0, 0
+        self.unit = unit  # what the line counts: documents, or the files a reader reads
         self.start = time.monotonic()
         self.shown = False
         stream = sys.stderr
@@ -479,6 +493,32 @@ class Progress:
         self.stream.write("\r" + self.line(elapsed))
         self.stream.flush()
 
+    def each(self, documents: Sequence[T]) -> Iterator[T]:
+        """``documents``, one after the other, this progress line (:attr:`chunks`: their
+        number, each one a chunk) told the spinner (:data:`SHOWN_BY`) after each document
+        counted once :attr:`EVERY` seconds have gone since the last line, and ``""`` once
+        they are all counted (or the count stopped): the clock read once a document, the
+        line made 4 times a second at most."""
+        import time
+
+        show = SHOWN_BY.get()
+        if show is None:  # no spinner: the line is for one only
+            yield from documents
+            return
+        clock, every = time.monotonic, self.EVERY
+        due = self.start + every
+        try:
+            for done, document in enumerate(documents, 1):
+                yield document
+                now = clock()
+                if now >= due:
+                    self.finished = self.documents = done
+                    show(self.line(now - self.start).rstrip())
+                    self.shown = True
+                    due = now + every
+        finally:
+            self.close()
+
     def line(self, elapsed: float) -> str:
         """The progress line after ``elapsed`` seconds.
 
@@ -492,7 +532,7 @@ class Progress:
         rate = self.documents / elapsed if elapsed > 0 else 0.0
         left = elapsed * (self.chunks - self.finished) / max(1, self.finished)
         bar = "#" * full + "." * (width - full)
-        return f"[{bar}]  {self.documents:,} documents, {rate:,.0f}/s, {left:,.0f} s left "
+        return f"[{bar}]  {self.documents:,} {self.unit}, {rate:,.0f}/s, {left:,.0f} s left "
 
     def close(self) -> None:
         if not self.shown:
@@ -503,6 +543,32 @@ class Progress:
             return
         self.stream.write("\r" + " " * 78 + "\r")
         self.stream.flush()
+
+
+def counted(documents: Sequence[T], unit: str = "documents") -> Iterable[T]:
+    """``documents`` as a run that is not cut into chunks counts them, one after the other
+    (read -> align -> count, document by document): beside the command line's spinner on a
+    terminal (:data:`SHOWN_BY`, :class:`Progress`'s own conditions), its progress line by
+    documents (done, rate, time left: :meth:`Progress.each`); otherwise ``documents``
+    themselves, nothing wrapped (a pipe, ``CI``, a library's call, a chunk of a
+    :meth:`Run.map`, whose own line shows the run: :data:`_IN_MAP`).  ``unit``: what the
+    line says they are (``"files read"``: a reader's files, given it by its caller, where
+    reading is most of the run: :func:`files_read`).
+
+    >>> counted(("a", "b"))  # no spinner here
+    ('a', 'b')
+    """
+    if SHOWN_BY.get() is None or _IN_MAP.get() or len(documents) < 2:
+        return documents
+    progress = Progress(len(documents), unit)
+    return progress.each(documents) if progress.on else documents
+
+
+def files_read(files: Sequence[T]) -> Iterable[T]:
+    """:func:`counted` of the files a reader parses one after the other, the line saying
+    ``files read`` (the reader of a folder of brat files, given it by a task:
+    :func:`annoscore.formats.brat.read_brat_corpus`'s ``each``)."""
+    return counted(files, "files read")
 
 
 def _documents_of(part: Any) -> int:

@@ -43,7 +43,7 @@ from annoscore.formats.files import saw
 from annoscore.metrics.coref import CONLL_METRICS, METRICS, ScoredMetric, coref_counts
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning, Undefined
-from annoscore.scale import chunked, keep
+from annoscore.scale import chunked, counted, keep
 from annoscore.scale.cut_json import split_marked
 from annoscore.signature import Signature
 from annoscore.tasks.coref_chunks import pooled
@@ -145,7 +145,7 @@ def _partitions(
 
 
 def _result(
-    documents: Iterable[tuple[str, ConllDocument, ConllDocument | None]],
+    documents: Sequence[tuple[str, ConllDocument, ConllDocument | None]],
     options: CorefOptions,
     warnings: list[ScoreWarning | str],
     response_path: str | None = None,
@@ -155,7 +155,7 @@ def _result(
     metrics = ("mentions", *options.metrics)
     places: Places = {code: [] for code in _REPEATS}
     per_document: dict[str, Counts] = {}
-    for name, key_document, response_document in documents:
+    for name, key_document, response_document in counted(documents):  # a progress line
         key, response = _partitions(key_document, response_document, places, options)
         try:
             per_document[name] = coref_counts(key, response, metrics)

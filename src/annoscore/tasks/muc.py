@@ -46,7 +46,7 @@ from annoscore.metrics.muc import MucDetails, document_counts
 from annoscore.metrics.muc_coref import MetricName, parse_metrics
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, Undefined
-from annoscore.scale import chunked, keep
+from annoscore.scale import chunked, counted, keep
 from annoscore.tasks.muc_chunks import (
     SGML_ORDER,
     TEMPLATE_ORDER,
@@ -328,7 +328,7 @@ def _templates(
     alignments: list[DocumentAlignment] = []
     per_document: dict[str, Counts] = {}
     notes: list[tuple[bool, str]] = []  # each document's own notes, and whether key has it
-    for doc_id in pairing.scored:
+    for doc_id in counted(pairing.scored):  # a progress line on a terminal
         before = len(aligner.warnings)
         alignment = aligner.align(doc_id, keys.get(doc_id), rsps.get(doc_id))
         alignments.append(alignment)

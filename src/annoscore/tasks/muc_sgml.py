@@ -42,6 +42,7 @@ from annoscore.formats.muc_sgml_objects import SgmlSlots
 from annoscore.metrics.muc import MucDetails
 from annoscore.model import first_difference
 from annoscore.result import ScoreWarning
+from annoscore.scale import counted
 
 
 class Counted(NamedTuple):
@@ -251,7 +252,7 @@ def count_named_entity(
     groups = section_groups(config)
     alignments: list[DocumentAlignment] = []
     per_document: dict[str, Counts] = {}
-    for doc in pairing.scored:
+    for doc in counted(pairing.scored):  # a progress line on a terminal
         alignment = aligner.align(doc, key_objects.get(doc), rsp_objects.get(doc))
         alignments.append(alignment)
         per_document[doc] = ne_document_counts(alignment, subtasks, groups)
@@ -299,7 +300,7 @@ def count_coreference(
     warnings += _common_warnings(keys, rsps, pairing.scored, strict_text)
     alignments = []
     per_document: dict[str, Counts] = {}
-    for doc in pairing.scored:
+    for doc in counted(pairing.scored):  # a progress line on a terminal
         alignment = align_coref(doc, key_objects.get(doc), rsp_objects.get(doc), slots, class_def)
         alignments.append(alignment)
         per_document[doc] = coref_document_counts(alignment, metrics)

@@ -51,7 +51,7 @@ from annoscore.formats.files import not_exact, saw
 from annoscore.model import AnnotatedDocument, Mention
 from annoscore.options import TaskOptions, constant, option
 from annoscore.result import Result, ScoreWarning, note
-from annoscore.scale import Splitter, chunked, keep, keeping
+from annoscore.scale import Splitter, chunked, counted, files_read, keep, keeping
 from annoscore.tasks.registry import get
 from annoscore.tasks.spans_chunks import kept, pooled
 
@@ -353,7 +353,7 @@ def _read_side(
     if form is None and path.is_dir():
         form = detect_format(path)[0]  # brat, or a folder of i2b2 XML notes
     if form == "brat" or (form is None and path.suffix == ".ann"):
-        corpus = read_brat_corpus(path, strict_input=options.strict_input)
+        corpus = read_brat_corpus(path, strict_input=options.strict_input, each=files_read)
         return corpus.files, "brat", list(corpus.warnings)
     form, documents, warnings = read_columns(path, form, options.reader_options())
     saw(path, documents)  # the ids of a chunk of the file (annoscore.scale)
@@ -462,7 +462,9 @@ def _concepts_scored(
             )
     both = [(d, gold[d], system[d]) for d in paired.scored if d in gold and d in system]
     warnings += text_warnings(differing_texts(both))
-    per_document = {d: concept_counts(gold.get(d), system.get(d)) for d in paired.scored}
+    per_document = {
+        d: concept_counts(gold.get(d), system.get(d)) for d in counted(paired.scored)
+    }  # a progress line on a terminal
     result = get("spans").result(
         options, per_document, warnings=warnings, extra={"mode": options.mode.value}
     )
