@@ -7,8 +7,9 @@ is the one ``--format html`` writes; with several, the first is the baseline and
 the paired tests of ``compare`` (:func:`annoscore.significance.paired_test`) beside each system's
 tables (:func:`annoscore.report.html.render_comparison_html`).  ``--no-text`` and
 ``--max-html-mb`` are the scoring commands' (:mod:`annoscore.cli.common`): without texts the page
-of one system has no document text and that of several no frequent texts; the budget cuts the
-document viewer's texts, which only the page of one system holds.
+has no document text nor frequent text; the budget cuts the document viewer's texts (the page of
+several systems holds them once for every system, or beyond the budget gives each system an equal
+share of it).
 """
 
 from __future__ import annotations
@@ -133,14 +134,14 @@ def register(app: typer.Typer) -> None:
                 )
             else:
                 comparison = compared(results, labels, once, test, samples, seed, confidence)
-                buckets = versus = None
+                buckets = versus = analyses = None
                 if sides is not None:
                     from annoscore.report.html_buckets import bucket_matrices, compare_buckets
                     from annoscore.report.html_span_data import analyse
                     from annoscore.report.html_versus import versus as differing
 
                     analyses = {
-                        label: analyse(s, embed=False)
+                        label: analyse(s, text=not no_text, embed=False)
                         for label, s in zip(labels, sides, strict=True)
                     }
                     versus = differing(analyses, text=not no_text)
@@ -158,8 +159,20 @@ def register(app: typer.Typer) -> None:
                     buckets=buckets,
                     versus=versus,
                     text=not no_text,
+                    spans=analyses,
+                    max_mb=max_html_mb,
+                    note=_notes(labels, sides),
                 )
         write_result(page, output)  # never over an input
+
+
+def _notes(labels: list[str], sides: list[Any] | None) -> str:
+    """What the span sides say of their documents (:attr:`~annoscore.report.html_span_data.
+    SpanSides.note`): once if every system's says the same, else each with its system's name."""
+    said = [(label, s.note) for label, s in zip(labels, sides or [], strict=False) if s.note]
+    if len({note for _, note in said}) <= 1:
+        return said[0][1] if said else ""
+    return " ".join(f"{label}: {note}" for label, note in said)
 
 
 def _span_sides(

@@ -342,13 +342,18 @@ def analyse(
         "window": WINDOW,
     }
 
-    def embedding(max_bytes: int | None) -> tuple[str, bool, bool]:
+    def embedding(max_bytes: int | None, *, with_texts: bool = True) -> tuple[str, bool, bool]:
         """The viewer's data within ``max_bytes``: its JSON text, and whether the texts
-        were cut to windows and whether even these were left out."""
+        were cut to windows and whether even these were left out.  ``with_texts`` False: the
+        mentions whole and no text, but ``"shared":true`` (the page of several systems holds
+        the texts once, for every system; ``max_bytes`` is not looked at)."""
         shown = texts if text else [None] * len(ids)
         head = json.dumps(common, ensure_ascii=False, separators=(",", ":"))[:-1]
-        body = json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
         members = _mention_members(len(ids), g, p, errors)
+        if not with_texts:
+            parts = [head, _members(members), '"shared":true', '"windows":false']
+            return ",".join(parts).replace("<", "\\u003c") + "}", False, False
+        body = json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
         windows = dropped = False
         if max_bytes is not None:
             closing = '"t":,"windows":false}'
