@@ -11,6 +11,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from annoscore.report.html import render_html
 from annoscore.report.html_span_data import analyse, read_sides
 from annoscore.report.html_spans import ERRORS_ID, TEXTS_ID
@@ -205,3 +207,51 @@ def test_the_page_of_one_system_is_unchanged(tmp_path: Path) -> None:
     page = render_html(score_spans(gold, system, SpanOptions()), spans=read_sides(gold, system))
     assert sorted(_elements(page, ERRORS_ID)) == [ERRORS_ID]
     assert 'id="vsys"' not in page and f'id="{TEXTS_ID}"' not in page
+
+
+SHOWN = (
+    "ds => ds.map(d => {window.annoscoreShow(d);"
+    " return [d, document.getElementById('vpos').textContent,"
+    " Array.from(document.querySelectorAll('#vtext .bar')).map(b => b.getAttribute('data-cat'))"
+    ".sort().join()];})"
+)
+
+
+@pytest.mark.parametrize("task", ["conlleval", "seqeval", "codiesp-x", "nlpsandbox-date"])
+def test_every_task_with_span_sides_has_the_viewer(
+    task: str, cli: Any, browser: Any, tmp_path: Path
+) -> None:
+    """The tag tasks, CodiEsp X and the NLP Sandbox: the viewer of each system on the page of
+    two draws each document as that system's own page does."""
+    from annoscore.tasks import registry
+
+    gold, system, options = registry.sample_paths(registry.get(task))
+    second = system if task == "codiesp-x" else gold  # CodiEsp's gold file is no system file
+    given = [x for k, v in options.items() for x in ("--option", f"{k}={v}")]
+    drawn = []
+    for k, sys in enumerate((system, second)):
+        path = tmp_path / f"one-{k}.html"
+        done = cli("report", task, gold, sys, *given, "-o", path)
+        assert done.exit_code == 0, done.output
+        opened = open_report(browser, path)
+        try:
+            docs = opened.page.evaluate("() => window.annoscoreErrors.docs")
+            drawn.append(opened.page.evaluate(SHOWN, docs))
+            assert opened.errors == []
+        finally:
+            opened.page.close()
+    out = tmp_path / "two.html"
+    done = cli("report", task, gold, system, second, *given, "--samples", "20", "-o", out)
+    assert done.exit_code == 0, done.output
+    opened = open_report(browser, out)
+    try:
+        for k in (1, 0):
+            opened.page.select_option("#vsys", str(k))
+            docs = [d for d, _, _ in drawn[k]]
+            assert opened.page.evaluate(SHOWN, docs) == drawn[k], k
+        assert opened.errors == []
+    finally:
+        opened.page.close()
+    if second == gold:
+        assert any(pos != "no errors" for _, pos, _ in drawn[0])
+        assert all(pos == "no errors" for _, pos, _ in drawn[1])
