@@ -217,6 +217,9 @@ SHOWN = (
 )
 
 
+NOTICES = "#viewer p.notice"
+
+
 @pytest.mark.parametrize("task", ["conlleval", "seqeval", "codiesp-x", "nlpsandbox-date"])
 def test_every_task_with_span_sides_has_the_viewer(
     task: str, cli: Any, browser: Any, tmp_path: Path
@@ -237,6 +240,7 @@ def test_every_task_with_span_sides_has_the_viewer(
         try:
             docs = opened.page.evaluate("() => window.annoscoreErrors.docs")
             drawn.append(opened.page.evaluate(SHOWN, docs))
+            notes = opened.page.eval_on_selector_all(NOTICES, "es => es.map(e => e.textContent)")
             assert opened.errors == []
         finally:
             opened.page.close()
@@ -245,6 +249,8 @@ def test_every_task_with_span_sides_has_the_viewer(
     assert done.exit_code == 0, done.output
     opened = open_report(browser, out)
     try:
+        said = opened.page.eval_on_selector_all(NOTICES, "es => es.map(e => e.textContent)")
+        assert said == notes  # what the sides say of their documents, as on the one page
         for k in (1, 0):
             opened.page.select_option("#vsys", str(k))
             docs = [d for d, _, _ in drawn[k]]
@@ -255,3 +261,28 @@ def test_every_task_with_span_sides_has_the_viewer(
     if second == gold:
         assert any(pos != "no errors" for _, pos, _ in drawn[0])
         assert all(pos == "no errors" for _, pos, _ in drawn[1])
+
+
+def test_a_system_whose_texts_differ_keeps_its_own() -> None:
+    """A document only systems hold takes its text from the system's file: where two systems'
+    differ, the second keeps its own texts (the shared ones are the first's)."""
+    from annoscore.formats.brat_model import AnnFile
+    from annoscore.report.html_span_data import SpanSides
+    from annoscore.report.html_spans import systems_viewer
+
+    def file(doc: str, text: str) -> AnnFile:
+        return AnnFile(doc, doc, ["T1"], ["Drug"], [0], [4], [text[:4]], text=text)
+
+    gold = {"a": file("a", "aaaa gold")}
+    first = SpanSides(gold, {"a": file("a", "aaaa gold"), "x": file("x", "xxxx one")})
+    second = SpanSides(gold, {"a": file("a", "aaaa gold"), "x": file("x", "yyyy two")})
+    analyses = {"one": analyse(first, embed=False), "two": analyse(second, embed=False)}
+    _, elements = systems_viewer(analyses, text=True, max_bytes=None)
+    found = _elements(elements, "annoscore-")
+    assert json.loads(found[TEXTS_ID]) == {"a": "aaaa gold", "x": "xxxx one"}
+    one, two = (json.loads(found[f"{ERRORS_ID}-{k}"]) for k in (0, 1))
+    assert one["shared"] is True and "t" not in one
+    assert "shared" not in two and two["t"] == ["aaaa gold", "yyyy two"]
+    _, elements = systems_viewer(analyses, text=False, max_bytes=None)
+    found = _elements(elements, "annoscore-")
+    assert TEXTS_ID not in found and "gold" not in elements and "one" not in elements

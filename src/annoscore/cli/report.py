@@ -135,13 +135,15 @@ def register(app: typer.Typer) -> None:
             else:
                 comparison = compared(results, labels, once, test, samples, seed, confidence)
                 buckets = versus = analyses = None
+                from annoscore.report.html_spans import systems_note
+
                 if sides is not None:
                     from annoscore.report.html_buckets import bucket_matrices, compare_buckets
                     from annoscore.report.html_span_data import analyse
                     from annoscore.report.html_versus import versus as differing
 
                     analyses = {
-                        label: analyse(s, text=not no_text, embed=False)
+                        label: analyse(s, embed=False)
                         for label, s in zip(labels, sides, strict=True)
                     }
                     versus = differing(analyses, text=not no_text)
@@ -161,18 +163,9 @@ def register(app: typer.Typer) -> None:
                     text=not no_text,
                     spans=analyses,
                     max_mb=max_html_mb,
-                    note=_notes(labels, sides),
+                    spans_note=systems_note(labels, sides or []),
                 )
         write_result(page, output)  # never over an input
-
-
-def _notes(labels: list[str], sides: list[Any] | None) -> str:
-    """What the span sides say of their documents (:attr:`~annoscore.report.html_span_data.
-    SpanSides.note`): once if every system's says the same, else each with its system's name."""
-    said = [(label, s.note) for label, s in zip(labels, sides or [], strict=False) if s.note]
-    if len({note for _, note in said}) <= 1:
-        return said[0][1] if said else ""
-    return " ".join(f"{label}: {note}" for label, note in said)
 
 
 def _span_sides(

@@ -461,7 +461,7 @@ def render_comparison_html(
     text: bool = True,
     spans: Mapping[str, Mapping[str, Any]] | None = None,
     max_mb: float | None = None,
-    note: str = "",
+    spans_note: str = "",
 ) -> str:
     """One page for several systems on one gold standard: each system's scores side by side
     with the difference to the baseline, its interval and p-value (``comparison``, an
@@ -472,10 +472,11 @@ def render_comparison_html(
     :func:`annoscore.report.html_versus.versus`; ``text`` False: without their texts, as
     ``--no-text`` asks) and each system's own tables.  With ``spans`` (per system its span
     analysis, :func:`annoscore.report.html_span_data.analyse`), the document viewer too, with a
-    select choosing the system (:func:`annoscore.report.html_spans.systems_viewer`; ``note``:
-    said above it), its data within ``max_mb`` (the size budget of the page, which the systems
-    share).  The embedded JSON is ``{"comparison": ..., "systems": {name: result}}`` (the
-    compare JSON and each system's ``--format json --per-doc --per-type`` object)."""
+    select choosing the system (:func:`annoscore.report.html_spans.systems_viewer`;
+    ``spans_note``: said above it), its data within ``max_mb`` (the size budget of the page,
+    which the systems share).  The embedded JSON is ``{"comparison": ..., "systems": {name:
+    result}}`` (the compare JSON and each system's ``--format json --per-doc --per-type``
+    object)."""
     from annoscore.report.significance import json_dict
 
     shown = {name: report_view(r) for name, r in results.items()}
@@ -645,7 +646,7 @@ def render_comparison_html(
             max_bytes -= len(css) + len(js) + len(html_spans.CSS) + len(html_spans.SYSTEMS_JS)
             max_bytes -= 1024  # the card's frame and the nav's link
         (anchor, label, card_title, part), found = html_spans.systems_viewer(
-            {n: spans[n] for n in names}, text=text, max_bytes=max_bytes, note=note
+            {n: spans[n] for n in names}, text=text, max_bytes=max_bytes, note=spans_note
         )
         at = next((k for k, (a, _) in enumerate(nav) if a == "system-0"), len(nav))
         nav.insert(at, (anchor, label))

@@ -342,13 +342,20 @@ def analyse(
         "window": WINDOW,
     }
 
-    def embedding(max_bytes: int | None, *, with_texts: bool = True) -> tuple[str, bool, bool]:
+    def embedding(
+        max_bytes: int | None, *, with_texts: bool = True, hidden: bool = False
+    ) -> tuple[str, bool, bool]:
         """The viewer's data within ``max_bytes``: its JSON text, and whether the texts
         were cut to windows and whether even these were left out.  ``with_texts`` False: the
         mentions whole and no text, but ``"shared":true`` (the page of several systems holds
-        the texts once, for every system; ``max_bytes`` is not looked at)."""
-        shown = texts if text else [None] * len(ids)
-        head = json.dumps(common, ensure_ascii=False, separators=(",", ":"))[:-1]
+        the texts once, for every system; ``max_bytes`` is not looked at).  ``hidden``: the
+        texts left out, as ``text`` False leaves them (``--no-text``)."""
+        shown = texts if text and not hidden else [None] * len(ids)
+        head = json.dumps(
+            {**common, "text": False} if hidden else common,
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )[:-1]
         members = _mention_members(len(ids), g, p, errors)
         if not with_texts:
             parts = [head, _members(members), '"shared":true', '"windows":false']

@@ -246,6 +246,21 @@ def _notice(*, windows: bool, dropped: bool, text: bool) -> str:
     return notice
 
 
+def systems_note(names: Sequence[str], sides: Sequence[SpanSides]) -> str:
+    """What each system's span sides say of their documents (:attr:`~annoscore.report.
+    html_span_data.SpanSides.note`), for the viewer of several systems: once if every
+    system's says the same, else each after its system's name.
+
+    >>> a, b = SpanSides({}, {}, "tokens"), SpanSides({}, {}, "cut")
+    >>> systems_note(["x", "y"], [a, a]), systems_note(["x", "y"], [a, b])
+    ('tokens', 'x: tokens y: cut')
+    """
+    said = [(name, s.note) for name, s in zip(names, sides, strict=False) if s.note]
+    if len({note for _, note in said}) <= 1:
+        return said[0][1] if said else ""
+    return " ".join(f"{name}: {note}" for name, note in said)
+
+
 def systems_viewer(
     analyses: Mapping[str, Mapping[str, Any]],
     *,
@@ -284,7 +299,7 @@ def systems_viewer(
         for data in analyses.values()
     ]
     embedded = [
-        data["embedding"](None, with_texts=not same)[0]
+        data["embedding"](None, with_texts=not same, hidden=not text)[0]
         for data, same in zip(analyses.values(), agree, strict=True)
     ]
     shared = ""
@@ -303,7 +318,7 @@ def systems_viewer(
         share = max_bytes // len(names) - 60  # each system's element and its frame
         shared, embedded = "", []
         for data in analyses.values():
-            one, cut, gone = data["embedding"](share)
+            one, cut, gone = data["embedding"](share, hidden=not text)
             embedded.append(one)
             windows, dropped = windows or cut, dropped or gone
     notice = _notice(windows=windows, dropped=dropped, text=text)
