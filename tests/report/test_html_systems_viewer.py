@@ -286,3 +286,13 @@ def test_a_system_whose_texts_differ_keeps_its_own() -> None:
     _, elements = systems_viewer(analyses, text=False, max_bytes=None)
     found = _elements(elements, "annoscore-")
     assert TEXTS_ID not in found and "gold" not in elements and "one" not in elements
+
+
+def test_a_system_without_errors_beyond_the_budget(tmp_path: Path) -> None:
+    """Cut to windows around the errors, a system with none has no piece (it raised an
+    IndexError; the page of several systems meets it whenever one system is perfect)."""
+    gold, _ = handmade(tmp_path)
+    whole = len(analyse(read_sides(gold, gold))["embedded"].encode("utf-8"))
+    cut = analyse(read_sides(gold, gold), max_bytes=whole - 1)
+    assert cut["windows"] and not cut["dropped"]
+    assert decoded(cut["embedded"])["d1"]["pieces"] == []

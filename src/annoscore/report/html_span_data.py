@@ -175,6 +175,8 @@ def _windows(texts: Sequence[str | None], doc: Any, start: Any, end: Any) -> lis
     has = np.array([t is not None for t in texts], dtype=bool)
     keep = has[doc] if doc.size else np.zeros(0, dtype=bool)
     doc, start, end = doc[keep], start[keep], end[keep]
+    if not doc.size:  # no mention (no error at all): no piece
+        return [[] if t is not None else None for t in texts]
     lo = np.clip(start - WINDOW, 0, sizes[doc])
     hi = np.clip(end + WINDOW, 0, sizes[doc])
     order = np.lexsort([lo, doc])
