@@ -296,3 +296,34 @@ def test_a_system_without_errors_beyond_the_budget(tmp_path: Path) -> None:
     cut = analyse(read_sides(gold, gold), max_bytes=whole - 1)
     assert cut["windows"] and not cut["dropped"]
     assert decoded(cut["embedded"])["d1"]["pieces"] == []
+
+
+def test_a_system_with_few_errors_leaves_its_share_to_the_others(tmp_path: Path) -> None:
+    """Beyond the budget the systems take their shares in turn, the fewest errors first: a
+    perfect system's windows are empty, and the rest of the budget goes to the other's."""
+    from annoscore.report.html_spans import _viewer, systems_viewer
+
+    gold, system, _ = three(tmp_path)
+    filler = "The patient was seen again in clinic and was well. " * 120
+    for side in (gold, system):
+        _ann(side, "long", filler + SECOND, [("Drug", "Metformin", "")])
+    analyses = {
+        "system": analyse(read_sides(gold, system), embed=False),
+        "perfect": analyse(read_sides(gold, gold), embed=False),
+    }
+    sizes = []
+    for data in analyses.values():
+        full = len(data["embedding"](None)[0].encode("utf-8"))
+        one, windows, dropped = data["embedding"](full - 1)
+        assert windows and not dropped
+        sizes.append(len(one.encode("utf-8")))
+    frame = len(_viewer(list(analyses)).encode("utf-8")) + 512
+    budget = frame + sum(sizes) + 2 * 60 + 10
+    assert (budget - frame) // 2 - 60 < sizes[0]  # an equal share would not hold its windows
+    card, elements = systems_viewer(analyses, text=True, max_bytes=budget)
+    assert len(elements.encode("utf-8")) <= budget - frame
+    found = _elements(elements, ERRORS_ID)
+    cut = decoded(found[f"{ERRORS_ID}-0"])
+    assert cut["d1"]["pieces"] and cut["d1"]["errors"] == 6
+    assert decoded(found[f"{ERRORS_ID}-1"])["d1"]["pieces"] == []
+    assert "larger than the size budget (--max-html-mb): the viewer shows" in card[3]

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from annoscore.align.span_errors import CATEGORIES, SIDES
+from annoscore.align.span_errors import CATEGORIES, CORRECT, SIDES, SPURIOUS
 from annoscore.report.html_page import embedded_json, escape
 from annoscore.report.html_span_data import LABELS, LONG, WINDOW, SpanSides, analyse
 
@@ -261,6 +261,14 @@ def systems_note(names: Sequence[str], sides: Sequence[SpanSides]) -> str:
     return " ".join(f"{name}: {note}" for name, note in said)
 
 
+def _errors(data: Mapping[str, Any]) -> int:
+    """How many errors an analysis holds: its gold mentions not correct and its spurious
+    predictions (what its texts cut to windows are around)."""
+    errors = data["columns"][4]
+    wrong = int((errors.gold_category != CORRECT).sum())
+    return wrong + int((errors.pred_category == SPURIOUS).sum())
+
+
 def systems_viewer(
     analyses: Mapping[str, Mapping[str, Any]],
     *,
@@ -278,9 +286,10 @@ def systems_viewer(
     (``vsys``) chooses whose the viewer draws.  The texts, the same gold documents for every
     system, are held once, in ``annoscore-texts`` (document id: text), by the systems whose
     every document's text is the same as the others' (each marked ``"shared":true``); a system
-    whose texts differ keeps its own.  When that is beyond ``max_bytes``, each system gets an
-    equal share of it, within which its texts are cut to windows around its own errors as on
-    the page of one system."""
+    whose texts differ keeps its own.  When that is beyond ``max_bytes``, each system in turn,
+    the one with the fewest errors first, gets an equal share of what the ones before left,
+    within which its texts are cut to windows around its own errors as on the page of one
+    system (a system with few errors leaves the rest to the others)."""
     names = list(analyses)
     said = f'<p class="notice">{escape(note)}</p>' if note else ""
     if max_bytes is not None:  # the card less its data: the controls, the note, a notice
@@ -315,11 +324,14 @@ def systems_viewer(
     size = sum(len(x.encode("utf-8")) + 60 for x in embedded) + len(shared.encode("utf-8"))
     windows = dropped = False
     if max_bytes is not None and size > max_bytes:
-        share = max_bytes // len(names) - 60  # each system's element and its frame
-        shared, embedded = "", []
-        for data in analyses.values():
-            one, cut, gone = data["embedding"](share, hidden=not text)
-            embedded.append(one)
+        shared, embedded = "", [""] * len(names)
+        left = max_bytes
+        fewest = sorted(range(len(names)), key=lambda k: _errors(analyses[names[k]]))
+        for at, k in enumerate(fewest):  # an equal share of what the ones before left
+            share = left // (len(names) - at) - 60  # the element's frame
+            one, cut, gone = analyses[names[k]]["embedding"](share, hidden=not text)
+            embedded[k] = one
+            left -= len(one.encode("utf-8")) + 60
             windows, dropped = windows or cut, dropped or gone
     notice = _notice(windows=windows, dropped=dropped, text=text)
     elements = "".join(
