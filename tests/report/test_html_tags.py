@@ -1,4 +1,4 @@
-"""The span analysis of the tag tasks' pages (``conlleval``, ``seqeval``; report/html_tags.py):
+"""The span analysis of the tag tasks' pages (``conlleval``, ``seqeval``; align/span_sides.py):
 the chunks shown are those the task counts (its correct ones are those both sides hold with one
 span and type, on random well-formed tags), the page says its text is made of the tokens (and
 where the chunks disagree with the task's correct ones), it loads in Chromium with no error, and

@@ -7,8 +7,9 @@ is the one ``--format html`` writes; with several, the first is the baseline and
 the paired tests of ``compare`` (:func:`annoscore.significance.paired_test`) beside each system's
 tables (:func:`annoscore.report.html.render_comparison_html`).  ``--no-text`` and
 ``--max-html-mb`` are the scoring commands' (:mod:`annoscore.cli.common`): without texts the page
-of one system has no document text and that of several no frequent texts; the budget cuts the
-document viewer's texts, which only the page of one system holds.
+has no document text nor frequent text; the budget cuts the document viewer's texts (the page of
+several systems holds them once for every system, or beyond the budget gives each system an equal
+share of it).
 """
 
 from __future__ import annotations
@@ -138,7 +139,9 @@ def register(app: typer.Typer) -> None:
                 )
             else:
                 comparison = compared(results, labels, once, test, samples, seed, confidence)
-                buckets = versus = None
+                buckets = versus = analyses = None
+                from annoscore.report.html_spans import systems_note
+
                 if sides is not None:
                     from annoscore.report.html_buckets import bucket_matrices, compare_buckets
                     from annoscore.report.html_span_data import analyse
@@ -163,6 +166,9 @@ def register(app: typer.Typer) -> None:
                     buckets=buckets,
                     versus=versus,
                     text=not no_text,
+                    spans=analyses,
+                    max_mb=max_html_mb,
+                    spans_note=systems_note(labels, sides or []),
                 )
         write_result(page, output)  # never over an input
 

@@ -459,6 +459,9 @@ def render_comparison_html(
     buckets: Mapping[str, Any] | None = None,
     versus: list[Any] | None = None,
     text: bool = True,
+    spans: Mapping[str, Mapping[str, Any]] | None = None,
+    max_mb: float | None = None,
+    spans_note: str = "",
 ) -> str:
     """One page for several systems on one gold standard: each system's scores side by side
     with the difference to the baseline, its interval and p-value (``comparison``, an
@@ -467,9 +470,13 @@ def render_comparison_html(
     span buckets compared (``buckets``: :func:`annoscore.report.html_buckets.compare_buckets`),
     the gold mentions one system predicts exactly and another not (``versus``:
     :func:`annoscore.report.html_versus.versus`; ``text`` False: without their texts, as
-    ``--no-text`` asks) and each system's own tables; no document viewer.  The embedded JSON
-    is ``{"comparison": ..., "systems": {name: result}}`` (the compare JSON and each system's
-    ``--format json --per-doc --per-type`` object)."""
+    ``--no-text`` asks) and each system's own tables.  With ``spans`` (per system its span
+    analysis, :func:`annoscore.report.html_span_data.analyse`), the document viewer too, with a
+    select choosing the system (:func:`annoscore.report.html_spans.systems_viewer`;
+    ``spans_note``: said above it), its data within ``max_mb`` (the size budget of the page,
+    which the systems share).  The embedded JSON is ``{"comparison": ..., "systems": {name:
+    result}}`` (the compare JSON and each system's ``--format json --per-doc --per-type``
+    object)."""
     from annoscore.report.significance import json_dict
 
     shown = {name: report_view(r) for name, r in results.items()}
@@ -628,12 +635,30 @@ def render_comparison_html(
                 element += found
                 css, js = html_trec.CSS, html_trec.JS
     title = f"annoscore report: {first.task}, {len(names)} systems"
+    result_element = embedded_json(data)
+    if spans is not None:
+        from annoscore.report import html_page, html_spans
+
+        max_bytes = None if max_mb is None else int(max_mb * 1_000_000)
+        if max_bytes is not None:  # the budget less what the page holds beside the viewer
+            frame = (result_element, element, "".join(body), html_page.CSS, html_page.JS)
+            max_bytes -= sum(len(x.encode("utf-8")) for x in frame)
+            max_bytes -= len(css) + len(js) + len(html_spans.CSS) + len(html_spans.SYSTEMS_JS)
+            max_bytes -= 1024  # the card's frame and the nav's link
+        (anchor, label, card_title, part), found = html_spans.systems_viewer(
+            {n: spans[n] for n in names}, text=text, max_bytes=max_bytes, note=spans_note
+        )
+        at = next((k for k, (a, _) in enumerate(nav) if a == "system-0"), len(nav))
+        nav.insert(at, (anchor, label))
+        body.insert(at, _card(anchor, card_title, part))
+        element += found
+        css, js = css + html_spans.CSS, js + html_spans.SYSTEMS_JS
     return page(
         title,
         _header(title, compared["signature"]),
         nav,
         "".join(body),
-        embedded_json(data) + element,
+        result_element + element,
         css=css,
         js=js,
     )

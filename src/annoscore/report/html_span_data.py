@@ -141,6 +141,8 @@ def _windows(texts: Sequence[str | None], doc: Any, start: Any, end: Any) -> lis
     has = np.array([t is not None for t in texts], dtype=bool)
     keep = has[doc] if doc.size else np.zeros(0, dtype=bool)
     doc, start, end = doc[keep], start[keep], end[keep]
+    if not doc.size:  # no mention (no error at all): no piece
+        return [[] if t is not None else None for t in texts]
     lo = np.clip(start - WINDOW, 0, sizes[doc])
     hi = np.clip(end + WINDOW, 0, sizes[doc])
     order = np.lexsort([lo, doc])
@@ -308,13 +310,25 @@ def analyse(
         "window": WINDOW,
     }
 
-    def embedding(max_bytes: int | None) -> tuple[str, bool, bool]:
+    def embedding(
+        max_bytes: int | None, *, with_texts: bool = True, hidden: bool = False
+    ) -> tuple[str, bool, bool]:
         """The viewer's data within ``max_bytes``: its JSON text, and whether the texts
-        were cut to windows and whether even these were left out."""
-        shown = texts if text else [None] * len(ids)
-        head = json.dumps(common, ensure_ascii=False, separators=(",", ":"))[:-1]
-        body = json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
+        were cut to windows and whether even these were left out.  ``with_texts`` False: the
+        mentions whole and no text, but ``"shared":true`` (the page of several systems holds
+        the texts once, for every system; ``max_bytes`` is not looked at).  ``hidden``: the
+        texts left out, as ``text`` False leaves them (``--no-text``)."""
+        shown = texts if text and not hidden else [None] * len(ids)
+        head = json.dumps(
+            {**common, "text": False} if hidden else common,
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )[:-1]
         members = _mention_members(len(ids), g, p, errors)
+        if not with_texts:
+            parts = [head, _members(members), '"shared":true', '"windows":false']
+            return ",".join(parts).replace("<", "\\u003c") + "}", False, False
+        body = json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
         windows = dropped = False
         if max_bytes is not None:
             closing = '"t":,"windows":false}'

@@ -14,14 +14,16 @@ document on demand.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from annoscore.align.span_errors import CATEGORIES, SIDES
+from annoscore.align.span_errors import CATEGORIES, CORRECT, SIDES, SPURIOUS
 from annoscore.align.span_sides import SpanSides
 from annoscore.report.html_page import embedded_json, escape
 from annoscore.report.html_span_data import LABELS, LONG, WINDOW, analyse
 
 ERRORS_ID = "annoscore-errors"
+TEXTS_ID = "annoscore-texts"
 BUCKETS_ID = "annoscore-buckets"
 
 
@@ -143,14 +145,26 @@ def _frequent(data: dict[str, Any]) -> str:
     )
 
 
-def _viewer() -> str:
+def _viewer(systems: Sequence[str] = ()) -> str:
+    """The viewer's controls and its drawing area; ``systems``: the names of the page of
+    several systems, a select choosing whose predictions are drawn (the first, the baseline,
+    first)."""
     buttons = "".join(
         f'<label><input type="checkbox" data-cat="{escape(c)}" checked>'
         f'<i class="key c-{escape(c.replace("+", "_"))}"></i>{escape(LABELS[c])}</label>'
         for c in CATEGORIES
     )
+    choose = ""
+    if systems:
+        options = "".join(
+            f'<option value="{k}">{escape(n)}{" (baseline)" if k == 0 else ""}</option>'
+            for k, n in enumerate(systems)
+        )
+        choose = (
+            f'<label>gold against <select id="vsys" aria-label="system">{options}</select></label>'
+        )
     return (
-        '<div class="controls"><select id="vdoc" aria-label="document"></select>'
+        f'<div class="controls">{choose}<select id="vdoc" aria-label="document"></select>'
         '<button id="vprev" type="button">&larr; previous error</button>'
         '<button id="vnext" type="button">next error &rarr;</button>'
         '<select id="vtype" aria-label="type"><option value="">every type</option></select>'
@@ -207,23 +221,126 @@ def sections(
         used += len(buckets_element.encode("utf-8"))
         max_bytes -= used + len(_viewer()) + 1024  # the cards, the viewer's and their frames
     data["embedded"], data["windows"], data["dropped"] = data["embedding"](max_bytes)
+    notice = _notice(windows=data["windows"], dropped=data["dropped"], text=text)
+    cards.append(("viewer", "Viewer", "Document viewer", said + notice + _viewer()))
+    element = f'<script type="application/json" id="{ERRORS_ID}">{data["embedded"]}</script>'
+    return cards, element + buckets_element
+
+
+def _notice(*, windows: bool, dropped: bool, text: bool) -> str:
+    """What the viewer says of its texts: cut to windows or left out by the size budget, or
+    left out by ``--no-text``."""
     notice = ""
-    if data["windows"]:
+    if windows:
         notice = (
             '<p class="notice">The documents are larger than the size budget (--max-html-mb): '
             f"the viewer shows the errors only, with {WINDOW} characters of context around "
             "each.</p>"
         )
-    if data["dropped"]:
+    if dropped:
         notice = (
             '<p class="notice">The documents are larger than the size budget (--max-html-mb) '
             "even cut to windows around the errors: the viewer lists the errors by offset.</p>"
         )
     elif not text:
         notice = '<p class="notice">Texts left out (--no-text): the viewer shows offsets.</p>'
-    cards.append(("viewer", "Viewer", "Document viewer", said + notice + _viewer()))
-    element = f'<script type="application/json" id="{ERRORS_ID}">{data["embedded"]}</script>'
-    return cards, element + buckets_element
+    return notice
+
+
+def systems_note(names: Sequence[str], sides: Sequence[SpanSides]) -> str:
+    """What each system's span sides say of their documents (:attr:`~annoscore.report.
+    html_span_data.SpanSides.note`), for the viewer of several systems: once if every
+    system's says the same, else each after its system's name.
+
+    >>> a, b = SpanSides({}, {}, "tokens"), SpanSides({}, {}, "cut")
+    >>> systems_note(["x", "y"], [a, a]), systems_note(["x", "y"], [a, b])
+    ('tokens', 'x: tokens y: cut')
+    """
+    said = [(name, s.note) for name, s in zip(names, sides, strict=False) if s.note]
+    if len({note for _, note in said}) <= 1:
+        return said[0][1] if said else ""
+    return " ".join(f"{name}: {note}" for name, note in said)
+
+
+def _errors(data: Mapping[str, Any]) -> int:
+    """How many errors an analysis holds: its gold mentions not correct and its spurious
+    predictions (what its texts cut to windows are around)."""
+    errors = data["columns"][4]
+    wrong = int((errors.gold_category != CORRECT).sum())
+    return wrong + int((errors.pred_category == SPURIOUS).sum())
+
+
+def systems_viewer(
+    analyses: Mapping[str, Mapping[str, Any]],
+    *,
+    text: bool,
+    max_bytes: int | None,
+    note: str = "",
+) -> tuple[tuple[str, str, str, str], str]:
+    """The document viewer of the page of several systems, as an (anchor, nav label, title,
+    body) card, and its embedded data (``analyses``: per system name its
+    :func:`~annoscore.report.html_span_data.analyse`, the baseline first; ``max_bytes``: what
+    the viewer's data may take; ``note``: said above it).
+
+    One element per system, ``annoscore-errors-K`` (K its position), holds that system's
+    mentions as the page of one system embeds them (``id="annoscore-errors"``); a select
+    (``vsys``) chooses whose the viewer draws.  The texts, the same gold documents for every
+    system, are held once, in ``annoscore-texts`` (document id: text), by the systems whose
+    every document's text is the same as the others' (each marked ``"shared":true``); a system
+    whose texts differ keeps its own.  When that is beyond ``max_bytes``, each system in turn,
+    the one with the fewest errors first, gets an equal share of what the ones before left,
+    within which its texts are cut to windows around its own errors as on the page of one
+    system (a system with few errors leaves the rest to the others)."""
+    names = list(analyses)
+    said = f'<p class="notice">{escape(note)}</p>' if note else ""
+    if max_bytes is not None:  # the card less its data: the controls, the note, a notice
+        max_bytes -= len((said + _viewer(names)).encode("utf-8")) + 512
+    known: dict[str, str] = {}
+    for data in analyses.values():
+        ids, texts = data["columns"][0], data["sources"][0]
+        for d, t in zip(ids, texts, strict=True):
+            if t is not None:
+                known.setdefault(d, t)
+    agree = [
+        text
+        and all(
+            known.get(d) == t for d, t in zip(data["columns"][0], data["sources"][0], strict=True)
+        )
+        for data in analyses.values()
+    ]
+    embedded = [
+        data["embedding"](None, with_texts=not same, hidden=not text)[0]
+        for data, same in zip(analyses.values(), agree, strict=True)
+    ]
+    shared = ""
+    if any(agree):
+        used = {
+            d: known[d]
+            for data, same in zip(analyses.values(), agree, strict=True)
+            if same
+            for d in data["columns"][0]
+            if d in known
+        }
+        shared = embedded_json(used, TEXTS_ID)
+    size = sum(len(x.encode("utf-8")) + 60 for x in embedded) + len(shared.encode("utf-8"))
+    windows = dropped = False
+    if max_bytes is not None and size > max_bytes:
+        shared, embedded = "", [""] * len(names)
+        left = max_bytes
+        fewest = sorted(range(len(names)), key=lambda k: _errors(analyses[names[k]]))
+        for at, k in enumerate(fewest):  # an equal share of what the ones before left
+            share = left // (len(names) - at) - 60  # the element's frame
+            one, cut, gone = analyses[names[k]]["embedding"](share, hidden=not text)
+            embedded[k] = one
+            left -= len(one.encode("utf-8")) + 60
+            windows, dropped = windows or cut, dropped or gone
+    notice = _notice(windows=windows, dropped=dropped, text=text)
+    elements = "".join(
+        f'<script type="application/json" id="{ERRORS_ID}-{k}">{one}</script>'
+        for k, one in enumerate(embedded)
+    )
+    card = ("viewer", "Viewer", "Document viewer", said + notice + _viewer(names))
+    return card, shared + elements
 
 
 CSS = """
@@ -257,12 +374,14 @@ transparent 2px 4px)}
 p.notice{background:#eef4ff;border:1px solid #c9dafc;border-radius:6px;padding:6px 10px}
 """
 
-JS = r"""
+_JS_OPEN = r"""
 (function(){
 "use strict";
-var node=document.getElementById("annoscore-errors");if(!node)return;
+"""
+_JS_LOAD = r"""var node=document.getElementById("annoscore-errors");if(!node)return;
 var E=JSON.parse(node.textContent);window.annoscoreErrors=E;
-var C=E.categories.length,D=E.docs.length,gOff=[0],pOff=[0],index={};
+"""
+_JS_VIEWER = r"""var C=E.categories.length,D=E.docs.length,gOff=[0],pOff=[0],index={};
 for(var k=0;k<D;k++){gOff.push(gOff[k]+E.gn[k]);pOff.push(pOff[k]+E.pn[k]);index[E.docs[k]]=k;}
 function side(x,lo,hi,frags){var out=[],at=0;for(var r=lo;r<hi;r++){at+=E[x+"s"][r];
   var f=frags&&frags[r]?frags[r]:[[at,at+E[x+"l"][r]]];
@@ -461,5 +580,43 @@ if(docfilter&&window.annoscoreDocsDraw){
     window.annoscoreDocKeep=function(n){return !!keep[n];};
     window.annoscoreDocNote=", documents with an error of type "+t;window.annoscoreDocsDraw();});}
 if(names.length)draw(names[0]);
-})();
 """
+_JS_CLOSE = """})();
+"""
+JS = _JS_OPEN + _JS_LOAD + _JS_VIEWER + _JS_CLOSE
+
+SYSTEMS_JS = (
+    _JS_OPEN
+    + r"""var shared=document.getElementById("annoscore-texts");
+var T=shared?JSON.parse(shared.textContent):null;
+function viewer(id){
+var node=document.getElementById(id);if(!node)return;
+var E=JSON.parse(node.textContent);window.annoscoreErrors=E;
+if(E.shared&&T)E.t=E.docs.map(function(d){
+  return Object.prototype.hasOwnProperty.call(T,d)?T[d]:null;});
+"""
+    + _JS_VIEWER
+    + r"""}
+function fresh(el){var copy=el.cloneNode(true);el.parentNode.replaceChild(copy,el);return copy;}
+var sys=document.getElementById("vsys");
+if(sys)sys.addEventListener("change",function(){
+  var doc=document.getElementById("vdoc").value,type=document.getElementById("vtype").value;
+  ["vdoc","vprev","vnext","vtype","vwhole"].forEach(function(id){
+    fresh(document.getElementById(id));});
+  var boxes=Array.prototype.map.call(document.querySelectorAll(".cats input"),fresh);
+  document.getElementById("vdoc").textContent="";
+  var vt=document.getElementById("vtype");while(vt.options.length>1)vt.remove(1);
+  viewer("annoscore-errors-"+sys.value);
+  boxes.forEach(function(b){if(!b.checked)b.dispatchEvent(new Event("change"));});
+  var vt2=document.getElementById("vtype");
+  if(type&&Array.prototype.some.call(vt2.options,function(o){return o.value===type;})){
+    vt2.value=type;vt2.dispatchEvent(new Event("change"));}
+  if(doc&&window.annoscoreErrors.docs.indexOf(doc)>=0)window.annoscoreShow(doc);});
+viewer("annoscore-errors-"+(sys?sys.value:"0"));
+"""
+    + _JS_CLOSE
+)
+"""The viewer's script on the page of several systems: the one of :data:`JS`, run again on
+the chosen system's element (``annoscore-errors-K``) when the select ``vsys`` changes, on
+fresh copies of its controls (which drops the listeners of the one before); the type, the
+categories and the document shown are kept."""
