@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
+from annoscore.align.span_sides import read_sides
 from annoscore.report.html import render_html
-from annoscore.report.html_span_data import analyse, read_sides
+from annoscore.report.html_span_data import analyse
 from annoscore.report.html_spans import ERRORS_ID, TEXTS_ID
 from annoscore.tasks.spans import SpanOptions, score_spans
 from tests.report.browser import at, check_number, open_report
@@ -266,8 +267,8 @@ def test_every_task_with_span_sides_has_the_viewer(
 def test_a_system_whose_texts_differ_keeps_its_own() -> None:
     """A document only systems hold takes its text from the system's file: where two systems'
     differ, the second keeps its own texts (the shared ones are the first's)."""
-    from annoscore.formats.brat_model import AnnFile
     from annoscore.align.span_sides import SpanSides
+    from annoscore.formats.brat_model import AnnFile
     from annoscore.report.html_spans import systems_viewer
 
     def file(doc: str, text: str) -> AnnFile:
