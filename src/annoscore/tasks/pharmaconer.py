@@ -196,7 +196,7 @@ def _entity_set(file: AnnFile | None, strict_input: bool, repeated: list[str]) -
     return unique
 
 
-def _without_unclear(files: dict[str, AnnFile]) -> tuple[dict[str, AnnFile], int]:
+def _without_unclear(files: Mapping[str, AnnFile]) -> tuple[dict[str, AnnFile], int]:
     out, dropped = {}, 0
     for doc_id, file in files.items():
         out[doc_id], removed = file.without_type(UNCLEAR)
@@ -336,16 +336,21 @@ def pharmaconer_ner_sides(
 ) -> SpanSides:
     """Both sides' brat files for the HTML report (the registration's ``sides``), read again
     as :func:`score_pharmaconer_ner` reads them (its dialect; without ``codalab`` every file
-    of the system folder; ``result`` is not read)."""
-    from annoscore.align.span_sides import read_sides
+    of the system folder; with it, ``UNCLEAR`` entities removed from both sides, as the
+    CodaLab scorer counts; ``result`` is not read)."""
+    from annoscore.align.span_sides import SpanSides, read_sides
 
-    return read_sides(
+    sides = read_sides(
         gold,
         system,
         strict_input=options.strict_input,
         dialect="pharmaconer",
         every_file=not options.codalab,
     )
+    if not options.codalab:
+        return sides
+    (gold_files, _), (system_files, _) = map(_without_unclear, (sides.gold, sides.system))
+    return SpanSides(gold_files, system_files, "UNCLEAR entities are left out (CodaLab rule).")
 
 
 def count_pharmaconer_ner(
