@@ -103,6 +103,8 @@ def test_the_pharmaconer_report_analyses_its_spans(cli: Any, tmp_path: Path) -> 
     assert done.exit_code == 0, done.output
     page = out.read_text(encoding="utf-8")
     assert element(page, ERRORS_ID) == element(alone, ERRORS_ID)
+    assert embedded(page) == embedded(alone)  # the macro averages too (Task.averages_per_type)
+    assert embedded(page)["averages"]["macro_doc"]["f1"] == pytest.approx(0.9571428571)
     counts = embedded(page)["counts"]
     assert (counts["tp"], counts["fp"], counts["fn"]) == (54, 1, 2)
     _agrees(page, counts)

@@ -68,10 +68,11 @@ def ner(
     """Sub-track 1: exact (type, start, end) entity matching over brat files, micro P/R/F1."""
     from annoscore.tasks.registry import get
 
+    task = get("pharmaconer-ner")
     result = score_pharmaconer_ner(gold, system, options)
-    sides = get("pharmaconer-ner").report_sides(gold, system, options, result)  # for a page
+    sides = task.report_sides(gold, system, options, result)  # for a page
     full = per_type or out.format is OutputFormat.html  # the page holds the --per-type content
-    shown = result.shown(types=full, averages=full)
+    shown = result.shown(types=full, averages=full and task.averages_per_type)
     _emit(out, shown, options.codalab, verbose, sides)
 
 

@@ -129,9 +129,13 @@ def register(app: typer.Typer) -> None:
                     for r in results
                 ]
             sides = _span_sides(entry, gold, systems, option, once, results)
+            if entry.averages_per_type:  # the pages hold the --per-type content (not compare's)
+                shown = [r.shown(types=True, averages=True) for r in results]
+            else:
+                shown = results
             if len(results) == 1:
                 page = render_html(
-                    results[0],
+                    shown[0],
                     command=command_line(),
                     spans=None if sides is None else sides[0],
                     text=not no_text,
@@ -160,7 +164,7 @@ def register(app: typer.Typer) -> None:
                         confidence=confidence,
                     )
                 page = render_comparison_html(
-                    dict(zip(labels, results, strict=True)),
+                    dict(zip(labels, shown, strict=True)),
                     comparison,
                     command=command_line(),
                     buckets=buckets,

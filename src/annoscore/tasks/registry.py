@@ -68,7 +68,9 @@ class Task(Record):
       task whose gold is not itself one (``None``: the gold is a perfect submission);
     - ``sides``: ``"module:function"``, ``(gold, system, options, result) -> SpanSides``: both
       sides' documents read again as the task read them, for the span analysis of the HTML
-      report (``--format html``, ``annoscore report``; ``None``: the task's page has none).
+      report (``--format html``, ``annoscore report``; ``None``: the task's page has none);
+    - ``averages_per_type``: the macro averages come with the per-type rows (``--per-type``
+      shows both, and so does the report: PharmaCoNER NER); else as the result shows them.
     """
 
     __slots__ = (  # noqa: RUF023 (the order of the fields)
@@ -82,6 +84,7 @@ class Task(Record):
         "text",
         "solution",
         "sides",
+        "averages_per_type",
     )
     name: str
     summary: str
@@ -93,6 +96,7 @@ class Task(Record):
     text: str | None
     solution: str | None
     sides: str | None
+    averages_per_type: bool
 
     def __init__(
         self,
@@ -106,6 +110,7 @@ class Task(Record):
         text: str | None = None,
         solution: str | None = None,
         sides: str | None = None,
+        averages_per_type: bool = False,
     ) -> None:
         set_fields(
             self,
@@ -119,6 +124,7 @@ class Task(Record):
             text=text,
             solution=solution,
             sides=sides,
+            averages_per_type=averages_per_type,
         )
 
     @property
@@ -322,6 +328,7 @@ for _number, _task, _what, _title in (
             ),
             text="annoscore.report.pharmaconer:render_official",
             sides="annoscore.tasks.pharmaconer:pharmaconer_ner_sides" if _task == "ner" else None,
+            averages_per_type=_task == "ner",
         )
     )
 register(
