@@ -163,20 +163,26 @@ def test_the_page_works_without_javascript_and_prints(browser: Any, tmp_path: Pa
         context.close()
 
 
-def test_a_report_of_several_systems_shows_the_json(browser: Any, tmp_path: Path) -> None:
+def _comparison_page(browser: Any, tmp_path: Path, name: str, intervals: bool = False) -> Any:
+    """The page of ``name``'s sample system ("run") beside its gold ("oracle"), opened."""
     from annoscore.report.html import render_comparison_html
     from annoscore.significance import paired_test
 
-    task = registry.get("pharmaconer-ner")
-    gold, system, _ = registry.sample_paths(task)
-    results = {"run": task.run(gold, system), "oracle": task.run(gold, gold)}
-    results = {n: with_intervals(r, samples=30, seed=2) for n, r in results.items()}
+    task = registry.get(name)
+    gold, system, options = registry.sample_paths(task)
+    results = {"run": task.run(gold, system, **options), "oracle": task.run(gold, gold, **options)}
+    if intervals:
+        results = {n: with_intervals(r, samples=30, seed=2) for n, r in results.items()}
     comparison = paired_test(
         results["run"], {"oracle": results["oracle"]}, samples=100, baseline_name="run"
     )
     path = tmp_path / "many.html"
     path.write_text(render_comparison_html(results, comparison), encoding="utf-8")
-    opened = open_report(browser, path)
+    return open_report(browser, path)
+
+
+def test_a_report_of_several_systems_shows_the_json(browser: Any, tmp_path: Path) -> None:
+    opened = _comparison_page(browser, tmp_path, "pharmaconer-ner", intervals=True)
     try:
         assert opened.errors == []
         data = opened.data()
@@ -197,18 +203,7 @@ def test_a_report_of_several_systems_sets_their_macro_averages_side_by_side(
 ) -> None:
     """Each macro average (over types, over documents) of each system is a cell of the
     "Macro averages" card, showing the number the system's JSON holds."""
-    from annoscore.report.html import render_comparison_html
-    from annoscore.significance import paired_test
-
-    task = registry.get("spans")
-    gold, system, options = registry.sample_paths(task)
-    results = {"run": task.run(gold, system, **options), "oracle": task.run(gold, gold, **options)}
-    comparison = paired_test(
-        results["run"], {"oracle": results["oracle"]}, samples=50, baseline_name="run"
-    )
-    path = tmp_path / "many.html"
-    path.write_text(render_comparison_html(results, comparison), encoding="utf-8")
-    opened = open_report(browser, path)
+    opened = _comparison_page(browser, tmp_path, "spans")
     try:
         assert opened.errors == []
         data = opened.data()

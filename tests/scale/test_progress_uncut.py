@@ -47,11 +47,16 @@ def _copies(text: str, number: str, copies: int) -> str:
     return "".join(text.replace(number, f"{number[:-3]}{k:03d}") for k in range(copies))
 
 
-def _templates(root: Path) -> tuple[str, Path, Path, dict[str, Any]]:
-    gold, system, options = sample_paths(TASKS["muc-template-element"])
+def _copied(name: str, number: str, root: Path) -> tuple[str, Path, Path, dict[str, Any]]:
+    """Task ``name``'s sample files, their one document (``number``) three times."""
+    gold, system, options = sample_paths(TASKS[name])
     for path in (gold, system):
-        (root / path.name).write_text(_copies(path.read_text(), "9901010001", 3))
-    return "muc-template-element", root / gold.name, root / system.name, options
+        (root / path.name).write_text(_copies(path.read_text(), number, 3))
+    return name, root / gold.name, root / system.name, options
+
+
+def _templates(root: Path) -> tuple[str, Path, Path, dict[str, Any]]:
+    return _copied("muc-template-element", "9901010001", root)
 
 
 def _named_entity(root: Path) -> tuple[str, Path, Path, dict[str, Any]]:
@@ -60,10 +65,7 @@ def _named_entity(root: Path) -> tuple[str, Path, Path, dict[str, Any]]:
 
 
 def _coreference(root: Path) -> tuple[str, Path, Path, dict[str, Any]]:
-    gold, system, options = sample_paths(TASKS["muc-coreference"])
-    for path in (gold, system):
-        (root / path.name).write_text(_copies(path.read_text(), "9901010002", 3))
-    return "muc-coreference", root / gold.name, root / system.name, options
+    return _copied("muc-coreference", "9901010002", root)
 
 
 def _concepts(root: Path) -> tuple[str, Path, Path, dict[str, Any]]:
