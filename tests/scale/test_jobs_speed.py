@@ -92,7 +92,9 @@ def test_workers_are_forked_with_the_objects_frozen_then_given_back() -> None:
     try:
         kept = gc.get_freeze_count()
         assert scale.Run(jobs=2).map(_state, range(2))[0][1] <= kept  # not frozen again
-        assert gc.get_freeze_count() == kept
+        # not unfrozen (0) nor frozen anew (more); a frozen object may die meanwhile (the
+        # context a map's ContextVar replaced)
+        assert kept - 16 <= gc.get_freeze_count() <= kept
     finally:
         gc.unfreeze()
 
