@@ -74,16 +74,7 @@ def exact(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
     or scored again in one run (False)."""
     import annoscore.scale as scale
 
-    found: list[bool] = []
-    original = scale.score_lines
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        result = original(*args, **kwargs)
-        found.append(result is not None)
-        return result
-
-    monkeypatch.setattr(scale, "score_lines", spy)
-    yield found
+    yield _results_given(monkeypatch, scale, "score_lines")
 
 
 @pytest.fixture
@@ -92,13 +83,18 @@ def combined(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     (True) or left to one run (False)."""
     import annoscore.scale.reduce as reduce
 
+    return _results_given(monkeypatch, reduce, "combine")
+
+
+def _results_given(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[bool]:
+    """Whether each call of ``module.name`` (a spy in its place) gave a result (not None)."""
     found: list[bool] = []
-    original = reduce.combine
+    original = getattr(module, name)
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         result = original(*args, **kwargs)
         found.append(result is not None)
         return result
 
-    monkeypatch.setattr(reduce, "combine", spy)
+    monkeypatch.setattr(module, name, spy)
     return found
