@@ -759,3 +759,27 @@ def test_reader_options_on_the_command_line_reach_each_chunk(
             assert {k: counts.get(k, 0) for k in expected} == expected, (flags, counts)
             shown.append(done.stdout)
         assert shown[0] == shown[1], flags
+
+
+def test_an_error_in_a_cut_bioc_json_file_names_its_line_with_any_jobs(
+    cli: Any, tmp_path: Path, exact: list[bool]
+) -> None:
+    """A location past its passage in the 25th of 30 documents (one a line): the chunk that
+    meets it is not used, and the one run names the file and the annotation's line, with one
+    job and with two, as without a cut."""
+    lines = [
+        f'{{"id": "d{k}", "passages": [{{"offset": 0, "text": "Aspirin", "annotations": '
+        f'[{{"id": "A{k}", "infons": {{"type": "C"}}, "text": "Aspirin", '
+        f'"locations": [{{"offset": {40 if k == 24 else 0}, "length": 7}}]}}]}}]}}'
+        for k in range(30)
+    ]
+    text = '{"documents": [\n' + ",\n".join(lines) + "\n]}\n"
+    (tmp_path / "g.json").write_text(text, encoding="utf-8")
+    (tmp_path / "s.json").write_text(text.replace(": 40,", ": 0,"), encoding="utf-8")
+    said = "g.json:26: document 'd24', annotation 'A24': location 40-47 is past its passage"
+    for jobs in ("1", "2"):
+        with _chunks_of(len(text) // 6):
+            exact.clear()
+            done = cli("spans", tmp_path / "g.json", tmp_path / "s.json", "--jobs", jobs)
+        assert done.exit_code == 2 and said in done.stderr, (jobs, done.stderr)
+        assert exact == [False], jobs  # cut into chunks, one of which raised: scored in one run
