@@ -13,11 +13,11 @@ so (:data:`TEXT_NOTE`).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from annoscore.records import Record, set_fields
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -26,15 +26,22 @@ if TYPE_CHECKING:
     from annoscore.result import Result
 
 
-@dataclass(frozen=True, slots=True)
-class SpanSides:
-    """Both sides' documents by id, as a reader's entity columns (the files the task scored)."""
+class SpanSides(Record):
+    """Both sides' documents by id, as a reader's entity columns (the files the task scored),
+    and ``note``: what the page says of these documents beside the analysis (a tag file's text
+    made of its tokens, what is left out and why).  A :class:`~annoscore.records.Record`: the
+    tag tasks import this module when they are imported, a dataclass would cost their
+    start-up its compiled methods."""
 
+    __slots__ = ("gold", "system", "note")  # noqa: RUF023 (the order of the fields)
     gold: Mapping[str, AnnFile]
     system: Mapping[str, AnnFile]
-    note: str = ""
-    """What the page says of these documents beside the analysis (a tag file's text made of
-    its tokens, what is left out and why)."""
+    note: str
+
+    def __init__(
+        self, gold: Mapping[str, AnnFile], system: Mapping[str, AnnFile], note: str = ""
+    ) -> None:
+        set_fields(self, gold=gold, system=system, note=note)
 
 
 def read_sides(
@@ -217,7 +224,7 @@ def tag_report_sides(result: Result, entities: TagEntities, what: str) -> SpanSi
         f"not {what}'s correct ones ({sum(correct.values())}) type by type: the categories "
         f"below are by span and type, the scores {what}'s."
     )
-    return dataclasses.replace(sides, note=f"{sides.note} {note}")
+    return sides.replaced(note=f"{sides.note} {note}")
 
 
 def tag_task_sides(entities: Callable[..., TagEntities], what: str) -> Callable[..., SpanSides]:

@@ -682,4 +682,4 @@ def nlpsandbox_sides(
                 f"instance_strict counts {int(counts[key])} (several annotations at one start "
                 "count once there: --same-start)."
             )
-    return dataclasses.replace(sides, note=" ".join(said))
+    return sides.replaced(note=" ".join(said))
