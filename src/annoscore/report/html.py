@@ -172,32 +172,43 @@ def _averages_table(
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
-def _averages_compared(systems: Mapping[str, Mapping[str, Any]], names: Sequence[str]) -> str:
-    """The macro averages of several systems side by side: a row per average and score
-    (``macro_type f1``), a column per system, each cell the number its system's JSON holds
-    (``systems.NAME.averages.AVERAGE.KEY``); ``""`` when no system has averages."""
-    rows: dict[tuple[str, str], None] = {}
-    for n in names:
-        for average, scores in (systems[n].get("averages") or {}).items():
-            rows.update(dict.fromkeys((average, key) for key in scores))
-    if not rows:
-        return ""
-    head = "<th>average</th><th>score</th>" + "".join(
-        f"<th class='num'>{escape(n)}</th>" for n in names
-    )
+_MISSING = object()
+
+
+def _systems_table(
+    systems: Mapping[str, Mapping[str, Any]],
+    names: Sequence[str],
+    heads: Sequence[str],
+    rows: Sequence[tuple[Sequence[str], Sequence[str]]],
+    *,
+    sortable: bool = False,
+) -> str:
+    """Several systems' numbers side by side: a row per ``(labels, path)`` of ``rows`` (its
+    ``heads`` columns of labels), a column per system, each cell the number its system's JSON
+    holds at ``path`` (``systems.NAME.path``), empty where it holds none there."""
+
+    def at(data: Any, path: Sequence[str]) -> Any:
+        for key in path:
+            if not isinstance(data, Mapping) or key not in data:
+                return _MISSING
+            data = data[key]
+        return data
+
+    head = "".join(f"<th>{escape(h)}</th>" for h in heads)
+    head += "".join(f"<th class='num'>{escape(n)}</th>" for n in names)
     lines = []
-    for average, key in rows:
-        cells = f'<td class="name">{escape(average)}</td><td class="name">{escape(key)}</td>'
+    for labels, path in rows:
+        cells = "".join(f'<td class="name">{escape(label)}</td>' for label in labels)
         for n in names:
-            scores = (systems[n].get("averages") or {}).get(average) or {}
-            if key in scores:
-                path = ["systems", n, "averages", average, key]
-                cells += number_cell(scores[key], path, bar=True)
-            else:
+            value = at(systems[n], path)
+            if value is _MISSING:
                 cells += '<td class="num muted"></td>'
+            else:
+                cells += number_cell(value, ["systems", n, *path], bar=True)
         lines.append(f"<tr>{cells}</tr>")
+    table = '<table class="sort">' if sortable else "<table>"
     return (
-        f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
+        f'<div class="scroll">{table}<thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(lines)}</tbody></table></div>"
     )
 
@@ -466,7 +477,7 @@ def render_comparison_html(
     """One page for several systems on one gold standard: each system's scores side by side
     with the difference to the baseline, its interval and p-value (``comparison``, an
     :class:`annoscore.significance.Comparison`), per-type headline scores and the macro
-    averages (:func:`_averages_compared`) side by side, the
+    averages side by side (:func:`_systems_table`), the
     span buckets compared (``buckets``: :func:`annoscore.report.html_buckets.compare_buckets`),
     the gold mentions one system predicts exactly and another not (``versus``:
     :func:`annoscore.report.html_versus.versus`; ``text`` False: without their texts, as
@@ -539,38 +550,29 @@ def render_comparison_html(
     type_names = list(dict.fromkeys(t for n in names for t in systems[n].get("types", {})))
     headline = first.headline
     if type_names and headline:
-        head = "<th>type</th>" + "".join(f"<th class='num'>{escape(n)}</th>" for n in names)
-        rows = []
-        for t in type_names:
-            cells = f'<td class="name">{escape(t)}</td>'
-            for n in names:
-                unit = systems[n].get("types", {}).get(t)
-                if unit is None or headline not in unit["scores"]:
-                    cells += '<td class="num muted"></td>'
-                else:
-                    cells += number_cell(
-                        unit["scores"][headline],
-                        ["systems", n, "types", t, "scores", headline],
-                        bar=True,
-                    )
-            rows.append(f"<tr>{cells}</tr>")
+        by_type = [((t,), ("types", t, "scores", headline)) for t in type_names]
         body.append(
             _card(
                 "types",
                 f"Per type: {headline}",
-                f'<div class="scroll"><table class="sort"><thead><tr>{head}</tr></thead>'
-                f"<tbody>{''.join(rows)}</tbody></table></div>",
+                _systems_table(systems, names, ["type"], by_type, sortable=True),
                 "Click a column to sort.",
             )
         )
         nav.append(("types", "Per type"))
-    averaged = _averages_compared(systems, names)
-    if averaged:
+    averages = {
+        (average, key): None
+        for n in names
+        for average, scores in (systems[n].get("averages") or {}).items()
+        for key in scores
+    }
+    if averages:  # each system's, side by side
+        by_average = [((a, k), ("averages", a, k)) for a, k in averages]
         body.append(
             _card(
                 "averages",
                 "Macro averages",
-                averaged,
+                _systems_table(systems, names, ["average", "score"], by_average),
                 "Each system's macro averages side by side (over types, over documents; "
                 "units whose score is undefined are left out, as design.md's rule says); "
                 "the paired tests above are of the micro scores.",
