@@ -4,11 +4,12 @@ collections; offsets document-absolute; errors and warnings."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
 from annoscore.errors import InputError
-from annoscore.formats.annotations import ReaderOptions
+from annoscore.formats.annotations import OffsetUnit, ReaderOptions
 from annoscore.formats.bioc import read_bioc_text
 
 bioc = pytest.importorskip("bioc")
@@ -201,23 +202,36 @@ XML_LINES = """<?xml version="1.0"?>
 
 
 @pytest.mark.parametrize("offsets", ["chars", "utf8-bytes", "auto"])
-def test_xml_value_errors_name_the_line(offsets: str) -> None:
+def test_xml_value_errors_name_the_line(offsets: OffsetUnit) -> None:
     """A location not a whole number, missing or past its passage, a passage offset not a
     number, a document twice: the error names file and line (the checked parse's), whichever
     step met it."""
     good = 'offset="8" length="5"'
     second = "\n<document><id>d1</id><passage><offset>0</offset><text>x</text></passage></document>"
-    for fields, line, message in (
+    cases = (
         ({"location": 'offset="x" length="5"'}, 7, "annotation 'A2' offset 'x' is not a whole"),
         ({"location": 'length="5"'}, 7, "annotation 'A2' offset '' is not a whole number"),
         ({"location": 'offset="8" length="-5"'}, 7, "annotation 'A2' length '-5' is not a whole"),
         ({"location": 'offset="20" length="5"'}, 7, "annotation 'A2': "),
         ({"passage": "z"}, 4, "passage offset 'z' is not a whole number"),
         ({"more": second}, 10, "document 'd1' appears twice"),
-    ):
-        text = XML_LINES.format(**{"passage": "0", "location": good, "more": ""} | fields)
+    )
+    _errors_name_their_lines(XML_LINES, "bioc-xml", good, cases, offsets)
+
+
+def _errors_name_their_lines(
+    template: str,
+    form: str,
+    good: str,
+    cases: Sequence[tuple[dict[str, str], int, str]],
+    offsets: OffsetUnit,
+) -> None:
+    """Each case's ``template`` (its fields over a good location, a passage at 0 and nothing
+    more) raises an error naming its line and holding its message."""
+    for fields, line, message in cases:
+        text = template.format(**{"passage": "0", "location": good, "more": ""} | fields)
         with pytest.raises(InputError) as raised:
-            read_bioc_text(text, "c.xml", "bioc-xml", ReaderOptions(offsets=offsets))
+            read_bioc_text(text, "c", form, ReaderOptions(offsets=offsets))
         assert raised.value.line == line, (fields, raised.value)
         assert message in str(raised.value), raised.value
 
@@ -235,14 +249,14 @@ JSON_LINES = """{{"documents": [
 
 
 @pytest.mark.parametrize("offsets", ["chars", "utf8-bytes", "auto"])
-def test_json_value_errors_name_the_line(offsets: str) -> None:
+def test_json_value_errors_name_the_line(offsets: OffsetUnit) -> None:
     """BioC JSON as BioC XML: a location not a whole number, missing or past its passage (the
     annotation's line), a passage offset not a number, a document twice, a walk's error, a
     document not an object (the document's line): the error names file and line, found
     again in the text (the reading notes no place)."""
     good = '"offset": 8, "length": 5'
     second = ',\n {"id": "d1", "passages": []}'
-    for fields, line, message in (
+    cases = (
         ({"location": '"offset": "x", "length": 5'}, 7, "annotation 'A2' offset 'x' is not"),
         ({"location": '"length": 5'}, 7, "annotation 'A2' offset '' is not a whole number"),
         ({"location": '"offset": 8, "length": -5'}, 7, "annotation 'A2' length '-5' is not"),
@@ -251,12 +265,8 @@ def test_json_value_errors_name_the_line(offsets: str) -> None:
         ({"more": second}, 9, "document 'd1' appears twice"),
         ({"more": ',\n {"id": "d2", "passages": 3}'}, 9, '"passages" is not a list'),
         ({"more": ",\n 7"}, 9, "documents[2] is not an object"),
-    ):
-        text = JSON_LINES.format(**{"passage": "0", "location": good, "more": ""} | fields)
-        with pytest.raises(InputError) as raised:
-            read_bioc_text(text, "c.json", "bioc-json", ReaderOptions(offsets=offsets))
-        assert raised.value.line == line, (fields, raised.value)
-        assert message in str(raised.value), raised.value
+    )
+    _errors_name_their_lines(JSON_LINES, "bioc-json", good, cases, offsets)
 
 
 def test_byte_offsets_count_the_passages_bytes_too() -> None:
