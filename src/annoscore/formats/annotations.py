@@ -28,7 +28,6 @@ from __future__ import annotations
 import json
 import os
 import typing
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -67,8 +66,7 @@ Answer = Literal["accept", "reject", "ignore"]
 by default; a line without one is ``accept``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ReaderOptions:
+class ReaderOptions(Record):
     """How the readers take what a format leaves open: one record, passed whole from the
     command line (``annoscore spans``, ``annoscore convert``) through :func:`read_corpus` and
     :func:`read_columns` to the BioC and Prodigy readers; each format reads its own fields and
@@ -83,10 +81,20 @@ class ReaderOptions:
     ReaderOptions(type_infon='type', id_infon='identifier', offsets='chars', answers=('accept',))
     """
 
-    type_infon: str = "type"
-    id_infon: str = "identifier"
-    offsets: OffsetUnit = "chars"
-    answers: tuple[Answer, ...] = ("accept",)
+    __slots__ = ("type_infon", "id_infon", "offsets", "answers")  # noqa: RUF023 (their order)
+    type_infon: str
+    id_infon: str
+    offsets: OffsetUnit
+    answers: tuple[Answer, ...]
+
+    def __init__(
+        self,
+        type_infon: str = "type",
+        id_infon: str = "identifier",
+        offsets: OffsetUnit = "chars",
+        answers: tuple[Answer, ...] = ("accept",),
+    ) -> None:
+        set_fields(self, type_infon=type_infon, id_infon=id_infon, offsets=offsets, answers=answers)
 
 
 def left_out(path: Path | str, skipped: int, answers: tuple[str, ...]) -> str:

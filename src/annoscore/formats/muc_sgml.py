@@ -51,13 +51,13 @@ from typing import NamedTuple
 from annoscore.errors import InputError
 from annoscore.formats.files import check_no_nul, read_text, saw
 from annoscore.formats.muc_config import once_per_run
+from annoscore.records import Record, set_fields
 
 DEFAULT_SECTIONS = ("DOC", "DATELINE", "DD", "HEADLINE", "TEXT")
 """The manual's default ``:doc_sections``."""
 
 
-@dataclass(frozen=True, slots=True)
-class SgmlMarkup:
+class SgmlMarkup(Record):
     """How a MUC SGML task file marks its documents up (the manual's defaults; a configuration
     gives its own: :func:`~annoscore.tasks.muc_sgml.sgml_markup`).
 
@@ -67,10 +67,22 @@ class SgmlMarkup:
     for ``"`` in attribute values (``:sgml_attribute_quote_char``; empty: nothing does).
     """
 
-    doc_gid: str = "DOC"
-    docnum_gid: str = "DOCNO"
-    sections: tuple[str, ...] = DEFAULT_SECTIONS
-    quote_char: str = "*"
+    __slots__ = ("doc_gid", "docnum_gid", "sections", "quote_char")  # noqa: RUF023 (their order)
+    doc_gid: str
+    docnum_gid: str
+    sections: tuple[str, ...]
+    quote_char: str
+
+    def __init__(
+        self,
+        doc_gid: str = "DOC",
+        docnum_gid: str = "DOCNO",
+        sections: tuple[str, ...] = DEFAULT_SECTIONS,
+        quote_char: str = "*",
+    ) -> None:
+        set_fields(
+            self, doc_gid=doc_gid, docnum_gid=docnum_gid, sections=sections, quote_char=quote_char
+        )
 
 
 ENCLOSED_PER_CHARACTER = 10
