@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from annoscore.counts import Counts
@@ -67,6 +67,51 @@ def test_the_matrix_of_counts_is_the_plain_table(docs: dict[str, Counts]) -> Non
     assert [list(r.items()) for r in matrix.rows()] == [list(r.items()) for r in rows]
     plain = [{k: v for k, v in r.items() if not k.startswith("type:")} for r in rows]
     assert [dict(r.items()) for r in matrix.rows(types=False)] == plain
+
+
+shared_rows = st.lists(  # few distinct rows, repeated; 0.0 beside -0.0, ints beside floats
+    st.sampled_from([Counts(tp=1, fn=0), Counts(tp=1, fn=0.0), Counts(tp=1, fn=-0.0), Counts(tp=2),
+                     Counts(fp=1, **{"type:A:fp": 1}), Counts(fp=1, **{"type:A:fp": 2}), Counts()]),
+    max_size=12,
+)  # fmt: skip
+
+
+def _rendered(scores: dict[str, object]) -> dict[str, str]:
+    return {k: repr(v) for k, v in scores.items()}  # -0.0 and 0.0 apart, 1 and 1.0 apart
+
+
+@given(st.one_of(mixed_corpus, shared_rows.map(lambda r: {f"d{i}": c for i, c in enumerate(r)})),
+       st.lists(st.text("abcd0123", max_size=4), max_size=10), st.booleans())  # fmt: skip
+@example({"a": Counts(tp=1, fn=0.0), "b": Counts(tp=1, fn=-0.0), "c": Counts(tp=1, fn=0.0)},
+         ["b", "x"], False)  # fmt: skip
+def test_units_of_scores_each_document_as_documents_does(
+    docs: dict[str, Counts], asked: list[str], made_first: bool
+) -> None:
+    """Documents of equal counts share one scoring: each name reads what :attr:`documents`
+    gives it, value for value and type for type (None for a name the matrix lacks), whether
+    the documents were made before or not."""
+
+    def scorer(c: Counts) -> dict[str, object]:
+        return {**prf_scores(c), "fn": c.get("fn", 0), "keys": tuple(c)}
+
+    result = Result.from_counts("t", Signature.of("t"), docs, scorer)
+    plain = Result.from_counts("t", Signature.of("t"), docs, scorer).documents
+    if made_first:
+        assert result.documents == plain
+    names = [*asked, *docs, *reversed(list(docs))]
+    units, at = result.units_of(names)
+    assert len(at) == len(names) and units[-1] is None
+    for name, k in zip(names, at, strict=True):
+        unit = units[k]
+        if name not in plain:
+            assert unit is None
+            continue
+        assert unit is not None
+        assert _rendered(unit.scores) == _rendered(plain[name].scores)
+        assert list(unit.counts.items()) == list(plain[name].counts.items())
+        assert [type(v) for v in unit.counts.values()] == [
+            type(v) for v in plain[name].counts.values()
+        ]
 
 
 @given(corpus)

@@ -25,6 +25,8 @@ import pytest
 
 from annoscore.align.documents import MissingDocs
 from annoscore.formats import codiesp, codiesp_scan
+from annoscore.metrics.codiesp import CodiespDetails
+from annoscore.report.codiesp import RULE, render_explainable, render_ranked
 from annoscore.result import Result
 from annoscore.tasks.codiesp import (
     ExplainableOptions,
@@ -178,10 +180,26 @@ def ranked_options(
     )
 
 
+def check_tables(result: Result, text: str, case: str) -> None:
+    """The text layout's per-document tables (made from one scoring per distinct row of counts:
+    :meth:`Result.units_of`) are the plain loop's, each gold document scored from
+    :attr:`Result.documents`; ``text`` was rendered before those were made."""
+    details = result.details
+    assert isinstance(details, CodiespDetails)
+    for key, title in (("precision", "Precision"), ("recall", "Recall"), ("f1", "F-score")):
+        lines = [RULE, f"Clinical case name\t\t\t{title}", RULE]
+        for doc in sorted(details.gold_documents):
+            unit = result.documents.get(doc)
+            value = None if unit is None else unit.scores.get(key)
+            lines += [f"{doc}\t\t{'-' if value is None else round(value, 3)}", RULE]
+        assert "\n".join(lines) + "\n\nMicro-average" in text, (case, key)
+
+
 def check_ranked(folder: Path, settings: oracle.RankedSettings, case: str) -> None:
     gold, pred, codes = folder / "gold.tsv", folder / "pred.tsv", folder / "codes.tsv"
     options = ranked_options(codes, settings)
     result = score_codiesp_d(gold, pred, options)
+    check_tables(result, render_ranked(result), case)
     expected = oracle.score_ranked(gold, pred, codes, settings)
     assert same_float(result.scores["map"], expected.scores["map"]), case
     for key in ("precision", "recall", "f1"):
@@ -359,6 +377,7 @@ def test_explainable_equals_the_reference(batch: int, tmp_path: Path) -> None:
             lowercase=s.lowercase,
         )
         result = score_codiesp_x(gold, pred, options)
+        check_tables(result, render_explainable(result), f"seed {seed}")
         scores, counts, documents, warnings = oracle.score_explainable(
             gold, pred, codes_d, codes_p, s
         )

@@ -31,16 +31,17 @@ def _value(value: float | None) -> str:
 
 
 def _tables(result: Result) -> list[str]:
-    documents = result.documents
     details = result.details
-    gold = details.gold_documents if isinstance(details, CodiespDetails) else ()
+    documents = sorted(details.gold_documents if isinstance(details, CodiespDetails) else ())
+    units, at = result.units_of(documents)
     lines: list[str] = []
     for key, title in _BLOCKS:
         lines += [RULE, f"Clinical case name\t\t\t{title}", RULE]
-        for doc in sorted(gold):
-            unit = documents.get(doc)
-            value = unit.scores.get(key) if unit is not None else None
-            lines += [f"{doc}\t\t{_value(value)}", RULE]
+        if documents:  # each document's line and rule, a unit's value printed once
+            ends = [
+                f"\t\t{_value(None if u is None else u.scores.get(key))}\n{RULE}" for u in units
+            ]
+            lines.append("\n".join(map(str.__add__, documents, map(ends.__getitem__, at))))
         name = "F-score" if key == "f1" else title.lower()
         lines += ["", f"Micro-average {name} = {_value(result.scores.get(key))}", ""]
     lines += [RULE, "MICRO-AVERAGE STATISTICS:", RULE]
