@@ -3,6 +3,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from annoscore.counts import Counts
 from annoscore.metrics.prf import prf_scores
@@ -86,3 +88,40 @@ def test_a_warning_never_copies_unbounded_input() -> None:
     # the message, two capped examples and the " (e.g. ", ", " and ")" around them
     assert len(text) == MESSAGE_LENGTH + 2 * EXAMPLE_LENGTH + len(" (e.g. , )")
     assert text.endswith("xxy)")  # an example keeps its end (a location's line number)
+
+
+_leaf = st.one_of(
+    st.floats(),  # NaN, infinities, -0.0
+    st.integers(-(10**20), 10**20),
+    st.none(),
+    st.booleans(),
+    st.sampled_from(["NaN", "Infinity", "-Infinity", "nan", "x"]),
+    st.text(max_size=5),
+)
+_json_like = st.recursive(
+    _leaf,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.lists(inner, max_size=4).map(tuple),
+        st.dictionaries(st.sampled_from(["NaN", "a", "Infinity", "é"]), inner, max_size=4),
+    ),
+    max_leaves=20,
+)
+
+
+@given(_json_like, st.sampled_from([0, 40, 10**6]))
+@example(float("inf"), 10**6)
+@example({"a": (1.0, float("-inf")), "b": "Infinity"}, 0)
+def test_json_text_is_the_walked_data_dumped(data: object, limit: int) -> None:
+    """Dumped first without the walk that makes non-finite floats null, the text is the walked
+    data's, byte for byte, indented or compact, whatever the strings hold."""
+    import json
+
+    from annoscore.report import generic
+
+    walked = generic.json_safe(data)
+    compact = json.dumps(walked, ensure_ascii=False)
+    plain = compact if len(compact) > limit else json.dumps(walked, indent=2, ensure_ascii=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(generic, "PRETTY_JSON_LIMIT", limit)
+        assert generic.json_text(data) == plain + "\n"
