@@ -22,24 +22,25 @@ Data (seeded, generated here, in a temporary folder), ``--task``:
   (2,000: 63 MB); ``conlleval-two`` and ``seqeval``: the same as two tag files;
   ``seqeval-one``: seqeval on the one file.
 
-For each size, alternating in rounds: ``annoscore spans GOLD SYSTEM --mode M -f json
--o OUT`` with ``--jobs 1``, ``--jobs 2`` (and ``--dask local`` with ``--dask``).  Reported: wall
-seconds (median of the rounds), CPU seconds (user + system of the process and of the worker
-processes it waited for, ``os.wait4``; and apart, the process's own and its workers', read from
-``/proc`` before it is reaped), peak resident memory (``ru_maxrss`` of ``os.wait4``: the
-largest of the process and its reaped workers; Dask's workers are not its children and are not
-counted), microseconds per document, the same with the fixed cost taken out (start-up, imports,
-workers' start: the CPU seconds of the same run on a corpus of one document, measured first
-(``--fixed-rounds`` runs), subtracted: ``(CPU - CPU of 1) / (N - 1)``, what "time per document
-stays flat" compares, of the *lowest* CPU seconds of each (:func:`per_document`: the other
-processes on a shared machine only ever add CPU time to a run, through the caches they share,
-so the lowest run is the work itself; a cost the run always pays is in its lowest run too),
-the same of the medians beside it; sizes below 10^5 run more rounds, :func:`rounds_for`), the
-``--jobs 2`` speed-up (wall of 1 / wall of 2) and the speed-up on free cores estimated from the
-CPU seconds (:func:`free_cores`: what the wall clock shows when no other process runs), and
-whether every output is byte-identical to ``--jobs 1``'s (asserted).  The peak memory of the
-whole run (the process and every worker, their resident memory summed, sampled every 0.2 s
-from ``/proc``; shared pages counted in each: an upper bound) is given beside it.
+For each size, alternating in rounds: ``annoscore spans GOLD SYSTEM --mode M -f json -o OUT``
+(``--format text``: ``-f text``, the layout a command prints by default) with ``--jobs 1``,
+``--jobs 2`` (and ``--dask local`` with ``--dask``).  Reported: wall seconds (median of the
+rounds), CPU seconds (user + system of the process and of the worker processes it waited for,
+``os.wait4``; and apart, the process's own and its workers', read from ``/proc`` before it is
+reaped), peak resident memory (``ru_maxrss`` of ``os.wait4``: the largest of the process and its
+reaped workers; Dask's workers are not its children and are not counted), microseconds per
+document, the same with the fixed cost taken out (start-up, imports, workers' start: the CPU
+seconds of the same run on a corpus of one document, measured first (``--fixed-rounds`` runs),
+subtracted: ``(CPU - CPU of 1) / (N - 1)``, what "time per document stays flat" compares, of the
+*lowest* CPU seconds of each (:func:`per_document`: the other processes on a shared machine only
+ever add CPU time to a run, through the caches they share, so the lowest run is the work itself; a
+cost the run always pays is in its lowest run too), the same of the medians beside it; sizes below
+10^5 run more rounds, :func:`rounds_for`), the ``--jobs 2`` speed-up (wall of 1 / wall of 2) and
+the speed-up on free cores estimated from the CPU seconds (:func:`free_cores`: what the wall clock
+shows when no other process runs), and whether every output is byte-identical to ``--jobs 1``'s
+(asserted).  The peak memory of the whole run (the process and every worker, their resident memory
+summed, sampled every 0.2 s from ``/proc``; shared pages counted in each: an upper bound) is given
+beside it.
 
     python benchmarks/scale.py --documents 2000 20000 --rounds 3 [--dask] [--mode strict]
     python benchmarks/scale.py --task pubtator --documents 1000000 --rounds 1 --no-warm
@@ -307,6 +308,15 @@ def write_input(task: str, root: Path, documents: int, spans: int) -> list[str]:
     return ["spans", str(gold), str(system)]
 
 
+def command_words(options: argparse.Namespace, root: Path, documents: int) -> list[str]:
+    """The command's words on ``documents`` generated documents, with ``--mode`` (span tasks)
+    and ``-f FORMAT`` (``--format``: JSON, or the text layout a user gets by default)."""
+    words = write_input(options.task, root, documents, options.spans)
+    if options.task in ("spans", "pubtator", "bioc-xml", "bioc-json"):
+        words += ["--mode", options.mode]
+    return [*words, "-f", options.format]
+
+
 def tree_memory(pid: int) -> int:
     """The resident bytes of process ``pid`` and of all its descendants now (0 when it is
     gone), from ``/proc`` (Linux): shared pages are counted in each process, so the sum is an
@@ -336,14 +346,13 @@ def split_cpu(pid: int) -> tuple[float, float]:
 
 
 def run(args: list[str], out: Path) -> tuple[float, float, float, float, bytes, float, float]:
-    """Wall and CPU seconds, peak memory of the largest process and of the process tree
-    (sampled every 0.2 s: :func:`tree_memory`) in MB, the output of one whole process, and the
-    CPU seconds of the process itself and of its workers (:func:`split_cpu`)."""
+    """Of ``annoscore ARGS -o OUT`` (``ARGS`` ending in ``-f FORMAT``, :func:`command_words`): wall
+    and CPU seconds, peak memory of the largest process and of the process tree (sampled every
+    0.2 s: :func:`tree_memory`) in MB, the output of one whole process, and the CPU seconds of
+    the process itself and of its workers (:func:`split_cpu`)."""
     from processes import annoscore_command  # beside this script
 
-    wall, cpu, peak, tree, own, workers = run_command(
-        [*annoscore_command(), *args, "-f", "json", "-o", str(out)]
-    )
+    wall, cpu, peak, tree, own, workers = run_command([*annoscore_command(), *args, "-o", str(out)])
     return wall, cpu, peak, tree, out.read_bytes(), own, workers
 
 
@@ -384,9 +393,7 @@ def fixed_costs(
     workers); the lowest, median and highest are printed."""
     with tempfile.TemporaryDirectory(prefix="annoscore-scale-") as folder:
         root = Path(folder)
-        base = write_input(options.task, root, 1, options.spans)
-        if options.task in ("spans", "pubtator", "bioc-xml", "bioc-json"):
-            base += ["--mode", options.mode]
+        base = command_words(options, root, 1)
         found: dict[str, list[float]] = {name: [] for name, _ in settings}
         for _ in range(options.fixed_rounds):
             for name, extra in settings:
@@ -462,6 +469,9 @@ def main() -> None:
         help="runs of the one-document corpus (the lowest: the fixed cost)",
     )
     parser.add_argument("--mode", default="strict")
+    parser.add_argument("--format", default="json", choices=("json", "text"),
+                        help="the output timed (text: the default layout, CodiEsp's tables "
+                             "of every document)")  # fmt: skip
     parser.add_argument(
         "--task",
         default="spans",
@@ -488,8 +498,8 @@ def main() -> None:
     if options.dask:
         settings.append(("--dask local", ["--dask", "local"]))
     print(f"{options.task}; cores: {len(os.sched_getaffinity(0))}; {options.spans} gold spans "
-          f"per document (spans), mode {options.mode}; medians of {options.rounds} rounds "
-          f"(more below 10^5 documents); "
+          f"per document (spans), mode {options.mode}; -f {options.format}; medians of "
+          f"{options.rounds} rounds (more below 10^5 documents); "
           f"load averages {os.getloadavg()}")  # fmt: skip
     fixed = fixed_costs(options, settings)
     print("| documents | run | wall s | CPU s | CPU s: process / workers | peak MB (largest "
@@ -500,9 +510,7 @@ def main() -> None:
     for documents in options.documents:
         with tempfile.TemporaryDirectory(prefix="annoscore-scale-") as folder:
             root = Path(folder)
-            base = write_input(options.task, root, documents, options.spans)
-            if options.task in ("spans", "pubtator", "bioc-xml", "bioc-json"):
-                base += ["--mode", options.mode]
+            base = command_words(options, root, documents)
             figures: dict[str, list[tuple[float, float, float, float, float, float]]] = {
                 n: [] for n, _ in settings
             }
