@@ -490,6 +490,8 @@ def main() -> None:
         ),
     )
     parser.add_argument("--dask", action="store_true", help="also --dask local")
+    parser.add_argument("--ceiling", action="store_true",
+                        help="also two copies of --jobs 1 at once (the machine)")  # fmt: skip
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2], help="runs to time")
     parser.add_argument("--no-warm", dest="warm", action="store_false",
                         help="no warm-up run (large corpora)")  # fmt: skip
@@ -543,7 +545,36 @@ def main() -> None:
                     f"| {first / wall:.2f}x | {free_cores(first_cpu, own, workers, extra)} |",
                     flush=True,
                 )
+            if options.ceiling:
+                print(ceiling(base, root, first, rounds_for(documents, options.rounds)))
     print(f"load averages after: {os.getloadavg()}")
+
+
+def ceiling(base: list[str], root: Path, alone: float, rounds: int) -> str:
+    """What two cores give this run, whatever the program: two copies of the ``--jobs 1`` run
+    started together (independent processes, nothing shared but the machine), ``rounds``
+    times.  Two runs' work done in the wall time ``T2`` of the pair, against one run's ``T1``
+    alone (``alone``, the median above): ``2 x T1 / T2`` is the most a ``--jobs 2`` run can
+    gain on this machine with this work (each copy slowed by what the other costs it in
+    caches, memory bandwidth and page faults); a ``--jobs 2`` speed-up is to be read against
+    it, not against 2."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(k: int) -> float:
+        return run([*base, "--jobs", "1"], root / f"copy{k}.out")[0]
+
+    pairs = []
+    with ThreadPoolExecutor(2) as pool:
+        for _ in range(rounds):
+            start = time.perf_counter()
+            walls = list(pool.map(one, (0, 1)))
+            pairs.append((time.perf_counter() - start, *walls))
+    both = statistics.median(p[0] for p in pairs)
+    shown = ", ".join(f"{a:.2f}/{b:.2f}" for _, a, b in pairs)
+    return (f"  two copies of --jobs 1 at once: pair done in {both:.2f} s (median of {rounds}; "
+            f"each copy's wall: {shown}), one alone {alone:.2f} s: this machine's ceiling for "
+            f"two jobs on this work 2 x {alone:.2f} / {both:.2f} = {2 * alone / both:.2f}x"
+            )  # fmt: skip
 
 
 if __name__ == "__main__":
