@@ -17,12 +17,15 @@ from typing import TYPE_CHECKING
 
 from annoscore.counts import Counts
 from annoscore.metrics.codiesp import CodiespDetails
-from annoscore.result import Result, Scores
+from annoscore.result import Result, ScoredUnit, Scores
 
 if TYPE_CHECKING:
     from annoscore.metrics.trec_measures import Output
 
 RULE = "-" * 53
+Shared = tuple[list[ScoredUnit | None], list[int]]
+"""The units of some documents, shared by the documents of equal counts, and each document's
+(:meth:`annoscore.result.Result.units_of`)."""
 _BLOCKS = (("precision", "Precision"), ("recall", "Recall"), ("f1", "F-score"))
 
 
@@ -30,18 +33,27 @@ def _value(value: float | None) -> str:
     return "-" if value is None else str(round(value, 3))
 
 
+def _column(documents: list[str], shared: Shared, key: str) -> list[str]:
+    """Each document's line (its name, two tabs, its ``key`` score) and a rule, as one string
+    (none when there is no document): a score printed once for the documents of equal counts
+    (``shared``: :meth:`Result.units_of` of ``documents``; ``-`` for a document the counts
+    lack), the lines joined in C."""
+    if not documents:
+        return []
+    units, at = shared
+    values = [None if u is None else u.scores.get(key) for u in units]
+    ends = [f"\t\t{_value(value)}\n{RULE}" for value in values]
+    return ["\n".join(map(str.__add__, documents, map(ends.__getitem__, at)))]
+
+
 def _tables(result: Result) -> list[str]:
     details = result.details
     documents = sorted(details.gold_documents if isinstance(details, CodiespDetails) else ())
-    units, at = result.units_of(documents)
+    shared = result.units_of(documents)
     lines: list[str] = []
     for key, title in _BLOCKS:
         lines += [RULE, f"Clinical case name\t\t\t{title}", RULE]
-        if documents:  # each document's line and rule, a unit's value printed once
-            ends = [
-                f"\t\t{_value(None if u is None else u.scores.get(key))}\n{RULE}" for u in units
-            ]
-            lines.append("\n".join(map(str.__add__, documents, map(ends.__getitem__, at))))
+        lines += _column(documents, shared, key)
         name = "F-score" if key == "f1" else title.lower()
         lines += ["", f"Micro-average {name} = {_value(result.scores.get(key))}", ""]
     lines += [RULE, "MICRO-AVERAGE STATISTICS:", RULE]
@@ -61,8 +73,8 @@ def render_ranked(result: Result) -> str:
     lines = ["", f"MAP estimate: {_value(s.get('map')).replace('-', 'nan')}", ""]
     if result.view.documents:
         lines += [RULE, "Clinical case name\t\t\tAverage precision", RULE]
-        for doc, unit in sorted(result.documents.items()):
-            lines += [f"{doc}\t\t{_value(unit.scores.get('map'))}", RULE]
+        documents = sorted(result.matrix.documents)
+        lines += _column(documents, result.units_of(documents), "map")
         lines.append("")
     lines += _measure_lines(result)
     lines += _tables(result)
