@@ -1,8 +1,9 @@
 """CodiEsp D/P and X against the plain reference of ``tests/oracles/codiesp.py``, on random
 adversarial files read by the real readers.
 
-The generator is built to hit the D/P scan and make it decline: ASCII files (the scan) and files
-with multi-byte UTF-8, CRLF, blank lines or a missing final newline (the parser); document ids
+The generator is built to hit the D/P scan and make it decline: ASCII files (the scan, with LF
+or CRLF line ends, mixed too) and files with multi-byte UTF-8, a ``\\r`` not at a line's end,
+blank lines or a missing final newline (the parser); document ids
 and codes from ``tests/equivalence/ids.py`` (1-40 bytes, shared prefixes, last-byte variants,
 numeric-looking forms such as ``007``, ``+7``, `` 7``) and codes of 1-12 bytes with exactly 8
 and 9, upper case, non-ASCII letters whose lower case differs (``Ä``, the Kelvin sign, ``İ``);
@@ -19,6 +20,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -71,19 +73,24 @@ def same_float(a: float | None, b: float | None) -> bool:
     return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-15)
 
 
-def write_lines(path: Path, lines: list[str], rng: random.Random, plain: bool = False) -> None:
-    """``lines`` with a random ending: LF, CRLF, blank lines, no final newline (``plain``: LF,
-    no blank line)."""
-    ending = "\r\n" if rng.random() < 0.1 and not plain else "\n"
+def write_lines(
+    path: Path, lines: list[str], rng: random.Random, plain: bool = False, stray: bool = False
+) -> None:
+    """``lines`` with random line ends (LF, CRLF, or both mixed line by line), blank lines
+    (not when ``plain``: the files the scan reads have none) and sometimes no final line end;
+    with ``stray``, now and then a ``\\r`` that is not a line's last (text to the parser, which
+    drops one ``\\r`` before a line's ``\\n`` only)."""
+    ends = rng.choice([["\n"], ["\n"], ["\n"], ["\r\n"], ["\n", "\r\n"]])
     out = []
     for line in lines:
         if rng.random() < 0.02 and not plain:
-            out.append(rng.choice(["", "  ", " \t "]))
-        out.append(line)
-    text = ending.join(out)
-    if lines and rng.random() < 0.8:
-        text += ending
-    path.write_bytes(text.encode("utf-8"))
+            out.append(rng.choice(["", "  ", " \t "]) + "\n")
+        if stray and rng.random() < 0.1:
+            line += rng.choice(["\r\r", "\rx"])
+        out.append(line + rng.choice(ends))
+    if out and rng.random() < 0.2:
+        out[-1] = out[-1].rstrip("\n").removesuffix("\r")
+    path.write_bytes("".join(out).encode("utf-8"))
 
 
 def code_pool(rng: random.Random, size: int, wide: bool, max_bytes: int = 12) -> list[str]:
@@ -119,7 +126,7 @@ def interleave(rng: random.Random, queues: dict[str, list[str]], grouped: bool) 
 
 def ranked_case(rng: random.Random, folder: Path, size: str) -> oracle.RankedSettings:
     """Write gold.tsv, pred.tsv and codes.tsv into ``folder``; return the settings."""
-    plain = rng.random() < 0.5  # files the scan reads: ASCII, codes of 1-8 bytes, LF
+    plain = rng.random() < 0.5  # files the scan reads: ASCII, codes of 1-8 bytes
     wide = rng.random() < 0.4 and not plain
     numeric = rng.random() < 0.3 and size != "big"
     n_docs = {"small": rng.randint(1, 8), "many-codes": 20, "big": 2000}[size]
@@ -152,8 +159,9 @@ def ranked_case(rng: random.Random, folder: Path, size: str) -> oracle.RankedSet
     pred = {
         d: [f"{d}\t{c}" for c in choose(rng, codes, rng.randint(0, per_pred))] for d in pred_docs
     }
-    write_lines(folder / "gold.tsv", interleave(rng, gold, rng.random() < 0.5), rng, plain)
-    write_lines(folder / "pred.tsv", interleave(rng, pred, rng.random() < 0.6), rng, plain)
+    stray = rng.random() < 0.2  # in files the scan reads too: its codes hold a \r then
+    write_lines(folder / "gold.tsv", interleave(rng, gold, rng.random() < 0.5), rng, plain, stray)
+    write_lines(folder / "pred.tsv", interleave(rng, pred, rng.random() < 0.6), rng, plain, stray)
     return oracle.RankedSettings(
         missing_docs=rng.choice(["ignore", "zero"]),
         extra_docs=rng.choice(["zero", "ignore"]),
@@ -250,12 +258,17 @@ def test_the_generator_reaches_the_scan_and_the_parser(
 ) -> None:
     """Both parts of the reader run on the generated files (the test would be empty if every
     file declined, or if none did)."""
-    ran = {"scan": 0, "parser": 0}
+    ran = dict.fromkeys(("scan", "parser", "scan, Windows line ends", "scan, a \\r as text"), 0)
     scan = codiesp._scan_code_rows
 
     def counted(*args):  # type: ignore[no-untyped-def]
         rows = scan(*args)
         ran["scan" if rows is not None else "parser"] += 1
+        data = args[1].read_bytes()
+        if rows is not None and b"\r\n" in data:
+            ran["scan, Windows line ends"] += 1
+        if rows is not None and re.search(rb"\r(?!\n)", data):
+            ran["scan, a \\r as text"] += 1
         return rows
 
     monkeypatch.setattr(codiesp, "_scan_code_rows", counted)
@@ -266,7 +279,7 @@ def test_the_generator_reaches_the_scan_and_the_parser(
         score_codiesp_d(
             folder / "gold.tsv", folder / "pred.tsv", RankedOptions(codes=folder / "codes.tsv")
         )
-    assert ran["scan"] > 20 and ran["parser"] > 20, ran
+    assert min(ran.values()) > 2 and ran["scan"] > 20 and ran["parser"] > 20, ran
 
 
 def test_the_generator_reaches_both_pairings_of_documents(

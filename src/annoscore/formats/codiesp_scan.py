@@ -209,7 +209,7 @@ class _CodeScan:
 
         if not buffer[:size].isascii():
             return False
-        for special in (b"\r", b"\0", b'"'):
+        for special in (b"\0", b'"'):
             if buffer.find(special, 0, size) >= 0:
                 return False
         raw = np.frombuffer(buffer, dtype=np.uint8, count=size)
@@ -220,15 +220,19 @@ class _CodeScan:
         line_start = np.empty_like(newline)
         line_start[0] = 0
         line_start[1:] = newline[:-1] + 1
+        # a line's text ends before its \n, and before a \r there: the parser drops one \r
+        # before a line's \n (Windows line ends) and keeps any other as text (an empty first
+        # line reads raw[-1], the buffer's last \n)
+        line_end = newline - (raw[newline - 1] == 13)
         # one tab per line, inside it, with a field on each side
-        if not bool(((tab > line_start) & (tab + 1 < newline)).all()):
+        if not bool(((tab > line_start) & (tab + 1 < line_end)).all()):
             return False
         code_start = tab + 1
         space = np.zeros(256, dtype=bool)
         space[list(_WHITESPACE)] = True
         if bool(space[raw[line_start]].any()) or bool(space[raw[code_start]].any()):
             return False
-        code_length = newline - code_start
+        code_length = line_end - code_start
         if int(code_length.max()) > 8:
             return False
         words = np.frombuffer(buffer, dtype="<u8")
@@ -315,7 +319,8 @@ def _scan_code_rows(
     handle: io.BufferedIOBase, path: Path, seed: CodeSeed | None = None
 ) -> CodeRows | None:
     """The rows of a plain D/P file (ASCII, one tab per line, codes of at most 8 bytes, no
-    blank line, quote, ``\\r``, NUL or field beginning with a space), read in chunks from
+    blank line, quote, NUL or field beginning with a space; Windows line ends are plain), read
+    in chunks from
     ``handle``; ``None`` when the file is not plain (the parser reads it, and names the line);
     from ``seed``'s codes when given (:class:`CodeSeed`)."""
     scan = _CodeScan(seed)
