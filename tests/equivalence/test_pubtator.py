@@ -3,13 +3,14 @@ parser (:func:`~annoscore.formats.pubtator.read_pubtator_text`) and to a plain r
 rules (``tests/oracles/pubtator.py``) on random files: adversarial document ids
 (``tests/equivalence/ids.py``: composite-looking, numeric-looking, multi-byte), multi-byte and
 astral characters in the texts (offsets count code points), ``|`` and tabs inside titles,
-composite concept ids, ``-1`` and empty last columns, 7-column lines, relation lines, CRLF,
-byte-order marks, a last line without its newline, documents without an abstract, mention texts
-that differ from the document text (a warning), offsets out of range or not numbers (an error
-naming the line), lines of too few fields, duplicate document ids; many type names (past the
-scan's few-types numbering) and type names of 64 bytes and longer (past the scan's limit: the
-parser reads them).  The ``spans`` scores of two random files read as columns equal those of the
-plain reading scored by ``tests/oracles/spans.py``.
+composite concept ids, ``-1`` and empty last columns, 7-column lines, relation lines, CRLF (in
+files the scan reads too), a ``\\r`` elsewhere, byte-order marks, a last line without its
+newline, documents without an abstract, mention texts that differ from the document text (a
+warning), offsets out of range or not numbers (an error naming the line), lines of too few
+fields, duplicate document ids; many type names (past the scan's few-types numbering) and type
+names of 64 bytes and longer (past the scan's limit: the parser reads them).  The ``spans``
+scores of two random files read as columns equal those of the plain reading scored by
+``tests/oracles/spans.py``.
 
 ``ANNOSCORE_EQUIVALENCE_CASES`` multiplies the number of cases (default 1).
 """
@@ -115,9 +116,18 @@ def _file(rng: random.Random, case: int) -> tuple[str, bool]:
         fine = fine and ok
     separator = "\n\n" if clean or rng.random() < 0.8 else rng.choice(["\n \n", "\n\n\n", "\n"])
     text = separator.join(blocks) + ("\n" if clean or rng.random() < 0.9 else "")
+    roll = rng.random()
+    if roll < 0.15:  # Windows line ends (clean files: the scan reads them)
+        lines = text.split("\n")
+        if roll < 0.05:  # and a \r ending annotations' last field: text the parser keeps
+            lines = [x + "\r" if "\t" in x and rng.random() < 0.5 else x for x in lines]
+            fine = fine and not any(x.endswith("\r") for x in lines)  # (the scan declines)
+        text = "\r\n".join(lines)
     if not clean:
-        if rng.random() < 0.05:
-            text = text.replace("\n", "\r\n")
+        if rng.random() < 0.05:  # a \r that is text (a title's last character, say)
+            at = rng.randint(0, len(text))
+            text = text[:at] + rng.choice(["\r", "\r\r\n"]) + text[at:]
+            fine = False
         if rng.random() < 0.03:
             text = "\ufeff" + text
     return text, fine

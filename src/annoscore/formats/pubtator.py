@@ -25,14 +25,14 @@ Rules (``../shared/spec/formats.md``, "Decisions for annoscore"):
   document id used twice.  A line end ``\\r\\n`` is read as ``\\n``.
 
 Two readings: :func:`read_pubtator` gives model objects
-(:class:`~annoscore.model.AnnotatedDocument`); :func:`read_pubtator_columns` gives the columns
-the ``spans`` task scores from (a document without reader warnings as a :class:`PubTatorFile`,
-one with warnings as the model object that carries them).  The columns come from a fast step
-first, :func:`_scan_pubtator` (NumPy on the file's bytes, no Python code per annotation line; it
-declines, ``None``, anything unusual: a ``\\r``, a byte-order mark, a document without an
-abstract, a mention text that differs from the document text, any error), then from the
-checked parser (:func:`read_pubtator_text`, the only one that names file and line); both give
-the same columns (``tests/equivalence/test_pubtator.py``).
+(:class:`~annoscore.model.AnnotatedDocument`); :func:`read_pubtator_columns` gives the columns the
+``spans`` task scores from (a document without reader warnings as a :class:`PubTatorFile`, one with
+warnings as the model object that carries them).  The columns come from a fast step first,
+:func:`_scan_pubtator` (NumPy on the file's bytes, no Python code per annotation line; it declines,
+``None``, anything unusual: a ``\\r`` but a line end's, a byte-order mark, a document without an
+abstract, a mention text that differs from the document text, any error), then from the checked
+parser (:func:`read_pubtator_text`, the only one that names file and line); both give the same
+columns (``tests/equivalence/test_pubtator.py``).
 
 >>> docs = read_pubtator_text(
 ...     "1|t|Aspirin helps\\n1|a|Pain goes.\\n1\\t0\\t7\\tAspirin\\tChemical\\tD001241\\n", "x")
@@ -364,9 +364,15 @@ def _scan_pubtator(
     (at least 5 fields, offsets of 1 to 16 ASCII digits in order and inside the text, the
     mention text equal to the document text there, a type of at most
     :data:`_MAX_TYPE_BYTES` bytes) and relation lines (4 fields), each block after a blank line
-    (or first), every document id once; no ``\\r`` and no byte-order mark anywhere.  Anything
-    else (every error and every warning of the parser among it) is declined."""
-    if not text or "\r" in text or "\ufeff" in text:
+    (or first), every document id once; no byte-order mark, and no ``\\r`` but before a line's
+    ``\\n`` (Windows line ends, which the parser reads as ``\\n``).  Anything else (every error
+    and every warning of the parser among it) is declined."""
+    if "\r" in text:
+        # the parser drops one \r before each \n and keeps any other \r as text: declined
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            return None
+    if not text or "\ufeff" in text:
         return None
     import numpy as np
 
