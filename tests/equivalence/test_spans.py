@@ -173,7 +173,13 @@ def _ann(
         lines.insert(rng.randrange(len(lines) + 1), bad)
     if lines and rng.random() < 0.05:
         lines.insert(rng.randrange(len(lines) + 1), "")
-    end = "\r\n" if rng.random() < 0.05 else "\n"
+    roll = rng.random()
+    end = "\r\n" if roll < 0.15 else "\n"
+    texts = [k for k, line in enumerate(lines) if line.count("\t") == 2]  # (the oracle's shape)
+    if roll < 0.02 and texts:  # a \r in an entity's text: before the \r of a line end, or inside
+        k = rng.choice(texts)
+        at = lines[k].rindex("\t") + 1 + rng.randint(0, 1)
+        lines[k] = rng.choice((lines[k] + "\r", lines[k][:at] + "\r" + lines[k][at:]))
     content = "".join(line + end for line in lines)
     if content and rng.random() < 0.05:
         content = content[: -len(end)]
@@ -586,9 +592,12 @@ def test_the_scan_and_the_parser_read_what_the_reference_reads(
     assert taken > 10 * MULTIPLIER  # the scan is taken
 
 
-def _plain_corpus(rng: random.Random, root: Path, docs: int, lines: int) -> Corpus:
+def _plain_corpus(
+    rng: random.Random, root: Path, docs: int, lines: int, ends: tuple[str, ...] = ("\n",)
+) -> Corpus:
     """Folders of plain files the scan takes (ASCII texts, increasing ids), their type names
-    up to 64 bytes and more than 16 of them, each side past the scan's chunk size."""
+    up to 64 bytes and more than 16 of them, each side past the scan's chunk size when large;
+    each line ending with one of ``ends``, drawn line by line."""
     types = id_pool(rng, 24, max_bytes=64, forbidden=" ", wide=False)
     gold, system = root / "gold", root / "system"
     gold.mkdir()
@@ -604,7 +613,7 @@ def _plain_corpus(rng: random.Random, root: Path, docs: int, lines: int) -> Corp
         predicted = [(t, f) for t, f in predicted if len(f) == 1 and f[0][1] <= len(text)]
         for folder, side in ((gold, mentions), (system, predicted)):
             content = "".join(
-                f"T{k}\t{kind} {s} {e}\t{text[s:e]}\n"
+                f"T{k}\t{kind} {s} {e}\t{text[s:e]}{rng.choice(ends)}"
                 for k, (kind, ((s, e),)) in enumerate(side, start=1)
             )
             (folder / f"{doc_id}.ann").write_text(content, encoding="utf-8")
@@ -630,4 +639,20 @@ def test_folders_past_the_scans_chunk_size(tmp_path: Path, monkeypatch: pytest.M
     for folder in (corpus.gold, corpus.system):  # the reference's matching is quadratic
         (folder / "zz-big.ann").unlink()
     for mode in ("strict", "overlap", "relaxed"):
+        check_mode(corpus, rng, mode, dense=False)
+
+
+def test_windows_line_ends_are_plain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Files of CRLF lines, and of CRLF and LF lines mixed, are taken by the scan and read as the
+    parser and the reference read them; a ``\\r`` in an entity's text (before the line end's,
+    or inside) is the parser's."""
+    rng = random.Random(78)
+    corpus = _plain_corpus(rng, tmp_path, 30, 8, ends=("\r\n", "\r\n", "\n"))
+    (corpus.gold / "zz-a.ann").write_bytes(b"T1\tX 0 3\tab\r\r\n")
+    (corpus.gold / "zz-b.ann").write_bytes(b"T1\tX 0 3\ta\rb\r\n")
+    for folder in (corpus.gold, corpus.system):
+        plain = [p for p in folder.glob("d*.ann") if p.stat().st_size]
+        assert any(b"\r\n" in p.read_bytes() for p in plain)
+        assert check_reader(folder, monkeypatch) == len(plain)
+    for mode in ("strict", "overlap"):
         check_mode(corpus, rng, mode, dense=False)

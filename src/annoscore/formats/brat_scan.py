@@ -1,15 +1,15 @@
 """The columnar scan of brat ``.ann`` files: the reader's fast step, which may decline.
 
-:func:`scan_files` takes the plain files of a reading together: entity lines
-``T<id><TAB>TYPE START END<TAB>text`` only (ids increasing; id, type and offsets printable
-ASCII with one space between the words; ``0 <= START < END <= 2^53``; no ``\\r``, no NUL, no
-byte-order mark, a newline at the end; the text equal to the ``.txt``'s at its offsets where
-the file has an ASCII ``.txt``).  They are read about :data:`CHUNK_BYTES` at a time in NumPy:
-positions of newlines, tabs and spaces in one pass each, offsets parsed eight digits at once
-inside a 64-bit word, entity texts compared with the ``.txt`` eight bytes at once (every byte,
-masked past the end), type names numbered by their bytes (every byte and the length compared:
-no hash decides).  No Python code runs per line; a file's columns as Python lists are built
-from its bytes only when asked for.
+:func:`scan_files` takes the plain files of a reading together: entity lines ``T<id><TAB>TYPE START
+END<TAB>text`` only (ids increasing; id, type and offsets printable ASCII with one space between
+the words; ``0 <= START < END <= 2^53``; no NUL, no ``\\r`` but before a newline (Windows line
+ends), no byte-order mark, a newline at the end; the text equal to the ``.txt``'s at its offsets
+where the file has an ASCII ``.txt``).  They are read about :data:`CHUNK_BYTES` at a time in NumPy:
+positions of newlines, tabs and spaces in one pass each, offsets parsed eight digits at once inside
+a 64-bit word, entity texts compared with the ``.txt`` eight bytes at once (every byte, masked past
+the end), type names numbered by their bytes (every byte and the length compared: no hash decides).
+No Python code runs per line; a file's columns as Python lists are built from its bytes only when
+asked for.
 
 Every other file, and any file the scan finds the least thing unusual in, is declined
 (``None``): the checked parser (:mod:`annoscore.formats.brat_lines`) reads it, and gives its
@@ -57,7 +57,8 @@ class _FileColumns:
 
     def column(self, name: str) -> list[Any]:
         if self.built is None:
-            body = self.data.decode("utf-8")[:-1]  # every line ends with a newline
+            # every line ends with a newline, or a \r and a newline (no other \r: the scan)
+            body = self.data.decode("utf-8").replace("\r\n", "\n")[:-1]
             flat = body.replace("\n", "\t").split("\t") if body else []
             words = " ".join(flat[1::3]).split(" ") if body else []
             self.built = {
@@ -263,8 +264,15 @@ def _scan_chunk(big: bytes, file_ends: Any, texts: list[bytes | None]) -> tuple[
     ok &= (space2 - space1 <= 17) & (tab2 - space2 <= 17) & (space1 - tab1 <= MAX_TYPE_BYTES + 1)
     ok &= tab1 - line_starts <= 8  # ids of 8 bytes at most ('T' and 7 more)
     # bytes other than printable ASCII, tab, space and newline: none in id, type and offsets;
-    # \r and NUL nowhere in the file (the parser decides)
+    # NUL nowhere in the file, nor \r but before a newline (the parser decides): a line's
+    # text ends before its newline, and before a \r there (Windows line ends)
     odd = np.flatnonzero(((buf < 0x20) & (buf != 9) & (buf != 10)) | (buf > 0x7E))
+    text_ends = newlines
+    if odd.size:
+        line_ending = (buf[odd] == 13) & (buf[odd + 1] == 10)
+        if line_ending.any():
+            odd = odd[~line_ending]
+            text_ends = newlines - (buf[newlines - 1] == 13)
     if odd.size:
         ok &= np.searchsorted(odd, tab2) == np.searchsorted(odd, line_starts)
         odd = odd[(buf[odd] == 13) | (buf[odd] == 0)]
@@ -292,10 +300,10 @@ def _scan_chunk(big: bytes, file_ends: Any, texts: list[bytes | None]) -> tuple[
         if not checked.all():
             at = np.flatnonzero(checked)
             owner, first, last = row_file[at], starts[at], ends[at]
-            text_at, line_end = tab2[at] + 1, newlines[rows[at]]
+            text_at, line_end = tab2[at] + 1, text_ends[rows[at]]
         else:
             at, owner, first, last = None, row_file, starts, ends
-            text_at, line_end = tab2 + 1, newlines[rows]
+            text_at, line_end = tab2 + 1, text_ends[rows]
         lengths = last - first
         same = (line_end - text_at == lengths) & (last <= text_sizes[owner])  # fits, so far
         fit = None if same.all() else np.flatnonzero(same)
