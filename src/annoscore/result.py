@@ -693,8 +693,9 @@ class Result:
         ``units[-1]`` is ``None`` for a document the matrix lacks).  Documents whose counts are
         equal bit for bit (every column but the per-type ones) are scored once and share a
         unit, to be read and not changed: what a layout listing every document reads
-        (CodiEsp D's per-document tables of 10^6 benchmark documents, 22 distinct rows: a
-        unit, a ``Counts`` and a scoring per document took 20 s and 1.9 GB).
+        (CodiEsp D's per-document tables of 10^6 benchmark documents, 22 distinct rows: with
+        a unit, a ``Counts`` and a scoring per document the run took 24 s and 1.9 GB, 9 s and
+        1.0 GB so).
 
         >>> docs = {"a": Counts(tp=1), "b": Counts(tp=2), "c": Counts(tp=1)}
         >>> r = Result.from_counts("t", Signature.of("t"), docs, lambda c: {"tp": c["tp"]})

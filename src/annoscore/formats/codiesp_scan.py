@@ -320,9 +320,8 @@ def _scan_code_rows(
 ) -> CodeRows | None:
     """The rows of a plain D/P file (ASCII, one tab per line, codes of at most 8 bytes, no
     blank line, quote, NUL or field beginning with a space; Windows line ends are plain), read
-    in chunks from
-    ``handle``; ``None`` when the file is not plain (the parser reads it, and names the line);
-    from ``seed``'s codes when given (:class:`CodeSeed`)."""
+    in chunks from ``handle``; ``None`` when the file is not plain (the parser reads it, and
+    names the line); from ``seed``'s codes when given (:class:`CodeSeed`)."""
     scan = _CodeScan(seed)
     buffer = bytearray(_CHUNK + 16)
     view = memoryview(buffer)
