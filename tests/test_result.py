@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 
 from annoscore.counts import Counts
 from annoscore.metrics.prf import prf_scores
-from annoscore.result import CountMatrix, Result, ScoreWarning, View, merge_warnings
+from annoscore.result import (
+    CountMatrix,
+    Result,
+    ScoreWarning,
+    View,
+    macro_average_left_out,
+    merge_warnings,
+)
 from annoscore.signature import Signature
 
 stat = st.sampled_from(["tp", "fp", "fn", "type:A:tp", "type:A:fn", "type:B:fp"])
@@ -112,6 +119,29 @@ def test_units_of_scores_each_document_as_documents_does(
         assert [type(v) for v in unit.counts.values()] == [
             type(v) for v in plain[name].counts.values()
         ]
+
+
+@given(st.one_of(mixed_corpus, shared_rows.map(lambda r: {f"d{i}": c for i, c in enumerate(r)})))
+@example({"a": Counts(tp=1, fn=0.0), "b": Counts(tp=1, fn=-0.0), "c": Counts(tp=1, fn=0.0)})
+def test_the_json_documents_and_macro_doc_are_the_plain_loops(docs: dict[str, Counts]) -> None:
+    """The JSON's documents (one object shared by the documents of equal counts) and
+    ``macro_doc`` (each document's scores in document order) are, as JSON text, what one unit
+    per document gives."""
+    import json
+
+    def scorer(c: Counts) -> dict[str, object]:
+        return {**prf_scores(c), "fn": c.get("fn", 0)}
+
+    shown = Result.from_counts("t", Signature.of("t"), docs, scorer).shown(
+        documents=True, averages=True
+    )
+    plain = Result.from_counts("t", Signature.of("t"), docs, scorer).documents
+    got = shown.to_dict()
+    assert json.dumps(got["documents"]) == json.dumps(
+        {doc: unit.to_json_dict() for doc, unit in plain.items()}
+    )
+    expected = macro_average_left_out(unit.scores for unit in plain.values())[0]
+    assert json.dumps(got["averages"]["macro_doc"]) == json.dumps(expected)
 
 
 @given(corpus)
