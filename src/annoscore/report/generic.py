@@ -81,9 +81,13 @@ def _rows(result: Result) -> Iterator[tuple[str, str, Scores, Counts]]:
     if result.view.types:
         for name, unit in result.types.items():
             yield "type", name, unit.scores, unit.counts
-    if result.view.documents:
-        for name, unit in result.documents.items():
-            yield "document", name, unit.scores, unit.counts
+    if result.view.documents:  # scored once per distinct row of counts
+        names = list(result.matrix.documents)
+        units, at = result.units_of(names)
+        for name, k in zip(names, at, strict=True):
+            shared = units[k]
+            if shared is not None:  # (every document of the matrix has one)
+                yield "document", name, shared.scores, shared.counts
 
 
 def _columns(result: Result) -> tuple[list[str], list[str]]:
