@@ -235,12 +235,6 @@ class OptionField(Record):
         """The option as the signature spells it (``missing-docs``)."""
         return self.name.replace("_", "-")
 
-    @property
-    def base(self) -> Any:
-        """The type without ``None`` (what a flag parses)."""
-        members = [m for m in _members(self.annotation) if m is not type(None)]
-        return members[0] if len(members) == 1 else self.annotation
-
 
 def _members(annotation: Any) -> tuple[Any, ...]:
     if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:

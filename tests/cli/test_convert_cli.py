@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from annoscore.formats.brat import read_ann
+from annoscore.formats.brat import read_ann_file
 from annoscore.samples import sample_path
 
 
@@ -42,7 +42,7 @@ def test_coreference_classes_become_equivalences(cli, tmp_path: Path) -> None:  
     assert done.exit_code == 0, done.output
     ann = (tmp_path / "9901010002.ann").read_text()
     assert "*\tCoreference T1 T2 T5\n" in ann and "*\tCoreference T3 T4 T6\n" in ann
-    document = read_ann(tmp_path / "9901010002.ann")
+    document = read_ann_file(tmp_path / "9901010002.ann").document()
     assert len(document.mentions) == 6 and document.warnings == ()  # the .txt agrees
 
 

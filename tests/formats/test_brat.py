@@ -11,9 +11,8 @@ from hypothesis import strategies as st
 from annoscore.errors import InputError
 from annoscore.formats.brat import (
     AnnFile,
-    parse_ann,
     parse_ann_file,
-    read_ann,
+    read_ann_file,
     read_brat,
     read_brat_corpus,
 )
@@ -34,7 +33,7 @@ TEXT = "aspirin 100 mg tablets"
 
 
 def test_reads_every_line_kind(tmp_path: Path) -> None:
-    doc = parse_ann(FULL, tmp_path / "d.ann", "d", TEXT)
+    doc = parse_ann_file(FULL, tmp_path / "d.ann", "d", TEXT).document()
     assert [m.id for m in doc.mentions] == ["T1", "T2"]
     assert doc.mentions[1].span == Span(((8, 11), (15, 21)))
     assert doc.normalizations[0].resource == "SNOMED"
@@ -53,14 +52,16 @@ def test_reads_every_line_kind(tmp_path: Path) -> None:
 def test_discontinuous_fragments_are_sorted_and_joined_by_a_space_for_the_text_check(
     tmp_path: Path,
 ) -> None:
-    doc = parse_ann("T1\tDose 15 21;8 11\t100 table\n", tmp_path / "d.ann", "d", TEXT)
+    doc = parse_ann_file(
+        "T1\tDose 15 21;8 11\t100 table\n", tmp_path / "d.ann", "d", TEXT
+    ).document()
     assert doc.mentions[0].span.fragments == ((8, 11), (15, 21))
     (warning,) = doc.warnings
     assert "d.ann:1" in warning and "'100 table'" in warning and "'100 tablet'" in warning
 
 
 def test_text_past_the_end_is_a_warning(tmp_path: Path) -> None:
-    doc = parse_ann("T1\tDrug 20 40\tx\n", tmp_path / "d.ann", "d", TEXT)
+    doc = parse_ann_file("T1\tDrug 20 40\tx\n", tmp_path / "d.ann", "d", TEXT).document()
     assert "past the end" in doc.warnings[0]
 
 
@@ -89,14 +90,16 @@ def test_text_past_the_end_is_a_warning(tmp_path: Path) -> None:
 )
 def test_malformed_line_names_file_and_line(tmp_path: Path, line: str, reason: str) -> None:
     with pytest.raises(InputError) as error:
-        parse_ann("T9\tDrug 0 1\ta\n\n" + line + "\n", tmp_path / "bad.ann")
+        parse_ann_file("T9\tDrug 0 1\ta\n\n" + line + "\n", tmp_path / "bad.ann").document()
     assert error.value.line == 3
     assert str(error.value).startswith(f"{tmp_path / 'bad.ann'}:3: ")
     assert reason in str(error.value)
 
 
 def test_space_separated_text_is_read_with_one_warning_per_file(tmp_path: Path) -> None:
-    doc = parse_ann("T1\tDrug 0 7 aspirin\nT2\tDrug 8 11  100\n", tmp_path / "d.ann")
+    doc = parse_ann_file(
+        "T1\tDrug 0 7 aspirin\nT2\tDrug 8 11  100\n", tmp_path / "d.ann"
+    ).document()
     assert [m.text for m in doc.mentions] == ["aspirin", "100"]
     assert [m.span for m in doc.mentions] == [Span.of(0, 7), Span.of(8, 11)]
     (warning,) = doc.warnings
@@ -104,7 +107,9 @@ def test_space_separated_text_is_read_with_one_warning_per_file(tmp_path: Path) 
 
 
 def test_duplicate_id_is_a_warning(tmp_path: Path) -> None:
-    doc = parse_ann("T1\tDrug 0 7\taspirin\nT1\tDrug 8 11\t100\n", tmp_path / "d.ann")
+    doc = parse_ann_file(
+        "T1\tDrug 0 7\taspirin\nT1\tDrug 8 11\t100\n", tmp_path / "d.ann"
+    ).document()
     (warning,) = doc.warnings
     assert "d.ann:2 (id T1, first on line 1)" in warning and "already used" in warning
 
@@ -113,13 +118,13 @@ def test_non_utf8_file_is_an_input_error_with_line(tmp_path: Path) -> None:
     path = tmp_path / "latin.ann"
     path.write_bytes("T1\tDrug 0 7\taspirin\nT2\tDrug 8 9\tcaf\xe9\n".encode("latin-1"))
     with pytest.raises(InputError, match=r"latin.ann:2: not UTF-8"):
-        read_ann(path)
+        read_ann_file(path).document()
 
 
 def test_txt_beside_the_ann_is_used_and_crlf_counts_two(tmp_path: Path) -> None:
     (tmp_path / "d.txt").write_bytes(b"a\r\nbc")
     (tmp_path / "d.ann").write_text("T1\tX 3 5\tbc\n")
-    doc = read_ann(tmp_path / "d.ann")
+    doc = read_ann_file(tmp_path / "d.ann").document()
     assert doc.text == "a\r\nbc" and doc.warnings == ()
 
 

@@ -112,10 +112,6 @@ class Corpus:
     def keys(self) -> list[str]:
         return [d.key for d in self.documents]
 
-    def text(self, code: int) -> str:
-        """A code's text as written."""
-        return str(code) if code >= 0 else self.names[-2 - code]
-
     def bom_warnings(self) -> list[ScoreWarning]:
         """The byte-order-mark warning for the files read that began with one."""
         found = [str(f.path) for f in self.files if f.bom]

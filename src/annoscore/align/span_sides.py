@@ -135,13 +135,12 @@ def tag_sides(
     lines: Sequence[int],
     paths: tuple[str, str],
     chunks: tuple[tuple[Any, Any, list[str]], tuple[Any, Any, list[str]]],
-    note: str = "",
 ) -> SpanSides:
     """Both sides' chunks as documents: ``names`` and ``starts`` (each document's first item),
     the items' ``tokens``, ``boundary`` flags and file ``lines``, each side's path and chunks
     (first item, last item, type; :func:`annoscore.metrics.conlleval.conlleval_chunks`).  A
-    chunk belongs to the document where it starts (cut at its last item); ``note`` (beside
-    :data:`TEXT_NOTE`) is shown on the page.  ``tokens`` ``None`` (tags without tokens: a
+    chunk belongs to the document where it starts (cut at its last item); :data:`TEXT_NOTE` is
+    shown on the page.  ``tokens`` ``None`` (tags without tokens: a
     JSON list of tag lists): no text, offsets are the items' positions in their document
     (:data:`NO_TOKENS_NOTE`)."""
     from annoscore.formats.brat_model import AnnFile
@@ -187,7 +186,7 @@ def tag_sides(
                 text=text,
             )
         sides.append(files)
-    return SpanSides(sides[0], sides[1], " ".join(x for x in (said, note) if x))
+    return SpanSides(sides[0], sides[1], said)
 
 
 def exact_matches(sides: SpanSides) -> dict[str, int]:

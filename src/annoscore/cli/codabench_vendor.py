@@ -28,12 +28,11 @@ def copy_path(source: Path, target: Path) -> None:
         shutil.copyfile(source, target)
 
 
-def zip_folder(folder: Path, target: Path, *, top: str | None = None) -> None:
+def zip_folder(folder: Path, target: Path) -> None:
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted(folder.rglob("*")):
             if path.is_file():
-                name = path.relative_to(folder).as_posix()
-                archive.write(path, f"{top}/{name}" if top else name)
+                archive.write(path, path.relative_to(folder).as_posix())
 
 
 CLOSURE = r"""

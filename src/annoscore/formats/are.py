@@ -175,11 +175,11 @@ class AreFile(ItemColumns):
         return source.lines
 
 
-def codes(path: Path, names: list[str]) -> Callable[[str | None], int]:
+def codes(names: list[str]) -> Callable[[str | None], int]:
     """The code of an attribute's text (see the module doc); new names are appended to
     ``names``.
 
-    >>> code = codes(Path("f.xml"), names := [])
+    >>> code = codes(names := [])
     >>> [code("7"), code("07"), code(None), code("x"), code("07")], names
     ([7, -2, -1, -3, -2], ['07', 'x'])
     """
@@ -223,7 +223,7 @@ class _Builder:
         self.path = path
         self.bom = bom
         self.names: list[str] = []
-        self.code = codes(path, self.names)
+        self.code = codes(self.names)
         self.error: InputError | None = None
         self.depth = 0
         self.root_key: str | None = None

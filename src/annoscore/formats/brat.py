@@ -12,7 +12,7 @@ One annotation per line, fields separated by tabs::
 
 Two readings of the same files (``dialect``):
 
-``"brat"`` (the generic commands, :func:`read_ann`): blank lines are skipped and any other
+``"brat"`` (the generic commands, :func:`read_ann_file`): blank lines are skipped and any other
 malformed line is an :class:`InputError` naming file and line: an empty id, offsets that are not
 ASCII digits (``int()`` would take Arabic-Indic digits or ``1_0``), a fragment with ``end <=
 start`` (zero-length or reversed), offsets above :data:`MAX_OFFSET`, a NUL byte, a normalisation,
@@ -83,10 +83,8 @@ __all__ = [
     "EntityBlock",
     "FileRows",
     "Fragments",
-    "parse_ann",
     "parse_ann_file",
     "place",
-    "read_ann",
     "read_ann_file",
     "read_brat",
     "read_brat_corpus",
@@ -191,14 +189,6 @@ def parse_ann_file(
     return _read_files([name], [doc_id], [content], [text], [None], dialect, strict_input)[0]
 
 
-def parse_ann(
-    content: str, path: Path, doc_id: str | None = None, text: str | None = None
-) -> AnnotatedDocument:
-    """Parse an ``.ann`` file's content (generic rules) into an
-    :class:`~annoscore.model.AnnotatedDocument`; ``text`` checks the offsets."""
-    return parse_ann_file(content, path, doc_id, text).document()
-
-
 def _text_of(name: str, text_path: Path | None) -> tuple[bytes | None, str | None]:
     """The bytes of the ``.txt`` that checks ``name`` (``text_path``, else the one beside it)
     and its path; ``(None, None)`` when there is none beside it, an :class:`InputError` when
@@ -234,14 +224,6 @@ def read_ann_file(
     return _read_files(
         [name], [doc_id], [_file_bytes(name)], [text], [text_name], dialect, strict_input
     )[0]
-
-
-def read_ann(
-    path: Path, text_path: Path | None = None, *, check_text: bool = True
-) -> AnnotatedDocument:
-    """Read one ``.ann`` file (generic rules); the ``.txt`` beside it (or ``text_path``)
-    checks the offsets."""
-    return read_ann_file(path, text_path, check_text=check_text).document()
 
 
 class BratCorpus(Record):

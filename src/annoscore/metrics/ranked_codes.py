@@ -414,19 +414,6 @@ INTEGER_COLUMNS = ("tp", "fp", "fn", "queries")
 """The columns of :func:`count_columns` that count items (the others sum fractions)."""
 
 
-def document_counts(outcome: RankedCodeStats, i: int) -> Counts:
-    """The same counts for document ``i`` alone (they add up to :func:`corpus_counts`)."""
-    tp = int(outcome.tp[i])
-    counted = bool(outcome.counted[i])
-    return Counts(
-        tp=tp,
-        fp=int(outcome.predicted[i]) - tp,
-        fn=int(outcome.gold[i]) - tp,
-        ap_sum=float(outcome.ap[i]) if counted else 0.0,
-        queries=int(counted),
-    )
-
-
 def code_order(vocabulary: list[str]) -> IntArray:
     """The position of each vocabulary code in code (code point) order: ``code_rank`` of
     :func:`rank_codes` for trectools 0.0.50's tie order.

@@ -30,7 +30,7 @@ from annoscore.counts import Counts
 from annoscore.records import Record, set_fields
 
 if TYPE_CHECKING:
-    from annoscore.arrays import AnyArray, AnyIntArray, BoolArray, FloatArray, IntArray
+    from annoscore.arrays import AnyIntArray, BoolArray, FloatArray, IntArray
 
 
 class RankingStats(Record):
@@ -79,18 +79,6 @@ class RankingStats(Record):
         has = self.num_relevant > 0
         out[has] = self.precision_sum[has] / self.num_relevant[has]
         return out
-
-    def columns(self) -> dict[str, AnyArray]:
-        """The additive counts of every query as columns (``ap_sum``, ``queries`` = 1, ...)."""
-        import numpy as np
-
-        return {
-            "ap_sum": self.average_precision,
-            "queries": np.ones(len(self.num_relevant), dtype=np.float64),
-            "relevant": self.num_relevant,
-            "retrieved": self.retrieved,
-            "relevant_retrieved": self.relevant_retrieved,
-        }
 
     def counts(self, query: int, counted: bool = True) -> Counts:
         """The additive counts of one query (``queries`` 0 and ``ap_sum`` 0 if not counted)."""

@@ -304,7 +304,7 @@ def _measures(
             out[column] = divide_or_zero(at_most(R), R)
         elif name in ("bpref", "gm_bpref"):
             if not bprefs:  # (bpref and gm_bpref share it)
-                bprefs.append(_bpref(rows, relevant, nonrelevant, hits, R, N))
+                bprefs.append(_bpref(rows, nonrelevant, hits, R, N))
             bpref = bprefs[0]
             out[column] = bpref if name == "bpref" else np.log(np.maximum(bpref, MIN_GEO_MEAN))
         elif name == "recip_rank":
@@ -393,7 +393,6 @@ def _measures(
 
 def _bpref(
     rows: QueryRows,
-    relevant: BoolArray,
     nonrelevant: BoolArray,
     hits: IntArray,
     R: IntArray,

@@ -412,10 +412,6 @@ class SpanCorpus(Record):
         corpus = SpanCorpus(self.doc_ids, self.types, gold, pred, by_mentions, self.texts)
         return corpus, dropped
 
-    def duplicates(self) -> int:
-        """How many mentions repeat another one of the same document and side."""
-        return self.deduplicated()[1]
-
     def table(self, mode: SpanMode, options: MatchOptions | None = None) -> CountTable:
         """Count every document in ``mode`` (``token`` needs ``texts``)."""
         options = options or MatchOptions()

@@ -66,15 +66,6 @@ class CountTable(Record):
         totals = self.values.sum(axis=(0, 1)).tolist()
         return Counts(dict(zip(self.names, totals, strict=True)))
 
-    def by_type(self) -> dict[str, Counts]:
-        """Each type's corpus counts (plain keys), for the types that have any count."""
-        sums = self.values.sum(axis=0)
-        return {
-            self.types[t]: Counts(dict(zip(self.names, sums[t].tolist(), strict=True)))
-            for t in range(len(self.types))
-            if sums[t].any()
-        }
-
     def by_document(self) -> Array:
         """``(documents, statistics)``: each document's overall counts."""
         result: Array = self.values.sum(axis=1)

@@ -322,9 +322,6 @@ class MeasureSet:
             raise InputError(f"{flag}: no measure chosen")
         return cls(ordered, version)
 
-    def __contains__(self, name: str) -> bool:
-        return any(m.name == name for m in self.measures)
-
     def get(self, name: str) -> Measure | None:
         return next((m for m in self.measures if m.name == name), None)
 
