@@ -638,7 +638,7 @@ class Result:
             names, (units, at) = self._every_unit()
             shared = [unit.to_json_dict() for unit in units if unit is not None]
             # documents of equal counts share one object (the same text; 10^6 CodiEsp D
-            # documents: 26 s and 2.2 GB with one per document)
+            # documents: 36.8 s of CPU and 2.26 GB with one per document, 14.2 s and 0.74 GB)
             out["documents"] = dict(zip(names, map(shared.__getitem__, at), strict=True))
         out.update(self.extra)
         return out
