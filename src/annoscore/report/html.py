@@ -18,7 +18,7 @@ from typing import Any
 
 from annoscore.align.span_sides import SpanSides
 from annoscore.metrics.worst_lists import document_key
-from annoscore.report.generic import json_safe
+from annoscore.report.generic import finite_json, json_safe
 from annoscore.report.html_coref import CorefSides
 from annoscore.report.html_page import (
     embedded_json,
@@ -41,11 +41,7 @@ def report_view(result: Result) -> Result:
 
 def result_data(result: Result) -> dict[str, Any]:
     """The JSON object embedded for ``result`` (what ``--format json`` prints for it)."""
-    data: dict[str, Any] = result.to_dict()
-    try:  # most results hold no infinity nor NaN: checked at C speed, then walked only if so
-        json.dumps(data, allow_nan=False)
-    except ValueError:
-        data = json_safe(data)
+    data: dict[str, Any] = finite_json(result.to_dict())[0]
     return data
 
 
