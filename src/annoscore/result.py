@@ -458,6 +458,11 @@ class ScoredUnit(Record):
         return {"scores": dict(self.scores), "counts": self.counts.as_dict()}
 
 
+SharedUnits = tuple[list[ScoredUnit | None], list[int]]
+"""Units shared by the documents of equal counts, and each document's place among them
+(:meth:`Result.units_of`: ``units[at[k]]`` is document ``k``'s; ``units[-1]`` is ``None``)."""
+
+
 MACRO_DOC = "macro_doc"
 """A result's cached ``macro_doc`` and the documents each score leaves out
 (:func:`macro_average_left_out`): made once (:attr:`Result.averages`), or by chunks of its input
@@ -635,22 +640,21 @@ class Result:
         if self.view.types:
             out["types"] = {k: v.to_json_dict() for k, v in self.types.items()}
         if self.view.documents:
-            names, (units, at) = self._every_unit()
-            shared = [unit.to_json_dict() for unit in units if unit is not None]
+            names, (units, at) = self.document_units()
+            shared = [unit.to_json_dict() for unit in units if unit is not None]  # (None: last)
             # documents of equal counts share one object (the same text; 10^6 CodiEsp D
             # documents: 36.8 s of CPU and 2.26 GB with one per document, 14.2 s and 0.74 GB)
             out["documents"] = dict(zip(names, map(shared.__getitem__, at), strict=True))
         out.update(self.extra)
         return out
 
-    def _every_unit(self) -> tuple[list[str], tuple[list[ScoredUnit | None], list[int]]]:
+    def document_units(self) -> tuple[list[str], SharedUnits]:
         """Every document of the matrix, in its order, and their :meth:`units_of` (made once:
-        the JSON's documents and ``macro_doc`` read them)."""
+        the JSON's documents, ``macro_doc`` and the tables of documents read them)."""
         if "every unit" not in self._cache:
             names = list(self.matrix.documents)
             self._cache["every unit"] = names, self.units_of(names)
-        every: tuple[list[str], tuple[list[ScoredUnit | None], list[int]]]
-        every = self._cache["every unit"]
+        every: tuple[list[str], SharedUnits] = self._cache["every unit"]
         return every
 
     def shown(self, **switches: bool) -> Result:
@@ -701,7 +705,7 @@ class Result:
         documents: dict[str, ScoredUnit] = self._cache["documents"]
         return documents
 
-    def units_of(self, names: Sequence[str]) -> tuple[list[ScoredUnit | None], list[int]]:
+    def units_of(self, names: Sequence[str]) -> SharedUnits:
         """The scores and counts of each of ``names`` as :attr:`documents` has them, without
         scoring every document: ``units[at[k]]`` is ``names[k]``'s (``at[k]`` is -1 and
         ``units[-1]`` is ``None`` for a document the matrix lacks).  Documents whose counts are
@@ -768,7 +772,7 @@ class Result:
         if self.types:
             out["macro_type"] = macro_average(u.scores for u in self.types.values())
         if MACRO_DOC not in self._cache:  # each document's scores in order (the same floats)
-            _, (units, at) = self._every_unit()
+            _, (units, at) = self.document_units()
             scores = [u.scores if u is not None else {} for u in units]
             self._cache[MACRO_DOC] = macro_average_left_out(map(scores.__getitem__, at))
         out["macro_doc"] = dict(self._cache[MACRO_DOC][0])

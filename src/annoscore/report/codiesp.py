@@ -17,15 +17,12 @@ from typing import TYPE_CHECKING
 
 from annoscore.counts import Counts
 from annoscore.metrics.codiesp import CodiespDetails
-from annoscore.result import Result, ScoredUnit, Scores
+from annoscore.result import Result, Scores, SharedUnits
 
 if TYPE_CHECKING:
     from annoscore.metrics.trec_measures import Output
 
 RULE = "-" * 53
-Shared = tuple[list[ScoredUnit | None], list[int]]
-"""The units of some documents, shared by the documents of equal counts, and each document's
-(:meth:`annoscore.result.Result.units_of`)."""
 _BLOCKS = (("precision", "Precision"), ("recall", "Recall"), ("f1", "F-score"))
 
 
@@ -33,7 +30,7 @@ def _value(value: float | None) -> str:
     return "-" if value is None else str(round(value, 3))
 
 
-def _column(documents: list[str], shared: Shared, key: str) -> list[str]:
+def _column(documents: list[str], shared: SharedUnits, key: str) -> list[str]:
     """Each document's line (its name, two tabs, its ``key`` score) and a rule, as one string
     (none when there is no document): a score printed once for the documents of equal counts
     (``shared``: :meth:`Result.units_of` of ``documents``; ``-`` for a document the counts

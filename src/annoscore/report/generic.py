@@ -90,8 +90,7 @@ def _rows(result: Result) -> Iterator[tuple[str, str, Scores, Counts]]:
         for name, unit in result.types.items():
             yield "type", name, unit.scores, unit.counts
     if result.view.documents:  # scored once per distinct row of counts
-        names = list(result.matrix.documents)
-        units, at = result.units_of(names)
+        names, (units, at) = result.document_units()
         for name, k in zip(names, at, strict=True):
             shared = units[k]
             if shared is not None:  # (every document of the matrix has one)
