@@ -392,7 +392,7 @@ def _plain_rows(piece: bytes, columns: int) -> tuple[list[tuple[int, list[tuple[
 def _piece(rng: random.Random, columns: int) -> bytes:
     """Lines of ``columns`` tokens joined by one space (the reader's regular case) most of the
     time, now and then another separator, a blank line, a line with more or fewer tokens,
-    whitespace at its end."""
+    whitespace at its end; a third of the pieces with Windows line ends (``\\r\\n``)."""
     lines = []
     # a control byte inside tokens in half the pieces (it is no separator)
     alphabet = b"ab1.-\x01\xc3" if rng.random() < 0.5 else b"ab1.-\xc3"
@@ -407,7 +407,8 @@ def _piece(rng: random.Random, columns: int) -> bytes:
         separator = b" " if rng.random() < 0.9 else rng.choice((b"\t", b"  ", b"\r", b"\x0b"))
         end = b"" if rng.random() < 0.95 else rng.choice((b" ", b"\r", b"\t"))
         lines.append(separator.join(tokens) + end)
-    return b"\n" + b"\n".join(lines) + (b"\n" if lines else b"")
+    newline = b"\r\n" if rng.random() < 0.3 else b"\n"
+    return b"\n" + newline.join(lines) + (newline if lines else b"")
 
 
 @pytest.mark.parametrize("columns", [4, 6])
@@ -418,7 +419,7 @@ def test_token_bounds_equal_a_plain_split(columns: int) -> None:
     import numpy as np
 
     rng = random.Random(columns)
-    regular = by_separators = with_tabs = 0
+    regular = by_separators = with_tabs = windows = 0
     plain_separators = trec_scan.by_separators
     found: list[Any] = []
 
@@ -426,8 +427,16 @@ def test_token_bounds_equal_a_plain_split(columns: int) -> None:
         found.append(plain_separators(*args))
         return found[-1]
 
-    for case in range(1500 * SCALE):
-        piece = _piece(rng, columns)
+    # a token too few, the line ending in a space,
+    # or after a Windows line a token more after a \r, or a control byte (a token's) before
+    # the newline: as many separators as a regular line
+    short = [b"\n" + b" ".join([b"a"] * (columns - 1)) + b" " + end for end in (b"\n", b"\r\n")]
+    windows_line = b"\n" + b" ".join([b"a"] * columns) + b"\r"
+    short += [
+        windows_line + b"\n" + b" ".join([b"a"] * columns) + end for end in (b"\rb\n", b"\x01\n")
+    ]
+    for case in range(1500 * SCALE + len(short)):
+        piece = short[case] if case < len(short) else _piece(rng, columns)
         raw = np.frombuffer(piece, dtype=np.uint8)
         expected, bad = _plain_rows(piece, columns)
         found.clear()
@@ -436,6 +445,7 @@ def test_token_bounds_equal_a_plain_split(columns: int) -> None:
         if found[0] is not None:  # the separators alone found the rows
             by_separators += 1
             with_tabs += b"\t" in piece
+            windows += b"\r\n" in piece
         regular += bounds.first_token is None
         assert (bounds.error.line if bounds.error else 0) == bad, (case, piece)
         assert bounds.line.tolist() == [n for n, _ in expected], (case, piece)
@@ -448,6 +458,7 @@ def test_token_bounds_equal_a_plain_split(columns: int) -> None:
     assert 0.2 * 1500 * SCALE < regular < 0.9 * 1500 * SCALE  # both ways taken
     assert 0.05 * 1500 * SCALE < by_separators < regular  # and the separators' way, with tabs too
     assert with_tabs > 10 * SCALE
+    assert windows > 20 * SCALE  # Windows line ends read the separators' way too
 
 
 @pytest.mark.parametrize("final_newline", [True, False])

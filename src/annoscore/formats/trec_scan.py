@@ -251,15 +251,19 @@ def by_separators(raw: ByteArray, columns: int, controls: int, offset: int = 0) 
     """:func:`token_bounds` of a piece whose lines are all regular, found from its separator
     bytes alone (one pass, a third of the positions that the tokens' bounds are): every line
     ``columns`` tokens, each separated from the next by one space or tab and the last followed
-    by the line's newline, and no other byte below 33 (``controls``: the bytes below 32).  The
-    separators are then the piece's first newline and ``columns`` per line, the ``columns``-th
-    a newline; a token lies between two of them.  ``None`` for any other piece.
+    by the line's newline, or by ``\\r`` and the newline on every line (Windows line ends),
+    and no other byte below 33 (``controls``: the bytes below 32).  The separators are then
+    the piece's first newline and ``columns`` per line (one more with ``\\r``), the last a
+    newline; a token lies between two of them.  ``None`` for any other piece.
 
     >>> import numpy as np
     >>> raw = np.frombuffer(b"\\n1 0 d 1\\n2\\t0 ee 0\\n", dtype=np.uint8)
     >>> found = by_separators(raw, 4, 4)
     >>> found.field(2), found.lines
     ((array([ 5, 13]), array([1, 2])), 2)
+    >>> crlf = np.frombuffer(b"\\n1 0 d 1\\r\\n2\\t0 ee 0\\r\\n", dtype=np.uint8)
+    >>> by_separators(crlf, 4, 6).field(2)
+    (array([ 5, 14]), array([1, 2]))
     >>> by_separators(np.frombuffer(b"\\n1 0  d 1\\n", dtype=np.uint8), 4, 2) is None
     True
     """
@@ -267,18 +271,44 @@ def by_separators(raw: ByteArray, columns: int, controls: int, offset: int = 0) 
 
     at = np.flatnonzero(raw <= 32)
     lines, rest = divmod(len(at) - 1, columns)
+    if not rest and lines and bool((raw[at[::columns]] == 10).all()):
+        # a newline after every columns-th token; other bytes below 32: tabs only
+        if controls != lines + 1 and controls != lines + 1 + int(np.count_nonzero(raw == 9)):
+            return None
+        gaps = at[1:] - at[:-1]
+        if int(gaps.min()) < 2:  # two separators together: an empty token between
+            return None
+        gaps -= 1  # the tokens' lengths
+        return regular_bounds(at[:-1] + (offset + 1), gaps, columns, lines)
+    return _by_separators_crlf(raw, at, columns, controls, offset)
+
+
+def _by_separators_crlf(
+    raw: ByteArray, at: IntArray, columns: int, controls: int, offset: int
+) -> Bounds | None:
+    """:func:`by_separators` of a piece whose every line ends with ``\\r\\n``: ``columns + 1``
+    separators a line, the ``columns``-th a ``\\r`` and the next a newline right after it;
+    tokens start after each line's first ``columns`` separators (the line's start among
+    them) and end at the next one."""
+    import numpy as np
+
+    lines, rest = divmod(len(at) - 1, columns + 1)
     if rest or not lines:
         return None
-    if not bool((raw[at[::columns]] == 10).all()):  # a newline after every columns-th token
+    line_ends = at[columns :: columns + 1]  # each line's \\r, the newline after it
+    if not (bool((raw[at[:: columns + 1]] == 10).all()) and bool((raw[line_ends] == 13).all())):
         return None
-    # other bytes below 32 than the newlines: tabs only
-    if controls != lines + 1 and controls != lines + 1 + int(np.count_nonzero(raw == 9)):
+    if not bool((at[columns + 1 :: columns + 1] - line_ends == 1).all()):
         return None
-    gaps = at[1:] - at[:-1]
-    if int(gaps.min()) < 2:  # two separators together: an empty token between
+    # other bytes below 32 than the newlines and the \\r before them: tabs only
+    ends = 2 * lines + 1
+    if controls != ends and controls != ends + int(np.count_nonzero(raw == 9)):
         return None
-    gaps -= 1  # the tokens' lengths
-    return regular_bounds(at[:-1] + (offset + 1), gaps, columns, lines)
+    starts = at[:-1].reshape(lines, columns + 1)[:, :columns].ravel()
+    lengths = at[1:].reshape(lines, columns + 1)[:, :columns].ravel() - starts - 1
+    if int(lengths.min()) < 1:  # two separators together: an empty token between
+        return None
+    return regular_bounds(starts + (offset + 1), lengths, columns, lines)
 
 
 def regular_bounds(starts: IntArray, lengths: IntArray, columns: int, lines: int) -> Bounds:
