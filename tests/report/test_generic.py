@@ -125,3 +125,58 @@ def test_json_text_is_the_walked_data_dumped(data: object, limit: int) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(generic, "PRETTY_JSON_LIMIT", limit)
         assert generic.json_text(data) == plain + "\n"
+
+
+_names = st.text(
+    st.sampled_from(["a", "é", '"', "\\", "\n", "\0", "\u2028", "\U0001f600", "x"]), max_size=4
+)
+
+
+@given(
+    st.dictionaries(
+        st.one_of(_names, st.just("\0documents\0")), st.integers(0, 5), min_size=1, max_size=12
+    ),
+    st.sampled_from([0, 10**6]),
+    st.booleans(),
+    st.sampled_from([1, 3, 10_000]),
+)
+@example({"\0documents\0": 1, "b": 1}, 0, True, 1)
+@example({"a": 3, "b": 3}, 0, False, 1)
+@example({"a": 1, "b": 1, "c": 1, "d": 2}, 0, False, 1)
+def test_json_of_shared_documents_is_the_plain_dump(
+    documents: dict[str, int], limit: int, marker_in_data: bool, block: int
+) -> None:
+    """The documents' objects written once each (documents of equal counts share one) and put
+    into the text of the rest give the plain dump, byte for byte: names with quotes, escapes,
+    control and non-BMP characters, the marker itself as a name or in the rest, undefined
+    and non-finite scores (3: NaN, 4: infinity), indented or compact."""
+    from annoscore.report import generic
+
+    def scorer(counts: Counts) -> dict[str, float | None]:
+        tp = counts["tp"]
+        return {"x": {3: float("nan"), 4: float("inf"), 0: None}.get(tp, tp / 10)}
+
+    per_document = {name: Counts(tp=tp, fp=1) for name, tp in documents.items()}
+    result = Result.from_counts("t", Signature.of("t"), per_document, scorer, warnings=["w"])
+    shown = result.shown(documents=True)
+    if marker_in_data:  # (a warning's text has its control characters escaped)
+        shown = shown.with_extra(note="\0documents\0")
+    taken: list[object] = []
+    fast = generic._compact_with_shared_documents
+
+    def spy(data: dict[str, object], docs: dict[str, object]) -> object:
+        taken.append(fast(data, docs))
+        return taken[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(generic, "PRETTY_JSON_LIMIT", limit)
+        patch.setattr(generic, "_SHARED_DOCUMENTS", 0)
+        patch.setattr(generic, "_BLOCK", block)  # (documents written a block at a time)
+        patch.setattr(generic, "_compact_with_shared_documents", spy)
+        plain = generic.json_text(shown.to_dict())
+        assert generic.render_json(shown) == plain
+    assert len(taken) == 1
+    raw = json.dumps(shown.to_dict())  # (the names have no N or I)
+    shared = 2 * len(set(documents.values())) <= len(documents)  # (equal counts, one object)
+    clean = shared and not marker_in_data and "NaN" not in raw and "Infinity" not in raw
+    assert (taken[0] is not None) == clean  # the shared way unless it must not be
