@@ -844,15 +844,8 @@ def test_init_with_a_folder_per_sub_task_and_its_syntax_errors(
 # --- the detailed results in a browser ----------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Any:
-    from tests.report.browser import launched_browser
-
-    yield from launched_browser()
-
-
 def test_the_detailed_results_load_in_a_browser_with_every_number_the_json_s(
-    chromium: Any,
+    browser: Any,
     bundles: SampleBundles,
     small_subtask_bundle: tuple[Path, str],
     tmp_path: Path,
@@ -866,7 +859,7 @@ def test_the_detailed_results_load_in_a_browser_with_every_number_the_json_s(
     system = _zip(SAMPLES / "pharmaconer/system/subtrack1/sample", tmp_path / "s.zip")
     status, stderr, output = worker(bundle, system, tmp_path / "one")
     assert status == 0, stderr
-    opened = open_report(chromium, output / "detailed_results.html")
+    opened = open_report(browser, output / "detailed_results.html")
     try:
         data = opened.data()
         numbers = opened.numbers()
@@ -881,7 +874,7 @@ def test_the_detailed_results_load_in_a_browser_with_every_number_the_json_s(
     submission = _small_zip(tmp_path / "both.zip")
     status, stderr, output = worker(small_subtask_bundle[0], submission, tmp_path / "both")
     assert status == 0, stderr
-    page = chromium.new_page()
+    page = browser.new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -37,7 +37,7 @@ def _missing(reason: str) -> None:
 
 
 def launched_browser() -> Iterator[Any]:
-    """One headless Chromium: the session fixture ``browser`` of ``tests/report/conftest.py``
+    """One headless Chromium: the session fixture ``browser`` of ``tests/conftest.py``
     (one launch per test process, not one per module)."""
     try:
         from playwright.sync_api import sync_playwright
