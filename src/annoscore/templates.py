@@ -7,10 +7,6 @@ and metrics consume them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from annoscore.model import Span
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -70,10 +66,6 @@ class TemplateObject:
     offsets in the document text, -1 for an object of a template file).  ``optional`` is the
     key's ``OBJ_STATUS: OPTIONAL`` (or an SGML ``STATUS="OPT"``).  Immutable by convention (see
     :class:`TemplateFill`).
-
-    >>> o = TemplateObject("ENAMEX-1-1", "ENAMEX", "1", "1", (), start=3, end=7)
-    >>> o.span, TemplateObject("A-1-1", "A", "1", "1", ()).span
-    (Span(fragments=((3, 7),)), None)
     """
 
     id: str
@@ -86,13 +78,6 @@ class TemplateObject:
     section: str = ""
     start: int = -1
     end: int = -1
-
-    @property
-    def span(self) -> Span | None:
-        """Where the object is in its document's text (None for a template file's object)."""
-        from annoscore.model import Span  # MUC's other objects need none of annoscore.model
-
-        return Span(((self.start, self.end),)) if self.start >= 0 else None
 
     def slot(self, name: str) -> TemplateSlot | None:
         """The slot called ``name`` (case-insensitive), or None."""

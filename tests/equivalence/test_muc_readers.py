@@ -176,7 +176,7 @@ def _check_templates(text: str, keys_syntax: bool) -> None:
     assert public == checked
     if "\x00" in text:
         return
-    scanned = _scan_templates(text, path, keys_syntax, "OBJ_STATUS")
+    scanned = _scan_templates(text, path, "OBJ_STATUS")
     TEMPLATE_PATHS["declined" if scanned is None else "read"] += 1
     if scanned is not None:
         assert scanned == checked
@@ -240,7 +240,7 @@ def test_long_files_read_the_same_scanned_or_parsed(uncommon_every: int) -> None
                 "    ORG_LOCALE: A B",
             ]
     text = "\n".join(lines) + "\n"
-    scanned = _scan_templates(text, Path("f.tpl"), False, "OBJ_STATUS")
+    scanned = _scan_templates(text, Path("f.tpl"), "OBJ_STATUS")
     assert (scanned is None) == bool(uncommon_every)
     documents = parse_templates(text, Path("f.tpl"), keys_syntax=False)
     assert documents == _parse_templates(text, Path("f.tpl"), False, "OBJ_STATUS")

@@ -1,23 +1,32 @@
 """ARE credits: every credit case of tasks 1 and 3, task 4's fractional MUC, the seed's sentences
-that state a score, and the weighted MUC's property (weights 1 = plain MUC).
+that state a score, the weighted MUC's property (weights 1 = plain MUC) and task 4's columnar
+counts held to it, document by document.
 
 The cases are small lists of ids or token positions, scored through the whole command (XML
 files written here, then :mod:`annoscore.tasks.are`): the helpers below keep the cases as
-readable as the definitions, and the items the checks read are the text report's."""
+readable as the definitions, and the items the checks read are the text report's.  The columnar
+check alone calls :func:`~annoscore.metrics.anaphora.fractional_muc_counts` directly."""
 
 from __future__ import annotations
 
 import tempfile
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from annoscore.align.are import overlap
+from annoscore.align.are import ChainColumns, overlap
 from annoscore.counts import Counts
-from annoscore.metrics.anaphora import link_scores, pair_scores, success_scores
+from annoscore.metrics.anaphora import (
+    fractional_muc_counts,
+    link_scores,
+    pair_scores,
+    success_scores,
+)
 from annoscore.metrics.anaphora_items import (
     NO_CHAIN,
     NO_OVERLAP,
@@ -409,6 +418,82 @@ def test_weighted_muc_stays_between_0_and_muc(key, response, rnd) -> None:  # ty
     plain = muc(key, response)
     assert 0 <= weighted["recall_num"] <= plain["recall_num"] + 1e-12
     assert weighted["recall_den"] == plain["recall_den"]
+
+
+@st.composite
+def aligned_corpora(draw: st.DrawFn) -> tuple[ChainColumns, ChainColumns, Any, Any, Any, int]:
+    """Task 4's input to :func:`fractional_muc_counts`: gold and system chains over 1 to 4
+    documents (empty chains too), a one-to-one alignment of some members of each document
+    (pairs in any order; members in chain order or shuffled, for large parts and small) and
+    its weights, with ties and values that round."""
+    documents = draw(st.integers(1, 4))
+    chain_sizes = st.lists(st.integers(0, 9), max_size=5)
+    sides = []
+    for _ in range(2):
+        per_document = [draw(chain_sizes) for _ in range(documents)]
+        chain_document = np.array(
+            [d for d, sizes in enumerate(per_document) for _ in sizes], dtype=np.int64
+        )
+        sizes = np.array([size for sizes in per_document for size in sizes], dtype=np.int64)
+        member_chain = np.repeat(np.arange(len(sizes)), sizes)
+        sides.append(
+            ChainColumns(chain_document, sizes, member_chain, chain_document[member_chain])
+        )
+    gold, system = sides
+    rows: list[int] = []
+    cols: list[int] = []
+    for d in range(documents):
+        g = np.flatnonzero(gold.member_document == d).tolist()
+        s = np.flatnonzero(system.member_document == d).tolist()
+        if draw(st.booleans()):  # else chains in order, aligned to make large parts
+            g, s = draw(st.permutations(g)), draw(st.permutations(s))
+        n = draw(st.integers(0, min(len(g), len(s))))
+        rows += g[:n]
+        cols += s[:n]
+    order = draw(st.permutations(range(len(rows))))
+    weight = st.one_of(
+        st.sampled_from([0.0, 0.5, 1.0, 1 / 3]), st.floats(0, 1), st.fractions(0, 1).map(float)
+    )
+    weights = [draw(weight) for _ in rows]
+    return (
+        gold,
+        system,
+        np.array([rows[i] for i in order], dtype=np.int64),
+        np.array([cols[i] for i in order], dtype=np.int64),
+        np.array([weights[i] for i in order], dtype=np.float64),
+        documents,
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(aligned_corpora())
+def test_fractional_muc_counts_are_weighted_muc_of_each_document_to_the_bit(
+    corpus: tuple[ChainColumns, ChainColumns, Any, Any, Any, int],
+) -> None:
+    """Task 4's columnar counts are :func:`weighted_muc` of each document, float for float: an
+    aligned pair is one mention weighing its overlap, an unaligned member a mention of its
+    side alone."""
+    gold, system, rows, cols, weights, documents = corpus
+    counts = fractional_muc_counts(gold, system, rows, cols, weights, documents)
+    gold_id: dict[int, object] = {i: ("gold", i) for i in range(len(gold.member_chain))}
+    system_id: dict[int, object] = {j: ("system", j) for j in range(len(system.member_chain))}
+    weight: dict[object, float] = {}
+    for i, j, w in zip(rows.tolist(), cols.tolist(), weights.tolist(), strict=True):
+        gold_id[i] = system_id[j] = ("aligned", i)
+        weight["aligned", i] = w
+
+    def partition(side: ChainColumns, ids: dict[int, object], d: int) -> list[set[object]]:
+        return [
+            {ids[m] for m in np.flatnonzero(side.member_chain == c).tolist()}
+            for c in np.flatnonzero(side.chain_document == d).tolist()
+        ]
+
+    for d in range(documents):
+        key, response = partition(gold, gold_id, d), partition(system, system_id, d)
+        expected = weighted_muc(key, response, weight)
+        for name in ("recall_num", "recall_den", "precision_num", "precision_den"):
+            assert counts[name][d] == expected[name], (d, name)
+        assert counts["aligned"][d] == sum(1 for i in rows.tolist() if gold.member_document[i] == d)
 
 
 def test_chain_credits_explain_the_muc_counts() -> None:

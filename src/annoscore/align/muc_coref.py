@@ -35,7 +35,7 @@ from annoscore.align.muc_mapping import MAX_PAIRS
 from annoscore.align.muc_records import ClassAlignment, DocumentAlignment, ObjectPair
 from annoscore.errors import InputError
 from annoscore.formats.muc_config import ClassDef
-from annoscore.formats.muc_sgml_objects import DEFAULT_SLOTS, SgmlSlots
+from annoscore.formats.muc_sgml_objects import DEFAULT_SLOTS, SgmlSlots, ref_classes
 from annoscore.templates import TemplateDocument, TemplateObject, TemplateSlot
 
 COREF_CLASS = ClassDef("COREF", "coref", True, 0.0)
@@ -121,24 +121,11 @@ def markables_of(
 
 
 def classes_of(markables: Sequence[Markable]) -> list[list[Markable]]:
-    """The REF closure: connected components, each in text order, ordered by first member."""
-    parent = {m.id: m.id for m in markables}
-
-    def root(x: str) -> str:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for m in markables:
-        if m.ref is not None and m.ref in parent:
-            a, b = root(m.id), root(m.ref)
-            if a != b:
-                parent[max(a, b)] = min(a, b)
-    groups: dict[str, list[Markable]] = {}
-    for m in markables:
-        groups.setdefault(root(m.id), []).append(m)
-    return list(groups.values())
+    """The REF closure (:func:`~annoscore.formats.muc_sgml_objects.ref_classes`): connected
+    components, each in text order, ordered by first member."""
+    ids = [m.id for m in markables]
+    refs = [(m.id, m.ref) for m in markables if m.ref is not None]
+    return [[markables[k] for k in members] for members in ref_classes(ids, refs)]
 
 
 @dataclass(slots=True)

@@ -172,14 +172,13 @@ class NeAligner(MucAligner):
             return super()._align_class(definition, keys, rsps, ctx)
         name = definition.name.lower()
         partners = self._partners(definition, keys, rsps, (), ())
-        lows, single = self._isolated(partners, len(rsps))
+        lows, single = self._isolated(partners)
         count = sum(map(len, partners))
         self.pairs_scored += count
         self.document_pairs += count
-        # the aligned record of each key and its first partner, if any (the entry holds both
-        # tuples: an identity found is the tuple's own)
-        firsts = [*rsps, None]  # None: no partner
-        rsp_tuples = [*map(id, map(_slots_of, rsps)), 0]
+        # the aligned record of each key and its first partner (the entry holds both tuples:
+        # an identity found is the tuple's own)
+        rsp_tuples = list(map(id, map(_slots_of, rsps)))
         wholes = list(
             map(
                 self._pair_records.get,
@@ -195,7 +194,7 @@ class NeAligner(MucAligner):
             if alone and whole is not None
             else None
             for key, rsp, alone, whole in zip(
-                keys, map(firsts.__getitem__, lows), single, wholes, strict=True
+                keys, map(rsps.__getitem__, lows), single, wholes, strict=True
             )
         ]
         used = {j for j, pair in zip(lows, aligned, strict=True) if pair is not None}
@@ -357,9 +356,9 @@ class NeAligner(MucAligner):
             used.add(j)
 
     @staticmethod
-    def _isolated(partners: Sequence[Sequence[int]], count: int) -> tuple[list[int], list[bool]]:
-        """For each key, its first partner (0 when none) and whether it is its only partner
-        and overlaps no other key."""
+    def _isolated(partners: Sequence[Sequence[int]]) -> tuple[list[int], list[bool]]:
+        """For each key, its first partner (0 when none: then it is not alone) and whether it
+        is its only partner and overlaps no other key."""
         uses = Counter(chain.from_iterable(partners))
         firsts = [js[0] if js else 0 for js in partners]
         alone = [len(js) == 1 and uses[js[0]] == 1 for js in partners]

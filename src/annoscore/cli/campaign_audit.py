@@ -168,7 +168,7 @@ def _nlpsandbox(gold: Path, prepared: Prepared, options: Any) -> Iterator[Proble
 # --- brat ------------------------------------------------------------------------------------
 
 
-def _brat(gold: Path, prepared: Prepared, options: Any, **reading: Any) -> Iterator[Problem]:
+def _brat(gold: Path, prepared: Prepared, **reading: Any) -> Iterator[Problem]:
     """brat: entities that end beyond the gold document's ``.txt`` (where the gold has one)."""
     from annoscore.formats.brat import read_brat_corpus
 
@@ -196,13 +196,13 @@ def _brat(gold: Path, prepared: Prepared, options: Any, **reading: Any) -> Itera
 
 
 def _pharmaconer_ner(gold: Path, prepared: Prepared, options: Any) -> Iterator[Problem]:
-    return _brat(gold, prepared, options, dialect="pharmaconer", every_file=not options.codalab)
+    return _brat(gold, prepared, dialect="pharmaconer", every_file=not options.codalab)
 
 
 def _spans(gold: Path, prepared: Prepared, options: Any) -> Iterator[Problem]:
     brat = options.system_format in (None, "brat") and options.gold_format in (None, "brat")
     if brat and (gold.is_dir() or gold.suffix == ".ann"):
-        yield from _brat(gold, prepared, options)
+        yield from _brat(gold, prepared)
 
 
 _AUDITORS: dict[str, Auditor] = {

@@ -11,7 +11,7 @@ annotations for the generic span commands (``annoscore convert``, ``annoscore sp
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from annoscore.errors import InputError
@@ -427,21 +427,35 @@ def brat_annotation(
             if ident and ref:
                 refs.append((ident, ref))
     if coreference and refs:
-        parent = {i: i for i in ids}
-
-        def root(x: str) -> str:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        for ident, ref in refs:
-            if ref in parent:
-                parent[root(ident)] = root(ref)
-        classes: dict[str, list[str]] = {}
-        for ident in ids:
-            classes.setdefault(root(ident), []).append(ids[ident])
-        for members in classes.values():
+        names = list(ids.values())
+        for members in ref_classes(list(ids), refs):
             if len(members) > 1:
-                lines.append("*\tCoreference " + " ".join(members))
+                lines.append("*\tCoreference " + " ".join(names[k] for k in members))
     return "".join(line + "\n" for line in lines)
+
+
+def ref_classes(ids: Sequence[str], refs: Iterable[tuple[str, str]]) -> list[list[int]]:
+    """The REF closure: the classes of ``ids`` when each link ``(id, ref)`` joins its two ids
+    (a link to an id not in ``ids`` joins nothing), as positions in ``ids``, each class in
+    order, the classes in the order of their first member.
+
+    >>> ref_classes(["1", "2", "3", "4"], [("3", "1"), ("4", "9"), ("2", "4")])
+    [[0, 2], [1, 3]]
+    """
+    parent = {i: i for i in ids}
+
+    def root(x: str) -> str:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for ident, ref in refs:
+        if ref in parent:
+            a, b = root(ident), root(ref)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    classes: dict[str, list[int]] = {}
+    for k, ident in enumerate(ids):
+        classes.setdefault(root(ident), []).append(k)
+    return list(classes.values())

@@ -138,21 +138,21 @@ def parse_templates(
     reads the file, or declines and :func:`_parse_templates` does (see the module docstring).
     """
     check_no_nul(text, path)
-    documents = _scan_templates(text, path, keys_syntax, status_slot, first)
+    documents = _scan_templates(text, path, status_slot, first)
     if documents is None:
         documents = _parse_templates(text, path, keys_syntax, status_slot, first)
     return documents
 
 
 def _scan_templates(
-    text: str, path: Path, keys_syntax: bool, status_slot: str, first: int = 1
+    text: str, path: Path, status_slot: str, first: int = 1
 ) -> list[TemplateDocument] | None:
     """The documents of a file whose lines are all common ones, built column by column; None
     (decline) for any other file: a line that is not a header with a well-formed id, a slot
     line with at most one plain fill or a blank line (``_ROW``); a line break other than LF
     and CR LF; a slot before the first header; a slot name twice in an object or the status
-    slot; an object id twice or the objects of a document apart.  ``keys_syntax`` changes
-    nothing here: every fill a common line holds reads the same in keys and responses."""
+    slot; an object id twice or the objects of a document apart.  It takes no
+    ``keys_syntax``: every fill a common line holds reads the same in keys and responses."""
     if "\r" in text:
         if text.count("\r") != text.count("\r\n"):
             return None  # a lone CR (text, not a line end): the parser keeps it
