@@ -44,6 +44,7 @@ from annoscore.formats.files import (
     check_no_nul,
     cut_of,
     decode_utf8,
+    first_line,
     not_exact,
     once,
     read_cut,
@@ -201,7 +202,8 @@ def _columns(
     warnings: list[ScoreWarning] = []
     quoted_lines: list[int] = []
     quoted = 0
-    for number, line in enumerate(split_lines(text), start=1):
+    # a chunk of the file (annoscore.scale) numbers its lines as the whole file does
+    for number, line in enumerate(split_lines(text), start=first_line(path)):
         if not line.strip():
             continue
         fields, had_quotes = pandas_fields(line, path, number)
@@ -271,6 +273,11 @@ def read_code_file(
     with _opened(path) as handle:
         rows = _scan_code_rows(handle, path, seeded)
         if rows is not None:
+            first = first_line(path)
+            if first > 1:  # a chunk of the file: its rows named by the whole file's lines
+                import numpy as np
+
+                rows = rows.replaced(lines=np.arange(first, first + len(rows), dtype=np.int64))
             read = CodeFile(rows)
         else:
             read = _parse_code_rows(_read_all(handle, path), path, what, allow_empty)

@@ -68,10 +68,12 @@ from annoscore.metrics.ranked_codes import (
 )
 from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Names, Result, ScoreWarning
-from annoscore.scale import chunked, keeping
+from annoscore.scale import chunked, keep, keeping
+from annoscore.tasks.codiesp_chunks import After, Kept, pooled
 from annoscore.tasks.codiesp_warnings import (
     collapsed,
     explainable_warnings,
+    invalid_predictions,
     lowercase_may_move,
     lowercased,
     match,
@@ -214,7 +216,7 @@ def _joined_details(chunks: Sequence[CodiespDetails], _order: Sequence[int]) -> 
     return CodiespDetails(Names.chained([c.gold_documents for c in chunks]))
 
 
-@chunked("codiesp-d", "lines", order="gold-first", details=_joined_details)
+@chunked("codiesp-d", "lines", order="gold-first", details=_joined_details, pooled=pooled)
 def score_codiesp_d(gold: Path, pred: Path, options: RankedOptions = RankedOptions()) -> Result:
     """CodiEsp-D (ICD-10 diagnosis codes) from files: MAP as ``codiespD_P_evaluation.py``
     computes it and micro P/R/F1 as ``comp_f1_diag_proc.py`` does, in one run.
@@ -249,7 +251,7 @@ def score_codiesp_d(gold: Path, pred: Path, options: RankedOptions = RankedOptio
     return _score_ranked("codiesp-d", gold, pred, options)
 
 
-@chunked("codiesp-p", "lines", order="gold-first", details=_joined_details)
+@chunked("codiesp-p", "lines", order="gold-first", details=_joined_details, pooled=pooled)
 def score_codiesp_p(gold: Path, pred: Path, options: RankedOptions = RankedOptions()) -> Result:
     """CodiEsp-P (ICD-10 procedure codes) from files, by the two scripts that score D: counts,
     formulas (MAP = ap_sum / queries; P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2PR/(P+R)) and
@@ -311,6 +313,8 @@ def _score_ranked(task: str, gold: Path, pred: Path, options: RankedOptions) -> 
             pred, "predictions", lowercase=False, allow_empty=True, seed=seed
         )
         both = RankedInput(gold_file.rows, pred_file.rows, valid, seed)
+        if keeping():  # a chunk (annoscore.scale): its warnings by group, for the pooling
+            keep(Kept(True, tuple(warnings), gold_file.warnings, pred_file.warnings))
         return both, [*warnings, *gold_file.warnings, *pred_file.warnings]
 
     return _count_ranked(task, read, options)
@@ -347,6 +351,7 @@ def _count_ranked(
 
         measures = MeasureSet.parse(options.measures, "--measure")
     read, warnings = load()
+    read_warnings = len(warnings)
     view = read.view(lowercase=options.lowercase)
     # the codes as written are needed again only for the other setting of lower-casing
     other: RankedInput | None = read if lowercase_may_move(view, options) else None
@@ -384,6 +389,9 @@ def _count_ranked(
         warnings += numeric_ids_warning(view, as_text, ranked_scores(map_counts)["map"])
     matrix = CountMatrix.from_columns(data.documents, columns, integer=tuple(integer))
     warnings += ranked_warnings(other, view, outcome, options, map_counts)
+    if keeping():  # a chunk (annoscore.scale): its other warnings, for the pooling
+        invalid = (data.invalid_pred_rows, tuple(data.invalid_pred_examples))
+        keep(After(tuple(warnings[read_warnings:]), invalid))
     gold_documents: Sequence[str] = tuple(data.documents[: len(data.gold.documents)])
     if len(gold_documents) == len(data.documents):  # every document a gold one (the usual)
         if keeping():  # a chunk of a cut run: the names as one string, sent once for both
@@ -415,7 +423,7 @@ def _on_text_ids(
 # --- X ---------------------------------------------------------------------------------------
 
 
-@chunked("codiesp-x", "lines", order="gold-first", details=_joined_details)
+@chunked("codiesp-x", "lines", order="gold-first", details=_joined_details, pooled=pooled)
 def score_codiesp_x(
     gold: Path, pred: Path, options: ExplainableOptions = ExplainableOptions()
 ) -> Result:
@@ -449,6 +457,8 @@ def score_codiesp_x(
     # both come from it
     gold_file = read_gold_reference_file(gold, lowercase=False)
     pred_file = read_predicted_reference_file(pred, lowercase=False, allow_empty=True)
+    if keeping():  # a chunk (annoscore.scale): its warnings by group, for the pooling
+        keep(Kept(False, tuple(warnings), gold_file.warnings, pred_file.warnings))
     return _count_explainable(
         (gold_file.references, str(gold)),
         (pred_file.references, str(pred)),
@@ -520,6 +530,8 @@ def _count_explainable(
         )
     out += explainable_warnings(gold, pred, pred_all, valid, options, scores)
     out += x_lowercase_warnings(gold_as_written, pred_as_written, valid, options, scores)
+    if keeping():  # a chunk (annoscore.scale): its other warnings, for the pooling
+        keep(After(tuple(out[len(warnings) :]), invalid_predictions(pred_all, valid)))
     gold_documents = tuple(dict.fromkeys(g.document for g in gold))
     return get("codiesp-x").result(
         options, every, warnings=out, details=CodiespDetails(gold_documents)

@@ -167,6 +167,29 @@ def _lowercase_text(
     ]
 
 
+def invalid_text(count: int, examples: Sequence[str], ranked: bool) -> str:
+    """The warning of ``count`` predicted codes outside the valid list (D/P: ``ranked``) or
+    lists (X), the first few distinct of them ``examples`` (in file order)."""
+    if ranked:
+        return (
+            f"{count} predicted codes are not in the valid-code list and were dropped before "
+            f"ranking, as the official script does (e.g. {', '.join(examples)})"
+        )
+    return (
+        f"{count} predicted codes are not in the valid-code lists and were dropped, as the "
+        f"official script does (e.g. {', '.join(examples)})"
+    )
+
+
+def invalid_predictions(
+    pred_all: Sequence[CodeReference], valid: frozenset[str]
+) -> tuple[int, tuple[str, ...]]:
+    """X: how many predicted references have a code outside ``valid``, and the first five
+    distinct such codes in file order."""
+    invalid = [p.code for p in pred_all if p.code not in valid]
+    return len(invalid), tuple(list(dict.fromkeys(invalid))[:5])
+
+
 def _line_examples(rows: CodeRows, row_indexes: IntArray) -> tuple[str, ...]:
     lines = row_indexes + 1 if rows.lines is None else rows.lines[row_indexes]
     return tuple(f"{rows.path}:{n}" for n in lines.tolist())
@@ -234,11 +257,7 @@ def ranked_warnings(
             )
         out.append(text)
     if data.invalid_pred_rows:
-        out.append(
-            f"{data.invalid_pred_rows} predicted codes are not in the valid-code list and were "
-            "dropped before ranking, as the official script does (e.g. "
-            f"{', '.join(data.invalid_pred_examples)})"
-        )
+        out.append(invalid_text(data.invalid_pred_rows, data.invalid_pred_examples, True))
     if data.invalid_gold_rows:
         flipped = replace(options, filter_gold=not options.filter_gold)
         alt_counts = corpus_counts(rank(data, flipped, view.vocabulary))
@@ -366,12 +385,9 @@ def explainable_warnings(
         alt = replace(options, **changes)  # type: ignore[arg-type]
         return prf_scores(Counts.total(match(gold, pred, valid, alt).values()))["f1"]
 
-    invalid = [p.code for p in pred_all if p.code not in valid]
-    if invalid:
-        out.append(
-            f"{len(invalid)} predicted codes are not in the valid-code lists and were dropped, "
-            f"as the official script does (e.g. {', '.join(list(dict.fromkeys(invalid))[:5])})"
-        )
+    count, examples = invalid_predictions(pred_all, valid)
+    if count:
+        out.append(invalid_text(count, examples, False))
     invalid_gold = sum(g.code not in valid for g in gold)
     if invalid_gold:
         state = (
