@@ -22,7 +22,9 @@ first five distinct codes of the chunks' in order: each chunk's first five are e
 other warning is made from the whole corpus (a MAP or F1 of the other setting, documents paired
 across the files) or means something else in one chunk (an empty prediction range), so the
 input is then scored in one run; so it is when a chunk has an invalid predicted code under
-``--no-lowercase`` (the lower-casing warning then compares the whole's numbers).
+``--no-lowercase`` (the lower-casing warning then compares the whole's numbers), and when a
+chunk of a URL's bytes warned (its warnings name the chunk's own stand-in for the URL: it keeps
+nothing).
 """
 
 from __future__ import annotations
@@ -76,6 +78,8 @@ def pooled(
     """One run's warnings of the chunks' (``warned``: each chunk's, in chunk order, checked
     against what it kept; ``kept``: each chunk's :class:`Kept`); ``None`` when they cannot be
     pooled (the module doc)."""
+    if not any(warned):  # no chunk warned: nothing to pool
+        return []
     chunks: list[tuple[Kept, After]] = []
     for items, warnings in zip(kept, warned, strict=True):
         if len(items) != 2 or not isinstance(items[0], Kept) or not isinstance(items[1], After):
