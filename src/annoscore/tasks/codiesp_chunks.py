@@ -22,7 +22,9 @@ first five distinct codes of the chunks' in order: each chunk's first five are e
 other warning is made from the whole corpus (a MAP or F1 of the other setting, documents paired
 across the files) or means something else in one chunk (an empty prediction range), so the
 input is then scored in one run; so it is when a chunk has an invalid predicted code under
-``--no-lowercase`` (the lower-casing warning then compares the whole's numbers), and when a
+``--no-lowercase`` (the lower-casing warning then compares the whole's numbers, which may move
+where no chunk's did; the other code that can move them, an upper-case gold code, is not in the
+lower-cased valid list: its chunk warns of it, which is not pooled), and when a
 chunk of a URL's bytes warned (its warnings name the chunk's own stand-in for the URL: it keeps
 nothing).
 """
