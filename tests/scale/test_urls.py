@@ -316,3 +316,47 @@ def test_a_file_option_given_as_a_url_is_read_by_a_local_cluster_s_workers(
         urls = _urls(prefix, gold, system, options["codes"])
         on_dask = annoscore.distributed.score("codiesp-d", *urls[:2], client=client, codes=urls[2])
         assert _bytes(on_dask) == one.replace(str(SAMPLES), prefix), prefix
+
+
+def _pooled_corpus(task: str, rng: random.Random, root: Path) -> tuple[str, str, dict[str, Any]]:
+    """A clean corpus (often warned) of a task that pools the warnings of its chunks."""
+    if task == "spans":
+        from tests.scale.test_span_lines import _pubtator
+
+        return "gold.txt", "system.txt", _pubtator(rng, root, True)
+    if task == "coref":
+        from tests.scale.test_coref_lines import _corpus
+
+        _corpus(rng, root, True)
+        return "key.conll", "response.conll", {}
+    from tests.scale.test_tag_cuts import _files
+
+    return "gold.conll", "system.conll", _files(rng, root, True)
+
+
+@pytest.mark.parametrize("task", ["spans", "coref", "conlleval"])
+def test_warned_chunks_of_urls_give_the_bytes_of_one_run(
+    task: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exact: list[bool]
+) -> None:
+    """A chunk of a URL's bytes reads a stand-in path of its own, which its warnings would
+    name where one run names the URL: a chunk of a URL whose warnings name the file leaves the
+    input to one run (the tasks that pool their chunks' warnings did keep them, naming the
+    stand-ins)."""
+    monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
+    rng = random.Random(f"urls-warned-{task}")
+    warned = 0
+    for case in range(max(4, int(8 * test_lines.MULTIPLIER))):
+        root = tmp_path / str(case)
+        root.mkdir()
+        gold, system, options = _pooled_corpus(task, rng, root)
+        urls = [f"file://{root}/{gold}", f"file://{root}/{system}"]
+        one = test_lines._output(task, *urls, 1, **options)
+        assert "annoscore-url-" not in one
+        for jobs in (1, 2):
+            exact.clear()
+            with test_lines._chunks_of(rng.choice([60, 200])):
+                assert test_lines._output(task, *urls, jobs, **options) == one, (case, jobs)
+            if f"file://{root}/" in one:  # (a warning naming a file)
+                assert not any(exact), (case, jobs)
+        warned += f"file://{root}/" in one
+    assert warned

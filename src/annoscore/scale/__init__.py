@@ -65,6 +65,8 @@ Gold and system may be fsspec URLs (:func:`score_given`; ``s3://``, ``gs://``, `
 ``memory://``): the parent plans the cuts from a few lines read through fsspec
 (:class:`RemoteBytes`) or from a listing, and each worker reads its own byte ranges or its own
 files; an input read whole (a task not decorated, a cut not kept) is fetched in this process.
+A chunk of a URL's bytes whose warnings name the file is not kept (they name the chunk's own
+stand-in for the URL, which one run names as the URL): such an input is scored in one run.
 
 ``jobs - 1`` workers are forked from this process (no pickling of the corpus), started as
 soon as the chunks are planned (folders: before, each importing what a chunk needs while this
@@ -391,6 +393,10 @@ def score_line_chunk(
         _KEPT.reset(keeping)
         _RUN.reset(token)
     if not (gold.exact and system.exact):  # a reader says the chunk reads otherwise
+        return Part(None, ())
+    stand_ins = [str(p) for p, cut in zip(paths, (gold, system), strict=True) if cut.url]
+    if any(s in t for w in result.warnings for t in (w.message, *w.examples) for s in stand_ins):
+        # a warning names the chunk's own stand-in for a URL, which one run names as the URL
         return Part(None, ())
     seen_gold = Seen.of(gold.seen)
     # the same ids on both sides (the usual chunk): one object, made once and sent once (the

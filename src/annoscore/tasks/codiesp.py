@@ -300,18 +300,6 @@ def count_codiesp_p(
     return _count_in_memory("codiesp-p", gold, pred, options, valid)
 
 
-def _local_chunk(gold: Path, pred: Path) -> bool:
-    """Whether a chunk of local files is being scored (:mod:`annoscore.scale`): what it keeps
-    for the pooling of its warnings.  A chunk of a URL's bytes keeps nothing (its warnings name
-    the chunk's own stand-in for the URL, which the whole run does not rename): a warned input
-    read from a URL is scored in one run."""
-    if not keeping():
-        return False
-    from annoscore.formats.files import cut_of
-
-    return all(cut is None or cut.url is None for cut in (cut_of(gold), cut_of(pred)))
-
-
 def _score_ranked(task: str, gold: Path, pred: Path, options: RankedOptions) -> Result:
     """D or P from files: each read once, codes as written, from the seed of the valid codes
     (:class:`~annoscore.formats.codiesp_scan.CodeSeed`: made once per process, so that a chunk's
@@ -325,7 +313,7 @@ def _score_ranked(task: str, gold: Path, pred: Path, options: RankedOptions) -> 
             pred, "predictions", lowercase=False, allow_empty=True, seed=seed
         )
         both = RankedInput(gold_file.rows, pred_file.rows, valid, seed)
-        if _local_chunk(gold, pred):  # a chunk (annoscore.scale): its warnings by group
+        if keeping():  # a chunk (annoscore.scale): its warnings by group, for the pooling
             keep(Kept(True, tuple(warnings), gold_file.warnings, pred_file.warnings))
         return both, [*warnings, *gold_file.warnings, *pred_file.warnings]
 
@@ -469,7 +457,7 @@ def score_codiesp_x(
     # both come from it
     gold_file = read_gold_reference_file(gold, lowercase=False)
     pred_file = read_predicted_reference_file(pred, lowercase=False, allow_empty=True)
-    if _local_chunk(gold, pred):  # a chunk (annoscore.scale): its warnings by group
+    if keeping():  # a chunk (annoscore.scale): its warnings by group, for the pooling
         keep(Kept(False, tuple(warnings), gold_file.warnings, pred_file.warnings))
     return _count_explainable(
         (gold_file.references, str(gold)),

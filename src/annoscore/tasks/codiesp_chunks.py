@@ -24,9 +24,9 @@ across the files) or means something else in one chunk (an empty prediction rang
 input is then scored in one run; so it is when a chunk has an invalid predicted code under
 ``--no-lowercase`` (the lower-casing warning then compares the whole's numbers, which may move
 where no chunk's did; the other code that can move them, an upper-case gold code, is not in the
-lower-cased valid list: its chunk warns of it, which is not pooled), and when a
-chunk of a URL's bytes warned (its warnings name the chunk's own stand-in for the URL: it keeps
-nothing).
+lower-cased valid list: its chunk warns of it, which is not pooled); and so is every task's
+input when a chunk of a URL's bytes names the file in a warning
+(:func:`~annoscore.scale.score_line_chunk`).
 """
 
 from __future__ import annotations
