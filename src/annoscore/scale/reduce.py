@@ -52,7 +52,45 @@ values (float64, a row per document) and where they are defined (:func:`_macro_p
 
 def _macro_part(result: Result) -> tuple[tuple[str, ...], Any, Any] | None:
     """The documents' scores of a chunk as columns (computed in the worker, in parallel):
-    ``None`` unless every document has the same keys, each a float or ``None``."""
+    ``None`` unless every document has the same keys, each a float or ``None``.  Documents of
+    equal counts are scored once (:meth:`~annoscore.result.Result.document_units`: the scorer
+    depends on the counts alone) and their rows copied: brat 20,000 documents of 50 spans,
+    10 chunks, a unit scored for every document took 0.17-0.19 s of 2.2 s of CPU, scored once
+    per distinct row 0.03 s (the reference, every document scored, is
+    :func:`_macro_part_of_documents`; ``tests/equivalence/test_macro_part.py`` holds the two
+    equal).  Documents named twice: every document scored, as :attr:`Result.documents` has
+    them."""
+    import numpy as np
+
+    names, (units, at) = result.document_units()
+    if not names:
+        return None
+    if len(set(names)) != len(names):  # a name's unit would be its last document's
+        return _macro_part_of_documents(result)
+    first = units[at[0]]
+    assert first is not None  # every name is one of the matrix's documents
+    keys = tuple(first.scores)
+    values = np.zeros((len(units), len(keys)), dtype=np.float64)
+    defined = np.zeros((len(units), len(keys)), dtype=bool)
+    for row, unit in enumerate(units):
+        if unit is None:  # the last: the place of a document the matrix lacks (none here)
+            continue
+        scores = unit.scores
+        if tuple(scores) != keys:
+            return None
+        for column, value in enumerate(scores.values()):
+            if value is not None:
+                if type(value) is not float:
+                    return None
+                values[row, column] = value
+                defined[row, column] = True
+    index = np.asarray(at, dtype=np.int64)
+    return keys, values[index], defined[index]
+
+
+def _macro_part_of_documents(result: Result) -> tuple[tuple[str, ...], Any, Any] | None:
+    """:func:`_macro_part` the plain way: every document's scores (:attr:`Result.documents`),
+    row after row."""
     import numpy as np
 
     units = result.documents
