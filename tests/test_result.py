@@ -14,6 +14,7 @@ from annoscore.metrics.prf import prf_scores
 from annoscore.result import (
     CountMatrix,
     Result,
+    ScoredUnit,
     ScoreWarning,
     View,
     macro_average_left_out,
@@ -122,6 +123,15 @@ def test_units_of_scores_each_document_as_documents_does(
         units, at = result.units_of(names)
     finally:
         result_module._ROW_HASH = kept
+    _check_units(plain, names, units, at)
+    units.insert(0, None)  # the caller's list: the units made once are not changed
+    for other in (names, list(reversed(names))):  # the same units, made once, for any names
+        _check_units(plain, other, *result.units_of(other))
+
+
+def _check_units(
+    plain: dict[str, ScoredUnit], names: list[str], units: list[ScoredUnit | None], at: list[int]
+) -> None:
     assert len(at) == len(names) and units[-1] is None
     for name, k in zip(names, at, strict=True):
         unit = units[k]

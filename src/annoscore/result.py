@@ -772,15 +772,17 @@ class Result:
             units: list[ScoredUnit | None] = [*made.values(), None]
             position = {doc: d for d, doc in enumerate(made)}
             return units, [position.get(name, -1) for name in names]
-        first, inverse = _equal_rows(matrix.values, plain)
-        shared = CountMatrix(
-            tuple(matrix.documents[d] for d in first.tolist()),
-            tuple(matrix.names[k] for k in plain),
-            matrix.values[first][:, plain],
-            tuple(matrix.integer[k] for k in plain),
-        )
-        units = [ScoredUnit(self.scorer(counts), counts) for counts in shared.rows()]
-        units.append(None)
+        if "shared units" not in self._cache:  # made once (--per-doc's table reads them too)
+            first, inverse = _equal_rows(matrix.values, plain)
+            shared = CountMatrix(
+                tuple(matrix.documents[d] for d in first.tolist()),
+                tuple(matrix.names[k] for k in plain),
+                matrix.values[first][:, plain],
+                tuple(matrix.integer[k] for k in plain),
+            )
+            made_units = [ScoredUnit(self.scorer(counts), counts) for counts in shared.rows()]
+            self._cache["shared units"] = [*made_units, None], inverse
+        units, inverse = list(self._cache["shared units"][0]), self._cache["shared units"][1]
         if _same_names(names, matrix.documents):  # the usual: every document, in order
             return units, inverse.tolist()
         position = {doc: d for d, doc in enumerate(matrix.documents)}
