@@ -501,8 +501,19 @@ def _equal_rows(values: Array, columns: list[int]) -> tuple[Indices, Indices]:
 
 
 def _same_names(names: Sequence[str], documents: Sequence[str]) -> bool:
-    """Whether ``names`` are ``documents``, one for one in order (one comparison in C)."""
-    return len(names) == len(documents) and list(names) == list(documents)
+    """Whether ``names`` are ``documents``, one for one in order (one comparison in C; for
+    :class:`Names` not yet split, ``names`` joined by newlines against its text: as many
+    names, none holding a newline, and the same text, so the same names).
+
+    >>> names = Names.of(["a", "b"])
+    >>> _same_names(["a", "b"], names), _same_names(["b", "a"], names), names._items is None
+    (True, False, True)
+    """
+    if len(names) != len(documents):
+        return False
+    if isinstance(documents, Names) and documents._items is None:
+        return "\n".join(names) == documents.text
+    return list(names) == list(documents)
 
 
 MACRO_DOC = "macro_doc"
@@ -774,8 +785,8 @@ class Result:
             return units, [position.get(name, -1) for name in names]
         if "shared units" not in self._cache:  # made once (--per-doc's table reads them too)
             first, inverse = _equal_rows(matrix.values, plain)
-            shared = CountMatrix(
-                tuple(matrix.documents[d] for d in first.tolist()),
+            shared = CountMatrix(  # read for its rows only: no names (no Names split)
+                ("",) * len(first),
                 tuple(matrix.names[k] for k in plain),
                 matrix.values[first][:, plain],
                 tuple(matrix.integer[k] for k in plain),
