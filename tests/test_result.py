@@ -13,7 +13,9 @@ from annoscore.counts import Counts
 from annoscore.metrics.prf import prf_scores
 from annoscore.result import (
     CountMatrix,
+    Names,
     Result,
+    ScoredUnit,
     ScoreWarning,
     View,
     macro_average_left_out,
@@ -88,25 +90,62 @@ def _rendered(scores: dict[str, object]) -> dict[str, str]:
 
 
 @given(st.one_of(mixed_corpus, shared_rows.map(lambda r: {f"d{i}": c for i, c in enumerate(r)})),
-       st.lists(st.text("abcd0123", max_size=4), max_size=10), st.booleans())  # fmt: skip
+       st.lists(st.text("abcd0123", max_size=4), max_size=10), st.booleans(),
+       st.sampled_from(["mixed", "in order", "reversed", "one name"]), st.booleans(),
+       st.booleans())  # fmt: skip
 @example({"a": Counts(tp=1, fn=0.0), "b": Counts(tp=1, fn=-0.0), "c": Counts(tp=1, fn=0.0)},
-         ["b", "x"], False)  # fmt: skip
+         ["b", "x"], False, "mixed", False, False)  # fmt: skip
+@example({"a": Counts(tp=1, fn=2), "b": Counts(tp=2, fn=2), "c": Counts(tp=1, fn=2)},
+         [], False, "in order", True, True)  # fmt: skip
+@example({"a": Counts(tp=1), "b": Counts(tp=2)}, [], False, "one name", False, True)
 def test_units_of_scores_each_document_as_documents_does(
-    docs: dict[str, Counts], asked: list[str], made_first: bool
+    docs: dict[str, Counts],
+    asked: list[str],
+    made_first: bool,
+    order: str,
+    collide: bool,
+    as_names: bool,
 ) -> None:
     """Documents of equal counts share one scoring: each name reads what :attr:`documents`
     gives it, value for value and type for type (None for a name the matrix lacks), whether
-    the documents were made before or not."""
+    the documents were made before or not, whether the names are the matrix's documents in
+    order (no search by name) or not, and whether rows that differ share a hash (``collide``:
+    every row hashed by its last column alone) or not, the matrix's documents a tuple or
+    :class:`Names` (one string, as a cut run's chunks send them: ``one name``, the names
+    joined, is not them)."""
+    import annoscore.result as result_module
 
     def scorer(c: Counts) -> dict[str, object]:
         return {**prf_scores(c), "fn": c.get("fn", 0), "keys": tuple(c)}
 
     result = Result.from_counts("t", Signature.of("t"), docs, scorer)
+    if as_names:
+        matrix = dataclasses.replace(result.matrix, documents=Names.of(result.matrix.documents))
+        result = dataclasses.replace(result, matrix=matrix, _cache={})
     plain = Result.from_counts("t", Signature.of("t"), docs, scorer).documents
     if made_first:
         assert result.documents == plain
-    names = [*asked, *docs, *reversed(list(docs))]
-    units, at = result.units_of(names)
+    names = {
+        "mixed": [*asked, *docs, *reversed(list(docs))],
+        "in order": [f"{name}" for name in docs],
+        "reversed": list(reversed(list(docs))),
+        "one name": ["\n".join(docs)] if len(docs) > 1 else [],
+    }[order]
+    kept = result_module._ROW_HASH
+    result_module._ROW_HASH = 0 if collide else kept
+    try:
+        units, at = result.units_of(names)
+    finally:
+        result_module._ROW_HASH = kept
+    _check_units(plain, names, units, at)
+    units.insert(0, None)  # the caller's list: the units made once are not changed
+    for other in (names, list(reversed(names))):  # the same units, made once, for any names
+        _check_units(plain, other, *result.units_of(other))
+
+
+def _check_units(
+    plain: dict[str, ScoredUnit], names: list[str], units: list[ScoredUnit | None], at: list[int]
+) -> None:
     assert len(at) == len(names) and units[-1] is None
     for name, k in zip(names, at, strict=True):
         unit = units[k]

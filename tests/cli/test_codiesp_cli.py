@@ -195,3 +195,41 @@ def test_measure_adds_trec_eval_measures_to_every_output(cli: Cli) -> None:
     assert "| recip_rank |" in cli(*args, "--format", "markdown").stdout
     bad = cli(*toy_args("D"), "--measure", "nope")
     assert bad.exit_code == 2 and "--measure nope: unknown measure" in bad.output
+
+
+def test_the_text_layout_written_in_pieces_is_the_whole_text(
+    cli: Cli, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The command writes the official layout in pieces of ``BLOCK`` documents as they are
+    made (a layout of 10^6 documents is never held whole): standard output and ``-o FILE`` hold
+    the text one rendering gives, the text of pieces of one document the same as of one
+    piece."""
+    import annoscore
+    from annoscore.report import codiesp as report
+
+    folder = sample_path("codiesp")
+    runs = [
+        ("codiesp-d", ["codiesp", "D", "--gold", folder / "gs_D.tsv"], ["--codes"], ()),
+        ("codiesp-d", ["codiesp", "D", "--gold", folder / "gs_D.tsv"], ["--codes"], ("--per-doc",)),
+        ("codiesp-x", ["codiesp", "X", "--gold", folder / "gs_X.tsv"], ["--codes-d"], ()),
+    ]
+    for n, (task, head, valid, extra) in enumerate(runs):
+        subtask = head[1]
+        pred, codes = folder / f"pred_{subtask}.tsv", folder / "codes-D.tsv"
+        args = [*head, "--pred", pred, *valid, codes]
+        if subtask == "X":
+            args += ["--codes-p", folder / "codes-P.tsv"]
+            result = annoscore.score(
+                task, head[3], pred, codes_d=codes, codes_p=folder / "codes-P.tsv"
+            )
+            whole = report.render_explainable(result)
+        else:
+            result = annoscore.score(task, head[3], pred, codes=codes)
+            whole = report.render_ranked(result.shown(documents=bool(extra)))
+        assert whole.count("\t\t") > 4, whole  # tables of several documents
+        for block in (1, 2, 1 << 16):
+            monkeypatch.setattr(report, "BLOCK", block)
+            output = tmp_path / f"{n}-{block}.txt"
+            assert cli(*args, *extra).stdout == whole, (args, block)
+            assert cli(*args, *extra, "-o", output).exit_code == 0
+            assert output.read_text(encoding="utf-8") == whole, (args, block)

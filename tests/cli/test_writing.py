@@ -96,3 +96,41 @@ def test_outputs_are_classified_by_what_the_path_is(tmp_path: Path) -> None:
     assert writing._classify(fifo) == ("opened", fifo)
     assert writing._classify(link) == ("replaced", (tmp_path / "target").resolve())
     assert writing._classify(tmp_path / "new.txt")[0] == "replaced"
+
+
+def test_a_result_in_pieces_is_written_as_its_whole_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command's output made in pieces (a large official layout) is the pieces' text, in a
+    file or on standard output; a failure while they are made leaves the file it replaces as
+    it was (and no temporary file); the local copies of URLs are named in the whole text,
+    whatever the pieces."""
+    from annoscore.cli.common import write_result
+
+    class Terminal(io.StringIO):
+        def fileno(self) -> int:
+            return 1
+
+    target = tmp_path / "out.txt"
+    write_result(iter(["one\n", "", "two\u00e9\n"]), target)
+    assert target.read_text(encoding="utf-8") == "one\ntwo\u00e9\n"
+    monkeypatch.setattr(sys, "stdout", Terminal())
+    written = Chunked(3)
+    monkeypatch.setattr(writing.os, "write", written)
+    write_result(iter(["one\n", "two\n"]), None)
+    assert bytes(written.written) == b"one\ntwo\n"
+    monkeypatch.undo()
+
+    def failing() -> Iterator[str]:
+        yield "new\n"
+        raise MemoryError
+
+    with pytest.raises(MemoryError):
+        write_result(failing(), target)
+    assert target.read_text(encoding="utf-8") == "one\ntwo\u00e9\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+    from annoscore.formats import files
+
+    monkeypatch.setitem(files._STAND_INS, "/cache/g.tsv", "https://h/g")
+    write_result(iter(["gold /cache/g", ".tsv\n"]), target)
+    assert target.read_text(encoding="utf-8") == "gold https://h/g\n"

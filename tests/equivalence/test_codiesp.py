@@ -28,6 +28,7 @@ import pytest
 from annoscore.align.documents import MissingDocs
 from annoscore.formats import codiesp, codiesp_scan
 from annoscore.metrics.codiesp import CodiespDetails
+from annoscore.report import codiesp as report_codiesp
 from annoscore.report.codiesp import RULE, render_explainable, render_ranked
 from annoscore.result import Result
 from annoscore.tasks.codiesp import (
@@ -190,15 +191,18 @@ def ranked_options(
 
 def check_tables(result: Result, text: str, case: str) -> None:
     """The text layout's per-document tables (made from one scoring per distinct row of counts:
-    :meth:`Result.units_of`) are the plain loop's, each gold document scored from
-    :attr:`Result.documents`; ``text`` was rendered before those were made (with
-    ``--per-doc``'s table of average precision, of every document, for D)."""
+    :meth:`Result.units_of`, in pieces of ``BLOCK`` documents) are the plain loop's, each gold
+    document scored from :attr:`Result.documents`; ``text`` was rendered before those were made
+    (with ``--per-doc``'s table of average precision, of every document, for D).  The F1
+    script's tables and micro averages are the text of X whole, and end D's before its
+    ``P|R|F1`` line."""
     details = result.details
     assert isinstance(details, CodiespDetails)
     tables = [(key, title, sorted(details.gold_documents)) for key, title in
               (("precision", "Precision"), ("recall", "Recall"), ("f1", "F-score"))]  # fmt: skip
     if "map" in result.scores:
         tables.append(("map", "Average precision", sorted(result.documents)))
+    block: list[str] = []
     for key, title, documents in tables:
         lines = [RULE, f"Clinical case name\t\t\t{title}", RULE]
         for doc in documents:
@@ -206,6 +210,23 @@ def check_tables(result: Result, text: str, case: str) -> None:
             value = None if unit is None else unit.scores.get(key)
             lines += [f"{doc}\t\t{'-' if value is None else round(value, 3)}", RULE]
         assert "\n".join(lines) + "\n\n" in text, (case, key)
+        if key != "map":
+            name = "F-score" if key == "f1" else title.lower()
+            micro = result.scores.get(key)
+            block += [*lines, "", f"Micro-average {name} = {_plain(micro)}", ""]
+    block += [RULE, "MICRO-AVERAGE STATISTICS:", RULE]
+    for name, key in (("precision", "precision"), ("recall", "recall"), ("F-score", "f1")):
+        block += [f"Micro-average {name} = {_plain(result.scores.get(key))}", ""]
+    tail = "\n".join(block) + "\n"
+    if "map" in result.scores:
+        last = "|".join(_plain(result.scores.get(k)) for k in ("precision", "recall", "f1"))
+        assert text.endswith(f"{tail}{last}\n"), case
+    else:
+        assert text == tail, case
+
+
+def _plain(value: float | None) -> str:
+    return "-" if value is None else str(round(value, 3))
 
 
 def check_ranked(folder: Path, settings: oracle.RankedSettings, case: str) -> None:
@@ -238,6 +259,7 @@ def test_ranked_equals_the_reference(
         rng = random.Random(seed)
         size = "many-codes" if k == BATCH - 1 else "small"
         monkeypatch.setattr(codiesp_scan, "_CHUNK", rng.choice([16, 40, 64, 200, 1000, 1 << 20]))
+        monkeypatch.setattr(report_codiesp, "BLOCK", (1, 2, 3, 1 << 16)[seed % 4])
         folder = tmp_path / str(k)
         folder.mkdir()
         settings = ranked_case(rng, folder, size)
@@ -376,9 +398,12 @@ def explainable_case(rng: random.Random, folder: Path) -> oracle.XSettings:
 
 
 @pytest.mark.parametrize("batch", range(max(1, EXPLAINABLE_CASES // BATCH)))
-def test_explainable_equals_the_reference(batch: int, tmp_path: Path) -> None:
+def test_explainable_equals_the_reference(
+    batch: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for k in range(BATCH):
         seed = 1000 * batch + k
+        monkeypatch.setattr(report_codiesp, "BLOCK", (1, 2, 3, 1 << 16)[seed % 4])
         rng = random.Random(seed)
         folder = tmp_path / str(k)
         folder.mkdir()

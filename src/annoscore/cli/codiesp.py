@@ -44,10 +44,10 @@ def _ranked(task: str) -> Callable[..., None]:
     @guarded
     @scoring_command
     def command(gold: Gold, pred: Pred, options: RankedOptions, out: Output) -> None:
-        from annoscore.report.codiesp import render_ranked
+        from annoscore.report.codiesp import ranked_pieces
         from annoscore.tasks.registry import get
 
-        out.emit(get(task).score_function()(gold, pred, options), render_ranked)
+        out.emit(get(task).score_function()(gold, pred, options), ranked_pieces)
 
     return command
 
@@ -55,13 +55,13 @@ def _ranked(task: str) -> Callable[..., None]:
 @guarded
 @scoring_command
 def _explainable(gold: Gold, pred: Pred, options: ExplainableOptions, out: Output) -> None:
-    from annoscore.report.codiesp import render_explainable
+    from annoscore.report.codiesp import explainable_pieces
     from annoscore.tasks.codiesp import score_codiesp_x
     from annoscore.tasks.registry import get
 
     result = score_codiesp_x(gold, pred, options)
     sides = get("codiesp-x").report_sides(gold, pred, options, result)  # only for a page
-    out.emit(result, render_explainable, sides)
+    out.emit(result, explainable_pieces, sides)
 
 
 def register(app: typer.Typer) -> None:

@@ -409,8 +409,12 @@ def _named(error: InputError) -> InputError:
 def _named_text(text: str) -> str:
     """``text`` naming the URLs given where it names their local copies (nothing imported or
     searched when no URL was given)."""
+    return text if not _url_inputs_given() else sys.modules["annoscore.formats.files"].named(text)
+
+
+def _url_inputs_given() -> bool:
     files = sys.modules.get("annoscore.formats.files")
-    return text if files is None or not files.url_inputs_given() else files.named(text)
+    return files is not None and bool(files.url_inputs_given())
 
 
 # --- running a command ---------------------------------------------------------------------------
@@ -541,11 +545,15 @@ def command_line() -> str | None:
     return shlex.join(["annoscore", *sys.argv[1:]])
 
 
-def write_result(rendered: str, output: Path | None) -> None:
-    """Write a command's output to ``output`` (:class:`OutputFiles`) or standard output
-    (:func:`write_stdout`), the working indicator cleared first."""
+def write_result(rendered: str | Iterable[str], output: Path | None) -> None:
+    """Write a command's output (its text, or its pieces in order, each written as it is made)
+    to ``output`` (:class:`OutputFiles`) or standard output (:func:`write_stdout`), the working
+    indicator cleared first."""
     stop_working_indicator()
-    rendered = _named_text(rendered)
+    if not isinstance(rendered, str) and _url_inputs_given():  # URLs named in the whole text
+        rendered = "".join(rendered)
+    if isinstance(rendered, str):
+        rendered = _named_text(rendered)
     if output is None:
         write_stdout(rendered)
     else:

@@ -34,7 +34,7 @@ import functools
 import inspect
 import sys
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
@@ -65,7 +65,7 @@ from annoscore.cli.writing import check_output
 from annoscore.errors import InputError
 from annoscore.options import OptionField, RunOptions, TaskOptions, fields
 from annoscore.records import Record, set_fields
-from annoscore.report.generic import TextRenderer, render
+from annoscore.report.generic import TextRenderer, render_pieces
 from annoscore.result import Result, refuse_tolerated
 
 if typing.TYPE_CHECKING:
@@ -164,6 +164,7 @@ class Output(Record):
                 seed=self.seed,
                 progress=progress,
             )
+        rendered: str | Iterable[str]
         if fmt is OutputFormat.html:
             from annoscore.report.html import render_html
 
@@ -176,7 +177,7 @@ class Output(Record):
                 coref=None if coref is None else coref(),
             )
         else:
-            rendered = render(result, fmt.value, text)
+            rendered = render_pieces(result, fmt.value, text)  # pieces: written as made
         write_result(rendered, output)
         if fmt in (OutputFormat.text, OutputFormat.csv):
             for warning in result.warnings:

@@ -357,10 +357,10 @@ def _output_mode(path: Path) -> int:
         return 0o666 & ~mask
 
 
-def write_output(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` (one file of :class:`OutputFiles`)."""
+def write_output(path: Path, text: str | Iterable[str]) -> None:
+    """Write ``text`` (or its pieces, in order) to ``path`` (one file of :class:`OutputFiles`)."""
     with OutputFiles() as files:
-        files.write(path, [text])
+        files.write(path, [text] if isinstance(text, str) else text)
 
 
 STOP_WAIT = 2.0

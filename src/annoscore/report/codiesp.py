@@ -13,6 +13,7 @@ undefined value (0/0) prints ``-``, but for MAP, which prints ``nan`` as the MAP
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from annoscore.counts import Counts
@@ -30,34 +31,45 @@ def _value(value: float | None) -> str:
     return "-" if value is None else str(round(value, 3))
 
 
-def _column(documents: list[str], shared: SharedUnits, key: str) -> list[str]:
-    """Each document's line (its name, two tabs, its ``key`` score) and a rule, as one string
-    (none when there is no document): a score printed once for the documents of equal counts
-    (``shared``: :meth:`Result.units_of` of ``documents``; ``-`` for a document the counts
-    lack), the lines joined in C."""
-    if not documents:
-        return []
+BLOCK = 1 << 16
+"""Documents a piece of a table holds (about 4 MB of text): the pieces are written as they are
+made (:func:`ranked_pieces`), a table of 10^6 documents never held whole."""
+
+
+def _lines(*lines: str) -> str:
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _column(documents: list[str], shared: SharedUnits, key: str) -> Iterator[str]:
+    """Each document's line (its name, two tabs, its ``key`` score) and a rule, each ending with
+    a newline, in pieces of :data:`BLOCK` documents: a score printed once for the documents of
+    equal counts (``shared``: :meth:`Result.units_of` of ``documents``; ``-`` for a document
+    the counts lack), each piece joined in C from the names and their ends one after the other
+    (no string made per document)."""
     units, at = shared
     values = [None if u is None else u.scores.get(key) for u in units]
-    ends = [f"\t\t{_value(value)}\n{RULE}" for value in values]
-    return ["\n".join(map(str.__add__, documents, map(ends.__getitem__, at)))]
+    ends = [f"\t\t{_value(value)}\n{RULE}\n" for value in values]
+    for start in range(0, len(documents), BLOCK):
+        names = documents[start : start + BLOCK]
+        texts = [""] * (2 * len(names))
+        texts[::2] = names
+        texts[1::2] = map(ends.__getitem__, at[start : start + BLOCK])
+        yield "".join(texts)
 
 
-def _tables(result: Result) -> list[str]:
+def _tables(result: Result) -> Iterator[str]:
     details = result.details
     documents = sorted(details.gold_documents if isinstance(details, CodiespDetails) else ())
     shared = result.units_of(documents)
-    lines: list[str] = []
     for key, title in _BLOCKS:
-        lines += [RULE, f"Clinical case name\t\t\t{title}", RULE]
-        lines += _column(documents, shared, key)
+        yield _lines(RULE, f"Clinical case name\t\t\t{title}", RULE)
+        yield from _column(documents, shared, key)
         name = "F-score" if key == "f1" else title.lower()
-        lines += ["", f"Micro-average {name} = {_value(result.scores.get(key))}", ""]
-    lines += [RULE, "MICRO-AVERAGE STATISTICS:", RULE]
-    lines += [f"Micro-average precision = {_value(result.scores.get('precision'))}", ""]
-    lines += [f"Micro-average recall = {_value(result.scores.get('recall'))}", ""]
-    lines += [f"Micro-average F-score = {_value(result.scores.get('f1'))}", ""]
-    return lines
+        yield _lines("", f"Micro-average {name} = {_value(result.scores.get(key))}", "")
+    yield _lines(RULE, "MICRO-AVERAGE STATISTICS:", RULE)
+    yield _lines(f"Micro-average precision = {_value(result.scores.get('precision'))}", "")
+    yield _lines(f"Micro-average recall = {_value(result.scores.get('recall'))}", "")
+    yield _lines(f"Micro-average F-score = {_value(result.scores.get('f1'))}", "")
 
 
 def render_ranked(result: Result) -> str:
@@ -66,17 +78,22 @@ def render_ranked(result: Result) -> str:
     already) each document's average precision, in a table of the same kind, after the MAP
     line (``-``: a document MAP leaves out).  The other ranked measures chosen
     (``--measure``) come next, in trec_eval's layout (:func:`_measure_lines`)."""
+    return "".join(ranked_pieces(result))
+
+
+def ranked_pieces(result: Result) -> Iterator[str]:
+    """:func:`render_ranked`'s text in pieces, each made when the one before is taken (what
+    the command writes: a layout of 10^6 documents is 222 MB of text)."""
     s = result.scores
-    lines = ["", f"MAP estimate: {_value(s.get('map')).replace('-', 'nan')}", ""]
+    yield _lines("", f"MAP estimate: {_value(s.get('map')).replace('-', 'nan')}", "")
     if result.view.documents:
-        lines += [RULE, "Clinical case name\t\t\tAverage precision", RULE]
+        yield _lines(RULE, "Clinical case name\t\t\tAverage precision", RULE)
         documents = sorted(result.matrix.documents)
-        lines += _column(documents, result.units_of(documents), "map")
-        lines.append("")
-    lines += _measure_lines(result)
-    lines += _tables(result)
-    lines.append("|".join(_value(s.get(k)) for k in ("precision", "recall", "f1")))
-    return "\n".join(lines) + "\n"
+        yield from _column(documents, result.units_of(documents), "map")
+        yield _lines("")
+    yield _lines(*_measure_lines(result))
+    yield from _tables(result)
+    yield _lines("|".join(_value(s.get(k)) for k in ("precision", "recall", "f1")))
 
 
 def _measure_lines(result: Result) -> list[str]:
@@ -109,4 +126,9 @@ def _measure_lines(result: Result) -> list[str]:
 
 def render_explainable(result: Result) -> str:
     """CodiEsp X: the per-document tables and the micro-average block."""
-    return "\n".join(_tables(result)) + "\n"
+    return "".join(explainable_pieces(result))
+
+
+def explainable_pieces(result: Result) -> Iterator[str]:
+    """:func:`render_explainable`'s text in pieces (:func:`ranked_pieces`)."""
+    return _tables(result)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import itertools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from annoscore.counts import Counts, Number
@@ -332,11 +332,22 @@ def render_markdown(result: Result) -> str:
     return "\n".join(lines) + "\n"
 
 
-TextRenderer = Callable[[Result], str]
+TextRenderer = Callable[[Result], "str | Iterable[str]"]
+"""A task's official layout (``--format text``): its text, or its text in pieces made as they
+are taken (a layout listing every document: :func:`annoscore.report.codiesp.ranked_pieces`)."""
 
 
 def render(result: Result, fmt: str, text: TextRenderer | None = None) -> str:
     """Render ``result`` in ``fmt``; ``text`` is the task's official layout, else the table."""
+    made = render_pieces(result, fmt, text)
+    return made if isinstance(made, str) else "".join(made)
+
+
+def render_pieces(
+    result: Result, fmt: str, text: TextRenderer | None = None
+) -> str | Iterable[str]:
+    """:func:`render`'s text, or its pieces in order when ``text`` gives pieces (what a command
+    writes as they are made: a large layout is never held whole)."""
     if fmt == "json":
         return render_json(result)
     if fmt == "csv":
@@ -348,5 +359,10 @@ def render(result: Result, fmt: str, text: TextRenderer | None = None) -> str:
 
         return render_html(result)
     if fmt == "text":
-        return render_table(result) if text is None else text(result) + interval_table(result)
+        if text is None:
+            return render_table(result)
+        made = text(result)
+        if isinstance(made, str):
+            return made + interval_table(result)
+        return itertools.chain(made, (interval_table(result),))
     raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
