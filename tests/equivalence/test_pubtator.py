@@ -219,6 +219,35 @@ def test_scan_parser_and_plain_reading_agree(tmp_path: Path) -> None:
     assert taken >= CASES // 8 and refused >= CASES // 20 and warned >= CASES // 50
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1|t|abc\n1|a|def\n\n1\t0\t3\tabc\tT\n",  # a block begins with an annotation line
+        "1\t0\t3\tabc\tT\n\n1|t|abc\n1|a|def\n",  # the file does
+        "12|t|abc\n1|a|def\n1\t0\t3\tabc\tT\n",  # an abstract's PMID a prefix of the title's
+        "12|t|abc\n12|a|def\n1\t0\t3\tabc\tT\n",  # an annotation's PMID: the same
+        "1|t|abc\n1|a|def\n1\t\t3\tabc\tT\n",  # an empty start offset
+        "1|t|abc\n1|a|def\n1\t0\t\tabc\tT\n",  # an empty end offset
+    ],
+)
+def test_edge_files_read_as_the_parser_reads_them(text: str) -> None:
+    """Files at the edges of the scan's checks: the scan declines, or reads what the parser
+    reads; an error names the line the plain reading names."""
+    try:
+        expected: list[dict[str, Any]] | int = plain_pubtator(text, "p")
+    except PubTatorError as error:
+        expected = error.line
+    scanned = reader._scan_pubtator(text, "p")
+    try:
+        parsed = reader.read_pubtator_text(text, "p")
+    except InputError as error:
+        assert scanned is None and error.line == expected
+        return
+    assert [_columns(d) for d in parsed] == expected
+    if scanned is not None:
+        assert [_columns(d) for d in scanned.values()] == expected
+
+
 MODES = (SpanMode.strict, SpanMode.exact, SpanMode.overlap, SpanMode.token)
 
 

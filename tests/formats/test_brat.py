@@ -419,6 +419,38 @@ def test_the_scan_reads_what_the_parser_reads(
     assert len(taken) >= len(read) // 3  # the scan is taken
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "T2\t 0 2\tab",  # an empty type name
+        "T2\tDrug  2\tab",  # an empty start offset (two spaces), a number after
+        "T2\tDrug 0 2\tab",  # (a plain line)
+    ],
+)
+def test_the_scan_reads_an_edge_line_as_the_parser_does(
+    tmp_path: Path, line: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines at the edges of the scan's checks, among plain ones: read alike both ways."""
+    for k in range(3):
+        (tmp_path / f"d{k}.txt").write_text("abcdef")
+        (tmp_path / f"d{k}.ann").write_text(
+            f"T1\tDrug 0 2\tab\n{line}\nT3\tDose 3 5\tde\n" if k == 1 else "T1\tDrug 0 2\tab\n"
+        )
+    with monkeypatch.context() as patched:
+        _scan_spy(patched, decline_all=True)
+        try:
+            parsed: object = _folder_columns(read_brat_corpus(tmp_path))
+        except InputError as error:
+            parsed = str(error)
+    taken = _scan_spy(monkeypatch)
+    try:
+        read: object = _folder_columns(read_brat_corpus(tmp_path))
+    except InputError as error:
+        read = str(error)
+    assert read == parsed
+    assert taken  # the scan ran
+
+
 def test_a_scan_error_names_file_and_line(tmp_path: Path) -> None:
     for k in range(5):
         (tmp_path / f"d{k}.ann").write_text("T1\tDrug 0 2\tab\nT2\tDrug 3 4\tc\n")

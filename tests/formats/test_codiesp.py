@@ -146,6 +146,45 @@ def test_scan_equals_parser(tmp_path: Path, pairs: list[tuple[str, str]], lowerc
     ]
 
 
+_STEM = "ABCDEFGH" * 40
+_LONG_IDS = (
+    f"{_STEM}\tx\n"
+    + "".join(f"S{i % 7}\tc{i % 5}\n" for i in range(120))
+    + f"{_STEM}x\ta\n{_STEM}\tb\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"D1"\ta\nD2\tb\n',  # a quote as the file's first byte
+        "\0D1\ta\nD2\tb\n",  # a NUL as the file's first byte
+        "a\tb\tc\nd\n",  # as many tabs as lines: two on a line, none on the next
+        # a few long ids among many short (the scan compares only the lines as long as the
+        # previous one): a long id after a longer one it is a prefix of, as long as line 1's
+        _LONG_IDS,
+    ],
+)
+def test_scan_edge_files_read_as_the_parser_reads_them(tmp_path: Path, text: str) -> None:
+    """Files at the edges of the scan's checks: it declines, or gives the parser's rows."""
+    path = write(tmp_path, "p.tsv", text)
+    try:
+        parsed = _parse_code_rows(path.read_bytes(), path, "predictions", False).rows
+    except InputError as error:
+        with pytest.raises(InputError) as raised:
+            read_code_rows(path, "predictions", lowercase=False)
+        assert str(raised.value) == str(error)
+        return
+    assert decoded(read_code_rows(path, "predictions", lowercase=False)) == decoded(parsed)
+
+
+def test_no_seed_from_upper_case_codes() -> None:
+    """A seed's codes are found as written: a valid list with a code not its own lower-case
+    (never one a reader gives) has none."""
+    assert codiesp_scan.code_seed(frozenset({"A1", "b"})) is None
+    assert codiesp_scan.code_seed(frozenset({"a1", "b"})) is not None
+
+
 @pytest.mark.parametrize("case", range(40))
 def test_seeded_scan_reads_the_same_rows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: int

@@ -321,6 +321,17 @@ def test_a_cut_never_falls_inside_a_bioc_xml_document(tmp_path: Path) -> None:
     assert '"d11"' in one
 
 
+def test_a_bioc_xml_collection_without_documents_is_not_cut(tmp_path: Path) -> None:
+    """A collection with no ``<document`` in its head: no cut, and one run's output."""
+    empty = _collection([], "x").replace("<key/>", "<key/>" + "<!-- pad -->" * 60)
+    (tmp_path / "g.xml").write_text(empty, encoding="utf-8")
+    (tmp_path / "s.xml").write_text(_collection(["d1", "d2"], "Aspirin"), encoding="utf-8")
+    assert split_bioc_xml(tmp_path / "g.xml", tmp_path / "s.xml", 3) is None
+    assert split_bioc_xml(tmp_path / "s.xml", tmp_path / "g.xml", 3) is None
+    options = {"gold_format": "bioc-xml", "system_format": "bioc-xml"}
+    _same("spans", tmp_path / "g.xml", tmp_path / "s.xml", 300, **options)
+
+
 def test_a_cut_at_a_document_inside_a_comment_is_never_kept(
     tmp_path: Path, exact: list[bool]
 ) -> None:

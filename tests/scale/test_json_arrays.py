@@ -225,3 +225,20 @@ def test_an_error_in_a_chunk_is_the_error_of_one_run(tmp_path: Path, exact: list
     one = _same("nlpsandbox-date", tmp_path / "g.json", tmp_path / "p.json", 300)
     assert one.startswith("error: ") and "[25].textDateAnnotations[0].length" in one, one
     assert exact and not any(exact)
+
+
+def test_a_file_whose_elements_do_not_decode_is_the_error_of_one_run(tmp_path: Path) -> None:
+    """No element of the system's array decodes (a syntax error in each): the cut's search
+    gives up on each (its window stops growing at the file's end) and the error is one run's."""
+    notes: list[dict[str, Any]] = [
+        {
+            "annotationSource": {"resourceSource": {"name": f"n{n}"}},
+            "textDateAnnotations": [{"start": n, "length": 4, "text": "2020"}],
+        }
+        for n in range(30)
+    ]
+    text = json.dumps(notes, indent=1)
+    (tmp_path / "g.json").write_text(text, encoding="utf-8")
+    (tmp_path / "p.json").write_text(text.replace('"length"', ', "length"'), encoding="utf-8")
+    one = _same("nlpsandbox-date", tmp_path / "g.json", tmp_path / "p.json", 300)
+    assert one.startswith("error: "), one
