@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from annoscore.align.codes import RankedCodes, RankedInput, RankedView
+from annoscore.align.codes import EXAMPLES, RankedCodes, RankedInput, RankedView
 from annoscore.align.references import ToleranceMode, match_code_references
 from annoscore.code_lists import CodeReference, CodeRows
 from annoscore.counts import Counts
@@ -184,10 +184,10 @@ def invalid_text(count: int, examples: Sequence[str], ranked: bool) -> str:
 def invalid_predictions(
     pred_all: Sequence[CodeReference], valid: frozenset[str]
 ) -> tuple[int, tuple[str, ...]]:
-    """X: how many predicted references have a code outside ``valid``, and the first five
-    distinct such codes in file order."""
+    """X: how many predicted references have a code outside ``valid``, and the first
+    :data:`~annoscore.align.codes.EXAMPLES` distinct such codes in file order (as D/P's)."""
     invalid = [p.code for p in pred_all if p.code not in valid]
-    return len(invalid), tuple(list(dict.fromkeys(invalid))[:5])
+    return len(invalid), tuple(list(dict.fromkeys(invalid))[:EXAMPLES])
 
 
 def _line_examples(rows: CodeRows, row_indexes: IntArray) -> tuple[str, ...]:
