@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from annoscore.options import TaskOptions
     from annoscore.result import CountMatrix, Result, ScoreWarning
 
-from annoscore.result import MACRO_DOC
+from annoscore.result import MACRO_DOC, Scores
 from annoscore.scale.chunks import UNKNOWN_SIDE, Details, Finish, NotExact, Part, Pooled, Seen
 
 DERIVED_CODES = frozenset({"undefined", "average.left-out"})
@@ -67,23 +67,11 @@ def _macro_part(result: Result) -> tuple[tuple[str, ...], Any, Any] | None:
         return None
     if len(set(names)) != len(names):  # a name's unit would be its last document's
         return _macro_part_of_documents(result)
-    first = units[at[0]]
-    assert first is not None  # every name is one of the matrix's documents
-    keys = tuple(first.scores)
-    values = np.zeros((len(units), len(keys)), dtype=np.float64)
-    defined = np.zeros((len(units), len(keys)), dtype=bool)
-    for row, unit in enumerate(units):
-        if unit is None:  # the last: the place of a document the matrix lacks (none here)
-            continue
-        scores = unit.scores
-        if tuple(scores) != keys:
-            return None
-        for column, value in enumerate(scores.values()):
-            if value is not None:
-                if type(value) is not float:
-                    return None
-                values[row, column] = value
-                defined[row, column] = True
+    # (the last unit is None: the place of a document the matrix lacks, none here)
+    columns = _score_columns([unit.scores for unit in units[:-1] if unit is not None])
+    if columns is None:
+        return None
+    keys, values, defined = columns
     index = np.asarray(at, dtype=np.int64)
     return keys, values[index], defined[index]
 
@@ -91,19 +79,23 @@ def _macro_part(result: Result) -> tuple[tuple[str, ...], Any, Any] | None:
 def _macro_part_of_documents(result: Result) -> tuple[tuple[str, ...], Any, Any] | None:
     """:func:`_macro_part` the plain way: every document's scores (:attr:`Result.documents`),
     row after row."""
+    units = result.documents
+    return _score_columns([unit.scores for unit in units.values()]) if units else None
+
+
+def _score_columns(scores: Sequence[Scores]) -> tuple[tuple[str, ...], Any, Any] | None:
+    """``scores`` (at least one) as columns: the keys, the values (0.0 where undefined) and
+    where they are defined; ``None`` unless each has the keys of the first, each a float or
+    ``None``."""
     import numpy as np
 
-    units = result.documents
-    if not units:
-        return None
-    keys = tuple(next(iter(units.values())).scores)
-    values = np.zeros((len(units), len(keys)), dtype=np.float64)
-    defined = np.zeros((len(units), len(keys)), dtype=bool)
-    for row, unit in enumerate(units.values()):
-        scores = unit.scores
-        if tuple(scores) != keys:
+    keys = tuple(scores[0])
+    values = np.zeros((len(scores), len(keys)), dtype=np.float64)
+    defined = np.zeros((len(scores), len(keys)), dtype=bool)
+    for row, one in enumerate(scores):
+        if tuple(one) != keys:
             return None
-        for column, value in enumerate(scores.values()):
+        for column, value in enumerate(one.values()):
             if value is not None:
                 if type(value) is not float:
                     return None
