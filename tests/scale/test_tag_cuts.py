@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 
 import annoscore.scale as scale
-from annoscore.scale.cut_tags import split_tag_files
+from annoscore.result import ScoreWarning
+from annoscore.scale.cut_tags import pooled_in_order, split_tag_files
 from tests.scale.test_lines import MULTIPLIER, _output, _same
 
 CASES = max(3, int(16 * MULTIPLIER))
@@ -269,3 +270,21 @@ def test_a_first_chunk_without_docstart_in_files_named_otherwise_is_scored_in_on
         one = _same(task, tmp_path / "g.conll", tmp_path / "s.conll", 200)
         assert '"0": {' in one and '"4": {' in one and '"g.conll": {' not in one
         assert exact and not any(exact)
+
+
+def test_pooled_tag_warnings_decline_an_unknown_code_and_a_later_byte_order_mark() -> None:
+    """The chunks' warnings pool only when each is of a code the task orders (one it does not
+    would be dropped) and a byte-order mark is the first chunk's (later, it is text of a line
+    that one run reads otherwise): else ``None``, the input scored in one run."""
+    from dataclasses import replace
+
+    def first(code: str, count: int, examples: tuple[str, ...]) -> None:
+        return None  # (the first chunk's warning, with the pooled count and examples)
+
+    known = ScoreWarning("a", "{count} a", 1, ("f:1",))
+    later = ScoreWarning("a", "{count} a", 2, ("f:9", "f:12"))
+    bom = ScoreWarning("formats.bom", "{count} mark", 1, ("f",))
+    pooled = pooled_in_order([[bom, known], [later]], ["formats.bom", "a"], first)
+    assert pooled == [bom, replace(known, count=3, examples=("f:1", "f:9", "f:12"))]
+    assert pooled_in_order([[known], [ScoreWarning("b", "b")]], ["a"], first) is None
+    assert pooled_in_order([[known], [bom]], ["formats.bom", "a"], first) is None
