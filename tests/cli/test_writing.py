@@ -119,6 +119,16 @@ def test_a_result_in_pieces_is_written_as_its_whole_text(
     monkeypatch.setattr(writing.os, "write", written)
     write_result(iter(["one\n", "two\n"]), None)
     assert bytes(written.written) == b"one\ntwo\n"
+    # standard output takes a small text in pieces in one write (a reader that stops early
+    # gets it whole, as one string), a large one a megabyte's worth of pieces at a time
+    texts: list[bytes] = []
+    monkeypatch.setattr(writing, "_write_stream", lambda stream, data: texts.append(data))
+    write_result(iter(["one\n", "", "two\n"]), None)
+    assert texts == [b"one\ntwo\n"]
+    texts.clear()
+    monkeypatch.setattr(writing, "STDOUT_PIECE_CHARS", 4)
+    write_result(iter(["ab", "cd", "e", "fghij", "k"]), None)
+    assert texts == [b"abcd", b"efghij", b"k"]
     monkeypatch.undo()
 
     def failing() -> Iterator[str]:

@@ -17,7 +17,7 @@ import select
 import stat
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -118,17 +118,45 @@ def _write_stream(stream: IO[Any] | None, data: bytes) -> None:
         stream.flush()
 
 
+STDOUT_PIECE_CHARS = 1 << 20
+"""Characters of the pieces of a text given in pieces that standard output takes in one write
+(:func:`write_stdout`)."""
+
+
 def write_stdout(chunks: str | Iterable[str]) -> None:
     """Write text to standard output, checking every write: the reader closing the pipe is
     :class:`OutputClosed` (a quiet end), any other error (a full disk) an :class:`InputError`
-    "cannot write standard output: ..." (exit 2), never a truncated output with exit 0."""
+    "cannot write standard output: ..." (exit 2), never a truncated output with exit 0.  Text
+    given in pieces is written :data:`STDOUT_PIECE_CHARS` at a time, a smaller text at once, as
+    one string is: a reader that stops early (``| head -3``) gets a small output whole, the run
+    ending as it did before it was made in pieces (exit 0, its warnings printed after it)."""
     try:
-        for chunk in [chunks] if isinstance(chunks, str) else chunks:
+        for chunk in [chunks] if isinstance(chunks, str) else _gathered(chunks):
             _write_stream(sys.stdout, _encoded(chunk))
     except BrokenPipeError:
         raise OutputClosed from None
     except OSError as error:
         raise InputError(f"cannot write standard output: {error.strerror or error}") from None
+
+
+def _gathered(pieces: Iterable[str]) -> Iterator[str]:
+    """``pieces`` joined into texts of at least :data:`STDOUT_PIECE_CHARS` characters (the last
+    one shorter), in order.
+
+    >>> list(_gathered(["a", "b", "c"]))
+    ['abc']
+    """
+    held: list[str] = []
+    size = 0
+    for piece in pieces:
+        held.append(piece)
+        size += len(piece)
+        if size >= STDOUT_PIECE_CHARS:
+            yield "".join(held)
+            held.clear()
+            size = 0
+    if held:
+        yield "".join(held)
 
 
 _STANDARD_NAMES = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
