@@ -32,10 +32,10 @@ input when a chunk of a URL's bytes names the file in a warning
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from annoscore.align.codes import EXAMPLES
+from annoscore.records import Record, set_fields
 from annoscore.result import ScoreWarning, merge_warnings, note
 from annoscore.tasks.codiesp_warnings import invalid_text
 
@@ -52,26 +52,40 @@ INVALID = (3, 5)
 """The group of the predicted codes not in the valid list (D/P, then X)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Kept:
+class Kept(Record):
     """What a chunk's reading keeps (:func:`annoscore.scale.keep`): the warnings of the
     valid-code lists' reader, of the gold reader and of the predictions' reader; ``ranked``: D
     or P (not X)."""
 
+    __slots__ = ("ranked", "lists", "gold", "pred")  # noqa: RUF023 (the order of the fields)
     ranked: bool
     lists: tuple[ScoreWarning, ...]
     gold: tuple[ScoreWarning, ...]
     pred: tuple[ScoreWarning, ...]
 
+    def __init__(
+        self,
+        ranked: bool,
+        lists: tuple[ScoreWarning, ...],
+        gold: tuple[ScoreWarning, ...],
+        pred: tuple[ScoreWarning, ...],
+    ) -> None:
+        set_fields(self, ranked=ranked, lists=lists, gold=gold, pred=pred)
 
-@dataclass(frozen=True, slots=True)
-class After:
+
+class After(Record):
     """What a chunk's scoring keeps: its other warnings, in one run's order, and its predicted
     codes not in the valid list (``invalid``: how many, the first five distinct in file
     order)."""
 
+    __slots__ = ("warnings", "invalid")  # noqa: RUF023 (the order of the fields)
     warnings: tuple[ScoreWarning | str, ...]
     invalid: tuple[int, tuple[str, ...]]
+
+    def __init__(
+        self, warnings: tuple[ScoreWarning | str, ...], invalid: tuple[int, tuple[str, ...]]
+    ) -> None:
+        set_fields(self, warnings=warnings, invalid=invalid)
 
 
 def pooled(
