@@ -435,6 +435,13 @@ def test_token_bounds_equal_a_plain_split(columns: int) -> None:
     short += [
         windows_line + b"\n" + b" ".join([b"a"] * columns) + end for end in (b"\rb\n", b"\x01\n")
     ]
+    # a tab after a \r instead of the newline: one line of twice the tokens, with the
+    # separators and control bytes of two Windows lines
+    short.append(windows_line + b"\t" + b" ".join([b"a"] * columns) + b"\r\n")
+    # a control byte (a token's) where the last separator would be: a token too few
+    short += [
+        b"\n" + b" ".join([b"a"] * (columns - 1)) + b"\x01a" + end for end in (b"\n", b"\r\n")
+    ]
     for case in range(1500 * SCALE + len(short)):
         piece = short[case] if case < len(short) else _piece(rng, columns)
         raw = np.frombuffer(piece, dtype=np.uint8)

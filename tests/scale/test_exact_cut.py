@@ -94,3 +94,20 @@ def test_gold_ids_in_order_make_no_set() -> None:
         seen = Seen.of([f"doc{n:04d}" for n in range(start, start + 100)])
         gold_ids.add(Part(object(), (), (seen, seen)))  # type: ignore[arg-type]
     assert gold_ids.distinct and not gold_ids.ids
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        # a chunk without gold ids between: the system's "a" is still after gold's chunk of "a"
+        [(["a", "b"], []), ([], []), ([], ["a"])],
+        [(["a"], ["a"]), ([], []), ([], ["a"])],
+        [([], ["b"]), ([], []), (["b", "c"], [])],
+        [(["a"], []), ([], []), (["c"], ["b"])],
+    ],
+)
+def test_exact_cut_of_chunks_without_gold_ids_between(
+    chunks: list[tuple[list[str], list[str]]],
+) -> None:
+    parts = [Part(object(), (), (Seen.of(g), Seen.of(s))) for g, s in chunks]  # type: ignore[arg-type]
+    assert exact_cut(parts) == reference(chunks), chunks

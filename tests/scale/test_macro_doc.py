@@ -134,7 +134,9 @@ def test_pubtator_files_in_many_chunks_give_one_runs_averages(
         one = _same("spans", gold, system, 300, **options)
         assert '"macro_doc"' in one and any(exact), (case, exact)
         cut = annoscore.score("spans", gold, system, jobs=2, **options)
-        assert MACRO_DOC in cut._cache  # the parent did not score every document again
+        assert MACRO_DOC in cut._cache
+        # the parent did not score every document again (it would cache them)
+        assert not {"every unit", "shared units", "documents"} & set(cut._cache), case
 
 
 def test_documents_carried_in_the_order_of_the_index() -> None:
@@ -157,3 +159,66 @@ def test_documents_carried_in_the_order_of_the_index() -> None:
         _carry_documents(whole, parts, np.asarray(order, dtype=np.int64))  # type: ignore[arg-type]
         got = whole._cache.get("documents")
         assert got == carried and (got is None or list(got) == list(names))
+
+
+def test_macro_doc_of_columns_only_when_the_chunks_rows_and_columns_are_the_wholes() -> None:
+    """The chunks' columns give ``macro_doc`` only when their rows are the whole's, and each
+    chunk's columns but the per-type ones are the whole's (a chunk without a column scored its
+    documents without it; the whole reads 0 there): otherwise it is left to the documents."""
+    from annoscore.scale.reduce import _carry_documents
+
+    def part(names: tuple[str, ...], documents: tuple[str, ...]) -> Any:
+        matrix = SimpleNamespace(documents=documents, names=names, integer=(True,) * len(names))
+        return SimpleNamespace(
+            matrix=matrix, _cache=_part(("f1",), [{"f1": 1.0} for _ in documents])._cache
+        )
+
+    columns = ("tp", "fp", "type:A:tp")
+    for whole_names, documents, made in (
+        (columns, ("a", "b"), True),
+        (("tp", "fp", "type:A:tp", "type:B:tp"), ("a", "b"), True),  # a per-type column more
+        (("tp", "fp", "fn", "type:A:tp"), ("a", "b"), False),  # a column the chunks lack
+        (columns, ("a", "b", "c"), False),  # a row more than the chunks'
+    ):
+        matrix = SimpleNamespace(
+            documents=documents, names=whole_names, integer=(True,) * len(whole_names)
+        )
+        whole = SimpleNamespace(matrix=matrix, _cache={})
+        parts = [part(columns, ("a",)), part(columns, ("b",))]
+        _carry_documents(whole, parts, None)  # type: ignore[arg-type]
+        assert (MACRO_DOC in whole._cache) == made, (whole_names, documents)
+
+
+def test_chunks_of_which_some_carry_their_documents_carry_nothing() -> None:
+    """When some chunks sent their documents' scores and others their columns, the whole gets
+    neither (its documents and ``macro_doc`` are made again when asked)."""
+    from annoscore.scale.reduce import _carry_documents
+
+    def matrix(*documents: str) -> Any:
+        return SimpleNamespace(documents=documents, names=("tp",), integer=(True,))
+
+    whole = SimpleNamespace(matrix=matrix("a", "b"), _cache={})
+    carried = SimpleNamespace(matrix=matrix("a"), _cache={"documents": {"a": "A"}})
+    columns = SimpleNamespace(matrix=matrix("b"), _cache=_part(("f1",), [{"f1": 1.0}])._cache)
+    for parts in ([carried, columns], [columns, carried]):
+        _carry_documents(whole, parts, None)  # type: ignore[arg-type]
+        assert whole._cache == {}
+
+
+def test_documents_not_carried_when_a_column_is_integer_in_a_chunk_only() -> None:
+    """A column integer in one chunk and not in another is not integer in the whole: a
+    document's counts there print as floats, not as the chunk's integers, so the chunks'
+    documents are not carried."""
+    from annoscore.scale.reduce import _carry_documents
+
+    def matrix(integer: bool, *documents: str) -> Any:
+        return SimpleNamespace(documents=documents, names=("tp",), integer=(integer,))
+
+    for a, b in ((True, False), (False, True), (True, True)):
+        whole = SimpleNamespace(matrix=matrix(a and b, "a", "b"), _cache={})
+        parts = [
+            SimpleNamespace(matrix=matrix(a, "a"), _cache={"documents": {"a": "A"}}),
+            SimpleNamespace(matrix=matrix(b, "b"), _cache={"documents": {"b": "B"}}),
+        ]
+        _carry_documents(whole, parts, None)  # type: ignore[arg-type]
+        assert ("documents" in whole._cache) == (a and b)
