@@ -94,7 +94,7 @@ def _compact_with_shared_documents(data: dict[str, Any], documents: dict[str, An
     if 2 * len(distinct) > len(documents):  # (their texts held beside the documents': no gain)
         return None
     texts = {k: json.dumps(v, ensure_ascii=False) for k, v in distinct.items()}
-    if any("NaN" in t or "Infinity" in t for t in (head, *texts.values())):
+    if any(map(_shows_non_finite, (head, *texts.values()))):
         return None
     before, after = head.split(marker)
     pieces = [before, "{"]
@@ -137,10 +137,17 @@ def finite_json(data: Any) -> tuple[Any, str]:
     import json
 
     compact = json.dumps(data, ensure_ascii=False)
-    if "NaN" in compact or "Infinity" in compact:  # a non-finite float (or those letters)
+    if _shows_non_finite(compact):
         data = json_safe(data)
         compact = json.dumps(data, ensure_ascii=False)
     return data, compact
+
+
+def _shows_non_finite(text: str) -> bool:
+    """Whether JSON text from the C encoder may hold a non-finite float, which it prints as
+    ``NaN``, ``Infinity`` or ``-Infinity`` (or those letters in a string: then checked the
+    slow way)."""
+    return "NaN" in text or "Infinity" in text
 
 
 def _rows(result: Result) -> Iterator[tuple[str, str, Scores, Counts]]:
