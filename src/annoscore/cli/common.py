@@ -550,10 +550,8 @@ def write_result(rendered: str | Iterable[str], output: Path | None) -> None:
     to ``output`` (:class:`OutputFiles`) or standard output (:func:`write_stdout`), the working
     indicator cleared first."""
     stop_working_indicator()
-    if not isinstance(rendered, str) and _url_inputs_given():  # URLs named in the whole text
-        rendered = "".join(rendered)
-    if isinstance(rendered, str):
-        rendered = _named_text(rendered)
+    if _url_inputs_given():  # the URLs named in the whole text, whatever its pieces
+        rendered = _named_text(rendered if isinstance(rendered, str) else "".join(rendered))
     if output is None:
         write_stdout(rendered)
     else:
