@@ -65,8 +65,9 @@ Gold and system may be fsspec URLs (:func:`score_given`; ``s3://``, ``gs://``, `
 ``memory://``): the parent plans the cuts from a few lines read through fsspec
 (:class:`RemoteBytes`) or from a listing, and each worker reads its own byte ranges or its own
 files; an input read whole (a task not decorated, a cut not kept) is fetched in this process.
-A chunk of a URL's bytes whose warnings name the file is not kept (they name the chunk's own
-stand-in for the URL, which one run names as the URL): such an input is scored in one run.
+A chunk of a URL's bytes is read through a stand-in path of its own: its warnings and what it
+keeps for their pooling name the URL where they name the stand-in, as one run's do
+(:func:`~annoscore.formats.files.named`), before they are pooled.
 
 ``jobs - 1`` workers are forked from this process (no pickling of the corpus), started as
 soon as the chunks are planned (folders: before, each importing what a chunk needs while this
@@ -354,9 +355,18 @@ def score_line_chunk(
     (:func:`~annoscore.formats.files.cut_files`) and recording the ids found there.  An error
     in a chunk, or a reader's word that the chunk may read otherwise than the whole file
     (:func:`~annoscore.formats.files.not_exact`), gives a part without a result (the input is
-    then scored in one run, which reports the error as one run does).  Runs in a worker (or
-    in this process)."""
-    from annoscore.formats.files import Cut, cut_files, is_url, stand_in
+    then scored in one run, which reports the error as one run does).  A URL's range is read
+    through a stand-in path of the chunk's own, named as the URL in the chunk's warnings and
+    in what it keeps (:func:`keep`), as one run names its stand-in
+    (:func:`~annoscore.formats.files.named_items`).  Runs in a worker (or in this process)."""
+    from annoscore.formats.files import (
+        Cut,
+        cut_files,
+        is_url,
+        named_items,
+        named_warning,
+        stand_in,
+    )
     from annoscore.scale.reduce import _sent
     from annoscore.tasks.registry import get
 
@@ -394,17 +404,16 @@ def score_line_chunk(
         _RUN.reset(token)
     if not (gold.exact and system.exact):  # a reader says the chunk reads otherwise
         return Part(None, ())
-    stand_ins = [str(p) for p, cut in zip(paths, (gold, system), strict=True) if cut.url]
-    if any(s in t for w in result.warnings for t in (w.message, *w.examples) for s in stand_ins):
-        # a warning names the chunk's own stand-in for a URL, which one run names as the URL
-        return Part(None, ())
+    warnings = result.warnings
+    names = {str(p): cut.url for p, cut in zip(paths, (gold, system), strict=True) if cut.url}
+    if names:  # the chunk's own stand-ins named as their URLs, as one run names its own
+        warnings = tuple(named_warning(w, names) for w in warnings)
+        kept = [named_items(item, names) for item in kept]
     seen_gold = Seen.of(gold.seen)
     # the same ids on both sides (the usual chunk): one object, made once and sent once (the
     # pickle's memo: its bytes once)
     seen = seen_gold, seen_gold if system.seen == gold.seen else Seen.of(system.seen)
-    return Part(
-        _sent(result, carry, lists), tuple((2, w) for w in result.warnings), seen, tuple(kept)
-    )
+    return Part(_sent(result, carry, lists), tuple((2, w) for w in warnings), seen, tuple(kept))
 
 
 _KEPT: ContextVar[list[Any] | None] = ContextVar("annoscore_kept", default=None)
