@@ -329,6 +329,14 @@ def _warned_corpus(
 
         write = _x_corpus if task == "codiesp-x" else _ranked_corpus
         return "gold.tsv", "pred.tsv", write(rng, root, _kinds(rng, task, case)[0])
+    if task == "trec":
+        from tests.scale.test_trec_warnings import DECLINED, POOLED
+        from tests.scale.test_trec_warnings import _corpus as _trec
+
+        kinds = {k for k in POOLED if rng.random() < 0.5}
+        if case % 3 == 2:
+            kinds.add(rng.choice(DECLINED))
+        return "qrels", "run", _trec(rng, root, kinds)
     if task == "spans":
         from tests.scale.test_span_lines import _pubtator
 
@@ -353,7 +361,7 @@ def _warned_corpus(
     return "gold.conll", "system.conll", _files(rng, root, clean)
 
 
-CUT_FROM_URLS = ["codiesp-d", "codiesp-p", "codiesp-x", "spans"]
+CUT_FROM_URLS = ["codiesp-d", "codiesp-p", "codiesp-x", "spans", "trec"]
 """The tasks whose files of lines are cut with warnings pooled (:mod:`annoscore.scale`), from
 URLs too (:func:`~annoscore.scale.split_lines`: PubTator for ``spans``)."""
 

@@ -34,11 +34,10 @@ How a task's input is cut is declared by decorating its score function with :fun
   the parent reads a few lines around each cut, never the corpus; a worker reads its own byte
   ranges (:func:`~annoscore.formats.files.cut_files`) with the task's own reader, which
   records the ids it found.  The cut is kept only when it is exact: no document is in two
-  chunks (on either side), no chunk raised an error and no chunk warned (trec's warnings are
-  made from the whole corpus, so a warned input is scored in one run, as is an input whose
-  lines of one document are not adjacent: their order is kept, never regrouped), unless the
-  task pools its warnings (CodiEsp: ``pooled``, below; those it cannot pool still leave the
-  input to one run).  The
+  chunks (on either side: an input whose lines of one document are not adjacent is scored in
+  one run, their order kept, never regrouped), no chunk raised an error and no chunk warned,
+  unless the task pools its warnings (CodiEsp and trec: ``pooled``, below; those it cannot
+  pool, made from the whole corpus, still leave the input to one run).  The
   first chunk that raised, warned or was read otherwise ends the map (:func:`unusable`): the
   chunks after it are not scored, so a warned input costs the chunks up to it plus one run.
   A file of more than :data:`LINE_CHUNK_BYTES` of gold is cut with ``jobs=1`` too: its chunks
@@ -52,7 +51,8 @@ How a task's input is cut is declared by decorating its score function with :fun
   file's own head and tail: :mod:`~annoscore.scale.cut_xml`) and the tag files of
   ``conlleval`` (before ``-DOCSTART-`` lines: :mod:`~annoscore.scale.cut_tags`).  A task
   that knows how its warnings add up (``pooled``: ``spans``, ``coref``, ``conlleval``,
-  CodiEsp D, P and X: :mod:`~annoscore.tasks.codiesp_chunks`) keeps
+  CodiEsp D, P and X: :mod:`~annoscore.tasks.codiesp_chunks`, trec:
+  :mod:`~annoscore.tasks.trec_chunks`) keeps
   a chunk that warned and makes one run's warnings of the chunks' (counts added, examples in
   document order, capped as one run caps them); the chunks' lines are then numbered as in the
   whole file (:func:`numbered`, counted only for the chunks that warned, which are scored
