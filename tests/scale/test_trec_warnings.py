@@ -114,9 +114,9 @@ def _corpus(rng: random.Random, root: Path, kinds: set[str]) -> dict[str, Any]:
     for blocks in (qrels, run):
         if "blank" in kinds:
             _sprinkled(rng, blocks, [b"", b" ", b"\t"])
-        if "comment" in kinds:  # a header (a comment between queries may be cut at: its
-            # first field read as a query's, the chunks are then not exact, scored in one run)
+        if "comment" in kinds:  # a header, and comments between queries (never cut at)
             blocks.insert(0, rng.sample([b"#", b"# tuned", b"#q 0 d 1"], rng.randint(1, 2)))
+            _sprinkled(rng, blocks, [b"#", b"# tuned", b"#q 0 d 1", b"#" + blocks[-1][0]])
     texts = [b"\n".join(line for b in side for line in b) + b"\n" for side in (qrels, run)]
     if "bom" in kinds:
         side = rng.choice([[0], [1], [0, 1]])

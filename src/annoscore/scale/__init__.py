@@ -167,6 +167,7 @@ def chunked(
     warnings: Sequence[str] = ("*",),
     *,
     separators: bytes = b"\t",
+    comments: bytes = b"",
     order: str = "gold-first",
     details: Details | None = None,
     lines_when: Callable[[Path, Path, Any], bytes | None] | None = None,
@@ -183,9 +184,10 @@ def chunked(
     """Declare how ``task``'s score function ``(gold, system, options) -> Result`` is cut (see
     the module doc): ``"folders"``, with the order of its warnings' groups
     (:func:`merge_in_order`); or ``"lines"``, with the bytes that end a line's first field
-    (``separators``), the order of the documents of one run (``order``: ``"gold-first"``,
-    gold's first-seen order then the others', or ``"sorted"``, by the ids' bytes) and how
-    the chunks' ``details`` make the whole's (``finish``: its ``extra`` fields).  ``"json"``:
+    (``separators``; a line that begins with ``comments`` is never cut at: trec's ``#``),
+    the order of the documents of one run (``order``: ``"gold-first"``, gold's first-seen
+    order then the others', or ``"sorted"``, by the ids' bytes) and how the chunks'
+    ``details`` make the whole's (``finish``: its ``extra`` fields).  ``"json"``:
     two files each a JSON array of objects (``elements``), cut at top-level elements
     (:func:`split_json`) and combined as chunks of lines.  A ``"folders"`` task may cut two files as
     ``"lines"`` too: ``lines_when(gold, system, options)`` gives the separators when they are
@@ -248,7 +250,9 @@ def chunked(
 
                     lines = split_json(Path(gold), Path(system), parts_wanted, elements)
                 elif cut_by := _separators(separators, lines_when, gold, system, options):
-                    lines = split_lines(Path(gold), Path(system), parts_wanted, cut_by, run.workers)
+                    lines = split_lines(
+                        Path(gold), Path(system), parts_wanted, cut_by, run.workers, comments
+                    )
                 if lines is not None:
                     combined = score_lines(
                         task,

@@ -230,7 +230,15 @@ def _joined_details(chunks: Sequence[TrecDetails], order: Sequence[int]) -> Trec
     return replace(first, relstrings=tuple(map(strings.__getitem__, order)))
 
 
-@chunked("trec", "lines", separators=b" \t", order="sorted", details=_joined_details, pooled=pooled)
+@chunked(
+    "trec",
+    "lines",
+    separators=b" \t",
+    comments=b"#",  # trec_eval master's comment lines: no cut falls at one
+    order="sorted",
+    details=_joined_details,
+    pooled=pooled,
+)
 def score_trec(qrels: Path, run: Path, options: TrecOptions = TrecOptions()) -> Result:
     """trec_eval's measures (``options.measures``; by default ``map``) of a run file against a
     qrels file; every query is a document of the count matrix.

@@ -18,9 +18,10 @@ chunk's first five are enough), the duplicate judgments and the ``nan`` queries 
 the first examples in file order). The judged queries not in the run are warned of with a MAP
 of the whole corpus: the input is then scored in one run, as it is when a chunk warns of
 anything else (ids that are not UTF-8: one run orders the queries by their bytes, the reduce by
-their names, which show such bytes as ``\\x`` escapes).  A comment line between two queries
-may be where a cut falls (its first field read as a query id): the chunks are then not exact,
-and the input is scored in one run too.
+their names, which show such bytes as ``\\x`` escapes).  No cut falls at a comment line (one
+that begins with ``#``: ``comments`` of :func:`~annoscore.scale.chunked`); one among the lines
+of a query may still make the chunks not exact (the run's cut found at a later line of the
+query): the input is then scored in one run too.
 """
 
 from __future__ import annotations
