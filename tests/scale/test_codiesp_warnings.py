@@ -295,9 +295,9 @@ def test_a_byte_order_mark_inside_the_file_is_not_pooled(tmp_path: Path, exact: 
     assert '"\ufeffD6"' in one
 
 
-def test_warned_chunks_of_urls_are_scored_in_one_run(tmp_path: Path, exact: list[bool]) -> None:
+def test_warned_chunks_of_urls_are_kept_naming_the_urls(tmp_path: Path, exact: list[bool]) -> None:
     # a chunk of a URL's bytes is read through a stand-in path of its own, which its warnings
-    # name and the whole run does not rename: a warned input is scored in one run, naming URLs
+    # and what it keeps for their pooling name as the URL: the cut is kept, naming URLs
     rng = random.Random("codiesp-urls")
     options = _ranked_corpus(rng, tmp_path, {"invalid", "quotes", "duplicate"})
     gold, pred = (f"file://{tmp_path.resolve()}/{name}" for name in ("gold.tsv", "pred.tsv"))
@@ -307,4 +307,4 @@ def test_warned_chunks_of_urls_are_scored_in_one_run(tmp_path: Path, exact: list
     with _chunks_of(100):
         for jobs in (1, 2):
             assert _output("codiesp-d", gold, pred, jobs, **options) == one
-    assert exact == [False, False]
+    assert exact == [True, True]

@@ -318,45 +318,112 @@ def test_a_file_option_given_as_a_url_is_read_by_a_local_cluster_s_workers(
         assert _bytes(on_dask) == one.replace(str(SAMPLES), prefix), prefix
 
 
-def _pooled_corpus(task: str, rng: random.Random, root: Path) -> tuple[str, str, dict[str, Any]]:
-    """A clean corpus (often warned) of a task that pools the warnings of its chunks."""
+def _warned_corpus(
+    task: str, rng: random.Random, root: Path, case: int
+) -> tuple[str, str, dict[str, Any]]:
+    """A random corpus of a line-cut task that warns (most cases name a file in a warning),
+    clean or faulty by turns: the names of its gold and system files and its options."""
+    clean = case % 2 == 0
+    if task in ("codiesp-d", "codiesp-p", "codiesp-x"):
+        from tests.scale.test_codiesp_warnings import _kinds, _ranked_corpus, _x_corpus
+
+        write = _x_corpus if task == "codiesp-x" else _ranked_corpus
+        return "gold.tsv", "pred.tsv", write(rng, root, _kinds(rng, task, case)[0])
+    if task == "trec":
+        from tests.scale.test_trec_warnings import DECLINED, POOLED
+        from tests.scale.test_trec_warnings import _corpus as _trec
+
+        kinds = {k for k in POOLED if rng.random() < 0.5}
+        if case % 3 == 2:
+            kinds.add(rng.choice(DECLINED))
+        return "qrels", "run", _trec(rng, root, kinds)
     if task == "spans":
         from tests.scale.test_span_lines import _pubtator
 
-        return "gold.txt", "system.txt", _pubtator(rng, root, True)
+        return "gold.txt", "system.txt", _pubtator(rng, root, clean)
     if task == "coref":
         from tests.scale.test_coref_lines import _corpus
 
-        _corpus(rng, root, True)
+        _corpus(rng, root, clean)
         return "key.conll", "response.conll", {}
+    if task.startswith("nlpsandbox"):
+        from tests.scale.test_nlpsandbox_warnings import _warned_corpus as _sandbox
+
+        gold, system, options = _sandbox(rng, root, case % 4 != 3)
+        return gold.name, system.name, options
+    if task == "seqeval":
+        from tests.scale.test_seqeval_cuts import MODES, _seqeval_files
+
+        _seqeval_files(rng, root, clean)
+        return "gold.conll", "system.conll", dict(MODES[case % len(MODES)])
     from tests.scale.test_tag_cuts import _files
 
-    return "gold.conll", "system.conll", _files(rng, root, True)
+    return "gold.conll", "system.conll", _files(rng, root, clean)
 
 
-@pytest.mark.parametrize("task", ["spans", "coref", "conlleval"])
-def test_warned_chunks_of_urls_give_the_bytes_of_one_run(
-    task: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exact: list[bool]
+CUT_FROM_URLS = ["codiesp-d", "codiesp-p", "codiesp-x", "spans", "trec"]
+"""The tasks whose files of lines are cut with warnings pooled (:mod:`annoscore.scale`), from
+URLs too (:func:`~annoscore.scale.split_lines`: PubTator for ``spans``)."""
+
+WARNED = [*CUT_FROM_URLS, "coref", "conlleval", "seqeval", "nlpsandbox-location"]
+"""Those and the tasks whose local files are cut with warnings pooled but whose URLs are read
+whole (their cutters read local files only)."""
+
+
+def _command(task: str, gold: str, system: str, options: dict[str, Any]) -> list[Any]:
+    """The command line of ``task`` on ``gold`` and ``system`` with ``options``."""
+    from tests.cli.test_options import cli_args
+
+    sample_gold, sample_system, _ = sample_paths(TASKS[task])
+    given = {sample_gold: gold, sample_system: system}
+    return [given.get(a, a) if isinstance(a, Path) else a for a in cli_args(TASKS[task], options)]
+
+
+def _shown(cli: Cli, command: list[Any], out: Path) -> tuple[Any, ...]:
+    """What a command gives: exit code, standard output and error of the text layout, then of
+    JSON written to ``out`` (its bytes)."""
+    text = cli(*command)
+    out.unlink(missing_ok=True)
+    written = cli(*command, "--format", "json", "-o", out)
+    page = out.read_text(encoding="utf-8") if out.exists() else None
+    return text.exit_code, text.stdout, text.stderr, written.exit_code, written.stderr, page
+
+
+@pytest.mark.parametrize("task", WARNED)
+def test_warned_chunks_of_urls_are_kept_and_give_the_output_of_one_run(
+    task: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exact: list[bool], cli: Cli
 ) -> None:
-    """A chunk of a URL's bytes reads a stand-in path of its own, which its warnings would
-    name where one run names the URL: a chunk of a URL whose warnings name the file leaves the
-    input to one run (the tasks that pool their chunks' warnings did keep them, naming the
-    stand-ins)."""
+    """A chunk of a URL's bytes reads a stand-in path of its own: its warnings and what it keeps
+    for their pooling name the URL, as one run's do, so a warned input is cut as its local files
+    are (the cut kept exactly when theirs is) and the command gives one run's exit code,
+    standard output and error and ``-o`` file, the local paths named as the URLs."""
     monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
     rng = random.Random(f"urls-warned-{task}")
-    warned = 0
+    kept = 0
+    out = tmp_path / "out.json"
     for case in range(max(4, int(8 * test_lines.MULTIPLIER))):
         root = tmp_path / str(case)
         root.mkdir()
-        gold, system, options = _pooled_corpus(task, rng, root)
-        urls = [f"file://{root}/{gold}", f"file://{root}/{system}"]
-        one = test_lines._output(task, *urls, 1, **options)
-        assert "annoscore-url-" not in one
+        gold, system, options = _warned_corpus(task, rng, root, case)
+        local = _command(task, str(root / gold), str(root / system), options)
+        urls = _command(task, f"file://{root}/{gold}", f"file://{root}/{system}", options)
+        url = f"file://{root}/"
+        one: tuple[Any, ...] = _shown(cli, local, out)
+        for name in (gold, system):  # (not the files of options: local paths)
+            one = tuple(
+                x.replace(f"{root}/{name}", url + name) if isinstance(x, str) else x for x in one
+            )
+        assert _shown(cli, urls, out) == one, case  # one run of the URLs
+        assert "annoscore-url-" not in str(one)
+        size = rng.choice([60, 200, 600])
         for jobs in (1, 2):
-            exact.clear()
-            with test_lines._chunks_of(rng.choice([60, 200])):
-                assert test_lines._output(task, *urls, jobs, **options) == one, (case, jobs)
-            if f"file://{root}/" in one:  # (a warning naming a file)
-                assert not any(exact), (case, jobs)
-        warned += f"file://{root}/" in one
-    assert warned
+            with test_lines._chunks_of(size):
+                exact.clear()
+                _shown(cli, [*local, "--jobs", jobs], out)
+                cut = list(exact)  # the local files: cut, and the cut kept or not
+                exact.clear()
+                assert _shown(cli, [*urls, "--jobs", jobs], out) == one, (case, jobs)
+            if task in CUT_FROM_URLS:
+                assert exact == cut, (case, jobs)  # the URLs cut as the local files are
+                kept += url in one[2] + str(one[5]) and cut[:1] == [True]
+    assert kept or task not in CUT_FROM_URLS, "no warned corpus naming a file was cut"

@@ -565,6 +565,51 @@ def named_warning(warning: ScoreWarning, names: Mapping[str, str] | None = None)
     return replace(warning, message=named(warning.message, names), examples=examples)
 
 
+def named_items(item: Any, names: Mapping[str, str]) -> Any:
+    """``item`` (what a chunk keeps for the pooling of its warnings: strings, warnings, and
+    tuples, lists, dicts, records and dataclasses of them) with its strings :func:`named` by
+    ``names`` (a chunk's stand-ins for URLs) and its warnings by :func:`named_warning`; any
+    other object as it is.
+
+    >>> names = {"/tmp/x/g.tsv": "s3://b/g.tsv"}
+    >>> warning = ScoreWarning("w", "read /tmp/x/g.tsv", 2, ("/tmp/x/g.tsv:3",))
+    >>> kept = named_items(("/tmp/x/g.tsv", [warning], {"n": "/tmp/x/g.tsv:1"}, 4), names)
+    >>> kept[0], kept[1][0].message, kept[1][0].examples, kept[2], kept[3]
+    ('s3://b/g.tsv', 'read s3://b/g.tsv', ('s3://b/g.tsv:3',), {'n': 's3://b/g.tsv:1'}, 4)
+    """
+    import dataclasses
+
+    from annoscore.records import Record
+
+    if isinstance(item, str):
+        return named(item, names)
+    if isinstance(item, ScoreWarning):
+        return named_warning(item, names)
+    fields: Any
+    if type(item) in (tuple, list):
+        fields = [named_items(x, names) for x in item]
+        same = all(a is b for a, b in zip(fields, item, strict=True))
+        return item if same else type(item)(fields)
+    if type(item) is dict:
+        return {named_items(k, names): named_items(v, names) for k, v in item.items()}
+    if isinstance(item, Record) or (isinstance(item, tuple) and hasattr(item, "_fields")):
+        # a record or a named tuple: made again of its fields in order (a record's pickling)
+        values = item._fields() if isinstance(item, Record) else tuple(item)
+        fields = [named_items(x, names) for x in values]
+        same = all(a is b for a, b in zip(fields, values, strict=True))
+        return item if same else type(item)(*fields)
+    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        fields = {
+            f.name: named_items(getattr(item, f.name), names)
+            for f in dataclasses.fields(item)
+            if f.init
+        }
+        if all(v is getattr(item, k) for k, v in fields.items()):
+            return item
+        return dataclasses.replace(item, **fields)
+    return item
+
+
 def named_result(result: Result) -> Result:
     """``result`` whose warnings name URLs where they name their stand-ins (:func:`named`)."""
     if not _STAND_INS:

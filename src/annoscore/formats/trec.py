@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from annoscore.errors import InputError
-from annoscore.formats.files import bom_warning, cut_of, read_cut, reading, saw
+from annoscore.formats.files import bom_warning, cut_of, first_line, read_cut, reading, saw
 from annoscore.formats.trec_scan import (
     KEY_BYTES,
     KEY_WORDS,
@@ -350,6 +350,9 @@ def _read(
     import numpy as np
 
     buffer, length = _padded_bytes(path) if padded is None else padded
+    # the lines before the text's first (a chunk of the file: annoscore.scale), so that rows
+    # and warnings name the lines of the whole file
+    before = 0 if padded is not None else first_line(path) - 1
     warnings: list[ScoreWarning] = []
     bom = buffer.startswith(_BOM, 1)
     if bom:  # the byte-order mark becomes spaces
@@ -357,11 +360,13 @@ def _read(
         warnings.append(replace(bom_warning([str(path)]), tolerated=True))
     nul = buffer.find(b"\0", 1, 1 + length)
     if nul >= 0:
-        line = buffer.count(b"\n", 1, nul) + 1
+        line = buffer.count(b"\n", 1, nul) + 1 + before
         raise InputError("NUL byte in the text (binary data?)", path, line)
     size = length + 2
     raw = np.frombuffer(buffer, dtype=np.uint8, count=size)
     commented = _blank_comments(buffer, raw, 1 + len(_BOM) if bom else 1) if comments else []
+    if before:
+        commented = [n + before for n in commented]
     skipped = frozenset(commented)  # the comments' lines: blank lines now, not warned as such
     ascii_only = int(raw.max()) < 128  # (the padding is ASCII; bytearray.isascii: 15x slower)
     words = Words(buffer)
@@ -403,7 +408,7 @@ def _read(
     non_utf8, blank, extra, decimal = _Lines(), _Lines(), _Lines(), _Lines()
     comment = _Lines()
     comment.add(commented)
-    lines = 0
+    lines = before
     try:
         for first, stop, controls in pieces:
             chunk = _read_chunk(raw, words, buffer, first, stop, controls, columns, names, path)

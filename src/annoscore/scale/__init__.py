@@ -34,11 +34,10 @@ How a task's input is cut is declared by decorating its score function with :fun
   the parent reads a few lines around each cut, never the corpus; a worker reads its own byte
   ranges (:func:`~annoscore.formats.files.cut_files`) with the task's own reader, which
   records the ids it found.  The cut is kept only when it is exact: no document is in two
-  chunks (on either side), no chunk raised an error and no chunk warned (trec's warnings are
-  made from the whole corpus, so a warned input is scored in one run, as is an input whose
-  lines of one document are not adjacent: their order is kept, never regrouped), unless the
-  task pools its warnings (CodiEsp: ``pooled``, below; those it cannot pool still leave the
-  input to one run).  The
+  chunks (on either side: an input whose lines of one document are not adjacent is scored in
+  one run, their order kept, never regrouped), no chunk raised an error and no chunk warned,
+  unless the task pools its warnings (CodiEsp and trec: ``pooled``, below; those it cannot
+  pool, made from the whole corpus, still leave the input to one run).  The
   first chunk that raised, warned or was read otherwise ends the map (:func:`unusable`): the
   chunks after it are not scored, so a warned input costs the chunks up to it plus one run.
   A file of more than :data:`LINE_CHUNK_BYTES` of gold is cut with ``jobs=1`` too: its chunks
@@ -52,7 +51,8 @@ How a task's input is cut is declared by decorating its score function with :fun
   file's own head and tail: :mod:`~annoscore.scale.cut_xml`) and the tag files of
   ``conlleval`` (before ``-DOCSTART-`` lines: :mod:`~annoscore.scale.cut_tags`).  A task
   that knows how its warnings add up (``pooled``: ``spans``, ``coref``, ``conlleval``,
-  CodiEsp D, P and X: :mod:`~annoscore.tasks.codiesp_chunks`) keeps
+  CodiEsp D, P and X: :mod:`~annoscore.tasks.codiesp_chunks`, trec:
+  :mod:`~annoscore.tasks.trec_chunks`) keeps
   a chunk that warned and makes one run's warnings of the chunks' (counts added, examples in
   document order, capped as one run caps them); the chunks' lines are then numbered as in the
   whole file (:func:`numbered`, counted only for the chunks that warned, which are scored
@@ -65,8 +65,9 @@ Gold and system may be fsspec URLs (:func:`score_given`; ``s3://``, ``gs://``, `
 ``memory://``): the parent plans the cuts from a few lines read through fsspec
 (:class:`RemoteBytes`) or from a listing, and each worker reads its own byte ranges or its own
 files; an input read whole (a task not decorated, a cut not kept) is fetched in this process.
-A chunk of a URL's bytes whose warnings name the file is not kept (they name the chunk's own
-stand-in for the URL, which one run names as the URL): such an input is scored in one run.
+A chunk of a URL's bytes is read through a stand-in path of its own: its warnings and what it
+keeps for their pooling name the URL where they name the stand-in, as one run's do
+(:func:`~annoscore.formats.files.named`), before they are pooled.
 
 ``jobs - 1`` workers are forked from this process (no pickling of the corpus), started as
 soon as the chunks are planned (folders: before, each importing what a chunk needs while this
@@ -166,6 +167,7 @@ def chunked(
     warnings: Sequence[str] = ("*",),
     *,
     separators: bytes = b"\t",
+    comments: bytes = b"",
     order: str = "gold-first",
     details: Details | None = None,
     lines_when: Callable[[Path, Path, Any], bytes | None] | None = None,
@@ -182,9 +184,10 @@ def chunked(
     """Declare how ``task``'s score function ``(gold, system, options) -> Result`` is cut (see
     the module doc): ``"folders"``, with the order of its warnings' groups
     (:func:`merge_in_order`); or ``"lines"``, with the bytes that end a line's first field
-    (``separators``), the order of the documents of one run (``order``: ``"gold-first"``,
-    gold's first-seen order then the others', or ``"sorted"``, by the ids' bytes) and how
-    the chunks' ``details`` make the whole's (``finish``: its ``extra`` fields).  ``"json"``:
+    (``separators``; a line that begins with ``comments`` is never cut at: trec's ``#``),
+    the order of the documents of one run (``order``: ``"gold-first"``, gold's first-seen
+    order then the others', or ``"sorted"``, by the ids' bytes) and how the chunks'
+    ``details`` make the whole's (``finish``: its ``extra`` fields).  ``"json"``:
     two files each a JSON array of objects (``elements``), cut at top-level elements
     (:func:`split_json`) and combined as chunks of lines.  A ``"folders"`` task may cut two files as
     ``"lines"`` too: ``lines_when(gold, system, options)`` gives the separators when they are
@@ -247,7 +250,9 @@ def chunked(
 
                     lines = split_json(Path(gold), Path(system), parts_wanted, elements)
                 elif cut_by := _separators(separators, lines_when, gold, system, options):
-                    lines = split_lines(Path(gold), Path(system), parts_wanted, cut_by, run.workers)
+                    lines = split_lines(
+                        Path(gold), Path(system), parts_wanted, cut_by, run.workers, comments
+                    )
                 if lines is not None:
                     combined = score_lines(
                         task,
@@ -354,9 +359,18 @@ def score_line_chunk(
     (:func:`~annoscore.formats.files.cut_files`) and recording the ids found there.  An error
     in a chunk, or a reader's word that the chunk may read otherwise than the whole file
     (:func:`~annoscore.formats.files.not_exact`), gives a part without a result (the input is
-    then scored in one run, which reports the error as one run does).  Runs in a worker (or
-    in this process)."""
-    from annoscore.formats.files import Cut, cut_files, is_url, stand_in
+    then scored in one run, which reports the error as one run does).  A URL's range is read
+    through a stand-in path of the chunk's own, named as the URL in the chunk's warnings and
+    in what it keeps (:func:`keep`), as one run names its stand-in
+    (:func:`~annoscore.formats.files.named_items`).  Runs in a worker (or in this process)."""
+    from annoscore.formats.files import (
+        Cut,
+        cut_files,
+        is_url,
+        named_items,
+        named_warning,
+        stand_in,
+    )
     from annoscore.scale.reduce import _sent
     from annoscore.tasks.registry import get
 
@@ -394,17 +408,16 @@ def score_line_chunk(
         _RUN.reset(token)
     if not (gold.exact and system.exact):  # a reader says the chunk reads otherwise
         return Part(None, ())
-    stand_ins = [str(p) for p, cut in zip(paths, (gold, system), strict=True) if cut.url]
-    if any(s in t for w in result.warnings for t in (w.message, *w.examples) for s in stand_ins):
-        # a warning names the chunk's own stand-in for a URL, which one run names as the URL
-        return Part(None, ())
+    warnings = result.warnings
+    names = {str(p): cut.url for p, cut in zip(paths, (gold, system), strict=True) if cut.url}
+    if names:  # the chunk's own stand-ins named as their URLs, as one run names its own
+        warnings = tuple(named_warning(w, names) for w in warnings)
+        kept = [named_items(item, names) for item in kept]
     seen_gold = Seen.of(gold.seen)
     # the same ids on both sides (the usual chunk): one object, made once and sent once (the
     # pickle's memo: its bytes once)
     seen = seen_gold, seen_gold if system.seen == gold.seen else Seen.of(system.seen)
-    return Part(
-        _sent(result, carry, lists), tuple((2, w) for w in result.warnings), seen, tuple(kept)
-    )
+    return Part(_sent(result, carry, lists), tuple((2, w) for w in warnings), seen, tuple(kept))
 
 
 _KEPT: ContextVar[list[Any] | None] = ContextVar("annoscore_kept", default=None)

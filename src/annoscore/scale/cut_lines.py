@@ -90,10 +90,19 @@ def _key(data: Any, start: int, separators: bytes) -> bytes:
     return bytes(data[start:end])
 
 
-def _next_run(data: Any, start: int, separators: bytes) -> tuple[int, bytes] | None:
+def _next_run(
+    data: Any, start: int, separators: bytes, comments: bytes = b""
+) -> tuple[int, bytes] | None:
     """The start and key of the first line after ``start`` whose key is not the key of the
     line at ``start`` (the next document's first line when a document's lines are adjacent);
-    ``None`` at the end."""
+    ``None`` at the end.  A line that begins with ``comments`` (when given: trec's ``#``) is
+    no document's: never a cut, its key never the one compared (the first line after it that
+    is not one gives the key).
+
+    >>> data = b"a 1\\n# x\\na 2\\n#\\nb 1\\nc 1\\n"
+    >>> _next_run(data, 4, b" "), _next_run(data, 4, b" ", b"#"), _next_run(data, 12, b" ", b"#")
+    ((8, b'a'), (14, b'b'), (18, b'c'))
+    """
     key = _key(data, start, separators)
     while True:
         newline = data.find(b"\n", start)
@@ -101,6 +110,11 @@ def _next_run(data: Any, start: int, separators: bytes) -> tuple[int, bytes] | N
             return None
         start = newline + 1
         other = _key(data, start, separators)
+        if comments and other.startswith(comments):
+            continue
+        if comments and key.startswith(comments):  # the first line after the comments
+            key = other
+            continue
         if other != key and other.strip():  # a blank line belongs to the document before
             return start, other
 
@@ -256,11 +270,17 @@ def targets(size: int, parts: int, workers: int = 1, most: int | None = None) ->
 
 
 def split_lines(
-    gold: Path, system: Path, parts: int, separators: bytes = b"\t", workers: int = 1
+    gold: Path,
+    system: Path,
+    parts: int,
+    separators: bytes = b"\t",
+    workers: int = 1,
+    comments: bytes = b"",
 ) -> list[LineChunk] | None:
     """Two files of lines (a document's id in the first field) cut as :func:`split_pair` cuts
     (its targets from :func:`targets`, shrinking when ``workers`` share them): each gold cut at
-    the first line of a document near its target, the system's at the first line of that
+    the first line of a document near its target (never at a line that begins with
+    ``comments``: :func:`_next_run`), the system's at the first line of that
     document, sought near where the cut before's rate predicts it (:func:`_find_near`).
     Exact when the ids the chunks' readers found say so (:func:`combine_lines`).  A URL (or
     its stand-in) is read through fsspec, the same few lines (:class:`RemoteBytes`)."""
@@ -302,7 +322,7 @@ def split_lines(
             newline = gold_data.find(b"\n", at - 1)
             if newline < 0 or newline + 1 >= size:
                 return None
-            found = _next_run(gold_data, newline + 1, separators)
+            found = _next_run(gold_data, newline + 1, separators, comments)
             return None if found is None else (found[0], found[0], found[1])
 
         def system_line(key: bytes, after: int, near: int) -> int:

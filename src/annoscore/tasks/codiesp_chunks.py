@@ -24,8 +24,8 @@ across the files) or means something else in one chunk (an empty prediction rang
 input is then scored in one run; so it is when a chunk has an invalid predicted code under
 ``--no-lowercase`` (the lower-casing warning then compares the whole's numbers, which may move
 where no chunk's did; the other code that can move them, an upper-case gold code, is not in the
-lower-cased valid list: its chunk warns of it, which is not pooled); and so is every task's
-input when a chunk of a URL's bytes names the file in a warning
+lower-cased valid list: its chunk warns of it, which is not pooled).  A chunk of a URL's bytes
+names the URL in its warnings and in what it keeps, as one run does
 (:func:`~annoscore.scale.score_line_chunk`).
 """
 

@@ -49,8 +49,10 @@ from annoscore.metrics.ranking_measures import ranking_measures, recall_rank, re
 from annoscore.metrics.trec_measures import DEFAULT, MeasureSet, RankedLists, TrecDetails
 from annoscore.options import TaskOptions, option
 from annoscore.result import CountMatrix, Result, ScoreWarning
-from annoscore.scale import NotExact, chunked
+from annoscore.scale import NotExact, chunked, keeping
+from annoscore.scale import keep as keep_chunk
 from annoscore.tasks.registry import get
+from annoscore.tasks.trec_chunks import SHOWN, Kept, pooled, unjudged_text
 
 if TYPE_CHECKING:
     from annoscore.arrays import BoolArray, IntArray
@@ -228,7 +230,15 @@ def _joined_details(chunks: Sequence[TrecDetails], order: Sequence[int]) -> Trec
     return replace(first, relstrings=tuple(map(strings.__getitem__, order)))
 
 
-@chunked("trec", "lines", separators=b" \t", order="sorted", details=_joined_details)
+@chunked(
+    "trec",
+    "lines",
+    separators=b" \t",
+    comments=b"#",  # trec_eval master's comment lines: no cut falls at one
+    order="sorted",
+    details=_joined_details,
+    pooled=pooled,
+)
 def score_trec(qrels: Path, run: Path, options: TrecOptions = TrecOptions()) -> Result:
     """trec_eval's measures (``options.measures``; by default ``map``) of a run file against a
     qrels file; every query is a document of the count matrix.
@@ -385,11 +395,9 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
     integer = [o.column for o in measures.outputs() if o.kind in ("count", "num_q")]
     matrix = CountMatrix.from_columns(names, columns, integer=("num_q", *integer))
     warnings: list[ScoreWarning | str] = [*qrels.warnings, *run.warnings]
+    after_readers = len(warnings)
     if unjudged:
-        warnings.append(
-            f"{len(unjudged)} queries of the run have no judgments and are ignored, as trec_eval "
-            f"does (e.g. {', '.join(unjudged[:5])})"
-        )
+        warnings.append(unjudged_text(len(unjudged), unjudged))
     if missing:
         headline = next((o for o in measures.outputs() if o.kind == "mean"), None)
         alt = ""
@@ -437,6 +445,11 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
                     tuple(numbered[k] for k in emptied[:5]),
                 )
             )
+    if keeping():  # a chunk (annoscore.scale): its warnings by group, for the pooling
+        shown_unjudged = (len(unjudged), tuple(unjudged[:SHOWN]))
+        keep_chunk(
+            Kept(qrels.warnings, run.warnings, tuple(warnings[after_readers:]), shown_unjudged)
+        )
     tags = sorted(shown(tag) for tag in run.tags)
     relstring = measures.get("relstring")
     strings: tuple[str, ...] = ()
