@@ -14,6 +14,7 @@ undefined value (0/0) prints ``-``, but for MAP, which prints ``nan`` as the MAP
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from annoscore.counts import Counts
@@ -53,7 +54,8 @@ def _column(documents: list[str], shared: SharedUnits, key: str) -> Iterator[str
         names = documents[start : start + BLOCK]
         texts = [""] * (2 * len(names))
         texts[::2] = names
-        texts[1::2] = map(ends.__getitem__, at[start : start + BLOCK])
+        picks = at[start : start + BLOCK]  # each document's end taken in C (one item: a str)
+        texts[1::2] = itemgetter(*picks)(ends) if len(picks) > 1 else [ends[picks[0]]]
         yield "".join(texts)
 
 
