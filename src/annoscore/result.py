@@ -471,16 +471,21 @@ collision is found and the rows compared as bytes)."""
 
 def _equal_rows(values: Array, columns: list[int]) -> tuple[Indices, Indices]:
     """The rows of ``values`` (its ``columns``) equal bit for bit (0.0 and -0.0 differ, as they
-    print): the first row of each kind, and each row's kind (``first[inverse[d]]`` is a row
-    equal to row ``d``).  Each row hashed to one 64-bit number (a multiply and an exclusive or
-    a column, on the bits), the numbers made unique, and every row checked equal to the first
-    of its hash; rows that differ under one hash (never seen) are made unique as opaque bytes
-    instead (10^6 rows of 5 columns: 0.3 s of CPU, 1.7 s as bytes).
+    print): a row of each kind (``first``), and each row's kind (``first[inverse[d]]`` is a
+    row equal to row ``d``).  Each row hashed to one 64-bit number (a multiply and an exclusive
+    or a column, on the bits), the numbers sorted and made unique, each row's found among them
+    by a binary search, and every row checked equal to the row chosen for its hash; rows that
+    differ under one hash (never seen) are made unique as opaque bytes instead (10^6 rows of 5
+    columns: 0.3 s of CPU, 1.7 s as bytes).
 
     >>> import numpy as np
     >>> first, inverse = _equal_rows(np.array([[1.0, 0.0], [1.0, -0.0], [1.0, 0.0]]), [0, 1])
-    >>> sorted(first.tolist()), inverse.tolist()[0] == inverse.tolist()[2] != inverse.tolist()[1]
-    ([0, 1], True)
+    >>> len(first), sorted(first.tolist()) in ([0, 1], [1, 2])
+    (2, True)
+    >>> inverse.tolist()[0] == inverse.tolist()[2] != inverse.tolist()[1]
+    True
+    >>> [len(a) for a in _equal_rows(np.zeros((0, 2)), [0, 1])]
+    [0, 0]
     """
     import numpy as np
 
@@ -489,9 +494,15 @@ def _equal_rows(values: Array, columns: list[int]) -> tuple[Indices, Indices]:
     for column in bits:
         key *= np.uint64(_ROW_HASH)
         key ^= column
-    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    inverse = inverse.ravel()
-    chosen = first[inverse]  # the first row of each row's hash
+    # sorted, not stable-sorted (np.unique's return_index): 10^6 rows, 0.025 s of CPU, not 0.073
+    ordered = np.sort(key)
+    new = np.ones(len(ordered), bool)
+    new[1:] = ordered[1:] != ordered[:-1]
+    kinds = ordered[new]
+    inverse = np.searchsorted(kinds, key)
+    first = np.empty(len(kinds), np.int64)
+    first[inverse] = np.arange(len(key))  # a row of each hash (which one: any, checked below)
+    chosen = first[inverse]
     if all(np.array_equal(column[chosen], column) for column in bits):
         return first, inverse
     rows = np.ascontiguousarray(values[:, columns])
