@@ -158,3 +158,17 @@ def test_muc_coreference_scores_blanc_alone_by_its_own_recall_precision_and_f() 
         scores["recall"],
         scores["precision"],
     )
+
+
+def test_muc_coreference_metric_names_skip_empty_pieces_and_name_what_is_wrong() -> None:
+    from annoscore.errors import InputError
+    from annoscore.metrics.muc_coref import parse_metrics
+
+    assert parse_metrics("muc,,LEA,") == ("muc", "lea")
+    every = "mentions, muc, bcub, ceafm, ceafe, blanc, lea"
+    with pytest.raises(InputError) as caught:
+        parse_metrics("muc, nope")
+    assert str(caught.value) == f"--metric ' nope': expected some of {every} or all"
+    with pytest.raises(InputError) as caught:
+        parse_metrics(" , ")
+    assert str(caught.value) == f"--metric: name at least one of {every}"
