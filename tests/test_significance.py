@@ -308,3 +308,17 @@ def test_paired_tests_reproduce_sacrebleu(
     # but for exact ties, which a >= count includes and sacrebleu's > leaves out.
     same = paired_test(a, {"b": b}, test=test, samples=samples, seed=12345).systems["b"]
     assert same.p_value["bleu"] == pytest.approx(expected, abs=2 / (samples + 1))
+
+
+def test_bootstrap_intervals_of_a_matrix_need_its_scorer() -> None:
+    from annoscore.counts import Counts
+    from annoscore.metrics.prf import prf_scores
+    from annoscore.result import Result
+    from annoscore.signature import Signature
+
+    counts = {f"d{i}": Counts(tp=i % 3, fp=1, fn=i % 2) for i in range(10)}
+    result = Result.from_counts("demo", Signature.of("demo"), counts, prf_scores)
+    with pytest.raises(TypeError, match=r"^bootstrap_intervals\(matrix, scorer\): the scorer"):
+        significance.bootstrap_intervals(result.matrix)
+    from_matrix = significance.bootstrap_intervals(result.matrix, prf_scores, samples=20)
+    assert from_matrix == significance.bootstrap_intervals(result, samples=20)
