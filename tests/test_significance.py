@@ -322,3 +322,15 @@ def test_bootstrap_intervals_of_a_matrix_need_its_scorer() -> None:
         significance.bootstrap_intervals(result.matrix)
     from_matrix = significance.bootstrap_intervals(result.matrix, prf_scores, samples=20)
     assert from_matrix == significance.bootstrap_intervals(result, samples=20)
+
+
+def test_a_comparison_renders_in_the_three_formats_and_no_other() -> None:
+    from annoscore.report.significance import render, render_json
+
+    weak, strong = random_run(12, skill=0.5), random_run(12, skill=0.95)
+    comparison = paired_test(weak, {"strong": strong}, baseline_name="weak", samples=50)
+    assert render(comparison, "text") == render_text(comparison)
+    assert render(comparison, "json") == render_json(comparison)
+    assert render(comparison, "markdown") == render_markdown(comparison)
+    with pytest.raises(ValueError, match=r"^unknown format 'csv'; expected text, json or"):
+        render(comparison, "csv")
