@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -35,3 +36,9 @@ def test_total_equals_sum_in_any_order(items: list[Counts]) -> None:
 @given(counts, counts)
 def test_addition_commutes(a: Counts, b: Counts) -> None:
     assert a + b == b + a
+
+
+def test_counts_add_and_compare_only_with_counts_mappings_and_zero() -> None:
+    with pytest.raises(TypeError):
+        Counts(tp=1) + "x"  # type: ignore[operator]
+    assert Counts(tp=1) != 1 and not (Counts(tp=1) == 1)  # noqa: SIM201

@@ -308,3 +308,29 @@ def test_paired_tests_reproduce_sacrebleu(
     # but for exact ties, which a >= count includes and sacrebleu's > leaves out.
     same = paired_test(a, {"b": b}, test=test, samples=samples, seed=12345).systems["b"]
     assert same.p_value["bleu"] == pytest.approx(expected, abs=2 / (samples + 1))
+
+
+def test_bootstrap_intervals_of_a_matrix_need_its_scorer() -> None:
+    from annoscore.counts import Counts
+    from annoscore.metrics.prf import prf_scores
+    from annoscore.result import Result
+    from annoscore.signature import Signature
+
+    counts = {f"d{i}": Counts(tp=i % 3, fp=1, fn=i % 2) for i in range(10)}
+    result = Result.from_counts("demo", Signature.of("demo"), counts, prf_scores)
+    with pytest.raises(TypeError, match=r"^bootstrap_intervals\(matrix, scorer\): the scorer"):
+        significance.bootstrap_intervals(result.matrix)
+    from_matrix = significance.bootstrap_intervals(result.matrix, prf_scores, samples=20)
+    assert from_matrix == significance.bootstrap_intervals(result, samples=20)
+
+
+def test_a_comparison_renders_in_the_three_formats_and_no_other() -> None:
+    from annoscore.report.significance import render, render_json
+
+    weak, strong = random_run(12, skill=0.5), random_run(12, skill=0.95)
+    comparison = paired_test(weak, {"strong": strong}, baseline_name="weak", samples=50)
+    assert render(comparison, "text") == render_text(comparison)
+    assert render(comparison, "json") == render_json(comparison)
+    assert render(comparison, "markdown") == render_markdown(comparison)
+    with pytest.raises(ValueError, match=r"^unknown format 'csv'; expected text, json or"):
+        render(comparison, "csv")

@@ -80,3 +80,46 @@ def test_sigterm_and_sighup_interrupt_like_sigint() -> None:
     assert stopped.value.signum == signal.SIGTERM
     assert isinstance(stopped.value, KeyboardInterrupt)
     assert signal.getsignal(signal.SIGTERM) == before
+
+
+@pytest.mark.parametrize(
+    ("error", "status", "message"),
+    [
+        (OSError(13, "Permission denied", "x.txt"), 2, "x.txt: Permission denied"),
+        (OSError("boom"), 1, "internal error: OSError: boom"),
+        (OverflowError("big"), 2, "a number in the input or the options is too large"),
+        (
+            ValueError("oops"),
+            1,
+            "internal error: ValueError: oops (set ANNOSCORE_DEBUG=1 for the traceback)",
+        ),
+    ],
+)
+def test_a_command_ends_on_an_error_with_its_status_and_one_line(
+    error: Exception,
+    status: int,
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import typer
+
+    monkeypatch.delenv("ANNOSCORE_DEBUG", raising=False)
+
+    def command() -> None:
+        raise error
+
+    with pytest.raises(typer.Exit) as caught:
+        common.guarded(command)()
+    assert caught.value.exit_code == status
+    assert capsys.readouterr().err == f"annoscore: error: {message}\n"
+
+
+def test_annoscore_debug_lets_the_traceback_through(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANNOSCORE_DEBUG", "1")
+
+    def command() -> None:
+        raise ValueError("oops")
+
+    with pytest.raises(ValueError, match="oops"):
+        common.guarded(command)()

@@ -257,3 +257,10 @@ def test_each_plain_line_outside_documents_is_an_example() -> None:
     text = "#begin document a\nd -\n#end document\njunk -\n\t_\nx -\nword\n"
     parsed = parse_conll(text, "k.conll")
     assert parsed.ignored_lines == 4 and parsed.ignored_examples == (4, 5, 6, 7)
+
+
+def test_a_line_that_is_not_utf_8_begins_no_document_for_a_cut() -> None:
+    from annoscore.formats.conll import begin_name
+
+    assert begin_name(b"#begin document (a);\n") == b"(a);"
+    assert begin_name(b"#begin document (a\xff);\n") is None

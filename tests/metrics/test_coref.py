@@ -380,3 +380,20 @@ def test_blanc_is_linear_in_mentions() -> None:
     assert time.perf_counter() - started < 5.0
     assert counts["coref_recall_den"] == 10_000 * 15
     assert counts["noncoref_recall_den"] == 60_000 * 59_999 // 2 - 10_000 * 15
+
+
+def test_an_empty_response_entity_is_dropped() -> None:
+    key, response = [{1, 2, 3}], [{1, 2}, {3, 4}]
+    with_empty = EntityOverlap.of(key, [set(), response[0], set(), response[1]])
+    assert with_empty == EntityOverlap.of(key, response)
+    assert with_empty.response_sizes == (2, 2) and with_empty.distinct_response == 4
+    assert coref_counts(key, [set(), *response], list(METRICS)) == coref_counts(
+        key, response, list(METRICS)
+    )
+
+
+def test_weighted_muc_refuses_a_mention_twice_in_the_response() -> None:
+    from annoscore.metrics.coref import weighted_muc
+
+    with pytest.raises(ValueError, match=r"^mention 2 is twice in the response$"):
+        weighted_muc([{1, 2}], [{1, 2}, {2, 3}])

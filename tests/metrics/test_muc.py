@@ -142,3 +142,33 @@ def test_document_counts_slot_rows_add_up_to_all_slots_and_rem_counts_nothing() 
     assert Tally.from_counts(counts, "obj:c:") == Tally(cor=1, mis=1, spu=1)
     assert Tally.from_counts(counts, "text_filter:") == Tally(inc=1)
     assert (counts + counts)["cor"] == 2 and isinstance(counts, Counts)
+
+
+def test_muc_coreference_scores_blanc_alone_by_its_own_recall_precision_and_f() -> None:
+    from annoscore.metrics.coref import coref_counts
+    from annoscore.metrics.muc_coref import coreference_scores
+
+    # key links 1-2 1-3 1-4 2-3 2-4 3-4; response's 1-2 4-5: coref R 1/6, P 1/2, no non-links
+    counts = coref_counts([{1, 2, 3, 4}], [{1, 2}, {3}, {4, 5}], ["blanc"])
+    scores = coreference_scores(counts)
+    assert scores["recall"] == pytest.approx(1 / 6) and scores["precision"] == 0.5
+    assert scores["f_pr"] == pytest.approx(0.25) and scores["f1"] == scores["blanc_f1"]
+    assert scores["f_2pr"] == pytest.approx(1.25 * 0.5 / 6 / (0.25 * 0.5 + 1 / 6))
+    assert (scores["blanc_recall"], scores["blanc_precision"]) == (
+        scores["recall"],
+        scores["precision"],
+    )
+
+
+def test_muc_coreference_metric_names_skip_empty_pieces_and_name_what_is_wrong() -> None:
+    from annoscore.errors import InputError
+    from annoscore.metrics.muc_coref import parse_metrics
+
+    assert parse_metrics("muc,,LEA,") == ("muc", "lea")
+    every = "mentions, muc, bcub, ceafm, ceafe, blanc, lea"
+    with pytest.raises(InputError) as caught:
+        parse_metrics("muc, nope")
+    assert str(caught.value) == f"--metric ' nope': expected some of {every} or all"
+    with pytest.raises(InputError) as caught:
+        parse_metrics(" , ")
+    assert str(caught.value) == f"--metric: name at least one of {every}"

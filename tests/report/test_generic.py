@@ -59,6 +59,27 @@ def test_markdown_has_the_warnings() -> None:
     assert "| corpus | all | 1.0000 | 1 | 2 |" in text and "- careful" in text
 
 
+def test_markdown_lists_the_confidence_intervals_under_the_scores() -> None:
+    from dataclasses import replace
+
+    result = Result.from_counts(
+        "t",
+        Signature.of("t", bootstrap=50, confidence=0.9, seed=7),
+        {"d1": Counts(tp=1), "d2": Counts(fp=3, fn=1)},
+        prf_scores,
+    )
+    result = replace(result, intervals={"precision": (0.125, 0.5), "recall": None})
+    assert render(result, "markdown").splitlines()[5:] == [
+        "",
+        "90% bootstrap confidence intervals (50 resamples of the documents, seed 7)",
+        "",
+        "| score | value | low | high |",
+        "|---|---:|---:|---:|",
+        "| precision | 0.2500 | 0.1250 | 0.5000 |",
+        "| recall | 0.5000 | - | - |",
+    ]
+
+
 def test_narrow_table_is_one_block_and_wide_table_splits_by_family() -> None:
     narrow = render_table(_result(precision=1.0, recall=None))
     assert "[other]" not in narrow and "corpus  all      1.0000       -   1   2" in narrow

@@ -266,3 +266,24 @@ def test_problems_of_the_predicted_file_name_it_and_its_lines(
         jobs = cli("seqeval", gd / "many.txt", sd / "many.txt", *options, "--jobs", "2")
         assert (jobs.exit_code, jobs.stdout, jobs.stderr) == (0, one.stdout, one.stderr)
         assert exact == [True]  # cut, and the chunks combined
+
+
+@pytest.mark.parametrize(
+    ("system", "message"),
+    [
+        ('[["B-X"], ["O"]]', "{s}: 2 sentences where the gold has 1; both sides need as many"),
+        ('[["B-X"', "{s}:1: not JSON: Expecting ',' delimiter"),
+        ('{"a": 1}', "{s}: expected a JSON list of sentences, each a list of tag strings"),
+        ('[["B-X", 3]]', "{s}: expected a JSON list of sentences, each a list of tag strings"),
+    ],
+)
+def test_json_tag_lists_that_cannot_be_scored_are_named(
+    tmp_path: Path, system: str, message: str
+) -> None:
+    from annoscore.tasks.seqeval import score_seqeval
+
+    (tmp_path / "gold.json").write_text('[["B-X"]]')
+    (tmp_path / "system.json").write_text(system)
+    with pytest.raises(InputError) as caught:
+        score_seqeval(tmp_path / "gold.json", tmp_path / "system.json")
+    assert str(caught.value) == message.format(s=tmp_path / "system.json")

@@ -404,6 +404,22 @@ def test_bad_measures_are_input_errors(spec: str) -> None:
         MeasureSet.parse([spec])
 
 
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (["utility.1,2"], "-m utility.1,2: utility takes 4 number(s)"),
+        (["set_F.1,2"], "-m set_F.1,2: set_F takes 1 number(s)"),
+        (["ndcg.1=inf"], "-m ndcg.1=inf: expected level=gain, not '1=inf'"),
+        (["ndcg.0=1,1=nan"], "-m ndcg.0=1,1=nan: expected level=gain, not '1=nan'"),
+        ([], "-m: no measure chosen"),
+    ],
+)
+def test_bad_measure_parameters_are_named_in_the_error(spec: list[str], message: str) -> None:
+    with pytest.raises(InputError) as caught:
+        MeasureSet.parse(spec)
+    assert str(caught.value) == message
+
+
 def test_ndcg_gains_move_the_number_and_the_signature() -> None:
     qrels = {"q": {"a": 1, "b": 2}}
     run = {"q": {"a": 2.0, "b": 1.0}}

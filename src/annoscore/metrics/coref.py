@@ -138,7 +138,7 @@ class EntityOverlap:
     key_sizes: tuple[int, ...]
     response_sizes: tuple[int, ...]
     shared: dict[tuple[int, int], int]
-    response_distinct: int | None = None
+    response_distinct: int
     response_links: tuple[int, int] | None = None
 
     @classmethod
@@ -182,8 +182,6 @@ class EntityOverlap:
     @property
     def distinct_response(self) -> int:
         """|M_R|, the distinct response mentions (a repeat counted once)."""
-        if self.response_distinct is None:
-            return sum(self.response_sizes)
         return self.response_distinct
 
 

@@ -252,7 +252,7 @@ def _measure(spec: str, flag: str, version: str) -> Measure:
     if kind == "gains":
         gains: dict[int, float] = {}
         for part in text.split(","):
-            level, eq, gain = part.partition("=")
+            level, _, gain = part.partition("=")
             try:
                 gains[int(level)] = float(gain)
             except ValueError:
@@ -260,7 +260,7 @@ def _measure(spec: str, flag: str, version: str) -> Measure:
                     f"{flag} {spec}: expected comma-separated level=gain pairs (ndcg.1=0,2=3), "
                     f"not {part!r}"
                 ) from None
-            if not eq or not math.isfinite(gains[int(level)]):
+            if not math.isfinite(gains[int(level)]):  # (no "=": float("") failed)
                 raise InputError(f"{flag} {spec}: expected level=gain, not {part!r}")
         return Measure(name, (), tuple(sorted(gains.items())))
     raise InputError(f"{flag} {spec}: {name} takes no parameters")

@@ -347,14 +347,8 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
     # the measures are computed with the queries numbered as the run's rows come (``query``
     # is in that order: no regrouping of the rows), then put in ``names``' order (each
     # query's values are its own)
-    kept_set = set(kept)
-    ranked = [q for q in local if q in kept_set]
-    if len(ranked) != len(local):  # a query of the run not scored: its rows left out
-        renumber = np.full(len(local), -1, dtype=np.int64)
-        renumber[[local[q] for q in ranked]] = np.arange(len(ranked))
-        keep = renumber[query] >= 0 if len(query) else np.zeros(0, dtype=bool)
-        query, rows = renumber[query[keep]], rows[keep]
-    numbered = ranked + (missing if options.complete else [])
+    # (every query of ``local`` is judged and in the run, so scored: ``query`` numbers it)
+    numbered = list(local) + (missing if options.complete else [])
     number = {q: k for k, q in enumerate(numbered)}
     to_names = np.array([number[q] for q in names], dtype=np.int64)
     if every and moved is not None:  # rows is the identity but at ``moved``
@@ -431,7 +425,7 @@ def count_trec_columns(qrels: TrecColumns, run: TrecColumns, options: TrecOption
         )
     if options.trec_eval == "9.0.8" and options.judged_only:
         emptied = _nan_in_9_0_8(
-            measures, query, judgment_number, judgment_value, len(ranked), options.relevance_level
+            measures, query, judgment_number, judgment_value, len(local), options.relevance_level
         )
         if emptied:
             warnings.append(
