@@ -193,6 +193,22 @@ def merge_warnings(items: Iterable[ScoreWarning]) -> tuple[ScoreWarning, ...]:
     return tuple(merged.values())
 
 
+def warned_as_kept(kept: Iterable[ScoreWarning | str], warnings: Sequence[ScoreWarning]) -> bool:
+    """Whether ``warnings`` (a chunk's, :mod:`annoscore.scale`) are what the warnings it kept
+    by group for their pooling (``kept``: a string a :func:`note`) make, merged as one run
+    merges them (:func:`merge_warnings`): when not, a warning was not kept by group and its
+    pooling is not known (the input is then scored in one run).
+
+    >>> w = ScoreWarning("x.dup", "{n} duplicates", 1, ("a:1",))
+    >>> warned_as_kept([w, "a note", w], [w.merged(w), note("a note")])
+    True
+    >>> warned_as_kept([w, w], [w]), warned_as_kept([w], [w, note("a note")])
+    (False, False)
+    """
+    made = merge_warnings(w if isinstance(w, ScoreWarning) else note(w) for w in kept)
+    return made == tuple(warnings)
+
+
 class Names(Sequence[str]):
     """Document names held as one string, joined by newlines (no name holds one), made into
     strings only when one is read: what a chunk of a cut run sends of its names (one string

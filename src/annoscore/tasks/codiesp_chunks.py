@@ -36,7 +36,7 @@ from typing import Any
 
 from annoscore.align.codes import EXAMPLES
 from annoscore.records import Record, set_fields
-from annoscore.result import ScoreWarning, merge_warnings, note
+from annoscore.result import ScoreWarning, warned_as_kept
 from annoscore.tasks.codiesp_warnings import invalid_text
 
 READER = frozenset({"formats.bom", "codiesp.quotes"})
@@ -101,9 +101,7 @@ def pooled(
         if len(items) != 2 or not isinstance(items[0], Kept) or not isinstance(items[1], After):
             return None
         read, after = items
-        grouped = (*read.lists, *read.gold, *read.pred, *after.warnings)
-        made = merge_warnings(w if isinstance(w, ScoreWarning) else note(w) for w in grouped)
-        if made != tuple(warnings):  # a warning not kept by group: not known here
+        if not warned_as_kept((*read.lists, *read.gold, *read.pred, *after.warnings), warnings):
             return None
         chunks.append((read, after))
     if not chunks:

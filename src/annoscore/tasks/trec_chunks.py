@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from annoscore.records import Record, set_fields
-from annoscore.result import ScoreWarning, merge_warnings, note
+from annoscore.result import ScoreWarning, warned_as_kept
 
 READER = ("formats.bom", "trec.comment-line", "trec.blank-line")
 """The codes of a file's reader warnings that are pooled, in the reader's order (then
@@ -86,9 +86,10 @@ class Kept(Record):
 def pooled(
     options: Any, warned: Sequence[Sequence[ScoreWarning]], kept: Sequence[tuple[Any, ...]]
 ) -> list[ScoreWarning | str] | None:
-    """One run's warnings of the chunks' (``warned``: each chunk's, in chunk order, checked
-    against what it kept; ``kept``: each chunk's :class:`Kept`); ``None`` when they cannot be
-    pooled (the module doc)."""
+    """trec's warnings as one run makes them, from its chunks' (``warned``, in chunk order)
+    and each chunk's :class:`Kept` (``kept``), as CodiEsp's are made
+    (:func:`annoscore.tasks.codiesp_chunks.pooled`); ``None`` when they cannot be (the module
+    doc)."""
     if not any(warned):  # no chunk warned: nothing to pool
         return []
     chunks: list[Kept] = []
@@ -96,9 +97,7 @@ def pooled(
         if len(items) != 1 or not isinstance(items[0], Kept):
             return None
         chunk = items[0]
-        grouped = (*chunk.qrels, *chunk.run, *chunk.after)
-        made = merge_warnings(w if isinstance(w, ScoreWarning) else note(w) for w in grouped)
-        if made != tuple(warnings):  # a warning not kept by group: not known here
+        if not warned_as_kept((*chunk.qrels, *chunk.run, *chunk.after), warnings):
             return None
         chunks.append(chunk)
     out: list[ScoreWarning | str] = []
