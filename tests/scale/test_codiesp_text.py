@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,7 +26,7 @@ import annoscore.scale as scale
 from annoscore.report import codiesp as report
 from tests.conftest import Cli
 from tests.equivalence.test_codiesp import check_tables
-from tests.scale.test_lines import _ids
+from tests.scale.test_lines import _chunks_of, _ids
 
 CASES = 8
 
@@ -35,16 +34,6 @@ CASES = 8
 @pytest.fixture(autouse=True)
 def _small_files_are_cut(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(scale.cut_lines, "MIN_LINE_BYTES", 0)
-
-
-@contextlib.contextmanager
-def _chunks_of(size: int) -> Iterator[None]:
-    saved = scale.cut_lines.LINE_CHUNK_BYTES
-    scale.cut_lines.LINE_CHUNK_BYTES = size
-    try:
-        yield
-    finally:
-        scale.cut_lines.LINE_CHUNK_BYTES = saved
 
 
 def _corpus(rng: random.Random, root: Path, adversarial: bool) -> tuple[Path, Path, Path]:
