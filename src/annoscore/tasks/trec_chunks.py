@@ -26,12 +26,11 @@ query): the input is then scored in one run too.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
 from annoscore.records import Record, set_fields
-from annoscore.result import ScoreWarning, warned_as_kept
+from annoscore.result import ScoreWarning, merge_warnings, warned_as_kept
 
 READER = ("formats.bom", "trec.comment-line", "trec.blank-line")
 """The codes of a file's reader warnings that are pooled, in the reader's order (then
@@ -135,10 +134,8 @@ def pooled(
 
 
 def _joined(warnings: Sequence[ScoreWarning]) -> list[ScoreWarning] | None:
-    """The warnings of one code as one (counts added, examples in order, capped), none when
-    there are none; ``None`` when their messages differ."""
-    if not warnings:
-        return []
-    if len({w.message for w in warnings}) != 1:
-        return None
-    return [functools.reduce(ScoreWarning.merged, warnings)]
+    """The warnings of one code as one (counts added, examples in order, capped:
+    :func:`~annoscore.result.merge_warnings`), none when there are none; ``None`` when their
+    messages differ."""
+    merged = merge_warnings(warnings)
+    return None if len(merged) > 1 else list(merged)
