@@ -1,13 +1,13 @@
 """The data flows one way (design.md): a lower layer never imports a higher one.
 
 Layers, low to high: the core (``arrays``, ``counts``, ``errors``, ``signature``, ``result``,
-the model objects ``model``, ``templates`` and ``code_lists``, ``samples``), ``formats``, ``align``,
-``metrics``, ``tasks`` (with ``scale`` and ``distributed``, which run a task's score function on
-chunks of its input), ``significance``, ``report``, ``cli``.  Imports inside functions count
-too.  One documented exception: a preset (``tasks``) fills the layout dataclass its report
-declares (``report.pharmaconer.Layout``, ``report.muc.MucDetails``), so ``tasks`` may import
-``report`` modules; ``report`` never imports ``tasks``.  And nothing below ``cli`` switches the
-garbage collector off.
+``score_warnings``, the model objects ``model``, ``templates`` and ``code_lists``, ``samples``),
+``formats``, ``align``, ``metrics``, ``tasks`` (with ``scale`` and ``distributed``, which run a
+task's score function on chunks of its input), ``significance``, ``report``, ``cli``.  Imports
+inside functions count too.  One documented exception: a preset (``tasks``) fills the layout
+dataclass its report declares (``report.pharmaconer.Layout``, ``report.muc.MucDetails``), so
+``tasks`` may import ``report`` modules; ``report`` never imports ``tasks``.  And nothing below
+``cli`` switches the garbage collector off.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ LAYERS = {
     "errors": 0,
     "signature": 0,
     "result": 0,
+    "score_warnings": 0,
     "model": 0,
     "templates": 0,
     "code_lists": 0,

@@ -11,16 +11,7 @@ from hypothesis import strategies as st
 
 from annoscore.counts import Counts
 from annoscore.metrics.prf import prf_scores
-from annoscore.result import (
-    CountMatrix,
-    Names,
-    Result,
-    ScoredUnit,
-    ScoreWarning,
-    View,
-    macro_average_left_out,
-    merge_warnings,
-)
+from annoscore.result import CountMatrix, Names, Result, ScoredUnit, View, macro_average_left_out
 from annoscore.signature import Signature
 
 stat = st.sampled_from(["tp", "fp", "fn", "type:A:tp", "type:A:fn", "type:B:fp"])
@@ -198,13 +189,6 @@ def test_result_is_frozen_and_views_only_change_rendering() -> None:
         result.scores = {}  # type: ignore[misc]
     shown = result.shown(documents=True, types=True)
     assert shown.view == View(documents=True, types=True) and shown.scores == result.scores
-
-
-def test_warnings_with_one_code_add_up_across_parts() -> None:
-    part = ScoreWarning("x", "{count} lines skipped", 2, ("a:1", "a:2"))
-    other = ScoreWarning("x", "{count} lines skipped", 3, ("b:7",))
-    (merged,) = merge_warnings([part, other])
-    assert merged.count == 5 and merged.examples == ("a:1", "a:2", "b:7")
 
 
 @given(st.lists(st.floats(0, 1e6, allow_nan=False), min_size=1, max_size=300))

@@ -52,7 +52,8 @@ from typing import TYPE_CHECKING, Any
 
 from annoscore.errors import InputError
 from annoscore.options import MAX_SAMPLES as MAX_SAMPLES  # the most resamples, re-exported
-from annoscore.result import TYPE_PREFIX, CountMatrix, Result, Scorer, Scores, ScoreWarning
+from annoscore.result import TYPE_PREFIX, CountMatrix, Result, Scorer, Scores
+from annoscore.score_warnings import ScoreWarning
 from annoscore.signature import Signature
 
 if TYPE_CHECKING:

@@ -152,7 +152,7 @@ def test_an_input_read_once_is_named_as_given(tmp_path: Path) -> None:
 
     from annoscore.cli.compare import read_once
     from annoscore.errors import InputError
-    from annoscore.result import ScoreWarning
+    from annoscore.score_warnings import ScoreWarning
 
     fifo = tmp_path / "gold.fifo"
     os.mkfifo(fifo)

@@ -102,7 +102,7 @@ def test_large_json_is_compact_and_small_json_is_indented(monkeypatch: pytest.Mo
 
 
 def test_a_warning_never_copies_unbounded_input() -> None:
-    from annoscore.result import EXAMPLE_LENGTH, MESSAGE_LENGTH, ScoreWarning
+    from annoscore.score_warnings import EXAMPLE_LENGTH, MESSAGE_LENGTH, ScoreWarning
 
     huge = "x" * 5_000_000
     text = str(ScoreWarning("t", f"entity text {huge} differs", 1, (huge, huge + "y")))

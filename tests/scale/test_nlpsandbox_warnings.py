@@ -24,8 +24,8 @@ import pytest
 
 import annoscore
 import annoscore.scale as scale
-from annoscore.result import ScoreWarning
 from annoscore.scale.reduce import DERIVED_CODES
+from annoscore.score_warnings import ScoreWarning
 from annoscore.tasks.nlpsandbox import _pooled, _Tally
 from tests.equivalence.ids import id_pool
 from tests.scale.test_json_arrays import ARRAYS, _dumps, _names

@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 
 import annoscore.scale as scale
-from annoscore.result import ScoreWarning
 from annoscore.scale.cut_tags import pooled_in_order, split_tag_files
+from annoscore.score_warnings import ScoreWarning
 from tests.scale.test_lines import MULTIPLIER, _output, _same
 
 CASES = max(3, int(16 * MULTIPLIER))

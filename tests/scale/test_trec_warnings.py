@@ -24,7 +24,7 @@ import pytest
 
 import annoscore
 import annoscore.scale as scale
-from annoscore.result import ScoreWarning, merge_warnings, note
+from annoscore.score_warnings import ScoreWarning, merge_warnings, note
 from annoscore.tasks.trec_chunks import Kept, pooled, unjudged_text
 from tests.scale.test_lines import MULTIPLIER, _ids, _same
 

@@ -27,7 +27,7 @@ from annoscore.align.documents import pair_documents
 from annoscore.errors import InputError
 from annoscore.formats.are import AreFile, ItemColumns, Refs, read_are
 from annoscore.formats.files import bom_warning, list_folder_with_warnings
-from annoscore.result import ScoreWarning
+from annoscore.score_warnings import ScoreWarning
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from annoscore.model import first_difference
 from annoscore.records import Record, set_fields
-from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
+from annoscore.score_warnings import EXAMPLES_SHOWN, ScoreWarning
 
 Rule = Literal["empty", "ignore"]
 

@@ -36,7 +36,7 @@ from annoscore.align.muc_mapping import ClassMapping
 from annoscore.align.muc_records import ClassAlignment, DocumentAlignment, ObjectPair
 from annoscore.errors import InputError
 from annoscore.formats.muc_config import MucConfig
-from annoscore.result import ScoreWarning
+from annoscore.score_warnings import ScoreWarning
 from annoscore.templates import TemplateDocument, TemplateObject
 
 

@@ -28,7 +28,8 @@ from typing import Any
 
 from annoscore.cli.common import registered
 from annoscore.errors import InputError
-from annoscore.result import Result, ScoreWarning
+from annoscore.result import Result
+from annoscore.score_warnings import ScoreWarning
 from annoscore.tasks.registry import Task
 
 LITTER_FOLDERS = frozenset({"__MACOSX"})

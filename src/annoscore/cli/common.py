@@ -30,7 +30,7 @@ from annoscore.errors import InputError
 if TYPE_CHECKING:
     from annoscore.tasks.registry import Task
 from annoscore.options import MAX_SAMPLES
-from annoscore.result import one_line
+from annoscore.score_warnings import one_line
 
 
 class OutputFormat(str, Enum):

@@ -38,7 +38,8 @@ from annoscore.errors import InputError
 from annoscore.significance import MAX_SAMPLES, Comparison, paired_test
 
 if TYPE_CHECKING:
-    from annoscore.result import Result, ScoreWarning
+    from annoscore.result import Result
+    from annoscore.score_warnings import ScoreWarning
     from annoscore.tasks.registry import Task
 
 

@@ -66,7 +66,8 @@ from annoscore.errors import InputError
 from annoscore.options import OptionField, RunOptions, TaskOptions, fields
 from annoscore.records import Record, set_fields
 from annoscore.report.generic import TextRenderer, render_pieces
-from annoscore.result import Result, refuse_tolerated
+from annoscore.result import Result
+from annoscore.score_warnings import refuse_tolerated
 
 if typing.TYPE_CHECKING:
     from annoscore.align.span_sides import SpanSides

@@ -73,7 +73,7 @@ from annoscore.formats.brat_scan import scan_files
 from annoscore.formats.files import folder_files, name_stem, read_text
 from annoscore.model import AnnotatedDocument
 from annoscore.records import Record, set_fields
-from annoscore.result import EXAMPLES_SHOWN, ScoreWarning, merge_warnings
+from annoscore.score_warnings import EXAMPLES_SHOWN, ScoreWarning, merge_warnings
 
 __all__ = [
     "MAX_OFFSET",

@@ -27,7 +27,7 @@ from annoscore.formats.brat_model import (
 )
 from annoscore.formats.files import BOM, bom_warning, check_no_nul
 from annoscore.model import Attribute, Event, Normalization, Note, Relation
-from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
+from annoscore.score_warnings import EXAMPLES_SHOWN, ScoreWarning
 
 _OFFSETS = re.compile(r"([0-9]+[ \t]+[0-9]+(?:[ \t]*;[ \t]*[0-9]+[ \t]+[0-9]+)*)(?:[ \t]+(.*))?$")
 """Offsets ``START END(;START END)*`` and, leniently, text after them on the same field."""

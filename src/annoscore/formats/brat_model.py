@@ -29,7 +29,7 @@ from annoscore.model import (
     Relation,
     Span,
 )
-from annoscore.result import ScoreWarning, note
+from annoscore.score_warnings import ScoreWarning, note
 
 Dialect = Literal["brat", "pharmaconer"]
 Fragments = tuple[tuple[int, int], ...]
@@ -353,7 +353,7 @@ class AnnFile:
 
     ``starts``/``ends`` are the outer bounds (as written in the ``pharmaconer`` dialect, where
     they may be reversed); ``fragments[k]`` is set only when some entity is discontinuous.
-    ``warnings`` are structured (:class:`~annoscore.result.ScoreWarning`) and name file and
+    ``warnings`` are structured (:class:`~annoscore.score_warnings.ScoreWarning`) and name file and
     line.  ``rows`` (set for every file the reader reads) says which rows of the reading's
     :class:`EntityBlock` are this file's entities; a file made from others
     (:meth:`without_type`, :meth:`merged`) has none.

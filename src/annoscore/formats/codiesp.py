@@ -54,7 +54,7 @@ from annoscore.formats.files import (
     without_bom,
 )
 from annoscore.records import Record, set_fields
-from annoscore.result import ScoreWarning
+from annoscore.score_warnings import ScoreWarning
 
 _EXAMPLES = 5
 

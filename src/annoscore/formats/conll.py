@@ -66,7 +66,7 @@ from annoscore.formats.files import (
     read_text,
     without_bom,
 )
-from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
+from annoscore.score_warnings import EXAMPLES_SHOWN, ScoreWarning
 
 _BEGIN = re.compile(r"#[ \t]*begin document (.*)$")
 _END = re.compile(r"#[ \t]*end document")

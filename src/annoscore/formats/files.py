@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from annoscore.errors import InputError
-from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
+from annoscore.score_warnings import EXAMPLES_SHOWN, ScoreWarning
 
 if TYPE_CHECKING:
     from annoscore.result import Result

@@ -26,7 +26,7 @@ from pathlib import Path
 from annoscore.errors import InputError
 from annoscore.formats.brat import place
 from annoscore.formats.files import BOM, check_no_nul, folder_files, read_text, split_lines
-from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
+from annoscore.score_warnings import EXAMPLES_SHOWN, ScoreWarning
 
 _TOLERATED: dict[str, str] = {
     "pharmaconer.blank-line": "{count} blank line(s) in indexing files ignored "

@@ -55,7 +55,7 @@ from annoscore.formats.trec_scan import (
     token_bounds,
 )
 from annoscore.records import Fields
-from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
+from annoscore.score_warnings import EXAMPLES_SHOWN, ScoreWarning
 
 if TYPE_CHECKING:
     from annoscore.arrays import AnyArray, ByteArray, IntArray, WordArray

@@ -34,7 +34,8 @@ from annoscore.metrics.span_tables import (
 from annoscore.metrics.spans import PRF_NAMES, SEMEVAL_NAMES, mode_counts, semeval_counts, type_key
 from annoscore.model import AnnotatedDocument, Mention
 from annoscore.records import Record, set_fields
-from annoscore.result import CountMatrix, ScoreWarning, merge_warnings
+from annoscore.result import CountMatrix
+from annoscore.score_warnings import ScoreWarning, merge_warnings
 
 
 class EntityBlockArrays(Protocol):

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from annoscore.records import Record, set_fields
 
 if TYPE_CHECKING:
-    from annoscore.result import Result, ScoreWarning
+    from annoscore.result import Result
+    from annoscore.score_warnings import ScoreWarning
 
 
 class FolderChunk(Record):

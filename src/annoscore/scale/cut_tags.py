@@ -24,13 +24,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from annoscore.result import EXAMPLES_SHOWN
 from annoscore.scale.chunks import LineChunk, Wrap
 from annoscore.scale.cut_lines import _Lines, _mapped, split_pair
+from annoscore.score_warnings import EXAMPLES_SHOWN
 
 if TYPE_CHECKING:
     from annoscore.formats.conll_bio import TagColumns
-    from annoscore.result import ScoreWarning
+    from annoscore.score_warnings import ScoreWarning
 
 _CUT = re.compile(rb"\n\n-DOCSTART-(?=[ \t\n])")
 """A ``-DOCSTART-`` line after a blank line (the cut is before the ``-``)."""

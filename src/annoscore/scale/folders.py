@@ -23,7 +23,8 @@ from annoscore.formats.files import is_url
 
 if TYPE_CHECKING:
     from annoscore.options import TaskOptions
-    from annoscore.result import Result, ScoreWarning
+    from annoscore.result import Result
+    from annoscore.score_warnings import ScoreWarning
 
 from annoscore.scale.chunks import UNKNOWN_SIDE, FolderChunk, Part, Seen
 from annoscore.scale.cut_lines import targets

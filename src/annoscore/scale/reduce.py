@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from annoscore.arrays import IntArray
     from annoscore.options import TaskOptions
-    from annoscore.result import CountMatrix, Result, ScoreWarning
+    from annoscore.result import CountMatrix, Result
+    from annoscore.score_warnings import ScoreWarning
 
 from annoscore.result import MACRO_DOC, Scores
 from annoscore.scale.chunks import UNKNOWN_SIDE, Details, Finish, NotExact, Part, Pooled, Seen
@@ -304,7 +305,7 @@ def merge_in_order(
     ...                                                                        "late"))]
     ['early', 'x', 'late']
     """
-    from annoscore.result import merge_warnings
+    from annoscore.score_warnings import merge_warnings
 
     items = sorted(
         ((_group(w.code, order), side, c, n), w)

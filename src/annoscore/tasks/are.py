@@ -34,7 +34,8 @@ from annoscore.metrics.anaphora import (
 )
 from annoscore.metrics.anaphora_items import AreDetails, Labels, aligned_chain_links, id_chain_links
 from annoscore.options import Setting, TaskOptions, constant, fields, option
-from annoscore.result import CountMatrix, Result, ScoreWarning
+from annoscore.result import CountMatrix, Result
+from annoscore.score_warnings import ScoreWarning
 from annoscore.tasks.registry import get
 
 # --- the options ------------------------------------------------------------------------------

@@ -67,8 +67,9 @@ from annoscore.metrics.ranked_codes import (
     numeric_positions,
 )
 from annoscore.options import TaskOptions, option
-from annoscore.result import CountMatrix, Names, Result, ScoreWarning
+from annoscore.result import CountMatrix, Names, Result
 from annoscore.scale import chunked, keep, keeping
+from annoscore.score_warnings import ScoreWarning
 from annoscore.tasks.codiesp_chunks import After, Kept, pooled
 from annoscore.tasks.codiesp_warnings import (
     collapsed,

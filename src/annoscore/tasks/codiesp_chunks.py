@@ -16,7 +16,7 @@ lower-casing.
 Pooled from the chunks (each keeps its warnings by group, :class:`Kept` and :class:`After`):
 the lists' warnings (the same in every chunk: the first chunk's, once), the readers' CSV quotes
 and the repeated lines (a count and the first lines, in file order: the chunks' in order,
-counts added and examples capped by :func:`~annoscore.result.merge_warnings`), a byte-order
+counts added and examples capped by :func:`~annoscore.score_warnings.merge_warnings`), a byte-order
 mark (of the first chunk only) and the predicted codes not in the valid list (counts added, the
 first five distinct codes of the chunks' in order: each chunk's first five are enough). Every
 other warning is made from the whole corpus (a MAP or F1 of the other setting, documents paired
@@ -36,7 +36,7 @@ from typing import Any
 
 from annoscore.align.codes import EXAMPLES
 from annoscore.records import Record, set_fields
-from annoscore.result import ScoreWarning, warned_as_kept
+from annoscore.score_warnings import ScoreWarning, warned_as_kept
 from annoscore.tasks.codiesp_warnings import invalid_text
 
 READER = frozenset({"formats.bom", "codiesp.quotes"})

@@ -27,7 +27,8 @@ from annoscore.metrics.ranked_codes import (
     corpus_counts,
     rank_codes,
 )
-from annoscore.result import Scores, ScoreWarning
+from annoscore.result import Scores
+from annoscore.score_warnings import ScoreWarning
 
 if TYPE_CHECKING:
     from annoscore.arrays import IntArray

@@ -37,9 +37,10 @@ from annoscore.formats.conll_bio import (
 from annoscore.formats.files import bom_warning, saw
 from annoscore.metrics.conlleval import conlleval_chunks, conlleval_counts, split_tag
 from annoscore.options import TaskOptions, constant, option
-from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning
+from annoscore.result import Result
 from annoscore.scale import chunked, keep, keeping
 from annoscore.scale.cut_tags import split_tag_file, split_tag_files, tag_chunk
+from annoscore.score_warnings import EXAMPLES_SHOWN, ScoreWarning
 from annoscore.tasks.conlleval_chunks import joined_details, pooled
 from annoscore.tasks.registry import get
 

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from annoscore.metrics.conlleval import ConllevalDetails
-from annoscore.result import ScoreWarning
 from annoscore.scale.cut_tags import TagChunk, chained, pooled_in_order
+from annoscore.score_warnings import ScoreWarning
 
 ORDER = (
     "conlleval.crlf",

@@ -42,9 +42,10 @@ from annoscore.formats.conll import (
 from annoscore.formats.files import saw
 from annoscore.metrics.coref import CONLL_METRICS, METRICS, ScoredMetric, coref_counts
 from annoscore.options import TaskOptions, constant, option
-from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning, Undefined
+from annoscore.result import Result, Undefined
 from annoscore.scale import chunked, counted, keep
 from annoscore.scale.cut_json import split_marked
+from annoscore.score_warnings import EXAMPLES_SHOWN, ScoreWarning
 from annoscore.signature import Signature
 from annoscore.tasks.coref_chunks import pooled
 from annoscore.tasks.registry import get

@@ -7,8 +7,8 @@ returns, lines outside documents, split antecedents, unreadable cells, an unclos
 repeated names), the same of the response, the unpaired documents of each side, then the
 repeated mentions (key repeats, response repeats dropped, response repeats kept).  Each is a
 count with the first few places in file order, so pooled in the chunks' order (file order, on
-each side) with :func:`~annoscore.result.merge_warnings` they are one run's.  An input is scored
-in one run instead when a chunk's warning means something else in the whole file: a document
+each side) with :func:`~annoscore.score_warnings.merge_warnings` they are one run's.  An input is
+scored in one run instead when a chunk's warning means something else in the whole file: a document
 left open before the last chunk (one run reports a ``#begin document`` inside it as an error),
 a chunk's response without documents (one run: the response's documents are elsewhere), or a
 warning of another kind.
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from annoscore.result import ScoreWarning, merge_warnings
+from annoscore.score_warnings import ScoreWarning, merge_warnings
 
 READER = (
     "formats.bom",

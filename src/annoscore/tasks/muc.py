@@ -45,8 +45,9 @@ from annoscore.formats.muc_template import read_templates
 from annoscore.metrics.muc import MucDetails, document_counts
 from annoscore.metrics.muc_coref import MetricName, parse_metrics
 from annoscore.options import TaskOptions, constant, option
-from annoscore.result import Result, ScoreWarning, Undefined
+from annoscore.result import Result, Undefined
 from annoscore.scale import chunked, counted, keep
+from annoscore.score_warnings import ScoreWarning
 from annoscore.tasks.muc_chunks import (
     SGML_ORDER,
     TEMPLATE_ORDER,

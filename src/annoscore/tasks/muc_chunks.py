@@ -36,9 +36,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from annoscore.result import EXAMPLES_SHOWN, ScoreWarning, merge_warnings
 from annoscore.scale import NotExact, Splitter, current, keeping
 from annoscore.scale.chunks import Pooled
+from annoscore.score_warnings import EXAMPLES_SHOWN, ScoreWarning, merge_warnings
 
 if TYPE_CHECKING:
     from annoscore.metrics.muc import MucDetails

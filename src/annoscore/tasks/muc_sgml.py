@@ -41,8 +41,8 @@ from annoscore.formats.muc_sgml import (
 from annoscore.formats.muc_sgml_objects import SgmlSlots
 from annoscore.metrics.muc import MucDetails
 from annoscore.model import first_difference
-from annoscore.result import ScoreWarning
 from annoscore.scale import counted
+from annoscore.score_warnings import ScoreWarning
 
 
 class Counted(NamedTuple):

@@ -49,10 +49,11 @@ from annoscore.metrics.phi import Quotes, SameStart, Tokenizer, hipaa_flags, lea
 from annoscore.metrics.phi_counts import Columns, category_counts
 from annoscore.metrics.phi_tokens import TokenSpans, span_table
 from annoscore.options import TaskOptions, option
-from annoscore.result import CountMatrix, Result, ScoreWarning
+from annoscore.result import CountMatrix, Result
 from annoscore.samples import sample_path
 from annoscore.scale import chunked, keep
 from annoscore.scale.cut_json import JsonDocuments
+from annoscore.score_warnings import ScoreWarning
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:

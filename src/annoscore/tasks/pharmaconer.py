@@ -51,15 +51,9 @@ from annoscore.formats.pharmaconer import CodeSet, read_code_tsvs
 from annoscore.metrics.sets import PharmaconerDetails, set_counts, typed_set_counts
 from annoscore.model import AnnotatedDocument, Mention
 from annoscore.options import TaskOptions, constant, option
-from annoscore.result import (
-    EXAMPLES_SHOWN,
-    CountMatrix,
-    Result,
-    ScoreWarning,
-    Undefined,
-    merge_warnings,
-)
+from annoscore.result import CountMatrix, Result, Undefined
 from annoscore.scale import chunked
+from annoscore.score_warnings import EXAMPLES_SHOWN, ScoreWarning, merge_warnings
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:

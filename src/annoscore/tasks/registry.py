@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from annoscore.align.span_sides import SpanSides
     from annoscore.counts import Counts
     from annoscore.options import TaskOptions
-    from annoscore.result import CountMatrix, Details, Result, ScoreWarning, Undefined
+    from annoscore.result import CountMatrix, Details, Result, Undefined
+    from annoscore.score_warnings import ScoreWarning
 
 
 class Sample(Record):
@@ -229,7 +230,8 @@ class Task(Record):
         when they have one, else the rule).  With ``options.strict_input``, a warning about
         tolerated input is an :class:`~annoscore.errors.InputError` instead (every entry point
         refuses it alike)."""
-        from annoscore.result import Result, Undefined, refuse_tolerated
+        from annoscore.result import Result, Undefined
+        from annoscore.score_warnings import refuse_tolerated
 
         warnings = list(warnings)
         if options.strict_input:

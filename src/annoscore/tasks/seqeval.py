@@ -48,7 +48,8 @@ from annoscore.metrics.seqeval import (
     entity_counts,
 )
 from annoscore.options import TaskOptions, constant, option
-from annoscore.result import EXAMPLES_SHOWN, Result, ScoreWarning, type_counts
+from annoscore.result import Result, type_counts
+from annoscore.score_warnings import EXAMPLES_SHOWN, ScoreWarning
 from annoscore.tasks.registry import get
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from annoscore.result import EXAMPLES_SHOWN, ScoreWarning
 from annoscore.scale.cut_tags import TagChunk, chained, pooled_in_order
+from annoscore.score_warnings import EXAMPLES_SHOWN, ScoreWarning
 
 ORDER = (
     "formats.bom",

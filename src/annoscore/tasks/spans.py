@@ -50,8 +50,9 @@ from annoscore.formats.brat import AnnFile, read_brat_corpus
 from annoscore.formats.files import not_exact, saw
 from annoscore.model import AnnotatedDocument, Mention
 from annoscore.options import TaskOptions, constant, option
-from annoscore.result import Result, ScoreWarning, note
+from annoscore.result import Result
 from annoscore.scale import Splitter, chunked, counted, files_read, keep, keeping
+from annoscore.score_warnings import ScoreWarning, note
 from annoscore.tasks.registry import get
 from annoscore.tasks.spans_chunks import kept, pooled
 

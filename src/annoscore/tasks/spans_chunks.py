@@ -28,7 +28,7 @@ from annoscore.align.documents import text_warnings
 from annoscore.formats.annotations import left_out
 from annoscore.formats.brat_model import AnnFile
 from annoscore.model import AnnotatedDocument
-from annoscore.result import EXAMPLES_SHOWN, ScoreWarning, note
+from annoscore.score_warnings import EXAMPLES_SHOWN, ScoreWarning, note
 
 READER_SHOWN = 3
 """The documents' reader warnings one run shows in full

@@ -48,9 +48,10 @@ from annoscore.formats.trec import TrecColumns, read_qrels, read_run, shown
 from annoscore.metrics.ranking_measures import ranking_measures, recall_rank, relstrings
 from annoscore.metrics.trec_measures import DEFAULT, MeasureSet, RankedLists, TrecDetails
 from annoscore.options import TaskOptions, option
-from annoscore.result import CountMatrix, Result, ScoreWarning
+from annoscore.result import CountMatrix, Result
 from annoscore.scale import NotExact, chunked, keeping
 from annoscore.scale import keep as keep_chunk
+from annoscore.score_warnings import ScoreWarning
 from annoscore.tasks.registry import get
 from annoscore.tasks.trec_chunks import SHOWN, Kept, pooled, unjudged_text
 

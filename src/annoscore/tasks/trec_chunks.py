@@ -11,8 +11,8 @@ queries 9.0.8 gives ``nan`` (``-J``).
 
 Pooled from the chunks (each keeps its warnings by group, :class:`Kept`): the readers' warnings
 but for ids that are not UTF-8 (counts added, the first lines in file order: the chunks' in
-order, capped by :meth:`~annoscore.result.ScoreWarning.merged`; their lines numbered as in the
-whole file, :func:`~annoscore.formats.files.first_line`), a byte-order mark (of the first chunk
+order, capped by :meth:`~annoscore.score_warnings.ScoreWarning.merged`; their lines numbered as in
+the whole file, :func:`~annoscore.formats.files.first_line`), a byte-order mark (of the first chunk
 only), the queries without judgments (counts added, the first five in the run's order: each
 chunk's first five are enough), the duplicate judgments and the ``nan`` queries (counts added,
 the first examples in file order). The judged queries not in the run are warned of with a MAP
@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from annoscore.records import Record, set_fields
-from annoscore.result import ScoreWarning, merge_warnings, warned_as_kept
+from annoscore.score_warnings import ScoreWarning, merge_warnings, warned_as_kept
 
 READER = ("formats.bom", "trec.comment-line", "trec.blank-line")
 """The codes of a file's reader warnings that are pooled, in the reader's order (then
@@ -135,7 +135,7 @@ def pooled(
 
 def _joined(warnings: Sequence[ScoreWarning]) -> list[ScoreWarning] | None:
     """The warnings of one code as one (counts added, examples in order, capped:
-    :func:`~annoscore.result.merge_warnings`), none when there are none; ``None`` when their
+    :func:`~annoscore.score_warnings.merge_warnings`), none when there are none; ``None`` when their
     messages differ."""
     merged = merge_warnings(warnings)
     return None if len(merged) > 1 else list(merged)
