@@ -312,7 +312,7 @@ def _stems_and_texts(
     within = len(os.path.join(folder, ""))  # each path is the folder's joined with a name
     if not every_file:
         stems = [name[within:-4] for name in paths]  # each name ends in .ann
-        if "" not in set(map(str.strip, stems, repeat("."))):  # else name_stem keeps them
+        if all(map(str.strip, stems, repeat("."))):  # else name_stem keeps some whole
             if not check_text:
                 return stems, [], [None] * len(paths)
             texts = [name[:-4] + ".txt" for name in paths]
