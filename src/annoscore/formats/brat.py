@@ -54,8 +54,10 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
+from operator import is_not
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from annoscore.errors import InputError
 from annoscore.formats.brat_lines import parse_lines
@@ -134,6 +136,17 @@ def _decoded(data: bytes | str | None, path: str) -> str:
     return read_text(Path(path))  # raises, naming the file (and line)
 
 
+def _utf8(data: bytes | str | None) -> bytes | None:
+    """A file's content as the scan reads it: text encoded (``None`` for lone surrogates,
+    which only the parser reads)."""
+    if not isinstance(data, str):
+        return data
+    try:
+        return data.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+
+
 def _read_files(
     paths: Sequence[str],
     doc_ids: Sequence[str],
@@ -149,16 +162,18 @@ def _read_files(
     (or text, or ``None`` when unreadable), ``texts`` their ``.txt`` (``None``: no check);
     ``each``: how the files are gone through (:data:`Each`)."""
     block = EntityBlock()
-    as_bytes: list[bytes | None] = []
-    for data in contents:
-        if isinstance(data, str):
-            try:
-                data = data.encode("utf-8")
-            except UnicodeEncodeError:  # lone surrogates: only the parser reads them
-                data = None
-        as_bytes.append(data)
-    text_bytes = [t.encode("utf-8", "surrogatepass") if isinstance(t, str) else t for t in texts]
-    checks = [t is not None for t in texts]
+    # a folder's files are bytes (or None): their lists as they are, without a step per file
+    as_bytes: list[bytes | None] = (
+        list(map(_utf8, contents))
+        if str in set(map(type, contents))
+        else cast("list[bytes | None]", list(contents))
+    )
+    text_bytes: list[bytes | None] = (
+        [t.encode("utf-8", "surrogatepass") if isinstance(t, str) else t for t in texts]
+        if str in set(map(type, texts))
+        else cast("list[bytes | None]", list(texts))
+    )
+    checks = list(map(is_not, texts, repeat(None)))
     scanned = scan_files(as_bytes, text_bytes, checks, paths, doc_ids, block)
     out = []
     for k, file in enumerate(scanned if each is None else each(scanned)):
@@ -287,6 +302,34 @@ def _read_folder_files(
     return _read_files(paths, stems, contents, texts, named, dialect, strict_input, each)
 
 
+def _stems_and_texts(
+    folder: Path, paths: list[str], text_files: set[str], check_text: bool, every_file: bool
+) -> tuple[list[str], list[str], list[str | None]]:
+    """Each of a folder's ``paths``: its document id (its name's stem), the paths that do not
+    end in ``.ann`` (``every_file``), and each file's ``.txt`` where ``check_text`` and the
+    folder has one (``text_files``).  Names that all end in ``.ann`` after something other
+    than dots (what a folder of brat files holds): in passes over the names."""
+    within = len(os.path.join(folder, ""))  # each path is the folder's joined with a name
+    if not every_file:
+        stems = [name[within:-4] for name in paths]  # each name ends in .ann
+        if all(map(str.strip, stems, repeat("."))):  # else name_stem keeps some whole
+            if not check_text:
+                return stems, [], [None] * len(paths)
+            texts = [name[:-4] + ".txt" for name in paths]
+            return stems, [], [t if t in text_files else None for t in texts]
+    stems, others = [], []
+    text_names: list[str | None] = []
+    for name in paths:
+        stem = name_stem(name[within:])
+        extension = name[within + len(stem) :]
+        stems.append(stem)
+        if every_file and extension != ".ann":
+            others.append(name)
+        text_name = name[:-4] + ".txt" if extension == ".ann" and check_text else None
+        text_names.append(text_name if text_name in text_files else None)
+    return stems, others, text_names
+
+
 def read_brat_corpus(
     path: Path,
     *,
@@ -323,17 +366,7 @@ def read_brat_corpus(
         raise InputError(
             "the folder has no brat annotations (.ann files)" + _subfolders_with_ann(path), path
         )
-    stems, others = [], []
-    text_names: list[str | None] = []
-    within = len(os.path.join(path, ""))  # each path is the folder's joined with a name
-    for name in paths:
-        stem = name_stem(name[within:])
-        extension = name[within + len(stem) :]
-        stems.append(stem)
-        if every_file and extension != ".ann":
-            others.append(name)
-        text_name = name[:-4] + ".txt" if extension == ".ann" and check_text else None
-        text_names.append(text_name if text_name in text_files else None)
+    stems, others, text_names = _stems_and_texts(path, paths, text_files, check_text, every_file)
     if others and strict_input:  # the files before the first such one may name an error first
         first = paths.index(others[0])
         _read_folder_files(paths[:first], stems, text_names, dialect, strict_input)
@@ -342,9 +375,11 @@ def read_brat_corpus(
             others[0],
         )
     read = _read_folder_files(paths, stems, text_names, dialect, strict_input, each)
-    files: dict[str, AnnFile] = {}
-    for stem, file in zip(stems, read, strict=True):
-        files[stem] = files[stem].merged(file) if stem in files else file
+    files = dict(zip(stems, read, strict=True))
+    if len(files) < len(stems):  # files of one stem (every_file): one document
+        files = {}
+        for stem, file in zip(stems, read, strict=True):
+            files[stem] = files[stem].merged(file) if stem in files else file
     warnings = [skipped] if skipped else []
     if others:
         warnings.append(

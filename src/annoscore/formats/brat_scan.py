@@ -21,11 +21,21 @@ than a chunk is declined.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
+from itertools import accumulate
 from sys import intern
 from typing import Any
 
-from annoscore.formats.brat_model import MAX_OFFSET, AnnFile, EntityBlock, FileRows, LazyColumn
+from annoscore.formats.brat_model import (
+    MAX_OFFSET,
+    AnnFile,
+    EntityBlock,
+    FileRows,
+    LazyColumn,
+    ScanColumns,
+    ScannedFields,
+)
 
 CHUNK_BYTES = 1 << 20
 """The scan reads the ``.ann`` bytes about this many at a time, and declines larger files (its
@@ -86,6 +96,43 @@ class _Column(LazyColumn):
 
     def items(self) -> list[Any]:
         return self._columns.column(self._name)
+
+
+class _ScanFiles(ScanColumns):
+    """The files one :func:`scan_files` took, by their place ``k`` in its arguments: each
+    file's columns made when first asked for (:class:`_ScannedFile`), as :class:`_Column` of
+    one :class:`_FileColumns` (their length known, their items built from the file's bytes
+    on first use)."""
+
+    __slots__ = ("contents", "counts", "files")
+
+    def __init__(self, block: EntityBlock, contents: Sequence[bytes | None]) -> None:
+        super().__init__(block, [])
+        self.contents = contents
+        self.counts: dict[int, int] = {}
+        self.files: dict[int, _FileColumns] = {}
+
+    def field(self, name: str, d: int) -> Any:
+        """File ``d``'s value of :class:`~annoscore.formats.brat_model.AnnFile` field
+        ``name``: a scanned file has entity lines only (no line numbers: each entity is on
+        the line of its position)."""
+        if name in ("ids", "types", "starts", "ends", "texts"):
+            columns = self.files.get(d)
+            if columns is None:
+                columns = self.files[d] = _FileColumns(self.contents[d] or b"", self.counts[d])
+            return _Column(columns, name)
+        if name == "lines":
+            return None
+        return ()  # normalizations, attributes, relations, events, notes
+
+
+class _ScannedFile(ScannedFields, AnnFile):
+    """A file the scan took: an :class:`~annoscore.formats.brat_model.AnnFile` whose id,
+    path, text, rows, fragments and warnings are set when read (what the ``spans`` task asks
+    of every file) and whose other fields are made by its :class:`_ScanFiles` when first
+    asked for (then kept)."""
+
+    __slots__ = ("columns", "number")
 
 
 def _words(buf: Any, at: Any) -> Any:
@@ -359,16 +406,18 @@ def scan_files(
         return out  # NumPy is not even imported
     import numpy as np
 
+    files = _ScanFiles(block, contents)
+    new, rows_of = _ScannedFile.__new__, tuple.__new__
+    data = [contents[k] or b"" for k in taken]
+    data_ends = list(accumulate(map(len, data)))  # where each file ends in all of them
     begin = 0
-    while begin < len(taken):
-        end, size = begin, 0
-        while end < len(taken) and (size < CHUNK_BYTES or end == begin):
-            size += len(contents[taken[end]] or b"")
-            end += 1
+    while begin < len(taken):  # files from ``begin`` until they hold CHUNK_BYTES (one at least)
+        base = data_ends[begin - 1] if begin else 0
+        end = min(bisect_left(data_ends, base + CHUNK_BYTES, begin) + 1, len(taken))
         chunk = taken[begin:end]
         chunk_texts = [texts[k] if check_text[k] else None for k in chunk]
-        file_ends = len(_PAD) + np.cumsum([len(contents[k] or b"") for k in chunk])
-        big = b"".join([_PAD, *(contents[k] or b"" for k in chunk), _PAD])
+        file_ends = len(_PAD) - base + np.array(data_ends[begin:end], dtype=np.int64)
+        big = b"".join([_PAD, *data[begin:end], _PAD])
         file_ok, line_file, starts, ends, codes, type_names = _scan_chunk(
             big, file_ends, chunk_texts
         )
@@ -377,18 +426,13 @@ def scan_files(
         for k, text, good, count in zip(chunk, chunk_texts, file_ok.tolist(), counts, strict=True):
             if not good:
                 continue
-            columns = _FileColumns(contents[k] or b"", count)
-            out[k] = AnnFile(
-                doc_ids[k],
-                paths[k],
-                _Column(columns, "ids"),
-                _Column(columns, "types"),
-                _Column(columns, "starts"),
-                _Column(columns, "ends"),
-                _Column(columns, "texts"),
-                text=None if text is None else text.decode("ascii"),
-                rows=FileRows(block, row, row + count),
-            )
+            file = new(_ScannedFile)
+            file.id, file.path, file.fragments, file.warnings = doc_ids[k], paths[k], None, []
+            file.text = None if text is None else text.decode("ascii")
+            file.rows = rows_of(FileRows, (block, row, row + count))
+            file.columns, file.number = files, k
+            files.counts[k] = count
+            out[k] = file
             row += count
         begin = end
     return out

@@ -403,10 +403,19 @@ def _listed_files(
     files or links to them (:func:`selected_files`): the same answer, made of the names
     alone, without listing the folder or asking any file's kind."""
     within = os.path.join(folder, "")  # a name has no separator: joined as os.path.join does
-    chosen: list[str] = []
+    names = list(names)
+    # what _take_file does with each name, in passes over the names (one chunk of a folder
+    # lists thousands): chosen and skipped are sorted by _found
+    if texts is not None:
+        texts.update([within + name for name in names if name.endswith(".txt")])
+    if every_file:
+        return _found([within + name for name in names], [], suffix)
+    chosen = [within + name for name in names if name.endswith(suffix)]
     skipped: list[str] = []
-    for name in names:
-        _take_file(within + name, name, suffix, every_file, texts, chosen, skipped)
+    if len(chosen) < len(names):  # names ending in the suffix in another case: skipped
+        for name in names:
+            if not name.endswith(suffix) and name.lower().endswith(suffix):
+                _take_file(within + name, name, suffix, False, None, chosen, skipped)
     return _found(chosen, skipped, suffix)
 
 
