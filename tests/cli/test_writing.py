@@ -151,9 +151,10 @@ def test_a_large_output_file_is_handed_to_the_disk_as_it_is_written(
 ) -> None:
     """Each :data:`~annoscore.cli.writing.HANDED_BYTES` written to an output file (its text or
     another file's bytes) have their write-back started (``posix_fadvise``, ``DONTNEED``),
-    each byte once, in order, none past what is written; a smaller output never; where the
-    advice fails or cannot be given the file is written all the same, and the file it
-    replaces stays as it was until the new one is whole."""
+    each byte once, in order, none past what is written, when it replaces a file; a smaller
+    output and a new file never; where the advice fails or cannot be given the file is
+    written all the same, and the file it replaces stays as it was until the new one is
+    whole."""
     from annoscore.scale.spool import FileBytes
 
     given: list[tuple[int, int, int]] = []
@@ -168,6 +169,8 @@ def test_a_large_output_file_is_handed_to_the_disk_as_it_is_written(
     writing.write_output(target, ["small\n"] * 3)
     assert given == []
     monkeypatch.setattr(writing, "HANDED_BYTES", 10)
+    writing.write_output(tmp_path / "new.txt", ["a new file: left to the kernel\n"] * 3)
+    assert given == []
     source = tmp_path / "source.bin"
     source.write_bytes(b"0123456789" * 5)
     with source.open("rb") as copied, writing.OutputFiles() as files:

@@ -238,7 +238,8 @@ class _Replaced(_Sink):
             raise self.error(error) from None
         with contextlib.suppress(OSError):  # a file system without modes: keep what it gives
             os.chmod(self.handle.name, _output_mode(target))
-        self.handed = 0  # the bytes handed to the disk so far (:meth:`_hand_over`)
+        # the bytes handed to the disk so far (:meth:`_hand_over`); none for a new file
+        self.handed = 0 if os.path.exists(target) else None
 
     def write(self, data: bytes) -> None:
         self.handle.write(data)
@@ -248,12 +249,14 @@ class _Replaced(_Sink):
         """Once :data:`HANDED_BYTES` more are written, have the kernel start writing them to
         the disk (``posix_fadvise``'s ``DONTNEED``: their write-back begun, not waited for,
         and the pages it has written already dropped from the cache; no byte of the file
-        changes).  Without it the whole output was written back only when renamed over an
-        older one (ext4's ``auto_da_alloc``: CodiEsp D's layout of 10^6 documents, 222 MB,
-        0.2-0.9 s at the end of the run, the process waiting); so, as it is written, while the
-        rest is made.  Advice only: where it cannot be given, nothing."""
+        changes), when it replaces a file.  Without it the whole output was written back when
+        renamed over the older one (ext4's ``auto_da_alloc``: CodiEsp D's layout of 10^6
+        documents, 222 MB, 0.2-0.9 s at the end of the run, the process waiting); so, as it is
+        written, while the rest is made.  A new file is left to the kernel (renamed, it is
+        written back later, by the kernel's threads).  Advice only: where it cannot be given,
+        nothing."""
         written = self.handle.tell()
-        if written - self.handed < HANDED_BYTES:
+        if self.handed is None or written - self.handed < HANDED_BYTES:
             return
         self.handle.flush()
         with contextlib.suppress(OSError, AttributeError):  # AttributeError: no posix_fadvise
