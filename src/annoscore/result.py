@@ -485,6 +485,10 @@ _ROW_HASH = 0x9E3779B97F4A7C15
 collision is found and the rows compared as bytes)."""
 
 
+_FOLDED_ROWS = 1 << 16
+"""Rows of :func:`_equal_rows`'s key folded at a time."""
+
+
 def _equal_rows(values: Array, columns: list[int]) -> tuple[Indices, Indices]:
     """The rows of ``values`` (its ``columns``) equal bit for bit (0.0 and -0.0 differ, as they
     print): a row of each kind (``first``), and each row's kind (``first[inverse[d]]`` is a
@@ -510,13 +514,15 @@ def _equal_rows(values: Array, columns: list[int]) -> tuple[Indices, Indices]:
     import numpy as np
 
     bits = [values[:, k].view(np.uint64) for k in columns]
-    key, high = np.zeros(len(values), np.uint64), np.empty(len(values), np.uint64)
+    key = np.zeros(len(values), np.uint64)
     for column in bits:
         # the key's high half folded onto its low half before it is multiplied: a count's
         # bits are its high ones (1.0 is 0x3ff0 then zeros), which a product only carries up,
-        # off the key (so rows of small counts shared hashes, and were made unique as bytes)
-        np.right_shift(key, np.uint64(32), out=high)
-        key ^= high
+        # off the key (so rows of small counts shared hashes, and were made unique as bytes);
+        # a block of rows at a time (no copy of the key: 10^6 rows, 8 MB more at the peak)
+        for start in range(0, len(key), _FOLDED_ROWS):
+            part = key[start : start + _FOLDED_ROWS]
+            part ^= part >> np.uint64(32)
         key *= np.uint64(_ROW_HASH)
         key ^= column
     # sorted, not stable-sorted (np.unique's return_index): 10^6 rows, 0.025 s of CPU, not 0.073
