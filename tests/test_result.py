@@ -200,3 +200,36 @@ def test_fractions_add_left_to_right_as_the_official_scorers_add(values: list[fl
     for v in values:
         expected += v
     assert CountMatrix.of(docs).total()["ap_sum"] == expected
+
+
+@pytest.mark.parametrize("collide", [False, True])
+@pytest.mark.parametrize("seed", range(6))
+def test_equal_rows_groups_the_rows_equal_bit_for_bit_in_the_columns_asked(
+    seed: int, collide: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """:func:`~annoscore.result._equal_rows` of every column or of some (in any order; the
+    others, per-type columns, not read), of rows of a few values (0.0 and -0.0 differ, two
+    NaNs of other bits differ): each row's kind is that of the rows whose asked columns have
+    the same bits, and ``first`` a row of each kind, found by their hashes alone; also when
+    rows that differ share a hash (``collide``: the last column asked alone is hashed)."""
+    import numpy as np
+
+    import annoscore.result as result_module
+
+    if collide:
+        monkeypatch.setattr(result_module, "_ROW_HASH", 0)
+    else:  # distinct rows hashed apart: never made unique as bytes (1.7 s for 10^6 rows)
+        monkeypatch.setattr(np, "unique", None)
+    rng = np.random.default_rng(seed)
+    nans = np.array([0x7FF8000000000000, 0x7FF8000000000001], np.uint64).view(np.float64)
+    pool = np.array([0.0, -0.0, 1.0, 2.5, 1e300, *nans])
+    values = pool[rng.integers(0, len(pool), (300, 5))]
+    values[:, 4] = 1.0  # rows that differ in the other columns, alike in the last one
+    counts = rng.integers(0, 8, (300, 5)).astype(float)  # each value's bits in its high half
+    values[::2] = counts[::2]
+    for columns in ([0, 1, 2, 3, 4], [4, 0, 2], [1], [3, 4], []):
+        first, inverse = result_module._equal_rows(values, columns)
+        bits = values.view(np.uint64)[:, columns]
+        kinds = {row.tobytes(): n for n, row in enumerate(bits[first])}
+        assert len(kinds) == len(first)  # one row of each kind
+        assert [kinds[row.tobytes()] for row in bits] == inverse.tolist()

@@ -144,3 +144,47 @@ def test_a_result_in_pieces_is_written_as_its_whole_text(
     monkeypatch.setitem(files._STAND_INS, "/cache/g.tsv", "https://h/g")
     write_result(iter(["gold /cache/g", ".tsv\n"]), target)
     assert target.read_text(encoding="utf-8") == "gold https://h/g\n"
+
+
+def test_a_large_output_file_is_handed_to_the_disk_as_it_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each :data:`~annoscore.cli.writing.HANDED_BYTES` written to an output file (its text or
+    another file's bytes) have their write-back started (``posix_fadvise``, ``DONTNEED``),
+    each byte once, in order, none past what is written, when it replaces a file; a smaller
+    output and a new file never; where the advice fails or cannot be given the file is
+    written all the same, and the file it replaces stays as it was until the new one is
+    whole."""
+    from annoscore.scale.spool import FileBytes
+
+    given: list[tuple[int, int, int]] = []
+
+    def advise(fd: int, offset: int, length: int, advice: int) -> None:
+        assert os.fstat(fd).st_size >= offset + length  # written (not in Python's buffer)
+        assert target.read_text(encoding="utf-8") == "small\n" * 3  # the old one, meanwhile
+        given.append((offset, length, advice))
+
+    monkeypatch.setattr(writing.os, "posix_fadvise", advise, raising=False)
+    target = tmp_path / "out.txt"
+    writing.write_output(target, ["small\n"] * 3)
+    assert given == []
+    monkeypatch.setattr(writing, "HANDED_BYTES", 10)
+    writing.write_output(tmp_path / "new.txt", ["a new file: left to the kernel\n"] * 3)
+    assert given == []
+    source = tmp_path / "source.bin"
+    source.write_bytes(b"0123456789" * 5)
+    with source.open("rb") as copied, writing.OutputFiles() as files:
+        files.write(target, ["abc", "defghijk", "lm", FileBytes(copied.fileno(), 3, 38), "z" * 25])
+    text = "abcdefghijklm" + ("0123456789" * 5)[3:38] + "z" * 25
+    assert target.read_text(encoding="utf-8") == text
+    dontneed = os.POSIX_FADV_DONTNEED
+    assert given == [(0, 11, dontneed), (11, 37, dontneed), (48, 25, dontneed)]
+    for failing in (OSError(22, "Invalid argument"), AttributeError("posix_fadvise")):
+
+        def refuse(*_: object, error: Exception = failing) -> None:
+            raise error
+
+        monkeypatch.setattr(writing.os, "posix_fadvise", refuse)
+        writing.write_output(target, ["x" * 15, "y" * 15])
+        assert target.read_text(encoding="utf-8") == "x" * 15 + "y" * 15
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []

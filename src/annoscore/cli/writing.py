@@ -213,6 +213,11 @@ class _Sink:
         return InputError(f"cannot write the output: {error.strerror or error}", self.path)
 
 
+HANDED_BYTES = 32 << 20
+"""Bytes of an output file (:class:`_Replaced`) written between two hand-overs to the disk
+(:meth:`_Replaced._hand_over`): a smaller output is never handed over before it is renamed."""
+
+
 class _Replaced(_Sink):
     """A regular file or a new name: written through a temporary file in the target's folder and
     renamed into place, so a failed run leaves no half file.  A link is followed: the file it
@@ -233,9 +238,32 @@ class _Replaced(_Sink):
             raise self.error(error) from None
         with contextlib.suppress(OSError):  # a file system without modes: keep what it gives
             os.chmod(self.handle.name, _output_mode(target))
+        # the bytes handed to the disk so far (:meth:`_hand_over`); none for a new file
+        self.handed = 0 if os.path.exists(target) else None
 
     def write(self, data: bytes) -> None:
         self.handle.write(data)
+        self._hand_over()
+
+    def _hand_over(self) -> None:
+        """Once :data:`HANDED_BYTES` more are written, have the kernel start writing them to
+        the disk (``posix_fadvise``'s ``DONTNEED``: their write-back begun, not waited for,
+        and the pages it has written already dropped from the cache; no byte of the file
+        changes), when it replaces a file.  Without it the whole output was written back when
+        renamed over the older one (ext4's ``auto_da_alloc``: CodiEsp D's layout of 10^6
+        documents, 222 MB, 0.2-0.9 s at the end of the run, the process waiting); so, as it is
+        written, while the rest is made.  A new file is left to the kernel (renamed, it is
+        written back later, by the kernel's threads).  Advice only: where it cannot be given,
+        nothing."""
+        written = self.handle.tell()
+        if self.handed is None or written - self.handed < HANDED_BYTES:
+            return
+        self.handle.flush()
+        with contextlib.suppress(OSError, AttributeError):  # AttributeError: no posix_fadvise
+            os.posix_fadvise(
+                self.handle.fileno(), self.handed, written - self.handed, os.POSIX_FADV_DONTNEED
+            )
+        self.handed = written
 
     def copy(self, piece: FileBytes) -> None:
         """The bytes copied from file to file by the kernel (``os.sendfile``: never read into
@@ -254,6 +282,7 @@ class _Replaced(_Sink):
             super().copy(piece)  # nothing copied: no sendfile between these files
         finally:
             self.handle.seek(0, os.SEEK_END)  # where the kernel left the file's offset
+        self._hand_over()
 
     def finish(self) -> None:
         self.handle.close()
