@@ -46,7 +46,12 @@ beside it.
     python benchmarks/scale.py --task pubtator --documents 1000000 --rounds 1 --no-warm
 
 The load averages of the machine are printed before and after (``os.getloadavg``): other
-processes on the cores make every figure slower and the speed-up smaller.
+processes on the cores make every figure slower and the speed-up smaller.  So does the host of
+this virtual machine: each row gives the share of the machine's CPU time the host took while
+that setting ran (``steal`` in ``/proc/stat``: :func:`stolen`).  ``--ceiling`` adds, for each
+size, two copies of the ``--jobs 1`` run at once (:func:`ceiling`) and a pure-Python loop alone
+and two at once (:func:`loop_ceiling`): what the two cores give at that time, whatever the
+program.
 """
 
 from __future__ import annotations
@@ -332,6 +337,24 @@ def tree_memory(pid: int) -> int:
     return total + sum(tree_memory(int(child)) for child in children)
 
 
+def cpu_ticks() -> tuple[int, int]:
+    """The machine's CPU time stolen by its host (a virtual machine's cores lent to others) and
+    its CPU time in all, in ticks, since boot (``/proc/stat``); ``(0, 0)`` where it cannot say."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+        ticks = [int(f) for f in fields[:8]]  # user nice system idle iowait irq softirq steal
+    except (OSError, ValueError):
+        return 0, 0
+    return ticks[7], sum(ticks)
+
+
+def stolen(before: tuple[int, int], after: tuple[int, int]) -> float:
+    """The share of the machine's CPU time its host took between two :func:`cpu_ticks`
+    (``nan`` when nothing was counted)."""
+    total = after[1] - before[1]
+    return (after[0] - before[0]) / total if total > 0 else float("nan")
+
+
 def split_cpu(pid: int) -> tuple[float, float]:
     """The CPU seconds (user + system) of process ``pid`` itself and of the children it waited
     for (its workers), read from ``/proc/PID/stat`` while it is a zombie (exited, not yet
@@ -364,19 +387,25 @@ def run_command(
     """Wall and CPU seconds, peak memory of the largest process and of the process tree in MB,
     and the CPU seconds of the process itself and of its workers, of one ``command`` run in
     ``cwd`` (its standard output discarded; ``SystemExit`` when it fails)."""
+    import threading
+
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
+    ended = threading.Event()
+    end = [start]
+
+    def wait_for_end() -> None:  # blocked in the kernel: no CPU taken from the run
+        os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)  # not reaped: wait4 below
+        end[0] = time.perf_counter()
+        ended.set()
+
+    threading.Thread(target=wait_for_end, daemon=True).start()
     tree = 0
-    sampled = start - 1.0
-    still = os.WEXITED | os.WNOHANG | os.WNOWAIT  # not reaped: wait4 below gives its usage
-    # its end seen within 5 ms (the wall time's resolution), its memory sampled every 0.2 s
-    # (polled every 0.2 s, the wall times were up to 0.2 s long: 0.1 s on average)
-    while os.waitid(os.P_PID, process.pid, still) is None:
-        if time.perf_counter() - sampled >= 0.2:
-            tree = max(tree, tree_memory(process.pid))
-            sampled = time.perf_counter()
-        time.sleep(0.005)
-    wall = time.perf_counter() - start
+    # its end seen at once by the thread; its memory sampled every 0.2 s (this process polled
+    # every 5 ms before, 2.6% of a core: taken from a run of two jobs, not from one job's)
+    while not ended.wait(0.2):
+        tree = max(tree, tree_memory(process.pid))
+    wall = end[0] - start
     own, workers = split_cpu(process.pid)  # a zombie still: its /proc entry is there
     _, status, usage = os.wait4(process.pid, 0)
     stderr = process.stderr.read() if process.stderr else b""
@@ -493,7 +522,8 @@ def main() -> None:
     )
     parser.add_argument("--dask", action="store_true", help="also --dask local")
     parser.add_argument("--ceiling", action="store_true",
-                        help="also two copies of --jobs 1 at once (the machine)")  # fmt: skip
+                        help="also two copies of --jobs 1 at once, and a pure-Python loop alone "
+                             "and two at once (the machine)")  # fmt: skip
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2], help="runs to time")
     parser.add_argument("--no-warm", dest="warm", action="store_false",
                         help="no warm-up run (large corpora)")  # fmt: skip
@@ -508,9 +538,9 @@ def main() -> None:
     fixed = fixed_costs(options, settings)
     print("| documents | run | wall s | CPU s | CPU s: process / workers | peak MB (largest "
           "process) | peak MB (all processes) | us/doc (wall) | us/doc (CPU) | us/doc (CPU, fixed "
-          "cost out: lowest runs (median runs)) | speed-up vs --jobs 1 | on free cores (est.) |"
-          )  # fmt: skip
-    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "cost out: lowest runs (median runs)) | speed-up vs --jobs 1 | on free cores (est.) | "
+          "CPU time taken by the host (median) |")  # fmt: skip
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for documents in options.documents:
         with tempfile.TemporaryDirectory(prefix="annoscore-scale-") as folder:
             root = Path(folder)
@@ -518,12 +548,15 @@ def main() -> None:
             figures: dict[str, list[tuple[float, float, float, float, float, float]]] = {
                 n: [] for n, _ in settings
             }
+            steal: dict[str, list[float]] = {n: [] for n, _ in settings}
             reference = root / "reference.out"  # the first output, the others compared to it
             if options.warm:
                 run([*base, "--jobs", "1"], root / "warm.json")  # page cache and imports warm
             for _ in range(rounds_for(documents, options.rounds)):
                 for name, extra in settings:
+                    ticks = cpu_ticks()
                     figures[name].append(run([*base, *extra], root / "out.json"))
+                    steal[name].append(stolen(ticks, cpu_ticks()))
                     if not reference.exists():
                         (root / "out.json").rename(reference)
                     elif not filecmp.cmp(root / "out.json", reference, shallow=False):
@@ -542,11 +575,13 @@ def main() -> None:
                     f"{workers:.2f} | {peak:.0f} | {tree:.0f} "
                     f"| {wall / documents * 1e6:.0f} | {cpu / documents * 1e6:.0f} "
                     f"| {per_document([f[1] for f in figures[name]], fixed[name], documents)} "
-                    f"| {first / wall:.2f}x | {free_cores(first_cpu, own, workers, extra)} |",
+                    f"| {first / wall:.2f}x | {free_cores(first_cpu, own, workers, extra)} "
+                    f"| {statistics.median(steal[name]):.0%} |",
                     flush=True,
                 )
             if options.ceiling:
                 print(ceiling(base, root, first, rounds_for(documents, options.rounds)))
+                print(loop_ceiling(rounds_for(documents, options.rounds)))
     print(f"load averages after: {os.getloadavg()}")
 
 
@@ -574,6 +609,42 @@ def ceiling(base: list[str], root: Path, alone: float, rounds: int) -> str:
     return (f"  two copies of --jobs 1 at once: pair done in {both:.2f} s (median of {rounds}; "
             f"each copy's wall: {shown}), one alone {alone:.2f} s: this machine's ceiling for "
             f"two jobs on this work 2 x {alone:.2f} / {both:.2f} = {2 * alone / both:.2f}x"
+            )  # fmt: skip
+
+
+LOOP = "s = 0\nfor i in range(20_000_000):\n    s += i & 7"
+"""A pure-Python loop: nothing in memory, nothing read or written (about 1.5 s)."""
+
+
+def loop_ceiling(rounds: int) -> str:
+    """What two cores give a loop that shares nothing but the cores (:data:`LOOP`), now: one
+    copy alone and two at once, alternating, ``rounds`` times; ``2 x alone / pair``, and the
+    share of the CPU time the host took meanwhile (:func:`stolen`: a virtual machine's two
+    cores may be two threads of one core, or lent to others).  2.0x on two free cores; below
+    it, no ``--jobs 2`` run can do better than this on this machine at this time."""
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    command = [sys.executable, "-c", LOOP]
+
+    def one(_: int) -> float:
+        return run_command(command)[0]
+
+    alone, pairs, steal_alone, steal_pair = [], [], [], []
+    with ThreadPoolExecutor(2) as pool:
+        for _ in range(rounds):
+            ticks = cpu_ticks()
+            alone.append(one(0))
+            steal_alone.append(stolen(ticks, ticks := cpu_ticks()))
+            start = time.perf_counter()
+            list(pool.map(one, (0, 1)))
+            pairs.append(time.perf_counter() - start)
+            steal_pair.append(stolen(ticks, cpu_ticks()))
+    a, b = statistics.median(alone), statistics.median(pairs)
+    return (f"  a pure-Python loop (nothing in memory), alone {a:.2f} s, two at once {b:.2f} s "
+            f"(medians of {rounds}): this machine's cores now give 2 x {a:.2f} / {b:.2f} = "
+            f"{2 * a / b:.2f}x; the host took {statistics.median(steal_alone):.0%} of the CPU time "
+            f"with one copy running, {statistics.median(steal_pair):.0%} with two"
             )  # fmt: skip
 
 
