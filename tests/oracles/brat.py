@@ -21,6 +21,7 @@ single spaces (the generators write no other spacing), or the text after one mor
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -241,3 +242,23 @@ def _seen(file: File, ann_id: str, number: int, seen: set[str]) -> None:
     if ann_id in seen:
         file.warn("brat.repeated-id", number)
     seen.add(ann_id)
+
+
+def document_names(
+    paths: list[str], text_files: set[str], check_text: bool, every_file: bool
+) -> tuple[list[str], list[str], list[str | None]]:
+    """What a folder's files are, from the format's rules, one file at a time: each file's
+    document id (its name without its extension, ``os.path.splitext``), the files not ending in
+    ``.ann`` (read only with ``every_file``), and each ``.ann`` file's ``.txt`` beside it (the
+    same name but the extension) where ``check_text`` and the folder has one (``text_files``)."""
+    ids, others = [], []
+    texts: list[str | None] = []
+    for path in paths:
+        folder, name = os.path.split(path)
+        stem, extension = os.path.splitext(name)
+        ids.append(stem)
+        if every_file and extension != ".ann":
+            others.append(path)
+        text = os.path.join(folder, stem + ".txt")
+        texts.append(text if extension == ".ann" and check_text and text in text_files else None)
+    return ids, others, texts
