@@ -365,7 +365,7 @@ def folder_files(
     names = selection.get(os.path.abspath(folder)) if selection else None
     if names is not None and listed:
         return _listed_files(os.fspath(folder), names, suffix, every_file, texts)
-    chosen: list[str] = []
+    regular: list[str] = []  # the names of regular files, or of links to them
     skipped: list[str] = []
     try:
         entries = list(os.scandir(folder))
@@ -388,12 +388,13 @@ def folder_files(
                 skipped.append(f"{entry.path} (a link that leads nowhere)")
             continue
         if is_file:
-            _take_file(entry.path, name, suffix, every_file, texts, chosen, skipped)
+            regular.append(name)
         elif is_dir:
             skipped.append(f"{entry.path} (a sub-folder: folders are not read recursively)")
         elif looks:
             skipped.append(f"{entry.path} (not a regular file)")
-    return _found(chosen, skipped, suffix)
+    chosen, skipped_files = _regular_files(os.fspath(folder), regular, suffix, every_file, texts)
+    return _found(chosen, skipped + skipped_files, suffix)
 
 
 def _listed_files(
@@ -402,41 +403,30 @@ def _listed_files(
     """:func:`folder_files` of ``folder`` when its entries ``names`` are known to be regular
     files or links to them (:func:`selected_files`): the same answer, made of the names
     alone, without listing the folder or asking any file's kind."""
+    return _found(*_regular_files(folder, list(names), suffix, every_file, texts), suffix)
+
+
+def _regular_files(
+    folder: str, names: list[str], suffix: str, every_file: bool, texts: set[str] | None
+) -> tuple[list[str], list[str]]:
+    """What :func:`folder_files` does with the regular files ``names`` of ``folder``, in
+    passes over the names (one chunk of a folder lists thousands): the paths chosen (those
+    ending in ``suffix``, or all with ``every_file``) and those skipped with a note (only
+    their case differs), unsorted; the ``.txt`` files noted in ``texts``."""
     within = os.path.join(folder, "")  # a name has no separator: joined as os.path.join does
-    names = list(names)
-    # what _take_file does with each name, in passes over the names (one chunk of a folder
-    # lists thousands): chosen and skipped are sorted by _found
     if texts is not None:
         texts.update([within + name for name in names if name.endswith(".txt")])
     if every_file:
-        return _found([within + name for name in names], [], suffix)
+        return [within + name for name in names], []
     chosen = [within + name for name in names if name.endswith(suffix)]
-    skipped: list[str] = []
+    skipped = []
     if len(chosen) < len(names):  # names ending in the suffix in another case: skipped
-        for name in names:
-            if not name.endswith(suffix) and name.lower().endswith(suffix):
-                _take_file(within + name, name, suffix, False, None, chosen, skipped)
-    return _found(chosen, skipped, suffix)
-
-
-def _take_file(
-    path: str,
-    name: str,
-    suffix: str,
-    every_file: bool,
-    texts: set[str] | None,
-    chosen: list[str],
-    skipped: list[str],
-) -> None:
-    """What :func:`folder_files` does with the regular file ``name`` at ``path``: chosen when
-    ``name`` ends in ``suffix`` (or ``every_file``), skipped with a note when only its case
-    differs; a ``.txt`` file noted in ``texts``."""
-    if texts is not None and name.endswith(".txt"):
-        texts.add(path)
-    if every_file or name.endswith(suffix):
-        chosen.append(path)
-    elif name.lower().endswith(suffix):
-        skipped.append(f"{path} (not '{suffix}': the extension is case-sensitive)")
+        skipped = [
+            f"{within + name} (not '{suffix}': the extension is case-sensitive)"
+            for name in names
+            if not name.endswith(suffix) and name.lower().endswith(suffix)
+        ]
+    return chosen, skipped
 
 
 def _found(
