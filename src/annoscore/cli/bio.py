@@ -25,17 +25,16 @@ SYSTEM = Annotated[
 ]
 
 
-def tag_file(file: str) -> Path:
-    """The path of FILE (not ``-``): an fsspec URL read whole into a local copy
+def tag_input(file: str, system: Path | None) -> tuple[Path, str | None]:
+    """FILE's path, and standard input's text when FILE is ``-`` without SYSTEM (the path is then
+    ``<stdin>``, which only names it); an fsspec URL is read whole into a local copy
     (:func:`annoscore.formats.files.input_path`)."""
+    if file == "-" and system is None:
+        from annoscore.formats.files import decode_utf8
+
+        return Path("<stdin>"), decode_utf8(sys.stdin.buffer.read(), Path("<stdin>"))
     if "://" in file:
         from annoscore.formats.files import input_path
 
-        return input_path(file)
-    return Path(file)
-
-
-def stdin_text() -> str:
-    from annoscore.formats.files import decode_utf8
-
-    return decode_utf8(sys.stdin.buffer.read(), Path("<stdin>"))
+        return input_path(file), None
+    return Path(file), None

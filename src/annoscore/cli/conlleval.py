@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from annoscore.cli.bio import FILE, SYSTEM, stdin_text, tag_file
+from annoscore.cli.bio import FILE, SYSTEM, tag_input
 from annoscore.cli.common import guarded
 from annoscore.cli.options import Output, scoring_command
 from annoscore.tasks.conlleval import ConllevalOptions
@@ -42,15 +42,12 @@ def register(app: typer.Typer) -> None:
         )
         from annoscore.tasks.registry import get
 
-        text = path = None
+        path, text = tag_input(file, system)
         if system is not None:
-            path = tag_file(file)
             result = score_conlleval(path, system, options)
-        elif file == "-":
-            text = stdin_text()
-            result = score_conlleval_text(text, "<stdin>", options)
+        elif text is not None:
+            result = score_conlleval_text(text, str(path), options)
         else:
-            path = tag_file(file)
             result = score_conlleval_file(path, options)
 
         # read again only for --format html

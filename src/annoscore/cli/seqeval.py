@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import typer
 
-from annoscore.cli.bio import FILE, SYSTEM, stdin_text, tag_file
+from annoscore.cli.bio import FILE, SYSTEM, tag_input
 from annoscore.cli.common import PerTypeOption, guarded
 from annoscore.cli.options import Output, scoring_command
 from annoscore.tasks.seqeval import SeqevalOptions
@@ -34,16 +32,11 @@ def register(app: typer.Typer) -> None:
         from annoscore.tasks.registry import get
         from annoscore.tasks.seqeval import score_seqeval, score_seqeval_file
 
-        text = path = None
+        path, text = tag_input(file, system)
         if system is not None:
-            path = tag_file(file)
             result = score_seqeval(path, system, options)
-        elif file == "-":
-            text = stdin_text()
-            result = score_seqeval_file(Path("<stdin>"), options, text)
         else:
-            path = tag_file(file)
-            result = score_seqeval_file(path, options)
+            result = score_seqeval_file(path, options, text)
 
         # read again only for --format html
         sides = get("seqeval").report_sides(path, system, options, result, text=text)
