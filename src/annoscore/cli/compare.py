@@ -135,10 +135,7 @@ def parse_options(items: list[str], task: Task) -> Any:
 
 
 def with_paths(options: Any, change: Callable[[Path], Path]) -> Any:
-    """``options`` with every path option passed through ``change`` (a dict of a task declared
-    the old way, or an options object)."""
-    if isinstance(options, dict):
-        return {k: change(v) if isinstance(v, Path) else v for k, v in options.items()}
+    """``options`` (:func:`parse_options`') with every path option passed through ``change``."""
     changed = {
         name: change(value)
         for name in (f.name for f in dataclasses.fields(options) if f.init)
@@ -178,16 +175,15 @@ class ReadOnce:
 
     def named(self, text: str) -> str:
         """``text`` with every copy's path replaced by the path given."""
-        for copy, given in self.names.items():
-            text = text.replace(copy, given)
-        return text
+        from annoscore.formats.files import named
+
+        return named(text, self.names)
 
     def error(self, error: InputError) -> InputError:
         """``error`` naming the input as given."""
-        if not self.names:
-            return error
-        path = None if error.path is None else self.named(error.path)
-        return InputError(self.named(error.message), path, error.line, document=error.document)
+        from annoscore.formats.files import named_error
+
+        return named_error(error, self.names) if self.names else error
 
     def warning(self, warning: ScoreWarning) -> ScoreWarning:
         """``warning`` naming the inputs as given."""
