@@ -86,16 +86,21 @@ class Prepared:
             text = text.replace(str(self.single), self.label)
         return text.replace(str(self.copy_root), self.label)
 
+    def line(self, path: Path | str, line: int) -> int:
+        """Line ``line`` of the copy's file ``path`` numbered as uploaded (:func:`check` may
+        have removed lines of it)."""
+        numbers = self.lines.get(Path(path))
+        return numbers[line - 1] if numbers is not None and 1 <= line <= len(numbers) else line
+
     def renumbered(self, text: str) -> str:
         """``text`` with ``FILE:LINE`` of a file whose lines :func:`check` removed numbered as
         uploaded (``FILE`` the copy's path or the file's name)."""
-        for path, numbers in self.lines.items():
+        for path in self.lines:
             for name in dict.fromkeys((str(path), path.name)):
                 pattern = re.compile(re.escape(name) + r":(\d+)\b")
 
-                def original(match: re.Match[str], numbers: list[int] = numbers) -> str:
-                    line = int(match.group(1))
-                    fixed = numbers[line - 1] if 1 <= line <= len(numbers) else line
+                def original(match: re.Match[str], path: Path = path) -> str:
+                    fixed = self.line(path, int(match.group(1)))
                     return f"{match.group(0).rpartition(':')[0]}:{fixed}"
 
                 text = pattern.sub(original, text)
@@ -369,9 +374,7 @@ def check(
                     problems.append(Problem(message, shown, original))
                     continue
             if line is not None:
-                numbers = prepared.lines.get(where)
-                if numbers is not None and 1 <= line <= len(numbers):
-                    line = numbers[line - 1]
+                line = prepared.line(where, line)
             problems.append(Problem(message, shown, line))
             if where.is_file() and where != prepared.path:
                 where.unlink()  # set the file aside, keep looking at the others

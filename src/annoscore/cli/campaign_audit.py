@@ -41,12 +41,6 @@ def audit(task: Task, gold: Path, prepared: Prepared, options: Any, limit: int) 
     return found
 
 
-def _line(prepared: Prepared, path: Path | str, line: int) -> int:
-    """Line ``line`` of the copy's file ``path`` numbered as uploaded."""
-    numbers = prepared.lines.get(Path(path))
-    return numbers[line - 1] if numbers is not None and 1 <= line <= len(numbers) else line
-
-
 def _documents(
     prepared: Prepared,
     gold: Path,
@@ -66,7 +60,7 @@ def _documents(
         seen.add(document)
         if document not in known:
             shown = prepared.shown(str(path))
-            at = None if line is None else _line(prepared, path, line)
+            at = None if line is None else prepared.line(path, line)
             message = f"{what} {document!r} is not in the gold standard ({gold.name})"
             yield Problem(message, shown, at)
     for document in known if required is None else dict.fromkeys(required):
@@ -76,7 +70,7 @@ def _documents(
 
 def _invalid_code(prepared: Prepared, path: Path, line: int, code: str, lists: str) -> Problem:
     message = f"code {code!r} is not in the valid-code list ({lists})"
-    return Problem(message, prepared.shown(str(path)), _line(prepared, path, line))
+    return Problem(message, prepared.shown(str(path)), prepared.line(path, line))
 
 
 # --- CodiEsp ---------------------------------------------------------------------------------
@@ -191,7 +185,7 @@ def _brat(gold: Path, prepared: Prepared, **reading: Any) -> Iterator[Problem]:
                     f"entity {file.ids[k]} ends at {end}, beyond the text of the document "
                     f"({text_path.name}: {length} characters)",
                     prepared.shown(file.path),
-                    _line(prepared, file.path, file.line_of(k)),
+                    prepared.line(file.path, file.line_of(k)),
                 )
 
 
