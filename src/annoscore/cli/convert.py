@@ -185,7 +185,8 @@ def _register_format(convert: typer.Typer, source_format: str) -> None:
 
         if target not in targets:
             raise InputError(f"cannot write {target!r}; TO is one of {', '.join(targets)}")
-        options = ReaderOptions(offsets=_offset_unit(offsets), answers=_answers(answers))
+        unit = typing.cast(OffsetUnit, offsets)  # one of OFFSET_UNITS: the flag's parser checks
+        options = ReaderOptions(offsets=unit, answers=_answers(answers))
         corpus = read_corpus(source, source_format, options)
         for warning in corpus.warnings:
             tell("warning", warning)
@@ -238,12 +239,6 @@ Answers = Annotated[
         "default: accept); the others are left out, and a warning counts them.",
     ),
 ]
-
-
-def _offset_unit(value: str) -> OffsetUnit:
-    """``--offsets`` (one of :data:`OFFSET_UNITS`, checked by the flag's parser) as
-    :func:`~annoscore.formats.annotations.read_corpus` takes it."""
-    return typing.cast(OffsetUnit, value)
 
 
 def _answers(values: list[str] | None) -> tuple[Answer, ...]:
