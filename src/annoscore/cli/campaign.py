@@ -143,8 +143,9 @@ def _copy_clean(source: Path, target: Path, litter: list[str], relative: str = "
             shutil.copyfile(entry, target / entry.name)
 
 
-def _visible(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if not is_litter(p.name))
+def visible(folder: Path) -> list[Path]:
+    """The entries of ``folder`` that are no archive litter, sorted (none when it is a file)."""
+    return sorted(p for p in folder.iterdir() if not is_litter(p.name)) if folder.is_dir() else []
 
 
 def prepare(
@@ -180,7 +181,7 @@ def prepare(
         prepared.single = root / submission.name
     path = root
     for _ in range(8):
-        entries = _visible(path)
+        entries = visible(path)
         if len(entries) == 1 and entries[0].is_dir() and entries[0].name.lower() not in keep:
             prepared.notes.append(
                 f"the submission's files are inside one top folder '{entries[0].name}/'; "
@@ -239,7 +240,7 @@ def subtask_folders(folder: Path, names: list[str]) -> tuple[dict[str, Path], li
     found: dict[str, Path] = {}
     others: list[str] = []
     notes: list[str] = []
-    entries = _visible(folder) if folder.is_dir() else []
+    entries = visible(folder)
     exact = {entry.name for entry in entries if entry.is_dir()}
     for entry in entries:
         name = by_case.get(entry.name.lower()) if entry.is_dir() else None
@@ -257,7 +258,7 @@ def gold_input(reference: Path) -> Path:
     top folder) it holds alone; a file is itself."""
     path = reference
     while path.is_dir():
-        entries = _visible(path)
+        entries = visible(path)
         if len(entries) != 1:
             break
         path = entries[0]

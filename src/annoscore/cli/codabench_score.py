@@ -241,10 +241,10 @@ def score_submission(
 
 def _step_in(folder: Path, keep: frozenset[str]) -> Path:
     """``folder``, or the single top folder (not named in ``keep``) it holds alone."""
-    from annoscore.cli.campaign import is_litter
+    from annoscore.cli.campaign import visible
 
     for _ in range(8):
-        entries = [p for p in folder.iterdir() if not is_litter(p.name)]
+        entries = visible(folder)
         if len(entries) != 1 or not entries[0].is_dir() or entries[0].name.lower() in keep:
             break
         folder = entries[0]

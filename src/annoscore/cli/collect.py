@@ -88,7 +88,7 @@ class Run:
 
 
 def _unpacked(entry: Path, work: Path) -> Path:
-    from annoscore.cli.campaign import is_litter, unzip
+    from annoscore.cli.campaign import unzip, visible
 
     if entry.is_file() and zipfile.is_zipfile(entry):
         target = work / f"team-{len(list(work.iterdir()))}"
@@ -96,10 +96,10 @@ def _unpacked(entry: Path, work: Path) -> Path:
         entry = target
     path = entry
     while path.is_dir():
-        visible = [p for p in path.iterdir() if not is_litter(p.name)]
-        if len(visible) != 1 or not visible[0].is_dir() or NUMBERED.search(visible[0].name):
+        entries = visible(path)
+        if len(entries) != 1 or not entries[0].is_dir() or NUMBERED.search(entries[0].name):
             break
-        path = visible[0]
+        path = entries[0]
     return path
 
 
@@ -176,11 +176,9 @@ def find_runs(teams_dir: Path, work: Path, subtask: str | None, one_file: bool) 
 
 def _team_runs(team: str, folder: Path, one_file: bool) -> list[Run]:
     """A team's runs in ``folder``: its numbered entries, or the whole folder."""
-    from annoscore.cli.campaign import is_litter
+    from annoscore.cli.campaign import visible
 
-    entries = (
-        sorted(p for p in folder.iterdir() if not is_litter(p.name)) if folder.is_dir() else []
-    )
+    entries = visible(folder)
     numbered = [
         p
         for p in entries
