@@ -249,20 +249,8 @@ def read_corpus(
         form, why = detect_format(path)
         if form != "brat":
             warnings.append(f"{path}: read as {form} (recognised from {why})")
-    if form in ("bioc-xml", "bioc-json"):
-        from annoscore.formats.bioc import read_bioc
-
-        bioc = read_bioc(path, form, options)
-        documents, warnings = bioc.documents, [*warnings, *bioc.warnings]
-    elif form in ("prodigy-jsonl", "spacy-jsonl"):
-        from annoscore.formats.jsonl import read_jsonl
-
-        jsonl = read_jsonl(path, form, _answers(options.answers))
-        documents = jsonl.documents
-        if jsonl.skipped:
-            warnings.append(left_out(path, jsonl.skipped, options.answers))
-    else:
-        documents = read_annotations(path, form)
+    documents, found = _read(path, form, options)
+    warnings += found
     by_id: dict[str, AnnotatedDocument] = {}
     for document in documents:
         if document.id in by_id:
@@ -332,36 +320,47 @@ def read_annotations(path: Path, form: str | None = None) -> list[AnnotatedDocum
     :func:`detect_format`)."""
     if form is None:
         form, _ = detect_format(path)
+    return _read(path, form, ReaderOptions())[0]
+
+
+def _read(
+    path: Path, form: str, options: ReaderOptions
+) -> tuple[list[AnnotatedDocument], list[str]]:
+    """The documents of ``path`` in format ``form``, read with ``options``, and the reader's
+    warnings (BioC's offset units, the Prodigy lines left out)."""
     if form not in FORMATS:
         raise InputError(f"unknown format {form!r}; expected one of {', '.join(FORMATS)}")
     if form == "brat":
         from annoscore.formats.brat import read_brat
 
-        return list(read_brat(path).values())
+        return list(read_brat(path).values()), []
     if form in ("bioc-xml", "bioc-json"):
         from annoscore.formats.bioc import read_bioc
 
-        return read_bioc(path, form).documents
+        bioc = read_bioc(path, form, options)
+        return bioc.documents, bioc.warnings
+    if form in ("prodigy-jsonl", "spacy-jsonl"):
+        from annoscore.formats.jsonl import read_jsonl
+
+        jsonl = read_jsonl(path, form, _answers(options.answers))
+        skipped = [left_out(path, jsonl.skipped, options.answers)] if jsonl.skipped else []
+        return jsonl.documents, skipped
     if form == "pubtator":
         from annoscore.formats.pubtator import read_pubtator
 
-        return read_pubtator(path)
+        return read_pubtator(path), []
     if form == "i2b2-xml":
         from annoscore.formats.i2b2 import read_i2b2
 
         if path.is_dir():  # a folder of notes, one document per .xml file
-            return [read_i2b2(p) for p in sorted(path.glob("*.xml")) if p.is_file()]
-        return [read_i2b2(path)]
-    if form in ("prodigy-jsonl", "spacy-jsonl"):
-        from annoscore.formats.jsonl import read_jsonl
-
-        return read_jsonl(path, form).documents
+            return [read_i2b2(p) for p in sorted(path.glob("*.xml")) if p.is_file()], []
+        return [read_i2b2(path)], []
     if form == "conll-bio":
-        return bio_documents(path)
+        return bio_documents(path), []
     if form == "spacy-docbin":
         from annoscore.formats.spacy_docbin import read_docbin
 
-        return read_docbin(path)
+        return read_docbin(path), []
     from annoscore.formats.nlpsandbox import read_sandbox_documents
 
-    return read_sandbox_documents(path)
+    return read_sandbox_documents(path), []

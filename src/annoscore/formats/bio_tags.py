@@ -45,11 +45,9 @@ def default_entities(tags: Sequence[str]) -> list[Entity]:
     >>> default_entities(["B-X", "E-X", "B-X", "E-X", "S-Y", "S-Y"])
     [('X', 0, 2), ('X', 2, 4), ('Y', 4, 5), ('Y', 5, 6)]
     """
-    import numpy as np
+    from annoscore.formats.tag_codes import tag_codes
 
-    names = list(dict.fromkeys(tags))
-    index = {name: k for k, name in enumerate(names)}
-    codes = np.array([index[t] for t in tags], dtype=np.int64)
+    names, (codes,) = tag_codes(tags)
     found = _default_entity_arrays(codes, names)
     kinds = list(dict.fromkeys(_types(names)))
     return [(kinds[t], int(b), int(e)) for t, b, e in zip(*found, strict=True)]

@@ -227,8 +227,8 @@ def _scanned_xml(text: str, type_infon: str, id_infon: str) -> list[_Document]:
             continue
         (
             p_offset,
-            p_text,
-            p_region,
+            _,
+            _,
             d_id,
             a_id,
             a_id2,
@@ -243,20 +243,9 @@ def _scanned_xml(text: str, type_infon: str, id_infon: str) -> list[_Document]:
             i2,
             i_text,
         ) = token.groups()
-        if p_offset is not None:  # a common passage
-            if depth != 2:
-                raise _Decline
-            where = int(p_offset)
-            document.pieces.append((where, p_text))
-            document.annotations.append(
-                _block((where, len(p_text)), p_region, type_infon, id_infon)
-            )
-        elif d_id is not None:  # a document and its id
-            if depth != 1 or closed:
-                raise _Decline
-            document, own, seen_id = _Document(d_id), [], True
-            depth = 2
-        elif a_inner is not None:  # any other annotation
+        if p_offset is not None or d_id is not None:  # a common passage or a document out of
+            raise _Decline  # place (in place: read above)
+        if a_inner is not None:  # any other annotation
             if depth not in (2, 3):
                 raise _Decline
             infons: dict[str, str] = {}
@@ -310,15 +299,10 @@ def _scanned_xml(text: str, type_infon: str, id_infon: str) -> list[_Document]:
                 held, offset, body = [], None, None
             depth += 1
         elif shut is not None:
-            if (depth, shut) not in ((1, "collection"), (2, "document"), (3, "passage")):
+            if (depth, shut) not in ((1, "collection"), (3, "passage")):  # (a document: above)
                 raise _Decline
             depth -= 1
-            if shut == "document":
-                if not document.id:
-                    document.id = str(len(documents) + 1)
-                document.annotations.extend(own)
-                documents.append(document)
-            elif shut == "passage":
+            if shut == "passage":
                 where = _whole_or_decline("0" if offset is None else offset)
                 if body is not None:
                     document.pieces.append((where, body))

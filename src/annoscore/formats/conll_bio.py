@@ -161,28 +161,18 @@ class TagColumns(Record):
         return len(self.boundary)
 
 
-def _split_function(delimiter: str | None) -> tuple[object, bool]:
-    if delimiter is None:
-        return None, True
-    if delimiter == " ":
-        return None, False
-    try:
-        return re.compile(delimiter), False
-    except re.error as error:
-        raise InputError(f"-d {delimiter!r}: not a regular expression ({error})") from None
-
-
 def read_tags(
     path: Path, *, delimiter: str | None = " ", columns: Sequence[int] = (-2, -1)
 ) -> TagColumns:
     """The tag columns of the file at ``path`` (:func:`read_tag_text`); a leading byte-order
     mark is removed (:attr:`TagColumns.bom` says so: the task warns)."""
     text, bom = without_bom(read_text(path))
-    cut = cut_of(path)
-    if cut is not None:  # a chunk of the file (annoscore.scale): named and numbered as in it
-        columns_read = read_tag_text(
-            text, str(path), delimiter=delimiter, columns=columns, named_from=cut.documents
-        )
+    cut = cut_of(path)  # a chunk of the file (annoscore.scale): named and numbered as in it
+    named_from = 0 if cut is None else cut.documents
+    columns_read = read_tag_text(
+        text, str(path), delimiter=delimiter, columns=columns, named_from=named_from
+    )
+    if cut is not None:
         line = columns_read.line  # range(1, n + 1) as read: shifted, not one int a line
         assert isinstance(line, range)  # (read_tag_text numbers every line so)
         columns_read = columns_read.replaced(
@@ -191,18 +181,19 @@ def read_tags(
                 d.replaced(line=d.line + cut.line) if d.line else d for d in columns_read.documents
             ],
         )
-    else:
-        columns_read = read_tag_text(text, str(path), delimiter=delimiter, columns=columns)
     return columns_read.replaced(bom=True) if bom else columns_read
 
 
 def _rows(lines: list[str], delimiter: str | None) -> list[list[str]]:
     """Each line's fields (the module doc's splitting rules)."""
-    pattern, whitespace = _split_function(delimiter)
-    if whitespace:
+    if delimiter is None:
         return list(map(str.split, lines))
-    if pattern is not None:
-        return [perl_split(pattern, line) for line in lines]  # type: ignore[arg-type]
+    if delimiter != " ":
+        try:
+            pattern = re.compile(delimiter)
+        except re.error as error:
+            raise InputError(f"-d {delimiter!r}: not a regular expression ({error})") from None
+        return [perl_split(pattern, line) for line in lines]
     rows = list(map(str.split, lines, repeat(" ")))
     for row in rows:  # Perl drops trailing empty fields
         if not row[-1]:
@@ -493,15 +484,12 @@ def _in_order(gold: TagColumns, system: TagColumns) -> TagColumns:
         first, last = bounds[name]
         documents.append(Document(name, at, system.line[first]))
         at += last - first
-    return TagColumns(
-        system.path,
-        tuple([column[i] for i in order] for column in system.columns),
-        [system.boundary[i] for i in order],
-        [system.tokens[i] for i in order],
-        [system.line[i] for i in order],
-        documents,
-        system.fields,
-        system.bom,
+    return system.replaced(
+        columns=tuple([column[i] for i in order] for column in system.columns),
+        boundary=[system.boundary[i] for i in order],
+        tokens=[system.tokens[i] for i in order],
+        line=[system.line[i] for i in order],
+        documents=documents,
     )
 
 
