@@ -363,9 +363,7 @@ def classification_report(
         support = tp + fn
         rows.append((p, r, f, support))
         out[kind] = {"precision": p, "recall": r, "f1-score": f, "support": float(support)}
-    all_tp = sum(v[0] for v in per_type.values())
-    all_fp = sum(v[1] for v in per_type.values())
-    all_fn = sum(v[2] for v in per_type.values())
+    all_tp, all_fp, all_fn = (sum(v[k] for v in per_type.values()) for k in range(3))
     total = float(all_tp + all_fn)
     p, r, f = scores(all_tp, all_fp, all_fn)
     out["micro avg"] = {"precision": p, "recall": r, "f1-score": f, "support": total}
