@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from annoscore.metrics.ranking_rows import divide_or_zero
 from annoscore.records import Record, set_fields
 
 if TYPE_CHECKING:
@@ -72,12 +73,7 @@ class RankingStats(Record):
     @property
     def average_precision(self) -> FloatArray:
         """AP per query; 0 where the query has no relevant item."""
-        import numpy as np
-
-        out = np.zeros(len(self.precision_sum), dtype=np.float64)
-        has = self.num_relevant > 0
-        out[has] = self.precision_sum[has] / self.num_relevant[has]
-        return out
+        return divide_or_zero(self.precision_sum, self.num_relevant)
 
 
 def ranking_stats(
