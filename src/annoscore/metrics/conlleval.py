@@ -32,8 +32,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from annoscore.counts import Counts, Number
+from annoscore.counts import Counts
 from annoscore.metrics.seqeval import conlleval_scores as conlleval_scores  # its scorer
+from annoscore.metrics.seqeval import table_counts
 from annoscore.records import Record, set_fields
 from annoscore.result import Details
 
@@ -213,26 +214,19 @@ def conlleval_counts(
         hit_doc = np.append(hit_doc, doc_of[last[-1]])
     n_types = len(types)
 
-    def table(where: IntArray, kinds: IntArray) -> IntArray:
-        flat = np.bincount(doc_of[where] * n_types + kinds, minlength=n_docs * n_types)
+    def table(docs: IntArray, kinds: IntArray) -> IntArray:
+        flat = np.bincount(docs * n_types + kinds, minlength=n_docs * n_types)
         return flat.reshape(n_docs, n_types)
 
-    found_gold = table(np.flatnonzero(start_g), type_g[start_g])
-    found_guess = table(np.flatnonzero(start_s), type_s[start_s])
-    correct = np.bincount(hit_doc * n_types + hit_type, minlength=n_docs * n_types).reshape(
-        n_docs, n_types
-    )
+    found_gold = table(doc_of[np.flatnonzero(start_g)], type_g[start_g])
+    found_guess = table(doc_of[np.flatnonzero(start_s)], type_s[start_s])
+    correct = table(hit_doc, hit_type)
     token = ~np.asarray(boundary, dtype=bool) if n else np.zeros(0, dtype=bool)
     prefix_g = prefix_of[g]
     same = token & (type_g == type_s) & (prefix_g == prefix_of[s])
     tokens = np.bincount(doc_of[token], minlength=n_docs)
     right = np.bincount(doc_of[same], minlength=n_docs)
-    out = []
-    for d in range(n_docs):
-        fg = {types[t]: int(v) for t, v in enumerate(found_gold[d]) if v}
-        fs = {types[t]: int(v) for t, v in enumerate(found_guess[d]) if v}
-        hits = {types[t]: int(v) for t, v in enumerate(correct[d]) if v}
-        out.append(_document_counts(int(tokens[d]), int(right[d]), fg, fs, hits))
+    out = table_counts(tokens, right, found_gold, found_guess, correct, types)
     gold_types = frozenset(types[t] for t in np.flatnonzero(found_gold.sum(axis=0)))
     guessed_types = frozenset(types[t] for t in np.flatnonzero(found_guess.sum(axis=0)))
     return out, ConllevalDetails(gold_types, guessed_types)
@@ -269,26 +263,3 @@ def conlleval_chunks(
     ends = np.append(stops, n)
     last = ends[after] - 1
     return first, last, [parts[c][1] for c in codes[first].tolist()]
-
-
-def _document_counts(
-    tokens: int,
-    right: int,
-    found_gold: dict[str, int],
-    found_guess: dict[str, int],
-    correct: dict[str, int],
-) -> Counts:
-    tp = sum(correct.values())
-    data: dict[str, Number] = {
-        "tokens": tokens,
-        "correct_tokens": right,
-        "tp": tp,
-        "fp": sum(found_guess.values()) - tp,
-        "fn": sum(found_gold.values()) - tp,
-    }
-    for kind in sorted(found_gold.keys() | found_guess.keys()):
-        hit = correct.get(kind, 0)
-        data[f"type:{kind}:tp"] = hit
-        data[f"type:{kind}:fp"] = found_guess.get(kind, 0) - hit
-        data[f"type:{kind}:fn"] = found_gold.get(kind, 0) - hit
-    return Counts(data)

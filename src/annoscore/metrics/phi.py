@@ -108,13 +108,6 @@ def hipaa_flags(values: Sequence[object]) -> IntArray:
     return np.array(flags, dtype=np.int64)
 
 
-def _metrics(counts: Mapping[str, Number], prefix: str) -> list[str]:
-    names = list(INSTANCE_METRICS)
-    if f"{prefix}hipaa_tp" in counts:
-        names.append("hipaa")
-    return names
-
-
 def phi_scores(counts: Mapping[str, Number], prefix: str = "") -> dict[str, float | None]:
     """``{metric}_{precision,recall,f1}`` of one category's counts (exact, ``prf`` rules), of
     the keys that start with ``prefix`` (keys of the scores too).
@@ -125,7 +118,8 @@ def phi_scores(counts: Mapping[str, Number], prefix: str = "") -> dict[str, floa
     0.75
     """
     scores: dict[str, float | None] = {}
-    for name in _metrics(counts, prefix):
+    hipaa = ("hipaa",) if f"{prefix}hipaa_tp" in counts else ()
+    for name in INSTANCE_METRICS + hipaa:
         scores.update(prf_of(counts, f"{prefix}{name}_").as_dict(f"{prefix}{name}_"))
     return scores
 

@@ -17,16 +17,16 @@ Edge cases: ``AP(q) = 0`` when ``num_relevant(q) == 0`` (trec_eval's convention;
 NaN and then sums it as 0); a query with no retrieved row has AP 0; ``depth`` keeps only ranks
 ``1..depth`` (``None`` keeps all); MAP of no query is undefined (``None``).
 
-The additive counts per query are ``ap_sum`` (its AP, a float), ``queries`` (1 if it counts in
-MAP), ``relevant``, ``retrieved`` and ``relevant_retrieved``; MAP of a corpus is
-``ap_sum / queries`` of the summed counts.
+The additive counts per query are :mod:`annoscore.metrics.ranked_codes`'s: ``ap_sum`` (its AP,
+a float) and ``queries`` (1 if it counts in MAP); MAP of a corpus is ``ap_sum / queries`` of
+the summed counts.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from annoscore.counts import Counts
+from annoscore.metrics.ranking_rows import divide_or_zero
 from annoscore.records import Record, set_fields
 
 if TYPE_CHECKING:
@@ -73,23 +73,7 @@ class RankingStats(Record):
     @property
     def average_precision(self) -> FloatArray:
         """AP per query; 0 where the query has no relevant item."""
-        import numpy as np
-
-        out = np.zeros(len(self.precision_sum), dtype=np.float64)
-        has = self.num_relevant > 0
-        out[has] = self.precision_sum[has] / self.num_relevant[has]
-        return out
-
-    def counts(self, query: int, counted: bool = True) -> Counts:
-        """The additive counts of one query (``queries`` 0 and ``ap_sum`` 0 if not counted)."""
-        ap = float(self.average_precision[query]) if counted else 0.0
-        return Counts(
-            ap_sum=ap,
-            queries=1 if counted else 0,
-            relevant=int(self.num_relevant[query]),
-            retrieved=int(self.retrieved[query]),
-            relevant_retrieved=int(self.relevant_retrieved[query]),
-        )
+        return divide_or_zero(self.precision_sum, self.num_relevant)
 
 
 def ranking_stats(

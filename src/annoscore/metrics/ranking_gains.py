@@ -185,8 +185,7 @@ class Ndcg:
         dcg[has] = dcg_prefix[rows.starts[q[has]] + depth[has] - 1]
         ideal_depth = np.minimum(levels, ideal.sizes[q])
         idcg = self.ideal_prefix[ideal.starts[q] + ideal_depth - 1]
-        ratio = np.zeros(len(q), dtype=np.float64)
-        np.divide(dcg, idcg, out=ratio, where=idcg != 0)
+        ratio = divide_or_zero(dcg, idcg)
         order = np.argsort(q, kind="stable")
         total = np.bincount(q[order], ratio[order], n)
         count = np.bincount(q, minlength=n)
@@ -203,8 +202,7 @@ class Ndcg:
         q = rows.query[positive]
         limit = np.minimum(rows.rank[positive], ideal.sizes[q])
         ideal_here = self.ideal_prefix[ideal.starts[q] + limit - 1]
-        at_rel = np.zeros(len(positive), dtype=np.float64)
-        np.divide(dcg_prefix, ideal_here, out=at_rel, where=ideal_here != 0)
+        at_rel = divide_or_zero(dcg_prefix, ideal_here)
         seen = np.bincount(q, minlength=rows.n).astype(np.int64)
         total = np.bincount(q, at_rel, rows.n) + (self.with_gain - seen) * self.full
         return divide_or_zero(total, self.with_gain)

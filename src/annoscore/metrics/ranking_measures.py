@@ -213,6 +213,7 @@ def _measures(
     ret = rows.sizes
     rel_ret = np.bincount(hit_query, minlength=n_queries).astype(np.int64)
     out: dict[str, Any] = {"num_q": np.ones(n_queries, dtype=np.int64)}
+    whole_counts = {"num_ret": ret, "num_rel": R, "num_rel_ret": rel_ret}
 
     @cache
     def run_gain(gains: tuple[tuple[int, float], ...]) -> FloatArray:
@@ -287,12 +288,8 @@ def _measures(
         if output.kind in ("runid", "num_q", "relstring"):
             continue
         column = output.column
-        if name == "num_ret":
-            out[column] = ret
-        elif name == "num_rel":
-            out[column] = R
-        elif name == "num_rel_ret":
-            out[column] = rel_ret
+        if name in whole_counts:
+            out[column] = whole_counts[name]
         elif name == "num_nonrel_judged_ret":
             out[column] = rows.upto(nonrelevant, ret)
         elif name in ("map", "gm_map"):

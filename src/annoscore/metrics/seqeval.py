@@ -137,19 +137,35 @@ def default_mode_item_counts(
     else:
         tokens = np.bincount(item_doc[token], minlength=documents)
         right = np.bincount(item_doc[same], minlength=documents)
+    return table_counts(tokens, right, gold_table, guess_table, hits, type_names)
+
+
+def table_counts(
+    tokens: IntArray,
+    right: IntArray,
+    gold_table: IntArray,
+    guess_table: IntArray,
+    hits: IntArray,
+    type_names: Sequence[str],
+) -> list[Counts]:
+    """The counts of each document ``d`` (seqeval's default mode, conlleval): ``tokens[d]``,
+    ``right[d]`` correct tokens, and per type ``type_names[t]`` the entities of gold
+    (``gold_table[d, t]``), guessed (``guess_table[d, t]``) and correct (``hits[d, t]``):
+    tp = correct, fp = guessed - correct, fn = gold - correct, overall and for each type found
+    on either side (``type:NAME:tp``..., in name order)."""
+    tokens_of, right_of = tokens.tolist(), right.tolist()
+    rows = zip(gold_table.tolist(), guess_table.tolist(), hits.tolist(), strict=True)
+    by_name = sorted(range(len(type_names)), key=type_names.__getitem__)
     out = []
-    for d in range(documents):
-        data: dict[str, Number] = {"tokens": int(tokens[d]), "correct_tokens": int(right[d])}
-        tp = int(hits[d].sum())
-        fp = int(guess_table[d].sum()) - tp
-        fn = int(gold_table[d].sum()) - tp
-        data.update(tp=tp, fp=fp, fn=fn)
-        present = np.flatnonzero(gold_table[d] + guess_table[d]).tolist()
-        for t in sorted(present, key=type_names.__getitem__):
-            h = int(hits[d, t])
-            data[f"type:{type_names[t]}:tp"] = h
-            data[f"type:{type_names[t]}:fp"] = int(guess_table[d, t]) - h
-            data[f"type:{type_names[t]}:fn"] = int(gold_table[d, t]) - h
+    for d, (g, s, h) in enumerate(rows):
+        tp = sum(h)
+        data: dict[str, Number] = {"tokens": tokens_of[d], "correct_tokens": right_of[d]}
+        data.update(tp=tp, fp=sum(s) - tp, fn=sum(g) - tp)
+        for t in by_name:
+            if g[t] or s[t]:
+                data[f"type:{type_names[t]}:tp"] = h[t]
+                data[f"type:{type_names[t]}:fp"] = s[t] - h[t]
+                data[f"type:{type_names[t]}:fn"] = g[t] - h[t]
         out.append(Counts(data))
     return out
 
@@ -347,9 +363,7 @@ def classification_report(
         support = tp + fn
         rows.append((p, r, f, support))
         out[kind] = {"precision": p, "recall": r, "f1-score": f, "support": float(support)}
-    all_tp = sum(v[0] for v in per_type.values())
-    all_fp = sum(v[1] for v in per_type.values())
-    all_fn = sum(v[2] for v in per_type.values())
+    all_tp, all_fp, all_fn = (sum(v[k] for v in per_type.values()) for k in range(3))
     total = float(all_tp + all_fn)
     p, r, f = scores(all_tp, all_fp, all_fn)
     out["micro avg"] = {"precision": p, "recall": r, "f1-score": f, "support": total}
