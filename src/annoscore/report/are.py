@@ -70,11 +70,6 @@ def _scores(scores: Scores) -> str:
     return "  ".join(f"{k} {'-' if v is None else f'{v:.4f}'}" for k, v in scores.items())
 
 
-def _score_lines(result: Result) -> list[str]:
-    counts = ", ".join(f"{name} {_number(value)}" for name, value in result.counts.items())
-    return [f"counts: {counts}", f"scores: {_scores(result.scores)}"]
-
-
 def render_report(result: Result) -> str:
     """The text report (see the module doc); warnings go to stderr as for every task."""
     details = result.details
@@ -96,6 +91,6 @@ def render_report(result: Result) -> str:
             if unit is not None and result.view.documents:
                 lines.append("  " + _scores(unit.scores))
             lines.append("")
-    lines.append("TOTAL")
-    lines.extend(_score_lines(result))
+    counts = ", ".join(f"{name} {_number(value)}" for name, value in result.counts.items())
+    lines += ["TOTAL", f"counts: {counts}", f"scores: {_scores(result.scores)}"]
     return "\n".join(lines) + "\n"

@@ -72,7 +72,9 @@ def _column(named: list[list[str]], shared: SharedUnits, key: str) -> Iterator[s
         yield "".join(texts)
 
 
-def _tables(result: Result) -> Iterator[str]:
+def explainable_pieces(result: Result) -> Iterator[str]:
+    """:func:`render_explainable`'s text in pieces (:func:`ranked_pieces`): the per-document
+    tables and the micro-average block, which D/P print too."""
     details = result.details
     documents = sorted(details.gold_documents if isinstance(details, CodiespDetails) else ())
     shared = result.units_of(documents)
@@ -108,7 +110,7 @@ def ranked_pieces(result: Result) -> Iterator[str]:
         yield from _column(_named(documents), result.units_of(documents), "map")
         yield _lines("")
     yield _lines(*_measure_lines(result))
-    yield from _tables(result)
+    yield from explainable_pieces(result)
     yield _lines("|".join(_value(s.get(k)) for k in ("precision", "recall", "f1")))
 
 
@@ -143,8 +145,3 @@ def _measure_lines(result: Result) -> list[str]:
 def render_explainable(result: Result) -> str:
     """CodiEsp X: the per-document tables and the micro-average block."""
     return "".join(explainable_pieces(result))
-
-
-def explainable_pieces(result: Result) -> Iterator[str]:
-    """:func:`render_explainable`'s text in pieces (:func:`ranked_pieces`)."""
-    return _tables(result)

@@ -175,17 +175,15 @@ def _columns(result: Result) -> tuple[list[str], list[str]]:
     return list(score_keys), list(count_keys)
 
 
-def _grid(result: Result, blank: str) -> tuple[list[str], list[list[str]]]:
+def _grid(result: Result) -> tuple[list[str], list[list[str]]]:
+    """The text table's header and rows: undefined scores ``-``, a count a row lacks empty."""
     score_keys, count_keys = _columns(result)
     header = ["scope", "name", *score_keys, *count_keys]
     body = []
     for scope, name, scores, counts in _rows(result):
         row = [scope, name]
-        row += [
-            blank if scores.get(k) is None and blank else fmt_score(scores.get(k))
-            for k in score_keys
-        ]
-        row += [fmt_count(counts[k]) if k in counts else blank for k in count_keys]
+        row += [fmt_score(scores.get(k)) for k in score_keys]
+        row += [fmt_count(counts[k]) if k in counts else "" for k in count_keys]
         body.append(row)
     return header, body
 
@@ -233,7 +231,7 @@ def render_table(result: Result) -> str:
     are split into one block per family of names (``strict_*``, ``exact_*``, ...), each block
     repeating the scope and name columns, so it reads on a terminal.
     """
-    header, body = _grid(result, "")
+    header, body = _grid(result)
     lines = [f"{result.task}  ({result.signature})", ""]
     table = aligned(header, body)
     if max(len(line) for line in table) <= MAX_TABLE_WIDTH:
@@ -324,7 +322,7 @@ def render_csv(result: Result) -> str:
 
 def render_markdown(result: Result) -> str:
     """A GitHub-flavoured Markdown table with the signature and warnings."""
-    header, body = _grid(result, "")
+    header, body = _grid(result)
     lines = [f"**{result.task}** `{result.signature}`", ""]
     lines.append("| " + " | ".join(header) + " |")
     lines.append("|" + "|".join("---" if i < 2 else "---:" for i in range(len(header))) + "|")

@@ -26,6 +26,7 @@ from annoscore.report.html_page import (
     fmt_score,
     number_cell,
     page,
+    table,
 )
 from annoscore.result import Result
 from annoscore.version import __version__
@@ -127,7 +128,7 @@ def _scores_table(data: Mapping[str, Any], root: Path = ()) -> str:
                 cells += number_cell(bounds[0], [*root, "intervals", key, "0"])
                 cells += number_cell(bounds[1], [*root, "intervals", key, "1"])
         rows.append(f"<tr>{cells}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    return table(head, rows)
 
 
 def _bounds(where: Sequence[Any], bounds: Sequence[float]) -> str:
@@ -165,7 +166,7 @@ def _averages_table(
                     '<td class="muted">-</td>' if bounds is None else _bounds([name, k], bounds)
                 )
         rows.append(f"<tr>{cells}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    return table(head, rows)
 
 
 _MISSING = object()
@@ -202,18 +203,14 @@ def _systems_table(
             else:
                 cells += number_cell(value, ["systems", n, *path], bar=True)
         lines.append(f"<tr>{cells}</tr>")
-    table = '<table class="sort">' if sortable else "<table>"
-    return (
-        f'<div class="scroll">{table}<thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(lines)}</tbody></table></div>"
-    )
+    return table(head, lines, ' class="sort"' if sortable else "", scroll=True)
 
 
 def _counts_table(data: Mapping[str, Any], root: Path = ()) -> str:
     counts: Mapping[str, Any] = data["counts"]
     head = "".join(f"<th class='num'>{escape(k)}</th>" for k in counts)
     cells = "".join(number_cell(v, [*root, "counts", k], score=False) for k, v in counts.items())
-    return f"<table><thead><tr>{head}</tr></thead><tbody><tr>{cells}</tr></tbody></table>"
+    return table(head, [f"<tr>{cells}</tr>"])
 
 
 def _units_table(units: Mapping[str, Mapping[str, Any]], what: str, root: Path) -> str:
@@ -235,10 +232,7 @@ def _units_table(units: Mapping[str, Mapping[str, Any]], what: str, root: Path) 
             else:
                 cells += '<td class="num muted"></td>'
         rows.append(f"<tr>{cells}</tr>")
-    return (
-        f'<div class="scroll"><table class="sort"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
-    )
+    return table(head, rows, ' class="sort"', scroll=True)
 
 
 HISTOGRAM_BINS = 20
@@ -429,7 +423,7 @@ def render_html(
         data_elements += element
         css, js = css + html_coref.CSS, js + html_coref.JS
     if result.details is not None:
-        from annoscore.report import html_trec
+        from annoscore.report import html_muc, html_trec
 
         worst = html_trec.section(result.details, result.documents, key)
         if worst is not None:
@@ -438,9 +432,6 @@ def render_html(
             body.append(_card(anchor, card_title, part))
             data_elements += element
             css, js = css + html_trec.CSS, js + html_trec.JS
-    if result.details is not None:
-        from annoscore.report import html_muc
-
         found = html_muc.section(result.details)
         if found is not None:
             before_distribution([found[0]])
@@ -530,10 +521,6 @@ def render_comparison_html(
         f"Paired {test} test on the {comparison.documents} documents every system scored; "
         f"baseline {names[0]}; p-values below 0.05 in bold."
     )
-    table = (
-        f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
-    )
     meta = _head(first.task, compared["signature"], command)
     meta.append(("systems", escape(", ".join(names))))
     said = set(compared["warnings"])
@@ -541,7 +528,10 @@ def render_comparison_html(
         [*compared["warnings"]]
         + [f"{n}: {w}" for n in names for w in systems[n]["warnings"] if w not in said]
     )
-    body = [_card("summary", "Summary", summary), _card("compare", "Systems compared", table, note)]
+    body = [
+        _card("summary", "Summary", summary),
+        _card("compare", "Systems compared", table(head, rows, scroll=True), note),
+    ]
     nav = [("summary", "Summary"), ("compare", "Compared")]
     type_names = list(dict.fromkeys(t for n in names for t in systems[n].get("types", {})))
     headline = first.headline

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from annoscore.align.span_errors import CORRECT
-from annoscore.report.html_page import escape, fmt_count, fmt_score
+from annoscore.report.html_page import escape, fmt_count, fmt_score, table
 
 LENGTHS = ((1, 3), (4, 6), (7, 10), (11, 20), (21, None))
 """Length buckets in characters (outer bounds), inclusive."""
@@ -455,8 +455,7 @@ def bucket_tables(data: Mapping[str, Any]) -> str:
                     cells += _interval(bounds, [kind, i, 3, k], "num muted")
             body.append(f"<tr>{cells}</tr>")
         parts.append(
-            f"<h3>{escape(_title(kind))}</h3><div class='scroll'><table>"
-            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+            f"<h3>{escape(_title(kind))}</h3><div class='scroll'>{table(head, body)}</div>"
         )
     return "".join(parts)
 
@@ -569,7 +568,6 @@ def comparison_tables(data: Mapping[str, Any], names: Sequence[str]) -> str:
                 cells += cell
             body.append(f"<tr>{cells}</tr>")
         parts.append(
-            f"<h3>{escape(_title(kind))}</h3><div class='scroll'><table>"
-            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+            f"<h3>{escape(_title(kind))}</h3><div class='scroll'>{table(head, body)}</div>"
         )
     return "".join(parts)

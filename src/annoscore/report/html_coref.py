@@ -27,7 +27,7 @@ from annoscore.metrics.coref_errors import (
     stage_counts,
     token_span_fixes,
 )
-from annoscore.report.html_page import embedded_json, escape, fmt_count, fmt_score
+from annoscore.report.html_page import embedded_json, escape, fmt_count, fmt_score, table
 
 COREF_ID = "annoscore-coref"
 
@@ -169,10 +169,7 @@ def _errors_table(data: Mapping[str, Any]) -> str:
         + "".join(_cell(data["scores"][last][k], ["scores", last, k]) for k in keys)
         + "</tr>"
     )
-    return (
-        f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
-    )
+    return table(head, rows, scroll=True)
 
 
 NOTE = (

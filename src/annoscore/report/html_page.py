@@ -11,7 +11,7 @@ hold the page to the JSON.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 RESULT_ID = "annoscore-result"
 """The id of the ``<script type="application/json">`` element holding the result."""
@@ -79,6 +79,16 @@ def number_cell(
     data = escape(json.dumps(list(path), ensure_ascii=False))
     sort = "" if value is None else f' data-sort="{escape(repr(value))}"'
     return f'<{tag} class="{classes}" data-path="{data}"{title}{sort}{style}>{shown}</{tag}>'
+
+
+def table(head: str, rows: Iterable[str], attributes: str = "", *, scroll: bool = False) -> str:
+    """A table of one header row (``head``: its cells) and ``rows`` (each ``<tr>...</tr>``;
+    ``attributes``: the table element's, each after a space), in a box that scrolls (a long or
+    wide table) when ``scroll``."""
+    made = (
+        f"<table{attributes}><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+    return f'<div class="scroll">{made}</div>' if scroll else made
 
 
 CSS = """

@@ -19,7 +19,7 @@ from typing import Any
 
 from annoscore.align.span_errors import CATEGORIES, CORRECT, SIDES, SPURIOUS
 from annoscore.align.span_sides import SpanSides
-from annoscore.report.html_page import embedded_json, escape
+from annoscore.report.html_page import embedded_json, escape, table
 from annoscore.report.html_span_data import LABELS, LONG, WINDOW, analyse
 
 ERRORS_ID = "annoscore-errors"
@@ -44,10 +44,7 @@ def _categories_table(data: dict[str, Any]) -> str:
         rows.append(f'<tr><td class="name">{escape(kind)}</td>{cells}</tr>')
     cells = "".join(f'<td class="num"><b>{totals.get(c, 0)}</b></td>' for c in cats)
     rows.append(f"<tr><td class='name'><b>all</b></td>{cells}</tr>")
-    return (
-        f'<div class="scroll"><table class="sort"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
-    )
+    return table(head, rows, ' class="sort"', scroll=True)
 
 
 def side_label(side: str) -> str:
@@ -79,9 +76,8 @@ def _boundary_table(data: dict[str, Any]) -> str:
         rows.append(f'<tr><td class="name">{escape(kind)}</td>{cells}</tr>')
     return (
         "<h3>Boundary errors by side</h3>"
-        f'<div class="scroll"><table class="sort" id="boundary-table"><thead><tr>{head}</tr>'
-        f"</thead><tbody>{''.join(rows)}</tbody></table></div>"
-        '<p class="note">The gold mentions of a boundary error (wrong type and boundary '
+        + table(head, rows, ' class="sort" id="boundary-table"', scroll=True)
+        + '<p class="note">The gold mentions of a boundary error (wrong type and boundary '
         "included) by the end of the prediction that is off: extended, the prediction reaches "
         "beyond the gold; shrunk, it stops short.</p>"
     )
@@ -114,9 +110,8 @@ def _confusion_table(data: dict[str, Any]) -> str:
             )
         rows.append(f'<tr><td class="name">{escape(r)}</td>{cells}</tr>')
     return (
-        f'<div class="scroll"><table id="confusion-table"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
-        '<p class="note">Click a cell for its instances; click an instance to open its document '
+        table(head, rows, ' id="confusion-table"', scroll=True)
+        + '<p class="note">Click a cell for its instances; click an instance to open its document '
         "in the viewer.</p>"
         '<div id="cmlist" class="cmlist"></div>'
     )

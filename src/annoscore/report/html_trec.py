@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from annoscore.report.html_page import embedded_json, escape
+from annoscore.report.html_page import embedded_json, escape, table
 
 RANKED_ID = "annoscore-ranked"
 
@@ -86,17 +86,16 @@ def section(
             "then document id descending); relevant documents (relevance at least "
             f"{data['level']}) are marked, unjudged ones greyed."
         )
+    head = (
+        '<th class="num">rank</th>'
+        f"<th>{item}</th><th class='num'>{'gold' if item == 'code' else 'relevance'}</th>"
+    )
     body = (
         f'<div class="controls"><select id="rquery{suffix}" class="rquery" '
         f'aria-label="{unit}"></select><span id="rsum{suffix}" class="muted"></span></div>'
         f'<p class="note">The {len(data["queries"])} {unit}s of lowest '
         f"{escape(data['key'])}, {how}</p>"
-        f'<div class="scroll"><table id="rlist{suffix}" class="rlist"><thead><tr>'
-        f'<th class="num">rank</th>'
-        f"<th>{item}</th><th class='num'>{'gold' if item == 'code' else 'relevance'}</th>"
-        "</tr></thead><tbody></tbody></table>"
-        "</div>"
-    )
+    ) + table(head, [], f' id="rlist{suffix}" class="rlist"', scroll=True)
     element = embedded_json(data, RANKED_ID + suffix)
     label = "Worst " + {"query": "queries", "document": "documents"}[unit]
     return (f"worst{suffix}", label, f"{label} and their ranked lists", body), element

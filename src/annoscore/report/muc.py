@@ -27,7 +27,7 @@ from annoscore.align.muc_coref import CorefAlignment
 from annoscore.align.muc_records import DocumentAlignment, ObjectPair, SlotPair
 from annoscore.counts import Counts
 from annoscore.formats.muc_config import kept_per_process
-from annoscore.metrics.muc import MucDetails, Rendered
+from annoscore.metrics.muc import MucDetails
 from annoscore.metrics.tallies import TALLY_NAMES, Tally
 from annoscore.result import CountMatrix, Result, Undefined
 
@@ -713,15 +713,10 @@ def encoded_pieces(
     """The documents' texts of ``kind`` written by the chunks, as the bytes of an output file
     (UTF-8, a lone surrogate written as ``\\udcff``, as every output is), after ``head`` and
     before ``tail``: the stretches of the chunks' files, as they are, for the writer to copy
-    (:meth:`~annoscore.scale.spool.Spooled.encoded`)."""
+    (:meth:`~annoscore.scale.spool.Spooled.encoded`); :class:`ValueError` when the details
+    hold the alignments instead."""
     yield head.encode()
-    yield from written_per_document(details).of(kind).encoded()
-    yield tail.encode()
-
-
-def written_per_document(details: MucDetails) -> Rendered:
-    """What the chunks wrote (:attr:`~annoscore.metrics.muc.MucDetails.rendered`);
-    :class:`ValueError` when the details hold the alignments instead."""
     if details.rendered is None:
         raise ValueError("the reports of this MUC result were not written by its chunks")
-    return details.rendered
+    yield from details.rendered.of(kind).encoded()
+    yield tail.encode()

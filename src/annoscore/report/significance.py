@@ -75,11 +75,6 @@ def render_json(comparison: Comparison) -> str:
     return json.dumps(json_dict(comparison), indent=2, ensure_ascii=False) + "\n"
 
 
-def _confidence(comparison: Comparison) -> str:
-    value = float(dict(comparison.signature.settings).get("confidence", "0.95"))
-    return f"{value:.0%}"
-
-
 def _rows(comparison: Comparison, key: str) -> list[list[str]]:
     rows = []
     for name, row in comparison.systems.items():
@@ -99,7 +94,8 @@ def _rows(comparison: Comparison, key: str) -> list[list[str]]:
 
 
 def _header(comparison: Comparison) -> list[str]:
-    return ["system", "score", "difference", f"{_confidence(comparison)} interval", "p-value"]
+    confidence = float(dict(comparison.signature.settings).get("confidence", "0.95"))
+    return ["system", "score", "difference", f"{confidence:.0%} interval", "p-value"]
 
 
 def _summary(comparison: Comparison) -> str:
