@@ -52,17 +52,9 @@ class TextFilter(str, Enum):
 
 def _by_class(objects: Sequence[TemplateObject]) -> dict[str, list[TemplateObject]]:
     """The objects of each class (lower-case name), in order."""
-    grouped: dict[str, list[TemplateObject]] = {}
+    out: dict[str, list[TemplateObject]] = {}
     for obj in objects:
-        members = grouped.get(obj.class_name)
-        if members is None:
-            members = grouped[obj.class_name] = []
-        members.append(obj)
-    out = {name.lower(): members for name, members in grouped.items()}
-    if len(out) < len(grouped):  # a class written in two cases: one list, in file order
-        out = {}
-        for obj in objects:
-            out.setdefault(obj.class_name.lower(), []).append(obj)
+        out.setdefault(obj.class_name.lower(), []).append(obj)
     return out
 
 
@@ -152,7 +144,7 @@ class MucAligner(ClassMapping):
             keys = by_class_k.get(name, [])
             rsps = by_class_r.get(name, [])
             if name == self.template:
-                pairs = self._align_templates(keys, rsps, ctx, document)
+                pairs = self._align_templates(keys, rsps, ctx)
                 if self.task == "scenario_template":
                     text_filter = self._text_filter(keys, rsps)
             else:
@@ -165,7 +157,6 @@ class MucAligner(ClassMapping):
         keys: list[TemplateObject],
         rsps: list[TemplateObject],
         ctx: DocumentContext,
-        document: str,
     ) -> list[ObjectPair]:
         pairs: list[ObjectPair] = []
         several = len(keys) > 1 or len(rsps) > 1  # one on a side only: missing or spurious
@@ -178,8 +169,8 @@ class MucAligner(ClassMapping):
             keys, rsps = keys[1:], rsps[1:]
         if several:
             self.warnings.append(
-                f"document {document}: more than one {self.template.upper()} object; the first "
-                "of each side are paired, the others scored as missing or spurious"
+                f"document {self.document}: more than one {self.template.upper()} object; the "
+                "first of each side are paired, the others scored as missing or spurious"
             )
         pairs.extend(self.leftover(k, True, ctx) for k in keys)
         pairs.extend(self.leftover(r, False, ctx) for r in rsps)

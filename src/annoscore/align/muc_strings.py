@@ -85,10 +85,7 @@ class StringRules:
         self.correct = correct.upper()
         self.partial = partial.upper()
         rules = (self.premodifiers, self.postmodifiers, self.designators)
-        cache = _NORMALIZED.get(rules)
-        if cache is None:
-            cache = _NORMALIZED[rules] = {}
-        self._cache = cache
+        self._cache = _NORMALIZED.setdefault(rules, {})
 
     def normalize(self, text: str, mode: str) -> str:
         """``text`` as compared under ``mode`` (see the module docstring)."""

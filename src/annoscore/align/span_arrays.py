@@ -161,24 +161,6 @@ def _overlap_closeness(gs: Array, ge: Array, ps: Array, pe: Array, basis: Overla
     return result
 
 
-def pair_closeness(
-    pairs: CandidatePairs,
-    kind: MatchKind,
-    gold: SpanArrays,
-    pred: SpanArrays,
-    options: MatchOptions,
-) -> Array:
-    """The closeness of each pair: :func:`~annoscore.align.spans.relaxed_closeness` in
-    relaxed mode, else :func:`~annoscore.align.spans.overlap_fraction` with
-    ``options.overlap_basis``."""
-    gs, ge = gold.start[pairs.gold], gold.end[pairs.gold]
-    ps, pe = pred.start[pairs.pred], pred.end[pairs.pred]
-    if kind == "relaxed":
-        result: Array = 1 / (1 + np.abs(gs - ps) + np.abs(ge - pe))
-        return result
-    return _overlap_closeness(gs, ge, ps, pe, options.overlap_basis)
-
-
 def candidate_windows(
     gold: SpanArrays,
     pred: SpanArrays,
@@ -277,7 +259,9 @@ def match_ambiguous(
 ) -> Array:
     """Positions among ``ambiguous`` (positions in ``pairs``) of the optimal matching of those
     pairs, by :func:`~annoscore.align.assignment.max_weight_matching` keyed by row index (the
-    canonical order), with the weights of :func:`~annoscore.align.spans.pair_weight`."""
+    canonical order), with the weights of :func:`~annoscore.align.spans.pair_weight`; the
+    closeness is :func:`~annoscore.align.spans.relaxed_closeness` in relaxed mode, else
+    :func:`~annoscore.align.spans.overlap_fraction` with ``options.overlap_basis``."""
     if ambiguous.shape[0] == 0:
         return ambiguous
     subset = pairs.take(ambiguous)
@@ -286,9 +270,12 @@ def match_ambiguous(
     gold_rows = np.searchsorted(gold.doc, docs, "right") - np.searchsorted(gold.doc, docs, "left")
     pred_rows = np.searchsorted(pred.doc, docs, "right") - np.searchsorted(pred.doc, docs, "left")
     n = np.maximum(gold_rows, pred_rows) + 1
-    closeness = pair_closeness(
-        subset, "relaxed" if kind == "relaxed" else "overlap", gold, pred, options
-    )
+    gs, ge = gold.start[subset.gold], gold.end[subset.gold]
+    ps, pe = pred.start[subset.pred], pred.end[subset.pred]
+    if kind == "relaxed":
+        closeness = 1 / (1 + np.abs(gs - ps) + np.abs(ge - pe))
+    else:
+        closeness = _overlap_closeness(gs, ge, ps, pe, options.overlap_basis)
     weights = pair_weights(subset, kind, closeness, n)
     rows, cols = subset.gold.tolist(), subset.pred.tolist()
     position = {edge: k for k, edge in enumerate(zip(rows, cols, strict=True))}

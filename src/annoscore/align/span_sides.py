@@ -14,6 +14,7 @@ so (:data:`TEXT_NOTE`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -148,15 +149,10 @@ def tag_sides(
     starts = list(starts) or [0]
     if tokens is None:
         texts: list[str | None] = [None] * len(starts)
-        bounds_all = [*starts, len(boundary)]
-        doc_of: list[int] = []
-        first: list[int] = []
-        end: list[int] = []
-        for d in range(len(starts)):
-            for i in range(bounds_all[d], bounds_all[d + 1]):
-                doc_of.append(d)
-                first.append(i - bounds_all[d])
-                end.append(i - bounds_all[d] + 1)
+        sizes = [b - a for a, b in pairwise([*starts, len(boundary)])]
+        doc_of = [d for d, size in enumerate(sizes) for _ in range(size)]
+        first = [i for size in sizes for i in range(size)]
+        end = [i + 1 for i in first]
         said = NO_TOKENS_NOTE
     else:
         made, doc_of, first, end = _texts(tokens, boundary, starts)

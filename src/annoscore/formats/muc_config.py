@@ -252,26 +252,19 @@ class MucConfig:
         }
 
 
+_VALUE = re.compile(r"\"([^\"]*)\"|'([^']*)'|([\"'])|\S+")
+"""A value: quoted (group 1 or 2, its quotes dropped), an unclosed quote (group 3), or a run
+of non-blanks."""
+
+
 def _tokenize(text: str, path: Path, line: int) -> list[str]:
     """Blank-separated values; quoted ones keep their blanks; an unclosed quote is an error."""
     values: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        char = text[i]
-        if char.isspace():
-            i += 1
-        elif char in "\"'":
-            end = text.find(char, i + 1)
-            if end < 0:
-                raise InputError(f"unclosed {char} quote; close it on the same line", path, line)
-            values.append(text[i + 1 : end])
-            i = end + 1
-        else:
-            j = i
-            while j < n and not text[j].isspace():
-                j += 1
-            values.append(text[i:j])
-            i = j
+    for match in _VALUE.finditer(text):
+        double, single, unclosed = match.groups()
+        if unclosed is not None:
+            raise InputError(f"unclosed {unclosed} quote; close it on the same line", path, line)
+        values.append(double if double is not None else single if single is not None else match[0])
     return values
 
 

@@ -41,7 +41,7 @@ import re
 from array import array
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, count, filterfalse, repeat
+from itertools import chain, count, filterfalse, islice, repeat
 from operator import ne
 from pathlib import Path
 from typing import Any, Final
@@ -676,14 +676,10 @@ def read_objects(
     columns = {category.name: CategoryColumns() for category in wanted}
     reading = _Reading(wanted, columns, texts, kinds)
     read = 0
-    chunk: Chunk = []
-    for index, item in enumerate(objects):
-        read += 1
-        chunk.append((index, item))
-        if len(chunk) == CHUNK:
-            reading.add(_scan_chunk(chunk, wanted) or _parse_chunk(name, chunk, wanted))
-            chunk = []
-    reading.add(_scan_chunk(chunk, wanted) or _parse_chunk(name, chunk, wanted))
+    numbered = enumerate(objects)
+    while chunk := list(islice(numbered, CHUNK)):
+        read += len(chunk)
+        reading.add(_scan_chunk(chunk, wanted) or _parse_chunk(name, chunk, wanted))
     return SandboxFile(name, tuple(reading.note_ids), columns, read, reading.merged)
 
 
