@@ -52,9 +52,17 @@ class TextFilter(str, Enum):
 
 def _by_class(objects: Sequence[TemplateObject]) -> dict[str, list[TemplateObject]]:
     """The objects of each class (lower-case name), in order."""
-    out: dict[str, list[TemplateObject]] = {}
+    grouped: dict[str, list[TemplateObject]] = {}
     for obj in objects:
-        out.setdefault(obj.class_name.lower(), []).append(obj)
+        members = grouped.get(obj.class_name)
+        if members is None:
+            members = grouped[obj.class_name] = []
+        members.append(obj)
+    out = {name.lower(): members for name, members in grouped.items()}
+    if len(out) < len(grouped):  # a class written in two cases: one list, in file order
+        out = {}
+        for obj in objects:
+            out.setdefault(obj.class_name.lower(), []).append(obj)
     return out
 
 
