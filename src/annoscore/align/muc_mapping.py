@@ -123,10 +123,10 @@ class ClassMapping(CodedComparison):
         if self._prunable(definition):
             partners = self._sharing_pairs(key_tokens, rsp_tokens, MAX_PAIRS)
             if partners is None:
-                raise self._too_many_pairs(definition, keys, rsps)
+                raise self._too_many_pairs(definition, keys, rsps, MAX_PAIRS)
             return partners
         if len(keys) * len(rsps) > MAX_PAIRS:
-            raise self._too_many_pairs(definition, keys, rsps)
+            raise self._too_many_pairs(definition, keys, rsps, MAX_PAIRS)
         return [range(len(rsps))] * len(keys)
 
     def _too_many_pairs(
@@ -134,11 +134,13 @@ class ClassMapping(CodedComparison):
         definition: ClassDef,
         keys: Sequence[TemplateObject],
         rsps: Sequence[TemplateObject],
+        limit: int,
     ) -> InputError:
-        """The error of a class whose candidate pairs in one document exceed :data:`MAX_PAIRS`."""
+        """The error of a class whose candidate pairs in one document exceed ``limit``
+        (:data:`MAX_PAIRS`)."""
         return InputError(
             f"{len(keys)} key and {len(rsps)} response objects of class {definition.name} "
-            f"make more than {MAX_PAIRS:,} candidate pairs (of the "
+            f"make more than {limit:,} candidate pairs (of the "
             f"{len(keys) * len(rsps):,} key/response pairs, those that may align), more than "
             "the greedy alignment scores in one document; split the document, or give weight "
             "0 to slots that most objects share (a set fill like a type)",

@@ -139,7 +139,7 @@ class NeAligner(MucAligner):
         """The overlapping pairs (:func:`overlapping_partners`), at most :data:`MAX_PAIRS`."""
         partners = overlapping_partners(keys, rsps, MAX_PAIRS)
         if partners is None:
-            raise self._too_many_pairs(definition, keys, rsps)
+            raise self._too_many_pairs(definition, keys, rsps, MAX_PAIRS)
         return partners
 
     def _align_class(
