@@ -60,16 +60,9 @@ _UNPAIRED = ("key document(s) have no response document", "response document(s) 
 
 def sgml_slots(config: MucConfig) -> SgmlSlots:
     """The attribute names of the ``:sgml_*_slot`` options (upper-case)."""
-    return SgmlSlots(
-        text=config.value("sgml_text_slot").upper(),
-        type=config.value("sgml_type_slot").upper(),
-        alt=config.value("sgml_alt_slot").upper(),
-        id=config.value("sgml_id_slot").upper(),
-        ref=config.value("sgml_ref_slot").upper(),
-        min=config.value("sgml_min_slot").upper(),
-        status="STATUS",
-        separator=config.value("sgml_alternative_separator") or "|",
-    )
+    named = ("text", "type", "alt", "id", "ref", "min")
+    slots = {name: config.value(f"sgml_{name}_slot").upper() for name in named}
+    return SgmlSlots(**slots, separator=config.value("sgml_alternative_separator") or "|")
 
 
 def section_groups(config: MucConfig) -> dict[str, list[str]]:

@@ -397,36 +397,33 @@ def detect_scheme(sentences: Sequence[Sequence[str]], path: str) -> Scheme:
     )
 
 
-def _first(tokens: _Tokens, chosen: set[str]) -> list[tuple[int, bool]]:
-    """The tokens whose tag (either side, gold first) is in ``chosen``, in order, at most
-    :data:`EXAMPLES_SHOWN` of them, each with whether it is the predicted side's."""
+def _hits(tokens: _Tokens, chosen: set[str]) -> list[tuple[bool, IntArray, IntArray]]:
+    """Each side's tokens (the gold side's first) whose tag is in ``chosen``: whether the side
+    is the predicted one, its codes, and those tokens' items in order."""
     import numpy as np
 
     codes = [k for k, tag in enumerate(tokens.tags) if tag in chosen]
     token = tokens.token()
-    out: list[tuple[int, bool]] = []
-    for predicted, side in ((False, tokens.gold), (True, tokens.guess)):
-        hit = np.flatnonzero(np.isin(side, codes) & token)
-        out.extend((t, predicted) for t in hit[: EXAMPLES_SHOWN - len(out)].tolist())
-    return out
+    return [
+        (predicted, side, np.flatnonzero(np.isin(side, codes) & token))
+        for predicted, side in ((False, tokens.gold), (True, tokens.guess))
+    ]
 
 
 def _strict_counts(tokens: _Tokens, scheme: Scheme, warnings: list[ScoreWarning]) -> list[Counts]:
     import numpy as np
 
     reader = StrictReader(scheme)
-    token = tokens.token()
-    for name, codes in (("gold", tokens.gold), ("predicted", tokens.guess)):
-        invalid = [k for k, tag in enumerate(tokens.tags) if reader.invalid(tag)]
-        hit = np.flatnonzero(np.isin(codes, invalid) & token)
+    for predicted, codes, hit in _hits(tokens, {tag for tag in tokens.tags if reader.invalid(tag)}):
         if len(hit):
             t = int(hit[0])
             raise tokens.error(
                 t,
-                f"{name} tag {tokens.tags[codes[t]]!r}: its prefix is not one the "
-                f"{scheme.value.upper()} scheme allows (strict mode)",
-                predicted=name == "predicted",
+                f"{'predicted' if predicted else 'gold'} tag {tokens.tags[codes[t]]!r}: its "
+                f"prefix is not one the {scheme.value.upper()} scheme allows (strict mode)",
+                predicted,
             )
+    token = tokens.token()
     gold, guess = tokens.strings(tokens.gold), tokens.strings(tokens.guess)
     n_docs = len(tokens.names)
     found: list[list[set[Entity]]] = []
@@ -479,8 +476,8 @@ def _strict_counts(tokens: _Tokens, scheme: Scheme, warnings: list[ScoreWarning]
 def _count(tokens: _Tokens, options: SeqevalOptions) -> Result:
     present = tokens.present()
     if "" in present:
-        t, predicted = _first(tokens, {""})[0]
-        raise tokens.error(t, "an empty tag", predicted)
+        predicted, _, hit = next(found for found in _hits(tokens, {""}) if len(found[2]))
+        raise tokens.error(int(hit[0]), "an empty tag", predicted)
     warnings: list[ScoreWarning] = [bom_warning(list(tokens.boms))] if tokens.boms else []
     if options.mode is Mode.default:
         per_doc = default_mode_item_counts(
@@ -494,18 +491,14 @@ def _count(tokens: _Tokens, options: SeqevalOptions) -> Result:
         )
         bare = {t for t in present if "-" not in t and t != "O"}
         if bare:
-            import numpy as np
-
-            codes = [k for k, tag in enumerate(tokens.tags) if tag in bare]
-            token = tokens.token()
-            sides = []
-            # each side's first tokens (in its file) and tag
-            for predicted, side in ((False, tokens.gold), (True, tokens.guess)):
-                hit = np.flatnonzero(np.isin(side, codes) & token)
-                first = [tokens.where(t, predicted) for t in hit[:EXAMPLES_SHOWN].tolist()]
-                sides.append(
-                    BareTags(len(hit), first, tokens.tags[side[hit[0]]] if len(hit) else "")
+            sides = [  # each side's first tokens (in its file) and tag
+                BareTags(
+                    len(hit),
+                    [tokens.where(t, predicted) for t in hit[:EXAMPLES_SHOWN].tolist()],
+                    tokens.tags[side[hit[0]]] if len(hit) else "",
                 )
+                for predicted, side, hit in _hits(tokens, bare)
+            ]
             _keep(tuple(sides))  # a chunk (annoscore.scale): what the pooling needs
             warnings.append(bare_warning(*sides))
     else:

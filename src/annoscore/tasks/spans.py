@@ -260,25 +260,21 @@ def _infon_warnings(options: SpanOptions, *forms: str) -> list[ScoreWarning]:
     change nothing then)."""
     out = []
     if not any(form.startswith("bioc") for form in forms):
-        out = [
-            ScoreWarning(
-                "spans.infon-unused",
-                f"--{name.replace('_', '-')} {getattr(options, name)!r} has no effect: neither "
-                f"side is BioC ({', '.join(forms)})",
-            )
-            for name in ("type_infon", "id_infon")
-            if getattr(options, name) != getattr(_READER, name)
-        ]
-        if options.offsets != _READER.offsets:
-            out.append(_unused("--offsets", options.offsets, "BioC", forms))
+        for name in ("type_infon", "id_infon", "offsets"):
+            value = getattr(options, name)
+            if value != getattr(_READER, name):
+                kind = "option" if name == "offsets" else "infon"  # the infons' own code
+                out.append(_unused(f"--{name.replace('_', '-')}", value, "BioC", forms, kind))
     if options.answers != _READER.answers and "prodigy-jsonl" not in forms:
         out.append(_unused("--answers", ",".join(options.answers), "Prodigy JSONL", forms))
     return out
 
 
-def _unused(flag: str, value: str, what: str, forms: tuple[str, ...]) -> ScoreWarning:
+def _unused(
+    flag: str, value: str, what: str, forms: tuple[str, ...], kind: str = "option"
+) -> ScoreWarning:
     return ScoreWarning(
-        "spans.option-unused",
+        f"spans.{kind}-unused",
         f"{flag} {value!r} has no effect: neither side is {what} ({', '.join(forms)})",
     )
 

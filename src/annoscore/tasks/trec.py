@@ -194,7 +194,8 @@ def _nan_in_9_0_8(
     x = 0, or xR < 0.1), where it divides 0 by 0 (seen with pytrec-eval-terrier)."""
     import numpy as np
 
-    levels = [x for name in ("iprec_at_recall", "11pt_avg") for x in _levels(measures, name)]
+    chosen = (measures.get(name) for name in ("iprec_at_recall", "11pt_avg"))
+    levels = [x for measure in chosen if measure is not None for x in measure.params]
     if not levels or not ranked:
         return []
     empty = np.bincount(query, minlength=ranked)[:ranked] == 0
@@ -209,11 +210,6 @@ def _nan_in_9_0_8(
         at_rank_0 |= recall_rank(x, R, "9.0.8", least=0) == 0
     found: list[int] = np.flatnonzero(empty & at_rank_0).tolist()
     return found
-
-
-def _levels(measures: MeasureSet, name: str) -> tuple[float, ...]:
-    measure = measures.get(name)
-    return () if measure is None else measure.params
 
 
 def _joined_details(chunks: Sequence[TrecDetails], order: Sequence[int]) -> TrecDetails:
