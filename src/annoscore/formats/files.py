@@ -364,7 +364,11 @@ def folder_files(
     selection, listed = _SELECTED.get() or ({}, False)
     names = selection.get(os.path.abspath(folder)) if selection else None
     if names is not None and listed:
-        return _listed_files(os.fspath(folder), names, suffix, every_file, texts)
+        # its entries are known to be regular files or links to them (selected_files): the
+        # same answer, made of the names alone, without listing the folder or asking any
+        # file's kind
+        listing = _regular_files(os.fspath(folder), list(names), suffix, every_file, texts)
+        return _found(*listing, suffix)
     regular: list[str] = []  # the names of regular files, or of links to them
     skipped: list[str] = []
     try:
@@ -395,15 +399,6 @@ def folder_files(
             skipped.append(f"{entry.path} (not a regular file)")
     chosen, skipped_files = _regular_files(os.fspath(folder), regular, suffix, every_file, texts)
     return _found(chosen, skipped + skipped_files, suffix)
-
-
-def _listed_files(
-    folder: str, names: Iterable[str], suffix: str, every_file: bool, texts: set[str] | None
-) -> tuple[list[str], ScoreWarning | None]:
-    """:func:`folder_files` of ``folder`` when its entries ``names`` are known to be regular
-    files or links to them (:func:`selected_files`): the same answer, made of the names
-    alone, without listing the folder or asking any file's kind."""
-    return _found(*_regular_files(folder, list(names), suffix, every_file, texts), suffix)
 
 
 def _regular_files(
