@@ -261,31 +261,28 @@ def read_cut(path: Path, cut: Cut) -> bytes:
     """The bytes of ``cut`` of ``path``, read with ``pread`` (nothing else of the file); of its
     URL through fsspec when it has one; between its :attr:`~Cut.head` and :attr:`~Cut.tail`,
     checked by its :attr:`~Cut.check`."""
-    data = _read_range(path, cut)
-    if cut.check is not None and not cut.check(data):
-        cut.exact = False
-    return cut.head + data + cut.tail if cut.head or cut.tail else data
-
-
-def _read_range(path: Path, cut: Cut) -> bytes:
     if cut.url is not None:
         fs, where = url_fs(cut.url)
         with reading(cut.url):
-            return bytes(fs.cat_file(where, cut.start, cut.stop))
-    parts: list[bytes] = []
-    with reading(path):
-        handle = os.open(path, os.O_RDONLY)
-        try:
-            at = cut.start
-            while at < cut.stop:
-                part = os.pread(handle, min(cut.stop - at, 1 << 24), at)
-                if not part:
-                    break
-                parts.append(part)
-                at += len(part)
-        finally:
-            os.close(handle)
-    return b"".join(parts)
+            data = bytes(fs.cat_file(where, cut.start, cut.stop))
+    else:
+        parts: list[bytes] = []
+        with reading(path):
+            handle = os.open(path, os.O_RDONLY)
+            try:
+                at = cut.start
+                while at < cut.stop:
+                    part = os.pread(handle, min(cut.stop - at, 1 << 24), at)
+                    if not part:
+                        break
+                    parts.append(part)
+                    at += len(part)
+            finally:
+                os.close(handle)
+        data = b"".join(parts)
+    if cut.check is not None and not cut.check(data):
+        cut.exact = False
+    return cut.head + data + cut.tail if cut.head or cut.tail else data
 
 
 def not_exact(path: Path) -> None:
