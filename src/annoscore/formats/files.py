@@ -261,31 +261,28 @@ def read_cut(path: Path, cut: Cut) -> bytes:
     """The bytes of ``cut`` of ``path``, read with ``pread`` (nothing else of the file); of its
     URL through fsspec when it has one; between its :attr:`~Cut.head` and :attr:`~Cut.tail`,
     checked by its :attr:`~Cut.check`."""
-    data = _read_range(path, cut)
-    if cut.check is not None and not cut.check(data):
-        cut.exact = False
-    return cut.head + data + cut.tail if cut.head or cut.tail else data
-
-
-def _read_range(path: Path, cut: Cut) -> bytes:
     if cut.url is not None:
         fs, where = url_fs(cut.url)
         with reading(cut.url):
-            return bytes(fs.cat_file(where, cut.start, cut.stop))
-    parts: list[bytes] = []
-    with reading(path):
-        handle = os.open(path, os.O_RDONLY)
-        try:
-            at = cut.start
-            while at < cut.stop:
-                part = os.pread(handle, min(cut.stop - at, 1 << 24), at)
-                if not part:
-                    break
-                parts.append(part)
-                at += len(part)
-        finally:
-            os.close(handle)
-    return b"".join(parts)
+            data = bytes(fs.cat_file(where, cut.start, cut.stop))
+    else:
+        parts: list[bytes] = []
+        with reading(path):
+            handle = os.open(path, os.O_RDONLY)
+            try:
+                at = cut.start
+                while at < cut.stop:
+                    part = os.pread(handle, min(cut.stop - at, 1 << 24), at)
+                    if not part:
+                        break
+                    parts.append(part)
+                    at += len(part)
+            finally:
+                os.close(handle)
+        data = b"".join(parts)
+    if cut.check is not None and not cut.check(data):
+        cut.exact = False
+    return cut.head + data + cut.tail if cut.head or cut.tail else data
 
 
 def not_exact(path: Path) -> None:
@@ -364,7 +361,11 @@ def folder_files(
     selection, listed = _SELECTED.get() or ({}, False)
     names = selection.get(os.path.abspath(folder)) if selection else None
     if names is not None and listed:
-        return _listed_files(os.fspath(folder), names, suffix, every_file, texts)
+        # its entries are known to be regular files or links to them (selected_files): the
+        # same answer, made of the names alone, without listing the folder or asking any
+        # file's kind
+        listing = _regular_files(os.fspath(folder), list(names), suffix, every_file, texts)
+        return _found(*listing, suffix)
     regular: list[str] = []  # the names of regular files, or of links to them
     skipped: list[str] = []
     try:
@@ -395,15 +396,6 @@ def folder_files(
             skipped.append(f"{entry.path} (not a regular file)")
     chosen, skipped_files = _regular_files(os.fspath(folder), regular, suffix, every_file, texts)
     return _found(chosen, skipped + skipped_files, suffix)
-
-
-def _listed_files(
-    folder: str, names: Iterable[str], suffix: str, every_file: bool, texts: set[str] | None
-) -> tuple[list[str], ScoreWarning | None]:
-    """:func:`folder_files` of ``folder`` when its entries ``names`` are known to be regular
-    files or links to them (:func:`selected_files`): the same answer, made of the names
-    alone, without listing the folder or asking any file's kind."""
-    return _found(*_regular_files(folder, list(names), suffix, every_file, texts), suffix)
 
 
 def _regular_files(

@@ -60,11 +60,9 @@ class CodeSet:
     named: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
-def parse_code_tsv(
-    content: str, path: Path, doc_id: str | None = None, *, strict_input: bool = False
-) -> CodeSet:
-    """Parse one indexing TSV; ``doc_id`` defaults to the file stem."""
-    doc_id = doc_id if doc_id is not None else path.stem
+def parse_code_tsv(content: str, path: Path, *, strict_input: bool = False) -> CodeSet:
+    """Parse one indexing TSV, the document of the file's stem."""
+    doc_id = path.stem
     check_no_nul(content, path)
     codes: dict[str, int] = {}
     named: dict[str, set[str]] = {}

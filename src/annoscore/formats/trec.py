@@ -167,8 +167,7 @@ def read_run(path: Path, comments: bool = True) -> TrecColumns:
     if str(path) == "-":
         import sys
 
-        text = sys.stdin.buffer.read()
-        return _read(Path("<stdin>"), 6, RUN_FIELDS, _padded(text), comments)
+        return run_of_text(sys.stdin.buffer.read(), "<stdin>", comments)
     return _read(path, 6, RUN_FIELDS, comments=comments)
 
 
