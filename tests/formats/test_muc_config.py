@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from annoscore.errors import InputError
 from annoscore.formats.muc_config import parse_muc_config, read_muc_config
@@ -124,3 +126,43 @@ def test_the_shipped_sample_configuration_reads() -> None:
     assert config.scoring_task == "template_element"
     assert [c.name for c in config.class_defs] == ["ORGANIZATION", "PERSON", "TEMPLATE"]
     assert config.file("key_file").name == "key.synthetic.tpl"
+
+
+def _plain_values(line: str) -> list[str] | None:
+    """The manual's value rule, character by character: values are separated by blanks
+    (``str.isspace``); one opened by a quote runs to the same quote on the line and keeps its
+    blanks; a value not opened by a quote runs to the next blank.  ``None``: a quote not
+    closed on the line."""
+    values: list[str] = []
+    i = 0
+    while i < len(line):
+        if line[i].isspace():
+            i += 1
+        elif line[i] in "\"'":
+            end = line.find(line[i], i + 1)
+            if end < 0:
+                return None
+            values.append(line[i + 1 : end])
+            i = end + 1
+        else:
+            start = i
+            while i < len(line) and not line[i].isspace():
+                i += 1
+            values.append(line[start:i])
+    return values
+
+
+@given(st.text(alphabet="ab\"' \t\x0b\x0c\x1c\x85\xa0\u2003\u3000é", max_size=24))
+@settings(max_examples=400, deadline=None)
+def test_a_value_line_splits_as_the_plain_rule_says(line: str) -> None:
+    """Any line of values (quotes of both kinds, unclosed or inside a value, Unicode blanks):
+    the values read, or the unclosed quote's error naming the line, are the plain rule's."""
+    text = f"{BASE}:premodifiers\n\t{line}\n"
+    expected = _plain_values(line)
+    if expected is None:
+        with pytest.raises(InputError, match=r"unclosed . quote") as error:
+            parse(text)
+        assert error.value.line == text.count("\n")
+    else:
+        config = parse_muc_config(text, Path("/cfg/te.config"))
+        assert list(config.items("premodifiers")) == expected
