@@ -18,7 +18,7 @@ from annoscore.errors import InputError
 from annoscore.formats import brat
 from annoscore.formats.brat import AnnFile, parse_ann_file, read_brat_corpus
 from annoscore.formats.files import folder_files, selected_files
-from tests.formats.test_brat import _ODD_LINES, _scan_spy
+from tests.formats.test_brat import _ODD_LINES, _scan_spy, random_entity_lines
 from tests.oracles import brat as oracle_brat
 
 TEXT = "abcdefghij klmnopqrs tuvwxyz" * 3
@@ -36,12 +36,7 @@ def _content(rng: random.Random) -> bytes:
     byte-order mark, a missing final newline, or nothing."""
     if rng.random() < 0.08:
         return b""
-    lines = []
-    for k in range(rng.randint(0, 8)):
-        start = rng.randint(0, len(TEXT) - 12)
-        end = start + rng.randint(1, 11)
-        kind = rng.choice(["Drug", "Dose", "X", "Gene_or_protein", "Chemical123"])
-        lines.append(f"T{k + 1}\t{kind} {start} {end}\t{TEXT[start:end]}")
+    lines = random_entity_lines(rng, TEXT, rng.randint(0, 8))
     if rng.random() < 0.3:
         lines.insert(rng.randrange(len(lines) + 1), rng.choice(_ODD_LINES))
     ends = rng.choice(("\n", "\r\n", "mixed"))

@@ -333,6 +333,19 @@ _ODD_LINES = [
 ]
 
 
+def random_entity_lines(rnd: Any, text: str, count: int) -> list[str]:
+    """``count`` entity lines ``T1``.. of random spans (1 to 11 characters) of ``text`` (at
+    least 12 characters), of types of every shape a scan meets; ``rnd`` a
+    :class:`random.Random`."""
+    lines = []
+    for k in range(count):
+        start = rnd.randint(0, len(text) - 12)
+        end = start + rnd.randint(1, 11)
+        kind = rnd.choice(["Drug", "Dose", "X", "Gene_or_protein", "Chemical123"])
+        lines.append(f"T{k + 1}\t{kind} {start} {end}\t{text[start:end]}")
+    return lines
+
+
 def _random_folder(folder: Path, rnd: object, n_files: int) -> dict[str, str]:
     import random
 
@@ -340,12 +353,7 @@ def _random_folder(folder: Path, rnd: object, n_files: int) -> dict[str, str]:
     text = "abcdefghij klmnopqrs tuvwxyz" * 3
     contents = {}
     for f in range(n_files):
-        lines = []
-        for k in range(rnd.randint(0, 12)):
-            start = rnd.randint(0, len(text) - 12)
-            end = start + rnd.randint(1, 11)
-            kind = rnd.choice(["Drug", "Dose", "X", "Gene_or_protein", "Chemical123"])
-            lines.append(f"T{k + 1}\t{kind} {start} {end}\t{text[start:end]}")
+        lines = random_entity_lines(rnd, text, rnd.randint(0, 12))
         if lines and rnd.random() < 0.4:
             lines.insert(rnd.randrange(len(lines) + 1), rnd.choice(_ODD_LINES))
         content = "".join(line + "\n" for line in lines)
